@@ -1,0 +1,37 @@
+// One build script for every bundle: the extension, the CLI and the benchmark.
+// `--production` minifies and drops source maps (what the VSIX ships);
+// `--watch` rebuilds on change during development.
+import * as esbuild from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // jsonc-parser's UMD build hides its requires from bundlers; its ESM build does not.
+  mainFields: ['module', 'main'],
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  define: { SKILLGATE_VERSION: JSON.stringify(version) },
+};
+
+const builds = [
+  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', production: false },
+].filter((b) => existsSync(b.entryPoints[0]));
+
+const contexts = await Promise.all(builds.map(({ production: _p, ...b }) => esbuild.context({ ...common, ...b })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}

@@ -1,0 +1,77 @@
+import { displayPath } from '../core/report/contract';
+import { childrenOf, type Snapshot } from '../core/index/snapshot';
+import type { Item } from '../core/model';
+
+/** Text for `list`: per workspace and system, each item with its decision and reasons. */
+export function listText(snapshot: Snapshot): string {
+  const out: string[] = [];
+  const groups = new Map<string, Item[]>();
+  for (const item of snapshot.items.filter((i) => i.parent === null)) {
+    const key = item.workspace ?? 'User bundles';
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  for (const [group, items] of groups) {
+    out.push(group === 'User bundles' ? 'User bundles' : `Workspace ${group}`);
+    for (const system of ['rivumi', 'codewhale'] as const) {
+      const mine = items.filter((i) => i.system === system);
+      if (!mine.length) continue;
+      out.push(`  ${system === 'rivumi' ? 'Rivumi' : 'Codewhale'}`);
+      for (const item of mine) {
+        out.push(`    ${row(item)}`);
+        for (const c of childrenOf(snapshot, item.id)) out.push(`      ${row(c)}`);
+      }
+    }
+  }
+  if (out.length === 0) out.push('No .rivumi or .codewhale items found.');
+  const counts = count(snapshot.items.filter((i) => i.parent === null));
+  out.push('', counts);
+  return out.join('\n') + '\n';
+}
+
+function row(item: Item): string {
+  const trust = item.trust ? `  [${item.trust}${item.enabled ? ', enabled' : ''}]` : '';
+  return `${item.kind.padEnd(10)} ${item.qualifiedName.padEnd(28)} ${item.decision.padEnd(12)} ${item.reasons.join(', ')}${trust}`;
+}
+
+function count(items: readonly Item[]): string {
+  const by = (d: Item['decision']) => items.filter((i) => i.decision === d).length;
+  return `${items.length} top-level item(s): ${by('registered')} registered, ${by('disabled')} disabled, ${by('rejected')} rejected, ${by('display_only')} display only, ${by('shadowed')} shadowed`;
+}
+
+/** Compiler-style lines (`file:line:col: severity code: message`) that terminals link. */
+export function diagnosticsText(snapshot: Snapshot): string {
+  const lines = snapshot.diagnostics.map((d) => `${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
+  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = snapshot.diagnostics.filter((d) => d.severity === 'warning').length;
+  lines.push(`${errors} error(s), ${warnings} warning(s), ${snapshot.diagnostics.length - errors - warnings} information`);
+  return lines.join('\n') + '\n';
+}
+
+export function showText(snapshot: Snapshot, item: Item): string {
+  const where = (p: string) => (item.scope === 'user' ? p : displayPath(p, snapshot.workspaces));
+  const lines = [
+    `${item.qualifiedName} (${item.system} ${item.kind}, ${item.scope})`,
+    `  id: ${item.id}`,
+    `  path: ${where(item.path)}`,
+    `  decision: ${item.decision} (${item.reasons.join(', ')})`,
+  ];
+  if (item.trust !== null) lines.push(`  trust: ${item.trust}, enabled: ${String(item.enabled)}`);
+  if (item.compatibility) lines.push(`  compatibility: ${item.compatibility}`);
+  if (item.contentHash) lines.push(`  content hash: ${item.contentHash}`, `  capability hash: ${item.capabilityHash}`, `  review token: ${item.reviewToken}`);
+  const inv = item.detail.inventory as { summary?: string } | undefined;
+  if (inv?.summary) lines.push(`  inventory: ${inv.summary}`);
+  const files = item.detail.files ?? [];
+  if (files.length) {
+    lines.push(`  files (${files.length}):`);
+    for (const f of files) lines.push(`    ${f.executable ? 'x' : '-'} ${String(f.size).padStart(8)}  ${f.sha256.slice(0, 12)}  ${f.path}`);
+  }
+  const kids = childrenOf(snapshot, item.id);
+  if (kids.length) {
+    lines.push('  parts:');
+    for (const c of kids) lines.push(`    ${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
+  }
+  const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);
+  lines.push(`  diagnostics (${diags.length}):`);
+  for (const d of diags) lines.push(`    ${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
+  return lines.join('\n') + '\n';
+}

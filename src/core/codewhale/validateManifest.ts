@@ -1,0 +1,144 @@
+import { resolveContainedPath } from './containedPath';
+import { validateMcpServer } from './mcpRules';
+import { NAME_RULE_MESSAGES, NAME_RULES } from './names';
+import { normalizeDeclaredHost, urlHost } from './networkHosts';
+import { iconProblem, semverProblem, textProblem } from './textRules';
+import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
+import type { Findings } from '../findings';
+
+const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
+
+export interface ValidatedManifest {
+  /** Canonical absolute targets of each declared component path. */
+  readonly componentTargets: Partial<Record<ComponentKind, string[]>>;
+  /** Normalized declared hosts ∪ MCP URL hosts (the inventory's `network_hosts`). */
+  readonly networkHosts: string[];
+  readonly version: string;
+}
+
+/**
+ * Metadata, component paths, capabilities, `[when]` and MCP servers
+ * (codewhale.md §4.3-§4.7). Upstream stops at the first error; we report every
+ * independent problem so a user can fix them in one pass — the bundle's fate is the same.
+ */
+export function validateManifest(root: string, m: Manifest, findings: Findings): ValidatedManifest {
+  let version = m.version.value;
+  if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
+    findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] });
+    if (version.trim() === '') {
+      version = '0.0.0';
+      findings.at('codewhale.manifest-legacy', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`', { file: m.file, path: ['plugin'] });
+    }
+  }
+  if (m.schemaVersion.value > 1) {
+    findings.at('codewhale.manifest.schema-version', `unsupported schema_version ${m.schemaVersion.value}; maximum is 1`, m.schemaVersion.at);
+  }
+  if (!NAME_RULES[m.nameRule](m.name.value)) findings.at('codewhale.manifest.name', NAME_RULE_MESSAGES[m.nameRule](m.name.value), m.name.at);
+  if (!(m.label === 'plugin.toml' && m.schemaVersion.value === 0 && version === '0.0.0')) {
+    const v = semverProblem(version);
+    if (v) findings.at('codewhale.manifest.version', v, m.version.at);
+  }
+  const texts: [Located<string> | undefined, string, number][] = [
+    [m.description, 'description', 1024],
+    [m.author, 'author', 256],
+    [m.displayName, 'display name', 128],
+    [m.homepage, 'homepage', 2048],
+    [m.repository, 'repository', 2048],
+    [m.license, 'license', 128],
+  ];
+  for (const [field, label, max] of texts) {
+    if (!field) continue;
+    const p = textProblem(label, field.value, max);
+    if (p) findings.at('codewhale.manifest.text', p, field.at);
+  }
+  if (m.icon) {
+    const p = iconProblem(m.icon.value);
+    if (p) findings.at('codewhale.manifest.icon', p, m.icon.at);
+  }
+  uniqueTexts('keyword', m.keywords, 128, findings);
+  uniqueTexts('filesystem root', m.filesystemRoots, 512, findings);
+  uniqueTexts('network host', m.networkHosts, 253, findings);
+
+  // network_hosts must equal the host set of every MCP URL (§4.4 step 7).
+  const declared = new Set<string>();
+  for (const h of m.networkHosts) {
+    const r = normalizeDeclaredHost(h.value);
+    if (r.ok) declared.add(r.host);
+    else findings.at('codewhale.capabilities.network-host', r.message, h.at);
+  }
+  const endpoints = new Set<string>();
+  for (const s of m.mcpServers) {
+    if (!s.url) continue;
+    const r = urlHost(s.url.value);
+    if (r.ok) endpoints.add(r.host);
+    else if (m.networkHostsDerived) findings.at('codewhale.mcp.url-invalid', r.message, s.url.at);
+  }
+  if (!m.networkHostsDerived && !sameSet(declared, endpoints)) {
+    const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
+    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at);
+  }
+
+  if (m.when?.os) {
+    uniqueTexts('OS', m.when.os, 32, findings);
+    for (const os of m.when.os) {
+      if (!OS_NAMES.includes(os.value.toLowerCase())) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
+    }
+  }
+  if (m.when?.binaries) {
+    uniqueTexts('binary', m.when.binaries, 128, findings);
+    for (const b of m.when.binaries) {
+      if (b.value.includes('/') || b.value.includes('\\') || /^[A-Za-z]:/.test(b.value)) {
+        findings.at('codewhale.when.binary', `binary condition \`${b.value}\` must be a bare executable name`, b.at);
+      }
+    }
+  }
+
+  const componentTargets: Partial<Record<ComponentKind, string[]>> = {};
+  for (const kind of COMPONENT_KINDS) {
+    const spec = m.components[kind];
+    if (!spec) continue;
+    if (spec.paths.length === 0) {
+      findings.at('codewhale.component.path', 'component table must declare `path` or `paths`', spec.at);
+      continue;
+    }
+    if (spec.paths.length > 64) findings.at('codewhale.component.path', `component declares ${spec.paths.length} paths; maximum is 64`, spec.at);
+    const seen = new Set<string>();
+    const targets: string[] = [];
+    for (const p of spec.paths) {
+      if (seen.has(p.value)) findings.at('codewhale.component.path', `component path \`${p.value}\` is declared more than once`, p.at);
+      seen.add(p.value);
+      const r = resolveContainedPath(root, p.value, kind);
+      if (r.ok) targets.push(r.absolute);
+      else findings.at('codewhale.component.path', r.message, p.at);
+    }
+    componentTargets[kind] = targets;
+  }
+
+  if (m.mcpServers.length > 64) {
+    findings.at('codewhale.mcp.too-many', `manifest declares ${m.mcpServers.length} MCP servers; maximum is 64`, (m.mcpServers[64] ?? m.mcpServers[0])?.at ?? { file: m.file, path: [] });
+  }
+  for (const s of m.mcpServers) validateMcpServer(root, s, findings);
+
+  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => h.value.toLowerCase()), ...endpoints])].sort(), version };
+}
+
+/** `validate_unique_texts(field, values, max)` (codewhale.md §4.4 step 6). */
+function uniqueTexts(field: string, values: readonly Located<string>[], max: number, findings: Findings): void {
+  if (values.length > 64) findings.at('codewhale.manifest.list', `too many ${field} values; maximum is 64`, (values[64] as Located<string>).at);
+  const seen = new Set<string>();
+  for (const v of values) {
+    const p = textProblem(field, v.value, max);
+    if (p) findings.at('codewhale.manifest.text', p, v.at);
+    const key = asciiLower(v.value);
+    if (seen.has(key)) findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at);
+    seen.add(key);
+  }
+}
+
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}

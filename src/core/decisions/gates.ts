@@ -1,0 +1,45 @@
+import type { ReasonCode, TrustStatus } from '../model';
+import type { TrustView } from '../trust/trustView';
+
+/** The trust gate of one bundle, derived at every index (trust.md "Status"). */
+export interface Gate {
+  readonly trust: TrustStatus;
+  readonly enabled: boolean;
+  /** Gate reasons that hold, in the order they are listed on an item. */
+  readonly reasons: ReasonCode[];
+}
+
+export interface GateInput {
+  readonly bundleKey: string;
+  readonly contentHash: string | null;
+  readonly capabilityHash: string | null;
+}
+
+export interface GateContext {
+  readonly trust: TrustView;
+  /** False in VS Code Restricted Mode: nothing may be trusted or enabled. */
+  readonly workspaceTrusted: boolean;
+}
+
+/** `capabilities-changed` is checked before `content-changed` (codewhale.md §8.2). */
+export function trustGate(input: GateInput, ctx: GateContext): Gate {
+  if (!ctx.trust.available) return { trust: 'not-reviewed', enabled: false, reasons: ['trust_store_unavailable'] };
+  const state = ctx.trust.lookup(input.bundleKey);
+  const receipt = state?.trust ?? null;
+  const trust: TrustStatus =
+    receipt === null
+      ? 'not-reviewed'
+      : receipt.capabilityHash !== input.capabilityHash
+        ? 'capabilities-changed'
+        : receipt.contentHash !== input.contentHash
+          ? 'content-changed'
+          : 'trusted';
+  const enabled = state?.enabled ?? false;
+  const reasons: ReasonCode[] = [];
+  if (!ctx.workspaceTrusted) reasons.push('workspace_untrusted');
+  if (trust === 'not-reviewed') reasons.push('not_reviewed');
+  else if (trust === 'capabilities-changed') reasons.push('capabilities_changed');
+  else if (trust === 'content-changed') reasons.push('content_changed');
+  if (!enabled) reasons.push('not_enabled');
+  return { trust, enabled, reasons };
+}

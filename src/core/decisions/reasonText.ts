@@ -1,0 +1,35 @@
+import type { Decision, ReasonCode } from '../model';
+
+/** One plain sentence per reason, for the tree tooltip, `explain` and the review panel. */
+export const REASON_TEXT: Record<ReasonCode, string> = {
+  active: 'Valid, trusted at its current hashes and enabled: the agent loads it.',
+  guidance: 'A valid Rivumi skill: Rivumi loads it as repository-local guidance.',
+  component_active: 'Part of an active bundle: the agent loads it.',
+  manifest_invalid: 'The manifest fails validation, so the agent does not load the bundle.',
+  skill_invalid: 'The skill file fails validation.',
+  component_invalid: 'This entry fails validation.',
+  load_aborted: 'Valid, but another file makes Rivumi abort the whole load.',
+  name_conflict: 'A same-named bundle with higher precedence wins.',
+  skill_limit_exceeded: 'Past Rivumi\'s 16-skill cap: Rivumi never opens it.',
+  plugin_limit_exceeded: 'Past Rivumi\'s 16-plugin cap: Rivumi never reads it.',
+  unsupported_components: 'Nothing it declares can be activated under activation policy v3.',
+  component_inactive: 'Activation policy v3 inventories this kind but never activates it.',
+  not_reviewed: 'Not reviewed yet: review it, then trust it.',
+  content_changed: 'Its files changed since you trusted it: review the changes.',
+  capabilities_changed: 'What it can do changed since you trusted it: review the changes.',
+  not_enabled: 'Not enabled: trust and enable are separate steps.',
+  not_applicable: 'Its [when] conditions do not match this host.',
+  hooks_not_opted_in: 'RIVUMI_ENABLE_PROJECT_HOOKS is not exactly 1, so Rivumi runs no project hooks.',
+  bundle_inactive: 'Its bundle is not active.',
+  trust_store_unavailable: 'The trust store is unreadable or malformed: everything fails closed.',
+  workspace_untrusted: 'VS Code Restricted Mode: nothing may be trusted or enabled.',
+  staged_skill_invalid: 'A SKILL.md in it does not parse, so Codewhale\'s trusted snapshot never becomes active.',
+};
+
+export const DECISION_TEXT: Record<Decision, string> = {
+  registered: 'registered: the agent loads it',
+  rejected: 'rejected: invalid, or blocked by an invalid file',
+  display_only: 'display only: shown, but the agent never loads it',
+  disabled: 'disabled: a gate is closed',
+  shadowed: 'shadowed: a same-named item with higher precedence wins',
+};

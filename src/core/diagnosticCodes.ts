@@ -1,0 +1,119 @@
+import type { Severity } from './model';
+
+/**
+ * Every diagnostic code Skillgate reports, with its severity and a one-line summary
+ * (the docs and the editor's code links are generated from this table). Codes are a
+ * stable contract: add, never rename.
+ */
+export const DIAGNOSTIC_CODES = {
+  // Codewhale discovery (codewhale.md §2); upstream registry codes keep their names.
+  'codewhale.root-symlink': ['error', 'A plugin discovery root is a symbolic link.'],
+  'codewhale.root-not-directory': ['error', 'A plugin discovery root is not a directory.'],
+  'codewhale.root-canonicalize-failed': ['error', 'A plugin discovery root cannot be canonicalized.'],
+  'codewhale.root-read-failed': ['error', 'A plugin discovery root cannot be listed.'],
+  'codewhale.bundle-symlink': ['error', 'A bundle directory is a symbolic link.'],
+  'codewhale.duplicate-root': ['warning', 'The same bundle directory was discovered twice.'],
+  'codewhale.name-conflict': ['warning', 'A same-named bundle with higher precedence shadows this one.'],
+  'codewhale.manifest-legacy': ['warning', 'A legacy plugin.toml without schema_version or version.'],
+  'codewhale.component-inactive': ['warning', 'Declared components that policy v3 inventories but never activates.'],
+  'codewhale.claude-unsupported': ['error', 'A Claude-format bundle, which this Skillgate version does not validate.'],
+  // Manifest file and parse (§4.1, §4.2).
+  'codewhale.manifest.file': ['error', 'The manifest is a symbolic link, not a regular file, too large or not UTF-8.'],
+  'codewhale.manifest.parse': ['error', 'The manifest does not parse, or has an unknown field or a wrong type.'],
+  'codewhale.manifest.root': ['error', 'The bundle root is not a plain directory inside its discovery root.'],
+  // Metadata (§4.4).
+  'codewhale.manifest.schema-version': ['error', 'schema_version is newer than 1.'],
+  'codewhale.manifest.name': ['error', 'The plugin name breaks the name rule of its manifest format.'],
+  'codewhale.manifest.version': ['error', 'The version is not semantic versioning.'],
+  'codewhale.manifest.text': ['error', 'A text field is blank, too long, or holds control or bidirectional characters.'],
+  'codewhale.manifest.icon': ['error', 'The icon is not a small inline PNG.'],
+  'codewhale.manifest.list': ['error', 'A list has too many or duplicate values.'],
+  'codewhale.capabilities.network-host': ['error', 'A declared network host is not a plain host name.'],
+  'codewhale.capabilities.network-hosts-mismatch': ['error', 'capabilities.network_hosts differs from the hosts of the remote MCP endpoints.'],
+  'codewhale.when.os': ['error', 'An unsupported OS selector in [when].'],
+  'codewhale.when.binary': ['error', 'A [when] binary is not a bare executable name.'],
+  // Component paths (§4.5, §4.6).
+  'codewhale.component.path': ['error', 'A component path is empty, repeated, absolute, escapes the bundle, crosses a symlink or is missing.'],
+  // mcp.json (§3.3).
+  'codewhale.mcp-json.file': ['error', 'mcp.json is a symbolic link, not a regular file, too large or not UTF-8.'],
+  'codewhale.mcp-json.parse': ['error', 'mcp.json does not parse or breaks its schema.'],
+  'codewhale.mcp-json.transport': ['error', 'An mcp.json server has an unknown or inconsistent transport.'],
+  'codewhale.mcp-json.reserved-env': ['error', 'An mcp.json server defines PLUGIN_ROOT or PLUGIN_DATA.'],
+  // MCP servers (§4.7).
+  'codewhale.mcp.server-name': ['error', 'An MCP server id breaks the id rule.'],
+  'codewhale.mcp.too-many': ['error', 'Too many MCP servers, arguments, mappings, scopes or tool filters.'],
+  'codewhale.mcp.timeout': ['error', 'An MCP timeout outside 1-3600 seconds.'],
+  'codewhale.mcp.required-disabled': ['error', 'An MCP server is required while disabled.'],
+  'codewhale.mcp.argument': ['error', 'An MCP argument is blank or holds control characters.'],
+  'codewhale.mcp.tool-filter': ['error', 'An MCP tool filter is invalid or in both lists.'],
+  'codewhale.mcp.command-or-url': ['error', 'An MCP server must declare exactly one of command or url.'],
+  'codewhale.mcp.stdio-remote-fields': ['error', 'A stdio MCP server declares remote transport or authentication fields.'],
+  'codewhale.mcp.command': ['error', 'An MCP command is neither a bare executable nor a contained regular file.'],
+  'codewhale.mcp.cwd': ['error', 'An MCP cwd is not a contained directory.'],
+  'codewhale.mcp.credential-argument': ['error', 'An MCP argument embeds a credential.'],
+  'codewhale.mcp.literal-credential': ['error', 'An MCP argument looks like a literal credential.'],
+  'codewhale.mcp.absolute-argument': ['error', 'An MCP argument is an absolute path.'],
+  'codewhale.mcp.argument-escapes': ['error', 'An MCP argument path escapes the bundle.'],
+  'codewhale.mcp.env-value': ['error', 'An MCP environment value is not an exact ${SOURCE_ENV} reference.'],
+  'codewhale.mcp.env-name': ['error', 'An environment variable name is not an ASCII identifier.'],
+  'codewhale.mcp.oauth-disabled': ['error', 'A remote MCP server declares OAuth fields.'],
+  'codewhale.mcp.url-invalid': ['error', 'A remote MCP URL does not parse or has no host.'],
+  'codewhale.mcp.url-https': ['error', 'A remote MCP URL uses http for a host that is not loopback.'],
+  'codewhale.mcp.url-credentials': ['error', 'A remote MCP URL embeds credentials.'],
+  'codewhale.mcp.url-query': ['error', 'A remote MCP URL has a query or fragment.'],
+  'codewhale.mcp.remote-stdio-fields': ['error', 'A remote MCP server declares cwd, args or env.'],
+  'codewhale.mcp.literal-headers': ['error', 'A remote MCP server declares literal headers.'],
+  'codewhale.mcp.transport': ['error', 'An explicit MCP transport other than sse.'],
+  'codewhale.mcp.header-name': ['error', 'An MCP HTTP header name is invalid.'],
+  // Content (§4.8, §7.2).
+  'codewhale.content.symlink': ['error', 'The bundle contains a symbolic link.'],
+  'codewhale.content.special-file': ['error', 'The bundle contains something that is neither a file nor a directory.'],
+  'codewhale.content.limit': ['error', 'The bundle exceeds 4096 files or 64 MiB.'],
+  'codewhale.content.changed': ['error', 'A file changed while it was being hashed.'],
+  'codewhale.content.unreadable': ['error', 'A bundle file cannot be read.'],
+  // Skills (§5).
+  'codewhale.skill.fatal': ['error', 'A SKILL.md cannot be read safely; the bundle fails to load.'],
+  'codewhale.skill.duplicate-name': ['error', 'Two skills of one bundle share a name.'],
+  'codewhale.skill-invalid': ['warning', 'A SKILL.md does not parse, or its name is normalized.'],
+
+  // Rivumi skills (rivumi.md §3).
+  'rivumi.skills.path': ['error', '.rivumi/skills is a symbolic link or not a directory.'],
+  'rivumi.skill.file': ['error', 'A skill is a symbolic link or not a regular file.'],
+  'rivumi.skill.too-large': ['error', 'A skill exceeds 32768 bytes.'],
+  'rivumi.skill.utf8': ['error', 'A skill is not valid UTF-8.'],
+  'rivumi.skill.frontmatter': ['error', 'Unsupported front matter (only name and description).'],
+  'rivumi.skill.frontmatter-nul': ['error', 'Front matter contains NUL.'],
+  'rivumi.skill.name': ['error', 'The skill name breaks Rivumi\'s name rule.'],
+  'rivumi.skill.body': ['error', 'The skill body is blank or contains NUL.'],
+  'rivumi.skill.description-length': ['error', 'The description exceeds 400 characters.'],
+  'rivumi.skill.qualified-name-length': ['error', 'A plugin skill\'s combined name exceeds 64 characters.'],
+  'rivumi.skill.duplicate-name': ['warning', 'Two loaded skills share a name; a selection by name picks the later one.'],
+  'rivumi.skill.not-loaded': ['information', 'Past Rivumi\'s 16-skill cap: never opened.'],
+  'rivumi.skills.context-truncated': ['warning', 'The rendered skill section exceeds 16000 bytes and is cut in the middle.'],
+  'rivumi.load-aborted': ['error', 'Another file makes Rivumi abort this load.'],
+  // Rivumi plugins (§5).
+  'rivumi.plugins.path': ['error', '.rivumi/plugins is a symbolic link or not a directory.'],
+  'rivumi.plugin.file': ['error', 'A plugin manifest is a symbolic link, not a regular file, or too large.'],
+  'rivumi.plugin.json': ['error', 'A plugin manifest is not UTF-8 JSON or not an object.'],
+  'rivumi.plugin.invalid': ['error', 'A plugin manifest breaks its schema.'],
+  'rivumi.plugin.skill-path': ['error', 'A plugin skill path escapes the repository or is missing.'],
+  'rivumi.plugin.duplicate-name': ['warning', 'Two plugins share a name.'],
+  'rivumi.plugin.not-loaded': ['information', 'Past Rivumi\'s 16-plugin cap: never read.'],
+  // Rivumi hooks (§4).
+  'rivumi.hooks.file': ['error', 'hooks.json is a symbolic link, not a regular file, or too large.'],
+  'rivumi.hooks.json': ['error', 'hooks.json is not JSON or not an object.'],
+  'rivumi.hooks.invalid': ['error', 'The hook configuration breaks its schema.'],
+  'rivumi.hooks.too-many': ['error', 'More than 16 hooks for one event after plugin hooks are merged.'],
+  'rivumi.hooks.opted-in-untrusted': ['warning', 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs hooks that are not trusted.'],
+  'rivumi.root-symlink': ['warning', '.rivumi is a symbolic link; Rivumi follows it.'],
+
+  // Skillgate's own checks.
+  'skillgate.hidden-unicode': ['warning', 'Invisible or bidirectional Unicode that can hide instructions from a reviewer.'],
+  'skillgate.read-failed': ['error', 'A file or directory could not be read.'],
+} as const satisfies Record<string, readonly [Severity, string]>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+export function severityOf(code: DiagnosticCode): Severity {
+  return DIAGNOSTIC_CODES[code][0];
+}

@@ -1,0 +1,158 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { LineMap } from '../text/lineMap';
+import type { DocPath, ParseOutcome, ParsedDocument } from './document';
+import type { Range } from '../model';
+
+export interface JsonOptions {
+  /**
+   * Python's json module (Rivumi) accepts `NaN`, `Infinity` and `-Infinity`; serde
+   * (Codewhale) does not. Duplicate keys: Python keeps the last; serde refuses
+   * duplicate struct fields, which `duplicateKeys: 'error'` reports.
+   */
+  readonly python?: boolean;
+}
+
+/** Strict JSON with positions: no comments, no trailing commas. */
+export function parseJsonDocument(file: string, text: string, options: JsonOptions = {}): ParseOutcome {
+  const lines = new LineMap(text);
+  const errors: ParseError[] = [];
+  const replaced = new Map<number, number>();
+  const source = options.python ? maskPythonConstants(text, replaced) : text;
+  const root = parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first || !root) {
+    const offset = first?.offset ?? 0;
+    const what = first ? describeJsonError(printParseErrorCode(first.error)) : 'empty document';
+    const at = lines.position(offset);
+    return {
+      ok: false,
+      message: `${what} at line ${at.line + 1} column ${at.character + 1}`,
+      range: lines.range(offset, first?.length ?? 0),
+    };
+  }
+  const value = valueWithConstants(root, replaced);
+  return { ok: true, document: new JsonDocument(file, text, value, root, lines) };
+}
+
+class JsonDocument implements ParsedDocument {
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly value: unknown,
+    private readonly root: Node,
+    private readonly lines: LineMap,
+  ) {}
+
+  private nearest(path: DocPath): Node {
+    for (let n = path.length; n >= 0; n--) {
+      const node = findNodeAtLocation(this.root, path.slice(0, n) as (string | number)[]);
+      if (node) return node;
+    }
+    return this.root;
+  }
+
+  valueRange(path: DocPath): Range {
+    const node = this.nearest(path);
+    return this.lines.range(node.offset, node.length);
+  }
+
+  valueSpan(path: DocPath): readonly [number, number] {
+    const node = this.nearest(path);
+    return [node.offset, node.offset + node.length];
+  }
+
+  keyRange(path: DocPath): Range {
+    const node = this.nearest(path);
+    const key = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
+    const target = key ?? node;
+    return this.lines.range(target.offset, target.length);
+  }
+
+  /** Object keys that occur more than once, with the path of the later occurrence. */
+  duplicateKeys(): DocPath[] {
+    const found: DocPath[] = [];
+    const visit = (node: Node, path: (string | number)[]): void => {
+      if (node.type === 'object') {
+        const seen = new Set<string>();
+        for (const prop of node.children ?? []) {
+          const key = prop.children?.[0]?.value as string;
+          if (seen.has(key)) found.push([...path, key]);
+          seen.add(key);
+          const v = prop.children?.[1];
+          if (v) visit(v, [...path, key]);
+        }
+      } else if (node.type === 'array') {
+        (node.children ?? []).forEach((c, i) => visit(c, [...path, i]));
+      }
+    };
+    visit(this.root, []);
+    return found;
+  }
+}
+
+export function jsonDuplicateKeys(doc: ParsedDocument): DocPath[] {
+  return doc instanceof JsonDocument ? doc.duplicateKeys() : [];
+}
+
+function describeJsonError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+// Python's extra literals are swapped for number literals of the same length outside
+// strings, so every offset stays exact; the parsed numbers at those offsets are then
+// given their Python values.
+const PY_CONSTANTS: readonly [string, string, number][] = [
+  ['-Infinity', '-0.000000', Number.NEGATIVE_INFINITY],
+  ['Infinity', '0.000000', Number.POSITIVE_INFINITY],
+  ['NaN', '0.0', Number.NaN],
+];
+
+function maskPythonConstants(text: string, replaced: Map<number, number>): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (inString) {
+      out += c;
+      if (c === '\\') {
+        out += text[i + 1] ?? '';
+        i++;
+      } else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      out += c;
+      continue;
+    }
+    const hit = PY_CONSTANTS.find(([word]) => text.startsWith(word, i));
+    if (hit) {
+      replaced.set(i, hit[2]);
+      out += hit[1];
+      i += hit[0].length - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+function valueWithConstants(node: Node, replaced: ReadonlyMap<number, number>): unknown {
+  switch (node.type) {
+    case 'object': {
+      const obj: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        // defineProperty, not assignment: a `__proto__` key stays an ordinary key.
+        if (k && v) Object.defineProperty(obj, k.value as string, { value: valueWithConstants(v, replaced), enumerable: true, writable: true, configurable: true });
+      }
+      return obj;
+    }
+    case 'array':
+      return (node.children ?? []).map((c) => valueWithConstants(c, replaced));
+    case 'number':
+      return replaced.has(node.offset) ? replaced.get(node.offset) : node.value;
+    default:
+      return node.value;
+  }
+}

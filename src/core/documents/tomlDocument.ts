@@ -1,0 +1,96 @@
+import { parseTOML, getStaticTOMLValue, type AST } from 'toml-eslint-parser';
+import { LineMap } from '../text/lineMap';
+import type { DocPath, ParseOutcome, ParsedDocument } from './document';
+import type { Range } from '../model';
+
+interface Spot {
+  readonly key: readonly [number, number];
+  readonly value: readonly [number, number];
+}
+
+/** TOML with positions, from toml-eslint-parser's AST (TOML 1.0, duplicate keys refused). */
+export function parseTomlDocument(file: string, text: string): ParseOutcome {
+  const lines = new LineMap(text);
+  let ast: AST.TOMLProgram;
+  try {
+    ast = parseTOML(text, { tomlVersion: '1.0.0' });
+  } catch (e) {
+    const err = e as { index?: number; message?: string };
+    const index = typeof err.index === 'number' ? err.index : 0;
+    return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, 1) };
+  }
+  let value: unknown;
+  try {
+    value = getStaticTOMLValue(ast);
+  } catch (e) {
+    return { ok: false, message: (e as Error).message, range: lines.range(0, 0) };
+  }
+  const spots = new Map<string, Spot>();
+  const top = ast.body[0];
+  for (const node of top.body) {
+    if (node.type === 'TOMLTable') {
+      spots.set(keyOf(node.resolvedKey), { key: node.key.range, value: node.range });
+      for (const kv of node.body) collectKeyValue(kv, node.resolvedKey, spots);
+    } else collectKeyValue(node, [], spots);
+  }
+  return { ok: true, document: new TomlDocument(file, text, value, spots, lines) };
+}
+
+function collectKeyValue(kv: AST.TOMLKeyValue, prefix: readonly (string | number)[], spots: Map<string, Spot>): void {
+  const path = [...prefix, ...kv.key.keys.map((k) => (k.type === 'TOMLBare' ? k.name : k.value))];
+  // Dotted keys (`a.b = 1`) also define their parent tables.
+  for (let i = prefix.length + 1; i < path.length; i++) {
+    const parent = keyOf(path.slice(0, i));
+    if (!spots.has(parent)) spots.set(parent, { key: kv.key.range, value: kv.range });
+  }
+  spots.set(keyOf(path), { key: kv.key.range, value: kv.value.range });
+  collectContent(kv.value, path, spots);
+}
+
+function collectContent(node: AST.TOMLContentNode, path: readonly (string | number)[], spots: Map<string, Spot>): void {
+  if (node.type === 'TOMLArray') {
+    node.elements.forEach((el, i) => {
+      spots.set(keyOf([...path, i]), { key: el.range, value: el.range });
+      collectContent(el, [...path, i], spots);
+    });
+  } else if (node.type === 'TOMLInlineTable') {
+    for (const kv of node.body) collectKeyValue(kv, path, spots);
+  }
+}
+
+function keyOf(path: readonly (string | number)[]): string {
+  return JSON.stringify(path);
+}
+
+class TomlDocument implements ParsedDocument {
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly value: unknown,
+    private readonly spots: ReadonlyMap<string, Spot>,
+    private readonly lines: LineMap,
+  ) {}
+
+  private nearest(path: DocPath): Spot | undefined {
+    for (let n = path.length; n > 0; n--) {
+      const spot = this.spots.get(keyOf(path.slice(0, n)));
+      if (spot) return spot;
+    }
+    return undefined;
+  }
+
+  valueRange(path: DocPath): Range {
+    const spot = this.nearest(path);
+    return spot ? this.lines.range(spot.value[0], spot.value[1] - spot.value[0]) : this.lines.range(0, 0);
+  }
+
+  valueSpan(path: DocPath): readonly [number, number] {
+    const spot = this.nearest(path);
+    return spot ? spot.value : [0, 0];
+  }
+
+  keyRange(path: DocPath): Range {
+    const spot = this.nearest(path);
+    return spot ? this.lines.range(spot.key[0], spot.key[1] - spot.key[0]) : this.lines.range(0, 0);
+  }
+}

@@ -1,0 +1,45 @@
+import { severityOf, type DiagnosticCode } from './diagnosticCodes';
+import { FILE_START, type Diagnostic, type Range, type RelatedLocation, type Severity } from './model';
+import type { ParsedDocument } from './documents/document';
+import type { Where } from './codewhale/manifest';
+
+/**
+ * Collects the diagnostics of one unit of work (a bundle, a Rivumi load) and turns
+ * "where in the document" into an exact range, using the parsed documents it knows.
+ */
+export class Findings {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly documents = new Map<string, ParsedDocument>();
+
+  addDocument(doc: ParsedDocument): void {
+    this.documents.set(doc.file, doc);
+  }
+
+  rangeOf(where: Where): Range {
+    const doc = this.documents.get(where.file);
+    if (!doc) return FILE_START;
+    return where.key ? doc.keyRange(where.path) : doc.valueRange(where.path);
+  }
+
+  /** Report at a field of a parsed document. */
+  at(code: DiagnosticCode, message: string, where: Where, extra?: { severity?: Severity; related?: RelatedLocation[] }): void {
+    this.inFile(code, message, where.file, this.rangeOf(where), extra);
+  }
+
+  /** Report at a known range of a file (or its first line when the file did not parse). */
+  inFile(code: DiagnosticCode, message: string, file: string, range: Range = FILE_START, extra?: { severity?: Severity; related?: RelatedLocation[] }): void {
+    this.diagnostics.push({
+      file,
+      range,
+      severity: extra?.severity ?? severityOf(code),
+      code,
+      message,
+      itemId: null,
+      ...(extra?.related ? { related: extra.related } : {}),
+    });
+  }
+
+  get errorCount(): number {
+    return this.diagnostics.filter((d) => d.severity === 'error').length;
+  }
+}

@@ -1,0 +1,148 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * File access that never follows a symbolic link and never reads past a limit.
+ * Everything the core reads from a repository goes through here: a cloned repository
+ * is hostile input (spec/trust.md "Hashing").
+ */
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
+
+export interface Entry {
+  readonly type: EntryType;
+  readonly size: number;
+  readonly executable: boolean;
+  readonly nlink: number;
+  readonly error?: string;
+}
+
+const MISSING: Entry = { type: 'missing', size: 0, executable: false, nlink: 0 };
+
+export function entryOf(stat: fs.Stats): Entry {
+  const type: EntryType = stat.isSymbolicLink()
+    ? 'symlink'
+    : stat.isFile()
+      ? 'file'
+      : stat.isDirectory()
+        ? 'directory'
+        : 'other';
+  return { type, size: stat.size, executable: type === 'file' && (stat.mode & 0o111) !== 0, nlink: stat.nlink };
+}
+
+/** lstat that reports errors as values; a missing path is `missing`, not an error. */
+export function lstatEntry(p: string | Buffer): Entry {
+  try {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    return st ? entryOf(st) : MISSING;
+  } catch (e) {
+    return { ...MISSING, type: 'other', error: errorText(e) };
+  }
+}
+
+/** stat that follows links (for rules that say "exists follows symbolic links"). */
+export function statEntry(p: string): Entry {
+  try {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    return st ? entryOf(st) : MISSING;
+  } catch (e) {
+    return { ...MISSING, error: errorText(e) };
+  }
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly bytes: Buffer; readonly executable: boolean }
+  | { readonly ok: false; readonly reason: 'symlink' | 'not-file' | 'too-large' | 'missing' | 'io'; readonly size?: number; readonly error?: string };
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+/**
+ * Reads a regular file without following a link at its last component, at most
+ * `limit` bytes. A larger file is refused by its size, before any byte is read.
+ * O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking the indexer.
+ */
+export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing' };
+    if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, reason: 'symlink' };
+    if (code === 'EISDIR') return { ok: false, reason: 'not-file' };
+    return { ok: false, reason: 'io', error: errorText(e) };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, reason: 'not-file' };
+    if (st.size > limit) return { ok: false, reason: 'too-large', size: st.size };
+    const bytes = readExactly(fd, st.size, limit);
+    if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
+    return { ok: true, bytes, executable: (st.mode & 0o111) !== 0 };
+  } catch (e) {
+    return { ok: false, reason: 'io', error: errorText(e) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads what the file holds now, up to one byte past `limit` (a file may grow after fstat). */
+function readExactly(fd: number, expected: number, limit: number): Buffer {
+  const cap = limit + 1;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let want = Math.min(cap, expected + 1);
+  while (total < cap) {
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(want, cap - total)));
+    const n = fs.readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    chunks.push(buf.subarray(0, n));
+    total += n;
+    want = 64 * 1024;
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/** Directory entries as raw name bytes, so that non-UTF-8 names survive (codewhale.md §7.1). */
+export function listDirectory(p: string | Buffer): { ok: true; names: Buffer[] } | { ok: false; error: string } {
+  try {
+    return { ok: true, names: fs.readdirSync(p, { encoding: 'buffer' }) };
+  } catch (e) {
+    return { ok: false, error: errorText(e) };
+  }
+}
+
+export function canonicalPath(p: string): string | undefined {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `child` is `parent` or lies inside it (both absolute, normalized). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+export function errorText(e: unknown): string {
+  if (e && typeof e === 'object' && 'code' in e && 'message' in e) {
+    const err = e as NodeJS.ErrnoException;
+    // Node's messages repeat the syscall and path; the code and its meaning are enough.
+    return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : err.message;
+  }
+  return String(e);
+}
+
+/** Strict UTF-8 decoding; undefined when the bytes are not UTF-8. Keeps a BOM. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return UTF8_STRICT.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -1,0 +1,168 @@
+import * as path from 'node:path';
+import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../codewhale/bundle';
+import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../codewhale/discovery';
+import { currentHost, type HostFacts } from '../codewhale/host';
+import { loadRivumiProject } from '../rivumi/load';
+import { scriptPath } from '../rivumi/hashes';
+import { lstatEntry } from '../fs/safeFs';
+import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
+import { codewhaleItems, type CodewhaleScan } from './codewhaleItems';
+import { rivumiItems } from './rivumiItems';
+import { FILE_START, type Diagnostic, type Item } from '../model';
+import type { RivumiProject } from '../rivumi/model';
+import type { Snapshot } from './snapshot';
+
+export interface IndexOptions {
+  /** Absolute workspace folders. */
+  readonly workspaces: readonly string[];
+  /** Codewhale's home for user bundles; null to skip them (`--no-user`). */
+  readonly codewhaleHome: string | null;
+  /** The value of `RIVUMI_ENABLE_PROJECT_HOOKS`, as Rivumi reads it. */
+  readonly rivumiHooksEnv?: string | undefined;
+  readonly host?: HostFacts;
+  readonly trust?: () => TrustView;
+  /** False in VS Code Restricted Mode. */
+  readonly workspaceTrusted?: boolean;
+}
+
+interface RootState {
+  scan: RootScan;
+  workspace: string | null;
+  bundles: Map<string, CodewhaleBundle>;
+}
+
+/**
+ * Builds snapshots and keeps per-bundle results, so a change re-reads only the
+ * bundles it touches (the editor's file watcher calls `refresh(paths)`). A bundle's
+ * result depends only on its own files; shadowing, Rivumi caps and fail-fast are
+ * recomputed from the cached results on every snapshot, which costs no I/O.
+ */
+export class Indexer {
+  private readonly roots = new Map<string, RootState>();
+  private readonly rivumi = new Map<string, RivumiProject>();
+  private generation = 0;
+  private readonly host: HostFacts;
+
+  constructor(private readonly options: IndexOptions) {
+    this.host = options.host ?? currentHost();
+  }
+
+  /** Reads everything from disk. */
+  indexAll(): Snapshot {
+    this.roots.clear();
+    this.rivumi.clear();
+    for (const ws of this.options.workspaces) {
+      this.loadRoot(workspacePluginRoot(ws), ws);
+      this.rivumi.set(ws, loadRivumiProject(ws));
+    }
+    if (this.options.codewhaleHome !== null) this.loadRoot(userPluginRoot(this.options.codewhaleHome), null);
+    return this.snapshot();
+  }
+
+  /**
+   * Re-reads what the changed paths can affect: the bundle that holds a path, a
+   * discovery root whose listing changed, or a workspace's `.rivumi/` load.
+   */
+  refresh(changed: readonly string[]): Snapshot {
+    if (this.roots.size === 0 && this.rivumi.size === 0) return this.indexAll();
+    const rootsToRescan = new Set<string>();
+    const bundlesToReload = new Map<string, string>();
+    const rivumiToReload = new Set<string>();
+    for (const raw of changed) {
+      const p = path.resolve(raw);
+      for (const [root, state] of this.roots) {
+        const rel = path.relative(root, p);
+        if (rel === '' || isAncestor(p, root)) rootsToRescan.add(root);
+        else if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+          const dir = path.join(root, rel.split(path.sep)[0] as string);
+          if (state.bundles.has(dir) && rel.includes(path.sep)) bundlesToReload.set(dir, root);
+          else rootsToRescan.add(root);
+        }
+      }
+      for (const ws of this.options.workspaces) {
+        const project = this.rivumi.get(ws);
+        const rivumiDir = path.join(ws, '.rivumi');
+        if (p === rivumiDir || p.startsWith(rivumiDir + path.sep) || isAncestor(p, rivumiDir) || (project && hookScripts(project).has(p))) rivumiToReload.add(ws);
+      }
+    }
+    for (const root of rootsToRescan) {
+      const state = this.roots.get(root);
+      if (state) this.loadRoot(root, state.workspace, state.bundles);
+    }
+    for (const [dir, root] of bundlesToReload) {
+      const state = this.roots.get(root);
+      if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
+      const label = resolveManifest(dir);
+      if (label) state.bundles.set(dir, loadCodewhaleBundle(dir, label, { scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot, host: this.host }));
+      else state.bundles.delete(dir);
+    }
+    for (const ws of rivumiToReload) this.rivumi.set(ws, loadRivumiProject(ws));
+    return this.snapshot();
+  }
+
+  /** Re-derives decisions without reading bundles (after a trust store change). */
+  snapshot(): Snapshot {
+    const trust = this.options.trust?.() ?? EMPTY_TRUST;
+    const ctx = { trust, workspaceTrusted: this.options.workspaceTrusted ?? true, hooksOptIn: this.options.rivumiHooksEnv === '1' };
+    const items: Item[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const scans: CodewhaleScan[] = [];
+    for (const state of this.roots.values()) {
+      diagnostics.push(...state.scan.diagnostics);
+      for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });
+    }
+    const cw = codewhaleItems(scans, ctx);
+    items.push(...cw.items);
+    diagnostics.push(...cw.diagnostics);
+    for (const ws of this.options.workspaces) {
+      const project = this.rivumi.get(ws);
+      if (!project) continue;
+      const r = rivumiItems(project, ctx);
+      items.push(...r.items);
+      diagnostics.push(...r.diagnostics);
+    }
+    return { generation: ++this.generation, workspaces: this.options.workspaces, items, diagnostics, trustProblem: trust.available ? null : trust.problem };
+  }
+
+  /** Every file or directory whose change matters, for watchers outside `.rivumi`/`.codewhale`. */
+  watchedPaths(): string[] {
+    const out = new Set<string>();
+    for (const root of this.roots.keys()) out.add(root);
+    for (const project of this.rivumi.values()) for (const s of hookScripts(project)) out.add(s);
+    return [...out];
+  }
+
+  private loadRoot(root: string, workspace: string | null, previous?: Map<string, CodewhaleBundle>): void {
+    const scope = workspace === null ? 'user' : 'workspace';
+    let scan = scanRoot(root, scope);
+    // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace.
+    if (workspace !== null && lstatEntry(path.dirname(root)).type === 'symlink') {
+      const d: Diagnostic = { file: path.dirname(root), range: FILE_START, severity: 'error', code: 'codewhale.root-symlink', message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`, itemId: null };
+      scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
+    }
+    const bundles = new Map<string, CodewhaleBundle>();
+    for (const dir of scan.candidates) {
+      const label = resolveManifest(dir);
+      if (!label || !scan.canonicalRoot) continue;
+      const cached = previous?.get(dir);
+      bundles.set(dir, cached ?? loadCodewhaleBundle(dir, label, { scope, canonicalDiscoveryRoot: scan.canonicalRoot, host: this.host }));
+    }
+    this.roots.set(root, { scan, workspace, bundles });
+  }
+}
+
+function isAncestor(ancestor: string, p: string): boolean {
+  const rel = path.relative(ancestor, p);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+function hookScripts(project: RivumiProject): Set<string> {
+  const out = new Set<string>();
+  for (const h of project.hooksFile?.hooks ?? []) {
+    for (const a of h.argv) {
+      const s = scriptPath(project.workspace, a);
+      if (s) out.add(s);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+/**
+ * The shared vocabulary of the core: items, decisions, reasons and diagnostics.
+ * Every face (CLI, tree, Problems panel, review panel) renders these types; none
+ * recomputes them. Strings here are a public contract (spec/decisions.md, spec/cli.md).
+ */
+
+export type System = 'rivumi' | 'codewhale';
+export type Scope = 'workspace' | 'user';
+export type ItemKind = 'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component';
+
+export type Decision = 'registered' | 'rejected' | 'display_only' | 'disabled' | 'shadowed';
+
+export type ReasonCode =
+  | 'active'
+  | 'guidance'
+  | 'component_active'
+  | 'manifest_invalid'
+  | 'skill_invalid'
+  | 'component_invalid'
+  | 'load_aborted'
+  | 'name_conflict'
+  | 'skill_limit_exceeded'
+  | 'plugin_limit_exceeded'
+  | 'unsupported_components'
+  | 'component_inactive'
+  | 'not_reviewed'
+  | 'content_changed'
+  | 'capabilities_changed'
+  | 'not_enabled'
+  | 'not_applicable'
+  | 'hooks_not_opted_in'
+  | 'bundle_inactive'
+  | 'trust_store_unavailable'
+  | 'workspace_untrusted'
+  | 'staged_skill_invalid';
+
+export type TrustStatus = 'not-reviewed' | 'trusted' | 'content-changed' | 'capabilities-changed';
+export type Compatibility = 'full' | 'partial' | 'unsupported';
+export type Severity = 'error' | 'warning' | 'information';
+
+/** 0-based line and UTF-16 character, as in the editor. */
+export interface Position {
+  readonly line: number;
+  readonly character: number;
+}
+
+export interface Range {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+export const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+export interface RelatedLocation {
+  readonly file: string;
+  readonly range: Range;
+  readonly message: string;
+}
+
+export interface Diagnostic {
+  /** Absolute path of the file the diagnostic is about. */
+  readonly file: string;
+  readonly range: Range;
+  readonly severity: Severity;
+  /** Stable code, e.g. `codewhale.mcp.url-query`; see diagnosticCodes.ts. */
+  readonly code: string;
+  readonly message: string;
+  /** The item the diagnostic belongs to, once items are known. */
+  itemId: string | null;
+  /** Cross-file causes (the file that aborts a Rivumi load, the bundle that shadows). */
+  readonly related?: readonly RelatedLocation[];
+}
+
+/** A file that belongs to a trust unit, as hashed. */
+export interface BundleFile {
+  /** Bundle-relative (Codewhale) or workspace-relative (Rivumi) path with `/` separators. */
+  readonly path: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly executable: boolean;
+}
+
+export interface Item {
+  readonly id: string;
+  readonly system: System;
+  readonly kind: ItemKind;
+  readonly name: string;
+  readonly qualifiedName: string;
+  readonly scope: Scope;
+  /** Absolute workspace folder, null for user items. */
+  readonly workspace: string | null;
+  /** Absolute path of the file or directory the item comes from. */
+  readonly path: string;
+  /** Absolute path of the file to open for the item (manifest, skill file), and where. */
+  readonly location: { readonly file: string; readonly range: Range };
+  readonly parent: string | null;
+  decision: Decision;
+  reasons: ReasonCode[];
+  shadowedBy: string | null;
+  /** Only for trust units (bundles); null otherwise. */
+  trust: TrustStatus | null;
+  enabled: boolean | null;
+  readonly compatibility: Compatibility | null;
+  readonly contentHash: string | null;
+  readonly capabilityHash: string | null;
+  readonly reviewToken: string | null;
+  /** What the item declares, for show/explain/review. */
+  readonly detail: ItemDetail;
+}
+
+/** Free-form facts about an item for `show`, `explain` and the review panel. */
+export interface ItemDetail {
+  readonly description?: string;
+  readonly version?: string;
+  readonly manifest?: string;
+  readonly inventory?: Record<string, unknown>;
+  readonly capabilities?: Record<string, unknown>;
+  readonly files?: readonly BundleFile[];
+  readonly facts?: Record<string, unknown>;
+  /** Key binding trust to this bundle at this place (trust.md "Bundle identity"). */
+  readonly bundleKey?: string;
+}

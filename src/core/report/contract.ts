@@ -1,0 +1,95 @@
+import * as path from 'node:path';
+import type { Diagnostic, Item } from '../model';
+import type { Snapshot } from '../index/snapshot';
+
+/**
+ * The CLI's JSON contract (spec/cli.md "JSON output"): outside checks read it, so
+ * every field is here by name, in this shape, and nowhere else.
+ */
+export interface ContractItem {
+  id: string;
+  system: Item['system'];
+  kind: Item['kind'];
+  name: string;
+  qualifiedName: string;
+  scope: Item['scope'];
+  workspace: string | null;
+  path: string;
+  parent: string | null;
+  decision: Item['decision'];
+  reasons: string[];
+  shadowedBy: string | null;
+  trust: Item['trust'];
+  enabled: boolean | null;
+  compatibility: Item['compatibility'];
+  contentHash: string | null;
+  capabilityHash: string | null;
+  reviewToken: string | null;
+}
+
+export interface ContractDiagnostic {
+  file: string;
+  range: Diagnostic['range'];
+  severity: Diagnostic['severity'];
+  code: string;
+  message: string;
+  itemId: string | null;
+}
+
+export interface ContractEnvelope {
+  schemaVersion: 1;
+  items: ContractItem[];
+  diagnostics: ContractDiagnostic[];
+}
+
+/** Workspace-relative with `/` for files inside a workspace folder; absolute otherwise. */
+export function displayPath(file: string, workspaces: readonly string[]): string {
+  const ws = owningWorkspace(file, workspaces);
+  if (ws === undefined) return file;
+  const rel = path.relative(ws, file);
+  return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
+export function owningWorkspace(file: string, workspaces: readonly string[]): string | undefined {
+  let best: string | undefined;
+  for (const ws of workspaces) {
+    const rel = path.relative(ws, file);
+    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) if (!best || ws.length > best.length) best = ws;
+  }
+  return best;
+}
+
+export function contractItem(item: Item, workspaces: readonly string[]): ContractItem {
+  return {
+    id: item.id,
+    system: item.system,
+    kind: item.kind,
+    name: item.name,
+    qualifiedName: item.qualifiedName,
+    scope: item.scope,
+    workspace: item.workspace,
+    path: item.scope === 'user' ? item.path : displayPath(item.path, item.workspace ? [item.workspace] : workspaces),
+    parent: item.parent,
+    decision: item.decision,
+    reasons: [...item.reasons],
+    shadowedBy: item.shadowedBy,
+    trust: item.trust,
+    enabled: item.enabled,
+    compatibility: item.compatibility,
+    contentHash: item.contentHash,
+    capabilityHash: item.capabilityHash,
+    reviewToken: item.reviewToken,
+  };
+}
+
+export function contractDiagnostic(d: Diagnostic, workspaces: readonly string[]): ContractDiagnostic {
+  return { file: displayPath(d.file, workspaces), range: d.range, severity: d.severity, code: d.code, message: d.message, itemId: d.itemId };
+}
+
+export function envelope(snapshot: Snapshot, items: readonly Item[] = snapshot.items, diagnostics: readonly Diagnostic[] = snapshot.diagnostics): ContractEnvelope {
+  return {
+    schemaVersion: 1,
+    items: items.map((i) => contractItem(i, snapshot.workspaces)),
+    diagnostics: diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces)),
+  };
+}

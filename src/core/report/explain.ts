@@ -1,0 +1,75 @@
+import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
+import { displayPath } from './contract';
+import { childrenOf, itemById, type Snapshot } from '../index/snapshot';
+import type { Item } from '../model';
+
+export interface ExplainSection {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
+
+/**
+ * What `explain` shows, in decisions.md's order: the decision and every reason first,
+ * then source, schema, gates, capabilities, conflicts and diagnostics. The CLI prints
+ * it as text, the editor renders it as Markdown.
+ */
+export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
+  const where = (f: string) => (item.scope === 'user' ? f : displayPath(f, snapshot.workspaces));
+  const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
+  const sections: ExplainSection[] = [];
+  sections.push({
+    title: `${item.qualifiedName}: ${DECISION_TEXT[item.decision]}`,
+    lines: item.reasons.map((r) => `${r}: ${REASON_TEXT[r]}`),
+  });
+  const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
+  const winner = item.shadowedBy ? itemById(snapshot, item.shadowedBy) : undefined;
+  sections.push({
+    title: 'Source',
+    lines: [
+      `system: ${item.system}, kind: ${item.kind}, scope: ${item.scope}`,
+      `path: ${where(item.path)}`,
+      `id: ${item.id}`,
+      ...(parent ? [`part of: ${parent.qualifiedName} (${parent.decision})`] : []),
+      ...(winner ? [`shadowed by: ${winner.id} at ${winner.scope === 'user' ? winner.path : displayPath(winner.path, snapshot.workspaces)}`] : []),
+    ],
+  });
+  const schema: string[] = [];
+  if (item.detail.manifest) schema.push(`manifest: ${item.detail.manifest}`);
+  if (item.detail.version) schema.push(`version: ${item.detail.version}`);
+  if (item.detail.description) schema.push(`description: ${item.detail.description}`);
+  if (item.compatibility) schema.push(`compatibility: ${item.compatibility} (activation policy v${String(facts.policy ?? 3)})`);
+  if (schema.length) sections.push({ title: 'Schema', lines: schema });
+  if (item.trust !== null) {
+    const gates = [
+      `trust: ${item.trust}`,
+      `enabled: ${String(item.enabled)}`,
+      `content hash: ${item.contentHash ?? 'none (not hashable)'}`,
+      `capability hash: ${item.capabilityHash ?? 'none (not hashable)'}`,
+    ];
+    if (facts.applicable !== undefined) gates.push(`applies to this host: ${facts.applicable ? 'yes' : `no (${(facts.whenReasons as string[]).join('; ')})`}`);
+    if (facts.optIn !== undefined) gates.push(`RIVUMI_ENABLE_PROJECT_HOOKS=1: ${facts.optIn ? 'yes' : 'no'}`);
+    if (snapshot.trustProblem) gates.push(`trust store: ${snapshot.trustProblem}`);
+    sections.push({ title: 'Gates', lines: gates });
+  }
+  const caps: string[] = [];
+  const inv = item.detail.inventory as Record<string, unknown> | undefined;
+  if (inv?.summary) caps.push(String(inv.summary));
+  if (Array.isArray(inv?.network_hosts) && inv.network_hosts.length) caps.push(`network hosts: ${(inv.network_hosts as string[]).join(', ')}`);
+  if (Array.isArray(facts.inactiveComponents) && facts.inactiveComponents.length) caps.push(`inactive components: ${(facts.inactiveComponents as string[]).join(', ')}`);
+  for (const [k, v] of Object.entries(item.detail.capabilities ?? {})) caps.push(`${k}: ${String(v).split('\n').join(', ') || '-'}`);
+  for (const c of childrenOf(snapshot, item.id)) caps.push(`${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
+  if (caps.length) sections.push({ title: 'Capabilities', lines: caps });
+  const conflicts = snapshot.items.filter((i) => i.shadowedBy === item.id).map((i) => `shadows ${i.id} at ${i.scope === 'user' ? i.path : displayPath(i.path, snapshot.workspaces)}`);
+  if (winner) conflicts.unshift(`loses to ${winner.id}`);
+  if (conflicts.length) sections.push({ title: 'Conflicts', lines: conflicts });
+  const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);
+  sections.push({
+    title: 'Diagnostics',
+    lines: diags.length ? diags.map((d) => `${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`) : ['none'],
+  });
+  return sections;
+}
+
+export function explainText(sections: readonly ExplainSection[]): string {
+  return sections.map((s, i) => (i === 0 ? `${s.title}\n${s.lines.map((l) => `  - ${l}`).join('\n')}` : `${s.title}\n${s.lines.map((l) => `  ${l}`).join('\n')}`)).join('\n\n') + '\n';
+}

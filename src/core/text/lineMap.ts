@@ -1,0 +1,45 @@
+import type { Position, Range } from '../model';
+
+/**
+ * Maps UTF-16 offsets of a decoded text to editor positions. Line breaks are the
+ * ones the editor counts (`\n`, `\r\n`, lone `\r`), so a range computed here lands on
+ * the same character in VS Code.
+ */
+export class LineMap {
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) this.starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        this.starts.push(i + 1);
+      }
+    }
+  }
+
+  position(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] ?? 0) <= clamped) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: clamped - (this.starts[lo] ?? 0) };
+  }
+
+  range(offset: number, length: number): Range {
+    return { start: this.position(offset), end: this.position(offset + length) };
+  }
+
+  /** The whole of one 0-based line, without its line break. */
+  lineRange(line: number): Range {
+    const start = this.starts[line] ?? this.text.length;
+    let end = this.starts[line + 1] ?? this.text.length;
+    while (end > start && (this.text.charCodeAt(end - 1) === 10 || this.text.charCodeAt(end - 1) === 13)) end--;
+    return { start: { line, character: 0 }, end: { line, character: end - start } };
+  }
+}
