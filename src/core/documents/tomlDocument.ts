@@ -16,7 +16,9 @@ export function parseTomlDocument(file: string, text: string): ParseOutcome {
     ast = parseTOML(text, { tomlVersion: '1.0.0' });
   } catch (e) {
     const err = e as { index?: number; message?: string };
-    const index = typeof err.index === 'number' ? err.index : 0;
+    let index = typeof err.index === 'number' ? err.index : 0;
+    // The parser points just past the line break when a line ends too early; the line at fault is the one before.
+    while (index > 0 && (text[index - 1] === '\n' || text[index - 1] === '\r') && (index >= text.length || text[index] === '\n' || text[index] === '\r' || index === text.length)) index--;
     return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, 1) };
   }
   let value: unknown;

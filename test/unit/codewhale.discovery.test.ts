@@ -1,0 +1,118 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { Fixture, index, writeW, writeD, byName, codes, top, LINUX_HOST } from './helpers/fixture';
+import { Indexer } from '../../src/core/index/indexer';
+
+describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('discovers user and workspace bundles disabled and untrusted, writing nothing', () => {
+    writeD(f);
+    writeW(f);
+    const before = fs.readdirSync(f.root, { recursive: true }).length;
+    const s = index([f.path('ws')], { codewhaleHome: f.path('home') });
+    for (const item of top(s)) {
+      assert.equal(item.trust, 'not-reviewed');
+      assert.equal(item.enabled, false);
+      assert.equal(item.decision, 'disabled');
+    }
+    assert.equal(fs.readdirSync(f.root, { recursive: true }).length, before);
+  });
+
+  it('lets a user bundle shadow a same-named workspace bundle, with one name-conflict warning', () => {
+    writeD(f);
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    const s = index([f.path('ws')], { codewhaleHome: f.path('home') });
+    const [user, ws] = top(s);
+    assert.equal(user?.scope, 'user');
+    assert.equal(user?.decision, 'disabled');
+    assert.equal(ws?.decision, 'shadowed');
+    assert.deepEqual(ws?.reasons, ['name_conflict']);
+    assert.equal(ws?.shadowedBy, user?.id);
+    assert.deepEqual(codes(s), ['codewhale.name-conflict']);
+    assert.equal(s.diagnostics[0]?.related?.[0]?.file, user?.location.file);
+  });
+
+  it('does not let an invalid user bundle shadow a valid workspace bundle', () => {
+    writeD(f, 'bogus = 1\n');
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    const s = index([f.path('ws')], { codewhaleHome: f.path('home') });
+    const ws = top(s).find((i) => i.scope === 'workspace');
+    assert.equal(ws?.decision, 'disabled');
+  });
+
+  it('sorts by name and keeps ids stable across discoveries', () => {
+    writeD(f, '', 'ws/.codewhale/plugins/zeta');
+    f.write('ws/.codewhale/plugins/alpha/plugin.toml', 'schema_version = 1\n[plugin]\nname = "alpha"\nversion = "1.0.0"\n');
+    const a = top(index([f.path('ws')]));
+    const b = top(index([f.path('ws')]));
+    assert.deepEqual(a.map((i) => i.name), ['alpha', 'demo']);
+    assert.deepEqual(a.map((i) => i.id), b.map((i) => i.id));
+    assert.match(a[0]?.id ?? '', /^workspace\/[0-9a-f]{12}\/alpha$/);
+  });
+
+  it('reports a symlinked workspace root and discovers nothing from it', () => {
+    writeD(f, '', 'real/demo');
+    f.mkdir('ws/.codewhale');
+    f.symlink(f.path('real'), 'ws/.codewhale/plugins');
+    const s = index([f.path('ws')]);
+    assert.deepEqual(top(s), []);
+    assert.deepEqual(codes(s), ['codewhale.root-symlink']);
+  });
+
+  it('reports a symlinked .codewhale directory (it would carry discovery out of the workspace)', () => {
+    writeD(f, '', 'real/plugins/demo');
+    f.mkdir('ws');
+    f.symlink(f.path('real'), 'ws/.codewhale');
+    const s = index([f.path('ws')]);
+    assert.deepEqual(top(s), []);
+    assert.deepEqual(codes(s), ['codewhale.root-symlink']);
+  });
+
+  it('never scans .claude/plugins or .cursor/plugins', () => {
+    writeD(f, '', 'ws/.claude/plugins/demo');
+    writeD(f, '', 'ws/.cursor/plugins/demo');
+    assert.deepEqual(index([f.path('ws')]).items, []);
+  });
+
+  it('hides a .staging-<32 hex> copy, which causes no name conflict', () => {
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    writeD(f, '', `ws/.codewhale/plugins/.staging-${'0123456789abcdef'.repeat(2)}`);
+    const s = index([f.path('ws')]);
+    assert.equal(top(s).length, 1);
+    assert.deepEqual(s.diagnostics, []);
+  });
+
+  it('hides .plugin-backup-<16 alnum> but shows .staging-not-a-uuid, .plugin-backup-short and demo.bak', () => {
+    const names = ['.plugin-backup-ABCDEFGH12345678', '.staging-not-a-uuid', '.plugin-backup-short', 'demo.bak'];
+    names.forEach((n, i) => f.write(`ws/.codewhale/plugins/${n}/plugin.json`, JSON.stringify({ $schema: 's', name: `b${i}`, version: '1.0.0' })));
+    assert.equal(top(index([f.path('ws')])).length, 3);
+  });
+
+  it('keeps two workspaces apart', () => {
+    writeD(f, '', 'one/.codewhale/plugins/demo');
+    writeW(f, '', 'two/.codewhale/plugins/example-plugin');
+    const s = index([f.path('one'), f.path('two')]);
+    assert.deepEqual(top(s).map((i) => [i.name, i.workspace]), [['demo', f.path('one')], ['example-plugin', f.path('two')]]);
+    assert.equal(byName(s, 'example-plugin:example').workspace, f.path('two'));
+  });
+
+  it('skips a bundle directory without a manifest silently, and reports a Claude bundle', () => {
+    f.write('ws/.codewhale/plugins/empty/readme.txt', 'hi');
+    f.write('ws/.codewhale/plugins/claude/.claude-plugin/plugin.json', JSON.stringify({ name: 'claude', version: '0.1.0' }));
+    const s = index([f.path('ws')]);
+    assert.deepEqual(top(s).map((i) => i.name), ['claude']);
+  });
+
+  it('applies [when]: another OS or a missing binary makes the bundle not applicable', () => {
+    const when = (name: string, table: string) => f.write(`ws/.codewhale/plugins/${name}/plugin.toml`, `schema_version = 1\n[plugin]\nname = "${name}"\nversion = "1.0.0"\n[when]\n${table}`);
+    when('mac', 'os = ["macos"]\n');
+    when('bin', 'binaries = ["definitely-missing-binary"]\n');
+    when('never', 'os = []\n');
+    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: { os: 'linux', hasBinary: (b) => b !== 'definitely-missing-binary' } }).indexAll();
+    for (const i of top(s)) assert.ok(i.reasons.includes('not_applicable'), `${i.path}: ${i.reasons.join(',')}`);
+    void LINUX_HOST;
+  });
+});
