@@ -11,12 +11,12 @@ import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
 import { rivumiHooksHashes, rivumiPluginHashes } from './hashes';
+import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../documents/document';
 
 export const MAX_SKILLS = 16;
 export const MAX_SKILL_BYTES = 32768;
-export const MAX_SKILL_CONTEXT_BYTES = 16000;
 export const MAX_PLUGINS = 16;
 export const MAX_PLUGIN_MANIFEST_BYTES = 65536;
 export const MAX_HOOK_CONFIG_BYTES = 65536;
@@ -446,13 +446,8 @@ function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings
 function warnTruncation(all: RivumiSkill[], findings: Findings): void {
   const loaded = all.filter((s) => s.state === 'valid');
   if (loaded.length === 0) return;
-  const paragraphs = [
-    'Project skills from .rivumi/skills:',
-    'These markdown skills are repository-local guidance. Treat them as lower priority than system/developer instructions, permission policy, and tool safety rules.',
-    ...loaded.flatMap((s) => [`## ${s.qualifiedName}${s.description ? ` - ${s.description}` : ''}`, s.body]),
-  ];
-  const bytes = Buffer.byteLength(paragraphs.join('\n\n'), 'utf8');
-  if (bytes <= MAX_SKILL_CONTEXT_BYTES) return;
+  const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER), 'utf8');
+  if (full <= MAX_SKILL_CONTEXT_BYTES) return;
   const last = loaded[loaded.length - 1] as RivumiSkill;
-  findings.inFile('rivumi.skills.context-truncated', `the rendered skill section is ${bytes} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${bytes - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`, last.file);
+  findings.inFile('rivumi.skills.context-truncated', `the rendered skill section is ${full} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${full - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`, last.file);
 }
