@@ -226,7 +226,7 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('rivumi.plugin.json', `project plugin manifest must be an object: ${fileName}`, doc.valueRange([]));
   const data: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   if (!('name' in data)) data.name = fileStem(fileName);
-  const result = pluginManifest.safeParse(data);
+  const result = pluginManifest.safeParse(data, { reportInput: true });
   const drafted = { doc, manifestBytes: read.bytes };
   if (!result.success) {
     const details = pydanticDetails(result.error);
@@ -371,7 +371,7 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   for (const event of HOOK_EVENTS) {
     const list = merged.get(event) ?? [];
     list.forEach((t, position) => {
-      const r = hookCommand.safeParse(t.raw);
+      const r = hookCommand.safeParse(t.raw, { reportInput: true });
       let valid = r.success;
       if (!r.success) {
         for (const d of pydanticDetails(r.error)) {

@@ -82,7 +82,7 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
       }
     }
   }
-  const result = root.safeParse(claudeCompatible(doc.value, claude));
+  const result = root.safeParse(claudeCompatible(doc.value, claude), { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, { file, path: p.path, key: p.key });
     return undefined;

@@ -74,7 +74,7 @@ export function readMcpJson(file: string, findings: Findings): McpServerDecl[] |
     findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
     return undefined;
   }
-  const result = root.safeParse(doc.value);
+  const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
     return undefined;
@@ -117,7 +117,7 @@ export function readMcpJson(file: string, findings: Findings): McpServerDecl[] |
     let ext: z.infer<typeof serverExtension> = {};
     const extRaw = s.extensions?.[EXT];
     if (extRaw !== undefined) {
-      const e = serverExtension.safeParse(extRaw);
+      const e = serverExtension.safeParse(extRaw, { reportInput: true });
       if (!e.success) {
         for (const p of schemaProblems(e.error)) {
           fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: ${p.detail}`, { file, path: ['mcpServers', id, 'extensions', EXT, ...p.path], key: p.key });

@@ -51,7 +51,7 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     findings.at('codewhale.manifest.parse', `failed to parse plugin.json: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
     return undefined;
   }
-  const result = root.safeParse(doc.value);
+  const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, { file, path: p.path, key: p.key });
@@ -75,7 +75,7 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
   const extRaw = d.extensions?.[EXT];
   let ext: z.infer<typeof codewhaleExtension> = {};
   if (extRaw !== undefined) {
-    const e = codewhaleExtension.safeParse(extRaw);
+    const e = codewhaleExtension.safeParse(extRaw, { reportInput: true });
     if (!e.success) {
       for (const p of schemaProblems(e.error)) {
         findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, { file, path: ['extensions', EXT, ...p.path], key: p.key });

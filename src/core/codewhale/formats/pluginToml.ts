@@ -90,7 +90,7 @@ export function readPluginToml(file: string, source: string, findings: Findings)
   findings.addDocument(doc);
   const raw = doc.value as Record<string, unknown>;
   if (!precheckServers(raw, doc, findings)) return undefined;
-  const result = root.safeParse(raw);
+  const result = root.safeParse(raw, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p.path))} (${p.detail})`, { file, path: p.path, key: p.key });
