@@ -22,25 +22,28 @@ const SCOPE_RANK = { user: 1, workspace: 2 } as const;
 export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): { items: Item[]; diagnostics: Diagnostic[] } {
   const items: Item[] = [];
   const diagnostics: Diagnostic[] = [];
-  const ordered = [...scans].sort(
-    (a, b) =>
-      SCOPE_RANK[a.bundle.scope] - SCOPE_RANK[b.bundle.scope] ||
-      cmp(a.bundle.name, b.bundle.name) ||
-      cmp(a.bundle.canonicalRoot ?? a.bundle.dir, b.bundle.canonicalRoot ?? b.bundle.dir),
-  );
-  const winners = new Map<string, string>();
-  const seenRoots = new Set<string>();
-  for (const { bundle, workspace } of ordered) {
-    const id = bundle.pluginId ?? codewhalePluginId(bundle.scope, Buffer.from(bundle.canonicalRoot ?? bundle.dir), bundle.name);
-    const own: Diagnostic[] = bundle.diagnostics.map((d) => ({ ...d, itemId: id }));
-    let shadowedBy: string | null = null;
-    let duplicate = false;
-    if (bundle.valid && bundle.canonicalRoot) {
-      if (seenRoots.has(bundle.canonicalRoot)) {
-        duplicate = true;
-        own.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, id));
-      } else {
-        seenRoots.add(bundle.canonicalRoot);
+  const order = (list: readonly CodewhaleScan[]) =>
+    [...list].sort(
+      (a, b) =>
+        SCOPE_RANK[a.bundle.scope] - SCOPE_RANK[b.bundle.scope] ||
+        cmp(a.bundle.name, b.bundle.name) ||
+        cmp(a.bundle.canonicalRoot ?? a.bundle.dir, b.bundle.canonicalRoot ?? b.bundle.dir),
+    );
+  // Codewhale runs in one workspace at a time: each workspace folder sees the user
+  // bundles and its own, never another folder's.
+  const user = { winners: new Map<string, string>(), roots: new Set<string>() };
+  const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Set<string>) => {
+    for (const { bundle, workspace } of order(list)) {
+      const id = bundle.pluginId ?? codewhalePluginId(bundle.scope, Buffer.from(bundle.canonicalRoot ?? bundle.dir), bundle.name);
+      const own: Diagnostic[] = bundle.diagnostics.map((d) => ({ ...d, itemId: id }));
+      let shadowedBy: string | null = null;
+      if (bundle.valid && bundle.canonicalRoot) {
+        if (roots.has(bundle.canonicalRoot)) {
+          own.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, id));
+          diagnostics.push(...own);
+          continue;
+        }
+        roots.add(bundle.canonicalRoot);
         const winner = winners.get(bundle.name);
         if (winner) {
           shadowedBy = winner;
@@ -51,14 +54,13 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
           });
         } else winners.set(bundle.name, id);
       }
-    }
-    if (duplicate) {
       diagnostics.push(...own);
-      continue;
+      items.push(...bundleItems(bundle, workspace, id, shadowedBy, own, ctx));
     }
-    diagnostics.push(...own);
-    items.push(...bundleItems(bundle, workspace, id, shadowedBy, own, ctx));
-  }
+  };
+  place(scans.filter((s) => s.workspace === null), user.winners, user.roots);
+  const workspaces = [...new Set(scans.map((s) => s.workspace).filter((w): w is string => w !== null))];
+  for (const ws of workspaces) place(scans.filter((s) => s.workspace === ws), new Map(user.winners), new Set(user.roots));
   return { items, diagnostics };
 }
 
