@@ -17,8 +17,8 @@ export function parseTomlDocument(file: string, text: string): ParseOutcome {
   } catch (e) {
     const err = e as { index?: number; message?: string };
     let index = typeof err.index === 'number' ? err.index : 0;
-    // The parser points just past the line break when a line ends too early; the line at fault is the one before.
-    while (index > 0 && (text[index - 1] === '\n' || text[index - 1] === '\r') && (index >= text.length || text[index] === '\n' || text[index] === '\r' || index === text.length)) index--;
+    // The parser points at the start of the next line when a line ends too early; the line at fault is the one before.
+    if (index > 0 && text[index - 1] === '\n') index--;
     return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, 1) };
   }
   let value: unknown;
