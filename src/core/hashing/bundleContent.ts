@@ -28,7 +28,7 @@ export const LIMIT_MESSAGE = `plugin bundle content exceeds the plugin review li
 interface Frame {
   readonly abs: Buffer;
   readonly rel: Buffer;
-  readonly children: Buffer[];
+  readonly children: fs.Dirent<Buffer>[];
   next: number;
 }
 
@@ -64,16 +64,19 @@ export function hashBundleContent(
   const enterDirectory = (abs: Buffer, rel: Buffer): string | undefined => {
     directoryOpen(h, rel);
     directories.push(rel.toString('utf8'));
-    let names: Buffer[];
+    let entries: fs.Dirent<Buffer>[];
     try {
-      names = fs.readdirSync(abs, { encoding: 'buffer' });
+      // The entry types come from the directory listing itself (d_type, which is what
+      // lstat would say: links are never followed); Node falls back to lstat when a
+      // file system does not report types.
+      entries = fs.readdirSync(abs, { encoding: 'buffer', withFileTypes: true });
     } catch (e) {
       return `failed to read component directory ${display(rel)}: ${errorText(e)}`;
     }
-    walked += names.length;
+    walked += entries.length;
     if (walked > MAX_WALKED_ENTRIES) return LIMIT_MESSAGE;
-    names.sort(Buffer.compare);
-    stack.push({ abs, rel, children: names, next: 0 });
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
+    stack.push({ abs, rel, children: entries, next: 0 });
     return undefined;
   };
 
@@ -92,31 +95,32 @@ export function hashBundleContent(
       stack.pop();
       continue;
     }
-    const name = frame.children[frame.next++] as Buffer;
+    const dirent = frame.children[frame.next++] as fs.Dirent<Buffer>;
+    const name = dirent.name;
     const abs = Buffer.concat([frame.abs, SLASH, name]);
     const rel = frame.rel.length === 0 ? name : Buffer.concat([frame.rel, SLASH, name]);
-    const st = safeLstat(abs);
-    if (!st.ok) return fail(`failed to inspect component ${display(rel)}: ${st.error}`, rel);
-    const entry = st.entry;
-    if (entry.type === 'symlink') return fail(`component trees may not contain symbolic link ${display(rel)}`, rel);
-    if (entry.type === 'directory') {
+    if (dirent.isSymbolicLink()) return fail(`component trees may not contain symbolic link ${display(rel)}`, rel);
+    if (dirent.isDirectory()) {
       const err = enterDirectory(abs, rel);
       if (err) return fail(err, rel);
       continue;
     }
-    if (entry.type !== 'file') return fail(`component ${display(rel)} is neither a regular file nor directory`, rel);
-    if (files.length + 1 > MAX_HASHED_FILES || totalBytes + entry.size > MAX_HASHED_BYTES) return fail(LIMIT_MESSAGE, rel);
-    const read = readWhole(abs, entry.size);
-    if (!read.ok) return fail(read.message.replace('{path}', display(rel)), rel);
+    if (!dirent.isFile()) return fail(`component ${display(rel)} is neither a regular file nor directory`, rel);
+    if (files.length + 1 > MAX_HASHED_FILES) return fail(LIMIT_MESSAGE, rel);
+    const read = readWhole(abs, MAX_HASHED_BYTES - totalBytes);
+    if (!read.ok) {
+      if (read.message === LIMIT_MESSAGE) return fail(LIMIT_MESSAGE, rel);
+      return fail(read.message.replace('{path}', display(rel)), rel);
+    }
     totalBytes += read.bytes.length;
-    fileRecord(h, rel, entry.executable, read.bytes);
+    fileRecord(h, rel, read.executable, read.bytes);
     const relPath = display(rel);
     files.push({
       rel,
       path: relPath,
       size: read.bytes.length,
       sha256: sha256Hex(read.bytes),
-      executable: entry.executable,
+      executable: read.executable,
       ...(retain(relPath) ? { bytes: read.bytes } : {}),
     });
   }
@@ -135,27 +139,35 @@ function safeLstat(p: Buffer): { ok: true; entry: ReturnType<typeof entryOf> } |
   }
 }
 
-/** Reads exactly the size lstat reported; a file that grows or shrinks meanwhile is refused. */
-function readWhole(p: Buffer, size: number): { ok: true; bytes: Buffer } | { ok: false; message: string } {
+/**
+ * Opens without following a link (O_NOFOLLOW: a file swapped for a link fails here),
+ * takes size and mode from the open descriptor, refuses a file past the remaining
+ * byte budget before reading it, and reads once into size + 1 bytes: a file that
+ * grows or shrinks while it is read is refused.
+ */
+function readWhole(p: Buffer, budget: number): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
   let fd: number;
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { ok: false, message: 'component trees may not contain symbolic link {path}' };
     return { ok: false, message: `failed to read component file {path}: ${errorText(e)}` };
   }
   try {
-    const bytes = Buffer.allocUnsafe(size);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, message: 'component {path} is neither a regular file nor directory' };
+    if (st.size > budget) return { ok: false, message: LIMIT_MESSAGE };
+    const buf = Buffer.allocUnsafe(st.size + 1);
     let total = 0;
-    while (total < size) {
-      const n = fs.readSync(fd, bytes, total, size - total, null);
-      if (n === 0) break;
+    for (;;) {
+      const n = fs.readSync(fd, buf, total, buf.length - total, null);
       total += n;
+      // A short read of a regular file means end of file.
+      if (n === 0 || total === buf.length || total >= st.size) break;
     }
-    const probe = Buffer.allocUnsafe(1);
-    if (total !== size || fs.readSync(fd, probe, 0, 1, null) !== 0) {
-      return { ok: false, message: 'component file {path} changed length while being reviewed' };
-    }
-    return { ok: true, bytes };
+    if (total !== st.size) return { ok: false, message: 'component file {path} changed length while being reviewed' };
+    return { ok: true, bytes: buf.subarray(0, total), executable: (st.mode & 0o111) !== 0 };
   } catch (e) {
     return { ok: false, message: `failed to read component file {path}: ${errorText(e)}` };
   } finally {

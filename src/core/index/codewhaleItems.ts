@@ -55,13 +55,30 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
         } else winners.set(bundle.name, id);
       }
       diagnostics.push(...own);
-      items.push(...bundleItems(bundle, workspace, id, shadowedBy, own, ctx));
+      items.push(...cachedBundleItems(bundle, workspace, id, shadowedBy, own, ctx));
     }
   };
   place(scans.filter((s) => s.workspace === null), user.winners, user.roots);
   const workspaces = [...new Set(scans.map((s) => s.workspace).filter((w): w is string => w !== null))];
   for (const ws of workspaces) place(scans.filter((s) => s.workspace === ws), new Map(user.winners), new Set(user.roots));
   return { items, diagnostics };
+}
+
+/**
+ * Items of an unchanged bundle are reused as long as what decides them is the same:
+ * its shadowing, its trust state and the host gates. This keeps a snapshot after a
+ * one-bundle change proportional to that bundle, not to the workspace.
+ */
+const itemCache = new WeakMap<CodewhaleBundle, { key: string; items: Item[] }>();
+
+function cachedBundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
+  const state = ctx.trust.available ? ctx.trust.lookup(bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name)) : 'unavailable';
+  const key = JSON.stringify([workspace, id, shadowedBy, state ?? null, ctx.workspaceTrusted, diagnostics.length]);
+  const hit = itemCache.get(b);
+  if (hit && hit.key === key) return hit.items;
+  const items = bundleItems(b, workspace, id, shadowedBy, diagnostics, ctx);
+  itemCache.set(b, { key, items });
+  return items;
 }
 
 function bundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {

@@ -1,0 +1,26 @@
+// Lint: typescript-eslint's recommended rules, plus the architecture rule that the
+// core and the CLI never import `vscode` (style.md: "The core knows nothing of VS Code").
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-control-regex': 'off',
+      'no-misleading-character-class': 'off',
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The core and the CLI must not depend on VS Code; put editor code in src/extension.' }] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

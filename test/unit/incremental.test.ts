@@ -1,0 +1,79 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { Indexer } from '../../src/core/index/indexer';
+import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
+
+describe('incremental indexing', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  const indexer = () => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: f.path('home'), host: LINUX_HOST });
+
+  it('re-reads only the bundle whose file changed', () => {
+    writeW(f);
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    const ix = indexer();
+    const first = ix.indexAll();
+    const demoBefore = byName(first, 'demo');
+    f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', '---\nname: example\n---\nnew body\n');
+    // Touch demo's manifest without telling the indexer: a refresh of the other bundle must not see it.
+    f.write('ws/.codewhale/plugins/demo/plugin.toml', 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n');
+    const next = ix.refresh([f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md')]);
+    assert.notEqual(byName(next, 'example-plugin').contentHash, byName(first, 'example-plugin').contentHash);
+    assert.equal(byName(next, 'demo').contentHash, demoBefore.contentHash);
+    assert.equal(byName(next, 'demo').detail.version, '1.0.0');
+    assert.ok(next.generation > first.generation);
+  });
+
+  it('picks up an added and a removed bundle from a change to the root listing', () => {
+    writeW(f);
+    const ix = indexer();
+    ix.indexAll();
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    let s = ix.refresh([f.path('ws/.codewhale/plugins/demo')]);
+    assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => i.name), ['demo', 'example-plugin']);
+    fs.rmSync(f.path('ws/.codewhale/plugins/example-plugin'), { recursive: true });
+    s = ix.refresh([f.path('ws/.codewhale/plugins/example-plugin/plugin.toml')]);
+    assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => i.name), ['demo']);
+  });
+
+  it('recomputes shadowing when a user bundle appears', () => {
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    const ix = indexer();
+    assert.equal(byName(ix.indexAll(), 'demo').decision, 'disabled');
+    writeD(f);
+    const s = ix.refresh([f.path('home/plugins/demo/plugin.toml')]);
+    assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => [i.scope, i.decision]), [['user', 'disabled'], ['workspace', 'shadowed']]);
+  });
+
+  it('reloads the Rivumi project when a skill or a hook script changes', () => {
+    f.write('ws/.rivumi/skills/a.md', 'body');
+    f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["sh","scripts/check.sh"]}]}');
+    f.write('ws/scripts/check.sh', 'exit 0\n');
+    const ix = indexer();
+    const first = ix.indexAll();
+    f.write('ws/.rivumi/skills/b.md', 'body');
+    assert.equal(ix.refresh([f.path('ws/.rivumi/skills/b.md')]).items.filter((i) => i.kind === 'skill').length, 2);
+    f.write('ws/scripts/check.sh', 'exit 1\n');
+    const after = ix.refresh([f.path('ws/scripts/check.sh')]);
+    assert.notEqual(byName(after, 'hooks.json').contentHash, byName(first, 'hooks.json').contentHash);
+    assert.ok(ix.watchedPaths().includes(f.path('ws/scripts/check.sh')));
+  });
+
+  it('re-derives decisions from a new trust view without reading any bundle', () => {
+    writeW(f);
+    let trusted = false;
+    const ix = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => ({ available: true, lookup: () => (trusted ? { enabled: true, trust: { contentHash: 'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6', capabilityHash: '2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2' } } : undefined) }),
+    });
+    assert.equal(byName(ix.indexAll(), 'example-plugin').decision, 'disabled');
+    trusted = true;
+    const s = ix.snapshot();
+    assert.deepEqual([byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons], ['registered', ['active']]);
+    assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['component_active']);
+  });
+});
