@@ -31,3 +31,10 @@ describe('architecture', () => {
     for (const [code, text] of Object.entries(REASON_TEXT)) assert.ok(text.length > 10, code);
   });
 });
+
+describe('docs', () => {
+  it('keeps docs/diagnostics.md in step with the code table (npm run docs)', () => {
+    const { diagnosticsDoc } = require('../../scripts/diagnostics-doc') as { diagnosticsDoc: () => string };
+    assert.equal(fs.readFileSync(path.join(SRC, '..', 'docs', 'diagnostics.md'), 'utf8'), diagnosticsDoc());
+  });
+});
