@@ -25,10 +25,14 @@ const common = {
 const builds = [
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', production: false },
+  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
+  // In-host integration tests: the mocha runner and the suites, loaded by the test harness.
+  { entryPoints: ['test/integration/index.ts'], outfile: 'out/integration/index.js', external: ['vscode', 'mocha'], test: true },
+  { entryPoints: ['test/integration/suites/all.ts'], outfile: 'out/integration/suites.js', external: ['vscode'], test: true },
 ].filter((b) => existsSync(b.entryPoints[0]));
 
-const contexts = await Promise.all(builds.map(({ production: _p, ...b }) => esbuild.context({ ...common, ...b })));
+// Test bundles are never minified: their stack traces must stay readable.
+const contexts = await Promise.all(builds.map(({ test, ...b }) => esbuild.context({ ...common, ...(test ? { minify: false, sourcemap: 'inline' } : {}), ...b })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {

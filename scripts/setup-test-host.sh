@@ -49,8 +49,10 @@ else
   mkdir -p "$DEST"
   [ -f "$DEST/package.json" ] || echo '{ "name": "skillgate-test-host", "private": true }' > "$DEST/package.json"
   # Its postinstall refuses to run as root without unsafe-perm, and a nested
-  # `npx node-gyp` would otherwise stop at a prompt.
-  if ! (cd "$DEST" && npm_config_unsafe_perm=true npm_config_yes=true npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" > "$DEST/install.log" 2>&1); then
+  # `npx node-gyp` would otherwise stop at a prompt. npm 11 skips dependency install
+  # scripts unless allowed; code-server's build them (native modules), so this
+  # isolated test-host folder allows them all.
+  if ! (cd "$DEST" && npm_config_unsafe_perm=true npm_config_yes=true npm_config_dangerously_allow_all_scripts=true npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" > "$DEST/install.log" 2>&1); then
     tail -40 "$DEST/install.log" >&2
     fail "npm install code-server@$CODE_SERVER_VERSION failed (log: $DEST/install.log)"
   fi

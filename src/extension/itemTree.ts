@@ -1,0 +1,97 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { childrenOf, type Snapshot } from '../core/index/snapshot';
+import { REASON_TEXT, DECISION_TEXT } from '../core/decisions/reasonText';
+import type { Decision, Item, System } from '../core/model';
+
+/** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts. */
+export type TreeNode =
+  | { readonly kind: 'folder'; readonly id: string; readonly label: string; readonly workspace: string | null }
+  | { readonly kind: 'system'; readonly id: string; readonly system: System; readonly workspace: string | null }
+  | { readonly kind: 'item'; readonly id: string; readonly item: Item };
+
+const DECISION_ICON: Record<Decision, [string, string]> = {
+  registered: ['pass-filled', 'testing.iconPassed'],
+  rejected: ['error', 'errorForeground'],
+  display_only: ['eye', 'descriptionForeground'],
+  disabled: ['circle-slash', 'list.warningForeground'],
+  shadowed: ['layers', 'disabledForeground'],
+};
+
+export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private snapshot: Snapshot | undefined;
+
+  update(snapshot: Snapshot): void {
+    this.snapshot = snapshot;
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    const s = this.snapshot;
+    if (!s) return [];
+    const tops = s.items.filter((i) => i.parent === null);
+    if (!node) {
+      const folders: TreeNode[] = s.workspaces
+        .filter((ws) => tops.some((i) => i.workspace === ws))
+        .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: path.basename(ws), workspace: ws }));
+      if (tops.some((i) => i.workspace === null)) folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
+      return folders;
+    }
+    if (node.kind === 'folder') {
+      return (['rivumi', 'codewhale'] as const)
+        .filter((system) => tops.some((i) => i.workspace === node.workspace && i.system === system))
+        .map((system) => ({ kind: 'system', id: `${node.id}/${system}`, system, workspace: node.workspace }));
+    }
+    if (node.kind === 'system') {
+      return tops.filter((i) => i.workspace === node.workspace && i.system === node.system).map((item) => ({ kind: 'item', id: item.id, item }));
+    }
+    return childrenOf(s, node.item.id).map((item) => ({ kind: 'item', id: item.id, item }));
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'folder') {
+      const t = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+      t.id = node.id;
+      t.iconPath = new vscode.ThemeIcon(node.workspace ? 'root-folder' : 'account');
+      t.contextValue = 'skillgate.folder';
+      return t;
+    }
+    if (node.kind === 'system') {
+      const t = new vscode.TreeItem(node.system === 'rivumi' ? 'Rivumi' : 'Codewhale', vscode.TreeItemCollapsibleState.Expanded);
+      t.id = node.id;
+      t.iconPath = new vscode.ThemeIcon(node.system === 'rivumi' ? 'book' : 'extensions');
+      t.contextValue = 'skillgate.system';
+      return t;
+    }
+    const item = node.item;
+    const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
+    const t = new vscode.TreeItem(item.parent ? item.name : item.qualifiedName, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    t.id = item.id;
+    t.description = `${item.decision} · ${item.reasons[0] ?? ''}`;
+    const [icon, color] = DECISION_ICON[item.decision];
+    t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+    t.tooltip = tooltip(item);
+    t.contextValue = `skillgate.item.${item.kind}.${item.decision}`;
+    t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(item.location.file), { selection: toRange(item.location.range), preview: true }] };
+    return t;
+  }
+}
+
+function tooltip(item: Item): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`);
+  for (const r of item.reasons) md.appendMarkdown(`- \`${r}\`: ${REASON_TEXT[r]}\n`);
+  if (item.trust) md.appendMarkdown(`\nTrust: \`${item.trust}\`, enabled: \`${String(item.enabled)}\`\n`);
+  md.appendMarkdown(`\n${escape(item.path)}`);
+  return md;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+export function toRange(r: Item['location']['range']): vscode.Range {
+  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import type { Snapshot } from '../core/index/snapshot';
+import type { Diagnostic } from '../core/model';
+
+const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+};
+
+const DOCS = 'https://github.com/skillgate/skillgate/blob/main/docs/diagnostics.md';
+
+/** The Problems panel: one collection, replaced wholesale from each snapshot. */
+export class Problems implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('skillgate');
+
+  update(snapshot: Snapshot): void {
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const d of snapshot.diagnostics) {
+      const diag = new vscode.Diagnostic(new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character), d.message, SEVERITY[d.severity]);
+      diag.source = 'skillgate';
+      diag.code = { value: d.code, target: vscode.Uri.parse(`${DOCS}#${d.code.replace(/[^a-z0-9]+/g, '-')}`) };
+      if (d.related?.length) {
+        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(r.file), new vscode.Range(r.range.start.line, r.range.start.character, r.range.end.line, r.range.end.character)), r.message));
+      }
+      const list = byFile.get(d.file) ?? [];
+      list.push(diag);
+      byFile.set(d.file, list);
+    }
+    this.collection.clear();
+    for (const [file, diags] of byFile) this.collection.set(vscode.Uri.file(file), diags);
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+  }
+}

@@ -1,0 +1,3 @@
+// Every in-host suite, bundled into one file that mocha loads inside the extension host.
+import './tree.test';
+import './diagnostics.test';
