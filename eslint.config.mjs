@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'test/harness/**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
