@@ -38,7 +38,8 @@ describe('the Skillgate tree (in the extension host)', () => {
     assert.equal(t.command?.command, 'vscode.open');
     await vscode.commands.executeCommand(t.command.command, ...(t.command.arguments ?? []));
     const editor = vscode.window.activeTextEditor;
-    assert.ok(editor?.document.uri.fsPath.endsWith('.codewhale/plugins/good/plugin.toml'));
+    assert.ok(editor, 'an editor opened');
+    assert.ok(editor.document.uri.fsPath.endsWith('.codewhale/plugins/good/plugin.toml'));
     assert.equal(editor.selection.start.line, 2);
   });
 });

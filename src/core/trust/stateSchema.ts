@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** The trust store file, a closed schema: an unknown field makes the store unavailable (trust.md). */
+
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const receiptSchema = z.strictObject({
+  contentHash: hex64,
+  capabilityHash: hex64,
+  capabilities: z.record(z.string(), z.unknown()),
+  files: z.record(z.string(), z.strictObject({ sha256: hex64, size: z.number().int().min(0), executable: z.boolean() })),
+  reviewedAt: z.string().datetime(),
+});
+
+export const bundleStateSchema = z.strictObject({
+  system: z.enum(['codewhale', 'rivumi']),
+  scope: z.enum(['workspace', 'user']),
+  name: z.string(),
+  path: z.string(),
+  generation: z.number().int().min(0),
+  enabled: z.boolean(),
+  trust: receiptSchema.nullable(),
+  reviewHistory: z.array(receiptSchema).max(32),
+});
+
+export const STATE_SCHEMA_VERSION = 1;
+
+export const stateSchema = z.strictObject({
+  schemaVersion: z.literal(STATE_SCHEMA_VERSION),
+  bundles: z.record(z.string().regex(/^[0-9a-f]{64}$/), bundleStateSchema),
+});
+
+export type Receipt = z.infer<typeof receiptSchema>;
+export type BundleState = z.infer<typeof bundleStateSchema>;
+export type TrustState = z.infer<typeof stateSchema>;
+
+export const MAX_REVIEW_HISTORY = 32;
+
+export function emptyState(): TrustState {
+  return { schemaVersion: STATE_SCHEMA_VERSION, bundles: {} };
+}
