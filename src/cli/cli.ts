@@ -1,9 +1,11 @@
 import { run } from './main';
 
 // The `skillgate` binary: a thin face over the core (see main.ts).
-process.exitCode = run(process.argv.slice(2), {
+void run(process.argv.slice(2), {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
   env: process.env,
   cwd: process.cwd(),
+}).then((code) => {
+  process.exitCode = code;
 });

@@ -1,12 +1,19 @@
+import * as path from 'node:path';
 import { Indexer } from '../core/index/indexer';
-import { childrenOf } from '../core/index/snapshot';
+import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
-import { envelope } from '../core/report/contract';
+import { envelope, contractItem, displayPath } from '../core/report/contract';
 import { toSarif } from '../core/report/sarif';
 import { explainItem, explainText } from '../core/report/explain';
+import { reviewText } from '../core/report/reviewText';
+import { TrustStore } from '../core/trust/trustStore';
+import { defaultStateDirectory } from '../core/trust/stateDirectory';
+import { check, disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
+import { installPlugin } from '../core/rivumi/install';
 import { parseCommandLine, UsageError, USAGE, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import { diagnosticsText, listText, showText } from './render';
+import type { Item } from '../core/model';
 
 declare const SKILLGATE_VERSION: string | undefined;
 const VERSION = typeof SKILLGATE_VERSION === 'string' ? SKILLGATE_VERSION : '0.0.0-dev';
@@ -19,8 +26,8 @@ export interface Io {
   readonly cwd: string;
 }
 
-/** Runs one CLI invocation; returns the exit code (0 ok, 1 errors or refusal, 2 usage or internal). */
-export function run(argv: readonly string[], io: Io): number {
+/** Runs one CLI invocation; resolves to the exit code (0 ok, 1 errors or refusal, 2 usage or internal). */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
   let cmd: ParsedCommand;
   try {
     cmd = parseCommandLine(argv, io.env, io.cwd);
@@ -32,7 +39,7 @@ export function run(argv: readonly string[], io: Io): number {
     throw e;
   }
   try {
-    return dispatch(cmd, io);
+    return await dispatch(cmd, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`skillgate: ${e.message}\n`);
@@ -43,15 +50,32 @@ export function run(argv: readonly string[], io: Io): number {
   }
 }
 
-function dispatch(cmd: ParsedCommand, io: Io): number {
+async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
+  const o = cmd.options;
   const json = (value: unknown) => io.out(JSON.stringify(value, null, 2) + '\n');
-  const index = () =>
-    new Indexer({ workspaces: cmd.options.workspaces, codewhaleHome: cmd.options.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS }).indexAll();
-  const needArg = (what: string) => {
-    const a = cmd.args[0];
+  const store = new TrustStore(o.stateDir ? path.resolve(io.cwd, o.stateDir) : defaultStateDirectory(io.env));
+  const hooksOptIn = io.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1';
+  const index = (): Snapshot =>
+    new Indexer({ workspaces: o.workspaces, codewhaleHome: o.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll();
+  const lifecycle: LifecycleContext = { store };
+  const arg = (i: number, what: string): string => {
+    const a = cmd.args[i];
     if (a === undefined) throw new UsageError(`\`${cmd.command}\` needs ${what}`);
     return a;
   };
+  const select = (snapshot: Snapshot): Item => {
+    const sel = selectItem(snapshot, arg(0, 'a selector (an item id or a name)'));
+    if (!sel.ok) throw new UsageError(sel.message);
+    return sel.item;
+  };
+  /** Reports an operation's outcome: one sentence, `--json` as `{ ok, message, ... }`. */
+  const outcome = (ok: boolean, message: string, facts: Record<string, unknown> = {}): number => {
+    if (o.json) json({ ok, message, ...facts });
+    else if (ok) io.out(`${message}\n`);
+    else io.err(`skillgate: ${message}\n`);
+    return ok ? 0 : 1;
+  };
+
   switch (cmd.command) {
     case undefined:
     case 'help':
@@ -62,48 +86,123 @@ function dispatch(cmd: ParsedCommand, io: Io): number {
       return 0;
     case 'list': {
       const snapshot = index();
-      if (cmd.options.json) json(envelope(snapshot));
+      if (o.json) json(envelope(snapshot));
       else io.out(listText(snapshot));
       return 0;
     }
     case 'validate': {
       const snapshot = index();
-      if (cmd.options.format === 'sarif') json(toSarif(snapshot, VERSION, DOCS_URL));
-      else if (cmd.options.format === 'json') json(envelope(snapshot));
+      if (o.format === 'sarif') json(toSarif(snapshot, VERSION, DOCS_URL));
+      else if (o.format === 'json') json(envelope(snapshot));
       else io.out(diagnosticsText(snapshot));
       return snapshot.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
     }
-    case 'show':
-    case 'explain': {
-      const selector = needArg('a selector (an item id or a name)');
+    case 'show': {
       const snapshot = index();
-      const sel = selectItem(snapshot, selector);
-      if (!sel.ok) throw new UsageError(sel.message);
-      const item = sel.item;
-      if (cmd.command === 'explain') {
-        const sections = explainItem(snapshot, item);
-        if (cmd.options.json) json({ ok: true, message: sections[0]?.title ?? '', id: item.id, decision: item.decision, reasons: item.reasons, sections });
-        else io.out(explainText(sections));
-        return 0;
-      }
-      if (cmd.options.json) {
+      const item = select(snapshot);
+      if (o.json) {
         const items = [item, ...childrenOf(snapshot, item.id)];
         const ids = new Set(items.map((i) => i.id));
-        const env = envelope(snapshot, items, snapshot.diagnostics.filter((d) => d.itemId !== null && ids.has(d.itemId)));
-        json({ ...env, detail: { ...item.detail, receipt: null, diff: null } });
+        const state = store.read();
+        const entry = state.ok && item.detail.bundleKey ? state.state.bundles[item.detail.bundleKey] : undefined;
+        const rev = item.trust !== null ? review(item, lifecycle) : undefined;
+        json({
+          ...envelope(snapshot, items, snapshot.diagnostics.filter((d) => d.itemId !== null && ids.has(d.itemId))),
+          detail: { ...item.detail, receipt: entry?.trust ?? null, diff: rev?.ok ? rev.value.diff : null },
+        });
       } else io.out(showText(snapshot, item));
       return 0;
     }
+    case 'explain': {
+      const snapshot = index();
+      const item = select(snapshot);
+      const sections = explainItem(snapshot, item);
+      if (o.json) json({ ok: true, message: sections[0]?.title ?? '', id: item.id, decision: item.decision, reasons: item.reasons, sections });
+      else io.out(explainText(sections));
+      return 0;
+    }
     case 'hash': {
-      const target = needArg('a bundle directory or manifest file');
-      const r = hashTarget(target);
-      if (cmd.options.json) {
-        json(r.ok ? { ok: true, message: `${r.system} bundle ${r.name}`, system: r.system, name: r.name, contentHash: r.contentHash, capabilityHash: r.capabilityHash, reviewToken: r.reviewToken } : { ok: false, message: r.message });
-      } else if (r.ok) io.out(`${r.system} bundle ${r.name}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`);
-      else io.err(`skillgate: ${r.message}\n`);
-      return r.ok ? 0 : 1;
+      const r = hashTarget(path.resolve(io.cwd, arg(0, 'a bundle directory or manifest file')));
+      if (!r.ok) return outcome(false, r.message);
+      if (o.json) return outcome(true, `${r.system} bundle ${r.name}`, { system: r.system, name: r.name, contentHash: r.contentHash, capabilityHash: r.capabilityHash, reviewToken: r.reviewToken });
+      io.out(`${r.system} bundle ${r.name}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`);
+      return 0;
+    }
+    case 'review': {
+      const snapshot = index();
+      const r = review(select(snapshot), lifecycle);
+      if (!r.ok) return outcome(false, r.message);
+      if (o.json) return outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces) });
+      io.out(reviewText(r.value, snapshot.workspaces, hooksOptIn));
+      return 0;
+    }
+    case 'trust': {
+      const snapshot = index();
+      const item = select(snapshot);
+      const r = await trust(item, arg(1, 'the review token shown by `skillgate review`'), lifecycle);
+      if (!r.ok) return outcome(false, r.message, { id: item.id });
+      return outcome(true, `Trusted ${item.name} at ${shortToken(r.value.item.reviewToken)}; it stays disabled until you run \`skillgate enable ${item.id}\`.`, { id: item.id, reviewToken: r.value.item.reviewToken, enabled: false, snapshot: r.value.snapshot });
+    }
+    case 'enable': {
+      const snapshot = index();
+      const item = select(snapshot);
+      const r = await enable(item, lifecycle);
+      if (!r.ok) return outcome(false, r.message, { id: item.id });
+      return outcome(true, `Enabled ${item.name}.${r.value.note ? ` ${r.value.note}` : ''}`, { id: item.id, enabled: true });
+    }
+    case 'disable':
+    case 'revoke': {
+      const snapshot = index();
+      const item = select(snapshot);
+      const r = cmd.command === 'disable' ? await disable(item, lifecycle) : await revoke(item, lifecycle);
+      if (!r.ok) return outcome(false, r.message, { id: item.id });
+      const did = cmd.command === 'disable' ? 'Disabled' : 'Revoked trust in';
+      return outcome(true, r.value.changed ? `${did} ${item.name}.` : `${item.name} has no trust record; nothing to ${cmd.command}.`, { id: item.id, changed: r.value.changed });
+    }
+    case 'check': {
+      const snapshot = index();
+      const failing = check(snapshot, hooksOptIn);
+      const where = (i: Item) => (i.scope === 'user' ? i.path : displayPath(i.path, snapshot.workspaces));
+      if (o.json) json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });
+      else if (failing.length === 0) io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
+      else {
+        io.err(`skillgate: ${failing.length} bundle(s) the agents would load are not trusted at their current hashes:\n`);
+        for (const f of failing) io.err(`  ${f.item.system} ${f.item.kind} ${f.item.name} (${where(f.item)}): ${f.problem}\n`);
+      }
+      return failing.length === 0 ? 0 : 1;
+    }
+    case 'doctor': {
+      const report = doctor(store, { repair: cmd.flags.repair === true, prune: cmd.flags.prune === true });
+      const ok = report.problem === null;
+      if (o.json) json({ ok, message: ok ? 'the trust store is healthy' : `the trust store is unavailable: ${report.problem}`, ...report });
+      else {
+        io.out(`trust store: ${report.store}\n`);
+        io.out(ok ? `  healthy: ${report.bundles} bundle record(s)\n` : `  UNAVAILABLE: ${report.problem}\n  Every bundle is disabled until this is fixed. Run \`skillgate doctor --repair\` to move the file aside (trust records in it are then lost).\n`);
+        if (report.movedAside) io.out(`  moved the bad file aside to ${report.movedAside}\n`);
+        for (const s of report.staleReceipts) io.out(`  stale receipt: ${s.name} (${s.path} no longer exists)\n`);
+        io.out(`  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`);
+      }
+      return ok ? 0 : 1;
+    }
+    case 'install': {
+      const repo = o.workspaces[0] as string;
+      const name = typeof cmd.flags.name === 'string' ? cmd.flags.name : undefined;
+      const r = installPlugin(path.resolve(io.cwd, arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: cmd.flags.overwrite === true });
+      if (!r.ok) return outcome(false, r.message);
+      // A freshly installed plugin is never trusted or enabled, even where an older copy was.
+      const snapshot = index();
+      const item = snapshot.items.find((i) => i.path === r.plugin.file);
+      if (item) {
+        await revoke(item, lifecycle);
+        await disable(item, lifecycle);
+      }
+      return outcome(true, `Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not trusted and not enabled: run \`skillgate review ${r.plugin.name}\`.`, { name: r.plugin.name, source: r.plugin.source, files: r.written.map((f) => displayPath(f, [repo])) });
     }
     default:
       throw new UsageError(`unknown command \`${cmd.command}\`; run \`skillgate --help\``);
   }
+}
+
+function shortToken(token: string | null): string {
+  return token ? `${token.slice(0, 12)}…${token.slice(65, 77)}` : '?';
 }

@@ -73,6 +73,15 @@ Commands:
   show <selector>             one item in full: inventory, files, hashes, decision, diagnostics
   explain <selector>          decision first, then source, schema, gates, capabilities, conflicts, diagnostics
   hash <bundle-dir>           content hash, capability hash and review token of one bundle
+  review <selector>           what a reviewer needs, the diff since the last review, and the review token
+  trust <selector> <token>    trust exactly what was reviewed (the full review token); leaves it disabled
+  enable <selector>           enable a bundle trusted at its current hashes
+  disable <selector>          disable; trust is kept
+  revoke <selector>           drop the trust receipt; history and the enable bit are kept
+  check                       exit 0 only if everything the agents would load is trusted at its current hashes
+  doctor [--repair] [--prune] trust store health, stale receipts, unreferenced snapshots
+  install <manifest> [--name <n>] [--overwrite]
+                              install a Rivumi plugin package into the workspace, atomically
 
 Options (all commands):
   --workspace <dir>           a workspace folder to index; repeatable; default: the current directory

@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { run } from '../../src/cli/main';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
-function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { code: number; out: string; err: string } {
+async function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = run(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd });
+  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd });
   return { code, out, err };
 }
 
@@ -16,24 +16,24 @@ describe('the skillgate CLI (spec/cli.md)', () => {
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
-  it('prints usage and exits 2 without a command, 0 with --help', () => {
-    assert.equal(cli([], f.root).code, 2);
-    const help = cli(['--help'], f.root);
+  it('prints usage and exits 2 without a command, 0 with --help', async () => {
+    assert.equal((await cli([], f.root)).code, 2);
+    const help = (await cli(['--help'], f.root));
     assert.equal(help.code, 0);
     assert.match(help.out, /skillgate <command>/);
   });
 
-  it('exits 2 with one clear sentence for an unknown command or option, without a stack trace', () => {
-    const r = cli(['frobnicate'], f.root);
+  it('exits 2 with one clear sentence for an unknown command or option, without a stack trace', async () => {
+    const r = (await cli(['frobnicate'], f.root));
     assert.equal(r.code, 2);
     assert.match(r.err, /unknown command `frobnicate`/);
     assert.doesNotMatch(r.err, /at .*\.ts:\d+/);
-    assert.equal(cli(['list', '--bogus'], f.root).code, 2);
+    assert.equal((await cli(['list', '--bogus'], f.root)).code, 2);
   });
 
-  it('lists items as the JSON contract says, field for field', () => {
+  it('lists items as the JSON contract says, field for field', async () => {
     writeW(f);
-    const r = cli(['list', '--json', '--no-user'], f.path('ws'));
+    const r = (await cli(['list', '--json', '--no-user'], f.path('ws')));
     assert.equal(r.code, 0);
     const doc = JSON.parse(r.out);
     assert.equal(doc.schemaVersion, 1);
@@ -49,42 +49,42 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.deepEqual([skill.kind, skill.qualifiedName, skill.parent, skill.trust, skill.enabled], ['skill', 'example-plugin:example', bundle.id, null, null]);
   });
 
-  it('gives user items absolute paths and a null workspace', () => {
+  it('gives user items absolute paths and a null workspace', async () => {
     writeD(f);
     f.mkdir('ws');
-    const doc = JSON.parse(cli(['list', '--json', '--codewhale-home', f.path('home')], f.path('ws')).out);
+    const doc = JSON.parse((await cli(['list', '--json', '--codewhale-home', f.path('home')], f.path('ws'))).out);
     assert.equal(doc.items[0].path, f.path('home/plugins/demo'));
     assert.equal(doc.items[0].workspace, null);
     assert.equal(doc.items[0].scope, 'user');
   });
 
-  it('reads CODEWHALE_HOME from the environment and skips user bundles with --no-user', () => {
+  it('reads CODEWHALE_HOME from the environment and skips user bundles with --no-user', async () => {
     writeD(f);
     f.mkdir('ws');
-    assert.equal(JSON.parse(cli(['list', '--json'], f.path('ws'), { CODEWHALE_HOME: f.path('home') }).out).items.length, 1);
-    assert.equal(JSON.parse(cli(['list', '--json', '--no-user'], f.path('ws'), { CODEWHALE_HOME: f.path('home') }).out).items.length, 0);
+    assert.equal(JSON.parse((await cli(['list', '--json'], f.path('ws'), { CODEWHALE_HOME: f.path('home') })).out).items.length, 1);
+    assert.equal(JSON.parse((await cli(['list', '--json', '--no-user'], f.path('ws'), { CODEWHALE_HOME: f.path('home') })).out).items.length, 0);
   });
 
-  it('validates: exit 1 on an error, with workspace-relative files and 0-based ranges', () => {
+  it('validates: exit 1 on an error, with workspace-relative files and 0-based ranges', async () => {
     writeW(f, 'unknown = true\n');
-    const r = cli(['validate', '--json', '--no-user'], f.path('ws'));
+    const r = (await cli(['validate', '--json', '--no-user'], f.path('ws')));
     assert.equal(r.code, 1);
     const d = JSON.parse(r.out).diagnostics[0];
     assert.deepEqual(Object.keys(d), ['file', 'range', 'severity', 'code', 'message', 'itemId']);
     assert.equal(d.file, '.codewhale/plugins/example-plugin/plugin.toml');
     assert.deepEqual(d.range.start, { line: 6, character: 0 });
-    const text = cli(['validate', '--no-user'], f.path('ws'));
+    const text = (await cli(['validate', '--no-user'], f.path('ws')));
     assert.match(text.out, /^\.codewhale\/plugins\/example-plugin\/plugin\.toml:7:1: error codewhale\.manifest\.parse: /m);
   });
 
-  it('validates: exit 0 with warnings only', () => {
+  it('validates: exit 0 with warnings only', async () => {
     f.write('ws/.codewhale/plugins/legacy/plugin.toml', '[plugin]\nname = "legacy"\n');
-    assert.equal(cli(['validate', '--no-user'], f.path('ws')).code, 0);
+    assert.equal((await cli(['validate', '--no-user'], f.path('ws'))).code, 0);
   });
 
-  it('writes SARIF 2.1.0 with rules, levels and 1-based regions', () => {
+  it('writes SARIF 2.1.0 with rules, levels and 1-based regions', async () => {
     writeW(f, 'unknown = true\n');
-    const r = cli(['validate', '--format', 'sarif', '--no-user'], f.path('ws'));
+    const r = (await cli(['validate', '--format', 'sarif', '--no-user'], f.path('ws')));
     assert.equal(r.code, 1);
     const sarif = JSON.parse(r.out);
     assert.equal(sarif.version, '2.1.0');
@@ -99,19 +99,19 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.equal(res.locations[0].physicalLocation.region.startColumn, 1);
   });
 
-  it('shows one item with its children, files and detail', () => {
+  it('shows one item with its children, files and detail', async () => {
     writeW(f);
-    const doc = JSON.parse(cli(['show', 'example-plugin', '--json', '--no-user'], f.path('ws')).out);
+    const doc = JSON.parse((await cli(['show', 'example-plugin', '--json', '--no-user'], f.path('ws'))).out);
     assert.deepEqual(doc.items.map((i: { qualifiedName: string }) => i.qualifiedName), ['example-plugin', 'example-plugin:example']);
     assert.deepEqual(doc.detail.files.map((x: { path: string }) => x.path), ['plugin.toml', 'skills/example/SKILL.md']);
     assert.deepEqual(Object.keys(doc.detail.files[0]), ['path', 'size', 'sha256', 'executable']);
-    const text = cli(['show', 'example-plugin:example', '--no-user'], f.path('ws'));
+    const text = (await cli(['show', 'example-plugin:example', '--no-user'], f.path('ws')));
     assert.match(text.out, /decision: disabled \(bundle_inactive\)/);
   });
 
-  it('explains decision first', () => {
+  it('explains decision first', async () => {
     writeW(f);
-    const r = cli(['explain', 'example-plugin', '--no-user'], f.path('ws'));
+    const r = (await cli(['explain', 'example-plugin', '--no-user'], f.path('ws')));
     assert.equal(r.code, 0);
     const lines = r.out.split('\n');
     assert.equal(lines[0], 'example-plugin: disabled: a gate is closed');
@@ -119,19 +119,19 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.ok(r.out.indexOf('Source') < r.out.indexOf('Gates') && r.out.indexOf('Gates') < r.out.indexOf('Diagnostics'));
   });
 
-  it('refuses an unknown selector and lists candidates for an ambiguous one (exit 2)', () => {
+  it('refuses an unknown selector and lists candidates for an ambiguous one (exit 2)', async () => {
     writeD(f, '', 'a/.codewhale/plugins/demo');
     writeD(f, '', 'b/.codewhale/plugins/demo');
-    const unknown = cli(['show', 'nope', '--no-user'], f.path('a'));
+    const unknown = (await cli(['show', 'nope', '--no-user'], f.path('a')));
     assert.equal(unknown.code, 2);
-    const amb = cli(['show', 'demo', '--no-user', '--workspace', 'a', '--workspace', 'b'], f.root);
+    const amb = (await cli(['show', 'demo', '--no-user', '--workspace', 'a', '--workspace', 'b'], f.root));
     assert.equal(amb.code, 2);
     assert.match(amb.err, /ambiguous; use one of these ids: workspace\/[0-9a-f]{12}\/demo, workspace\/[0-9a-f]{12}\/demo/);
   });
 
-  it('hashes one bundle directory byte-exact with the spec vector', () => {
+  it('hashes one bundle directory byte-exact with the spec vector', async () => {
     const dir = writeW(f);
-    const r = cli(['hash', dir, '--json'], f.root);
+    const r = (await cli(['hash', dir, '--json'], f.root));
     assert.equal(r.code, 0);
     assert.deepEqual(JSON.parse(r.out), {
       ok: true,
@@ -142,15 +142,15 @@ describe('the skillgate CLI (spec/cli.md)', () => {
       capabilityHash: '2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2',
       reviewToken: 'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6.2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2',
     });
-    assert.equal(cli(['hash', `${dir}/plugin.toml`], f.root).code, 0);
+    assert.equal((await cli(['hash', `${dir}/plugin.toml`], f.root)).code, 0);
   });
 
-  it('hashes a Rivumi plugin manifest and refuses a path that is not a bundle (exit 1)', () => {
+  it('hashes a Rivumi plugin manifest and refuses a path that is not a bundle (exit 1)', async () => {
     f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
-    const r = JSON.parse(cli(['hash', f.path('ws/.rivumi/plugins/pk.json'), '--json'], f.root).out);
+    const r = JSON.parse((await cli(['hash', f.path('ws/.rivumi/plugins/pk.json'), '--json'], f.root)).out);
     assert.equal(r.system, 'rivumi');
     assert.match(r.reviewToken, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
-    const bad = cli(['hash', f.path('ws'), '--json'], f.root);
+    const bad = (await cli(['hash', f.path('ws'), '--json'], f.root));
     assert.equal(bad.code, 1);
     assert.equal(JSON.parse(bad.out).ok, false);
   });

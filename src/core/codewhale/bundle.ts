@@ -58,6 +58,8 @@ export interface CodewhaleBundle {
   readonly reviewToken?: string;
   readonly pluginId?: string;
   readonly files: readonly HashedFile[];
+  /** Bundle-relative directories, root first (empty ones count for the content hash). */
+  readonly directories: readonly string[];
   readonly skills: readonly BundleSkill[];
   readonly when: WhenFacts;
   readonly diagnostics: readonly Diagnostic[];
@@ -87,7 +89,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const dirName = path.basename(dir);
   const manifestFile = path.join(dir, label);
   const bundleRoot = label === '.claude-plugin/plugin.json' ? dir : path.dirname(manifestFile);
-  const base = { scope: ctx.scope, dir, dirName, manifestFile, label, files: [] as HashedFile[], skills: [] as BundleSkill[], bundleFiles: [manifestFile], anchors: {} };
+  const base = { scope: ctx.scope, dir, dirName, manifestFile, label, files: [] as HashedFile[], directories: [] as string[], skills: [] as BundleSkill[], bundleFiles: [manifestFile], anchors: {} };
   const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle => ({
     ...base,
     canonicalRoot: canonicalPath(dir),
@@ -173,6 +175,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     reviewToken: reviewToken(walk.contentHash, capHash),
     pluginId,
     files: walk.files,
+    directories: walk.directories,
     skills,
     when,
     diagnostics: findings.diagnostics,

@@ -1,0 +1,157 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../codewhale/bundle';
+import { currentHost, type HostFacts } from '../codewhale/host';
+import { canonicalPath, readRegularFile } from '../fs/safeFs';
+import { hashBundleContent } from '../hashing/bundleContent';
+import { codewhaleItems } from '../index/codewhaleItems';
+import { rivumiItems } from '../index/rivumiItems';
+import { loadRivumiProject } from '../rivumi/load';
+import { rivumiHooksHashes, rivumiPluginHashes } from '../rivumi/hashes';
+import { EMPTY_TRUST } from './trustView';
+import type { BundleFile, Item } from '../model';
+
+/**
+ * A trust unit read from disk at this moment (review and trust never rely on an older
+ * index): its item, the files its content hash covers, and how to re-hash a copy of
+ * them (to prove a snapshot holds exactly the reviewed bytes).
+ */
+export interface BundleSource {
+  readonly item: Item;
+  readonly bundleKey: string;
+  /** Covered files are relative to this directory. */
+  readonly root: string;
+  readonly files: readonly BundleFile[];
+  /** Directories (relative) that a copy must have for its hash to match (Codewhale hashes empty ones). */
+  readonly directories: readonly string[];
+  /** What the reviewer approves: the full capability inventory. */
+  readonly capabilities: Record<string, unknown>;
+  readonly applicable: boolean;
+  rehashCopy(copyRoot: string): string | undefined;
+}
+
+export type SourceRead = { readonly ok: true; readonly source: BundleSource } | { readonly ok: false; readonly message: string };
+
+export function readBundleSource(item: Item, host: HostFacts = currentHost()): SourceRead {
+  if (item.trust === null) return { ok: false, message: `${item.qualifiedName} is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted` };
+  return item.system === 'codewhale' ? codewhaleSource(item, host) : rivumiSource(item);
+}
+
+function codewhaleSource(item: Item, host: HostFacts): SourceRead {
+  const dir = item.path;
+  const label = resolveManifest(dir);
+  const discoveryRoot = canonicalPath(path.dirname(dir));
+  if (!label || !discoveryRoot) return { ok: false, message: `bundle ${item.name} at ${dir} can no longer be read` };
+  const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
+  const fresh = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true }).items[0];
+  if (!fresh || !bundle.contentHash || !bundle.canonicalRoot) {
+    const err = bundle.diagnostics.find((d) => d.severity === 'error');
+    return { ok: false, message: `bundle ${item.name} cannot be hashed: ${err?.message ?? 'unreadable'}` };
+  }
+  return {
+    ok: true,
+    source: {
+      item: fresh,
+      bundleKey: fresh.detail.bundleKey as string,
+      root: bundle.canonicalRoot,
+      files: fresh.detail.files ?? [],
+      directories: bundle.directories,
+      capabilities: codewhaleCapabilities(bundle, fresh),
+      applicable: bundle.when.applicable,
+      rehashCopy: (copy) => {
+        const manifest = readRegularFile(path.join(copy, label), 1048576);
+        if (!manifest.ok) return undefined;
+        const walk = hashBundleContent(copy, label, manifest.bytes, () => false);
+        return walk.ok ? walk.contentHash : undefined;
+      },
+    },
+  };
+}
+
+function rivumiSource(item: Item): SourceRead {
+  if (!item.workspace) return { ok: false, message: `${item.name} has no workspace` };
+  const workspace = item.workspace;
+  const project = loadRivumiProject(workspace);
+  const fresh = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false }).items.find((i) => i.id === item.id);
+  if (!fresh || !fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
+  const rel = (abs: string) => path.relative(workspace, abs).split(path.sep).join('/');
+  if (item.kind === 'hooks') {
+    const hf = project.hooksFile;
+    if (!hf?.hashes) return { ok: false, message: 'hooks.json can no longer be hashed' };
+    return {
+      ok: true,
+      source: {
+        item: fresh,
+        bundleKey: fresh.detail.bundleKey as string,
+        root: workspace,
+        files: hf.hashes.files,
+        directories: [],
+        capabilities: { system: 'rivumi', kind: 'hooks', hooks: hf.hooks.map(hookFacts), pairs: hf.hashes.capabilities },
+        applicable: true,
+        rehashCopy: (copy) => {
+          const bytes = readRegularFile(path.join(copy, rel(hf.file)), 65536);
+          return bytes.ok ? rivumiHooksHashes(copy, bytes.bytes, hf.hooks).contentHash : undefined;
+        },
+      },
+    };
+  }
+  const plugin = project.plugins.find((p) => p.file === item.path);
+  if (!plugin?.hashes) return { ok: false, message: `${item.name} can no longer be hashed` };
+  const skillFiles = plugin.hashes.files.map((f) => f.path).filter((p) => p !== plugin.source);
+  return {
+    ok: true,
+    source: {
+      item: fresh,
+      bundleKey: fresh.detail.bundleKey as string,
+      root: workspace,
+      files: plugin.hashes.files,
+      directories: [],
+      capabilities: { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: plugin.hooks.map(hookFacts), pairs: plugin.hashes.capabilities },
+      applicable: true,
+      rehashCopy: (copy) => {
+        const bytes = readRegularFile(path.join(copy, plugin.source), 65536);
+        if (!bytes.ok) return undefined;
+        const skillCount = Number(plugin.hashes?.capabilities.skills ?? 0);
+        return rivumiPluginHashes(copy, plugin.source, bytes.bytes, skillFiles.map((f) => path.join(copy, f)), skillCount, plugin.hooks).contentHash;
+      },
+    },
+  };
+}
+
+function hookFacts(h: { event: string; argv: readonly string[]; timeoutSeconds: number; tools: readonly string[]; origin: string }) {
+  return { event: h.event, argv: [...h.argv], timeoutSeconds: h.timeoutSeconds, tools: [...h.tools] };
+}
+
+/** Everything a Codewhale bundle can do, as stored in a receipt and compared by review. */
+function codewhaleCapabilities(b: CodewhaleBundle, item: Item): Record<string, unknown> {
+  const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
+  const inv = b.inventory;
+  const mcpServers: Record<string, unknown> = {};
+  for (const s of (facts.mcpServers as Record<string, unknown>[] | undefined) ?? []) {
+    const { id, env, envHeaders, ...rest } = s as { id: string; env: { destination: string; source: string | null }[]; envHeaders: { header: string; source: string }[] };
+    // Mappings as maps, so a review names each added or removed mapping (`DEST ← SOURCE`).
+    mcpServers[id] = { ...rest, env: Object.fromEntries(env.map((e) => [e.destination, e.source])), envHeaders: Object.fromEntries(envHeaders.map((h) => [h.header, h.source])) };
+  }
+  const components: Record<string, string[]> = {};
+  for (const [kind, spec] of Object.entries(b.manifest?.components ?? {})) components[kind] = spec.paths.map((p) => p.value);
+  return {
+    system: 'codewhale',
+    compatibility: b.compatibility?.compatibility ?? null,
+    components,
+    mcpServers,
+    networkHosts: inv ? [...inv.network_hosts] : [],
+    filesystemRoots: inv ? [...inv.filesystem_roots] : [],
+    lifecycleMutation: inv?.lifecycle_mutation ?? false,
+    when: facts.when ?? null,
+    inventory: inv ? { ...inv } : null,
+  };
+}
+
+/** True when `p` exists as a directory (snapshots). */
+export function isDirectory(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

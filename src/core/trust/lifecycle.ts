@@ -1,0 +1,251 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readBundleSource, type BundleSource } from './bundleSource';
+import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
+import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
+import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
+import { touched, type Mutation, type TrustStore } from './trustStore';
+import type { HostFacts } from '../codewhale/host';
+import type { Item, TrustStatus } from '../model';
+import type { Snapshot } from '../index/snapshot';
+
+/**
+ * The bundle lifecycle (trust.md "Operations"): review, trust with the exact review
+ * token, enable as a separate step, disable, revoke; and the `check` gate. Every
+ * operation re-reads the bundle from disk and the store under its lock, so a stale
+ * view can never enable what another process revoked.
+ */
+export interface LifecycleContext {
+  readonly store: TrustStore;
+  readonly host?: HostFacts;
+  /** False in VS Code Restricted Mode: trust and enable are refused. */
+  readonly workspaceTrusted?: boolean;
+  readonly now?: () => Date;
+}
+
+export interface ReviewReport {
+  readonly item: Item;
+  readonly reviewToken: string;
+  readonly contentHash: string;
+  readonly capabilityHash: string;
+  readonly capabilities: Record<string, unknown>;
+  readonly files: Item['detail']['files'];
+  readonly status: TrustStatus;
+  readonly enabled: boolean;
+  readonly receipt: Receipt | null;
+  /** Present when a receipt exists and the bundle changed since. */
+  readonly diff: ReviewDiff | null;
+  /** Codewhale bundles: the line Codewhale itself accepts. */
+  readonly codewhaleTrustLine: string | null;
+}
+
+export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport> {
+  const read = readBundleSource(item, ctx.host);
+  if (!read.ok) return { ok: false, message: read.message };
+  const s = read.source;
+  const state = ctx.store.read();
+  const entry = state.ok ? state.state.bundles[s.bundleKey] : undefined;
+  const receipt = entry?.trust ?? null;
+  const contentHash = s.item.contentHash as string;
+  const capabilityHash = s.item.capabilityHash as string;
+  const status = statusOf(receipt, contentHash, capabilityHash);
+  const snapshotDir = receipt ? path.join(ctx.store.snapshotsDir, receipt.contentHash) : undefined;
+  const diff = receipt && status !== 'trusted' ? diffAgainstReceipt(receipt, s.capabilities, s.files, s.root, snapshotDir && fs.existsSync(snapshotDir) ? snapshotDir : undefined) : null;
+  return {
+    ok: true,
+    value: {
+      item: s.item,
+      reviewToken: s.item.reviewToken as string,
+      contentHash,
+      capabilityHash,
+      capabilities: s.capabilities,
+      files: s.files,
+      status,
+      enabled: entry?.enabled ?? false,
+      receipt,
+      diff,
+      codewhaleTrustLine: s.item.system === 'codewhale' ? `/plugin trust ${s.item.name} ${s.item.reviewToken}` : null,
+    },
+  };
+}
+
+export async function trust(item: Item, token: string, ctx: LifecycleContext): Promise<Mutation<{ item: Item; snapshot: string }>> {
+  if (ctx.workspaceTrusted === false) return { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.' };
+  const unavailable = storeProblem(ctx.store);
+  if (unavailable) return { ok: false, message: unavailable };
+  const read = readBundleSource(item, ctx.host);
+  if (!read.ok) return { ok: false, message: read.message };
+  const s = read.source;
+  const current = s.item.reviewToken as string;
+  if (token !== current) {
+    const how = s.item.system === 'codewhale' ? `run \`skillgate review ${s.item.name}\` again` : 'review it again';
+    return { ok: false, message: `Review token does not match this bundle content and capability set; ${how}` };
+  }
+  const snap = snapshotBundle(ctx.store.snapshotsDir, s, s.item.contentHash as string);
+  if (!snap.ok) return { ok: false, message: snap.message };
+  const receipt: Receipt = {
+    contentHash: s.item.contentHash as string,
+    capabilityHash: s.item.capabilityHash as string,
+    capabilities: s.capabilities,
+    files: Object.fromEntries(s.files.map((f) => [f.path, { sha256: f.sha256, size: f.size, executable: f.executable }])),
+    reviewedAt: (ctx.now?.() ?? new Date()).toISOString(),
+  };
+  const result = await ctx.store.mutate((state) => {
+    const entry = entryFor(state, s);
+    // Trust never activates: enabling is a separate, explicit step (codewhale.md §8.4).
+    state.bundles[s.bundleKey] = touched({ ...entry, enabled: false, trust: receipt, reviewHistory: [...entry.reviewHistory, receipt].slice(-MAX_REVIEW_HISTORY) });
+    return { ok: true, value: { item: s.item, snapshot: snap.dir } };
+  });
+  return result;
+}
+
+export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ item: Item; note: string | null }>> {
+  const unavailable = storeProblem(ctx.store);
+  if (unavailable) return { ok: false, message: unavailable };
+  const read = readBundleSource(item, ctx.host);
+  if (!read.ok) return { ok: false, message: read.message };
+  const s = read.source;
+  const label = s.item.system === 'codewhale' ? 'Plugin bundle' : 'Rivumi bundle';
+  return ctx.store.mutate((state) => {
+    // Checked against the store as it is now, under the lock, not against an older view.
+    const entry = state.bundles[s.bundleKey];
+    const status = statusOf(entry?.trust ?? null, s.item.contentHash as string, s.item.capabilityHash as string);
+    if (status !== 'trusted') return { ok: false, message: `${label} \`${s.item.name}\` requires review before enablement (trust: ${status})` };
+    if (!verifySnapshot(ctx.store.snapshotsDir, s, s.item.contentHash as string)) {
+      return { ok: false, message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement` };
+    }
+    if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
+    const inactive = ((s.item.detail.facts ?? {}) as { inactiveComponents?: string[] }).inactiveComponents ?? [];
+    if (s.item.compatibility === 'unsupported') return { ok: false, message: `${label} \`${s.item.name}\` has no supported declarative components to activate; inactive: ${inactive.join(', ')}` };
+    if (ctx.workspaceTrusted === false) return { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before enabling its bundles.' };
+    state.bundles[s.bundleKey] = touched({ ...(entry as BundleState), enabled: true });
+    const note = s.item.compatibility === 'partial' ? `Compatibility: partial. Supported declarative components are active; inactive: ${inactive.join(', ')}.` : null;
+    return { ok: true, value: { item: s.item, note } };
+  });
+}
+
+export async function disable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ changed: boolean }>> {
+  return setBit(item, ctx, (entry) => ({ ...entry, enabled: false }));
+}
+
+/** Drops the receipt; the history and the enable bit stay (codewhale.md §8.4). */
+export async function revoke(item: Item, ctx: LifecycleContext): Promise<Mutation<{ changed: boolean }>> {
+  return setBit(item, ctx, (entry) => ({ ...entry, trust: null }));
+}
+
+async function setBit(item: Item, ctx: LifecycleContext, change: (e: BundleState) => BundleState): Promise<Mutation<{ changed: boolean }>> {
+  const unavailable = storeProblem(ctx.store);
+  if (unavailable) return { ok: false, message: unavailable };
+  const key = item.detail.bundleKey;
+  if (!key) return { ok: false, message: `${item.qualifiedName} is not a bundle` };
+  return ctx.store.mutate<{ changed: boolean }>((state) => {
+    const entry = state.bundles[key];
+    if (!entry) return { ok: true, value: { changed: false } };
+    state.bundles[key] = touched(change(entry));
+    return { ok: true, value: { changed: true } };
+  });
+}
+
+export interface CheckFailure {
+  readonly item: Item;
+  readonly problem: string;
+}
+
+/**
+ * The gate for CI or a pre-launch hook: every bundle an agent would load is trusted at
+ * its current hashes, and nothing enabled has drifted. Rivumi loads its plugins (and,
+ * when opted in, its hooks) without asking, so those must be trusted; Codewhale loads
+ * only enabled bundles, so an enabled bundle must still match its receipt.
+ */
+export function check(snapshot: Snapshot, hooksOptIn: boolean): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  if (snapshot.trustProblem) {
+    return snapshot.items.filter((i) => i.trust !== null).map((item) => ({ item, problem: `the trust store is unavailable: ${snapshot.trustProblem}` }));
+  }
+  for (const item of snapshot.items) {
+    if (item.trust === null) continue;
+    const loads =
+      item.system === 'rivumi'
+        ? item.kind === 'plugin'
+          ? item.decision !== 'display_only'
+          : hooksOptIn
+        : item.enabled === true && item.decision !== 'shadowed';
+    if (!loads) continue;
+    if (item.decision === 'rejected') failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });
+    else if (item.trust !== 'trusted') failures.push({ item, problem: item.trust === 'not-reviewed' ? 'it is not reviewed' : `it changed since it was trusted (${item.trust})` });
+  }
+  return failures;
+}
+
+export interface DoctorReport {
+  readonly store: string;
+  readonly problem: string | null;
+  readonly bundles: number;
+  readonly staleReceipts: { key: string; name: string; path: string }[];
+  readonly unreferencedSnapshots: string[];
+  readonly pruned: string[];
+  readonly movedAside: string | null;
+}
+
+/** Store health, stale receipts (their bundle is gone) and unreferenced snapshots. */
+export function doctor(store: TrustStore, options: { repair?: boolean; prune?: boolean } = {}): DoctorReport {
+  let movedAside: string | null = null;
+  let read = store.read();
+  if (!read.ok && options.repair) {
+    movedAside = store.repair().moved;
+    read = store.read();
+  }
+  if (!read.ok) return { store: store.file, problem: read.problem, bundles: 0, staleReceipts: [], unreferencedSnapshots: [], pruned: [], movedAside };
+  const entries = Object.entries(read.state.bundles);
+  const referenced = new Set(entries.flatMap(([, e]) => [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h)));
+  let snapshots: string[] = [];
+  try {
+    snapshots = fs.readdirSync(store.snapshotsDir).filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
+  } catch {
+    snapshots = [];
+  }
+  const unreferenced = snapshots.filter((n) => !referenced.has(n));
+  const pruned: string[] = [];
+  if (options.prune) {
+    for (const n of unreferenced) {
+      removeTree(path.join(store.snapshotsDir, n));
+      pruned.push(n);
+    }
+  }
+  return {
+    store: store.file,
+    problem: null,
+    bundles: entries.length,
+    staleReceipts: entries.filter(([, e]) => !fs.existsSync(e.path)).map(([key, e]) => ({ key, name: e.name, path: e.path })),
+    unreferencedSnapshots: unreferenced,
+    pruned,
+    movedAside,
+  };
+}
+
+export function statusOf(receipt: Receipt | null, contentHash: string, capabilityHash: string): TrustStatus {
+  if (!receipt) return 'not-reviewed';
+  if (receipt.capabilityHash !== capabilityHash) return 'capabilities-changed';
+  if (receipt.contentHash !== contentHash) return 'content-changed';
+  return 'trusted';
+}
+
+function entryFor(state: TrustState, s: BundleSource): BundleState {
+  return (
+    state.bundles[s.bundleKey] ?? {
+      system: s.item.system,
+      scope: s.item.scope,
+      name: s.item.name,
+      path: s.item.system === 'codewhale' ? s.root : s.item.path,
+      generation: 0,
+      enabled: false,
+      trust: null,
+      reviewHistory: [],
+    }
+  );
+}
+
+function storeProblem(store: TrustStore): string | undefined {
+  const r = store.read();
+  return r.ok ? undefined : `The trust store is unavailable: ${r.problem}. Nothing was changed; run \`skillgate doctor\` to see why, and \`skillgate doctor --repair\` to move the bad file aside.`;
+}

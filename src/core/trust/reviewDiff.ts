@@ -1,0 +1,130 @@
+import * as path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { decodeUtf8, readRegularFile } from '../fs/safeFs';
+import type { BundleFile } from '../model';
+import type { Receipt } from './stateSchema';
+
+export interface CapabilityChange {
+  /** Dotted path into the capability inventory, e.g. `mcpServers.issues.command`. */
+  readonly path: string;
+  readonly change: 'added' | 'removed' | 'changed';
+  readonly before?: unknown;
+  readonly after?: unknown;
+  /** One plain sentence, e.g. "new MCP server `issues`". */
+  readonly summary: string;
+}
+
+export interface FileChange {
+  readonly path: string;
+  readonly change: 'added' | 'removed' | 'modified';
+  readonly before?: BundleFile;
+  readonly after?: BundleFile;
+  /** Unified diff against the snapshot, for text files up to 1 MiB. */
+  readonly unifiedDiff?: string;
+  /** Why there is no unified diff (binary, too large, snapshot missing). */
+  readonly note?: string;
+}
+
+export interface ReviewDiff {
+  readonly capabilities: CapabilityChange[];
+  readonly files: FileChange[];
+}
+
+const MAX_DIFF_BYTES = 1048576;
+
+/**
+ * What changed since the receipt: capability changes first (what the bundle can now
+ * do), then file changes with unified diffs against the reviewed snapshot.
+ */
+export function diffAgainstReceipt(receipt: Receipt, capabilities: Record<string, unknown>, files: readonly BundleFile[], currentRoot: string, snapshotDir: string | undefined): ReviewDiff {
+  return { capabilities: capabilityChanges(receipt.capabilities, capabilities), files: fileChanges(receipt, files, currentRoot, snapshotDir) };
+}
+
+export function capabilityChanges(before: Record<string, unknown>, after: Record<string, unknown>): CapabilityChange[] {
+  const out: CapabilityChange[] = [];
+  walk(before, after, [], out);
+  return out;
+}
+
+function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): void {
+  if (isRecord(a) && isRecord(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const p = [...at, k];
+      if (!(k in a)) out.push(change(p, 'added', undefined, b[k]));
+      else if (!(k in b)) out.push(change(p, 'removed', a[k], undefined));
+      else walk(a[k], b[k], p, out);
+    }
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && [...a, ...b].every((x) => typeof x === 'string')) {
+    // Sets of names (hosts, tools, paths): report each added or removed member.
+    for (const x of b as string[]) if (!(a as string[]).includes(x)) out.push(change([...at, x], 'added', undefined, x));
+    for (const x of a as string[]) if (!(b as string[]).includes(x)) out.push(change([...at, x], 'removed', x, undefined));
+    return;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) out.push(change(at, 'changed', a, b));
+}
+
+function change(at: string[], kind: CapabilityChange['change'], before: unknown, after: unknown): CapabilityChange {
+  return { path: at.join('.'), change: kind, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}), summary: summarize(at, kind, before, after) };
+}
+
+/** Plain words for the changes a reviewer must not miss. */
+function summarize(at: string[], kind: CapabilityChange['change'], before: unknown, after: unknown): string {
+  const [top, key, field] = at;
+  const verb = kind === 'added' ? 'new' : kind === 'removed' ? 'removed' : 'changed';
+  if (top === 'mcpServers' && at.length === 2) return `${verb} MCP server \`${key}\``;
+  if (top === 'mcpServers' && (field === 'env' || field === 'envHeaders') && at.length === 4) {
+    const what = field === 'env' ? 'environment mapping' : 'environment-backed header';
+    return kind === 'changed' ? `${what} ${at[3]} of MCP server \`${key}\`: ${show(before)} → ${show(after)}` : `${verb} ${what} for MCP server \`${key}\`: ${at[3]} ← ${show(after ?? before)}`;
+  }
+  if (top === 'mcpServers') return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind} ${show(after ?? before)}`}`;
+  if (top === 'networkHosts') return `${verb} network host \`${key}\``;
+  if (top === 'components' && at.length === 2) return `${verb} component kind \`${key}\``;
+  if (top === 'hooks') return `${verb === 'new' ? 'new' : verb} hook command${kind === 'changed' ? ` ${at.slice(1).join('.')}: ${show(before)} → ${show(after)}` : `: ${show(after ?? before)}`}`;
+  return `${at.join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind}: ${show(after ?? before)}`}`;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return '—';
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
+}
+
+function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot: string, snapshotDir: string | undefined): FileChange[] {
+  const out: FileChange[] = [];
+  const now = new Map(files.map((f) => [f.path, f]));
+  const then = new Map(Object.entries(receipt.files).map(([p, f]) => [p, { path: p, ...f }]));
+  const paths = [...new Set([...now.keys(), ...then.keys()])].sort();
+  for (const p of paths) {
+    const before = then.get(p);
+    const after = now.get(p);
+    if (before && after && before.sha256 === after.sha256 && before.executable === after.executable) continue;
+    const kind: FileChange['change'] = !before ? 'added' : !after ? 'removed' : 'modified';
+    const oldText = before ? textOf(snapshotDir ? path.join(snapshotDir, p) : undefined) : { text: '' };
+    const newText = after ? textOf(path.join(currentRoot, p)) : { text: '' };
+    const note = oldText.note ?? newText.note;
+    const base = { path: p, change: kind, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+    if (note !== undefined || oldText.text === undefined || newText.text === undefined) {
+      out.push({ ...base, note: note ?? 'no text diff' });
+    } else if (before && after && oldText.text === newText.text) {
+      out.push({ ...base, note: `only the executable bit changed (${before.executable ? 'x' : '-'} → ${after.executable ? 'x' : '-'})` });
+    } else {
+      out.push({ ...base, unifiedDiff: createTwoFilesPatch(`a/${p}`, `b/${p}`, oldText.text, newText.text, 'reviewed', 'current', { context: 3 }) });
+    }
+  }
+  return out;
+}
+
+function textOf(file: string | undefined): { text?: string; note?: string } {
+  if (!file) return { note: 'the reviewed snapshot is missing' };
+  const read = readRegularFile(file, MAX_DIFF_BYTES);
+  if (!read.ok) return { note: read.reason === 'too-large' ? 'larger than 1 MiB: no text diff' : read.reason === 'missing' ? 'the reviewed snapshot is missing' : 'unreadable' };
+  if (read.bytes.includes(0)) return { note: 'binary file: no text diff' };
+  const text = decodeUtf8(read.bytes);
+  return text === undefined ? { note: 'not UTF-8: no text diff' } : { text };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

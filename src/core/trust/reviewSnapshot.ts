@@ -1,0 +1,73 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readRegularFile } from '../fs/safeFs';
+import { sha256Hex } from '../hashing/framing';
+import type { BundleSource } from './bundleSource';
+
+const MAX_FILE = 67108864;
+
+export type SnapshotResult = { readonly ok: true; readonly dir: string; readonly reused: boolean } | { readonly ok: false; readonly message: string };
+
+/**
+ * Copies the reviewed files into `<snapshots>/<contentHash>/` (read-only), through a
+ * staging directory, and keeps the copy only when re-hashing it reproduces the
+ * approved content hash (trust.md "Snapshots"). A bundle that changes while it is
+ * copied is refused and leaves nothing behind.
+ */
+export function snapshotBundle(snapshotsDir: string, source: BundleSource, contentHash: string): SnapshotResult {
+  const final = path.join(snapshotsDir, contentHash);
+  if (verifySnapshot(snapshotsDir, source, contentHash)) return { ok: true, dir: final, reused: true };
+  fs.mkdirSync(snapshotsDir, { recursive: true, mode: 0o700 });
+  const staging = path.join(snapshotsDir, `.staging-${crypto.randomBytes(8).toString('hex')}`);
+  const refuse = (message: string): SnapshotResult => {
+    removeTree(staging);
+    return { ok: false, message };
+  };
+  try {
+    fs.mkdirSync(staging, { mode: 0o700 });
+    for (const d of source.directories) if (d !== '') fs.mkdirSync(path.join(staging, d), { recursive: true, mode: 0o755 });
+    for (const f of source.files) {
+      const abs = path.join(source.root, f.path);
+      // Hashing allows hard links; a snapshot does not: another name could change the bytes (codewhale.md §8.6).
+      if (fs.lstatSync(abs).nlink !== 1) return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
+      const read = readRegularFile(abs, MAX_FILE);
+      if (!read.ok || sha256Hex(read.bytes) !== f.sha256 || read.executable !== f.executable) {
+        return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
+      }
+      const dest = path.join(staging, f.path);
+      fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o755 });
+      fs.writeFileSync(dest, read.bytes, { mode: f.executable ? 0o555 : 0o444 });
+      fs.chmodSync(dest, f.executable ? 0o555 : 0o444);
+    }
+    if (source.rehashCopy(staging) !== contentHash) return refuse('the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again');
+    if (fs.existsSync(final)) removeTree(final);
+    fs.renameSync(staging, final);
+    return { ok: true, dir: final, reused: false };
+  } catch (e) {
+    return refuse(`could not snapshot the bundle: ${(e as Error).message}`);
+  }
+}
+
+/** A snapshot is verified when it exists and re-hashes to the receipt's content hash. */
+export function verifySnapshot(snapshotsDir: string, source: Pick<BundleSource, 'rehashCopy'>, contentHash: string): boolean {
+  const dir = path.join(snapshotsDir, contentHash);
+  try {
+    if (!fs.lstatSync(dir).isDirectory()) return false;
+  } catch {
+    return false;
+  }
+  return source.rehashCopy(dir) === contentHash;
+}
+
+export function removeTree(p: string): void {
+  // Snapshot files are read-only; make them writable so removal works everywhere.
+  try {
+    for (const e of fs.readdirSync(p, { recursive: true, withFileTypes: true })) {
+      if (!e.isSymbolicLink()) fs.chmodSync(path.join(e.parentPath, e.name), 0o700);
+    }
+  } catch {
+    // missing or unreadable: rmSync reports nothing either way
+  }
+  fs.rmSync(p, { recursive: true, force: true });
+}
