@@ -62,7 +62,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     if ((caps.filesystemRoots as string[])?.length) out.push(`  filesystem roots: ${(caps.filesystemRoots as string[]).join(', ')}`);
     if (caps.lifecycleMutation) out.push('  lifecycle mutation: yes');
   } else {
-    const hooks = (caps.hooks as { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }[]) ?? [];
+    const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>);
     const skills = (caps.skills as { name: string; path: string }[]) ?? [];
     if (skills.length) out.push(`  skills: ${skills.map((s) => `${v(s.name)} (${s.path})`).join(', ')}`);
     if (hooks.length === 0) out.push('  hooks: none');

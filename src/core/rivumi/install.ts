@@ -93,11 +93,12 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
       fs.renameSync(tmp, f.dest);
       done.push({ dest: f.dest, backup });
     }
+    // Rivumi re-loads every manifest; one broken manifest fails the whole load (§5.4).
     const project = loadRivumiProject(repo);
+    const broken = project.plugins.find((p) => p.state === 'invalid');
     const plugin = project.plugins.find((p) => p.name === name && p.state === 'valid');
-    if (!plugin) {
+    if (!plugin || broken) {
       rollback();
-      const broken = project.plugins.find((p) => p.state === 'invalid');
       return fail(broken?.error ? `installed plugin could not be loaded: ${name} (${broken.error.message}); nothing was installed` : `installed plugin could not be loaded: ${name}; nothing was installed`);
     }
     for (const d of done) if (d.backup) fs.rmSync(d.backup, { force: true });

@@ -86,7 +86,7 @@ function rivumiSource(item: Item): SourceRead {
         root: workspace,
         files: hf.hashes.files,
         directories: [],
-        capabilities: { system: 'rivumi', kind: 'hooks', hooks: hf.hooks.map(hookFacts), pairs: hf.hashes.capabilities },
+        capabilities: { system: 'rivumi', kind: 'hooks', hooks: hookFacts(hf.hooks), pairs: hf.hashes.capabilities },
         applicable: true,
         rehashCopy: (copy) => {
           const bytes = readRegularFile(path.join(copy, rel(hf.file)), 65536);
@@ -106,7 +106,7 @@ function rivumiSource(item: Item): SourceRead {
       root: workspace,
       files: plugin.hashes.files,
       directories: [],
-      capabilities: { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: plugin.hooks.map(hookFacts), pairs: plugin.hashes.capabilities },
+      capabilities: { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hookFacts(plugin.hooks), pairs: plugin.hashes.capabilities },
       applicable: true,
       rehashCopy: (copy) => {
         const bytes = readRegularFile(path.join(copy, plugin.source), 65536);
@@ -118,8 +118,16 @@ function rivumiSource(item: Item): SourceRead {
   };
 }
 
-function hookFacts(h: { event: string; argv: readonly string[]; timeoutSeconds: number; tools: readonly string[]; origin: string }) {
-  return { event: h.event, argv: [...h.argv], timeoutSeconds: h.timeoutSeconds, tools: [...h.tools] };
+/** Hooks keyed by event and command line, so a review names each added or removed command. */
+function hookFacts(hooks: readonly { event: string; argv: readonly string[]; timeoutSeconds: number; tools: readonly string[] }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const h of hooks) {
+    const base = `${h.event}: ${JSON.stringify(h.argv)}`;
+    let key = base;
+    for (let n = 2; key in out; n++) key = `${base} (#${n})`;
+    out[key] = { event: h.event, argv: [...h.argv], timeoutSeconds: h.timeoutSeconds, tools: [...h.tools] };
+  }
+  return out;
 }
 
 /** Everything a Codewhale bundle can do, as stored in a receipt and compared by review. */

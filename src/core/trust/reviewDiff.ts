@@ -81,7 +81,8 @@ function summarize(at: string[], kind: CapabilityChange['change'], before: unkno
   if (top === 'mcpServers') return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind} ${show(after ?? before)}`}`;
   if (top === 'networkHosts') return `${verb} network host \`${key}\``;
   if (top === 'components' && at.length === 2) return `${verb} component kind \`${key}\``;
-  if (top === 'hooks') return `${verb === 'new' ? 'new' : verb} hook command${kind === 'changed' ? ` ${at.slice(1).join('.')}: ${show(before)} → ${show(after)}` : `: ${show(after ?? before)}`}`;
+  if (top === 'hooks' && at.length === 2) return `${verb} hook command: ${key}`;
+  if (top === 'hooks') return `hook ${key}: ${at.slice(2).join('.')} ${show(before)} → ${show(after)}`;
   return `${at.join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind}: ${show(after ?? before)}`}`;
 }
 

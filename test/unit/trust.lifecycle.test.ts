@@ -1,0 +1,292 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Indexer } from '../../src/core/index/indexer';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { check, disable, enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { readBundleSource } from '../../src/core/trust/bundleSource';
+import { snapshotBundle } from '../../src/core/trust/reviewSnapshot';
+import { capabilityHashV1 } from '../../src/core/hashing/capabilityHash';
+import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
+import type { Snapshot } from '../../src/core/index/snapshot';
+
+describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
+  let f: Fixture;
+  let store: TrustStore;
+  let ctx: LifecycleContext;
+  beforeEach(() => {
+    f = new Fixture();
+    store = new TrustStore(f.path('state'));
+    ctx = { store, host: LINUX_HOST };
+  });
+  afterEach(() => f.remove());
+
+  const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
+    new Indexer({ workspaces: [f.path(ws)], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view(), ...extra }).indexAll();
+  const item = (name: string, s = snap()) => byName(s, name);
+  const tokenOf = (name: string) => {
+    const r = review(item(name), ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    return r.value.reviewToken;
+  };
+  const trustNow = async (name: string) => {
+    const r = await trust(item(name), tokenOf(name), ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+  };
+  const stateOf = (name: string) => {
+    const read = store.read();
+    assert.ok(read.ok);
+    return read.state.bundles[item(name).detail.bundleKey as string];
+  };
+
+  it('refuses enable before trust and writes nothing; trust leaves it disabled; enable activates (§10.7 case 1)', async () => {
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    const early = await enable(item('demo'), ctx);
+    assert.deepEqual(early, { ok: false, message: 'Plugin bundle `demo` requires review before enablement (trust: not-reviewed)' });
+    assert.ok(!fs.existsSync(store.file));
+    await trustNow('demo');
+    assert.deepEqual([item('demo').trust, item('demo').enabled, item('demo').reasons], ['trusted', false, ['not_enabled']]);
+    assert.equal((stateOf('demo')?.trust?.capabilities.inventory as { skills: number }).skills, 0);
+    assert.ok((await enable(item('demo'), ctx)).ok);
+    assert.deepEqual(item('demo').reasons, ['active']);
+    assert.ok((await revoke(item('demo'), ctx)).ok);
+    assert.equal(stateOf('demo')?.enabled, true, 'revoke keeps the enable bit');
+    assert.deepEqual(item('demo').reasons, ['not_reviewed']);
+    await trustNow('demo');
+    assert.equal(stateOf('demo')?.enabled, false, 're-trust resets enabled');
+    assert.equal(stateOf('demo')?.reviewHistory.length, 2, 'history after two trusts');
+    assert.equal(stateOf('demo')?.generation, 4);
+  });
+
+  it('turns content-changed on a SKILL.md edit, still enabled and inactive (§10.7 case 2)', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    assert.ok((await enable(item('example-plugin'), ctx)).ok);
+    f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', '---\nname: example\ndescription: example\n---\nchanged\n');
+    const i = item('example-plugin');
+    assert.deepEqual([i.trust, i.enabled, i.decision, i.reasons], ['content-changed', true, 'disabled', ['content_changed']]);
+    assert.deepEqual(item('example-plugin:example').reasons, ['bundle_inactive']);
+  });
+
+  it('turns capabilities-changed when [hooks] is added after enable (§10.7 case 3)', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    await enable(item('example-plugin'), ctx);
+    f.write('ws/.codewhale/plugins/example-plugin/plugin.toml', `${fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8')}[hooks]\npath = "skills"\n`);
+    assert.deepEqual([item('example-plugin').trust, item('example-plugin').enabled], ['capabilities-changed', true]);
+  });
+
+  it('fails closed on a malformed state: nothing trusted, trust refused, the file untouched (§10.7 case 4)', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    fs.writeFileSync(store.file, '{broken');
+    assert.deepEqual(item('example-plugin').reasons, ['trust_store_unavailable']);
+    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
+    assert.ok(!r.ok && /unavailable/.test(r.message));
+    assert.equal(fs.readFileSync(store.file, 'utf8'), '{broken');
+  });
+
+  it('activates a partial bundle; its inactive parts stay inventoried (§10.7 case 6)', async () => {
+    writeD(f, '[skills]\npath = "skills"\n[commands]\npath = "skills"\n[hooks]\npath = "skills"\n[lsp]\npath = "skills"\n', 'ws/.codewhale/plugins/demo');
+    f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\n---\nbody\n');
+    await trustNow('demo');
+    const r = await enable(item('demo'), ctx);
+    assert.ok(r.ok);
+    assert.equal(r.value.note, 'Compatibility: partial. Supported declarative components are active; inactive: lsp.');
+    assert.deepEqual(item('demo').reasons, ['active']);
+    assert.deepEqual(item('demo:demo').reasons, ['component_active']);
+    assert.deepEqual(item('demo:lsp').reasons, ['component_inactive']);
+  });
+
+  it('trusts an lsp-only bundle but refuses to enable it (§10.7 case 7)', async () => {
+    writeD(f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+    f.mkdir('ws/.codewhale/plugins/demo/lsp');
+    await trustNow('demo');
+    const r = await enable(item('demo'), ctx);
+    assert.ok(!r.ok);
+    assert.match(r.message, /no supported declarative components/);
+    assert.match(r.message, /lsp/);
+  });
+
+  it('refuses to trust an invalid bundle it cannot hash (§10.7 case 8)', async () => {
+    f.write('ws/.codewhale/plugins/bad/plugin.toml', 'schema_version = 1\nunknown = 1\n[plugin]\nname = "bad"\nversion = "1.0.0"\n');
+    const r = await trust(item('bad'), 'x', ctx);
+    assert.ok(!r.ok);
+  });
+
+  it('shows a receipt under the v1 capability domain as capabilities-changed (§10.7 case 10)', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    await enable(item('example-plugin'), ctx);
+    const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    const key = Object.keys(raw.bundles)[0] as string;
+    raw.bundles[key].trust.capabilityHash = capabilityHashV1(new Map([['skills', '1']]));
+    fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+    assert.deepEqual([item('example-plugin').trust, item('example-plugin').enabled, item('example-plugin').decision], ['capabilities-changed', true, 'disabled']);
+  });
+
+  it('refuses a stale enable after another process revoked (re-read under the lock; §10.7 case 12)', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    const stale = item('example-plugin');
+    await revoke(stale, ctx);
+    const r = await enable(stale, ctx);
+    assert.deepEqual(r, { ok: false, message: 'Plugin bundle `example-plugin` requires review before enablement (trust: not-reviewed)' });
+  });
+
+  it('refuses hard-linked files when trusting (§10.7 case 14)', async () => {
+    writeW(f);
+    fs.linkSync(f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md'), f.path('ws/.codewhale/plugins/example-plugin/linked.md'));
+    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
+    assert.ok(!r.ok);
+    assert.match(r.message, /hard-linked/);
+    assert.ok(!fs.existsSync(store.file));
+  });
+
+  it('takes only the exact token: wrong, a 12-character prefix and an old token are refused (§10.7 case 15)', async () => {
+    writeW(f);
+    const token = tokenOf('example-plugin');
+    assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
+    for (const bad of ['wrong', token.slice(0, 12), `${token} `]) {
+      const r = await trust(item('example-plugin'), bad, ctx);
+      assert.deepEqual(r, { ok: false, message: 'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again' });
+    }
+    const r = review(item('example-plugin'), ctx);
+    assert.ok(r.ok);
+    assert.equal(r.value.codewhaleTrustLine, `/plugin trust example-plugin ${token}`);
+    await trustNow('example-plugin');
+    assert.ok((await enable(item('example-plugin'), ctx)).ok);
+    assert.ok((await disable(item('example-plugin'), ctx)).ok);
+    assert.deepEqual(item('example-plugin').reasons, ['not_enabled']);
+  });
+
+  it('refuses a bundle modified between review and trust', async () => {
+    writeW(f);
+    const token = tokenOf('example-plugin');
+    f.write('ws/.codewhale/plugins/example-plugin/z.txt', 'new');
+    const r = await trust(item('example-plugin'), token, ctx);
+    assert.ok(!r.ok);
+    assert.ok(!fs.existsSync(store.file));
+  });
+
+  it('refuses a bundle modified during the snapshot copy, leaving nothing behind', () => {
+    writeW(f);
+    const read = readBundleSource(item('example-plugin'), LINUX_HOST);
+    assert.ok(read.ok);
+    f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', 'changed mid-copy');
+    const r = snapshotBundle(store.snapshotsDir, read.source, read.source.item.contentHash as string);
+    assert.ok(!r.ok);
+    assert.match(r.message, /changed while it was being copied/);
+    assert.deepEqual(fs.readdirSync(store.snapshotsDir), []);
+  });
+
+  it('keeps a read-only snapshot that reproduces the reviewed hash', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    const hash = item('example-plugin').contentHash as string;
+    const copy = path.join(store.snapshotsDir, hash);
+    assert.equal(fs.statSync(path.join(copy, 'plugin.toml')).mode & 0o777, 0o444);
+    assert.equal(fs.readFileSync(path.join(copy, 'skills/example/SKILL.md'), 'utf8'), '---\nname: example\ndescription: example\n---\nbody\n');
+  });
+
+  it('binds trust to the place: a copied or renamed bundle is untrusted', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    fs.cpSync(f.path('ws'), f.path('copy'), { recursive: true });
+    assert.equal(byName(snap('copy'), 'example-plugin').trust, 'not-reviewed');
+    fs.renameSync(f.path('ws/.codewhale/plugins/example-plugin'), f.path('ws/.codewhale/plugins/renamed'));
+    assert.equal(item('example-plugin').trust, 'not-reviewed');
+  });
+
+  it('caps the review history at 32 receipts', async () => {
+    writeW(f);
+    for (let i = 0; i < 34; i++) {
+      f.write('ws/.codewhale/plugins/example-plugin/counter.txt', String(i));
+      await trustNow('example-plugin');
+    }
+    assert.equal(stateOf('example-plugin')?.reviewHistory.length, 32);
+  });
+
+  describe('review shows what changed since the last review', () => {
+    it('lists capability changes first, then files with a unified diff against the snapshot', async () => {
+      writeW(f, '[commands]\npath = "skills"\n');
+      f.write('ws/.codewhale/plugins/example-plugin/old.txt', 'old');
+      await trustNow('example-plugin');
+      const dir = 'ws/.codewhale/plugins/example-plugin';
+      f.write(`${dir}/plugin.toml`, `${fs.readFileSync(f.path(`${dir}/plugin.toml`), 'utf8')}[agents]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nenv = { KEY = "\${SECRET_KEY}" }\n`);
+      f.write(`${dir}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nbody, now changed\n');
+      f.write(`${dir}/run.sh`, '#!/bin/sh\n', 0o755);
+      fs.rmSync(f.path(`${dir}/old.txt`));
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      const summaries = r.value.diff.capabilities.map((c) => c.summary);
+      for (const expected of ['new MCP server `fetch`', 'new MCP server `local`', 'new network host `api.example.com`', 'new component kind `agents`']) assert.ok(summaries.includes(expected), `${expected} in ${summaries.join(' | ')}`);
+      const files = r.value.diff.files.map((x) => `${x.change} ${x.path}`);
+      assert.deepEqual(files, ['removed old.txt', 'modified plugin.toml', 'added run.sh', 'modified skills/example/SKILL.md']);
+      const skill = r.value.diff.files.find((x) => x.path === 'skills/example/SKILL.md');
+      assert.match(skill?.unifiedDiff ?? '', /^-body$/m);
+      assert.match(skill?.unifiedDiff ?? '', /^\+body, now changed$/m);
+    });
+
+    it('names a new environment mapping of an MCP server', async () => {
+      writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { A = "${B}" }\n');
+      await trustNow('example-plugin');
+      const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
+      fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('env = { A = "${B}" }', 'env = { A = "${B}", C = "${D}" }'));
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary), ['new environment mapping for MCP server `local`: C ← D']);
+    });
+
+    it('names a new Rivumi hook command', async () => {
+      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
+      f.write('ws/check.py', 'print(1)\n');
+      await trustNow('hooks.json');
+      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]},{"command":["curl","https://evil.example"]}]}');
+      const r = review(item('hooks.json'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      assert.ok(r.value.diff.capabilities.some((c) => c.summary.startsWith('new hook command')), r.value.diff.capabilities.map((c) => c.summary).join(' | '));
+      assert.equal(item('hooks.json').trust, 'capabilities-changed');
+    });
+  });
+
+  describe('check', () => {
+    it('fails on an untrusted Rivumi plugin and on drift of an enabled Codewhale bundle; passes once all is trusted', async () => {
+      writeW(f);
+      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      assert.deepEqual(check(snap(), false).map((x) => x.item.name), ['pk']);
+      await trustNow('pk');
+      await trustNow('example-plugin');
+      await enable(item('example-plugin'), ctx);
+      assert.deepEqual(check(snap(), false), []);
+      f.write('ws/.codewhale/plugins/example-plugin/new.txt', 'x');
+      assert.deepEqual(check(snap(), false).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
+    });
+    it('needs the hooks file trusted only when RIVUMI_ENABLE_PROJECT_HOOKS=1', () => {
+      f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+      assert.deepEqual(check(snap(), false), []);
+      assert.deepEqual(check(snap(), true).map((x) => x.item.name), ['hooks.json']);
+    });
+  });
+
+  it('refuses trust and enable in Restricted Mode', async () => {
+    writeW(f);
+    const restricted = { ...ctx, workspaceTrusted: false };
+    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), restricted);
+    assert.ok(!r.ok && /Restricted Mode/.test(r.message));
+    await trustNow('example-plugin');
+    const e = await enable(item('example-plugin'), restricted);
+    assert.ok(!e.ok && /Restricted Mode/.test(e.message));
+  });
+
+  it('trusts and enables a Rivumi plugin through the same steps', async () => {
+    f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
+    f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    await trustNow('pk');
+    assert.ok((await enable(item('pk'), ctx)).ok);
+    assert.deepEqual(item('pk').reasons, ['active']);
+    assert.deepEqual(item('pk.review').reasons, ['component_active']);
+    f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
+    assert.deepEqual(item('pk').reasons, ['content_changed']);
+  });
+});
