@@ -1,5 +1,5 @@
 import { severityOf, type DiagnosticCode } from './diagnosticCodes';
-import { FILE_START, type Diagnostic, type Range, type RelatedLocation, type Severity } from './model';
+import { FILE_START, type Diagnostic, type Fix, type Range, type RelatedLocation, type Severity } from './model';
 import type { ParsedDocument } from './documents/document';
 import type { Where } from './codewhale/manifest';
 
@@ -22,12 +22,12 @@ export class Findings {
   }
 
   /** Report at a field of a parsed document. */
-  at(code: DiagnosticCode, message: string, where: Where, extra?: { severity?: Severity; related?: RelatedLocation[] }): void {
+  at(code: DiagnosticCode, message: string, where: Where, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): void {
     this.inFile(code, message, where.file, this.rangeOf(where), extra);
   }
 
   /** Report at a known range of a file (or its first line when the file did not parse). */
-  inFile(code: DiagnosticCode, message: string, file: string, range: Range = FILE_START, extra?: { severity?: Severity; related?: RelatedLocation[] }): void {
+  inFile(code: DiagnosticCode, message: string, file: string, range: Range = FILE_START, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): void {
     this.diagnostics.push({
       file,
       range,
@@ -36,7 +36,13 @@ export class Findings {
       message,
       itemId: null,
       ...(extra?.related ? { related: extra.related } : {}),
+      ...(extra?.fix ? { fix: extra.fix } : {}),
     });
+  }
+
+  /** A fix that replaces the value at `where` with `newText`. */
+  replaceFix(title: string, where: Where, newText: string): Fix {
+    return { title, edits: [{ file: where.file, range: this.rangeOf({ ...where, key: false }), newText }] };
   }
 
   get errorCount(): number {

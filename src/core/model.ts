@@ -57,6 +57,12 @@ export interface RelatedLocation {
   readonly message: string;
 }
 
+/** A text edit that resolves a diagnostic unambiguously (offered as a quick fix). */
+export interface Fix {
+  readonly title: string;
+  readonly edits: readonly { readonly file: string; readonly range: Range; readonly newText: string }[];
+}
+
 export interface Diagnostic {
   /** Absolute path of the file the diagnostic is about. */
   readonly file: string;
@@ -69,6 +75,7 @@ export interface Diagnostic {
   itemId: string | null;
   /** Cross-file causes (the file that aborts a Rivumi load, the bundle that shadows). */
   readonly related?: readonly RelatedLocation[];
+  readonly fix?: Fix;
 }
 
 /** A file that belongs to a trust unit, as hashed. */

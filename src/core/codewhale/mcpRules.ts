@@ -97,7 +97,11 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
     const dest = environmentNameProblem('MCP environment destination', e.name);
     if (dest) findings.at('codewhale.mcp.env-name', dest, { ...e.at, key: true });
     const m = /^\$\{([^}]*)\}$/.exec(e.value);
-    if (!m) findings.at('codewhale.mcp.env-value', `MCP server \`${n}\` environment values must be exact \`\${SOURCE_ENV}\` references`, e.at);
+    if (!m) {
+      // The literal value is replaced by a reference to a variable of the same name, which the user then sets.
+      const fix = /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name) ? findings.replaceFix(`Use \${${e.name}} instead of a literal value`, e.at, JSON.stringify(`\${${e.name}}`)) : undefined;
+      findings.at('codewhale.mcp.env-value', `MCP server \`${n}\` environment values must be exact \`\${SOURCE_ENV}\` references`, e.at, fix ? { fix } : undefined);
+    }
     else {
       const src = environmentNameProblem('MCP environment source', m[1] ?? '');
       if (src) findings.at('codewhale.mcp.env-name', src, e.at);

@@ -1,6 +1,6 @@
 import { resolveContainedPath } from './containedPath';
 import { validateMcpServer } from './mcpRules';
-import { NAME_RULE_MESSAGES, NAME_RULES } from './names';
+import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
 import { normalizeDeclaredHost, urlHost } from './networkHosts';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
@@ -24,7 +24,8 @@ export interface ValidatedManifest {
 export function validateManifest(root: string, m: Manifest, findings: Findings): ValidatedManifest {
   let version = m.version.value;
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
-    findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] });
+    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n' }] };
+    findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] }, { fix: atTop });
     if (version.trim() === '') {
       version = '0.0.0';
       findings.at('codewhale.manifest-legacy', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`', { file: m.file, path: ['plugin'] });
@@ -33,7 +34,11 @@ export function validateManifest(root: string, m: Manifest, findings: Findings):
   if (m.schemaVersion.value > 1) {
     findings.at('codewhale.manifest.schema-version', `unsupported schema_version ${m.schemaVersion.value}; maximum is 1`, m.schemaVersion.at);
   }
-  if (!NAME_RULES[m.nameRule](m.name.value)) findings.at('codewhale.manifest.name', NAME_RULE_MESSAGES[m.nameRule](m.name.value), m.name.at);
+  if (!NAME_RULES[m.nameRule](m.name.value)) {
+    const slug = slugForName(m.name.value);
+    const fix = NAME_RULES[m.nameRule](slug) ? findings.replaceFix(`Rename the plugin to \`${slug}\``, m.name.at, JSON.stringify(slug)) : undefined;
+    findings.at('codewhale.manifest.name', NAME_RULE_MESSAGES[m.nameRule](m.name.value), m.name.at, fix ? { fix } : undefined);
+  }
   if (!(m.label === 'plugin.toml' && m.schemaVersion.value === 0 && version === '0.0.0')) {
     const v = semverProblem(version);
     if (v) findings.at('codewhale.manifest.version', v, m.version.at);
@@ -75,7 +80,11 @@ export function validateManifest(root: string, m: Manifest, findings: Findings):
   }
   if (!m.networkHostsDerived && !sameSet(declared, endpoints)) {
     const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
-    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at);
+    const hosts = `[${[...endpoints].sort().map((h) => JSON.stringify(h)).join(', ')}]`;
+    // Unambiguous only where the list is declared: replace the whole array with the computed set.
+    const list = m.networkHosts[0] ? { file: m.networkHosts[0].at.file, path: m.networkHosts[0].at.path.slice(0, -1) } : undefined;
+    const fix = list ? findings.replaceFix(`Set network_hosts to ${hosts}`, list, hosts) : undefined;
+    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, fix ? { fix } : undefined);
   }
 
   if (m.when?.os) {

@@ -7,7 +7,7 @@ import { parseJsonDocument, jsonDuplicateKeys } from '../../documents/jsonDocume
 import { statEntry } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
-import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
+import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 
 const EXT = 'net.codewhale';
 
@@ -65,7 +65,9 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     ok = false;
   }
   if (!isAgentPluginsName(d.name)) {
-    findings.at('codewhale.manifest.name', AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name), { file, path: ['name'] });
+    const slug = slugForName(d.name);
+    const fix = isAgentPluginsName(slug) ? findings.replaceFix(`Rename the plugin to \`${slug}\``, { file, path: ['name'] }, JSON.stringify(slug)) : undefined;
+    findings.at('codewhale.manifest.name', AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name), { file, path: ['name'] }, fix ? { fix } : undefined);
     ok = false;
   }
   if (d.author && d.author.name.trim() === '') {

@@ -1,0 +1,58 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { Fixture, index, writeW } from './helpers/fixture';
+import type { Diagnostic } from '../../src/core/model';
+
+/** Applies a diagnostic's fix to the files on disk, as the editor's quick fix does. */
+function applyFix(d: Diagnostic): void {
+  assert.ok(d.fix, `${d.code} has a fix`);
+  for (const e of d.fix.edits) {
+    const lines = fs.readFileSync(e.file, 'utf8').split('\n');
+    const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+    const text = lines.join('\n');
+    fs.writeFileSync(e.file, text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end)));
+  }
+}
+
+describe('quick fixes computed by the core', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  const fixAndRevalidate = (code: string) => {
+    const before = index([f.path('ws')]);
+    const d = before.diagnostics.find((x) => x.code === code);
+    assert.ok(d, `${code} in ${before.diagnostics.map((x) => x.code).join(', ')}`);
+    applyFix(d);
+    return index([f.path('ws')]);
+  };
+
+  it('replaces a literal stdio env value with a ${NAME} reference', () => {
+    writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { TOKEN = "literal-secret" }\n');
+    const after = fixAndRevalidate('codewhale.mcp.env-value');
+    assert.deepEqual(after.diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /env = \{ TOKEN = "\$\{TOKEN\}" \}/);
+  });
+
+  it('sets network_hosts to the computed host set', () => {
+    writeW(f, '[capabilities]\nnetwork_hosts = ["other.invalid", "more.invalid"]\n[mcp_servers.remote]\nurl = "https://Example.Invalid/mcp"\n');
+    const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
+    assert.deepEqual(after.diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /network_hosts = \["example\.invalid"\]/);
+  });
+
+  it('adds schema_version = 1 to a legacy manifest', () => {
+    f.write('ws/.codewhale/plugins/legacy/plugin.toml', '[plugin]\nname = "legacy"\nversion = "1.0.0"\n');
+    const after = fixAndRevalidate('codewhale.manifest-legacy');
+    assert.deepEqual(after.diagnostics, []);
+  });
+
+  it('renames an invalid plugin name to its valid slug, in TOML and in plugin.json', () => {
+    f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "My_Tools"\nversion = "1.0.0"\n');
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.name').diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/a/plugin.toml'), 'utf8'), /name = "my-tools"/);
+    f.write('ws/.codewhale/plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'Bad..Name', version: '1.0.0' }));
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.name').diagnostics, []);
+    assert.equal(JSON.parse(fs.readFileSync(f.path('ws/.codewhale/plugins/b/plugin.json'), 'utf8')).name, 'bad-name');
+  });
+});
