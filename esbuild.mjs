@@ -2,7 +2,7 @@
 // `--production` minifies and drops source maps (what the VSIX ships);
 // `--watch` rebuilds on change during development.
 import * as esbuild from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -26,10 +26,16 @@ const builds = [
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
+  // The review panel's script runs in the webview: a browser bundle, shipped from media/.
+  { entryPoints: ['src/webview/review.ts'], outfile: 'media/review.js', platform: 'browser', format: 'iife', target: 'es2022', mainFields: ['browser', 'module', 'main'], sourcemap: production ? false : 'inline' },
   // In-host integration tests: the mocha runner and the suites, loaded by the test harness.
   { entryPoints: ['test/integration/index.ts'], outfile: 'out/integration/index.js', external: ['vscode', 'mocha'], test: true },
   { entryPoints: ['test/integration/suites/all.ts'], outfile: 'out/integration/suites.js', external: ['vscode'], test: true },
 ].filter((b) => existsSync(b.entryPoints[0]));
+
+// Codicons for the webview, from the @vscode/codicons package, beside the script.
+mkdirSync('media/codicons', { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) cpSync(`node_modules/@vscode/codicons/dist/${f}`, `media/codicons/${f}`);
 
 // Test bundles are never minified: their stack traces must stay readable.
 const contexts = await Promise.all(builds.map(({ test, ...b }) => esbuild.context({ ...common, ...(test ? { minify: false, sourcemap: 'inline' } : {}), ...b })));

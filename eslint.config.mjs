@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -17,6 +17,12 @@ export default tseslint.config(
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The core and the CLI must not depend on VS Code; put editor code in src/extension.' }] }],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'child_process'], message: 'Webview code runs in the browser sandbox: DOM only, no vscode, no Node.' }] }],
     },
   },
   {

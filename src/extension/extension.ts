@@ -2,14 +2,23 @@ import * as vscode from 'vscode';
 import { ItemTreeProvider, type TreeNode } from './itemTree';
 import { Problems } from './problems';
 import { SkillgateService } from './skillgateService';
+import { StatusBar } from './statusBar';
+import { QuickFixes } from './quickFixes';
+import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
+import { notifyDrift, registerCommands, windowUi } from './commands';
+import { needsReview, newlyDrifted } from './flows/driftNotice';
 import type { Snapshot } from '../core/index/snapshot';
+import type { Item } from '../core/model';
 
 /** What other extensions (and our integration tests) get from `activate`. */
 export interface SkillgateApi {
+  /** The current snapshot: every item with its decision, and every diagnostic. */
   readonly snapshot: () => Snapshot | undefined;
   readonly onDidChangeSnapshot: vscode.Event<Snapshot>;
   /** Resolves once the first index has been published. */
   readonly ready: Promise<Snapshot>;
+  /** "Is this bundle active?": true only when registered (trusted, enabled, applicable). */
+  readonly isActive: (idOrName: string) => boolean;
   /** The tree's data, as the view shows it (for tests and tools). */
   readonly tree: vscode.TreeDataProvider<TreeNode>;
   readonly refresh: () => Promise<Snapshot>;
@@ -20,19 +29,38 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const service = new SkillgateService();
   const tree = new ItemTreeProvider();
   const problems = new Problems();
+  const status = new StatusBar();
+  const panels = new ReviewPanels(context.extensionUri, service, windowUi);
   const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
-  context.subscriptions.push(service, problems, view);
+  const snapshots = new vscode.EventEmitter<Snapshot>();
+  context.subscriptions.push(service, problems, status, panels, view, snapshots);
   context.subscriptions.push(
-    service.onDidChangeSnapshot((s) => {
-      tree.update(s);
-      problems.update(s);
-      void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', s.items.length > 0);
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
+    vscode.languages.registerCodeActionsProvider([{ scheme: 'file', pattern: '**/{plugin.toml,plugin.json,mcp.json,kimi.plugin.json}' }], new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
+    service.onDidChangeSnapshot(({ previous, snapshot }) => {
+      tree.update(snapshot);
+      problems.update(snapshot);
+      status.update(snapshot);
+      panels.update(snapshot);
+      const pending = needsReview(snapshot).length;
+      view.badge = pending ? { value: pending, tooltip: `${pending} bundle(s) need review` } : undefined;
+      void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', snapshot.items.length > 0);
+      void vscode.commands.executeCommand('setContext', 'skillgate.indexed', true);
+      snapshots.fire(snapshot);
+      void notifyDrift(newlyDrifted(previous, snapshot), panels);
     }),
-    vscode.commands.registerCommand('skillgate.refresh', () => service.refreshAll()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => void service.refreshAll()),
   );
+  registerCommands(context, service, panels, () => vscode.commands.executeCommand('skillgate.items.focus'));
   const ready = service.refreshAll();
-  return { snapshot: () => service.snapshot, onDidChangeSnapshot: service.onDidChangeSnapshot, ready, tree, refresh: () => service.refreshAll() };
+  const find = (key: string): Item | undefined => service.snapshot?.items.find((i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'));
+  return {
+    snapshot: () => service.snapshot,
+    onDidChangeSnapshot: snapshots.event,
+    ready,
+    isActive: (key) => find(key)?.decision === 'registered',
+    tree,
+    refresh: () => service.refreshAll(),
+  };
 }
 
 export function deactivate(): void {

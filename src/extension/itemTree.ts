@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { REASON_TEXT, DECISION_TEXT } from '../core/decisions/reasonText';
+import { contextValueOf } from './flows/driftNotice';
 import type { Decision, Item, System } from '../core/model';
 
 /** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts. */
@@ -72,19 +73,27 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     t.description = `${item.decision} · ${item.reasons[0] ?? ''}`;
     const [icon, color] = DECISION_ICON[item.decision];
     t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    t.tooltip = tooltip(item);
-    t.contextValue = `skillgate.item.${item.kind}.${item.decision}`;
+    t.tooltip = tooltip(item, this.snapshot?.diagnostics.filter((d) => d.itemId === item.id).length ?? 0);
+    t.contextValue = contextValueOf(item);
     t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(item.location.file), { selection: toRange(item.location.range), preview: true }] };
     return t;
   }
 }
 
-function tooltip(item: Item): vscode.MarkdownString {
+/** Every reason in plain words, trust and both hashes (shortened), the path and the diagnostics count. */
+function tooltip(item: Item, diagnostics: number): vscode.MarkdownString {
+  // Not trusted: bundle text never becomes a command link or HTML here.
   const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = false;
+  md.supportHtml = false;
   md.appendMarkdown(`**${escape(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`);
   for (const r of item.reasons) md.appendMarkdown(`- \`${r}\`: ${REASON_TEXT[r]}\n`);
-  if (item.trust) md.appendMarkdown(`\nTrust: \`${item.trust}\`, enabled: \`${String(item.enabled)}\`\n`);
-  md.appendMarkdown(`\n${escape(item.path)}`);
+  if (item.trust) {
+    md.appendMarkdown(`\n$(shield) Trust: \`${item.trust}\` · enabled: \`${String(item.enabled)}\`\n\n`);
+    if (item.contentHash) md.appendMarkdown(`Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\`\n\n`);
+  }
+  md.appendMarkdown(`$(file) ${escape(item.path)}\n\n`);
+  md.appendMarkdown(diagnostics === 0 ? '$(pass) no diagnostics' : `$(warning) ${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`);
   return md;
 }
 

@@ -1,52 +1,182 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Indexer } from '../core/index/indexer';
+import { TrustStore } from '../core/trust/trustStore';
+import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
+import { installPlugin } from '../core/rivumi/install';
+import { codewhaleHome, stateDirectory } from './settings';
 import type { Snapshot } from '../core/index/snapshot';
+import type { Item } from '../core/model';
+
+const DEBOUNCE_MS = 150;
 
 /**
- * Owns the core indexer for the open workspace folders and publishes each new
- * snapshot. Everything in the editor (tree, Problems panel) renders these
- * snapshots; nothing here decides anything.
+ * Owns the core indexer and the shared trust store for this window, watches the disk,
+ * and publishes each new snapshot. Everything in the editor renders these snapshots;
+ * nothing here decides anything.
  */
 export class SkillgateService implements vscode.Disposable {
   private indexer: Indexer | undefined;
+  private store: TrustStore;
   private current: Snapshot | undefined;
-  private readonly changed = new vscode.EventEmitter<Snapshot>();
+  private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
   readonly onDidChangeSnapshot = this.changed.event;
+  private watchers: vscode.Disposable[] = [];
+  private pending = new Set<string>();
+  private storeChanged = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor() {
+    this.store = new TrustStore(stateDirectory());
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshAll()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refreshAll()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('skillgate')) {
+          this.store = new TrustStore(stateDirectory());
+          void this.refreshAll();
+        }
+      }),
+    );
+  }
 
   get snapshot(): Snapshot | undefined {
     return this.current;
   }
 
+  get trustStore(): TrustStore {
+    return this.store;
+  }
+
   /** Re-reads every folder; runs after activation returns, with progress in the status bar. */
   async refreshAll(): Promise<Snapshot> {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Skillgate: indexing' }, async () => {
-      // Yield first so activation and the first paint are never blocked by indexing.
+      // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+      const store = this.store;
       this.indexer = new Indexer({
         workspaces: folders,
         codewhaleHome: codewhaleHome(),
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,
+        trust: () => store.view(),
       });
-      return this.publish(this.indexer.indexAll());
+      const snapshot = this.publish(this.indexer.indexAll());
+      this.watch(folders);
+      return snapshot;
     });
   }
 
+  /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
+  rederive(): Snapshot | undefined {
+    return this.indexer ? this.publish(this.indexer.snapshot()) : undefined;
+  }
+
+  lifecycle(): LifecycleContext {
+    return { store: this.store, workspaceTrusted: vscode.workspace.isTrusted };
+  }
+
+  review(item: Item) {
+    return review(item, this.lifecycle());
+  }
+
+  async trust(item: Item, token: string) {
+    const r = await trust(item, token, this.lifecycle());
+    this.rederive();
+    return r;
+  }
+
+  async enable(item: Item) {
+    const r = await enable(item, this.lifecycle());
+    this.rederive();
+    return r;
+  }
+
+  async disable(item: Item) {
+    const r = await disable(item, this.lifecycle());
+    this.rederive();
+    return r;
+  }
+
+  async revoke(item: Item) {
+    const r = await revoke(item, this.lifecycle());
+    this.rederive();
+    return r;
+  }
+
+  doctor() {
+    return doctor(this.store);
+  }
+
+  install(manifest: string, workspace: string) {
+    return installPlugin(manifest, workspace);
+  }
+
   private publish(snapshot: Snapshot): Snapshot {
+    const previous = this.current;
     this.current = snapshot;
-    this.changed.fire(snapshot);
+    this.changed.fire({ previous, snapshot });
     return snapshot;
   }
 
+  /**
+   * Watchers: each folder's `.rivumi` and `.codewhale`, the user bundle root, the trust
+   * store (so trust granted from the CLI or another window shows up), and the scripts
+   * hooks run. Changes are debounced, then only the affected bundles are re-read.
+   */
+  private watch(folders: string[]): void {
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    const onPath = (uri: vscode.Uri) => this.schedule(uri.fsPath);
+    const add = (pattern: vscode.GlobPattern, handler: (uri: vscode.Uri) => void) => {
+      const w = vscode.workspace.createFileSystemWatcher(pattern);
+      w.onDidCreate(handler);
+      w.onDidChange(handler);
+      w.onDidDelete(handler);
+      this.watchers.push(w);
+    };
+    for (const folder of folders) add(new vscode.RelativePattern(vscode.Uri.file(folder), '{.rivumi,.codewhale}/**'), onPath);
+    const home = codewhaleHome();
+    if (home) add(new vscode.RelativePattern(vscode.Uri.file(home), 'plugins/**'), onPath);
+    add(new vscode.RelativePattern(vscode.Uri.file(this.store.dir), 'state.json'), () => this.scheduleStore());
+    for (const p of this.indexer?.watchedPaths() ?? []) {
+      if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;
+      add(new vscode.RelativePattern(vscode.Uri.file(path.dirname(p)), path.basename(p)), onPath);
+    }
+  }
+
+  private schedule(p: string): void {
+    this.pending.add(p);
+    this.arm();
+  }
+
+  private scheduleStore(): void {
+    this.storeChanged = true;
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), DEBOUNCE_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    if (!this.indexer) return;
+    const paths = [...this.pending];
+    this.pending.clear();
+    const store = this.storeChanged;
+    this.storeChanged = false;
+    if (paths.length) this.publish(this.indexer.refresh(paths));
+    else if (store) this.publish(this.indexer.snapshot());
+  }
+
   dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const w of this.watchers) w.dispose();
+    for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }
-}
-
-/** Codewhale's home comes from the process environment only, never from a workspace (codewhale.md §2.1). */
-function codewhaleHome(): string {
-  return process.env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
 }

@@ -1,0 +1,71 @@
+// Pure types shared by the host and the review webview; no imports, so the webview bundle stays DOM-only.
+
+/**
+ * What the review panel shows for one bundle, in its order: header, what changed since
+ * the last review, capabilities, files, diagnostics, hashes. Plain data, built by the
+ * host and rendered by the webview with textContent only; every string that comes
+ * from the bundle is a `Shown` with its invisible characters made visible.
+ */
+export interface Shown {
+  readonly text: string;
+  /** True when the original held bidi controls, zero-width or other invisible characters. */
+  readonly hidden: boolean;
+}
+
+export interface DiffLine {
+  readonly kind: 'add' | 'del' | 'ctx' | 'hunk';
+  readonly text: Shown;
+}
+
+export interface ReviewViewModel {
+  readonly id: string;
+  readonly header: {
+    readonly name: Shown;
+    readonly system: string;
+    readonly kind: string;
+    readonly scope: string;
+    readonly path: string;
+    readonly decision: string;
+    readonly decisionText: string;
+    readonly reasons: readonly { readonly code: string; readonly text: string }[];
+    readonly trust: string;
+    readonly enabled: boolean;
+    readonly compatibility: string | null;
+    readonly description: Shown | null;
+  };
+  readonly changes: null | {
+    readonly reviewedAt: string;
+    readonly capabilities: readonly { readonly change: string; readonly summary: Shown }[];
+    readonly files: readonly { readonly path: Shown; readonly file: string; readonly change: string; readonly note: string | null; readonly diff: readonly DiffLine[] }[];
+  };
+  readonly capabilities: {
+    readonly mcp: readonly McpView[];
+    readonly networkHosts: readonly string[];
+    readonly hooks: readonly { readonly event: string; readonly argv: readonly Shown[]; readonly timeoutSeconds: number; readonly tools: readonly string[] }[];
+    readonly hooksOptIn: boolean | null;
+    readonly skills: readonly { readonly name: Shown; readonly description: Shown }[];
+    readonly components: readonly { readonly kind: string; readonly inactive: boolean; readonly paths: readonly Shown[] }[];
+  };
+  readonly files: readonly { readonly path: Shown; readonly file: string; readonly size: number; readonly executable: boolean; readonly sha256: string }[];
+  readonly diagnostics: readonly { readonly severity: string; readonly code: string; readonly message: Shown; readonly file: string; readonly where: string; readonly line: number; readonly character: number }[];
+  readonly hashes: { readonly content: string; readonly capability: string; readonly token: string; readonly codewhaleCommand: string | null };
+  /** Strings in this review that held invisible characters. */
+  readonly hiddenCount: number;
+}
+
+export interface McpView {
+  readonly id: Shown;
+  readonly transport: string;
+  readonly command: Shown | null;
+  readonly argv: readonly { readonly index: number; readonly kind: 'plugin-path' | 'value'; readonly value: Shown }[];
+  readonly cwd: Shown | null;
+  readonly env: readonly { readonly destination: string; readonly source: string }[];
+  readonly endpoint: Shown | null;
+  readonly host: string | null;
+  readonly authEnv: readonly string[];
+  readonly timeouts: readonly string[];
+  readonly enabledTools: readonly Shown[];
+  readonly disabledTools: readonly Shown[];
+  readonly enabled: boolean;
+}
+

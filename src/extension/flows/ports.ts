@@ -1,0 +1,28 @@
+import type { Item } from '../../core/model';
+import type { Mutation } from '../../core/trust/trustStore';
+import type { ReviewReport } from '../../core/trust/lifecycle';
+
+/**
+ * What the command flows need from the editor and the core, as plain interfaces:
+ * the flows carry the decisions (refuse in Restricted Mode, trust only what was
+ * shown, confirm first) and are unit-tested with stubs; commands.ts adapts VS Code.
+ */
+export interface UiPort {
+  /** A modal confirmation; resolves true only when the user picks `action`. */
+  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export interface LifecyclePort {
+  review(item: Item): Mutation<ReviewReport>;
+  trust(item: Item, token: string): Promise<Mutation<{ item: Item; snapshot: string }>>;
+  enable(item: Item): Promise<Mutation<{ item: Item; note: string | null }>>;
+}
+
+export interface GatePort {
+  /** VS Code's workspace trust: false in Restricted Mode. */
+  workspaceTrusted(): boolean;
+  /** The review token last shown to the user for this item (panel or text review), if any. */
+  shownToken(itemId: string): string | undefined;
+}

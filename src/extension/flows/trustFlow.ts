@@ -1,0 +1,59 @@
+import type { Item } from '../../core/model';
+import type { GatePort, LifecyclePort, UiPort } from './ports';
+
+export type TrustOutcome = 'trusted' | 'refused' | 'cancelled' | 'review-first';
+
+export function shortToken(token: string): string {
+  return `${token.slice(0, 12)}…${token.slice(65, 77)}`;
+}
+
+/**
+ * Trust happens only after the review was shown, for exactly the token shown: the
+ * host re-hashes and refuses if the bundle moved on since ("changed since you opened
+ * this review"). Restricted Mode refuses outright. A modal names the bundle and token.
+ */
+export async function trustFlow(item: Item, token: string | undefined, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<TrustOutcome> {
+  const { ui, gate, lifecycle } = ports;
+  if (!gate.workspaceTrusted()) {
+    ui.error('Restricted Mode: trust this workspace in VS Code before trusting its bundles.');
+    return 'refused';
+  }
+  const shown = token ?? gate.shownToken(item.id);
+  if (!shown) return 'review-first';
+  const current = lifecycle.review(item);
+  if (!current.ok) {
+    ui.error(current.message);
+    return 'refused';
+  }
+  if (current.value.reviewToken !== shown) {
+    ui.error(`${item.name} changed since you opened this review; review it again before trusting it.`);
+    return 'refused';
+  }
+  const ok = await ui.confirm(
+    `Trust ${item.name}?`,
+    `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}). It stays disabled until you enable it; any later change to it drops this trust.`,
+    'Trust',
+  );
+  if (!ok) return 'cancelled';
+  const r = await lifecycle.trust(item, shown);
+  if (!r.ok) {
+    ui.error(/does not match/.test(r.message) ? `${item.name} changed since you opened this review; review it again before trusting it.` : r.message);
+    return 'refused';
+  }
+  ui.info(`Trusted ${item.name}. It stays disabled until you enable it.`);
+  return 'trusted';
+}
+
+export async function enableFlow(item: Item, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<boolean> {
+  if (!ports.gate.workspaceTrusted()) {
+    ports.ui.error('Restricted Mode: trust this workspace in VS Code before enabling its bundles.');
+    return false;
+  }
+  const r = await ports.lifecycle.enable(item);
+  if (!r.ok) {
+    ports.ui.error(r.message);
+    return false;
+  }
+  ports.ui.info(`Enabled ${item.name}.${r.value.note ? ` ${r.value.note}` : ''}`);
+  return true;
+}

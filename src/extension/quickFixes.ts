@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import type { Snapshot } from '../core/index/snapshot';
+
+/**
+ * Quick fixes where the fix is unambiguous. The core computes each fix with its
+ * diagnostic; this provider only offers it for the diagnostic under the cursor.
+ */
+export class QuickFixes implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  constructor(private readonly snapshot: () => Snapshot | undefined) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const s = this.snapshot();
+    if (!s) return [];
+    const actions: vscode.CodeAction[] = [];
+    for (const shown of context.diagnostics) {
+      if (shown.source !== 'skillgate') continue;
+      const code = typeof shown.code === 'object' ? shown.code.value : shown.code;
+      const d = s.diagnostics.find(
+        (x) => x.fix && x.file === document.uri.fsPath && x.code === code && x.range.start.line === shown.range.start.line && x.range.start.character === shown.range.start.character,
+      );
+      if (!d?.fix) continue;
+      const action = new vscode.CodeAction(d.fix.title, vscode.CodeActionKind.QuickFix);
+      action.diagnostics = [shown];
+      action.isPreferred = true;
+      action.edit = new vscode.WorkspaceEdit();
+      for (const e of d.fix.edits) action.edit.replace(vscode.Uri.file(e.file), new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character), e.newText);
+      actions.push(action);
+    }
+    return actions;
+  }
+}

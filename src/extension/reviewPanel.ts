@@ -1,0 +1,209 @@
+import * as crypto from 'node:crypto';
+import * as vscode from 'vscode';
+import { reviewViewModel, type ReviewViewModel } from '../core/report/reviewViewModel';
+import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
+import { enableFlow, trustFlow } from './flows/trustFlow';
+import type { SkillgateService } from './skillgateService';
+import type { GatePort, UiPort } from './flows/ports';
+import type { Snapshot } from '../core/index/snapshot';
+import type { Item } from '../core/model';
+
+export const REVIEW_VIEW_TYPE = 'skillgate.review';
+
+/**
+ * One review panel per bundle, reused when reopened and restored after a reload. The
+ * panel shows the review model the host built; its buttons post messages that the host
+ * validates and re-checks (workspace trust, current hashes) before acting.
+ */
+export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSerializer {
+  private readonly panels = new Map<string, ReviewPanel>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly service: SkillgateService,
+    private readonly ui: UiPort,
+  ) {}
+
+  /** The token a visible panel shows for an item: what "the review was shown" means. */
+  shownToken(itemId: string): string | undefined {
+    return this.panels.get(itemId)?.shownToken;
+  }
+
+  open(item: Item): void {
+    const existing = this.panels.get(item.id);
+    if (existing) {
+      existing.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, `Review: ${item.name}`, vscode.ViewColumn.Active, this.options());
+    this.adopt(panel, item.id);
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    // Options are reset on restore: a stored state must never widen what the webview may load.
+    panel.webview.options = this.options();
+    const id = typeof state === 'object' && state !== null && typeof (state as { id?: unknown }).id === 'string' ? (state as { id: string }).id : undefined;
+    const snapshot = this.service.snapshot ?? (await this.service.refreshAll());
+    if (!id || !snapshot.items.some((i) => i.id === id)) {
+      panel.dispose();
+      return;
+    }
+    this.adopt(panel, id);
+  }
+
+  /** Re-renders open panels after a change on disk or in the trust store. */
+  update(snapshot: Snapshot): void {
+    for (const p of this.panels.values()) p.refresh(snapshot);
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, enableCommandUris: false, retainContextWhenHidden: false, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')] };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, itemId: string): void {
+    const p = new ReviewPanel(panel, itemId, this.extensionUri, this.service, this.ui, { workspaceTrusted: () => vscode.workspace.isTrusted, shownToken: (id) => this.shownToken(id) });
+    this.panels.set(itemId, p);
+    panel.onDidDispose(() => this.panels.delete(itemId));
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.dispose();
+  }
+}
+
+class ReviewPanel {
+  shownToken: string | undefined;
+  private model: ReviewViewModel | undefined;
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly itemId: string,
+    extensionUri: vscode.Uri,
+    private readonly service: SkillgateService,
+    private readonly ui: UiPort,
+    private readonly gate: GatePort,
+  ) {
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'shield.svg');
+    panel.webview.html = html(panel.webview, extensionUri);
+    this.disposables.push(panel.webview.onDidReceiveMessage((raw) => void this.onMessage(raw)));
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  refresh(snapshot: Snapshot): void {
+    if (this.ready) this.render(snapshot, true);
+  }
+
+  private item(snapshot: Snapshot | undefined): Item | undefined {
+    return snapshot?.items.find((i) => i.id === this.itemId);
+  }
+
+  private render(snapshot: Snapshot | undefined, fromChange: boolean): void {
+    const item = this.item(snapshot);
+    if (!item || !snapshot) {
+      this.post({ type: 'status', text: 'This bundle is gone from disk.', error: true });
+      this.shownToken = undefined;
+      return;
+    }
+    const r = this.service.review(item);
+    if (!r.ok) {
+      this.post({ type: 'status', text: r.message, error: true });
+      this.shownToken = undefined;
+      return;
+    }
+    const model = reviewViewModel(r.value, snapshot, process.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1');
+    const changed = fromChange && this.model !== undefined && this.model.hashes.token !== model.hashes.token;
+    if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
+    this.model = model;
+    this.shownToken = model.hashes.token;
+    this.panel.title = `Review: ${item.name}`;
+    this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed, restricted: !vscode.workspace.isTrusted });
+  }
+
+  private post(m: HostMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const msg = parseWebviewMessage(raw);
+    if (!msg) return; // not our protocol: ignored
+    const snapshot = this.service.snapshot;
+    const item = this.item(snapshot);
+    if (msg.type === 'ready') {
+      this.ready = true;
+      this.render(snapshot, false);
+      return;
+    }
+    if (!item) return;
+    const lifecycle = { review: (i: Item) => this.service.review(i), trust: (i: Item, t: string) => this.service.trust(i, t), enable: (i: Item) => this.service.enable(i) };
+    const status = (text: string, error = false) => this.post({ type: 'status', text, error });
+    const ui: UiPort = { confirm: (m, d, a) => this.ui.confirm(m, d, a), info: (t) => status(t), error: (t) => status(t, true) };
+    switch (msg.type) {
+      case 'trust':
+        // Only the token this panel rendered; the flow then re-hashes and compares it with the disk.
+        if (msg.token !== this.shownToken) status(`${item.name} changed since you opened this review; review it again before trusting it.`, true);
+        else await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle });
+        break;
+      case 'enable':
+        await enableFlow(item, { ui, gate: this.gate, lifecycle });
+        break;
+      case 'disable': {
+        const r = await this.service.disable(item);
+        status(r.ok ? `Disabled ${item.name}.` : r.message, !r.ok);
+        break;
+      }
+      case 'revoke': {
+        const r = await this.service.revoke(item);
+        status(r.ok ? `Revoked trust in ${item.name}.` : r.message, !r.ok);
+        break;
+      }
+      case 'copyToken':
+        if (this.shownToken) await vscode.env.clipboard.writeText(this.shownToken);
+        status('Review token copied.');
+        break;
+      case 'copyCodewhaleCommand':
+        if (this.model?.hashes.codewhaleCommand) await vscode.env.clipboard.writeText(this.model.hashes.codewhaleCommand);
+        status('Codewhale /plugin trust command copied.');
+        break;
+      case 'open': {
+        // Only files this review shows may be opened.
+        const allowed = new Set([...(this.model?.files.map((f) => f.file) ?? []), ...(this.model?.diagnostics.map((d) => d.file) ?? []), ...(this.model?.changes?.files.map((f) => f.file) ?? [])]);
+        if (!allowed.has(msg.file)) return;
+        await vscode.window.showTextDocument(vscode.Uri.file(msg.file), { selection: new vscode.Range(msg.line, 0, msg.line, 0), preview: true, viewColumn: vscode.ViewColumn.Beside });
+        break;
+      }
+    }
+    this.render(this.service.snapshot, false);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+/** Strict CSP with a per-render nonce; scripts, styles and fonts only from the extension's media folder. */
+function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = crypto.randomBytes(18).toString('base64');
+  const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
+  const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${media('codicons/codicon.css')}">
+<link rel="stylesheet" href="${media('review.css')}">
+<title>Skillgate review</title>
+</head>
+<body>
+<main id="root" aria-live="polite"><p>Loading the review…</p></main>
+<script nonce="${nonce}" src="${media('review.js')}"></script>
+</body>
+</html>`;
+}

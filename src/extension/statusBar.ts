@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { statusCounts } from './flows/driftNotice';
+import type { Snapshot } from '../core/index/snapshot';
+
+/** Active / needs review / rejected at a glance; a click focuses the Skillgate view. */
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('skillgate.status', vscode.StatusBarAlignment.Left, 50);
+
+  constructor() {
+    this.item.name = 'Skillgate';
+    this.item.command = 'skillgate.focus';
+  }
+
+  update(snapshot: Snapshot): void {
+    const c = statusCounts(snapshot);
+    if (snapshot.items.length === 0) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(shield) ${c.active} $(eye) ${c.needsReview} $(error) ${c.rejected}`;
+    this.item.tooltip = `Skillgate: ${c.active} active, ${c.needsReview} need review, ${c.rejected} rejected`;
+    this.item.backgroundColor = snapshot.trustProblem ? new vscode.ThemeColor('statusBarItem.errorBackground') : c.needsReview > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

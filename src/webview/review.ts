@@ -1,0 +1,301 @@
+// The review panel's script. It builds every node with createElement/textContent:
+// bundle text never reaches innerHTML, so `<script>` in a description stays text.
+import type { HostMessage, WebviewMessage } from '../extension/reviewProtocol';
+import type { McpView, ReviewViewModel, Shown } from '../core/report/reviewModel';
+
+declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; setState(s: unknown): void; getState(): unknown };
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('root') as HTMLElement;
+let openDiffs = new Set<string>();
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function icon(name: string): HTMLElement {
+  const i = el('span', `codicon codicon-${name}`);
+  i.setAttribute('aria-hidden', 'true');
+  return i;
+}
+
+/** Bundle text, with a visible flag when it held invisible characters. */
+function shownText(s: Shown, cls = ''): HTMLElement {
+  const span = el('span', `${cls}${s.hidden ? ' hidden-chars' : ''}`.trim(), s.text);
+  if (s.hidden) {
+    span.title = 'Contains invisible or bidirectional characters, shown as ⟦U+…⟧';
+    const flag = el('span', 'flag', 'hidden characters');
+    const wrap = el('span');
+    wrap.append(span, flag);
+    return wrap;
+  }
+  return span;
+}
+
+function button(label: string, codicon: string, onClick: () => void, opts: { primary?: boolean; disabled?: boolean; title?: string } = {}): HTMLButtonElement {
+  const b = el('button', opts.primary ? 'primary' : 'secondary');
+  b.append(icon(codicon), el('span', undefined, label));
+  b.disabled = !!opts.disabled;
+  if (opts.title) b.title = opts.title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function section(title: string, codicon: string, id: string): HTMLElement {
+  const s = el('section');
+  s.id = id;
+  const h = el('h2');
+  h.append(icon(codicon), el('span', undefined, title));
+  s.append(h);
+  return s;
+}
+
+function openLink(label: Shown | string, file: string, line: number): HTMLElement {
+  const a = el('a', 'open-link');
+  a.href = '#';
+  a.append(typeof label === 'string' ? el('span', undefined, label) : shownText(label));
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    vscode.postMessage({ type: 'open', file, line });
+  });
+  return a;
+}
+
+function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void {
+  root.replaceChildren();
+  if (changed) {
+    const banner = el('div', 'banner changed');
+    banner.append(icon('warning'), el('span', undefined, 'This bundle changed on disk while this review was open. The review below is current; trust was granted (if at all) only to what you saw before.'));
+    root.append(banner);
+  }
+  if (m.hiddenCount > 0) {
+    const banner = el('div', 'banner hidden');
+    banner.append(icon('eye'), el('span', undefined, `${m.hiddenCount} string(s) in this bundle contain invisible or bidirectional characters; they are shown as ⟦U+…⟧ and flagged.`));
+    root.append(banner);
+  }
+
+  // Header: name, system, scope, path, decision with every reason, trust, enabled.
+  const header = el('header');
+  const title = el('h1');
+  title.append(icon(m.header.system === 'codewhale' ? 'extensions' : 'book'), shownText(m.header.name));
+  header.append(title);
+  const meta = el('div', 'meta');
+  meta.append(el('span', 'pill', `${m.header.system} ${m.header.kind}`), el('span', 'pill', m.header.scope), el('span', 'pill mono', m.header.path));
+  if (m.header.compatibility) meta.append(el('span', 'pill', `compatibility ${m.header.compatibility}`));
+  header.append(meta);
+  if (m.header.description) {
+    const p = el('p', 'description');
+    p.append(shownText(m.header.description));
+    header.append(p);
+  }
+  const decision = el('div', `decision decision-${m.header.decision}`);
+  decision.append(el('strong', undefined, m.header.decisionText));
+  const reasons = el('ul', 'reasons');
+  for (const r of m.header.reasons) {
+    const li = el('li');
+    li.append(el('code', undefined, r.code), el('span', undefined, ` ${r.text}`));
+    reasons.append(li);
+  }
+  decision.append(reasons);
+  header.append(decision);
+  const state = el('div', 'state');
+  state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`), el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
+  header.append(state);
+
+  const actions = el('div', 'actions');
+  const token = m.hashes.token;
+  const canTrust = m.header.trust !== 'trusted' && m.header.decision !== 'rejected' && !restricted;
+  actions.append(
+    button('Trust…', 'verified', () => vscode.postMessage({ type: 'trust', token }), { primary: canTrust, disabled: !canTrust, title: restricted ? 'Restricted Mode: trust the workspace first' : 'Trust exactly what this review shows' }),
+    button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: restricted || m.header.trust !== 'trusted' || m.header.enabled }),
+    button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !m.header.enabled }),
+    button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), { disabled: m.header.trust === 'not-reviewed' }),
+    button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' })),
+  );
+  if (m.hashes.codewhaleCommand) actions.append(button('Copy /plugin trust', 'terminal', () => vscode.postMessage({ type: 'copyCodewhaleCommand' })));
+  header.append(actions);
+  const status = el('div', 'status');
+  status.id = 'status';
+  status.setAttribute('role', 'status');
+  header.append(status);
+  root.append(header);
+
+  // What changed since your last review: capabilities first, then files with diffs.
+  if (m.changes) {
+    const s = section(`What changed since your last review (${m.changes.reviewedAt})`, 'diff', 'changes');
+    s.classList.add('highlight');
+    const caps = el('ul', 'changes');
+    if (m.changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
+    for (const c of m.changes.capabilities) {
+      const li = el('li', `change-${c.change}`);
+      li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));
+      caps.append(li);
+    }
+    s.append(el('h3', undefined, 'Capabilities'), caps, el('h3', undefined, 'Files'));
+    if (m.changes.files.length === 0) s.append(el('p', 'muted', 'No file changes.'));
+    for (const f of m.changes.files) {
+      const d = el('details', `file-change change-${f.change}`);
+      const key = f.file;
+      d.open = openDiffs.has(key);
+      d.addEventListener('toggle', () => (d.open ? openDiffs.add(key) : openDiffs.delete(key)));
+      const sum = el('summary');
+      sum.append(el('span', `tag tag-${f.change}`, f.change), openLink(f.path, f.file, 0));
+      if (f.note) sum.append(el('span', 'muted', ` ${f.note}`));
+      d.append(sum);
+      if (f.diff.length) {
+        const pre = el('pre', 'diff');
+        for (const line of f.diff) {
+          const row = el('div', `diff-${line.kind}`);
+          row.append(shownText(line.text));
+          pre.append(row);
+        }
+        d.append(pre);
+      }
+      s.append(d);
+    }
+    root.append(s);
+  }
+
+  // Capabilities.
+  const caps = section('Capabilities', 'plug', 'capabilities');
+  if (m.capabilities.mcp.length) {
+    caps.append(el('h3', undefined, 'MCP servers'));
+    for (const srv of m.capabilities.mcp) caps.append(mcpCard(srv));
+  }
+  if (m.capabilities.networkHosts.length) {
+    caps.append(el('h3', undefined, 'Network hosts'));
+    const ul = el('ul', 'chips');
+    for (const h of m.capabilities.networkHosts) ul.append(el('li', 'mono', h));
+    caps.append(ul);
+  }
+  if (m.capabilities.hooks.length) {
+    caps.append(el('h3', undefined, 'Hooks (run host commands)'));
+    if (m.capabilities.hooksOptIn !== null) caps.append(el('p', m.capabilities.hooksOptIn ? 'warn' : 'muted', m.capabilities.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1: Rivumi runs no project hooks.'));
+    const table = el('table');
+    for (const h of m.capabilities.hooks) {
+      const tr = el('tr');
+      const argv = el('td', 'mono');
+      h.argv.forEach((a, i) => {
+        if (i) argv.append(el('span', 'sep', ' '));
+        argv.append(shownText(a, 'token'));
+      });
+      tr.append(el('td', undefined, h.event), argv, el('td', undefined, `${h.timeoutSeconds}s`), el('td', 'mono', h.tools.join(', ')));
+      table.append(tr);
+    }
+    caps.append(table);
+  }
+  if (m.capabilities.skills.length) {
+    caps.append(el('h3', undefined, 'Skills'));
+    const ul = el('ul');
+    for (const sk of m.capabilities.skills) {
+      const li = el('li');
+      li.append(shownText(sk.name, 'mono'), el('span', 'muted', ' — '), shownText(sk.description));
+      ul.append(li);
+    }
+    caps.append(ul);
+  }
+  if (m.capabilities.components.length) {
+    caps.append(el('h3', undefined, 'Components'));
+    const ul = el('ul');
+    for (const c of m.capabilities.components) {
+      const li = el('li', c.inactive ? 'inactive' : '');
+      li.append(el('span', 'mono', c.kind), el('span', 'muted', c.paths.length ? ` ${c.paths.map((p) => p.text).join(', ')}` : ''));
+      if (c.inactive) li.append(el('span', 'pill', 'inactive: inventoried, never activated'));
+      ul.append(li);
+    }
+    caps.append(ul);
+  }
+  if (caps.childElementCount === 1) caps.append(el('p', 'muted', 'This bundle declares no capabilities.'));
+  root.append(caps);
+
+  // Files.
+  const files = section(`Files (${m.files.length})`, 'files', 'files');
+  const table = el('table', 'files');
+  for (const f of m.files) {
+    const tr = el('tr');
+    const name = el('td');
+    name.append(openLink(f.path, f.file, 0));
+    tr.append(name, el('td', 'num', String(f.size)), el('td', 'mono', f.executable ? 'x' : ''), el('td', 'mono hash', f.sha256.slice(0, 16)));
+    table.append(tr);
+  }
+  files.append(table);
+  root.append(files);
+
+  // Diagnostics.
+  const diags = section(`Diagnostics (${m.diagnostics.length})`, 'warning', 'diagnostics');
+  if (m.diagnostics.length === 0) diags.append(el('p', 'muted', 'None.'));
+  for (const d of m.diagnostics) {
+    const row = el('div', `diag diag-${d.severity}`);
+    row.append(icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'), el('code', undefined, d.code), shownText(d.message), el('span', 'muted', ' '), openLink(d.where, d.file, d.line));
+    diags.append(row);
+  }
+  root.append(diags);
+
+  // Hashes and the review token.
+  const hashes = section('Content hash, capability hash, review token', 'key', 'hashes');
+  const dl = el('dl');
+  for (const [k, v] of [['content hash', m.hashes.content], ['capability hash', m.hashes.capability], ['review token', m.hashes.token]] as const) dl.append(el('dt', undefined, k), el('dd', 'mono', v));
+  if (m.hashes.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', m.hashes.codewhaleCommand));
+  hashes.append(dl);
+  root.append(hashes);
+}
+
+function mcpCard(s: McpView): HTMLElement {
+  const card = el('div', 'card');
+  const h = el('div', 'card-title');
+  h.append(icon(s.transport === 'stdio' ? 'terminal' : 'globe'), shownText(s.id, 'mono'), el('span', 'pill', s.transport), el('span', `pill ${s.enabled ? 'on' : 'off'}`, s.enabled ? 'configured on' : 'configured off'));
+  card.append(h);
+  const dl = el('dl');
+  const row = (k: string, v: HTMLElement | string) => dl.append(el('dt', undefined, k), typeof v === 'string' ? el('dd', 'mono', v) : wrapDd(v));
+  if (s.command) {
+    row('command', shownText(s.command, 'mono'));
+    const argv = el('div', 'argv');
+    for (const a of s.argv) {
+      const t = el('span', `argtoken ${a.kind}`);
+      t.title = a.kind === 'plugin-path' ? 'a file inside this bundle' : 'a literal argument';
+      t.append(el('span', 'argnum', `#${a.index}`), shownText(a.value));
+      argv.append(t);
+    }
+    row('argv', s.argv.length ? argv : '(none)');
+    if (s.cwd) row('cwd', shownText(s.cwd, 'mono'));
+    row('env', s.env.length ? s.env.map((e) => `${e.destination} ← \${${e.source}}`).join('\n') : '(none)');
+    dl.append(el('dt', undefined, 'authority'), el('dd', 'warn', "Starts a local process with your user's filesystem and network access."));
+  }
+  if (s.endpoint) {
+    row('endpoint', shownText(s.endpoint, 'mono'));
+    if (s.host) row('host', s.host);
+    row('auth', s.authEnv.length ? s.authEnv.join('\n') : '(none)');
+  }
+  if (s.timeouts.length) row('timeouts', s.timeouts.join(', '));
+  if (s.enabledTools.length) row('enabled tools', s.enabledTools.map((t) => t.text).join(', '));
+  if (s.disabledTools.length) row('disabled tools', s.disabledTools.map((t) => t.text).join(', '));
+  card.append(dl);
+  return card;
+}
+
+function wrapDd(child: HTMLElement): HTMLElement {
+  const dd = el('dd');
+  dd.append(child);
+  return dd;
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const msg = event.data;
+  if (msg.type === 'render') {
+    render(msg.model, msg.changed, msg.restricted);
+    vscode.setState({ id: msg.model.id, open: [...openDiffs] });
+  } else if (msg.type === 'status') {
+    const s = document.getElementById('status');
+    if (s) {
+      s.textContent = msg.text;
+      s.className = `status ${msg.error ? 'error' : 'ok'}`;
+    }
+  }
+});
+
+const saved = vscode.getState() as { open?: string[] } | undefined;
+openDiffs = new Set(saved?.open ?? []);
+vscode.postMessage({ type: 'ready' });
