@@ -4,12 +4,13 @@
 //    connected (the extension host starts only when a browser connects).
 // Prints each test and a closing "N passed, N failed" line; exits 1 on any failure.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { PROJECT_ROOT, startCodeServer } from '../test/support/codeServer';
 import { freshProfile, launchBrowser, openWorkbench, placeDevelopmentBuild } from '../test/support/workbench';
 
-const FIXTURE = path.join(PROJECT_ROOT, 'test/fixtures/integration-workspace');
+const FIXTURE_SOURCE = path.join(PROJECT_ROOT, 'test/fixtures/integration-workspace');
 const ENTRY = path.join(PROJECT_ROOT, 'out/integration/index.js');
 
 interface Results {
@@ -18,9 +19,20 @@ interface Results {
   tests: { title: string; state: string; error?: string }[];
 }
 
+/** The suites edit files and trust bundles: they get a fresh copy of the fixture and their own trust store. */
+function freshFixture(root: string): { workspace: string; stateDir: string } {
+  const workspace = path.join(root, 'integration-workspace');
+  fs.cpSync(FIXTURE_SOURCE, workspace, { recursive: true });
+  return { workspace, stateDir: path.join(root, 'state') };
+}
+
 async function underElectron(executable: string): Promise<number> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-electron-'));
+  const { workspace, stateDir } = freshFixture(root);
+  process.env.SKILLGATE_STATE_DIR = stateDir;
+  process.env.CODEWHALE_HOME = path.join(root, 'no-codewhale-home');
   try {
-    await runTests({ vscodeExecutablePath: executable, extensionDevelopmentPath: PROJECT_ROOT, extensionTestsPath: ENTRY, launchArgs: [FIXTURE, '--disable-workspace-trust'] });
+    await runTests({ vscodeExecutablePath: executable, extensionDevelopmentPath: PROJECT_ROOT, extensionTestsPath: ENTRY, launchArgs: [workspace, '--disable-workspace-trust'], extensionTestsEnv: { SKILLGATE_STATE_DIR: stateDir, CODEWHALE_HOME: path.join(root, 'no-codewhale-home') } });
     return 0;
   } catch (e) {
     console.error(String(e));
@@ -33,6 +45,7 @@ async function underCodeServer(): Promise<number> {
   placeDevelopmentBuild(profile.extensionsDir);
   fs.cpSync(path.join(PROJECT_ROOT, 'test/harness'), path.join(profile.extensionsDir, 'skillgate.integration-harness-0.0.1'), { recursive: true });
   const resultsFile = path.join(profile.root, 'results.json');
+  const { workspace, stateDir } = freshFixture(profile.root);
   const logFile = path.join(PROJECT_ROOT, 'test-results', 'integration-code-server.log');
   fs.rmSync(logFile, { force: true });
   const server = await startCodeServer({
@@ -40,11 +53,11 @@ async function underCodeServer(): Promise<number> {
     userDataDir: profile.userDataDir,
     logFile,
     disableWorkspaceTrust: true,
-    env: { SKILLGATE_TEST_RESULTS: resultsFile, SKILLGATE_TEST_ENTRY: ENTRY, CODEWHALE_HOME: path.join(profile.root, 'no-codewhale-home') },
+    env: { SKILLGATE_TEST_RESULTS: resultsFile, SKILLGATE_TEST_ENTRY: ENTRY, CODEWHALE_HOME: path.join(profile.root, 'no-codewhale-home'), SKILLGATE_STATE_DIR: stateDir },
   });
   const browser = await launchBrowser();
   try {
-    const page = await openWorkbench(browser, server.folderUrl(FIXTURE));
+    const page = await openWorkbench(browser, server.folderUrl(workspace));
     const deadline = Date.now() + 180000;
     while (!fs.existsSync(resultsFile)) {
       if (Date.now() > deadline) {

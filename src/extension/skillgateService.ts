@@ -140,6 +140,12 @@ export class SkillgateService implements vscode.Disposable {
     for (const folder of folders) add(new vscode.RelativePattern(vscode.Uri.file(folder), '{.rivumi,.codewhale}/**'), onPath);
     const home = codewhaleHome();
     if (home) add(new vscode.RelativePattern(vscode.Uri.file(home), 'plugins/**'), onPath);
+    try {
+      // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
+      this.store.ensureDirectory();
+    } catch {
+      // an unusable location: the store reports it as unavailable
+    }
     add(new vscode.RelativePattern(vscode.Uri.file(this.store.dir), 'state.json'), () => this.scheduleStore());
     for (const p of this.indexer?.watchedPaths() ?? []) {
       if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;

@@ -127,7 +127,8 @@ export class TrustStore {
     return undefined;
   }
 
-  private ensureDirectory(): void {
+  /** Creates the state directory (0700) if it is missing, so it can be watched before the first trust. */
+  ensureDirectory(): void {
     if (!fs.existsSync(this.dir)) {
       fs.mkdirSync(path.dirname(this.dir), { recursive: true });
       fs.mkdirSync(this.dir, { mode: 0o700 });

@@ -1,3 +1,5 @@
 // Every in-host suite, bundled into one file that mocha loads inside the extension host.
 import './tree.test';
 import './diagnostics.test';
+import './quickfix.test';
+import './lifecycle.test';

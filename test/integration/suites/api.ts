@@ -9,3 +9,15 @@ export async function skillgate(): Promise<SkillgateApi> {
   await api.ready;
   return api;
 }
+
+/** Polls until `check` holds for the current snapshot (the file watcher debounces, then re-indexes). */
+export async function until<T>(what: string, check: (api: SkillgateApi) => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const api = await skillgate();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check(api);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

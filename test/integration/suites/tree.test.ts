@@ -23,6 +23,7 @@ describe('the Skillgate tree (in the extension host)', () => {
     assert.deepEqual(rivumi, [{ label: 'reviewer', description: 'registered · guidance' }]);
     const codewhale = await Promise.all(((await api.tree.getChildren(systems[1])) ?? []).map(row));
     assert.deepEqual(codewhale, [
+      { label: 'Fix_Me', description: 'rejected · manifest_invalid' },
       { label: 'bad-url', description: 'rejected · manifest_invalid' },
       { label: 'good', description: 'disabled · not_reviewed' },
     ]);
@@ -32,7 +33,7 @@ describe('the Skillgate tree (in the extension host)', () => {
     const api = await skillgate();
     const folder = ((await api.tree.getChildren()) ?? [])[0];
     const codewhale = ((await api.tree.getChildren(folder)) ?? [])[1];
-    const good = ((await api.tree.getChildren(codewhale)) ?? [])[1];
+    const good = ((await api.tree.getChildren(codewhale)) ?? []).find((n) => n.kind === 'item' && n.item.name === 'good');
     assert.ok(good);
     const t = await api.tree.getTreeItem(good);
     assert.equal(t.command?.command, 'vscode.open');
