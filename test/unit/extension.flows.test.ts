@@ -1,0 +1,94 @@
+import { strict as assert } from 'node:assert';
+import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
+import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
+import { parseWebviewMessage } from '../../src/extension/reviewProtocol';
+import type { GatePort, LifecyclePort, UiPort } from '../../src/extension/flows/ports';
+import type { Item } from '../../src/core/model';
+import type { Snapshot } from '../../src/core/index/snapshot';
+
+const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
+const item = (over: Partial<Item> = {}): Item =>
+  ({ id: 'workspace/abc/demo', system: 'codewhale', kind: 'plugin', name: 'demo', qualifiedName: 'demo', scope: 'workspace', workspace: '/ws', path: '/ws/.codewhale/plugins/demo', location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, parent: null, decision: 'disabled', reasons: ['not_reviewed'], shadowedBy: null, trust: 'not-reviewed', enabled: false, compatibility: 'full', contentHash: 'a'.repeat(64), capabilityHash: 'b'.repeat(64), reviewToken: TOKEN, detail: {}, ...over }) as Item;
+
+/** The editor glue, through injected ports: the branches a real host cannot easily reach. */
+describe('extension flows (ports)', () => {
+  let calls: string[];
+  let ui: UiPort;
+  let confirmAnswer: boolean;
+  beforeEach(() => {
+    calls = [];
+    confirmAnswer = true;
+    ui = { confirm: async (m, d) => (calls.push(`confirm ${m} | ${d}`), confirmAnswer), info: (m) => calls.push(`info ${m}`), error: (m) => calls.push(`error ${m}`) };
+  });
+  const lifecycle = (currentToken = TOKEN, trustOk = true): LifecyclePort => ({
+    review: () => ({ ok: true, value: { reviewToken: currentToken } as never }),
+    trust: async (_i, t) => (calls.push(`trust ${t.slice(0, 4)}`), trustOk ? { ok: true, value: { item: item(), snapshot: '/s' } } : { ok: false, message: 'Review token does not match this bundle content and capability set; review it again' }),
+    enable: async () => (calls.push('enable'), { ok: true, value: { item: item(), note: null } }),
+  });
+  const gate = (trusted = true, shown: string | undefined = TOKEN): GatePort => ({ workspaceTrusted: () => trusted, shownToken: () => shown });
+
+  it('refuses trust in Restricted Mode without asking', async () => {
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(false), lifecycle: lifecycle() }), 'refused');
+    assert.deepEqual(calls, ['error Restricted Mode: trust this workspace in VS Code before trusting its bundles.']);
+  });
+
+  it('asks for a review first when none was shown', async () => {
+    const nothingShown: GatePort = { workspaceTrusted: () => true, shownToken: () => undefined };
+    assert.equal(await trustFlow(item(), undefined, { ui, gate: nothingShown, lifecycle: lifecycle() }), 'review-first');
+    assert.deepEqual(calls, []);
+  });
+
+  it('refuses when the bundle changed since the review was shown', async () => {
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(`${'c'.repeat(64)}.${'b'.repeat(64)}`) }), 'refused');
+    assert.deepEqual(calls, ['error demo changed since you opened this review; review it again before trusting it.']);
+  });
+
+  it('confirms with a modal naming the bundle and the shortened token, then trusts exactly that token', async () => {
+    assert.equal(await trustFlow(item(), undefined, { ui, gate: gate(), lifecycle: lifecycle() }), 'trusted');
+    assert.match(calls[0] ?? '', /^confirm Trust demo\? \| .*review token aaaaaaaaaaaa…bbbbbbbbbbbb/);
+    assert.equal(calls[1], 'trust aaaa');
+  });
+
+  it('does nothing when the modal is cancelled', async () => {
+    confirmAnswer = false;
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() }), 'cancelled');
+    assert.ok(!calls.some((c) => c.startsWith('trust')));
+  });
+
+  it('reports a change between confirmation and write in the review\'s words', async () => {
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(TOKEN, false) }), 'refused');
+    assert.equal(calls.at(-1), 'error demo changed since you opened this review; review it again before trusting it.');
+  });
+
+  it('refuses enable in Restricted Mode', async () => {
+    assert.equal(await enableFlow(item(), { ui, gate: gate(false), lifecycle: lifecycle() }), false);
+    assert.ok(!calls.includes('enable'));
+  });
+
+  it('composes context values from state so menus fit the item', () => {
+    assert.equal(contextValueOf(item()), 'item kind-plugin decision-disabled bundle trust-not-reviewed token canTrust');
+    assert.equal(contextValueOf(item({ trust: 'trusted', enabled: false })), 'item kind-plugin decision-disabled bundle trust-trusted token canEnable hasReceipt');
+    assert.equal(contextValueOf(item({ trust: 'content-changed', enabled: true })), 'item kind-plugin decision-disabled bundle trust-content-changed token canTrust enabled hasReceipt');
+    assert.equal(contextValueOf(item({ trust: null, enabled: null, kind: 'skill', parent: 'x', reviewToken: null })), 'item kind-skill decision-disabled');
+  });
+
+  it('notices drift only for bundles that were trusted, and counts what needs review', () => {
+    const snap = (items: Item[]): Snapshot => ({ generation: 1, workspaces: ['/ws'], items, diagnostics: [], trustProblem: null });
+    const before = snap([item({ trust: 'trusted', decision: 'registered', reasons: ['active'], enabled: true }), item({ id: 'b', trust: 'not-reviewed' })]);
+    const after = snap([item({ trust: 'content-changed', reasons: ['content_changed'], enabled: true }), item({ id: 'b', trust: 'content-changed' })]);
+    assert.deepEqual(newlyDrifted(before, after).map((i) => i.id), ['workspace/abc/demo']);
+    assert.equal(needsReview(after).length, 2);
+    assert.deepEqual(statusCounts(before), { active: 1, needsReview: 1, rejected: 0 });
+  });
+
+  describe('the review panel protocol (validated on the host)', () => {
+    it('accepts the known messages', () => {
+      assert.deepEqual(parseWebviewMessage({ type: 'trust', token: TOKEN }), { type: 'trust', token: TOKEN });
+      assert.deepEqual(parseWebviewMessage({ type: 'open', file: '/ws/a', line: 3 }), { type: 'open', file: '/ws/a', line: 3 });
+      assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
+    });
+    for (const bad of [null, 'trust', { type: 'trust' }, { type: 'trust', token: 'short' }, { type: 'trust', token: TOKEN, extra: 1 }, { type: 'open', file: '/a', line: -1 }, { type: 'runCommand', command: 'workbench.action.terminal.new' }, { type: 'enable', id: 'other' }]) {
+      it(`rejects ${JSON.stringify(bad)}`, () => assert.equal(parseWebviewMessage(bad), undefined));
+    }
+  });
+});

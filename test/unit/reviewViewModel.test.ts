@@ -1,0 +1,71 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { Indexer } from '../../src/core/index/indexer';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { review, trust } from '../../src/core/trust/lifecycle';
+import { reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
+import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
+
+describe('the review panel view model', () => {
+  let f: Fixture;
+  let store: TrustStore;
+  beforeEach(() => {
+    f = new Fixture();
+    store = new TrustStore(f.path('state'));
+  });
+  afterEach(() => f.remove());
+  const snap = () => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+  const model = () => {
+    const s = snap();
+    const r = review(byName(s, 'tools'), { store });
+    assert.ok(r.ok);
+    return reviewViewModel(r.value, s, false);
+  };
+
+  beforeEach(() => {
+    f.write('ws/.codewhale/plugins/tools/plugin.toml', 'schema_version = 1\n[plugin]\nname = "tools"\nversion = "1.0.0"\ndescription = "Safe\u200btools <script>alert(1)</script>"\n[skills]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker"]\nenv = { KEY = "${SECRET}" }\n');
+    f.write('ws/.codewhale/plugins/tools/server.js', '// server\n');
+    f.write('ws/.codewhale/plugins/tools/skills/a/SKILL.md', '---\nname: a\ndescription: Does\u200b things\n---\nbody\n');
+  });
+
+  it('shows the header, every capability, files, and hashes for a first review', () => {
+    const m = model();
+    assert.equal(m.header.name.text, 'tools');
+    assert.deepEqual(m.header.reasons.map((r) => r.code), ['not_reviewed', 'not_enabled']);
+    assert.equal(m.changes, null);
+    const [local, remote] = m.capabilities.mcp;
+    assert.equal(local?.transport, 'stdio');
+    assert.deepEqual(local?.argv.map((a) => [a.index, a.kind, a.value.text]), [[1, 'plugin-path', 'server.js'], [2, 'value', '--mode=worker']]);
+    assert.deepEqual(local?.env, [{ destination: 'KEY', source: 'SECRET' }]);
+    assert.equal(remote?.host, 'api.example.com');
+    assert.deepEqual(remote?.authEnv, ['Authorization: Bearer ${API_TOKEN}']);
+    assert.deepEqual(m.capabilities.networkHosts, ['api.example.com']);
+    assert.deepEqual(m.capabilities.skills.map((s) => s.name.text), ['tools:a']);
+    assert.deepEqual(m.files.map((x) => x.path.text), ['plugin.toml', 'server.js', 'skills/a/SKILL.md']);
+    assert.equal(m.hashes.token, `${m.hashes.content}.${m.hashes.capability}`);
+    assert.equal(m.hashes.codewhaleCommand, `/plugin trust tools ${m.hashes.token}`);
+  });
+
+  it('makes hidden characters visible and flags them; markup stays text', () => {
+    const m = model();
+    assert.equal(m.header.description?.text, 'Safe⟦U+200B⟧tools <script>alert(1)</script>');
+    assert.equal(m.header.description?.hidden, true);
+    assert.equal(m.capabilities.skills[0]?.description.text, 'Does⟦U+200B⟧ things');
+    assert.ok(m.hiddenCount >= 2);
+    assert.deepEqual(shown('plain'), { text: 'plain', hidden: false });
+    assert.equal(shown('tag\u{E0041}').text, 'tag⟦U+E0041⟧');
+  });
+
+  it('shows capability changes first, then file diffs, after a change', async () => {
+    const first = model();
+    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token, { store })).ok);
+    fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), 'process.exit(1);\n');
+    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), fs.readFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8').replace('env = { KEY = "${SECRET}" }', 'env = { KEY = "${SECRET}", HOME_DIR = "${HOME}" }'));
+    const m = model();
+    assert.equal(m.header.trust, 'content-changed');
+    assert.deepEqual(m.changes?.capabilities.map((c) => c.summary.text), ['new environment mapping for MCP server `local`: HOME_DIR ← HOME']);
+    const server = m.changes?.files.find((x) => x.path.text === 'server.js');
+    assert.equal(server?.change, 'modified');
+    assert.deepEqual(server?.diff.map((l) => `${l.kind} ${l.text.text}`), ['hunk @@ -1,1 +1,2 @@', 'ctx  // server', 'add +process.exit(1);']);
+  });
+});
