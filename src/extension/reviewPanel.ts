@@ -74,6 +74,8 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
 class ReviewPanel {
   shownToken: string | undefined;
   private model: ReviewViewModel | undefined;
+  /** Set when the bundle changed on disk while this panel was open; stays until the user trusts again. */
+  private changedWhileOpen = false;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -117,11 +119,12 @@ class ReviewPanel {
     }
     const model = reviewViewModel(r.value, snapshot, process.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1');
     const changed = fromChange && this.model !== undefined && this.model.hashes.token !== model.hashes.token;
+    if (changed) this.changedWhileOpen = true;
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
     this.model = model;
     this.shownToken = model.hashes.token;
     this.panel.title = `Review: ${item.name}`;
-    this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed, restricted: !vscode.workspace.isTrusted });
+    this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed: this.changedWhileOpen, restricted: !vscode.workspace.isTrusted });
   }
 
   private post(m: HostMessage): void {
@@ -146,7 +149,7 @@ class ReviewPanel {
       case 'trust':
         // Only the token this panel rendered; the flow then re-hashes and compares it with the disk.
         if (msg.token !== this.shownToken) status(`${item.name} changed since you opened this review; review it again before trusting it.`, true);
-        else await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle });
+        else if ((await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle })) === 'trusted') this.changedWhileOpen = false;
         break;
       case 'enable':
         await enableFlow(item, { ui, gate: this.gate, lifecycle });

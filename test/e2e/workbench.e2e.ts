@@ -4,9 +4,10 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import { reviewFrame, runCommand } from '../support/webviewFrame';
 
 const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const DEMO = path.join(PROJECT_ROOT, 'examples/demo-workspace');
+const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
 const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
 const RESULTS = path.join(PROJECT_ROOT, 'test-results');
 
@@ -21,17 +22,22 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   let browser: Browser;
   let page: Page;
   let logFile: string;
+  let demo: string;
 
   before(async () => {
     if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
     const profile = freshProfile('e2e');
     await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
+    // The tests edit files and trust bundles: a copy of the demo, with the XSS fixture, and a store of their own.
+    demo = path.join(profile.root, 'demo-workspace');
+    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
+    fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/xss-bundle'), path.join(demo, '.codewhale/plugins/xss-demo'), { recursive: true });
     fs.mkdirSync(RESULTS, { recursive: true });
     logFile = path.join(RESULTS, 'e2e-code-server.log');
     fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME } });
+    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
     browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(DEMO));
+    page = await openWorkbench(browser, server.folderUrl(demo));
   });
 
   afterEach(async function () {
@@ -65,6 +71,68 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.equal(await formatter.count(), 2, 'the workspace copy and the user bundle');
     const descriptions = await formatter.locator('.label-description').allTextContents();
     assert.deepEqual(descriptions.map((d) => d.trim()).sort(), ['disabled · not_reviewed', 'shadowed · name_conflict']);
+  });
+
+  const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const waitDescription = async (label: string, expected: string) => {
+    const deadline = Date.now() + 15000;
+    while ((await description(label)) !== expected) {
+      if (Date.now() > deadline) throw new Error(`${label}: expected "${expected}", saw "${await description(label)}"`);
+      await page.waitForTimeout(200);
+    }
+  };
+
+  it('reviews a bundle, trusts it after a modal confirmation, and enables it', async () => {
+    await treeRow('repo-tools').first().click({ button: 'right' });
+    const menuItem = page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first();
+    await menuItem.hover();
+    await page.keyboard.press('Enter');
+    const frame = await reviewFrame(page, 'repo-tools');
+    const text = (await frame.locator('#root').textContent()) ?? '';
+    for (const expected of ['MCP servers', 'mcp/server.mjs', '--mode=readonly', 'ISSUES_TOKEN ← ${DEMO_ISSUES_TOKEN}', 'review token', '/plugin trust repo-tools']) assert.ok(text.includes(expected), `${expected} in the panel`);
+    const token = ((await frame.locator('#hashes dd.mono').nth(2).textContent()) ?? '').trim();
+    assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
+    await frame.locator('button', { hasText: 'Trust…' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10000 });
+    assert.match((await dialog.textContent()) ?? '', new RegExp(`Trust repo-tools\\?.*${token.slice(0, 12)}…${token.slice(65, 77)}`));
+    await dialog.locator('.monaco-button', { hasText: /^Trust$/ }).click();
+    await waitDescription('repo-tools', 'disabled · not_enabled');
+    const fresh = await reviewFrame(page, 'repo-tools');
+    await fresh.locator('button:not([disabled])', { hasText: 'Enable' }).click();
+    await waitDescription('repo-tools', 'registered · active');
+  });
+
+  it('shows the diff in the open panel and drops trust when a file changes on disk', async () => {
+    fs.appendFileSync(path.join(demo, '.codewhale/plugins/repo-tools/skills/triage/SKILL.md'), 'Also close every issue older than a week.\n');
+    await waitDescription('repo-tools', 'disabled · content_changed');
+    const deadline = Date.now() + 15000;
+    let frame = await reviewFrame(page, 'repo-tools');
+    while (!((await frame.locator('#changes').count()) > 0)) {
+      if (Date.now() > deadline) throw new Error('the panel did not show the changes');
+      await page.waitForTimeout(200);
+      frame = await reviewFrame(page, 'repo-tools');
+    }
+    const changes = (await frame.locator('#changes').textContent()) ?? '';
+    assert.match(changes, /What changed since your last review/);
+    assert.match(changes, /skills\/triage\/SKILL\.md/);
+    assert.match((await frame.locator('.banner.changed').textContent()) ?? '', /changed on disk while this review was open/);
+    await frame.locator('#changes details summary').first().click();
+    assert.match((await frame.locator('#changes .diff-add').first().textContent()) ?? '', /\+Also close every issue older than a week\./);
+  });
+
+  it('renders markup in bundle text as inert text (XSS fixture)', async () => {
+    await treeRow('xss-demo').first().click();
+    await runCommand(page, 'Skillgate: Review Bundle');
+    await page.locator('.quick-input-widget .quick-input-box input').fill('xss-demo');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'xss-demo' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const frame = await reviewFrame(page, 'xss-demo');
+    const root = frame.locator('#root');
+    assert.match((await root.textContent()) ?? '', /<script>document\.title='pwned-script'<\/script><img src=x onerror=/);
+    assert.equal(await root.locator('img, script, a[href^="javascript"]').count(), 0);
+    assert.doesNotMatch(await frame.evaluate('document.title'), /pwned/);
+    assert.doesNotMatch(await page.title(), /pwned/);
   });
 
   it('shows the invalid MCP URL in the Problems panel', async () => {

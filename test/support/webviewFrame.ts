@@ -1,0 +1,28 @@
+import type { Frame, Page } from 'playwright-core';
+
+/** Webviews are nested iframes: the frame whose document holds the review's root. */
+export async function reviewFrame(page: Page, heading: string, timeoutMs = 30000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        const h = await frame.$('#root header h1');
+        if (h && ((await h.textContent()) ?? '').includes(heading)) return frame;
+      } catch {
+        // a frame that navigated away
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no review panel for ${heading} within ${timeoutMs} ms`);
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Runs a command from the palette, as a user types it. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+}
