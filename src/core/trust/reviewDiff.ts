@@ -42,7 +42,10 @@ export function diffAgainstReceipt(receipt: Receipt, capabilities: Record<string
 
 export function capabilityChanges(before: Record<string, unknown>, after: Record<string, unknown>): CapabilityChange[] {
   const out: CapabilityChange[] = [];
-  walk(before, after, [], out);
+  // The counts in `inventory` repeat what the named entries show (servers, hosts, components).
+  const { inventory: _b, ...a } = before;
+  const { inventory: _a, ...b } = after;
+  walk(a, b, [], out);
   return out;
 }
 
