@@ -14,9 +14,20 @@ export class QuickFixes implements vscode.CodeActionProvider {
     const s = this.snapshot();
     if (!s) return [];
     const actions: vscode.CodeAction[] = [];
+    const reviewed = new Set<string>();
     for (const shown of context.diagnostics) {
       if (shown.source !== 'skillgate') continue;
       const code = typeof shown.code === 'object' ? shown.code.value : shown.code;
+      // Every diagnostic of a bundle also offers its review panel.
+      const owner = s.diagnostics.find((x) => x.file === document.uri.fsPath && x.code === code && x.range.start.line === shown.range.start.line)?.itemId;
+      const bundle = owner ? s.items.find((i) => i.id === owner && i.trust !== null) : undefined;
+      if (bundle && !reviewed.has(bundle.id)) {
+        reviewed.add(bundle.id);
+        const review = new vscode.CodeAction(`Review ${bundle.name} in Skillgate`, vscode.CodeActionKind.QuickFix);
+        review.diagnostics = [shown];
+        review.command = { command: 'skillgate.review', title: 'Review Bundle', arguments: [bundle.id] };
+        actions.push(review);
+      }
       const d = s.diagnostics.find(
         (x) => x.fix && x.file === document.uri.fsPath && x.code === code && x.range.start.line === shown.range.start.line && x.range.start.character === shown.range.start.character,
       );

@@ -5,6 +5,7 @@ import { TrustStore } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
 import { installPlugin } from '../core/rivumi/install';
 import { codewhaleHome, stateDirectory } from './settings';
+import { ChangeBatcher } from './flows/changeBatcher';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -22,9 +23,7 @@ export class SkillgateService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
   readonly onDidChangeSnapshot = this.changed.event;
   private watchers: vscode.Disposable[] = [];
-  private pending = new Set<string>();
-  private storeChanged = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor() {
@@ -129,7 +128,7 @@ export class SkillgateService implements vscode.Disposable {
   private watch(folders: string[]): void {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
-    const onPath = (uri: vscode.Uri) => this.schedule(uri.fsPath);
+    const onPath = (uri: vscode.Uri) => this.batcher.path(uri.fsPath);
     const add = (pattern: vscode.GlobPattern, handler: (uri: vscode.Uri) => void) => {
       const w = vscode.workspace.createFileSystemWatcher(pattern);
       w.onDidCreate(handler);
@@ -146,41 +145,21 @@ export class SkillgateService implements vscode.Disposable {
     } catch {
       // an unusable location: the store reports it as unavailable
     }
-    add(new vscode.RelativePattern(vscode.Uri.file(this.store.dir), 'state.json'), () => this.scheduleStore());
+    add(new vscode.RelativePattern(vscode.Uri.file(this.store.dir), 'state.json'), () => this.batcher.store());
     for (const p of this.indexer?.watchedPaths() ?? []) {
       if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;
       add(new vscode.RelativePattern(vscode.Uri.file(path.dirname(p)), path.basename(p)), onPath);
     }
   }
 
-  private schedule(p: string): void {
-    this.pending.add(p);
-    this.arm();
-  }
-
-  private scheduleStore(): void {
-    this.storeChanged = true;
-    this.arm();
-  }
-
-  private arm(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), DEBOUNCE_MS);
-  }
-
-  private flush(): void {
-    this.timer = undefined;
+  private flush(paths: string[], storeChanged: boolean): void {
     if (!this.indexer) return;
-    const paths = [...this.pending];
-    this.pending.clear();
-    const store = this.storeChanged;
-    this.storeChanged = false;
     if (paths.length) this.publish(this.indexer.refresh(paths));
-    else if (store) this.publish(this.indexer.snapshot());
+    else if (storeChanged) this.publish(this.indexer.snapshot());
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.batcher.dispose();
     for (const w of this.watchers) w.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();

@@ -135,6 +135,22 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.doesNotMatch(await page.title(), /pwned/);
   });
 
+  it('restores the open review panel after a window reload', async () => {
+    await page.reload();
+    await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
+    // The serializer brings the panel back with its bundle; it renders when its tab is shown.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Review: repo-tools' });
+    await tab.waitFor({ timeout: 60000 });
+    await tab.click();
+    const frame = await reviewFrame(page, 'repo-tools', 60000);
+    assert.match((await frame.locator('#hashes').textContent()) ?? '', /review token/);
+    assert.match((await frame.locator('.pill', { hasText: 'trust:' }).first().textContent()) ?? '', /content-changed/);
+    // The sidebar comes back as it was; open the view only if the reload closed it (a click would toggle it).
+    const row = treeRow('repo-tools').first();
+    if (!(await row.isVisible())) await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await row.waitFor({ timeout: 60000 });
+  });
+
   it('shows the invalid MCP URL in the Problems panel', async () => {
     await page.keyboard.press('Control+Shift+M');
     const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'MCP server `upload` URL may not contain a query or fragment' });

@@ -92,3 +92,26 @@ describe('extension flows (ports)', () => {
     }
   });
 });
+
+describe('the change batcher (file watcher port)', () => {
+  it('turns a burst of events into one flush with every path, and a store change into a re-derive', () => {
+    let pending: (() => void) | undefined;
+    const timers = { setTimeout: (fn: () => void) => ((pending = fn), 1), clearTimeout: () => (pending = undefined) };
+    const flushes: [string[], boolean][] = [];
+    const { ChangeBatcher } = require('../../src/extension/flows/changeBatcher') as typeof import('../../src/extension/flows/changeBatcher');
+    const b = new ChangeBatcher(150, (paths, store) => flushes.push([paths, store]), timers);
+    b.path('/ws/.codewhale/plugins/a/plugin.toml');
+    b.path('/ws/.codewhale/plugins/a/plugin.toml');
+    b.path('/ws/.rivumi/skills/x.md');
+    b.store();
+    assert.deepEqual(flushes, []);
+    pending?.();
+    assert.deepEqual(flushes, [[['/ws/.codewhale/plugins/a/plugin.toml', '/ws/.rivumi/skills/x.md'], true]]);
+    b.store();
+    pending?.();
+    assert.deepEqual(flushes[1], [[], true]);
+    b.path('/x');
+    b.dispose();
+    assert.equal(pending, undefined);
+  });
+});
