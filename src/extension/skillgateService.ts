@@ -81,26 +81,25 @@ export class SkillgateService implements vscode.Disposable {
     return review(item, this.lifecycle());
   }
 
-  async trust(item: Item, token: string) {
-    const r = await trust(item, token, this.lifecycle());
-    this.rederive();
-    return r;
+  trust(item: Item, token: string) {
+    return this.thenRederive(trust(item, token, this.lifecycle()));
   }
 
-  async enable(item: Item) {
-    const r = await enable(item, this.lifecycle());
-    this.rederive();
-    return r;
+  enable(item: Item) {
+    return this.thenRederive(enable(item, this.lifecycle()));
   }
 
-  async disable(item: Item) {
-    const r = await disable(item, this.lifecycle());
-    this.rederive();
-    return r;
+  disable(item: Item) {
+    return this.thenRederive(disable(item, this.lifecycle()));
   }
 
-  async revoke(item: Item) {
-    const r = await revoke(item, this.lifecycle());
+  revoke(item: Item) {
+    return this.thenRederive(revoke(item, this.lifecycle()));
+  }
+
+  /** Every store change is shown at once, without waiting for the store watcher. */
+  private async thenRederive<T>(operation: Promise<T>): Promise<T> {
+    const r = await operation;
     this.rederive();
     return r;
   }

@@ -75,47 +75,27 @@ function rivumiSource(item: Item): SourceRead {
   const fresh = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false }).items.find((i) => i.id === item.id);
   if (!fresh || !fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
   const rel = (abs: string) => path.relative(workspace, abs).split(path.sep).join('/');
+  // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
+  const unit = (files: readonly BundleFile[], capabilities: Record<string, unknown>, rehashCopy: (copy: string) => string | undefined): SourceRead => ({
+    ok: true,
+    source: { item: fresh, bundleKey: fresh.detail.bundleKey as string, root: workspace, files, directories: [], capabilities, applicable: true, rehashCopy },
+  });
   if (item.kind === 'hooks') {
     const hf = project.hooksFile;
     if (!hf?.hashes) return { ok: false, message: 'hooks.json can no longer be hashed' };
-    return {
-      ok: true,
-      source: {
-        item: fresh,
-        bundleKey: fresh.detail.bundleKey as string,
-        root: workspace,
-        files: hf.hashes.files,
-        directories: [],
-        capabilities: { system: 'rivumi', kind: 'hooks', hooks: hookFacts(hf.hooks), pairs: hf.hashes.capabilities },
-        applicable: true,
-        rehashCopy: (copy) => {
-          const bytes = readRegularFile(path.join(copy, rel(hf.file)), 65536);
-          return bytes.ok ? rivumiHooksHashes(copy, bytes.bytes, hf.hooks).contentHash : undefined;
-        },
-      },
-    };
+    return unit(hf.hashes.files, { system: 'rivumi', kind: 'hooks', hooks: hookFacts(hf.hooks), pairs: hf.hashes.capabilities }, (copy) => {
+      const bytes = readRegularFile(path.join(copy, rel(hf.file)), 65536);
+      return bytes.ok ? rivumiHooksHashes(copy, bytes.bytes, hf.hooks).contentHash : undefined;
+    });
   }
   const plugin = project.plugins.find((p) => p.file === item.path);
   if (!plugin?.hashes) return { ok: false, message: `${item.name} can no longer be hashed` };
   const skillFiles = plugin.hashes.files.map((f) => f.path).filter((p) => p !== plugin.source);
-  return {
-    ok: true,
-    source: {
-      item: fresh,
-      bundleKey: fresh.detail.bundleKey as string,
-      root: workspace,
-      files: plugin.hashes.files,
-      directories: [],
-      capabilities: { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hookFacts(plugin.hooks), pairs: plugin.hashes.capabilities },
-      applicable: true,
-      rehashCopy: (copy) => {
-        const bytes = readRegularFile(path.join(copy, plugin.source), 65536);
-        if (!bytes.ok) return undefined;
-        const skillCount = Number(plugin.hashes?.capabilities.skills ?? 0);
-        return rivumiPluginHashes(copy, plugin.source, bytes.bytes, skillFiles.map((f) => path.join(copy, f)), skillCount, plugin.hooks).contentHash;
-      },
-    },
-  };
+  const skillCount = Number(plugin.hashes.capabilities.skills ?? 0);
+  return unit(plugin.hashes.files, { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hookFacts(plugin.hooks), pairs: plugin.hashes.capabilities }, (copy) => {
+    const bytes = readRegularFile(path.join(copy, plugin.source), 65536);
+    return bytes.ok ? rivumiPluginHashes(copy, plugin.source, bytes.bytes, skillFiles.map((f) => path.join(copy, f)), skillCount, plugin.hooks).contentHash : undefined;
+  });
 }
 
 /** Hooks keyed by event and command line, so a review names each added or removed command. */
