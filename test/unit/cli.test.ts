@@ -5,7 +5,8 @@ import { Fixture, writeW, writeD } from './helpers/fixture';
 async function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd });
+  // Hermetic: never the real per-user trust store.
+  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: `${cwd}/.test-state`, ...env }, cwd });
   return { code, out, err };
 }
 

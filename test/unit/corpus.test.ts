@@ -57,7 +57,7 @@ describe('the bundle corpus (shared/corpus)', function () {
   for (const [dir, want] of Object.entries(EXPECTED)) {
     it(`predicts ${dir}: ${want.decision}${want.errors ? ' with its error' : ''}`, async () => {
       let out = '';
-      await run(['validate', '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (out += t), err: () => undefined, env: {}, cwd: f.root });
+      await run(['validate', '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (out += t), err: () => undefined, env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.root });
       const doc = JSON.parse(out) as { items: { id: string; path: string; decision: string; reasons: string[]; compatibility: string; parent: string | null }[]; diagnostics: { file: string; severity: string; message: string; itemId: string }[] };
       const item = doc.items.find((i) => i.parent === null && i.path === `.codewhale/plugins/${dir}`);
       assert.ok(item, `no item for ${dir}`);
@@ -78,7 +78,7 @@ describe('the bundle corpus (shared/corpus)', function () {
       fs.cpSync(path.join(CORPUS, 'chromewhale'), g.path('ws/.codewhale/plugins/chromewhale'), { recursive: true });
       fs.rmSync(g.path('ws/.codewhale/plugins/chromewhale/plugin.json'));
       let out = '';
-      const code = await run(['validate', '--json', '--no-user', '--workspace', g.path('ws')], { out: (t) => (out += t), err: () => undefined, env: {}, cwd: g.root });
+      const code = await run(['validate', '--json', '--no-user', '--workspace', g.path('ws')], { out: (t) => (out += t), err: () => undefined, env: { SKILLGATE_STATE_DIR: g.path('state') }, cwd: g.root });
       assert.equal(code, 1);
       const doc = JSON.parse(out);
       assert.equal(doc.items[0].decision, 'rejected');
@@ -90,16 +90,16 @@ describe('the bundle corpus (shared/corpus)', function () {
 
   it('reads the inventories the corpus README describes', async () => {
     let out = '';
-    await run(['show', 'chromewhale', '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (out += t), err: () => undefined, env: {}, cwd: f.root });
+    await run(['show', 'chromewhale', '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (out += t), err: () => undefined, env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.root });
     const detail = JSON.parse(out).detail;
     assert.equal(detail.manifest, 'plugin.json');
     for (const [dir, want] of Object.entries(EXPECTED)) {
       if (!want.inventory) continue;
       let o = '';
-      await run(['list', '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (o += t), err: () => undefined, env: {}, cwd: f.root });
+      await run(['list', '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (o += t), err: () => undefined, env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.root });
       const id = JSON.parse(o).items.find((i: { path: string; parent: string | null }) => i.parent === null && i.path === `.codewhale/plugins/${dir}`).id;
       let s = '';
-      await run(['show', id, '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (s += t), err: () => undefined, env: {}, cwd: f.root });
+      await run(['show', id, '--json', '--no-user', '--workspace', f.path('ws')], { out: (t) => (s += t), err: () => undefined, env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.root });
       const inv = JSON.parse(s).detail.inventory;
       for (const [k, v] of Object.entries(want.inventory)) assert.equal(inv[k], v, `${dir} ${k}`);
     }
