@@ -215,6 +215,14 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.ok(codes(s).includes('rivumi.hooks.too-many'));
     });
 
+    it('warns when the opt-in is set and a plugin\'s hooks are not trusted', () => {
+      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_compact: [{ command: ['true'] }] } }));
+      assert.deepEqual(codes(index([f.path('ws')])), []);
+      const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
+      assert.deepEqual(codes(s), ['rivumi.hooks.opted-in-untrusted']);
+      assert.match(messages(s)[0] ?? '', /runs this plugin's 1 hook command\(s\) although the plugin is not reviewed/);
+    });
+
     it('refuses non-array plugin hook entries', () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_tool_use: { command: ['x'] } } }));
       const s = index([f.path('ws')]);

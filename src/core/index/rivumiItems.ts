@@ -138,6 +138,16 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
       [decision, reasons] = ['rejected', ['load_aborted']];
     } else [decision, reasons] = gate.reasons.length ? ['disabled', [...gate.reasons]] : ['registered', ['active']];
     const active = decision === 'registered';
+    if (ctx.hooksOptIn && p.state === 'valid' && p.hooks.length > 0 && (gate.trust !== 'trusted' || !gate.enabled)) {
+      extra.push({
+        file: p.file,
+        range: FILE_START,
+        severity: 'warning',
+        code: 'rivumi.hooks.opted-in-untrusted',
+        message: `RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs this plugin's ${p.hooks.length} hook command(s) although the plugin is ${gate.trust === 'trusted' ? 'not enabled' : gate.trust.replace('-', ' ')} in Skillgate`,
+        itemId: id,
+      });
+    }
     items.push({
       ...base(id, 'plugin', p.name, p.name, p.file, null, decision, reasons),
       trust: gate.trust,
