@@ -121,3 +121,38 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
     });
   });
 });
+
+describe('Claude-format bundles (codewhale.md §3.6)', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+  const claude = (manifest: object, mcp?: object) => {
+    f.write('ws/.codewhale/plugins/c/.claude-plugin/plugin.json', JSON.stringify(manifest));
+    if (mcp) f.write('ws/.codewhale/plugins/c/.mcp.json', JSON.stringify(mcp, null, 2));
+    return index([f.path('ws')]);
+  };
+
+  it('reads inline servers and a wrapped .mcp.json, translating Bearer and ${VAR} headers', () => {
+    const s = claude(
+      { name: 'c', version: '1.0.0', mcpServers: { local: { command: 'node', args: ['server.js'] } } },
+      { mcpServers: { remote: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}', 'X-Team': '${TEAM_ID}' } } } },
+    );
+    assert.deepEqual(messages(s), []);
+    const facts = byName(s, 'c').detail.facts as { mcpServers: { id: string; transport: string; bearerTokenEnvVar: string | null; envHeaders: { header: string; source: string }[] }[] };
+    assert.deepEqual(facts.mcpServers.map((m) => [m.id, m.transport]), [['local', 'stdio'], ['remote', 'streamable-http']]);
+    assert.equal(facts.mcpServers[1]?.bearerTokenEnvVar, 'API_TOKEN');
+    assert.deepEqual(facts.mcpServers[1]?.envHeaders, [{ header: 'X-Team', source: 'TEAM_ID' }]);
+    assert.deepEqual((byName(s, 'c').detail.inventory as { network_hosts: string[] }).network_hosts, ['api.example.com']);
+  });
+
+  it('refuses ${CLAUDE_PLUGIN_ROOT}, a literal header and a duplicate id', () => {
+    assert.equal(byName(claude({ name: 'c', version: '1.0.0' }, { s: { command: '${CLAUDE_PLUGIN_ROOT}/run.sh' } }), 'c').decision, 'rejected');
+    assert.ok(messages(claude({ name: 'c', version: '1.0.0' }, { s: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer abc' } } })).some((m) => m.includes('must be `Bearer ${VAR}`')));
+    assert.ok(messages(claude({ name: 'c', version: '1.0.0', mcpServers: { s: { command: 'node' } } }, { s: { command: 'node' } })).some((m) => m.includes('more than once')));
+  });
+
+  it('refuses Claude hooks and an .lsp.json', () => {
+    f.write('ws/.codewhale/plugins/c/hooks/hooks.json', '{}');
+    assert.deepEqual(messages(claude({ name: 'c', version: '1.0.0' })), ['Claude component hooks/hooks.json is not supported by this importer; no partial plugin will be installed']);
+  });
+});

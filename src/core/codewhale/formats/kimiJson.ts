@@ -2,10 +2,11 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { stringMap, text, textList } from './schemas';
 import { schemaProblems } from './zodIssues';
-import { mcpServerFromFields } from './mcpFields';
+import { mcpServerFromFields, type McpFields } from './mcpFields';
+import { MAX_MANIFEST_BYTES } from './mcpJson';
 import { composeAuthor } from './pluginJson';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../documents/jsonDocument';
-import { lstatEntry, statEntry } from '../../fs/safeFs';
+import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
@@ -82,7 +83,7 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
       }
     }
   }
-  const result = root.safeParse(claudeCompatible(doc.value, claude), { reportInput: true });
+  const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, { file, path: p.path, key: p.key });
     return undefined;
@@ -108,22 +109,51 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
       seen.add(p.toLowerCase());
     });
   }
+  // Claude bundles: inline `mcpServers` plus a sibling `.mcp.json`, flat or wrapped (codewhale.md §3.6).
+  const sources: { id: string; s: z.infer<typeof kimiServer>; file: string; base: (string | number)[] }[] = Object.keys(d.mcpServers ?? {}).map((id) => ({ id, s: (d.mcpServers ?? {})[id] as z.infer<typeof kimiServer>, file, base: ['mcpServers', id] }));
+  if (claude) {
+    const extra = readClaudeMcpJson(path.join(bundleRoot, '.mcp.json'), findings);
+    if (extra === undefined) ok = false;
+    for (const e of extra ?? []) {
+      if (sources.some((x) => x.id === e.id)) {
+        findings.at('codewhale.mcp-json.parse', `Claude plugin declares MCP server \`${e.id}\` more than once`, { file: e.file, path: e.base, key: true });
+        ok = false;
+      } else sources.push(e);
+    }
+  }
   const servers: McpServerDecl[] = [];
-  for (const id of Object.keys(d.mcpServers ?? {}).sort()) {
-    const s = (d.mcpServers ?? {})[id] as z.infer<typeof kimiServer>;
-    const at = (...p: (string | number)[]) => ({ file, path: ['mcpServers', id, ...p] });
+  for (const { id, s, file: srcFile, base } of sources.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const at = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
     const t = s.type?.toLowerCase();
     if (t !== undefined && t !== 'stdio' && t !== 'streamable-http' && t !== 'sse' && !(claude && t === 'http')) {
       findings.at('codewhale.mcp-json.transport', `${what} server \`${id}\` has unknown type \`${s.type}\`; expected \`stdio\`, \`streamable-http\`, or \`sse\``, at('type'));
       ok = false;
       continue;
     }
+    const fields: McpFields = { command: s.command, args: s.args, env: s.env, cwd: s.cwd, url: s.url, headers: s.headers, enabled_tools: s.enabledTools, ...(t === 'sse' ? { transport: 'sse' } : {}) };
+    if (claude) {
+      if (JSON.stringify(s).includes('${CLAUDE_PLUGIN_ROOT}')) {
+        findings.at('codewhale.mcp-json.parse', `Claude MCP server \`${id}\` uses \${CLAUDE_PLUGIN_ROOT}, which Codewhale does not support`, { file: srcFile, path: base, key: true });
+        ok = false;
+        continue;
+      }
+      // Headers translate to environment-backed authentication, or the bundle is refused.
+      const headers = Object.entries(s.headers ?? {});
+      fields.headers = undefined;
+      for (const [h, value] of headers) {
+        const bearer = /^Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
+        const plain = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
+        if (h.toLowerCase() === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
+        else if (plain) fields.env_headers = { ...(fields.env_headers ?? {}), [h]: plain[1] as string };
+        else {
+          findings.at('codewhale.mcp.literal-headers', `Claude MCP server \`${id}\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``, at('headers', h));
+          ok = false;
+        }
+      }
+    }
     servers.push(
-      mcpServerFromFields(
-        id,
-        { file, path: ['mcpServers', id], key: true },
-        { command: s.command, args: s.args, env: s.env, cwd: s.cwd, url: s.url, headers: s.headers, enabled_tools: s.enabledTools, ...(t === 'sse' ? { transport: 'sse' } : {}) },
-        (field) => (field === 'enabled_tools' ? at('enabledTools') : field === 'transport' ? at('type') : at(field)),
+      mcpServerFromFields(id, { file: srcFile, path: base, key: true }, fields, (field) =>
+        field === 'enabled_tools' ? at('enabledTools') : field === 'transport' ? at('type') : field === 'bearer_token_env_var' || field === 'env_headers' ? at('headers') : at(field),
       ),
     );
   }
@@ -177,8 +207,28 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
   };
 }
 
-/** Claude manifests omit fields the Kimi schema has; unknown Claude keys stay errors. */
-function claudeCompatible(value: unknown, claude: boolean): unknown {
-  if (!claude || typeof value !== 'object' || value === null) return value;
-  return value;
+/** A Claude bundle's `.mcp.json`: `{ id: server }` or `{ mcpServers: {...}, $schema? }`. Undefined when invalid. */
+function readClaudeMcpJson(file: string, findings: Findings): { id: string; s: z.infer<typeof kimiServer>; file: string; base: (string | number)[] }[] | undefined {
+  const read = readRegularFile(file, MAX_MANIFEST_BYTES);
+  if (!read.ok) {
+    if (read.reason === 'missing') return [];
+    findings.inFile('codewhale.mcp-json.file', read.reason === 'too-large' ? `.mcp.json exceeds the ${MAX_MANIFEST_BYTES}-byte review limit` : '.mcp.json must be a regular file, not a symbolic link', file);
+    return undefined;
+  }
+  const source = decodeUtf8(read.bytes);
+  const parsed = source === undefined ? undefined : parseJsonDocument(file, source);
+  if (!parsed || !parsed.ok) {
+    findings.inFile('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${parsed && !parsed.ok ? parsed.message : 'not UTF-8'}`, file, parsed && !parsed.ok ? parsed.range : undefined);
+    return undefined;
+  }
+  findings.addDocument(parsed.document);
+  const root = parsed.document.value as Record<string, unknown>;
+  const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
+  const servers = wrapped ? z.strictObject({ $schema: text.optional(), mcpServers: z.record(z.string(), kimiServer) }).safeParse(root, { reportInput: true }) : z.record(z.string(), kimiServer).safeParse(root, { reportInput: true });
+  if (!servers.success) {
+    for (const p of schemaProblems(servers.error)) findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
+    return undefined;
+  }
+  const map = (wrapped ? (servers.data as { mcpServers: Record<string, z.infer<typeof kimiServer>> }).mcpServers : servers.data) as Record<string, z.infer<typeof kimiServer>>;
+  return Object.entries(map).map(([id, s]) => ({ id, s, file, base: wrapped ? ['mcpServers', id] : [id] }));
 }
