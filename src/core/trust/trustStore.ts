@@ -129,11 +129,17 @@ export class TrustStore {
 
   /** Creates the state directory (0700) if it is missing, so it can be watched before the first trust. */
   ensureDirectory(): void {
-    if (!fs.existsSync(this.dir)) {
-      fs.mkdirSync(path.dirname(this.dir), { recursive: true });
+    if (fs.existsSync(this.dir)) return;
+    fs.mkdirSync(path.dirname(this.dir), { recursive: true });
+    try {
       fs.mkdirSync(this.dir, { mode: 0o700 });
-      fs.chmodSync(this.dir, 0o700);
+    } catch (e) {
+      // Another process (a second window, the CLI) created it first: that is fine; the
+      // location checks on the next read still refuse anything that is not a plain 0700 directory.
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return;
+      throw e;
     }
+    fs.chmodSync(this.dir, 0o700);
   }
 
   /** Temporary files of a writer that was killed; safe to remove while we hold the lock. */
