@@ -35,7 +35,7 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
   const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Set<string>) => {
     for (const { bundle, workspace } of order(list)) {
       const id = bundle.pluginId ?? codewhalePluginId(bundle.scope, Buffer.from(bundle.canonicalRoot ?? bundle.dir), bundle.name);
-      const own: Diagnostic[] = bundle.diagnostics.map((d) => ({ ...d, itemId: id }));
+      const own: Diagnostic[] = [...ownDiagnostics(bundle, id)];
       let shadowedBy: string | null = null;
       if (bundle.valid && bundle.canonicalRoot) {
         if (roots.has(bundle.canonicalRoot)) {
@@ -54,8 +54,8 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
           });
         } else winners.set(bundle.name, id);
       }
-      diagnostics.push(...own);
-      items.push(...cachedBundleItems(bundle, workspace, id, shadowedBy, own, ctx));
+      for (const d of own) diagnostics.push(d);
+      for (const item of cachedBundleItems(bundle, workspace, id, shadowedBy, own, ctx)) items.push(item);
     }
   };
   place(scans.filter((s) => s.workspace === null), user.winners, user.roots);
@@ -70,9 +70,30 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
  * one-bundle change proportional to that bundle, not to the workspace.
  */
 const itemCache = new WeakMap<CodewhaleBundle, { key: string; items: Item[] }>();
+const keyCache = new WeakMap<CodewhaleBundle, string>();
+const diagnosticCache = new WeakMap<CodewhaleBundle, { id: string; diagnostics: Diagnostic[] }>();
+
+/** The bundle's trust-store key, computed once per loaded bundle. */
+function keyOf(b: CodewhaleBundle): string {
+  let key = keyCache.get(b);
+  if (key === undefined) {
+    key = bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name);
+    keyCache.set(b, key);
+  }
+  return key;
+}
+
+/** The bundle's own diagnostics, tagged with its item id, computed once per loaded bundle. */
+function ownDiagnostics(b: CodewhaleBundle, id: string): readonly Diagnostic[] {
+  const hit = diagnosticCache.get(b);
+  if (hit && hit.id === id) return hit.diagnostics;
+  const diagnostics = b.diagnostics.map((d) => ({ ...d, itemId: id }));
+  diagnosticCache.set(b, { id, diagnostics });
+  return diagnostics;
+}
 
 function cachedBundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
-  const state = ctx.trust.available ? ctx.trust.lookup(bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name)) : 'unavailable';
+  const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b)) : 'unavailable';
   const key = JSON.stringify([workspace, id, shadowedBy, state ?? null, ctx.workspaceTrusted, diagnostics.length]);
   const hit = itemCache.get(b);
   if (hit && hit.key === key) return hit.items;
@@ -82,7 +103,7 @@ function cachedBundleItems(b: CodewhaleBundle, workspace: string | null, id: str
 }
 
 function bundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
-  const key = bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name);
+  const key = keyOf(b);
   const gate = trustGate({ bundleKey: key, contentHash: b.contentHash ?? null, capabilityHash: b.capabilityHash ?? null }, ctx);
   let decision: Decision;
   let reasons: ReasonCode[];
