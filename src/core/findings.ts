@@ -21,14 +21,14 @@ export class Findings {
     return where.key ? doc.keyRange(where.path) : doc.valueRange(where.path);
   }
 
-  /** Report at a field of a parsed document. */
-  at(code: DiagnosticCode, message: string, where: Where, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): void {
-    this.inFile(code, message, where.file, this.rangeOf(where), extra);
+  /** Report at a field of a parsed document; returns the diagnostic (a load failure may name it). */
+  at(code: DiagnosticCode, message: string, where: Where, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): Diagnostic {
+    return this.inFile(code, message, where.file, this.rangeOf(where), extra);
   }
 
   /** Report at a known range of a file (or its first line when the file did not parse). */
-  inFile(code: DiagnosticCode, message: string, file: string, range: Range = FILE_START, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): void {
-    this.diagnostics.push({
+  inFile(code: DiagnosticCode, message: string, file: string, range: Range = FILE_START, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): Diagnostic {
+    const diagnostic: Diagnostic = {
       file,
       range,
       severity: extra?.severity ?? severityOf(code),
@@ -37,7 +37,9 @@ export class Findings {
       itemId: null,
       ...(extra?.related ? { related: extra.related } : {}),
       ...(extra?.fix ? { fix: extra.fix } : {}),
-    });
+    };
+    this.diagnostics.push(diagnostic);
+    return diagnostic;
   }
 
   /** A fix that replaces the value at `where` with `newText`. */

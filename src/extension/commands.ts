@@ -1,9 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { reviewText } from '../core/report/reviewText';
 import { explainMarkdown } from './explainDocument';
 import { enableFlow, shortToken, trustFlow } from './flows/trustFlow';
-import { needsReview } from './flows/driftNotice';
 import type { ReviewPanels } from './reviewPanel';
 import type { SkillgateService } from './skillgateService';
 import type { TreeNode } from './itemTree';
@@ -148,4 +146,3 @@ export async function notifyDrift(items: Item[], panels: ReviewPanels): Promise<
   }
 }
 
-export { needsReview, reviewText };

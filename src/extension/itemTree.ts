@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { REASON_TEXT, DECISION_TEXT } from '../core/decisions/reasonText';
 import { contextValueOf } from './flows/driftNotice';
+import { escapeMarkdown } from './markdownEscape';
 import type { Decision, Item, System } from '../core/model';
 
 /** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts. */
@@ -86,20 +87,17 @@ function tooltip(item: Item, diagnostics: number): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown(`**${escape(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`);
+  md.appendMarkdown(`**${escapeMarkdown(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`);
   for (const r of item.reasons) md.appendMarkdown(`- \`${r}\`: ${REASON_TEXT[r]}\n`);
   if (item.trust) {
     md.appendMarkdown(`\n$(shield) Trust: \`${item.trust}\` · enabled: \`${String(item.enabled)}\`\n\n`);
     if (item.contentHash) md.appendMarkdown(`Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\`\n\n`);
   }
-  md.appendMarkdown(`$(file) ${escape(item.path)}\n\n`);
+  md.appendMarkdown(`$(file) ${escapeMarkdown(item.path)}\n\n`);
   md.appendMarkdown(diagnostics === 0 ? '$(pass) no diagnostics' : `$(warning) ${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`);
   return md;
 }
 
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
 
 export function toRange(r: Item['location']['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);

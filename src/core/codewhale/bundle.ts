@@ -14,7 +14,7 @@ import { POLICY_V3 } from '../hashing/activationPolicy';
 import { codewhalePluginId, reviewToken } from '../hashing/identity';
 import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../fs/safeFs';
 import { Findings } from '../findings';
-import { findHiddenCharacters, codePointLabel } from '../text/hiddenUnicode';
+import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../model';
 
@@ -242,17 +242,6 @@ function lineOf(text: string, key: string): number {
   const lines = text.split(/\r\n|\r|\n/);
   const i = lines.findIndex((l) => l.trim().toLowerCase().startsWith(`${key}:`));
   return i < 0 ? 0 : i;
-}
-
-/** Skillgate's own check: invisible or bidi characters in a skill (a prompt-injection trick). */
-export function reportHidden(text: string, file: string, findings: Findings): void {
-  const hidden = findHiddenCharacters(text, 20);
-  if (hidden.length === 0) return;
-  const map = new LineMap(text);
-  const first = hidden[0] as (typeof hidden)[number];
-  const labels = [...new Set(hidden.map((h) => codePointLabel(h.codePoint)))].join(', ');
-  const kind = hidden.some((h) => h.bidi) ? 'bidirectional or invisible' : 'invisible';
-  findings.inFile('skillgate.hidden-unicode', `skill contains ${hidden.length}${hidden.length === 20 ? '+' : ''} ${kind} Unicode character(s) (${labels}) that can hide instructions from a reviewer`, file, map.range(first.offset, first.length));
 }
 
 function applicability(m: Manifest, host: HostFacts): WhenFacts {

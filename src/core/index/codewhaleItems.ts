@@ -1,5 +1,4 @@
-import { bundleKey } from '../hashing/identity';
-import { codewhalePluginId } from '../hashing/identity';
+import { bundleKey, codewhalePluginId } from '../hashing/identity';
 import { trustGate, type GateContext } from '../decisions/gates';
 import { POLICY_V3 } from '../hashing/activationPolicy';
 import { inventorySummary } from '../codewhale/inventory';
@@ -201,7 +200,7 @@ function bundleItems(b: CodewhaleBundle, workspace: string | null, id: string, s
   }
   for (const s of m?.mcpServers ?? []) {
     const anchor = b.anchors[`mcp:${s.id}`] ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
-    const broken = diagnostics.some((d) => d.severity === 'error' && d.file === anchor.file && within(d.range, anchor.file, s.id, d.message));
+    const broken = diagnostics.some((d) => d.severity === 'error' && d.file === anchor.file && namesServer(d.message, s.id));
     items.push(child('mcp-server', `mcp/${s.id}`, s.id, `${b.name}:${s.id}`, () => (broken ? ['rejected', ['component_invalid']] : inherited()), anchor));
   }
   const inactive = new Set<string>(b.compatibility?.unsupportedLabels ?? []);
@@ -215,8 +214,8 @@ function bundleItems(b: CodewhaleBundle, workspace: string | null, id: string, s
   return items;
 }
 
-/** A diagnostic belongs to an MCP server when it names the server. */
-function within(_range: Diagnostic['range'], _file: string, id: string, message: string): boolean {
+/** A diagnostic belongs to an MCP server when it names the server (every MCP message does, in backticks). */
+function namesServer(message: string, id: string): boolean {
   return message.includes(`\`${id}\``);
 }
 

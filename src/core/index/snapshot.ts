@@ -21,8 +21,3 @@ export function itemById(snapshot: Snapshot, id: string): Item | undefined {
 export function childrenOf(snapshot: Snapshot, id: string): Item[] {
   return snapshot.items.filter((i) => i.parent === id);
 }
-
-/** Bundles (trust units): Codewhale plugins, Rivumi plugins and the Rivumi hooks file. */
-export function isBundle(item: Item): boolean {
-  return item.trust !== null;
-}

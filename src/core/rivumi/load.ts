@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseJsonDocument } from '../documents/jsonDocument';
 import { decodeUtf8, isInside, listDirectory, lstatEntry, readRegularFile, statEntry } from '../fs/safeFs';
 import { Findings } from '../findings';
-import { reportHidden } from '../codewhale/bundle';
+import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
 import { pythonStrip } from '../text/pythonText';
 import { FILE_START, type Diagnostic } from '../model';
@@ -49,24 +49,20 @@ export function loadRivumiProject(workspace: string): RivumiProject {
 
   let skillLoad: LoadFailure | null = null;
   const failure = (d: Diagnostic | undefined): LoadFailure | null => (d ? { file: d.file, message: d.message, diagnostic: d } : null);
-  const report = (...args: Parameters<Findings['inFile']>): Diagnostic => {
-    findings.inFile(...args);
-    return findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic;
-  };
 
   // S1, S2: project skills, the first 16 by name.
   const skills: RivumiSkill[] = [];
   const skillsDir = path.join(rivumiDir, 'skills');
   if (statEntry(skillsDir).type !== 'missing') {
     if (lstatEntry(skillsDir).type !== 'directory') {
-      skillLoad ??= failure(report('rivumi.skills.path', 'project skills path must be a directory', skillsDir));
+      skillLoad ??= failure(findings.inFile('rivumi.skills.path', 'project skills path must be a directory', skillsDir));
     } else {
       listMatching(skillsDir, '.md').forEach((fileName, i) => {
         const abs = path.join(skillsDir, fileName);
         const source = `.rivumi/skills/${fileName}`;
         if (i >= MAX_SKILLS) {
           skills.push(beyondCap(fileName, abs, source, null));
-          report('rivumi.skill.not-loaded', `Rivumi loads at most ${MAX_SKILLS} skills; ${fileName} is never opened`, abs);
+          findings.inFile('rivumi.skill.not-loaded', `Rivumi loads at most ${MAX_SKILLS} skills; ${fileName} is never opened`, abs);
           return;
         }
         const skill = readSkill(abs, fileName, source, null, findings);
@@ -83,13 +79,13 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   const pluginsDir = path.join(rivumiDir, 'plugins');
   if (statEntry(pluginsDir).type !== 'missing') {
     if (lstatEntry(pluginsDir).type !== 'directory') {
-      pluginsFailure = failure(report('rivumi.plugins.path', 'project plugins path must be a directory', pluginsDir));
+      pluginsFailure = failure(findings.inFile('rivumi.plugins.path', 'project plugins path must be a directory', pluginsDir));
     } else {
       listMatching(pluginsDir, '.json').forEach((fileName, i) => {
         const abs = path.join(pluginsDir, fileName);
         if (i >= MAX_PLUGINS) {
           plugins.push({ name: fileStem(fileName), file: abs, fileName, source: `.rivumi/plugins/${fileName}`, state: 'beyond_cap', description: '', discovery: {}, skills: [], hooks: [] });
-          report('rivumi.plugin.not-loaded', `Rivumi loads at most ${MAX_PLUGINS} plugins; ${fileName} is never read`, abs);
+          findings.inFile('rivumi.plugin.not-loaded', `Rivumi loads at most ${MAX_PLUGINS} plugins; ${fileName} is never read`, abs);
           return;
         }
         const draft = readPluginManifest(workspace, pluginsDir, abs, fileName, findings);
@@ -121,7 +117,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   }
 
   // H1, H3, H4: hooks.json, merged with plugin hooks, validated as one configuration.
-  const hooks = loadHooks(workspace, rivumiDir, drafts, findings, report);
+  const hooks = loadHooks(workspace, rivumiDir, drafts, findings);
   const hookLoad = pluginsFailure ? (hooks.projectFailure ?? pluginsFailure) : hooks.failure;
 
   for (const d of drafts) {
@@ -176,8 +172,7 @@ function readSkill(abs: string, fileName: string, source: string, plugin: string
   const stem = fileStem(fileName);
   const base = { name: stem, qualifiedName: plugin ? `${plugin}.${stem}` : stem, file: abs, source, plugin, description: '', body: '' };
   const invalid = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START): RivumiSkill => {
-    findings.inFile(code, message, abs, range);
-    return { ...base, state: 'invalid', error: findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic };
+    return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range) };
   };
   const entry = lstatEntry(abs);
   if (entry.type !== 'file') return invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
@@ -206,8 +201,7 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   const source = `.rivumi/plugins/${fileName}`;
   const plugin: RivumiPlugin = { name: fileStem(fileName), file: abs, fileName, source, state: 'valid', description: '', discovery: {}, skills: [], hooks: [] };
   const fail = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START, extra: Partial<PluginDraft> = {}): PluginDraft => {
-    findings.inFile(code, message, abs, range);
-    return { plugin: { ...plugin, state: 'invalid', error: findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic }, rawHooks: {}, skillRefs: [], ...extra };
+    return { plugin: { ...plugin, state: 'invalid', error: findings.inFile(code, message, abs, range) }, rawHooks: {}, skillRefs: [], ...extra };
   };
   const entry = lstatEntry(abs);
   if (entry.type !== 'file') return fail('rivumi.plugin.file', `project plugin manifest must be a regular file: ${fileName}`);
@@ -249,12 +243,10 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
     const target = realpathLoose(path.join(pluginsDir, stored));
     const at = doc.valueRange(['skills', index, 'path']);
     if (!isInside(root, target)) {
-      findings.inFile('rivumi.plugin.skill-path', 'plugin skill path must stay inside repository', abs, at);
-      return { plugin: { ...named, state: 'invalid', error: findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic }, rawHooks: {}, skillRefs, ...drafted };
+      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', 'plugin skill path must stay inside repository', abs, at) }, rawHooks: {}, skillRefs, ...drafted };
     }
     if (statEntry(target).type !== 'file') {
-      findings.inFile('rivumi.plugin.skill-path', `plugin skill file is missing: ${stored}`, abs, at);
-      return { plugin: { ...named, state: 'invalid', error: findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic }, rawHooks: {}, skillRefs, ...drafted };
+      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', `plugin skill file is missing: ${stored}`, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
     }
     // Rivumi reads the file through the manifest-relative path; its last component is checked then.
     skillRefs.push({ path: stored, abs: path.normalize(path.join(pluginsDir, stored)), index });
@@ -289,7 +281,7 @@ interface HookLoad {
   pluginErrors: Map<string, Diagnostic>;
 }
 
-function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], findings: Findings, report: (...a: Parameters<Findings['inFile']>) => Diagnostic): HookLoad {
+function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], findings: Findings): HookLoad {
   const out: HookLoad = { failure: null, projectFailure: null, overflowFile: null, byOrigin: new Map(), pluginErrors: new Map() };
   const hooksPath = path.join(rivumiDir, 'hooks.json');
   const fail = (d: Diagnostic): LoadFailure => ({ file: d.file, message: d.message, diagnostic: d });
@@ -301,18 +293,18 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   if (exists) {
     const entry = lstatEntry(hooksPath);
     const read = entry.type === 'file' ? readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES) : undefined;
-    if (!read || (!read.ok && read.reason !== 'too-large')) projectError = report('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath);
-    else if (!read.ok) projectError = report('rivumi.hooks.file', `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`, hooksPath);
+    if (!read || (!read.ok && read.reason !== 'too-large')) projectError = findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath);
+    else if (!read.ok) projectError = findings.inFile('rivumi.hooks.file', `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`, hooksPath);
     else {
       projectBytes = read.bytes;
       const text = decodeJsonBytes(read.bytes);
       const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true });
-      if (!parsed || !parsed.ok) projectError = report('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START);
+      if (!parsed || !parsed.ok) projectError = findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START);
       else {
         projectDoc = parsed.document;
         findings.addDocument(projectDoc);
         const v = projectDoc.value;
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) projectError = report('rivumi.hooks.json', 'project hook config must be a JSON object', hooksPath, projectDoc.valueRange([]));
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) projectError = findings.inFile('rivumi.hooks.json', 'project hook config must be a JSON object', hooksPath, projectDoc.valueRange([]));
         else project = v as Record<string, unknown>;
       }
     }
@@ -326,8 +318,7 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   if (!projectError) {
     for (const key of Object.keys(project)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
-        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, { file: hooksPath, path: [key], key: true });
-        problems.push(findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic);
+        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, { file: hooksPath, path: [key], key: true }));
       }
     }
     for (const event of HOOK_EVENTS) {
@@ -344,15 +335,13 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
       const v = d.rawHooks[event];
       if (v === undefined || v === null) continue;
       if (!Array.isArray(v)) {
-        findings.at('rivumi.hooks.invalid', 'plugin hook entries must be arrays', { file: d.plugin.file, path: ['hooks', event] });
-        const diag = findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic;
+        const diag = findings.at('rivumi.hooks.invalid', 'plugin hook entries must be arrays', { file: d.plugin.file, path: ['hooks', event] });
         mergeErrors.push(diag);
         out.pluginErrors.set(d.plugin.file, out.pluginErrors.get(d.plugin.file) ?? diag);
         continue;
       }
       if (event in project && !Array.isArray(project[event]) && !projectError) {
-        findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', { file: hooksPath, path: [event] });
-        mergeErrors.push(findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic);
+        mergeErrors.push(findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', { file: hooksPath, path: [event] }));
         continue;
       }
       v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: d.plugin.name, file: d.plugin.file, path: ['hooks', event, index], index }));
@@ -362,8 +351,7 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   if (!projectError) {
     for (const event of HOOK_EVENTS) {
       if (event in project && !Array.isArray(project[event])) {
-        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, { file: hooksPath, path: [event] });
-        problems.push(findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic);
+        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, { file: hooksPath, path: [event] }));
       }
     }
   }
@@ -375,15 +363,13 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
       let valid = r.success;
       if (!r.success) {
         for (const d of pydanticDetails(r.error)) {
-          findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}.${position}${d.path.length ? '.' + d.path.join('.') : ''}: ${d.text.replace(/^[^:]*: /, '')}`, { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') });
-          const diag = findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic;
+          const diag = findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}.${position}${d.path.length ? '.' + d.path.join('.') : ''}: ${d.text.replace(/^[^:]*: /, '')}`, { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') });
           problems.push(diag);
           if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
         }
       }
       if (position === MAX_HOOKS_PER_EVENT) {
-        findings.at('rivumi.hooks.too-many', `project hook config is invalid: ${event}: Tuple should have at most ${MAX_HOOKS_PER_EVENT} items after validation, not ${list.length} (after plugin hooks are merged)`, { file: t.file, path: t.path });
-        const diag = findings.diagnostics[findings.diagnostics.length - 1] as Diagnostic;
+        const diag = findings.at('rivumi.hooks.too-many', `project hook config is invalid: ${event}: Tuple should have at most ${MAX_HOOKS_PER_EVENT} items after validation, not ${list.length} (after plugin hooks are merged)`, { file: t.file, path: t.path });
         problems.push(diag);
         out.overflowFile ??= t.file;
         if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
