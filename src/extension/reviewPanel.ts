@@ -76,6 +76,8 @@ class ReviewPanel {
   private model: ReviewViewModel | undefined;
   /** Set when the bundle changed on disk while this panel was open; stays until the user trusts again. */
   private changedWhileOpen = false;
+  /** What the last render depended on in the snapshot; an unrelated change re-reads nothing. */
+  private renderedState: string | undefined;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -106,6 +108,9 @@ class ReviewPanel {
 
   private render(snapshot: Snapshot | undefined, fromChange: boolean): void {
     const item = this.item(snapshot);
+    const state = item && snapshot ? JSON.stringify([item.reviewToken, item.trust, item.enabled, item.decision, item.reasons, snapshot.diagnostics.filter((d) => d.itemId === item.id).length]) : undefined;
+    if (fromChange && state !== undefined && state === this.renderedState) return;
+    this.renderedState = state;
     if (!item || !snapshot) {
       this.post({ type: 'status', text: 'This bundle is gone from disk.', error: true });
       this.shownToken = undefined;
