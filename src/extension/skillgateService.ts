@@ -6,6 +6,7 @@ import { disable, doctor, enable, review, revoke, trust, type LifecycleContext }
 import { installPlugin } from '../core/rivumi/install';
 import { codewhaleHome, stateDirectory } from './settings';
 import { ChangeBatcher } from './flows/changeBatcher';
+import { FullIndexRuns } from './flows/fullIndexRuns';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -25,6 +26,7 @@ export class SkillgateService implements vscode.Disposable {
   private watchers: vscode.Disposable[] = [];
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly fullIndexRuns = new FullIndexRuns();
 
   constructor() {
     this.store = new TrustStore(stateDirectory());
@@ -55,15 +57,22 @@ export class SkillgateService implements vscode.Disposable {
       await new Promise((resolve) => setTimeout(resolve, 0));
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
       const store = this.store;
-      this.indexer = new Indexer({
+      const indexer = new Indexer({
         workspaces: folders,
         codewhaleHome: codewhaleHome(),
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,
         trust: () => store.view(),
       });
-      const snapshot = this.publish(this.indexer.indexAll());
-      this.watch(folders);
+      // Watch before reading: a change made while bundles load is replayed on the result.
+      const run = this.fullIndexRuns.begin();
+      this.watch(folders, indexer);
+      const loaded = await indexer.indexAllAsync();
+      const changed = this.fullIndexRuns.finish(run);
+      if (!changed) return this.current ?? loaded;
+      this.indexer = indexer;
+      const snapshot = this.publish(changed.paths.length > 0 ? indexer.refresh(changed.paths) : changed.storeChanged ? indexer.snapshot() : loaded);
+      this.watch(folders, indexer);
       return snapshot;
     });
   }
@@ -124,8 +133,9 @@ export class SkillgateService implements vscode.Disposable {
    * store (so trust granted from the CLI or another window shows up), and the scripts
    * hooks run. Changes are debounced, then only the affected bundles are re-read.
    */
-  private watch(folders: string[]): void {
-    for (const w of this.watchers) w.dispose();
+  private watch(folders: string[], indexer: Indexer): void {
+    // The new watchers exist before the old ones go, so no event falls between them.
+    const previous = this.watchers;
     this.watchers = [];
     const onPath = (uri: vscode.Uri) => this.batcher.path(uri.fsPath);
     const add = (pattern: vscode.GlobPattern, handler: (uri: vscode.Uri) => void) => {
@@ -145,14 +155,15 @@ export class SkillgateService implements vscode.Disposable {
       // an unusable location: the store reports it as unavailable
     }
     add(new vscode.RelativePattern(vscode.Uri.file(this.store.dir), 'state.json'), () => this.batcher.store());
-    for (const p of this.indexer?.watchedPaths() ?? []) {
+    for (const p of indexer.watchedPaths()) {
       if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;
       add(new vscode.RelativePattern(vscode.Uri.file(path.dirname(p)), path.basename(p)), onPath);
     }
+    for (const w of previous) w.dispose();
   }
 
   private flush(paths: string[], storeChanged: boolean): void {
-    if (!this.indexer) return;
+    if (this.fullIndexRuns.record(paths, storeChanged) || !this.indexer) return;
     if (paths.length) this.publish(this.indexer.refresh(paths));
     else if (storeChanged) this.publish(this.indexer.snapshot());
   }

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
 import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
 import { parseWebviewMessage } from '../../src/extension/reviewProtocol';
+import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
 import type { GatePort, LifecyclePort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
@@ -113,5 +114,30 @@ describe('the change batcher (file watcher port)', () => {
     b.path('/x');
     b.dispose();
     assert.equal(pending, undefined);
+  });
+});
+
+describe('full re-index runs and the changes seen meanwhile', () => {
+  it('keeps nothing while no run reads', () => {
+    assert.equal(new FullIndexRuns().record(['/a'], false), false);
+  });
+
+  it('replays on the result what changed while the run read, once', () => {
+    const runs = new FullIndexRuns();
+    const run = runs.begin();
+    assert.equal(runs.record(['/ws/.codewhale/plugins/a/SKILL.md'], false), true);
+    assert.equal(runs.record(['/ws/.codewhale/plugins/a/SKILL.md', '/ws/.rivumi/hooks.json'], true), true);
+    assert.deepEqual(runs.finish(run), { paths: ['/ws/.codewhale/plugins/a/SKILL.md', '/ws/.rivumi/hooks.json'], storeChanged: true });
+    assert.equal(runs.record(['/b'], false), false, 'after the run, changes go to the live indexer');
+  });
+
+  it('drops a run that a newer one overtook; the newer one gets only its own changes', () => {
+    const runs = new FullIndexRuns();
+    const first = runs.begin();
+    runs.record(['/before'], false);
+    const second = runs.begin();
+    runs.record(['/during'], false);
+    assert.equal(runs.finish(first), undefined);
+    assert.deepEqual(runs.finish(second), { paths: ['/during'], storeChanged: false });
   });
 });

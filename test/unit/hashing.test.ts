@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { POLICY_V3, POLICY_V5, policyDigest, type ActivationPolicy } from '../../src/core/hashing/activationPolicy';
 import { capabilityHash, capabilityHashV1 } from '../../src/core/hashing/capabilityHash';
@@ -134,6 +135,26 @@ describe('hashes (codewhale.md §7, trust.md)', () => {
       assert.notEqual(hashOf(f.path('p'), 'plugin.toml', A), hashOf(f.path('q'), 'plugin.toml', A));
     });
 
+    it('walks in byte order of the raw names, whatever the names are (against a reference walk)', () => {
+      // U+FF01 sorts before U+1F600 in UTF-8 bytes but after it in UTF-16 units.
+      f.write('r/plugin.json', '{"name":"r"}');
+      f.write('r/\uff01.md', 'fullwidth');
+      f.write('r/\u{1f600}.md', 'emoji');
+      f.write('r/Zeta/b.txt', 'b');
+      f.write('r/alpha/deep/x.sh', '#!/bin/sh\n', 0o755);
+      f.write('r/alpha/a.txt', 'a');
+      f.mkdir('r/empty');
+      fs.writeFileSync(Buffer.concat([Buffer.from(f.path('r/alpha') + '/n'), Buffer.from([0xff, 0x41])]), 'not utf-8');
+      fs.writeFileSync(Buffer.concat([Buffer.from(f.path('r/alpha') + '/n'), Buffer.from([0x41])]), 'utf-8');
+      const walked = hashBundleContent(f.path('r'), 'plugin.json', Buffer.from('{"name":"r"}'), () => false);
+      assert.ok(walked.ok);
+      assert.equal(walked.contentHash, referenceContentHash(Buffer.from(f.path('r')), 'plugin.json', Buffer.from('{"name":"r"}')));
+      assert.deepEqual(
+        walked.files.filter((x) => x.rawPath).map((x) => [...(x.rawPath as Buffer)].slice(-3)),
+        [[0x6e, 0xff, 0x41]],
+      );
+    });
+
     it('keeps plugin.toml and plugin.json bundles distinct through the label', () => {
       f.write('x/plugin.toml', A);
       assert.notEqual(hashOf(f.path('x'), 'plugin.toml', A), hashOf(f.path('x'), 'plugin.json', A));
@@ -160,3 +181,34 @@ describe('hashes (codewhale.md §7, trust.md)', () => {
     });
   });
 });
+
+/**
+ * The v2 content hash written out from codewhale.md §7.1-§7.2 with nothing shared with
+ * the implementation: Buffer names, sorted with Buffer.compare, lstat per entry.
+ */
+function referenceContentHash(root: Buffer, label: string, manifest: Buffer): string {
+  const h = createHash('sha256');
+  const u64 = (n: number) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(n));
+    return b;
+  };
+  const frame = (domain: string, rel: Buffer) => Buffer.concat([Buffer.from('codewhale-os-path-v1\0'), u64(Buffer.byteLength(domain)), Buffer.from(domain), Buffer.from('unix-bytes\0'), u64(rel.length), rel]);
+  h.update(Buffer.concat([Buffer.from(`codewhale-plugin-content-v2\0${label}\0`), u64(manifest.length), manifest]));
+  const walk = (abs: Buffer, rel: Buffer): void => {
+    h.update(Buffer.concat([Buffer.from('unix-executable\0'), Buffer.from([0]), Buffer.from('D\0'), frame('bundle-relative-directory', rel)]));
+    for (const name of fs.readdirSync(abs, { encoding: 'buffer' }).sort(Buffer.compare)) {
+      const a = Buffer.concat([abs, Buffer.from('/'), name]);
+      const r = rel.length === 0 ? name : Buffer.concat([rel, Buffer.from('/'), name]);
+      const st = fs.lstatSync(a);
+      if (st.isDirectory()) walk(a, r);
+      else {
+        const bytes = fs.readFileSync(a);
+        h.update(Buffer.concat([Buffer.from('unix-executable\0'), Buffer.from([st.mode & 0o111 ? 1 : 0]), Buffer.from('F\0'), frame('bundle-relative-file', r), u64(bytes.length), bytes]));
+      }
+    }
+    h.update('E\0');
+  };
+  walk(root, Buffer.alloc(0));
+  return h.digest('hex');
+}

@@ -76,4 +76,28 @@ describe('incremental indexing', () => {
     assert.deepEqual([byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons], ['registered', ['active']]);
     assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['component_active']);
   });
+
+  it('indexes asynchronously to the same snapshot, letting other work run between slices of bundles', async () => {
+    for (let i = 0; i < 40; i++) {
+      f.write(`ws/.codewhale/plugins/p${i}/plugin.json`, JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: `p${i}`, version: '1.0.0' }));
+      f.write(`ws/.codewhale/plugins/p${i}/skills/s/SKILL.md`, `---\nname: s${i}\n---\nbody\n`);
+    }
+    f.write('ws/.codewhale/plugins/p7/mcp.json', '{"mcpServers": {"x": {"command": "/bin/sh"}}}');
+    f.mkdir('ws/.codewhale/plugins/no-manifest');
+    writeD(f);
+    const sync = indexer().indexAll();
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const ix = indexer();
+    const pending = ix.indexAllAsync();
+    const async = await pending;
+    clearInterval(timer);
+    assert.deepEqual({ ...async, generation: 0 }, { ...sync, generation: 0 });
+    assert.ok(ticks > 0, 'the event loop ran while bundles loaded');
+    // The asynchronous result is a full index: a refresh after it is incremental as usual.
+    f.write('ws/.codewhale/plugins/p3/skills/s/SKILL.md', '---\nname: s3\n---\nchanged\n');
+    const next = ix.refresh([f.path('ws/.codewhale/plugins/p3/skills/s/SKILL.md')]);
+    assert.notEqual(byName(next, 'p3').contentHash, byName(async, 'p3').contentHash);
+    assert.equal(byName(next, 'p4').contentHash, byName(async, 'p4').contentHash);
+  });
 });

@@ -14,6 +14,7 @@ import { POLICY_V3 } from '../hashing/activationPolicy';
 import { codewhalePluginId, reviewToken } from '../hashing/identity';
 import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../fs/safeFs';
 import { Findings } from '../findings';
+import { walkedTree } from './bundleTree';
 import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../model';
@@ -122,19 +123,23 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', `${label} must be valid UTF-8`, manifestFile);
     return invalid();
   }
+  // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
+  // and its tree answers the loader's questions about the bundle without the disk.
+  const walk = canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext);
+  const tree = walk?.ok ? walkedTree(walk) : undefined;
   const manifest =
     label === 'plugin.toml'
       ? readPluginToml(manifestFile, source, findings)
       : label === 'plugin.json'
-        ? readPluginJson(manifestFile, source, bundleRoot, findings)
+        ? readPluginJson(manifestFile, source, bundleRoot, findings, tree)
         : readKimiJson(manifestFile, source, bundleRoot, findings, label);
   const bundleFiles = label === 'plugin.json' ? [manifestFile, path.join(bundleRoot, 'mcp.json')] : [manifestFile];
-  if (!manifest || canonicalRoot === undefined) return invalid(dirName, { bundleFiles, ...(manifest ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } } : {}) });
+  if (!manifest || canonicalRoot === undefined || walk === undefined) return invalid(dirName, { bundleFiles, ...(manifest ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } } : {}) });
 
   if (path.dirname(canonicalRoot) !== ctx.canonicalDiscoveryRoot) {
     findings.inFile('codewhale.manifest.root', `plugin bundle resolved outside its Codewhale-owned discovery root: ${bundleRoot}`, manifestFile);
   }
-  const checked = validateManifest(canonicalRoot, manifest, findings);
+  const checked = validateManifest(canonicalRoot, manifest, findings, tree);
   const anchors: Record<string, { file: string; range: Range }> = { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } };
   for (const s of manifest.mcpServers) anchors[`mcp:${s.id}`] = { file: s.at.file, range: findings.rangeOf(s.at) };
   for (const [kind, spec] of Object.entries(manifest.components)) anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf({ ...spec.at, key: true }) };
@@ -143,15 +148,13 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const pluginId = codewhalePluginId(ctx.scope, Buffer.from(canonicalRoot), manifest.name.value);
   const name = manifest.name.value;
 
-  // §7.2: hash everything; keep the bytes of skill files for parsing (read once).
   const skillRoots = (checked.componentTargets.skills ?? []).map((t) => relativeTo(canonicalRoot, t));
-  const walk = hashBundleContent(canonicalRoot, label, read.bytes, (rel) => rel.endsWith('SKILL.md') && skillRoots.some((r) => r === '' || rel.startsWith(r + '/')));
   if (!walk.ok) {
     const code = walk.message === LIMIT_MESSAGE ? 'codewhale.content.limit' : walk.message.includes('symbolic link') ? 'codewhale.content.symlink' : walk.message.includes('neither a regular file') ? 'codewhale.content.special-file' : walk.message.includes('changed length') ? 'codewhale.content.changed' : 'codewhale.content.unreadable';
     findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
     return invalid(name, { manifest, pluginId, inventory, compatibility, canonicalRoot, bundleFiles, anchors });
   }
-  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, findings);
+  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.retained, findings);
   const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
   const when = applicability(manifest, ctx.host);
 
@@ -182,12 +185,17 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   };
 }
 
+/** Files the loader parses after the walk: the MCP sidecar and every candidate SKILL.md. */
+function parsedNext(rel: string): boolean {
+  return rel === 'mcp.json' || rel === 'SKILL.md' || rel.endsWith('/SKILL.md');
+}
+
 function relativeTo(root: string, target: string): string {
   return path.relative(root, target).split(path.sep).join('/');
 }
 
 /** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */
-function discoverSkills(root: string, pluginName: string, skillRoots: readonly string[], files: readonly HashedFile[], findings: Findings): BundleSkill[] {
+function discoverSkills(root: string, pluginName: string, skillRoots: readonly string[], files: readonly HashedFile[], contents: ReadonlyMap<string, Buffer>, findings: Findings): BundleSkill[] {
   const out: BundleSkill[] = [];
   const seenRoots = new Set<string>();
   for (const skillRoot of skillRoots) {
@@ -198,7 +206,7 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
       .filter((f) => f.path.startsWith(prefix))
       .map((f) => ({ f, inner: f.path.slice(prefix.length).split('/') }))
       .filter(({ inner }) => inner[inner.length - 1] === 'SKILL.md' && inner.length >= 2 && inner.length - 1 <= MAX_SKILL_DEPTH && inner.slice(0, -1).every((c) => !c.startsWith('.')))
-      .sort((a, b) => a.inner.length - b.inner.length || Buffer.compare(a.f.rel, b.f.rel));
+      .sort((a, b) => a.inner.length - b.inner.length || Buffer.compare(a.f.rawPath ?? Buffer.from(a.f.path), b.f.rawPath ?? Buffer.from(b.f.path)));
     const claimed: string[] = [];
     for (const { f, inner } of candidates) {
       const dir = inner.slice(0, -1).join('/');
@@ -209,7 +217,8 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
         findings.inFile('codewhale.skill.fatal', 'plugin Skill exceeds the one-megabyte parse limit', abs);
         continue;
       }
-      const text = f.bytes ? decodeUtf8(f.bytes) : undefined;
+      const bytes = contents.get(f.path);
+      const text = bytes ? decodeUtf8(bytes) : undefined;
       if (text === undefined) {
         findings.inFile('codewhale.skill.fatal', 'plugin Skill must be valid UTF-8', abs);
         continue;

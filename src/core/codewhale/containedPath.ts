@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { canonicalPath, errorText, isInside } from '../fs/safeFs';
 import * as fs from 'node:fs';
 import { looksAbsolute, textProblem } from './textRules';
+import type { BundleTree } from './bundleTree';
 
 export type PathKind = 'skills' | 'commands' | 'agents' | 'hooks' | 'lsp' | 'native' | 'MCP command' | 'MCP cwd';
 
@@ -12,15 +13,21 @@ export type Contained =
 /**
  * `resolve_contained_path(root, raw, kind)` (codewhale.md §4.6): relative, no `..`,
  * every component lstat-ed from the root with no symbolic link, and the canonical
- * result inside the canonical root.
+ * result inside the canonical root. With the bundle's walked tree (of the canonical
+ * root, holding no link), a path the walk saw is answered without touching the disk.
  */
-export function resolveContainedPath(root: string, raw: string, kind: PathKind): Contained {
+export function resolveContainedPath(root: string, raw: string, kind: PathKind, tree?: BundleTree): Contained {
   const t = textProblem(`${kind} path`, raw, 1024);
   if (t) return { ok: false, message: t };
   if (looksAbsolute(raw) || path.isAbsolute(raw)) return { ok: false, message: `${kind} path must be relative: \`${raw}\`` };
   // `\` is a separator only on Windows; elsewhere it is part of a name.
   const parts = raw.split(process.platform === 'win32' ? /[\\/]/ : '/');
   if (parts.some((p) => p === '..')) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
+  if (tree) {
+    const inside = parts.filter((p) => p !== '' && p !== '.');
+    const type = tree.typeOf(inside.join('/'));
+    if (type) return { ok: true, absolute: path.join(root, ...inside), type };
+  }
   let cursor = root;
   let type: 'file' | 'directory' | 'other' = 'directory';
   for (const part of parts) {

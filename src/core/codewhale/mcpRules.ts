@@ -1,4 +1,5 @@
 import { resolveContainedPath } from './containedPath';
+import type { BundleTree } from './bundleTree';
 import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
 import type { Findings } from '../findings';
@@ -10,7 +11,7 @@ const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 const CREDENTIAL_HINT = 'pass credentials through a reviewed environment mapping instead';
 
 /** Every rule of codewhale.md §4.7 for one server; reports each problem at its field. */
-export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings): void {
+export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings, tree?: BundleTree): void {
   const n = s.id;
   if (!isMcpServerName(n)) findings.at('codewhale.mcp.server-name', `MCP server name \`${n}\` is invalid`, s.at);
   const counts: [number, number, string, Located<unknown> | undefined][] = [
@@ -39,7 +40,7 @@ export function validateMcpServer(root: string, s: McpServerDecl, findings: Find
     findings.at('codewhale.mcp.command-or-url', `MCP server \`${n}\` must declare exactly one of command or url`, s.command?.at ?? s.url?.at ?? s.at);
     return;
   }
-  if (s.command) validateStdio(root, s, s.command, findings);
+  if (s.command) validateStdio(root, s, s.command, findings, tree);
   else if (s.url) validateRemote(s, s.url, findings);
 }
 
@@ -55,7 +56,7 @@ function toolList(field: string, tools: readonly Located<string>[], findings: Fi
   }
 }
 
-function validateStdio(root: string, s: McpServerDecl, command: Located<string>, findings: Findings): void {
+function validateStdio(root: string, s: McpServerDecl, command: Located<string>, findings: Findings, tree: BundleTree | undefined): void {
   const n = s.id;
   const t = textProblem('MCP command', command.value, 512);
   if (t) findings.at('codewhale.mcp.command', t, command.at);
@@ -66,7 +67,7 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
   const cmd = command.value;
   if (!t) {
     if (cmd.includes('/') || cmd.includes('\\')) {
-      const r = resolveContainedPath(root, cmd, 'MCP command');
+      const r = resolveContainedPath(root, cmd, 'MCP command', tree);
       if (!r.ok) findings.at('codewhale.mcp.command', r.message, command.at);
       else if (r.type !== 'file') findings.at('codewhale.mcp.command', `MCP server \`${n}\` command is not a regular file`, command.at);
     } else if (Buffer.byteLength(cmd) > 128 || !/^[A-Za-z0-9_.+-]+$/.test(cmd) || cmd === '.' || cmd === '..') {
@@ -74,7 +75,7 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
     }
   }
   if (s.cwd) {
-    const r = resolveContainedPath(root, s.cwd.value, 'MCP cwd');
+    const r = resolveContainedPath(root, s.cwd.value, 'MCP cwd', tree);
     if (!r.ok) findings.at('codewhale.mcp.cwd', r.message, s.cwd.at);
     else if (r.type !== 'directory') findings.at('codewhale.mcp.cwd', `MCP server \`${n}\` cwd is not a directory: ${s.cwd.value}`, s.cwd.at);
   }

@@ -1,4 +1,5 @@
 import { resolveContainedPath } from './containedPath';
+import type { BundleTree } from './bundleTree';
 import { validateMcpServer } from './mcpRules';
 import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
 import { normalizeDeclaredHost, urlHost } from './networkHosts';
@@ -21,7 +22,7 @@ export interface ValidatedManifest {
  * (codewhale.md §4.3-§4.7). Upstream stops at the first error; we report every
  * independent problem so a user can fix them in one pass — the bundle's fate is the same.
  */
-export function validateManifest(root: string, m: Manifest, findings: Findings): ValidatedManifest {
+export function validateManifest(root: string, m: Manifest, findings: Findings, tree?: BundleTree): ValidatedManifest {
   let version = m.version.value;
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
     const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n' }] };
@@ -116,7 +117,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings):
     for (const p of spec.paths) {
       if (seen.has(p.value)) findings.at('codewhale.component.path', `component path \`${p.value}\` is declared more than once`, p.at);
       seen.add(p.value);
-      const r = resolveContainedPath(root, p.value, kind);
+      const r = resolveContainedPath(root, p.value, kind, tree);
       if (r.ok) targets.push(r.absolute);
       else findings.at('codewhale.component.path', r.message, p.at);
     }
@@ -126,7 +127,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings):
   if (m.mcpServers.length > 64) {
     findings.at('codewhale.mcp.too-many', `manifest declares ${m.mcpServers.length} MCP servers; maximum is 64`, (m.mcpServers[64] ?? m.mcpServers[0])?.at ?? { file: m.file, path: [] });
   }
-  for (const s of m.mcpServers) validateMcpServer(root, s, findings);
+  for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree);
 
   return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => h.value.toLowerCase()), ...endpoints])].sort(), version };
 }

@@ -30,7 +30,12 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
       range: lines.range(offset, first?.length ?? 0),
     };
   }
-  const value = valueWithConstants(root, replaced);
+  // The tree is kept for ranges; the value comes from the native parser when it
+  // agrees that this is plain JSON (same values; a `__proto__` key is an own key
+  // there too), and from the tree otherwise (Python's constants, whitespace that
+  // only jsonc-parser accepts).
+  const native = replaced.size === 0 ? nativeValue(text) : undefined;
+  const value = native ? native.value : valueWithConstants(root, replaced);
   return { ok: true, document: new JsonDocument(file, text, value, root, lines) };
 }
 
@@ -135,6 +140,14 @@ function maskPythonConstants(text: string, replaced: Map<number, number>): strin
     out += c;
   }
   return out;
+}
+
+function nativeValue(text: string): { readonly value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
 }
 
 function valueWithConstants(node: Node, replaced: ReadonlyMap<number, number>): unknown {

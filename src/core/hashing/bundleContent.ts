@@ -13,32 +13,45 @@ export const MAX_HASHED_BYTES = 67108864;
 export const MAX_WALKED_ENTRIES = 65536;
 
 export interface HashedFile extends BundleFile {
-  /** Raw bundle-relative path bytes (names need not be UTF-8). */
-  readonly rel: Buffer;
-  /** Bytes, kept only for the files the caller asked for (skills, manifests). */
-  readonly bytes?: Buffer;
+  /** Raw bundle-relative path bytes, present only when a name is not valid UTF-8 (then `path` is lossy). */
+  readonly rawPath?: Buffer;
 }
 
 export type ContentWalk =
-  | { readonly ok: true; readonly contentHash: string; readonly files: readonly HashedFile[]; readonly directories: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly contentHash: string;
+      readonly files: readonly HashedFile[];
+      readonly directories: readonly string[];
+      /** Bytes of the files the caller asked to keep (by bundle-relative path): read once, parsed next. */
+      readonly retained: ReadonlyMap<string, Buffer>;
+    }
   | { readonly ok: false; readonly message: string; readonly rel?: string };
 
 export const LIMIT_MESSAGE = `plugin bundle content exceeds the plugin review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
 
+/** A directory entry's name: a string when it is valid UTF-8 (nearly always), else its raw bytes. */
+type Name = string | Buffer;
+
 interface Frame {
-  readonly abs: Buffer;
-  readonly rel: Buffer;
-  readonly children: fs.Dirent<Buffer>[];
+  readonly abs: string | Buffer;
+  readonly rel: Name;
+  readonly children: Child[];
   next: number;
 }
 
-const SLASH = Buffer.from('/');
+interface Child {
+  readonly name: Name;
+  /** The listing's own entry type (d_type): a link is never followed. */
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+}
 
 /**
  * Codewhale's content hash, domain v2 (codewhale.md §7.2): the manifest prefix, then
- * a depth-first walk of the whole bundle with lstat on every entry. Each file is read
- * once; `retain` picks the files whose bytes the caller parses next, so nothing is
- * read twice. Iterative, so a deeply nested tree cannot overflow the stack.
+ * a depth-first walk of the whole bundle, each entry typed by the directory listing
+ * (no link is followed). Each file is opened once, without following a link;
+ * `retain` picks the files whose bytes the caller parses next, so nothing is read
+ * twice. Iterative, so a deeply nested tree cannot overflow the stack.
  */
 export function hashBundleContent(
   root: string,
@@ -56,36 +69,28 @@ export function hashBundleContent(
 
   const files: HashedFile[] = [];
   const directories: string[] = [];
+  const retained = new Map<string, Buffer>();
   let totalBytes = 0;
   let walked = 0;
-  const rootBuf = Buffer.from(root);
   const stack: Frame[] = [];
 
-  const enterDirectory = (abs: Buffer, rel: Buffer): string | undefined => {
+  const enterDirectory = (abs: string | Buffer, rel: Name): string | undefined => {
     directoryOpen(h, rel);
-    directories.push(rel.toString('utf8'));
-    let entries: fs.Dirent<Buffer>[];
-    try {
-      // The entry types come from the directory listing itself (d_type, which is what
-      // lstat would say: links are never followed); Node falls back to lstat when a
-      // file system does not report types.
-      entries = fs.readdirSync(abs, { encoding: 'buffer', withFileTypes: true });
-    } catch (e) {
-      return `failed to read component directory ${display(rel)}: ${errorText(e)}`;
-    }
-    walked += entries.length;
+    directories.push(display(rel));
+    const listed = listChildren(abs);
+    if (!listed.ok) return `failed to read component directory ${display(rel)}: ${listed.error}`;
+    walked += listed.children.length;
     if (walked > MAX_WALKED_ENTRIES) return LIMIT_MESSAGE;
-    entries.sort((a, b) => Buffer.compare(a.name, b.name));
-    stack.push({ abs, rel, children: entries, next: 0 });
+    stack.push({ abs, rel, children: listed.children, next: 0 });
     return undefined;
   };
 
-  const fail = (message: string, rel?: Buffer): ContentWalk => (rel ? { ok: false, message, rel: display(rel) } : { ok: false, message });
+  const fail = (message: string, rel?: Name): ContentWalk => (rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message });
 
-  const rootStat = safeLstat(rootBuf);
+  const rootStat = safeLstat(root);
   if (!rootStat.ok) return fail(`failed to inspect plugin root: ${rootStat.error}`);
   if (rootStat.entry.type !== 'directory') return fail('plugin root must be a directory, not a symbolic link');
-  const rootError = enterDirectory(rootBuf, Buffer.alloc(0));
+  const rootError = enterDirectory(root, '');
   if (rootError) return fail(rootError);
 
   while (stack.length > 0) {
@@ -95,17 +100,16 @@ export function hashBundleContent(
       stack.pop();
       continue;
     }
-    const dirent = frame.children[frame.next++] as fs.Dirent<Buffer>;
-    const name = dirent.name;
-    const abs = Buffer.concat([frame.abs, SLASH, name]);
-    const rel = frame.rel.length === 0 ? name : Buffer.concat([frame.rel, SLASH, name]);
-    if (dirent.isSymbolicLink()) return fail(`component trees may not contain symbolic link ${display(rel)}`, rel);
-    if (dirent.isDirectory()) {
+    const child = frame.children[frame.next++] as Child;
+    const abs = join(frame.abs, child.name);
+    const rel = frame.rel.length === 0 ? child.name : join(frame.rel, child.name);
+    if (child.type === 'symlink') return fail(`component trees may not contain symbolic link ${display(rel)}`, rel);
+    if (child.type === 'directory') {
       const err = enterDirectory(abs, rel);
       if (err) return fail(err, rel);
       continue;
     }
-    if (!dirent.isFile()) return fail(`component ${display(rel)} is neither a regular file nor directory`, rel);
+    if (child.type !== 'file') return fail(`component ${display(rel)} is neither a regular file nor directory`, rel);
     if (files.length + 1 > MAX_HASHED_FILES) return fail(LIMIT_MESSAGE, rel);
     const read = readWhole(abs, MAX_HASHED_BYTES - totalBytes);
     if (!read.ok) {
@@ -116,22 +120,73 @@ export function hashBundleContent(
     fileRecord(h, rel, read.executable, read.bytes);
     const relPath = display(rel);
     files.push({
-      rel,
       path: relPath,
       size: read.bytes.length,
       sha256: sha256Hex(read.bytes),
       executable: read.executable,
-      ...(retain(relPath) ? { bytes: read.bytes } : {}),
+      ...(typeof rel === 'string' ? {} : { rawPath: rel }),
     });
+    if (retain(relPath)) retained.set(relPath, read.bytes);
   }
-  return { ok: true, contentHash: h.digest('hex'), files, directories };
+  return { ok: true, contentHash: h.digest('hex'), files, directories, retained };
 }
 
-function display(rel: Buffer): string {
-  return rel.toString('utf8');
+/**
+ * One directory's entries in byte order of their names. Names are read as strings;
+ * only a directory holding a name that is not valid UTF-8 (it decodes with U+FFFD)
+ * is listed again as raw bytes, so such names hash as the OS bytes they are.
+ */
+function listChildren(abs: string | Buffer): { ok: true; children: Child[] } | { ok: false; error: string } {
+  try {
+    const entries = fs.readdirSync(abs, { encoding: 'utf8', withFileTypes: true });
+    if (entries.some((e) => e.name.includes('\ufffd'))) {
+      const raw = fs.readdirSync(abs, { encoding: 'buffer', withFileTypes: true });
+      return { ok: true, children: inByteOrder(raw.map((e) => child(e, isUtf8(e.name) ? e.name.toString('utf8') : e.name))) };
+    }
+    return { ok: true, children: inByteOrder(entries.map((e) => child(e, e.name))) };
+  } catch (e) {
+    return { ok: false, error: errorText(e) };
+  }
 }
 
-function safeLstat(p: Buffer): { ok: true; entry: ReturnType<typeof entryOf> } | { ok: false; error: string } {
+function child(e: fs.Dirent<string> | fs.Dirent<Buffer>, name: Name): Child {
+  const type = e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other';
+  return { name, type };
+}
+
+/** Upstream walks in byte order of names; for ASCII names that is plain string order. */
+function inByteOrder(children: Child[]): Child[] {
+  if (children.every((c) => typeof c.name === 'string' && ASCII.test(c.name))) return children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const keyed = children.map((c) => ({ c, key: typeof c.name === 'string' ? Buffer.from(c.name, 'utf8') : c.name }));
+  return keyed.sort((a, b) => Buffer.compare(a.key, b.key)).map((k) => k.c);
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+function isUtf8(b: Buffer): boolean {
+  try {
+    UTF8_STRICT.decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+
+/** `a/b`, staying a string unless either side holds raw bytes. */
+function join(dir: string | Buffer, name: Name): string | Buffer {
+  if (typeof dir === 'string' && typeof name === 'string') return dir + '/' + name;
+  return Buffer.concat([typeof dir === 'string' ? Buffer.from(dir) : dir, SLASH, typeof name === 'string' ? Buffer.from(name) : name]);
+}
+
+const SLASH = Buffer.from('/');
+
+function display(rel: Name): string {
+  return typeof rel === 'string' ? rel : rel.toString('utf8');
+}
+
+function safeLstat(p: string): { ok: true; entry: ReturnType<typeof entryOf> } | { ok: false; error: string } {
   try {
     return { ok: true, entry: entryOf(fs.lstatSync(p)) };
   } catch (e) {
@@ -145,7 +200,7 @@ function safeLstat(p: Buffer): { ok: true; entry: ReturnType<typeof entryOf> } |
  * byte budget before reading it, and reads once into size + 1 bytes: a file that
  * grows or shrinks while it is read is refused.
  */
-function readWhole(p: Buffer, budget: number): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
+function readWhole(p: string | Buffer, budget: number): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
   let fd: number;
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));

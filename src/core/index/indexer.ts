@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../codewhale/bundle';
+import type { CodewhaleBundle } from '../codewhale/bundle';
+import { runBundleJob, type BundleJob } from './bundleJob';
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../codewhale/discovery';
 import { currentHost, type HostFacts } from '../codewhale/host';
 import { loadRivumiProject } from '../rivumi/load';
@@ -25,6 +26,16 @@ export interface IndexOptions {
   readonly workspaceTrusted?: boolean;
 }
 
+/** Bundles loaded between two yields of `indexAllAsync`: about 20 ms of work. */
+const BUNDLES_PER_SLICE = 16;
+
+interface RootJobs {
+  readonly root: string;
+  readonly workspace: string | null;
+  readonly scan: RootScan;
+  readonly jobs: readonly BundleJob[];
+}
+
 interface RootState {
   scan: RootScan;
   workspace: string | null;
@@ -47,16 +58,58 @@ export class Indexer {
     this.host = options.host ?? currentHost();
   }
 
-  /** Reads everything from disk. */
+  /** Reads everything from disk, on this thread. */
   indexAll(): Snapshot {
+    const scans = this.scanAll();
+    this.commit(scans, scans.map((s) => s.jobs.map((job) => runBundleJob(job, this.host))));
+    return this.snapshot();
+  }
+
+  /**
+   * The same snapshot as `indexAll`, loading bundles in slices and yielding to the
+   * event loop between them: in the editor's extension host, a large workspace never
+   * holds other extensions' events for the whole load.
+   */
+  async indexAllAsync(): Promise<Snapshot> {
+    const scans = this.scanAll();
+    const loaded: (CodewhaleBundle | null)[][] = [];
+    let sinceYield = 0;
+    for (const s of scans) {
+      const bundles: (CodewhaleBundle | null)[] = [];
+      for (const job of s.jobs) {
+        bundles.push(runBundleJob(job, this.host));
+        if (++sinceYield === BUNDLES_PER_SLICE) {
+          sinceYield = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      loaded.push(bundles);
+    }
+    this.commit(scans, loaded);
+    return this.snapshot();
+  }
+
+  /** Discovery of every root and the Rivumi loads: everything but the bundles themselves. */
+  private scanAll(): RootJobs[] {
     this.roots.clear();
     this.rivumi.clear();
+    const scans: RootJobs[] = [];
     for (const ws of this.options.workspaces) {
-      this.loadRoot(workspacePluginRoot(ws), ws);
+      scans.push(this.rootJobs(workspacePluginRoot(ws), ws));
       this.rivumi.set(ws, loadRivumiProject(ws));
     }
-    if (this.options.codewhaleHome !== null) this.loadRoot(userPluginRoot(this.options.codewhaleHome), null);
-    return this.snapshot();
+    if (this.options.codewhaleHome !== null) scans.push(this.rootJobs(userPluginRoot(this.options.codewhaleHome), null));
+    return scans;
+  }
+
+  private commit(scans: readonly RootJobs[], loaded: readonly (readonly (CodewhaleBundle | null)[])[]): void {
+    scans.forEach((s, i) => {
+      const bundles = new Map<string, CodewhaleBundle>();
+      (loaded[i] ?? []).forEach((b, j) => {
+        if (b) bundles.set((s.jobs[j] as BundleJob).dir, b);
+      });
+      this.roots.set(s.root, { scan: s.scan, workspace: s.workspace, bundles });
+    });
   }
 
   /**
@@ -92,8 +145,8 @@ export class Indexer {
     for (const [dir, root] of bundlesToReload) {
       const state = this.roots.get(root);
       if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
-      const label = resolveManifest(dir);
-      if (label) state.bundles.set(dir, loadCodewhaleBundle(dir, label, { scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot, host: this.host }));
+      const bundle = runBundleJob({ dir, scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot }, this.host);
+      if (bundle) state.bundles.set(dir, bundle);
       else state.bundles.delete(dir);
     }
     for (const ws of rivumiToReload) this.rivumi.set(ws, loadRivumiProject(ws));
@@ -132,7 +185,18 @@ export class Indexer {
     return [...out];
   }
 
-  private loadRoot(root: string, workspace: string | null, previous?: Map<string, CodewhaleBundle>): void {
+  private loadRoot(root: string, workspace: string | null, previous: Map<string, CodewhaleBundle>): void {
+    const { scan, jobs } = this.rootJobs(root, workspace);
+    const bundles = new Map<string, CodewhaleBundle>();
+    for (const job of jobs) {
+      const bundle = previous.get(job.dir) ?? runBundleJob(job, this.host);
+      if (bundle) bundles.set(job.dir, bundle);
+    }
+    this.roots.set(root, { scan, workspace, bundles });
+  }
+
+  /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
+  private rootJobs(root: string, workspace: string | null): RootJobs {
     const scope = workspace === null ? 'user' : 'workspace';
     let scan = scanRoot(root, scope);
     // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace.
@@ -140,14 +204,9 @@ export class Indexer {
       const d: Diagnostic = { file: path.dirname(root), range: FILE_START, severity: 'error', code: 'codewhale.root-symlink', message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`, itemId: null };
       scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
     }
-    const bundles = new Map<string, CodewhaleBundle>();
-    for (const dir of scan.candidates) {
-      const label = resolveManifest(dir);
-      if (!label || !scan.canonicalRoot) continue;
-      const cached = previous?.get(dir);
-      bundles.set(dir, cached ?? loadCodewhaleBundle(dir, label, { scope, canonicalDiscoveryRoot: scan.canonicalRoot, host: this.host }));
-    }
-    this.roots.set(root, { scan, workspace, bundles });
+    const discoveryRoot = scan.canonicalRoot;
+    const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
+    return { root, workspace, scan, jobs };
   }
 }
 

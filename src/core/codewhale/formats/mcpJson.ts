@@ -5,6 +5,7 @@ import { mcpServerFromFields, type McpFields } from './mcpFields';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../documents/jsonDocument';
 import { decodeUtf8, readRegularFile } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
+import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
 
 export const MAX_MANIFEST_BYTES = 1048576;
@@ -45,8 +46,8 @@ const root = z.strictObject({ $schema: text.optional(), mcpServers: z.record(z.s
  * servers (sorted by id, [Skillgate] deterministic order), `[]` when absent, or
  * undefined when it is invalid (the findings say why).
  */
-export function readMcpJson(file: string, findings: Findings): McpServerDecl[] | undefined {
-  const read = readRegularFile(file, MAX_MANIFEST_BYTES);
+export function readMcpJson(file: string, findings: Findings, tree?: BundleTree): McpServerDecl[] | undefined {
+  const read = tree?.read('mcp.json', MAX_MANIFEST_BYTES) ?? readRegularFile(file, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     if (read.reason === 'missing') return [];
     const message =

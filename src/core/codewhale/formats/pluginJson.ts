@@ -6,6 +6,7 @@ import { readMcpJson } from './mcpJson';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../documents/jsonDocument';
 import { statEntry } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
+import type { BundleTree } from '../bundleTree';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 
@@ -39,7 +40,7 @@ const root = z.strictObject({
 });
 
 /** Agent Plugins v1.0.0 `plugin.json` with its sibling `mcp.json` (codewhale.md §3.2, §3.3). */
-export function readPluginJson(file: string, source: string, bundleRoot: string, findings: Findings): Manifest | undefined {
+export function readPluginJson(file: string, source: string, bundleRoot: string, findings: Findings, tree?: BundleTree): Manifest | undefined {
   const parsed = parseJsonDocument(file, source);
   if (!parsed.ok) {
     findings.inFile('codewhale.manifest.parse', `failed to parse plugin.json: ${parsed.message}`, file, parsed.range);
@@ -85,7 +86,7 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
       ok = false;
     } else ext = e.data;
   }
-  const mcp = readMcpJson(path.join(bundleRoot, 'mcp.json'), findings);
+  const mcp = readMcpJson(path.join(bundleRoot, 'mcp.json'), findings, tree);
   if (!ok || mcp === undefined) return undefined;
 
   const extPath = (...p: (string | number)[]) => ['extensions', EXT, ...p];
@@ -102,7 +103,7 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     };
   }
   // Skills default: a `skills/` directory, when the extension declares none (is_dir follows links).
-  if (!ext.skills && statEntry(path.join(bundleRoot, 'skills')).type === 'directory') {
+  if (!ext.skills && (tree ? tree.typeOf('skills') === 'directory' : statEntry(path.join(bundleRoot, 'skills')).type === 'directory')) {
     components.skills = { at: { file, path: [] }, paths: [located('skills', file, [])] };
   }
   const author = d.author ? composeAuthor(d.author) : undefined;
