@@ -21,19 +21,13 @@ const SCOPE_RANK = { user: 1, workspace: 2 } as const;
 export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): { items: Item[]; diagnostics: Diagnostic[] } {
   const items: Item[] = [];
   const diagnostics: Diagnostic[] = [];
-  const order = (list: readonly CodewhaleScan[]) =>
-    [...list].sort(
-      (a, b) =>
-        SCOPE_RANK[a.bundle.scope] - SCOPE_RANK[b.bundle.scope] ||
-        cmp(a.bundle.name, b.bundle.name) ||
-        cmp(a.bundle.canonicalRoot ?? a.bundle.dir, b.bundle.canonicalRoot ?? b.bundle.dir),
-    );
+  const order = (list: readonly CodewhaleScan[]) => [...list].sort((a, b) => cmp(orderKey(a.bundle), orderKey(b.bundle)));
   // Codewhale runs in one workspace at a time: each workspace folder sees the user
   // bundles and its own, never another folder's.
   const user = { winners: new Map<string, string>(), roots: new Set<string>() };
   const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Set<string>) => {
     for (const { bundle, workspace } of order(list)) {
-      const id = bundle.pluginId ?? codewhalePluginId(bundle.scope, Buffer.from(bundle.canonicalRoot ?? bundle.dir), bundle.name);
+      const id = idOf(bundle);
       const own: Diagnostic[] = [...ownDiagnostics(bundle, id)];
       let shadowedBy: string | null = null;
       if (bundle.valid && bundle.canonicalRoot) {
@@ -68,9 +62,43 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
  * its shadowing, its trust state and the host gates. This keeps a snapshot after a
  * one-bundle change proportional to that bundle, not to the workspace.
  */
-const itemCache = new WeakMap<CodewhaleBundle, { key: string; items: Item[] }>();
+interface ItemInputs {
+  readonly workspace: string | null;
+  readonly id: string;
+  readonly shadowedBy: string | null;
+  /** The trust state as JSON ('' when the store has none for the bundle). */
+  readonly state: string;
+  readonly workspaceTrusted: boolean;
+  readonly diagnosticCount: number;
+}
+const itemCache = new WeakMap<CodewhaleBundle, { inputs: ItemInputs; items: Item[] }>();
 const keyCache = new WeakMap<CodewhaleBundle, string>();
 const diagnosticCache = new WeakMap<CodewhaleBundle, { id: string; diagnostics: Diagnostic[] }>();
+
+const orderKeys = new WeakMap<CodewhaleBundle, string>();
+
+/** Precedence order, as one string per loaded bundle: scope rank, then name, then canonical root. */
+function orderKey(b: CodewhaleBundle): string {
+  let key = orderKeys.get(b);
+  if (key === undefined) {
+    key = `${SCOPE_RANK[b.scope]}\0${b.name}\0${b.canonicalRoot ?? b.dir}`;
+    orderKeys.set(b, key);
+  }
+  return key;
+}
+
+const idCache = new WeakMap<CodewhaleBundle, string>();
+
+/** The item id: the plugin id, or for a bundle that never got one (invalid), the same id from its directory. */
+function idOf(b: CodewhaleBundle): string {
+  if (b.pluginId) return b.pluginId;
+  let id = idCache.get(b);
+  if (id === undefined) {
+    id = codewhalePluginId(b.scope, Buffer.from(b.canonicalRoot ?? b.dir), b.name);
+    idCache.set(b, id);
+  }
+  return id;
+}
 
 /** The bundle's trust-store key, computed once per loaded bundle. */
 function keyOf(b: CodewhaleBundle): string {
@@ -93,12 +121,16 @@ function ownDiagnostics(b: CodewhaleBundle, id: string): readonly Diagnostic[] {
 
 function cachedBundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
   const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b)) : 'unavailable';
-  const key = JSON.stringify([workspace, id, shadowedBy, state ?? null, ctx.workspaceTrusted, diagnostics.length]);
+  const inputs: ItemInputs = { workspace, id, shadowedBy, state: state === undefined ? '' : JSON.stringify(state), workspaceTrusted: ctx.workspaceTrusted, diagnosticCount: diagnostics.length };
   const hit = itemCache.get(b);
-  if (hit && hit.key === key) return hit.items;
+  if (hit && sameInputs(hit.inputs, inputs)) return hit.items;
   const items = bundleItems(b, workspace, id, shadowedBy, diagnostics, ctx);
-  itemCache.set(b, { key, items });
+  itemCache.set(b, { inputs, items });
   return items;
+}
+
+function sameInputs(a: ItemInputs, b: ItemInputs): boolean {
+  return a.workspace === b.workspace && a.id === b.id && a.shadowedBy === b.shadowedBy && a.state === b.state && a.workspaceTrusted === b.workspaceTrusted && a.diagnosticCount === b.diagnosticCount;
 }
 
 function bundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
