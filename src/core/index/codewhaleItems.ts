@@ -18,22 +18,54 @@ const SCOPE_RANK = { user: 1, workspace: 2 } as const;
  * user beats workspace; only valid bundles take part; a canonical root seen twice is
  * a duplicate discovery.
  */
-export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): { items: Item[]; diagnostics: Diagnostic[] } {
+export interface CodewhaleItems {
+  readonly items: readonly Item[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly layout: CodewhaleLayout;
+}
+
+/** Where each bundle's output sits in the flat lists, for patching them (codewhaleItemCache.ts). */
+export interface CodewhaleLayout {
+  /** Bundles in output order; each once. */
+  readonly order: CodewhaleBundle[];
+  readonly workspaces: (string | null)[];
+  readonly itemCounts: number[];
+  readonly diagnosticCounts: number[];
+  /** How many bundles taking part in shadowing (valid, with a root) have each name and each canonical root. */
+  readonly names: Map<string, number>;
+  readonly roots: Map<string, number>;
+}
+
+export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleItems {
   const items: Item[] = [];
   const diagnostics: Diagnostic[] = [];
-  const order = (list: readonly CodewhaleScan[]) => [...list].sort((a, b) => cmp(orderKey(a.bundle), orderKey(b.bundle)));
+  const layout: CodewhaleLayout = { order: [], workspaces: [], itemCounts: [], diagnosticCounts: [], names: new Map(), roots: new Map() };
+  const laidOut = (bundle: CodewhaleBundle, workspace: string | null, itemsBefore: number, diagnosticsBefore: number) => {
+    layout.order.push(bundle);
+    layout.workspaces.push(workspace);
+    layout.itemCounts.push(items.length - itemsBefore);
+    layout.diagnosticCounts.push(diagnostics.length - diagnosticsBefore);
+    if (takesPart(bundle)) {
+      layout.names.set(bundle.name, (layout.names.get(bundle.name) ?? 0) + 1);
+      layout.roots.set(bundle.canonicalRoot as string, (layout.roots.get(bundle.canonicalRoot as string) ?? 0) + 1);
+    }
+  };
   // Codewhale runs in one workspace at a time: each workspace folder sees the user
   // bundles and its own, never another folder's.
   const user = { winners: new Map<string, string>(), roots: new Set<string>() };
   const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Set<string>) => {
-    for (const { bundle, workspace } of order(list)) {
-      const id = idOf(bundle);
-      const own: Diagnostic[] = [...ownDiagnostics(bundle, id)];
+    for (const { scan, memo } of inPrecedenceOrder(list)) {
+      const { bundle, workspace } = scan;
+      const id = memo.id;
+      const itemsBefore = items.length;
+      const diagnosticsBefore = diagnostics.length;
+      let own = ownDiagnostics(bundle, memo);
       let shadowedBy: string | null = null;
       if (bundle.valid && bundle.canonicalRoot) {
         if (roots.has(bundle.canonicalRoot)) {
-          own.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, id));
-          diagnostics.push(...own);
+          for (const d of own) diagnostics.push(d);
+          diagnostics.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, id));
+          laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
           continue;
         }
         roots.add(bundle.canonicalRoot);
@@ -41,27 +73,62 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
         if (winner) {
           shadowedBy = winner;
           const w = items.find((i) => i.id === winner);
-          own.push({
-            ...warning('codewhale.name-conflict', `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`, bundle.manifestFile ?? bundle.dir, id),
-            ...(w ? { related: [{ file: w.location.file, range: w.location.range, message: `the ${w.scope} bundle \`${w.name}\` wins` }] } : {}),
-          });
+          own = [
+            ...own,
+            {
+              ...warning('codewhale.name-conflict', `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`, bundle.manifestFile ?? bundle.dir, id),
+              ...(w ? { related: [{ file: w.location.file, range: w.location.range, message: `the ${w.scope} bundle \`${w.name}\` wins` }] } : {}),
+            },
+          ];
         } else winners.set(bundle.name, id);
       }
       for (const d of own) diagnostics.push(d);
-      for (const item of cachedBundleItems(bundle, workspace, id, shadowedBy, own, ctx)) items.push(item);
+      for (const item of cachedBundleItems(bundle, memo, workspace, shadowedBy, own, ctx)) items.push(item);
+      laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
     }
   };
-  place(scans.filter((s) => s.workspace === null), user.winners, user.roots);
-  const workspaces = [...new Set(scans.map((s) => s.workspace).filter((w): w is string => w !== null))];
-  for (const ws of workspaces) place(scans.filter((s) => s.workspace === ws), new Map(user.winners), new Set(user.roots));
-  return { items, diagnostics };
+  const byWorkspace = new Map<string, CodewhaleScan[]>();
+  const userScans: CodewhaleScan[] = [];
+  for (const s of scans) {
+    if (s.workspace === null) userScans.push(s);
+    else {
+      const list = byWorkspace.get(s.workspace);
+      if (list) list.push(s);
+      else byWorkspace.set(s.workspace, [s]);
+    }
+  }
+  place(userScans, user.winners, user.roots);
+  for (const list of byWorkspace.values()) place(list, new Map(user.winners), new Set(user.roots));
+  return { items, diagnostics, layout };
+}
+
+/** Whether a bundle takes part in shadowing and duplicate detection (codewhale.md §2.6). */
+export function takesPart(b: CodewhaleBundle): boolean {
+  return b.valid && b.canonicalRoot !== undefined && b.canonicalRoot !== '';
+}
+
+/** A bundle's output when no other bundle shares its name or root: its own diagnostics and items. */
+export function placedAlone(bundle: CodewhaleBundle, workspace: string | null, ctx: GateContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+  const memo = memoOf(bundle);
+  const own = ownDiagnostics(bundle, memo);
+  return { items: cachedBundleItems(bundle, memo, workspace, null, own, ctx), diagnostics: own };
 }
 
 /**
- * Items of an unchanged bundle are reused as long as what decides them is the same:
- * its shadowing, its trust state and the host gates. This keeps a snapshot after a
- * one-bundle change proportional to that bundle, not to the workspace.
+ * What is worked out once per loaded bundle and reused by every snapshot until the
+ * bundle is re-read: its precedence key, ids, tagged diagnostics and last items.
+ * One lookup per bundle per snapshot keeps a snapshot after a one-bundle change
+ * cheap in a workspace of thousands of bundles.
  */
+interface BundleMemo {
+  readonly orderKey: string;
+  readonly id: string;
+  key?: string;
+  own?: readonly Diagnostic[];
+  items?: { readonly inputs: ItemInputs; readonly items: Item[] };
+}
+
+/** What decides a bundle's items besides the bundle itself: unchanged inputs, the same items. */
 interface ItemInputs {
   readonly workspace: string | null;
   readonly id: string;
@@ -71,61 +138,50 @@ interface ItemInputs {
   readonly workspaceTrusted: boolean;
   readonly diagnosticCount: number;
 }
-const itemCache = new WeakMap<CodewhaleBundle, { inputs: ItemInputs; items: Item[] }>();
-const keyCache = new WeakMap<CodewhaleBundle, string>();
-const diagnosticCache = new WeakMap<CodewhaleBundle, { id: string; diagnostics: Diagnostic[] }>();
 
-const orderKeys = new WeakMap<CodewhaleBundle, string>();
+const memos = new WeakMap<CodewhaleBundle, BundleMemo>();
 
-/** Precedence order, as one string per loaded bundle: scope rank, then name, then canonical root. */
-function orderKey(b: CodewhaleBundle): string {
-  let key = orderKeys.get(b);
-  if (key === undefined) {
-    key = `${SCOPE_RANK[b.scope]}\0${b.name}\0${b.canonicalRoot ?? b.dir}`;
-    orderKeys.set(b, key);
+function memoOf(b: CodewhaleBundle): BundleMemo {
+  let memo = memos.get(b);
+  if (!memo) {
+    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, Buffer.from(b.canonicalRoot ?? b.dir), b.name) };
+    memos.set(b, memo);
   }
-  return key;
+  return memo;
 }
 
-const idCache = new WeakMap<CodewhaleBundle, string>();
+/** Precedence (codewhale.md §2.6) as one string: scope rank, then name, then canonical root. */
+export function precedenceKey(b: CodewhaleBundle): string {
+  return `${SCOPE_RANK[b.scope]}\0${b.name}\0${b.canonicalRoot ?? b.dir}`;
+}
 
-/** The item id: the plugin id, or for a bundle that never got one (invalid), the same id from its directory. */
-function idOf(b: CodewhaleBundle): string {
-  if (b.pluginId) return b.pluginId;
-  let id = idCache.get(b);
-  if (id === undefined) {
-    id = codewhalePluginId(b.scope, Buffer.from(b.canonicalRoot ?? b.dir), b.name);
-    idCache.set(b, id);
+/** The list in precedence order; the indexer keeps its bundles in that order, so this is usually a check, not a sort. */
+function inPrecedenceOrder(list: readonly CodewhaleScan[]): { scan: CodewhaleScan; memo: BundleMemo }[] {
+  const keyed = list.map((scan) => ({ scan, memo: memoOf(scan.bundle) }));
+  for (let i = 1; i < keyed.length; i++) {
+    if ((keyed[i - 1] as (typeof keyed)[number]).memo.orderKey > (keyed[i] as (typeof keyed)[number]).memo.orderKey) {
+      return keyed.sort((a, b) => cmp(a.memo.orderKey, b.memo.orderKey));
+    }
   }
-  return id;
+  return keyed;
 }
 
-/** The bundle's trust-store key, computed once per loaded bundle. */
-function keyOf(b: CodewhaleBundle): string {
-  let key = keyCache.get(b);
-  if (key === undefined) {
-    key = bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name);
-    keyCache.set(b, key);
-  }
-  return key;
+/** The bundle's trust-store key. */
+function keyOf(b: CodewhaleBundle, memo: BundleMemo): string {
+  return (memo.key ??= bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name));
 }
 
-/** The bundle's own diagnostics, tagged with its item id, computed once per loaded bundle. */
-function ownDiagnostics(b: CodewhaleBundle, id: string): readonly Diagnostic[] {
-  const hit = diagnosticCache.get(b);
-  if (hit && hit.id === id) return hit.diagnostics;
-  const diagnostics = b.diagnostics.map((d) => ({ ...d, itemId: id }));
-  diagnosticCache.set(b, { id, diagnostics });
-  return diagnostics;
+/** The bundle's own diagnostics, tagged with its item id. */
+function ownDiagnostics(b: CodewhaleBundle, memo: BundleMemo): readonly Diagnostic[] {
+  return (memo.own ??= b.diagnostics.map((d) => ({ ...d, itemId: memo.id })));
 }
 
-function cachedBundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
-  const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b)) : 'unavailable';
-  const inputs: ItemInputs = { workspace, id, shadowedBy, state: state === undefined ? '' : JSON.stringify(state), workspaceTrusted: ctx.workspaceTrusted, diagnosticCount: diagnostics.length };
-  const hit = itemCache.get(b);
-  if (hit && sameInputs(hit.inputs, inputs)) return hit.items;
-  const items = bundleItems(b, workspace, id, shadowedBy, diagnostics, ctx);
-  itemCache.set(b, { inputs, items });
+function cachedBundleItems(b: CodewhaleBundle, memo: BundleMemo, workspace: string | null, shadowedBy: string | null, diagnostics: readonly Diagnostic[], ctx: GateContext): Item[] {
+  const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b, memo)) : 'unavailable';
+  const inputs: ItemInputs = { workspace, id: memo.id, shadowedBy, state: state === undefined ? '' : JSON.stringify(state), workspaceTrusted: ctx.workspaceTrusted, diagnosticCount: diagnostics.length };
+  if (memo.items && sameInputs(memo.items.inputs, inputs)) return memo.items.items;
+  const items = bundleItems(b, memo.id, workspace, shadowedBy, diagnostics, ctx, keyOf(b, memo));
+  memo.items = { inputs, items };
   return items;
 }
 
@@ -133,8 +189,7 @@ function sameInputs(a: ItemInputs, b: ItemInputs): boolean {
   return a.workspace === b.workspace && a.id === b.id && a.shadowedBy === b.shadowedBy && a.state === b.state && a.workspaceTrusted === b.workspaceTrusted && a.diagnosticCount === b.diagnosticCount;
 }
 
-function bundleItems(b: CodewhaleBundle, workspace: string | null, id: string, shadowedBy: string | null, diagnostics: Diagnostic[], ctx: GateContext): Item[] {
-  const key = keyOf(b);
+function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, shadowedBy: string | null, diagnostics: readonly Diagnostic[], ctx: GateContext, key: string): Item[] {
   const gate = trustGate({ bundleKey: key, contentHash: b.contentHash ?? null, capabilityHash: b.capabilityHash ?? null }, ctx);
   let decision: Decision;
   let reasons: ReasonCode[];

@@ -7,7 +7,8 @@ import { loadRivumiProject } from '../rivumi/load';
 import { scriptPath } from '../rivumi/hashes';
 import { lstatEntry } from '../fs/safeFs';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
-import { codewhaleItems, type CodewhaleScan } from './codewhaleItems';
+import { precedenceKey, type CodewhaleScan } from './codewhaleItems';
+import { CodewhaleItemCache } from './codewhaleItemCache';
 import { rivumiItems } from './rivumiItems';
 import { FILE_START, type Diagnostic, type Item } from '../model';
 import type { RivumiProject } from '../rivumi/model';
@@ -52,6 +53,7 @@ export class Indexer {
   private readonly roots = new Map<string, RootState>();
   private readonly rivumi = new Map<string, RivumiProject>();
   private generation = 0;
+  private readonly codewhale = new CodewhaleItemCache();
   private readonly host: HostFacts;
 
   constructor(private readonly options: IndexOptions) {
@@ -62,7 +64,7 @@ export class Indexer {
   indexAll(): Snapshot {
     const scans = this.scanAll();
     this.commit(scans, scans.map((s) => s.jobs.map((job) => runBundleJob(job, this.host))));
-    return this.snapshot();
+    return this.compose(undefined);
   }
 
   /**
@@ -86,7 +88,7 @@ export class Indexer {
       loaded.push(bundles);
     }
     this.commit(scans, loaded);
-    return this.snapshot();
+    return this.compose(undefined);
   }
 
   /** Discovery of every root and the Rivumi loads: everything but the bundles themselves. */
@@ -104,11 +106,11 @@ export class Indexer {
 
   private commit(scans: readonly RootJobs[], loaded: readonly (readonly (CodewhaleBundle | null)[])[]): void {
     scans.forEach((s, i) => {
-      const bundles = new Map<string, CodewhaleBundle>();
+      const found: [string, CodewhaleBundle][] = [];
       (loaded[i] ?? []).forEach((b, j) => {
-        if (b) bundles.set((s.jobs[j] as BundleJob).dir, b);
+        if (b) found.push([(s.jobs[j] as BundleJob).dir, b]);
       });
-      this.roots.set(s.root, { scan: s.scan, workspace: s.workspace, bundles });
+      this.roots.set(s.root, { scan: s.scan, workspace: s.workspace, bundles: inPrecedenceOrder(found) });
     });
   }
 
@@ -142,39 +144,51 @@ export class Indexer {
       const state = this.roots.get(root);
       if (state) this.loadRoot(root, state.workspace, state.bundles);
     }
+    // Bundles re-read in place can be patched into the last items; anything else places all again.
+    let replaced: [CodewhaleBundle, CodewhaleBundle][] | undefined = rootsToRescan.size > 0 ? undefined : [];
     for (const [dir, root] of bundlesToReload) {
       const state = this.roots.get(root);
       if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
+      const before = state.bundles.get(dir);
       const bundle = runBundleJob({ dir, scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot }, this.host);
       if (bundle) state.bundles.set(dir, bundle);
       else state.bundles.delete(dir);
+      if (before && bundle) replaced?.push([before, bundle]);
+      else replaced = undefined;
     }
     for (const ws of rivumiToReload) this.rivumi.set(ws, loadRivumiProject(ws));
-    return this.snapshot();
+    return this.compose(replaced);
   }
 
   /** Re-derives decisions without reading bundles (after a trust store change). */
   snapshot(): Snapshot {
+    return this.compose([]);
+  }
+
+  /** A snapshot of what is loaded; `replaced`: the bundles re-read since the last one, if that is all that changed. */
+  private compose(replaced: readonly [CodewhaleBundle, CodewhaleBundle][] | undefined): Snapshot {
     const trust = this.options.trust?.() ?? EMPTY_TRUST;
     const ctx = { trust, workspaceTrusted: this.options.workspaceTrusted ?? true, hooksOptIn: this.options.rivumiHooksEnv === '1' };
-    const items: Item[] = [];
-    const diagnostics: Diagnostic[] = [];
-    const scans: CodewhaleScan[] = [];
-    for (const state of this.roots.values()) {
-      diagnostics.push(...state.scan.diagnostics);
-      for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });
-    }
-    const cw = codewhaleItems(scans, ctx);
-    items.push(...cw.items);
-    diagnostics.push(...cw.diagnostics);
+    const cw = (replaced && this.codewhale.patch(replaced, ctx)) ?? this.codewhale.compute(this.scans(), ctx);
+    const scanDiagnostics: Diagnostic[] = [];
+    for (const state of this.roots.values()) for (const d of state.scan.diagnostics) scanDiagnostics.push(d);
+    // Copies, not spread arguments: a large workspace has more items than a call takes arguments.
+    const items: Item[] = cw.items.slice();
+    const diagnostics: Diagnostic[] = scanDiagnostics.concat(cw.diagnostics);
     for (const ws of this.options.workspaces) {
       const project = this.rivumi.get(ws);
       if (!project) continue;
       const r = rivumiItems(project, ctx);
-      items.push(...r.items);
-      diagnostics.push(...r.diagnostics);
+      for (const i of r.items) items.push(i);
+      for (const d of r.diagnostics) diagnostics.push(d);
     }
     return { generation: ++this.generation, workspaces: this.options.workspaces, items, diagnostics, trustProblem: trust.available ? null : trust.problem };
+  }
+
+  private scans(): CodewhaleScan[] {
+    const scans: CodewhaleScan[] = [];
+    for (const state of this.roots.values()) for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });
+    return scans;
   }
 
   /** Every file or directory whose change matters, for watchers outside `.rivumi`/`.codewhale`. */
@@ -187,12 +201,12 @@ export class Indexer {
 
   private loadRoot(root: string, workspace: string | null, previous: Map<string, CodewhaleBundle>): void {
     const { scan, jobs } = this.rootJobs(root, workspace);
-    const bundles = new Map<string, CodewhaleBundle>();
+    const found: [string, CodewhaleBundle][] = [];
     for (const job of jobs) {
       const bundle = previous.get(job.dir) ?? runBundleJob(job, this.host);
-      if (bundle) bundles.set(job.dir, bundle);
+      if (bundle) found.push([job.dir, bundle]);
     }
-    this.roots.set(root, { scan, workspace, bundles });
+    this.roots.set(root, { scan, workspace, bundles: inPrecedenceOrder(found) });
   }
 
   /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
@@ -208,6 +222,16 @@ export class Indexer {
     const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
     return { root, workspace, scan, jobs };
   }
+}
+
+/**
+ * A root's bundles, keyed by directory, in precedence order: snapshots then find them
+ * ordered, and a re-read bundle keeps its place (unless its name changed).
+ */
+function inPrecedenceOrder(found: [string, CodewhaleBundle][]): Map<string, CodewhaleBundle> {
+  const keyed = found.map(([dir, b]) => ({ dir, b, key: precedenceKey(b) }));
+  keyed.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  return new Map(keyed.map((k) => [k.dir, k.b]));
 }
 
 function isAncestor(ancestor: string, p: string): boolean {

@@ -6,7 +6,7 @@ import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type T
 import type { TrustView } from './trustView';
 import { errorText } from '../fs/safeFs';
 
-export type StoreRead = { readonly ok: true; readonly state: TrustState; readonly exists: boolean } | { readonly ok: false; readonly problem: string };
+export type StoreRead = { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string } | { readonly ok: false; readonly problem: string };
 
 export type Mutation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
@@ -34,7 +34,7 @@ export class TrustStore {
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, state: emptyState(), exists: false };
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, state: emptyState(), exists: false, text: '' };
       return { ok: false, problem: `trust store ${this.file} cannot be read: ${errorText(e)}` };
     }
     let raw: unknown;
@@ -52,7 +52,7 @@ export class TrustStore {
       const what = issue?.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `\`${k}\``).join(', ')}` : (issue?.message ?? 'invalid');
       return { ok: false, problem: `trust store ${this.file} does not match its schema${at ? ` at ${at}` : ''}: ${what}` };
     }
-    return { ok: true, state: parsed.data, exists: true };
+    return { ok: true, state: parsed.data, exists: true, text };
   }
 
   /** The decisions' view of the store, read once. */
@@ -60,7 +60,8 @@ export class TrustStore {
     const r = this.read();
     if (!r.ok) return { available: false, problem: r.problem };
     const bundles = r.state.bundles;
-    return { available: true, lookup: (key) => bundles[key] };
+    // An empty file is not valid JSON, so '' (no file) is a revision no file has.
+    return { available: true, lookup: (key) => bundles[key], revision: r.text };
   }
 
   /**

@@ -13,8 +13,13 @@ export interface BundleStateView {
 }
 
 export type TrustView =
-  | { readonly available: true; lookup(bundleKey: string): BundleStateView | undefined }
+  | {
+      readonly available: true;
+      lookup(bundleKey: string): BundleStateView | undefined;
+      /** Equal revisions give equal answers (the store's text); absent: never assume so. */
+      readonly revision?: string;
+    }
   | { readonly available: false; readonly problem: string };
 
 /** No store yet: every bundle is not reviewed and not enabled. */
-export const EMPTY_TRUST: TrustView = { available: true, lookup: () => undefined };
+export const EMPTY_TRUST: TrustView = { available: true, lookup: () => undefined, revision: '' };
