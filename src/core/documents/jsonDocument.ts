@@ -14,7 +14,6 @@ export interface JsonOptions {
 
 /** Strict JSON with positions: no comments, no trailing commas. */
 export function parseJsonDocument(file: string, text: string, options: JsonOptions = {}): ParseOutcome {
-  const lines = new LineMap(text);
   const errors: ParseError[] = [];
   const replaced = new Map<number, number>();
   const source = options.python ? maskPythonConstants(text, replaced) : text;
@@ -23,6 +22,7 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
   if (first || !root) {
     const offset = first?.offset ?? 0;
     const what = first ? describeJsonError(printParseErrorCode(first.error)) : 'empty document';
+    const lines = new LineMap(text);
     const at = lines.position(offset);
     return {
       ok: false,
@@ -36,7 +36,7 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
   // only jsonc-parser accepts).
   const native = replaced.size === 0 ? nativeValue(text) : undefined;
   const value = native ? native.value : valueWithConstants(root, replaced);
-  return { ok: true, document: new JsonDocument(file, text, value, root, lines) };
+  return { ok: true, document: new JsonDocument(file, text, value, root) };
 }
 
 class JsonDocument implements ParsedDocument {
@@ -45,8 +45,13 @@ class JsonDocument implements ParsedDocument {
     readonly text: string,
     readonly value: unknown,
     private readonly root: Node,
-    private readonly lines: LineMap,
   ) {}
+
+  /** Built on the first range asked for: most documents never need one. */
+  private lineMap: LineMap | undefined;
+  private get lines(): LineMap {
+    return (this.lineMap ??= new LineMap(this.text));
+  }
 
   private nearest(path: DocPath): Node {
     for (let n = path.length; n >= 0; n--) {
