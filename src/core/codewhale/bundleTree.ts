@@ -17,23 +17,18 @@ export interface BundleTree {
 }
 
 export function walkedTree(walk: Extract<ContentWalk, { ok: true }>): BundleTree {
-  const types = new Map<string, 'file' | 'directory'>();
-  for (const d of walk.directories) types.set(d, 'directory');
-  const executable = new Map<string, boolean>();
-  for (const f of walk.files) {
-    types.set(f.path, 'file');
-    executable.set(f.path, f.executable);
-  }
+  const directories = new Set(walk.directories);
+  const files = new Map(walk.files.map((f) => [f.path, f]));
+  const typeOf = (rel: string) => (files.has(rel) ? 'file' : directories.has(rel) ? 'directory' : undefined);
   return {
-    typeOf: (rel) => types.get(rel),
+    typeOf,
     read(rel, limit) {
-      const type = types.get(rel);
-      if (type === undefined) return { ok: false, reason: 'missing' };
-      if (type === 'directory') return { ok: false, reason: 'not-file' };
+      const file = files.get(rel);
+      if (!file) return { ok: false, reason: directories.has(rel) ? 'not-file' : 'missing' };
       const bytes = walk.retained.get(rel);
       if (!bytes) return undefined;
       if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
-      return { ok: true, bytes, executable: executable.get(rel) ?? false };
+      return { ok: true, bytes, executable: file.executable };
     },
   };
 }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le } from './framing';
-import { entryOf, errorText } from '../fs/safeFs';
+import { decodeUtf8, entryOf, errorText } from '../fs/safeFs';
 import type { BundleFile } from '../model';
 
 /** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
@@ -141,7 +141,7 @@ function listChildren(abs: string | Buffer): { ok: true; children: Child[] } | {
     const entries = fs.readdirSync(abs, { encoding: 'utf8', withFileTypes: true });
     if (entries.some((e) => e.name.includes('\ufffd'))) {
       const raw = fs.readdirSync(abs, { encoding: 'buffer', withFileTypes: true });
-      return { ok: true, children: inByteOrder(raw.map((e) => child(e, isUtf8(e.name) ? e.name.toString('utf8') : e.name))) };
+      return { ok: true, children: inByteOrder(raw.map((e) => child(e, decodeUtf8(e.name) ?? e.name))) };
     }
     return { ok: true, children: inByteOrder(entries.map((e) => child(e, e.name))) };
   } catch (e) {
@@ -162,17 +162,6 @@ function inByteOrder(children: Child[]): Child[] {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
-
-function isUtf8(b: Buffer): boolean {
-  try {
-    UTF8_STRICT.decode(b);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 
 /** `a/b`, staying a string unless either side holds raw bytes. */
 function join(dir: string | Buffer, name: Name): string | Buffer {

@@ -27,7 +27,7 @@ function contentHash(domain: string, workspace: string, manifestBytes: Uint8Arra
       h.update(`missing\0${rel}\0`);
       continue;
     }
-    fileRecord(h, Buffer.from(rel), read.executable, read.bytes, 'workspace-relative-file');
+    fileRecord(h, rel, read.executable, read.bytes, 'workspace-relative-file');
     files.push({ path: rel, size: read.bytes.length, sha256: sha256Hex(read.bytes), executable: read.executable });
   }
   return { hash: h.digest('hex'), files };
