@@ -13,13 +13,13 @@ import type { Diagnostic, Item } from '../model';
  * Anything else computes everything again.
  */
 export class CodewhaleItemCache {
-  private last: { readonly context: string; readonly result: CodewhaleItems; readonly index: Map<CodewhaleBundle, number> } | undefined;
+  private last: { readonly context: string; readonly result: CodewhaleItems } | undefined;
 
   /** Places every bundle and remembers where each one's output went. */
   compute(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleItems {
     const result = codewhaleItems(scans, ctx);
     const context = contextKey(ctx);
-    this.last = context === undefined ? undefined : { context, result, index: new Map(result.layout.order.map((b, i) => [b, i])) };
+    this.last = context === undefined ? undefined : { context, result };
     return result;
   }
 
@@ -31,34 +31,33 @@ export class CodewhaleItemCache {
     const last = this.last;
     if (!last || contextKey(ctx) !== last.context) return undefined;
     if (replaced.length === 0) return last.result;
-    const { index } = last;
-    const next = last.result.layout;
+    const layout = last.result.layout;
+    const positions = layout.positions;
     // Every pair is checked before any is applied: the layout is changed in place.
     const names = new Set<string>();
     for (const [before, after] of replaced) {
-      if (!index.has(before) || !samePlace(before, after) || contested(next, before) || names.has(before.name)) return undefined;
+      if (!positions.has(before) || !samePlace(before, after) || contested(layout, before) || names.has(before.name)) return undefined;
       names.add(before.name);
     }
     let items: readonly Item[] = last.result.items;
     let diagnostics: readonly Diagnostic[] = last.result.diagnostics;
     for (const [before, after] of replaced) {
-      const i = index.get(before) as number;
-      const fresh = placedAlone(after, next.workspaces[i] ?? null, ctx);
-      items = splice(items, offset(next.itemCounts, i), next.itemCounts[i] as number, fresh.items);
-      diagnostics = splice(diagnostics, offset(next.diagnosticCounts, i), next.diagnosticCounts[i] as number, fresh.diagnostics);
-      next.order[i] = after;
-      next.itemCounts[i] = fresh.items.length;
-      next.diagnosticCounts[i] = fresh.diagnostics.length;
-      index.delete(before);
-      index.set(after, i);
+      const i = positions.get(before) as number;
+      const fresh = placedAlone(after, layout.workspaces[i] ?? null, ctx);
+      items = splice(items, offset(layout.itemCounts, i), layout.itemCounts[i] as number, fresh.items);
+      diagnostics = splice(diagnostics, offset(layout.diagnosticCounts, i), layout.diagnosticCounts[i] as number, fresh.diagnostics);
+      layout.itemCounts[i] = fresh.items.length;
+      layout.diagnosticCounts[i] = fresh.diagnostics.length;
+      positions.delete(before);
+      positions.set(after, i);
       const change = (takesPart(after) ? 1 : 0) - (takesPart(before) ? 1 : 0);
       if (change !== 0) {
-        bump(next.names, after.name, change);
-        bump(next.roots, after.canonicalRoot as string, change);
+        bump(layout.names, after.name, change);
+        bump(layout.roots, after.canonicalRoot as string, change);
       }
     }
-    const result: CodewhaleItems = { items, diagnostics, layout: next };
-    this.last = { context: last.context, result, index };
+    const result: CodewhaleItems = { items, diagnostics, layout };
+    this.last = { context: last.context, result };
     return result;
   }
 }

@@ -26,8 +26,8 @@ export interface CodewhaleItems {
 
 /** Where each bundle's output sits in the flat lists, for patching them (codewhaleItemCache.ts). */
 export interface CodewhaleLayout {
-  /** Bundles in output order; each once. */
-  readonly order: CodewhaleBundle[];
+  /** Each bundle's position in output order (the index into the per-bundle lists below). */
+  readonly positions: Map<CodewhaleBundle, number>;
   readonly workspaces: (string | null)[];
   readonly itemCounts: number[];
   readonly diagnosticCounts: number[];
@@ -39,9 +39,9 @@ export interface CodewhaleLayout {
 export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleItems {
   const items: Item[] = [];
   const diagnostics: Diagnostic[] = [];
-  const layout: CodewhaleLayout = { order: [], workspaces: [], itemCounts: [], diagnosticCounts: [], names: new Map(), roots: new Map() };
+  const layout: CodewhaleLayout = { positions: new Map(), workspaces: [], itemCounts: [], diagnosticCounts: [], names: new Map(), roots: new Map() };
   const laidOut = (bundle: CodewhaleBundle, workspace: string | null, itemsBefore: number, diagnosticsBefore: number) => {
-    layout.order.push(bundle);
+    layout.positions.set(bundle, layout.workspaces.length);
     layout.workspaces.push(workspace);
     layout.itemCounts.push(items.length - itemsBefore);
     layout.diagnosticCounts.push(diagnostics.length - diagnosticsBefore);
@@ -151,19 +151,13 @@ function memoOf(b: CodewhaleBundle): BundleMemo {
 }
 
 /** Precedence (codewhale.md §2.6) as one string: scope rank, then name, then canonical root. */
-export function precedenceKey(b: CodewhaleBundle): string {
+function precedenceKey(b: CodewhaleBundle): string {
   return `${SCOPE_RANK[b.scope]}\0${b.name}\0${b.canonicalRoot ?? b.dir}`;
 }
 
-/** The list in precedence order; the indexer keeps its bundles in that order, so this is usually a check, not a sort. */
+/** The list in precedence order, by each bundle's memoized key. */
 function inPrecedenceOrder(list: readonly CodewhaleScan[]): { scan: CodewhaleScan; memo: BundleMemo }[] {
-  const keyed = list.map((scan) => ({ scan, memo: memoOf(scan.bundle) }));
-  for (let i = 1; i < keyed.length; i++) {
-    if ((keyed[i - 1] as (typeof keyed)[number]).memo.orderKey > (keyed[i] as (typeof keyed)[number]).memo.orderKey) {
-      return keyed.sort((a, b) => cmp(a.memo.orderKey, b.memo.orderKey));
-    }
-  }
-  return keyed;
+  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => cmp(a.memo.orderKey, b.memo.orderKey));
 }
 
 /** The bundle's trust-store key. */

@@ -7,7 +7,7 @@ import { loadRivumiProject } from '../rivumi/load';
 import { scriptPath } from '../rivumi/hashes';
 import { lstatEntry } from '../fs/safeFs';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
-import { precedenceKey, type CodewhaleScan } from './codewhaleItems';
+import type { CodewhaleScan } from './codewhaleItems';
 import { CodewhaleItemCache } from './codewhaleItemCache';
 import { rivumiItems } from './rivumiItems';
 import { FILE_START, type Diagnostic, type Item } from '../model';
@@ -106,11 +106,11 @@ export class Indexer {
 
   private commit(scans: readonly RootJobs[], loaded: readonly (readonly (CodewhaleBundle | null)[])[]): void {
     scans.forEach((s, i) => {
-      const found: [string, CodewhaleBundle][] = [];
+      const bundles = new Map<string, CodewhaleBundle>();
       (loaded[i] ?? []).forEach((b, j) => {
-        if (b) found.push([(s.jobs[j] as BundleJob).dir, b]);
+        if (b) bundles.set((s.jobs[j] as BundleJob).dir, b);
       });
-      this.roots.set(s.root, { scan: s.scan, workspace: s.workspace, bundles: inPrecedenceOrder(found) });
+      this.roots.set(s.root, { scan: s.scan, workspace: s.workspace, bundles });
     });
   }
 
@@ -201,12 +201,12 @@ export class Indexer {
 
   private loadRoot(root: string, workspace: string | null, previous: Map<string, CodewhaleBundle>): void {
     const { scan, jobs } = this.rootJobs(root, workspace);
-    const found: [string, CodewhaleBundle][] = [];
+    const bundles = new Map<string, CodewhaleBundle>();
     for (const job of jobs) {
       const bundle = previous.get(job.dir) ?? runBundleJob(job, this.host);
-      if (bundle) found.push([job.dir, bundle]);
+      if (bundle) bundles.set(job.dir, bundle);
     }
-    this.roots.set(root, { scan, workspace, bundles: inPrecedenceOrder(found) });
+    this.roots.set(root, { scan, workspace, bundles });
   }
 
   /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
@@ -222,16 +222,6 @@ export class Indexer {
     const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
     return { root, workspace, scan, jobs };
   }
-}
-
-/**
- * A root's bundles, keyed by directory, in precedence order: snapshots then find them
- * ordered, and a re-read bundle keeps its place (unless its name changed).
- */
-function inPrecedenceOrder(found: [string, CodewhaleBundle][]): Map<string, CodewhaleBundle> {
-  const keyed = found.map(([dir, b]) => ({ dir, b, key: precedenceKey(b) }));
-  keyed.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  return new Map(keyed.map((k) => [k.dir, k.b]));
 }
 
 function isAncestor(ancestor: string, p: string): boolean {

@@ -11,12 +11,12 @@ export interface ChangesDuringRun {
 
 export class FullIndexRuns {
   private latest = 0;
-  private pending: { run: number; paths: Set<string>; storeChanged: boolean } | undefined;
+  private pending: { paths: Set<string>; storeChanged: boolean } | undefined;
 
   /** Starts a run; its number is what `finish` takes. */
   begin(): number {
     this.latest++;
-    this.pending = { run: this.latest, paths: new Set(), storeChanged: false };
+    this.pending = { paths: new Set(), storeChanged: false };
     return this.latest;
   }
 
