@@ -4,6 +4,8 @@ import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
 import { envelope, contractItem, displayPath } from '../core/report/contract';
 import { toSarif } from '../core/report/sarif';
+import { jsonText } from '../core/report/jsonText';
+import { displayText } from '../core/text/displayText';
 import { explainItem, explainText } from '../core/report/explain';
 import { reviewText } from '../core/report/reviewText';
 import { TrustStore } from '../core/trust/trustStore';
@@ -27,13 +29,16 @@ export interface Io {
 }
 
 /** Runs one CLI invocation; resolves to the exit code (0 ok, 1 errors or refusal, 2 usage or internal). */
-export async function run(argv: readonly string[], io: Io): Promise<number> {
+export async function run(argv: readonly string[], raw: Io): Promise<number> {
+  // Everything printed passes the display escape as a last line of defence; each field
+  // and line below is escaped as one line first, so a newline in a name never starts a line.
+  const io: Io = { ...raw, out: (t) => raw.out(displayText(t, 'multi-line')), err: (t) => raw.err(displayText(t, 'multi-line')) };
   let cmd: ParsedCommand;
   try {
     cmd = parseCommandLine(argv, io.env, io.cwd);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`skillgate: ${e.message}\n${USAGE}`);
+      io.err(`skillgate: ${displayText(e.message)}\n${USAGE}`);
       return 2;
     }
     throw e;
@@ -42,17 +47,17 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return await dispatch(cmd, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`skillgate: ${e.message}\n`);
+      io.err(`skillgate: ${displayText(e.message)}\n`);
       return 2;
     }
-    io.err(`skillgate: internal error: ${(e as Error).message}\n${io.env.SKILLGATE_DEBUG === '1' ? `${(e as Error).stack}\n` : ''}`);
+    io.err(`skillgate: internal error: ${displayText((e as Error).message)}\n${io.env.SKILLGATE_DEBUG === '1' ? `${(e as Error).stack}\n` : ''}`);
     return 2;
   }
 }
 
 async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
   const o = cmd.options;
-  const json = (value: unknown) => io.out(JSON.stringify(value, null, 2) + '\n');
+  const json = (value: unknown) => io.out(jsonText(value));
   const store = new TrustStore(o.stateDir ? path.resolve(io.cwd, o.stateDir) : defaultStateDirectory(io.env));
   const hooksOptIn = io.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1';
   const index = (): Snapshot =>
@@ -71,8 +76,8 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
   /** Reports an operation's outcome: one sentence, `--json` as `{ ok, message, ... }`. */
   const outcome = (ok: boolean, message: string, facts: Record<string, unknown> = {}): number => {
     if (o.json) json({ ok, message, ...facts });
-    else if (ok) io.out(`${message}\n`);
-    else io.err(`skillgate: ${message}\n`);
+    else if (ok) io.out(`${displayText(message)}\n`);
+    else io.err(`skillgate: ${displayText(message)}\n`);
     return ok ? 0 : 1;
   };
 
@@ -125,7 +130,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const r = hashTarget(path.resolve(io.cwd, arg(0, 'a bundle directory or manifest file')));
       if (!r.ok) return outcome(false, r.message);
       if (o.json) return outcome(true, `${r.system} bundle ${r.name}`, { system: r.system, name: r.name, contentHash: r.contentHash, capabilityHash: r.capabilityHash, reviewToken: r.reviewToken });
-      io.out(`${r.system} bundle ${r.name}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`);
+      io.out(`${r.system} bundle ${displayText(r.name)}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`);
       return 0;
     }
     case 'review': {
@@ -167,7 +172,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       else if (failing.length === 0) io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
       else {
         io.err(`skillgate: ${failing.length} bundle(s) the agents would load are not trusted at their current hashes:\n`);
-        for (const f of failing) io.err(`  ${f.item.system} ${f.item.kind} ${f.item.name} (${where(f.item)}): ${f.problem}\n`);
+        for (const f of failing) io.err(`  ${displayText(`${f.item.system} ${f.item.kind} ${f.item.name} (${where(f.item)}): ${f.problem}`)}\n`);
       }
       return failing.length === 0 ? 0 : 1;
     }
@@ -176,10 +181,10 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const ok = report.problem === null;
       if (o.json) json({ ok, message: ok ? 'the trust store is healthy' : `the trust store is unavailable: ${report.problem}`, ...report });
       else {
-        io.out(`trust store: ${report.store}\n`);
-        io.out(ok ? `  healthy: ${report.bundles} bundle record(s)\n` : `  UNAVAILABLE: ${report.problem}\n  Every bundle is disabled until this is fixed. Run \`skillgate doctor --repair\` to move the file aside (trust records in it are then lost).\n`);
-        if (report.movedAside) io.out(`  moved the bad file aside to ${report.movedAside}\n`);
-        for (const s of report.staleReceipts) io.out(`  stale receipt: ${s.name} (${s.path} no longer exists)\n`);
+        io.out(`trust store: ${displayText(report.store)}\n`);
+        io.out(ok ? `  healthy: ${report.bundles} bundle record(s)\n` : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  Every bundle is disabled until this is fixed. Run \`skillgate doctor --repair\` to move the file aside (trust records in it are then lost).\n`);
+        if (report.movedAside) io.out(`  moved the bad file aside to ${displayText(report.movedAside)}\n`);
+        for (const s of report.staleReceipts) io.out(`  ${displayText(`stale receipt: ${s.name} (${s.path} no longer exists)`)}\n`);
         io.out(`  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`);
       }
       return ok ? 0 : 1;

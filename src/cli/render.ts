@@ -1,4 +1,5 @@
 import { displayPath } from '../core/report/contract';
+import { displayText } from '../core/text/displayText';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -25,7 +26,7 @@ export function listText(snapshot: Snapshot): string {
   if (out.length === 0) out.push('No .rivumi or .codewhale items found.');
   const counts = count(snapshot.items.filter((i) => i.parent === null));
   out.push('', counts);
-  return out.join('\n') + '\n';
+  return screenLines(out);
 }
 
 function row(item: Item): string {
@@ -44,7 +45,7 @@ export function diagnosticsText(snapshot: Snapshot): string {
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = snapshot.diagnostics.filter((d) => d.severity === 'warning').length;
   lines.push(`${errors} error(s), ${warnings} warning(s), ${snapshot.diagnostics.length - errors - warnings} information`);
-  return lines.join('\n') + '\n';
+  return screenLines(lines);
 }
 
 export function showText(snapshot: Snapshot, item: Item): string {
@@ -73,5 +74,10 @@ export function showText(snapshot: Snapshot, item: Item): string {
   const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);
   lines.push(`  diagnostics (${diags.length}):`);
   for (const d of diags) lines.push(`    ${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
-  return lines.join('\n') + '\n';
+  return screenLines(lines);
+}
+
+/** One output line per entry: a newline or control character a repository put in a name or message is escaped, never acted on. */
+function screenLines(lines: readonly string[]): string {
+  return lines.map((line) => displayText(line)).join('\n') + '\n';
 }

@@ -1,6 +1,8 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { explainMarkdown } from './explainDocument';
+import { displayText } from '../core/text/displayText';
+import { itemPick } from './itemText';
+import { notificationText, safeUi } from './uiText';
 import { enableFlow, shortToken, trustFlow } from './flows/trustFlow';
 import type { ReviewPanels } from './reviewPanel';
 import type { SkillgateService } from './skillgateService';
@@ -8,14 +10,14 @@ import type { TreeNode } from './itemTree';
 import type { UiPort } from './flows/ports';
 import type { Item } from '../core/model';
 
-/** The editor's side of the flows' UI port: modal confirmations and notifications. */
-export const windowUi: UiPort = {
+/** The editor's side of the flows' UI port: modal confirmations and notifications, every message escaped (uiText.ts). */
+export const windowUi: UiPort = safeUi({
   async confirm(message, detail, action) {
     return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
   },
   info: (m) => void vscode.window.showInformationMessage(m),
   error: (m) => void vscode.window.showErrorMessage(m),
-};
+});
 
 type Arg = TreeNode | Item | string | undefined;
 
@@ -39,7 +41,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      candidates.map((i) => ({ label: i.qualifiedName, description: `${i.system} ${i.kind} · ${i.decision} · ${i.reasons[0] ?? ''}`, detail: i.scope === 'user' ? i.path : path.relative(i.workspace ?? '', i.path), item: i })),
+      candidates.map((i) => ({ ...itemPick(i), item: i })),
       { title: `Skillgate: choose a bundle to ${what}`, matchOnDescription: true, matchOnDetail: true },
     );
     return picked?.item;
@@ -66,7 +68,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     const outcome = await trustFlow(item, undefined, { ui: windowUi, gate, lifecycle });
     if (outcome === 'review-first') {
       panels.open(item);
-      void vscode.window.showInformationMessage(`Review ${item.name} first: Trust is in the review panel, for exactly what it shows.`);
+      windowUi.info(`Review ${item.name} first: Trust is in the review panel, for exactly what it shows.`);
     }
   });
   reg('skillgate.enable', async (arg) => {
@@ -100,10 +102,10 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     const lines = [
       `Trust store: ${report.store}`,
       report.problem ? `UNAVAILABLE: ${report.problem}\nEvery bundle is disabled until this is fixed; \`skillgate doctor --repair\` moves the file aside.` : `Healthy: ${report.bundles} bundle record(s).`,
-      ...report.staleReceipts.map((s) => `Stale receipt: ${s.name} (${s.path} no longer exists)`),
+      ...report.staleReceipts.map((s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`),
       `Unreferenced snapshots: ${report.unreferencedSnapshots.length}`,
     ];
-    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.join('\n') + '\n' });
+    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.map((l) => displayText(l, 'multi-line')).join('\n') + '\n' });
     await vscode.window.showTextDocument(doc, { preview: true });
   });
   reg('skillgate.installRivumiPlugin', async () => {
@@ -120,7 +122,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
       await service.revoke(item);
       await service.disable(item);
     }
-    const open = await vscode.window.showInformationMessage(`Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not trusted and not enabled.`, 'Review');
+    const open = await vscode.window.showInformationMessage(notificationText(`Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not trusted and not enabled.`), 'Review');
     if (open === 'Review' && item) panels.open(item);
   });
   reg('skillgate.copyReviewToken', async (arg) => {
@@ -141,7 +143,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
 export async function notifyDrift(items: Item[], panels: ReviewPanels): Promise<void> {
   for (const item of items) {
     const what = item.trust === 'capabilities-changed' ? 'what it can do changed' : 'its files changed';
-    const choice = await vscode.window.showWarningMessage(`Skillgate: ${item.name} is no longer trusted: ${what} since your review.`, 'Review changes');
+    const choice = await vscode.window.showWarningMessage(notificationText(`Skillgate: ${item.name} is no longer trusted: ${what} since your review.`), 'Review changes');
     if (choice === 'Review changes') panels.open(item);
   }
 }

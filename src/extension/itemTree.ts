@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
-import { REASON_TEXT, DECISION_TEXT } from '../core/decisions/reasonText';
 import { contextValueOf } from './flows/driftNotice';
-import { escapeMarkdown } from './markdownEscape';
+import { displayText } from '../core/text/displayText';
+import { itemDescription, itemLabel, itemTooltipMarkdown } from './itemText';
 import type { Decision, Item, System } from '../core/model';
 
 /** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts. */
@@ -37,7 +37,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     if (!node) {
       const folders: TreeNode[] = s.workspaces
         .filter((ws) => tops.some((i) => i.workspace === ws))
-        .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: path.basename(ws), workspace: ws }));
+        .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: displayText(path.basename(ws)), workspace: ws }));
       if (tops.some((i) => i.workspace === null)) folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
       return folders;
     }
@@ -69,9 +69,9 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     }
     const item = node.item;
     const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
-    const t = new vscode.TreeItem(item.parent ? item.name : item.qualifiedName, hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const t = new vscode.TreeItem(itemLabel(item), hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     t.id = item.id;
-    t.description = `${item.decision} · ${item.reasons[0] ?? ''}`;
+    t.description = itemDescription(item);
     const [icon, color] = DECISION_ICON[item.decision];
     t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     t.tooltip = tooltip(item, this.snapshot?.diagnostics.filter((d) => d.itemId === item.id).length ?? 0);
@@ -81,23 +81,13 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   }
 }
 
-/** Every reason in plain words, trust and both hashes (shortened), the path and the diagnostics count. */
+/** Not trusted: bundle text never becomes a command link or HTML here. */
 function tooltip(item: Item, diagnostics: number): vscode.MarkdownString {
-  // Not trusted: bundle text never becomes a command link or HTML here.
-  const md = new vscode.MarkdownString(undefined, true);
+  const md = new vscode.MarkdownString(itemTooltipMarkdown(item, diagnostics), true);
   md.isTrusted = false;
   md.supportHtml = false;
-  md.appendMarkdown(`**${escapeMarkdown(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`);
-  for (const r of item.reasons) md.appendMarkdown(`- \`${r}\`: ${REASON_TEXT[r]}\n`);
-  if (item.trust) {
-    md.appendMarkdown(`\n$(shield) Trust: \`${item.trust}\` · enabled: \`${String(item.enabled)}\`\n\n`);
-    if (item.contentHash) md.appendMarkdown(`Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\`\n\n`);
-  }
-  md.appendMarkdown(`$(file) ${escapeMarkdown(item.path)}\n\n`);
-  md.appendMarkdown(diagnostics === 0 ? '$(pass) no diagnostics' : `$(warning) ${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`);
   return md;
 }
-
 
 export function toRange(r: Item['location']['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Diagnostic } from '../core/model';
+import { displayText } from '../core/text/displayText';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -17,11 +18,11 @@ export class Problems implements vscode.Disposable {
   update(snapshot: Snapshot): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const d of snapshot.diagnostics) {
-      const diag = new vscode.Diagnostic(new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character), d.message, SEVERITY[d.severity]);
+      const diag = new vscode.Diagnostic(new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character), displayText(d.message), SEVERITY[d.severity]);
       diag.source = 'skillgate';
       diag.code = { value: d.code, target: vscode.Uri.parse(`${DOCS}#${d.code.replace(/[^a-z0-9]+/g, '-')}`) };
       if (d.related?.length) {
-        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(r.file), new vscode.Range(r.range.start.line, r.range.start.character, r.range.end.line, r.range.end.character)), r.message));
+        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(r.file), new vscode.Range(r.range.start.line, r.range.start.character, r.range.end.line, r.range.end.character)), displayText(r.message)));
       }
       const list = byFile.get(d.file) ?? [];
       list.push(diag);

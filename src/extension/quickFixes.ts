@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { displayText } from '../core/text/displayText';
 import type { Snapshot } from '../core/index/snapshot';
 
 /**
@@ -23,7 +24,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
       const bundle = owner ? s.items.find((i) => i.id === owner && i.trust !== null) : undefined;
       if (bundle && !reviewed.has(bundle.id)) {
         reviewed.add(bundle.id);
-        const review = new vscode.CodeAction(`Review ${bundle.name} in Skillgate`, vscode.CodeActionKind.QuickFix);
+        const review = new vscode.CodeAction(`Review ${displayText(bundle.name)} in Skillgate`, vscode.CodeActionKind.QuickFix);
         review.diagnostics = [shown];
         review.command = { command: 'skillgate.review', title: 'Review Bundle', arguments: [bundle.id] };
         actions.push(review);
@@ -32,7 +33,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
         (x) => x.fix && x.file === document.uri.fsPath && x.code === code && x.range.start.line === shown.range.start.line && x.range.start.character === shown.range.start.character,
       );
       if (!d?.fix) continue;
-      const action = new vscode.CodeAction(d.fix.title, vscode.CodeActionKind.QuickFix);
+      const action = new vscode.CodeAction(displayText(d.fix.title), vscode.CodeActionKind.QuickFix);
       action.diagnostics = [shown];
       action.isPreferred = true;
       action.edit = new vscode.WorkspaceEdit();

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { reviewViewModel, type ReviewViewModel } from '../core/report/reviewViewModel';
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
 import { enableFlow, trustFlow } from './flows/trustFlow';
+import { displayText } from '../core/text/displayText';
 import type { SkillgateService } from './skillgateService';
 import type { GatePort, UiPort } from './flows/ports';
 import type { Snapshot } from '../core/index/snapshot';
@@ -35,7 +36,7 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
       existing.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, `Review: ${item.name}`, vscode.ViewColumn.Active, this.options());
+    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, panelTitle(item), vscode.ViewColumn.Active, this.options());
     this.adopt(panel, item.id);
   }
 
@@ -128,12 +129,13 @@ class ReviewPanel {
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
     this.model = model;
     this.shownToken = model.hashes.token;
-    this.panel.title = `Review: ${item.name}`;
+    this.panel.title = panelTitle(item);
     this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed: this.changedWhileOpen, restricted: !vscode.workspace.isTrusted });
   }
 
   private post(m: HostMessage): void {
-    void this.panel.webview.postMessage(m);
+    // Status lines name bundles and carry core messages: shown as text, escaped like every other.
+    void this.panel.webview.postMessage(m.type === 'status' ? { ...m, text: displayText(m.text) } : m);
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -192,6 +194,11 @@ class ReviewPanel {
     for (const d of this.disposables) d.dispose();
     this.panel.dispose();
   }
+}
+
+/** The panel's tab title; a bundle name is repository text. */
+export function panelTitle(item: Item): string {
+  return `Review: ${displayText(item.name)}`;
 }
 
 /** Strict CSP with a per-render nonce; scripts, styles and fonts only from the extension's media folder. */

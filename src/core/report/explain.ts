@@ -1,5 +1,6 @@
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
 import { displayPath } from './contract';
+import { displayText } from '../text/displayText';
 import { childrenOf, itemById, type Snapshot } from '../index/snapshot';
 import type { Item } from '../model';
 
@@ -70,6 +71,8 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   return sections;
 }
 
+/** Text for the terminal: each title and line escaped as one line (displayText.ts). */
 export function explainText(sections: readonly ExplainSection[]): string {
-  return sections.map((s, i) => (i === 0 ? `${s.title}\n${s.lines.map((l) => `  - ${l}`).join('\n')}` : `${s.title}\n${s.lines.map((l) => `  ${l}`).join('\n')}`)).join('\n\n') + '\n';
+  const line = (l: string) => displayText(l);
+  return sections.map((s, i) => `${line(s.title)}\n${s.lines.map((l) => `  ${i === 0 ? '- ' : ''}${line(l)}`).join('\n')}`).join('\n\n') + '\n';
 }

@@ -1,4 +1,4 @@
-import { revealHidden } from '../text/hiddenUnicode';
+import { displayText } from '../text/displayText';
 import { displayPath } from './contract';
 import type { ReviewReport } from '../trust/lifecycle';
 
@@ -8,7 +8,7 @@ import type { ReviewReport } from '../trust/lifecycle';
  * the last review comes first, capability changes before file changes.
  */
 export function reviewText(r: ReviewReport, workspaces: readonly string[], hooksOptIn: boolean): string {
-  const v = (s: unknown) => revealHidden(typeof s === 'string' ? s : JSON.stringify(s));
+  const v = (s: unknown) => displayText(typeof s === 'string' ? s : JSON.stringify(s));
   const item = r.item;
   const out: string[] = [];
   out.push(`Review: ${v(item.name)} (${item.system} ${item.kind}, ${item.scope})`);
@@ -38,7 +38,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     for (const [id, s] of servers.sort(([a], [b]) => (a < b ? -1 : 1))) {
       const files = new Set((r.files ?? []).map((f) => f.path));
       if (s.command) {
-        const argv = ((s.args as string[]) ?? []).map((a, i) => `#${i + 1} ${files.has(a.replace(/^\.\//, '')) ? 'plugin-path' : 'value'}=${JSON.stringify(revealHidden(a))}`).join(' | ');
+        const argv = ((s.args as string[]) ?? []).map((a, i) => `#${i + 1} ${files.has(a.replace(/^\.\//, '')) ? 'plugin-path' : 'value'}=${JSON.stringify(v(a))}`).join(' | ');
         const env = Object.entries((s.env ?? {}) as Record<string, string | null>).map(([dest, src]) => `${dest} <- ${src ?? '?'}`).join(', ');
         out.push(`  MCP ${v(id)}: stdio  command=${v(s.command)}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}  runs a local process with your user's filesystem and network authority`);
       } else {
@@ -76,7 +76,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push('', `Content hash:    ${r.contentHash}`, `Capability hash: ${r.capabilityHash}`, `Review token:    ${r.reviewToken}`, '');
   out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
   if (r.codewhaleTrustLine) out.push(`Codewhale accepts the same token: ${r.codewhaleTrustLine}`);
-  return out.join('\n') + '\n';
+  // Each line is one line on the screen, whatever a value held (spec: nothing reaches a terminal raw).
+  return out.map((line) => displayText(line)).join('\n') + '\n';
 }
 
 function timeouts(s: Record<string, unknown>): string {

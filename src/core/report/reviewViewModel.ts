@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
-import { findHiddenCharacters, revealHidden } from '../text/hiddenUnicode';
+import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath } from './contract';
 import type { Snapshot } from '../index/snapshot';
 import type { ReviewReport } from '../trust/lifecycle';
@@ -11,7 +11,7 @@ export type { McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
 
 export function shown(text: unknown): Shown {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : JSON.stringify(text);
-  return { text: revealHidden(s), hidden: findHiddenCharacters(s, 1).length > 0 || /[\u0000-\u0008\u000b-\u001f\u007f]/.test(s) };
+  return { text: displayText(s), hidden: hasUnsafeForDisplay(s) };
 }
 
 export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean): ReviewViewModel {
@@ -42,11 +42,11 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
         command: s.command ? S(s.command) : null,
         argv: ((s.args as string[]) ?? []).map((a, i) => ({ index: i + 1, kind: fileSet.has(a.replace(/^\.\//, '')) ? ('plugin-path' as const) : ('value' as const), value: S(a) })),
         cwd: s.command ? S(s.cwd ?? 'plugin root') : null,
-        env: Object.entries((s.env ?? {}) as Record<string, string | null>).map(([destination, source]) => ({ destination, source: source ?? '?' })),
+        env: Object.entries((s.env ?? {}) as Record<string, string | null>).map(([destination, source]) => ({ destination: displayText(destination), source: displayText(source ?? '?') })),
         endpoint: s.url ? S(s.url) : null,
         host,
-        authEnv: [...Object.entries((s.envHeaders ?? {}) as Record<string, string>).map(([h, src]) => `${h} ← \${${src}}`), ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${String(s.bearerTokenEnvVar)}}`] : [])],
-        timeouts: Object.entries((s.timeouts ?? {}) as Record<string, number>).map(([k, v]) => `${k.replace('_timeout', '')} ${v}s`),
+        authEnv: [...Object.entries((s.envHeaders ?? {}) as Record<string, string>).map(([h, src]) => `${h} ← \${${src}}`), ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${String(s.bearerTokenEnvVar)}}`] : [])].map((t) => displayText(t)),
+        timeouts: Object.entries((s.timeouts ?? {}) as Record<string, number>).map(([k, v]) => displayText(`${k.replace('_timeout', '')} ${v}s`)),
         enabledTools: ((s.enabledTools as string[]) ?? []).map(S),
         disabledTools: ((s.disabledTools as string[]) ?? []).map(S),
         enabled: s.enabled !== false,
@@ -55,13 +55,13 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
 
   const facts = (item.detail.facts ?? {}) as { qualifiedSkills?: string[]; inactiveComponents?: string[] };
   const inactive = new Set(facts.inactiveComponents ?? []);
-  const components = Object.entries((caps.components ?? {}) as Record<string, string[]>).map(([kind, paths]) => ({ kind, inactive: inactive.has(kind), paths: paths.map(S) }));
+  const components = Object.entries((caps.components ?? {}) as Record<string, string[]>).map(([kind, paths]) => ({ kind: displayText(kind), inactive: inactive.has(kind), paths: paths.map(S) }));
   for (const kind of ['filesystem-roots', 'lifecycle-mutation']) if (inactive.has(kind)) components.push({ kind, inactive: true, paths: [] });
   const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>).map((h) => ({
     event: h.event,
     argv: h.argv.map(S),
     timeoutSeconds: h.timeoutSeconds,
-    tools: h.tools,
+    tools: h.tools.map((t) => displayText(t)),
   }));
   const skills =
     item.system === 'codewhale'
@@ -92,7 +92,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       system: item.system,
       kind: item.kind,
       scope: item.scope,
-      path: item.scope === 'user' ? item.path : displayPath(item.path, snapshot.workspaces),
+      path: displayText(item.scope === 'user' ? item.path : displayPath(item.path, snapshot.workspaces)),
       decision: snapshot.items.find((i) => i.id === item.id)?.decision ?? item.decision,
       decisionText: DECISION_TEXT[snapshot.items.find((i) => i.id === item.id)?.decision ?? item.decision],
       reasons: (snapshot.items.find((i) => i.id === item.id)?.reasons ?? item.reasons).map((code) => ({ code, text: REASON_TEXT[code] })),
@@ -104,7 +104,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     changes,
     capabilities: {
       mcp,
-      networkHosts: (caps.networkHosts as string[]) ?? [],
+      networkHosts: ((caps.networkHosts as string[]) ?? []).map((h) => displayText(h)),
       hooks,
       hooksOptIn: item.system === 'rivumi' && hooks.length > 0 ? hooksOptIn : null,
       skills,
@@ -113,7 +113,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     files: (r.files ?? []).map((f) => ({ path: S(f.path), file: abs(f.path), size: f.size, executable: f.executable, sha256: f.sha256 })),
     diagnostics: snapshot.diagnostics
       .filter((d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId))
-      .map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: `${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`, line: d.range.start.line, character: d.range.start.character })),
+      .map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`), line: d.range.start.line, character: d.range.start.character })),
     hashes: { content: r.contentHash, capability: r.capabilityHash, token: r.reviewToken, codewhaleCommand: r.codewhaleTrustLine },
     get hiddenCount() {
       return hidden;

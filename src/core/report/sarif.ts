@@ -1,5 +1,6 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnosticCodes';
 import { displayPath } from './contract';
+import { artifactUri } from './artifactUri';
 import type { Snapshot } from '../index/snapshot';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
@@ -25,7 +26,7 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, informationUri: docsUrl, rules } },
-        originalUriBaseIds: Object.fromEntries(snapshot.workspaces.slice(0, 1).map((ws) => ['%SRCROOT%', { uri: `file://${ws.endsWith('/') ? ws : ws + '/'}` }])),
+        originalUriBaseIds: Object.fromEntries(snapshot.workspaces.slice(0, 1).map((ws) => ['%SRCROOT%', { uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}` }])),
         results: snapshot.diagnostics.map((d) => {
           const uri = displayPath(d.file, snapshot.workspaces);
           const relative = !uri.startsWith('/');
@@ -37,7 +38,7 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: relative ? { uri: encodeURI(uri), uriBaseId: '%SRCROOT%' } : { uri: `file://${encodeURI(uri)}` },
+                  artifactLocation: relative ? { uri: artifactUri(uri, true), uriBaseId: '%SRCROOT%' } : { uri: `file://${artifactUri(uri, false)}` },
                   region: {
                     startLine: d.range.start.line + 1,
                     startColumn: d.range.start.character + 1,

@@ -1,0 +1,17 @@
+import { UNSAFE_FOR_DISPLAY } from '../text/displayText';
+
+/**
+ * `--json` and SARIF output: the values stay exactly what the repository holds (a parser
+ * reads back the same strings), but the bytes on a terminal are safe. JSON.stringify
+ * already escapes C0 controls and lone surrogates; a C1 control (U+009B is a one-byte
+ * CSI to some terminals), a bidi or invisible character or U+2028 would pass raw, so
+ * each is written as its `\uXXXX` escape, which JSON reads as the same character.
+ */
+export function jsonText(value: unknown): string {
+  // Such characters occur only inside string literals; the only raw newline is indentation.
+  return (
+    JSON.stringify(value, null, 2).replace(UNSAFE_FOR_DISPLAY, (ch) =>
+      ch === '\n' ? ch : [...Array(ch.length).keys()].map((i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+    ) + '\n'
+  );
+}

@@ -1,0 +1,39 @@
+import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
+
+/**
+ * Text Skillgate shows (a terminal, the editor's labels, notifications and review) must
+ * never carry a character that acts instead of being seen. A repository controls file
+ * names, names, descriptions and argv, so every such character is escaped as
+ * `⟦U+XXXX⟧`, the mark the review already uses for hidden Unicode:
+ *
+ * - C0 and C1 control characters (U+0000–U+001F, U+007F–U+009F): ESC starts a terminal
+ *   sequence (`\x1b[2K` erases a line, OSC `\x1b]0;…\x07` sets the window title or
+ *   plants a link), U+009B is a one-character CSI, CR moves back over what was printed;
+ * - the bidi and invisible characters of hiddenUnicode.ts (Trojan Source);
+ * - the Unicode line and paragraph separators (U+2028, U+2029), line breaks to some
+ *   renderers;
+ * - lone surrogates: a Rivumi name decoded with surrogateescape carries a byte
+ *   0x80–0xFF that is not UTF-8 as U+DC80–U+DCFF; the mark names it (U+DCFF is 0xFF).
+ *
+ * Newline and tab are control characters too: inside a one-line field (a name, a
+ * path, a message) they are escaped, so nothing a repository writes can start a line of
+ * `list` or forge a diagnostic line. Only a multi-line body (a whole diff, the output
+ * as a whole) keeps its newlines, as line separators. The function is idempotent: its
+ * marks are printable, so escaping twice changes nothing (a field escaped, then its
+ * line, then the output).
+ */
+const UNSAFE_SOURCE = `[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|${HIDDEN_CHARACTER_SOURCE}`;
+
+/** Every character `displayText` escapes (with the `u` flag a surrogate class matches lone surrogates only). */
+export const UNSAFE_FOR_DISPLAY = new RegExp(UNSAFE_SOURCE, 'gu');
+
+export type DisplayLines = 'one-line' | 'multi-line';
+
+export function displayText(text: string, lines: DisplayLines = 'one-line'): string {
+  return text.replace(UNSAFE_FOR_DISPLAY, (ch) => (lines === 'multi-line' && ch === '\n' ? ch : `⟦${codePointLabel(ch.codePointAt(0) ?? 0)}⟧`));
+}
+
+/** True when `displayText` would change the text: it holds something that is not plainly visible. */
+export function hasUnsafeForDisplay(text: string): boolean {
+  return text.search(new RegExp(UNSAFE_SOURCE, 'u')) !== -1;
+}

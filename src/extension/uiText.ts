@@ -1,0 +1,32 @@
+import { displayText } from '../core/text/displayText';
+import type { UiPort } from './flows/ports';
+
+/**
+ * Repository text on the editor's own surfaces (no `vscode` import, so it tests with
+ * plain Node). Every string passes the core's displayText first; then each surface's
+ * own syntax is neutralised: notifications turn `[label](command:…)` into a clickable
+ * link (VS Code's linked text, also `https:` and `file:`), QuickPick items turn `$(name)`
+ * into an icon.
+ */
+
+/** VS Code's notification link syntax (vs/base/common/linkedText.ts), case-insensitive as there. */
+const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)/gi;
+
+/** A notification or modal message: one line, and a link-shaped `](` shown with its `(` escaped. */
+export function notificationText(text: string): string {
+  return displayText(text).replace(NOTIFICATION_LINK, (_m, label: string, href: string) => `[${label}]⟦U+0028⟧${href}`);
+}
+
+/** A QuickPick label, description or detail: one line, and `$(name)` shown as text (VS Code's `\$(` escape). */
+export function quickPickText(text: string): string {
+  return displayText(text).replace(/\$\(/g, '\\$(');
+}
+
+/** A UI port whose every message is a safe notification; flows and panels go through it. */
+export function safeUi(ui: UiPort): UiPort {
+  return {
+    confirm: (message, detail, action) => ui.confirm(notificationText(message), detail.split('\n').map(notificationText).join('\n'), action),
+    info: (message) => ui.info(notificationText(message)),
+    error: (message) => ui.error(notificationText(message)),
+  };
+}
