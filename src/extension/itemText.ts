@@ -15,6 +15,11 @@ export function itemDescription(item: Item): string {
   return displayText(`${item.decision} · ${item.reasons[0] ?? ''}`);
 }
 
+/** The review panel's tab title. */
+export function reviewPanelTitle(item: Item): string {
+  return `Review: ${displayText(item.name)}`;
+}
+
 /** The tooltip's Markdown: every reason in plain words, trust and both hashes (shortened), the path and the diagnostics count. */
 export function itemTooltipMarkdown(item: Item, diagnostics: number): string {
   let md = `**${escapeMarkdown(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`;

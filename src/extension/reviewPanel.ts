@@ -4,6 +4,7 @@ import { reviewViewModel, type ReviewViewModel } from '../core/report/reviewView
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
 import { enableFlow, trustFlow } from './flows/trustFlow';
 import { displayText } from '../core/text/displayText';
+import { reviewPanelTitle } from './itemText';
 import type { SkillgateService } from './skillgateService';
 import type { GatePort, UiPort } from './flows/ports';
 import type { Snapshot } from '../core/index/snapshot';
@@ -36,7 +37,7 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
       existing.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, panelTitle(item), vscode.ViewColumn.Active, this.options());
+    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, reviewPanelTitle(item), vscode.ViewColumn.Active, this.options());
     this.adopt(panel, item.id);
   }
 
@@ -129,7 +130,7 @@ class ReviewPanel {
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
     this.model = model;
     this.shownToken = model.hashes.token;
-    this.panel.title = panelTitle(item);
+    this.panel.title = reviewPanelTitle(item);
     this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed: this.changedWhileOpen, restricted: !vscode.workspace.isTrusted });
   }
 
@@ -194,11 +195,6 @@ class ReviewPanel {
     for (const d of this.disposables) d.dispose();
     this.panel.dispose();
   }
-}
-
-/** The panel's tab title; a bundle name is repository text. */
-export function panelTitle(item: Item): string {
-  return `Review: ${displayText(item.name)}`;
 }
 
 /** Strict CSP with a per-render nonce; scripts, styles and fonts only from the extension's media folder. */

@@ -5,6 +5,7 @@ import { TrustStore } from '../../src/core/trust/trustStore';
 import { review, trust } from '../../src/core/trust/lifecycle';
 import { reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
+import { assertDisplaySafe } from './helpers/displaySafe';
 
 describe('the review panel view model', () => {
   let f: Fixture;
@@ -67,5 +68,34 @@ describe('the review panel view model', () => {
     const server = m.changes?.files.find((x) => x.path.text === 'server.js');
     assert.equal(server?.change, 'modified');
     assert.deepEqual(server?.diff.map((l) => `${l.kind} ${l.text.text}`), ['hunk @@ -1,1 +1,2 @@', 'ctx  // server', 'add +process.exit(1);']);
+  });
+
+  it('shows every repository string escaped: names, paths, tools, hook events, env names, diff lines (issue 10)', async () => {
+    const NAME = '\x1b[2K\u009b\u202e\t\n';
+    const J = [...NAME].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    f.write(`ws/.codewhale/plugins/tools/f${NAME}.txt`, 'a\n');
+    f.write('ws/.rivumi/hooks.json', `{"pre_tool_use":[{"command":["bash","h${J}\\udcff.sh"],"tools":["t${J}"]}]}`);
+    const walk = (value: unknown, where: string): void => {
+      if (typeof value === 'string') assertDisplaySafe(value, where, false);
+      else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${where}[${i}]`));
+      // `file` is the absolute path the host opens, never shown.
+      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'file') walk(v, `${where}.${k}`);
+    };
+    const first = model();
+    walk(first, 'model');
+    assert.ok(first.files.some((x) => x.path.text === 'f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt' && x.path.hidden));
+    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token, { store })).ok);
+    fs.writeFileSync(f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
+    const changed = model();
+    walk(changed, 'changed model');
+    assert.ok(changed.changes?.files[0]?.diff.some((l) => l.text.text === '+⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b'));
+    const s = snap();
+    const hooks = review(byName(s, 'hooks.json'), { store });
+    assert.ok(hooks.ok);
+    const rivumi = reviewViewModel(hooks.value, s, true);
+    walk(rivumi, 'hooks model');
+    // Rivumi strips the tool filter's surrounding whitespace.
+    assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, ['t⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧']);
+    assert.equal(rivumi.capabilities.hooks[0]?.argv[1]?.text, 'h⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧⟦U+DCFF⟧.sh');
   });
 });

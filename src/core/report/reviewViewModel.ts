@@ -58,7 +58,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
   const components = Object.entries((caps.components ?? {}) as Record<string, string[]>).map(([kind, paths]) => ({ kind: displayText(kind), inactive: inactive.has(kind), paths: paths.map(S) }));
   for (const kind of ['filesystem-roots', 'lifecycle-mutation']) if (inactive.has(kind)) components.push({ kind, inactive: true, paths: [] });
   const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>).map((h) => ({
-    event: h.event,
+    event: displayText(h.event),
     argv: h.argv.map(S),
     timeoutSeconds: h.timeoutSeconds,
     tools: h.tools.map((t) => displayText(t)),
@@ -114,7 +114,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     diagnostics: snapshot.diagnostics
       .filter((d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId))
       .map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`), line: d.range.start.line, character: d.range.start.character })),
-    hashes: { content: r.contentHash, capability: r.capabilityHash, token: r.reviewToken, codewhaleCommand: r.codewhaleTrustLine },
+    hashes: { content: r.contentHash, capability: r.capabilityHash, token: r.reviewToken, codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine) },
     get hiddenCount() {
       return hidden;
     },

@@ -1,0 +1,147 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { displayText, hasUnsafeForDisplay } from '../../src/core/text/displayText';
+import { jsonText } from '../../src/core/report/jsonText';
+import { artifactUri } from '../../src/core/report/artifactUri';
+import { escapeMarkdown } from '../../src/extension/markdownEscape';
+import { notificationText, quickPickText, safeUi } from '../../src/extension/uiText';
+import { itemDescription, itemLabel, itemPick, itemTooltipMarkdown, reviewPanelTitle } from '../../src/extension/itemText';
+import { trustFlow } from '../../src/extension/flows/trustFlow';
+import type { UiPort } from '../../src/extension/flows/ports';
+import type { Item } from '../../src/core/model';
+import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
+
+describe('displayText: what Skillgate shows never acts (issue 10)', () => {
+  it('marks every C0 and C1 control character as ⟦U+XXXX⟧', () => {
+    for (let cp = 0; cp <= 0x9f; cp++) {
+      if (cp >= 0x20 && cp < 0x7f) continue;
+      assert.equal(displayText(`a${String.fromCharCode(cp)}b`), `a⟦U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟧b`);
+    }
+  });
+
+  it('marks an escape sequence, an OSC title and a C1 CSI visibly', () => {
+    assert.equal(displayText('\x1b[1A\x1b[2K'), '⟦U+001B⟧[1A⟦U+001B⟧[2K');
+    assert.equal(displayText('\x1b]0;pwned\x07'), '⟦U+001B⟧]0;pwned⟦U+0007⟧');
+    assert.equal(displayText('\u009b2J'), '⟦U+009B⟧2J');
+  });
+
+  it('marks the bidi and invisible characters the review marks, and line separators', () => {
+    assert.equal(displayText('a\u202eb\u200bc\u2066d\u{E0041}'), 'a⟦U+202E⟧b⟦U+200B⟧c⟦U+2066⟧d⟦U+E0041⟧');
+    assert.equal(displayText('a\u2028b\u2029c'), 'a⟦U+2028⟧b⟦U+2029⟧c');
+  });
+
+  it('marks a lone surrogate by its code unit (U+DCFF is the byte 0xFF under surrogateescape) and keeps pairs', () => {
+    assert.equal(displayText('r\udcff.sh'), 'r⟦U+DCFF⟧.sh');
+    assert.equal(displayText('\ud800x'), '⟦U+D800⟧x');
+    assert.equal(displayText('😀 ü ！'), '😀 ü ！');
+  });
+
+  it('escapes newline and tab in a one-line field; a multi-line body keeps only its newlines', () => {
+    assert.equal(displayText('a\nb\tc\rd'), 'a⟦U+000A⟧b⟦U+0009⟧c⟦U+000D⟧d');
+    assert.equal(displayText('a\nb\tc\rd', 'multi-line'), 'a\nb⟦U+0009⟧c⟦U+000D⟧d');
+  });
+
+  it('is idempotent, so a field, its line and the whole output can each be escaped', () => {
+    const once = displayText(`x${HOSTILE}\n`);
+    assert.equal(displayText(once), once);
+    assert.equal(displayText(once, 'multi-line'), once);
+    assertDisplaySafe(once, 'escaped', false);
+  });
+
+  it('leaves plain text alone and says when it would not', () => {
+    assert.equal(displayText('plain name-1.2 (ok) ⟦x⟧'), 'plain name-1.2 (ok) ⟦x⟧');
+    assert.equal(hasUnsafeForDisplay('plain'), false);
+    assert.equal(hasUnsafeForDisplay('a\tb'), true);
+    assert.equal(hasUnsafeForDisplay('a\udcffb'), true);
+  });
+});
+
+describe('JSON output: raw values, safe bytes', () => {
+  it('writes C1, bidi, line separators and lone surrogates as \\u escapes that parse back to the same string', () => {
+    const value = { name: `n${HOSTILE}\u2028\u{E0041}\t`, list: [HOSTILE] };
+    const text = jsonText(value);
+    assertDisplaySafe(text, 'json');
+    assert.deepEqual(JSON.parse(text), value);
+    assert.match(text, /\\u009b/);
+    assert.match(text, /\\u202e/);
+  });
+});
+
+describe('SARIF artifact URIs (issue 11)', () => {
+  it('percent-encodes everything outside RFC 3986 pchar and /', () => {
+    assert.equal(artifactUri('.codewhale/plugins/a#b/plugin.toml', true), '.codewhale/plugins/a%23b/plugin.toml');
+    assert.equal(artifactUri('.codewhale/plugins/a?b/plugin.toml', true), '.codewhale/plugins/a%3Fb/plugin.toml');
+    assert.equal(artifactUri('.codewhale/plugins/a%20b/plugin.toml', true), '.codewhale/plugins/a%2520b/plugin.toml');
+    assert.equal(artifactUri('.codewhale/plugins/ü/plugin.toml', true), '.codewhale/plugins/%C3%BC/plugin.toml');
+    assert.equal(artifactUri('a b[c]{d}"e<f>\\g^h`i|j', true), 'a%20b%5Bc%5D%7Bd%7D%22e%3Cf%3E%5Cg%5Eh%60i%7Cj');
+    assert.equal(artifactUri("keep-._~!$&'()*+,;=:@/", false), "keep-._~!$&'()*+,;=:@/");
+    assert.equal(artifactUri('\x1b\u202e😀', false), '%1B%E2%80%AE%F0%9F%98%80');
+  });
+
+  it('names the raw byte of a surrogateescape name and never throws on a lone surrogate', () => {
+    assert.equal(artifactUri('.rivumi/plugins/\udcff.json', true), '.rivumi/plugins/%FF.json');
+    assert.equal(artifactUri('x\ud800', true), 'x%EF%BF%BD');
+  });
+
+  it('keeps a relative reference from reading as a scheme', () => {
+    assert.equal(artifactUri('a:b/c:d', true), 'a%3Ab/c:d');
+    assert.equal(artifactUri('/a:b/c', false), '/a:b/c');
+  });
+});
+
+const item = (over: Partial<Item> = {}): Item =>
+  ({ id: 'workspace/abc/demo', system: 'codewhale', kind: 'plugin', name: `demo${HOSTILE}`, qualifiedName: `demo${HOSTILE}`, scope: 'workspace', workspace: '/ws', path: `/ws/.codewhale/plugins/d${HOSTILE}`, location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, parent: null, decision: 'disabled', reasons: ['not_reviewed'], shadowedBy: null, trust: 'not-reviewed', enabled: false, compatibility: 'full', contentHash: 'a'.repeat(64), capabilityHash: 'b'.repeat(64), reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`, detail: {}, ...over }) as Item;
+
+describe('the editor shows repository text escaped (issue 10)', () => {
+  it('labels, descriptions and the review panel title', () => {
+    for (const text of [itemLabel(item()), itemLabel(item({ parent: 'p', name: `s\n${HOSTILE}` })), reviewPanelTitle(item())]) {
+      assertDisplaySafe(text, 'label', false);
+      assert.match(text, /⟦U\+001B⟧\[1A⟦U\+001B⟧\[2K⟦U\+001B⟧\]0;pwned⟦U\+0007⟧⟦U\+009B⟧⟦U\+202E⟧⟦U\+DCFF⟧$/);
+    }
+    assert.equal(itemDescription(item()), 'disabled · not_reviewed');
+    assert.equal(itemLabel(item({ qualifiedName: 'a\nb' })), 'a⟦U+000A⟧b');
+    assert.equal(reviewPanelTitle(item({ name: 'x\u202ey' })), 'Review: x⟦U+202E⟧y');
+  });
+
+  it('tooltips: no raw control, no markup, no link, no entity and no theme icon from a name or path', () => {
+    const md = itemTooltipMarkdown(item({ qualifiedName: `[x](command:skillgate.enable) $(zap) &#x202E; <b>*${HOSTILE}`, path: '/ws/https://evil.example/`code`\n# h' }), 1);
+    assertDisplaySafe(md, 'tooltip');
+    assert.ok(md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'), md);
+    assert.ok(md.includes('https\\:\\/\\/evil\\.example\\/\\`code\\`⟦U\\+000A⟧\\# h'), md);
+    assert.equal(escapeMarkdown('a\u202eb'), 'a⟦U\\+202E⟧b');
+  });
+
+  it('QuickPick items: escaped, and `$(icon)` shown as text', () => {
+    const pick = itemPick(item({ qualifiedName: `$(zap) x${HOSTILE}` }));
+    for (const text of Object.values(pick)) assertDisplaySafe(text, 'quick pick', false);
+    assert.ok(pick.label.startsWith('\\$(zap) x⟦U+001B⟧'), pick.label);
+    assert.equal(quickPickText('a\tb'), 'a⟦U+0009⟧b');
+  });
+
+  it('notifications: one line, escaped, and a link-shaped name never becomes a link', () => {
+    assert.equal(notificationText('Trusted [ok](command:skillgate.enable?x).'), 'Trusted [ok]⟦U+0028⟧command:skillgate.enable?x).');
+    assert.equal(notificationText('[a](HTTPS://evil.example)'), '[a]⟦U+0028⟧HTTPS://evil.example)');
+    assert.equal(notificationText('a (b) [c]'), 'a (b) [c]');
+    assertDisplaySafe(notificationText(`x\n${HOSTILE}`), 'notification', false);
+  });
+
+  it('every message a flow gives the UI port is escaped (trust flow through the safe port)', async () => {
+    const calls: string[] = [];
+    const raw: UiPort = { confirm: async (m, d) => (calls.push(m, d), true), info: (m) => calls.push(m), error: (m) => calls.push(m) };
+    const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
+    const lifecycle = { review: () => ({ ok: true as const, value: { reviewToken: TOKEN } as never }), trust: async () => ({ ok: true as const, value: { item: item(), snapshot: '/s' } }), enable: async () => ({ ok: true as const, value: { item: item(), note: null } }) };
+    const outcome = await trustFlow(item({ name: `[x](command:workbench.action.terminal.new)${HOSTILE}` }), TOKEN, { ui: safeUi(raw), gate: { workspaceTrusted: () => true, shownToken: () => TOKEN }, lifecycle });
+    assert.equal(outcome, 'trusted');
+    assert.equal(calls.length, 3);
+    for (const c of calls) assertDisplaySafe(c, 'flow message');
+    assert.ok(calls[0]?.startsWith('Trust [x]⟦U+0028⟧command:workbench.action.terminal.new)⟦U+001B⟧[1A'), calls[0]);
+    assert.ok(calls[2]?.includes('⟦U+202E⟧⟦U+DCFF⟧'), calls[2]);
+  });
+
+  it('the review webview builds its DOM with textContent only', () => {
+    const source = fs.readFileSync(path.resolve(__dirname, '../../src/webview/review.ts'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/);
+    assert.match(source, /textContent = /);
+  });
+});
