@@ -22,13 +22,13 @@ export function reviewPanelTitle(item: Item): string {
 
 /** The tooltip's Markdown: every reason in plain words, trust and both hashes (shortened), the path and the diagnostics count. */
 export function itemTooltipMarkdown(item: Item, diagnostics: number): string {
-  let md = `**${escapeMarkdown(item.qualifiedName)}** — ${DECISION_TEXT[item.decision]}\n\n`;
+  let md = `**${escapeMarkdown(item.qualifiedName, true)}** — ${DECISION_TEXT[item.decision]}\n\n`;
   for (const r of item.reasons) md += `- \`${r}\`: ${REASON_TEXT[r]}\n`;
   if (item.trust) {
     md += `\n$(shield) Trust: \`${item.trust}\` · enabled: \`${String(item.enabled)}\`\n\n`;
     if (item.contentHash) md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\`\n\n`;
   }
-  md += `$(file) ${escapeMarkdown(item.path)}\n\n`;
+  md += `$(file) ${escapeMarkdown(item.path, true)}\n\n`;
   md += diagnostics === 0 ? '$(pass) no diagnostics' : `$(warning) ${diagnostics} diagnostic${diagnostics === 1 ? '' : 's'}`;
   return md;
 }

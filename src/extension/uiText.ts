@@ -17,9 +17,17 @@ export function notificationText(text: string): string {
   return displayText(text).replace(NOTIFICATION_LINK, (_m, label: string, href: string) => `[${label}]⟦U+0028⟧${href}`);
 }
 
-/** A QuickPick label, description or detail: one line, and `$(name)` shown as text (VS Code's `\$(` escape). */
+/** VS Code's theme-icon syntax (`$(name)`, `$(name~spin)`), as its label renderer matches it. */
+const THEME_ICON = /\$\((?=[A-Za-z0-9-]+(?:~[A-Za-z]+)?\))/g;
+
+/** `\$(name)`: the renderer shows the escaped form as the text `$(name)`, never as an icon. */
+export function escapeThemeIcons(text: string): string {
+  return text.replace(THEME_ICON, '\\$(');
+}
+
+/** A QuickPick label, description or detail: one line, and `$(name)` shown as text. */
 export function quickPickText(text: string): string {
-  return displayText(text).replace(/\$\(/g, '\\$(');
+  return escapeThemeIcons(displayText(text));
 }
 
 /** A UI port whose every message is a safe notification; flows and panels go through it. */

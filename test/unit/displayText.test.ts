@@ -107,9 +107,12 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   it('tooltips: no raw control, no markup, no link, no entity and no theme icon from a name or path', () => {
     const md = itemTooltipMarkdown(item({ qualifiedName: `[x](command:skillgate.enable) $(zap) &#x202E; <b>*${HOSTILE}`, path: '/ws/https://evil.example/`code`\n# h' }), 1);
     assertDisplaySafe(md, 'tooltip');
-    assert.ok(md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'), md);
+    // `$(zap)` is written `\\\$\(zap\)`: Markdown yields `\$(zap)`, which the icon pass shows as the text `$(zap)`.
+    assert.ok(md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\\\\\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'), md);
     assert.ok(md.includes('https\\:\\/\\/evil\\.example\\/\\`code\\`⟦U\\+000A⟧\\# h'), md);
     assert.equal(escapeMarkdown('a\u202eb'), 'a⟦U\\+202E⟧b');
+    assert.equal(escapeMarkdown('$(zap)'), '\\$\\(zap\\)');
+    assert.equal(escapeMarkdown('$(zap) $(not an icon)', true), '\\\\\\$\\(zap\\) \\$\\(not an icon\\)');
   });
 
   it('QuickPick items: escaped, and `$(icon)` shown as text', () => {
@@ -117,6 +120,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     for (const text of Object.values(pick)) assertDisplaySafe(text, 'quick pick', false);
     assert.ok(pick.label.startsWith('\\$(zap) x⟦U+001B⟧'), pick.label);
     assert.equal(quickPickText('a\tb'), 'a⟦U+0009⟧b');
+    assert.equal(quickPickText('$(spin~spin) $(not icon)'), '\\$(spin~spin) $(not icon)');
   });
 
   it('notifications: one line, escaped, and a link-shaped name never becomes a link', () => {
