@@ -24,8 +24,9 @@ import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
  */
 const UNSAFE_SOURCE = `[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|${HIDDEN_CHARACTER_SOURCE}`;
 
-/** Every character `displayText` escapes (with the `u` flag a surrogate class matches lone surrogates only). */
+/** Every character `displayText` escapes (with the `u` flag a surrogate class matches lone surrogates only); for `replace`. */
 export const UNSAFE_FOR_DISPLAY = new RegExp(UNSAFE_SOURCE, 'gu');
+const ANY_UNSAFE = new RegExp(UNSAFE_SOURCE, 'u');
 
 export type DisplayLines = 'one-line' | 'multi-line';
 
@@ -35,5 +36,5 @@ export function displayText(text: string, lines: DisplayLines = 'one-line'): str
 
 /** True when `displayText` would change the text: it holds something that is not plainly visible. */
 export function hasUnsafeForDisplay(text: string): boolean {
-  return text.search(new RegExp(UNSAFE_SOURCE, 'u')) !== -1;
+  return ANY_UNSAFE.test(text);
 }
