@@ -110,6 +110,7 @@ export const DIAGNOSTIC_CODES = {
   // Skillgate's own checks.
   'skillgate.hidden-unicode': ['warning', 'Invisible or bidirectional Unicode that can hide instructions from a reviewer.'],
   'skillgate.read-failed': ['error', 'A file or directory could not be read.'],
+  'skillgate.internal': ['error', 'Skillgate failed while reading this bundle or folder (an internal error); it is treated as invalid.'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

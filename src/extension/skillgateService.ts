@@ -7,10 +7,13 @@ import { installPlugin } from '../core/rivumi/install';
 import { codewhaleHome, stateDirectory } from './settings';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
+import { guardIndex, guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
 const DEBOUNCE_MS = 150;
+
+const failureUi: IndexFailureUi = { error: (message) => void vscode.window.showErrorMessage(message) };
 
 /**
  * Owns the core indexer and the shared trust store for this window, watches the disk,
@@ -66,20 +69,32 @@ export class SkillgateService implements vscode.Disposable {
       });
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();
-      this.watch(folders, indexer);
-      const loaded = await indexer.indexAllAsync();
-      const changed = this.fullIndexRuns.finish(run);
-      if (!changed) return this.current ?? loaded;
-      this.indexer = indexer;
-      const snapshot = this.publish(changed.paths.length > 0 ? indexer.refresh(changed.paths) : changed.storeChanged ? indexer.snapshot() : loaded);
-      this.watch(folders, indexer);
-      return snapshot;
+      const fallback = (): Snapshot => {
+        // A failed run ends here, so later changes are not held for a result that never comes.
+        this.fullIndexRuns.finish(run);
+        return this.current ?? this.publish({ generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null });
+      };
+      return guardIndexAsync(
+        async () => {
+          this.watch(folders, indexer);
+          const loaded = await indexer.indexAllAsync();
+          const changed = this.fullIndexRuns.finish(run);
+          if (!changed) return this.current ?? loaded;
+          this.indexer = indexer;
+          const snapshot = this.publish(changed.paths.length > 0 ? indexer.refresh(changed.paths) : changed.storeChanged ? indexer.snapshot() : loaded);
+          this.watch(folders, indexer);
+          return snapshot;
+        },
+        fallback,
+        failureUi,
+      );
     });
   }
 
   /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
   rederive(): Snapshot | undefined {
-    return this.indexer ? this.publish(this.indexer.snapshot()) : undefined;
+    const indexer = this.indexer;
+    return indexer ? guardIndex(() => this.publish(indexer.snapshot()), () => this.current, failureUi) : undefined;
   }
 
   lifecycle(): LifecycleContext {
@@ -163,9 +178,17 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   private flush(paths: string[], storeChanged: boolean): void {
-    if (this.fullIndexRuns.record(paths, storeChanged) || !this.indexer) return;
-    if (paths.length) this.publish(this.indexer.refresh(paths));
-    else if (storeChanged) this.publish(this.indexer.snapshot());
+    const indexer = this.indexer;
+    if (this.fullIndexRuns.record(paths, storeChanged) || !indexer) return;
+    // Runs from a timer: nothing may escape into the extension host.
+    guardIndex(
+      () => {
+        if (paths.length) this.publish(indexer.refresh(paths));
+        else if (storeChanged) this.publish(indexer.snapshot());
+      },
+      () => undefined,
+      failureUi,
+    );
   }
 
   dispose(): void {

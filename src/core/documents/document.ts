@@ -1,4 +1,5 @@
 import type { Range } from '../model';
+import type { NestingExcess } from './nesting';
 
 /** A path into a parsed document: object keys and array indexes. */
 export type DocPath = readonly (string | number)[];
@@ -21,4 +22,10 @@ export interface ParsedDocument {
 
 export type ParseOutcome =
   | { readonly ok: true; readonly document: ParsedDocument }
-  | { readonly ok: false; readonly message: string; readonly range: Range };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly range: Range;
+      /** Set when the text nests deeper than allowed and was not parsed at all. */
+      readonly nesting?: NestingExcess;
+    };

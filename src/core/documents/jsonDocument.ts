@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { LineMap } from '../text/lineMap';
+import { nestingExcess } from './nesting';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
 import type { Range } from '../model';
 
@@ -10,10 +11,25 @@ export interface JsonOptions {
    * duplicate struct fields, which `duplicateKeys: 'error'` reports.
    */
   readonly python?: boolean;
+  /**
+   * Arrays and objects open at once beyond which the text is refused unparsed (see
+   * nesting.ts); each caller passes its agent's limit, the default is the strictest.
+   */
+  readonly maxDepth?: number;
 }
+
+/** serde_json's limit (128 levels fail), the lowest of the agents' parsers. */
+const DEFAULT_MAX_DEPTH = 127;
 
 /** Strict JSON with positions: no comments, no trailing commas. */
 export function parseJsonDocument(file: string, text: string, options: JsonOptions = {}): ParseOutcome {
+  const deep = nestingExcess(text, options.maxDepth ?? DEFAULT_MAX_DEPTH, 'json');
+  if (deep) {
+    const lines = new LineMap(text);
+    const at = lines.position(deep.offset);
+    // serde_json's words for the same refusal.
+    return { ok: false, message: `recursion limit exceeded at line ${at.line + 1} column ${at.character + 1}`, range: lines.range(deep.offset, 1), nesting: deep };
+  }
   const errors: ParseError[] = [];
   const replaced = new Map<number, number>();
   const source = options.python ? maskPythonConstants(text, replaced) : text;

@@ -1,5 +1,6 @@
 import { parseTOML, getStaticTOMLValue, type AST } from 'toml-eslint-parser';
 import { LineMap } from '../text/lineMap';
+import { nestingExcess } from './nesting';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
 import type { Range } from '../model';
 
@@ -8,9 +9,15 @@ interface Spot {
   readonly value: readonly [number, number];
 }
 
-/** TOML with positions, from toml-eslint-parser's AST (TOML 1.0, duplicate keys refused). */
-export function parseTomlDocument(file: string, text: string): ParseOutcome {
+/**
+ * TOML with positions, from toml-eslint-parser's AST (TOML 1.0, duplicate keys refused).
+ * A value tree deeper than `maxDepth` (nesting.ts) is refused before parsing.
+ */
+export function parseTomlDocument(file: string, text: string, maxDepth: number): ParseOutcome {
   const lines = new LineMap(text);
+  const deep = nestingExcess(text, maxDepth, 'toml');
+  // toml_edit's words for the same refusal.
+  if (deep) return { ok: false, message: 'recursion limit exceeded', range: lines.range(deep.offset, 1), nesting: deep };
   let ast: AST.TOMLProgram;
   try {
     ast = parseTOML(text, { tomlVersion: '1.0.0' });

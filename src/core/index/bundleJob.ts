@@ -1,6 +1,8 @@
 import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../codewhale/bundle';
 import type { HostFacts } from '../codewhale/host';
+import type { ManifestLabel } from '../codewhale/manifest';
 import type { Scope } from '../model';
+import { faultedBundle } from './faults';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
@@ -9,8 +11,20 @@ export interface BundleJob {
   readonly canonicalDiscoveryRoot: string;
 }
 
-/** The bundle in `job.dir`, or null when the directory holds no manifest (upstream skips it silently). */
-export function runBundleJob(job: BundleJob, host: HostFacts): CodewhaleBundle | null {
-  const label = resolveManifest(job.dir);
-  return label ? loadCodewhaleBundle(job.dir, label, { scope: job.scope, canonicalDiscoveryRoot: job.canonicalDiscoveryRoot, host }) : null;
+/** Reads one bundle; the indexer's port for it (tests inject faults through it). */
+export type BundleLoader = typeof loadCodewhaleBundle;
+
+/**
+ * The bundle in `job.dir`, or null when the directory holds no manifest (upstream skips
+ * it silently). The fault boundary of one bundle: whatever the load throws becomes that
+ * bundle's `skillgate.internal` error, never a failed index.
+ */
+export function runBundleJob(job: BundleJob, host: HostFacts, load: BundleLoader = loadCodewhaleBundle): CodewhaleBundle | null {
+  let label: ManifestLabel | undefined;
+  try {
+    label = resolveManifest(job.dir);
+    return label ? load(job.dir, label, { scope: job.scope, canonicalDiscoveryRoot: job.canonicalDiscoveryRoot, host }) : null;
+  } catch (e) {
+    return faultedBundle(job, label, e);
+  }
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { CodewhaleBundle } from '../codewhale/bundle';
-import { runBundleJob, type BundleJob } from './bundleJob';
+import { runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
+import { faultedRivumiItems, faultedRivumiProject, faultedRootScan, rivumiFault } from './faults';
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../codewhale/discovery';
 import { currentHost, type HostFacts } from '../codewhale/host';
 import { loadRivumiProject } from '../rivumi/load';
@@ -9,7 +10,7 @@ import { lstatEntry } from '../fs/safeFs';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
 import type { CodewhaleScan } from './codewhaleItems';
 import { CodewhaleItemCache } from './codewhaleItemCache';
-import { rivumiItems } from './rivumiItems';
+import { rivumiItems, type RivumiContext } from './rivumiItems';
 import { FILE_START, type Diagnostic, type Item } from '../model';
 import type { RivumiProject } from '../rivumi/model';
 import type { Snapshot } from './snapshot';
@@ -25,6 +26,11 @@ export interface IndexOptions {
   readonly trust?: () => TrustView;
   /** False in VS Code Restricted Mode. */
   readonly workspaceTrusted?: boolean;
+  /** The readers of one Codewhale bundle and of one workspace's `.rivumi/` (tests inject faults here). */
+  readonly readers?: {
+    readonly codewhaleBundle?: BundleLoader;
+    readonly rivumiProject?: (workspace: string) => RivumiProject;
+  };
 }
 
 /** Bundles loaded between two yields of `indexAllAsync`: about 20 ms of work. */
@@ -63,7 +69,7 @@ export class Indexer {
   /** Reads everything from disk, on this thread. */
   indexAll(): Snapshot {
     const scans = this.scanAll();
-    this.commit(scans, scans.map((s) => s.jobs.map((job) => runBundleJob(job, this.host))));
+    this.commit(scans, scans.map((s) => s.jobs.map((job) => this.loadBundle(job))));
     return this.compose(undefined);
   }
 
@@ -79,7 +85,7 @@ export class Indexer {
     for (const s of scans) {
       const bundles: (CodewhaleBundle | null)[] = [];
       for (const job of s.jobs) {
-        bundles.push(runBundleJob(job, this.host));
+        bundles.push(this.loadBundle(job));
         if (++sinceYield === BUNDLES_PER_SLICE) {
           sinceYield = 0;
           await new Promise((resolve) => setImmediate(resolve));
@@ -98,7 +104,7 @@ export class Indexer {
     const scans: RootJobs[] = [];
     for (const ws of this.options.workspaces) {
       scans.push(this.rootJobs(workspacePluginRoot(ws), ws));
-      this.rivumi.set(ws, loadRivumiProject(ws));
+      this.rivumi.set(ws, this.loadRivumi(ws));
     }
     if (this.options.codewhaleHome !== null) scans.push(this.rootJobs(userPluginRoot(this.options.codewhaleHome), null));
     return scans;
@@ -150,14 +156,27 @@ export class Indexer {
       const state = this.roots.get(root);
       if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
       const before = state.bundles.get(dir);
-      const bundle = runBundleJob({ dir, scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot }, this.host);
+      const bundle = this.loadBundle({ dir, scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot });
       if (bundle) state.bundles.set(dir, bundle);
       else state.bundles.delete(dir);
       if (before && bundle) replaced?.push([before, bundle]);
       else replaced = undefined;
     }
-    for (const ws of rivumiToReload) this.rivumi.set(ws, loadRivumiProject(ws));
+    for (const ws of rivumiToReload) this.rivumi.set(ws, this.loadRivumi(ws));
     return this.compose(replaced);
+  }
+
+  private loadBundle(job: BundleJob): CodewhaleBundle | null {
+    return runBundleJob(job, this.host, this.options.readers?.codewhaleBundle);
+  }
+
+  /** The fault boundary of one workspace's `.rivumi/` (faults.ts). */
+  private loadRivumi(workspace: string): RivumiProject {
+    try {
+      return (this.options.readers?.rivumiProject ?? loadRivumiProject)(workspace);
+    } catch (e) {
+      return faultedRivumiProject(workspace, e);
+    }
   }
 
   /** Re-derives decisions without reading bundles (after a trust store change). */
@@ -178,7 +197,7 @@ export class Indexer {
     for (const ws of this.options.workspaces) {
       const project = this.rivumi.get(ws);
       if (!project) continue;
-      const r = rivumiItems(project, ctx);
+      const r = rivumiItemsWithin(project, ctx);
       for (const i of r.items) items.push(i);
       for (const d of r.diagnostics) diagnostics.push(d);
     }
@@ -203,7 +222,7 @@ export class Indexer {
     const { scan, jobs } = this.rootJobs(root, workspace);
     const bundles = new Map<string, CodewhaleBundle>();
     for (const job of jobs) {
-      const bundle = previous.get(job.dir) ?? runBundleJob(job, this.host);
+      const bundle = previous.get(job.dir) ?? this.loadBundle(job);
       if (bundle) bundles.set(job.dir, bundle);
     }
     this.roots.set(root, { scan, workspace, bundles });
@@ -212,7 +231,12 @@ export class Indexer {
   /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
   private rootJobs(root: string, workspace: string | null): RootJobs {
     const scope = workspace === null ? 'user' : 'workspace';
-    let scan = scanRoot(root, scope);
+    let scan: RootScan;
+    try {
+      scan = scanRoot(root, scope);
+    } catch (e) {
+      scan = faultedRootScan(root, scope, e);
+    }
     // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace.
     if (workspace !== null && lstatEntry(path.dirname(root)).type === 'symlink') {
       const d: Diagnostic = { file: path.dirname(root), range: FILE_START, severity: 'error', code: 'codewhale.root-symlink', message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`, itemId: null };
@@ -221,6 +245,16 @@ export class Indexer {
     const discoveryRoot = scan.canonicalRoot;
     const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
     return { root, workspace, scan, jobs };
+  }
+}
+
+/** One workspace's Rivumi items; a fault while reading or deciding stays with that workspace. */
+function rivumiItemsWithin(project: RivumiProject, ctx: RivumiContext): { items: Item[]; diagnostics: Diagnostic[] } {
+  if (project.fault) return faultedRivumiItems(project.workspace, project.fault);
+  try {
+    return rivumiItems(project, ctx);
+  } catch (e) {
+    return faultedRivumiItems(project.workspace, rivumiFault(project.workspace, e));
   }
 }
 

@@ -8,6 +8,7 @@ import { fileStem } from './skillFile';
 import { pluginManifest, pydanticDetails } from './schemas';
 import { loadRivumiProject, MAX_PLUGIN_MANIFEST_BYTES } from './load';
 import type { RivumiPlugin } from './model';
+import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
 
 export type InstallResult = { readonly ok: true; readonly plugin: RivumiPlugin; readonly written: string[] } | { readonly ok: false; readonly message: string };
 
@@ -29,7 +30,8 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
   const read = readRegularFile(manifest, MAX_PLUGIN_MANIFEST_BYTES);
   if (!read.ok) return fail(read.reason === 'too-large' ? 'plugin manifest exceeds size limit' : 'plugin manifest must be a regular file');
   const text = decodeUtf8(read.bytes);
-  const parsed = text === undefined ? undefined : parseJsonDocument(manifest, text, { python: true });
+  const parsed = text === undefined ? undefined : parseJsonDocument(manifest, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+  if (parsed && !parsed.ok && parsed.nesting) return fail(`plugin manifest cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`);
   if (!parsed || !parsed.ok) return fail('plugin manifest must be UTF-8 JSON');
   const value = parsed.document.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('plugin manifest must be an object');

@@ -10,6 +10,7 @@ import { FILE_START, type Diagnostic } from '../model';
 import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
+import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
 import { rivumiHooksHashes, rivumiPluginHashes } from './hashes';
 import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
@@ -212,8 +213,8 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   const notJson = `project plugin manifest must be UTF-8 JSON: ${fileName}`;
   // A UTF-8 BOM stays in the text as U+FEFF, which JSON rejects: Rivumi refuses it here.
   if (text === undefined) return fail('rivumi.plugin.json', notJson);
-  const parsed = parseJsonDocument(abs, text, { python: true });
-  if (!parsed.ok) return fail('rivumi.plugin.json', notJson, parsed.range);
+  const parsed = parseJsonDocument(abs, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+  if (!parsed.ok) return fail('rivumi.plugin.json', parsed.nesting ? `project plugin manifest cannot be parsed by Python's json: ${fileName}: ${pythonRecursionError(parsed.nesting)}` : notJson, parsed.range);
   const doc = parsed.document;
   findings.addDocument(doc);
   const value = doc.value;
@@ -298,8 +299,9 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
     else {
       projectBytes = read.bytes;
       const text = decodeJsonBytes(read.bytes);
-      const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true });
-      if (!parsed || !parsed.ok) projectError = findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START);
+      const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+      if (parsed && !parsed.ok && parsed.nesting) projectError = findings.inFile('rivumi.hooks.json', `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`, hooksPath, parsed.range);
+      else if (!parsed || !parsed.ok) projectError = findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START);
       else {
         projectDoc = parsed.document;
         findings.addDocument(projectDoc);

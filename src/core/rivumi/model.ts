@@ -81,4 +81,6 @@ export interface RivumiProject {
   /** The file that overflowed a 16-per-event merge, when that is what broke the hook load. */
   readonly hookOverflowFile: string | null;
   readonly diagnostics: readonly Diagnostic[];
+  /** Set when reading the workspace's `.rivumi/` failed inside Skillgate (index/faults.ts). */
+  readonly fault?: Diagnostic;
 }

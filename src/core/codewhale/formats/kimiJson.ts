@@ -10,6 +10,7 @@ import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/saf
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
+import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 
 const pathList = z.union([text, z.array(text).min(1)]);
 
@@ -64,7 +65,7 @@ const root = z.strictObject({
 export function readKimiJson(file: string, source: string, bundleRoot: string, findings: Findings, label: ManifestLabel = 'kimi.plugin.json'): Manifest | undefined {
   const claude = label === '.claude-plugin/plugin.json';
   const what = claude ? 'Claude plugin.json' : 'kimi.plugin.json';
-  const parsed = parseJsonDocument(file, source);
+  const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
   if (!parsed.ok) {
     findings.inFile('codewhale.manifest.parse', `failed to parse ${what}: ${parsed.message}`, file, parsed.range);
     return undefined;
@@ -216,7 +217,7 @@ function readClaudeMcpJson(file: string, findings: Findings): { id: string; s: z
     return undefined;
   }
   const source = decodeUtf8(read.bytes);
-  const parsed = source === undefined ? undefined : parseJsonDocument(file, source);
+  const parsed = source === undefined ? undefined : parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
   if (!parsed || !parsed.ok) {
     findings.inFile('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${parsed && !parsed.ok ? parsed.message : 'not UTF-8'}`, file, parsed && !parsed.ok ? parsed.range : undefined);
     return undefined;

@@ -7,6 +7,7 @@ import { decodeUtf8, readRegularFile } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
 import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
+import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
@@ -64,7 +65,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
     findings.inFile('codewhale.mcp-json.file', 'mcp.json must be valid UTF-8', file);
     return undefined;
   }
-  const parsed = parseJsonDocument(file, source);
+  const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
   if (!parsed.ok) {
     findings.inFile('codewhale.mcp-json.parse', `failed to parse mcp.json: ${parsed.message}`, file, parsed.range);
     return undefined;

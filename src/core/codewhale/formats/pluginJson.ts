@@ -9,6 +9,7 @@ import type { Findings } from '../../findings';
 import type { BundleTree } from '../bundleTree';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
+import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 
 const EXT = 'net.codewhale';
 
@@ -41,7 +42,7 @@ const root = z.strictObject({
 
 /** Agent Plugins v1.0.0 `plugin.json` with its sibling `mcp.json` (codewhale.md §3.2, §3.3). */
 export function readPluginJson(file: string, source: string, bundleRoot: string, findings: Findings, tree?: BundleTree): Manifest | undefined {
-  const parsed = parseJsonDocument(file, source);
+  const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
   if (!parsed.ok) {
     findings.inFile('codewhale.manifest.parse', `failed to parse plugin.json: ${parsed.message}`, file, parsed.range);
     return undefined;

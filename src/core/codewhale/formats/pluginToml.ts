@@ -6,6 +6,7 @@ import type { ParsedDocument } from '../../documents/document';
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Manifest, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { mcpServerFromFields } from './mcpFields';
+import { TOML_MAX_DEPTH } from './nestingLimits';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -79,7 +80,7 @@ const COMPONENT_KEYS: readonly [ComponentKind, string, string?][] = [
 ];
 
 export function readPluginToml(file: string, source: string, findings: Findings): Manifest | undefined {
-  const parsed = parseTomlDocument(file, source);
+  const parsed = parseTomlDocument(file, source, TOML_MAX_DEPTH);
   const prefix = (span: readonly [number, number] | undefined) =>
     span ? `failed to parse plugin.toml near bytes ${byteOffset(source, span[0])}..${byteOffset(source, span[1])}; check the v1 schema and field types` : 'failed to parse plugin.toml; check the v1 schema and field types';
   if (!parsed.ok) {
