@@ -5,6 +5,7 @@ import lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
 import type { TrustView } from './trustView';
 import { errorText } from '../fs/safeFs';
+import { firstDuplicateKey } from '../documents/duplicateKeys';
 
 export type StoreRead = { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string } | { readonly ok: false; readonly problem: string };
 
@@ -43,6 +44,14 @@ export class TrustStore {
     } catch (e) {
       return { ok: false, problem: `trust store ${this.file} is not valid JSON (${(e as Error).message})` };
     }
+    // JSON.parse keeps the last of two equal keys; the store refuses to guess (trust.md "Fail closed").
+    let duplicate: (string | number)[] | undefined;
+    try {
+      duplicate = firstDuplicateKey(text);
+    } catch (e) {
+      return { ok: false, problem: `trust store ${this.file} cannot be checked (${errorText(e)})` };
+    }
+    if (duplicate) return { ok: false, problem: `trust store ${this.file} has a duplicate key at ${keyPath(duplicate)}` };
     const version = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).schemaVersion : undefined;
     if (version !== STATE_SCHEMA_VERSION) return { ok: false, problem: `trust store ${this.file} has schema version ${JSON.stringify(version)}; this Skillgate reads version ${STATE_SCHEMA_VERSION}` };
     const parsed = stateSchema.safeParse(raw);
@@ -178,6 +187,11 @@ export class TrustStore {
 
 export function unavailableMessage(problem: string): string {
   return `The trust store is unavailable: ${problem}. Nothing was changed; run \`skillgate doctor\` to see why, and \`skillgate doctor --repair\` to move the bad file aside.`;
+}
+
+/** `bundles.<key>.enabled`; a segment that is not a plain word is quoted. */
+function keyPath(at: readonly (string | number)[]): string {
+  return at.map((k) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z0-9_$-]+$/.test(k) ? k : JSON.stringify(k))).join('.').replace(/\.\[/g, '[');
 }
 
 function lstatOrUndefined(p: string): fs.Stats | undefined {
