@@ -19,7 +19,7 @@ describe('the trust store (trust.md)', () => {
   afterEach(() => f.remove());
 
   it('reads a missing store as empty and creates the directory 0700 and the file 0600 on first write', async () => {
-    assert.deepEqual(store.read(), { ok: true, state: { schemaVersion: 1, bundles: {} }, exists: false, text: '' });
+    assert.deepEqual(store.read(), { ok: true, state: { schemaVersion: 1, bundles: Object.create(null) }, exists: false, text: '' });
     const r = await store.mutate((s) => {
       s.bundles[KEY] = { ...entry, system: 'codewhale', scope: 'workspace' };
       return { ok: true, value: null };
