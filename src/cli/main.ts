@@ -12,7 +12,7 @@ import { TrustStore } from '../core/trust/trustStore';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import { check, disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
 import { installPlugin } from '../core/rivumi/install';
-import { parseCommandLine, UsageError, USAGE, type ParsedCommand } from './options';
+import { checkWorkspaces, parseCommandLine, UsageError, USAGE, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import { diagnosticsText, listText, showText } from './render';
 import type { Item } from '../core/model';
@@ -56,6 +56,7 @@ export async function run(argv: readonly string[], raw: Io): Promise<number> {
 }
 
 async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
+  if (cmd.command !== 'help' && cmd.command !== 'version') checkWorkspaces(cmd, io.cwd);
   const o = cmd.options;
   const json = (value: unknown) => io.out(jsonText(value));
   const store = new TrustStore(o.stateDir ? path.resolve(io.cwd, o.stateDir) : defaultStateDirectory(io.env));

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,6 +51,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`unknown format "${format}"; use text, json or sarif`);
   const home = v['codewhale-home'] ?? env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
   const [command, ...args] = parsed.positionals;
+  if (!v.help && !v.version && command !== undefined) checkArguments(command, args, v);
   return {
     command: v.help ? 'help' : v.version ? 'version' : command,
     args,
@@ -62,6 +64,76 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       format,
     },
   };
+}
+
+const SELECTOR = 'a selector (an item id or a name)';
+
+/** What each command takes, in order (spec/cli.md); every other positional is a usage error. */
+const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  help: [],
+  version: [],
+  list: [],
+  validate: [],
+  check: [],
+  doctor: [],
+  show: [SELECTOR],
+  explain: [SELECTOR],
+  review: [SELECTOR],
+  enable: [SELECTOR],
+  disable: [SELECTOR],
+  revoke: [SELECTOR],
+  trust: [SELECTOR, 'the review token shown by `skillgate review`'],
+  hash: ['a bundle directory or manifest file'],
+  install: ['a plugin manifest'],
+};
+
+/** Options only some commands read: given to another command they would be ignored, so they are refused. */
+const OWN_OPTIONS: Readonly<Record<string, readonly string[]>> = { name: ['install'], overwrite: ['install'], repair: ['doctor'], prune: ['doctor'] };
+
+/**
+ * A CI gate must check what it was asked to check: `skillgate check path/to/repo` would
+ * otherwise check the current directory and pass. Too few or too many positionals, and
+ * an option the command does not read, are usage errors (exit 2).
+ */
+function checkArguments(command: string, args: readonly string[], values: Record<string, unknown>): void {
+  const wanted = ARGUMENTS[command];
+  if (!wanted) return; // an unknown command is reported by name when dispatched
+  const missing = wanted[args.length];
+  if (missing !== undefined) throw new UsageError(`\`${command}\` needs ${missing}`);
+  if (args.length > wanted.length) {
+    const extra = args.slice(wanted.length);
+    const takes = wanted.length === 0 ? 'takes no arguments' : `takes ${wanted.join(' and ')}`;
+    const hint = wanted.length === 0 && command !== 'help' && command !== 'version' && command !== 'doctor' ? `; to use another workspace folder, pass --workspace ${extra[0]}` : '';
+    throw new UsageError(`\`${command}\` ${takes}, but got ${extra.length === 1 ? 'an extra argument' : 'extra arguments'}: ${extra.map((a) => JSON.stringify(a)).join(' ')}${hint}`);
+  }
+  for (const [option, commands] of Object.entries(OWN_OPTIONS)) {
+    if (values[option] !== undefined && !commands.includes(command)) throw new UsageError(`--${option} applies only to \`${commands.join('`, `')}\`, not to \`${command}\``);
+  }
+  if (values.format === 'sarif' && command !== 'validate') throw new UsageError(`--format sarif applies only to \`validate\`, not to \`${command}\``);
+}
+
+/**
+ * Every `--workspace` must name an existing directory: a typo must not index an empty
+ * folder and report "ok". `install` writes into exactly one workspace.
+ */
+export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
+  const given = Array.isArray(cmd.flags.workspace) ? cmd.flags.workspace : [];
+  for (const w of given) mustBeDirectory('--workspace', w, cwd);
+  // Likewise an explicit Codewhale home: a typo would silently leave every user bundle unchecked.
+  const home = cmd.flags['codewhale-home'];
+  if (typeof home === 'string' && cmd.options.codewhaleHome !== null) mustBeDirectory('--codewhale-home', home, cwd);
+  if (cmd.command === 'install' && given.length > 1) throw new UsageError(`\`install\` installs into one workspace folder; got ${given.length} --workspace options`);
+}
+
+function mustBeDirectory(option: string, given: string, cwd: string): void {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(path.resolve(cwd, given), { throwIfNoEntry: false });
+  } catch (e) {
+    throw new UsageError(`${option} ${given} cannot be read: ${(e as Error).message}`);
+  }
+  if (!st) throw new UsageError(`${option} ${given} does not exist`);
+  if (!st.isDirectory()) throw new UsageError(`${option} ${given} is not a directory`);
 }
 
 export const USAGE = `skillgate <command> [arguments] [options]
@@ -84,13 +156,15 @@ Commands:
                               install a Rivumi plugin package into the workspace, atomically
 
 Options (all commands):
-  --workspace <dir>           a workspace folder to index; repeatable; default: the current directory
+  --workspace <dir>           a workspace folder to index (an existing directory); repeatable; default: the current directory
   --state-dir <dir>           the trust store directory (default: $SKILLGATE_STATE_DIR, else the per-user state dir)
-  --codewhale-home <dir>      Codewhale's home for user bundles ($CODEWHALE_HOME, default ~/.codewhale)
+  --codewhale-home <dir>      Codewhale's home for user bundles, an existing directory ($CODEWHALE_HOME, default ~/.codewhale)
   --no-user                   do not index user-level bundles
   --json                      machine-readable output on stdout
   -h, --help / --version
 
-A selector is an item id, or a bundle or skill name.
+A selector is an item id, or a bundle or skill name. A command takes exactly the arguments shown:
+anything else is refused, never ignored (\`skillgate check path/to/repo\` is an error; use --workspace).
+--format sarif is for validate only; --name and --overwrite for install; --repair and --prune for doctor.
 Exit codes: 0 success; 1 validation errors or a refused operation; 2 usage error or internal failure.
 `;

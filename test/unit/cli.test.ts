@@ -155,4 +155,66 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.equal(bad.code, 1);
     assert.equal(JSON.parse(bad.out).ok, false);
   });
+
+  describe('checks what it was asked to check: arguments and workspaces', () => {
+    it('refuses a positional folder after check, validate and list instead of checking the current directory (exit 2)', async () => {
+      writeW(f, '', 'repo/.codewhale/plugins/example-plugin');
+      f.write('repo/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      f.mkdir('cwd');
+      for (const command of ['check', 'validate', 'list']) {
+        const r = await cli([command, f.path('repo'), '--no-user'], f.path('cwd'));
+        assert.equal(r.code, 2, `${command} with a positional`);
+        assert.match(r.err, new RegExp(`\`${command}\` takes no arguments, but got an extra argument: ".*repo"; to use another workspace folder, pass --workspace .*repo`));
+        assert.equal(r.out, '');
+      }
+      // The same folder through --workspace is checked, and fails: its Rivumi plugin is not trusted.
+      assert.equal((await cli(['check', '--workspace', f.path('repo'), '--no-user'], f.path('cwd'))).code, 1);
+    });
+
+    it('checks every command\'s arity: too few and too many are usage errors', async () => {
+      writeW(f);
+      const cases: [string[], RegExp][] = [
+        [['trust', 'example-plugin'], /`trust` needs the review token/],
+        [['trust', 'example-plugin', 'a.b', 'extra'], /`trust` takes a selector \(an item id or a name\) and the review token .*, but got an extra argument: "extra"/],
+        [['show'], /`show` needs a selector/],
+        [['show', 'example-plugin', 'example-plugin:example'], /`show` takes a selector .*extra argument: "example-plugin:example"/],
+        [['enable', 'a', 'b'], /`enable` takes a selector/],
+        [['revoke', 'a', 'b'], /`revoke` takes a selector/],
+        [['hash', 'a', 'b'], /`hash` takes a bundle directory or manifest file/],
+        [['install'], /`install` needs a plugin manifest/],
+        [['doctor', 'now'], /`doctor` takes no arguments, but got an extra argument: "now"$/m],
+        [['help', 'trust'], /`help` takes no arguments/],
+        [['check', '--repair'], /--repair applies only to `doctor`, not to `check`/],
+        [['list', '--overwrite'], /--overwrite applies only to `install`/],
+        [['check', '--format', 'sarif'], /--format sarif applies only to `validate`/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await cli([...args, '--no-user'], f.path('ws'));
+        assert.equal(r.code, 2, args.join(' '));
+        assert.match(r.err, message);
+      }
+    });
+
+    it('refuses a --workspace that does not exist or is not a directory (exit 2), for every command', async () => {
+      writeW(f);
+      f.write('file.txt', 'x');
+      for (const command of [['check'], ['validate'], ['list'], ['show', 'example-plugin'], ['install', f.path('file.txt')]]) {
+        const missing = await cli([...command, '--workspace', 'no/such/repo', '--no-user'], f.root);
+        assert.equal(missing.code, 2);
+        assert.match(missing.err, /--workspace no\/such\/repo does not exist/);
+        const file = await cli([...command, '--workspace', 'file.txt', '--no-user'], f.root);
+        assert.equal(file.code, 2);
+        assert.match(file.err, /--workspace file\.txt is not a directory/);
+      }
+      const home = await cli(['check', '--codewhale-home', 'no/home'], f.path('ws'));
+      assert.equal(home.code, 2);
+      assert.match(home.err, /--codewhale-home no\/home does not exist/);
+      // A missing one among good ones is still refused.
+      const mixed = await cli(['check', '--workspace', 'ws', '--workspace', 'wz', '--no-user'], f.root);
+      assert.deepEqual([mixed.code, mixed.out], [2, '']);
+      const two = await cli(['install', f.path('file.txt'), '--workspace', 'ws', '--workspace', 'ws', '--no-user'], f.root);
+      assert.equal(two.code, 2);
+      assert.match(two.err, /`install` installs into one workspace folder; got 2/);
+    });
+  });
 });

@@ -90,4 +90,56 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
     const item = JSON.parse(list.join('')).items.find((i: { name: string }) => i.name === 'review-pack');
     assert.deepEqual([item.trust, item.enabled], ['not-reviewed', false]);
   });
+
+  describe('destinations are resolved on disk, never through a symbolic link', () => {
+    /** Every file and directory under `dir`, so a test can show nothing was ever created there. */
+    const tree = (dir: string): string[] => fs.readdirSync(dir, { recursive: true }).map(String).sort();
+    const withSkillIn = (sub: string) => {
+      f.write(`package/${sub}/s.md`, '---\nname: s\n---\nSkill.');
+      f.write('package/plugin.json', JSON.stringify({ name: 'linked', skills: [{ path: `${sub}/s.md` }] }));
+    };
+
+    it('refuses a skill whose directory is a link planted by the repository, and never creates a file outside', () => {
+      withSkillIn('skills');
+      f.mkdir('outside');
+      f.symlink('../../../outside', 'repo/.rivumi/plugins/skills');
+      // Watch the target for the whole install: not even a temporary file may appear there.
+      const seen: string[] = [];
+      const watcher = fs.watch(f.path('outside'), (_event, name) => seen.push(String(name)));
+      try {
+        const r = installPlugin(f.path('package/plugin.json'), f.path('repo'));
+        assert.deepEqual(r, { ok: false, message: 'plugin skill destination skills/s.md: .rivumi/plugins/skills is a symbolic link; nothing was installed' });
+      } finally {
+        watcher.close();
+      }
+      assert.deepEqual(tree(f.path('outside')), []);
+      assert.deepEqual(seen, []);
+      assert.deepEqual(tree(f.path('repo/.rivumi/plugins')), ['skills']);
+    });
+
+    it('refuses a link deeper in the skill path, and a linked .rivumi', () => {
+      withSkillIn('a/b');
+      f.mkdir('outside');
+      f.mkdir('repo/.rivumi/plugins/a');
+      f.symlink('../../../../outside', 'repo/.rivumi/plugins/a/b');
+      assert.deepEqual(installPlugin(f.path('package/plugin.json'), f.path('repo')), { ok: false, message: 'plugin skill destination a/b/s.md: .rivumi/plugins/a/b is a symbolic link; nothing was installed' });
+      f.mkdir('repo2');
+      f.mkdir('outside2');
+      f.symlink('../outside2', 'repo2/.rivumi');
+      assert.deepEqual(installPlugin(f.path('package/plugin.json'), f.path('repo2')), { ok: false, message: '.rivumi is a symbolic link; nothing was installed' });
+      assert.deepEqual([tree(f.path('outside')), tree(f.path('outside2'))], [[], []]);
+    });
+
+    it('creates missing skill directories itself and removes them again on rollback', () => {
+      withSkillIn('x/y');
+      f.write('repo/.rivumi/plugins/aaa-broken.json', '{"name": "broken", "surprise": true}');
+      const r = installPlugin(f.path('package/plugin.json'), f.path('repo'));
+      assert.ok(!r.ok);
+      assert.deepEqual(tree(f.path('repo/.rivumi/plugins')), ['aaa-broken.json']);
+      fs.rmSync(f.path('repo/.rivumi/plugins/aaa-broken.json'));
+      const ok = installPlugin(f.path('package/plugin.json'), f.path('repo'));
+      assert.ok(ok.ok, ok.ok ? '' : ok.message);
+      assert.deepEqual(tree(f.path('repo/.rivumi/plugins')), ['linked.json', 'x', 'x/y', 'x/y/s.md']);
+    });
+  });
 });

@@ -3,8 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
+import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { Fixture } from './helpers/fixture';
+import { review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 
 /**
  * Several processes on one store (two editor windows and a CLI): no update is lost, no
@@ -76,5 +78,83 @@ describe('the trust store across processes', function () {
     // The next writer cleans up a temporary file a killed writer may have left.
     assert.equal((await exit(start(dir, key, '1'))), 0);
     assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith('state.json.tmp-')), []);
+  });
+
+  describe('a writer that loses its lock while stopped writes nothing', () => {
+    /** A child that stops itself inside its critical section; resolves once it is stopped. */
+    const stoppedWriter = async (dir: string, key: string) => {
+      const child = spawn(process.execPath, [writer, dir, key, 'stop-in-enable'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr?.on('data', (d) => (err += d));
+      const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+      while (!err.includes('stopping')) await new Promise((r) => setTimeout(r, 10));
+      // The marker is written just before SIGSTOP; wait until the kernel shows it stopped.
+      const stat = `/proc/${child.pid}/stat`;
+      if (fs.existsSync(stat)) while (!/^\d+ \(.*\) [tT] /.test(fs.readFileSync(stat, 'utf8'))) await new Promise((r) => setTimeout(r, 10));
+      else await new Promise((r) => setTimeout(r, 200));
+      return { child, exited, stderr: () => err };
+    };
+    const trustedBundle = async (name: string) => {
+      const dir = f.path(name, 'state');
+      const store = new TrustStore(dir, { lockStaleMs: 2000 });
+      writeW(f, '', `${name}/ws/.codewhale/plugins/example-plugin`);
+      const ctx: LifecycleContext = { store, host: LINUX_HOST };
+      const item = () => byName(new Indexer({ workspaces: [f.path(name, 'ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll(), 'example-plugin');
+      const r = review(item(), ctx);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      const t = await trust(item(), r.value.reviewToken, ctx);
+      assert.ok(t.ok, t.ok ? '' : t.message);
+      return { dir, store, ctx, item, key: item().detail.bundleKey as string };
+    };
+    const entryOf = (store: TrustStore, key: string) => {
+      const read = store.read();
+      if (!read.ok) throw new Error(read.problem);
+      return read.state.bundles[key];
+    };
+
+    it('a revoke that reports success stays revoked when a stopped enable resumes after its lock was taken over', async () => {
+      const { dir, store, ctx, item, key } = await trustedBundle('takeover');
+      const paused = await stoppedWriter(dir, key);
+      try {
+        // The stopped writer holds the lock; after the stale time (2 s here) the revoke takes it over.
+        const revoked = await revoke(item(), ctx);
+        assert.deepEqual(revoked, { ok: true, value: { changed: true } });
+      } finally {
+        paused.child.kill('SIGCONT');
+      }
+      assert.equal(await paused.exited, 1, 'the resumed writer reports failure');
+      assert.match(paused.stderr(), /changed while this update was being made .*nothing was written; try again/);
+      const entry = entryOf(store, key);
+      assert.equal(entry?.trust, null, 'the revoke survived');
+      assert.equal(entry?.enabled, false, 'the stale enable was not written');
+      assert.equal(item().trust, 'not-reviewed');
+      // Nothing left behind, and the resumed writer did not remove a lock that was not its own.
+      assert.deepEqual(fs.readdirSync(dir).filter((n) => n !== 'snapshots'), ['state.json']);
+    });
+
+    it('commits normally when it resumes after the stale time and nobody took its lock', async () => {
+      const { dir, store, key } = await trustedBundle('resume');
+      const paused = await stoppedWriter(dir, key);
+      await new Promise((r) => setTimeout(r, 2500));
+      paused.child.kill('SIGCONT');
+      assert.equal(await paused.exited, 0, paused.stderr());
+      assert.equal(entryOf(store, key)?.enabled, true);
+      assert.deepEqual(fs.readdirSync(dir).filter((n) => n !== 'snapshots'), ['state.json']);
+    });
+
+    it('refuses to rename over a state file that changed under its lock (compare-and-swap on the bytes read)', async () => {
+      const { dir, store, key } = await trustedBundle('cas');
+      const paused = await stoppedWriter(dir, key);
+      // Another program rewrites the file without the lock (an older Skillgate, an editor).
+      const read = store.read();
+      assert.ok(read.ok);
+      const edited = structuredClone(read.state);
+      (edited.bundles[key] as { trust: unknown }).trust = null;
+      fs.writeFileSync(store.file, JSON.stringify(edited, null, 2));
+      paused.child.kill('SIGCONT');
+      assert.equal(await paused.exited, 1);
+      assert.match(paused.stderr(), /nothing was written; try again/);
+      assert.deepEqual([entryOf(store, key)?.trust, entryOf(store, key)?.enabled], [null, false]);
+    });
   });
 });

@@ -228,6 +228,38 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       assert.match(skill?.unifiedDiff ?? '', /^\+body, now changed$/m);
     });
 
+    it('shows a modified file named __proto__, constructor or toString as modified, with its reviewed version', async () => {
+      const dir = 'ws/.codewhale/plugins/example-plugin';
+      writeW(f);
+      const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+      for (const n of names) f.write(`${dir}/${n}`, `reviewed ${n}\n`);
+      f.write(`${dir}/skills/__proto__/notes.txt`, 'reviewed nested\n');
+      await trustNow('example-plugin');
+      const receipt = stateOf('example-plugin')?.trust;
+      assert.deepEqual(Object.keys(receipt?.files ?? {}).filter((p) => names.includes(p)).sort(), [...names].sort(), 'every name survives the receipt round-trip');
+      for (const n of names) f.write(`${dir}/${n}`, `changed ${n}\n`);
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      const changes = r.value.diff.files;
+      assert.deepEqual(changes.map((x) => `${x.change} ${x.path}`), names.map((n) => `modified ${n}`).sort());
+      for (const n of names) {
+        const modified = changes.find((x) => x.path === n);
+        assert.equal(modified?.before?.size, `reviewed ${n}\n`.length);
+        assert.match(modified?.unifiedDiff ?? '', new RegExp(`^-reviewed ${n}$`, 'm'));
+        assert.match(modified?.unifiedDiff ?? '', new RegExp(`^\\+changed ${n}$`, 'm'));
+      }
+    });
+
+    it('names a new MCP server called toString or constructor as new, not as a change of an inherited member', async () => {
+      writeW(f, '[mcp_servers.base]\ncommand = "node"\n');
+      await trustNow('example-plugin');
+      const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
+      fs.appendFileSync(toml, '[mcp_servers.toString]\ncommand = "node"\n[mcp_servers.constructor]\ncommand = "node"\n');
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary).sort(), ['new MCP server `constructor`', 'new MCP server `toString`']);
+    });
+
     it('names a new environment mapping of an MCP server', async () => {
       writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { A = "${B}" }\n');
       await trustNow('example-plugin');

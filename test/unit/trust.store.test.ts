@@ -19,7 +19,7 @@ describe('the trust store (trust.md)', () => {
   afterEach(() => f.remove());
 
   it('reads a missing store as empty and creates the directory 0700 and the file 0600 on first write', async () => {
-    assert.deepEqual(store.read(), { ok: true, state: { schemaVersion: 1, bundles: {} }, exists: false, text: '' });
+    assert.deepEqual(store.read(), { ok: true, state: { schemaVersion: 1, bundles: Object.create(null) }, exists: false, text: '' });
     const r = await store.mutate((s) => {
       s.bundles[KEY] = { ...entry, system: 'codewhale', scope: 'workspace' };
       return { ok: true, value: null };
@@ -44,6 +44,13 @@ describe('the trust store (trust.md)', () => {
       ['a symlinked state file', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(f.path('elsewhere.json'), '{"schemaVersion":1,"bundles":{}}'), fs.symlinkSync(f.path('elsewhere.json'), store.file)), /is a symbolic link/],
       ['a world-writable directory', () => (fs.mkdirSync(f.path('state')), fs.chmodSync(f.path('state'), 0o777)), /writable by group or others/],
       ['a group-writable state file', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}'), fs.chmodSync(store.file, 0o620)), /writable by group or others/],
+      [
+        'a duplicate key deep in an entry ("enabled": false, "enabled": true)',
+        () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: entry } }).replace('"enabled":false', '"enabled":false,"enabled":true'), { mode: 0o600 })),
+        new RegExp(`duplicate key at bundles\\.${KEY}\\.enabled$`),
+      ],
+      ['a duplicate top-level key', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{},"bundles":{}}', { mode: 0o600 })), /duplicate key at bundles$/],
+      ['a duplicate file name in a receipt', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, trust: { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: { 'a b': { sha256: HEX, size: 1, executable: false } }, reviewedAt: '2026-11-29T18:00:00.000Z' } } } }).replace(/("a b":\{[^}]*\})/, '$1,$1'), { mode: 0o600 })), /duplicate key at bundles\.a+\.trust\.files\."a b"$/],
       ['a symlinked state directory', () => (fs.mkdirSync(f.path('real'), { mode: 0o700 }), fs.symlinkSync(f.path('real'), f.path('state'))), /directory .* is a symbolic link/],
     ];
     for (const [name, setup, problem] of cases) {

@@ -50,9 +50,15 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
     if (statEntry(src).type !== 'file') return fail(`plugin skill file is missing: ${rel}`);
   }
 
+  // Destinations are checked by what is on disk, not by their spelling: the repository
+  // being installed into may plant a symbolic link (`.rivumi/plugins/skills -> ../../../outside`)
+  // that a lexical check passes and a write would follow. Every directory on the way
+  // must be a real directory (or missing, then created by us), before anything is written.
   const pluginsDir = path.join(repo, '.rivumi', 'plugins');
+  const base = planDirectories(repo, path.join('.rivumi', 'plugins'));
+  if (!base.ok) return fail(base.component === pluginsDir ? 'project plugins path must be a directory' : `${displayRel(repo, base.component)} ${base.what}; nothing was installed`);
   try {
-    fs.mkdirSync(pluginsDir, { recursive: true });
+    for (const d of base.missing) mkdirIfMissing(d);
   } catch (e) {
     return fail(`could not create ${pluginsDir}: ${(e as Error).message}`);
   }
@@ -60,10 +66,16 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
   const dest = path.join(pluginsDir, `${name}.json`);
   if (!options.overwrite && lstatEntry(dest).type !== 'missing') return fail(`plugin already installed: ${name}`);
   const targets = skills.map((rel) => ({ rel, src: realpathOrSelf(path.join(packageDir, rel)), dest: path.join(pluginsDir, rel) }));
+  const toCreate: string[] = [];
   for (const t of targets) {
     if (!isInside(pluginsDir, t.dest)) return fail('plugin skill path must stay inside repository');
+    const parents = planDirectories(pluginsDir, path.relative(pluginsDir, path.dirname(t.dest)));
+    if (!parents.ok) return fail(`plugin skill destination ${t.rel}: ${displayRel(repo, parents.component)} ${parents.what}; nothing was installed`);
     if (!options.overwrite && lstatEntry(t.dest).type !== 'missing') return fail(`plugin skill already exists: ${t.rel}`);
+    if (lstatEntry(t.dest).type === 'directory') return fail(`plugin skill destination ${t.rel} is a directory; nothing was installed`);
+    toCreate.push(...parents.missing);
   }
+  const realPlugins = fs.realpathSync(pluginsDir);
 
   // Everything is checked; now write through temporary names and roll back on any failure.
   const { source: _s, directory: _d, ...clean } = data;
@@ -76,15 +88,19 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
       fs.rmSync(d.dest, { force: true });
       if (d.backup) fs.renameSync(d.backup, d.dest);
     }
-    for (const dir of createdDirs.reverse()) fs.rmSync(dir, { recursive: false, force: true });
+    for (const dir of createdDirs.reverse()) {
+      try {
+        fs.rmdirSync(dir);
+      } catch {
+        // not empty (someone else wrote there) or already gone: leave it
+      }
+    }
   };
   try {
+    for (const d of new Set(toCreate)) if (mkdirIfMissing(d)) createdDirs.push(d);
     for (const f of unique.values()) {
-      const dir = path.dirname(f.dest);
-      if (!fs.existsSync(dir)) {
-        const first = fs.mkdirSync(dir, { recursive: true });
-        if (first) createdDirs.push(first);
-      }
+      // Checked again where it is written: the parent resolves inside the plugins directory.
+      if (!isInside(realPlugins, fs.realpathSync(path.dirname(f.dest)))) throw new Error(`${displayRel(repo, path.dirname(f.dest))} resolves outside .rivumi/plugins`);
       const tmp = `${f.dest}.skillgate-${crypto.randomBytes(6).toString('hex')}`;
       fs.writeFileSync(tmp, f.bytes, { flag: 'wx' });
       let backup: string | null = null;
@@ -109,6 +125,45 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
     rollback();
     return fail(`install failed and was rolled back: ${(e as Error).message}`);
   }
+}
+
+type DirectoryPlan = { readonly ok: true; readonly missing: string[] } | { readonly ok: false; readonly component: string; readonly what: string };
+
+/**
+ * Walks `rel` below `base` one component at a time with lstat: each component that
+ * exists must be a directory, never a symbolic link; from the first missing one on,
+ * the rest are listed to be created, in order.
+ */
+function planDirectories(base: string, rel: string): DirectoryPlan {
+  const missing: string[] = [];
+  let at = base;
+  for (const part of rel.split(path.sep).filter((p) => p !== '' && p !== '.')) {
+    at = path.join(at, part);
+    if (missing.length) {
+      missing.push(at);
+      continue;
+    }
+    const entry = lstatEntry(at);
+    if (entry.type === 'missing') missing.push(at);
+    else if (entry.type === 'symlink') return { ok: false, component: at, what: 'is a symbolic link' };
+    else if (entry.type !== 'directory') return { ok: false, component: at, what: 'is not a directory' };
+  }
+  return { ok: true, missing };
+}
+
+/** Creates one directory (never its parents, never through a link); false when it was already there. */
+function mkdirIfMissing(dir: string): boolean {
+  try {
+    fs.mkdirSync(dir);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST' && lstatEntry(dir).type === 'directory') return false;
+    throw e;
+  }
+}
+
+function displayRel(repo: string, p: string): string {
+  return path.relative(repo, p).split(path.sep).join('/');
 }
 
 function realpathOrSelf(p: string): string {

@@ -10,6 +10,7 @@ import { loadRivumiProject } from '../rivumi/load';
 import { rivumiHooksHashes, rivumiPluginHashes } from '../rivumi/hashes';
 import { EMPTY_TRUST } from './trustView';
 import type { BundleFile, Item } from '../model';
+import { emptyOwnRecord, ownRecordOf } from '../documents/ownRecord';
 
 /**
  * A trust unit read from disk at this moment (review and trust never rely on an older
@@ -100,11 +101,11 @@ function rivumiSource(item: Item): SourceRead {
 
 /** Hooks keyed by event and command line, so a review names each added or removed command. */
 function hookFacts(hooks: readonly { event: string; argv: readonly string[]; timeoutSeconds: number; tools: readonly string[] }[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = emptyOwnRecord<unknown>();
   for (const h of hooks) {
     const base = `${h.event}: ${JSON.stringify(h.argv)}`;
     let key = base;
-    for (let n = 2; key in out; n++) key = `${base} (#${n})`;
+    for (let n = 2; Object.hasOwn(out, key); n++) key = `${base} (#${n})`;
     out[key] = { event: h.event, argv: [...h.argv], timeoutSeconds: h.timeoutSeconds, tools: [...h.tools] };
   }
   return out;
@@ -114,13 +115,14 @@ function hookFacts(hooks: readonly { event: string; argv: readonly string[]; tim
 function codewhaleCapabilities(b: CodewhaleBundle, item: Item): Record<string, unknown> {
   const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
   const inv = b.inventory;
-  const mcpServers: Record<string, unknown> = {};
+  // Names the bundle chooses are keys of prototype-free maps: a server called `__proto__` is kept.
+  const mcpServers = emptyOwnRecord<unknown>();
   for (const s of (facts.mcpServers as Record<string, unknown>[] | undefined) ?? []) {
     const { id, env, envHeaders, ...rest } = s as { id: string; env: { destination: string; source: string | null }[]; envHeaders: { header: string; source: string }[] };
     // Mappings as maps, so a review names each added or removed mapping (`DEST ← SOURCE`).
-    mcpServers[id] = { ...rest, env: Object.fromEntries(env.map((e) => [e.destination, e.source])), envHeaders: Object.fromEntries(envHeaders.map((h) => [h.header, h.source])) };
+    mcpServers[id] = { ...rest, env: ownRecordOf(env.map((e) => [e.destination, e.source])), envHeaders: ownRecordOf(envHeaders.map((h) => [h.header, h.source])) };
   }
-  const components: Record<string, string[]> = {};
+  const components = emptyOwnRecord<string[]>();
   for (const [kind, spec] of Object.entries(b.manifest?.components ?? {})) components[kind] = spec.paths.map((p) => p.value);
   return {
     system: 'codewhale',

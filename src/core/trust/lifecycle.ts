@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBundleSource, type BundleSource } from './bundleSource';
+import { ownRecordOf } from '../documents/ownRecord';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
@@ -87,7 +88,7 @@ export async function trust(item: Item, token: string, ctx: LifecycleContext): P
     contentHash: s.item.contentHash as string,
     capabilityHash: s.item.capabilityHash as string,
     capabilities: s.capabilities,
-    files: Object.fromEntries(s.files.map((f) => [f.path, { sha256: f.sha256, size: f.size, executable: f.executable }])),
+    files: ownRecordOf(s.files.map((f) => [f.path, { sha256: f.sha256, size: f.size, executable: f.executable }])),
     reviewedAt: (ctx.now?.() ?? new Date()).toISOString(),
   };
   const result = await ctx.store.mutate((state) => {

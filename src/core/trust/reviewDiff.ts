@@ -53,8 +53,9 @@ function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): vo
   if (isRecord(a) && isRecord(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       const p = [...at, k];
-      if (!(k in a)) out.push(change(p, 'added', undefined, b[k]));
-      else if (!(k in b)) out.push(change(p, 'removed', a[k], undefined));
+      // Own keys only: `toString` or `constructor` is a name a bundle may choose (an MCP server id).
+      if (!Object.hasOwn(a, k)) out.push(change(p, 'added', undefined, b[k]));
+      else if (!Object.hasOwn(b, k)) out.push(change(p, 'removed', a[k], undefined));
       else walk(a[k], b[k], p, out);
     }
     return;

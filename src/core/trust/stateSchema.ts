@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emptyOwnRecord, ownRecord } from '../documents/ownRecord';
 
 /** The trust store file, a closed schema: an unknown field makes the store unavailable (trust.md). */
 
@@ -7,8 +8,9 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 export const receiptSchema = z.strictObject({
   contentHash: hex64,
   capabilityHash: hex64,
-  capabilities: z.record(z.string(), z.unknown()),
-  files: z.record(z.string(), z.strictObject({ sha256: hex64, size: z.number().int().min(0), executable: z.boolean() })),
+  // Keys a bundle chooses (file paths, capability names): prototype-free, so `__proto__` survives.
+  capabilities: ownRecord(z.string(), z.unknown()),
+  files: ownRecord(z.string(), z.strictObject({ sha256: hex64, size: z.number().int().min(0), executable: z.boolean() })),
   reviewedAt: z.string().datetime(),
 });
 
@@ -27,7 +29,7 @@ export const STATE_SCHEMA_VERSION = 1;
 
 export const stateSchema = z.strictObject({
   schemaVersion: z.literal(STATE_SCHEMA_VERSION),
-  bundles: z.record(z.string().regex(/^[0-9a-f]{64}$/), bundleStateSchema),
+  bundles: ownRecord(z.string().regex(/^[0-9a-f]{64}$/), bundleStateSchema),
 });
 
 export type Receipt = z.infer<typeof receiptSchema>;
@@ -37,5 +39,5 @@ export type TrustState = z.infer<typeof stateSchema>;
 export const MAX_REVIEW_HISTORY = 32;
 
 export function emptyState(): TrustState {
-  return { schemaVersion: STATE_SCHEMA_VERSION, bundles: {} };
+  return { schemaVersion: STATE_SCHEMA_VERSION, bundles: emptyOwnRecord() };
 }

@@ -5,10 +5,27 @@ import lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
 import type { TrustView } from './trustView';
 import { errorText } from '../fs/safeFs';
+import { firstDuplicateKey } from '../documents/duplicateKeys';
 
 export type StoreRead = { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string } | { readonly ok: false; readonly problem: string };
 
 export type Mutation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+/** After this long without a refresh a writer's lock is taken over (a killed writer leaves it behind). */
+const LOCK_STALE_MS = 5000;
+
+export interface TrustStoreOptions {
+  /** Tests: a shorter stale period (proper-lockfile's minimum is 2000 ms). */
+  readonly lockStaleMs?: number;
+  /** Tests: runs inside the critical section, after the temporary file is written and before the ownership check. */
+  readonly beforeCommit?: () => void;
+}
+
+interface LockIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  mtimeMs: number;
+}
 
 /**
  * The trust store: one `state.json` in the state directory (trust.md). Readers never
@@ -22,7 +39,10 @@ export class TrustStore {
   readonly file: string;
   readonly snapshotsDir: string;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly options: TrustStoreOptions = {},
+  ) {
     this.file = path.join(dir, 'state.json');
     this.snapshotsDir = path.join(dir, 'snapshots');
   }
@@ -43,6 +63,14 @@ export class TrustStore {
     } catch (e) {
       return { ok: false, problem: `trust store ${this.file} is not valid JSON (${(e as Error).message})` };
     }
+    // JSON.parse keeps the last of two equal keys; the store refuses to guess (trust.md "Fail closed").
+    let duplicate: (string | number)[] | undefined;
+    try {
+      duplicate = firstDuplicateKey(text);
+    } catch (e) {
+      return { ok: false, problem: `trust store ${this.file} cannot be checked (${errorText(e)})` };
+    }
+    if (duplicate) return { ok: false, problem: `trust store ${this.file} has a duplicate key at ${keyPath(duplicate)}` };
     const version = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).schemaVersion : undefined;
     if (version !== STATE_SCHEMA_VERSION) return { ok: false, problem: `trust store ${this.file} has schema version ${JSON.stringify(version)}; this Skillgate reads version ${STATE_SCHEMA_VERSION}` };
     const parsed = stateSchema.safeParse(raw);
@@ -67,6 +95,12 @@ export class TrustStore {
   /**
    * Applies `change` to the current state under the lock. `change` returns the value
    * to report, or a refusal; a refusal writes nothing.
+   *
+   * The lock can be lost while we hold it: the section below is synchronous, so
+   * proper-lockfile's refresher never runs in it, and a writer paused for longer than
+   * the stale time (Ctrl-Z, laptop sleep, a debugger) finds its lock taken over when
+   * it resumes. A writer that no longer owns the lock writes nothing and reports it:
+   * ownership is proven again immediately before the rename (see `commit`).
    */
   async mutate<T>(change: (state: TrustState) => Mutation<T>): Promise<Mutation<T>> {
     const before = this.read();
@@ -76,31 +110,89 @@ export class TrustStore {
     } catch (e) {
       return { ok: false, message: `cannot create the trust store directory ${this.dir}: ${errorText(e)}` };
     }
+    const lockDir = `${this.file}.lock`;
+    let compromised = false;
+    // Set when the lock turned out not to be ours: the directory at `lockDir` then
+    // belongs to the writer that took it over, and releasing must not remove it.
+    let forfeited = false;
+    const lockFs = { ...fs, rmdir: (p: string, cb: (e: NodeJS.ErrnoException | null) => void) => (forfeited ? cb(null) : fs.rmdir(p, cb)), rmdirSync: (p: string) => (forfeited ? undefined : fs.rmdirSync(p)) };
     let release: (() => Promise<void>) | undefined;
     try {
       release = await lockfile.lock(this.file, {
         realpath: false,
-        lockfilePath: `${this.file}.lock`,
+        lockfilePath: lockDir,
+        fs: lockFs,
         // A writer killed mid-update leaves its lock behind; after this long it is taken over.
-        stale: 5000,
+        stale: this.options.lockStaleMs ?? LOCK_STALE_MS,
         retries: { retries: 400, factor: 1.3, minTimeout: 2, maxTimeout: 60, randomize: true },
+        // proper-lockfile's default throws from a timer; a lost lock is an aborted write, reported by `commit`.
+        onCompromised: () => {
+          compromised = true;
+        },
       });
     } catch (e) {
       return { ok: false, message: `failed to lock the trust store ${this.file} for update: ${errorText(e)}` };
     }
+    const lost = (): Mutation<T> => {
+      forfeited = true;
+      return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another Skillgate process took over its lock); nothing was written; try again` };
+    };
     try {
+      const held = identityOf(lockDir);
+      if (!held) return lost();
+      const ours = () => !compromised && sameIdentity(identityOf(lockDir), held);
       const current = this.read();
       if (!current.ok) return { ok: false, message: unavailableMessage(current.problem) };
       const state = structuredClone(current.state);
       const result = change(state);
       if (!result.ok) return result;
+      if (!ours()) return lost();
       this.removeAbandonedTemporaries();
-      this.writeAtomically(state);
-      return result;
+      const written = this.writeAtomically(state, () => {
+        this.options.beforeCommit?.();
+        return this.stillOurs(ours, lockDir, held, current.text);
+      });
+      return written ? result : lost();
     } catch (e) {
       return { ok: false, message: `failed to write the trust store ${this.file}: ${errorText(e)}; nothing was changed` };
     } finally {
       await release().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The last check before the rename: the lock is still the one we took (same
+   * directory, same mtime, never reported compromised) and `state.json` still holds
+   * the bytes we read under it (a compare-and-swap that also catches a writer that
+   * finished while we were paused). The lock is then refreshed, so the rename that
+   * follows has a whole stale period before anyone may take the lock over.
+   *
+   * What remains: a pause longer than the stale period between this check and the
+   * rename system call itself (a few microseconds of code). A writer that took over in
+   * that window and then sees the refreshed mtime aborts in its own check, so one of
+   * the two fails loudly; a second takeover inside the same window is not detected.
+   */
+  private stillOurs(ours: () => boolean, lockDir: string, held: LockIdentity, text: string): boolean {
+    if (!ours()) return false;
+    if (this.currentText() !== text) return false;
+    const now = new Date();
+    try {
+      fs.utimesSync(lockDir, now, now);
+    } catch {
+      return false;
+    }
+    const refreshed = identityOf(lockDir);
+    if (!refreshed || refreshed.ino !== held.ino || refreshed.dev !== held.dev) return false;
+    held.mtimeMs = refreshed.mtimeMs;
+    return true;
+  }
+
+  /** The file's text now, '' when there is none (as `read` reports a missing file). */
+  private currentText(): string | undefined {
+    try {
+      return fs.readFileSync(this.file, 'utf8');
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined;
     }
   }
 
@@ -149,7 +241,8 @@ export class TrustStore {
     for (const name of fs.readdirSync(this.dir)) if (name.startsWith(prefix)) fs.rmSync(path.join(this.dir, name), { force: true });
   }
 
-  private writeAtomically(state: TrustState): void {
+  /** Writes `state` through a temporary file; renames it over `state.json` only when `mayCommit()` still holds. */
+  private writeAtomically(state: TrustState, mayCommit: () => boolean): boolean {
     const tmp = `${this.file}.tmp-${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
     const fd = fs.openSync(tmp, 'wx', 0o600);
     try {
@@ -162,6 +255,10 @@ export class TrustStore {
     }
     fs.closeSync(fd);
     try {
+      if (!mayCommit()) {
+        fs.rmSync(tmp, { force: true });
+        return false;
+      }
       fs.renameSync(tmp, this.file);
     } catch (e) {
       fs.rmSync(tmp, { force: true });
@@ -173,11 +270,26 @@ export class TrustStore {
     } finally {
       fs.closeSync(dirFd);
     }
+    return true;
   }
 }
 
 export function unavailableMessage(problem: string): string {
   return `The trust store is unavailable: ${problem}. Nothing was changed; run \`skillgate doctor\` to see why, and \`skillgate doctor --repair\` to move the bad file aside.`;
+}
+
+/** `bundles.<key>.enabled`; a segment that is not a plain word is quoted. */
+function keyPath(at: readonly (string | number)[]): string {
+  return at.map((k) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z0-9_$-]+$/.test(k) ? k : JSON.stringify(k))).join('.').replace(/\.\[/g, '[');
+}
+
+function identityOf(lockDir: string): LockIdentity | undefined {
+  const st = lstatOrUndefined(lockDir);
+  return st?.isDirectory() ? { dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
+}
+
+function sameIdentity(a: LockIdentity | undefined, b: LockIdentity): boolean {
+  return a !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
 }
 
 function lstatOrUndefined(p: string): fs.Stats | undefined {

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * Records keyed by names a repository chooses (file paths, MCP server ids, mapping
+ * names) are prototype-free maps: `Object.create(null)`, so `__proto__`, `constructor`
+ * or `toString` is an ordinary key. zod's `z.record` builds into `{}` and silently
+ * drops a `__proto__` key (an assignment there would replace the prototype), which
+ * would lose, e.g., a bundle file of that name from a receipt.
+ */
+export type OwnRecord<V> = Record<string, V>;
+
+/** A prototype-free record from entries (a later entry replaces an earlier one, as `Object.fromEntries`). */
+export function ownRecordOf<V>(entries: Iterable<readonly [string, V]>): OwnRecord<V> {
+  const out = Object.create(null) as OwnRecord<V>;
+  for (const [k, v] of entries) out[k] = v;
+  return out;
+}
+
+/** An empty prototype-free record. */
+export function emptyOwnRecord<V>(): OwnRecord<V> {
+  return Object.create(null) as OwnRecord<V>;
+}
+
+/**
+ * `z.record(key, value)` that parses into a prototype-free map and keeps every own
+ * key. Issues carry the key in their path, as `z.record`'s do.
+ */
+export function ownRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V) {
+  return z
+    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'Invalid input: expected record' })
+    .transform((input, ctx) => {
+      const out = emptyOwnRecord<z.output<V>>();
+      for (const k of Object.keys(input)) {
+        const parsedKey = key.safeParse(k);
+        if (!parsedKey.success) {
+          ctx.issues.push({ code: 'custom', message: `invalid key ${JSON.stringify(k)}`, input: k, path: [k] });
+          continue;
+        }
+        const parsed = value.safeParse(input[k]);
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);
+          continue;
+        }
+        out[parsedKey.data] = parsed.data;
+      }
+      return out;
+    });
+}
