@@ -34,6 +34,19 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
     });
   });
 
+  it('hashes a hook command as the bytes Rivumi runs: \\udcfe and \\udcff are different capabilities', () => {
+    const f = new Fixture();
+    try {
+      const capabilityOf = (arg0: string) => {
+        f.write('ws/.rivumi/hooks.json', `{"pre_compact":[{"command":["${arg0}"]}]}`);
+        return byName(new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST }).indexAll(), 'hooks.json').capabilityHash;
+      };
+      assert.notEqual(capabilityOf('r\\udcfe'), capabilityOf('r\\udcff'));
+    } finally {
+      f.remove();
+    }
+  });
+
   describe('the 16-plugin and 16-skill caps in Rivumi\'s order', () => {
     let f: Fixture;
     let store: TrustStore;
