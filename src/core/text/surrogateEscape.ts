@@ -7,10 +7,14 @@
  * must pass through `osPath`/`osBytes` first (rivumi.md §2, trust.md "Hook argv files").
  */
 
+import { decodeUtf8 } from '../fs/safeFs';
+
 const HAS_SURROGATE = /[\ud800-\udfff]/;
 
 /** Python's `bytes.decode('utf-8', 'surrogateescape')`: total and exactly reversible. */
 export function decodeOsBytes(bytes: Uint8Array): string {
+  const utf8 = decodeUtf8(bytes);
+  if (utf8 !== undefined) return utf8;
   let out = '';
   let i = 0;
   while (i < bytes.length) {
