@@ -14,7 +14,8 @@ import type { DiagnosticCode } from '../diagnosticCodes';
  * - every argv element is a candidate, argv[0] included (a PATH with `.` or an empty entry
  *   runs it from the workspace); so is the text after the first `=` of any element
  *   (`--require=./pre.js`, `SCRIPT=x.sh`), and the rest of a short option that carries
- *   its value (`-r./x`: `./x`);
+ *   its value (`-r./x`: `./x`); an element with whitespace or shell punctuation (an
+ *   inline script, `bash -c '. ./x.sh'`) adds each of its words, by the same rules;
  * - a relative candidate is followed from the workspace folder one component at a time,
  *   as the kernel does: reaching a regular file covers it; reaching nothing, or a
  *   directory, names no file (a word like `hi` in `echo hi`; if it appears later, the
@@ -26,7 +27,8 @@ import type { DiagnosticCode } from '../diagnosticCodes';
  *   those cannot be covered;
  * - an element Rivumi cannot encode (a lone surrogate outside U+DC80–U+DCFF) cannot be
  *   covered: Rivumi's spawn fails on it and the hook denies.
- * Files a program reads on its own (imports, a `-c` script's text) are not followed.
+ * Files a program reads on its own (imports, files an inline script builds names for) are
+ * not followed.
  */
 export interface ArgvCoverage {
   /** Workspace-relative raw paths of covered regular files. */
@@ -106,13 +108,38 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
   return out;
 }
 
-/** The element itself unless it is an option; the text after its first `=`; a short option's attached value. */
+/**
+ * The element's own candidates, then, when it holds whitespace or shell punctuation (an
+ * inline script: `bash -c '. ./x.sh'`), those of each of its words.
+ */
 function candidates(b: Buffer): Buffer[] {
+  const out = optionCandidates(b);
+  if (b.some((x) => WORD_BREAK.has(x))) for (const word of words(b)) out.push(...optionCandidates(word));
+  return out;
+}
+
+/** The element itself unless it is an option; the text after its first `=`; a short option's attached value. */
+function optionCandidates(b: Buffer): Buffer[] {
   const out: Buffer[] = [];
   if (b[0] !== DASH) out.push(b);
   const eq = b.indexOf(EQUALS);
   if (eq >= 0) out.push(b.subarray(eq + 1));
   else if (b[0] === DASH && b.length > 2 && b[1] !== DASH) out.push(b.subarray(2));
+  return out;
+}
+
+/** Whitespace and the shell's punctuation: where a word of an inline script ends. */
+const WORD_BREAK = new Set(Buffer.from(' \t\n\r\v\f;&|()<>`\'"'));
+
+function words(b: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i <= b.length; i++) {
+    if (i === b.length || WORD_BREAK.has(b[i] as number)) {
+      if (i > start) out.push(b.subarray(start, i));
+      start = i + 1;
+    }
+  }
   return out;
 }
 
