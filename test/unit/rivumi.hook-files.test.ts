@@ -71,6 +71,7 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     const c = await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' });
     assert.equal(c.code, 1, c.out + c.err);
     assert.match(c.err, /cannot be trusted/);
+    assert.match((await cli(['explain', item(name).id, '--no-user'])).out, /not covered by this trust \(trust is refused\): /);
     const viaCli = await cli(['trust', item(name).id, r.reviewToken, '--no-user']);
     assert.equal(viaCli.code, 1);
     assert.match(viaCli.err, /Cannot trust .*this trust cannot cover/);
