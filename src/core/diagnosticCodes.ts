@@ -106,6 +106,10 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.hooks.too-many': ['error', 'More than 16 hooks for one event after plugin hooks are merged.'],
   'rivumi.hooks.opted-in-untrusted': ['warning', 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs hooks that are not trusted.'],
   'rivumi.root-symlink': ['warning', '.rivumi is a symbolic link; Rivumi follows it.'],
+  // Skillgate's trust rules for Rivumi (trust.md "Hook argv files, exactly").
+  'rivumi.hook.argv-uncovered': ['error', 'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file); trust is refused.'],
+  'rivumi.hook.argv-encoding': ['error', 'A hook argument holds a lone surrogate Rivumi cannot encode as bytes; trust is refused.'],
+  'rivumi.path-encoding': ['error', 'A plugin skill path holds a lone surrogate Rivumi cannot encode as bytes; Rivumi\'s load fails.'],
 
   // Skillgate's own checks.
   'skillgate.hidden-unicode': ['warning', 'Invisible or bidirectional Unicode that can hide instructions from a reviewer.'],

@@ -85,6 +85,8 @@ export interface BundleFile {
   readonly size: number;
   readonly sha256: string;
   readonly executable: boolean;
+  /** Raw relative path bytes, present only when the name is not valid UTF-8 (then `path` is its display form). */
+  readonly rawPath?: Buffer;
 }
 
 export interface Item {
@@ -126,4 +128,6 @@ export interface ItemDetail {
   readonly facts?: Record<string, unknown>;
   /** Key binding trust to this bundle at this place (trust.md "Bundle identity"). */
   readonly bundleKey?: string;
+  /** What the bundle runs that its trust cannot cover; while any is listed, trust is refused (trust.md "Hook argv files, exactly"). */
+  readonly notCovered?: readonly string[];
 }

@@ -107,9 +107,9 @@ function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void
 
   const actions = el('div', 'actions');
   const token = m.hashes.token;
-  const canTrust = m.header.trust !== 'trusted' && m.header.decision !== 'rejected' && !restricted;
+  const canTrust = m.header.trust !== 'trusted' && m.header.decision !== 'rejected' && !restricted && m.notCovered.length === 0;
   actions.append(
-    button('Trust…', 'verified', () => vscode.postMessage({ type: 'trust', token }), { primary: canTrust, disabled: !canTrust, title: restricted ? 'Restricted Mode: trust the workspace first' : 'Trust exactly what this review shows' }),
+    button('Trust…', 'verified', () => vscode.postMessage({ type: 'trust', token }), { primary: canTrust, disabled: !canTrust, title: restricted ? 'Restricted Mode: trust the workspace first' : m.notCovered.length ? 'Its hooks run files this trust cannot cover (listed below)' : 'Trust exactly what this review shows' }),
     button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: restricted || m.header.trust !== 'trusted' || m.header.enabled }),
     button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !m.header.enabled }),
     button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), { disabled: m.header.trust === 'not-reviewed' }),
@@ -122,6 +122,19 @@ function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void
   status.setAttribute('role', 'status');
   header.append(status);
   root.append(header);
+
+  // What the hooks run that trust cannot cover: listed first, since it blocks trust.
+  if (m.notCovered.length) {
+    const s = section(`Not covered by this trust (${m.notCovered.length}): trust is refused`, 'error', 'not-covered');
+    const list = el('ul');
+    for (const n of m.notCovered) {
+      const li = el('li', 'diag diag-error');
+      li.append(shownText(n));
+      list.append(li);
+    }
+    s.append(list);
+    root.append(s);
+  }
 
   // What changed since your last review: capabilities first, then files with diffs.
   if (m.changes) {

@@ -311,6 +311,33 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.ok(!e.ok && /Restricted Mode/.test(e.message));
   });
 
+  it('keys a Rivumi bundle by its canonical path: trusted through a symlinked workspace, one receipt per bundle (issue 10, item 9)', async () => {
+    f.write('real/.rivumi/plugins/review.md', 'Check risks.');
+    f.write('real/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    f.write('real/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+    f.symlink('real', 'link');
+    const viaReal = () => snap('real');
+    const viaLink = () => snap('link');
+    assert.equal(item('pk', viaReal()).detail.bundleKey, item('pk', viaLink()).detail.bundleKey);
+    const r = review(item('pk', viaReal()), ctx);
+    assert.ok(r.ok);
+    assert.ok((await trust(item('pk', viaReal()), r.value.reviewToken, ctx)).ok);
+    assert.equal(item('pk', viaLink()).trust, 'trusted', 'opened through the link, the plugin stays trusted');
+    const viaLinkReview = review(item('hooks.json', viaLink()), ctx);
+    assert.ok(viaLinkReview.ok);
+    assert.ok((await trust(item('hooks.json', viaLink()), viaLinkReview.value.reviewToken, ctx)).ok);
+    assert.equal(item('hooks.json', viaReal()).trust, 'trusted');
+    // Trusting again through the other path updates the one receipt; it never adds a second.
+    assert.ok((await trust(item('pk', viaLink()), r.value.reviewToken, ctx)).ok);
+    const read = store.read();
+    assert.ok(read.ok);
+    const entries = Object.values(read.state.bundles);
+    assert.deepEqual(entries.map((e) => [e.name, e.path, e.reviewHistory.length]).sort(), [
+      ['hooks.json', f.path('real/.rivumi/hooks.json'), 1],
+      ['pk', f.path('real/.rivumi/plugins/pk.json'), 2],
+    ]);
+  });
+
   it('trusts and enables a Rivumi plugin through the same steps', async () => {
     f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
     f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');

@@ -41,7 +41,7 @@ export function lstatEntry(p: string | Buffer): Entry {
 }
 
 /** stat that follows links (for rules that say "exists follows symbolic links"). */
-export function statEntry(p: string): Entry {
+export function statEntry(p: string | Buffer): Entry {
   try {
     const st = fs.statSync(p, { throwIfNoEntry: false });
     return st ? entryOf(st) : MISSING;

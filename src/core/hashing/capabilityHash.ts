@@ -1,12 +1,13 @@
 import { policyMaterial, type ActivationPolicy } from './activationPolicy';
 import { sha256Hex } from './framing';
+import { osBytes } from '../text/surrogateEscape';
 
 /** A capability inventory as hashed: key → value strings (codewhale.md §7.5). */
 export type CapabilityPairs = ReadonlyMap<string, string>;
 
-function pairBytes(pairs: CapabilityPairs): Buffer {
+function pairBytes(pairs: CapabilityPairs, encode: (text: string) => Buffer = (text) => Buffer.from(text, 'utf8')): Buffer {
   const keys = [...pairs.keys()].sort(byteOrder);
-  return Buffer.from(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join(''), 'utf8');
+  return encode(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join(''));
 }
 
 /** `SHA256(policy material ‖ key\0value\0 …)`, keys in byte order. */
@@ -21,7 +22,8 @@ export function capabilityHashV1(pairs: CapabilityPairs): string {
 
 /** Skillgate's Rivumi capability hash (trust.md): same pair framing, our own domain. */
 export function rivumiCapabilityHash(pairs: CapabilityPairs): string {
-  return sha256Hex('skillgate-rivumi-capabilities-v1\0', pairBytes(pairs));
+  // Rivumi values (a hook's argv[0]) may hold surrogate escapes: hash them as the bytes Rivumi runs.
+  return sha256Hex('skillgate-rivumi-capabilities-v1\0', pairBytes(pairs, osBytes));
 }
 
 export function byteOrder(a: string, b: string): number {

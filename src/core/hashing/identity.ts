@@ -1,4 +1,5 @@
 import { pathFrame, sha256Hex } from './framing';
+import { osBytes } from '../text/surrogateEscape';
 import type { Scope, System } from '../model';
 
 /** Codewhale's plugin id `{scope}/{12 hex}/{name}` (codewhale.md §7.6). */
@@ -16,8 +17,9 @@ export function codewhaleStageKey(pluginId: string): string {
  * The key a trust receipt is stored under: one bundle at one place (trust.md
  * "Bundle identity"). A copied or renamed bundle gets another key, so it is untrusted.
  */
-export function bundleKey(system: System, scope: Scope, canonicalPath: string, name: string): string {
-  return sha256Hex(`skillgate-bundle-key-v1\0${system}\0${scope}\0${canonicalPath}\0${name}`);
+export function bundleKey(system: System, scope: Scope, canonicalPath: string | Uint8Array, name: string): string {
+  // The path as OS bytes: a surrogate-escaped name must not hash like its U+FFFD look-alike.
+  return sha256Hex(`skillgate-bundle-key-v1\0${system}\0${scope}\0`, typeof canonicalPath === 'string' ? osBytes(canonicalPath) : canonicalPath, `\0${name}`);
 }
 
 /** Codewhale's per-file hash, binding parsed skills to reviewed bytes (codewhale.md §7.3). */

@@ -5,7 +5,6 @@ import { faultedRivumiItems, faultedRivumiProject, faultedRootScan, rivumiFault 
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../codewhale/discovery';
 import { currentHost, type HostFacts } from '../codewhale/host';
 import { loadRivumiProject } from '../rivumi/load';
-import { scriptPath } from '../rivumi/hashes';
 import { lstatEntry } from '../fs/safeFs';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
 import type { CodewhaleScan } from './codewhaleItems';
@@ -263,13 +262,14 @@ function isAncestor(ancestor: string, p: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+/**
+ * Paths outside `.rivumi` whose change can change a Rivumi trust unit: the files the
+ * argv of project and plugin hooks name, and the paths they would name once created.
+ */
 function hookScripts(project: RivumiProject): Set<string> {
   const out = new Set<string>();
-  for (const h of project.hooksFile?.hooks ?? []) {
-    for (const a of h.argv) {
-      const s = scriptPath(project.workspace, a);
-      if (s) out.add(s);
-    }
+  for (const hashes of [project.hooksFile?.hashes, ...project.plugins.map((p) => p.hashes)]) {
+    for (const p of hashes?.watch ?? []) out.add(p);
   }
   return out;
 }

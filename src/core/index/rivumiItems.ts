@@ -89,7 +89,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
   if (project.hooksFile) {
     const hf = project.hooksFile;
     const id = `${prefix}.rivumi/hooks.json`;
-    const key = bundleKey('rivumi', 'workspace', hf.file, 'hooks');
+    const key = bundleKey('rivumi', 'workspace', hf.canonicalFile, 'hooks');
     const gate = trustGate({ bundleKey: key, contentHash: hf.hashes?.contentHash ?? null, capabilityHash: hf.hashes?.capabilityHash ?? null }, ctx);
     let decision: Decision;
     let reasons: ReasonCode[];
@@ -118,14 +118,14 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
       contentHash: hf.hashes?.contentHash ?? null,
       capabilityHash: hf.hashes?.capabilityHash ?? null,
       reviewToken: hf.hashes ? reviewToken(hf.hashes.contentHash, hf.hashes.capabilityHash) : null,
-      detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hf.hashes?.capabilities ?? {}, facts: { optIn: ctx.hooksOptIn } },
+      detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hf.hashes?.capabilities ?? {}, notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [], facts: { optIn: ctx.hooksOptIn } },
     });
     items.push(...hookChildren(id, hf.hooks, decision === 'registered', project.hookLoad));
   }
 
   for (const p of project.plugins) {
     const id = `${prefix}${p.source}`;
-    const key = bundleKey('rivumi', 'workspace', p.file, p.name);
+    const key = bundleKey('rivumi', 'workspace', p.canonicalFile, p.name);
     const gate = trustGate({ bundleKey: key, contentHash: p.hashes?.contentHash ?? null, capabilityHash: p.hashes?.capabilityHash ?? null }, ctx);
     let decision: Decision;
     let reasons: ReasonCode[];
@@ -155,7 +155,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
       contentHash: p.hashes?.contentHash ?? null,
       capabilityHash: p.hashes?.capabilityHash ?? null,
       reviewToken: p.hashes ? reviewToken(p.hashes.contentHash, p.hashes.capabilityHash) : null,
-      detail: { bundleKey: key, description: p.description, files: p.hashes?.files ?? [], capabilities: p.hashes?.capabilities ?? {}, facts: { discovery: p.discovery } },
+      detail: { bundleKey: key, description: p.description, files: p.hashes?.files ?? [], capabilities: p.hashes?.capabilities ?? {}, notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [], facts: { discovery: p.discovery } },
     });
     p.skills.forEach((s, i) => {
       const sid = `${id}#skills/${i}`;

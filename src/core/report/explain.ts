@@ -50,6 +50,7 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
     if (facts.applicable !== undefined) gates.push(`applies to this host: ${facts.applicable ? 'yes' : `no (${(facts.whenReasons as string[]).join('; ')})`}`);
     if (facts.optIn !== undefined) gates.push(`RIVUMI_ENABLE_PROJECT_HOOKS=1: ${facts.optIn ? 'yes' : 'no'}`);
     if (snapshot.trustProblem) gates.push(`trust store: ${snapshot.trustProblem}`);
+    for (const n of item.detail.notCovered ?? []) gates.push(`not covered by this trust (trust is refused): ${n}`);
     sections.push({ title: 'Gates', lines: gates });
   }
   const caps: string[] = [];

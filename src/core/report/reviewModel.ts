@@ -46,6 +46,8 @@ export interface ReviewViewModel {
     readonly skills: readonly { readonly name: Shown; readonly description: Shown }[];
     readonly components: readonly { readonly kind: string; readonly inactive: boolean; readonly paths: readonly Shown[] }[];
   };
+  /** What the bundle runs that this trust cannot cover; trust is refused while any is listed. */
+  readonly notCovered: readonly Shown[];
   readonly files: readonly { readonly path: Shown; readonly file: string; readonly size: number; readonly executable: boolean; readonly sha256: string }[];
   readonly diagnostics: readonly { readonly severity: string; readonly code: string; readonly message: Shown; readonly file: string; readonly where: string; readonly line: number; readonly character: number }[];
   readonly hashes: { readonly content: string; readonly capability: string; readonly token: string; readonly codewhaleCommand: string | null };

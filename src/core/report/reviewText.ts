@@ -16,6 +16,11 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
   if (item.detail.description) out.push(`  description: ${v(item.detail.description)}`);
 
+  if (r.notCovered.length) {
+    out.push('', 'Not covered by this trust (trust is refused until each is fixed):');
+    for (const n of r.notCovered) out.push(`  not covered by this trust: ${v(n)}`);
+  }
+
   if (r.diff) {
     out.push('', `What changed since your last review (${r.receipt?.reviewedAt ?? 'unknown'}):`);
     out.push('  Capabilities:');
@@ -74,7 +79,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push('', `Files (${files.length}):`);
   for (const f of files) out.push(`  ${f.executable ? 'x' : '-'} ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${v(f.path)}`);
   out.push('', `Content hash:    ${r.contentHash}`, `Capability hash: ${r.capabilityHash}`, `Review token:    ${r.reviewToken}`, '');
-  out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
+  if (r.notCovered.length) out.push(`Trust is refused: the hooks of ${v(item.name)} run ${r.notCovered.length} file(s) this trust cannot cover (listed above).`);
+  else out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
   if (r.codewhaleTrustLine) out.push(`Codewhale accepts the same token: ${r.codewhaleTrustLine}`);
   // Each line is one line on the screen, whatever a value held (spec: nothing reaches a terminal raw).
   return out.map((line) => displayText(line)).join('\n') + '\n';

@@ -1,36 +1,56 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileRecord, newHash, sha256Hex, u64le } from '../hashing/framing';
 import { joinSet, rivumiCapabilityHash } from '../hashing/capabilityHash';
-import { isInside, readRegularFile } from '../fs/safeFs';
+import { readRegularFile } from '../fs/safeFs';
+import { decodeOsBytes, osBytes } from '../text/surrogateEscape';
+import { hookArgvCoverage, type ArgvProblem } from './hookArgvFiles';
 import type { BundleFile } from '../model';
-import type { RivumiBundleHashes, RivumiHook } from './model';
+import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
 
 const MAX_COVERED_FILE_BYTES = 67108864;
+const SLASH = Buffer.from('/');
+
+/** What a Rivumi trust unit's content hash covers besides its manifest. */
+export interface RivumiCoverage {
+  /** Workspace-relative raw paths. */
+  readonly covered: readonly Buffer[];
+  readonly notCovered: readonly NotCovered[];
+}
 
 /**
- * Skillgate's Rivumi hashes (trust.md "Hashes"): Codewhale's framing with our own
- * domains. Covered files are framed by workspace-relative path, in byte order.
+ * Skillgate's Rivumi content hash (trust.md "Hashes"): Codewhale's framing with our own
+ * domain; covered files framed by their raw workspace-relative path, in byte order.
+ * Files are opened by their raw bytes, so a name that is not UTF-8 is the file Rivumi
+ * opens, never a U+FFFD look-alike. Each argv element trust cannot cover is hashed as
+ * such: a unit that has one can never match a receipt made without it.
  */
-function contentHash(domain: string, workspace: string, manifestBytes: Uint8Array, covered: readonly string[]): { hash: string; files: BundleFile[] } {
+export function rivumiContentHash(domain: string, root: string, manifestBytes: Uint8Array, coverage: RivumiCoverage): { hash: string; files: BundleFile[] } {
   const h = newHash();
   h.update(domain);
   h.update(u64le(manifestBytes.length));
   h.update(manifestBytes);
-  const rels = [...new Set(covered.map((abs) => path.relative(workspace, abs).split(path.sep).join('/')))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const byKey = new Map(coverage.covered.map((rel) => [rel.toString('latin1'), rel]));
+  const rels = [...byKey.values()].sort(Buffer.compare);
+  const rootBytes = osBytes(root);
   const files: BundleFile[] = [];
   for (const rel of rels) {
-    const abs = path.join(workspace, rel);
-    const read = readRegularFile(abs, MAX_COVERED_FILE_BYTES);
+    const read = readRegularFile(Buffer.concat([rootBytes, SLASH, rel]), MAX_COVERED_FILE_BYTES);
     if (!read.ok) {
       // A missing or unreadable file is hashed as its absence, so that it appearing changes the hash.
-      h.update(`missing\0${rel}\0`);
+      h.update(Buffer.concat([Buffer.from('missing\0'), u64le(rel.length), rel]));
       continue;
     }
     fileRecord(h, rel, read.executable, read.bytes, 'workspace-relative-file');
-    files.push({ path: rel, size: read.bytes.length, sha256: sha256Hex(read.bytes), executable: read.executable });
+    files.push(bundleFile(rel, read.bytes, read.executable));
   }
+  for (const n of coverage.notCovered) h.update(Buffer.concat([Buffer.from('not-covered\0'), u64le(n.marker.length), n.marker]));
   return { hash: h.digest('hex'), files };
+}
+
+function bundleFile(rel: Buffer, bytes: Uint8Array, executable: boolean): BundleFile {
+  const display = decodeOsBytes(rel);
+  const utf8 = Buffer.from(display, 'utf8').equals(rel);
+  return { path: display, size: bytes.length, sha256: sha256Hex(bytes), executable, ...(utf8 ? {} : { rawPath: Buffer.from(rel) }) };
 }
 
 function capabilities(skills: number, hooks: readonly RivumiHook[]): Record<string, string> {
@@ -43,45 +63,66 @@ function capabilities(skills: number, hooks: readonly RivumiHook[]): Record<stri
   };
 }
 
-function finish(content: { hash: string; files: BundleFile[] }, caps: Record<string, string>, manifestRel: string, manifestBytes: Uint8Array, manifestExec: boolean): RivumiBundleHashes {
-  const files = [{ path: manifestRel, size: manifestBytes.length, sha256: sha256Hex(manifestBytes), executable: manifestExec }, ...content.files.filter((f) => f.path !== manifestRel)];
-  return { contentHash: content.hash, capabilityHash: rivumiCapabilityHash(new Map(Object.entries(caps))), capabilities: caps, files };
+/** What the hooks of one trust unit name through their argv, with the problems at each element. */
+export interface HooksCoverage {
+  readonly covered: readonly Buffer[];
+  readonly problems: readonly (ArgvProblem & { readonly hook: RivumiHook })[];
+  readonly watch: readonly string[];
 }
 
-export function rivumiPluginHashes(workspace: string, manifestRel: string, manifestBytes: Uint8Array, skillFiles: readonly string[], skillCount: number, hooks: readonly RivumiHook[]): RivumiBundleHashes {
-  const content = contentHash('skillgate-rivumi-plugin-content-v1\0', workspace, manifestBytes, skillFiles);
-  return finish(content, capabilities(skillCount, hooks), manifestRel, manifestBytes, false);
+/** The files every hook's argv names, and what it names that cannot be covered (trust.md "Hook argv files, exactly"). */
+export function hooksCoverage(workspace: string, hooks: readonly RivumiHook[]): HooksCoverage {
+  const covered: Buffer[] = [];
+  const problems: (ArgvProblem & { hook: RivumiHook })[] = [];
+  const watch: string[] = [];
+  for (const hook of hooks) {
+    const c = hookArgvCoverage(workspace, hook.argv);
+    covered.push(...c.files);
+    watch.push(...c.watch);
+    for (const p of c.problems) problems.push({ hook, ...p });
+  }
+  return { covered, problems, watch };
+}
+
+
+function finish(content: { hash: string; files: BundleFile[] }, coverage: RivumiCoverage, watch: readonly string[], caps: Record<string, string>, manifestRel: string, manifestBytes: Uint8Array): RivumiBundleHashes {
+  const manifest = bundleFile(osBytes(manifestRel), manifestBytes, false);
+  return {
+    contentHash: content.hash,
+    capabilityHash: rivumiCapabilityHash(new Map(Object.entries(caps))),
+    capabilities: caps,
+    files: [manifest, ...content.files.filter((f) => f.path !== manifest.path)],
+    covered: coverage.covered,
+    notCovered: coverage.notCovered,
+    watch,
+  };
+}
+
+export const RIVUMI_PLUGIN_DOMAIN = 'skillgate-rivumi-plugin-content-v1\0';
+export const RIVUMI_HOOKS_DOMAIN = 'skillgate-rivumi-hooks-content-v1\0';
+
+/**
+ * A plugin's unit: its manifest, every skill file it references, and every file its
+ * hooks' argv names (trust.md "Trust units": Rivumi merges plugin hooks into its runner).
+ */
+export function rivumiPluginHashes(workspace: string, manifestRel: string, manifestBytes: Uint8Array, skillFiles: readonly string[], skillCount: number, hooks: readonly RivumiHook[], argv: HooksCoverage): RivumiBundleHashes {
+  const coverage = { covered: [...skillFiles.map((abs) => osBytes(toRel(workspace, abs))), ...argv.covered], notCovered: notCoveredOf(argv) };
+  return finish(rivumiContentHash(RIVUMI_PLUGIN_DOMAIN, workspace, manifestBytes, coverage), coverage, argv.watch, capabilities(skillCount, hooks), manifestRel, manifestBytes);
 }
 
 /**
- * The hooks file plus every regular workspace file a hook's argv names by relative
- * path: the script a hook runs is part of what was approved (trust.md).
+ * The hooks file plus every regular workspace file a hook's argv names: the script a
+ * hook runs is part of what was approved (trust.md).
  */
-export function rivumiHooksHashes(workspace: string, hooksBytes: Uint8Array, hooks: readonly RivumiHook[]): RivumiBundleHashes {
-  const scripts = new Set<string>();
-  for (const hook of hooks) for (const arg of hook.argv) {
-    const abs = scriptPath(workspace, arg);
-    if (abs) scripts.add(abs);
-  }
-  const content = contentHash('skillgate-rivumi-hooks-content-v1\0', workspace, hooksBytes, [...scripts]);
-  return finish(content, capabilities(0, hooks), '.rivumi/hooks.json', hooksBytes, false);
+export function rivumiHooksHashes(workspace: string, hooksBytes: Uint8Array, hooks: readonly RivumiHook[], argv: HooksCoverage): RivumiBundleHashes {
+  const coverage = { covered: argv.covered, notCovered: notCoveredOf(argv) };
+  return finish(rivumiContentHash(RIVUMI_HOOKS_DOMAIN, workspace, hooksBytes, coverage), coverage, argv.watch, capabilities(0, hooks), '.rivumi/hooks.json', hooksBytes);
 }
 
-/** An argv entry that names a regular file inside the workspace, reached without a symbolic link. */
-export function scriptPath(workspace: string, arg: string): string | undefined {
-  if (arg === '' || arg.startsWith('-') || path.isAbsolute(arg) || arg.includes('\0')) return undefined;
-  const abs = path.resolve(workspace, arg);
-  if (!isInside(workspace, abs) || abs === workspace) return undefined;
-  let cur = workspace;
-  for (const part of path.relative(workspace, abs).split(path.sep)) {
-    cur = path.join(cur, part);
-    try {
-      const st = fs.lstatSync(cur);
-      if (st.isSymbolicLink()) return undefined;
-      if (cur === abs) return st.isFile() ? abs : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+function notCoveredOf(argv: HooksCoverage): NotCovered[] {
+  return argv.problems.map((p) => ({ message: p.message, marker: p.marker }));
+}
+
+function toRel(workspace: string, abs: string): string {
+  return path.relative(workspace, abs).split(path.sep).join('/');
 }

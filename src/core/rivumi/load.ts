@@ -5,13 +5,14 @@ import { decodeUtf8, isInside, listDirectory, lstatEntry, readRegularFile, statE
 import { Findings } from '../findings';
 import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
-import { pythonStrip } from '../text/pythonText';
+import { pythonRepr, pythonStrip } from '../text/pythonText';
 import { FILE_START, type Diagnostic } from '../model';
 import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
-import { rivumiHooksHashes, rivumiPluginHashes } from './hashes';
+import { hooksCoverage, rivumiHooksHashes, rivumiPluginHashes, type HooksCoverage } from './hashes';
+import { decodeOsBytes, encodeOsString, osPath } from '../text/surrogateEscape';
 import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../documents/document';
@@ -85,7 +86,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
       listMatching(pluginsDir, '.json').forEach((fileName, i) => {
         const abs = path.join(pluginsDir, fileName);
         if (i >= MAX_PLUGINS) {
-          plugins.push({ name: fileStem(fileName), file: abs, fileName, source: `.rivumi/plugins/${fileName}`, state: 'beyond_cap', description: '', discovery: {}, skills: [], hooks: [] });
+          plugins.push({ name: fileStem(fileName), file: abs, canonicalFile: abs, fileName, source: `.rivumi/plugins/${fileName}`, state: 'beyond_cap', description: '', discovery: {}, skills: [], hooks: [] });
           findings.inFile('rivumi.plugin.not-loaded', `Rivumi loads at most ${MAX_PLUGINS} plugins; ${fileName} is never read`, abs);
           return;
         }
@@ -128,7 +129,8 @@ export function loadRivumiProject(workspace: string): RivumiProject {
       hooks: hooks.byOrigin.get(d.plugin.file) ?? [],
       ...(hookError && d.plugin.state === 'valid' ? { state: 'invalid' as const, error: hookError } : {}),
     };
-    const hashes = d.manifestBytes ? rivumiPluginHashes(workspace, plugin.source, d.manifestBytes, d.skillRefs.map((r) => r.abs), d.skillRefs.length, plugin.hooks) : undefined;
+    const argv = d.manifestBytes ? reportCoverage(hooksCoverage(workspace, plugin.hooks), findings) : undefined;
+    const hashes = d.manifestBytes && argv ? rivumiPluginHashes(workspace, plugin.source, d.manifestBytes, d.skillRefs.map((r) => r.abs), d.skillRefs.length, plugin.hooks, argv) : undefined;
     plugins.push(hashes ? { ...plugin, hashes } : plugin);
   }
   plugins.sort((a, b) => codePointCompare(a.fileName, b.fileName));
@@ -153,8 +155,10 @@ function listMatching(dir: string, suffix: string): string[] {
   const listing = listDirectory(dir);
   if (!listing.ok) return [];
   const caseInsensitive = process.platform === 'win32';
+  // Names decode as Python's os.listdir does (surrogateescape: byte 0xFF is U+DCFF), so the
+  // sort below is Rivumi's order; the decoding is exact, and every access re-encodes it.
   return listing.names
-    .map((n) => n.toString('utf8'))
+    .map((n) => decodeOsBytes(n))
     .filter((n) => (caseInsensitive ? n.toLowerCase().endsWith(suffix) : n.endsWith(suffix)))
     .sort(codePointCompare);
 }
@@ -175,10 +179,10 @@ function readSkill(abs: string, fileName: string, source: string, plugin: string
   const invalid = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START): RivumiSkill => {
     return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range) };
   };
-  const entry = lstatEntry(abs);
+  const entry = lstatEntry(osPath(abs));
   if (entry.type !== 'file') return invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
   if (entry.size > MAX_SKILL_BYTES) return invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`);
-  const read = readRegularFile(abs, MAX_SKILL_BYTES);
+  const read = readRegularFile(osPath(abs), MAX_SKILL_BYTES);
   if (!read.ok) {
     return read.reason === 'too-large'
       ? invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`)
@@ -200,14 +204,14 @@ function readSkill(abs: string, fileName: string, source: string, plugin: string
 /** §5.4 checks 1-6 for one manifest. */
 function readPluginManifest(workspace: string, pluginsDir: string, abs: string, fileName: string, findings: Findings): PluginDraft {
   const source = `.rivumi/plugins/${fileName}`;
-  const plugin: RivumiPlugin = { name: fileStem(fileName), file: abs, fileName, source, state: 'valid', description: '', discovery: {}, skills: [], hooks: [] };
+  const plugin: RivumiPlugin = { name: fileStem(fileName), file: abs, canonicalFile: canonicalFile(abs), fileName, source, state: 'valid', description: '', discovery: {}, skills: [], hooks: [] };
   const fail = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START, extra: Partial<PluginDraft> = {}): PluginDraft => {
     return { plugin: { ...plugin, state: 'invalid', error: findings.inFile(code, message, abs, range) }, rawHooks: {}, skillRefs: [], ...extra };
   };
-  const entry = lstatEntry(abs);
+  const entry = lstatEntry(osPath(abs));
   if (entry.type !== 'file') return fail('rivumi.plugin.file', `project plugin manifest must be a regular file: ${fileName}`);
   if (entry.size > MAX_PLUGIN_MANIFEST_BYTES) return fail('rivumi.plugin.file', `project plugin manifest exceeds size limit: ${fileName}`);
-  const read = readRegularFile(abs, MAX_PLUGIN_MANIFEST_BYTES);
+  const read = readRegularFile(osPath(abs), MAX_PLUGIN_MANIFEST_BYTES);
   if (!read.ok) return fail('rivumi.plugin.file', read.reason === 'too-large' ? `project plugin manifest exceeds size limit: ${fileName}` : `project plugin manifest must be a regular file: ${fileName}`);
   const text = decodeUtf8(read.bytes);
   const notJson = `project plugin manifest must be UTF-8 JSON: ${fileName}`;
@@ -241,12 +245,17 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   const skillRefs: PluginDraft['skillRefs'] = [];
   for (const [index, s] of (m.skills ?? []).entries()) {
     const stored = pythonStrip(s.path).replace(/\\/g, '/');
-    const target = realpathLoose(path.join(pluginsDir, stored));
     const at = doc.valueRange(['skills', index, 'path']);
+    if (encodeOsString(stored) === undefined) {
+      // Python's lstat raises UnicodeEncodeError (not a plugin error): both loads fail.
+      const message = `plugin skill path cannot be encoded as a file name: ${pythonRepr(stored)} (Rivumi's load fails with UnicodeEncodeError: surrogates not allowed)`;
+      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.path-encoding', message, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+    }
+    const target = realpathLoose(path.join(pluginsDir, stored));
     if (!isInside(root, target)) {
       return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', 'plugin skill path must stay inside repository', abs, at) }, rawHooks: {}, skillRefs, ...drafted };
     }
-    if (statEntry(target).type !== 'file') {
+    if (statEntry(osPath(target)).type !== 'file') {
       return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', `plugin skill file is missing: ${stored}`, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
     }
     // Rivumi reads the file through the manifest-relative path; its last component is checked then.
@@ -255,13 +264,13 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   return { plugin: named, rawHooks: (m.hooks ?? {}) as Record<string, unknown>, skillRefs, ...drafted };
 }
 
-/** Python's non-strict `Path.resolve()`: links resolved as far as the path exists. */
+/** Python's non-strict `Path.resolve()`: links resolved as far as the path exists (names surrogate-escaped). */
 function realpathLoose(p: string): string {
   const rest: string[] = [];
   let cur = path.resolve(p);
   for (;;) {
     try {
-      return path.join(fs.realpathSync.native(cur), ...rest.reverse());
+      return path.join(decodeOsBytes(fs.realpathSync.native(osPath(cur), { encoding: 'buffer' })), ...rest.reverse());
     } catch {
       const parent = path.dirname(cur);
       if (parent === cur) return path.resolve(p);
@@ -269,6 +278,21 @@ function realpathLoose(p: string): string {
       cur = parent;
     }
   }
+}
+
+/** A trust unit's identity is its canonical path (trust.md "Bundle identity"); the path as given when it cannot be resolved. */
+function canonicalFile(abs: string): string {
+  try {
+    return decodeOsBytes(fs.realpathSync.native(osPath(abs), { encoding: 'buffer' }));
+  } catch {
+    return abs;
+  }
+}
+
+/** Each hook argv element trust cannot cover is an error at that element (trust.md "Hook argv files, exactly"). */
+function reportCoverage(coverage: HooksCoverage, findings: Findings): HooksCoverage {
+  for (const p of coverage.problems) findings.at(p.code, p.message, { file: p.hook.at.file, path: [...p.hook.at.path, 'command', p.argIndex] });
+  return coverage;
 }
 
 interface HookLoad {
@@ -402,7 +426,8 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
       file: hooksPath,
       valid: !projectInvalid,
       hooks: projectHooks,
-      ...(projectBytes ? { hashes: rivumiHooksHashes(workspace, projectBytes, projectHooks) } : {}),
+      canonicalFile: canonicalFile(hooksPath),
+      ...(projectBytes ? { hashes: rivumiHooksHashes(workspace, projectBytes, projectHooks, reportCoverage(hooksCoverage(workspace, projectHooks), findings)) } : {}),
       ...(projectInvalid ? { error: projectInvalid } : {}),
     };
   }

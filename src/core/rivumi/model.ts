@@ -40,11 +40,24 @@ export interface RivumiBundleHashes {
   readonly capabilityHash: string;
   readonly capabilities: Record<string, string>;
   readonly files: readonly BundleFile[];
+  /** The content hash's inputs besides the manifest: covered workspace-relative raw paths, and what could not be covered. */
+  readonly covered: readonly Buffer[];
+  readonly notCovered: readonly NotCovered[];
+  /** Paths inside the workspace whose change can change what the hooks' argv covers. */
+  readonly watch: readonly string[];
+}
+
+/** A hook argv element trust cannot cover: its error, and its bytes as hashed. */
+export interface NotCovered {
+  readonly message: string;
+  readonly marker: Buffer;
 }
 
 export interface RivumiPlugin {
   readonly name: string;
   readonly file: string;
+  /** The manifest's canonical (realpath) path: the bundle's identity (trust.md "Bundle identity"). */
+  readonly canonicalFile: string;
   readonly fileName: string;
   readonly source: string;
   readonly state: RivumiFileState;
@@ -58,6 +71,7 @@ export interface RivumiPlugin {
 
 export interface RivumiHooksFile {
   readonly file: string;
+  readonly canonicalFile: string;
   readonly valid: boolean;
   readonly hooks: readonly RivumiHook[];
   readonly hashes?: RivumiBundleHashes;

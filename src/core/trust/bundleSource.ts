@@ -7,7 +7,9 @@ import { hashBundleContent } from '../hashing/bundleContent';
 import { codewhaleItems } from '../index/codewhaleItems';
 import { rivumiItems } from '../index/rivumiItems';
 import { loadRivumiProject } from '../rivumi/load';
-import { rivumiHooksHashes, rivumiPluginHashes } from '../rivumi/hashes';
+import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from '../rivumi/hashes';
+import { osPath } from '../text/surrogateEscape';
+import type { RivumiBundleHashes } from '../rivumi/model';
 import { EMPTY_TRUST } from './trustView';
 import type { BundleFile, Item } from '../model';
 import { emptyOwnRecord, ownRecordOf } from '../documents/ownRecord';
@@ -22,11 +24,15 @@ export interface BundleSource {
   readonly bundleKey: string;
   /** Covered files are relative to this directory. */
   readonly root: string;
+  /** The bundle's canonical path, as its receipt records it (trust.md "Bundle identity"). */
+  readonly canonicalPath: string;
   readonly files: readonly BundleFile[];
   /** Directories (relative) that a copy must have for its hash to match (Codewhale hashes empty ones). */
   readonly directories: readonly string[];
   /** What the reviewer approves: the full capability inventory. */
   readonly capabilities: Record<string, unknown>;
+  /** What the bundle runs that trust cannot cover; trust is refused while any is listed. */
+  readonly notCovered: readonly string[];
   readonly applicable: boolean;
   rehashCopy(copyRoot: string): string | undefined;
 }
@@ -55,9 +61,11 @@ function codewhaleSource(item: Item, host: HostFacts): SourceRead {
       item: fresh,
       bundleKey: fresh.detail.bundleKey as string,
       root: bundle.canonicalRoot,
+      canonicalPath: bundle.canonicalRoot,
       files: fresh.detail.files ?? [],
       directories: bundle.directories,
       capabilities: codewhaleCapabilities(bundle, fresh),
+      notCovered: [],
       applicable: bundle.when.applicable,
       rehashCopy: (copy) => {
         const manifest = readRegularFile(path.join(copy, label), 1048576);
@@ -75,28 +83,34 @@ function rivumiSource(item: Item): SourceRead {
   const project = loadRivumiProject(workspace);
   const fresh = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false }).items.find((i) => i.id === item.id);
   if (!fresh || !fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
-  const rel = (abs: string) => path.relative(workspace, abs).split(path.sep).join('/');
   // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
-  const unit = (files: readonly BundleFile[], capabilities: Record<string, unknown>, rehashCopy: (copy: string) => string | undefined): SourceRead => ({
+  const unit = (hashes: RivumiBundleHashes, canonicalPath: string, domain: string, manifestRel: string, capabilities: Record<string, unknown>): SourceRead => ({
     ok: true,
-    source: { item: fresh, bundleKey: fresh.detail.bundleKey as string, root: workspace, files, directories: [], capabilities, applicable: true, rehashCopy },
+    source: {
+      item: fresh,
+      bundleKey: fresh.detail.bundleKey as string,
+      root: workspace,
+      canonicalPath,
+      files: hashes.files,
+      directories: [],
+      capabilities,
+      notCovered: hashes.notCovered.map((n) => n.message),
+      applicable: true,
+      // The copy holds the same covered files under the same raw relative paths.
+      rehashCopy: (copy) => {
+        const manifest = readRegularFile(osPath(path.join(copy, manifestRel)), 65536);
+        return manifest.ok ? rivumiContentHash(domain, copy, manifest.bytes, hashes).hash : undefined;
+      },
+    },
   });
   if (item.kind === 'hooks') {
     const hf = project.hooksFile;
     if (!hf?.hashes) return { ok: false, message: 'hooks.json can no longer be hashed' };
-    return unit(hf.hashes.files, { system: 'rivumi', kind: 'hooks', hooks: hookFacts(hf.hooks), pairs: hf.hashes.capabilities }, (copy) => {
-      const bytes = readRegularFile(path.join(copy, rel(hf.file)), 65536);
-      return bytes.ok ? rivumiHooksHashes(copy, bytes.bytes, hf.hooks).contentHash : undefined;
-    });
+    return unit(hf.hashes, hf.canonicalFile, RIVUMI_HOOKS_DOMAIN, '.rivumi/hooks.json', { system: 'rivumi', kind: 'hooks', hooks: hookFacts(hf.hooks), pairs: hf.hashes.capabilities });
   }
   const plugin = project.plugins.find((p) => p.file === item.path);
   if (!plugin?.hashes) return { ok: false, message: `${item.name} can no longer be hashed` };
-  const skillFiles = plugin.hashes.files.map((f) => f.path).filter((p) => p !== plugin.source);
-  const skillCount = Number(plugin.hashes.capabilities.skills ?? 0);
-  return unit(plugin.hashes.files, { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hookFacts(plugin.hooks), pairs: plugin.hashes.capabilities }, (copy) => {
-    const bytes = readRegularFile(path.join(copy, plugin.source), 65536);
-    return bytes.ok ? rivumiPluginHashes(copy, plugin.source, bytes.bytes, skillFiles.map((f) => path.join(copy, f)), skillCount, plugin.hooks).contentHash : undefined;
-  });
+  return unit(plugin.hashes, plugin.canonicalFile, RIVUMI_PLUGIN_DOMAIN, plugin.source, { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hookFacts(plugin.hooks), pairs: plugin.hashes.capabilities });
 }
 
 /** Hooks keyed by event and command line, so a review names each added or removed command. */

@@ -9,6 +9,7 @@ import { touched, type Mutation, type TrustStore } from './trustStore';
 import type { HostFacts } from '../codewhale/host';
 import type { Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
+import { osPath } from '../text/surrogateEscape';
 
 /**
  * The bundle lifecycle (trust.md "Operations"): review, trust with the exact review
@@ -38,6 +39,8 @@ export interface ReviewReport {
   readonly diff: ReviewDiff | null;
   /** Codewhale bundles: the line Codewhale itself accepts. */
   readonly codewhaleTrustLine: string | null;
+  /** What the bundle runs that this trust cannot cover; while any is listed, trust is refused. */
+  readonly notCovered: readonly string[];
 }
 
 export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport> {
@@ -66,6 +69,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       receipt,
       diff,
       codewhaleTrustLine: s.item.system === 'codewhale' ? `/plugin trust ${s.item.name} ${s.item.reviewToken}` : null,
+      notCovered: s.notCovered,
     },
   };
 }
@@ -77,6 +81,7 @@ export async function trust(item: Item, token: string, ctx: LifecycleContext): P
   const read = readBundleSource(item, ctx.host);
   if (!read.ok) return { ok: false, message: read.message };
   const s = read.source;
+  if (s.notCovered.length > 0) return { ok: false, message: notCoveredRefusal(s.item.name, s.notCovered) };
   const current = s.item.reviewToken as string;
   if (token !== current) {
     const how = s.item.system === 'codewhale' ? `run \`skillgate review ${s.item.name}\` again` : 'review it again';
@@ -172,7 +177,9 @@ export function check(snapshot: Snapshot, hooksOptIn: boolean): CheckFailure[] {
           : hooksOptIn
         : item.enabled === true && item.decision !== 'shadowed';
     if (!loads) continue;
-    if (item.decision === 'rejected') failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });
+    const notCovered = item.detail.notCovered ?? [];
+    if (notCovered.length > 0) failures.push({ item, problem: `it cannot be trusted: ${notCovered.join('; ')}` });
+    else if (item.decision === 'rejected') failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });
     else if (item.trust !== 'trusted') failures.push({ item, problem: item.trust === 'not-reviewed' ? 'it is not reviewed' : `it changed since it was trusted (${item.trust})` });
   }
   return failures;
@@ -217,7 +224,7 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
     store: store.file,
     problem: null,
     bundles: entries.length,
-    staleReceipts: entries.filter(([, e]) => !fs.existsSync(e.path)).map(([key, e]) => ({ key, name: e.name, path: e.path })),
+    staleReceipts: entries.filter(([, e]) => !fs.existsSync(osPath(e.path))).map(([key, e]) => ({ key, name: e.name, path: e.path })),
     unreferencedSnapshots: unreferenced,
     pruned,
     movedAside,
@@ -237,13 +244,18 @@ function entryFor(state: TrustState, s: BundleSource): BundleState {
       system: s.item.system,
       scope: s.item.scope,
       name: s.item.name,
-      path: s.item.system === 'codewhale' ? s.root : s.item.path,
+      path: s.canonicalPath,
       generation: 0,
       enabled: false,
       trust: null,
       reviewHistory: [],
     }
   );
+}
+
+/** trust.md "Hook argv files, exactly": a file a hook runs that trust cannot cover blocks trust of its bundle. */
+export function notCoveredRefusal(name: string, notCovered: readonly string[]): string {
+  return `Cannot trust ${name}: its hooks run ${notCovered.length === 1 ? 'a file' : `${notCovered.length} files`} this trust cannot cover (${notCovered.join('; ')}). Nothing was changed; make each one a regular file inside the workspace reached without a symbolic link, or remove it from the hook, then review again.`;
 }
 
 function storeProblem(store: TrustStore): string | undefined {
