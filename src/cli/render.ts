@@ -31,7 +31,7 @@ export function listText(snapshot: Snapshot): string {
 
 function row(item: Item): string {
   const trust = item.trust ? `  [${item.trust}${item.enabled ? ', enabled' : ''}]` : '';
-  return `${item.kind.padEnd(10)} ${item.qualifiedName.padEnd(28)} ${item.decision.padEnd(12)} ${item.reasons.join(', ')}${trust}`;
+  return `${item.kind.padEnd(10)} ${displayText(item.qualifiedName).padEnd(28)} ${item.decision.padEnd(12)} ${item.reasons.join(', ')}${trust}`;
 }
 
 function count(items: readonly Item[]): string {

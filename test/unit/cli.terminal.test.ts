@@ -61,7 +61,7 @@ describe('terminal output of every CLI command (issue 10)', function () {
   it('list, validate, show and explain of every item: escaped, one line per row, the hostile names still shown', async () => {
     const list = await cli(['list', '--no-user']);
     assert.ok(list.out.includes(`Workspace ${f.root}/ws${MARKED}`), list.out);
-    assert.ok(list.out.includes(`p${MARKED}  `), list.out);
+    assert.ok(list.out.includes(`plugin     p${MARKED} rejected`), list.out);
     // No row is broken: every item row starts with its kind.
     for (const line of list.out.split('\n').slice(1, -3)) assert.match(line, /^( {2}(Rivumi|Codewhale)| {4,6}\S)/, line);
     const validate = await cli(['validate', '--no-user']);

@@ -55,6 +55,8 @@ describe('the review panel view model', () => {
     assert.ok(m.hiddenCount >= 2);
     assert.deepEqual(shown('plain'), { text: 'plain', hidden: false });
     assert.equal(shown('tag\u{E0041}').text, 'tag⟦U+E0041⟧');
+    assert.deepEqual(shown('\tindented'), { text: '⟦U+0009⟧indented', hidden: false });
+    assert.deepEqual(shown('a\x1bb'), { text: 'a⟦U+001B⟧b', hidden: true });
   });
 
   it('shows capability changes first, then file diffs, after a change', async () => {

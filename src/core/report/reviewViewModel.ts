@@ -11,7 +11,8 @@ export type { McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
 
 export function shown(text: unknown): Shown {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : JSON.stringify(text);
-  return { text: displayText(s), hidden: hasUnsafeForDisplay(s) };
+  // A tab is marked like every control character, but it is ordinary whitespace in a diff, not a hidden one.
+  return { text: displayText(s), hidden: hasUnsafeForDisplay(s.replace(/\t/g, ' ')) };
 }
 
 export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean): ReviewViewModel {
