@@ -10,6 +10,7 @@ import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/saf
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
+import { ownRecord } from '../../documents/ownRecord';
 
 const pathList = z.union([text, z.array(text).min(1)]);
 
@@ -40,7 +41,7 @@ const root = z.strictObject({
   skills: pathList.optional(),
   commands: pathList.optional(),
   agents: pathList.optional(),
-  mcpServers: z.record(z.string(), kimiServer).optional(),
+  mcpServers: ownRecord(z.string(), kimiServer).optional(),
   interface: z
     .strictObject({
       displayName: text.optional(),
@@ -224,7 +225,7 @@ function readClaudeMcpJson(file: string, findings: Findings): { id: string; s: z
   findings.addDocument(parsed.document);
   const root = parsed.document.value as Record<string, unknown>;
   const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
-  const servers = wrapped ? z.strictObject({ $schema: text.optional(), mcpServers: z.record(z.string(), kimiServer) }).safeParse(root, { reportInput: true }) : z.record(z.string(), kimiServer).safeParse(root, { reportInput: true });
+  const servers = wrapped ? z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) }).safeParse(root, { reportInput: true }) : ownRecord(z.string(), kimiServer).safeParse(root, { reportInput: true });
   if (!servers.success) {
     for (const p of schemaProblems(servers.error)) findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
     return undefined;
