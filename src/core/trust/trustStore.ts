@@ -135,7 +135,7 @@ export class TrustStore {
     }
     const lost = (): Mutation<T> => {
       forfeited = true;
-      return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another Skillgate process took over its lock); nothing was written; try again` };
+      return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again` };
     };
     try {
       const held = identityOf(lockDir);
