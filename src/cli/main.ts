@@ -199,8 +199,11 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const snapshot = index();
       const item = snapshot.items.find((i) => i.path === r.plugin.file);
       if (item) {
-        await revoke(item, lifecycle);
-        await disable(item, lifecycle);
+        // Said only when it is so: an older receipt could match the same bytes again.
+        for (const drop of [revoke, disable]) {
+          const r2 = await drop(item, lifecycle);
+          if (!r2.ok) return outcome(false, `Installed plugin ${r.plugin.name} at ${r.plugin.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.plugin.name, source: r.plugin.source });
+        }
       }
       return outcome(true, `Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not trusted and not enabled: run \`skillgate review ${r.plugin.name}\`.`, { name: r.plugin.name, source: r.plugin.source, files: r.written.map((f) => displayPath(f, [repo])) });
     }

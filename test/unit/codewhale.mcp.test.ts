@@ -77,6 +77,23 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
     assert.equal(inv.remote_mcp_servers, 1);
   });
 
+  it('refuses a plugin.toml key __proto__ it cannot read faithfully, instead of hiding it or writing into Object.prototype', () => {
+    const extras = ['[mcp_servers.__proto__]\ncommand = "node"\n', '[mcp_servers.local]\ncommand = "node"\nenv = { __proto__ = "${X}" }\n', 'x.__proto__.polluted = "yes"\n'];
+    try {
+      for (const extra of extras) {
+        const r = errorsOf(extra);
+        assert.equal(r.decision, 'rejected', extra);
+        assert.match(r.errors.map((d) => d.message).join(' | '), /the key `__proto__` cannot be read faithfully/);
+        const probe: Record<string, unknown> = {};
+        assert.deepEqual([probe.command, probe.polluted], [undefined, undefined], `no key of ${JSON.stringify(extra)} reached Object.prototype`);
+      }
+    } finally {
+      // Keep the rest of the suite sound if the old code polluted the prototype.
+      delete (Object.prototype as Record<string, unknown>).command;
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
+
   describe('mcp.json', () => {
     const bundle = (servers: object, root: object = {}) => {
       f.write('ws/.codewhale/plugins/m/plugin.json', JSON.stringify({ $schema: SCHEMA, name: 'm', version: '1.0.0' }));
@@ -91,6 +108,15 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
         assert.ok(s.diagnostics[0]?.file.endsWith('mcp.json'));
       });
     }
+    it('sees a server and an environment name called __proto__ instead of dropping them', () => {
+      const named = bundle({ ['__proto__']: { command: 'node' } });
+      assert.equal(byName(named, 'm').decision, 'rejected');
+      assert.deepEqual(messages(named), ['MCP server name `__proto__` is invalid']);
+      const env = bundle({ s: { command: 'node', env: { ['__proto__']: '${X}', constructor: '${Y}' } } });
+      const servers = (byName(env, 'm').detail.facts as { mcpServers: { id: string; env: { destination: string; source: string }[] }[] }).mcpServers;
+      assert.deepEqual(servers[0]?.env.map((e) => `${e.destination} <- ${e.source}`).sort(), ['__proto__ <- X', 'constructor <- Y']);
+    });
+
     it('infers stdio and streamable-http, and keeps sse', () => {
       const s = bundle({ a: { command: 'node' }, b: { url: 'https://example.invalid/mcp' }, c: { type: 'SSE', url: 'https://example.invalid/sse' } });
       // No network_hosts declared in plugin.json: the host set must match, so this is the mismatch error alone.

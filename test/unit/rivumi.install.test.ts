@@ -91,6 +91,15 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
     assert.deepEqual([item.trust, item.enabled], ['not-reviewed', false]);
   });
 
+  it('does not claim the installed plugin is untrusted when its old trust record could not be dropped (exit 1)', async () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    fs.writeFileSync(f.path('state/state.json'), 'garbage', { mode: 0o600 });
+    const err: string[] = [];
+    const code = await run(['install', f.path('package/plugin.json'), '--no-user'], { out: (t) => err.push(t), err: (t) => err.push(t), env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('repo') });
+    assert.equal(code, 1);
+    assert.match(err.join(''), /Installed plugin review-pack at \.rivumi\/plugins\/review-pack\.json, but its old trust record could not be dropped: The trust store is unavailable/);
+  });
+
   describe('destinations are resolved on disk, never through a symbolic link', () => {
     /** Every file and directory under `dir`, so a test can show nothing was ever created there. */
     const tree = (dir: string): string[] => fs.readdirSync(dir, { recursive: true }).map(String).sort();

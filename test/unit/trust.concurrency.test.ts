@@ -60,7 +60,11 @@ describe('the trust store across processes', function () {
     for (let i = 0; i < 100; i++) {
       const child = start(dir, key, 'forever');
       const exited = new Promise((r) => child.once('exit', r));
-      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 300)));
+      // Kill at a random point of its writing, not of its start-up (which takes most of a
+      // second on a loaded machine): wait for its first lock, then up to 300 ms more.
+      const started = Date.now();
+      while (!fs.existsSync(`${store.file}.lock`) && Date.now() - started < 10000) await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
       child.kill('SIGKILL');
       await exited;
       const read = store.read();

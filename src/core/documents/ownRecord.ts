@@ -23,26 +23,30 @@ export function emptyOwnRecord<V>(): OwnRecord<V> {
 
 /**
  * `z.record(key, value)` that parses into a prototype-free map and keeps every own
- * key. Issues carry the key in their path, as `z.record`'s do.
+ * key. Issues are z.record's (the same codes, the key in their path), with their input.
  */
 export function ownRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V) {
-  return z
-    .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { error: 'Invalid input: expected record' })
-    .transform((input, ctx) => {
-      const out = emptyOwnRecord<z.output<V>>();
-      for (const k of Object.keys(input)) {
-        const parsedKey = key.safeParse(k);
-        if (!parsedKey.success) {
-          ctx.issues.push({ code: 'custom', message: `invalid key ${JSON.stringify(k)}`, input: k, path: [k] });
-          continue;
-        }
-        const parsed = value.safeParse(input[k]);
-        if (!parsed.success) {
-          for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);
-          continue;
-        }
-        out[parsedKey.data] = parsed.data;
-      }
+  return z.unknown().transform((input, ctx) => {
+    const out = emptyOwnRecord<z.output<V>>();
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      // The issue z.record reports, so callers render it the same way.
+      ctx.issues.push({ code: 'invalid_type', expected: 'record', input });
       return out;
-    });
+    }
+    const record = input as Record<string, unknown>;
+    for (const k of Object.keys(record)) {
+      const parsedKey = key.safeParse(k, { reportInput: true });
+      if (!parsedKey.success) {
+        ctx.issues.push({ code: 'invalid_key', origin: 'record', issues: parsedKey.error.issues, input: k, path: [k] });
+        continue;
+      }
+      const parsed = value.safeParse(record[k], { reportInput: true });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);
+        continue;
+      }
+      out[parsedKey.data] = parsed.data;
+    }
+    return out;
+  });
 }

@@ -28,12 +28,6 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
     if (index > 0 && text[index - 1] === '\n') index--;
     return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, 1) };
   }
-  let value: unknown;
-  try {
-    value = getStaticTOMLValue(ast);
-  } catch (e) {
-    return { ok: false, message: (e as Error).message, range: lines.range(0, 0) };
-  }
   const spots = new Map<string, Spot>();
   const top = ast.body[0];
   for (const node of top.body) {
@@ -41,6 +35,19 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
       spots.set(keyOf(node.resolvedKey), { key: node.key.range, value: node.range });
       for (const kv of node.body) collectKeyValue(kv, node.resolvedKey, spots);
     } else collectKeyValue(node, [], spots);
+  }
+  // toml-eslint-parser builds tables by assignment: a `__proto__` key reaches
+  // Object.prototype (`[a.__proto__]` then writes into every object of the process) or
+  // vanishes from its table (a server Codewhale runs would not be shown). Refused before
+  // any value is built; the file cannot be read faithfully, so it fails closed.
+  for (const [at, spot] of spots) {
+    if ((JSON.parse(at) as (string | number)[]).includes('__proto__')) return { ok: false, message: 'the key `__proto__` cannot be read faithfully; Skillgate refuses this file', range: lines.range(spot.key[0], spot.key[1] - spot.key[0]) };
+  }
+  let value: unknown;
+  try {
+    value = getStaticTOMLValue(ast);
+  } catch (e) {
+    return { ok: false, message: (e as Error).message, range: lines.range(0, 0) };
   }
   return { ok: true, document: new TomlDocument(file, text, value, spots, lines) };
 }

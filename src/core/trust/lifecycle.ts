@@ -112,12 +112,16 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
   if (!read.ok) return { ok: false, message: read.message };
   const s = read.source;
   const label = s.item.system === 'codewhale' ? 'Plugin bundle' : 'Rivumi bundle';
+  // Re-hashing the snapshot can take long; it is done before the lock, whose section
+  // must stay short (a writer that holds it past the stale time loses it). The snapshot
+  // is named by its content hash, so what is verified here is what the check below needs.
+  const snapshotVerified = verifySnapshot(ctx.store.snapshotsDir, s, s.item.contentHash as string);
   return ctx.store.mutate((state) => {
     // Checked against the store as it is now, under the lock, not against an older view.
     const entry = state.bundles[s.bundleKey];
     const status = statusOf(entry?.trust ?? null, s.item.contentHash as string, s.item.capabilityHash as string);
     if (status !== 'trusted') return { ok: false, message: `${label} \`${s.item.name}\` requires review before enablement (trust: ${status})` };
-    if (!verifySnapshot(ctx.store.snapshotsDir, s, s.item.contentHash as string)) {
+    if (!snapshotVerified) {
       return { ok: false, message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement` };
     }
     if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };

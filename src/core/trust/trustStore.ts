@@ -24,7 +24,7 @@ export interface TrustStoreOptions {
 interface LockIdentity {
   readonly dev: number;
   readonly ino: number;
-  mtimeMs: number;
+  readonly mtimeMs: number;
 }
 
 /**
@@ -100,7 +100,7 @@ export class TrustStore {
    * proper-lockfile's refresher never runs in it, and a writer paused for longer than
    * the stale time (Ctrl-Z, laptop sleep, a debugger) finds its lock taken over when
    * it resumes. A writer that no longer owns the lock writes nothing and reports it:
-   * ownership is proven again immediately before the rename (see `commit`).
+   * ownership is proven again immediately before the rename (`stillOurs`).
    */
   async mutate<T>(change: (state: TrustState) => Mutation<T>): Promise<Mutation<T>> {
     const before = this.read();
@@ -135,7 +135,7 @@ export class TrustStore {
     }
     const lost = (): Mutation<T> => {
       forfeited = true;
-      return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another Skillgate process took over its lock); nothing was written; try again` };
+      return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again` };
     };
     try {
       const held = identityOf(lockDir);
@@ -164,13 +164,16 @@ export class TrustStore {
    * The last check before the rename: the lock is still the one we took (same
    * directory, same mtime, never reported compromised) and `state.json` still holds
    * the bytes we read under it (a compare-and-swap that also catches a writer that
-   * finished while we were paused). The lock is then refreshed, so the rename that
-   * follows has a whole stale period before anyone may take the lock over.
+   * finished while we were paused, or a program that ignores the lock). The lock is
+   * then refreshed, so the rename that follows has a whole stale period before anyone
+   * may take the lock over. Should a takeover slip in between the identity check and
+   * the refresh, the new directory fails the inode check here, or (inode reused) the
+   * new owner finds its mtime changed in its own check: one of the two aborts.
    *
-   * What remains: a pause longer than the stale period between this check and the
-   * rename system call itself (a few microseconds of code). A writer that took over in
-   * that window and then sees the refreshed mtime aborts in its own check, so one of
-   * the two fails loudly; a second takeover inside the same window is not detected.
+   * What remains: a pause longer than the stale period that falls exactly between this
+   * check and the rename system call, where no code of ours runs. A writer that took
+   * the lock over meanwhile commits, and our rename then replaces its update. Closing
+   * that needs a compare-and-rename the file system does not offer.
    */
   private stillOurs(ours: () => boolean, lockDir: string, held: LockIdentity, text: string): boolean {
     if (!ours()) return false;
@@ -182,9 +185,7 @@ export class TrustStore {
       return false;
     }
     const refreshed = identityOf(lockDir);
-    if (!refreshed || refreshed.ino !== held.ino || refreshed.dev !== held.dev) return false;
-    held.mtimeMs = refreshed.mtimeMs;
-    return true;
+    return refreshed !== undefined && refreshed.ino === held.ino && refreshed.dev === held.dev;
   }
 
   /** The file's text now, '' when there is none (as `read` reports a missing file). */

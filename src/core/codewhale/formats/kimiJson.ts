@@ -11,6 +11,7 @@ import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
+import { ownRecord } from '../../documents/ownRecord';
 
 const pathList = z.union([text, z.array(text).min(1)]);
 
@@ -41,7 +42,7 @@ const root = z.strictObject({
   skills: pathList.optional(),
   commands: pathList.optional(),
   agents: pathList.optional(),
-  mcpServers: z.record(z.string(), kimiServer).optional(),
+  mcpServers: ownRecord(z.string(), kimiServer).optional(),
   interface: z
     .strictObject({
       displayName: text.optional(),
@@ -225,7 +226,7 @@ function readClaudeMcpJson(file: string, findings: Findings): { id: string; s: z
   findings.addDocument(parsed.document);
   const root = parsed.document.value as Record<string, unknown>;
   const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
-  const servers = wrapped ? z.strictObject({ $schema: text.optional(), mcpServers: z.record(z.string(), kimiServer) }).safeParse(root, { reportInput: true }) : z.record(z.string(), kimiServer).safeParse(root, { reportInput: true });
+  const servers = wrapped ? z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) }).safeParse(root, { reportInput: true }) : ownRecord(z.string(), kimiServer).safeParse(root, { reportInput: true });
   if (!servers.success) {
     for (const p of schemaProblems(servers.error)) findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
     return undefined;

@@ -8,6 +8,7 @@ import type { Findings } from '../../findings';
 import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
+import { ownRecord } from '../../documents/ownRecord';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
@@ -40,7 +41,8 @@ const server = z.strictObject({
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
-const root = z.strictObject({ $schema: text.optional(), mcpServers: z.record(z.string(), server) });
+// Server ids parse into a prototype-free map: a server Codewhale runs under the id `__proto__` is not lost.
+const root = z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), server) });
 
 /**
  * The optional sibling `mcp.json` of a `plugin.json` (codewhale.md §3.3). Returns the

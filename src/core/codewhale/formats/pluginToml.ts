@@ -7,6 +7,7 @@ import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Manifest, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { mcpServerFromFields } from './mcpFields';
 import { TOML_MAX_DEPTH } from './nestingLimits';
+import { ownRecord } from '../../documents/ownRecord';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -62,7 +63,7 @@ const root = z.strictObject({
   lsp_servers: pathSpec.optional(),
   native: pathSpec.optional(),
   native_extension: pathSpec.optional(),
-  mcp_servers: z.record(z.string(), server).optional(),
+  mcp_servers: ownRecord(z.string(), server).optional(),
   capabilities: capabilities.optional(),
   when: when.optional(),
 });

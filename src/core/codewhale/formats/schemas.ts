@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { ownRecord } from '../../documents/ownRecord';
 
 /** Shared zod building blocks for Codewhale manifests (codewhale.md §3). */
 export const text = z.string();
 export const textList = z.array(z.string());
 export const u64 = z.number().int().min(0);
-export const stringMap = z.record(z.string(), z.string());
+// Names a manifest chooses (env and header names) parse into prototype-free maps: `__proto__` is kept.
+export const stringMap = ownRecord(z.string(), z.string());
 
 export const pathSpec = z.strictObject({ path: text.optional(), paths: textList.optional() });
 
