@@ -52,7 +52,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 
 async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
   const o = cmd.options;
-  const json = (value: unknown) => io.out(JSON.stringify(value, null, 2) + '\n');
+  const json = (value: unknown) => io.out(JSON.stringify(value, rawBytesAsHex, 2) + '\n');
   const store = new TrustStore(o.stateDir ? path.resolve(io.cwd, o.stateDir) : defaultStateDirectory(io.env));
   const hooksOptIn = io.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1';
   const index = (): Snapshot =>
@@ -205,4 +205,10 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
 
 function shortToken(token: string | null): string {
   return token ? `${token.slice(0, 12)}…${token.slice(65, 77)}` : '?';
+}
+
+/** A file's raw name bytes (`rawPath`, a name that is not UTF-8) as hex in JSON, not Node's `{type, data}` form. */
+function rawBytesAsHex(this: unknown, key: string, value: unknown): unknown {
+  const original = (this as Record<string, unknown>)[key];
+  return Buffer.isBuffer(original) ? original.toString('hex') : value;
 }

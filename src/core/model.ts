@@ -80,11 +80,16 @@ export interface Diagnostic {
 
 /** A file that belongs to a trust unit, as hashed. */
 export interface BundleFile {
-  /** Bundle-relative (Codewhale) or workspace-relative (Rivumi) path with `/` separators. */
+  /**
+   * Bundle-relative (Codewhale) or workspace-relative (Rivumi) path with `/` separators.
+   * Codewhale: a name that is not UTF-8 is spelled with escaped bytes (fs/rawNames.ts).
+   */
   readonly path: string;
   readonly size: number;
   readonly sha256: string;
   readonly executable: boolean;
+  /** Raw relative path bytes, present only when the name is not valid UTF-8 (then `path` is its display form). */
+  readonly rawPath?: Buffer;
 }
 
 export interface Item {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import { explainMarkdown } from './explainDocument';
 import { enableFlow, shortToken, trustFlow } from './flows/trustFlow';
 import type { ReviewPanels } from './reviewPanel';
@@ -133,7 +134,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     const item = await resolve(arg, 'open', () => true);
     if (!item) return;
     const r = item.location.range;
-    await vscode.window.showTextDocument(vscode.Uri.file(item.location.file), { selection: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character) });
+    await vscode.window.showTextDocument(fileUri(item.location.file), { selection: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character) });
   });
 }
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { REASON_TEXT, DECISION_TEXT } from '../core/decisions/reasonText';
 import { contextValueOf } from './flows/driftNotice';
@@ -76,7 +77,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     t.tooltip = tooltip(item, this.snapshot?.diagnostics.filter((d) => d.itemId === item.id).length ?? 0);
     t.contextValue = contextValueOf(item);
-    t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(item.location.file), { selection: toRange(item.location.range), preview: true }] };
+    t.command = { command: 'vscode.open', title: 'Open', arguments: [fileUri(item.location.file), { selection: toRange(item.location.range), preview: true }] };
     return t;
   }
 }

@@ -1,4 +1,5 @@
 import { pathFrame, sha256Hex } from './framing';
+import { osBytes } from '../fs/rawNames';
 import type { Scope, System } from '../model';
 
 /** Codewhale's plugin id `{scope}/{12 hex}/{name}` (codewhale.md §7.6). */
@@ -17,7 +18,9 @@ export function codewhaleStageKey(pluginId: string): string {
  * "Bundle identity"). A copied or renamed bundle gets another key, so it is untrusted.
  */
 export function bundleKey(system: System, scope: Scope, canonicalPath: string, name: string): string {
-  return sha256Hex(`skillgate-bundle-key-v1\0${system}\0${scope}\0${canonicalPath}\0${name}`);
+  // The path's exact bytes: two directories whose names differ only in bytes that are
+  // not UTF-8 are two places (hashing the string would fold both to U+FFFD).
+  return sha256Hex(`skillgate-bundle-key-v1\0${system}\0${scope}\0`, osBytes(canonicalPath), `\0${name}`);
 }
 
 /** Codewhale's per-file hash, binding parsed skills to reviewed bytes (codewhale.md §7.3). */

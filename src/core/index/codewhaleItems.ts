@@ -4,6 +4,7 @@ import { POLICY_V3 } from '../hashing/activationPolicy';
 import { inventorySummary } from '../codewhale/inventory';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision } from '../model';
 import type { CodewhaleBundle } from '../codewhale/bundle';
+import { osBytes } from '../fs/rawNames';
 
 export interface CodewhaleScan {
   readonly bundle: CodewhaleBundle;
@@ -144,7 +145,7 @@ const memos = new WeakMap<CodewhaleBundle, BundleMemo>();
 function memoOf(b: CodewhaleBundle): BundleMemo {
   let memo = memos.get(b);
   if (!memo) {
-    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, Buffer.from(b.canonicalRoot ?? b.dir), b.name) };
+    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, osBytes(b.canonicalRoot ?? b.dir), b.name) };
     memos.set(b, memo);
   }
   return memo;
@@ -239,7 +240,7 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
       ...(b.version ? { version: b.version } : {}),
       ...(b.label ? { manifest: b.label } : {}),
       ...(b.inventory ? { inventory: { ...b.inventory, summary: inventorySummary(b.inventory) } } : {}),
-      files: b.files.map(({ path, size, sha256, executable }) => ({ path, size, sha256, executable })),
+      files: b.files.map(({ path, size, sha256, executable, rawPath }) => ({ path, size, sha256, executable, ...(rawPath ? { rawPath } : {}) })),
       facts: {
         pluginId: b.pluginId ?? null,
         canonicalRoot: b.canonicalRoot ?? null,

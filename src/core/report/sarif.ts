@@ -1,5 +1,6 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnosticCodes';
 import { displayPath } from './contract';
+import { wellFormed } from '../fs/rawNames';
 import type { Snapshot } from '../index/snapshot';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
@@ -27,7 +28,8 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
         tool: { driver: { name: 'Skillgate', version, informationUri: docsUrl, rules } },
         originalUriBaseIds: Object.fromEntries(snapshot.workspaces.slice(0, 1).map((ws) => ['%SRCROOT%', { uri: `file://${ws.endsWith('/') ? ws : ws + '/'}` }])),
         results: snapshot.diagnostics.map((d) => {
-          const uri = displayPath(d.file, snapshot.workspaces);
+          // A name that is not UTF-8 is spelled with lone surrogates, which encodeURI rejects.
+          const uri = wellFormed(displayPath(d.file, snapshot.workspaces));
           const relative = !uri.startsWith('/');
           return {
             ruleId: d.code,
