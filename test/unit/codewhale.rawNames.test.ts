@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { enable, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { doctor, enable, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
 import { codewhalePluginId, bundleKey } from '../../src/core/hashing/identity';
 import { byteOrder, decodeRawName, osBytes } from '../../src/core/fs/rawNames';
 import { Fixture, LINUX_HOST, top } from './helpers/fixture';
@@ -132,6 +132,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       const state = store.read();
       assert.ok(state.ok);
       assert.deepEqual(osBytes(state.state.bundles[item().detail.bundleKey as string]?.path as string), raw(plugins(), '/bad', [0xff]), 'the receipt records the exact canonical path');
+      assert.deepEqual(doctor(store).staleReceipts, [], 'doctor finds the bundle of that receipt');
     });
   });
 

@@ -6,6 +6,7 @@ import { currentHost, type HostFacts } from '../codewhale/host';
 import { loadRivumiProject } from '../rivumi/load';
 import { scriptPath } from '../rivumi/hashes';
 import { lstatEntry } from '../fs/safeFs';
+import { hasEscapedByte, wellFormed } from '../fs/rawNames';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
 import type { CodewhaleScan } from './codewhaleItems';
 import { CodewhaleItemCache } from './codewhaleItemCache';
@@ -129,8 +130,8 @@ export class Indexer {
         const rel = path.relative(root, p);
         if (rel === '' || isAncestor(p, root)) rootsToRescan.add(root);
         else if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
-          const dir = path.join(root, rel.split(path.sep)[0] as string);
-          if (state.bundles.has(dir) && rel.includes(path.sep)) bundlesToReload.set(dir, root);
+          const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
+          if (dirs.length > 0 && rel.includes(path.sep)) for (const dir of dirs) bundlesToReload.set(dir, root);
           else rootsToRescan.add(root);
         }
       }
@@ -222,6 +223,17 @@ export class Indexer {
     const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
     return { root, workspace, scan, jobs };
   }
+}
+
+/**
+ * The loaded bundle directories a changed path names. A watcher reports a name that
+ * is not UTF-8 with U+FFFD (the loaded directory spells its bytes exactly, rawNames.ts):
+ * every directory that reads the same way is re-read, never kept stale.
+ */
+function bundleDirsNamed(bundles: ReadonlyMap<string, CodewhaleBundle>, dir: string): string[] {
+  if (bundles.has(dir)) return [dir];
+  if (!dir.includes('\ufffd')) return [];
+  return [...bundles.keys()].filter((d) => hasEscapedByte(d) && wellFormed(d) === dir);
 }
 
 function isAncestor(ancestor: string, p: string): boolean {

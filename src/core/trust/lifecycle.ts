@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBundleSource, type BundleSource } from './bundleSource';
+import { osPath } from '../fs/rawNames';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
@@ -216,7 +217,7 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
     store: store.file,
     problem: null,
     bundles: entries.length,
-    staleReceipts: entries.filter(([, e]) => !fs.existsSync(e.path)).map(([key, e]) => ({ key, name: e.name, path: e.path })),
+    staleReceipts: entries.filter(([, e]) => !fs.existsSync(osPath(e.path))).map(([key, e]) => ({ key, name: e.name, path: e.path })),
     unreferencedSnapshots: unreferenced,
     pruned,
     movedAside,
