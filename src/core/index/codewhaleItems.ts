@@ -122,7 +122,7 @@ export function placedAlone(bundle: CodewhaleBundle, workspace: string | null, c
  * cheap in a workspace of thousands of bundles.
  */
 interface BundleMemo {
-  readonly orderKey: string;
+  readonly orderKey: Buffer;
   readonly id: string;
   key?: string;
   own?: readonly Diagnostic[];
@@ -151,14 +151,21 @@ function memoOf(b: CodewhaleBundle): BundleMemo {
   return memo;
 }
 
-/** Precedence (codewhale.md §2.6) as one string: scope rank, then name, then canonical root. */
-function precedenceKey(b: CodewhaleBundle): string {
-  return `${SCOPE_RANK[b.scope]}\0${b.name}\0${b.canonicalRoot ?? b.dir}`;
+/**
+ * Precedence (codewhale.md §2.6) as one byte string: scope rank, then name, then
+ * canonical root, compared as UTF-8 (raw) bytes as upstream compares them; UTF-16
+ * order would keep the other of two roots such as `！` (U+FF01) and `😀` (U+1F600).
+ * Neither a name nor a path holds a NUL, so the NUL-joined key orders field by field.
+ */
+function precedenceKey(b: CodewhaleBundle): Buffer {
+  return Buffer.concat([Buffer.from(`${SCOPE_RANK[b.scope]}\0`), osBytes(b.name), NUL, osBytes(b.canonicalRoot ?? b.dir)]);
 }
+
+const NUL = Buffer.from([0]);
 
 /** The list in precedence order, by each bundle's memoized key. */
 function inPrecedenceOrder(list: readonly CodewhaleScan[]): { scan: CodewhaleScan; memo: BundleMemo }[] {
-  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => cmp(a.memo.orderKey, b.memo.orderKey));
+  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => Buffer.compare(a.memo.orderKey, b.memo.orderKey));
 }
 
 /** The bundle's trust-store key. */
@@ -303,8 +310,4 @@ function namesServer(message: string, id: string): boolean {
 
 function warning(code: 'codewhale.duplicate-root' | 'codewhale.name-conflict', message: string, file: string, itemId: string): Diagnostic {
   return { file, range: FILE_START, severity: 'warning', code, message, itemId };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,3 +1,4 @@
+import { byteOrder } from '../../fs/rawNames';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { stringMap, text, textList } from './schemas';
@@ -122,7 +123,7 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     }
   }
   const servers: McpServerDecl[] = [];
-  for (const { id, s, file: srcFile, base } of sources.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const { id, s, file: srcFile, base } of sources.sort((a, b) => byteOrder(a.id, b.id))) {
     const at = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
     const t = s.type?.toLowerCase();
     if (t !== undefined && t !== 'stdio' && t !== 'streamable-http' && t !== 'sse' && !(claude && t === 'http')) {

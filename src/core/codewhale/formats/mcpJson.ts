@@ -1,3 +1,4 @@
+import { byteOrder } from '../../fs/rawNames';
 import { z } from 'zod';
 import { stringMap, text, textList, u64, oauth } from './schemas';
 import { schemaProblems } from './zodIssues';
@@ -82,7 +83,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   }
   const servers: McpServerDecl[] = [];
   let ok = true;
-  for (const id of Object.keys(result.data.mcpServers).sort()) {
+  for (const id of Object.keys(result.data.mcpServers).sort(byteOrder)) {
     const s = result.data.mcpServers[id] as z.infer<typeof server>;
     const at = (...p: (string | number)[]) => ({ file, path: ['mcpServers', id, ...p] });
     const fail = (code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse', message: string, where: Where = at('type')) => {

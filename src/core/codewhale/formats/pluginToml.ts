@@ -1,3 +1,4 @@
+import { byteOrder } from '../../fs/rawNames';
 import { z } from 'zod';
 import { capabilities, oauth, pathSpec, stringMap, text, textList, u64, when } from './schemas';
 import { schemaProblems } from './zodIssues';
@@ -165,7 +166,7 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
     components[kind] = { paths, at: at(used) };
   }
   const servers: McpServerDecl[] = Object.entries(d.mcp_servers ?? {})
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => byteOrder(a, b))
     .map(([id, s]) => {
       const p = (field: string) => ({ file, path: ['mcp_servers', id, field] });
       return mcpServerFromFields(id, { file, path: ['mcp_servers', id], key: true }, s, p, s.env_headers !== undefined ? 'env_headers' : 'env_http_headers');
