@@ -69,6 +69,8 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     assert.deepEqual(twice.workspaces, [f.path('ws')]);
     assert.deepEqual(twice.items.map((i) => i.id), once.items.map((i) => i.id));
     assertIdsHold(twice);
+    const sameTwice = snap([f.path('ws'), f.path('ws/')]);
+    assert.deepEqual(sameTwice.items.map((i) => i.id), once.items.map((i) => i.id), 'the same folder spelled twice');
     const linkFirst = snap([f.path('link'), f.path('ws')]);
     assert.deepEqual(linkFirst.workspaces, [f.path('link')], 'the first spelling given is kept');
     assertIdsHold(linkFirst);
