@@ -1,4 +1,3 @@
-import { byteOrder } from '../fs/rawNames';
 import { resolveContainedPath } from './containedPath';
 import type { BundleTree } from './bundleTree';
 import { validateMcpServer } from './mcpRules';
@@ -7,6 +6,7 @@ import { normalizeDeclaredHost, urlHost } from './networkHosts';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
+import { byteOrder } from '../fs/rawNames';
 
 const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 

@@ -245,7 +245,7 @@ function distinctWorkspaces(workspaces: readonly string[]): { kept: string[]; al
     const canonical = canonicalPath(resolved) ?? resolved;
     const kept = byCanonical.get(canonical);
     if (kept === undefined) byCanonical.set(canonical, ws);
-    else if (kept !== ws) aliases.set(resolved, path.resolve(kept));
+    else if (path.resolve(kept) !== resolved) aliases.set(resolved, path.resolve(kept));
   }
   return { kept: [...byCanonical.values()], aliases };
 }

@@ -1,4 +1,3 @@
-import { byteOrder } from '../../fs/rawNames';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { stringMap, text, textList } from './schemas';
@@ -11,6 +10,7 @@ import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/saf
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
+import { byteOrder } from '../../fs/rawNames';
 
 const pathList = z.union([text, z.array(text).min(1)]);
 

@@ -1,4 +1,3 @@
-import { byteOrder } from '../../fs/rawNames';
 import { z } from 'zod';
 import { stringMap, text, textList, u64, oauth } from './schemas';
 import { schemaProblems } from './zodIssues';
@@ -8,6 +7,7 @@ import { decodeUtf8, readRegularFile } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
 import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
+import { byteOrder } from '../../fs/rawNames';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';

@@ -1,4 +1,3 @@
-import { byteOrder } from '../../fs/rawNames';
 import { z } from 'zod';
 import { capabilities, oauth, pathSpec, stringMap, text, textList, u64, when } from './schemas';
 import { schemaProblems } from './zodIssues';
@@ -7,6 +6,7 @@ import type { ParsedDocument } from '../../documents/document';
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Manifest, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { mcpServerFromFields } from './mcpFields';
+import { byteOrder } from '../../fs/rawNames';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
