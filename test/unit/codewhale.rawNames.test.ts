@@ -171,6 +171,21 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.match(change?.unifiedDiff ?? '', /-one\n\+two/);
     });
 
+    it('snapshots directories whose names are not UTF-8, empty ones included, so enable verifies the copy', async () => {
+      f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
+      writeRaw(raw(plugins(), '/demo/d', [0xff], '/inner', [0xfe], '.txt'), 'x\n');
+      fs.mkdirSync(raw(plugins(), '/demo/empty', [0x80]));
+      const item = () => top(snap())[0] as Item;
+      const r = review(item(), ctx);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      const t = await trust(item(), r.value.reviewToken, ctx);
+      assert.ok(t.ok, t.ok ? '' : t.message);
+      assert.ok(fs.statSync(raw(t.value.snapshot, '/empty', [0x80])).isDirectory());
+      assert.equal(fs.readFileSync(raw(t.value.snapshot, '/d', [0xff], '/inner', [0xfe], '.txt'), 'utf8'), 'x\n');
+      const e = await enable(item(), ctx);
+      assert.ok(e.ok, e.ok ? '' : e.message);
+    });
+
     it('passes check after review, trust and enable through the CLI', async () => {
       f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
       writeRaw(badFile(), 'one\n');
