@@ -80,10 +80,7 @@ export interface Diagnostic {
 
 /** A file that belongs to a trust unit, as hashed. */
 export interface BundleFile {
-  /**
-   * Bundle-relative (Codewhale) or workspace-relative (Rivumi) path with `/` separators.
-   * Codewhale: a name that is not UTF-8 is spelled with escaped bytes (fs/rawNames.ts).
-   */
+  /** Bundle-relative (Codewhale) or workspace-relative (Rivumi) path with `/` separators. */
   readonly path: string;
   readonly size: number;
   readonly sha256: string;
