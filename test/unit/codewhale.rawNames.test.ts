@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
@@ -47,6 +48,19 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.equal(decodeRawName(Buffer.from([0xe2, 0x82, 0x41])), '\udce2\udc82A');
       // A surrogate pair whose low half lies in U+DC80-U+DCFF is a character, not an escaped byte.
       assert.deepEqual(osBytes('\ud800\udc80'), Buffer.from('\ud800\udc80', 'utf8'));
+    });
+
+    it('round-trips any bytes exactly, and two different byte strings never read alike', () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 24 }), fc.uint8Array({ maxLength: 24 }), (a, b) => {
+          const sa = decodeRawName(a);
+          assert.deepEqual(osBytes(sa), Buffer.from(a));
+          assert.equal(sa === decodeRawName(b), Buffer.from(a).equals(Buffer.from(b)));
+          // Byte order of the spellings is the byte order of the names.
+          assert.equal(Math.sign(byteOrder(sa, decodeRawName(b))), Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+        }),
+        { numRuns: 2000 },
+      );
     });
 
     it('orders by UTF-8 bytes, not UTF-16 code units', () => {
