@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import { explainMarkdown } from './explainDocument';
 import { displayText } from '../core/text/displayText';
 import { itemPick } from './itemText';
@@ -135,7 +136,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     const item = await resolve(arg, 'open', () => true);
     if (!item) return;
     const r = item.location.range;
-    await vscode.window.showTextDocument(vscode.Uri.file(item.location.file), { selection: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character) });
+    await vscode.window.showTextDocument(fileUri(item.location.file), { selection: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character) });
   });
 }
 

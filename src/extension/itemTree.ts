@@ -1,16 +1,12 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
+import { childNodes, type TreeNode } from './treeNodes';
 import { contextValueOf } from './flows/driftNotice';
-import { displayText } from '../core/text/displayText';
 import { itemDescription, itemLabel, itemTooltipMarkdown } from './itemText';
-import type { Decision, Item, System } from '../core/model';
+import type { Decision, Item } from '../core/model';
 
-/** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts. */
-export type TreeNode =
-  | { readonly kind: 'folder'; readonly id: string; readonly label: string; readonly workspace: string | null }
-  | { readonly kind: 'system'; readonly id: string; readonly system: System; readonly workspace: string | null }
-  | { readonly kind: 'item'; readonly id: string; readonly item: Item };
+export type { TreeNode } from './treeNodes';
 
 const DECISION_ICON: Record<Decision, [string, string]> = {
   registered: ['pass-filled', 'testing.iconPassed'],
@@ -31,25 +27,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    const s = this.snapshot;
-    if (!s) return [];
-    const tops = s.items.filter((i) => i.parent === null);
-    if (!node) {
-      const folders: TreeNode[] = s.workspaces
-        .filter((ws) => tops.some((i) => i.workspace === ws))
-        .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: displayText(path.basename(ws)), workspace: ws }));
-      if (tops.some((i) => i.workspace === null)) folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
-      return folders;
-    }
-    if (node.kind === 'folder') {
-      return (['rivumi', 'codewhale'] as const)
-        .filter((system) => tops.some((i) => i.workspace === node.workspace && i.system === system))
-        .map((system) => ({ kind: 'system', id: `${node.id}/${system}`, system, workspace: node.workspace }));
-    }
-    if (node.kind === 'system') {
-      return tops.filter((i) => i.workspace === node.workspace && i.system === node.system).map((item) => ({ kind: 'item', id: item.id, item }));
-    }
-    return childrenOf(s, node.item.id).map((item) => ({ kind: 'item', id: item.id, item }));
+    return this.snapshot ? childNodes(this.snapshot, node) : [];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -76,7 +54,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     t.tooltip = tooltip(item, this.snapshot?.diagnostics.filter((d) => d.itemId === item.id).length ?? 0);
     t.contextValue = contextValueOf(item);
-    t.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(item.location.file), { selection: toRange(item.location.range), preview: true }] };
+    t.command = { command: 'vscode.open', title: 'Open', arguments: [fileUri(item.location.file), { selection: toRange(item.location.range), preview: true }] };
     return t;
   }
 }

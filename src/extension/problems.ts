@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Diagnostic } from '../core/model';
 import { displayText } from '../core/text/displayText';
@@ -22,14 +23,14 @@ export class Problems implements vscode.Disposable {
       diag.source = 'skillgate';
       diag.code = { value: d.code, target: vscode.Uri.parse(`${DOCS}#${d.code.replace(/[^a-z0-9]+/g, '-')}`) };
       if (d.related?.length) {
-        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(r.file), new vscode.Range(r.range.start.line, r.range.start.character, r.range.end.line, r.range.end.character)), displayText(r.message)));
+        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(fileUri(r.file), new vscode.Range(r.range.start.line, r.range.start.character, r.range.end.line, r.range.end.character)), displayText(r.message)));
       }
       const list = byFile.get(d.file) ?? [];
       list.push(diag);
       byFile.set(d.file, list);
     }
     this.collection.clear();
-    for (const [file, diags] of byFile) this.collection.set(vscode.Uri.file(file), diags);
+    for (const [file, diags] of byFile) this.collection.set(fileUri(file), diags);
   }
 
   dispose(): void {

@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import { reviewViewModel, type ReviewViewModel } from '../core/report/reviewViewModel';
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
 import { enableFlow, trustFlow } from './flows/trustFlow';
@@ -184,7 +185,7 @@ class ReviewPanel {
         // Only files this review shows may be opened.
         const allowed = new Set([...(this.model?.files.map((f) => f.file) ?? []), ...(this.model?.diagnostics.map((d) => d.file) ?? []), ...(this.model?.changes?.files.map((f) => f.file) ?? [])]);
         if (!allowed.has(msg.file)) return;
-        await vscode.window.showTextDocument(vscode.Uri.file(msg.file), { selection: new vscode.Range(msg.line, 0, msg.line, 0), preview: true, viewColumn: vscode.ViewColumn.Beside });
+        await vscode.window.showTextDocument(fileUri(msg.file), { selection: new vscode.Range(msg.line, 0, msg.line, 0), preview: true, viewColumn: vscode.ViewColumn.Beside });
         break;
       }
     }

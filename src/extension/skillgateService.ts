@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
@@ -160,19 +161,19 @@ export class SkillgateService implements vscode.Disposable {
       w.onDidDelete(handler);
       this.watchers.push(w);
     };
-    for (const folder of folders) add(new vscode.RelativePattern(vscode.Uri.file(folder), '{.rivumi,.codewhale}/**'), onPath);
+    for (const folder of folders) add(new vscode.RelativePattern(fileUri(folder), '{.rivumi,.codewhale}/**'), onPath);
     const home = codewhaleHome();
-    if (home) add(new vscode.RelativePattern(vscode.Uri.file(home), 'plugins/**'), onPath);
+    if (home) add(new vscode.RelativePattern(fileUri(home), 'plugins/**'), onPath);
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
       this.store.ensureDirectory();
     } catch {
       // an unusable location: the store reports it as unavailable
     }
-    add(new vscode.RelativePattern(vscode.Uri.file(this.store.dir), 'state.json'), () => this.batcher.store());
+    add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
     for (const p of indexer.watchedPaths()) {
       if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;
-      add(new vscode.RelativePattern(vscode.Uri.file(path.dirname(p)), path.basename(p)), onPath);
+      add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
     }
     for (const w of previous) w.dispose();
   }

@@ -35,6 +35,20 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
     assert.equal(s.diagnostics[0]?.related?.[0]?.file, user?.location.file);
   });
 
+  it('between same-named workspace bundles keeps the one whose canonical root sorts first as UTF-8 bytes', () => {
+    // U+FF01 is EF BC 81 in UTF-8 and FF01 in UTF-16; U+1F600 is F0 9F 98 80 and D83D DE00.
+    writeD(f, '', 'ws/.codewhale/plugins/😀');
+    writeD(f, '', 'ws/.codewhale/plugins/！');
+    const s = index([f.path('ws')]);
+    const kept = top(s).find((i) => i.decision !== 'shadowed');
+    const dropped = top(s).find((i) => i.decision === 'shadowed');
+    assert.equal(kept?.path, f.path('ws/.codewhale/plugins/！'));
+    assert.equal(dropped?.path, f.path('ws/.codewhale/plugins/😀'));
+    assert.equal(dropped?.shadowedBy, kept?.id);
+    assert.deepEqual(codes(s), ['codewhale.name-conflict']);
+    assert.equal(s.diagnostics[0]?.itemId, dropped?.id);
+  });
+
   it('does not let an invalid user bundle shadow a valid workspace bundle', () => {
     writeD(f, 'bogus = 1\n');
     writeD(f, '', 'ws/.codewhale/plugins/demo');

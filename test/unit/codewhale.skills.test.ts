@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import { Fixture, index, writeW, writeD, byName, codes, messages, top } from './helpers/fixture';
 import { parseCodewhaleSkill, normalizeSkillName } from '../../src/core/codewhale/skillFile';
 
@@ -69,6 +70,15 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       const s = index([f.path('ws')]);
       assert.equal(byName(s, 'example-plugin').decision, 'rejected');
       assert.ok(messages(s).includes('plugin `example-plugin` declares duplicate skill name `example`'));
+    });
+    it('sorts same-named skills by path in UTF-8 byte order, so the later one in that order is the duplicate', () => {
+      writeW(f, '', 'ws/.codewhale/plugins/example-plugin');
+      fs.rmSync(f.path('ws/.codewhale/plugins/example-plugin/skills/example'), { recursive: true });
+      f.write('ws/.codewhale/plugins/example-plugin/skills/！/SKILL.md', '---\nname: twin\n---\nb\n');
+      f.write('ws/.codewhale/plugins/example-plugin/skills/😀/SKILL.md', '---\nname: twin\n---\nb\n');
+      const s = index([f.path('ws')]);
+      const dup = s.diagnostics.find((d) => d.code === 'codewhale.skill.duplicate-name');
+      assert.equal(dup?.file, f.path('ws/.codewhale/plugins/example-plugin/skills/😀/SKILL.md'));
     });
     it('makes a non-UTF-8 SKILL.md fatal for the bundle', () => {
       writeW(f);

@@ -38,6 +38,19 @@ describe('incremental indexing', () => {
     assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => i.name), ['demo']);
   });
 
+  it('re-reads a bundle whose directory name is not UTF-8 when the watcher names it with U+FFFD', () => {
+    const dir = Buffer.concat([Buffer.from(f.path('ws/.codewhale/plugins/bad')), Buffer.from([0xff])]);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(Buffer.concat([dir, Buffer.from('/plugin.toml')]), 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "1.0.0"\n');
+    const ix = indexer();
+    const first = ix.indexAll();
+    fs.writeFileSync(Buffer.concat([dir, Buffer.from('/plugin.toml')]), 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n');
+    const next = ix.refresh([f.path('ws/.codewhale/plugins/bad\ufffd/plugin.toml')]);
+    assert.equal(byName(first, 'demo').detail.version, '1.0.0');
+    assert.equal(byName(next, 'demo').detail.version, '2.0.0');
+    assert.deepEqual(next, { ...new Indexer({ workspaces: [f.path('ws')], codewhaleHome: f.path('home'), host: LINUX_HOST }).indexAll(), generation: next.generation });
+  });
+
   it('recomputes shadowing when a user bundle appears', () => {
     writeD(f, '', 'ws/.codewhale/plugins/demo');
     const ix = indexer();

@@ -5,7 +5,7 @@ import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { check } from '../../src/core/trust/lifecycle';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
-import { decodeOsBytes, encodeOsString } from '../../src/core/text/surrogateEscape';
+import { decodeRawName, encodeOsString } from '../../src/core/fs/rawNames';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -17,16 +17,16 @@ function rawPath(root: string, ...name: (string | number[])[]): Buffer {
 describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (rivumi.md §2; issue 10, item 5)', () => {
   describe('surrogateescape, exactly as Python', () => {
     it('decodes each undecodable byte to U+DC80-U+DCFF and keeps well-formed UTF-8', () => {
-      assert.equal(decodeOsBytes(Buffer.from([0x61, 0xff])), 'a\udcff');
-      assert.equal(decodeOsBytes(Buffer.from([0xed, 0xa0, 0x80])), '\udced\udca0\udc80', 'an encoded surrogate is not UTF-8');
-      assert.equal(decodeOsBytes(Buffer.from([0xe2, 0x82, 0x41])), '\udce2\udc82A');
-      assert.equal(decodeOsBytes(Buffer.from([0xc0, 0xaf])), '\udcc0\udcaf', 'no overlong forms');
-      assert.equal(decodeOsBytes(Buffer.from('！😀', 'utf8')), '！😀');
+      assert.equal(decodeRawName(Buffer.from([0x61, 0xff])), 'a\udcff');
+      assert.equal(decodeRawName(Buffer.from([0xed, 0xa0, 0x80])), '\udced\udca0\udc80', 'an encoded surrogate is not UTF-8');
+      assert.equal(decodeRawName(Buffer.from([0xe2, 0x82, 0x41])), '\udce2\udc82A');
+      assert.equal(decodeRawName(Buffer.from([0xc0, 0xaf])), '\udcc0\udcaf', 'no overlong forms');
+      assert.equal(decodeRawName(Buffer.from('！😀', 'utf8')), '！😀');
     });
 
     it('encodes back to the same bytes, and refuses lone surrogates outside U+DC80-U+DCFF', () => {
       for (const bytes of [[0x61, 0xff], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98, 0x80], [0x80, 0x7f, 0xfe]]) {
-        assert.deepEqual(encodeOsString(decodeOsBytes(Buffer.from(bytes))), Buffer.from(bytes));
+        assert.deepEqual(encodeOsString(decodeRawName(Buffer.from(bytes))), Buffer.from(bytes));
       }
       assert.equal(encodeOsString('r\ud800.sh'), undefined);
       assert.equal(encodeOsString('\udc7f'), undefined);

@@ -15,6 +15,7 @@ import { codewhalePluginId, reviewToken } from '../hashing/identity';
 import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../fs/safeFs';
 import { Findings } from '../findings';
 import { walkedTree } from './bundleTree';
+import { byteOrder, osBytes, wellFormed } from '../fs/rawNames';
 import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../model';
@@ -41,8 +42,9 @@ export interface WhenFacts {
 /** Everything known about one Codewhale bundle directory: the incremental unit of the index. */
 export interface CodewhaleBundle {
   readonly scope: Scope;
-  /** The bundle directory as discovered (discovery root + child name). */
+  /** The bundle directory as discovered (discovery root + child name), its bytes exact (rawNames.ts). */
   readonly dir: string;
+  /** The directory name for display: a name that is not UTF-8 shows U+FFFD here. */
   readonly dirName: string;
   readonly canonicalRoot: string | undefined;
   readonly manifestFile: string | undefined;
@@ -87,7 +89,7 @@ export function resolveManifest(dir: string): ManifestLabel | undefined {
  */
 export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: LoadContext): CodewhaleBundle {
   const findings = new Findings();
-  const dirName = path.basename(dir);
+  const dirName = wellFormed(path.basename(dir));
   const manifestFile = path.join(dir, label);
   const bundleRoot = label === '.claude-plugin/plugin.json' ? dir : path.dirname(manifestFile);
   const base = { scope: ctx.scope, dir, dirName, manifestFile, label, files: [] as HashedFile[], directories: [] as string[], skills: [] as BundleSkill[], bundleFiles: [manifestFile], anchors: {} };
@@ -145,7 +147,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   for (const [kind, spec] of Object.entries(manifest.components)) anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf({ ...spec.at, key: true }) };
   const inventory = inventoryOf(manifest, checked.networkHosts);
   const compatibility = compatibilityOf(inventory, POLICY_V3);
-  const pluginId = codewhalePluginId(ctx.scope, Buffer.from(canonicalRoot), manifest.name.value);
+  const pluginId = codewhalePluginId(ctx.scope, osBytes(canonicalRoot), manifest.name.value);
   const name = manifest.name.value;
 
   const skillRoots = (checked.componentTargets.skills ?? []).map((t) => relativeTo(canonicalRoot, t));
@@ -206,7 +208,7 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
       .filter((f) => f.path.startsWith(prefix))
       .map((f) => ({ f, inner: f.path.slice(prefix.length).split('/') }))
       .filter(({ inner }) => inner[inner.length - 1] === 'SKILL.md' && inner.length >= 2 && inner.length - 1 <= MAX_SKILL_DEPTH && inner.slice(0, -1).every((c) => !c.startsWith('.')))
-      .sort((a, b) => a.inner.length - b.inner.length || Buffer.compare(a.f.rawPath ?? Buffer.from(a.f.path), b.f.rawPath ?? Buffer.from(b.f.path)));
+      .sort((a, b) => a.inner.length - b.inner.length || Buffer.compare(a.f.rawPath ?? osBytes(a.f.path), b.f.rawPath ?? osBytes(b.f.path)));
     const claimed: string[] = [];
     for (const { f, inner } of candidates) {
       const dir = inner.slice(0, -1).join('/');
@@ -238,7 +240,8 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
       out.push({ name, description: parsed.description, file: abs, rel: f.path, bodyPreview: parsed.body.slice(0, 2000) });
     }
   }
-  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.rel < b.rel ? -1 : 1));
+  // By name, then path, in byte order as upstream sorts (not UTF-16 order).
+  out.sort((a, b) => byteOrder(a.name, b.name) || byteOrder(a.rel, b.rel));
   for (let i = 1; i < out.length; i++) {
     const prev = out[i - 1] as BundleSkill;
     const cur = out[i] as BundleSkill;

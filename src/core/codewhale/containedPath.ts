@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath, errorText, isInside } from '../fs/safeFs';
+import { osPath } from '../fs/rawNames';
 import * as fs from 'node:fs';
 import { looksAbsolute, textProblem } from './textRules';
 import type { BundleTree } from './bundleTree';
@@ -35,7 +36,7 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
     cursor = path.join(cursor, part);
     let st: fs.Stats;
     try {
-      st = fs.lstatSync(cursor);
+      st = fs.lstatSync(osPath(cursor));
     } catch (e) {
       return { ok: false, message: `failed to inspect ${kind} path ${cursor}: ${errorText(e)}` };
     }

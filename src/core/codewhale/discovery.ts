@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath, listDirectory, lstatEntry } from '../fs/safeFs';
+import { decodeRawName } from '../fs/rawNames';
 import { Findings } from '../findings';
 import type { Diagnostic, Scope } from '../model';
 
@@ -11,7 +12,7 @@ export interface RootScan {
   /** `<workspace>/.codewhale/plugins` or `<home>/plugins`. */
   readonly root: string;
   readonly canonicalRoot: string | undefined;
-  /** Bundle directories, in byte order of their names. */
+  /** Bundle directories, in byte order of their names (exact: a name that is not UTF-8 is escaped, rawNames.ts). */
   readonly candidates: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -45,7 +46,9 @@ export function scanRoot(root: string, scope: Scope): RootScan {
   }
   const candidates: string[] = [];
   for (const raw of listing.names.sort(Buffer.compare)) {
-    const name = raw.toString('utf8');
+    // Codewhale lists names as OS bytes: a name that is not UTF-8 is still a candidate,
+    // and its path string keeps those bytes exactly (rawNames.ts), never U+FFFD.
+    const name = decodeRawName(raw);
     if (HIDDEN_CANDIDATE.test(name)) continue;
     const dir = path.join(root, name);
     const child = lstatEntry(dir);

@@ -6,6 +6,7 @@ import { normalizeDeclaredHost, urlHost } from './networkHosts';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
+import { byteOrder } from '../fs/rawNames';
 
 const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
@@ -81,7 +82,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
   if (!m.networkHostsDerived && !sameSet(declared, endpoints)) {
     const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
-    const hosts = `[${[...endpoints].sort().map((h) => JSON.stringify(h)).join(', ')}]`;
+    const hosts = `[${[...endpoints].sort(byteOrder).map((h) => JSON.stringify(h)).join(', ')}]`;
     // Unambiguous only where the list is declared: replace the whole array with the computed set.
     const list = m.networkHosts[0] ? { file: m.networkHosts[0].at.file, path: m.networkHosts[0].at.path.slice(0, -1) } : undefined;
     const fix = list ? findings.replaceFix(`Set network_hosts to ${hosts}`, list, hosts) : undefined;
@@ -129,7 +130,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
   for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree);
 
-  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => h.value.toLowerCase()), ...endpoints])].sort(), version };
+  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => h.value.toLowerCase()), ...endpoints])].sort(byteOrder), version };
 }
 
 /** `validate_unique_texts(field, values, max)` (codewhale.md §4.4 step 6). */

@@ -1,10 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { decodeRawName, osPath } from './rawNames';
+
+export { decodeUtf8 } from './rawNames';
 
 /**
  * File access that never follows a symbolic link and never reads past a limit.
  * Everything the core reads from a repository goes through here: a cloned repository
- * is hostile input (spec/trust.md "Hashing").
+ * is hostile input (spec/trust.md "Hashing"). Path strings may spell names that are
+ * not UTF-8 (rawNames.ts); each call hands `fs` their exact bytes.
  */
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other' | 'missing';
@@ -33,7 +37,7 @@ export function entryOf(stat: fs.Stats): Entry {
 /** lstat that reports errors as values; a missing path is `missing`, not an error. */
 export function lstatEntry(p: string | Buffer): Entry {
   try {
-    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    const st = fs.lstatSync(osPath(p), { throwIfNoEntry: false });
     return st ? entryOf(st) : MISSING;
   } catch (e) {
     return { ...MISSING, type: 'other', error: errorText(e) };
@@ -43,7 +47,7 @@ export function lstatEntry(p: string | Buffer): Entry {
 /** stat that follows links (for rules that say "exists follows symbolic links"). */
 export function statEntry(p: string | Buffer): Entry {
   try {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
+    const st = fs.statSync(osPath(p), { throwIfNoEntry: false });
     return st ? entryOf(st) : MISSING;
   } catch (e) {
     return { ...MISSING, error: errorText(e) };
@@ -65,7 +69,7 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
   let fd: number;
   try {
-    fd = fs.openSync(p, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = fs.openSync(osPath(p), fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing' };
@@ -107,15 +111,16 @@ function readExactly(fd: number, expected: number, limit: number): Buffer {
 /** Directory entries as raw name bytes, so that non-UTF-8 names survive (codewhale.md §7.1). */
 export function listDirectory(p: string | Buffer): { ok: true; names: Buffer[] } | { ok: false; error: string } {
   try {
-    return { ok: true, names: fs.readdirSync(p, { encoding: 'buffer' }) };
+    return { ok: true, names: fs.readdirSync(osPath(p), { encoding: 'buffer' }) };
   } catch (e) {
     return { ok: false, error: errorText(e) };
   }
 }
 
+/** The canonical path, its bytes kept exactly (a name that is not UTF-8 stays escaped, never U+FFFD). */
 export function canonicalPath(p: string): string | undefined {
   try {
-    return fs.realpathSync.native(p);
+    return decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' }));
   } catch {
     return undefined;
   }
@@ -136,13 +141,3 @@ export function errorText(e: unknown): string {
   return String(e);
 }
 
-/** Strict UTF-8 decoding; undefined when the bytes are not UTF-8. Keeps a BOM. */
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return UTF8_STRICT.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

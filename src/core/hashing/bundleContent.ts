@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le } from './framing';
-import { decodeUtf8, entryOf, errorText } from '../fs/safeFs';
+import { entryOf, errorText } from '../fs/safeFs';
+import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
 import type { BundleFile } from '../model';
 
 /** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
@@ -12,10 +13,8 @@ export const MAX_HASHED_BYTES = 67108864;
  */
 export const MAX_WALKED_ENTRIES = 65536;
 
-export interface HashedFile extends BundleFile {
-  /** Raw bundle-relative path bytes, present only when a name is not valid UTF-8 (then `path` is lossy). */
-  readonly rawPath?: Buffer;
-}
+/** A hashed file; a name that is not UTF-8 has `rawPath`, and `path` spells its bytes escaped (rawNames.ts). */
+export type HashedFile = BundleFile;
 
 export type ContentWalk =
   | {
@@ -87,10 +86,12 @@ export function hashBundleContent(
 
   const fail = (message: string, rel?: Name): ContentWalk => (rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message });
 
-  const rootStat = safeLstat(root);
+  // The root itself may be a directory whose name is not UTF-8: walk from its exact bytes.
+  const rootPath = osPath(root);
+  const rootStat = safeLstat(rootPath);
   if (!rootStat.ok) return fail(`failed to inspect plugin root: ${rootStat.error}`);
   if (rootStat.entry.type !== 'directory') return fail('plugin root must be a directory, not a symbolic link');
-  const rootError = enterDirectory(root, '');
+  const rootError = enterDirectory(rootPath, '');
   if (rootError) return fail(rootError);
 
   while (stack.length > 0) {
@@ -171,11 +172,12 @@ function join(dir: string | Buffer, name: Name): string | Buffer {
 
 const SLASH = Buffer.from('/');
 
+/** The path string for a relative name: exact, with escaped bytes where a name is not UTF-8. */
 function display(rel: Name): string {
-  return typeof rel === 'string' ? rel : rel.toString('utf8');
+  return typeof rel === 'string' ? rel : decodeRawName(rel);
 }
 
-function safeLstat(p: string): { ok: true; entry: ReturnType<typeof entryOf> } | { ok: false; error: string } {
+function safeLstat(p: string | Buffer): { ok: true; entry: ReturnType<typeof entryOf> } | { ok: false; error: string } {
   try {
     return { ok: true, entry: entryOf(fs.lstatSync(p)) };
   } catch (e) {

@@ -1,6 +1,6 @@
 import { policyMaterial, type ActivationPolicy } from './activationPolicy';
 import { sha256Hex } from './framing';
-import { osBytes } from '../text/surrogateEscape';
+import { osBytes } from '../fs/rawNames';
 
 /** A capability inventory as hashed: key → value strings (codewhale.md §7.5). */
 export type CapabilityPairs = ReadonlyMap<string, string>;

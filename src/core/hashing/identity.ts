@@ -1,5 +1,5 @@
 import { pathFrame, sha256Hex } from './framing';
-import { osBytes } from '../text/surrogateEscape';
+import { osBytes } from '../fs/rawNames';
 import type { Scope, System } from '../model';
 
 /** Codewhale's plugin id `{scope}/{12 hex}/{name}` (codewhale.md §7.6). */

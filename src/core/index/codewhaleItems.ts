@@ -4,6 +4,7 @@ import { POLICY_V3 } from '../hashing/activationPolicy';
 import { inventorySummary } from '../codewhale/inventory';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision } from '../model';
 import type { CodewhaleBundle } from '../codewhale/bundle';
+import { osBytes } from '../fs/rawNames';
 
 export interface CodewhaleScan {
   readonly bundle: CodewhaleBundle;
@@ -52,8 +53,9 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
   };
   // Codewhale runs in one workspace at a time: each workspace folder sees the user
   // bundles and its own, never another folder's.
-  const user = { winners: new Map<string, string>(), roots: new Set<string>() };
-  const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Set<string>) => {
+  // Winners by name and by canonical root, each the id of the item that holds it.
+  const user = { winners: new Map<string, string>(), roots: new Map<string, string>() };
+  const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Map<string, string>) => {
     for (const { scan, memo } of inPrecedenceOrder(list)) {
       const { bundle, workspace } = scan;
       const id = memo.id;
@@ -62,13 +64,16 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
       let own = ownDiagnostics(bundle, memo);
       let shadowedBy: string | null = null;
       if (bundle.valid && bundle.canonicalRoot) {
-        if (roots.has(bundle.canonicalRoot)) {
-          for (const d of own) diagnostics.push(d);
-          diagnostics.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, id));
+        const holder = roots.get(bundle.canonicalRoot);
+        if (holder !== undefined) {
+          // The same directory, loaded again (a workspace opened at the home directory):
+          // it has no item of its own and its findings repeat the holder's, so the one
+          // warning names the item that holds the root (every itemId names an item).
+          diagnostics.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, holder));
           laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
           continue;
         }
-        roots.add(bundle.canonicalRoot);
+        roots.set(bundle.canonicalRoot, id);
         const winner = winners.get(bundle.name);
         if (winner) {
           shadowedBy = winner;
@@ -98,7 +103,7 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
     }
   }
   place(userScans, user.winners, user.roots);
-  for (const list of byWorkspace.values()) place(list, new Map(user.winners), new Set(user.roots));
+  for (const list of byWorkspace.values()) place(list, new Map(user.winners), new Map(user.roots));
   return { items, diagnostics, layout };
 }
 
@@ -121,7 +126,7 @@ export function placedAlone(bundle: CodewhaleBundle, workspace: string | null, c
  * cheap in a workspace of thousands of bundles.
  */
 interface BundleMemo {
-  readonly orderKey: string;
+  readonly orderKey: Buffer;
   readonly id: string;
   key?: string;
   own?: readonly Diagnostic[];
@@ -144,20 +149,27 @@ const memos = new WeakMap<CodewhaleBundle, BundleMemo>();
 function memoOf(b: CodewhaleBundle): BundleMemo {
   let memo = memos.get(b);
   if (!memo) {
-    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, Buffer.from(b.canonicalRoot ?? b.dir), b.name) };
+    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, osBytes(b.canonicalRoot ?? b.dir), b.name) };
     memos.set(b, memo);
   }
   return memo;
 }
 
-/** Precedence (codewhale.md §2.6) as one string: scope rank, then name, then canonical root. */
-function precedenceKey(b: CodewhaleBundle): string {
-  return `${SCOPE_RANK[b.scope]}\0${b.name}\0${b.canonicalRoot ?? b.dir}`;
+/**
+ * Precedence (codewhale.md §2.6) as one byte string: scope rank, then name, then
+ * canonical root, compared as UTF-8 (raw) bytes as upstream compares them; UTF-16
+ * order would keep the other of two roots such as `！` (U+FF01) and `😀` (U+1F600).
+ * Neither a name nor a path holds a NUL, so the NUL-joined key orders field by field.
+ */
+function precedenceKey(b: CodewhaleBundle): Buffer {
+  return Buffer.concat([Buffer.from(`${SCOPE_RANK[b.scope]}\0`), osBytes(b.name), NUL, osBytes(b.canonicalRoot ?? b.dir)]);
 }
+
+const NUL = Buffer.from([0]);
 
 /** The list in precedence order, by each bundle's memoized key. */
 function inPrecedenceOrder(list: readonly CodewhaleScan[]): { scan: CodewhaleScan; memo: BundleMemo }[] {
-  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => cmp(a.memo.orderKey, b.memo.orderKey));
+  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => Buffer.compare(a.memo.orderKey, b.memo.orderKey));
 }
 
 /** The bundle's trust-store key. */
@@ -239,7 +251,7 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
       ...(b.version ? { version: b.version } : {}),
       ...(b.label ? { manifest: b.label } : {}),
       ...(b.inventory ? { inventory: { ...b.inventory, summary: inventorySummary(b.inventory) } } : {}),
-      files: b.files.map(({ path, size, sha256, executable }) => ({ path, size, sha256, executable })),
+      files: b.files.map(({ path, size, sha256, executable, rawPath }) => ({ path, size, sha256, executable, ...(rawPath ? { rawPath } : {}) })),
       facts: {
         pluginId: b.pluginId ?? null,
         canonicalRoot: b.canonicalRoot ?? null,
@@ -275,9 +287,11 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
     return { id: `${id}#${suffix}`, system: 'codewhale', kind, name, qualifiedName, scope: b.scope, workspace, path: location.file, location, parent: id, decision: d, reasons: r, shadowedBy: null, trust: null, enabled: null, compatibility: null, contentHash: null, capabilityHash: null, reviewToken: null, detail };
   };
   const inherited = (): [Decision, ReasonCode[]] => (active ? ['registered', ['component_active']] : ['disabled', ['bundle_inactive']]);
+  const skillNames = new Map<string, number>();
+  for (const s of b.skills) skillNames.set(s.name, (skillNames.get(s.name) ?? 0) + 1);
   for (const s of b.skills) {
     const hasError = diagnostics.some((d) => d.file === s.file && d.severity === 'error');
-    items.push(child('skill', `skill/${s.name}`, s.name, `${b.name}:${s.name}`, () => (hasError ? ['rejected', ['skill_invalid']] : inherited()), { file: s.file, range: FILE_START }, { description: s.description }));
+    items.push(child('skill', skillSuffix(s.name, s.rel, (skillNames.get(s.name) ?? 0) > 1), s.name, `${b.name}:${s.name}`, () => (hasError ? ['rejected', ['skill_invalid']] : inherited()), { file: s.file, range: FILE_START }, { description: s.description }));
   }
   for (const s of m?.mcpServers ?? []) {
     const anchor = b.anchors[`mcp:${s.id}`] ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
@@ -295,6 +309,22 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
   return items;
 }
 
+/**
+ * A skill's id suffix: `skill/<name>`, stable and readable, while the name is the
+ * bundle's only skill of that name. Names that normalise alike (`a b`, `A-B`, `a_b`
+ * are all `a-b`, a fatal duplicate) would share it, so each of those adds its
+ * bundle-relative path, percent-encoded by its bytes: `skill/a-b@skills/a%20b/SKILL.md`.
+ * A normalised name holds no `@`, so the two forms never meet.
+ */
+function skillSuffix(name: string, rel: string, shared: boolean): string {
+  if (!shared) return `skill/${name}`;
+  let encoded = '';
+  for (const byte of osBytes(rel)) encoded += ID_SAFE.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return `skill/${name}@${encoded}`;
+}
+
+const ID_SAFE = /^[A-Za-z0-9._~/-]$/;
+
 /** A diagnostic belongs to an MCP server when it names the server (every MCP message does, in backticks). */
 function namesServer(message: string, id: string): boolean {
   return message.includes(`\`${id}\``);
@@ -302,8 +332,4 @@ function namesServer(message: string, id: string): boolean {
 
 function warning(code: 'codewhale.duplicate-root' | 'codewhale.name-conflict', message: string, file: string, itemId: string): Diagnostic {
   return { file, range: FILE_START, severity: 'warning', code, message, itemId };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

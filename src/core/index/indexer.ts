@@ -5,7 +5,8 @@ import { faultedRivumiItems, faultedRivumiProject, faultedRootScan, rivumiFault 
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../codewhale/discovery';
 import { currentHost, type HostFacts } from '../codewhale/host';
 import { loadRivumiProject } from '../rivumi/load';
-import { lstatEntry } from '../fs/safeFs';
+import { canonicalPath, lstatEntry } from '../fs/safeFs';
+import { hasEscapedByte, wellFormed } from '../fs/rawNames';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
 import type { CodewhaleScan } from './codewhaleItems';
 import { CodewhaleItemCache } from './codewhaleItemCache';
@@ -60,9 +61,15 @@ export class Indexer {
   private generation = 0;
   private readonly codewhale = new CodewhaleItemCache();
   private readonly host: HostFacts;
+  /** The workspace folders, one per canonical path; `aliases`: each other spelling → the one kept. */
+  private readonly workspaces: readonly string[];
+  private readonly aliases: ReadonlyMap<string, string>;
 
   constructor(private readonly options: IndexOptions) {
     this.host = options.host ?? currentHost();
+    const distinct = distinctWorkspaces(options.workspaces);
+    this.workspaces = distinct.kept;
+    this.aliases = distinct.aliases;
   }
 
   /** Reads everything from disk, on this thread. */
@@ -101,7 +108,7 @@ export class Indexer {
     this.roots.clear();
     this.rivumi.clear();
     const scans: RootJobs[] = [];
-    for (const ws of this.options.workspaces) {
+    for (const ws of this.workspaces) {
       scans.push(this.rootJobs(workspacePluginRoot(ws), ws));
       this.rivumi.set(ws, this.loadRivumi(ws));
     }
@@ -129,17 +136,17 @@ export class Indexer {
     const bundlesToReload = new Map<string, string>();
     const rivumiToReload = new Set<string>();
     for (const raw of changed) {
-      const p = path.resolve(raw);
+      const p = unaliased(path.resolve(raw), this.aliases);
       for (const [root, state] of this.roots) {
         const rel = path.relative(root, p);
         if (rel === '' || isAncestor(p, root)) rootsToRescan.add(root);
         else if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
-          const dir = path.join(root, rel.split(path.sep)[0] as string);
-          if (state.bundles.has(dir) && rel.includes(path.sep)) bundlesToReload.set(dir, root);
+          const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
+          if (dirs.length > 0 && rel.includes(path.sep)) for (const dir of dirs) bundlesToReload.set(dir, root);
           else rootsToRescan.add(root);
         }
       }
-      for (const ws of this.options.workspaces) {
+      for (const ws of this.workspaces) {
         const project = this.rivumi.get(ws);
         const rivumiDir = path.join(ws, '.rivumi');
         if (p === rivumiDir || p.startsWith(rivumiDir + path.sep) || isAncestor(p, rivumiDir) || (project && hookScripts(project).has(p))) rivumiToReload.add(ws);
@@ -193,14 +200,14 @@ export class Indexer {
     // Copies, not spread arguments: a large workspace has more items than a call takes arguments.
     const items: Item[] = cw.items.slice();
     const diagnostics: Diagnostic[] = scanDiagnostics.concat(cw.diagnostics);
-    for (const ws of this.options.workspaces) {
+    for (const ws of this.workspaces) {
       const project = this.rivumi.get(ws);
       if (!project) continue;
       const r = rivumiItemsWithin(project, ctx);
       for (const i of r.items) items.push(i);
       for (const d of r.diagnostics) diagnostics.push(d);
     }
-    return { generation: ++this.generation, workspaces: this.options.workspaces, items, diagnostics, trustProblem: trust.available ? null : trust.problem };
+    return { generation: ++this.generation, workspaces: this.workspaces, items, diagnostics, trustProblem: trust.available ? null : trust.problem };
   }
 
   private scans(): CodewhaleScan[] {
@@ -255,6 +262,45 @@ function rivumiItemsWithin(project: RivumiProject, ctx: RivumiContext): { items:
   } catch (e) {
     return faultedRivumiItems(project.workspace, rivumiFault(project.workspace, e));
   }
+}
+
+/**
+ * One workspace folder per canonical path: a folder passed twice (directly and through
+ * a symbolic link, or spelled two ways) is indexed once, under the first spelling
+ * given, so no item is listed twice under one id. A folder that cannot be resolved
+ * keeps its own spelling.
+ */
+function distinctWorkspaces(workspaces: readonly string[]): { kept: string[]; aliases: Map<string, string> } {
+  const byCanonical = new Map<string, string>();
+  const aliases = new Map<string, string>();
+  for (const ws of workspaces) {
+    const resolved = path.resolve(ws);
+    const canonical = canonicalPath(resolved) ?? resolved;
+    const kept = byCanonical.get(canonical);
+    if (kept === undefined) byCanonical.set(canonical, ws);
+    else if (path.resolve(kept) !== resolved) aliases.set(resolved, path.resolve(kept));
+  }
+  return { kept: [...byCanonical.values()], aliases };
+}
+
+/** A changed path under a dropped spelling of a workspace folder, under the kept one. */
+function unaliased(p: string, aliases: ReadonlyMap<string, string>): string {
+  for (const [alias, kept] of aliases) {
+    if (p === alias) return kept;
+    if (p.startsWith(alias + path.sep)) return kept + p.slice(alias.length);
+  }
+  return p;
+}
+
+/**
+ * The loaded bundle directories a changed path names. A watcher reports a name that
+ * is not UTF-8 with U+FFFD (the loaded directory spells its bytes exactly, rawNames.ts):
+ * every directory that reads the same way is re-read, never kept stale.
+ */
+function bundleDirsNamed(bundles: ReadonlyMap<string, CodewhaleBundle>, dir: string): string[] {
+  if (bundles.has(dir)) return [dir];
+  if (!dir.includes('\ufffd')) return [];
+  return [...bundles.keys()].filter((d) => hasEscapedByte(d) && wellFormed(d) === dir);
 }
 
 function isAncestor(ancestor: string, p: string): boolean {

@@ -10,8 +10,14 @@ import { UNSAFE_FOR_DISPLAY } from '../text/displayText';
 export function jsonText(value: unknown): string {
   // Such characters occur only inside string literals; the only raw newline is indentation.
   return (
-    JSON.stringify(value, null, 2).replace(UNSAFE_FOR_DISPLAY, (ch) =>
+    JSON.stringify(value, rawBytesAsHex, 2).replace(UNSAFE_FOR_DISPLAY, (ch) =>
       ch === '\n' ? ch : Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
     ) + '\n'
   );
+}
+
+/** A raw name's bytes (`rawPath`, a Buffer) as hex: JSON would otherwise spell a Buffer as a list of numbers. */
+function rawBytesAsHex(this: unknown, key: string, value: unknown): unknown {
+  const original = (this as Record<string, unknown>)[key];
+  return Buffer.isBuffer(original) ? original.toString('hex') : value;
 }

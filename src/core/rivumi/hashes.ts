@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { fileRecord, newHash, sha256Hex, u64le } from '../hashing/framing';
 import { joinSet, rivumiCapabilityHash } from '../hashing/capabilityHash';
 import { readRegularFile } from '../fs/safeFs';
-import { decodeOsBytes, osBytes } from '../text/surrogateEscape';
+import { decodeRawName, osBytes } from '../fs/rawNames';
 import { hookArgvCoverage, type ArgvProblem } from './hookArgvFiles';
 import type { BundleFile } from '../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
@@ -48,7 +48,7 @@ export function rivumiContentHash(domain: string, root: string, manifestBytes: U
 }
 
 function bundleFile(rel: Buffer, bytes: Uint8Array, executable: boolean): BundleFile {
-  const display = decodeOsBytes(rel);
+  const display = decodeRawName(rel);
   const utf8 = Buffer.from(display, 'utf8').equals(rel);
   return { path: display, size: bytes.length, sha256: sha256Hex(bytes), executable, ...(utf8 ? {} : { rawPath: Buffer.from(rel) }) };
 }

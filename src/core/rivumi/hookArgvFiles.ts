@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { lstatEntry } from '../fs/safeFs';
 import { pythonRepr } from '../text/pythonText';
-import { decodeOsBytes, encodeOsString } from '../text/surrogateEscape';
+import { decodeRawName, encodeOsString } from '../fs/rawNames';
 import type { DiagnosticCode } from '../diagnosticCodes';
 
 /**
@@ -75,7 +75,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
       const key = candidate.toString('latin1');
       if (candidate.length === 0 || seen.has(key)) continue;
       seen.add(key);
-      const shown = pythonRepr(decodeOsBytes(candidate));
+      const shown = pythonRepr(decodeRawName(candidate));
       let rel: Buffer = candidate;
       if (candidate[0] === SLASH) {
         const inside = under(candidate, ws) ?? under(candidate, (canonicalWs ??= canonical(ws)));
@@ -86,7 +86,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
         }
       }
       const walk = walkInside(ws, rel);
-      if (walk.watch) out.watch.push(decodeOsBytes(Buffer.concat([ws, Buffer.from('/'), walk.watch])));
+      if (walk.watch) out.watch.push(decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.watch])));
       switch (walk.kind) {
         case 'file':
           out.files.push(walk.rel);
@@ -97,10 +97,10 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${shown} outside the workspace`);
           break;
         case 'symlink':
-          uncovered(argIndex, arg, walk.at.equals(walk.rel) ? `hook script ${pythonRepr(decodeOsBytes(walk.rel))} is a symbolic link (Rivumi runs whatever it points to, which trust cannot pin)` : `hook script ${pythonRepr(decodeOsBytes(walk.rel))} is reached through the symbolic link ${pythonRepr(decodeOsBytes(walk.at))} (Rivumi follows it, and trust cannot pin where it points)`);
+          uncovered(argIndex, arg, walk.at.equals(walk.rel) ? `hook script ${pythonRepr(decodeRawName(walk.rel))} is a symbolic link (Rivumi runs whatever it points to, which trust cannot pin)` : `hook script ${pythonRepr(decodeRawName(walk.rel))} is reached through the symbolic link ${pythonRepr(decodeRawName(walk.at))} (Rivumi follows it, and trust cannot pin where it points)`);
           break;
         case 'special':
-          uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${pythonRepr(decodeOsBytes(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`);
+          uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`);
           break;
       }
     }

@@ -12,7 +12,7 @@ import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEve
 import { fileStem, parseRivumiSkill } from './skillFile';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
 import { hooksCoverage, rivumiHooksHashes, rivumiPluginHashes, type HooksCoverage } from './hashes';
-import { decodeOsBytes, encodeOsString, osPath } from '../text/surrogateEscape';
+import { decodeRawName, encodeOsString, osPath } from '../fs/rawNames';
 import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../documents/document';
@@ -158,7 +158,7 @@ function listMatching(dir: string, suffix: string): string[] {
   // Names decode as Python's os.listdir does (surrogateescape: byte 0xFF is U+DCFF), so the
   // sort below is Rivumi's order; the decoding is exact, and every access re-encodes it.
   return listing.names
-    .map((n) => decodeOsBytes(n))
+    .map((n) => decodeRawName(n))
     .filter((n) => (caseInsensitive ? n.toLowerCase().endsWith(suffix) : n.endsWith(suffix)))
     .sort(codePointCompare);
 }
@@ -270,7 +270,7 @@ function realpathLoose(p: string): string {
   let cur = path.resolve(p);
   for (;;) {
     try {
-      return path.join(decodeOsBytes(fs.realpathSync.native(osPath(cur), { encoding: 'buffer' })), ...rest.reverse());
+      return path.join(decodeRawName(fs.realpathSync.native(osPath(cur), { encoding: 'buffer' })), ...rest.reverse());
     } catch {
       const parent = path.dirname(cur);
       if (parent === cur) return path.resolve(p);
@@ -283,7 +283,7 @@ function realpathLoose(p: string): string {
 /** A trust unit's identity is its canonical path (trust.md "Bundle identity"); the path as given when it cannot be resolved. */
 function canonicalFile(abs: string): string {
   try {
-    return decodeOsBytes(fs.realpathSync.native(osPath(abs), { encoding: 'buffer' }));
+    return decodeRawName(fs.realpathSync.native(osPath(abs), { encoding: 'buffer' }));
   } catch {
     return abs;
   }

@@ -8,7 +8,7 @@ import { codewhaleItems } from '../index/codewhaleItems';
 import { rivumiItems } from '../index/rivumiItems';
 import { loadRivumiProject } from '../rivumi/load';
 import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from '../rivumi/hashes';
-import { osPath } from '../text/surrogateEscape';
+import { osPath } from '../fs/rawNames';
 import type { RivumiBundleHashes } from '../rivumi/model';
 import { EMPTY_TRUST } from './trustView';
 import type { BundleFile, Item } from '../model';

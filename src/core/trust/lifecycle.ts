@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBundleSource, type BundleSource } from './bundleSource';
 import { ownRecordOf } from '../documents/ownRecord';
+import { osPath } from '../fs/rawNames';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
@@ -9,7 +10,6 @@ import { touched, type Mutation, type TrustStore } from './trustStore';
 import type { HostFacts } from '../codewhale/host';
 import type { Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
-import { osPath } from '../text/surrogateEscape';
 
 /**
  * The bundle lifecycle (trust.md "Operations"): review, trust with the exact review

@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile } from '../fs/safeFs';
 import { sha256Hex } from '../hashing/framing';
+import { osBytes, osPath } from '../fs/rawNames';
+import type { BundleFile } from '../model';
 import type { BundleSource } from './bundleSource';
 
 const MAX_FILE = 67108864;
@@ -26,17 +28,19 @@ export function snapshotBundle(snapshotsDir: string, source: BundleSource, conte
   };
   try {
     fs.mkdirSync(staging, { mode: 0o700 });
-    for (const d of source.directories) if (d !== '') fs.mkdirSync(path.join(staging, d), { recursive: true, mode: 0o755 });
+    // Every path by its exact bytes: a name that is not UTF-8 is copied as itself, so the
+    // copy re-hashes to the reviewed content hash (a lossy name would point elsewhere).
+    for (const d of source.directories) if (d !== '') fs.mkdirSync(osPath(path.join(staging, d)), { recursive: true, mode: 0o755 });
     for (const f of source.files) {
-      const abs = path.join(source.root, f.path);
+      const abs = under(source.root, f);
       // Hashing allows hard links; a snapshot does not: another name could change the bytes (codewhale.md §8.6).
       if (fs.lstatSync(abs).nlink !== 1) return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
       const read = readRegularFile(abs, MAX_FILE);
       if (!read.ok || sha256Hex(read.bytes) !== f.sha256 || read.executable !== f.executable) {
         return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
       }
-      const dest = path.join(staging, f.path);
-      fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o755 });
+      const dest = under(staging, f);
+      fs.mkdirSync(parentOf(dest), { recursive: true, mode: 0o755 });
       fs.writeFileSync(dest, read.bytes, { mode: f.executable ? 0o555 : 0o444 });
       fs.chmodSync(dest, f.executable ? 0o555 : 0o444);
     }
@@ -48,6 +52,18 @@ export function snapshotBundle(snapshotsDir: string, source: BundleSource, conte
     return refuse(`could not snapshot the bundle: ${(e as Error).message}`);
   }
 }
+
+/** `root/<relative path>` for `fs`, by the file's raw bytes when its name is not UTF-8. */
+function under(root: string, f: BundleFile): string | Buffer {
+  return f.rawPath ? Buffer.concat([osBytes(root), SLASH, f.rawPath]) : osPath(path.join(root, f.path));
+}
+
+function parentOf(p: string | Buffer): string | Buffer {
+  if (typeof p === 'string') return path.dirname(p);
+  return p.subarray(0, p.lastIndexOf(SLASH[0] as number));
+}
+
+const SLASH = Buffer.from('/');
 
 /** A snapshot is verified when it exists and re-hashes to the receipt's content hash. */
 export function verifySnapshot(snapshotsDir: string, source: Pick<BundleSource, 'rehashCopy'>, contentHash: string): boolean {

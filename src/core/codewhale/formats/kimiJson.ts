@@ -12,6 +12,7 @@ import { located, type ComponentKind, type Located, type Manifest, type Manifest
 import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../documents/ownRecord';
+import { byteOrder } from '../../fs/rawNames';
 
 const pathList = z.union([text, z.array(text).min(1)]);
 
@@ -124,7 +125,7 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     }
   }
   const servers: McpServerDecl[] = [];
-  for (const { id, s, file: srcFile, base } of sources.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const { id, s, file: srcFile, base } of sources.sort((a, b) => byteOrder(a.id, b.id))) {
     const at = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
     const t = s.type?.toLowerCase();
     if (t !== undefined && t !== 'stdio' && t !== 'streamable-http' && t !== 'sse' && !(claude && t === 'http')) {

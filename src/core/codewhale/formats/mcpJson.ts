@@ -9,6 +9,7 @@ import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../documents/ownRecord';
+import { byteOrder } from '../../fs/rawNames';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
@@ -85,7 +86,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   }
   const servers: McpServerDecl[] = [];
   let ok = true;
-  for (const id of Object.keys(result.data.mcpServers).sort()) {
+  for (const id of Object.keys(result.data.mcpServers).sort(byteOrder)) {
     const s = result.data.mcpServers[id] as z.infer<typeof server>;
     const at = (...p: (string | number)[]) => ({ file, path: ['mcpServers', id, ...p] });
     const fail = (code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse', message: string, where: Where = at('type')) => {

@@ -8,6 +8,7 @@ import { located, type ComponentKind, type Manifest, type McpServerDecl, type Pa
 import { mcpServerFromFields } from './mcpFields';
 import { TOML_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../documents/ownRecord';
+import { byteOrder } from '../../fs/rawNames';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -167,7 +168,7 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
     components[kind] = { paths, at: at(used) };
   }
   const servers: McpServerDecl[] = Object.entries(d.mcp_servers ?? {})
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => byteOrder(a, b))
     .map(([id, s]) => {
       const p = (field: string) => ({ file, path: ['mcp_servers', id, field] });
       return mcpServerFromFields(id, { file, path: ['mcp_servers', id], key: true }, s, p, s.env_headers !== undefined ? 'env_headers' : 'env_http_headers');

@@ -1,0 +1,147 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { run } from '../../src/cli/main';
+import { Indexer } from '../../src/core/index/indexer';
+import { selectItem } from '../../src/cli/selector';
+import { Fixture, writeW, writeD, byName, top, LINUX_HOST } from './helpers/fixture';
+import type { Snapshot } from '../../src/core/index/snapshot';
+
+const json = (v: unknown) => JSON.stringify(v);
+
+/** Every id unique; every parent, shadowedBy and diagnostic itemId names an item; each item selectable by its id. */
+function assertIdsHold(s: Snapshot): void {
+  const ids = s.items.map((i) => i.id);
+  const seen = new Set<string>();
+  const repeated = ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  assert.deepEqual(repeated, [], 'ids are unique');
+  for (const i of s.items) {
+    if (i.parent !== null) assert.ok(seen.has(i.parent), `parent of ${i.id} exists`);
+    if (i.shadowedBy !== null) assert.ok(seen.has(i.shadowedBy), `shadowedBy of ${i.id} exists`);
+    const selected = selectItem(s, i.id);
+    assert.ok(selected.ok && selected.item === i, `${i.id} selects its item: ${selected.ok ? selected.item.id : selected.message}`);
+  }
+  for (const d of s.diagnostics) if (d.itemId !== null) assert.ok(seen.has(d.itemId), `itemId ${d.itemId} of ${d.code} exists`);
+}
+
+describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  const snap = (workspaces = [f.path('ws')], codewhaleHome: string | null = null) => new Indexer({ workspaces, codewhaleHome, host: LINUX_HOST }).indexAll();
+
+  it('keeps `<bundle id>#skill/<name>` for an ordinary skill', () => {
+    writeW(f);
+    const s = snap();
+    assert.equal(byName(s, 'example-plugin:example').id, `${byName(s, 'example-plugin').id}#skill/example`);
+    assert.match(byName(s, 'example-plugin').id, /^workspace\/[0-9a-f]{12}\/example-plugin$/);
+  });
+
+  it('gives skills whose names normalise alike their own ids, by their paths, each selectable', () => {
+    writeW(f);
+    for (const [dir, name] of [['one', 'a b'], ['two', 'A-B'], ['three', 'a_b']]) f.write(`ws/.codewhale/plugins/example-plugin/skills/${dir}/SKILL.md`, `---\nname: ${name}\n---\nbody\n`);
+    const s = snap();
+    const bundle = byName(s, 'example-plugin');
+    const alike = s.items.filter((i) => i.kind === 'skill' && i.name === 'a-b').map((i) => i.id);
+    assert.deepEqual(alike.sort(), ['one', 'three', 'two'].map((d) => `${bundle.id}#skill/a-b@skills/${d}/SKILL.md`).sort());
+    assert.equal(byName(s, 'example-plugin:example').id, `${bundle.id}#skill/example`, 'the unique name keeps its plain id');
+    assertIdsHold(s);
+  });
+
+  it('percent-encodes the bytes of such a path, so the id spells a name that is not UTF-8 exactly', () => {
+    writeW(f);
+    f.write('ws/.codewhale/plugins/example-plugin/skills/a b/SKILL.md', '---\nname: twin\n---\nbody\n');
+    const raw = Buffer.concat([Buffer.from(f.path('ws/.codewhale/plugins/example-plugin/skills/a')), Buffer.from([0xff])]);
+    fs.mkdirSync(raw);
+    fs.writeFileSync(Buffer.concat([raw, Buffer.from('/SKILL.md')]), '---\nname: twin\n---\nbody\n');
+    const s = snap();
+    const ids = s.items.filter((i) => i.name === 'twin').map((i) => i.id.slice(i.id.indexOf('#')));
+    assert.deepEqual(ids.sort(), ['#skill/twin@skills/a%20b/SKILL.md', '#skill/twin@skills/a%FF/SKILL.md']);
+    assertIdsHold(s);
+  });
+
+  it('indexes a workspace folder passed twice, directly and through a symbolic link, once, under the first spelling', () => {
+    writeW(f);
+    f.write('ws/.rivumi/skills/review.md', '---\nname: reviewer\n---\nReview.\n');
+    f.symlink(f.path('ws'), 'link');
+    const once = snap();
+    const twice = snap([f.path('ws'), f.path('link')]);
+    assert.deepEqual(twice.workspaces, [f.path('ws')]);
+    assert.deepEqual(twice.items.map((i) => i.id), once.items.map((i) => i.id));
+    assertIdsHold(twice);
+    const sameTwice = snap([f.path('ws'), f.path('ws/')]);
+    assert.deepEqual(sameTwice.items.map((i) => i.id), once.items.map((i) => i.id), 'the same folder spelled twice');
+    const linkFirst = snap([f.path('link'), f.path('ws')]);
+    assert.deepEqual(linkFirst.workspaces, [f.path('link')], 'the first spelling given is kept');
+    assertIdsHold(linkFirst);
+  });
+
+  it('re-reads a bundle when the change is reported under the dropped spelling of its folder', () => {
+    writeW(f);
+    f.symlink(f.path('ws'), 'link');
+    const ix = new Indexer({ workspaces: [f.path('ws'), f.path('link')], codewhaleHome: null, host: LINUX_HOST });
+    const first = ix.indexAll();
+    f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', '---\nname: example\n---\nchanged\n');
+    const next = ix.refresh([f.path('link/.codewhale/plugins/example-plugin/skills/example/SKILL.md')]);
+    assert.notEqual(byName(next, 'example-plugin').contentHash, byName(first, 'example-plugin').contentHash);
+  });
+
+  it('names the item that holds a root in the duplicate-root warning (a workspace opened at the home directory)', () => {
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    // The home spelled through a link, so the two roots differ as strings and meet as canonical paths.
+    f.symlink(f.path('ws/.codewhale'), 'home');
+    const s = snap([f.path('ws')], f.path('home'));
+    const items = top(s).filter((i) => i.system === 'codewhale');
+    assert.equal(items.length, 1);
+    assert.equal(items[0]?.scope, 'user');
+    const dup = s.diagnostics.filter((d) => d.code === 'codewhale.duplicate-root');
+    assert.equal(dup.length, 1);
+    assert.equal(dup[0]?.itemId, items[0]?.id);
+    assertIdsHold(s);
+  });
+
+  it('hold for a hostile workspace: every id unique, every reference an item, each item shown and reviewed by its id', async () => {
+    writeW(f);
+    for (const [dir, name] of [['one', 'a b'], ['two', 'A-B'], ['three', 'a_b']]) f.write(`ws/.codewhale/plugins/example-plugin/skills/${dir}/SKILL.md`, `---\nname: ${name}\n---\nbody\n`);
+    writeD(f, '', 'ws/.codewhale/plugins/！');
+    writeD(f, '', 'ws/.codewhale/plugins/😀');
+    writeD(f, '[mcp_servers.srv]\ncommand = "node"\nurl = "https://x.example"\n', 'ws/.codewhale/plugins/broken');
+    const rawDir = Buffer.concat([Buffer.from(f.path('ws/.codewhale/plugins/bad')), Buffer.from([0xff])]);
+    fs.mkdirSync(rawDir);
+    fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/plugin.toml')]), 'schema_version = 1\n[plugin\n');
+    const rawDir2 = Buffer.concat([Buffer.from(f.path('ws/.codewhale/plugins/bad')), Buffer.from([0xfe])]);
+    fs.mkdirSync(rawDir2);
+    fs.writeFileSync(Buffer.concat([rawDir2, Buffer.from('/plugin.toml')]), 'schema_version = 1\n[plugin\n');
+    writeD(f, '', 'home/plugins/demo');
+    f.write('ws/.rivumi/skills/review.md', '---\nname: reviewer\n---\nReview.\n');
+    f.write('ws/.rivumi/skills/again.md', '---\nname: reviewer\n---\nReview again.\n');
+    f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['python', 'hook.py'] }, { command: ['python', 'hook.py'] }] }));
+    f.write('ws/.rivumi/plugins/review.md', '---\nname: review\n---\nCheck.');
+    f.write('ws/.rivumi/plugins/local.json', json({ name: 'local', skills: [{ path: 'review.md' }, { path: 'review.md' }] }));
+    f.write('ws/.rivumi/plugins/other.json', json({ name: 'local', skills: [{ path: 'review.md' }] }));
+    f.symlink(f.path('ws'), 'link');
+    const workspaces = [f.path('ws'), f.path('link')];
+    const s = snap(workspaces, f.path('home'));
+    assertIdsHold(s);
+    assert.ok(s.items.length > 15, `a rich fixture (${s.items.length} items)`);
+
+    const env = { SKILLGATE_STATE_DIR: f.path('state') };
+    const cli = async (args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await run([...args, '--workspace', f.path('ws'), '--workspace', f.path('link'), '--codewhale-home', f.path('home')], { out: (t) => (out += t), err: (t) => (err += t), env, cwd: f.path('ws') });
+      return { code, out, err };
+    };
+    const listed = JSON.parse((await cli(['list', '--json'])).out) as { items: { id: string; trust: string | null }[] };
+    assert.deepEqual(listed.items.map((i) => i.id), s.items.map((i) => i.id));
+    for (const item of listed.items) {
+      const shown = await cli(['show', item.id, '--json']);
+      assert.equal(shown.code, 0, `show ${item.id}: ${shown.err}`);
+      assert.equal(JSON.parse(shown.out).items[0].id, item.id);
+      if (item.trust !== null) {
+        const reviewed = await cli(['review', item.id, '--json']);
+        assert.doesNotMatch(reviewed.err, /ambiguous|No item matches|internal error/, `review ${item.id}`);
+      }
+    }
+  });
+});
