@@ -26,7 +26,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
     const r = review(item(name), ctx);
-    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
     return r.value.reviewToken;
   };
   const trustNow = async (name: string) => {

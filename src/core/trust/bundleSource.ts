@@ -9,7 +9,7 @@ import { rivumiItems } from '../index/rivumiItems';
 import { loadRivumiProject } from '../rivumi/load';
 import { rivumiHooksHashes, rivumiPluginHashes } from '../rivumi/hashes';
 import { EMPTY_TRUST } from './trustView';
-import type { BundleFile, Item } from '../model';
+import type { BundleFile, Diagnostic, Item } from '../model';
 
 /**
  * A trust unit read from disk at this moment (review and trust never rely on an older
@@ -27,6 +27,8 @@ export interface BundleSource {
   /** What the reviewer approves: the full capability inventory. */
   readonly capabilities: Record<string, unknown>;
   readonly applicable: boolean;
+  /** The unit's diagnostics as read now (an invalid unit's say why it is rejected). */
+  readonly diagnostics: readonly Diagnostic[];
   rehashCopy(copyRoot: string): string | undefined;
 }
 
@@ -43,7 +45,8 @@ function codewhaleSource(item: Item, host: HostFacts): SourceRead {
   const discoveryRoot = canonicalPath(path.dirname(dir));
   if (!label || !discoveryRoot) return { ok: false, message: `bundle ${item.name} at ${dir} can no longer be read` };
   const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
-  const fresh = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true }).items[0];
+  const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
+  const fresh = out.items[0];
   if (!fresh || !bundle.contentHash || !bundle.canonicalRoot) {
     const err = bundle.diagnostics.find((d) => d.severity === 'error');
     return { ok: false, message: `bundle ${item.name} cannot be hashed: ${err?.message ?? 'unreadable'}` };
@@ -58,6 +61,7 @@ function codewhaleSource(item: Item, host: HostFacts): SourceRead {
       directories: bundle.directories,
       capabilities: codewhaleCapabilities(bundle, fresh),
       applicable: bundle.when.applicable,
+      diagnostics: out.diagnostics,
       rehashCopy: (copy) => {
         const manifest = readRegularFile(path.join(copy, label), 1048576);
         if (!manifest.ok) return undefined;
@@ -72,13 +76,16 @@ function rivumiSource(item: Item): SourceRead {
   if (!item.workspace) return { ok: false, message: `${item.name} has no workspace` };
   const workspace = item.workspace;
   const project = loadRivumiProject(workspace);
-  const fresh = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false }).items.find((i) => i.id === item.id);
+  const out = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false });
+  const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh || !fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
+  const own = new Set([fresh.id, ...out.items.filter((i) => i.parent === fresh.id).map((i) => i.id)]);
+  const diagnostics = out.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
   const rel = (abs: string) => path.relative(workspace, abs).split(path.sep).join('/');
   // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
   const unit = (files: readonly BundleFile[], capabilities: Record<string, unknown>, rehashCopy: (copy: string) => string | undefined): SourceRead => ({
     ok: true,
-    source: { item: fresh, bundleKey: fresh.detail.bundleKey as string, root: workspace, files, directories: [], capabilities, applicable: true, rehashCopy },
+    source: { item: fresh, bundleKey: fresh.detail.bundleKey as string, root: workspace, files, directories: [], capabilities, applicable: true, diagnostics, rehashCopy },
   });
   if (item.kind === 'hooks') {
     const hf = project.hooksFile;

@@ -25,7 +25,12 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
     ui.error(current.message);
     return 'refused';
   }
-  if (current.value.reviewToken !== shown) {
+  // An invalid bundle is refused for what it is now, whatever token a stale panel sent.
+  if (!current.value.trustable) {
+    ui.error(current.value.trustRefusal ?? `${item.name} cannot be trusted.`);
+    return 'refused';
+  }
+  if (current.value.reviewToken !== shown || (token !== undefined && token !== gate.shownToken(item.id))) {
     ui.error(`${item.name} changed since you opened this review; review it again before trusting it.`);
     return 'refused';
   }
