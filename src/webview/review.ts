@@ -291,17 +291,27 @@ function wrapDd(child: HTMLElement): HTMLElement {
   return dd;
 }
 
+/** The outcome of an action: the host posts it just before re-rendering, so the next render shows it again (once). */
+let pendingStatus: { text: string; error: boolean } | undefined;
+
+function showStatus(st: { text: string; error: boolean }): void {
+  const s = document.getElementById('status');
+  if (s) {
+    s.textContent = st.text;
+    s.className = `status ${st.error ? 'error' : 'ok'}`;
+  }
+}
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
   if (msg.type === 'render') {
     render(msg.model, msg.changed);
+    if (pendingStatus) showStatus(pendingStatus);
+    pendingStatus = undefined;
     vscode.setState({ id: msg.model.id, open: [...openDiffs] });
   } else if (msg.type === 'status') {
-    const s = document.getElementById('status');
-    if (s) {
-      s.textContent = msg.text;
-      s.className = `status ${msg.error ? 'error' : 'ok'}`;
-    }
+    pendingStatus = { text: msg.text, error: msg.error };
+    showStatus(pendingStatus);
   }
 });
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust } from '../../src/core/trust/lifecycle';
-import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
+import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, RESTRICTED_NOTICE_NOTHING_TO_REDUCE, reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 
 describe('the review panel view model', () => {
@@ -118,6 +118,12 @@ describe('the review panel view model', () => {
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled], [false, false]);
     assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE]);
     assert.match(m.actions.enable.why ?? '', /Restricted Mode/);
-    assert.doesNotMatch(RESTRICTED_NOTICE, /\bDisable and Revoke are unavailable/);
+    assert.deepEqual(model(true).actions.notices, [], 'no notice once the workspace is trusted');
+  });
+
+  it('in Restricted Mode with nothing to disable or revoke, the notice does not offer them', () => {
+    const m = model(false);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled, m.actions.disable.enabled, m.actions.revoke.enabled], [false, false, false, false]);
+    assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE_NOTHING_TO_REDUCE]);
   });
 });

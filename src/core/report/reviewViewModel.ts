@@ -16,6 +16,8 @@ export function shown(text: unknown): Shown {
 
 /** Shown under the buttons in Restricted Mode: what stays available and why (README "Restricted Mode"). */
 export const RESTRICTED_NOTICE = 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.';
+/** The same, when there is nothing to disable or revoke. */
+export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE = 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
 
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
 export const CAPABILITIES_UNKNOWN = 'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
@@ -151,6 +153,6 @@ function reviewActions(r: ReviewReport, current: { decision: string; reasons: re
     enable: { enabled: enableWhy === null, why: enableWhy },
     disable: { enabled: r.enabled, why: r.enabled ? null : 'Not enabled' },
     revoke: { enabled: r.receipt !== null, why: r.receipt !== null ? null : 'Not reviewed: there is no trust to revoke' },
-    notices: [refused, restricted ? RESTRICTED_NOTICE : null].filter((n): n is string => n !== null),
+    notices: [refused, restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null].filter((n): n is string => n !== null),
   };
 }
