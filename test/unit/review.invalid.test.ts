@@ -4,6 +4,7 @@ import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust, type LifecycleContext, type ReviewReport } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/report/reviewText';
+import { run } from '../../src/cli/main';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -125,5 +126,33 @@ describe('the review of a bundle that became invalid', () => {
     const r = reviewOf('tools');
     assert.deepEqual([r.trustable, r.trustRefusal, r.diagnostics], [true, null, []]);
     assert.match(reviewText(r, [f.path('ws')], false), /Diagnostics \(0\):\n {2}none\n[\s\S]*To trust exactly this: skillgate trust /);
+  });
+
+  it('`skillgate review` of a bundle that became invalid prints the review and the refusal, and --json carries trustable: false and the diagnostics; trust and enable exit 1', async () => {
+    writeTools();
+    const cli = async (...args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await run([...args, '--no-user'], { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('ws') });
+      return { code, out, err };
+    };
+    const token = (JSON.parse((await cli('review', 'tools', '--json')).out) as { reviewToken: string }).reviewToken;
+    assert.equal((await cli('trust', 'tools', token)).code, 0);
+    assert.equal((await cli('enable', 'tools')).code, 0);
+    addInvalidServer();
+    const text = await cli('review', 'tools');
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /trust: capabilities-changed, enabled: true\n {2}not trustable: Plugin bundle `tools` is invalid/);
+    assert.match(text.out, /M mcp\.json\n[\s\S]*\+ {4}"evil": \{/);
+    assert.match(text.out, /Files \(3\):/);
+    assert.match(text.out, /Trust and enable are refused: Plugin bundle `tools` is invalid/);
+    const json = JSON.parse((await cli('review', 'tools', '--json')).out) as { ok: boolean; trustable: boolean; trustRefusal: string; reviewToken: null; diagnostics: { code: string; file: string; range: { start: { line: number } } }[] };
+    assert.deepEqual([json.ok, json.trustable, json.reviewToken], [true, false, null]);
+    assert.match(json.trustRefusal, /is invalid: mcp\.json server `evil`/);
+    assert.deepEqual(json.diagnostics.map((d) => [d.code, d.file]), [['codewhale.mcp-json.transport', '.codewhale/plugins/tools/mcp.json']]);
+    const again = await cli('enable', 'tools');
+    assert.equal(again.code, 1);
+    assert.match(again.err, /Plugin bundle `tools` is invalid/);
+    assert.equal((await cli('trust', 'tools', token)).code, 1);
   });
 });
