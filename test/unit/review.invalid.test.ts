@@ -79,6 +79,22 @@ describe('the review of a bundle that became invalid', () => {
     assert.deepEqual(store.read(), before);
   });
 
+  it('never reads through a symbolic link when the content walk fails: a reviewed file behind a linked directory is shown as gone, its target unread', async () => {
+    writeTools();
+    f.write('ws/.codewhale/plugins/tools/docs/notes.md', 'reviewed notes\n');
+    await trustAndEnable('tools');
+    f.write('outside/notes.md', 'SECRET outside the bundle\n');
+    fs.rmSync(f.path('ws/.codewhale/plugins/tools/docs'), { recursive: true });
+    f.symlink(f.path('outside'), 'ws/.codewhale/plugins/tools/docs');
+    addInvalidServer();
+    const r = reviewOf('tools');
+    assert.equal(r.trustable, false);
+    assert.equal(r.contentHash, null, 'the walk refuses the link');
+    assert.deepEqual(r.files?.map((x) => x.path), ['mcp.json', 'plugin.json', 'server.mjs']);
+    assert.deepEqual(r.diff?.files.map((x) => [x.path, x.change]), [['docs/notes.md', 'removed'], ['mcp.json', 'modified']]);
+    assert.doesNotMatch(JSON.stringify(r), /SECRET/);
+  });
+
   it('refuses trust of a bundle that hashes but is invalid, even with its exact token (Codewhale, URL with a query)', async () => {
     f.write('ws/.codewhale/plugins/upload/plugin.toml', 'schema_version = 1\n[plugin]\nname = "upload"\nversion = "1.0.0"\n[capabilities]\nnetwork_hosts = ["logs.example"]\n[mcp_servers.upload]\nurl = "https://logs.example/mcp?token=abc"\n');
     const r = reviewOf('upload');
