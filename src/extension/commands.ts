@@ -4,7 +4,7 @@ import { explainMarkdown } from './explainDocument';
 import { displayText } from '../core/text/displayText';
 import { itemPick } from './itemText';
 import { notificationText, safeUi } from './uiText';
-import { enableFlow, shortToken, trustFlow } from './flows/trustFlow';
+import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, shortToken, trustFlow } from './flows/trustFlow';
 import type { ReviewPanels } from './reviewPanel';
 import type { SkillgateService } from './skillgateService';
 import type { TreeNode } from './itemTree';
@@ -63,7 +63,9 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     const item = await resolve(arg, 'review', bundles);
     if (item) panels.open(item);
   });
+  // Restricted Mode: trust and enable are refused before anything is asked; disable and revoke only reduce what runs and stay allowed.
   reg('skillgate.trust', async (arg) => {
+    if (!gate.workspaceTrusted()) return windowUi.error(RESTRICTED_TRUST);
     const item = await resolve(arg, 'trust', (i) => bundles(i) && i.trust !== 'trusted' && i.decision !== 'rejected');
     if (!item) return;
     const outcome = await trustFlow(item, undefined, { ui: windowUi, gate, lifecycle });
@@ -73,6 +75,7 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     }
   });
   reg('skillgate.enable', async (arg) => {
+    if (!gate.workspaceTrusted()) return windowUi.error(RESTRICTED_ENABLE);
     const item = await resolve(arg, 'enable', (i) => bundles(i) && i.trust === 'trusted' && !i.enabled);
     if (item) await enableFlow(item, { ui: windowUi, gate, lifecycle });
   });

@@ -111,7 +111,7 @@ class ReviewPanel {
 
   private render(snapshot: Snapshot | undefined, fromChange: boolean): void {
     const item = this.item(snapshot);
-    const state = item && snapshot ? JSON.stringify([item.reviewToken, item.trust, item.enabled, item.decision, item.reasons, snapshot.diagnostics.filter((d) => d.itemId === item.id).length]) : undefined;
+    const state = item && snapshot ? JSON.stringify([item.reviewToken, item.trust, item.enabled, item.decision, item.reasons, snapshot.diagnostics.filter((d) => d.itemId === item.id).map((d) => [d.code, d.range.start.line, d.message])]) : undefined;
     if (fromChange && state !== undefined && state === this.renderedState) return;
     this.renderedState = state;
     if (!item || !snapshot) {
@@ -125,14 +125,15 @@ class ReviewPanel {
       this.shownToken = undefined;
       return;
     }
-    const model = reviewViewModel(r.value, snapshot, process.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1');
-    const changed = fromChange && this.model !== undefined && this.model.hashes.token !== model.hashes.token;
+    const model = reviewViewModel(r.value, snapshot, process.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1', vscode.workspace.isTrusted);
+    const changed = fromChange && this.model !== undefined && (this.model.hashes.token !== model.hashes.token || this.model.hashes.content !== model.hashes.content);
     if (changed) this.changedWhileOpen = true;
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
     this.model = model;
-    this.shownToken = model.hashes.token;
+    // A review that cannot be trusted shows no token to trust with.
+    this.shownToken = r.value.trustable ? (model.hashes.token ?? undefined) : undefined;
     this.panel.title = reviewPanelTitle(item);
-    this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed: this.changedWhileOpen, restricted: !vscode.workspace.isTrusted });
+    this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed: this.changedWhileOpen });
   }
 
   private post(m: HostMessage): void {
@@ -156,9 +157,8 @@ class ReviewPanel {
     const ui: UiPort = { confirm: (m, d, a) => this.ui.confirm(m, d, a), info: (t) => status(t), error: (t) => status(t, true) };
     switch (msg.type) {
       case 'trust':
-        // Only the token this panel rendered; the flow then re-hashes and compares it with the disk.
-        if (msg.token !== this.shownToken) status(`${item.name} changed since you opened this review; review it again before trusting it.`, true);
-        else if ((await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle })) === 'trusted') this.changedWhileOpen = false;
+        // Only the token this panel rendered (the flow checks it), and only what can be trusted now: a stale message is re-checked against the disk.
+        if ((await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle })) === 'trusted') this.changedWhileOpen = false;
         break;
       case 'enable':
         await enableFlow(item, { ui, gate: this.gate, lifecycle });

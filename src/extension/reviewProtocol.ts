@@ -7,7 +7,7 @@ import type { ReviewViewModel } from '../core/report/reviewModel';
  * re-checks every action (workspace trust, current hashes) before doing anything.
  */
 export type HostMessage =
-  | { readonly type: 'render'; readonly model: ReviewViewModel; readonly changed: boolean; readonly restricted: boolean }
+  | { readonly type: 'render'; readonly model: ReviewViewModel; readonly changed: boolean }
   | { readonly type: 'status'; readonly text: string; readonly error: boolean };
 
 export const webviewMessage = z.discriminatedUnion('type', [

@@ -64,7 +64,7 @@ function openLink(label: Shown | string, file: string, line: number): HTMLElemen
   return a;
 }
 
-function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void {
+function render(m: ReviewViewModel, changed: boolean): void {
   root.replaceChildren();
   if (changed) {
     const banner = el('div', 'banner changed');
@@ -105,18 +105,25 @@ function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void
   state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`), el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
   header.append(state);
 
+  // Which actions work is decided on the host (reviewActions); a disabled one says why.
   const actions = el('div', 'actions');
   const token = m.hashes.token;
-  const canTrust = m.header.trust !== 'trusted' && m.header.decision !== 'rejected' && !restricted && m.notCovered.length === 0;
+  const a = m.actions;
   actions.append(
-    button('Trust…', 'verified', () => vscode.postMessage({ type: 'trust', token }), { primary: canTrust, disabled: !canTrust, title: restricted ? 'Restricted Mode: trust the workspace first' : m.notCovered.length ? 'Its hooks run files this trust cannot cover (listed below)' : 'Trust exactly what this review shows' }),
-    button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: restricted || m.header.trust !== 'trusted' || m.header.enabled }),
-    button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !m.header.enabled }),
-    button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), { disabled: m.header.trust === 'not-reviewed' }),
-    button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' })),
+    button('Trust…', 'verified', () => token && vscode.postMessage({ type: 'trust', token }), { primary: a.trust.enabled, disabled: !a.trust.enabled, title: a.trust.why ?? 'Trust exactly what this review shows' }),
+    button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: !a.enable.enabled, title: a.enable.why ?? 'Activate this bundle' }),
+    button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !a.disable.enabled, title: a.disable.why ?? 'Deactivate this bundle; its trust is kept' }),
+    button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), { disabled: !a.revoke.enabled, title: a.revoke.why ?? 'Remove the trust receipt' }),
+    button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' }), { disabled: token === null, title: token === null ? 'No review token: the bundle cannot be hashed' : 'Copy the review token' }),
   );
   if (m.hashes.codewhaleCommand) actions.append(button('Copy /plugin trust', 'terminal', () => vscode.postMessage({ type: 'copyCodewhaleCommand' })));
   header.append(actions);
+  for (const notice of a.notices) {
+    const p = el('p', 'notice');
+    p.setAttribute('role', 'note');
+    p.append(icon('lock'), el('span', undefined, notice));
+    header.append(p);
+  }
   const status = el('div', 'status');
   status.id = 'status';
   status.setAttribute('role', 'status');
@@ -141,7 +148,8 @@ function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void
     const s = section(`What changed since your last review (${m.changes.reviewedAt})`, 'diff', 'changes');
     s.classList.add('highlight');
     const caps = el('ul', 'changes');
-    if (m.changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
+    if (m.capabilitiesUnknown) caps.append(el('li', 'warn', m.capabilitiesUnknown));
+    else if (m.changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
     for (const c of m.changes.capabilities) {
       const li = el('li', `change-${c.change}`);
       li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));
@@ -174,6 +182,7 @@ function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void
 
   // Capabilities.
   const caps = section('Capabilities', 'plug', 'capabilities');
+  if (m.capabilitiesUnknown) caps.append(el('p', 'warn', m.capabilitiesUnknown));
   if (m.capabilities.mcp.length) {
     caps.append(el('h3', undefined, 'MCP servers'));
     for (const srv of m.capabilities.mcp) caps.append(mcpCard(srv));
@@ -250,7 +259,7 @@ function render(m: ReviewViewModel, changed: boolean, restricted: boolean): void
   // Hashes and the review token.
   const hashes = section('Content hash, capability hash, review token', 'key', 'hashes');
   const dl = el('dl');
-  for (const [k, v] of [['content hash', m.hashes.content], ['capability hash', m.hashes.capability], ['review token', m.hashes.token]] as const) dl.append(el('dt', undefined, k), el('dd', 'mono', v));
+  for (const [k, v] of [['content hash', m.hashes.content], ['capability hash', m.hashes.capability], ['review token', m.hashes.token]] as const) dl.append(el('dt', undefined, k), v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v));
   if (m.hashes.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', m.hashes.codewhaleCommand));
   hashes.append(dl);
   root.append(hashes);
@@ -295,17 +304,27 @@ function wrapDd(child: HTMLElement): HTMLElement {
   return dd;
 }
 
+/** The outcome of an action: the host posts it just before re-rendering, so the next render shows it again (once). */
+let pendingStatus: { text: string; error: boolean } | undefined;
+
+function showStatus(st: { text: string; error: boolean }): void {
+  const s = document.getElementById('status');
+  if (s) {
+    s.textContent = st.text;
+    s.className = `status ${st.error ? 'error' : 'ok'}`;
+  }
+}
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
   if (msg.type === 'render') {
-    render(msg.model, msg.changed, msg.restricted);
+    render(msg.model, msg.changed);
+    if (pendingStatus) showStatus(pendingStatus);
+    pendingStatus = undefined;
     vscode.setState({ id: msg.model.id, open: [...openDiffs] });
   } else if (msg.type === 'status') {
-    const s = document.getElementById('status');
-    if (s) {
-      s.textContent = msg.text;
-      s.className = `status ${msg.error ? 'error' : 'ok'}`;
-    }
+    pendingStatus = { text: msg.text, error: msg.error };
+    showStatus(pendingStatus);
   }
 });
 

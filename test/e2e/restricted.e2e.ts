@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
 import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
-import { reviewFrame } from '../support/webviewFrame';
+import { reviewFrame, runCommand } from '../support/webviewFrame';
 
 const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
 const RESULTS = path.join(PROJECT_ROOT, 'test-results');
@@ -16,6 +17,13 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
   let browser: Browser;
   let page: Page;
   let logFile: string;
+  let stateDir: string;
+  const repoTools = () => {
+    const state = JSON.parse(fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8')) as { bundles: Record<string, { name: string; enabled: boolean; trust: unknown }> };
+    const entry = Object.values(state.bundles).find((b) => b.name === 'repo-tools');
+    assert.ok(entry, 'repo-tools in the store');
+    return entry;
+  };
 
   before(async () => {
     if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
@@ -23,10 +31,16 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
     const demo = path.join(profile.root, 'untrusted-repo');
     fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace'), demo, { recursive: true });
+    // Trusted and enabled earlier, from the CLI: what Restricted Mode must still let the user switch off.
+    stateDir = path.join(profile.root, 'state');
+    const sg = (...args: string[]) => execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', ...args], { env: { ...process.env, SKILLGATE_STATE_DIR: stateDir }, encoding: 'utf8' });
+    const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;
+    sg('trust', 'repo-tools', token);
+    sg('enable', 'repo-tools');
     fs.mkdirSync(RESULTS, { recursive: true });
     logFile = path.join(RESULTS, 'e2e-restricted-code-server.log');
     fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, env: { CODEWHALE_HOME: path.join(profile.root, 'no-home'), SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
+    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, env: { CODEWHALE_HOME: path.join(profile.root, 'no-home'), SKILLGATE_STATE_DIR: stateDir } });
     browser = await launchBrowser();
     page = await openWorkbench(browser, server.folderUrl(demo));
     const dialog = page.locator('.monaco-dialog-box');
@@ -73,5 +87,65 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await page.waitForTimeout(800);
     assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Trust Bundle' }).count(), 0);
     await page.keyboard.press('Escape');
+  });
+
+  it('performs Disable and Revoke from the panel and the palette, and refuses Trust and Enable with the reason shown', async () => {
+    assert.deepEqual([repoTools().enabled, repoTools().trust !== null], [true, true]);
+    await treeRow('repo-tools').first().click({ button: 'right' });
+    await page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first().hover();
+    await page.keyboard.press('Enter');
+    const frame = await reviewFrame(page, 'repo-tools');
+    await frame.locator('.pill', { hasText: 'trust: trusted' }).waitFor({ timeout: 10000 });
+    await page.screenshot({ path: path.join(RESULTS, 'e2e-restricted-panel-of-a-trusted-enabled-bundle.png') });
+    assert.equal(await frame.locator('button', { hasText: 'Disable' }).isDisabled(), false);
+    assert.equal(await frame.locator('button', { hasText: 'Revoke' }).isDisabled(), false);
+    assert.equal(await frame.locator('button', { hasText: 'Trust…' }).isDisabled(), true);
+    assert.equal(await frame.locator('button', { hasText: 'Enable' }).isDisabled(), true);
+    assert.equal(((await frame.locator('.notice').first().textContent()) ?? '').trim(), 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.');
+
+    // Disable from the panel: the store changes, the panel says so.
+    await frame.locator('button', { hasText: 'Disable' }).click();
+    const deadline = Date.now() + 15000;
+    while (repoTools().enabled) {
+      if (Date.now() > deadline) throw new Error('Disable in the panel did not change the store');
+      await page.waitForTimeout(200);
+    }
+    const after = await reviewFrame(page, 'repo-tools');
+    await after.locator('#status', { hasText: 'Disabled repo-tools.' }).waitFor({ timeout: 10000 });
+
+    // A forced Enable (as a stale panel would send it) is refused by the host.
+    await after.locator('button', { hasText: 'Enable' }).evaluate((b) => {
+      const button = b as unknown as { disabled: boolean; click(): void };
+      button.disabled = false;
+      button.click();
+    });
+    await (await reviewFrame(page, 'repo-tools')).locator('#status.error', { hasText: 'Restricted Mode' }).waitFor({ timeout: 10000 });
+    assert.equal(repoTools().enabled, false);
+
+    // Revoke from the palette: offered, confirmed, performed.
+    await runCommand(page, 'Skillgate: Revoke Trust');
+    await page.locator('.quick-input-widget .quick-input-box input').fill('repo-tools');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'repo-tools' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10000 });
+    await dialog.locator('.monaco-button', { hasText: /^Revoke$/ }).click();
+    const revoked = Date.now() + 15000;
+    while (repoTools().trust !== null) {
+      if (Date.now() > revoked) throw new Error('Revoke from the palette did not change the store');
+      await page.waitForTimeout(200);
+    }
+
+    // Disable is in the palette; Enable is not (Trust: see the test above).
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>Skillgate: Disable Bundle');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Disable Bundle' }).first().waitFor({ timeout: 10000 });
+    await input.fill('>Skillgate: Enable Bundle');
+    await page.waitForTimeout(800);
+    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Enable Bundle' }).count(), 0);
+    await page.keyboard.press('Escape');
+    await reviewFrame(page, 'repo-tools');
   });
 });

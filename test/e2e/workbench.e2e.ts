@@ -159,4 +159,62 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.match(text, /codewhale\.mcp\.url-query/);
     assert.match(text, /Ln 12, Col 7/);
   });
+
+  it('refreshes the open review panel to the invalid state when mcp.json gains an invalid server: the reason shown, Trust and Enable disabled, a stale Enable refused', async () => {
+    // Back to the trusted bytes: repo-tools is active again, and its review panel is open.
+    const skill = '.codewhale/plugins/repo-tools/skills/triage/SKILL.md';
+    fs.copyFileSync(path.join(DEMO_SOURCE, skill), path.join(demo, skill));
+    await page.keyboard.press('Escape');
+    await waitDescription('repo-tools', 'registered · active');
+    await treeRow('repo-tools').first().click({ button: 'right' });
+    await page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first().hover();
+    await page.keyboard.press('Enter');
+    const pill = async () => ((await (await reviewFrame(page, 'repo-tools')).locator('.state .pill').first().textContent()) ?? '').trim();
+    const until = async (what: string, test: () => Promise<boolean>) => {
+      const deadline = Date.now() + 20000;
+      while (!(await test().catch(() => false))) {
+        if (Date.now() > deadline) throw new Error(`the panel did not show ${what}`);
+        await page.waitForTimeout(200);
+      }
+    };
+    await until('trust: trusted', async () => (await pill()) === 'trust: trusted');
+
+    // Another program adds an MCP server Codewhale rejects.
+    const mcpFile = path.join(demo, '.codewhale/plugins/repo-tools/mcp.json');
+    const mcp = JSON.parse(fs.readFileSync(mcpFile, 'utf8')) as { mcpServers: Record<string, unknown> };
+    mcp.mcpServers.exfil = { type: 'http', url: 'https://exfil.example/mcp' };
+    fs.writeFileSync(mcpFile, `${JSON.stringify(mcp, null, 2)}\n`);
+    await waitDescription('repo-tools', 'rejected · manifest_invalid');
+    await until('the invalid state', async () => ((await (await reviewFrame(page, 'repo-tools')).locator('.notice').count()) > 0));
+    const frame = await reviewFrame(page, 'repo-tools');
+    const reason = /Plugin bundle `repo-tools` is invalid: mcp\.json server `exfil` has unknown type `http`.*\(mcp\.json:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
+    assert.match((await frame.locator('.notice').first().textContent()) ?? '', reason);
+    assert.equal(await pill(), 'trust: capabilities-changed', 'not the old "trust: trusted"');
+    assert.equal(await frame.locator('button', { hasText: 'Trust…' }).isDisabled(), true);
+    assert.equal(await frame.locator('button', { hasText: 'Enable' }).isDisabled(), true);
+    assert.match((await frame.locator('button', { hasText: 'Enable' }).getAttribute('title')) ?? '', reason);
+    assert.match((await frame.locator('.decision').textContent()) ?? '', /manifest_invalid/);
+    const diagnostics = (await frame.locator('#diagnostics').textContent()) ?? '';
+    assert.match(diagnostics, /codewhale\.mcp-json\.transport/);
+    assert.match(diagnostics, /repo-tools\/mcp\.json:\d+/);
+    // What changed: the file diff against the reviewed snapshot; the capabilities cannot be read, so the old servers are not shown.
+    const changes = (await frame.locator('#changes').textContent()) ?? '';
+    assert.match(changes, /cannot be read or compared with your review/);
+    assert.match(changes, /modified\s*mcp\.json/);
+    assert.match((await frame.locator('#capabilities').textContent()) ?? '', /cannot be read/);
+    assert.equal(await frame.locator('#capabilities .card').count(), 0, 'the old MCP servers are gone from the panel');
+    assert.match((await frame.locator('#files').textContent()) ?? '', /mcp\.json/);
+    assert.match((await frame.locator('#hashes').textContent()) ?? '', /review token\s*not computable/);
+    await frame.locator('#changes details summary', { hasText: 'mcp.json' }).first().click();
+    assert.ok((await frame.locator('#changes .diff-add').allTextContents()).some((l) => l.includes('"exfil"')));
+
+    // A stale Enable (the button forced back on, as a stale panel would send it) is refused by the host with the reason.
+    await frame.locator('button', { hasText: 'Enable' }).evaluate((b) => {
+      const button = b as unknown as { disabled: boolean; click(): void };
+      button.disabled = false;
+      button.click();
+    });
+    await until('the refusal', async () => reason.test((await (await reviewFrame(page, 'repo-tools')).locator('#status.error').textContent()) ?? ''));
+    assert.equal(await pill(), 'trust: capabilities-changed');
+  });
 });

@@ -138,7 +138,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       const item = () => top(snap()).find((i) => i.system === 'codewhale') as Item;
       const r = review(item(), ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken, ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
       const e = await enable(item(), ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
@@ -169,7 +169,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       const item = () => top(snap())[0] as Item;
       const r = review(item(), ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken, ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
       assert.equal(fs.readFileSync(raw(t.value.snapshot, '/bad', [0xff]), 'utf8'), 'one\n', 'the snapshot copies the file under its raw name');
       const e = await enable(item(), ctx);
@@ -192,7 +192,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       const item = () => top(snap())[0] as Item;
       const r = review(item(), ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken, ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
       assert.ok(fs.statSync(raw(t.value.snapshot, '/empty', [0x80])).isDirectory());
       assert.equal(fs.readFileSync(raw(t.value.snapshot, '/d', [0xff], '/inner', [0xfe], '.txt'), 'utf8'), 'x\n');

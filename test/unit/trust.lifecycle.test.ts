@@ -26,7 +26,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
     const r = review(item(name), ctx);
-    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
     return r.value.reviewToken;
   };
   const trustNow = async (name: string) => {
@@ -321,14 +321,14 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.equal(item('pk', viaReal()).detail.bundleKey, item('pk', viaLink()).detail.bundleKey);
     const r = review(item('pk', viaReal()), ctx);
     assert.ok(r.ok);
-    assert.ok((await trust(item('pk', viaReal()), r.value.reviewToken, ctx)).ok);
+    assert.ok((await trust(item('pk', viaReal()), r.value.reviewToken ?? '', ctx)).ok);
     assert.equal(item('pk', viaLink()).trust, 'trusted', 'opened through the link, the plugin stays trusted');
     const viaLinkReview = review(item('hooks.json', viaLink()), ctx);
     assert.ok(viaLinkReview.ok);
-    assert.ok((await trust(item('hooks.json', viaLink()), viaLinkReview.value.reviewToken, ctx)).ok);
+    assert.ok((await trust(item('hooks.json', viaLink()), viaLinkReview.value.reviewToken ?? '', ctx)).ok);
     assert.equal(item('hooks.json', viaReal()).trust, 'trusted');
     // Trusting again through the other path updates the one receipt; it never adds a second.
-    assert.ok((await trust(item('pk', viaLink()), r.value.reviewToken, ctx)).ok);
+    assert.ok((await trust(item('pk', viaLink()), r.value.reviewToken ?? '', ctx)).ok);
     const read = store.read();
     assert.ok(read.ok);
     const entries = Object.values(read.state.bundles);

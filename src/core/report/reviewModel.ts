@@ -50,9 +50,26 @@ export interface ReviewViewModel {
   readonly notCovered: readonly Shown[];
   readonly files: readonly { readonly path: Shown; readonly file: string; readonly size: number; readonly executable: boolean; readonly sha256: string }[];
   readonly diagnostics: readonly { readonly severity: string; readonly code: string; readonly message: Shown; readonly file: string; readonly where: string; readonly line: number; readonly character: number }[];
-  readonly hashes: { readonly content: string; readonly capability: string; readonly token: string; readonly codewhaleCommand: string | null };
+  /** Null where a hash cannot be computed: an invalid manifest has no capability hash and so no review token. */
+  readonly hashes: { readonly content: string | null; readonly capability: string | null; readonly token: string | null; readonly codewhaleCommand: string | null };
+  /** Set when the manifest does not load, so what the bundle can do (and how that changed) is unknown. */
+  readonly capabilitiesUnknown: string | null;
+  /** Which buttons work, decided on the host; `notices` are the visible sentences saying why Trust or Enable do not. */
+  readonly actions: {
+    readonly trust: ActionState;
+    readonly enable: ActionState;
+    readonly disable: ActionState;
+    readonly revoke: ActionState;
+    readonly notices: readonly string[];
+  };
   /** Strings in this review that held invisible characters. */
   readonly hiddenCount: number;
+}
+
+export interface ActionState {
+  readonly enabled: boolean;
+  /** Why the action is unavailable (a tooltip); null when it is available. */
+  readonly why: string | null;
 }
 
 export interface McpView {

@@ -1,5 +1,6 @@
 import { displayText } from '../text/displayText';
 import { displayPath } from './contract';
+import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
 import type { ReviewReport } from '../trust/lifecycle';
 
 /**
@@ -14,6 +15,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push(`Review: ${v(item.name)} (${item.system} ${item.kind}, ${item.scope})`);
   out.push(`  path: ${item.scope === 'user' ? item.path : displayPath(item.path, workspaces)}`);
   out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
+  if (!r.trustable) out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);
   if (item.detail.description) out.push(`  description: ${v(item.detail.description)}`);
 
   if (r.notCovered.length) {
@@ -24,7 +26,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   if (r.diff) {
     out.push('', `What changed since your last review (${r.receipt?.reviewedAt ?? 'unknown'}):`);
     out.push('  Capabilities:');
-    if (r.diff.capabilities.length === 0) out.push('    (no capability changes)');
+    if (r.capabilities === null) out.push(`    (${CAPABILITIES_UNKNOWN})`);
+    else if (r.diff.capabilities.length === 0) out.push('    (no capability changes)');
     for (const c of r.diff.capabilities) out.push(`    ${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${v(c.summary)}`);
     out.push('  Files:');
     if (r.diff.files.length === 0) out.push('    (no file changes)');
@@ -35,9 +38,10 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     }
   }
 
-  const caps = r.capabilities as Record<string, unknown>;
+  const caps = r.capabilities ?? {};
   out.push('', 'Capabilities:');
-  if (caps.system === 'codewhale') {
+  if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
+  else if (caps.system === 'codewhale') {
     const servers = Object.entries((caps.mcpServers ?? {}) as Record<string, Record<string, unknown>>);
     if (servers.length === 0) out.push('  MCP servers: none');
     for (const [id, s] of servers.sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -78,8 +82,12 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   const files = r.files ?? [];
   out.push('', `Files (${files.length}):`);
   for (const f of files) out.push(`  ${f.executable ? 'x' : '-'} ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${v(f.path)}`);
-  out.push('', `Content hash:    ${r.contentHash}`, `Capability hash: ${r.capabilityHash}`, `Review token:    ${r.reviewToken}`, '');
-  if (r.notCovered.length) out.push(`Trust is refused: the hooks of ${v(item.name)} run ${r.notCovered.length} file(s) this trust cannot cover (listed above).`);
+  out.push('', `Diagnostics (${r.diagnostics.length}):`);
+  if (r.diagnostics.length === 0) out.push('  none');
+  for (const d of r.diagnostics) out.push(`  ${d.severity.padEnd(11)} ${d.code}  ${displayPath(d.file, workspaces)}:${d.range.start.line + 1}  ${v(d.message)}`);
+  const none = 'not computable (the manifest does not load)';
+  out.push('', `Content hash:    ${r.contentHash ?? none}`, `Capability hash: ${r.capabilityHash ?? none}`, `Review token:    ${r.reviewToken ?? none}`, '');
+  if (!r.trustable || r.reviewToken === null) out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
   else out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
   if (r.codewhaleTrustLine) out.push(`Codewhale accepts the same token: ${r.codewhaleTrustLine}`);
   // Each line is one line on the screen, whatever a value held (spec: nothing reaches a terminal raw).

@@ -15,11 +15,19 @@ export function shown(text: unknown): Shown {
   return { text: displayText(s), hidden: hasUnsafeForDisplay(s.replace(/\t/g, ' ')) };
 }
 
-export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean): ReviewViewModel {
+/** Shown under the buttons in Restricted Mode: what stays available and why (README "Restricted Mode"). */
+export const RESTRICTED_NOTICE = 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.';
+/** The same, when there is nothing to disable or revoke. */
+export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE = 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
+
+/** The sentence when the manifest does not load, in the capabilities and in what changed. */
+export const CAPABILITIES_UNKNOWN = 'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
+
+export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean, workspaceTrusted = true): ReviewViewModel {
   const item = r.item;
   const root = item.system === 'codewhale' ? item.path : (item.workspace ?? path.dirname(item.path));
   const abs = (rel: string) => path.join(root, rel);
-  const caps = r.capabilities as Record<string, unknown>;
+  const caps = r.capabilities ?? {};
   const fileSet = new Set((r.files ?? []).map((f) => f.path));
   let hidden = 0;
   const count = <T extends Shown>(x: T): T => {
@@ -86,6 +94,13 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       }
     : null;
 
+  const current = snapshot.items.find((i) => i.id === item.id) ?? item;
+  const where = (d: { file: string; range: { start: { line: number } } }) => displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`);
+  // The index's diagnostics for the item and its children, and any the review's own read found that the index has not caught up with.
+  const indexed = snapshot.diagnostics.filter((d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId));
+  const seen = new Set(indexed.map((d) => `${d.code}\0${where(d)}\0${d.message}`));
+  const diagnostics = [...indexed, ...r.diagnostics.filter((d) => !seen.has(`${d.code}\0${where(d)}\0${d.message}`))];
+
   return {
     id: item.id,
     header: {
@@ -94,9 +109,9 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       kind: item.kind,
       scope: item.scope,
       path: displayText(item.scope === 'user' ? item.path : displayPath(item.path, snapshot.workspaces)),
-      decision: snapshot.items.find((i) => i.id === item.id)?.decision ?? item.decision,
-      decisionText: DECISION_TEXT[snapshot.items.find((i) => i.id === item.id)?.decision ?? item.decision],
-      reasons: (snapshot.items.find((i) => i.id === item.id)?.reasons ?? item.reasons).map((code) => ({ code, text: REASON_TEXT[code] })),
+      decision: current.decision,
+      decisionText: DECISION_TEXT[current.decision],
+      reasons: current.reasons.map((code) => ({ code, text: REASON_TEXT[code] })),
       trust: r.status,
       enabled: r.enabled,
       compatibility: item.compatibility,
@@ -113,12 +128,33 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     },
     notCovered: r.notCovered.map(S),
     files: (r.files ?? []).map((f) => ({ path: S(f.path), file: abs(f.path), size: f.size, executable: f.executable, sha256: f.sha256 })),
-    diagnostics: snapshot.diagnostics
-      .filter((d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId))
-      .map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`), line: d.range.start.line, character: d.range.start.character })),
+    diagnostics: diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: where(d), line: d.range.start.line, character: d.range.start.character })),
     hashes: { content: r.contentHash, capability: r.capabilityHash, token: r.reviewToken, codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine) },
+    capabilitiesUnknown: r.capabilities === null ? CAPABILITIES_UNKNOWN : null,
+    actions: reviewActions(r, current, workspaceTrusted),
     get hiddenCount() {
       return hidden;
     },
+  };
+}
+
+/**
+ * Which of the panel's buttons work, and why not. Trust and enable add what runs: refused
+ * in Restricted Mode and for a unit that cannot be trusted (an invalid manifest), with a
+ * visible sentence. Disable and revoke only reduce what runs: available whenever there
+ * is something to disable or revoke, in Restricted Mode too.
+ */
+function reviewActions(r: ReviewReport, current: { decision: string; reasons: readonly string[] }, workspaceTrusted: boolean): ReviewViewModel['actions'] {
+  const restricted = workspaceTrusted ? null : 'Restricted Mode: trust this workspace first';
+  const refused = r.trustable ? null : (r.trustRefusal ?? 'This bundle cannot be trusted.');
+  const blocked = restricted ?? refused;
+  const trustWhy = blocked ?? (r.status === 'trusted' ? 'Already trusted at these hashes' : r.reviewToken === null ? 'No review token: the bundle cannot be hashed' : current.decision === 'rejected' ? `Rejected (${current.reasons.join(', ')}): see Diagnostics` : null);
+  const enableWhy = blocked ?? (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : null);
+  return {
+    trust: { enabled: trustWhy === null, why: trustWhy },
+    enable: { enabled: enableWhy === null, why: enableWhy },
+    disable: { enabled: r.enabled, why: r.enabled ? null : 'Not enabled' },
+    revoke: { enabled: r.receipt !== null, why: r.receipt !== null ? null : 'Not reviewed: there is no trust to revoke' },
+    notices: [refused, restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null].filter((n): n is string => n !== null),
   };
 }

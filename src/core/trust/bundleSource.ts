@@ -11,7 +11,7 @@ import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from '..
 import { osPath } from '../fs/rawNames';
 import type { RivumiBundleHashes } from '../rivumi/model';
 import { EMPTY_TRUST } from './trustView';
-import type { BundleFile, Item } from '../model';
+import type { BundleFile, Diagnostic, Item } from '../model';
 import { emptyOwnRecord, ownRecordOf } from '../documents/ownRecord';
 
 /**
@@ -34,6 +34,8 @@ export interface BundleSource {
   /** What the bundle runs that trust cannot cover; trust is refused while any is listed. */
   readonly notCovered: readonly string[];
   readonly applicable: boolean;
+  /** The unit's diagnostics as read now (an invalid unit's say why it is rejected). */
+  readonly diagnostics: readonly Diagnostic[];
   rehashCopy(copyRoot: string): string | undefined;
 }
 
@@ -50,7 +52,8 @@ function codewhaleSource(item: Item, host: HostFacts): SourceRead {
   const discoveryRoot = canonicalPath(path.dirname(dir));
   if (!label || !discoveryRoot) return { ok: false, message: `bundle ${item.name} at ${dir} can no longer be read` };
   const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
-  const fresh = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true }).items[0];
+  const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
+  const fresh = out.items[0];
   if (!fresh || !bundle.contentHash || !bundle.canonicalRoot) {
     const err = bundle.diagnostics.find((d) => d.severity === 'error');
     return { ok: false, message: `bundle ${item.name} cannot be hashed: ${err?.message ?? 'unreadable'}` };
@@ -67,6 +70,7 @@ function codewhaleSource(item: Item, host: HostFacts): SourceRead {
       capabilities: codewhaleCapabilities(bundle, fresh),
       notCovered: [],
       applicable: bundle.when.applicable,
+      diagnostics: out.diagnostics,
       rehashCopy: (copy) => {
         const manifest = readRegularFile(path.join(copy, label), 1048576);
         if (!manifest.ok) return undefined;
@@ -81,8 +85,11 @@ function rivumiSource(item: Item): SourceRead {
   if (!item.workspace) return { ok: false, message: `${item.name} has no workspace` };
   const workspace = item.workspace;
   const project = loadRivumiProject(workspace);
-  const fresh = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false }).items.find((i) => i.id === item.id);
+  const out = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false });
+  const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh || !fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
+  const own = new Set([fresh.id, ...out.items.filter((i) => i.parent === fresh.id).map((i) => i.id)]);
+  const diagnostics = out.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
   // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
   const unit = (hashes: RivumiBundleHashes, canonicalPath: string, domain: string, manifestRel: string, capabilities: Record<string, unknown>): SourceRead => ({
     ok: true,
@@ -96,6 +103,7 @@ function rivumiSource(item: Item): SourceRead {
       capabilities,
       notCovered: hashes.notCovered.map((n) => n.message),
       applicable: true,
+      diagnostics,
       // The copy holds the same covered files under the same raw relative paths.
       rehashCopy: (copy) => {
         const manifest = readRegularFile(osPath(path.join(copy, manifestRel)), 65536);

@@ -3,12 +3,13 @@ import * as path from 'node:path';
 import { readBundleSource, type BundleSource } from './bundleSource';
 import { ownRecordOf } from '../documents/ownRecord';
 import { osPath } from '../fs/rawNames';
+import { invalidBundleRefusal, readInvalidBundle, withReviewedFiles } from './invalidBundle';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
 import { touched, type Mutation, type TrustStore } from './trustStore';
 import type { HostFacts } from '../codewhale/host';
-import type { Item, TrustStatus } from '../model';
+import type { Diagnostic, Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
 
 /**
@@ -27,10 +28,12 @@ export interface LifecycleContext {
 
 export interface ReviewReport {
   readonly item: Item;
-  readonly reviewToken: string;
-  readonly contentHash: string;
-  readonly capabilityHash: string;
-  readonly capabilities: Record<string, unknown>;
+  /** Null when the unit does not load and so has no capability hash (an invalid manifest). */
+  readonly reviewToken: string | null;
+  readonly contentHash: string | null;
+  readonly capabilityHash: string | null;
+  /** Null when an invalid manifest leaves what the unit can do unknown. */
+  readonly capabilities: Record<string, unknown> | null;
   readonly files: Item['detail']['files'];
   readonly status: TrustStatus;
   readonly enabled: boolean;
@@ -41,11 +44,16 @@ export interface ReviewReport {
   readonly codewhaleTrustLine: string | null;
   /** What the bundle runs that this trust cannot cover; while any is listed, trust is refused. */
   readonly notCovered: readonly string[];
+  /** False when trust and enable are refused for what this review shows; `trustRefusal` says why. */
+  readonly trustable: boolean;
+  readonly trustRefusal: string | null;
+  /** The unit's diagnostics as read now: for an invalid unit, why the agent rejects it. */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport> {
   const read = readBundleSource(item, ctx.host);
-  if (!read.ok) return { ok: false, message: read.message };
+  if (!read.ok) return reviewInvalid(item, ctx, read.message);
   const s = read.source;
   const state = ctx.store.read();
   const entry = state.ok ? state.state.bundles[s.bundleKey] : undefined;
@@ -53,8 +61,11 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
   const contentHash = s.item.contentHash as string;
   const capabilityHash = s.item.capabilityHash as string;
   const status = statusOf(receipt, contentHash, capabilityHash);
+  const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
+  const refusal = invalid ?? (s.notCovered.length > 0 ? notCoveredRefusal(s.item.name, s.notCovered) : null);
+  const files = invalid && receipt ? withReviewedFiles(s.files, s.root, Object.keys(receipt.files)) : s.files;
   const snapshotDir = receipt ? path.join(ctx.store.snapshotsDir, receipt.contentHash) : undefined;
-  const diff = receipt && status !== 'trusted' ? diffAgainstReceipt(receipt, s.capabilities, s.files, s.root, snapshotDir && fs.existsSync(snapshotDir) ? snapshotDir : undefined) : null;
+  const diff = receipt && status !== 'trusted' ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, snapshotDir && fs.existsSync(snapshotDir) ? snapshotDir : undefined) : null;
   return {
     ok: true,
     value: {
@@ -63,15 +74,61 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       contentHash,
       capabilityHash,
       capabilities: s.capabilities,
-      files: s.files,
+      files,
       status,
       enabled: entry?.enabled ?? false,
       receipt,
       diff,
-      codewhaleTrustLine: s.item.system === 'codewhale' ? `/plugin trust ${s.item.name} ${s.item.reviewToken}` : null,
+      codewhaleTrustLine: s.item.system === 'codewhale' && refusal === null ? `/plugin trust ${s.item.name} ${s.item.reviewToken}` : null,
       notCovered: s.notCovered,
+      trustable: refusal === null,
+      trustRefusal: refusal,
+      diagnostics: s.diagnostics,
     },
   };
+}
+
+/**
+ * The review of a unit that does not load (issue 10 #19): what is on disk now, the file
+ * diff against the reviewed snapshot, and why it is rejected; never trustable. Capability
+ * changes cannot be computed without a manifest, so the diff lists files only.
+ */
+function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Mutation<ReviewReport> {
+  const state = ctx.store.read();
+  const key = item.detail.bundleKey;
+  const entry = state.ok && key ? state.state.bundles[key] : undefined;
+  const receipt = entry?.trust ?? null;
+  const disk = readInvalidBundle(item, receipt ? Object.keys(receipt.files) : [], ctx.host);
+  if (!disk || disk.bundleKey !== key) return { ok: false, message: failure };
+  const refusal = invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ?? `${item.name} cannot be trusted or enabled: ${failure}`;
+  const snapshotDir = receipt ? path.join(ctx.store.snapshotsDir, receipt.contentHash) : undefined;
+  const diff = receipt ? diffAgainstReceipt(receipt, receipt.capabilities, disk.files, disk.root, snapshotDir && fs.existsSync(snapshotDir) ? snapshotDir : undefined) : null;
+  return {
+    ok: true,
+    value: {
+      item: disk.item,
+      reviewToken: null,
+      contentHash: disk.contentHash,
+      capabilityHash: null,
+      capabilities: null,
+      files: disk.files,
+      status: statusOf(receipt, disk.contentHash, null),
+      enabled: entry?.enabled ?? false,
+      receipt,
+      diff,
+      codewhaleTrustLine: null,
+      notCovered: [],
+      trustable: false,
+      trustRefusal: refusal,
+      diagnostics: disk.diagnostics,
+    },
+  };
+}
+
+/** Why trust or enable is refused for a unit that does not load: its first error when it is invalid, else the read failure. */
+function unloadable(item: Item, ctx: LifecycleContext, failure: string): string {
+  const disk = readInvalidBundle(item, [], ctx.host);
+  return (disk && invalidBundleRefusal(disk.item, disk.diagnostics, disk.root)) ?? failure;
 }
 
 export async function trust(item: Item, token: string, ctx: LifecycleContext): Promise<Mutation<{ item: Item; snapshot: string }>> {
@@ -79,8 +136,10 @@ export async function trust(item: Item, token: string, ctx: LifecycleContext): P
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
   const read = readBundleSource(item, ctx.host);
-  if (!read.ok) return { ok: false, message: read.message };
+  if (!read.ok) return { ok: false, message: unloadable(item, ctx, read.message) };
   const s = read.source;
+  const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
+  if (invalid) return { ok: false, message: invalid };
   if (s.notCovered.length > 0) return { ok: false, message: notCoveredRefusal(s.item.name, s.notCovered) };
   const current = s.item.reviewToken as string;
   if (token !== current) {
@@ -109,8 +168,10 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
   const read = readBundleSource(item, ctx.host);
-  if (!read.ok) return { ok: false, message: read.message };
+  if (!read.ok) return { ok: false, message: unloadable(item, ctx, read.message) };
   const s = read.source;
+  const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
+  if (invalid) return { ok: false, message: invalid };
   const label = s.item.system === 'codewhale' ? 'Plugin bundle' : 'Rivumi bundle';
   // Re-hashing the snapshot can take long; it is done before the lock, whose section
   // must stay short (a writer that holds it past the stale time loses it). The snapshot
@@ -235,7 +296,7 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
   };
 }
 
-export function statusOf(receipt: Receipt | null, contentHash: string, capabilityHash: string): TrustStatus {
+export function statusOf(receipt: Receipt | null, contentHash: string | null, capabilityHash: string | null): TrustStatus {
   if (!receipt) return 'not-reviewed';
   if (receipt.capabilityHash !== capabilityHash) return 'capabilities-changed';
   if (receipt.contentHash !== contentHash) return 'content-changed';

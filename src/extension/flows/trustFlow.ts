@@ -3,6 +3,10 @@ import type { GatePort, LifecyclePort, UiPort } from './ports';
 
 export type TrustOutcome = 'trusted' | 'refused' | 'cancelled' | 'review-first';
 
+/** Restricted Mode refuses what adds trust or activation; disable and revoke stay allowed (README "Restricted Mode"). */
+export const RESTRICTED_TRUST = 'Restricted Mode: trust this workspace in VS Code before trusting its bundles.';
+export const RESTRICTED_ENABLE = 'Restricted Mode: trust this workspace in VS Code before enabling its bundles.';
+
 export function shortToken(token: string): string {
   return `${token.slice(0, 12)}…${token.slice(65, 77)}`;
 }
@@ -15,7 +19,7 @@ export function shortToken(token: string): string {
 export async function trustFlow(item: Item, token: string | undefined, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<TrustOutcome> {
   const { ui, gate, lifecycle } = ports;
   if (!gate.workspaceTrusted()) {
-    ui.error('Restricted Mode: trust this workspace in VS Code before trusting its bundles.');
+    ui.error(RESTRICTED_TRUST);
     return 'refused';
   }
   const shown = token ?? gate.shownToken(item.id);
@@ -25,7 +29,12 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
     ui.error(current.message);
     return 'refused';
   }
-  if (current.value.reviewToken !== shown) {
+  // An invalid bundle is refused for what it is now, whatever token a stale panel sent.
+  if (!current.value.trustable) {
+    ui.error(current.value.trustRefusal ?? `${item.name} cannot be trusted.`);
+    return 'refused';
+  }
+  if (current.value.reviewToken !== shown || (token !== undefined && token !== gate.shownToken(item.id))) {
     ui.error(`${item.name} changed since you opened this review; review it again before trusting it.`);
     return 'refused';
   }
@@ -46,7 +55,7 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
 
 export async function enableFlow(item: Item, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<boolean> {
   if (!ports.gate.workspaceTrusted()) {
-    ports.ui.error('Restricted Mode: trust this workspace in VS Code before enabling its bundles.');
+    ports.ui.error(RESTRICTED_ENABLE);
     return false;
   }
   const r = await ports.lifecycle.enable(item);

@@ -16,7 +16,7 @@ describe('trust and enable (in the extension host)', () => {
     // Another process (the CLI) trusts the bundle in the shared store.
     const store = new TrustStore(stateDir);
     const r = review(good, { store });
-    assert.ok(r.ok);
+    assert.ok(r.ok && r.value.reviewToken !== null);
     assert.ok((await trust(good, r.value.reviewToken, { store })).ok);
     const trusted = await until('the store watcher to show trust', (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.trust === 'trusted'));
     assert.deepEqual([trusted.decision, trusted.reasons], ['disabled', ['not_enabled']]);
