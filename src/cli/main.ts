@@ -36,7 +36,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       io.err(`skillgate: ${e.message}\n${USAGE}`);
       return 2;
     }
-    throw e;
+    return internalError(e, io);
   }
   try {
     return await dispatch(cmd, io);
@@ -45,9 +45,15 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       io.err(`skillgate: ${e.message}\n`);
       return 2;
     }
-    io.err(`skillgate: internal error: ${(e as Error).message}\n${io.env.SKILLGATE_DEBUG === '1' ? `${(e as Error).stack}\n` : ''}`);
-    return 2;
+    return internalError(e, io);
   }
+}
+
+/** Anything that still escapes (the index itself contains a fault to its bundle): one sentence, exit 2. */
+function internalError(e: unknown, io: Io): number {
+  const error = e instanceof Error ? e : new Error(String(e));
+  io.err(`skillgate: internal error: ${error.message}\n${io.env.SKILLGATE_DEBUG === '1' ? `${error.stack}\n` : ''}`);
+  return 2;
 }
 
 async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
