@@ -53,6 +53,13 @@ describe('fault boundaries of the index', () => {
     assertBoomRejected(new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll());
   });
 
+  it('fails check for a faulted bundle even when it is not enabled', () => {
+    const s = new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll();
+    const boom = check(s, false).filter((c) => c.item.system === 'codewhale');
+    assert.deepEqual(boom.map((c) => c.item.name), ['boom']);
+    assert.match(boom[0]?.problem ?? '', /could not read it/);
+  });
+
   it('does the same on the editor\'s asynchronous path', async () => {
     assertBoomRejected(await new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAllAsync());
   });
