@@ -6,6 +6,13 @@ void run(process.argv.slice(2), {
   err: (t) => process.stderr.write(t),
   env: process.env,
   cwd: process.cwd(),
-}).then((code) => {
-  process.exitCode = code;
-});
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  // Only a failure to write the report itself gets here (run() returns every other error as exit 2).
+  (e: unknown) => {
+    process.exitCode = 2;
+    process.stderr.write(`skillgate: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  },
+);

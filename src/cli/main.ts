@@ -41,7 +41,7 @@ export async function run(argv: readonly string[], raw: Io): Promise<number> {
       io.err(`skillgate: ${displayText(e.message)}\n${USAGE}`);
       return 2;
     }
-    throw e;
+    return internalError(e, io);
   }
   try {
     return await dispatch(cmd, io);
@@ -50,9 +50,15 @@ export async function run(argv: readonly string[], raw: Io): Promise<number> {
       io.err(`skillgate: ${displayText(e.message)}\n`);
       return 2;
     }
-    io.err(`skillgate: internal error: ${displayText((e as Error).message)}\n${io.env.SKILLGATE_DEBUG === '1' ? `${(e as Error).stack}\n` : ''}`);
-    return 2;
+    return internalError(e, io);
   }
+}
+
+/** Anything that still escapes (the index itself contains a fault to its bundle): one sentence, exit 2. */
+function internalError(e: unknown, io: Io): number {
+  const error = e instanceof Error ? e : new Error(String(e));
+  io.err(`skillgate: internal error: ${displayText(error.message)}\n${io.env.SKILLGATE_DEBUG === '1' ? `${displayText(error.stack ?? '', 'multi-line')}\n` : ''}`);
+  return 2;
 }
 
 async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {

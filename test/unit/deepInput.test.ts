@@ -199,6 +199,41 @@ describe('deep input', function () {
   });
 });
 
+describe('wide input', function () {
+  this.timeout(60000);
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('reports at most 100 schema problems for a manifest with 50,000 wrong values', () => {
+    f.write('ws/.codewhale/plugins/wide/plugin.json', `{"$schema": "s", "name": "wide", "keywords": [${Array(50000).fill('1').join(',')}]}`);
+    f.write('ws/.codewhale/plugins/wider/plugin.toml', `${GOOD_TOML.replace('good', 'wider')}[capabilities]\nnetwork_hosts = [${Array(50000).fill('1').join(',')}]\n`);
+    const s = index([f.path('ws')]);
+    for (const name of ['wide', 'wider']) {
+      const item = byName(s, name);
+      assert.equal(item.decision, 'rejected');
+      const count = s.diagnostics.filter((d) => d.itemId === item.id).length;
+      assert.ok(count >= 1 && count <= 100, `${name}: ${count} diagnostics`);
+    }
+  });
+
+  it('finds the range of every key of an object with 30,000 keys in linear time', () => {
+    const keys = Array.from({ length: 30000 }, (_, i) => `k${i}`);
+    const parsed = parseJsonDocument('f.json', `{${keys.map((k) => `"${k}": {"command": "x"}`).join(',')}}`);
+    assert.ok(parsed.ok);
+    const started = Date.now();
+    for (const k of keys) parsed.document.valueRange([k, 'command']);
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+    assert.deepEqual(parsed.document.valueRange(['k29999', 'command']).start.line, 0);
+  });
+
+  it('takes the first of two same-named keys for a range, as before', () => {
+    const parsed = parseJsonDocument('f.json', '{"a": 1,\n"a": 2}');
+    assert.ok(parsed.ok);
+    assert.equal(parsed.document.valueRange(['a']).start.line, 0);
+  });
+});
+
 describe('nesting pre-scan', () => {
   it('ignores brackets inside JSON strings, escaped quotes included', () => {
     assert.equal(nestingExcess(`["${'['.repeat(50)}\\"${'{'.repeat(50)}"]`, 2, 'json'), undefined);

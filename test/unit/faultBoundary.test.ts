@@ -4,6 +4,7 @@ import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
 import { loadCodewhaleBundle } from '../../src/core/codewhale/bundle';
 import { loadRivumiProject } from '../../src/core/rivumi/load';
 import { check } from '../../src/core/trust/lifecycle';
+import { run } from '../../src/cli/main';
 import type { BundleLoader } from '../../src/core/index/bundleJob';
 import type { RivumiProject } from '../../src/core/rivumi/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
@@ -50,6 +51,13 @@ describe('fault boundaries of the index', () => {
 
   it('turns an exception in one Codewhale bundle into that bundle\'s error, in a full index', () => {
     assertBoomRejected(new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll());
+  });
+
+  it('fails check for a faulted bundle even when it is not enabled', () => {
+    const s = new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll();
+    const boom = check(s, false).filter((c) => c.item.system === 'codewhale');
+    assert.deepEqual(boom.map((c) => c.item.name), ['boom']);
+    assert.match(boom[0]?.problem ?? '', /could not read it/);
   });
 
   it('does the same on the editor\'s asynchronous path', async () => {
@@ -115,5 +123,13 @@ describe('fault boundaries of the index', () => {
       assert.equal(byName(s, 'p').decision, 'disabled');
       assert.ok(!s.items.some((i) => i.name === '.rivumi'));
     });
+  });
+
+  it('the CLI answers exit 2 with one sentence when a dependency throws even before a command runs', async () => {
+    let err = '';
+    const env = new Proxy({} as NodeJS.ProcessEnv, { get: (_t, key) => { if (key === 'SKILLGATE_DEBUG') return undefined; throw new Error('environment unavailable'); } });
+    const code = await run(['list', '--json'], { out: () => undefined, err: (t) => (err += t), env, cwd: f.path('ws') });
+    assert.equal(code, 2);
+    assert.equal(err, 'skillgate: internal error: environment unavailable\n');
   });
 });

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { LineMap } from '../text/lineMap';
 import { nestingExcess } from './nesting';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
@@ -69,9 +69,41 @@ class JsonDocument implements ParsedDocument {
     return (this.lineMap ??= new LineMap(this.text));
   }
 
+  /**
+   * Each object's properties by key, built the first time a path goes through it.
+   * jsonc-parser's `findNodeAtLocation` scans an object's properties one by one, so a
+   * range for each of n keys of one object cost n² (15,000 MCP servers: seconds). The
+   * first of duplicate keys wins, as in `findNodeAtLocation`.
+   */
+  private readonly propertiesOf = new WeakMap<Node, Map<string, Node>>();
+
+  private nodeAt(path: DocPath): Node | undefined {
+    let node: Node | undefined = this.root;
+    for (const segment of path) {
+      if (!node) return undefined;
+      if (node.type === 'array' && typeof segment === 'number') node = node.children?.[segment];
+      else if (node.type === 'object' && typeof segment === 'string') node = this.properties(node).get(segment);
+      else return undefined;
+    }
+    return node;
+  }
+
+  private properties(object: Node): Map<string, Node> {
+    let map = this.propertiesOf.get(object);
+    if (!map) {
+      map = new Map();
+      for (const prop of object.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        if (k && v && prop.children?.length === 2 && !map.has(k.value as string)) map.set(k.value as string, v);
+      }
+      this.propertiesOf.set(object, map);
+    }
+    return map;
+  }
+
   private nearest(path: DocPath): Node {
     for (let n = path.length; n >= 0; n--) {
-      const node = findNodeAtLocation(this.root, path.slice(0, n) as (string | number)[]);
+      const node = this.nodeAt(path.slice(0, n));
       if (node) return node;
     }
     return this.root;

@@ -233,7 +233,13 @@ export function check(snapshot: Snapshot, hooksOptIn: boolean): CheckFailure[] {
   if (snapshot.trustProblem) {
     return snapshot.items.filter((i) => i.trust !== null).map((item) => ({ item, problem: `the trust store is unavailable: ${snapshot.trustProblem}` }));
   }
+  // [Skillgate] What Skillgate failed to read (a `skillgate.internal` fault) cannot be vouched for, enabled or not.
+  const faulted = new Set(snapshot.diagnostics.filter((d) => d.code === 'skillgate.internal' && d.itemId !== null).map((d) => d.itemId));
   for (const item of snapshot.items) {
+    if (faulted.has(item.id)) {
+      failures.push({ item, problem: 'Skillgate could not read it (internal error), so it cannot say what the agent would load' });
+      continue;
+    }
     if (item.trust === null) continue;
     const loads =
       item.system === 'rivumi'
