@@ -40,6 +40,9 @@ async function replay(index: number): Promise<number> {
 async function main(): Promise<number> {
   if (values.replay !== undefined) return replay(Number(values.replay));
   let last = 0;
+  // Ctrl-C or SIGTERM: finish the inputs in flight, then print the report of what ran.
+  let stop = false;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => (stop = true));
   const report = await runFuzz({
     seed: values.seed,
     runs: Number(values.runs),
@@ -48,6 +51,7 @@ async function main(): Promise<number> {
     timeLimitMs: Number(values['time-limit']),
     hangMs: Number(values.hang),
     shrinkAttempts: Number(values.shrink),
+    shouldStop: () => stop,
     onProgress: (done, failing, ms) => {
       if (values.json || ms - last < 10000) return;
       last = ms;

@@ -17,6 +17,8 @@ export interface FuzzOptions {
   /** Candidate inputs tried per new failure kind to find a smaller reproducer; 0: none. */
   readonly shrinkAttempts: number;
   readonly onProgress?: (done: number, failing: number, elapsedMs: number) => void;
+  /** Polled before each input: true ends the run early, with the report of what ran. */
+  readonly shouldStop?: () => boolean;
 }
 
 export interface FailureGroup {
@@ -88,7 +90,7 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       const w = startWorker();
       let current: { index: number; since: number; input?: FuzzInput } | undefined;
       const give = () => {
-        if (next >= end) {
+        if (next >= end || o.shouldStop?.()) {
           current = undefined;
           w.send({ type: 'exit' } satisfies ToWorker);
           return;
@@ -122,7 +124,7 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           record(current.index, [{ invariant: 'no-crash', signature: `worker died (${signal ?? code})`, detail: `the worker process exited with ${signal ?? code} while checking the input` }], [], current.input);
           current = undefined;
         }
-        if (next < end) spawn();
+        if (next < end && !o.shouldStop?.()) spawn();
         finish();
       });
     };
