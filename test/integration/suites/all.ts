@@ -3,3 +3,4 @@ import './tree.test';
 import './diagnostics.test';
 import './quickfix.test';
 import './lifecycle.test';
+import './drift.test';

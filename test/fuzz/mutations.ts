@@ -1,0 +1,308 @@
+import * as fs from 'node:fs';
+import { originalExecFileSync as execFileSync } from './spy';
+import { bytesText, textBytes } from './random';
+import { CONTROL_STRINGS, ENGINE_FENCES } from './payloads';
+
+/**
+ * One change to an input tree, as data: a reproducer prints the list, and shrinking
+ * drops entries from it. Paths are relative to the input root, in `bytesText` form
+ * (so names that are not UTF-8 survive JSON).
+ */
+export type Op =
+  | { readonly op: 'flip'; readonly path: string; readonly at: number; readonly byte: number }
+  | { readonly op: 'insert'; readonly path: string; readonly at: number; readonly bytes: string }
+  | { readonly op: 'truncate'; readonly path: string; readonly length: number }
+  | { readonly op: 'json'; readonly path: string; readonly how: JsonMutation; readonly at: number; readonly size: number }
+  | { readonly op: 'toml'; readonly path: string; readonly how: TextMutation; readonly at: number; readonly size: number }
+  | { readonly op: 'frontmatter'; readonly path: string; readonly how: FrontMatterMutation; readonly at: number; readonly size: number }
+  | { readonly op: 'rename'; readonly path: string; readonly name: string }
+  | { readonly op: 'add'; readonly path: string; readonly kind: 'file' | 'dir' | 'fifo'; readonly content: string }
+  | { readonly op: 'symlink'; readonly path: string; readonly target: string }
+  | { readonly op: 'chmod'; readonly path: string; readonly mode: number }
+  | { readonly op: 'delete'; readonly path: string }
+  | { readonly op: 'nest'; readonly path: string; readonly depth: number }
+  | { readonly op: 'many'; readonly path: string; readonly count: number }
+  | { readonly op: 'copy'; readonly path: string; readonly to: string };
+
+export type JsonMutation = 'deep-array' | 'deep-object' | 'duplicate-key' | 'wrong-type' | 'huge' | 'proto' | 'controls';
+export type TextMutation = 'deep-array' | 'deep-table' | 'duplicate-key' | 'wrong-type' | 'huge' | 'controls';
+export type FrontMatterMutation = 'engine' | 'deep-yaml' | 'duplicate-name' | 'controls' | 'huge' | 'unclosed' | 'line-endings';
+
+export const JSON_MUTATIONS: readonly JsonMutation[] = ['deep-array', 'deep-object', 'duplicate-key', 'wrong-type', 'huge', 'proto', 'controls'];
+export const TEXT_MUTATIONS: readonly TextMutation[] = ['deep-array', 'deep-table', 'duplicate-key', 'wrong-type', 'huge', 'controls'];
+export const FRONT_MATTER_MUTATIONS: readonly FrontMatterMutation[] = ['engine', 'deep-yaml', 'duplicate-name', 'controls', 'huge', 'unclosed', 'line-endings'];
+
+const SLASH = Buffer.from('/');
+/** A symlink target written as `@root/outside/x` points into the input root wherever it is built. */
+export const ROOT_MARK = '@root/';
+
+export function join(...parts: Buffer[]): Buffer {
+  const out: Buffer[] = [];
+  parts.forEach((p, i) => {
+    if (i > 0) out.push(SLASH);
+    out.push(p);
+  });
+  return Buffer.concat(out);
+}
+
+function dirOf(p: Buffer): Buffer {
+  const i = p.lastIndexOf(0x2f);
+  return i < 0 ? Buffer.alloc(0) : p.subarray(0, i);
+}
+
+function isUtf8(b: Buffer): boolean {
+  return Buffer.from(b.toString('utf8'), 'utf8').equals(b);
+}
+
+function lstat(p: Buffer): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(p: Buffer): string | undefined {
+  const st = lstat(p);
+  if (!st?.isFile()) return undefined;
+  return fs.readFileSync(p).toString('utf8');
+}
+
+/** Applies one op under `root`; an op whose target is gone (after shrinking) does nothing. */
+export function applyOp(root: string, op: Op): void {
+  const abs = join(Buffer.from(root), textBytes(op.path));
+  const st = lstat(abs);
+  switch (op.op) {
+    case 'flip': {
+      if (!st?.isFile() || st.size === 0) return;
+      const b = fs.readFileSync(abs);
+      b[op.at % b.length] = op.byte;
+      fs.writeFileSync(abs, b);
+      return;
+    }
+    case 'insert': {
+      if (!st?.isFile()) return;
+      const b = fs.readFileSync(abs);
+      const at = op.at % (b.length + 1);
+      fs.writeFileSync(abs, Buffer.concat([b.subarray(0, at), textBytes(op.bytes), b.subarray(at)]));
+      return;
+    }
+    case 'truncate':
+      if (st?.isFile()) fs.truncateSync(abs, Math.min(op.length, st.size));
+      return;
+    case 'json': {
+      const t = readText(abs);
+      if (t !== undefined) fs.writeFileSync(abs, mutateJson(t, op.how, op.at, op.size));
+      return;
+    }
+    case 'toml': {
+      const t = readText(abs);
+      if (t !== undefined) fs.writeFileSync(abs, mutateToml(t, op.how, op.at, op.size));
+      return;
+    }
+    case 'frontmatter': {
+      const t = readText(abs);
+      if (t !== undefined) fs.writeFileSync(abs, mutateFrontMatter(t, op.how, op.at, op.size));
+      return;
+    }
+    case 'rename': {
+      if (!st) return;
+      const to = join(dirOf(abs), textBytes(op.name));
+      if (lstat(to)) return;
+      fs.renameSync(abs, to);
+      return;
+    }
+    case 'add': {
+      if (st) return;
+      fs.mkdirSync(dirOf(abs), { recursive: true });
+      if (op.kind === 'dir') fs.mkdirSync(abs);
+      else if (op.kind === 'fifo') execFileSync('mkfifo', [abs.toString('latin1')], { encoding: 'latin1' });
+      else fs.writeFileSync(abs, textBytes(op.content));
+      return;
+    }
+    case 'symlink':
+      if (st) fs.rmSync(abs, { recursive: true, force: true });
+      fs.mkdirSync(dirOf(abs), { recursive: true });
+      fs.symlinkSync(op.target.startsWith(ROOT_MARK) ? join(Buffer.from(root), textBytes(op.target.slice(ROOT_MARK.length))) : textBytes(op.target), abs);
+      return;
+    case 'chmod':
+      if (st && !st.isSymbolicLink()) fs.chmodSync(abs, op.mode);
+      return;
+    case 'delete':
+      if (st) fs.rmSync(abs, { recursive: true, force: true });
+      return;
+    case 'nest': {
+      if (!st?.isDirectory()) return;
+      let cur = abs;
+      for (let i = 0; i < op.depth; i++) cur = join(cur, Buffer.from(i % 2 ? 'd' : 'skills'));
+      fs.mkdirSync(cur, { recursive: true });
+      fs.writeFileSync(join(cur, Buffer.from('SKILL.md')), '---\nname: deep\ndescription: deep\n---\nbody\n');
+      return;
+    }
+    case 'many': {
+      if (!st?.isDirectory()) return;
+      const dir = join(abs, Buffer.from('many'));
+      fs.mkdirSync(dir, { recursive: true });
+      for (let i = 0; i < op.count; i++) fs.writeFileSync(join(dir, Buffer.from(`f${i}`)), '');
+      return;
+    }
+    case 'copy': {
+      if (!st || st.isSymbolicLink()) return;
+      const to = join(dirOf(abs), textBytes(op.to));
+      if (lstat(to)) return;
+      // cpSync takes string paths only: a source or destination that is not UTF-8 is left alone.
+      if (!isUtf8(abs) || !isUtf8(to)) return;
+      fs.cpSync(abs.toString('utf8'), to.toString('utf8'), { recursive: true });
+      return;
+    }
+  }
+}
+
+/** Every value position of a parsed JSON document: [container, key]. */
+function slots(v: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []): [Record<string, unknown> | unknown[], string | number][] {
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => {
+      out.push([v, i]);
+      slots(x, out);
+    });
+  } else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.push([v as Record<string, unknown>, k]);
+      slots(x, out);
+    }
+  }
+  return out;
+}
+
+const MARK = '\u0001FUZZ\u0001';
+const MARK_JSON = JSON.stringify(MARK);
+
+function deepArray(depth: number): string {
+  return '['.repeat(depth) + '1' + ']'.repeat(depth);
+}
+
+function deepObject(depth: number): string {
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
+
+function hugeJson(size: number, at: number): string {
+  switch (at % 4) {
+    case 0:
+      return JSON.stringify('A'.repeat(size));
+    case 1:
+      return `[${Array.from({ length: Math.min(size, 50000) }, (_, i) => i).join(',')}]`;
+    case 2:
+      return `{${Array.from({ length: Math.min(size, 20000) }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    default:
+      return `1${'0'.repeat(Math.min(size, 400))}`;
+  }
+}
+
+const WRONG_TYPES = ['null', '0', '-1', '1e308', '""', '[]', '{}', 'true', '"x"', '1.5', '[null]', '{"":null}'];
+
+export function mutateJson(text: string, how: JsonMutation, at: number, size: number): string {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    // Not JSON (any more): insert the nesting as text.
+    const pos = at % (text.length + 1);
+    return text.slice(0, pos) + deepArray(size) + text.slice(pos);
+  }
+  const all = slots(doc);
+  const objects = all.filter(([c]) => !Array.isArray(c)) as [Record<string, unknown>, string][];
+  if (all.length === 0) return how === 'deep-object' ? deepObject(size) : deepArray(size);
+  const [container, key] = all[at % all.length] as [Record<string, unknown>, string];
+  let replacement: string;
+  switch (how) {
+    case 'deep-array':
+      replacement = deepArray(size);
+      break;
+    case 'deep-object':
+      replacement = deepObject(size);
+      break;
+    case 'wrong-type':
+      replacement = WRONG_TYPES[size % WRONG_TYPES.length] as string;
+      break;
+    case 'huge':
+      replacement = hugeJson(size, at);
+      break;
+    case 'controls':
+      replacement = JSON.stringify(CONTROL_STRINGS[size % CONTROL_STRINGS.length]);
+      break;
+    case 'duplicate-key':
+    case 'proto': {
+      const target = objects.length ? (objects[at % objects.length] as [Record<string, unknown>, string]) : undefined;
+      if (!target) return text;
+      const [obj, k] = target;
+      const dupKey = how === 'proto' ? '__proto__' : k;
+      obj[MARK] = 0;
+      const value = how === 'proto' ? '{"polluted":true,"name":"x"}' : (WRONG_TYPES[size % WRONG_TYPES.length] as string);
+      return JSON.stringify(doc, null, 2).replace(`${MARK_JSON}: 0`, `${JSON.stringify(dupKey)}: ${value}`);
+    }
+  }
+  (container as Record<string, unknown>)[key] = MARK;
+  return JSON.stringify(doc, null, 2).replace(MARK_JSON, replacement);
+}
+
+export function mutateToml(text: string, how: TextMutation, at: number, size: number): string {
+  const lines = text.split('\n');
+  const keyed = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*[A-Za-z0-9_."-]+\s*=/.test(l));
+  const pick = keyed.length ? (keyed[at % keyed.length] as readonly [string, number]) : undefined;
+  const setValue = (value: string): string => {
+    if (!pick) return `${text}\nfuzz = ${value}\n`;
+    const [line, i] = pick;
+    lines[i] = `${line.slice(0, line.indexOf('='))}= ${value}`;
+    return lines.join('\n');
+  };
+  switch (how) {
+    case 'deep-array':
+      return setValue(deepArray(size));
+    case 'deep-table':
+      return setValue('{a='.repeat(size) + '1' + '}'.repeat(size));
+    case 'duplicate-key':
+      if (!pick) return text;
+      lines.splice(pick[1] + 1, 0, `${pick[0].slice(0, pick[0].indexOf('='))}= ${WRONG_TYPES[size % 3] === 'null' ? '"dup"' : '1'}`);
+      return lines.join('\n');
+    case 'wrong-type':
+      return setValue(['1', 'true', '[]', '{}', '"x"', '1979-05-27', '-inf', '0x10', "'''multi'''"][size % 9] as string);
+    case 'huge':
+      return setValue(`"${'A'.repeat(size)}"`);
+    case 'controls':
+      return setValue(JSON.stringify(CONTROL_STRINGS[size % CONTROL_STRINGS.length]).replace(/\\u00/g, '\\u00'));
+  }
+}
+
+export function mutateFrontMatter(text: string, how: FrontMatterMutation, at: number, size: number): string {
+  const hasFence = text.startsWith('---');
+  const firstNl = text.indexOf('\n');
+  const rest = firstNl < 0 ? '' : text.slice(firstNl + 1);
+  switch (how) {
+    case 'engine': {
+      const e = ENGINE_FENCES[at % ENGINE_FENCES.length] as (typeof ENGINE_FENCES)[number];
+      return `${e.fence}\n${e.block}\n---\n${hasFence ? rest.slice(rest.indexOf('\n---') + 4) : text}`;
+    }
+    case 'deep-yaml': {
+      const nested = Array.from({ length: size }, (_, i) => `${'  '.repeat(i)}a:`).join('\n');
+      return hasFence ? `---\n${at % 2 ? `x: ${deepArray(size)}` : nested}\n${rest}` : `---\nname: deep\n${nested}\n---\n${text}`;
+    }
+    case 'duplicate-name':
+      return hasFence ? `---\nname: first\n${rest.replace(/^---/m, 'name: second\n---')}` : `---\nname: a\nname: b\n---\n${text}`;
+    case 'controls': {
+      const c = CONTROL_STRINGS[size % CONTROL_STRINGS.length] as string;
+      return hasFence ? `---\ndescription: ${c}\n${rest.replace(/^(name:.*)$/m, `$1${c}`)}` : `# ${c}\n${text}`;
+    }
+    case 'huge':
+      return hasFence ? `---\ndescription: ${'D'.repeat(size)}\n${rest}` : `${text}${'B'.repeat(size)}`;
+    case 'unclosed':
+      return text.replace(/\n---(\r?\n|$)/, '\n');
+    case 'line-endings':
+      return at % 2 ? text.replace(/\n/g, '\r\n') : text.replace(/\n/g, '\r');
+  }
+}
+
+export function describeOp(op: Op): string {
+  return JSON.stringify(op);
+}
+
+export { bytesText };

@@ -1,0 +1,159 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { INVARIANTS, type Failure, type Invariant } from './invariants';
+import { PROJECT_ROOT, type FuzzInput } from './input';
+import type { FromWorker, MinimalRepro, ToWorker } from './protocol';
+
+export interface FuzzOptions {
+  readonly seed: string;
+  readonly runs: number;
+  /** First input index (to continue a run or split one across machines). */
+  readonly from?: number;
+  readonly jobs: number;
+  /** Soft bound per input (the `bounded-time` invariant). */
+  readonly timeLimitMs: number;
+  /** A worker silent for this long on one input is killed and the input reported as a hang. */
+  readonly hangMs: number;
+  /** Candidate inputs tried per new failure kind to find a smaller reproducer; 0: none. */
+  readonly shrinkAttempts: number;
+  readonly onProgress?: (done: number, failing: number, elapsedMs: number) => void;
+  /** Polled before each input: true ends the run early, with the report of what ran. */
+  readonly shouldStop?: () => boolean;
+}
+
+export interface FailureGroup {
+  readonly invariant: Invariant;
+  readonly signature: string;
+  /** Inputs that failed this way (index), first few. */
+  readonly inputs: number[];
+  count: number;
+  detail: string;
+  minimal: FuzzInput | null;
+}
+
+export interface FuzzReport {
+  readonly seed: string;
+  readonly inputs: number;
+  readonly elapsedMs: number;
+  readonly failingInputs: number;
+  readonly groups: FailureGroup[];
+}
+
+const WORKER = path.join(__dirname, 'worker.ts');
+
+function startWorker(): ChildProcess {
+  // The worker is TypeScript: run it with tsx's loader, whatever started the supervisor.
+  return fork(WORKER, [], { cwd: PROJECT_ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, SKILLGATE_DEBUG: '' } });
+}
+
+/** Runs inputs `from … from+runs-1` of `seed` over `jobs` worker processes. */
+export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
+  const started = performance.now();
+  const from = o.from ?? 0;
+  const end = from + o.runs;
+  let next = from;
+  let done = 0;
+  let failingInputs = 0;
+  const groups = new Map<string, FailureGroup>();
+  const record = (index: number, failures: readonly Failure[], minimal: readonly MinimalRepro[], input: FuzzInput | undefined) => {
+    done++;
+    if (failures.length) failingInputs++;
+    for (const f of failures) {
+      const key = `${f.invariant}\0${f.signature}`;
+      let g = groups.get(key);
+      if (!g) {
+        g = { invariant: f.invariant, signature: f.signature, inputs: [], count: 0, detail: f.detail, minimal: f.invariant === 'bounded-time' ? (input ?? null) : null };
+        groups.set(key, g);
+      }
+      g.count++;
+      if (g.inputs.length < 5) g.inputs.push(index);
+    }
+    for (const m of minimal) {
+      const g = groups.get(`${m.invariant}\0${m.signature}`);
+      if (g && g.minimal === null) {
+        g.minimal = m.input;
+        g.detail = m.detail;
+      }
+    }
+    o.onProgress?.(done, failingInputs, performance.now() - started);
+  };
+
+  return new Promise((resolve) => {
+    let live = 0;
+    const finish = () => {
+      if (live > 0) return;
+      resolve({ seed: o.seed, inputs: done, elapsedMs: performance.now() - started, failingInputs, groups: [...groups.values()].sort((a, b) => a.invariant.localeCompare(b.invariant) || b.count - a.count) });
+    };
+    const spawn = () => {
+      if (next >= end) return;
+      live++;
+      const w = startWorker();
+      let current: { index: number; since: number; input?: FuzzInput } | undefined;
+      const give = () => {
+        if (next >= end || o.shouldStop?.()) {
+          current = undefined;
+          w.send({ type: 'exit' } satisfies ToWorker);
+          return;
+        }
+        current = { index: next++, since: performance.now() };
+        w.send({ type: 'input', seed: o.seed, index: current.index, timeLimitMs: o.timeLimitMs, shrinkAttempts: o.shrinkAttempts } satisfies ToWorker);
+      };
+      const watchdog = setInterval(() => {
+        if (current && performance.now() - current.since > o.hangMs) {
+          const hung = current;
+          current = undefined;
+          record(hung.index, [{ invariant: 'bounded-time', signature: 'hang', detail: `no result after ${o.hangMs} ms: the worker was killed` }], [], hung.input);
+          w.kill('SIGKILL');
+        }
+      }, 250);
+      w.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') give();
+        else if (m.type === 'generated' && current?.index === m.index) {
+          current.input = m.input;
+          current.since = performance.now();
+        } else if (m.type === 'done' && current?.index === m.index) {
+          record(m.index, m.failures, m.minimal, current.input);
+          give();
+        }
+      });
+      w.on('exit', (code, signal) => {
+        clearInterval(watchdog);
+        live--;
+        if (current) {
+          // The worker died on this input (a crash of the process itself, not a failed command).
+          record(current.index, [{ invariant: 'no-crash', signature: `worker died (${signal ?? code})`, detail: `the worker process exited with ${signal ?? code} while checking the input` }], [], current.input);
+          current = undefined;
+        }
+        if (next < end && !o.shouldStop?.()) spawn();
+        finish();
+      });
+    };
+    for (let i = 0; i < Math.max(1, o.jobs); i++) spawn();
+  });
+}
+
+function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…(${text.length} characters)` : text;
+}
+
+/** An input as a reproducer: the parts that matter, long generated texts clipped. */
+export function inputText(input: FuzzInput): string {
+  const shown = { ...input, rivumi: input.rivumi.map((f) => ({ ...f, text: clip(f.text) })) };
+  return JSON.stringify(shown, null, 2);
+}
+
+export function formatReport(r: FuzzReport): string {
+  const rate = r.inputs / (r.elapsedMs / 1000);
+  const lines = [`fuzz: seed ${JSON.stringify(r.seed)}, ${r.inputs} inputs in ${(r.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(1)} inputs/s), ${r.failingInputs} failing input(s)`];
+  const byInvariant = new Map<Invariant, number>();
+  for (const g of r.groups) byInvariant.set(g.invariant, (byInvariant.get(g.invariant) ?? 0) + g.count);
+  for (const inv of Object.keys(INVARIANTS) as Invariant[]) lines.push(`  ${byInvariant.has(inv) ? 'FAIL' : 'ok  '} ${inv.padEnd(26)} ${byInvariant.get(inv) ?? 0}`);
+  for (const g of r.groups) {
+    lines.push('', `FAIL ${g.invariant} [${g.signature}]: ${g.count} time(s), inputs ${g.inputs.join(', ')}${g.count > g.inputs.length ? ', …' : ''}`);
+    lines.push(`  invariant: ${INVARIANTS[g.invariant]}`);
+    lines.push(`  ${g.detail}`);
+    lines.push(`  replay: npm run fuzz -- --seed=${JSON.stringify(r.seed)} --replay=${g.inputs[0]}`);
+    if (g.minimal) lines.push(`  ${g.invariant === 'bounded-time' ? 'input' : 'minimal input'}:`, inputText(g.minimal).replace(/^/gm, '    '));
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,113 @@
+// A fuzz worker: generates each input it is given, runs the CLI over it, checks the
+// invariants and shrinks new failures. Runs in its own process so the supervisor can
+// kill it when an input hangs.
+import { installSpy } from './spy';
+installSpy();
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { checkInput, type Failure } from './invariants';
+import { generateInput, materialize, type FuzzInput } from './input';
+import type { FromWorker, MinimalRepro, ToWorker } from './protocol';
+
+/** Inputs are small trees written and removed by the thousand: on a RAM disk when there is one. */
+function scratchParent(): string {
+  const wanted = process.env.SKILLGATE_FUZZ_TMP ?? '/dev/shm';
+  try {
+    fs.accessSync(wanted, fs.constants.W_OK);
+    return wanted;
+  } catch {
+    return os.tmpdir();
+  }
+}
+
+const base = fs.mkdtempSync(path.join(scratchParent(), 'skillgate-fuzz-'));
+const shrunk = new Set<string>();
+const send = (m: FromWorker) => process.send?.(m);
+
+function fresh(index: number, attempt: number): string {
+  const root = path.join(base, `i${index}-${attempt}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root);
+  return root;
+}
+
+function remove(root: string): void {
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+/** Smaller inputs to try, largest cut first: whole parts, then single ops, files and flags. */
+function reductions(input: FuzzInput): FuzzInput[] {
+  const out: FuzzInput[] = [];
+  if (input.ops.length > 1) out.push({ ...input, ops: [] });
+  for (let i = input.ops.length - 1; i >= 0; i--) out.push({ ...input, ops: input.ops.filter((_, j) => j !== i) });
+  if (input.rivumi.length > 1) out.push({ ...input, rivumi: [] });
+  for (let i = 0; i < input.codewhale.length; i++) out.push({ ...input, codewhale: input.codewhale.filter((_, j) => j !== i) });
+  for (let i = 0; i < input.home.length; i++) out.push({ ...input, home: input.home.filter((_, j) => j !== i) });
+  if (input.rivumiDemo) out.push({ ...input, rivumiDemo: false });
+  for (let i = 0; i < input.rivumi.length; i++) out.push({ ...input, rivumi: input.rivumi.filter((_, j) => j !== i) });
+  if (input.hooksOptIn) out.push({ ...input, hooksOptIn: false });
+  if (input.workspaceTwice) out.push({ ...input, workspaceTwice: false });
+  return out;
+}
+
+/** Greedy delta debugging: keep any reduction that still fails with the same invariant and signature. */
+async function shrink(input: FuzzInput, failure: Failure, timeLimitMs: number, budget: number): Promise<{ input: FuzzInput; detail: string }> {
+  let current = input;
+  let detail = failure.detail;
+  let attempts = 0;
+  outer: while (attempts < budget) {
+    for (const candidate of reductions(current)) {
+      if (++attempts > budget) break outer;
+      const root = fresh(input.index, attempts);
+      try {
+        materialize(candidate, root);
+        const failures = await checkInput(candidate, root, { timeLimitMs: timeLimitMs * 4 });
+        const same = failures.find((f) => f.invariant === failure.invariant && f.signature === failure.signature);
+        if (same) {
+          current = candidate;
+          detail = same.detail;
+          continue outer;
+        }
+      } catch {
+        // a candidate the harness cannot even build is not a reduction
+      } finally {
+        remove(root);
+      }
+    }
+    break;
+  }
+  return { input: current, detail };
+}
+
+process.on('message', (m: ToWorker) => {
+  if (m.type === 'exit') {
+    remove(base);
+    process.exit(0);
+  }
+  void (async () => {
+    const started = performance.now();
+    const root = fresh(m.index, 0);
+    const input = generateInput(m.seed, m.index, root);
+    send({ type: 'generated', index: m.index, input });
+    let failures: Failure[];
+    try {
+      failures = await checkInput(input, root, { timeLimitMs: m.timeLimitMs });
+    } finally {
+      remove(root);
+    }
+    const minimal: MinimalRepro[] = [];
+    if (m.shrinkAttempts > 0) {
+      for (const f of failures) {
+        const key = `${f.invariant}\0${f.signature}`;
+        if (shrunk.has(key) || f.invariant === 'bounded-time') continue;
+        shrunk.add(key);
+        minimal.push({ invariant: f.invariant, signature: f.signature, ...(await shrink(input, f, m.timeLimitMs, m.shrinkAttempts)) });
+      }
+    }
+    send({ type: 'done', index: m.index, ms: performance.now() - started, failures, minimal });
+  })();
+});
+
+process.on('exit', () => remove(base));
+send({ type: 'ready' });
