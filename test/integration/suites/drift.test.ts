@@ -107,5 +107,9 @@ describe('drift in the editor: each change on disk drops trust within a bounded 
   it('Rivumi plugin: one byte of its skill changed', () => dropsTrust(path.join(ws(), '.rivumi/plugins/pack.json'), 'a plugin skill change', () => flipOneByte(path.join(ws(), '.rivumi/plugins/pack.md'))));
   it('Rivumi plugin: its manifest renamed', () => dropsTrust(path.join(ws(), '.rivumi/plugins/pack.json'), 'a manifest rename', () => fs.renameSync(path.join(ws(), '.rivumi/plugins/pack.json'), path.join(ws(), '.rivumi/plugins/pack2.json'))));
   // hooks.json and scripts/run.sh are created after the window opened.
-  it('Rivumi project hooks: the script a hook runs changed (named by a hooks.json written after the window opened)', () => dropsTrust(path.join(ws(), '.rivumi/hooks.json'), 'a hook script change', () => flipOneByte(path.join(ws(), 'scripts/run.sh'))));
+  it('Rivumi project hooks: the script a hook runs changed (named by a hooks.json written after the window opened)', async () => {
+    // The byte flip above may have left hooks.json invalid (Rivumi would not load it, so it cannot be trusted): write it again.
+    fs.writeFileSync(path.join(ws(), '.rivumi/hooks.json'), JSON.stringify({ pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }] }));
+    await dropsTrust(path.join(ws(), '.rivumi/hooks.json'), 'a hook script change', () => flipOneByte(path.join(ws(), 'scripts/run.sh')));
+  });
 });
