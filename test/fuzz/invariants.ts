@@ -189,9 +189,10 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
     const unit = unitOf(i);
     if (unit && i.decision === 'registered') fail('untrusted-not-registered', `${i.kind} registered`, `${i.kind} ${JSON.stringify(i.id)} is registered although its trust unit ${JSON.stringify(unit.id)} is ${unit.trust}`);
   }
+  const lineCache = new Map<string, string[] | null>();
   for (const d of diagnostics) {
     if (d.itemId !== null && !byId.has(d.itemId)) fail('refs-exist', 'itemId', `diagnostic ${d.code} (${JSON.stringify(d.message.slice(0, 80))}) names item ${JSON.stringify(d.itemId)}, which is not an item`);
-    checkRange(d, l.ws, (sig, detail) => fail('ranges-in-file', sig, detail));
+    checkRange(d, l.ws, lineCache, (sig, detail) => fail('ranges-in-file', sig, detail));
   }
 
   // The text faces and the other machine output.
@@ -244,26 +245,30 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   return failures;
 }
 
-function checkRange(d: ContractDiagnostic, ws: string, fail: (signature: string, detail: string) => void): void {
+/** `lines`: each file's lines (null: not a regular file), read once per input, as one file can carry thousands of diagnostics. */
+function checkRange(d: ContractDiagnostic, ws: string, lines: Map<string, string[] | null>, fail: (signature: string, detail: string) => void): void {
   const { start, end } = d.range;
   const where = `${d.code} at ${JSON.stringify(d.file)} ${start.line}:${start.character}-${end.line}:${end.character}`;
   const ints = [start.line, start.character, end.line, end.character].every((n) => Number.isInteger(n) && n >= 0);
   if (!ints || start.line > end.line || (start.line === end.line && start.character > end.character)) return fail(`${d.code}: order`, `${where}: not a range`);
   const file = path.isAbsolute(d.file) ? d.file : path.join(ws, d.file);
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.lstatSync(file);
-  } catch {
-    st = undefined;
+  if (!lines.has(file)) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(file);
+    } catch {
+      st = undefined;
+    }
+    lines.set(file, st?.isFile() ? decodeText(fs.readFileSync(file)).split(/\r\n|\r|\n/) : null);
   }
-  if (!st?.isFile()) {
-    if (start.line !== 0 || start.character !== 0 || end.line !== 0 || end.character !== 0) fail(`${d.code}: not a file`, `${where}: the file is ${st ? (st.isDirectory() ? 'a directory' : 'not a regular file') : 'missing'}, yet the range is not 0:0-0:0`);
+  const text = lines.get(file);
+  if (!text) {
+    if (start.line !== 0 || start.character !== 0 || end.line !== 0 || end.character !== 0) fail(`${d.code}: not a file`, `${where}: the file is a directory, a link or missing, yet the range is not 0:0-0:0`);
     return;
   }
-  const lines = decodeText(fs.readFileSync(file)).split(/\r\n|\r|\n/);
   for (const p of [start, end]) {
-    const line = lines[p.line];
-    if (line === undefined) return fail(`${d.code}: line`, `${where}: the file has ${lines.length} line(s)`);
+    const line = text[p.line];
+    if (line === undefined) return fail(`${d.code}: line`, `${where}: the file has ${text.length} line(s)`);
     if (p.character > line.length) return fail(`${d.code}: character`, `${where}: line ${p.line} has ${line.length} character(s)`);
   }
 }

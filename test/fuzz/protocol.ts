@@ -5,7 +5,7 @@ import type { FuzzInput } from './input';
 export type ToWorker = { readonly type: 'input'; readonly seed: string; readonly index: number; readonly timeLimitMs: number; readonly shrinkAttempts: number } | { readonly type: 'exit' };
 
 export type FromWorker =
-  | { readonly type: 'ready' }
+  | { readonly type: 'ready'; readonly scratch: string }
   | { readonly type: 'generated'; readonly index: number; readonly input: FuzzInput }
   | { readonly type: 'done'; readonly index: number; readonly ms: number; readonly failures: readonly Failure[]; readonly minimal: readonly MinimalRepro[] };
 

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INVARIANTS, type Failure, type Invariant } from './invariants';
 import { PROJECT_ROOT, type FuzzInput } from './input';
@@ -89,6 +90,7 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       live++;
       const w = startWorker();
       let current: { index: number; since: number; input?: FuzzInput } | undefined;
+      let scratch: string | undefined;
       const give = () => {
         if (next >= end || o.shouldStop?.()) {
           current = undefined;
@@ -107,7 +109,10 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         }
       }, 250);
       w.on('message', (m: FromWorker) => {
-        if (m.type === 'ready') give();
+        if (m.type === 'ready') {
+          scratch = m.scratch;
+          give();
+        }
         else if (m.type === 'generated' && current?.index === m.index) {
           current.input = m.input;
           current.since = performance.now();
@@ -119,6 +124,8 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       w.on('exit', (code, signal) => {
         clearInterval(watchdog);
         live--;
+        // A killed worker leaves its scratch directory behind.
+        if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
         if (current) {
           // The worker died on this input (a crash of the process itself, not a failed command).
           record(current.index, [{ invariant: 'no-crash', signature: `worker died (${signal ?? code})`, detail: `the worker process exited with ${signal ?? code} while checking the input` }], [], current.input);

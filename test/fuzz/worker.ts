@@ -110,4 +110,4 @@ process.on('message', (m: ToWorker) => {
 });
 
 process.on('exit', () => remove(base));
-send({ type: 'ready' });
+send({ type: 'ready', scratch: base });
