@@ -8,13 +8,13 @@ import { CONTROL_STRINGS } from './payloads';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
-/** Real bundles the inputs start from (all inside this repository; see test/fixtures/fuzz-corpus/README.md). */
+/** Real bundles the inputs start from (all inside this repository; see test/fixtures/corpus/README.md and test/fuzz/README.md). */
 export const CODEWHALE_BASES: Readonly<Record<string, string>> = {
-  'claude-sample': 'test/fixtures/fuzz-corpus/codewhale/claude-sample',
-  'cloudflare-docs': 'test/fixtures/fuzz-corpus/codewhale/cloudflare-docs',
-  'hello-extension': 'test/fixtures/fuzz-corpus/codewhale/hello-extension',
-  loop: 'test/fixtures/fuzz-corpus/codewhale/loop',
-  whalewiki: 'test/fixtures/fuzz-corpus/codewhale/whalewiki',
+  'claude-sample': 'test/fixtures/corpus/codewhale/claude-sample',
+  'cloudflare-docs': 'test/fixtures/corpus/codewhale/cloudflare-docs',
+  'hello-extension': 'test/fixtures/corpus/codewhale/hello-extension',
+  loop: 'test/fixtures/corpus/codewhale/loop',
+  whalewiki: 'test/fixtures/corpus/codewhale/whalewiki',
   'broken-upload': 'examples/demo-workspace/.codewhale/plugins/broken-upload',
   'docs-search': 'examples/demo-workspace/.codewhale/plugins/docs-search',
   formatter: 'examples/demo-workspace/.codewhale/plugins/formatter',

@@ -4,10 +4,11 @@ import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import { Fixture } from './helpers/fixture';
 
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus/codewhale');
+/** The shared bundle corpus, copied into the repository unchanged with its README (provenance). */
+const CORPUS = path.resolve(__dirname, '../fixtures/corpus/codewhale');
 
 /**
- * What the corpus README predicts for each real bundle (shared/corpus/README.md),
+ * What the corpus README predicts for each real bundle (test/fixtures/corpus/README.md),
  * read through `skillgate validate --json` as a CI job would.
  */
 const EXPECTED: Record<string, { decision: string; reasons?: string[]; errors?: RegExp[]; compatibility?: string; inventory?: Record<string, number> }> = {
@@ -40,10 +41,9 @@ const EXPECTED: Record<string, { decision: string; reasons?: string[]; errors?: 
   whalewiki: { decision: 'disabled', inventory: { stdio_mcp_servers: 1, agents: 1 } },
 };
 
-describe('the bundle corpus (shared/corpus)', function () {
+describe('the bundle corpus (test/fixtures/corpus)', function () {
   let f: Fixture;
   before(function () {
-    if (!fs.existsSync(CORPUS)) throw new Error(`the corpus is missing at ${CORPUS}; CI runs beside shared/`);
     f = new Fixture();
     fs.cpSync(CORPUS, f.path('ws/.codewhale/plugins'), { recursive: true });
   });

@@ -25,7 +25,7 @@ interface ListedItem {
   decision: string;
 }
 
-const LOOP = path.resolve(__dirname, '../fixtures/fuzz-corpus/codewhale/loop');
+const LOOP = path.resolve(__dirname, '../fixtures/corpus/codewhale/loop');
 
 class Workspace {
   readonly f = new Fixture();
