@@ -28,6 +28,8 @@ export class SkillgateService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
   readonly onDidChangeSnapshot = this.changed.event;
   private watchers: vscode.Disposable[] = [];
+  /** The folders and the paths outside them the current watchers cover, to notice when that set grows. */
+  private watching: { folders: string[]; paths: string } = { folders: [], paths: '' };
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
@@ -171,7 +173,9 @@ export class SkillgateService implements vscode.Disposable {
       // an unusable location: the store reports it as unavailable
     }
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
-    for (const p of indexer.watchedPaths()) {
+    const watched = indexer.watchedPaths();
+    this.watching = { folders, paths: watched.join('\0') };
+    for (const p of watched) {
       if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;
       add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
     }
@@ -184,8 +188,11 @@ export class SkillgateService implements vscode.Disposable {
     // Runs from a timer: nothing may escape into the extension host.
     guardIndex(
       () => {
-        if (paths.length) this.publish(indexer.refresh(paths));
-        else if (storeChanged) this.publish(indexer.snapshot());
+        if (paths.length) {
+          this.publish(indexer.refresh(paths));
+          // A hooks file written or edited since the last full index may name scripts no watcher covers yet.
+          if (indexer.watchedPaths().join('\0') !== this.watching.paths) this.watch(this.watching.folders, indexer);
+        } else if (storeChanged) this.publish(indexer.snapshot());
       },
       () => undefined,
       failureUi,
