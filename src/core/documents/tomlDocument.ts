@@ -26,7 +26,10 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
     let index = typeof err.index === 'number' ? err.index : 0;
     // The parser points at the start of the next line when a line ends too early; the line at fault is the one before.
     if (index > 0 && text[index - 1] === '\n') index--;
-    return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, 1) };
+    if (index > 0 && text[index] === '\n' && text[index - 1] === '\r') index--;
+    // At a line break (or the end) the range is empty: one character there would reach past the line's end.
+    const atBreak = index >= text.length || text[index] === '\n' || text[index] === '\r';
+    return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, atBreak ? 0 : 1) };
   }
   const spots = new Map<string, Spot>();
   const top = ast.body[0];
