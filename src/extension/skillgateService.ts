@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
@@ -9,6 +10,7 @@ import { codewhaleHome, stateDirectory } from './settings';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
 import { guardIndex, guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
+import { lstatEntry } from '../core/fs/safeFs';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -21,6 +23,9 @@ const failureUi: IndexFailureUi = { error: (message) => void vscode.window.showE
  * and publishes each new snapshot. Everything in the editor renders these snapshots;
  * nothing here decides anything.
  */
+/** Directories created while the window is open that get a watcher of their own. */
+const MAX_SUBTREE_WATCHERS = 256;
+
 export class SkillgateService implements vscode.Disposable {
   private indexer: Indexer | undefined;
   private store: TrustStore;
@@ -28,6 +33,8 @@ export class SkillgateService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
   readonly onDidChangeSnapshot = this.changed.event;
   private watchers: vscode.Disposable[] = [];
+  /** Watchers of directories created while the window is open (see `watchNewDirectories`). */
+  private readonly subtreeWatchers = new Map<string, vscode.Disposable>();
   /** The folders and the paths outside them the current watchers cover, to notice when that set grows. */
   private watching: { folders: string[]; paths: string } = { folders: [], paths: '' };
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
@@ -189,6 +196,7 @@ export class SkillgateService implements vscode.Disposable {
     guardIndex(
       () => {
         if (paths.length) {
+          this.watchNewDirectories(paths);
           this.publish(indexer.refresh(paths));
           // A hooks file written or edited since the last full index may name scripts no watcher covers yet.
           if (indexer.watchedPaths().join('\0') !== this.watching.paths) this.watch(this.watching.folders, indexer);
@@ -199,9 +207,39 @@ export class SkillgateService implements vscode.Disposable {
     );
   }
 
+  /**
+   * VS Code's recursive watcher on Linux (@parcel/watcher over inotify) misses the
+   * subdirectories of a directory created in one burst (`mkdir -p`, a checkout, an
+   * unpacked bundle): it watches the new directory, not `skills/x/` inside it, so a later
+   * edit there never arrives and trust would never drop. Seen: an edit to
+   * `plugins/b/skills/s/SKILL.md` after `mkdir -p` reported nothing, in the workbench too
+   * (a second VS Code watcher on `plugins/b` is folded into the first). Node's own
+   * recursive watch scans a directory when it starts, so each directory reported as
+   * created gets one (one per subtree, at most MAX_SUBTREE_WATCHERS).
+   */
+  private watchNewDirectories(paths: readonly string[]): void {
+    for (const p of paths) {
+      if (this.subtreeWatchers.size >= MAX_SUBTREE_WATCHERS) return;
+      if ([...this.subtreeWatchers.keys()].some((d) => p === d || p.startsWith(d + path.sep))) continue;
+      if (lstatEntry(p).type !== 'directory') continue;
+      try {
+        const w = fs.watch(p, { recursive: true }, (_event, name) => this.batcher.path(name ? path.join(p, name.toString()) : p));
+        // A watched directory that goes away ends its watcher; the workbench's own watcher reports the removal.
+        w.on('error', () => {
+          w.close();
+          this.subtreeWatchers.delete(p);
+        });
+        this.subtreeWatchers.set(p, { dispose: () => w.close() });
+      } catch {
+        // gone already, or out of watches: the workbench's watcher is all there is
+      }
+    }
+  }
+
   dispose(): void {
     this.batcher.dispose();
     for (const w of this.watchers) w.dispose();
+    for (const w of this.subtreeWatchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }
