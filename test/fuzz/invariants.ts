@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../src/cli/main';
+import { osPath } from '../../src/core/fs/rawNames';
 import { layout, type FuzzInput } from './input';
 import { Rng } from './random';
 import { SENTINEL_ENV, SENTINEL_GLOBAL, SENTINEL_RELATIVE } from './payloads';
@@ -253,13 +254,15 @@ function checkRange(d: ContractDiagnostic, ws: string, lines: Map<string, string
   if (!ints || start.line > end.line || (start.line === end.line && start.character > end.character)) return fail(`${d.code}: order`, `${where}: not a range`);
   const file = path.isAbsolute(d.file) ? d.file : path.join(ws, d.file);
   if (!lines.has(file)) {
+    // A name that is not UTF-8 is spelled with lone surrogates in the JSON (surrogateescape): open its bytes.
+    const onDisk = osPath(file);
     let st: fs.Stats | undefined;
     try {
-      st = fs.lstatSync(file);
+      st = fs.lstatSync(onDisk);
     } catch {
       st = undefined;
     }
-    lines.set(file, st?.isFile() ? decodeText(fs.readFileSync(file)).split(/\r\n|\r|\n/) : null);
+    lines.set(file, st?.isFile() ? decodeText(fs.readFileSync(onDisk)).split(/\r\n|\r|\n/) : null);
   }
   const text = lines.get(file);
   if (!text) {
