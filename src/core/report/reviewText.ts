@@ -15,7 +15,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push(`Review: ${v(item.name)} (${item.system} ${item.kind}, ${item.scope})`);
   out.push(`  path: ${item.scope === 'user' ? item.path : displayPath(item.path, workspaces)}`);
   out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
-  if (!r.trustable) out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);
+  // Files trust cannot cover get their own section just below; the refusal closes the review either way.
+  if (!r.trustable && r.notCovered.length === 0) out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);
   if (item.detail.description) out.push(`  description: ${v(item.detail.description)}`);
 
   if (r.notCovered.length) {
