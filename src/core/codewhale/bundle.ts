@@ -19,6 +19,7 @@ import { byteOrder, osBytes, wellFormed } from '../fs/rawNames';
 import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../model';
+import { portableRelative } from '../fs/portablePath';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
 const MANIFEST_ORDER: readonly ManifestLabel[] = ['plugin.json', 'kimi.plugin.json', 'plugin.toml', '.claude-plugin/plugin.json'];
@@ -150,7 +151,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const pluginId = codewhalePluginId(ctx.scope, osBytes(canonicalRoot), manifest.name.value);
   const name = manifest.name.value;
 
-  const skillRoots = (checked.componentTargets.skills ?? []).map((t) => relativeTo(canonicalRoot, t));
+  const skillRoots = (checked.componentTargets.skills ?? []).map((t) => portableRelative(canonicalRoot, t));
   if (!walk.ok) {
     const code = walk.message === LIMIT_MESSAGE ? 'codewhale.content.limit' : walk.message.includes('symbolic link') ? 'codewhale.content.symlink' : walk.message.includes('neither a regular file') ? 'codewhale.content.special-file' : walk.message.includes('changed length') ? 'codewhale.content.changed' : 'codewhale.content.unreadable';
     findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
@@ -192,9 +193,6 @@ function parsedNext(rel: string): boolean {
   return rel === 'mcp.json' || rel === 'SKILL.md' || rel.endsWith('/SKILL.md');
 }
 
-function relativeTo(root: string, target: string): string {
-  return path.relative(root, target).split(path.sep).join('/');
-}
 
 /** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */
 function discoverSkills(root: string, pluginName: string, skillRoots: readonly string[], files: readonly HashedFile[], contents: ReadonlyMap<string, Buffer>, findings: Findings): BundleSkill[] {

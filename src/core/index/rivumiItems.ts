@@ -1,9 +1,9 @@
-import * as path from 'node:path';
 import { bundleKey, reviewToken } from '../hashing/identity';
 import { sha256Hex } from '../hashing/framing';
 import { trustGate, type GateContext } from '../decisions/gates';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../model';
 import type { LoadFailure, RivumiHook, RivumiProject, RivumiSkill } from '../rivumi/model';
+import { portableRelative } from '../fs/portablePath';
 
 export interface RivumiContext extends GateContext {
   /** `RIVUMI_ENABLE_PROJECT_HOOKS` is exactly `1` (rivumi.md §4.5). */
@@ -20,7 +20,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
   const prefix = `rivumi:${sha256Hex(ws).slice(0, 12)}:`;
   const items: Item[] = [];
   const extra: Diagnostic[] = [];
-  const rel = (abs: string) => path.relative(ws, abs).split(path.sep).join('/');
+  const rel = (abs: string) => portableRelative(ws, abs);
   const aborted = (itemId: string, file: string, load: LoadFailure, which: 'skill' | 'hook') => {
     extra.push({
       file,

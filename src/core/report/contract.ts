@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Diagnostic, Item } from '../model';
 import type { Snapshot } from '../index/snapshot';
+import { portableRelative } from '../fs/portablePath';
 
 /**
  * The CLI's JSON contract (spec/cli.md "JSON output"): outside checks read it, so
@@ -46,8 +47,7 @@ export interface ContractEnvelope {
 export function displayPath(file: string, workspaces: readonly string[]): string {
   const ws = owningWorkspace(file, workspaces);
   if (ws === undefined) return file;
-  const rel = path.relative(ws, file);
-  return rel === '' ? '.' : rel.split(path.sep).join('/');
+  return portableRelative(ws, file) || '.';
 }
 
 export function owningWorkspace(file: string, workspaces: readonly string[]): string | undefined {

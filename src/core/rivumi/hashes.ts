@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { fileRecord, newHash, sha256Hex, u64le } from '../hashing/framing';
 import { joinSet, rivumiCapabilityHash } from '../hashing/capabilityHash';
 import { readRegularFile } from '../fs/safeFs';
@@ -6,6 +5,7 @@ import { decodeRawName, osBytes } from '../fs/rawNames';
 import { hookArgvCoverage, type ArgvProblem } from './hookArgvFiles';
 import type { BundleFile } from '../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
+import { portableRelative } from '../fs/portablePath';
 
 const MAX_COVERED_FILE_BYTES = 67108864;
 const SLASH = Buffer.from('/');
@@ -106,7 +106,7 @@ export const RIVUMI_HOOKS_DOMAIN = 'skillgate-rivumi-hooks-content-v1\0';
  * hooks' argv names (trust.md "Trust units": Rivumi merges plugin hooks into its runner).
  */
 export function rivumiPluginHashes(workspace: string, manifestRel: string, manifestBytes: Uint8Array, skillFiles: readonly string[], skillCount: number, hooks: readonly RivumiHook[], argv: HooksCoverage): RivumiBundleHashes {
-  const coverage = { covered: [...skillFiles.map((abs) => osBytes(toRel(workspace, abs))), ...argv.covered], notCovered: notCoveredOf(argv) };
+  const coverage = { covered: [...skillFiles.map((abs) => osBytes(portableRelative(workspace, abs))), ...argv.covered], notCovered: notCoveredOf(argv) };
   return finish(rivumiContentHash(RIVUMI_PLUGIN_DOMAIN, workspace, manifestBytes, coverage), coverage, argv.watch, capabilities(skillCount, hooks), manifestRel, manifestBytes);
 }
 
@@ -121,8 +121,4 @@ export function rivumiHooksHashes(workspace: string, hooksBytes: Uint8Array, hoo
 
 function notCoveredOf(argv: HooksCoverage): NotCovered[] {
   return argv.problems.map((p) => ({ message: p.message, marker: p.marker }));
-}
-
-function toRel(workspace: string, abs: string): string {
-  return path.relative(workspace, abs).split(path.sep).join('/');
 }

@@ -9,6 +9,7 @@ import { pluginManifest, pydanticDetails } from './schemas';
 import { loadRivumiProject, MAX_PLUGIN_MANIFEST_BYTES } from './load';
 import type { RivumiPlugin } from './model';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
+import { portableRelative } from '../fs/portablePath';
 
 export type InstallResult = { readonly ok: true; readonly plugin: RivumiPlugin; readonly written: string[] } | { readonly ok: false; readonly message: string };
 
@@ -56,7 +57,7 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
   // must be a real directory (or missing, then created by us), before anything is written.
   const pluginsDir = path.join(repo, '.rivumi', 'plugins');
   const base = planDirectories(repo, path.join('.rivumi', 'plugins'));
-  if (!base.ok) return fail(base.component === pluginsDir ? 'project plugins path must be a directory' : `${displayRel(repo, base.component)} ${base.what}; nothing was installed`);
+  if (!base.ok) return fail(base.component === pluginsDir ? 'project plugins path must be a directory' : `${portableRelative(repo, base.component)} ${base.what}; nothing was installed`);
   try {
     for (const d of base.missing) mkdirIfMissing(d);
   } catch (e) {
@@ -70,7 +71,7 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
   for (const t of targets) {
     if (!isInside(pluginsDir, t.dest)) return fail('plugin skill path must stay inside repository');
     const parents = planDirectories(pluginsDir, path.relative(pluginsDir, path.dirname(t.dest)));
-    if (!parents.ok) return fail(`plugin skill destination ${t.rel}: ${displayRel(repo, parents.component)} ${parents.what}; nothing was installed`);
+    if (!parents.ok) return fail(`plugin skill destination ${t.rel}: ${portableRelative(repo, parents.component)} ${parents.what}; nothing was installed`);
     if (!options.overwrite && lstatEntry(t.dest).type !== 'missing') return fail(`plugin skill already exists: ${t.rel}`);
     if (lstatEntry(t.dest).type === 'directory') return fail(`plugin skill destination ${t.rel} is a directory; nothing was installed`);
     toCreate.push(...parents.missing);
@@ -100,7 +101,7 @@ export function installPlugin(manifestArg: string, repo: string, options: { name
     for (const d of new Set(toCreate)) if (mkdirIfMissing(d)) createdDirs.push(d);
     for (const f of unique.values()) {
       // Checked again where it is written: the parent resolves inside the plugins directory.
-      if (!isInside(realPlugins, fs.realpathSync(path.dirname(f.dest)))) throw new Error(`${displayRel(repo, path.dirname(f.dest))} resolves outside .rivumi/plugins`);
+      if (!isInside(realPlugins, fs.realpathSync(path.dirname(f.dest)))) throw new Error(`${portableRelative(repo, path.dirname(f.dest))} resolves outside .rivumi/plugins`);
       const tmp = `${f.dest}.skillgate-${crypto.randomBytes(6).toString('hex')}`;
       fs.writeFileSync(tmp, f.bytes, { flag: 'wx' });
       let backup: string | null = null;
@@ -162,9 +163,6 @@ function mkdirIfMissing(dir: string): boolean {
   }
 }
 
-function displayRel(repo: string, p: string): string {
-  return path.relative(repo, p).split(path.sep).join('/');
-}
 
 function realpathOrSelf(p: string): string {
   try {

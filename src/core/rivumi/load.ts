@@ -16,6 +16,7 @@ import { decodeRawName, encodeOsString, osPath } from '../fs/rawNames';
 import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../documents/document';
+import { portableRelative } from '../fs/portablePath';
 
 export const MAX_SKILLS = 16;
 export const MAX_SKILL_BYTES = 32768;
@@ -105,7 +106,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
     const pluginSkills: RivumiSkill[] = [];
     for (const ref of d.skillRefs) {
       const fileName = path.basename(ref.abs);
-      const source = toSource(workspace, ref.abs);
+      const source = portableRelative(workspace, ref.abs);
       if (loaded >= MAX_SKILLS) {
         pluginSkills.push(beyondCap(fileName, ref.abs, source, d.plugin.name));
         continue;
@@ -161,10 +162,6 @@ function listMatching(dir: string, suffix: string): string[] {
     .map((n) => decodeRawName(n))
     .filter((n) => (caseInsensitive ? n.toLowerCase().endsWith(suffix) : n.endsWith(suffix)))
     .sort(codePointCompare);
-}
-
-function toSource(workspace: string, abs: string): string {
-  return path.relative(workspace, abs).split(path.sep).join('/');
 }
 
 function beyondCap(fileName: string, file: string, source: string, plugin: string | null): RivumiSkill {

@@ -10,6 +10,7 @@ import { rivumiItems } from '../index/rivumiItems';
 import { loadRivumiProject } from '../rivumi/load';
 import { EMPTY_TRUST } from './trustView';
 import type { BundleFile, Diagnostic, Item } from '../model';
+import { portableRelative } from '../fs/portablePath';
 
 /**
  * A trust unit that does not load (its manifest, an MCP sidecar or a hooks file is
@@ -51,7 +52,7 @@ export function invalidBundleRefusal(item: Item, diagnostics: readonly Diagnosti
   const agent = item.system === 'codewhale' ? 'Codewhale' : 'Rivumi';
   const what = item.system === 'codewhale' ? 'Plugin bundle' : item.kind === 'hooks' ? 'Rivumi hooks file' : 'Rivumi plugin';
   const error = diagnostics.find((d) => d.severity === 'error');
-  const where = error ? ` (${path.relative(root, error.file).split(path.sep).join('/') || path.basename(error.file)}:${error.range.start.line + 1})` : '';
+  const where = error ? ` (${portableRelative(root, error.file) || path.basename(error.file)}:${error.range.start.line + 1})` : '';
   const why = error ? `: ${error.message}${where}` : '';
   return `${what} \`${item.name}\` is invalid${why}. ${agent} does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.`;
 }
@@ -80,7 +81,7 @@ function rivumiInvalid(item: Item, reviewed: readonly string[]): InvalidBundle |
   const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh) return undefined;
   const own = new Set([fresh.id, ...out.items.filter((i) => i.parent === fresh.id).map((i) => i.id)]);
-  const manifest = path.relative(workspace, fresh.path).split(path.sep).join('/');
+  const manifest = portableRelative(workspace, fresh.path);
   return {
     item: fresh,
     bundleKey: fresh.detail.bundleKey as string,

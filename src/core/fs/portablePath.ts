@@ -1,0 +1,9 @@
+import * as path from 'node:path';
+
+/**
+ * `target` relative to `from`, with `/` separators whatever the host: the spelling the
+ * agents and our receipts use for paths inside a bundle or workspace.
+ */
+export function portableRelative(from: string, target: string): string {
+  return path.relative(from, target).split(path.sep).join('/');
+}
