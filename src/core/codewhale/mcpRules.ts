@@ -1,4 +1,4 @@
-import { resolveContainedPath } from './containedPath';
+import { bundleRelative, resolveContainedPath } from './containedPath';
 import type { BundleTree } from './bundleTree';
 import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
@@ -11,7 +11,7 @@ const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 const CREDENTIAL_HINT = 'pass credentials through a reviewed environment mapping instead';
 
 /** Every rule of codewhale.md §4.7 for one server; reports each problem at its field. */
-export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings, tree?: BundleTree): void {
+export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings, tree?: BundleTree, urlReported = false): void {
   const n = s.id;
   if (!isMcpServerName(n)) findings.at('codewhale.mcp.server-name', `MCP server name \`${n}\` is invalid`, s.at);
   const counts: [number, number, string, Located<unknown> | undefined][] = [
@@ -41,7 +41,7 @@ export function validateMcpServer(root: string, s: McpServerDecl, findings: Find
     return;
   }
   if (s.command) validateStdio(root, s, s.command, findings, tree);
-  else if (s.url) validateRemote(s, s.url, findings);
+  else if (s.url) validateRemote(s, s.url, findings, urlReported);
 }
 
 function toolList(field: string, tools: readonly Located<string>[], findings: Findings): void {
@@ -77,7 +77,7 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
   if (s.cwd) {
     const r = resolveContainedPath(root, s.cwd.value, 'MCP cwd', tree);
     if (!r.ok) findings.at('codewhale.mcp.cwd', r.message, s.cwd.at);
-    else if (r.type !== 'directory') findings.at('codewhale.mcp.cwd', `MCP server \`${n}\` cwd is not a directory: ${s.cwd.value}`, s.cwd.at);
+    else if (r.type !== 'directory') findings.at('codewhale.mcp.cwd', `MCP server \`${n}\` cwd is not a directory: ${bundleRelative(root, r.absolute)}`, s.cwd.at);
   }
   s.args.forEach((arg, idx) => {
     const i = idx + 1;
@@ -90,21 +90,23 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
       findings.at('codewhale.mcp.literal-credential', `MCP server \`${n}\` argument #${i} looks like a literal credential; ${CREDENTIAL_HINT}`, arg.at);
     }
     if (looksAbsolute(a)) findings.at('codewhale.mcp.absolute-argument', `MCP server \`${n}\` argument #${i} must not use an absolute path`, arg.at);
-    else if (looksRelativePath(a) && a.split(/[\\/]/).includes('..')) {
+    // Components split at the host's separators: on Unix `\\` is part of a name, so `a\\..\\x` stays inside (codewhale.md §4.6).
+    else if (looksRelativePath(a) && a.split(process.platform === 'win32' ? /[\\/]/ : '/').includes('..')) {
       findings.at('codewhale.mcp.argument-escapes', `MCP server \`${n}\` argument #${i} escapes the plugin root`, arg.at);
     }
   });
   for (const e of s.env) {
     const dest = environmentNameProblem('MCP environment destination', e.name);
     if (dest) findings.at('codewhale.mcp.env-name', dest, { ...e.at, key: true });
-    const m = /^\$\{([^}]*)\}$/.exec(e.value);
-    if (!m) {
+    // `exact_environment_placeholder`: strip `${` and `}`; whatever is left must be a name, so `${A}${B}` fails as a source.
+    const source = e.value.startsWith('${') && e.value.endsWith('}') && e.value.length >= 3 ? e.value.slice(2, -1) : undefined;
+    if (source === undefined) {
       // The literal value is replaced by a reference to a variable of the same name, which the user then sets.
       const fix = /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name) ? findings.replaceFix(`Use \${${e.name}} instead of a literal value`, e.at, JSON.stringify(`\${${e.name}}`)) : undefined;
       findings.at('codewhale.mcp.env-value', `MCP server \`${n}\` environment values must be exact \`\${SOURCE_ENV}\` references`, e.at, fix ? { fix } : undefined);
     }
     else {
-      const src = environmentNameProblem('MCP environment source', m[1] ?? '');
+      const src = environmentNameProblem('MCP environment source', source);
       if (src) findings.at('codewhale.mcp.env-name', src, e.at);
     }
   }
@@ -124,7 +126,8 @@ function looksRelativePath(a: string): boolean {
   return a !== '' && !a.startsWith('-') && !a.startsWith('~') && !a.includes('://') && (a.includes('/') || a.includes('\\')) && !looksAbsolute(a) && !a.startsWith('\\\\');
 }
 
-function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findings): void {
+/** `urlReported`: the metadata step already said "remote MCP URL is invalid" for this URL (codewhale.md §4.4 step 7). */
+function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findings, urlReported: boolean): void {
   const n = s.id;
   const oauthField = s.scopes ?? s.oauth ?? s.oauthResource;
   if (oauthField) {
@@ -134,7 +137,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   try {
     parsed = new URL(url.value);
   } catch (e) {
-    findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
+    if (!urlReported) findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
   }
   if (parsed) {
     const scheme = parsed.protocol.replace(/:$/, '');
@@ -151,7 +154,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
       findings.at('codewhale.mcp.url-query', `MCP server \`${n}\` URL may not contain a query or fragment`, url.at);
     }
   }
-  const stdioField = s.cwd ?? (s.hasArgs ? s.args[0] ?? { at: { ...s.at } } : undefined) ?? (s.hasEnv ? s.env[0] ?? { at: s.at } : undefined);
+  const stdioField = s.cwd ?? s.args[0] ?? s.env[0];
   if (stdioField) findings.at('codewhale.mcp.remote-stdio-fields', `remote MCP server \`${n}\` may not declare stdio cwd, args, or env`, stdioField.at);
   if (s.headers.length > 0) {
     findings.at('codewhale.mcp.literal-headers', `remote MCP server \`${n}\` may not contain literal headers; use env_headers or bearer_token_env_var`, (s.headers[0] as { at: Located<string>['at'] }).at);
