@@ -177,6 +177,30 @@ describe('upstream Codewhale fidelity (issue 11)', () => {
     });
   });
 
+  describe('ASCII case, as Rust compares it', () => {
+    it('upstream: tool filters are duplicates only by ASCII case (É and é are two tools)', () => {
+      writeW(f, '[mcp_servers.s]\ncommand = "node"\nenabled_tools = ["\u00c9", "\u00e9"]\n');
+      assert.deepEqual(errors(index([f.path('ws')])), []);
+    });
+
+    it('upstream: declared network hosts enter the capability inventory ASCII-lowercased (the capability hash depends on it)', () => {
+      writeW(f, '[capabilities]\nnetwork_hosts = ["\u00c9XAMPLE.com"]\n[mcp_servers.s]\nurl = "https://\u00c9xample.com/mcp"\n');
+      const s = index([f.path('ws')]);
+      assert.deepEqual(errors(s), []);
+      assert.deepEqual(byName(s, 'example-plugin').detail.inventory?.network_hosts, ['xn--xample-9ua.com', '\u00c9xample.com']);
+    });
+
+    it('upstream: an empty userinfo in a declared network host is none (`@e.invalid` is e.invalid)', () => {
+      writeW(f, '[capabilities]\nnetwork_hosts = ["@e.invalid"]\n[mcp_servers.s]\nurl = "https://e.invalid/mcp"\n');
+      assert.deepEqual(errors(index([f.path('ws')])), []);
+    });
+
+    it('upstream: the credential-argument key is lowercased ASCII only (a Kelvin sign K is not k)', () => {
+      writeW(f, '[mcp_servers.s]\ncommand = "node"\nargs = ["server.js", "--to\u212aen", "x"]\n');
+      assert.deepEqual(errors(index([f.path('ws')])), []);
+    });
+  });
+
   describe('messages in upstream words', () => {
     it('upstream: a blank version is quoted untrimmed', () => {
       f.write('ws/.codewhale/plugins/p/plugin.toml', 'schema_version = 1\n[plugin]\nname = "p"\nversion = "  "\n');

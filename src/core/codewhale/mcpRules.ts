@@ -4,6 +4,7 @@ import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
 import type { Findings } from '../findings';
 import type { Located, McpServerDecl } from './manifest';
+import { asciiLower } from '../text/rustText';
 
 const SENSITIVE_KEYS = ['token', 'api-key', 'apikey', 'password', 'passwd', 'secret', 'client-secret', 'authorization', 'auth-token', 'access-key', 'private-key', 'credential', 'credentials'];
 const LITERAL_PREFIXES = ['sk-', 'ghp_', 'github_pat_', 'xoxb-', 'xoxp-'];
@@ -50,7 +51,7 @@ function toolList(field: string, tools: readonly Located<string>[], findings: Fi
   for (const t of tools) {
     const p = textProblem(field, t.value, 256);
     if (p) findings.at('codewhale.mcp.tool-filter', p, t.at);
-    const key = t.value.toLowerCase();
+    const key = asciiLower(t.value);
     if (seen.has(key)) findings.at('codewhale.mcp.tool-filter', `duplicate ${field} value \`${t.value}\``, t.at);
     seen.add(key);
   }
@@ -116,7 +117,7 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
 export function embedsCredential(arg: string, followed: boolean): boolean {
   const eq = arg.indexOf('=');
   const rawKey = eq >= 0 ? arg.slice(0, eq) : arg;
-  const key = rawKey.replace(/^-+/, '').replace(/_/g, '-').toLowerCase();
+  const key = asciiLower(rawKey.replace(/^-+/, '').replace(/_/g, '-'));
   const sensitive = SENSITIVE_KEYS.some((k) => key === k || key.endsWith(`-${k}`));
   if (!sensitive) return false;
   return eq >= 0 ? arg.slice(eq + 1) !== '' : followed;
@@ -162,7 +163,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   if (s.transport) {
     const t = textProblem('MCP transport', s.transport.value, 32);
     if (t) findings.at('codewhale.mcp.transport', t, s.transport.at);
-    else if (s.transport.value.toLowerCase() !== 'sse') findings.at('codewhale.mcp.transport', `MCP server \`${n}\` transport must be \`sse\` when explicitly set`, s.transport.at);
+    else if (asciiLower(s.transport.value) !== 'sse') findings.at('codewhale.mcp.transport', `MCP server \`${n}\` transport must be \`sse\` when explicitly set`, s.transport.at);
   }
   for (const h of s.envHeaders) {
     const t = textProblem('MCP HTTP header name', h.name, 128);
@@ -178,6 +179,6 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
 
 /** Codewhale compares the URL's host string, which keeps IPv6 brackets: `[::1]` is not loopback. */
 function isLoopbackHost(host: string): boolean {
-  if (host.toLowerCase() === 'localhost') return true;
+  if (asciiLower(host) === 'localhost') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

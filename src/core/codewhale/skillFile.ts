@@ -1,4 +1,4 @@
-import { isRustWhitespace, rustTrim, rustTrimStart } from '../text/rustText';
+import { asciiLower, isRustWhitespace, rustTrim, rustTrimStart } from '../text/rustText';
 
 /**
  * Codewhale's general SKILL.md parser (codewhale.md §5.2), reproduced step by step:
@@ -122,9 +122,6 @@ function indentOf(line: string): number {
   return line.length - rustTrimStart(line).length;
 }
 
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
 
 /**
  * Runs of non-alphanumerics become `-`, lowercase, trimmed of `-`, at most 64; empty ⇒

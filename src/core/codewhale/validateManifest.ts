@@ -7,7 +7,7 @@ import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
 import { byteOrder } from '../fs/rawNames';
-import { rustTrim } from '../text/rustText';
+import { asciiLower, rustTrim } from '../text/rustText';
 
 const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
@@ -99,7 +99,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   if (m.when?.os) {
     uniqueTexts('OS', m.when.os, 32, findings);
     for (const os of m.when.os) {
-      if (!OS_NAMES.includes(os.value.toLowerCase())) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
+      if (!OS_NAMES.includes(asciiLower(os.value))) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
     }
   }
   if (m.when?.binaries) {
@@ -137,7 +137,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
   for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree, badUrls.has(s.id));
 
-  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => h.value.toLowerCase()), ...endpoints])].sort(byteOrder), version };
+  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => asciiLower(h.value)), ...endpoints])].sort(byteOrder), version };
 }
 
 /** `validate_unique_texts(field, values, max)` (codewhale.md §4.4 step 6). */
@@ -151,10 +151,6 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
     if (seen.has(key)) findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at);
     seen.add(key);
   }
-}
-
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

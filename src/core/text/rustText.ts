@@ -30,3 +30,8 @@ export function rustTrimEnd(text: string): string {
 export function rustTrim(text: string): string {
   return rustTrimEnd(rustTrimStart(text));
 }
+
+/** Rust's `to_ascii_lowercase`: only A-Z change (JS `toLowerCase` also folds `K` U+212A, `İ`, …). */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}

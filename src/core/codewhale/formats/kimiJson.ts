@@ -12,16 +12,13 @@ import { located, type ComponentKind, type Located, type Manifest, type Manifest
 import { isKimiPluginName } from '../names';
 import type { DocPath, ParsedDocument } from '../../documents/document';
 import type { DiagnosticCode } from '../../diagnosticCodes';
-import { rustTrim } from '../../text/rustText';
+import { asciiLower, rustTrim } from '../../text/rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../documents/ownRecord';
 import { byteOrder } from '../../fs/rawNames';
 
 const pathList = z.union([text, z.array(text)]);
 
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
 
 const kimiServer = z.strictObject({
   type: text.optional(),
@@ -170,7 +167,7 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
       for (const [h, value] of headers) {
         const bearer = /^Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
         const plain = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
-        if (h.toLowerCase() === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
+        if (asciiLower(h) === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
         else if (plain) fields.env_headers = { ...(fields.env_headers ?? {}), [h]: plain[1] as string };
         else {
           findings.at('codewhale.mcp.literal-headers', `Claude MCP server \`${id}\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``, where('headers', h));

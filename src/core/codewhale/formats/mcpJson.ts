@@ -11,6 +11,7 @@ import type { DocPath, ParsedDocument } from '../../documents/document';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../documents/ownRecord';
 import { byteOrder } from '../../fs/rawNames';
+import { asciiLower } from '../../text/rustText';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
@@ -183,8 +184,4 @@ export function standardServerToFields(
   const topLevel = new Set(['command', 'args', 'env', 'cwd', 'url', 'headers']);
   const where = (field: string) => (field === 'transport' ? at('type') : topLevel.has(field) ? at(field) : at('extensions', EXT, field));
   return { fields, where };
-}
-
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
