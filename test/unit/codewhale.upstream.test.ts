@@ -65,6 +65,15 @@ describe('upstream Codewhale fidelity (issue 11)', () => {
       }
     });
 
+    it('upstream: an argument like 1:/../x is neither absolute nor a relative path (any second byte `:` before a separator), so it is not checked for `..`', () => {
+      writeW(f, '[mcp_servers.s]\ncommand = "node"\nargs = ["1:/../x"]\n');
+      assert.deepEqual(errors(index([f.path('ws')])), []);
+      f.remove();
+      f = new Fixture();
+      writeW(f, '[mcp_servers.s]\ncommand = "node"\nargs = ["a/../x"]\n');
+      assert.deepEqual(errors(index([f.path('ws')])), ['MCP server `s` argument #1 escapes the plugin root']);
+    });
+
     it('upstream: a Kimi mcpOverrides key is trimmed, and an empty one is rejected', () => {
       const s = kimi(f, { name: 'k', interface: { mcpOverrides: { ' ': { displayName: 'x' } } } });
       assert.equal(byName(s, 'k').decision, 'rejected');

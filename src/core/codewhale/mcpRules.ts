@@ -123,8 +123,14 @@ export function embedsCredential(arg: string, followed: boolean): boolean {
   return eq >= 0 ? arg.slice(eq + 1) !== '' : followed;
 }
 
+/**
+ * `is_relative_stdio_path_arg`: its Windows-absolute test is looser than the one for
+ * absolute arguments, any second byte `:` before a separator (`1:/x`), so such an
+ * argument is neither absolute nor a relative path, and is not checked for `..`.
+ */
 function looksRelativePath(a: string): boolean {
-  return a !== '' && !a.startsWith('-') && !a.startsWith('~') && !a.includes('://') && (a.includes('/') || a.includes('\\')) && !looksAbsolute(a) && !a.startsWith('\\\\');
+  const driveLike = a.length >= 3 && a.charCodeAt(0) < 0x80 && a[1] === ':' && (a[2] === '\\' || a[2] === '/');
+  return a !== '' && !a.startsWith('-') && !a.startsWith('~') && !a.includes('://') && (a.includes('/') || a.includes('\\')) && !a.startsWith('/') && !a.startsWith('\\\\') && !driveLike;
 }
 
 /** `urlReported`: the metadata step already said "remote MCP URL is invalid" for this URL (codewhale.md §4.4 step 7). */
