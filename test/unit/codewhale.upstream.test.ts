@@ -186,6 +186,16 @@ describe('upstream Codewhale fidelity (issue 11)', () => {
     });
   });
 
+  describe('Claude-format fallbacks', () => {
+    it('upstream: an existing skills/ directory joins a Claude manifest\'s paths only when no declared path names it (`./skills/` does)', () => {
+      f.write('ws/.codewhale/plugins/c/.claude-plugin/plugin.json', JSON.stringify({ name: 'c', version: '1.0.0', skills: './skills/' }));
+      f.write('ws/.codewhale/plugins/c/skills/one/SKILL.md', '---\nname: one\n---\nbody\n');
+      const s = index([f.path('ws')]);
+      assert.deepEqual(errors(s), []);
+      assert.equal(byName(s, 'c').detail.inventory?.skills, 1);
+    });
+  });
+
   describe('ASCII case, as Rust compares it', () => {
     it('upstream: tool filters are duplicates only by ASCII case (É and é are two tools)', () => {
       writeW(f, '[mcp_servers.s]\ncommand = "node"\nenabled_tools = ["\u00c9", "\u00e9"]\n');

@@ -219,7 +219,8 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     for (const kind of ['skills', 'commands', 'agents'] as const) {
       if (statEntry(path.join(bundleRoot, kind)).type !== 'directory') continue;
       const existing = components[kind];
-      if (existing?.paths.some((p) => p.value === kind)) continue;
+      // A declared `./skills` or `skills/` already names the default directory (`parse_claude_plugin_json`).
+      if (existing?.paths.some((p) => (p.value.startsWith('./') ? p.value.slice(2) : p.value).replace(/\/+$/, '') === kind)) continue;
       components[kind] = { at: existing?.at ?? { file, path: [] }, paths: [...(existing?.paths ?? []), located(kind, file, [])] };
     }
   }
