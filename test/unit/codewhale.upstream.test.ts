@@ -227,6 +227,21 @@ describe('upstream Codewhale fidelity (issue 11)', () => {
       assert.deepEqual(errors(s), ['plugin version `  ` is not valid semantic versioning: empty string, expected a semver version']);
     });
 
+    it('upstream: an invalid version says what the semver crate says', () => {
+      const cases: [string, string][] = [
+        ['latest', "unexpected character 'l' while parsing major version number"],
+        ['1.0', 'unexpected end of input while parsing minor version number'],
+        ['01.0.0', 'invalid leading zero in major version number'],
+        ['1.0.0 beta', "unexpected character ' ' after patch version number"],
+        ['1.0.0-01', 'invalid leading zero in pre-release identifier'],
+        ['1.0.0+', 'empty identifier segment in build metadata'],
+        ['1.2.99999999999999999999', 'value of patch version number exceeds u64::MAX'],
+      ];
+      cases.forEach(([v], i) => f.write(`ws/.codewhale/plugins/p${i}/plugin.toml`, `schema_version = 1\n[plugin]\nname = "p${i}"\nversion = "${v}"\n`));
+      const s = index([f.path('ws')]);
+      assert.deepEqual(errors(s), cases.map(([v, e]) => `plugin version \`${v}\` is not valid semantic versioning: ${e}`));
+    });
+
     it('upstream: an unparseable remote MCP URL is reported first as "remote MCP URL is invalid", before the per-server rules', () => {
       writeW(f, '[capabilities]\nnetwork_hosts = ["example.com"]\n[mcp_servers.s]\nurl = "https://exa mple.com/mcp"\n');
       const s = index([f.path('ws')]);
