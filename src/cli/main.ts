@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Indexer } from '../core/index/indexer';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
-import { envelope, contractDiagnostic, contractItem, displayPath } from '../core/report/contract';
+import { envelope, contractDiagnostic, contractItem, displayPath, itemsById } from '../core/report/contract';
 import { toSarif } from '../core/report/sarif';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
@@ -144,7 +144,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const snapshot = index();
       const r = review(select(snapshot), lifecycle);
       if (!r.ok) return outcome(false, r.message);
-      if (o.json) return outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces), diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces)) });
+      if (o.json) return outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces), diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))) });
       io.out(reviewText(r.value, snapshot.workspaces, hooksOptIn));
       return 0;
     }

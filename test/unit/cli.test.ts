@@ -71,7 +71,8 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     const r = (await cli(['validate', '--json', '--no-user'], f.path('ws')));
     assert.equal(r.code, 1);
     const d = JSON.parse(r.out).diagnostics[0];
-    assert.deepEqual(Object.keys(d), ['file', 'range', 'severity', 'code', 'message', 'itemId']);
+    assert.deepEqual(Object.keys(d), ['workspace', 'file', 'range', 'severity', 'code', 'message', 'itemId']);
+    assert.equal(d.workspace, f.path('ws'));
     assert.equal(d.file, '.codewhale/plugins/example-plugin/plugin.toml');
     assert.deepEqual(d.range.start, { line: 6, character: 0 });
     const text = (await cli(['validate', '--no-user'], f.path('ws')));
@@ -98,6 +99,36 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.deepEqual(res.locations[0].physicalLocation.artifactLocation, { uri: '.codewhale/plugins/example-plugin/plugin.toml', uriBaseId: '%SRCROOT%' });
     assert.equal(res.locations[0].physicalLocation.region.startLine, 7);
     assert.equal(res.locations[0].physicalLocation.region.startColumn, 1);
+  });
+
+  it('ties every diagnostic to its workspace folder (or null for user-level files) with two --workspace, in JSON and in SARIF', async () => {
+    writeW(f, 'unknown = true\n', 'a/.codewhale/plugins/example-plugin');
+    // A discovery root that is a file: a diagnostic without an item.
+    f.write('b/.codewhale/plugins', 'not a directory');
+    f.write('home/plugins/mine/plugin.toml', 'schema_version = 1\n[plugin]\nname = "Mine"\nversion = "1.0.0"\n');
+    const args = ['--workspace', f.path('a'), '--workspace', f.path('b'), '--codewhale-home', f.path('home')];
+    const json = JSON.parse((await cli(['validate', '--json', ...args], f.root)).out) as { diagnostics: { workspace: string | null; file: string; itemId: string | null; code: string }[] };
+    const byCode = (code: string) => json.diagnostics.find((d) => d.code === code);
+    assert.deepEqual(
+      json.diagnostics.map((d) => [d.code, d.workspace, d.file]).sort(),
+      [
+        ['codewhale.manifest.name', null, f.path('home/plugins/mine/plugin.toml')],
+        ['codewhale.manifest.parse', f.path('a'), '.codewhale/plugins/example-plugin/plugin.toml'],
+        ['codewhale.root-not-directory', f.path('b'), '.codewhale/plugins'],
+      ].sort(),
+    );
+    assert.equal(byCode('codewhale.root-not-directory')?.itemId, null);
+    const sarif = JSON.parse((await cli(['validate', '--format', 'sarif', ...args], f.root)).out);
+    const run0 = sarif.runs[0];
+    assert.deepEqual(Object.keys(run0.originalUriBaseIds), ['%SRCROOT%', '%SRCROOT2%']);
+    assert.equal(run0.originalUriBaseIds['%SRCROOT%'].uri, `file://${f.path('a')}/`);
+    assert.equal(run0.originalUriBaseIds['%SRCROOT2%'].uri, `file://${f.path('b')}/`);
+    const located = (code: string) => run0.results.find((r: { ruleId: string }) => r.ruleId === code);
+    assert.deepEqual(located('codewhale.root-not-directory').locations[0].physicalLocation.artifactLocation, { uri: '.codewhale/plugins', uriBaseId: '%SRCROOT2%' });
+    assert.deepEqual(located('codewhale.root-not-directory').properties, { workspace: f.path('b') });
+    assert.deepEqual(located('codewhale.manifest.parse').locations[0].physicalLocation.artifactLocation, { uri: '.codewhale/plugins/example-plugin/plugin.toml', uriBaseId: '%SRCROOT%' });
+    assert.deepEqual(located('codewhale.manifest.name').locations[0].physicalLocation.artifactLocation, { uri: `file://${f.path('home/plugins/mine/plugin.toml')}` });
+    assert.equal(located('codewhale.manifest.name').properties.workspace, null);
   });
 
   it('shows one item with its children, files and detail', async () => {

@@ -17,7 +17,7 @@ const EXPECTED: Record<string, { decision: string; reasons?: string[]; errors?: 
   cloudflare: { decision: 'disabled', inventory: { skills: 1, commands: 1, mcp_servers: 0 } },
   'cloudflare-docs': { decision: 'disabled', inventory: { remote_mcp_servers: 1 } },
   'computer-use': { decision: 'disabled', reasons: ['not_reviewed', 'not_enabled', 'not_applicable'], inventory: { stdio_mcp_servers: 1 } },
-  'computer-use-builtin': { decision: 'rejected', reasons: ['manifest_invalid'], errors: [/^failed to inspect skills path .*\/skills: ENOENT/] },
+  'computer-use-builtin': { decision: 'rejected', reasons: ['manifest_invalid'], errors: [/^failed to inspect skills path skills: ENOENT/] },
   'design-review': { decision: 'disabled' },
   github: { decision: 'disabled', inventory: { remote_mcp_servers: 1 } },
   'github-workflow': { decision: 'disabled', inventory: { remote_mcp_servers: 1 } },

@@ -20,6 +20,7 @@ import { reportHidden } from '../hiddenCharacterFinding';
 import { LineMap } from '../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../model';
 import { portableRelative } from '../fs/portablePath';
+import { asciiLower } from '../text/rustText';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
 const MANIFEST_ORDER: readonly ManifestLabel[] = ['plugin.json', 'kimi.plugin.json', 'plugin.toml', '.claude-plugin/plugin.json'];
@@ -257,7 +258,7 @@ function lineOf(text: string, key: string): number {
 function applicability(m: Manifest, host: HostFacts): WhenFacts {
   if (!m.when) return { applicable: true, reasons: [] };
   const reasons: string[] = [];
-  if (m.when.os && !m.when.os.some((o) => o.value.toLowerCase() === host.os)) {
+  if (m.when.os && !m.when.os.some((o) => asciiLower(o.value) === host.os)) {
     reasons.push(m.when.os.length === 0 ? 'os = [] never applies' : `this host is ${host.os}; the bundle applies to ${m.when.os.map((o) => o.value).join(', ')}`);
   }
   for (const b of m.when.binaries ?? []) if (!host.hasBinary(b.value)) reasons.push(`binary \`${b.value}\` is not on PATH`);

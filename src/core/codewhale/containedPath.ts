@@ -3,6 +3,7 @@ import { canonicalPath, errorText, isInside } from '../fs/safeFs';
 import { osPath } from '../fs/rawNames';
 import * as fs from 'node:fs';
 import { looksAbsolute, textProblem } from './textRules';
+import { portableRelative } from '../fs/portablePath';
 import type { BundleTree } from './bundleTree';
 
 export type PathKind = 'skills' | 'commands' | 'agents' | 'hooks' | 'lsp' | 'native' | 'MCP command' | 'MCP cwd';
@@ -38,13 +39,22 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
     try {
       st = fs.lstatSync(osPath(cursor));
     } catch (e) {
-      return { ok: false, message: `failed to inspect ${kind} path ${cursor}: ${errorText(e)}` };
+      return { ok: false, message: `failed to inspect ${kind} path ${bundleRelative(root, cursor)}: ${errorText(e)}` };
     }
-    if (st.isSymbolicLink()) return { ok: false, message: `${kind} path may not traverse symbolic link ${cursor}` };
+    if (st.isSymbolicLink()) return { ok: false, message: `${kind} path may not traverse symbolic link ${bundleRelative(root, cursor)}` };
     type = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
   }
   const canonical = canonicalPath(cursor);
   if (canonical === undefined) return { ok: false, message: `${kind} path \`${raw}\` cannot be resolved: not found` };
   if (!isInside(root, canonical)) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
   return { ok: true, absolute: canonical, type };
+}
+
+/**
+ * A path inside the bundle as messages show it. Upstream prints canonical absolute
+ * paths; Skillgate shows every path bundle-relative, `/`-separated, with `.` for the
+ * root, and keeps upstream's sentence around it [Skillgate].
+ */
+export function bundleRelative(root: string, absolute: string): string {
+  return portableRelative(root, absolute) || '.';
 }

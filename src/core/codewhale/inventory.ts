@@ -1,6 +1,7 @@
 import type { ActivationPolicy, CapabilityLabel } from '../hashing/activationPolicy';
 import type { Compatibility } from '../model';
 import type { Manifest } from './manifest';
+import { asciiLower } from '../text/rustText';
 
 /** A bundle's capability inventory (codewhale.md §6.1). */
 export interface Inventory {
@@ -50,7 +51,7 @@ export function capabilityPairs(inv: Inventory): Map<string, string> {
     ['mcp-remote', String(inv.remote_mcp_servers)],
     ['mcp-stdio', String(inv.stdio_mcp_servers)],
     ['native', String(inv.native)],
-    ['network', byteSorted(inv.network_hosts.map((h) => h.toLowerCase())).join('\n')],
+    ['network', byteSorted(inv.network_hosts.map(asciiLower)).join('\n')],
     ['skills', String(inv.skills)],
   ]);
 }

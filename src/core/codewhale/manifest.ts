@@ -38,10 +38,7 @@ export interface McpServerDecl {
   readonly at: Where;
   readonly command?: Located<string>;
   readonly args: readonly Located<string>[];
-  /** True when the format had `args`/`env`/`cwd` keys at all (remote servers may not). */
-  readonly hasArgs: boolean;
   readonly env: readonly NamedValue[];
-  readonly hasEnv: boolean;
   readonly cwd?: Located<string>;
   readonly url?: Located<string>;
   readonly transport?: Located<string>;

@@ -1,9 +1,10 @@
-import { resolveContainedPath } from './containedPath';
+import { bundleRelative, resolveContainedPath } from './containedPath';
 import type { BundleTree } from './bundleTree';
 import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
 import type { Findings } from '../findings';
 import type { Located, McpServerDecl } from './manifest';
+import { asciiLower } from '../text/rustText';
 
 const SENSITIVE_KEYS = ['token', 'api-key', 'apikey', 'password', 'passwd', 'secret', 'client-secret', 'authorization', 'auth-token', 'access-key', 'private-key', 'credential', 'credentials'];
 const LITERAL_PREFIXES = ['sk-', 'ghp_', 'github_pat_', 'xoxb-', 'xoxp-'];
@@ -11,7 +12,7 @@ const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 const CREDENTIAL_HINT = 'pass credentials through a reviewed environment mapping instead';
 
 /** Every rule of codewhale.md §4.7 for one server; reports each problem at its field. */
-export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings, tree?: BundleTree): void {
+export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings, tree?: BundleTree, urlReported = false): void {
   const n = s.id;
   if (!isMcpServerName(n)) findings.at('codewhale.mcp.server-name', `MCP server name \`${n}\` is invalid`, s.at);
   const counts: [number, number, string, Located<unknown> | undefined][] = [
@@ -41,7 +42,7 @@ export function validateMcpServer(root: string, s: McpServerDecl, findings: Find
     return;
   }
   if (s.command) validateStdio(root, s, s.command, findings, tree);
-  else if (s.url) validateRemote(s, s.url, findings);
+  else if (s.url) validateRemote(s, s.url, findings, urlReported);
 }
 
 function toolList(field: string, tools: readonly Located<string>[], findings: Findings): void {
@@ -50,7 +51,7 @@ function toolList(field: string, tools: readonly Located<string>[], findings: Fi
   for (const t of tools) {
     const p = textProblem(field, t.value, 256);
     if (p) findings.at('codewhale.mcp.tool-filter', p, t.at);
-    const key = t.value.toLowerCase();
+    const key = asciiLower(t.value);
     if (seen.has(key)) findings.at('codewhale.mcp.tool-filter', `duplicate ${field} value \`${t.value}\``, t.at);
     seen.add(key);
   }
@@ -77,7 +78,7 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
   if (s.cwd) {
     const r = resolveContainedPath(root, s.cwd.value, 'MCP cwd', tree);
     if (!r.ok) findings.at('codewhale.mcp.cwd', r.message, s.cwd.at);
-    else if (r.type !== 'directory') findings.at('codewhale.mcp.cwd', `MCP server \`${n}\` cwd is not a directory: ${s.cwd.value}`, s.cwd.at);
+    else if (r.type !== 'directory') findings.at('codewhale.mcp.cwd', `MCP server \`${n}\` cwd is not a directory: ${bundleRelative(root, r.absolute)}`, s.cwd.at);
   }
   s.args.forEach((arg, idx) => {
     const i = idx + 1;
@@ -90,21 +91,23 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
       findings.at('codewhale.mcp.literal-credential', `MCP server \`${n}\` argument #${i} looks like a literal credential; ${CREDENTIAL_HINT}`, arg.at);
     }
     if (looksAbsolute(a)) findings.at('codewhale.mcp.absolute-argument', `MCP server \`${n}\` argument #${i} must not use an absolute path`, arg.at);
-    else if (looksRelativePath(a) && a.split(/[\\/]/).includes('..')) {
+    // Components split at the host's separators: on Unix `\\` is part of a name, so `a\\..\\x` stays inside (codewhale.md §4.6).
+    else if (looksRelativePath(a) && a.split(process.platform === 'win32' ? /[\\/]/ : '/').includes('..')) {
       findings.at('codewhale.mcp.argument-escapes', `MCP server \`${n}\` argument #${i} escapes the plugin root`, arg.at);
     }
   });
   for (const e of s.env) {
     const dest = environmentNameProblem('MCP environment destination', e.name);
     if (dest) findings.at('codewhale.mcp.env-name', dest, { ...e.at, key: true });
-    const m = /^\$\{([^}]*)\}$/.exec(e.value);
-    if (!m) {
+    // `exact_environment_placeholder`: strip `${` and `}`; whatever is left must be a name, so `${A}${B}` fails as a source.
+    const source = e.value.startsWith('${') && e.value.endsWith('}') && e.value.length >= 3 ? e.value.slice(2, -1) : undefined;
+    if (source === undefined) {
       // The literal value is replaced by a reference to a variable of the same name, which the user then sets.
       const fix = /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name) ? findings.replaceFix(`Use \${${e.name}} instead of a literal value`, e.at, JSON.stringify(`\${${e.name}}`)) : undefined;
       findings.at('codewhale.mcp.env-value', `MCP server \`${n}\` environment values must be exact \`\${SOURCE_ENV}\` references`, e.at, fix ? { fix } : undefined);
     }
     else {
-      const src = environmentNameProblem('MCP environment source', m[1] ?? '');
+      const src = environmentNameProblem('MCP environment source', source);
       if (src) findings.at('codewhale.mcp.env-name', src, e.at);
     }
   }
@@ -114,17 +117,24 @@ function validateStdio(root: string, s: McpServerDecl, command: Located<string>,
 export function embedsCredential(arg: string, followed: boolean): boolean {
   const eq = arg.indexOf('=');
   const rawKey = eq >= 0 ? arg.slice(0, eq) : arg;
-  const key = rawKey.replace(/^-+/, '').replace(/_/g, '-').toLowerCase();
+  const key = asciiLower(rawKey.replace(/^-+/, '').replace(/_/g, '-'));
   const sensitive = SENSITIVE_KEYS.some((k) => key === k || key.endsWith(`-${k}`));
   if (!sensitive) return false;
   return eq >= 0 ? arg.slice(eq + 1) !== '' : followed;
 }
 
+/**
+ * `is_relative_stdio_path_arg`: its Windows-absolute test is looser than the one for
+ * absolute arguments, any second byte `:` before a separator (`1:/x`), so such an
+ * argument is neither absolute nor a relative path, and is not checked for `..`.
+ */
 function looksRelativePath(a: string): boolean {
-  return a !== '' && !a.startsWith('-') && !a.startsWith('~') && !a.includes('://') && (a.includes('/') || a.includes('\\')) && !looksAbsolute(a) && !a.startsWith('\\\\');
+  const driveLike = a.length >= 3 && a.charCodeAt(0) < 0x80 && a[1] === ':' && (a[2] === '\\' || a[2] === '/');
+  return a !== '' && !a.startsWith('-') && !a.startsWith('~') && !a.includes('://') && (a.includes('/') || a.includes('\\')) && !a.startsWith('/') && !a.startsWith('\\\\') && !driveLike;
 }
 
-function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findings): void {
+/** `urlReported`: the metadata step already said "remote MCP URL is invalid" for this URL (codewhale.md §4.4 step 7). */
+function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findings, urlReported: boolean): void {
   const n = s.id;
   const oauthField = s.scopes ?? s.oauth ?? s.oauthResource;
   if (oauthField) {
@@ -134,7 +144,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   try {
     parsed = new URL(url.value);
   } catch (e) {
-    findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
+    if (!urlReported) findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
   }
   if (parsed) {
     const scheme = parsed.protocol.replace(/:$/, '');
@@ -151,7 +161,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
       findings.at('codewhale.mcp.url-query', `MCP server \`${n}\` URL may not contain a query or fragment`, url.at);
     }
   }
-  const stdioField = s.cwd ?? (s.hasArgs ? s.args[0] ?? { at: { ...s.at } } : undefined) ?? (s.hasEnv ? s.env[0] ?? { at: s.at } : undefined);
+  const stdioField = s.cwd ?? s.args[0] ?? s.env[0];
   if (stdioField) findings.at('codewhale.mcp.remote-stdio-fields', `remote MCP server \`${n}\` may not declare stdio cwd, args, or env`, stdioField.at);
   if (s.headers.length > 0) {
     findings.at('codewhale.mcp.literal-headers', `remote MCP server \`${n}\` may not contain literal headers; use env_headers or bearer_token_env_var`, (s.headers[0] as { at: Located<string>['at'] }).at);
@@ -159,7 +169,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   if (s.transport) {
     const t = textProblem('MCP transport', s.transport.value, 32);
     if (t) findings.at('codewhale.mcp.transport', t, s.transport.at);
-    else if (s.transport.value.toLowerCase() !== 'sse') findings.at('codewhale.mcp.transport', `MCP server \`${n}\` transport must be \`sse\` when explicitly set`, s.transport.at);
+    else if (asciiLower(s.transport.value) !== 'sse') findings.at('codewhale.mcp.transport', `MCP server \`${n}\` transport must be \`sse\` when explicitly set`, s.transport.at);
   }
   for (const h of s.envHeaders) {
     const t = textProblem('MCP HTTP header name', h.name, 128);
@@ -175,6 +185,6 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
 
 /** Codewhale compares the URL's host string, which keeps IPv6 brackets: `[::1]` is not loopback. */
 function isLoopbackHost(host: string): boolean {
-  if (host.toLowerCase() === 'localhost') return true;
+  if (asciiLower(host) === 'localhost') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

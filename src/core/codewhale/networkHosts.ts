@@ -2,7 +2,11 @@
 
 export type HostResult = { readonly ok: true; readonly host: string } | { readonly ok: false; readonly message: string };
 
-/** A declared `network_hosts` entry, normalized as `https://{h}` would parse (WHATWG: IDNA → punycode). */
+/**
+ * A declared `network_hosts` entry, normalized as `https://{h}` would parse (WHATWG: IDNA → punycode).
+ * The raw `?` and `#` count because WHATWG drops an empty query or fragment; an empty
+ * userinfo (`@h`) is none at all, for the url crate as for WHATWG.
+ */
 export function normalizeDeclaredHost(h: string): HostResult {
   if (h.includes('://') || h.includes('/') || h.includes('\\')) return { ok: false, message: `network host \`${h}\` must be a host name, not a URL or path` };
   let url: URL;
@@ -11,7 +15,7 @@ export function normalizeDeclaredHost(h: string): HostResult {
   } catch (e) {
     return { ok: false, message: `network host \`${h}\` is invalid: ${(e as Error).message}` };
   }
-  if (url.port !== '' || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '' || h.includes('?') || h.includes('#') || h.includes('@')) {
+  if (url.port !== '' || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '' || h.includes('?') || h.includes('#')) {
     return { ok: false, message: `network host \`${h}\` must contain only a normalized host name` };
   }
   return { ok: true, host: url.hostname.toLowerCase() };

@@ -1,8 +1,11 @@
 import { BIDI_CONTROLS } from '../text/hiddenUnicode';
+import { rustTrim } from '../text/rustText';
+import { semverError } from './semver';
 
 /** Codewhale's `validate_text(field, value, max)` (codewhale.md §4.4); undefined when valid. */
 export function textProblem(field: string, value: string, max: number): string | undefined {
-  const trimmed = value.trim();
+  // Rust's trim: a byte-order mark is text, U+0085 is whitespace.
+  const trimmed = rustTrim(value);
   if (trimmed === '' || [...trimmed].length > max) return `${field} must contain 1-${max} non-whitespace characters`;
   if (/\p{Cc}/u.test(value)) return `${field} may not contain control characters`;
   if (BIDI_CONTROLS.test(value)) return `${field} may not contain bidirectional formatting characters`;
@@ -16,15 +19,10 @@ export function environmentNameProblem(field: string, value: string): string | u
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : `${field} must be an ASCII environment variable name`;
 }
 
-/** Strict SemVer 2.0.0 (no leading `v`, no leading zeros). */
-const SEMVER =
-  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
-
+/** Parses the trimmed version but quotes it as written, untrimmed, as upstream does (codewhale.md §4.4 step 3). */
 export function semverProblem(version: string): string | undefined {
-  const v = version.trim();
-  if (SEMVER.test(v)) return undefined;
-  const reason = v === '' ? 'empty string, expected a semver version' : /^\d+(\.\d+)?$/.test(v) ? 'unexpected end of input while parsing version' : 'unexpected character while parsing major version number';
-  return `plugin version \`${v}\` is not valid semantic versioning: ${reason}`;
+  const reason = semverError(rustTrim(version));
+  return reason === undefined ? undefined : `plugin version \`${version}\` is not valid semantic versioning: ${reason}`;
 }
 
 /** Windows-looking absolute paths count on every host (codewhale.md §10.1 case 8). */

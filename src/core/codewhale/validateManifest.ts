@@ -7,6 +7,7 @@ import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
 import { byteOrder } from '../fs/rawNames';
+import { asciiLower, rustTrim } from '../text/rustText';
 
 const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
@@ -28,7 +29,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
     const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n' }] };
     findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] }, { fix: atTop });
-    if (version.trim() === '') {
+    if (rustTrim(version) === '') {
       version = '0.0.0';
       findings.at('codewhale.manifest-legacy', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`', { file: m.file, path: ['plugin'] });
     }
@@ -73,14 +74,20 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
     if (r.ok) declared.add(r.host);
     else findings.at('codewhale.capabilities.network-host', r.message, h.at);
   }
+  // Every format parses each MCP URL here, before the per-server rules: an unparseable one
+  // is upstream's first error, "remote MCP URL is invalid", and the host sets are not compared.
   const endpoints = new Set<string>();
+  const badUrls = new Set<string>();
   for (const s of m.mcpServers) {
     if (!s.url) continue;
     const r = urlHost(s.url.value);
     if (r.ok) endpoints.add(r.host);
-    else if (m.networkHostsDerived) findings.at('codewhale.mcp.url-invalid', r.message, s.url.at);
+    else {
+      findings.at('codewhale.mcp.url-invalid', r.message, s.url.at);
+      badUrls.add(s.id);
+    }
   }
-  if (!m.networkHostsDerived && !sameSet(declared, endpoints)) {
+  if (!m.networkHostsDerived && badUrls.size === 0 && !sameSet(declared, endpoints)) {
     const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
     const hosts = `[${[...endpoints].sort(byteOrder).map((h) => JSON.stringify(h)).join(', ')}]`;
     // Unambiguous only where the list is declared: replace the whole array with the computed set.
@@ -92,7 +99,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   if (m.when?.os) {
     uniqueTexts('OS', m.when.os, 32, findings);
     for (const os of m.when.os) {
-      if (!OS_NAMES.includes(os.value.toLowerCase())) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
+      if (!OS_NAMES.includes(asciiLower(os.value))) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
     }
   }
   if (m.when?.binaries) {
@@ -128,9 +135,9 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   if (m.mcpServers.length > 64) {
     findings.at('codewhale.mcp.too-many', `manifest declares ${m.mcpServers.length} MCP servers; maximum is 64`, (m.mcpServers[64] ?? m.mcpServers[0])?.at ?? { file: m.file, path: [] });
   }
-  for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree);
+  for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree, badUrls.has(s.id));
 
-  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => h.value.toLowerCase()), ...endpoints])].sort(byteOrder), version };
+  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => asciiLower(h.value)), ...endpoints])].sort(byteOrder), version };
 }
 
 /** `validate_unique_texts(field, values, max)` (codewhale.md §4.4 step 6). */
@@ -144,10 +151,6 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
     if (seen.has(key)) findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at);
     seen.add(key);
   }
-}
-
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

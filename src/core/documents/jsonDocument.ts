@@ -126,6 +126,11 @@ class JsonDocument implements ParsedDocument {
     return this.lines.range(target.offset, target.length);
   }
 
+  literalAt(path: DocPath): string | undefined {
+    const node = this.nodeAt(path);
+    return node ? this.text.slice(node.offset, node.offset + node.length) : undefined;
+  }
+
   /** Object keys that occur more than once, with the path of the later occurrence. */
   duplicateKeys(): DocPath[] {
     const found: DocPath[] = [];

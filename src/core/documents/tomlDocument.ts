@@ -112,4 +112,9 @@ class TomlDocument implements ParsedDocument {
     const spot = this.nearest(path);
     return spot ? this.lines.range(spot.key[0], spot.key[1] - spot.key[0]) : this.lines.range(0, 0);
   }
+
+  literalAt(path: DocPath): string | undefined {
+    const spot = this.spots.get(keyOf(path));
+    return spot ? this.text.slice(spot.value[0], spot.value[1]) : undefined;
+  }
 }

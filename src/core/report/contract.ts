@@ -29,6 +29,8 @@ export interface ContractItem {
 }
 
 export interface ContractDiagnostic {
+  /** The workspace folder (absolute) that `file` is relative to; null for user-level files. */
+  workspace: string | null;
   file: string;
   range: Diagnostic['range'];
   severity: Diagnostic['severity'];
@@ -82,14 +84,33 @@ export function contractItem(item: Item, workspaces: readonly string[]): Contrac
   };
 }
 
-export function contractDiagnostic(d: Diagnostic, workspaces: readonly string[]): ContractDiagnostic {
-  return { file: displayPath(d.file, workspaces), range: d.range, severity: d.severity, code: d.code, message: d.message, itemId: d.itemId };
+/**
+ * The workspace folder a diagnostic belongs to: its item's folder when it has an item
+ * (null for user items), else the folder that holds its file, else null (a user-level
+ * file). `file` is then relative to that folder, so a diagnostic without an item is
+ * still tied to one folder when several `--workspace` are given (issue 11, item 13).
+ */
+export function diagnosticWorkspace(d: Diagnostic, workspaces: readonly string[], items?: ReadonlyMap<string, Item>): string | null {
+  const item = d.itemId !== null ? items?.get(d.itemId) : undefined;
+  if (item) return item.workspace;
+  return owningWorkspace(d.file, workspaces) ?? null;
+}
+
+export function contractDiagnostic(d: Diagnostic, workspaces: readonly string[], items?: ReadonlyMap<string, Item>): ContractDiagnostic {
+  const workspace = diagnosticWorkspace(d, workspaces, items);
+  return { workspace, file: displayPath(d.file, workspace === null ? [] : [workspace]), range: d.range, severity: d.severity, code: d.code, message: d.message, itemId: d.itemId };
+}
+
+/** Items by id, to find each diagnostic's workspace. */
+export function itemsById(snapshot: Snapshot): Map<string, Item> {
+  return new Map(snapshot.items.map((i) => [i.id, i]));
 }
 
 export function envelope(snapshot: Snapshot, items: readonly Item[] = snapshot.items, diagnostics: readonly Diagnostic[] = snapshot.diagnostics): ContractEnvelope {
+  const byId = itemsById(snapshot);
   return {
     schemaVersion: 1,
     items: items.map((i) => contractItem(i, snapshot.workspaces)),
-    diagnostics: diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces)),
+    diagnostics: diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, byId)),
   };
 }

@@ -1,15 +1,25 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnosticCodes';
-import { displayPath } from './contract';
+import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
 import type { Snapshot } from '../index/snapshot';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
 
 /**
- * SARIF 2.1.0 for code scanning. Locations are relative to the workspace
- * (`%SRCROOT%`) so that uploads annotate the right file; lines and columns are 1-based.
+ * The `uriBaseId` of each workspace folder: `%SRCROOT%` for the first (what code
+ * scanning resolves against the checkout), `%SRCROOT2%`, `%SRCROOT3%`, … for the others.
+ */
+export function workspaceBaseId(index: number): string {
+  return index === 0 ? '%SRCROOT%' : `%SRCROOT${index + 1}%`;
+}
+
+/**
+ * SARIF 2.1.0 for code scanning. Locations are relative to the workspace folder of
+ * their diagnostic, one `originalUriBaseIds` entry per folder, so that uploads annotate
+ * the right file; user-level files are absolute `file://` URIs; lines and columns are 1-based.
  */
 export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): object {
+  const byId = itemsById(snapshot);
   const used = [...new Set(snapshot.diagnostics.map((d) => d.code))].sort();
   const rules = used.map((id) => {
     const known = DIAGNOSTIC_CODES[id as DiagnosticCode];
@@ -26,10 +36,14 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, informationUri: docsUrl, rules } },
-        originalUriBaseIds: Object.fromEntries(snapshot.workspaces.slice(0, 1).map((ws) => ['%SRCROOT%', { uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}` }])),
+        originalUriBaseIds: Object.fromEntries(
+          snapshot.workspaces.map((ws, i) => [workspaceBaseId(i), { uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}`, description: { text: `Workspace folder ${ws}` } }]),
+        ),
         results: snapshot.diagnostics.map((d) => {
-          const uri = displayPath(d.file, snapshot.workspaces);
-          const relative = !uri.startsWith('/');
+          const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
+          const uri = displayPath(d.file, workspace === null ? [] : [workspace]);
+          const base = workspace === null ? -1 : snapshot.workspaces.indexOf(workspace);
+          const relative = base >= 0 && !uri.startsWith('/');
           return {
             ruleId: d.code,
             ruleIndex: used.indexOf(d.code),
@@ -38,7 +52,7 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: relative ? { uri: artifactUri(uri, true), uriBaseId: '%SRCROOT%' } : { uri: `file://${artifactUri(uri, false)}` },
+                  artifactLocation: relative ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) } : { uri: `file://${artifactUri(uri, false)}` },
                   region: {
                     startLine: d.range.start.line + 1,
                     startColumn: d.range.start.character + 1,
@@ -48,7 +62,7 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
                 },
               },
             ],
-            ...(d.itemId ? { properties: { itemId: d.itemId } } : {}),
+            properties: { workspace, ...(d.itemId ? { itemId: d.itemId } : {}) },
           };
         }),
       },

@@ -2,19 +2,23 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { stringMap, text, textList } from './schemas';
 import { schemaProblems } from './zodIssues';
-import { mcpServerFromFields, type McpFields } from './mcpFields';
-import { MAX_MANIFEST_BYTES } from './mcpJson';
+import { mcpServerFromFields } from './mcpFields';
+import { MAX_MANIFEST_BYTES, standardServerToFields } from './mcpJson';
 import { composeAuthor } from './pluginJson';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../documents/jsonDocument';
 import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
 import type { Findings } from '../../findings';
-import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl } from '../manifest';
-import { isAgentPluginsName, isKimiPluginName, AGENT_PLUGINS_PARSE_MESSAGE } from '../names';
+import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl, type Where } from '../manifest';
+import { isKimiPluginName } from '../names';
+import type { DocPath, ParsedDocument } from '../../documents/document';
+import type { DiagnosticCode } from '../../diagnosticCodes';
+import { asciiLower, rustTrim } from '../../text/rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../documents/ownRecord';
 import { byteOrder } from '../../fs/rawNames';
 
-const pathList = z.union([text, z.array(text).min(1)]);
+const pathList = z.union([text, z.array(text)]);
+
 
 const kimiServer = z.strictObject({
   type: text.optional(),
@@ -27,6 +31,17 @@ const kimiServer = z.strictObject({
   extensions: z.record(z.string(), z.unknown()).optional(),
   enabledTools: textList.optional(),
 });
+
+type KimiServer = z.infer<typeof kimiServer>;
+interface KimiServerSource {
+  readonly id: string;
+  readonly s: KimiServer;
+  readonly doc: ParsedDocument;
+  readonly base: DocPath;
+}
+
+/** `parse_kimi_plugin_json`'s name message; the metadata rule's own words follow only for a name that passes it. */
+const KIMI_PARSE_MESSAGE = (n: string) => `kimi.plugin.json name \`${n}\` is invalid (1-64 lowercase ASCII letters, digits, hyphens, or underscores; must start with a letter or digit)`;
 
 const OS_LIST = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
@@ -53,9 +68,9 @@ const root = z.strictObject({
       websiteURL: text.optional(),
       iconUrl: text.optional(),
       category: text.optional(),
-      hostKind: z.literal('local').optional(),
+      hostKind: text.optional(),
       platforms: textList.optional(),
-      mcpOverrides: z.record(z.string().min(1), z.unknown()).optional(),
+      mcpOverrides: ownRecord(z.string(), z.strictObject({ displayName: text.optional(), iconUrl: text.optional() })).optional(),
     })
     .optional(),
 });
@@ -93,73 +108,97 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
   }
   const d = result.data;
   let ok = true;
-  if (d.$schema !== undefined && d.$schema.trim() === '') {
-    findings.at('codewhale.manifest.parse', `failed to parse ${what}: \`$schema\` must be non-blank when present`, { file, path: ['$schema'] });
+  // Upstream's own words at parse time; the Claude form says "Claude plugin.json" instead (codewhale.md §3.5, §3.6).
+  const fail = (code: DiagnosticCode, message: string, where: Where) => {
+    findings.at(code, message.replace('kimi.plugin.json', what), where);
     ok = false;
-  }
-  if (!isKimiPluginName(d.name) || (claude && !isAgentPluginsName(d.name))) {
-    findings.at('codewhale.manifest.name', claude && isKimiPluginName(d.name) ? AGENT_PLUGINS_PARSE_MESSAGE('Claude plugin.json', d.name) : `plugin name \`${d.name}\` violates the Kimi plugin name rule`, { file, path: ['name'] });
-    ok = false;
-  }
-  const platforms = d.interface?.platforms;
-  if (platforms) {
-    const seen = new Set<string>();
-    platforms.forEach((p, i) => {
-      if (!OS_LIST.includes(p.toLowerCase()) || seen.has(p.toLowerCase())) {
-        findings.at('codewhale.when.os', seen.has(p.toLowerCase()) ? `duplicate OS value \`${p}\`` : `unsupported OS selector \`${p}\``, { file, path: ['interface', 'platforms', i] });
-        ok = false;
-      }
-      seen.add(p.toLowerCase());
-    });
+  };
+  const at = (...p: (string | number)[]): Where => ({ file, path: p });
+  if (d.$schema !== undefined && rustTrim(d.$schema) === '') fail('codewhale.manifest.parse', 'kimi.plugin.json `$schema` must be a non-empty string', at('$schema'));
+  if (!isKimiPluginName(d.name)) fail('codewhale.manifest.name', KIMI_PARSE_MESSAGE(d.name), at('name'));
+  for (const kind of ['skills', 'commands', 'agents'] as const) {
+    const v = d[kind];
+    if (Array.isArray(v) && v.length === 0) fail('codewhale.component.path', 'Kimi plugin component path list must not be empty', at(kind));
   }
   // Claude bundles: inline `mcpServers` plus a sibling `.mcp.json`, flat or wrapped (codewhale.md §3.6).
-  const sources: { id: string; s: z.infer<typeof kimiServer>; file: string; base: (string | number)[] }[] = Object.keys(d.mcpServers ?? {}).map((id) => ({ id, s: (d.mcpServers ?? {})[id] as z.infer<typeof kimiServer>, file, base: ['mcpServers', id] }));
+  const sources: KimiServerSource[] = Object.keys(d.mcpServers ?? {}).map((id) => ({ id, s: (d.mcpServers ?? {})[id] as KimiServer, doc, base: ['mcpServers', id] }));
   if (claude) {
     const extra = readClaudeMcpJson(path.join(bundleRoot, '.mcp.json'), findings);
     if (extra === undefined) ok = false;
     for (const e of extra ?? []) {
       if (sources.some((x) => x.id === e.id)) {
-        findings.at('codewhale.mcp-json.parse', `Claude plugin declares MCP server \`${e.id}\` more than once`, { file: e.file, path: e.base, key: true });
+        findings.at('codewhale.mcp-json.parse', `Claude plugin declares MCP server \`${e.id}\` more than once`, { file: e.doc.file, path: e.base, key: true });
         ok = false;
       } else sources.push(e);
     }
   }
   const servers: McpServerDecl[] = [];
-  for (const { id, s, file: srcFile, base } of sources.sort((a, b) => byteOrder(a.id, b.id))) {
-    const at = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
-    const t = s.type?.toLowerCase();
-    if (t !== undefined && t !== 'stdio' && t !== 'streamable-http' && t !== 'sse' && !(claude && t === 'http')) {
-      findings.at('codewhale.mcp-json.transport', `${what} server \`${id}\` has unknown type \`${s.type}\`; expected \`stdio\`, \`streamable-http\`, or \`sse\``, at('type'));
+  for (const { id, s, doc: srcDoc, base } of sources.sort((a, b) => byteOrder(a.id, b.id))) {
+    const srcFile = srcDoc.file;
+    const where = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
+    if (claude && JSON.stringify(s).includes('${CLAUDE_PLUGIN_ROOT}')) {
+      findings.at('codewhale.mcp-json.parse', `Claude MCP server \`${id}\` uses \${CLAUDE_PLUGIN_ROOT}, which Codewhale does not support`, { file: srcFile, path: base, key: true });
       ok = false;
       continue;
     }
-    const fields: McpFields = { command: s.command, args: s.args, env: s.env, cwd: s.cwd, url: s.url, headers: s.headers, enabled_tools: s.enabledTools, ...(t === 'sse' ? { transport: 'sse' } : {}) };
-    if (claude) {
-      if (JSON.stringify(s).includes('${CLAUDE_PLUGIN_ROOT}')) {
-        findings.at('codewhale.mcp-json.parse', `Claude MCP server \`${id}\` uses \${CLAUDE_PLUGIN_ROOT}, which Codewhale does not support`, { file: srcFile, path: base, key: true });
-        ok = false;
+    // Claude's `type: "http"` is renamed before the Kimi parser sees it.
+    const { enabledTools, ...standard } = s;
+    const mapped = standardServerToFields(id, claude && standard.type === 'http' ? { ...standard, type: 'streamable-http' } : standard, srcDoc, base, findings);
+    if (!mapped) {
+      ok = false;
+      continue;
+    }
+    const fields = mapped.fields;
+    let toolsAt = mapped.where('enabled_tools');
+    // `enabledTools` joins the extension's `enabled_tools` only when they agree (`KimiMcpServer::into_config`).
+    if (enabledTools !== undefined && enabledTools.length > 0) {
+      const ext = fields.enabled_tools ?? [];
+      if (ext.length > 0 && (ext.length !== enabledTools.length || ext.some((t, i) => t !== enabledTools[i]))) {
+        fail('codewhale.mcp.tool-filter', `kimi.plugin.json MCP server \`${id}\` declares conflicting enabledTools filters`, where('enabledTools'));
         continue;
       }
+      fields.enabled_tools = enabledTools;
+      toolsAt = where('enabledTools');
+    }
+    if (claude) {
       // Headers translate to environment-backed authentication, or the bundle is refused.
-      const headers = Object.entries(s.headers ?? {});
+      const headers = Object.entries(fields.headers ?? {});
       fields.headers = undefined;
       for (const [h, value] of headers) {
         const bearer = /^Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
         const plain = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
-        if (h.toLowerCase() === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
+        if (asciiLower(h) === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
         else if (plain) fields.env_headers = { ...(fields.env_headers ?? {}), [h]: plain[1] as string };
         else {
-          findings.at('codewhale.mcp.literal-headers', `Claude MCP server \`${id}\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``, at('headers', h));
+          findings.at('codewhale.mcp.literal-headers', `Claude MCP server \`${id}\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``, where('headers', h));
           ok = false;
         }
       }
     }
-    servers.push(
-      mcpServerFromFields(id, { file: srcFile, path: base, key: true }, fields, (field) =>
-        field === 'enabled_tools' ? at('enabledTools') : field === 'transport' ? at('type') : field === 'bearer_token_env_var' || field === 'env_headers' ? at('headers') : at(field),
-      ),
-    );
+    const placed = (field: string) =>
+      field === 'enabled_tools' ? toolsAt : claude && (field === 'bearer_token_env_var' || field === 'env_headers') ? where('headers') : mapped.where(field);
+    servers.push(mcpServerFromFields(id, { file: srcFile, path: base, key: true }, fields, placed));
   }
+  if (d.author !== undefined && typeof d.author !== 'string' && rustTrim(d.author.name) === '') {
+    fail('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', at('author', 'name'));
+  }
+  const iface = d.interface;
+  if (iface?.hostKind !== undefined && asciiLower(iface.hostKind) !== 'local') {
+    fail('codewhale.manifest.parse', `kimi.plugin.json interface hostKind \`${iface.hostKind}\` is unsupported; only \`local\` is understood`, at('interface', 'hostKind'));
+  }
+  for (const key of Object.keys(iface?.mcpOverrides ?? {})) {
+    if (rustTrim(key) === '') fail('codewhale.manifest.parse', 'kimi.plugin.json interface mcpOverrides keys must not be empty', { file, path: ['interface', 'mcpOverrides', key], key: true });
+  }
+  // Platforms are trimmed and ASCII-lowercased before the OS list and the repeat check; none means no `[when]`.
+  const platforms: Located<string>[] = [];
+  const seen = new Set<string>();
+  (iface?.platforms ?? []).forEach((raw, i) => {
+    const p = asciiLower(rustTrim(raw));
+    if (!OS_LIST.includes(p)) fail('codewhale.when.os', `kimi.plugin.json interface has unsupported platform \`${p}\``, at('interface', 'platforms', i));
+    else if (seen.has(p)) fail('codewhale.when.os', `kimi.plugin.json interface repeats platform \`${p}\``, at('interface', 'platforms', i));
+    seen.add(p);
+    platforms.push(located(p, file, ['interface', 'platforms', i]));
+  });
   if (!ok) return undefined;
 
   const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
@@ -172,7 +211,7 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
   spec('skills');
   spec('commands');
   spec('agents');
-  if (!d.skills && !claude && statEntry(path.join(bundleRoot, 'SKILL.md')).type === 'file') {
+  if (d.skills === undefined && !claude && statEntry(path.join(bundleRoot, 'SKILL.md')).type === 'file') {
     components.skills = { paths: [located('.', file, [])], at: { file, path: [] } };
   }
   if (claude) {
@@ -180,7 +219,8 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     for (const kind of ['skills', 'commands', 'agents'] as const) {
       if (statEntry(path.join(bundleRoot, kind)).type !== 'directory') continue;
       const existing = components[kind];
-      if (existing?.paths.some((p) => p.value === kind)) continue;
+      // A declared `./skills` or `skills/` already names the default directory (`parse_claude_plugin_json`).
+      if (existing?.paths.some((p) => (p.value.startsWith('./') ? p.value.slice(2) : p.value).replace(/\/+$/, '') === kind)) continue;
       components[kind] = { at: existing?.at ?? { file, path: [] }, paths: [...(existing?.paths ?? []), located(kind, file, [])] };
     }
   }
@@ -190,7 +230,8 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     label,
     file,
     schemaVersion: located(1, file, []),
-    nameRule: 'kimi',
+    // The Claude form must also pass the Agent Plugins rule, checked with the metadata (codewhale.md §3.6).
+    nameRule: claude ? 'agent-plugins' : 'kimi',
     name: located(d.name, file, ['name']),
     version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : ['version']),
     ...opt('description', d.description, ['description']),
@@ -206,12 +247,12 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     networkHosts: [],
     networkHostsDerived: true,
     lifecycleMutation: false,
-    ...(platforms ? { when: { at: { file, path: ['interface', 'platforms'] }, os: platforms.map((p, i) => located(p, file, ['interface', 'platforms', i])) } } : {}),
+    ...(platforms.length > 0 ? { when: { at: { file, path: ['interface', 'platforms'] }, os: platforms } } : {}),
   };
 }
 
 /** A Claude bundle's `.mcp.json`: `{ id: server }` or `{ mcpServers: {...}, $schema? }`. Undefined when invalid. */
-function readClaudeMcpJson(file: string, findings: Findings): { id: string; s: z.infer<typeof kimiServer>; file: string; base: (string | number)[] }[] | undefined {
+function readClaudeMcpJson(file: string, findings: Findings): KimiServerSource[] | undefined {
   const read = readRegularFile(file, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     if (read.reason === 'missing') return [];
@@ -233,5 +274,6 @@ function readClaudeMcpJson(file: string, findings: Findings): { id: string; s: z
     return undefined;
   }
   const map = (wrapped ? (servers.data as { mcpServers: Record<string, z.infer<typeof kimiServer>> }).mcpServers : servers.data) as Record<string, z.infer<typeof kimiServer>>;
-  return Object.entries(map).map(([id, s]) => ({ id, s, file, base: wrapped ? ['mcpServers', id] : [id] }));
+  const doc = parsed.document;
+  return Object.entries(map).map(([id, s]) => ({ id, s, doc, base: wrapped ? ['mcpServers', id] : [id] }));
 }

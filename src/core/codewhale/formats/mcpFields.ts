@@ -46,9 +46,7 @@ export function mcpServerFromFields(
     id,
     at,
     args: list(f.args, 'args'),
-    hasArgs: f.args !== undefined,
     env: named(f.env, 'env'),
-    hasEnv: f.env !== undefined,
     timeouts,
     enabled: f.enabled ?? true,
     disabled: f.disabled ?? false,
@@ -62,7 +60,8 @@ export function mcpServerFromFields(
     ...opt('transport', one(f.transport, 'transport')),
     ...opt('required', one(f.required, 'required')),
     ...opt('bearerTokenEnvVar', one(f.bearer_token_env_var, 'bearer_token_env_var')),
-    ...opt('scopes', one(f.scopes, 'scopes')),
+    // Upstream's lists default to empty, and an empty one counts as none (codewhale.md §4.7).
+    ...opt('scopes', one(f.scopes !== undefined && f.scopes.length > 0 ? f.scopes : undefined, 'scopes')),
     ...opt('oauth', f.oauth === undefined ? undefined : { value: f.oauth.client_id === undefined ? {} : { clientId: f.oauth.client_id }, at: where('oauth') }),
     ...opt('oauthResource', one(f.oauth_resource, 'oauth_resource')),
   };

@@ -10,6 +10,7 @@ import type { BundleTree } from '../bundleTree';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
+import { rustTrim } from '../../text/rustText';
 
 const EXT = 'net.codewhale';
 
@@ -62,8 +63,8 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
   }
   const d = result.data;
   let ok = true;
-  if (d.$schema.trim() === '') {
-    findings.at('codewhale.manifest.parse', 'failed to parse plugin.json: `$schema` must be a non-empty string', { file, path: ['$schema'] });
+  if (rustTrim(d.$schema) === '') {
+    findings.at('codewhale.manifest.parse', 'plugin.json `$schema` must be a non-empty string', { file, path: ['$schema'] });
     ok = false;
   }
   if (!isAgentPluginsName(d.name)) {
@@ -72,7 +73,7 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     findings.at('codewhale.manifest.name', AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name), { file, path: ['name'] }, fix ? { fix } : undefined);
     ok = false;
   }
-  if (d.author && d.author.name.trim() === '') {
+  if (d.author && rustTrim(d.author.name) === '') {
     findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', { file, path: ['author', 'name'] });
     ok = false;
   }
@@ -95,13 +96,13 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
   for (const kind of COMPONENT_KINDS) {
     const spec = ext[kind];
     if (!spec) continue;
-    components[kind] = {
-      at: { file, path: extPath(kind) },
-      paths: [
-        ...(spec.path !== undefined ? [located(spec.path, file, extPath(kind, 'path'))] : []),
-        ...(spec.paths ?? []).map((p, i) => located(p, file, extPath(kind, 'paths', i))),
-      ],
-    };
+    const paths = [
+      ...(spec.path !== undefined ? [located(spec.path, file, extPath(kind, 'path'))] : []),
+      ...(spec.paths ?? []).map((p, i) => located(p, file, extPath(kind, 'paths', i))),
+    ];
+    // `"skills": {}` means the default `skills` path, in every manifest format (codewhale.md §4.5).
+    if (kind === 'skills' && paths.length === 0) paths.push(located('skills', file, extPath(kind)));
+    components[kind] = { at: { file, path: extPath(kind) }, paths };
   }
   // Skills default: a `skills/` directory, when the extension declares none (is_dir follows links).
   if (!ext.skills && (tree ? tree.typeOf('skills') === 'directory' : statEntry(path.join(bundleRoot, 'skills')).type === 'directory')) {
@@ -142,10 +143,12 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
   };
 }
 
-/** `name`, then ` <email>`, then ` (url)`, trimmed (codewhale.md §3.2). */
+/** `name`, then ` <email>`, then ` (url)`, each trimmed, a blank email or url left out (codewhale.md §3.2, `compose_author`). */
 export function composeAuthor(a: { name: string; email?: string | undefined; url?: string | undefined }): string {
-  let s = a.name;
-  if (a.email !== undefined) s += ` <${a.email}>`;
-  if (a.url !== undefined) s += ` (${a.url})`;
-  return s.trim();
+  let s = rustTrim(a.name);
+  const email = rustTrim(a.email ?? '');
+  const url = rustTrim(a.url ?? '');
+  if (email !== '') s += ` <${email}>`;
+  if (url !== '') s += ` (${url})`;
+  return s;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { capabilities, oauth, pathSpec, stringMap, text, textList, u64, when } from './schemas';
+import { capabilities, isIntegerLiteral, oauth, pathSpec, stringMap, text, textList, TIMEOUT_FIELDS, u64, when } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { parseTomlDocument } from '../../documents/tomlDocument';
-import type { ParsedDocument } from '../../documents/document';
+import type { DocPath, ParsedDocument } from '../../documents/document';
 import type { Findings } from '../../findings';
 import { located, type ComponentKind, type Manifest, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { mcpServerFromFields } from './mcpFields';
@@ -82,7 +82,8 @@ const COMPONENT_KEYS: readonly [ComponentKind, string, string?][] = [
 ];
 
 export function readPluginToml(file: string, source: string, findings: Findings): Manifest | undefined {
-  const parsed = parseTomlDocument(file, source, TOML_MAX_DEPTH);
+  // The toml crate skips a leading byte-order mark (codewhale.md §4.2); a space keeps every offset.
+  const parsed = parseTomlDocument(file, source.startsWith('\uFEFF') ? ` ${source.slice(1)}` : source, TOML_MAX_DEPTH);
   const prefix = (span: readonly [number, number] | undefined) =>
     span ? `failed to parse plugin.toml near bytes ${byteOffset(source, span[0])}..${byteOffset(source, span[1])}; check the v1 schema and field types` : 'failed to parse plugin.toml; check the v1 schema and field types';
   if (!parsed.ok) {
@@ -101,6 +102,15 @@ export function readPluginToml(file: string, source: string, findings: Findings)
     return undefined;
   }
   const data = result.data;
+  const integers: DocPath[] = [['schema_version'], ...Object.keys(data.mcp_servers ?? {}).flatMap((id) => TIMEOUT_FIELDS.map((t) => ['mcp_servers', id, t]))];
+  let integral = true;
+  for (const p of integers) {
+    const literal = doc.literalAt(p);
+    if (literal === undefined || isIntegerLiteral(literal, 'toml')) continue;
+    findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p))} (expected an unsigned integer at \`${p.join('.')}\`)`, { file, path: p });
+    integral = false;
+  }
+  if (!integral) return undefined;
   for (const [kind, key, alias] of COMPONENT_KEYS) {
     if (alias && data[key as keyof Root] !== undefined && data[alias as keyof Root] !== undefined) {
       findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan([alias]))} (duplicate field \`${kind}\`)`, { file, path: [alias], key: true });
