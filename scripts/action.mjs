@@ -13,7 +13,7 @@
 //    root (what code scanning needs), writes it, prints one annotation per result, and
 //    sets the outputs. Exit 1 when the findings reach `fail-on`; exit 2 on a usage error.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
