@@ -16,7 +16,11 @@ interface Sarif {
 
 describe('the GitHub Action', function () {
   this.timeout(180_000);
-  before(needTarball);
+  let ACTION: string;
+  before(() => {
+    needTarball();
+    ACTION = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+  });
   let t: ReturnType<typeof tempDir>;
   let repo: string;
   beforeEach(() => {
@@ -25,8 +29,6 @@ describe('the GitHub Action', function () {
     writeAgentRepo(repo);
   });
   afterEach(() => t.remove());
-
-  const ACTION = fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
 
   function runAction(inputs: Record<string, string>) {
     const output = path.join(t.dir, 'github_output');
