@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import type { Snapshot } from '../core/index/snapshot';
 import { checkAgainstLock, type LockFinding } from '../core/lock/lockCheck';
 import { LOCK_FILE_NAME, lockPath, lockText, parseLock, unpinnable, workspaceBundles, type LockEntry } from '../core/lock/lockFile';
+import { capabilityChangesSinceLocked } from '../core/lock/reviewedChange';
 import { lockSarif, type LockReport } from '../core/report/lockSarif';
+import type { LifecycleContext } from '../core/trust/lifecycle';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
 import { UsageError } from './options';
@@ -43,7 +45,7 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
 }
 
 /** `skillgate check --lock [<file>]`: 0 when every bundle is pinned at its current token, 1 otherwise, 2 for a missing or malformed lock file. */
-export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | 'json' | 'sarif', io: Io, version: string, docsUrl: string): number {
+export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | 'json' | 'sarif', io: Io, version: string, docsUrl: string, lifecycle: LifecycleContext): number {
   const reports: LockReport[] = [];
   for (const ws of snapshot.workspaces) {
     const lockFile = lockFileOf(ws, given, io.cwd);
@@ -60,7 +62,7 @@ export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | '
     }
     const parsed = text === null ? { ok: true as const, entries: [] } : parseLock(text);
     if (!parsed.ok) throw new UsageError(`${lockFile} is not a valid lock: ${parsed.problem}; run \`skillgate lock\` to write it again`);
-    const findings = checkAgainstLock(snapshot, ws, parsed.entries, name);
+    const findings = checkAgainstLock(snapshot, ws, parsed.entries, name, (item, locked) => capabilityChangesSinceLocked(item, locked, lifecycle));
     reports.push({ workspace: ws, lockFile, findings, lineInLock: (f) => lineOf(text ?? '', f) });
   }
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
@@ -69,7 +71,7 @@ export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | '
   const message = ok ? `every bundle in the repository is pinned at its current review token (${pinned} bundle(s))` : `${failing.length} bundle(s) are not pinned at their current review token`;
   if (format === 'sarif') io.out(jsonText(lockSarif(reports, version, docsUrl)));
   else if (format === 'json') {
-    const view = (r: LockReport, f: LockFinding) => ({ status: f.status, system: f.system, name: f.name, path: f.path, workspace: r.workspace, reviewToken: f.reviewToken, lockedReviewToken: f.lockedReviewToken, contentChanged: f.contentChanged, capabilitiesChanged: f.capabilitiesChanged, message: f.message });
+    const view = (r: LockReport, f: LockFinding) => ({ status: f.status, system: f.system, name: f.name, path: f.path, workspace: r.workspace, reviewToken: f.reviewToken, lockedReviewToken: f.lockedReviewToken, contentChanged: f.contentChanged, capabilitiesChanged: f.capabilitiesChanged, capabilityChanges: f.capabilityChanges, message: f.message });
     io.out(jsonText({ ok, message, locks: reports.map((r) => ({ workspace: r.workspace, lockFile: r.lockFile, exists: fs.existsSync(r.lockFile) })), bundles: reports.flatMap((r) => r.findings.map((f) => view(r, f))), failing: failing.map(({ r, f }) => view(r, f)) }));
   } else if (ok) io.out(`ok: ${message}\n`);
   else {

@@ -167,6 +167,24 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.match(text.err, /its content and its capabilities changed/);
     });
 
+    it('lists the capability changes when this machine reviewed the copy the lock pins (a receipt with the locked token)', async () => {
+      writePack(f);
+      await cli(['lock', '--no-user']);
+      const locked = lock().bundles[0]?.reviewToken as string;
+      assert.equal((await cli(['trust', 'pack', locked, '--no-user'])).code, 0);
+      writePack(f, ['python3', 'tools/h.sh']);
+      const c = await findings();
+      assert.equal(c.code, 1);
+      const changed = c.doc.failing[0] as Finding & { capabilityChanges: string[] | null };
+      assert.equal(changed.status, 'changed');
+      assert.ok(changed.capabilityChanges && changed.capabilityChanges.length > 0, JSON.stringify(changed));
+      assert.ok(changed.capabilityChanges.some((x) => x.includes('python3')), JSON.stringify(changed.capabilityChanges));
+      assert.match((await cli(['check', '--lock', '--no-user'])).err, /its content and its capabilities changed \(since the reviewed copy in your trust store: .*python3/);
+      // Another machine (no receipt for the locked token): the token pair only.
+      const elsewhere = await cli(['check', '--lock', '--format', 'json', '--no-user'], { SKILLGATE_STATE_DIR: f.path('other-state') });
+      assert.equal((JSON.parse(elsewhere.out) as { failing: { capabilityChanges: unknown }[] }).failing[0]?.capabilityChanges, null);
+    });
+
     it('names a pinned bundle that left the repository as gone (exit 1)', async () => {
       writeW(f);
       writePack(f);
