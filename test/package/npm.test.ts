@@ -77,10 +77,16 @@ describe('the npm package', function () {
       assert.match(check.err, /not trusted at their current hashes/);
     });
 
-    it('runs in a temporary repository: check fails until trusted; lock, then check --lock passes until a bundle changes', () => {
+    it('runs list, validate --format sarif and check in a temporary repository: check fails until trusted; lock, then check --lock passes until a bundle changes', () => {
       const repo = path.join(t.dir, 'repo');
       writeAgentRepo(repo);
       assert.equal(sh('git', ['init', '-q'], { cwd: repo }).code, 0);
+      const list = run(['list', '--no-user'], repo);
+      assert.equal(list.code, 0, list.err);
+      for (const name of ['pack', 'notes']) assert.match(list.out, new RegExp(`\\b${name}\\b`));
+      const sarif = run(['validate', '--format', 'sarif', '--no-user'], repo);
+      assert.equal(sarif.code, 0, sarif.err);
+      assert.deepEqual(JSON.parse(sarif.out).runs[0].results, []);
       assert.equal(run(['check', '--no-user'], repo).code, 1);
       const review = JSON.parse(run(['review', 'pack', '--json', '--no-user'], repo).out) as { item: { reviewToken: string } };
       assert.equal(run(['trust', 'pack', review.item.reviewToken, '--no-user'], repo).code, 0);
