@@ -13,9 +13,10 @@ DEST="$ROOT/.vscode-test/code-server"
 say() { printf '[setup-test-host] %s\n' "$*"; }
 fail() { printf '[setup-test-host] FAILED: %s\n' "$*" >&2; exit 1; }
 
-# 1. Debian packages.
+# 1. Debian packages. git and pre-commit are for the packaging tests (the pre-commit hook
+# test installs pre-commit from the Python package index when it can, else uses this one).
 need=()
-for pkg in build-essential pkg-config libkrb5-dev ripgrep chromium fonts-dejavu-core; do
+for pkg in build-essential pkg-config libkrb5-dev ripgrep chromium fonts-dejavu-core git pre-commit; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -28,6 +29,7 @@ else
 fi
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing after install"
 command -v rg >/dev/null || fail "rg (ripgrep) is missing after install"
+command -v pre-commit >/dev/null || fail "pre-commit is missing after install"
 
 # 2. code-server.
 installed="$(node -e "try{console.log(require('$DEST/node_modules/code-server/package.json').version)}catch{}" 2>/dev/null || true)"

@@ -15,6 +15,7 @@ import { installPlugin } from '../core/rivumi/install';
 import { checkWorkspaces, parseCommandLine, UsageError, USAGE, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import { diagnosticsText, listText, showText } from './render';
+import { checkLocks, writeLocks } from './lockCommands';
 import type { Item } from '../core/model';
 
 declare const SKILLGATE_VERSION: string | undefined;
@@ -171,8 +172,12 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const did = cmd.command === 'disable' ? 'Disabled' : 'Revoked trust in';
       return outcome(true, r.value.changed ? `${did} ${item.name}.` : `${item.name} has no trust record; nothing to ${cmd.command}.`, { id: item.id, changed: r.value.changed });
     }
+    case 'lock':
+      return writeLocks(index(), typeof cmd.flags.lock === 'string' ? cmd.flags.lock : '', io, o.json);
     case 'check': {
       const snapshot = index();
+      // The CI form: against the repository's lock, never the trust store (a runner has none).
+      if (typeof cmd.flags.lock === 'string') return checkLocks(snapshot, cmd.flags.lock, o.format, io, VERSION, DOCS_URL, lifecycle);
       const failing = check(snapshot, hooksOptIn);
       const where = (i: Item) => (i.scope === 'user' ? i.path : displayPath(i.path, snapshot.workspaces));
       if (o.json) json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });

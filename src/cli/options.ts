@@ -25,7 +25,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: bareLockOption(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -41,6 +41,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         overwrite: { type: 'boolean' },
         repair: { type: 'boolean' },
         prune: { type: 'boolean' },
+        lock: { type: 'string' },
       },
     });
   } catch (e) {
@@ -68,6 +69,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 
 const SELECTOR = 'a selector (an item id or a name)';
 
+/**
+ * `--lock` takes an optional file (`check --lock [<file>]`): a bare `--lock` (last, or
+ * followed by another option) becomes `--lock=`, which means each workspace's own
+ * skillgate.lock. parseArgs alone would take the next option as the file name.
+ */
+function bareLockOption(argv: readonly string[]): string[] {
+  return argv.map((a, i) => (a === '--lock' && (i === argv.length - 1 || (argv[i + 1] ?? '').startsWith('-')) ? '--lock=' : a));
+}
+
 /** What each command takes, in order (spec/cli.md); every other positional is a usage error. */
 const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   help: [],
@@ -75,6 +85,7 @@ const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   list: [],
   validate: [],
   check: [],
+  lock: [],
   doctor: [],
   show: [SELECTOR],
   explain: [SELECTOR],
@@ -88,7 +99,7 @@ const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Options only some commands read: given to another command they would be ignored, so they are refused. */
-const OWN_OPTIONS: Readonly<Record<string, readonly string[]>> = { name: ['install'], overwrite: ['install'], repair: ['doctor'], prune: ['doctor'] };
+const OWN_OPTIONS: Readonly<Record<string, readonly string[]>> = { name: ['install'], overwrite: ['install'], repair: ['doctor'], prune: ['doctor'], lock: ['lock', 'check'] };
 
 /**
  * A CI gate must check what it was asked to check: `skillgate check path/to/repo` would
@@ -109,7 +120,7 @@ function checkArguments(command: string, args: readonly string[], values: Record
   for (const [option, commands] of Object.entries(OWN_OPTIONS)) {
     if (values[option] !== undefined && !commands.includes(command)) throw new UsageError(`--${option} applies only to \`${commands.join('`, `')}\`, not to \`${command}\``);
   }
-  if (values.format === 'sarif' && command !== 'validate') throw new UsageError(`--format sarif applies only to \`validate\`, not to \`${command}\``);
+  if (values.format === 'sarif' && command !== 'validate' && !(command === 'check' && values.lock !== undefined)) throw new UsageError(`--format sarif applies only to \`validate\` and \`check --lock\`, not to \`${command}${command === 'check' ? '` without --lock' : '`'}`);
 }
 
 /**
@@ -122,6 +133,9 @@ export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
   // Likewise an explicit Codewhale home: a typo would silently leave every user bundle unchecked.
   const home = cmd.flags['codewhale-home'];
   if (typeof home === 'string' && cmd.options.codewhaleHome !== null) mustBeDirectory('--codewhale-home', home, cwd);
+  if ((cmd.command === 'lock' || cmd.command === 'check') && typeof cmd.flags.lock === 'string' && cmd.flags.lock !== '' && cmd.options.workspaces.length > 1) {
+    throw new UsageError(`--lock ${cmd.flags.lock} names one lock file, but ${cmd.options.workspaces.length} workspace folders were given; without a file name each folder uses its own skillgate.lock`);
+  }
   if (cmd.command === 'install' && given.length > 1) throw new UsageError(`\`install\` installs into one workspace folder; got ${given.length} --workspace options`);
 }
 
@@ -151,6 +165,11 @@ Commands:
   disable <selector>          disable; trust is kept
   revoke <selector>           drop the trust receipt; history and the enable bit are kept
   check                       exit 0 only if everything the agents would load is trusted at its current hashes
+  check --lock [<file>] [--format text|json|sarif]
+                              the CI gate: exit 0 only if every bundle in the repository is pinned in the lock
+                              (default skillgate.lock at the workspace root) at exactly its current review token
+  lock [--lock <file>]        write the lock: every bundle's workspace-relative path, system and review token;
+                              it records a team's review for CI and grants no trust
   doctor [--repair] [--prune] trust store health, stale receipts, unreferenced snapshots
   install <manifest> [--name <n>] [--overwrite]
                               install a Rivumi plugin package into the workspace, atomically
@@ -165,6 +184,7 @@ Options (all commands):
 
 A selector is an item id, or a bundle or skill name. A command takes exactly the arguments shown:
 anything else is refused, never ignored (\`skillgate check path/to/repo\` is an error; use --workspace).
---format sarif is for validate only; --name and --overwrite for install; --repair and --prune for doctor.
-Exit codes: 0 success; 1 validation errors or a refused operation; 2 usage error or internal failure.
+--format sarif is for validate and check --lock; --name and --overwrite for install; --repair and --prune for doctor.
+Exit codes: 0 success; 1 validation errors, a refused operation, or a failed check (something not trusted
+or not pinned); 2 usage error (a missing or malformed --lock file included) or internal failure.
 `;

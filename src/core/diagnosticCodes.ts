@@ -115,6 +115,11 @@ export const DIAGNOSTIC_CODES = {
   'skillgate.hidden-unicode': ['warning', 'Invisible or bidirectional Unicode that can hide instructions from a reviewer.'],
   'skillgate.read-failed': ['error', 'A file or directory could not be read.'],
   'skillgate.internal': ['error', 'Skillgate failed while reading this bundle or folder (an internal error); it is treated as invalid.'],
+  // `skillgate check --lock` (cli.md): findings against the repository's skillgate.lock, not about a file's content.
+  'skillgate.lock.new': ['error', 'A bundle in the repository is not pinned in skillgate.lock: review it, then run `skillgate lock`.'],
+  'skillgate.lock.changed': ['error', 'A bundle\'s review token differs from the one pinned in skillgate.lock (content changed, capabilities changed, or both).'],
+  'skillgate.lock.gone': ['error', 'skillgate.lock pins a bundle that is no longer in the repository.'],
+  'skillgate.lock.unpinnable': ['error', 'A bundle has no review token that covers what it runs, so no lock can pin it.'],
 } as const satisfies Record<string, readonly [Severity, string]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -2,8 +2,33 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as yauzl from 'yauzl';
+import { ROOT, sh } from './helpers';
 
 const VSIX = path.resolve(__dirname, '../../dist/skillgate.vsix');
+
+/** Every entry's bytes, by name. */
+function contents(file: string): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (err2, stream) => {
+          if (err2 || !stream) return reject(err2);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(e.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
 
 function entries(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -30,13 +55,13 @@ describe('the packaged VSIX', () => {
   });
 
   it('contains the manifest, the bundles, the media and the docs', () => {
-    for (const required of ['package.json', 'dist/extension.js', 'dist/cli.js', 'media/shield.svg', 'readme.md', 'LICENSE.txt']) {
+    for (const required of ['package.json', 'dist/extension.js', 'dist/cli.js', 'media/shield.svg', 'media/icon.png', 'readme.md', 'changelog.md', 'LICENSE.txt']) {
       assert.ok(names.some((n) => n.toLowerCase() === required.toLowerCase()), `${required} missing from ${names.join(', ')}`);
     }
   });
 
   it('contains nothing unexpected', () => {
-    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/];
+    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^docs\/[\w.-]+\.(png|md)$/];
     const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
     assert.deepEqual(unexpected, []);
   });
@@ -45,5 +70,66 @@ describe('the packaged VSIX', () => {
     assert.ok(!names.some((n) => n.endsWith('.map')));
     const zipped = fs.statSync(VSIX).size;
     assert.ok(zipped < 2 * 1024 * 1024, `VSIX is ${zipped} bytes`);
+  });
+});
+
+/** What a marketplace listing needs (issue 16 part 5), checked on the VSIX itself. */
+describe('the VSIX is ready for a marketplace', () => {
+  let files: Map<string, Buffer>;
+  let manifest: Record<string, unknown>;
+  before(async () => {
+    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
+    files = await contents(VSIX);
+    manifest = JSON.parse(String(files.get('extension/package.json'))) as Record<string, unknown>;
+  });
+
+  it('has a 128×128 PNG icon, drawn by scripts/icon.mjs from the shield, and named in the VSIX manifest', async () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const png = files.get('extension/media/icon.png');
+    assert.ok(png, 'media/icon.png is packaged');
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.equal(png.subarray(12, 16).toString('ascii'), 'IHDR');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+    const { drawIcon } = (await import(path.join(ROOT, 'scripts', 'icon.mjs'))) as { drawIcon: () => Buffer };
+    assert.ok(drawIcon().equals(png), 'the committed icon is what scripts/icon.mjs draws (run `node scripts/icon.mjs`)');
+    assert.match(String(files.get('extension.vsixmanifest')), /<Icon>extension\/media\/icon\.png<\/Icon>/);
+  });
+
+  it('has a gallery banner, categories and keywords people search for', () => {
+    assert.deepEqual(manifest.galleryBanner, { color: '#1b263b', theme: 'dark' });
+    const categories = manifest.categories as string[];
+    for (const c of ['Linters', 'AI']) assert.ok(categories.includes(c), c);
+    const keywords = manifest.keywords as string[];
+    assert.ok(keywords.length <= 30, 'the Marketplace takes at most 30 keywords');
+    for (const k of ['agents', 'mcp', 'security', 'agent skills', 'sarif', 'codewhale', 'rivumi']) assert.ok(keywords.includes(k), k);
+  });
+
+  it('names no placeholder repository, bugs or homepage (they are absent until real)', () => {
+    for (const field of ['repository', 'bugs', 'homepage']) assert.equal(manifest[field], undefined, field);
+    assert.doesNotMatch(String(files.get('extension.vsixmanifest')), /github\.com\/skillgate\/skillgate/);
+  });
+
+  it('ships a changelog, and every image and document the README links to resolves inside the package', () => {
+    assert.match(String(files.get('extension/changelog.md')), /^# Changelog/);
+    const readme = String(files.get('extension/readme.md'));
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^(https?:|command:|#|mailto:)/.test(t));
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
+    assert.ok(images.length >= 5, 'the README shows its screenshots');
+    for (const image of images) assert.ok(!/^https?:/.test(image), `${image} is packaged, not fetched`);
+    for (const t of targets) {
+      if (t.startsWith('…') || t.includes('…')) continue;
+      const rel = t.split('#')[0] as string;
+      if (!rel) continue;
+      assert.ok(files.has(`extension/${rel}`), `the README links ${t}, which the VSIX does not contain`);
+    }
+  });
+
+  it('lists with `vsce ls` exactly what the VSIX holds (one files allow-list for the VSIX and the npm package)', () => {
+    const r = sh(path.join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: ROOT });
+    assert.equal(r.code, 0, r.err);
+    const listed = r.out.split('\n').map((l) => l.trim()).filter(Boolean).map((n) => (n === 'LICENSE' ? 'LICENSE.txt' : n).toLowerCase()).sort();
+    const packaged = [...files.keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length).toLowerCase()).sort();
+    assert.deepEqual(listed, packaged);
+    assert.equal(fs.existsSync(path.join(ROOT, '.vscodeignore')), false, 'vsce refuses a .vscodeignore beside package.json `files`');
   });
 });

@@ -1,6 +1,7 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnosticCodes';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
+import { sarifFingerprint } from './sarifFingerprint';
 import type { Snapshot } from '../index/snapshot';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
@@ -62,6 +63,9 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
                 },
               },
             ],
+            // Without the line, and with the numbers in the message (upstream wording names byte
+            // offsets and lines) left out: an edit above a finding must not make a new alert.
+            partialFingerprints: sarifFingerprint(d.code, uri, d.message.replace(/\d+/g, '#')),
             properties: { workspace, ...(d.itemId ? { itemId: d.itemId } : {}) },
           };
         }),

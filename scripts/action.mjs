@@ -1,0 +1,136 @@
+// The shell step of the Skillgate GitHub Action (action.yml). Plain Node, no
+// dependencies: it runs on a bare runner, and the packaging test runs it here exactly as
+// the runner would (INPUT_*, GITHUB_WORKSPACE, GITHUB_ACTION_PATH, RUNNER_TEMP,
+// GITHUB_OUTPUT, GITHUB_PATH).
+//
+// 1. Installs the CLI from the action's own package: `npm pack` of the action's checkout
+//    (its built dist/cli.js; when the checkout is unbuilt, `npm ci` and the prepack build
+//    from its package-lock.json first), then `npm install -g --offline` of that tarball
+//    into a prefix under RUNNER_TEMP. The package has no runtime dependencies.
+// 2. Per workspace folder: `skillgate check --lock --format sarif` and
+//    `skillgate validate --format sarif` (user bundles are not indexed: a runner has none).
+// 3. Merges the results into one SARIF run whose paths are relative to the repository
+//    root (what code scanning needs), writes it, prints one annotation per result, and
+//    sets the outputs. Exit 1 when the findings reach `fail-on`; exit 2 on a usage error.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const env = process.env;
+const input = (name, fallback = '') => {
+  const v = env[`INPUT_${name.toUpperCase()}`] ?? env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`];
+  return v === undefined || v.trim() === '' ? fallback : v.trim();
+};
+const say = (line) => process.stdout.write(`${line}\n`);
+const fail = (message, code = 2) => {
+  say(`::error title=Skillgate::${escapeData(message)}`);
+  process.exit(code);
+};
+// Workflow command escaping (the runner's own rules for data and properties).
+function escapeData(s) {
+  return String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+const repoRoot = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
+const actionPath = path.resolve(env.GITHUB_ACTION_PATH || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const temp = path.resolve(env.RUNNER_TEMP || os.tmpdir());
+const workspaces = input('workspaces', '.').split('\n').map((w) => w.trim()).filter(Boolean);
+const lock = input('lock', 'skillgate.lock');
+const failOn = input('fail-on', 'error');
+const sarifFile = path.resolve(repoRoot, input('sarif-file', 'skillgate.sarif'));
+if (!['error', 'warning', 'none'].includes(failOn)) fail(`fail-on must be error, warning or none, not "${failOn}"`);
+
+// 1. Install.
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const packDir = path.join(temp, 'skillgate-package');
+const prefix = path.join(temp, 'skillgate-cli');
+mkdirSync(packDir, { recursive: true });
+const built = existsSync(path.join(actionPath, 'dist', 'cli.js'));
+if (!built && !existsSync(path.join(actionPath, 'node_modules'))) {
+  say('Skillgate: building the CLI from the action\'s package-lock.json (npm ci)');
+  npm(['ci', '--no-audit', '--no-fund'], actionPath);
+}
+// A built checkout is packed as it is; an unbuilt one builds in prepack.
+npm(['pack', '--silent', '--pack-destination', packDir, ...(built ? ['--ignore-scripts'] : [])], actionPath);
+const tarball = readdirSync(packDir).filter((n) => /^skillgate-.*\.tgz$/.test(n)).sort().pop();
+if (!tarball) fail(`npm pack wrote no skillgate-*.tgz into ${packDir}`);
+npm(['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--silent', path.join(packDir, tarball)], temp);
+const binDir = process.platform === 'win32' ? prefix : path.join(prefix, 'bin');
+const skillgate = path.join(binDir, process.platform === 'win32' ? 'skillgate.cmd' : 'skillgate');
+const version = execFileSync(skillgate, ['--version'], { encoding: 'utf8' }).trim();
+say(`Skillgate ${version} installed from ${tarball}`);
+if (env.GITHUB_PATH) appendFileSync(env.GITHUB_PATH, `${binDir}\n`);
+
+// 2. Check and validate each workspace folder.
+const runs = [];
+let unpinned = 0;
+let errors = 0;
+let warnings = 0;
+for (const ws of workspaces) {
+  const dir = path.resolve(repoRoot, ws);
+  if (!existsSync(dir)) fail(`workspace folder ${ws} does not exist in ${repoRoot}`);
+  // The default lock may be missing (then every bundle is new); any other must exist.
+  const lockArgs = lock === 'skillgate.lock' ? ['--lock'] : ['--lock', path.resolve(dir, lock)];
+  for (const args of [['check', ...lockArgs], ['validate']]) {
+    const r = spawnSync(skillgate, [...args, '--format', 'sarif', '--no-user', '--workspace', dir], { cwd: repoRoot, encoding: 'utf8', env: { ...env, SKILLGATE_STATE_DIR: path.join(temp, 'skillgate-state') } });
+    if (r.status !== 0 && r.status !== 1) fail(`skillgate ${args[0]} failed in ${ws}: ${(r.stderr || r.error?.message || '').trim()}`);
+    const sarif = JSON.parse(r.stdout);
+    for (const run of sarif.runs) {
+      runs.push({ run, dir });
+      for (const result of run.results) {
+        if (args[0] === 'check') unpinned += 1;
+        else if (result.level === 'error') errors += 1;
+        else if (result.level === 'warning') warnings += 1;
+      }
+    }
+  }
+}
+
+// 3. One run, paths relative to the repository root.
+const encodeSegments = (rel) => rel.split(path.sep).filter(Boolean).map((s) => encodeURIComponent(s)).join('/');
+const rules = [];
+const results = [];
+for (const { run, dir } of runs) {
+  const prefixUri = encodeSegments(path.relative(repoRoot, dir));
+  for (const result of run.results) {
+    const rule = run.tool.driver.rules[result.ruleIndex];
+    let index = rules.findIndex((r) => r.id === result.ruleId);
+    if (index === -1) index = rules.push(rule) - 1;
+    const locations = result.locations.map((l) => {
+      const a = l.physicalLocation.artifactLocation;
+      if (a.uriBaseId !== '%SRCROOT%') return l;
+      return { ...l, physicalLocation: { ...l.physicalLocation, artifactLocation: { uri: prefixUri ? `${prefixUri}/${a.uri}` : a.uri, uriBaseId: '%SRCROOT%' } } };
+    });
+    results.push({ ...result, ruleIndex: index, locations });
+  }
+}
+const driver = { ...(runs[0]?.run.tool.driver ?? { name: 'Skillgate', version }), rules };
+const merged = {
+  $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+  version: '2.1.0',
+  runs: [{ tool: { driver }, originalUriBaseIds: { '%SRCROOT%': { uri: `${new URL(`file://${repoRoot.endsWith('/') ? repoRoot : `${repoRoot}/`}`).href}` } }, results }],
+};
+mkdirSync(path.dirname(sarifFile), { recursive: true });
+writeFileSync(sarifFile, JSON.stringify(merged, null, 2) + '\n');
+
+for (const r of results) {
+  const loc = r.locations[0]?.physicalLocation;
+  const file = loc?.artifactLocation.uriBaseId === '%SRCROOT%' ? decodeURIComponent(loc.artifactLocation.uri) : undefined;
+  const level = r.level === 'error' ? 'error' : r.level === 'warning' ? 'warning' : 'notice';
+  const props = [file ? `file=${escapeProperty(file)}` : '', loc?.region ? `line=${loc.region.startLine}` : '', `title=${escapeProperty(r.ruleId)}`].filter(Boolean).join(',');
+  say(`::${level} ${props}::${escapeData(r.message.text)}`);
+}
+
+const failed = unpinned > 0 || errors > 0 || (failOn === 'warning' && warnings > 0);
+const outputs = { 'sarif-file': sarifFile, result: failed ? 'fail' : 'pass', unpinned, errors, warnings, 'skillgate-version': version };
+if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
+say(`Skillgate: ${unpinned} bundle(s) not pinned by the lock, ${errors} error(s), ${warnings} warning(s); SARIF in ${path.relative(repoRoot, sarifFile) || sarifFile}`);
+if (failed && failOn !== 'none') {
+  if (unpinned > 0) say('A pull request that changes an agent bundle must also change skillgate.lock: review the bundle (`skillgate review <name>`), run `skillgate lock` and commit the lock.');
+  process.exit(1);
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { displayPath } from '../report/contract';
+import type { Snapshot } from '../index/snapshot';
+import type { Item, System } from '../model';
+
+/**
+ * `skillgate.lock`: a repository's pin file, reviewed like a lockfile (cli.md `lock`).
+ * It records, for every bundle in one workspace folder, the review token a team agreed
+ * on; `check --lock` compares against it in CI. It never grants trust: nothing in the
+ * trust store or the editor's decisions reads it (trust.md: a repository must never
+ * grant itself trust).
+ */
+export const LOCK_FILE_NAME = 'skillgate.lock';
+export const LOCK_VERSION = 1;
+const NOTE = 'Written by `skillgate lock`. It pins the review token of every agent bundle in this repository so that CI (`skillgate check --lock`) fails when one changes; it grants no trust on any machine.';
+
+export interface LockEntry {
+  /** Workspace-relative path with `/` separators, as in the CLI contract. */
+  readonly path: string;
+  readonly system: System;
+  readonly name: string;
+  readonly reviewToken: string;
+}
+
+const TOKEN = /^[0-9a-f]{64}\.[0-9a-f]{64}$/;
+
+const entrySchema = z.strictObject({
+  path: z.string().min(1).refine((p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.split('/').includes('..'), 'a workspace-relative path without ..'),
+  system: z.enum(['rivumi', 'codewhale']),
+  name: z.string(),
+  reviewToken: z.string().regex(TOKEN, 'a review token <contentHash>.<capabilityHash> (64 hex each)'),
+});
+
+const lockSchema = z.strictObject({
+  note: z.string().optional(),
+  lockVersion: z.literal(LOCK_VERSION),
+  bundles: z.array(entrySchema),
+});
+
+/**
+ * The trust units of one workspace folder, whatever this machine's trust store, user
+ * bundles or environment say (those differ per machine; the lock must not): a bundle
+ * shadowed here by a user bundle, or hooks not opted in here, load on a teammate's machine.
+ */
+export function workspaceBundles(snapshot: Snapshot, workspace: string): Item[] {
+  return snapshot.items.filter((i) => i.trust !== null && i.scope === 'workspace' && i.workspace === workspace);
+}
+
+/** The workspace-relative path a lock names a bundle by. */
+export function lockPath(item: Item, workspace: string): string {
+  return displayPath(item.path, [workspace]);
+}
+
+/** Why a bundle cannot be pinned (no token, or it runs files its token does not cover), else null. */
+export function unpinnable(item: Item): string | null {
+  const notCovered = item.detail.notCovered ?? [];
+  if (notCovered.length > 0) return `its review token does not cover what it runs: ${notCovered.join('; ')}`;
+  if (item.reviewToken === null) return 'it has no review token (it could not be hashed; see `skillgate validate`)';
+  return null;
+}
+
+/** Entries sorted by path, then system (code-unit order, the same on every machine). */
+export function sortEntries(entries: readonly LockEntry[]): LockEntry[] {
+  const key = (e: LockEntry) => `${e.path}\u0000${e.system}`;
+  return [...entries].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** The lock text: stable key order, one field per line, a trailing newline; the same bundles give the same bytes. */
+export function lockText(entries: readonly LockEntry[]): string {
+  const bundles = sortEntries(entries).map((e) => ({ path: e.path, system: e.system, name: e.name, reviewToken: e.reviewToken }));
+  return JSON.stringify({ note: NOTE, lockVersion: LOCK_VERSION, bundles }, null, 2) + '\n';
+}
+
+export type LockParse = { readonly ok: true; readonly entries: LockEntry[] } | { readonly ok: false; readonly problem: string };
+
+/** Reads a lock's text; a malformed lock is an error, never an empty lock (fail closed). */
+export function parseLock(text: string): LockParse {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, problem: `it is not JSON (${(e as Error).message})` };
+  }
+  const parsed = lockSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, problem: `${issue?.path.length ? `at ${issue.path.join('.')}: ` : ''}${issue?.message ?? 'it does not match the lock format'}` };
+  }
+  const seen = new Set<string>();
+  for (const e of parsed.data.bundles) {
+    const key = `${e.system} ${e.path}`;
+    if (seen.has(key)) return { ok: false, problem: `it pins ${e.system} bundle ${e.path} twice` };
+    seen.add(key);
+  }
+  return { ok: true, entries: parsed.data.bundles };
+}

@@ -1,0 +1,66 @@
+import { DIAGNOSTIC_CODES } from '../diagnosticCodes';
+import { artifactUri } from './artifactUri';
+import { displayPath } from './contract';
+import { sarifFingerprint } from './sarifFingerprint';
+import type { LockFinding } from '../lock/lockCheck';
+
+/** What `check --lock` found in one workspace folder, and where its lock file is. */
+export interface LockReport {
+  readonly workspace: string;
+  /** Absolute path of the lock file. */
+  readonly lockFile: string;
+  readonly findings: readonly LockFinding[];
+  /** 1-based line of a bundle's entry in the lock (where a `gone` bundle is reported). */
+  readonly lineInLock: (finding: LockFinding) => number;
+}
+
+/**
+ * SARIF 2.1.0 for `check --lock`: one error result per bundle that is not pinned, at the
+ * bundle's manifest (or, for a bundle that is gone, at its entry in the lock). Paths are
+ * relative to the first workspace folder (`%SRCROOT%`), as in `validate`'s SARIF. The
+ * fingerprint is the rule, system and path, never the token, which changes every commit.
+ */
+export function lockSarif(reports: readonly LockReport[], version: string, docsUrl: string): object {
+  const root = reports[0]?.workspace;
+  const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
+  const used = [...new Set(failing.map(({ f }) => `skillgate.lock.${f.status}`))].sort();
+  const rules = used.map((id) => ({
+    id,
+    shortDescription: { text: DIAGNOSTIC_CODES[id as keyof typeof DIAGNOSTIC_CODES]?.[1] ?? id },
+    helpUri: `${docsUrl}#${id.replace(/[^a-z0-9]+/g, '-')}`,
+    defaultConfiguration: { level: 'error' },
+  }));
+  const location = (file: string, line: number, column: number) => {
+    const uri = root === undefined ? file : displayPath(file, [root]);
+    const relative = !uri.startsWith('/');
+    return {
+      physicalLocation: {
+        artifactLocation: relative ? { uri: artifactUri(uri, true), uriBaseId: '%SRCROOT%' } : { uri: `file://${artifactUri(uri, false)}` },
+        region: { startLine: line, startColumn: column },
+      },
+    };
+  };
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'Skillgate', version, informationUri: docsUrl, rules } },
+        originalUriBaseIds: root === undefined ? {} : { '%SRCROOT%': { uri: `file://${artifactUri(root.endsWith('/') ? root : `${root}/`, false)}` } },
+        results: failing.map(({ r, f }) => {
+          const ruleId = `skillgate.lock.${f.status}`;
+          const where = f.item ? location(f.item.location.file, f.item.location.range.start.line + 1, f.item.location.range.start.character + 1) : location(r.lockFile, r.lineInLock(f), 1);
+          return {
+            ruleId,
+            ruleIndex: used.indexOf(ruleId),
+            level: 'error',
+            message: { text: f.message },
+            locations: [where],
+            partialFingerprints: sarifFingerprint(ruleId, displayPath(r.lockFile, [r.workspace]), `${f.system}\u0000${f.path}`),
+            properties: { system: f.system, name: f.name, path: f.path, reviewToken: f.reviewToken, lockedReviewToken: f.lockedReviewToken, contentChanged: f.contentChanged, capabilitiesChanged: f.capabilitiesChanged },
+          };
+        }),
+      },
+    ],
+  };
+}
