@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
-import { explainMarkdown } from './explainDocument';
+import { ReadonlyDocuments } from './readonlyDocuments';
 import { displayText } from '../core/text/displayText';
 import { itemPick } from './itemText';
 import { notificationText, safeUi } from './uiText';
@@ -96,20 +96,11 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
   });
   reg('skillgate.explain', async (arg) => {
     const item = await resolve(arg, 'explain', () => true);
-    const snapshot = service.snapshot;
-    if (!item || !snapshot) return;
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: explainMarkdown(snapshot, item) });
-    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+    if (!item) return;
+    await vscode.commands.executeCommand('markdown.showPreview', ReadonlyDocuments.explainUri(item.id, item.name));
   });
   reg('skillgate.doctor', async () => {
-    const report = service.doctor();
-    const lines = [
-      `Trust store: ${report.store}`,
-      report.problem ? `UNAVAILABLE: ${report.problem}\nEvery bundle is disabled until this is fixed; \`skillgate doctor --repair\` moves the file aside.` : `Healthy: ${report.bundles} bundle record(s).`,
-      ...report.staleReceipts.map((s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`),
-      `Unreferenced snapshots: ${report.unreferencedSnapshots.length}`,
-    ];
-    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: lines.map((l) => displayText(l, 'multi-line')).join('\n') + '\n' });
+    const doc = await vscode.workspace.openTextDocument(ReadonlyDocuments.doctorUri());
     await vscode.window.showTextDocument(doc, { preview: true });
   });
   reg('skillgate.installRivumiPlugin', async () => {
@@ -152,3 +143,15 @@ export async function notifyDrift(items: Item[], panels: ReviewPanels): Promise<
   }
 }
 
+
+/** The Doctor report as plain text, every line escaped (it names paths a repository chose). */
+export function doctorText(service: SkillgateService): string {
+  const report = service.doctor();
+  const lines = [
+    `Trust store: ${report.store}`,
+    report.problem ? `UNAVAILABLE: ${report.problem}\nEvery bundle is disabled until this is fixed; \`skillgate doctor --repair\` moves the file aside.` : `Healthy: ${report.bundles} bundle record(s).`,
+    ...report.staleReceipts.map((s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`),
+    `Unreferenced snapshots: ${report.unreferencedSnapshots.length}`,
+  ];
+  return lines.map((l) => displayText(l, 'multi-line')).join('\n') + '\n';
+}

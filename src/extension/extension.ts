@@ -5,7 +5,8 @@ import { SkillgateService } from './skillgateService';
 import { StatusBar } from './statusBar';
 import { QuickFixes } from './quickFixes';
 import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
-import { notifyDrift, registerCommands, windowUi } from './commands';
+import { doctorText, notifyDrift, registerCommands, windowUi } from './commands';
+import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
@@ -33,8 +34,10 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const panels = new ReviewPanels(context.extensionUri, service, windowUi);
   const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
   const snapshots = new vscode.EventEmitter<Snapshot>();
-  context.subscriptions.push(service, problems, status, panels, view, snapshots);
+  const reports = new ReadonlyDocuments(() => service.snapshot, () => doctorText(service));
+  context.subscriptions.push(service, problems, status, panels, view, snapshots, reports);
   context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
     vscode.languages.registerCodeActionsProvider([{ scheme: 'file', pattern: '**/{plugin.toml,plugin.json,mcp.json,kimi.plugin.json}' }], new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
     service.onDidChangeSnapshot(({ previous, snapshot }) => {
@@ -42,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       problems.update(snapshot);
       status.update(snapshot);
       panels.update(snapshot);
+      reports.refresh();
       const pending = needsReview(snapshot).length;
       view.badge = pending ? { value: pending, tooltip: `${pending} bundle(s) need review` } : undefined;
       void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', snapshot.items.length > 0);

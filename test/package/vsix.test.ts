@@ -61,9 +61,16 @@ describe('the packaged VSIX', () => {
   });
 
   it('contains nothing unexpected', () => {
-    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^docs\/[\w.-]+\.(png|md)$/];
+    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^docs\/[\w.-]+\.(png|md)$/];
     const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
     assert.deepEqual(unexpected, []);
+  });
+
+  it('contains every file the walkthrough shows', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { walkthroughs: { steps: { media: Record<string, unknown> }[] }[] } };
+    const media = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image)).filter((m): m is string => typeof m === 'string');
+    assert.ok(media.length > 0);
+    for (const m of media) assert.ok(names.includes(m), `${m} missing from the VSIX`);
   });
 
   it('ships minified production bundles without source maps', () => {

@@ -3,4 +3,5 @@ import './tree.test';
 import './diagnostics.test';
 import './quickfix.test';
 import './lifecycle.test';
+import './reports.test';
 import './drift.test';

@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import { explainMarkdown } from './explainDocument';
+import type { Snapshot } from '../core/index/snapshot';
+
+/** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor). */
+export const READONLY_SCHEME = 'skillgate';
+
+/**
+ * Explain Decision and Doctor are reports, not files a user edits: served read-only on
+ * the `skillgate:` scheme, they leave no dirty `Untitled-1` buffer behind, and an open
+ * report follows the snapshot (the Markdown preview re-renders when the content changes).
+ *
+ * The item travels in the query, never in the path: the path's last segment becomes the
+ * tab title, so it is a fixed, safe name, whatever the bundle calls itself.
+ */
+export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changes.event;
+
+  constructor(
+    private readonly snapshot: () => Snapshot | undefined,
+    private readonly doctor: () => string,
+  ) {}
+
+  static explainUri(itemId: string, name: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: READONLY_SCHEME, path: `/explain/Explain ${tabTitle(name)}.md`, query: new URLSearchParams({ item: itemId }).toString() });
+  }
+
+  static doctorUri(): vscode.Uri {
+    return vscode.Uri.from({ scheme: READONLY_SCHEME, path: '/doctor/Skillgate Doctor.txt' });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    if (uri.path.startsWith('/doctor/')) return this.doctor();
+    const id = new URLSearchParams(uri.query).get('item') ?? '';
+    const snapshot = this.snapshot();
+    const item = snapshot?.items.find((i) => i.id === id);
+    if (!snapshot || !item) return '# Not in the index\n\nThis item is no longer found in the workspace: it was removed or renamed.\n';
+    return explainMarkdown(snapshot, item);
+  }
+
+  /** A new snapshot: every open report is re-read (VS Code only asks for documents that are open). */
+  refresh(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme === READONLY_SCHEME) this.changes.fire(doc.uri);
+    }
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+}
+
+/** A bundle's name reduced to characters that are safe and readable in a tab title. */
+function tabTitle(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/^[ .]+|[ .]+$/g, '').slice(0, 60);
+  return safe || 'item';
+}

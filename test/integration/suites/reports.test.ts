@@ -1,0 +1,40 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import { skillgate, until } from './api';
+import { TrustStore } from '../../../src/core/trust/trustStore';
+import { revoke } from '../../../src/core/trust/lifecycle';
+
+/** The report's text without Markdown escapes (bundle text and codes are escaped in it). */
+const plain = (d: vscode.TextDocument) => d.getText().replace(/\\(.)/g, '$1');
+const reports = () => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'skillgate');
+
+describe('Explain Decision and Doctor (in the extension host)', () => {
+  it('open as read-only reports, never as unsaved Untitled buffers, and Explain follows the snapshot', async () => {
+    const api = await skillgate();
+    const stateDir = process.env.SKILLGATE_STATE_DIR;
+    assert.ok(stateDir);
+    const good = api.snapshot()?.items.find((i) => i.name === 'good' && i.parent === null);
+    assert.ok(good);
+    // The lifecycle suite left `good` trusted, then changed on disk.
+    assert.equal(good.trust, 'content-changed');
+
+    await vscode.commands.executeCommand('skillgate.explain', good.id);
+    const explain = await until('the explain report to open', () => reports().find((d) => d.uri.path.startsWith('/explain/')));
+    assert.equal(explain.languageId, 'markdown');
+    assert.equal(explain.isDirty, false);
+    assert.equal(explain.uri.path, '/explain/Explain good.md', 'the tab title is a fixed, safe name');
+    assert.match(plain(explain), /content_changed/);
+    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()), [], 'no Untitled buffer is left behind');
+
+    // Revoked from another process: the open report re-renders from the new snapshot.
+    assert.ok((await revoke(good, { store: new TrustStore(stateDir) })).ok);
+    await until('the report to show the new decision', () => /not_reviewed/.test(plain(explain)) && !/content_changed/.test(plain(explain)), 8000);
+    assert.equal(explain.isDirty, false);
+
+    await vscode.commands.executeCommand('skillgate.doctor');
+    const doctor = await until('the doctor report to open', () => reports().find((d) => d.uri.path.startsWith('/doctor/')));
+    assert.match(doctor.getText(), /^Trust store: /);
+    assert.equal(doctor.isDirty, false);
+    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()), []);
+  });
+});
