@@ -4,6 +4,7 @@ import type { Decision, ReasonCode } from '../model';
 export const REASON_TEXT: Record<ReasonCode, string> = {
   active: 'Valid, trusted at its current hashes and enabled: the agent loads it.',
   guidance: 'A valid Rivumi skill: Rivumi loads it as repository-local guidance.',
+  loaded_unreviewed: 'Rivumi loads it whatever Skillgate says (its skills enter the prompt; with the opt-in, its hooks run), and it is not trusted at its current hashes: review it, then trust it.',
   component_active: 'Part of an active bundle: the agent loads it.',
   manifest_invalid: 'The manifest fails validation, so the agent does not load the bundle.',
   skill_invalid: 'The skill file fails validation.',

@@ -125,10 +125,11 @@ export function loadRivumiProject(workspace: string): RivumiProject {
 
   for (const d of drafts) {
     const hookError = hooks.pluginErrors.get(d.plugin.file);
+    // A hook defect fails only the hook load: the plugin and its skills stay the skill load's (decisions.md).
     const plugin: RivumiPlugin = {
       ...d.plugin,
       hooks: hooks.byOrigin.get(d.plugin.file) ?? [],
-      ...(hookError && d.plugin.state === 'valid' ? { state: 'invalid' as const, error: hookError } : {}),
+      ...(hookError && d.plugin.state === 'valid' ? { hookError } : {}),
     };
     const argv = d.manifestBytes ? reportCoverage(hooksCoverage(workspace, plugin.hooks), findings) : undefined;
     const hashes = d.manifestBytes && argv ? rivumiPluginHashes(workspace, plugin.source, d.manifestBytes, d.skillRefs.map((r) => r.abs), d.skillRefs.length, plugin.hooks, argv) : undefined;
@@ -225,10 +226,12 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   const result = pluginManifest.safeParse(data, { reportInput: true });
   const drafted = { doc, manifestBytes: read.bytes };
   if (!result.success) {
+    // Every error pydantic reports, in its order; the first is the plugin's own error.
     const details = pydanticDetails(result.error);
-    for (const d of details.slice(1)) findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, { file: abs, path: d.path, key: d.text.includes('Extra inputs') });
     const first = details[0] as (typeof details)[number];
-    return fail('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${first.text}`, first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path), drafted);
+    const failed = fail('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${first.text}`, first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path), drafted);
+    for (const d of details.slice(1)) findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, { file: abs, path: d.path, key: d.text.includes('Extra inputs') });
+    return failed;
   }
   const m = result.data;
   const named: RivumiPlugin = {
