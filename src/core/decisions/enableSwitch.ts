@@ -24,3 +24,10 @@ export function noEnableSwitchRefusal(item: Pick<Item, 'system' | 'kind' | 'name
       : `To switch ${item.name} off, remove its manifest from .rivumi/plugins/ or rename it so it no longer ends in .json.`;
   return `Rivumi has no enable switch, so Skillgate cannot ${operation} \`${item.name}\`: Rivumi loads every plugin in .rivumi/plugins/, and runs .rivumi/hooks.json and plugin hooks whenever RIVUMI_ENABLE_PROJECT_HOOKS=1, whatever Skillgate says. ${off} To vouch for it as it is, review and trust it.`;
 }
+
+/** The review panel's sentence for a bundle without a switch: it offers Trust only. */
+export function noEnableSwitchNotice(item: Pick<Item, 'kind'>): string {
+  return item.kind === 'hooks'
+    ? 'Rivumi has no enable switch: with RIVUMI_ENABLE_PROJECT_HOOKS=1 it runs these hooks whether or not you trust them. Trust records that you reviewed exactly these bytes; to stop Rivumi running them, remove or rename .rivumi/hooks.json.'
+    : 'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.';
+}
