@@ -103,6 +103,9 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.equal(await frame.locator('button', { hasText: /^Enable$|^Disable$/ }).count(), 0, 'no Enable or Disable button');
     assert.match((await frame.locator('.pill.risk').textContent()) ?? '', /loaded · not reviewed/);
     assert.match((await frame.locator('.notice').allTextContents()).join(' '), /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/);
+    // The pointer rests over the tree: move it away so no hover covers the rows the next test clicks.
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
   });
 
   it('reviews a bundle, trusts it after a modal confirmation, and enables it', async () => {
