@@ -112,6 +112,13 @@ describe('Rivumi: the skill load and the hook load, as upstream runs them (issue
       ]);
     });
 
+    it('reports both record errors of a plugin skill whose description and combined name are both too long', () => {
+      f.write('ws/.rivumi/plugins/a.md', `---\nname: ${'s'.repeat(30)}\ndescription: ${'d'.repeat(401)}\n---\nbody`);
+      f.write('ws/.rivumi/plugins/p.json', json({ name: 'p'.repeat(40), skills: [{ path: 'a.md' }] }));
+      const own = messages(index([f.path('ws')])).filter((m) => !m.startsWith('Rivumi aborts'));
+      assert.deepEqual(own, ['project skill description exceeds 400 characters: a.md', `plugin skill name exceeds 64 characters: ${'p'.repeat(40)}.${'s'.repeat(30)}`]);
+    });
+
     it('keeps every error of one plugin manifest, not only the first', () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'x y', description: 5, extra: 1 }));
       assert.deepEqual(messages(index([f.path('ws')])), [

@@ -190,9 +190,16 @@ function readSkill(abs: string, fileName: string, source: string, plugin: string
   if (text === undefined) return invalid('rivumi.skill.utf8', `project skill is not valid UTF-8: ${fileName}`);
   const parsed = parseRivumiSkill(text, fileName, stem);
   const lines = new LineMap(text);
-  if (!parsed.ok) return invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
+  // The record's limits (§3.4 step 9) are one pydantic validation: every field over its limit is an error of the same failure.
+  const nameTooLong = (name: string | undefined) => (plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined);
+  if (!parsed.ok) {
+    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
+    const longName = parsed.code === 'rivumi.skill.description-length' ? nameTooLong(parsed.name) : undefined;
+    if (longName) findings.inFile('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${longName}`, abs, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
+    return failed;
+  }
   const qualifiedName = plugin ? `${plugin}.${parsed.name}` : parsed.name;
-  if (plugin && [...qualifiedName].length > 64) {
+  if (nameTooLong(parsed.name)) {
     return invalid('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${qualifiedName}`, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
   }
   reportHidden(text, abs, findings);
