@@ -59,6 +59,7 @@ describe('trust and enable (in the extension host)', () => {
     try {
       const pk = await until('the Rivumi plugin', (a) => a.snapshot()?.items.find((i) => i.name === 'pk' && i.parent === null));
       assert.deepEqual([pk.decision, pk.reasons, pk.enabled], ['registered', ['loaded_unreviewed', 'not_reviewed'], null]);
+      assert.equal(api.isActive('pk'), false, 'loaded, but not active to a caller until trusted');
       const folder = ((await api.tree.getChildren()) ?? [])[0];
       const rivumi = ((await api.tree.getChildren(folder)) ?? [])[0];
       const node = ((await api.tree.getChildren(rivumi)) ?? []).find((n) => n.kind === 'item' && n.item.id === pk.id);
@@ -79,6 +80,7 @@ describe('trust and enable (in the extension host)', () => {
       assert.ok((await trust(pk, r.value.reviewToken, { store })).ok);
       const active = await until('the trusted plugin to be active', (a) => a.snapshot()?.items.find((i) => i.id === pk.id && i.trust === 'trusted'));
       assert.deepEqual([active.decision, active.reasons], ['registered', ['active']]);
+      assert.equal(api.isActive('pk'), true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
