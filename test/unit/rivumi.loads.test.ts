@@ -48,6 +48,18 @@ describe('Rivumi: the skill load and the hook load, as upstream runs them (issue
       assert.deepEqual([error?.message, error?.file], ['plugin hook entries must be arrays', f.path('ws/.rivumi/plugins/pk.json')]);
     });
 
+    it('without the opt-in, never reads plugin hooks: a bad entry (timeout_seconds 31) is off and only warned about', () => {
+      f.write('ws/.rivumi/plugins/pk.json', json({ skills: [{ path: 'a.md' }], hooks: { pre_tool_use: [{ command: ['x'], timeout_seconds: 31 }] } }));
+      const s = index([f.path('ws')]);
+      assert.deepEqual(fate(s, 'pk'), LOADED_UNREVIEWED);
+      assert.deepEqual(fate(s, 'pk.a'), LOADED_UNREVIEWED);
+      assert.deepEqual(fate(s, 'pk.pre_tool_use.0'), ['disabled', ['hooks_not_opted_in']]);
+      assert.deepEqual(s.diagnostics.map((d) => [d.severity, d.message]), [['warning', 'project hook config is invalid: pre_tool_use.0.timeout_seconds: Input should be less than or equal to 30']]);
+      const on = index([f.path('ws')], { rivumiHooksEnv: '1' });
+      assert.deepEqual(fate(on, 'pk.pre_tool_use.0'), ['rejected', ['component_invalid']]);
+      assert.deepEqual(fate(on, 'pk.a'), LOADED_UNREVIEWED);
+    });
+
     it('lets the plugin be reviewed and trusted: the hook defect is not a manifest error', () => {
       const store = new TrustStore(f.path('state'));
       const r = review(byName(index([f.path('ws')]), 'pk'), { store });

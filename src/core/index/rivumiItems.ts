@@ -85,8 +85,9 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
       const id = `${parentId}#hooks/${h.event}/${h.index}`;
       let decision: Decision;
       let reasons: ReasonCode[];
-      if (!h.valid) [decision, reasons] = ['rejected', ['component_invalid']];
-      else if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in']];
+      // Without the opt-in there is no hook load at all: every hook item is off, a defect in it only a diagnostic.
+      if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in']];
+      else if (!h.valid) [decision, reasons] = ['rejected', ['component_invalid']];
       else if (project.hookLoad && ownFailure) [decision, reasons] = ['rejected', ['manifest_invalid']];
       else if (project.hookLoad) {
         aborted(id, h.file, project.hookLoad, 'hook');
