@@ -174,7 +174,7 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
   const s = read.source;
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
   if (invalid) return { ok: false, message: invalid };
-  const label = 'Plugin bundle';
+  const label = s.item.system === 'codewhale' ? 'Plugin bundle' : 'Rivumi bundle';
   // Re-hashing the snapshot can take long; it is done before the lock, whose section
   // must stay short (a writer that holds it past the stale time loses it). The snapshot
   // is named by its content hash, so what is verified here is what the check below needs.
