@@ -206,17 +206,15 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const name = typeof cmd.flags.name === 'string' ? cmd.flags.name : undefined;
       const r = installPlugin(path.resolve(io.cwd, arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: cmd.flags.overwrite === true });
       if (!r.ok) return outcome(false, r.message);
-      // A freshly installed plugin is never trusted or enabled, even where an older copy was.
+      // A freshly installed plugin is never trusted, even where an older copy was (Rivumi has no enable bit to clear).
       const snapshot = index();
       const item = snapshot.items.find((i) => i.path === r.plugin.file);
       if (item) {
         // Said only when it is so: an older receipt could match the same bytes again.
-        for (const drop of [revoke, disable]) {
-          const r2 = await drop(item, lifecycle);
-          if (!r2.ok) return outcome(false, `Installed plugin ${r.plugin.name} at ${r.plugin.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.plugin.name, source: r.plugin.source });
-        }
+        const r2 = await revoke(item, lifecycle);
+        if (!r2.ok) return outcome(false, `Installed plugin ${r.plugin.name} at ${r.plugin.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.plugin.name, source: r.plugin.source });
       }
-      return outcome(true, `Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not trusted and not enabled: run \`skillgate review ${r.plugin.name}\`.`, { name: r.plugin.name, source: r.plugin.source, files: r.written.map((f) => displayPath(f, [repo])) });
+      return outcome(true, `Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not reviewed, and Rivumi loads it from now on: run \`skillgate review ${r.plugin.name}\`, or remove the file.`, { name: r.plugin.name, source: r.plugin.source, files: r.written.map((f) => displayPath(f, [repo])) });
     }
     default:
       throw new UsageError(`unknown command \`${cmd.command}\`; run \`skillgate --help\``);

@@ -36,7 +36,9 @@ function row(item: Item): string {
 
 function count(items: readonly Item[]): string {
   const by = (d: Item['decision']) => items.filter((i) => i.decision === d).length;
-  return `${items.length} top-level item(s): ${by('registered')} registered, ${by('disabled')} disabled, ${by('rejected')} rejected, ${by('display_only')} display only, ${by('shadowed')} shadowed`;
+  // What Rivumi loads unreviewed is registered, and said so: it is the risk `check` fails on.
+  const unreviewed = items.filter((i) => i.decision === 'registered' && i.reasons[0] === 'loaded_unreviewed').length;
+  return `${items.length} top-level item(s): ${by('registered')} registered${unreviewed ? ` (${unreviewed} loaded although not reviewed)` : ''}, ${by('disabled')} disabled, ${by('rejected')} rejected, ${by('display_only')} display only, ${by('shadowed')} shadowed`;
 }
 
 /** Compiler-style lines (`file:line:col: severity code: message`) that terminals link. */

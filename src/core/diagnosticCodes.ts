@@ -102,7 +102,7 @@ export const DIAGNOSTIC_CODES = {
   // Rivumi hooks (§4).
   'rivumi.hooks.file': ['error', 'hooks.json is a symbolic link, not a regular file, or too large.'],
   'rivumi.hooks.json': ['error', 'hooks.json is not JSON or not an object.'],
-  'rivumi.hooks.invalid': ['error', 'The hook configuration breaks its schema.'],
+  'rivumi.hooks.invalid': ['error', 'The hook configuration breaks its schema. In a plugin, only the opted-in hook load fails (the plugin\'s skills still load); a warning while RIVUMI_ENABLE_PROJECT_HOOKS is off.'],
   'rivumi.hooks.too-many': ['error', 'More than 16 hooks for one event after plugin hooks are merged.'],
   'rivumi.hooks.opted-in-untrusted': ['warning', 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs hooks that are not trusted.'],
   'rivumi.root-symlink': ['warning', '.rivumi is a symbolic link; Rivumi follows it.'],

@@ -13,6 +13,7 @@ export type Decision = 'registered' | 'rejected' | 'display_only' | 'disabled' |
 export type ReasonCode =
   | 'active'
   | 'guidance'
+  | 'loaded_unreviewed'
   | 'component_active'
   | 'manifest_invalid'
   | 'skill_invalid'
@@ -108,6 +109,7 @@ export interface Item {
   shadowedBy: string | null;
   /** Only for trust units (bundles); null otherwise. */
   trust: TrustStatus | null;
+  /** The enable bit, for bundles of a system that has one (Codewhale); null otherwise (decisions/enableSwitch.ts). */
   enabled: boolean | null;
   readonly compatibility: Compatibility | null;
   readonly contentHash: string | null;

@@ -76,7 +76,8 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
   });
   reg('skillgate.enable', async (arg) => {
     if (!gate.workspaceTrusted()) return windowUi.error(RESTRICTED_ENABLE);
-    const item = await resolve(arg, 'enable', (i) => bundles(i) && i.trust === 'trusted' && !i.enabled);
+    // Only bundles with an enable switch are offered; one given directly (a Rivumi bundle) is refused by the lifecycle with how to switch it off.
+    const item = await resolve(arg, 'enable', (i) => bundles(i) && i.trust === 'trusted' && i.enabled === false);
     if (item) await enableFlow(item, { ui: windowUi, gate, lifecycle });
   });
   reg('skillgate.disable', async (arg) => {
@@ -89,7 +90,8 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
   reg('skillgate.revoke', async (arg) => {
     const item = await resolve(arg, 'revoke', (i) => bundles(i) && i.trust !== 'not-reviewed');
     if (!item) return;
-    if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, 'The receipt is removed; the bundle stays inactive until you review and trust it again.', 'Revoke'))) return;
+    const after = item.enabled === null ? `Rivumi still loads it; Skillgate shows it as loaded and not reviewed until you review and trust it again.` : 'the bundle stays inactive until you review and trust it again.';
+    if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, `The receipt is removed; ${after}`, 'Revoke'))) return;
     const r = await service.revoke(item);
     if (r.ok) windowUi.info(`Revoked trust in ${item.name}.`);
     else windowUi.error(r.message);
@@ -113,11 +115,9 @@ export function registerCommands(context: vscode.ExtensionContext, service: Skil
     if (!r.ok) return windowUi.error(r.message);
     await service.refreshAll();
     const item = service.snapshot?.items.find((i) => i.path === r.plugin.file);
-    if (item) {
-      await service.revoke(item);
-      await service.disable(item);
-    }
-    const open = await vscode.window.showInformationMessage(notificationText(`Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not trusted and not enabled.`), 'Review');
+    if (item) await service.revoke(item);
+    // Rivumi loads it from now on, trusted or not (it has no enable switch): say so, and offer the review.
+    const open = await vscode.window.showInformationMessage(notificationText(`Installed plugin ${r.plugin.name} at ${r.plugin.source}. Rivumi loads it from now on, and it is not reviewed: review it, then trust it, or remove the file.`), 'Review');
     if (open === 'Review' && item) panels.open(item);
   });
   reg('skillgate.copyReviewToken', async (arg) => {

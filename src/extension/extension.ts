@@ -61,7 +61,11 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     snapshot: () => service.snapshot,
     onDidChangeSnapshot: snapshots.event,
     ready,
-    isActive: (key) => find(key)?.decision === 'registered',
+    // Active means loaded and vouched for: what Rivumi loads unreviewed is registered, but never "active" to a caller (fail closed).
+    isActive: (key) => {
+      const item = find(key);
+      return item?.decision === 'registered' && item.reasons[0] !== 'loaded_unreviewed';
+    },
     tree,
     refresh: () => service.refreshAll(),
   };

@@ -12,7 +12,14 @@ export function itemLabel(item: Item): string {
 }
 
 export function itemDescription(item: Item): string {
+  // What the agent loads although it is not reviewed reads as loaded, never as disabled (decisions.md).
+  if (isLoadedUnreviewed(item)) return `loaded · ${(item.reasons[1] ?? 'not_reviewed').replace(/_/g, ' ')}`;
   return displayText(`${item.decision} · ${item.reasons[0] ?? ''}`);
+}
+
+/** `registered` with `loaded_unreviewed` first: the agent loads it, unreviewed (a risk, shown in the warning colour). */
+export function isLoadedUnreviewed(item: Item): boolean {
+  return item.decision === 'registered' && item.reasons[0] === 'loaded_unreviewed';
 }
 
 /** The review panel's tab title. */
@@ -25,7 +32,7 @@ export function itemTooltipMarkdown(item: Item, diagnostics: number): string {
   let md = `**${escapeMarkdown(item.qualifiedName, true)}** — ${DECISION_TEXT[item.decision]}\n\n`;
   for (const r of item.reasons) md += `- \`${r}\`: ${REASON_TEXT[r]}\n`;
   if (item.trust) {
-    md += `\n$(shield) Trust: \`${item.trust}\` · enabled: \`${String(item.enabled)}\`\n\n`;
+    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? 'no enable switch: Rivumi loads it whatever Skillgate says' : `enabled: \`${String(item.enabled)}\``}\n\n`;
     if (item.contentHash) md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\`\n\n`;
   }
   md += `$(file) ${escapeMarkdown(item.path, true)}\n\n`;

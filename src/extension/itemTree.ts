@@ -3,7 +3,7 @@ import { fileUri } from './fileUri';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { childNodes, type TreeNode } from './treeNodes';
 import { contextValueOf } from './flows/driftNotice';
-import { itemDescription, itemLabel, itemTooltipMarkdown } from './itemText';
+import { isLoadedUnreviewed, itemDescription, itemLabel, itemTooltipMarkdown } from './itemText';
 import type { Decision, Item } from '../core/model';
 
 export type { TreeNode } from './treeNodes';
@@ -15,6 +15,9 @@ const DECISION_ICON: Record<Decision, [string, string]> = {
   disabled: ['circle-slash', 'list.warningForeground'],
   shadowed: ['layers', 'disabledForeground'],
 };
+
+/** Loaded by its agent although not reviewed: a risk, in the warning colour (decisions.md `loaded_unreviewed`). */
+const LOADED_UNREVIEWED_ICON: [string, string] = ['warning', 'list.warningForeground'];
 
 export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
@@ -50,7 +53,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     const t = new vscode.TreeItem(itemLabel(item), hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     t.id = item.id;
     t.description = itemDescription(item);
-    const [icon, color] = DECISION_ICON[item.decision];
+    const [icon, color] = isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_ICON : DECISION_ICON[item.decision];
     t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     t.tooltip = tooltip(item, this.snapshot?.diagnostics.filter((d) => d.itemId === item.id).length ?? 0);
     t.contextValue = contextValueOf(item);

@@ -17,9 +17,11 @@ export class StatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = `$(shield) ${c.active} $(eye) ${c.needsReview} $(error) ${c.rejected}`;
-    this.item.tooltip = `Skillgate: ${c.active} active, ${c.needsReview} need review, ${c.rejected} rejected`;
-    this.item.backgroundColor = snapshot.trustProblem ? new vscode.ThemeColor('statusBarItem.errorBackground') : c.needsReview > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // A bundle the agent loads unreviewed is a live risk: counted on its own, and it turns the item to the warning colour.
+    const loaded = c.loadedUnreviewed > 0 ? ` $(warning) ${c.loadedUnreviewed}` : '';
+    this.item.text = `$(shield) ${c.active}${loaded} $(eye) ${c.needsReview} $(error) ${c.rejected}`;
+    this.item.tooltip = `Skillgate: ${c.active} active, ${c.loadedUnreviewed > 0 ? `${c.loadedUnreviewed} loaded although not reviewed, ` : ''}${c.needsReview} need review, ${c.rejected} rejected`;
+    this.item.backgroundColor = snapshot.trustProblem ? new vscode.ThemeColor('statusBarItem.errorBackground') : c.needsReview > 0 || c.loadedUnreviewed > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 

@@ -91,7 +91,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
     p.append(shownText(m.header.description));
     header.append(p);
   }
-  const decision = el('div', `decision decision-${m.header.decision}`);
+  const decision = el('div', `decision decision-${m.header.decision}${m.header.loadedUnreviewed ? ' loaded-unreviewed' : ''}`);
   decision.append(el('strong', undefined, m.header.decisionText));
   const reasons = el('ul', 'reasons');
   for (const r of m.header.reasons) {
@@ -102,7 +102,10 @@ function render(m: ReviewViewModel, changed: boolean): void {
   decision.append(reasons);
   header.append(decision);
   const state = el('div', 'state');
-  state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`), el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
+  state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`));
+  // A system without an enable switch (Rivumi) has no bit to show; a loaded, unreviewed bundle is shown as the risk it is.
+  if (m.header.enabled !== null) state.append(el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
+  if (m.header.loadedUnreviewed) state.append(el('span', 'pill risk', 'loaded · not reviewed'));
   header.append(state);
 
   // Which actions work is decided on the host (reviewActions); a disabled one says why.
@@ -111,8 +114,8 @@ function render(m: ReviewViewModel, changed: boolean): void {
   const a = m.actions;
   actions.append(
     button('Trust…', 'verified', () => token && vscode.postMessage({ type: 'trust', token }), { primary: a.trust.enabled, disabled: !a.trust.enabled, title: a.trust.why ?? 'Trust exactly what this review shows' }),
-    button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: !a.enable.enabled, title: a.enable.why ?? 'Activate this bundle' }),
-    button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !a.disable.enabled, title: a.disable.why ?? 'Deactivate this bundle; its trust is kept' }),
+    ...(a.enable ? [button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: !a.enable.enabled, title: a.enable.why ?? 'Activate this bundle' })] : []),
+    ...(a.disable ? [button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !a.disable.enabled, title: a.disable.why ?? 'Deactivate this bundle; its trust is kept' })] : []),
     button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), { disabled: !a.revoke.enabled, title: a.revoke.why ?? 'Remove the trust receipt' }),
     button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' }), { disabled: token === null, title: token === null ? 'No review token: the bundle cannot be hashed' : 'Copy the review token' }),
   );

@@ -56,9 +56,11 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   it('shows the Skillgate view with every item and its decision', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
+    // Rivumi loads test-pack whatever Skillgate says: it reads as loaded and not reviewed; the hooks need the opt-in, which is off here.
     const expectations: [string, string][] = [
       ['reviewer', 'registered · guidance'],
-      ['hooks.json', 'disabled · not_reviewed'],
+      ['hooks.json', 'disabled · hooks_not_opted_in'],
+      ['test-pack', 'loaded · not reviewed'],
       ['broken-upload', 'rejected · manifest_invalid'],
       ['lint-lsp', 'display_only · unsupported_components'],
       ['repo-tools', 'disabled · not_reviewed'],
@@ -71,6 +73,13 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.equal(await formatter.count(), 2, 'the workspace copy and the user bundle');
     const descriptions = await formatter.locator('.label-description').allTextContents();
     assert.deepEqual(descriptions.map((d) => d.trim()).sort(), ['disabled · not_reviewed', 'shadowed · name_conflict']);
+    // test-pack's skill enters the prompt unreviewed too; its hook waits for the opt-in. Shown in the warning colour.
+    await treeRow('test-pack').first().locator('.monaco-tl-twistie').click();
+    await treeRow('test-writer').first().waitFor({ timeout: 15000 });
+    assert.equal((await treeRow('test-writer').first().locator('.label-description').textContent())?.trim(), 'loaded · not reviewed');
+    assert.equal((await treeRow('pre_tool_use: python3 scripts/deny-secrets.py').first().locator('.label-description').textContent())?.trim(), 'disabled · hooks_not_opted_in');
+    assert.equal(await treeRow('test-pack').first().locator('.codicon-warning').count(), 1, 'the warning icon');
+    await page.screenshot({ path: path.join(RESULTS, 'rivumi-loaded-unreviewed.png') });
   });
 
   const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
@@ -81,6 +90,23 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       await page.waitForTimeout(200);
     }
   };
+
+  it('offers Trust only in the review of a Rivumi plugin, and says how Rivumi is switched off', async () => {
+    await treeRow('test-pack').first().click({ button: 'right' });
+    const menu = page.locator('.context-view');
+    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
+    assert.equal(await menu.locator('.action-item', { hasText: /^Enable/ }).count(), 0, 'no Enable in the context menu');
+    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().hover();
+    await page.keyboard.press('Enter');
+    const frame = await reviewFrame(page, 'test-pack');
+    await frame.locator('button', { hasText: 'Trust…' }).waitFor();
+    assert.equal(await frame.locator('button', { hasText: /^Enable$|^Disable$/ }).count(), 0, 'no Enable or Disable button');
+    assert.match((await frame.locator('.pill.risk').textContent()) ?? '', /loaded · not reviewed/);
+    assert.match((await frame.locator('.notice').allTextContents()).join(' '), /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/);
+    // The pointer rests over the tree: move it away so no hover covers the rows the next test clicks.
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
+  });
 
   it('reviews a bundle, trusts it after a modal confirmation, and enables it', async () => {
     await treeRow('repo-tools').first().click({ button: 'right' });

@@ -72,9 +72,9 @@ describe('decisions (spec/decisions.md)', () => {
     assert.deepEqual(byName(s, 'example-plugin').reasons, ['staged_skill_invalid']);
   });
 
-  it('activates Rivumi hooks only when trusted, enabled and opted in', () => {
+  it('activates Rivumi hooks when trusted and opted in, whatever the store\'s enable bit says (Rivumi has none)', () => {
     f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
-    const on = stateFor('hooks.json', (c) => ({ enabled: true, trust: c }));
+    const on = stateFor('hooks.json', (c) => ({ enabled: false, trust: c }));
     assert.deepEqual(byName(withState(on), 'hooks.json').reasons, ['hooks_not_opted_in']);
     const active = withState(on, { rivumiHooksEnv: '1' });
     assert.deepEqual(byName(active, 'hooks.json').reasons, ['active']);

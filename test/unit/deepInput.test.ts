@@ -144,7 +144,7 @@ describe('deep input', function () {
     it('accepts 512 levels under an ignored plugin hook key and refuses 513', () => {
       const manifest = (n: number) => `{"hooks": {"unknown_event": ${arrays(n - 2)}}}`;
       f.write('ws/.rivumi/plugins/deep.json', manifest(512));
-      assert.equal(byName(index([f.path('ws')]), 'deep').decision, 'disabled');
+      assert.equal(byName(index([f.path('ws')]), 'deep').decision, 'registered');
       f.write('ws/.rivumi/plugins/deep.json', manifest(513));
       assert.equal(byName(index([f.path('ws')]), 'deep').decision, 'rejected');
     });

@@ -3,6 +3,7 @@ import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
 import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
 import { parseWebviewMessage } from '../../src/extension/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
+import { itemDescription } from '../../src/extension/itemText';
 import type { GatePort, LifecyclePort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
@@ -92,7 +93,16 @@ describe('extension flows (ports)', () => {
     const after = snap([item({ trust: 'content-changed', reasons: ['content_changed'], enabled: true }), item({ id: 'b', trust: 'content-changed' })]);
     assert.deepEqual(newlyDrifted(before, after).map((i) => i.id), ['workspace/abc/demo']);
     assert.equal(needsReview(after).length, 2);
-    assert.deepEqual(statusCounts(before), { active: 1, needsReview: 1, rejected: 0 });
+    assert.deepEqual(statusCounts(before), { active: 1, loadedUnreviewed: 0, needsReview: 1, rejected: 0 });
+  });
+
+  it('shows what Rivumi loads unreviewed as loaded, not disabled: its own count, its description, and no Enable', () => {
+    const rivumi = item({ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null });
+    const snap: Snapshot = { generation: 1, workspaces: ['/ws'], items: [rivumi, item({ id: 'c', decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true })], diagnostics: [], trustProblem: null };
+    assert.deepEqual(statusCounts(snap), { active: 1, loadedUnreviewed: 1, needsReview: 1, rejected: 0 });
+    assert.equal(itemDescription(rivumi), 'loaded · not reviewed');
+    assert.equal(itemDescription({ ...rivumi, reasons: ['loaded_unreviewed', 'content_changed'] }), 'loaded · content changed');
+    assert.equal(contextValueOf({ ...rivumi, trust: 'trusted', decision: 'registered', reasons: ['active'] }), 'item kind-plugin decision-registered bundle trust-trusted token hasReceipt');
   });
 
   describe('the review panel protocol (validated on the host)', () => {

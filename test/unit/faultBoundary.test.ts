@@ -120,7 +120,7 @@ describe('fault boundaries of the index', () => {
       assert.ok(indexer.indexAll().items.some((i) => i.name === '.rivumi'));
       fail = false;
       const s = indexer.refresh([f.path('ws/.rivumi/plugins/p.json')]);
-      assert.equal(byName(s, 'p').decision, 'disabled');
+      assert.equal(byName(s, 'p').decision, 'registered');
       assert.ok(!s.items.some((i) => i.name === '.rivumi'));
     });
   });

@@ -107,7 +107,7 @@ describe('the review panel view model', () => {
 
   it('enables Trust for a first review and nothing that needs a receipt', () => {
     const a = model().actions;
-    assert.deepEqual([a.trust.enabled, a.enable.enabled, a.disable.enabled, a.revoke.enabled, a.notices], [true, false, false, false, []]);
+    assert.deepEqual([a.trust.enabled, a.enable?.enabled, a.disable?.enabled, a.revoke.enabled, a.notices], [true, false, false, false, []]);
   });
 
   it('after the bundle becomes invalid: Trust and Enable disabled with the reason shown, no token, the error with file:line, the file diff (issue 10 #19)', async () => {
@@ -119,12 +119,12 @@ describe('the review panel view model', () => {
     assert.deepEqual(m.header.reasons.map((r) => r.code), ['manifest_invalid']);
     assert.deepEqual([m.header.trust, m.header.enabled], ['capabilities-changed', true]);
     const refusal = /^Plugin bundle `tools` is invalid: .+ \(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
-    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled], [false, false]);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled], [false, false]);
     assert.match(m.actions.trust.why ?? '', refusal);
-    assert.match(m.actions.enable.why ?? '', refusal);
+    assert.match(m.actions.enable?.why ?? '', refusal);
     assert.equal(m.actions.notices.length, 1);
     assert.match(m.actions.notices[0] ?? '', refusal);
-    assert.deepEqual([m.actions.disable.enabled, m.actions.revoke.enabled], [true, true], 'reducing what runs stays possible');
+    assert.deepEqual([m.actions.disable?.enabled, m.actions.revoke.enabled], [true, true], 'reducing what runs stays possible');
     assert.equal(m.hashes.codewhaleCommand, null);
     assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.code === 'codewhale.mcp.url-query' && /plugin\.toml:\d+$/.test(d.where)));
     assert.deepEqual(m.changes?.files.map((x) => [x.path.text, x.change]), [['plugin.toml', 'modified']]);
@@ -139,23 +139,35 @@ describe('the review panel view model', () => {
     assert.deepEqual([m.hashes.capability, m.hashes.token], [null, null]);
     assert.match(m.hashes.content ?? '', /^[0-9a-f]{64}$/);
     assert.deepEqual(m.files.map((x) => x.path.text), ['plugin.toml', 'server.js', 'skills/a/SKILL.md']);
-    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled, m.actions.disable.enabled, m.actions.revoke.enabled], [false, false, true, true]);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled], [false, false, true, true]);
     assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.where.endsWith('plugin.toml:2')));
   });
 
   it('in Restricted Mode: Disable and Revoke available, Trust and Enable disabled with a visible notice (issue 10 #20)', async () => {
     await trustAndEnable();
     const m = model(false);
-    assert.deepEqual([m.actions.disable.enabled, m.actions.revoke.enabled], [true, true]);
-    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled], [false, false]);
+    assert.deepEqual([m.actions.disable?.enabled, m.actions.revoke.enabled], [true, true]);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled], [false, false]);
     assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE]);
-    assert.match(m.actions.enable.why ?? '', /Restricted Mode/);
+    assert.match(m.actions.enable?.why ?? '', /Restricted Mode/);
     assert.deepEqual(model(true).actions.notices, [], 'no notice once the workspace is trusted');
+  });
+
+  it('offers Trust only for a Rivumi plugin, shows it as loaded and not reviewed, and says how Rivumi is switched off', () => {
+    f.write('ws/.rivumi/plugins/a.md', 'Check the risks.');
+    f.write('ws/.rivumi/plugins/pk.json', '{"skills":[{"path":"a.md"}]}');
+    const s = snap();
+    const r = review(byName(s, 'pk'), { store });
+    assert.ok(r.ok);
+    const m = reviewViewModel(r.value, s, false);
+    assert.deepEqual([m.header.decision, m.header.reasons.map((x) => x.code), m.header.enabled, m.header.loadedUnreviewed], ['registered', ['loaded_unreviewed', 'not_reviewed'], null, true]);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable, m.actions.disable], [true, null, null]);
+    assert.deepEqual(m.actions.notices, ['Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.']);
   });
 
   it('in Restricted Mode with nothing to disable or revoke, the notice does not offer them', () => {
     const m = model(false);
-    assert.deepEqual([m.actions.trust.enabled, m.actions.enable.enabled, m.actions.disable.enabled, m.actions.revoke.enabled], [false, false, false, false]);
+    assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled], [false, false, false, false]);
     assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE_NOTHING_TO_REDUCE]);
   });
 });

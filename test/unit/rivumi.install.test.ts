@@ -74,21 +74,20 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
     assert.ok(!esc.ok && esc.message.startsWith('project plugin manifest is invalid: escape.json: '));
   });
 
-  it('lands untrusted and disabled through the CLI, even where an older copy was trusted', async () => {
+  it('lands untrusted through the CLI, even where an older copy was trusted, and says Rivumi loads it', async () => {
     const io = (out: string[]) => ({ out: (t: string) => out.push(t), err: (t: string) => out.push(t), env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('repo') });
     const out: string[] = [];
     assert.equal(await run(['install', f.path('package/plugin.json'), '--no-user'], io(out)), 0);
-    assert.match(out.join(''), /Installed plugin review-pack at \.rivumi\/plugins\/review-pack\.json\. It is not trusted and not enabled/);
+    assert.match(out.join(''), /Installed plugin review-pack at \.rivumi\/plugins\/review-pack\.json\. It is not reviewed, and Rivumi loads it from now on/);
     const review: string[] = [];
     await run(['review', 'review-pack', '--json', '--no-user'], io(review));
     const token = JSON.parse(review.join('')).reviewToken as string;
     assert.equal(await run(['trust', 'review-pack', token, '--no-user'], io([])), 0);
-    assert.equal(await run(['enable', 'review-pack', '--no-user'], io([])), 0);
     assert.equal(await run(['install', f.path('package/plugin.json'), '--overwrite', '--no-user'], io([])), 0);
     const list: string[] = [];
     await run(['list', '--json', '--no-user'], io(list));
     const item = JSON.parse(list.join('')).items.find((i: { name: string }) => i.name === 'review-pack');
-    assert.deepEqual([item.trust, item.enabled], ['not-reviewed', false]);
+    assert.deepEqual([item.trust, item.enabled, item.decision, item.reasons], ['not-reviewed', null, 'registered', ['loaded_unreviewed', 'not_reviewed']]);
   });
 
   it('does not claim the installed plugin is untrusted when its old trust record could not be dropped (exit 1)', async () => {

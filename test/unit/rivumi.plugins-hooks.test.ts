@@ -116,8 +116,9 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.equal(plugin?.skills[0]?.body, 'Check packaged risks.');
       assert.deepEqual(plugin?.hooks.map((h) => [h.argv, h.tools]), [[['python', 'hook.py'], ['read_file']]]);
       const s = index([f.path('ws')]);
-      assert.deepEqual(byName(s, 'local').reasons, ['not_reviewed', 'not_enabled']);
-      assert.deepEqual(byName(s, 'local.review').reasons, ['bundle_inactive']);
+      // Rivumi loads it whatever Skillgate's trust says (decisions.md): a loaded, unreviewed risk.
+      assert.deepEqual([byName(s, 'local').decision, byName(s, 'local').reasons], ['registered', ['loaded_unreviewed', 'not_reviewed']]);
+      assert.deepEqual([byName(s, 'local.review').decision, byName(s, 'local.review').reasons], ['registered', ['loaded_unreviewed', 'not_reviewed']]);
       assert.match(byName(s, 'local').contentHash ?? '', /^[0-9a-f]{64}$/);
     });
 
@@ -148,7 +149,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
 
     it('defaults the name to the stem only when the key is absent', () => {
       f.write('ws/.rivumi/plugins/stem.json', '{}');
-      assert.equal(byName(index([f.path('ws')]), 'stem').decision, 'disabled');
+      assert.equal(byName(index([f.path('ws')]), 'stem').decision, 'registered');
       f.write('ws/.rivumi/plugins/nul.json', '{"name": null}');
       const s = index([f.path('ws')]);
       assert.deepEqual(byName(s, 'nul').reasons, ['manifest_invalid']);
@@ -178,7 +179,8 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', skills: [{ path: 'link.md' }] }));
       const s = index([f.path('ws')]);
       assert.ok(messages(s).includes('project skill must be a regular markdown file: link.md'));
-      assert.equal(byName(s, 'pk').decision, 'disabled');
+      // Its own skill file fails the skill load, so Rivumi loads nothing of pk.
+      assert.deepEqual([byName(s, 'pk').decision, byName(s, 'pk').reasons], ['rejected', ['load_aborted']]);
     });
 
     it('refuses a plugin skill symlink that leaves the repository', () => {
@@ -206,11 +208,13 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.deepEqual([...(p.hooksFile?.hooks ?? []), ...p.plugins.flatMap((x) => x.hooks)].map((h) => h.argv[0]), ['project', 'a', 'b']);
     });
 
-    it('fails the hook load on 15 project + 2 plugin entries; the overflowing plugin is invalid, the rest aborted', () => {
+    it('fails the hook load on 15 project + 2 plugin entries; the overflowing plugin\'s hooks are invalid, the rest aborted', () => {
       f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: Array.from({ length: 15 }, (_, i) => ({ command: [`p${i}`] })) }));
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_tool_use: [{ command: ['x'] }, { command: ['y'] }] } }));
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
-      assert.deepEqual(byName(s, 'pk').reasons, ['manifest_invalid']);
+      assert.deepEqual(byName(s, 'pk.pre_tool_use.0').reasons, ['manifest_invalid']);
+      assert.deepEqual(byName(s, 'pk.pre_tool_use.1').reasons, ['component_invalid']);
+      assert.deepEqual(byName(s, 'project.pre_tool_use.0').reasons, ['load_aborted']);
       assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted']);
       assert.ok(codes(s).includes('rivumi.hooks.too-many'));
     });
@@ -220,14 +224,16 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.deepEqual(codes(index([f.path('ws')])), []);
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(codes(s), ['rivumi.hooks.opted-in-untrusted']);
-      assert.match(messages(s)[0] ?? '', /runs this plugin's 1 hook command\(s\) although the plugin is not reviewed/);
+      assert.match(messages(s)[0] ?? '', /runs this plugin's 1 hook command\(s\) although the plugin is not reviewed in Skillgate: pre_compact: true$/);
     });
 
-    it('refuses non-array plugin hook entries', () => {
+    it('refuses non-array plugin hook entries in the hook load only', () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_tool_use: { command: ['x'] } } }));
       const s = index([f.path('ws')]);
-      assert.deepEqual(messages(s), ['plugin hook entries must be arrays']);
-      assert.deepEqual(byName(s, 'pk').reasons, ['manifest_invalid']);
+      assert.deepEqual(s.diagnostics.map((d) => [d.severity, d.message]), [['warning', 'plugin hook entries must be arrays']]);
+      assert.deepEqual(byName(s, 'pk').reasons, ['loaded_unreviewed', 'not_reviewed']);
+      const on = index([f.path('ws')], { rivumiHooksEnv: '1' });
+      assert.deepEqual(on.diagnostics.map((d) => [d.severity, d.message]), [['error', 'plugin hook entries must be arrays']]);
     });
 
     it('reads at most 16 manifests; the 17th is display only and never read', () => {
@@ -243,7 +249,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       f.write('ws/.rivumi/plugins/b.md', '---\nbroken: yes\n---\nbody');
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', skills: [{ path: 'a.md' }, { path: 'b.md' }] }));
       const s = index([f.path('ws')]);
-      assert.deepEqual(byName(s, 'pk.a').reasons, ['bundle_inactive']);
+      assert.deepEqual(byName(s, 'pk.a').reasons, ['loaded_unreviewed', 'not_reviewed']);
       assert.deepEqual(byName(s, 'pk.b').reasons, ['skill_limit_exceeded']);
       assert.deepEqual(s.diagnostics, []);
     });

@@ -338,14 +338,31 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     ]);
   });
 
-  it('trusts and enables a Rivumi plugin through the same steps', async () => {
+  it('trusts a Rivumi plugin with trust alone: Rivumi has no enable switch, so enable and disable are refused with how to switch it off', async () => {
     f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
     f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    assert.deepEqual([item('pk').decision, item('pk').reasons, item('pk').enabled], ['registered', ['loaded_unreviewed', 'not_reviewed'], null]);
+    assert.deepEqual(check(snap(), false).map((x) => [x.item.name, x.problem]), [['pk', 'it is not reviewed']]);
     await trustNow('pk');
-    assert.ok((await enable(item('pk'), ctx)).ok);
     assert.deepEqual(item('pk').reasons, ['active']);
     assert.deepEqual(item('pk.review').reasons, ['component_active']);
+    assert.deepEqual(check(snap(), false), []);
+    const before = fs.readFileSync(store.file, 'utf8');
+    for (const op of [enable, disable] as const) {
+      const r = await op(item('pk'), ctx);
+      assert.ok(!r.ok);
+      assert.match(r.message, /^Rivumi has no enable switch, so Skillgate cannot (enable|disable) `pk`: .* To switch pk off, remove its manifest from \.rivumi\/plugins\/ or rename it so it no longer ends in \.json\./);
+    }
+    assert.equal(fs.readFileSync(store.file, 'utf8'), before, 'nothing written');
     f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
-    assert.deepEqual(item('pk').reasons, ['content_changed']);
+    assert.deepEqual(item('pk').reasons, ['loaded_unreviewed', 'content_changed']);
+    assert.deepEqual(check(snap(), false).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
+  });
+
+  it('says how Rivumi hooks are switched off when enable is asked of hooks.json', async () => {
+    f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+    const r = await enable(item('hooks.json'), ctx);
+    assert.ok(!r.ok);
+    assert.match(r.message, /remove or rename \.rivumi\/hooks\.json \(or leave RIVUMI_ENABLE_PROJECT_HOOKS unset\)/);
   });
 });

@@ -13,6 +13,8 @@ export interface GateInput {
   readonly bundleKey: string;
   readonly contentHash: string | null;
   readonly capabilityHash: string | null;
+  /** False for a system without an enable switch (enableSwitch.ts): no `not_enabled` reason. Default true. */
+  readonly enableSwitch?: boolean;
 }
 
 export interface GateContext {
@@ -40,6 +42,6 @@ export function trustGate(input: GateInput, ctx: GateContext): Gate {
   if (trust === 'not-reviewed') reasons.push('not_reviewed');
   else if (trust === 'capabilities-changed') reasons.push('capabilities_changed');
   else if (trust === 'content-changed') reasons.push('content_changed');
-  if (!enabled) reasons.push('not_enabled');
+  if (!enabled && input.enableSwitch !== false) reasons.push('not_enabled');
   return { trust, enabled, reasons };
 }

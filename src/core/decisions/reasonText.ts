@@ -2,8 +2,9 @@ import type { Decision, ReasonCode } from '../model';
 
 /** One plain sentence per reason, for the tree tooltip, `explain` and the review panel. */
 export const REASON_TEXT: Record<ReasonCode, string> = {
-  active: 'Valid, trusted at its current hashes and enabled: the agent loads it.',
+  active: 'Valid, trusted at its current hashes and, where its agent has an enable switch (Codewhale), enabled: the agent loads it.',
   guidance: 'A valid Rivumi skill: Rivumi loads it as repository-local guidance.',
+  loaded_unreviewed: 'Rivumi loads it whatever Skillgate says (its skills enter the prompt; with the opt-in, its hooks run), and it is not trusted at its current hashes: review it, then trust it.',
   component_active: 'Part of an active bundle: the agent loads it.',
   manifest_invalid: 'The manifest fails validation, so the agent does not load the bundle.',
   skill_invalid: 'The skill file fails validation.',
@@ -17,7 +18,7 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
   not_reviewed: 'Not reviewed yet: review it, then trust it.',
   content_changed: 'Its files changed since you trusted it: review the changes.',
   capabilities_changed: 'What it can do changed since you trusted it: review the changes.',
-  not_enabled: 'Not enabled: trust and enable are separate steps.',
+  not_enabled: 'Not enabled: for Codewhale, trust and enable are separate steps.',
   not_applicable: 'Its [when] conditions do not match this host.',
   hooks_not_opted_in: 'RIVUMI_ENABLE_PROJECT_HOOKS is not exactly 1, so Rivumi runs no project hooks.',
   bundle_inactive: 'Its bundle is not active.',

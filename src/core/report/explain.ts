@@ -43,11 +43,14 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   if (item.trust !== null) {
     const gates = [
       `trust: ${item.trust}`,
-      `enabled: ${String(item.enabled)}`,
+      `enabled: ${item.enabled === null ? `no enable switch (${item.system === 'rivumi' ? 'Rivumi' : 'its agent'} has none)` : String(item.enabled)}`,
       `content hash: ${item.contentHash ?? 'none (not hashable)'}`,
       `capability hash: ${item.capabilityHash ?? 'none (not hashable)'}`,
     ];
     if (facts.applicable !== undefined) gates.push(`applies to this host: ${facts.applicable ? 'yes' : `no (${(facts.whenReasons as string[]).join('; ')})`}`);
+    // Rivumi's two loads, each as it touches this bundle (decisions.md).
+    const load = facts.load as Record<string, string> | undefined;
+    if (load) gates.push(`Rivumi: ${Object.entries(load).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
     if (facts.optIn !== undefined) gates.push(`RIVUMI_ENABLE_PROJECT_HOOKS=1: ${facts.optIn ? 'yes' : 'no'}`);
     if (snapshot.trustProblem) gates.push(`trust store: ${snapshot.trustProblem}`);
     for (const n of item.detail.notCovered ?? []) gates.push(`not covered by this trust (trust is refused): ${n}`);

@@ -29,7 +29,10 @@ export interface ReviewViewModel {
     readonly decisionText: string;
     readonly reasons: readonly { readonly code: string; readonly text: string }[];
     readonly trust: string;
-    readonly enabled: boolean;
+    /** Null for a system without an enable switch (Rivumi): there is no bit to show. */
+    readonly enabled: boolean | null;
+    /** The agent loads it although it is not trusted at its current hashes (`loaded_unreviewed`): shown as a risk. */
+    readonly loadedUnreviewed: boolean;
     readonly compatibility: string | null;
     readonly description: Shown | null;
   };
@@ -57,8 +60,9 @@ export interface ReviewViewModel {
   /** Which buttons work, decided on the host; `notices` are the visible sentences saying why Trust or Enable do not. */
   readonly actions: {
     readonly trust: ActionState;
-    readonly enable: ActionState;
-    readonly disable: ActionState;
+    /** Null for a system without an enable switch (Rivumi): the panel offers Trust only. */
+    readonly enable: ActionState | null;
+    readonly disable: ActionState | null;
     readonly revoke: ActionState;
     readonly notices: readonly string[];
   };

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
+import { hasEnableSwitch, noEnableSwitchNotice } from '../decisions/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath } from './contract';
 import type { Snapshot } from '../index/snapshot';
@@ -113,7 +114,8 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       decisionText: DECISION_TEXT[current.decision],
       reasons: current.reasons.map((code) => ({ code, text: REASON_TEXT[code] })),
       trust: r.status,
-      enabled: r.enabled,
+      enabled: hasEnableSwitch(item) ? r.enabled : null,
+      loadedUnreviewed: current.reasons[0] === 'loaded_unreviewed',
       compatibility: item.compatibility,
       description: item.detail.description ? S(item.detail.description) : null,
     },
@@ -131,7 +133,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     diagnostics: diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: where(d), line: d.range.start.line, character: d.range.start.character })),
     hashes: { content: r.contentHash, capability: r.capabilityHash, token: r.reviewToken, codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine) },
     capabilitiesUnknown: r.capabilities === null ? CAPABILITIES_UNKNOWN : null,
-    actions: reviewActions(r, current, workspaceTrusted),
+    actions: reviewActions(r, current, workspaceTrusted, hasEnableSwitch(item)),
     get hiddenCount() {
       return hidden;
     },
@@ -144,7 +146,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
  * visible sentence. Disable and revoke only reduce what runs: available whenever there
  * is something to disable or revoke, in Restricted Mode too.
  */
-function reviewActions(r: ReviewReport, current: { decision: string; reasons: readonly string[] }, workspaceTrusted: boolean): ReviewViewModel['actions'] {
+function reviewActions(r: ReviewReport, current: { decision: string; reasons: readonly string[] }, workspaceTrusted: boolean, enableSwitch: boolean): ReviewViewModel['actions'] {
   const restricted = workspaceTrusted ? null : 'Restricted Mode: trust this workspace first';
   const refused = r.trustable ? null : (r.trustRefusal ?? 'This bundle cannot be trusted.');
   const blocked = restricted ?? refused;
@@ -152,9 +154,10 @@ function reviewActions(r: ReviewReport, current: { decision: string; reasons: re
   const enableWhy = blocked ?? (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : null);
   return {
     trust: { enabled: trustWhy === null, why: trustWhy },
-    enable: { enabled: enableWhy === null, why: enableWhy },
-    disable: { enabled: r.enabled, why: r.enabled ? null : 'Not enabled' },
+    // Rivumi has no enable switch (decisions/enableSwitch.ts): Trust only, and a sentence on how it is switched off.
+    enable: enableSwitch ? { enabled: enableWhy === null, why: enableWhy } : null,
+    disable: enableSwitch ? { enabled: r.enabled, why: r.enabled ? null : 'Not enabled' } : null,
     revoke: { enabled: r.receipt !== null, why: r.receipt !== null ? null : 'Not reviewed: there is no trust to revoke' },
-    notices: [refused, restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null].filter((n): n is string => n !== null),
+    notices: [refused, restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null, enableSwitch ? null : noEnableSwitchNotice(r.item)].filter((n): n is string => n !== null),
   };
 }

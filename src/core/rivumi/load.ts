@@ -125,10 +125,11 @@ export function loadRivumiProject(workspace: string): RivumiProject {
 
   for (const d of drafts) {
     const hookError = hooks.pluginErrors.get(d.plugin.file);
+    // A hook defect fails only the hook load: the plugin and its skills stay the skill load's (decisions.md).
     const plugin: RivumiPlugin = {
       ...d.plugin,
       hooks: hooks.byOrigin.get(d.plugin.file) ?? [],
-      ...(hookError && d.plugin.state === 'valid' ? { state: 'invalid' as const, error: hookError } : {}),
+      ...(hookError && d.plugin.state === 'valid' ? { hookError } : {}),
     };
     const argv = d.manifestBytes ? reportCoverage(hooksCoverage(workspace, plugin.hooks), findings) : undefined;
     const hashes = d.manifestBytes && argv ? rivumiPluginHashes(workspace, plugin.source, d.manifestBytes, d.skillRefs.map((r) => r.abs), d.skillRefs.length, plugin.hooks, argv) : undefined;
@@ -189,9 +190,16 @@ function readSkill(abs: string, fileName: string, source: string, plugin: string
   if (text === undefined) return invalid('rivumi.skill.utf8', `project skill is not valid UTF-8: ${fileName}`);
   const parsed = parseRivumiSkill(text, fileName, stem);
   const lines = new LineMap(text);
-  if (!parsed.ok) return invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
+  // The record's limits (§3.4 step 9) are one pydantic validation: every field over its limit is an error of the same failure.
+  const nameTooLong = (name: string | undefined) => (plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined);
+  if (!parsed.ok) {
+    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
+    const longName = parsed.code === 'rivumi.skill.description-length' ? nameTooLong(parsed.name) : undefined;
+    if (longName) findings.inFile('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${longName}`, abs, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
+    return failed;
+  }
   const qualifiedName = plugin ? `${plugin}.${parsed.name}` : parsed.name;
-  if (plugin && [...qualifiedName].length > 64) {
+  if (nameTooLong(parsed.name)) {
     return invalid('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${qualifiedName}`, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
   }
   reportHidden(text, abs, findings);
@@ -225,10 +233,12 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
   const result = pluginManifest.safeParse(data, { reportInput: true });
   const drafted = { doc, manifestBytes: read.bytes };
   if (!result.success) {
+    // Every error pydantic reports, in its order; the first is the plugin's own error.
     const details = pydanticDetails(result.error);
-    for (const d of details.slice(1)) findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, { file: abs, path: d.path, key: d.text.includes('Extra inputs') });
     const first = details[0] as (typeof details)[number];
-    return fail('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${first.text}`, first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path), drafted);
+    const failed = fail('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${first.text}`, first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path), drafted);
+    for (const d of details.slice(1)) findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, { file: abs, path: d.path, key: d.text.includes('Extra inputs') });
+    return failed;
   }
   const m = result.data;
   const named: RivumiPlugin = {

@@ -67,6 +67,8 @@ export interface RivumiPlugin {
   readonly hooks: readonly RivumiHook[];
   readonly hashes?: RivumiBundleHashes;
   readonly error?: Diagnostic;
+  /** The first error of its hook section in the hook load (not an array, a bad entry, past 16 per event); the skill load never sees it. */
+  readonly hookError?: Diagnostic;
 }
 
 export interface RivumiHooksFile {

@@ -13,17 +13,24 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 const strictText = z.string({ error: 'Input should be a valid string' });
 
-/** pydantic's lax float: numbers, numeric strings and booleans. */
+/** pydantic's `too_long` for a tuple, with the length it saw ("…, not 17"). */
+const tooLong = (max: number) => ({ error: (iss: { input?: unknown }) => `Tuple should have at most ${max} items after validation, not ${Array.isArray(iss.input) ? iss.input.length : '?'}` });
+
+/**
+ * pydantic's lax float: numbers (Python's json also yields ±Infinity, which only the
+ * bounds then refuse), numeric strings and booleans; a string that is not a number is
+ * pydantic's `float_parsing` error, anything else `float_type`.
+ */
 const laxFloat = z.union(
   [
-    z.number(),
+    z.number().or(z.custom<number>((v) => v === Infinity || v === -Infinity)),
     z
       .string()
       .regex(/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/)
       .transform(Number),
     z.boolean().transform((b) => (b ? 1 : 0)),
   ],
-  { error: 'Input should be a valid number' },
+  { error: (iss) => (typeof iss.input === 'string' ? 'Input should be a valid number, unable to parse string as a number' : 'Input should be a valid number') },
 );
 
 export const hookCommand = z.strictObject(
@@ -31,7 +38,7 @@ export const hookCommand = z.strictObject(
     command: z
       .array(strictText, { error: 'Input should be a valid tuple' })
       .min(1, 'Tuple should have at least 1 item after validation, not 0')
-      .max(32, 'Tuple should have at most 32 items after validation')
+      .max(32, tooLong(32))
       .refine((argv) => argv.every((a) => a !== '' && !a.includes('\0')), 'hook command argv entries must be non-empty and NUL-free'),
     timeout_seconds: laxFloat
       .refine((t) => t > 0, 'Input should be greater than 0')
@@ -95,7 +102,7 @@ export const pluginManifest = z.strictObject(
         ),
         { error: 'Input should be a valid tuple' },
       )
-      .max(16, 'Tuple should have at most 16 items after validation')
+      .max(16, tooLong(16))
       .optional(),
     hooks: z.record(z.string(), z.unknown(), { error: 'Input should be a valid dictionary' }).optional(),
     discovery: z
@@ -103,7 +110,7 @@ export const pluginManifest = z.strictObject(
         {
           keywords: z
             .array(z.string({ error: 'Input should be a valid string' }), { error: 'Input should be a valid tuple' })
-            .max(16, 'Tuple should have at most 16 items after validation')
+            .max(16, tooLong(16))
             .refine((ks) => ks.every((k) => SAFE_NAME.test(pythonStrip(k))), 'plugin discovery keyword is invalid')
             .refine((ks) => new Set(ks.map(pythonStrip)).size === ks.length, 'plugin discovery keywords cannot contain duplicates')
             .optional(),

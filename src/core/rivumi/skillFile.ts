@@ -5,7 +5,7 @@ export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export type RivumiSkillParse =
   | { readonly ok: true; readonly name: string; readonly description: string; readonly body: string; readonly nameFromFrontmatter: boolean }
-  | { readonly ok: false; readonly code: 'rivumi.skill.frontmatter' | 'rivumi.skill.frontmatter-nul' | 'rivumi.skill.name' | 'rivumi.skill.body' | 'rivumi.skill.description-length'; readonly message: string; readonly line: number };
+  | { readonly ok: false; readonly code: 'rivumi.skill.frontmatter' | 'rivumi.skill.frontmatter-nul' | 'rivumi.skill.name' | 'rivumi.skill.body' | 'rivumi.skill.description-length'; readonly message: string; readonly line: number; readonly name?: string; readonly nameFromFrontmatter?: boolean };
 
 /**
  * Rivumi's own front-matter grammar (rivumi.md §3.4) — not YAML, and deliberately not
@@ -44,7 +44,8 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
   if (!SAFE_NAME.test(name)) return { ok: false, code: 'rivumi.skill.name', message: `invalid project skill name: ${pythonRepr(name)}`, line: lineOfKey(text, 'name') };
   if (body === '' || body.includes('\0')) return { ok: false, code: 'rivumi.skill.body', message: `project skill body cannot be blank or contain NUL: ${fileName}`, line: 0 };
   if ([...description].length > 400) {
-    return { ok: false, code: 'rivumi.skill.description-length', message: `project skill description exceeds 400 characters: ${fileName}`, line: lineOfKey(text, 'description') };
+    // A record error (§3.4 step 9): the name is valid, and the caller checks the other record field with it.
+    return { ok: false, code: 'rivumi.skill.description-length', message: `project skill description exceeds 400 characters: ${fileName}`, line: lineOfKey(text, 'description'), name, nameFromFrontmatter: fmName !== undefined && fmName !== '' };
   }
   return { ok: true, name, description, body, nameFromFrontmatter: fmName !== undefined && fmName !== '' };
 }

@@ -8,6 +8,7 @@ import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
 import { touched, type Mutation, type TrustStore } from './trustStore';
+import { hasEnableSwitch, noEnableSwitchRefusal } from '../decisions/enableSwitch';
 import type { HostFacts } from '../codewhale/host';
 import type { Diagnostic, Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
@@ -76,7 +77,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       capabilities: s.capabilities,
       files,
       status,
-      enabled: entry?.enabled ?? false,
+      enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,
       diff,
       codewhaleTrustLine: s.item.system === 'codewhale' && refusal === null ? `/plugin trust ${s.item.name} ${s.item.reviewToken}` : null,
@@ -113,7 +114,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
       capabilities: null,
       files: disk.files,
       status: statusOf(receipt, disk.contentHash, null),
-      enabled: entry?.enabled ?? false,
+      enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,
       diff,
       codewhaleTrustLine: null,
@@ -165,6 +166,7 @@ export async function trust(item: Item, token: string, ctx: LifecycleContext): P
 }
 
 export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ item: Item; note: string | null }>> {
+  if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'enable') };
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
   const read = readBundleSource(item, ctx.host);
@@ -196,6 +198,7 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
 }
 
 export async function disable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ changed: boolean }>> {
+  if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'disable') };
   return setBit(item, ctx, (entry) => ({ ...entry, enabled: false }));
 }
 

@@ -13,11 +13,13 @@ export function needsReview(snapshot: Snapshot): Item[] {
   return snapshot.items.filter((i) => i.trust !== null && i.trust !== 'trusted' && i.decision !== 'rejected' && i.decision !== 'shadowed' && i.contentHash !== null);
 }
 
-/** Counts for the status bar: active, needs review, rejected (top-level items). */
-export function statusCounts(snapshot: Snapshot): { active: number; needsReview: number; rejected: number } {
+/** Counts for the status bar: active, loaded although not reviewed, needs review, rejected (top-level items). */
+export function statusCounts(snapshot: Snapshot): { active: number; loadedUnreviewed: number; needsReview: number; rejected: number } {
   const top = snapshot.items.filter((i) => i.parent === null);
+  const loadedUnreviewed = top.filter((i) => i.decision === 'registered' && i.reasons[0] === 'loaded_unreviewed').length;
   return {
-    active: top.filter((i) => i.decision === 'registered').length,
+    active: top.filter((i) => i.decision === 'registered').length - loadedUnreviewed,
+    loadedUnreviewed,
     needsReview: needsReview(snapshot).length,
     rejected: top.filter((i) => i.decision === 'rejected').length,
   };
@@ -30,7 +32,8 @@ export function contextValueOf(item: Item): string {
     parts.push('bundle', `trust-${item.trust}`);
     if (item.reviewToken) parts.push('token');
     if (item.trust !== 'trusted' && item.reviewToken && item.decision !== 'rejected') parts.push('canTrust');
-    if (item.trust === 'trusted' && !item.enabled) parts.push('canEnable');
+    // Only a system with an enable switch offers Enable (core/decisions/enableSwitch.ts); Rivumi's `enabled` is null.
+    if (item.trust === 'trusted' && item.enabled === false) parts.push('canEnable');
     if (item.enabled) parts.push('enabled');
     if (item.trust !== 'not-reviewed') parts.push('hasReceipt');
   }

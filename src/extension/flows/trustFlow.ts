@@ -1,3 +1,4 @@
+import { hasEnableSwitch } from '../../core/decisions/enableSwitch';
 import type { Item } from '../../core/model';
 import type { GatePort, LifecyclePort, UiPort } from './ports';
 
@@ -6,6 +7,11 @@ export type TrustOutcome = 'trusted' | 'refused' | 'cancelled' | 'review-first';
 /** Restricted Mode refuses what adds trust or activation; disable and revoke stay allowed (README "Restricted Mode"). */
 export const RESTRICTED_TRUST = 'Restricted Mode: trust this workspace in VS Code before trusting its bundles.';
 export const RESTRICTED_ENABLE = 'Restricted Mode: trust this workspace in VS Code before enabling its bundles.';
+
+/** What trust changes: Codewhale's bundle waits for Enable; Rivumi, which has no enable switch, loads it as before. */
+function afterTrust(item: Item): string {
+  return hasEnableSwitch(item) ? 'It stays disabled until you enable it' : 'Rivumi loads it as before (it has no enable switch); Skillgate now shows it as reviewed';
+}
 
 export function shortToken(token: string): string {
   return `${token.slice(0, 12)}…${token.slice(65, 77)}`;
@@ -40,7 +46,7 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
   }
   const ok = await ui.confirm(
     `Trust ${item.name}?`,
-    `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}). It stays disabled until you enable it; any later change to it drops this trust.`,
+    `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}). ${afterTrust(item)}; any later change to it drops this trust.`,
     'Trust',
   );
   if (!ok) return 'cancelled';
@@ -49,7 +55,7 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
     ui.error(/does not match/.test(r.message) ? `${item.name} changed since you opened this review; review it again before trusting it.` : r.message);
     return 'refused';
   }
-  ui.info(`Trusted ${item.name}. It stays disabled until you enable it.`);
+  ui.info(`Trusted ${item.name}. ${afterTrust(item)}.`);
   return 'trusted';
 }
 

@@ -47,4 +47,42 @@ describe('trust and enable (in the extension host)', () => {
     const off = await until('the bundle to be disabled', (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.enabled === false));
     assert.equal(off.trust, 'content-changed');
   });
+
+  it('shows an untrusted Rivumi plugin as loaded and not reviewed, refuses enable and disable on it, and shows it active once trusted', async () => {
+    const api = await skillgate();
+    const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(ws);
+    const dir = path.join(ws, '.rivumi/plugins');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'pk.md'), 'Check the risks.\n');
+    fs.writeFileSync(path.join(dir, 'pk.json'), JSON.stringify({ name: 'pk', skills: [{ path: 'pk.md' }] }));
+    try {
+      const pk = await until('the Rivumi plugin', (a) => a.snapshot()?.items.find((i) => i.name === 'pk' && i.parent === null));
+      assert.deepEqual([pk.decision, pk.reasons, pk.enabled], ['registered', ['loaded_unreviewed', 'not_reviewed'], null]);
+      assert.equal(api.isActive('pk'), false, 'loaded, but not active to a caller until trusted');
+      const folder = ((await api.tree.getChildren()) ?? [])[0];
+      const rivumi = ((await api.tree.getChildren(folder)) ?? [])[0];
+      const node = ((await api.tree.getChildren(rivumi)) ?? []).find((n) => n.kind === 'item' && n.item.id === pk.id);
+      assert.ok(node);
+      const row = await api.tree.getTreeItem(node);
+      assert.equal(row.description, 'loaded · not reviewed');
+      assert.ok(row.iconPath instanceof vscode.ThemeIcon && row.iconPath.id === 'warning');
+      assert.doesNotMatch(String(row.contextValue), /canEnable|\benabled\b/);
+      const stateDir = process.env.SKILLGATE_STATE_DIR;
+      assert.ok(stateDir);
+      const store = new TrustStore(stateDir);
+      const before = store.read();
+      await vscode.commands.executeCommand('skillgate.enable', pk.id);
+      await vscode.commands.executeCommand('skillgate.disable', pk.id);
+      assert.deepEqual(store.read(), before, 'enable and disable wrote nothing');
+      const r = review(pk, { store });
+      assert.ok(r.ok && r.value.reviewToken !== null);
+      assert.ok((await trust(pk, r.value.reviewToken, { store })).ok);
+      const active = await until('the trusted plugin to be active', (a) => a.snapshot()?.items.find((i) => i.id === pk.id && i.trust === 'trusted'));
+      assert.deepEqual([active.decision, active.reasons], ['registered', ['active']]);
+      assert.equal(api.isActive('pk'), true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
