@@ -90,12 +90,22 @@ class Checker {
   }
 }
 
-/** Upstream's schema error, reported at the field it names. */
-function schemaStage(c: Checker, schema: unknown): boolean {
+/**
+ * Upstream's schema error, reported at the field it names. When that first error is
+ * elsewhere, a bad `transport`/`kind` is added as information (eva.md §2.1): it is why
+ * the file is not a skill.
+ */
+function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | 'kind'): boolean {
   const e = firstSchemaError(schema, c.doc.value);
   if (!e) return true;
   const path = e.code === 'eva.schema.required' ? [...e.path, lastKey(e.field)] : e.path;
   c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
+  const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
+  const value = c.doc.value;
+  if (e.path[0] !== discriminator && properties && isMapping(value) && value[discriminator] !== undefined) {
+    const d = firstSchemaError(properties[discriminator], value[discriminator], [discriminator]);
+    if (d) c.diagnostics.push(evaDiagnostic(c.doc.file, c.doc.fieldRange(d.path), d.code, d.message, 'information'));
+  }
   return false;
 }
 
@@ -125,7 +135,7 @@ function loaderIdentity(c: Checker, value: Record<string, unknown>, nameRequired
 export function checkAdapterManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value;
-  if (schemaStage(c, schema) && isMapping(value)) adapterLoader(c, value);
+  if (schemaStage(c, schema, 'transport') && isMapping(value)) adapterLoader(c, value);
   return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 }
 
@@ -145,7 +155,7 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
 export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value as Record<string, unknown>;
-  if (!schemaStage(c, schema) || !adapterLoader(c, value)) return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+  if (!schemaStage(c, schema, 'transport') || !adapterLoader(c, value)) return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 
   const skill = value['skill'];
   if (!isMapping(skill)) {
@@ -202,7 +212,7 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
 export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value;
-  if (schemaStage(c, schema) && isMapping(value) && loaderIdentity(c, value, true)) {
+  if (schemaStage(c, schema, 'kind') && isMapping(value) && loaderIdentity(c, value, true)) {
     const cap = value['capability'];
     const e = typeof cap === 'string' ? capabilityNameError(cap) : undefined;
     if (e) c.error('eva.capability.name-invalid', e, ['capability'], true);

@@ -24,7 +24,7 @@ export const MAX_YAML_DEPTH = 128;
 /** serde_yaml stops alias expansion past 100 jumps per parser event ("repetition limit exceeded"). */
 const ALIAS_JUMPS_PER_NODE = 100;
 /** [Skillgate] Expanded nodes in all: bounds memory where serde_yaml bounds only jumps. */
-export const MAX_EXPANDED_NODES = 1_000_000;
+export const MAX_EXPANDED_NODES = 250_000;
 
 /** The core schema's own tags: these resolve as usual; any other tag is `tagged`. */
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
@@ -110,12 +110,22 @@ class Converter {
   private jumps = 0;
   private expanded = 0;
   private readonly maxJumps: number;
+  /** Anchored nodes by name, in document order: an alias names the latest one before it. */
+  private readonly anchors = new Map<string, YamlNode[]>();
 
   constructor(
-    private readonly doc: Document.Parsed,
+    doc: Document.Parsed,
     private readonly lines: LineMap,
   ) {
-    this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents));
+    this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, this.anchors));
+  }
+
+  private resolve(alias: Alias): YamlNode | undefined {
+    const at = offsetOf(alias);
+    const candidates = this.anchors.get(alias.source) ?? [];
+    let found: YamlNode | undefined;
+    for (const node of candidates) if (offsetOf(node) < at && (!found || offsetOf(node) > offsetOf(found))) found = node;
+    return found;
   }
 
   toValue(node: unknown, depth: number): unknown {
@@ -124,7 +134,7 @@ class Converter {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
       if (++this.jumps > this.maxJumps) throw new YamlLimit('repetition limit exceeded', offsetOf(node));
-      const target = node.resolve(this.doc);
+      const target = this.resolve(node);
       if (!target) throw new YamlLimit(`unknown anchor ${node.source}`, offsetOf(node));
       return this.toValue(target, depth + 1);
     }
@@ -148,12 +158,15 @@ class Converter {
   }
 }
 
-function countNodes(node: unknown): number {
+/** Counts the nodes of the tree (serde_yaml bounds alias jumps by its event count) and records anchors. */
+function countNodes(node: unknown, anchors: Map<string, YamlNode[]>): number {
   let n = 0;
   const stack: unknown[] = [node];
   while (stack.length) {
     const cur = stack.pop();
     n++;
+    const anchor = (cur as { anchor?: string } | null)?.anchor;
+    if (anchor) anchors.set(anchor, [...(anchors.get(anchor) ?? []), cur as YamlNode]);
     if (isSeq(cur)) stack.push(...cur.items);
     else if (isMap(cur)) for (const p of cur.items) stack.push(p.key, p.value);
   }
