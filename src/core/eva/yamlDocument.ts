@@ -67,6 +67,8 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
 function describe(code: string, message: string): string {
   if (code === 'DUPLICATE_KEY') return 'duplicate entry with key';
   if (code === 'MULTIPLE_DOCS') return 'deserializing from YAML containing more than one document is not supported';
+  // The parser met nesting deep enough to exhaust its stack: serde_yaml's words for it.
+  if (/call stack/i.test(message)) return 'recursion limit exceeded';
   return message.replace(/\s+/g, ' ');
 }
 
