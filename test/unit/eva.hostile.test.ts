@@ -95,4 +95,23 @@ describe('Eva hostile input', () => {
     assert.deepEqual(r.items, []);
     assert.deepEqual(r.codes(), ['eva.scan.symlink-ignored I']);
   });
+
+  it('does not read a config/ directory that links out of the workspace', () => {
+    f.write('outside/config/eva.yaml', fs.readFileSync(f.path('ws/config/eva.yaml')));
+    f.write('outside/config/adapters/review.yaml', A0);
+    fs.rmSync(f.path('ws/config'), { recursive: true });
+    f.symlink(f.path('outside/config'), 'ws/config');
+    f.user('foo');
+    const r = f.index();
+    assert.deepEqual([r.index.projects, r.items, r.codes()], [[], [], []]);
+  });
+
+  it('does not hash a skill folder reached through a linked parent directory outside the workspace', () => {
+    f.write('outside/review/notes.md', 'secret');
+    f.symlink(f.path('outside'), 'ws/config/skills');
+    f.adapter(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n'));
+    const item = f.index().item('adapters/review.yaml');
+    assert.deepEqual([item.contentHash, item.reasons], [null, ['loaded_unreviewed', 'not_reviewed']]);
+    assert.ok(!(item.detail.files ?? []).some((x) => x.path.endsWith('notes.md')));
+  });
 });

@@ -3,7 +3,7 @@ import { joinSet } from '../hashing/capabilityHash';
 import { bundleKey, reviewToken } from '../hashing/identity';
 import { portableRelative } from '../fs/portablePath';
 import { decodeUtf8 } from '../fs/rawNames';
-import { lstatEntry } from '../fs/safeFs';
+import { canonicalPath, isInside, lstatEntry } from '../fs/safeFs';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
 import { FILE_START, type Decision, type Diagnostic, type System, type TrustStatus } from '../model';
 import { checkAdapterManifest, checkCapabilityManifest, checkLuaSkill, checkSkillAdapter, type ContractResult, type SkillContract } from './contracts';
@@ -12,7 +12,7 @@ import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import { coverDirectory, coveredName, evaCapabilityHash, evaContentHash, type CoveredFile } from './hashes';
 import type { EvaDetail, EvaItem } from './item';
-import { allowedRoot } from './paths';
+import { allowedRoot, type AllowedRoot } from './paths';
 import { DEFAULT_POLICY, readPolicy, type EvaPolicy, type PolicyDocument } from './policy';
 import { loadEvaProject, type EvaProject } from './project';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
@@ -354,7 +354,7 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
   let key: string | null = null;
   let trustStatus: TrustStatus | null = null;
   if (!entry.unreadable && entry.bytes) {
-    const covered = coveredFiles(kind, contract, decided, project.root, home);
+    const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots);
     if (!covered.ok) {
       notCovered.push(covered.message);
       if (covered.symlink) entry.diagnostics.push(evaDiagnostic(entry.abs, FILE_START, 'eva.trust.symlink', 'a file covered by this skill is a symbolic link; it cannot be reviewed'));
@@ -426,7 +426,14 @@ function statusOf(trust: TrustView, key: string, contentHash: string | null, cap
 }
 
 /** §6.1: what trust covers besides the manifest. */
-function coveredFiles(kind: 'skill-adapter' | 'lua-skill', contract: SkillContract | null, decided: ProjectSkillDecision | undefined, root: string, home: string | null): { ok: true; files: CoveredFile[] } | { ok: false; symlink: boolean; message: string } {
+function coveredFiles(
+  kind: 'skill-adapter' | 'lua-skill',
+  contract: SkillContract | null,
+  decided: ProjectSkillDecision | undefined,
+  root: string,
+  home: string | null,
+  skillRoots: readonly AllowedRoot[],
+): { ok: true; files: CoveredFile[] } | { ok: false; symlink: boolean; message: string } {
   const files: CoveredFile[] = [];
   if (!contract || !decided) return { ok: true, files };
   const named = (p: { resolved: string | null; allowed: boolean; display: string } | null): { ok: false; symlink: boolean; message: string } | undefined => {
@@ -440,6 +447,9 @@ function coveredFiles(kind: 'skill-adapter' | 'lua-skill', contract: SkillContra
     if (p?.resolved) {
       const target = p.resolved;
       if (path.basename(target) === 'SKILL.md' && lstatEntry(path.dirname(target)).type === 'directory') {
+        // The folder is walked by its lexical path: its real path must stay inside the allowed roots too.
+        const realDir = canonicalPath(path.dirname(target));
+        if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir))) return { ok: false, symlink: true, message: 'the skill folder resolves outside the allowed roots through a symbolic link' };
         if (lstatEntry(target).type === 'missing') addName(files, target, root, home);
         const dir = coverDirectory(path.dirname(target), root, home);
         if (!dir.ok) return dir;

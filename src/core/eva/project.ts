@@ -38,6 +38,9 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   const root = canonicalPath(folder) ?? path.resolve(folder);
   const configFile = path.join(root, 'config', 'eva.yaml');
   if (lstatEntry(configFile).type !== 'file') return undefined;
+  // `config/` itself may be a link: the entry file must really lie in the folder (never read outside the workspace).
+  const realConfig = canonicalPath(configFile);
+  if (realConfig === undefined || !isInside(root, realConfig)) return undefined;
   const diagnostics: Diagnostic[] = [];
   let shippedError = false;
   const invalid = (message: string, range?: ReturnType<YamlDocument['fieldRange']>) => {
@@ -118,7 +121,8 @@ function layered(root: string, base: Record<string, unknown>, invalid: (message:
   let merged = base;
   for (const rel of layers) {
     const abs = path.join(root, rel);
-    if (lstatEntry(abs).type !== 'file') continue;
+    const real = canonicalPath(abs);
+    if (lstatEntry(abs).type !== 'file' || real === undefined || !isInside(root, real)) continue;
     const read = readManifest(abs, MAX_MANIFEST_BYTES);
     if (!read.ok) {
       invalid(`failed to read configuration file: ${rel}: ${read.detail}`);
