@@ -97,4 +97,22 @@ describe('Eva discovery', () => {
     assert.deepEqual(r.item('adapters/review.yaml').detail.eva.assumedRuntime, { mode: 'normal', teamWorker: false, interactiveUser: false });
     assert.equal(r.item('adapters/review.yaml').detail.eva.evaDecision, 'display_only');
   });
+
+  it('tells adapters that wrap the same skill under different capabilities where Eva-CLI routes, once each', () => {
+    f.adapter(A0);
+    f.adapter(A0.replace('id: review-skill', 'id: another').replace('workflow.review', 'workflow.check'), 'another.yaml');
+    const r = f.index();
+    assert.deepEqual(r.diagnostics('eva.conflict.multiple-providers').map((d) => [r.rel(d.file), d.message]), [
+      ['config/adapters/another.yaml', 'skill review has several providers; Eva-CLI routes to another (lexically first enabled adapter id)'],
+      ['config/adapters/review.yaml', 'skill review has several providers; Eva-CLI routes to another (lexically first enabled adapter id)'],
+    ]);
+  });
+
+  it('gives a binding that is not shown no item id on its diagnostics', () => {
+    f.write('ws/config/adapters/cli.yaml', fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/codex-cli.yaml`));
+    f.write('ws/config/capabilities/rs.yaml', 'id: rs\nname: R\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\nprovider: codex-cli\n');
+    const r = f.index();
+    assert.deepEqual(r.items, []);
+    assert.deepEqual(r.diagnostics('eva.capability.skill-provider-not-skill').map((d) => d.itemId), [null]);
+  });
 });

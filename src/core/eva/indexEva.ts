@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { joinSet } from '../hashing/capabilityHash';
+import { byteOrder, joinSet } from '../hashing/capabilityHash';
 import { bundleKey, reviewToken } from '../hashing/identity';
 import { portableRelative } from '../fs/portablePath';
 import { decodeUtf8 } from '../fs/rawNames';
@@ -162,16 +162,19 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     if (entry.check?.contract) contracts.set(entry, entry.check.contract);
   }
   multipleProviders(adapterEntries.filter((e) => e.role === 'skill-adapter'), contracts);
-  for (const entry of capabilityEntries) if (entry.role === 'binding') {
+  for (const entry of capabilityEntries) {
+    if (entry.role !== 'binding') continue;
     const binding = bindingItem(entry, adapterEntries, byEntry, project, runtime);
-    if (binding) items.push(binding);
+    if (!binding) continue;
+    items.push(binding);
+    byEntry.set(entry, binding);
   }
 
   // §4.5: the first file at which the shipped Eva-CLI stops, in its load order.
   const firstFailing = evaYamlFails ? project.configFile : ([...adapterEntries, ...capabilityEntries].find((e) => e.shipped)?.abs ?? policyFailing[0]);
   const all = [...adapterEntries, ...capabilityEntries];
   for (const e of all) {
-    const itemId = byEntry.get(e)?.id ?? (e.role === 'binding' ? e.itemId : null);
+    const itemId = byEntry.get(e)?.id ?? null;
     for (const d of e.diagnostics) d.itemId ??= itemId;
     diagnostics.push(...e.diagnostics);
   }
@@ -313,14 +316,28 @@ function multipleProviders(entries: ManifestEntry[], contracts: Map<ManifestEntr
     if (!k) continue;
     for (const cap of new Set(k.capabilities.map((c) => c.name))) byCapability.set(cap, [...(byCapability.get(cap) ?? []), e]);
   }
-  for (const [cap, providers] of byCapability) {
-    if (providers.length < 2) continue;
-    const enabled = providers.map((e) => contracts.get(e) as SkillContract).filter((k) => k.enabled).map((k) => k.id).sort();
+  const told = new Set<ManifestEntry>();
+  const tell = (providers: ManifestEntry[], what: string, fieldOf: (k: SkillContract) => (string | number)[]) => {
+    const enabled = providers.map((e) => contracts.get(e) as SkillContract).filter((k) => k.enabled).map((k) => k.id).sort(byteOrder);
     const route = enabled[0] ?? 'no enabled adapter';
     for (const e of providers) {
-      const field = (contracts.get(e) as SkillContract).capabilities.find((c) => c.name === cap)?.field ?? ['capabilities'];
-      e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(field), 'eva.conflict.multiple-providers', `${cap} has several providers; Eva-CLI routes to ${route} (lexically first enabled adapter id)`));
+      if (told.has(e)) continue;
+      told.add(e);
+      e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(fieldOf(contracts.get(e) as SkillContract)), 'eva.conflict.multiple-providers', `${what} has several providers; Eva-CLI routes to ${route} (lexically first enabled adapter id)`));
     }
+  };
+  for (const [cap, providers] of byCapability) {
+    if (providers.length >= 2) tell(providers, cap, (k) => [...(k.capabilities.find((c) => c.name === cap)?.field ?? ['capabilities'])]);
+  }
+  // Adapters wrapping the same skill without sharing a capability are told once too.
+  const bySkill = new Map<string, ManifestEntry[]>();
+  for (const e of entries) {
+    const k = contracts.get(e);
+    if (k?.skillId) bySkill.set(`${k.skillSource ?? ''}\0${k.skillId}`, [...(bySkill.get(`${k.skillSource ?? ''}\0${k.skillId}`) ?? []), e]);
+  }
+  for (const providers of bySkill.values()) {
+    const k = contracts.get(providers[0] as ManifestEntry) as SkillContract;
+    if (providers.length >= 2) tell(providers, `skill ${k.skillId}`, () => ['skill', 'id']);
   }
 }
 
@@ -393,7 +410,8 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     shadowedBy: entry.shadow ? (entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill' ? entry.shadow.by.itemId : null) : null,
     trust: trustStatus,
     enabled: contract ? contract.enabled : null,
-    compatibility: kind === 'lua-skill' ? 'unsupported' : 'full',
+    // Eva-as-shipped differences are diagnostics (eva.compat.*), not a compatibility verdict (eva.md §8 Q2).
+    compatibility: null,
     contentHash,
     capabilityHash,
     reviewToken: contentHash && capabilityHash ? reviewToken(contentHash, capabilityHash) : null,
