@@ -1,5 +1,5 @@
 import type { DocPath } from '../documents/document';
-import type { Diagnostic, Range } from '../model';
+import type { Diagnostic, Fix, Range } from '../model';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
@@ -100,6 +100,8 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
   if (!e) return true;
   const path = e.code === 'eva.schema.required' ? [...e.path, lastKey(e.field)] : e.path;
   c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
+  const fix = booleanFix(c.doc, e.path, e.message);
+  if (fix) c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
   const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
   const value = c.doc.value;
   if (e.path[0] !== discriminator && properties && isMapping(value) && value[discriminator] !== undefined) {
@@ -107,6 +109,20 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
     if (d) c.diagnostics.push(evaDiagnostic(c.doc.file, c.doc.fieldRange(d.path), d.code, d.message, 'information'));
   }
   return false;
+}
+
+/**
+ * A boolean written as a YAML 1.1 word (`yes`, `off`, a quoted `"true"`): YAML 1.2 reads a
+ * string, Eva refuses it. The meaning is unambiguous, so the fix writes the boolean.
+ */
+function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | undefined {
+  if (!message.startsWith('schema type mismatch: expected boolean, got string')) return undefined;
+  const v = path.reduce<unknown>((o, k) => (isMapping(o) || Array.isArray(o) ? (o as Record<string, unknown>)[k as string] : undefined), doc.value);
+  if (typeof v !== 'string') return undefined;
+  const word = v.trim().toLowerCase();
+  const meant = ['yes', 'y', 'on', 'true'].includes(word) ? 'true' : ['no', 'n', 'off', 'false'].includes(word) ? 'false' : undefined;
+  if (!meant) return undefined;
+  return { title: `Write ${meant} (a YAML 1.2 boolean)`, edits: [{ file: doc.file, range: doc.valueRange(path), newText: meant }] };
 }
 
 function lastKey(field: string): string {

@@ -1,6 +1,6 @@
 import { lstatEntry } from '../fs/safeFs';
 import type { DocPath } from '../documents/document';
-import type { Decision, Diagnostic } from '../model';
+import type { Decision, Diagnostic, Fix } from '../model';
 import type { SkillContract } from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNamespace } from './ids';
@@ -125,7 +125,11 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   checkSide('output', k.outputSchema, outputFile);
   const absent = missing.filter((side) => !(side === 'input' ? k.inputSchema : k.outputSchema));
   if (missing.length) add('capability_missing_schema');
-  for (const side of absent) note('eva.skill.schema-missing', `workflow skill is missing ${side}_schema`, k.schemaField);
+  for (const side of absent) {
+    note('eva.skill.schema-missing', `workflow skill is missing ${side}_schema`, k.schemaField);
+    const fix = schemaStubFix(doc, k, side);
+    if (fix) diagnostics[diagnostics.length - 1] = { ...(diagnostics[diagnostics.length - 1] as Diagnostic), fix };
+  }
   // A lua_skill under require_schema: false is shown, not refused (eva.md §3.3).
   const schemaDisplayOnly = k.kind === 'lua_skill' && !ctx.policy.requireSchema;
 
@@ -180,6 +184,22 @@ function finish(
   const target: EvaTarget | null = decision === 'registered' ? (k.kind === 'lua_skill' ? 'CapabilityRegistry' : teamTarget ? 'TeamRuntime' : 'AdapterRegistry') : decision === 'display_only' ? 'DisplayOnly' : null;
   void ctx;
   return { reasons: ordered.length ? ordered : ['registered'], decision, target, diagnostics, skillPath, script, schemaFiles, schemaStates, effectivePermissions };
+}
+
+/**
+ * An object-schema stub for a missing side of a skill adapter, inserted as the last
+ * entry of a block-style `skill` mapping at its indentation. Only offered when that
+ * placement is unambiguous (block mapping, not flow `{…}`).
+ */
+function schemaStubFix(doc: YamlDocument, k: SkillContract, side: string): Fix | undefined {
+  if (k.kind === 'lua_skill' || !doc.has(['skill', 'kind'])) return undefined;
+  const [start] = doc.valueSpan(['skill']);
+  if (doc.text[start] === '{') return undefined;
+  const indent = doc.keyRange(['skill', 'kind']).start.character;
+  const end = doc.valueRange(['skill']).end;
+  // A block mapping's range ends after its last line break; without one (end of file), start a line.
+  const newText = `${end.character === 0 ? '' : '\n'}${' '.repeat(indent)}${side}_schema: {type: object}\n`;
+  return { title: `Add an ${side}_schema stub (type: object)`, edits: [{ file: doc.file, range: { start: end, end }, newText }] };
 }
 
 /** `duplicate_id_shadowed` always leads; the rest keep check order. */
