@@ -115,4 +115,13 @@ describe('Eva discovery', () => {
     assert.deepEqual(r.items, []);
     assert.deepEqual(r.diagnostics('eva.capability.skill-provider-not-skill').map((d) => d.itemId), [null]);
   });
+
+  it('names the conflicts an item takes part in, for show and explain', () => {
+    f.adapter(A0, 'a.yaml');
+    f.adapter(A0, 'b.yaml');
+    f.adapter(A0.replace('id: review-skill', 'id: review-two'), 'c.yaml');
+    const r = f.index();
+    assert.deepEqual(r.item('adapters/a.yaml').detail.eva.conflicts, ['same_capability_multiple_provider']);
+    assert.deepEqual(r.item('adapters/b.yaml').detail.eva.conflicts, ['duplicate_adapter_id', 'same_capability_multiple_provider']);
+  });
 });

@@ -186,7 +186,22 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   const adapterRefs: ProjectAdapterRef[] = adapterEntries
     .filter((e) => e.role === 'skill-adapter' && contracts.has(e))
     .map((e) => ({ itemId: e.itemId as string, contract: contracts.get(e) as SkillContract, skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null, resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null }));
-  return { items, diagnostics, adapters: adapterRefs, policy };
+  return { items: items.map((i) => withConflicts(i, diagnostics)), diagnostics, adapters: adapterRefs, policy };
+}
+
+/** The conflict types an item takes part in (eva.md §4.3), from its conflict diagnostics, for `detail.eva.conflicts`. */
+const CONFLICT_TYPES: Record<string, string> = {
+  'eva.conflict.duplicate-adapter-id': 'duplicate_adapter_id',
+  'eva.conflict.duplicate-capability-id': 'duplicate_capability_id',
+  'eva.conflict.cross-namespace-id': 'cross_namespace_id',
+  'eva.conflict.multiple-providers': 'same_capability_multiple_provider',
+};
+
+function withConflicts(item: EvaItem, diagnostics: readonly Diagnostic[]): EvaItem {
+  const conflicts = [...new Set(diagnostics.filter((d) => d.itemId === item.id && CONFLICT_TYPES[d.code]).map((d) => CONFLICT_TYPES[d.code] as string))];
+  if (item.shadowedBy === null && conflicts.length === 0) return item;
+  if (item.reasons.includes('duplicate_id_shadowed') && !conflicts.length) conflicts.push('duplicate_id');
+  return { ...item, detail: { ...item.detail, eva: { ...item.detail.eva, conflicts } } };
 }
 
 function scanRoot(project: EvaProject, key: 'adapter_dir' | 'capability_dir' | 'policy_dir', diagnostics: Diagnostic[]): string[] {
