@@ -17,7 +17,7 @@ describe('Eva hostile input', () => {
     const before = process.memoryUsage().rss;
     const started = Date.now();
     const r = f.index();
-    assert.ok(Date.now() - started < 2000, 'refused quickly');
+    assert.ok(Date.now() - started < 5000, 'refused without reading 3 GiB');
     assert.ok(process.memoryUsage().rss - before < 256 * 1024 * 1024, 'without reading it');
     // The sniff of its first 1 MiB still sees `transport: skill`: an item, rejected.
     assert.deepEqual([r.item('adapters/big.yaml').decision, r.item('adapters/big.yaml').reasons], ['rejected', ['manifest_too_large']]);
