@@ -1,0 +1,38 @@
+/**
+ * Eva-core's identifier and capability-name rules (eva.md §2.7), with upstream's
+ * messages, checked in upstream's order. Each returns the first broken rule or undefined.
+ */
+
+const MAX_ID_BYTES = 128;
+
+/** `AdapterId` / `CapabilityId` (ids.rs). */
+export function identifierError(id: string): string | undefined {
+  if (id.length === 0) return 'identifier cannot be empty';
+  if (id.trim() !== id) return 'identifier cannot contain leading or trailing whitespace';
+  if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) return 'identifier is too long';
+  if (/[/\\]/.test(id)) return 'identifier cannot contain path separators';
+  if (!/^[A-Za-z0-9._:-]+$/.test(id)) return "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'";
+  return undefined;
+}
+
+/** `CapabilityName` (capability.rs). */
+export function capabilityNameError(name: string): string | undefined {
+  if (name.length === 0) return 'capability name cannot be empty';
+  if (name.trim() !== name) return 'capability name cannot contain leading or trailing whitespace';
+  const segments = name.split('.');
+  if (segments.some((s) => s.length === 0)) return 'capability name cannot contain empty segments';
+  if (segments.some((s) => !/^[A-Za-z0-9_-]+$/.test(s))) return "capability segments may only contain ASCII letters, digits, '_', and '-'";
+  return undefined;
+}
+
+/** `name` / `version` (manifest loaders). */
+export function textFieldError(value: string): string | undefined {
+  if (value.length === 0) return 'required field cannot be empty';
+  if (value.trim() !== value) return 'field cannot contain leading or trailing whitespace';
+  return undefined;
+}
+
+/** The namespace of a capability name: its first segment. */
+export function capabilityNamespace(name: string): string {
+  return name.split('.')[0] ?? '';
+}

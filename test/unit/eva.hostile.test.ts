@@ -1,0 +1,117 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { A0, EvaFixture, L0 } from './helpers/evaFixture';
+
+/** Hostile input for the Eva reader (issue 13 "Done means"). */
+
+describe('Eva hostile input', () => {
+  let f: EvaFixture;
+  beforeEach(() => {
+    f = new EvaFixture().p0();
+  });
+  afterEach(() => f.remove());
+
+  it('refuses a 3 GiB manifest by its size without reading it whole', () => {
+    const big = f.adapter(A0, 'big.yaml');
+    fs.truncateSync(big, 3 * 1024 ** 3); // sparse: reading it whole would take 3 GiB
+    const before = process.memoryUsage().rss;
+    const started = Date.now();
+    const r = f.index();
+    assert.ok(Date.now() - started < 5000, 'refused without reading 3 GiB');
+    assert.ok(process.memoryUsage().rss - before < 256 * 1024 * 1024, 'without reading it');
+    // The sniff of its first 1 MiB still sees `transport: skill`: an item, rejected.
+    assert.deepEqual([r.item('adapters/big.yaml').decision, r.item('adapters/big.yaml').reasons], ['rejected', ['manifest_too_large']]);
+  });
+
+  it('lets a project lower max_manifest_bytes, never raise it', () => {
+    const evaYaml = fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8');
+    f.write('ws/config/eva.yaml', evaYaml + 'discovery:\n  limits: {max_manifest_bytes: 100}\n');
+    f.adapter(A0);
+    assert.deepEqual(f.index().item('adapters/review.yaml').reasons, ['manifest_too_large']);
+    f.write('ws/config/eva.yaml', evaYaml + 'discovery:\n  limits: {max_manifest_bytes: 99999999}\n');
+    f.adapter(A0 + '#' + 'x'.repeat(1_048_576) + '\n');
+    assert.deepEqual(f.index().item('adapters/review.yaml').reasons, ['manifest_too_large']);
+  });
+
+  it('never executes a !!js/function tag anywhere in a manifest', () => {
+    const marker = f.path('pwn');
+    f.adapter(A0.replace('routing: {priority: 10}', `routing: !!js/function "function(){ require('fs').writeFileSync('${marker}','x') }"`));
+    const r = f.index();
+    assert.equal(fs.existsSync(marker), false);
+    assert.deepEqual(r.diagnostics('eva.schema.type').map((d) => d.message), ['schema type mismatch: expected object, got tagged']);
+  });
+
+  it('refuses trust for a skill folder that holds a symbolic link, while Eva still registers the adapter', () => {
+    f.write('ws/config/skills/review/SKILL.md', '---\nname: review\n---\n');
+    f.write('secret.txt', 'outside');
+    f.symlink(f.path('secret.txt'), 'ws/config/skills/review/notes.md');
+    f.adapter(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n'));
+    const r = f.index();
+    const item = r.item('adapters/review.yaml');
+    assert.deepEqual([item.decision, item.reasons, item.contentHash, item.reviewToken], ['registered', ['loaded_unreviewed', 'not_reviewed'], null, null]);
+    assert.equal(r.diagnostics('eva.trust.symlink').length, 1);
+    assert.ok((item.detail.notCovered ?? []).length > 0);
+  });
+
+  it('marks a user skill folder linked from outside $HOME as trust level Unknown (display-only)', () => {
+    f.write('elsewhere/foo/SKILL.md', '---\nname: foo\n---\n');
+    f.symlink(f.path('elsewhere/foo'), 'home/.codex/skills/foo');
+    const r = f.index();
+    const item = r.item('user:codex:foo');
+    assert.deepEqual(item.reasons, ['manifest_required', 'trust_level_unknown', 'capability_missing_schema']);
+    assert.equal(item.detail.eva.trustLevel, 'Unknown');
+  });
+
+  it('lists a user SKILL.md that is a symbolic link without reading it', () => {
+    f.write('home/notes.md', '---\nname: foo\n---\n');
+    f.mkdir('home/.codex/skills/foo');
+    f.symlink(f.path('home/notes.md'), 'home/.codex/skills/foo/SKILL.md');
+    const r = f.index();
+    assert.equal(r.item('user:codex:foo').decision, 'display_only');
+    assert.equal(r.diagnostics('eva.user.symlink').length, 1);
+  });
+
+  it('does not treat a ---js fence as front matter, and reports unparseable front matter', () => {
+    f.write('home/.codex/skills/js/SKILL.md', "---js\nrequire('fs')\n---\n");
+    f.write('home/.codex/skills/bad/SKILL.md', '---\nname: [\n---\n');
+    const r = f.index();
+    assert.equal(r.item('user:codex:js').name, 'js');
+    assert.deepEqual(r.diagnostics('eva.user.frontmatter').map((d) => d.itemId), ['eva:user:codex:bad']);
+  });
+
+  it('refuses a schema path escaping the workspace through a linked directory', () => {
+    f.write('outside/lint.input.json', '{"type":"object"}');
+    f.l0(L0.replace('input_schema: schemas/lint.input.json', 'input_schema: linked/lint.input.json'));
+    f.symlink(f.path('outside'), 'ws/linked');
+    const r = f.index();
+    assert.deepEqual(r.item('capabilities/lint.yaml').reasons, ['path_not_allowed', 'not_reviewed']);
+    assert.match(r.diagnostics('eva.path.not-allowed')[0]?.message ?? '', /via symbolic link$/);
+  });
+
+  it('does not follow a linked adapter directory', () => {
+    f.write('ws/other/review.yaml', A0);
+    f.symlink(f.path('ws/other'), 'ws/config/adapters/linked');
+    const r = f.index();
+    assert.deepEqual(r.items, []);
+    assert.deepEqual(r.codes(), ['eva.scan.symlink-ignored I']);
+  });
+
+  it('does not read a config/ directory that links out of the workspace', () => {
+    f.write('outside/config/eva.yaml', fs.readFileSync(f.path('ws/config/eva.yaml')));
+    f.write('outside/config/adapters/review.yaml', A0);
+    fs.rmSync(f.path('ws/config'), { recursive: true });
+    f.symlink(f.path('outside/config'), 'ws/config');
+    f.user('foo');
+    const r = f.index();
+    assert.deepEqual([r.index.projects, r.items, r.codes()], [[], [], []]);
+  });
+
+  it('does not hash a skill folder reached through a linked parent directory outside the workspace', () => {
+    f.write('outside/review/notes.md', 'secret');
+    f.symlink(f.path('outside'), 'ws/config/skills');
+    f.adapter(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n'));
+    const item = f.index().item('adapters/review.yaml');
+    assert.deepEqual([item.contentHash, item.reasons], [null, ['loaded_unreviewed', 'not_reviewed']]);
+    assert.ok(!(item.detail.files ?? []).some((x) => x.path.endsWith('notes.md')));
+  });
+});

@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import { firstSchemaError } from '../../src/core/eva/schemaSubset';
+import { EMBEDDED_SCHEMAS } from '../../src/core/eva/schemas';
+import { capabilityNameError, identifierError, textFieldError } from '../../src/core/eva/ids';
+import { parseEvaYaml } from '../../src/core/eva/yamlDocument';
+
+/** The upstream schema subset (eva.md §2.1) and eva-core's identifier rules (§2.7). */
+
+function value(text: string): unknown {
+  const r = parseEvaYaml('/x.yaml', text);
+  if (!r.ok) throw new Error(r.message);
+  return r.document.value;
+}
+
+const ADAPTER = 'id: a\nname: A\nversion: 1.0.0\nenabled: true\ntransport: stdio\ncapabilities: [x.y]\npermissions: {}\nlimits: {}\nrouting: {}\n';
+
+describe('Eva schema subset', () => {
+  it('accepts a conforming adapter against the embedded upstream schema', () => {
+    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER)), undefined);
+  });
+
+  it('checks type before anything else, naming the actual type', () => {
+    assert.deepEqual(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value('')), { code: 'eva.schema.type', message: 'schema type mismatch: expected object, got null', path: [], field: '$' });
+  });
+
+  it('reports the first missing required key in schema order', () => {
+    const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('name: A\n', '').replace('routing: {}\n', '')));
+    assert.deepEqual([e?.code, e?.field], ['eva.schema.required', '$.name']);
+  });
+
+  it('checks required before properties, and properties in schema order', () => {
+    const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('enabled: true', 'enabled: "true"').replace('id: a', 'id: -a')));
+    assert.deepEqual([e?.code, e?.field], ['eva.schema.pattern', '$.id']);
+  });
+
+  it('checks enum with upstream\'s message', () => {
+    const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('transport: stdio', 'transport: grpc')));
+    assert.deepEqual([e?.message, e?.field], ['value is not allowed by schema enum', '$.transport']);
+  });
+
+  it('indexes array items as [i]', () => {
+    const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('[x.y]', '[x.y, 3]')));
+    assert.deepEqual([e?.message, e?.field, e?.path], ['schema type mismatch: expected string, got number', '$.capabilities[1]', ['capabilities', 1]]);
+  });
+
+  it('refuses a property a closed object does not allow, and checks integer', () => {
+    const extra = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER + 'supervision: {restart: {mode: none, jitter: 1}}\n'));
+    assert.deepEqual([extra?.code, extra?.field], ['eva.schema.additional', '$.supervision.restart.jitter']);
+    const integer = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER + 'supervision: {restart: {mode: none, max_attempts: 1.5}}\n'));
+    assert.equal(integer?.message, 'schema type mismatch: expected integer, got number');
+  });
+
+  it('does not evaluate oneOf, allOf or schema-valued additionalProperties (upstream ignores them)', () => {
+    const mcp = 'mcp: {server_transport: stdio, headers: {a: 1}, http: {client_auth: 5}}\n';
+    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('transport: stdio', 'transport: mcp') + mcp)), undefined);
+  });
+
+  it('checks only upstream\'s two patterns', () => {
+    assert.equal(firstSchemaError({ type: 'string', pattern: '^a$' }, 'b'), undefined);
+    assert.equal(firstSchemaError({ type: 'string', pattern: '^/.+' }, 'rel')?.message, 'string does not match schema pattern');
+  });
+
+  it('applies minProperties (policy documents)', () => {
+    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.policy, value('{}'))?.code, 'eva.schema.type');
+    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.policy, value('a: 1')), undefined);
+  });
+});
+
+describe('Eva identifier rules', () => {
+  it('checks identifiers in upstream order with upstream messages', () => {
+    assert.equal(identifierError(''), 'identifier cannot be empty');
+    assert.equal(identifierError(' a'), 'identifier cannot contain leading or trailing whitespace');
+    assert.equal(identifierError('a'.repeat(129)), 'identifier is too long');
+    assert.equal(identifierError('a'.repeat(128)), undefined);
+    assert.equal(identifierError('a/b'), 'identifier cannot contain path separators');
+    assert.equal(identifierError('a b'), "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'");
+    assert.equal(identifierError('ns:a.b_c-d'), undefined);
+  });
+
+  it('checks capability names segment by segment', () => {
+    assert.equal(capabilityNameError(''), 'capability name cannot be empty');
+    assert.equal(capabilityNameError('a. '), 'capability name cannot contain leading or trailing whitespace');
+    assert.equal(capabilityNameError('workflow..review'), 'capability name cannot contain empty segments');
+    assert.equal(capabilityNameError('workflow.re:view'), "capability segments may only contain ASCII letters, digits, '_', and '-'");
+    assert.equal(capabilityNameError('workflow.code_review'), undefined);
+  });
+
+  it('checks name and version text', () => {
+    assert.equal(textFieldError(''), 'required field cannot be empty');
+    assert.equal(textFieldError('1.0 '), 'field cannot contain leading or trailing whitespace');
+  });
+});
