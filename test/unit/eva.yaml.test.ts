@@ -35,6 +35,11 @@ describe('Eva YAML profile', () => {
     assert.deepEqual({ ...v }, { a: true, b: false, c: true, d: 'yes', e: 'no', f: 'on', g: 'off' });
   });
 
+  it('gives the source text of a value exactly at a path (1 and 1.0 told apart), nothing for a path that is absent', () => {
+    const d = ok('a: 1\nb:\n  c: 1.0\n');
+    assert.deepEqual([d.literalAt(['a']), d.literalAt(['b', 'c']), d.literalAt(['b', 'x']), d.literalAt(['z'])], ['1', '1.0', undefined, undefined]);
+  });
+
   it('reads 1.0 as a number and 1.0.0 as a string', () => {
     const v = ok('a: 1.0\nb: 1.0.0\n').value as Record<string, unknown>;
     assert.deepEqual([yamlTypeName(v['a']), yamlTypeName(v['b'])], ['number', 'string']);

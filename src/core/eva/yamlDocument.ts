@@ -225,6 +225,13 @@ export class YamlDocument implements ParsedDocument {
     return { node, key, depth };
   }
 
+  literalAt(path: DocPath): string | undefined {
+    const { node, depth } = this.walk(path);
+    if (depth !== path.length) return undefined;
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range ? this.text.slice(range[0], range[1]) : undefined;
+  }
+
   valueSpan(path: DocPath): readonly [number, number] {
     const { node } = this.walk(path);
     const range = (node as { range?: [number, number, number] } | null)?.range;
