@@ -3,9 +3,11 @@ import type { BundleTree } from './bundleTree';
 import { validateMcpServer } from './mcpRules';
 import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
 import { normalizeDeclaredHost, urlHost } from './networkHosts';
+import { networkHostsFix } from './networkHostsFix';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
+import type { RelatedLocation } from '../model';
 import { byteOrder } from '../fs/rawNames';
 import { asciiLower, rustTrim } from '../text/rustText';
 
@@ -27,7 +29,8 @@ export interface ValidatedManifest {
 export function validateManifest(root: string, m: Manifest, findings: Findings, tree?: BundleTree): ValidatedManifest {
   let version = m.version.value;
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
-    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n' }] };
+    // A blank line keeps the top-level key apart from the first table, as TOML is usually written.
+    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n\n' }] };
     findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] }, { fix: atTop });
     if (rustTrim(version) === '') {
       version = '0.0.0';
@@ -89,11 +92,25 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
   if (!m.networkHostsDerived && badUrls.size === 0 && !sameSet(declared, endpoints)) {
     const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
-    const hosts = `[${[...endpoints].sort(byteOrder).map((h) => JSON.stringify(h)).join(', ')}]`;
-    // Unambiguous only where the list is declared: replace the whole array with the computed set.
-    const list = m.networkHosts[0] ? { file: m.networkHosts[0].at.file, path: m.networkHosts[0].at.path.slice(0, -1) } : undefined;
-    const fix = list ? findings.replaceFix(`Set network_hosts to ${hosts}`, list, hosts) : undefined;
-    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, fix ? { fix } : undefined);
+    const hosts = [...endpoints].sort(byteOrder);
+    const fix = networkHostsFix(m, findings.document(m.file), hosts);
+    // Upstream's words stay the message; which hosts are missing or extra is Skillgate's
+    // explanation, as related information at the URL or the declared host at fault.
+    const related: RelatedLocation[] = [];
+    const named = new Set<string>();
+    for (const s of m.mcpServers) {
+      if (!s.url) continue;
+      const r = urlHost(s.url.value);
+      if (r.ok && !declared.has(r.host) && !named.has(r.host)) {
+        named.add(r.host);
+        related.push({ file: s.url.at.file, range: findings.rangeOf(s.url.at), message: `Missing host \`${r.host}\`: MCP server \`${s.id}\` connects to it, so network_hosts must list it.` });
+      }
+    }
+    for (const h of m.networkHosts) {
+      const r = normalizeDeclaredHost(h.value);
+      if (r.ok && !endpoints.has(r.host)) related.push({ file: h.at.file, range: findings.rangeOf(h.at), message: `Extra host \`${r.host}\`: no remote MCP server connects to it, so network_hosts must not list it.` });
+    }
+    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, { related, ...(fix ? { fix } : {}) });
   }
 
   if (m.when?.os) {
