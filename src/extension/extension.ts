@@ -4,6 +4,7 @@ import { Problems } from './problems';
 import { SkillgateService } from './skillgateService';
 import { StatusBar } from './statusBar';
 import { QuickFixes } from './quickFixes';
+import { DiagnosticsDoc } from './diagnosticsDoc';
 import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
 import { notifyDrift, registerCommands, windowUi } from './commands';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
@@ -28,7 +29,8 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   // Register everything first; the first index runs after activation returns.
   const service = new SkillgateService();
   const tree = new ItemTreeProvider();
-  const problems = new Problems();
+  const docs = new DiagnosticsDoc(context.extensionUri);
+  const problems = new Problems(docs);
   const status = new StatusBar();
   const panels = new ReviewPanels(context.extensionUri, service, windowUi);
   const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
@@ -36,7 +38,9 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   context.subscriptions.push(service, problems, status, panels, view, snapshots);
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
-    vscode.languages.registerCodeActionsProvider([{ scheme: 'file', pattern: '**/{plugin.toml,plugin.json,mcp.json,kimi.plugin.json}' }], new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
+    // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
+    vscode.commands.registerCommand(DiagnosticsDoc.command, (code: unknown) => docs.show(typeof code === 'string' ? code : '')),
     service.onDidChangeSnapshot(({ previous, snapshot }) => {
       tree.update(snapshot);
       problems.update(snapshot);
