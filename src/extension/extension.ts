@@ -5,6 +5,7 @@ import { SkillgateService } from './skillgateService';
 import { StatusBar } from './statusBar';
 import { QuickFixes } from './quickFixes';
 import { DiagnosticsDoc } from './diagnosticsDoc';
+import { refreshOfflineSchemas, serveSchemasOffline } from './offlineSchemas';
 import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
 import { notifyDrift, registerCommands, windowUi } from './commands';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
     vscode.commands.registerCommand(DiagnosticsDoc.command, (code: unknown) => docs.show(typeof code === 'string' ? code : '')),
+    vscode.commands.registerCommand('skillgate.serveSchemasOffline', () => serveSchemasOffline(context.extensionUri)),
     service.onDidChangeSnapshot(({ previous, snapshot }) => {
       tree.update(snapshot);
       problems.update(snapshot);
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     }),
   );
   registerCommands(context, service, panels, () => vscode.commands.executeCommand('skillgate.items.focus'));
+  refreshOfflineSchemas(context.extensionUri).catch(() => undefined);
   const ready = service.refreshAll();
   const find = (key: string): Item | undefined => service.snapshot?.items.find((i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'));
   return {
