@@ -31,7 +31,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.manifest.version': { fix: 'Use a semantic version such as `1.0.0` (no leading zeros, no empty parts).' },
   'codewhale.manifest.text': { fix: 'Write the text without control or bidirectional characters, not blank, within the length limit the message gives.' },
   'codewhale.manifest.icon': { fix: 'Use an inline PNG: `data:image/png;base64,…`, within the size limit.' },
-  'codewhale.manifest.list': { fix: 'Remove the repeated value, or shorten the list to at most 64 values.' },
+  'codewhale.manifest.list': { fix: 'Remove the repeated value, or shorten the list to at most 64 values.', quickFix: 'Remove the repeated value (for a repeat; a list that is too long needs your choice)' },
   'codewhale.capabilities.network-host': { fix: 'List plain host names only: no scheme, port, path or wildcard (`api.example.com`, not `https://api.example.com:443/`).' },
   'codewhale.capabilities.network-hosts-mismatch': { fix: 'Codewhale requires `network_hosts` to list exactly the hosts of the remote MCP servers\' URLs. The related information names each missing and each extra host.', quickFix: 'Set network_hosts to the hosts of the MCP URLs (adding `[capabilities]` or the key when absent)' },
   'codewhale.when.os': { fix: 'Use one of `windows`, `linux`, `macos`, `freebsd`, `openbsd`, `netbsd`, `android`, `ios`.' },

@@ -71,6 +71,17 @@ describe('quick fixes computed by the core', () => {
     assert.equal(fs.readFileSync(f.path('ws/.codewhale/plugins/legacy/plugin.toml'), 'utf8'), 'schema_version = 1\n\n[plugin]\nname = "legacy"\nversion = "1.0.0"\n');
   });
 
+  it('removes a repeated list value with its comma, in TOML and in plugin.json', () => {
+    f.write('ws/.codewhale/plugins/example-plugin/plugin.toml', 'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", "b",\n  "A", "c"]\n');
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /keywords = \["a", "b", "c"\]\n/);
+    f.remove();
+    f = new Fixture();
+    f.write('ws/.codewhale/plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0', keywords: ['x', 'y', 'x'] }, null, 2));
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
+    assert.deepEqual(JSON.parse(fs.readFileSync(f.path('ws/.codewhale/plugins/b/plugin.json'), 'utf8')).keywords, ['x', 'y']);
+  });
+
   it('renames an invalid plugin name to its valid slug, in TOML and in plugin.json', () => {
     f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "My_Tools"\nversion = "1.0.0"\n');
     assert.deepEqual(fixAndRevalidate('codewhale.manifest.name').diagnostics, []);

@@ -7,7 +7,8 @@ import { networkHostsFix } from './networkHostsFix';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
-import type { RelatedLocation } from '../model';
+import type { Fix, RelatedLocation } from '../model';
+import { LineMap } from '../text/lineMap';
 import { byteOrder } from '../fs/rawNames';
 import { asciiLower, rustTrim } from '../text/rustText';
 
@@ -161,13 +162,30 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
 function uniqueTexts(field: string, values: readonly Located<string>[], max: number, findings: Findings): void {
   if (values.length > 64) findings.at('codewhale.manifest.list', `too many ${field} values; maximum is 64`, (values[64] as Located<string>).at);
   const seen = new Set<string>();
-  for (const v of values) {
+  for (const [i, v] of values.entries()) {
     const p = textProblem(field, v.value, max);
     if (p) findings.at('codewhale.manifest.text', p, v.at);
     const key = asciiLower(v.value);
-    if (seen.has(key)) findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at);
+    if (seen.has(key)) {
+      const fix = removeDuplicateFix(findings, values[i - 1], v);
+      findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at, fix ? { fix } : undefined);
+    }
     seen.add(key);
   }
+}
+
+/**
+ * Removing a repeated list value is unambiguous: the list means the same without it.
+ * The edit runs from the end of the value before it to the end of the repeat, so the
+ * separating comma goes too and the list stays well-formed in TOML and JSON alike.
+ */
+function removeDuplicateFix(findings: Findings, previous: Located<string> | undefined, repeat: Located<string>): Fix | undefined {
+  const doc = findings.document(repeat.at.file);
+  if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
+  const end = doc.valueSpan(previous.at.path)[1];
+  const until = doc.valueSpan(repeat.at.path)[1];
+  if (until <= end) return undefined;
+  return { title: `Remove the repeated value \`${repeat.value}\``, edits: [{ file: repeat.at.file, range: new LineMap(doc.text).range(end, until - end), newText: '' }] };
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -63,4 +63,20 @@ describe('diagnostics, tooltips and documentation (in the extension host)', () =
     assert.deepEqual(tooltip.isTrusted, { enabledCommands: ['workbench.actions.view.problems'] });
     assert.equal(tooltip.supportHtml, false);
   });
+
+  it('Serve Agent Plugins Schemas Offline maps each $schema URL to the shipped copy in the user settings, keeping other entries', async () => {
+    const config = () => vscode.workspace.getConfiguration('json');
+    await config().update('schemas', [{ url: 'https://example.com/other.json', fileMatch: ['other.json'] }], vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('skillgate.serveSchemasOffline');
+    const entries = (config().inspect<{ url: string; schema?: { $ref?: string } }[]>('schemas')?.globalValue ?? []).map((e) => [e.url, e.schema?.$ref ? path.basename(vscode.Uri.parse(e.schema.$ref).path) : undefined]);
+    assert.deepEqual(entries, [
+      ['https://example.com/other.json', undefined],
+      ['https://agent-plugins.org/schemas/plugin.json', 'plugin.json'],
+      ['https://agent-plugins.org/schemas/mcp.json', 'mcp.json'],
+    ]);
+    const ref = config().inspect<{ schema?: { $ref?: string } }[]>('schemas')?.globalValue?.[1]?.schema?.$ref ?? '';
+    const schema = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(ref)))) as { required?: string[] };
+    assert.deepEqual(schema.required, ['$schema', 'name']);
+    await config().update('schemas', undefined, vscode.ConfigurationTarget.Global);
+  });
 });
