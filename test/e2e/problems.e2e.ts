@@ -112,9 +112,17 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await problemRow('capabilities.network_hosts must exactly match').first().click();
     await page.locator('.monaco-editor .view-line', { hasText: 'network_hosts' }).first().waitFor({ timeout: 15000 });
     // With the marker selected, Ctrl+. opens the same quick fixes as the editor's light bulb.
-    await page.keyboard.press('Control+.');
+    // The actions are computed asynchronously: ask again until the menu lists them.
     const entry = (text: string) => page.locator('.context-view .action-item, .action-widget .monaco-list-row', { hasText: text }).first();
-    await entry('Show the documentation for codewhale.capabilities.network-hosts-mismatch').waitFor({ timeout: 15000 });
+    const docs = entry('Show the documentation for codewhale.capabilities.network-hosts-mismatch');
+    const menuDeadline = Date.now() + 20000;
+    for (;;) {
+      await problemRow('capabilities.network_hosts must exactly match').first().click();
+      await page.keyboard.press('Control+.');
+      if (await docs.waitFor({ timeout: 3000 }).then(() => true, () => false)) break;
+      if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
+      await page.keyboard.press('Escape');
+    }
     await entry('Set network_hosts to ["api.weather.example"]').click();
     await page.locator('.monaco-editor .view-line', { hasText: 'api.weather.example"]' }).first().waitFor({ timeout: 10000 });
     await page.locator('.monaco-editor .view-line', { hasText: '[plugin]' }).first().click();
