@@ -2,19 +2,25 @@
 // disagree; `npm run docs` regenerates it and a unit test checks it is current.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DIAGNOSTIC_CODES } from '../src/core/diagnosticCodes';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/core/diagnosticCodes';
+import { DIAGNOSTIC_HELP } from '../src/core/diagnosticHelp';
 import { REASON_TEXT } from '../src/core/decisions/reasonText';
 
 export function diagnosticsDoc(): string {
   const lines = [
     '# Diagnostics and reasons',
     '',
-    'Every diagnostic Skillgate reports has a stable code. Codewhale and Rivumi codes check the agents\' own rules (messages reuse their wording); `skillgate.*` codes are Skillgate\'s own checks. Generated from `src/core/diagnosticCodes.ts` by `npm run docs`.',
+    'Every diagnostic Skillgate reports has a stable code. Codewhale and Rivumi codes check the agents\' own rules (messages reuse their wording); `skillgate.*` codes are Skillgate\'s own checks. Each section says what is wrong and how to fix it; "Quick fix" names the fix the editor offers (light bulb, `Ctrl+.`) where the fix is unambiguous. Every diagnostic also offers "Show the documentation", which opens this page at its code. Generated from `src/core/diagnosticCodes.ts` and `src/core/diagnosticHelp.ts` by `npm run docs`.',
     '',
-    '| code | severity | what it means |',
-    '| --- | --- | --- |',
-    ...Object.entries(DIAGNOSTIC_CODES).map(([code, [severity, text]]) => `| <a id="${anchor(code)}"></a>\`${code}\` | ${severity} | ${text} |`),
+    '## Codes',
     '',
+  ];
+  for (const [code, [severity, text]] of Object.entries(DIAGNOSTIC_CODES)) {
+    const help = DIAGNOSTIC_HELP[code as DiagnosticCode];
+    lines.push(`### \`${code}\``, '', `<a id="${anchor(code)}"></a>**${severity}** · ${text}`, '', `How to fix: ${help.fix}`, '');
+    if (help.quickFix) lines.push(`Quick fix: ${help.quickFix}.`, '');
+  }
+  lines.push(
     '## Reasons',
     '',
     'Each item carries a decision and its reasons (spec: decisions.md). The first reason is the primary one.',
@@ -23,12 +29,17 @@ export function diagnosticsDoc(): string {
     '| --- | --- |',
     ...Object.entries(REASON_TEXT).map(([code, text]) => `| <a id="${anchor(code)}"></a>\`${code}\` | ${text} |`),
     '',
-  ];
+  );
   return lines.join('\n');
 }
 
 export function anchor(code: string): string {
   return code.replace(/[^a-z0-9]+/g, '-');
+}
+
+/** The 0-based line of each code's heading in the generated page (the editor opens the page there). */
+export function headingLine(doc: string, code: string): number {
+  return doc.split('\n').indexOf(`### \`${code}\``);
 }
 
 if (require.main === module) {

@@ -45,7 +45,7 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
 }
 
 /** `skillgate check --lock [<file>]`: 0 when every bundle is pinned at its current token, 1 otherwise, 2 for a missing or malformed lock file. */
-export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | 'json' | 'sarif', io: Io, version: string, docsUrl: string, lifecycle: LifecycleContext): number {
+export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | 'json' | 'sarif', io: Io, version: string, lifecycle: LifecycleContext): number {
   const reports: LockReport[] = [];
   for (const ws of snapshot.workspaces) {
     const lockFile = lockFileOf(ws, given, io.cwd);
@@ -69,7 +69,7 @@ export function checkLocks(snapshot: Snapshot, given: string, format: 'text' | '
   const ok = failing.length === 0;
   const pinned = reports.reduce((n, r) => n + r.findings.filter((f) => f.status === 'pinned').length, 0);
   const message = ok ? `every bundle in the repository is pinned at its current review token (${pinned} bundle(s))` : `${failing.length} bundle(s) are not pinned at their current review token`;
-  if (format === 'sarif') io.out(jsonText(lockSarif(reports, version, docsUrl)));
+  if (format === 'sarif') io.out(jsonText(lockSarif(reports, version)));
   else if (format === 'json') {
     const view = (r: LockReport, f: LockFinding) => ({ status: f.status, system: f.system, name: f.name, path: f.path, workspace: r.workspace, reviewToken: f.reviewToken, lockedReviewToken: f.lockedReviewToken, contentChanged: f.contentChanged, capabilitiesChanged: f.capabilitiesChanged, capabilityChanges: f.capabilityChanges, message: f.message });
     io.out(jsonText({ ok, message, locks: reports.map((r) => ({ workspace: r.workspace, lockFile: r.lockFile, exists: fs.existsSync(r.lockFile) })), bundles: reports.flatMap((r) => r.findings.map((f) => view(r, f))), failing: failing.map(({ r, f }) => view(r, f)) }));

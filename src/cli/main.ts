@@ -20,7 +20,6 @@ import type { Item } from '../core/model';
 
 declare const SKILLGATE_VERSION: string | undefined;
 const VERSION = typeof SKILLGATE_VERSION === 'string' ? SKILLGATE_VERSION : '0.0.0-dev';
-const DOCS_URL = 'https://github.com/skillgate/skillgate/blob/main/docs/diagnostics.md';
 
 export interface Io {
   readonly out: (text: string) => void;
@@ -105,7 +104,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
     }
     case 'validate': {
       const snapshot = index();
-      if (o.format === 'sarif') json(toSarif(snapshot, VERSION, DOCS_URL));
+      if (o.format === 'sarif') json(toSarif(snapshot, VERSION));
       else if (o.format === 'json') json(envelope(snapshot));
       else io.out(diagnosticsText(snapshot));
       return snapshot.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
@@ -177,7 +176,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
     case 'check': {
       const snapshot = index();
       // The CI form: against the repository's lock, never the trust store (a runner has none).
-      if (typeof cmd.flags.lock === 'string') return checkLocks(snapshot, cmd.flags.lock, o.format, io, VERSION, DOCS_URL, lifecycle);
+      if (typeof cmd.flags.lock === 'string') return checkLocks(snapshot, cmd.flags.lock, o.format, io, VERSION, lifecycle);
       const failing = check(snapshot, hooksOptIn);
       const where = (i: Item) => (i.scope === 'user' ? i.path : displayPath(i.path, snapshot.workspaces));
       if (o.json) json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });

@@ -15,6 +15,11 @@ export class Findings {
     this.documents.set(doc.file, doc);
   }
 
+  /** The parsed document of `file`, when this unit of work parsed it. */
+  document(file: string): ParsedDocument | undefined {
+    return this.documents.get(file);
+  }
+
   rangeOf(where: Where): Range {
     const doc = this.documents.get(where.file);
     if (!doc) return FILE_START;

@@ -4,6 +4,8 @@ import { Problems } from './problems';
 import { SkillgateService } from './skillgateService';
 import { StatusBar } from './statusBar';
 import { QuickFixes } from './quickFixes';
+import { DiagnosticsDoc } from './diagnosticsDoc';
+import { refreshOfflineSchemas, serveSchemasOffline } from './offlineSchemas';
 import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
 import { doctorText, notifyDrift, registerCommands, windowUi } from './commands';
 import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
@@ -29,7 +31,8 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   // Register everything first; the first index runs after activation returns.
   const service = new SkillgateService();
   const tree = new ItemTreeProvider();
-  const problems = new Problems();
+  const docs = new DiagnosticsDoc(context.extensionUri);
+  const problems = new Problems(docs);
   const status = new StatusBar();
   const panels = new ReviewPanels(context.extensionUri, service, windowUi);
   const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
@@ -39,7 +42,10 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
-    vscode.languages.registerCodeActionsProvider([{ scheme: 'file', pattern: '**/{plugin.toml,plugin.json,mcp.json,kimi.plugin.json}' }], new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
+    // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
+    vscode.commands.registerCommand(DiagnosticsDoc.command, (code: unknown) => docs.show(typeof code === 'string' ? code : '')),
+    vscode.commands.registerCommand('skillgate.serveSchemasOffline', () => serveSchemasOffline(context.extensionUri)),
     service.onDidChangeSnapshot(({ previous, snapshot }) => {
       tree.update(snapshot);
       problems.update(snapshot);
@@ -55,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     }),
   );
   registerCommands(context, service, panels, () => vscode.commands.executeCommand('skillgate.items.focus'));
+  refreshOfflineSchemas(context.extensionUri).catch(() => undefined);
   const ready = service.refreshAll();
   const find = (key: string): Item | undefined => service.snapshot?.items.find((i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'));
   return {

@@ -3,7 +3,7 @@ import { fileUri } from './fileUri';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { childNodes, type TreeNode } from './treeNodes';
 import { contextValueOf } from './flows/driftNotice';
-import { isLoadedUnreviewed, itemDescription, itemLabel, itemTooltipMarkdown } from './itemText';
+import { isLoadedUnreviewed, itemDescription, itemLabel, itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
 import type { Decision, Item } from '../core/model';
 
 export type { TreeNode } from './treeNodes';
@@ -55,17 +55,18 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     t.description = itemDescription(item);
     const [icon, color] = isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_ICON : DECISION_ICON[item.decision];
     t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-    t.tooltip = tooltip(item, this.snapshot?.diagnostics.filter((d) => d.itemId === item.id).length ?? 0);
+    const winner = item.shadowedBy ? this.snapshot?.items.find((i) => i.id === item.shadowedBy) : undefined;
+    t.tooltip = tooltip(item, { diagnostics: this.snapshot?.diagnostics.filter((d) => d.itemId === item.id) ?? [], ...(winner ? { winner } : {}) });
     t.contextValue = contextValueOf(item);
     t.command = { command: 'vscode.open', title: 'Open', arguments: [fileUri(item.location.file), { selection: toRange(item.location.range), preview: true }] };
     return t;
   }
 }
 
-/** Not trusted: bundle text never becomes a command link or HTML here. */
-function tooltip(item: Item, diagnostics: number): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(itemTooltipMarkdown(item, diagnostics), true);
-  md.isTrusted = false;
+/** Trusted for the Problems link only: bundle text never becomes a command link or HTML here. */
+function tooltip(item: Item, context: TooltipContext): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(itemTooltipMarkdown(item, context), true);
+  md.isTrusted = { enabledCommands: [...TOOLTIP_COMMANDS] };
   md.supportHtml = false;
   return md;
 }

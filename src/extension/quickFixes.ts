@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import { displayText } from '../core/text/displayText';
 import { fileUri } from './fileUri';
 import type { Snapshot } from '../core/index/snapshot';
+import { DiagnosticsDoc } from './diagnosticsDoc';
 
 /**
  * Quick fixes where the fix is unambiguous. The core computes each fix with its
- * diagnostic; this provider only offers it for the diagnostic under the cursor.
+ * diagnostic; this provider only offers it for the diagnostic under the cursor. Every
+ * Skillgate diagnostic also offers its bundle's review and its documentation.
  */
 export class QuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -29,6 +31,12 @@ export class QuickFixes implements vscode.CodeActionProvider {
         review.diagnostics = [shown];
         review.command = { command: 'skillgate.review', title: 'Review Bundle', arguments: [bundle.id] };
         actions.push(review);
+      }
+      if (typeof code === 'string' || typeof code === 'number') {
+        const docs = new vscode.CodeAction(`Show the documentation for ${String(code)}`, vscode.CodeActionKind.QuickFix);
+        docs.diagnostics = [shown];
+        docs.command = { command: DiagnosticsDoc.command, title: 'Show the documentation', arguments: [String(code)] };
+        actions.push(docs);
       }
       const d = s.diagnostics.find(
         (x) => x.fix && x.file === document.uri.fsPath && x.code === code && x.range.start.line === shown.range.start.line && x.range.start.character === shown.range.start.character,

@@ -55,13 +55,13 @@ describe('the packaged VSIX', () => {
   });
 
   it('contains the manifest, the bundles, the media and the docs', () => {
-    for (const required of ['package.json', 'dist/extension.js', 'dist/cli.js', 'media/shield.svg', 'media/icon.png', 'readme.md', 'changelog.md', 'LICENSE.txt']) {
+    for (const required of ['package.json', 'dist/extension.js', 'dist/cli.js', 'media/shield.svg', 'media/icon.png', 'readme.md', 'changelog.md', 'LICENSE.txt', 'docs/diagnostics.md', 'media/schemas/plugin.json', 'media/schemas/mcp.json']) {
       assert.ok(names.some((n) => n.toLowerCase() === required.toLowerCase()), `${required} missing from ${names.join(', ')}`);
     }
   });
 
   it('contains nothing unexpected', () => {
-    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
+    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^media\/schemas\/[\w.-]+\.json$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
     const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
     assert.deepEqual(unexpected, []);
   });

@@ -39,6 +39,9 @@ export function placeDevelopmentBuild(extensionsDir: string): string {
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package.json'), path.join(dest, 'package.json'));
   fs.copyFileSync(path.join(PROJECT_ROOT, 'dist', 'extension.js'), path.join(dest, 'dist', 'extension.js'));
   fs.cpSync(path.join(PROJECT_ROOT, 'media'), path.join(dest, 'media'), { recursive: true });
+  // The VSIX ships the diagnostics page too (.vscodeignore): code links and "Show the documentation" open it.
+  fs.mkdirSync(path.join(dest, 'docs'), { recursive: true });
+  fs.copyFileSync(path.join(PROJECT_ROOT, 'docs', 'diagnostics.md'), path.join(dest, 'docs', 'diagnostics.md'));
   return dest;
 }
 

@@ -105,11 +105,11 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   });
 
   it('tooltips: no raw control, no markup, no link, no entity and no theme icon from a name or path', () => {
-    const md = itemTooltipMarkdown(item({ qualifiedName: `[x](command:skillgate.enable) $(zap) &#x202E; <b>*${HOSTILE}`, path: '/ws/https://evil.example/`code`\n# h' }), 1);
+    const md = itemTooltipMarkdown(item({ qualifiedName: `[x](command:skillgate.enable) $(zap) &#x202E; <b>*${HOSTILE}`, path: '/ws/https://evil.example/`code`\n# h' }), { diagnostics: [] });
     assertDisplaySafe(md, 'tooltip');
     // `$(zap)` is written `\\\$\(zap\)`: Markdown yields `\$(zap)`, which the icon pass shows as the text `$(zap)`.
     assert.ok(md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\\\\\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'), md);
-    assert.ok(md.includes('https\\:\\/\\/evil\\.example\\/\\`code\\`⟦U\\+000A⟧\\# h'), md);
+    assert.ok(md.includes('https\\:\\/evil\\.example\\/\\`code\\`⟦U\\+000A⟧\\# h'), md);
     assert.equal(escapeMarkdown('a\u202eb'), 'a⟦U\\+202E⟧b');
     assert.equal(escapeMarkdown('$(zap)'), '\\$\\(zap\\)');
     assert.equal(escapeMarkdown('$(zap) $(not an icon)', true), '\\\\\\$\\(zap\\) \\$\\(not an icon\\)');

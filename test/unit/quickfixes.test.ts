@@ -41,10 +41,45 @@ describe('quick fixes computed by the core', () => {
     assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /network_hosts = \["example\.invalid"\]/);
   });
 
-  it('adds schema_version = 1 to a legacy manifest', () => {
+  it('adds network_hosts to an existing [capabilities] table that lacks it', () => {
+    writeW(f, '[capabilities]\nlifecycle_mutation = false\n[mcp_servers.weather]\nurl = "https://api.weather.example/mcp"\n');
+    const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
+    assert.deepEqual(after.diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /\[capabilities\]\nnetwork_hosts = \["api\.weather\.example"\]\nlifecycle_mutation = false\n/);
+  });
+
+  it('adds a [capabilities] table with network_hosts when plugin.toml has none', () => {
+    writeW(f, '[mcp_servers.weather]\nurl = "https://api.weather.example/mcp"\n');
+    const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
+    assert.deepEqual(after.diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /\n\n\[capabilities\]\nnetwork_hosts = \["api\.weather\.example"\]\n$/);
+  });
+
+  it('adds extensions["net.codewhale"].capabilities.network_hosts to a plugin.json whose mcp.json connects to a host', () => {
+    const dir = 'ws/.codewhale/plugins/weather';
+    f.write(`${dir}/plugin.json`, JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: 'weather', version: '1.0.0' }, null, 2) + '\n');
+    f.write(`${dir}/mcp.json`, JSON.stringify({ mcpServers: { weather: { url: 'https://api.weather.example/mcp' } } }, null, 2) + '\n');
+    const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
+    assert.deepEqual(after.diagnostics, []);
+    assert.deepEqual(JSON.parse(fs.readFileSync(f.path(`${dir}/plugin.json`), 'utf8')).extensions, { 'net.codewhale': { capabilities: { network_hosts: ['api.weather.example'] } } });
+  });
+
+  it('adds schema_version = 1 to a legacy manifest, with a blank line before [plugin]', () => {
     f.write('ws/.codewhale/plugins/legacy/plugin.toml', '[plugin]\nname = "legacy"\nversion = "1.0.0"\n');
     const after = fixAndRevalidate('codewhale.manifest-legacy');
     assert.deepEqual(after.diagnostics, []);
+    assert.equal(fs.readFileSync(f.path('ws/.codewhale/plugins/legacy/plugin.toml'), 'utf8'), 'schema_version = 1\n\n[plugin]\nname = "legacy"\nversion = "1.0.0"\n');
+  });
+
+  it('removes a repeated list value with its comma, in TOML and in plugin.json', () => {
+    f.write('ws/.codewhale/plugins/example-plugin/plugin.toml', 'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", "b",\n  "A", "c"]\n');
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
+    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /keywords = \["a", "b", "c"\]\n/);
+    f.remove();
+    f = new Fixture();
+    f.write('ws/.codewhale/plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0', keywords: ['x', 'y', 'x'] }, null, 2));
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
+    assert.deepEqual(JSON.parse(fs.readFileSync(f.path('ws/.codewhale/plugins/b/plugin.json'), 'utf8')).keywords, ['x', 'y']);
   });
 
   it('renames an invalid plugin name to its valid slug, in TOML and in plugin.json', () => {

@@ -7,10 +7,10 @@ import { validateManifest } from './validateManifest';
 import { capabilityPairs, compatibilityOf, inventoryOf, type CompatibilityReport, type Inventory } from './inventory';
 import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './skillFile';
 import type { HostFacts } from './host';
-import type { Manifest, ManifestLabel } from './manifest';
+import type { Manifest, ManifestLabel, Where } from './manifest';
 import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../hashing/bundleContent';
 import { capabilityHash } from '../hashing/capabilityHash';
-import { POLICY_V3 } from '../hashing/activationPolicy';
+import { POLICY_V3, type CapabilityLabel } from '../hashing/activationPolicy';
 import { codewhalePluginId, reviewToken } from '../hashing/identity';
 import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../fs/safeFs';
 import { Findings } from '../findings';
@@ -164,7 +164,10 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
 
   const inactive = compatibility.unsupportedLabels;
   if (inactive.length > 0) {
-    findings.at('codewhale.component-inactive', `compatibility ${compatibility.compatibility}; inactive components remain inventoried but are not activated: ${inactive.join(', ')}`, { file: manifestFile, path: [] });
+    // Upstream's message, at the first inactive declaration; each one gets a sentence of ours.
+    const places = inactive.map((label) => ({ label, at: inactiveAt(manifest, label) ?? { file: manifestFile, path: [] } }));
+    const related = places.map((p) => ({ file: p.at.file, range: findings.rangeOf(p.at), message: INACTIVE_TEXT[p.label] }));
+    findings.at('codewhale.component-inactive', `compatibility ${compatibility.compatibility}; inactive components remain inventoried but are not activated: ${inactive.join(', ')}`, places[0]?.at ?? { file: manifestFile, path: [] }, { related });
   }
   return {
     ...base,
@@ -264,3 +267,38 @@ function applicability(m: Manifest, host: HostFacts): WhenFacts {
   for (const b of m.when.binaries ?? []) if (!host.hasBinary(b.value)) reasons.push(`binary \`${b.value}\` is not on PATH`);
   return { applicable: reasons.length === 0, reasons };
 }
+
+/** Where a manifest declares a capability the policy leaves inactive (the key of its table or list). */
+function inactiveAt(m: Manifest, label: CapabilityLabel): Where | undefined {
+  switch (label) {
+    case 'commands':
+    case 'agents':
+    case 'hooks':
+    case 'lsp':
+    case 'native': {
+      const spec = m.components[label];
+      return spec ? { ...spec.at, key: true } : undefined;
+    }
+    case 'filesystem-roots': {
+      const first = m.filesystemRoots[0];
+      return first ? { file: first.at.file, path: first.at.path.slice(0, -1), key: true } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Skillgate's explanation of each inactive capability (policy v3, codewhale.md §6.2). */
+const INACTIVE_TEXT: Record<CapabilityLabel, string> = {
+  skills: 'Codewhale does not load these skills under policy v3.',
+  'mcp-stdio': 'Codewhale does not start these local MCP servers under policy v3.',
+  'mcp-remote': 'Codewhale does not connect to these remote MCP servers under policy v3.',
+  commands: 'Codewhale lists these commands but never activates them under policy v3; remove the table if the bundle does not need them.',
+  agents: 'Codewhale lists these agents but never activates them under policy v3; remove the table if the bundle does not need them.',
+  hooks: 'Codewhale lists these hooks but never runs them under policy v3; remove the table if the bundle does not need them.',
+  lsp: 'Codewhale lists these language servers but never starts them under policy v3; remove the table if the bundle does not need them.',
+  native: 'Codewhale lists this native extension but never loads it under policy v3; remove the table if the bundle does not need it.',
+  'filesystem-roots': 'Codewhale grants no extra filesystem roots under policy v3; remove filesystem_roots if the bundle does not need them.',
+  providers: 'Codewhale loads no providers under policy v3.',
+  'lifecycle-mutation': 'Codewhale never lets a bundle change its own lifecycle under policy v3; remove lifecycle_mutation if the bundle does not need it.',
+};

@@ -3,9 +3,12 @@ import type { BundleTree } from './bundleTree';
 import { validateMcpServer } from './mcpRules';
 import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
 import { normalizeDeclaredHost, urlHost } from './networkHosts';
+import { networkHostsFix } from './networkHostsFix';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../findings';
+import type { Fix, RelatedLocation } from '../model';
+import { LineMap } from '../text/lineMap';
 import { byteOrder } from '../fs/rawNames';
 import { asciiLower, rustTrim } from '../text/rustText';
 
@@ -27,7 +30,8 @@ export interface ValidatedManifest {
 export function validateManifest(root: string, m: Manifest, findings: Findings, tree?: BundleTree): ValidatedManifest {
   let version = m.version.value;
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
-    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n' }] };
+    // A blank line keeps the top-level key apart from the first table, as TOML is usually written.
+    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n\n' }] };
     findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] }, { fix: atTop });
     if (rustTrim(version) === '') {
       version = '0.0.0';
@@ -89,11 +93,25 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
   if (!m.networkHostsDerived && badUrls.size === 0 && !sameSet(declared, endpoints)) {
     const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
-    const hosts = `[${[...endpoints].sort(byteOrder).map((h) => JSON.stringify(h)).join(', ')}]`;
-    // Unambiguous only where the list is declared: replace the whole array with the computed set.
-    const list = m.networkHosts[0] ? { file: m.networkHosts[0].at.file, path: m.networkHosts[0].at.path.slice(0, -1) } : undefined;
-    const fix = list ? findings.replaceFix(`Set network_hosts to ${hosts}`, list, hosts) : undefined;
-    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, fix ? { fix } : undefined);
+    const hosts = [...endpoints].sort(byteOrder);
+    const fix = networkHostsFix(m, findings.document(m.file), hosts);
+    // Upstream's words stay the message; which hosts are missing or extra is Skillgate's
+    // explanation, as related information at the URL or the declared host at fault.
+    const related: RelatedLocation[] = [];
+    const named = new Set<string>();
+    for (const s of m.mcpServers) {
+      if (!s.url) continue;
+      const r = urlHost(s.url.value);
+      if (r.ok && !declared.has(r.host) && !named.has(r.host)) {
+        named.add(r.host);
+        related.push({ file: s.url.at.file, range: findings.rangeOf(s.url.at), message: `Missing host \`${r.host}\`: MCP server \`${s.id}\` connects to it, so network_hosts must list it.` });
+      }
+    }
+    for (const h of m.networkHosts) {
+      const r = normalizeDeclaredHost(h.value);
+      if (r.ok && !endpoints.has(r.host)) related.push({ file: h.at.file, range: findings.rangeOf(h.at), message: `Extra host \`${r.host}\`: no remote MCP server connects to it, so network_hosts must not list it.` });
+    }
+    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, { related, ...(fix ? { fix } : {}) });
   }
 
   if (m.when?.os) {
@@ -144,13 +162,30 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
 function uniqueTexts(field: string, values: readonly Located<string>[], max: number, findings: Findings): void {
   if (values.length > 64) findings.at('codewhale.manifest.list', `too many ${field} values; maximum is 64`, (values[64] as Located<string>).at);
   const seen = new Set<string>();
-  for (const v of values) {
+  for (const [i, v] of values.entries()) {
     const p = textProblem(field, v.value, max);
     if (p) findings.at('codewhale.manifest.text', p, v.at);
     const key = asciiLower(v.value);
-    if (seen.has(key)) findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at);
+    if (seen.has(key)) {
+      const fix = removeDuplicateFix(findings, values[i - 1], v);
+      findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at, fix ? { fix } : undefined);
+    }
     seen.add(key);
   }
+}
+
+/**
+ * Removing a repeated list value is unambiguous: the list means the same without it.
+ * The edit runs from the end of the value before it to the end of the repeat, so the
+ * separating comma goes too and the list stays well-formed in TOML and JSON alike.
+ */
+function removeDuplicateFix(findings: Findings, previous: Located<string> | undefined, repeat: Located<string>): Fix | undefined {
+  const doc = findings.document(repeat.at.file);
+  if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
+  const end = doc.valueSpan(previous.at.path)[1];
+  const until = doc.valueSpan(repeat.at.path)[1];
+  if (until <= end) return undefined;
+  return { title: `Remove the repeated value \`${repeat.value}\``, edits: [{ file: repeat.at.file, range: new LineMap(doc.text).range(end, until - end), newText: '' }] };
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

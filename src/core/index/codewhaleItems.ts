@@ -2,7 +2,7 @@ import { bundleKey, codewhalePluginId } from '../hashing/identity';
 import { trustGate, type GateContext } from '../decisions/gates';
 import { POLICY_V3 } from '../hashing/activationPolicy';
 import { inventorySummary } from '../codewhale/inventory';
-import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision } from '../model';
+import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../model';
 import type { CodewhaleBundle } from '../codewhale/bundle';
 import { osBytes } from '../fs/rawNames';
 
@@ -81,8 +81,9 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
           own = [
             ...own,
             {
-              ...warning('codewhale.name-conflict', `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`, bundle.manifestFile ?? bundle.dir, id),
-              ...(w ? { related: [{ file: w.location.file, range: w.location.range, message: `the ${w.scope} bundle \`${w.name}\` wins` }] } : {}),
+              // Upstream's message, at the conflicting `name`; the winner and where it lives as related information.
+              ...warning('codewhale.name-conflict', `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`, bundle.anchors['name']?.file ?? bundle.manifestFile ?? bundle.dir, id, bundle.anchors['name']?.range),
+              ...(w ? { related: [{ file: w.location.file, range: w.location.range, message: `The ${w.scope} bundle \`${w.name}\` in ${w.path} wins: Codewhale loads it instead of this one. Rename this bundle to load both.` }] } : {}),
             },
           ];
         } else winners.set(bundle.name, id);
@@ -330,6 +331,6 @@ function namesServer(message: string, id: string): boolean {
   return message.includes(`\`${id}\``);
 }
 
-function warning(code: 'codewhale.duplicate-root' | 'codewhale.name-conflict', message: string, file: string, itemId: string): Diagnostic {
-  return { file, range: FILE_START, severity: 'warning', code, message, itemId };
+function warning(code: 'codewhale.duplicate-root' | 'codewhale.name-conflict', message: string, file: string, itemId: string, range: Range = FILE_START): Diagnostic {
+  return { file, range, severity: 'warning', code, message, itemId };
 }

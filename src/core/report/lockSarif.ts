@@ -1,7 +1,7 @@
-import { DIAGNOSTIC_CODES } from '../diagnosticCodes';
 import { artifactUri } from './artifactUri';
 import { displayPath } from './contract';
 import { sarifFingerprint } from './sarifFingerprint';
+import { sarifRule } from './sarif';
 import type { LockFinding } from '../lock/lockCheck';
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
@@ -20,16 +20,11 @@ export interface LockReport {
  * relative to the first workspace folder (`%SRCROOT%`), as in `validate`'s SARIF. The
  * fingerprint is the rule, system and path, never the token, which changes every commit.
  */
-export function lockSarif(reports: readonly LockReport[], version: string, docsUrl: string): object {
+export function lockSarif(reports: readonly LockReport[], version: string): object {
   const root = reports[0]?.workspace;
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
   const used = [...new Set(failing.map(({ f }) => `skillgate.lock.${f.status}`))].sort();
-  const rules = used.map((id) => ({
-    id,
-    shortDescription: { text: DIAGNOSTIC_CODES[id as keyof typeof DIAGNOSTIC_CODES]?.[1] ?? id },
-    helpUri: `${docsUrl}#${id.replace(/[^a-z0-9]+/g, '-')}`,
-    defaultConfiguration: { level: 'error' },
-  }));
+  const rules = used.map(sarifRule);
   const location = (file: string, line: number, column: number) => {
     const uri = root === undefined ? file : displayPath(file, [root]);
     const relative = !uri.startsWith('/');
@@ -45,7 +40,7 @@ export function lockSarif(reports: readonly LockReport[], version: string, docsU
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'Skillgate', version, informationUri: docsUrl, rules } },
+        tool: { driver: { name: 'Skillgate', version, rules } },
         originalUriBaseIds: root === undefined ? {} : { '%SRCROOT%': { uri: `file://${artifactUri(root.endsWith('/') ? root : `${root}/`, false)}` } },
         results: failing.map(({ r, f }) => {
           const ruleId = `skillgate.lock.${f.status}`;

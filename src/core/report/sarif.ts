@@ -1,4 +1,5 @@
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnosticCodes';
+import { DIAGNOSTIC_HELP } from '../diagnosticHelp';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
 import { sarifFingerprint } from './sarifFingerprint';
@@ -19,24 +20,16 @@ export function workspaceBaseId(index: number): string {
  * their diagnostic, one `originalUriBaseIds` entry per folder, so that uploads annotate
  * the right file; user-level files are absolute `file://` URIs; lines and columns are 1-based.
  */
-export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): object {
+export function toSarif(snapshot: Snapshot, version: string): object {
   const byId = itemsById(snapshot);
   const used = [...new Set(snapshot.diagnostics.map((d) => d.code))].sort();
-  const rules = used.map((id) => {
-    const known = DIAGNOSTIC_CODES[id as DiagnosticCode];
-    return {
-      id,
-      shortDescription: { text: known ? known[1] : id },
-      helpUri: `${docsUrl}#${id.replace(/[^a-z0-9]+/g, '-')}`,
-      defaultConfiguration: { level: LEVEL[known ? known[0] : 'warning'] },
-    };
-  });
+  const rules = used.map(sarifRule);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'Skillgate', version, informationUri: docsUrl, rules } },
+        tool: { driver: { name: 'Skillgate', version, rules } },
         originalUriBaseIds: Object.fromEntries(
           snapshot.workspaces.map((ws, i) => [workspaceBaseId(i), { uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}`, description: { text: `Workspace folder ${ws}` } }]),
         ),
@@ -71,5 +64,20 @@ export function toSarif(snapshot: Snapshot, version: string, docsUrl: string): o
         }),
       },
     ],
+  };
+}
+
+/**
+ * A SARIF rule: its description and how to fix it, carried in the file itself (code
+ * scanning shows `help` beside the alert), so no link to a published page is needed.
+ */
+export function sarifRule(id: string): object {
+  const known = DIAGNOSTIC_CODES[id as DiagnosticCode] as (typeof DIAGNOSTIC_CODES)[DiagnosticCode] | undefined;
+  const help = DIAGNOSTIC_HELP[id as DiagnosticCode] as (typeof DIAGNOSTIC_HELP)[DiagnosticCode] | undefined;
+  return {
+    id,
+    shortDescription: { text: known ? known[1] : id },
+    ...(help ? { help: { text: help.fix, markdown: help.fix } } : {}),
+    defaultConfiguration: { level: LEVEL[known ? known[0] : 'warning'] },
   };
 }

@@ -1,0 +1,166 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
+import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import { runCommand } from '../support/webviewFrame';
+
+const VSIX = process.env.SKILLGATE_E2E_VSIX ?? path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
+const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
+const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
+const RESULTS = path.join(PROJECT_ROOT, 'test-results');
+/** `SKILLGATE_E2E_SHOTS=before|after` also saves the documentation screenshots to docs/images/. */
+const SHOTS = process.env.SKILLGATE_E2E_SHOTS;
+
+const WEATHER = `schema_version = 1
+
+[plugin]
+name = "weather"
+version = "1.0.0"
+description = "Forecasts from the weather service."
+
+[capabilities]
+network_hosts = ["old.weather.example"]
+
+[mcp_servers.forecast]
+url = "https://api.weather.example/mcp"
+`;
+
+/**
+ * Issue 14 items 5-8 as a user meets them (packaged VSIX, code-server + Chromium, no
+ * network): a rejected bundle's tooltip, a network_hosts mismatch that names its hosts,
+ * its quick fix, and the demo's `$schema` URLs served offline.
+ */
+describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged VSIX)', function () {
+  this.timeout(180000);
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+  let logFile: string;
+  let demo: string;
+
+  before(async () => {
+    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
+    const profile = freshProfile('e2e-problems');
+    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
+    demo = path.join(profile.root, 'demo-workspace');
+    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
+    fs.mkdirSync(path.join(demo, '.codewhale/plugins/weather'), { recursive: true });
+    fs.writeFileSync(path.join(demo, '.codewhale/plugins/weather/plugin.toml'), WEATHER);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    logFile = path.join(RESULTS, 'e2e-problems-code-server.log');
+    fs.rmSync(logFile, { force: true });
+    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
+    browser = await launchBrowser();
+    page = await openWorkbench(browser, server.folderUrl(demo));
+  });
+
+  afterEach(async function () {
+    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
+    await page?.screenshot({ path: path.join(RESULTS, `e2e-problems-${name}.png`) });
+    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-problems-${name}.log`));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const shot = async (name: string) => {
+    if (SHOTS) await page.screenshot({ path: path.join(PROJECT_ROOT, 'docs/images', `${name}-${SHOTS}.png`) });
+  };
+  const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const problemRow = (text: string) => page.locator('.markers-panel .monaco-list-row', { hasText: text });
+  /** Opens the Problems panel (the shortcut toggles it) and shows only the markers that mention `filter`. */
+  const showProblems = async (filter: string) => {
+    if (!(await page.locator('.markers-panel').first().isVisible())) await page.keyboard.press('Control+Shift+M');
+    const input = page.locator('.viewpane-filter input, .markers-panel-action-filter input').first();
+    await input.waitFor({ timeout: 10000 });
+    await input.fill(filter);
+  };
+  const hover = () => page.locator('.monaco-hover:visible, .workbench-hover:visible').last();
+
+  it('shows a rejected bundle\'s diagnostics in its tooltip, with a Show in Problems link that opens the panel', async () => {
+    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    const row = treeRow('broken-upload').first();
+    await row.waitFor({ timeout: 60000 });
+    await row.hover();
+    await hover().waitFor({ timeout: 15000 });
+    await page.waitForTimeout(1500);
+    await shot('tooltip');
+    const text = (await hover().textContent()) ?? '';
+    assert.match(text, /MCP server `upload` URL may not contain a query or fragment \(plugin\.toml:12\)/);
+    assert.match(text, /\.codewhale\/plugins\/broken-upload/);
+    assert.doesNotMatch(text, new RegExp(demo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the path is workspace-relative');
+    await hover().locator('a', { hasText: 'Show in Problems' }).click();
+    await problemRow('URL may not contain a query').first().waitFor({ timeout: 15000 });
+  });
+
+  it('names the missing and the extra host of a network_hosts mismatch in the Problems panel', async () => {
+    await page.keyboard.press('Escape');
+    await page.mouse.move(900, 120);
+    await showProblems('network_hosts');
+    await problemRow('capabilities.network_hosts must exactly match').first().waitFor({ timeout: 30000 });
+    await page.waitForTimeout(500);
+    await shot('problems');
+    await problemRow('Missing host `api.weather.example`').first().waitFor({ timeout: 10000 });
+    await problemRow('Extra host `old.weather.example`').first().waitFor({ timeout: 10000 });
+  });
+
+  it('applies the network_hosts quick fix from the light bulb menu, which also offers the documentation', async () => {
+    await problemRow('capabilities.network_hosts must exactly match').first().click();
+    await page.locator('.monaco-editor .view-line', { hasText: 'network_hosts' }).first().waitFor({ timeout: 15000 });
+    // With the marker selected, Ctrl+. opens the same quick fixes as the editor's light bulb.
+    // The actions are computed asynchronously: ask again until the menu lists them.
+    const entry = (text: string) => page.locator('.context-view .action-item, .action-widget .monaco-list-row', { hasText: text }).first();
+    const docs = entry('Show the documentation for codewhale.capabilities.network-hosts-mismatch');
+    const menuDeadline = Date.now() + 20000;
+    for (;;) {
+      await problemRow('capabilities.network_hosts must exactly match').first().click();
+      await page.keyboard.press('Control+.');
+      if (await docs.waitFor({ timeout: 3000 }).then(() => true, () => false)) break;
+      if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
+      await page.keyboard.press('Escape');
+    }
+    await entry('Set network_hosts to ["api.weather.example"]').click();
+    await page.locator('.monaco-editor .view-line', { hasText: 'api.weather.example"]' }).first().waitFor({ timeout: 10000 });
+    await page.locator('.monaco-editor .view-line', { hasText: '[plugin]' }).first().click();
+    await page.keyboard.press('Control+S');
+    const file = path.join(demo, '.codewhale/plugins/weather/plugin.toml');
+    const deadline = Date.now() + 15000;
+    while (!fs.readFileSync(file, 'utf8').includes('network_hosts = ["api.weather.example"]')) {
+      if (Date.now() > deadline) throw new Error(`not fixed: ${fs.readFileSync(file, 'utf8')}`);
+      await page.waitForTimeout(200);
+    }
+    await problemRow('capabilities.network_hosts must exactly match').first().waitFor({ state: 'detached', timeout: 20000 });
+  });
+
+  for (const [file, key, described] of [
+    ['plugin.json', '"name"', 'The plugin name: 1-64 lowercase ASCII letters'],
+    ['mcp.json', '"mcpServers"', 'Server id → server'],
+  ] as const) {
+    it(`serves the demo's ${file} $schema URL offline: its hover describes the field, and no "Unable to load schema" warning`, async () => {
+      if (file === 'plugin.json') await runCommand(page, 'Skillgate: Serve Agent Plugins Schemas Offline');
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget .quick-input-box input').fill(`repo-tools/${file}`);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      const token = page.locator('.monaco-editor .view-line span', { hasText: key }).first();
+      await token.waitFor({ timeout: 15000 });
+      const deadline = Date.now() + 30000;
+      for (;;) {
+        await page.mouse.move(0, 0);
+        await token.hover();
+        const shown = await hover().textContent({ timeout: 3000 }).catch(() => '');
+        if (shown?.includes(described)) break;
+        if (Date.now() > deadline) throw new Error(`no schema hover for ${key} in ${file}: ${shown ?? ''}`);
+      }
+      await page.keyboard.press('Escape');
+      await showProblems('schema');
+      await page.waitForTimeout(1000);
+      assert.equal(await problemRow('Unable to load schema').count(), 0);
+      assert.equal(await problemRow('agent-plugins.org').count(), 0);
+    });
+  }
+});
