@@ -104,7 +104,8 @@ function render(m: ReviewViewModel, changed: boolean): void {
   const state = el('div', 'state');
   state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`));
   // A system without an enable switch (Rivumi) has no bit to show; a loaded, unreviewed bundle is shown as the risk it is.
-  if (m.header.enabled !== null) state.append(el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
+  // Green only when the switch is on and the bundle is active: an enabled bundle that changed waits for a new review.
+  if (m.header.enabled !== null) state.append(m.header.enabled && m.header.decision !== 'registered' ? el('span', 'pill muted', 'enabled, but not active') : el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
   if (m.header.loadedUnreviewed) state.append(el('span', 'pill risk', 'loaded · not reviewed'));
   header.append(state);
 

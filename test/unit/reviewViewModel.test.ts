@@ -242,6 +242,9 @@ describe('the review panel view model', () => {
       const on = model();
       assert.deepEqual(on.capabilities.components.map((c) => [c.active, c.activity]), [[true, 'active: the agent loads it']]);
       assert.deepEqual(on.capabilities.mcp.map((x) => x.state.text), ['configured on', 'configured on']);
+      fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), '// changed\n');
+      const changed = model();
+      assert.deepEqual([changed.header.enabled, changed.capabilities.mcp[0]?.state.text, changed.capabilities.components[0]?.activity], [true, 'not started: the bundle changed since your review', 'not active: the bundle changed since your review']);
       const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
       fs.writeFileSync(toml, `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`);
       const rejected = model();

@@ -192,6 +192,7 @@ function notActiveBecause(decision: string, trust: string): string {
   if (decision === 'rejected') return 'the agent does not load this bundle (it is rejected)';
   if (decision === 'shadowed') return 'another bundle with this name wins';
   if (decision === 'display_only') return 'the agent only lists this bundle';
+  if (trust === 'content-changed' || trust === 'capabilities-changed') return 'the bundle changed since your review';
   return trust === 'trusted' ? 'the bundle is not enabled' : 'the bundle is not trusted and enabled';
 }
 
