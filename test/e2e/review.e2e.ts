@@ -70,6 +70,11 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
       await page.waitForTimeout(200);
     }
   };
+  /** The drift notification would cover the panel in a screenshot. */
+  const clearNotifications = async () => {
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+  };
   const text = async (f: Frame, selector: string) => ((await f.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
   const trustPill = (f: Frame) => text(f, '.state .pill');
 
@@ -152,6 +157,7 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     assert.equal(await frame.locator('.pill.on').count(), 0);
     assert.equal(await text(frame, '.state .pill.muted'), 'enabled, but not active');
     assert.equal(await text(frame, '#capabilities .card-title .pill.muted'), 'not started: the bundle changed since your review');
+    await clearNotifications();
     await page.screenshot({ path: path.join(RESULTS, 'review-after-light.png') });
   });
 
