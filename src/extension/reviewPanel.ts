@@ -154,7 +154,8 @@ class ReviewPanel {
     if (!item) return;
     const lifecycle = { review: (i: Item) => this.service.review(i), trust: (i: Item, t: string) => this.service.trust(i, t), enable: (i: Item) => this.service.enable(i) };
     const status = (text: string, error = false) => this.post({ type: 'status', text, error });
-    const ui: UiPort = { confirm: (m, d, a) => this.ui.confirm(m, d, a), info: (t) => status(t), error: (t) => status(t, true) };
+    // The offer to enable again is a notification, as from the palette: the panel's status line has no buttons.
+    const ui: UiPort = { confirm: (m, d, a, o) => this.ui.confirm(m, d, a, o), offer: (m, a) => this.ui.offer(m, a), info: (t) => status(t), error: (t) => status(t, true) };
     switch (msg.type) {
       case 'trust':
         // Only the token this panel rendered (the flow checks it), and only what can be trusted now: a stale message is re-checked against the disk.

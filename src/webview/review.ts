@@ -68,7 +68,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
   root.replaceChildren();
   if (changed) {
     const banner = el('div', 'banner changed');
-    banner.append(icon('warning'), el('span', undefined, 'This bundle changed on disk while this review was open. The review below is current; trust was granted (if at all) only to what you saw before.'));
+    banner.append(icon('warning'), el('span', undefined, 'This bundle changed on disk while this review was open. The review below shows it as it is now. If you trusted it before the change, that trust covered only the earlier version and no longer applies.'));
     root.append(banner);
   }
   if (m.hiddenCount > 0) {
@@ -104,7 +104,8 @@ function render(m: ReviewViewModel, changed: boolean): void {
   const state = el('div', 'state');
   state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`));
   // A system without an enable switch (Rivumi) has no bit to show; a loaded, unreviewed bundle is shown as the risk it is.
-  if (m.header.enabled !== null) state.append(el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
+  // Green only when the switch is on and the bundle is active: an enabled bundle that changed waits for a new review.
+  if (m.header.enabled !== null) state.append(m.header.enabled && m.header.decision !== 'registered' ? el('span', 'pill muted', 'enabled, but not active') : el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
   if (m.header.loadedUnreviewed) state.append(el('span', 'pill risk', 'loaded · not reviewed'));
   header.append(state);
 
@@ -148,14 +149,19 @@ function render(m: ReviewViewModel, changed: boolean): void {
 
   // What changed since your last review: capabilities first, then files with diffs.
   if (m.changes) {
-    const s = section(`What changed since your last review (${m.changes.reviewedAt})`, 'diff', 'changes');
+    const s = section('What changed since your last review', 'diff', 'changes');
     s.classList.add('highlight');
+    // "reviewed 3 hours ago", the exact time on hover.
+    const when = el('span', 'reviewed-at muted', ` (${m.changes.reviewedAgo})`);
+    when.title = m.changes.reviewedAt;
+    s.querySelector('h2')?.append(when);
     const caps = el('ul', 'changes');
     if (m.capabilitiesUnknown) caps.append(el('li', 'warn', m.capabilitiesUnknown));
     else if (m.changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
     for (const c of m.changes.capabilities) {
       const li = el('li', `change-${c.change}`);
       li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));
+      if (c.argv) li.append(argvChange(c.argv.before, c.argv.after));
       caps.append(li);
     }
     s.append(el('h3', undefined, 'Capabilities'), caps, el('h3', undefined, 'Files'));
@@ -198,26 +204,28 @@ function render(m: ReviewViewModel, changed: boolean): void {
   }
   if (m.capabilities.hooks.length) {
     caps.append(el('h3', undefined, 'Hooks (run host commands)'));
-    if (m.capabilities.hooksOptIn !== null) caps.append(el('p', m.capabilities.hooksOptIn ? 'warn' : 'muted', m.capabilities.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1: Rivumi runs no project hooks.'));
-    const table = el('table');
-    for (const h of m.capabilities.hooks) {
-      const tr = el('tr');
-      const argv = el('td', 'mono');
-      h.argv.forEach((a, i) => {
-        if (i) argv.append(el('span', 'sep', ' '));
-        argv.append(shownText(a, 'token'));
-      });
-      tr.append(el('td', undefined, h.event), argv, el('td', undefined, `${h.timeoutSeconds}s`), el('td', 'mono', h.tools.join(', ')));
-      table.append(tr);
-    }
-    caps.append(table);
+    if (m.capabilities.hooksWhen) caps.append(el('p', 'hooks-when', m.capabilities.hooksWhen));
+    if (m.capabilities.hooksOptIn !== null) caps.append(el('p', m.capabilities.hooksOptIn ? 'warn' : 'muted', m.capabilities.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'));
+    caps.append(hooksTable(m.capabilities.hooks));
   }
   if (m.capabilities.skills.length) {
     caps.append(el('h3', undefined, 'Skills'));
     const ul = el('ul');
     for (const sk of m.capabilities.skills) {
-      const li = el('li');
+      const li = el('li', 'skill');
       li.append(shownText(sk.name, 'mono'), el('span', 'muted', ' — '), shownText(sk.description));
+      if (sk.body) li.append(bodyDetails(sk.body, 'Show the text the agent reads'));
+      ul.append(li);
+    }
+    caps.append(ul);
+  }
+  if (m.capabilities.commands.length) {
+    caps.append(el('h3', undefined, 'Commands'));
+    const ul = el('ul');
+    for (const c of m.capabilities.commands) {
+      const li = el('li', 'command');
+      li.append(shownText(c.name, 'mono'));
+      if (c.body) li.append(bodyDetails(c.body, 'Show the text the agent reads'));
       ul.append(li);
     }
     caps.append(ul);
@@ -226,9 +234,9 @@ function render(m: ReviewViewModel, changed: boolean): void {
     caps.append(el('h3', undefined, 'Components'));
     const ul = el('ul');
     for (const c of m.capabilities.components) {
-      const li = el('li', c.inactive ? 'inactive' : '');
-      li.append(el('span', 'mono', c.kind), el('span', 'muted', c.paths.length ? ` ${c.paths.map((p) => p.text).join(', ')}` : ''));
-      if (c.inactive) li.append(el('span', 'pill', 'inactive: inventoried, never activated'));
+      const li = el('li', `component ${c.active ? 'active' : 'not-active'}${c.inactive ? ' inactive' : ''}`);
+      // "skills from skills/ — not active: the bundle is not trusted and enabled", never "skills skills".
+      li.append(el('span', 'mono', c.kind), el('span', 'muted', c.paths.length ? ` from ${c.paths.map((p) => p.text).join(', ')}` : ''), el('span', undefined, ' — '), el('span', `activity ${c.active ? 'on' : 'off'}`, c.activity));
       ul.append(li);
     }
     caps.append(ul);
@@ -271,7 +279,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
 function mcpCard(s: McpView): HTMLElement {
   const card = el('div', 'card');
   const h = el('div', 'card-title');
-  h.append(icon(s.transport === 'stdio' ? 'terminal' : 'globe'), shownText(s.id, 'mono'), el('span', 'pill', s.transport), el('span', `pill ${s.enabled ? 'on' : 'off'}`, s.enabled ? 'configured on' : 'configured off'));
+  h.append(icon(s.transport === 'stdio' ? 'terminal' : 'globe'), shownText(s.id, 'mono'), el('span', 'pill', s.transport), el('span', `pill ${s.state.tone}`, s.state.text));
   card.append(h);
   const dl = el('dl');
   const row = (k: string, v: HTMLElement | string) => dl.append(el('dt', undefined, k), typeof v === 'string' ? el('dd', 'mono', v) : wrapDd(v));
@@ -299,6 +307,76 @@ function mcpCard(s: McpView): HTMLElement {
   if (s.disabledTools.length) row('disabled tools', s.disabledTools.map((t) => t.text).join(', '));
   card.append(dl);
   return card;
+}
+
+/** An argv change as two lists, before → after, each element its own token. */
+function argvChange(before: readonly Shown[], after: readonly Shown[]): HTMLElement {
+  const box = el('div', 'argv-change');
+  const line = (label: string, list: readonly Shown[], cls: string) => {
+    const row = el('div', `argv-line ${cls}`);
+    row.append(el('span', 'argv-label', label));
+    const argv = el('span', 'argv');
+    for (const a of list) {
+      const t = el('span', 'argtoken');
+      t.append(shownText(a));
+      argv.append(t);
+    }
+    if (list.length === 0) argv.append(el('span', 'muted', '(none)'));
+    row.append(argv);
+    return row;
+  };
+  box.append(line('before', before, 'before'), line('after', after, 'after'));
+  return box;
+}
+
+/** Hooks with column headers; under each, the repository files its command runs and whether trust covers them. */
+function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTMLElement {
+  const table = el('table', 'hooks');
+  const head = el('thead');
+  const hr = el('tr');
+  for (const h of ['event', 'command', 'timeout', 'tools', 'working directory']) {
+    const th = el('th', undefined, h);
+    th.scope = 'col';
+    hr.append(th);
+  }
+  head.append(hr);
+  table.append(head);
+  const body = el('tbody');
+  for (const h of hooks) {
+    const tr = el('tr');
+    const argv = el('td', 'mono');
+    h.argv.forEach((a, i) => {
+      if (i) argv.append(el('span', 'sep', ' '));
+      argv.append(shownText(a, 'token'));
+    });
+    tr.append(el('td', undefined, h.event), argv, el('td', undefined, `${h.timeoutSeconds}s`), el('td', 'mono', h.tools.length ? h.tools.join(', ') : 'all tools'), el('td', undefined, h.cwd));
+    body.append(tr);
+    const files = el('tr', 'hook-files');
+    const td = el('td');
+    td.colSpan = 5;
+    td.append(el('span', 'muted', h.files.length ? 'Runs files: ' : 'Runs no repository file (only programs on the host).'));
+    const ul = el('ul', 'hook-file-list');
+    for (const f of h.files) {
+      const li = el('li', f.covered ? 'covered' : 'not-covered');
+      li.append(icon(f.covered ? 'pass' : 'error'), shownText(f.path, 'mono'), el('span', 'muted', ` ${f.note}`));
+      ul.append(li);
+    }
+    if (h.files.length) td.append(ul);
+    files.append(td);
+    body.append(files);
+  }
+  table.append(body);
+  return table;
+}
+
+/** A skill's or command's text, collapsed: bundle text, so set with textContent, its invisible characters marked. */
+function bodyDetails(text: Shown, label: string): HTMLElement {
+  const d = el('details', 'body');
+  const sum = el('summary', undefined, label);
+  if (text.hidden) sum.append(el('span', 'flag', 'hidden characters'));
+  const pre = el('pre', `body-text${text.hidden ? ' hidden-chars' : ''}`, text.text);
+  d.append(sum, pre);
+  return d;
 }
 
 function wrapDd(child: HTMLElement): HTMLElement {

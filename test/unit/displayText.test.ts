@@ -132,7 +132,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
 
   it('every message a flow gives the UI port is escaped (trust flow through the safe port)', async () => {
     const calls: string[] = [];
-    const raw: UiPort = { confirm: async (m, d) => (calls.push(m, d), true), info: (m) => calls.push(m), error: (m) => calls.push(m) };
+    const raw: UiPort = { confirm: async (m, d) => (calls.push(m, d), true), offer: async (m) => (calls.push(m), false), info: (m) => calls.push(m), error: (m) => calls.push(m) };
     const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
     const lifecycle = { review: () => ({ ok: true as const, value: { reviewToken: TOKEN, trustable: true, trustRefusal: null } as never }), trust: async () => ({ ok: true as const, value: { item: item(), snapshot: '/s' } }), enable: async () => ({ ok: true as const, value: { item: item(), note: null } }) };
     const outcome = await trustFlow(item({ name: `[x](command:workbench.action.terminal.new)${HOSTILE}` }), TOKEN, { ui: safeUi(raw), gate: { workspaceTrusted: () => true, shownToken: () => TOKEN }, lifecycle });

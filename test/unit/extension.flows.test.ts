@@ -17,10 +17,12 @@ describe('extension flows (ports)', () => {
   let calls: string[];
   let ui: UiPort;
   let confirmAnswer: boolean;
+  let offerAnswer: boolean;
   beforeEach(() => {
     calls = [];
     confirmAnswer = true;
-    ui = { confirm: async (m, d) => (calls.push(`confirm ${m} | ${d}`), confirmAnswer), info: (m) => calls.push(`info ${m}`), error: (m) => calls.push(`error ${m}`) };
+    offerAnswer = false;
+    ui = { confirm: async (m, d, _a, o) => (calls.push(`confirm ${m} | ${d}${o?.safeDefault ? ' | safe default' : ''}`), confirmAnswer), offer: async (m, a) => (calls.push(`offer ${m} [${a}]`), offerAnswer), info: (m) => calls.push(`info ${m}`), error: (m) => calls.push(`error ${m}`) };
   });
   const lifecycle = (currentToken = TOKEN, trustOk = true): LifecyclePort => ({
     review: () => ({ ok: true, value: { reviewToken: currentToken, trustable: true, trustRefusal: null } as never }),
@@ -73,6 +75,33 @@ describe('extension flows (ports)', () => {
     const other = `${'c'.repeat(64)}.${'b'.repeat(64)}`;
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(true, other), lifecycle: lifecycle() }), 'refused');
     assert.deepEqual(calls, ['error demo changed since you opened this review; review it again before trusting it.']);
+  });
+
+  it('lists in the confirmation what will run and what trust does for Codewhale, with a safe default for Enter (issue 14 #13)', async () => {
+    const withCaps: LifecyclePort = { ...lifecycle(), review: () => ({ ok: true, value: { reviewToken: TOKEN, trustable: true, trustRefusal: null, enabled: false, receipt: null, capabilities: { mcpServers: { issues: { command: 'node', args: ['mcp/server.mjs', '--mode=readonly'] } }, networkHosts: ['api.weather.example'] } } as never }) };
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: withCaps }), 'trusted');
+    const [confirm] = calls;
+    assert.match(confirm ?? '', /Commands it will run:\n  • node mcp\/server\.mjs --mode=readonly  \(MCP server issues\)\nNetwork hosts:\n  • api\.weather\.example/);
+    assert.match(confirm ?? '', /Trusting starts nothing: it stays disabled until you enable it\. Any later change to it drops this trust\. \| safe default$/);
+  });
+
+  it('says for Rivumi that trust records the review and lets skillgate check pass', async () => {
+    assert.equal(await trustFlow(item({ system: 'rivumi', enabled: null }), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() }), 'trusted');
+    assert.match(calls[0] ?? '', /Rivumi already loads this; trusting records your review and lets `skillgate check` pass\./);
+  });
+
+  it('offers "Enable again" after re-trusting a bundle that was enabled before the change, and enables it in one step (issue 14 #14)', async () => {
+    const wasOn: LifecyclePort = { ...lifecycle(), review: () => ({ ok: true, value: { reviewToken: TOKEN, trustable: true, trustRefusal: null, enabled: true, receipt: {}, capabilities: {} } as never }) };
+    offerAnswer = true;
+    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: wasOn }), 'trusted');
+    assert.deepEqual(calls.slice(1), ['trust aaaa', 'offer Trusted demo. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again? [Enable again]', 'enable', 'info Enabled demo.']);
+    calls = [];
+    offerAnswer = false;
+    await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: wasOn });
+    assert.ok(!calls.includes('enable'), 'dismissed: nothing enabled');
+    calls = [];
+    await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
+    assert.ok(!calls.some((c) => c.startsWith('offer')), 'a first trust offers nothing');
   });
 
   it('refuses enable in Restricted Mode', async () => {

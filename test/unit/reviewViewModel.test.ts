@@ -4,6 +4,8 @@ import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust } from '../../src/core/trust/lifecycle';
 import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, RESTRICTED_NOTICE_NOTHING_TO_REDUCE, reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
+import { relativeTime } from '../../src/core/report/relativeTime';
+import { trustEssentials } from '../../src/core/report/trustEssentials';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import { assertDisplaySafe } from './helpers/displaySafe';
 
@@ -70,7 +72,7 @@ describe('the review panel view model', () => {
     fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), fs.readFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8').replace('env = { KEY = "${SECRET}" }', 'env = { KEY = "${SECRET}", HOME_DIR = "${HOME}" }'));
     const m = model();
     assert.equal(m.header.trust, 'content-changed');
-    assert.deepEqual(m.changes?.capabilities.map((c) => c.summary.text), ['new environment mapping for MCP server `local`: HOME_DIR ← HOME']);
+    assert.deepEqual(m.changes?.capabilities.map((c) => c.summary.text), ['new environment mapping for MCP server `local`: HOME_DIR ← ${HOME}']);
     const server = m.changes?.files.find((x) => x.path.text === 'server.js');
     assert.equal(server?.change, 'modified');
     assert.deepEqual(server?.diff.map((l) => `${l.kind} ${l.text.text}`), ['hunk @@ -1,1 +1,2 @@', 'ctx  // server', 'add +process.exit(1);']);
@@ -82,7 +84,8 @@ describe('the review panel view model', () => {
     f.write(`ws/.codewhale/plugins/tools/f${NAME}.txt`, 'a\n');
     f.write('ws/.rivumi/hooks.json', `{"pre_tool_use":[{"command":["bash","h${J}\\udcff.sh"],"tools":["t${J}"]}]}`);
     const walk = (value: unknown, where: string): void => {
-      if (typeof value === 'string') assertDisplaySafe(value, where, false);
+      // A skill's or command's body keeps its lines (shown in a <pre>); everything else is one line.
+      if (typeof value === 'string') assertDisplaySafe(value, where, /\.body\.text$/.test(where));
       else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${where}[${i}]`));
       // `file` is the absolute path the host opens, never shown.
       else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'file') walk(v, `${where}.${k}`);
@@ -169,5 +172,92 @@ describe('the review panel view model', () => {
     const m = model(false);
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled], [false, false, false, false]);
     assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE_NOTHING_TO_REDUCE]);
+  });
+
+  describe('words, not codes (issue 14 #9-#13)', () => {
+    it('shows an argv change as before → after lists, and when the review was, as a person says it', async () => {
+      const first = model();
+      assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token as string, { store })).ok);
+      const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('args = ["server.js", "--mode=worker"]', 'args = ["server.js", "--mode=write", "--all"]'));
+      const s = snap();
+      const r = review(byName(s, 'tools'), { store });
+      assert.ok(r.ok);
+      const at = Date.parse(r.value.receipt?.reviewedAt ?? '');
+      const m = reviewViewModel(r.value, s, false, true, new Date(at + 3 * 3600 * 1000 + 5000));
+      assert.deepEqual(m.changes?.capabilities.map((c) => c.summary.text), ['changed arguments of MCP server `local`: ["server.js", "--mode=worker"] → ["server.js", "--mode=write", "--all"]']);
+      assert.deepEqual([m.changes?.capabilities[0]?.argv?.before.map((a) => a.text), m.changes?.capabilities[0]?.argv?.after.map((a) => a.text)], [['server.js', '--mode=worker'], ['server.js', '--mode=write', '--all']]);
+      assert.equal(m.changes?.reviewedAgo, 'reviewed 3 hours ago');
+      assert.equal(m.changes?.reviewedAt, r.value.receipt?.reviewedAt, 'the exact time, for the tooltip');
+    });
+
+    it('says how long ago in whole units', () => {
+      const now = new Date('2026-12-01T12:00:00Z');
+      assert.deepEqual(['2026-12-01T11:59:30Z', '2026-12-01T11:59:00Z', '2026-12-01T09:00:00Z', '2026-11-30T12:00:00Z', '2026-11-17T12:00:00Z', '2026-12-01T13:00:00Z', 'nonsense'].map((t) => relativeTime(t, now)), ['just now', '1 minute ago', '3 hours ago', '1 day ago', '2 weeks ago', 'in the future (check the clock)', 'at an unknown time']);
+    });
+
+    it('lists each hook with where it runs, the files it runs and whether trust covers them, and when Rivumi runs them', () => {
+      f.write('ws/scripts/guard.py', 'print(1)\n');
+      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","scripts/guard.py"],"timeout":5}]}');
+      const s = snap();
+      const r = review(byName(s, 'hooks.json'), { store });
+      assert.ok(r.ok);
+      const m = reviewViewModel(r.value, s, false);
+      const [h] = m.capabilities.hooks;
+      assert.equal(h?.cwd, 'workspace folder');
+      assert.deepEqual(h?.files.map((x) => [x.path.text, x.covered]), [['scripts/guard.py', true]]);
+      assert.match(h?.files[0]?.note ?? '', /^covered/);
+      assert.equal(m.capabilities.hooksWhen, 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.');
+    });
+
+    it('marks a hook file that trust cannot cover as not covered', () => {
+      f.write('ws/real.sh', 'echo hi\n');
+      fs.symlinkSync(f.path('ws/real.sh'), f.path('ws/link.sh'));
+      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["bash","link.sh"]}]}');
+      const s = snap();
+      const r = review(byName(s, 'hooks.json'), { store });
+      assert.ok(r.ok);
+      const [h] = reviewViewModel(r.value, s, false).capabilities.hooks;
+      assert.deepEqual(h?.files.map((x) => [x.path.text, x.covered]), [['link.sh', false]]);
+      assert.match(h?.files[0]?.note ?? '', /^not covered: /);
+    });
+
+    it('carries each skill\'s and command\'s body, lines kept and hidden characters marked', () => {
+      f.write('ws/.codewhale/plugins/tools/skills/a/SKILL.md', '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>\u202e now.\n');
+      f.write('ws/.codewhale/plugins/tools/commands/fix.md', 'Fix it.\n');
+      const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('[skills]\npath = "skills"\n', '[skills]\npath = "skills"\n[commands]\npath = "commands"\n'));
+      const m = model();
+      const body = m.capabilities.skills[0]?.body;
+      assert.equal(body?.text, '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>⟦U+202E⟧ now.\n');
+      assert.equal(body?.hidden, true);
+      assert.deepEqual(m.capabilities.commands.map((c) => [c.name.text, c.body?.text]), [['fix', 'Fix it.\n']]);
+    });
+
+    it('says per component and MCP server whether it will be active; no "configured on" while the bundle is not active', async () => {
+      const off = model();
+      assert.deepEqual(off.capabilities.components.map((c) => [c.kind, c.active, c.activity]), [['skills', false, 'not active: the bundle is not trusted and enabled']]);
+      assert.deepEqual(off.capabilities.mcp.map((x) => [x.state.tone, x.state.text]), [['muted', 'not started: the bundle is not trusted and enabled'], ['muted', 'not started: the bundle is not trusted and enabled']]);
+      await trustAndEnable();
+      const on = model();
+      assert.deepEqual(on.capabilities.components.map((c) => [c.active, c.activity]), [[true, 'active: the agent loads it']]);
+      assert.deepEqual(on.capabilities.mcp.map((x) => x.state.text), ['configured on', 'configured on']);
+      fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), '// changed\n');
+      const changed = model();
+      assert.deepEqual([changed.header.enabled, changed.capabilities.mcp[0]?.state.text, changed.capabilities.components[0]?.activity], [true, 'not started: the bundle changed since your review', 'not active: the bundle changed since your review']);
+      const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      fs.writeFileSync(toml, `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`);
+      const rejected = model();
+      assert.equal(rejected.header.decision, 'rejected');
+      assert.ok(rejected.capabilities.mcp.every((x) => x.state.tone !== 'on'), 'no green pill on a rejected bundle');
+    });
+
+    it('lists what trust lets run for the confirmation: commands, remote servers, hosts', () => {
+      const s = snap();
+      const r = review(byName(s, 'tools'), { store });
+      assert.ok(r.ok);
+      assert.deepEqual(trustEssentials(r.value), ['Commands it will run:', '  • node server.js --mode=worker  (MCP server local)', 'Remote MCP servers:', '  • remote → https://api.example.com/mcp', 'Network hosts:', '  • api.example.com']);
+      assert.deepEqual(trustEssentials({ capabilities: {} }), ['It runs no commands and declares no MCP servers, hooks or network hosts.']);
+    });
   });
 });

@@ -267,7 +267,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('env = { A = "${B}" }', 'env = { A = "${B}", C = "${D}" }'));
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
-      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary), ['new environment mapping for MCP server `local`: C ← D']);
+      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary), ['new environment mapping for MCP server `local`: C ← ${D}']);
     });
 
     it('names a new Rivumi hook command', async () => {

@@ -37,17 +37,25 @@ export interface ReviewViewModel {
     readonly description: Shown | null;
   };
   readonly changes: null | {
+    /** The receipt's time, exact (a tooltip), and as a person says it ("3 hours ago"). */
     readonly reviewedAt: string;
-    readonly capabilities: readonly { readonly change: string; readonly summary: Shown }[];
+    readonly reviewedAgo: string;
+    /** An argv change carries both lists, shown before → after. */
+    readonly capabilities: readonly { readonly change: string; readonly summary: Shown; readonly argv: null | { readonly before: readonly Shown[]; readonly after: readonly Shown[] } }[];
     readonly files: readonly { readonly path: Shown; readonly file: string; readonly change: string; readonly note: string | null; readonly diff: readonly DiffLine[] }[];
   };
   readonly capabilities: {
     readonly mcp: readonly McpView[];
     readonly networkHosts: readonly string[];
-    readonly hooks: readonly { readonly event: string; readonly argv: readonly Shown[]; readonly timeoutSeconds: number; readonly tools: readonly string[] }[];
+    readonly hooks: readonly HookView[];
     readonly hooksOptIn: boolean | null;
-    readonly skills: readonly { readonly name: Shown; readonly description: Shown }[];
-    readonly components: readonly { readonly kind: string; readonly inactive: boolean; readonly paths: readonly Shown[] }[];
+    /** When the agent runs these hooks, in its own terms (Rivumi: the opt-in variable); null without hooks. */
+    readonly hooksWhen: string | null;
+    /** `body` is the text the agent reads, shown collapsed; null when it cannot be read. */
+    readonly skills: readonly { readonly name: Shown; readonly description: Shown; readonly body: Shown | null }[];
+    readonly commands: readonly { readonly name: Shown; readonly body: Shown | null }[];
+    /** `activity` says in words whether the component will be active, and why not. */
+    readonly components: readonly { readonly kind: string; readonly inactive: boolean; readonly active: boolean; readonly activity: string; readonly paths: readonly Shown[] }[];
   };
   /** What the bundle runs that this trust cannot cover; trust is refused while any is listed. */
   readonly notCovered: readonly Shown[];
@@ -76,6 +84,17 @@ export interface ActionState {
   readonly why: string | null;
 }
 
+export interface HookView {
+  readonly event: string;
+  readonly argv: readonly Shown[];
+  readonly timeoutSeconds: number;
+  readonly tools: readonly string[];
+  /** Where the command runs (Rivumi: the workspace folder). */
+  readonly cwd: string;
+  /** The repository files the argv names: covered by trust (hashed), or not (and then trust is refused). */
+  readonly files: readonly { readonly path: Shown; readonly covered: boolean; readonly note: string }[];
+}
+
 export interface McpView {
   readonly id: Shown;
   readonly transport: string;
@@ -90,5 +109,7 @@ export interface McpView {
   readonly enabledTools: readonly Shown[];
   readonly disabledTools: readonly Shown[];
   readonly enabled: boolean;
+  /** The server's state in words; 'on' only when the bundle itself is active, so a rejected or disabled bundle shows no green pill. */
+  readonly state: { readonly text: string; readonly tone: 'on' | 'off' | 'muted' };
 }
 

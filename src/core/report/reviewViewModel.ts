@@ -6,9 +6,19 @@ import { displayPath } from './contract';
 import type { Snapshot } from '../index/snapshot';
 import type { ReviewReport } from '../trust/lifecycle';
 
-import type { McpView, ReviewViewModel, Shown } from './reviewModel';
+import { readRegularFile } from '../fs/safeFs';
+import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
+import { hookArgvCoverage } from '../rivumi/hookArgvFiles';
+import { relativeTime } from './relativeTime';
+import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 
-export type { McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
+export type { HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
+
+/** A body larger than this is shown cut, with a note: the file itself opens from Files. */
+const MAX_BODY_BYTES = 65536;
+
+/** Rivumi's own condition for running project hooks (rivumi.md "Hooks"). */
+export const RIVUMI_HOOKS_WHEN = 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.';
 
 export function shown(text: unknown): Shown {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : JSON.stringify(text);
@@ -24,7 +34,7 @@ export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE = 'Restricted Mode: Trust and E
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
 export const CAPABILITIES_UNKNOWN = 'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
 
-export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean, workspaceTrusted = true): ReviewViewModel {
+export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean, workspaceTrusted = true, now = new Date()): ReviewViewModel {
   const item = r.item;
   const root = item.system === 'codewhale' ? item.path : (item.workspace ?? path.dirname(item.path));
   const abs = (rel: string) => path.join(root, rel);
@@ -36,7 +46,17 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     return x;
   };
   const S = (t: unknown) => count(shown(t));
+  /** The text the agent reads, lines kept; bundle text, so shown with its invisible characters marked. */
+  const body = (file: string): Shown | null => {
+    const read = readRegularFile(file, MAX_BODY_BYTES);
+    if (!read.ok) return read.reason === 'too-large' ? { text: `(larger than ${MAX_BODY_BYTES / 1024} KiB: open the file from Files)`, hidden: false } : null;
+    const text = decodeUtf8(read.bytes);
+    if (text === undefined) return { text: '(not UTF-8: open the file from Files)', hidden: false };
+    return count({ text: displayText(text, 'multi-line'), hidden: hasUnsafeForDisplay(text.replace(/[\t\n]/g, ' ')) });
+  };
 
+  const current = snapshot.items.find((i) => i.id === item.id) ?? item;
+  const bundleActive = current.decision === 'registered';
   const mcp: McpView[] = Object.entries((caps.mcpServers ?? {}) as Record<string, Record<string, unknown>>)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([id, s]) => {
@@ -60,28 +80,54 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
         enabledTools: ((s.enabledTools as string[]) ?? []).map(S),
         disabledTools: ((s.disabledTools as string[]) ?? []).map(S),
         enabled: s.enabled !== false,
+        state: !bundleActive ? { text: `not started: ${notActiveBecause(current.decision, r.status)}`, tone: 'muted' as const } : s.enabled === false ? { text: 'configured off', tone: 'off' as const } : { text: 'configured on', tone: 'on' as const },
       };
     });
 
   const facts = (item.detail.facts ?? {}) as { qualifiedSkills?: string[]; inactiveComponents?: string[] };
   const inactive = new Set(facts.inactiveComponents ?? []);
-  const components = Object.entries((caps.components ?? {}) as Record<string, string[]>).map(([kind, paths]) => ({ kind: displayText(kind), inactive: inactive.has(kind), paths: paths.map(S) }));
-  for (const kind of ['filesystem-roots', 'lifecycle-mutation']) if (inactive.has(kind)) components.push({ kind, inactive: true, paths: [] });
-  const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>).map((h) => ({
-    event: displayText(h.event),
-    argv: h.argv.map(S),
-    timeoutSeconds: h.timeoutSeconds,
-    tools: h.tools.map((t) => displayText(t)),
-  }));
+  const component = (kind: string, paths: readonly string[]) => {
+    const never = inactive.has(kind);
+    return { kind: displayText(kind), inactive: never, active: !never && bundleActive, activity: never ? `never active: ${item.system} lists it but does not activate it` : bundleActive ? 'active: the agent loads it' : `not active: ${notActiveBecause(current.decision, r.status)}`, paths: paths.map(S) };
+  };
+  const components = Object.entries((caps.components ?? {}) as Record<string, string[]>).map(([kind, paths]) => component(kind, paths));
+  for (const kind of ['filesystem-roots', 'lifecycle-mutation']) if (inactive.has(kind)) components.push(component(kind, []));
+  // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
+  const hookCwd = item.workspace ?? path.dirname(item.path);
+  const hooks: HookView[] = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>).map((h) => {
+    const coverage = item.system === 'rivumi' ? hookArgvCoverage(hookCwd, h.argv) : { files: [], problems: [] };
+    return {
+      event: displayText(h.event),
+      argv: h.argv.map(S),
+      timeoutSeconds: h.timeoutSeconds,
+      tools: h.tools.map((t) => displayText(t)),
+      cwd: 'workspace folder',
+      files: [
+        ...coverage.files.map((f) => ({ path: S(decodeRawName(f)), covered: true, note: 'covered: its bytes are part of the review token' })),
+        ...coverage.problems.map((p) => ({ path: S(h.argv[p.argIndex] ?? ''), covered: false, note: `not covered: ${p.message}` })),
+      ],
+    };
+  });
+  const skillItems = snapshot.items.filter((i) => i.parent === item.id && i.kind === 'skill');
   const skills =
     item.system === 'codewhale'
-      ? snapshot.items.filter((i) => i.parent === item.id && i.kind === 'skill').map((i) => ({ name: S(i.qualifiedName), description: S(i.detail.description ?? '') }))
-      : ((caps.skills as { name: string; path: string }[]) ?? []).map((s) => ({ name: S(s.name), description: S(snapshot.items.find((i) => i.parent === item.id && i.qualifiedName === s.name)?.detail.description ?? '') }));
+      ? skillItems.map((i) => ({ name: S(i.qualifiedName), description: S(i.detail.description ?? ''), body: body(i.location.file) }))
+      : ((caps.skills as { name: string; path: string }[]) ?? []).map((s) => {
+          const child = skillItems.find((i) => i.qualifiedName === s.name);
+          return { name: S(s.name), description: S(child?.detail.description ?? ''), body: child ? body(child.location.file) : null };
+        });
+  // Codewhale's commands are the Markdown files under the bundle's `commands` component paths.
+  const commandDirs = ((caps.components as Record<string, string[]> | undefined)?.commands ?? []).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
+  const commands = (r.files ?? [])
+    .filter((f) => f.path.endsWith('.md') && commandDirs.some((d) => f.path === d || f.path.startsWith(`${d}/`)))
+    .map((f) => ({ name: S(path.basename(f.path, '.md')), body: body(abs(f.path)) }));
 
+  const argvOf = (v: unknown): Shown[] => (Array.isArray(v) ? v.map((x) => S(String(x))) : []);
   const changes = r.diff
     ? {
         reviewedAt: r.receipt?.reviewedAt ?? '',
-        capabilities: r.diff.capabilities.map((c) => ({ change: c.change, summary: S(c.summary) })),
+        reviewedAgo: r.receipt ? `reviewed ${relativeTime(r.receipt.reviewedAt, now)}` : 'reviewed at an unknown time',
+        capabilities: r.diff.capabilities.map((c) => ({ change: c.change, summary: S(c.summary), argv: /\.(args|argv)$/.test(c.path) && c.change === 'changed' ? { before: argvOf(c.before), after: argvOf(c.after) } : null })),
         files: r.diff.files.map((f) => ({
           path: S(f.path),
           file: abs(f.path),
@@ -95,7 +141,6 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       }
     : null;
 
-  const current = snapshot.items.find((i) => i.id === item.id) ?? item;
   const where = (d: { file: string; range: { start: { line: number } } }) => displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`);
   // The index's diagnostics for the item and its children, and any the review's own read found that the index has not caught up with.
   const indexed = snapshot.diagnostics.filter((d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId));
@@ -125,7 +170,9 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       networkHosts: ((caps.networkHosts as string[]) ?? []).map((h) => displayText(h)),
       hooks,
       hooksOptIn: item.system === 'rivumi' && hooks.length > 0 ? hooksOptIn : null,
+      hooksWhen: item.system === 'rivumi' && hooks.length > 0 ? RIVUMI_HOOKS_WHEN : null,
       skills,
+      commands,
       components,
     },
     notCovered: r.notCovered.map(S),
@@ -138,6 +185,15 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       return hidden;
     },
   };
+}
+
+/** Why a component or server of a bundle that is not active will not run, in words. */
+function notActiveBecause(decision: string, trust: string): string {
+  if (decision === 'rejected') return 'the agent does not load this bundle (it is rejected)';
+  if (decision === 'shadowed') return 'another bundle with this name wins';
+  if (decision === 'display_only') return 'the agent only lists this bundle';
+  if (trust === 'content-changed' || trust === 'capabilities-changed') return 'the bundle changed since your review';
+  return trust === 'trusted' ? 'the bundle is not enabled' : 'the bundle is not trusted and enabled';
 }
 
 /**

@@ -60,6 +60,11 @@ function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): vo
     }
     return;
   }
+  // An argv is an ordered list, not a set: a reviewer reads it whole, before → after.
+  if (Array.isArray(a) && Array.isArray(b) && ORDERED_LISTS.has(at.at(-1) ?? '')) {
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.push(change(at, 'changed', a, b));
+    return;
+  }
   if (Array.isArray(a) && Array.isArray(b) && [...a, ...b].every((x) => typeof x === 'string')) {
     // Sets of names (hosts, tools, paths): report each added or removed member.
     for (const x of b as string[]) if (!(a as string[]).includes(x)) out.push(change([...at, x], 'added', undefined, x));
@@ -68,6 +73,9 @@ function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): vo
   }
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push(change(at, 'changed', a, b));
 }
+
+/** Capability fields whose order matters: the argv a server or hook is started with. */
+const ORDERED_LISTS = new Set(['args', 'argv']);
 
 function change(at: string[], kind: CapabilityChange['change'], before: unknown, after: unknown): CapabilityChange {
   return { path: at.join('.'), change: kind, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}), summary: summarize(at, kind, before, after) };
@@ -80,14 +88,30 @@ function summarize(at: string[], kind: CapabilityChange['change'], before: unkno
   if (top === 'mcpServers' && at.length === 2) return `${verb} MCP server \`${key}\``;
   if (top === 'mcpServers' && (field === 'env' || field === 'envHeaders') && at.length === 4) {
     const what = field === 'env' ? 'environment mapping' : 'environment-backed header';
-    return kind === 'changed' ? `${what} ${at[3]} of MCP server \`${key}\`: ${show(before)} → ${show(after)}` : `${verb} ${what} for MCP server \`${key}\`: ${at[3]} ← ${show(after ?? before)}`;
+    // Written as the panel writes a mapping elsewhere: `GITHUB_TOKEN ← ${GITHUB_TOKEN}`.
+    const mapping = (v: unknown) => `${at[3]} ← ${envSource(v)}`;
+    return kind === 'changed' ? `changed ${what} for MCP server \`${key}\`: ${mapping(before)} → ${mapping(after)}` : `${verb} ${what} for MCP server \`${key}\`: ${mapping(after ?? before)}`;
   }
+  if (top === 'mcpServers' && field === 'args' && at.length === 3) return `changed arguments of MCP server \`${key}\`: ${argvList(before)} → ${argvList(after)}`;
+  if (top === 'hooks' && field === 'argv' && at.length === 3) return `changed command of hook ${key}: ${argvList(before)} → ${argvList(after)}`;
   if (top === 'mcpServers') return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind} ${show(after ?? before)}`}`;
   if (top === 'networkHosts') return `${verb} network host \`${key}\``;
   if (top === 'components' && at.length === 2) return `${verb} component kind \`${key}\``;
   if (top === 'hooks' && at.length === 2) return `${verb} hook command: ${key}`;
   if (top === 'hooks') return `hook ${key}: ${at.slice(2).join('.')} ${show(before)} → ${show(after)}`;
   return `${at.join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind}: ${show(after ?? before)}`}`;
+}
+
+/** An argv as a person writes it: each element quoted, in order. */
+export function argvList(v: unknown): string {
+  if (!Array.isArray(v)) return show(v);
+  const s = `[${v.map((x) => JSON.stringify(String(x))).join(', ')}]`;
+  return s.length > 240 ? `${s.slice(0, 237)}...` : s;
+}
+
+/** An environment mapping's source: the variable it is read from (`${NAME}`), or `?` when unset. */
+function envSource(v: unknown): string {
+  return typeof v === 'string' ? `\${${v}}` : v === null || v === undefined ? '?' : show(v);
 }
 
 function show(v: unknown): string {

@@ -8,8 +8,14 @@ import type { ReviewReport } from '../../core/trust/lifecycle';
  * shown, confirm first) and are unit-tested with stubs; commands.ts adapts VS Code.
  */
 export interface UiPort {
-  /** A modal confirmation; resolves true only when the user picks `action`. */
-  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  /**
+   * A modal confirmation; resolves true only when the user picks `action`. With
+   * `safeDefault`, Enter does not pick `action`: the focused default is a button that
+   * does nothing (for what adds trust).
+   */
+  confirm(message: string, detail: string, action: string, options?: { readonly safeDefault?: boolean }): Promise<boolean>;
+  /** A notification with one action button; resolves true when the user picks it. */
+  offer(message: string, action: string): Promise<boolean>;
   info(message: string): void;
   error(message: string): void;
 }

@@ -1,4 +1,5 @@
 import { hasEnableSwitch } from '../../core/decisions/enableSwitch';
+import { trustEssentials } from '../../core/report/trustEssentials';
 import type { Item } from '../../core/model';
 import type { GatePort, LifecyclePort, UiPort } from './ports';
 
@@ -12,6 +13,15 @@ export const RESTRICTED_ENABLE = 'Restricted Mode: trust this workspace in VS Co
 function afterTrust(item: Item): string {
   return hasEnableSwitch(item) ? 'It stays disabled until you enable it' : 'Rivumi loads it as before (it has no enable switch); Skillgate now shows it as reviewed';
 }
+
+/** What trust does for this system, said honestly in the confirmation (README "Rivumi: trust without an enable switch"). */
+export function trustMeaning(item: Item): string {
+  return hasEnableSwitch(item)
+    ? 'Trusting starts nothing: it stays disabled until you enable it.'
+    : 'Rivumi already loads this; trusting records your review and lets `skillgate check` pass. It does not switch anything on or off.';
+}
+
+export const ENABLE_AGAIN = 'Enable again';
 
 export function shortToken(token: string): string {
   return `${token.slice(0, 12)}…${token.slice(65, 77)}`;
@@ -46,16 +56,27 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
   }
   const ok = await ui.confirm(
     `Trust ${item.name}?`,
-    `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}). ${afterTrust(item)}; any later change to it drops this trust.`,
+    [
+      `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}).`,
+      '',
+      ...trustEssentials(current.value),
+      '',
+      `${trustMeaning(item)} Any later change to it drops this trust.`,
+    ].join('\n'),
     'Trust',
+    { safeDefault: true },
   );
   if (!ok) return 'cancelled';
+  // Trust resets the enable bit by design (trust.md "Enable"); a bundle that was on before the change is offered back in one step.
+  const wasEnabled = hasEnableSwitch(item) && current.value.enabled && current.value.receipt !== null;
   const r = await lifecycle.trust(item, shown);
   if (!r.ok) {
     ui.error(/does not match/.test(r.message) ? `${item.name} changed since you opened this review; review it again before trusting it.` : r.message);
     return 'refused';
   }
-  ui.info(`Trusted ${item.name}. ${afterTrust(item)}.`);
+  if (wasEnabled) {
+    if (await ui.offer(`Trusted ${item.name}. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again?`, ENABLE_AGAIN)) await enableFlow(item, ports);
+  } else ui.info(`Trusted ${item.name}. ${afterTrust(item)}.`);
   return 'trusted';
 }
 

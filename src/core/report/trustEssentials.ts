@@ -1,0 +1,34 @@
+import { displayText } from '../text/displayText';
+import type { ReviewReport } from '../trust/lifecycle';
+
+/** At most this many lines per kind in a modal: the review panel lists the rest. */
+const MAX_PER_KIND = 5;
+
+/**
+ * What trusting a bundle lets run, in a few lines for the trust confirmation (issue 14
+ * #13): the commands it will start (MCP servers over stdio, hooks), the remote MCP
+ * servers, the network hosts. Built from the same capabilities the review shows, every
+ * value escaped; "nothing that runs" is said rather than left blank.
+ */
+export function trustEssentials(r: Pick<ReviewReport, 'capabilities'>): string[] {
+  const caps = r.capabilities ?? {};
+  const v = (x: unknown) => displayText(typeof x === 'string' ? x : JSON.stringify(x));
+  const argv = (command: unknown, args: unknown) => [command, ...(Array.isArray(args) ? args : [])].map(v).join(' ');
+  const servers = Object.entries((caps.mcpServers ?? {}) as Record<string, Record<string, unknown>>).sort(([a], [b]) => (a < b ? -1 : 1));
+  const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[] }>);
+  const runs = [...servers.filter(([, s]) => s.command).map(([id, s]) => `${argv(s.command, s.args)}  (MCP server ${v(id)})`), ...hooks.map((h) => `${argv(h.argv[0], h.argv.slice(1))}  (hook ${v(h.event)})`)];
+  const remote = servers.filter(([, s]) => !s.command && s.url).map(([id, s]) => `${v(id)} → ${v(s.url)}`);
+  const hosts = ((caps.networkHosts as string[] | undefined) ?? []).map(v);
+  const out: string[] = [];
+  const list = (title: string, lines: string[]) => {
+    if (lines.length === 0) return;
+    out.push(`${title}:`, ...lines.slice(0, MAX_PER_KIND).map((l) => `  • ${l}`));
+    if (lines.length > MAX_PER_KIND) out.push(`  • and ${lines.length - MAX_PER_KIND} more (see the review)`);
+  };
+  if (r.capabilities === null) return ['What this bundle can do cannot be read (its manifest does not load).'];
+  list('Commands it will run', runs);
+  list('Remote MCP servers', remote);
+  list('Network hosts', hosts);
+  if (out.length === 0) out.push('It runs no commands and declares no MCP servers, hooks or network hosts.');
+  return out;
+}
