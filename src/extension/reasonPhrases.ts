@@ -18,7 +18,7 @@ export const REASON_PHRASE: Record<ReasonCode, string> = {
   name_conflict: 'shadowed by another bundle',
   skill_limit_exceeded: 'past the 16-skill cap',
   plugin_limit_exceeded: 'past the 16-plugin cap',
-  unsupported_components: 'shown only: nothing it can activate',
+  unsupported_components: 'shown only (unsupported)',
   component_inactive: 'never activated',
   not_reviewed: 'needs review',
   content_changed: 'changed since review',
@@ -28,7 +28,7 @@ export const REASON_PHRASE: Record<ReasonCode, string> = {
   hooks_not_opted_in: 'hooks off (opt-in not set)',
   bundle_inactive: 'bundle not active',
   trust_store_unavailable: 'trust store unreadable',
-  workspace_untrusted: 'Restricted Mode',
+  workspace_untrusted: 'off in Restricted Mode',
   staged_skill_invalid: 'a skill fails to parse',
 };
 

@@ -35,8 +35,8 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       [{ system: 'rivumi', kind: 'hooks', reasons: ['hooks_not_opted_in', 'not_reviewed'] }, 'hooks off (opt-in not set)'],
       [{ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null }, 'loaded · not reviewed'],
       [{ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'content_changed'], enabled: null }, 'loaded · changed since review'],
-      [{ decision: 'display_only', reasons: ['unsupported_components', 'not_reviewed'] }, 'shown only: nothing it can activate'],
-      [{ reasons: ['workspace_untrusted'] }, 'Restricted Mode'],
+      [{ decision: 'display_only', reasons: ['unsupported_components', 'not_reviewed'] }, 'shown only (unsupported)'],
+      [{ reasons: ['workspace_untrusted'] }, 'off in Restricted Mode'],
     ];
     for (const [over, phrase] of cases) {
       it(`reads "${phrase}" for ${over.decision ?? 'disabled'} · ${(over.reasons ?? []).join(', ')}`, () => {
