@@ -10,16 +10,19 @@ import type { Item } from '../core/model';
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 
 export function itemLabel(item: Item): string {
+  // A hook is named by its event; what it runs follows its decision in the description, so the decision stays in sight.
+  const event = item.kind === 'hook' ? item.detail.facts?.event : undefined;
+  if (typeof event === 'string') return displayText(event);
   return displayText(item.parent ? item.name : item.qualifiedName);
 }
 
 /**
  * The tree's description: the reason in words (reasonPhrases.ts), then what an MCP
- * server runs (a hook's argv is its label already). With the snapshot, a shadowed
+ * server or a hook runs. With the snapshot, a shadowed
  * bundle names where the winner lives.
  */
 export function itemDescription(item: Item, snapshot?: Snapshot): string {
-  const runs = item.kind === 'mcp-server' && snapshot ? mcpServerRuns(item, snapshot) : '';
+  const runs = item.kind === 'mcp-server' && snapshot ? mcpServerRuns(item, snapshot) : item.kind === 'hook' ? hookRuns(item) : '';
   return displayText(runs ? `${reasonPhrase(item, snapshot)} · ${runs}` : reasonPhrase(item, snapshot));
 }
 
@@ -80,6 +83,12 @@ export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
   const { command, args, url } = server as { command?: unknown; args?: unknown; url?: unknown };
   if (typeof command === 'string') return [command, ...(Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [])].join(' ');
   return typeof url === 'string' ? url : '';
+}
+
+/** A hook's argv, as Rivumi runs it. */
+export function hookRuns(item: Item): string {
+  const argv = item.detail.facts?.argv;
+  return Array.isArray(argv) ? argv.filter((a): a is string => typeof a === 'string').join(' ') : '';
 }
 
 /** The screen-reader label: name, kind, decision and reason, all in words (no `not_reviewed`). */

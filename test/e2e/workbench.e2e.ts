@@ -77,7 +77,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await treeRow('test-pack').first().locator('.monaco-tl-twistie').click();
     await treeRow('test-writer').first().waitFor({ timeout: 15000 });
     assert.equal((await treeRow('test-writer').first().locator('.label-description').textContent())?.trim(), 'loaded · not reviewed');
-    assert.equal((await treeRow('pre_tool_use: python3 scripts/deny-secrets.py').first().locator('.label-description').textContent())?.trim(), 'hooks off (opt-in not set)');
+    assert.equal((await treeRow('pre_tool_use').first().locator('.label-description').textContent())?.trim(), 'hooks off (opt-in not set) · python3 scripts/deny-secrets.py');
     assert.equal(await treeRow('test-pack').first().locator('.codicon-plug').count(), 1, 'the Rivumi plugin icon');
     await page.screenshot({ path: path.join(RESULTS, 'rivumi-loaded-unreviewed.png') });
   });

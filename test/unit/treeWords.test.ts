@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { REASON_PHRASE, KIND_WORD } from '../../src/extension/reasonPhrases';
-import { itemAriaLabel, itemDescription, kindIcon, kindText } from '../../src/extension/itemText';
+import { itemAriaLabel, itemDescription, itemLabel, kindIcon, kindText } from '../../src/extension/itemText';
 import { childNodes, readTreeMode, type TreeNode } from '../../src/extension/treeNodes';
 import { statusSummary } from '../../src/extension/statusText';
 import { Indexer } from '../../src/core/index/indexer';
@@ -60,6 +60,12 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       const s = snap([parent, stdio, remote]);
       assert.equal(itemDescription(stdio, s), 'active · npx -y issues-mcp --mode=read');
       assert.equal(itemDescription(remote, s), 'active · https://api.weather.example/mcp');
+    });
+
+    it('names a hook by its event and shows its argv after its decision', () => {
+      const hook = item({ id: 'rivumi:/ws#hooks/pre_tool_use/0', system: 'rivumi', kind: 'hook', name: 'pre_tool_use: python3 scripts/deny.py', parent: 'h', decision: 'disabled', reasons: ['hooks_not_opted_in'], trust: null, detail: { facts: { event: 'pre_tool_use', argv: ['python3', 'scripts/deny.py'] } } });
+      assert.equal(itemLabel(hook), 'pre_tool_use');
+      assert.equal(itemDescription(hook), 'hooks off (opt-in not set) · python3 scripts/deny.py');
     });
   });
 
