@@ -82,6 +82,8 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
   it('describes every item in words, and the view title fits', async () => {
     await openView();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
+    // The provider is registered before any index runs: the view never says it has none.
+    assert.doesNotMatch((await page.locator('.part.sidebar').textContent()) ?? '', /no data provider registered/i);
     const expectations: [string, string][] = [
       ['reviewer', 'active · guidance'],
       ['hooks.json', 'hooks off (opt-in not set)'],

@@ -61,7 +61,7 @@ describe('the packaged VSIX', () => {
   });
 
   it('contains nothing unexpected', () => {
-    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^docs\/[\w.-]+\.(png|md)$/];
+    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
     const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
     assert.deepEqual(unexpected, []);
   });
