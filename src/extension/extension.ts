@@ -3,6 +3,7 @@ import { ItemTreeProvider, type TreeNode } from './itemTree';
 import { Problems } from './problems';
 import { SkillgateService } from './skillgateService';
 import { StatusBar } from './statusBar';
+import { TreeModes } from './treeMode';
 import { QuickFixes } from './quickFixes';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 import { refreshOfflineSchemas, serveSchemasOffline } from './offlineSchemas';
@@ -28,14 +29,16 @@ export interface SkillgateApi {
 }
 
 export function activate(context: vscode.ExtensionContext): SkillgateApi {
-  // Register everything first; the first index runs after activation returns.
-  const service = new SkillgateService();
+  // The view's provider first, so the view never shows "no data provider"; the first index runs after activation returns.
   const tree = new ItemTreeProvider();
+  const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
+  view.message = 'Indexing…';
+  const modes = new TreeModes(context.workspaceState, tree, view);
+  const service = new SkillgateService();
   const docs = new DiagnosticsDoc(context.extensionUri);
   const problems = new Problems(docs);
   const status = new StatusBar();
   const panels = new ReviewPanels(context.extensionUri, service, windowUi);
-  const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
   const snapshots = new vscode.EventEmitter<Snapshot>();
   const reports = new ReadonlyDocuments(() => service.snapshot, () => doctorText(service));
   context.subscriptions.push(service, problems, status, panels, view, snapshots, reports);
@@ -46,7 +49,12 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
     vscode.commands.registerCommand(DiagnosticsDoc.command, (code: unknown) => docs.show(typeof code === 'string' ? code : '')),
     vscode.commands.registerCommand('skillgate.serveSchemasOffline', () => serveSchemasOffline(context.extensionUri)),
+    service.onIndexProgress(({ done, total }) => {
+      // Only until the first snapshot: later re-indexes keep the tree and show the view's progress bar.
+      if (!service.snapshot) view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
+    }),
     service.onDidChangeSnapshot(({ previous, snapshot }) => {
+      view.message = undefined;
       tree.update(snapshot);
       problems.update(snapshot);
       status.update(snapshot);
@@ -60,7 +68,9 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       void notifyDrift(newlyDrifted(previous, snapshot), panels);
     }),
   );
-  registerCommands(context, service, panels, () => vscode.commands.executeCommand('skillgate.items.focus'));
+  const focusView = () => vscode.commands.executeCommand('skillgate.items.focus');
+  registerCommands(context, service, panels, focusView);
+  modes.register(context, focusView);
   refreshOfflineSchemas(context.extensionUri).catch(() => undefined);
   const ready = service.refreshAll();
   const find = (key: string): Item | undefined => service.snapshot?.items.find((i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'));

@@ -4,18 +4,98 @@ import { DECISION_TEXT, REASON_TEXT } from '../core/decisions/reasonText';
 import { displayText } from '../core/text/displayText';
 import { escapeMarkdown } from './markdownEscape';
 import { quickPickText } from './uiText';
+import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
+import { itemById, type Snapshot } from '../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../core/model';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 
 export function itemLabel(item: Item): string {
+  // A hook is named by its event; what it runs follows its decision in the description, so the decision stays in sight.
+  const event = item.kind === 'hook' ? item.detail.facts?.event : undefined;
+  if (typeof event === 'string') return displayText(event);
   return displayText(item.parent ? item.name : item.qualifiedName);
 }
 
-export function itemDescription(item: Item): string {
-  // What the agent loads although it is not reviewed reads as loaded, never as disabled (decisions.md).
-  if (isLoadedUnreviewed(item)) return `loaded · ${(item.reasons[1] ?? 'not_reviewed').replace(/_/g, ' ')}`;
-  return displayText(`${item.decision} · ${item.reasons[0] ?? ''}`);
+/**
+ * The tree's description: the reason in words (reasonPhrases.ts), then what an MCP
+ * server or a hook runs. With the snapshot, a shadowed
+ * bundle names where the winner lives.
+ */
+export function itemDescription(item: Item, snapshot?: Snapshot): string {
+  const runs = item.kind === 'mcp-server' && snapshot ? mcpServerRuns(item, snapshot) : item.kind === 'hook' ? hookRuns(item) : '';
+  return displayText(runs ? `${reasonPhrase(item, snapshot)} · ${runs}` : reasonPhrase(item, snapshot));
+}
+
+/** The primary reason in words; what the agent loads unreviewed reads as loaded, never as disabled (decisions.md). */
+export function reasonPhrase(item: Item, snapshot?: Snapshot): string {
+  const first = item.reasons[0];
+  if (first === undefined) return DECISION_WORD[item.decision];
+  if (isLoadedUnreviewed(item)) {
+    const why = item.reasons[1];
+    return why === undefined || why === 'not_reviewed' ? REASON_PHRASE.loaded_unreviewed : `loaded · ${REASON_PHRASE[why]}`;
+  }
+  if (first === 'name_conflict' && item.shadowedBy && snapshot) {
+    const winner = itemById(snapshot, item.shadowedBy);
+    if (winner?.scope === 'user') return 'shadowed by your user bundle';
+    if (winner?.workspace) return `shadowed by ${path.basename(winner.workspace)}`;
+  }
+  return REASON_PHRASE[first];
+}
+
+/** What the item is, in words: "Codewhale plugin", "MCP server", "inactive lsp component". */
+export function kindText(item: Item): string {
+  if (item.kind === 'component') return `${item.decision === 'display_only' ? 'inactive ' : ''}${item.name} component`;
+  if (item.kind === 'plugin' || item.kind === 'hooks') return `${item.system === 'rivumi' ? 'Rivumi' : 'Codewhale'} ${KIND_WORD[item.kind]}`;
+  return KIND_WORD[item.kind];
+}
+
+/**
+ * A codicon per kind (the decision is the icon's colour, not its shape). Components are
+ * named by what they declare; an inactive one has its own icon whatever it declares.
+ */
+export function kindIcon(item: Item): string {
+  switch (item.kind) {
+    case 'plugin':
+      return item.system === 'rivumi' ? 'plug' : 'package';
+    case 'skill':
+      return 'book';
+    case 'hooks':
+      return 'json';
+    case 'hook':
+      return 'zap';
+    case 'mcp-server':
+      return 'server';
+    case 'component':
+      if (item.decision === 'display_only') return 'circle-slash';
+      return COMPONENT_ICON[item.name] ?? 'symbol-misc';
+  }
+}
+
+const COMPONENT_ICON: Readonly<Record<string, string>> = { commands: 'terminal', agents: 'hubot', lsp: 'symbol-interface', 'filesystem-roots': 'folder-opened', 'lifecycle-mutation': 'history' };
+
+/** An MCP server's command and args, or its URL, as its bundle declares them. */
+export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
+  const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
+  const servers = parent?.detail.facts?.mcpServers;
+  if (!Array.isArray(servers)) return '';
+  const server: unknown = servers.find((s: unknown) => typeof s === 'object' && s !== null && (s as { id?: unknown }).id === item.name);
+  if (typeof server !== 'object' || server === null) return '';
+  const { command, args, url } = server as { command?: unknown; args?: unknown; url?: unknown };
+  if (typeof command === 'string') return [command, ...(Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [])].join(' ');
+  return typeof url === 'string' ? url : '';
+}
+
+/** A hook's argv, as Rivumi runs it. */
+export function hookRuns(item: Item): string {
+  const argv = item.detail.facts?.argv;
+  return Array.isArray(argv) ? argv.filter((a): a is string => typeof a === 'string').join(' ') : '';
+}
+
+/** The screen-reader label: name, kind, decision and reason, all in words (no `not_reviewed`). */
+export function itemAriaLabel(item: Item, snapshot?: Snapshot): string {
+  const decision = isLoadedUnreviewed(item) ? 'loaded' : DECISION_WORD[item.decision];
+  return displayText(`${itemLabel(item)}, ${kindText(item)}, ${decision}, ${itemDescription(item, snapshot)}`);
 }
 
 /** `registered` with `loaded_unreviewed` first: the agent loads it, unreviewed (a risk, shown in the warning colour). */
@@ -46,7 +126,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, informa
  * workspace-relative path, and the first diagnostics' messages with a link to the Problems panel.
  */
 export function itemTooltipMarkdown(item: Item, context: TooltipContext): string {
-  let md = `**${escapeMarkdown(item.qualifiedName, true)}** — ${DECISION_TEXT[item.decision]}\n\n`;
+  let md = `**${escapeMarkdown(item.qualifiedName, true)}** — ${escapeMarkdown(kindText(item), true)} — ${DECISION_TEXT[item.decision]}\n\n`;
   for (const r of item.reasons) md += `- \`${r}\`: ${REASON_TEXT[r]}\n`;
   if (context.winner) {
     const w = context.winner;

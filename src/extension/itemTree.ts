@@ -1,36 +1,54 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
-import { childNodes, type TreeNode } from './treeNodes';
+import { childNodes, DEFAULT_TREE_MODE, GROUP_LABEL, type DecisionGroup, type TreeMode, type TreeNode } from './treeNodes';
 import { contextValueOf } from './flows/driftNotice';
-import { isLoadedUnreviewed, itemDescription, itemLabel, itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
+import { isLoadedUnreviewed, itemAriaLabel, itemDescription, itemLabel, itemTooltipMarkdown, kindIcon, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
 import type { Decision, Item } from '../core/model';
 
 export type { TreeNode } from './treeNodes';
 
-const DECISION_ICON: Record<Decision, [string, string]> = {
-  registered: ['pass-filled', 'testing.iconPassed'],
-  rejected: ['error', 'errorForeground'],
-  display_only: ['eye', 'descriptionForeground'],
-  disabled: ['circle-slash', 'list.warningForeground'],
-  shadowed: ['layers', 'disabledForeground'],
+/** The decision is the icon's colour; its shape is the kind (itemText.ts `kindIcon`). */
+const DECISION_COLOR: Record<Decision, string> = {
+  registered: 'testing.iconPassed',
+  rejected: 'errorForeground',
+  display_only: 'descriptionForeground',
+  disabled: 'list.warningForeground',
+  shadowed: 'disabledForeground',
 };
 
 /** Loaded by its agent although not reviewed: a risk, in the warning colour (decisions.md `loaded_unreviewed`). */
-const LOADED_UNREVIEWED_ICON: [string, string] = ['warning', 'list.warningForeground'];
+const LOADED_UNREVIEWED_COLOR = 'list.warningForeground';
+
+const GROUP_ICON: Record<DecisionGroup, [string, string]> = {
+  rejected: ['error', 'errorForeground'],
+  loadedUnreviewed: ['warning', 'list.warningForeground'],
+  needsReview: ['eye', 'list.warningForeground'],
+  disabled: ['circle-slash', 'list.warningForeground'],
+  active: ['pass-filled', 'testing.iconPassed'],
+  displayOnly: ['eye-closed', 'descriptionForeground'],
+  shadowed: ['layers', 'disabledForeground'],
+};
 
 export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private snapshot: Snapshot | undefined;
+  private mode: TreeMode = DEFAULT_TREE_MODE;
 
   update(snapshot: Snapshot): void {
     this.snapshot = snapshot;
     this.changed.fire(undefined);
   }
 
+  /** The filter and grouping (remembered per workspace by the caller). */
+  setMode(mode: TreeMode): void {
+    this.mode = mode;
+    this.changed.fire(undefined);
+  }
+
   getChildren(node?: TreeNode): TreeNode[] {
-    return this.snapshot ? childNodes(this.snapshot, node) : [];
+    return this.snapshot ? childNodes(this.snapshot, node, this.mode) : [];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -39,6 +57,17 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       t.id = node.id;
       t.iconPath = new vscode.ThemeIcon(node.workspace ? 'root-folder' : 'account');
       t.contextValue = 'skillgate.folder';
+      t.accessibilityInformation = { label: node.workspace ? `${node.label}, workspace folder` : 'User bundles' };
+      return t;
+    }
+    if (node.kind === 'group') {
+      const t = new vscode.TreeItem(GROUP_LABEL[node.group], vscode.TreeItemCollapsibleState.Expanded);
+      t.id = node.id;
+      t.description = String(node.count);
+      const [icon, color] = GROUP_ICON[node.group];
+      t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+      t.contextValue = 'skillgate.group';
+      t.accessibilityInformation = { label: `${GROUP_LABEL[node.group]}: ${node.count} ${node.count === 1 ? 'bundle' : 'bundles'}` };
       return t;
     }
     if (node.kind === 'system') {
@@ -46,15 +75,16 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       t.id = node.id;
       t.iconPath = new vscode.ThemeIcon(node.system === 'rivumi' ? 'book' : 'extensions');
       t.contextValue = 'skillgate.system';
+      t.accessibilityInformation = { label: `${node.system === 'rivumi' ? 'Rivumi' : 'Codewhale'}, coding agent` };
       return t;
     }
     const item = node.item;
     const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
     const t = new vscode.TreeItem(itemLabel(item), hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     t.id = item.id;
-    t.description = itemDescription(item);
-    const [icon, color] = isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_ICON : DECISION_ICON[item.decision];
-    t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+    t.description = itemDescription(item, this.snapshot);
+    t.accessibilityInformation = { label: itemAriaLabel(item, this.snapshot) };
+    t.iconPath = new vscode.ThemeIcon(kindIcon(item), new vscode.ThemeColor(isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_COLOR : DECISION_COLOR[item.decision]));
     const winner = item.shadowedBy ? this.snapshot?.items.find((i) => i.id === item.shadowedBy) : undefined;
     t.tooltip = tooltip(item, { diagnostics: this.snapshot?.diagnostics.filter((d) => d.itemId === item.id) ?? [], ...(winner ? { winner } : {}) });
     t.contextValue = contextValueOf(item);

@@ -32,6 +32,9 @@ export class SkillgateService implements vscode.Disposable {
   private current: Snapshot | undefined;
   private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
   readonly onDidChangeSnapshot = this.changed.event;
+  private readonly progress = new vscode.EventEmitter<{ done: number; total: number }>();
+  /** Bundles loaded so far in a full index, for the view's "Indexing N / M bundles…". */
+  readonly onIndexProgress = this.progress.event;
   private watchers: vscode.Disposable[] = [];
   /** Watchers of directories created while the window is open (see `watchNewDirectories`). */
   private readonly subtreeWatchers = new Map<string, vscode.Disposable>();
@@ -63,9 +66,9 @@ export class SkillgateService implements vscode.Disposable {
     return this.store;
   }
 
-  /** Re-reads every folder; runs after activation returns, with progress in the status bar. */
+  /** Re-reads every folder; runs after activation returns, with progress in the view (`viewId`). */
   async refreshAll(): Promise<Snapshot> {
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Skillgate: indexing' }, async () => {
+    return vscode.window.withProgress({ location: { viewId: 'skillgate.items' } }, async () => {
       // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -87,7 +90,7 @@ export class SkillgateService implements vscode.Disposable {
       return guardIndexAsync(
         async () => {
           this.watch(folders, indexer);
-          const loaded = await indexer.indexAllAsync();
+          const loaded = await indexer.indexAllAsync((done, total) => this.progress.fire({ done, total }));
           const changed = this.fullIndexRuns.finish(run);
           if (!changed) return this.current ?? loaded;
           this.indexer = indexer;
@@ -242,5 +245,6 @@ export class SkillgateService implements vscode.Disposable {
     for (const w of this.subtreeWatchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
+    this.progress.dispose();
   }
 }

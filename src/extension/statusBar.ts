@@ -1,27 +1,28 @@
 import * as vscode from 'vscode';
-import { statusCounts } from './flows/driftNotice';
+import { statusSummary } from './statusText';
 import type { Snapshot } from '../core/index/snapshot';
 
-/** Active / needs review / rejected at a glance; a click focuses the Skillgate view. */
+const BACKGROUND = { error: 'statusBarItem.errorBackground', warning: 'statusBarItem.warningBackground' } as const;
+
+/** Active / needs review / rejected at a glance, coloured by the worst; a click shows the worst state's bundles. */
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('skillgate.status', vscode.StatusBarAlignment.Left, 50);
 
   constructor() {
     this.item.name = 'Skillgate';
-    this.item.command = 'skillgate.focus';
   }
 
   update(snapshot: Snapshot): void {
-    const c = statusCounts(snapshot);
     if (snapshot.items.length === 0) {
       this.item.hide();
       return;
     }
-    // A bundle the agent loads unreviewed is a live risk: counted on its own, and it turns the item to the warning colour.
-    const loaded = c.loadedUnreviewed > 0 ? ` $(warning) ${c.loadedUnreviewed}` : '';
-    this.item.text = `$(shield) ${c.active}${loaded} $(eye) ${c.needsReview} $(error) ${c.rejected}`;
-    this.item.tooltip = `Skillgate: ${c.active} active, ${c.loadedUnreviewed > 0 ? `${c.loadedUnreviewed} loaded although not reviewed, ` : ''}${c.needsReview} need review, ${c.rejected} rejected`;
-    this.item.backgroundColor = snapshot.trustProblem ? new vscode.ThemeColor('statusBarItem.errorBackground') : c.needsReview > 0 || c.loadedUnreviewed > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const s = statusSummary(snapshot);
+    this.item.text = s.text;
+    this.item.tooltip = s.tooltip;
+    this.item.command = { command: 'skillgate.showFiltered', title: 'Show in Skillgate', arguments: [s.filter] };
+    this.item.accessibilityInformation = { label: s.tooltip.split('\n').slice(0, -2).join(', ') };
+    this.item.backgroundColor = s.level === 'plain' ? undefined : new vscode.ThemeColor(BACKGROUND[s.level]);
     this.item.show();
   }
 

@@ -2,29 +2,104 @@ import * as path from 'node:path';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import type { Item, System } from '../core/model';
 import { displayText } from '../core/text/displayText';
+import { needsReview } from './flows/driftNotice';
+import { isLoadedUnreviewed } from './itemText';
 
-/** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts. */
+/** Which top-level bundles the tree shows (remembered per workspace). */
+export type TreeFilter = 'all' | 'needsReview' | 'rejected';
+
+/** How the tree is laid out: by where bundles live, or by what Skillgate decided. */
+export interface TreeMode {
+  readonly filter: TreeFilter;
+  readonly groupByDecision: boolean;
+}
+
+export const DEFAULT_TREE_MODE: TreeMode = { filter: 'all', groupByDecision: false };
+
+/** A decision group, worst first; what the agent loads unreviewed and what needs review are groups of their own. */
+export type DecisionGroup = 'rejected' | 'loadedUnreviewed' | 'needsReview' | 'disabled' | 'active' | 'displayOnly' | 'shadowed';
+
+export const DECISION_GROUPS: readonly DecisionGroup[] = ['rejected', 'loadedUnreviewed', 'needsReview', 'disabled', 'active', 'displayOnly', 'shadowed'];
+
+export const GROUP_LABEL: Record<DecisionGroup, string> = {
+  rejected: 'Rejected',
+  loadedUnreviewed: 'Loaded · not reviewed',
+  needsReview: 'Needs review',
+  disabled: 'Disabled',
+  active: 'Active',
+  displayOnly: 'Shown only',
+  shadowed: 'Shadowed',
+};
+
+export const TREE_FILTERS: readonly TreeFilter[] = ['all', 'needsReview', 'rejected'];
+
+/** The stored mode, or the default when absent or not one we wrote (a workspace's state is not trusted input). */
+export function readTreeMode(stored: unknown): TreeMode {
+  if (typeof stored !== 'object' || stored === null) return DEFAULT_TREE_MODE;
+  const { filter, groupByDecision } = stored as { filter?: unknown; groupByDecision?: unknown };
+  return {
+    filter: TREE_FILTERS.find((f) => f === filter) ?? DEFAULT_TREE_MODE.filter,
+    groupByDecision: groupByDecision === true,
+  };
+}
+
+export const FILTER_LABEL: Record<TreeFilter, string> = { all: '', needsReview: 'needs review', rejected: 'rejected' };
+
+/** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts; or decision group → item → parts. */
 export type TreeNode =
   | { readonly kind: 'folder'; readonly id: string; readonly label: string; readonly workspace: string | null }
   | { readonly kind: 'system'; readonly id: string; readonly system: System; readonly workspace: string | null }
+  | { readonly kind: 'group'; readonly id: string; readonly group: DecisionGroup; readonly count: number }
   | { readonly kind: 'item'; readonly id: string; readonly item: Item };
+
+/** The decision group of a top-level item. */
+export function decisionGroup(item: Item, pending: ReadonlySet<string>): DecisionGroup {
+  if (item.decision === 'rejected') return 'rejected';
+  if (isLoadedUnreviewed(item)) return 'loadedUnreviewed';
+  if (pending.has(item.id)) return 'needsReview';
+  if (item.decision === 'registered') return 'active';
+  if (item.decision === 'display_only') return 'displayOnly';
+  if (item.decision === 'shadowed') return 'shadowed';
+  return 'disabled';
+}
+
+/** The top-level items the filter keeps: "needs review" is the badge's list (and what Rivumi loads unreviewed), "rejected" the rejected ones. */
+export function visibleTops(s: Snapshot, filter: TreeFilter): Item[] {
+  const tops = s.items.filter((i) => i.parent === null);
+  if (filter === 'rejected') return tops.filter((i) => i.decision === 'rejected');
+  if (filter === 'needsReview') {
+    const pending = new Set(needsReview(s).map((i) => i.id));
+    return tops.filter((i) => pending.has(i.id));
+  }
+  return tops;
+}
 
 /**
  * The children of a node (the top level without one). VS Code refuses a tree with two
- * nodes of one id, so the ids of the three kinds never meet: a folder is
+ * nodes of one id, so the ids of the kinds never meet: a folder is
  * `folder:<absolute path>` (or `folder:user`), a system `system:<system>\0<folder id>`
  * (a path holds no NUL; `<folder id>/<system>` would be the id of the folder
- * `<path>/<system>`), an item its item id (`workspace/…`, `user/…`, `rivumi:…`), unique
- * in a snapshot.
+ * `<path>/<system>`), a group `group:<decision group>`, an item its item id
+ * (`workspace/…`, `user/…`, `rivumi:…`), unique in a snapshot.
  */
-export function childNodes(s: Snapshot, node?: TreeNode): TreeNode[] {
-  const tops = s.items.filter((i) => i.parent === null);
+export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAULT_TREE_MODE): TreeNode[] {
+  const tops = visibleTops(s, mode.filter);
+  if (!node && mode.groupByDecision) {
+    const pending = new Set(needsReview(s).map((i) => i.id));
+    const counts = new Map<DecisionGroup, number>();
+    for (const i of tops) counts.set(decisionGroup(i, pending), (counts.get(decisionGroup(i, pending)) ?? 0) + 1);
+    return DECISION_GROUPS.filter((g) => counts.has(g)).map((group) => ({ kind: 'group', id: `group:${group}`, group, count: counts.get(group) ?? 0 }));
+  }
   if (!node) {
     const folders: TreeNode[] = s.workspaces
       .filter((ws) => tops.some((i) => i.workspace === ws))
       .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: displayText(path.basename(ws)), workspace: ws }));
     if (tops.some((i) => i.workspace === null)) folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
     return folders;
+  }
+  if (node.kind === 'group') {
+    const pending = new Set(needsReview(s).map((i) => i.id));
+    return tops.filter((i) => decisionGroup(i, pending) === node.group).map((item) => ({ kind: 'item', id: item.id, item }));
   }
   if (node.kind === 'folder') {
     return (['rivumi', 'codewhale'] as const)

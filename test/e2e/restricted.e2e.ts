@@ -65,8 +65,8 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
   it('indexes read-only and marks every bundle workspace_untrusted', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
-    assert.equal(((await treeRow('repo-tools').first().locator('.label-description').textContent()) ?? '').trim(), 'disabled · workspace_untrusted');
-    assert.equal(((await treeRow('reviewer').first().locator('.label-description').textContent()) ?? '').trim(), 'registered · guidance');
+    assert.equal(((await treeRow('repo-tools').first().locator('.label-description').textContent()) ?? '').trim(), 'off in Restricted Mode');
+    assert.equal(((await treeRow('reviewer').first().locator('.label-description').textContent()) ?? '').trim(), 'active · guidance');
   });
 
   it('hides Trust from the menus and the palette, and disables it in the review panel', async () => {

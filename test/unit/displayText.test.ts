@@ -99,7 +99,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
       assertDisplaySafe(text, 'label', false);
       assert.match(text, /⟦U\+001B⟧\[1A⟦U\+001B⟧\[2K⟦U\+001B⟧\]0;pwned⟦U\+0007⟧⟦U\+009B⟧⟦U\+202E⟧⟦U\+DCFF⟧$/);
     }
-    assert.equal(itemDescription(item()), 'disabled · not_reviewed');
+    assert.equal(itemDescription(item()), 'needs review');
     assert.equal(itemLabel(item({ qualifiedName: 'a\nb' })), 'a⟦U+000A⟧b');
     assert.equal(reviewPanelTitle(item({ name: 'x\u202ey' })), 'Review: x⟦U+202E⟧y');
   });

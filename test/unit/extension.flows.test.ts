@@ -130,7 +130,7 @@ describe('extension flows (ports)', () => {
     const snap: Snapshot = { generation: 1, workspaces: ['/ws'], items: [rivumi, item({ id: 'c', decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true })], diagnostics: [], trustProblem: null };
     assert.deepEqual(statusCounts(snap), { active: 1, loadedUnreviewed: 1, needsReview: 1, rejected: 0 });
     assert.equal(itemDescription(rivumi), 'loaded · not reviewed');
-    assert.equal(itemDescription({ ...rivumi, reasons: ['loaded_unreviewed', 'content_changed'] }), 'loaded · content changed');
+    assert.equal(itemDescription({ ...rivumi, reasons: ['loaded_unreviewed', 'content_changed'] }), 'loaded · changed since review');
     assert.equal(contextValueOf({ ...rivumi, trust: 'trusted', decision: 'registered', reasons: ['active'] }), 'item kind-plugin decision-registered bundle trust-trusted token hasReceipt');
   });
 

@@ -84,16 +84,22 @@ export class Indexer {
    * event loop between them: in the editor's extension host, a large workspace never
    * holds other extensions' events for the whole load.
    */
-  async indexAllAsync(): Promise<Snapshot> {
+  async indexAllAsync(onProgress?: (done: number, total: number) => void): Promise<Snapshot> {
     const scans = this.scanAll();
     const loaded: (CodewhaleBundle | null)[][] = [];
+    const total = scans.reduce((n, s) => n + s.jobs.length, 0);
+    let done = 0;
     let sinceYield = 0;
+    onProgress?.(0, total);
     for (const s of scans) {
       const bundles: (CodewhaleBundle | null)[] = [];
       for (const job of s.jobs) {
         bundles.push(this.loadBundle(job));
+        done++;
         if (++sinceYield === BUNDLES_PER_SLICE) {
           sinceYield = 0;
+          // Reported at each yield, so a caller's progress costs nothing between them.
+          onProgress?.(done, total);
           await new Promise((resolve) => setImmediate(resolve));
         }
       }

@@ -29,7 +29,7 @@ describe('trust and enable (in the extension host)', () => {
     const codewhale = ((await api.tree.getChildren(folder)) ?? [])[1];
     const node = ((await api.tree.getChildren(codewhale)) ?? []).find((n) => n.kind === 'item' && n.item.id === good.id);
     assert.ok(node);
-    assert.equal((await api.tree.getTreeItem(node)).description, 'registered · active');
+    assert.equal((await api.tree.getTreeItem(node)).description, 'active');
 
     const started = Date.now();
     fs.appendFileSync(path.join(good.path, 'skills/hello/SKILL.md'), '\nAlso do something else.\n');
@@ -66,7 +66,9 @@ describe('trust and enable (in the extension host)', () => {
       assert.ok(node);
       const row = await api.tree.getTreeItem(node);
       assert.equal(row.description, 'loaded · not reviewed');
-      assert.ok(row.iconPath instanceof vscode.ThemeIcon && row.iconPath.id === 'warning');
+      // The shape is the kind (a Rivumi plugin), the colour the risk: loaded although not reviewed.
+      assert.ok(row.iconPath instanceof vscode.ThemeIcon && row.iconPath.id === 'plug' && row.iconPath.color?.id === 'list.warningForeground');
+      assert.equal(row.accessibilityInformation?.label, 'pk, Rivumi plugin, loaded, loaded · not reviewed');
       assert.doesNotMatch(String(row.contextValue), /canEnable|\benabled\b/);
       const stateDir = process.env.SKILLGATE_STATE_DIR;
       assert.ok(stateDir);

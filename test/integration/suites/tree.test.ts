@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { skillgate } from './api';
+import { REASON_PHRASE } from '../../../src/extension/reasonPhrases';
 import type { TreeNode } from '../../../src/extension/itemTree';
 
 async function row(node: TreeNode): Promise<{ label: string; description: string }> {
@@ -20,12 +21,12 @@ describe('the Skillgate tree (in the extension host)', () => {
     const systems = (await api.tree.getChildren(folder)) ?? [];
     assert.deepEqual(await Promise.all(systems.map(async (s) => (await row(s)).label)), ['Rivumi', 'Codewhale']);
     const rivumi = await Promise.all(((await api.tree.getChildren(systems[0])) ?? []).map(row));
-    assert.deepEqual(rivumi, [{ label: 'reviewer', description: 'registered · guidance' }]);
+    assert.deepEqual(rivumi, [{ label: 'reviewer', description: 'active · guidance' }]);
     const codewhale = await Promise.all(((await api.tree.getChildren(systems[1])) ?? []).map(row));
     assert.deepEqual(codewhale, [
-      { label: 'Fix_Me', description: 'rejected · manifest_invalid' },
-      { label: 'bad-url', description: 'rejected · manifest_invalid' },
-      { label: 'good', description: 'disabled · not_reviewed' },
+      { label: 'Fix_Me', description: 'invalid manifest' },
+      { label: 'bad-url', description: 'invalid manifest' },
+      { label: 'good', description: 'needs review' },
     ]);
   });
 
@@ -42,5 +43,49 @@ describe('the Skillgate tree (in the extension host)', () => {
     assert.ok(editor, 'an editor opened');
     assert.ok(editor.document.uri.fsPath.endsWith('.codewhale/plugins/good/plugin.toml'));
     assert.equal(editor.selection.start.line, 2);
+  });
+
+  it('labels every row in words for screen readers, and gives each kind its own icon', async () => {
+    const api = await skillgate();
+    const rows: vscode.TreeItem[] = [];
+    const visit = async (node?: TreeNode) => {
+      for (const child of (await api.tree.getChildren(node)) ?? []) {
+        rows.push(await api.tree.getTreeItem(child));
+        await visit(child);
+      }
+    };
+    await visit();
+    const codes = new RegExp(`\\b(${Object.keys(REASON_PHRASE).filter((c) => c.includes('_')).join('|')})\\b`);
+    for (const t of rows) {
+      const label = t.accessibilityInformation?.label ?? '';
+      assert.ok(label.length > 0, 'every row has a label');
+      assert.doesNotMatch(label, codes, `a label in words, not codes: ${label}`);
+    }
+    const good = rows.find((t) => t.accessibilityInformation?.label.startsWith('good,'));
+    assert.equal(good?.accessibilityInformation?.label, 'good, Codewhale plugin, disabled, needs review');
+    const hello = rows.find((t) => t.accessibilityInformation?.label.startsWith('hello,'));
+    const icon = (t: vscode.TreeItem | undefined) => (t?.iconPath instanceof vscode.ThemeIcon ? t.iconPath.id : '');
+    assert.deepEqual([icon(good), icon(hello)], ['package', 'book']);
+  });
+
+  it('filters to the rejected bundles and groups by decision from the view\'s title-bar commands', async () => {
+    const api = await skillgate();
+    const labels = async (nodes: readonly TreeNode[]) => Promise.all(nodes.map(async (n) => (await row(n)).label));
+    try {
+      await vscode.commands.executeCommand('skillgate.showRejected');
+      const [folder] = (await api.tree.getChildren()) ?? [];
+      assert.ok(folder);
+      const systems = (await api.tree.getChildren(folder)) ?? [];
+      assert.deepEqual(await labels(systems), ['Codewhale'], 'Rivumi has nothing rejected');
+      assert.deepEqual(await labels((await api.tree.getChildren(systems[0])) ?? []), ['Fix_Me', 'bad-url']);
+      await vscode.commands.executeCommand('skillgate.showAll');
+      await vscode.commands.executeCommand('skillgate.groupByDecision');
+      const groups = (await api.tree.getChildren()) ?? [];
+      assert.deepEqual(await labels(groups), ['Rejected', 'Needs review', 'Active']);
+      assert.deepEqual(await Promise.all(groups.map(async (g) => (await api.tree.getTreeItem(g)).description)), ['2', '1', '1']);
+    } finally {
+      await vscode.commands.executeCommand('skillgate.showAll');
+      await vscode.commands.executeCommand('skillgate.groupByFolder');
+    }
   });
 });

@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { FILTER_LABEL, TREE_FILTERS, readTreeMode, type TreeMode } from './treeNodes';
+import type { ItemTreeProvider } from './itemTree';
+
+const STATE_KEY = 'skillgate.treeMode';
+/**
+ * The tree's filter and grouping: title-bar commands, remembered per workspace
+ * (`workspaceState`), shown as the view's description and as context keys for the
+ * menus.
+ */
+export class TreeModes {
+  private mode: TreeMode;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly tree: ItemTreeProvider,
+    private readonly view: vscode.TreeView<unknown>,
+  ) {
+    this.mode = readTreeMode(state.get(STATE_KEY));
+    this.apply();
+  }
+
+  get current(): TreeMode {
+    return this.mode;
+  }
+
+  async set(change: Partial<TreeMode>): Promise<void> {
+    this.mode = { ...this.mode, ...change };
+    this.apply();
+    await this.state.update(STATE_KEY, this.mode);
+  }
+
+  register(context: vscode.ExtensionContext, focusView: () => Thenable<unknown>): void {
+    const reg = (id: string, fn: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+    reg('skillgate.showNeedsReview', () => this.set({ filter: 'needsReview' }));
+    reg('skillgate.showRejected', () => this.set({ filter: 'rejected' }));
+    reg('skillgate.showAll', () => this.set({ filter: 'all' }));
+    reg('skillgate.groupByDecision', () => this.set({ groupByDecision: true }));
+    reg('skillgate.groupByFolder', () => this.set({ groupByDecision: false }));
+    // The status bar's click: the view, filtered to its worst state (or everything when all is well).
+    context.subscriptions.push(
+      vscode.commands.registerCommand('skillgate.showFiltered', async (filter?: unknown) => {
+        await this.set({ filter: TREE_FILTERS.find((f) => f === filter) ?? 'needsReview' });
+        await focusView();
+      }),
+    );
+  }
+
+  private apply(): void {
+    this.tree.setMode(this.mode);
+    const label = FILTER_LABEL[this.mode.filter];
+    this.view.description = [label, this.mode.groupByDecision ? 'by decision' : ''].filter(Boolean).join(' · ') || undefined;
+    void vscode.commands.executeCommand('setContext', 'skillgate.filter', this.mode.filter);
+    void vscode.commands.executeCommand('setContext', 'skillgate.groupByDecision', this.mode.groupByDecision);
+  }
+}

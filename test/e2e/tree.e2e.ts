@@ -1,0 +1,187 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
+import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+
+const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
+const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
+const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
+const RESULTS = path.join(PROJECT_ROOT, 'test-results');
+
+/** Every reason code (model.ts): none may reach a description or a screen reader. */
+const REASON_CODE = /\b(loaded_unreviewed|component_active|manifest_invalid|skill_invalid|component_invalid|load_aborted|name_conflict|skill_limit_exceeded|plugin_limit_exceeded|unsupported_components|component_inactive|not_reviewed|content_changed|capabilities_changed|not_enabled|not_applicable|hooks_not_opted_in|bundle_inactive|trust_store_unavailable|workspace_untrusted|staged_skill_invalid|display_only)\b/;
+
+/**
+ * The tree as a user and a screen reader meet it (issue 14 items 1-4): words, not codes;
+ * an icon per kind; what an MCP server runs; a filter and a grouping that survive a
+ * reload; a status bar coloured by the worst state. The last test leaves the tree's
+ * screenshots in the light, dark and high-contrast themes.
+ */
+describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', function () {
+  this.timeout(180000);
+  let server: CodeServer;
+  let browser: Browser;
+  let page: Page;
+  let logFile: string;
+
+  before(async () => {
+    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
+    const profile = freshProfile('e2e-tree');
+    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
+    const demo = path.join(profile.root, 'demo-workspace');
+    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
+    fs.mkdirSync(RESULTS, { recursive: true });
+    logFile = path.join(RESULTS, 'e2e-tree-code-server.log');
+    fs.rmSync(logFile, { force: true });
+    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
+    browser = await launchBrowser();
+    page = await openWorkbench(browser, server.folderUrl(demo));
+  });
+
+  afterEach(async function () {
+    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+    await page?.screenshot({ path: path.join(RESULTS, `e2e-tree-${name}.png`) });
+    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-tree-${name}.log`));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const rows = () => page.locator('.pane-body .monaco-list-row');
+  const treeRow = (label: string) => rows().filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const expand = async (label: string) => {
+    const row = treeRow(label).first();
+    if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+  };
+  const openView = async () => {
+    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await rows().first().waitFor({ timeout: 60000 });
+  };
+  const treeMenu = async (item: string) => {
+    await page.locator('.part.sidebar .title-actions [aria-label="Filter and Group"]').first().click();
+    const entry = page.locator('.context-view .action-item', { hasText: item }).first();
+    await entry.waitFor({ timeout: 10000 });
+    // A workbench menu acts on Enter over the hovered entry (as in workbench.e2e.ts).
+    await entry.hover();
+    await page.keyboard.press('Enter');
+  };
+  const labels = async () => (await rows().locator('.label-name').allTextContents()).map((l) => l.trim());
+  const waitLabels = async (check: (ls: string[]) => boolean, what: string) => {
+    const deadline = Date.now() + 15000;
+    while (!check(await labels())) {
+      if (Date.now() > deadline) throw new Error(`${what}: saw ${JSON.stringify(await labels())}`);
+      await page.waitForTimeout(200);
+    }
+  };
+
+  it('describes every item in words, and the view title fits', async () => {
+    await openView();
+    await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
+    // The provider is registered before any index runs: the view never says it has none.
+    assert.doesNotMatch((await page.locator('.part.sidebar').textContent()) ?? '', /no data provider registered/i);
+    const expectations: [string, string][] = [
+      ['reviewer', 'active · guidance'],
+      ['hooks.json', 'hooks off (opt-in not set)'],
+      ['test-pack', 'loaded · not reviewed'],
+      ['broken-upload', 'invalid manifest'],
+      ['lint-lsp', 'shown only (unsupported)'],
+      ['repo-tools', 'needs review'],
+    ];
+    for (const [label, expected] of expectations) assert.equal(await description(label), expected, label);
+    assert.deepEqual((await treeRow('formatter').locator('.label-description').allTextContents()).map((d) => d.trim()).sort(), ['needs review', 'shadowed by your user bundle']);
+    for (const d of await rows().locator('.label-description').allTextContents()) assert.doesNotMatch(d, REASON_CODE, d);
+    const title = page.locator('.part.sidebar .composite.title h2').first();
+    assert.equal(((await title.textContent()) ?? '').trim().toUpperCase(), 'SKILLGATE: AGENTS');
+    assert.ok(await title.evaluate((h) => h.scrollWidth <= h.clientWidth), 'the title is not cut off');
+  });
+
+  it('gives every row a screen-reader label in words: name, kind, decision, reason', async () => {
+    await expand('repo-tools');
+    await treeRow('issues').first().waitFor({ timeout: 15000 });
+    const aria = async (label: string) => (await treeRow(label).first().getAttribute('aria-label')) ?? '';
+    assert.equal(await aria('repo-tools'), 'repo-tools, Codewhale plugin, disabled, needs review');
+    assert.equal(await aria('test-pack'), 'test-pack, Rivumi plugin, loaded, loaded · not reviewed');
+    assert.equal(await aria('broken-upload'), 'broken-upload, Codewhale plugin, rejected, invalid manifest');
+    for (const label of await rows().evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))) {
+      assert.ok(label.length > 0, 'every row has a label');
+      assert.doesNotMatch(label, REASON_CODE, label);
+    }
+  });
+
+  it('shows each kind with its own icon, and what an MCP server runs', async () => {
+    await expand('test-pack');
+    await expand('lint-lsp');
+    await expand('hooks.json');
+    const icon = async (label: string) => (await treeRow(label).first().locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '';
+    const kinds: [string, string][] = [
+      ['repo-tools', 'codicon-package'],
+      ['test-pack', 'codicon-plug'],
+      ['reviewer', 'codicon-book'],
+      ['hooks.json', 'codicon-json'],
+      ['issues', 'codicon-server'],
+      ['lsp', 'codicon-circle-slash'],
+    ];
+    for (const [label, cls] of kinds) assert.match(await icon(label), new RegExp(cls), label);
+    assert.match(await icon('pre_tool_use'), /codicon-zap/, 'a hook');
+    assert.equal(await description('pre_tool_use'), 'hooks off (opt-in not set) · python3 scripts/deny-secrets.py');
+    assert.equal(await description('issues'), 'bundle not active · node mcp/server.mjs --mode=readonly');
+  });
+
+  it('colours the status bar by the worst state and lists the counts in words', async () => {
+    const item = page.locator('.statusbar-item[id$="skillgate.status"]');
+    await item.waitFor({ timeout: 15000 });
+    // broken-upload is rejected: the error colour, whatever needs review.
+    assert.match((await item.getAttribute('class')) ?? '', /\berror-kind\b/);
+    const label = (await item.getAttribute('aria-label')) ?? '';
+    assert.match(label, /^Skillgate, \d+ active, 1 loaded although not reviewed, \d+ need review, 1 rejected$/);
+    await item.hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Click to show the rejected bundles.' });
+    await hover.first().waitFor({ timeout: 10000 });
+    await page.mouse.move(0, 0);
+  });
+
+  it('leads from the status bar to the rejected bundles, and filters and groups from the title bar, remembered across a reload', async () => {
+    await page.locator('.statusbar-item[id$="skillgate.status"]').click();
+    await waitLabels((ls) => ls.includes('broken-upload') && !ls.includes('repo-tools') && !ls.includes('reviewer'), 'rejected only');
+    await treeMenu('Show Bundles That Need Review');
+    await waitLabels((ls) => ls.includes('repo-tools') && ls.includes('test-pack') && !ls.includes('broken-upload') && !ls.includes('reviewer'), 'needs review only');
+    await treeMenu('Group by Decision');
+    await waitLabels((ls) => ls.includes('Needs review') && ls.includes('Loaded · not reviewed') && !ls.includes('demo-workspace'), 'grouped by decision');
+    await page.reload();
+    await openView();
+    await waitLabels((ls) => ls.includes('Needs review') && ls.includes('repo-tools') && !ls.includes('broken-upload') && !ls.includes('demo-workspace'), 'the mode after a reload');
+    await treeMenu('Show All Bundles');
+    await treeMenu('Group by Folder');
+    await waitLabels((ls) => ls.includes('demo-workspace') && ls.includes('broken-upload') && ls.includes('reviewer'), 'everything, by folder');
+  });
+
+  it('reads well in the light, dark and high-contrast themes (screenshots)', async () => {
+    await page.reload();
+    await openView();
+    await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
+    for (const label of ['repo-tools', 'test-pack']) await expand(label);
+    await treeRow('issues').first().waitFor({ timeout: 15000 });
+    for (const [theme, file] of [['Default Light Modern', 'light'], ['Default Dark Modern', 'dark'], ['Default High Contrast', 'hc']] as const) {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>Preferences: Color Theme');
+      await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Default Dark Modern' }).first().waitFor({ timeout: 10000 });
+      await input.fill(theme);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: theme, hasNotText: 'Browse' }).first();
+      await row.waitFor({ timeout: 10000 });
+      await row.click();
+      const kind = file === 'light' ? 'vs' : file === 'dark' ? 'vs-dark' : 'hc-black';
+      await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 20000 });
+      await page.mouse.move(700, 300);
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(RESULTS, `tree-after-${file}.png`), clip: { x: 0, y: 0, width: 520, height: 620 } });
+    }
+  });
+});
