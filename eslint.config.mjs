@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**', '.stryker-tmp/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'test/harness/**/*.js'],
+    files: ['test/**/*.ts', 'test/harness/**/*.js', 'scripts/**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

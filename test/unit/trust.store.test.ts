@@ -7,7 +7,7 @@ import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 
 const KEY = 'a'.repeat(64);
 const HEX = 'b'.repeat(64);
-const entry = { system: 'codewhale', scope: 'workspace', name: 'x', path: '/x', generation: 0, enabled: false, trust: null, reviewHistory: [] };
+const entry = { system: 'codewhale' as const, scope: 'workspace' as const, name: 'x', path: '/x', generation: 0, enabled: false, trust: null, reviewHistory: [] };
 
 describe('the trust store (trust.md)', () => {
   let f: Fixture;
@@ -113,5 +113,137 @@ describe('the trust store (trust.md)', () => {
     const bad = { schemaVersion: 1, bundles: { [KEY]: { ...entry, trust: { contentHash: 'nothex', capabilityHash: HEX, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' } } } };
     fs.writeFileSync(store.file, JSON.stringify(bad), { mode: 0o600 });
     assert.ok(!store.read().ok);
+  });
+});
+
+/**
+ * trust.md "Fail closed": only a missing file is an empty store. Any other read failure,
+ * and a file that is not a JSON object, makes the store unavailable: every decision
+ * fails closed (not enabled, not active) and nothing overwrites the file. Tests run as
+ * root, so a read failure is injected into `fs` rather than made with permissions.
+ */
+describe('the trust store fails closed on what it cannot read', () => {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  let f: Fixture;
+  let store: TrustStore;
+  let restore: (() => void) | undefined;
+  beforeEach(() => {
+    f = new Fixture();
+    store = new TrustStore(f.path('state'));
+  });
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+    f.remove();
+  });
+
+  /** Makes every read of `file` fail with `code`, as a disk or network file system error would. */
+  const failReadsOf = (file: string, code: string) => {
+    const original = nodeFs.readFileSync;
+    nodeFs.readFileSync = ((p: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (p === file) throw Object.assign(new Error(`${code}: i/o error, open '${file}'`), { code });
+      return (original as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as typeof nodeFs.readFileSync;
+    restore = () => {
+      nodeFs.readFileSync = original;
+    };
+  };
+
+  /** A trusted and enabled example-plugin, so that failing open would show as `enabled`/active. */
+  const trustedAndEnabled = async () => {
+    writeW(f);
+    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    const i = byName(s, 'example-plugin');
+    const r = await store.mutate((state) => {
+      state.bundles[i.detail.bundleKey as string] = {
+        ...entry,
+        name: 'example-plugin',
+        path: i.path,
+        enabled: true,
+        trust: { contentHash: i.contentHash as string, capabilityHash: i.capabilityHash as string, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' },
+      };
+      return { ok: true, value: null };
+    });
+    assert.ok(r.ok);
+    const active = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    assert.deepEqual([byName(active, 'example-plugin').enabled, byName(active, 'example-plugin').decision, byName(active, 'example-plugin').reasons], [true, 'registered', ['active']], 'the setup really activates the bundle');
+  };
+
+  const assertClosed = async (problem: RegExp) => {
+    const read = store.read();
+    assert.ok(!read.ok, 'the store is unavailable');
+    assert.match(read.problem, problem);
+    assert.deepEqual(store.view(), { available: false, problem: read.problem });
+    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    const i = byName(s, 'example-plugin');
+    assert.deepEqual([i.enabled, i.decision, i.trust, i.reasons], [false, 'disabled', 'not-reviewed', ['trust_store_unavailable']]);
+    assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['bundle_inactive']);
+    let changed = false;
+    const m = await store.mutate(() => {
+      changed = true;
+      return { ok: true, value: null };
+    });
+    assert.ok(!m.ok);
+    assert.match(m.message, /^The trust store is unavailable: /);
+    assert.equal(changed, false, 'the change is never applied to a guessed state');
+  };
+
+  it('an unreadable state.json (EIO) is unavailable, not empty, and is never overwritten', async () => {
+    await trustedAndEnabled();
+    const before = fs.readFileSync(store.file);
+    failReadsOf(store.file, 'EIO');
+    await assertClosed(/trust store .*state\.json cannot be read: .*EIO/);
+    restore?.();
+    assert.deepEqual(fs.readFileSync(store.file), before);
+  });
+
+  it('a state.json that cannot be opened (EACCES, as for a user without rights) is unavailable, not empty', async () => {
+    await trustedAndEnabled();
+    const before = fs.readFileSync(store.file);
+    failReadsOf(store.file, 'EACCES');
+    await assertClosed(/cannot be read: .*EACCES/);
+    restore?.();
+    assert.deepEqual(fs.readFileSync(store.file), before);
+  });
+
+  it('a missing state.json (ENOENT) is the empty store', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    failReadsOf(store.file, 'ENOENT');
+    const read = store.read();
+    assert.ok(read.ok);
+    assert.deepEqual([read.exists, read.text, Object.keys(read.state.bundles)], [false, '', []]);
+  });
+
+  it('a directory in place of state.json is unavailable and stays', async () => {
+    await trustedAndEnabled();
+    fs.rmSync(store.file);
+    fs.mkdirSync(store.file);
+    await assertClosed(/trust store .*state\.json is not a regular file/);
+    assert.ok(fs.statSync(store.file).isDirectory());
+  });
+
+  for (const text of ['null', '[]', '42', '"state"', 'true', '[{"schemaVersion":1,"bundles":{}}]']) {
+    it(`a state.json holding ${text} (not an object) is unavailable and never overwritten`, async () => {
+      await trustedAndEnabled();
+      fs.writeFileSync(store.file, text, { mode: 0o600 });
+      await assertClosed(/has schema version undefined; this Skillgate reads version 1/);
+      assert.equal(fs.readFileSync(store.file, 'utf8'), text);
+    });
+  }
+
+  it('an empty state.json is not JSON, not an empty store', async () => {
+    await trustedAndEnabled();
+    fs.writeFileSync(store.file, '', { mode: 0o600 });
+    await assertClosed(/is not valid JSON/);
+    assert.equal(fs.readFileSync(store.file, 'utf8'), '');
+  });
+
+  it('a state.json whose schema fails names the field', async () => {
+    await trustedAndEnabled();
+    const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    const key = Object.keys(raw.bundles)[0] as string;
+    raw.bundles[key].enabled = 'yes';
+    fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+    await assertClosed(new RegExp(`does not match its schema at bundles\\.${key}\\.enabled: `));
   });
 });
