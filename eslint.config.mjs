@@ -26,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'test/harness/**/*.js', 'scripts/**/*.cjs'],
+    files: ['test/**/*.ts', 'test/harness/**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

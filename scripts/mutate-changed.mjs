@@ -13,5 +13,5 @@ if (files.length === 0) {
   process.exit(0);
 }
 console.log(`[mutate:changed] ${files.join(' ')}`);
-const run = spawnSync(process.execPath, ['scripts/mutate.mjs', '--incremental', '--mutate', files.join(','), ...process.argv.slice(2)], { stdio: 'inherit' });
+const run = spawnSync('npx', ['stryker', 'run', '--incremental', '--mutate', files.join(','), ...process.argv.slice(2)], { stdio: 'inherit' });
 process.exit(run.status ?? 1);
