@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore } from '../../src/core/trust/trustStore';
+import { TrustStore, touched } from '../../src/core/trust/trustStore';
 import { doctor } from '../../src/core/trust/lifecycle';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
@@ -245,5 +245,140 @@ describe('the trust store fails closed on what it cannot read', () => {
     raw.bundles[key].enabled = 'yes';
     fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
     await assertClosed(new RegExp(`does not match its schema at bundles\\.${key}\\.enabled: `));
+  });
+});
+
+describe('the trust store location and its repairs (trust.md "The trust store")', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('creates missing parent directories of the state directory on first write, the state directory itself 0700', async () => {
+    const store = new TrustStore(f.path('a', 'b', 'state'));
+    const r = await store.mutate((s) => {
+      s.bundles[KEY] = { ...entry };
+      return { ok: true, value: 'done' };
+    });
+    assert.deepEqual(r, { ok: true, value: 'done' });
+    assert.equal(fs.statSync(f.path('a', 'b', 'state')).mode & 0o777, 0o700);
+    const read = store.read();
+    assert.ok(read.ok && read.exists);
+    assert.deepEqual(Object.keys(read.state.bundles), [KEY]);
+  });
+
+  it('refuses a write when the state directory cannot be created, and says which', async () => {
+    // A dangling link as the parent: reading finds no file (an empty store), creating fails.
+    f.symlink(f.path('missing'), 'dangling');
+    const store = new TrustStore(f.path('dangling', 'state'));
+    assert.ok(store.read().ok);
+    const r = await store.mutate(() => ({ ok: true, value: null }));
+    assert.ok(!r.ok);
+    assert.ok(r.message.startsWith(`cannot create the trust store directory ${f.path('dangling', 'state')}: `), r.message);
+    assert.ok(!fs.existsSync(f.path('missing')));
+  });
+
+  it('refuses a state directory that is a file, without touching it', async () => {
+    f.write('state', 'a file');
+    const store = new TrustStore(f.path('state'));
+    const read = store.read();
+    assert.ok(!read.ok);
+    assert.match(read.problem, /^trust store directory .*state is not a directory$/);
+    assert.ok(!(await store.mutate(() => ({ ok: true, value: null }))).ok);
+    assert.equal(fs.readFileSync(f.path('state'), 'utf8'), 'a file');
+  });
+
+  for (const mode of [0o720, 0o702]) {
+    it(`refuses a state directory writable by ${mode === 0o720 ? 'its group' : 'others'} (mode ${mode.toString(8)})`, () => {
+      fs.mkdirSync(f.path('state'));
+      fs.chmodSync(f.path('state'), mode);
+      const read = new TrustStore(f.path('state')).read();
+      assert.ok(!read.ok);
+      assert.match(read.problem, new RegExp(`writable by group or others \\(mode ${mode.toString(8)}\\); make it 0700$`));
+    });
+    it(`refuses a state file writable by ${mode === 0o720 ? 'its group' : 'others'}`, () => {
+      fs.mkdirSync(f.path('state'), { mode: 0o700 });
+      const store = new TrustStore(f.path('state'));
+      fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}');
+      fs.chmodSync(store.file, mode & 0o622);
+      const read = store.read();
+      assert.ok(!read.ok);
+      assert.match(read.problem, /writable by group or others \(mode 6[02][02]\); make it 0600$/);
+    });
+  }
+
+  it('accepts a read-only 0500 directory and 0400 file (only group and other write bits matter)', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}', { mode: 0o400 });
+    fs.chmodSync(f.path('state'), 0o500);
+    const read = store.read();
+    fs.chmodSync(f.path('state'), 0o700);
+    assert.ok(read.ok && read.exists);
+  });
+
+  it('names a duplicate key inside a list by its index', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    const receipt = { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' };
+    const text = JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, reviewHistory: [receipt, receipt] } } }).replace(/"reviewedAt":"([^"]+)"\}\]/, '"reviewedAt":"$1","reviewedAt":"$1"}]');
+    fs.writeFileSync(store.file, text, { mode: 0o600 });
+    const read = store.read();
+    assert.ok(!read.ok);
+    assert.match(read.problem, new RegExp(`duplicate key at bundles\\.${KEY}\\.reviewHistory\\[1\\]\\.reviewedAt$`));
+  });
+
+  it('--repair of a store that is healthy, or bad but with no file to move, moves nothing', () => {
+    const store = new TrustStore(f.path('state'));
+    assert.deepEqual(store.repair(), { moved: null, problem: null });
+    fs.mkdirSync(f.path('real'), { mode: 0o700 });
+    fs.symlinkSync(f.path('real'), f.path('state'));
+    const r = store.repair();
+    assert.equal(r.moved, null);
+    assert.match(r.problem ?? '', /is a symbolic link/);
+    assert.deepEqual(fs.readdirSync(f.path('real')), []);
+    const report = doctor(store, { repair: true });
+    assert.deepEqual([report.movedAside, report.bundles], [null, 0]);
+    assert.match(report.problem ?? '', /is a symbolic link/);
+  });
+
+  it('--repair names the moved file by the time it ran', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    fs.writeFileSync(store.file, 'garbage', { mode: 0o600 });
+    const r = store.repair(new Date('2026-11-30T01:02:03.456Z'));
+    assert.deepEqual(r.moved, `${store.file}.corrupt-2026-11-30T01-02-03-456Z`);
+    assert.match(r.problem ?? '', /not valid JSON/);
+    assert.ok(!fs.existsSync(store.file));
+    assert.ok(store.read().ok);
+  });
+
+  it('gives the decisions a view whose revision is the file text, and the empty text for no file', async () => {
+    const store = new TrustStore(f.path('state'));
+    const empty = store.view();
+    assert.ok(empty.available);
+    assert.equal(empty.revision, '');
+    assert.equal(empty.lookup(KEY), undefined);
+    await store.mutate((s) => {
+      s.bundles[KEY] = { ...entry, enabled: true };
+      return { ok: true, value: null };
+    });
+    const view = store.view();
+    assert.ok(view.available);
+    assert.equal(view.revision, fs.readFileSync(store.file, 'utf8'));
+    assert.equal(view.lookup(KEY)?.enabled, true);
+  });
+
+  it('increments the generation of an entry on each change, and writes the file as indented JSON with a final newline', async () => {
+    const store = new TrustStore(f.path('state'));
+    await store.mutate((s) => {
+      s.bundles[KEY] = touched({ ...entry });
+      return { ok: true, value: null };
+    });
+    await store.mutate((s) => {
+      s.bundles[KEY] = touched(s.bundles[KEY] as typeof entry);
+      return { ok: true, value: null };
+    });
+    const text = fs.readFileSync(store.file, 'utf8');
+    assert.equal(text, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, generation: 2 } } }, null, 2) + '\n');
   });
 });
