@@ -6,6 +6,9 @@
 // Reports go to reports/ (gitignored); the sandbox to .stryker-tmp/ (ignored by git, eslint, tsc).
 import os from 'node:os';
 
+// SKILLGATE_MUTATE_AREA names a run's reports and its incremental file, so that runs of
+// different areas (`--mutate` one part at a time) keep their results apart.
+const area = process.env.SKILLGATE_MUTATE_AREA ?? 'core';
 const spec = process.env.SKILLGATE_MUTATE_SPEC ? process.env.SKILLGATE_MUTATE_SPEC.split(',') : ['test/unit/**/*.test.ts'];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -42,8 +45,9 @@ export default {
   cleanTempDir: true,
   ignorePatterns: ['dist', 'out', '.vscode-test', 'test-results', 'media', 'examples', 'bench/.workspace', '.tmp', 'test/e2e'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  incrementalFile: 'reports/stryker-incremental.json',
+  clearTextReporter: { allowColor: false, logTests: false },
+  htmlReporter: { fileName: `reports/mutation/${area}.html` },
+  jsonReporter: { fileName: `reports/mutation/${area}.json` },
+  incrementalFile: `reports/stryker-incremental-${area}.json`,
   thresholds: { high: 85, low: 80, break: null },
 };

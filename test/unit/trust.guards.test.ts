@@ -47,6 +47,81 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   const breakStore = () => fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":', { mode: 0o600 });
   const UNAVAILABLE = /^The trust store is unavailable: trust store .*state\.json is not valid JSON .*Nothing was changed; run `skillgate doctor`/;
 
+  describe('review', () => {
+    it('of a bundle never trusted: its token, trustable, no receipt, no diff, not enabled', () => {
+      writeW(f);
+      const i = item('example-plugin');
+      const r = review(i, ctx);
+      assert.ok(r.ok);
+      const v = r.value;
+      assert.equal(v.reviewToken, `${i.contentHash}.${i.capabilityHash}`);
+      assert.deepEqual([v.contentHash, v.capabilityHash, v.status, v.enabled, v.receipt, v.diff, v.trustable, v.trustRefusal], [i.contentHash, i.capabilityHash, 'not-reviewed', false, null, null, true, null]);
+      assert.equal(v.codewhaleTrustLine, `/plugin trust example-plugin ${v.reviewToken}`);
+      assert.deepEqual(v.notCovered, []);
+      assert.deepEqual(v.files?.map((x) => x.path), ['plugin.toml', 'skills/example/SKILL.md']);
+      assert.equal((v.capabilities as { system: string }).system, 'codewhale');
+      assert.ok(!fs.existsSync(store.file), 'review writes nothing');
+    });
+
+    it('of a trusted, enabled, unchanged bundle: trusted, enabled, its receipt, no diff', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      await enable(item('example-plugin'), ctx);
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok);
+      assert.deepEqual([r.value.status, r.value.enabled, r.value.diff], ['trusted', true, null]);
+      assert.deepEqual(r.value.receipt, entryOf('example-plugin')?.trust);
+    });
+
+    it('of a changed bundle whose snapshot is gone: the file diff still names the change, without a text diff', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      fs.rmSync(store.snapshotsDir, { recursive: true, force: true });
+      f.write(`${W}/skills/example/SKILL.md`, 'changed\n');
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      assert.equal(r.value.status, 'content-changed');
+      assert.deepEqual(r.value.diff.files.map((x) => `${x.change} ${x.path}`), ['modified skills/example/SKILL.md']);
+    });
+
+    it('with a broken store: still shown, but not enabled and with no receipt (it fails closed)', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      await enable(item('example-plugin'), ctx);
+      breakStore();
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok);
+      assert.deepEqual([r.value.status, r.value.enabled, r.value.receipt, r.value.diff], ['not-reviewed', false, null, null]);
+    });
+
+    it('of an invalid bundle: no token, not trustable, the refusal names the error; with a broken store, not enabled', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      await enable(item('example-plugin'), ctx);
+      fs.appendFileSync(f.path(`${W}/plugin.toml`), 'unknown = 1\n');
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok);
+      const v = r.value;
+      assert.deepEqual([v.reviewToken, v.capabilityHash, v.capabilities, v.codewhaleTrustLine, v.trustable, v.enabled], [null, null, null, null, false, true]);
+      assert.match(v.trustRefusal ?? '', /^Plugin bundle `example-plugin` is invalid: .*\(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/);
+      assert.equal(v.status, 'capabilities-changed');
+      assert.ok(v.diff && v.diff.files.some((x) => x.path === 'plugin.toml' && x.change === 'modified'));
+      breakStore();
+      const closed = review(item('example-plugin'), ctx);
+      assert.ok(closed.ok);
+      assert.deepEqual([closed.value.enabled, closed.value.receipt, closed.value.diff, closed.value.status], [false, null, null, 'not-reviewed']);
+    });
+
+    it('of a bundle that is gone: refused', () => {
+      writeW(f);
+      const stale = item('example-plugin');
+      fs.rmSync(f.path(W), { recursive: true });
+      const r = review(stale, ctx);
+      assert.ok(!r.ok);
+      assert.match(r.message, /example-plugin/);
+    });
+  });
+
   describe('trust', () => {
     it('refuses in Restricted Mode before anything else, even with a broken store', async () => {
       writeW(f);
