@@ -37,7 +37,7 @@ export default {
   ],
   // Two shared cores: one worker by default; SKILLGATE_MUTATE_CONCURRENCY=2 on an idle machine.
   concurrency: Number(process.env.SKILLGATE_MUTATE_CONCURRENCY ?? Math.max(1, Math.min(2, os.cpus().length - 1))),
-  timeoutMS: 20000,
+  timeoutMS: 10000,
   // The first (coverage) run of the whole unit suite takes minutes on two busy cores.
   dryRunTimeoutMinutes: 30,
   timeoutFactor: 2,

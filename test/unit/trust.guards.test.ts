@@ -45,6 +45,8 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   const bytes = () => fs.readFileSync(store.file);
   /** Breaks the store the way a half-written or hand-edited file would. */
   const breakStore = () => fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":', { mode: 0o600 });
+  /** A bundle that hashes (its manifest loads) but is invalid: a remote MCP URL with a query. */
+  const INVALID_MCP = '[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?token=x"\n';
   const UNAVAILABLE = /^The trust store is unavailable: trust store .*state\.json is not valid JSON .*Nothing was changed; run `skillgate doctor`/;
 
   describe('review', () => {
@@ -112,6 +114,33 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.deepEqual([closed.value.enabled, closed.value.receipt, closed.value.diff, closed.value.status], [false, null, null, 'not-reviewed']);
     });
 
+    it('of a bundle that hashes but is invalid: a token, but not trustable and no Codewhale trust line', () => {
+      writeW(f, INVALID_MCP);
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok);
+      assert.ok(r.value.reviewToken);
+      assert.deepEqual([r.value.trustable, r.value.codewhaleTrustLine], [false, null]);
+      assert.match(r.value.trustRefusal ?? '', /^Plugin bundle `example-plugin` is invalid: /);
+    });
+
+    it('of a Rivumi plugin: trustable, with no Codewhale trust line', () => {
+      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      const r = review(item('pk'), ctx);
+      assert.ok(r.ok);
+      assert.deepEqual([r.value.trustable, r.value.trustRefusal, r.value.codewhaleTrustLine], [true, null, null]);
+    });
+
+    it('of a Rivumi plugin that dropped a skill: the file it no longer covers shows as removed, though it is still on disk', async () => {
+      f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
+      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+      await trustNow('pk');
+      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      const r = review(item('pk'), ctx);
+      assert.ok(r.ok && r.value.diff);
+      assert.deepEqual(r.value.files?.map((x) => x.path), ['.rivumi/plugins/pk.json']);
+      assert.ok(r.value.diff.files.some((x) => x.path === '.rivumi/plugins/review.md' && x.change === 'removed'), JSON.stringify(r.value.diff.files.map((x) => [x.change, x.path])));
+    });
+
     it('of a bundle that is gone: refused', () => {
       writeW(f);
       const stale = item('example-plugin');
@@ -168,6 +197,35 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.ok(!r.ok);
       assert.match(r.message, /example-plugin/);
       assert.ok(!fs.existsSync(store.file));
+    });
+
+    it('refuses a bundle that hashes but is invalid, even with its exact token', async () => {
+      writeW(f, INVALID_MCP);
+      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
+      assert.ok(!r.ok);
+      assert.match(r.message, /^Plugin bundle `example-plugin` is invalid: .*Codewhale does not load it/);
+      assert.ok(!fs.existsSync(store.file));
+    });
+
+    it('refuses a wrong token for a Rivumi plugin and says to review it again', async () => {
+      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      const r = await trust(item('pk'), 'wrong', ctx);
+      assert.deepEqual(r, { ok: false, message: 'Review token does not match this bundle content and capability set; review it again' });
+    });
+
+    it('names the count when hooks run more than one file trust cannot cover', async () => {
+      f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: ['bash', 'a.sh'] }, { command: ['bash', 'b.sh'] }] }));
+      f.write('ws/real-a.sh', 'echo a\n');
+      f.write('ws/real-b.sh', 'echo b\n');
+      f.symlink('real-a.sh', 'ws/a.sh');
+      f.symlink('real-b.sh', 'ws/b.sh');
+      const rv = review(item('hooks.json'), ctx);
+      assert.ok(rv.ok);
+      assert.equal(rv.value.notCovered.length, 2);
+      const r = await trust(item('hooks.json'), rv.value.reviewToken ?? '', ctx);
+      assert.ok(!r.ok);
+      assert.ok(r.message.startsWith(`Cannot trust hooks.json: its hooks run 2 files this trust cannot cover (${rv.value.notCovered.join('; ')}). Nothing was changed;`), r.message);
+      assert.deepEqual(check(snap('ws', { rivumiHooksEnv: '1' }), true).map((x) => x.problem), [`it cannot be trusted: ${rv.value.notCovered.join('; ')}`]);
     });
 
     it('refuses a token for other content and says how to get the current one', async () => {
@@ -232,6 +290,43 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.ok(!r.ok);
       assert.doesNotMatch(r.message, /requires review/);
       assert.deepEqual(bytes(), before);
+    });
+
+    it('names the unavailable store before anything about the bundle', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      const s = snap();
+      fs.rmSync(f.path(W), { recursive: true });
+      breakStore();
+      const r = await enable(item('example-plugin', s), ctx);
+      assert.ok(!r.ok);
+      assert.match(r.message, UNAVAILABLE);
+    });
+
+    it('refuses a trusted bundle that turned invalid but still hashes with the invalid refusal, not a trust status', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      fs.appendFileSync(f.path(`${W}/plugin.toml`), INVALID_MCP);
+      const before = bytes();
+      const r = await enable(item('example-plugin'), ctx);
+      assert.ok(!r.ok);
+      assert.match(r.message, /^Plugin bundle `example-plugin` is invalid: /);
+      assert.deepEqual(bytes(), before);
+    });
+
+    it('lists every inactive component kind, comma-separated, when refusing or noting them', async () => {
+      writeD(f, '[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+      f.mkdir('ws/.codewhale/plugins/demo/lsp');
+      await trustNow('demo');
+      const r = await enable(item('demo'), ctx);
+      assert.ok(!r.ok);
+      assert.match(r.message, /; inactive: lsp, native$/);
+      writeD(f, '[skills]\npath = "skills"\n[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+      f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\ndescription: d\n---\nbody\n');
+      await trustNow('demo');
+      const partial = await enable(item('demo'), ctx);
+      assert.ok(partial.ok);
+      assert.equal(partial.value.note, 'Compatibility: partial. Supported declarative components are active; inactive: lsp, native.');
     });
 
     it('refuses capabilities-changed as such (the capability hash is compared before the content hash)', async () => {
@@ -364,6 +459,17 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       });
     }
 
+    it('names the unavailable store before saying a child is not a bundle', async () => {
+      writeW(f);
+      fs.mkdirSync(f.path('state'), { mode: 0o700 });
+      breakStore();
+      for (const op of [disable, revoke]) {
+        const r = await op(item('example-plugin:example'), ctx);
+        assert.ok(!r.ok);
+        assert.match(r.message, UNAVAILABLE);
+      }
+    });
+
     it('disable turns the bit off and keeps the receipt', async () => {
       writeW(f);
       await trustNow('example-plugin');
@@ -410,6 +516,26 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const i = byName(s, 'example-plugin');
       assert.equal(i.decision, 'rejected');
       assert.deepEqual(check(s, false).map((x) => [x.item.name, x.problem]), [['example-plugin', `it is invalid (${i.reasons.join(', ')})`]]);
+    });
+
+    it('lists every reason of an invalid bundle, comma-separated', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      await enable(item('example-plugin'), ctx);
+      const s = snap();
+      const i = byName(s, 'example-plugin');
+      const rejected: Item = { ...i, decision: 'rejected', reasons: ['manifest_invalid', 'content_changed'] };
+      assert.deepEqual(check({ ...s, items: s.items.map((x) => (x.id === i.id ? rejected : x)) }, false).map((x) => x.problem), ['it is invalid (manifest_invalid, content_changed)']);
+    });
+
+    it('passes a Rivumi plugin past the plugin cap (display only: Rivumi never reads it), and fails the ones it loads', () => {
+      for (let n = 1; n <= 17; n++) f.write(`ws/.rivumi/plugins/p${String(n).padStart(2, '0')}.json`, `{"name":"p${String(n).padStart(2, '0')}"}`);
+      const s = snap();
+      const capped = s.items.filter((i) => i.kind === 'plugin' && i.decision === 'display_only').map((i) => i.name);
+      assert.equal(capped.length, 1, 'one plugin past the cap');
+      const failing = check(s, false).map((x) => x.item.name);
+      assert.equal(failing.length, 16);
+      assert.ok(!failing.includes(capped[0] as string));
     });
 
     it('fails an enabled bundle whose capabilities changed, saying so', async () => {
@@ -478,11 +604,17 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       fs.mkdirSync(path.join(store.snapshotsDir, hexName('e')));
       fs.mkdirSync(path.join(store.snapshotsDir, '.staging-0123'));
       fs.mkdirSync(path.join(store.snapshotsDir, 'notes'));
+      fs.mkdirSync(path.join(store.snapshotsDir, `old-${hexName('e')}`));
+      fs.mkdirSync(path.join(store.snapshotsDir, `${hexName('e')}.old`));
+      // A revoked receipt: its entry has no trust, only history.
+      f.write('ws/.codewhale/plugins/revoked/plugin.toml', 'schema_version = 1\n[plugin]\nname = "revoked"\nversion = "1.0.0"\n');
+      await trustNow('revoked');
+      await revoke(item('revoked'), ctx);
       const listed = fs.readdirSync(store.snapshotsDir).sort();
 
       const report = doctor(store);
       assert.equal(report.problem, null);
-      assert.equal(report.bundles, 2);
+      assert.equal(report.bundles, 3);
       assert.deepEqual(report.staleReceipts, [{ key: demoKey, name: 'demo', path: f.path('ws/.codewhale/plugins/demo') }]);
       assert.deepEqual([...report.unreferencedSnapshots].sort(), ['.staging-0123', hexName('e')]);
       assert.deepEqual(report.pruned, []);
