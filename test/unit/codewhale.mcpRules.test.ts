@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import { Fixture, index, writeW, byName } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -256,6 +257,75 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
       f.remove();
       f = new Fixture();
       accepted(stdio('node', 'args = ["--dir=../x", "~/../x", "https://example.invalid/../x"]\n'));
+    });
+  });
+  describe('in the spec\'s words (codewhale.md §4.7)', () => {
+    const only = (extra: string, code: string) => {
+      const r = run(extra);
+      assert.equal(r.decision, 'rejected', r.messages.join(' | '));
+      return r.snapshot.diagnostics.filter((d) => d.code === code).map((d) => d.message);
+    };
+    const cases: [string, string, string, string][] = [
+      ['a required, disabled server', stdio('node', 'required = true\nenabled = false\n'), 'codewhale.mcp.required-disabled', 'MCP server `local` cannot be required while disabled'],
+      ['an empty argument', stdio('node', 'args = [" "]\n'), 'codewhale.mcp.argument', 'MCP argument must contain 1-4096 non-whitespace characters'],
+      ['an empty enabled tool', stdio('node', 'enabled_tools = [""]\n'), 'codewhale.mcp.tool-filter', 'enabled MCP tool must contain 1-256 non-whitespace characters'],
+      ['an empty disabled tool', stdio('node', 'disabled_tools = [""]\n'), 'codewhale.mcp.tool-filter', 'disabled MCP tool must contain 1-256 non-whitespace characters'],
+      ['a duplicate tool', stdio('node', 'enabled_tools = ["read", "READ"]\n'), 'codewhale.mcp.tool-filter', 'duplicate enabled MCP tool value `READ`'],
+      ['both command and url', `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.both]\ncommand = "node"\nurl = "https://example.invalid/mcp"\n`, 'codewhale.mcp.command-or-url', 'MCP server `both` must declare exactly one of command or url'],
+      ['a command with a control character', stdio('no\tde'), 'codewhale.mcp.command', 'MCP command may not contain control characters'],
+      ['a command path out of the bundle', stdio('../../outside.sh'), 'codewhale.mcp.command', 'MCP command path escapes the plugin root: `../../outside.sh`'],
+      ['a bad bare command', stdio('bad name'), 'codewhale.mcp.command', 'MCP command must be a bare executable name or a contained plugin path'],
+      ['a cwd out of the bundle', stdio('node', 'cwd = "../.."\n'), 'codewhale.mcp.cwd', 'MCP cwd path escapes the plugin root: `../..`'],
+      ['a cwd that is a file', stdio('node', 'cwd = "server.js"\n'), 'codewhale.mcp.cwd', 'MCP server `local` cwd is not a directory: server.js'],
+      ['a bad environment destination', stdio('node', 'env = { "1A" = "${B}" }\n'), 'codewhale.mcp.env-name', 'MCP environment destination must be an ASCII environment variable name'],
+      ['a bad environment source', stdio('node', 'env = { A = "${1B}" }\n'), 'codewhale.mcp.env-name', 'MCP environment source must be an ASCII environment variable name'],
+      ['a reference followed by text', stdio('node', 'env = { A = "${B}x" }\n'), 'codewhale.mcp.env-value', 'MCP server `local` environment values must be exact `${SOURCE_ENV}` references'],
+      ['a credential argument', stdio('node', 'args = ["--token", "v"]\n'), 'codewhale.mcp.credential-argument', 'MCP server `local` argument #1 embeds a credential-bearing value; pass credentials through a reviewed environment mapping instead'],
+      ['a URL that does not parse', remote('').replace('https://example.invalid/mcp', 'https://exa mple.invalid/mcp'), 'codewhale.mcp.url-invalid', 'MCP server `remote` URL is invalid: Invalid URL'],
+      ['an ftp URL', remote('').replace('https://', 'ftp://'), 'codewhale.mcp.url-invalid', 'MCP server `remote` URL must use http or https and include a host'],
+      ['a user name in the URL', remote('').replace('https://', 'https://user@'), 'codewhale.mcp.url-credentials', 'MCP server `remote` URL must not embed credentials; use environment-backed authentication'],
+      ['an empty transport', remote('transport = " "\n'), 'codewhale.mcp.transport', 'MCP transport must contain 1-32 non-whitespace characters'],
+      ['a websocket transport', remote('transport = "websocket"\n'), 'codewhale.mcp.transport', 'MCP server `remote` transport must be `sse` when explicitly set'],
+      ['an empty header name', remote('env_headers = { "" = "SRC" }\n'), 'codewhale.mcp.header-name', 'MCP HTTP header name must contain 1-128 non-whitespace characters'],
+      ['a header name with a space', remote('env_headers = { "Bad Header" = "SRC" }\n'), 'codewhale.mcp.header-name', 'MCP HTTP header name is invalid'],
+      ['a bad header source', remote('env_headers = { X-Key = "1BAD" }\n'), 'codewhale.mcp.env-name', 'MCP header environment source must be an ASCII environment variable name'],
+      ['a bad bearer source', remote('bearer_token_env_var = "BAD-NAME"\n'), 'codewhale.mcp.env-name', 'MCP bearer environment source must be an ASCII environment variable name'],
+    ];
+    for (const [name, extra, code, message] of cases) it(`says it of ${name}`, () => assert.deepEqual(only(extra, code), [message]));
+
+    for (const key of ['token', 'api-key', 'apikey', 'password', 'passwd', 'secret', 'client-secret', 'authorization', 'auth-token', 'access-key', 'private-key', 'credential', 'credentials']) {
+      it(`flags --${key}=v and --my-${key}=v, and --${key}x=v not`, () => {
+        const r = run(stdio('node', `args = ["--${key}=v", "--my_${key.replace(/-/g, '_')}=v", "--${key}x=v"]\n`));
+        assert.deepEqual(r.snapshot.diagnostics.filter((d) => d.code === 'codewhale.mcp.credential-argument').map((d) => d.message.replace(/ embeds.*/, '')), ['MCP server `local` argument #1', 'MCP server `local` argument #2']);
+      });
+    }
+    it('strips only the leading dashes of a key: my--token=v is flagged as ending in -token', () => refused(stdio('node', 'args = ["my--token=v"]\n'), 'codewhale.mcp.credential-argument'));
+
+    it('reads a relative path only without a leading dash: --opt/../x and a bare .. pass', () => accepted(stdio('node', 'args = ["--opt/../x", ".."]\n')));
+    it('refuses empty args and env on a remote server as stdio fields', () => {
+      refused(remote('args = []\n'), 'codewhale.mcp.remote-stdio-fields');
+      f.remove();
+      f = new Fixture();
+      refused(remote('env = {}\n'), 'codewhale.mcp.remote-stdio-fields');
+    });
+    it('accepts plain http to any 127.x.y.z address', () => accepted(`[capabilities]\nnetwork_hosts = ["127.10.200.30"]\n[mcp_servers.remote]\nurl = "http://127.10.200.30/mcp"\n`));
+    it('reports a control character in the command once', () => assert.equal(only(stdio('no\tde'), 'codewhale.mcp.command').length, 1));
+
+    it('points a field that may not be there at its key, not its value', () => {
+      const at = (extra: string, code: string, key: string) => {
+        const r = run(extra);
+        const d = r.snapshot.diagnostics.find((x) => x.code === code);
+        assert.ok(d, `${code} in ${r.codes.join(', ')}`);
+        const line = fs.readFileSync(f.path(`${DIR}/plugin.toml`), 'utf8').split('\n')[d.range.start.line] ?? '';
+        assert.equal(d.range.start.character, line.indexOf(key), `${code} at ${key} in ${JSON.stringify(line)}`);
+        f.remove();
+        f = new Fixture();
+      };
+      at(stdio('node', 'transport = "sse"\n'), 'codewhale.mcp.stdio-remote-fields', 'transport');
+      at(remote('scopes = ["a"]\n'), 'codewhale.mcp.oauth-disabled', 'scopes');
+      at(stdio('node', 'env = { "1A" = "${B}" }\n'), 'codewhale.mcp.env-name', '"1A"');
+      at(remote('env_headers = { "Bad Header" = "SRC" }\n'), 'codewhale.mcp.header-name', '"Bad Header"');
+      at(`[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.both]\ncommand = "node"\nurl = "https://example.invalid/mcp"\n`, 'codewhale.mcp.command-or-url', '"node"');
     });
   });
 });
