@@ -152,4 +152,95 @@ describe('content walk limits, at and just past each one', function () {
     assert.ok(r.ok);
     assert.deepEqual(Object.fromEntries(r.files.map((x) => [x.path, x.executable])), { g: true, none: false, o: true, 'plugin.toml': false, u: true });
   });
+  describe('what the disk can do between listing and reading, injected', () => {
+    const realOpen = nodeFs.openSync;
+    const realFstat = nodeFs.fstatSync;
+    const realReadSync = nodeFs.readSync;
+    afterEach(() => {
+      nodeFs.openSync = realOpen;
+      nodeFs.fstatSync = realFstat;
+      nodeFs.readSync = realReadSync;
+    });
+    const withFile = () => {
+      const root = bundle();
+      fs.writeFileSync(path.join(root, 'f.txt'), 'hello');
+      return { root, file: path.join(root, 'f.txt') };
+    };
+    const errno = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
+    const onFile = <T extends (...a: never[]) => unknown>(real: T, target: string | number | (() => number | undefined), replace: (...a: Parameters<T>) => ReturnType<T>): T =>
+      ((...a: Parameters<T>) => (a[0] === (typeof target === 'function' ? target() : target) ? replace(...a) : (real as (...x: Parameters<T>) => ReturnType<T>)(...a))) as T;
+
+    it('refuses a file swapped for a link after listing (the open does not follow it)', () => {
+      const { root, file } = withFile();
+      nodeFs.openSync = onFile(realOpen, file, () => {
+        throw errno('ELOOP');
+      });
+      assert.deepEqual(walk(root), { ok: false, message: 'component trees may not contain symbolic link f.txt', rel: 'f.txt' });
+    });
+
+    it('refuses a file it cannot open, with the reason', () => {
+      const { root, file } = withFile();
+      nodeFs.openSync = onFile(realOpen, file, () => {
+        throw errno('EIO');
+      });
+      const r = walk(root);
+      assert.ok(!r.ok);
+      assert.equal(r.rel, 'f.txt');
+      assert.match(r.message, /^failed to read component file f\.txt: .*EIO/);
+    });
+
+    it('refuses what turned out not to be a regular file once opened', () => {
+      const { root, file } = withFile();
+      let fd: number | undefined;
+      nodeFs.openSync = onFile(realOpen, file, (...a) => (fd = realOpen(...a)));
+      nodeFs.fstatSync = onFile(realFstat, () => fd, (...a) => Object.assign(realFstat(...a), { isFile: () => false }) as ReturnType<typeof realFstat>);
+      assert.deepEqual(walk(root), { ok: false, message: 'component f.txt is neither a regular file nor directory', rel: 'f.txt' });
+    });
+
+    it('refuses a file that shrank while it was read', () => {
+      const { root, file } = withFile();
+      let fd: number | undefined;
+      nodeFs.openSync = onFile(realOpen, file, (...a) => (fd = realOpen(...a)));
+      nodeFs.fstatSync = onFile(realFstat, () => fd, (...a) => Object.assign(realFstat(...a), { size: 9 }) as ReturnType<typeof realFstat>);
+      assert.deepEqual(walk(root), { ok: false, message: 'component file f.txt changed length while being reviewed', rel: 'f.txt' });
+    });
+
+    it('refuses a file whose read fails, with the reason', () => {
+      const { root, file } = withFile();
+      let fd: number | undefined;
+      nodeFs.openSync = onFile(realOpen, file, (...a) => (fd = realOpen(...a)));
+      nodeFs.readSync = onFile(realReadSync, () => fd, () => {
+        throw errno('EIO');
+      });
+      const r = walk(root);
+      assert.ok(!r.ok);
+      assert.match(r.message, /^failed to read component file f\.txt: .*EIO/);
+    });
+
+    it('refuses a directory it cannot list, naming it', () => {
+      const root = bundle();
+      fs.mkdirSync(path.join(root, 'sub'));
+      nodeFs.readdirSync = onFile(realReaddir, path.join(root, 'sub'), () => {
+        throw errno('EIO');
+      });
+      const r = walk(root);
+      assert.ok(!r.ok);
+      assert.equal(r.rel, 'sub');
+      assert.match(r.message, /^failed to read component directory sub: .*EIO/);
+    });
+  });
+
+  it('spells a name that is not UTF-8 by escaped bytes, keeps its raw bytes, and walks under it', () => {
+    const root = bundle();
+    const raw = Buffer.concat([Buffer.from(root + '/d'), Buffer.from([0xff])]);
+    fs.mkdirSync(raw);
+    fs.writeFileSync(Buffer.concat([raw, Buffer.from('/x')]), 'x');
+    const r = walk(root);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    const f2 = r.files.find((x) => x.rawPath);
+    assert.ok(f2, JSON.stringify(r.files));
+    assert.equal(typeof f2.path, 'string');
+    assert.deepEqual(Buffer.from(f2.rawPath as Uint8Array), Buffer.from([0x64, 0xff, 0x2f, 0x78]));
+    assert.ok(r.directories.every((d) => typeof d === 'string'));
+  });
 });
