@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { TrustStore, touched } from '../../src/core/trust/trustStore';
 import { doctor } from '../../src/core/trust/lifecycle';
+import { EMPTY_TRUST } from '../../src/core/trust/trustView';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 
@@ -380,5 +381,68 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
     });
     const text = fs.readFileSync(store.file, 'utf8');
     assert.equal(text, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, generation: 2 } } }, null, 2) + '\n');
+  });
+});
+
+describe('the trust store schema, closed (trust.md "The trust store")', () => {
+  let f: Fixture;
+  let store: TrustStore;
+  beforeEach(() => {
+    f = new Fixture();
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    store = new TrustStore(f.path('state'));
+  });
+  afterEach(() => f.remove());
+
+  const receipt = { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: { 'plugin.toml': { sha256: HEX, size: 120, executable: false } }, reviewedAt: '2026-11-29T18:00:00.000Z' };
+  const readWith = (state: unknown) => {
+    fs.writeFileSync(store.file, JSON.stringify(state), { mode: 0o600 });
+    return store.read();
+  };
+  const withEntry = (e: object, key = KEY) => readWith({ schemaVersion: 1, bundles: { [key]: { ...entry, ...e } } });
+
+  it('keeps its snapshots beside state.json', () => {
+    assert.equal(store.snapshotsDir, f.path('state', 'snapshots'));
+    assert.equal(store.file, f.path('state', 'state.json'));
+  });
+
+  it('reads every system and scope, and a receipt with its files', () => {
+    for (const [system, scope] of [['codewhale', 'user'], ['rivumi', 'workspace']]) {
+      const r = withEntry({ system, scope, trust: receipt, reviewHistory: [receipt] });
+      assert.ok(r.ok, r.ok ? '' : r.problem);
+      assert.deepEqual(r.state.bundles[KEY]?.trust?.files['plugin.toml'], { sha256: HEX, size: 120, executable: false });
+    }
+  });
+
+  for (const [name, e, key] of [
+    ['a bundle key with a prefix', {}, `x${KEY}`],
+    ['a bundle key with a suffix', {}, `${KEY}x`],
+    ['a content hash with a prefix', { trust: { ...receipt, contentHash: `x${HEX}` } }, KEY],
+    ['a capability hash with a suffix', { trust: { ...receipt, capabilityHash: `${HEX}0` } }, KEY],
+    ['a negative file size', { trust: { ...receipt, files: { a: { sha256: HEX, size: -1, executable: false } } } }, KEY],
+    ['a file without its executable bit', { trust: { ...receipt, files: { a: { sha256: HEX, size: 1 } } } }, KEY],
+    ['an unknown system', { system: 'eva' }, KEY],
+    ['a negative generation', { generation: -1 }, KEY],
+    ['33 receipts of history', { reviewHistory: Array.from({ length: 33 }, () => receipt) }, KEY],
+  ] as const) {
+    it(`refuses ${name}`, () => {
+      const r = withEntry(e, key);
+      assert.ok(!r.ok);
+      assert.match(r.problem, /does not match its schema/);
+      assert.doesNotMatch(r.problem, /: invalid$/, 'the schema says what is wrong');
+    });
+  }
+
+  it('names several unknown fields, and no path for a field at the top', () => {
+    const r = readWith({ schemaVersion: 1, bundles: {}, a: 1, b: 2 });
+    assert.ok(!r.ok);
+    assert.equal(r.problem, `trust store ${store.file} does not match its schema: unknown field \`a\`, \`b\``);
+  });
+
+  it('gives an empty, available view when there is no store yet (EMPTY_TRUST)', () => {
+    assert.equal(EMPTY_TRUST.available, true);
+    assert.ok(EMPTY_TRUST.available);
+    assert.equal(EMPTY_TRUST.lookup(KEY), undefined);
+    assert.equal(EMPTY_TRUST.revision, '');
   });
 });
