@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**', '.stryker-tmp/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

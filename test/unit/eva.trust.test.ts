@@ -90,7 +90,8 @@ describe('Eva trust inputs', () => {
     f.adapter(A0.replace('network: false', 'network: true'));
     const changed = f.index({ trust }).item('adapters/review.yaml');
     assert.notEqual(changed.capabilityHash, first.capabilityHash);
-    assert.equal(changed.trust, 'content-changed');
+    // trust.md "Status": a capability change is checked first and named as such.
+    assert.equal(changed.trust, 'capabilities-changed');
   });
 
   it('covers a lua_skill\'s script and schema files; the script changing drops trust', () => {

@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore } from '../../src/core/trust/trustStore';
+import { TrustStore, touched } from '../../src/core/trust/trustStore';
 import { doctor } from '../../src/core/trust/lifecycle';
+import { EMPTY_TRUST } from '../../src/core/trust/trustView';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 
 const KEY = 'a'.repeat(64);
 const HEX = 'b'.repeat(64);
-const entry = { system: 'codewhale', scope: 'workspace', name: 'x', path: '/x', generation: 0, enabled: false, trust: null, reviewHistory: [] };
+const entry = { system: 'codewhale' as const, scope: 'workspace' as const, name: 'x', path: '/x', generation: 0, enabled: false, trust: null, reviewHistory: [] };
 
 describe('the trust store (trust.md)', () => {
   let f: Fixture;
@@ -113,5 +114,335 @@ describe('the trust store (trust.md)', () => {
     const bad = { schemaVersion: 1, bundles: { [KEY]: { ...entry, trust: { contentHash: 'nothex', capabilityHash: HEX, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' } } } };
     fs.writeFileSync(store.file, JSON.stringify(bad), { mode: 0o600 });
     assert.ok(!store.read().ok);
+  });
+});
+
+/**
+ * trust.md "Fail closed": only a missing file is an empty store. Any other read failure,
+ * and a file that is not a JSON object, makes the store unavailable: every decision
+ * fails closed (not enabled, not active) and nothing overwrites the file. Tests run as
+ * root, so a read failure is injected into `fs` rather than made with permissions.
+ */
+describe('the trust store fails closed on what it cannot read', () => {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  let f: Fixture;
+  let store: TrustStore;
+  let restore: (() => void) | undefined;
+  beforeEach(() => {
+    f = new Fixture();
+    store = new TrustStore(f.path('state'));
+  });
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+    f.remove();
+  });
+
+  /** Makes every read of `file` fail with `code`, as a disk or network file system error would. */
+  const failReadsOf = (file: string, code: string) => {
+    const original = nodeFs.readFileSync;
+    nodeFs.readFileSync = ((p: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (p === file) throw Object.assign(new Error(`${code}: i/o error, open '${file}'`), { code });
+      return (original as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as typeof nodeFs.readFileSync;
+    restore = () => {
+      nodeFs.readFileSync = original;
+    };
+  };
+
+  /** A trusted and enabled example-plugin, so that failing open would show as `enabled`/active. */
+  const trustedAndEnabled = async () => {
+    writeW(f);
+    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    const i = byName(s, 'example-plugin');
+    const r = await store.mutate((state) => {
+      state.bundles[i.detail.bundleKey as string] = {
+        ...entry,
+        name: 'example-plugin',
+        path: i.path,
+        enabled: true,
+        trust: { contentHash: i.contentHash as string, capabilityHash: i.capabilityHash as string, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' },
+      };
+      return { ok: true, value: null };
+    });
+    assert.ok(r.ok);
+    const active = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    assert.deepEqual([byName(active, 'example-plugin').enabled, byName(active, 'example-plugin').decision, byName(active, 'example-plugin').reasons], [true, 'registered', ['active']], 'the setup really activates the bundle');
+  };
+
+  const assertClosed = async (problem: RegExp) => {
+    const read = store.read();
+    assert.ok(!read.ok, 'the store is unavailable');
+    assert.match(read.problem, problem);
+    assert.deepEqual(store.view(), { available: false, problem: read.problem });
+    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    const i = byName(s, 'example-plugin');
+    assert.deepEqual([i.enabled, i.decision, i.trust, i.reasons], [false, 'disabled', 'not-reviewed', ['trust_store_unavailable']]);
+    assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['bundle_inactive']);
+    let changed = false;
+    const m = await store.mutate(() => {
+      changed = true;
+      return { ok: true, value: null };
+    });
+    assert.ok(!m.ok);
+    assert.match(m.message, /^The trust store is unavailable: /);
+    assert.equal(changed, false, 'the change is never applied to a guessed state');
+  };
+
+  it('an unreadable state.json (EIO) is unavailable, not empty, and is never overwritten', async () => {
+    await trustedAndEnabled();
+    const before = fs.readFileSync(store.file);
+    failReadsOf(store.file, 'EIO');
+    await assertClosed(/trust store .*state\.json cannot be read: .*EIO/);
+    restore?.();
+    assert.deepEqual(fs.readFileSync(store.file), before);
+  });
+
+  it('a state.json that cannot be opened (EACCES, as for a user without rights) is unavailable, not empty', async () => {
+    await trustedAndEnabled();
+    const before = fs.readFileSync(store.file);
+    failReadsOf(store.file, 'EACCES');
+    await assertClosed(/cannot be read: .*EACCES/);
+    restore?.();
+    assert.deepEqual(fs.readFileSync(store.file), before);
+  });
+
+  it('a missing state.json (ENOENT) is the empty store', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    failReadsOf(store.file, 'ENOENT');
+    const read = store.read();
+    assert.ok(read.ok);
+    assert.deepEqual([read.exists, read.text, Object.keys(read.state.bundles)], [false, '', []]);
+  });
+
+  it('a directory in place of state.json is unavailable and stays', async () => {
+    await trustedAndEnabled();
+    fs.rmSync(store.file);
+    fs.mkdirSync(store.file);
+    await assertClosed(/trust store .*state\.json is not a regular file/);
+    assert.ok(fs.statSync(store.file).isDirectory());
+  });
+
+  for (const text of ['null', '[]', '42', '"state"', 'true', '[{"schemaVersion":1,"bundles":{}}]']) {
+    it(`a state.json holding ${text} (not an object) is unavailable and never overwritten`, async () => {
+      await trustedAndEnabled();
+      fs.writeFileSync(store.file, text, { mode: 0o600 });
+      await assertClosed(/has schema version undefined; this Skillgate reads version 1/);
+      assert.equal(fs.readFileSync(store.file, 'utf8'), text);
+    });
+  }
+
+  it('an empty state.json is not JSON, not an empty store', async () => {
+    await trustedAndEnabled();
+    fs.writeFileSync(store.file, '', { mode: 0o600 });
+    await assertClosed(/is not valid JSON/);
+    assert.equal(fs.readFileSync(store.file, 'utf8'), '');
+  });
+
+  it('a state.json whose schema fails names the field', async () => {
+    await trustedAndEnabled();
+    const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    const key = Object.keys(raw.bundles)[0] as string;
+    raw.bundles[key].enabled = 'yes';
+    fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+    await assertClosed(new RegExp(`does not match its schema at bundles\\.${key}\\.enabled: `));
+  });
+});
+
+describe('the trust store location and its repairs (trust.md "The trust store")', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('creates missing parent directories of the state directory on first write, the state directory itself 0700', async () => {
+    const store = new TrustStore(f.path('a', 'b', 'state'));
+    const r = await store.mutate((s) => {
+      s.bundles[KEY] = { ...entry };
+      return { ok: true, value: 'done' };
+    });
+    assert.deepEqual(r, { ok: true, value: 'done' });
+    assert.equal(fs.statSync(f.path('a', 'b', 'state')).mode & 0o777, 0o700);
+    const read = store.read();
+    assert.ok(read.ok && read.exists);
+    assert.deepEqual(Object.keys(read.state.bundles), [KEY]);
+  });
+
+  it('refuses a write when the state directory cannot be created, and says which', async () => {
+    // A dangling link as the parent: reading finds no file (an empty store), creating fails.
+    f.symlink(f.path('missing'), 'dangling');
+    const store = new TrustStore(f.path('dangling', 'state'));
+    assert.ok(store.read().ok);
+    const r = await store.mutate(() => ({ ok: true, value: null }));
+    assert.ok(!r.ok);
+    assert.ok(r.message.startsWith(`cannot create the trust store directory ${f.path('dangling', 'state')}: `), r.message);
+    assert.ok(!fs.existsSync(f.path('missing')));
+  });
+
+  it('refuses a state directory that is a file, without touching it', async () => {
+    f.write('state', 'a file');
+    const store = new TrustStore(f.path('state'));
+    const read = store.read();
+    assert.ok(!read.ok);
+    assert.match(read.problem, /^trust store directory .*state is not a directory$/);
+    assert.ok(!(await store.mutate(() => ({ ok: true, value: null }))).ok);
+    assert.equal(fs.readFileSync(f.path('state'), 'utf8'), 'a file');
+  });
+
+  for (const mode of [0o720, 0o702]) {
+    it(`refuses a state directory writable by ${mode === 0o720 ? 'its group' : 'others'} (mode ${mode.toString(8)})`, () => {
+      fs.mkdirSync(f.path('state'));
+      fs.chmodSync(f.path('state'), mode);
+      const read = new TrustStore(f.path('state')).read();
+      assert.ok(!read.ok);
+      assert.match(read.problem, new RegExp(`writable by group or others \\(mode ${mode.toString(8)}\\); make it 0700$`));
+    });
+    it(`refuses a state file writable by ${mode === 0o720 ? 'its group' : 'others'}`, () => {
+      fs.mkdirSync(f.path('state'), { mode: 0o700 });
+      const store = new TrustStore(f.path('state'));
+      fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}');
+      fs.chmodSync(store.file, mode & 0o622);
+      const read = store.read();
+      assert.ok(!read.ok);
+      assert.match(read.problem, /writable by group or others \(mode 6[02][02]\); make it 0600$/);
+    });
+  }
+
+  it('accepts a read-only 0500 directory and 0400 file (only group and other write bits matter)', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}', { mode: 0o400 });
+    fs.chmodSync(f.path('state'), 0o500);
+    const read = store.read();
+    fs.chmodSync(f.path('state'), 0o700);
+    assert.ok(read.ok && read.exists);
+  });
+
+  it('names a duplicate key inside a list by its index', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    const receipt = { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' };
+    const text = JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, reviewHistory: [receipt, receipt] } } }).replace(/"reviewedAt":"([^"]+)"\}\]/, '"reviewedAt":"$1","reviewedAt":"$1"}]');
+    fs.writeFileSync(store.file, text, { mode: 0o600 });
+    const read = store.read();
+    assert.ok(!read.ok);
+    assert.match(read.problem, new RegExp(`duplicate key at bundles\\.${KEY}\\.reviewHistory\\[1\\]\\.reviewedAt$`));
+  });
+
+  it('--repair of a store that is healthy, or bad but with no file to move, moves nothing', () => {
+    const store = new TrustStore(f.path('state'));
+    assert.deepEqual(store.repair(), { moved: null, problem: null });
+    fs.mkdirSync(f.path('real'), { mode: 0o700 });
+    fs.symlinkSync(f.path('real'), f.path('state'));
+    const r = store.repair();
+    assert.equal(r.moved, null);
+    assert.match(r.problem ?? '', /is a symbolic link/);
+    assert.deepEqual(fs.readdirSync(f.path('real')), []);
+    const report = doctor(store, { repair: true });
+    assert.deepEqual([report.movedAside, report.bundles], [null, 0]);
+    assert.match(report.problem ?? '', /is a symbolic link/);
+  });
+
+  it('--repair names the moved file by the time it ran', () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    fs.writeFileSync(store.file, 'garbage', { mode: 0o600 });
+    const r = store.repair(new Date('2026-11-30T01:02:03.456Z'));
+    assert.deepEqual(r.moved, `${store.file}.corrupt-2026-11-30T01-02-03-456Z`);
+    assert.match(r.problem ?? '', /not valid JSON/);
+    assert.ok(!fs.existsSync(store.file));
+    assert.ok(store.read().ok);
+  });
+
+  it('gives the decisions a view whose revision is the file text, and the empty text for no file', async () => {
+    const store = new TrustStore(f.path('state'));
+    const empty = store.view();
+    assert.ok(empty.available);
+    assert.equal(empty.revision, '');
+    assert.equal(empty.lookup(KEY), undefined);
+    await store.mutate((s) => {
+      s.bundles[KEY] = { ...entry, enabled: true };
+      return { ok: true, value: null };
+    });
+    const view = store.view();
+    assert.ok(view.available);
+    assert.equal(view.revision, fs.readFileSync(store.file, 'utf8'));
+    assert.equal(view.lookup(KEY)?.enabled, true);
+  });
+
+  it('increments the generation of an entry on each change, and writes the file as indented JSON with a final newline', async () => {
+    const store = new TrustStore(f.path('state'));
+    await store.mutate((s) => {
+      s.bundles[KEY] = touched({ ...entry });
+      return { ok: true, value: null };
+    });
+    await store.mutate((s) => {
+      s.bundles[KEY] = touched(s.bundles[KEY] as typeof entry);
+      return { ok: true, value: null };
+    });
+    const text = fs.readFileSync(store.file, 'utf8');
+    assert.equal(text, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, generation: 2 } } }, null, 2) + '\n');
+  });
+});
+
+describe('the trust store schema, closed (trust.md "The trust store")', () => {
+  let f: Fixture;
+  let store: TrustStore;
+  beforeEach(() => {
+    f = new Fixture();
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    store = new TrustStore(f.path('state'));
+  });
+  afterEach(() => f.remove());
+
+  const receipt = { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: { 'plugin.toml': { sha256: HEX, size: 120, executable: false } }, reviewedAt: '2026-11-29T18:00:00.000Z' };
+  const readWith = (state: unknown) => {
+    fs.writeFileSync(store.file, JSON.stringify(state), { mode: 0o600 });
+    return store.read();
+  };
+  const withEntry = (e: object, key = KEY) => readWith({ schemaVersion: 1, bundles: { [key]: { ...entry, ...e } } });
+
+  it('keeps its snapshots beside state.json', () => {
+    assert.equal(store.snapshotsDir, f.path('state', 'snapshots'));
+    assert.equal(store.file, f.path('state', 'state.json'));
+  });
+
+  it('reads every system and scope, and a receipt with its files', () => {
+    for (const [system, scope] of [['codewhale', 'user'], ['rivumi', 'workspace']]) {
+      const r = withEntry({ system, scope, trust: receipt, reviewHistory: [receipt] });
+      assert.ok(r.ok, r.ok ? '' : r.problem);
+      assert.deepEqual(r.state.bundles[KEY]?.trust?.files['plugin.toml'], { sha256: HEX, size: 120, executable: false });
+    }
+  });
+
+  for (const [name, e, key] of [
+    ['a bundle key with a prefix', {}, `x${KEY}`],
+    ['a bundle key with a suffix', {}, `${KEY}x`],
+    ['a content hash with a prefix', { trust: { ...receipt, contentHash: `x${HEX}` } }, KEY],
+    ['a capability hash with a suffix', { trust: { ...receipt, capabilityHash: `${HEX}0` } }, KEY],
+    ['a negative file size', { trust: { ...receipt, files: { a: { sha256: HEX, size: -1, executable: false } } } }, KEY],
+    ['a file without its executable bit', { trust: { ...receipt, files: { a: { sha256: HEX, size: 1 } } } }, KEY],
+    ['an unknown system', { system: 'eva' }, KEY],
+    ['a negative generation', { generation: -1 }, KEY],
+    ['33 receipts of history', { reviewHistory: Array.from({ length: 33 }, () => receipt) }, KEY],
+  ] as const) {
+    it(`refuses ${name}`, () => {
+      const r = withEntry(e, key);
+      assert.ok(!r.ok);
+      assert.match(r.problem, /does not match its schema/);
+      assert.doesNotMatch(r.problem, /: invalid$/, 'the schema says what is wrong');
+    });
+  }
+
+  it('names several unknown fields, and no path for a field at the top', () => {
+    const r = readWith({ schemaVersion: 1, bundles: {}, a: 1, b: 2 });
+    assert.ok(!r.ok);
+    assert.equal(r.problem, `trust store ${store.file} does not match its schema: unknown field \`a\`, \`b\``);
+  });
+
+  it('gives an empty, available view when there is no store yet (EMPTY_TRUST)', () => {
+    assert.equal(EMPTY_TRUST.available, true);
+    assert.ok(EMPTY_TRUST.available);
+    assert.equal(EMPTY_TRUST.lookup(KEY), undefined);
+    assert.equal(EMPTY_TRUST.revision, '');
   });
 });

@@ -1,5 +1,5 @@
 import type { ReasonCode, TrustStatus } from '../model';
-import type { TrustView } from '../trust/trustView';
+import type { ReceiptView, TrustView } from '../trust/trustView';
 
 /** The trust gate of one bundle, derived at every index (trust.md "Status"). */
 export interface Gate {
@@ -23,19 +23,22 @@ export interface GateContext {
   readonly workspaceTrusted: boolean;
 }
 
-/** `capabilities-changed` is checked before `content-changed` (codewhale.md §8.2). */
+/**
+ * A receipt's status at the current hashes (trust.md "Status"): the one derivation, used by
+ * the index gate and by every lifecycle operation. `capabilities-changed` is checked before
+ * `content-changed` (codewhale.md §8.2).
+ */
+export function statusOf(receipt: ReceiptView | null, contentHash: string | null, capabilityHash: string | null): TrustStatus {
+  if (!receipt) return 'not-reviewed';
+  if (receipt.capabilityHash !== capabilityHash) return 'capabilities-changed';
+  if (receipt.contentHash !== contentHash) return 'content-changed';
+  return 'trusted';
+}
+
 export function trustGate(input: GateInput, ctx: GateContext): Gate {
   if (!ctx.trust.available) return { trust: 'not-reviewed', enabled: false, reasons: ['trust_store_unavailable'] };
   const state = ctx.trust.lookup(input.bundleKey);
-  const receipt = state?.trust ?? null;
-  const trust: TrustStatus =
-    receipt === null
-      ? 'not-reviewed'
-      : receipt.capabilityHash !== input.capabilityHash
-        ? 'capabilities-changed'
-        : receipt.contentHash !== input.contentHash
-          ? 'content-changed'
-          : 'trusted';
+  const trust = statusOf(state?.trust ?? null, input.contentHash, input.capabilityHash);
   const enabled = state?.enabled ?? false;
   const reasons: ReasonCode[] = [];
   if (!ctx.workspaceTrusted) reasons.push('workspace_untrusted');

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { statusOf } from '../decisions/gates';
 import { joinSet } from '../hashing/capabilityHash';
 import { canonicalPath, isInside, lstatEntry } from '../fs/safeFs';
 import type { Decision, TrustStatus } from '../model';
@@ -21,13 +22,10 @@ export function withTrust(evaDecision: Decision, evaReasons: readonly EvaReason[
   return { decision: evaDecision, reasons: [...evaReasons, gate] };
 }
 
-export function statusOf(trust: TrustView, key: string, contentHash: string | null, capabilityHash: string | null): TrustStatus {
-  if (!trust.available) return 'not-reviewed';
-  const receipt = trust.lookup(key)?.trust;
-  if (!receipt || contentHash === null || capabilityHash === null) return 'not-reviewed';
-  if (receipt.contentHash !== contentHash) return 'content-changed';
-  if (receipt.capabilityHash !== capabilityHash) return 'capabilities-changed';
-  return 'trusted';
+/** An Eva unit's trust status: the shared derivation (decisions/gates.ts), never a copy of it. */
+export function evaTrustStatus(trust: TrustView, key: string, contentHash: string | null, capabilityHash: string | null): TrustStatus {
+  if (!trust.available || contentHash === null || capabilityHash === null) return 'not-reviewed';
+  return statusOf(trust.lookup(key)?.trust ?? null, contentHash, capabilityHash);
 }
 
 /** §6.1: what trust covers besides the manifest. */

@@ -3,7 +3,7 @@ import { bundleKey, reviewToken } from '../hashing/identity';
 import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
 import { FILE_START, type Decision, type Diagnostic, type System, type TrustStatus } from '../model';
 import { bindingItem } from './binding';
-import { capabilityPairs, coveredFiles, statusOf, withTrust } from './bundleTrust';
+import { capabilityPairs, coveredFiles, evaTrustStatus, withTrust } from './bundleTrust';
 import { crossNamespace, multipleProviders, providersExist, resolveIds, withConflicts } from './conflicts';
 import type { SkillContract } from './contracts';
 import { decideProjectSkill, type DecideContext, type ProjectSkillDecision } from './decide';
@@ -214,7 +214,7 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     }
     // `System` gains 'eva' at wiring time; the key's framing is the shared one (trust.md "Bundle identity").
     key = bundleKey(EVA_SYSTEM as unknown as System, 'workspace', entry.abs, contract?.id ?? entry.id ?? entry.rel);
-    trustStatus = statusOf(trust, key, contentHash, capabilityHash);
+    trustStatus = evaTrustStatus(trust, key, contentHash, capabilityHash);
   }
   const { decision, reasons } = withTrust(evaDecision, evaReasons, trustStatus, trust.available);
   const doc = entry.doc;

@@ -9,6 +9,7 @@ import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
 import { touched, type Mutation, type TrustStore } from './trustStore';
 import { hasEnableSwitch, noEnableSwitchRefusal } from '../decisions/enableSwitch';
+import { statusOf } from '../decisions/gates';
 import type { HostFacts } from '../codewhale/host';
 import type { Diagnostic, Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
@@ -303,13 +304,6 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
     pruned,
     movedAside,
   };
-}
-
-export function statusOf(receipt: Receipt | null, contentHash: string | null, capabilityHash: string | null): TrustStatus {
-  if (!receipt) return 'not-reviewed';
-  if (receipt.capabilityHash !== capabilityHash) return 'capabilities-changed';
-  if (receipt.contentHash !== contentHash) return 'content-changed';
-  return 'trusted';
 }
 
 function entryFor(state: TrustState, s: BundleSource): BundleState {

@@ -10,8 +10,9 @@ import type { Item } from '../../../src/core/model';
 export class Fixture {
   readonly root: string;
 
-  constructor() {
-    this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-test-')));
+  /** `base`: where to make it; tests that create thousands of files pass a memory file system when there is one. */
+  constructor(base = os.tmpdir()) {
+    this.root = fs.realpathSync(fs.mkdtempSync(path.join(base, 'skillgate-test-')));
   }
 
   path(...parts: string[]): string {

@@ -1,0 +1,142 @@
+import { strict as assert } from 'node:assert';
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import { capabilityChanges, diffAgainstReceipt } from '../../src/core/trust/reviewDiff';
+import type { Receipt } from '../../src/core/trust/stateSchema';
+import type { BundleFile } from '../../src/core/model';
+import { Fixture } from './helpers/fixture';
+
+/**
+ * The review's diff (trust.md "Operations", review): capability changes named in plain
+ * words (a new MCP server, a new network host, a new hook command, …), then file changes
+ * (added, removed, modified) with a unified text diff against the snapshot for text
+ * files up to 1 MiB, and a note saying why there is none otherwise.
+ */
+describe('the review diff against the receipt (trust.md "Operations")', () => {
+  describe('capability changes', () => {
+    const summaries = (before: Record<string, unknown>, after: Record<string, unknown>) => capabilityChanges(before, after).map((c) => c.summary);
+
+    it('names new, removed and changed MCP servers and their fields', () => {
+      assert.deepEqual(summaries({ mcpServers: {} }, { mcpServers: { a: { command: 'node' } } }), ['new MCP server `a`']);
+      assert.deepEqual(summaries({ mcpServers: { a: { command: 'node' } } }, { mcpServers: {} }), ['removed MCP server `a`']);
+      assert.deepEqual(summaries({ mcpServers: { a: { command: 'node' } } }, { mcpServers: { a: { command: 'python3' } } }), ['MCP server `a`: command node → python3']);
+      assert.deepEqual(summaries({ mcpServers: { a: {} } }, { mcpServers: { a: { cwd: 'bin' } } }), ['MCP server `a`: cwd added bin']);
+      assert.deepEqual(summaries({ mcpServers: { a: { cwd: 'bin' } } }, { mcpServers: { a: {} } }), ['MCP server `a`: cwd removed bin']);
+    });
+
+    it('names environment mappings and environment-backed headers', () => {
+      const env = (e: Record<string, unknown>, h: Record<string, unknown> = {}) => ({ mcpServers: { s: { env: e, envHeaders: h } } });
+      assert.deepEqual(summaries(env({}), env({ A: 'B' })), ['new environment mapping for MCP server `s`: A ← B']);
+      assert.deepEqual(summaries(env({ A: 'B' }), env({})), ['removed environment mapping for MCP server `s`: A ← B']);
+      assert.deepEqual(summaries(env({ A: 'B' }), env({ A: 'C' })), ['environment mapping A of MCP server `s`: B → C']);
+      assert.deepEqual(summaries(env({}, {}), env({}, { 'X-Key': 'K' })), ['new environment-backed header for MCP server `s`: X-Key ← K']);
+    });
+
+    it('names each added or removed network host, component kind and hook command', () => {
+      assert.deepEqual(summaries({ networkHosts: ['a.example'] }, { networkHosts: ['b.example'] }), ['new network host `b.example`', 'removed network host `a.example`']);
+      assert.deepEqual(summaries({ components: { skills: ['skills'] } }, { components: { skills: ['skills'], hooks: ['hooks'] } }), ['new component kind `hooks`']);
+      assert.deepEqual(summaries({ components: { skills: ['skills'] } }, { components: {} }), ['removed component kind `skills`']);
+      assert.deepEqual(summaries({ hooks: {} }, { hooks: { 'pre: ["x"]': { event: 'pre' } } }), ['new hook command: pre: ["x"]']);
+      assert.deepEqual(summaries({ hooks: { h: { timeoutSeconds: 5 } } }, { hooks: { h: { timeoutSeconds: 50 } } }), ['hook h: timeoutSeconds 5 → 50']);
+    });
+
+    it('names any other change by its path, and skips the inventory counts', () => {
+      assert.deepEqual(summaries({ lifecycleMutation: false, inventory: { skills: 1 } }, { lifecycleMutation: true, inventory: { skills: 2 } }), ['lifecycleMutation false → true']);
+      assert.deepEqual(summaries({}, { when: { os: ['linux'] } }), ['when added: {"os":["linux"]}']);
+      assert.deepEqual(summaries({ when: 'x' }, {}), ['when removed: x']);
+      assert.deepEqual(summaries({ a: { b: 1 } }, { a: { b: 1 } }), []);
+      assert.deepEqual(summaries({ list: [1, 2] }, { list: [2, 1] }), ['list [1,2] → [2,1]']);
+    });
+
+    it('shortens long values to 160 characters', () => {
+      const long = 'x'.repeat(200);
+      const [s] = summaries({ a: 'short' }, { a: long });
+      assert.equal(s, `a short → ${'x'.repeat(157)}...`);
+      assert.deepEqual(summaries({ a: 'short' }, { a: 'y'.repeat(160) }), [`a short → ${'y'.repeat(160)}`]);
+    });
+
+    it('records the path, the kind and both values', () => {
+      assert.deepEqual(capabilityChanges({ mcpServers: { a: { command: 'x' } } }, { mcpServers: { a: { command: 'y' } } }), [{ path: 'mcpServers.a.command', change: 'changed', before: 'x', after: 'y', summary: 'MCP server `a`: command x → y' }]);
+      assert.deepEqual(capabilityChanges({}, { b: 1 }), [{ path: 'b', change: 'added', after: 1, summary: 'b added: 1' }]);
+    });
+  });
+
+  describe('file changes', () => {
+    let f: Fixture;
+    beforeEach(() => (f = new Fixture()));
+    afterEach(() => f.remove());
+
+    const fileOf = (p: string, bytes: Buffer | string, executable = false): BundleFile => ({ path: p, size: Buffer.from(bytes).length, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), executable });
+    const receiptOf = (files: BundleFile[]): Receipt => ({
+      contentHash: 'a'.repeat(64),
+      capabilityHash: 'b'.repeat(64),
+      capabilities: {},
+      files: Object.fromEntries(files.map(({ path: p, ...rest }) => [p, rest])) as Receipt['files'],
+      reviewedAt: '2026-11-29T18:00:00.000Z',
+    });
+    const put = (root: string, p: string, bytes: Buffer | string) => f.write(path.join(root, p), bytes);
+
+    it('lists added, removed and modified files in path order, skipping unchanged ones, with unified diffs', () => {
+      const before = [fileOf('b.txt', 'one\n'), fileOf('gone.txt', 'bye\n'), fileOf('same.txt', 'same\n')];
+      const after = [fileOf('a.txt', 'new\n'), fileOf('b.txt', 'two\n'), fileOf('same.txt', 'same\n')];
+      for (const [p, t] of [['b.txt', 'one\n'], ['gone.txt', 'bye\n'], ['same.txt', 'same\n']]) put('snap', p as string, t as string);
+      for (const [p, t] of [['a.txt', 'new\n'], ['b.txt', 'two\n'], ['same.txt', 'same\n']]) put('now', p as string, t as string);
+      const d = diffAgainstReceipt(receiptOf(before), {}, after, f.path('now'), f.path('snap'));
+      assert.deepEqual(d.files.map((x) => `${x.change} ${x.path}`), ['added a.txt', 'modified b.txt', 'removed gone.txt']);
+      const b = d.files[1];
+      assert.deepEqual([b?.before?.sha256, b?.after?.sha256], [before[0]?.sha256, after[1]?.sha256]);
+      assert.match(b?.unifiedDiff ?? '', /^--- a\/b\.txt\treviewed$/m);
+      assert.match(b?.unifiedDiff ?? '', /^\+\+\+ b\/b\.txt\tcurrent$/m);
+      assert.match(b?.unifiedDiff ?? '', /^-one$/m);
+      assert.match(b?.unifiedDiff ?? '', /^\+two$/m);
+      assert.match(d.files[0]?.unifiedDiff ?? '', /^\+new$/m);
+      assert.match(d.files[2]?.unifiedDiff ?? '', /^-bye$/m);
+      assert.equal(d.files[0]?.before, undefined);
+      assert.equal(d.files[2]?.after, undefined);
+    });
+
+    it('says when only the executable bit changed', () => {
+      put('snap', 'run.sh', '#!/bin/sh\n');
+      put('now', 'run.sh', '#!/bin/sh\n');
+      const d = diffAgainstReceipt(receiptOf([fileOf('run.sh', '#!/bin/sh\n')]), {}, [fileOf('run.sh', '#!/bin/sh\n', true)], f.path('now'), f.path('snap'));
+      assert.deepEqual(d.files.map((x) => [x.change, x.note, x.unifiedDiff]), [['modified', 'only the executable bit changed (- → x)', undefined]]);
+    });
+
+    for (const [name, bytes, note] of [
+      ['a binary file', Buffer.from([1, 0, 2]), 'binary file: no text diff'],
+      ['a file that is not UTF-8', Buffer.from([0xff, 0xfe, 0x41]), 'not UTF-8: no text diff'],
+      ['a file over 1 MiB', Buffer.alloc(1048577, 0x61), 'larger than 1 MiB: no text diff'],
+    ] as const) {
+      it(`gives no text diff for ${name}, and says why`, () => {
+        put('snap', 'f', 'old\n');
+        put('now', 'f', bytes);
+        const d = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', bytes)], f.path('now'), f.path('snap'));
+        assert.deepEqual(d.files.map((x) => [x.change, x.note, x.unifiedDiff]), [['modified', note, undefined]]);
+      });
+    }
+
+    it('takes a file of exactly 1 MiB as text', () => {
+      const mib = Buffer.alloc(1048576, 0x61);
+      put('snap', 'f', 'old\n');
+      put('now', 'f', mib);
+      const d = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', mib)], f.path('now'), f.path('snap'));
+      assert.equal(d.files[0]?.note, undefined);
+      assert.ok(d.files[0]?.unifiedDiff);
+    });
+
+    it('says the reviewed snapshot is missing when there is none, or when its file is gone', () => {
+      put('now', 'f', 'new\n');
+      const none = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', 'new\n')], f.path('now'), undefined);
+      assert.deepEqual(none.files.map((x) => x.note), ['the reviewed snapshot is missing']);
+      f.mkdir('snap');
+      const gone = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', 'new\n')], f.path('now'), f.path('snap'));
+      assert.deepEqual(gone.files.map((x) => x.note), ['the reviewed snapshot is missing']);
+    });
+
+    it('puts the capability changes beside the file changes', () => {
+      const receipt = { ...receiptOf([]), capabilities: { networkHosts: [] } };
+      const d = diffAgainstReceipt(receipt, { networkHosts: ['x.example'] }, [], f.path('now'), undefined);
+      assert.deepEqual(d, { capabilities: [{ path: 'networkHosts.x.example', change: 'added', after: 'x.example', summary: 'new network host `x.example`' }], files: [] });
+    });
+  });
+});

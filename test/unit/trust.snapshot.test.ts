@@ -1,0 +1,92 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readBundleSource } from '../../src/core/trust/bundleSource';
+import { removeTree, snapshotBundle, verifySnapshot } from '../../src/core/trust/reviewSnapshot';
+import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
+
+/**
+ * trust.md "Snapshots of what was reviewed": the covered files copied read-only into
+ * `snapshots/<contentHash>/`, kept only when the copy re-hashes to the approved hash.
+ */
+describe('snapshots of what was reviewed (trust.md)', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+  const W = 'ws/.codewhale/plugins/example-plugin';
+  const source = () => {
+    const r = readBundleSource(byName(index([f.path('ws')]), 'example-plugin'), LINUX_HOST);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    return r.source;
+  };
+
+  it('copies the files read-only (0444, 0555 for executables), empty directories too, and verifies the copy', () => {
+    writeW(f);
+    f.write(`${W}/run.sh`, '#!/bin/sh\n', 0o755);
+    f.mkdir(`${W}/empty`);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const r = snapshotBundle(snaps, s, s.item.contentHash as string);
+    assert.deepEqual(r, { ok: true, dir: path.join(snaps, s.item.contentHash as string), reused: false });
+    assert.equal(fs.statSync(path.join(r.dir, 'plugin.toml')).mode & 0o777, 0o444);
+    assert.equal(fs.statSync(path.join(r.dir, 'run.sh')).mode & 0o777, 0o555);
+    assert.ok(fs.statSync(path.join(r.dir, 'empty')).isDirectory());
+    assert.deepEqual(fs.readdirSync(snaps), [s.item.contentHash]);
+    assert.ok(verifySnapshot(snaps, s, s.item.contentHash as string));
+  });
+
+  it('reuses a snapshot that still verifies, and replaces one that does not', () => {
+    writeW(f);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const hash = s.item.contentHash as string;
+    assert.ok(snapshotBundle(snaps, s, hash).ok);
+    assert.deepEqual(snapshotBundle(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: true });
+    const copied = path.join(snaps, hash, 'skills/example/SKILL.md');
+    fs.chmodSync(copied, 0o644);
+    fs.writeFileSync(copied, 'tampered');
+    assert.equal(verifySnapshot(snaps, s, hash), false);
+    assert.deepEqual(snapshotBundle(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: false });
+    assert.equal(fs.readFileSync(copied, 'utf8'), '---\nname: example\ndescription: example\n---\nbody\n');
+    assert.deepEqual(fs.readdirSync(snaps), [hash], 'no staging directory left behind');
+  });
+
+  it('does not verify a snapshot that is missing, a file, or under another hash', () => {
+    writeW(f);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const hash = s.item.contentHash as string;
+    assert.equal(verifySnapshot(snaps, s, hash), false);
+    f.write(`state/snapshots/${hash}`, 'a file');
+    assert.equal(verifySnapshot(snaps, s, hash), false);
+    fs.rmSync(path.join(snaps, hash));
+    assert.ok(snapshotBundle(snaps, s, hash).ok);
+    fs.renameSync(path.join(snaps, hash), path.join(snaps, 'f'.repeat(64)));
+    assert.equal(verifySnapshot(snaps, s, 'f'.repeat(64)), false);
+  });
+
+  it('refuses when the copy does not reproduce the approved hash, leaving nothing behind', () => {
+    writeW(f);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const r = snapshotBundle(snaps, s, 'e'.repeat(64));
+    assert.deepEqual(r, { ok: false, message: 'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again' });
+    assert.deepEqual(fs.readdirSync(snaps), []);
+  });
+
+  it('refuses a file that turned executable while it was copied', () => {
+    writeW(f);
+    const s = source();
+    fs.chmodSync(f.path(`${W}/plugin.toml`), 0o755);
+    const r = snapshotBundle(f.path('state/snapshots'), s, s.item.contentHash as string);
+    assert.deepEqual(r, { ok: false, message: 'plugin.toml changed while it was being copied for trust; review the bundle again' });
+  });
+
+  it('removes a read-only tree, and a missing one without error', () => {
+    f.write('tree/a/b.txt', 'x', 0o444);
+    fs.chmodSync(f.path('tree/a'), 0o555);
+    removeTree(f.path('tree'));
+    assert.ok(!fs.existsSync(f.path('tree')));
+    removeTree(f.path('tree'));
+  });
+});
