@@ -18,7 +18,7 @@ describe('the npm package', function () {
     assert.equal(listed.code, 0, listed.err);
     const names = listed.out.split('\n').filter(Boolean).map((n) => n.replace(/^package\//, ''));
     for (const required of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/cli.js', 'dist/extension.js', 'media/icon.png']) assert.ok(names.includes(required), `${required} missing from ${names.join(', ')}`);
-    const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/, /^dist\/(cli|extension)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/codicon\.(css|ttf)$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
+    const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/, /^dist\/(cli|extension)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/codicon\.(css|ttf)$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^media\/schemas\/[\w.-]+\.json$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
     assert.deepEqual(names.filter((n) => !allowed.some((re) => re.test(n))), []);
     assert.ok(!names.some((n) => n.endsWith('.map') || n.startsWith('src/') || n.startsWith('test/')));
   });

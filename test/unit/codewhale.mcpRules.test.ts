@@ -252,8 +252,8 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
     for (const arg of ['--tokenizer=x', '--password-file', '--secretive=x']) {
       it(`accepts ${arg}, whose key only starts like a sensitive one`, () => accepted(stdio('node', `args = [${JSON.stringify(arg)}, "v"]\n`)));
     }
-    it('refuses a backslash path that escapes, and accepts a URL or an option holding ..', () => {
-      refused(stdio('node', 'args = ["..\\\\up\\\\x.js"]\n'), 'codewhale.mcp.argument-escapes');
+    it('accepts a backslash path (on Unix `\\` is no separator: one component), a URL or an option holding ..', () => {
+      accepted(stdio('node', 'args = ["..\\\\up\\\\x.js"]\n'));
       f.remove();
       f = new Fixture();
       accepted(stdio('node', 'args = ["--dir=../x", "~/../x", "https://example.invalid/../x"]\n'));
@@ -281,7 +281,7 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
       ['a bad environment source', stdio('node', 'env = { A = "${1B}" }\n'), 'codewhale.mcp.env-name', 'MCP environment source must be an ASCII environment variable name'],
       ['a reference followed by text', stdio('node', 'env = { A = "${B}x" }\n'), 'codewhale.mcp.env-value', 'MCP server `local` environment values must be exact `${SOURCE_ENV}` references'],
       ['a credential argument', stdio('node', 'args = ["--token", "v"]\n'), 'codewhale.mcp.credential-argument', 'MCP server `local` argument #1 embeds a credential-bearing value; pass credentials through a reviewed environment mapping instead'],
-      ['a URL that does not parse', remote('').replace('https://example.invalid/mcp', 'https://exa mple.invalid/mcp'), 'codewhale.mcp.url-invalid', 'MCP server `remote` URL is invalid: Invalid URL'],
+      ['a URL that does not parse', remote('').replace('https://example.invalid/mcp', 'https://exa mple.invalid/mcp'), 'codewhale.mcp.url-invalid', 'remote MCP URL is invalid'],
       ['an ftp URL', remote('').replace('https://', 'ftp://'), 'codewhale.mcp.url-invalid', 'MCP server `remote` URL must use http or https and include a host'],
       ['a user name in the URL', remote('').replace('https://', 'https://user@'), 'codewhale.mcp.url-credentials', 'MCP server `remote` URL must not embed credentials; use environment-backed authentication'],
       ['an empty transport', remote('transport = " "\n'), 'codewhale.mcp.transport', 'MCP transport must contain 1-32 non-whitespace characters'],
@@ -302,11 +302,11 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
     it('strips only the leading dashes of a key: my--token=v is flagged as ending in -token', () => refused(stdio('node', 'args = ["my--token=v"]\n'), 'codewhale.mcp.credential-argument'));
 
     it('reads a relative path only without a leading dash: --opt/../x and a bare .. pass', () => accepted(stdio('node', 'args = ["--opt/../x", ".."]\n')));
-    it('refuses empty args and env on a remote server as stdio fields', () => {
-      refused(remote('args = []\n'), 'codewhale.mcp.remote-stdio-fields');
+    it('accepts empty args and env on a remote server: upstream reads an empty list or table as absent', () => {
+      accepted(remote('args = []\n'));
       f.remove();
       f = new Fixture();
-      refused(remote('env = {}\n'), 'codewhale.mcp.remote-stdio-fields');
+      accepted(remote('env = {}\n'));
     });
     it('accepts plain http to any 127.x.y.z address', () => accepted(`[capabilities]\nnetwork_hosts = ["127.10.200.30"]\n[mcp_servers.remote]\nurl = "http://127.10.200.30/mcp"\n`));
     it('reports a control character in the command once', () => assert.equal(only(stdio('no\tde'), 'codewhale.mcp.command').length, 1));

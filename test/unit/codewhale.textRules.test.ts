@@ -39,9 +39,9 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
     for (const ok of ['1.2.3', '0.0.0', '1.0.0-alpha.1', '1.0.0+build.5', ' 1.0.0 ', '1.0.0-0a.x-y']) it(`accepts ${JSON.stringify(ok)}`, () => assert.equal(semverProblem(ok), undefined));
     it('explains why a version is refused, as Codewhale does', () => {
       assert.equal(semverProblem(''), 'plugin version `` is not valid semantic versioning: empty string, expected a semver version');
-      assert.equal(semverProblem('1.2'), 'plugin version `1.2` is not valid semantic versioning: unexpected end of input while parsing version');
-      assert.equal(semverProblem('1'), 'plugin version `1` is not valid semantic versioning: unexpected end of input while parsing version');
-      assert.equal(semverProblem('latest'), 'plugin version `latest` is not valid semantic versioning: unexpected character while parsing major version number');
+      assert.equal(semverProblem('1.2'), 'plugin version `1.2` is not valid semantic versioning: unexpected end of input while parsing minor version number');
+      assert.equal(semverProblem('1'), 'plugin version `1` is not valid semantic versioning: unexpected end of input while parsing major version number');
+      assert.equal(semverProblem('latest'), "plugin version `latest` is not valid semantic versioning: unexpected character 'l' while parsing major version number");
       for (const bad of ['v1.0.0', '01.0.0', '1.0.0-01', '1.0.0-', '1.0.0+', '1.0.0.0']) assert.ok(semverProblem(bad), bad);
     });
   });
@@ -141,9 +141,9 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       assert.deepEqual(resolveContainedPath(root(), 'skills/../../outside.txt', 'skills'), { ok: false, message: 'skills path escapes the plugin root: `skills/../../outside.txt`' });
       assert.deepEqual(resolveContainedPath(root(), 'skills/..', 'skills'), { ok: false, message: 'skills path escapes the plugin root: `skills/..`' });
       fs.symlinkSync(f.path('b/skills'), f.path('b/link'));
-      assert.deepEqual(resolveContainedPath(root(), 'link/x.md', 'skills'), { ok: false, message: `skills path may not traverse symbolic link ${f.path('b/link')}` });
+      assert.deepEqual(resolveContainedPath(root(), 'link/x.md', 'skills'), { ok: false, message: 'skills path may not traverse symbolic link link' });
       const missing = resolveContainedPath(root(), 'nope', 'MCP cwd');
-      assert.ok(!missing.ok && missing.message.startsWith(`failed to inspect MCP cwd path ${f.path('b/nope')}: `));
+      assert.ok(!missing.ok && missing.message.startsWith('failed to inspect MCP cwd path nope: '));
       assert.deepEqual(resolveContainedPath(root(), '', 'skills'), { ok: false, message: 'skills path must contain 1-1024 non-whitespace characters' });
     });
   });

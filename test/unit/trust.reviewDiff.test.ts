@@ -26,10 +26,10 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
 
     it('names environment mappings and environment-backed headers', () => {
       const env = (e: Record<string, unknown>, h: Record<string, unknown> = {}) => ({ mcpServers: { s: { env: e, envHeaders: h } } });
-      assert.deepEqual(summaries(env({}), env({ A: 'B' })), ['new environment mapping for MCP server `s`: A ← B']);
-      assert.deepEqual(summaries(env({ A: 'B' }), env({})), ['removed environment mapping for MCP server `s`: A ← B']);
-      assert.deepEqual(summaries(env({ A: 'B' }), env({ A: 'C' })), ['environment mapping A of MCP server `s`: B → C']);
-      assert.deepEqual(summaries(env({}, {}), env({}, { 'X-Key': 'K' })), ['new environment-backed header for MCP server `s`: X-Key ← K']);
+      assert.deepEqual(summaries(env({}), env({ A: 'B' })), ['new environment mapping for MCP server `s`: A ← ${B}']);
+      assert.deepEqual(summaries(env({ A: 'B' }), env({})), ['removed environment mapping for MCP server `s`: A ← ${B}']);
+      assert.deepEqual(summaries(env({ A: 'B' }), env({ A: 'C' })), ['changed environment mapping for MCP server `s`: A ← ${B} → A ← ${C}']);
+      assert.deepEqual(summaries(env({}, {}), env({}, { 'X-Key': 'K' })), ['new environment-backed header for MCP server `s`: X-Key ← ${K}']);
     });
 
     it('names each added or removed network host, component kind and hook command', () => {
