@@ -1,15 +1,7 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
-import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import type { Page } from 'playwright-core';
+import { type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
 import { runCommand } from '../support/webviewFrame';
-
-const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
-const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
-const RESULTS = path.join(PROJECT_ROOT, 'test-results');
 
 /**
  * What a first-time user reaches for besides the tree: the walkthrough, and the Explain
@@ -17,32 +9,22 @@ const RESULTS = path.join(PROJECT_ROOT, 'test-results');
  */
 describe('Skillgate guidance in the workbench (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(180000);
-  let server: CodeServer;
-  let browser: Browser;
+  let wb: DemoWorkbench;
   let page: Page;
 
   before(async () => {
-    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
-    const profile = freshProfile('e2e-guidance');
-    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
-    const demo = path.join(profile.root, 'demo-workspace');
-    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
-    fs.mkdirSync(RESULTS, { recursive: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile: path.join(RESULTS, 'e2e-guidance-code-server.log'), disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(demo));
+    wb = await startDemoWorkbench({ name: 'guidance' });
+    page = wb.page;
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
     await page.locator('.pane-body .monaco-list-row .label-name', { hasText: /^repo-tools$/ }).first().waitFor({ timeout: 60000 });
   });
 
   afterEach(async function () {
-    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    await page?.screenshot({ path: path.join(RESULTS, `e2e-guidance-${name}.png`) });
+    await wb?.capture(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await wb?.stop();
   });
 
   const tabs = () => page.locator('.tabs-container .tab');

@@ -1,15 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
-import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import type { Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../support/codeServer';
+import { VSIX as DEFAULT_VSIX, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
 import { runCommand } from '../support/webviewFrame';
 
-const VSIX = process.env.SKILLGATE_E2E_VSIX ?? path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
-const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
-const RESULTS = path.join(PROJECT_ROOT, 'test-results');
+const VSIX = process.env.SKILLGATE_E2E_VSIX ?? DEFAULT_VSIX;
 /** `SKILLGATE_E2E_SHOTS=before|after` also saves the documentation screenshots to docs/images/. */
 const SHOTS = process.env.SKILLGATE_E2E_SHOTS;
 
@@ -34,37 +31,29 @@ url = "https://api.weather.example/mcp"
  */
 describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged VSIX)', function () {
   this.timeout(180000);
-  let server: CodeServer;
-  let browser: Browser;
+  let wb: DemoWorkbench;
   let page: Page;
-  let logFile: string;
   let demo: string;
 
   before(async () => {
-    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
-    const profile = freshProfile('e2e-problems');
-    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
-    demo = path.join(profile.root, 'demo-workspace');
-    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
-    fs.mkdirSync(path.join(demo, '.codewhale/plugins/weather'), { recursive: true });
-    fs.writeFileSync(path.join(demo, '.codewhale/plugins/weather/plugin.toml'), WEATHER);
-    fs.mkdirSync(RESULTS, { recursive: true });
-    logFile = path.join(RESULTS, 'e2e-problems-code-server.log');
-    fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(demo));
+    wb = await startDemoWorkbench({
+      name: 'problems',
+      vsix: VSIX,
+      prepare: (copy: string) => {
+        fs.mkdirSync(path.join(copy, '.codewhale/plugins/weather'), { recursive: true });
+        fs.writeFileSync(path.join(copy, '.codewhale/plugins/weather/plugin.toml'), WEATHER);
+      },
+    });
+    page = wb.page;
+    demo = wb.demo;
   });
 
   afterEach(async function () {
-    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
-    await page?.screenshot({ path: path.join(RESULTS, `e2e-problems-${name}.png`) });
-    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-problems-${name}.log`));
+    await wb?.capture(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await wb?.stop();
   });
 
   const shot = async (name: string) => {

@@ -2,21 +2,16 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
-import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import type { Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../support/codeServer';
+import { RESULTS, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
 import { reviewFrame, runCommand } from '../support/webviewFrame';
-
-const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const RESULTS = path.join(PROJECT_ROOT, 'test-results');
 
 /** VS Code Restricted Mode, for real: the workspace trust prompt answered "No". */
 describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(180000);
-  let server: CodeServer;
-  let browser: Browser;
+  let wb: DemoWorkbench;
   let page: Page;
-  let logFile: string;
   let stateDir: string;
   const repoTools = () => {
     const state = JSON.parse(fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8')) as { bundles: Record<string, { name: string; enabled: boolean; trust: unknown }> };
@@ -26,23 +21,21 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
   };
 
   before(async () => {
-    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
-    const profile = freshProfile('restricted');
-    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
-    const demo = path.join(profile.root, 'untrusted-repo');
-    fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace'), demo, { recursive: true });
-    // Trusted and enabled earlier, from the CLI: what Restricted Mode must still let the user switch off.
-    stateDir = path.join(profile.root, 'state');
-    const sg = (...args: string[]) => execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', ...args], { env: { ...process.env, SKILLGATE_STATE_DIR: stateDir }, encoding: 'utf8' });
-    const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;
-    sg('trust', 'repo-tools', token);
-    sg('enable', 'repo-tools');
-    fs.mkdirSync(RESULTS, { recursive: true });
-    logFile = path.join(RESULTS, 'e2e-restricted-code-server.log');
-    fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, env: { CODEWHALE_HOME: path.join(profile.root, 'no-home'), SKILLGATE_STATE_DIR: stateDir } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(demo));
+    wb = await startDemoWorkbench({
+      name: 'restricted',
+      folder: 'untrusted-repo',
+      workspaceTrust: true,
+      codewhaleHome: (root) => path.join(root, 'no-home'),
+      // Trusted and enabled earlier, from the CLI: what Restricted Mode must still let the user switch off.
+      prepare: (demo, state) => {
+        const sg = (...args: string[]) => execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', ...args], { env: { ...process.env, SKILLGATE_STATE_DIR: state }, encoding: 'utf8' });
+        const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;
+        sg('trust', 'repo-tools', token);
+        sg('enable', 'repo-tools');
+      },
+    });
+    page = wb.page;
+    stateDir = wb.stateDir;
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 60000 });
     await dialog.locator('.monaco-button', { hasText: /No, I don.t trust the authors/ }).click();
@@ -50,14 +43,11 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
   });
 
   afterEach(async function () {
-    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    await page?.screenshot({ path: path.join(RESULTS, `e2e-restricted-${name}.png`) });
-    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-restricted-${name}.log`));
+    await wb?.capture(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await wb?.stop();
   });
 
   const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });

@@ -1,15 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
-import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import type { Frame, Page } from 'playwright-core';
+import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { reviewFrame, runCommand } from '../support/webviewFrame';
-
-const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
-const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
-const RESULTS = path.join(PROJECT_ROOT, 'test-results');
 
 /**
  * The review panel and the trust confirmation in words (issue 14 #9-#14), in a real
@@ -19,37 +13,24 @@ const RESULTS = path.join(PROJECT_ROOT, 'test-results');
  */
 describe('the review panel in words (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(180000);
-  let server: CodeServer;
-  let browser: Browser;
+  let wb: DemoWorkbench;
   let page: Page;
-  let logFile: string;
   let demo: string;
 
   before(async () => {
-    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
-    const profile = freshProfile('review');
-    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
-    demo = path.join(profile.root, 'demo-workspace');
-    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
-    fs.mkdirSync(RESULTS, { recursive: true });
-    logFile = path.join(RESULTS, 'review-e2e-code-server.log');
-    fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(demo));
+    wb = await startDemoWorkbench({ name: 'review' });
+    page = wb.page;
+    demo = wb.demo;
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
     await page.locator('.pane-body .monaco-list-row', { hasText: 'repo-tools' }).first().waitFor({ timeout: 60000 });
   });
 
   afterEach(async function () {
-    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
-    await page?.screenshot({ path: path.join(RESULTS, `review-e2e-${name}.png`) });
-    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `review-e2e-${name}.log`));
+    await wb?.capture(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await wb?.stop();
   });
 
   /** Opens a bundle's review from the palette, as a user does, and returns its frame. */

@@ -1,14 +1,7 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
-import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
-
-const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
-const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
-const RESULTS = path.join(PROJECT_ROOT, 'test-results');
+import type { Page } from 'playwright-core';
+import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 
 /** Every reason code (model.ts): none may reach a description or a screen reader. */
 const REASON_CODE = /\b(loaded_unreviewed|component_active|manifest_invalid|skill_invalid|component_invalid|load_aborted|name_conflict|skill_limit_exceeded|plugin_limit_exceeded|unsupported_components|component_inactive|not_reviewed|content_changed|capabilities_changed|not_enabled|not_applicable|hooks_not_opted_in|bundle_inactive|trust_store_unavailable|workspace_untrusted|staged_skill_invalid|display_only)\b/;
@@ -21,34 +14,20 @@ const REASON_CODE = /\b(loaded_unreviewed|component_active|manifest_invalid|skil
  */
 describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(180000);
-  let server: CodeServer;
-  let browser: Browser;
+  let wb: DemoWorkbench;
   let page: Page;
-  let logFile: string;
 
   before(async () => {
-    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
-    const profile = freshProfile('e2e-tree');
-    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
-    const demo = path.join(profile.root, 'demo-workspace');
-    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
-    fs.mkdirSync(RESULTS, { recursive: true });
-    logFile = path.join(RESULTS, 'e2e-tree-code-server.log');
-    fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(demo));
+    wb = await startDemoWorkbench({ name: 'tree' });
+    page = wb.page;
   });
 
   afterEach(async function () {
-    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    await page?.screenshot({ path: path.join(RESULTS, `e2e-tree-${name}.png`) });
-    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-tree-${name}.log`));
+    await wb?.capture(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await wb?.stop();
   });
 
   const rows = () => page.locator('.pane-body .monaco-list-row');

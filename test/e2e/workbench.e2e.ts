@@ -1,15 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { PROJECT_ROOT, installVsix, startCodeServer, type CodeServer } from '../support/codeServer';
-import { freshProfile, launchBrowser, openWorkbench } from '../support/workbench';
+import type { Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../support/codeServer';
+import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { reviewFrame, runCommand } from '../support/webviewFrame';
-
-const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
-const DEMO_SOURCE = path.join(PROJECT_ROOT, 'examples/demo-workspace');
-const DEMO_HOME = path.join(PROJECT_ROOT, 'examples/demo-home');
-const RESULTS = path.join(PROJECT_ROOT, 'test-results');
 
 /**
  * The packaged extension in a real workbench, driven as a user drives it: install the
@@ -18,37 +13,26 @@ const RESULTS = path.join(PROJECT_ROOT, 'test-results');
  */
 describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(180000);
-  let server: CodeServer;
-  let browser: Browser;
+  let wb: DemoWorkbench;
   let page: Page;
-  let logFile: string;
   let demo: string;
 
   before(async () => {
-    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
-    const profile = freshProfile('e2e');
-    await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
-    // The tests edit files and trust bundles: a copy of the demo, with the XSS fixture, and a store of their own.
-    demo = path.join(profile.root, 'demo-workspace');
-    fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
-    fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/xss-bundle'), path.join(demo, '.codewhale/plugins/xss-demo'), { recursive: true });
-    fs.mkdirSync(RESULTS, { recursive: true });
-    logFile = path.join(RESULTS, 'e2e-code-server.log');
-    fs.rmSync(logFile, { force: true });
-    server = await startCodeServer({ extensionsDir: profile.extensionsDir, userDataDir: profile.userDataDir, logFile, disableWorkspaceTrust: true, env: { CODEWHALE_HOME: DEMO_HOME, SKILLGATE_STATE_DIR: path.join(profile.root, 'state') } });
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, server.folderUrl(demo));
+    wb = await startDemoWorkbench({
+      name: 'workbench',
+      // The tests edit files and trust bundles: a copy of the demo, with the XSS fixture, and a store of their own.
+      prepare: (copy: string) => fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/xss-bundle'), path.join(copy, '.codewhale/plugins/xss-demo'), { recursive: true }),
+    });
+    page = wb.page;
+    demo = wb.demo;
   });
 
   afterEach(async function () {
-    const name = (this.currentTest?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    await page?.screenshot({ path: path.join(RESULTS, `e2e-${name}.png`) });
-    if (this.currentTest?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-${name}.log`));
+    await wb?.capture(this.currentTest);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await wb?.stop();
   });
 
   const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
