@@ -55,6 +55,39 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       assert.deepEqual(summaries({ a: 'short' }, { a: 'y'.repeat(160) }), [`a short → ${'y'.repeat(160)}`]);
     });
 
+    it('reads an argv (MCP server args, hook argv) as one ordered list: a reorder is a change, shown before → after', () => {
+      assert.deepEqual(capabilityChanges({ mcpServers: { s: { args: ['a', 'b'] } } }, { mcpServers: { s: { args: ['b', 'a'] } } }), [
+        { path: 'mcpServers.s.args', change: 'changed', before: ['a', 'b'], after: ['b', 'a'], summary: 'changed arguments of MCP server `s`: ["a", "b"] → ["b", "a"]' },
+      ]);
+      assert.deepEqual(summaries({ hooks: { h: { argv: ['./x.sh', '1'] } } }, { hooks: { h: { argv: ['./x.sh', '2'] } } }), ['changed command of hook h: ["./x.sh", "1"] → ["./x.sh", "2"]']);
+      assert.deepEqual(summaries({ mcpServers: { s: { args: ['a', 'b'] } } }, { mcpServers: { s: { args: ['a', 'b'] } } }), []);
+      // Any other list of names is a set: each member added or removed, order ignored.
+      assert.deepEqual(summaries({ tools: ['a', 'b'] }, { tools: ['b', 'a'] }), []);
+      assert.deepEqual(summaries({ tools: ['a'] }, { tools: ['a', 'b'] }), ['tools.b added: b']);
+    });
+
+    it('shortens an argv past 240 characters, and keeps one of exactly 240', () => {
+      const args = (n: number) => ({ mcpServers: { s: { args: ['x'.repeat(n)] } } });
+      // ["xxx…"] is the element plus four characters.
+      assert.deepEqual(summaries(args(1), args(236)), [`changed arguments of MCP server \`s\`: ["x"] → ["${'x'.repeat(236)}"]`]);
+      assert.deepEqual(summaries(args(1), args(237)), [`changed arguments of MCP server \`s\`: ["x"] → ${`["${'x'.repeat(237)}"]`.slice(0, 237)}...`]);
+    });
+
+    it('names an unset environment source `?`, and a change of the whole mapping or of a component path by its path', () => {
+      const env = (e: unknown) => ({ mcpServers: { s: { env: e } } });
+      assert.deepEqual(summaries(env({ A: null }), env({ A: 'B' })), ['changed environment mapping for MCP server `s`: A ← ? → A ← ${B}']);
+      assert.deepEqual(summaries(env({}), env('x')), ['MCP server `s`: env {} → x']);
+      assert.deepEqual(summaries({ components: { skills: ['a'] } }, { components: { skills: ['a', 'b'] } }), ['components.skills.b added: b']);
+      assert.deepEqual(summaries({ hooks: { h: { argv: 'x' } } }, { hooks: { h: { argv: 'y' } } }), ['changed command of hook h: x → y']);
+    });
+
+    it('reports a field whose type changed (record, list, value) as one change of the whole value', () => {
+      assert.deepEqual(summaries({ a: { b: 1 } }, { a: 5 }), ['a {"b":1} → 5']);
+      assert.deepEqual(summaries({ a: ['x'] }, { a: 'x' }), ['a ["x"] → x']);
+      assert.deepEqual(summaries({ a: ['x'] }, { a: ['x', 1] }), ['a ["x"] → ["x",1]']);
+      assert.deepEqual(summaries({ args: ['x'] }, { args: 'x' }), ['args ["x"] → x']);
+    });
+
     it('records the path, the kind and both values', () => {
       assert.deepEqual(capabilityChanges({ mcpServers: { a: { command: 'x' } } }, { mcpServers: { a: { command: 'y' } } }), [{ path: 'mcpServers.a.command', change: 'changed', before: 'x', after: 'y', summary: 'MCP server `a`: command x → y' }]);
       assert.deepEqual(capabilityChanges({}, { b: 1 }), [{ path: 'b', change: 'added', after: 1, summary: 'b added: 1' }]);
@@ -93,6 +126,22 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       assert.match(d.files[2]?.unifiedDiff ?? '', /^-bye$/m);
       assert.equal(d.files[0]?.before, undefined);
       assert.equal(d.files[2]?.after, undefined);
+    });
+
+    it('diffs an added file against nothing and a removed one against nothing', () => {
+      put('snap', 'gone.txt', 'bye\n');
+      put('now', 'new.txt', 'hi\n');
+      const d = diffAgainstReceipt(receiptOf([fileOf('gone.txt', 'bye\n')]), {}, [fileOf('new.txt', 'hi\n')], f.path('now'), f.path('snap'));
+      assert.deepEqual(d.files.map((x) => x.change), ['removed', 'added']);
+      assert.match(d.files[0]?.unifiedDiff ?? '', /@@ -1,1 \+0,0 @@\n-bye\n$/);
+      assert.match(d.files[1]?.unifiedDiff ?? '', /@@ -0,0 \+1,1 @@\n\+hi\n$/);
+    });
+
+    it('gives no text diff when the current file is unreadable, and says so', () => {
+      put('snap', 'f', 'old\n');
+      f.mkdir('now/f');
+      const d = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', 'new\n')], f.path('now'), f.path('snap'));
+      assert.deepEqual(d.files.map((x) => [x.change, x.note, x.unifiedDiff]), [['modified', 'unreadable', undefined]]);
     });
 
     it('says when only the executable bit changed', () => {

@@ -82,6 +82,47 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     assert.deepEqual(r, { ok: false, message: 'plugin.toml changed while it was being copied for trust; review the bundle again' });
   });
 
+  it('refuses a file hard-linked after it was hashed, leaving nothing behind (codewhale.md §8.6)', () => {
+    writeW(f);
+    const s = source();
+    fs.linkSync(f.path(`${W}/plugin.toml`), f.path('elsewhere.toml'));
+    const snaps = f.path('state/snapshots');
+    const r = snapshotBundle(snaps, s, s.item.contentHash as string);
+    assert.deepEqual(r, { ok: false, message: 'plugin.toml is hard-linked; Plugin content may not contain hard-linked files' });
+    assert.deepEqual(fs.readdirSync(snaps), []);
+  });
+
+  it('refuses a file edited or deleted after it was hashed, leaving nothing behind', () => {
+    writeW(f);
+    const s = source();
+    const skill = f.path(`${W}/skills/example/SKILL.md`);
+    const snaps = f.path('state/snapshots');
+    fs.writeFileSync(skill, '---\nname: example\ndescription: edited\n---\nbody\n');
+    assert.deepEqual(snapshotBundle(snaps, s, s.item.contentHash as string), { ok: false, message: 'skills/example/SKILL.md changed while it was being copied for trust; review the bundle again' });
+    assert.deepEqual(fs.readdirSync(snaps), []);
+    fs.rmSync(skill);
+    const gone = snapshotBundle(snaps, s, s.item.contentHash as string);
+    assert.ok(!gone.ok && /^could not snapshot the bundle: ENOENT/.test(gone.message), JSON.stringify(gone));
+    assert.deepEqual(fs.readdirSync(snaps), []);
+  });
+
+  it('refuses with the reason when copying fails, leaving nothing behind', () => {
+    writeW(f);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const r = snapshotBundle(snaps, { ...s, rehashCopy: () => { throw new Error('disk full'); } }, s.item.contentHash as string);
+    assert.deepEqual(r, { ok: false, message: 'could not snapshot the bundle: disk full' });
+    assert.deepEqual(fs.readdirSync(snaps), []);
+  });
+
+  it('keeps the snapshot directory private (0700)', () => {
+    writeW(f);
+    const s = source();
+    const r = snapshotBundle(f.path('state/snapshots'), s, s.item.contentHash as string);
+    assert.ok(r.ok);
+    assert.equal(fs.statSync(r.dir).mode & 0o777, 0o700);
+  });
+
   it('removes a read-only tree, and a missing one without error', () => {
     f.write('tree/a/b.txt', 'x', 0o444);
     fs.chmodSync(f.path('tree/a'), 0o555);

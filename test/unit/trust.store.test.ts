@@ -446,3 +446,99 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
     assert.equal(EMPTY_TRUST.revision, '');
   });
 });
+
+/**
+ * trust.md "The trust store": a writer proves it still owns the lock, and that the file
+ * holds the bytes it read, immediately before the rename; otherwise it writes nothing and
+ * says so. These run in this process (the cross-process cases are in trust.concurrency),
+ * so each guard is seen by the tests that measure it.
+ */
+describe('the trust store writes only while it owns the lock (trust.md "The trust store")', () => {
+  let f: Fixture;
+  beforeEach(() => f = new Fixture());
+  afterEach(() => f.remove());
+
+  const LOST = (file: string) => `the trust store ${file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again`;
+  const add = (s: { bundles: Record<string, unknown> }) => {
+    s.bundles[KEY] = { ...entry };
+    return { ok: true as const, value: 'added' };
+  };
+  const seed = async (store: TrustStore) => {
+    assert.ok((await store.mutate((s) => {
+      s.bundles[HEX] = { ...entry, name: 'seed' };
+      return { ok: true, value: null };
+    })).ok);
+    return fs.readFileSync(store.file, 'utf8');
+  };
+  const debris = (dir: string) => fs.readdirSync(dir).filter((n) => n !== 'state.json' && n !== 'state.json.lock');
+
+  it('writes nothing when another program rewrote state.json under its lock (compare-and-swap on the bytes read)', async () => {
+    const probe = new TrustStore(f.path('state'));
+    await seed(probe);
+    const other = '{"schemaVersion":1,"bundles":{}}\n';
+    const store = new TrustStore(f.path('state'), { beforeCommit: () => fs.writeFileSync(probe.file, other) });
+    assert.deepEqual(await store.mutate(add), { ok: false, message: LOST(probe.file) });
+    assert.equal(fs.readFileSync(probe.file, 'utf8'), other);
+    assert.deepEqual(debris(f.path('state')), [], 'the temporary file is removed');
+    assert.ok(!fs.existsSync(`${probe.file}.lock`), 'its own lock is released, not left for the stale period');
+  });
+
+  it('writes nothing when another writer took its lock over, and leaves that writer its lock', async () => {
+    const probe = new TrustStore(f.path('state'));
+    const before = await seed(probe);
+    const lock = `${probe.file}.lock`;
+    // A new directory made before the old one goes: another inode, as a takeover gives.
+    const takeOver = () => {
+      fs.mkdirSync(`${lock}.new`);
+      fs.rmdirSync(lock);
+      fs.renameSync(`${lock}.new`, lock);
+    };
+    const store = new TrustStore(f.path('state'), { beforeCommit: takeOver });
+    assert.deepEqual(await store.mutate(add), { ok: false, message: LOST(probe.file) });
+    assert.equal(fs.readFileSync(probe.file, 'utf8'), before);
+    assert.ok(fs.statSync(lock).isDirectory(), 'the new owner keeps its lock');
+    assert.deepEqual(debris(f.path('state')), []);
+  });
+
+  it('writes nothing when its lock was refreshed by someone else (same directory, other mtime)', async () => {
+    const probe = new TrustStore(f.path('state'));
+    const before = await seed(probe);
+    const lock = `${probe.file}.lock`;
+    const store = new TrustStore(f.path('state'), { beforeCommit: () => fs.utimesSync(lock, new Date(0), new Date(0)) });
+    assert.deepEqual(await store.mutate(add), { ok: false, message: LOST(probe.file) });
+    assert.equal(fs.readFileSync(probe.file, 'utf8'), before);
+  });
+
+  it('writes nothing when its lock is gone, and creates none', async () => {
+    const probe = new TrustStore(f.path('state'));
+    const before = await seed(probe);
+    const lock = `${probe.file}.lock`;
+    const store = new TrustStore(f.path('state'), { beforeCommit: () => fs.rmdirSync(lock) });
+    assert.deepEqual(await store.mutate(add), { ok: false, message: LOST(probe.file) });
+    assert.equal(fs.readFileSync(probe.file, 'utf8'), before);
+    assert.ok(!fs.existsSync(lock));
+  });
+
+  it('reports a failure inside the write with its reason, changes nothing and leaves no temporary file', async () => {
+    const probe = new TrustStore(f.path('state'));
+    const before = await seed(probe);
+    const store = new TrustStore(f.path('state'), { beforeCommit: () => { throw new Error('disk full'); } });
+    assert.deepEqual(await store.mutate(add), { ok: false, message: `failed to write the trust store ${probe.file}: Error: disk full; nothing was changed` });
+    assert.equal(fs.readFileSync(probe.file, 'utf8'), before);
+    assert.deepEqual(debris(f.path('state')), []);
+    assert.ok(!fs.existsSync(`${probe.file}.lock`));
+  });
+
+  it('commits when it still owns the lock and the file is unchanged, and releases the lock', async () => {
+    const probe = new TrustStore(f.path('state'));
+    await seed(probe);
+    let calls = 0;
+    const store = new TrustStore(f.path('state'), { beforeCommit: () => void calls++ });
+    assert.deepEqual(await store.mutate(add), { ok: true, value: 'added' });
+    assert.equal(calls, 1);
+    const after = probe.read();
+    assert.ok(after.ok && Object.hasOwn(after.state.bundles, KEY) && Object.hasOwn(after.state.bundles, HEX));
+    assert.deepEqual(fs.readdirSync(f.path('state')), ['state.json']);
+  });
+
+});

@@ -133,14 +133,17 @@ export class TrustStore {
     } catch (e) {
       return { ok: false, message: `failed to lock the trust store ${this.file} for update: ${errorText(e)}` };
     }
+    let ours = (): boolean => false;
     const lost = (): Mutation<T> => {
-      forfeited = true;
+      // Only a lock that is no longer ours is left to its new owner; after a failed
+      // compare-and-swap the lock is still ours and is released as usual.
+      forfeited = !ours();
       return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again` };
     };
     try {
       const held = identityOf(lockDir);
       if (!held) return lost();
-      const ours = () => !compromised && sameIdentity(identityOf(lockDir), held);
+      ours = () => !compromised && sameIdentity(identityOf(lockDir), held);
       const current = this.read();
       if (!current.ok) return { ok: false, message: unavailableMessage(current.problem) };
       const state = structuredClone(current.state);
