@@ -372,14 +372,17 @@ function pathField(c: Checker, v: unknown, field: DocPath): { declared: string; 
   return { declared: v, field };
 }
 
+/** One boolean of a `permissions` table: absent is false; any other type is a schema error, read as false (fail closed). */
+function permissionFlag(c: Checker, table: Record<string, unknown>, key: string): boolean {
+  const b = table[key];
+  if (b === undefined) return false;
+  if (typeof b !== 'boolean') return c.error('eva.schema.type', `schema type mismatch: expected boolean, got ${yamlTypeName(b)}`, ['permissions', key], false), false;
+  return b;
+}
+
 function adapterPermissions(c: Checker, v: unknown): EvaPermissions {
   if (!isMapping(v)) return NO_PERMISSIONS;
-  const bool = (key: string): boolean => {
-    const b = v[key];
-    if (b === undefined) return false;
-    if (typeof b !== 'boolean') return c.error('eva.schema.type', `schema type mismatch: expected boolean, got ${yamlTypeName(b)}`, ['permissions', key], false), false;
-    return b;
-  };
+  const bool = (key: string): boolean => permissionFlag(c, v, key);
   return {
     ...NO_PERMISSIONS,
     readWorkspace: bool('read_workspace'),
@@ -392,12 +395,7 @@ function adapterPermissions(c: Checker, v: unknown): EvaPermissions {
 
 function luaPermissions(c: Checker, v: unknown): EvaPermissions {
   if (!isMapping(v)) return NO_PERMISSIONS;
-  const bool = (key: string): boolean => {
-    const b = v[key];
-    if (b === undefined) return false;
-    if (typeof b !== 'boolean') return c.error('eva.schema.type', `schema type mismatch: expected boolean, got ${yamlTypeName(b)}`, ['permissions', key], false), false;
-    return b;
-  };
+  const bool = (key: string): boolean => permissionFlag(c, v, key);
   const fs = isMapping(v['fs']) ? v['fs'] : undefined;
   const adapters = isMapping(v['adapters']) ? v['adapters'] : undefined;
   return {
