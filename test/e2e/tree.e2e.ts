@@ -42,12 +42,23 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     await rows().first().waitFor({ timeout: 60000 });
   };
   const treeMenu = async (item: string) => {
-    await page.locator('.part.sidebar .title-actions [aria-label="Filter and Group"]').first().click();
-    const entry = page.locator('.context-view .action-item', { hasText: item }).first();
-    await entry.waitFor({ timeout: 10000 });
-    // A workbench menu acts on Enter over the hovered entry (as in workbench.e2e.ts).
-    await entry.hover();
-    await page.keyboard.press('Enter');
+    // The workbench closes an open context menu when the view re-renders under it (as it
+    // may just after a reload, while the first snapshot lands): open it again, a few times.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await page.locator('.part.sidebar .title-actions [aria-label="Filter and Group"]').first().click({ timeout: 10000 });
+        const entry = page.locator('.context-view .action-item', { hasText: item }).first();
+        await entry.waitFor({ timeout: 5000 });
+        // A workbench menu acts on Enter over the hovered entry (as in workbench.e2e.ts).
+        await entry.hover({ timeout: 5000 });
+        await page.keyboard.press('Enter');
+        return;
+      } catch (error) {
+        if (attempt >= 4) throw error;
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(500);
+      }
+    }
   };
   const labels = async () => (await rows().locator('.label-name').allTextContents()).map((l) => l.trim());
   const waitLabels = async (check: (ls: string[]) => boolean, what: string) => {
