@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
 const base = process.env.SKILLGATE_MUTATE_BASE ?? 'main';
-const areas = ['src/core/trust/', 'src/core/decisions/', 'src/core/hashing/', 'src/core/codewhale/', 'src/core/rivumi/'];
+const areas = ['src/core/trust/', 'src/core/decisions/', 'src/core/hashing/', 'src/core/systems/codewhale/', 'src/core/systems/rivumi/'];
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).split('\n').filter(Boolean);
 const changed = new Set([...git('diff', '--name-only', `${base}...HEAD`), ...git('diff', '--name-only', 'HEAD'), ...git('ls-files', '--others', '--exclude-standard')]);
 const files = [...changed].filter((f) => f.endsWith('.ts') && areas.some((a) => f.startsWith(a))).sort();

@@ -11,7 +11,7 @@ import { reviewText } from '../core/report/reviewText';
 import { TrustStore } from '../core/trust/trustStore';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import { check, disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
-import { installPlugin } from '../core/rivumi/install';
+import { installPlugin } from '../core/systems/rivumi/install';
 import { checkWorkspaces, parseCommandLine, UsageError, USAGE, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import { diagnosticsText, listText, showText } from './render';

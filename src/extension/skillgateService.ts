@@ -5,7 +5,7 @@ import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
-import { installPlugin } from '../core/rivumi/install';
+import { installPlugin } from '../core/systems/rivumi/install';
 import { codewhaleHome, stateDirectory } from './settings';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';

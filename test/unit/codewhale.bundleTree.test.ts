@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { hashBundleContent } from '../../src/core/hashing/bundleContent';
-import { walkedTree, type BundleTree } from '../../src/core/codewhale/bundleTree';
-import { resolveContainedPath } from '../../src/core/codewhale/containedPath';
-import { readMcpJson } from '../../src/core/codewhale/formats/mcpJson';
+import { walkedTree, type BundleTree } from '../../src/core/systems/codewhale/bundleTree';
+import { resolveContainedPath } from '../../src/core/systems/codewhale/containedPath';
+import { readMcpJson } from '../../src/core/systems/codewhale/formats/mcpJson';
 import { Findings } from '../../src/core/findings';
 import { Fixture } from './helpers/fixture';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { Fixture, index, writeW, writeD, byName, codes, messages, top } from './helpers/fixture';
-import { parseCodewhaleSkill, normalizeSkillName } from '../../src/core/codewhale/skillFile';
+import { parseCodewhaleSkill, normalizeSkillName } from '../../src/core/systems/codewhale/skillFile';
 
 describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', () => {
   let f: Fixture;

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { environmentNameProblem, iconProblem, looksAbsolute, semverProblem, textProblem } from '../../src/core/codewhale/textRules';
-import { resolveContainedPath } from '../../src/core/codewhale/containedPath';
-import { normalizeDeclaredHost, urlHost } from '../../src/core/codewhale/networkHosts';
-import { isAgentPluginsName, isKimiPluginName, isMcpServerName, isTomlPluginName, slugForName } from '../../src/core/codewhale/names';
+import { environmentNameProblem, iconProblem, looksAbsolute, semverProblem, textProblem } from '../../src/core/systems/codewhale/textRules';
+import { resolveContainedPath } from '../../src/core/systems/codewhale/containedPath';
+import { normalizeDeclaredHost, urlHost } from '../../src/core/systems/codewhale/networkHosts';
+import { isAgentPluginsName, isKimiPluginName, isMcpServerName, isTomlPluginName, slugForName } from '../../src/core/systems/codewhale/names';
 import { Fixture } from './helpers/fixture';
 
 /** The shared text, name, path and host rules of codewhale.md §3.8, §4.4 and §4.6, each refused and each limit at its boundary. */

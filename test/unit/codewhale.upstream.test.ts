@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Fixture, index, writeW, byName, messages } from './helpers/fixture';
-import { parseCodewhaleSkill, normalizeSkillName } from '../../src/core/codewhale/skillFile';
+import { parseCodewhaleSkill, normalizeSkillName } from '../../src/core/systems/codewhale/skillFile';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /**

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
-import type { BundleStateView, TrustView } from '../../src/core/trust/trustView';
+import type { BundleStateView, TrustView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /** The decision table of decisions.md, with the trust store replaced by a map. */

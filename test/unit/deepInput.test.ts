@@ -3,7 +3,7 @@ import { run } from '../../src/cli/main';
 import { nestingExcess } from '../../src/core/documents/nesting';
 import { parseJsonDocument } from '../../src/core/documents/jsonDocument';
 import { parseTomlDocument } from '../../src/core/documents/tomlDocument';
-import { installPlugin } from '../../src/core/rivumi/install';
+import { installPlugin } from '../../src/core/systems/rivumi/install';
 import { Fixture, index, byName, writeW, top } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 

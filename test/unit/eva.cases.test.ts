@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { A0, EvaFixture, L0 } from './helpers/evaFixture';
-import type { TrustView } from '../../src/core/trust/trustView';
-import type { EvaItem } from '../../src/core/eva/item';
+import type { TrustView } from '../../src/core/decisions/trustView';
+import type { EvaItem } from '../../src/core/systems/eva/item';
 
 /** eva.md §7.2, one test per case, through the Eva entry point `indexEva`. */
 

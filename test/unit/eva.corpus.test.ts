@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CORPUS } from './helpers/evaFixture';
 import { Fixture } from './helpers/fixture';
-import { indexEva } from '../../src/core/eva/indexEva';
-import { EMBEDDED_SCHEMAS } from '../../src/core/eva/schemas';
+import { indexEva } from '../../src/core/systems/eva/indexEva';
+import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 
 /** The real Eva-CLI sample configuration gives the decisions its README states. */
 

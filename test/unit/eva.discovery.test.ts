@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { A0, EvaFixture } from './helpers/evaFixture';
-import { scanYamlFiles, rustExtension } from '../../src/core/eva/files';
+import { scanYamlFiles, rustExtension } from '../../src/core/systems/eva/files';
 
 /** Discovery and enumeration (eva.md §1). */
 

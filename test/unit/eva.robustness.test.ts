@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture, L0 } from './helpers/evaFixture';
-import { EVA_REASONS, type EvaReason } from '../../src/core/eva/vocabulary';
+import { EVA_REASONS, type EvaReason } from '../../src/core/systems/eva/vocabulary';
 
 /**
  * Seeded random mutations of A0 and L0: indexing never throws, every item has a decision

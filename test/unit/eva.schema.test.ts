@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { firstSchemaError } from '../../src/core/eva/schemaSubset';
-import { EMBEDDED_SCHEMAS } from '../../src/core/eva/schemas';
-import { capabilityNameError, identifierError, textFieldError } from '../../src/core/eva/ids';
-import { parseEvaYaml } from '../../src/core/eva/yamlDocument';
+import { firstSchemaError } from '../../src/core/systems/eva/schemaSubset';
+import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
+import { capabilityNameError, identifierError, textFieldError } from '../../src/core/systems/eva/ids';
+import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 
 /** The upstream schema subset (eva.md §2.1) and eva-core's identifier rules (§2.7). */
 

@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { A0, EvaFixture, L0 } from './helpers/evaFixture';
-import { evaCapabilityHash, evaContentHash } from '../../src/core/eva/hashes';
+import { evaCapabilityHash, evaContentHash } from '../../src/core/systems/eva/hashes';
 import { bundleKey } from '../../src/core/hashing/identity';
 import type { System } from '../../src/core/model';
-import type { TrustView } from '../../src/core/trust/trustView';
-import type { EvaItem } from '../../src/core/eva/item';
+import type { TrustView } from '../../src/core/decisions/trustView';
+import type { EvaItem } from '../../src/core/systems/eva/item';
 
 /** Trust inputs of Eva bundles (eva.md §6): covered files, length-framed hashes, drift. */
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnosticCodes';
-import { EVA_DIAGNOSTIC_CODES, EVA_REASONS } from '../../src/core/eva/vocabulary';
+import { EVA_DIAGNOSTIC_CODES, EVA_REASONS } from '../../src/core/systems/eva/vocabulary';
 
-/** Eva's vocabulary, kept in src/core/eva/ until the seam wires it into the shared registry. */
+/** Eva's vocabulary, kept in src/core/systems/eva/ until the seam wires it into the shared registry. */
 
 describe('Eva vocabulary', () => {
   it('adds only eva.* diagnostic codes, none of which the shared registry already holds', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseEvaYaml, YamlTagged, yamlTypeName, type YamlDocument } from '../../src/core/eva/yamlDocument';
+import { parseEvaYaml, YamlTagged, yamlTypeName, type YamlDocument } from '../../src/core/systems/eva/yamlDocument';
 
 /** YAML read exactly as Eva-CLI reads it with serde_yaml 0.9 (eva.md §2.1). */
 

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
-import { loadCodewhaleBundle } from '../../src/core/codewhale/bundle';
-import { loadRivumiProject } from '../../src/core/rivumi/load';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 import { check } from '../../src/core/trust/lifecycle';
 import { run } from '../../src/cli/main';
-import type { BundleLoader } from '../../src/core/index/bundleJob';
-import type { RivumiProject } from '../../src/core/rivumi/model';
+import type { BundleLoader } from '../../src/core/systems/codewhale/bundleJob';
+import type { RivumiProject } from '../../src/core/systems/rivumi/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { Fixture, LINUX_HOST, byName, writeW } from './helpers/fixture';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { directoryClose, directoryOpen, fileRecord, pathFrame, sha256Hex, u64le } from '../../src/core/hashing/framing';
 import { byteOrder, capabilityHash, capabilityHashV1, joinSet, rivumiCapabilityHash } from '../../src/core/hashing/capabilityHash';
 import { bundleKey, codewhaleFileHash, codewhalePluginId, codewhaleStageKey, reviewToken } from '../../src/core/hashing/identity';
-import { POLICY_V3 } from '../../src/core/hashing/activationPolicy';
+import { POLICY_V3 } from '../../src/core/systems/codewhale/activationPolicy';
 
 /**
  * The framing every hash is built from (codewhale.md §7.1): `u64le` lengths, `PATH(domain,

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
-import type { BundleStateView, TrustView } from '../../src/core/trust/trustView';
+import type { BundleStateView, TrustView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { installPlugin } from '../../src/core/rivumi/install';
-import { loadRivumiProject } from '../../src/core/rivumi/load';
+import { installPlugin } from '../../src/core/systems/rivumi/install';
+import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 import { run } from '../../src/cli/main';
 import { Fixture } from './helpers/fixture';
 

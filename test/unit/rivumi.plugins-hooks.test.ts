@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Fixture, index, byName, messages, codes } from './helpers/fixture';
-import { loadRivumiProject } from '../../src/core/rivumi/load';
+import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 

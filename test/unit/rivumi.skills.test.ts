@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Fixture, index, byName, messages, codes, top } from './helpers/fixture';
-import { parseRivumiSkill } from '../../src/core/rivumi/skillFile';
-import { loadRivumiProject } from '../../src/core/rivumi/load';
-import { boundedText, renderSkillSection, selectSkills } from '../../src/core/rivumi/promptSection';
+import { parseRivumiSkill } from '../../src/core/systems/rivumi/skillFile';
+import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
+import { boundedText, renderSkillSection, selectSkills } from '../../src/core/systems/rivumi/promptSection';
 
 const parse = (text: string, file = 'a.md') => parseRivumiSkill(text, file, file.replace(/\.md$/, ''));
 

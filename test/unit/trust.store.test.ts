@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { TrustStore, touched } from '../../src/core/trust/trustStore';
 import { doctor } from '../../src/core/trust/lifecycle';
-import { EMPTY_TRUST } from '../../src/core/trust/trustView';
+import { EMPTY_TRUST } from '../../src/core/decisions/trustView';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 

@@ -1,5 +1,5 @@
 import type { ReasonCode, TrustStatus } from '../model';
-import type { ReceiptView, TrustView } from '../trust/trustView';
+import type { ReceiptView, TrustView } from './trustView';
 
 /** The trust gate of one bundle, derived at every index (trust.md "Status"). */
 export interface Gate {

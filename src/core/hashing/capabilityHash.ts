@@ -1,4 +1,4 @@
-import { policyMaterial, type ActivationPolicy } from './activationPolicy';
+import { policyMaterial, type ActivationPolicy } from '../systems/codewhale/activationPolicy';
 import { sha256Hex } from './framing';
 import { osBytes } from '../fs/rawNames';
 

@@ -3,11 +3,11 @@ import { canonicalPath } from '../fs/safeFs';
 import { sha256Hex } from '../hashing/framing';
 import { severityOf } from '../diagnosticCodes';
 import { FILE_START, type Diagnostic, type Item } from '../model';
-import type { CodewhaleBundle } from '../codewhale/bundle';
-import type { ManifestLabel } from '../codewhale/manifest';
-import type { RootScan } from '../codewhale/discovery';
-import type { RivumiProject } from '../rivumi/model';
-import type { BundleJob } from './bundleJob';
+import type { CodewhaleBundle } from '../systems/codewhale/bundle';
+import type { ManifestLabel } from '../systems/codewhale/manifest';
+import type { RootScan } from '../systems/codewhale/discovery';
+import type { RivumiProject } from '../systems/rivumi/model';
+import type { BundleJob } from '../systems/codewhale/bundleJob';
 
 /**
  * Fault boundaries of the index. The loaders never throw for bad input; if one does

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import { loadCodewhaleBundle, resolveManifest } from '../codewhale/bundle';
-import { currentHost } from '../codewhale/host';
+import { loadCodewhaleBundle, resolveManifest } from '../systems/codewhale/bundle';
+import { currentHost } from '../systems/codewhale/host';
 import { canonicalPath, lstatEntry } from '../fs/safeFs';
-import { loadRivumiProject } from '../rivumi/load';
+import { loadRivumiProject } from '../systems/rivumi/load';
 import { reviewToken } from '../hashing/identity';
 import type { Diagnostic } from '../model';
 

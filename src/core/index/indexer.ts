@@ -1,18 +1,18 @@
 import * as path from 'node:path';
-import type { CodewhaleBundle } from '../codewhale/bundle';
-import { runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
+import type { CodewhaleBundle } from '../systems/codewhale/bundle';
+import { runBundleJob, type BundleJob, type BundleLoader } from '../systems/codewhale/bundleJob';
 import { faultedRivumiItems, faultedRivumiProject, faultedRootScan, rivumiFault } from './faults';
-import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../codewhale/discovery';
-import { currentHost, type HostFacts } from '../codewhale/host';
-import { loadRivumiProject } from '../rivumi/load';
+import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from '../systems/codewhale/discovery';
+import { currentHost, type HostFacts } from '../systems/codewhale/host';
+import { loadRivumiProject } from '../systems/rivumi/load';
 import { canonicalPath, lstatEntry } from '../fs/safeFs';
 import { hasEscapedByte, wellFormed } from '../fs/rawNames';
-import { EMPTY_TRUST, type TrustView } from '../trust/trustView';
-import type { CodewhaleScan } from './codewhaleItems';
-import { CodewhaleItemCache } from './codewhaleItemCache';
-import { rivumiItems, type RivumiContext } from './rivumiItems';
+import { EMPTY_TRUST, type TrustView } from '../decisions/trustView';
+import type { CodewhaleScan } from '../systems/codewhale/items';
+import { CodewhaleItemCache } from '../systems/codewhale/itemCache';
+import { rivumiItems, type RivumiContext } from '../systems/rivumi/items';
 import { FILE_START, type Diagnostic, type Item } from '../model';
-import type { RivumiProject } from '../rivumi/model';
+import type { RivumiProject } from '../systems/rivumi/model';
 import type { Snapshot } from './snapshot';
 
 export interface IndexOptions {

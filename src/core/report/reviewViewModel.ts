@@ -8,7 +8,7 @@ import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
-import { hookArgvCoverage } from '../rivumi/hookArgvFiles';
+import { hookArgvCoverage } from '../systems/rivumi/hookArgvFiles';
 import { relativeTime } from './relativeTime';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 

@@ -1,16 +1,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../codewhale/bundle';
-import { currentHost, type HostFacts } from '../codewhale/host';
+import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../systems/codewhale/bundle';
+import { currentHost, type HostFacts } from '../systems/codewhale/host';
 import { canonicalPath, readRegularFile } from '../fs/safeFs';
 import { hashBundleContent } from '../hashing/bundleContent';
-import { codewhaleItems } from '../index/codewhaleItems';
-import { rivumiItems } from '../index/rivumiItems';
-import { loadRivumiProject } from '../rivumi/load';
-import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from '../rivumi/hashes';
+import { codewhaleItems } from '../systems/codewhale/items';
+import { rivumiItems } from '../systems/rivumi/items';
+import { loadRivumiProject } from '../systems/rivumi/load';
+import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from '../systems/rivumi/hashes';
 import { osPath } from '../fs/rawNames';
-import type { RivumiBundleHashes } from '../rivumi/model';
-import { EMPTY_TRUST } from './trustView';
+import type { RivumiBundleHashes } from '../systems/rivumi/model';
+import { EMPTY_TRUST } from '../decisions/trustView';
 import type { BundleFile, Diagnostic, Item } from '../model';
 import { emptyOwnRecord, ownRecordOf } from '../documents/ownRecord';
 

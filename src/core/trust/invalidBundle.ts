@@ -1,14 +1,14 @@
 import * as path from 'node:path';
-import { loadCodewhaleBundle, resolveManifest } from '../codewhale/bundle';
-import { currentHost, type HostFacts } from '../codewhale/host';
-import { MAX_MANIFEST_BYTES } from '../codewhale/formats/mcpJson';
+import { loadCodewhaleBundle, resolveManifest } from '../systems/codewhale/bundle';
+import { currentHost, type HostFacts } from '../systems/codewhale/host';
+import { MAX_MANIFEST_BYTES } from '../systems/codewhale/formats/mcpJson';
 import { canonicalPath, isInside, lstatEntry, readRegularFile } from '../fs/safeFs';
 import { sha256Hex } from '../hashing/framing';
 import { hashBundleContent } from '../hashing/bundleContent';
-import { codewhaleItems } from '../index/codewhaleItems';
-import { rivumiItems } from '../index/rivumiItems';
-import { loadRivumiProject } from '../rivumi/load';
-import { EMPTY_TRUST } from './trustView';
+import { codewhaleItems } from '../systems/codewhale/items';
+import { rivumiItems } from '../systems/rivumi/items';
+import { loadRivumiProject } from '../systems/rivumi/load';
+import { EMPTY_TRUST } from '../decisions/trustView';
 import type { BundleFile, Diagnostic, Item } from '../model';
 import { portableRelative } from '../fs/portablePath';
 

@@ -10,7 +10,7 @@ import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } f
 import { touched, type Mutation, type TrustStore } from './trustStore';
 import { hasEnableSwitch, noEnableSwitchRefusal } from '../decisions/enableSwitch';
 import { statusOf } from '../decisions/gates';
-import type { HostFacts } from '../codewhale/host';
+import type { HostFacts } from '../systems/codewhale/host';
 import type { Diagnostic, Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
-import type { TrustView } from './trustView';
+import type { TrustView } from '../decisions/trustView';
 import { errorText } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
 

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Fixture } from './fixture';
-import { indexEva, type EvaIndex, type EvaOptions } from '../../../src/core/eva/indexEva';
-import type { EvaItem } from '../../../src/core/eva/item';
+import { indexEva, type EvaIndex, type EvaOptions } from '../../../src/core/systems/eva/indexEva';
+import type { EvaItem } from '../../../src/core/systems/eva/item';
 import type { Diagnostic } from '../../../src/core/model';
 
 /** The fixtures of eva.md §7.1, built on disk from the repository's copy of the Eva corpus. */

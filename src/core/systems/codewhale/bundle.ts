@@ -1,0 +1,304 @@
+import * as path from 'node:path';
+import { readPluginToml } from './formats/pluginToml';
+import { readPluginJson } from './formats/pluginJson';
+import { readKimiJson } from './formats/kimiJson';
+import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
+import { validateManifest } from './validateManifest';
+import { capabilityPairs, compatibilityOf, inventoryOf, type CompatibilityReport, type Inventory } from './inventory';
+import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './skillFile';
+import type { HostFacts } from './host';
+import type { Manifest, ManifestLabel, Where } from './manifest';
+import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
+import { capabilityHash } from '../../hashing/capabilityHash';
+import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
+import { codewhalePluginId, reviewToken } from '../../hashing/identity';
+import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+import { Findings } from '../../findings';
+import { walkedTree } from './bundleTree';
+import { byteOrder, osBytes, wellFormed } from '../../fs/rawNames';
+import { reportHidden } from '../../hiddenCharacterFinding';
+import { LineMap } from '../../text/lineMap';
+import type { Diagnostic, Range, Scope } from '../../model';
+import { portableRelative } from '../../fs/portablePath';
+import { asciiLower } from './rustText';
+
+/** Manifest precedence inside one bundle (codewhale.md §2.4). */
+const MANIFEST_ORDER: readonly ManifestLabel[] = ['plugin.json', 'kimi.plugin.json', 'plugin.toml', '.claude-plugin/plugin.json'];
+const MAX_SKILL_BYTES = 1048576;
+const MAX_SKILL_DEPTH = 9;
+
+export interface BundleSkill {
+  readonly name: string;
+  readonly description: string;
+  /** Absolute path of the SKILL.md. */
+  readonly file: string;
+  readonly rel: string;
+  readonly bodyPreview: string;
+}
+
+export interface WhenFacts {
+  readonly applicable: boolean;
+  readonly reasons: readonly string[];
+}
+
+/** Everything known about one Codewhale bundle directory: the incremental unit of the index. */
+export interface CodewhaleBundle {
+  readonly scope: Scope;
+  /** The bundle directory as discovered (discovery root + child name), its bytes exact (rawNames.ts). */
+  readonly dir: string;
+  /** The directory name for display: a name that is not UTF-8 shows U+FFFD here. */
+  readonly dirName: string;
+  readonly canonicalRoot: string | undefined;
+  readonly manifestFile: string | undefined;
+  readonly label: ManifestLabel | undefined;
+  /** Manifest name when it parsed, else the directory name. */
+  readonly name: string;
+  readonly valid: boolean;
+  readonly manifest?: Manifest;
+  readonly version?: string;
+  readonly inventory?: Inventory;
+  readonly compatibility?: CompatibilityReport;
+  readonly contentHash?: string;
+  readonly capabilityHash?: string;
+  readonly reviewToken?: string;
+  readonly pluginId?: string;
+  readonly files: readonly HashedFile[];
+  /** Bundle-relative directories, root first (empty ones count for the content hash). */
+  readonly directories: readonly string[];
+  readonly skills: readonly BundleSkill[];
+  readonly when: WhenFacts;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Where to open each part in the editor: `name`, `mcp:<id>`, `component:<kind>`. */
+  readonly anchors: Readonly<Record<string, { readonly file: string; readonly range: Range }>>;
+  /** Files read for this bundle, for the watcher: a change to any of them re-reads the bundle. */
+  readonly bundleFiles: readonly string[];
+}
+
+export interface LoadContext {
+  readonly scope: Scope;
+  readonly canonicalDiscoveryRoot: string;
+  readonly host: HostFacts;
+}
+
+/** Returns undefined when the directory holds no manifest (upstream skips it silently). */
+export function resolveManifest(dir: string): ManifestLabel | undefined {
+  return MANIFEST_ORDER.find((label) => statEntry(path.join(dir, label)).type === 'file');
+}
+
+/**
+ * Loads one bundle (codewhale.md §2.5): manifest, validation, content hash, skills,
+ * inventory, compatibility, capability hash, `[when]`. Never throws for bad input.
+ */
+export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: LoadContext): CodewhaleBundle {
+  const findings = new Findings();
+  const dirName = wellFormed(path.basename(dir));
+  const manifestFile = path.join(dir, label);
+  const bundleRoot = label === '.claude-plugin/plugin.json' ? dir : path.dirname(manifestFile);
+  const base = { scope: ctx.scope, dir, dirName, manifestFile, label, files: [] as HashedFile[], directories: [] as string[], skills: [] as BundleSkill[], bundleFiles: [manifestFile], anchors: {} };
+  const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle => ({
+    ...base,
+    canonicalRoot: canonicalPath(dir),
+    name,
+    valid: false,
+    when: { applicable: true, reasons: [] },
+    diagnostics: findings.diagnostics,
+    ...extra,
+  });
+
+  // §4.1: the manifest itself, never through a link, at most 1 MiB, UTF-8.
+  if (label === '.claude-plugin/plugin.json' && lstatEntry(path.join(dir, '.claude-plugin')).type !== 'directory') {
+    findings.inFile('codewhale.manifest.file', `${label} must be a regular file, not a symbolic link`, manifestFile);
+    return invalid();
+  }
+  const read = readRegularFile(manifestFile, MAX_MANIFEST_BYTES);
+  if (!read.ok) {
+    const message = read.reason === 'too-large' ? `${label} exceeds the ${MAX_MANIFEST_BYTES}-byte review limit` : read.reason === 'io' ? `${label} could not be read: ${read.error}` : `${label} must be a regular file, not a symbolic link`;
+    findings.inFile('codewhale.manifest.file', message, manifestFile);
+    return invalid();
+  }
+  const rootEntry = lstatEntry(bundleRoot);
+  if (rootEntry.type !== 'directory') {
+    findings.inFile('codewhale.manifest.root', 'plugin root must be a directory, not a symbolic link', manifestFile);
+    return invalid();
+  }
+  const canonicalRoot = canonicalPath(bundleRoot);
+  const source = decodeUtf8(read.bytes);
+  if (source === undefined) {
+    findings.inFile('codewhale.manifest.file', `${label} must be valid UTF-8`, manifestFile);
+    return invalid();
+  }
+  // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
+  // and its tree answers the loader's questions about the bundle without the disk.
+  const walk = canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext);
+  const tree = walk?.ok ? walkedTree(walk) : undefined;
+  const manifest =
+    label === 'plugin.toml'
+      ? readPluginToml(manifestFile, source, findings)
+      : label === 'plugin.json'
+        ? readPluginJson(manifestFile, source, bundleRoot, findings, tree)
+        : readKimiJson(manifestFile, source, bundleRoot, findings, label);
+  const bundleFiles = label === 'plugin.json' ? [manifestFile, path.join(bundleRoot, 'mcp.json')] : [manifestFile];
+  if (!manifest || canonicalRoot === undefined || walk === undefined) return invalid(dirName, { bundleFiles, ...(manifest ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } } : {}) });
+
+  if (path.dirname(canonicalRoot) !== ctx.canonicalDiscoveryRoot) {
+    findings.inFile('codewhale.manifest.root', `plugin bundle resolved outside its Codewhale-owned discovery root: ${bundleRoot}`, manifestFile);
+  }
+  const checked = validateManifest(canonicalRoot, manifest, findings, tree);
+  const anchors: Record<string, { file: string; range: Range }> = { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } };
+  for (const s of manifest.mcpServers) anchors[`mcp:${s.id}`] = { file: s.at.file, range: findings.rangeOf(s.at) };
+  for (const [kind, spec] of Object.entries(manifest.components)) anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf({ ...spec.at, key: true }) };
+  const inventory = inventoryOf(manifest, checked.networkHosts);
+  const compatibility = compatibilityOf(inventory, POLICY_V3);
+  const pluginId = codewhalePluginId(ctx.scope, osBytes(canonicalRoot), manifest.name.value);
+  const name = manifest.name.value;
+
+  const skillRoots = (checked.componentTargets.skills ?? []).map((t) => portableRelative(canonicalRoot, t));
+  if (!walk.ok) {
+    const code = walk.message === LIMIT_MESSAGE ? 'codewhale.content.limit' : walk.message.includes('symbolic link') ? 'codewhale.content.symlink' : walk.message.includes('neither a regular file') ? 'codewhale.content.special-file' : walk.message.includes('changed length') ? 'codewhale.content.changed' : 'codewhale.content.unreadable';
+    findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
+    return invalid(name, { manifest, pluginId, inventory, compatibility, canonicalRoot, bundleFiles, anchors });
+  }
+  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.retained, findings);
+  const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
+  const when = applicability(manifest, ctx.host);
+
+  const inactive = compatibility.unsupportedLabels;
+  if (inactive.length > 0) {
+    // Upstream's message, at the first inactive declaration; each one gets a sentence of ours.
+    const places = inactive.map((label) => ({ label, at: inactiveAt(manifest, label) ?? { file: manifestFile, path: [] } }));
+    const related = places.map((p) => ({ file: p.at.file, range: findings.rangeOf(p.at), message: INACTIVE_TEXT[p.label] }));
+    findings.at('codewhale.component-inactive', `compatibility ${compatibility.compatibility}; inactive components remain inventoried but are not activated: ${inactive.join(', ')}`, places[0]?.at ?? { file: manifestFile, path: [] }, { related });
+  }
+  return {
+    ...base,
+    bundleFiles,
+    anchors,
+    canonicalRoot,
+    name,
+    valid: findings.errorCount === 0,
+    manifest,
+    version: checked.version,
+    inventory,
+    compatibility,
+    contentHash: walk.contentHash,
+    capabilityHash: capHash,
+    reviewToken: reviewToken(walk.contentHash, capHash),
+    pluginId,
+    files: walk.files,
+    directories: walk.directories,
+    skills,
+    when,
+    diagnostics: findings.diagnostics,
+  };
+}
+
+/** Files the loader parses after the walk: the MCP sidecar and every candidate SKILL.md. */
+function parsedNext(rel: string): boolean {
+  return rel === 'mcp.json' || rel === 'SKILL.md' || rel.endsWith('/SKILL.md');
+}
+
+
+/** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */
+function discoverSkills(root: string, pluginName: string, skillRoots: readonly string[], files: readonly HashedFile[], contents: ReadonlyMap<string, Buffer>, findings: Findings): BundleSkill[] {
+  const out: BundleSkill[] = [];
+  const seenRoots = new Set<string>();
+  for (const skillRoot of skillRoots) {
+    if (seenRoots.has(skillRoot)) continue;
+    seenRoots.add(skillRoot);
+    const prefix = skillRoot === '' ? '' : skillRoot + '/';
+    const candidates = files
+      .filter((f) => f.path.startsWith(prefix))
+      .map((f) => ({ f, inner: f.path.slice(prefix.length).split('/') }))
+      .filter(({ inner }) => inner[inner.length - 1] === 'SKILL.md' && inner.length >= 2 && inner.length - 1 <= MAX_SKILL_DEPTH && inner.slice(0, -1).every((c) => !c.startsWith('.')))
+      .sort((a, b) => a.inner.length - b.inner.length || Buffer.compare(a.f.rawPath ?? osBytes(a.f.path), b.f.rawPath ?? osBytes(b.f.path)));
+    const claimed: string[] = [];
+    for (const { f, inner } of candidates) {
+      const dir = inner.slice(0, -1).join('/');
+      if (claimed.some((c) => dir === c || dir.startsWith(c + '/'))) continue;
+      claimed.push(dir);
+      const abs = path.join(root, f.path);
+      if (f.size > MAX_SKILL_BYTES) {
+        findings.inFile('codewhale.skill.fatal', 'plugin Skill exceeds the one-megabyte parse limit', abs);
+        continue;
+      }
+      const bytes = contents.get(f.path);
+      const text = bytes ? decodeUtf8(bytes) : undefined;
+      if (text === undefined) {
+        findings.inFile('codewhale.skill.fatal', 'plugin Skill must be valid UTF-8', abs);
+        continue;
+      }
+      const parsed = parseCodewhaleSkill(text);
+      if (!parsed.ok) {
+        findings.inFile('codewhale.skill-invalid', `${parsed.reason} (${f.path})`, abs);
+        continue;
+      }
+      let name = parsed.name;
+      const normalized = normalizeSkillName(name);
+      if (normalized !== name || !isSafeCommandName(name)) {
+        findings.inFile('codewhale.skill-invalid', `Skill name \`${name}\` in ${f.path} is not a safe command name; using \`${normalized}\` instead.`, abs, new LineMap(text).lineRange(lineOf(text, 'name')));
+        name = normalized;
+      }
+      reportHidden(text, abs, findings);
+      out.push({ name, description: parsed.description, file: abs, rel: f.path, bodyPreview: parsed.body.slice(0, 2000) });
+    }
+  }
+  // By name, then path, in byte order as upstream sorts (not UTF-16 order).
+  out.sort((a, b) => byteOrder(a.name, b.name) || byteOrder(a.rel, b.rel));
+  for (let i = 1; i < out.length; i++) {
+    const prev = out[i - 1] as BundleSkill;
+    const cur = out[i] as BundleSkill;
+    if (prev.name === cur.name) findings.inFile('codewhale.skill.duplicate-name', `plugin \`${pluginName}\` declares duplicate skill name \`${cur.name}\``, cur.file);
+  }
+  return out;
+}
+
+function lineOf(text: string, key: string): number {
+  const lines = text.split(/\r\n|\r|\n/);
+  const i = lines.findIndex((l) => l.trim().toLowerCase().startsWith(`${key}:`));
+  return i < 0 ? 0 : i;
+}
+
+function applicability(m: Manifest, host: HostFacts): WhenFacts {
+  if (!m.when) return { applicable: true, reasons: [] };
+  const reasons: string[] = [];
+  if (m.when.os && !m.when.os.some((o) => asciiLower(o.value) === host.os)) {
+    reasons.push(m.when.os.length === 0 ? 'os = [] never applies' : `this host is ${host.os}; the bundle applies to ${m.when.os.map((o) => o.value).join(', ')}`);
+  }
+  for (const b of m.when.binaries ?? []) if (!host.hasBinary(b.value)) reasons.push(`binary \`${b.value}\` is not on PATH`);
+  return { applicable: reasons.length === 0, reasons };
+}
+
+/** Where a manifest declares a capability the policy leaves inactive (the key of its table or list). */
+function inactiveAt(m: Manifest, label: CapabilityLabel): Where | undefined {
+  switch (label) {
+    case 'commands':
+    case 'agents':
+    case 'hooks':
+    case 'lsp':
+    case 'native': {
+      const spec = m.components[label];
+      return spec ? { ...spec.at, key: true } : undefined;
+    }
+    case 'filesystem-roots': {
+      const first = m.filesystemRoots[0];
+      return first ? { file: first.at.file, path: first.at.path.slice(0, -1), key: true } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Skillgate's explanation of each inactive capability (policy v3, codewhale.md §6.2). */
+const INACTIVE_TEXT: Record<CapabilityLabel, string> = {
+  skills: 'Codewhale does not load these skills under policy v3.',
+  'mcp-stdio': 'Codewhale does not start these local MCP servers under policy v3.',
+  'mcp-remote': 'Codewhale does not connect to these remote MCP servers under policy v3.',
+  commands: 'Codewhale lists these commands but never activates them under policy v3; remove the table if the bundle does not need them.',
+  agents: 'Codewhale lists these agents but never activates them under policy v3; remove the table if the bundle does not need them.',
+  hooks: 'Codewhale lists these hooks but never runs them under policy v3; remove the table if the bundle does not need them.',
+  lsp: 'Codewhale lists these language servers but never starts them under policy v3; remove the table if the bundle does not need them.',
+  native: 'Codewhale lists this native extension but never loads it under policy v3; remove the table if the bundle does not need it.',
+  'filesystem-roots': 'Codewhale grants no extra filesystem roots under policy v3; remove filesystem_roots if the bundle does not need them.',
+  providers: 'Codewhale loads no providers under policy v3.',
+  'lifecycle-mutation': 'Codewhale never lets a bundle change its own lifecycle under policy v3; remove lifecycle_mutation if the bundle does not need it.',
+};

@@ -1,0 +1,30 @@
+import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from './bundle';
+import type { HostFacts } from './host';
+import type { ManifestLabel } from './manifest';
+import type { Scope } from '../../model';
+import { faultedBundle } from '../../index/faults';
+
+/** One candidate bundle directory of a discovery root. */
+export interface BundleJob {
+  readonly dir: string;
+  readonly scope: Scope;
+  readonly canonicalDiscoveryRoot: string;
+}
+
+/** Reads one bundle; the indexer's port for it (tests inject faults through it). */
+export type BundleLoader = typeof loadCodewhaleBundle;
+
+/**
+ * The bundle in `job.dir`, or null when the directory holds no manifest (upstream skips
+ * it silently). The fault boundary of one bundle: whatever the load throws becomes that
+ * bundle's `skillgate.internal` error, never a failed index.
+ */
+export function runBundleJob(job: BundleJob, host: HostFacts, load: BundleLoader = loadCodewhaleBundle): CodewhaleBundle | null {
+  let label: ManifestLabel | undefined;
+  try {
+    label = resolveManifest(job.dir);
+    return label ? load(job.dir, label, { scope: job.scope, canonicalDiscoveryRoot: job.canonicalDiscoveryRoot, host }) : null;
+  } catch (e) {
+    return faultedBundle(job, label, e);
+  }
+}

@@ -1,0 +1,34 @@
+import type { ReadResult } from '../../fs/safeFs';
+import type { ContentWalk } from '../../hashing/bundleContent';
+
+/**
+ * A bundle as its content walk saw it: every file and directory, with no symbolic
+ * link anywhere (a walk that meets one fails, and then there is no tree). The loader
+ * asks it the questions it would otherwise ask the disk again — does `skills/` exist,
+ * what does `mcp.json` hold, is this component path inside the bundle — so a bundle
+ * costs one pass over its files. A path the tree cannot answer goes to the disk, whose
+ * answer (and error message) is the authority.
+ */
+export interface BundleTree {
+  /** The entry type at a bundle-relative path (`/`-separated, `''` is the root), or undefined when absent. */
+  typeOf(rel: string): 'file' | 'directory' | undefined;
+  /** What reading the file would give, when the walk kept its bytes; undefined means "ask the disk". */
+  read(rel: string, limit: number): ReadResult | undefined;
+}
+
+export function walkedTree(walk: Extract<ContentWalk, { ok: true }>): BundleTree {
+  const directories = new Set(walk.directories);
+  const files = new Map(walk.files.map((f) => [f.path, f]));
+  const typeOf = (rel: string) => (files.has(rel) ? 'file' : directories.has(rel) ? 'directory' : undefined);
+  return {
+    typeOf,
+    read(rel, limit) {
+      const file = files.get(rel);
+      if (!file) return { ok: false, reason: directories.has(rel) ? 'not-file' : 'missing' };
+      const bytes = walk.retained.get(rel);
+      if (!bytes) return undefined;
+      if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
+      return { ok: true, bytes, executable: file.executable };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import * as path from 'node:path';
+import { canonicalPath, errorText, isInside } from '../../fs/safeFs';
+import { osPath } from '../../fs/rawNames';
+import * as fs from 'node:fs';
+import { looksAbsolute, textProblem } from './textRules';
+import { portableRelative } from '../../fs/portablePath';
+import type { BundleTree } from './bundleTree';
+
+export type PathKind = 'skills' | 'commands' | 'agents' | 'hooks' | 'lsp' | 'native' | 'MCP command' | 'MCP cwd';
+
+export type Contained =
+  | { readonly ok: true; readonly absolute: string; readonly type: 'file' | 'directory' | 'other' }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * `resolve_contained_path(root, raw, kind)` (codewhale.md §4.6): relative, no `..`,
+ * every component lstat-ed from the root with no symbolic link, and the canonical
+ * result inside the canonical root. With the bundle's walked tree (of the canonical
+ * root, holding no link), a path the walk saw is answered without touching the disk.
+ */
+export function resolveContainedPath(root: string, raw: string, kind: PathKind, tree?: BundleTree): Contained {
+  const t = textProblem(`${kind} path`, raw, 1024);
+  if (t) return { ok: false, message: t };
+  if (looksAbsolute(raw) || path.isAbsolute(raw)) return { ok: false, message: `${kind} path must be relative: \`${raw}\`` };
+  // `\` is a separator only on Windows; elsewhere it is part of a name.
+  const parts = raw.split(process.platform === 'win32' ? /[\\/]/ : '/');
+  if (parts.some((p) => p === '..')) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
+  if (tree) {
+    const inside = parts.filter((p) => p !== '' && p !== '.');
+    const type = tree.typeOf(inside.join('/'));
+    if (type) return { ok: true, absolute: path.join(root, ...inside), type };
+  }
+  let cursor = root;
+  let type: 'file' | 'directory' | 'other' = 'directory';
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    cursor = path.join(cursor, part);
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(osPath(cursor));
+    } catch (e) {
+      return { ok: false, message: `failed to inspect ${kind} path ${bundleRelative(root, cursor)}: ${errorText(e)}` };
+    }
+    if (st.isSymbolicLink()) return { ok: false, message: `${kind} path may not traverse symbolic link ${bundleRelative(root, cursor)}` };
+    type = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
+  }
+  const canonical = canonicalPath(cursor);
+  if (canonical === undefined) return { ok: false, message: `${kind} path \`${raw}\` cannot be resolved: not found` };
+  if (!isInside(root, canonical)) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
+  return { ok: true, absolute: canonical, type };
+}
+
+/**
+ * A path inside the bundle as messages show it. Upstream prints canonical absolute
+ * paths; Skillgate shows every path bundle-relative, `/`-separated, with `.` for the
+ * root, and keeps upstream's sentence around it [Skillgate].
+ */
+export function bundleRelative(root: string, absolute: string): string {
+  return portableRelative(root, absolute) || '.';
+}

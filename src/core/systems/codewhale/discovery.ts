@@ -1,0 +1,71 @@
+import * as path from 'node:path';
+import { canonicalPath, listDirectory, lstatEntry } from '../../fs/safeFs';
+import { decodeRawName } from '../../fs/rawNames';
+import { Findings } from '../../findings';
+import type { Diagnostic, Scope } from '../../model';
+
+/** Internal publication directories Codewhale hides (codewhale.md §2.3 step 1). */
+const HIDDEN_CANDIDATE = /^(?:\.staging-[0-9a-f]{32}|\.plugin-backup-[A-Za-z0-9]{16})$/;
+
+export interface RootScan {
+  readonly scope: Scope;
+  /** `<workspace>/.codewhale/plugins` or `<home>/plugins`. */
+  readonly root: string;
+  readonly canonicalRoot: string | undefined;
+  /** Bundle directories, in byte order of their names (exact: a name that is not UTF-8 is escaped, rawNames.ts). */
+  readonly candidates: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Lists one discovery root (codewhale.md §2.2, §2.3). A root that is missing yields
+ * nothing; a root that is a link or not a directory ends the scan with an error.
+ */
+export function scanRoot(root: string, scope: Scope): RootScan {
+  const findings = new Findings();
+  const done = (candidates: string[] = [], canonicalRoot?: string): RootScan => ({ scope, root, canonicalRoot, candidates, diagnostics: findings.diagnostics });
+  const entry = lstatEntry(root);
+  if (entry.type === 'missing') return done();
+  if (entry.type === 'symlink') {
+    findings.inFile('codewhale.root-symlink', `Plugin discovery root may not be a symbolic link or reparse point: ${root}`, root);
+    return done();
+  }
+  if (entry.type !== 'directory') {
+    findings.inFile('codewhale.root-not-directory', `Plugin discovery root is not a directory: ${root}`, root);
+    return done();
+  }
+  const canonical = canonicalPath(root);
+  if (canonical === undefined) {
+    findings.inFile('codewhale.root-canonicalize-failed', `Failed to canonicalize plugin root ${root}: not resolvable`, root);
+    return done();
+  }
+  const listing = listDirectory(root);
+  if (!listing.ok) {
+    findings.inFile('codewhale.root-read-failed', `Failed to read plugin root ${root}: ${listing.error}`, root);
+    return done();
+  }
+  const candidates: string[] = [];
+  for (const raw of listing.names.sort(Buffer.compare)) {
+    // Codewhale lists names as OS bytes: a name that is not UTF-8 is still a candidate,
+    // and its path string keeps those bytes exactly (rawNames.ts), never U+FFFD.
+    const name = decodeRawName(raw);
+    if (HIDDEN_CANDIDATE.test(name)) continue;
+    const dir = path.join(root, name);
+    const child = lstatEntry(dir);
+    if (child.type === 'symlink') {
+      findings.inFile('codewhale.bundle-symlink', `Plugin bundle directory may not be a symbolic link or reparse point: ${dir}`, dir);
+      continue;
+    }
+    if (child.type !== 'directory') continue;
+    candidates.push(dir);
+  }
+  return done(candidates, canonical);
+}
+
+export function workspacePluginRoot(workspace: string): string {
+  return path.join(workspace, '.codewhale', 'plugins');
+}
+
+export function userPluginRoot(codewhaleHome: string): string {
+  return path.join(codewhaleHome, 'plugins');
+}

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { isIntegerLiteral, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from './schemas';
+import { schemaProblems } from './zodIssues';
+import { mcpServerFromFields, type McpFields } from './mcpFields';
+import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
+import { decodeUtf8, readRegularFile } from '../../../fs/safeFs';
+import type { Findings } from '../../../findings';
+import type { BundleTree } from '../bundleTree';
+import type { McpServerDecl, Where } from '../manifest';
+import type { DocPath, ParsedDocument } from '../../../documents/document';
+import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
+import { ownRecord } from '../../../documents/ownRecord';
+import { byteOrder } from '../../../fs/rawNames';
+import { asciiLower } from '../rustText';
+
+export const MAX_MANIFEST_BYTES = 1048576;
+const EXT = 'net.codewhale';
+const RESERVED_ENV = new Set(['PLUGIN_ROOT', 'PLUGIN_DATA']);
+
+const serverExtension = z.strictObject({
+  env_headers: stringMap.optional(),
+  bearer_token_env_var: text.optional(),
+  connect_timeout: u64.optional(),
+  execute_timeout: u64.optional(),
+  read_timeout: u64.optional(),
+  enabled: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  required: z.boolean().optional(),
+  enabled_tools: textList.optional(),
+  disabled_tools: textList.optional(),
+  scopes: textList.optional(),
+  // Upstream's OAuth struct is not closed (only TOML checks its keys first): an extra
+  // key reaches the remote rules, which refuse OAuth as disabled (codewhale.md §4.7).
+  oauth: z.object({ client_id: text.optional() }).optional(),
+  oauth_resource: text.optional(),
+});
+
+const server = z.strictObject({
+  type: text.optional(),
+  command: text.optional(),
+  args: textList.optional(),
+  env: stringMap.optional(),
+  cwd: text.optional(),
+  url: text.optional(),
+  headers: stringMap.optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+
+// Server ids parse into a prototype-free map: a server Codewhale runs under the id `__proto__` is not lost.
+const root = z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), server) });
+
+/**
+ * The optional sibling `mcp.json` of a `plugin.json` (codewhale.md §3.3). Returns the
+ * servers (sorted by id, [Skillgate] deterministic order), `[]` when absent, or
+ * undefined when it is invalid (the findings say why).
+ */
+export function readMcpJson(file: string, findings: Findings, tree?: BundleTree): McpServerDecl[] | undefined {
+  const read = tree?.read('mcp.json', MAX_MANIFEST_BYTES) ?? readRegularFile(file, MAX_MANIFEST_BYTES);
+  if (!read.ok) {
+    if (read.reason === 'missing') return [];
+    const message =
+      read.reason === 'too-large'
+        ? `mcp.json exceeds the ${MAX_MANIFEST_BYTES}-byte review limit`
+        : read.reason === 'io'
+          ? `mcp.json could not be read: ${read.error ?? 'unknown error'}`
+          : 'mcp.json must be a regular file, not a symbolic link';
+    findings.inFile('codewhale.mcp-json.file', message, file);
+    return undefined;
+  }
+  const source = decodeUtf8(read.bytes);
+  if (source === undefined) {
+    findings.inFile('codewhale.mcp-json.file', 'mcp.json must be valid UTF-8', file);
+    return undefined;
+  }
+  const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
+  if (!parsed.ok) {
+    findings.inFile('codewhale.mcp-json.parse', `failed to parse mcp.json: ${parsed.message}`, file, parsed.range);
+    return undefined;
+  }
+  const doc = parsed.document;
+  findings.addDocument(doc);
+  for (const dup of jsonDuplicateKeys(doc)) {
+    findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
+    return undefined;
+  }
+  const result = root.safeParse(doc.value, { reportInput: true });
+  if (!result.success) {
+    for (const p of schemaProblems(result.error)) findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
+    return undefined;
+  }
+  const servers: McpServerDecl[] = [];
+  let ok = true;
+  for (const id of Object.keys(result.data.mcpServers).sort(byteOrder)) {
+    const s = result.data.mcpServers[id] as StandardServer;
+    const base = ['mcpServers', id];
+    const mapped = standardServerToFields(id, s, doc, base, findings);
+    if (!mapped) {
+      ok = false;
+      continue;
+    }
+    servers.push(mcpServerFromFields(id, { file, path: base, key: true }, mapped.fields, mapped.where));
+  }
+  return ok ? servers : undefined;
+}
+
+export type StandardServer = z.infer<typeof server>;
+export const standardServer = server;
+
+/**
+ * `standard_server_to_config` (codewhale.md §3.3): the server's `extensions["net.codewhale"]`,
+ * its transport and the shape rules of each transport. Kimi and Claude servers go through
+ * it too, and upstream words its errors "mcp.json server …" whichever file holds them.
+ * Undefined when the server is refused (the findings say why).
+ */
+export function standardServerToFields(
+  id: string,
+  s: StandardServer,
+  doc: ParsedDocument,
+  base: DocPath,
+  findings: Findings,
+): { fields: McpFields; where: (field: string) => Where } | undefined {
+  const file = doc.file;
+  const at = (...p: (string | number)[]) => ({ file, path: [...base, ...p] });
+  let ok = true;
+  const fail = (code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse', message: string, where: Where = at('type')) => {
+    findings.at(code, message, where);
+    ok = false;
+  };
+  let ext: z.infer<typeof serverExtension> = {};
+  const extRaw = s.extensions?.[EXT];
+  if (extRaw !== undefined) {
+    const e = serverExtension.safeParse(extRaw, { reportInput: true });
+    const extPath = [...base, 'extensions', EXT];
+    if (!e.success) {
+      for (const p of schemaProblems(e.error)) fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: ${p.detail}`, { file, path: [...extPath, ...p.path], key: p.key });
+      return undefined;
+    }
+    for (const t of TIMEOUT_FIELDS) {
+      const literal = doc.literalAt([...extPath, t]);
+      if (literal !== undefined && !isIntegerLiteral(literal, 'json')) fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: expected an unsigned integer at \`${t}\``, { file, path: [...extPath, t] });
+    }
+    if (!ok) return undefined;
+    ext = e.data;
+  }
+  let transport: 'stdio' | 'http' | 'sse';
+  const declared = s.type;
+  if (declared !== undefined) {
+    const t = asciiLower(declared);
+    if (t !== 'stdio' && t !== 'streamable-http' && t !== 'sse') {
+      fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` has unknown type \`${declared}\`; expected \`stdio\`, \`streamable-http\`, or \`sse\``);
+      return undefined;
+    }
+    transport = t === 'stdio' ? 'stdio' : t === 'sse' ? 'sse' : 'http';
+  } else if (s.command !== undefined && s.url === undefined) transport = 'stdio';
+  else if (s.url !== undefined && s.command === undefined) transport = 'http';
+  else {
+    fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` must declare exactly one of command or url, or set an explicit type`, { file, path: base, key: true });
+    return undefined;
+  }
+  // Upstream's lists and maps default to empty: an empty `args`, `env` or `headers` is as good as none.
+  const filled = (k: 'args' | 'env' | 'headers') => (k === 'args' ? (s.args ?? []).length > 0 : Object.keys(s[k] ?? {}).length > 0);
+  if (transport === 'stdio') {
+    if (s.command === undefined) fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` declares stdio transport without a command`);
+    else if (s.url !== undefined || filled('headers')) fail('codewhale.mcp-json.transport', `mcp.json stdio server \`${id}\` may not declare url or headers`, at(s.url !== undefined ? 'url' : 'headers'));
+    for (const key of Object.keys(s.env ?? {})) {
+      if (RESERVED_ENV.has(key)) fail('codewhale.mcp-json.reserved-env', `mcp.json server \`${id}\` env may not define reserved name \`${key}\``, { file, path: [...base, 'env', key], key: true });
+    }
+  } else {
+    if (s.url === undefined) fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` declares an HTTP transport without a url`);
+    const stdioField = s.command !== undefined ? 'command' : filled('args') ? 'args' : filled('env') ? 'env' : s.cwd !== undefined ? 'cwd' : undefined;
+    if (stdioField) fail('codewhale.mcp-json.transport', `mcp.json HTTP server \`${id}\` may not declare command, args, env, or cwd`, { ...at(stdioField), key: true });
+  }
+  if (!ok) return undefined;
+  const fields: McpFields = {
+    command: s.command,
+    args: s.args,
+    env: s.env,
+    cwd: s.cwd,
+    url: s.url,
+    headers: s.headers,
+    ...(transport === 'sse' ? { transport: 'sse' } : {}),
+    ...ext,
+  };
+  const topLevel = new Set(['command', 'args', 'env', 'cwd', 'url', 'headers']);
+  const where = (field: string) => (field === 'transport' ? at('type') : topLevel.has(field) ? at(field) : at('extensions', EXT, field));
+  return { fields, where };
+}

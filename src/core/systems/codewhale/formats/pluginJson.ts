@@ -1,0 +1,154 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { capabilities, pathSpec, text, textList, when } from './schemas';
+import { schemaProblems } from './zodIssues';
+import { readMcpJson } from './mcpJson';
+import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
+import { statEntry } from '../../../fs/safeFs';
+import type { Findings } from '../../../findings';
+import type { BundleTree } from '../bundleTree';
+import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
+import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
+import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
+import { rustTrim } from '../rustText';
+
+const EXT = 'net.codewhale';
+
+/** `extensions["net.codewhale"]`; no `providers` under policy v3 [Skillgate]. */
+const codewhaleExtension = z.strictObject({
+  display_name: text.optional(),
+  icon: text.optional(),
+  skills: pathSpec.optional(),
+  commands: pathSpec.optional(),
+  agents: pathSpec.optional(),
+  hooks: pathSpec.optional(),
+  lsp: pathSpec.optional(),
+  native: pathSpec.optional(),
+  capabilities: capabilities.optional(),
+  when: when.optional(),
+});
+
+const root = z.strictObject({
+  $schema: text,
+  name: text,
+  version: text.optional(),
+  description: text.optional(),
+  author: z.strictObject({ name: text, email: text.optional(), url: text.optional() }).optional(),
+  homepage: text.optional(),
+  repository: text.optional(),
+  license: text.optional(),
+  keywords: textList.optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Agent Plugins v1.0.0 `plugin.json` with its sibling `mcp.json` (codewhale.md §3.2, §3.3). */
+export function readPluginJson(file: string, source: string, bundleRoot: string, findings: Findings, tree?: BundleTree): Manifest | undefined {
+  const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
+  if (!parsed.ok) {
+    findings.inFile('codewhale.manifest.parse', `failed to parse plugin.json: ${parsed.message}`, file, parsed.range);
+    return undefined;
+  }
+  const doc = parsed.document;
+  findings.addDocument(doc);
+  for (const dup of jsonDuplicateKeys(doc)) {
+    findings.at('codewhale.manifest.parse', `failed to parse plugin.json: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
+    return undefined;
+  }
+  const result = root.safeParse(doc.value, { reportInput: true });
+  if (!result.success) {
+    for (const p of schemaProblems(result.error)) {
+      findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, { file, path: p.path, key: p.key });
+    }
+    return undefined;
+  }
+  const d = result.data;
+  let ok = true;
+  if (rustTrim(d.$schema) === '') {
+    findings.at('codewhale.manifest.parse', 'plugin.json `$schema` must be a non-empty string', { file, path: ['$schema'] });
+    ok = false;
+  }
+  if (!isAgentPluginsName(d.name)) {
+    const slug = slugForName(d.name);
+    const fix = isAgentPluginsName(slug) ? findings.replaceFix(`Rename the plugin to \`${slug}\``, { file, path: ['name'] }, JSON.stringify(slug)) : undefined;
+    findings.at('codewhale.manifest.name', AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name), { file, path: ['name'] }, fix ? { fix } : undefined);
+    ok = false;
+  }
+  if (d.author && rustTrim(d.author.name) === '') {
+    findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', { file, path: ['author', 'name'] });
+    ok = false;
+  }
+  const extRaw = d.extensions?.[EXT];
+  let ext: z.infer<typeof codewhaleExtension> = {};
+  if (extRaw !== undefined) {
+    const e = codewhaleExtension.safeParse(extRaw, { reportInput: true });
+    if (!e.success) {
+      for (const p of schemaProblems(e.error)) {
+        findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, { file, path: ['extensions', EXT, ...p.path], key: p.key });
+      }
+      ok = false;
+    } else ext = e.data;
+  }
+  const mcp = readMcpJson(path.join(bundleRoot, 'mcp.json'), findings, tree);
+  if (!ok || mcp === undefined) return undefined;
+
+  const extPath = (...p: (string | number)[]) => ['extensions', EXT, ...p];
+  const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
+  for (const kind of COMPONENT_KINDS) {
+    const spec = ext[kind];
+    if (!spec) continue;
+    const paths = [
+      ...(spec.path !== undefined ? [located(spec.path, file, extPath(kind, 'path'))] : []),
+      ...(spec.paths ?? []).map((p, i) => located(p, file, extPath(kind, 'paths', i))),
+    ];
+    // `"skills": {}` means the default `skills` path, in every manifest format (codewhale.md §4.5).
+    if (kind === 'skills' && paths.length === 0) paths.push(located('skills', file, extPath(kind)));
+    components[kind] = { at: { file, path: extPath(kind) }, paths };
+  }
+  // Skills default: a `skills/` directory, when the extension declares none (is_dir follows links).
+  if (!ext.skills && (tree ? tree.typeOf('skills') === 'directory' : statEntry(path.join(bundleRoot, 'skills')).type === 'directory')) {
+    components.skills = { at: { file, path: [] }, paths: [located('skills', file, [])] };
+  }
+  const author = d.author ? composeAuthor(d.author) : undefined;
+  const list = (values: readonly string[] | undefined, ...p: (string | number)[]) => (values ?? []).map((v, i) => located(v, file, [...p, i]));
+  return {
+    label: 'plugin.json',
+    file,
+    schemaVersion: located(1, file, []),
+    nameRule: 'agent-plugins',
+    name: located(d.name, file, ['name']),
+    version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : ['version']),
+    ...(d.description !== undefined ? { description: located(d.description, file, ['description']) } : {}),
+    ...(author !== undefined ? { author: located(author, file, ['author']) } : {}),
+    ...(ext.display_name !== undefined ? { displayName: located(ext.display_name, file, extPath('display_name')) } : {}),
+    ...(ext.icon !== undefined ? { icon: located(ext.icon, file, extPath('icon')) } : {}),
+    ...(d.homepage !== undefined ? { homepage: located(d.homepage, file, ['homepage']) } : {}),
+    ...(d.repository !== undefined ? { repository: located(d.repository, file, ['repository']) } : {}),
+    ...(d.license !== undefined ? { license: located(d.license, file, ['license']) } : {}),
+    keywords: list(d.keywords, 'keywords'),
+    components,
+    mcpServers: mcp,
+    filesystemRoots: list(ext.capabilities?.filesystem_roots, ...extPath('capabilities', 'filesystem_roots')),
+    networkHosts: list(ext.capabilities?.network_hosts, ...extPath('capabilities', 'network_hosts')),
+    networkHostsDerived: false,
+    lifecycleMutation: ext.capabilities?.lifecycle_mutation ?? false,
+    ...(ext.when
+      ? {
+          when: {
+            at: { file, path: extPath('when') },
+            ...(ext.when.os ? { os: list(ext.when.os, ...extPath('when', 'os')) } : {}),
+            ...(ext.when.binaries ? { binaries: list(ext.when.binaries, ...extPath('when', 'binaries')) } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** `name`, then ` <email>`, then ` (url)`, each trimmed, a blank email or url left out (codewhale.md §3.2, `compose_author`). */
+export function composeAuthor(a: { name: string; email?: string | undefined; url?: string | undefined }): string {
+  let s = rustTrim(a.name);
+  const email = rustTrim(a.email ?? '');
+  const url = rustTrim(a.url ?? '');
+  if (email !== '') s += ` <${email}>`;
+  if (url !== '') s += ` (${url})`;
+  return s;
+}

@@ -1,0 +1,336 @@
+import { bundleKey, codewhalePluginId } from '../../hashing/identity';
+import { trustGate, type GateContext } from '../../decisions/gates';
+import { POLICY_V3 } from './activationPolicy';
+import { inventorySummary } from './inventory';
+import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../../model';
+import type { CodewhaleBundle } from './bundle';
+import { osBytes } from '../../fs/rawNames';
+
+export interface CodewhaleScan {
+  readonly bundle: CodewhaleBundle;
+  /** The workspace folder for workspace bundles; null for user bundles. */
+  readonly workspace: string | null;
+}
+
+const SCOPE_RANK = { user: 1, workspace: 2 } as const;
+
+/**
+ * Items for every Codewhale bundle, with shadowing across scopes (codewhale.md §2.6):
+ * user beats workspace; only valid bundles take part; a canonical root seen twice is
+ * a duplicate discovery.
+ */
+export interface CodewhaleItems {
+  readonly items: readonly Item[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly layout: CodewhaleLayout;
+}
+
+/** Where each bundle's output sits in the flat lists, for patching them (codewhaleItemCache.ts). */
+export interface CodewhaleLayout {
+  /** Each bundle's position in output order (the index into the per-bundle lists below). */
+  readonly positions: Map<CodewhaleBundle, number>;
+  readonly workspaces: (string | null)[];
+  readonly itemCounts: number[];
+  readonly diagnosticCounts: number[];
+  /** How many bundles taking part in shadowing (valid, with a root) have each name and each canonical root. */
+  readonly names: Map<string, number>;
+  readonly roots: Map<string, number>;
+}
+
+export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleItems {
+  const items: Item[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const layout: CodewhaleLayout = { positions: new Map(), workspaces: [], itemCounts: [], diagnosticCounts: [], names: new Map(), roots: new Map() };
+  const laidOut = (bundle: CodewhaleBundle, workspace: string | null, itemsBefore: number, diagnosticsBefore: number) => {
+    layout.positions.set(bundle, layout.workspaces.length);
+    layout.workspaces.push(workspace);
+    layout.itemCounts.push(items.length - itemsBefore);
+    layout.diagnosticCounts.push(diagnostics.length - diagnosticsBefore);
+    if (takesPart(bundle)) {
+      layout.names.set(bundle.name, (layout.names.get(bundle.name) ?? 0) + 1);
+      layout.roots.set(bundle.canonicalRoot as string, (layout.roots.get(bundle.canonicalRoot as string) ?? 0) + 1);
+    }
+  };
+  // Codewhale runs in one workspace at a time: each workspace folder sees the user
+  // bundles and its own, never another folder's.
+  // Winners by name and by canonical root, each the id of the item that holds it.
+  const user = { winners: new Map<string, string>(), roots: new Map<string, string>() };
+  const place = (list: readonly CodewhaleScan[], winners: Map<string, string>, roots: Map<string, string>) => {
+    for (const { scan, memo } of inPrecedenceOrder(list)) {
+      const { bundle, workspace } = scan;
+      const id = memo.id;
+      const itemsBefore = items.length;
+      const diagnosticsBefore = diagnostics.length;
+      let own = ownDiagnostics(bundle, memo);
+      let shadowedBy: string | null = null;
+      if (bundle.valid && bundle.canonicalRoot) {
+        const holder = roots.get(bundle.canonicalRoot);
+        if (holder !== undefined) {
+          // The same directory, loaded again (a workspace opened at the home directory):
+          // it has no item of its own and its findings repeat the holder's, so the one
+          // warning names the item that holds the root (every itemId names an item).
+          diagnostics.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, holder));
+          laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
+          continue;
+        }
+        roots.set(bundle.canonicalRoot, id);
+        const winner = winners.get(bundle.name);
+        if (winner) {
+          shadowedBy = winner;
+          const w = items.find((i) => i.id === winner);
+          own = [
+            ...own,
+            {
+              // Upstream's message, at the conflicting `name`; the winner and where it lives as related information.
+              ...warning('codewhale.name-conflict', `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`, bundle.anchors['name']?.file ?? bundle.manifestFile ?? bundle.dir, id, bundle.anchors['name']?.range),
+              ...(w ? { related: [{ file: w.location.file, range: w.location.range, message: `The ${w.scope} bundle \`${w.name}\` in ${w.path} wins: Codewhale loads it instead of this one. Rename this bundle to load both.` }] } : {}),
+            },
+          ];
+        } else winners.set(bundle.name, id);
+      }
+      for (const d of own) diagnostics.push(d);
+      for (const item of cachedBundleItems(bundle, memo, workspace, shadowedBy, own, ctx)) items.push(item);
+      laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
+    }
+  };
+  const byWorkspace = new Map<string, CodewhaleScan[]>();
+  const userScans: CodewhaleScan[] = [];
+  for (const s of scans) {
+    if (s.workspace === null) userScans.push(s);
+    else {
+      const list = byWorkspace.get(s.workspace);
+      if (list) list.push(s);
+      else byWorkspace.set(s.workspace, [s]);
+    }
+  }
+  place(userScans, user.winners, user.roots);
+  for (const list of byWorkspace.values()) place(list, new Map(user.winners), new Map(user.roots));
+  return { items, diagnostics, layout };
+}
+
+/** Whether a bundle takes part in shadowing and duplicate detection (codewhale.md §2.6). */
+export function takesPart(b: CodewhaleBundle): boolean {
+  return b.valid && b.canonicalRoot !== undefined && b.canonicalRoot !== '';
+}
+
+/** A bundle's output when no other bundle shares its name or root: its own diagnostics and items. */
+export function placedAlone(bundle: CodewhaleBundle, workspace: string | null, ctx: GateContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+  const memo = memoOf(bundle);
+  const own = ownDiagnostics(bundle, memo);
+  return { items: cachedBundleItems(bundle, memo, workspace, null, own, ctx), diagnostics: own };
+}
+
+/**
+ * What is worked out once per loaded bundle and reused by every snapshot until the
+ * bundle is re-read: its precedence key, ids, tagged diagnostics and last items.
+ * One lookup per bundle per snapshot keeps a snapshot after a one-bundle change
+ * cheap in a workspace of thousands of bundles.
+ */
+interface BundleMemo {
+  readonly orderKey: Buffer;
+  readonly id: string;
+  key?: string;
+  own?: readonly Diagnostic[];
+  items?: { readonly inputs: ItemInputs; readonly items: Item[] };
+}
+
+/** What decides a bundle's items besides the bundle itself: unchanged inputs, the same items. */
+interface ItemInputs {
+  readonly workspace: string | null;
+  readonly id: string;
+  readonly shadowedBy: string | null;
+  /** The trust state as JSON ('' when the store has none for the bundle). */
+  readonly state: string;
+  readonly workspaceTrusted: boolean;
+  readonly diagnosticCount: number;
+}
+
+const memos = new WeakMap<CodewhaleBundle, BundleMemo>();
+
+function memoOf(b: CodewhaleBundle): BundleMemo {
+  let memo = memos.get(b);
+  if (!memo) {
+    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, osBytes(b.canonicalRoot ?? b.dir), b.name) };
+    memos.set(b, memo);
+  }
+  return memo;
+}
+
+/**
+ * Precedence (codewhale.md §2.6) as one byte string: scope rank, then name, then
+ * canonical root, compared as UTF-8 (raw) bytes as upstream compares them; UTF-16
+ * order would keep the other of two roots such as `！` (U+FF01) and `😀` (U+1F600).
+ * Neither a name nor a path holds a NUL, so the NUL-joined key orders field by field.
+ */
+function precedenceKey(b: CodewhaleBundle): Buffer {
+  return Buffer.concat([Buffer.from(`${SCOPE_RANK[b.scope]}\0`), osBytes(b.name), NUL, osBytes(b.canonicalRoot ?? b.dir)]);
+}
+
+const NUL = Buffer.from([0]);
+
+/** The list in precedence order, by each bundle's memoized key. */
+function inPrecedenceOrder(list: readonly CodewhaleScan[]): { scan: CodewhaleScan; memo: BundleMemo }[] {
+  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => Buffer.compare(a.memo.orderKey, b.memo.orderKey));
+}
+
+/** The bundle's trust-store key. */
+function keyOf(b: CodewhaleBundle, memo: BundleMemo): string {
+  return (memo.key ??= bundleKey('codewhale', b.scope, b.canonicalRoot ?? b.dir, b.name));
+}
+
+/** The bundle's own diagnostics, tagged with its item id. */
+function ownDiagnostics(b: CodewhaleBundle, memo: BundleMemo): readonly Diagnostic[] {
+  return (memo.own ??= b.diagnostics.map((d) => ({ ...d, itemId: memo.id })));
+}
+
+function cachedBundleItems(b: CodewhaleBundle, memo: BundleMemo, workspace: string | null, shadowedBy: string | null, diagnostics: readonly Diagnostic[], ctx: GateContext): Item[] {
+  const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b, memo)) : 'unavailable';
+  const inputs: ItemInputs = { workspace, id: memo.id, shadowedBy, state: state === undefined ? '' : JSON.stringify(state), workspaceTrusted: ctx.workspaceTrusted, diagnosticCount: diagnostics.length };
+  if (memo.items && sameInputs(memo.items.inputs, inputs)) return memo.items.items;
+  const items = bundleItems(b, memo.id, workspace, shadowedBy, diagnostics, ctx, keyOf(b, memo));
+  memo.items = { inputs, items };
+  return items;
+}
+
+function sameInputs(a: ItemInputs, b: ItemInputs): boolean {
+  return a.workspace === b.workspace && a.id === b.id && a.shadowedBy === b.shadowedBy && a.state === b.state && a.workspaceTrusted === b.workspaceTrusted && a.diagnosticCount === b.diagnosticCount;
+}
+
+function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, shadowedBy: string | null, diagnostics: readonly Diagnostic[], ctx: GateContext, key: string): Item[] {
+  const gate = trustGate({ bundleKey: key, contentHash: b.contentHash ?? null, capabilityHash: b.capabilityHash ?? null }, ctx);
+  let decision: Decision;
+  let reasons: ReasonCode[];
+  if (!b.valid) {
+    decision = 'rejected';
+    reasons = ['manifest_invalid'];
+  } else if (shadowedBy) {
+    decision = 'shadowed';
+    reasons = ['name_conflict'];
+  } else {
+    const gateReasons: ReasonCode[] = [...gate.reasons];
+    if (!b.when.applicable) gateReasons.push('not_applicable');
+    if (b.compatibility?.compatibility === 'unsupported') {
+      decision = 'display_only';
+      reasons = ['unsupported_components', ...gateReasons];
+    } else if (gateReasons.length > 0) {
+      decision = 'disabled';
+      reasons = gateReasons;
+    } else if (diagnostics.some((d) => d.code === 'codewhale.skill-invalid')) {
+      // Any skill diagnostic fails Codewhale's trusted snapshot (codewhale.md §5.3, §8.6).
+      decision = 'disabled';
+      reasons = ['staged_skill_invalid'];
+    } else {
+      decision = 'registered';
+      reasons = ['active'];
+    }
+  }
+  const active = decision === 'registered';
+  const m = b.manifest;
+  const bundle: Item = {
+    id,
+    system: 'codewhale',
+    kind: 'plugin',
+    name: b.name,
+    qualifiedName: b.name,
+    scope: b.scope,
+    workspace,
+    path: b.dir,
+    location: b.anchors.name ?? { file: b.manifestFile ?? b.dir, range: FILE_START },
+    parent: null,
+    decision,
+    reasons,
+    shadowedBy,
+    trust: gate.trust,
+    enabled: gate.enabled,
+    compatibility: b.compatibility?.compatibility ?? null,
+    contentHash: b.contentHash ?? null,
+    capabilityHash: b.capabilityHash ?? null,
+    reviewToken: b.reviewToken ?? null,
+    detail: {
+      bundleKey: key,
+      ...(m?.description ? { description: m.description.value } : {}),
+      ...(b.version ? { version: b.version } : {}),
+      ...(b.label ? { manifest: b.label } : {}),
+      ...(b.inventory ? { inventory: { ...b.inventory, summary: inventorySummary(b.inventory) } } : {}),
+      files: b.files.map(({ path, size, sha256, executable, rawPath }) => ({ path, size, sha256, executable, ...(rawPath ? { rawPath } : {}) })),
+      facts: {
+        pluginId: b.pluginId ?? null,
+        canonicalRoot: b.canonicalRoot ?? null,
+        policy: POLICY_V3.version,
+        applicable: b.when.applicable,
+        whenReasons: b.when.reasons,
+        supportedComponents: b.compatibility?.supportedLabels ?? [],
+        inactiveComponents: b.compatibility?.unsupportedLabels ?? [],
+        qualifiedSkills: b.skills.map((s) => `${b.name}:${s.name}`),
+        mcpServers: (m?.mcpServers ?? []).map((s) => ({
+          id: s.id,
+          transport: s.command ? 'stdio' : s.url ? (s.transport?.value ?? 'streamable-http') : 'invalid',
+          command: s.command?.value ?? null,
+          args: s.args.map((a) => a.value),
+          cwd: s.cwd?.value ?? null,
+          env: s.env.map((e) => ({ destination: e.name, source: /^\$\{(.*)\}$/.exec(e.value)?.[1] ?? null })),
+          url: s.url?.value ?? null,
+          envHeaders: s.envHeaders.map((h) => ({ header: h.name, source: h.value })),
+          bearerTokenEnvVar: s.bearerTokenEnvVar?.value ?? null,
+          timeouts: Object.fromEntries(s.timeouts.map((t) => [t.label, t.value])),
+          required: s.required?.value ?? false,
+          enabled: s.enabled && !s.disabled,
+          enabledTools: s.enabledTools.map((t) => t.value),
+          disabledTools: s.disabledTools.map((t) => t.value),
+        })),
+        when: m?.when ? { os: m.when.os?.map((o) => o.value) ?? null, binaries: m.when.binaries?.map((x) => x.value) ?? null } : null,
+      },
+    },
+  };
+  const items: Item[] = [bundle];
+  const child = (kind: Item['kind'], suffix: string, name: string, qualifiedName: string, decisionOf: () => [Decision, ReasonCode[]], location: Item['location'], detail: Item['detail'] = {}): Item => {
+    const [d, r] = decisionOf();
+    return { id: `${id}#${suffix}`, system: 'codewhale', kind, name, qualifiedName, scope: b.scope, workspace, path: location.file, location, parent: id, decision: d, reasons: r, shadowedBy: null, trust: null, enabled: null, compatibility: null, contentHash: null, capabilityHash: null, reviewToken: null, detail };
+  };
+  const inherited = (): [Decision, ReasonCode[]] => (active ? ['registered', ['component_active']] : ['disabled', ['bundle_inactive']]);
+  const skillNames = new Map<string, number>();
+  for (const s of b.skills) skillNames.set(s.name, (skillNames.get(s.name) ?? 0) + 1);
+  for (const s of b.skills) {
+    const hasError = diagnostics.some((d) => d.file === s.file && d.severity === 'error');
+    items.push(child('skill', skillSuffix(s.name, s.rel, (skillNames.get(s.name) ?? 0) > 1), s.name, `${b.name}:${s.name}`, () => (hasError ? ['rejected', ['skill_invalid']] : inherited()), { file: s.file, range: FILE_START }, { description: s.description }));
+  }
+  for (const s of m?.mcpServers ?? []) {
+    const anchor = b.anchors[`mcp:${s.id}`] ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
+    const broken = diagnostics.some((d) => d.severity === 'error' && d.file === anchor.file && namesServer(d.message, s.id));
+    items.push(child('mcp-server', `mcp/${s.id}`, s.id, `${b.name}:${s.id}`, () => (broken ? ['rejected', ['component_invalid']] : inherited()), anchor));
+  }
+  const inactive = new Set<string>(b.compatibility?.unsupportedLabels ?? []);
+  const componentKinds: string[] = Object.keys(m?.components ?? {}).filter((k) => k !== 'skills');
+  if ((b.inventory?.filesystem_roots.length ?? 0) > 0) componentKinds.push('filesystem-roots');
+  if (b.inventory?.lifecycle_mutation) componentKinds.push('lifecycle-mutation');
+  for (const kind of componentKinds) {
+    const anchor = b.anchors[`component:${kind}`] ?? b.anchors.name ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
+    items.push(child('component', `component/${kind}`, kind, `${b.name}:${kind}`, () => (inactive.has(kind) ? ['display_only', ['component_inactive']] : inherited()), anchor));
+  }
+  return items;
+}
+
+/**
+ * A skill's id suffix: `skill/<name>`, stable and readable, while the name is the
+ * bundle's only skill of that name. Names that normalise alike (`a b`, `A-B`, `a_b`
+ * are all `a-b`, a fatal duplicate) would share it, so each of those adds its
+ * bundle-relative path, percent-encoded by its bytes: `skill/a-b@skills/a%20b/SKILL.md`.
+ * A normalised name holds no `@`, so the two forms never meet.
+ */
+function skillSuffix(name: string, rel: string, shared: boolean): string {
+  if (!shared) return `skill/${name}`;
+  let encoded = '';
+  for (const byte of osBytes(rel)) encoded += ID_SAFE.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return `skill/${name}@${encoded}`;
+}
+
+const ID_SAFE = /^[A-Za-z0-9._~/-]$/;
+
+/** A diagnostic belongs to an MCP server when it names the server (every MCP message does, in backticks). */
+function namesServer(message: string, id: string): boolean {
+  return message.includes(`\`${id}\``);
+}
+
+function warning(code: 'codewhale.duplicate-root' | 'codewhale.name-conflict', message: string, file: string, itemId: string, range: Range = FILE_START): Diagnostic {
+  return { file, range, severity: 'warning', code, message, itemId };
+}

@@ -1,0 +1,50 @@
+import { modify } from 'jsonc-parser';
+import type { ParsedDocument } from '../../documents/document';
+import type { Fix, Range } from '../../model';
+import { LineMap } from '../../text/lineMap';
+import type { Manifest } from './manifest';
+
+/**
+ * The quick fix for a `network_hosts` mismatch (codewhale.md §4.4 step 7): the one
+ * list that passes is the normalized host set of the MCP URLs, so setting it is
+ * unambiguous wherever the declaration lives — an existing list is replaced, a missing
+ * key is added to `[capabilities]`, a missing table is added (in `plugin.json` under
+ * `extensions["net.codewhale"].capabilities`, §3.2).
+ */
+export function networkHostsFix(m: Manifest, doc: ParsedDocument | undefined, hosts: readonly string[]): Fix | undefined {
+  if (!doc || doc.file !== m.file) return undefined;
+  const title = `Set network_hosts to [${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
+  const lines = new LineMap(doc.text);
+  const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
+  if (m.label === 'plugin.json') {
+    const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
+    const edits = modify(doc.text, path, [...hosts], { formattingOptions: { insertSpaces: true, tabSize: indentOf(doc.text), eol: doc.text.includes('\r\n') ? '\r\n' : '\n' } });
+    if (edits.length === 0) return undefined;
+    return { title, edits: edits.map((e) => ({ file: m.file, range: lines.range(e.offset, e.length), newText: e.content })) };
+  }
+  if (m.label !== 'plugin.toml') return undefined;
+  const list = `[${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
+  if (doc.literalAt(['capabilities', 'network_hosts']) !== undefined) return edit(doc.valueRange(['capabilities', 'network_hosts']), list);
+  if (doc.literalAt(['capabilities']) !== undefined) {
+    // Only a `[capabilities]` header has an obvious place for the key: the line after it.
+    const header = doc.keyRange(['capabilities']).start.line;
+    const all = doc.text.split(/\r\n|\r|\n/);
+    const text = all[header] ?? '';
+    if (!/^\s*\[\s*capabilities\s*\]\s*(#.*)?$/.test(text)) return undefined;
+    if (header === all.length - 1) {
+      const at = { line: header, character: text.length };
+      return edit({ start: at, end: at }, `\nnetwork_hosts = ${list}\n`);
+    }
+    const at = { line: header + 1, character: 0 };
+    return edit({ start: at, end: at }, `network_hosts = ${list}\n`);
+  }
+  const end = lines.position(doc.text.length);
+  const lead = doc.text === '' || doc.text.endsWith('\n') ? '\n' : '\n\n';
+  return edit({ start: end, end }, `${lead}[capabilities]\nnetwork_hosts = ${list}\n`);
+}
+
+/** The indentation width the file already uses (2 if it does not say). */
+function indentOf(text: string): number {
+  const m = /\n( +)"/.exec(text);
+  return m?.[1] ? m[1].length : 2;
+}

@@ -1,0 +1,193 @@
+import { resolveContainedPath } from './containedPath';
+import type { BundleTree } from './bundleTree';
+import { validateMcpServer } from './mcpRules';
+import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
+import { normalizeDeclaredHost, urlHost } from './networkHosts';
+import { networkHostsFix } from './networkHostsFix';
+import { iconProblem, semverProblem, textProblem } from './textRules';
+import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
+import type { Findings } from '../../findings';
+import type { Fix, RelatedLocation } from '../../model';
+import { LineMap } from '../../text/lineMap';
+import { byteOrder } from '../../fs/rawNames';
+import { asciiLower, rustTrim } from './rustText';
+
+const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
+
+export interface ValidatedManifest {
+  /** Canonical absolute targets of each declared component path. */
+  readonly componentTargets: Partial<Record<ComponentKind, string[]>>;
+  /** Normalized declared hosts ∪ MCP URL hosts (the inventory's `network_hosts`). */
+  readonly networkHosts: string[];
+  readonly version: string;
+}
+
+/**
+ * Metadata, component paths, capabilities, `[when]` and MCP servers
+ * (codewhale.md §4.3-§4.7). Upstream stops at the first error; we report every
+ * independent problem so a user can fix them in one pass — the bundle's fate is the same.
+ */
+export function validateManifest(root: string, m: Manifest, findings: Findings, tree?: BundleTree): ValidatedManifest {
+  let version = m.version.value;
+  if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
+    // A blank line keeps the top-level key apart from the first table, as TOML is usually written.
+    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n\n' }] };
+    findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] }, { fix: atTop });
+    if (rustTrim(version) === '') {
+      version = '0.0.0';
+      findings.at('codewhale.manifest-legacy', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`', { file: m.file, path: ['plugin'] });
+    }
+  }
+  if (m.schemaVersion.value > 1) {
+    findings.at('codewhale.manifest.schema-version', `unsupported schema_version ${m.schemaVersion.value}; maximum is 1`, m.schemaVersion.at);
+  }
+  if (!NAME_RULES[m.nameRule](m.name.value)) {
+    const slug = slugForName(m.name.value);
+    const fix = NAME_RULES[m.nameRule](slug) ? findings.replaceFix(`Rename the plugin to \`${slug}\``, m.name.at, JSON.stringify(slug)) : undefined;
+    findings.at('codewhale.manifest.name', NAME_RULE_MESSAGES[m.nameRule](m.name.value), m.name.at, fix ? { fix } : undefined);
+  }
+  if (!(m.label === 'plugin.toml' && m.schemaVersion.value === 0 && version === '0.0.0')) {
+    const v = semverProblem(version);
+    if (v) findings.at('codewhale.manifest.version', v, m.version.at);
+  }
+  const texts: [Located<string> | undefined, string, number][] = [
+    [m.description, 'description', 1024],
+    [m.author, 'author', 256],
+    [m.displayName, 'display name', 128],
+    [m.homepage, 'homepage', 2048],
+    [m.repository, 'repository', 2048],
+    [m.license, 'license', 128],
+  ];
+  for (const [field, label, max] of texts) {
+    if (!field) continue;
+    const p = textProblem(label, field.value, max);
+    if (p) findings.at('codewhale.manifest.text', p, field.at);
+  }
+  if (m.icon) {
+    const p = iconProblem(m.icon.value);
+    if (p) findings.at('codewhale.manifest.icon', p, m.icon.at);
+  }
+  uniqueTexts('keyword', m.keywords, 128, findings);
+  uniqueTexts('filesystem root', m.filesystemRoots, 512, findings);
+  uniqueTexts('network host', m.networkHosts, 253, findings);
+
+  // network_hosts must equal the host set of every MCP URL (§4.4 step 7).
+  const declared = new Set<string>();
+  for (const h of m.networkHosts) {
+    const r = normalizeDeclaredHost(h.value);
+    if (r.ok) declared.add(r.host);
+    else findings.at('codewhale.capabilities.network-host', r.message, h.at);
+  }
+  // Every format parses each MCP URL here, before the per-server rules: an unparseable one
+  // is upstream's first error, "remote MCP URL is invalid", and the host sets are not compared.
+  const endpoints = new Set<string>();
+  const badUrls = new Set<string>();
+  for (const s of m.mcpServers) {
+    if (!s.url) continue;
+    const r = urlHost(s.url.value);
+    if (r.ok) endpoints.add(r.host);
+    else {
+      findings.at('codewhale.mcp.url-invalid', r.message, s.url.at);
+      badUrls.add(s.id);
+    }
+  }
+  if (!m.networkHostsDerived && badUrls.size === 0 && !sameSet(declared, endpoints)) {
+    const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
+    const hosts = [...endpoints].sort(byteOrder);
+    const fix = networkHostsFix(m, findings.document(m.file), hosts);
+    // Upstream's words stay the message; which hosts are missing or extra is Skillgate's
+    // explanation, as related information at the URL or the declared host at fault.
+    const related: RelatedLocation[] = [];
+    const named = new Set<string>();
+    for (const s of m.mcpServers) {
+      if (!s.url) continue;
+      const r = urlHost(s.url.value);
+      if (r.ok && !declared.has(r.host) && !named.has(r.host)) {
+        named.add(r.host);
+        related.push({ file: s.url.at.file, range: findings.rangeOf(s.url.at), message: `Missing host \`${r.host}\`: MCP server \`${s.id}\` connects to it, so network_hosts must list it.` });
+      }
+    }
+    for (const h of m.networkHosts) {
+      const r = normalizeDeclaredHost(h.value);
+      if (r.ok && !endpoints.has(r.host)) related.push({ file: h.at.file, range: findings.rangeOf(h.at), message: `Extra host \`${r.host}\`: no remote MCP server connects to it, so network_hosts must not list it.` });
+    }
+    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, { related, ...(fix ? { fix } : {}) });
+  }
+
+  if (m.when?.os) {
+    uniqueTexts('OS', m.when.os, 32, findings);
+    for (const os of m.when.os) {
+      if (!OS_NAMES.includes(asciiLower(os.value))) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
+    }
+  }
+  if (m.when?.binaries) {
+    uniqueTexts('binary', m.when.binaries, 128, findings);
+    for (const b of m.when.binaries) {
+      if (b.value.includes('/') || b.value.includes('\\') || /^[A-Za-z]:/.test(b.value)) {
+        findings.at('codewhale.when.binary', `binary condition \`${b.value}\` must be a bare executable name`, b.at);
+      }
+    }
+  }
+
+  const componentTargets: Partial<Record<ComponentKind, string[]>> = {};
+  for (const kind of COMPONENT_KINDS) {
+    const spec = m.components[kind];
+    if (!spec) continue;
+    if (spec.paths.length === 0) {
+      findings.at('codewhale.component.path', 'component table must declare `path` or `paths`', spec.at);
+      continue;
+    }
+    if (spec.paths.length > 64) findings.at('codewhale.component.path', `component declares ${spec.paths.length} paths; maximum is 64`, spec.at);
+    const seen = new Set<string>();
+    const targets: string[] = [];
+    for (const p of spec.paths) {
+      if (seen.has(p.value)) findings.at('codewhale.component.path', `component path \`${p.value}\` is declared more than once`, p.at);
+      seen.add(p.value);
+      const r = resolveContainedPath(root, p.value, kind, tree);
+      if (r.ok) targets.push(r.absolute);
+      else findings.at('codewhale.component.path', r.message, p.at);
+    }
+    componentTargets[kind] = targets;
+  }
+
+  if (m.mcpServers.length > 64) {
+    findings.at('codewhale.mcp.too-many', `manifest declares ${m.mcpServers.length} MCP servers; maximum is 64`, (m.mcpServers[64] ?? m.mcpServers[0])?.at ?? { file: m.file, path: [] });
+  }
+  for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree, badUrls.has(s.id));
+
+  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => asciiLower(h.value)), ...endpoints])].sort(byteOrder), version };
+}
+
+/** `validate_unique_texts(field, values, max)` (codewhale.md §4.4 step 6). */
+function uniqueTexts(field: string, values: readonly Located<string>[], max: number, findings: Findings): void {
+  if (values.length > 64) findings.at('codewhale.manifest.list', `too many ${field} values; maximum is 64`, (values[64] as Located<string>).at);
+  const seen = new Set<string>();
+  for (const [i, v] of values.entries()) {
+    const p = textProblem(field, v.value, max);
+    if (p) findings.at('codewhale.manifest.text', p, v.at);
+    const key = asciiLower(v.value);
+    if (seen.has(key)) {
+      const fix = removeDuplicateFix(findings, values[i - 1], v);
+      findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at, fix ? { fix } : undefined);
+    }
+    seen.add(key);
+  }
+}
+
+/**
+ * Removing a repeated list value is unambiguous: the list means the same without it.
+ * The edit runs from the end of the value before it to the end of the repeat, so the
+ * separating comma goes too and the list stays well-formed in TOML and JSON alike.
+ */
+function removeDuplicateFix(findings: Findings, previous: Located<string> | undefined, repeat: Located<string>): Fix | undefined {
+  const doc = findings.document(repeat.at.file);
+  if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
+  const end = doc.valueSpan(previous.at.path)[1];
+  const until = doc.valueSpan(repeat.at.path)[1];
+  if (until <= end) return undefined;
+  return { title: `Remove the repeated value \`${repeat.value}\``, edits: [{ file: repeat.at.file, range: new LineMap(doc.text).range(end, until - end), newText: '' }] };
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}

@@ -1,0 +1,80 @@
+import { FILE_START, type Decision } from '../../model';
+import { isWorkflowCapability } from './decide';
+import { evaDiagnostic } from './diagnostics';
+import type { EvaItem } from './item';
+import type { ManifestEntry } from './manifestEntry';
+import type { EvaProject } from './project';
+import type { EvaRuntime } from './runtime';
+import { EVA_SYSTEM, type EvaItemReason, type EvaReason } from './vocabulary';
+import { isMapping } from './yamlDocument';
+
+/** `kind: skill` capability manifests as children of their provider adapter (eva.md §2.6). */
+
+/** A `kind: skill` capability manifest bound to its provider adapter (§2.6). */
+export function bindingItem(entry: ManifestEntry, adapters: ManifestEntry[], byEntry: Map<ManifestEntry, EvaItem>, project: EvaProject, runtime: EvaRuntime): EvaItem | undefined {
+  const value = entry.doc && isMapping(entry.doc.value) ? entry.doc.value : undefined;
+  const providerField = typeof value?.['default_provider'] === 'string' ? 'default_provider' : 'provider';
+  const providerId = typeof value?.[providerField] === 'string' ? (value[providerField] as string) : null;
+  const provider = providerId === null ? undefined : adapters.find((a) => a.id === providerId && !a.shadow);
+  const providerItem = provider ? byEntry.get(provider) : undefined;
+  if (provider && !providerItem) {
+    entry.diagnostics.push(evaDiagnostic(entry.abs, entry.doc?.fieldRange([providerField]), 'eva.capability.skill-provider-not-skill', 'kind: skill capability names a provider that is not a skill adapter'));
+    return undefined;
+  }
+  const capability = typeof value?.['capability'] === 'string' ? (value['capability'] as string) : '';
+  let decision: Decision;
+  let reasons: EvaItemReason[];
+  if (entry.unreadable) [decision, reasons] = ['rejected', [entry.unreadable]];
+  else if (entry.check?.invalid || !provider) [decision, reasons] = ['rejected', ['schema_invalid']];
+  else if (entry.shadow) [decision, reasons] = ['shadowed', ['duplicate_id_shadowed']];
+  else if (value?.['enabled'] === false) [decision, reasons] = ['disabled', ['disabled_by_manifest']];
+  else if (!isWorkflowCapability(capability)) [decision, reasons] = ['display_only', ['capability_unknown']];
+  else if (providerItem?.decision === 'registered') [decision, reasons] = ['registered', [providerItem.reasons[0] === 'registered' ? 'registered' : 'loaded_unreviewed']];
+  else [decision, reasons] = ['disabled', ['bundle_inactive']];
+  const id = entry.id ?? entry.rel;
+  const evaReasons = reasons.filter((r): r is EvaReason => r !== 'loaded_unreviewed');
+  return {
+    id: entry.itemId as string,
+    system: EVA_SYSTEM,
+    kind: 'skill-binding',
+    name: typeof value?.['name'] === 'string' ? (value['name'] as string) : id,
+    qualifiedName: id,
+    scope: 'workspace',
+    workspace: project.root,
+    path: entry.abs,
+    location: { file: entry.abs, range: entry.doc?.has(['id']) ? entry.doc.fieldRange(['id']) : FILE_START },
+    parent: providerItem?.id ?? null,
+    decision,
+    reasons,
+    shadowedBy: entry.shadow?.by.itemId ?? null,
+    trust: null,
+    enabled: null,
+    compatibility: null,
+    contentHash: null,
+    capabilityHash: null,
+    reviewToken: null,
+    detail: {
+      manifest: entry.abs,
+      eva: {
+        evaDecision: decision,
+        evaReasons: evaReasons.length ? evaReasons : ['registered'],
+        target: decision === 'registered' ? (providerItem?.detail.eva.target ?? null) : null,
+        evaKind: providerItem?.detail.eva.evaKind ?? 'workflow_skill',
+        source: 'project_capability',
+        trustLevel: 'Project',
+        id,
+        skillId: providerItem?.detail.eva.skillId ?? null,
+        skillPath: null,
+        script: null,
+        runtimeGate: providerItem?.detail.eva.runtimeGate ?? null,
+        assumedRuntime: runtime,
+        schemas: { input: value?.['input_schema'] ? 'inline' : 'absent', output: value?.['output_schema'] ? 'inline' : 'absent' },
+        requestedPermissions: {},
+        effectivePermissions: {},
+        capabilities: capability ? [capability] : [],
+        conflicts: [],
+        effectiveTimeoutMs: null,
+      },
+    },
+  };
+}

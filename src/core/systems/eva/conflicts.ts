@@ -1,0 +1,104 @@
+import { byteOrder } from '../../hashing/capabilityHash';
+import { portableRelative } from '../../fs/portablePath';
+import type { Diagnostic } from '../../model';
+import type { SkillContract } from './contracts';
+import { evaDiagnostic } from './diagnostics';
+import type { EvaItem } from './item';
+import type { ManifestEntry } from './manifestEntry';
+import { isMapping } from './yamlDocument';
+
+/** Keys, precedence and shadowing across manifests (eva.md §4.3), and the cross-file provider check (§2.4). */
+
+/** The conflict types an item takes part in (eva.md §4.3), from its conflict diagnostics, for `detail.eva.conflicts`. */
+export const CONFLICT_TYPES: Record<string, string> = {
+  'eva.conflict.duplicate-adapter-id': 'duplicate_adapter_id',
+  'eva.conflict.duplicate-capability-id': 'duplicate_capability_id',
+  'eva.conflict.cross-namespace-id': 'cross_namespace_id',
+  'eva.conflict.multiple-providers': 'same_capability_multiple_provider',
+};
+
+export function withConflicts(item: EvaItem, diagnostics: readonly Diagnostic[]): EvaItem {
+  const conflicts = [...new Set(diagnostics.filter((d) => d.itemId === item.id && CONFLICT_TYPES[d.code]).map((d) => CONFLICT_TYPES[d.code] as string))];
+  if (item.shadowedBy === null && conflicts.length === 0) return item;
+  if (item.reasons.includes('duplicate_id_shadowed') && !conflicts.length) conflicts.push('duplicate_id');
+  return { ...item, detail: { ...item.detail, eva: { ...item.detail.eva, conflicts } } };
+}
+
+/** §4.3 rules 1–2: the first manifest in path order with an id wins; later ones are shadowed. */
+export function resolveIds(entries: ManifestEntry[], code: 'eva.conflict.duplicate-adapter-id' | 'eva.conflict.duplicate-capability-id', message: string, root: string): void {
+  const first = new Map<string, ManifestEntry>();
+  for (const e of entries) {
+    if (e.id === null) continue;
+    const winner = first.get(e.id);
+    if (!winner) {
+      first.set(e.id, e);
+      continue;
+    }
+    e.shadow = { by: winner };
+    e.shipped = true;
+    e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(['id']), code, `${message}: ${e.id} (${portableRelative(root, winner.abs)}, ${portableRelative(root, e.abs)})`));
+  }
+}
+
+/** §4.3 rule 3: separate namespaces, but a name selector would be ambiguous. */
+export function crossNamespace(adapters: ManifestEntry[], capabilities: ManifestEntry[]): void {
+  const adapterIds = new Set(adapters.map((e) => e.id).filter((id): id is string => id !== null));
+  const shared = new Set(capabilities.map((e) => e.id).filter((id): id is string => id !== null && adapterIds.has(id)));
+  for (const e of [...adapters, ...capabilities]) {
+    if (e.id === null || !shared.has(e.id)) continue;
+    e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(['id']), 'eva.conflict.cross-namespace-id', `the id ${e.id} is used by both an adapter and a capability manifest`));
+  }
+}
+
+/** Cross-file check: a capability's provider must be an existing adapter (§2.4). */
+export function providersExist(capabilities: ManifestEntry[], adapters: ManifestEntry[]): void {
+  const ids = new Set(adapters.map((e) => e.id).filter((id): id is string => id !== null));
+  for (const e of capabilities) {
+    if (!e.doc || e.check?.invalid || !isMapping(e.doc.value)) continue;
+    const v = e.doc.value;
+    const fields: (string | number)[][] = [];
+    for (const key of ['default_provider', 'provider']) if (typeof v[key] === 'string') fields.push([key]);
+    const perms = isMapping(v['permissions']) && isMapping(v['permissions']['adapters']) ? v['permissions']['adapters']['providers'] : undefined;
+    if (Array.isArray(perms)) perms.forEach((p, i) => typeof p === 'string' && fields.push(['permissions', 'adapters', 'providers', i]));
+    for (const f of fields) {
+      const name = f.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k as string], v) as string;
+      if (ids.has(name)) continue;
+      e.diagnostics.push(evaDiagnostic(e.abs, e.doc.fieldRange(f), 'eva.capability.provider-missing', 'Capability provider Adapter does not exist'));
+      e.shipped = true;
+      break;
+    }
+  }
+}
+
+/** §4.3 rule 6: several skill adapters exposing one capability; Eva-CLI routes to the lexically first enabled adapter id. */
+export function multipleProviders(entries: ManifestEntry[], contracts: Map<ManifestEntry, SkillContract>): void {
+  const byCapability = new Map<string, ManifestEntry[]>();
+  for (const e of entries) {
+    const k = contracts.get(e);
+    if (!k) continue;
+    for (const cap of new Set(k.capabilities.map((c) => c.name))) byCapability.set(cap, [...(byCapability.get(cap) ?? []), e]);
+  }
+  const told = new Set<ManifestEntry>();
+  const tell = (providers: ManifestEntry[], what: string, fieldOf: (k: SkillContract) => (string | number)[]) => {
+    const enabled = providers.map((e) => contracts.get(e) as SkillContract).filter((k) => k.enabled).map((k) => k.id).sort(byteOrder);
+    const route = enabled[0] ?? 'no enabled adapter';
+    for (const e of providers) {
+      if (told.has(e)) continue;
+      told.add(e);
+      e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(fieldOf(contracts.get(e) as SkillContract)), 'eva.conflict.multiple-providers', `${what} has several providers; Eva-CLI routes to ${route} (lexically first enabled adapter id)`));
+    }
+  };
+  for (const [cap, providers] of byCapability) {
+    if (providers.length >= 2) tell(providers, cap, (k) => [...(k.capabilities.find((c) => c.name === cap)?.field ?? ['capabilities'])]);
+  }
+  // Adapters wrapping the same skill without sharing a capability are told once too.
+  const bySkill = new Map<string, ManifestEntry[]>();
+  for (const e of entries) {
+    const k = contracts.get(e);
+    if (k?.skillId) bySkill.set(`${k.skillSource ?? ''}\0${k.skillId}`, [...(bySkill.get(`${k.skillSource ?? ''}\0${k.skillId}`) ?? []), e]);
+  }
+  for (const providers of bySkill.values()) {
+    const k = contracts.get(providers[0] as ManifestEntry) as SkillContract;
+    if (providers.length >= 2) tell(providers, `skill ${k.skillId}`, () => ['skill', 'id']);
+  }
+}

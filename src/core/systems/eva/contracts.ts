@@ -1,0 +1,436 @@
+import type { DocPath } from '../../documents/document';
+import type { Diagnostic, Fix, Range } from '../../model';
+import { evaDiagnostic } from './diagnostics';
+import { capabilityNameError, identifierError, textFieldError } from './ids';
+import { KNOWN_MODES, type RuntimeGate } from './runtime';
+import { firstSchemaError, fieldPath } from './schemaSubset';
+import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
+import { isMapping, yamlTypeName, type YamlDocument } from './yamlDocument';
+
+/**
+ * The manifest contracts (eva.md §2.2–§2.7): upstream's schema first, then the typed
+ * loader's rules (ids, names, capability names), then the skill contract of the design.
+ * Upstream stops at the first error of a file, so schema and loader report one error;
+ * the skill-contract checks, which the shipped loader does not make, each report theirs.
+ */
+
+/** A schema reference: inline, or a file path (lua_skill). */
+export type SchemaRef = { readonly inline: Record<string, unknown> } | { readonly file: string; readonly field: string };
+
+export interface EvaPermissions {
+  readonly readWorkspace: boolean;
+  readonly writeWorkspace: boolean;
+  readonly network: boolean;
+  readonly shell: boolean;
+  readonly env: readonly string[];
+  readonly fsRead: readonly string[];
+  readonly fsWrite: readonly string[];
+  readonly adapterCapabilities: readonly string[];
+  readonly adapterProviders: readonly string[];
+}
+
+/** What a skill manifest declares, as read (the parts of the §3.1 descriptor that come from the file). */
+export interface SkillContract {
+  readonly id: string;
+  readonly name: string | null;
+  readonly kind: EvaSkillKind;
+  readonly transport: string | null;
+  readonly skillId: string | null;
+  readonly skillSource: string | null;
+  /** `skill.path` (adapters) or `lua.script` (lua_skill), as declared, with its field. */
+  readonly skillPath: { readonly declared: string; readonly field: DocPath } | null;
+  readonly script: { readonly declared: string; readonly field: DocPath } | null;
+  readonly capabilities: readonly { readonly name: string; readonly field: DocPath }[];
+  readonly capabilitiesField: DocPath;
+  readonly runtimeGate: RuntimeGate | null;
+  readonly gateField: DocPath;
+  readonly inputSchema: SchemaRef | null;
+  readonly outputSchema: SchemaRef | null;
+  readonly schemaField: DocPath;
+  readonly permissions: EvaPermissions;
+  readonly hasCredentials: boolean;
+  readonly entryType: string | null;
+  readonly runnerCommand: string | null;
+  readonly topCommand: string | null;
+  readonly enabled: boolean;
+  readonly limits: Record<string, number>;
+  readonly allowUnknownCapability: boolean;
+}
+
+export interface ContractResult {
+  /** Set when schema, loader or skill-contract rules failed (`schema_invalid`). */
+  readonly invalid: boolean;
+  /** Set when the shipped loader would refuse the file (§4.5). */
+  readonly shippedError: boolean;
+  readonly contract: SkillContract | null;
+  readonly diagnostics: Diagnostic[];
+}
+
+const NO_PERMISSIONS: EvaPermissions = { readWorkspace: false, writeWorkspace: false, network: false, shell: false, env: [], fsRead: [], fsWrite: [], adapterCapabilities: [], adapterProviders: [] };
+
+class Checker {
+  readonly diagnostics: Diagnostic[] = [];
+  invalid = false;
+  shipped = false;
+  constructor(readonly doc: YamlDocument) {}
+
+  /** An error at `path` (the key when it exists, else the mapping that lacks it). */
+  error(code: EvaDiagnosticCode, message: string, path: DocPath, shipped: boolean): void {
+    this.diagnostics.push(evaDiagnostic(this.doc.file, this.doc.fieldRange(path), code, message));
+    this.invalid = true;
+    if (shipped) this.shipped = true;
+  }
+
+  note(code: EvaDiagnosticCode, message: string, path: DocPath): void {
+    this.diagnostics.push(evaDiagnostic(this.doc.file, this.doc.fieldRange(path), code, message));
+  }
+
+  range(path: DocPath): Range {
+    return this.doc.fieldRange(path);
+  }
+}
+
+/**
+ * Upstream's schema error, reported at the field it names. When that first error is
+ * elsewhere, a bad `transport`/`kind` is added as information (eva.md §2.1): it is why
+ * the file is not a skill.
+ */
+function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | 'kind'): boolean {
+  const e = firstSchemaError(schema, c.doc.value);
+  if (!e) return true;
+  const path = e.code === 'eva.schema.required' ? [...e.path, lastKey(e.field)] : e.path;
+  c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
+  const fix = booleanFix(c.doc, e.path, e.message);
+  if (fix) c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
+  const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
+  const value = c.doc.value;
+  if (e.path[0] !== discriminator && properties && isMapping(value) && value[discriminator] !== undefined) {
+    const d = firstSchemaError(properties[discriminator], value[discriminator], [discriminator]);
+    if (d) c.diagnostics.push(evaDiagnostic(c.doc.file, c.doc.fieldRange(d.path), d.code, d.message, 'information'));
+  }
+  return false;
+}
+
+/**
+ * A boolean written as a YAML 1.1 word (`yes`, `off`, a quoted `"true"`): YAML 1.2 reads a
+ * string, Eva refuses it. The meaning is unambiguous, so the fix writes the boolean.
+ */
+function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | undefined {
+  if (!message.startsWith('schema type mismatch: expected boolean, got string')) return undefined;
+  const v = path.reduce<unknown>((o, k) => (isMapping(o) || Array.isArray(o) ? (o as Record<string, unknown>)[k as string] : undefined), doc.value);
+  if (typeof v !== 'string') return undefined;
+  const word = v.trim().toLowerCase();
+  const meant = ['yes', 'y', 'on', 'true'].includes(word) ? 'true' : ['no', 'n', 'off', 'false'].includes(word) ? 'false' : undefined;
+  if (!meant) return undefined;
+  return { title: `Write ${meant} (a YAML 1.2 boolean)`, edits: [{ file: doc.file, range: doc.valueRange(path), newText: meant }] };
+}
+
+function lastKey(field: string): string {
+  return field.slice(field.lastIndexOf('.') + 1);
+}
+
+/** Loader rules shared by adapter and capability manifests: id, name, version. */
+function loaderIdentity(c: Checker, value: Record<string, unknown>, nameRequired: boolean): boolean {
+  const id = value['id'];
+  if (typeof id === 'string') {
+    const e = identifierError(id);
+    if (e) return c.error('eva.id.invalid', e, ['id'], true), false;
+  }
+  for (const key of ['name', 'version']) {
+    const v = value[key];
+    if (v === undefined && !nameRequired) continue;
+    if (typeof v === 'string') {
+      const e = textFieldError(v);
+      if (e) return c.error('eva.field.empty', e, [key], true), false;
+    }
+  }
+  return true;
+}
+
+/** Validation of a context adapter manifest (not a skill): schema, then loader rules. */
+export function checkAdapterManifest(doc: YamlDocument, schema: unknown): ContractResult {
+  const c = new Checker(doc);
+  const value = doc.value;
+  if (schemaStage(c, schema, 'transport') && isMapping(value)) adapterLoader(c, value);
+  return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+}
+
+function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
+  if (!loaderIdentity(c, value, true)) return false;
+  const caps = value['capabilities'];
+  if (Array.isArray(caps)) {
+    for (let i = 0; i < caps.length; i++) {
+      const e = capabilityNameError(caps[i] as string);
+      if (e) return c.error('eva.capability.name-invalid', e, ['capabilities', i], true), false;
+    }
+  }
+  return true;
+}
+
+/** A `transport: skill` adapter: upstream schema and loader, then the skill contract (§2.3). */
+export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractResult {
+  const c = new Checker(doc);
+  const value = doc.value as Record<string, unknown>;
+  if (!schemaStage(c, schema, 'transport') || !adapterLoader(c, value)) return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+
+  const skill = value['skill'];
+  if (!isMapping(skill)) {
+    c.error('eva.skill.block-missing', 'transport: skill requires a skill mapping', ['transport'], false);
+    return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+  }
+  const skillId = skill['id'];
+  if (typeof skillId !== 'string' || skillId.trim() === '') c.error('eva.skill.id-missing', 'Skill adapter is missing skill.id', ['skill'], false);
+  const kind = skill['kind'];
+  let skillKind: EvaSkillKind = 'workflow_skill';
+  if (typeof kind !== 'string') c.error('eva.skill.kind-missing', 'skill.kind is required for transport: skill', ['skill'], false);
+  else if (kind !== 'workflow_skill' && kind !== 'runtime_worker') c.error('eva.skill.kind-invalid', 'Skill adapter kind is not invokable (expected workflow_skill or runtime_worker)', ['skill', 'kind'], false);
+  else skillKind = kind;
+  const gate = readGate(c, skill, ['skill', 'runtime_gate'], 'skill.runtime_gate is required for transport: skill', ['skill']);
+  if (gate?.form === 'mapping') c.note('eva.compat.gate-mapping', 'current Eva-CLI invokes skill adapters only with a string runtime gate equal to normal', ['skill', 'runtime_gate']);
+  const inputSchema = inlineSchema(c, skill, 'input_schema', true);
+  const outputSchema = inlineSchema(c, skill, 'output_schema', false);
+  const skillPath = pathField(c, skill['path'], ['skill', 'path']);
+  const permissions = adapterPermissions(c, value['permissions']);
+  const entry = isMapping(skill['entry']) ? skill['entry'] : undefined;
+  const runner = isMapping(skill['runner']) ? skill['runner'] : undefined;
+  const credentials = isMapping(value['credentials']) ? value['credentials'] : undefined;
+  const vault = credentials?.['vault'];
+  const contract: SkillContract = {
+    id: value['id'] as string,
+    name: typeof value['name'] === 'string' ? value['name'] : null,
+    kind: skillKind,
+    transport: 'skill',
+    skillId: typeof skillId === 'string' ? skillId : null,
+    skillSource: typeof skill['source'] === 'string' ? skill['source'] : null,
+    skillPath,
+    script: null,
+    capabilities: stringList(value['capabilities'], ['capabilities']),
+    capabilitiesField: ['capabilities'],
+    runtimeGate: gate,
+    gateField: ['skill', 'runtime_gate'],
+    inputSchema,
+    outputSchema,
+    schemaField: ['skill'],
+    permissions,
+    hasCredentials: Array.isArray(vault) && vault.length > 0,
+    entryType: typeof entry?.['type'] === 'string' ? entry['type'] : 'codex_skill',
+    runnerCommand: typeof runner?.['command'] === 'string' ? runner['command'] : null,
+    topCommand: typeof value['command'] === 'string' ? value['command'] : null,
+    enabled: value['enabled'] === true,
+    limits: numbers(value['limits']),
+    allowUnknownCapability: value['allow_unknown_capability'] === true || skill['allow_unknown_capability'] === true,
+  };
+  if (value['allow_unknown_capability'] !== undefined) c.note('eva.capability.allow-unknown-ignored', 'allow_unknown_capability is not honoured without a policy that allows it', ['allow_unknown_capability']);
+  return { invalid: c.invalid, shippedError: c.shipped, contract, diagnostics: c.diagnostics };
+}
+
+/** A generic capability manifest (context or `kind: skill` binding): schema, then loader. */
+export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): ContractResult {
+  const c = new Checker(doc);
+  const value = doc.value;
+  if (schemaStage(c, schema, 'kind') && isMapping(value) && loaderIdentity(c, value, true)) {
+    const cap = value['capability'];
+    const e = typeof cap === 'string' ? capabilityNameError(cap) : undefined;
+    if (e) c.error('eva.capability.name-invalid', e, ['capability'], true);
+  }
+  return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+}
+
+/** A `kind: lua_skill` capability manifest against the design contract (§2.5). */
+export function checkLuaSkill(doc: YamlDocument): ContractResult {
+  const c = new Checker(doc);
+  // The shipped loader refuses the kind outright (§2.8): the project would not load.
+  c.note('eva.compat.lua-skill', 'current Eva-CLI does not know capability kind lua_skill (unsupported capability kind); this manifest follows the skill design', ['kind']);
+  c.shipped = true;
+  const value = doc.value as Record<string, unknown>;
+  const typed = (key: string, want: 'string' | 'boolean' | 'object', required: boolean): boolean => {
+    const v = value[key];
+    if (v === undefined) {
+      if (required) c.error('eva.schema.required', `required field is missing: $.${key}`, [key], true);
+      return false;
+    }
+    if (yamlTypeName(v) !== want) return c.error('eva.schema.type', `schema type mismatch: expected ${want}, got ${yamlTypeName(v)}`, [key], true), false;
+    return true;
+  };
+  typed('id', 'string', true);
+  typed('version', 'string', true);
+  typed('name', 'string', false);
+  typed('enabled', 'boolean', false);
+  const hasLua = typed('lua', 'object', true);
+  if (!c.invalid) loaderIdentity(c, value, false);
+  const id = value['id'];
+
+  const declared: { name: string; field: DocPath }[] = [];
+  const list = value['capabilities'];
+  if (list !== undefined) {
+    if (!Array.isArray(list)) c.error('eva.schema.type', `schema type mismatch: expected array, got ${yamlTypeName(list)}`, ['capabilities'], true);
+    else declared.push(...stringList(list, ['capabilities'], c));
+  }
+  const single = value['capability'];
+  if (single !== undefined) {
+    if (typeof single !== 'string') c.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(single)}`, ['capability'], true);
+    else declared.push({ name: single, field: ['capability'] });
+  }
+  const seen = new Set<string>();
+  const capabilities = declared.filter((d) => !seen.has(d.name) && seen.add(d.name));
+  for (const cap of capabilities) {
+    const e = capabilityNameError(cap.name);
+    if (e) c.error('eva.capability.name-invalid', e, cap.field, true);
+  }
+
+  const lua = hasLua ? (value['lua'] as Record<string, unknown>) : undefined;
+  let script: SkillContract['script'] = null;
+  if (lua) {
+    if (lua['script'] === undefined) c.error('eva.schema.required', 'required field is missing: $.lua.script', ['lua', 'script'], true);
+    else script = pathField(c, lua['script'], ['lua', 'script']);
+  }
+  const gate = readGate(c, value, ['runtime_gate'], 'runtime_gate is required for lua_skill', []);
+  const inputSchema = schemaRef(c, value, 'input_schema');
+  const outputSchema = schemaRef(c, value, 'output_schema');
+  const permissions = luaPermissions(c, value['permissions']);
+  const contract: SkillContract | null =
+    typeof id === 'string'
+      ? {
+          id,
+          name: typeof value['name'] === 'string' ? value['name'] : id,
+          kind: 'lua_skill',
+          transport: null,
+          skillId: null,
+          skillSource: null,
+          skillPath: null,
+          script,
+          capabilities,
+          capabilitiesField: list !== undefined ? ['capabilities'] : single !== undefined ? ['capability'] : [],
+          runtimeGate: gate,
+          gateField: ['runtime_gate'],
+          inputSchema,
+          outputSchema,
+          schemaField: [],
+          permissions,
+          hasCredentials: false,
+          entryType: null,
+          runnerCommand: null,
+          topCommand: null,
+          enabled: value['enabled'] !== false,
+          limits: numbers(value['limits']),
+          allowUnknownCapability: value['allow_unknown_capability'] === true,
+        }
+      : null;
+  return { invalid: c.invalid, shippedError: true, contract, diagnostics: c.diagnostics };
+}
+
+/** A runtime gate in either form (§3.4); missing or malformed gates are contract errors. */
+function readGate(c: Checker, owner: Record<string, unknown>, field: DocPath, missingMessage: string, missingAt: DocPath): RuntimeGate | null {
+  const key = field[field.length - 1] as string;
+  const v = owner[key];
+  if (v === undefined || v === null) {
+    c.error('eva.skill.gate-missing', missingMessage, missingAt, false);
+    return null;
+  }
+  const invalid = () => (c.error('eva.skill.gate-invalid', 'runtime gate must be a mode string or a mapping with allowed_modes', field, false), null);
+  let gate: RuntimeGate;
+  if (typeof v === 'string') {
+    if (v.trim() === '') return invalid();
+    gate = { allowedModes: [v], disallowTeamWorker: false, requiresInteractiveUser: false, form: 'string' };
+  } else if (isMapping(v)) {
+    const modes = v['allowed_modes'];
+    const dtw = v['disallow_team_worker'] ?? false;
+    const riu = v['requires_interactive_user'] ?? false;
+    if (!Array.isArray(modes) || modes.length === 0 || !modes.every((m) => typeof m === 'string') || typeof dtw !== 'boolean' || typeof riu !== 'boolean') return invalid();
+    gate = { allowedModes: modes as string[], disallowTeamWorker: dtw, requiresInteractiveUser: riu, form: 'mapping' };
+  } else return invalid();
+  for (const mode of gate.allowedModes) if (!KNOWN_MODES.includes(mode)) c.note('eva.gate.unknown-mode', `unknown runtime mode ${mode}`, field);
+  return gate;
+}
+
+/** An inline schema of a skill adapter: absent is C8's concern; present must be a mapping (input: of type object). */
+function inlineSchema(c: Checker, skill: Record<string, unknown>, key: 'input_schema' | 'output_schema', input: boolean): SchemaRef | null {
+  const v = skill[key];
+  if (v === undefined || v === null) return null;
+  if (!isMapping(v)) return c.error('eva.schema.type', `schema type mismatch: expected object, got ${yamlTypeName(v)}`, ['skill', key], false), null;
+  if (input && v['type'] !== 'object') c.error('eva.skill.schema-type', 'Skill input schema type is unsupported', ['skill', key, 'type'], false);
+  return { inline: v };
+}
+
+/** A lua_skill schema: a project-relative file path or an inline mapping. */
+function schemaRef(c: Checker, value: Record<string, unknown>, key: 'input_schema' | 'output_schema'): SchemaRef | null {
+  const v = value[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') {
+    if (v.includes('\0')) return c.error('eva.schema.type', `${key} path contains a NUL byte`, [key], false), null;
+    return { file: v, field: key };
+  }
+  if (isMapping(v)) return { inline: v };
+  c.error('eva.schema.type', `schema type mismatch: expected string or object, got ${yamlTypeName(v)}`, [key], false);
+  return null;
+}
+
+function pathField(c: Checker, v: unknown, field: DocPath): { declared: string; field: DocPath } | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') return c.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(v)}`, field, false), null;
+  if (v.includes('\0')) return c.error('eva.schema.type', `${fieldPath(field).slice(2)} contains a NUL byte`, field, false), null;
+  return { declared: v, field };
+}
+
+/** One boolean of a `permissions` table: absent is false; any other type is a schema error, read as false (fail closed). */
+function permissionFlag(c: Checker, table: Record<string, unknown>, key: string): boolean {
+  const b = table[key];
+  if (b === undefined) return false;
+  if (typeof b !== 'boolean') return c.error('eva.schema.type', `schema type mismatch: expected boolean, got ${yamlTypeName(b)}`, ['permissions', key], false), false;
+  return b;
+}
+
+function adapterPermissions(c: Checker, v: unknown): EvaPermissions {
+  if (!isMapping(v)) return NO_PERMISSIONS;
+  const bool = (key: string): boolean => permissionFlag(c, v, key);
+  return {
+    ...NO_PERMISSIONS,
+    readWorkspace: bool('read_workspace'),
+    writeWorkspace: bool('write_workspace'),
+    network: bool('network'),
+    shell: bool('shell'),
+    env: strings(c, v['env'], ['permissions', 'env']),
+  };
+}
+
+function luaPermissions(c: Checker, v: unknown): EvaPermissions {
+  if (!isMapping(v)) return NO_PERMISSIONS;
+  const bool = (key: string): boolean => permissionFlag(c, v, key);
+  const fs = isMapping(v['fs']) ? v['fs'] : undefined;
+  const adapters = isMapping(v['adapters']) ? v['adapters'] : undefined;
+  return {
+    ...NO_PERMISSIONS,
+    network: bool('network'),
+    shell: bool('shell'),
+    env: strings(c, v['env'], ['permissions', 'env']),
+    fsRead: strings(c, fs?.['read'], ['permissions', 'fs', 'read']),
+    fsWrite: strings(c, fs?.['write'], ['permissions', 'fs', 'write']),
+    adapterCapabilities: strings(c, adapters?.['capabilities'], ['permissions', 'adapters', 'capabilities']),
+    adapterProviders: strings(c, adapters?.['providers'], ['permissions', 'adapters', 'providers']),
+  };
+}
+
+function strings(c: Checker, v: unknown, field: DocPath): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) {
+    c.error('eva.schema.type', `schema type mismatch: expected array of strings, got ${yamlTypeName(v)}`, field, false);
+    return [];
+  }
+  return v as string[];
+}
+
+function stringList(v: unknown, field: DocPath, c?: Checker): { name: string; field: DocPath }[] {
+  if (!Array.isArray(v)) return [];
+  const out: { name: string; field: DocPath }[] = [];
+  v.forEach((s, i) => {
+    if (typeof s === 'string') out.push({ name: s, field: [...field, i] });
+    else c?.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(s)}`, [...field, i], true);
+  });
+  return out;
+}
+
+function numbers(v: unknown): Record<string, number> {
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
+  if (isMapping(v)) for (const [k, n] of Object.entries(v)) if (typeof n === 'number') out[k] = n;
+  return out;
+}

@@ -1,0 +1,171 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { decodeRawName, decodeUtf8, osPath, byteOrder } from '../../fs/rawNames';
+import { errorText, listDirectory, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+
+/**
+ * Reading and enumerating Eva's files as `eva-config` does (eva.md §1.2, §1.3): own
+ * file types (a link is never followed in a configuration root), names sorted as raw
+ * bytes, and caps checked before anything is read whole.
+ */
+
+/** Design `discovery.limits` defaults (eva.md §1.2); a project may lower them, never raise. */
+export const MAX_MANIFEST_BYTES = 1_048_576;
+export const MAX_FILES_PER_DIR = 500;
+
+export type ManifestRead =
+  | { readonly ok: true; readonly text: string; readonly bytes: Buffer }
+  | { readonly ok: false; readonly problem: 'too-large' | 'read'; readonly detail: string };
+
+/**
+ * Reads a manifest as `fs::read_to_string` would, refusing a file past `limit` by its
+ * size before reading it, and a link or non-regular file without opening its target.
+ */
+export function readManifest(abs: string, limit: number): ManifestRead {
+  const read = readRegularFile(abs, limit);
+  if (!read.ok) {
+    if (read.reason === 'too-large') return { ok: false, problem: 'too-large', detail: `${read.size ?? limit + 1} bytes` };
+    const detail = read.reason === 'missing' ? 'No such file or directory' : read.reason === 'symlink' ? 'is a symbolic link' : read.reason === 'not-file' ? 'not a regular file' : (read.error ?? 'I/O error');
+    return { ok: false, problem: 'read', detail };
+  }
+  const text = decodeUtf8(read.bytes);
+  if (text === undefined) return { ok: false, problem: 'read', detail: 'stream did not contain valid UTF-8' };
+  return { ok: true, text, bytes: read.bytes };
+}
+
+/** At most the first `limit` bytes of a regular file (never following a link): what a sniff may see. */
+export function readPrefix(abs: string, limit: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(osPath(abs), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const buf = Buffer.allocUnsafe(limit);
+    let total = 0;
+    while (total < limit) {
+      const n = fs.readSync(fd, buf, total, limit - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    return buf.subarray(0, total);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Rust `Path::extension`: after the last dot, unless the only dot starts the name. */
+export function rustExtension(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  return name.slice(dot + 1);
+}
+
+export interface ScanResult {
+  /** YAML files in upstream's order (component-wise raw-byte path order). */
+  readonly files: readonly string[];
+  /** Links met (files or directories), skipped as upstream skips them. */
+  readonly symlinks: readonly string[];
+  /** Per directory past the cap: its first skipped file and how many were skipped. */
+  readonly overflow: readonly { readonly first: string; readonly skipped: number }[];
+  /** Directories that could not be listed. */
+  readonly errors: readonly { readonly dir: string; readonly error: string }[];
+}
+
+/**
+ * `find_yaml_files`: recursive, depth first, children in raw-byte order (which is
+ * Rust's component-wise `PathBuf` order), regular `.yaml`/`.yml` files by their own
+ * type, directories recursed whatever their names, links skipped.
+ */
+export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
+  const files: string[] = [];
+  const symlinks: string[] = [];
+  const overflow: { first: string; skipped: number }[] = [];
+  const errors: { dir: string; error: string }[] = [];
+  // An explicit stack of (directory, sorted children, next index): no recursion on hostile depth.
+  const stack: { dir: string; names: string[]; next: number; taken: number; skipped: number; first: string | undefined }[] = [];
+  const open = (dir: string) => {
+    const listed = listDirectory(dir);
+    if (!listed.ok) {
+      errors.push({ dir, error: listed.error });
+      return;
+    }
+    const names = listed.names.map(decodeRawName).sort(byteOrder);
+    stack.push({ dir, names, next: 0, taken: 0, skipped: 0, first: undefined });
+  };
+  open(root);
+  while (stack.length) {
+    const frame = stack[stack.length - 1];
+    if (!frame) break;
+    if (frame.next >= frame.names.length) {
+      if (frame.skipped > 0 && frame.first) overflow.push({ first: frame.first, skipped: frame.skipped });
+      stack.pop();
+      continue;
+    }
+    const name = frame.names[frame.next++] as string;
+    const abs = path.join(frame.dir, name);
+    const entry = lstatEntry(abs);
+    if (entry.type === 'symlink') symlinks.push(abs);
+    else if (entry.type === 'directory') open(abs);
+    else if (entry.type === 'file') {
+      const ext = rustExtension(name);
+      if (ext !== 'yaml' && ext !== 'yml') continue;
+      if (frame.taken >= maxPerDir) {
+        frame.skipped++;
+        frame.first ??= abs;
+        continue;
+      }
+      frame.taken++;
+      files.push(abs);
+    }
+  }
+  return { files, symlinks, overflow, errors };
+}
+
+export interface UserSkillDir {
+  readonly root: 'codex' | 'agents';
+  readonly name: string;
+  readonly dir: string;
+  readonly skillFile: string;
+  /** The SKILL.md itself is a link (listed, never hashed). */
+  readonly skillFileIsLink: boolean;
+  /** Real path of the SKILL.md, when it resolves. */
+  readonly realSkillFile: string | undefined;
+  /** Past the root's cap: listed as an item, SKILL.md never opened. */
+  readonly overCap: boolean;
+}
+
+/**
+ * User-level skill folders (eva.md §1.3): each direct, non-hidden child directory of
+ * the root (a directory link is followed) holding a `SKILL.md`, in raw-byte order.
+ */
+export function scanUserSkills(root: string, which: 'codex' | 'agents', maxPerRoot: number): UserSkillDir[] {
+  if (statEntry(root).type !== 'directory') return [];
+  const listed = listDirectory(root);
+  if (!listed.ok) return [];
+  const out: UserSkillDir[] = [];
+  let count = 0;
+  for (const name of listed.names.map(decodeRawName).sort(byteOrder)) {
+    if (name.startsWith('.')) continue;
+    const dir = path.join(root, name);
+    if (statEntry(dir).type !== 'directory') continue;
+    const skillFile = path.join(dir, 'SKILL.md');
+    const own = lstatEntry(skillFile);
+    const isLink = own.type === 'symlink';
+    if (own.type !== 'file' && !(isLink && statEntry(skillFile).type === 'file')) continue;
+    count++;
+    let real: string | undefined;
+    try {
+      real = decodeRawName(fs.realpathSync.native(osPath(skillFile), { encoding: 'buffer' }));
+    } catch (e) {
+      void errorText(e);
+      real = undefined;
+    }
+    out.push({ root: which, name, dir, skillFile, skillFileIsLink: isLink, realSkillFile: real, overCap: count > maxPerRoot });
+  }
+  return out;
+}

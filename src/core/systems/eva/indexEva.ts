@@ -1,0 +1,279 @@
+import * as path from 'node:path';
+import { bundleKey, reviewToken } from '../../hashing/identity';
+import { EMPTY_TRUST, type TrustView } from '../../decisions/trustView';
+import { FILE_START, type Decision, type Diagnostic, type System, type TrustStatus } from '../../model';
+import { bindingItem } from './binding';
+import { capabilityPairs, coveredFiles, evaTrustStatus, withTrust } from './bundleTrust';
+import { crossNamespace, multipleProviders, providersExist, resolveIds, withConflicts } from './conflicts';
+import type { SkillContract } from './contracts';
+import { decideProjectSkill, type DecideContext, type ProjectSkillDecision } from './decide';
+import { evaDiagnostic } from './diagnostics';
+import { evaCapabilityHash, evaContentHash } from './hashes';
+import type { EvaDetail, EvaItem } from './item';
+import { readAndParse, readEntry, scanRoot, type ManifestEntry } from './manifestEntry';
+import { allowedRoot } from './paths';
+import { DEFAULT_POLICY, readPolicy, type EvaPolicy, type PolicyDocument } from './policy';
+import { loadEvaProject, type EvaProject } from './project';
+import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
+import { firstSchemaError } from './schemaSubset';
+import { loadSchemas } from './schemas';
+import { indexUserSkills, type ProjectAdapterRef } from './userSkills';
+import { EVA_SYSTEM, type EvaReason } from './vocabulary';
+import type { YamlDocument } from './yamlDocument';
+
+/**
+ * The Eva-CLI system's one entry point (eva.md §4.2): every Eva project among the
+ * workspace folders, its skill items with Eva's decision and Skillgate's trust gate,
+ * the user-level skill folders, and every diagnostic. Pure apart from reading files;
+ * the future `systems/eva/` adapter calls it.
+ */
+
+export interface EvaOptions {
+  /** `$HOME` for the user skill roots and `~/` paths; null: no home (no user items). */
+  readonly home: string | null;
+  /** The assumed runtime (user settings or CLI flags, never the workspace). */
+  readonly runtime?: EvaRuntime;
+  /** Receipts by bundle key; absent: every bundle is not reviewed. */
+  readonly trust?: TrustView;
+  /** `--no-user`: no user-level enumeration anywhere. */
+  readonly scanUserDirs?: boolean;
+}
+
+export interface EvaIndex {
+  readonly items: EvaItem[];
+  readonly diagnostics: Diagnostic[];
+  /** Canonical roots of the folders that are Eva projects. */
+  readonly projects: readonly string[];
+}
+
+export function indexEva(folders: string | readonly string[], options: EvaOptions): EvaIndex {
+  const list = typeof folders === 'string' ? [folders] : folders;
+  const runtime = options.runtime ?? DEFAULT_EVA_RUNTIME;
+  const trust = options.trust ?? EMPTY_TRUST;
+  const items: EvaItem[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const projects: string[] = [];
+  const adapters: ProjectAdapterRef[] = [];
+  let userPolicy: EvaPolicy | undefined;
+  let scanUser = options.scanUserDirs !== false;
+  let anyProject = false;
+  for (const folder of list) {
+    const project = loadEvaProject(folder);
+    if (!project) continue;
+    anyProject = true;
+    projects.push(project.root);
+    const result = indexProject(project, options.home, runtime, trust);
+    items.push(...result.items);
+    diagnostics.push(...result.diagnostics);
+    adapters.push(...result.adapters);
+    userPolicy ??= result.policy;
+    if (!project.scanUserDirs) scanUser = false;
+  }
+  // User items only beside an Eva project (eva.md §1.3): the folders belong to Codex too.
+  if (anyProject && scanUser && options.home !== null) {
+    const user = indexUserSkills(options.home, adapters, userPolicy ?? DEFAULT_POLICY, runtime);
+    items.push(...user.items);
+    diagnostics.push(...user.diagnostics);
+  }
+  return { items, diagnostics, projects };
+}
+
+interface ProjectResult {
+  readonly items: EvaItem[];
+  readonly diagnostics: Diagnostic[];
+  readonly adapters: ProjectAdapterRef[];
+  readonly policy: EvaPolicy;
+}
+
+function indexProject(project: EvaProject, home: string | null, runtime: EvaRuntime, trust: TrustView): ProjectResult {
+  const diagnostics: Diagnostic[] = [...project.diagnostics];
+  const schemas = loadSchemas(project.roots.schema_dir, project.configFile, project.document?.fieldRange(['config', 'schema_dir']));
+  diagnostics.push(...schemas.diagnostics);
+  let evaYamlFails = project.shippedError;
+  if (project.document) {
+    const e = firstSchemaError(schemas.schemas.eva, project.document.value);
+    if (e) {
+      diagnostics.push(evaDiagnostic(project.configFile, project.document.fieldRange(e.code === 'eva.schema.required' ? [...e.path, e.field.slice(e.field.lastIndexOf('.') + 1)] : e.path), 'eva.project.config-invalid', `${e.message}: ${e.field}`));
+      evaYamlFails = true;
+    }
+  }
+  const rootName = path.basename(project.root);
+
+  // Policies (§3.3): unreadable files fail closed, as the policy gate could not be built.
+  const policyFiles = scanRoot(project, 'policy_dir', diagnostics);
+  const policyDocs: PolicyDocument[] = [];
+  const policyFailing: string[] = [];
+  for (const abs of policyFiles) {
+    const read = readAndParse(abs, project.maxManifestBytes);
+    if ('doc' in read) policyDocs.push({ file: abs, document: read.doc });
+    else {
+      diagnostics.push(read.diagnostic);
+      policyFailing.push(abs);
+    }
+  }
+  const policyReading = readPolicy(policyDocs, schemas.schemas.policy);
+  diagnostics.push(...policyReading.diagnostics);
+  const policy: EvaPolicy = policyFailing.length ? { ...policyReading.policy, failClosed: true } : policyReading.policy;
+  policyFailing.push(...policyReading.failing);
+
+  const adapterEntries = scanRoot(project, 'adapter_dir', diagnostics).map((abs) => readEntry(abs, 'adapter', project, rootName, schemas));
+  const capabilityEntries = scanRoot(project, 'capability_dir', diagnostics).map((abs) => readEntry(abs, 'capability', project, rootName, schemas));
+  resolveIds(adapterEntries, 'eva.conflict.duplicate-adapter-id', 'duplicate Adapter manifest id', project.root);
+  resolveIds(capabilityEntries, 'eva.conflict.duplicate-capability-id', 'duplicate Capability manifest id', project.root);
+  crossNamespace(adapterEntries, capabilityEntries);
+  providersExist(capabilityEntries, adapterEntries);
+
+  const projectRoots = [allowedRoot(project.root)];
+  const skillPathRoots = home === null ? projectRoots : [...projectRoots, allowedRoot(path.join(home, '.codex', 'skills')), allowedRoot(path.join(home, '.agents', 'skills'))];
+  const ctx: DecideContext = { projectRoot: project.root, home, runtime, policy, skillPathRoots, projectRoots };
+
+  const items: EvaItem[] = [];
+  // Resolved `skill.path` per item id, for user-item shadowing (§4.3 rule 4).
+  const resolvedSkillPaths = new Map<string, string>();
+  const byEntry = new Map<ManifestEntry, EvaItem>();
+  const contracts = new Map<ManifestEntry, SkillContract>();
+  for (const entry of [...adapterEntries, ...capabilityEntries]) {
+    if (entry.role !== 'skill-adapter' && entry.role !== 'lua-skill') continue;
+    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths);
+    items.push(item);
+    byEntry.set(entry, item);
+    if (entry.check?.contract) contracts.set(entry, entry.check.contract);
+  }
+  multipleProviders(adapterEntries.filter((e) => e.role === 'skill-adapter'), contracts);
+  for (const entry of capabilityEntries) {
+    if (entry.role !== 'binding') continue;
+    const binding = bindingItem(entry, adapterEntries, byEntry, project, runtime);
+    if (!binding) continue;
+    items.push(binding);
+    byEntry.set(entry, binding);
+  }
+
+  // §4.5: the first file at which the shipped Eva-CLI stops, in its load order.
+  const firstFailing = evaYamlFails ? project.configFile : ([...adapterEntries, ...capabilityEntries].find((e) => e.shipped)?.abs ?? policyFailing[0]);
+  const all = [...adapterEntries, ...capabilityEntries];
+  for (const e of all) {
+    const itemId = byEntry.get(e)?.id ?? null;
+    for (const d of e.diagnostics) d.itemId ??= itemId;
+    diagnostics.push(...e.diagnostics);
+  }
+  if (firstFailing) {
+    const d = evaDiagnostic(firstFailing, FILE_START, 'eva.project.load-aborted', 'Eva-CLI stops loading this project at this file, so it would register no skill until it is fixed');
+    d.itemId = all.find((e) => e.abs === firstFailing && e.itemId !== null && (e.role === 'skill-adapter' || e.role === 'lua-skill'))?.itemId ?? null;
+    diagnostics.push(d);
+  }
+  const adapterRefs: ProjectAdapterRef[] = adapterEntries
+    .filter((e) => e.role === 'skill-adapter' && contracts.has(e))
+    .map((e) => ({ itemId: e.itemId as string, contract: contracts.get(e) as SkillContract, skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null, resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null }));
+  return { items: items.map((i) => withConflicts(i, diagnostics)), diagnostics, adapters: adapterRefs, policy };
+}
+
+/** A `skill-adapter` or `lua-skill` item: C1–C12, then the trust gate (C13). */
+function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, project: EvaProject, home: string | null, resolvedSkillPaths: Map<string, string>): EvaItem {
+  const kind = entry.role as 'skill-adapter' | 'lua-skill';
+  const contract = entry.check?.contract ?? null;
+  let decided: ProjectSkillDecision | undefined;
+  let evaReasons: EvaReason[];
+  let evaDecision: Decision;
+  if (entry.unreadable) {
+    evaReasons = [entry.unreadable];
+    evaDecision = 'rejected';
+  } else if (!contract) {
+    // C2 failed before the id or the contract could be read: C3 still applies when an id exists.
+    evaReasons = entry.shadow ? ['duplicate_id_shadowed', 'schema_invalid'] : ['schema_invalid'];
+    evaDecision = entry.shadow ? 'shadowed' : 'rejected';
+  } else {
+    decided = decideProjectSkill({ doc: entry.doc as YamlDocument, contract, invalid: entry.check?.invalid ?? false, shadowed: entry.shadow !== undefined }, ctx);
+    evaReasons = decided.reasons;
+    evaDecision = decided.decision;
+    entry.diagnostics.push(...decided.diagnostics);
+  }
+  if (decided?.skillPath?.resolved) resolvedSkillPaths.set(entry.itemId as string, decided.skillPath.real ?? decided.skillPath.resolved);
+
+  // C13 for bundles whose C1 succeeded (§4.6).
+  let contentHash: string | null = null;
+  let capabilityHash: string | null = null;
+  let files: EvaItem['detail']['files'];
+  const notCovered: string[] = [];
+  let key: string | null = null;
+  let trustStatus: TrustStatus | null = null;
+  if (!entry.unreadable && entry.bytes) {
+    const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots);
+    if (!covered.ok) {
+      notCovered.push(covered.message);
+      if (covered.symlink) entry.diagnostics.push(evaDiagnostic(entry.abs, FILE_START, 'eva.trust.symlink', 'a file covered by this skill is a symbolic link; it cannot be reviewed'));
+    } else {
+      const hashed = evaContentHash(kind, entry.bytes, covered.files);
+      if (hashed.ok) {
+        contentHash = hashed.contentHash;
+        files = hashed.files;
+        capabilityHash = evaCapabilityHash(capabilityPairs(kind, entry, contract));
+      } else {
+        notCovered.push(hashed.message);
+        if (hashed.symlink) entry.diagnostics.push(evaDiagnostic(entry.abs, FILE_START, 'eva.trust.symlink', 'a file covered by this skill is a symbolic link; it cannot be reviewed'));
+      }
+    }
+    // `System` gains 'eva' at wiring time; the key's framing is the shared one (trust.md "Bundle identity").
+    key = bundleKey(EVA_SYSTEM as unknown as System, 'workspace', entry.abs, contract?.id ?? entry.id ?? entry.rel);
+    trustStatus = evaTrustStatus(trust, key, contentHash, capabilityHash);
+  }
+  const { decision, reasons } = withTrust(evaDecision, evaReasons, trustStatus, trust.available);
+  const doc = entry.doc;
+  const location = { file: entry.abs, range: doc && doc.has(['id']) ? doc.fieldRange(['id']) : FILE_START };
+  const id = contract?.id ?? entry.id ?? entry.rel;
+  return {
+    id: entry.itemId as string,
+    system: EVA_SYSTEM,
+    kind,
+    name: contract?.name ?? id,
+    qualifiedName: contract?.skillId && kind === 'skill-adapter' ? `${id} (skill ${contract.skillId})` : id,
+    scope: 'workspace',
+    workspace: project.root,
+    path: entry.abs,
+    location,
+    parent: null,
+    decision,
+    reasons,
+    shadowedBy: entry.shadow ? (entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill' ? entry.shadow.by.itemId : null) : null,
+    trust: trustStatus,
+    enabled: contract ? contract.enabled : null,
+    // Eva-as-shipped differences are diagnostics (eva.compat.*), not a compatibility verdict (eva.md §8 Q2).
+    compatibility: null,
+    contentHash,
+    capabilityHash,
+    reviewToken: contentHash && capabilityHash ? reviewToken(contentHash, capabilityHash) : null,
+    detail: {
+      manifest: entry.abs,
+      files,
+      ...(key ? { bundleKey: key } : {}),
+      ...(notCovered.length ? { notCovered } : {}),
+      eva: evaDetail(kind, contract, decided, evaDecision, evaReasons, ctx, id),
+    },
+  };
+}
+
+function evaDetail(kind: 'skill-adapter' | 'lua-skill', k: SkillContract | null, decided: ProjectSkillDecision | undefined, evaDecision: Decision, evaReasons: readonly EvaReason[], ctx: DecideContext, id: string): EvaDetail {
+  const timeout = k?.limits['timeout_ms'];
+  const max = ctx.policy.defaults.maxTimeoutMs;
+  return {
+    evaDecision,
+    evaReasons,
+    target: decided?.target ?? null,
+    evaKind: k?.kind ?? (kind === 'lua-skill' ? 'lua_skill' : 'workflow_skill'),
+    source: kind === 'lua-skill' ? 'project_capability' : 'project_adapter',
+    trustLevel: 'Project',
+    id,
+    skillId: k?.skillId ?? null,
+    skillPath: decided?.skillPath?.display ?? null,
+    script: decided?.script?.display ?? null,
+    runtimeGate: k?.runtimeGate ?? null,
+    assumedRuntime: ctx.runtime,
+    schemas: decided?.schemaStates ?? { input: 'absent', output: 'absent' },
+    requestedPermissions: k
+      ? { read_workspace: k.permissions.readWorkspace, write_workspace: k.permissions.writeWorkspace, network: k.permissions.network, shell: k.permissions.shell, env: k.permissions.env, fs_read: k.permissions.fsRead, fs_write: k.permissions.fsWrite }
+      : {},
+    effectivePermissions: decided?.effectivePermissions ?? {},
+    capabilities: k?.capabilities.map((c) => c.name) ?? [],
+    conflicts: [],
+    effectiveTimeoutMs: timeout === undefined ? max : max === null ? timeout : Math.min(timeout, max),
+  };
+}

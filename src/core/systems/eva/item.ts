@@ -1,0 +1,52 @@
+import type { Decision, Item, ItemDetail } from '../../model';
+import type { EvaRuntime, RuntimeGate } from './runtime';
+import type { EvaItemKind, EvaItemReason, EvaReason, EvaSkillKind, EvaSource, EvaSystemId, EvaTarget, EvaTrustLevel } from './vocabulary';
+
+/**
+ * An Eva item: the shared `Item` with Eva's system id, kinds and reasons (which the
+ * shared unions gain when Eva is wired in; then this type is `Item`), and `detail.eva`
+ * of eva.md §4.8.
+ */
+export type EvaItem = Omit<Item, 'system' | 'kind' | 'reasons' | 'detail'> & {
+  readonly system: EvaSystemId;
+  readonly kind: EvaItemKind;
+  reasons: EvaItemReason[];
+  readonly detail: EvaItemDetail;
+};
+
+export interface EvaItemDetail extends ItemDetail {
+  readonly eva: EvaDetail;
+}
+
+export interface EffectivePermission {
+  readonly requested: boolean;
+  readonly effective: boolean;
+  /** The policy file and key that decided it (null: built-in default, no policy file). */
+  readonly decidedBy: { readonly file: string | null; readonly key: string };
+}
+
+/** `show --json` `detail.eva` (eva.md §4.8). */
+export interface EvaDetail {
+  /** What Eva itself decides, before Skillgate's trust gate. */
+  readonly evaDecision: Decision;
+  readonly evaReasons: readonly EvaReason[];
+  readonly target: EvaTarget | null;
+  readonly evaKind: EvaSkillKind;
+  readonly source: EvaSource;
+  readonly trustLevel: EvaTrustLevel;
+  readonly id: string;
+  readonly skillId: string | null;
+  readonly skillPath: string | null;
+  readonly script: string | null;
+  readonly runtimeGate: RuntimeGate | null;
+  readonly assumedRuntime: EvaRuntime;
+  readonly schemas: { readonly input: SchemaState; readonly output: SchemaState };
+  readonly requestedPermissions: Readonly<Record<string, boolean | readonly string[]>>;
+  readonly effectivePermissions: Readonly<Record<string, EffectivePermission>>;
+  readonly capabilities: readonly string[];
+  readonly conflicts: readonly string[];
+  /** Effective timeout: min(limits.timeout_ms, adapter_policy.defaults.max_timeout_ms). */
+  readonly effectiveTimeoutMs: number | null;
+}
+
+export type SchemaState = 'inline' | 'file' | 'absent' | 'invalid';

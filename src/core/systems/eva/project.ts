@@ -1,0 +1,156 @@
+import * as path from 'node:path';
+import { canonicalPath, isInside, lstatEntry } from '../../fs/safeFs';
+import type { Diagnostic } from '../../model';
+import { evaDiagnostic } from './diagnostics';
+import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
+import { isMapping, parseEvaYaml, type YamlDocument } from './yamlDocument';
+
+/**
+ * An Eva project in a workspace folder (eva.md §1.1): `config/eva.yaml` layered with its
+ * profile, user and environment files, the configuration roots it names, and the
+ * design limits it may lower.
+ */
+
+export type RootKey = 'adapter_dir' | 'capability_dir' | 'policy_dir' | 'schema_dir';
+const ALL_ROOT_KEYS = ['agent_dir', 'adapter_dir', 'capability_dir', 'policy_dir', 'route_file', 'schema_dir'] as const;
+const DEFAULT_ROOTS: Record<RootKey, string> = { adapter_dir: 'config/adapters', capability_dir: 'config/capabilities', policy_dir: 'config/policies', schema_dir: 'config/schemas' };
+
+export interface EvaProject {
+  /** The workspace folder, canonical. */
+  readonly root: string;
+  readonly configFile: string;
+  /** The base `eva.yaml`, when it parsed (ranges for diagnostics). */
+  readonly document: YamlDocument | undefined;
+  /** The layered value (base, profile, user, environment). */
+  readonly value: Record<string, unknown> | undefined;
+  /** Absolute root per key, or null when it is not scanned (outside, missing). */
+  readonly roots: Record<RootKey, string | null>;
+  readonly maxManifestBytes: number;
+  readonly maxFilesPerDir: number;
+  readonly scanUserDirs: boolean;
+  readonly diagnostics: Diagnostic[];
+  /** True when an eva.yaml problem would stop the shipped loader (§4.5). */
+  readonly shippedError: boolean;
+}
+
+/** The project at `folder`, or undefined when the folder is not an Eva project. */
+export function loadEvaProject(folder: string): EvaProject | undefined {
+  const root = canonicalPath(folder) ?? path.resolve(folder);
+  const configFile = path.join(root, 'config', 'eva.yaml');
+  if (lstatEntry(configFile).type !== 'file') return undefined;
+  // `config/` itself may be a link: the entry file must really lie in the folder (never read outside the workspace).
+  const realConfig = canonicalPath(configFile);
+  if (realConfig === undefined || !isInside(root, realConfig)) return undefined;
+  const diagnostics: Diagnostic[] = [];
+  let shippedError = false;
+  const invalid = (message: string, range?: ReturnType<YamlDocument['fieldRange']>) => {
+    diagnostics.push(evaDiagnostic(configFile, range, 'eva.project.config-invalid', message));
+    shippedError = true;
+  };
+
+  let document: YamlDocument | undefined;
+  let value: Record<string, unknown> | undefined;
+  const read = readManifest(configFile, MAX_MANIFEST_BYTES);
+  if (!read.ok) invalid(read.problem === 'too-large' ? `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)` : `failed to read configuration file: ${read.detail}`);
+  else {
+    const parsed = parseEvaYaml(configFile, read.text);
+    if (!parsed.ok) invalid(parsed.message, parsed.range);
+    else if (!isMapping(parsed.document.value)) invalid(`schema type mismatch: expected object, got ${parsed.document.value === null ? 'null' : typeof parsed.document.value}`);
+    else {
+      document = parsed.document;
+      value = layered(root, parsed.document.value, invalid);
+    }
+  }
+
+  const config = value && isMapping(value['config']) ? value['config'] : undefined;
+  const roots = {} as Record<RootKey, string | null>;
+  if (value) {
+    for (const key of ALL_ROOT_KEYS) {
+      const v = config?.[key];
+      if (typeof v !== 'string' || v.length === 0) invalid('required field is missing', document?.fieldRange(['config', key]));
+    }
+  }
+  for (const key of Object.keys(DEFAULT_ROOTS) as RootKey[]) {
+    const v = config?.[key];
+    const declared = typeof v === 'string' && v.length > 0 ? v : DEFAULT_ROOTS[key];
+    const field = document && typeof v === 'string' ? document.fieldRange(['config', key]) : undefined;
+    const abs = path.resolve(root, declared);
+    const real = canonicalPath(abs);
+    if (!isInside(root, abs) || (real !== undefined && !isInside(root, real))) {
+      diagnostics.push(evaDiagnostic(configFile, field, 'eva.project.root-outside', `${key} resolves outside the workspace; Skillgate does not scan it`));
+      roots[key] = null;
+    } else if (real === undefined) {
+      // The sample defaults stand in for a broken eva.yaml; a missing default root is no news.
+      if (field) {
+        diagnostics.push(evaDiagnostic(configFile, field, 'eva.project.root-missing', 'configuration directory does not exist'));
+        shippedError = true;
+      }
+      roots[key] = null;
+    } else roots[key] = real;
+  }
+
+  const limits = value && isMapping(value['discovery']) && isMapping(value['discovery']['limits']) ? value['discovery']['limits'] : undefined;
+  const lower = (v: unknown, cap: number) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < cap ? v : cap);
+  const discovery = value && isMapping(value['discovery']) ? value['discovery'] : undefined;
+  return {
+    root,
+    configFile,
+    document,
+    value,
+    roots,
+    maxManifestBytes: lower(limits?.['max_manifest_bytes'], MAX_MANIFEST_BYTES),
+    maxFilesPerDir: lower(limits?.['max_files_per_dir'], MAX_FILES_PER_DIR),
+    // A project may narrow user enumeration, never widen it (eva.md §1.3).
+    scanUserDirs: discovery?.['scan_user_dirs'] !== false,
+    diagnostics,
+    shippedError,
+  };
+}
+
+/**
+ * `config/profiles/<env>.yaml`, `config/eva.user.yaml`, `config/environments/<env>.yaml`
+ * deep-merged over the base in that order: mappings key by key, anything else replaced,
+ * a type change an error.
+ */
+function layered(root: string, base: Record<string, unknown>, invalid: (message: string) => void): Record<string, unknown> {
+  const runtime = isMapping(base['runtime']) ? base['runtime'] : undefined;
+  const env = typeof runtime?.['env'] === 'string' ? runtime['env'] : undefined;
+  // [Skillgate] an env name that would leave config/ names no layer.
+  const safeEnv = env !== undefined && /^[A-Za-z0-9_.-]+$/.test(env) && env !== '.' && env !== '..' ? env : undefined;
+  const layers = [safeEnv && `config/profiles/${safeEnv}.yaml`, 'config/eva.user.yaml', safeEnv && `config/environments/${safeEnv}.yaml`].filter((l): l is string => !!l);
+  let merged = base;
+  for (const rel of layers) {
+    const abs = path.join(root, rel);
+    const real = canonicalPath(abs);
+    if (lstatEntry(abs).type !== 'file' || real === undefined || !isInside(root, real)) continue;
+    const read = readManifest(abs, MAX_MANIFEST_BYTES);
+    if (!read.ok) {
+      invalid(`failed to read configuration file: ${rel}: ${read.detail}`);
+      continue;
+    }
+    const parsed = parseEvaYaml(abs, read.text);
+    if (!parsed.ok) {
+      invalid(`${rel}: ${parsed.message}`);
+      continue;
+    }
+    if (!isMapping(parsed.document.value)) continue;
+    merged = deepMerge(merged, parsed.document.value, rel, invalid);
+  }
+  return merged;
+}
+
+function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>, rel: string, invalid: (message: string) => void): Record<string, unknown> {
+  const out = Object.assign(Object.create(null) as Record<string, unknown>, a);
+  for (const key of Object.keys(b)) {
+    const left = out[key];
+    const right = b[key];
+    if (isMapping(left) && isMapping(right)) out[key] = deepMerge(left, right, rel, invalid);
+    else if (left !== undefined && left !== null && right !== null && kindOf(left) !== kindOf(right)) invalid(`${rel}: configuration layer changes the type of ${key}`);
+    else out[key] = right;
+  }
+  return out;
+}
+
+function kindOf(v: unknown): string {
+  return Array.isArray(v) ? 'array' : typeof v;
+}

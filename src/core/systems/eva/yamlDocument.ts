@@ -1,0 +1,284 @@
+import { Alias, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { LineMap } from '../../text/lineMap';
+import { emptyOwnRecord } from '../../documents/ownRecord';
+import type { DocPath, ParsedDocument } from '../../documents/document';
+import type { Range } from '../../model';
+
+/**
+ * YAML read as Eva-CLI reads it with serde_yaml 0.9 (eva.md §2.1): one document,
+ * YAML 1.2 core scalars, duplicate keys an error, `<<` an ordinary key, custom tags
+ * kept as inert tagged values, aliases expanded within a bound. Nothing is resolved
+ * to code or objects: the value is plain data (prototype-free mappings).
+ */
+
+/** A value under a tag outside the YAML core schema (`!foo`, `!!js/function`): never resolved. */
+export class YamlTagged {
+  constructor(
+    readonly tag: string,
+    readonly value: unknown,
+  ) {}
+}
+
+/** serde_yaml's recursion limit (its `remaining_depth` of 128). */
+export const MAX_YAML_DEPTH = 128;
+/** serde_yaml stops alias expansion past 100 jumps per parser event ("repetition limit exceeded"). */
+const ALIAS_JUMPS_PER_NODE = 100;
+/** [Skillgate] Expanded nodes in all: bounds memory where serde_yaml bounds only jumps. */
+export const MAX_EXPANDED_NODES = 250_000;
+
+/** The core schema's own tags: these resolve as usual; any other tag is `tagged`. */
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+
+export type YamlOutcome =
+  | { readonly ok: true; readonly document: YamlDocument }
+  | { readonly ok: false; readonly message: string; readonly range: Range; readonly line: number; readonly column: number };
+
+/** Parses decoded text (a leading BOM is dropped, as libyaml does). */
+export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  const lines = new LineMap(text);
+  const fail = (detail: string, offset: number, length = 0): YamlOutcome => {
+    const at = lines.position(offset);
+    return { ok: false, message: `failed to parse YAML: ${detail} at line ${at.line + 1} column ${at.character + 1}`, range: lines.range(offset, length), line: at.line + 1, column: at.character + 1 };
+  };
+  const depth = flowDepthExcess(text);
+  if (depth !== undefined) return fail('recursion limit exceeded', depth, 1);
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { version: '1.2', schema: 'core', merge: false, uniqueKeys: true, prettyErrors: false, strict: true, stringKeys: false });
+  } catch (e) {
+    // A stack overflow in the composer on pathological nesting: refused, never a crash.
+    if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
+    throw e;
+  }
+  const first = doc.errors[0];
+  if (first) return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
+  const converter = new Converter(doc, lines);
+  try {
+    const value = converter.toValue(doc.contents, 0);
+    return { ok: true, document: new YamlDocument(file, text, value, doc, lines) };
+  } catch (e) {
+    if (e instanceof YamlLimit) return fail(e.message, e.offset, 0);
+    if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
+    throw e;
+  }
+}
+
+function describe(code: string, message: string): string {
+  if (code === 'DUPLICATE_KEY') return 'duplicate entry with key';
+  if (code === 'MULTIPLE_DOCS') return 'deserializing from YAML containing more than one document is not supported';
+  // The parser met nesting deep enough to exhaust its stack: serde_yaml's words for it.
+  if (/call stack/i.test(message)) return 'recursion limit exceeded';
+  return message.replace(/\s+/g, ' ');
+}
+
+class YamlLimit extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The depth of `[`/`{` outside quotes and comments: the parser composes recursively, so
+ * text nesting deeper than serde_yaml allows is refused before it is parsed.
+ */
+function flowDepthExcess(text: string): number | undefined {
+  let depth = 0;
+  let quote = '';
+  let comment = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (comment) {
+      if (c === '\n' || c === '\r') comment = false;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) comment = true;
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_YAML_DEPTH) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+class Converter {
+  private jumps = 0;
+  private expanded = 0;
+  private readonly maxJumps: number;
+  /** Anchored nodes by name, in document order: an alias names the latest one before it. */
+  private readonly anchors = new Map<string, YamlNode[]>();
+
+  constructor(
+    doc: Document.Parsed,
+    private readonly lines: LineMap,
+  ) {
+    this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, this.anchors));
+  }
+
+  private resolve(alias: Alias): YamlNode | undefined {
+    const at = offsetOf(alias);
+    const candidates = this.anchors.get(alias.source) ?? [];
+    let found: YamlNode | undefined;
+    for (const node of candidates) if (offsetOf(node) < at && (!found || offsetOf(node) > offsetOf(found))) found = node;
+    return found;
+  }
+
+  toValue(node: unknown, depth: number): unknown {
+    if (depth > MAX_YAML_DEPTH) throw new YamlLimit('recursion limit exceeded', offsetOf(node));
+    if (++this.expanded > MAX_EXPANDED_NODES) throw new YamlLimit('repetition limit exceeded', offsetOf(node));
+    if (node === null || node === undefined) return null;
+    if (isAlias(node)) {
+      if (++this.jumps > this.maxJumps) throw new YamlLimit('repetition limit exceeded', offsetOf(node));
+      const target = this.resolve(node);
+      if (!target) throw new YamlLimit(`unknown anchor ${node.source}`, offsetOf(node));
+      return this.toValue(target, depth + 1);
+    }
+    const plain = this.untagged(node as YamlNode, depth);
+    const tag = (node as YamlNode).tag;
+    return tag && !CORE_TAGS.has(tag) ? new YamlTagged(tag, plain) : plain;
+  }
+
+  private untagged(node: YamlNode, depth: number): unknown {
+    if (isScalar(node)) return node.value === undefined ? null : node.value;
+    if (isSeq(node)) return node.items.map((item) => this.toValue(item, depth + 1));
+    if (isMap(node)) {
+      const out = emptyOwnRecord<unknown>();
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        out[keyText(pair.key, this.lines)] = this.toValue(pair.value, depth + 1);
+      }
+      return out;
+    }
+    return null;
+  }
+}
+
+/** Counts the nodes of the tree (serde_yaml bounds alias jumps by its event count) and records anchors. */
+function countNodes(node: unknown, anchors: Map<string, YamlNode[]>): number {
+  let n = 0;
+  const stack: unknown[] = [node];
+  while (stack.length) {
+    const cur = stack.pop();
+    n++;
+    const anchor = (cur as { anchor?: string } | null)?.anchor;
+    if (anchor) anchors.set(anchor, [...(anchors.get(anchor) ?? []), cur as YamlNode]);
+    if (isSeq(cur)) stack.push(...cur.items);
+    else if (isMap(cur)) for (const p of cur.items) stack.push(p.key, p.value);
+  }
+  return n;
+}
+
+/** A mapping key as the string it names (scalars by their value; anything else by its source text). */
+function keyText(key: unknown, _lines: LineMap): string {
+  if (isScalar(key)) return key.value === null || key.value === undefined ? 'null' : String(key.value);
+  if (isAlias(key)) return `*${key.source}`;
+  return String(key);
+}
+
+function offsetOf(node: unknown): number {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return range ? range[0] : 0;
+}
+
+/** A parsed Eva YAML file: its plain value and the source range of each field. */
+export class YamlDocument implements ParsedDocument {
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly value: unknown,
+    private readonly doc: Document.Parsed,
+    private readonly lines: LineMap,
+  ) {}
+
+  /** The node at `path` and the pair naming it, following aliases; undefined past the last that exists. */
+  private walk(path: DocPath): { node: unknown; key: unknown; depth: number } {
+    let node: unknown = this.doc.contents;
+    let key: unknown = undefined;
+    let depth = 0;
+    for (const segment of path) {
+      const target: unknown = node instanceof Alias ? node.resolve(this.doc) : node;
+      let next: unknown = undefined;
+      let nextKey: unknown = undefined;
+      if (isMap(target) && typeof segment === 'string') {
+        const pair = target.items.find((p) => keyText(p.key, this.lines) === segment);
+        if (pair) {
+          next = pair.value;
+          nextKey = pair.key;
+        }
+      } else if (isSeq(target) && typeof segment === 'number') next = target.items[segment];
+      if (next === undefined || next === null) {
+        // A key with no value (`key:`) still has a key range.
+        if (nextKey !== undefined) return { node: nextKey, key: nextKey, depth: depth + 1 };
+        break;
+      }
+      node = next;
+      key = nextKey;
+      depth++;
+    }
+    return { node, key, depth };
+  }
+
+  literalAt(path: DocPath): string | undefined {
+    const { node, depth } = this.walk(path);
+    if (depth !== path.length) return undefined;
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range ? this.text.slice(range[0], range[1]) : undefined;
+  }
+
+  valueSpan(path: DocPath): readonly [number, number] {
+    const { node } = this.walk(path);
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range ? [range[0], range[1]] : [0, 0];
+  }
+
+  valueRange(path: DocPath): Range {
+    const [start, end] = this.valueSpan(path);
+    return this.lines.range(start, end - start);
+  }
+
+  keyRange(path: DocPath): Range {
+    const { key, node } = this.walk(path);
+    const range = ((key ?? node) as { range?: [number, number, number] } | null)?.range;
+    return range ? this.lines.range(range[0], range[1] - range[0]) : this.lines.range(0, 0);
+  }
+
+  /** The key's range when the field exists, else the nearest existing ancestor's (eva.md §5 "points at"). */
+  fieldRange(path: DocPath): Range {
+    const { depth } = this.walk(path);
+    if (depth === path.length && path.length > 0) return this.keyRange(path);
+    // A missing field points at the mapping that lacks it: its key, or the first line at the root.
+    return depth === 0 ? this.lines.lineRange(0) : this.keyRange(path.slice(0, depth));
+  }
+
+  /** True when the exact path exists. */
+  has(path: DocPath): boolean {
+    return this.walk(path).depth === path.length;
+  }
+
+  lineRange(line: number): Range {
+    return this.lines.lineRange(line);
+  }
+}
+
+/** The value's type name in upstream's words (`schema type mismatch: …, got <actual>`). */
+export function yamlTypeName(value: unknown): 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object' | 'tagged' {
+  if (value === null || value === undefined) return 'null';
+  if (value instanceof YamlTagged) return 'tagged';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number' || typeof value === 'bigint') return 'number';
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'array';
+  return 'object';
+}
+
+/** A plain mapping (not an array, not tagged). */
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return yamlTypeName(value) === 'object';
+}

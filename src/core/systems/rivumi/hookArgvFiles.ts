@@ -1,0 +1,223 @@
+import * as fs from 'node:fs';
+import { lstatEntry } from '../../fs/safeFs';
+import { pythonRepr } from './pythonText';
+import { decodeRawName, encodeOsString } from '../../fs/rawNames';
+import type { DiagnosticCode } from '../../diagnosticCodes';
+
+/**
+ * Which workspace files a hook's argv names, exactly (trust.md "Hook argv files,
+ * exactly"): the file that will execute, or a refusal. Rivumi spawns the argv with no
+ * shell, in the workspace folder, after turning each string into bytes with
+ * surrogateescape; so does this.
+ *
+ * What counts as naming a file, deliberately:
+ * - every argv element is a candidate, argv[0] included (a PATH with `.` or an empty entry
+ *   runs it from the workspace); so is the text after the first `=` of any element
+ *   (`--require=./pre.js`, `SCRIPT=x.sh`), and the rest of a short option that carries
+ *   its value (`-r./x`: `./x`); an element with whitespace or shell punctuation (an
+ *   inline script, `bash -c '. ./x.sh'`) adds each of its words, by the same rules;
+ * - a relative candidate is followed from the workspace folder one component at a time,
+ *   as the kernel does: reaching a regular file covers it; reaching nothing, or a
+ *   directory, names no file (a word like `hi` in `echo hi`; if it appears later, the
+ *   hash changes); a symbolic link anywhere on the way, `..` above the workspace folder,
+ *   or anything but a regular file or directory cannot be covered;
+ * - an absolute candidate names a host file (`/bin/sh`), not the repository's, unless it
+ *   lies inside the workspace folder (then as a relative one), goes through `.`/`..`, or
+ *   through `/proc` or `/dev/fd`, whose links lead to the hook's own working directory:
+ *   those cannot be covered;
+ * - an element Rivumi cannot encode (a lone surrogate outside U+DC80–U+DCFF) cannot be
+ *   covered: Rivumi's spawn fails on it and the hook denies.
+ * Files a program reads on its own (imports, files an inline script builds names for) are
+ * not followed.
+ */
+export interface ArgvCoverage {
+  /** Workspace-relative raw paths of covered regular files. */
+  readonly files: Buffer[];
+  readonly problems: ArgvProblem[];
+  /** Absolute paths inside the workspace whose change can change what is covered. */
+  readonly watch: string[];
+}
+
+export interface ArgvProblem {
+  /** Index of the argv element at fault. */
+  readonly argIndex: number;
+  readonly code: Extract<DiagnosticCode, 'rivumi.hook.argv-uncovered' | 'rivumi.hook.argv-encoding'>;
+  readonly message: string;
+  /** The element as raw bytes (or its UTF-16 units when it cannot be encoded), for the content hash. */
+  readonly marker: Buffer;
+}
+
+const SLASH = 0x2f;
+const DASH = 0x2d;
+const EQUALS = 0x3d;
+
+export function hookArgvCoverage(workspace: string, argv: readonly string[]): ArgvCoverage {
+  const out: ArgvCoverage = { files: [], problems: [], watch: [] };
+  const ws = Buffer.from(workspace, 'utf8');
+  let canonicalWs: Buffer | undefined;
+  const uncovered = (argIndex: number, arg: string, message: string) => {
+    out.problems.push({ argIndex, code: 'rivumi.hook.argv-uncovered', message: `${message}: it cannot be covered by trust`, marker: encodeOsString(arg) ?? Buffer.from(arg, 'utf16le') });
+  };
+  argv.forEach((arg, argIndex) => {
+    if (arg.includes('\0')) return; // the schema refuses it; Rivumi never spawns it
+    const bytes = encodeOsString(arg);
+    if (!bytes) {
+      out.problems.push({
+        argIndex,
+        code: 'rivumi.hook.argv-encoding',
+        message: `hook argument is not valid Unicode: ${pythonRepr(arg)} holds a lone surrogate that Rivumi cannot turn into bytes (its spawn fails and the hook denies); it cannot be covered by trust`,
+        marker: Buffer.concat([Buffer.from('\0utf16le\0'), Buffer.from(arg, 'utf16le')]),
+      });
+      return;
+    }
+    const seen = new Set<string>();
+    for (const candidate of candidates(bytes)) {
+      const key = candidate.toString('latin1');
+      if (candidate.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      const shown = pythonRepr(decodeRawName(candidate));
+      let rel: Buffer = candidate;
+      if (candidate[0] === SLASH) {
+        const inside = under(candidate, ws) ?? under(candidate, (canonicalWs ??= canonical(ws)));
+        if (inside) rel = inside;
+        else {
+          if (reachesWorkspace(candidate, (canonicalWs ??= canonical(ws)))) uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${shown}, an absolute path that can lead into the workspace through a link`);
+          continue;
+        }
+      }
+      const walk = walkInside(ws, rel);
+      if (walk.watch) out.watch.push(decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.watch])));
+      switch (walk.kind) {
+        case 'file':
+          out.files.push(walk.rel);
+          break;
+        case 'none':
+          break;
+        case 'outside':
+          uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${shown} outside the workspace`);
+          break;
+        case 'symlink':
+          uncovered(argIndex, arg, walk.at.equals(walk.rel) ? `hook script ${pythonRepr(decodeRawName(walk.rel))} is a symbolic link (Rivumi runs whatever it points to, which trust cannot pin)` : `hook script ${pythonRepr(decodeRawName(walk.rel))} is reached through the symbolic link ${pythonRepr(decodeRawName(walk.at))} (Rivumi follows it, and trust cannot pin where it points)`);
+          break;
+        case 'special':
+          uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`);
+          break;
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * The element's own candidates, then, when it holds whitespace or shell punctuation (an
+ * inline script: `bash -c '. ./x.sh'`), those of each of its words.
+ */
+function candidates(b: Buffer): Buffer[] {
+  const out = optionCandidates(b);
+  if (b.some((x) => WORD_BREAK.has(x))) for (const word of words(b)) out.push(...optionCandidates(word));
+  return out;
+}
+
+/** The element itself unless it is an option; the text after its first `=`; a short option's attached value. */
+function optionCandidates(b: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  if (b[0] !== DASH) out.push(b);
+  const eq = b.indexOf(EQUALS);
+  if (eq >= 0) out.push(b.subarray(eq + 1));
+  else if (b[0] === DASH && b.length > 2 && b[1] !== DASH) out.push(b.subarray(2));
+  return out;
+}
+
+/** Whitespace and the shell's punctuation: where a word of an inline script ends. */
+const WORD_BREAK = new Set(Buffer.from(' \t\n\r\v\f;&|()<>`\'"'));
+
+function words(b: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i <= b.length; i++) {
+    if (i === b.length || WORD_BREAK.has(b[i] as number)) {
+      if (i > start) out.push(b.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+type Walk =
+  | { kind: 'file'; rel: Buffer; watch: Buffer }
+  | { kind: 'none'; watch: Buffer | undefined }
+  | { kind: 'outside'; watch: undefined }
+  | { kind: 'symlink'; rel: Buffer; at: Buffer; watch: Buffer }
+  | { kind: 'special'; rel: Buffer; error: string | undefined; watch: Buffer };
+
+/** Follows `rel` from the workspace folder one component at a time, never through a link. */
+function walkInside(ws: Buffer, rel: Buffer): Walk {
+  const parts = split(rel).filter((p) => p.length > 0 && !(p.length === 1 && p[0] === 0x2e));
+  const stack: Buffer[] = [];
+  const joined = () => Buffer.concat(stack.flatMap((p, i) => (i ? [Buffer.from('/'), p] : [p])));
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as Buffer;
+    if (part.length === 2 && part[0] === 0x2e && part[1] === 0x2e) {
+      if (stack.length === 0) return { kind: 'outside', watch: undefined };
+      stack.pop();
+      continue;
+    }
+    stack.push(part);
+    const here = joined();
+    const entry = lstatEntry(Buffer.concat([ws, Buffer.from('/'), here]));
+    const last = i === parts.length - 1;
+    if (entry.type === 'symlink') return { kind: 'symlink', rel: fullRel(stack, parts.slice(i + 1)), at: here, watch: here };
+    if (entry.type === 'missing') return { kind: 'none', watch: fullRel(stack, parts.slice(i + 1)) };
+    if (entry.error !== undefined || entry.type === 'other') return { kind: 'special', rel: here, error: entry.error, watch: here };
+    if (entry.type === 'file') return last ? { kind: 'file', rel: here, watch: here } : { kind: 'none', watch: here };
+  }
+  return { kind: 'none', watch: stack.length ? joined() : undefined };
+}
+
+function fullRel(stack: readonly Buffer[], rest: readonly Buffer[]): Buffer {
+  const all = [...stack, ...rest];
+  return Buffer.concat(all.flatMap((p, i) => (i ? [Buffer.from('/'), p] : [p])));
+}
+
+function split(b: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let i = 0; i <= b.length; i++) {
+    if (i === b.length || b[i] === SLASH) {
+      out.push(b.subarray(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/** `abs` relative to `root` when it lies strictly inside it, lexically. */
+function under(abs: Buffer, root: Buffer): Buffer | undefined {
+  const prefix = Buffer.concat([root, Buffer.from('/')]);
+  return abs.length > prefix.length && abs.subarray(0, prefix.length).equals(prefix) ? abs.subarray(prefix.length) : undefined;
+}
+
+function canonical(ws: Buffer): Buffer {
+  try {
+    return fs.realpathSync.native(ws, { encoding: 'buffer' });
+  } catch {
+    return ws;
+  }
+}
+
+/**
+ * An absolute path that `.`/`..`, a per-process link (`/proc/…/cwd`, `/dev/fd/…`: they
+ * lead to the hook's own working directory, the workspace) or any other link can carry
+ * into the workspace.
+ */
+function reachesWorkspace(abs: Buffer, canonicalWs: Buffer): boolean {
+  const parts = split(abs).filter((p) => p.length > 0).map((p) => p.toString('latin1'));
+  if (parts.some((p) => p === '.' || p === '..')) return true;
+  if (parts[0] === 'proc' || (parts[0] === 'dev' && (parts[1] === 'fd' || parts[1]?.startsWith('std')))) return true;
+  try {
+    const real = fs.realpathSync.native(abs, { encoding: 'buffer' });
+    return real.equals(canonicalWs) || under(real, canonicalWs) !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,222 @@
+import { bundleKey, reviewToken } from '../../hashing/identity';
+import { sha256Hex } from '../../hashing/framing';
+import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
+import { HAS_ENABLE_SWITCH } from '../../decisions/enableSwitch';
+import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
+import type { LoadFailure, RivumiHook, RivumiProject, RivumiSkill } from './model';
+import { portableRelative } from '../../fs/portablePath';
+
+export interface RivumiContext extends GateContext {
+  /** `RIVUMI_ENABLE_PROJECT_HOOKS` is exactly `1` (rivumi.md §4.5). */
+  readonly hooksOptIn: boolean;
+}
+
+/**
+ * Items and decisions for one workspace's `.rivumi/` (decisions.md), including the
+ * fail-fast fates: a valid item in an aborted load is `load_aborted`, with a
+ * diagnostic that names the file at fault.
+ */
+export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items: Item[]; diagnostics: Diagnostic[] } {
+  const ws = project.workspace;
+  const prefix = `rivumi:${sha256Hex(ws).slice(0, 12)}:`;
+  const items: Item[] = [];
+  const extra: Diagnostic[] = [];
+  const rel = (abs: string) => portableRelative(ws, abs);
+  const aborted = (itemId: string, file: string, load: LoadFailure, which: 'skill' | 'hook') => {
+    extra.push({
+      file,
+      range: FILE_START,
+      severity: 'warning',
+      code: 'rivumi.load-aborted',
+      message: `Rivumi aborts the whole ${which} load because of ${rel(load.file)}: ${load.message}`,
+      itemId,
+      related: [{ file: load.file, range: load.diagnostic.range, message: load.message }],
+    });
+  };
+  const base = (id: string, kind: Item['kind'], name: string, qualifiedName: string, file: string, parent: string | null, decision: Decision, reasons: ReasonCode[]): Item => ({
+    id,
+    system: 'rivumi',
+    kind,
+    name,
+    qualifiedName,
+    scope: 'workspace',
+    workspace: ws,
+    path: file,
+    location: { file, range: FILE_START },
+    parent,
+    decision,
+    reasons,
+    shadowedBy: null,
+    trust: null,
+    // Rivumi has no enable switch (decisions/enableSwitch.ts): `enabled` stays null on its bundles too.
+    enabled: null,
+    compatibility: null,
+    contentHash: null,
+    capabilityHash: null,
+    reviewToken: null,
+    detail: {},
+  });
+
+  const skillFate = (s: RivumiSkill, id: string): [Decision, ReasonCode[]] | null => {
+    if (s.state === 'beyond_cap') return ['display_only', ['skill_limit_exceeded']];
+    if (s.state === 'invalid') return ['rejected', ['skill_invalid']];
+    if (project.skillLoad) {
+      aborted(id, s.file, project.skillLoad, 'skill');
+      return ['rejected', ['load_aborted']];
+    }
+    return null;
+  };
+
+  for (const s of project.skills) {
+    const id = `${prefix}${s.source}`;
+    const [decision, reasons] = skillFate(s, id) ?? ['registered', ['guidance']];
+    items.push({ ...base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons), detail: { description: s.description } });
+  }
+
+  // The hook load happens only with the opt-in (rivumi.md §4.5); its hooks run only when it succeeds.
+  const hooksRun = ctx.hooksOptIn && project.hookLoad === null;
+
+  /**
+   * Hook entries share the fate of the one merged configuration (decisions.md "Precedence
+   * and shadowing"): `ownFailure` is set when the file they come from is what fails it.
+   */
+  const hookChildren = (parentId: string, hooks: readonly RivumiHook[], loaded: [Decision, ReasonCode[]], ownFailure: boolean) =>
+    hooks.map((h) => {
+      const id = `${parentId}#hooks/${h.event}/${h.index}`;
+      let decision: Decision;
+      let reasons: ReasonCode[];
+      // Without the opt-in there is no hook load at all: every hook item is off, a defect in it only a diagnostic.
+      if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in']];
+      else if (!h.valid) [decision, reasons] = ['rejected', ['component_invalid']];
+      else if (project.hookLoad && ownFailure) [decision, reasons] = ['rejected', ['manifest_invalid']];
+      else if (project.hookLoad) {
+        aborted(id, h.file, project.hookLoad, 'hook');
+        [decision, reasons] = ['rejected', ['load_aborted']];
+      } else [decision, reasons] = loaded;
+      const label = h.argv.join(' ');
+      return { ...base(id, 'hook', `${h.event}: ${label}`, `${h.origin}.${h.event}.${h.index}`, h.file, parentId, decision, reasons), detail: { facts: { event: h.event, argv: h.argv, timeoutSeconds: h.timeoutSeconds, tools: h.tools } } };
+    });
+
+  /** A warning only about hooks Rivumi will run: the opt-in is set and the hook load succeeds (decisions.md). */
+  const runsUnreviewed = (id: string, file: string, hooks: readonly RivumiHook[], gate: Gate, whose: 'these' | "this plugin's") => {
+    if (!hooksRun || hooks.length === 0 || gate.trust === 'trusted') return;
+    const status = gate.reasons.includes('trust_store_unavailable') ? 'not vouched for (the trust store is unavailable)' : gate.trust.replace('-', ' ');
+    extra.push({
+      file,
+      range: FILE_START,
+      severity: 'warning',
+      code: 'rivumi.hooks.opted-in-untrusted',
+      message: `RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs ${whose} ${hooks.length} hook command(s) although ${whose === 'these' ? 'they are' : 'the plugin is'} ${status} in Skillgate: ${hooks.map((h) => `${h.event}: ${h.argv.join(' ')}`).join('; ')}`,
+      itemId: id,
+    });
+  };
+
+  if (project.hooksFile) {
+    const hf = project.hooksFile;
+    const id = `${prefix}.rivumi/hooks.json`;
+    const key = bundleKey('rivumi', 'workspace', hf.canonicalFile, 'hooks');
+    const gate = trustGate({ bundleKey: key, contentHash: hf.hashes?.contentHash ?? null, capabilityHash: hf.hashes?.capabilityHash ?? null, enableSwitch: HAS_ENABLE_SWITCH.rivumi }, ctx);
+    let decision: Decision;
+    let reasons: ReasonCode[];
+    if (!hf.valid) [decision, reasons] = ['rejected', ['manifest_invalid']];
+    else if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in', ...gate.reasons]];
+    else if (project.hookLoad) {
+      aborted(id, hf.file, project.hookLoad, 'hook');
+      [decision, reasons] = ['rejected', ['load_aborted']];
+    } else [decision, reasons] = loadedFate(gate);
+    runsUnreviewed(id, hf.file, hf.hooks, gate, 'these');
+    items.push({
+      ...base(id, 'hooks', 'hooks.json', 'hooks.json', hf.file, null, decision, reasons),
+      trust: gate.trust,
+      contentHash: hf.hashes?.contentHash ?? null,
+      capabilityHash: hf.hashes?.capabilityHash ?? null,
+      reviewToken: hf.hashes ? reviewToken(hf.hashes.contentHash, hf.hashes.capabilityHash) : null,
+      detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hf.hashes?.capabilities ?? {}, notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [], facts: { optIn: ctx.hooksOptIn, load: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0) } },
+    });
+    items.push(...hookChildren(id, hf.hooks, childFate(gate), !hf.valid));
+  }
+
+  for (const p of project.plugins) {
+    const id = `${prefix}${p.source}`;
+    const key = bundleKey('rivumi', 'workspace', p.canonicalFile, p.name);
+    const gate = trustGate({ bundleKey: key, contentHash: p.hashes?.contentHash ?? null, capabilityHash: p.hashes?.capabilityHash ?? null, enableSwitch: HAS_ENABLE_SWITCH.rivumi }, ctx);
+    let decision: Decision;
+    let reasons: ReasonCode[];
+    // The plugin is the skill load's; it still loads something when its hooks run although that load fails.
+    const skillAborted = project.skillLoad !== null && project.skillLoad.file !== p.file;
+    if (p.state === 'beyond_cap') [decision, reasons] = ['display_only', ['plugin_limit_exceeded']];
+    else if (p.state === 'invalid') [decision, reasons] = ['rejected', ['manifest_invalid']];
+    else if (skillAborted && !(hooksRun && p.hooks.length > 0)) {
+      aborted(id, p.file, project.skillLoad as LoadFailure, 'skill');
+      [decision, reasons] = ['rejected', ['load_aborted']];
+    } else [decision, reasons] = loadedFate(gate);
+    if (p.state === 'valid') runsUnreviewed(id, p.file, p.hooks, gate, "this plugin's");
+    items.push({
+      ...base(id, 'plugin', p.name, p.name, p.file, null, decision, reasons),
+      trust: gate.trust,
+      contentHash: p.hashes?.contentHash ?? null,
+      capabilityHash: p.hashes?.capabilityHash ?? null,
+      reviewToken: p.hashes ? reviewToken(p.hashes.contentHash, p.hashes.capabilityHash) : null,
+      detail: {
+        bundleKey: key,
+        description: p.description,
+        files: p.hashes?.files ?? [],
+        capabilities: p.hashes?.capabilities ?? {},
+        notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [],
+        facts: { discovery: p.discovery, ...(p.state === 'valid' ? { load: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) } : {}) },
+      },
+    });
+    p.skills.forEach((s, i) => {
+      const sid = `${id}#skills/${i}`;
+      const [d, r] = skillFate(s, sid) ?? childFate(gate);
+      items.push({ ...base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r), detail: { description: s.description } });
+    });
+    items.push(...hookChildren(id, p.hooks, childFate(gate), p.hookError !== undefined));
+  }
+
+  // Without the opt-in Rivumi never reads plugin hooks: a defect there is a warning, not a load failure (decisions.md).
+  const pluginFiles = new Set(project.plugins.map((p) => p.file));
+  const hookOnly = (d: Diagnostic) => !ctx.hooksOptIn && (d.code === 'rivumi.hooks.invalid' || d.code === 'rivumi.hooks.too-many') && pluginFiles.has(d.file);
+  const diagnostics = [...project.diagnostics.map((d) => ({ ...d, ...(hookOnly(d) ? { severity: 'warning' as const } : {}), itemId: d.itemId ?? owner(items, d.file) })), ...extra];
+  return { items, diagnostics };
+}
+
+/** The most specific item whose file is the diagnostic's file. */
+function owner(items: readonly Item[], file: string): string | null {
+  const top = items.find((i) => i.parent === null && i.path === file) ?? items.find((i) => i.path === file);
+  return top?.id ?? null;
+}
+
+/**
+ * What Rivumi does with a bundle it loads (decisions.md): it enforces no trust, so the
+ * bundle is `registered` either way; untrusted, `loaded_unreviewed` comes first and the
+ * trust reason follows. Restricted Mode changes nothing Rivumi does; it is listed last.
+ */
+function loadedFate(gate: Gate): [Decision, ReasonCode[]] {
+  const trustReasons = gate.reasons.filter((r) => r !== 'workspace_untrusted');
+  if (trustReasons.length === 0) return ['registered', ['active']];
+  return ['registered', ['loaded_unreviewed', ...trustReasons, ...gate.reasons.filter((r) => r === 'workspace_untrusted')]];
+}
+
+/** A loaded bundle's skills and hooks carry its risk: `component_active` when it is trusted. */
+function childFate(gate: Gate): [Decision, ReasonCode[]] {
+  const [decision, reasons] = loadedFate(gate);
+  return reasons[0] === 'active' ? [decision, ['component_active']] : [decision, reasons];
+}
+
+/**
+ * Rivumi's two loads as they touch one bundle, in words (`explain`): the skill load decides
+ * a plugin and its skills; the hook load (only with the opt-in) its hooks.
+ */
+function loadFacts(project: RivumiProject, ctx: RivumiContext, kind: 'plugin' | 'hooks', hasHooks: boolean, file?: string): Record<string, string> {
+  const hooks = !hasHooks
+    ? 'none declared'
+    : !ctx.hooksOptIn
+      ? 'not loaded (opt-in off)'
+      : project.hookLoad
+        ? `not loaded (the hook load fails: ${project.hookLoad.message})`
+        : 'loaded by the hook load (opt-in on): Rivumi runs them';
+  if (kind === 'hooks') return { hooks };
+  const skills = project.skillLoad && project.skillLoad.file !== file ? `not loaded (the skill load fails: ${project.skillLoad.message})` : 'loaded by the skill load';
+  return { skills, hooks };
+}

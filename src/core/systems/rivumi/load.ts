@@ -1,0 +1,473 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseJsonDocument } from '../../documents/jsonDocument';
+import { decodeUtf8, isInside, listDirectory, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+import { Findings } from '../../findings';
+import { reportHidden } from '../../hiddenCharacterFinding';
+import { LineMap } from '../../text/lineMap';
+import { pythonRepr, pythonStrip } from './pythonText';
+import { FILE_START, type Diagnostic } from '../../model';
+import { codePointCompare, decodeJsonBytes } from './hookFiles';
+import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
+import { fileStem, parseRivumiSkill } from './skillFile';
+import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
+import { hooksCoverage, rivumiHooksHashes, rivumiPluginHashes, type HooksCoverage } from './hashes';
+import { decodeRawName, encodeOsString, osPath } from '../../fs/rawNames';
+import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
+import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
+import type { ParsedDocument } from '../../documents/document';
+import { portableRelative } from '../../fs/portablePath';
+
+export const MAX_SKILLS = 16;
+export const MAX_SKILL_BYTES = 32768;
+export const MAX_PLUGINS = 16;
+export const MAX_PLUGIN_MANIFEST_BYTES = 65536;
+export const MAX_HOOK_CONFIG_BYTES = 65536;
+export const MAX_HOOKS_PER_EVENT = 16;
+
+/** A valid manifest with its raw hook table, before hooks are merged. */
+interface PluginDraft {
+  plugin: RivumiPlugin;
+  rawHooks: Record<string, unknown>;
+  skillRefs: { path: string; abs: string; index: number }[];
+  doc?: ParsedDocument;
+  manifestBytes?: Buffer;
+}
+
+/**
+ * Reads one workspace's `.rivumi/` the way Rivumi does (rivumi.md §3-§6): caps, order
+ * and both fail-fast loads. Unlike Rivumi it does not stop at the first error: every
+ * file within the caps gets its own verdict, and the loads record which file aborts them.
+ */
+export function loadRivumiProject(workspace: string): RivumiProject {
+  const findings = new Findings();
+  const rivumiDir = path.join(workspace, '.rivumi');
+  const empty = (): RivumiProject => ({ workspace, skills: [], plugins: [], skillLoad: null, hookLoad: null, hookOverflowFile: null, diagnostics: findings.diagnostics });
+  const top = lstatEntry(rivumiDir);
+  if (top.type === 'missing') return empty();
+  if (top.type === 'symlink') {
+    findings.inFile('rivumi.root-symlink', '.rivumi is a symbolic link; Rivumi follows it, so its target is what Rivumi loads', rivumiDir);
+  }
+  if (statEntry(rivumiDir).type !== 'directory') return empty();
+
+  let skillLoad: LoadFailure | null = null;
+  const failure = (d: Diagnostic | undefined): LoadFailure | null => (d ? { file: d.file, message: d.message, diagnostic: d } : null);
+
+  // S1, S2: project skills, the first 16 by name.
+  const skills: RivumiSkill[] = [];
+  const skillsDir = path.join(rivumiDir, 'skills');
+  if (statEntry(skillsDir).type !== 'missing') {
+    if (lstatEntry(skillsDir).type !== 'directory') {
+      skillLoad ??= failure(findings.inFile('rivumi.skills.path', 'project skills path must be a directory', skillsDir));
+    } else {
+      listMatching(skillsDir, '.md').forEach((fileName, i) => {
+        const abs = path.join(skillsDir, fileName);
+        const source = `.rivumi/skills/${fileName}`;
+        if (i >= MAX_SKILLS) {
+          skills.push(beyondCap(fileName, abs, source, null));
+          findings.inFile('rivumi.skill.not-loaded', `Rivumi loads at most ${MAX_SKILLS} skills; ${fileName} is never opened`, abs);
+          return;
+        }
+        const skill = readSkill(abs, fileName, source, null, findings);
+        skills.push(skill);
+        if (skill.state === 'invalid') skillLoad ??= failure(skill.error);
+      });
+    }
+  }
+
+  // S3 / H2: every plugin manifest, the first 16 by name.
+  const drafts: PluginDraft[] = [];
+  const plugins: RivumiPlugin[] = [];
+  let pluginsFailure: LoadFailure | null = null;
+  const pluginsDir = path.join(rivumiDir, 'plugins');
+  if (statEntry(pluginsDir).type !== 'missing') {
+    if (lstatEntry(pluginsDir).type !== 'directory') {
+      pluginsFailure = failure(findings.inFile('rivumi.plugins.path', 'project plugins path must be a directory', pluginsDir));
+    } else {
+      listMatching(pluginsDir, '.json').forEach((fileName, i) => {
+        const abs = path.join(pluginsDir, fileName);
+        if (i >= MAX_PLUGINS) {
+          plugins.push({ name: fileStem(fileName), file: abs, canonicalFile: abs, fileName, source: `.rivumi/plugins/${fileName}`, state: 'beyond_cap', description: '', discovery: {}, skills: [], hooks: [] });
+          findings.inFile('rivumi.plugin.not-loaded', `Rivumi loads at most ${MAX_PLUGINS} plugins; ${fileName} is never read`, abs);
+          return;
+        }
+        const draft = readPluginManifest(workspace, pluginsDir, abs, fileName, findings);
+        drafts.push(draft);
+        if (draft.plugin.state === 'invalid') pluginsFailure ??= failure(draft.plugin.error);
+      });
+    }
+  }
+  skillLoad ??= pluginsFailure;
+
+  // S4: plugin skills, appended until 16 skills in all.
+  let loaded = Math.min(skills.length, MAX_SKILLS);
+  for (const d of drafts) {
+    if (d.plugin.state !== 'valid') continue;
+    const pluginSkills: RivumiSkill[] = [];
+    for (const ref of d.skillRefs) {
+      const fileName = path.basename(ref.abs);
+      const source = portableRelative(workspace, ref.abs);
+      if (loaded >= MAX_SKILLS) {
+        pluginSkills.push(beyondCap(fileName, ref.abs, source, d.plugin.name));
+        continue;
+      }
+      loaded++;
+      const skill = readSkill(ref.abs, fileName, source, d.plugin.name, findings);
+      pluginSkills.push(skill);
+      if (skill.state === 'invalid') skillLoad ??= failure(skill.error);
+    }
+    d.plugin = { ...d.plugin, skills: pluginSkills };
+  }
+
+  // H1, H3, H4: hooks.json, merged with plugin hooks, validated as one configuration.
+  const hooks = loadHooks(workspace, rivumiDir, drafts, findings);
+  const hookLoad = pluginsFailure ? (hooks.projectFailure ?? pluginsFailure) : hooks.failure;
+
+  for (const d of drafts) {
+    const hookError = hooks.pluginErrors.get(d.plugin.file);
+    // A hook defect fails only the hook load: the plugin and its skills stay the skill load's (decisions.md).
+    const plugin: RivumiPlugin = {
+      ...d.plugin,
+      hooks: hooks.byOrigin.get(d.plugin.file) ?? [],
+      ...(hookError && d.plugin.state === 'valid' ? { hookError } : {}),
+    };
+    const argv = d.manifestBytes ? reportCoverage(hooksCoverage(workspace, plugin.hooks), findings) : undefined;
+    const hashes = d.manifestBytes && argv ? rivumiPluginHashes(workspace, plugin.source, d.manifestBytes, d.skillRefs.map((r) => r.abs), d.skillRefs.length, plugin.hooks, argv) : undefined;
+    plugins.push(hashes ? { ...plugin, hashes } : plugin);
+  }
+  plugins.sort((a, b) => codePointCompare(a.fileName, b.fileName));
+
+  warnDuplicates(skills, plugins, findings);
+  if (!skillLoad) warnTruncation([...skills, ...plugins.flatMap((p) => p.skills)], findings);
+
+  return {
+    workspace,
+    skills,
+    plugins,
+    ...(hooks.file ? { hooksFile: hooks.file } : {}),
+    skillLoad,
+    hookLoad,
+    hookOverflowFile: hooks.overflowFile,
+    diagnostics: findings.diagnostics,
+  };
+}
+
+/** `*.md` / `*.json`, one level, dot-files included, sorted by code point (rivumi.md §2). */
+function listMatching(dir: string, suffix: string): string[] {
+  const listing = listDirectory(dir);
+  if (!listing.ok) return [];
+  const caseInsensitive = process.platform === 'win32';
+  // Names decode as Python's os.listdir does (surrogateescape: byte 0xFF is U+DCFF), so the
+  // sort below is Rivumi's order; the decoding is exact, and every access re-encodes it.
+  return listing.names
+    .map((n) => decodeRawName(n))
+    .filter((n) => (caseInsensitive ? n.toLowerCase().endsWith(suffix) : n.endsWith(suffix)))
+    .sort(codePointCompare);
+}
+
+function beyondCap(fileName: string, file: string, source: string, plugin: string | null): RivumiSkill {
+  const name = fileStem(fileName);
+  return { name, qualifiedName: plugin ? `${plugin}.${name}` : name, file, source, plugin, description: '', body: '', state: 'beyond_cap' };
+}
+
+/** §3.3 checks in order, then the front matter (§3.4), for a project or plugin skill. */
+function readSkill(abs: string, fileName: string, source: string, plugin: string | null, findings: Findings): RivumiSkill {
+  const stem = fileStem(fileName);
+  const base = { name: stem, qualifiedName: plugin ? `${plugin}.${stem}` : stem, file: abs, source, plugin, description: '', body: '' };
+  const invalid = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START): RivumiSkill => {
+    return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range) };
+  };
+  const entry = lstatEntry(osPath(abs));
+  if (entry.type !== 'file') return invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
+  if (entry.size > MAX_SKILL_BYTES) return invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`);
+  const read = readRegularFile(osPath(abs), MAX_SKILL_BYTES);
+  if (!read.ok) {
+    return read.reason === 'too-large'
+      ? invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`)
+      : invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
+  }
+  const text = decodeUtf8(read.bytes);
+  if (text === undefined) return invalid('rivumi.skill.utf8', `project skill is not valid UTF-8: ${fileName}`);
+  const parsed = parseRivumiSkill(text, fileName, stem);
+  const lines = new LineMap(text);
+  // The record's limits (§3.4 step 9) are one pydantic validation: every field over its limit is an error of the same failure.
+  const nameTooLong = (name: string | undefined) => (plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined);
+  if (!parsed.ok) {
+    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
+    const longName = parsed.code === 'rivumi.skill.description-length' ? nameTooLong(parsed.name) : undefined;
+    if (longName) findings.inFile('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${longName}`, abs, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
+    return failed;
+  }
+  const qualifiedName = plugin ? `${plugin}.${parsed.name}` : parsed.name;
+  if (nameTooLong(parsed.name)) {
+    return invalid('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${qualifiedName}`, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
+  }
+  reportHidden(text, abs, findings);
+  return { ...base, name: parsed.name, qualifiedName, description: parsed.description, body: parsed.body, state: 'valid' };
+}
+
+/** §5.4 checks 1-6 for one manifest. */
+function readPluginManifest(workspace: string, pluginsDir: string, abs: string, fileName: string, findings: Findings): PluginDraft {
+  const source = `.rivumi/plugins/${fileName}`;
+  const plugin: RivumiPlugin = { name: fileStem(fileName), file: abs, canonicalFile: canonicalFile(abs), fileName, source, state: 'valid', description: '', discovery: {}, skills: [], hooks: [] };
+  const fail = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START, extra: Partial<PluginDraft> = {}): PluginDraft => {
+    return { plugin: { ...plugin, state: 'invalid', error: findings.inFile(code, message, abs, range) }, rawHooks: {}, skillRefs: [], ...extra };
+  };
+  const entry = lstatEntry(osPath(abs));
+  if (entry.type !== 'file') return fail('rivumi.plugin.file', `project plugin manifest must be a regular file: ${fileName}`);
+  if (entry.size > MAX_PLUGIN_MANIFEST_BYTES) return fail('rivumi.plugin.file', `project plugin manifest exceeds size limit: ${fileName}`);
+  const read = readRegularFile(osPath(abs), MAX_PLUGIN_MANIFEST_BYTES);
+  if (!read.ok) return fail('rivumi.plugin.file', read.reason === 'too-large' ? `project plugin manifest exceeds size limit: ${fileName}` : `project plugin manifest must be a regular file: ${fileName}`);
+  const text = decodeUtf8(read.bytes);
+  const notJson = `project plugin manifest must be UTF-8 JSON: ${fileName}`;
+  // A UTF-8 BOM stays in the text as U+FEFF, which JSON rejects: Rivumi refuses it here.
+  if (text === undefined) return fail('rivumi.plugin.json', notJson);
+  const parsed = parseJsonDocument(abs, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+  if (!parsed.ok) return fail('rivumi.plugin.json', parsed.nesting ? `project plugin manifest cannot be parsed by Python's json: ${fileName}: ${pythonRecursionError(parsed.nesting)}` : notJson, parsed.range);
+  const doc = parsed.document;
+  findings.addDocument(doc);
+  const value = doc.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('rivumi.plugin.json', `project plugin manifest must be an object: ${fileName}`, doc.valueRange([]));
+  const data: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  if (!('name' in data)) data.name = fileStem(fileName);
+  const result = pluginManifest.safeParse(data, { reportInput: true });
+  const drafted = { doc, manifestBytes: read.bytes };
+  if (!result.success) {
+    // Every error pydantic reports, in its order; the first is the plugin's own error.
+    const details = pydanticDetails(result.error);
+    const first = details[0] as (typeof details)[number];
+    const failed = fail('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${first.text}`, first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path), drafted);
+    for (const d of details.slice(1)) findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, { file: abs, path: d.path, key: d.text.includes('Extra inputs') });
+    return failed;
+  }
+  const m = result.data;
+  const named: RivumiPlugin = {
+    ...plugin,
+    name: pythonStrip(m.name),
+    description: m.description ?? '',
+    discovery: (m.discovery ?? {}) as Record<string, unknown>,
+  };
+  // Stage 2: follow links, stay inside the repository, reach a regular file (§5.3).
+  const root = realpathLoose(workspace);
+  const skillRefs: PluginDraft['skillRefs'] = [];
+  for (const [index, s] of (m.skills ?? []).entries()) {
+    const stored = pythonStrip(s.path).replace(/\\/g, '/');
+    const at = doc.valueRange(['skills', index, 'path']);
+    if (encodeOsString(stored) === undefined) {
+      // Python's lstat raises UnicodeEncodeError (not a plugin error): both loads fail.
+      const message = `plugin skill path cannot be encoded as a file name: ${pythonRepr(stored)} (Rivumi's load fails with UnicodeEncodeError: surrogates not allowed)`;
+      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.path-encoding', message, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+    }
+    const target = realpathLoose(path.join(pluginsDir, stored));
+    if (!isInside(root, target)) {
+      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', 'plugin skill path must stay inside repository', abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+    }
+    if (statEntry(osPath(target)).type !== 'file') {
+      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', `plugin skill file is missing: ${stored}`, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+    }
+    // Rivumi reads the file through the manifest-relative path; its last component is checked then.
+    skillRefs.push({ path: stored, abs: path.normalize(path.join(pluginsDir, stored)), index });
+  }
+  return { plugin: named, rawHooks: (m.hooks ?? {}) as Record<string, unknown>, skillRefs, ...drafted };
+}
+
+/** Python's non-strict `Path.resolve()`: links resolved as far as the path exists (names surrogate-escaped). */
+function realpathLoose(p: string): string {
+  const rest: string[] = [];
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(decodeRawName(fs.realpathSync.native(osPath(cur), { encoding: 'buffer' })), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(cur);
+      if (parent === cur) return path.resolve(p);
+      rest.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+/** A trust unit's identity is its canonical path (trust.md "Bundle identity"); the path as given when it cannot be resolved. */
+function canonicalFile(abs: string): string {
+  try {
+    return decodeRawName(fs.realpathSync.native(osPath(abs), { encoding: 'buffer' }));
+  } catch {
+    return abs;
+  }
+}
+
+/** Each hook argv element trust cannot cover is an error at that element (trust.md "Hook argv files, exactly"). */
+function reportCoverage(coverage: HooksCoverage, findings: Findings): HooksCoverage {
+  for (const p of coverage.problems) findings.at(p.code, p.message, { file: p.hook.at.file, path: [...p.hook.at.path, 'command', p.argIndex] });
+  return coverage;
+}
+
+interface HookLoad {
+  file?: RivumiHooksFile;
+  /** The failure of the hook load (first in Rivumi's order), ignoring plugin-manifest failures. */
+  failure: LoadFailure | null;
+  /** A failure caused by hooks.json itself (H1), which precedes plugin failures. */
+  projectFailure: LoadFailure | null;
+  overflowFile: string | null;
+  byOrigin: Map<string, RivumiHook[]>;
+  pluginErrors: Map<string, Diagnostic>;
+}
+
+function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], findings: Findings): HookLoad {
+  const out: HookLoad = { failure: null, projectFailure: null, overflowFile: null, byOrigin: new Map(), pluginErrors: new Map() };
+  const hooksPath = path.join(rivumiDir, 'hooks.json');
+  const fail = (d: Diagnostic): LoadFailure => ({ file: d.file, message: d.message, diagnostic: d });
+  let project: Record<string, unknown> = {};
+  let projectDoc: ParsedDocument | undefined;
+  let projectBytes: Buffer | undefined;
+  let projectError: Diagnostic | undefined;
+  const exists = statEntry(hooksPath).type !== 'missing';
+  if (exists) {
+    const entry = lstatEntry(hooksPath);
+    const read = entry.type === 'file' ? readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES) : undefined;
+    if (!read || (!read.ok && read.reason !== 'too-large')) projectError = findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath);
+    else if (!read.ok) projectError = findings.inFile('rivumi.hooks.file', `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`, hooksPath);
+    else {
+      projectBytes = read.bytes;
+      const text = decodeJsonBytes(read.bytes);
+      const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+      if (parsed && !parsed.ok && parsed.nesting) projectError = findings.inFile('rivumi.hooks.json', `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`, hooksPath, parsed.range);
+      else if (!parsed || !parsed.ok) projectError = findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START);
+      else {
+        projectDoc = parsed.document;
+        findings.addDocument(projectDoc);
+        const v = projectDoc.value;
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) projectError = findings.inFile('rivumi.hooks.json', 'project hook config must be a JSON object', hooksPath, projectDoc.valueRange([]));
+        else project = v as Record<string, unknown>;
+      }
+    }
+    if (projectError) out.projectFailure = fail(projectError);
+  }
+
+  // Merge (H3): entries tagged with where they came from.
+  interface Tagged { raw: unknown; origin: string; file: string; path: (string | number)[]; index: number }
+  const merged = new Map<HookEvent, Tagged[]>(HOOK_EVENTS.map((e) => [e, []]));
+  const problems: Diagnostic[] = [];
+  if (!projectError) {
+    for (const key of Object.keys(project)) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
+        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, { file: hooksPath, path: [key], key: true }));
+      }
+    }
+    for (const event of HOOK_EVENTS) {
+      if (!(event in project)) continue;
+      const v = project[event];
+      if (!Array.isArray(v)) continue;
+      v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }));
+    }
+  }
+  const mergeErrors: Diagnostic[] = [];
+  for (const d of drafts) {
+    if (d.plugin.state !== 'valid') continue;
+    for (const event of HOOK_EVENTS) {
+      const v = d.rawHooks[event];
+      if (v === undefined || v === null) continue;
+      if (!Array.isArray(v)) {
+        const diag = findings.at('rivumi.hooks.invalid', 'plugin hook entries must be arrays', { file: d.plugin.file, path: ['hooks', event] });
+        mergeErrors.push(diag);
+        out.pluginErrors.set(d.plugin.file, out.pluginErrors.get(d.plugin.file) ?? diag);
+        continue;
+      }
+      if (event in project && !Array.isArray(project[event]) && !projectError) {
+        mergeErrors.push(findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', { file: hooksPath, path: [event] }));
+        continue;
+      }
+      v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: d.plugin.name, file: d.plugin.file, path: ['hooks', event, index], index }));
+    }
+  }
+  // Validate (H4): a null or non-array event value in hooks.json, each entry, then the per-event cap.
+  if (!projectError) {
+    for (const event of HOOK_EVENTS) {
+      if (event in project && !Array.isArray(project[event])) {
+        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, { file: hooksPath, path: [event] }));
+      }
+    }
+  }
+  const projectHooks: RivumiHook[] = [];
+  for (const event of HOOK_EVENTS) {
+    const list = merged.get(event) ?? [];
+    list.forEach((t, position) => {
+      const r = hookCommand.safeParse(t.raw, { reportInput: true });
+      let valid = r.success;
+      if (!r.success) {
+        for (const d of pydanticDetails(r.error)) {
+          const diag = findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}.${position}${d.path.length ? '.' + d.path.join('.') : ''}: ${d.text.replace(/^[^:]*: /, '')}`, { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') });
+          problems.push(diag);
+          if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
+        }
+      }
+      if (position === MAX_HOOKS_PER_EVENT) {
+        const diag = findings.at('rivumi.hooks.too-many', `project hook config is invalid: ${event}: Tuple should have at most ${MAX_HOOKS_PER_EVENT} items after validation, not ${list.length} (after plugin hooks are merged)`, { file: t.file, path: t.path });
+        problems.push(diag);
+        out.overflowFile ??= t.file;
+        if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
+        valid = false;
+      }
+      const raw = (typeof t.raw === 'object' && t.raw !== null ? t.raw : {}) as Record<string, unknown>;
+      const argv = r.success ? r.data.command : Array.isArray(raw.command) ? raw.command.filter((a): a is string => typeof a === 'string') : [];
+      const hook: RivumiHook = {
+        event,
+        index: t.index,
+        argv,
+        timeoutSeconds: r.success ? (r.data.timeout_seconds ?? 5) : 5,
+        tools: r.success ? (r.data.tools ?? ['*']) : [],
+        origin: t.origin,
+        file: t.file,
+        at: { file: t.file, path: t.path },
+        valid,
+      };
+      if (t.origin === 'project') projectHooks.push(hook);
+      else out.byOrigin.set(t.file, [...(out.byOrigin.get(t.file) ?? []), hook]);
+    });
+  }
+  const firstProblem = mergeErrors[0] ?? problems[0];
+  out.failure = out.projectFailure ?? (firstProblem ? fail(firstProblem) : null);
+  if (exists) {
+    const projectInvalid = projectError ?? problems.find((p) => p.file === hooksPath) ?? mergeErrors.find((p) => p.file === hooksPath);
+    out.file = {
+      file: hooksPath,
+      valid: !projectInvalid,
+      hooks: projectHooks,
+      canonicalFile: canonicalFile(hooksPath),
+      ...(projectBytes ? { hashes: rivumiHooksHashes(workspace, projectBytes, projectHooks, reportCoverage(hooksCoverage(workspace, projectHooks), findings)) } : {}),
+      ...(projectInvalid ? { error: projectInvalid } : {}),
+    };
+  }
+  return out;
+}
+
+function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings: Findings): void {
+  const seen = new Map<string, RivumiSkill>();
+  for (const s of [...skills, ...plugins.flatMap((p) => p.skills)]) {
+    if (s.state !== 'valid') continue;
+    const earlier = seen.get(s.qualifiedName);
+    if (earlier) {
+      findings.inFile('rivumi.skill.duplicate-name', `skill name ${s.qualifiedName} is also used by ${earlier.source}; both load, and a selection by name picks this later one`, s.file, FILE_START, {
+        related: [{ file: earlier.file, range: FILE_START, message: `${s.qualifiedName} is first defined here` }],
+      });
+    }
+    seen.set(s.qualifiedName, s);
+  }
+  const names = new Map<string, RivumiPlugin>();
+  for (const p of plugins) {
+    if (p.state !== 'valid') continue;
+    const earlier = names.get(p.name);
+    if (earlier) findings.inFile('rivumi.plugin.duplicate-name', `plugin name ${p.name} is also used by ${earlier.source}; Rivumi loads both`, p.file);
+    names.set(p.name, p);
+  }
+}
+
+/** The rendered prompt section (rivumi.md §3.7) is cut in the middle past 16000 bytes. */
+function warnTruncation(all: RivumiSkill[], findings: Findings): void {
+  const loaded = all.filter((s) => s.state === 'valid');
+  if (loaded.length === 0) return;
+  const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER), 'utf8');
+  if (full <= MAX_SKILL_CONTEXT_BYTES) return;
+  const last = loaded[loaded.length - 1] as RivumiSkill;
+  findings.inFile('rivumi.skills.context-truncated', `the rendered skill section is ${full} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${full - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`, last.file);
+}

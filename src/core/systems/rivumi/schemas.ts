@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { pythonStrip } from './pythonText';
+import { SAFE_NAME } from './skillFile';
+
+/**
+ * Rivumi's manifest and hook schemas (rivumi.md §4.3, §5.2), in zod. Rivumi validates
+ * with pydantic; its inner reasons are reproduced where Rivumi defines them, and the
+ * generic type/length/extra-key errors are phrased the way pydantic phrases them.
+ */
+
+export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'approval_request', 'pre_compact', 'post_compact'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+const strictText = z.string({ error: 'Input should be a valid string' });
+
+/** pydantic's `too_long` for a tuple, with the length it saw ("…, not 17"). */
+const tooLong = (max: number) => ({ error: (iss: { input?: unknown }) => `Tuple should have at most ${max} items after validation, not ${Array.isArray(iss.input) ? iss.input.length : '?'}` });
+
+/**
+ * pydantic's lax float: numbers (Python's json also yields ±Infinity, which only the
+ * bounds then refuse), numeric strings and booleans; a string that is not a number is
+ * pydantic's `float_parsing` error, anything else `float_type`.
+ */
+const laxFloat = z.union(
+  [
+    z.number().or(z.custom<number>((v) => v === Infinity || v === -Infinity)),
+    z
+      .string()
+      .regex(/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/)
+      .transform(Number),
+    z.boolean().transform((b) => (b ? 1 : 0)),
+  ],
+  { error: (iss) => (typeof iss.input === 'string' ? 'Input should be a valid number, unable to parse string as a number' : 'Input should be a valid number') },
+);
+
+export const hookCommand = z.strictObject(
+  {
+    command: z
+      .array(strictText, { error: 'Input should be a valid tuple' })
+      .min(1, 'Tuple should have at least 1 item after validation, not 0')
+      .max(32, tooLong(32))
+      .refine((argv) => argv.every((a) => a !== '' && !a.includes('\0')), 'hook command argv entries must be non-empty and NUL-free'),
+    timeout_seconds: laxFloat
+      .refine((t) => t > 0, 'Input should be greater than 0')
+      .refine((t) => t <= 30, 'Input should be less than or equal to 30')
+      .optional(),
+    tools: z
+      .array(strictText, { error: 'Input should be a valid tuple' })
+      .transform((tools) => tools.map(pythonStrip))
+      .refine((tools) => tools.every((t) => t !== '' && !t.includes('\0')), 'hook tools must be non-empty and NUL-free')
+      .transform((tools) => [...new Set(tools)])
+      .optional(),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+);
+
+export type HookCommand = z.infer<typeof hookCommand>;
+
+const httpUrl = z
+  .string({ error: 'Input should be a valid string' })
+  .max(2048, 'String should have at most 2048 characters')
+  .refine((raw) => {
+    const v = pythonStrip(raw);
+    if (v === '' || v.includes('\0')) return false;
+    const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(v);
+    return m !== null && /^https?$/i.test(m[1] ?? '') && (m[2] ?? '') !== '';
+  }, 'plugin discovery URL must be http(s)')
+  .nullable()
+  .optional();
+
+const discoveryText = (max: number) =>
+  z
+    .string({ error: 'Input should be a valid string' })
+    .max(max, `String should have at most ${max} characters`)
+    .refine((v) => pythonStrip(v) !== '' && !v.includes('\0'), 'plugin discovery text cannot be blank or contain NUL')
+    .nullable()
+    .optional();
+
+export const pluginManifest = z.strictObject(
+  {
+    name: z
+      .string({ error: 'Input should be a valid string' })
+      .min(1, 'String should have at least 1 character')
+      .max(64, 'String should have at most 64 characters')
+      .refine((n) => SAFE_NAME.test(pythonStrip(n)), 'invalid plugin name'),
+    description: z.string({ error: 'Input should be a valid string' }).max(400, 'String should have at most 400 characters').optional(),
+    skills: z
+      .array(
+        z.strictObject(
+          {
+            path: z
+              .string({ error: 'Input should be a valid string' })
+              .min(1, 'String should have at least 1 character')
+              .max(256, 'String should have at most 256 characters')
+              .refine((p) => {
+                const v = pythonStrip(p).replace(/\\/g, '/');
+                return v !== '' && !v.includes('\0') && !v.startsWith('/') && !v.startsWith('../') && !v.includes('/../');
+              }, 'plugin skill path must be manifest-relative')
+              .refine((p) => pythonStrip(p).replace(/\\/g, '/').endsWith('.md'), 'plugin skill path must point to markdown'),
+          },
+          { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+        ),
+        { error: 'Input should be a valid tuple' },
+      )
+      .max(16, tooLong(16))
+      .optional(),
+    hooks: z.record(z.string(), z.unknown(), { error: 'Input should be a valid dictionary' }).optional(),
+    discovery: z
+      .strictObject(
+        {
+          keywords: z
+            .array(z.string({ error: 'Input should be a valid string' }), { error: 'Input should be a valid tuple' })
+            .max(16, tooLong(16))
+            .refine((ks) => ks.every((k) => SAFE_NAME.test(pythonStrip(k))), 'plugin discovery keyword is invalid')
+            .refine((ks) => new Set(ks.map(pythonStrip)).size === ks.length, 'plugin discovery keywords cannot contain duplicates')
+            .optional(),
+          homepage: httpUrl,
+          repository: httpUrl,
+          license: discoveryText(128),
+          author: discoveryText(256),
+        },
+        { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+      )
+      .optional(),
+    // Rivumi's loader overwrites these two silently (rivumi.md §5.2).
+    source: z.unknown().optional(),
+    directory: z.unknown().optional(),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+);
+
+export type PluginManifest = z.infer<typeof pluginManifest>;
+
+/** `loc: message` in pydantic's dotted-location form, one per problem. */
+export function pydanticDetails(error: z.ZodError): { path: (string | number)[]; text: string }[] {
+  const out: { path: (string | number)[]; text: string }[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) out.push({ path: [...base, k], text: `${[...base, k].join('.')}: Extra inputs are not permitted` });
+    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      out.push({ path: base, text: `${base.join('.')}: Field required` });
+    } else {
+      out.push({ path: base, text: `${base.length ? base.join('.') + ': ' : ''}${issue.message}` });
+    }
+  }
+  return out;
+}
