@@ -177,7 +177,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const snapshot = index();
       // The CI form: against the repository's lock, never the trust store (a runner has none).
       if (typeof cmd.flags.lock === 'string') return checkLocks(snapshot, cmd.flags.lock, o.format, io, VERSION, lifecycle);
-      const failing = check(snapshot, hooksOptIn);
+      const failing = check(snapshot);
       const where = (i: Item) => (i.scope === 'user' ? i.path : displayPath(i.path, snapshot.workspaces));
       if (o.json) json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });
       else if (failing.length === 0) io.out('ok: every bundle the agents would load is trusted at its current hashes\n');

@@ -1,4 +1,4 @@
-import { hasEnableSwitch } from '../../core/decisions/enableSwitch';
+import { hasEnableSwitch } from '../../core/trust/enableSwitch';
 import { trustEssentials } from '../../core/report/trustEssentials';
 import type { Item } from '../../core/model';
 import type { GatePort, LifecyclePort, UiPort } from './ports';
