@@ -11,7 +11,7 @@ import { reviewText } from '../core/report/reviewText';
 import { TrustStore } from '../core/trust/trustStore';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import { check, disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
-import { installPlugin } from '../core/systems/rivumi/install';
+import { pluginInstaller } from '../core/systems/registry';
 import { checkWorkspaces, parseCommandLine, UsageError, USAGE, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import { diagnosticsText, listText, showText } from './render';
@@ -203,17 +203,17 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
     case 'install': {
       const repo = o.workspaces[0] as string;
       const name = typeof cmd.flags.name === 'string' ? cmd.flags.name : undefined;
-      const r = installPlugin(path.resolve(io.cwd, arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: cmd.flags.overwrite === true });
+      const r = pluginInstaller().installPlugin(path.resolve(io.cwd, arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: cmd.flags.overwrite === true });
       if (!r.ok) return outcome(false, r.message);
       // A freshly installed plugin is never trusted, even where an older copy was (Rivumi has no enable bit to clear).
       const snapshot = index();
-      const item = snapshot.items.find((i) => i.path === r.plugin.file);
+      const item = snapshot.items.find((i) => i.path === r.file);
       if (item) {
         // Said only when it is so: an older receipt could match the same bytes again.
         const r2 = await revoke(item, lifecycle);
-        if (!r2.ok) return outcome(false, `Installed plugin ${r.plugin.name} at ${r.plugin.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.plugin.name, source: r.plugin.source });
+        if (!r2.ok) return outcome(false, `Installed plugin ${r.name} at ${r.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.name, source: r.source });
       }
-      return outcome(true, `Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not reviewed, and Rivumi loads it from now on: run \`skillgate review ${r.plugin.name}\`, or remove the file.`, { name: r.plugin.name, source: r.plugin.source, files: r.written.map((f) => displayPath(f, [repo])) });
+      return outcome(true, `Installed plugin ${r.name} at ${r.source}. It is not reviewed, and ${r.loads}: run \`skillgate review ${r.name}\`, or remove the file.`, { name: r.name, source: r.source, files: r.written.map((f) => displayPath(f, [repo])) });
     }
     default:
       throw new UsageError(`unknown command \`${cmd.command}\`; run \`skillgate --help\``);

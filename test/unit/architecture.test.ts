@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DIAGNOSTIC_CODES } from '../../src/core/diagnosticCodes';
+import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics/diagnosticCodes';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
 
 const SRC = path.resolve(__dirname, '../../src');

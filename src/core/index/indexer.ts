@@ -96,7 +96,12 @@ export class Indexer {
     return { generation: ++this.generation, workspaces: this.workspaces, items, diagnostics, trustProblem: trust.available ? null : trust.problem };
   }
 
-  /** Every file or directory whose change matters, for watchers outside the agents' watch globs. */
+  /** Trees outside the workspace folders that watchers cover recursively. */
+  watchedTrees(): { base: string; pattern: string }[] {
+    return this.systems.flatMap((s) => s.watchedTrees());
+  }
+
+  /** Every file or directory whose change matters, for watchers outside the agents' workspace roots. */
   watchedPaths(): string[] {
     const out = new Set<string>();
     for (const s of this.systems) for (const p of s.watchedPaths()) out.add(p);

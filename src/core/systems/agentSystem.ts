@@ -17,8 +17,10 @@ export interface AgentSystem<Options = unknown> {
   readonly label: string;
   /** The codicon of the agent's group in the tree. */
   readonly icon: string;
-  /** Workspace-relative globs whose changes can change this agent's items (the editor watches them). */
-  readonly watchGlobs: readonly string[];
+  /** The codicon of one of its plugins or bundles. */
+  readonly bundleIcon: string;
+  /** The directories under a workspace folder this agent reads (the editor watches each recursively). */
+  readonly workspaceRoots: readonly string[];
   /**
    * How to switch the agent's units off when it honours no enable switch (Skillgate then
    * offers Trust only); null when it loads a trusted unit only once enabled.
@@ -42,7 +44,22 @@ export interface AgentSystem<Options = unknown> {
   agentTrustCommand(item: Item): string | null;
   /** How to review a unit again after its token no longer matches. */
   reviewAgainHint(item: Item): string;
+  /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
+  readonly installPlugin?: (manifest: string, workspace: string, options: { readonly name?: string; readonly overwrite?: boolean }) => InstallOutcome;
 }
+
+export type InstallOutcome =
+  | {
+      readonly ok: true;
+      readonly name: string;
+      /** Workspace-relative path of the installed manifest, and its absolute path. */
+      readonly source: string;
+      readonly file: string;
+      readonly written: readonly string[];
+      /** What the agent does with it from now on, in a sentence that follows "Installed plugin …". */
+      readonly loads: string;
+    }
+  | { readonly ok: false; readonly message: string };
 
 export interface NoEnableSwitch {
   /** Why `enable`/`disable` is refused, and how the agent is switched off instead. */
@@ -77,8 +94,10 @@ export interface SystemIndex {
   refresh(changed: readonly string[]): void;
   /** Items and diagnostics as decided now (after a store change, decisions only). */
   compose(ctx: DecisionContext): { readonly items: readonly Item[]; readonly diagnostics: readonly Diagnostic[] };
-  /** Paths outside the watch globs whose change matters (the files a hook runs). */
+  /** Paths outside the workspace roots whose change matters (the files a hook runs, a discovery root). */
   watchedPaths(): readonly string[];
+  /** Trees outside the workspace folders to watch recursively (a user's plugin root): a base that exists, and a glob under it. */
+  watchedTrees(): readonly { readonly base: string; readonly pattern: string }[];
 }
 
 /**

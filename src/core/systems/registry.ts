@@ -3,6 +3,7 @@ import { rivumi } from './rivumi/system';
 import type { CodewhaleOptions } from './codewhale/codewhaleIndex';
 import type { RivumiOptions } from './rivumi/rivumiIndex';
 import type { AgentSystem, SharedIndexOptions } from './agentSystem';
+import { z } from 'zod';
 import type { System } from '../model';
 
 /** What the indexer is given: the shared options and each agent's own. */
@@ -27,6 +28,21 @@ export function systemOf(id: System): AgentSystem<IndexOptions> {
 export function isSystemId(id: string): id is System {
   return SYSTEMS.some((s) => s.id === id);
 }
+
+/** The items (or anything else an agent owns) that belong to one agent, in their order. */
+export function ofSystem<T extends { readonly system: System }>(owned: readonly T[], id: System): T[] {
+  return owned.filter((o) => o.system === id);
+}
+
+/** The agent whose plugins `install` copies into a workspace (one has an installer). */
+export function pluginInstaller(): AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> {
+  const system = SYSTEMS.find((s): s is AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> => s.installPlugin !== undefined);
+  if (!system) throw new Error('no registered agent system installs plugins');
+  return system;
+}
+
+/** A stored agent id (trust store, lock file): one of the registered agents. */
+export const systemIdSchema = z.custom<System>((v) => typeof v === 'string' && isSystemId(v), { message: `Expected one of the registered agent systems` });
 
 /**
  * Adds an agent for the lifetime of a test (the proof that a new agent needs nothing

@@ -114,6 +114,11 @@ export class CodewhaleIndex implements SystemIndex {
     return [...this.roots.keys()];
   }
 
+  /** The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may). */
+  watchedTrees(): { base: string; pattern: string }[] {
+    return this.options.codewhaleHome === null ? [] : [{ base: this.options.codewhaleHome, pattern: 'plugins/**' }];
+  }
+
   private scans(): CodewhaleScan[] {
     const scans: CodewhaleScan[] = [];
     for (const state of this.roots.values()) for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });

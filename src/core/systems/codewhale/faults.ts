@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { canonicalPath } from '../../fs/safeFs';
-import { internalDiagnostic } from '../../faults';
+import { internalDiagnostic } from '../../diagnostics/faults';
 import type { CodewhaleBundle } from './bundle';
 import type { ManifestLabel } from './manifest';
 import type { RootScan } from './discovery';
 import type { BundleJob } from './bundleJob';
 
-/** Codewhale's fault boundaries (core/faults.ts): one bundle, one discovery root. */
+/** Codewhale's fault boundaries (diagnostics/faults.ts): one bundle, one discovery root. */
 
 /** A bundle whose load threw: rejected (`manifest_invalid`), with the exception as its diagnostic. */
 export function faultedBundle(job: BundleJob, label: ManifestLabel | undefined, error: unknown): CodewhaleBundle {

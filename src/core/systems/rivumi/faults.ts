@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { sha256Hex } from '../../hashing/framing';
-import { internalDiagnostic } from '../../faults';
+import { internalDiagnostic } from '../../diagnostics/faults';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
 import type { RivumiProject } from './model';
 

@@ -62,6 +62,10 @@ export class RivumiIndex implements SystemIndex {
     return [...out];
   }
 
+  watchedTrees(): never[] {
+    return [];
+  }
+
   /** The fault boundary of one workspace's `.rivumi/` (faults.ts). */
   private load(workspace: string): RivumiProject {
     try {

@@ -1,5 +1,6 @@
 import { RivumiIndex, type RivumiOptions } from './rivumiIndex';
 import { hashRivumiTarget, readRivumiInvalid, readRivumiSource } from './trustUnit';
+import { installPlugin } from './install';
 import type { AgentSystem } from '../agentSystem';
 
 /**
@@ -11,7 +12,8 @@ export const rivumi: AgentSystem<RivumiOptions> = {
   id: 'rivumi',
   label: 'Rivumi',
   icon: 'book',
-  watchGlobs: ['.rivumi/**'],
+  bundleIcon: 'plug',
+  workspaceRoots: ['.rivumi'],
   noEnableSwitch: {
     refusal: (item, operation) => {
       const off =
@@ -35,4 +37,8 @@ export const rivumi: AgentSystem<RivumiOptions> = {
   hashTargetHint: 'a Rivumi plugin manifest (.rivumi/plugins/*.json) or .rivumi/hooks.json',
   agentTrustCommand: () => null,
   reviewAgainHint: () => 'review it again',
+  installPlugin: (manifest, workspace, options) => {
+    const r = installPlugin(manifest, workspace, options);
+    return r.ok ? { ok: true, name: r.plugin.name, source: r.plugin.source, file: r.plugin.file, written: r.written, loads: 'Rivumi loads it from now on' } : r;
+  },
 };

@@ -1,5 +1,5 @@
 import { severityOf } from './diagnosticCodes';
-import { FILE_START, type Diagnostic } from './model';
+import { FILE_START, type Diagnostic } from '../model';
 
 /**
  * Fault boundaries of the index. The loaders never throw for bad input; if one does
