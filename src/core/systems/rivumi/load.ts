@@ -313,42 +313,49 @@ interface HookLoad {
   pluginErrors: Map<string, Diagnostic>;
 }
 
-function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], findings: Findings): HookLoad {
-  const out: HookLoad = { failure: null, projectFailure: null, overflowFile: null, byOrigin: new Map(), pluginErrors: new Map() };
-  const hooksPath = path.join(rivumiDir, 'hooks.json');
-  const fail = (d: Diagnostic): LoadFailure => ({ file: d.file, message: d.message, diagnostic: d });
-  let project: Record<string, unknown> = {};
-  let projectDoc: ParsedDocument | undefined;
-  let projectBytes: Buffer | undefined;
-  let projectError: Diagnostic | undefined;
-  const exists = statEntry(hooksPath).type !== 'missing';
-  if (exists) {
-    const entry = lstatEntry(hooksPath);
-    const read = entry.type === 'file' ? readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES) : undefined;
-    if (!read || (!read.ok && read.reason !== 'too-large')) projectError = findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath);
-    else if (!read.ok) projectError = findings.inFile('rivumi.hooks.file', `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`, hooksPath);
-    else {
-      projectBytes = read.bytes;
-      const text = decodeJsonBytes(read.bytes);
-      const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
-      if (parsed && !parsed.ok && parsed.nesting) projectError = findings.inFile('rivumi.hooks.json', `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`, hooksPath, parsed.range);
-      else if (!parsed || !parsed.ok) projectError = findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START);
-      else {
-        projectDoc = parsed.document;
-        findings.addDocument(projectDoc);
-        const v = projectDoc.value;
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) projectError = findings.inFile('rivumi.hooks.json', 'project hook config must be a JSON object', hooksPath, projectDoc.valueRange([]));
-        else project = v as Record<string, unknown>;
-      }
-    }
-    if (projectError) out.projectFailure = fail(projectError);
-  }
+/** A hooks entry as merged (H3), tagged with where it came from. */
+interface TaggedHook {
+  raw: unknown;
+  origin: string;
+  file: string;
+  path: (string | number)[];
+  index: number;
+}
 
-  // Merge (H3): entries tagged with where they came from.
-  interface Tagged { raw: unknown; origin: string; file: string; path: (string | number)[]; index: number }
-  const merged = new Map<HookEvent, Tagged[]>(HOOK_EVENTS.map((e) => [e, []]));
-  const problems: Diagnostic[] = [];
-  if (!projectError) {
+/** `.rivumi/hooks.json` as read (H1, H2): its object, or the error that makes the whole hook load fail. */
+interface ProjectHooksRead {
+  readonly exists: boolean;
+  readonly project: Record<string, unknown>;
+  readonly bytes?: Buffer;
+  readonly error?: Diagnostic;
+}
+
+function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRead {
+  if (statEntry(hooksPath).type === 'missing') return { exists: false, project: {} };
+  const entry = lstatEntry(hooksPath);
+  const read = entry.type === 'file' ? readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES) : undefined;
+  if (!read || (!read.ok && read.reason !== 'too-large')) return { exists: true, project: {}, error: findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath) };
+  if (!read.ok) return { exists: true, project: {}, error: findings.inFile('rivumi.hooks.file', `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`, hooksPath) };
+  const bytes = read.bytes;
+  const text = decodeJsonBytes(bytes);
+  const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+  if (parsed && !parsed.ok && parsed.nesting) return { exists: true, project: {}, bytes, error: findings.inFile('rivumi.hooks.json', `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`, hooksPath, parsed.range) };
+  if (!parsed || !parsed.ok) return { exists: true, project: {}, bytes, error: findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START) };
+  const doc: ParsedDocument = parsed.document;
+  findings.addDocument(doc);
+  const v = doc.value;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { exists: true, project: {}, bytes, error: findings.inFile('rivumi.hooks.json', 'project hook config must be a JSON object', hooksPath, doc.valueRange([])) };
+  return { exists: true, project: v as Record<string, unknown>, bytes };
+}
+
+/**
+ * Merge (H3): the project's entries, then each valid plugin's, per event. `problems`
+ * gets the project's unknown events; `mergeErrors` the entries that cannot be merged.
+ */
+function mergeHooks(hooksPath: string, read: ProjectHooksRead, drafts: readonly PluginDraft[], findings: Findings, out: HookLoad, problems: Diagnostic[], mergeErrors: Diagnostic[]): Map<HookEvent, TaggedHook[]> {
+  const merged = new Map<HookEvent, TaggedHook[]>(HOOK_EVENTS.map((e) => [e, []]));
+  const project = read.project;
+  if (!read.error) {
     for (const key of Object.keys(project)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
         problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, { file: hooksPath, path: [key], key: true }));
@@ -361,7 +368,6 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
       v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }));
     }
   }
-  const mergeErrors: Diagnostic[] = [];
   for (const d of drafts) {
     if (d.plugin.state !== 'valid') continue;
     for (const event of HOOK_EVENTS) {
@@ -373,21 +379,18 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
         out.pluginErrors.set(d.plugin.file, out.pluginErrors.get(d.plugin.file) ?? diag);
         continue;
       }
-      if (event in project && !Array.isArray(project[event]) && !projectError) {
+      if (event in project && !Array.isArray(project[event]) && !read.error) {
         mergeErrors.push(findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', { file: hooksPath, path: [event] }));
         continue;
       }
       v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: d.plugin.name, file: d.plugin.file, path: ['hooks', event, index], index }));
     }
   }
-  // Validate (H4): a null or non-array event value in hooks.json, each entry, then the per-event cap.
-  if (!projectError) {
-    for (const event of HOOK_EVENTS) {
-      if (event in project && !Array.isArray(project[event])) {
-        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, { file: hooksPath, path: [event] }));
-      }
-    }
-  }
+  return merged;
+}
+
+/** Validate (H4): each merged entry, and the per-event cap; returns the project's own hooks, files the plugins' in `out`. */
+function validateHooks(merged: ReadonlyMap<HookEvent, TaggedHook[]>, findings: Findings, out: HookLoad, problems: Diagnostic[]): RivumiHook[] {
   const projectHooks: RivumiHook[] = [];
   for (const event of HOOK_EVENTS) {
     const list = merged.get(event) ?? [];
@@ -425,16 +428,38 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
       else out.byOrigin.set(t.file, [...(out.byOrigin.get(t.file) ?? []), hook]);
     });
   }
+  return projectHooks;
+}
+
+/** Rivumi's hook load (rivumi.md): read hooks.json, merge the plugins' hooks in, validate; the first failure in Rivumi's order. */
+function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], findings: Findings): HookLoad {
+  const out: HookLoad = { failure: null, projectFailure: null, overflowFile: null, byOrigin: new Map(), pluginErrors: new Map() };
+  const hooksPath = path.join(rivumiDir, 'hooks.json');
+  const fail = (d: Diagnostic): LoadFailure => ({ file: d.file, message: d.message, diagnostic: d });
+  const read = readProjectHooks(hooksPath, findings);
+  if (read.error) out.projectFailure = fail(read.error);
+  const problems: Diagnostic[] = [];
+  const mergeErrors: Diagnostic[] = [];
+  const merged = mergeHooks(hooksPath, read, drafts, findings, out, problems, mergeErrors);
+  // A null or non-array event value in hooks.json is invalid before any entry is.
+  if (!read.error) {
+    for (const event of HOOK_EVENTS) {
+      if (event in read.project && !Array.isArray(read.project[event])) {
+        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, { file: hooksPath, path: [event] }));
+      }
+    }
+  }
+  const projectHooks = validateHooks(merged, findings, out, problems);
   const firstProblem = mergeErrors[0] ?? problems[0];
   out.failure = out.projectFailure ?? (firstProblem ? fail(firstProblem) : null);
-  if (exists) {
-    const projectInvalid = projectError ?? problems.find((p) => p.file === hooksPath) ?? mergeErrors.find((p) => p.file === hooksPath);
+  if (read.exists) {
+    const projectInvalid = read.error ?? problems.find((p) => p.file === hooksPath) ?? mergeErrors.find((p) => p.file === hooksPath);
     out.file = {
       file: hooksPath,
       valid: !projectInvalid,
       hooks: projectHooks,
       canonicalFile: canonicalFile(hooksPath),
-      ...(projectBytes ? { hashes: rivumiHooksHashes(workspace, projectBytes, projectHooks, reportCoverage(hooksCoverage(workspace, projectHooks), findings)) } : {}),
+      ...(read.bytes ? { hashes: rivumiHooksHashes(workspace, read.bytes, projectHooks, reportCoverage(hooksCoverage(workspace, projectHooks), findings)) } : {}),
       ...(projectInvalid ? { error: projectInvalid } : {}),
     };
   }
