@@ -11,6 +11,7 @@ import { EMPTY_TRUST, type TrustView } from '../decisions/trustView';
 import type { CodewhaleScan } from '../systems/codewhale/items';
 import { CodewhaleItemCache } from '../systems/codewhale/itemCache';
 import { rivumiItems, type RivumiContext } from '../systems/rivumi/items';
+import { rivumiHooksOptIn } from '../systems/rivumi/hooksOptIn';
 import { FILE_START, type Diagnostic, type Item } from '../model';
 import type { RivumiProject } from '../systems/rivumi/model';
 import type { Snapshot } from './snapshot';
@@ -199,7 +200,7 @@ export class Indexer {
   /** A snapshot of what is loaded; `replaced`: the bundles re-read since the last one, if that is all that changed. */
   private compose(replaced: readonly [CodewhaleBundle, CodewhaleBundle][] | undefined): Snapshot {
     const trust = this.options.trust?.() ?? EMPTY_TRUST;
-    const ctx = { trust, workspaceTrusted: this.options.workspaceTrusted ?? true, hooksOptIn: this.options.rivumiHooksEnv === '1' };
+    const ctx = { trust, workspaceTrusted: this.options.workspaceTrusted ?? true, hooksOptIn: rivumiHooksOptIn(this.options.rivumiHooksEnv) };
     const cw = (replaced && this.codewhale.patch(replaced, ctx)) ?? this.codewhale.compute(this.scans(), ctx);
     const scanDiagnostics: Diagnostic[] = [];
     for (const state of this.roots.values()) for (const d of state.scan.diagnostics) scanDiagnostics.push(d);
