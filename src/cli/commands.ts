@@ -18,15 +18,15 @@ export type CliCommand = (c: Invocation) => number | Promise<number>;
 
 function list(c: Invocation): number {
   const snapshot = c.index();
-  if (c.o.json) c.json(envelope(snapshot));
+  if (c.options.json) c.json(envelope(snapshot));
   else c.io.out(listText(snapshot));
   return 0;
 }
 
 function validate(c: Invocation, version: string): number {
   const snapshot = c.index();
-  if (c.o.format === 'sarif') c.json(toSarif(snapshot, version));
-  else if (c.o.format === 'json') c.json(envelope(snapshot));
+  if (c.options.format === 'sarif') c.json(toSarif(snapshot, version));
+  else if (c.options.format === 'json') c.json(envelope(snapshot));
   else c.io.out(diagnosticsText(snapshot));
   return snapshot.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
 }
@@ -34,7 +34,7 @@ function validate(c: Invocation, version: string): number {
 function show(c: Invocation): number {
   const snapshot = c.index();
   const item = c.select(snapshot);
-  if (!c.o.json) {
+  if (!c.options.json) {
     c.io.out(showText(snapshot, item));
     return 0;
   }
@@ -54,7 +54,7 @@ function explain(c: Invocation): number {
   const snapshot = c.index();
   const item = c.select(snapshot);
   const sections = explainItem(snapshot, item);
-  if (c.o.json) c.json({ ok: true, message: sections[0]?.title ?? '', id: item.id, decision: item.decision, reasons: item.reasons, sections });
+  if (c.options.json) c.json({ ok: true, message: sections[0]?.title ?? '', id: item.id, decision: item.decision, reasons: item.reasons, sections });
   else c.io.out(explainText(sections));
   return 0;
 }
@@ -62,7 +62,7 @@ function explain(c: Invocation): number {
 function hash(c: Invocation): number {
   const r = hashTarget(path.resolve(c.io.cwd, c.arg(0, 'a bundle directory or manifest file')));
   if (!r.ok) return c.outcome(false, r.message);
-  if (c.o.json) return c.outcome(true, `${r.system} bundle ${r.name}`, { system: r.system, name: r.name, contentHash: r.contentHash, capabilityHash: r.capabilityHash, reviewToken: r.reviewToken });
+  if (c.options.json) return c.outcome(true, `${r.system} bundle ${r.name}`, { system: r.system, name: r.name, contentHash: r.contentHash, capabilityHash: r.capabilityHash, reviewToken: r.reviewToken });
   c.io.out(`${r.system} bundle ${displayText(r.name)}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`);
   return 0;
 }
@@ -71,7 +71,7 @@ function reviewCommand(c: Invocation): number {
   const snapshot = c.index();
   const r = review(c.select(snapshot), c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message);
-  if (c.o.json) return c.outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces), diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))) });
+  if (c.options.json) return c.outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces), diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))) });
   c.io.out(reviewText(r.value, snapshot.workspaces, c.hooksOptIn));
   return 0;
 }
@@ -103,15 +103,15 @@ function withdraw(operation: 'disable' | 'revoke'): CliCommand {
 }
 
 function lock(c: Invocation): number {
-  return writeLocks(c.index(), typeof c.cmd.flags.lock === 'string' ? c.cmd.flags.lock : '', c.io, c.o.json);
+  return writeLocks(c.index(), typeof c.cmd.flags.lock === 'string' ? c.cmd.flags.lock : '', c.io, c.options.json);
 }
 
 function checkCommand(c: Invocation, version: string): number {
   const snapshot = c.index();
   // The CI form: against the repository's lock, never the trust store (a runner has none).
-  if (typeof c.cmd.flags.lock === 'string') return checkLocks(snapshot, c.cmd.flags.lock, c.o.format, c.io, version, c.lifecycle);
+  if (typeof c.cmd.flags.lock === 'string') return checkLocks(snapshot, c.cmd.flags.lock, c.options.format, c.io, version, c.lifecycle);
   const failing = check(snapshot, c.hooksOptIn);
-  if (c.o.json) c.json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });
+  if (c.options.json) c.json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });
   else if (failing.length === 0) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
   else {
     c.io.err(`skillgate: ${failing.length} bundle(s) the agents would load are not trusted at their current hashes:\n`);
@@ -123,7 +123,7 @@ function checkCommand(c: Invocation, version: string): number {
 function doctorCommand(c: Invocation): number {
   const report = doctor(c.store, { repair: c.cmd.flags.repair === true, prune: c.cmd.flags.prune === true });
   const ok = report.problem === null;
-  if (c.o.json) {
+  if (c.options.json) {
     c.json({ ok, message: ok ? 'the trust store is healthy' : `the trust store is unavailable: ${report.problem}`, ...report });
     return ok ? 0 : 1;
   }
@@ -137,7 +137,7 @@ function doctorCommand(c: Invocation): number {
 }
 
 async function install(c: Invocation): Promise<number> {
-  const repo = c.o.workspaces[0] as string;
+  const repo = c.options.workspaces[0] as string;
   const name = typeof c.cmd.flags.name === 'string' ? c.cmd.flags.name : undefined;
   const r = installPlugin(path.resolve(c.io.cwd, c.arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: c.cmd.flags.overwrite === true });
   if (!r.ok) return c.outcome(false, r.message);

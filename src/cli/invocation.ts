@@ -21,7 +21,7 @@ export interface Io {
 /** One CLI invocation as every command sees it: its arguments, its output, the trust store and the index. */
 export interface Invocation {
   readonly cmd: ParsedCommand;
-  readonly o: GlobalOptions;
+  readonly options: GlobalOptions;
   readonly io: Io;
   readonly store: TrustStore;
   readonly lifecycle: LifecycleContext;
@@ -38,9 +38,9 @@ export interface Invocation {
 }
 
 export function invocation(cmd: ParsedCommand, io: Io): Invocation {
-  const o = cmd.options;
+  const options = cmd.options;
   const json = (value: unknown) => io.out(jsonText(value));
-  const store = new TrustStore(o.stateDir ? path.resolve(io.cwd, o.stateDir) : defaultStateDirectory(io.env));
+  const store = new TrustStore(options.stateDir ? path.resolve(io.cwd, options.stateDir) : defaultStateDirectory(io.env));
   const arg = (i: number, what: string): string => {
     const a = cmd.args[i];
     if (a === undefined) throw new UsageError(`\`${cmd.command}\` needs ${what}`);
@@ -48,12 +48,12 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
   };
   return {
     cmd,
-    o,
+    options,
     io,
     store,
     lifecycle: { store },
     hooksOptIn: rivumiHooksOptIn(io.env.RIVUMI_ENABLE_PROJECT_HOOKS),
-    index: () => new Indexer({ workspaces: o.workspaces, codewhaleHome: o.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll(),
+    index: () => new Indexer({ workspaces: options.workspaces, codewhaleHome: options.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll(),
     arg,
     select: (snapshot) => {
       const sel = selectItem(snapshot, arg(0, 'a selector (an item id or a name)'));
@@ -62,7 +62,7 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
     },
     json,
     outcome: (ok, message, facts = {}) => {
-      if (o.json) json({ ok, message, ...facts });
+      if (options.json) json({ ok, message, ...facts });
       else if (ok) io.out(`${displayText(message)}\n`);
       else io.err(`skillgate: ${displayText(message)}\n`);
       return ok ? 0 : 1;

@@ -103,7 +103,11 @@ export class SkillgateService implements vscode.Disposable {
           const changed = this.fullIndexRuns.finish(run);
           if (!changed) return this.current ?? loaded;
           this.indexer = indexer;
-          const snapshot = this.publish(changed.paths.length > 0 ? loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(changed.paths)) : changed.storeChanged ? loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()) : loaded);
+          const replayed = (): Snapshot => {
+            if (changed.paths.length > 0) return loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(changed.paths));
+            return changed.storeChanged ? loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()) : loaded;
+          };
+          const snapshot = this.publish(replayed());
           this.watch(folders, indexer);
           return snapshot;
         },
