@@ -2,16 +2,16 @@
 // disagree; `npm run docs` regenerates it and a unit test checks it is current.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/core/diagnosticCodes';
-import { DIAGNOSTIC_HELP } from '../src/core/diagnosticHelp';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/core/diagnostics/diagnosticCodes';
+import { DIAGNOSTIC_HELP } from '../src/core/diagnostics/diagnosticHelp';
 import { REASON_TEXT } from '../src/core/decisions/reasonText';
-import { DIAGNOSTICS_PAGE, codeAnchor, codeHeading } from '../src/core/diagnosticsPage';
+import { DIAGNOSTICS_PAGE, codeAnchor, codeHeading } from '../src/core/diagnostics/diagnosticsPage';
 
 export function diagnosticsDoc(): string {
   const lines = [
     '# Diagnostics and reasons',
     '',
-    'Every diagnostic Skillgate reports has a stable code. Codewhale and Rivumi codes check the agents\' own rules (messages reuse their wording); `skillgate.*` codes are Skillgate\'s own checks. Each section says what is wrong and how to fix it; "Quick fix" names the fix the editor offers (light bulb, `Ctrl+.`) where the fix is unambiguous. Every diagnostic also offers "Show the documentation", which opens this page at its code. Generated from `src/core/diagnosticCodes.ts` and `src/core/diagnosticHelp.ts` by `npm run docs`.',
+    'Every diagnostic Skillgate reports has a stable code. Codewhale and Rivumi codes check the agents\' own rules (messages reuse their wording); `skillgate.*` codes are Skillgate\'s own checks. Each section says what is wrong and how to fix it; "Quick fix" names the fix the editor offers (light bulb, `Ctrl+.`) where the fix is unambiguous. Every diagnostic also offers "Show the documentation", which opens this page at its code. Generated from `src/core/diagnostics/diagnosticCodes.ts` and `src/core/diagnostics/diagnosticHelp.ts` by `npm run docs`.',
     '',
     '## Codes',
     '',

@@ -8,7 +8,7 @@ import { explainItem, explainText } from '../core/report/explain';
 import { reviewText } from '../core/report/reviewText';
 import { shortToken } from '../core/report/shortToken';
 import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
-import { installPlugin } from '../core/systems/rivumi/install';
+import { pluginInstaller } from '../core/systems/registry';
 import { diagnosticsText, listText, showText } from './render';
 import { checkLocks, writeLocks } from './lockCommands';
 import type { Invocation } from './invocation';
@@ -110,7 +110,7 @@ function checkCommand(c: Invocation, version: string): number {
   const snapshot = c.index();
   // The CI form: against the repository's lock, never the trust store (a runner has none).
   if (typeof c.cmd.flags.lock === 'string') return checkLocks(snapshot, c.cmd.flags.lock, c.options.format, c.io, version, c.lifecycle);
-  const failing = check(snapshot, c.hooksOptIn);
+  const failing = check(snapshot);
   if (c.options.json) c.json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });
   else if (failing.length === 0) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
   else {
@@ -139,16 +139,16 @@ function doctorCommand(c: Invocation): number {
 async function install(c: Invocation): Promise<number> {
   const repo = c.options.workspaces[0] as string;
   const name = typeof c.cmd.flags.name === 'string' ? c.cmd.flags.name : undefined;
-  const r = installPlugin(path.resolve(c.io.cwd, c.arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: c.cmd.flags.overwrite === true });
+  const r = pluginInstaller().installPlugin(path.resolve(c.io.cwd, c.arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: c.cmd.flags.overwrite === true });
   if (!r.ok) return c.outcome(false, r.message);
   // A freshly installed plugin is never trusted, even where an older copy was (Rivumi has no enable bit to clear).
-  const item = c.index().items.find((i) => i.path === r.plugin.file);
+  const item = c.index().items.find((i) => i.path === r.file);
   if (item) {
     // Said only when it is so: an older receipt could match the same bytes again.
     const r2 = await revoke(item, c.lifecycle);
-    if (!r2.ok) return c.outcome(false, `Installed plugin ${r.plugin.name} at ${r.plugin.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.plugin.name, source: r.plugin.source });
+    if (!r2.ok) return c.outcome(false, `Installed plugin ${r.name} at ${r.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.name, source: r.source });
   }
-  return c.outcome(true, `Installed plugin ${r.plugin.name} at ${r.plugin.source}. It is not reviewed, and Rivumi loads it from now on: run \`skillgate review ${r.plugin.name}\`, or remove the file.`, { name: r.plugin.name, source: r.plugin.source, files: r.written.map((f) => displayPath(f, [repo])) });
+  return c.outcome(true, `Installed plugin ${r.name} at ${r.source}. It is not reviewed, and ${r.loads}: run \`skillgate review ${r.name}\`, or remove the file.`, { name: r.name, source: r.source, files: r.written.map((f) => displayPath(f, [repo])) });
 }
 
 /** Every command that reads the workspace, by the name the command line gives it (spec/cli.md "Commands"). */

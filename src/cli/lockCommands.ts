@@ -4,7 +4,7 @@ import type { Snapshot } from '../core/index/snapshot';
 import { checkAgainstLock, type LockFinding } from '../core/lock/lockCheck';
 import { LOCK_FILE_NAME, lockPath, lockText, parseLock, unpinnable, workspaceBundles, type LockEntry } from '../core/lock/lockFile';
 import { capabilityChangesSinceLocked } from '../core/lock/reviewedChange';
-import { lockSarif, type LockReport } from '../core/report/lockSarif';
+import { lockSarif, type LockReport } from '../core/lock/lockSarif';
 import type { LifecycleContext } from '../core/trust/lifecycle';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';

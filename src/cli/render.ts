@@ -1,4 +1,5 @@
 import { displayPath, scopedPath } from '../core/report/contract';
+import { agentSystems, ofSystem } from '../core/systems/registry';
 import { displayText } from '../core/text/displayText';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
@@ -13,17 +14,17 @@ export function listText(snapshot: Snapshot): string {
   }
   for (const [group, items] of groups) {
     out.push(group === 'User bundles' ? 'User bundles' : `Workspace ${group}`);
-    for (const system of ['rivumi', 'codewhale'] as const) {
-      const mine = items.filter((i) => i.system === system);
+    for (const system of agentSystems()) {
+      const mine = ofSystem(items, system.id);
       if (!mine.length) continue;
-      out.push(`  ${system === 'rivumi' ? 'Rivumi' : 'Codewhale'}`);
+      out.push(`  ${system.label}`);
       for (const item of mine) {
         out.push(`    ${row(item)}`);
         for (const c of childrenOf(snapshot, item.id)) out.push(`      ${row(c)}`);
       }
     }
   }
-  if (out.length === 0) out.push('No .rivumi or .codewhale items found.');
+  if (out.length === 0) out.push(`No agent extensions found (${agentSystems().flatMap((s) => s.workspaceRoots).join(', ')}).`);
   const counts = count(snapshot.items.filter((i) => i.parent === null));
   out.push('', counts);
   return screenLines(out);

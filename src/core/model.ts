@@ -4,7 +4,8 @@
  * recomputes them. Strings here are a public contract (spec/decisions.md, spec/cli.md).
  */
 
-export type System = 'rivumi' | 'codewhale';
+export type { System } from './systems/systemId';
+import type { System } from './systems/systemId';
 export type Scope = 'workspace' | 'user';
 export type ItemKind = 'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component';
 

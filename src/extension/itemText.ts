@@ -7,6 +7,7 @@ import { quickPickText } from './uiText';
 import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
 import { itemById, type Snapshot } from '../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../core/model';
+import { systemOf } from '../core/systems/registry';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 
@@ -46,7 +47,7 @@ export function reasonPhrase(item: Item, snapshot?: Snapshot): string {
 /** What the item is, in words: "Codewhale plugin", "MCP server", "inactive lsp component". */
 export function kindText(item: Item): string {
   if (item.kind === 'component') return `${item.decision === 'display_only' ? 'inactive ' : ''}${item.name} component`;
-  if (item.kind === 'plugin' || item.kind === 'hooks') return `${item.system === 'rivumi' ? 'Rivumi' : 'Codewhale'} ${KIND_WORD[item.kind]}`;
+  if (item.kind === 'plugin' || item.kind === 'hooks') return `${systemOf(item.system).label} ${KIND_WORD[item.kind]}`;
   return KIND_WORD[item.kind];
 }
 
@@ -57,7 +58,7 @@ export function kindText(item: Item): string {
 export function kindIcon(item: Item): string {
   switch (item.kind) {
     case 'plugin':
-      return item.system === 'rivumi' ? 'plug' : 'package';
+      return systemOf(item.system).bundleIcon;
     case 'skill':
       return 'book';
     case 'hooks':

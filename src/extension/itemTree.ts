@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
+import { systemOf } from '../core/systems/registry';
 import { childNodes, DEFAULT_TREE_MODE, GROUP_LABEL, type DecisionGroup, type TreeMode, type TreeNode } from './treeNodes';
 import { contextValueOf } from './flows/driftNotice';
 import { isLoadedUnreviewed, itemAriaLabel, itemDescription, itemLabel, itemTooltipMarkdown, kindIcon, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
@@ -72,11 +73,12 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       return t;
     }
     if (node.kind === 'system') {
-      const t = new vscode.TreeItem(node.system === 'rivumi' ? 'Rivumi' : 'Codewhale', vscode.TreeItemCollapsibleState.Expanded);
+      const system = systemOf(node.system);
+      const t = new vscode.TreeItem(system.label, vscode.TreeItemCollapsibleState.Expanded);
       t.id = node.id;
-      t.iconPath = new vscode.ThemeIcon(node.system === 'rivumi' ? 'book' : 'extensions');
+      t.iconPath = new vscode.ThemeIcon(system.icon);
       t.contextValue = 'skillgate.system';
-      t.accessibilityInformation = { label: `${node.system === 'rivumi' ? 'Rivumi' : 'Codewhale'}, coding agent` };
+      t.accessibilityInformation = { label: `${system.label}, coding agent` };
       return t;
     }
     const item = node.item;

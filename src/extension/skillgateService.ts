@@ -5,8 +5,8 @@ import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore, type Mutation } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
-import { installPlugin } from '../core/systems/rivumi/install';
 import { codewhaleHome, stateDirectory } from './settings';
+import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
 import { guardIndex, guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
@@ -164,7 +164,7 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   install(manifest: string, workspace: string) {
-    return installPlugin(manifest, workspace);
+    return pluginInstaller().installPlugin(manifest, workspace, {});
   }
 
   private publish(snapshot: Snapshot): Snapshot {
@@ -176,7 +176,7 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   /**
-   * Watchers: each folder's `.rivumi` and `.codewhale`, the user bundle root, the trust
+   * Watchers: each folder's agent roots (`.rivumi`, `.codewhale`, …), the user bundle root, the trust
    * store (so trust granted from the CLI or another window shows up), and the scripts
    * hooks run. Changes are debounced, then only the affected bundles are re-read.
    */
@@ -192,9 +192,9 @@ export class SkillgateService implements vscode.Disposable {
       w.onDidDelete(handler);
       this.watchers.push(w);
     };
-    for (const folder of folders) add(new vscode.RelativePattern(fileUri(folder), '{.rivumi,.codewhale}/**'), onPath);
-    const home = codewhaleHome();
-    if (home) add(new vscode.RelativePattern(fileUri(home), 'plugins/**'), onPath);
+    const roots = agentSystems().flatMap((s) => s.workspaceRoots);
+    for (const folder of folders) for (const root of roots) add(new vscode.RelativePattern(fileUri(folder), `${root}/**`), onPath);
+    for (const tree of indexer.watchedTrees()) add(new vscode.RelativePattern(fileUri(tree.base), tree.pattern), onPath);
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
       this.store.ensureDirectory();
@@ -206,7 +206,7 @@ export class SkillgateService implements vscode.Disposable {
     const watched = indexer.watchedPaths();
     this.watching = { folders, paths: watched.join('\0') };
     for (const p of watched) {
-      if (folders.some((f) => p.startsWith(path.join(f, '.rivumi')) || p.startsWith(path.join(f, '.codewhale')))) continue;
+      if (folders.some((f) => roots.some((root) => p.startsWith(path.join(f, root))))) continue;
       add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
     }
     for (const w of previous) w.dispose();

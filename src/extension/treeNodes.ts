@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import type { Item, System } from '../core/model';
 import { displayText } from '../core/text/displayText';
+import { agentSystems, ofSystem } from '../core/systems/registry';
 import { needsReview } from './flows/driftNotice';
 import { isLoadedUnreviewed } from './itemText';
 
@@ -102,12 +103,14 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
     return tops.filter((i) => decisionGroup(i, pending) === node.group).map((item) => ({ kind: 'item', id: item.id, item }));
   }
   if (node.kind === 'folder') {
-    return (['rivumi', 'codewhale'] as const)
-      .filter((system) => tops.some((i) => i.workspace === node.workspace && i.system === system))
-      .map((system) => ({ kind: 'system', id: `system:${system}\0${node.id}`, system, workspace: node.workspace }));
+    return agentSystems()
+      .filter((system) => ofSystem(tops, system.id).some((i) => i.workspace === node.workspace))
+      .map((system) => ({ kind: 'system', id: `system:${system.id}\0${node.id}`, system: system.id, workspace: node.workspace }));
   }
   if (node.kind === 'system') {
-    return tops.filter((i) => i.workspace === node.workspace && i.system === node.system).map((item) => ({ kind: 'item', id: item.id, item }));
+    return ofSystem(tops, node.system)
+      .filter((i) => i.workspace === node.workspace)
+      .map((item) => ({ kind: 'item', id: item.id, item }));
   }
   return childrenOf(s, node.item.id).map((item) => ({ kind: 'item', id: item.id, item }));
 }

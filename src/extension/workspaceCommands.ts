@@ -52,9 +52,9 @@ async function installRivumiPlugin(service: SkillgateService, panels: ReviewPane
   const r = service.install(picked[0].fsPath, folder.uri.fsPath);
   if (!r.ok) return windowUi.error(r.message);
   await service.refreshAll();
-  const item = service.snapshot?.items.find((i) => i.path === r.plugin.file);
+  const item = service.snapshot?.items.find((i) => i.path === r.file);
   if (item) await service.revoke(item);
   // Rivumi loads it from now on, trusted or not (it has no enable switch): say so, and offer the review.
-  const open = await vscode.window.showInformationMessage(notificationText(`Installed plugin ${r.plugin.name} at ${r.plugin.source}. Rivumi loads it from now on, and it is not reviewed: review it, then trust it, or remove the file.`), 'Review');
+  const open = await vscode.window.showInformationMessage(notificationText(`Installed plugin ${r.name} at ${r.source}. ${r.loads.charAt(0).toUpperCase()}${r.loads.slice(1)}, and it is not reviewed: review it, then trust it, or remove the file.`), 'Review');
   if (open === 'Review' && item) panels.open(item);
 }

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, PROJECT_ROOT } from './codeServer';
-import { DIAGNOSTICS_PAGE } from '../../src/core/diagnosticsPage';
+import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 
 /** A fresh, throwaway VS Code profile: no welcome page, no git prompts, no telemetry. */
 export function freshProfile(name: string): { root: string; extensionsDir: string; userDataDir: string } {

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DIAGNOSTIC_CODES } from '../../src/core/diagnosticCodes';
+import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics/diagnosticCodes';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
-import { DIAGNOSTICS_PAGE } from '../../src/core/diagnosticsPage';
+import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 
 const SRC = path.resolve(__dirname, '../../src');
 

@@ -4,7 +4,7 @@ import { hashBundleContent } from '../../src/core/hashing/bundleContent';
 import { walkedTree, type BundleTree } from '../../src/core/systems/codewhale/bundleTree';
 import { resolveContainedPath } from '../../src/core/systems/codewhale/containedPath';
 import { readMcpJson } from '../../src/core/systems/codewhale/formats/mcpJson';
-import { Findings } from '../../src/core/findings';
+import { Findings } from '../../src/core/diagnostics/findings';
 import { Fixture } from './helpers/fixture';
 
 /**

@@ -41,7 +41,7 @@ describe('Eva corpus (test/fixtures/corpus/eva)', () => {
     for (const name of ['adapter', 'capability', 'eva', 'policy'] as const) {
       const text = fs.readFileSync(path.join(CORPUS, 'config', 'schemas', `${name}.schema.json`), 'utf8');
       assert.deepEqual(EMBEDDED_SCHEMAS[name], JSON.parse(text));
-      assert.equal(fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'core', 'eva', 'schemas', `${name}.schema.json`), 'utf8'), text);
+      assert.equal(fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'core', 'systems', 'eva', 'schemas', `${name}.schema.json`), 'utf8'), text);
     }
   });
 });

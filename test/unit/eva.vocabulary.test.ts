@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { DIAGNOSTIC_CODES } from '../../src/core/diagnosticCodes';
+import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics/diagnosticCodes';
 import { EVA_DIAGNOSTIC_CODES, EVA_REASONS } from '../../src/core/systems/eva/vocabulary';
 
 /** Eva's vocabulary, kept in src/core/systems/eva/ until the seam wires it into the shared registry. */

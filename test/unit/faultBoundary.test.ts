@@ -55,7 +55,7 @@ describe('fault boundaries of the index', () => {
 
   it('fails check for a faulted bundle even when it is not enabled', () => {
     const s = new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll();
-    const boom = check(s, false).filter((c) => c.item.system === 'codewhale');
+    const boom = check(s).filter((c) => c.item.system === 'codewhale');
     assert.deepEqual(boom.map((c) => c.item.name), ['boom']);
     assert.match(boom[0]?.problem ?? '', /could not read it/);
   });
@@ -97,7 +97,7 @@ describe('fault boundaries of the index', () => {
       assert.equal(byName(s, 'good').decision, 'disabled');
       assert.equal(byName(s, 'boom').decision, 'disabled');
       // Rivumi loads without an enable switch: what Skillgate could not read fails the gate.
-      assert.ok(check(s, false).some((c) => c.item.id === rivumi[0]?.id));
+      assert.ok(check(s).some((c) => c.item.id === rivumi[0]?.id));
     };
 
     it('stands as one rejected entry when reading it throws, and fails check', () => {

@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { directoryClose, directoryOpen, fileRecord, pathFrame, sha256Hex, u64le } from '../../src/core/hashing/framing';
-import { byteOrder, capabilityHash, capabilityHashV1, joinSet, rivumiCapabilityHash } from '../../src/core/hashing/capabilityHash';
-import { bundleKey, codewhaleFileHash, codewhalePluginId, codewhaleStageKey, reviewToken } from '../../src/core/hashing/identity';
+import { byteOrder, joinSet } from '../../src/core/hashing/capabilityPairs';
+import { capabilityHash, capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
+import { rivumiCapabilityHash } from '../../src/core/systems/rivumi/capabilityHash';
+import { bundleKey, reviewToken } from '../../src/core/hashing/identity';
+import { codewhaleFileHash, codewhalePluginId, codewhaleStageKey } from '../../src/core/systems/codewhale/identity';
 import { POLICY_V3 } from '../../src/core/systems/codewhale/activationPolicy';
 
 /**

@@ -2,9 +2,10 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { POLICY_V3, POLICY_V5, policyDigest, type ActivationPolicy } from '../../src/core/systems/codewhale/activationPolicy';
-import { capabilityHash, capabilityHashV1 } from '../../src/core/hashing/capabilityHash';
+import { capabilityHash, capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
 import { hashBundleContent } from '../../src/core/hashing/bundleContent';
-import { codewhaleFileHash, codewhalePluginId, codewhaleStageKey, bundleKey } from '../../src/core/hashing/identity';
+import { bundleKey } from '../../src/core/hashing/identity';
+import { codewhaleFileHash, codewhalePluginId, codewhaleStageKey } from '../../src/core/systems/codewhale/identity';
 import { Fixture, index, writeW, byName } from './helpers/fixture';
 
 const EMPTY: [string, string][] = [

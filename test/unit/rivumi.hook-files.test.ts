@@ -67,7 +67,7 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     assert.ok(!t.ok);
     assert.match(t.message, new RegExp(`^Cannot trust ${name.replace('.', '\\.')}: its hooks run a file this trust cannot cover`));
     assert.ok(!fs.existsSync(store.file), 'nothing was written');
-    assert.match(check(snap(), true).find((x) => x.item.name === name)?.problem ?? '', /^it cannot be trusted: /);
+    assert.match(check(snap()).find((x) => x.item.name === name)?.problem ?? '', /^it cannot be trusted: /);
     const c = await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' });
     assert.equal(c.code, 1, c.out + c.err);
     assert.match(c.err, /cannot be trusted/);

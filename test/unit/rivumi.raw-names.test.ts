@@ -72,7 +72,7 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
       // Identity and hashes use the raw bytes: the manifest file is recorded by them.
       const manifest = evil.detail.files?.[0];
       assert.deepEqual(manifest?.rawPath, Buffer.concat([Buffer.from('.rivumi/plugins/'), Buffer.from([0xff]), Buffer.from('.json')]));
-      const failing = check(s, false).map((x) => x.item.name);
+      const failing = check(s).map((x) => x.item.name);
       assert.equal(failing.length, 16);
       assert.ok(failing.includes('evil') && !failing.includes('！'));
       let err = '';
@@ -103,7 +103,7 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
       const s = snap();
       assert.deepEqual([byName(s, 'pk').decision, byName(s, 'pk').reasons], ['rejected', ['manifest_invalid']]);
       assert.ok(s.diagnostics.some((d) => d.code === 'rivumi.path-encoding' && d.severity === 'error'));
-      assert.deepEqual(check(s, false).map((x) => x.item.name), ['pk']);
+      assert.deepEqual(check(s).map((x) => x.item.name), ['pk']);
     });
 
     it('re-hashes a reviewed copy by raw paths, so a non-UTF-8 plugin can be snapshotted', () => {

@@ -225,7 +225,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const r = await trust(item('hooks.json'), rv.value.reviewToken ?? '', ctx);
       assert.ok(!r.ok);
       assert.ok(r.message.startsWith(`Cannot trust hooks.json: its hooks run 2 files this trust cannot cover (${rv.value.notCovered.join('; ')}). Nothing was changed;`), r.message);
-      assert.deepEqual(check(snap('ws', { rivumiHooksEnv: '1' }), true).map((x) => x.problem), [`it cannot be trusted: ${rv.value.notCovered.join('; ')}`]);
+      assert.deepEqual(check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.problem), [`it cannot be trusted: ${rv.value.notCovered.join('; ')}`]);
     });
 
     it('refuses a token for other content and says how to get the current one', async () => {
@@ -500,7 +500,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
       breakStore();
-      const failures = check(snap(), false);
+      const failures = check(snap());
       assert.deepEqual(failures.map((x) => x.item.name).sort(), ['demo', 'example-plugin']);
       for (const x of failures) assert.match(x.problem, /^the trust store is unavailable: trust store .*state\.json is not valid JSON/);
       // Skills inside a bundle are not trust units: only bundles are listed.
@@ -515,7 +515,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap();
       const i = byName(s, 'example-plugin');
       assert.equal(i.decision, 'rejected');
-      assert.deepEqual(check(s, false).map((x) => [x.item.name, x.problem]), [['example-plugin', `it is invalid (${i.reasons.join(', ')})`]]);
+      assert.deepEqual(check(s).map((x) => [x.item.name, x.problem]), [['example-plugin', `it is invalid (${i.reasons.join(', ')})`]]);
     });
 
     it('lists every reason of an invalid bundle, comma-separated', async () => {
@@ -525,7 +525,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap();
       const i = byName(s, 'example-plugin');
       const rejected: Item = { ...i, decision: 'rejected', reasons: ['manifest_invalid', 'content_changed'] };
-      assert.deepEqual(check({ ...s, items: s.items.map((x) => (x.id === i.id ? rejected : x)) }, false).map((x) => x.problem), ['it is invalid (manifest_invalid, content_changed)']);
+      assert.deepEqual(check({ ...s, items: s.items.map((x) => (x.id === i.id ? rejected : x)) }).map((x) => x.problem), ['it is invalid (manifest_invalid, content_changed)']);
     });
 
     it('passes a Rivumi plugin past the plugin cap (display only: Rivumi never reads it), and fails the ones it loads', () => {
@@ -533,7 +533,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap();
       const capped = s.items.filter((i) => i.kind === 'plugin' && i.decision === 'display_only').map((i) => i.name);
       assert.equal(capped.length, 1, 'one plugin past the cap');
-      const failing = check(s, false).map((x) => x.item.name);
+      const failing = check(s).map((x) => x.item.name);
       assert.equal(failing.length, 16);
       assert.ok(!failing.includes(capped[0] as string));
     });
@@ -543,7 +543,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
       fs.appendFileSync(f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
-      assert.deepEqual(check(snap(), false).map((x) => x.problem), ['it changed since it was trusted (capabilities-changed)']);
+      assert.deepEqual(check(snap()).map((x) => x.problem), ['it changed since it was trusted (capabilities-changed)']);
     });
 
     it('fails an enabled bundle whose receipt was revoked as not reviewed', async () => {
@@ -551,14 +551,14 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
       await revoke(item('example-plugin'), ctx);
-      assert.deepEqual(check(snap(), false).map((x) => x.problem), ['it is not reviewed']);
+      assert.deepEqual(check(snap()).map((x) => x.problem), ['it is not reviewed']);
     });
 
     it('passes a changed Codewhale bundle that is not enabled (Codewhale does not load it)', async () => {
       writeW(f);
       await trustNow('example-plugin');
       f.write(`${W}/notes.txt`, 'new');
-      assert.deepEqual(check(snap(), false), []);
+      assert.deepEqual(check(snap()), []);
     });
 
     it('passes an enabled, changed bundle that a user bundle of the same name shadows (it is not loaded)', async () => {
@@ -570,7 +570,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap('ws', { codewhaleHome: f.path('home') });
       const shadowed = s.items.find((i) => i.name === 'demo' && i.scope === 'workspace') as Item;
       assert.deepEqual([shadowed.decision, shadowed.enabled, shadowed.trust], ['shadowed', true, 'content-changed']);
-      assert.deepEqual(check(s, false), []);
+      assert.deepEqual(check(s), []);
     });
 
     it('fails what Skillgate could not read (an internal fault), whatever its trust', async () => {
@@ -580,10 +580,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap();
       const i = byName(s, 'example-plugin');
       const faulted: Snapshot = { ...s, diagnostics: [...s.diagnostics, { code: 'skillgate.internal', severity: 'error', message: 'boom', itemId: i.id, file: i.path, range: null } as unknown as Snapshot['diagnostics'][number]] };
-      assert.deepEqual(check(faulted, false).map((x) => [x.item.name, x.problem]), [['example-plugin', 'Skillgate could not read it (internal error), so it cannot say what the agent would load']]);
+      assert.deepEqual(check(faulted).map((x) => [x.item.name, x.problem]), [['example-plugin', 'Skillgate could not read it (internal error), so it cannot say what the agent would load']]);
       // A fault that names no item fails nothing by itself.
       const general: Snapshot = { ...s, diagnostics: [...s.diagnostics, { code: 'skillgate.internal', severity: 'error', message: 'boom', itemId: null, file: i.path, range: null } as unknown as Snapshot['diagnostics'][number]] };
-      assert.deepEqual(check(general, false), []);
+      assert.deepEqual(check(general), []);
     });
   });
 

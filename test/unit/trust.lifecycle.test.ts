@@ -6,7 +6,7 @@ import { TrustStore } from '../../src/core/trust/trustStore';
 import { check, disable, enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import { snapshotBundle } from '../../src/core/trust/reviewSnapshot';
-import { capabilityHashV1 } from '../../src/core/hashing/capabilityHash';
+import { capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
 import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -286,18 +286,18 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     it('fails on an untrusted Rivumi plugin and on drift of an enabled Codewhale bundle; passes once all is trusted', async () => {
       writeW(f);
       f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
-      assert.deepEqual(check(snap(), false).map((x) => x.item.name), ['pk']);
+      assert.deepEqual(check(snap()).map((x) => x.item.name), ['pk']);
       await trustNow('pk');
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
-      assert.deepEqual(check(snap(), false), []);
+      assert.deepEqual(check(snap()), []);
       f.write('ws/.codewhale/plugins/example-plugin/new.txt', 'x');
-      assert.deepEqual(check(snap(), false).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
+      assert.deepEqual(check(snap()).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
     });
     it('needs the hooks file trusted only when RIVUMI_ENABLE_PROJECT_HOOKS=1', () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
-      assert.deepEqual(check(snap(), false), []);
-      assert.deepEqual(check(snap(), true).map((x) => x.item.name), ['hooks.json']);
+      assert.deepEqual(check(snap()), []);
+      assert.deepEqual(check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.item.name), ['hooks.json']);
     });
   });
 
@@ -342,11 +342,11 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
     f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
     assert.deepEqual([item('pk').decision, item('pk').reasons, item('pk').enabled], ['registered', ['loaded_unreviewed', 'not_reviewed'], null]);
-    assert.deepEqual(check(snap(), false).map((x) => [x.item.name, x.problem]), [['pk', 'it is not reviewed']]);
+    assert.deepEqual(check(snap()).map((x) => [x.item.name, x.problem]), [['pk', 'it is not reviewed']]);
     await trustNow('pk');
     assert.deepEqual(item('pk').reasons, ['active']);
     assert.deepEqual(item('pk.review').reasons, ['component_active']);
-    assert.deepEqual(check(snap(), false), []);
+    assert.deepEqual(check(snap()), []);
     const before = fs.readFileSync(store.file, 'utf8');
     for (const op of [enable, disable] as const) {
       const r = await op(item('pk'), ctx);
@@ -356,7 +356,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.equal(fs.readFileSync(store.file, 'utf8'), before, 'nothing written');
     f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
     assert.deepEqual(item('pk').reasons, ['loaded_unreviewed', 'content_changed']);
-    assert.deepEqual(check(snap(), false).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
+    assert.deepEqual(check(snap()).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
   });
 
   it('says how Rivumi hooks are switched off when enable is asked of hooks.json', async () => {

@@ -1,4 +1,5 @@
 import type { Snapshot } from '../index/snapshot';
+import { systemOf } from '../systems/registry';
 import type { Item, System } from '../model';
 import { lockPath, unpinnable, workspaceBundles, type LockEntry } from './lockFile';
 
@@ -65,5 +66,5 @@ export function checkAgainstLock(snapshot: Snapshot, workspace: string, lock: re
 }
 
 function describe(system: System, name: string, rel: string): string {
-  return `${system === 'rivumi' ? 'Rivumi' : 'Codewhale'} bundle ${name} (${rel})`;
+  return `${systemOf(system).label} bundle ${name} (${rel})`;
 }

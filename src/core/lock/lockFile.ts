@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { systemIdSchema } from '../systems/registry';
 import { displayPath } from '../report/contract';
 import type { Snapshot } from '../index/snapshot';
 import type { Item, System } from '../model';
@@ -26,7 +27,7 @@ const TOKEN = /^[0-9a-f]{64}\.[0-9a-f]{64}$/;
 
 const entrySchema = z.strictObject({
   path: z.string().min(1).refine((p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.split('/').includes('..'), 'a workspace-relative path without ..'),
-  system: z.enum(['rivumi', 'codewhale']),
+  system: systemIdSchema,
   name: z.string(),
   reviewToken: z.string().regex(TOKEN, 'a review token <contentHash>.<capabilityHash> (64 hex each)'),
 });

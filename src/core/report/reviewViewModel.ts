@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
-import { hasEnableSwitch, noEnableSwitchNotice } from '../decisions/enableSwitch';
+import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath, scopedPath } from './contract';
 import type { Snapshot } from '../index/snapshot';

@@ -1,5 +1,5 @@
-import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnosticCodes';
-import { DIAGNOSTIC_HELP } from '../diagnosticHelp';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnostics/diagnosticCodes';
+import { DIAGNOSTIC_HELP } from '../diagnostics/diagnosticHelp';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
 import { sarifFingerprint } from './sarifFingerprint';

@@ -8,9 +8,10 @@ import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
 import { touched, type Mutation, type TrustStore } from './trustStore';
-import { hasEnableSwitch, noEnableSwitchRefusal } from '../decisions/enableSwitch';
+import { hasEnableSwitch, noEnableSwitchRefusal } from './enableSwitch';
+import { systemOf } from '../systems/registry';
 import { statusOf } from '../decisions/gates';
-import type { HostFacts } from '../systems/codewhale/host';
+import type { HostFacts } from '../host';
 import type { Diagnostic, Item, TrustStatus } from '../model';
 import type { Snapshot } from '../index/snapshot';
 
@@ -81,7 +82,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,
       diff,
-      codewhaleTrustLine: s.item.system === 'codewhale' && refusal === null ? `/plugin trust ${s.item.name} ${s.item.reviewToken}` : null,
+      codewhaleTrustLine: refusal === null ? systemOf(s.item.system).agentTrustCommand(s.item) : null,
       notCovered: s.notCovered,
       trustable: refusal === null,
       trustRefusal: refusal,
@@ -145,7 +146,7 @@ export async function trust(item: Item, token: string, ctx: LifecycleContext): P
   if (s.notCovered.length > 0) return { ok: false, message: notCoveredRefusal(s.item.name, s.notCovered) };
   const current = s.item.reviewToken as string;
   if (token !== current) {
-    const how = s.item.system === 'codewhale' ? `run \`skillgate review ${s.item.name}\` again` : 'review it again';
+    const how = systemOf(s.item.system).reviewAgainHint(s.item);
     return { ok: false, message: `Review token does not match this bundle content and capability set; ${how}` };
   }
   const snap = snapshotBundle(ctx.store.snapshotsDir, s, s.item.contentHash as string);
@@ -175,7 +176,7 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
   const s = read.source;
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
   if (invalid) return { ok: false, message: invalid };
-  const label = s.item.system === 'codewhale' ? 'Plugin bundle' : 'Rivumi bundle';
+  const label = systemOf(s.item.system).unitLabel(s.item);
   // Re-hashing the snapshot can take long; it is done before the lock, whose section
   // must stay short (a writer that holds it past the stale time loses it). The snapshot
   // is named by its content hash, so what is verified here is what the check below needs.
@@ -232,7 +233,7 @@ export interface CheckFailure {
  * when opted in, its hooks) without asking, so those must be trusted; Codewhale loads
  * only enabled bundles, so an enabled bundle must still match its receipt.
  */
-export function check(snapshot: Snapshot, hooksOptIn: boolean): CheckFailure[] {
+export function check(snapshot: Snapshot): CheckFailure[] {
   const failures: CheckFailure[] = [];
   if (snapshot.trustProblem) {
     return snapshot.items.filter((i) => i.trust !== null).map((item) => ({ item, problem: `the trust store is unavailable: ${snapshot.trustProblem}` }));
@@ -245,13 +246,7 @@ export function check(snapshot: Snapshot, hooksOptIn: boolean): CheckFailure[] {
       continue;
     }
     if (item.trust === null) continue;
-    const loads =
-      item.system === 'rivumi'
-        ? item.kind === 'plugin'
-          ? item.decision !== 'display_only'
-          : hooksOptIn
-        : item.enabled === true && item.decision !== 'shadowed';
-    if (!loads) continue;
+    if (!systemOf(item.system).loads(item)) continue;
     const notCovered = item.detail.notCovered ?? [];
     if (notCovered.length > 0) failures.push({ item, problem: `it cannot be trusted: ${notCovered.join('; ')}` });
     else if (item.decision === 'rejected') failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emptyOwnRecord, ownRecord } from '../documents/ownRecord';
+import { systemIdSchema } from '../systems/registry';
 
 /** The trust store file, a closed schema: an unknown field makes the store unavailable (trust.md). */
 
@@ -15,7 +16,7 @@ export const receiptSchema = z.strictObject({
 });
 
 export const bundleStateSchema = z.strictObject({
-  system: z.enum(['codewhale', 'rivumi']),
+  system: systemIdSchema,
   scope: z.enum(['workspace', 'user']),
   name: z.string(),
   path: z.string(),

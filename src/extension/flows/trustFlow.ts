@@ -1,4 +1,4 @@
-import { hasEnableSwitch } from '../../core/decisions/enableSwitch';
+import { hasEnableSwitch } from '../../core/trust/enableSwitch';
 import { trustEssentials } from '../../core/report/trustEssentials';
 import { shortToken } from '../../core/report/shortToken';
 import type { Item } from '../../core/model';

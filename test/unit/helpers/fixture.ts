@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Indexer, type IndexOptions } from '../../../src/core/index/indexer';
 import type { Snapshot } from '../../../src/core/index/snapshot';
-import type { HostFacts } from '../../../src/core/systems/codewhale/host';
+import type { HostFacts } from '../../../src/core/host';
 import type { Item } from '../../../src/core/model';
 
 /** Small real files on disk, made per test and removed after. */

@@ -1,8 +1,8 @@
 import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from './bundle';
-import type { HostFacts } from './host';
+import type { HostFacts } from '../../host';
 import type { ManifestLabel } from './manifest';
 import type { Scope } from '../../model';
-import { faultedBundle } from '../../index/faults';
+import { faultedBundle } from './faults';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, listDirectory, lstatEntry } from '../../fs/safeFs';
 import { decodeRawName } from '../../fs/rawNames';
-import { Findings } from '../../findings';
+import { Findings } from '../../diagnostics/findings';
 import type { Diagnostic, Scope } from '../../model';
 
 /** Internal publication directories Codewhale hides (codewhale.md §2.3 step 1). */

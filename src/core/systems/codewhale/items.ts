@@ -1,4 +1,5 @@
-import { bundleKey, codewhalePluginId } from '../../hashing/identity';
+import { bundleKey } from '../../hashing/identity';
+import { codewhalePluginId } from './identity';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { POLICY_V3 } from './activationPolicy';
 import { inventorySummary } from './inventory';

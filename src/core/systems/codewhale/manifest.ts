@@ -1,4 +1,7 @@
 import type { DocPath } from '../../documents/document';
+import type { Located, Where } from '../../documents/located';
+
+export type { Located, Where };
 
 /**
  * Codewhale's internal manifest: the one shape every manifest format maps to
@@ -9,18 +12,6 @@ import type { DocPath } from '../../documents/document';
 export type ManifestLabel = 'plugin.json' | 'kimi.plugin.json' | 'plugin.toml' | '.claude-plugin/plugin.json';
 export type ComponentKind = 'skills' | 'commands' | 'agents' | 'hooks' | 'lsp' | 'native';
 export const COMPONENT_KINDS: readonly ComponentKind[] = ['skills', 'commands', 'agents', 'hooks', 'lsp', 'native'];
-
-export interface Where {
-  readonly file: string;
-  readonly path: DocPath;
-  /** Point at the key rather than the value (unknown or forbidden fields). */
-  readonly key?: boolean;
-}
-
-export interface Located<T> {
-  readonly value: T;
-  readonly at: Where;
-}
 
 export interface PathSpecDecl {
   readonly paths: readonly Located<string>[];

@@ -2,7 +2,7 @@ import { bundleRelative, resolveContainedPath } from './containedPath';
 import type { BundleTree } from './bundleTree';
 import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
-import type { Findings } from '../../findings';
+import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
 import { asciiLower } from './rustText';
 

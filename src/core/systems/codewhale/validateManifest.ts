@@ -6,7 +6,7 @@ import { normalizeDeclaredHost, urlHost } from './networkHosts';
 import { networkHostsFix } from './networkHostsFix';
 import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
-import type { Findings } from '../../findings';
+import type { Findings } from '../../diagnostics/findings';
 import type { Fix, RelatedLocation } from '../../model';
 import { LineMap } from '../../text/lineMap';
 import { byteOrder } from '../../fs/rawNames';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { statusOf } from '../../decisions/gates';
-import { joinSet } from '../../hashing/capabilityHash';
+import { joinSet } from '../../hashing/capabilityPairs';
 import { canonicalPath, isInside, lstatEntry } from '../../fs/safeFs';
 import type { Decision, TrustStatus } from '../../model';
 import type { TrustView } from '../../decisions/trustView';

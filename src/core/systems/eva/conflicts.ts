@@ -1,4 +1,4 @@
-import { byteOrder } from '../../hashing/capabilityHash';
+import { byteOrder } from '../../hashing/capabilityPairs';
 import { portableRelative } from '../../fs/portablePath';
 import type { Diagnostic } from '../../model';
 import type { SkillContract } from './contracts';

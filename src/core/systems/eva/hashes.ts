@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { byteOrder } from '../../hashing/capabilityHash';
+import { byteOrder } from '../../hashing/capabilityPairs';
 import { fileRecord, newHash, pathFrame, sha256Hex, u64le } from '../../hashing/framing';
 import { MAX_HASHED_BYTES, MAX_HASHED_FILES } from '../../hashing/bundleContent';
 import { osBytes, decodeRawName } from '../../fs/rawNames';

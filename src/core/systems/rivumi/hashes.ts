@@ -1,5 +1,6 @@
 import { fileRecord, newHash, sha256Hex, u64le } from '../../hashing/framing';
-import { joinSet, rivumiCapabilityHash } from '../../hashing/capabilityHash';
+import { joinSet } from '../../hashing/capabilityPairs';
+import { rivumiCapabilityHash } from './capabilityHash';
 import { readRegularFile } from '../../fs/safeFs';
 import { decodeRawName, osBytes } from '../../fs/rawNames';
 import { hookArgvCoverage, type ArgvProblem } from './hookArgvFiles';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { lstatEntry } from '../../fs/safeFs';
 import { pythonRepr } from './pythonText';
 import { decodeRawName, encodeOsString } from '../../fs/rawNames';
-import type { DiagnosticCode } from '../../diagnosticCodes';
+import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
 
 /**
  * Which workspace files a hook's argv names, exactly (trust.md "Hook argv files,

@@ -1,7 +1,6 @@
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { sha256Hex } from '../../hashing/framing';
 import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
-import { HAS_ENABLE_SWITCH } from '../../decisions/enableSwitch';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
 import type { LoadFailure, RivumiHook, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
@@ -48,7 +47,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
     reasons,
     shadowedBy: null,
     trust: null,
-    // Rivumi has no enable switch (decisions/enableSwitch.ts): `enabled` stays null on its bundles too.
+    // Rivumi has no enable switch (system.ts): `enabled` stays null on its bundles too.
     enabled: null,
     compatibility: null,
     contentHash: null,
@@ -115,7 +114,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
     const hf = project.hooksFile;
     const id = `${prefix}.rivumi/hooks.json`;
     const key = bundleKey('rivumi', 'workspace', hf.canonicalFile, 'hooks');
-    const gate = trustGate({ bundleKey: key, contentHash: hf.hashes?.contentHash ?? null, capabilityHash: hf.hashes?.capabilityHash ?? null, enableSwitch: HAS_ENABLE_SWITCH.rivumi }, ctx);
+    const gate = trustGate({ bundleKey: key, contentHash: hf.hashes?.contentHash ?? null, capabilityHash: hf.hashes?.capabilityHash ?? null, enableSwitch: false }, ctx);
     let decision: Decision;
     let reasons: ReasonCode[];
     if (!hf.valid) [decision, reasons] = ['rejected', ['manifest_invalid']];
@@ -139,7 +138,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
   for (const p of project.plugins) {
     const id = `${prefix}${p.source}`;
     const key = bundleKey('rivumi', 'workspace', p.canonicalFile, p.name);
-    const gate = trustGate({ bundleKey: key, contentHash: p.hashes?.contentHash ?? null, capabilityHash: p.hashes?.capabilityHash ?? null, enableSwitch: HAS_ENABLE_SWITCH.rivumi }, ctx);
+    const gate = trustGate({ bundleKey: key, contentHash: p.hashes?.contentHash ?? null, capabilityHash: p.hashes?.capabilityHash ?? null, enableSwitch: false }, ctx);
     let decision: Decision;
     let reasons: ReasonCode[];
     // The plugin is the skill load's; it still loads something when its hooks run although that load fails.

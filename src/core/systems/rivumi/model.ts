@@ -1,6 +1,6 @@
 import type { BundleFile, Diagnostic } from '../../model';
 import type { HookEvent } from './schemas';
-import type { Where } from '../codewhale/manifest';
+import type { Where } from '../../documents/located';
 
 /** What Rivumi would do with each file of one workspace's `.rivumi/` (rivumi.md §6). */
 

@@ -4,7 +4,7 @@ import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields, type McpFields } from './mcpFields';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
 import { decodeUtf8, readRegularFile } from '../../../fs/safeFs';
-import type { Findings } from '../../../findings';
+import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
 import type { DocPath, ParsedDocument } from '../../../documents/document';

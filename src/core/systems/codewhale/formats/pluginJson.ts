@@ -5,7 +5,7 @@ import { schemaProblems } from './zodIssues';
 import { readMcpJson } from './mcpJson';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
 import { statEntry } from '../../../fs/safeFs';
-import type { Findings } from '../../../findings';
+import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';

@@ -3,7 +3,7 @@ import { capabilities, isIntegerLiteral, oauth, pathSpec, stringMap, text, textL
 import { schemaProblems } from './zodIssues';
 import { parseTomlDocument } from '../../../documents/tomlDocument';
 import type { DocPath, ParsedDocument } from '../../../documents/document';
-import type { Findings } from '../../../findings';
+import type { Findings } from '../../../diagnostics/findings';
 import { located, type ComponentKind, type Manifest, type McpServerDecl, type PathSpecDecl } from '../manifest';
 import { mcpServerFromFields } from './mcpFields';
 import { TOML_MAX_DEPTH } from './nestingLimits';

@@ -1,4 +1,4 @@
-import type { Severity } from './model';
+import type { Severity } from '../model';
 
 /**
  * Every diagnostic code Skillgate reports, with its severity and a one-line summary

@@ -1,7 +1,7 @@
 import { severityOf, type DiagnosticCode } from './diagnosticCodes';
-import { FILE_START, type Diagnostic, type Fix, type Range, type RelatedLocation, type Severity } from './model';
-import type { ParsedDocument } from './documents/document';
-import type { Where } from './systems/codewhale/manifest';
+import { FILE_START, type Diagnostic, type Fix, type Range, type RelatedLocation, type Severity } from '../model';
+import type { ParsedDocument } from '../documents/document';
+import type { Where } from '../documents/located';
 
 /**
  * Collects the diagnostics of one unit of work (a bundle, a Rivumi load) and turns

@@ -1,8 +1,8 @@
-import { artifactUri } from './artifactUri';
-import { displayPath } from './contract';
-import { sarifFingerprint } from './sarifFingerprint';
-import { sarifRule } from './sarif';
-import type { LockFinding } from '../lock/lockCheck';
+import { artifactUri } from '../report/artifactUri';
+import { displayPath } from '../report/contract';
+import { sarifFingerprint } from '../report/sarifFingerprint';
+import { sarifRule } from '../report/sarif';
+import type { LockFinding } from './lockCheck';
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
 export interface LockReport {

@@ -1,6 +1,6 @@
 import type { Findings } from './findings';
-import { codePointLabel, findHiddenCharacters } from './text/hiddenUnicode';
-import { LineMap } from './text/lineMap';
+import { codePointLabel, findHiddenCharacters } from '../text/hiddenUnicode';
+import { LineMap } from '../text/lineMap';
 
 /** Skillgate's own check: invisible or bidi characters in a skill (a prompt-injection trick). */
 export function reportHidden(text: string, file: string, findings: Findings): void {

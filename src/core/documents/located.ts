@@ -1,0 +1,18 @@
+import type { DocPath } from './document';
+
+/**
+ * Where a value came from: its file and its path inside the parsed document. Every
+ * agent's loader keeps it on the fields it reads, so a finding is reported in the file
+ * that holds the field, at the field itself.
+ */
+export interface Where {
+  readonly file: string;
+  readonly path: DocPath;
+  /** Point at the key rather than the value (unknown or forbidden fields). */
+  readonly key?: boolean;
+}
+
+export interface Located<T> {
+  readonly value: T;
+  readonly at: Where;
+}

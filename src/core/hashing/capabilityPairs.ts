@@ -1,0 +1,27 @@
+import { sha256Hex } from './framing';
+
+/**
+ * A capability inventory as hashed: key → value strings (codewhale.md §7.5). Each
+ * agent's capability hash frames its pairs this way, under its own domain.
+ */
+export type CapabilityPairs = ReadonlyMap<string, string>;
+
+/** `key\0value\0 …`, keys in UTF-8 byte order; `encode` turns the text into the bytes hashed. */
+export function pairBytes(pairs: CapabilityPairs, encode: (text: string) => Buffer = (text) => Buffer.from(text, 'utf8')): Buffer {
+  const keys = [...pairs.keys()].sort(byteOrder);
+  return encode(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join(''));
+}
+
+/** `SHA256(domain ‖ pairs)`: the capability hash of one agent's domain. */
+export function pairsHash(domain: string | Buffer, pairs: CapabilityPairs, encode?: (text: string) => Buffer): string {
+  return sha256Hex(domain, pairBytes(pairs, encode));
+}
+
+export function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Sort, deduplicate, join with `\n`: how sets enter a capability hash. */
+export function joinSet(values: Iterable<string>): string {
+  return [...new Set(values)].sort(byteOrder).join('\n');
+}

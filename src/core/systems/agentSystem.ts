@@ -1,0 +1,149 @@
+import type { GateContext } from '../decisions/gates';
+import type { TrustView } from '../decisions/trustView';
+import type { HostFacts } from '../host';
+import type { BundleFile, Diagnostic, Item, System } from '../model';
+
+/**
+ * The seam between Skillgate and one coding agent. Everything specific to an agent —
+ * where it looks, how it reads and validates, the items it yields, how its trust units
+ * are hashed and read back for review, whether it honours an enable switch — lives in
+ * that agent's folder under `systems/`, behind this interface. The indexer, the trust
+ * lifecycle, `check`, the lock, the reports and both faces iterate the registry
+ * (registry.ts) and never name an agent.
+ */
+export interface AgentSystem<Options = unknown> {
+  readonly id: System;
+  /** The agent's name as people write it ("Codewhale"). */
+  readonly label: string;
+  /** The codicon of the agent's group in the tree. */
+  readonly icon: string;
+  /** The codicon of one of its plugins or bundles. */
+  readonly bundleIcon: string;
+  /** The directories under a workspace folder this agent reads (the editor watches each recursively). */
+  readonly workspaceRoots: readonly string[];
+  /**
+   * How to switch the agent's units off when it honours no enable switch (Skillgate then
+   * offers Trust only); null when it loads a trusted unit only once enabled.
+   */
+  readonly noEnableSwitch: NoEnableSwitch | null;
+  /** What one trust unit is called in a refusal ("Plugin bundle", "Rivumi hooks file"). */
+  unitLabel(item: Pick<Item, 'kind'>): string;
+  /** The agent's index of this window or CLI run. */
+  createIndex(options: SharedIndexOptions & Options, host: HostFacts): SystemIndex;
+  /** Whether the agent loads (or runs) this trust unit as things stand: what `check` gates. */
+  loads(item: Item): boolean;
+  /** A trust unit read from disk now, for review and trust (never an older index). */
+  readSource(item: Item, host: HostFacts): SourceRead;
+  /** A unit that does not load, read for review; undefined when it is gone. `reviewed`: the paths its receipt covers. */
+  readInvalid(item: Item, reviewed: readonly string[], host: HostFacts): InvalidBundle | undefined;
+  /** `skillgate hash <target>` for a target this agent recognises (`shown`: as the user spelled it); null when it is not one of its units. */
+  hashTarget(abs: string, shown: string, host: HostFacts): HashOutcome | null;
+  /** What `skillgate hash` accepts for this agent, for the message when no agent recognises a target. */
+  readonly hashTargetHint: string;
+  /** The agent's own command that records this review on its side, when it has one. */
+  agentTrustCommand(item: Item): string | null;
+  /** How to review a unit again after its token no longer matches. */
+  reviewAgainHint(item: Item): string;
+  /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
+  readonly installPlugin?: (manifest: string, workspace: string, options: { readonly name?: string; readonly overwrite?: boolean }) => InstallOutcome;
+}
+
+export type InstallOutcome =
+  | {
+      readonly ok: true;
+      readonly name: string;
+      /** Workspace-relative path of the installed manifest, and its absolute path. */
+      readonly source: string;
+      readonly file: string;
+      readonly written: readonly string[];
+      /** What the agent does with it from now on, in a sentence that follows "Installed plugin …". */
+      readonly loads: string;
+    }
+  | { readonly ok: false; readonly message: string };
+
+export interface NoEnableSwitch {
+  /** Why `enable`/`disable` is refused, and how the agent is switched off instead. */
+  refusal(item: Pick<Item, 'kind' | 'name'>, operation: 'enable' | 'disable'): string;
+  /** The review panel's sentence in place of an Enable button. */
+  notice(item: Pick<Item, 'kind'>): string;
+}
+
+/** What every agent's index is given; each agent adds its own options (registry.ts `IndexOptions`). */
+export interface SharedIndexOptions {
+  /** Absolute workspace folders, one per canonical path. */
+  readonly workspaces: readonly string[];
+  readonly host?: HostFacts;
+  readonly trust?: () => TrustView;
+  /** False in VS Code Restricted Mode. */
+  readonly workspaceTrusted?: boolean;
+}
+
+export type DecisionContext = GateContext;
+
+/**
+ * One agent's part of the index. It keeps what it read, so a change re-reads only what
+ * it touches, and decides items from what it keeps without I/O.
+ */
+export interface SystemIndex {
+  /**
+   * Forgets everything, lists the discovery roots, and returns the loads still to run
+   * (one per unit): the indexer runs them, spread over event-loop turns in the editor.
+   */
+  scan(): readonly (() => void)[];
+  /** Re-reads what the changed absolute paths can affect. */
+  refresh(changed: readonly string[]): void;
+  /** Items and diagnostics as decided now (after a store change, decisions only). */
+  compose(ctx: DecisionContext): { readonly items: readonly Item[]; readonly diagnostics: readonly Diagnostic[] };
+  /** Paths outside the workspace roots whose change matters (the files a hook runs, a discovery root). */
+  watchedPaths(): readonly string[];
+  /** Trees outside the workspace folders to watch recursively (a user's plugin root): a base that exists, and a glob under it. */
+  watchedTrees(): readonly { readonly base: string; readonly pattern: string }[];
+}
+
+/**
+ * A trust unit read from disk at this moment (review and trust never rely on an older
+ * index): its item, the files its content hash covers, and how to re-hash a copy of
+ * them (to prove a reviewed copy holds exactly the reviewed bytes).
+ */
+export interface BundleSource {
+  readonly item: Item;
+  readonly bundleKey: string;
+  /** Covered files are relative to this directory. */
+  readonly root: string;
+  /** The bundle's canonical path, as its receipt records it (trust.md "Bundle identity"). */
+  readonly canonicalPath: string;
+  readonly files: readonly BundleFile[];
+  /** Directories (relative) that a copy must have for its hash to match (Codewhale hashes empty ones). */
+  readonly directories: readonly string[];
+  /** What the reviewer approves: the full capability inventory. */
+  readonly capabilities: Record<string, unknown>;
+  /** What the bundle runs that trust cannot cover; trust is refused while any is listed. */
+  readonly notCovered: readonly string[];
+  readonly applicable: boolean;
+  /** The unit's diagnostics as read now (an invalid unit's say why it is rejected). */
+  readonly diagnostics: readonly Diagnostic[];
+  rehashCopy(copyRoot: string): string | undefined;
+}
+
+export type SourceRead = { readonly ok: true; readonly source: BundleSource } | { readonly ok: false; readonly message: string };
+
+/**
+ * A trust unit that does not load (its manifest, an MCP sidecar or a hooks file is
+ * invalid) is still reviewed: what is on disk now, hashed where that is possible, and
+ * the diagnostics that say why the agent rejects it. It can never be trusted or enabled.
+ */
+export interface InvalidBundle {
+  /** The unit as the agent sees it now (decision `rejected`, reason `manifest_invalid`). */
+  readonly item: Item;
+  readonly bundleKey: string;
+  /** Files are relative to this directory. */
+  readonly root: string;
+  readonly files: readonly BundleFile[];
+  /** A content hash that does not depend on the manifest loading; null when there is none. */
+  readonly contentHash: string | null;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export type HashOutcome =
+  | { readonly ok: true; readonly system: System; readonly name: string; readonly contentHash: string; readonly capabilityHash: string; readonly reviewToken: string; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly ok: false; readonly message: string; readonly diagnostics: readonly Diagnostic[] };

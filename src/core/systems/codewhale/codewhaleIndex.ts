@@ -1,0 +1,171 @@
+import * as path from 'node:path';
+import type { CodewhaleBundle } from './bundle';
+import { runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
+import { faultedRootScan } from './faults';
+import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
+import type { CodewhaleScan } from './items';
+import { CodewhaleItemCache } from './itemCache';
+import { lstatEntry } from '../../fs/safeFs';
+import { hasEscapedByte, wellFormed } from '../../fs/rawNames';
+import { isAncestor } from '../../fs/portablePath';
+import type { HostFacts } from '../../host';
+import { FILE_START, type Diagnostic, type Item } from '../../model';
+import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
+
+export interface CodewhaleOptions {
+  /** Codewhale's home for user bundles; null to skip them (`--no-user`). */
+  readonly codewhaleHome: string | null;
+  /** The reader of one bundle (tests inject faults here). */
+  readonly readers?: { readonly codewhaleBundle?: BundleLoader };
+}
+
+interface RootState {
+  scan: RootScan;
+  workspace: string | null;
+  bundles: Map<string, CodewhaleBundle>;
+}
+
+type Replaced = [CodewhaleBundle, CodewhaleBundle][];
+
+/**
+ * Codewhale's discovery roots (each workspace's `.codewhale/plugins`, the user's) and the
+ * bundles in them. A bundle's result depends only on its own files; shadowing is
+ * recomputed from the kept bundles on every compose, which costs no I/O, and a bundle
+ * re-read in place is patched into the last items (itemCache.ts).
+ */
+export class CodewhaleIndex implements SystemIndex {
+  private readonly roots = new Map<string, RootState>();
+  private readonly cache = new CodewhaleItemCache();
+  /** The bundles re-read since the last compose, if that is all that changed; undefined: place everything again. */
+  private replaced: Replaced | undefined = undefined;
+
+  constructor(
+    private readonly options: SharedIndexOptions & CodewhaleOptions,
+    private readonly host: HostFacts,
+  ) {}
+
+  scan(): (() => void)[] {
+    this.roots.clear();
+    this.replaced = undefined;
+    const loads: (() => void)[] = [];
+    const list = (root: string, workspace: string | null) => {
+      const { scan, jobs } = this.rootJobs(root, workspace);
+      const bundles = new Map<string, CodewhaleBundle>();
+      this.roots.set(root, { scan, workspace, bundles });
+      for (const job of jobs) {
+        loads.push(() => {
+          const bundle = this.loadBundle(job);
+          if (bundle) bundles.set(job.dir, bundle);
+        });
+      }
+    };
+    for (const ws of this.options.workspaces) list(workspacePluginRoot(ws), ws);
+    if (this.options.codewhaleHome !== null) list(userPluginRoot(this.options.codewhaleHome), null);
+    return loads;
+  }
+
+  /** Re-reads the bundle that holds a changed path, or a root whose listing changed. */
+  refresh(changed: readonly string[]): void {
+    const rootsToRescan = new Set<string>();
+    const bundlesToReload = new Map<string, string>();
+    for (const p of changed) {
+      for (const [root, state] of this.roots) {
+        const rel = path.relative(root, p);
+        if (rel === '' || isAncestor(p, root)) rootsToRescan.add(root);
+        else if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+          const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
+          if (dirs.length > 0 && rel.includes(path.sep)) for (const dir of dirs) bundlesToReload.set(dir, root);
+          else rootsToRescan.add(root);
+        }
+      }
+    }
+    for (const root of rootsToRescan) {
+      const state = this.roots.get(root);
+      if (state) this.loadRoot(root, state.workspace, state.bundles);
+    }
+    // Bundles re-read in place can be patched into the last items; anything else places all again.
+    let replaced: Replaced | undefined = rootsToRescan.size > 0 ? undefined : this.replaced;
+    for (const [dir, root] of bundlesToReload) {
+      const state = this.roots.get(root);
+      if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
+      const before = state.bundles.get(dir);
+      const bundle = this.loadBundle({ dir, scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot });
+      if (bundle) state.bundles.set(dir, bundle);
+      else state.bundles.delete(dir);
+      if (before && bundle) replaced?.push([before, bundle]);
+      else replaced = undefined;
+    }
+    this.replaced = replaced;
+  }
+
+  compose(ctx: DecisionContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+    const replaced = this.replaced;
+    const cw = (replaced && this.cache.patch(replaced, ctx)) ?? this.cache.compute(this.scans(), ctx);
+    this.replaced = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const state of this.roots.values()) for (const d of state.scan.diagnostics) diagnostics.push(d);
+    // Copies, not spread arguments: a large workspace has more items than a call takes arguments.
+    for (const d of cw.diagnostics) diagnostics.push(d);
+    return { items: cw.items, diagnostics };
+  }
+
+  /** The discovery roots: a watcher must see a root appear, even outside the workspace's globs (the user root). */
+  watchedPaths(): string[] {
+    return [...this.roots.keys()];
+  }
+
+  /** The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may). */
+  watchedTrees(): { base: string; pattern: string }[] {
+    return this.options.codewhaleHome === null ? [] : [{ base: this.options.codewhaleHome, pattern: 'plugins/**' }];
+  }
+
+  private scans(): CodewhaleScan[] {
+    const scans: CodewhaleScan[] = [];
+    for (const state of this.roots.values()) for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });
+    return scans;
+  }
+
+  private loadBundle(job: BundleJob): CodewhaleBundle | null {
+    return runBundleJob(job, this.host, this.options.readers?.codewhaleBundle);
+  }
+
+  private loadRoot(root: string, workspace: string | null, previous: Map<string, CodewhaleBundle>): void {
+    const { scan, jobs } = this.rootJobs(root, workspace);
+    const bundles = new Map<string, CodewhaleBundle>();
+    for (const job of jobs) {
+      const bundle = previous.get(job.dir) ?? this.loadBundle(job);
+      if (bundle) bundles.set(job.dir, bundle);
+    }
+    this.roots.set(root, { scan, workspace, bundles });
+  }
+
+  /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
+  private rootJobs(root: string, workspace: string | null): { scan: RootScan; jobs: BundleJob[] } {
+    const scope = workspace === null ? 'user' : 'workspace';
+    let scan: RootScan;
+    try {
+      scan = scanRoot(root, scope);
+    } catch (e) {
+      scan = faultedRootScan(root, scope, e);
+    }
+    // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace.
+    if (workspace !== null && lstatEntry(path.dirname(root)).type === 'symlink') {
+      const d: Diagnostic = { file: path.dirname(root), range: FILE_START, severity: 'error', code: 'codewhale.root-symlink', message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`, itemId: null };
+      scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
+    }
+    const discoveryRoot = scan.canonicalRoot;
+    const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
+    return { scan, jobs };
+  }
+}
+
+/**
+ * The loaded bundle directories a changed path names. A watcher reports a name that
+ * is not UTF-8 with U+FFFD (the loaded directory spells its bytes exactly, rawNames.ts):
+ * every directory that reads the same way is re-read, never kept stale.
+ */
+function bundleDirsNamed(bundles: ReadonlyMap<string, CodewhaleBundle>, dir: string): string[] {
+  if (bundles.has(dir)) return [dir];
+  if (!dir.includes('\ufffd')) return [];
+  return [...bundles.keys()].filter((d) => hasEscapedByte(d) && wellFormed(d) === dir);
+}

@@ -1,0 +1,26 @@
+import { CodewhaleIndex, type CodewhaleOptions } from './codewhaleIndex';
+import { hashCodewhaleTarget, readCodewhaleInvalid, readCodewhaleSource } from './trustUnit';
+import type { AgentSystem } from '../agentSystem';
+
+/**
+ * Codewhale: plugin bundles under `.codewhale/plugins/` and the user's plugin root. It
+ * loads a bundle only once it is trusted and enabled, so it has an enable switch.
+ */
+export const codewhale: AgentSystem<CodewhaleOptions> = {
+  id: 'codewhale',
+  label: 'Codewhale',
+  icon: 'extensions',
+  bundleIcon: 'package',
+  workspaceRoots: ['.codewhale'],
+  noEnableSwitch: null,
+  unitLabel: () => 'Plugin bundle',
+  createIndex: (options, host) => new CodewhaleIndex(options, host),
+  // Codewhale loads only enabled bundles, and of two with one name only the winner.
+  loads: (item) => item.enabled === true && item.decision !== 'shadowed',
+  readSource: readCodewhaleSource,
+  readInvalid: readCodewhaleInvalid,
+  hashTarget: hashCodewhaleTarget,
+  hashTargetHint: 'a Codewhale bundle directory or its manifest',
+  agentTrustCommand: (item) => `/plugin trust ${item.name} ${item.reviewToken}`,
+  reviewAgainHint: (item) => `run \`skillgate review ${item.name}\` again`,
+};

@@ -1,0 +1,112 @@
+import * as path from 'node:path';
+import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from './bundle';
+import { codewhaleItems } from './items';
+import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
+import { canonicalPath, lstatEntry, readRegularFile } from '../../fs/safeFs';
+import { hashBundleContent } from '../../hashing/bundleContent';
+import { hashListed } from '../../hashing/listedFiles';
+import { reviewToken } from '../../hashing/identity';
+import { emptyOwnRecord, ownRecordOf } from '../../documents/ownRecord';
+import { EMPTY_TRUST } from '../../decisions/trustView';
+import type { HostFacts } from '../../host';
+import type { Item } from '../../model';
+import type { HashOutcome, InvalidBundle, SourceRead } from '../agentSystem';
+
+/** A Codewhale bundle read from disk now, for review and trust. */
+export function readCodewhaleSource(item: Item, host: HostFacts): SourceRead {
+  const dir = item.path;
+  const label = resolveManifest(dir);
+  const discoveryRoot = canonicalPath(path.dirname(dir));
+  if (!label || !discoveryRoot) return { ok: false, message: `bundle ${item.name} at ${dir} can no longer be read` };
+  const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
+  const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
+  const fresh = out.items[0];
+  if (!fresh || !bundle.contentHash || !bundle.canonicalRoot) {
+    const err = bundle.diagnostics.find((d) => d.severity === 'error');
+    return { ok: false, message: `bundle ${item.name} cannot be hashed: ${err?.message ?? 'unreadable'}` };
+  }
+  return {
+    ok: true,
+    source: {
+      item: fresh,
+      bundleKey: fresh.detail.bundleKey as string,
+      root: bundle.canonicalRoot,
+      canonicalPath: bundle.canonicalRoot,
+      files: fresh.detail.files ?? [],
+      directories: bundle.directories,
+      capabilities: codewhaleCapabilities(bundle, fresh),
+      notCovered: [],
+      applicable: bundle.when.applicable,
+      diagnostics: out.diagnostics,
+      rehashCopy: (copy) => {
+        const manifest = readRegularFile(path.join(copy, label), 1048576);
+        if (!manifest.ok) return undefined;
+        const walk = hashBundleContent(copy, label, manifest.bytes, () => false);
+        return walk.ok ? walk.contentHash : undefined;
+      },
+    },
+  };
+}
+
+/** Everything a Codewhale bundle can do, as stored in a receipt and compared by review. */
+function codewhaleCapabilities(b: CodewhaleBundle, item: Item): Record<string, unknown> {
+  const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
+  const inv = b.inventory;
+  // Names the bundle chooses are keys of prototype-free maps: a server called `__proto__` is kept.
+  const mcpServers = emptyOwnRecord<unknown>();
+  for (const s of (facts.mcpServers as Record<string, unknown>[] | undefined) ?? []) {
+    const { id, env, envHeaders, ...rest } = s as { id: string; env: { destination: string; source: string | null }[]; envHeaders: { header: string; source: string }[] };
+    // Mappings as maps, so a review names each added or removed mapping (`DEST ← SOURCE`).
+    mcpServers[id] = { ...rest, env: ownRecordOf(env.map((e) => [e.destination, e.source])), envHeaders: ownRecordOf(envHeaders.map((h) => [h.header, h.source])) };
+  }
+  const components = emptyOwnRecord<string[]>();
+  for (const [kind, spec] of Object.entries(b.manifest?.components ?? {})) components[kind] = spec.paths.map((p) => p.value);
+  return {
+    system: 'codewhale',
+    compatibility: b.compatibility?.compatibility ?? null,
+    components,
+    mcpServers,
+    networkHosts: inv ? [...inv.network_hosts] : [],
+    filesystemRoots: inv ? [...inv.filesystem_roots] : [],
+    lifecycleMutation: inv?.lifecycle_mutation ?? false,
+    when: facts.when ?? null,
+    inventory: inv ? { ...inv } : null,
+  };
+}
+
+/** A Codewhale bundle that does not load, read for review. */
+export function readCodewhaleInvalid(item: Item, reviewed: readonly string[], host: HostFacts): InvalidBundle | undefined {
+  const dir = item.path;
+  const label = resolveManifest(dir);
+  const discoveryRoot = canonicalPath(path.dirname(dir));
+  const root = canonicalPath(dir);
+  if (!label || !discoveryRoot || !root) return undefined;
+  const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
+  const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
+  const fresh = out.items[0];
+  if (!fresh) return undefined;
+  // The content walk hashes every file whatever the manifest says; only a walk that fails (a link, a limit) falls back to the reviewed files.
+  const manifest = readRegularFile(path.join(dir, label), MAX_MANIFEST_BYTES);
+  const walk = manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
+  const files = walk?.ok ? walk.files.map(({ path: p, size, sha256, executable }) => ({ path: p, size, sha256, executable })) : hashListed(root, [label, ...reviewed]);
+  return { item: fresh, bundleKey: fresh.detail.bundleKey as string, root, files, contentHash: walk?.ok ? walk.contentHash : null, diagnostics: out.diagnostics };
+}
+
+const CODEWHALE_MANIFESTS = new Set(['plugin.json', 'kimi.plugin.json', 'plugin.toml']);
+
+/** `skillgate hash` of a bundle directory or of its manifest file; null for any other file. */
+export function hashCodewhaleTarget(abs: string, shown: string, host: HostFacts): HashOutcome | null {
+  const entry = lstatEntry(abs);
+  const base = path.basename(abs);
+  if (entry.type === 'file' && !CODEWHALE_MANIFESTS.has(base)) return null;
+  const dir = entry.type === 'file' ? path.dirname(abs) : abs;
+  const label = resolveManifest(dir);
+  if (!label) return { ok: false, message: `${shown} holds no plugin.json, kimi.plugin.json, plugin.toml or .claude-plugin/plugin.json`, diagnostics: [] };
+  const discoveryRoot = canonicalPath(path.dirname(dir)) ?? path.dirname(dir);
+  const bundle = loadCodewhaleBundle(dir, label, { scope: 'workspace', canonicalDiscoveryRoot: discoveryRoot, host });
+  if (!bundle.contentHash || !bundle.capabilityHash) {
+    const first = bundle.diagnostics.find((d) => d.severity === 'error');
+    return { ok: false, message: `${shown} could not be hashed: ${first?.message ?? 'invalid bundle'}`, diagnostics: bundle.diagnostics };
+  }
+  return { ok: true, system: 'codewhale', name: bundle.name, contentHash: bundle.contentHash, capabilityHash: bundle.capabilityHash, reviewToken: reviewToken(bundle.contentHash, bundle.capabilityHash), diagnostics: bundle.diagnostics };
+}

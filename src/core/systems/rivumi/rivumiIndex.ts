@@ -1,0 +1,99 @@
+import * as path from 'node:path';
+import { loadRivumiProject } from './load';
+import { faultedRivumiItems, faultedRivumiProject, rivumiFault } from './faults';
+import { rivumiItems, type RivumiContext } from './items';
+import { rivumiHooksOptIn } from './hooksOptIn';
+import type { RivumiProject } from './model';
+import { isAncestor } from '../../fs/portablePath';
+import type { Diagnostic, Item } from '../../model';
+import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
+
+export interface RivumiOptions {
+  /** The value of `RIVUMI_ENABLE_PROJECT_HOOKS`, as Rivumi reads it. */
+  readonly rivumiHooksEnv?: string | undefined;
+  /** The reader of one workspace's `.rivumi/` (tests inject faults here). */
+  readonly readers?: { readonly rivumiProject?: (workspace: string) => RivumiProject };
+}
+
+/**
+ * Each workspace's `.rivumi/` as Rivumi loads it: one load per workspace, re-read
+ * whole when anything under `.rivumi/` or a file a hook runs changes.
+ */
+export class RivumiIndex implements SystemIndex {
+  private readonly projects = new Map<string, RivumiProject>();
+
+  constructor(private readonly options: SharedIndexOptions & RivumiOptions) {}
+
+  scan(): (() => void)[] {
+    this.projects.clear();
+    for (const ws of this.options.workspaces) this.projects.set(ws, this.load(ws));
+    return [];
+  }
+
+  refresh(changed: readonly string[]): void {
+    const reload = new Set<string>();
+    for (const p of changed) {
+      for (const ws of this.options.workspaces) {
+        const project = this.projects.get(ws);
+        const rivumiDir = path.join(ws, '.rivumi');
+        if (p === rivumiDir || p.startsWith(rivumiDir + path.sep) || isAncestor(p, rivumiDir) || (project && hookScripts(project).has(p))) reload.add(ws);
+      }
+    }
+    for (const ws of reload) this.projects.set(ws, this.load(ws));
+  }
+
+  compose(ctx: DecisionContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+    const rivumiCtx: RivumiContext = { ...ctx, hooksOptIn: rivumiHooksOptIn(this.options.rivumiHooksEnv) };
+    const items: Item[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const ws of this.options.workspaces) {
+      const project = this.projects.get(ws);
+      if (!project) continue;
+      const r = itemsWithin(project, rivumiCtx);
+      for (const i of r.items) items.push(i);
+      for (const d of r.diagnostics) diagnostics.push(d);
+    }
+    return { items, diagnostics };
+  }
+
+  watchedPaths(): string[] {
+    const out = new Set<string>();
+    for (const project of this.projects.values()) for (const s of hookScripts(project)) out.add(s);
+    return [...out];
+  }
+
+  watchedTrees(): never[] {
+    return [];
+  }
+
+  /** The fault boundary of one workspace's `.rivumi/` (faults.ts). */
+  private load(workspace: string): RivumiProject {
+    try {
+      return (this.options.readers?.rivumiProject ?? loadRivumiProject)(workspace);
+    } catch (e) {
+      return faultedRivumiProject(workspace, e);
+    }
+  }
+}
+
+/** One workspace's Rivumi items; a fault while reading or deciding stays with that workspace. */
+function itemsWithin(project: RivumiProject, ctx: RivumiContext): { items: Item[]; diagnostics: Diagnostic[] } {
+  if (project.fault) return faultedRivumiItems(project.workspace, project.fault);
+  try {
+    return rivumiItems(project, ctx);
+  } catch (e) {
+    return faultedRivumiItems(project.workspace, rivumiFault(project.workspace, e));
+  }
+}
+
+/**
+ * Paths outside `.rivumi` whose change can change a Rivumi trust unit: the files the
+ * argv of project and plugin hooks name, and the paths they would name once created.
+ */
+function hookScripts(project: RivumiProject): Set<string> {
+  const out = new Set<string>();
+  for (const hashes of [project.hooksFile?.hashes, ...project.plugins.map((p) => p.hashes)]) {
+    for (const p of hashes?.watch ?? []) out.add(p);
+  }
+  return out;
+}

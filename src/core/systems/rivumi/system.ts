@@ -1,0 +1,44 @@
+import { RivumiIndex, type RivumiOptions } from './rivumiIndex';
+import { hashRivumiTarget, readRivumiInvalid, readRivumiSource } from './trustUnit';
+import { installPlugin } from './install';
+import type { AgentSystem } from '../agentSystem';
+
+/**
+ * Rivumi: `.rivumi/` in each workspace. It loads every plugin it finds and runs hooks
+ * whenever the opt-in is set, so it has no enable switch: an enable bit would claim a
+ * control that does not exist; its units are trusted or not (trust.md "Status").
+ */
+export const rivumi: AgentSystem<RivumiOptions> = {
+  id: 'rivumi',
+  label: 'Rivumi',
+  icon: 'book',
+  bundleIcon: 'plug',
+  workspaceRoots: ['.rivumi'],
+  noEnableSwitch: {
+    refusal: (item, operation) => {
+      const off =
+        item.kind === 'hooks'
+          ? 'To stop Rivumi running these hooks, remove or rename .rivumi/hooks.json (or leave RIVUMI_ENABLE_PROJECT_HOOKS unset).'
+          : `To switch ${item.name} off, remove its manifest from .rivumi/plugins/ or rename it so it no longer ends in .json.`;
+      return `Rivumi has no enable switch, so Skillgate cannot ${operation} \`${item.name}\`: Rivumi loads every plugin in .rivumi/plugins/, and runs .rivumi/hooks.json and plugin hooks whenever RIVUMI_ENABLE_PROJECT_HOOKS=1, whatever Skillgate says. ${off} To vouch for it as it is, review and trust it.`;
+    },
+    notice: (item) =>
+      item.kind === 'hooks'
+        ? 'Rivumi has no enable switch: with RIVUMI_ENABLE_PROJECT_HOOKS=1 it runs these hooks whether or not you trust them. Trust records that you reviewed exactly these bytes; to stop Rivumi running them, remove or rename .rivumi/hooks.json.'
+        : 'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
+  },
+  unitLabel: (item) => (item.kind === 'hooks' ? 'Rivumi hooks file' : 'Rivumi plugin'),
+  createIndex: (options) => new RivumiIndex(options),
+  // Rivumi loads every plugin it lists; it runs the hooks file only under the opt-in the index saw.
+  loads: (item) => (item.kind === 'hooks' ? item.detail.facts?.optIn === true : item.decision !== 'display_only'),
+  readSource: (item) => readRivumiSource(item),
+  readInvalid: (item, reviewed) => readRivumiInvalid(item, reviewed),
+  hashTarget: (abs, shown) => hashRivumiTarget(abs, shown),
+  hashTargetHint: 'a Rivumi plugin manifest (.rivumi/plugins/*.json) or .rivumi/hooks.json',
+  agentTrustCommand: () => null,
+  reviewAgainHint: () => 'review it again',
+  installPlugin: (manifest, workspace, options) => {
+    const r = installPlugin(manifest, workspace, options);
+    return r.ok ? { ok: true, name: r.plugin.name, source: r.plugin.source, file: r.plugin.file, written: r.written, loads: 'Rivumi loads it from now on' } : r;
+  },
+};

@@ -1,0 +1,22 @@
+import { systemOf } from '../systems/registry';
+import type { Item } from '../model';
+
+/**
+ * Only a system whose agent honours an enable switch has one in Skillgate (trust.md
+ * "Status", decisions.md): such an agent loads a trusted bundle only when it is enabled.
+ * For an agent without one, an enable bit would claim a control that does not exist;
+ * its units are trusted or not, and the store's `enabled` field is ignored for them.
+ */
+export function hasEnableSwitch(item: Pick<Item, 'system'>): boolean {
+  return systemOf(item.system).noEnableSwitch === null;
+}
+
+/** Why `enable`/`disable` is refused for a unit whose agent has no switch, and how that agent is switched off instead. */
+export function noEnableSwitchRefusal(item: Pick<Item, 'system' | 'kind' | 'name'>, operation: 'enable' | 'disable'): string {
+  return systemOf(item.system).noEnableSwitch?.refusal(item, operation) ?? '';
+}
+
+/** The review panel's sentence for a unit without a switch (it offers Trust only); null when its agent has one. */
+export function noEnableSwitchNotice(item: Pick<Item, 'system' | 'kind'>): string | null {
+  return systemOf(item.system).noEnableSwitch?.notice(item) ?? null;
+}
