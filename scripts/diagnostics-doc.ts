@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/core/diagnostics/diagnosticCodes';
 import { DIAGNOSTIC_HELP } from '../src/core/diagnostics/diagnosticHelp';
 import { REASON_TEXT } from '../src/core/decisions/reasonText';
+import { DIAGNOSTICS_PAGE, codeAnchor, codeHeading } from '../src/core/diagnostics/diagnosticsPage';
 
 export function diagnosticsDoc(): string {
   const lines = [
@@ -17,7 +18,7 @@ export function diagnosticsDoc(): string {
   ];
   for (const [code, [severity, text]] of Object.entries(DIAGNOSTIC_CODES)) {
     const help = DIAGNOSTIC_HELP[code as DiagnosticCode];
-    lines.push(`### \`${code}\``, '', `<a id="${anchor(code)}"></a>**${severity}** · ${text}`, '', `How to fix: ${help.fix}`, '');
+    lines.push(codeHeading(code), '', `<a id="${codeAnchor(code)}"></a>**${severity}** · ${text}`, '', `How to fix: ${help.fix}`, '');
     if (help.quickFix) lines.push(`Quick fix: ${help.quickFix}.`, '');
   }
   lines.push(
@@ -27,21 +28,12 @@ export function diagnosticsDoc(): string {
     '',
     '| reason | meaning |',
     '| --- | --- |',
-    ...Object.entries(REASON_TEXT).map(([code, text]) => `| <a id="${anchor(code)}"></a>\`${code}\` | ${text} |`),
+    ...Object.entries(REASON_TEXT).map(([code, text]) => `| <a id="${codeAnchor(code)}"></a>\`${code}\` | ${text} |`),
     '',
   );
   return lines.join('\n');
 }
 
-export function anchor(code: string): string {
-  return code.replace(/[^a-z0-9]+/g, '-');
-}
-
-/** The 0-based line of each code's heading in the generated page (the editor opens the page there). */
-export function headingLine(doc: string, code: string): number {
-  return doc.split('\n').indexOf(`### \`${code}\``);
-}
-
 if (require.main === module) {
-  fs.writeFileSync(path.join(__dirname, '..', 'docs', 'diagnostics.md'), diagnosticsDoc());
+  fs.writeFileSync(path.join(__dirname, '..', ...DIAGNOSTICS_PAGE), diagnosticsDoc());
 }

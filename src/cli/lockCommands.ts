@@ -9,7 +9,7 @@ import type { LifecycleContext } from '../core/trust/lifecycle';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
 import { UsageError } from './options';
-import type { Io } from './main';
+import type { Io } from './invocation';
 
 /** `--lock` as given: undefined (absent), '' (bare: each workspace's own skillgate.lock) or a file name. */
 function lockFileOf(workspace: string, given: string, cwd: string): string {

@@ -1,4 +1,4 @@
-import { displayPath } from '../core/report/contract';
+import { displayPath, scopedPath } from '../core/report/contract';
 import { agentSystems, ofSystem } from '../core/systems/registry';
 import { displayText } from '../core/text/displayText';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
@@ -52,7 +52,7 @@ export function diagnosticsText(snapshot: Snapshot): string {
 }
 
 export function showText(snapshot: Snapshot, item: Item): string {
-  const where = (p: string) => (item.scope === 'user' ? p : displayPath(p, snapshot.workspaces));
+  const where = (p: string) => scopedPath(item, p, snapshot.workspaces);
   const lines = [
     `${item.qualifiedName} (${item.system} ${item.kind}, ${item.scope})`,
     `  id: ${item.id}`,

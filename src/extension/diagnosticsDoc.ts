@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { DIAGNOSTICS_PAGE, headingCode } from '../core/diagnostics/diagnosticsPage';
 
 /**
  * The diagnostics page that ships in the VSIX (`docs/diagnostics.md`): each code's link
@@ -14,7 +15,7 @@ export class DiagnosticsDoc {
   constructor(private readonly extensionUri: vscode.Uri) {}
 
   get file(): vscode.Uri {
-    return vscode.Uri.joinPath(this.extensionUri, 'docs', 'diagnostics.md');
+    return vscode.Uri.joinPath(this.extensionUri, ...DIAGNOSTICS_PAGE);
   }
 
   /** The 0-based line of the code's heading (0 when the page does not list it). */
@@ -28,8 +29,8 @@ export class DiagnosticsDoc {
         // A build without the page still opens the link, at the top.
       }
       text.split(/\r?\n/).forEach((l, i) => {
-        const m = /^### `([^`]+)`$/.exec(l);
-        if (m?.[1]) this.lines?.set(m[1], i);
+        const code = headingCode(l);
+        if (code) this.lines?.set(code, i);
       });
     }
     return this.lines.get(code) ?? 0;

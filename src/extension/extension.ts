@@ -6,9 +6,14 @@ import { StatusBar } from './statusBar';
 import { TreeModes } from './treeMode';
 import { QuickFixes } from './quickFixes';
 import { DiagnosticsDoc } from './diagnosticsDoc';
-import { refreshOfflineSchemas, serveSchemasOffline } from './offlineSchemas';
+import { refreshOfflineSchemas } from './offlineSchemas';
 import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
-import { doctorText, notifyDrift, registerCommands, windowUi } from './commands';
+import { registerCommands } from './commands';
+import { bundleCommands } from './bundleCommands';
+import { workspaceCommands } from './workspaceCommands';
+import { windowUi } from './windowUi';
+import { notifyDrift } from './notifyDrift';
+import { doctorText } from './doctorText';
 import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
 import type { Snapshot } from '../core/index/snapshot';
@@ -34,21 +39,21 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
   view.message = 'Indexing…';
   const modes = new TreeModes(context.workspaceState, tree, view);
-  const service = new SkillgateService();
+  // "Skillgate: Show Log": index runs, watcher batches, trust-store changes and failures, with timings.
+  const log = vscode.window.createOutputChannel('Skillgate', { log: true });
+  const service = new SkillgateService(log);
   const docs = new DiagnosticsDoc(context.extensionUri);
   const problems = new Problems(docs);
   const status = new StatusBar();
   const panels = new ReviewPanels(context.extensionUri, service, windowUi);
   const snapshots = new vscode.EventEmitter<Snapshot>();
   const reports = new ReadonlyDocuments(() => service.snapshot, () => doctorText(service));
-  context.subscriptions.push(service, problems, status, panels, view, snapshots, reports);
+  context.subscriptions.push(log, service, problems, status, panels, view, snapshots, reports);
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
     // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
-    vscode.commands.registerCommand(DiagnosticsDoc.command, (code: unknown) => docs.show(typeof code === 'string' ? code : '')),
-    vscode.commands.registerCommand('skillgate.serveSchemasOffline', () => serveSchemasOffline(context.extensionUri)),
     service.onIndexProgress(({ done, total }) => {
       // Only until the first snapshot: later re-indexes keep the tree and show the view's progress bar.
       if (!service.snapshot) view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
@@ -69,8 +74,11 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     }),
   );
   const focusView = () => vscode.commands.executeCommand('skillgate.items.focus');
-  registerCommands(context, service, panels, focusView);
-  modes.register(context, focusView);
+  registerCommands(
+    context,
+    { ...workspaceCommands({ service, panels, docs, log, extensionUri: context.extensionUri, focusView }), ...bundleCommands(service, panels), ...modes.commands(focusView) },
+    log,
+  );
   refreshOfflineSchemas(context.extensionUri).catch(() => undefined);
   const ready = service.refreshAll();
   const find = (key: string): Item | undefined => service.snapshot?.items.find((i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'));

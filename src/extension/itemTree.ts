@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
+import { editorRange } from './editorRange';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { systemOf } from '../core/systems/registry';
 import { childNodes, DEFAULT_TREE_MODE, GROUP_LABEL, type DecisionGroup, type TreeMode, type TreeNode } from './treeNodes';
@@ -90,7 +91,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     const winner = item.shadowedBy ? this.snapshot?.items.find((i) => i.id === item.shadowedBy) : undefined;
     t.tooltip = tooltip(item, { diagnostics: this.snapshot?.diagnostics.filter((d) => d.itemId === item.id) ?? [], ...(winner ? { winner } : {}) });
     t.contextValue = contextValueOf(item);
-    t.command = { command: 'vscode.open', title: 'Open', arguments: [fileUri(item.location.file), { selection: toRange(item.location.range), preview: true }] };
+    t.command = { command: 'vscode.open', title: 'Open', arguments: [fileUri(item.location.file), { selection: editorRange(item.location.range), preview: true }] };
     return t;
   }
 }
@@ -101,8 +102,4 @@ function tooltip(item: Item, context: TooltipContext): vscode.MarkdownString {
   md.isTrusted = { enabledCommands: [...TOOLTIP_COMMANDS] };
   md.supportHtml = false;
   return md;
-}
-
-export function toRange(r: Item['location']['range']): vscode.Range {
-  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
+import { editorRange } from './editorRange';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Diagnostic } from '../core/model';
 import { displayText } from '../core/text/displayText';
@@ -20,12 +21,12 @@ export class Problems implements vscode.Disposable {
   update(snapshot: Snapshot): void {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const d of snapshot.diagnostics) {
-      const diag = new vscode.Diagnostic(new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character), displayText(d.message), SEVERITY[d.severity]);
+      const diag = new vscode.Diagnostic(editorRange(d.range), displayText(d.message), SEVERITY[d.severity]);
       diag.source = 'skillgate';
       // The code links to its section of the bundled docs/diagnostics.md.
       diag.code = { value: d.code, target: this.docs.link(d.code) };
       if (d.related?.length) {
-        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(fileUri(r.file), new vscode.Range(r.range.start.line, r.range.start.character, r.range.end.line, r.range.end.character)), displayText(r.message)));
+        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(fileUri(r.file), editorRange(r.range)), displayText(r.message)));
       }
       const list = byFile.get(d.file) ?? [];
       list.push(diag);

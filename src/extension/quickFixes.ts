@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { displayText } from '../core/text/displayText';
 import { fileUri } from './fileUri';
+import { editorRange } from './editorRange';
 import type { Snapshot } from '../core/index/snapshot';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 
@@ -46,7 +47,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
       action.diagnostics = [shown];
       action.isPreferred = true;
       action.edit = new vscode.WorkspaceEdit();
-      for (const e of d.fix.edits) action.edit.replace(fileUri(e.file), new vscode.Range(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character), e.newText);
+      for (const e of d.fix.edits) action.edit.replace(fileUri(e.file), editorRange(e.range), e.newText);
       actions.push(action);
     }
     return actions;

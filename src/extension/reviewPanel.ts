@@ -10,6 +10,7 @@ import type { SkillgateService } from './skillgateService';
 import type { GatePort, UiPort } from './flows/ports';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
+import { rivumiHooksOptIn } from '../core/systems/rivumi/hooksOptIn';
 
 export const REVIEW_VIEW_TYPE = 'skillgate.review';
 
@@ -125,7 +126,7 @@ class ReviewPanel {
       this.shownToken = undefined;
       return;
     }
-    const model = reviewViewModel(r.value, snapshot, process.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1', vscode.workspace.isTrusted);
+    const model = reviewViewModel(r.value, snapshot, rivumiHooksOptIn(process.env.RIVUMI_ENABLE_PROJECT_HOOKS), vscode.workspace.isTrusted);
     const changed = fromChange && this.model !== undefined && (this.model.hashes.token !== model.hashes.token || this.model.hashes.content !== model.hashes.content);
     if (changed) this.changedWhileOpen = true;
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;

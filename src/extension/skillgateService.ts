@@ -3,20 +3,21 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
-import { TrustStore } from '../core/trust/trustStore';
+import { TrustStore, type Mutation } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
 import { codewhaleHome, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
 import { guardIndex, guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
+import { loggedIndexRun, loggedIndexRunAsync } from './flows/indexRunLog';
+import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
+import { displayText } from '../core/text/displayText';
 
 const DEBOUNCE_MS = 150;
-
-const failureUi: IndexFailureUi = { error: (message) => void vscode.window.showErrorMessage(message) };
 
 /**
  * Owns the core indexer and the shared trust store for this window, watches the disk,
@@ -43,8 +44,16 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
+  /** An index failure: shown, and logged with the rest. */
+  private readonly failureUi: IndexFailureUi;
 
-  constructor() {
+  constructor(private readonly log: LogPort) {
+    this.failureUi = {
+      error: (message) => {
+        log.error(message);
+        void vscode.window.showErrorMessage(message);
+      },
+    };
     this.store = new TrustStore(stateDirectory());
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshAll()),
@@ -90,16 +99,20 @@ export class SkillgateService implements vscode.Disposable {
       return guardIndexAsync(
         async () => {
           this.watch(folders, indexer);
-          const loaded = await indexer.indexAllAsync((done, total) => this.progress.fire({ done, total }));
+          const loaded = await loggedIndexRunAsync(this.log, 'full index', () => indexer.indexAllAsync((done, total) => this.progress.fire({ done, total })));
           const changed = this.fullIndexRuns.finish(run);
           if (!changed) return this.current ?? loaded;
           this.indexer = indexer;
-          const snapshot = this.publish(changed.paths.length > 0 ? indexer.refresh(changed.paths) : changed.storeChanged ? indexer.snapshot() : loaded);
+          const replayed = (): Snapshot => {
+            if (changed.paths.length > 0) return loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(changed.paths));
+            return changed.storeChanged ? loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()) : loaded;
+          };
+          const snapshot = this.publish(replayed());
           this.watch(folders, indexer);
           return snapshot;
         },
         fallback,
-        failureUi,
+        this.failureUi,
       );
     });
   }
@@ -107,7 +120,7 @@ export class SkillgateService implements vscode.Disposable {
   /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
   rederive(): Snapshot | undefined {
     const indexer = this.indexer;
-    return indexer ? guardIndex(() => this.publish(indexer.snapshot()), () => this.current, failureUi) : undefined;
+    return indexer ? guardIndex(() => this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot())), () => this.current, this.failureUi) : undefined;
   }
 
   lifecycle(): LifecycleContext {
@@ -119,24 +132,29 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   trust(item: Item, token: string) {
-    return this.thenRederive(trust(item, token, this.lifecycle()));
+    return this.storeChange('trust', item, () => trust(item, token, this.lifecycle()));
   }
 
   enable(item: Item) {
-    return this.thenRederive(enable(item, this.lifecycle()));
+    return this.storeChange('enable', item, () => enable(item, this.lifecycle()));
   }
 
   disable(item: Item) {
-    return this.thenRederive(disable(item, this.lifecycle()));
+    return this.storeChange('disable', item, () => disable(item, this.lifecycle()));
   }
 
   revoke(item: Item) {
-    return this.thenRederive(revoke(item, this.lifecycle()));
+    return this.storeChange('revoke', item, () => revoke(item, this.lifecycle()));
   }
 
-  /** Every store change is shown at once, without waiting for the store watcher. */
-  private async thenRederive<T>(operation: Promise<T>): Promise<T> {
-    const r = await operation;
+  /** A trust-store change, logged with its time or its refusal, and shown at once, without waiting for the store watcher. */
+  private async storeChange<T>(operation: string, item: Item, change: () => Promise<Mutation<T>>): Promise<Mutation<T>> {
+    const started = performance.now();
+    const r = await change();
+    const what = `trust store: ${operation} ${displayText(item.name)}`;
+    const ms = Math.round(performance.now() - started);
+    if (r.ok) this.log.info(`${what} in ${ms} ms`);
+    else this.log.warn(`${what} refused after ${ms} ms: ${displayText(r.message)}`);
     this.rederive();
     return r;
   }
@@ -151,6 +169,7 @@ export class SkillgateService implements vscode.Disposable {
 
   private publish(snapshot: Snapshot): Snapshot {
     const previous = this.current;
+    if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem) this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
     this.current = snapshot;
     this.changed.fire({ previous, snapshot });
     return snapshot;
@@ -179,8 +198,9 @@ export class SkillgateService implements vscode.Disposable {
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
       this.store.ensureDirectory();
-    } catch {
+    } catch (e) {
       // an unusable location: the store reports it as unavailable
+      this.log.warn(`trust store directory ${displayText(this.store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`);
     }
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
     const watched = indexer.watchedPaths();
@@ -194,19 +214,21 @@ export class SkillgateService implements vscode.Disposable {
 
   private flush(paths: string[], storeChanged: boolean): void {
     const indexer = this.indexer;
-    if (this.fullIndexRuns.record(paths, storeChanged) || !indexer) return;
+    const held = this.fullIndexRuns.record(paths, storeChanged);
+    this.log.info(`watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`);
+    if (held || !indexer) return;
     // Runs from a timer: nothing may escape into the extension host.
     guardIndex(
       () => {
         if (paths.length) {
           this.watchNewDirectories(paths);
-          this.publish(indexer.refresh(paths));
+          this.publish(loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(paths)));
           // A hooks file written or edited since the last full index may name scripts no watcher covers yet.
           if (indexer.watchedPaths().join('\0') !== this.watching.paths) this.watch(this.watching.folders, indexer);
-        } else if (storeChanged) this.publish(indexer.snapshot());
+        } else if (storeChanged) this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()));
       },
       () => undefined,
-      failureUi,
+      this.failureUi,
     );
   }
 

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FILTER_LABEL, TREE_FILTERS, readTreeMode, type TreeMode } from './treeNodes';
 import type { ItemTreeProvider } from './itemTree';
+import type { CommandHandlers } from './commands';
 
 const STATE_KEY = 'skillgate.treeMode';
 /**
@@ -30,20 +31,19 @@ export class TreeModes {
     await this.state.update(STATE_KEY, this.mode);
   }
 
-  register(context: vscode.ExtensionContext, focusView: () => Thenable<unknown>): void {
-    const reg = (id: string, fn: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
-    reg('skillgate.showNeedsReview', () => this.set({ filter: 'needsReview' }));
-    reg('skillgate.showRejected', () => this.set({ filter: 'rejected' }));
-    reg('skillgate.showAll', () => this.set({ filter: 'all' }));
-    reg('skillgate.groupByDecision', () => this.set({ groupByDecision: true }));
-    reg('skillgate.groupByFolder', () => this.set({ groupByDecision: false }));
-    // The status bar's click: the view, filtered to its worst state (or everything when all is well).
-    context.subscriptions.push(
-      vscode.commands.registerCommand('skillgate.showFiltered', async (filter?: unknown) => {
+  /** The Filter and Group commands, and the status bar's click: the view, filtered to its worst state (or everything when all is well). */
+  commands(focusView: () => Thenable<unknown>): CommandHandlers<'skillgate.showNeedsReview' | 'skillgate.showRejected' | 'skillgate.showAll' | 'skillgate.groupByDecision' | 'skillgate.groupByFolder' | 'skillgate.showFiltered'> {
+    return {
+      'skillgate.showNeedsReview': () => this.set({ filter: 'needsReview' }),
+      'skillgate.showRejected': () => this.set({ filter: 'rejected' }),
+      'skillgate.showAll': () => this.set({ filter: 'all' }),
+      'skillgate.groupByDecision': () => this.set({ groupByDecision: true }),
+      'skillgate.groupByFolder': () => this.set({ groupByDecision: false }),
+      'skillgate.showFiltered': async (filter) => {
         await this.set({ filter: TREE_FILTERS.find((f) => f === filter) ?? 'needsReview' });
         await focusView();
-      }),
-    );
+      },
+    };
   }
 
   private apply(): void {

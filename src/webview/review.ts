@@ -65,19 +65,36 @@ function openLink(label: Shown | string, file: string, line: number): HTMLElemen
 }
 
 function render(m: ReviewViewModel, changed: boolean): void {
-  root.replaceChildren();
+  root.replaceChildren(
+    ...banners(m, changed),
+    header(m),
+    ...(m.notCovered.length ? [notCoveredSection(m.notCovered)] : []),
+    ...(m.changes ? [changesSection(m.changes, m.capabilitiesUnknown)] : []),
+    capabilitiesSection(m),
+    filesSection(m.files),
+    diagnosticsSection(m.diagnostics),
+    hashesSection(m.hashes),
+  );
+}
+
+/** The bundle changed under an open review; it holds invisible characters. */
+function banners(m: ReviewViewModel, changed: boolean): HTMLElement[] {
+  const out: HTMLElement[] = [];
   if (changed) {
     const banner = el('div', 'banner changed');
     banner.append(icon('warning'), el('span', undefined, 'This bundle changed on disk while this review was open. The review below shows it as it is now. If you trusted it before the change, that trust covered only the earlier version and no longer applies.'));
-    root.append(banner);
+    out.push(banner);
   }
   if (m.hiddenCount > 0) {
     const banner = el('div', 'banner hidden');
     banner.append(icon('eye'), el('span', undefined, `${m.hiddenCount} string(s) in this bundle contain invisible or bidirectional characters; they are shown as ⟦U+…⟧ and flagged.`));
-    root.append(banner);
+    out.push(banner);
   }
+  return out;
+}
 
-  // Header: name, system, scope, path, decision with every reason, trust, enabled.
+/** Header: name, system, scope, path, decision with every reason, trust, enabled; then the actions and their status line. */
+function header(m: ReviewViewModel): HTMLElement {
   const header = el('header');
   const title = el('h1');
   title.append(icon(m.header.system === 'codewhale' ? 'extensions' : 'book'), shownText(m.header.name));
@@ -91,25 +108,45 @@ function render(m: ReviewViewModel, changed: boolean): void {
     p.append(shownText(m.header.description));
     header.append(p);
   }
-  const decision = el('div', `decision decision-${m.header.decision}${m.header.loadedUnreviewed ? ' loaded-unreviewed' : ''}`);
-  decision.append(el('strong', undefined, m.header.decisionText));
+  header.append(decisionBox(m.header), trustState(m.header), actionButtons(m));
+  for (const notice of m.actions.notices) {
+    const p = el('p', 'notice');
+    p.setAttribute('role', 'note');
+    p.append(icon('lock'), el('span', undefined, notice));
+    header.append(p);
+  }
+  const status = el('div', 'status');
+  status.id = 'status';
+  status.setAttribute('role', 'status');
+  header.append(status);
+  return header;
+}
+
+function decisionBox(h: ReviewViewModel['header']): HTMLElement {
+  const decision = el('div', `decision decision-${h.decision}${h.loadedUnreviewed ? ' loaded-unreviewed' : ''}`);
+  decision.append(el('strong', undefined, h.decisionText));
   const reasons = el('ul', 'reasons');
-  for (const r of m.header.reasons) {
+  for (const r of h.reasons) {
     const li = el('li');
     li.append(el('code', undefined, r.code), el('span', undefined, ` ${r.text}`));
     reasons.append(li);
   }
   decision.append(reasons);
-  header.append(decision);
+  return decision;
+}
+
+function trustState(h: ReviewViewModel['header']): HTMLElement {
   const state = el('div', 'state');
-  state.append(el('span', `pill trust-${m.header.trust}`, `trust: ${m.header.trust}`));
+  state.append(el('span', `pill trust-${h.trust}`, `trust: ${h.trust}`));
   // A system without an enable switch (Rivumi) has no bit to show; a loaded, unreviewed bundle is shown as the risk it is.
   // Green only when the switch is on and the bundle is active: an enabled bundle that changed waits for a new review.
-  if (m.header.enabled !== null) state.append(m.header.enabled && m.header.decision !== 'registered' ? el('span', 'pill muted', 'enabled, but not active') : el('span', `pill ${m.header.enabled ? 'on' : 'off'}`, m.header.enabled ? 'enabled' : 'not enabled'));
-  if (m.header.loadedUnreviewed) state.append(el('span', 'pill risk', 'loaded · not reviewed'));
-  header.append(state);
+  if (h.enabled !== null) state.append(h.enabled && h.decision !== 'registered' ? el('span', 'pill muted', 'enabled, but not active') : el('span', `pill ${h.enabled ? 'on' : 'off'}`, h.enabled ? 'enabled' : 'not enabled'));
+  if (h.loadedUnreviewed) state.append(el('span', 'pill risk', 'loaded · not reviewed'));
+  return state;
+}
 
-  // Which actions work is decided on the host (reviewActions); a disabled one says why.
+/** Which actions work is decided on the host (reviewActions); a disabled one says why. */
+function actionButtons(m: ReviewViewModel): HTMLElement {
   const actions = el('div', 'actions');
   const token = m.hashes.token;
   const a = m.actions;
@@ -121,159 +158,160 @@ function render(m: ReviewViewModel, changed: boolean): void {
     button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' }), { disabled: token === null, title: token === null ? 'No review token: the bundle cannot be hashed' : 'Copy the review token' }),
   );
   if (m.hashes.codewhaleCommand) actions.append(button('Copy /plugin trust', 'terminal', () => vscode.postMessage({ type: 'copyCodewhaleCommand' })));
-  header.append(actions);
-  for (const notice of a.notices) {
-    const p = el('p', 'notice');
-    p.setAttribute('role', 'note');
-    p.append(icon('lock'), el('span', undefined, notice));
-    header.append(p);
-  }
-  const status = el('div', 'status');
-  status.id = 'status';
-  status.setAttribute('role', 'status');
-  header.append(status);
-  root.append(header);
+  return actions;
+}
 
-  // What the hooks run that trust cannot cover: listed first, since it blocks trust.
-  if (m.notCovered.length) {
-    const s = section(`Not covered by this trust (${m.notCovered.length}): trust is refused`, 'error', 'not-covered');
-    const list = el('ul');
-    for (const n of m.notCovered) {
-      const li = el('li', 'diag diag-error');
-      li.append(shownText(n));
-      list.append(li);
-    }
-    s.append(list);
-    root.append(s);
+/** What the hooks run that trust cannot cover: listed first, since it blocks trust. */
+function notCoveredSection(notCovered: ReviewViewModel['notCovered']): HTMLElement {
+  const s = section(`Not covered by this trust (${notCovered.length}): trust is refused`, 'error', 'not-covered');
+  const list = el('ul');
+  for (const n of notCovered) {
+    const li = el('li', 'diag diag-error');
+    li.append(shownText(n));
+    list.append(li);
   }
+  s.append(list);
+  return s;
+}
 
-  // What changed since your last review: capabilities first, then files with diffs.
-  if (m.changes) {
-    const s = section('What changed since your last review', 'diff', 'changes');
-    s.classList.add('highlight');
-    // "reviewed 3 hours ago", the exact time on hover.
-    const when = el('span', 'reviewed-at muted', ` (${m.changes.reviewedAgo})`);
-    when.title = m.changes.reviewedAt;
-    s.querySelector('h2')?.append(when);
-    const caps = el('ul', 'changes');
-    if (m.capabilitiesUnknown) caps.append(el('li', 'warn', m.capabilitiesUnknown));
-    else if (m.changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
-    for (const c of m.changes.capabilities) {
-      const li = el('li', `change-${c.change}`);
-      li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));
-      if (c.argv) li.append(argvChange(c.argv.before, c.argv.after));
-      caps.append(li);
-    }
-    s.append(el('h3', undefined, 'Capabilities'), caps, el('h3', undefined, 'Files'));
-    if (m.changes.files.length === 0) s.append(el('p', 'muted', 'No file changes.'));
-    for (const f of m.changes.files) {
-      const d = el('details', `file-change change-${f.change}`);
-      const key = f.file;
-      d.open = openDiffs.has(key);
-      d.addEventListener('toggle', () => (d.open ? openDiffs.add(key) : openDiffs.delete(key)));
-      const sum = el('summary');
-      sum.append(el('span', `tag tag-${f.change}`, f.change), openLink(f.path, f.file, 0));
-      if (f.note) sum.append(el('span', 'muted', ` ${f.note}`));
-      d.append(sum);
-      if (f.diff.length) {
-        const pre = el('pre', 'diff');
-        for (const line of f.diff) {
-          const row = el('div', `diff-${line.kind}`);
-          row.append(shownText(line.text));
-          pre.append(row);
-        }
-        d.append(pre);
-      }
-      s.append(d);
-    }
-    root.append(s);
+/** What changed since your last review: capabilities first, then files with diffs. */
+function changesSection(changes: NonNullable<ReviewViewModel['changes']>, capabilitiesUnknown: ReviewViewModel['capabilitiesUnknown']): HTMLElement {
+  const s = section('What changed since your last review', 'diff', 'changes');
+  s.classList.add('highlight');
+  // "reviewed 3 hours ago", the exact time on hover.
+  const when = el('span', 'reviewed-at muted', ` (${changes.reviewedAgo})`);
+  when.title = changes.reviewedAt;
+  s.querySelector('h2')?.append(when);
+  const caps = el('ul', 'changes');
+  if (capabilitiesUnknown) caps.append(el('li', 'warn', capabilitiesUnknown));
+  else if (changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
+  for (const c of changes.capabilities) {
+    const li = el('li', `change-${c.change}`);
+    li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));
+    if (c.argv) li.append(argvChange(c.argv.before, c.argv.after));
+    caps.append(li);
   }
+  s.append(el('h3', undefined, 'Capabilities'), caps, el('h3', undefined, 'Files'));
+  if (changes.files.length === 0) s.append(el('p', 'muted', 'No file changes.'));
+  for (const f of changes.files) s.append(fileChange(f));
+  return s;
+}
 
-  // Capabilities.
+/** One changed file, its diff collapsed unless the user had it open (kept across renders). */
+function fileChange(f: NonNullable<ReviewViewModel['changes']>['files'][number]): HTMLElement {
+  const d = el('details', `file-change change-${f.change}`);
+  const key = f.file;
+  d.open = openDiffs.has(key);
+  d.addEventListener('toggle', () => (d.open ? openDiffs.add(key) : openDiffs.delete(key)));
+  const sum = el('summary');
+  sum.append(el('span', `tag tag-${f.change}`, f.change), openLink(f.path, f.file, 0));
+  if (f.note) sum.append(el('span', 'muted', ` ${f.note}`));
+  d.append(sum);
+  if (f.diff.length) {
+    const pre = el('pre', 'diff');
+    for (const line of f.diff) {
+      const row = el('div', `diff-${line.kind}`);
+      row.append(shownText(line.text));
+      pre.append(row);
+    }
+    d.append(pre);
+  }
+  return d;
+}
+
+function capabilitiesSection(m: ReviewViewModel): HTMLElement {
   const caps = section('Capabilities', 'plug', 'capabilities');
+  const c = m.capabilities;
   if (m.capabilitiesUnknown) caps.append(el('p', 'warn', m.capabilitiesUnknown));
-  if (m.capabilities.mcp.length) {
+  if (c.mcp.length) {
     caps.append(el('h3', undefined, 'MCP servers'));
-    for (const srv of m.capabilities.mcp) caps.append(mcpCard(srv));
+    for (const srv of c.mcp) caps.append(mcpCard(srv));
   }
-  if (m.capabilities.networkHosts.length) {
+  if (c.networkHosts.length) {
     caps.append(el('h3', undefined, 'Network hosts'));
     const ul = el('ul', 'chips');
-    for (const h of m.capabilities.networkHosts) ul.append(el('li', 'mono', h));
+    for (const h of c.networkHosts) ul.append(el('li', 'mono', h));
     caps.append(ul);
   }
-  if (m.capabilities.hooks.length) {
+  if (c.hooks.length) {
     caps.append(el('h3', undefined, 'Hooks (run host commands)'));
-    if (m.capabilities.hooksWhen) caps.append(el('p', 'hooks-when', m.capabilities.hooksWhen));
-    if (m.capabilities.hooksOptIn !== null) caps.append(el('p', m.capabilities.hooksOptIn ? 'warn' : 'muted', m.capabilities.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'));
-    caps.append(hooksTable(m.capabilities.hooks));
+    if (c.hooksWhen) caps.append(el('p', 'hooks-when', c.hooksWhen));
+    if (c.hooksOptIn !== null) caps.append(el('p', c.hooksOptIn ? 'warn' : 'muted', c.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'));
+    caps.append(hooksTable(c.hooks));
   }
-  if (m.capabilities.skills.length) {
-    caps.append(el('h3', undefined, 'Skills'));
-    const ul = el('ul');
-    for (const sk of m.capabilities.skills) {
-      const li = el('li', 'skill');
-      li.append(shownText(sk.name, 'mono'), el('span', 'muted', ' — '), shownText(sk.description));
-      if (sk.body) li.append(bodyDetails(sk.body, 'Show the text the agent reads'));
-      ul.append(li);
-    }
-    caps.append(ul);
-  }
-  if (m.capabilities.commands.length) {
-    caps.append(el('h3', undefined, 'Commands'));
-    const ul = el('ul');
-    for (const c of m.capabilities.commands) {
-      const li = el('li', 'command');
-      li.append(shownText(c.name, 'mono'));
-      if (c.body) li.append(bodyDetails(c.body, 'Show the text the agent reads'));
-      ul.append(li);
-    }
-    caps.append(ul);
-  }
-  if (m.capabilities.components.length) {
-    caps.append(el('h3', undefined, 'Components'));
-    const ul = el('ul');
-    for (const c of m.capabilities.components) {
-      const li = el('li', `component ${c.active ? 'active' : 'not-active'}${c.inactive ? ' inactive' : ''}`);
-      // "skills from skills/ — not active: the bundle is not trusted and enabled", never "skills skills".
-      li.append(el('span', 'mono', c.kind), el('span', 'muted', c.paths.length ? ` from ${c.paths.map((p) => p.text).join(', ')}` : ''), el('span', undefined, ' — '), el('span', `activity ${c.active ? 'on' : 'off'}`, c.activity));
-      ul.append(li);
-    }
-    caps.append(ul);
-  }
+  if (c.skills.length) caps.append(el('h3', undefined, 'Skills'), skillList(c.skills));
+  if (c.commands.length) caps.append(el('h3', undefined, 'Commands'), commandList(c.commands));
+  if (c.components.length) caps.append(el('h3', undefined, 'Components'), componentList(c.components));
   if (caps.childElementCount === 1) caps.append(el('p', 'muted', 'This bundle declares no capabilities.'));
-  root.append(caps);
+  return caps;
+}
 
-  // Files.
-  const files = section(`Files (${m.files.length})`, 'files', 'files');
+function skillList(skills: ReviewViewModel['capabilities']['skills']): HTMLElement {
+  const ul = el('ul');
+  for (const sk of skills) {
+    const li = el('li', 'skill');
+    li.append(shownText(sk.name, 'mono'), el('span', 'muted', ' — '), shownText(sk.description));
+    if (sk.body) li.append(bodyDetails(sk.body, 'Show the text the agent reads'));
+    ul.append(li);
+  }
+  return ul;
+}
+
+function commandList(commands: ReviewViewModel['capabilities']['commands']): HTMLElement {
+  const ul = el('ul');
+  for (const c of commands) {
+    const li = el('li', 'command');
+    li.append(shownText(c.name, 'mono'));
+    if (c.body) li.append(bodyDetails(c.body, 'Show the text the agent reads'));
+    ul.append(li);
+  }
+  return ul;
+}
+
+function componentList(components: ReviewViewModel['capabilities']['components']): HTMLElement {
+  const ul = el('ul');
+  for (const c of components) {
+    const li = el('li', `component ${c.active ? 'active' : 'not-active'}${c.inactive ? ' inactive' : ''}`);
+    // "skills from skills/ — not active: the bundle is not trusted and enabled", never "skills skills".
+    li.append(el('span', 'mono', c.kind), el('span', 'muted', c.paths.length ? ` from ${c.paths.map((p) => p.text).join(', ')}` : ''), el('span', undefined, ' — '), el('span', `activity ${c.active ? 'on' : 'off'}`, c.activity));
+    ul.append(li);
+  }
+  return ul;
+}
+
+function filesSection(files: ReviewViewModel['files']): HTMLElement {
+  const s = section(`Files (${files.length})`, 'files', 'files');
   const table = el('table', 'files');
-  for (const f of m.files) {
+  for (const f of files) {
     const tr = el('tr');
     const name = el('td');
     name.append(openLink(f.path, f.file, 0));
     tr.append(name, el('td', 'num', String(f.size)), el('td', 'mono', f.executable ? 'x' : ''), el('td', 'mono hash', f.sha256.slice(0, 16)));
     table.append(tr);
   }
-  files.append(table);
-  root.append(files);
+  s.append(table);
+  return s;
+}
 
-  // Diagnostics.
-  const diags = section(`Diagnostics (${m.diagnostics.length})`, 'warning', 'diagnostics');
-  if (m.diagnostics.length === 0) diags.append(el('p', 'muted', 'None.'));
-  for (const d of m.diagnostics) {
+function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics']): HTMLElement {
+  const s = section(`Diagnostics (${diagnostics.length})`, 'warning', 'diagnostics');
+  if (diagnostics.length === 0) s.append(el('p', 'muted', 'None.'));
+  for (const d of diagnostics) {
     const row = el('div', `diag diag-${d.severity}`);
     row.append(icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'), el('code', undefined, d.code), shownText(d.message), el('span', 'muted', ' '), openLink(d.where, d.file, d.line));
-    diags.append(row);
+    s.append(row);
   }
-  root.append(diags);
+  return s;
+}
 
-  // Hashes and the review token.
-  const hashes = section('Content hash, capability hash, review token', 'key', 'hashes');
+/** The content hash, the capability hash and the review token. */
+function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
+  const s = section('Content hash, capability hash, review token', 'key', 'hashes');
   const dl = el('dl');
-  for (const [k, v] of [['content hash', m.hashes.content], ['capability hash', m.hashes.capability], ['review token', m.hashes.token]] as const) dl.append(el('dt', undefined, k), v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v));
-  if (m.hashes.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', m.hashes.codewhaleCommand));
-  hashes.append(dl);
-  root.append(hashes);
+  for (const [k, v] of [['content hash', h.content], ['capability hash', h.capability], ['review token', h.token]] as const) dl.append(el('dt', undefined, k), v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v));
+  if (h.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', h.codewhaleCommand));
+  s.append(dl);
+  return s;
 }
 
 function mcpCard(s: McpView): HTMLElement {

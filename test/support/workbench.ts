@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, PROJECT_ROOT } from './codeServer';
+import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 
 /** A fresh, throwaway VS Code profile: no welcome page, no git prompts, no telemetry. */
 export function freshProfile(name: string): { root: string; extensionsDir: string; userDataDir: string } {
@@ -41,7 +42,7 @@ export function placeDevelopmentBuild(extensionsDir: string): string {
   fs.cpSync(path.join(PROJECT_ROOT, 'media'), path.join(dest, 'media'), { recursive: true });
   // The VSIX ships the diagnostics page too (.vscodeignore): code links and "Show the documentation" open it.
   fs.mkdirSync(path.join(dest, 'docs'), { recursive: true });
-  fs.copyFileSync(path.join(PROJECT_ROOT, 'docs', 'diagnostics.md'), path.join(dest, 'docs', 'diagnostics.md'));
+  fs.copyFileSync(path.join(PROJECT_ROOT, ...DIAGNOSTICS_PAGE), path.join(dest, ...DIAGNOSTICS_PAGE));
   return dest;
 }
 

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics/diagnosticCodes';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
+import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 
 const SRC = path.resolve(__dirname, '../../src');
 
@@ -35,6 +36,6 @@ describe('architecture', () => {
 describe('docs', () => {
   it('keeps docs/diagnostics.md in step with the code table (npm run docs)', () => {
     const { diagnosticsDoc } = require('../../scripts/diagnostics-doc') as { diagnosticsDoc: () => string };
-    assert.equal(fs.readFileSync(path.join(SRC, '..', 'docs', 'diagnostics.md'), 'utf8'), diagnosticsDoc());
+    assert.equal(fs.readFileSync(path.join(SRC, '..', ...DIAGNOSTICS_PAGE), 'utf8'), diagnosticsDoc());
   });
 });

@@ -3,8 +3,9 @@ import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
 import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
 import { parseWebviewMessage } from '../../src/extension/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
+import { loggedIndexRun, loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';
 import { itemDescription } from '../../src/extension/itemText';
-import type { GatePort, LifecyclePort, UiPort } from '../../src/extension/flows/ports';
+import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -191,5 +192,37 @@ describe('full re-index runs and the changes seen meanwhile', () => {
     runs.record(['/during'], false);
     assert.equal(runs.finish(first), undefined);
     assert.deepEqual(runs.finish(second), { paths: ['/during'], storeChanged: false });
+  });
+});
+
+describe('the log of index runs (the "Skillgate" output channel)', () => {
+  const snapshot = { generation: 1, workspaces: ['/ws'], items: [item(), item({ id: 'b' })], diagnostics: [], trustProblem: null } as unknown as Snapshot;
+  const recorder = () => {
+    const lines: string[] = [];
+    const log: LogPort = { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), error: (m) => lines.push(`error ${m}`) };
+    return { lines, log };
+  };
+  const ticks = (...times: number[]) => () => times.shift() ?? 0;
+
+  it('logs an incremental run with its items, diagnostics and duration, and returns its snapshot', () => {
+    const { lines, log } = recorder();
+    assert.equal(loggedIndexRun(log, 'incremental index', () => snapshot, ticks(100, 112.4)), snapshot);
+    assert.deepEqual(lines, ['info incremental index: 2 item(s), 0 diagnostic(s) in 12 ms']);
+  });
+
+  it('logs a full run once it has read every bundle', async () => {
+    const { lines, log } = recorder();
+    const run = loggedIndexRunAsync(log, 'full index', async () => snapshot, ticks(0, 1500));
+    assert.deepEqual(lines, [], 'nothing before the run ends');
+    assert.equal(await run, snapshot);
+    assert.deepEqual(lines, ['info full index: 2 item(s), 0 diagnostic(s) in 1500 ms']);
+  });
+
+  it('logs nothing for a run that throws (the index guard reports it)', () => {
+    const { lines, log } = recorder();
+    assert.throws(() => loggedIndexRun(log, 'decisions re-derived', () => {
+      throw new Error('boom');
+    }), /boom/);
+    assert.deepEqual(lines, []);
   });
 });

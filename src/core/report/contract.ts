@@ -52,6 +52,11 @@ export function displayPath(file: string, workspaces: readonly string[]): string
   return portableRelative(ws, file) || '.';
 }
 
+/** A file of an item as the reports show it: absolute for a user bundle (it lives outside every workspace), else as `displayPath`. */
+export function scopedPath(item: Pick<Item, 'scope'>, file: string, workspaces: readonly string[]): string {
+  return item.scope === 'user' ? file : displayPath(file, workspaces);
+}
+
 export function owningWorkspace(file: string, workspaces: readonly string[]): string | undefined {
   let best: string | undefined;
   for (const ws of workspaces) {
@@ -70,7 +75,7 @@ export function contractItem(item: Item, workspaces: readonly string[]): Contrac
     qualifiedName: item.qualifiedName,
     scope: item.scope,
     workspace: item.workspace,
-    path: item.scope === 'user' ? item.path : displayPath(item.path, item.workspace ? [item.workspace] : workspaces),
+    path: scopedPath(item, item.path, item.workspace ? [item.workspace] : workspaces),
     parent: item.parent,
     decision: item.decision,
     reasons: [...item.reasons],

@@ -1,5 +1,5 @@
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
-import { displayPath } from './contract';
+import { scopedPath } from './contract';
 import { displayText } from '../text/displayText';
 import { childrenOf, itemById, type Snapshot } from '../index/snapshot';
 import type { Item } from '../model';
@@ -15,7 +15,7 @@ export interface ExplainSection {
  * it as text, the editor renders it as Markdown.
  */
 export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
-  const where = (f: string) => (item.scope === 'user' ? f : displayPath(f, snapshot.workspaces));
+  const where = (f: string) => scopedPath(item, f, snapshot.workspaces);
   const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
   const sections: ExplainSection[] = [];
   sections.push({
@@ -31,7 +31,7 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
       `path: ${where(item.path)}`,
       `id: ${item.id}`,
       ...(parent ? [`part of: ${parent.qualifiedName} (${parent.decision})`] : []),
-      ...(winner ? [`shadowed by: ${winner.id} at ${winner.scope === 'user' ? winner.path : displayPath(winner.path, snapshot.workspaces)}`] : []),
+      ...(winner ? [`shadowed by: ${winner.id} at ${scopedPath(winner, winner.path, snapshot.workspaces)}`] : []),
     ],
   });
   const schema: string[] = [];
@@ -64,7 +64,7 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   for (const [k, v] of Object.entries(item.detail.capabilities ?? {})) caps.push(`${k}: ${String(v).split('\n').join(', ') || '-'}`);
   for (const c of childrenOf(snapshot, item.id)) caps.push(`${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
   if (caps.length) sections.push({ title: 'Capabilities', lines: caps });
-  const conflicts = snapshot.items.filter((i) => i.shadowedBy === item.id).map((i) => `shadows ${i.id} at ${i.scope === 'user' ? i.path : displayPath(i.path, snapshot.workspaces)}`);
+  const conflicts = snapshot.items.filter((i) => i.shadowedBy === item.id).map((i) => `shadows ${i.id} at ${scopedPath(i, i.path, snapshot.workspaces)}`);
   if (winner) conflicts.unshift(`loses to ${winner.id}`);
   if (conflicts.length) sections.push({ title: 'Conflicts', lines: conflicts });
   const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);

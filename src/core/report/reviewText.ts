@@ -1,5 +1,5 @@
 import { displayText } from '../text/displayText';
-import { displayPath } from './contract';
+import { displayPath, scopedPath } from './contract';
 import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
 import type { ReviewReport } from '../trust/lifecycle';
 
@@ -13,7 +13,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   const item = r.item;
   const out: string[] = [];
   out.push(`Review: ${v(item.name)} (${item.system} ${item.kind}, ${item.scope})`);
-  out.push(`  path: ${item.scope === 'user' ? item.path : displayPath(item.path, workspaces)}`);
+  out.push(`  path: ${scopedPath(item, item.path, workspaces)}`);
   out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
   // Files trust cannot cover get their own section just below; the refusal closes the review either way.
   if (!r.trustable && r.notCovered.length === 0) out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);

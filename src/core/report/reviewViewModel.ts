@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
 import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
-import { displayPath } from './contract';
+import { displayPath, scopedPath } from './contract';
 import type { Snapshot } from '../index/snapshot';
 import type { ReviewReport } from '../trust/lifecycle';
 
@@ -154,7 +154,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       system: item.system,
       kind: item.kind,
       scope: item.scope,
-      path: displayText(item.scope === 'user' ? item.path : displayPath(item.path, snapshot.workspaces)),
+      path: displayText(scopedPath(item, item.path, snapshot.workspaces)),
       decision: current.decision,
       decisionText: DECISION_TEXT[current.decision],
       reasons: current.reasons.map((code) => ({ code, text: REASON_TEXT[code] })),

@@ -32,3 +32,13 @@ export interface GatePort {
   /** The review token last shown to the user for this item (panel or text review), if any. */
   shownToken(itemId: string): string | undefined;
 }
+
+/**
+ * The extension's log, the "Skillgate" output channel (a `vscode.LogOutputChannel`):
+ * what ran, how long it took and what failed, for when something looks wrong.
+ */
+export interface LogPort {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}

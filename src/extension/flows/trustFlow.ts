@@ -1,5 +1,6 @@
 import { hasEnableSwitch } from '../../core/trust/enableSwitch';
 import { trustEssentials } from '../../core/report/trustEssentials';
+import { shortToken } from '../../core/report/shortToken';
 import type { Item } from '../../core/model';
 import type { GatePort, LifecyclePort, UiPort } from './ports';
 
@@ -22,10 +23,6 @@ export function trustMeaning(item: Item): string {
 }
 
 export const ENABLE_AGAIN = 'Enable again';
-
-export function shortToken(token: string): string {
-  return `${token.slice(0, 12)}…${token.slice(65, 77)}`;
-}
 
 /**
  * Trust happens only after the review was shown, for exactly the token shown: the

@@ -38,3 +38,21 @@ describe('Explain Decision and Doctor (in the extension host)', () => {
     assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()), []);
   });
 });
+
+describe('commands and the log (in the extension host)', () => {
+  it('registers every command package.json contributes', async () => {
+    await skillgate();
+    const manifest = vscode.extensions.getExtension('skillgate.skillgate')?.packageJSON as { contributes: { commands: { command: string }[] } };
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id)), []);
+  });
+
+  it('Show Log opens the Skillgate channel, which logs the index runs', async () => {
+    await skillgate();
+    await vscode.commands.executeCommand('skillgate.showLog');
+    const line = /full index: \d+ item\(s\), \d+ diagnostic\(s\) in \d+ ms/;
+    // The Output panel shows the channel as a document of its own (`output:<extension id>.<channel name>`).
+    const log = await until('the Skillgate channel in the Output panel', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === 'output:skillgate.skillgate.Skillgate'));
+    await until('an index run in the log', () => line.test(log.getText()));
+  });
+});

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { itemPick } from './itemText';
+import type { SkillgateService } from './skillgateService';
+import type { Item } from '../core/model';
+
+/**
+ * The item a command acts on: the one it was given (an id from a quick fix or a test,
+ * a tree node, an item), else one the user picks from those `offered` accepts. Given
+ * an id that no longer exists, nothing: the command does nothing rather than ask.
+ */
+export async function pickBundle(service: SkillgateService, arg: unknown, what: string, offered: (i: Item) => boolean): Promise<Item | undefined> {
+  const snapshot = service.snapshot ?? (await service.refreshAll());
+  if (typeof arg === 'string') return snapshot.items.find((i) => i.id === arg);
+  const given = givenItemId(arg);
+  if (given !== undefined) return snapshot.items.find((i) => i.id === given);
+  const candidates = snapshot.items.filter(offered);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage(`Skillgate: no bundle to ${what}.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((i) => ({ ...itemPick(i), item: i })),
+    { title: `Skillgate: choose a bundle to ${what}`, matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.item;
+}
+
+/** The id an item or a tree node with a `system` names (a system node's own id matches no item); undefined for a folder node or no argument. */
+function givenItemId(arg: unknown): string | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  if ('kind' in arg && arg.kind === 'item' && 'item' in arg) return (arg.item as Item).id;
+  if ('id' in arg && 'system' in arg) return (arg as Item).id;
+  return undefined;
+}
+
+/** Items with a trust state: the bundles, not their parts. */
+export const isBundle = (i: Item): boolean => i.trust !== null;

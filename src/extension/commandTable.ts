@@ -1,0 +1,43 @@
+/**
+ * Every command the extension registers, one row each. The title, category and icon a
+ * user sees are in package.json `contributes.commands`; a row holds what registration
+ * and the menus need: where the command may run (`enablement`) and where the palette
+ * offers it (`palette`, the `commandPalette` menu's `when`; none: everywhere). No
+ * `vscode` import, so a unit test checks this table against package.json.
+ */
+export interface CommandRow {
+  readonly id: string;
+  readonly enablement?: string;
+  readonly palette?: string;
+}
+
+// Restricted Mode: trust, enable and install add what runs, so they are greyed out there (and re-checked by their handlers).
+const WORKSPACE_TRUSTED = 'isWorkspaceTrusted';
+
+export const COMMANDS = [
+  { id: 'skillgate.refresh' },
+  { id: 'skillgate.validateWorkspace' },
+  { id: 'skillgate.review' },
+  { id: 'skillgate.trust', enablement: WORKSPACE_TRUSTED, palette: WORKSPACE_TRUSTED },
+  { id: 'skillgate.enable', enablement: WORKSPACE_TRUSTED, palette: WORKSPACE_TRUSTED },
+  { id: 'skillgate.disable' },
+  { id: 'skillgate.revoke' },
+  { id: 'skillgate.explain' },
+  { id: 'skillgate.doctor' },
+  { id: 'skillgate.installRivumiPlugin', enablement: WORKSPACE_TRUSTED, palette: WORKSPACE_TRUSTED },
+  { id: 'skillgate.copyReviewToken' },
+  { id: 'skillgate.openManifest' },
+  { id: 'skillgate.focus' },
+  { id: 'skillgate.serveSchemasOffline' },
+  { id: 'skillgate.showLog' },
+  { id: 'skillgate.showNeedsReview' },
+  { id: 'skillgate.showRejected' },
+  { id: 'skillgate.showAll' },
+  { id: 'skillgate.groupByDecision' },
+  { id: 'skillgate.groupByFolder' },
+  // The status bar's click and the quick fix's documentation link: each takes an argument the palette cannot give.
+  { id: 'skillgate.showFiltered', palette: 'false' },
+  { id: 'skillgate.showDiagnosticDocumentation', palette: 'false' },
+] as const satisfies readonly CommandRow[];
+
+export type CommandId = (typeof COMMANDS)[number]['id'];
