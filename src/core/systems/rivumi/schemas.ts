@@ -6,6 +6,8 @@ import { SAFE_NAME } from './skillFile';
  * Rivumi's manifest and hook schemas (rivumi.md §4.3, §5.2), in zod. Rivumi validates
  * with pydantic; its inner reasons are reproduced where Rivumi defines them, and the
  * generic type/length/extra-key errors are phrased the way pydantic phrases them.
+ * pydantic stops a field at its first failure (a length constraint, then each validator
+ * in turn), so every check of a field here aborts the field's remaining checks.
  */
 
 export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'approval_request', 'pre_compact', 'post_compact'] as const;
@@ -37,11 +39,11 @@ export const hookCommand = z.strictObject(
   {
     command: z
       .array(strictText, { error: 'Input should be a valid tuple' })
-      .min(1, 'Tuple should have at least 1 item after validation, not 0')
-      .max(32, tooLong(32))
+      .min(1, { error: 'Tuple should have at least 1 item after validation, not 0', abort: true })
+      .max(32, { ...tooLong(32), abort: true })
       .refine((argv) => argv.every((a) => a !== '' && !a.includes('\0')), 'hook command argv entries must be non-empty and NUL-free'),
     timeout_seconds: laxFloat
-      .refine((t) => t > 0, 'Input should be greater than 0')
+      .refine((t) => t > 0, { error: 'Input should be greater than 0', abort: true })
       .refine((t) => t <= 30, 'Input should be less than or equal to 30')
       .optional(),
     tools: z
@@ -58,7 +60,7 @@ export type HookCommand = z.infer<typeof hookCommand>;
 
 const httpUrl = z
   .string({ error: 'Input should be a valid string' })
-  .max(2048, 'String should have at most 2048 characters')
+  .max(2048, { error: 'String should have at most 2048 characters', abort: true })
   .refine((raw) => {
     const v = pythonStrip(raw);
     if (v === '' || v.includes('\0')) return false;
@@ -71,7 +73,7 @@ const httpUrl = z
 const discoveryText = (max: number) =>
   z
     .string({ error: 'Input should be a valid string' })
-    .max(max, `String should have at most ${max} characters`)
+    .max(max, { error: `String should have at most ${max} characters`, abort: true })
     .refine((v) => pythonStrip(v) !== '' && !v.includes('\0'), 'plugin discovery text cannot be blank or contain NUL')
     .nullable()
     .optional();
@@ -80,8 +82,8 @@ export const pluginManifest = z.strictObject(
   {
     name: z
       .string({ error: 'Input should be a valid string' })
-      .min(1, 'String should have at least 1 character')
-      .max(64, 'String should have at most 64 characters')
+      .min(1, { error: 'String should have at least 1 character', abort: true })
+      .max(64, { error: 'String should have at most 64 characters', abort: true })
       .refine((n) => SAFE_NAME.test(pythonStrip(n)), 'invalid plugin name'),
     description: z.string({ error: 'Input should be a valid string' }).max(400, 'String should have at most 400 characters').optional(),
     skills: z
@@ -90,12 +92,12 @@ export const pluginManifest = z.strictObject(
           {
             path: z
               .string({ error: 'Input should be a valid string' })
-              .min(1, 'String should have at least 1 character')
-              .max(256, 'String should have at most 256 characters')
+              .min(1, { error: 'String should have at least 1 character', abort: true })
+              .max(256, { error: 'String should have at most 256 characters', abort: true })
               .refine((p) => {
                 const v = pythonStrip(p).replace(/\\/g, '/');
                 return v !== '' && !v.includes('\0') && !v.startsWith('/') && !v.startsWith('../') && !v.includes('/../');
-              }, 'plugin skill path must be manifest-relative')
+              }, { error: 'plugin skill path must be manifest-relative', abort: true })
               .refine((p) => pythonStrip(p).replace(/\\/g, '/').endsWith('.md'), 'plugin skill path must point to markdown'),
           },
           { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
@@ -110,8 +112,8 @@ export const pluginManifest = z.strictObject(
         {
           keywords: z
             .array(z.string({ error: 'Input should be a valid string' }), { error: 'Input should be a valid tuple' })
-            .max(16, tooLong(16))
-            .refine((ks) => ks.every((k) => SAFE_NAME.test(pythonStrip(k))), 'plugin discovery keyword is invalid')
+            .max(16, { ...tooLong(16), abort: true })
+            .refine((ks) => ks.every((k) => SAFE_NAME.test(pythonStrip(k))), { error: 'plugin discovery keyword is invalid', abort: true })
             .refine((ks) => new Set(ks.map(pythonStrip)).size === ks.length, 'plugin discovery keywords cannot contain duplicates')
             .optional(),
           homepage: httpUrl,
