@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Indexer } from '../core/index/indexer';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
-import { envelope, contractDiagnostic, contractItem, displayPath, itemsById } from '../core/report/contract';
+import { envelope, contractDetail, contractDiagnostic, contractItem, displayPath, itemsById } from '../core/report/contract';
 import { toSarif } from '../core/report/sarif';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
@@ -113,14 +113,15 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const snapshot = index();
       const item = select(snapshot);
       if (o.json) {
-        const items = [item, ...childrenOf(snapshot, item.id)];
+        const parts = childrenOf(snapshot, item.id);
+        const items = [item, ...parts];
         const ids = new Set(items.map((i) => i.id));
         const state = store.read();
         const entry = state.ok && item.detail.bundleKey ? state.state.bundles[item.detail.bundleKey] : undefined;
         const rev = item.trust !== null ? review(item, lifecycle) : undefined;
         json({
           ...envelope(snapshot, items, snapshot.diagnostics.filter((d) => d.itemId !== null && ids.has(d.itemId))),
-          detail: { ...item.detail, receipt: entry?.trust ?? null, diff: rev?.ok ? rev.value.diff : null },
+          detail: { ...contractDetail(item, parts), receipt: entry?.trust ?? null, diff: rev?.ok ? rev.value.diff : null },
         });
       } else io.out(showText(snapshot, item));
       return 0;
@@ -153,13 +154,15 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const item = select(snapshot);
       const r = await trust(item, arg(1, 'the review token shown by `skillgate review`'), lifecycle);
       if (!r.ok) return outcome(false, r.message, { id: item.id });
-      return outcome(true, `Trusted ${item.name} at ${shortToken(r.value.item.reviewToken)}; it stays disabled until you run \`skillgate enable ${item.id}\`.`, { id: item.id, reviewToken: r.value.item.reviewToken, enabled: false, snapshot: r.value.snapshot });
+      // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
+      return outcome(true, `Trusted ${item.name} at ${shortToken(r.value.item.reviewToken)}; it stays disabled until you run \`skillgate enable ${item.id}\`.`, { id: item.id, reviewToken: r.value.item.reviewToken, enabled: false, snapshot: r.value.reviewedCopy });
     }
     case 'enable': {
       const snapshot = index();
       const item = select(snapshot);
       const r = await enable(item, lifecycle);
       if (!r.ok) return outcome(false, r.message, { id: item.id });
+      // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
       return outcome(true, `Enabled ${item.name}.${r.value.note ? ` ${r.value.note}` : ''}`, { id: item.id, enabled: true });
     }
     case 'disable':

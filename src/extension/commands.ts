@@ -8,7 +8,7 @@ import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, shortToken, trustFlow 
 import type { ReviewPanels } from './reviewPanel';
 import type { SkillgateService } from './skillgateService';
 import type { TreeNode } from './itemTree';
-import type { UiPort } from './flows/ports';
+import type { LifecyclePort, UiPort } from './flows/ports';
 import type { Item } from '../core/model';
 
 /** The editor's side of the flows' UI port: modal confirmations and notifications, every message escaped (uiText.ts). */
@@ -39,7 +39,7 @@ type Arg = TreeNode | Item | string | undefined;
  */
 export function registerCommands(context: vscode.ExtensionContext, service: SkillgateService, panels: ReviewPanels, focusView: () => Thenable<unknown>): void {
   const gate = { workspaceTrusted: () => vscode.workspace.isTrusted, shownToken: (id: string) => panels.shownToken(id) };
-  const lifecycle = { review: (i: Item) => service.review(i), trust: (i: Item, t: string) => service.trust(i, t), enable: (i: Item) => service.enable(i) };
+  const lifecycle: LifecyclePort = service;
 
   const resolve = async (arg: Arg, what: string, filter: (i: Item) => boolean): Promise<Item | undefined> => {
     const snapshot = service.snapshot ?? (await service.refreshAll());

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
-import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
+import { disable, doctor, enable, review, revoke, trustShown, type LifecycleContext, type TrustPreview } from '../core/trust/lifecycle';
 import { installPlugin } from '../core/systems/rivumi/install';
 import { codewhaleHome, stateDirectory } from './settings';
 import { ChangeBatcher } from './flows/changeBatcher';
@@ -118,8 +118,9 @@ export class SkillgateService implements vscode.Disposable {
     return review(item, this.lifecycle());
   }
 
-  trust(item: Item, token: string) {
-    return this.thenRederive(trust(item, token, this.lifecycle()));
+  /** Trusts the token shown to the user after `confirm` (trustFlow.ts), reading the bundle once. */
+  trust(item: Item, token: string, confirm: (preview: TrustPreview) => Promise<boolean>) {
+    return this.thenRederive(trustShown(item, token, this.lifecycle(), confirm));
   }
 
   enable(item: Item) {

@@ -80,7 +80,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
   // Header: name, system, scope, path, decision with every reason, trust, enabled.
   const header = el('header');
   const title = el('h1');
-  title.append(icon(m.header.system === 'codewhale' ? 'extensions' : 'book'), shownText(m.header.name));
+  title.append(icon(m.header.icon), shownText(m.header.name));
   header.append(title);
   const meta = el('div', 'meta');
   meta.append(el('span', 'pill', `${m.header.system} ${m.header.kind}`), el('span', 'pill', m.header.scope), el('span', 'pill mono', m.header.path));
@@ -205,7 +205,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
   if (m.capabilities.hooks.length) {
     caps.append(el('h3', undefined, 'Hooks (run host commands)'));
     if (m.capabilities.hooksWhen) caps.append(el('p', 'hooks-when', m.capabilities.hooksWhen));
-    if (m.capabilities.hooksOptIn !== null) caps.append(el('p', m.capabilities.hooksOptIn ? 'warn' : 'muted', m.capabilities.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'));
+    if (m.capabilities.hooksOptInText !== null) caps.append(el('p', m.capabilities.hooksOptIn ? 'warn' : 'muted', m.capabilities.hooksOptInText));
     caps.append(hooksTable(m.capabilities.hooks));
   }
   if (m.capabilities.skills.length) {

@@ -12,6 +12,8 @@ export const codewhale: AgentSystem<CodewhaleOptions> = {
   icon: 'extensions',
   watchGlobs: ['.codewhale/**'],
   noEnableSwitch: null,
+  // Codewhale lists a bundle's `hooks` component but never activates it (activationPolicy.ts).
+  hooks: null,
   unitLabel: () => 'Plugin bundle',
   createIndex: (options, host) => new CodewhaleIndex(options, host),
   // Codewhale loads only enabled bundles, and of two with one name only the winner.
