@@ -162,7 +162,6 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
       const item = select(snapshot);
       const r = await enable(item, lifecycle);
       if (!r.ok) return outcome(false, r.message, { id: item.id });
-      // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
       return outcome(true, `Enabled ${item.name}.${r.value.note ? ` ${r.value.note}` : ''}`, { id: item.id, enabled: true });
     }
     case 'disable':

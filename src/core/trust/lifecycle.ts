@@ -273,6 +273,7 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
     const status = statusOf(entry?.trust ?? null, s.item.contentHash as string, s.item.capabilityHash as string);
     if (status !== 'trusted') return { ok: false, message: `${label} \`${s.item.name}\` requires review before enablement (trust: ${status})` };
     if (!copyVerified) {
+      // The message keeps the word users and tests know ("snapshot"): it names the reviewed copy.
       return { ok: false, message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement` };
     }
     if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
@@ -351,7 +352,7 @@ export interface DoctorReport {
   readonly movedAside: string | null;
 }
 
-/** Store health, stale receipts (their bundle is gone) and unreferenced snapshots. */
+/** Store health, stale receipts (their bundle is gone) and reviewed copies no receipt refers to (`unreferencedSnapshots` in the JSON contract). */
 export function doctor(store: TrustStore, options: { repair?: boolean; prune?: boolean } = {}): DoctorReport {
   let movedAside: string | null = null;
   let read = store.read();
@@ -362,13 +363,13 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
   if (!read.ok) return { store: store.file, problem: read.problem, bundles: 0, staleReceipts: [], unreferencedSnapshots: [], pruned: [], movedAside };
   const entries = Object.entries(read.state.bundles);
   const referenced = new Set(entries.flatMap(([, e]) => [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h)));
-  let snapshots: string[] = [];
+  let copies: string[] = [];
   try {
-    snapshots = fs.readdirSync(store.reviewedCopiesDir).filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
+    copies = fs.readdirSync(store.reviewedCopiesDir).filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
   } catch {
-    snapshots = [];
+    copies = [];
   }
-  const unreferenced = snapshots.filter((n) => !referenced.has(n));
+  const unreferenced = copies.filter((n) => !referenced.has(n));
   const pruned: string[] = [];
   if (options.prune) {
     for (const n of unreferenced) {
