@@ -52,16 +52,19 @@ export function capabilityChanges(before: Record<string, unknown>, after: Record
   return out;
 }
 
+/** The capability sections that list what a unit names (capabilities.ts), by their keys or members. */
+const LISTING_SECTIONS = new Set(['mcpServers', 'components', 'hooks', 'networkHosts', 'filesystemRoots', 'pairs']);
+
 /**
- * A section one side lacks (a receipt from another tool, a damaged one) compares as empty,
- * so each server, host or hook in the other is named one by one, as any new one is.
+ * A listing section one side lacks (a receipt from another tool, a damaged one) compares
+ * as empty, so each server, host or hook in the other is named one by one, as any new one is.
  */
 function withEmptySections(side: Record<string, unknown>, other: Record<string, unknown>): Record<string, unknown> {
   const out = { ...side };
   for (const [k, v] of Object.entries(other)) {
-    if (Object.hasOwn(side, k)) continue;
+    if (Object.hasOwn(side, k) || !LISTING_SECTIONS.has(k)) continue;
     if (isRecord(v)) out[k] = {};
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[k] = [];
+    else if (Array.isArray(v)) out[k] = [];
   }
   return out;
 }
