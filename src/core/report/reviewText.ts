@@ -56,7 +56,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push('', `Content hash:    ${r.contentHash ?? none}`, `Capability hash: ${r.capabilityHash ?? none}`, `Review token:    ${r.reviewToken ?? none}`, '');
   if (!r.trustable || r.reviewToken === null) out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
   else out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
-  if (r.codewhaleTrustLine) out.push(`Codewhale accepts the same token: ${r.codewhaleTrustLine}`);
+  // The agent's own command for the same review, when it has one (`codewhaleTrustLine` keeps its JSON name).
+  if (r.codewhaleTrustLine) out.push(`${systemOf(item.system).label} accepts the same token: ${r.codewhaleTrustLine}`);
   // Each line is one line on the screen, whatever a value held (spec: nothing reaches a terminal raw).
   return out.map((line) => displayText(line)).join('\n') + '\n';
 }

@@ -135,6 +135,8 @@ export type SourceRead = { readonly ok: true; readonly source: BundleSource } | 
 export interface InvalidBundle {
   /** The unit as the agent sees it now (decision `rejected`, reason `manifest_invalid`). */
   readonly item: Item;
+  /** Its skills, MCP servers and components as read now, as far as the agent still names them. */
+  readonly parts: readonly Item[];
   readonly bundleKey: string;
   /** Files are relative to this directory. */
   readonly root: string;

@@ -41,14 +41,14 @@ export interface ReviewReport {
   readonly files: Item['detail']['files'];
   /** The directory the files are relative to. */
   readonly root: string;
-  /** The unit's skills, hooks, MCP servers and components as read now (an invalid unit's: none). */
+  /** The unit's skills, hooks, MCP servers and components as read now. */
   readonly parts: readonly Item[];
   readonly status: TrustStatus;
   readonly enabled: boolean;
   readonly receipt: Receipt | null;
   /** Present when a receipt exists and the bundle changed since. */
   readonly diff: ReviewDiff | null;
-  /** Codewhale bundles: the line Codewhale itself accepts. */
+  /** The agent's own command that records this review (AgentSystem.agentTrustCommand: Codewhale's `/plugin trust`); the name is the JSON contract's. */
   readonly codewhaleTrustLine: string | null;
   /** What the bundle runs that this trust cannot cover; while any is listed, trust is refused. */
   readonly notCovered: readonly string[];
@@ -121,7 +121,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
       capabilities: null,
       files: disk.files,
       root: disk.root,
-      parts: [],
+      parts: disk.parts,
       status: statusOf(receipt, disk.contentHash, null),
       enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,

@@ -64,7 +64,7 @@ export function readCodewhaleInvalid(item: Item, reviewed: readonly string[], ho
   const manifest = readRegularFile(path.join(dir, label), MAX_MANIFEST_BYTES);
   const walk = manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
   const files = walk?.ok ? walk.files.map(({ path: p, size, sha256, executable }) => ({ path: p, size, sha256, executable })) : hashListed(root, [label, ...reviewed]);
-  return { item: fresh, bundleKey: fresh.detail.bundleKey as string, root, files, contentHash: walk?.ok ? walk.contentHash : null, diagnostics: out.diagnostics };
+  return { item: fresh, parts: out.items.filter((i) => i.parent === fresh.id), bundleKey: fresh.detail.bundleKey as string, root, files, contentHash: walk?.ok ? walk.contentHash : null, diagnostics: out.diagnostics };
 }
 
 const CODEWHALE_MANIFESTS = new Set(['plugin.json', 'kimi.plugin.json', 'plugin.toml']);

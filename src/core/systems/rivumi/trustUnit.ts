@@ -64,10 +64,12 @@ export function readRivumiInvalid(item: Item, reviewed: readonly string[]): Inva
   const out = rivumiItems(loadRivumiProject(workspace), { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false });
   const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh) return undefined;
-  const own = new Set([fresh.id, ...out.items.filter((i) => i.parent === fresh.id).map((i) => i.id)]);
+  const parts = out.items.filter((i) => i.parent === fresh.id);
+  const own = new Set([fresh.id, ...parts.map((i) => i.id)]);
   const manifest = portableRelative(workspace, fresh.path);
   return {
     item: fresh,
+    parts,
     bundleKey: fresh.detail.bundleKey as string,
     root: workspace,
     files: hashListed(workspace, [manifest, ...reviewed]),
