@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { childrenOf } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
-import { envelope, contractDiagnostic, contractItem, displayPath, itemsById, scopedPath } from '../core/report/contract';
+import { envelope, contractDetail, contractDiagnostic, contractItem, displayPath, itemsById, scopedPath } from '../core/report/contract';
 import { toSarif } from '../core/report/sarif';
 import { displayText } from '../core/text/displayText';
 import { explainItem, explainText } from '../core/report/explain';
@@ -38,14 +38,15 @@ function show(c: Invocation): number {
     c.io.out(showText(snapshot, item));
     return 0;
   }
-  const items = [item, ...childrenOf(snapshot, item.id)];
+  const parts = childrenOf(snapshot, item.id);
+  const items = [item, ...parts];
   const ids = new Set(items.map((i) => i.id));
   const state = c.store.read();
   const entry = state.ok && item.detail.bundleKey ? state.state.bundles[item.detail.bundleKey] : undefined;
   const rev = item.trust !== null ? review(item, c.lifecycle) : undefined;
   c.json({
     ...envelope(snapshot, items, snapshot.diagnostics.filter((d) => d.itemId !== null && ids.has(d.itemId))),
-    detail: { ...item.detail, receipt: entry?.trust ?? null, diff: rev?.ok ? rev.value.diff : null },
+    detail: { ...contractDetail(item, parts), receipt: entry?.trust ?? null, diff: rev?.ok ? rev.value.diff : null },
   });
   return 0;
 }
@@ -81,7 +82,8 @@ async function trustCommand(c: Invocation): Promise<number> {
   const r = await trust(item, c.arg(1, 'the review token shown by `skillgate review`'), c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message, { id: item.id });
   const token = r.value.item.reviewToken;
-  return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; it stays disabled until you run \`skillgate enable ${item.id}\`.`, { id: item.id, reviewToken: token, enabled: false, snapshot: r.value.snapshot });
+  // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
+  return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; it stays disabled until you run \`skillgate enable ${item.id}\`.`, { id: item.id, reviewToken: token, enabled: false, snapshot: r.value.reviewedCopy });
 }
 
 async function enableCommand(c: Invocation): Promise<number> {

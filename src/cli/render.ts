@@ -62,8 +62,8 @@ export function showText(snapshot: Snapshot, item: Item): string {
   if (item.trust !== null) lines.push(`  trust: ${item.trust}, enabled: ${String(item.enabled)}`);
   if (item.compatibility) lines.push(`  compatibility: ${item.compatibility}`);
   if (item.contentHash) lines.push(`  content hash: ${item.contentHash}`, `  capability hash: ${item.capabilityHash}`, `  review token: ${item.reviewToken}`);
-  const inv = item.detail.inventory as { summary?: string } | undefined;
-  if (inv?.summary) lines.push(`  inventory: ${inv.summary}`);
+  const summary = item.detail.inventory?.summary;
+  if (summary) lines.push(`  inventory: ${summary}`);
   const files = item.detail.files ?? [];
   if (files.length) {
     lines.push(`  files (${files.length}):`);

@@ -4,8 +4,10 @@
  * recomputes them. Strings here are a public contract (spec/decisions.md, spec/cli.md).
  */
 
-export type { System } from './systems/systemId';
+import type { Capabilities, Hook } from './capabilities';
 import type { System } from './systems/systemId';
+
+export type { System } from './systems/systemId';
 export type Scope = 'workspace' | 'user';
 export type ItemKind = 'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component';
 
@@ -120,17 +122,40 @@ export interface Item {
   readonly detail: ItemDetail;
 }
 
-/** Free-form facts about an item for `show`, `explain` and the review panel. */
+/** What an item declares, typed, for show/explain/review and the tree. */
 export interface ItemDetail {
   readonly description?: string;
   readonly version?: string;
   readonly manifest?: string;
-  readonly inventory?: Record<string, unknown>;
-  readonly capabilities?: Record<string, unknown>;
+  /** The agent's own counts of what a bundle holds, with their one-line summary (`show`). */
+  readonly inventory?: Readonly<Record<string, unknown>> & { readonly summary?: string };
+  /** What a trust unit can do (capabilities.ts): what its review shows and its receipt stores. */
+  readonly capabilities?: Capabilities;
   readonly files?: readonly BundleFile[];
-  readonly facts?: Record<string, unknown>;
   /** Key binding trust to this bundle at this place (trust.md "Bundle identity"). */
   readonly bundleKey?: string;
   /** What the bundle runs that its trust cannot cover; while any is listed, trust is refused (trust.md "Hook argv files, exactly"). */
   readonly notCovered?: readonly string[];
+  /** How the agent's activation policy treats a bundle it validates (Codewhale). */
+  readonly activation?: Activation;
+  /** The agent's identity for a bundle beside Skillgate's (Codewhale's plugin id and canonical root). */
+  readonly agentIdentity?: { readonly pluginId: string | null; readonly canonicalRoot: string | null };
+  /** How the agent found a unit, in its own terms (Rivumi's plugin discovery record). */
+  readonly discovery?: Readonly<Record<string, unknown>>;
+  /** Whether the hooks opt-in was set when the unit was read (Rivumi's hooks file: it runs them only then). */
+  readonly hooksOptIn?: boolean;
+  /** The agent's loads as they touch this unit, in words, by load (Rivumi: `skills`, `hooks`). */
+  readonly loads?: Readonly<Record<string, string>>;
+  /** A hook item: what it runs. */
+  readonly hook?: Hook;
+}
+
+export interface Activation {
+  readonly policy: number;
+  /** Whether the bundle's host conditions hold here, and why not. */
+  readonly applicable: boolean;
+  readonly whenReasons: readonly string[];
+  /** Component kinds the agent activates, and the ones it lists but never activates. */
+  readonly supportedComponents: readonly string[];
+  readonly inactiveComponents: readonly string[];
 }

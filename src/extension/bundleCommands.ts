@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { LifecyclePort } from './flows/ports';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
 import { ReadonlyDocuments } from './readonlyDocuments';
@@ -18,7 +19,7 @@ import type { Item } from '../core/model';
  */
 export function bundleCommands(service: SkillgateService, panels: ReviewPanels): CommandHandlers<'skillgate.review' | 'skillgate.trust' | 'skillgate.enable' | 'skillgate.disable' | 'skillgate.revoke' | 'skillgate.explain' | 'skillgate.copyReviewToken' | 'skillgate.openManifest'> {
   const gate = { workspaceTrusted: () => vscode.workspace.isTrusted, shownToken: (id: string) => panels.shownToken(id) };
-  const lifecycle = { review: (i: Item) => service.review(i), trust: (i: Item, t: string) => service.trust(i, t), enable: (i: Item) => service.enable(i) };
+  const lifecycle: LifecyclePort = service;
   const pick = (arg: unknown, what: string, offered: (i: Item) => boolean) => pickBundle(service, arg, what, offered);
   return {
     'skillgate.review': async (arg) => {

@@ -13,8 +13,8 @@ import { systemOf } from '../core/systems/registry';
 
 export function itemLabel(item: Item): string {
   // A hook is named by its event; what it runs follows its decision in the description, so the decision stays in sight.
-  const event = item.kind === 'hook' ? item.detail.facts?.event : undefined;
-  if (typeof event === 'string') return displayText(event);
+  const event = item.detail.hook?.event;
+  if (event !== undefined) return displayText(event);
   return displayText(item.parent ? item.name : item.qualifiedName);
 }
 
@@ -78,19 +78,16 @@ const COMPONENT_ICON: Readonly<Record<string, string>> = { commands: 'terminal',
 /** An MCP server's command and args, or its URL, as its bundle declares them. */
 export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
   const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
-  const servers = parent?.detail.facts?.mcpServers;
-  if (!Array.isArray(servers)) return '';
-  const server: unknown = servers.find((s: unknown) => typeof s === 'object' && s !== null && (s as { id?: unknown }).id === item.name);
-  if (typeof server !== 'object' || server === null) return '';
-  const { command, args, url } = server as { command?: unknown; args?: unknown; url?: unknown };
-  if (typeof command === 'string') return [command, ...(Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [])].join(' ');
-  return typeof url === 'string' ? url : '';
+  const servers = parent?.detail.capabilities?.mcpServers;
+  const server = servers && Object.hasOwn(servers, item.name) ? servers[item.name] : undefined;
+  if (!server) return '';
+  if (server.command !== null) return [server.command, ...server.args].join(' ');
+  return server.url ?? '';
 }
 
-/** A hook's argv, as Rivumi runs it. */
+/** A hook's argv, as its agent runs it. */
 export function hookRuns(item: Item): string {
-  const argv = item.detail.facts?.argv;
-  return Array.isArray(argv) ? argv.filter((a): a is string => typeof a === 'string').join(' ') : '';
+  return item.detail.hook?.argv.join(' ') ?? '';
 }
 
 /** The screen-reader label: name, kind, decision and reason, all in words (no `not_reviewed`). */

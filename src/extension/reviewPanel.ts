@@ -7,7 +7,7 @@ import { enableFlow, trustFlow } from './flows/trustFlow';
 import { displayText } from '../core/text/displayText';
 import { reviewPanelTitle } from './itemText';
 import type { SkillgateService } from './skillgateService';
-import type { GatePort, UiPort } from './flows/ports';
+import type { GatePort, LifecyclePort, UiPort } from './flows/ports';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 import { rivumiHooksOptIn } from '../core/systems/rivumi/hooksOptIn';
@@ -153,7 +153,7 @@ class ReviewPanel {
       return;
     }
     if (!item) return;
-    const lifecycle = { review: (i: Item) => this.service.review(i), trust: (i: Item, t: string) => this.service.trust(i, t), enable: (i: Item) => this.service.enable(i) };
+    const lifecycle: LifecyclePort = this.service;
     const status = (text: string, error = false) => this.post({ type: 'status', text, error });
     // The offer to enable again is a notification, as from the palette: the panel's status line has no buttons.
     const ui: UiPort = { confirm: (m, d, a, o) => this.ui.confirm(m, d, a, o), offer: (m, a) => this.ui.offer(m, a), info: (t) => status(t), error: (t) => status(t, true) };

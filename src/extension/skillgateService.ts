@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
-import { TrustStore, type Mutation } from '../core/trust/trustStore';
-import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
+import { TrustStore } from '../core/trust/trustStore';
+import { disable, doctor, enable, review, revoke, trustShown, type LifecycleContext, type TrustPreview } from '../core/trust/lifecycle';
 import { codewhaleHome, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
@@ -131,8 +131,9 @@ export class SkillgateService implements vscode.Disposable {
     return review(item, this.lifecycle());
   }
 
-  trust(item: Item, token: string) {
-    return this.storeChange('trust', item, () => trust(item, token, this.lifecycle()));
+  /** Trusts the token shown to the user after `confirm` (trustFlow.ts), reading the bundle once. */
+  trust(item: Item, token: string, confirm: (preview: TrustPreview) => Promise<boolean>) {
+    return this.storeChange('trust', item, () => trustShown(item, token, this.lifecycle(), confirm));
   }
 
   enable(item: Item) {
@@ -148,7 +149,7 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   /** A trust-store change, logged with its time or its refusal, and shown at once, without waiting for the store watcher. */
-  private async storeChange<T>(operation: string, item: Item, change: () => Promise<Mutation<T>>): Promise<Mutation<T>> {
+  private async storeChange<R extends { readonly ok: true } | { readonly ok: false; readonly message: string }>(operation: string, item: Item, change: () => Promise<R>): Promise<R> {
     const started = performance.now();
     const r = await change();
     const what = `trust store: ${operation} ${displayText(item.name)}`;

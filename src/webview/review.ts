@@ -97,7 +97,7 @@ function banners(m: ReviewViewModel, changed: boolean): HTMLElement[] {
 function header(m: ReviewViewModel): HTMLElement {
   const header = el('header');
   const title = el('h1');
-  title.append(icon(m.header.system === 'codewhale' ? 'extensions' : 'book'), shownText(m.header.name));
+  title.append(icon(m.header.icon), shownText(m.header.name));
   header.append(title);
   const meta = el('div', 'meta');
   meta.append(el('span', 'pill', `${m.header.system} ${m.header.kind}`), el('span', 'pill', m.header.scope), el('span', 'pill mono', m.header.path));
@@ -236,7 +236,7 @@ function capabilitiesSection(m: ReviewViewModel): HTMLElement {
   if (c.hooks.length) {
     caps.append(el('h3', undefined, 'Hooks (run host commands)'));
     if (c.hooksWhen) caps.append(el('p', 'hooks-when', c.hooksWhen));
-    if (c.hooksOptIn !== null) caps.append(el('p', c.hooksOptIn ? 'warn' : 'muted', c.hooksOptIn ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'));
+    if (c.hooksOptInText !== null) caps.append(el('p', c.hooksOptIn ? 'warn' : 'muted', c.hooksOptInText));
     caps.append(hooksTable(c.hooks));
   }
   if (c.skills.length) caps.append(el('h3', undefined, 'Skills'), skillList(c.skills));

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { contractDetail } from '../../src/core/report/contract';
 import { Fixture, index, writeW, byName, messages } from './helpers/fixture';
 
 const SCHEMA = 'https://agent-plugins.org/schemas/plugin.json';
@@ -113,7 +114,7 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
       assert.equal(byName(named, 'm').decision, 'rejected');
       assert.deepEqual(messages(named), ['MCP server name `__proto__` is invalid']);
       const env = bundle({ s: { command: 'node', env: { ['__proto__']: '${X}', constructor: '${Y}' } } });
-      const servers = (byName(env, 'm').detail.facts as { mcpServers: { id: string; env: { destination: string; source: string }[] }[] }).mcpServers;
+      const servers = (contractDetail(byName(env, 'm'), []).facts as { mcpServers: { id: string; env: { destination: string; source: string }[] }[] }).mcpServers;
       assert.deepEqual(servers[0]?.env.map((e) => `${e.destination} <- ${e.source}`).sort(), ['__proto__ <- X', 'constructor <- Y']);
     });
 
@@ -121,7 +122,7 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
       const s = bundle({ a: { command: 'node' }, b: { url: 'https://example.invalid/mcp' }, c: { type: 'SSE', url: 'https://example.invalid/sse' } });
       // No network_hosts declared in plugin.json: the host set must match, so this is the mismatch error alone.
       assert.deepEqual(messages(s), ['capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints']);
-      const servers = (byName(s, 'm').detail.facts as { mcpServers: { id: string; transport: string }[] }).mcpServers;
+      const servers = (contractDetail(byName(s, 'm'), []).facts as { mcpServers: { id: string; transport: string }[] }).mcpServers;
       assert.deepEqual(servers.map((x) => x.transport), ['stdio', 'streamable-http', 'sse']);
     });
     const bad: [string, object, object?][] = [
@@ -139,7 +140,7 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
     it('reads extension timeouts, required and env_headers; accepts stdio env ${B}', () => {
       const s = bundle({ a: { command: 'node', env: { A: '${B}' }, extensions: { 'net.codewhale': { connect_timeout: 10, required: true } } } });
       assert.deepEqual(messages(s), []);
-      const a = (byName(s, 'm').detail.facts as { mcpServers: { timeouts: Record<string, number>; required: boolean }[] }).mcpServers[0];
+      const a = (contractDetail(byName(s, 'm'), []).facts as { mcpServers: { timeouts: Record<string, number>; required: boolean }[] }).mcpServers[0];
       assert.deepEqual(a?.timeouts, { connect_timeout: 10 });
       assert.equal(a?.required, true);
     });

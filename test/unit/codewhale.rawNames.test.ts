@@ -172,7 +172,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.ok(r.ok, r.ok ? '' : r.message);
       const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
-      assert.equal(fs.readFileSync(raw(t.value.snapshot, '/bad', [0xff]), 'utf8'), 'one\n', 'the snapshot copies the file under its raw name');
+      assert.equal(fs.readFileSync(raw(t.value.reviewedCopy, '/bad', [0xff]), 'utf8'), 'one\n', 'the snapshot copies the file under its raw name');
       const e = await enable(item(), ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
       assert.deepEqual([item().trust, item().enabled, item().decision], ['trusted', true, 'registered']);
@@ -195,8 +195,8 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.ok(r.ok, r.ok ? '' : r.message);
       const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
-      assert.ok(fs.statSync(raw(t.value.snapshot, '/empty', [0x80])).isDirectory());
-      assert.equal(fs.readFileSync(raw(t.value.snapshot, '/d', [0xff], '/inner', [0xfe], '.txt'), 'utf8'), 'x\n');
+      assert.ok(fs.statSync(raw(t.value.reviewedCopy, '/empty', [0x80])).isDirectory());
+      assert.equal(fs.readFileSync(raw(t.value.reviewedCopy, '/d', [0xff], '/inner', [0xfe], '.txt'), 'utf8'), 'x\n');
       const e = await enable(item(), ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
     });

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { contractDetail } from '../../src/core/report/contract';
 import * as fs from 'node:fs';
 import { Fixture, index, writeW, writeD, byName, codes, messages, top } from './helpers/fixture';
 import { parseCodewhaleSkill, normalizeSkillName } from '../../src/core/systems/codewhale/skillFile';
@@ -105,7 +106,7 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       const s = index([f.path('ws')]);
       const item = byName(s, 'example-plugin');
       assert.equal(item.compatibility, 'partial');
-      const facts = item.detail.facts as { supportedComponents: string[]; inactiveComponents: string[] };
+      const facts = contractDetail(item, []).facts as { supportedComponents: string[]; inactiveComponents: string[] };
       assert.ok(facts.supportedComponents.includes('hooks'));
       assert.deepEqual(facts.inactiveComponents, ['filesystem-roots', 'lifecycle-mutation']);
       assert.equal(byName(s, 'example-plugin:filesystem-roots').decision, 'display_only');
@@ -116,7 +117,7 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       f.mkdir('ws/.codewhale/plugins/example-plugin/commands');
       f.mkdir('ws/.codewhale/plugins/example-plugin/lsp');
       const s = index([f.path('ws')]);
-      const facts = byName(s, 'example-plugin').detail.facts as { supportedComponents: string[]; inactiveComponents: string[] };
+      const facts = contractDetail(byName(s, 'example-plugin'), []).facts as { supportedComponents: string[]; inactiveComponents: string[] };
       assert.deepEqual(facts.supportedComponents, ['skills', 'commands']);
       assert.deepEqual(facts.inactiveComponents, ['lsp']);
       assert.deepEqual(messages(s), ['compatibility partial; inactive components remain inventoried but are not activated: lsp']);
@@ -148,7 +149,7 @@ describe('Claude-format bundles (codewhale.md §3.6)', () => {
       { mcpServers: { remote: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}', 'X-Team': '${TEAM_ID}' } } } },
     );
     assert.deepEqual(messages(s), []);
-    const facts = byName(s, 'c').detail.facts as { mcpServers: { id: string; transport: string; bearerTokenEnvVar: string | null; envHeaders: { header: string; source: string }[] }[] };
+    const facts = contractDetail(byName(s, 'c'), []).facts as { mcpServers: { id: string; transport: string; bearerTokenEnvVar: string | null; envHeaders: { header: string; source: string }[] }[] };
     assert.deepEqual(facts.mcpServers.map((m) => [m.id, m.transport]), [['local', 'stdio'], ['remote', 'streamable-http']]);
     assert.equal(facts.mcpServers[1]?.bearerTokenEnvVar, 'API_TOKEN');
     assert.deepEqual(facts.mcpServers[1]?.envHeaders, [{ header: 'X-Team', source: 'TEAM_ID' }]);

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { contractDetail } from '../../src/core/report/contract';
 import * as fs from 'node:fs';
 import { Fixture, index, writeW, byName, codes, messages, top } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
@@ -160,7 +161,7 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
       const s = jsonBundle(f, { $schema: SCHEMA, name: 'j', version: '1.0.0', author: { name: 'Acme', email: 'plugins@acme.example', url: 'https://acme.example' }, extensions: { 'net.codewhale': { when: { os: ['macos'] } } } });
       const item = byName(s, 'j');
       assert.deepEqual(s.diagnostics, []);
-      assert.equal((item.detail.facts as { when: { os: string[] } }).when.os[0], 'macos');
+      assert.equal((contractDetail(item, []).facts as { when: { os: string[] } }).when.os[0], 'macos');
       assert.deepEqual(item.reasons, ['not_reviewed', 'not_enabled', 'not_applicable']);
       assert.equal(s.items.filter((i) => i.kind === 'skill').length, 0);
     });

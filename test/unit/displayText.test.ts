@@ -8,7 +8,7 @@ import { escapeMarkdown } from '../../src/extension/markdownEscape';
 import { notificationText, quickPickText, safeUi } from '../../src/extension/uiText';
 import { itemDescription, itemLabel, itemPick, itemTooltipMarkdown, reviewPanelTitle } from '../../src/extension/itemText';
 import { trustFlow } from '../../src/extension/flows/trustFlow';
-import type { UiPort } from '../../src/extension/flows/ports';
+import type { LifecyclePort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 
@@ -134,7 +134,13 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     const calls: string[] = [];
     const raw: UiPort = { confirm: async (m, d) => (calls.push(m, d), true), offer: async (m) => (calls.push(m), false), info: (m) => calls.push(m), error: (m) => calls.push(m) };
     const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
-    const lifecycle = { review: () => ({ ok: true as const, value: { reviewToken: TOKEN, trustable: true, trustRefusal: null } as never }), trust: async () => ({ ok: true as const, value: { item: item(), snapshot: '/s' } }), enable: async () => ({ ok: true as const, value: { item: item(), note: null } }) };
+    const lifecycle: LifecyclePort = {
+      trust: async (i, _t, confirm) => {
+        const preview = { item: i, capabilities: { system: 'codewhale' as const }, enabled: false, reviewedBefore: false };
+        return (await confirm(preview)) ? { ok: true, value: { item: item(), reviewedCopy: '/s', preview } } : { ok: false, reason: 'cancelled', message: '' };
+      },
+      enable: async () => ({ ok: true as const, value: { item: item(), note: null } }),
+    };
     const outcome = await trustFlow(item({ name: `[x](command:workbench.action.terminal.new)${HOSTILE}` }), TOKEN, { ui: safeUi(raw), gate: { workspaceTrusted: () => true, shownToken: () => TOKEN }, lifecycle });
     assert.equal(outcome, 'trusted');
     assert.equal(calls.length, 3);

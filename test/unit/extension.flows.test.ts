@@ -7,6 +7,7 @@ import { loggedIndexRun, loggedIndexRunAsync } from '../../src/extension/flows/i
 import { itemDescription } from '../../src/extension/itemText';
 import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
+import type { TrustPreview, TrustRefusal } from '../../src/core/trust/lifecycle';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
@@ -25,9 +26,17 @@ describe('extension flows (ports)', () => {
     offerAnswer = false;
     ui = { confirm: async (m, d, _a, o) => (calls.push(`confirm ${m} | ${d}${o?.safeDefault ? ' | safe default' : ''}`), confirmAnswer), offer: async (m, a) => (calls.push(`offer ${m} [${a}]`), offerAnswer), info: (m) => calls.push(`info ${m}`), error: (m) => calls.push(`error ${m}`) };
   });
-  const lifecycle = (currentToken = TOKEN, trustOk = true): LifecyclePort => ({
-    review: () => ({ ok: true, value: { reviewToken: currentToken, trustable: true, trustRefusal: null } as never }),
-    trust: async (_i, t) => (calls.push(`trust ${t.slice(0, 4)}`), trustOk ? { ok: true, value: { item: item(), snapshot: '/s' } } : { ok: false, message: 'Review token does not match this bundle content and capability set; review it again' }),
+  const MISMATCH = { ok: false, reason: 'token-mismatch', message: 'Review token does not match this bundle content and capability set; review it again' } as const;
+  /** The lifecycle as the flow sees it: one read that refuses, or confirms with `preview`, then trusts. */
+  const lifecycle = (currentToken = TOKEN, trustOk = true, preview: Partial<TrustPreview> = {}, refusal?: TrustRefusal): LifecyclePort => ({
+    trust: async (i, t, confirm) => {
+      if (refusal) return refusal;
+      if (t !== currentToken) return MISMATCH;
+      const shown: TrustPreview = { item: i, capabilities: { system: 'codewhale' }, enabled: false, reviewedBefore: false, ...preview };
+      if (!(await confirm(shown))) return { ok: false, reason: 'cancelled', message: `${i.name} was not trusted.` };
+      calls.push(`trust ${t.slice(0, 4)}`);
+      return trustOk ? { ok: true, value: { item: item(), reviewedCopy: '/s', preview: shown } } : MISMATCH;
+    },
     enable: async () => (calls.push('enable'), { ok: true, value: { item: item(), note: null } }),
   });
   const gate = (trusted = true, shown: string | undefined = TOKEN): GatePort => ({ workspaceTrusted: () => trusted, shownToken: () => shown });
@@ -67,7 +76,7 @@ describe('extension flows (ports)', () => {
 
   it('refuses trust of a bundle that became invalid, with the reason, whatever token a stale panel sends (issue 10 #19)', async () => {
     const refusal = 'Plugin bundle `demo` is invalid: mcp.json server `evil` has unknown type `http` (mcp.json:9). Codewhale does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.';
-    const invalid: LifecyclePort = { ...lifecycle(), review: () => ({ ok: true, value: { reviewToken: null, trustable: false, trustRefusal: refusal } as never }) };
+    const invalid = lifecycle(TOKEN, true, {}, { ok: false, reason: 'invalid', message: refusal });
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: invalid }), 'refused');
     assert.deepEqual(calls, [`error ${refusal}`]);
   });
@@ -79,7 +88,7 @@ describe('extension flows (ports)', () => {
   });
 
   it('lists in the confirmation what will run and what trust does for Codewhale, with a safe default for Enter (issue 14 #13)', async () => {
-    const withCaps: LifecyclePort = { ...lifecycle(), review: () => ({ ok: true, value: { reviewToken: TOKEN, trustable: true, trustRefusal: null, enabled: false, receipt: null, capabilities: { mcpServers: { issues: { command: 'node', args: ['mcp/server.mjs', '--mode=readonly'] } }, networkHosts: ['api.weather.example'] } } as never }) };
+    const withCaps = lifecycle(TOKEN, true, { capabilities: { system: 'codewhale', mcpServers: { issues: { transport: 'stdio', command: 'node', args: ['mcp/server.mjs', '--mode=readonly'], cwd: null, env: {}, url: null, envHeaders: {}, bearerTokenEnvVar: null, timeouts: {}, required: false, enabled: true, enabledTools: [], disabledTools: [] } }, networkHosts: ['api.weather.example'] } });
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: withCaps }), 'trusted');
     const [confirm] = calls;
     assert.match(confirm ?? '', /Commands it will run:\n  • node mcp\/server\.mjs --mode=readonly  \(MCP server issues\)\nNetwork hosts:\n  • api\.weather\.example/);
@@ -92,7 +101,7 @@ describe('extension flows (ports)', () => {
   });
 
   it('offers "Enable again" after re-trusting a bundle that was enabled before the change, and enables it in one step (issue 14 #14)', async () => {
-    const wasOn: LifecyclePort = { ...lifecycle(), review: () => ({ ok: true, value: { reviewToken: TOKEN, trustable: true, trustRefusal: null, enabled: true, receipt: {}, capabilities: {} } as never }) };
+    const wasOn = lifecycle(TOKEN, true, { enabled: true, reviewedBefore: true });
     offerAnswer = true;
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: wasOn }), 'trusted');
     assert.deepEqual(calls.slice(1), ['trust aaaa', 'offer Trusted demo. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again? [Enable again]', 'enable', 'info Enabled demo.']);

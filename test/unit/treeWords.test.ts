@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import type { McpServer } from '../../src/core/capabilities';
 import { REASON_PHRASE, KIND_WORD } from '../../src/extension/reasonPhrases';
 import { itemAriaLabel, itemDescription, itemLabel, kindIcon, kindText } from '../../src/extension/itemText';
 import { childNodes, readTreeMode, type TreeNode } from '../../src/extension/treeNodes';
@@ -14,6 +15,9 @@ const item = (over: Partial<Item> = {}): Item =>
 const snap = (items: Item[], trustProblem: string | null = null): Snapshot => ({ generation: 1, workspaces: ['/ws/proj'], items, diagnostics: [], trustProblem });
 
 const labels = (s: Snapshot, nodes: TreeNode[]) => nodes.map((n) => (n.kind === 'item' ? n.item.name : n.kind === 'group' ? `${n.group}:${n.count}` : n.kind === 'system' ? n.system : n.label));
+
+/** An MCP server as a Codewhale bundle's capabilities hold it; `over` sets what a test needs. */
+const mcp = (over: Partial<McpServer>): McpServer => ({ transport: 'stdio', command: null, args: [], cwd: null, env: {}, url: null, envHeaders: {}, bearerTokenEnvVar: null, timeouts: {}, required: false, enabled: true, enabledTools: [], disabledTools: [], ...over });
 
 describe('the tree in words (issue 14 items 1-4)', () => {
   describe('descriptions: a short phrase per reason, never a code', () => {
@@ -54,7 +58,7 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     });
 
     it('shows what an MCP server runs beside its decision: command and args, or its URL', () => {
-      const parent = item({ decision: 'registered', reasons: ['active'], detail: { facts: { mcpServers: [{ id: 'issues', command: 'npx', args: ['-y', 'issues-mcp', '--mode=read'], url: null }, { id: 'weather', command: null, args: [], url: 'https://api.weather.example/mcp' }] } } });
+      const parent = item({ decision: 'registered', reasons: ['active'], detail: { capabilities: { system: 'codewhale', mcpServers: { issues: mcp({ command: 'npx', args: ['-y', 'issues-mcp', '--mode=read'] }), weather: mcp({ transport: 'streamable-http', url: 'https://api.weather.example/mcp' }) } } } });
       const stdio = item({ id: 'workspace/abc/demo#mcp/issues', kind: 'mcp-server', name: 'issues', parent: parent.id, decision: 'registered', reasons: ['component_active'], trust: null });
       const remote = { ...stdio, id: 'workspace/abc/demo#mcp/weather', name: 'weather' };
       const s = snap([parent, stdio, remote]);
@@ -63,7 +67,7 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     });
 
     it('names a hook by its event and shows its argv after its decision', () => {
-      const hook = item({ id: 'rivumi:/ws#hooks/pre_tool_use/0', system: 'rivumi', kind: 'hook', name: 'pre_tool_use: python3 scripts/deny.py', parent: 'h', decision: 'disabled', reasons: ['hooks_not_opted_in'], trust: null, detail: { facts: { event: 'pre_tool_use', argv: ['python3', 'scripts/deny.py'] } } });
+      const hook = item({ id: 'rivumi:/ws#hooks/pre_tool_use/0', system: 'rivumi', kind: 'hook', name: 'pre_tool_use: python3 scripts/deny.py', parent: 'h', decision: 'disabled', reasons: ['hooks_not_opted_in'], trust: null, detail: { hook: { event: 'pre_tool_use', argv: ['python3', 'scripts/deny.py'], timeoutSeconds: 30, tools: [] } } });
       assert.equal(itemLabel(hook), 'pre_tool_use');
       assert.equal(itemDescription(hook), 'hooks off (opt-in not set) · python3 scripts/deny.py');
     });

@@ -78,7 +78,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('of a changed bundle whose snapshot is gone: the file diff still names the change, without a text diff', async () => {
       writeW(f);
       await trustNow('example-plugin');
-      fs.rmSync(store.snapshotsDir, { recursive: true, force: true });
+      fs.rmSync(store.reviewedCopiesDir, { recursive: true, force: true });
       f.write(`${W}/skills/example/SKILL.md`, 'changed\n');
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
@@ -172,7 +172,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.ok(!r.ok);
       assert.match(r.message, UNAVAILABLE);
       assert.deepEqual(bytes(), before);
-      assert.ok(!fs.existsSync(store.snapshotsDir), 'no snapshot taken');
+      assert.ok(!fs.existsSync(store.reviewedCopiesDir), 'no snapshot taken');
     });
 
     it('refuses a bundle that no longer loads, naming its first error, and writes nothing', async () => {
@@ -185,7 +185,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.match(r.message, /example-plugin/);
       assert.doesNotMatch(r.message, /Review token/);
       assert.ok(!fs.existsSync(store.file));
-      assert.ok(!fs.existsSync(store.snapshotsDir));
+      assert.ok(!fs.existsSync(store.reviewedCopiesDir));
     });
 
     it('refuses a bundle whose directory is gone, and writes nothing', async () => {
@@ -235,7 +235,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const r = await trust(item('example-plugin'), old, ctx);
       assert.deepEqual(r, { ok: false, message: 'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again' });
       assert.ok(!fs.existsSync(store.file));
-      assert.ok(!fs.existsSync(store.snapshotsDir));
+      assert.ok(!fs.existsSync(store.reviewedCopiesDir));
     });
 
     it('writes the receipt at the current hashes, disabled, with the reviewed files, and one snapshot', async () => {
@@ -249,8 +249,8 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.deepEqual([e?.trust?.contentHash, e?.trust?.capabilityHash, e?.trust?.reviewedAt], [i.contentHash, i.capabilityHash, '2026-11-30T12:00:00.000Z']);
       assert.deepEqual(Object.keys(e?.trust?.files ?? {}).sort(), ['plugin.toml', 'skills/example/SKILL.md']);
       assert.deepEqual(e?.reviewHistory, [e?.trust]);
-      assert.equal(r.value.snapshot, path.join(store.snapshotsDir, i.contentHash as string));
-      assert.deepEqual(fs.readdirSync(store.snapshotsDir), [i.contentHash]);
+      assert.equal(r.value.reviewedCopy, path.join(store.reviewedCopiesDir, i.contentHash as string));
+      assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir), [i.contentHash]);
     });
 
     it('re-trusting an enabled bundle turns it off: trust never activates', async () => {
@@ -359,7 +359,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses when the reviewed copy was deleted between trust and enable', async () => {
       writeW(f);
       await trustNow('example-plugin');
-      fs.rmSync(store.snapshotsDir, { recursive: true, force: true });
+      fs.rmSync(store.reviewedCopiesDir, { recursive: true, force: true });
       const before = bytes();
       const r = await enable(item('example-plugin'), ctx);
       assert.deepEqual(r, { ok: false, message: 'Plugin bundle `example-plugin` has no verified snapshot of what was reviewed; review and trust it again before enablement' });
@@ -370,7 +370,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses when the reviewed copy was edited between trust and enable', async () => {
       writeW(f);
       await trustNow('example-plugin');
-      const copied = path.join(store.snapshotsDir, item('example-plugin').contentHash as string, 'skills/example/SKILL.md');
+      const copied = path.join(store.reviewedCopiesDir, item('example-plugin').contentHash as string, 'skills/example/SKILL.md');
       fs.chmodSync(copied, 0o644);
       fs.writeFileSync(copied, 'not what was reviewed\n');
       const before = bytes();
@@ -601,16 +601,16 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('demo');
       const demoKey = item('demo').detail.bundleKey as string;
       fs.rmSync(f.path('ws/.codewhale/plugins/demo'), { recursive: true });
-      fs.mkdirSync(path.join(store.snapshotsDir, hexName('e')));
-      fs.mkdirSync(path.join(store.snapshotsDir, '.staging-0123'));
-      fs.mkdirSync(path.join(store.snapshotsDir, 'notes'));
-      fs.mkdirSync(path.join(store.snapshotsDir, `old-${hexName('e')}`));
-      fs.mkdirSync(path.join(store.snapshotsDir, `${hexName('e')}.old`));
+      fs.mkdirSync(path.join(store.reviewedCopiesDir, hexName('e')));
+      fs.mkdirSync(path.join(store.reviewedCopiesDir, '.staging-0123'));
+      fs.mkdirSync(path.join(store.reviewedCopiesDir, 'notes'));
+      fs.mkdirSync(path.join(store.reviewedCopiesDir, `old-${hexName('e')}`));
+      fs.mkdirSync(path.join(store.reviewedCopiesDir, `${hexName('e')}.old`));
       // A revoked receipt: its entry has no trust, only history.
       f.write('ws/.codewhale/plugins/revoked/plugin.toml', 'schema_version = 1\n[plugin]\nname = "revoked"\nversion = "1.0.0"\n');
       await trustNow('revoked');
       await revoke(item('revoked'), ctx);
-      const listed = fs.readdirSync(store.snapshotsDir).sort();
+      const listed = fs.readdirSync(store.reviewedCopiesDir).sort();
 
       const report = doctor(store);
       assert.equal(report.problem, null);
@@ -619,26 +619,26 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.deepEqual([...report.unreferencedSnapshots].sort(), ['.staging-0123', hexName('e')]);
       assert.deepEqual(report.pruned, []);
       assert.equal(report.movedAside, null);
-      assert.deepEqual(fs.readdirSync(store.snapshotsDir).sort(), listed, 'plain doctor deletes nothing');
+      assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir).sort(), listed, 'plain doctor deletes nothing');
 
       const pruned = doctor(store, { prune: true });
       assert.deepEqual([...pruned.pruned].sort(), ['.staging-0123', hexName('e')]);
       // Snapshots a receipt or its history refers to stay, and so do names that are not snapshots.
-      assert.ok(fs.existsSync(path.join(store.snapshotsDir, firstHash)), 'referenced by the history');
-      assert.ok(fs.existsSync(path.join(store.snapshotsDir, secondHash)), 'referenced by the receipt');
-      assert.ok(fs.existsSync(path.join(store.snapshotsDir, 'notes')));
+      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, firstHash)), 'referenced by the history');
+      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, secondHash)), 'referenced by the receipt');
+      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, 'notes')));
       assert.deepEqual(doctor(store).unreferencedSnapshots, []);
     });
 
     it('reports a broken store and neither prunes nor moves it without --repair', async () => {
       writeW(f);
       await trustNow('example-plugin');
-      fs.mkdirSync(path.join(store.snapshotsDir, hexName('e')));
+      fs.mkdirSync(path.join(store.reviewedCopiesDir, hexName('e')));
       breakStore();
       const report = doctor(store, { prune: true });
       assert.match(report.problem ?? '', /not valid JSON/);
       assert.deepEqual([report.bundles, report.staleReceipts, report.unreferencedSnapshots, report.pruned, report.movedAside], [0, [], [], [], null]);
-      assert.ok(fs.existsSync(path.join(store.snapshotsDir, hexName('e'))));
+      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, hexName('e'))));
       assert.equal(fs.readFileSync(store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
     });
 

@@ -5,7 +5,7 @@ import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { check, disable, enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
-import { snapshotBundle } from '../../src/core/trust/reviewSnapshot';
+import { copyReviewed } from '../../src/core/trust/reviewedCopy';
 import { capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
 import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
@@ -174,17 +174,17 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     const read = readBundleSource(item('example-plugin'), LINUX_HOST);
     assert.ok(read.ok);
     f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', 'changed mid-copy');
-    const r = snapshotBundle(store.snapshotsDir, read.source, read.source.item.contentHash as string);
+    const r = copyReviewed(store.reviewedCopiesDir, read.source, read.source.item.contentHash as string);
     assert.ok(!r.ok);
     assert.match(r.message, /changed while it was being copied/);
-    assert.deepEqual(fs.readdirSync(store.snapshotsDir), []);
+    assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir), []);
   });
 
   it('keeps a read-only snapshot that reproduces the reviewed hash', async () => {
     writeW(f);
     await trustNow('example-plugin');
     const hash = item('example-plugin').contentHash as string;
-    const copy = path.join(store.snapshotsDir, hash);
+    const copy = path.join(store.reviewedCopiesDir, hash);
     assert.equal(fs.statSync(path.join(copy, 'plugin.toml')).mode & 0o777, 0o444);
     assert.equal(fs.readFileSync(path.join(copy, 'skills/example/SKILL.md'), 'utf8'), '---\nname: example\ndescription: example\n---\nbody\n');
   });

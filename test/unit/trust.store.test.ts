@@ -402,7 +402,7 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
   const withEntry = (e: object, key = KEY) => readWith({ schemaVersion: 1, bundles: { [key]: { ...entry, ...e } } });
 
   it('keeps its snapshots beside state.json', () => {
-    assert.equal(store.snapshotsDir, f.path('state', 'snapshots'));
+    assert.equal(store.reviewedCopiesDir, f.path('state', 'snapshots'));
     assert.equal(store.file, f.path('state', 'state.json'));
   });
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Diagnostic, Item } from '../model';
+import type { McpServer } from '../capabilities';
 import type { Snapshot } from '../index/snapshot';
 import { portableRelative } from '../fs/portablePath';
 
@@ -117,5 +118,49 @@ export function envelope(snapshot: Snapshot, items: readonly Item[] = snapshot.i
     schemaVersion: 1,
     items: items.map((i) => contractItem(i, snapshot.workspaces)),
     diagnostics: diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, byId)),
+  };
+}
+
+/**
+ * The `detail` object of `show --json` (spec/cli.md): the item's detail in the shape the
+ * contract has always had, built from the typed detail. `capabilities` there are the
+ * pairs the agent hashes (a Rivumi unit's); `facts` hold what the agent says about the
+ * item (its identity, activation, MCP servers as a list, loads, a hook's command).
+ * `parts` are the item's children (a Codewhale bundle's qualified skills).
+ */
+export function contractDetail(item: Item, parts: readonly Item[]): Record<string, unknown> & { readonly facts?: Record<string, unknown> } {
+  const { capabilities, activation, agentIdentity, discovery, hooksOptIn, loads, hook, ...plain } = item.detail;
+  const facts: Record<string, unknown> = {};
+  if (agentIdentity) Object.assign(facts, { pluginId: agentIdentity.pluginId, canonicalRoot: agentIdentity.canonicalRoot });
+  if (activation) {
+    const { policy, applicable, whenReasons, supportedComponents, inactiveComponents } = activation;
+    Object.assign(facts, { policy, applicable, whenReasons, supportedComponents, inactiveComponents, qualifiedSkills: parts.filter((p) => p.kind === 'skill').map((p) => p.qualifiedName) });
+  }
+  if (capabilities?.mcpServers) facts.mcpServers = Object.entries(capabilities.mcpServers).map(([id, s]) => mcpServerFact(id, s));
+  if (capabilities && capabilities.when !== undefined) facts.when = capabilities.when;
+  if (discovery) facts.discovery = discovery;
+  if (hooksOptIn !== undefined) facts.optIn = hooksOptIn;
+  if (loads) facts.load = loads;
+  if (hook) Object.assign(facts, hook);
+  return { ...plain, ...(capabilities?.pairs ? { capabilities: { ...capabilities.pairs } } : {}), ...(Object.keys(facts).length ? { facts } : {}) };
+}
+
+/** One MCP server as `show --json` lists it: mappings as lists of pairs. */
+function mcpServerFact(id: string, s: McpServer): Record<string, unknown> {
+  return {
+    id,
+    transport: s.transport,
+    command: s.command,
+    args: s.args,
+    cwd: s.cwd,
+    env: Object.entries(s.env).map(([destination, source]) => ({ destination, source })),
+    url: s.url,
+    envHeaders: Object.entries(s.envHeaders).map(([header, source]) => ({ header, source })),
+    bearerTokenEnvVar: s.bearerTokenEnvVar,
+    timeouts: { ...s.timeouts },
+    required: s.required,
+    enabled: s.enabled,
+    enabledTools: s.enabledTools,
+    disabledTools: s.disabledTools,
   };
 }

@@ -2,6 +2,7 @@ import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
 import { scopedPath } from './contract';
 import { displayText } from '../text/displayText';
 import { childrenOf, itemById, type Snapshot } from '../index/snapshot';
+import { systemOf } from '../systems/registry';
 import type { Item } from '../model';
 
 export interface ExplainSection {
@@ -16,7 +17,9 @@ export interface ExplainSection {
  */
 export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   const where = (f: string) => scopedPath(item, f, snapshot.workspaces);
-  const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
+  const agent = systemOf(item.system);
+  const activation = item.detail.activation;
+  const capabilities = item.detail.capabilities;
   const sections: ExplainSection[] = [];
   sections.push({
     title: `${item.qualifiedName}: ${DECISION_TEXT[item.decision]}`,
@@ -38,30 +41,30 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   if (item.detail.manifest) schema.push(`manifest: ${item.detail.manifest}`);
   if (item.detail.version) schema.push(`version: ${item.detail.version}`);
   if (item.detail.description) schema.push(`description: ${item.detail.description}`);
-  if (item.compatibility) schema.push(`compatibility: ${item.compatibility} (activation policy v${String(facts.policy ?? 3)})`);
+  if (item.compatibility) schema.push(`compatibility: ${item.compatibility} (activation policy v${activation?.policy ?? 3})`);
   if (schema.length) sections.push({ title: 'Schema', lines: schema });
   if (item.trust !== null) {
     const gates = [
       `trust: ${item.trust}`,
-      `enabled: ${item.enabled === null ? `no enable switch (${item.system === 'rivumi' ? 'Rivumi' : 'its agent'} has none)` : String(item.enabled)}`,
+      `enabled: ${item.enabled === null ? `no enable switch (${agent.label} has none)` : String(item.enabled)}`,
       `content hash: ${item.contentHash ?? 'none (not hashable)'}`,
       `capability hash: ${item.capabilityHash ?? 'none (not hashable)'}`,
     ];
-    if (facts.applicable !== undefined) gates.push(`applies to this host: ${facts.applicable ? 'yes' : `no (${(facts.whenReasons as string[]).join('; ')})`}`);
-    // Rivumi's two loads, each as it touches this bundle (decisions.md).
-    const load = facts.load as Record<string, string> | undefined;
-    if (load) gates.push(`Rivumi: ${Object.entries(load).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
-    if (facts.optIn !== undefined) gates.push(`RIVUMI_ENABLE_PROJECT_HOOKS=1: ${facts.optIn ? 'yes' : 'no'}`);
+    if (activation) gates.push(`applies to this host: ${activation.applicable ? 'yes' : `no (${activation.whenReasons.join('; ')})`}`);
+    // The agent's loads, each as it touches this bundle (decisions.md).
+    const loads = item.detail.loads;
+    if (loads) gates.push(`${agent.label}: ${Object.entries(loads).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+    if (item.detail.hooksOptIn !== undefined && agent.hooks) gates.push(`${agent.hooks.optIn}: ${item.detail.hooksOptIn ? 'yes' : 'no'}`);
     if (snapshot.trustProblem) gates.push(`trust store: ${snapshot.trustProblem}`);
     for (const n of item.detail.notCovered ?? []) gates.push(`not covered by this trust (trust is refused): ${n}`);
     sections.push({ title: 'Gates', lines: gates });
   }
   const caps: string[] = [];
-  const inv = item.detail.inventory as Record<string, unknown> | undefined;
-  if (inv?.summary) caps.push(String(inv.summary));
-  if (Array.isArray(inv?.network_hosts) && inv.network_hosts.length) caps.push(`network hosts: ${(inv.network_hosts as string[]).join(', ')}`);
-  if (Array.isArray(facts.inactiveComponents) && facts.inactiveComponents.length) caps.push(`inactive components: ${(facts.inactiveComponents as string[]).join(', ')}`);
-  for (const [k, v] of Object.entries(item.detail.capabilities ?? {})) caps.push(`${k}: ${String(v).split('\n').join(', ') || '-'}`);
+  if (item.detail.inventory?.summary) caps.push(item.detail.inventory.summary);
+  if (capabilities?.networkHosts?.length) caps.push(`network hosts: ${capabilities.networkHosts.join(', ')}`);
+  if (activation?.inactiveComponents.length) caps.push(`inactive components: ${activation.inactiveComponents.join(', ')}`);
+  // The pairs the agent hashes, as it states them (one line each; a multi-line value on one line).
+  for (const [k, v] of Object.entries(capabilities?.pairs ?? {})) caps.push(`${k}: ${v.split('\n').join(', ') || '-'}`);
   for (const c of childrenOf(snapshot, item.id)) caps.push(`${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
   if (caps.length) sections.push({ title: 'Capabilities', lines: caps });
   const conflicts = snapshot.items.filter((i) => i.shadowedBy === item.id).map((i) => `shadows ${i.id} at ${scopedPath(i, i.path, snapshot.workspaces)}`);

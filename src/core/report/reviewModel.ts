@@ -22,6 +22,8 @@ export interface ReviewViewModel {
   readonly header: {
     readonly name: Shown;
     readonly system: string;
+    /** The codicon of the unit's agent. */
+    readonly icon: string;
     readonly kind: string;
     readonly scope: string;
     readonly path: string;
@@ -49,6 +51,8 @@ export interface ReviewViewModel {
     readonly networkHosts: readonly string[];
     readonly hooks: readonly HookView[];
     readonly hooksOptIn: boolean | null;
+    /** The opt-in as it is set here, in the agent's words; null without hooks. */
+    readonly hooksOptInText: string | null;
     /** When the agent runs these hooks, in its own terms (Rivumi: the opt-in variable); null without hooks. */
     readonly hooksWhen: string | null;
     /** `body` is the text the agent reads, shown collapsed; null when it cannot be read. */
@@ -89,7 +93,7 @@ export interface HookView {
   readonly argv: readonly Shown[];
   readonly timeoutSeconds: number;
   readonly tools: readonly string[];
-  /** Where the command runs (Rivumi: the workspace folder). */
+  /** Where the command runs, in the agent's words (Rivumi: the workspace folder). */
   readonly cwd: string;
   /** The repository files the argv names: covered by trust (hashed), or not (and then trust is refused). */
   readonly files: readonly { readonly path: Shown; readonly covered: boolean; readonly note: string }[];

@@ -1,6 +1,9 @@
 import { displayText } from '../text/displayText';
 import { displayPath, scopedPath } from './contract';
 import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
+import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from './mcpServers';
+import { systemOf } from '../systems/registry';
+import type { Capabilities, McpServer } from '../capabilities';
 import type { ReviewReport } from '../trust/lifecycle';
 
 /**
@@ -39,46 +42,9 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     }
   }
 
-  const caps = r.capabilities ?? {};
   out.push('', 'Capabilities:');
   if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
-  else if (caps.system === 'codewhale') {
-    const servers = Object.entries((caps.mcpServers ?? {}) as Record<string, Record<string, unknown>>);
-    if (servers.length === 0) out.push('  MCP servers: none');
-    for (const [id, s] of servers.sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const files = new Set((r.files ?? []).map((f) => f.path));
-      if (s.command) {
-        const argv = ((s.args as string[]) ?? []).map((a, i) => `#${i + 1} ${files.has(a.replace(/^\.\//, '')) ? 'plugin-path' : 'value'}=${JSON.stringify(v(a))}`).join(' | ');
-        const env = Object.entries((s.env ?? {}) as Record<string, string | null>).map(([dest, src]) => `${dest} <- ${src ?? '?'}`).join(', ');
-        out.push(`  MCP ${v(id)}: stdio  command=${v(s.command)}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}  runs a local process with your user's filesystem and network authority`);
-      } else {
-        let host = '';
-        try {
-          host = new URL(String(s.url)).hostname;
-        } catch {
-          host = '?';
-        }
-        const headers = Object.entries((s.envHeaders ?? {}) as Record<string, string>).map(([h, src]) => `${h} <- ${src}`).join(', ');
-        out.push(`  MCP ${v(id)}: ${String(s.transport ?? 'http')}  endpoint=${v(s.url)}  host=${host}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}`);
-      }
-    }
-    const hosts = (caps.networkHosts as string[]) ?? [];
-    out.push(`  network hosts: ${hosts.length ? hosts.join(', ') : 'none'}`);
-    const components = Object.entries((caps.components ?? {}) as Record<string, string[]>);
-    out.push(`  components: ${components.length ? components.map(([k, p]) => `${k} [${p.join(', ')}]`).join('; ') : 'none'}`);
-    const facts = (item.detail.facts ?? {}) as { qualifiedSkills?: string[]; inactiveComponents?: string[] };
-    out.push(`  skills: ${facts.qualifiedSkills?.length ? facts.qualifiedSkills.map(v).join(', ') : 'none'}`);
-    if (facts.inactiveComponents?.length) out.push(`  inactive (inventoried, never activated): ${facts.inactiveComponents.join(', ')}`);
-    if ((caps.filesystemRoots as string[])?.length) out.push(`  filesystem roots: ${(caps.filesystemRoots as string[]).join(', ')}`);
-    if (caps.lifecycleMutation) out.push('  lifecycle mutation: yes');
-  } else {
-    const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>);
-    const skills = (caps.skills as { name: string; path: string }[]) ?? [];
-    if (skills.length) out.push(`  skills: ${skills.map((s) => `${v(s.name)} (${s.path})`).join(', ')}`);
-    if (hooks.length === 0) out.push('  hooks: none');
-    for (const h of hooks) out.push(`  hook ${h.event}: argv=${v(JSON.stringify(h.argv))} timeout=${h.timeoutSeconds}s tools=[${h.tools.join(', ')}]  runs a host command for up to ${h.timeoutSeconds}s`);
-    if (hooks.length) out.push(`  RIVUMI_ENABLE_PROJECT_HOOKS=1: ${hooksOptIn ? 'yes — Rivumi runs these hooks now' : 'no — Rivumi runs no project hooks'}`);
-  }
+  else out.push(...capabilityLines(r, hooksOptIn).map((l) => `  ${l}`));
 
   const files = r.files ?? [];
   out.push('', `Files (${files.length}):`);
@@ -90,18 +56,60 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push('', `Content hash:    ${r.contentHash ?? none}`, `Capability hash: ${r.capabilityHash ?? none}`, `Review token:    ${r.reviewToken ?? none}`, '');
   if (!r.trustable || r.reviewToken === null) out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
   else out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
-  if (r.codewhaleTrustLine) out.push(`Codewhale accepts the same token: ${r.codewhaleTrustLine}`);
+  // The agent's own command for the same review, when it has one (`codewhaleTrustLine` keeps its JSON name).
+  if (r.codewhaleTrustLine) out.push(`${systemOf(item.system).label} accepts the same token: ${r.codewhaleTrustLine}`);
   // Each line is one line on the screen, whatever a value held (spec: nothing reaches a terminal raw).
   return out.map((line) => displayText(line)).join('\n') + '\n';
 }
 
-function timeouts(s: Record<string, unknown>): string {
-  const t = Object.entries((s.timeouts ?? {}) as Record<string, number>);
-  return t.length ? `  timeouts=${t.map(([k, x]) => `${k.replace('_timeout', '')}=${x}s`).join('/')}` : '';
+/** What the unit can do, section by section as its capabilities hold them (capabilities.ts). */
+function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
+  const v = (s: string) => displayText(s);
+  const caps = r.capabilities as Capabilities;
+  const out: string[] = [];
+  if (caps.mcpServers) {
+    const files = new Set((r.files ?? []).map((f) => f.path));
+    const servers = serversById(caps);
+    if (servers.length === 0) out.push('MCP servers: none');
+    for (const [id, s] of servers) {
+      if (startsProcess(s)) {
+        const argv = s.args.map((a, i) => `#${i + 1} ${argumentKind(a, files)}=${JSON.stringify(v(a))}`).join(' | ');
+        const env = Object.entries(s.env).map(([dest, src]) => `${dest} <- ${src ?? '?'}`).join(', ');
+        out.push(`MCP ${v(id)}: stdio  command=${v(s.command ?? '')}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}  runs a local process with your user's filesystem and network authority`);
+      } else {
+        const headers = Object.entries(s.envHeaders).map(([h, src]) => `${h} <- ${src}`).join(', ');
+        out.push(`MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}`);
+      }
+    }
+  }
+  if (caps.networkHosts) out.push(`network hosts: ${caps.networkHosts.length ? caps.networkHosts.join(', ') : 'none'}`);
+  if (caps.components) {
+    const components = Object.entries(caps.components);
+    out.push(`components: ${components.length ? components.map(([k, p]) => `${k} [${p.join(', ')}]`).join('; ') : 'none'}`);
+  }
+  const skills = r.parts.filter((p) => p.kind === 'skill');
+  out.push(`skills: ${skills.length ? skills.map((s) => v(s.qualifiedName)).join(', ') : 'none'}`);
+  const inactive = r.item.detail.activation?.inactiveComponents ?? [];
+  if (inactive.length) out.push(`inactive (inventoried, never activated): ${inactive.join(', ')}`);
+  if (caps.filesystemRoots?.length) out.push(`filesystem roots: ${caps.filesystemRoots.join(', ')}`);
+  if (caps.lifecycleMutation) out.push('lifecycle mutation: yes');
+  if (caps.hooks) {
+    const hooks = Object.values(caps.hooks);
+    if (hooks.length === 0) out.push('hooks: none');
+    for (const h of hooks) out.push(`hook ${h.event}: argv=${v(JSON.stringify(h.argv))} timeout=${h.timeoutSeconds}s tools=[${h.tools.join(', ')}]  runs a host command for up to ${h.timeoutSeconds}s`);
+    const agent = systemOf(r.item.system);
+    if (hooks.length && agent.hooks) out.push(`${agent.hooks.optIn}: ${hooksOptIn ? `yes — ${agent.label} runs these hooks now` : `no — ${agent.label} runs no project hooks`}`);
+  }
+  return out;
 }
 
-function tools(s: Record<string, unknown>): string {
-  const en = (s.enabledTools as string[]) ?? [];
-  const dis = (s.disabledTools as string[]) ?? [];
+function timeouts(s: McpServer): string {
+  const t = timeoutsOf(s);
+  return t.length ? `  timeouts=${t.map((x) => `${x.name}=${x.seconds}s`).join('/')}` : '';
+}
+
+function tools(s: McpServer): string {
+  const en = s.enabledTools;
+  const dis = s.disabledTools;
   return `${en.length ? `  enabled_tools=[${en.join(', ')}]` : ''}${dis.length ? `  disabled_tools=[${dis.join(', ')}]` : ''}`;
 }

@@ -8,7 +8,8 @@ import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
-import { hookArgvCoverage } from '../systems/rivumi/hookArgvFiles';
+import { systemOf } from '../systems/registry';
+import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from './mcpServers';
 import { relativeTime } from './relativeTime';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 
@@ -16,9 +17,6 @@ export type { HookView, McpView, ReviewViewModel, Shown, DiffLine } from './revi
 
 /** A body larger than this is shown cut, with a note: the file itself opens from Files. */
 const MAX_BODY_BYTES = 65536;
-
-/** Rivumi's own condition for running project hooks (rivumi.md "Hooks"). */
-export const RIVUMI_HOOKS_WHEN = 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.';
 
 export function shown(text: unknown): Shown {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : JSON.stringify(text);
@@ -36,9 +34,9 @@ export const CAPABILITIES_UNKNOWN = 'The manifest does not load, so what this bu
 
 export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean, workspaceTrusted = true, now = new Date()): ReviewViewModel {
   const item = r.item;
-  const root = item.system === 'codewhale' ? item.path : (item.workspace ?? path.dirname(item.path));
-  const abs = (rel: string) => path.join(root, rel);
-  const caps = r.capabilities ?? {};
+  const agent = systemOf(item.system);
+  const abs = (rel: string) => path.join(r.root, rel);
+  const caps = r.capabilities;
   const fileSet = new Set((r.files ?? []).map((f) => f.path));
   let hidden = 0;
   const count = <T extends Shown>(x: T): T => {
@@ -57,67 +55,52 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
 
   const current = snapshot.items.find((i) => i.id === item.id) ?? item;
   const bundleActive = current.decision === 'registered';
-  const mcp: McpView[] = Object.entries((caps.mcpServers ?? {}) as Record<string, Record<string, unknown>>)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([id, s]) => {
-      let host: string | null = null;
-      try {
-        host = s.url ? new URL(String(s.url)).hostname : null;
-      } catch {
-        host = null;
-      }
-      return {
-        id: S(id),
-        transport: s.command ? 'stdio' : String(s.transport ?? 'streamable-http'),
-        command: s.command ? S(s.command) : null,
-        argv: ((s.args as string[]) ?? []).map((a, i) => ({ index: i + 1, kind: fileSet.has(a.replace(/^\.\//, '')) ? ('plugin-path' as const) : ('value' as const), value: S(a) })),
-        cwd: s.command ? S(s.cwd ?? 'plugin root') : null,
-        env: Object.entries((s.env ?? {}) as Record<string, string | null>).map(([destination, source]) => ({ destination: displayText(destination), source: displayText(source ?? '?') })),
-        endpoint: s.url ? S(s.url) : null,
-        host,
-        authEnv: [...Object.entries((s.envHeaders ?? {}) as Record<string, string>).map(([h, src]) => `${h} ← \${${src}}`), ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${String(s.bearerTokenEnvVar)}}`] : [])].map((t) => displayText(t)),
-        timeouts: Object.entries((s.timeouts ?? {}) as Record<string, number>).map(([k, v]) => displayText(`${k.replace('_timeout', '')} ${v}s`)),
-        enabledTools: ((s.enabledTools as string[]) ?? []).map(S),
-        disabledTools: ((s.disabledTools as string[]) ?? []).map(S),
-        enabled: s.enabled !== false,
-        state: !bundleActive ? { text: `not started: ${notActiveBecause(current.decision, r.status)}`, tone: 'muted' as const } : s.enabled === false ? { text: 'configured off', tone: 'off' as const } : { text: 'configured on', tone: 'on' as const },
-      };
-    });
+  const mcp: McpView[] = serversById(caps).map(([id, s]) => {
+    const local = startsProcess(s);
+    return {
+      id: S(id),
+      transport: local ? 'stdio' : s.transport,
+      command: local ? S(s.command) : null,
+      argv: s.args.map((a, i) => ({ index: i + 1, kind: argumentKind(a, fileSet), value: S(a) })),
+      cwd: local ? S(s.cwd ?? 'plugin root') : null,
+      env: Object.entries(s.env).map(([destination, source]) => ({ destination: displayText(destination), source: displayText(source ?? '?') })),
+      endpoint: s.url ? S(s.url) : null,
+      host: mcpHost(s),
+      authEnv: [...Object.entries(s.envHeaders).map(([h, src]) => `${h} ← \${${src}}`), ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${s.bearerTokenEnvVar}}`] : [])].map((t) => displayText(t)),
+      timeouts: timeoutsOf(s).map((t) => displayText(`${t.name} ${t.seconds}s`)),
+      enabledTools: s.enabledTools.map(S),
+      disabledTools: s.disabledTools.map(S),
+      enabled: s.enabled,
+      state: !bundleActive ? { text: `not started: ${notActiveBecause(current.decision, r.status)}`, tone: 'muted' as const } : !s.enabled ? { text: 'configured off', tone: 'off' as const } : { text: 'configured on', tone: 'on' as const },
+    };
+  });
 
-  const facts = (item.detail.facts ?? {}) as { qualifiedSkills?: string[]; inactiveComponents?: string[] };
-  const inactive = new Set(facts.inactiveComponents ?? []);
+  const inactive = new Set(item.detail.activation?.inactiveComponents ?? []);
   const component = (kind: string, paths: readonly string[]) => {
     const never = inactive.has(kind);
     return { kind: displayText(kind), inactive: never, active: !never && bundleActive, activity: never ? `never active: ${item.system} lists it but does not activate it` : bundleActive ? 'active: the agent loads it' : `not active: ${notActiveBecause(current.decision, r.status)}`, paths: paths.map(S) };
   };
-  const components = Object.entries((caps.components ?? {}) as Record<string, string[]>).map(([kind, paths]) => component(kind, paths));
+  const components = Object.entries(caps?.components ?? {}).map(([kind, paths]) => component(kind, paths));
   for (const kind of ['filesystem-roots', 'lifecycle-mutation']) if (inactive.has(kind)) components.push(component(kind, []));
-  // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
   const hookCwd = item.workspace ?? path.dirname(item.path);
-  const hooks: HookView[] = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[]; timeoutSeconds: number; tools: string[] }>).map((h) => {
-    const coverage = item.system === 'rivumi' ? hookArgvCoverage(hookCwd, h.argv) : { files: [], problems: [] };
+  const hooks: HookView[] = Object.values(caps?.hooks ?? {}).map((h) => {
+    const coverage = agent.hooks?.argvFiles(hookCwd, h.argv) ?? { files: [], problems: [] };
     return {
       event: displayText(h.event),
       argv: h.argv.map(S),
       timeoutSeconds: h.timeoutSeconds,
       tools: h.tools.map((t) => displayText(t)),
-      cwd: 'workspace folder',
+      cwd: agent.hooks?.cwd ?? '',
       files: [
         ...coverage.files.map((f) => ({ path: S(decodeRawName(f)), covered: true, note: 'covered: its bytes are part of the review token' })),
         ...coverage.problems.map((p) => ({ path: S(h.argv[p.argIndex] ?? ''), covered: false, note: `not covered: ${p.message}` })),
       ],
     };
   });
-  const skillItems = snapshot.items.filter((i) => i.parent === item.id && i.kind === 'skill');
-  const skills =
-    item.system === 'codewhale'
-      ? skillItems.map((i) => ({ name: S(i.qualifiedName), description: S(i.detail.description ?? ''), body: body(i.location.file) }))
-      : ((caps.skills as { name: string; path: string }[]) ?? []).map((s) => {
-          const child = skillItems.find((i) => i.qualifiedName === s.name);
-          return { name: S(s.name), description: S(child?.detail.description ?? ''), body: child ? body(child.location.file) : null };
-        });
-  // Codewhale's commands are the Markdown files under the bundle's `commands` component paths.
-  const commandDirs = ((caps.components as Record<string, string[]> | undefined)?.commands ?? []).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
+  // The skills as this review read them, each with the text the agent reads.
+  const skills = r.parts.filter((p) => p.kind === 'skill').map((p) => ({ name: S(p.qualifiedName), description: S(p.detail.description ?? ''), body: body(p.location.file) }));
+  // Commands are the Markdown files under the bundle's `commands` component paths.
+  const commandDirs = (caps?.components?.commands ?? []).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
   const commands = (r.files ?? [])
     .filter((f) => f.path.endsWith('.md') && commandDirs.some((d) => f.path === d || f.path.startsWith(`${d}/`)))
     .map((f) => ({ name: S(path.basename(f.path, '.md')), body: body(abs(f.path)) }));
@@ -152,6 +135,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     header: {
       name: S(item.name),
       system: item.system,
+      icon: agent.icon,
       kind: item.kind,
       scope: item.scope,
       path: displayText(scopedPath(item, item.path, snapshot.workspaces)),
@@ -167,10 +151,11 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     changes,
     capabilities: {
       mcp,
-      networkHosts: ((caps.networkHosts as string[]) ?? []).map((h) => displayText(h)),
+      networkHosts: (caps?.networkHosts ?? []).map((h) => displayText(h)),
       hooks,
-      hooksOptIn: item.system === 'rivumi' && hooks.length > 0 ? hooksOptIn : null,
-      hooksWhen: item.system === 'rivumi' && hooks.length > 0 ? RIVUMI_HOOKS_WHEN : null,
+      hooksOptIn: agent.hooks && hooks.length > 0 ? hooksOptIn : null,
+      hooksOptInText: agent.hooks && hooks.length > 0 ? agent.hooks.optInNow(hooksOptIn) : null,
+      hooksWhen: agent.hooks && hooks.length > 0 ? agent.hooks.when : null,
       skills,
       commands,
       components,

@@ -1,5 +1,6 @@
 import { displayText } from '../text/displayText';
-import type { ReviewReport } from '../trust/lifecycle';
+import { serversById, startsProcess } from './mcpServers';
+import type { Capabilities } from '../capabilities';
 
 /** At most this many lines per kind in a modal: the review panel lists the rest. */
 const MAX_PER_KIND = 5;
@@ -10,15 +11,14 @@ const MAX_PER_KIND = 5;
  * servers, the network hosts. Built from the same capabilities the review shows, every
  * value escaped; "nothing that runs" is said rather than left blank.
  */
-export function trustEssentials(r: Pick<ReviewReport, 'capabilities'>): string[] {
-  const caps = r.capabilities ?? {};
-  const v = (x: unknown) => displayText(typeof x === 'string' ? x : JSON.stringify(x));
-  const argv = (command: unknown, args: unknown) => [command, ...(Array.isArray(args) ? args : [])].map(v).join(' ');
-  const servers = Object.entries((caps.mcpServers ?? {}) as Record<string, Record<string, unknown>>).sort(([a], [b]) => (a < b ? -1 : 1));
-  const hooks = Object.values((caps.hooks ?? {}) as Record<string, { event: string; argv: string[] }>);
-  const runs = [...servers.filter(([, s]) => s.command).map(([id, s]) => `${argv(s.command, s.args)}  (MCP server ${v(id)})`), ...hooks.map((h) => `${argv(h.argv[0], h.argv.slice(1))}  (hook ${v(h.event)})`)];
-  const remote = servers.filter(([, s]) => !s.command && s.url).map(([id, s]) => `${v(id)} → ${v(s.url)}`);
-  const hosts = ((caps.networkHosts as string[] | undefined) ?? []).map(v);
+export function trustEssentials(r: { readonly capabilities: Pick<Capabilities, 'mcpServers' | 'hooks' | 'networkHosts'> | null }): string[] {
+  const v = (x: string) => displayText(x);
+  const argv = (command: string, args: readonly string[]) => [command, ...args].map(v).join(' ');
+  const servers = serversById(r.capabilities);
+  const hooks = Object.values(r.capabilities?.hooks ?? {});
+  const runs = [...servers.filter(([, s]) => startsProcess(s)).map(([id, s]) => `${argv(s.command ?? '', s.args)}  (MCP server ${v(id)})`), ...hooks.map((h) => `${argv(h.argv[0] ?? '', h.argv.slice(1))}  (hook ${v(h.event)})`)];
+  const remote = servers.filter(([, s]) => !startsProcess(s) && s.url).map(([id, s]) => `${v(id)} → ${v(s.url ?? '')}`);
+  const hosts = (r.capabilities?.networkHosts ?? []).map(v);
   const out: string[] = [];
   const list = (title: string, lines: string[]) => {
     if (lines.length === 0) return;

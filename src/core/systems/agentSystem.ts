@@ -2,6 +2,7 @@ import type { GateContext } from '../decisions/gates';
 import type { TrustView } from '../decisions/trustView';
 import type { HostFacts } from '../host';
 import type { BundleFile, Diagnostic, Item, System } from '../model';
+import type { Capabilities } from '../capabilities';
 
 /**
  * The seam between Skillgate and one coding agent. Everything specific to an agent —
@@ -26,6 +27,8 @@ export interface AgentSystem<Options = unknown> {
    * offers Trust only); null when it loads a trusted unit only once enabled.
    */
   readonly noEnableSwitch: NoEnableSwitch | null;
+  /** How the agent decides to run the hooks a unit declares; null when it runs none. */
+  readonly hooks: AgentHooks | null;
   /** What one trust unit is called in a refusal ("Plugin bundle", "Rivumi hooks file"). */
   unitLabel(item: Pick<Item, 'kind'>): string;
   /** The agent's index of this window or CLI run. */
@@ -66,6 +69,20 @@ export interface NoEnableSwitch {
   refusal(item: Pick<Item, 'kind' | 'name'>, operation: 'enable' | 'disable'): string;
   /** The review panel's sentence in place of an Enable button. */
   notice(item: Pick<Item, 'kind'>): string;
+}
+
+/** An agent that runs hook commands: when it runs them, in its own terms, and what their argv touches. */
+export interface AgentHooks {
+  /** The setting that makes the agent run them, as `explain` and the text review name it. */
+  readonly optIn: string;
+  /** When the agent runs a unit's hooks (the review panel's sentence). */
+  readonly when: string;
+  /** The review panel's sentence for the setting as it is here now. */
+  optInNow(set: boolean): string;
+  /** Where a hook's command runs, in words. */
+  readonly cwd: string;
+  /** The repository files a hook's argv names (raw paths) and the arguments trust cannot cover, run from `workspace`. */
+  argvFiles(workspace: string, argv: readonly string[]): { readonly files: readonly Buffer[]; readonly problems: readonly { readonly argIndex: number; readonly message: string }[] };
 }
 
 /** What every agent's index is given; each agent adds its own options (registry.ts `IndexOptions`). */
@@ -116,7 +133,9 @@ export interface BundleSource {
   /** Directories (relative) that a copy must have for its hash to match (Codewhale hashes empty ones). */
   readonly directories: readonly string[];
   /** What the reviewer approves: the full capability inventory. */
-  readonly capabilities: Record<string, unknown>;
+  readonly capabilities: Capabilities;
+  /** The unit's skills, hooks, MCP servers and components as read now (its child items). */
+  readonly parts: readonly Item[];
   /** What the bundle runs that trust cannot cover; trust is refused while any is listed. */
   readonly notCovered: readonly string[];
   readonly applicable: boolean;
@@ -135,6 +154,8 @@ export type SourceRead = { readonly ok: true; readonly source: BundleSource } | 
 export interface InvalidBundle {
   /** The unit as the agent sees it now (decision `rejected`, reason `manifest_invalid`). */
   readonly item: Item;
+  /** Its skills, MCP servers and components as read now, as far as the agent still names them. */
+  readonly parts: readonly Item[];
   readonly bundleKey: string;
   /** Files are relative to this directory. */
   readonly root: string;

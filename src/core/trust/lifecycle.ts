@@ -5,14 +5,15 @@ import { ownRecordOf } from '../documents/ownRecord';
 import { osPath } from '../fs/rawNames';
 import { invalidBundleRefusal, readInvalidBundle, withReviewedFiles } from './invalidBundle';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
-import { snapshotBundle, verifySnapshot, removeTree } from './reviewSnapshot';
+import { copyReviewed, verifyReviewedCopy, removeTree } from './reviewedCopy';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
-import { touched, type Mutation, type TrustStore } from './trustStore';
+import { touched, unavailableMessage, type Mutation, type TrustStore } from './trustStore';
 import { hasEnableSwitch, noEnableSwitchRefusal } from './enableSwitch';
 import { systemOf } from '../systems/registry';
 import { statusOf } from '../decisions/gates';
 import type { HostFacts } from '../host';
 import type { Diagnostic, Item, TrustStatus } from '../model';
+import type { Capabilities } from '../capabilities';
 import type { Snapshot } from '../index/snapshot';
 
 /**
@@ -36,14 +37,18 @@ export interface ReviewReport {
   readonly contentHash: string | null;
   readonly capabilityHash: string | null;
   /** Null when an invalid manifest leaves what the unit can do unknown. */
-  readonly capabilities: Record<string, unknown> | null;
+  readonly capabilities: Capabilities | null;
   readonly files: Item['detail']['files'];
+  /** The directory the files are relative to. */
+  readonly root: string;
+  /** The unit's skills, hooks, MCP servers and components as read now. */
+  readonly parts: readonly Item[];
   readonly status: TrustStatus;
   readonly enabled: boolean;
   readonly receipt: Receipt | null;
   /** Present when a receipt exists and the bundle changed since. */
   readonly diff: ReviewDiff | null;
-  /** Codewhale bundles: the line Codewhale itself accepts. */
+  /** The agent's own command that records this review (AgentSystem.agentTrustCommand: Codewhale's `/plugin trust`); the name is the JSON contract's. */
   readonly codewhaleTrustLine: string | null;
   /** What the bundle runs that this trust cannot cover; while any is listed, trust is refused. */
   readonly notCovered: readonly string[];
@@ -67,8 +72,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
   const refusal = invalid ?? (s.notCovered.length > 0 ? notCoveredRefusal(s.item.name, s.notCovered) : null);
   const files = invalid && receipt ? withReviewedFiles(s.files, s.root, Object.keys(receipt.files)) : s.files;
-  const snapshotDir = receipt ? path.join(ctx.store.snapshotsDir, receipt.contentHash) : undefined;
-  const diff = receipt && status !== 'trusted' ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, snapshotDir && fs.existsSync(snapshotDir) ? snapshotDir : undefined) : null;
+  const diff = receipt && status !== 'trusted' ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, reviewedCopyOf(ctx, receipt)) : null;
   return {
     ok: true,
     value: {
@@ -78,6 +82,8 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       capabilityHash,
       capabilities: s.capabilities,
       files,
+      root: s.root,
+      parts: s.parts,
       status,
       enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,
@@ -93,7 +99,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
 
 /**
  * The review of a unit that does not load (issue 10 #19): what is on disk now, the file
- * diff against the reviewed snapshot, and why it is rejected; never trustable. Capability
+ * diff against the reviewed copy, and why it is rejected; never trustable. Capability
  * changes cannot be computed without a manifest, so the diff lists files only.
  */
 function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Mutation<ReviewReport> {
@@ -104,8 +110,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
   const disk = readInvalidBundle(item, receipt ? Object.keys(receipt.files) : [], ctx.host);
   if (!disk || disk.bundleKey !== key) return { ok: false, message: failure };
   const refusal = invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ?? `${item.name} cannot be trusted or enabled: ${failure}`;
-  const snapshotDir = receipt ? path.join(ctx.store.snapshotsDir, receipt.contentHash) : undefined;
-  const diff = receipt ? diffAgainstReceipt(receipt, receipt.capabilities, disk.files, disk.root, snapshotDir && fs.existsSync(snapshotDir) ? snapshotDir : undefined) : null;
+  const diff = receipt ? diffAgainstReceipt(receipt, receipt.capabilities, disk.files, disk.root, reviewedCopyOf(ctx, receipt)) : null;
   return {
     ok: true,
     value: {
@@ -115,6 +120,8 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
       capabilityHash: null,
       capabilities: null,
       files: disk.files,
+      root: disk.root,
+      parts: disk.parts,
       status: statusOf(receipt, disk.contentHash, null),
       enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,
@@ -134,23 +141,96 @@ function unloadable(item: Item, ctx: LifecycleContext, failure: string): string 
   return (disk && invalidBundleRefusal(disk.item, disk.diagnostics, disk.root)) ?? failure;
 }
 
-export async function trust(item: Item, token: string, ctx: LifecycleContext): Promise<Mutation<{ item: Item; snapshot: string }>> {
-  if (ctx.workspaceTrusted === false) return { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.' };
-  const unavailable = storeProblem(ctx.store);
-  if (unavailable) return { ok: false, message: unavailable };
+/** The directory of the reviewed copy a receipt points at, when it is there. */
+function reviewedCopyOf(ctx: LifecycleContext, receipt: Receipt): string | undefined {
+  const dir = path.join(ctx.store.reviewedCopiesDir, receipt.contentHash);
+  return fs.existsSync(dir) ? dir : undefined;
+}
+
+/** Why trust is refused, as a value a face can act on (never matched against message text). */
+export type TrustRefusalReason =
+  /** VS Code Restricted Mode. */
+  | 'restricted'
+  | 'store-unavailable'
+  /** The unit cannot be read or hashed now. */
+  | 'unreadable'
+  /** The agent rejects the unit (an invalid manifest or hooks file). */
+  | 'invalid'
+  /** Its hooks run files this trust cannot cover. */
+  | 'not-covered'
+  /** The token is not the unit's current one: it changed since the review that showed it. */
+  | 'token-mismatch'
+  /** The person declined the confirmation. */
+  | 'cancelled'
+  /** The reviewed copy could not be made (the unit changed while it was copied, a hard link, a full disk). */
+  | 'copy-failed';
+
+export interface TrustRefusal {
+  readonly ok: false;
+  readonly reason: TrustRefusalReason;
+  readonly message: string;
+}
+
+/** What the confirmation of a trust shows, from the one read of the unit that trust makes. */
+export interface TrustPreview {
+  readonly item: Item;
+  readonly capabilities: Capabilities;
+  /** The enable bit before this trust (trust resets it). */
+  readonly enabled: boolean;
+  /** A receipt existed before this trust: this is a re-review. */
+  readonly reviewedBefore: boolean;
+}
+
+export type TrustResult = { readonly ok: true; readonly value: { readonly item: Item; readonly reviewedCopy: string; readonly preview: TrustPreview } } | TrustRefusal;
+
+const refused = (reason: TrustRefusalReason, message: string): TrustRefusal => ({ ok: false, reason, message });
+
+/** The unit read now, when it could be trusted as it is: not invalid, nothing its trust cannot cover. */
+function readTrustable(item: Item, ctx: LifecycleContext): { ok: true; source: BundleSource } | TrustRefusal {
   const read = readBundleSource(item, ctx.host);
-  if (!read.ok) return { ok: false, message: unloadable(item, ctx, read.message) };
+  if (!read.ok) {
+    const message = unloadable(item, ctx, read.message);
+    return refused(message === read.message ? 'unreadable' : 'invalid', message);
+  }
   const s = read.source;
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
-  if (invalid) return { ok: false, message: invalid };
-  if (s.notCovered.length > 0) return { ok: false, message: notCoveredRefusal(s.item.name, s.notCovered) };
-  const current = s.item.reviewToken as string;
-  if (token !== current) {
+  if (invalid) return refused('invalid', invalid);
+  if (s.notCovered.length > 0) return refused('not-covered', notCoveredRefusal(s.item.name, s.notCovered));
+  return { ok: true, source: s };
+}
+
+/**
+ * The review token a unit has now, read from disk, or why it cannot be trusted: what a
+ * face compares with the token it showed, without a full review.
+ */
+export function currentToken(item: Item, ctx: LifecycleContext): { readonly ok: true; readonly token: string } | TrustRefusal {
+  const r = readTrustable(item, ctx);
+  return r.ok ? { ok: true, token: r.source.item.reviewToken as string } : r;
+}
+
+/**
+ * Trusts exactly the token a person was shown (trust.md "Operations"): the unit is read
+ * once; a token that is not its current one is refused (`token-mismatch`); `confirm`,
+ * when given, is asked with what that read found before anything is written. The reviewed
+ * copy is then made from the same read and must reproduce the token's content hash, so a
+ * unit that changes while the person decides is refused, never trusted.
+ */
+export async function trustShown(item: Item, token: string, ctx: LifecycleContext, confirm?: (preview: TrustPreview) => Promise<boolean>): Promise<TrustResult> {
+  if (ctx.workspaceTrusted === false) return refused('restricted', 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.');
+  const before = ctx.store.read();
+  if (!before.ok) return refused('store-unavailable', unavailableMessage(before.problem));
+  const r = readTrustable(item, ctx);
+  if (!r.ok) return r;
+  const s = r.source;
+  if (token !== s.item.reviewToken) {
     const how = systemOf(s.item.system).reviewAgainHint(s.item);
-    return { ok: false, message: `Review token does not match this bundle content and capability set; ${how}` };
+    return refused('token-mismatch', `Review token does not match this bundle content and capability set; ${how}`);
   }
-  const snap = snapshotBundle(ctx.store.snapshotsDir, s, s.item.contentHash as string);
-  if (!snap.ok) return { ok: false, message: snap.message };
+  const entryBefore = before.state.bundles[s.bundleKey];
+  const preview: TrustPreview = { item: s.item, capabilities: s.capabilities, enabled: hasEnableSwitch(s.item) && (entryBefore?.enabled ?? false), reviewedBefore: (entryBefore?.trust ?? null) !== null };
+  if (confirm && !(await confirm(preview))) return refused('cancelled', `${s.item.name} was not trusted.`);
+  const copy = copyReviewed(ctx.store.reviewedCopiesDir, s, s.item.contentHash as string);
+  if (!copy.ok) return refused('copy-failed', copy.message);
   const receipt: Receipt = {
     contentHash: s.item.contentHash as string,
     capabilityHash: s.item.capabilityHash as string,
@@ -158,13 +238,19 @@ export async function trust(item: Item, token: string, ctx: LifecycleContext): P
     files: ownRecordOf(s.files.map((f) => [f.path, { sha256: f.sha256, size: f.size, executable: f.executable }])),
     reviewedAt: (ctx.now?.() ?? new Date()).toISOString(),
   };
-  const result = await ctx.store.mutate((state) => {
+  const written = await ctx.store.mutate((state) => {
     const entry = entryFor(state, s);
     // Trust never activates: enabling is a separate, explicit step (codewhale.md §8.4).
     state.bundles[s.bundleKey] = touched({ ...entry, enabled: false, trust: receipt, reviewHistory: [...entry.reviewHistory, receipt].slice(-MAX_REVIEW_HISTORY) });
-    return { ok: true, value: { item: s.item, snapshot: snap.dir } };
+    return { ok: true, value: { item: s.item, reviewedCopy: copy.dir, preview } };
   });
-  return result;
+  return written.ok ? written : refused('store-unavailable', written.message);
+}
+
+/** `trustShown` without a confirmation, answering as the store's other mutations do (the CLI's `trust`). */
+export async function trust(item: Item, token: string, ctx: LifecycleContext): Promise<Mutation<{ item: Item; reviewedCopy: string }>> {
+  const r = await trustShown(item, token, ctx);
+  return r.ok ? { ok: true, value: { item: r.value.item, reviewedCopy: r.value.reviewedCopy } } : { ok: false, message: r.message };
 }
 
 export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ item: Item; note: string | null }>> {
@@ -177,20 +263,21 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
   if (invalid) return { ok: false, message: invalid };
   const label = systemOf(s.item.system).unitLabel(s.item);
-  // Re-hashing the snapshot can take long; it is done before the lock, whose section
-  // must stay short (a writer that holds it past the stale time loses it). The snapshot
-  // is named by its content hash, so what is verified here is what the check below needs.
-  const snapshotVerified = verifySnapshot(ctx.store.snapshotsDir, s, s.item.contentHash as string);
+  // Re-hashing the reviewed copy can take long; it is done before the lock, whose section
+  // must stay short (a writer that holds it past the stale time loses it). The copy is
+  // named by its content hash, so what is verified here is what the check below needs.
+  const copyVerified = verifyReviewedCopy(ctx.store.reviewedCopiesDir, s, s.item.contentHash as string);
   return ctx.store.mutate((state) => {
     // Checked against the store as it is now, under the lock, not against an older view.
     const entry = state.bundles[s.bundleKey];
     const status = statusOf(entry?.trust ?? null, s.item.contentHash as string, s.item.capabilityHash as string);
     if (status !== 'trusted') return { ok: false, message: `${label} \`${s.item.name}\` requires review before enablement (trust: ${status})` };
-    if (!snapshotVerified) {
+    if (!copyVerified) {
+      // The message keeps the word users and tests know ("snapshot"): it names the reviewed copy.
       return { ok: false, message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement` };
     }
     if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
-    const inactive = ((s.item.detail.facts ?? {}) as { inactiveComponents?: string[] }).inactiveComponents ?? [];
+    const inactive = s.item.detail.activation?.inactiveComponents ?? [];
     if (s.item.compatibility === 'unsupported') return { ok: false, message: `${label} \`${s.item.name}\` has no supported declarative components to activate; inactive: ${inactive.join(', ')}` };
     if (ctx.workspaceTrusted === false) return { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before enabling its bundles.' };
     state.bundles[s.bundleKey] = touched({ ...(entry as BundleState), enabled: true });
@@ -265,7 +352,7 @@ export interface DoctorReport {
   readonly movedAside: string | null;
 }
 
-/** Store health, stale receipts (their bundle is gone) and unreferenced snapshots. */
+/** Store health, stale receipts (their bundle is gone) and reviewed copies no receipt refers to (`unreferencedSnapshots` in the JSON contract). */
 export function doctor(store: TrustStore, options: { repair?: boolean; prune?: boolean } = {}): DoctorReport {
   let movedAside: string | null = null;
   let read = store.read();
@@ -276,17 +363,17 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
   if (!read.ok) return { store: store.file, problem: read.problem, bundles: 0, staleReceipts: [], unreferencedSnapshots: [], pruned: [], movedAside };
   const entries = Object.entries(read.state.bundles);
   const referenced = new Set(entries.flatMap(([, e]) => [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h)));
-  let snapshots: string[] = [];
+  let copies: string[] = [];
   try {
-    snapshots = fs.readdirSync(store.snapshotsDir).filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
+    copies = fs.readdirSync(store.reviewedCopiesDir).filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
   } catch {
-    snapshots = [];
+    copies = [];
   }
-  const unreferenced = snapshots.filter((n) => !referenced.has(n));
+  const unreferenced = copies.filter((n) => !referenced.has(n));
   const pruned: string[] = [];
   if (options.prune) {
     for (const n of unreferenced) {
-      removeTree(path.join(store.snapshotsDir, n));
+      removeTree(path.join(store.reviewedCopiesDir, n));
       pruned.push(n);
     }
   }
@@ -323,5 +410,5 @@ export function notCoveredRefusal(name: string, notCovered: readonly string[]): 
 
 function storeProblem(store: TrustStore): string | undefined {
   const r = store.read();
-  return r.ok ? undefined : `The trust store is unavailable: ${r.problem}. Nothing was changed; run \`skillgate doctor\` to see why, and \`skillgate doctor --repair\` to move the bad file aside.`;
+  return r.ok ? undefined : unavailableMessage(r.problem);
 }

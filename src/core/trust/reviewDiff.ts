@@ -3,6 +3,7 @@ import { createTwoFilesPatch } from 'diff';
 import { decodeUtf8, readRegularFile } from '../fs/safeFs';
 import type { BundleFile } from '../model';
 import type { Receipt } from './stateSchema';
+import type { Capabilities } from '../capabilities';
 
 export interface CapabilityChange {
   /** Dotted path into the capability inventory, e.g. `mcpServers.issues.command`. */
@@ -19,9 +20,9 @@ export interface FileChange {
   readonly change: 'added' | 'removed' | 'modified';
   readonly before?: BundleFile;
   readonly after?: BundleFile;
-  /** Unified diff against the snapshot, for text files up to 1 MiB. */
+  /** Unified diff against the reviewed copy, for text files up to 1 MiB. */
   readonly unifiedDiff?: string;
-  /** Why there is no unified diff (binary, too large, snapshot missing). */
+  /** Why there is no unified diff (binary, too large, reviewed copy missing). */
   readonly note?: string;
 }
 
@@ -34,10 +35,12 @@ const MAX_DIFF_BYTES = 1048576;
 
 /**
  * What changed since the receipt: capability changes first (what the bundle can now
- * do), then file changes with unified diffs against the reviewed snapshot.
+ * do), then file changes with unified diffs against the reviewed copy. Capabilities are
+ * compared as stored (capabilities.ts): a receipt's record that is not the typed model
+ * (another tool's, a damaged one) compares as such, every capability then shows as new.
  */
-export function diffAgainstReceipt(receipt: Receipt, capabilities: Record<string, unknown>, files: readonly BundleFile[], currentRoot: string, snapshotDir: string | undefined): ReviewDiff {
-  return { capabilities: capabilityChanges(receipt.capabilities, capabilities), files: fileChanges(receipt, files, currentRoot, snapshotDir) };
+export function diffAgainstReceipt(receipt: Receipt, capabilities: Capabilities | Record<string, unknown>, files: readonly BundleFile[], currentRoot: string, reviewedCopy: string | undefined): ReviewDiff {
+  return { capabilities: capabilityChanges(receipt.capabilities, capabilities), files: fileChanges(receipt, files, currentRoot, reviewedCopy) };
 }
 
 export function capabilityChanges(before: Record<string, unknown>, after: Record<string, unknown>): CapabilityChange[] {
@@ -45,7 +48,24 @@ export function capabilityChanges(before: Record<string, unknown>, after: Record
   // The counts in `inventory` repeat what the named entries show (servers, hosts, components).
   const { inventory: _b, ...a } = before;
   const { inventory: _a, ...b } = after;
-  walk(a, b, [], out);
+  walk(withEmptySections(a, b), withEmptySections(b, a), [], out);
+  return out;
+}
+
+/** The capability sections that list what a unit names (capabilities.ts), by their keys or members. */
+const LISTING_SECTIONS = new Set(['mcpServers', 'components', 'hooks', 'networkHosts', 'filesystemRoots', 'pairs']);
+
+/**
+ * A listing section one side lacks (a receipt from another tool, a damaged one) compares
+ * as empty, so each server, host or hook in the other is named one by one, as any new one is.
+ */
+function withEmptySections(side: Record<string, unknown>, other: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...side };
+  for (const [k, v] of Object.entries(other)) {
+    if (Object.hasOwn(side, k) || !LISTING_SECTIONS.has(k)) continue;
+    if (isRecord(v)) out[k] = {};
+    else if (Array.isArray(v)) out[k] = [];
+  }
   return out;
 }
 
@@ -120,7 +140,7 @@ function show(v: unknown): string {
   return s.length > 160 ? `${s.slice(0, 157)}...` : s;
 }
 
-function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot: string, snapshotDir: string | undefined): FileChange[] {
+function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot: string, reviewedCopy: string | undefined): FileChange[] {
   const out: FileChange[] = [];
   const now = new Map(files.map((f) => [f.path, f]));
   const then = new Map(Object.entries(receipt.files).map(([p, f]) => [p, { path: p, ...f }]));
@@ -130,7 +150,7 @@ function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot
     const after = now.get(p);
     if (before && after && before.sha256 === after.sha256 && before.executable === after.executable) continue;
     const kind: FileChange['change'] = !before ? 'added' : !after ? 'removed' : 'modified';
-    const oldText = before ? textOf(snapshotDir ? path.join(snapshotDir, p) : undefined) : { text: '' };
+    const oldText = before ? textOf(reviewedCopy ? path.join(reviewedCopy, p) : undefined) : { text: '' };
     const newText = after ? textOf(path.join(currentRoot, p)) : { text: '' };
     const note = oldText.note ?? newText.note;
     const base = { path: p, change: kind, ...(before ? { before } : {}), ...(after ? { after } : {}) };
@@ -145,6 +165,7 @@ function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot
   return out;
 }
 
+// The notes keep the words users and tests know: "the reviewed snapshot" is the reviewed copy.
 function textOf(file: string | undefined): { text?: string; note?: string } {
   if (!file) return { note: 'the reviewed snapshot is missing' };
   const read = readRegularFile(file, MAX_DIFF_BYTES);

@@ -9,6 +9,9 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 export const receiptSchema = z.strictObject({
   contentHash: hex64,
   capabilityHash: hex64,
+  // What the unit could do when reviewed: the typed model (capabilities.ts), in the very shape
+  // receipts always held. Read as an open record, so another tool's record leaves the store
+  // available: trust follows the hashes, and the review compares the record as it is (docs/hashes.md).
   // Keys a bundle chooses (file paths, capability names): prototype-free, so `__proto__` survives.
   capabilities: ownRecord(z.string(), z.unknown()),
   files: ownRecord(z.string(), z.strictObject({ sha256: hex64, size: z.number().int().min(0), executable: z.boolean() })),

@@ -37,14 +37,15 @@ interface LockIdentity {
  */
 export class TrustStore {
   readonly file: string;
-  readonly snapshotsDir: string;
+  readonly reviewedCopiesDir: string;
 
   constructor(
     readonly dir: string,
     private readonly options: TrustStoreOptions = {},
   ) {
     this.file = path.join(dir, 'state.json');
-    this.snapshotsDir = path.join(dir, 'snapshots');
+    // The reviewed copies' directory keeps its on-disk name, part of the store's format (spec/trust.md).
+    this.reviewedCopiesDir = path.join(dir, 'snapshots');
   }
 
   read(): StoreRead {

@@ -1,6 +1,6 @@
 import type { Item } from '../../core/model';
 import type { Mutation } from '../../core/trust/trustStore';
-import type { ReviewReport } from '../../core/trust/lifecycle';
+import type { TrustPreview, TrustResult } from '../../core/trust/lifecycle';
 
 /**
  * What the command flows need from the editor and the core, as plain interfaces:
@@ -21,8 +21,8 @@ export interface UiPort {
 }
 
 export interface LifecyclePort {
-  review(item: Item): Mutation<ReviewReport>;
-  trust(item: Item, token: string): Promise<Mutation<{ item: Item; snapshot: string }>>;
+  /** Reads the bundle once: refuses (with a typed reason) or asks `confirm` with what it read, then trusts exactly `token`. */
+  trust(item: Item, token: string, confirm: (preview: TrustPreview) => Promise<boolean>): Promise<TrustResult>;
   enable(item: Item): Promise<Mutation<{ item: Item; note: string | null }>>;
 }
 

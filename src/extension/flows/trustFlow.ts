@@ -1,4 +1,5 @@
 import { hasEnableSwitch } from '../../core/trust/enableSwitch';
+import { systemOf } from '../../core/systems/registry';
 import { trustEssentials } from '../../core/report/trustEssentials';
 import { shortToken } from '../../core/report/shortToken';
 import type { Item } from '../../core/model';
@@ -10,24 +11,25 @@ export type TrustOutcome = 'trusted' | 'refused' | 'cancelled' | 'review-first';
 export const RESTRICTED_TRUST = 'Restricted Mode: trust this workspace in VS Code before trusting its bundles.';
 export const RESTRICTED_ENABLE = 'Restricted Mode: trust this workspace in VS Code before enabling its bundles.';
 
-/** What trust changes: Codewhale's bundle waits for Enable; Rivumi, which has no enable switch, loads it as before. */
+/** What trust changes: a bundle with an enable switch waits for Enable; an agent without one (Rivumi) loads it as before. */
 function afterTrust(item: Item): string {
-  return hasEnableSwitch(item) ? 'It stays disabled until you enable it' : 'Rivumi loads it as before (it has no enable switch); Skillgate now shows it as reviewed';
+  return hasEnableSwitch(item) ? 'It stays disabled until you enable it' : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
 }
 
-/** What trust does for this system, said honestly in the confirmation (README "Rivumi: trust without an enable switch"). */
+/** What trust does for this agent, said honestly in the confirmation (README "Rivumi: trust without an enable switch"). */
 export function trustMeaning(item: Item): string {
   return hasEnableSwitch(item)
     ? 'Trusting starts nothing: it stays disabled until you enable it.'
-    : 'Rivumi already loads this; trusting records your review and lets `skillgate check` pass. It does not switch anything on or off.';
+    : `${systemOf(item.system).label} already loads this; trusting records your review and lets \`skillgate check\` pass. It does not switch anything on or off.`;
 }
 
 export const ENABLE_AGAIN = 'Enable again';
 
 /**
  * Trust happens only after the review was shown, for exactly the token shown: the
- * host re-hashes and refuses if the bundle moved on since ("changed since you opened
- * this review"). Restricted Mode refuses outright. A modal names the bundle and token.
+ * lifecycle reads the bundle once and refuses, with a typed reason, when it moved on
+ * since ("changed since you opened this review"). Restricted Mode refuses outright. A
+ * modal, built from that one read, names the bundle and token before anything is written.
  */
 export async function trustFlow(item: Item, token: string | undefined, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<TrustOutcome> {
   const { ui, gate, lifecycle } = ports;
@@ -37,41 +39,28 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
   }
   const shown = token ?? gate.shownToken(item.id);
   if (!shown) return 'review-first';
-  const current = lifecycle.review(item);
-  if (!current.ok) {
-    ui.error(current.message);
+  const changed = `${item.name} changed since you opened this review; review it again before trusting it.`;
+  // A stale panel's message: not the token the panel shows now.
+  if (token !== undefined && token !== gate.shownToken(item.id)) {
+    ui.error(changed);
     return 'refused';
   }
-  // An invalid bundle is refused for what it is now, whatever token a stale panel sent.
-  if (!current.value.trustable) {
-    ui.error(current.value.trustRefusal ?? `${item.name} cannot be trusted.`);
-    return 'refused';
-  }
-  if (current.value.reviewToken !== shown || (token !== undefined && token !== gate.shownToken(item.id))) {
-    ui.error(`${item.name} changed since you opened this review; review it again before trusting it.`);
-    return 'refused';
-  }
-  const ok = await ui.confirm(
-    `Trust ${item.name}?`,
-    [
-      `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}).`,
-      '',
-      ...trustEssentials(current.value),
-      '',
-      `${trustMeaning(item)} Any later change to it drops this trust.`,
-    ].join('\n'),
-    'Trust',
-    { safeDefault: true },
+  const r = await lifecycle.trust(item, shown, (preview) =>
+    ui.confirm(
+      `Trust ${item.name}?`,
+      [`You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}).`, '', ...trustEssentials(preview), '', `${trustMeaning(item)} Any later change to it drops this trust.`].join('\n'),
+      'Trust',
+      { safeDefault: true },
+    ),
   );
-  if (!ok) return 'cancelled';
-  // Trust resets the enable bit by design (trust.md "Enable"); a bundle that was on before the change is offered back in one step.
-  const wasEnabled = hasEnableSwitch(item) && current.value.enabled && current.value.receipt !== null;
-  const r = await lifecycle.trust(item, shown);
   if (!r.ok) {
-    ui.error(/does not match/.test(r.message) ? `${item.name} changed since you opened this review; review it again before trusting it.` : r.message);
+    if (r.reason === 'cancelled') return 'cancelled';
+    // An invalid bundle is refused for what it is now, whatever token a stale panel sent.
+    ui.error(r.reason === 'token-mismatch' ? changed : r.message);
     return 'refused';
   }
-  if (wasEnabled) {
+  // Trust resets the enable bit by design (trust.md "Enable"); a bundle that was on before the change is offered back in one step.
+  if (r.value.preview.enabled && r.value.preview.reviewedBefore) {
     if (await ui.offer(`Trusted ${item.name}. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again?`, ENABLE_AGAIN)) await enableFlow(item, ports);
   } else ui.info(`Trusted ${item.name}. ${afterTrust(item)}.`);
   return 'trusted';

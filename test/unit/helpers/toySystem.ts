@@ -95,6 +95,7 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
   workspaceRoots: ['.toy'],
   noEnableSwitch: { refusal: (item) => `Toy has no enable switch for ${item.name}.`, notice: () => 'Toy has no enable switch.' },
   unitLabel: () => 'Toy skill',
+  hooks: null,
   createIndex: (options) => new ToyIndex(options.workspaces),
   loads: () => true,
   readSource: (item) => {
@@ -109,7 +110,8 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
         canonicalPath: item.path,
         files: fresh.item.detail.files ?? [],
         directories: [],
-        capabilities: {},
+        capabilities: { system: TOY_ID, skills: [{ name: fresh.item.name, path: path.basename(item.path) }] },
+        parts: [],
         notCovered: [],
         applicable: true,
         diagnostics: fresh.diagnostics,

@@ -3,6 +3,7 @@ import { codewhalePluginId } from './identity';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { POLICY_V3 } from './activationPolicy';
 import { inventorySummary } from './inventory';
+import { codewhaleCapabilities } from './capabilities';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../../model';
 import type { CodewhaleBundle } from './bundle';
 import { osBytes } from '../../fs/rawNames';
@@ -254,33 +255,15 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
       ...(b.label ? { manifest: b.label } : {}),
       ...(b.inventory ? { inventory: { ...b.inventory, summary: inventorySummary(b.inventory) } } : {}),
       files: b.files.map(({ path, size, sha256, executable, rawPath }) => ({ path, size, sha256, executable, ...(rawPath ? { rawPath } : {}) })),
-      facts: {
-        pluginId: b.pluginId ?? null,
-        canonicalRoot: b.canonicalRoot ?? null,
+      capabilities: codewhaleCapabilities(b),
+      activation: {
         policy: POLICY_V3.version,
         applicable: b.when.applicable,
         whenReasons: b.when.reasons,
         supportedComponents: b.compatibility?.supportedLabels ?? [],
         inactiveComponents: b.compatibility?.unsupportedLabels ?? [],
-        qualifiedSkills: b.skills.map((s) => `${b.name}:${s.name}`),
-        mcpServers: (m?.mcpServers ?? []).map((s) => ({
-          id: s.id,
-          transport: s.command ? 'stdio' : s.url ? (s.transport?.value ?? 'streamable-http') : 'invalid',
-          command: s.command?.value ?? null,
-          args: s.args.map((a) => a.value),
-          cwd: s.cwd?.value ?? null,
-          env: s.env.map((e) => ({ destination: e.name, source: /^\$\{(.*)\}$/.exec(e.value)?.[1] ?? null })),
-          url: s.url?.value ?? null,
-          envHeaders: s.envHeaders.map((h) => ({ header: h.name, source: h.value })),
-          bearerTokenEnvVar: s.bearerTokenEnvVar?.value ?? null,
-          timeouts: Object.fromEntries(s.timeouts.map((t) => [t.label, t.value])),
-          required: s.required?.value ?? false,
-          enabled: s.enabled && !s.disabled,
-          enabledTools: s.enabledTools.map((t) => t.value),
-          disabledTools: s.disabledTools.map((t) => t.value),
-        })),
-        when: m?.when ? { os: m.when.os?.map((o) => o.value) ?? null, binaries: m.when.binaries?.map((x) => x.value) ?? null } : null,
       },
+      agentIdentity: { pluginId: b.pluginId ?? null, canonicalRoot: b.canonicalRoot ?? null },
     },
   };
   const items: Item[] = [bundle];

@@ -13,6 +13,8 @@ export const codewhale: AgentSystem<CodewhaleOptions> = {
   bundleIcon: 'package',
   workspaceRoots: ['.codewhale'],
   noEnableSwitch: null,
+  // Codewhale lists a bundle's `hooks` component but never activates it (activationPolicy.ts).
+  hooks: null,
   unitLabel: () => 'Plugin bundle',
   createIndex: (options, host) => new CodewhaleIndex(options, host),
   // Codewhale loads only enabled bundles, and of two with one name only the winner.

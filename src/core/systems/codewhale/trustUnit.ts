@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from './bundle';
+import { loadCodewhaleBundle, resolveManifest } from './bundle';
+import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
 import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
 import { canonicalPath, lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { hashBundleContent } from '../../hashing/bundleContent';
 import { hashListed } from '../../hashing/listedFiles';
 import { reviewToken } from '../../hashing/identity';
-import { emptyOwnRecord, ownRecordOf } from '../../documents/ownRecord';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { HostFacts } from '../../host';
 import type { Item } from '../../model';
@@ -34,7 +34,8 @@ export function readCodewhaleSource(item: Item, host: HostFacts): SourceRead {
       canonicalPath: bundle.canonicalRoot,
       files: fresh.detail.files ?? [],
       directories: bundle.directories,
-      capabilities: codewhaleCapabilities(bundle, fresh),
+      capabilities: codewhaleCapabilities(bundle),
+      parts: out.items.filter((i) => i.parent === fresh.id),
       notCovered: [],
       applicable: bundle.when.applicable,
       diagnostics: out.diagnostics,
@@ -45,32 +46,6 @@ export function readCodewhaleSource(item: Item, host: HostFacts): SourceRead {
         return walk.ok ? walk.contentHash : undefined;
       },
     },
-  };
-}
-
-/** Everything a Codewhale bundle can do, as stored in a receipt and compared by review. */
-function codewhaleCapabilities(b: CodewhaleBundle, item: Item): Record<string, unknown> {
-  const facts = (item.detail.facts ?? {}) as Record<string, unknown>;
-  const inv = b.inventory;
-  // Names the bundle chooses are keys of prototype-free maps: a server called `__proto__` is kept.
-  const mcpServers = emptyOwnRecord<unknown>();
-  for (const s of (facts.mcpServers as Record<string, unknown>[] | undefined) ?? []) {
-    const { id, env, envHeaders, ...rest } = s as { id: string; env: { destination: string; source: string | null }[]; envHeaders: { header: string; source: string }[] };
-    // Mappings as maps, so a review names each added or removed mapping (`DEST ← SOURCE`).
-    mcpServers[id] = { ...rest, env: ownRecordOf(env.map((e) => [e.destination, e.source])), envHeaders: ownRecordOf(envHeaders.map((h) => [h.header, h.source])) };
-  }
-  const components = emptyOwnRecord<string[]>();
-  for (const [kind, spec] of Object.entries(b.manifest?.components ?? {})) components[kind] = spec.paths.map((p) => p.value);
-  return {
-    system: 'codewhale',
-    compatibility: b.compatibility?.compatibility ?? null,
-    components,
-    mcpServers,
-    networkHosts: inv ? [...inv.network_hosts] : [],
-    filesystemRoots: inv ? [...inv.filesystem_roots] : [],
-    lifecycleMutation: inv?.lifecycle_mutation ?? false,
-    when: facts.when ?? null,
-    inventory: inv ? { ...inv } : null,
   };
 }
 
@@ -89,7 +64,7 @@ export function readCodewhaleInvalid(item: Item, reviewed: readonly string[], ho
   const manifest = readRegularFile(path.join(dir, label), MAX_MANIFEST_BYTES);
   const walk = manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
   const files = walk?.ok ? walk.files.map(({ path: p, size, sha256, executable }) => ({ path: p, size, sha256, executable })) : hashListed(root, [label, ...reviewed]);
-  return { item: fresh, bundleKey: fresh.detail.bundleKey as string, root, files, contentHash: walk?.ok ? walk.contentHash : null, diagnostics: out.diagnostics };
+  return { item: fresh, parts: out.items.filter((i) => i.parent === fresh.id), bundleKey: fresh.detail.bundleKey as string, root, files, contentHash: walk?.ok ? walk.contentHash : null, diagnostics: out.diagnostics };
 }
 
 const CODEWHALE_MANIFESTS = new Set(['plugin.json', 'kimi.plugin.json', 'plugin.toml']);

@@ -4,6 +4,7 @@ import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
 import type { LoadFailure, RivumiHook, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
+import { hookOf, hooksFileCapabilities, pluginCapabilities } from './capabilities';
 
 export interface RivumiContext extends GateContext {
   /** `RIVUMI_ENABLE_PROJECT_HOOKS` is exactly `1` (rivumi.md §4.5). */
@@ -93,7 +94,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
         [decision, reasons] = ['rejected', ['load_aborted']];
       } else [decision, reasons] = loaded;
       const label = h.argv.join(' ');
-      return { ...base(id, 'hook', `${h.event}: ${label}`, `${h.origin}.${h.event}.${h.index}`, h.file, parentId, decision, reasons), detail: { facts: { event: h.event, argv: h.argv, timeoutSeconds: h.timeoutSeconds, tools: h.tools } } };
+      return { ...base(id, 'hook', `${h.event}: ${label}`, `${h.origin}.${h.event}.${h.index}`, h.file, parentId, decision, reasons), detail: { hook: hookOf(h) } };
     });
 
   /** A warning only about hooks Rivumi will run: the opt-in is set and the hook load succeeds (decisions.md). */
@@ -130,7 +131,7 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
       contentHash: hf.hashes?.contentHash ?? null,
       capabilityHash: hf.hashes?.capabilityHash ?? null,
       reviewToken: hf.hashes ? reviewToken(hf.hashes.contentHash, hf.hashes.capabilityHash) : null,
-      detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hf.hashes?.capabilities ?? {}, notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [], facts: { optIn: ctx.hooksOptIn, load: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0) } },
+      detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hooksFileCapabilities(hf), notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [], hooksOptIn: ctx.hooksOptIn, loads: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0) },
     });
     items.push(...hookChildren(id, hf.hooks, childFate(gate), !hf.valid));
   }
@@ -160,9 +161,10 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
         bundleKey: key,
         description: p.description,
         files: p.hashes?.files ?? [],
-        capabilities: p.hashes?.capabilities ?? {},
+        capabilities: pluginCapabilities(p),
         notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [],
-        facts: { discovery: p.discovery, ...(p.state === 'valid' ? { load: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) } : {}) },
+        discovery: p.discovery,
+        ...(p.state === 'valid' ? { loads: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) } : {}),
       },
     });
     p.skills.forEach((s, i) => {

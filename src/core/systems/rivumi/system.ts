@@ -1,6 +1,7 @@
 import { RivumiIndex, type RivumiOptions } from './rivumiIndex';
 import { hashRivumiTarget, readRivumiInvalid, readRivumiSource } from './trustUnit';
 import { installPlugin } from './install';
+import { hookArgvCoverage } from './hookArgvFiles';
 import type { AgentSystem } from '../agentSystem';
 
 /**
@@ -27,10 +28,18 @@ export const rivumi: AgentSystem<RivumiOptions> = {
         ? 'Rivumi has no enable switch: with RIVUMI_ENABLE_PROJECT_HOOKS=1 it runs these hooks whether or not you trust them. Trust records that you reviewed exactly these bytes; to stop Rivumi running them, remove or rename .rivumi/hooks.json.'
         : 'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
   },
+  hooks: {
+    optIn: 'RIVUMI_ENABLE_PROJECT_HOOKS=1',
+    when: 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.',
+    optInNow: (set) => (set ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'),
+    // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
+    cwd: 'workspace folder',
+    argvFiles: hookArgvCoverage,
+  },
   unitLabel: (item) => (item.kind === 'hooks' ? 'Rivumi hooks file' : 'Rivumi plugin'),
   createIndex: (options) => new RivumiIndex(options),
   // Rivumi loads every plugin it lists; it runs the hooks file only under the opt-in the index saw.
-  loads: (item) => (item.kind === 'hooks' ? item.detail.facts?.optIn === true : item.decision !== 'display_only'),
+  loads: (item) => (item.kind === 'hooks' ? item.detail.hooksOptIn === true : item.decision !== 'display_only'),
   readSource: (item) => readRivumiSource(item),
   readInvalid: (item, reviewed) => readRivumiInvalid(item, reviewed),
   hashTarget: (abs, shown) => hashRivumiTarget(abs, shown),

@@ -8,9 +8,10 @@ import { osPath } from '../../fs/rawNames';
 import { portableRelative } from '../../fs/portablePath';
 import { hashListed } from '../../hashing/listedFiles';
 import { reviewToken } from '../../hashing/identity';
-import { emptyOwnRecord } from '../../documents/ownRecord';
+import { hooksFileCapabilities, pluginCapabilities } from './capabilities';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Item } from '../../model';
+import type { Capabilities } from '../../capabilities';
 import type { HashOutcome, InvalidBundle, SourceRead } from '../agentSystem';
 
 /** A Rivumi plugin or the project hooks file read from disk now, for review and trust. */
@@ -21,10 +22,11 @@ export function readRivumiSource(item: Item): SourceRead {
   const out = rivumiItems(project, { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false });
   const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh || !fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
-  const own = new Set([fresh.id, ...out.items.filter((i) => i.parent === fresh.id).map((i) => i.id)]);
+  const parts = out.items.filter((i) => i.parent === fresh.id);
+  const own = new Set([fresh.id, ...parts.map((i) => i.id)]);
   const diagnostics = out.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
   // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
-  const unit = (hashes: RivumiBundleHashes, canonicalPath: string, domain: string, manifestRel: string, capabilities: Record<string, unknown>): SourceRead => ({
+  const unit = (hashes: RivumiBundleHashes, canonicalPath: string, domain: string, manifestRel: string, capabilities: Capabilities): SourceRead => ({
     ok: true,
     source: {
       item: fresh,
@@ -34,6 +36,7 @@ export function readRivumiSource(item: Item): SourceRead {
       files: hashes.files,
       directories: [],
       capabilities,
+      parts,
       notCovered: hashes.notCovered.map((n) => n.message),
       applicable: true,
       diagnostics,
@@ -47,23 +50,11 @@ export function readRivumiSource(item: Item): SourceRead {
   if (item.kind === 'hooks') {
     const hf = project.hooksFile;
     if (!hf?.hashes) return { ok: false, message: 'hooks.json can no longer be hashed' };
-    return unit(hf.hashes, hf.canonicalFile, RIVUMI_HOOKS_DOMAIN, '.rivumi/hooks.json', { system: 'rivumi', kind: 'hooks', hooks: hookFacts(hf.hooks), pairs: hf.hashes.capabilities });
+    return unit(hf.hashes, hf.canonicalFile, RIVUMI_HOOKS_DOMAIN, '.rivumi/hooks.json', hooksFileCapabilities(hf));
   }
   const plugin = project.plugins.find((p) => p.file === item.path);
   if (!plugin?.hashes) return { ok: false, message: `${item.name} can no longer be hashed` };
-  return unit(plugin.hashes, plugin.canonicalFile, RIVUMI_PLUGIN_DOMAIN, plugin.source, { system: 'rivumi', kind: 'plugin', skills: plugin.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hookFacts(plugin.hooks), pairs: plugin.hashes.capabilities });
-}
-
-/** Hooks keyed by event and command line, so a review names each added or removed command. */
-function hookFacts(hooks: readonly { event: string; argv: readonly string[]; timeoutSeconds: number; tools: readonly string[] }[]): Record<string, unknown> {
-  const out = emptyOwnRecord<unknown>();
-  for (const h of hooks) {
-    const base = `${h.event}: ${JSON.stringify(h.argv)}`;
-    let key = base;
-    for (let n = 2; Object.hasOwn(out, key); n++) key = `${base} (#${n})`;
-    out[key] = { event: h.event, argv: [...h.argv], timeoutSeconds: h.timeoutSeconds, tools: [...h.tools] };
-  }
-  return out;
+  return unit(plugin.hashes, plugin.canonicalFile, RIVUMI_PLUGIN_DOMAIN, plugin.source, pluginCapabilities(plugin));
 }
 
 /** A Rivumi unit that does not load, read for review: its manifest and the files its receipt covers. */
@@ -73,10 +64,12 @@ export function readRivumiInvalid(item: Item, reviewed: readonly string[]): Inva
   const out = rivumiItems(loadRivumiProject(workspace), { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false });
   const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh) return undefined;
-  const own = new Set([fresh.id, ...out.items.filter((i) => i.parent === fresh.id).map((i) => i.id)]);
+  const parts = out.items.filter((i) => i.parent === fresh.id);
+  const own = new Set([fresh.id, ...parts.map((i) => i.id)]);
   const manifest = portableRelative(workspace, fresh.path);
   return {
     item: fresh,
+    parts,
     bundleKey: fresh.detail.bundleKey as string,
     root: workspace,
     files: hashListed(workspace, [manifest, ...reviewed]),

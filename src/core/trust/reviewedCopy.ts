@@ -9,20 +9,26 @@ import type { BundleSource } from './bundleSource';
 
 const MAX_FILE = 67108864;
 
-export type SnapshotResult = { readonly ok: true; readonly dir: string; readonly reused: boolean } | { readonly ok: false; readonly message: string };
+export type ReviewedCopyResult = { readonly ok: true; readonly dir: string; readonly reused: boolean } | { readonly ok: false; readonly message: string };
 
 /**
- * Copies the reviewed files into `<snapshots>/<contentHash>/` (read-only), through a
- * staging directory, and keeps the copy only when re-hashing it reproduces the
- * approved content hash (trust.md "Snapshots"). A bundle that changes while it is
- * copied is refused and leaves nothing behind.
+ * The reviewed copy of a bundle: the files a reviewer approved, copied read-only into
+ * `<copiesDir>/<contentHash>/` through a staging directory, and kept only when
+ * re-hashing the copy reproduces the approved content hash (trust.md "Snapshots"). A
+ * bundle that changes while it is copied is refused and leaves nothing behind. The
+ * review diffs against this copy; enable requires it.
+ *
+ * "Snapshot" in Skillgate means the index's picture of the agents (index/snapshot.ts).
+ * The store's directory of reviewed copies is still called `snapshots/`: that name is
+ * the trust store's on-disk format (spec/trust.md), so it does not change.
  */
-export function snapshotBundle(snapshotsDir: string, source: BundleSource, contentHash: string): SnapshotResult {
-  const final = path.join(snapshotsDir, contentHash);
-  if (verifySnapshot(snapshotsDir, source, contentHash)) return { ok: true, dir: final, reused: true };
-  fs.mkdirSync(snapshotsDir, { recursive: true, mode: 0o700 });
-  const staging = path.join(snapshotsDir, `.staging-${crypto.randomBytes(8).toString('hex')}`);
-  const refuse = (message: string): SnapshotResult => {
+// The refusal texts below ("could not snapshot the bundle") are asserted by tests and shown to users as they were.
+export function copyReviewed(copiesDir: string, source: BundleSource, contentHash: string): ReviewedCopyResult {
+  const final = path.join(copiesDir, contentHash);
+  if (verifyReviewedCopy(copiesDir, source, contentHash)) return { ok: true, dir: final, reused: true };
+  fs.mkdirSync(copiesDir, { recursive: true, mode: 0o700 });
+  const staging = path.join(copiesDir, `.staging-${crypto.randomBytes(8).toString('hex')}`);
+  const refuse = (message: string): ReviewedCopyResult => {
     removeTree(staging);
     return { ok: false, message };
   };
@@ -33,7 +39,7 @@ export function snapshotBundle(snapshotsDir: string, source: BundleSource, conte
     for (const d of source.directories) if (d !== '') fs.mkdirSync(osPath(path.join(staging, d)), { recursive: true, mode: 0o755 });
     for (const f of source.files) {
       const abs = under(source.root, f);
-      // Hashing allows hard links; a snapshot does not: another name could change the bytes (codewhale.md §8.6).
+      // Hashing allows hard links; a reviewed copy does not: another name could change the bytes (codewhale.md §8.6).
       if (fs.lstatSync(abs).nlink !== 1) return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
       const read = readRegularFile(abs, MAX_FILE);
       if (!read.ok || sha256Hex(read.bytes) !== f.sha256 || read.executable !== f.executable) {
@@ -65,9 +71,9 @@ function parentOf(p: string | Buffer): string | Buffer {
 
 const SLASH = Buffer.from('/');
 
-/** A snapshot is verified when it exists and re-hashes to the receipt's content hash. */
-export function verifySnapshot(snapshotsDir: string, source: Pick<BundleSource, 'rehashCopy'>, contentHash: string): boolean {
-  const dir = path.join(snapshotsDir, contentHash);
+/** A reviewed copy is verified when it exists and re-hashes to the receipt's content hash. */
+export function verifyReviewedCopy(copiesDir: string, source: Pick<BundleSource, 'rehashCopy'>, contentHash: string): boolean {
+  const dir = path.join(copiesDir, contentHash);
   try {
     if (!fs.lstatSync(dir).isDirectory()) return false;
   } catch {
@@ -77,7 +83,7 @@ export function verifySnapshot(snapshotsDir: string, source: Pick<BundleSource, 
 }
 
 export function removeTree(p: string): void {
-  // Snapshot files are read-only; make them writable so removal works everywhere.
+  // Reviewed copies are read-only; make them writable so removal works everywhere.
   try {
     for (const e of fs.readdirSync(p, { recursive: true, withFileTypes: true })) {
       if (!e.isSymbolicLink()) fs.chmodSync(path.join(e.parentPath, e.name), 0o700);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
-import { removeTree, snapshotBundle, verifySnapshot } from '../../src/core/trust/reviewSnapshot';
+import { removeTree, copyReviewed, verifyReviewedCopy } from '../../src/core/trust/reviewedCopy';
 import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
 
 /**
@@ -26,13 +26,13 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     f.mkdir(`${W}/empty`);
     const s = source();
     const snaps = f.path('state/snapshots');
-    const r = snapshotBundle(snaps, s, s.item.contentHash as string);
+    const r = copyReviewed(snaps, s, s.item.contentHash as string);
     assert.deepEqual(r, { ok: true, dir: path.join(snaps, s.item.contentHash as string), reused: false });
     assert.equal(fs.statSync(path.join(r.dir, 'plugin.toml')).mode & 0o777, 0o444);
     assert.equal(fs.statSync(path.join(r.dir, 'run.sh')).mode & 0o777, 0o555);
     assert.ok(fs.statSync(path.join(r.dir, 'empty')).isDirectory());
     assert.deepEqual(fs.readdirSync(snaps), [s.item.contentHash]);
-    assert.ok(verifySnapshot(snaps, s, s.item.contentHash as string));
+    assert.ok(verifyReviewedCopy(snaps, s, s.item.contentHash as string));
   });
 
   it('reuses a snapshot that still verifies, and replaces one that does not', () => {
@@ -40,13 +40,13 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const s = source();
     const snaps = f.path('state/snapshots');
     const hash = s.item.contentHash as string;
-    assert.ok(snapshotBundle(snaps, s, hash).ok);
-    assert.deepEqual(snapshotBundle(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: true });
+    assert.ok(copyReviewed(snaps, s, hash).ok);
+    assert.deepEqual(copyReviewed(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: true });
     const copied = path.join(snaps, hash, 'skills/example/SKILL.md');
     fs.chmodSync(copied, 0o644);
     fs.writeFileSync(copied, 'tampered');
-    assert.equal(verifySnapshot(snaps, s, hash), false);
-    assert.deepEqual(snapshotBundle(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: false });
+    assert.equal(verifyReviewedCopy(snaps, s, hash), false);
+    assert.deepEqual(copyReviewed(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: false });
     assert.equal(fs.readFileSync(copied, 'utf8'), '---\nname: example\ndescription: example\n---\nbody\n');
     assert.deepEqual(fs.readdirSync(snaps), [hash], 'no staging directory left behind');
   });
@@ -56,20 +56,20 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const s = source();
     const snaps = f.path('state/snapshots');
     const hash = s.item.contentHash as string;
-    assert.equal(verifySnapshot(snaps, s, hash), false);
+    assert.equal(verifyReviewedCopy(snaps, s, hash), false);
     f.write(`state/snapshots/${hash}`, 'a file');
-    assert.equal(verifySnapshot(snaps, s, hash), false);
+    assert.equal(verifyReviewedCopy(snaps, s, hash), false);
     fs.rmSync(path.join(snaps, hash));
-    assert.ok(snapshotBundle(snaps, s, hash).ok);
+    assert.ok(copyReviewed(snaps, s, hash).ok);
     fs.renameSync(path.join(snaps, hash), path.join(snaps, 'f'.repeat(64)));
-    assert.equal(verifySnapshot(snaps, s, 'f'.repeat(64)), false);
+    assert.equal(verifyReviewedCopy(snaps, s, 'f'.repeat(64)), false);
   });
 
   it('refuses when the copy does not reproduce the approved hash, leaving nothing behind', () => {
     writeW(f);
     const s = source();
     const snaps = f.path('state/snapshots');
-    const r = snapshotBundle(snaps, s, 'e'.repeat(64));
+    const r = copyReviewed(snaps, s, 'e'.repeat(64));
     assert.deepEqual(r, { ok: false, message: 'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again' });
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
@@ -78,7 +78,7 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     writeW(f);
     const s = source();
     fs.chmodSync(f.path(`${W}/plugin.toml`), 0o755);
-    const r = snapshotBundle(f.path('state/snapshots'), s, s.item.contentHash as string);
+    const r = copyReviewed(f.path('state/snapshots'), s, s.item.contentHash as string);
     assert.deepEqual(r, { ok: false, message: 'plugin.toml changed while it was being copied for trust; review the bundle again' });
   });
 
@@ -87,7 +87,7 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const s = source();
     fs.linkSync(f.path(`${W}/plugin.toml`), f.path('elsewhere.toml'));
     const snaps = f.path('state/snapshots');
-    const r = snapshotBundle(snaps, s, s.item.contentHash as string);
+    const r = copyReviewed(snaps, s, s.item.contentHash as string);
     assert.deepEqual(r, { ok: false, message: 'plugin.toml is hard-linked; Plugin content may not contain hard-linked files' });
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
@@ -98,10 +98,10 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const skill = f.path(`${W}/skills/example/SKILL.md`);
     const snaps = f.path('state/snapshots');
     fs.writeFileSync(skill, '---\nname: example\ndescription: edited\n---\nbody\n');
-    assert.deepEqual(snapshotBundle(snaps, s, s.item.contentHash as string), { ok: false, message: 'skills/example/SKILL.md changed while it was being copied for trust; review the bundle again' });
+    assert.deepEqual(copyReviewed(snaps, s, s.item.contentHash as string), { ok: false, message: 'skills/example/SKILL.md changed while it was being copied for trust; review the bundle again' });
     assert.deepEqual(fs.readdirSync(snaps), []);
     fs.rmSync(skill);
-    const gone = snapshotBundle(snaps, s, s.item.contentHash as string);
+    const gone = copyReviewed(snaps, s, s.item.contentHash as string);
     assert.ok(!gone.ok && /^could not snapshot the bundle: ENOENT/.test(gone.message), JSON.stringify(gone));
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
@@ -110,7 +110,7 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     writeW(f);
     const s = source();
     const snaps = f.path('state/snapshots');
-    const r = snapshotBundle(snaps, { ...s, rehashCopy: () => { throw new Error('disk full'); } }, s.item.contentHash as string);
+    const r = copyReviewed(snaps, { ...s, rehashCopy: () => { throw new Error('disk full'); } }, s.item.contentHash as string);
     assert.deepEqual(r, { ok: false, message: 'could not snapshot the bundle: disk full' });
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
@@ -118,7 +118,7 @@ describe('snapshots of what was reviewed (trust.md)', () => {
   it('keeps the snapshot directory private (0700)', () => {
     writeW(f);
     const s = source();
-    const r = snapshotBundle(f.path('state/snapshots'), s, s.item.contentHash as string);
+    const r = copyReviewed(f.path('state/snapshots'), s, s.item.contentHash as string);
     assert.ok(r.ok);
     assert.equal(fs.statSync(r.dir).mode & 0o777, 0o700);
   });

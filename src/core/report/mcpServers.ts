@@ -1,0 +1,37 @@
+import type { Capabilities, McpServer } from '../capabilities';
+
+/**
+ * How every face reads an MCP server (the review panel, the text review, the trust
+ * confirmation): one place for the order, the host, the kind of each argument, the
+ * timeouts and the credentials taken from the environment.
+ */
+
+/** A unit's MCP servers in id order (ids a bundle chooses, compared by code unit). */
+export function serversById(caps: Pick<Capabilities, 'mcpServers'> | null): [string, McpServer][] {
+  return Object.entries(caps?.mcpServers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/** A server started as a local process (stdio), rather than reached over the network. */
+export function startsProcess(s: McpServer): boolean {
+  return !!s.command;
+}
+
+/** The host a remote server reaches; null without a URL, or when the URL does not parse. */
+export function mcpHost(s: McpServer): string | null {
+  if (!s.url) return null;
+  try {
+    return new URL(s.url).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** An argument that names one of the bundle's files (`server.js`, `./server.js`) is a plugin path; anything else is a value. */
+export function argumentKind(arg: string, files: ReadonlySet<string>): 'plugin-path' | 'value' {
+  return files.has(arg.replace(/^\.\//, '')) ? 'plugin-path' : 'value';
+}
+
+/** Timeouts by their short name (`connect_timeout` → `connect`), in seconds. */
+export function timeoutsOf(s: McpServer): { readonly name: string; readonly seconds: number }[] {
+  return Object.entries(s.timeouts).map(([label, seconds]) => ({ name: label.replace('_timeout', ''), seconds }));
+}
