@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/webview/**/*.ts'],
+    files: ['src/extension/review/webview/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'child_process'], message: 'Webview code runs in the browser sandbox: DOM only, no vscode, no Node.' }] }],
     },

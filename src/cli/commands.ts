@@ -5,10 +5,10 @@ import { envelope, contractDetail, contractDiagnostic, contractItem, displayPath
 import { toSarif } from '../core/report/sarif';
 import { displayText } from '../core/text/displayText';
 import { explainItem, explainText } from '../core/report/explain';
-import { reviewText } from '../core/report/reviewText';
+import { reviewText } from '../core/review/reviewText';
 import { shortToken } from '../core/report/shortToken';
 import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
-import { pluginInstaller } from '../core/systems/registry';
+import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
 import { diagnosticsText, listText, showText } from './render';
 import { checkLocks, writeLocks } from './lockCommands';
 import type { Invocation } from './invocation';
@@ -73,7 +73,7 @@ function reviewCommand(c: Invocation): number {
   const r = review(c.select(snapshot), c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message);
   if (c.options.json) return c.outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces), diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))) });
-  c.io.out(reviewText(r.value, snapshot.workspaces, c.hooksOptIn));
+  c.io.out(reviewText(r.value, snapshot.workspaces, hooksOptedIn(r.value.item, c.io.env)));
   return 0;
 }
 

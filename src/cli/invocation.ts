@@ -6,7 +6,6 @@ import { displayText } from '../core/text/displayText';
 import { TrustStore } from '../core/trust/trustStore';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import type { LifecycleContext } from '../core/trust/lifecycle';
-import { rivumiHooksOptIn } from '../core/systems/rivumi/hooksOptIn';
 import { UsageError, type GlobalOptions, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import type { Item } from '../core/model';
@@ -26,7 +25,6 @@ export interface Invocation {
   readonly store: TrustStore;
   readonly lifecycle: LifecycleContext;
   /** `RIVUMI_ENABLE_PROJECT_HOOKS` is on in this environment. */
-  readonly hooksOptIn: boolean;
   readonly index: () => Snapshot;
   /** The positional argument `i`; a usage error naming `what` when it is missing. */
   readonly arg: (i: number, what: string) => string;
@@ -52,7 +50,6 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
     io,
     store,
     lifecycle: { store },
-    hooksOptIn: rivumiHooksOptIn(io.env.RIVUMI_ENABLE_PROJECT_HOOKS),
     index: () => new Indexer({ workspaces: options.workspaces, codewhaleHome: options.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll(),
     arg,
     select: (snapshot) => {

@@ -8,7 +8,7 @@ import { windowUi } from './windowUi';
 import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, trustFlow } from './flows/trustFlow';
 import { shortToken } from '../core/report/shortToken';
 import type { CommandHandlers } from './commands';
-import type { ReviewPanels } from './reviewPanel';
+import type { ReviewPanels } from './review/reviewPanel';
 import type { SkillgateService } from './skillgateService';
 import type { Item } from '../core/model';
 

@@ -7,7 +7,7 @@ import { TreeModes } from './treeMode';
 import { QuickFixes } from './quickFixes';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 import { refreshOfflineSchemas } from './offlineSchemas';
-import { ReviewPanels, REVIEW_VIEW_TYPE } from './reviewPanel';
+import { ReviewPanels, REVIEW_VIEW_TYPE } from './review/reviewPanel';
 import { registerCommands } from './commands';
 import { bundleCommands } from './bundleCommands';
 import { workspaceCommands } from './workspaceCommands';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { notificationText } from './uiText';
-import type { ReviewPanels } from './reviewPanel';
+import type { ReviewPanels } from './review/reviewPanel';
 import type { Item } from '../core/model';
 
 /** Offers "Review changes" when trusted content changes on disk. */

@@ -5,7 +5,7 @@ import { windowUi } from './windowUi';
 import { serveSchemasOffline } from './offlineSchemas';
 import type { CommandHandlers } from './commands';
 import type { DiagnosticsDoc } from './diagnosticsDoc';
-import type { ReviewPanels } from './reviewPanel';
+import type { ReviewPanels } from './review/reviewPanel';
 import type { SkillgateService } from './skillgateService';
 
 /** What the workspace-wide commands act on. */

@@ -150,7 +150,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   });
 
   it('the review webview builds its DOM with textContent only', () => {
-    const source = fs.readFileSync(path.resolve(__dirname, '../../src/webview/review.ts'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const source = fs.readFileSync(path.resolve(__dirname, '../../src/extension/review/webview/review.ts'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
     assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/);
     assert.match(source, /textContent = /);
   });

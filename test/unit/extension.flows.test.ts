@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
 import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
-import { parseWebviewMessage } from '../../src/extension/reviewProtocol';
+import { parseWebviewMessage } from '../../src/extension/review/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
 import { loggedIndexRun, loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';
 import { itemDescription } from '../../src/extension/itemText';

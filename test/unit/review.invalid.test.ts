@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust, type LifecycleContext, type ReviewReport } from '../../src/core/trust/lifecycle';
-import { reviewText } from '../../src/core/report/reviewText';
+import { reviewText } from '../../src/core/review/reviewText';
 import { run } from '../../src/cli/main';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust } from '../../src/core/trust/lifecycle';
-import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, RESTRICTED_NOTICE_NOTHING_TO_REDUCE, reviewViewModel, shown } from '../../src/core/report/reviewViewModel';
-import { relativeTime } from '../../src/core/report/relativeTime';
-import { trustEssentials } from '../../src/core/report/trustEssentials';
+import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, RESTRICTED_NOTICE_NOTHING_TO_REDUCE, reviewViewModel, shown } from '../../src/core/review/reviewViewModel';
+import { relativeTime } from '../../src/core/review/relativeTime';
+import { trustEssentials } from '../../src/core/review/trustEssentials';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import { assertDisplaySafe } from './helpers/displaySafe';
 

@@ -79,6 +79,8 @@ export interface AgentHooks {
   readonly when: string;
   /** The review panel's sentence for the setting as it is here now. */
   optInNow(set: boolean): string;
+  /** Whether the setting is on in this environment (the agent's own rule). */
+  optedIn(env: Readonly<Record<string, string | undefined>>): boolean;
   /** Where a hook's command runs, in words. */
   readonly cwd: string;
   /** The repository files a hook's argv names (raw paths) and the arguments trust cannot cover, run from `workspace`. */

@@ -34,6 +34,11 @@ export function ofSystem<T extends { readonly system: System }>(owned: readonly 
   return owned.filter((o) => o.system === id);
 }
 
+/** Whether the item's agent runs the hooks it declares in this environment (false for an agent without hooks). */
+export function hooksOptedIn(item: { readonly system: System }, env: Readonly<Record<string, string | undefined>>): boolean {
+  return systemOf(item.system).hooks?.optedIn(env) ?? false;
+}
+
 /** The agent whose plugins `install` copies into a workspace (one has an installer). */
 export function pluginInstaller(): AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> {
   const system = SYSTEMS.find((s): s is AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> => s.installPlugin !== undefined);

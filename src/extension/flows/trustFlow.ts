@@ -1,6 +1,6 @@
 import { hasEnableSwitch } from '../../core/trust/enableSwitch';
 import { systemOf } from '../../core/systems/registry';
-import { trustEssentials } from '../../core/report/trustEssentials';
+import { trustEssentials } from '../../core/review/trustEssentials';
 import { shortToken } from '../../core/report/shortToken';
 import type { Item } from '../../core/model';
 import type { GatePort, LifecyclePort, UiPort } from './ports';

@@ -1,6 +1,7 @@
 import { RivumiIndex, type RivumiOptions } from './rivumiIndex';
 import { hashRivumiTarget, readRivumiInvalid, readRivumiSource } from './trustUnit';
 import { installPlugin } from './install';
+import { rivumiHooksOptIn } from './hooksOptIn';
 import { hookArgvCoverage } from './hookArgvFiles';
 import type { AgentSystem } from '../agentSystem';
 
@@ -31,6 +32,7 @@ export const rivumi: AgentSystem<RivumiOptions> = {
   hooks: {
     optIn: 'RIVUMI_ENABLE_PROJECT_HOOKS=1',
     when: 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.',
+    optedIn: (env) => rivumiHooksOptIn(env.RIVUMI_ENABLE_PROJECT_HOOKS),
     optInNow: (set) => (set ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'),
     // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
     cwd: 'workspace folder',

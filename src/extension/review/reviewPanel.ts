@@ -1,16 +1,16 @@
+import { hooksOptedIn } from '../../core/systems/registry';
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { fileUri } from './fileUri';
-import { reviewViewModel, type ReviewViewModel } from '../core/report/reviewViewModel';
+import { fileUri } from '../fileUri';
+import { reviewViewModel, type ReviewViewModel } from '../../core/review/reviewViewModel';
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
-import { enableFlow, trustFlow } from './flows/trustFlow';
-import { displayText } from '../core/text/displayText';
-import { reviewPanelTitle } from './itemText';
-import type { SkillgateService } from './skillgateService';
-import type { GatePort, LifecyclePort, UiPort } from './flows/ports';
-import type { Snapshot } from '../core/index/snapshot';
-import type { Item } from '../core/model';
-import { rivumiHooksOptIn } from '../core/systems/rivumi/hooksOptIn';
+import { enableFlow, trustFlow } from '../flows/trustFlow';
+import { displayText } from '../../core/text/displayText';
+import { reviewPanelTitle } from '../itemText';
+import type { SkillgateService } from '../skillgateService';
+import type { GatePort, LifecyclePort, UiPort } from '../flows/ports';
+import type { Snapshot } from '../../core/index/snapshot';
+import type { Item } from '../../core/model';
 
 export const REVIEW_VIEW_TYPE = 'skillgate.review';
 
@@ -126,7 +126,7 @@ class ReviewPanel {
       this.shownToken = undefined;
       return;
     }
-    const model = reviewViewModel(r.value, snapshot, rivumiHooksOptIn(process.env.RIVUMI_ENABLE_PROJECT_HOOKS), vscode.workspace.isTrusted);
+    const model = reviewViewModel(r.value, snapshot, hooksOptedIn(r.value.item, process.env), vscode.workspace.isTrusted);
     const changed = fromChange && this.model !== undefined && (this.model.hashes.token !== model.hashes.token || this.model.hashes.content !== model.hashes.content);
     if (changed) this.changedWhileOpen = true;
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;

@@ -2,14 +2,14 @@ import * as path from 'node:path';
 import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
 import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
-import { displayPath, scopedPath } from './contract';
+import { displayPath, scopedPath } from '../report/contract';
 import type { Snapshot } from '../index/snapshot';
 import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
 import { systemOf } from '../systems/registry';
-import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from './mcpServers';
+import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { relativeTime } from './relativeTime';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 

@@ -1,7 +1,7 @@
 // The review panel's script. It builds every node with createElement/textContent:
 // bundle text never reaches innerHTML, so `<script>` in a description stays text.
-import type { HostMessage, WebviewMessage } from '../extension/reviewProtocol';
-import type { McpView, ReviewViewModel, Shown } from '../core/report/reviewModel';
+import type { HostMessage, WebviewMessage } from '../reviewProtocol';
+import type { McpView, ReviewViewModel, Shown } from '../../../core/review/reviewModel';
 
 declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; setState(s: unknown): void; getState(): unknown };
 

@@ -1,5 +1,5 @@
 import { displayText } from '../text/displayText';
-import { serversById, startsProcess } from './mcpServers';
+import { serversById, startsProcess } from '../report/mcpServers';
 import type { Capabilities } from '../capabilities';
 
 /** At most this many lines per kind in a modal: the review panel lists the rest. */

@@ -1,7 +1,7 @@
 import { displayText } from '../text/displayText';
-import { displayPath, scopedPath } from './contract';
+import { displayPath, scopedPath } from '../report/contract';
 import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
-import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from './mcpServers';
+import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { systemOf } from '../systems/registry';
 import type { Capabilities, McpServer } from '../capabilities';
 import type { ReviewReport } from '../trust/lifecycle';

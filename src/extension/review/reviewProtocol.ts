@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReviewViewModel } from '../core/report/reviewModel';
+import type { ReviewViewModel } from '../../core/review/reviewModel';
 
 /**
  * The one typed protocol between the review panel's host and its webview. Messages
