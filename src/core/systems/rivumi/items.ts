@@ -2,7 +2,7 @@ import { bundleKey, reviewToken } from '../../hashing/identity';
 import { sha256Hex } from '../../hashing/framing';
 import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
-import type { LoadFailure, RivumiHook, RivumiProject, RivumiSkill } from './model';
+import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
 import { hookOf, hooksFileCapabilities, pluginCapabilities } from './capabilities';
 
@@ -17,103 +17,42 @@ export interface RivumiContext extends GateContext {
  * diagnostic that names the file at fault.
  */
 export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items: Item[]; diagnostics: Diagnostic[] } {
-  const ws = project.workspace;
-  const prefix = `rivumi:${sha256Hex(ws).slice(0, 12)}:`;
-  const items: Item[] = [];
-  const extra: Diagnostic[] = [];
-  const rel = (abs: string) => portableRelative(ws, abs);
-  const aborted = (itemId: string, file: string, load: LoadFailure, which: 'skill' | 'hook') => {
-    extra.push({
-      file,
-      range: FILE_START,
-      severity: 'warning',
-      code: 'rivumi.load-aborted',
-      message: `Rivumi aborts the whole ${which} load because of ${rel(load.file)}: ${load.message}`,
-      itemId,
-      related: [{ file: load.file, range: load.diagnostic.range, message: load.message }],
-    });
-  };
-  const base = (id: string, kind: Item['kind'], name: string, qualifiedName: string, file: string, parent: string | null, decision: Decision, reasons: ReasonCode[]): Item => ({
-    id,
-    system: 'rivumi',
-    kind,
-    name,
-    qualifiedName,
-    scope: 'workspace',
-    workspace: ws,
-    path: file,
-    location: { file, range: FILE_START },
-    parent,
-    decision,
-    reasons,
-    shadowedBy: null,
-    trust: null,
-    // Rivumi has no enable switch (system.ts): `enabled` stays null on its bundles too.
-    enabled: null,
-    compatibility: null,
-    contentHash: null,
-    capabilityHash: null,
-    reviewToken: null,
-    detail: {},
-  });
+  const build = new RivumiItemBuilder(project, ctx);
+  for (const s of project.skills) build.projectSkill(s);
+  if (project.hooksFile) build.hooksFile(project.hooksFile);
+  for (const p of project.plugins) build.plugin(p);
+  // Without the opt-in Rivumi never reads plugin hooks: a defect there is a warning, not a load failure (decisions.md).
+  const pluginFiles = new Set(project.plugins.map((p) => p.file));
+  const hookOnly = (d: Diagnostic) => !ctx.hooksOptIn && (d.code === 'rivumi.hooks.invalid' || d.code === 'rivumi.hooks.too-many') && pluginFiles.has(d.file);
+  const diagnostics = [...project.diagnostics.map((d) => ({ ...d, ...(hookOnly(d) ? { severity: 'warning' as const } : {}), itemId: d.itemId ?? owner(build.items, d.file) })), ...build.extra];
+  return { items: build.items, diagnostics };
+}
 
-  const skillFate = (s: RivumiSkill, id: string): [Decision, ReasonCode[]] | null => {
-    if (s.state === 'beyond_cap') return ['display_only', ['skill_limit_exceeded']];
-    if (s.state === 'invalid') return ['rejected', ['skill_invalid']];
-    if (project.skillLoad) {
-      aborted(id, s.file, project.skillLoad, 'skill');
-      return ['rejected', ['load_aborted']];
-    }
-    return null;
-  };
+/** The items of one workspace's `.rivumi/`, one unit at a time, and the diagnostics deciding them adds. */
+class RivumiItemBuilder {
+  readonly items: Item[] = [];
+  readonly extra: Diagnostic[] = [];
+  private readonly prefix: string;
+  /** The hook load happens only with the opt-in (rivumi.md §4.5); its hooks run only when it succeeds. */
+  private readonly hooksRun: boolean;
 
-  for (const s of project.skills) {
-    const id = `${prefix}${s.source}`;
-    const [decision, reasons] = skillFate(s, id) ?? ['registered', ['guidance']];
-    items.push({ ...base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons), detail: { description: s.description } });
+  constructor(
+    private readonly project: RivumiProject,
+    private readonly ctx: RivumiContext,
+  ) {
+    this.prefix = `rivumi:${sha256Hex(project.workspace).slice(0, 12)}:`;
+    this.hooksRun = ctx.hooksOptIn && project.hookLoad === null;
   }
 
-  // The hook load happens only with the opt-in (rivumi.md §4.5); its hooks run only when it succeeds.
-  const hooksRun = ctx.hooksOptIn && project.hookLoad === null;
+  projectSkill(s: RivumiSkill): void {
+    const id = `${this.prefix}${s.source}`;
+    const [decision, reasons] = this.skillFate(s, id) ?? ['registered', ['guidance']];
+    this.items.push({ ...this.base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons), detail: { description: s.description } });
+  }
 
-  /**
-   * Hook entries share the fate of the one merged configuration (decisions.md "Precedence
-   * and shadowing"): `ownFailure` is set when the file they come from is what fails it.
-   */
-  const hookChildren = (parentId: string, hooks: readonly RivumiHook[], loaded: [Decision, ReasonCode[]], ownFailure: boolean) =>
-    hooks.map((h) => {
-      const id = `${parentId}#hooks/${h.event}/${h.index}`;
-      let decision: Decision;
-      let reasons: ReasonCode[];
-      // Without the opt-in there is no hook load at all: every hook item is off, a defect in it only a diagnostic.
-      if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in']];
-      else if (!h.valid) [decision, reasons] = ['rejected', ['component_invalid']];
-      else if (project.hookLoad && ownFailure) [decision, reasons] = ['rejected', ['manifest_invalid']];
-      else if (project.hookLoad) {
-        aborted(id, h.file, project.hookLoad, 'hook');
-        [decision, reasons] = ['rejected', ['load_aborted']];
-      } else [decision, reasons] = loaded;
-      const label = h.argv.join(' ');
-      return { ...base(id, 'hook', `${h.event}: ${label}`, `${h.origin}.${h.event}.${h.index}`, h.file, parentId, decision, reasons), detail: { hook: hookOf(h) } };
-    });
-
-  /** A warning only about hooks Rivumi will run: the opt-in is set and the hook load succeeds (decisions.md). */
-  const runsUnreviewed = (id: string, file: string, hooks: readonly RivumiHook[], gate: Gate, whose: 'these' | "this plugin's") => {
-    if (!hooksRun || hooks.length === 0 || gate.trust === 'trusted') return;
-    const status = gate.reasons.includes('trust_store_unavailable') ? 'not vouched for (the trust store is unavailable)' : gate.trust.replace('-', ' ');
-    extra.push({
-      file,
-      range: FILE_START,
-      severity: 'warning',
-      code: 'rivumi.hooks.opted-in-untrusted',
-      message: `RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs ${whose} ${hooks.length} hook command(s) although ${whose === 'these' ? 'they are' : 'the plugin is'} ${status} in Skillgate: ${hooks.map((h) => `${h.event}: ${h.argv.join(' ')}`).join('; ')}`,
-      itemId: id,
-    });
-  };
-
-  if (project.hooksFile) {
-    const hf = project.hooksFile;
-    const id = `${prefix}.rivumi/hooks.json`;
+  hooksFile(hf: RivumiHooksFile): void {
+    const { project, ctx } = this;
+    const id = `${this.prefix}.rivumi/hooks.json`;
     const key = bundleKey('rivumi', 'workspace', hf.canonicalFile, 'hooks');
     const gate = trustGate({ bundleKey: key, contentHash: hf.hashes?.contentHash ?? null, capabilityHash: hf.hashes?.capabilityHash ?? null, enableSwitch: false }, ctx);
     let decision: Decision;
@@ -121,23 +60,24 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
     if (!hf.valid) [decision, reasons] = ['rejected', ['manifest_invalid']];
     else if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in', ...gate.reasons]];
     else if (project.hookLoad) {
-      aborted(id, hf.file, project.hookLoad, 'hook');
+      this.aborted(id, hf.file, project.hookLoad, 'hook');
       [decision, reasons] = ['rejected', ['load_aborted']];
     } else [decision, reasons] = loadedFate(gate);
-    runsUnreviewed(id, hf.file, hf.hooks, gate, 'these');
-    items.push({
-      ...base(id, 'hooks', 'hooks.json', 'hooks.json', hf.file, null, decision, reasons),
+    this.runsUnreviewed(id, hf.file, hf.hooks, gate, 'these');
+    this.items.push({
+      ...this.base(id, 'hooks', 'hooks.json', 'hooks.json', hf.file, null, decision, reasons),
       trust: gate.trust,
       contentHash: hf.hashes?.contentHash ?? null,
       capabilityHash: hf.hashes?.capabilityHash ?? null,
       reviewToken: hf.hashes ? reviewToken(hf.hashes.contentHash, hf.hashes.capabilityHash) : null,
       detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hooksFileCapabilities(hf), notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [], hooksOptIn: ctx.hooksOptIn, loads: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0) },
     });
-    items.push(...hookChildren(id, hf.hooks, childFate(gate), !hf.valid));
+    this.hookChildren(id, hf.hooks, childFate(gate), !hf.valid);
   }
 
-  for (const p of project.plugins) {
-    const id = `${prefix}${p.source}`;
+  plugin(p: RivumiPlugin): void {
+    const { project, ctx } = this;
+    const id = `${this.prefix}${p.source}`;
     const key = bundleKey('rivumi', 'workspace', p.canonicalFile, p.name);
     const gate = trustGate({ bundleKey: key, contentHash: p.hashes?.contentHash ?? null, capabilityHash: p.hashes?.capabilityHash ?? null, enableSwitch: false }, ctx);
     let decision: Decision;
@@ -146,13 +86,13 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
     const skillAborted = project.skillLoad !== null && project.skillLoad.file !== p.file;
     if (p.state === 'beyond_cap') [decision, reasons] = ['display_only', ['plugin_limit_exceeded']];
     else if (p.state === 'invalid') [decision, reasons] = ['rejected', ['manifest_invalid']];
-    else if (skillAborted && !(hooksRun && p.hooks.length > 0)) {
-      aborted(id, p.file, project.skillLoad as LoadFailure, 'skill');
+    else if (skillAborted && !(this.hooksRun && p.hooks.length > 0)) {
+      this.aborted(id, p.file, project.skillLoad as LoadFailure, 'skill');
       [decision, reasons] = ['rejected', ['load_aborted']];
     } else [decision, reasons] = loadedFate(gate);
-    if (p.state === 'valid') runsUnreviewed(id, p.file, p.hooks, gate, "this plugin's");
-    items.push({
-      ...base(id, 'plugin', p.name, p.name, p.file, null, decision, reasons),
+    if (p.state === 'valid') this.runsUnreviewed(id, p.file, p.hooks, gate, "this plugin's");
+    this.items.push({
+      ...this.base(id, 'plugin', p.name, p.name, p.file, null, decision, reasons),
       trust: gate.trust,
       contentHash: p.hashes?.contentHash ?? null,
       capabilityHash: p.hashes?.capabilityHash ?? null,
@@ -169,17 +109,96 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
     });
     p.skills.forEach((s, i) => {
       const sid = `${id}#skills/${i}`;
-      const [d, r] = skillFate(s, sid) ?? childFate(gate);
-      items.push({ ...base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r), detail: { description: s.description } });
+      const [d, r] = this.skillFate(s, sid) ?? childFate(gate);
+      this.items.push({ ...this.base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r), detail: { description: s.description } });
     });
-    items.push(...hookChildren(id, p.hooks, childFate(gate), p.hookError !== undefined));
+    this.hookChildren(id, p.hooks, childFate(gate), p.hookError !== undefined);
   }
 
-  // Without the opt-in Rivumi never reads plugin hooks: a defect there is a warning, not a load failure (decisions.md).
-  const pluginFiles = new Set(project.plugins.map((p) => p.file));
-  const hookOnly = (d: Diagnostic) => !ctx.hooksOptIn && (d.code === 'rivumi.hooks.invalid' || d.code === 'rivumi.hooks.too-many') && pluginFiles.has(d.file);
-  const diagnostics = [...project.diagnostics.map((d) => ({ ...d, ...(hookOnly(d) ? { severity: 'warning' as const } : {}), itemId: d.itemId ?? owner(items, d.file) })), ...extra];
-  return { items, diagnostics };
+  private skillFate(s: RivumiSkill, id: string): [Decision, ReasonCode[]] | null {
+    if (s.state === 'beyond_cap') return ['display_only', ['skill_limit_exceeded']];
+    if (s.state === 'invalid') return ['rejected', ['skill_invalid']];
+    if (this.project.skillLoad) {
+      this.aborted(id, s.file, this.project.skillLoad, 'skill');
+      return ['rejected', ['load_aborted']];
+    }
+    return null;
+  }
+
+  /**
+   * Hook entries share the fate of the one merged configuration (decisions.md "Precedence
+   * and shadowing"): `ownFailure` is set when the file they come from is what fails it.
+   */
+  private hookChildren(parentId: string, hooks: readonly RivumiHook[], loaded: [Decision, ReasonCode[]], ownFailure: boolean): void {
+    const { project, ctx } = this;
+    for (const h of hooks) {
+      const id = `${parentId}#hooks/${h.event}/${h.index}`;
+      let decision: Decision;
+      let reasons: ReasonCode[];
+      // Without the opt-in there is no hook load at all: every hook item is off, a defect in it only a diagnostic.
+      if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in']];
+      else if (!h.valid) [decision, reasons] = ['rejected', ['component_invalid']];
+      else if (project.hookLoad && ownFailure) [decision, reasons] = ['rejected', ['manifest_invalid']];
+      else if (project.hookLoad) {
+        this.aborted(id, h.file, project.hookLoad, 'hook');
+        [decision, reasons] = ['rejected', ['load_aborted']];
+      } else [decision, reasons] = loaded;
+      const label = h.argv.join(' ');
+      this.items.push({ ...this.base(id, 'hook', `${h.event}: ${label}`, `${h.origin}.${h.event}.${h.index}`, h.file, parentId, decision, reasons), detail: { hook: hookOf(h) } });
+    }
+  }
+
+  /** A warning only about hooks Rivumi will run: the opt-in is set and the hook load succeeds (decisions.md). */
+  private runsUnreviewed(id: string, file: string, hooks: readonly RivumiHook[], gate: Gate, whose: 'these' | "this plugin's"): void {
+    if (!this.hooksRun || hooks.length === 0 || gate.trust === 'trusted') return;
+    const status = gate.reasons.includes('trust_store_unavailable') ? 'not vouched for (the trust store is unavailable)' : gate.trust.replace('-', ' ');
+    this.extra.push({
+      file,
+      range: FILE_START,
+      severity: 'warning',
+      code: 'rivumi.hooks.opted-in-untrusted',
+      message: `RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs ${whose} ${hooks.length} hook command(s) although ${whose === 'these' ? 'they are' : 'the plugin is'} ${status} in Skillgate: ${hooks.map((h) => `${h.event}: ${h.argv.join(' ')}`).join('; ')}`,
+      itemId: id,
+    });
+  }
+
+  private aborted(itemId: string, file: string, load: LoadFailure, which: 'skill' | 'hook'): void {
+    this.extra.push({
+      file,
+      range: FILE_START,
+      severity: 'warning',
+      code: 'rivumi.load-aborted',
+      message: `Rivumi aborts the whole ${which} load because of ${portableRelative(this.project.workspace, load.file)}: ${load.message}`,
+      itemId,
+      related: [{ file: load.file, range: load.diagnostic.range, message: load.message }],
+    });
+  }
+
+  private base(id: string, kind: Item['kind'], name: string, qualifiedName: string, file: string, parent: string | null, decision: Decision, reasons: ReasonCode[]): Item {
+    return {
+      id,
+      system: 'rivumi',
+      kind,
+      name,
+      qualifiedName,
+      scope: 'workspace',
+      workspace: this.project.workspace,
+      path: file,
+      location: { file, range: FILE_START },
+      parent,
+      decision,
+      reasons,
+      shadowedBy: null,
+      trust: null,
+      // Rivumi has no enable switch (system.ts): `enabled` stays null on its bundles too.
+      enabled: null,
+      compatibility: null,
+      contentHash: null,
+      capabilityHash: null,
+      reviewToken: null,
+      detail: {},
+    };
+  }
 }
 
 /** The most specific item whose file is the diagnostic's file. */
