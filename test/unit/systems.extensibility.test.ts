@@ -4,6 +4,10 @@ import { registerSystem } from '../../src/core/systems/registry';
 import { Indexer } from '../../src/core/index/indexer';
 import { childNodes, type TreeNode } from '../../src/extension/treeNodes';
 import { Fixture } from './helpers/fixture';
+import { review } from '../../src/core/trust/lifecycle';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { reviewViewModel } from '../../src/core/review/reviewViewModel';
+import type { Item } from '../../src/core/model';
 import { TOY_ID, toySystem } from './helpers/toySystem';
 
 /**
@@ -72,6 +76,17 @@ describe('a new agent system needs nothing outside its folder', () => {
     const still = await cli('check', '--no-user');
     assert.doesNotMatch(still.err + still.out, /toy skill hello/);
     assert.match(still.err + still.out, /toy skill empty/);
+  });
+
+  it('reviews a unit with its contract in the agent\'s terms (review, and the panel\'s view model)', async () => {
+    const r = await cli('review', 'hello', '--no-user');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^Toy contract:\n {2}greets {2}yes$/m);
+    const snapshot = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null }).indexAll();
+    const item = snapshot.items.find((i) => i.name === 'hello');
+    const report = review(item as Item, { store: new TrustStore(f.path('state')) });
+    assert.ok(report.ok);
+    assert.deepEqual(reviewViewModel(report.value, snapshot, false).contract, { title: 'Toy contract', rows: [{ label: 'greets', value: { text: 'yes', hidden: false } }] });
   });
 
   it('appears in the snapshot the tree renders, under its own agent node', () => {

@@ -61,6 +61,8 @@ export interface ReviewViewModel {
     /** `activity` says in words whether the component will be active, and why not. */
     readonly components: readonly { readonly kind: string; readonly inactive: boolean; readonly active: boolean; readonly activity: string; readonly paths: readonly Shown[] }[];
   };
+  /** The unit's contract in its agent's terms (AgentSystem.reviewContract); null when the agent states none. */
+  readonly contract: null | { readonly title: string; readonly rows: readonly { readonly label: string; readonly value: Shown }[] };
   /** What the bundle runs that this trust cannot cover; trust is refused while any is listed. */
   readonly notCovered: readonly Shown[];
   readonly files: readonly { readonly path: Shown; readonly file: string; readonly size: number; readonly executable: boolean; readonly sha256: string }[];

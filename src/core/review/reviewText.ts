@@ -42,6 +42,13 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     }
   }
 
+  const contract = systemOf(item.system).reviewContract?.(item) ?? null;
+  if (contract) {
+    out.push('', `${contract.title}:`);
+    const width = Math.max(...contract.rows.map((row) => row.label.length));
+    for (const row of contract.rows) out.push(`  ${row.label.padEnd(width)}  ${v(row.value)}`);
+  }
+
   out.push('', 'Capabilities:');
   if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
   else out.push(...capabilityLines(r, hooksOptIn).map((l) => `  ${l}`));

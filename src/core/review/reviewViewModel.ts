@@ -12,6 +12,7 @@ import { systemOf } from '../systems/registry';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { relativeTime } from './relativeTime';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
+import type { ReviewContract } from '../systems/agentSystem';
 
 export type { HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
 
@@ -160,6 +161,7 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       commands,
       components,
     },
+    contract: contractOf(agent.reviewContract?.(current) ?? null, S),
     notCovered: r.notCovered.map(S),
     files: (r.files ?? []).map((f) => ({ path: S(f.path), file: abs(f.path), size: f.size, executable: f.executable, sha256: f.sha256 })),
     diagnostics: diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: where(d), line: d.range.start.line, character: d.range.start.character })),
@@ -170,6 +172,11 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       return hidden;
     },
   };
+}
+
+/** The agent's contract rows, every value the bundle wrote shown with its invisible characters marked. */
+function contractOf(contract: ReviewContract | null, S: (t: unknown) => Shown): ReviewViewModel['contract'] {
+  return contract === null ? null : { title: contract.title, rows: contract.rows.map((row) => ({ label: row.label, value: S(row.value) })) };
 }
 
 /** Why a component or server of a bundle that is not active will not run, in words. */

@@ -47,8 +47,20 @@ export interface AgentSystem<Options = unknown> {
   agentTrustCommand(item: Item): string | null;
   /** How to review a unit again after its token no longer matches. */
   reviewAgainHint(item: Item): string;
+  /**
+   * The unit's contract as the agent states it, for the review (Eva-CLI: kind, runtime gate,
+   * schemas, requested and effective permissions with what decided each); absent or null
+   * when the capabilities say it all. Read from the item the index decided.
+   */
+  reviewContract?(item: Item): ReviewContract | null;
   /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
   readonly installPlugin?: (manifest: string, workspace: string, options: { readonly name?: string; readonly overwrite?: boolean }) => InstallOutcome;
+}
+
+/** A labelled list of what an agent's unit declares: each row one fact, its value as the agent states it. */
+export interface ReviewContract {
+  readonly title: string;
+  readonly rows: readonly { readonly label: string; readonly value: string }[];
 }
 
 export type InstallOutcome =

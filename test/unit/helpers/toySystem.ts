@@ -124,4 +124,5 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
   hashTargetHint: 'a .toy/*.md file',
   agentTrustCommand: () => null,
   reviewAgainHint: () => 'review it again',
+  reviewContract: (item) => ({ title: 'Toy contract', rows: [{ label: 'greets', value: item.name === 'hello' ? 'yes' : 'no' }] }),
 };

@@ -70,6 +70,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
     header(m),
     ...(m.notCovered.length ? [notCoveredSection(m.notCovered)] : []),
     ...(m.changes ? [changesSection(m.changes, m.capabilitiesUnknown)] : []),
+    ...(m.contract ? [contractSection(m.contract)] : []),
     capabilitiesSection(m),
     filesSection(m.files),
     diagnosticsSection(m.diagnostics),
@@ -277,6 +278,19 @@ function componentList(components: ReviewViewModel['capabilities']['components']
     ul.append(li);
   }
   return ul;
+}
+
+/** The unit's contract in its agent's terms: one row per fact. */
+function contractSection(contract: NonNullable<ReviewViewModel['contract']>): HTMLElement {
+  const s = section(contract.title, 'symbol-interface', 'contract');
+  const dl = el('dl');
+  for (const row of contract.rows) {
+    const dd = el('dd');
+    dd.append(shownText(row.value));
+    dl.append(el('dt', undefined, row.label), dd);
+  }
+  s.append(dl);
+  return s;
 }
 
 function filesSection(files: ReviewViewModel['files']): HTMLElement {
