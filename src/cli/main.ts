@@ -68,7 +68,7 @@ async function dispatch(cmd: ParsedCommand, io: Io): Promise<number> {
   const store = new TrustStore(o.stateDir ? path.resolve(io.cwd, o.stateDir) : defaultStateDirectory(io.env));
   const hooksOptIn = io.env.RIVUMI_ENABLE_PROJECT_HOOKS === '1';
   const index = (): Snapshot =>
-    new Indexer({ workspaces: o.workspaces, codewhaleHome: o.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll();
+    new Indexer({ workspaces: o.workspaces, codewhaleHome: o.codewhaleHome, evaHome: o.evaHome, evaRuntime: o.evaRuntime, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll();
   const lifecycle: LifecycleContext = { store };
   const arg = (i: number, what: string): string => {
     const a = cmd.args[i];

@@ -70,6 +70,11 @@ export function kindIcon(item: Item): string {
     case 'component':
       if (item.decision === 'display_only') return 'circle-slash';
       return COMPONENT_ICON[item.name] ?? 'symbol-misc';
+    case 'skill-adapter':
+    case 'lua-skill':
+      return systemOf(item.system).bundleIcon;
+    case 'skill-binding':
+      return 'link';
   }
 }
 

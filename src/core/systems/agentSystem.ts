@@ -63,7 +63,7 @@ export type InstallOutcome =
 
 export interface NoEnableSwitch {
   /** Why `enable`/`disable` is refused, and how the agent is switched off instead. */
-  refusal(item: Pick<Item, 'kind' | 'name'>, operation: 'enable' | 'disable'): string;
+  refusal(item: Pick<Item, 'kind' | 'name' | 'path' | 'workspace'>, operation: 'enable' | 'disable'): string;
   /** The review panel's sentence in place of an Enable button. */
   notice(item: Pick<Item, 'kind'>): string;
 }
