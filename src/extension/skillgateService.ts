@@ -5,7 +5,7 @@ import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../core/trust/lifecycle';
-import { codewhaleHome, stateDirectory } from './settings';
+import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
@@ -76,6 +76,8 @@ export class SkillgateService implements vscode.Disposable {
       const indexer = new Indexer({
         workspaces: folders,
         codewhaleHome: codewhaleHome(),
+        evaHome: evaHome(),
+        evaRuntime: evaRuntime(),
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,
         trust: () => store.view(),
