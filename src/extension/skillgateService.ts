@@ -186,7 +186,7 @@ export class SkillgateService implements vscode.Disposable {
     }
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
     const watched = indexer.watchedPaths();
-    this.watching = { folders, paths: watched.join('\0') };
+    this.watching = { folders, paths: watchKey(indexer) };
     for (const p of watched) {
       if (folders.some((f) => roots.some((root) => p.startsWith(path.join(f, root))))) continue;
       add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
@@ -203,8 +203,8 @@ export class SkillgateService implements vscode.Disposable {
         if (paths.length) {
           this.watchNewDirectories(paths);
           this.publish(indexer.refresh(paths));
-          // A hooks file written or edited since the last full index may name scripts no watcher covers yet.
-          if (indexer.watchedPaths().join('\0') !== this.watching.paths) this.watch(this.watching.folders, indexer);
+          // A hooks file written or edited since the last full index may name scripts no watcher covers yet; a new Eva project, roots to watch.
+          if (watchKey(indexer) !== this.watching.paths) this.watch(this.watching.folders, indexer);
         } else if (storeChanged) this.publish(indexer.snapshot());
       },
       () => undefined,
@@ -249,4 +249,9 @@ export class SkillgateService implements vscode.Disposable {
     this.changed.dispose();
     this.progress.dispose();
   }
+}
+
+/** What the watchers cover beyond the agents' workspace roots: the paths and trees the agents name now. */
+function watchKey(indexer: Indexer): string {
+  return [...indexer.watchedPaths(), ...indexer.watchedTrees().map((t) => `${t.base}\0${t.pattern}`)].join('\0');
 }

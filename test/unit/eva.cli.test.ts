@@ -53,6 +53,10 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     const explained = await cli('explain', 'review-skill');
     assert.equal(explained.code, 0, explained.err);
     assert.match(explained.out, /system: eva/);
+    // The design's order: the decision, then what Eva-CLI itself would do, its source, schemas, gate, permissions.
+    const titles = explained.out.split('\n').filter((l) => l !== '' && !l.startsWith(' '));
+    assert.deepEqual(titles.slice(0, 7), ['review-skill (skill review): registered: the agent loads it', 'Eva-CLI would: registered (AdapterRegistry)', 'Eva source', 'Schemas', 'Runtime gate', 'Permissions', 'Eva capabilities and conflicts']);
+    assert.match(explained.out, /write_workspace: requested no, effective no \(adapter_policy\.defaults\.write_workspace in config\/policies\/adapter\.yaml\)/);
   });
 
   it('gives the corpus sample the decision its README states', async () => {
@@ -155,7 +159,7 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     const indexer = new Indexer({ workspaces: [f.ws], codewhaleHome: null, evaHome: f.home });
     indexer.indexAll();
     const trees = indexer.watchedTrees().map((t) => `${path.relative(f.path('.'), t.base)}:${t.pattern}`);
-    assert.ok(trees.includes('ws:config/{eva.yaml,eva.user.yaml,profiles/*.yaml,environments/*.yaml}'), trees.join('\n'));
+    for (const layer of ['config', 'config/eva.yaml', 'config/eva.user.yaml', 'config/profiles/*.yaml', 'config/environments/*.yaml']) assert.ok(trees.includes(`ws:${layer}`), trees.join('\n'));
     assert.ok(trees.includes('ws/config/adapters:**'));
     assert.ok(trees.includes('home:{.codex,.agents}/skills/**'));
     assert.ok(!trees.some((t) => t === 'ws:config/**'));

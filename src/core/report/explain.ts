@@ -2,6 +2,7 @@ import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
 import { displayPath } from './contract';
 import { displayText } from '../text/displayText';
 import { childrenOf, itemById, type Snapshot } from '../index/snapshot';
+import { systemOf } from '../systems/registry';
 import type { Item } from '../model';
 
 export interface ExplainSection {
@@ -22,6 +23,8 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
     title: `${item.qualifiedName}: ${DECISION_TEXT[item.decision]}`,
     lines: item.reasons.map((r) => `${r}: ${REASON_TEXT[r]}`),
   });
+  // What the agent itself decides, where it says more than the shared sections (Eva's design order).
+  for (const s of systemOf(item.system).explain?.(item) ?? []) sections.push(s);
   const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
   const winner = item.shadowedBy ? itemById(snapshot, item.shadowedBy) : undefined;
   sections.push({

@@ -44,6 +44,8 @@ export interface AgentSystem<Options = unknown> {
   agentTrustCommand(item: Item): string | null;
   /** How to review a unit again after its token no longer matches. */
   reviewAgainHint(item: Item): string;
+  /** The agent's own sections of `explain`, after the decision (what the agent itself decides, in its design's words); absent: none. */
+  readonly explain?: (item: Item) => readonly AgentSection[];
   /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
   readonly installPlugin?: (manifest: string, workspace: string, options: { readonly name?: string; readonly overwrite?: boolean }) => InstallOutcome;
 }
@@ -60,6 +62,12 @@ export type InstallOutcome =
       readonly loads: string;
     }
   | { readonly ok: false; readonly message: string };
+
+/** A titled block of lines, as `explain` prints it. */
+export interface AgentSection {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
 
 export interface NoEnableSwitch {
   /** Why `enable`/`disable` is refused, and how the agent is switched off instead. */

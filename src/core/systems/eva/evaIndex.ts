@@ -18,8 +18,12 @@ export interface EvaIndexOptions {
   readonly evaRuntime?: EvaRuntime;
 }
 
-/** The files of a project's `config/` Eva reads besides its configuration roots (eva.md §1.1). */
-const LAYER_PATTERN = 'config/{eva.yaml,eva.user.yaml,profiles/*.yaml,environments/*.yaml}';
+/**
+ * What a folder's `config/` holds that Eva reads besides its configuration roots (eva.md
+ * §1.1): the entry file and its layers; `config` itself, so that the editor sees it appear
+ * and watches what is created in it at once.
+ */
+const LAYER_PATTERNS = ['config', 'config/eva.yaml', 'config/eva.user.yaml', 'config/profiles/*.yaml', 'config/environments/*.yaml'];
 
 /**
  * Eva projects of the workspace folders and the user skill folders. Each project is
@@ -76,7 +80,7 @@ export class EvaIndex implements SystemIndex {
    * configuration roots and covered skill folders, and the user skill folders.
    */
   watchedTrees(): { base: string; pattern: string }[] {
-    const trees = this.options.workspaces.map((ws) => ({ base: ws, pattern: LAYER_PATTERN }));
+    const trees = this.options.workspaces.flatMap((ws) => LAYER_PATTERNS.map((pattern) => ({ base: ws, pattern })));
     for (const folder of this.projects()) {
       for (const root of folder.roots) trees.push({ base: root, pattern: '**' });
       for (const unit of folder.units.values()) for (const dir of unit.coveredDirectories) trees.push({ base: dir, pattern: '**' });

@@ -2,6 +2,7 @@ import { portableRelative } from '../../fs/portablePath';
 import type { Item } from '../../model';
 import type { AgentSystem } from '../agentSystem';
 import { EvaIndex, type EvaIndexOptions } from './evaIndex';
+import { explainEva } from './explainEva';
 import type { EvaItemDetail } from './item';
 import { hashEvaTarget, readEvaInvalid, readEvaSource } from './trustUnit';
 import { EVA_SYSTEM } from './vocabulary';
@@ -36,6 +37,7 @@ export const eva: AgentSystem<EvaIndexOptions> = {
   readInvalid: (item, reviewed) => readEvaInvalid(item, reviewed),
   hashTarget: (abs, shown) => hashEvaTarget(abs, shown),
   hashTargetHint: 'an Eva skill manifest (a transport: skill adapter or a kind: lua_skill capability under config/)',
+  explain: explainEva,
   agentTrustCommand: () => null,
   reviewAgainHint: (item) => `run \`skillgate review ${item.name}\` again`,
 };
