@@ -96,6 +96,22 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     assert.deepEqual((await items())[0]?.reasons, ['loaded_unreviewed', 'content_changed']);
   });
 
+  it('trusts a skill whose SKILL.md folder lies under the home (the reviewed copy re-hashes), and an edit there drops trust', async () => {
+    fs.copyFileSync(path.join(CORPUS, 'config/adapters/code-review-skill.yaml'), f.path('ws/config/adapters/code-review-skill.yaml'));
+    const skill = f.write('home/.codex/skills/code-review/SKILL.md', '---\nname: code-review\ndescription: review\n---\nReview.\n');
+    f.write('home/.codex/skills/code-review/checklist.md', 'Check the tests.\n');
+    const review = await cli('review', 'code-review-skill');
+    assert.equal(review.code, 0, review.err);
+    assert.match(review.out, /home\/\.codex\/skills\/code-review\/checklist\.md/);
+    const token = /skillgate trust \S+ (\S+)/.exec(review.out)?.[1];
+    assert.ok(token, review.out);
+    const trusted = await cli('trust', 'code-review-skill', token);
+    assert.equal(trusted.code, 0, trusted.err);
+    assert.equal((await cli('check')).code, 0);
+    fs.appendFileSync(skill, 'Also run the linter.\n');
+    assert.deepEqual((await items()).find((i) => i.kind === 'skill-adapter')?.reasons, ['loaded_unreviewed', 'content_changed']);
+  });
+
   it('does not gate what Eva would not register: a rejected or disabled skill passes check untrusted', async () => {
     f.adapter(A0.replace('enabled: true', 'enabled: false'));
     f.adapter(A0.replace('id: review-skill', 'id: broken').replace(/ {2}output_schema:.*\n/, ''), 'broken.yaml');
@@ -152,6 +168,12 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     f.write('other/config/capabilities/lint.yaml', L0);
     const after = indexer.refresh([path.join(other, 'config', 'eva.yaml')]).items.filter((i) => i.system === 'eva');
     assert.equal(after.length, 2);
+  });
+
+  it('lists Restricted Mode last on an Eva bundle that is not trusted', () => {
+    f.adapter(A0);
+    const snapshot = new Indexer({ workspaces: [f.ws], codewhaleHome: null, evaHome: f.home, workspaceTrusted: false }).indexAll();
+    assert.deepEqual(snapshot.items.filter((i) => i.system === 'eva').map((i) => i.reasons), [['loaded_unreviewed', 'not_reviewed', 'workspace_untrusted']]);
   });
 
   it('watches only what Eva reads, not every config/ folder', () => {

@@ -26,15 +26,17 @@ export function withTrust(evaDecision: Decision, evaReasons: readonly EvaReason[
 /**
  * Skillgate's trust gate applied again to items Eva decided (after a trust store change,
  * without reading anything): each bundle from its Eva decision and hashes, then each
- * `skill-binding` from its provider (eva.md §2.6).
+ * `skill-binding` from its provider (eva.md §2.6). Restricted Mode changes nothing Eva
+ * does; on a bundle that is not trusted it is listed last, as for Rivumi.
  */
-export function gateItems(items: readonly EvaItem[], trust: TrustView): EvaItem[] {
+export function gateItems(items: readonly EvaItem[], trust: TrustView, workspaceTrusted = true): EvaItem[] {
   const gated = new Map<string, EvaItem>();
   const out = items.map((item) => {
     const key = item.detail.bundleKey;
     if (item.trust === null || key === undefined) return item;
     const status = evaTrustStatus(trust, key, item.contentHash, item.capabilityHash);
     const { decision, reasons } = withTrust(item.detail.eva.evaDecision, item.detail.eva.evaReasons, status, trust.available);
+    if (!workspaceTrusted && (status !== 'trusted' || !trust.available)) reasons.push('workspace_untrusted');
     const next = { ...item, decision, reasons, trust: status };
     gated.set(item.id, next);
     return next;

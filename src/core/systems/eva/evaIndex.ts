@@ -64,7 +64,7 @@ export class EvaIndex implements SystemIndex {
     }
     for (const i of this.user.items) items.push(i);
     for (const d of this.user.diagnostics) diagnostics.push(d);
-    return { items: gateItems(items, ctx.trust), diagnostics };
+    return { items: gateItems(items, ctx.trust, ctx.workspaceTrusted), diagnostics };
   }
 
   /** Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root). */
