@@ -89,7 +89,7 @@ describe('Eva-CLI (in the extension host)', () => {
     for (const s of systems) if ((await api.tree.getTreeItem(s)).label === 'Eva-CLI') eva = s;
     assert.ok(eva, 'an Eva-CLI node');
     const rows = await Promise.all(((await api.tree.getChildren(eva)) ?? []).map((n) => api.tree.getTreeItem(n)));
-    const notes = rows.find((r) => (typeof r.label === 'string' ? r.label : r.label?.label) === 'notes');
+    const notes = rows.find((r) => (typeof r.label === 'string' ? r.label : r.label?.label) === 'notes (skill notes)');
     assert.ok(notes, JSON.stringify(rows.map((r) => r.label)));
     assert.equal(notes.description, REASON_PHRASE.loaded_unreviewed);
   });
