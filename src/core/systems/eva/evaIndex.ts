@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isInside } from '../../fs/safeFs';
+import { isInside, lstatEntry } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -42,11 +42,14 @@ export class EvaIndex implements SystemIndex {
     this.runtime = options.evaRuntime ?? DEFAULT_EVA_RUNTIME;
   }
 
+  /** One load per folder that is an Eva project (a cheap look at its entry file), then the user skills beside them. */
   scan(): (() => void)[] {
     this.folders.clear();
-    const loads: (() => void)[] = this.options.workspaces.map((ws) => () => this.load(ws));
-    loads.push(() => this.loadUser());
-    return loads;
+    this.user = { items: [], diagnostics: [] };
+    const projects = this.options.workspaces.filter((ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file');
+    for (const ws of this.options.workspaces) if (!projects.includes(ws)) this.folders.set(ws, undefined);
+    if (projects.length === 0) return [];
+    return [...projects.map((ws) => () => this.load(ws)), () => this.loadUser()];
   }
 
   refresh(changed: readonly string[]): void {
