@@ -36,8 +36,8 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     assert.deepEqual(
       listed.map((i) => [i.id, i.kind, i.scope, i.decision, i.reasons, i.enabled, i.trust]),
       [
-        ['eva:ws:adapter:config/adapters/review.yaml', 'skill-adapter', 'workspace', 'registered', ['loaded_unreviewed', 'not_reviewed'], true, 'not-reviewed'],
-        ['eva:ws:capability:config/capabilities/lint.yaml', 'lua-skill', 'workspace', 'registered', ['loaded_unreviewed', 'not_reviewed'], true, 'not-reviewed'],
+        ['eva:ws:adapter:config/adapters/review.yaml', 'skill-adapter', 'workspace', 'registered', ['loaded_unreviewed', 'not_reviewed'], null, 'not-reviewed'],
+        ['eva:ws:capability:config/capabilities/lint.yaml', 'lua-skill', 'workspace', 'registered', ['loaded_unreviewed', 'not_reviewed'], null, 'not-reviewed'],
         ['eva:user:codex:foo', 'skill', 'user', 'display_only', ['manifest_required', 'capability_missing_schema'], null, null],
       ],
     );

@@ -263,7 +263,8 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     reasons,
     shadowedBy: entry.shadow ? (entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill' ? entry.shadow.by.itemId : null) : null,
     trust: trustStatus,
-    enabled: contract ? contract.enabled : null,
+    // Skillgate's enable bit, which Eva does not have (model.ts: null for a system without one); the manifest's own `enabled` decides `disabled_by_manifest`.
+    enabled: null,
     // Eva-as-shipped differences are diagnostics (eva.compat.*), not a compatibility verdict (eva.md §8 Q2).
     compatibility: null,
     contentHash,
