@@ -139,7 +139,7 @@ export function itemTooltipMarkdown(item: Item, context: TooltipContext): string
     md += `\n$(arrow-right) Codewhale loads the ${w.scope} bundle **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w), true)} instead.\n`;
   }
   if (item.trust) {
-    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? 'no enable switch: Rivumi loads it whatever Skillgate says' : `enabled: \`${String(item.enabled)}\``}\n\n`;
+    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? `no enable switch: ${systemOf(item.system).label} loads it whatever Skillgate says` : `enabled: \`${String(item.enabled)}\``}\n\n`;
     if (item.contentHash) md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)\n\n`;
   }
   md += `$(file) ${escapeMarkdown(shownPath(item), true)}\n\n`;

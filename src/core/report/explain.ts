@@ -46,7 +46,7 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   if (item.trust !== null) {
     const gates = [
       `trust: ${item.trust}`,
-      `enabled: ${item.enabled === null ? `no enable switch (${item.system === 'rivumi' ? 'Rivumi' : 'its agent'} has none)` : String(item.enabled)}`,
+      `enabled: ${item.enabled === null ? `no enable switch (${systemOf(item.system).label} has none)` : String(item.enabled)}`,
       `content hash: ${item.contentHash ?? 'none (not hashable)'}`,
       `capability hash: ${item.capabilityHash ?? 'none (not hashable)'}`,
     ];
