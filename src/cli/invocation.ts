@@ -50,7 +50,7 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
     io,
     store,
     lifecycle: { store },
-    index: () => new Indexer({ workspaces: options.workspaces, codewhaleHome: options.codewhaleHome, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll(),
+    index: () => new Indexer({ workspaces: options.workspaces, codewhaleHome: options.codewhaleHome, evaHome: options.evaHome, evaRuntime: options.evaRuntime, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll(),
     arg,
     select: (snapshot) => {
       const sel = selectItem(snapshot, arg(0, 'a selector (an item id or a name)'));

@@ -2,12 +2,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { IndexOptions } from '../core/systems/registry';
 
 /** Options every command takes (spec/cli.md "Invocation"). */
 export interface GlobalOptions {
   readonly workspaces: string[];
   readonly stateDir: string | undefined;
   readonly codewhaleHome: string | null;
+  /** Eva-CLI's `$HOME` for user skill folders (null with --no-user), and the assumed Eva runtime (eva.md §3.4). */
+  readonly evaHome: string | null;
+  readonly evaRuntime: NonNullable<IndexOptions['evaRuntime']>;
   readonly json: boolean;
   readonly format: 'text' | 'json' | 'sarif';
 }
@@ -33,6 +37,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'state-dir': { type: 'string' },
         'codewhale-home': { type: 'string' },
         'no-user': { type: 'boolean' },
+        'eva-home': { type: 'string' },
+        'eva-runtime': { type: 'string' },
+        'eva-team-worker': { type: 'boolean' },
+        'eva-interactive': { type: 'boolean' },
         json: { type: 'boolean' },
         format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -51,6 +59,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const format = v.format ?? (v.json ? 'json' : 'text');
   if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`unknown format "${format}"; use text, json or sarif`);
   const home = v['codewhale-home'] ?? env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
+  const evaMode = v['eva-runtime'] ?? 'normal';
+  if (!EVA_MODES.includes(evaMode)) throw new UsageError(`unknown Eva runtime "${evaMode}"; use ${EVA_MODES.join(', ')}`);
   const [command, ...args] = parsed.positionals;
   if (!v.help && !v.version && command !== undefined) checkArguments(command, args, v);
   return {
@@ -61,6 +71,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       workspaces: (v.workspace?.length ? v.workspace : [cwd]).map((w) => path.resolve(cwd, w)),
       stateDir: v['state-dir'] ?? env.SKILLGATE_STATE_DIR,
       codewhaleHome: v['no-user'] ? null : path.resolve(cwd, home),
+      evaHome: v['no-user'] ? null : path.resolve(cwd, v['eva-home'] ?? os.homedir()),
+      evaRuntime: { mode: evaMode, teamWorker: v['eva-team-worker'] ?? false, interactiveUser: v['eva-interactive'] ?? false },
       json: v.json ?? format === 'json',
       format,
     },
@@ -68,6 +80,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
 }
 
 const SELECTOR = 'a selector (an item id or a name)';
+
+/** Eva's runtime modes (eva.md §3.4). */
+const EVA_MODES: readonly string[] = ['normal', 'team', 'swarm', 'ralph'];
 
 /**
  * `--lock` takes an optional file (`check --lock [<file>]`): a bare `--lock` (last, or
@@ -133,6 +148,8 @@ export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
   // Likewise an explicit Codewhale home: a typo would silently leave every user bundle unchecked.
   const home = cmd.flags['codewhale-home'];
   if (typeof home === 'string' && cmd.options.codewhaleHome !== null) mustBeDirectory('--codewhale-home', home, cwd);
+  const evaHome = cmd.flags['eva-home'];
+  if (typeof evaHome === 'string' && cmd.options.evaHome !== null) mustBeDirectory('--eva-home', evaHome, cwd);
   if ((cmd.command === 'lock' || cmd.command === 'check') && typeof cmd.flags.lock === 'string' && cmd.flags.lock !== '' && cmd.options.workspaces.length > 1) {
     throw new UsageError(`--lock ${cmd.flags.lock} names one lock file, but ${cmd.options.workspaces.length} workspace folders were given; without a file name each folder uses its own skillgate.lock`);
   }
@@ -178,7 +195,11 @@ Options (all commands):
   --workspace <dir>           a workspace folder to index (an existing directory); repeatable; default: the current directory
   --state-dir <dir>           the trust store directory (default: $SKILLGATE_STATE_DIR, else the per-user state dir)
   --codewhale-home <dir>      Codewhale's home for user bundles, an existing directory ($CODEWHALE_HOME, default ~/.codewhale)
-  --no-user                   do not index user-level bundles
+  --eva-home <dir>            the home whose ~/.codex/skills and ~/.agents/skills Eva-CLI lists, an existing directory (default ~)
+  --eva-runtime <mode>        the Eva runtime Skillgate assumes: normal (default), team, swarm or ralph
+  --eva-team-worker           assume Eva runs as a team worker
+  --eva-interactive           assume an interactive user (default: non-interactive, as \`skill run\`)
+  --no-user                   do not index user-level bundles or skills
   --json                      machine-readable output on stdout
   -h, --help / --version
 

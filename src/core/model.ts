@@ -9,7 +9,8 @@ import type { System } from './systems/systemId';
 
 export type { System } from './systems/systemId';
 export type Scope = 'workspace' | 'user';
-export type ItemKind = 'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component';
+/** `skill-adapter`, `lua-skill` and `skill-binding` are Eva-CLI's (eva.md §3.2). */
+export type ItemKind = 'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component' | 'skill-adapter' | 'lua-skill' | 'skill-binding';
 
 export type Decision = 'registered' | 'rejected' | 'display_only' | 'disabled' | 'shadowed';
 
@@ -36,7 +37,23 @@ export type ReasonCode =
   | 'bundle_inactive'
   | 'trust_store_unavailable'
   | 'workspace_untrusted'
-  | 'staged_skill_invalid';
+  | 'staged_skill_invalid'
+  // Eva-CLI's registration reasons (eva.md §4.1).
+  | 'registered'
+  | 'schema_invalid'
+  | 'manifest_too_large'
+  | 'path_not_allowed'
+  | 'script_missing'
+  | 'capability_missing_schema'
+  | 'policy_denied'
+  | 'disabled_by_manifest'
+  | 'manifest_required'
+  | 'trust_level_unknown'
+  | 'runtime_worker_display_only'
+  | 'runtime_gate_mismatch'
+  | 'capability_unknown'
+  | 'scan_limit_exceeded'
+  | 'duplicate_id_shadowed';
 
 export type TrustStatus = 'not-reviewed' | 'trusted' | 'content-changed' | 'capabilities-changed';
 export type Compatibility = 'full' | 'partial' | 'unsupported';

@@ -70,6 +70,11 @@ export function kindIcon(item: Item): string {
     case 'component':
       if (item.decision === 'display_only') return 'circle-slash';
       return COMPONENT_ICON[item.name] ?? 'symbol-misc';
+    case 'skill-adapter':
+    case 'lua-skill':
+      return systemOf(item.system).bundleIcon;
+    case 'skill-binding':
+      return 'link';
   }
 }
 
@@ -131,7 +136,7 @@ export function itemTooltipMarkdown(item: Item, context: TooltipContext): string
     md += `\n$(arrow-right) Codewhale loads the ${w.scope} bundle **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w), true)} instead.\n`;
   }
   if (item.trust) {
-    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? 'no enable switch: Rivumi loads it whatever Skillgate says' : `enabled: \`${String(item.enabled)}\``}\n\n`;
+    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? `no enable switch: ${systemOf(item.system).label} loads it whatever Skillgate says` : `enabled: \`${String(item.enabled)}\``}\n\n`;
     if (item.contentHash) md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)\n\n`;
   }
   md += `$(file) ${escapeMarkdown(shownPath(item), true)}\n\n`;

@@ -30,6 +30,21 @@ export const REASON_PHRASE: Record<ReasonCode, string> = {
   trust_store_unavailable: 'trust store unreadable',
   workspace_untrusted: 'off in Restricted Mode',
   staged_skill_invalid: 'a skill fails to parse',
+  registered: 'registered',
+  schema_invalid: 'invalid manifest',
+  manifest_too_large: 'manifest too large',
+  path_not_allowed: 'path not allowed',
+  script_missing: 'script missing',
+  capability_missing_schema: 'schema missing',
+  policy_denied: 'denied by policy',
+  disabled_by_manifest: 'disabled in manifest',
+  manifest_required: 'shown only (needs a manifest)',
+  trust_level_unknown: 'shown only (unknown origin)',
+  runtime_worker_display_only: 'shown only (runtime worker)',
+  runtime_gate_mismatch: 'runtime gate closed',
+  capability_unknown: 'shown only (unknown capability)',
+  scan_limit_exceeded: 'past the scan limit',
+  duplicate_id_shadowed: 'shadowed (same id)',
 };
 
 /** The decision in a word or two, for the screen-reader label (the icon colour says it to the eye). */
@@ -48,4 +63,7 @@ export const KIND_WORD: Record<ItemKind, string> = {
   hook: 'hook',
   'mcp-server': 'MCP server',
   component: 'component',
+  'skill-adapter': 'skill adapter',
+  'lua-skill': 'Lua skill',
+  'skill-binding': 'skill binding',
 };

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
+import type { IndexOptions } from '../core/systems/registry';
 
 /**
  * Settings that pick where trust is read from, or which bundles are indexed, weaken the
@@ -24,6 +25,21 @@ export function codewhaleHome(): string | null {
   if (configured && configured.trim() !== '') return path.resolve(expandHome(configured.trim()));
   // Upstream reads CODEWHALE_HOME from the process environment only (codewhale.md §2.1).
   return process.env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
+}
+
+/** Eva-CLI's `$HOME` for user skill folders; null when user content is not indexed. */
+export function evaHome(): string | null {
+  if (userValue<boolean>('includeUserBundles') === false) return null;
+  const configured = userValue<string>('eva.home');
+  return configured && configured.trim() !== '' ? path.resolve(expandHome(configured.trim())) : os.homedir();
+}
+
+const EVA_MODES: readonly string[] = ['normal', 'team', 'swarm', 'ralph'];
+
+/** The Eva runtime Skillgate assumes (eva.md §3.4): from user settings only, never the workspace. */
+export function evaRuntime(): NonNullable<IndexOptions['evaRuntime']> {
+  const mode = userValue<string>('eva.runtimeMode');
+  return { mode: mode !== undefined && EVA_MODES.includes(mode) ? mode : 'normal', teamWorker: userValue<boolean>('eva.teamWorker') === true, interactiveUser: userValue<boolean>('eva.interactiveUser') === true };
 }
 
 function expandHome(p: string): string {

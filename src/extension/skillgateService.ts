@@ -5,7 +5,7 @@ import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
 import { disable, doctor, enable, review, revoke, trustShown, type LifecycleContext, type TrustPreview } from '../core/trust/lifecycle';
-import { codewhaleHome, stateDirectory } from './settings';
+import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
@@ -85,6 +85,8 @@ export class SkillgateService implements vscode.Disposable {
       const indexer = new Indexer({
         workspaces: folders,
         codewhaleHome: codewhaleHome(),
+        evaHome: evaHome(),
+        evaRuntime: evaRuntime(),
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,
         trust: () => store.view(),
@@ -205,7 +207,7 @@ export class SkillgateService implements vscode.Disposable {
     }
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
     const watched = indexer.watchedPaths();
-    this.watching = { folders, paths: watched.join('\0') };
+    this.watching = { folders, paths: watchKey(indexer) };
     for (const p of watched) {
       if (folders.some((f) => roots.some((root) => p.startsWith(path.join(f, root))))) continue;
       add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
@@ -224,8 +226,8 @@ export class SkillgateService implements vscode.Disposable {
         if (paths.length) {
           this.watchNewDirectories(paths);
           this.publish(loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(paths)));
-          // A hooks file written or edited since the last full index may name scripts no watcher covers yet.
-          if (indexer.watchedPaths().join('\0') !== this.watching.paths) this.watch(this.watching.folders, indexer);
+          // A hooks file written or edited since the last full index may name scripts no watcher covers yet; a new Eva project, roots to watch.
+          if (watchKey(indexer) !== this.watching.paths) this.watch(this.watching.folders, indexer);
         } else if (storeChanged) this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()));
       },
       () => undefined,
@@ -270,4 +272,9 @@ export class SkillgateService implements vscode.Disposable {
     this.changed.dispose();
     this.progress.dispose();
   }
+}
+
+/** What the watchers cover beyond the agents' workspace roots: the paths and trees the agents name now. */
+function watchKey(indexer: Indexer): string {
+  return [...indexer.watchedPaths(), ...indexer.watchedTrees().map((t) => `${t.base}\0${t.pattern}`)].join('\0');
 }

@@ -128,7 +128,8 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     // broken-upload is rejected: the error colour, whatever needs review.
     assert.match((await item.getAttribute('class')) ?? '', /\berror-kind\b/);
     const label = (await item.getAttribute('aria-label')) ?? '';
-    assert.match(label, /^Skillgate, \d+ active, 1 loaded although not reviewed, \d+ need review, 1 rejected$/);
+    // Loaded although not reviewed: Rivumi's test-pack and Eva-CLI's review-skill and lint-skill; rejected: broken-upload and Eva's summarize-skill.
+    assert.match(label, /^Skillgate, \d+ active, 3 loaded although not reviewed, \d+ need review, 2 rejected$/);
     await item.hover();
     const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Click to show the rejected bundles.' });
     await hover.first().waitFor({ timeout: 10000 });

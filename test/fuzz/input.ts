@@ -33,6 +33,8 @@ export interface FuzzInput {
   readonly home: readonly string[];
   /** The demo workspace's `.rivumi/` and `scripts/` copied first. */
   readonly rivumiDemo: boolean;
+  /** The demo's Eva-CLI project (`config/`, `schemas/`) copied into the workspace, and its user skills into the home; absent in inputs saved before Eva. */
+  readonly evaDemo?: boolean;
   readonly rivumi: readonly GeneratedFile[];
   readonly ops: readonly Op[];
   readonly hooksOptIn: boolean;
@@ -58,6 +60,10 @@ export function materializeBase(input: FuzzInput, root: string): void {
   if (input.rivumiDemo) {
     fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace/.rivumi'), path.join(l.ws, '.rivumi'), { recursive: true });
     fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace/scripts'), path.join(l.ws, 'scripts'), { recursive: true });
+  }
+  if (input.evaDemo) {
+    for (const dir of ['config', 'schemas']) fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace', dir), path.join(l.ws, dir), { recursive: true });
+    fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-home/.codex'), path.join(l.home, '.codex'), { recursive: true });
   }
   for (const f of input.rivumi) {
     const p = path.join(l.ws, f.path);
@@ -227,7 +233,9 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
   const home = rng.bool(0.15) ? [rng.pick(codewhale.length ? codewhale : names)] : [];
   const rivumiDemo = rng.bool(0.2);
   const rivumi = rng.bool(0.75) ? generateRivumi(rng) : [];
-  const base: FuzzInput = { seed, index, codewhale, home, rivumiDemo, rivumi, ops: [], hooksOptIn: rng.bool(0.4), workspaceTwice: rng.bool(0.05) };
+  // Its own stream, so every input a seed gave before Eva stays the same.
+  const evaDemo = new Rng(`${seed}:${index}:eva`).bool(0.25);
+  const base: FuzzInput = { seed, index, codewhale, home, rivumiDemo, evaDemo, rivumi, ops: [], hooksOptIn: rng.bool(0.4), workspaceTwice: rng.bool(0.05) };
   materializeBase(base, root);
   const ops: Op[] = [];
   const count = rng.weighted([[1, 0], [4, 1], [4, 2], [3, 3], [2, 5]]);

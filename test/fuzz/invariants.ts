@@ -20,7 +20,7 @@ export const INVARIANTS = {
   'ranges-in-file':
     'every diagnostic range is start <= end, with 0-based line < the number of lines of its file and character <= that line\'s length in UTF-16 units (text decoded as UTF-8, or UTF-16 after a BOM; lines split at \\r\\n, \\r, \\n); a diagnostic on a directory, link or missing file points at 0:0-0:0',
   'review-token': 'every non-null reviewToken is `<contentHash>.<capabilityHash>` (64 lowercase hex each) and is non-null whenever both hashes are; `review <id>` prints exactly that token and those hashes',
-  'untrusted-not-registered': 'with an empty trust store no trust unit is trusted or enabled, and nothing under a trust unit is `registered` unless its agent loads it whatever Skillgate says (Rivumi: `loaded_unreviewed` first)',
+  'untrusted-not-registered': 'with an empty trust store no trust unit is trusted or enabled, and nothing under a trust unit is `registered` unless its agent loads it whatever Skillgate says (Rivumi, Eva-CLI: `loaded_unreviewed` first)',
   'text-controls': 'no text output (stdout or stderr of any command, JSON aside) holds a C0 control other than \\n, DEL or a C1 control (U+0000-U+0009, U+000B-U+001F, U+007F-U+009F)',
   'json-controls': 'no JSON output holds a raw C0, DEL or C1 control character (JSON.stringify escapes C0 but not DEL or C1)',
   'nothing-executed': 'no front matter engine, hook or MCP command runs: the sentinel file and global flag never appear, no child process is started',
@@ -136,7 +136,7 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   const spawnsBefore = childProcessCalls().length;
   const before = treeState(root);
 
-  const common = ['--state-dir', l.state, '--workspace', l.ws, ...(input.workspaceTwice ? ['--workspace', l.wsLink] : []), ...(input.home.length ? ['--codewhale-home', l.home] : ['--no-user'])];
+  const common = ['--state-dir', l.state, '--workspace', l.ws, ...(input.workspaceTwice ? ['--workspace', l.wsLink] : []), ...(input.home.length || input.evaDemo ? ['--codewhale-home', l.home, '--eva-home', l.home] : ['--no-user'])];
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...(input.hooksOptIn ? { RIVUMI_ENABLE_PROJECT_HOOKS: '1' } : {}) };
   const runs: Run[] = [];
   const cli = async (...args: string[]): Promise<Run> => {
@@ -190,8 +190,8 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   for (const i of items) {
     if (i.trust !== null && (i.trust === 'trusted' || i.enabled === true)) fail('untrusted-not-registered', `trust ${i.trust}`, `${i.kind} ${JSON.stringify(i.id)} is ${i.trust}, enabled ${String(i.enabled)} with an empty trust store`);
     const unit = unitOf(i);
-    // Rivumi enforces no trust: what it loads is `registered` with `loaded_unreviewed` first (decisions.md), never silently.
-    if (unit && i.decision === 'registered' && !(i.system === 'rivumi' && i.reasons[0] === 'loaded_unreviewed')) fail('untrusted-not-registered', `${i.kind} registered`, `${i.kind} ${JSON.stringify(i.id)} is registered although its trust unit ${JSON.stringify(unit.id)} is ${unit.trust}`);
+    // Rivumi and Eva-CLI enforce no trust: what they load is `registered` with `loaded_unreviewed` first (decisions.md), never silently.
+    if (unit && i.decision === 'registered' && !(i.system !== 'codewhale' && i.reasons[0] === 'loaded_unreviewed')) fail('untrusted-not-registered', `${i.kind} registered`, `${i.kind} ${JSON.stringify(i.id)} is registered although its trust unit ${JSON.stringify(unit.id)} is ${unit.trust}`);
   }
   const lineCache = new Map<string, string[] | null>();
   for (const d of diagnostics) {

@@ -45,6 +45,7 @@ function reductions(input: FuzzInput): FuzzInput[] {
   for (let i = 0; i < input.codewhale.length; i++) out.push({ ...input, codewhale: input.codewhale.filter((_, j) => j !== i) });
   for (let i = 0; i < input.home.length; i++) out.push({ ...input, home: input.home.filter((_, j) => j !== i) });
   if (input.rivumiDemo) out.push({ ...input, rivumiDemo: false });
+  if (input.evaDemo) out.push({ ...input, evaDemo: false });
   for (let i = 0; i < input.rivumi.length; i++) out.push({ ...input, rivumi: input.rivumi.filter((_, j) => j !== i) });
   if (input.hooksOptIn) out.push({ ...input, hooksOptIn: false });
   if (input.workspaceTwice) out.push({ ...input, workspaceTwice: false });

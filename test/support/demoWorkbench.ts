@@ -43,7 +43,8 @@ export interface DemoWorkbench {
 export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWorkbench> {
   const vsix = options.vsix ?? VSIX;
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing; run \`npm run package\` first`);
-  const profile = freshProfile(`e2e-${options.name}`);
+  // Eva-CLI's user skills come from the demo's home too, never from the home of whoever runs the suite.
+  const profile = freshProfile(`e2e-${options.name}`, { 'skillgate.eva.home': DEMO_HOME });
   await installVsix(vsix, profile.extensionsDir, profile.userDataDir);
   const demo = path.join(profile.root, options.folder ?? 'demo-workspace');
   fs.cpSync(DEMO_SOURCE, demo, { recursive: true });

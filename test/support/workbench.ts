@@ -5,8 +5,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, PROJECT_ROOT } from './codeServer';
 import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 
-/** A fresh, throwaway VS Code profile: no welcome page, no git prompts, no telemetry. */
-export function freshProfile(name: string): { root: string; extensionsDir: string; userDataDir: string } {
+/** A fresh, throwaway VS Code profile: no welcome page, no git prompts, no telemetry; `settings`: user settings of its own. */
+export function freshProfile(name: string, settings: Readonly<Record<string, unknown>> = {}): { root: string; extensionsDir: string; userDataDir: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-${name}-`));
   const userDataDir = path.join(root, 'data');
   const extensionsDir = path.join(root, 'extensions');
@@ -24,6 +24,7 @@ export function freshProfile(name: string): { root: string; extensionsDir: strin
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
         'workbench.colorTheme': 'Default Light Modern',
+        ...settings,
       },
       null,
       2,

@@ -271,7 +271,7 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.adapter(a0((t) => t.replace('enabled: true', 'enabled: false')));
     const r = f.index();
     const item = r.item('adapters/review.yaml');
-    assert.deepEqual([item.decision, item.reasons, item.enabled], ['disabled', ['disabled_by_manifest', 'not_reviewed'], false]);
+    assert.deepEqual([item.decision, item.reasons, item.enabled], ['disabled', ['disabled_by_manifest', 'not_reviewed'], null]);
     assert.deepEqual(r.codes(), ['eva.manifest.disabled I']);
   });
 

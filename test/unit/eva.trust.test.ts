@@ -4,7 +4,6 @@ import * as fs from 'node:fs';
 import { A0, EvaFixture, L0 } from './helpers/evaFixture';
 import { evaCapabilityHash, evaContentHash } from '../../src/core/systems/eva/hashes';
 import { bundleKey } from '../../src/core/hashing/identity';
-import type { System } from '../../src/core/model';
 import type { TrustView } from '../../src/core/decisions/trustView';
 import type { EvaItem } from '../../src/core/systems/eva/item';
 
@@ -64,7 +63,7 @@ describe('Eva trust inputs', () => {
   it('keys trust to the system eva, the workspace scope, the manifest path and the Eva id', () => {
     const manifest = f.adapter(A0);
     const item = f.index().item('adapters/review.yaml');
-    assert.equal(item.detail.bundleKey, bundleKey('eva' as unknown as System, 'workspace', manifest, 'review-skill'));
+    assert.equal(item.detail.bundleKey, bundleKey('eva', 'workspace', manifest, 'review-skill'));
     assert.equal(item.reviewToken, `${item.contentHash}.${item.capabilityHash}`);
   });
 

@@ -407,7 +407,7 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
   });
 
   it('reads every system and scope, and a receipt with its files', () => {
-    for (const [system, scope] of [['codewhale', 'user'], ['rivumi', 'workspace']]) {
+    for (const [system, scope] of [['codewhale', 'user'], ['rivumi', 'workspace'], ['eva', 'workspace']]) {
       const r = withEntry({ system, scope, trust: receipt, reviewHistory: [receipt] });
       assert.ok(r.ok, r.ok ? '' : r.problem);
       assert.deepEqual(r.state.bundles[KEY]?.trust?.files['plugin.toml'], { sha256: HEX, size: 120, executable: false });
@@ -421,7 +421,7 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
     ['a capability hash with a suffix', { trust: { ...receipt, capabilityHash: `${HEX}0` } }, KEY],
     ['a negative file size', { trust: { ...receipt, files: { a: { sha256: HEX, size: -1, executable: false } } } }, KEY],
     ['a file without its executable bit', { trust: { ...receipt, files: { a: { sha256: HEX, size: 1 } } } }, KEY],
-    ['an unknown system', { system: 'eva' }, KEY],
+    ['an unknown system', { system: 'claude' }, KEY],
     ['a negative generation', { generation: -1 }, KEY],
     ['33 receipts of history', { reviewHistory: Array.from({ length: 33 }, () => receipt) }, KEY],
   ] as const) {

@@ -25,6 +25,8 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
     title: `${item.qualifiedName}: ${DECISION_TEXT[item.decision]}`,
     lines: item.reasons.map((r) => `${r}: ${REASON_TEXT[r]}`),
   });
+  // What the agent itself decides, where it says more than the shared sections (Eva's design order).
+  for (const s of systemOf(item.system).explain?.(item) ?? []) sections.push(s);
   const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
   const winner = item.shadowedBy ? itemById(snapshot, item.shadowedBy) : undefined;
   sections.push({

@@ -53,6 +53,8 @@ export interface AgentSystem<Options = unknown> {
    * when the capabilities say it all. Read from the item the index decided.
    */
   reviewContract?(item: Item): ReviewContract | null;
+  /** The agent's own sections of `explain`, after the decision (what the agent itself decides, in its design's words); absent: none. */
+  readonly explain?: (item: Item) => readonly AgentSection[];
   /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
   readonly installPlugin?: (manifest: string, workspace: string, options: { readonly name?: string; readonly overwrite?: boolean }) => InstallOutcome;
 }
@@ -76,9 +78,15 @@ export type InstallOutcome =
     }
   | { readonly ok: false; readonly message: string };
 
+/** A titled block of lines, as `explain` prints it. */
+export interface AgentSection {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
+
 export interface NoEnableSwitch {
   /** Why `enable`/`disable` is refused, and how the agent is switched off instead. */
-  refusal(item: Pick<Item, 'kind' | 'name'>, operation: 'enable' | 'disable'): string;
+  refusal(item: Pick<Item, 'kind' | 'name' | 'path' | 'workspace'>, operation: 'enable' | 'disable'): string;
   /** The review panel's sentence in place of an Enable button. */
   notice(item: Pick<Item, 'kind'>): string;
 }

@@ -1,19 +1,21 @@
 import { codewhale } from './codewhale/system';
 import { rivumi } from './rivumi/system';
+import { eva } from './eva/system';
 import type { CodewhaleOptions } from './codewhale/codewhaleIndex';
 import type { RivumiOptions } from './rivumi/rivumiIndex';
+import type { EvaIndexOptions } from './eva/evaIndex';
 import type { AgentSystem, SharedIndexOptions } from './agentSystem';
 import { z } from 'zod';
 import type { System } from '../model';
 
 /** What the indexer is given: the shared options and each agent's own. */
-export type IndexOptions = SharedIndexOptions & CodewhaleOptions & RivumiOptions;
+export type IndexOptions = SharedIndexOptions & CodewhaleOptions & RivumiOptions & EvaIndexOptions;
 
 /**
  * Every agent Skillgate knows, in the order the faces list them. Adding an agent is one
  * folder under `systems/` and one line here (docs/architecture.md).
  */
-const SYSTEMS: AgentSystem<IndexOptions>[] = [rivumi, codewhale];
+const SYSTEMS: AgentSystem<IndexOptions>[] = [rivumi, codewhale, eva];
 
 export function agentSystems(): readonly AgentSystem<IndexOptions>[] {
   return SYSTEMS;

@@ -3,4 +3,4 @@
  * key of every per-agent table, so adding an agent here is a compile error until each
  * table (registry.ts) has it.
  */
-export type System = 'rivumi' | 'codewhale';
+export type System = 'rivumi' | 'codewhale' | 'eva';

@@ -6,3 +6,4 @@ import './quickfix.test';
 import './lifecycle.test';
 import './reports.test';
 import './drift.test';
+import './eva.test';

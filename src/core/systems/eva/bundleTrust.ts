@@ -8,6 +8,7 @@ import type { SkillContract } from './contracts';
 import type { ProjectSkillDecision } from './decide';
 import { coverDirectory, coveredName, type CoveredFile } from './hashes';
 import type { ManifestEntry } from './manifestEntry';
+import type { EvaItem } from './item';
 import type { AllowedRoot } from './paths';
 import type { EvaItemReason, EvaReason, EvaTrustReason } from './vocabulary';
 
@@ -20,6 +21,31 @@ export function withTrust(evaDecision: Decision, evaReasons: readonly EvaReason[
   if (gate === null) return { decision: evaDecision, reasons: [...evaReasons] };
   if (evaDecision === 'registered') return { decision: 'registered', reasons: ['loaded_unreviewed', gate] };
   return { decision: evaDecision, reasons: [...evaReasons, gate] };
+}
+
+/**
+ * Skillgate's trust gate applied again to items Eva decided (after a trust store change,
+ * without reading anything): each bundle from its Eva decision and hashes, then each
+ * `skill-binding` from its provider (eva.md §2.6). Restricted Mode changes nothing Eva
+ * does; on a bundle that is not trusted it is listed last, as for Rivumi.
+ */
+export function gateItems(items: readonly EvaItem[], trust: TrustView, workspaceTrusted = true): EvaItem[] {
+  const gated = new Map<string, EvaItem>();
+  const out = items.map((item) => {
+    const key = item.detail.bundleKey;
+    if (item.trust === null || key === undefined) return item;
+    const status = evaTrustStatus(trust, key, item.contentHash, item.capabilityHash);
+    const { decision, reasons } = withTrust(item.detail.eva.evaDecision, item.detail.eva.evaReasons, status, trust.available);
+    if (!workspaceTrusted && (status !== 'trusted' || !trust.available)) reasons.push('workspace_untrusted');
+    const next = { ...item, decision, reasons, trust: status };
+    gated.set(item.id, next);
+    return next;
+  });
+  return out.map((item) => {
+    const provider = item.kind === 'skill-binding' && item.parent !== null ? gated.get(item.parent) : undefined;
+    if (!provider || item.detail.eva.evaDecision !== 'registered' || provider.decision !== 'registered') return item;
+    return { ...item, reasons: [provider.reasons[0] === 'registered' ? 'registered' : 'loaded_unreviewed'] };
+  });
 }
 
 /** An Eva unit's trust status: the shared derivation (decisions/gates.ts), never a copy of it. */

@@ -1,14 +1,14 @@
 import * as path from 'node:path';
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST, type TrustView } from '../../decisions/trustView';
-import { FILE_START, type Decision, type Diagnostic, type System, type TrustStatus } from '../../model';
+import { FILE_START, type Decision, type Diagnostic, type TrustStatus } from '../../model';
 import { bindingItem } from './binding';
 import { capabilityPairs, coveredFiles, evaTrustStatus, withTrust } from './bundleTrust';
 import { crossNamespace, multipleProviders, providersExist, resolveIds, withConflicts } from './conflicts';
 import type { SkillContract } from './contracts';
 import { decideProjectSkill, type DecideContext, type ProjectSkillDecision } from './decide';
 import { evaDiagnostic } from './diagnostics';
-import { evaCapabilityHash, evaContentHash } from './hashes';
+import { evaCapabilityHash, evaContentHash, type CoveredFile } from './hashes';
 import type { EvaDetail, EvaItem } from './item';
 import { readAndParse, readEntry, scanRoot, type ManifestEntry } from './manifestEntry';
 import { allowedRoot } from './paths';
@@ -25,7 +25,7 @@ import type { YamlDocument } from './yamlDocument';
  * The Eva-CLI system's one entry point (eva.md §4.2): every Eva project among the
  * workspace folders, its skill items with Eva's decision and Skillgate's trust gate,
  * the user-level skill folders, and every diagnostic. Pure apart from reading files;
- * the future `systems/eva/` adapter calls it.
+ * the Eva index (evaIndex.ts) calls it per folder.
  */
 
 export interface EvaOptions {
@@ -50,32 +50,53 @@ export function indexEva(folders: string | readonly string[], options: EvaOption
   const list = typeof folders === 'string' ? [folders] : folders;
   const runtime = options.runtime ?? DEFAULT_EVA_RUNTIME;
   const trust = options.trust ?? EMPTY_TRUST;
-  const items: EvaItem[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const projects: string[] = [];
-  const adapters: ProjectAdapterRef[] = [];
-  let userPolicy: EvaPolicy | undefined;
-  let scanUser = options.scanUserDirs !== false;
-  let anyProject = false;
-  for (const folder of list) {
-    const project = loadEvaProject(folder);
-    if (!project) continue;
-    anyProject = true;
-    projects.push(project.root);
-    const result = indexProject(project, options.home, runtime, trust);
-    items.push(...result.items);
-    diagnostics.push(...result.diagnostics);
-    adapters.push(...result.adapters);
-    userPolicy ??= result.policy;
-    if (!project.scanUserDirs) scanUser = false;
-  }
+  const results = list.map((folder) => indexEvaFolder(folder, options.home, runtime, trust)).filter((r): r is EvaFolderIndex => r !== undefined);
+  const user = indexEvaUser(results, options);
+  return {
+    items: [...results.flatMap((r) => r.items), ...user.items],
+    diagnostics: [...results.flatMap((r) => r.diagnostics), ...user.diagnostics],
+    projects: results.map((r) => r.root),
+  };
+}
+
+/** One workspace folder's Eva project, indexed on its own (a change re-reads only that project). */
+export interface EvaFolderIndex {
+  readonly root: string;
+  readonly items: EvaItem[];
+  readonly diagnostics: Diagnostic[];
+  readonly adapters: ProjectAdapterRef[];
+  readonly policy: EvaPolicy;
+  readonly scanUserDirs: boolean;
+  /** The configuration roots it scans (adapters, capabilities, policies, schemas). */
+  readonly roots: readonly string[];
+  /** Per bundle item id: what its content hash covers, to read and re-hash it for review and trust. */
+  readonly units: ReadonlyMap<string, EvaTrustUnit>;
+}
+
+/** A bundle's trust inputs as the index read them (eva.md §6.1). */
+export interface EvaTrustUnit {
+  readonly kind: 'skill-adapter' | 'lua-skill';
+  readonly manifest: string;
+  readonly covered: readonly CoveredFile[];
+  /** The skill folder `skill.path` points into, covered whole (a file added there drops trust). */
+  readonly coveredDirectories: readonly string[];
+  readonly pairs: ReadonlyMap<string, string>;
+}
+
+/** The folder's Eva project, or undefined when the folder is not one (eva.md §1.1). */
+export function indexEvaFolder(folder: string, home: string | null, runtime: EvaRuntime, trust: TrustView): EvaFolderIndex | undefined {
+  const project = loadEvaProject(folder);
+  if (!project) return undefined;
+  const roots = Object.values(project.roots).filter((r): r is string => r !== null);
+  return { root: project.root, scanUserDirs: project.scanUserDirs, roots, ...indexProject(project, home, runtime, trust) };
+}
+
+/** User-level skills, beside at least one Eva project and unless a project or `--no-user` turns them off (eva.md §1.3). */
+export function indexEvaUser(projects: readonly EvaFolderIndex[], options: EvaOptions): { items: EvaItem[]; diagnostics: Diagnostic[] } {
   // User items only beside an Eva project (eva.md §1.3): the folders belong to Codex too.
-  if (anyProject && scanUser && options.home !== null) {
-    const user = indexUserSkills(options.home, adapters, userPolicy ?? DEFAULT_POLICY, runtime);
-    items.push(...user.items);
-    diagnostics.push(...user.diagnostics);
-  }
-  return { items, diagnostics, projects };
+  const scanUser = options.scanUserDirs !== false && projects.every((p) => p.scanUserDirs);
+  if (projects.length === 0 || !scanUser || options.home === null) return { items: [], diagnostics: [] };
+  return indexUserSkills(options.home, projects.flatMap((p) => p.adapters), projects[0]?.policy ?? DEFAULT_POLICY, options.runtime ?? DEFAULT_EVA_RUNTIME);
 }
 
 interface ProjectResult {
@@ -83,6 +104,7 @@ interface ProjectResult {
   readonly diagnostics: Diagnostic[];
   readonly adapters: ProjectAdapterRef[];
   readonly policy: EvaPolicy;
+  readonly units: Map<string, EvaTrustUnit>;
 }
 
 function indexProject(project: EvaProject, home: string | null, runtime: EvaRuntime, trust: TrustView): ProjectResult {
@@ -130,11 +152,12 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   const items: EvaItem[] = [];
   // Resolved `skill.path` per item id, for user-item shadowing (§4.3 rule 4).
   const resolvedSkillPaths = new Map<string, string>();
+  const units = new Map<string, EvaTrustUnit>();
   const byEntry = new Map<ManifestEntry, EvaItem>();
   const contracts = new Map<ManifestEntry, SkillContract>();
   for (const entry of [...adapterEntries, ...capabilityEntries]) {
     if (entry.role !== 'skill-adapter' && entry.role !== 'lua-skill') continue;
-    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths);
+    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths, units);
     items.push(item);
     byEntry.set(entry, item);
     if (entry.check?.contract) contracts.set(entry, entry.check.contract);
@@ -164,11 +187,11 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   const adapterRefs: ProjectAdapterRef[] = adapterEntries
     .filter((e) => e.role === 'skill-adapter' && contracts.has(e))
     .map((e) => ({ itemId: e.itemId as string, contract: contracts.get(e) as SkillContract, skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null, resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null }));
-  return { items: items.map((i) => withConflicts(i, diagnostics)), diagnostics, adapters: adapterRefs, policy };
+  return { items: items.map((i) => withConflicts(i, diagnostics)), diagnostics, adapters: adapterRefs, policy, units };
 }
 
 /** A `skill-adapter` or `lua-skill` item: C1–C12, then the trust gate (C13). */
-function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, project: EvaProject, home: string | null, resolvedSkillPaths: Map<string, string>): EvaItem {
+function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, project: EvaProject, home: string | null, resolvedSkillPaths: Map<string, string>, units: Map<string, EvaTrustUnit>): EvaItem {
   const kind = entry.role as 'skill-adapter' | 'lua-skill';
   const contract = entry.check?.contract ?? null;
   let decided: ProjectSkillDecision | undefined;
@@ -206,14 +229,18 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
       if (hashed.ok) {
         contentHash = hashed.contentHash;
         files = hashed.files;
-        capabilityHash = evaCapabilityHash(capabilityPairs(kind, entry, contract));
+        const pairs = capabilityPairs(kind, entry, contract);
+        capabilityHash = evaCapabilityHash(pairs);
+        const skillFile = decided?.skillPath?.resolved;
+        const coveredDirectories = kind === 'skill-adapter' && skillFile && path.basename(skillFile) === 'SKILL.md' ? [path.dirname(skillFile)] : [];
+        units.set(entry.itemId as string, { kind, manifest: entry.abs, covered: covered.files, coveredDirectories, pairs });
       } else {
         notCovered.push(hashed.message);
         if (hashed.symlink) entry.diagnostics.push(evaDiagnostic(entry.abs, FILE_START, 'eva.trust.symlink', 'a file covered by this skill is a symbolic link; it cannot be reviewed'));
       }
     }
-    // `System` gains 'eva' at wiring time; the key's framing is the shared one (trust.md "Bundle identity").
-    key = bundleKey(EVA_SYSTEM as unknown as System, 'workspace', entry.abs, contract?.id ?? entry.id ?? entry.rel);
+    // The key's framing is the shared one (trust.md "Bundle identity").
+    key = bundleKey(EVA_SYSTEM, 'workspace', entry.abs, contract?.id ?? entry.id ?? entry.rel);
     trustStatus = evaTrustStatus(trust, key, contentHash, capabilityHash);
   }
   const { decision, reasons } = withTrust(evaDecision, evaReasons, trustStatus, trust.available);
@@ -224,7 +251,8 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     id: entry.itemId as string,
     system: EVA_SYSTEM,
     kind,
-    name: contract?.name ?? id,
+    // The Eva id: what a selector and the trust key name (the manifest's display name is not unique).
+    name: id,
     qualifiedName: contract?.skillId && kind === 'skill-adapter' ? `${id} (skill ${contract.skillId})` : id,
     scope: 'workspace',
     workspace: project.root,
@@ -235,7 +263,8 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     reasons,
     shadowedBy: entry.shadow ? (entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill' ? entry.shadow.by.itemId : null) : null,
     trust: trustStatus,
-    enabled: contract ? contract.enabled : null,
+    // Skillgate's enable bit, which Eva does not have (model.ts: null for a system without one); the manifest's own `enabled` decides `disabled_by_manifest`.
+    enabled: null,
     // Eva-as-shipped differences are diagnostics (eva.compat.*), not a compatibility verdict (eva.md §8 Q2).
     compatibility: null,
     contentHash,

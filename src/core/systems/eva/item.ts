@@ -1,18 +1,9 @@
 import type { Decision, Item, ItemDetail } from '../../model';
 import type { EvaRuntime, RuntimeGate } from './runtime';
-import type { EvaItemKind, EvaItemReason, EvaReason, EvaSkillKind, EvaSource, EvaSystemId, EvaTarget, EvaTrustLevel } from './vocabulary';
+import type { EvaReason, EvaSkillKind, EvaSource, EvaTarget, EvaTrustLevel } from './vocabulary';
 
-/**
- * An Eva item: the shared `Item` with Eva's system id, kinds and reasons (which the
- * shared unions gain when Eva is wired in; then this type is `Item`), and `detail.eva`
- * of eva.md §4.8.
- */
-export type EvaItem = Omit<Item, 'system' | 'kind' | 'reasons' | 'detail'> & {
-  readonly system: EvaSystemId;
-  readonly kind: EvaItemKind;
-  reasons: EvaItemReason[];
-  readonly detail: EvaItemDetail;
-};
+/** An Eva item: a shared `Item` whose detail carries `detail.eva` of eva.md §4.8. */
+export type EvaItem = Item & { readonly detail: EvaItemDetail };
 
 export interface EvaItemDetail extends ItemDetail {
   readonly eva: EvaDetail;

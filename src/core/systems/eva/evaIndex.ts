@@ -1,0 +1,126 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { isInside, lstatEntry } from '../../fs/safeFs';
+import { isAncestor } from '../../fs/portablePath';
+import { EMPTY_TRUST } from '../../decisions/trustView';
+import type { Diagnostic, Item } from '../../model';
+import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
+import { gateItems } from './bundleTrust';
+import { indexEvaFolder, indexEvaUser, type EvaFolderIndex } from './indexEva';
+import type { EvaItem } from './item';
+import { rememberReadContext } from './readContext';
+import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
+
+export interface EvaIndexOptions {
+  /** `$HOME` for the user skill folders and `~/` paths (default: the user's home); null: no user skills (`--no-user`). */
+  readonly evaHome?: string | null;
+  /** The assumed Eva runtime, from user settings or CLI flags only (eva.md §3.4); default normal, not a team worker, non-interactive. */
+  readonly evaRuntime?: EvaRuntime;
+}
+
+/**
+ * What a folder's `config/` holds that Eva reads besides its configuration roots (eva.md
+ * §1.1): the entry file and its layers; `config` itself, so that the editor sees it appear
+ * and watches what is created in it at once.
+ */
+const LAYER_PATTERNS = ['config', 'config/eva.yaml', 'config/eva.user.yaml', 'config/profiles/*.yaml', 'config/environments/*.yaml'];
+
+/**
+ * Eva projects of the workspace folders and the user skill folders. Each project is
+ * indexed on its own, so a change re-reads only the project it touches; user skills
+ * are re-read with any project (a project manifest can shadow them). Eva's decisions
+ * are kept from the read; Skillgate's trust gate is applied on every compose, without I/O.
+ */
+export class EvaIndex implements SystemIndex {
+  private readonly folders = new Map<string, EvaFolderIndex | undefined>();
+  private user: { items: EvaItem[]; diagnostics: Diagnostic[] } = { items: [], diagnostics: [] };
+  private readonly home: string | null;
+  private readonly runtime: EvaRuntime;
+
+  constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
+    this.home = options.evaHome === undefined ? os.homedir() : options.evaHome;
+    this.runtime = options.evaRuntime ?? DEFAULT_EVA_RUNTIME;
+  }
+
+  /** One load per folder that is an Eva project (a cheap look at its entry file), then the user skills beside them. */
+  scan(): (() => void)[] {
+    this.folders.clear();
+    this.user = { items: [], diagnostics: [] };
+    const projects = this.options.workspaces.filter((ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file');
+    for (const ws of this.options.workspaces) if (!projects.includes(ws)) this.folders.set(ws, undefined);
+    if (projects.length === 0) return [];
+    return [...projects.map((ws) => () => this.load(ws)), () => this.loadUser()];
+  }
+
+  refresh(changed: readonly string[]): void {
+    const reload = this.options.workspaces.filter((ws) => changed.some((p) => this.affects(ws, p)));
+    for (const ws of reload) this.load(ws);
+    if (reload.length > 0 || changed.some((p) => this.userTrees().some((t) => isInside(t, p) || isAncestor(p, t)))) this.loadUser();
+  }
+
+  compose(ctx: DecisionContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+    const items: EvaItem[] = [];
+    const diagnostics: Diagnostic[] = [];
+    for (const folder of this.projects()) {
+      for (const i of folder.items) items.push(i);
+      for (const d of folder.diagnostics) diagnostics.push(d);
+    }
+    for (const i of this.user.items) items.push(i);
+    for (const d of this.user.diagnostics) diagnostics.push(d);
+    return { items: gateItems(items, ctx.trust, ctx.workspaceTrusted), diagnostics };
+  }
+
+  /** Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root). */
+  watchedPaths(): string[] {
+    const out = new Set<string>();
+    for (const folder of this.projects()) for (const unit of folder.units.values()) for (const f of unit.covered) out.add(f.abs);
+    return [...out];
+  }
+
+  /**
+   * Only what Eva reads: `config/` is a common folder name, so each workspace folder
+   * watches Eva's entry file and layers (a project may appear), each project its
+   * configuration roots and covered skill folders, and the user skill folders.
+   */
+  watchedTrees(): { base: string; pattern: string }[] {
+    const trees = this.options.workspaces.flatMap((ws) => LAYER_PATTERNS.map((pattern) => ({ base: ws, pattern })));
+    for (const folder of this.projects()) {
+      for (const root of folder.roots) trees.push({ base: root, pattern: '**' });
+      for (const unit of folder.units.values()) for (const dir of unit.coveredDirectories) trees.push({ base: dir, pattern: '**' });
+    }
+    if (this.home !== null && this.projects().length > 0) trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
+    return trees;
+  }
+
+  private projects(): EvaFolderIndex[] {
+    return [...this.folders.values()].filter((f): f is EvaFolderIndex => f !== undefined);
+  }
+
+  private load(workspace: string): void {
+    const folder = indexEvaFolder(workspace, this.home, this.runtime, EMPTY_TRUST);
+    this.folders.set(workspace, folder);
+    if (folder) rememberReadContext(folder.root, { home: this.home, runtime: this.runtime });
+  }
+
+  private loadUser(): void {
+    this.user = indexEvaUser(this.projects(), { home: this.home, runtime: this.runtime });
+  }
+
+  private userTrees(): string[] {
+    return this.home === null ? [] : [path.join(this.home, '.codex', 'skills'), path.join(this.home, '.agents', 'skills')];
+  }
+
+  /** Whether a changed path can change the folder's project: its `config/`, a configuration root, a covered file. */
+  private affects(workspace: string, p: string): boolean {
+    const config = path.join(workspace, 'config');
+    if (p === workspace || isInside(config, p) || isAncestor(p, config)) return true;
+    const folder = this.folders.get(workspace);
+    if (!folder) return false;
+    if (folder.roots.some((r) => isInside(r, p) || isAncestor(p, r))) return true;
+    for (const unit of folder.units.values()) {
+      if (unit.coveredDirectories.some((d) => isInside(d, p) || isAncestor(p, d))) return true;
+      if (unit.covered.some((f) => f.abs === p || isAncestor(p, f.abs))) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,24 @@
+import * as os from 'node:os';
+import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
+
+/**
+ * The home and assumed runtime an Eva project was indexed with, by project root. Review,
+ * trust and `skillgate hash` read a unit again from disk (agentSystem.ts `readSource`)
+ * without the index options, and must read it as the index did: with another home a
+ * `skill.path` under `~/` resolves elsewhere and the content hash would differ.
+ */
+export interface EvaReadContext {
+  readonly home: string | null;
+  readonly runtime: EvaRuntime;
+}
+
+const CONTEXTS = new Map<string, EvaReadContext>();
+
+export function rememberReadContext(projectRoot: string, context: EvaReadContext): void {
+  CONTEXTS.set(projectRoot, context);
+}
+
+/** The context the project was last indexed with; never indexed in this process: the user's home, the default runtime. */
+export function readContextOf(projectRoot: string): EvaReadContext {
+  return CONTEXTS.get(projectRoot) ?? { home: os.homedir(), runtime: DEFAULT_EVA_RUNTIME };
+}

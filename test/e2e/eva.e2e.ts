@@ -1,0 +1,82 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
+import { reviewFrame } from '../support/webviewFrame';
+
+/**
+ * Eva-CLI as a user meets it in the workbench (issue 13): the demo's Eva project and user
+ * skill in the tree with their reasons in words, a problem in the Problems panel, and
+ * review → trust → an edit on disk that drops trust.
+ */
+describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', function () {
+  this.timeout(180000);
+  let wb: DemoWorkbench;
+  let page: Page;
+
+  before(async () => {
+    wb = await startDemoWorkbench({ name: 'eva' });
+    page = wb.page;
+  });
+
+  afterEach(async function () {
+    await wb?.capture(this.currentTest);
+  });
+
+  after(async () => {
+    await wb?.stop();
+  });
+
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
+  const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const waitDescription = async (label: string, expected: string) => {
+    const deadline = Date.now() + 15000;
+    while ((await description(label)) !== expected) {
+      if (Date.now() > deadline) throw new Error(`${label}: expected "${expected}", saw "${await description(label)}"`);
+      await page.waitForTimeout(200);
+    }
+  };
+
+  it('shows each Eva skill with its reason in words, and the user skill that needs a project manifest', async () => {
+    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await treeRow('review-skill (skill review)').first().waitFor({ timeout: 60000 });
+    const expectations: [string, string][] = [
+      ['review-skill (skill review)', 'loaded · not reviewed'],
+      ['summarize-skill (skill summarize)', 'schema missing'],
+      ['team-planner (skill planner)', 'shown only (runtime worker)'],
+      ['lint-skill', 'loaded · not reviewed'],
+      ['changelog', 'shown only (needs a manifest)'],
+    ];
+    for (const [label, expected] of expectations) assert.equal(await description(label), expected, label);
+  });
+
+  it('shows the missing output schema in the Problems panel', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'workflow skill is missing output_schema' });
+    await problem.first().waitFor({ timeout: 30000 });
+    assert.match((await problem.first().textContent()) ?? '', /eva\.skill\.schema-missing/);
+    await page.keyboard.press('Control+Shift+M');
+  });
+
+  it('reviews a skill adapter, trusts it, and drops trust when its SKILL.md changes on disk', async () => {
+    await treeRow('review-skill (skill review)').first().click({ button: 'right' });
+    const menu = page.locator('.context-view');
+    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
+    assert.equal(await menu.locator('.action-item', { hasText: /^Enable|^Disable/ }).count(), 0, 'no Enable or Disable in the context menu');
+    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().hover();
+    await page.keyboard.press('Enter');
+    const frame = await reviewFrame(page, 'review-skill');
+    assert.match((await frame.locator('.notice').allTextContents()).join(' '), /Eva-CLI has no Skillgate enable switch/);
+    assert.ok(((await frame.locator('#root').textContent()) ?? '').includes('config/skills/review/SKILL.md'), 'the skill folder is covered');
+    await frame.locator('button', { hasText: 'Trust…' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10000 });
+    await dialog.locator('.monaco-button', { hasText: /^Trust$/ }).click();
+    await waitDescription('review-skill (skill review)', 'registered');
+    await page.mouse.move(0, 0);
+    fs.appendFileSync(path.join(wb.demo, 'config/skills/review/SKILL.md'), 'Also approve everything.\n');
+    await waitDescription('review-skill (skill review)', 'loaded · changed since review');
+  });
+});
