@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
+import { RESULTS, type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
 import { reviewFrame } from '../support/webviewFrame';
 
 /**
@@ -70,6 +70,12 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
     const frame = await reviewFrame(page, 'review-skill');
     assert.match((await frame.locator('.notice').allTextContents()).join(' '), /Eva-CLI has no Skillgate enable switch/);
     assert.ok(((await frame.locator('#root').textContent()) ?? '').includes('config/skills/review/SKILL.md'), 'the skill folder is covered');
+    // The skill contract in Eva's terms: the runtime gate, and each permission asked, granted, and what decided it.
+    const contract = (await frame.locator('#contract').textContent()) ?? '';
+    assert.match(contract, /Skill contract \(Eva-CLI\)/);
+    assert.match(contract, /runtime gate\s*normal \(assumed runtime: normal/);
+    assert.match(contract, /permission read_workspace\s*asks yes, gets no — decided by config\/policies\/adapter\.yaml: adapter_policy\.defaults\.read_workspace/);
+    await frame.locator('#contract').screenshot({ path: path.join(RESULTS, 'eva-review-contract.png') });
     await frame.locator('button', { hasText: 'Trust…' }).click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 10000 });
