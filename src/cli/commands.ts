@@ -8,7 +8,8 @@ import { explainItem, explainText } from '../core/report/explain';
 import { reviewText } from '../core/review/reviewText';
 import { shortToken } from '../core/report/shortToken';
 import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
-import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
+import { hooksOptedIn, pluginInstaller, systemOf } from '../core/systems/registry';
+import { hasEnableSwitch } from '../core/trust/enableSwitch';
 import { diagnosticsText, listText, showText } from './render';
 import { checkLocks, writeLocks } from './lockCommands';
 import type { Invocation } from './invocation';
@@ -83,7 +84,9 @@ async function trustCommand(c: Invocation): Promise<number> {
   if (!r.ok) return c.outcome(false, r.message, { id: item.id });
   const token = r.value.item.reviewToken;
   // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
-  return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; it stays disabled until you run \`skillgate enable ${item.id}\`.`, { id: item.id, reviewToken: token, enabled: false, snapshot: r.value.reviewedCopy });
+  // What trust changes: a bundle with an enable switch waits for `enable`; an agent without one loads it as before.
+  const next = hasEnableSwitch(item) ? `it stays disabled until you run \`skillgate enable ${item.id}\`` : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
+  return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; ${next}.`, { id: item.id, reviewToken: token, enabled: hasEnableSwitch(item) ? false : null, snapshot: r.value.reviewedCopy });
 }
 
 async function enableCommand(c: Invocation): Promise<number> {
