@@ -27,20 +27,43 @@ const builds = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
   // The review panel's script runs in the webview: a browser bundle, shipped from media/.
-  { entryPoints: ['src/extension/review/webview/review.ts'], outfile: 'media/review.js', platform: 'browser', format: 'iife', target: 'es2022', mainFields: ['browser', 'module', 'main'], sourcemap: production ? false : 'inline' },
+  {
+    entryPoints: ['src/extension/review/webview/review.ts'],
+    outfile: 'media/review.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    mainFields: ['browser', 'module', 'main'],
+    sourcemap: production ? false : 'inline',
+  },
   // In-host integration tests: the mocha runner and the suites, loaded by the test harness.
-  { entryPoints: ['test/integration/index.ts'], outfile: 'out/integration/index.js', external: ['vscode', 'mocha'], test: true },
-  { entryPoints: ['test/integration/suites/all.ts'], outfile: 'out/integration/suites.js', external: ['vscode'], test: true },
+  {
+    entryPoints: ['test/integration/index.ts'],
+    outfile: 'out/integration/index.js',
+    external: ['vscode', 'mocha'],
+    test: true,
+  },
+  {
+    entryPoints: ['test/integration/suites/all.ts'],
+    outfile: 'out/integration/suites.js',
+    external: ['vscode'],
+    test: true,
+  },
 ].filter((b) => existsSync(b.entryPoints[0]));
 
 // Codicons for the webview, from the @vscode/codicons package, beside the script.
 mkdirSync('media/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) cpSync(`node_modules/@vscode/codicons/dist/${f}`, `media/codicons/${f}`);
+for (const f of ['codicon.css', 'codicon.ttf'])
+  cpSync(`node_modules/@vscode/codicons/dist/${f}`, `media/codicons/${f}`);
 // The review panel's style lives beside its script (src/extension/review/webview/) and ships from media/ with it.
 cpSync('src/extension/review/webview/review.css', 'media/review.css');
 
 // Test bundles are never minified: their stack traces must stay readable.
-const contexts = await Promise.all(builds.map(({ test, ...b }) => esbuild.context({ ...common, ...(test ? { minify: false, sourcemap: 'inline' } : {}), ...b })));
+const contexts = await Promise.all(
+  builds.map(({ test, ...b }) =>
+    esbuild.context({ ...common, ...(test ? { minify: false, sourcemap: 'inline' } : {}), ...b }),
+  ),
+);
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {

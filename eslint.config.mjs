@@ -3,7 +3,20 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'examples/**', '.tmp/**', 'media/**', '.stryker-tmp/**', 'reports/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test/fixtures/**',
+      'examples/**',
+      '.tmp/**',
+      'media/**',
+      '.stryker-tmp/**',
+      'reports/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -16,13 +29,33 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'bench/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The core and the CLI must not depend on VS Code; put editor code in src/extension.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'vscode',
+              message: 'The core and the CLI must not depend on VS Code; put editor code in src/extension.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/extension/review/webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['vscode', 'node:*', 'fs', 'path', 'child_process'], message: 'Webview code runs in the browser sandbox: DOM only, no vscode, no Node.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['vscode', 'node:*', 'fs', 'path', 'child_process'],
+              message: 'Webview code runs in the browser sandbox: DOM only, no vscode, no Node.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -9,7 +9,9 @@ import os from 'node:os';
 // SKILLGATE_MUTATE_AREA names a run's reports and its incremental file, so that runs of
 // different areas (`--mutate` one part at a time) keep their results apart.
 const area = process.env.SKILLGATE_MUTATE_AREA ?? 'core';
-const spec = process.env.SKILLGATE_MUTATE_SPEC ? process.env.SKILLGATE_MUTATE_SPEC.split(',') : ['test/unit/**/*.test.ts'];
+const spec = process.env.SKILLGATE_MUTATE_SPEC
+  ? process.env.SKILLGATE_MUTATE_SPEC.split(',')
+  : ['test/unit/**/*.test.ts'];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -43,7 +45,17 @@ export default {
   timeoutFactor: 2,
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
-  ignorePatterns: ['dist', 'out', '.vscode-test', 'test-results', 'media', 'examples', 'bench/.workspace', '.tmp', 'test/e2e'],
+  ignorePatterns: [
+    'dist',
+    'out',
+    '.vscode-test',
+    'test-results',
+    'media',
+    'examples',
+    'bench/.workspace',
+    '.tmp',
+    'test/e2e',
+  ],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   clearTextReporter: { allowColor: false, logTests: false },
   htmlReporter: { fileName: `reports/mutation/${area}.html` },

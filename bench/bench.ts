@@ -35,13 +35,36 @@ function main(): void {
   const roots = ['.rivumi', '.codewhale', 'config'].map((r) => path.join(root, r)).filter((r) => fs.existsSync(r));
 
   // The floor: list every directory, read every byte, hash it, natively, as one process.
-  const baseline = () => timed(() => execFileSync('sh', ['-c', 'find "$@" -type f -print0 | xargs -0 sha256sum > /dev/null', 'sh', ...roots], { stdio: 'inherit' }));
-  const listJson = () => timed(() => execFileSync(process.execPath, [CLI, 'list', '--json', '--no-user', '--workspace', root], { maxBuffer: 1 << 30, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') } }));
+  const baseline = () =>
+    timed(() =>
+      execFileSync('sh', ['-c', 'find "$@" -type f -print0 | xargs -0 sha256sum > /dev/null', 'sh', ...roots], {
+        stdio: 'inherit',
+      }),
+    );
+  const listJson = () =>
+    timed(() =>
+      execFileSync(process.execPath, [CLI, 'list', '--json', '--no-user', '--workspace', root], {
+        maxBuffer: 1 << 30,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') },
+      }),
+    );
   const nodeStart = () => timed(() => execFileSync(process.execPath, ['-e', '']));
-  const inProcess = (what: string) => Number(execFileSync(process.execPath, [__filename, `--measure=${what}`, `--root=${root}`], { encoding: 'utf8' }).trim());
+  const inProcess = (what: string) =>
+    Number(
+      execFileSync(process.execPath, [__filename, `--measure=${what}`, `--root=${root}`], { encoding: 'utf8' }).trim(),
+    );
   baseline(); // warm the page cache for every measurement
 
-  const runs = { baseline: [] as number[], cold: [] as number[], warm: [] as number[], start: [] as number[], walk: [] as number[], index: [] as number[], render: [] as number[] };
+  const runs = {
+    baseline: [] as number[],
+    cold: [] as number[],
+    warm: [] as number[],
+    start: [] as number[],
+    walk: [] as number[],
+    index: [] as number[],
+    render: [] as number[],
+  };
   for (let i = 0; i < RUNS; i++) {
     runs.baseline.push(baseline());
     runs.cold.push(listJson());
@@ -57,7 +80,10 @@ function main(): void {
   // Re-index after one bundle changes, in this process, on an indexer that has the rest.
   const indexer = new Indexer({ workspaces: [root], codewhaleHome: null });
   const snapshot = indexer.indexAll();
-  const changed = path.join(root, `.codewhale/plugins/plugin-${String(Math.min(42, bundles - 1)).padStart(5, '0')}/skills/skill-1/SKILL.md`);
+  const changed = path.join(
+    root,
+    `.codewhale/plugins/plugin-${String(Math.min(42, bundles - 1)).padStart(5, '0')}/skills/skill-1/SKILL.md`,
+  );
   const reindex: number[] = [];
   for (let i = 0; i < 7; i++) {
     fs.appendFileSync(changed, `\nedit ${i}\n`);
@@ -135,7 +161,11 @@ function measureOnce(what: string, root: string): number {
 /** The CLI's peak resident set, measured by the process itself as it exits (Node's own accounting). */
 function cliPeakRss(root: string): number {
   const probe = `process.on('exit', () => process.stderr.write('\\nRSS ' + process.resourceUsage().maxRSS + '\\n')); process.argv = [process.argv[0], ${JSON.stringify(CLI)}, 'list', '--json', '--no-user', '--workspace', ${JSON.stringify(root)}]; require(${JSON.stringify(CLI)});`;
-  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') } });
+  const r = spawnSync(process.execPath, ['-e', probe], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') },
+  });
   const kb = Number(/RSS (\d+)/.exec(r.stderr)?.[1] ?? NaN);
   return round(kb / 1024);
 }

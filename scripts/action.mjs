@@ -37,9 +37,14 @@ function escapeProperty(s) {
 }
 
 const repoRoot = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
-const actionPath = path.resolve(env.GITHUB_ACTION_PATH || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const actionPath = path.resolve(
+  env.GITHUB_ACTION_PATH || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'),
+);
 const temp = path.resolve(env.RUNNER_TEMP || os.tmpdir());
-const workspaces = input('workspaces', '.').split('\n').map((w) => w.trim()).filter(Boolean);
+const workspaces = input('workspaces', '.')
+  .split('\n')
+  .map((w) => w.trim())
+  .filter(Boolean);
 const lock = input('lock', 'skillgate.lock');
 const failOn = input('fail-on', 'error');
 const sarifFile = path.resolve(repoRoot, input('sarif-file', 'skillgate.sarif'));
@@ -52,14 +57,30 @@ const prefix = path.join(temp, 'skillgate-cli');
 mkdirSync(packDir, { recursive: true });
 const built = existsSync(path.join(actionPath, 'dist', 'cli.js'));
 if (!built && !existsSync(path.join(actionPath, 'node_modules'))) {
-  say('Skillgate: building the CLI from the action\'s package-lock.json (npm ci)');
+  say("Skillgate: building the CLI from the action's package-lock.json (npm ci)");
   npm(['ci', '--no-audit', '--no-fund'], actionPath);
 }
 // A built checkout is packed as it is; an unbuilt one builds in prepack.
 npm(['pack', '--silent', '--pack-destination', packDir, ...(built ? ['--ignore-scripts'] : [])], actionPath);
-const tarball = readdirSync(packDir).filter((n) => /^skillgate-.*\.tgz$/.test(n)).sort().pop();
+const tarball = readdirSync(packDir)
+  .filter((n) => /^skillgate-.*\.tgz$/.test(n))
+  .sort()
+  .pop();
 if (!tarball) fail(`npm pack wrote no skillgate-*.tgz into ${packDir}`);
-npm(['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--silent', path.join(packDir, tarball)], temp);
+npm(
+  [
+    'install',
+    '--global',
+    '--prefix',
+    prefix,
+    '--offline',
+    '--no-audit',
+    '--no-fund',
+    '--silent',
+    path.join(packDir, tarball),
+  ],
+  temp,
+);
 const binDir = process.platform === 'win32' ? prefix : path.join(prefix, 'bin');
 const skillgate = path.join(binDir, process.platform === 'win32' ? 'skillgate.cmd' : 'skillgate');
 const version = execFileSync(skillgate, ['--version'], { encoding: 'utf8' }).trim();
@@ -77,8 +98,13 @@ for (const ws of workspaces) {
   // The default lock may be missing (then every bundle is new); any other must exist.
   const lockArgs = lock === 'skillgate.lock' ? ['--lock'] : ['--lock', path.resolve(dir, lock)];
   for (const args of [['check', ...lockArgs], ['validate']]) {
-    const r = spawnSync(skillgate, [...args, '--format', 'sarif', '--no-user', '--workspace', dir], { cwd: repoRoot, encoding: 'utf8', env: { ...env, SKILLGATE_STATE_DIR: path.join(temp, 'skillgate-state') } });
-    if (r.status !== 0 && r.status !== 1) fail(`skillgate ${args[0]} failed in ${ws}: ${(r.stderr || r.error?.message || '').trim()}`);
+    const r = spawnSync(skillgate, [...args, '--format', 'sarif', '--no-user', '--workspace', dir], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...env, SKILLGATE_STATE_DIR: path.join(temp, 'skillgate-state') },
+    });
+    if (r.status !== 0 && r.status !== 1)
+      fail(`skillgate ${args[0]} failed in ${ws}: ${(r.stderr || r.error?.message || '').trim()}`);
     const sarif = JSON.parse(r.stdout);
     for (const run of sarif.runs) {
       runs.push({ run, dir });
@@ -92,7 +118,12 @@ for (const ws of workspaces) {
 }
 
 // 3. One run, paths relative to the repository root.
-const encodeSegments = (rel) => rel.split(path.sep).filter(Boolean).map((s) => encodeURIComponent(s)).join('/');
+const encodeSegments = (rel) =>
+  rel
+    .split(path.sep)
+    .filter(Boolean)
+    .map((s) => encodeURIComponent(s))
+    .join('/');
 const rules = [];
 const results = [];
 for (const { run, dir } of runs) {
@@ -104,7 +135,13 @@ for (const { run, dir } of runs) {
     const locations = result.locations.map((l) => {
       const a = l.physicalLocation.artifactLocation;
       if (a.uriBaseId !== '%SRCROOT%') return l;
-      return { ...l, physicalLocation: { ...l.physicalLocation, artifactLocation: { uri: prefixUri ? `${prefixUri}/${a.uri}` : a.uri, uriBaseId: '%SRCROOT%' } } };
+      return {
+        ...l,
+        physicalLocation: {
+          ...l.physicalLocation,
+          artifactLocation: { uri: prefixUri ? `${prefixUri}/${a.uri}` : a.uri, uriBaseId: '%SRCROOT%' },
+        },
+      };
     });
     results.push({ ...result, ruleIndex: index, locations });
   }
@@ -113,24 +150,57 @@ const driver = { ...(runs[0]?.run.tool.driver ?? { name: 'Skillgate', version })
 const merged = {
   $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
   version: '2.1.0',
-  runs: [{ tool: { driver }, originalUriBaseIds: { '%SRCROOT%': { uri: `${new URL(`file://${repoRoot.endsWith('/') ? repoRoot : `${repoRoot}/`}`).href}` } }, results }],
+  runs: [
+    {
+      tool: { driver },
+      originalUriBaseIds: {
+        '%SRCROOT%': { uri: `${new URL(`file://${repoRoot.endsWith('/') ? repoRoot : `${repoRoot}/`}`).href}` },
+      },
+      results,
+    },
+  ],
 };
 mkdirSync(path.dirname(sarifFile), { recursive: true });
 writeFileSync(sarifFile, JSON.stringify(merged, null, 2) + '\n');
 
 for (const r of results) {
   const loc = r.locations[0]?.physicalLocation;
-  const file = loc?.artifactLocation.uriBaseId === '%SRCROOT%' ? decodeURIComponent(loc.artifactLocation.uri) : undefined;
+  const file =
+    loc?.artifactLocation.uriBaseId === '%SRCROOT%' ? decodeURIComponent(loc.artifactLocation.uri) : undefined;
   const level = r.level === 'error' ? 'error' : r.level === 'warning' ? 'warning' : 'notice';
-  const props = [file ? `file=${escapeProperty(file)}` : '', loc?.region ? `line=${loc.region.startLine}` : '', `title=${escapeProperty(r.ruleId)}`].filter(Boolean).join(',');
+  const props = [
+    file ? `file=${escapeProperty(file)}` : '',
+    loc?.region ? `line=${loc.region.startLine}` : '',
+    `title=${escapeProperty(r.ruleId)}`,
+  ]
+    .filter(Boolean)
+    .join(',');
   say(`::${level} ${props}::${escapeData(r.message.text)}`);
 }
 
 const failed = unpinned > 0 || errors > 0 || (failOn === 'warning' && warnings > 0);
-const outputs = { 'sarif-file': sarifFile, result: failed ? 'fail' : 'pass', unpinned, errors, warnings, 'skillgate-version': version };
-if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
-say(`Skillgate: ${unpinned} bundle(s) not pinned by the lock, ${errors} error(s), ${warnings} warning(s); SARIF in ${path.relative(repoRoot, sarifFile) || sarifFile}`);
+const outputs = {
+  'sarif-file': sarifFile,
+  result: failed ? 'fail' : 'pass',
+  unpinned,
+  errors,
+  warnings,
+  'skillgate-version': version,
+};
+if (env.GITHUB_OUTPUT)
+  appendFileSync(
+    env.GITHUB_OUTPUT,
+    Object.entries(outputs)
+      .map(([k, v]) => `${k}=${v}\n`)
+      .join(''),
+  );
+say(
+  `Skillgate: ${unpinned} bundle(s) not pinned by the lock, ${errors} error(s), ${warnings} warning(s); SARIF in ${path.relative(repoRoot, sarifFile) || sarifFile}`,
+);
 if (failed && failOn !== 'none') {
-  if (unpinned > 0) say('A pull request that changes an agent bundle must also change skillgate.lock: review the bundle (`skillgate review <name>`), run `skillgate lock` and commit the lock.');
+  if (unpinned > 0)
+    say(
+      'A pull request that changes an agent bundle must also change skillgate.lock: review the bundle (`skillgate review <name>`), run `skillgate lock` and commit the lock.',
+    );
   process.exit(1);
 }

@@ -22,10 +22,15 @@ async function main(): Promise<void> {
     host,
     disableWorkspaceTrust: process.env.SKILLGATE_DEMO_RESTRICTED !== '1',
     // The demo keeps its trust decisions apart from your real store (~/.local/state/skillgate).
-    env: { CODEWHALE_HOME: home, SKILLGATE_STATE_DIR: process.env.SKILLGATE_STATE_DIR ?? path.join(PROJECT_ROOT, '.vscode-test/demo-state') },
+    env: {
+      CODEWHALE_HOME: home,
+      SKILLGATE_STATE_DIR: process.env.SKILLGATE_STATE_DIR ?? path.join(PROJECT_ROOT, '.vscode-test/demo-state'),
+    },
   });
   const url = server.folderUrl(path.join(PROJECT_ROOT, 'examples/demo-workspace'));
-  console.log(`\nSkillgate demo is running.\n\n  Open: ${url}\n\nThen click the shield in the activity bar. Server log: ${logFile}\nPress Ctrl+C to stop.\n`);
+  console.log(
+    `\nSkillgate demo is running.\n\n  Open: ${url}\n\nThen click the shield in the activity bar. Server log: ${logFile}\nPress Ctrl+C to stop.\n`,
+  );
   const stop = async () => {
     await server.stop();
     fs.rmSync(profile.root, { recursive: true, force: true });

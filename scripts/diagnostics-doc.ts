@@ -18,7 +18,14 @@ export function diagnosticsDoc(): string {
   ];
   for (const [code, [severity, text]] of Object.entries(DIAGNOSTIC_CODES)) {
     const help = DIAGNOSTIC_HELP[code as DiagnosticCode];
-    lines.push(codeHeading(code), '', `<a id="${codeAnchor(code)}"></a>**${severity}** · ${text}`, '', `How to fix: ${help.fix}`, '');
+    lines.push(
+      codeHeading(code),
+      '',
+      `<a id="${codeAnchor(code)}"></a>**${severity}** · ${text}`,
+      '',
+      `How to fix: ${help.fix}`,
+      '',
+    );
     if (help.quickFix) lines.push(`Quick fix: ${help.quickFix}.`, '');
   }
   lines.push(

@@ -19,12 +19,26 @@ function cubic(p0, p1, p2, p3, steps = 32) {
   for (let i = 1; i <= steps; i++) {
     const t = i / steps;
     const u = 1 - t;
-    out.push([u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0], u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1]]);
+    out.push([
+      u * u * u * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t * t * t * p3[0],
+      u * u * u * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t * t * t * p3[1],
+    ]);
   }
   return out;
 }
-const shield = [[12, 2.5], [4, 5.5], [4, 11.5], ...cubic([4, 11.5], [4, 16.5], [7.4, 20.3], [12, 21.5]), ...cubic([12, 21.5], [16.6, 20.3], [20, 16.5], [20, 11.5]), [20, 5.5]];
-const check = [[8.5, 12], [11, 14.5], [15.5, 9.5]];
+const shield = [
+  [12, 2.5],
+  [4, 5.5],
+  [4, 11.5],
+  ...cubic([4, 11.5], [4, 16.5], [7.4, 20.3], [12, 21.5]),
+  ...cubic([12, 21.5], [16.6, 20.3], [20, 16.5], [20, 11.5]),
+  [20, 5.5],
+];
+const check = [
+  [8.5, 12],
+  [11, 14.5],
+  [15.5, 9.5],
+];
 
 // 24 units → 104 pixels, centred (12 px margin), as the icon's visual weight wants.
 const scale = 104 / 24;
@@ -46,7 +60,10 @@ function distanceToPolyline(line, x, y) {
   for (let i = 0; i + 1 < line.length; i++) {
     const [ax, ay] = line[i];
     const [bx, by] = line[i + 1];
-    const t = Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
+    const t = Math.max(
+      0,
+      Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)),
+    );
     best = Math.min(best, Math.hypot(x - (ax + t * (bx - ax)), y - (ay + t * (by - ay))));
   }
   return best;
@@ -122,7 +139,12 @@ function png(width, height, raw) {
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 6; // RGBA
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -32,7 +32,13 @@ async function underElectron(executable: string): Promise<number> {
   process.env.SKILLGATE_STATE_DIR = stateDir;
   process.env.CODEWHALE_HOME = path.join(root, 'no-codewhale-home');
   try {
-    await runTests({ vscodeExecutablePath: executable, extensionDevelopmentPath: PROJECT_ROOT, extensionTestsPath: ENTRY, launchArgs: [workspace, '--disable-workspace-trust'], extensionTestsEnv: { SKILLGATE_STATE_DIR: stateDir, CODEWHALE_HOME: path.join(root, 'no-codewhale-home') } });
+    await runTests({
+      vscodeExecutablePath: executable,
+      extensionDevelopmentPath: PROJECT_ROOT,
+      extensionTestsPath: ENTRY,
+      launchArgs: [workspace, '--disable-workspace-trust'],
+      extensionTestsEnv: { SKILLGATE_STATE_DIR: stateDir, CODEWHALE_HOME: path.join(root, 'no-codewhale-home') },
+    });
     return 0;
   } catch (e) {
     console.error(String(e));
@@ -43,7 +49,11 @@ async function underElectron(executable: string): Promise<number> {
 async function underCodeServer(): Promise<number> {
   const profile = freshProfile('integration');
   placeDevelopmentBuild(profile.extensionsDir);
-  fs.cpSync(path.join(PROJECT_ROOT, 'test/harness'), path.join(profile.extensionsDir, 'skillgate.integration-harness-0.0.1'), { recursive: true });
+  fs.cpSync(
+    path.join(PROJECT_ROOT, 'test/harness'),
+    path.join(profile.extensionsDir, 'skillgate.integration-harness-0.0.1'),
+    { recursive: true },
+  );
   const resultsFile = path.join(profile.root, 'results.json');
   const { workspace, stateDir } = freshFixture(profile.root);
   const logFile = path.join(PROJECT_ROOT, 'test-results', 'integration-code-server.log');
@@ -53,7 +63,12 @@ async function underCodeServer(): Promise<number> {
     userDataDir: profile.userDataDir,
     logFile,
     disableWorkspaceTrust: true,
-    env: { SKILLGATE_TEST_RESULTS: resultsFile, SKILLGATE_TEST_ENTRY: ENTRY, CODEWHALE_HOME: path.join(profile.root, 'no-codewhale-home'), SKILLGATE_STATE_DIR: stateDir },
+    env: {
+      SKILLGATE_TEST_RESULTS: resultsFile,
+      SKILLGATE_TEST_ENTRY: ENTRY,
+      CODEWHALE_HOME: path.join(profile.root, 'no-codewhale-home'),
+      SKILLGATE_STATE_DIR: stateDir,
+    },
   });
   const browser = await launchBrowser();
   try {
@@ -74,7 +89,13 @@ async function underCodeServer(): Promise<number> {
   const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as Results;
   for (const t of results.tests) {
     console.log(`  ${t.state === 'passed' ? '✔' : '✖'} ${t.title}`);
-    if (t.error) console.log(t.error.split('\n').map((l) => `      ${l}`).join('\n'));
+    if (t.error)
+      console.log(
+        t.error
+          .split('\n')
+          .map((l) => `      ${l}`)
+          .join('\n'),
+      );
   }
   console.log(`integration: ${results.passed} passed, ${results.failed} failed`);
   if (results.passed + results.failed === 0) {

@@ -1,7 +1,15 @@
 import * as path from 'node:path';
 import { childrenOf } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
-import { envelope, contractDetail, contractDiagnostic, contractItem, displayPath, itemsById, scopedPath } from '../core/report/contract';
+import {
+  envelope,
+  contractDetail,
+  contractDiagnostic,
+  contractItem,
+  displayPath,
+  itemsById,
+  scopedPath,
+} from '../core/report/contract';
 import { toSarif } from '../core/report/sarif';
 import { displayText } from '../core/text/displayText';
 import { explainItem, explainText } from '../core/report/explain';
@@ -46,7 +54,11 @@ function show(c: Invocation): number {
   const entry = state.ok && item.detail.bundleKey ? state.state.bundles[item.detail.bundleKey] : undefined;
   const rev = item.trust !== null ? review(item, c.lifecycle) : undefined;
   c.json({
-    ...envelope(snapshot, items, snapshot.diagnostics.filter((d) => d.itemId !== null && ids.has(d.itemId))),
+    ...envelope(
+      snapshot,
+      items,
+      snapshot.diagnostics.filter((d) => d.itemId !== null && ids.has(d.itemId)),
+    ),
     detail: { ...contractDetail(item, parts), receipt: entry?.trust ?? null, diff: rev?.ok ? rev.value.diff : null },
   });
   return 0;
@@ -56,7 +68,15 @@ function explain(c: Invocation): number {
   const snapshot = c.index();
   const item = c.select(snapshot);
   const sections = explainItem(snapshot, item);
-  if (c.options.json) c.json({ ok: true, message: sections[0]?.title ?? '', id: item.id, decision: item.decision, reasons: item.reasons, sections });
+  if (c.options.json)
+    c.json({
+      ok: true,
+      message: sections[0]?.title ?? '',
+      id: item.id,
+      decision: item.decision,
+      reasons: item.reasons,
+      sections,
+    });
   else c.io.out(explainText(sections));
   return 0;
 }
@@ -64,8 +84,17 @@ function explain(c: Invocation): number {
 function hash(c: Invocation): number {
   const r = hashTarget(path.resolve(c.io.cwd, c.arg(0, 'a bundle directory or manifest file')));
   if (!r.ok) return c.outcome(false, r.message);
-  if (c.options.json) return c.outcome(true, `${r.system} bundle ${r.name}`, { system: r.system, name: r.name, contentHash: r.contentHash, capabilityHash: r.capabilityHash, reviewToken: r.reviewToken });
-  c.io.out(`${r.system} bundle ${displayText(r.name)}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`);
+  if (c.options.json)
+    return c.outcome(true, `${r.system} bundle ${r.name}`, {
+      system: r.system,
+      name: r.name,
+      contentHash: r.contentHash,
+      capabilityHash: r.capabilityHash,
+      reviewToken: r.reviewToken,
+    });
+  c.io.out(
+    `${r.system} bundle ${displayText(r.name)}\ncontent hash:    ${r.contentHash}\ncapability hash: ${r.capabilityHash}\nreview token:    ${r.reviewToken}\n`,
+  );
   return 0;
 }
 
@@ -73,7 +102,12 @@ function reviewCommand(c: Invocation): number {
   const snapshot = c.index();
   const r = review(c.select(snapshot), c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message);
-  if (c.options.json) return c.outcome(true, `review of ${r.value.item.name}`, { ...r.value, item: contractItem(r.value.item, snapshot.workspaces), diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))) });
+  if (c.options.json)
+    return c.outcome(true, `review of ${r.value.item.name}`, {
+      ...r.value,
+      item: contractItem(r.value.item, snapshot.workspaces),
+      diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))),
+    });
   c.io.out(reviewText(r.value, snapshot.workspaces, hooksOptedIn(r.value.item, c.io.env)));
   return 0;
 }
@@ -85,15 +119,25 @@ async function trustCommand(c: Invocation): Promise<number> {
   const token = r.value.item.reviewToken;
   // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
   // What trust changes: a bundle with an enable switch waits for `enable`; an agent without one loads it as before.
-  const next = hasEnableSwitch(item) ? `it stays disabled until you run \`skillgate enable ${item.id}\`` : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
-  return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; ${next}.`, { id: item.id, reviewToken: token, enabled: hasEnableSwitch(item) ? false : null, snapshot: r.value.reviewedCopy });
+  const next = hasEnableSwitch(item)
+    ? `it stays disabled until you run \`skillgate enable ${item.id}\``
+    : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
+  return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; ${next}.`, {
+    id: item.id,
+    reviewToken: token,
+    enabled: hasEnableSwitch(item) ? false : null,
+    snapshot: r.value.reviewedCopy,
+  });
 }
 
 async function enableCommand(c: Invocation): Promise<number> {
   const item = c.select(c.index());
   const r = await enable(item, c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message, { id: item.id });
-  return c.outcome(true, `Enabled ${item.name}.${r.value.note ? ` ${r.value.note}` : ''}`, { id: item.id, enabled: true });
+  return c.outcome(true, `Enabled ${item.name}.${r.value.note ? ` ${r.value.note}` : ''}`, {
+    id: item.id,
+    enabled: true,
+  });
 }
 
 /** `disable` and `revoke`: each only reduces what runs, and says so when there was nothing to change. */
@@ -103,7 +147,11 @@ function withdraw(operation: 'disable' | 'revoke'): CliCommand {
     const r = operation === 'disable' ? await disable(item, c.lifecycle) : await revoke(item, c.lifecycle);
     if (!r.ok) return c.outcome(false, r.message, { id: item.id });
     const did = operation === 'disable' ? 'Disabled' : 'Revoked trust in';
-    return c.outcome(true, r.value.changed ? `${did} ${item.name}.` : `${item.name} has no trust record; nothing to ${operation}.`, { id: item.id, changed: r.value.changed });
+    return c.outcome(
+      true,
+      r.value.changed ? `${did} ${item.name}.` : `${item.name} has no trust record; nothing to ${operation}.`,
+      { id: item.id, changed: r.value.changed },
+    );
   };
 }
 
@@ -114,13 +162,24 @@ function lock(c: Invocation): number {
 function checkCommand(c: Invocation, version: string): number {
   const snapshot = c.index();
   // The CI form: against the repository's lock, never the trust store (a runner has none).
-  if (typeof c.cmd.flags.lock === 'string') return checkLocks(snapshot, c.cmd.flags.lock, c.options.format, c.io, version, c.lifecycle);
+  if (typeof c.cmd.flags.lock === 'string')
+    return checkLocks(snapshot, c.cmd.flags.lock, c.options.format, c.io, version, c.lifecycle);
   const failing = check(snapshot);
-  if (c.options.json) c.json({ ok: failing.length === 0, message: failing.length ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes` : 'every bundle the agents would load is trusted', failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })) });
+  if (c.options.json)
+    c.json({
+      ok: failing.length === 0,
+      message: failing.length
+        ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes`
+        : 'every bundle the agents would load is trusted',
+      failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })),
+    });
   else if (failing.length === 0) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
   else {
     c.io.err(`skillgate: ${failing.length} bundle(s) the agents would load are not trusted at their current hashes:\n`);
-    for (const f of failing) c.io.err(`  ${displayText(`${f.item.system} ${f.item.kind} ${f.item.name} (${scopedPath(f.item, f.item.path, snapshot.workspaces)}): ${f.problem}`)}\n`);
+    for (const f of failing)
+      c.io.err(
+        `  ${displayText(`${f.item.system} ${f.item.kind} ${f.item.name} (${scopedPath(f.item, f.item.path, snapshot.workspaces)}): ${f.problem}`)}\n`,
+      );
   }
   return failing.length === 0 ? 0 : 1;
 }
@@ -129,31 +188,54 @@ function doctorCommand(c: Invocation): number {
   const report = doctor(c.store, { repair: c.cmd.flags.repair === true, prune: c.cmd.flags.prune === true });
   const ok = report.problem === null;
   if (c.options.json) {
-    c.json({ ok, message: ok ? 'the trust store is healthy' : `the trust store is unavailable: ${report.problem}`, ...report });
+    c.json({
+      ok,
+      message: ok ? 'the trust store is healthy' : `the trust store is unavailable: ${report.problem}`,
+      ...report,
+    });
     return ok ? 0 : 1;
   }
   const out = c.io.out;
   out(`trust store: ${displayText(report.store)}\n`);
-  out(ok ? `  healthy: ${report.bundles} bundle record(s)\n` : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  Every bundle is disabled until this is fixed. Run \`skillgate doctor --repair\` to move the file aside (trust records in it are then lost).\n`);
+  out(
+    ok
+      ? `  healthy: ${report.bundles} bundle record(s)\n`
+      : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  Every bundle is disabled until this is fixed. Run \`skillgate doctor --repair\` to move the file aside (trust records in it are then lost).\n`,
+  );
   if (report.movedAside) out(`  moved the bad file aside to ${displayText(report.movedAside)}\n`);
-  for (const s of report.staleReceipts) out(`  ${displayText(`stale receipt: ${s.name} (${s.path} no longer exists)`)}\n`);
-  out(`  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`);
+  for (const s of report.staleReceipts)
+    out(`  ${displayText(`stale receipt: ${s.name} (${s.path} no longer exists)`)}\n`);
+  out(
+    `  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`,
+  );
   return ok ? 0 : 1;
 }
 
 async function install(c: Invocation): Promise<number> {
   const repo = c.options.workspaces[0] as string;
   const name = typeof c.cmd.flags.name === 'string' ? c.cmd.flags.name : undefined;
-  const r = pluginInstaller().installPlugin(path.resolve(c.io.cwd, c.arg(0, 'a plugin manifest')), repo, { ...(name ? { name } : {}), overwrite: c.cmd.flags.overwrite === true });
+  const r = pluginInstaller().installPlugin(path.resolve(c.io.cwd, c.arg(0, 'a plugin manifest')), repo, {
+    ...(name ? { name } : {}),
+    overwrite: c.cmd.flags.overwrite === true,
+  });
   if (!r.ok) return c.outcome(false, r.message);
   // A freshly installed plugin is never trusted, even where an older copy was (Rivumi has no enable bit to clear).
   const item = c.index().items.find((i) => i.path === r.file);
   if (item) {
     // Said only when it is so: an older receipt could match the same bytes again.
     const r2 = await revoke(item, c.lifecycle);
-    if (!r2.ok) return c.outcome(false, `Installed plugin ${r.name} at ${r.source}, but its old trust record could not be dropped: ${r2.message}`, { name: r.name, source: r.source });
+    if (!r2.ok)
+      return c.outcome(
+        false,
+        `Installed plugin ${r.name} at ${r.source}, but its old trust record could not be dropped: ${r2.message}`,
+        { name: r.name, source: r.source },
+      );
   }
-  return c.outcome(true, `Installed plugin ${r.name} at ${r.source}. It is not reviewed, and ${r.loads}: run \`skillgate review ${r.name}\`, or remove the file.`, { name: r.name, source: r.source, files: r.written.map((f) => displayPath(f, [repo])) });
+  return c.outcome(
+    true,
+    `Installed plugin ${r.name} at ${r.source}. It is not reviewed, and ${r.loads}: run \`skillgate review ${r.name}\`, or remove the file.`,
+    { name: r.name, source: r.source, files: r.written.map((f) => displayPath(f, [repo])) },
+  );
 }
 
 /** Every command that reads the workspace, by the name the command line gives it (spec/cli.md "Commands"). */

@@ -38,7 +38,9 @@ export interface Invocation {
 export function invocation(cmd: ParsedCommand, io: Io): Invocation {
   const options = cmd.options;
   const json = (value: unknown) => io.out(jsonText(value));
-  const store = new TrustStore(options.stateDir ? path.resolve(io.cwd, options.stateDir) : defaultStateDirectory(io.env));
+  const store = new TrustStore(
+    options.stateDir ? path.resolve(io.cwd, options.stateDir) : defaultStateDirectory(io.env),
+  );
   const arg = (i: number, what: string): string => {
     const a = cmd.args[i];
     if (a === undefined) throw new UsageError(`\`${cmd.command}\` needs ${what}`);
@@ -50,7 +52,15 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
     io,
     store,
     lifecycle: { store },
-    index: () => new Indexer({ workspaces: options.workspaces, codewhaleHome: options.codewhaleHome, evaHome: options.evaHome, evaRuntime: options.evaRuntime, rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS, trust: () => store.view() }).indexAll(),
+    index: () =>
+      new Indexer({
+        workspaces: options.workspaces,
+        codewhaleHome: options.codewhaleHome,
+        evaHome: options.evaHome,
+        evaRuntime: options.evaRuntime,
+        rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS,
+        trust: () => store.view(),
+      }).indexAll(),
     arg,
     select: (snapshot) => {
       const sel = selectItem(snapshot, arg(0, 'a selector (an item id or a name)'));

@@ -10,7 +10,11 @@ const VERSION = typeof SKILLGATE_VERSION === 'string' ? SKILLGATE_VERSION : '0.0
 export async function run(argv: readonly string[], raw: Io): Promise<number> {
   // Everything printed passes the display escape as a last line of defence; each field
   // and line below is escaped as one line first, so a newline in a name never starts a line.
-  const io: Io = { ...raw, out: (t) => raw.out(displayText(t, 'multi-line')), err: (t) => raw.err(displayText(t, 'multi-line')) };
+  const io: Io = {
+    ...raw,
+    out: (t) => raw.out(displayText(t, 'multi-line')),
+    err: (t) => raw.err(displayText(t, 'multi-line')),
+  };
   let cmd: ParsedCommand;
   try {
     cmd = parseCommandLine(argv, io.env, io.cwd);
@@ -35,7 +39,9 @@ export async function run(argv: readonly string[], raw: Io): Promise<number> {
 /** Anything that still escapes (the index itself contains a fault to its bundle): one sentence, exit 2. */
 function internalError(e: unknown, io: Io): number {
   const error = e instanceof Error ? e : new Error(String(e));
-  io.err(`skillgate: internal error: ${displayText(error.message)}\n${io.env.SKILLGATE_DEBUG === '1' ? `${displayText(error.stack ?? '', 'multi-line')}\n` : ''}`);
+  io.err(
+    `skillgate: internal error: ${displayText(error.message)}\n${io.env.SKILLGATE_DEBUG === '1' ? `${displayText(error.stack ?? '', 'multi-line')}\n` : ''}`,
+  );
   return 2;
 }
 

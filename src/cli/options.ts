@@ -57,10 +57,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const v = parsed.values;
   const format = v.format ?? (v.json ? 'json' : 'text');
-  if (format !== 'text' && format !== 'json' && format !== 'sarif') throw new UsageError(`unknown format "${format}"; use text, json or sarif`);
+  if (format !== 'text' && format !== 'json' && format !== 'sarif')
+    throw new UsageError(`unknown format "${format}"; use text, json or sarif`);
   const home = v['codewhale-home'] ?? env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
   const evaMode = v['eva-runtime'] ?? 'normal';
-  if (!EVA_MODES.includes(evaMode)) throw new UsageError(`unknown Eva runtime "${evaMode}"; use ${EVA_MODES.join(', ')}`);
+  if (!EVA_MODES.includes(evaMode))
+    throw new UsageError(`unknown Eva runtime "${evaMode}"; use ${EVA_MODES.join(', ')}`);
   const [command, ...args] = parsed.positionals;
   if (!v.help && !v.version && command !== undefined) checkArguments(command, args, v);
   return {
@@ -72,7 +74,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       stateDir: v['state-dir'] ?? env.SKILLGATE_STATE_DIR,
       codewhaleHome: v['no-user'] ? null : path.resolve(cwd, home),
       evaHome: v['no-user'] ? null : path.resolve(cwd, v['eva-home'] ?? os.homedir()),
-      evaRuntime: { mode: evaMode, teamWorker: v['eva-team-worker'] ?? false, interactiveUser: v['eva-interactive'] ?? false },
+      evaRuntime: {
+        mode: evaMode,
+        teamWorker: v['eva-team-worker'] ?? false,
+        interactiveUser: v['eva-interactive'] ?? false,
+      },
       json: v.json ?? format === 'json',
       format,
     },
@@ -90,7 +96,9 @@ const EVA_MODES: readonly string[] = ['normal', 'team', 'swarm', 'ralph'];
  * skillgate.lock. parseArgs alone would take the next option as the file name.
  */
 function bareLockOption(argv: readonly string[]): string[] {
-  return argv.map((a, i) => (a === '--lock' && (i === argv.length - 1 || (argv[i + 1] ?? '').startsWith('-')) ? '--lock=' : a));
+  return argv.map((a, i) =>
+    a === '--lock' && (i === argv.length - 1 || (argv[i + 1] ?? '').startsWith('-')) ? '--lock=' : a,
+  );
 }
 
 /** What each command takes, in order (spec/cli.md); every other positional is a usage error. */
@@ -114,7 +122,13 @@ const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Options only some commands read: given to another command they would be ignored, so they are refused. */
-const OWN_OPTIONS: Readonly<Record<string, readonly string[]>> = { name: ['install'], overwrite: ['install'], repair: ['doctor'], prune: ['doctor'], lock: ['lock', 'check'] };
+const OWN_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  name: ['install'],
+  overwrite: ['install'],
+  repair: ['doctor'],
+  prune: ['doctor'],
+  lock: ['lock', 'check'],
+};
 
 /**
  * A CI gate must check what it was asked to check: `skillgate check path/to/repo` would
@@ -129,13 +143,22 @@ function checkArguments(command: string, args: readonly string[], values: Record
   if (args.length > wanted.length) {
     const extra = args.slice(wanted.length);
     const takes = wanted.length === 0 ? 'takes no arguments' : `takes ${wanted.join(' and ')}`;
-    const hint = wanted.length === 0 && command !== 'help' && command !== 'version' && command !== 'doctor' ? `; to use another workspace folder, pass --workspace ${extra[0]}` : '';
-    throw new UsageError(`\`${command}\` ${takes}, but got ${extra.length === 1 ? 'an extra argument' : 'extra arguments'}: ${extra.map((a) => JSON.stringify(a)).join(' ')}${hint}`);
+    const hint =
+      wanted.length === 0 && command !== 'help' && command !== 'version' && command !== 'doctor'
+        ? `; to use another workspace folder, pass --workspace ${extra[0]}`
+        : '';
+    throw new UsageError(
+      `\`${command}\` ${takes}, but got ${extra.length === 1 ? 'an extra argument' : 'extra arguments'}: ${extra.map((a) => JSON.stringify(a)).join(' ')}${hint}`,
+    );
   }
   for (const [option, commands] of Object.entries(OWN_OPTIONS)) {
-    if (values[option] !== undefined && !commands.includes(command)) throw new UsageError(`--${option} applies only to \`${commands.join('`, `')}\`, not to \`${command}\``);
+    if (values[option] !== undefined && !commands.includes(command))
+      throw new UsageError(`--${option} applies only to \`${commands.join('`, `')}\`, not to \`${command}\``);
   }
-  if (values.format === 'sarif' && command !== 'validate' && !(command === 'check' && values.lock !== undefined)) throw new UsageError(`--format sarif applies only to \`validate\` and \`check --lock\`, not to \`${command}${command === 'check' ? '` without --lock' : '`'}`);
+  if (values.format === 'sarif' && command !== 'validate' && !(command === 'check' && values.lock !== undefined))
+    throw new UsageError(
+      `--format sarif applies only to \`validate\` and \`check --lock\`, not to \`${command}${command === 'check' ? '` without --lock' : '`'}`,
+    );
 }
 
 /**
@@ -150,10 +173,18 @@ export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
   if (typeof home === 'string' && cmd.options.codewhaleHome !== null) mustBeDirectory('--codewhale-home', home, cwd);
   const evaHome = cmd.flags['eva-home'];
   if (typeof evaHome === 'string' && cmd.options.evaHome !== null) mustBeDirectory('--eva-home', evaHome, cwd);
-  if ((cmd.command === 'lock' || cmd.command === 'check') && typeof cmd.flags.lock === 'string' && cmd.flags.lock !== '' && cmd.options.workspaces.length > 1) {
-    throw new UsageError(`--lock ${cmd.flags.lock} names one lock file, but ${cmd.options.workspaces.length} workspace folders were given; without a file name each folder uses its own skillgate.lock`);
+  if (
+    (cmd.command === 'lock' || cmd.command === 'check') &&
+    typeof cmd.flags.lock === 'string' &&
+    cmd.flags.lock !== '' &&
+    cmd.options.workspaces.length > 1
+  ) {
+    throw new UsageError(
+      `--lock ${cmd.flags.lock} names one lock file, but ${cmd.options.workspaces.length} workspace folders were given; without a file name each folder uses its own skillgate.lock`,
+    );
   }
-  if (cmd.command === 'install' && given.length > 1) throw new UsageError(`\`install\` installs into one workspace folder; got ${given.length} --workspace options`);
+  if (cmd.command === 'install' && given.length > 1)
+    throw new UsageError(`\`install\` installs into one workspace folder; got ${given.length} --workspace options`);
 }
 
 function mustBeDirectory(option: string, given: string, cwd: string): void {

@@ -24,7 +24,12 @@ export function listText(snapshot: Snapshot): string {
       }
     }
   }
-  if (out.length === 0) out.push(`No agent extensions found (${agentSystems().flatMap((s) => s.workspaceRoots).join(', ')}).`);
+  if (out.length === 0)
+    out.push(
+      `No agent extensions found (${agentSystems()
+        .flatMap((s) => s.workspaceRoots)
+        .join(', ')}).`,
+    );
   const counts = count(snapshot.items.filter((i) => i.parent === null));
   out.push('', counts);
   return screenLines(out);
@@ -44,10 +49,15 @@ function count(items: readonly Item[]): string {
 
 /** Compiler-style lines (`file:line:col: severity code: message`) that terminals link. */
 export function diagnosticsText(snapshot: Snapshot): string {
-  const lines = snapshot.diagnostics.map((d) => `${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
+  const lines = snapshot.diagnostics.map(
+    (d) =>
+      `${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`,
+  );
   const errors = snapshot.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = snapshot.diagnostics.filter((d) => d.severity === 'warning').length;
-  lines.push(`${errors} error(s), ${warnings} warning(s), ${snapshot.diagnostics.length - errors - warnings} information`);
+  lines.push(
+    `${errors} error(s), ${warnings} warning(s), ${snapshot.diagnostics.length - errors - warnings} information`,
+  );
   return screenLines(lines);
 }
 
@@ -61,13 +71,19 @@ export function showText(snapshot: Snapshot, item: Item): string {
   ];
   if (item.trust !== null) lines.push(`  trust: ${item.trust}, enabled: ${String(item.enabled)}`);
   if (item.compatibility) lines.push(`  compatibility: ${item.compatibility}`);
-  if (item.contentHash) lines.push(`  content hash: ${item.contentHash}`, `  capability hash: ${item.capabilityHash}`, `  review token: ${item.reviewToken}`);
+  if (item.contentHash)
+    lines.push(
+      `  content hash: ${item.contentHash}`,
+      `  capability hash: ${item.capabilityHash}`,
+      `  review token: ${item.reviewToken}`,
+    );
   const summary = item.detail.inventory?.summary;
   if (summary) lines.push(`  inventory: ${summary}`);
   const files = item.detail.files ?? [];
   if (files.length) {
     lines.push(`  files (${files.length}):`);
-    for (const f of files) lines.push(`    ${f.executable ? 'x' : '-'} ${String(f.size).padStart(8)}  ${f.sha256.slice(0, 12)}  ${f.path}`);
+    for (const f of files)
+      lines.push(`    ${f.executable ? 'x' : '-'} ${String(f.size).padStart(8)}  ${f.sha256.slice(0, 12)}  ${f.path}`);
   }
   const kids = childrenOf(snapshot, item.id);
   if (kids.length) {
@@ -76,7 +92,10 @@ export function showText(snapshot: Snapshot, item: Item): string {
   }
   const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);
   lines.push(`  diagnostics (${diags.length}):`);
-  for (const d of diags) lines.push(`    ${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
+  for (const d of diags)
+    lines.push(
+      `    ${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`,
+    );
   return screenLines(lines);
 }
 

@@ -10,7 +10,8 @@ import type { System } from './systems/systemId';
 export type { System } from './systems/systemId';
 export type Scope = 'workspace' | 'user';
 /** `skill-adapter`, `lua-skill` and `skill-binding` are Eva-CLI's (eva.md §3.2). */
-export type ItemKind = 'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component' | 'skill-adapter' | 'lua-skill' | 'skill-binding';
+export type ItemKind =
+  'plugin' | 'skill' | 'hooks' | 'hook' | 'mcp-server' | 'component' | 'skill-adapter' | 'lua-skill' | 'skill-binding';
 
 export type Decision = 'registered' | 'rejected' | 'display_only' | 'disabled' | 'shadowed';
 

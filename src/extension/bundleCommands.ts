@@ -17,8 +17,23 @@ import type { Item } from '../core/model';
  * an item, each asks with a QuickPick; every handler re-checks what it needs
  * (Restricted Mode, current hashes) rather than trusting that a menu was hidden.
  */
-export function bundleCommands(service: SkillgateService, panels: ReviewPanels): CommandHandlers<'skillgate.review' | 'skillgate.trust' | 'skillgate.enable' | 'skillgate.disable' | 'skillgate.revoke' | 'skillgate.explain' | 'skillgate.copyReviewToken' | 'skillgate.openManifest'> {
-  const gate = { workspaceTrusted: () => vscode.workspace.isTrusted, shownToken: (id: string) => panels.shownToken(id) };
+export function bundleCommands(
+  service: SkillgateService,
+  panels: ReviewPanels,
+): CommandHandlers<
+  | 'skillgate.review'
+  | 'skillgate.trust'
+  | 'skillgate.enable'
+  | 'skillgate.disable'
+  | 'skillgate.revoke'
+  | 'skillgate.explain'
+  | 'skillgate.copyReviewToken'
+  | 'skillgate.openManifest'
+> {
+  const gate = {
+    workspaceTrusted: () => vscode.workspace.isTrusted,
+    shownToken: (id: string) => panels.shownToken(id),
+  };
   const lifecycle: LifecyclePort = service;
   const pick = (arg: unknown, what: string, offered: (i: Item) => boolean) => pickBundle(service, arg, what, offered);
   return {
@@ -53,8 +68,12 @@ export function bundleCommands(service: SkillgateService, panels: ReviewPanels):
     'skillgate.revoke': async (arg) => {
       const item = await pick(arg, 'revoke', (i) => isBundle(i) && i.trust !== 'not-reviewed');
       if (!item) return;
-      const after = item.enabled === null ? `Rivumi still loads it; Skillgate shows it as loaded and not reviewed until you review and trust it again.` : 'the bundle stays inactive until you review and trust it again.';
-      if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, `The receipt is removed; ${after}`, 'Revoke'))) return;
+      const after =
+        item.enabled === null
+          ? `Rivumi still loads it; Skillgate shows it as loaded and not reviewed until you review and trust it again.`
+          : 'the bundle stays inactive until you review and trust it again.';
+      if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, `The receipt is removed; ${after}`, 'Revoke')))
+        return;
       const r = await service.revoke(item);
       if (r.ok) windowUi.info(`Revoked trust in ${item.name}.`);
       else windowUi.error(r.message);
@@ -73,7 +92,9 @@ export function bundleCommands(service: SkillgateService, panels: ReviewPanels):
     'skillgate.openManifest': async (arg) => {
       const item = await pick(arg, 'open', () => true);
       if (!item) return;
-      await vscode.window.showTextDocument(fileUri(item.location.file), { selection: editorRange(item.location.range) });
+      await vscode.window.showTextDocument(fileUri(item.location.file), {
+        selection: editorRange(item.location.range),
+      });
     },
   };
 }

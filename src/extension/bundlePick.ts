@@ -8,7 +8,12 @@ import type { Item } from '../core/model';
  * a tree node, an item), else one the user picks from those `offered` accepts. Given
  * an id that no longer exists, nothing: the command does nothing rather than ask.
  */
-export async function pickBundle(service: SkillgateService, arg: unknown, what: string, offered: (i: Item) => boolean): Promise<Item | undefined> {
+export async function pickBundle(
+  service: SkillgateService,
+  arg: unknown,
+  what: string,
+  offered: (i: Item) => boolean,
+): Promise<Item | undefined> {
   const snapshot = service.snapshot ?? (await service.refreshAll());
   if (typeof arg === 'string') return snapshot.items.find((i) => i.id === arg);
   const given = givenItemId(arg);

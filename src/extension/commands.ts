@@ -13,7 +13,11 @@ export type CommandHandlers<Id extends CommandId> = Readonly<Record<Id, CommandH
  * so a row without a handler does not compile. A handler's failure is logged with its
  * stack, then rethrown so VS Code reports it as before.
  */
-export function registerCommands(context: vscode.ExtensionContext, handlers: CommandHandlers<CommandId>, log: LogPort): void {
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  handlers: CommandHandlers<CommandId>,
+  log: LogPort,
+): void {
   for (const { id } of COMMANDS) {
     const handler = handlers[id];
     const run = async (arg?: unknown): Promise<unknown> => {

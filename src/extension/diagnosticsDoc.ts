@@ -44,7 +44,10 @@ export class DiagnosticsDoc {
   /** Opens the page at the code's section, its heading at the top of the editor. */
   async show(code: string): Promise<void> {
     const line = this.line(code);
-    const editor = await vscode.window.showTextDocument(this.file, { preview: true, selection: new vscode.Range(line, 0, line, 0) });
+    const editor = await vscode.window.showTextDocument(this.file, {
+      preview: true,
+      selection: new vscode.Range(line, 0, line, 0),
+    });
     editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
   }
 }

@@ -6,8 +6,12 @@ export function doctorText(service: SkillgateService): string {
   const report = service.doctor();
   const lines = [
     `Trust store: ${report.store}`,
-    report.problem ? `UNAVAILABLE: ${report.problem}\nEvery bundle is disabled until this is fixed; \`skillgate doctor --repair\` moves the file aside.` : `Healthy: ${report.bundles} bundle record(s).`,
-    ...report.staleReceipts.map((s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`),
+    report.problem
+      ? `UNAVAILABLE: ${report.problem}\nEvery bundle is disabled until this is fixed; \`skillgate doctor --repair\` moves the file aside.`
+      : `Healthy: ${report.bundles} bundle record(s).`,
+    ...report.staleReceipts.map(
+      (s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`,
+    ),
     `Unreferenced snapshots: ${report.unreferencedSnapshots.length}`,
   ];
   return lines.map((l) => displayText(l, 'multi-line')).join('\n') + '\n';

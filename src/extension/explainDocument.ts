@@ -7,6 +7,10 @@ import type { Item } from '../core/model';
 export function explainMarkdown(snapshot: Snapshot, item: Item): string {
   const sections = explainItem(snapshot, item);
   return sections
-    .map((s, i) => (i === 0 ? `# ${escapeMarkdown(s.title)}\n\n${s.lines.map((l) => `- ${escapeMarkdown(l)}`).join('\n')}` : `## ${escapeMarkdown(s.title)}\n\n${s.lines.map((l) => `- ${escapeMarkdown(l)}`).join('\n')}`))
+    .map((s, i) =>
+      i === 0
+        ? `# ${escapeMarkdown(s.title)}\n\n${s.lines.map((l) => `- ${escapeMarkdown(l)}`).join('\n')}`
+        : `## ${escapeMarkdown(s.title)}\n\n${s.lines.map((l) => `- ${escapeMarkdown(l)}`).join('\n')}`,
+    )
     .join('\n\n');
 }

@@ -47,16 +47,22 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const status = new StatusBar();
   const panels = new ReviewPanels(context.extensionUri, service, windowUi);
   const snapshots = new vscode.EventEmitter<Snapshot>();
-  const reports = new ReadonlyDocuments(() => service.snapshot, () => doctorText(service));
+  const reports = new ReadonlyDocuments(
+    () => service.snapshot,
+    () => doctorText(service),
+  );
   context.subscriptions.push(log, service, problems, status, panels, view, snapshots, reports);
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
     // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), { providedCodeActionKinds: QuickFixes.kinds }),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), {
+      providedCodeActionKinds: QuickFixes.kinds,
+    }),
     service.onIndexProgress(({ done, total }) => {
       // Only until the first snapshot: later re-indexes keep the tree and show the view's progress bar.
-      if (!service.snapshot) view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
+      if (!service.snapshot)
+        view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
     }),
     service.onDidChangeSnapshot(({ previous, snapshot }) => {
       view.message = undefined;
@@ -76,12 +82,19 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const focusView = () => vscode.commands.executeCommand('skillgate.items.focus');
   registerCommands(
     context,
-    { ...workspaceCommands({ service, panels, docs, log, extensionUri: context.extensionUri, focusView }), ...bundleCommands(service, panels), ...modes.commands(focusView) },
+    {
+      ...workspaceCommands({ service, panels, docs, log, extensionUri: context.extensionUri, focusView }),
+      ...bundleCommands(service, panels),
+      ...modes.commands(focusView),
+    },
     log,
   );
   refreshOfflineSchemas(context.extensionUri).catch(() => undefined);
   const ready = service.refreshAll();
-  const find = (key: string): Item | undefined => service.snapshot?.items.find((i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'));
+  const find = (key: string): Item | undefined =>
+    service.snapshot?.items.find(
+      (i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'),
+    );
   return {
     snapshot: () => service.snapshot,
     onDidChangeSnapshot: snapshots.event,

@@ -24,7 +24,8 @@ export function itemLabel(item: Item): string {
  * bundle names where the winner lives.
  */
 export function itemDescription(item: Item, snapshot?: Snapshot): string {
-  const runs = item.kind === 'mcp-server' && snapshot ? mcpServerRuns(item, snapshot) : item.kind === 'hook' ? hookRuns(item) : '';
+  const runs =
+    item.kind === 'mcp-server' && snapshot ? mcpServerRuns(item, snapshot) : item.kind === 'hook' ? hookRuns(item) : '';
   return displayText(runs ? `${reasonPhrase(item, snapshot)} · ${runs}` : reasonPhrase(item, snapshot));
 }
 
@@ -34,7 +35,9 @@ export function reasonPhrase(item: Item, snapshot?: Snapshot): string {
   if (first === undefined) return DECISION_WORD[item.decision];
   if (isLoadedUnreviewed(item)) {
     const why = item.reasons[1];
-    return why === undefined || why === 'not_reviewed' ? REASON_PHRASE.loaded_unreviewed : `loaded · ${REASON_PHRASE[why]}`;
+    return why === undefined || why === 'not_reviewed'
+      ? REASON_PHRASE.loaded_unreviewed
+      : `loaded · ${REASON_PHRASE[why]}`;
   }
   if (first === 'name_conflict' && item.shadowedBy && snapshot) {
     const winner = itemById(snapshot, item.shadowedBy);
@@ -78,7 +81,13 @@ export function kindIcon(item: Item): string {
   }
 }
 
-const COMPONENT_ICON: Readonly<Record<string, string>> = { commands: 'terminal', agents: 'hubot', lsp: 'symbol-interface', 'filesystem-roots': 'folder-opened', 'lifecycle-mutation': 'history' };
+const COMPONENT_ICON: Readonly<Record<string, string>> = {
+  commands: 'terminal',
+  agents: 'hubot',
+  lsp: 'symbol-interface',
+  'filesystem-roots': 'folder-opened',
+  'lifecycle-mutation': 'history',
+};
 
 /** An MCP server's command and args, or its URL, as its bundle declares them. */
 export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
@@ -137,7 +146,8 @@ export function itemTooltipMarkdown(item: Item, context: TooltipContext): string
   }
   if (item.trust) {
     md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? `no enable switch: ${systemOf(item.system).label} loads it whatever Skillgate says` : `enabled: \`${String(item.enabled)}\``}\n\n`;
-    if (item.contentHash) md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)\n\n`;
+    if (item.contentHash)
+      md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)\n\n`;
   }
   md += `$(file) ${escapeMarkdown(shownPath(item), true)}\n\n`;
   const diagnostics = [...context.diagnostics].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
@@ -156,7 +166,9 @@ const SEVERITY_ICON: Record<Severity, string> = { error: '$(error)', warning: '$
 function shownPath(item: Item): string {
   if (item.workspace) return path.relative(item.workspace, item.path) || '.';
   const home = os.homedir();
-  return home && (item.path === home || item.path.startsWith(home + path.sep)) ? `~${item.path.slice(home.length)}` : item.path;
+  return home && (item.path === home || item.path.startsWith(home + path.sep))
+    ? `~${item.path.slice(home.length)}`
+    : item.path;
 }
 
 export function itemPick(item: Item): { label: string; description: string; detail: string } {

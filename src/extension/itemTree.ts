@@ -3,9 +3,25 @@ import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import { systemOf } from '../core/systems/registry';
-import { childNodes, DEFAULT_TREE_MODE, GROUP_LABEL, type DecisionGroup, type TreeMode, type TreeNode } from './treeNodes';
+import {
+  childNodes,
+  DEFAULT_TREE_MODE,
+  GROUP_LABEL,
+  type DecisionGroup,
+  type TreeMode,
+  type TreeNode,
+} from './treeNodes';
 import { contextValueOf } from './flows/driftNotice';
-import { isLoadedUnreviewed, itemAriaLabel, itemDescription, itemLabel, itemTooltipMarkdown, kindIcon, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
+import {
+  isLoadedUnreviewed,
+  itemAriaLabel,
+  itemDescription,
+  itemLabel,
+  itemTooltipMarkdown,
+  kindIcon,
+  TOOLTIP_COMMANDS,
+  type TooltipContext,
+} from './itemText';
 import type { Decision, Item } from '../core/model';
 
 export type { TreeNode } from './treeNodes';
@@ -69,7 +85,9 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       const [icon, color] = GROUP_ICON[node.group];
       t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
       t.contextValue = 'skillgate.group';
-      t.accessibilityInformation = { label: `${GROUP_LABEL[node.group]}: ${node.count} ${node.count === 1 ? 'bundle' : 'bundles'}` };
+      t.accessibilityInformation = {
+        label: `${GROUP_LABEL[node.group]}: ${node.count} ${node.count === 1 ? 'bundle' : 'bundles'}`,
+      };
       return t;
     }
     if (node.kind === 'system') {
@@ -83,15 +101,28 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     }
     const item = node.item;
     const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
-    const t = new vscode.TreeItem(itemLabel(item), hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const t = new vscode.TreeItem(
+      itemLabel(item),
+      hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     t.id = item.id;
     t.description = itemDescription(item, this.snapshot);
     t.accessibilityInformation = { label: itemAriaLabel(item, this.snapshot) };
-    t.iconPath = new vscode.ThemeIcon(kindIcon(item), new vscode.ThemeColor(isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_COLOR : DECISION_COLOR[item.decision]));
+    t.iconPath = new vscode.ThemeIcon(
+      kindIcon(item),
+      new vscode.ThemeColor(isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_COLOR : DECISION_COLOR[item.decision]),
+    );
     const winner = item.shadowedBy ? this.snapshot?.items.find((i) => i.id === item.shadowedBy) : undefined;
-    t.tooltip = tooltip(item, { diagnostics: this.snapshot?.diagnostics.filter((d) => d.itemId === item.id) ?? [], ...(winner ? { winner } : {}) });
+    t.tooltip = tooltip(item, {
+      diagnostics: this.snapshot?.diagnostics.filter((d) => d.itemId === item.id) ?? [],
+      ...(winner ? { winner } : {}),
+    });
     t.contextValue = contextValueOf(item);
-    t.command = { command: 'vscode.open', title: 'Open', arguments: [fileUri(item.location.file), { selection: editorRange(item.location.range), preview: true }] };
+    t.command = {
+      command: 'vscode.open',
+      title: 'Open',
+      arguments: [fileUri(item.location.file), { selection: editorRange(item.location.range), preview: true }],
+    };
     return t;
   }
 }

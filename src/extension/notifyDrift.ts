@@ -7,7 +7,10 @@ import type { Item } from '../core/model';
 export async function notifyDrift(items: Item[], panels: ReviewPanels): Promise<void> {
   for (const item of items) {
     const what = item.trust === 'capabilities-changed' ? 'what it can do changed' : 'its files changed';
-    const choice = await vscode.window.showWarningMessage(notificationText(`Skillgate: ${item.name} is no longer trusted: ${what} since your review.`), 'Review changes');
+    const choice = await vscode.window.showWarningMessage(
+      notificationText(`Skillgate: ${item.name} is no longer trusted: ${what} since your review.`),
+      'Review changes',
+    );
     if (choice === 'Review changes') panels.open(item);
   }
 }

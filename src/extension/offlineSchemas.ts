@@ -21,7 +21,10 @@ interface SchemaSetting {
 
 /** The user's `json.schemas` with Skillgate's entries set to the shipped copies; others untouched. */
 export function withOfflineSchemas(current: readonly SchemaSetting[], extensionUri: vscode.Uri): SchemaSetting[] {
-  const ours = Object.entries(SCHEMA_URLS).map(([url, file]) => ({ url, schema: { $ref: vscode.Uri.joinPath(extensionUri, 'media', 'schemas', file).toString() } }));
+  const ours = Object.entries(SCHEMA_URLS).map(([url, file]) => ({
+    url,
+    schema: { $ref: vscode.Uri.joinPath(extensionUri, 'media', 'schemas', file).toString() },
+  }));
   return [...current.filter((s) => !(s.url && s.url in SCHEMA_URLS)), ...ours];
 }
 
@@ -32,7 +35,9 @@ function userSchemas(): SchemaSetting[] {
 
 /** Adds (or refreshes) the entries in the user settings. */
 export async function serveSchemasOffline(extensionUri: vscode.Uri): Promise<void> {
-  await vscode.workspace.getConfiguration('json').update('schemas', withOfflineSchemas(userSchemas(), extensionUri), vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration('json')
+    .update('schemas', withOfflineSchemas(userSchemas(), extensionUri), vscode.ConfigurationTarget.Global);
 }
 
 /** At activation: refresh entries a previous version added (its path is gone after an update); never add them unasked. */
@@ -41,5 +46,6 @@ export async function refreshOfflineSchemas(extensionUri: vscode.Uri): Promise<v
   const present = current.filter((s) => s.url && s.url in SCHEMA_URLS);
   if (present.length === 0) return;
   const wanted = withOfflineSchemas(current, extensionUri);
-  if (JSON.stringify(wanted) !== JSON.stringify(current)) await vscode.workspace.getConfiguration('json').update('schemas', wanted, vscode.ConfigurationTarget.Global);
+  if (JSON.stringify(wanted) !== JSON.stringify(current))
+    await vscode.workspace.getConfiguration('json').update('schemas', wanted, vscode.ConfigurationTarget.Global);
 }

@@ -26,7 +26,13 @@ export class Problems implements vscode.Disposable {
       // The code links to its section of the bundled docs/diagnostics.md.
       diag.code = { value: d.code, target: this.docs.link(d.code) };
       if (d.related?.length) {
-        diag.relatedInformation = d.related.map((r) => new vscode.DiagnosticRelatedInformation(new vscode.Location(fileUri(r.file), editorRange(r.range)), displayText(r.message)));
+        diag.relatedInformation = d.related.map(
+          (r) =>
+            new vscode.DiagnosticRelatedInformation(
+              new vscode.Location(fileUri(r.file), editorRange(r.range)),
+              displayText(r.message),
+            ),
+        );
       }
       const list = byFile.get(d.file) ?? [];
       list.push(diag);

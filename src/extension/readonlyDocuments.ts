@@ -23,7 +23,11 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
   ) {}
 
   static explainUri(itemId: string, name: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: READONLY_SCHEME, path: `/explain/Explain ${tabTitle(name)}.md`, query: new URLSearchParams({ item: itemId }).toString() });
+    return vscode.Uri.from({
+      scheme: READONLY_SCHEME,
+      path: `/explain/Explain ${tabTitle(name)}.md`,
+      query: new URLSearchParams({ item: itemId }).toString(),
+    });
   }
 
   static doctorUri(): vscode.Uri {
@@ -35,7 +39,8 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
     const id = new URLSearchParams(uri.query).get('item') ?? '';
     const snapshot = this.snapshot();
     const item = snapshot?.items.find((i) => i.id === id);
-    if (!snapshot || !item) return '# Not in the index\n\nThis item is no longer found in the workspace: it was removed or renamed.\n';
+    if (!snapshot || !item)
+      return '# Not in the index\n\nThis item is no longer found in the workspace: it was removed or renamed.\n';
     return explainMarkdown(snapshot, item);
   }
 
@@ -53,6 +58,9 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
 
 /** A bundle's name reduced to characters that are safe and readable in a tab title. */
 function tabTitle(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9._ -]+/g, '_').replace(/^[ .]+|[ .]+$/g, '').slice(0, 60);
+  const safe = name
+    .replace(/[^A-Za-z0-9._ -]+/g, '_')
+    .replace(/^[ .]+|[ .]+$/g, '')
+    .slice(0, 60);
   return safe || 'item';
 }

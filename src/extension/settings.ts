@@ -39,7 +39,11 @@ const EVA_MODES: readonly string[] = ['normal', 'team', 'swarm', 'ralph'];
 /** The Eva runtime Skillgate assumes (eva.md §3.4): from user settings only, never the workspace. */
 export function evaRuntime(): NonNullable<IndexOptions['evaRuntime']> {
   const mode = userValue<string>('eva.runtimeMode');
-  return { mode: mode !== undefined && EVA_MODES.includes(mode) ? mode : 'normal', teamWorker: userValue<boolean>('eva.teamWorker') === true, interactiveUser: userValue<boolean>('eva.interactiveUser') === true };
+  return {
+    mode: mode !== undefined && EVA_MODES.includes(mode) ? mode : 'normal',
+    teamWorker: userValue<boolean>('eva.teamWorker') === true,
+    interactiveUser: userValue<boolean>('eva.interactiveUser') === true,
+  };
 }
 
 function expandHome(p: string): string {

@@ -4,7 +4,16 @@ import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
-import { disable, doctor, enable, review, revoke, trustShown, type LifecycleContext, type TrustPreview } from '../core/trust/lifecycle';
+import {
+  disable,
+  doctor,
+  enable,
+  review,
+  revoke,
+  trustShown,
+  type LifecycleContext,
+  type TrustPreview,
+} from '../core/trust/lifecycle';
 import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
@@ -80,7 +89,9 @@ export class SkillgateService implements vscode.Disposable {
     return vscode.window.withProgress({ location: { viewId: 'skillgate.items' } }, async () => {
       // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+      const folders = (vscode.workspace.workspaceFolders ?? [])
+        .filter((f) => f.uri.scheme === 'file')
+        .map((f) => f.uri.fsPath);
       const store = this.store;
       const indexer = new Indexer({
         workspaces: folders,
@@ -96,18 +107,26 @@ export class SkillgateService implements vscode.Disposable {
       const fallback = (): Snapshot => {
         // A failed run ends here, so later changes are not held for a result that never comes.
         this.fullIndexRuns.finish(run);
-        return this.current ?? this.publish({ generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null });
+        return (
+          this.current ??
+          this.publish({ generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null })
+        );
       };
       return guardIndexAsync(
         async () => {
           this.watch(folders, indexer);
-          const loaded = await loggedIndexRunAsync(this.log, 'full index', () => indexer.indexAllAsync((done, total) => this.progress.fire({ done, total })));
+          const loaded = await loggedIndexRunAsync(this.log, 'full index', () =>
+            indexer.indexAllAsync((done, total) => this.progress.fire({ done, total })),
+          );
           const changed = this.fullIndexRuns.finish(run);
           if (!changed) return this.current ?? loaded;
           this.indexer = indexer;
           const replayed = (): Snapshot => {
-            if (changed.paths.length > 0) return loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(changed.paths));
-            return changed.storeChanged ? loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()) : loaded;
+            if (changed.paths.length > 0)
+              return loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(changed.paths));
+            return changed.storeChanged
+              ? loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot())
+              : loaded;
           };
           const snapshot = this.publish(replayed());
           this.watch(folders, indexer);
@@ -122,7 +141,13 @@ export class SkillgateService implements vscode.Disposable {
   /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
   rederive(): Snapshot | undefined {
     const indexer = this.indexer;
-    return indexer ? guardIndex(() => this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot())), () => this.current, this.failureUi) : undefined;
+    return indexer
+      ? guardIndex(
+          () => this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot())),
+          () => this.current,
+          this.failureUi,
+        )
+      : undefined;
   }
 
   lifecycle(): LifecycleContext {
@@ -151,7 +176,11 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   /** A trust-store change, logged with its time or its refusal, and shown at once, without waiting for the store watcher. */
-  private async storeChange<R extends { readonly ok: true } | { readonly ok: false; readonly message: string }>(operation: string, item: Item, change: () => Promise<R>): Promise<R> {
+  private async storeChange<R extends { readonly ok: true } | { readonly ok: false; readonly message: string }>(
+    operation: string,
+    item: Item,
+    change: () => Promise<R>,
+  ): Promise<R> {
     const started = performance.now();
     const r = await change();
     const what = `trust store: ${operation} ${displayText(item.name)}`;
@@ -172,7 +201,8 @@ export class SkillgateService implements vscode.Disposable {
 
   private publish(snapshot: Snapshot): Snapshot {
     const previous = this.current;
-    if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem) this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
+    if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
+      this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
     this.current = snapshot;
     this.changed.fire({ previous, snapshot });
     return snapshot;
@@ -196,14 +226,18 @@ export class SkillgateService implements vscode.Disposable {
       this.watchers.push(w);
     };
     const roots = agentSystems().flatMap((s) => s.workspaceRoots);
-    for (const folder of folders) for (const root of roots) add(new vscode.RelativePattern(fileUri(folder), `${root}/**`), onPath);
-    for (const tree of indexer.watchedTrees()) add(new vscode.RelativePattern(fileUri(tree.base), tree.pattern), onPath);
+    for (const folder of folders)
+      for (const root of roots) add(new vscode.RelativePattern(fileUri(folder), `${root}/**`), onPath);
+    for (const tree of indexer.watchedTrees())
+      add(new vscode.RelativePattern(fileUri(tree.base), tree.pattern), onPath);
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
       this.store.ensureDirectory();
     } catch (e) {
       // an unusable location: the store reports it as unavailable
-      this.log.warn(`trust store directory ${displayText(this.store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.warn(
+        `trust store directory ${displayText(this.store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
     const watched = indexer.watchedPaths();
@@ -218,7 +252,9 @@ export class SkillgateService implements vscode.Disposable {
   private flush(paths: string[], storeChanged: boolean): void {
     const indexer = this.indexer;
     const held = this.fullIndexRuns.record(paths, storeChanged);
-    this.log.info(`watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`);
+    this.log.info(
+      `watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`,
+    );
     if (held || !indexer) return;
     // Runs from a timer: nothing may escape into the extension host.
     guardIndex(
@@ -228,7 +264,8 @@ export class SkillgateService implements vscode.Disposable {
           this.publish(loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(paths)));
           // A hooks file written or edited since the last full index may name scripts no watcher covers yet; a new Eva project, roots to watch.
           if (watchKey(indexer) !== this.watching.paths) this.watch(this.watching.folders, indexer);
-        } else if (storeChanged) this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()));
+        } else if (storeChanged)
+          this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()));
       },
       () => undefined,
       this.failureUi,
@@ -251,7 +288,9 @@ export class SkillgateService implements vscode.Disposable {
       if ([...this.subtreeWatchers.keys()].some((d) => p === d || p.startsWith(d + path.sep))) continue;
       if (lstatEntry(p).type !== 'directory') continue;
       try {
-        const w = fs.watch(p, { recursive: true }, (_event, name) => this.batcher.path(name ? path.join(p, name.toString()) : p));
+        const w = fs.watch(p, { recursive: true }, (_event, name) =>
+          this.batcher.path(name ? path.join(p, name.toString()) : p),
+        );
         // A watched directory that goes away ends its watcher; the workbench's own watcher reports the removal.
         w.on('error', () => {
           w.close();

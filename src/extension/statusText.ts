@@ -28,9 +28,19 @@ export function statusSummary(snapshot: Snapshot): StatusSummary {
   if (c.loadedUnreviewed > 0) lines.push(`${c.loadedUnreviewed} loaded although not reviewed`);
   lines.push(`${plural(c.needsReview, 'needs', 'need')} review`, `${c.rejected} rejected`);
   if (snapshot.trustProblem) lines.push('the trust store is unreadable: everything fails closed');
-  const level: StatusLevel = c.rejected > 0 || snapshot.trustProblem ? 'error' : c.needsReview > 0 || c.loadedUnreviewed > 0 ? 'warning' : 'plain';
+  const level: StatusLevel =
+    c.rejected > 0 || snapshot.trustProblem
+      ? 'error'
+      : c.needsReview > 0 || c.loadedUnreviewed > 0
+        ? 'warning'
+        : 'plain';
   const filter: TreeFilter = c.rejected > 0 ? 'rejected' : c.needsReview > 0 ? 'needsReview' : 'all';
-  const click = filter === 'rejected' ? 'Click to show the rejected bundles.' : filter === 'needsReview' ? 'Click to show the bundles that need review.' : 'Click to show Skillgate.';
+  const click =
+    filter === 'rejected'
+      ? 'Click to show the rejected bundles.'
+      : filter === 'needsReview'
+        ? 'Click to show the bundles that need review.'
+        : 'Click to show Skillgate.';
   return {
     text: `$(shield) ${c.active}${loaded} $(eye) ${c.needsReview} $(error) ${c.rejected}`,
     tooltip: `Skillgate\n${lines.join('\n')}\n\n${click}`,

@@ -32,7 +32,16 @@ export class TreeModes {
   }
 
   /** The Filter and Group commands, and the status bar's click: the view, filtered to its worst state (or everything when all is well). */
-  commands(focusView: () => Thenable<unknown>): CommandHandlers<'skillgate.showNeedsReview' | 'skillgate.showRejected' | 'skillgate.showAll' | 'skillgate.groupByDecision' | 'skillgate.groupByFolder' | 'skillgate.showFiltered'> {
+  commands(
+    focusView: () => Thenable<unknown>,
+  ): CommandHandlers<
+    | 'skillgate.showNeedsReview'
+    | 'skillgate.showRejected'
+    | 'skillgate.showAll'
+    | 'skillgate.groupByDecision'
+    | 'skillgate.groupByFolder'
+    | 'skillgate.showFiltered'
+  > {
     return {
       'skillgate.showNeedsReview': () => this.set({ filter: 'needsReview' }),
       'skillgate.showRejected': () => this.set({ filter: 'rejected' }),
@@ -49,7 +58,8 @@ export class TreeModes {
   private apply(): void {
     this.tree.setMode(this.mode);
     const label = FILTER_LABEL[this.mode.filter];
-    this.view.description = [label, this.mode.groupByDecision ? 'by decision' : ''].filter(Boolean).join(' · ') || undefined;
+    this.view.description =
+      [label, this.mode.groupByDecision ? 'by decision' : ''].filter(Boolean).join(' · ') || undefined;
     void vscode.commands.executeCommand('setContext', 'skillgate.filter', this.mode.filter);
     void vscode.commands.executeCommand('setContext', 'skillgate.groupByDecision', this.mode.groupByDecision);
   }

@@ -18,9 +18,18 @@ export interface TreeMode {
 export const DEFAULT_TREE_MODE: TreeMode = { filter: 'all', groupByDecision: false };
 
 /** A decision group, worst first; what the agent loads unreviewed and what needs review are groups of their own. */
-export type DecisionGroup = 'rejected' | 'loadedUnreviewed' | 'needsReview' | 'disabled' | 'active' | 'displayOnly' | 'shadowed';
+export type DecisionGroup =
+  'rejected' | 'loadedUnreviewed' | 'needsReview' | 'disabled' | 'active' | 'displayOnly' | 'shadowed';
 
-export const DECISION_GROUPS: readonly DecisionGroup[] = ['rejected', 'loadedUnreviewed', 'needsReview', 'disabled', 'active', 'displayOnly', 'shadowed'];
+export const DECISION_GROUPS: readonly DecisionGroup[] = [
+  'rejected',
+  'loadedUnreviewed',
+  'needsReview',
+  'disabled',
+  'active',
+  'displayOnly',
+  'shadowed',
+];
 
 export const GROUP_LABEL: Record<DecisionGroup, string> = {
   rejected: 'Rejected',
@@ -89,23 +98,36 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
     const pending = new Set(needsReview(s).map((i) => i.id));
     const counts = new Map<DecisionGroup, number>();
     for (const i of tops) counts.set(decisionGroup(i, pending), (counts.get(decisionGroup(i, pending)) ?? 0) + 1);
-    return DECISION_GROUPS.filter((g) => counts.has(g)).map((group) => ({ kind: 'group', id: `group:${group}`, group, count: counts.get(group) ?? 0 }));
+    return DECISION_GROUPS.filter((g) => counts.has(g)).map((group) => ({
+      kind: 'group',
+      id: `group:${group}`,
+      group,
+      count: counts.get(group) ?? 0,
+    }));
   }
   if (!node) {
     const folders: TreeNode[] = s.workspaces
       .filter((ws) => tops.some((i) => i.workspace === ws))
       .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: displayText(path.basename(ws)), workspace: ws }));
-    if (tops.some((i) => i.workspace === null)) folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
+    if (tops.some((i) => i.workspace === null))
+      folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
     return folders;
   }
   if (node.kind === 'group') {
     const pending = new Set(needsReview(s).map((i) => i.id));
-    return tops.filter((i) => decisionGroup(i, pending) === node.group).map((item) => ({ kind: 'item', id: item.id, item }));
+    return tops
+      .filter((i) => decisionGroup(i, pending) === node.group)
+      .map((item) => ({ kind: 'item', id: item.id, item }));
   }
   if (node.kind === 'folder') {
     return agentSystems()
       .filter((system) => ofSystem(tops, system.id).some((i) => i.workspace === node.workspace))
-      .map((system) => ({ kind: 'system', id: `system:${system.id}\0${node.id}`, system: system.id, workspace: node.workspace }));
+      .map((system) => ({
+        kind: 'system',
+        id: `system:${system.id}\0${node.id}`,
+        system: system.id,
+        workspace: node.workspace,
+      }));
   }
   if (node.kind === 'system') {
     return ofSystem(tops, node.system)

@@ -33,7 +33,8 @@ export function quickPickText(text: string): string {
 /** A UI port whose every message is a safe notification; flows and panels go through it. */
 export function safeUi(ui: UiPort): UiPort {
   return {
-    confirm: (message, detail, action, options) => ui.confirm(notificationText(message), detail.split('\n').map(notificationText).join('\n'), action, options),
+    confirm: (message, detail, action, options) =>
+      ui.confirm(notificationText(message), detail.split('\n').map(notificationText).join('\n'), action, options),
     offer: (message, action) => ui.offer(notificationText(message), action),
     info: (message) => ui.info(notificationText(message)),
     error: (message) => ui.error(notificationText(message)),

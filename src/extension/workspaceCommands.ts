@@ -19,7 +19,18 @@ export interface WorkspaceCommandDeps {
 }
 
 /** The commands on the whole workspace, the trust store and Skillgate itself. */
-export function workspaceCommands(deps: WorkspaceCommandDeps): CommandHandlers<'skillgate.refresh' | 'skillgate.focus' | 'skillgate.validateWorkspace' | 'skillgate.doctor' | 'skillgate.installRivumiPlugin' | 'skillgate.serveSchemasOffline' | 'skillgate.showLog' | 'skillgate.showDiagnosticDocumentation'> {
+export function workspaceCommands(
+  deps: WorkspaceCommandDeps,
+): CommandHandlers<
+  | 'skillgate.refresh'
+  | 'skillgate.focus'
+  | 'skillgate.validateWorkspace'
+  | 'skillgate.doctor'
+  | 'skillgate.installRivumiPlugin'
+  | 'skillgate.serveSchemasOffline'
+  | 'skillgate.showLog'
+  | 'skillgate.showDiagnosticDocumentation'
+> {
   const { service, docs } = deps;
   return {
     'skillgate.refresh': () => service.refreshAll(),
@@ -29,7 +40,9 @@ export function workspaceCommands(deps: WorkspaceCommandDeps): CommandHandlers<'
       const errors = s.diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = s.diagnostics.filter((d) => d.severity === 'warning').length;
       await vscode.commands.executeCommand('workbench.actions.view.problems');
-      void vscode.window.showInformationMessage(`Skillgate: ${errors} error(s), ${warnings} warning(s) in ${s.items.filter((i) => i.parent === null).length} item(s).`);
+      void vscode.window.showInformationMessage(
+        `Skillgate: ${errors} error(s), ${warnings} warning(s) in ${s.items.filter((i) => i.parent === null).length} item(s).`,
+      );
     },
     'skillgate.doctor': async () => {
       const doc = await vscode.workspace.openTextDocument(ReadonlyDocuments.doctorUri());
@@ -44,10 +57,19 @@ export function workspaceCommands(deps: WorkspaceCommandDeps): CommandHandlers<'
 
 /** Installs a plugin manifest into a folder's `.rivumi/plugins/`, drops any old trust in it, and offers its review. */
 async function installRivumiPlugin(service: SkillgateService, panels: ReviewPanels): Promise<void> {
-  if (!vscode.workspace.isTrusted) return windowUi.error('Restricted Mode: trust this workspace in VS Code before installing plugins into it.');
-  const folder = vscode.workspace.workspaceFolders?.length === 1 ? vscode.workspace.workspaceFolders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Install the Rivumi plugin into which folder?' });
+  if (!vscode.workspace.isTrusted)
+    return windowUi.error('Restricted Mode: trust this workspace in VS Code before installing plugins into it.');
+  const folder =
+    vscode.workspace.workspaceFolders?.length === 1
+      ? vscode.workspace.workspaceFolders[0]
+      : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Install the Rivumi plugin into which folder?' });
   if (!folder) return;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Install', title: 'Rivumi plugin manifest', filters: { 'Plugin manifest': ['json'] } });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: 'Install',
+    title: 'Rivumi plugin manifest',
+    filters: { 'Plugin manifest': ['json'] },
+  });
   if (!picked?.[0]) return;
   const r = service.install(picked[0].fsPath, folder.uri.fsPath);
   if (!r.ok) return windowUi.error(r.message);
@@ -55,6 +77,11 @@ async function installRivumiPlugin(service: SkillgateService, panels: ReviewPane
   const item = service.snapshot?.items.find((i) => i.path === r.file);
   if (item) await service.revoke(item);
   // Rivumi loads it from now on, trusted or not (it has no enable switch): say so, and offer the review.
-  const open = await vscode.window.showInformationMessage(notificationText(`Installed plugin ${r.name} at ${r.source}. ${r.loads.charAt(0).toUpperCase()}${r.loads.slice(1)}, and it is not reviewed: review it, then trust it, or remove the file.`), 'Review');
+  const open = await vscode.window.showInformationMessage(
+    notificationText(
+      `Installed plugin ${r.name} at ${r.source}. ${r.loads.charAt(0).toUpperCase()}${r.loads.slice(1)}, and it is not reviewed: review it, then trust it, or remove the file.`,
+    ),
+    'Review',
+  );
   if (open === 'Review' && item) panels.open(item);
 }

@@ -29,8 +29,12 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
   });
 
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
-  const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const treeRow = (label: string) =>
+    page
+      .locator('.pane-body .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
+  const description = async (label: string) =>
+    ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
   const waitDescription = async (label: string, expected: string) => {
     const deadline = Date.now() + 15000;
     while ((await description(label)) !== expected) {
@@ -54,7 +58,9 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
 
   it('shows the missing output schema in the Problems panel', async () => {
     await page.keyboard.press('Control+Shift+M');
-    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'workflow skill is missing output_schema' });
+    const problem = page.locator('.markers-panel .monaco-list-row', {
+      hasText: 'workflow skill is missing output_schema',
+    });
     await problem.first().waitFor({ timeout: 30000 });
     assert.match((await problem.first().textContent()) ?? '', /eva\.skill\.schema-missing/);
     await page.keyboard.press('Control+Shift+M');
@@ -64,17 +70,30 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
     await treeRow('review-skill (skill review)').first().click({ button: 'right' });
     const menu = page.locator('.context-view');
     await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
-    assert.equal(await menu.locator('.action-item', { hasText: /^Enable|^Disable/ }).count(), 0, 'no Enable or Disable in the context menu');
+    assert.equal(
+      await menu.locator('.action-item', { hasText: /^Enable|^Disable/ }).count(),
+      0,
+      'no Enable or Disable in the context menu',
+    );
     await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().hover();
     await page.keyboard.press('Enter');
     const frame = await reviewFrame(page, 'review-skill');
-    assert.match((await frame.locator('.notice').allTextContents()).join(' '), /Eva-CLI has no Skillgate enable switch/);
-    assert.ok(((await frame.locator('#root').textContent()) ?? '').includes('config/skills/review/SKILL.md'), 'the skill folder is covered');
+    assert.match(
+      (await frame.locator('.notice').allTextContents()).join(' '),
+      /Eva-CLI has no Skillgate enable switch/,
+    );
+    assert.ok(
+      ((await frame.locator('#root').textContent()) ?? '').includes('config/skills/review/SKILL.md'),
+      'the skill folder is covered',
+    );
     // The skill contract in Eva's terms: the runtime gate, and each permission asked, granted, and what decided it.
     const contract = (await frame.locator('#contract').textContent()) ?? '';
     assert.match(contract, /Skill contract \(Eva-CLI\)/);
     assert.match(contract, /runtime gate\s*normal \(assumed runtime: normal/);
-    assert.match(contract, /permission read_workspace\s*asks yes, gets no — decided by config\/policies\/adapter\.yaml: adapter_policy\.defaults\.read_workspace/);
+    assert.match(
+      contract,
+      /permission read_workspace\s*asks yes, gets no — decided by config\/policies\/adapter\.yaml: adapter_policy\.defaults\.read_workspace/,
+    );
     await frame.locator('#contract').screenshot({ path: path.join(RESULTS, 'eva-review-contract.png') });
     await frame.locator('button', { hasText: 'Trust…' }).click();
     const dialog = page.locator('.monaco-dialog-box');

@@ -16,7 +16,10 @@ describe('Skillgate guidance in the workbench (packaged VSIX, code-server + Chro
     wb = await startDemoWorkbench({ name: 'guidance' });
     page = wb.page;
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
-    await page.locator('.pane-body .monaco-list-row .label-name', { hasText: /^repo-tools$/ }).first().waitFor({ timeout: 60000 });
+    await page
+      .locator('.pane-body .monaco-list-row .label-name', { hasText: /^repo-tools$/ })
+      .first()
+      .waitFor({ timeout: 60000 });
   });
 
   afterEach(async function () {
@@ -40,7 +43,10 @@ describe('Skillgate guidance in the workbench (packaged VSIX, code-server + Chro
     // The rendered report, decision first, inside the Markdown preview's webview.
     const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     await frame.locator('h1', { hasText: 'repo-tools' }).first().waitFor({ timeout: 30000 });
-    assert.ok(/not_reviewed/.test((await frame.locator('body').textContent()) ?? ''), 'the preview shows the reason code');
+    assert.ok(
+      /not_reviewed/.test((await frame.locator('body').textContent()) ?? ''),
+      'the preview shows the reason code',
+    );
     const titles = (await tabs().allTextContents()).map((t) => t.trim());
     assert.ok(!titles.some((t) => /Untitled/.test(t)), `no Untitled tab: ${titles.join(' | ')}`);
     assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'no tab has unsaved changes');
@@ -48,7 +54,10 @@ describe('Skillgate guidance in the workbench (packaged VSIX, code-server + Chro
 
   it('offers a walkthrough from review to trust to CI', async () => {
     await runCommand(page, 'Welcome: Open Walkthrough...');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Skillgate' }).first().click({ timeout: 15000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Skillgate' })
+      .first()
+      .click({ timeout: 15000 });
     for (const step of ['See what your agents would load', 'Review a bundle', 'Trust, then enable', 'Gate it in CI']) {
       await page.locator('.getting-started-step', { hasText: step }).first().waitFor({ timeout: 30000 });
     }

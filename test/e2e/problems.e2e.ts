@@ -59,7 +59,10 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
   const shot = async (name: string) => {
     if (SHOTS) await page.screenshot({ path: path.join(PROJECT_ROOT, 'docs/images', `${name}-${SHOTS}.png`) });
   };
-  const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const treeRow = (label: string) =>
+    page
+      .locator('.pane-body .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
   const problemRow = (text: string) => page.locator('.markers-panel .monaco-list-row', { hasText: text });
   /** Opens the Problems panel (the shortcut toggles it) and shows only the markers that mention `filter`. */
   const showProblems = async (filter: string) => {
@@ -70,7 +73,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
   };
   const hover = () => page.locator('.monaco-hover:visible, .workbench-hover:visible').last();
 
-  it('shows a rejected bundle\'s diagnostics in its tooltip, with a Show in Problems link that opens the panel', async () => {
+  it("shows a rejected bundle's diagnostics in its tooltip, with a Show in Problems link that opens the panel", async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
     const row = treeRow('broken-upload').first();
     await row.waitFor({ timeout: 60000 });
@@ -81,7 +84,11 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     const text = (await hover().textContent()) ?? '';
     assert.match(text, /MCP server `upload` URL may not contain a query or fragment \(plugin\.toml:12\)/);
     assert.match(text, /\.codewhale\/plugins\/broken-upload/);
-    assert.doesNotMatch(text, new RegExp(demo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the path is workspace-relative');
+    assert.doesNotMatch(
+      text,
+      new RegExp(demo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      'the path is workspace-relative',
+    );
     await hover().locator('a', { hasText: 'Show in Problems' }).click();
     await problemRow('URL may not contain a query').first().waitFor({ timeout: 15000 });
   });
@@ -102,18 +109,28 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await page.locator('.monaco-editor .view-line', { hasText: 'network_hosts' }).first().waitFor({ timeout: 15000 });
     // With the marker selected, Ctrl+. opens the same quick fixes as the editor's light bulb.
     // The actions are computed asynchronously: ask again until the menu lists them.
-    const entry = (text: string) => page.locator('.context-view .action-item, .action-widget .monaco-list-row', { hasText: text }).first();
+    const entry = (text: string) =>
+      page.locator('.context-view .action-item, .action-widget .monaco-list-row', { hasText: text }).first();
     const docs = entry('Show the documentation for codewhale.capabilities.network-hosts-mismatch');
     const menuDeadline = Date.now() + 20000;
     for (;;) {
       await problemRow('capabilities.network_hosts must exactly match').first().click();
       await page.keyboard.press('Control+.');
-      if (await docs.waitFor({ timeout: 3000 }).then(() => true, () => false)) break;
+      if (
+        await docs.waitFor({ timeout: 3000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
       await page.keyboard.press('Escape');
     }
     await entry('Set network_hosts to ["api.weather.example"]').click();
-    await page.locator('.monaco-editor .view-line', { hasText: 'api.weather.example"]' }).first().waitFor({ timeout: 10000 });
+    await page
+      .locator('.monaco-editor .view-line', { hasText: 'api.weather.example"]' })
+      .first()
+      .waitFor({ timeout: 10000 });
     await page.locator('.monaco-editor .view-line', { hasText: '[plugin]' }).first().click();
     await page.keyboard.press('Control+S');
     const file = path.join(demo, '.codewhale/plugins/weather/plugin.toml');
@@ -122,7 +139,9 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       if (Date.now() > deadline) throw new Error(`not fixed: ${fs.readFileSync(file, 'utf8')}`);
       await page.waitForTimeout(200);
     }
-    await problemRow('capabilities.network_hosts must exactly match').first().waitFor({ state: 'detached', timeout: 20000 });
+    await problemRow('capabilities.network_hosts must exactly match')
+      .first()
+      .waitFor({ state: 'detached', timeout: 20000 });
   });
 
   for (const [file, key, described] of [
@@ -141,7 +160,9 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       for (;;) {
         await page.mouse.move(0, 0);
         await token.hover();
-        const shown = await hover().textContent({ timeout: 3000 }).catch(() => '');
+        const shown = await hover()
+          .textContent({ timeout: 3000 })
+          .catch(() => '');
         if (shown?.includes(described)) break;
         if (Date.now() > deadline) throw new Error(`no schema hover for ${key} in ${file}: ${shown ?? ''}`);
       }

@@ -14,7 +14,9 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
   let page: Page;
   let stateDir: string;
   const repoTools = () => {
-    const state = JSON.parse(fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8')) as { bundles: Record<string, { name: string; enabled: boolean; trust: unknown }> };
+    const state = JSON.parse(fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8')) as {
+      bundles: Record<string, { name: string; enabled: boolean; trust: unknown }>;
+    };
     const entry = Object.values(state.bundles).find((b) => b.name === 'repo-tools');
     assert.ok(entry, 'repo-tools in the store');
     return entry;
@@ -28,7 +30,12 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
       codewhaleHome: (root) => path.join(root, 'no-home'),
       // Trusted and enabled earlier, from the CLI: what Restricted Mode must still let the user switch off.
       prepare: (demo, state) => {
-        const sg = (...args: string[]) => execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', ...args], { env: { ...process.env, SKILLGATE_STATE_DIR: state }, encoding: 'utf8' });
+        const sg = (...args: string[]) =>
+          execFileSync(
+            process.execPath,
+            [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', ...args],
+            { env: { ...process.env, SKILLGATE_STATE_DIR: state }, encoding: 'utf8' },
+          );
         const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;
         sg('trust', 'repo-tools', token);
         sg('enable', 'repo-tools');
@@ -50,13 +57,22 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await wb?.stop();
   });
 
-  const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const treeRow = (label: string) =>
+    page
+      .locator('.pane-body .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
 
   it('indexes read-only and marks every bundle workspace_untrusted', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
-    assert.equal(((await treeRow('repo-tools').first().locator('.label-description').textContent()) ?? '').trim(), 'off in Restricted Mode');
-    assert.equal(((await treeRow('reviewer').first().locator('.label-description').textContent()) ?? '').trim(), 'active · guidance');
+    assert.equal(
+      ((await treeRow('repo-tools').first().locator('.label-description').textContent()) ?? '').trim(),
+      'off in Restricted Mode',
+    );
+    assert.equal(
+      ((await treeRow('reviewer').first().locator('.label-description').textContent()) ?? '').trim(),
+      'active · guidance',
+    );
   });
 
   it('hides Trust from the menus and the palette, and disables it in the review panel', async () => {
@@ -75,7 +91,10 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await input.waitFor({ state: 'visible' });
     await input.fill('>Skillgate: Trust');
     await page.waitForTimeout(800);
-    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Trust Bundle' }).count(), 0);
+    assert.equal(
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Trust Bundle' }).count(),
+      0,
+    );
     await page.keyboard.press('Escape');
   });
 
@@ -91,7 +110,10 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     assert.equal(await frame.locator('button', { hasText: 'Revoke' }).isDisabled(), false);
     assert.equal(await frame.locator('button', { hasText: 'Trust…' }).isDisabled(), true);
     assert.equal(await frame.locator('button', { hasText: 'Enable' }).isDisabled(), true);
-    assert.equal(((await frame.locator('.notice').first().textContent()) ?? '').trim(), 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.');
+    assert.equal(
+      ((await frame.locator('.notice').first().textContent()) ?? '').trim(),
+      'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.',
+    );
 
     // Disable from the panel: the store changes, the panel says so.
     await frame.locator('button', { hasText: 'Disable' }).click();
@@ -109,7 +131,11 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
       button.disabled = false;
       button.click();
     });
-    await (await reviewFrame(page, 'repo-tools')).locator('#status.error', { hasText: 'Restricted Mode' }).waitFor({ timeout: 10000 });
+    await (
+      await reviewFrame(page, 'repo-tools')
+    )
+      .locator('#status.error', { hasText: 'Restricted Mode' })
+      .waitFor({ timeout: 10000 });
     assert.equal(repoTools().enabled, false);
 
     // Revoke from the palette: offered, confirmed, performed.
@@ -131,10 +157,16 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible' });
     await input.fill('>Skillgate: Disable Bundle');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Disable Bundle' }).first().waitFor({ timeout: 10000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Disable Bundle' })
+      .first()
+      .waitFor({ timeout: 10000 });
     await input.fill('>Skillgate: Enable Bundle');
     await page.waitForTimeout(800);
-    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Enable Bundle' }).count(), 0);
+    assert.equal(
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Enable Bundle' }).count(),
+      0,
+    );
     await page.keyboard.press('Escape');
     await reviewFrame(page, 'repo-tools');
   });

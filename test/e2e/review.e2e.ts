@@ -54,9 +54,14 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
   /** The drift notification would cover the panel in a screenshot. */
   const clearNotifications = async () => {
     await runCommand(page, 'Notifications: Clear All Notifications');
-    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .first()
+      .waitFor({ state: 'detached', timeout: 5000 })
+      .catch(() => undefined);
   };
-  const text = async (f: Frame, selector: string) => ((await f.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  const text = async (f: Frame, selector: string) =>
+    ((await f.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
   const trustPill = (f: Frame) => text(f, '.state .pill');
 
   it('shows the hooks as a table with column headers, the files each hook runs with their coverage, and when Rivumi runs them', async () => {
@@ -64,10 +69,19 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     const headers = (await frame.locator('#capabilities table.hooks th').allTextContents()).map((h) => h.trim());
     assert.deepEqual(headers, ['event', 'command', 'timeout', 'tools', 'working directory']);
     const rows = await frame.locator('#capabilities table.hooks tbody tr:not(.hook-files)').allTextContents();
-    assert.ok(rows.some((r) => /pre_tool_use\s*python3 scripts\/deny-secrets\.py\s*2s\s*read_file\s*workspace folder/.test(r)), rows.join(' | '));
+    assert.ok(
+      rows.some((r) => /pre_tool_use\s*python3 scripts\/deny-secrets\.py\s*2s\s*read_file\s*workspace folder/.test(r)),
+      rows.join(' | '),
+    );
     const covered = await frame.locator('#capabilities .hook-file-list li.covered').allTextContents();
-    assert.ok(covered.some((c) => /scripts\/deny-secrets\.py covered: its bytes are part of the review token/.test(c)), covered.join(' | '));
-    assert.match(await text(frame, '#capabilities .hooks-when'), /^Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment/);
+    assert.ok(
+      covered.some((c) => /scripts\/deny-secrets\.py covered: its bytes are part of the review token/.test(c)),
+      covered.join(' | '),
+    );
+    assert.match(
+      await text(frame, '#capabilities .hooks-when'),
+      /^Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment/,
+    );
   });
 
   it('shows no "configured on" pill on a rejected bundle: its servers say they will not start', async () => {
@@ -75,19 +89,29 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     assert.match(await text(frame, '.decision'), /rejected|Rejected/);
     assert.equal(await frame.locator('#capabilities .pill.on').count(), 0);
     const states = await frame.locator('#capabilities .card-title .pill.muted').allTextContents();
-    assert.ok(states.length > 0 && states.every((s) => /^not started: the agent does not load this bundle \(it is rejected\)$/.test(s.trim())), states.join(' | '));
+    assert.ok(
+      states.length > 0 &&
+        states.every((s) => /^not started: the agent does not load this bundle \(it is rejected\)$/.test(s.trim())),
+      states.join(' | '),
+    );
   });
 
-  it('says per component whether it will be active, and shows a skill\'s and a command\'s text when expanded', async () => {
+  it("says per component whether it will be active, and shows a skill's and a command's text when expanded", async () => {
     const frame = await openReview('repo-tools');
-    const components = (await frame.locator('#capabilities li.component').allTextContents()).map((c) => c.replace(/\s+/g, ' ').trim());
+    const components = (await frame.locator('#capabilities li.component').allTextContents()).map((c) =>
+      c.replace(/\s+/g, ' ').trim(),
+    );
     assert.ok(components.length >= 2, components.join(' | '));
-    for (const c of components) assert.match(c, /^(skills|commands) from \S+ — not active: the bundle is not trusted and enabled$/);
+    for (const c of components)
+      assert.match(c, /^(skills|commands) from \S+ — not active: the bundle is not trusted and enabled$/);
     assert.ok(!components.some((c) => /^skills skills/.test(c)), 'not "skills skills"');
     const skillBody = frame.locator('#capabilities li.skill details.body');
     assert.equal(await skillBody.locator('pre').isVisible(), false, 'collapsed at first');
     await skillBody.locator('summary').first().click();
-    assert.match((await skillBody.locator('pre').first().textContent()) ?? '', /Read the issue, find the owning component/);
+    assert.match(
+      (await skillBody.locator('pre').first().textContent()) ?? '',
+      /Read the issue, find the owning component/,
+    );
     const commandBody = frame.locator('#capabilities li.command details.body');
     await commandBody.locator('summary').first().click();
     assert.ok(((await commandBody.locator('pre').first().textContent()) ?? '').length > 0);
@@ -99,7 +123,10 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 10000 });
     const detail = (await dialog.locator('#monaco-dialog-message-detail').textContent()) ?? '';
-    assert.match(detail, /You are trusting exactly the codewhale bundle you reviewed \(review token [0-9a-f]{12}…[0-9a-f]{12}\)\./);
+    assert.match(
+      detail,
+      /You are trusting exactly the codewhale bundle you reviewed \(review token [0-9a-f]{12}…[0-9a-f]{12}\)\./,
+    );
     assert.match(detail, /Commands it will run:\s*• node mcp\/server\.mjs --mode=readonly {2}\(MCP server issues\)/);
     assert.match(detail, /Trusting starts nothing: it stays disabled until you enable it\./);
     // The focused button is the one Enter presses: the harmless one, not Trust.
@@ -121,23 +148,42 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
   it('shows what changed as a person writes it: the arguments before → after, the review time in words', async () => {
     const mcpFile = path.join(demo, '.codewhale/plugins/repo-tools/mcp.json');
     fs.writeFileSync(mcpFile, fs.readFileSync(mcpFile, 'utf8').replace('"--mode=readonly"', '"--mode=write"'));
-    const frame = await until('repo-tools', 'the changes', async (f) => (await f.locator('#changes .argv-change').count()) > 0);
+    const frame = await until(
+      'repo-tools',
+      'the changes',
+      async (f) => (await f.locator('#changes .argv-change').count()) > 0,
+    );
     const change = await text(frame, '#changes ul.changes li');
-    assert.match(change, /^changed arguments of MCP server `issues`: \["mcp\/server\.mjs", "--mode=readonly"\] → \["mcp\/server\.mjs", "--mode=write"\]/);
+    assert.match(
+      change,
+      /^changed arguments of MCP server `issues`: \["mcp\/server\.mjs", "--mode=readonly"\] → \["mcp\/server\.mjs", "--mode=write"\]/,
+    );
     assert.doesNotMatch(change, /args\.--mode=write/);
     assert.equal(await text(frame, '#changes .argv-line.before .argv-label'), 'before');
-    assert.deepEqual(await frame.locator('#changes .argv-line.before .argtoken').allTextContents(), ['mcp/server.mjs', '--mode=readonly']);
+    assert.deepEqual(await frame.locator('#changes .argv-line.before .argtoken').allTextContents(), [
+      'mcp/server.mjs',
+      '--mode=readonly',
+    ]);
     assert.equal(await text(frame, '#changes .argv-line.after .argv-label'), 'after');
-    assert.deepEqual(await frame.locator('#changes .argv-line.after .argtoken').allTextContents(), ['mcp/server.mjs', '--mode=write']);
+    assert.deepEqual(await frame.locator('#changes .argv-line.after .argtoken').allTextContents(), [
+      'mcp/server.mjs',
+      '--mode=write',
+    ]);
     const when = frame.locator('#changes h2 .reviewed-at');
     assert.match(((await when.textContent()) ?? '').trim(), /^\(reviewed (just now|\d+ minutes? ago)\)$/);
     assert.match((await when.getAttribute('title')) ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
-    assert.match(await text(frame, '.banner.changed'), /If you trusted it before the change, that trust covered only the earlier version and no longer applies\./);
+    assert.match(
+      await text(frame, '.banner.changed'),
+      /If you trusted it before the change, that trust covered only the earlier version and no longer applies\./,
+    );
     assert.doesNotMatch(await text(frame, '.banner.changed'), /if at all/);
     // Enabled, but not active until re-trusted: no green pill in the header or on the server.
     assert.equal(await frame.locator('.pill.on').count(), 0);
     assert.equal(await text(frame, '.state .pill.muted'), 'enabled, but not active');
-    assert.equal(await text(frame, '#capabilities .card-title .pill.muted'), 'not started: the bundle changed since your review');
+    assert.equal(
+      await text(frame, '#capabilities .card-title .pill.muted'),
+      'not started: the bundle changed since your review',
+    );
     await clearNotifications();
     await page.screenshot({ path: path.join(RESULTS, 'review-after-light.png') });
   });
@@ -152,9 +198,14 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
       await page.keyboard.press('Control+K');
       await page.keyboard.press('Control+T');
       await page.locator('.quick-input-widget .quick-input-box input').fill(theme);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${theme}`) }).first().waitFor();
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${theme}`) })
+        .first()
+        .waitFor();
       await page.keyboard.press('Enter');
-      await until('repo-tools', theme, async (f) => (await f.evaluate<string>('document.body.className')).split(/\s+/).includes(bodyClass));
+      await until('repo-tools', theme, async (f) =>
+        (await f.evaluate<string>('document.body.className')).split(/\s+/).includes(bodyClass),
+      );
       await page.waitForTimeout(500);
       if (shot) await page.screenshot({ path: path.join(RESULTS, shot) });
     }
@@ -167,11 +218,20 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 10000 });
     await dialog.locator('.monaco-button', { hasText: /^Trust$/ }).click();
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'It was enabled before this change' });
+    const toast = page.locator('.notifications-toasts .notification-toast', {
+      hasText: 'It was enabled before this change',
+    });
     await toast.waitFor({ timeout: 15000 });
-    assert.match((await toast.textContent()) ?? '', /Trusted repo-tools\. It was enabled before this change; trusting turned it off, as every re-review does\. Enable it again\?/);
+    assert.match(
+      (await toast.textContent()) ?? '',
+      /Trusted repo-tools\. It was enabled before this change; trusting turned it off, as every re-review does\. Enable it again\?/,
+    );
     await toast.locator('.monaco-button', { hasText: 'Enable again' }).click();
-    frame = await until('repo-tools', 'enabled again', async (f) => (await trustPill(f)) === 'trust: trusted' && (await text(f, '.state .pill.on')) === 'enabled');
+    frame = await until(
+      'repo-tools',
+      'enabled again',
+      async (f) => (await trustPill(f)) === 'trust: trusted' && (await text(f, '.state .pill.on')) === 'enabled',
+    );
     assert.match(await text(frame, '#capabilities .card-title'), /configured on/);
   });
 });

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 
 /** Every reason code (model.ts): none may reach a description or a screen reader. */
-const REASON_CODE = /\b(loaded_unreviewed|component_active|manifest_invalid|skill_invalid|component_invalid|load_aborted|name_conflict|skill_limit_exceeded|plugin_limit_exceeded|unsupported_components|component_inactive|not_reviewed|content_changed|capabilities_changed|not_enabled|not_applicable|hooks_not_opted_in|bundle_inactive|trust_store_unavailable|workspace_untrusted|staged_skill_invalid|display_only)\b/;
+const REASON_CODE =
+  /\b(loaded_unreviewed|component_active|manifest_invalid|skill_invalid|component_invalid|load_aborted|name_conflict|skill_limit_exceeded|plugin_limit_exceeded|unsupported_components|component_inactive|not_reviewed|content_changed|capabilities_changed|not_enabled|not_applicable|hooks_not_opted_in|bundle_inactive|trust_store_unavailable|workspace_untrusted|staged_skill_invalid|display_only)\b/;
 
 /**
  * The tree as a user and a screen reader meet it (issue 14 items 1-4): words, not codes;
@@ -31,8 +32,12 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
   });
 
   const rows = () => page.locator('.pane-body .monaco-list-row');
-  const treeRow = (label: string) => rows().filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
-  const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const treeRow = (label: string) =>
+    rows().filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+    });
+  const description = async (label: string) =>
+    ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
   const expand = async (label: string) => {
     const row = treeRow(label).first();
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
@@ -46,7 +51,10 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     // may just after a reload, while the first snapshot lands): open it again, a few times.
     for (let attempt = 1; ; attempt++) {
       try {
-        await page.locator('.part.sidebar .title-actions [aria-label="Filter and Group"]').first().click({ timeout: 10000 });
+        await page
+          .locator('.part.sidebar .title-actions [aria-label="Filter and Group"]')
+          .first()
+          .click({ timeout: 10000 });
         const entry = page.locator('.context-view .action-item', { hasText: item }).first();
         await entry.waitFor({ timeout: 5000 });
         // A workbench menu acts on Enter over the hovered entry (as in workbench.e2e.ts).
@@ -83,8 +91,12 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
       ['repo-tools', 'needs review'],
     ];
     for (const [label, expected] of expectations) assert.equal(await description(label), expected, label);
-    assert.deepEqual((await treeRow('formatter').locator('.label-description').allTextContents()).map((d) => d.trim()).sort(), ['needs review', 'shadowed by your user bundle']);
-    for (const d of await rows().locator('.label-description').allTextContents()) assert.doesNotMatch(d, REASON_CODE, d);
+    assert.deepEqual(
+      (await treeRow('formatter').locator('.label-description').allTextContents()).map((d) => d.trim()).sort(),
+      ['needs review', 'shadowed by your user bundle'],
+    );
+    for (const d of await rows().locator('.label-description').allTextContents())
+      assert.doesNotMatch(d, REASON_CODE, d);
     const title = page.locator('.part.sidebar .composite.title h2').first();
     assert.equal(((await title.textContent()) ?? '').trim().toUpperCase(), 'SKILLGATE: AGENTS');
     assert.ok(await title.evaluate((h) => h.scrollWidth <= h.clientWidth), 'the title is not cut off');
@@ -107,7 +119,8 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     await expand('test-pack');
     await expand('lint-lsp');
     await expand('hooks.json');
-    const icon = async (label: string) => (await treeRow(label).first().locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '';
+    const icon = async (label: string) =>
+      (await treeRow(label).first().locator('.custom-view-tree-node-item-icon').first().getAttribute('class')) ?? '';
     const kinds: [string, string][] = [
       ['repo-tools', 'codicon-package'],
       ['test-pack', 'codicon-plug'],
@@ -131,24 +144,49 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     // Loaded although not reviewed: Rivumi's test-pack and Eva-CLI's review-skill and lint-skill; rejected: broken-upload and Eva's summarize-skill.
     assert.match(label, /^Skillgate, \d+ active, 3 loaded although not reviewed, \d+ need review, 2 rejected$/);
     await item.hover();
-    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Click to show the rejected bundles.' });
+    const hover = page
+      .locator('.workbench-hover, .monaco-hover')
+      .filter({ hasText: 'Click to show the rejected bundles.' });
     await hover.first().waitFor({ timeout: 10000 });
     await page.mouse.move(0, 0);
   });
 
   it('leads from the status bar to the rejected bundles, and filters and groups from the title bar, remembered across a reload', async () => {
     await page.locator('.statusbar-item[id$="skillgate.status"]').click();
-    await waitLabels((ls) => ls.includes('broken-upload') && !ls.includes('repo-tools') && !ls.includes('reviewer'), 'rejected only');
+    await waitLabels(
+      (ls) => ls.includes('broken-upload') && !ls.includes('repo-tools') && !ls.includes('reviewer'),
+      'rejected only',
+    );
     await treeMenu('Show Bundles That Need Review');
-    await waitLabels((ls) => ls.includes('repo-tools') && ls.includes('test-pack') && !ls.includes('broken-upload') && !ls.includes('reviewer'), 'needs review only');
+    await waitLabels(
+      (ls) =>
+        ls.includes('repo-tools') &&
+        ls.includes('test-pack') &&
+        !ls.includes('broken-upload') &&
+        !ls.includes('reviewer'),
+      'needs review only',
+    );
     await treeMenu('Group by Decision');
-    await waitLabels((ls) => ls.includes('Needs review') && ls.includes('Loaded · not reviewed') && !ls.includes('demo-workspace'), 'grouped by decision');
+    await waitLabels(
+      (ls) => ls.includes('Needs review') && ls.includes('Loaded · not reviewed') && !ls.includes('demo-workspace'),
+      'grouped by decision',
+    );
     await page.reload();
     await openView();
-    await waitLabels((ls) => ls.includes('Needs review') && ls.includes('repo-tools') && !ls.includes('broken-upload') && !ls.includes('demo-workspace'), 'the mode after a reload');
+    await waitLabels(
+      (ls) =>
+        ls.includes('Needs review') &&
+        ls.includes('repo-tools') &&
+        !ls.includes('broken-upload') &&
+        !ls.includes('demo-workspace'),
+      'the mode after a reload',
+    );
     await treeMenu('Show All Bundles');
     await treeMenu('Group by Folder');
-    await waitLabels((ls) => ls.includes('demo-workspace') && ls.includes('broken-upload') && ls.includes('reviewer'), 'everything, by folder');
+    await waitLabels(
+      (ls) => ls.includes('demo-workspace') && ls.includes('broken-upload') && ls.includes('reviewer'),
+      'everything, by folder',
+    );
   });
 
   it('reads well in the light, dark and high-contrast themes (screenshots)', async () => {
@@ -157,13 +195,25 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
     for (const label of ['repo-tools', 'test-pack']) await expand(label);
     await treeRow('issues').first().waitFor({ timeout: 15000 });
-    for (const [theme, file] of [['Default Light Modern', 'light'], ['Default Dark Modern', 'dark'], ['Default High Contrast', 'hc']] as const) {
+    for (const [theme, file] of [
+      ['Default Light Modern', 'light'],
+      ['Default Dark Modern', 'dark'],
+      ['Default High Contrast', 'hc'],
+    ] as const) {
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor({ state: 'visible' });
       await input.fill('>Preferences: Color Theme');
-      await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Default Dark Modern' }).first().waitFor({ timeout: 10000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row', {
+          has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }),
+        })
+        .first()
+        .click();
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'Default Dark Modern' })
+        .first()
+        .waitFor({ timeout: 10000 });
       await input.fill(theme);
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: theme, hasNotText: 'Browse' }).first();
       await row.waitFor({ timeout: 10000 });
@@ -172,7 +222,10 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
       await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 20000 });
       await page.mouse.move(700, 300);
       await page.waitForTimeout(500);
-      await page.screenshot({ path: path.join(RESULTS, `tree-after-${file}.png`), clip: { x: 0, y: 0, width: 520, height: 620 } });
+      await page.screenshot({
+        path: path.join(RESULTS, `tree-after-${file}.png`),
+        clip: { x: 0, y: 0, width: 520, height: 620 },
+      });
     }
   });
 });

@@ -21,7 +21,10 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     wb = await startDemoWorkbench({
       name: 'workbench',
       // The tests edit files and trust bundles: a copy of the demo, with the XSS fixture, and a store of their own.
-      prepare: (copy: string) => fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/xss-bundle'), path.join(copy, '.codewhale/plugins/xss-demo'), { recursive: true }),
+      prepare: (copy: string) =>
+        fs.cpSync(path.join(PROJECT_ROOT, 'test/fixtures/xss-bundle'), path.join(copy, '.codewhale/plugins/xss-demo'), {
+          recursive: true,
+        }),
     });
     page = wb.page;
     demo = wb.demo;
@@ -35,7 +38,10 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await wb?.stop();
   });
 
-  const treeRow = (label: string) => page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const treeRow = (label: string) =>
+    page
+      .locator('.pane-body .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
 
   it('shows the Skillgate view with every item and its decision', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
@@ -60,13 +66,20 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     // test-pack's skill enters the prompt unreviewed too; its hook waits for the opt-in. Shown in the warning colour.
     await treeRow('test-pack').first().locator('.monaco-tl-twistie').click();
     await treeRow('test-writer').first().waitFor({ timeout: 15000 });
-    assert.equal((await treeRow('test-writer').first().locator('.label-description').textContent())?.trim(), 'loaded · not reviewed');
-    assert.equal((await treeRow('pre_tool_use').first().locator('.label-description').textContent())?.trim(), 'hooks off (opt-in not set) · python3 scripts/deny-secrets.py');
+    assert.equal(
+      (await treeRow('test-writer').first().locator('.label-description').textContent())?.trim(),
+      'loaded · not reviewed',
+    );
+    assert.equal(
+      (await treeRow('pre_tool_use').first().locator('.label-description').textContent())?.trim(),
+      'hooks off (opt-in not set) · python3 scripts/deny-secrets.py',
+    );
     assert.equal(await treeRow('test-pack').first().locator('.codicon-plug').count(), 1, 'the Rivumi plugin icon');
     await page.screenshot({ path: path.join(RESULTS, 'rivumi-loaded-unreviewed.png') });
   });
 
-  const description = async (label: string) => ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const description = async (label: string) =>
+    ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
   const waitDescription = async (label: string, expected: string) => {
     const deadline = Date.now() + 15000;
     while ((await description(label)) !== expected) {
@@ -79,14 +92,25 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await treeRow('test-pack').first().click({ button: 'right' });
     const menu = page.locator('.context-view');
     await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
-    assert.equal(await menu.locator('.action-item', { hasText: /^Enable/ }).count(), 0, 'no Enable in the context menu');
+    assert.equal(
+      await menu.locator('.action-item', { hasText: /^Enable/ }).count(),
+      0,
+      'no Enable in the context menu',
+    );
     await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().hover();
     await page.keyboard.press('Enter');
     const frame = await reviewFrame(page, 'test-pack');
     await frame.locator('button', { hasText: 'Trust…' }).waitFor();
-    assert.equal(await frame.locator('button', { hasText: /^Enable$|^Disable$/ }).count(), 0, 'no Enable or Disable button');
+    assert.equal(
+      await frame.locator('button', { hasText: /^Enable$|^Disable$/ }).count(),
+      0,
+      'no Enable or Disable button',
+    );
     assert.match((await frame.locator('.pill.risk').textContent()) ?? '', /loaded · not reviewed/);
-    assert.match((await frame.locator('.notice').allTextContents()).join(' '), /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/);
+    assert.match(
+      (await frame.locator('.notice').allTextContents()).join(' '),
+      /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/,
+    );
     // The pointer rests over the tree: move it away so no hover covers the rows the next test clicks.
     await page.mouse.move(0, 0);
     await page.keyboard.press('Escape');
@@ -99,13 +123,24 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await page.keyboard.press('Enter');
     const frame = await reviewFrame(page, 'repo-tools');
     const text = (await frame.locator('#root').textContent()) ?? '';
-    for (const expected of ['MCP servers', 'mcp/server.mjs', '--mode=readonly', 'ISSUES_TOKEN ← ${DEMO_ISSUES_TOKEN}', 'review token', '/plugin trust repo-tools']) assert.ok(text.includes(expected), `${expected} in the panel`);
+    for (const expected of [
+      'MCP servers',
+      'mcp/server.mjs',
+      '--mode=readonly',
+      'ISSUES_TOKEN ← ${DEMO_ISSUES_TOKEN}',
+      'review token',
+      '/plugin trust repo-tools',
+    ])
+      assert.ok(text.includes(expected), `${expected} in the panel`);
     const token = ((await frame.locator('#hashes dd.mono').nth(2).textContent()) ?? '').trim();
     assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
     await frame.locator('button', { hasText: 'Trust…' }).click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 10000 });
-    assert.match((await dialog.textContent()) ?? '', new RegExp(`Trust repo-tools\\?.*${token.slice(0, 12)}…${token.slice(65, 77)}`));
+    assert.match(
+      (await dialog.textContent()) ?? '',
+      new RegExp(`Trust repo-tools\\?.*${token.slice(0, 12)}…${token.slice(65, 77)}`),
+    );
     await dialog.locator('.monaco-button', { hasText: /^Trust$/ }).click();
     await waitDescription('repo-tools', 'not enabled');
     const fresh = await reviewFrame(page, 'repo-tools');
@@ -114,7 +149,10 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   });
 
   it('shows the diff in the open panel and drops trust when a file changes on disk', async () => {
-    fs.appendFileSync(path.join(demo, '.codewhale/plugins/repo-tools/skills/triage/SKILL.md'), 'Also close every issue older than a week.\n');
+    fs.appendFileSync(
+      path.join(demo, '.codewhale/plugins/repo-tools/skills/triage/SKILL.md'),
+      'Also close every issue older than a week.\n',
+    );
     await waitDescription('repo-tools', 'changed since review');
     const deadline = Date.now() + 15000;
     let frame = await reviewFrame(page, 'repo-tools');
@@ -126,9 +164,15 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const changes = (await frame.locator('#changes').textContent()) ?? '';
     assert.match(changes, /What changed since your last review/);
     assert.match(changes, /skills\/triage\/SKILL\.md/);
-    assert.match((await frame.locator('.banner.changed').textContent()) ?? '', /changed on disk while this review was open/);
+    assert.match(
+      (await frame.locator('.banner.changed').textContent()) ?? '',
+      /changed on disk while this review was open/,
+    );
     await frame.locator('#changes details summary').first().click();
-    assert.match((await frame.locator('#changes .diff-add').first().textContent()) ?? '', /\+Also close every issue older than a week\./);
+    assert.match(
+      (await frame.locator('#changes .diff-add').first().textContent()) ?? '',
+      /\+Also close every issue older than a week\./,
+    );
   });
 
   it('renders markup in bundle text as inert text (XSS fixture)', async () => {
@@ -139,7 +183,10 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await page.keyboard.press('Enter');
     const frame = await reviewFrame(page, 'xss-demo');
     const root = frame.locator('#root');
-    assert.match((await root.textContent()) ?? '', /<script>document\.title='pwned-script'<\/script><img src=x onerror=/);
+    assert.match(
+      (await root.textContent()) ?? '',
+      /<script>document\.title='pwned-script'<\/script><img src=x onerror=/,
+    );
     assert.equal(await root.locator('img, script, a[href^="javascript"]').count(), 0);
     assert.doesNotMatch(await frame.evaluate('document.title'), /pwned/);
     assert.doesNotMatch(await page.title(), /pwned/);
@@ -163,7 +210,9 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
 
   it('shows the invalid MCP URL in the Problems panel', async () => {
     await page.keyboard.press('Control+Shift+M');
-    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'MCP server `upload` URL may not contain a query or fragment' });
+    const problem = page.locator('.markers-panel .monaco-list-row', {
+      hasText: 'MCP server `upload` URL may not contain a query or fragment',
+    });
     await problem.first().waitFor({ timeout: 30000 });
     const text = (await problem.first().textContent()) ?? '';
     assert.match(text, /codewhale\.mcp\.url-query/);
@@ -179,7 +228,8 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await treeRow('repo-tools').first().click({ button: 'right' });
     await page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first().hover();
     await page.keyboard.press('Enter');
-    const pill = async () => ((await (await reviewFrame(page, 'repo-tools')).locator('.state .pill').first().textContent()) ?? '').trim();
+    const pill = async () =>
+      ((await (await reviewFrame(page, 'repo-tools')).locator('.state .pill').first().textContent()) ?? '').trim();
     const until = async (what: string, test: () => Promise<boolean>) => {
       const deadline = Date.now() + 20000;
       while (!(await test().catch(() => false))) {
@@ -195,9 +245,13 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     mcp.mcpServers.exfil = { type: 'http', url: 'https://exfil.example/mcp' };
     fs.writeFileSync(mcpFile, `${JSON.stringify(mcp, null, 2)}\n`);
     await waitDescription('repo-tools', 'invalid manifest');
-    await until('the invalid state', async () => ((await (await reviewFrame(page, 'repo-tools')).locator('.notice').count()) > 0));
+    await until(
+      'the invalid state',
+      async () => (await (await reviewFrame(page, 'repo-tools')).locator('.notice').count()) > 0,
+    );
     const frame = await reviewFrame(page, 'repo-tools');
-    const reason = /Plugin bundle `repo-tools` is invalid: mcp\.json server `exfil` has unknown type `http`.*\(mcp\.json:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
+    const reason =
+      /Plugin bundle `repo-tools` is invalid: mcp\.json server `exfil` has unknown type `http`.*\(mcp\.json:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
     assert.match((await frame.locator('.notice').first().textContent()) ?? '', reason);
     assert.equal(await pill(), 'trust: capabilities-changed', 'not the old "trust: trusted"');
     assert.equal(await frame.locator('button', { hasText: 'Trust…' }).isDisabled(), true);
@@ -224,7 +278,9 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       button.disabled = false;
       button.click();
     });
-    await until('the refusal', async () => reason.test((await (await reviewFrame(page, 'repo-tools')).locator('#status.error').textContent()) ?? ''));
+    await until('the refusal', async () =>
+      reason.test((await (await reviewFrame(page, 'repo-tools')).locator('#status.error').textContent()) ?? ''),
+    );
     assert.equal(await pill(), 'trust: capabilities-changed');
   });
 });

@@ -44,7 +44,13 @@ export interface FuzzInput {
 
 /** The layout of an input root: the workspace, user home, a directory outside both, the trust store. */
 export function layout(root: string): { ws: string; wsLink: string; home: string; outside: string; state: string } {
-  return { ws: path.join(root, 'ws'), wsLink: path.join(root, 'ws-link'), home: path.join(root, 'home'), outside: path.join(root, 'outside'), state: path.join(root, 'state') };
+  return {
+    ws: path.join(root, 'ws'),
+    wsLink: path.join(root, 'ws-link'),
+    home: path.join(root, 'home'),
+    outside: path.join(root, 'outside'),
+    state: path.join(root, 'state'),
+  };
 }
 
 /** Writes an input's starting tree (everything but the ops) under an empty `root`. */
@@ -53,16 +59,33 @@ export function materializeBase(input: FuzzInput, root: string): void {
   fs.mkdirSync(l.ws, { recursive: true });
   fs.mkdirSync(l.outside, { recursive: true });
   fs.writeFileSync(path.join(l.outside, 'run.sh'), '#!/bin/sh\necho outside\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(l.outside, 'secret.md'), '---\nname: secret\ndescription: outside the workspace\n---\nsecret\n');
-  fs.writeFileSync(path.join(l.outside, 'plugin.toml'), 'schema_version = 1\n[plugin]\nname = "outside"\nversion = "1.0.0"\n');
-  for (const name of input.codewhale) fs.cpSync(path.join(PROJECT_ROOT, CODEWHALE_BASES[name] as string), path.join(l.ws, '.codewhale/plugins', name), { recursive: true });
-  for (const name of input.home) fs.cpSync(path.join(PROJECT_ROOT, CODEWHALE_BASES[name] as string), path.join(l.home, 'plugins', name), { recursive: true });
+  fs.writeFileSync(
+    path.join(l.outside, 'secret.md'),
+    '---\nname: secret\ndescription: outside the workspace\n---\nsecret\n',
+  );
+  fs.writeFileSync(
+    path.join(l.outside, 'plugin.toml'),
+    'schema_version = 1\n[plugin]\nname = "outside"\nversion = "1.0.0"\n',
+  );
+  for (const name of input.codewhale)
+    fs.cpSync(path.join(PROJECT_ROOT, CODEWHALE_BASES[name] as string), path.join(l.ws, '.codewhale/plugins', name), {
+      recursive: true,
+    });
+  for (const name of input.home)
+    fs.cpSync(path.join(PROJECT_ROOT, CODEWHALE_BASES[name] as string), path.join(l.home, 'plugins', name), {
+      recursive: true,
+    });
   if (input.rivumiDemo) {
-    fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace/.rivumi'), path.join(l.ws, '.rivumi'), { recursive: true });
-    fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace/scripts'), path.join(l.ws, 'scripts'), { recursive: true });
+    fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace/.rivumi'), path.join(l.ws, '.rivumi'), {
+      recursive: true,
+    });
+    fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace/scripts'), path.join(l.ws, 'scripts'), {
+      recursive: true,
+    });
   }
   if (input.evaDemo) {
-    for (const dir of ['config', 'schemas']) fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace', dir), path.join(l.ws, dir), { recursive: true });
+    for (const dir of ['config', 'schemas'])
+      fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace', dir), path.join(l.ws, dir), { recursive: true });
     fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-home/.codex'), path.join(l.home, '.codex'), { recursive: true });
   }
   for (const f of input.rivumi) {
@@ -141,16 +164,47 @@ function generateOp(rng: Rng, root: string): Op | undefined {
   const dirs = all.filter((e) => e.type === 'dir');
   const ofType = (re: RegExp) => files.filter((f) => re.test(f.rel.toString('latin1')));
   const file = () => (files.length ? rng.pick(files).rel : undefined);
-  const kind = rng.weighted<Op['op']>([[14, 'flip'], [8, 'insert'], [6, 'truncate'], [14, 'json'], [6, 'toml'], [9, 'frontmatter'], [9, 'rename'], [8, 'add'], [7, 'symlink'], [3, 'chmod'], [4, 'delete'], [2, 'nest'], [1, 'many'], [4, 'copy']]);
+  const kind = rng.weighted<Op['op']>([
+    [14, 'flip'],
+    [8, 'insert'],
+    [6, 'truncate'],
+    [14, 'json'],
+    [6, 'toml'],
+    [9, 'frontmatter'],
+    [9, 'rename'],
+    [8, 'add'],
+    [7, 'symlink'],
+    [3, 'chmod'],
+    [4, 'delete'],
+    [2, 'nest'],
+    [1, 'many'],
+    [4, 'copy'],
+  ]);
   const text = (b: Buffer) => bytesText(b);
   switch (kind) {
     case 'flip': {
       const f = file();
-      return f && { op: 'flip', path: text(f), at: rng.next(), byte: rng.pick([0x00, 0x1b, 0x7f, 0x80, 0x9b, 0xc3, 0xff, 0x22, 0x5b, 0x7b, 0x0a, 0x0d, rng.int(256)]) };
+      return (
+        f && {
+          op: 'flip',
+          path: text(f),
+          at: rng.next(),
+          byte: rng.pick([0x00, 0x1b, 0x7f, 0x80, 0x9b, 0xc3, 0xff, 0x22, 0x5b, 0x7b, 0x0a, 0x0d, rng.int(256)]),
+        }
+      );
     }
     case 'insert': {
       const f = file();
-      const bytes = rng.pick([Buffer.from('\x1b[1A\x1b[2K'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xff, 0xfe]), Buffer.from('\u202e'), Buffer.from('\0'), Buffer.from('"'), Buffer.from('\n---\n'), rng.bytes(rng.range(1, 8))]);
+      const bytes = rng.pick([
+        Buffer.from('\x1b[1A\x1b[2K'),
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('\u202e'),
+        Buffer.from('\0'),
+        Buffer.from('"'),
+        Buffer.from('\n---\n'),
+        rng.bytes(rng.range(1, 8)),
+      ]);
       return f && { op: 'insert', path: text(f), at: rng.next(), bytes: text(bytes) };
     }
     case 'truncate': {
@@ -172,7 +226,12 @@ function generateOp(rng: Rng, root: string): Op | undefined {
     case 'frontmatter': {
       const ms = ofType(/\.md$/i);
       const how = rng.pick(FRONT_MATTER_MUTATIONS);
-      const size = how === 'huge' ? rng.pick(SIZES.huge) : how === 'deep-yaml' ? rng.pick(SIZES.deep) : rng.int(CONTROL_STRINGS.length * 10);
+      const size =
+        how === 'huge'
+          ? rng.pick(SIZES.huge)
+          : how === 'deep-yaml'
+            ? rng.pick(SIZES.deep)
+            : rng.int(CONTROL_STRINGS.length * 10);
       return ms.length ? { op: 'frontmatter', path: text(rng.pick(ms).rel), how, at: rng.int(1000), size } : undefined;
     }
     case 'rename': {
@@ -181,8 +240,23 @@ function generateOp(rng: Rng, root: string): Op | undefined {
     }
     case 'add': {
       const d = dirs.length ? rng.pick(dirs).rel : Buffer.from('ws');
-      const k = rng.weighted<'file' | 'dir' | 'fifo'>([[6, 'file'], [3, 'dir'], [1, 'fifo']]);
-      return { op: 'add', path: text(join(d, rng.pick(NAME_POOL))), kind: k, content: rng.bool(0.5) ? '' : text(Buffer.from(rng.pick(['---\nname: added\n---\nbody\n', '{}', 'schema_version = 1\n', ...CONTROL_STRINGS]))) };
+      const k = rng.weighted<'file' | 'dir' | 'fifo'>([
+        [6, 'file'],
+        [3, 'dir'],
+        [1, 'fifo'],
+      ]);
+      return {
+        op: 'add',
+        path: text(join(d, rng.pick(NAME_POOL))),
+        kind: k,
+        content: rng.bool(0.5)
+          ? ''
+          : text(
+              Buffer.from(
+                rng.pick(['---\nname: added\n---\nbody\n', '{}', 'schema_version = 1\n', ...CONTROL_STRINGS]),
+              ),
+            ),
+      };
     }
     case 'symlink': {
       const e = all.length ? rng.pick(all) : undefined;
@@ -213,10 +287,21 @@ function generateOp(rng: Rng, root: string): Op | undefined {
     }
     case 'many': {
       const d = dirs.length ? rng.pick(dirs).rel : undefined;
-      return d && { op: 'many', path: text(d), count: rng.weighted([[8, rng.range(20, 300)], [1, 4100]]) };
+      return (
+        d && {
+          op: 'many',
+          path: text(d),
+          count: rng.weighted([
+            [8, rng.range(20, 300)],
+            [1, 4100],
+          ]),
+        }
+      );
     }
     case 'copy': {
-      const e = all.length ? rng.pick(all.filter((x) => x.type !== 'link').length ? all.filter((x) => x.type !== 'link') : all) : undefined;
+      const e = all.length
+        ? rng.pick(all.filter((x) => x.type !== 'link').length ? all.filter((x) => x.type !== 'link') : all)
+        : undefined;
       return e && { op: 'copy', path: text(e.rel), to: text(newName(rng, baseName(e.rel))) };
     }
   }
@@ -229,16 +314,47 @@ function generateOp(rng: Rng, root: string): Op | undefined {
 export function generateInput(seed: string, index: number, root: string): FuzzInput {
   const rng = new Rng(`${seed}:${index}`);
   const names = Object.keys(CODEWHALE_BASES);
-  const codewhale = [...new Set(Array.from({ length: rng.weighted([[2, 0], [6, 1], [3, 2], [1, 3]]) }, () => rng.pick(names)))];
+  const codewhale = [
+    ...new Set(
+      Array.from(
+        {
+          length: rng.weighted([
+            [2, 0],
+            [6, 1],
+            [3, 2],
+            [1, 3],
+          ]),
+        },
+        () => rng.pick(names),
+      ),
+    ),
+  ];
   const home = rng.bool(0.15) ? [rng.pick(codewhale.length ? codewhale : names)] : [];
   const rivumiDemo = rng.bool(0.2);
   const rivumi = rng.bool(0.75) ? generateRivumi(rng) : [];
   // Its own stream, so every input a seed gave before Eva stays the same.
   const evaDemo = new Rng(`${seed}:${index}:eva`).bool(0.25);
-  const base: FuzzInput = { seed, index, codewhale, home, rivumiDemo, evaDemo, rivumi, ops: [], hooksOptIn: rng.bool(0.4), workspaceTwice: rng.bool(0.05) };
+  const base: FuzzInput = {
+    seed,
+    index,
+    codewhale,
+    home,
+    rivumiDemo,
+    evaDemo,
+    rivumi,
+    ops: [],
+    hooksOptIn: rng.bool(0.4),
+    workspaceTwice: rng.bool(0.05),
+  };
   materializeBase(base, root);
   const ops: Op[] = [];
-  const count = rng.weighted([[1, 0], [4, 1], [4, 2], [3, 3], [2, 5]]);
+  const count = rng.weighted([
+    [1, 0],
+    [4, 1],
+    [4, 2],
+    [3, 3],
+    [2, 5],
+  ]);
   for (let i = 0; i < count; i++) {
     const op = generateOp(rng, root);
     if (!op) continue;

@@ -58,7 +58,8 @@ async function main(): Promise<number> {
       process.stderr.write(`fuzz: ${done} inputs, ${failing} failing, ${(done / (ms / 1000)).toFixed(1)} inputs/s\n`);
     },
   });
-  if (values.json) console.log(JSON.stringify({ ...report, inputsPerSecond: report.inputs / (report.elapsedMs / 1000) }, null, 2));
+  if (values.json)
+    console.log(JSON.stringify({ ...report, inputsPerSecond: report.inputs / (report.elapsedMs / 1000) }, null, 2));
   else console.log(formatReport(report));
   return report.groups.length ? 1 : 0;
 }

@@ -12,9 +12,27 @@ export type Op =
   | { readonly op: 'flip'; readonly path: string; readonly at: number; readonly byte: number }
   | { readonly op: 'insert'; readonly path: string; readonly at: number; readonly bytes: string }
   | { readonly op: 'truncate'; readonly path: string; readonly length: number }
-  | { readonly op: 'json'; readonly path: string; readonly how: JsonMutation; readonly at: number; readonly size: number }
-  | { readonly op: 'toml'; readonly path: string; readonly how: TextMutation; readonly at: number; readonly size: number }
-  | { readonly op: 'frontmatter'; readonly path: string; readonly how: FrontMatterMutation; readonly at: number; readonly size: number }
+  | {
+      readonly op: 'json';
+      readonly path: string;
+      readonly how: JsonMutation;
+      readonly at: number;
+      readonly size: number;
+    }
+  | {
+      readonly op: 'toml';
+      readonly path: string;
+      readonly how: TextMutation;
+      readonly at: number;
+      readonly size: number;
+    }
+  | {
+      readonly op: 'frontmatter';
+      readonly path: string;
+      readonly how: FrontMatterMutation;
+      readonly at: number;
+      readonly size: number;
+    }
   | { readonly op: 'rename'; readonly path: string; readonly name: string }
   | { readonly op: 'add'; readonly path: string; readonly kind: 'file' | 'dir' | 'fifo'; readonly content: string }
   | { readonly op: 'symlink'; readonly path: string; readonly target: string }
@@ -24,13 +42,38 @@ export type Op =
   | { readonly op: 'many'; readonly path: string; readonly count: number }
   | { readonly op: 'copy'; readonly path: string; readonly to: string };
 
-export type JsonMutation = 'deep-array' | 'deep-object' | 'duplicate-key' | 'wrong-type' | 'huge' | 'proto' | 'controls';
+export type JsonMutation =
+  'deep-array' | 'deep-object' | 'duplicate-key' | 'wrong-type' | 'huge' | 'proto' | 'controls';
 export type TextMutation = 'deep-array' | 'deep-table' | 'duplicate-key' | 'wrong-type' | 'huge' | 'controls';
-export type FrontMatterMutation = 'engine' | 'deep-yaml' | 'duplicate-name' | 'controls' | 'huge' | 'unclosed' | 'line-endings';
+export type FrontMatterMutation =
+  'engine' | 'deep-yaml' | 'duplicate-name' | 'controls' | 'huge' | 'unclosed' | 'line-endings';
 
-export const JSON_MUTATIONS: readonly JsonMutation[] = ['deep-array', 'deep-object', 'duplicate-key', 'wrong-type', 'huge', 'proto', 'controls'];
-export const TEXT_MUTATIONS: readonly TextMutation[] = ['deep-array', 'deep-table', 'duplicate-key', 'wrong-type', 'huge', 'controls'];
-export const FRONT_MATTER_MUTATIONS: readonly FrontMatterMutation[] = ['engine', 'deep-yaml', 'duplicate-name', 'controls', 'huge', 'unclosed', 'line-endings'];
+export const JSON_MUTATIONS: readonly JsonMutation[] = [
+  'deep-array',
+  'deep-object',
+  'duplicate-key',
+  'wrong-type',
+  'huge',
+  'proto',
+  'controls',
+];
+export const TEXT_MUTATIONS: readonly TextMutation[] = [
+  'deep-array',
+  'deep-table',
+  'duplicate-key',
+  'wrong-type',
+  'huge',
+  'controls',
+];
+export const FRONT_MATTER_MUTATIONS: readonly FrontMatterMutation[] = [
+  'engine',
+  'deep-yaml',
+  'duplicate-name',
+  'controls',
+  'huge',
+  'unclosed',
+  'line-endings',
+];
 
 const SLASH = Buffer.from('/');
 /** A symlink target written as `@root/outside/x` points into the input root wherever it is built. */
@@ -123,7 +166,12 @@ export function applyOp(root: string, op: Op): void {
     case 'symlink':
       if (st) fs.rmSync(abs, { recursive: true, force: true });
       fs.mkdirSync(dirOf(abs), { recursive: true });
-      fs.symlinkSync(op.target.startsWith(ROOT_MARK) ? join(Buffer.from(root), textBytes(op.target.slice(ROOT_MARK.length))) : textBytes(op.target), abs);
+      fs.symlinkSync(
+        op.target.startsWith(ROOT_MARK)
+          ? join(Buffer.from(root), textBytes(op.target.slice(ROOT_MARK.length)))
+          : textBytes(op.target),
+        abs,
+      );
       return;
     case 'chmod':
       if (st && !st.isSymbolicLink()) fs.chmodSync(abs, op.mode);
@@ -159,7 +207,10 @@ export function applyOp(root: string, op: Op): void {
 }
 
 /** Every value position of a parsed JSON document: [container, key]. */
-function slots(v: unknown, out: [Record<string, unknown> | unknown[], string | number][] = []): [Record<string, unknown> | unknown[], string | number][] {
+function slots(
+  v: unknown,
+  out: [Record<string, unknown> | unknown[], string | number][] = [],
+): [Record<string, unknown> | unknown[], string | number][] {
   if (Array.isArray(v)) {
     v.forEach((x, i) => {
       out.push([v, i]);
@@ -237,7 +288,8 @@ export function mutateJson(text: string, how: JsonMutation, at: number, size: nu
       const [obj, k] = target;
       const dupKey = how === 'proto' ? '__proto__' : k;
       obj[MARK] = 0;
-      const value = how === 'proto' ? '{"polluted":true,"name":"x"}' : (WRONG_TYPES[size % WRONG_TYPES.length] as string);
+      const value =
+        how === 'proto' ? '{"polluted":true,"name":"x"}' : (WRONG_TYPES[size % WRONG_TYPES.length] as string);
       return JSON.stringify(doc, null, 2).replace(`${MARK_JSON}: 0`, `${JSON.stringify(dupKey)}: ${value}`);
     }
   }
@@ -262,10 +314,16 @@ export function mutateToml(text: string, how: TextMutation, at: number, size: nu
       return setValue('{a='.repeat(size) + '1' + '}'.repeat(size));
     case 'duplicate-key':
       if (!pick) return text;
-      lines.splice(pick[1] + 1, 0, `${pick[0].slice(0, pick[0].indexOf('='))}= ${WRONG_TYPES[size % 3] === 'null' ? '"dup"' : '1'}`);
+      lines.splice(
+        pick[1] + 1,
+        0,
+        `${pick[0].slice(0, pick[0].indexOf('='))}= ${WRONG_TYPES[size % 3] === 'null' ? '"dup"' : '1'}`,
+      );
       return lines.join('\n');
     case 'wrong-type':
-      return setValue(['1', 'true', '[]', '{}', '"x"', '1979-05-27', '-inf', '0x10', "'''multi'''"][size % 9] as string);
+      return setValue(
+        ['1', 'true', '[]', '{}', '"x"', '1979-05-27', '-inf', '0x10', "'''multi'''"][size % 9] as string,
+      );
     case 'huge':
       return setValue(`"${'A'.repeat(size)}"`);
     case 'controls':
@@ -284,10 +342,14 @@ export function mutateFrontMatter(text: string, how: FrontMatterMutation, at: nu
     }
     case 'deep-yaml': {
       const nested = Array.from({ length: size }, (_, i) => `${'  '.repeat(i)}a:`).join('\n');
-      return hasFence ? `---\n${at % 2 ? `x: ${deepArray(size)}` : nested}\n${rest}` : `---\nname: deep\n${nested}\n---\n${text}`;
+      return hasFence
+        ? `---\n${at % 2 ? `x: ${deepArray(size)}` : nested}\n${rest}`
+        : `---\nname: deep\n${nested}\n---\n${text}`;
     }
     case 'duplicate-name':
-      return hasFence ? `---\nname: first\n${rest.replace(/^---/m, 'name: second\n---')}` : `---\nname: a\nname: b\n---\n${text}`;
+      return hasFence
+        ? `---\nname: first\n${rest.replace(/^---/m, 'name: second\n---')}`
+        : `---\nname: a\nname: b\n---\n${text}`;
     case 'controls': {
       const c = CONTROL_STRINGS[size % CONTROL_STRINGS.length] as string;
       return hasFence ? `---\ndescription: ${c}\n${rest.replace(/^(name:.*)$/m, `$1${c}`)}` : `# ${c}\n${text}`;

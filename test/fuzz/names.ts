@@ -48,7 +48,13 @@ const TEXT_NAMES = [
   'x.json',
 ];
 
-const RAW_NAMES = [Buffer.from('bad\xff', 'latin1'), Buffer.from('\xc3', 'latin1'), Buffer.from('\xed\xa0\x80.md', 'latin1'), Buffer.from('\xff.json', 'latin1'), Buffer.from('caf\xe9', 'latin1')];
+const RAW_NAMES = [
+  Buffer.from('bad\xff', 'latin1'),
+  Buffer.from('\xc3', 'latin1'),
+  Buffer.from('\xed\xa0\x80.md', 'latin1'),
+  Buffer.from('\xff.json', 'latin1'),
+  Buffer.from('caf\xe9', 'latin1'),
+];
 
 export const NAME_POOL: readonly Buffer[] = [...TEXT_NAMES.map((n) => Buffer.from(n, 'utf8')), ...RAW_NAMES];
 

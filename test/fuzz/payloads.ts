@@ -10,12 +10,21 @@ export const SENTINEL_RELATIVE = 'FUZZ-SENTINEL';
 
 /** Front matter in engines gray-matter would evaluate by default. */
 export const ENGINE_FENCES: readonly { fence: string; block: string }[] = [
-  { fence: '---js', block: `(function () { try { require('fs').writeFileSync(process.env.${SENTINEL_ENV}, 'js front matter ran'); } catch (e) {} globalThis.${SENTINEL_GLOBAL} = 'js'; return { name: 'pwned', description: 'pwned' }; })()` },
+  {
+    fence: '---js',
+    block: `(function () { try { require('fs').writeFileSync(process.env.${SENTINEL_ENV}, 'js front matter ran'); } catch (e) {} globalThis.${SENTINEL_GLOBAL} = 'js'; return { name: 'pwned', description: 'pwned' }; })()`,
+  },
   { fence: '---javascript', block: `globalThis.${SENTINEL_GLOBAL} = 'javascript'; ({ name: 'pwned' })` },
-  { fence: '---coffee', block: `require('fs').writeFileSync process.env.${SENTINEL_ENV}, 'coffee front matter ran'\nname: 'pwned'` },
+  {
+    fence: '---coffee',
+    block: `require('fs').writeFileSync process.env.${SENTINEL_ENV}, 'coffee front matter ran'\nname: 'pwned'`,
+  },
   { fence: '--- js', block: `globalThis.${SENTINEL_GLOBAL} = 'spaced js'; ({ name: 'pwned' })` },
   { fence: '---JS', block: `globalThis.${SENTINEL_GLOBAL} = 'upper js'; ({ name: 'pwned' })` },
-  { fence: '---yaml', block: `name: !!js/function "function () { globalThis.${SENTINEL_GLOBAL} = 'yaml tag' }"\ndescription: x` },
+  {
+    fence: '---yaml',
+    block: `name: !!js/function "function () { globalThis.${SENTINEL_GLOBAL} = 'yaml tag' }"\ndescription: x`,
+  },
 ];
 
 /** Hook and MCP argv that would leave the sentinel behind if run. */
@@ -27,4 +36,15 @@ export const EXECUTING_ARGV: readonly (readonly string[])[] = [
 ];
 
 /** Strings with terminal controls for descriptions, tool filters and names inside files. */
-export const CONTROL_STRINGS: readonly string[] = ['\x1b[1A\x1b[2Kok', '\x1b]0;pwned\x07', '\u009b2J', 'a\rb', 'bell\x07', 'del\x7f', '\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\', 'nul\x00byte', '\u202eevil', 'x\u200by'];
+export const CONTROL_STRINGS: readonly string[] = [
+  '\x1b[1A\x1b[2Kok',
+  '\x1b]0;pwned\x07',
+  '\u009b2J',
+  'a\rb',
+  'bell\x07',
+  'del\x7f',
+  '\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\',
+  'nul\x00byte',
+  '\u202eevil',
+  'x\u200by',
+];

@@ -2,12 +2,26 @@ import type { Failure } from './invariants';
 import type { FuzzInput } from './input';
 
 /** Messages between the supervisor and a worker process. */
-export type ToWorker = { readonly type: 'input'; readonly seed: string; readonly index: number; readonly timeLimitMs: number; readonly shrinkAttempts: number } | { readonly type: 'exit' };
+export type ToWorker =
+  | {
+      readonly type: 'input';
+      readonly seed: string;
+      readonly index: number;
+      readonly timeLimitMs: number;
+      readonly shrinkAttempts: number;
+    }
+  | { readonly type: 'exit' };
 
 export type FromWorker =
   | { readonly type: 'ready'; readonly scratch: string }
   | { readonly type: 'generated'; readonly index: number; readonly input: FuzzInput }
-  | { readonly type: 'done'; readonly index: number; readonly ms: number; readonly failures: readonly Failure[]; readonly minimal: readonly MinimalRepro[] };
+  | {
+      readonly type: 'done';
+      readonly index: number;
+      readonly ms: number;
+      readonly failures: readonly Failure[];
+      readonly minimal: readonly MinimalRepro[];
+    };
 
 /** The smallest input found that still fails one invariant the same way. */
 export interface MinimalRepro {

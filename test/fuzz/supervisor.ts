@@ -44,7 +44,12 @@ const WORKER = path.join(__dirname, 'worker.ts');
 
 function startWorker(): ChildProcess {
   // The worker is TypeScript: run it with tsx's loader, whatever started the supervisor.
-  return fork(WORKER, [], { cwd: PROJECT_ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, SKILLGATE_DEBUG: '' } });
+  return fork(WORKER, [], {
+    cwd: PROJECT_ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, SKILLGATE_DEBUG: '' },
+  });
 }
 
 /** Runs inputs `from … from+runs-1` of `seed` over `jobs` worker processes. */
@@ -56,14 +61,26 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   let done = 0;
   let failingInputs = 0;
   const groups = new Map<string, FailureGroup>();
-  const record = (index: number, failures: readonly Failure[], minimal: readonly MinimalRepro[], input: FuzzInput | undefined) => {
+  const record = (
+    index: number,
+    failures: readonly Failure[],
+    minimal: readonly MinimalRepro[],
+    input: FuzzInput | undefined,
+  ) => {
     done++;
     if (failures.length) failingInputs++;
     for (const f of failures) {
       const key = `${f.invariant}\0${f.signature}`;
       let g = groups.get(key);
       if (!g) {
-        g = { invariant: f.invariant, signature: f.signature, inputs: [], count: 0, detail: f.detail, minimal: f.invariant === 'bounded-time' ? (input ?? null) : null };
+        g = {
+          invariant: f.invariant,
+          signature: f.signature,
+          inputs: [],
+          count: 0,
+          detail: f.detail,
+          minimal: f.invariant === 'bounded-time' ? (input ?? null) : null,
+        };
         groups.set(key, g);
       }
       g.count++;
@@ -83,7 +100,13 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     let live = 0;
     const finish = () => {
       if (live > 0) return;
-      resolve({ seed: o.seed, inputs: done, elapsedMs: performance.now() - started, failingInputs, groups: [...groups.values()].sort((a, b) => a.invariant.localeCompare(b.invariant) || b.count - a.count) });
+      resolve({
+        seed: o.seed,
+        inputs: done,
+        elapsedMs: performance.now() - started,
+        failingInputs,
+        groups: [...groups.values()].sort((a, b) => a.invariant.localeCompare(b.invariant) || b.count - a.count),
+      });
     };
     const spawn = () => {
       if (next >= end) return;
@@ -98,13 +121,30 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           return;
         }
         current = { index: next++, since: performance.now() };
-        w.send({ type: 'input', seed: o.seed, index: current.index, timeLimitMs: o.timeLimitMs, shrinkAttempts: o.shrinkAttempts } satisfies ToWorker);
+        w.send({
+          type: 'input',
+          seed: o.seed,
+          index: current.index,
+          timeLimitMs: o.timeLimitMs,
+          shrinkAttempts: o.shrinkAttempts,
+        } satisfies ToWorker);
       };
       const watchdog = setInterval(() => {
         if (current && performance.now() - current.since > o.hangMs) {
           const hung = current;
           current = undefined;
-          record(hung.index, [{ invariant: 'bounded-time', signature: 'hang', detail: `no result after ${o.hangMs} ms: the worker was killed` }], [], hung.input);
+          record(
+            hung.index,
+            [
+              {
+                invariant: 'bounded-time',
+                signature: 'hang',
+                detail: `no result after ${o.hangMs} ms: the worker was killed`,
+              },
+            ],
+            [],
+            hung.input,
+          );
           w.kill('SIGKILL');
         }
       }, 250);
@@ -112,8 +152,7 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         if (m.type === 'ready') {
           scratch = m.scratch;
           give();
-        }
-        else if (m.type === 'generated' && current?.index === m.index) {
+        } else if (m.type === 'generated' && current?.index === m.index) {
           current.input = m.input;
           current.since = performance.now();
         } else if (m.type === 'done' && current?.index === m.index) {
@@ -128,7 +167,18 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
         if (current) {
           // The worker died on this input (a crash of the process itself, not a failed command).
-          record(current.index, [{ invariant: 'no-crash', signature: `worker died (${signal ?? code})`, detail: `the worker process exited with ${signal ?? code} while checking the input` }], [], current.input);
+          record(
+            current.index,
+            [
+              {
+                invariant: 'no-crash',
+                signature: `worker died (${signal ?? code})`,
+                detail: `the worker process exited with ${signal ?? code} while checking the input`,
+              },
+            ],
+            [],
+            current.input,
+          );
           current = undefined;
         }
         if (next < end && !o.shouldStop?.()) spawn();
@@ -151,16 +201,26 @@ export function inputText(input: FuzzInput): string {
 
 export function formatReport(r: FuzzReport): string {
   const rate = r.inputs / (r.elapsedMs / 1000);
-  const lines = [`fuzz: seed ${JSON.stringify(r.seed)}, ${r.inputs} inputs in ${(r.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(1)} inputs/s), ${r.failingInputs} failing input(s)`];
+  const lines = [
+    `fuzz: seed ${JSON.stringify(r.seed)}, ${r.inputs} inputs in ${(r.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(1)} inputs/s), ${r.failingInputs} failing input(s)`,
+  ];
   const byInvariant = new Map<Invariant, number>();
   for (const g of r.groups) byInvariant.set(g.invariant, (byInvariant.get(g.invariant) ?? 0) + g.count);
-  for (const inv of Object.keys(INVARIANTS) as Invariant[]) lines.push(`  ${byInvariant.has(inv) ? 'FAIL' : 'ok  '} ${inv.padEnd(26)} ${byInvariant.get(inv) ?? 0}`);
+  for (const inv of Object.keys(INVARIANTS) as Invariant[])
+    lines.push(`  ${byInvariant.has(inv) ? 'FAIL' : 'ok  '} ${inv.padEnd(26)} ${byInvariant.get(inv) ?? 0}`);
   for (const g of r.groups) {
-    lines.push('', `FAIL ${g.invariant} [${g.signature}]: ${g.count} time(s), inputs ${g.inputs.join(', ')}${g.count > g.inputs.length ? ', …' : ''}`);
+    lines.push(
+      '',
+      `FAIL ${g.invariant} [${g.signature}]: ${g.count} time(s), inputs ${g.inputs.join(', ')}${g.count > g.inputs.length ? ', …' : ''}`,
+    );
     lines.push(`  invariant: ${INVARIANTS[g.invariant]}`);
     lines.push(`  ${g.detail}`);
     lines.push(`  replay: npm run fuzz -- --seed=${JSON.stringify(r.seed)} --replay=${g.inputs[0]}`);
-    if (g.minimal) lines.push(`  ${g.invariant === 'bounded-time' ? 'input' : 'minimal input'}:`, inputText(g.minimal).replace(/^/gm, '    '));
+    if (g.minimal)
+      lines.push(
+        `  ${g.invariant === 'bounded-time' ? 'input' : 'minimal input'}:`,
+        inputText(g.minimal).replace(/^/gm, '    '),
+      );
   }
   return lines.join('\n');
 }

@@ -42,7 +42,8 @@ function reductions(input: FuzzInput): FuzzInput[] {
   if (input.ops.length > 1) out.push({ ...input, ops: [] });
   for (let i = input.ops.length - 1; i >= 0; i--) out.push({ ...input, ops: input.ops.filter((_, j) => j !== i) });
   if (input.rivumi.length > 1) out.push({ ...input, rivumi: [] });
-  for (let i = 0; i < input.codewhale.length; i++) out.push({ ...input, codewhale: input.codewhale.filter((_, j) => j !== i) });
+  for (let i = 0; i < input.codewhale.length; i++)
+    out.push({ ...input, codewhale: input.codewhale.filter((_, j) => j !== i) });
   for (let i = 0; i < input.home.length; i++) out.push({ ...input, home: input.home.filter((_, j) => j !== i) });
   if (input.rivumiDemo) out.push({ ...input, rivumiDemo: false });
   if (input.evaDemo) out.push({ ...input, evaDemo: false });
@@ -53,7 +54,12 @@ function reductions(input: FuzzInput): FuzzInput[] {
 }
 
 /** Greedy delta debugging: keep any reduction that still fails with the same invariant and signature. */
-async function shrink(input: FuzzInput, failure: Failure, timeLimitMs: number, budget: number): Promise<{ input: FuzzInput; detail: string }> {
+async function shrink(
+  input: FuzzInput,
+  failure: Failure,
+  timeLimitMs: number,
+  budget: number,
+): Promise<{ input: FuzzInput; detail: string }> {
   let current = input;
   let detail = failure.detail;
   let attempts = 0;
@@ -103,7 +109,11 @@ process.on('message', (m: ToWorker) => {
         const key = `${f.invariant}\0${f.signature}`;
         if (shrunk.has(key) || f.invariant === 'bounded-time') continue;
         shrunk.add(key);
-        minimal.push({ invariant: f.invariant, signature: f.signature, ...(await shrink(input, f, m.timeLimitMs, m.shrinkAttempts)) });
+        minimal.push({
+          invariant: f.invariant,
+          signature: f.signature,
+          ...(await shrink(input, f, m.timeLimitMs, m.shrinkAttempts)),
+        });
       }
     }
     send({ type: 'done', index: m.index, ms: performance.now() - started, failures, minimal });

@@ -11,7 +11,11 @@ exports.activate = async function activate() {
   try {
     results = await require(entry).runSuites();
   } catch (e) {
-    results = { passed: 0, failed: 1, tests: [{ title: 'harness', state: 'failed', error: String((e && e.stack) || e) }] };
+    results = {
+      passed: 0,
+      failed: 1,
+      tests: [{ title: 'harness', state: 'failed', error: String((e && e.stack) || e) }],
+    };
   }
   fs.writeFileSync(out + '.tmp', JSON.stringify(results, null, 2));
   fs.renameSync(out + '.tmp', out);

@@ -10,11 +10,24 @@ import * as path from 'node:path';
 describe('the benchmark', () => {
   it('measures every figure against the baseline in one run (10 bundles, one run each)', function () {
     this.timeout(120000);
-    const out = execFileSync(process.execPath, [path.resolve(__dirname, '../../dist/bench.js'), '--bundles=10', '--runs=1', '--json'], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [path.resolve(__dirname, '../../dist/bench.js'), '--bundles=10', '--runs=1', '--json'],
+      { encoding: 'utf8' },
+    );
     const r = JSON.parse(out) as Record<string, number> & { breakdown: Record<string, number> };
     assert.equal(r.bundles, 10);
     assert.ok((r.items ?? 0) > 10 && (r.files ?? 0) > 100, JSON.stringify(r));
-    for (const k of ['baselineMs', 'coldCliMs', 'coldRatio', 'warmCliMs', 'warmRatio', 'reindexOneMs', 'peakRssMb'] as const) assert.ok(Number.isFinite(r[k]) && (r[k] as number) > 0, `${k}: ${r[k]}`);
+    for (const k of [
+      'baselineMs',
+      'coldCliMs',
+      'coldRatio',
+      'warmCliMs',
+      'warmRatio',
+      'reindexOneMs',
+      'peakRssMb',
+    ] as const)
+      assert.ok(Number.isFinite(r[k]) && (r[k] as number) > 0, `${k}: ${r[k]}`);
     for (const [k, v] of Object.entries(r.breakdown)) assert.ok(Number.isFinite(v) && v >= 0, `${k}: ${v}`);
   });
 });

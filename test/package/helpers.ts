@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
-export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
 /** Written by `npm run package` (`npm pack` of the production build, beside the VSIX). */
 export const TARBALL = path.join(ROOT, 'dist', `skillgate-${VERSION}.tgz`);
 export const DEMO = path.join(ROOT, 'examples', 'demo-workspace');
@@ -33,7 +34,12 @@ export function tempDir(label: string): { readonly dir: string; remove(): void }
 
 /** An environment without this repository's node_modules/.bin on PATH (npm run adds it), so only what a test installed is found. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const PATH = (process.env.PATH ?? '').split(path.delimiter).filter((p) => !p.startsWith(path.join(ROOT, 'node_modules')) && !p.includes(`${path.sep}node_modules${path.sep}.bin`)).join(path.delimiter);
+  const PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(
+      (p) => !p.startsWith(path.join(ROOT, 'node_modules')) && !p.includes(`${path.sep}node_modules${path.sep}.bin`),
+    )
+    .join(path.delimiter);
   const env: NodeJS.ProcessEnv = { ...process.env, PATH, ...extra };
   for (const k of Object.keys(env)) if (k.startsWith('npm_') && !(k in extra)) delete env[k];
   return env;
@@ -45,9 +51,18 @@ export function writeAgentRepo(dir: string): void {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), text);
   };
-  write('.rivumi/plugins/pack.json', JSON.stringify({ name: 'pack', description: 'A pack.', skills: [{ path: 'pack.md' }] }, null, 2) + '\n');
+  write(
+    '.rivumi/plugins/pack.json',
+    JSON.stringify({ name: 'pack', description: 'A pack.', skills: [{ path: 'pack.md' }] }, null, 2) + '\n',
+  );
   write('.rivumi/plugins/pack.md', '---\nname: pack-skill\ndescription: A skill.\n---\nDo the thing.\n');
-  write('.codewhale/plugins/notes/plugin.toml', 'schema_version = 1\n[plugin]\nname = "notes"\nversion = "1.0.0"\n[skills]\npath = "skills"\n');
-  write('.codewhale/plugins/notes/skills/notes/SKILL.md', '---\nname: notes\ndescription: Take notes.\n---\nTake notes.\n');
+  write(
+    '.codewhale/plugins/notes/plugin.toml',
+    'schema_version = 1\n[plugin]\nname = "notes"\nversion = "1.0.0"\n[skills]\npath = "skills"\n',
+  );
+  write(
+    '.codewhale/plugins/notes/skills/notes/SKILL.md',
+    '---\nname: notes\ndescription: Take notes.\n---\nTake notes.\n',
+  );
   write('README.md', '# a repository\n');
 }

@@ -16,10 +16,36 @@ describe('the npm package', function () {
   it('holds exactly the files allow-list: the bundled CLI and extension, media, docs, no sources or source maps', () => {
     const listed = sh('tar', ['-tzf', TARBALL]);
     assert.equal(listed.code, 0, listed.err);
-    const names = listed.out.split('\n').filter(Boolean).map((n) => n.replace(/^package\//, ''));
-    for (const required of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/cli.js', 'dist/extension.js', 'media/icon.png']) assert.ok(names.includes(required), `${required} missing from ${names.join(', ')}`);
-    const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/, /^dist\/(cli|extension)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/codicon\.(css|ttf)$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^media\/schemas\/[\w.-]+\.json$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
-    assert.deepEqual(names.filter((n) => !allowed.some((re) => re.test(n))), []);
+    const names = listed.out
+      .split('\n')
+      .filter(Boolean)
+      .map((n) => n.replace(/^package\//, ''));
+    for (const required of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'dist/cli.js',
+      'dist/extension.js',
+      'media/icon.png',
+    ])
+      assert.ok(names.includes(required), `${required} missing from ${names.join(', ')}`);
+    const allowed = [
+      /^package\.json$/,
+      /^README\.md$/,
+      /^LICENSE$/,
+      /^CHANGELOG\.md$/,
+      /^dist\/(cli|extension)\.js$/,
+      /^media\/[\w.-]+\.(svg|png|css|js)$/,
+      /^media\/codicons\/codicon\.(css|ttf)$/,
+      /^media\/walkthrough\/[\w.-]+\.md$/,
+      /^media\/schemas\/[\w.-]+\.json$/,
+      /^docs\/(images\/)?[\w.-]+\.(png|md)$/,
+    ];
+    assert.deepEqual(
+      names.filter((n) => !allowed.some((re) => re.test(n))),
+      [],
+    );
     assert.ok(!names.some((n) => n.endsWith('.map') || n.startsWith('src/') || n.startsWith('test/')));
   });
 
@@ -39,26 +65,49 @@ describe('the npm package', function () {
     const required = [...new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string))];
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     // (js-yaml's optional esprima is reached through an alias inside a try, and is absent: `---js` front matter is never evaluated.)
-    assert.deepEqual(required.filter((m) => !builtins.has(m)), []);
+    assert.deepEqual(
+      required.filter((m) => !builtins.has(m)),
+      [],
+    );
   });
 
   describe('npm install -g into a temporary prefix', () => {
     let t: ReturnType<typeof tempDir>;
     let skillgate: string;
-    const run = (args: string[], cwd: string) => sh(skillgate, args, { cwd, env: cleanEnv({ SKILLGATE_STATE_DIR: path.join(t.dir, 'state') }) });
+    const run = (args: string[], cwd: string) =>
+      sh(skillgate, args, { cwd, env: cleanEnv({ SKILLGATE_STATE_DIR: path.join(t.dir, 'state') }) });
     before(() => {
       t = tempDir('global');
       // --offline: a package without dependencies installs from its tarball alone.
-      const r = sh('npm', ['install', '--global', '--prefix', path.join(t.dir, 'prefix'), '--offline', '--no-audit', '--no-fund', TARBALL], { cwd: t.dir, env: cleanEnv({ npm_config_cache: path.join(t.dir, 'cache') }) });
+      const r = sh(
+        'npm',
+        [
+          'install',
+          '--global',
+          '--prefix',
+          path.join(t.dir, 'prefix'),
+          '--offline',
+          '--no-audit',
+          '--no-fund',
+          TARBALL,
+        ],
+        { cwd: t.dir, env: cleanEnv({ npm_config_cache: path.join(t.dir, 'cache') }) },
+      );
       assert.equal(r.code, 0, r.err);
       skillgate = path.join(t.dir, 'prefix', 'bin', 'skillgate');
     });
     after(() => t.remove());
 
-    it('puts skillgate on the prefix\'s PATH, and --version prints the package version from any directory', () => {
+    it("puts skillgate on the prefix's PATH, and --version prints the package version from any directory", () => {
       assert.ok(fs.existsSync(skillgate));
-      assert.ok(!fs.existsSync(path.join(t.dir, 'prefix', 'lib', 'node_modules', 'skillgate', 'node_modules')), 'no dependencies installed');
-      const r = sh('skillgate', ['--version'], { cwd: t.dir, env: cleanEnv({ PATH: `${path.join(t.dir, 'prefix', 'bin')}${path.delimiter}${cleanEnv().PATH ?? ''}` }) });
+      assert.ok(
+        !fs.existsSync(path.join(t.dir, 'prefix', 'lib', 'node_modules', 'skillgate', 'node_modules')),
+        'no dependencies installed',
+      );
+      const r = sh('skillgate', ['--version'], {
+        cwd: t.dir,
+        env: cleanEnv({ PATH: `${path.join(t.dir, 'prefix', 'bin')}${path.delimiter}${cleanEnv().PATH ?? ''}` }),
+      });
       assert.deepEqual([r.code, r.out], [0, `${VERSION}\n`]);
     });
 
@@ -73,7 +122,7 @@ describe('the npm package', function () {
       assert.equal(doc.runs[0].tool.driver.version, VERSION);
       assert.ok(doc.runs[0].results.some((r: { ruleId: string }) => r.ruleId === 'codewhale.mcp.url-query'));
       const check = run(['check', '--no-user', '--workspace', DEMO], t.dir);
-      assert.equal(check.code, 1, 'the demo\'s Rivumi plugin is loaded and not reviewed');
+      assert.equal(check.code, 1, "the demo's Rivumi plugin is loaded and not reviewed");
       assert.match(check.err, /not trusted at their current hashes/);
     });
 
@@ -88,7 +137,9 @@ describe('the npm package', function () {
       assert.equal(sarif.code, 0, sarif.err);
       assert.deepEqual(JSON.parse(sarif.out).runs[0].results, []);
       assert.equal(run(['check', '--no-user'], repo).code, 1);
-      const review = JSON.parse(run(['review', 'pack', '--json', '--no-user'], repo).out) as { item: { reviewToken: string } };
+      const review = JSON.parse(run(['review', 'pack', '--json', '--no-user'], repo).out) as {
+        item: { reviewToken: string };
+      };
       assert.equal(run(['trust', 'pack', review.item.reviewToken, '--no-user'], repo).code, 0);
       assert.equal(run(['check', '--no-user'], repo).code, 0);
       assert.equal(run(['lock', '--no-user'], repo).code, 0);
@@ -96,7 +147,10 @@ describe('the npm package', function () {
       fs.appendFileSync(path.join(repo, '.codewhale/plugins/notes/skills/notes/SKILL.md'), 'More.\n');
       const changed = run(['check', '--lock', '--format', 'sarif', '--no-user'], repo);
       assert.equal(changed.code, 1);
-      assert.deepEqual(JSON.parse(changed.out).runs[0].results.map((r: { ruleId: string }) => r.ruleId), ['skillgate.lock.changed']);
+      assert.deepEqual(
+        JSON.parse(changed.out).runs[0].results.map((r: { ruleId: string }) => r.ruleId),
+        ['skillgate.lock.changed'],
+      );
     });
   });
 
@@ -104,20 +158,52 @@ describe('the npm package', function () {
     const t = tempDir('npx');
     try {
       fs.copyFileSync(TARBALL, path.join(t.dir, path.basename(TARBALL)));
-      const env = cleanEnv({ npm_config_cache: path.join(t.dir, 'cache'), SKILLGATE_STATE_DIR: path.join(t.dir, 'state') });
-      const version = sh('npx', ['--yes', '--offline', '--package', `./${path.basename(TARBALL)}`, '--', 'skillgate', '--version'], { cwd: t.dir, env });
+      const env = cleanEnv({
+        npm_config_cache: path.join(t.dir, 'cache'),
+        SKILLGATE_STATE_DIR: path.join(t.dir, 'state'),
+      });
+      const version = sh(
+        'npx',
+        ['--yes', '--offline', '--package', `./${path.basename(TARBALL)}`, '--', 'skillgate', '--version'],
+        { cwd: t.dir, env },
+      );
       assert.deepEqual([version.code, version.out.trim()], [0, VERSION], version.err);
       writeAgentRepo(path.join(t.dir, 'repo'));
-      const list = sh('npx', ['--yes', '--offline', '--package', `../${path.basename(TARBALL)}`, '--', 'skillgate', 'list', '--json', '--no-user'], { cwd: path.join(t.dir, 'repo'), env });
+      const list = sh(
+        'npx',
+        [
+          '--yes',
+          '--offline',
+          '--package',
+          `../${path.basename(TARBALL)}`,
+          '--',
+          'skillgate',
+          'list',
+          '--json',
+          '--no-user',
+        ],
+        { cwd: path.join(t.dir, 'repo'), env },
+      );
       assert.equal(list.code, 0, list.err);
-      assert.deepEqual((JSON.parse(list.out) as { items: { name: string; parent: string | null }[] }).items.filter((i) => i.parent === null).map((i) => i.name).sort(), ['notes', 'pack']);
+      assert.deepEqual(
+        (JSON.parse(list.out) as { items: { name: string; parent: string | null }[] }).items
+          .filter((i) => i.parent === null)
+          .map((i) => i.name)
+          .sort(),
+        ['notes', 'pack'],
+      );
     } finally {
       t.remove();
     }
   });
 
   it('is what `npm run package` packs: the package script writes the tarball from the production build', () => {
-    const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    assert.match(scripts.package ?? '', /esbuild\.mjs --production && vsce package .* && npm pack --ignore-scripts .*--pack-destination dist/);
+    const scripts = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    assert.match(
+      scripts.package ?? '',
+      /esbuild\.mjs --production && vsce package .* && npm pack --ignore-scripts .*--pack-destination dist/,
+    );
   });
 });

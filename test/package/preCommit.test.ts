@@ -32,14 +32,32 @@ describe('the pre-commit hooks', function () {
     const venv = path.join(t.dir, 'venv');
     const made = sh('python3', ['-m', 'venv', venv], { timeout: 120_000 });
     if (made.code === 0) {
-      const pip = sh(path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--no-input', '--timeout', '10', '--retries', '0', 'pre-commit'], { timeout: 240_000 });
+      const pip = sh(
+        path.join(venv, 'bin', 'pip'),
+        [
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          '--no-input',
+          '--timeout',
+          '10',
+          '--retries',
+          '0',
+          'pre-commit',
+        ],
+        { timeout: 240_000 },
+      );
       if (pip.code === 0) {
         preCommit = path.join(venv, 'bin', 'pre-commit');
         pathPrefix = `${path.join(venv, 'bin')}${path.delimiter}`;
-        console.log(`      [pre-commit] ${sh(preCommit, ['--version']).out.trim()}, installed with pip from the Python package index into a temporary virtual environment`);
+        console.log(
+          `      [pre-commit] ${sh(preCommit, ['--version']).out.trim()}, installed with pip from the Python package index into a temporary virtual environment`,
+        );
         return;
       }
-      console.log(`      [pre-commit] the Python package index cannot be reached (pip: ${(pip.err.trim().split('\n').pop() ?? '').slice(0, 160)})`);
+      console.log(
+        `      [pre-commit] the Python package index cannot be reached (pip: ${(pip.err.trim().split('\n').pop() ?? '').slice(0, 160)})`,
+      );
     } else console.log(`      [pre-commit] python3 -m venv failed: ${made.err.trim().slice(0, 160)}`);
     const onPath = sh('bash', ['-c', 'command -v pre-commit'], { env: cleanEnv() });
     if (onPath.code === 0) {
@@ -47,7 +65,9 @@ describe('the pre-commit hooks', function () {
       console.log(`      [pre-commit] using ${sh(preCommit, ['--version']).out.trim()} on PATH (${preCommit})`);
       return;
     }
-    console.log('      [pre-commit] SKIPPED: pre-commit could be installed neither from the Python package index nor found on PATH (apt-get install pre-commit; .ci/run does)');
+    console.log(
+      '      [pre-commit] SKIPPED: pre-commit could be installed neither from the Python package index nor found on PATH (apt-get install pre-commit; .ci/run does)',
+    );
     this.skip();
   });
   after(() => t?.remove());
@@ -59,26 +79,42 @@ describe('the pre-commit hooks', function () {
       assert.match(block, /^ {2}language_version: system$/m, 'no Node.js download (nodeenv)');
       assert.match(block, /^ {2}pass_filenames: false$/m);
       const files = new RegExp((/^ {2}files: (.+)$/m.exec(block) ?? [])[1] ?? '$^');
-      for (const p of ['.rivumi/hooks.json', '.codewhale/plugins/x/plugin.toml', 'config/adapters/a.yaml', 'skillgate.lock']) assert.match(p, files, p);
+      for (const p of [
+        '.rivumi/hooks.json',
+        '.codewhale/plugins/x/plugin.toml',
+        'config/adapters/a.yaml',
+        'skillgate.lock',
+      ])
+        assert.match(p, files, p);
       for (const p of ['README.md', 'src/config/x.ts', 'docs/.rivumi']) assert.doesNotMatch(p, files, p);
     }
     assert.match(hookBlock('skillgate'), /^ {2}entry: skillgate check$/m);
     assert.match(hookBlock('skillgate-lock'), /^ {2}entry: skillgate check --lock$/m);
   });
 
-  it('refuses a commit of an untrusted bundle with Skillgate\'s message, then a commit the lock does not pin, then commits', () => {
+  it("refuses a commit of an untrusted bundle with Skillgate's message, then a commit the lock does not pin, then commits", () => {
     assert.ok(preCommit);
     const repo = path.join(t.dir, 'repo');
     fs.mkdirSync(repo);
-    const env = cleanEnv({ PRE_COMMIT_HOME: path.join(t.dir, 'pre-commit-home'), SKILLGATE_STATE_DIR: path.join(t.dir, 'state'), CODEWHALE_HOME: path.join(t.dir, 'no-codewhale-home'), npm_config_cache: path.join(t.dir, 'npm-cache') });
+    const env = cleanEnv({
+      PRE_COMMIT_HOME: path.join(t.dir, 'pre-commit-home'),
+      SKILLGATE_STATE_DIR: path.join(t.dir, 'state'),
+      CODEWHALE_HOME: path.join(t.dir, 'no-codewhale-home'),
+      npm_config_cache: path.join(t.dir, 'npm-cache'),
+    });
     env.PATH = `${pathPrefix}${env.PATH ?? ''}`;
     const git = (...args: string[]) => sh('git', args, { cwd: repo, env });
     assert.equal(git('init', '-q').code, 0);
     git('config', 'user.email', 'dev@example.com');
     git('config', 'user.name', 'Dev');
     // This repository as a local hook: its hook definitions, installed from its package.
-    const hooks = ['skillgate', 'skillgate-lock'].map((id) => `${hookBlock(id)}\n  additional_dependencies: [${JSON.stringify(TARBALL)}]`).join('\n');
-    fs.writeFileSync(path.join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: local\n    hooks:\n${hooks.replace(/^/gm, '      ')}\n`);
+    const hooks = ['skillgate', 'skillgate-lock']
+      .map((id) => `${hookBlock(id)}\n  additional_dependencies: [${JSON.stringify(TARBALL)}]`)
+      .join('\n');
+    fs.writeFileSync(
+      path.join(repo, '.pre-commit-config.yaml'),
+      `repos:\n  - repo: local\n    hooks:\n${hooks.replace(/^/gm, '      ')}\n`,
+    );
     fs.writeFileSync(path.join(repo, 'README.md'), '# a repository\n');
     const installed = sh(preCommit, ['install'], { cwd: repo, env });
     assert.equal(installed.code, 0, installed.err);
@@ -96,21 +132,35 @@ describe('the pre-commit hooks', function () {
     assert.notEqual(refused.code, 0, 'the commit is refused');
     const said = refused.out + refused.err;
     assert.match(said, /skillgate check\.+Failed/);
-    assert.match(said, /skillgate: 1 bundle\(s\) the agents would load are not trusted at their current hashes:\n {2}rivumi plugin pack \(\.rivumi\/plugins\/pack\.json\): it is not reviewed/);
+    assert.match(
+      said,
+      /skillgate: 1 bundle\(s\) the agents would load are not trusted at their current hashes:\n {2}rivumi plugin pack \(\.rivumi\/plugins\/pack\.json\): it is not reviewed/,
+    );
     assert.equal(git('rev-list', '--count', 'HEAD').out.trim(), '1');
 
     // Trust it with the same CLI, as the developer would after reviewing.
     const prefix = path.join(t.dir, 'prefix');
-    assert.equal(sh('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', TARBALL], { cwd: t.dir, env }).code, 0);
+    assert.equal(
+      sh('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', TARBALL], {
+        cwd: t.dir,
+        env,
+      }).code,
+      0,
+    );
     const skillgate = path.join(prefix, 'bin', 'skillgate');
-    const review = JSON.parse(sh(skillgate, ['review', 'pack', '--json'], { cwd: repo, env }).out) as { item: { reviewToken: string } };
+    const review = JSON.parse(sh(skillgate, ['review', 'pack', '--json'], { cwd: repo, env }).out) as {
+      item: { reviewToken: string };
+    };
     assert.equal(sh(skillgate, ['trust', 'pack', review.item.reviewToken], { cwd: repo, env }).code, 0);
 
     // Trusted here, but the lock CI checks does not pin the bundles yet.
     const unpinned = git('commit', '-m', 'add agent bundles');
     assert.notEqual(unpinned.code, 0);
     assert.match(unpinned.out + unpinned.err, /skillgate check\.+Passed/);
-    assert.match(unpinned.out + unpinned.err, /skillgate check --lock\.+Failed[\s\S]*new: Rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) is not in skillgate\.lock/);
+    assert.match(
+      unpinned.out + unpinned.err,
+      /skillgate check --lock\.+Failed[\s\S]*new: Rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) is not in skillgate\.lock/,
+    );
 
     assert.equal(sh(skillgate, ['lock'], { cwd: repo, env }).code, 0);
     git('add', '-A');

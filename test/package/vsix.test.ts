@@ -55,20 +55,50 @@ describe('the packaged VSIX', () => {
   });
 
   it('contains the manifest, the bundles, the media and the docs', () => {
-    for (const required of ['package.json', 'dist/extension.js', 'dist/cli.js', 'media/shield.svg', 'media/icon.png', 'readme.md', 'changelog.md', 'LICENSE.txt', 'docs/diagnostics.md', 'media/schemas/plugin.json', 'media/schemas/mcp.json']) {
-      assert.ok(names.some((n) => n.toLowerCase() === required.toLowerCase()), `${required} missing from ${names.join(', ')}`);
+    for (const required of [
+      'package.json',
+      'dist/extension.js',
+      'dist/cli.js',
+      'media/shield.svg',
+      'media/icon.png',
+      'readme.md',
+      'changelog.md',
+      'LICENSE.txt',
+      'docs/diagnostics.md',
+      'media/schemas/plugin.json',
+      'media/schemas/mcp.json',
+    ]) {
+      assert.ok(
+        names.some((n) => n.toLowerCase() === required.toLowerCase()),
+        `${required} missing from ${names.join(', ')}`,
+      );
     }
   });
 
   it('contains nothing unexpected', () => {
-    const allowed = [/^package\.json$/i, /^readme\.md$/i, /^license\.txt$/i, /^changelog\.md$/i, /^dist\/(extension|cli)\.js$/, /^media\/[\w.-]+\.(svg|png|css|js)$/, /^media\/codicons\/[\w.-]+$/, /^media\/walkthrough\/[\w.-]+\.md$/, /^media\/schemas\/[\w.-]+\.json$/, /^docs\/(images\/)?[\w.-]+\.(png|md)$/];
+    const allowed = [
+      /^package\.json$/i,
+      /^readme\.md$/i,
+      /^license\.txt$/i,
+      /^changelog\.md$/i,
+      /^dist\/(extension|cli)\.js$/,
+      /^media\/[\w.-]+\.(svg|png|css|js)$/,
+      /^media\/codicons\/[\w.-]+$/,
+      /^media\/walkthrough\/[\w.-]+\.md$/,
+      /^media\/schemas\/[\w.-]+\.json$/,
+      /^docs\/(images\/)?[\w.-]+\.(png|md)$/,
+    ];
     const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
     assert.deepEqual(unexpected, []);
   });
 
   it('contains every file the walkthrough shows', async () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { walkthroughs: { steps: { media: Record<string, unknown> }[] }[] } };
-    const media = manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image)).filter((m): m is string => typeof m === 'string');
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      contributes: { walkthroughs: { steps: { media: Record<string, unknown> }[] }[] };
+    };
+    const media = manifest.contributes.walkthroughs
+      .flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image))
+      .filter((m): m is string => typeof m === 'string');
     assert.ok(media.length > 0);
     for (const m of media) assert.ok(names.includes(m), `${m} missing from the VSIX`);
   });
@@ -98,7 +128,10 @@ describe('the VSIX is ready for a marketplace', () => {
     assert.equal(png.subarray(12, 16).toString('ascii'), 'IHDR');
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
     const { drawIcon } = (await import(path.join(ROOT, 'scripts', 'icon.mjs'))) as { drawIcon: () => Buffer };
-    assert.ok(drawIcon().equals(png), 'the committed icon is what scripts/icon.mjs draws (run `node scripts/icon.mjs`)');
+    assert.ok(
+      drawIcon().equals(png),
+      'the committed icon is what scripts/icon.mjs draws (run `node scripts/icon.mjs`)',
+    );
     assert.match(String(files.get('extension.vsixmanifest')), /<Icon>extension\/media\/icon\.png<\/Icon>/);
   });
 
@@ -108,7 +141,8 @@ describe('the VSIX is ready for a marketplace', () => {
     for (const c of ['Linters', 'AI']) assert.ok(categories.includes(c), c);
     const keywords = manifest.keywords as string[];
     assert.ok(keywords.length <= 30, 'the Marketplace takes at most 30 keywords');
-    for (const k of ['agents', 'mcp', 'security', 'agent skills', 'sarif', 'codewhale', 'rivumi']) assert.ok(keywords.includes(k), k);
+    for (const k of ['agents', 'mcp', 'security', 'agent skills', 'sarif', 'codewhale', 'rivumi'])
+      assert.ok(keywords.includes(k), k);
   });
 
   it('names no placeholder repository, bugs or homepage (they are absent until real)', () => {
@@ -119,7 +153,9 @@ describe('the VSIX is ready for a marketplace', () => {
   it('ships a changelog, and every image and document the README links to resolves inside the package', () => {
     assert.match(String(files.get('extension/changelog.md')), /^# Changelog/);
     const readme = String(files.get('extension/readme.md'));
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^(https?:|command:|#|mailto:)/.test(t));
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1] as string)
+      .filter((t) => !/^(https?:|command:|#|mailto:)/.test(t));
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
     assert.ok(images.length >= 5, 'the README shows its screenshots');
     for (const image of images) assert.ok(!/^https?:/.test(image), `${image} is packaged, not fetched`);
@@ -135,9 +171,21 @@ describe('the VSIX is ready for a marketplace', () => {
     this.timeout(120_000); // vsce walks the whole project tree: slow on a loaded two-core machine
     const r = sh(path.join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: ROOT });
     assert.equal(r.code, 0, r.err);
-    const listed = r.out.split('\n').map((l) => l.trim()).filter(Boolean).map((n) => (n === 'LICENSE' ? 'LICENSE.txt' : n).toLowerCase()).sort();
-    const packaged = [...files.keys()].filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length).toLowerCase()).sort();
+    const listed = r.out
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((n) => (n === 'LICENSE' ? 'LICENSE.txt' : n).toLowerCase())
+      .sort();
+    const packaged = [...files.keys()]
+      .filter((n) => n.startsWith('extension/'))
+      .map((n) => n.slice('extension/'.length).toLowerCase())
+      .sort();
     assert.deepEqual(listed, packaged);
-    assert.equal(fs.existsSync(path.join(ROOT, '.vscodeignore')), false, 'vsce refuses a .vscodeignore beside package.json `files`');
+    assert.equal(
+      fs.existsSync(path.join(ROOT, '.vscodeignore')),
+      false,
+      'vsce refuses a .vscodeignore beside package.json `files`',
+    );
   });
 });

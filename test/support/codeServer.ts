@@ -32,7 +32,11 @@ export async function freePort(): Promise<number> {
 
 /** Installs a packaged VSIX the way a user does (`--install-extension`). */
 export async function installVsix(vsix: string, extensionsDir: string, userDataDir: string): Promise<void> {
-  await promisify(execFile)(requireCodeServer(), ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], { timeout: 120000 });
+  await promisify(execFile)(
+    requireCodeServer(),
+    ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix],
+    { timeout: 120000 },
+  );
 }
 
 export interface CodeServer {
@@ -59,9 +63,25 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   const host = opts.host ?? '127.0.0.1';
   fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = fs.openSync(opts.logFile, 'a');
-  const args = ['--auth', 'none', '--bind-addr', `${host}:${port}`, '--extensions-dir', opts.extensionsDir, '--user-data-dir', opts.userDataDir, '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override'];
+  const args = [
+    '--auth',
+    'none',
+    '--bind-addr',
+    `${host}:${port}`,
+    '--extensions-dir',
+    opts.extensionsDir,
+    '--user-data-dir',
+    opts.userDataDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+  ];
   if (opts.disableWorkspaceTrust) args.push('--disable-workspace-trust');
-  const child: ChildProcess = spawn(requireCodeServer(), args, { env: { ...process.env, ...opts.env }, stdio: ['ignore', log, log], detached: true });
+  const child: ChildProcess = spawn(requireCodeServer(), args, {
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
   const url = `http://${host}:${port}`;
   const deadline = Date.now() + 60000;
   for (;;) {
@@ -101,5 +121,13 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
 }
 
 /** Chromium flags that work on these machines (shared/real-vscode.md). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 export const CHROMIUM = '/usr/bin/chromium';

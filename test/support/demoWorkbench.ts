@@ -58,7 +58,10 @@ export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWork
     userDataDir: profile.userDataDir,
     logFile,
     ...(options.workspaceTrust ? {} : { disableWorkspaceTrust: true }),
-    env: { CODEWHALE_HOME: options.codewhaleHome ? options.codewhaleHome(profile.root) : DEMO_HOME, SKILLGATE_STATE_DIR: stateDir },
+    env: {
+      CODEWHALE_HOME: options.codewhaleHome ? options.codewhaleHome(profile.root) : DEMO_HOME,
+      SKILLGATE_STATE_DIR: stateDir,
+    },
   });
   const browser = await launchBrowser().catch(async (e: unknown) => {
     await server.stop();
@@ -70,9 +73,13 @@ export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWork
     demo,
     stateDir,
     async capture(test) {
-      const slug = (test?.title ?? 'test').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
+      const slug = (test?.title ?? 'test')
+        .replace(/[^a-z0-9]+/gi, '-')
+        .toLowerCase()
+        .slice(0, 80);
       await page.screenshot({ path: path.join(RESULTS, `e2e-${options.name}-${slug}.png`) });
-      if (test?.state === 'failed' && fs.existsSync(logFile)) fs.copyFileSync(logFile, path.join(RESULTS, `e2e-${options.name}-${slug}.log`));
+      if (test?.state === 'failed' && fs.existsSync(logFile))
+        fs.copyFileSync(logFile, path.join(RESULTS, `e2e-${options.name}-${slug}.log`));
     },
     async stop() {
       await browser.close();

@@ -6,7 +6,10 @@ import { CHROMIUM, CHROMIUM_ARGS, PROJECT_ROOT } from './codeServer';
 import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 
 /** A fresh, throwaway VS Code profile: no welcome page, no git prompts, no telemetry; `settings`: user settings of its own. */
-export function freshProfile(name: string, settings: Readonly<Record<string, unknown>> = {}): { root: string; extensionsDir: string; userDataDir: string } {
+export function freshProfile(
+  name: string,
+  settings: Readonly<Record<string, unknown>> = {},
+): { root: string; extensionsDir: string; userDataDir: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-${name}-`));
   const userDataDir = path.join(root, 'data');
   const extensionsDir = path.join(root, 'extensions');
@@ -35,7 +38,11 @@ export function freshProfile(name: string, settings: Readonly<Record<string, unk
 
 /** Puts a development build where code-server loads extensions from (`<publisher>.<name>-<version>`). */
 export function placeDevelopmentBuild(extensionsDir: string): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   const dest = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   fs.mkdirSync(path.join(dest, 'dist'), { recursive: true });
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package.json'), path.join(dest, 'package.json'));

@@ -10,7 +10,11 @@ const SRC = path.resolve(__dirname, '../../src');
 const SYSTEMS = path.join(SRC, 'core', 'systems');
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 /** Every relative import of a file, resolved to the file it names. */
@@ -52,19 +56,25 @@ describe('architecture: one seam for agent systems', () => {
     for (const file of ALL.filter((f) => agentOf(f) !== null)) {
       for (const target of imports(file)) {
         const other = agentOf(target);
-        assert.ok(other === null || other === agentOf(file), `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`);
+        assert.ok(
+          other === null || other === agentOf(file),
+          `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`,
+        );
       }
     }
   });
 
   it('lets no shared layer or face import an agent folder (only the registry does)', () => {
     for (const file of ALL.filter((f) => agentOf(f) === null && f !== path.join(SYSTEMS, 'registry.ts'))) {
-      for (const target of imports(file)) assert.equal(agentOf(target), null, `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`);
+      for (const target of imports(file))
+        assert.equal(agentOf(target), null, `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`);
     }
   });
 
   it('names no agent outside its folder: no `system ===` branch, no agent id literal', () => {
-    for (const file of ALL.filter((f) => agentOf(f) === null && !['registry.ts', 'systemId.ts'].includes(path.basename(f)))) {
+    for (const file of ALL.filter(
+      (f) => agentOf(f) === null && !['registry.ts', 'systemId.ts'].includes(path.basename(f)),
+    )) {
       const text = fs.readFileSync(file, 'utf8');
       assert.doesNotMatch(text, /system [!=]==|'rivumi'|'codewhale'|"rivumi"|"codewhale"/, path.relative(SRC, file));
     }
@@ -72,7 +82,11 @@ describe('architecture: one seam for agent systems', () => {
 
   it('keeps vscode out of the extension flows', () => {
     for (const file of files(path.join(SRC, 'extension', 'flows'))) {
-      assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /from ['"]vscode['"]|require\(['"]vscode['"]\)/, path.relative(SRC, file));
+      assert.doesNotMatch(
+        fs.readFileSync(file, 'utf8'),
+        /from ['"]vscode['"]|require\(['"]vscode['"]\)/,
+        path.relative(SRC, file),
+      );
     }
   });
 

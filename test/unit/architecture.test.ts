@@ -8,7 +8,11 @@ import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 const SRC = path.resolve(__dirname, '../../src');
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 describe('architecture', () => {
@@ -22,10 +26,18 @@ describe('architecture', () => {
   it('uses only catalogued diagnostic codes', () => {
     const used = new Set<string>();
     for (const file of files(path.join(SRC, 'core'))) {
-      for (const m of fs.readFileSync(file, 'utf8').matchAll(/'((?:codewhale|rivumi|skillgate)\.[a-z0-9.-]+)'/g)) used.add(m[1] as string);
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/'((?:codewhale|rivumi|skillgate)\.[a-z0-9.-]+)'/g))
+        used.add(m[1] as string);
     }
     const known = new Set(Object.keys(DIAGNOSTIC_CODES));
-    for (const code of used) if (/^(codewhale|rivumi|skillgate)\.[a-z-]+(\.[a-z-]+)?$/.test(code) && !code.endsWith('.json') && !code.endsWith('.md') && code !== 'skillgate.lock') assert.ok(known.has(code), `${code} is not in diagnosticCodes.ts`);
+    for (const code of used)
+      if (
+        /^(codewhale|rivumi|skillgate)\.[a-z-]+(\.[a-z-]+)?$/.test(code) &&
+        !code.endsWith('.json') &&
+        !code.endsWith('.md') &&
+        code !== 'skillgate.lock'
+      )
+        assert.ok(known.has(code), `${code} is not in diagnosticCodes.ts`);
   });
 
   it('has a sentence for every reason code', () => {

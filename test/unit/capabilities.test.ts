@@ -25,9 +25,17 @@ describe('typed capabilities', () => {
     ctx = { store, host: LINUX_HOST };
   });
   afterEach(() => f.remove());
-  const snap = (hooksEnv?: string): Snapshot => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view(), ...(hooksEnv ? { rivumiHooksEnv: hooksEnv } : {}) }).indexAll();
+  const snap = (hooksEnv?: string): Snapshot =>
+    new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+      ...(hooksEnv ? { rivumiHooksEnv: hooksEnv } : {}),
+    }).indexAll();
 
-  const MCP = '[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=read"]\nenv = { KEY = "${SECRET}" }\nconnect_timeout = 15\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n';
+  const MCP =
+    '[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=read"]\nenv = { KEY = "${SECRET}" }\nconnect_timeout = 15\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n';
 
   it('Codewhale: MCP servers, hosts, components and activation, typed on the item and equal to what the review reads', () => {
     writeW(f, MCP);
@@ -35,7 +43,24 @@ describe('typed capabilities', () => {
     const caps = item.detail.capabilities;
     assert.ok(caps);
     assert.equal(caps.system, 'codewhale');
-    assert.deepEqual({ ...caps.mcpServers?.local }, { transport: 'stdio', command: 'node', args: ['server.js', '--mode=read'], cwd: null, env: caps.mcpServers?.local?.env, url: null, envHeaders: caps.mcpServers?.local?.envHeaders, bearerTokenEnvVar: null, timeouts: caps.mcpServers?.local?.timeouts, required: false, enabled: true, enabledTools: [], disabledTools: [] });
+    assert.deepEqual(
+      { ...caps.mcpServers?.local },
+      {
+        transport: 'stdio',
+        command: 'node',
+        args: ['server.js', '--mode=read'],
+        cwd: null,
+        env: caps.mcpServers?.local?.env,
+        url: null,
+        envHeaders: caps.mcpServers?.local?.envHeaders,
+        bearerTokenEnvVar: null,
+        timeouts: caps.mcpServers?.local?.timeouts,
+        required: false,
+        enabled: true,
+        enabledTools: [],
+        disabledTools: [],
+      },
+    );
     assert.deepEqual({ ...caps.mcpServers?.local?.env }, { KEY: 'SECRET' });
     assert.deepEqual({ ...caps.mcpServers?.local?.timeouts }, { connect_timeout: 15 });
     assert.equal(caps.mcpServers?.remote?.transport, 'streamable-http');
@@ -43,15 +68,27 @@ describe('typed capabilities', () => {
     assert.deepEqual(caps.networkHosts, ['api.example.com']);
     assert.deepEqual({ ...caps.components }, { skills: ['skills'] });
     assert.equal(caps.hooks, undefined, 'Codewhale runs no hooks: the section is absent');
-    assert.deepEqual(item.detail.activation, { policy: 3, applicable: true, whenReasons: [], supportedComponents: item.detail.activation?.supportedComponents, inactiveComponents: [] });
+    assert.deepEqual(item.detail.activation, {
+      policy: 3,
+      applicable: true,
+      whenReasons: [],
+      supportedComponents: item.detail.activation?.supportedComponents,
+      inactiveComponents: [],
+    });
     const read = readBundleSource(item, LINUX_HOST);
     assert.ok(read.ok);
     assert.deepEqual(JSON.parse(JSON.stringify(read.source.capabilities)), JSON.parse(JSON.stringify(caps)));
-    assert.deepEqual(read.source.parts.map((p) => p.qualifiedName), childrenOf(snap(), item.id).map((p) => p.qualifiedName));
+    assert.deepEqual(
+      read.source.parts.map((p) => p.qualifiedName),
+      childrenOf(snap(), item.id).map((p) => p.qualifiedName),
+    );
   });
 
   it('Rivumi: a hooks file and a plugin emit their hooks, skills and hash pairs; hook items carry what they run', () => {
-    f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"],"timeout_seconds":9,"tools":["Bash"]}]}');
+    f.write(
+      'ws/.rivumi/hooks.json',
+      '{"pre_tool_use":[{"command":["python3","check.py"],"timeout_seconds":9,"tools":["Bash"]}]}',
+    );
     f.write('ws/check.py', 'print(1)\n');
     f.write('ws/.rivumi/plugins/review.md', '---\nname: review\ndescription: Review.\n---\nCheck risks.\n');
     f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
@@ -60,27 +97,51 @@ describe('typed capabilities', () => {
     const caps = hooks.detail.capabilities;
     assert.equal(caps?.system, 'rivumi');
     assert.equal(caps?.kind, 'hooks');
-    assert.deepEqual(Object.values(caps?.hooks ?? {}), [{ event: 'pre_tool_use', argv: ['python3', 'check.py'], timeoutSeconds: 9, tools: ['Bash'] }]);
+    assert.deepEqual(Object.values(caps?.hooks ?? {}), [
+      { event: 'pre_tool_use', argv: ['python3', 'check.py'], timeoutSeconds: 9, tools: ['Bash'] },
+    ]);
     assert.ok(Object.keys(caps?.pairs ?? {}).includes('hook-commands'));
     assert.equal(caps?.mcpServers, undefined, 'a Rivumi unit declares no MCP servers: the section is absent');
     assert.equal(hooks.detail.hooksOptIn, true);
     assert.equal(systemOf('rivumi').loads(hooks), true, 'the hooks file loads under the opt-in the index saw');
     assert.equal(systemOf('rivumi').loads(byName(snap(), 'hooks.json')), false);
     const hook = childrenOf(s, hooks.id)[0];
-    assert.deepEqual(hook?.detail.hook, { event: 'pre_tool_use', argv: ['python3', 'check.py'], timeoutSeconds: 9, tools: ['Bash'] });
+    assert.deepEqual(hook?.detail.hook, {
+      event: 'pre_tool_use',
+      argv: ['python3', 'check.py'],
+      timeoutSeconds: 9,
+      tools: ['Bash'],
+    });
     const plugin = byName(s, 'pk');
     assert.deepEqual(plugin.detail.capabilities?.skills, [{ name: 'pk.review', path: '.rivumi/plugins/review.md' }]);
   });
 
-  it('show --json keeps the detail it always had: facts, and a Rivumi unit\'s hash pairs as `capabilities`', () => {
+  it("show --json keeps the detail it always had: facts, and a Rivumi unit's hash pairs as `capabilities`", () => {
     writeW(f, MCP);
     f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
     const s = snap();
     const cw = byName(s, 'example-plugin');
     const detail = contractDetail(cw, childrenOf(s, cw.id));
-    assert.deepEqual(Object.keys(detail.facts ?? {}), ['pluginId', 'canonicalRoot', 'policy', 'applicable', 'whenReasons', 'supportedComponents', 'inactiveComponents', 'qualifiedSkills', 'mcpServers', 'when']);
+    assert.deepEqual(Object.keys(detail.facts ?? {}), [
+      'pluginId',
+      'canonicalRoot',
+      'policy',
+      'applicable',
+      'whenReasons',
+      'supportedComponents',
+      'inactiveComponents',
+      'qualifiedSkills',
+      'mcpServers',
+      'when',
+    ]);
     assert.deepEqual(detail.facts?.qualifiedSkills, ['example-plugin:example']);
-    assert.deepEqual((detail.facts?.mcpServers as { id: string; env: unknown }[]).map((m) => [m.id, m.env]), [['local', [{ destination: 'KEY', source: 'SECRET' }]], ['remote', []]]);
+    assert.deepEqual(
+      (detail.facts?.mcpServers as { id: string; env: unknown }[]).map((m) => [m.id, m.env]),
+      [
+        ['local', [{ destination: 'KEY', source: 'SECRET' }]],
+        ['remote', []],
+      ],
+    );
     assert.equal(detail.capabilities, undefined);
     const hooks = byName(s, 'hooks.json');
     const hd = contractDetail(hooks, childrenOf(s, hooks.id));
@@ -88,7 +149,9 @@ describe('typed capabilities', () => {
     assert.deepEqual(hd.capabilities, { ...hooks.detail.capabilities?.pairs });
     const hook = childrenOf(s, hooks.id)[0];
     assert.ok(hook);
-    assert.deepEqual(contractDetail(hook, []), { facts: { event: 'pre_tool_use', argv: ['python3', 'check.py'], timeoutSeconds: 5, tools: ['*'] } });
+    assert.deepEqual(contractDetail(hook, []), {
+      facts: { event: 'pre_tool_use', argv: ['python3', 'check.py'], timeoutSeconds: 5, tools: ['*'] },
+    });
   });
 
   it('explain names the agent and its opt-in from the agent, not from a branch on its name', () => {
@@ -97,7 +160,10 @@ describe('typed capabilities', () => {
     const gates = explainItem(s, byName(s, 'hooks.json')).find((x) => x.title === 'Gates')?.lines ?? [];
     assert.ok(gates.includes('enabled: no enable switch (Rivumi has none)'), gates.join('\n'));
     assert.ok(gates.includes('RIVUMI_ENABLE_PROJECT_HOOKS=1: no'), gates.join('\n'));
-    assert.ok(gates.some((l) => l.startsWith('Rivumi: hooks: ')), gates.join('\n'));
+    assert.ok(
+      gates.some((l) => l.startsWith('Rivumi: hooks: ')),
+      gates.join('\n'),
+    );
   });
 
   describe('receipts', () => {
@@ -117,8 +183,36 @@ describe('typed capabilities', () => {
         compatibility: 'full',
         components: { skills: ['skills'] },
         mcpServers: {
-          local: { transport: 'stdio', command: 'node', args: ['server.js', '--mode=read'], cwd: null, url: null, bearerTokenEnvVar: null, timeouts: { connect_timeout: 15 }, required: false, enabled: true, enabledTools: [], disabledTools: [], env: { KEY: 'SECRET' }, envHeaders: {} },
-          remote: { transport: 'streamable-http', command: null, args: [], cwd: null, url: 'https://api.example.com/mcp', bearerTokenEnvVar: 'API_TOKEN', timeouts: {}, required: false, enabled: true, enabledTools: [], disabledTools: [], env: {}, envHeaders: {} },
+          local: {
+            transport: 'stdio',
+            command: 'node',
+            args: ['server.js', '--mode=read'],
+            cwd: null,
+            url: null,
+            bearerTokenEnvVar: null,
+            timeouts: { connect_timeout: 15 },
+            required: false,
+            enabled: true,
+            enabledTools: [],
+            disabledTools: [],
+            env: { KEY: 'SECRET' },
+            envHeaders: {},
+          },
+          remote: {
+            transport: 'streamable-http',
+            command: null,
+            args: [],
+            cwd: null,
+            url: 'https://api.example.com/mcp',
+            bearerTokenEnvVar: 'API_TOKEN',
+            timeouts: {},
+            required: false,
+            enabled: true,
+            enabledTools: [],
+            disabledTools: [],
+            env: {},
+            envHeaders: {},
+          },
         },
         networkHosts: ['api.example.com'],
         filesystemRoots: [],
@@ -134,10 +228,16 @@ describe('typed capabilities', () => {
       });
       assert.equal(byName(snap(), 'example-plugin').trust, 'trusted');
       const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
-      f.write('ws/.codewhale/plugins/example-plugin/plugin.toml', `${fs.readFileSync(toml, 'utf8')}[mcp_servers.extra]\ncommand = "curl"\n`);
+      f.write(
+        'ws/.codewhale/plugins/example-plugin/plugin.toml',
+        `${fs.readFileSync(toml, 'utf8')}[mcp_servers.extra]\ncommand = "curl"\n`,
+      );
       const rv = review(byName(snap(), 'example-plugin'), ctx);
       assert.ok(rv.ok && rv.value.diff);
-      assert.deepEqual(rv.value.diff.capabilities.map((c) => c.summary), ['new MCP server `extra`']);
+      assert.deepEqual(
+        rv.value.diff.capabilities.map((c) => c.summary),
+        ['new MCP server `extra`'],
+      );
     });
 
     it('a receipt whose record is not the model fails closed: its status follows the hashes alone, and its review shows every capability as new', async () => {
@@ -156,7 +256,13 @@ describe('typed capabilities', () => {
       assert.ok(rv.ok && rv.value.diff);
       const summaries = rv.value.diff.capabilities.map((c) => c.summary);
       assert.ok(summaries.includes('op removed: 1'), summaries.join(' | '));
-      for (const named of ['new MCP server `local`', 'new MCP server `remote`', 'new network host `api.example.com`', 'new component kind `skills`']) assert.ok(summaries.includes(named), summaries.join(' | '));
+      for (const named of [
+        'new MCP server `local`',
+        'new MCP server `remote`',
+        'new network host `api.example.com`',
+        'new component kind `skills`',
+      ])
+        assert.ok(summaries.includes(named), summaries.join(' | '));
     });
   });
 });

@@ -17,7 +17,19 @@ interface Result {
 const PACK = '.rivumi/plugins/pack.json';
 
 function writePack(f: Fixture, hookCommand = ['bash', 'tools/h.sh']): void {
-  f.write(`ws/${PACK}`, JSON.stringify({ name: 'pack', description: 'A pack.', skills: [{ path: 'pack.md' }], hooks: { pre_tool_use: [{ command: hookCommand }] } }, null, 2));
+  f.write(
+    `ws/${PACK}`,
+    JSON.stringify(
+      {
+        name: 'pack',
+        description: 'A pack.',
+        skills: [{ path: 'pack.md' }],
+        hooks: { pre_tool_use: [{ command: hookCommand }] },
+      },
+      null,
+      2,
+    ),
+  );
   f.write('ws/.rivumi/plugins/pack.md', '---\nname: pack-skill\ndescription: A skill.\n---\nDo the thing.\n');
   f.write('ws/tools/h.sh', '#!/bin/sh\nexit 0\n', 0o755);
 }
@@ -46,11 +58,18 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
   async function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = f.path('ws')): Promise<Result> {
     let out = '';
     let err = '';
-    const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state'), ...env }, cwd });
+    const code = await run(args, {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { SKILLGATE_STATE_DIR: f.path('state'), ...env },
+      cwd,
+    });
     return { code, out, err };
   }
   const lock = (): LockDoc => JSON.parse(fs.readFileSync(f.path('ws/skillgate.lock'), 'utf8')) as LockDoc;
-  const findings = async (...extra: string[]): Promise<{ code: number; doc: { ok: boolean; bundles: Finding[]; failing: Finding[] } }> => {
+  const findings = async (
+    ...extra: string[]
+  ): Promise<{ code: number; doc: { ok: boolean; bundles: Finding[]; failing: Finding[] } }> => {
     const r = await cli(['check', '--lock', ...extra, '--format', 'json', '--no-user']);
     return { code: r.code, doc: JSON.parse(r.out) };
   };
@@ -66,15 +85,25 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.ok(text.endsWith('}\n'));
       const doc = lock();
       assert.equal(doc.lockVersion, 1);
-      assert.deepEqual(doc.bundles.map((b) => [b.path, b.system, b.name]), [
-        ['.codewhale/plugins/example-plugin', 'codewhale', 'example-plugin'],
-        ['.rivumi/hooks.json', 'rivumi', 'hooks.json'],
-        ['.rivumi/plugins/pack.json', 'rivumi', 'pack'],
-      ]);
+      assert.deepEqual(
+        doc.bundles.map((b) => [b.path, b.system, b.name]),
+        [
+          ['.codewhale/plugins/example-plugin', 'codewhale', 'example-plugin'],
+          ['.rivumi/hooks.json', 'rivumi', 'hooks.json'],
+          ['.rivumi/plugins/pack.json', 'rivumi', 'pack'],
+        ],
+      );
       for (const b of doc.bundles) assert.deepEqual(Object.keys(b), ['path', 'system', 'name', 'reviewToken']);
-      const listed = JSON.parse((await cli(['list', '--json', '--no-user'])).out) as { items: { path: string; reviewToken: string | null }[] };
-      for (const b of doc.bundles) assert.equal(b.reviewToken, listed.items.find((i) => i.path === b.path)?.reviewToken);
-      assert.doesNotMatch(text, new RegExp(f.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'no absolute path of this machine');
+      const listed = JSON.parse((await cli(['list', '--json', '--no-user'])).out) as {
+        items: { path: string; reviewToken: string | null }[];
+      };
+      for (const b of doc.bundles)
+        assert.equal(b.reviewToken, listed.items.find((i) => i.path === b.path)?.reviewToken);
+      assert.doesNotMatch(
+        text,
+        new RegExp(f.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+        'no absolute path of this machine',
+      );
     });
 
     it('writes the same bytes whatever this machine trusts, enables, opts into or shadows (the lock is the same on every machine)', async () => {
@@ -87,8 +116,14 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.equal((await cli(['trust', 'example-plugin', token, '--no-user'])).code, 0);
       assert.equal((await cli(['enable', 'example-plugin', '--no-user'])).code, 0);
       writeD(f, '', 'home/plugins/example-plugin');
-      fs.writeFileSync(f.path('home/plugins/example-plugin/plugin.toml'), 'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.0.0"\n');
-      assert.equal((await cli(['lock', '--codewhale-home', f.path('home')], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' })).code, 0);
+      fs.writeFileSync(
+        f.path('home/plugins/example-plugin/plugin.toml'),
+        'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.0.0"\n',
+      );
+      assert.equal(
+        (await cli(['lock', '--codewhale-home', f.path('home')], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' })).code,
+        0,
+      );
       assert.deepEqual(fs.readFileSync(f.path('ws/skillgate.lock')), before);
     });
 
@@ -96,7 +131,9 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       writePack(f);
       assert.equal((await cli(['lock', '--no-user'])).code, 0);
       assert.equal(fs.existsSync(f.path('state')), false, 'nothing written to the trust store');
-      const listed = JSON.parse((await cli(['list', '--json', '--no-user'])).out) as { items: { path: string; trust: string | null }[] };
+      const listed = JSON.parse((await cli(['list', '--json', '--no-user'])).out) as {
+        items: { path: string; trust: string | null }[];
+      };
       assert.equal(listed.items.find((i) => i.path === PACK)?.trust, 'not-reviewed');
       assert.equal((await cli(['check', '--no-user'])).code, 1);
       assert.equal((await cli(['check', '--lock', '--no-user'])).code, 0);
@@ -115,11 +152,17 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       f.write('outside.sh', '#!/bin/sh\n');
       const r = await cli(['lock', '--no-user']);
       assert.equal(r.code, 1);
-      assert.match(r.err, /rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) cannot be pinned: its review token does not cover what it runs/);
+      assert.match(
+        r.err,
+        /rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) cannot be pinned: its review token does not cover what it runs/,
+      );
       assert.deepEqual(lock().bundles, []);
       const c = await findings();
       assert.equal(c.code, 1);
-      assert.deepEqual(c.doc.failing.map((x) => [x.status, x.path]), [['unpinnable', PACK]]);
+      assert.deepEqual(
+        c.doc.failing.map((x) => [x.status, x.path]),
+        [['unpinnable', PACK]],
+      );
     });
   });
 
@@ -130,9 +173,15 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       await cli(['lock', '--no-user']);
       const r = await cli(['check', '--lock', '--no-user']);
       assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /^ok: every bundle in the repository is pinned at its current review token \(2 bundle\(s\)\)/);
+      assert.match(
+        r.out,
+        /^ok: every bundle in the repository is pinned at its current review token \(2 bundle\(s\)\)/,
+      );
       const c = await findings();
-      assert.deepEqual(c.doc.bundles.map((b) => b.status), ['pinned', 'pinned']);
+      assert.deepEqual(
+        c.doc.bundles.map((b) => b.status),
+        ['pinned', 'pinned'],
+      );
       assert.deepEqual(c.doc.failing, []);
     });
 
@@ -145,7 +194,10 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.match(r.err, /new: Rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) is not in skillgate\.lock/);
       assert.match(r.err, /run `skillgate lock` and commit skillgate\.lock/);
       const c = await findings();
-      assert.deepEqual(c.doc.failing.map((x) => [x.status, x.path, x.lockedReviewToken]), [['new', PACK, null]]);
+      assert.deepEqual(
+        c.doc.failing.map((x) => [x.status, x.path, x.lockedReviewToken]),
+        [['new', PACK, null]],
+      );
     });
 
     it('says whether content or capabilities changed from the token pair alone', async () => {
@@ -156,13 +208,22 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       fs.appendFileSync(f.path('ws/tools/h.sh'), '# edited\n');
       let c = await findings();
       assert.equal(c.code, 1);
-      assert.deepEqual(c.doc.failing.map((x) => [x.status, x.contentChanged, x.capabilitiesChanged, x.lockedReviewToken]), [['changed', true, false, locked]]);
+      assert.deepEqual(
+        c.doc.failing.map((x) => [x.status, x.contentChanged, x.capabilitiesChanged, x.lockedReviewToken]),
+        [['changed', true, false, locked]],
+      );
       let text = await cli(['check', '--lock', '--no-user']);
-      assert.match(text.err, /changed: Rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) differs from skillgate\.lock: its content changed \(capabilities unchanged\)/);
+      assert.match(
+        text.err,
+        /changed: Rivumi bundle pack \(\.rivumi\/plugins\/pack\.json\) differs from skillgate\.lock: its content changed \(capabilities unchanged\)/,
+      );
       // A new hook command: capabilities too.
       writePack(f, ['python3', 'tools/h.sh']);
       c = await findings();
-      assert.deepEqual(c.doc.failing.map((x) => [x.status, x.contentChanged, x.capabilitiesChanged]), [['changed', true, true]]);
+      assert.deepEqual(
+        c.doc.failing.map((x) => [x.status, x.contentChanged, x.capabilitiesChanged]),
+        [['changed', true, true]],
+      );
       text = await cli(['check', '--lock', '--no-user']);
       assert.match(text.err, /its content and its capabilities changed/);
     });
@@ -178,11 +239,22 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       const changed = c.doc.failing[0] as Finding & { capabilityChanges: string[] | null };
       assert.equal(changed.status, 'changed');
       assert.ok(changed.capabilityChanges && changed.capabilityChanges.length > 0, JSON.stringify(changed));
-      assert.ok(changed.capabilityChanges.some((x) => x.includes('python3')), JSON.stringify(changed.capabilityChanges));
-      assert.match((await cli(['check', '--lock', '--no-user'])).err, /its content and its capabilities changed \(since the reviewed copy in your trust store: .*python3/);
+      assert.ok(
+        changed.capabilityChanges.some((x) => x.includes('python3')),
+        JSON.stringify(changed.capabilityChanges),
+      );
+      assert.match(
+        (await cli(['check', '--lock', '--no-user'])).err,
+        /its content and its capabilities changed \(since the reviewed copy in your trust store: .*python3/,
+      );
       // Another machine (no receipt for the locked token): the token pair only.
-      const elsewhere = await cli(['check', '--lock', '--format', 'json', '--no-user'], { SKILLGATE_STATE_DIR: f.path('other-state') });
-      assert.equal((JSON.parse(elsewhere.out) as { failing: { capabilityChanges: unknown }[] }).failing[0]?.capabilityChanges, null);
+      const elsewhere = await cli(['check', '--lock', '--format', 'json', '--no-user'], {
+        SKILLGATE_STATE_DIR: f.path('other-state'),
+      });
+      assert.equal(
+        (JSON.parse(elsewhere.out) as { failing: { capabilityChanges: unknown }[] }).failing[0]?.capabilityChanges,
+        null,
+      );
     });
 
     it('names a pinned bundle that left the repository as gone (exit 1)', async () => {
@@ -192,15 +264,24 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       fs.rmSync(f.path('ws/.codewhale'), { recursive: true });
       const c = await findings();
       assert.equal(c.code, 1);
-      assert.deepEqual(c.doc.failing.map((x) => [x.status, x.path, x.reviewToken]), [['gone', '.codewhale/plugins/example-plugin', null]]);
-      assert.match((await cli(['check', '--lock', '--no-user'])).err, /gone: Codewhale bundle example-plugin \(\.codewhale\/plugins\/example-plugin\) is pinned in skillgate\.lock but no longer in the repository/);
+      assert.deepEqual(
+        c.doc.failing.map((x) => [x.status, x.path, x.reviewToken]),
+        [['gone', '.codewhale/plugins/example-plugin', null]],
+      );
+      assert.match(
+        (await cli(['check', '--lock', '--no-user'])).err,
+        /gone: Codewhale bundle example-plugin \(\.codewhale\/plugins\/example-plugin\) is pinned in skillgate\.lock but no longer in the repository/,
+      );
     });
 
     it('treats a missing default lock as empty: every bundle is new, and a repository without bundles passes', async () => {
       writePack(f);
       const c = await findings();
       assert.equal(c.code, 1);
-      assert.deepEqual(c.doc.failing.map((x) => x.status), ['new']);
+      assert.deepEqual(
+        c.doc.failing.map((x) => x.status),
+        ['new'],
+      );
       f.mkdir('empty');
       assert.equal((await cli(['check', '--lock', '--no-user'], {}, f.path('empty'))).code, 0);
     });
@@ -214,10 +295,34 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       const bad: [string, RegExp][] = [
         ['not json', /is not a valid lock: it is not JSON/],
         [JSON.stringify({ lockVersion: 2, bundles: [] }), /lockVersion/],
-        [JSON.stringify({ lockVersion: 1, bundles: [{ path: PACK, system: 'rivumi', name: 'pack', reviewToken: token, trusted: true }] }), /bundles\.0/],
-        [JSON.stringify({ lockVersion: 1, bundles: [{ path: PACK, system: 'rivumi', name: 'pack', reviewToken: 'abc' }] }), /reviewToken/],
-        [JSON.stringify({ lockVersion: 1, bundles: [{ path: '/etc/x', system: 'rivumi', name: 'pack', reviewToken: token }] }), /bundles\.0\.path/],
-        [JSON.stringify({ lockVersion: 1, bundles: [1, 2].map(() => ({ path: PACK, system: 'rivumi', name: 'pack', reviewToken: token })) }), /pins rivumi bundle \.rivumi\/plugins\/pack\.json twice/],
+        [
+          JSON.stringify({
+            lockVersion: 1,
+            bundles: [{ path: PACK, system: 'rivumi', name: 'pack', reviewToken: token, trusted: true }],
+          }),
+          /bundles\.0/,
+        ],
+        [
+          JSON.stringify({
+            lockVersion: 1,
+            bundles: [{ path: PACK, system: 'rivumi', name: 'pack', reviewToken: 'abc' }],
+          }),
+          /reviewToken/,
+        ],
+        [
+          JSON.stringify({
+            lockVersion: 1,
+            bundles: [{ path: '/etc/x', system: 'rivumi', name: 'pack', reviewToken: token }],
+          }),
+          /bundles\.0\.path/,
+        ],
+        [
+          JSON.stringify({
+            lockVersion: 1,
+            bundles: [1, 2].map(() => ({ path: PACK, system: 'rivumi', name: 'pack', reviewToken: token })),
+          }),
+          /pins rivumi bundle \.rivumi\/plugins\/pack\.json twice/,
+        ],
       ];
       for (const [text, message] of bad) {
         f.write('ws/skillgate.lock', text);
@@ -232,17 +337,35 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       writeW(f, '', 'other/.codewhale/plugins/example-plugin');
       await cli(['lock', '--no-user', '--workspace', '.', '--workspace', '../other']);
       assert.ok(fs.existsSync(f.path('other/skillgate.lock')));
-      assert.equal((await cli(['check', '--lock', '--no-user', '--workspace', '.', '--workspace', '../other'])).code, 0);
+      assert.equal(
+        (await cli(['check', '--lock', '--no-user', '--workspace', '.', '--workspace', '../other'])).code,
+        0,
+      );
       fs.rmSync(f.path('other/skillgate.lock'));
-      assert.equal((await cli(['check', '--lock', '--no-user', '--workspace', '.', '--workspace', '../other'])).code, 1);
-      const r = await cli(['check', '--lock', 'skillgate.lock', '--no-user', '--workspace', '.', '--workspace', '../other']);
+      assert.equal(
+        (await cli(['check', '--lock', '--no-user', '--workspace', '.', '--workspace', '../other'])).code,
+        1,
+      );
+      const r = await cli([
+        'check',
+        '--lock',
+        'skillgate.lock',
+        '--no-user',
+        '--workspace',
+        '.',
+        '--workspace',
+        '../other',
+      ]);
       assert.equal(r.code, 2);
       assert.match(r.err, /names one lock file, but 2 workspace folders were given/);
     });
 
     it('takes --format sarif only with --lock, and --lock only on lock and check (exit 2)', async () => {
       writePack(f);
-      assert.match((await cli(['check', '--format', 'sarif'])).err, /--format sarif applies only to `validate` and `check --lock`/);
+      assert.match(
+        (await cli(['check', '--format', 'sarif'])).err,
+        /--format sarif applies only to `validate` and `check --lock`/,
+      );
       assert.equal((await cli(['check', '--format', 'sarif'])).code, 2);
       assert.equal((await cli(['list', '--lock'])).code, 2);
       // A bare --lock before another option is the default lock, not a file named "--no-user".
@@ -260,8 +383,25 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       const sarif = JSON.parse(r.out);
       assert.equal(sarif.version, '2.1.0');
       const run0 = sarif.runs[0];
-      assert.deepEqual(run0.tool.driver.rules.map((x: { id: string }) => x.id), ['skillgate.lock.changed', 'skillgate.lock.gone']);
-      const where = run0.results.map((x: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number } } }[] }) => [x.ruleId, x.level, x.locations[0]?.physicalLocation.artifactLocation.uri, x.locations[0]?.physicalLocation.artifactLocation.uriBaseId, x.locations[0]?.physicalLocation.region.startLine]);
+      assert.deepEqual(
+        run0.tool.driver.rules.map((x: { id: string }) => x.id),
+        ['skillgate.lock.changed', 'skillgate.lock.gone'],
+      );
+      const where = run0.results.map(
+        (x: {
+          ruleId: string;
+          level: string;
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number } };
+          }[];
+        }) => [
+          x.ruleId,
+          x.level,
+          x.locations[0]?.physicalLocation.artifactLocation.uri,
+          x.locations[0]?.physicalLocation.artifactLocation.uriBaseId,
+          x.locations[0]?.physicalLocation.region.startLine,
+        ],
+      );
       assert.deepEqual(where, [
         ['skillgate.lock.gone', 'error', 'skillgate.lock', '%SRCROOT%', 6],
         ['skillgate.lock.changed', 'error', PACK, '%SRCROOT%', 1],
@@ -288,7 +428,12 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
     writeW(f, 'unknown = true\n');
     const fingerprints = async () => {
       const sarif = JSON.parse((await cli(['validate', '--format', 'sarif', '--no-user'])).out);
-      return sarif.runs[0].results.map((x: { partialFingerprints?: Record<string, string>; locations: { physicalLocation: { region: { startLine: number } } }[] }) => [x.partialFingerprints, x.locations[0]?.physicalLocation.region.startLine]);
+      return sarif.runs[0].results.map(
+        (x: {
+          partialFingerprints?: Record<string, string>;
+          locations: { physicalLocation: { region: { startLine: number } } }[];
+        }) => [x.partialFingerprints, x.locations[0]?.physicalLocation.region.startLine],
+      );
     };
     const before = await fingerprints();
     assert.ok(before.length > 0 && before[0][0], 'results carry partialFingerprints');
@@ -296,6 +441,9 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
     fs.writeFileSync(manifest, `# a comment\n${fs.readFileSync(manifest, 'utf8')}`);
     const after = await fingerprints();
     assert.notEqual(after[0][1], before[0][1], 'the finding moved down a line');
-    assert.deepEqual(after.map((x: unknown[]) => x[0]), before.map((x: unknown[]) => x[0]));
+    assert.deepEqual(
+      after.map((x: unknown[]) => x[0]),
+      before.map((x: unknown[]) => x[0]),
+    );
   });
 });

@@ -2,15 +2,43 @@ import { strict as assert } from 'node:assert';
 import { run } from '../../src/cli/main';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
-async function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   // Hermetic: never the real per-user trust store.
-  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: `${cwd}/.test-state`, ...env }, cwd });
+  const code = await run(args, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    env: { SKILLGATE_STATE_DIR: `${cwd}/.test-state`, ...env },
+    cwd,
+  });
   return { code, out, err };
 }
 
-const ITEM_KEYS = ['id', 'system', 'kind', 'name', 'qualifiedName', 'scope', 'workspace', 'path', 'parent', 'decision', 'reasons', 'shadowedBy', 'trust', 'enabled', 'compatibility', 'contentHash', 'capabilityHash', 'reviewToken'];
+const ITEM_KEYS = [
+  'id',
+  'system',
+  'kind',
+  'name',
+  'qualifiedName',
+  'scope',
+  'workspace',
+  'path',
+  'parent',
+  'decision',
+  'reasons',
+  'shadowedBy',
+  'trust',
+  'enabled',
+  'compatibility',
+  'contentHash',
+  'capabilityHash',
+  'reviewToken',
+];
 
 describe('the skillgate CLI (spec/cli.md)', () => {
   let f: Fixture;
@@ -19,13 +47,13 @@ describe('the skillgate CLI (spec/cli.md)', () => {
 
   it('prints usage and exits 2 without a command, 0 with --help', async () => {
     assert.equal((await cli([], f.root)).code, 2);
-    const help = (await cli(['--help'], f.root));
+    const help = await cli(['--help'], f.root);
     assert.equal(help.code, 0);
     assert.match(help.out, /skillgate <command>/);
   });
 
   it('exits 2 with one clear sentence for an unknown command or option, without a stack trace', async () => {
-    const r = (await cli(['frobnicate'], f.root));
+    const r = await cli(['frobnicate'], f.root);
     assert.equal(r.code, 2);
     assert.match(r.err, /unknown command `frobnicate`/);
     assert.doesNotMatch(r.err, /at .*\.ts:\d+/);
@@ -34,7 +62,7 @@ describe('the skillgate CLI (spec/cli.md)', () => {
 
   it('lists items as the JSON contract says, field for field', async () => {
     writeW(f);
-    const r = (await cli(['list', '--json', '--no-user'], f.path('ws')));
+    const r = await cli(['list', '--json', '--no-user'], f.path('ws'));
     assert.equal(r.code, 0);
     const doc = JSON.parse(r.out);
     assert.equal(doc.schemaVersion, 1);
@@ -47,7 +75,10 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.deepEqual(bundle.reasons, ['not_reviewed', 'not_enabled']);
     assert.equal(bundle.reviewToken, `${bundle.contentHash}.${bundle.capabilityHash}`);
     const skill = doc.items[1];
-    assert.deepEqual([skill.kind, skill.qualifiedName, skill.parent, skill.trust, skill.enabled], ['skill', 'example-plugin:example', bundle.id, null, null]);
+    assert.deepEqual(
+      [skill.kind, skill.qualifiedName, skill.parent, skill.trust, skill.enabled],
+      ['skill', 'example-plugin:example', bundle.id, null, null],
+    );
   });
 
   it('gives user items absolute paths and a null workspace', async () => {
@@ -62,21 +93,31 @@ describe('the skillgate CLI (spec/cli.md)', () => {
   it('reads CODEWHALE_HOME from the environment and skips user bundles with --no-user', async () => {
     writeD(f);
     f.mkdir('ws');
-    assert.equal(JSON.parse((await cli(['list', '--json'], f.path('ws'), { CODEWHALE_HOME: f.path('home') })).out).items.length, 1);
-    assert.equal(JSON.parse((await cli(['list', '--json', '--no-user'], f.path('ws'), { CODEWHALE_HOME: f.path('home') })).out).items.length, 0);
+    assert.equal(
+      JSON.parse((await cli(['list', '--json'], f.path('ws'), { CODEWHALE_HOME: f.path('home') })).out).items.length,
+      1,
+    );
+    assert.equal(
+      JSON.parse((await cli(['list', '--json', '--no-user'], f.path('ws'), { CODEWHALE_HOME: f.path('home') })).out)
+        .items.length,
+      0,
+    );
   });
 
   it('validates: exit 1 on an error, with workspace-relative files and 0-based ranges', async () => {
     writeW(f, 'unknown = true\n');
-    const r = (await cli(['validate', '--json', '--no-user'], f.path('ws')));
+    const r = await cli(['validate', '--json', '--no-user'], f.path('ws'));
     assert.equal(r.code, 1);
     const d = JSON.parse(r.out).diagnostics[0];
     assert.deepEqual(Object.keys(d), ['workspace', 'file', 'range', 'severity', 'code', 'message', 'itemId']);
     assert.equal(d.workspace, f.path('ws'));
     assert.equal(d.file, '.codewhale/plugins/example-plugin/plugin.toml');
     assert.deepEqual(d.range.start, { line: 6, character: 0 });
-    const text = (await cli(['validate', '--no-user'], f.path('ws')));
-    assert.match(text.out, /^\.codewhale\/plugins\/example-plugin\/plugin\.toml:7:1: error codewhale\.manifest\.parse: /m);
+    const text = await cli(['validate', '--no-user'], f.path('ws'));
+    assert.match(
+      text.out,
+      /^\.codewhale\/plugins\/example-plugin\/plugin\.toml:7:1: error codewhale\.manifest\.parse: /m,
+    );
   });
 
   it('validates: exit 0 with warnings only', async () => {
@@ -86,17 +127,23 @@ describe('the skillgate CLI (spec/cli.md)', () => {
 
   it('writes SARIF 2.1.0 with rules, levels and 1-based regions', async () => {
     writeW(f, 'unknown = true\n');
-    const r = (await cli(['validate', '--format', 'sarif', '--no-user'], f.path('ws')));
+    const r = await cli(['validate', '--format', 'sarif', '--no-user'], f.path('ws'));
     assert.equal(r.code, 1);
     const sarif = JSON.parse(r.out);
     assert.equal(sarif.version, '2.1.0');
     const run0 = sarif.runs[0];
     assert.equal(run0.tool.driver.name, 'Skillgate');
-    assert.deepEqual(run0.tool.driver.rules.map((x: { id: string }) => x.id), ['codewhale.manifest.parse']);
+    assert.deepEqual(
+      run0.tool.driver.rules.map((x: { id: string }) => x.id),
+      ['codewhale.manifest.parse'],
+    );
     const res = run0.results[0];
     assert.equal(res.level, 'error');
     assert.equal(res.ruleIndex, 0);
-    assert.deepEqual(res.locations[0].physicalLocation.artifactLocation, { uri: '.codewhale/plugins/example-plugin/plugin.toml', uriBaseId: '%SRCROOT%' });
+    assert.deepEqual(res.locations[0].physicalLocation.artifactLocation, {
+      uri: '.codewhale/plugins/example-plugin/plugin.toml',
+      uriBaseId: '%SRCROOT%',
+    });
     assert.equal(res.locations[0].physicalLocation.region.startLine, 7);
     assert.equal(res.locations[0].physicalLocation.region.startColumn, 1);
   });
@@ -107,7 +154,9 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     f.write('b/.codewhale/plugins', 'not a directory');
     f.write('home/plugins/mine/plugin.toml', 'schema_version = 1\n[plugin]\nname = "Mine"\nversion = "1.0.0"\n');
     const args = ['--workspace', f.path('a'), '--workspace', f.path('b'), '--codewhale-home', f.path('home')];
-    const json = JSON.parse((await cli(['validate', '--json', ...args], f.root)).out) as { diagnostics: { workspace: string | null; file: string; itemId: string | null; code: string }[] };
+    const json = JSON.parse((await cli(['validate', '--json', ...args], f.root)).out) as {
+      diagnostics: { workspace: string | null; file: string; itemId: string | null; code: string }[];
+    };
     const byCode = (code: string) => json.diagnostics.find((d) => d.code === code);
     assert.deepEqual(
       json.diagnostics.map((d) => [d.code, d.workspace, d.file]).sort(),
@@ -124,46 +173,65 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.equal(run0.originalUriBaseIds['%SRCROOT%'].uri, `file://${f.path('a')}/`);
     assert.equal(run0.originalUriBaseIds['%SRCROOT2%'].uri, `file://${f.path('b')}/`);
     const located = (code: string) => run0.results.find((r: { ruleId: string }) => r.ruleId === code);
-    assert.deepEqual(located('codewhale.root-not-directory').locations[0].physicalLocation.artifactLocation, { uri: '.codewhale/plugins', uriBaseId: '%SRCROOT2%' });
+    assert.deepEqual(located('codewhale.root-not-directory').locations[0].physicalLocation.artifactLocation, {
+      uri: '.codewhale/plugins',
+      uriBaseId: '%SRCROOT2%',
+    });
     assert.deepEqual(located('codewhale.root-not-directory').properties, { workspace: f.path('b') });
-    assert.deepEqual(located('codewhale.manifest.parse').locations[0].physicalLocation.artifactLocation, { uri: '.codewhale/plugins/example-plugin/plugin.toml', uriBaseId: '%SRCROOT%' });
-    assert.deepEqual(located('codewhale.manifest.name').locations[0].physicalLocation.artifactLocation, { uri: `file://${f.path('home/plugins/mine/plugin.toml')}` });
+    assert.deepEqual(located('codewhale.manifest.parse').locations[0].physicalLocation.artifactLocation, {
+      uri: '.codewhale/plugins/example-plugin/plugin.toml',
+      uriBaseId: '%SRCROOT%',
+    });
+    assert.deepEqual(located('codewhale.manifest.name').locations[0].physicalLocation.artifactLocation, {
+      uri: `file://${f.path('home/plugins/mine/plugin.toml')}`,
+    });
     assert.equal(located('codewhale.manifest.name').properties.workspace, null);
   });
 
   it('shows one item with its children, files and detail', async () => {
     writeW(f);
     const doc = JSON.parse((await cli(['show', 'example-plugin', '--json', '--no-user'], f.path('ws'))).out);
-    assert.deepEqual(doc.items.map((i: { qualifiedName: string }) => i.qualifiedName), ['example-plugin', 'example-plugin:example']);
-    assert.deepEqual(doc.detail.files.map((x: { path: string }) => x.path), ['plugin.toml', 'skills/example/SKILL.md']);
+    assert.deepEqual(
+      doc.items.map((i: { qualifiedName: string }) => i.qualifiedName),
+      ['example-plugin', 'example-plugin:example'],
+    );
+    assert.deepEqual(
+      doc.detail.files.map((x: { path: string }) => x.path),
+      ['plugin.toml', 'skills/example/SKILL.md'],
+    );
     assert.deepEqual(Object.keys(doc.detail.files[0]), ['path', 'size', 'sha256', 'executable']);
-    const text = (await cli(['show', 'example-plugin:example', '--no-user'], f.path('ws')));
+    const text = await cli(['show', 'example-plugin:example', '--no-user'], f.path('ws'));
     assert.match(text.out, /decision: disabled \(bundle_inactive\)/);
   });
 
   it('explains decision first', async () => {
     writeW(f);
-    const r = (await cli(['explain', 'example-plugin', '--no-user'], f.path('ws')));
+    const r = await cli(['explain', 'example-plugin', '--no-user'], f.path('ws'));
     assert.equal(r.code, 0);
     const lines = r.out.split('\n');
     assert.equal(lines[0], 'example-plugin: disabled: a gate is closed');
     assert.match(lines[1] ?? '', /^ {2}- not_reviewed: /);
-    assert.ok(r.out.indexOf('Source') < r.out.indexOf('Gates') && r.out.indexOf('Gates') < r.out.indexOf('Diagnostics'));
+    assert.ok(
+      r.out.indexOf('Source') < r.out.indexOf('Gates') && r.out.indexOf('Gates') < r.out.indexOf('Diagnostics'),
+    );
   });
 
   it('refuses an unknown selector and lists candidates for an ambiguous one (exit 2)', async () => {
     writeD(f, '', 'a/.codewhale/plugins/demo');
     writeD(f, '', 'b/.codewhale/plugins/demo');
-    const unknown = (await cli(['show', 'nope', '--no-user'], f.path('a')));
+    const unknown = await cli(['show', 'nope', '--no-user'], f.path('a'));
     assert.equal(unknown.code, 2);
-    const amb = (await cli(['show', 'demo', '--no-user', '--workspace', 'a', '--workspace', 'b'], f.root));
+    const amb = await cli(['show', 'demo', '--no-user', '--workspace', 'a', '--workspace', 'b'], f.root);
     assert.equal(amb.code, 2);
-    assert.match(amb.err, /ambiguous; use one of these ids: workspace\/[0-9a-f]{12}\/demo, workspace\/[0-9a-f]{12}\/demo/);
+    assert.match(
+      amb.err,
+      /ambiguous; use one of these ids: workspace\/[0-9a-f]{12}\/demo, workspace\/[0-9a-f]{12}\/demo/,
+    );
   });
 
   it('hashes one bundle directory byte-exact with the spec vector', async () => {
     const dir = writeW(f);
-    const r = (await cli(['hash', dir, '--json'], f.root));
+    const r = await cli(['hash', dir, '--json'], f.root);
     assert.equal(r.code, 0);
     assert.deepEqual(JSON.parse(r.out), {
       ok: true,
@@ -172,7 +240,8 @@ describe('the skillgate CLI (spec/cli.md)', () => {
       name: 'example-plugin',
       contentHash: 'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6',
       capabilityHash: '2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2',
-      reviewToken: 'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6.2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2',
+      reviewToken:
+        'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6.2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2',
     });
     assert.equal((await cli(['hash', `${dir}/plugin.toml`], f.root)).code, 0);
   });
@@ -182,7 +251,7 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     const r = JSON.parse((await cli(['hash', f.path('ws/.rivumi/plugins/pk.json'), '--json'], f.root)).out);
     assert.equal(r.system, 'rivumi');
     assert.match(r.reviewToken, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
-    const bad = (await cli(['hash', f.path('ws'), '--json'], f.root));
+    const bad = await cli(['hash', f.path('ws'), '--json'], f.root);
     assert.equal(bad.code, 1);
     assert.equal(JSON.parse(bad.out).ok, false);
   });
@@ -195,20 +264,31 @@ describe('the skillgate CLI (spec/cli.md)', () => {
       for (const command of ['check', 'validate', 'list']) {
         const r = await cli([command, f.path('repo'), '--no-user'], f.path('cwd'));
         assert.equal(r.code, 2, `${command} with a positional`);
-        assert.match(r.err, new RegExp(`\`${command}\` takes no arguments, but got an extra argument: ".*repo"; to use another workspace folder, pass --workspace .*repo`));
+        assert.match(
+          r.err,
+          new RegExp(
+            `\`${command}\` takes no arguments, but got an extra argument: ".*repo"; to use another workspace folder, pass --workspace .*repo`,
+          ),
+        );
         assert.equal(r.out, '');
       }
       // The same folder through --workspace is checked, and fails: its Rivumi plugin is not trusted.
       assert.equal((await cli(['check', '--workspace', f.path('repo'), '--no-user'], f.path('cwd'))).code, 1);
     });
 
-    it('checks every command\'s arity: too few and too many are usage errors', async () => {
+    it("checks every command's arity: too few and too many are usage errors", async () => {
       writeW(f);
       const cases: [string[], RegExp][] = [
         [['trust', 'example-plugin'], /`trust` needs the review token/],
-        [['trust', 'example-plugin', 'a.b', 'extra'], /`trust` takes a selector \(an item id or a name\) and the review token .*, but got an extra argument: "extra"/],
+        [
+          ['trust', 'example-plugin', 'a.b', 'extra'],
+          /`trust` takes a selector \(an item id or a name\) and the review token .*, but got an extra argument: "extra"/,
+        ],
         [['show'], /`show` needs a selector/],
-        [['show', 'example-plugin', 'example-plugin:example'], /`show` takes a selector .*extra argument: "example-plugin:example"/],
+        [
+          ['show', 'example-plugin', 'example-plugin:example'],
+          /`show` takes a selector .*extra argument: "example-plugin:example"/,
+        ],
         [['enable', 'a', 'b'], /`enable` takes a selector/],
         [['revoke', 'a', 'b'], /`revoke` takes a selector/],
         [['hash', 'a', 'b'], /`hash` takes a bundle directory or manifest file/],
@@ -229,7 +309,13 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     it('refuses a --workspace that does not exist or is not a directory (exit 2), for every command', async () => {
       writeW(f);
       f.write('file.txt', 'x');
-      for (const command of [['check'], ['validate'], ['list'], ['show', 'example-plugin'], ['install', f.path('file.txt')]]) {
+      for (const command of [
+        ['check'],
+        ['validate'],
+        ['list'],
+        ['show', 'example-plugin'],
+        ['install', f.path('file.txt')],
+      ]) {
         const missing = await cli([...command, '--workspace', 'no/such/repo', '--no-user'], f.root);
         assert.equal(missing.code, 2);
         assert.match(missing.err, /--workspace no\/such\/repo does not exist/);
@@ -243,7 +329,10 @@ describe('the skillgate CLI (spec/cli.md)', () => {
       // A missing one among good ones is still refused.
       const mixed = await cli(['check', '--workspace', 'ws', '--workspace', 'wz', '--no-user'], f.root);
       assert.deepEqual([mixed.code, mixed.out], [2, '']);
-      const two = await cli(['install', f.path('file.txt'), '--workspace', 'ws', '--workspace', 'ws', '--no-user'], f.root);
+      const two = await cli(
+        ['install', f.path('file.txt'), '--workspace', 'ws', '--workspace', 'ws', '--no-user'],
+        f.root,
+      );
       assert.equal(two.code, 2);
       assert.match(two.err, /`install` installs into one workspace folder; got 2/);
     });

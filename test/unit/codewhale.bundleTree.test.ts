@@ -30,10 +30,30 @@ describe('the walked bundle tree answers as the disk does', () => {
     f.mkdir('b/empty');
     const root = f.path('b');
     const tree = treeOf(root);
-    const raws = ['skills', './skills', 'skills/', 'skills//one', 'skills/one/SKILL.md', 'bin/server.js', 'empty', '.', '', 'missing', 'bin/server.js/inside', 'skills/../skills', '/etc', 'a\\b', 'sk\u0000ills'];
+    const raws = [
+      'skills',
+      './skills',
+      'skills/',
+      'skills//one',
+      'skills/one/SKILL.md',
+      'bin/server.js',
+      'empty',
+      '.',
+      '',
+      'missing',
+      'bin/server.js/inside',
+      'skills/../skills',
+      '/etc',
+      'a\\b',
+      'sk\u0000ills',
+    ];
     for (const raw of raws) {
       for (const kind of ['skills', 'MCP command', 'MCP cwd'] as const) {
-        assert.deepEqual(resolveContainedPath(root, raw, kind, tree), resolveContainedPath(root, raw, kind), `${kind} ${JSON.stringify(raw)}`);
+        assert.deepEqual(
+          resolveContainedPath(root, raw, kind, tree),
+          resolveContainedPath(root, raw, kind),
+          `${kind} ${JSON.stringify(raw)}`,
+        );
       }
     }
   });

@@ -59,11 +59,20 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
 
   it('sorts by name and keeps ids stable across discoveries', () => {
     writeD(f, '', 'ws/.codewhale/plugins/zeta');
-    f.write('ws/.codewhale/plugins/alpha/plugin.toml', 'schema_version = 1\n[plugin]\nname = "alpha"\nversion = "1.0.0"\n');
+    f.write(
+      'ws/.codewhale/plugins/alpha/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "alpha"\nversion = "1.0.0"\n',
+    );
     const a = top(index([f.path('ws')]));
     const b = top(index([f.path('ws')]));
-    assert.deepEqual(a.map((i) => i.name), ['alpha', 'demo']);
-    assert.deepEqual(a.map((i) => i.id), b.map((i) => i.id));
+    assert.deepEqual(
+      a.map((i) => i.name),
+      ['alpha', 'demo'],
+    );
+    assert.deepEqual(
+      a.map((i) => i.id),
+      b.map((i) => i.id),
+    );
     assert.match(a[0]?.id ?? '', /^workspace\/[0-9a-f]{12}\/alpha$/);
   });
 
@@ -101,7 +110,12 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
 
   it('hides .plugin-backup-<16 alnum> but shows .staging-not-a-uuid, .plugin-backup-short and demo.bak', () => {
     const names = ['.plugin-backup-ABCDEFGH12345678', '.staging-not-a-uuid', '.plugin-backup-short', 'demo.bak'];
-    names.forEach((n, i) => f.write(`ws/.codewhale/plugins/${n}/plugin.json`, JSON.stringify({ $schema: 's', name: `b${i}`, version: '1.0.0' })));
+    names.forEach((n, i) =>
+      f.write(
+        `ws/.codewhale/plugins/${n}/plugin.json`,
+        JSON.stringify({ $schema: 's', name: `b${i}`, version: '1.0.0' }),
+      ),
+    );
     assert.equal(top(index([f.path('ws')])).length, 3);
   });
 
@@ -109,23 +123,43 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
     writeD(f, '', 'one/.codewhale/plugins/demo');
     writeW(f, '', 'two/.codewhale/plugins/example-plugin');
     const s = index([f.path('one'), f.path('two')]);
-    assert.deepEqual(top(s).map((i) => [i.name, i.workspace]), [['demo', f.path('one')], ['example-plugin', f.path('two')]]);
+    assert.deepEqual(
+      top(s).map((i) => [i.name, i.workspace]),
+      [
+        ['demo', f.path('one')],
+        ['example-plugin', f.path('two')],
+      ],
+    );
     assert.equal(byName(s, 'example-plugin:example').workspace, f.path('two'));
   });
 
   it('skips a bundle directory without a manifest silently, and reports a Claude bundle', () => {
     f.write('ws/.codewhale/plugins/empty/readme.txt', 'hi');
-    f.write('ws/.codewhale/plugins/claude/.claude-plugin/plugin.json', JSON.stringify({ name: 'claude', version: '0.1.0' }));
+    f.write(
+      'ws/.codewhale/plugins/claude/.claude-plugin/plugin.json',
+      JSON.stringify({ name: 'claude', version: '0.1.0' }),
+    );
     const s = index([f.path('ws')]);
-    assert.deepEqual(top(s).map((i) => i.name), ['claude']);
+    assert.deepEqual(
+      top(s).map((i) => i.name),
+      ['claude'],
+    );
   });
 
   it('applies [when]: another OS or a missing binary makes the bundle not applicable', () => {
-    const when = (name: string, table: string) => f.write(`ws/.codewhale/plugins/${name}/plugin.toml`, `schema_version = 1\n[plugin]\nname = "${name}"\nversion = "1.0.0"\n[when]\n${table}`);
+    const when = (name: string, table: string) =>
+      f.write(
+        `ws/.codewhale/plugins/${name}/plugin.toml`,
+        `schema_version = 1\n[plugin]\nname = "${name}"\nversion = "1.0.0"\n[when]\n${table}`,
+      );
     when('mac', 'os = ["macos"]\n');
     when('bin', 'binaries = ["definitely-missing-binary"]\n');
     when('never', 'os = []\n');
-    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: { os: 'linux', hasBinary: (b) => b !== 'definitely-missing-binary' } }).indexAll();
+    const s = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: { os: 'linux', hasBinary: (b) => b !== 'definitely-missing-binary' },
+    }).indexAll();
     for (const i of top(s)) assert.ok(i.reasons.includes('not_applicable'), `${i.path}: ${i.reasons.join(',')}`);
     void LINUX_HOST;
   });

@@ -13,44 +13,114 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
     writeW(f, extra);
     f.write('ws/.codewhale/plugins/example-plugin/server.js', '// placeholder\n');
     const s = index([f.path('ws')]);
-    return { decision: byName(s, 'example-plugin').decision, errors: s.diagnostics.filter((d) => d.severity === 'error'), snapshot: s };
+    return {
+      decision: byName(s, 'example-plugin').decision,
+      errors: s.diagnostics.filter((d) => d.severity === 'error'),
+      snapshot: s,
+    };
   };
-  const remote = (body: string, hosts = '["example.invalid"]') => `[capabilities]\nnetwork_hosts = ${hosts}\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp"\n${body}`;
+  const remote = (body: string, hosts = '["example.invalid"]') =>
+    `[capabilities]\nnetwork_hosts = ${hosts}\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp"\n${body}`;
   const stdio = (body: string) => `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js"]\n${body}`;
 
   const rejected: [string, string, RegExp][] = [
-    ['a remote server with an unknown nested field', remote('unknown_nested = true\n'), /plugin MCP server contains an unsupported field/],
+    [
+      'a remote server with an unknown nested field',
+      remote('unknown_nested = true\n'),
+      /plugin MCP server contains an unsupported field/,
+    ],
     ['a remote server with args', remote('args = ["secret"]\n'), /may not declare stdio cwd, args, or env/],
-    ['a URL with a query', `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?token=secret"\n`, /URL may not contain a query or fragment/],
-    ['plain http to a non-loopback host', `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "http://example.invalid/mcp"\n`, /must use HTTPS unless it targets loopback/],
-    ['network_hosts that differ from the endpoints', remote('', '["other.invalid"]'), /network_hosts must exactly match/],
-    ['a stdio server with transport sse', stdio('transport = "sse"\n'), /stdio MCP server `local` may not declare remote transport or authentication fields/],
+    [
+      'a URL with a query',
+      `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?token=secret"\n`,
+      /URL may not contain a query or fragment/,
+    ],
+    [
+      'plain http to a non-loopback host',
+      `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "http://example.invalid/mcp"\n`,
+      /must use HTTPS unless it targets loopback/,
+    ],
+    [
+      'network_hosts that differ from the endpoints',
+      remote('', '["other.invalid"]'),
+      /network_hosts must exactly match/,
+    ],
+    [
+      'a stdio server with transport sse',
+      stdio('transport = "sse"\n'),
+      /stdio MCP server `local` may not declare remote transport or authentication fields/,
+    ],
     ['a stdio server with connect_timeout 0', stdio('connect_timeout = 0\n'), /connect_timeout must be 1-3600 seconds/],
-    ['the same tool in both lists', stdio('enabled_tools = ["read"]\ndisabled_tools = ["read"]\n'), /declares a tool in both enabled_tools and disabled_tools/],
-    ['a literal stdio env value', stdio('env = { TOKEN = "literal-secret" }\n'), /environment values must be exact `\$\{SOURCE_ENV\}` references/],
+    [
+      'the same tool in both lists',
+      stdio('enabled_tools = ["read"]\ndisabled_tools = ["read"]\n'),
+      /declares a tool in both enabled_tools and disabled_tools/,
+    ],
+    [
+      'a literal stdio env value',
+      stdio('env = { TOKEN = "literal-secret" }\n'),
+      /environment values must be exact `\$\{SOURCE_ENV\}` references/,
+    ],
     ['literal remote headers', remote('headers = { Authorization = "Bearer x" }\n'), /may not contain literal headers/],
-    ['oauth with an extra secret key', remote('oauth = { client_id = "x", secret = "y" }\n'), /plugin MCP oauth contains an unsupported field/],
+    [
+      'oauth with an extra secret key',
+      remote('oauth = { client_id = "x", secret = "y" }\n'),
+      /plugin MCP oauth contains an unsupported field/,
+    ],
     ['remote scopes', remote('scopes = ["read"]\n'), /plugin OAuth is disabled/],
     ['remote oauth_resource', remote('oauth_resource = "https://example.invalid"\n'), /plugin OAuth is disabled/],
     ['remote oauth client_id', remote('oauth = { client_id = "x" }\n'), /plugin OAuth is disabled/],
-    ['an absolute stdio argument', `[mcp_servers.local]\ncommand = "node"\nargs = ["/tmp/server.js"]\n`, /argument #1 must not use an absolute path/],
-    ['credentials in the URL', `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://user:secret@example.invalid/mcp"\n`, /must not embed credentials/],
-    ['--token followed by a value', `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--token", "literal-secret"]\n`, /argument #2 embeds a credential-bearing value/],
-    ['--api-key=value', `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--api-key=literal-secret"]\n`, /argument #2 embeds a credential-bearing value/],
-    ['an sk- literal', `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "sk-live-literal"]\n`, /argument #2 looks like a literal credential/],
-    ['http://[::1] (brackets are not loopback upstream)', `[capabilities]\nnetwork_hosts = ["[::1]"]\n[mcp_servers.remote]\nurl = "http://[::1]/mcp"\n`, /must use HTTPS unless it targets loopback/],
-    ['an argument that escapes the bundle', `[mcp_servers.local]\ncommand = "node"\nargs = ["../outside/server.js"]\n`, /argument #1 escapes the plugin root/],
+    [
+      'an absolute stdio argument',
+      `[mcp_servers.local]\ncommand = "node"\nargs = ["/tmp/server.js"]\n`,
+      /argument #1 must not use an absolute path/,
+    ],
+    [
+      'credentials in the URL',
+      `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://user:secret@example.invalid/mcp"\n`,
+      /must not embed credentials/,
+    ],
+    [
+      '--token followed by a value',
+      `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--token", "literal-secret"]\n`,
+      /argument #2 embeds a credential-bearing value/,
+    ],
+    [
+      '--api-key=value',
+      `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--api-key=literal-secret"]\n`,
+      /argument #2 embeds a credential-bearing value/,
+    ],
+    [
+      'an sk- literal',
+      `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "sk-live-literal"]\n`,
+      /argument #2 looks like a literal credential/,
+    ],
+    [
+      'http://[::1] (brackets are not loopback upstream)',
+      `[capabilities]\nnetwork_hosts = ["[::1]"]\n[mcp_servers.remote]\nurl = "http://[::1]/mcp"\n`,
+      /must use HTTPS unless it targets loopback/,
+    ],
+    [
+      'an argument that escapes the bundle',
+      `[mcp_servers.local]\ncommand = "node"\nargs = ["../outside/server.js"]\n`,
+      /argument #1 escapes the plugin root/,
+    ],
   ];
   for (const [name, extra, expected] of rejected) {
     it(`rejects ${name}`, () => {
       const r = errorsOf(extra);
       assert.equal(r.decision, 'rejected');
-      assert.ok(r.errors.some((e) => expected.test(e.message)), r.errors.map((e) => e.message).join('\n'));
+      assert.ok(
+        r.errors.some((e) => expected.test(e.message)),
+        r.errors.map((e) => e.message).join('\n'),
+      );
     });
   }
 
   it('points the query error at the url value', () => {
-    const r = errorsOf(`[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?"\n`);
+    const r = errorsOf(
+      `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?"\n`,
+    );
     const d = r.errors.find((e) => e.code === 'codewhale.mcp.url-query');
     assert.deepEqual(d?.range, { start: { line: 9, character: 6 }, end: { line: 9, character: 36 } });
     assert.equal(byName(r.snapshot, 'example-plugin:remote').decision, 'rejected');
@@ -65,7 +135,12 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
   });
 
   it('accepts a worker argument list with an inline script', () => {
-    assert.deepEqual(errorsOf(`[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker", "-e", "console.log('ready')"]\n`).errors, []);
+    assert.deepEqual(
+      errorsOf(
+        `[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker", "-e", "console.log('ready')"]\n`,
+      ).errors,
+      [],
+    );
   });
 
   it('accepts a full remote server and inventories its host', () => {
@@ -73,20 +148,31 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
       `[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://Example.Invalid:8443/mcp/v1"\ntransport = "sse"\nconnect_timeout = 30\nexecute_timeout = 120\nread_timeout = 180\nrequired = true\nenabled_tools = ["read"]\ndisabled_tools = ["write"]\nbearer_token_env_var = "PLUGIN_BEARER"\nenv_headers = { X_Api_Key = "PLUGIN_API_KEY" }\n`,
     );
     assert.deepEqual(r.errors, []);
-    const inv = byName(r.snapshot, 'example-plugin').detail.inventory as { network_hosts: string[]; remote_mcp_servers: number };
+    const inv = byName(r.snapshot, 'example-plugin').detail.inventory as {
+      network_hosts: string[];
+      remote_mcp_servers: number;
+    };
     assert.deepEqual(inv.network_hosts, ['example.invalid']);
     assert.equal(inv.remote_mcp_servers, 1);
   });
 
   it('refuses a plugin.toml key __proto__ it cannot read faithfully, instead of hiding it or writing into Object.prototype', () => {
-    const extras = ['[mcp_servers.__proto__]\ncommand = "node"\n', '[mcp_servers.local]\ncommand = "node"\nenv = { __proto__ = "${X}" }\n', 'x.__proto__.polluted = "yes"\n'];
+    const extras = [
+      '[mcp_servers.__proto__]\ncommand = "node"\n',
+      '[mcp_servers.local]\ncommand = "node"\nenv = { __proto__ = "${X}" }\n',
+      'x.__proto__.polluted = "yes"\n',
+    ];
     try {
       for (const extra of extras) {
         const r = errorsOf(extra);
         assert.equal(r.decision, 'rejected', extra);
         assert.match(r.errors.map((d) => d.message).join(' | '), /the key `__proto__` cannot be read faithfully/);
         const probe: Record<string, unknown> = {};
-        assert.deepEqual([probe.command, probe.polluted], [undefined, undefined], `no key of ${JSON.stringify(extra)} reached Object.prototype`);
+        assert.deepEqual(
+          [probe.command, probe.polluted],
+          [undefined, undefined],
+          `no key of ${JSON.stringify(extra)} reached Object.prototype`,
+        );
       }
     } finally {
       // Keep the rest of the suite sound if the old code polluted the prototype.
@@ -114,16 +200,33 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
       assert.equal(byName(named, 'm').decision, 'rejected');
       assert.deepEqual(messages(named), ['MCP server name `__proto__` is invalid']);
       const env = bundle({ s: { command: 'node', env: { ['__proto__']: '${X}', constructor: '${Y}' } } });
-      const servers = (contractDetail(byName(env, 'm'), []).facts as { mcpServers: { id: string; env: { destination: string; source: string }[] }[] }).mcpServers;
-      assert.deepEqual(servers[0]?.env.map((e) => `${e.destination} <- ${e.source}`).sort(), ['__proto__ <- X', 'constructor <- Y']);
+      const servers = (
+        contractDetail(byName(env, 'm'), []).facts as {
+          mcpServers: { id: string; env: { destination: string; source: string }[] }[];
+        }
+      ).mcpServers;
+      assert.deepEqual(servers[0]?.env.map((e) => `${e.destination} <- ${e.source}`).sort(), [
+        '__proto__ <- X',
+        'constructor <- Y',
+      ]);
     });
 
     it('infers stdio and streamable-http, and keeps sse', () => {
-      const s = bundle({ a: { command: 'node' }, b: { url: 'https://example.invalid/mcp' }, c: { type: 'SSE', url: 'https://example.invalid/sse' } });
+      const s = bundle({
+        a: { command: 'node' },
+        b: { url: 'https://example.invalid/mcp' },
+        c: { type: 'SSE', url: 'https://example.invalid/sse' },
+      });
       // No network_hosts declared in plugin.json: the host set must match, so this is the mismatch error alone.
-      assert.deepEqual(messages(s), ['capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints']);
-      const servers = (contractDetail(byName(s, 'm'), []).facts as { mcpServers: { id: string; transport: string }[] }).mcpServers;
-      assert.deepEqual(servers.map((x) => x.transport), ['stdio', 'streamable-http', 'sse']);
+      assert.deepEqual(messages(s), [
+        'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints',
+      ]);
+      const servers = (contractDetail(byName(s, 'm'), []).facts as { mcpServers: { id: string; transport: string }[] })
+        .mcpServers;
+      assert.deepEqual(
+        servers.map((x) => x.transport),
+        ['stdio', 'streamable-http', 'sse'],
+      );
     });
     const bad: [string, object, object?][] = [
       ['type websocket', { s: { type: 'websocket', url: 'https://x.invalid' } }],
@@ -138,9 +241,19 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
       it(`rejects ${name}`, () => assert.equal(byName(bundle(servers, root), 'm').decision, 'rejected'));
     }
     it('reads extension timeouts, required and env_headers; accepts stdio env ${B}', () => {
-      const s = bundle({ a: { command: 'node', env: { A: '${B}' }, extensions: { 'net.codewhale': { connect_timeout: 10, required: true } } } });
+      const s = bundle({
+        a: {
+          command: 'node',
+          env: { A: '${B}' },
+          extensions: { 'net.codewhale': { connect_timeout: 10, required: true } },
+        },
+      });
       assert.deepEqual(messages(s), []);
-      const a = (contractDetail(byName(s, 'm'), []).facts as { mcpServers: { timeouts: Record<string, number>; required: boolean }[] }).mcpServers[0];
+      const a = (
+        contractDetail(byName(s, 'm'), []).facts as {
+          mcpServers: { timeouts: Record<string, number>; required: boolean }[];
+        }
+      ).mcpServers[0];
       assert.deepEqual(a?.timeouts, { connect_timeout: 10 });
       assert.equal(a?.required, true);
     });

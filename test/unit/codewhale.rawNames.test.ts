@@ -15,7 +15,10 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 
 /** An absolute path with raw bytes appended (a name that is not UTF-8). */
 function raw(dir: string, ...bytes: (string | number[])[]): Buffer {
-  return Buffer.concat([Buffer.from(dir), ...bytes.map((b) => (typeof b === 'string' ? Buffer.from(b) : Buffer.from(b)))]);
+  return Buffer.concat([
+    Buffer.from(dir),
+    ...bytes.map((b) => (typeof b === 'string' ? Buffer.from(b) : Buffer.from(b))),
+  ]);
 }
 
 const DEMO_TOML = 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "1.0.0"\n';
@@ -31,7 +34,13 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
   });
   afterEach(() => f.remove());
 
-  const snap = (): Snapshot => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+  const snap = (): Snapshot =>
+    new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
   const plugins = (): string => f.path('ws/.codewhale/plugins');
   const writeRaw = (p: Buffer, content: string) => {
     fs.mkdirSync(p.subarray(0, p.lastIndexOf(0x2f)), { recursive: true });
@@ -40,7 +49,15 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
 
   describe('the escaped spelling of raw names', () => {
     it('keeps valid UTF-8 as it is and maps every other byte to U+DC80-U+DCFF and back', () => {
-      for (const bytes of [Buffer.from('plain'), Buffer.from('！😀'), Buffer.from([0x62, 0xff]), Buffer.from([0xe2, 0x82, 0x41]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from([0xc0, 0xaf, 0x80])]) {
+      for (const bytes of [
+        Buffer.from('plain'),
+        Buffer.from('！😀'),
+        Buffer.from([0x62, 0xff]),
+        Buffer.from([0xe2, 0x82, 0x41]),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from([0xf0, 0x9f, 0x98]),
+        Buffer.from([0xc0, 0xaf, 0x80]),
+      ]) {
         const s = decodeRawName(bytes);
         assert.deepEqual(osBytes(s), bytes, `round trip of ${bytes.toString('hex')}`);
       }
@@ -58,7 +75,10 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
           assert.deepEqual(osBytes(sa), Buffer.from(a));
           assert.equal(sa === decodeRawName(b), Buffer.from(a).equals(Buffer.from(b)));
           // Byte order of the spellings is the byte order of the names.
-          assert.equal(Math.sign(byteOrder(sa, decodeRawName(b))), Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+          assert.equal(
+            Math.sign(byteOrder(sa, decodeRawName(b))),
+            Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))),
+          );
         }),
         { numRuns: 2000 },
       );
@@ -81,9 +101,16 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.deepEqual(osBytes(item.path), raw(plugins(), '/bad', [0xff]), 'the path keeps the raw bytes');
       const canonical = raw(plugins(), '/bad', [0xff]);
       assert.equal(item.id, codewhalePluginId('workspace', canonical, 'demo'));
-      assert.notEqual(item.id, codewhalePluginId('workspace', Buffer.from(path.join(plugins(), 'bad\ufffd')), 'demo'), 'not the id of the lossy spelling');
+      assert.notEqual(
+        item.id,
+        codewhalePluginId('workspace', Buffer.from(path.join(plugins(), 'bad\ufffd')), 'demo'),
+        'not the id of the lossy spelling',
+      );
       assert.equal(item.detail.bundleKey, bundleKey('codewhale', 'workspace', decodeRawName(canonical), 'demo'));
-      assert.notEqual(item.detail.bundleKey, bundleKey('codewhale', 'workspace', path.join(plugins(), 'bad\ufffd'), 'demo'));
+      assert.notEqual(
+        item.detail.bundleKey,
+        bundleKey('codewhale', 'workspace', path.join(plugins(), 'bad\ufffd'), 'demo'),
+      );
       assert.deepEqual([item.decision, item.reasons], ['disabled', ['not_reviewed', 'not_enabled']]);
     });
 
@@ -101,7 +128,9 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), DEMO_TOML);
       f.write('other/.codewhale/plugins/good/plugin.toml', DEMO_TOML);
       const bad = top(snap()).find((i) => i.system === 'codewhale') as Item;
-      const good = top(new Indexer({ workspaces: [f.path('other')], codewhaleHome: null, host: LINUX_HOST }).indexAll())[0] as Item;
+      const good = top(
+        new Indexer({ workspaces: [f.path('other')], codewhaleHome: null, host: LINUX_HOST }).indexAll(),
+      )[0] as Item;
       assert.equal(bad.contentHash, good.contentHash);
       assert.ok(bad.contentHash);
     });
@@ -114,7 +143,10 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.equal(item.decision, 'rejected');
       assert.equal(item.name, 'bad\ufffd', 'the display name shows U+FFFD');
       const own = s.diagnostics.filter((d) => d.itemId === item.id);
-      assert.ok(own.some((d) => d.severity === 'error'), 'its error diagnostic is reported against it');
+      assert.ok(
+        own.some((d) => d.severity === 'error'),
+        'its error diagnostic is reported against it',
+      );
       assert.deepEqual(osBytes(own[0]?.file as string), raw(plugins(), '/bad', [0xff], '/plugin.toml'));
     });
 
@@ -123,7 +155,10 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       const env = { SKILLGATE_STATE_DIR: f.path('state') };
       const io = () => {
         const o = { out: '', err: '' };
-        return { o, io: { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t), env, cwd: f.path('ws') } };
+        return {
+          o,
+          io: { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t), env, cwd: f.path('ws') },
+        };
       };
       const list = io();
       assert.equal(await run(['list', '--json', '--no-user'], list.io), 0);
@@ -146,7 +181,11 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.deepEqual([item().trust, item().decision], ['trusted', 'registered']);
       const state = store.read();
       assert.ok(state.ok);
-      assert.deepEqual(osBytes(state.state.bundles[item().detail.bundleKey as string]?.path as string), raw(plugins(), '/bad', [0xff]), 'the receipt records the exact canonical path');
+      assert.deepEqual(
+        osBytes(state.state.bundles[item().detail.bundleKey as string]?.path as string),
+        raw(plugins(), '/bad', [0xff]),
+        'the receipt records the exact canonical path',
+      );
       assert.deepEqual(doctor(store).staleReceipts, [], 'doctor finds the bundle of that receipt');
     });
   });
@@ -172,7 +211,11 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       assert.ok(r.ok, r.ok ? '' : r.message);
       const t = await trust(item(), r.value.reviewToken ?? '', ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
-      assert.equal(fs.readFileSync(raw(t.value.reviewedCopy, '/bad', [0xff]), 'utf8'), 'one\n', 'the snapshot copies the file under its raw name');
+      assert.equal(
+        fs.readFileSync(raw(t.value.reviewedCopy, '/bad', [0xff]), 'utf8'),
+        'one\n',
+        'the snapshot copies the file under its raw name',
+      );
       const e = await enable(item(), ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
       assert.deepEqual([item().trust, item().enabled, item().decision], ['trusted', true, 'registered']);
@@ -208,13 +251,21 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
       const cli = async (args: string[]) => {
         let out = '';
         let err = '';
-        const code = await run([...args, '--no-user'], { out: (t) => (out += t), err: (t) => (err += t), env, cwd: f.path('ws') });
+        const code = await run([...args, '--no-user'], {
+          out: (t) => (out += t),
+          err: (t) => (err += t),
+          env,
+          cwd: f.path('ws'),
+        });
         return { code, out, err };
       };
       const rev = await cli(['review', 'demo', '--json']);
       assert.equal(rev.code, 0, rev.err);
       const doc = JSON.parse(rev.out);
-      assert.ok(doc.files.some((x: { rawPath?: string }) => x.rawPath === '626164ff'), 'rawPath is printed as hex');
+      assert.ok(
+        doc.files.some((x: { rawPath?: string }) => x.rawPath === '626164ff'),
+        'rawPath is printed as hex',
+      );
       const tr = await cli(['trust', 'demo', doc.reviewToken]);
       assert.equal(tr.code, 0, tr.err);
       assert.equal((await cli(['enable', 'demo'])).code, 0);

@@ -22,7 +22,9 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       }
     });
     it('reads name and description, strips one pair of quotes, lowercases keys', () => {
-      const r = parseCodewhaleSkill('---\nName: "My Skill"\ndescription: \'quoted\'\n# comment\nnot a pair\n---\n\nbody text\n');
+      const r = parseCodewhaleSkill(
+        '---\nName: "My Skill"\ndescription: \'quoted\'\n# comment\nnot a pair\n---\n\nbody text\n',
+      );
       assert.deepEqual(r.ok && [r.name, r.description, r.body], ['My Skill', 'quoted', 'body text']);
     });
     it('supports folded and literal block scalars', () => {
@@ -30,13 +32,22 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       assert.equal(r.ok && r.description, 'one two');
     });
     it('reports a missing closing delimiter and a missing name', () => {
-      assert.deepEqual(parseCodewhaleSkill('---\nname: x\nbody'), { ok: false, reason: 'missing frontmatter closing delimiter' });
-      assert.deepEqual(parseCodewhaleSkill('---\ndescription: x\n---\nbody'), { ok: false, reason: 'missing required frontmatter field: name' });
+      assert.deepEqual(parseCodewhaleSkill('---\nname: x\nbody'), {
+        ok: false,
+        reason: 'missing frontmatter closing delimiter',
+      });
+      assert.deepEqual(parseCodewhaleSkill('---\ndescription: x\n---\nbody'), {
+        ok: false,
+        reason: 'missing required frontmatter field: name',
+      });
     });
     it('falls back to the first # Heading without front matter', () => {
       const r = parseCodewhaleSkill('\n# Deploy Helper\n\nSteps.');
       assert.equal(r.ok && r.name, 'Deploy Helper');
-      assert.deepEqual(parseCodewhaleSkill('no heading'), { ok: false, reason: 'no frontmatter and no `# Heading` found to use as skill name' });
+      assert.deepEqual(parseCodewhaleSkill('no heading'), {
+        ok: false,
+        reason: 'no frontmatter and no `# Heading` found to use as skill name',
+      });
     });
     it('normalizes names to safe command names', () => {
       assert.equal(normalizeSkillName('Deploy Helper!'), 'deploy-helper');
@@ -55,14 +66,21 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       f.write(`${dir}/broken/SKILL.md`, '---\nname: x\n');
       f.write(`${dir}/broken/inner/SKILL.md`, '---\nname: inner\n---\nb\n');
       const s = index([f.path('ws')]);
-      assert.deepEqual(s.items.filter((i) => i.kind === 'skill').map((i) => i.qualifiedName), ['example-plugin:example']);
+      assert.deepEqual(
+        s.items.filter((i) => i.kind === 'skill').map((i) => i.qualifiedName),
+        ['example-plugin:example'],
+      );
       assert.deepEqual(codes(s), ['codewhale.skill-invalid']);
     });
     it('warns and normalizes an unsafe skill name; the bundle can never become active', () => {
       writeW(f);
       f.write('ws/.codewhale/plugins/example-plugin/skills/other/SKILL.md', '---\nname: Other Skill\n---\nb\n');
       const s = index([f.path('ws')]);
-      assert.ok(messages(s).includes('Skill name `Other Skill` in skills/other/SKILL.md is not a safe command name; using `other-skill` instead.'));
+      assert.ok(
+        messages(s).includes(
+          'Skill name `Other Skill` in skills/other/SKILL.md is not a safe command name; using `other-skill` instead.',
+        ),
+      );
       assert.ok(s.items.some((i) => i.qualifiedName === 'example-plugin:other-skill'));
     });
     it('rejects a bundle that declares two skills with one name', () => {
@@ -83,14 +101,20 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
     });
     it('makes a non-UTF-8 SKILL.md fatal for the bundle', () => {
       writeW(f);
-      f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', Buffer.from([0x2d, 0x2d, 0x2d, 0xff, 0xfe]));
+      f.write(
+        'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md',
+        Buffer.from([0x2d, 0x2d, 0x2d, 0xff, 0xfe]),
+      );
       const s = index([f.path('ws')]);
       assert.equal(byName(s, 'example-plugin').decision, 'rejected');
       assert.ok(messages(s).includes('plugin Skill must be valid UTF-8'));
     });
     it('warns on bidirectional and zero-width characters in a skill', () => {
       writeW(f);
-      f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', '---\nname: example\ndescription: safe\u202e\n---\nDo this\u200b and that.\n');
+      f.write(
+        'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md',
+        '---\nname: example\ndescription: safe\u202e\n---\nDo this\u200b and that.\n',
+      );
       const s = index([f.path('ws')]);
       const d = s.diagnostics.find((x) => x.code === 'skillgate.hidden-unicode');
       assert.ok(d, codes(s).join());
@@ -101,7 +125,10 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
 
   describe('compatibility under policy v3', () => {
     it('is partial with hooks, filesystem roots and lifecycle mutation, and lists inactive parts', () => {
-      writeW(f, '[hooks]\npath = "hooks"\n[capabilities]\nfilesystem_roots = ["workspace"]\nlifecycle_mutation = true\n');
+      writeW(
+        f,
+        '[hooks]\npath = "hooks"\n[capabilities]\nfilesystem_roots = ["workspace"]\nlifecycle_mutation = true\n',
+      );
       f.mkdir('ws/.codewhale/plugins/example-plugin/hooks');
       const s = index([f.path('ws')]);
       const item = byName(s, 'example-plugin');
@@ -117,10 +144,15 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       f.mkdir('ws/.codewhale/plugins/example-plugin/commands');
       f.mkdir('ws/.codewhale/plugins/example-plugin/lsp');
       const s = index([f.path('ws')]);
-      const facts = contractDetail(byName(s, 'example-plugin'), []).facts as { supportedComponents: string[]; inactiveComponents: string[] };
+      const facts = contractDetail(byName(s, 'example-plugin'), []).facts as {
+        supportedComponents: string[];
+        inactiveComponents: string[];
+      };
       assert.deepEqual(facts.supportedComponents, ['skills', 'commands']);
       assert.deepEqual(facts.inactiveComponents, ['lsp']);
-      assert.deepEqual(messages(s), ['compatibility partial; inactive components remain inventoried but are not activated: lsp']);
+      assert.deepEqual(messages(s), [
+        'compatibility partial; inactive components remain inventoried but are not activated: lsp',
+      ]);
     });
     it('is unsupported with only [lsp]: display only', () => {
       writeD(f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
@@ -146,24 +178,63 @@ describe('Claude-format bundles (codewhale.md §3.6)', () => {
   it('reads inline servers and a wrapped .mcp.json, translating Bearer and ${VAR} headers', () => {
     const s = claude(
       { name: 'c', version: '1.0.0', mcpServers: { local: { command: 'node', args: ['server.js'] } } },
-      { mcpServers: { remote: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}', 'X-Team': '${TEAM_ID}' } } } },
+      {
+        mcpServers: {
+          remote: {
+            type: 'http',
+            url: 'https://api.example.com/mcp',
+            headers: { Authorization: 'Bearer ${API_TOKEN}', 'X-Team': '${TEAM_ID}' },
+          },
+        },
+      },
     );
     assert.deepEqual(messages(s), []);
-    const facts = contractDetail(byName(s, 'c'), []).facts as { mcpServers: { id: string; transport: string; bearerTokenEnvVar: string | null; envHeaders: { header: string; source: string }[] }[] };
-    assert.deepEqual(facts.mcpServers.map((m) => [m.id, m.transport]), [['local', 'stdio'], ['remote', 'streamable-http']]);
+    const facts = contractDetail(byName(s, 'c'), []).facts as {
+      mcpServers: {
+        id: string;
+        transport: string;
+        bearerTokenEnvVar: string | null;
+        envHeaders: { header: string; source: string }[];
+      }[];
+    };
+    assert.deepEqual(
+      facts.mcpServers.map((m) => [m.id, m.transport]),
+      [
+        ['local', 'stdio'],
+        ['remote', 'streamable-http'],
+      ],
+    );
     assert.equal(facts.mcpServers[1]?.bearerTokenEnvVar, 'API_TOKEN');
     assert.deepEqual(facts.mcpServers[1]?.envHeaders, [{ header: 'X-Team', source: 'TEAM_ID' }]);
-    assert.deepEqual((byName(s, 'c').detail.inventory as { network_hosts: string[] }).network_hosts, ['api.example.com']);
+    assert.deepEqual((byName(s, 'c').detail.inventory as { network_hosts: string[] }).network_hosts, [
+      'api.example.com',
+    ]);
   });
 
   it('refuses ${CLAUDE_PLUGIN_ROOT}, a literal header and a duplicate id', () => {
-    assert.equal(byName(claude({ name: 'c', version: '1.0.0' }, { s: { command: '${CLAUDE_PLUGIN_ROOT}/run.sh' } }), 'c').decision, 'rejected');
-    assert.ok(messages(claude({ name: 'c', version: '1.0.0' }, { s: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer abc' } } })).some((m) => m.includes('must be `Bearer ${VAR}`')));
-    assert.ok(messages(claude({ name: 'c', version: '1.0.0', mcpServers: { s: { command: 'node' } } }, { s: { command: 'node' } })).some((m) => m.includes('more than once')));
+    assert.equal(
+      byName(claude({ name: 'c', version: '1.0.0' }, { s: { command: '${CLAUDE_PLUGIN_ROOT}/run.sh' } }), 'c').decision,
+      'rejected',
+    );
+    assert.ok(
+      messages(
+        claude(
+          { name: 'c', version: '1.0.0' },
+          { s: { url: 'https://a.example/mcp', headers: { Authorization: 'Bearer abc' } } },
+        ),
+      ).some((m) => m.includes('must be `Bearer ${VAR}`')),
+    );
+    assert.ok(
+      messages(
+        claude({ name: 'c', version: '1.0.0', mcpServers: { s: { command: 'node' } } }, { s: { command: 'node' } }),
+      ).some((m) => m.includes('more than once')),
+    );
   });
 
   it('refuses Claude hooks and an .lsp.json', () => {
     f.write('ws/.codewhale/plugins/c/hooks/hooks.json', '{}');
-    assert.deepEqual(messages(claude({ name: 'c', version: '1.0.0' })), ['Claude component hooks/hooks.json is not supported by this importer; no partial plugin will be installed']);
+    assert.deepEqual(messages(claude({ name: 'c', version: '1.0.0' })), [
+      'Claude component hooks/hooks.json is not supported by this importer; no partial plugin will be installed',
+    ]);
   });
 });

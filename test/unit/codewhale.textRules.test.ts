@@ -1,9 +1,21 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { environmentNameProblem, iconProblem, looksAbsolute, semverProblem, textProblem } from '../../src/core/systems/codewhale/textRules';
+import {
+  environmentNameProblem,
+  iconProblem,
+  looksAbsolute,
+  semverProblem,
+  textProblem,
+} from '../../src/core/systems/codewhale/textRules';
 import { resolveContainedPath } from '../../src/core/systems/codewhale/containedPath';
 import { normalizeDeclaredHost, urlHost } from '../../src/core/systems/codewhale/networkHosts';
-import { isAgentPluginsName, isKimiPluginName, isMcpServerName, isTomlPluginName, slugForName } from '../../src/core/systems/codewhale/names';
+import {
+  isAgentPluginsName,
+  isKimiPluginName,
+  isMcpServerName,
+  isTomlPluginName,
+  slugForName,
+} from '../../src/core/systems/codewhale/names';
 import { Fixture } from './helpers/fixture';
 
 /** The shared text, name, path and host rules of codewhale.md §3.8, §4.4 and §4.6, each refused and each limit at its boundary. */
@@ -21,33 +33,64 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       assert.equal(textProblem('author', 'a\tb', 9), 'author may not contain control characters');
       assert.equal(textProblem('author', 'ab\n', 9), 'author may not contain control characters');
       assert.equal(textProblem('author', 'a\u0085b', 9), 'author may not contain control characters');
-      for (const c of ['\u061c', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069']) assert.equal(textProblem('author', `a${c}b`, 9), 'author may not contain bidirectional formatting characters');
+      for (const c of ['\u061c', '\u200e', '\u200f', '\u202a', '\u202e', '\u2066', '\u2069'])
+        assert.equal(textProblem('author', `a${c}b`, 9), 'author may not contain bidirectional formatting characters');
       assert.equal(textProblem('author', 'a\u200bb', 9), undefined, 'a zero-width space is not a bidi control');
     });
   });
 
   describe('environment names', () => {
-    for (const ok of ['A', '_', 'a_1', 'X'.repeat(128)]) it(`accepts ${ok.length > 20 ? '128 characters' : ok}`, () => assert.equal(environmentNameProblem('source', ok), undefined));
-    for (const bad of ['1A', 'A-B', 'A B', 'Ä']) it(`refuses ${bad}`, () => assert.equal(environmentNameProblem('source', bad), 'source must be an ASCII environment variable name'));
+    for (const ok of ['A', '_', 'a_1', 'X'.repeat(128)])
+      it(`accepts ${ok.length > 20 ? '128 characters' : ok}`, () =>
+        assert.equal(environmentNameProblem('source', ok), undefined));
+    for (const bad of ['1A', 'A-B', 'A B', 'Ä'])
+      it(`refuses ${bad}`, () =>
+        assert.equal(environmentNameProblem('source', bad), 'source must be an ASCII environment variable name'));
     it('refuses 129 characters and the empty name by the text rule', () => {
-      assert.equal(environmentNameProblem('source', 'X'.repeat(129)), 'source must contain 1-128 non-whitespace characters');
+      assert.equal(
+        environmentNameProblem('source', 'X'.repeat(129)),
+        'source must contain 1-128 non-whitespace characters',
+      );
       assert.equal(environmentNameProblem('source', ''), 'source must contain 1-128 non-whitespace characters');
     });
   });
 
   describe('semantic versions', () => {
-    for (const ok of ['1.2.3', '0.0.0', '1.0.0-alpha.1', '1.0.0+build.5', ' 1.0.0 ', '1.0.0-0a.x-y']) it(`accepts ${JSON.stringify(ok)}`, () => assert.equal(semverProblem(ok), undefined));
+    for (const ok of ['1.2.3', '0.0.0', '1.0.0-alpha.1', '1.0.0+build.5', ' 1.0.0 ', '1.0.0-0a.x-y'])
+      it(`accepts ${JSON.stringify(ok)}`, () => assert.equal(semverProblem(ok), undefined));
     it('explains why a version is refused, as Codewhale does', () => {
-      assert.equal(semverProblem(''), 'plugin version `` is not valid semantic versioning: empty string, expected a semver version');
-      assert.equal(semverProblem('1.2'), 'plugin version `1.2` is not valid semantic versioning: unexpected end of input while parsing minor version number');
-      assert.equal(semverProblem('1'), 'plugin version `1` is not valid semantic versioning: unexpected end of input while parsing major version number');
-      assert.equal(semverProblem('latest'), "plugin version `latest` is not valid semantic versioning: unexpected character 'l' while parsing major version number");
-      for (const bad of ['v1.0.0', '01.0.0', '1.0.0-01', '1.0.0-', '1.0.0+', '1.0.0.0']) assert.ok(semverProblem(bad), bad);
+      assert.equal(
+        semverProblem(''),
+        'plugin version `` is not valid semantic versioning: empty string, expected a semver version',
+      );
+      assert.equal(
+        semverProblem('1.2'),
+        'plugin version `1.2` is not valid semantic versioning: unexpected end of input while parsing minor version number',
+      );
+      assert.equal(
+        semverProblem('1'),
+        'plugin version `1` is not valid semantic versioning: unexpected end of input while parsing major version number',
+      );
+      assert.equal(
+        semverProblem('latest'),
+        "plugin version `latest` is not valid semantic versioning: unexpected character 'l' while parsing major version number",
+      );
+      for (const bad of ['v1.0.0', '01.0.0', '1.0.0-01', '1.0.0-', '1.0.0+', '1.0.0.0'])
+        assert.ok(semverProblem(bad), bad);
     });
   });
 
   it('counts Windows-looking absolute paths as absolute on every host', () => {
-    assert.deepEqual(['/a', '\\a', 'C:\\a', 'c:/a', 'a/b', 'C:a', './a', ''].map(looksAbsolute), [true, true, true, true, false, false, false, false]);
+    assert.deepEqual(['/a', '\\a', 'C:\\a', 'c:/a', 'a/b', 'C:a', './a', ''].map(looksAbsolute), [
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   describe('icons', () => {
@@ -70,11 +113,22 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       assert.equal(iconProblem(png(1, 257)), 'plugin icon must fit within 256 by 256 pixels');
       assert.equal(iconProblem('data:image/jpeg;base64,AAAA'), 'plugin icon must be an inline PNG');
       assert.equal(iconProblem('data:image/png;base64,invalid'), 'plugin icon has invalid base64');
-      assert.equal(iconProblem(`data:image/png;base64,${Buffer.alloc(33).toString('base64')}`), 'plugin icon has an invalid PNG header');
-      assert.equal(iconProblem(`data:image/png;base64,${Buffer.from(png(1, 1).slice(22), 'base64').subarray(0, 32).toString('base64')}`), 'plugin icon has an invalid PNG header');
+      assert.equal(
+        iconProblem(`data:image/png;base64,${Buffer.alloc(33).toString('base64')}`),
+        'plugin icon has an invalid PNG header',
+      );
+      assert.equal(
+        iconProblem(
+          `data:image/png;base64,${Buffer.from(png(1, 1).slice(22), 'base64').subarray(0, 32).toString('base64')}`,
+        ),
+        'plugin icon has an invalid PNG header',
+      );
       const noIhdr = Buffer.from(png(1, 1).slice(22), 'base64');
       noIhdr.write('IHDX', 12, 'latin1');
-      assert.equal(iconProblem(`data:image/png;base64,${noIhdr.toString('base64')}`), 'plugin icon has an invalid PNG header');
+      assert.equal(
+        iconProblem(`data:image/png;base64,${noIhdr.toString('base64')}`),
+        'plugin icon has an invalid PNG header',
+      );
       assert.equal(iconProblem(`data:image/png;base64,${'A'.repeat(32768)}`), 'plugin icon exceeds 32 KiB');
     });
   });
@@ -86,7 +140,8 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
     });
     it('applies the Agent Plugins name rule', () => {
       for (const ok of ['a', 'a.-b', 'a.b', 'x'.repeat(64)]) assert.ok(isAgentPluginsName(ok), ok);
-      for (const bad of ['', 'A', 'a_b', 'a b', '-a', 'a-', '.a', 'a.', 'a--b', 'a..b', 'x'.repeat(65)]) assert.ok(!isAgentPluginsName(bad), bad);
+      for (const bad of ['', 'A', 'a_b', 'a b', '-a', 'a-', '.a', 'a.', 'a--b', 'a..b', 'x'.repeat(65)])
+        assert.ok(!isAgentPluginsName(bad), bad);
     });
     it('applies the Kimi name rule', () => {
       for (const ok of ['a', 'a_', 'a-', 'x'.repeat(64)]) assert.ok(isKimiPluginName(ok), ok);
@@ -97,7 +152,13 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       for (const bad of ['', '_a', 'a_', '-a', 'a-', 'a.b', 'x'.repeat(65)]) assert.ok(!isMcpServerName(bad), bad);
     });
     it('suggests the closest valid slug', () => {
-      assert.deepEqual(['My Plugin', '--a__b--', '!!!', 'a'.repeat(70), `${'a'.repeat(63)}-b`].map(slugForName), ['my-plugin', 'a-b', 'plugin', 'a'.repeat(64), 'a'.repeat(63)]);
+      assert.deepEqual(['My Plugin', '--a__b--', '!!!', 'a'.repeat(70), `${'a'.repeat(63)}-b`].map(slugForName), [
+        'my-plugin',
+        'a-b',
+        'plugin',
+        'a'.repeat(64),
+        'a'.repeat(63),
+      ]);
     });
   });
 
@@ -108,8 +169,16 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       assert.deepEqual(normalizeDeclaredHost('example.com:443'), { ok: true, host: 'example.com' });
     });
     it('refuses a URL, a path, a port, user info, a query or a fragment', () => {
-      for (const h of ['https://x.example', 'x.example/p', 'x\\y']) assert.deepEqual(normalizeDeclaredHost(h), { ok: false, message: `network host \`${h}\` must be a host name, not a URL or path` });
-      for (const h of ['x.example:8443', 'u@x.example', 'x.example?', 'x.example#', 'x.example?a=1', 'x.example#f']) assert.deepEqual(normalizeDeclaredHost(h), { ok: false, message: `network host \`${h}\` must contain only a normalized host name` });
+      for (const h of ['https://x.example', 'x.example/p', 'x\\y'])
+        assert.deepEqual(normalizeDeclaredHost(h), {
+          ok: false,
+          message: `network host \`${h}\` must be a host name, not a URL or path`,
+        });
+      for (const h of ['x.example:8443', 'u@x.example', 'x.example?', 'x.example#', 'x.example?a=1', 'x.example#f'])
+        assert.deepEqual(normalizeDeclaredHost(h), {
+          ok: false,
+          message: `network host \`${h}\` must contain only a normalized host name`,
+        });
       const bad = normalizeDeclaredHost('exa mple');
       assert.ok(!bad.ok && bad.message.startsWith('network host `exa mple` is invalid: '));
     });
@@ -131,20 +200,46 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
     const root = () => f.path('b');
 
     it('resolves a contained file or directory to its canonical path and type', () => {
-      assert.deepEqual(resolveContainedPath(root(), 'skills/x.md', 'skills'), { ok: true, absolute: f.path('b/skills/x.md'), type: 'file' });
-      assert.deepEqual(resolveContainedPath(root(), './skills/', 'skills'), { ok: true, absolute: f.path('b/skills'), type: 'directory' });
+      assert.deepEqual(resolveContainedPath(root(), 'skills/x.md', 'skills'), {
+        ok: true,
+        absolute: f.path('b/skills/x.md'),
+        type: 'file',
+      });
+      assert.deepEqual(resolveContainedPath(root(), './skills/', 'skills'), {
+        ok: true,
+        absolute: f.path('b/skills'),
+        type: 'directory',
+      });
       assert.deepEqual(resolveContainedPath(root(), '.', 'skills'), { ok: true, absolute: root(), type: 'directory' });
     });
     it('refuses an absolute path, `..`, a link on the way, and a missing path, each with its message', () => {
-      assert.deepEqual(resolveContainedPath(root(), '/etc', 'skills'), { ok: false, message: 'skills path must be relative: `/etc`' });
-      assert.deepEqual(resolveContainedPath(root(), 'C:\\x', 'hooks'), { ok: false, message: 'hooks path must be relative: `C:\\x`' });
-      assert.deepEqual(resolveContainedPath(root(), 'skills/../../outside.txt', 'skills'), { ok: false, message: 'skills path escapes the plugin root: `skills/../../outside.txt`' });
-      assert.deepEqual(resolveContainedPath(root(), 'skills/..', 'skills'), { ok: false, message: 'skills path escapes the plugin root: `skills/..`' });
+      assert.deepEqual(resolveContainedPath(root(), '/etc', 'skills'), {
+        ok: false,
+        message: 'skills path must be relative: `/etc`',
+      });
+      assert.deepEqual(resolveContainedPath(root(), 'C:\\x', 'hooks'), {
+        ok: false,
+        message: 'hooks path must be relative: `C:\\x`',
+      });
+      assert.deepEqual(resolveContainedPath(root(), 'skills/../../outside.txt', 'skills'), {
+        ok: false,
+        message: 'skills path escapes the plugin root: `skills/../../outside.txt`',
+      });
+      assert.deepEqual(resolveContainedPath(root(), 'skills/..', 'skills'), {
+        ok: false,
+        message: 'skills path escapes the plugin root: `skills/..`',
+      });
       fs.symlinkSync(f.path('b/skills'), f.path('b/link'));
-      assert.deepEqual(resolveContainedPath(root(), 'link/x.md', 'skills'), { ok: false, message: 'skills path may not traverse symbolic link link' });
+      assert.deepEqual(resolveContainedPath(root(), 'link/x.md', 'skills'), {
+        ok: false,
+        message: 'skills path may not traverse symbolic link link',
+      });
       const missing = resolveContainedPath(root(), 'nope', 'MCP cwd');
       assert.ok(!missing.ok && missing.message.startsWith('failed to inspect MCP cwd path nope: '));
-      assert.deepEqual(resolveContainedPath(root(), '', 'skills'), { ok: false, message: 'skills path must contain 1-1024 non-whitespace characters' });
+      assert.deepEqual(resolveContainedPath(root(), '', 'skills'), {
+        ok: false,
+        message: 'skills path must contain 1-1024 non-whitespace characters',
+      });
     });
   });
 });

@@ -9,7 +9,11 @@ function w(f: Fixture, extra: string): { snapshot: Snapshot; decision: string; e
   writeW(f, extra);
   const snapshot = index([f.path('ws')]);
   const item = byName(snapshot, 'example-plugin');
-  return { snapshot, decision: item.decision, errors: snapshot.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message) };
+  return {
+    snapshot,
+    decision: item.decision,
+    errors: snapshot.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+  };
 }
 
 function jsonBundle(f: Fixture, manifest: object | string, mcp?: object | string, name = 'j'): Snapshot {
@@ -40,7 +44,10 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
     assert.equal(item.decision, 'disabled');
     assert.equal(item.detail.version, '0.0.0');
     assert.deepEqual(codes(s), ['codewhale.manifest-legacy', 'codewhale.manifest-legacy']);
-    assert.deepEqual(messages(s), ['legacy manifest: add `schema_version = 1`', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`']);
+    assert.deepEqual(messages(s), [
+      'legacy manifest: add `schema_version = 1`',
+      'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`',
+    ]);
   });
 
   it('rejects an unknown top-level field at that field', () => {
@@ -52,18 +59,29 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
   });
 
   it('rejects the name Bad_Name, the version latest, and schema 1 without a version', () => {
-    f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "Bad_Name"\nversion = "1.0.0"\n');
+    f.write(
+      'ws/.codewhale/plugins/a/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "Bad_Name"\nversion = "1.0.0"\n',
+    );
     f.write('ws/.codewhale/plugins/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "b"\nversion = "latest"\n');
     f.write('ws/.codewhale/plugins/c/plugin.toml', 'schema_version = 1\n[plugin]\nname = "c"\n');
     const s = index([f.path('ws')]);
-    assert.deepEqual(top(s).map((i) => i.decision), ['rejected', 'rejected', 'rejected']);
-    assert.ok(messages(s).includes('plugin name `Bad_Name` must be 1-64 lowercase ASCII letters, digits, or internal hyphens'));
+    assert.deepEqual(
+      top(s).map((i) => i.decision),
+      ['rejected', 'rejected', 'rejected'],
+    );
+    assert.ok(
+      messages(s).includes('plugin name `Bad_Name` must be 1-64 lowercase ASCII letters, digits, or internal hyphens'),
+    );
     assert.ok(messages(s).some((m) => m.startsWith('plugin version `latest` is not valid semantic versioning')));
     assert.ok(messages(s).some((m) => m.startsWith('plugin version `` is not valid semantic versioning')));
   });
 
   it('never echoes a sensitive value in a TOML type error', () => {
-    f.write('ws/.codewhale/plugins/s/plugin.toml', 'schema_version = 1\n[plugin]\nname = "s"\nversion = "1.0.0"\ndescription = ["sk-sensitive-value"]\n');
+    f.write(
+      'ws/.codewhale/plugins/s/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "s"\nversion = "1.0.0"\ndescription = ["sk-sensitive-value"]\n',
+    );
     const s = index([f.path('ws')]);
     assert.equal(byName(s, 's').decision, 'rejected');
     assert.ok(s.diagnostics.length > 0);
@@ -74,12 +92,18 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
     it(`rejects the commands path ${bad}`, () => {
       const r = w(f, `[commands]\npath = "${bad}"\n`);
       assert.equal(r.decision, 'rejected');
-      assert.ok(r.errors.some((e) => /commands path (must be relative|escapes the plugin root)/.test(e)), r.errors.join('\n'));
+      assert.ok(
+        r.errors.some((e) => /commands path (must be relative|escapes the plugin root)/.test(e)),
+        r.errors.join('\n'),
+      );
     });
   }
 
   it('rejects a symlinked skills directory and a file symlink inside skills/', () => {
-    f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "a"\nversion = "1.0.0"\n[skills]\npath = "skills"\n');
+    f.write(
+      'ws/.codewhale/plugins/a/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "a"\nversion = "1.0.0"\n[skills]\npath = "skills"\n',
+    );
     f.write('real/x/SKILL.md', '---\nname: x\n---\nbody\n');
     f.symlink(f.path('real'), 'ws/.codewhale/plugins/a/skills');
     writeW(f, '', 'ws/.codewhale/plugins/b');
@@ -103,10 +127,19 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
   });
 
   it('rejects a control character and a bidi override in the author', () => {
-    f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "a"\nversion = "1.0.0"\nauthor = "line\\nbreak"\n');
-    f.write('ws/.codewhale/plugins/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "b"\nversion = "1.0.0"\nauthor = "safe\\u202elmot.nigulp"\n');
+    f.write(
+      'ws/.codewhale/plugins/a/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "a"\nversion = "1.0.0"\nauthor = "line\\nbreak"\n',
+    );
+    f.write(
+      'ws/.codewhale/plugins/b/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "b"\nversion = "1.0.0"\nauthor = "safe\\u202elmot.nigulp"\n',
+    );
     const s = index([f.path('ws')]);
-    assert.deepEqual(messages(s), ['author may not contain control characters', 'author may not contain bidirectional formatting characters']);
+    assert.deepEqual(messages(s), [
+      'author may not contain control characters',
+      'author may not contain bidirectional formatting characters',
+    ]);
   });
 
   describe('icons', () => {
@@ -129,7 +162,10 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
     ];
     for (const [name, icon, expected] of cases) {
       it(`${expected ? 'rejects' : 'accepts'} ${name}`, () => {
-        f.write('ws/.codewhale/plugins/i/plugin.toml', `schema_version = 1\n[plugin]\nname = "i"\nversion = "1.0.0"\nicon = "${icon}"\n`);
+        f.write(
+          'ws/.codewhale/plugins/i/plugin.toml',
+          `schema_version = 1\n[plugin]\nname = "i"\nversion = "1.0.0"\nicon = "${icon}"\n`,
+        );
         const s = index([f.path('ws')]);
         assert.deepEqual(messages(s), expected ? [expected] : []);
       });
@@ -154,11 +190,22 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
       assert.deepEqual(s.diagnostics[0]?.range, { start: { line: 4, character: 2 }, end: { line: 4, character: 14 } });
     });
     it('rejects an unknown net.codewhale key and ignores other namespaces', () => {
-      const s = jsonBundle(f, { $schema: SCHEMA, name: 'j', version: '1.0.0', extensions: { 'net.codewhale': { surprise: 1 }, 'com.other': { anything: [1] } } });
+      const s = jsonBundle(f, {
+        $schema: SCHEMA,
+        name: 'j',
+        version: '1.0.0',
+        extensions: { 'net.codewhale': { surprise: 1 }, 'com.other': { anything: [1] } },
+      });
       assert.deepEqual(messages(s), ['plugin.json extensions["net.codewhale"] is invalid: unknown field `surprise`']);
     });
     it('composes the author, reads when.os from the extension, and has no skills without skills/', () => {
-      const s = jsonBundle(f, { $schema: SCHEMA, name: 'j', version: '1.0.0', author: { name: 'Acme', email: 'plugins@acme.example', url: 'https://acme.example' }, extensions: { 'net.codewhale': { when: { os: ['macos'] } } } });
+      const s = jsonBundle(f, {
+        $schema: SCHEMA,
+        name: 'j',
+        version: '1.0.0',
+        author: { name: 'Acme', email: 'plugins@acme.example', url: 'https://acme.example' },
+        extensions: { 'net.codewhale': { when: { os: ['macos'] } } },
+      });
       const item = byName(s, 'j');
       assert.deepEqual(s.diagnostics, []);
       assert.equal((contractDetail(item, []).facts as { when: { os: string[] } }).when.os[0], 'macos');
@@ -169,30 +216,71 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
       jsonBundle(f, { $schema: SCHEMA, name: 'a', version: '1.0.0', extra: 1 }, undefined, 'a');
       jsonBundle(f, { $schema: SCHEMA, name: 'b', version: '1.0.0', author: { name: ' ' } }, undefined, 'b');
       const s = jsonBundle(f, { $schema: SCHEMA, name: 'Not--Valid', version: '1.0.0' }, undefined, 'c');
-      assert.deepEqual(top(s).map((i) => i.decision), ['rejected', 'rejected', 'rejected']);
+      assert.deepEqual(
+        top(s).map((i) => i.decision),
+        ['rejected', 'rejected', 'rejected'],
+      );
       assert.ok(messages(s).includes('plugin.json author.name must be a non-empty string'));
-      assert.ok(messages(s).some((m) => m.startsWith('plugin.json name `Not--Valid` is invalid under the Agent Plugins standard')));
+      assert.ok(
+        messages(s).some((m) =>
+          m.startsWith('plugin.json name `Not--Valid` is invalid under the Agent Plugins standard'),
+        ),
+      );
     });
     it('reads plugin.json before plugin.toml: its name wins', () => {
-      f.write('ws/.codewhale/plugins/both/plugin.toml', 'schema_version = 1\n[plugin]\nname = "from-toml"\nversion = "1.0.0"\n');
+      f.write(
+        'ws/.codewhale/plugins/both/plugin.toml',
+        'schema_version = 1\n[plugin]\nname = "from-toml"\nversion = "1.0.0"\n',
+      );
       const s = jsonBundle(f, { $schema: SCHEMA, name: 'from-json', version: '1.0.0' }, undefined, 'both');
-      assert.deepEqual(top(s).map((i) => i.name), ['from-json']);
+      assert.deepEqual(
+        top(s).map((i) => i.name),
+        ['from-json'],
+      );
     });
     it('accepts a third-party bundle with stdio and sse servers (§10.1 case 15)', () => {
       f.write('ws/.codewhale/plugins/third/skills/x/SKILL.md', '---\nname: x\n---\nbody\n');
       f.write('ws/.codewhale/plugins/third/bin/run.sh', '#!/bin/sh\n', 0o755);
       const s = jsonBundle(
         f,
-        { $schema: SCHEMA, name: 'third', version: '1.0.0', author: { name: 'Other Client', email: 'plugins@other.example' }, extensions: { 'com.other': { x: 1 }, 'net.codewhale': { capabilities: { network_hosts: ['example.com'] } } } },
-        { mcpServers: { local: { command: 'bin/run.sh', args: ['--port', '8080'], env: { API_KEY: '${THIRD_PARTY_API_KEY}' }, cwd: 'bin' }, remote: { type: 'sse', url: 'https://example.com/mcp', extensions: { 'net.codewhale': { env_headers: { 'X-Api-Key': 'REMOTE_KEY' } } } } } },
+        {
+          $schema: SCHEMA,
+          name: 'third',
+          version: '1.0.0',
+          author: { name: 'Other Client', email: 'plugins@other.example' },
+          extensions: { 'com.other': { x: 1 }, 'net.codewhale': { capabilities: { network_hosts: ['example.com'] } } },
+        },
+        {
+          mcpServers: {
+            local: {
+              command: 'bin/run.sh',
+              args: ['--port', '8080'],
+              env: { API_KEY: '${THIRD_PARTY_API_KEY}' },
+              cwd: 'bin',
+            },
+            remote: {
+              type: 'sse',
+              url: 'https://example.com/mcp',
+              extensions: { 'net.codewhale': { env_headers: { 'X-Api-Key': 'REMOTE_KEY' } } },
+            },
+          },
+        },
         'third',
       );
-      assert.deepEqual(s.diagnostics.filter((d) => d.severity === 'error'), []);
+      assert.deepEqual(
+        s.diagnostics.filter((d) => d.severity === 'error'),
+        [],
+      );
       const inv = byName(s, 'third').detail.inventory as Record<string, number>;
       assert.deepEqual([inv.mcp_servers, inv.stdio_mcp_servers, inv.remote_mcp_servers], [2, 1, 1]);
     });
     it('rejects any providers declaration under policy v3', () => {
-      const s = jsonBundle(f, { $schema: SCHEMA, name: 'p', version: '1.0.0', extensions: { 'net.codewhale': { providers: {} } } }, undefined, 'p');
+      const s = jsonBundle(
+        f,
+        { $schema: SCHEMA, name: 'p', version: '1.0.0', extensions: { 'net.codewhale': { providers: {} } } },
+        undefined,
+        'p',
+      );
       assert.equal(byName(s, 'p').decision, 'rejected');
       writeW(f, '[providers.x]\nkind = "y"\n', 'ws/.codewhale/plugins/q');
       assert.equal(top(index([f.path('ws')])).find((i) => i.path.endsWith('/q'))?.decision, 'rejected');
@@ -202,22 +290,38 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
   describe('names (§3.8, §10.3)', () => {
     const valid = ['a', '0', 'ab', 'a-b', 'a.b', 'a-b.c-d', 'a.-b', 'acme.tools', 'a'.repeat(64)];
     const invalid = ['', 'A', 'a_b', 'a b', '-a', 'a-', '.a', 'a.', 'a--b', 'a..b', 'café', 'a'.repeat(65)];
-    for (const n of valid) it(`accepts the Agent Plugins name ${JSON.stringify(n.length > 10 ? `${n.length} × a` : n)}`, () => {
-      assert.deepEqual(messages(jsonBundle(f, { $schema: SCHEMA, name: n, version: '1.0.0' })), []);
-    });
-    for (const n of invalid) it(`rejects the Agent Plugins name ${JSON.stringify(n.length > 10 ? `${n.length} × a` : n)}`, () => {
-      assert.deepEqual(top(jsonBundle(f, { $schema: SCHEMA, name: n, version: '1.0.0' })).map((i) => i.decision), ['rejected']);
-    });
+    for (const n of valid)
+      it(`accepts the Agent Plugins name ${JSON.stringify(n.length > 10 ? `${n.length} × a` : n)}`, () => {
+        assert.deepEqual(messages(jsonBundle(f, { $schema: SCHEMA, name: n, version: '1.0.0' })), []);
+      });
+    for (const n of invalid)
+      it(`rejects the Agent Plugins name ${JSON.stringify(n.length > 10 ? `${n.length} × a` : n)}`, () => {
+        assert.deepEqual(
+          top(jsonBundle(f, { $schema: SCHEMA, name: n, version: '1.0.0' })).map((i) => i.decision),
+          ['rejected'],
+        );
+      });
     it('accepts a--b in plugin.toml', () => {
-      f.write('ws/.codewhale/plugins/x/plugin.toml', 'schema_version = 1\n[plugin]\nname = "a--b"\nversion = "1.0.0"\n');
+      f.write(
+        'ws/.codewhale/plugins/x/plugin.toml',
+        'schema_version = 1\n[plugin]\nname = "a--b"\nversion = "1.0.0"\n',
+      );
       assert.deepEqual(messages(index([f.path('ws')])), []);
     });
   });
 
   it('rejects a Windows-looking absolute path on every host', () => {
-    for (const p of ['C:\\\\plugins\\\\server.js', 'C:/plugins/server.js', '\\\\plugins\\\\server.js', '/plugins/server.js']) {
+    for (const p of [
+      'C:\\\\plugins\\\\server.js',
+      'C:/plugins/server.js',
+      '\\\\plugins\\\\server.js',
+      '/plugins/server.js',
+    ]) {
       const r = w(f, `[commands]\npath = "${p}"\n`);
-      assert.ok(r.errors.some((e) => e.startsWith('commands path must be relative')), `${p}: ${r.errors.join('; ')}`);
+      assert.ok(
+        r.errors.some((e) => e.startsWith('commands path must be relative')),
+        `${p}: ${r.errors.join('; ')}`,
+      );
       f.remove();
       f = new Fixture();
     }

@@ -10,16 +10,32 @@ describe('decisions (spec/decisions.md)', () => {
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
-  const withState = (state: (key: string) => BundleStateView | undefined, extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot => {
+  const withState = (
+    state: (key: string) => BundleStateView | undefined,
+    extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {},
+  ): Snapshot => {
     const trust: TrustView = { available: true, lookup: state };
-    return new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => trust, ...extra }).indexAll();
+    return new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => trust,
+      ...extra,
+    }).indexAll();
   };
   const current = (s: Snapshot, name: string) => {
     const i = byName(s, name);
-    return { key: i.detail.bundleKey as string, contentHash: i.contentHash as string, capabilityHash: i.capabilityHash as string };
+    return {
+      key: i.detail.bundleKey as string,
+      contentHash: i.contentHash as string,
+      capabilityHash: i.capabilityHash as string,
+    };
   };
   const stateFor = (name: string, make: (c: ReturnType<typeof current>) => BundleStateView) => {
-    const c = current(withState(() => undefined), name);
+    const c = current(
+      withState(() => undefined),
+      name,
+    );
     return (key: string) => (key === c.key ? make(c) : undefined);
   };
 
@@ -33,15 +49,25 @@ describe('decisions (spec/decisions.md)', () => {
   it('is not_enabled when trusted but off', () => {
     writeW(f);
     const s = withState(stateFor('example-plugin', (c) => ({ enabled: false, trust: c })));
-    assert.deepEqual([byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons], ['disabled', ['not_enabled']]);
+    assert.deepEqual(
+      [byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons],
+      ['disabled', ['not_enabled']],
+    );
   });
 
   it('checks capabilities_changed before content_changed, and keeps the enable bit through drift', () => {
     writeW(f);
-    const both = withState(stateFor('example-plugin', () => ({ enabled: true, trust: { contentHash: 'x'.repeat(64), capabilityHash: 'y'.repeat(64) } })));
+    const both = withState(
+      stateFor('example-plugin', () => ({
+        enabled: true,
+        trust: { contentHash: 'x'.repeat(64), capabilityHash: 'y'.repeat(64) },
+      })),
+    );
     assert.deepEqual(byName(both, 'example-plugin').reasons, ['capabilities_changed']);
     assert.equal(byName(both, 'example-plugin').enabled, true);
-    const content = withState(stateFor('example-plugin', (c) => ({ enabled: true, trust: { ...c, contentHash: 'x'.repeat(64) } })));
+    const content = withState(
+      stateFor('example-plugin', (c) => ({ enabled: true, trust: { ...c, contentHash: 'x'.repeat(64) } })),
+    );
     assert.deepEqual(byName(content, 'example-plugin').reasons, ['content_changed']);
     assert.equal(byName(content, 'example-plugin').trust, 'content-changed');
   });
@@ -54,14 +80,22 @@ describe('decisions (spec/decisions.md)', () => {
 
   it('fails closed with trust_store_unavailable', () => {
     writeW(f);
-    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => ({ available: false, problem: 'state.json is not JSON' }) }).indexAll();
+    const s = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => ({ available: false, problem: 'state.json is not JSON' }),
+    }).indexAll();
     assert.deepEqual(byName(s, 'example-plugin').reasons, ['trust_store_unavailable']);
     assert.equal(s.trustProblem, 'state.json is not JSON');
   });
 
   it('adds workspace_untrusted first in Restricted Mode', () => {
     writeW(f);
-    const s = withState(stateFor('example-plugin', (c) => ({ enabled: true, trust: c })), { workspaceTrusted: false });
+    const s = withState(
+      stateFor('example-plugin', (c) => ({ enabled: true, trust: c })),
+      { workspaceTrusted: false },
+    );
     assert.deepEqual(byName(s, 'example-plugin').reasons, ['workspace_untrusted']);
   });
 
@@ -72,7 +106,7 @@ describe('decisions (spec/decisions.md)', () => {
     assert.deepEqual(byName(s, 'example-plugin').reasons, ['staged_skill_invalid']);
   });
 
-  it('activates Rivumi hooks when trusted and opted in, whatever the store\'s enable bit says (Rivumi has none)', () => {
+  it("activates Rivumi hooks when trusted and opted in, whatever the store's enable bit says (Rivumi has none)", () => {
     f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
     const on = stateFor('hooks.json', (c) => ({ enabled: false, trust: c }));
     assert.deepEqual(byName(withState(on), 'hooks.json').reasons, ['hooks_not_opted_in']);
@@ -86,6 +120,9 @@ describe('decisions (spec/decisions.md)', () => {
     writeW(f, '[lsp]\npath = "skills"\n');
     const s = withState(() => undefined);
     assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['bundle_inactive']);
-    assert.deepEqual([byName(s, 'example-plugin:lsp').decision, byName(s, 'example-plugin:lsp').reasons], ['display_only', ['component_inactive']]);
+    assert.deepEqual(
+      [byName(s, 'example-plugin:lsp').decision, byName(s, 'example-plugin:lsp').reasons],
+      ['display_only', ['component_inactive']],
+    );
   });
 });

@@ -40,18 +40,27 @@ describe('deep input', function () {
     assert.equal(byName(s, 'keep').system, 'rivumi');
   };
 
-  describe('Codewhale manifests stop at serde_json\'s recursion limit (128)', () => {
-    it('rejects a plugin.json of 3,000 nested arrays with serde\'s message, and indexes the rest', () => {
+  describe("Codewhale manifests stop at serde_json's recursion limit (128)", () => {
+    it("rejects a plugin.json of 3,000 nested arrays with serde's message, and indexes the rest", () => {
       f.write('ws/.codewhale/plugins/deep/plugin.json', arrays(3000));
       const s = index([f.path('ws')]);
-      assert.equal(rejectedAt(s, 'deep', 'deep/plugin.json'), 'failed to parse plugin.json: recursion limit exceeded at line 1 column 128');
+      assert.equal(
+        rejectedAt(s, 'deep', 'deep/plugin.json'),
+        'failed to parse plugin.json: recursion limit exceeded at line 1 column 128',
+      );
       othersIndexed(s);
     });
 
     it('rejects deep nesting inside an ignored extension namespace of plugin.json', () => {
-      f.write('ws/.codewhale/plugins/deep/plugin.json', `{"$schema": "s", "name": "deep", "extensions": {"other": ${objects(5000)}}}`);
+      f.write(
+        'ws/.codewhale/plugins/deep/plugin.json',
+        `{"$schema": "s", "name": "deep", "extensions": {"other": ${objects(5000)}}}`,
+      );
       const s = index([f.path('ws')]);
-      assert.match(rejectedAt(s, 'deep', 'deep/plugin.json'), /^failed to parse plugin\.json: recursion limit exceeded at line 1 column \d+$/);
+      assert.match(
+        rejectedAt(s, 'deep', 'deep/plugin.json'),
+        /^failed to parse plugin\.json: recursion limit exceeded at line 1 column \d+$/,
+      );
       othersIndexed(s);
     });
 
@@ -67,14 +76,20 @@ describe('deep input', function () {
       f.write('ws/.codewhale/plugins/deep/plugin.json', '{"$schema": "s", "name": "deep"}');
       f.write('ws/.codewhale/plugins/deep/mcp.json', `{"mcpServers": ${objects(3000)}}`);
       const s = index([f.path('ws')]);
-      assert.match(rejectedAt(s, 'deep', 'deep/mcp.json'), /^failed to parse mcp\.json: recursion limit exceeded at line 1 column \d+$/);
+      assert.match(
+        rejectedAt(s, 'deep', 'deep/mcp.json'),
+        /^failed to parse mcp\.json: recursion limit exceeded at line 1 column \d+$/,
+      );
       othersIndexed(s);
     });
 
     it('rejects a kimi.plugin.json nested 3,000 deep', () => {
       f.write('ws/.codewhale/plugins/deep/kimi.plugin.json', `{"name": "deep", "mcpServers": ${arrays(3000)}}`);
       const s = index([f.path('ws')]);
-      assert.match(rejectedAt(s, 'deep', 'deep/kimi.plugin.json'), /^failed to parse kimi\.plugin\.json: recursion limit exceeded/);
+      assert.match(
+        rejectedAt(s, 'deep', 'deep/kimi.plugin.json'),
+        /^failed to parse kimi\.plugin\.json: recursion limit exceeded/,
+      );
       othersIndexed(s);
     });
 
@@ -92,17 +107,26 @@ describe('deep input', function () {
       ['inline tables holding long dotted keys', `${`{ ${'k.'.repeat(100)}a = `.repeat(120)}1${' }'.repeat(120)}`],
     ] as const) {
       it(`rejects a plugin.toml with deeply nested ${what}, quickly`, () => {
-        f.write('ws/.codewhale/plugins/deep/plugin.toml', `${GOOD_TOML.replace('good', 'deep')}[capabilities]\nx = ${value}\n`);
+        f.write(
+          'ws/.codewhale/plugins/deep/plugin.toml',
+          `${GOOD_TOML.replace('good', 'deep')}[capabilities]\nx = ${value}\n`,
+        );
         const started = Date.now();
         const s = index([f.path('ws')]);
         assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
-        assert.match(rejectedAt(s, 'deep', 'deep/plugin.toml'), /^failed to parse plugin\.toml; check the v1 schema and field types \(recursion limit exceeded\)$/);
+        assert.match(
+          rejectedAt(s, 'deep', 'deep/plugin.toml'),
+          /^failed to parse plugin\.toml; check the v1 schema and field types \(recursion limit exceeded\)$/,
+        );
         othersIndexed(s);
       });
     }
 
     it('rejects a plugin.toml whose table header has 20,000 segments, quickly', () => {
-      f.write('ws/.codewhale/plugins/deep/plugin.toml', `${GOOD_TOML.replace('good', 'deep')}[${'a.'.repeat(20000)}b]\nc = 1\n`);
+      f.write(
+        'ws/.codewhale/plugins/deep/plugin.toml',
+        `${GOOD_TOML.replace('good', 'deep')}[${'a.'.repeat(20000)}b]\nc = 1\n`,
+      );
       const started = Date.now();
       const s = index([f.path('ws')]);
       assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
@@ -111,8 +135,18 @@ describe('deep input', function () {
 
     it('never parses SKILL.md front matter as YAML: deep flow sequences and alias bombs are inert', () => {
       writeW(f, '', 'ws/.codewhale/plugins/skilled');
-      const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n');
-      f.write('ws/.codewhale/plugins/skilled/skills/example/SKILL.md', `---\nname: example\ndescription: example\ndeep: ${arrays(20000)}\n${bomb}\n---\nbody\n`);
+      const bomb = [
+        'a: &a ["x","x","x","x","x","x","x","x","x"]',
+        ...Array.from(
+          { length: 9 },
+          (_, i) =>
+            `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+        ),
+      ].join('\n');
+      f.write(
+        'ws/.codewhale/plugins/skilled/skills/example/SKILL.md',
+        `---\nname: example\ndescription: example\ndeep: ${arrays(20000)}\n${bomb}\n---\nbody\n`,
+      );
       f.write('ws/.rivumi/skills/deep.md', `---\nname: deep\ndescription: ${arrays(5000)}\n---\nbody\n`);
       const started = Date.now();
       const s = index([f.path('ws')]);
@@ -122,7 +156,7 @@ describe('deep input', function () {
     });
   });
 
-  describe('Rivumi files: Python\'s json raises RecursionError, and the load that read the file fails', () => {
+  describe("Rivumi files: Python's json raises RecursionError, and the load that read the file fails", () => {
     it('rejects a plugin manifest of 10,000 nested arrays and aborts the skill load, naming the file', () => {
       f.write('ws/.rivumi/plugins/deep.json', arrays(10000));
       const s = index([f.path('ws')]);
@@ -137,7 +171,10 @@ describe('deep input', function () {
     it('rejects a hooks.json of 10,000 nested objects', () => {
       f.write('ws/.rivumi/hooks.json', objects(10000));
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
-      assert.equal(rejectedAt(s, 'hooks.json', '.rivumi/hooks.json'), "project hook config cannot be parsed by Python's json: RecursionError: maximum recursion depth exceeded while decoding a JSON object from a unicode string");
+      assert.equal(
+        rejectedAt(s, 'hooks.json', '.rivumi/hooks.json'),
+        "project hook config cannot be parsed by Python's json: RecursionError: maximum recursion depth exceeded while decoding a JSON object from a unicode string",
+      );
       othersIndexed(s);
     });
 
@@ -153,7 +190,10 @@ describe('deep input', function () {
       f.write('pkg/plugin.json', objects(10000));
       const r = installPlugin(f.path('pkg/plugin.json'), f.path('ws'));
       assert.equal(r.ok, false);
-      assert.match(r.ok ? '' : r.message, /RecursionError: maximum recursion depth exceeded while decoding a JSON object/);
+      assert.match(
+        r.ok ? '' : r.message,
+        /RecursionError: maximum recursion depth exceeded while decoding a JSON object/,
+      );
     });
   });
 
@@ -169,7 +209,12 @@ describe('deep input', function () {
     f.write('ws/.rivumi/hooks.json', arrays(10000));
     let out = '';
     let err = '';
-    const code = await run(['list', '--json', '--no-user'], { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state'), RIVUMI_ENABLE_PROJECT_HOOKS: '1' }, cwd: f.path('ws') });
+    const code = await run(['list', '--json', '--no-user'], {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { SKILLGATE_STATE_DIR: f.path('state'), RIVUMI_ENABLE_PROJECT_HOOKS: '1' },
+      cwd: f.path('ws'),
+    });
     assert.equal(code, 0, err);
     const doc = JSON.parse(out) as { items: { name: string; decision: string }[] };
     const decision = (n: string) => doc.items.find((i) => i.name === n)?.decision;
@@ -177,21 +222,41 @@ describe('deep input', function () {
     assert.equal(decision('keep'), 'rejected');
     for (const n of ['a', 'b', 'c', 'd', 'e', 'p', 'hooks.json']) assert.equal(decision(n), 'rejected', n);
     // validate reports the errors (exit 1), it does not fail (exit 2).
-    const v = await run(['validate', '--no-user'], { out: () => undefined, err: () => undefined, env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('ws') });
+    const v = await run(['validate', '--no-user'], {
+      out: () => undefined,
+      err: () => undefined,
+      env: { SKILLGATE_STATE_DIR: f.path('state') },
+      cwd: f.path('ws'),
+    });
     assert.equal(v, 1);
   });
 
   it('reviews and shows a bundle nested right at the limit', async () => {
-    f.write('ws/.codewhale/plugins/edge/plugin.json', `{"$schema": "s", "name": "edge", "extensions": {"other": ${arrays(124)}}}`);
-    f.write('ws/.codewhale/plugins/edge/mcp.json', `{"mcpServers": {"s": {"command": "x", "extensions": {"o": ${arrays(123)}}}}}`);
+    f.write(
+      'ws/.codewhale/plugins/edge/plugin.json',
+      `{"$schema": "s", "name": "edge", "extensions": {"other": ${arrays(124)}}}`,
+    );
+    f.write(
+      'ws/.codewhale/plugins/edge/mcp.json',
+      `{"mcpServers": {"s": {"command": "x", "extensions": {"o": ${arrays(123)}}}}}`,
+    );
     f.write('ws/.rivumi/plugins/edge.json', `{"hooks": {"unknown_event": ${arrays(510)}}}`);
     const s = index([f.path('ws')]);
-    assert.equal(top(s).filter((i) => i.decision === 'rejected').length, 0, s.diagnostics.map((d) => d.message).join('\n'));
+    assert.equal(
+      top(s).filter((i) => i.decision === 'rejected').length,
+      0,
+      s.diagnostics.map((d) => d.message).join('\n'),
+    );
     for (const cmd of ['review', 'show']) {
       for (const name of ['edge']) {
         for (const id of s.items.filter((i) => i.name === name && i.parent === null).map((i) => i.id)) {
           let err = '';
-          const code = await run([cmd, id, '--json', '--no-user'], { out: () => undefined, err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('ws') });
+          const code = await run([cmd, id, '--json', '--no-user'], {
+            out: () => undefined,
+            err: (t) => (err += t),
+            env: { SKILLGATE_STATE_DIR: f.path('state') },
+            cwd: f.path('ws'),
+          });
           assert.equal(code, 0, `${cmd} ${id}: ${err}`);
         }
       }
@@ -206,8 +271,14 @@ describe('wide input', function () {
   afterEach(() => f.remove());
 
   it('reports at most 100 schema problems for a manifest with 50,000 wrong values', () => {
-    f.write('ws/.codewhale/plugins/wide/plugin.json', `{"$schema": "s", "name": "wide", "keywords": [${Array(50000).fill('1').join(',')}]}`);
-    f.write('ws/.codewhale/plugins/wider/plugin.toml', `${GOOD_TOML.replace('good', 'wider')}[capabilities]\nnetwork_hosts = [${Array(50000).fill('1').join(',')}]\n`);
+    f.write(
+      'ws/.codewhale/plugins/wide/plugin.json',
+      `{"$schema": "s", "name": "wide", "keywords": [${Array(50000).fill('1').join(',')}]}`,
+    );
+    f.write(
+      'ws/.codewhale/plugins/wider/plugin.toml',
+      `${GOOD_TOML.replace('good', 'wider')}[capabilities]\nnetwork_hosts = [${Array(50000).fill('1').join(',')}]\n`,
+    );
     const s = index([f.path('ws')]);
     for (const name of ['wide', 'wider']) {
       const item = byName(s, name);
@@ -249,7 +320,10 @@ describe('nesting pre-scan', () => {
   });
 
   it('counts TOML table headers and dotted keys as levels, but not floats or dates', () => {
-    assert.equal(nestingExcess('[a.b]\nc.d = 1.5\nt = 1979-05-27T07:32:00.999Z\n[[e.f]]\ng = [1.5, 2.5]\n', 4, 'toml'), undefined);
+    assert.equal(
+      nestingExcess('[a.b]\nc.d = 1.5\nt = 1979-05-27T07:32:00.999Z\n[[e.f]]\ng = [1.5, 2.5]\n', 4, 'toml'),
+      undefined,
+    );
     assert.ok(nestingExcess('[a.b.c]\nd.e = 1\n', 4, 'toml'));
     assert.ok(nestingExcess('a = { b = { c.d.e = 1 } }\n', 4, 'toml'));
   });

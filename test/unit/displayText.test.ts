@@ -6,7 +6,13 @@ import { jsonText } from '../../src/core/report/jsonText';
 import { artifactUri } from '../../src/core/report/artifactUri';
 import { escapeMarkdown } from '../../src/extension/markdownEscape';
 import { notificationText, quickPickText, safeUi } from '../../src/extension/uiText';
-import { itemDescription, itemLabel, itemPick, itemTooltipMarkdown, reviewPanelTitle } from '../../src/extension/itemText';
+import {
+  itemDescription,
+  itemLabel,
+  itemPick,
+  itemTooltipMarkdown,
+  reviewPanelTitle,
+} from '../../src/extension/itemText';
 import { trustFlow } from '../../src/extension/flows/trustFlow';
 import type { LifecyclePort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
@@ -16,7 +22,10 @@ describe('displayText: what Skillgate shows never acts (issue 10)', () => {
   it('marks every C0 and C1 control character as ⟦U+XXXX⟧', () => {
     for (let cp = 0; cp <= 0x9f; cp++) {
       if (cp >= 0x20 && cp < 0x7f) continue;
-      assert.equal(displayText(`a${String.fromCharCode(cp)}b`), `a⟦U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟧b`);
+      assert.equal(
+        displayText(`a${String.fromCharCode(cp)}b`),
+        `a⟦U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟧b`,
+      );
     }
   });
 
@@ -91,11 +100,37 @@ describe('SARIF artifact URIs (issue 11)', () => {
 });
 
 const item = (over: Partial<Item> = {}): Item =>
-  ({ id: 'workspace/abc/demo', system: 'codewhale', kind: 'plugin', name: `demo${HOSTILE}`, qualifiedName: `demo${HOSTILE}`, scope: 'workspace', workspace: '/ws', path: `/ws/.codewhale/plugins/d${HOSTILE}`, location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, parent: null, decision: 'disabled', reasons: ['not_reviewed'], shadowedBy: null, trust: 'not-reviewed', enabled: false, compatibility: 'full', contentHash: 'a'.repeat(64), capabilityHash: 'b'.repeat(64), reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`, detail: {}, ...over }) as Item;
+  ({
+    id: 'workspace/abc/demo',
+    system: 'codewhale',
+    kind: 'plugin',
+    name: `demo${HOSTILE}`,
+    qualifiedName: `demo${HOSTILE}`,
+    scope: 'workspace',
+    workspace: '/ws',
+    path: `/ws/.codewhale/plugins/d${HOSTILE}`,
+    location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
+    parent: null,
+    decision: 'disabled',
+    reasons: ['not_reviewed'],
+    shadowedBy: null,
+    trust: 'not-reviewed',
+    enabled: false,
+    compatibility: 'full',
+    contentHash: 'a'.repeat(64),
+    capabilityHash: 'b'.repeat(64),
+    reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`,
+    detail: {},
+    ...over,
+  }) as Item;
 
 describe('the editor shows repository text escaped (issue 10)', () => {
   it('labels, descriptions and the review panel title', () => {
-    for (const text of [itemLabel(item()), itemLabel(item({ parent: 'p', name: `s\n${HOSTILE}` })), reviewPanelTitle(item())]) {
+    for (const text of [
+      itemLabel(item()),
+      itemLabel(item({ parent: 'p', name: `s\n${HOSTILE}` })),
+      reviewPanelTitle(item()),
+    ]) {
       assertDisplaySafe(text, 'label', false);
       assert.match(text, /⟦U\+001B⟧\[1A⟦U\+001B⟧\[2K⟦U\+001B⟧\]0;pwned⟦U\+0007⟧⟦U\+009B⟧⟦U\+202E⟧⟦U\+DCFF⟧$/);
     }
@@ -105,10 +140,19 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   });
 
   it('tooltips: no raw control, no markup, no link, no entity and no theme icon from a name or path', () => {
-    const md = itemTooltipMarkdown(item({ qualifiedName: `[x](command:skillgate.enable) $(zap) &#x202E; <b>*${HOSTILE}`, path: '/ws/https://evil.example/`code`\n# h' }), { diagnostics: [] });
+    const md = itemTooltipMarkdown(
+      item({
+        qualifiedName: `[x](command:skillgate.enable) $(zap) &#x202E; <b>*${HOSTILE}`,
+        path: '/ws/https://evil.example/`code`\n# h',
+      }),
+      { diagnostics: [] },
+    );
     assertDisplaySafe(md, 'tooltip');
     // `$(zap)` is written `\\\$\(zap\)`: Markdown yields `\$(zap)`, which the icon pass shows as the text `$(zap)`.
-    assert.ok(md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\\\\\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'), md);
+    assert.ok(
+      md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\\\\\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'),
+      md,
+    );
     assert.ok(md.includes('https\\:\\/evil\\.example\\/\\`code\\`⟦U\\+000A⟧\\# h'), md);
     assert.equal(escapeMarkdown('a\u202eb'), 'a⟦U\\+202E⟧b');
     assert.equal(escapeMarkdown('$(zap)'), '\\$\\(zap\\)');
@@ -124,7 +168,10 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   });
 
   it('notifications: one line, escaped, and a link-shaped name never becomes a link', () => {
-    assert.equal(notificationText('Trusted [ok](command:skillgate.enable?x).'), 'Trusted [ok]⟦U+0028⟧command:skillgate.enable?x).');
+    assert.equal(
+      notificationText('Trusted [ok](command:skillgate.enable?x).'),
+      'Trusted [ok]⟦U+0028⟧command:skillgate.enable?x).',
+    );
     assert.equal(notificationText('[a](HTTPS://evil.example)'), '[a]⟦U+0028⟧HTTPS://evil.example)');
     assert.equal(notificationText('a (b) [c]'), 'a (b) [c]');
     assertDisplaySafe(notificationText(`x\n${HOSTILE}`), 'notification', false);
@@ -132,16 +179,32 @@ describe('the editor shows repository text escaped (issue 10)', () => {
 
   it('every message a flow gives the UI port is escaped (trust flow through the safe port)', async () => {
     const calls: string[] = [];
-    const raw: UiPort = { confirm: async (m, d) => (calls.push(m, d), true), offer: async (m) => (calls.push(m), false), info: (m) => calls.push(m), error: (m) => calls.push(m) };
+    const raw: UiPort = {
+      confirm: async (m, d) => (calls.push(m, d), true),
+      offer: async (m) => (calls.push(m), false),
+      info: (m) => calls.push(m),
+      error: (m) => calls.push(m),
+    };
     const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
     const lifecycle: LifecyclePort = {
       trust: async (i, _t, confirm) => {
-        const preview = { item: i, capabilities: { system: 'codewhale' as const }, enabled: false, reviewedBefore: false };
-        return (await confirm(preview)) ? { ok: true, value: { item: item(), reviewedCopy: '/s', preview } } : { ok: false, reason: 'cancelled', message: '' };
+        const preview = {
+          item: i,
+          capabilities: { system: 'codewhale' as const },
+          enabled: false,
+          reviewedBefore: false,
+        };
+        return (await confirm(preview))
+          ? { ok: true, value: { item: item(), reviewedCopy: '/s', preview } }
+          : { ok: false, reason: 'cancelled', message: '' };
       },
       enable: async () => ({ ok: true as const, value: { item: item(), note: null } }),
     };
-    const outcome = await trustFlow(item({ name: `[x](command:workbench.action.terminal.new)${HOSTILE}` }), TOKEN, { ui: safeUi(raw), gate: { workspaceTrusted: () => true, shownToken: () => TOKEN }, lifecycle });
+    const outcome = await trustFlow(item({ name: `[x](command:workbench.action.terminal.new)${HOSTILE}` }), TOKEN, {
+      ui: safeUi(raw),
+      gate: { workspaceTrusted: () => true, shownToken: () => TOKEN },
+      lifecycle,
+    });
     assert.equal(outcome, 'trusted');
     assert.equal(calls.length, 3);
     for (const c of calls) assertDisplaySafe(c, 'flow message');
@@ -150,8 +213,13 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   });
 
   it('the review webview builds its DOM with textContent only', () => {
-    const source = fs.readFileSync(path.resolve(__dirname, '../../src/extension/review/webview/review.ts'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    assert.doesNotMatch(source, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/);
+    const source = fs
+      .readFileSync(path.resolve(__dirname, '../../src/extension/review/webview/review.ts'), 'utf8')
+      .replace(/^\s*\/\/.*$/gm, '');
+    assert.doesNotMatch(
+      source,
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/,
+    );
     assert.match(source, /textContent = /);
   });
 });

@@ -14,7 +14,16 @@ describe('JSON documents', () => {
   it('gives the value jsonc-parser gives, for any JSON value, compact or indented, with duplicate keys', () => {
     const key = fc.string().filter((k) => k !== '__proto__');
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), fc.array(tie('value')), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.string(),
+        fc.array(tie('value')),
+        tie('object'),
+      ),
       object: fc.array(fc.tuple(key, tie('value')), { maxLength: 5 }),
     })).value;
     // Objects as key/value lists, so that duplicate keys reach the text.
@@ -42,12 +51,19 @@ describe('JSON documents', () => {
   });
 
   it("reads Python's NaN and Infinity only in Python mode, with exact ranges", () => {
-    assert.deepEqual(valueOf('{"a": NaN, "b": -Infinity, "c": "NaN"}', true), { a: Number.NaN, b: Number.NEGATIVE_INFINITY, c: 'NaN' });
+    assert.deepEqual(valueOf('{"a": NaN, "b": -Infinity, "c": "NaN"}', true), {
+      a: Number.NaN,
+      b: Number.NEGATIVE_INFINITY,
+      c: 'NaN',
+    });
     const strict = parseJsonDocument('/x.json', '{"a": NaN}');
     assert.equal(strict.ok, false);
     const r = parseJsonDocument('/x.json', '{\n  "a": 1,\n  "b": Infinity\n}', { python: true });
     assert.ok(r.ok);
-    assert.deepEqual(r.document.valueRange(['b']), { start: { line: 2, character: 7 }, end: { line: 2, character: 15 } });
+    assert.deepEqual(r.document.valueRange(['b']), {
+      start: { line: 2, character: 7 },
+      end: { line: 2, character: 15 },
+    });
   });
 
   it('refuses comments, trailing commas and empty text with a position', () => {

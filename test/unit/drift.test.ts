@@ -39,7 +39,12 @@ class Workspace {
   async cli(...args: string[]): Promise<Result> {
     let out = '';
     let err = '';
-    const code = await run([...args, '--no-user', '--workspace', this.ws, '--state-dir', this.f.path('state')], { out: (t) => (out += t), err: (t) => (err += t), env: { PATH: process.env.PATH, ...this.env }, cwd: this.ws });
+    const code = await run([...args, '--no-user', '--workspace', this.ws, '--state-dir', this.f.path('state')], {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { PATH: process.env.PATH, ...this.env },
+      cwd: this.ws,
+    });
     return { code, out, err };
   }
 
@@ -68,10 +73,18 @@ class Workspace {
   async assertDrifted(unitPath: string): Promise<void> {
     const items = await this.items();
     const trusted = items.filter((i) => i.trust === 'trusted');
-    assert.deepEqual(trusted.map((i) => i.path), [], 'still trusted after the change');
+    assert.deepEqual(
+      trusted.map((i) => i.path),
+      [],
+      'still trusted after the change',
+    );
     const unit = items.find((i) => i.path === unitPath);
     // Codewhale stops loading it; Rivumi loads it anyway, so it must read as a loaded, unreviewed risk (decisions.md).
-    if (unit) assert.ok(unit.decision !== 'registered' || unit.reasons[0] === 'loaded_unreviewed', `${unit.decision} ${unit.reasons.join(', ')}`);
+    if (unit)
+      assert.ok(
+        unit.decision !== 'registered' || unit.reasons[0] === 'loaded_unreviewed',
+        `${unit.decision} ${unit.reasons.join(', ')}`,
+      );
     const check = await this.cli('check');
     assert.equal(check.code, 1, `check after the change exited ${check.code}: ${check.out}${check.err}`);
   }
@@ -121,12 +134,21 @@ describe('drift: every single change drops trust and fails `check`', function ()
     const cases: [string, Drift][] = [
       ['one byte of a skill changed', (w) => flipOneByte(w.path(at('skills/iterate-until-done/SKILL.md')))],
       ['the executable bit of a command file flipped', (w) => flipExecutable(w.path(at('commands/loop.md')))],
-      ['a file renamed', (w) => fs.renameSync(w.path(at('commands/loop-status.md')), w.path(at('commands/loop-state.md')))],
+      [
+        'a file renamed',
+        (w) => fs.renameSync(w.path(at('commands/loop-status.md')), w.path(at('commands/loop-state.md'))),
+      ],
       ['an empty file added', (w) => w.write(at('notes.txt'), '')],
       ['an empty directory added (Codewhale hashes directories)', (w) => fs.mkdirSync(w.path(at('empty')))],
-      ['a file swapped for a symbolic link to identical bytes', (w) => swapForLink(w.path(at('commands/loop.md')), w.f.path('elsewhere/loop.md'))],
+      [
+        'a file swapped for a symbolic link to identical bytes',
+        (w) => swapForLink(w.path(at('commands/loop.md')), w.f.path('elsewhere/loop.md')),
+      ],
       ['a file deleted', (w) => fs.rmSync(w.path(at('tests/e2e.test.mjs')))],
-      ['the script its hooks run changed', (w) => fs.appendFileSync(w.path(at('scripts/loop.mjs')), 'process.exit(0);\n')],
+      [
+        'the script its hooks run changed',
+        (w) => fs.appendFileSync(w.path(at('scripts/loop.mjs')), 'process.exit(0);\n'),
+      ],
       ['its hook definition changed', (w) => flipOneByte(w.path(at('hooks/loop.toml')))],
     ];
     for (const [name, drift] of cases) {
@@ -148,7 +170,12 @@ describe('drift: every single change drops trust and fails `check`', function ()
     const HOOKS = '.rivumi/hooks.json';
     const setup = (w: Workspace) => {
       // `guard.py` does not exist yet: an empty file appearing there is the file a hook would run.
-      w.write(HOOKS, JSON.stringify({ pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }, { command: ['python3', 'scripts/guard.py'] }] }));
+      w.write(
+        HOOKS,
+        JSON.stringify({
+          pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }, { command: ['python3', 'scripts/guard.py'] }],
+        }),
+      );
       w.write('scripts/run.sh', '#!/bin/sh\necho ok\n', 0o755);
     };
     const cases: [string, Drift][] = [
@@ -157,7 +184,10 @@ describe('drift: every single change drops trust and fails `check`', function ()
       ['the executable bit of the hook script flipped', (w) => flipExecutable(w.path('scripts/run.sh'))],
       ['the hook script renamed', (w) => fs.renameSync(w.path('scripts/run.sh'), w.path('scripts/run2.sh'))],
       ['an empty file added where a hook names a file', (w) => w.write('scripts/guard.py', '')],
-      ['the hook script swapped for a symbolic link to identical bytes', (w) => swapForLink(w.path('scripts/run.sh'), w.path('scripts/real/run.sh'))],
+      [
+        'the hook script swapped for a symbolic link to identical bytes',
+        (w) => swapForLink(w.path('scripts/run.sh'), w.path('scripts/real/run.sh')),
+      ],
       ['the hook script deleted', (w) => fs.rmSync(w.path('scripts/run.sh'))],
     ];
     for (const [name, drift] of cases) {
@@ -191,7 +221,19 @@ describe('drift: every single change drops trust and fails `check`', function ()
   describe('a Rivumi plugin (manifest, skill file, and the script its hook runs)', () => {
     const MANIFEST = '.rivumi/plugins/pack.json';
     const setup = (w: Workspace) => {
-      w.write(MANIFEST, JSON.stringify({ name: 'pack', description: 'A pack.', skills: [{ path: 'pack.md' }], hooks: { pre_tool_use: [{ command: ['bash', 'tools/h.sh'] }] } }, null, 2));
+      w.write(
+        MANIFEST,
+        JSON.stringify(
+          {
+            name: 'pack',
+            description: 'A pack.',
+            skills: [{ path: 'pack.md' }],
+            hooks: { pre_tool_use: [{ command: ['bash', 'tools/h.sh'] }] },
+          },
+          null,
+          2,
+        ),
+      );
       w.write('.rivumi/plugins/pack.md', '---\nname: pack-skill\ndescription: A skill.\n---\nDo the thing.\n');
       w.write('tools/h.sh', '#!/bin/sh\nexit 0\n', 0o755);
     };
@@ -199,10 +241,19 @@ describe('drift: every single change drops trust and fails `check`', function ()
       ['one byte of the manifest changed', (w) => flipOneByte(w.path(MANIFEST))],
       ['one byte of its skill changed', (w) => flipOneByte(w.path('.rivumi/plugins/pack.md'))],
       ['the executable bit of its skill flipped', (w) => flipExecutable(w.path('.rivumi/plugins/pack.md'))],
-      ['the manifest renamed (a new identity)', (w) => fs.renameSync(w.path(MANIFEST), w.path('.rivumi/plugins/pack2.json'))],
-      ['its skill swapped for a symbolic link to identical bytes', (w) => swapForLink(w.path('.rivumi/plugins/pack.md'), w.path('docs/pack.md'))],
+      [
+        'the manifest renamed (a new identity)',
+        (w) => fs.renameSync(w.path(MANIFEST), w.path('.rivumi/plugins/pack2.json')),
+      ],
+      [
+        'its skill swapped for a symbolic link to identical bytes',
+        (w) => swapForLink(w.path('.rivumi/plugins/pack.md'), w.path('docs/pack.md')),
+      ],
       ['its skill deleted', (w) => fs.rmSync(w.path('.rivumi/plugins/pack.md'))],
-      ['the script its hook runs changed (trust.md: plugin hooks follow the project hook rule)', (w) => flipOneByte(w.path('tools/h.sh'))],
+      [
+        'the script its hook runs changed (trust.md: plugin hooks follow the project hook rule)',
+        (w) => flipOneByte(w.path('tools/h.sh')),
+      ],
     ];
     for (const [name, drift] of cases) {
       it(`${name}: not trusted and check exits 1 after`, async () => {

@@ -10,7 +10,16 @@ const UNREVIEWED = ['loaded_unreviewed', 'not_reviewed'];
 
 function trusting(item: EvaItem): TrustView {
   const key = item.detail.bundleKey as string;
-  return { available: true, lookup: (k) => (k === key ? { enabled: false, trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string } } : undefined) };
+  return {
+    available: true,
+    lookup: (k) =>
+      k === key
+        ? {
+            enabled: false,
+            trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string },
+          }
+        : undefined,
+  };
 }
 
 function a0(edit: (text: string) => string): string {
@@ -54,27 +63,42 @@ describe('eva.md §7.2 acceptance cases', () => {
   });
 
   it('case 3: the upstream code-review adapter with the SKILL.md present is registered into the AdapterRegistry, no diagnostic on it', () => {
-    f.write('ws/config/adapters/code-review-skill.yaml', fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/code-review-skill.yaml`));
+    f.write(
+      'ws/config/adapters/code-review-skill.yaml',
+      fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/code-review-skill.yaml`),
+    );
     f.user('code-review');
     const r = f.index();
     const item = r.item('adapters/code-review-skill.yaml');
     assert.deepEqual(decided(item), ['registered', ['registered'], 'registered', UNREVIEWED]);
     assert.equal(item.detail.eva.target, 'AdapterRegistry');
-    assert.deepEqual(r.diagnostics().filter((d) => d.itemId === item.id), []);
+    assert.deepEqual(
+      r.diagnostics().filter((d) => d.itemId === item.id),
+      [],
+    );
   });
 
   it('case 4: the user item ~/.codex/skills/code-review is shadowed by the adapter that wraps it', () => {
-    f.write('ws/config/adapters/code-review-skill.yaml', fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/code-review-skill.yaml`));
+    f.write(
+      'ws/config/adapters/code-review-skill.yaml',
+      fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/code-review-skill.yaml`),
+    );
     f.user('code-review');
     const r = f.index();
     const user = r.item('user:codex:code-review');
-    assert.deepEqual([user.decision, user.reasons], ['shadowed', ['duplicate_id_shadowed', 'manifest_required', 'capability_missing_schema']]);
+    assert.deepEqual(
+      [user.decision, user.reasons],
+      ['shadowed', ['duplicate_id_shadowed', 'manifest_required', 'capability_missing_schema']],
+    );
     assert.equal(user.shadowedBy, r.item('adapters/code-review-skill.yaml').id);
     assert.ok(r.diagnostics('eva.conflict.shadowed').some((d) => d.itemId === user.id && d.severity === 'information'));
   });
 
   it('case 5: without SKILL.md under $HOME the adapter is registered, warns at skill.path, and its content hash records the missing file', () => {
-    f.write('ws/config/adapters/code-review-skill.yaml', fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/code-review-skill.yaml`));
+    f.write(
+      'ws/config/adapters/code-review-skill.yaml',
+      fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/code-review-skill.yaml`),
+    );
     const r = f.index();
     const item = r.item('adapters/code-review-skill.yaml');
     assert.deepEqual([item.decision, item.reasons], ['registered', UNREVIEWED]);
@@ -91,16 +115,28 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.user('foo');
     const r = f.index();
     const item = r.item('user:codex:foo');
-    assert.deepEqual([item.decision, item.reasons], ['display_only', ['manifest_required', 'capability_missing_schema']]);
+    assert.deepEqual(
+      [item.decision, item.reasons],
+      ['display_only', ['manifest_required', 'capability_missing_schema']],
+    );
     assert.equal(item.contentHash, null, 'not a bundle');
-    assert.deepEqual(r.codes().sort(), ['eva.skill.schema-missing W', 'eva.user.manifest-required I', 'eva.user.policy I']);
+    assert.deepEqual(r.codes().sort(), [
+      'eva.skill.schema-missing W',
+      'eva.user.manifest-required I',
+      'eva.user.policy I',
+    ]);
   });
 
   it('case 7: allow_user_local_skills: true does not make a user skill registrable, only drops eva.user.policy', () => {
     f.user('foo');
-    f.policy('adapter_policy:\n  skill: {require_schema: true, allow_user_local_skills: true, allowed_runtime_gates: [normal]}\n');
+    f.policy(
+      'adapter_policy:\n  skill: {require_schema: true, allow_user_local_skills: true, allowed_runtime_gates: [normal]}\n',
+    );
     const r = f.index();
-    assert.deepEqual([r.item('user:codex:foo').decision, r.item('user:codex:foo').reasons], ['display_only', ['manifest_required', 'capability_missing_schema']]);
+    assert.deepEqual(
+      [r.item('user:codex:foo').decision, r.item('user:codex:foo').reasons],
+      ['display_only', ['manifest_required', 'capability_missing_schema']],
+    );
     assert.deepEqual(r.codes().sort(), ['eva.skill.schema-missing W', 'eva.user.manifest-required I']);
   });
 
@@ -108,7 +144,10 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.user('worker');
     const r = f.index();
     const item = r.item('user:codex:worker');
-    assert.deepEqual([item.decision, item.reasons], ['display_only', ['manifest_required', 'capability_missing_schema', 'runtime_worker_display_only']]);
+    assert.deepEqual(
+      [item.decision, item.reasons],
+      ['display_only', ['manifest_required', 'capability_missing_schema', 'runtime_worker_display_only']],
+    );
     assert.ok(r.codes().includes('eva.kind.runtime-worker I'));
     assert.ok(r.codes().includes('eva.user.manifest-required I'));
   });
@@ -116,7 +155,12 @@ describe('eva.md §7.2 acceptance cases', () => {
   it('case 9: A0 without output_schema is rejected [capability_missing_schema] with the design message at skill', () => {
     f.adapter(a0((t) => t.replace(/  output_schema:.*\n/, '')));
     const r = f.index();
-    assert.deepEqual(decided(r.item('adapters/review.yaml')), ['rejected', ['capability_missing_schema'], 'rejected', ['capability_missing_schema', 'not_reviewed']]);
+    assert.deepEqual(decided(r.item('adapters/review.yaml')), [
+      'rejected',
+      ['capability_missing_schema'],
+      'rejected',
+      ['capability_missing_schema', 'not_reviewed'],
+    ]);
     const [d] = r.diagnostics('eva.skill.schema-missing');
     assert.equal(d?.message, 'workflow skill is missing output_schema');
     assert.equal(d?.severity, 'error');
@@ -161,11 +205,14 @@ describe('eva.md §7.2 acceptance cases', () => {
     assert.deepEqual(r.codes(false), ['eva.skill.gate-missing E']);
   });
 
-  it('case 15: A0 without skill.id is schema_invalid with upstream\'s message', () => {
+  it("case 15: A0 without skill.id is schema_invalid with upstream's message", () => {
     f.adapter(a0((t) => t.replace(/  id: review\n/, '')));
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['schema_invalid', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.skill.id-missing').map((d) => d.message), ['Skill adapter is missing skill.id']);
+    assert.deepEqual(
+      r.diagnostics('eva.skill.id-missing').map((d) => d.message),
+      ['Skill adapter is missing skill.id'],
+    );
   });
 
   it('case 16: A0 without the skill block is schema_invalid at transport', () => {
@@ -177,14 +224,27 @@ describe('eva.md §7.2 acceptance cases', () => {
   });
 
   it('case 17: a runtime_worker gated to team is display_only [runtime_worker_display_only, runtime_gate_mismatch]', () => {
-    f.adapter(a0((t) => t.replace('kind: workflow_skill', 'kind: runtime_worker').replace('runtime_gate: normal', 'runtime_gate: team')));
+    f.adapter(
+      a0((t) =>
+        t.replace('kind: workflow_skill', 'kind: runtime_worker').replace('runtime_gate: normal', 'runtime_gate: team'),
+      ),
+    );
     const r = f.index();
-    assert.deepEqual(decided(r.item('adapters/review.yaml')), ['display_only', ['runtime_worker_display_only', 'runtime_gate_mismatch'], 'display_only', ['runtime_worker_display_only', 'runtime_gate_mismatch', 'not_reviewed']]);
+    assert.deepEqual(decided(r.item('adapters/review.yaml')), [
+      'display_only',
+      ['runtime_worker_display_only', 'runtime_gate_mismatch'],
+      'display_only',
+      ['runtime_worker_display_only', 'runtime_gate_mismatch', 'not_reviewed'],
+    ]);
     assert.deepEqual(r.codes(), ['eva.kind.runtime-worker I', 'eva.gate.mismatch I']);
   });
 
   it('case 18: case 17 under the team runtime is registered into the TeamRuntime', () => {
-    f.adapter(a0((t) => t.replace('kind: workflow_skill', 'kind: runtime_worker').replace('runtime_gate: normal', 'runtime_gate: team')));
+    f.adapter(
+      a0((t) =>
+        t.replace('kind: workflow_skill', 'kind: runtime_worker').replace('runtime_gate: normal', 'runtime_gate: team'),
+      ),
+    );
     const r = f.index({ runtime: { mode: 'team', teamWorker: false, interactiveUser: false } });
     const item = r.item('adapters/review.yaml');
     assert.deepEqual([item.decision, item.reasons, item.detail.eva.target], ['registered', UNREVIEWED, 'TeamRuntime']);
@@ -202,7 +262,10 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.adapter(a0((t) => t.replace('runtime_gate: normal', 'runtime_gate: team')));
     const r = f.index({ runtime: { mode: 'team', teamWorker: false, interactiveUser: false } });
     assert.deepEqual(decided(r.item('adapters/review.yaml')).slice(0, 2), ['rejected', ['policy_denied']]);
-    assert.deepEqual(r.diagnostics('eva.policy.gate-denied').map((d) => d.message), ['skill runtime gate team is not allowed']);
+    assert.deepEqual(
+      r.diagnostics('eva.policy.gate-denied').map((d) => d.message),
+      ['skill runtime gate team is not allowed'],
+    );
   });
 
   it('case 21: write_workspace: true is policy_denied at permissions.write_workspace', () => {
@@ -216,7 +279,9 @@ describe('eva.md §7.2 acceptance cases', () => {
 
   it('case 22: write_workspace with the id in allow_write_workspace is registered', () => {
     f.adapter(a0((t) => t.replace('write_workspace: false', 'write_workspace: true')));
-    f.policy('adapter_policy:\n  allow_write_workspace: [codex-cli, review-skill]\n  skill: {require_schema: true, allowed_runtime_gates: [normal], deny_kinds: [runtime_worker]}\n');
+    f.policy(
+      'adapter_policy:\n  allow_write_workspace: [codex-cli, review-skill]\n  skill: {require_schema: true, allowed_runtime_gates: [normal], deny_kinds: [runtime_worker]}\n',
+    );
     const r = f.index();
     assert.deepEqual(decided(r.item('adapters/review.yaml')), ['registered', ['registered'], 'registered', UNREVIEWED]);
     assert.deepEqual(r.codes(false), []);
@@ -237,10 +302,15 @@ describe('eva.md §7.2 acceptance cases', () => {
   });
 
   it('case 25: a globally denied capability is policy_denied and capability_unknown', () => {
-    f.adapter(a0((t) => t.replace('capabilities: [workflow.review]', 'capabilities: [workflow.review, shell.execute]')));
+    f.adapter(
+      a0((t) => t.replace('capabilities: [workflow.review]', 'capabilities: [workflow.review, shell.execute]')),
+    );
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').detail.eva.evaReasons, ['policy_denied', 'capability_unknown']);
-    assert.deepEqual(r.diagnostics('eva.policy.capability-denied').map((d) => d.message), ['capability shell.execute is globally denied']);
+    assert.deepEqual(
+      r.diagnostics('eva.policy.capability-denied').map((d) => d.message),
+      ['capability shell.execute is globally denied'],
+    );
     assert.deepEqual(r.codes(false), ['eva.policy.capability-denied E', 'eva.capability.unknown W']);
   });
 
@@ -250,33 +320,51 @@ describe('eva.md §7.2 acceptance cases', () => {
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['capability_unknown', 'not_reviewed']);
     assert.equal(r.item('adapters/review.yaml').decision, 'display_only');
     const [d] = r.diagnostics('eva.capability.unknown');
-    assert.equal(A0.replace('[workflow.review]', '[repo.analyze]').split('\n')[13]?.slice(d?.range.start.character, d?.range.end.character), 'repo.analyze');
+    assert.equal(
+      A0.replace('[workflow.review]', '[repo.analyze]')
+        .split('\n')[13]
+        ?.slice(d?.range.start.character, d?.range.end.character),
+      'repo.analyze',
+    );
   });
 
   it('case 27: no capability is display_only [capability_unknown] "skill declares no capability"', () => {
     f.adapter(a0((t) => t.replace('capabilities: [workflow.review]', 'capabilities: []')));
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['capability_unknown', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.capability.unknown').map((d) => d.message), ['skill declares no capability']);
+    assert.deepEqual(
+      r.diagnostics('eva.capability.unknown').map((d) => d.message),
+      ['skill declares no capability'],
+    );
   });
 
-  it('case 28: an empty capability segment is schema_invalid with upstream\'s message', () => {
+  it("case 28: an empty capability segment is schema_invalid with upstream's message", () => {
     f.adapter(a0((t) => t.replace('capabilities: [workflow.review]', 'capabilities: [workflow..review]')));
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['schema_invalid', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.capability.name-invalid').map((d) => d.message), ['capability name cannot contain empty segments']);
+    assert.deepEqual(
+      r.diagnostics('eva.capability.name-invalid').map((d) => d.message),
+      ['capability name cannot contain empty segments'],
+    );
   });
 
   it('case 29: enabled: false is disabled [disabled_by_manifest]', () => {
     f.adapter(a0((t) => t.replace('enabled: true', 'enabled: false')));
     const r = f.index();
     const item = r.item('adapters/review.yaml');
-    assert.deepEqual([item.decision, item.reasons, item.enabled], ['disabled', ['disabled_by_manifest', 'not_reviewed'], null]);
+    assert.deepEqual(
+      [item.decision, item.reasons, item.enabled],
+      ['disabled', ['disabled_by_manifest', 'not_reviewed'], null],
+    );
     assert.deepEqual(r.codes(), ['eva.manifest.disabled I']);
   });
 
   it('case 30: a disabled manifest still lists the policy denial', () => {
-    f.adapter(a0((t) => t.replace('enabled: true', 'enabled: false').replace('write_workspace: false', 'write_workspace: true')));
+    f.adapter(
+      a0((t) =>
+        t.replace('enabled: true', 'enabled: false').replace('write_workspace: false', 'write_workspace: true'),
+      ),
+    );
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['disabled_by_manifest', 'policy_denied', 'not_reviewed']);
     assert.deepEqual(r.codes(), ['eva.manifest.disabled I', 'eva.policy.write-denied E']);
@@ -315,18 +403,35 @@ describe('eva.md §7.2 acceptance cases', () => {
     const a = r.item('adapters/a.yaml');
     const b = r.item('adapters/b.yaml');
     assert.deepEqual([a.decision, a.reasons], ['registered', UNREVIEWED]);
-    assert.deepEqual([b.decision, b.reasons, b.shadowedBy], ['shadowed', ['duplicate_id_shadowed', 'not_reviewed'], a.id]);
+    assert.deepEqual(
+      [b.decision, b.reasons, b.shadowedBy],
+      ['shadowed', ['duplicate_id_shadowed', 'not_reviewed'], a.id],
+    );
     const dup = r.diagnostics('eva.conflict.duplicate-adapter-id');
-    assert.deepEqual(dup.map((d) => [d.itemId, d.range.start.line]), [[b.id, 0]]);
-    assert.deepEqual(r.diagnostics('eva.project.load-aborted').map((d) => d.itemId), [b.id]);
+    assert.deepEqual(
+      dup.map((d) => [d.itemId, d.range.start.line]),
+      [[b.id, 0]],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.project.load-aborted').map((d) => d.itemId),
+      [b.id],
+    );
   });
 
   it('case 35: a shadowing context adapter gives shadowedBy null, and the error names a.yaml', () => {
     f.adapter(A0, 'b.yaml');
-    f.adapter(fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/codex-cli.yaml`, 'utf8').replace('id: codex-cli', 'id: review-skill'), 'a.yaml');
+    f.adapter(
+      fs
+        .readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/codex-cli.yaml`, 'utf8')
+        .replace('id: codex-cli', 'id: review-skill'),
+      'a.yaml',
+    );
     const r = f.index();
     const b = r.item('adapters/b.yaml');
-    assert.deepEqual([b.decision, b.reasons, b.shadowedBy], ['shadowed', ['duplicate_id_shadowed', 'not_reviewed'], null]);
+    assert.deepEqual(
+      [b.decision, b.reasons, b.shadowedBy],
+      ['shadowed', ['duplicate_id_shadowed', 'not_reviewed'], null],
+    );
     assert.match(r.diagnostics('eva.conflict.duplicate-adapter-id')[0]?.message ?? '', /config\/adapters\/a\.yaml/);
   });
 
@@ -336,7 +441,13 @@ describe('eva.md §7.2 acceptance cases', () => {
     const r = f.index();
     assert.equal(r.item('adapters/review.yaml').decision, 'registered');
     assert.equal(r.item('capabilities/lint.yaml').decision, 'registered');
-    assert.deepEqual(r.diagnostics('eva.conflict.cross-namespace-id').map((d) => r.rel(d.file)).sort(), ['config/adapters/review.yaml', 'config/capabilities/lint.yaml']);
+    assert.deepEqual(
+      r
+        .diagnostics('eva.conflict.cross-namespace-id')
+        .map((d) => r.rel(d.file))
+        .sort(),
+      ['config/adapters/review.yaml', 'config/capabilities/lint.yaml'],
+    );
     assert.ok(r.diagnostics('eva.compat.lua-skill').length === 1);
   });
 
@@ -421,14 +532,20 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.write('ws/schemas/lint.input.json', '{"type": ');
     const r = f.index();
     assert.deepEqual(r.item('capabilities/lint.yaml').reasons, ['schema_invalid', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.skill.schema-file-invalid').map((d) => d.message), ['failed to parse JSON Schema']);
+    assert.deepEqual(
+      r.diagnostics('eva.skill.schema-file-invalid').map((d) => d.message),
+      ['failed to parse JSON Schema'],
+    );
   });
 
   it('case 47: L0 without runtime_gate is schema_invalid (eva.skill.gate-missing)', () => {
     f.l0(l0((t) => t.replace(/runtime_gate:.*\n/, '')));
     const r = f.index();
     assert.deepEqual(r.item('capabilities/lint.yaml').reasons, ['schema_invalid', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.skill.gate-missing').map((d) => d.message), ['runtime_gate is required for lua_skill']);
+    assert.deepEqual(
+      r.diagnostics('eva.skill.gate-missing').map((d) => d.message),
+      ['runtime_gate is required for lua_skill'],
+    );
   });
 
   it('case 48: a lua_skill writing the workspace is policy_denied at permissions.fs.write', () => {
@@ -447,7 +564,11 @@ describe('eva.md §7.2 acceptance cases', () => {
   });
 
   it('case 50: a gate requiring an interactive user does not admit the default runtime', () => {
-    f.l0(l0((t) => t.replace('disallow_team_worker: true}', 'disallow_team_worker: true, requires_interactive_user: true}')));
+    f.l0(
+      l0((t) =>
+        t.replace('disallow_team_worker: true}', 'disallow_team_worker: true, requires_interactive_user: true}'),
+      ),
+    );
     const r = f.index();
     assert.deepEqual(r.item('capabilities/lint.yaml').reasons, ['runtime_gate_mismatch', 'not_reviewed']);
   });
@@ -460,7 +581,10 @@ describe('eva.md §7.2 acceptance cases', () => {
     // error at `kind` is the file's further, independent diagnostic (eva.md §2.1).
     const [d] = r.diagnostics('eva.schema.enum');
     assert.deepEqual([d?.itemId, d?.range.start.line, d?.message], [null, 1, 'value is not allowed by schema enum']);
-    assert.deepEqual(r.diagnostics('eva.schema.required').map((x) => [x.itemId, x.severity, x.message]), [[null, 'error', 'required field is missing: $.name']]);
+    assert.deepEqual(
+      r.diagnostics('eva.schema.required').map((x) => [x.itemId, x.severity, x.message]),
+      [[null, 'error', 'required field is missing: $.name']],
+    );
     assert.equal(r.diagnostics('eva.project.load-aborted').length, 1);
   });
 
@@ -469,14 +593,24 @@ describe('eva.md §7.2 acceptance cases', () => {
     assert.equal(Buffer.byteLength(padded), 1_048_577);
     f.adapter(padded, 'big.yaml');
     const r = f.index();
-    assert.deepEqual(decided(r.item('adapters/big.yaml')), ['rejected', ['manifest_too_large'], 'rejected', ['manifest_too_large']]);
+    assert.deepEqual(decided(r.item('adapters/big.yaml')), [
+      'rejected',
+      ['manifest_too_large'],
+      'rejected',
+      ['manifest_too_large'],
+    ]);
     assert.deepEqual(r.codes(), ['eva.manifest.too-large E']);
   });
 
   it('case 53: an unclosed flow mapping on line 9 is a parse error at line 9; the raw text makes it a skill item', () => {
     f.adapter(a0((t) => t.replace('  entry: {type: codex_skill}', '  entry: {type: codex_skill')));
     const r = f.index();
-    assert.deepEqual(decided(r.item('adapters/review.yaml')), ['rejected', ['schema_invalid'], 'rejected', ['schema_invalid']]);
+    assert.deepEqual(decided(r.item('adapters/review.yaml')), [
+      'rejected',
+      ['schema_invalid'],
+      'rejected',
+      ['schema_invalid'],
+    ]);
     const [d] = r.diagnostics('eva.yaml.parse');
     assert.ok(d && d.range.start.line + 1 >= 9, `parse error at line ${(d?.range.start.line ?? 0) + 1}`);
     assert.match(d?.message ?? '', /^failed to parse YAML: .* at line \d+ column \d+$/);
@@ -484,7 +618,12 @@ describe('eva.md §7.2 acceptance cases', () => {
 
   it('case 54: an alias bomb is a parse error within a second', () => {
     const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= 9; i++) levels.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 9; i++)
+      levels.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     f.adapter(A0 + 'bomb:\n' + levels.map((l) => `  ${l}`).join('\n') + '\n');
     const started = Date.now();
     const r = f.index();
@@ -495,7 +634,11 @@ describe('eva.md §7.2 acceptance cases', () => {
 
   it('case 55: a !!js/function tag is an inert tagged value, never executed', () => {
     const marker = f.path('pwn');
-    f.adapter(a0((t) => t.replace('id: review-skill', `id: !!js/function "function(){ require('fs').writeFileSync('${marker}','x') }"`)));
+    f.adapter(
+      a0((t) =>
+        t.replace('id: review-skill', `id: !!js/function "function(){ require('fs').writeFileSync('${marker}','x') }"`),
+      ),
+    );
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['schema_invalid', 'not_reviewed']);
     const [d] = r.diagnostics('eva.schema.type');
@@ -508,7 +651,10 @@ describe('eva.md §7.2 acceptance cases', () => {
     const text = a0((t) =>
       t
         .replace(/skill:\n(  .*\n)+/, 'skill: {<<: *base, id: review}\n')
-        .replace('id: review-skill\n', 'id: review-skill\nx-base: &base {source: codex, kind: workflow_skill, runtime_gate: normal, input_schema: {type: object}, output_schema: {type: object}}\n'),
+        .replace(
+          'id: review-skill\n',
+          'id: review-skill\nx-base: &base {source: codex, kind: workflow_skill, runtime_gate: normal, input_schema: {type: object}, output_schema: {type: object}}\n',
+        ),
     );
     f.adapter(text);
     const r = f.index();
@@ -519,8 +665,16 @@ describe('eva.md §7.2 acceptance cases', () => {
   it('case 57: a UTF-16LE manifest cannot be read as UTF-8', () => {
     f.adapter(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(A0, 'utf16le')]));
     const r = f.index();
-    assert.deepEqual(decided(r.item('adapters/review.yaml')), ['rejected', ['schema_invalid'], 'rejected', ['schema_invalid']]);
-    assert.match(r.diagnostics('eva.manifest.read')[0]?.message ?? '', /^failed to read configuration file: stream did not contain valid UTF-8$/);
+    assert.deepEqual(decided(r.item('adapters/review.yaml')), [
+      'rejected',
+      ['schema_invalid'],
+      'rejected',
+      ['schema_invalid'],
+    ]);
+    assert.match(
+      r.diagnostics('eva.manifest.read')[0]?.message ?? '',
+      /^failed to read configuration file: stream did not contain valid UTF-8$/,
+    );
   });
 
   it('case 58: a byte 0xE9 in name is invalid UTF-8', () => {
@@ -533,7 +687,10 @@ describe('eva.md §7.2 acceptance cases', () => {
   it('case 59: a UTF-8 BOM and CRLF line ends are fine', () => {
     f.adapter('\ufeff' + A0.replace(/\n/g, '\r\n'));
     const r = f.index();
-    assert.deepEqual([r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons], ['registered', UNREVIEWED]);
+    assert.deepEqual(
+      [r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons],
+      ['registered', UNREVIEWED],
+    );
     assert.deepEqual(r.codes(false), []);
   });
 
@@ -553,11 +710,17 @@ describe('eva.md §7.2 acceptance cases', () => {
   it('case 62: a hidden .yml file in a subdirectory is enumerated and registered', () => {
     f.adapter(A0, 'team/.review.yml');
     const r = f.index();
-    assert.deepEqual([r.item('adapters/team/.review.yml').decision, r.item('adapters/team/.review.yml').reasons], ['registered', UNREVIEWED]);
+    assert.deepEqual(
+      [r.item('adapters/team/.review.yml').decision, r.item('adapters/team/.review.yml').reasons],
+      ['registered', UNREVIEWED],
+    );
   });
 
   it('case 63: the upstream lua_capability manifest is context, not a skill item', () => {
-    f.write('ws/config/capabilities/config-lint-skill.yaml', fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/capabilities/config-lint-skill.yaml`));
+    f.write(
+      'ws/config/capabilities/config-lint-skill.yaml',
+      fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/capabilities/config-lint-skill.yaml`),
+    );
     f.write('ws/config/capabilities/config-lint.lua', '-- placeholder\n');
     const r = f.index();
     assert.deepEqual([r.items, r.codes(false)], [[], []]);
@@ -565,7 +728,9 @@ describe('eva.md §7.2 acceptance cases', () => {
 
   it('case 64: an adapter root outside the workspace is not scanned', () => {
     f.write('elsewhere/review.yaml', A0);
-    const evaYaml = fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8').replace(/(config:\n(?:.*\n)*?  adapter_dir: )config\/adapters/, '$1../elsewhere');
+    const evaYaml = fs
+      .readFileSync(f.path('ws/config/eva.yaml'), 'utf8')
+      .replace(/(config:\n(?:.*\n)*?  adapter_dir: )config\/adapters/, '$1../elsewhere');
     f.write('ws/config/eva.yaml', evaYaml);
     const r = f.index();
     assert.deepEqual(r.items, []);
@@ -584,7 +749,11 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.user('foo', 'codex');
     f.user('foo', 'agents');
     const r = f.index();
-    for (const id of ['user:codex:foo', 'user:agents:foo']) assert.deepEqual([r.item(id).decision, r.item(id).reasons], ['display_only', ['manifest_required', 'capability_missing_schema']]);
+    for (const id of ['user:codex:foo', 'user:agents:foo'])
+      assert.deepEqual(
+        [r.item(id).decision, r.item(id).reasons],
+        ['display_only', ['manifest_required', 'capability_missing_schema']],
+      );
     assert.equal(r.diagnostics('eva.conflict.same-skill-multiple-directory').length, 2);
   });
 
@@ -592,7 +761,8 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.adapter(A0);
     f.adapter(A0.replace('id: review-skill', 'id: review-two'), 'review-two.yaml');
     const r = f.index();
-    for (const rel of ['adapters/review.yaml', 'adapters/review-two.yaml']) assert.deepEqual([r.item(rel).decision, r.item(rel).reasons], ['registered', UNREVIEWED]);
+    for (const rel of ['adapters/review.yaml', 'adapters/review-two.yaml'])
+      assert.deepEqual([r.item(rel).decision, r.item(rel).reasons], ['registered', UNREVIEWED]);
     const d = r.diagnostics('eva.conflict.multiple-providers');
     assert.equal(d.length, 2);
     for (const x of d) assert.match(x.message, /routes to review-skill/);
@@ -613,7 +783,10 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.adapter(A0);
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['policy_denied', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.policy.gate-denied').map((d) => d.message), ['skill runtime gate normal is not allowed']);
+    assert.deepEqual(
+      r.diagnostics('eva.policy.gate-denied').map((d) => d.message),
+      ['skill runtime gate normal is not allowed'],
+    );
   });
 
   it('case 70: a process-free skill asking for an environment variable is policy_denied', () => {
@@ -626,7 +799,10 @@ describe('eva.md §7.2 acceptance cases', () => {
   it('case 71: unknown keys at the top and in skill are accepted', () => {
     f.adapter(a0((t) => t + 'foo: 1\n').replace('  id: review\n', '  id: review\n  bar: 2\n'));
     const r = f.index();
-    assert.deepEqual([r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons], ['registered', UNREVIEWED]);
+    assert.deepEqual(
+      [r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons],
+      ['registered', UNREVIEWED],
+    );
     assert.deepEqual(r.codes(false), []);
   });
 
@@ -634,12 +810,18 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.adapter(a0((t) => t.replace('version: 1.0.0', 'version: 1.0')));
     const r = f.index();
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['schema_invalid', 'not_reviewed']);
-    assert.deepEqual(r.diagnostics('eva.schema.type').map((d) => d.message), ['schema type mismatch: expected string, got number']);
+    assert.deepEqual(
+      r.diagnostics('eva.schema.type').map((d) => d.message),
+      ['schema type mismatch: expected string, got number'],
+    );
   });
 
   it('case 73: a kind: skill binding follows its provider: loaded with it while unreviewed, registered once it is trusted (§2.6)', () => {
     f.adapter(A0);
-    f.write('ws/config/capabilities/rs.yaml', 'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\ndefault_provider: review-skill\n');
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\ndefault_provider: review-skill\n',
+    );
     const untrusted = f.index();
     const provider = untrusted.item('adapters/review.yaml');
     const binding = untrusted.item('capabilities/rs.yaml');

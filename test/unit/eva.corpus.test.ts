@@ -18,8 +18,26 @@ describe('Eva corpus (test/fixtures/corpus/eva)', () => {
   it('yields exactly one item, code-review-skill: Eva registers it, Skillgate flags it unreviewed, one warning, no errors', () => {
     const r = indexEva(CORPUS, { home: f.mkdir('home') });
     assert.deepEqual(
-      r.items.map((i) => [i.id, i.kind, i.detail.eva.evaDecision, i.detail.eva.evaReasons, i.detail.eva.target, i.decision, i.reasons]),
-      [['eva:eva:adapter:config/adapters/code-review-skill.yaml', 'skill-adapter', 'registered', ['registered'], 'AdapterRegistry', 'registered', ['loaded_unreviewed', 'not_reviewed']]],
+      r.items.map((i) => [
+        i.id,
+        i.kind,
+        i.detail.eva.evaDecision,
+        i.detail.eva.evaReasons,
+        i.detail.eva.target,
+        i.decision,
+        i.reasons,
+      ]),
+      [
+        [
+          'eva:eva:adapter:config/adapters/code-review-skill.yaml',
+          'skill-adapter',
+          'registered',
+          ['registered'],
+          'AdapterRegistry',
+          'registered',
+          ['loaded_unreviewed', 'not_reviewed'],
+        ],
+      ],
     );
     assert.deepEqual(
       r.diagnostics.map((d) => [d.code, d.severity]),
@@ -41,7 +59,13 @@ describe('Eva corpus (test/fixtures/corpus/eva)', () => {
     for (const name of ['adapter', 'capability', 'eva', 'policy'] as const) {
       const text = fs.readFileSync(path.join(CORPUS, 'config', 'schemas', `${name}.schema.json`), 'utf8');
       assert.deepEqual(EMBEDDED_SCHEMAS[name], JSON.parse(text));
-      assert.equal(fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'core', 'systems', 'eva', 'schemas', `${name}.schema.json`), 'utf8'), text);
+      assert.equal(
+        fs.readFileSync(
+          path.join(__dirname, '..', '..', 'src', 'core', 'systems', 'eva', 'schemas', `${name}.schema.json`),
+          'utf8',
+        ),
+        text,
+      );
     }
   });
 });

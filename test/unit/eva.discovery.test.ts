@@ -20,22 +20,40 @@ describe('Eva discovery', () => {
     assert.equal(r.item('adapters/a-b/x.yaml').shadowedBy, r.item('adapters/a/x.yaml').id);
   });
 
-  it('takes Rust\'s extension: .yaml alone has none, a.yaml.bak is bak, a directory x.yaml is recursed', () => {
-    assert.deepEqual([rustExtension('.yaml'), rustExtension('a.yaml.bak'), rustExtension('.review.yml')], [undefined, 'bak', 'yml']);
+  it("takes Rust's extension: .yaml alone has none, a.yaml.bak is bak, a directory x.yaml is recursed", () => {
+    assert.deepEqual(
+      [rustExtension('.yaml'), rustExtension('a.yaml.bak'), rustExtension('.review.yml')],
+      [undefined, 'bak', 'yml'],
+    );
     f.adapter(A0, '.yaml');
     f.adapter(A0, 'a.yaml.bak');
     f.adapter(A0, 'x.yaml/inner.yaml');
-    assert.deepEqual(f.index().items.map((i) => i.id), ['eva:ws:adapter:config/adapters/x.yaml/inner.yaml']);
+    assert.deepEqual(
+      f.index().items.map((i) => i.id),
+      ['eva:ws:adapter:config/adapters/x.yaml/inner.yaml'],
+    );
   });
 
   it('reads at most max_files_per_dir YAML files per directory and warns once on the first skipped', () => {
-    fs.writeFileSync(f.path('ws/config/eva.yaml'), fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8') + 'discovery:\n  limits: {max_files_per_dir: 2}\n');
+    fs.writeFileSync(
+      f.path('ws/config/eva.yaml'),
+      fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8') + 'discovery:\n  limits: {max_files_per_dir: 2}\n',
+    );
     for (const n of ['a', 'b', 'c', 'd']) f.adapter(A0.replace('id: review-skill', `id: ${n}`), `${n}.yaml`);
     const scan = scanYamlFiles(f.path('ws/config/adapters'), 2);
-    assert.deepEqual(scan.overflow.map((o) => [o.first.endsWith('c.yaml'), o.skipped]), [[true, 2]]);
+    assert.deepEqual(
+      scan.overflow.map((o) => [o.first.endsWith('c.yaml'), o.skipped]),
+      [[true, 2]],
+    );
     const r = f.index();
-    assert.deepEqual(r.items.map((i) => i.detail.eva.id), ['a', 'b']);
-    assert.deepEqual(r.diagnostics('eva.scan.limit').map((d) => r.rel(d.file)), ['config/adapters/c.yaml']);
+    assert.deepEqual(
+      r.items.map((i) => i.detail.eva.id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.scan.limit').map((d) => r.rel(d.file)),
+      ['config/adapters/c.yaml'],
+    );
   });
 
   it('reads the layered configuration: an environment file may move the adapter root', () => {
@@ -43,13 +61,19 @@ describe('Eva discovery', () => {
     f.write('ws/config/more-adapters/review.yaml', A0);
     f.adapter(A0.replace('id: review-skill', 'id: not-scanned'));
     const r = f.index();
-    assert.deepEqual(r.items.map((i) => i.id), ['eva:ws:adapter:config/more-adapters/review.yaml']);
+    assert.deepEqual(
+      r.items.map((i) => i.id),
+      ['eva:ws:adapter:config/more-adapters/review.yaml'],
+    );
   });
 
-  it('reports a missing configuration root with upstream\'s message at the field', () => {
+  it("reports a missing configuration root with upstream's message at the field", () => {
     fs.rmSync(f.path('ws/config/adapters'), { recursive: true });
     const r = f.index();
-    assert.deepEqual(r.diagnostics('eva.project.root-missing').map((d) => d.message), ['configuration directory does not exist']);
+    assert.deepEqual(
+      r.diagnostics('eva.project.root-missing').map((d) => d.message),
+      ['configuration directory does not exist'],
+    );
   });
 
   it('falls back to the sample roots when eva.yaml does not parse, so the user still sees items', () => {
@@ -73,12 +97,18 @@ describe('Eva discovery', () => {
     f.user('foo');
     assert.equal(f.index().items.length, 1);
     assert.equal(f.index({ scanUserDirs: false }).items.length, 0);
-    fs.writeFileSync(f.path('ws/config/eva.yaml'), fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8') + 'discovery:\n  scan_user_dirs: false\n');
+    fs.writeFileSync(
+      f.path('ws/config/eva.yaml'),
+      fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8') + 'discovery:\n  scan_user_dirs: false\n',
+    );
     assert.equal(f.index().items.length, 0);
   });
 
-  it('ignores a project\'s attempt to redirect the user skill roots', () => {
-    fs.writeFileSync(f.path('ws/config/eva.yaml'), fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8') + 'discovery:\n  user:\n    codex_skill_dir: ws/evil\n');
+  it("ignores a project's attempt to redirect the user skill roots", () => {
+    fs.writeFileSync(
+      f.path('ws/config/eva.yaml'),
+      fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8') + 'discovery:\n  user:\n    codex_skill_dir: ws/evil\n',
+    );
     f.write('ws/evil/foo/SKILL.md', '---\nname: foo\n---\n');
     assert.deepEqual(f.index().items, []);
   });
@@ -87,33 +117,64 @@ describe('Eva discovery', () => {
     f.write('home/.codex/skills/.system/SKILL.md', 'x');
     f.write('home/.codex/skills/lower/skill.md', 'x');
     f.user('ok');
-    assert.deepEqual(f.index().items.map((i) => i.id), ['eva:user:codex:ok']);
+    assert.deepEqual(
+      f.index().items.map((i) => i.id),
+      ['eva:user:codex:ok'],
+    );
   });
 
   it('never reads the workspace for the runtime: the assumed runtime is the options object only', () => {
-    fs.writeFileSync(f.path('ws/config/eva.yaml'), fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8').replace('  env: dev', '  env: dev\n  mode: team'));
+    fs.writeFileSync(
+      f.path('ws/config/eva.yaml'),
+      fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8').replace('  env: dev', '  env: dev\n  mode: team'),
+    );
     f.adapter(A0.replace('runtime_gate: normal', 'runtime_gate: team'));
     const r = f.index();
-    assert.deepEqual(r.item('adapters/review.yaml').detail.eva.assumedRuntime, { mode: 'normal', teamWorker: false, interactiveUser: false });
+    assert.deepEqual(r.item('adapters/review.yaml').detail.eva.assumedRuntime, {
+      mode: 'normal',
+      teamWorker: false,
+      interactiveUser: false,
+    });
     assert.equal(r.item('adapters/review.yaml').detail.eva.evaDecision, 'display_only');
   });
 
   it('tells adapters that wrap the same skill under different capabilities where Eva-CLI routes, once each', () => {
     f.adapter(A0);
-    f.adapter(A0.replace('id: review-skill', 'id: another').replace('workflow.review', 'workflow.check'), 'another.yaml');
+    f.adapter(
+      A0.replace('id: review-skill', 'id: another').replace('workflow.review', 'workflow.check'),
+      'another.yaml',
+    );
     const r = f.index();
-    assert.deepEqual(r.diagnostics('eva.conflict.multiple-providers').map((d) => [r.rel(d.file), d.message]), [
-      ['config/adapters/another.yaml', 'skill review has several providers; Eva-CLI routes to another (lexically first enabled adapter id)'],
-      ['config/adapters/review.yaml', 'skill review has several providers; Eva-CLI routes to another (lexically first enabled adapter id)'],
-    ]);
+    assert.deepEqual(
+      r.diagnostics('eva.conflict.multiple-providers').map((d) => [r.rel(d.file), d.message]),
+      [
+        [
+          'config/adapters/another.yaml',
+          'skill review has several providers; Eva-CLI routes to another (lexically first enabled adapter id)',
+        ],
+        [
+          'config/adapters/review.yaml',
+          'skill review has several providers; Eva-CLI routes to another (lexically first enabled adapter id)',
+        ],
+      ],
+    );
   });
 
   it('gives a binding that is not shown no item id on its diagnostics', () => {
-    f.write('ws/config/adapters/cli.yaml', fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/codex-cli.yaml`));
-    f.write('ws/config/capabilities/rs.yaml', 'id: rs\nname: R\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\nprovider: codex-cli\n');
+    f.write(
+      'ws/config/adapters/cli.yaml',
+      fs.readFileSync(`${__dirname}/../fixtures/corpus/eva/config/adapters/codex-cli.yaml`),
+    );
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      'id: rs\nname: R\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\nprovider: codex-cli\n',
+    );
     const r = f.index();
     assert.deepEqual(r.items, []);
-    assert.deepEqual(r.diagnostics('eva.capability.skill-provider-not-skill').map((d) => d.itemId), [null]);
+    assert.deepEqual(
+      r.diagnostics('eva.capability.skill-provider-not-skill').map((d) => d.itemId),
+      [null],
+    );
   });
 
   it('names the conflicts an item takes part in, for show and explain', () => {
@@ -122,6 +183,9 @@ describe('Eva discovery', () => {
     f.adapter(A0.replace('id: review-skill', 'id: review-two'), 'c.yaml');
     const r = f.index();
     assert.deepEqual(r.item('adapters/a.yaml').detail.eva.conflicts, ['same_capability_multiple_provider']);
-    assert.deepEqual(r.item('adapters/b.yaml').detail.eva.conflicts, ['duplicate_adapter_id', 'same_capability_multiple_provider']);
+    assert.deepEqual(r.item('adapters/b.yaml').detail.eva.conflicts, [
+      'duplicate_adapter_id',
+      'same_capability_multiple_provider',
+    ]);
   });
 });

@@ -14,7 +14,10 @@ function applyFix(d: Diagnostic | undefined): void {
   assert.ok(d?.fix, 'a fix is offered');
   for (const e of [...d.fix.edits].reverse()) {
     const text = fs.readFileSync(e.file, 'utf8');
-    fs.writeFileSync(e.file, text.slice(0, offset(text, e.range.start)) + e.newText + text.slice(offset(text, e.range.end)));
+    fs.writeFileSync(
+      e.file,
+      text.slice(0, offset(text, e.range.start)) + e.newText + text.slice(offset(text, e.range.end)),
+    );
   }
 }
 
@@ -50,12 +53,21 @@ describe('Eva quick fixes', () => {
     for (const text of [moved, moved.replace(/\n$/, '')]) {
       f.adapter(text.replace(/  output_schema:.*\n?/, ''));
       applyFix(f.index().diagnostics('eva.skill.schema-missing')[0]);
-      assert.equal(f.index().item('adapters/review.yaml').detail.eva.evaDecision, 'registered', fs.readFileSync(f.path('ws/config/adapters/review.yaml'), 'utf8'));
+      assert.equal(
+        f.index().item('adapters/review.yaml').detail.eva.evaDecision,
+        'registered',
+        fs.readFileSync(f.path('ws/config/adapters/review.yaml'), 'utf8'),
+      );
     }
   });
 
   it('offers no stub for a flow-style skill mapping', () => {
-    f.adapter(A0.replace(/skill:\n(  .*\n)+/, 'skill: {source: codex, id: review, kind: workflow_skill, runtime_gate: normal, input_schema: {type: object}}\n'));
+    f.adapter(
+      A0.replace(
+        /skill:\n(  .*\n)+/,
+        'skill: {source: codex, id: review, kind: workflow_skill, runtime_gate: normal, input_schema: {type: object}}\n',
+      ),
+    );
     assert.equal(f.index().diagnostics('eva.skill.schema-missing')[0]?.fix, undefined);
   });
 });

@@ -20,7 +20,10 @@ describe('Eva hostile input', () => {
     assert.ok(Date.now() - started < 5000, 'refused without reading 3 GiB');
     assert.ok(process.memoryUsage().rss - before < 256 * 1024 * 1024, 'without reading it');
     // The sniff of its first 1 MiB still sees `transport: skill`: an item, rejected.
-    assert.deepEqual([r.item('adapters/big.yaml').decision, r.item('adapters/big.yaml').reasons], ['rejected', ['manifest_too_large']]);
+    assert.deepEqual(
+      [r.item('adapters/big.yaml').decision, r.item('adapters/big.yaml').reasons],
+      ['rejected', ['manifest_too_large']],
+    );
   });
 
   it('lets a project lower max_manifest_bytes, never raise it', () => {
@@ -35,10 +38,18 @@ describe('Eva hostile input', () => {
 
   it('never executes a !!js/function tag anywhere in a manifest', () => {
     const marker = f.path('pwn');
-    f.adapter(A0.replace('routing: {priority: 10}', `routing: !!js/function "function(){ require('fs').writeFileSync('${marker}','x') }"`));
+    f.adapter(
+      A0.replace(
+        'routing: {priority: 10}',
+        `routing: !!js/function "function(){ require('fs').writeFileSync('${marker}','x') }"`,
+      ),
+    );
     const r = f.index();
     assert.equal(fs.existsSync(marker), false);
-    assert.deepEqual(r.diagnostics('eva.schema.type').map((d) => d.message), ['schema type mismatch: expected object, got tagged']);
+    assert.deepEqual(
+      r.diagnostics('eva.schema.type').map((d) => d.message),
+      ['schema type mismatch: expected object, got tagged'],
+    );
   });
 
   it('refuses trust for a skill folder that holds a symbolic link, while Eva still registers the adapter', () => {
@@ -48,7 +59,10 @@ describe('Eva hostile input', () => {
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n'));
     const r = f.index();
     const item = r.item('adapters/review.yaml');
-    assert.deepEqual([item.decision, item.reasons, item.contentHash, item.reviewToken], ['registered', ['loaded_unreviewed', 'not_reviewed'], null, null]);
+    assert.deepEqual(
+      [item.decision, item.reasons, item.contentHash, item.reviewToken],
+      ['registered', ['loaded_unreviewed', 'not_reviewed'], null, null],
+    );
     assert.equal(r.diagnostics('eva.trust.symlink').length, 1);
     assert.ok((item.detail.notCovered ?? []).length > 0);
   });
@@ -76,7 +90,10 @@ describe('Eva hostile input', () => {
     f.write('home/.codex/skills/bad/SKILL.md', '---\nname: [\n---\n');
     const r = f.index();
     assert.equal(r.item('user:codex:js').name, 'js');
-    assert.deepEqual(r.diagnostics('eva.user.frontmatter').map((d) => d.itemId), ['eva:user:codex:bad']);
+    assert.deepEqual(
+      r.diagnostics('eva.user.frontmatter').map((d) => d.itemId),
+      ['eva:user:codex:bad'],
+    );
   });
 
   it('refuses a schema path escaping the workspace through a linked directory', () => {

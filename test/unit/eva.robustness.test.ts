@@ -15,7 +15,29 @@ function prng(seed: number): () => number {
   };
 }
 
-const PIECES = ['{', '}', '[', ']', ':', '- ', '&a ', '*a', '!!js/function ', '<<: ', '"', "'", '\n', '  ', '#', 'yes', '~', '\t', '\u0000', '\ufeff', '---\n'];
+const PIECES = [
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  '- ',
+  '&a ',
+  '*a',
+  '!!js/function ',
+  '<<: ',
+  '"',
+  "'",
+  '\n',
+  '  ',
+  '#',
+  'yes',
+  '~',
+  '\t',
+  '\u0000',
+  '\ufeff',
+  '---\n',
+];
 
 function mutate(text: string, rnd: () => number): string {
   let out = text;
@@ -47,13 +69,23 @@ describe('Eva robustness (seeded mutations)', () => {
         const r = f.index();
         for (const item of r.items) {
           const primary = item.detail.eva.evaReasons[0] as EvaReason;
-          const implied = primary === 'capability_missing_schema' ? ['rejected', 'display_only'] : [EVA_REASONS[primary]];
-          assert.ok(implied.includes(item.detail.eva.evaDecision), `${item.id}: ${item.detail.eva.evaDecision} from ${primary}`);
-          if (item.detail.eva.evaReasons.includes('duplicate_id_shadowed')) assert.equal(primary, 'duplicate_id_shadowed');
+          const implied =
+            primary === 'capability_missing_schema' ? ['rejected', 'display_only'] : [EVA_REASONS[primary]];
+          assert.ok(
+            implied.includes(item.detail.eva.evaDecision),
+            `${item.id}: ${item.detail.eva.evaDecision} from ${primary}`,
+          );
+          if (item.detail.eva.evaReasons.includes('duplicate_id_shadowed'))
+            assert.equal(primary, 'duplicate_id_shadowed');
         }
         for (const d of r.diagnostics()) {
           const { start, end } = d.range;
-          assert.ok(start.line >= 0 && start.character >= 0 && (end.line > start.line || (end.line === start.line && end.character >= start.character)), `${d.code} range`);
+          assert.ok(
+            start.line >= 0 &&
+              start.character >= 0 &&
+              (end.line > start.line || (end.line === start.line && end.character >= start.character)),
+            `${d.code} range`,
+          );
         }
       }
     } finally {

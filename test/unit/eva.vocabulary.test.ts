@@ -17,9 +17,21 @@ describe('Eva vocabulary', () => {
 
   it('maps each Eva reason to the decision of eva.md §4.1', () => {
     assert.deepEqual(
-      Object.entries(EVA_REASONS).filter(([, d]) => d === 'display_only').map(([r]) => r),
-      ['manifest_required', 'trust_level_unknown', 'runtime_worker_display_only', 'runtime_gate_mismatch', 'capability_unknown', 'scan_limit_exceeded'],
+      Object.entries(EVA_REASONS)
+        .filter(([, d]) => d === 'display_only')
+        .map(([r]) => r),
+      [
+        'manifest_required',
+        'trust_level_unknown',
+        'runtime_worker_display_only',
+        'runtime_gate_mismatch',
+        'capability_unknown',
+        'scan_limit_exceeded',
+      ],
     );
-    assert.deepEqual([EVA_REASONS.duplicate_id_shadowed, EVA_REASONS.bundle_inactive, EVA_REASONS.disabled_by_manifest], ['shadowed', 'disabled', 'disabled']);
+    assert.deepEqual(
+      [EVA_REASONS.duplicate_id_shadowed, EVA_REASONS.bundle_inactive, EVA_REASONS.disabled_by_manifest],
+      ['shadowed', 'disabled', 'disabled'],
+    );
   });
 });

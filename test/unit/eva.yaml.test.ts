@@ -37,7 +37,10 @@ describe('Eva YAML profile', () => {
 
   it('gives the source text of a value exactly at a path (1 and 1.0 told apart), nothing for a path that is absent', () => {
     const d = ok('a: 1\nb:\n  c: 1.0\n');
-    assert.deepEqual([d.literalAt(['a']), d.literalAt(['b', 'c']), d.literalAt(['b', 'x']), d.literalAt(['z'])], ['1', '1.0', undefined, undefined]);
+    assert.deepEqual(
+      [d.literalAt(['a']), d.literalAt(['b', 'c']), d.literalAt(['b', 'x']), d.literalAt(['z'])],
+      ['1', '1.0', undefined, undefined],
+    );
   });
 
   it('reads 1.0 as a number and 1.0.0 as a string', () => {
@@ -63,13 +66,18 @@ describe('Eva YAML profile', () => {
   it('expands aliases, and refuses an alias bomb quickly', () => {
     assert.deepEqual((ok('a: &x [1, 2]\nb: *x\n').value as Record<string, unknown>)['b'], [1, 2]);
     const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= 9; i++) levels.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 9; i++)
+      levels.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const started = Date.now();
     assert.match(fails(levels.join('\n') + '\n').message, /repetition limit exceeded/);
     assert.ok(Date.now() - started < 1000);
   });
 
-  it('refuses nesting deeper than serde_yaml\'s recursion limit without overflowing the stack', () => {
+  it("refuses nesting deeper than serde_yaml's recursion limit without overflowing the stack", () => {
     assert.match(fails('a: ' + '['.repeat(100_000) + ']'.repeat(100_000) + '\n').message, /recursion limit exceeded/);
     assert.match(fails('- '.repeat(5_000) + 'x\n').message, /recursion limit exceeded/);
   });
@@ -80,11 +88,20 @@ describe('Eva YAML profile', () => {
 
   it('gives the range of a key, a value, a sequence item and a missing field', () => {
     const d = ok('id: x\nskill:\n  kind: w\ncaps: [a, bb]\n');
-    assert.deepEqual(d.keyRange(['skill', 'kind']), { start: { line: 2, character: 2 }, end: { line: 2, character: 6 } });
-    assert.deepEqual(d.valueRange(['skill', 'kind']), { start: { line: 2, character: 8 }, end: { line: 2, character: 9 } });
+    assert.deepEqual(d.keyRange(['skill', 'kind']), {
+      start: { line: 2, character: 2 },
+      end: { line: 2, character: 6 },
+    });
+    assert.deepEqual(d.valueRange(['skill', 'kind']), {
+      start: { line: 2, character: 8 },
+      end: { line: 2, character: 9 },
+    });
     assert.deepEqual(d.fieldRange(['caps', 1]), { start: { line: 3, character: 10 }, end: { line: 3, character: 12 } });
     // A missing field points at the key of the mapping that lacks it.
-    assert.deepEqual(d.fieldRange(['skill', 'runtime_gate']), { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } });
+    assert.deepEqual(d.fieldRange(['skill', 'runtime_gate']), {
+      start: { line: 1, character: 0 },
+      end: { line: 1, character: 5 },
+    });
     assert.deepEqual(d.fieldRange(['routing']).start, { line: 0, character: 0 });
   });
 

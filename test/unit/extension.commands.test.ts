@@ -15,19 +15,32 @@ interface MenuEntry {
   readonly when?: string;
 }
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  contributes: { commands: Contributed[]; menus: Record<string, MenuEntry[]>; viewsWelcome: { contents: string }[]; walkthroughs: { steps: { description: string }[] }[] };
+  contributes: {
+    commands: Contributed[];
+    menus: Record<string, MenuEntry[]>;
+    viewsWelcome: { contents: string }[];
+    walkthroughs: { steps: { description: string }[] }[];
+  };
 };
 const contributed = manifest.contributes.commands;
 const registered = COMMANDS.map((c) => c.id);
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 /** A failing check names the command, as vscode-pull-request-github's CI script does. */
 describe('commands: the table and package.json agree', () => {
   it('registers every contributed command', () => {
-    for (const c of contributed) assert.ok(registered.includes(c.command as never), `${c.command} is contributed in package.json but has no row in src/extension/commandTable.ts`);
+    for (const c of contributed)
+      assert.ok(
+        registered.includes(c.command as never),
+        `${c.command} is contributed in package.json but has no row in src/extension/commandTable.ts`,
+      );
   });
 
   it('contributes every registered command, with a title', () => {
@@ -42,7 +55,11 @@ describe('commands: the table and package.json agree', () => {
   it('registers commands only through the table', () => {
     for (const file of files(path.join(ROOT, 'src', 'extension'))) {
       if (path.basename(file) === 'commands.ts') continue;
-      assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /registerCommand\(/, `${path.relative(ROOT, file)} registers a command outside the table`);
+      assert.doesNotMatch(
+        fs.readFileSync(file, 'utf8'),
+        /registerCommand\(/,
+        `${path.relative(ROOT, file)} registers a command outside the table`,
+      );
     }
   });
 
@@ -51,16 +68,26 @@ describe('commands: the table and package.json agree', () => {
     for (const row of COMMANDS) {
       const c = contributed.find((x) => x.command === row.id);
       assert.equal(c?.enablement, 'enablement' in row ? row.enablement : undefined, `enablement of ${row.id}`);
-      assert.equal(palette.find((m) => m.command === row.id)?.when, 'palette' in row ? row.palette : undefined, `commandPalette when of ${row.id}`);
+      assert.equal(
+        palette.find((m) => m.command === row.id)?.when,
+        'palette' in row ? row.palette : undefined,
+        `commandPalette when of ${row.id}`,
+      );
     }
   });
 
   it('names only registered commands in menus, welcome views and the walkthrough', () => {
     const named = [
-      ...Object.values(manifest.contributes.menus).flatMap((entries) => entries.flatMap((m) => (m.command ? [m.command] : []))),
-      ...[...manifest.contributes.viewsWelcome.map((v) => v.contents), ...manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.description))].flatMap((text) => [...text.matchAll(/command:(skillgate\.[A-Za-z.]+)/g)].map((m) => m[1] as string)),
+      ...Object.values(manifest.contributes.menus).flatMap((entries) =>
+        entries.flatMap((m) => (m.command ? [m.command] : [])),
+      ),
+      ...[
+        ...manifest.contributes.viewsWelcome.map((v) => v.contents),
+        ...manifest.contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.description)),
+      ].flatMap((text) => [...text.matchAll(/command:(skillgate\.[A-Za-z.]+)/g)].map((m) => m[1] as string)),
     ];
     assert.ok(named.length > 0);
-    for (const id of named) assert.ok(registered.includes(id as never), `${id} is named in package.json but not registered`);
+    for (const id of named)
+      assert.ok(registered.includes(id as never), `${id} is named in package.json but not registered`);
   });
 });

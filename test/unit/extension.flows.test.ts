@@ -12,7 +12,29 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 
 const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
 const item = (over: Partial<Item> = {}): Item =>
-  ({ id: 'workspace/abc/demo', system: 'codewhale', kind: 'plugin', name: 'demo', qualifiedName: 'demo', scope: 'workspace', workspace: '/ws', path: '/ws/.codewhale/plugins/demo', location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, parent: null, decision: 'disabled', reasons: ['not_reviewed'], shadowedBy: null, trust: 'not-reviewed', enabled: false, compatibility: 'full', contentHash: 'a'.repeat(64), capabilityHash: 'b'.repeat(64), reviewToken: TOKEN, detail: {}, ...over }) as Item;
+  ({
+    id: 'workspace/abc/demo',
+    system: 'codewhale',
+    kind: 'plugin',
+    name: 'demo',
+    qualifiedName: 'demo',
+    scope: 'workspace',
+    workspace: '/ws',
+    path: '/ws/.codewhale/plugins/demo',
+    location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
+    parent: null,
+    decision: 'disabled',
+    reasons: ['not_reviewed'],
+    shadowedBy: null,
+    trust: 'not-reviewed',
+    enabled: false,
+    compatibility: 'full',
+    contentHash: 'a'.repeat(64),
+    capabilityHash: 'b'.repeat(64),
+    reviewToken: TOKEN,
+    detail: {},
+    ...over,
+  }) as Item;
 
 /** The editor glue, through injected ports: the branches a real host cannot easily reach. */
 describe('extension flows (ports)', () => {
@@ -24,22 +46,48 @@ describe('extension flows (ports)', () => {
     calls = [];
     confirmAnswer = true;
     offerAnswer = false;
-    ui = { confirm: async (m, d, _a, o) => (calls.push(`confirm ${m} | ${d}${o?.safeDefault ? ' | safe default' : ''}`), confirmAnswer), offer: async (m, a) => (calls.push(`offer ${m} [${a}]`), offerAnswer), info: (m) => calls.push(`info ${m}`), error: (m) => calls.push(`error ${m}`) };
+    ui = {
+      confirm: async (m, d, _a, o) => (
+        calls.push(`confirm ${m} | ${d}${o?.safeDefault ? ' | safe default' : ''}`),
+        confirmAnswer
+      ),
+      offer: async (m, a) => (calls.push(`offer ${m} [${a}]`), offerAnswer),
+      info: (m) => calls.push(`info ${m}`),
+      error: (m) => calls.push(`error ${m}`),
+    };
   });
-  const MISMATCH = { ok: false, reason: 'token-mismatch', message: 'Review token does not match this bundle content and capability set; review it again' } as const;
+  const MISMATCH = {
+    ok: false,
+    reason: 'token-mismatch',
+    message: 'Review token does not match this bundle content and capability set; review it again',
+  } as const;
   /** The lifecycle as the flow sees it: one read that refuses, or confirms with `preview`, then trusts. */
-  const lifecycle = (currentToken = TOKEN, trustOk = true, preview: Partial<TrustPreview> = {}, refusal?: TrustRefusal): LifecyclePort => ({
+  const lifecycle = (
+    currentToken = TOKEN,
+    trustOk = true,
+    preview: Partial<TrustPreview> = {},
+    refusal?: TrustRefusal,
+  ): LifecyclePort => ({
     trust: async (i, t, confirm) => {
       if (refusal) return refusal;
       if (t !== currentToken) return MISMATCH;
-      const shown: TrustPreview = { item: i, capabilities: { system: 'codewhale' }, enabled: false, reviewedBefore: false, ...preview };
+      const shown: TrustPreview = {
+        item: i,
+        capabilities: { system: 'codewhale' },
+        enabled: false,
+        reviewedBefore: false,
+        ...preview,
+      };
       if (!(await confirm(shown))) return { ok: false, reason: 'cancelled', message: `${i.name} was not trusted.` };
       calls.push(`trust ${t.slice(0, 4)}`);
       return trustOk ? { ok: true, value: { item: item(), reviewedCopy: '/s', preview: shown } } : MISMATCH;
     },
     enable: async () => (calls.push('enable'), { ok: true, value: { item: item(), note: null } }),
   });
-  const gate = (trusted = true, shown: string | undefined = TOKEN): GatePort => ({ workspaceTrusted: () => trusted, shownToken: () => shown });
+  const gate = (trusted = true, shown: string | undefined = TOKEN): GatePort => ({
+    workspaceTrusted: () => trusted,
+    shownToken: () => shown,
+  });
 
   it('refuses trust in Restricted Mode without asking', async () => {
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(false), lifecycle: lifecycle() }), 'refused');
@@ -48,12 +96,18 @@ describe('extension flows (ports)', () => {
 
   it('asks for a review first when none was shown', async () => {
     const nothingShown: GatePort = { workspaceTrusted: () => true, shownToken: () => undefined };
-    assert.equal(await trustFlow(item(), undefined, { ui, gate: nothingShown, lifecycle: lifecycle() }), 'review-first');
+    assert.equal(
+      await trustFlow(item(), undefined, { ui, gate: nothingShown, lifecycle: lifecycle() }),
+      'review-first',
+    );
     assert.deepEqual(calls, []);
   });
 
   it('refuses when the bundle changed since the review was shown', async () => {
-    assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(`${'c'.repeat(64)}.${'b'.repeat(64)}`) }), 'refused');
+    assert.equal(
+      await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(`${'c'.repeat(64)}.${'b'.repeat(64)}`) }),
+      'refused',
+    );
     assert.deepEqual(calls, ['error demo changed since you opened this review; review it again before trusting it.']);
   });
 
@@ -69,13 +123,14 @@ describe('extension flows (ports)', () => {
     assert.ok(!calls.some((c) => c.startsWith('trust')));
   });
 
-  it('reports a change between confirmation and write in the review\'s words', async () => {
+  it("reports a change between confirmation and write in the review's words", async () => {
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(TOKEN, false) }), 'refused');
     assert.equal(calls.at(-1), 'error demo changed since you opened this review; review it again before trusting it.');
   });
 
   it('refuses trust of a bundle that became invalid, with the reason, whatever token a stale panel sends (issue 10 #19)', async () => {
-    const refusal = 'Plugin bundle `demo` is invalid: mcp.json server `evil` has unknown type `http` (mcp.json:9). Codewhale does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.';
+    const refusal =
+      'Plugin bundle `demo` is invalid: mcp.json server `evil` has unknown type `http` (mcp.json:9). Codewhale does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.';
     const invalid = lifecycle(TOKEN, true, {}, { ok: false, reason: 'invalid', message: refusal });
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: invalid }), 'refused');
     assert.deepEqual(calls, [`error ${refusal}`]);
@@ -88,23 +143,62 @@ describe('extension flows (ports)', () => {
   });
 
   it('lists in the confirmation what will run and what trust does for Codewhale, with a safe default for Enter (issue 14 #13)', async () => {
-    const withCaps = lifecycle(TOKEN, true, { capabilities: { system: 'codewhale', mcpServers: { issues: { transport: 'stdio', command: 'node', args: ['mcp/server.mjs', '--mode=readonly'], cwd: null, env: {}, url: null, envHeaders: {}, bearerTokenEnvVar: null, timeouts: {}, required: false, enabled: true, enabledTools: [], disabledTools: [] } }, networkHosts: ['api.weather.example'] } });
+    const withCaps = lifecycle(TOKEN, true, {
+      capabilities: {
+        system: 'codewhale',
+        mcpServers: {
+          issues: {
+            transport: 'stdio',
+            command: 'node',
+            args: ['mcp/server.mjs', '--mode=readonly'],
+            cwd: null,
+            env: {},
+            url: null,
+            envHeaders: {},
+            bearerTokenEnvVar: null,
+            timeouts: {},
+            required: false,
+            enabled: true,
+            enabledTools: [],
+            disabledTools: [],
+          },
+        },
+        networkHosts: ['api.weather.example'],
+      },
+    });
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: withCaps }), 'trusted');
     const [confirm] = calls;
-    assert.match(confirm ?? '', /Commands it will run:\n  • node mcp\/server\.mjs --mode=readonly  \(MCP server issues\)\nNetwork hosts:\n  • api\.weather\.example/);
-    assert.match(confirm ?? '', /Trusting starts nothing: it stays disabled until you enable it\. Any later change to it drops this trust\. \| safe default$/);
+    assert.match(
+      confirm ?? '',
+      /Commands it will run:\n  • node mcp\/server\.mjs --mode=readonly  \(MCP server issues\)\nNetwork hosts:\n  • api\.weather\.example/,
+    );
+    assert.match(
+      confirm ?? '',
+      /Trusting starts nothing: it stays disabled until you enable it\. Any later change to it drops this trust\. \| safe default$/,
+    );
   });
 
   it('says for Rivumi that trust records the review and lets skillgate check pass', async () => {
-    assert.equal(await trustFlow(item({ system: 'rivumi', enabled: null }), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() }), 'trusted');
-    assert.match(calls[0] ?? '', /Rivumi already loads this; trusting records your review and lets `skillgate check` pass\./);
+    assert.equal(
+      await trustFlow(item({ system: 'rivumi', enabled: null }), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() }),
+      'trusted',
+    );
+    assert.match(
+      calls[0] ?? '',
+      /Rivumi already loads this; trusting records your review and lets `skillgate check` pass\./,
+    );
   });
 
   it('offers "Enable again" after re-trusting a bundle that was enabled before the change, and enables it in one step (issue 14 #14)', async () => {
     const wasOn = lifecycle(TOKEN, true, { enabled: true, reviewedBefore: true });
     offerAnswer = true;
     assert.equal(await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: wasOn }), 'trusted');
-    assert.deepEqual(calls.slice(1), ['trust aaaa', 'offer Trusted demo. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again? [Enable again]', 'enable', 'info Enabled demo.']);
+    assert.deepEqual(calls.slice(1), [
+      'trust aaaa',
+      'offer Trusted demo. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again? [Enable again]',
+      'enable',
+      'info Enabled demo.',
+    ]);
     calls = [];
     offerAnswer = false;
     await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: wasOn });
@@ -121,36 +215,90 @@ describe('extension flows (ports)', () => {
 
   it('composes context values from state so menus fit the item', () => {
     assert.equal(contextValueOf(item()), 'item kind-plugin decision-disabled bundle trust-not-reviewed token canTrust');
-    assert.equal(contextValueOf(item({ trust: 'trusted', enabled: false })), 'item kind-plugin decision-disabled bundle trust-trusted token canEnable hasReceipt');
-    assert.equal(contextValueOf(item({ trust: 'content-changed', enabled: true })), 'item kind-plugin decision-disabled bundle trust-content-changed token canTrust enabled hasReceipt');
-    assert.equal(contextValueOf(item({ trust: null, enabled: null, kind: 'skill', parent: 'x', reviewToken: null })), 'item kind-skill decision-disabled');
+    assert.equal(
+      contextValueOf(item({ trust: 'trusted', enabled: false })),
+      'item kind-plugin decision-disabled bundle trust-trusted token canEnable hasReceipt',
+    );
+    assert.equal(
+      contextValueOf(item({ trust: 'content-changed', enabled: true })),
+      'item kind-plugin decision-disabled bundle trust-content-changed token canTrust enabled hasReceipt',
+    );
+    assert.equal(
+      contextValueOf(item({ trust: null, enabled: null, kind: 'skill', parent: 'x', reviewToken: null })),
+      'item kind-skill decision-disabled',
+    );
   });
 
   it('notices drift only for bundles that were trusted, and counts what needs review', () => {
-    const snap = (items: Item[]): Snapshot => ({ generation: 1, workspaces: ['/ws'], items, diagnostics: [], trustProblem: null });
-    const before = snap([item({ trust: 'trusted', decision: 'registered', reasons: ['active'], enabled: true }), item({ id: 'b', trust: 'not-reviewed' })]);
-    const after = snap([item({ trust: 'content-changed', reasons: ['content_changed'], enabled: true }), item({ id: 'b', trust: 'content-changed' })]);
-    assert.deepEqual(newlyDrifted(before, after).map((i) => i.id), ['workspace/abc/demo']);
+    const snap = (items: Item[]): Snapshot => ({
+      generation: 1,
+      workspaces: ['/ws'],
+      items,
+      diagnostics: [],
+      trustProblem: null,
+    });
+    const before = snap([
+      item({ trust: 'trusted', decision: 'registered', reasons: ['active'], enabled: true }),
+      item({ id: 'b', trust: 'not-reviewed' }),
+    ]);
+    const after = snap([
+      item({ trust: 'content-changed', reasons: ['content_changed'], enabled: true }),
+      item({ id: 'b', trust: 'content-changed' }),
+    ]);
+    assert.deepEqual(
+      newlyDrifted(before, after).map((i) => i.id),
+      ['workspace/abc/demo'],
+    );
     assert.equal(needsReview(after).length, 2);
     assert.deepEqual(statusCounts(before), { active: 1, loadedUnreviewed: 0, needsReview: 1, rejected: 0 });
   });
 
   it('shows what Rivumi loads unreviewed as loaded, not disabled: its own count, its description, and no Enable', () => {
-    const rivumi = item({ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null });
-    const snap: Snapshot = { generation: 1, workspaces: ['/ws'], items: [rivumi, item({ id: 'c', decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true })], diagnostics: [], trustProblem: null };
+    const rivumi = item({
+      system: 'rivumi',
+      decision: 'registered',
+      reasons: ['loaded_unreviewed', 'not_reviewed'],
+      enabled: null,
+    });
+    const snap: Snapshot = {
+      generation: 1,
+      workspaces: ['/ws'],
+      items: [rivumi, item({ id: 'c', decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true })],
+      diagnostics: [],
+      trustProblem: null,
+    };
     assert.deepEqual(statusCounts(snap), { active: 1, loadedUnreviewed: 1, needsReview: 1, rejected: 0 });
     assert.equal(itemDescription(rivumi), 'loaded · not reviewed');
-    assert.equal(itemDescription({ ...rivumi, reasons: ['loaded_unreviewed', 'content_changed'] }), 'loaded · changed since review');
-    assert.equal(contextValueOf({ ...rivumi, trust: 'trusted', decision: 'registered', reasons: ['active'] }), 'item kind-plugin decision-registered bundle trust-trusted token hasReceipt');
+    assert.equal(
+      itemDescription({ ...rivumi, reasons: ['loaded_unreviewed', 'content_changed'] }),
+      'loaded · changed since review',
+    );
+    assert.equal(
+      contextValueOf({ ...rivumi, trust: 'trusted', decision: 'registered', reasons: ['active'] }),
+      'item kind-plugin decision-registered bundle trust-trusted token hasReceipt',
+    );
   });
 
   describe('the review panel protocol (validated on the host)', () => {
     it('accepts the known messages', () => {
       assert.deepEqual(parseWebviewMessage({ type: 'trust', token: TOKEN }), { type: 'trust', token: TOKEN });
-      assert.deepEqual(parseWebviewMessage({ type: 'open', file: '/ws/a', line: 3 }), { type: 'open', file: '/ws/a', line: 3 });
+      assert.deepEqual(parseWebviewMessage({ type: 'open', file: '/ws/a', line: 3 }), {
+        type: 'open',
+        file: '/ws/a',
+        line: 3,
+      });
       assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
     });
-    for (const bad of [null, 'trust', { type: 'trust' }, { type: 'trust', token: 'short' }, { type: 'trust', token: TOKEN, extra: 1 }, { type: 'open', file: '/a', line: -1 }, { type: 'runCommand', command: 'workbench.action.terminal.new' }, { type: 'enable', id: 'other' }]) {
+    for (const bad of [
+      null,
+      'trust',
+      { type: 'trust' },
+      { type: 'trust', token: 'short' },
+      { type: 'trust', token: TOKEN, extra: 1 },
+      { type: 'open', file: '/a', line: -1 },
+      { type: 'runCommand', command: 'workbench.action.terminal.new' },
+      { type: 'enable', id: 'other' },
+    ]) {
       it(`rejects ${JSON.stringify(bad)}`, () => assert.equal(parseWebviewMessage(bad), undefined));
     }
   });
@@ -161,7 +309,8 @@ describe('the change batcher (file watcher port)', () => {
     let pending: (() => void) | undefined;
     const timers = { setTimeout: (fn: () => void) => ((pending = fn), 1), clearTimeout: () => (pending = undefined) };
     const flushes: [string[], boolean][] = [];
-    const { ChangeBatcher } = require('../../src/extension/flows/changeBatcher') as typeof import('../../src/extension/flows/changeBatcher');
+    const { ChangeBatcher } =
+      require('../../src/extension/flows/changeBatcher') as typeof import('../../src/extension/flows/changeBatcher');
     const b = new ChangeBatcher(150, (paths, store) => flushes.push([paths, store]), timers);
     b.path('/ws/.codewhale/plugins/a/plugin.toml');
     b.path('/ws/.codewhale/plugins/a/plugin.toml');
@@ -189,7 +338,10 @@ describe('full re-index runs and the changes seen meanwhile', () => {
     const run = runs.begin();
     assert.equal(runs.record(['/ws/.codewhale/plugins/a/SKILL.md'], false), true);
     assert.equal(runs.record(['/ws/.codewhale/plugins/a/SKILL.md', '/ws/.rivumi/hooks.json'], true), true);
-    assert.deepEqual(runs.finish(run), { paths: ['/ws/.codewhale/plugins/a/SKILL.md', '/ws/.rivumi/hooks.json'], storeChanged: true });
+    assert.deepEqual(runs.finish(run), {
+      paths: ['/ws/.codewhale/plugins/a/SKILL.md', '/ws/.rivumi/hooks.json'],
+      storeChanged: true,
+    });
     assert.equal(runs.record(['/b'], false), false, 'after the run, changes go to the live indexer');
   });
 
@@ -205,17 +357,33 @@ describe('full re-index runs and the changes seen meanwhile', () => {
 });
 
 describe('the log of index runs (the "Skillgate" output channel)', () => {
-  const snapshot = { generation: 1, workspaces: ['/ws'], items: [item(), item({ id: 'b' })], diagnostics: [], trustProblem: null } as unknown as Snapshot;
+  const snapshot = {
+    generation: 1,
+    workspaces: ['/ws'],
+    items: [item(), item({ id: 'b' })],
+    diagnostics: [],
+    trustProblem: null,
+  } as unknown as Snapshot;
   const recorder = () => {
     const lines: string[] = [];
-    const log: LogPort = { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), error: (m) => lines.push(`error ${m}`) };
+    const log: LogPort = {
+      info: (m) => lines.push(`info ${m}`),
+      warn: (m) => lines.push(`warn ${m}`),
+      error: (m) => lines.push(`error ${m}`),
+    };
     return { lines, log };
   };
-  const ticks = (...times: number[]) => () => times.shift() ?? 0;
+  const ticks =
+    (...times: number[]) =>
+    () =>
+      times.shift() ?? 0;
 
   it('logs an incremental run with its items, diagnostics and duration, and returns its snapshot', () => {
     const { lines, log } = recorder();
-    assert.equal(loggedIndexRun(log, 'incremental index', () => snapshot, ticks(100, 112.4)), snapshot);
+    assert.equal(
+      loggedIndexRun(log, 'incremental index', () => snapshot, ticks(100, 112.4)),
+      snapshot,
+    );
     assert.deepEqual(lines, ['info incremental index: 2 item(s), 0 diagnostic(s) in 12 ms']);
   });
 
@@ -229,9 +397,13 @@ describe('the log of index runs (the "Skillgate" output channel)', () => {
 
   it('logs nothing for a run that throws (the index guard reports it)', () => {
     const { lines, log } = recorder();
-    assert.throws(() => loggedIndexRun(log, 'decisions re-derived', () => {
-      throw new Error('boom');
-    }), /boom/);
+    assert.throws(
+      () =>
+        loggedIndexRun(log, 'decisions re-derived', () => {
+          throw new Error('boom');
+        }),
+      /boom/,
+    );
     assert.deepEqual(lines, []);
   });
 });

@@ -5,18 +5,31 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
 /** The editor keeps its last view and says why when indexing throws outside the core's fault boundaries. */
-describe('the editor\'s index guard', () => {
+describe("the editor's index guard", () => {
   let errors: string[];
   const ui = { error: (m: string) => errors.push(m) };
   beforeEach(() => (errors = []));
 
   it('passes a result through and reports nothing when indexing succeeds', () => {
-    assert.equal(guardIndex(() => 1, () => 0, ui), 1);
+    assert.equal(
+      guardIndex(
+        () => 1,
+        () => 0,
+        ui,
+      ),
+      1,
+    );
     assert.deepEqual(errors, []);
   });
 
   it('reports a throw from a watcher-driven refresh and keeps the fallback instead of escaping', () => {
-    const r = guardIndex<number>(() => { throw new Error('boom'); }, () => 0, ui);
+    const r = guardIndex<number>(
+      () => {
+        throw new Error('boom');
+      },
+      () => 0,
+      ui,
+    );
     assert.equal(r, 0);
     assert.equal(errors.length, 1);
     assert.match(errors[0] as string, /^Skillgate could not index the workspace: boom\./);
@@ -28,8 +41,19 @@ describe('the editor\'s index guard', () => {
       f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "a"\nversion = "1.0.0"\n');
       const last: Snapshot = { generation: 7, workspaces: [], items: [], diagnostics: [], trustProblem: null };
       // A dependency outside every per-bundle boundary (the trust view) throws.
-      const indexer = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => { throw new Error('trust view exploded'); } });
-      const r = await guardIndexAsync(() => indexer.indexAllAsync(), () => last, ui);
+      const indexer = new Indexer({
+        workspaces: [f.path('ws')],
+        codewhaleHome: null,
+        host: LINUX_HOST,
+        trust: () => {
+          throw new Error('trust view exploded');
+        },
+      });
+      const r = await guardIndexAsync(
+        () => indexer.indexAllAsync(),
+        () => last,
+        ui,
+      );
       assert.equal(r, last);
       assert.match(errors[0] as string, /trust view exploded/);
     } finally {

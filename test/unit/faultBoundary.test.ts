@@ -34,7 +34,12 @@ describe('fault boundaries of the index', () => {
   });
   afterEach(() => f.remove());
 
-  const options = (over: Partial<IndexOptions> = {}): IndexOptions => ({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, ...over });
+  const options = (over: Partial<IndexOptions> = {}): IndexOptions => ({
+    workspaces: [f.path('ws')],
+    codewhaleHome: null,
+    host: LINUX_HOST,
+    ...over,
+  });
 
   const assertBoomRejected = (s: Snapshot) => {
     const boom = byName(s, 'boom');
@@ -49,19 +54,24 @@ describe('fault boundaries of the index', () => {
     assert.equal(byName(s, 'p').system, 'rivumi');
   };
 
-  it('turns an exception in one Codewhale bundle into that bundle\'s error, in a full index', () => {
+  it("turns an exception in one Codewhale bundle into that bundle's error, in a full index", () => {
     assertBoomRejected(new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll());
   });
 
   it('fails check for a faulted bundle even when it is not enabled', () => {
     const s = new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAll();
     const boom = check(s).filter((c) => c.item.system === 'codewhale');
-    assert.deepEqual(boom.map((c) => c.item.name), ['boom']);
+    assert.deepEqual(
+      boom.map((c) => c.item.name),
+      ['boom'],
+    );
     assert.match(boom[0]?.problem ?? '', /could not read it/);
   });
 
-  it('does the same on the editor\'s asynchronous path', async () => {
-    assertBoomRejected(await new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAllAsync());
+  it("does the same on the editor's asynchronous path", async () => {
+    assertBoomRejected(
+      await new Indexer(options({ readers: { codewhaleBundle: throwingFor('boom') } })).indexAllAsync(),
+    );
   });
 
   it('does the same when one bundle is re-read after a change', () => {
@@ -77,18 +87,23 @@ describe('fault boundaries of the index', () => {
     assertBoomRejected(indexer.refresh([f.path('ws/.codewhale/plugins/boom/plugin.toml')]));
   });
 
-  it('turns an exception in a user bundle into that bundle\'s error, with workspace items intact', () => {
+  it("turns an exception in a user bundle into that bundle's error, with workspace items intact", () => {
     writeW(f, '', 'home/plugins/boom');
-    const s = new Indexer(options({ codewhaleHome: f.path('home'), readers: { codewhaleBundle: throwingFor('boom') } })).indexAll();
+    const s = new Indexer(
+      options({ codewhaleHome: f.path('home'), readers: { codewhaleBundle: throwingFor('boom') } }),
+    ).indexAll();
     const boom = s.items.filter((i) => i.name === 'boom' || i.path.endsWith('/boom'));
     assert.ok(boom.length >= 2 && boom.every((i) => i.decision === 'rejected'));
     assert.equal(byName(s, 'good').decision, 'disabled');
   });
 
-  describe('one workspace\'s .rivumi', () => {
+  describe("one workspace's .rivumi", () => {
     const assertRivumiFaulted = (s: Snapshot, message: RegExp) => {
       const rivumi = s.items.filter((i) => i.system === 'rivumi');
-      assert.deepEqual(rivumi.map((i) => [i.name, i.decision, i.reasons]), [['.rivumi', 'rejected', ['manifest_invalid']]]);
+      assert.deepEqual(
+        rivumi.map((i) => [i.name, i.decision, i.reasons]),
+        [['.rivumi', 'rejected', ['manifest_invalid']]],
+      );
       const d = s.diagnostics.find((x) => x.code === 'skillgate.internal');
       assert.ok(d);
       assert.equal(d.itemId, rivumi[0]?.id);
@@ -101,21 +116,37 @@ describe('fault boundaries of the index', () => {
     };
 
     it('stands as one rejected entry when reading it throws, and fails check', () => {
-      const readers = { rivumiProject: (): RivumiProject => { throw new Error('simulated rivumi bug'); } };
+      const readers = {
+        rivumiProject: (): RivumiProject => {
+          throw new Error('simulated rivumi bug');
+        },
+      };
       assertRivumiFaulted(new Indexer(options({ readers })).indexAll(), /simulated rivumi bug/);
     });
 
     it('stands as one rejected entry when deciding its items throws', () => {
       const broken = (ws: string): RivumiProject => {
         const real = loadRivumiProject(ws);
-        return Object.defineProperty({ ...real }, 'plugins', { get: () => { throw new Error('simulated decision bug'); } });
+        return Object.defineProperty({ ...real }, 'plugins', {
+          get: () => {
+            throw new Error('simulated decision bug');
+          },
+        });
       };
-      assertRivumiFaulted(new Indexer(options({ readers: { rivumiProject: broken } })).indexAll(), /simulated decision bug/);
+      assertRivumiFaulted(
+        new Indexer(options({ readers: { rivumiProject: broken } })).indexAll(),
+        /simulated decision bug/,
+      );
     });
 
     it('recovers on the next re-read once the fault is gone', () => {
       let fail = true;
-      const readers = { rivumiProject: (ws: string): RivumiProject => { if (fail) throw new Error('transient'); return loadRivumiProject(ws); } };
+      const readers = {
+        rivumiProject: (ws: string): RivumiProject => {
+          if (fail) throw new Error('transient');
+          return loadRivumiProject(ws);
+        },
+      };
       const indexer = new Indexer(options({ readers }));
       assert.ok(indexer.indexAll().items.some((i) => i.name === '.rivumi'));
       fail = false;
@@ -127,8 +158,18 @@ describe('fault boundaries of the index', () => {
 
   it('the CLI answers exit 2 with one sentence when a dependency throws even before a command runs', async () => {
     let err = '';
-    const env = new Proxy({} as NodeJS.ProcessEnv, { get: (_t, key) => { if (key === 'SKILLGATE_DEBUG') return undefined; throw new Error('environment unavailable'); } });
-    const code = await run(['list', '--json'], { out: () => undefined, err: (t) => (err += t), env, cwd: f.path('ws') });
+    const env = new Proxy({} as NodeJS.ProcessEnv, {
+      get: (_t, key) => {
+        if (key === 'SKILLGATE_DEBUG') return undefined;
+        throw new Error('environment unavailable');
+      },
+    });
+    const code = await run(['list', '--json'], {
+      out: () => undefined,
+      err: (t) => (err += t),
+      env,
+      cwd: f.path('ws'),
+    });
     assert.equal(code, 2);
     assert.equal(err, 'skillgate: internal error: environment unavailable\n');
   });

@@ -35,7 +35,14 @@ describe('fuzz: a seeded slice of hostile repositories', function () {
   });
 
   it(`keeps every invariant (${Object.keys(INVARIANTS).join(', ')}) on 300 inputs of seed "skillgate-ci"`, async () => {
-    const report = await runFuzz({ seed: 'skillgate-ci', runs: 300, jobs: 2, timeLimitMs: 10000, hangMs: 30000, shrinkAttempts: 40 });
+    const report = await runFuzz({
+      seed: 'skillgate-ci',
+      runs: 300,
+      jobs: 2,
+      timeLimitMs: 10000,
+      hangMs: 30000,
+      shrinkAttempts: 40,
+    });
     assert.equal(report.inputs, 300);
     assert.equal(report.groups.length, 0, formatReport(report));
   });

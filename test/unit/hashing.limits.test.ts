@@ -2,7 +2,13 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hashBundleContent, LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES } from '../../src/core/hashing/bundleContent';
+import {
+  hashBundleContent,
+  LIMIT_MESSAGE,
+  MAX_HASHED_BYTES,
+  MAX_HASHED_FILES,
+  MAX_WALKED_ENTRIES,
+} from '../../src/core/hashing/bundleContent';
 import { Fixture } from './helpers/fixture';
 
 /**
@@ -37,8 +43,14 @@ describe('content walk limits, at and just past each one', function () {
   };
   /** Serves `dir`'s listing as `n` symbolic links named l0, l1, … (the walk lists through `fs`). */
   const listAs = (dir: string, n: number) => {
-    const fake = Array.from({ length: n }, (_, i) => ({ name: `l${i}`, isSymbolicLink: () => true, isDirectory: () => false, isFile: () => false }));
-    nodeFs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => (p === dir ? fake : (realReaddir as (...a: unknown[]) => unknown)(p, ...rest))) as typeof nodeFs.readdirSync;
+    const fake = Array.from({ length: n }, (_, i) => ({
+      name: `l${i}`,
+      isSymbolicLink: () => true,
+      isDirectory: () => false,
+      isFile: () => false,
+    }));
+    nodeFs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) =>
+      p === dir ? fake : (realReaddir as (...a: unknown[]) => unknown)(p, ...rest)) as typeof nodeFs.readdirSync;
   };
 
   it('states the upstream limits', () => {
@@ -69,7 +81,10 @@ describe('content walk limits, at and just past each one', function () {
     sized('y.bin', MAX_HASHED_BYTES - MANIFEST.length - half);
     const at = walk(root);
     assert.ok(at.ok, at.ok ? '' : at.message);
-    assert.equal(at.files.reduce((n, x) => n + x.size, 0), MAX_HASHED_BYTES);
+    assert.equal(
+      at.files.reduce((n, x) => n + x.size, 0),
+      MAX_HASHED_BYTES,
+    );
     sized('y.bin', MAX_HASHED_BYTES - MANIFEST.length - half + 1);
     assert.deepEqual(walk(root), { ok: false, message: LIMIT_MESSAGE, rel: 'y.bin' });
   });
@@ -84,7 +99,11 @@ describe('content walk limits, at and just past each one', function () {
     fs.mkdirSync(path.join(root, 'z'));
     listAs(path.join(root, 'z'), MAX_WALKED_ENTRIES - 1001);
     const at = walk(root);
-    assert.deepEqual(at, { ok: false, message: 'component trees may not contain symbolic link z/l0', rel: 'z/l0' }, 'at the limit the walk reaches the first link');
+    assert.deepEqual(
+      at,
+      { ok: false, message: 'component trees may not contain symbolic link z/l0', rel: 'z/l0' },
+      'at the limit the walk reaches the first link',
+    );
     listAs(path.join(root, 'z'), MAX_WALKED_ENTRIES - 1000);
     assert.deepEqual(walk(root), { ok: false, message: LIMIT_MESSAGE, rel: 'z' });
   });
@@ -110,25 +129,46 @@ describe('content walk limits, at and just past each one', function () {
   it('refuses a symlinked bundle root, and a root that is a file or missing', () => {
     const root = bundle();
     f.symlink(root, 'link');
-    assert.deepEqual(walk(f.path('link')), { ok: false, message: 'plugin root must be a directory, not a symbolic link' });
-    assert.deepEqual(walk(path.join(root, 'plugin.toml')), { ok: false, message: 'plugin root must be a directory, not a symbolic link' });
+    assert.deepEqual(walk(f.path('link')), {
+      ok: false,
+      message: 'plugin root must be a directory, not a symbolic link',
+    });
+    assert.deepEqual(walk(path.join(root, 'plugin.toml')), {
+      ok: false,
+      message: 'plugin root must be a directory, not a symbolic link',
+    });
     const missing = walk(f.path('missing'));
     // The reason is the operating system's, in the message: a refusal names why.
-    assert.ok(!missing.ok && /^failed to inspect plugin root: .*ENOENT/.test(missing.message), missing.ok ? '' : missing.message);
+    assert.ok(
+      !missing.ok && /^failed to inspect plugin root: .*ENOENT/.test(missing.message),
+      missing.ok ? '' : missing.message,
+    );
     assert.ok(walk(root).ok);
   });
 
   it('refuses a symbolic link anywhere in the bundle and a FIFO, naming each', () => {
     const root = bundle();
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
-    assert.deepEqual(walk(root), { ok: false, message: 'component pipe is neither a regular file nor directory', rel: 'pipe' });
+    assert.deepEqual(walk(root), {
+      ok: false,
+      message: 'component pipe is neither a regular file nor directory',
+      rel: 'pipe',
+    });
     fs.rmSync(path.join(root, 'pipe'));
     fs.symlinkSync('plugin.toml', path.join(root, 'alias'));
-    assert.deepEqual(walk(root), { ok: false, message: 'component trees may not contain symbolic link alias', rel: 'alias' });
+    assert.deepEqual(walk(root), {
+      ok: false,
+      message: 'component trees may not contain symbolic link alias',
+      rel: 'alias',
+    });
     fs.rmSync(path.join(root, 'alias'));
     fs.mkdirSync(path.join(root, 'sub'));
     fs.symlinkSync('../plugin.toml', path.join(root, 'sub', 'alias'));
-    assert.deepEqual(walk(root), { ok: false, message: 'component trees may not contain symbolic link sub/alias', rel: 'sub/alias' });
+    assert.deepEqual(walk(root), {
+      ok: false,
+      message: 'component trees may not contain symbolic link sub/alias',
+      rel: 'sub/alias',
+    });
   });
 
   it('keeps empty directories in the hash and lists them', () => {
@@ -139,7 +179,10 @@ describe('content walk limits, at and just past each one', function () {
     assert.ok(before.ok && after.ok);
     assert.notEqual(before.contentHash, after.contentHash);
     assert.deepEqual(after.directories, ['', 'empty']);
-    assert.deepEqual(after.files.map((x) => [x.path, x.size, x.executable]), [['plugin.toml', MANIFEST.length, false]]);
+    assert.deepEqual(
+      after.files.map((x) => [x.path, x.size, x.executable]),
+      [['plugin.toml', MANIFEST.length, false]],
+    );
   });
 
   it('returns the bytes of exactly the files asked for', () => {
@@ -149,19 +192,36 @@ describe('content walk limits, at and just past each one', function () {
     fs.writeFileSync(path.join(root, 'other.txt'), 'other');
     const r = hashBundleContent(root, 'plugin.toml', MANIFEST, (rel) => rel === 'skills/SKILL.md');
     assert.ok(r.ok);
-    assert.deepEqual([...r.retained.entries()].map(([k, v]) => [k, v.toString()]), [['skills/SKILL.md', 'skill']]);
-    assert.deepEqual(r.files.map((x) => x.path), ['other.txt', 'plugin.toml', 'skills/SKILL.md']);
+    assert.deepEqual(
+      [...r.retained.entries()].map(([k, v]) => [k, v.toString()]),
+      [['skills/SKILL.md', 'skill']],
+    );
+    assert.deepEqual(
+      r.files.map((x) => x.path),
+      ['other.txt', 'plugin.toml', 'skills/SKILL.md'],
+    );
   });
 
   it('marks a file executable by any execute bit', () => {
     const root = bundle();
-    for (const [name, mode] of [['u', 0o744], ['g', 0o654], ['o', 0o645], ['none', 0o644]] as const) {
+    for (const [name, mode] of [
+      ['u', 0o744],
+      ['g', 0o654],
+      ['o', 0o645],
+      ['none', 0o644],
+    ] as const) {
       fs.writeFileSync(path.join(root, name), '');
       fs.chmodSync(path.join(root, name), mode);
     }
     const r = walk(root);
     assert.ok(r.ok);
-    assert.deepEqual(Object.fromEntries(r.files.map((x) => [x.path, x.executable])), { g: true, none: false, o: true, 'plugin.toml': false, u: true });
+    assert.deepEqual(Object.fromEntries(r.files.map((x) => [x.path, x.executable])), {
+      g: true,
+      none: false,
+      o: true,
+      'plugin.toml': false,
+      u: true,
+    });
   });
   describe('what the disk can do between listing and reading, injected', () => {
     const realOpen = nodeFs.openSync;
@@ -178,15 +238,26 @@ describe('content walk limits, at and just past each one', function () {
       return { root, file: path.join(root, 'f.txt') };
     };
     const errno = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
-    const onFile = <T extends (...a: never[]) => unknown>(real: T, target: string | number | (() => number | undefined), replace: (...a: Parameters<T>) => ReturnType<T>): T =>
-      ((...a: Parameters<T>) => (a[0] === (typeof target === 'function' ? target() : target) ? replace(...a) : (real as (...x: Parameters<T>) => ReturnType<T>)(...a))) as T;
+    const onFile = <T extends (...a: never[]) => unknown>(
+      real: T,
+      target: string | number | (() => number | undefined),
+      replace: (...a: Parameters<T>) => ReturnType<T>,
+    ): T =>
+      ((...a: Parameters<T>) =>
+        a[0] === (typeof target === 'function' ? target() : target)
+          ? replace(...a)
+          : (real as (...x: Parameters<T>) => ReturnType<T>)(...a)) as T;
 
     it('refuses a file swapped for a link after listing (the open does not follow it)', () => {
       const { root, file } = withFile();
       nodeFs.openSync = onFile(realOpen, file, () => {
         throw errno('ELOOP');
       });
-      assert.deepEqual(walk(root), { ok: false, message: 'component trees may not contain symbolic link f.txt', rel: 'f.txt' });
+      assert.deepEqual(walk(root), {
+        ok: false,
+        message: 'component trees may not contain symbolic link f.txt',
+        rel: 'f.txt',
+      });
     });
 
     it('refuses a file it cannot open, with the reason', () => {
@@ -204,25 +275,45 @@ describe('content walk limits, at and just past each one', function () {
       const { root, file } = withFile();
       let fd: number | undefined;
       nodeFs.openSync = onFile(realOpen, file, (...a) => (fd = realOpen(...a)));
-      nodeFs.fstatSync = onFile(realFstat, () => fd, (...a) => Object.assign(realFstat(...a), { isFile: () => false }) as ReturnType<typeof realFstat>);
-      assert.deepEqual(walk(root), { ok: false, message: 'component f.txt is neither a regular file nor directory', rel: 'f.txt' });
+      nodeFs.fstatSync = onFile(
+        realFstat,
+        () => fd,
+        (...a) => Object.assign(realFstat(...a), { isFile: () => false }) as ReturnType<typeof realFstat>,
+      );
+      assert.deepEqual(walk(root), {
+        ok: false,
+        message: 'component f.txt is neither a regular file nor directory',
+        rel: 'f.txt',
+      });
     });
 
     it('refuses a file that shrank while it was read', () => {
       const { root, file } = withFile();
       let fd: number | undefined;
       nodeFs.openSync = onFile(realOpen, file, (...a) => (fd = realOpen(...a)));
-      nodeFs.fstatSync = onFile(realFstat, () => fd, (...a) => Object.assign(realFstat(...a), { size: 9 }) as ReturnType<typeof realFstat>);
-      assert.deepEqual(walk(root), { ok: false, message: 'component file f.txt changed length while being reviewed', rel: 'f.txt' });
+      nodeFs.fstatSync = onFile(
+        realFstat,
+        () => fd,
+        (...a) => Object.assign(realFstat(...a), { size: 9 }) as ReturnType<typeof realFstat>,
+      );
+      assert.deepEqual(walk(root), {
+        ok: false,
+        message: 'component file f.txt changed length while being reviewed',
+        rel: 'f.txt',
+      });
     });
 
     it('refuses a file whose read fails, with the reason', () => {
       const { root, file } = withFile();
       let fd: number | undefined;
       nodeFs.openSync = onFile(realOpen, file, (...a) => (fd = realOpen(...a)));
-      nodeFs.readSync = onFile(realReadSync, () => fd, () => {
-        throw errno('EIO');
-      });
+      nodeFs.readSync = onFile(
+        realReadSync,
+        () => fd,
+        () => {
+          throw errno('EIO');
+        },
+      );
       const r = walk(root);
       assert.ok(!r.ok);
       assert.match(r.message, /^failed to read component file f\.txt: .*EIO/);

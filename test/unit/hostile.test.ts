@@ -25,16 +25,26 @@ describe('hostile input', function () {
     f.write('ws/.rivumi/plugins/p.json', '{,}');
     const s = index([f.path('ws')]);
     assert.ok(s.diagnostics.length >= 5, codes(s).join());
-    assert.ok(s.diagnostics.find((d) => d.file.endsWith('a/plugin.json'))?.message.startsWith('failed to parse plugin.json: '));
+    assert.ok(
+      s.diagnostics.find((d) => d.file.endsWith('a/plugin.json'))?.message.startsWith('failed to parse plugin.json: '),
+    );
     assert.equal(s.diagnostics.find((d) => d.file.endsWith('b/plugin.toml'))?.range.start.line, 0);
   });
 
   it('reports NUL bytes and invalid UTF-8', () => {
-    f.write('ws/.codewhale/plugins/a/plugin.toml', Buffer.from('schema_version = 1\n[plugin]\nname = "a\u0000"\nversion = "1.0.0"\n'));
+    f.write(
+      'ws/.codewhale/plugins/a/plugin.toml',
+      Buffer.from('schema_version = 1\n[plugin]\nname = "a\u0000"\nversion = "1.0.0"\n'),
+    );
     f.write('ws/.codewhale/plugins/b/plugin.json', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
     f.write('ws/.rivumi/skills/nul.md', 'body\u0000with nul');
     const s = index([f.path('ws')]);
-    assert.deepEqual(top(s).filter((i) => i.system === 'codewhale').map((i) => i.decision), ['rejected', 'rejected']);
+    assert.deepEqual(
+      top(s)
+        .filter((i) => i.system === 'codewhale')
+        .map((i) => i.decision),
+      ['rejected', 'rejected'],
+    );
     assert.ok(messages(s).includes('plugin.json must be valid UTF-8'));
     assert.ok(messages(s).includes('project skill body cannot be blank or contain NUL: nul.md'));
   });
@@ -56,7 +66,9 @@ describe('hostile input', function () {
     for (let i = 0; i < 10000; i++) fs.writeFileSync(`${dir}/f${i}.txt`, '');
     const s = index([f.path('ws')]);
     assert.equal(byName(s, 'example-plugin').decision, 'rejected');
-    assert.ok(messages(s).includes('plugin bundle content exceeds the plugin review limit (4096 files / 67108864 bytes)'));
+    assert.ok(
+      messages(s).includes('plugin bundle content exceeds the plugin review limit (4096 files / 67108864 bytes)'),
+    );
   });
 
   it('survives symlink loops and never follows a link out of a bundle, even to a FIFO', () => {
@@ -107,7 +119,9 @@ describe('hostile input', function () {
     f.write('ws/.rivumi/plugins/p.json', '{"name":"p","__proto__":{"polluted":true}}');
     const s = index([f.path('ws')]);
     assert.equal(({} as { polluted?: boolean }).polluted, undefined);
-    assert.deepEqual(messages(s), ['project plugin manifest is invalid: p.json: __proto__: Extra inputs are not permitted']);
+    assert.deepEqual(messages(s), [
+      'project plugin manifest is invalid: p.json: __proto__: Extra inputs are not permitted',
+    ]);
   });
 
   it('handles an unreadable directory as a diagnostic when not running as root', function () {

@@ -30,7 +30,12 @@ type Edit =
 describe('incremental snapshots equal a full index', () => {
   it('after any sequence of edits, renames, breakages and trust changes', () => {
     const edit = fc.oneof(
-      fc.record({ kind: fc.constant('body' as const), bundle: fc.nat(5), text: fc.string({ maxLength: 8 }), viaLink: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('body' as const),
+        bundle: fc.nat(5),
+        text: fc.string({ maxLength: 8 }),
+        viaLink: fc.boolean(),
+      }),
       fc.record({ kind: fc.constant('twin-skill' as const), bundle: fc.nat(5) }),
       fc.record({ kind: fc.constant('rename' as const), bundle: fc.nat(5), name: fc.nat(NAMES.length - 1) }),
       fc.record({ kind: fc.constant('break' as const), bundle: fc.nat(5) }),
@@ -43,7 +48,9 @@ describe('incremental snapshots equal a full index', () => {
         const f = new Fixture();
         try {
           // Bundles 0-3 in the workspace, 4-5 user bundles; "alpha" starts out in both scopes.
-          const dirs = [0, 1, 2].map((i) => `ws/.codewhale/plugins/b${i}`).concat(['ws/.codewhale/plugins/b3\udcff', 'home/plugins/u4', 'home/plugins/u5']);
+          const dirs = [0, 1, 2]
+            .map((i) => `ws/.codewhale/plugins/b${i}`)
+            .concat(['ws/.codewhale/plugins/b3\udcff', 'home/plugins/u4', 'home/plugins/u5']);
           // Writes by exact bytes (the directory of bundle 3 is `b3` + 0xFF); returns the path as a watcher reports it.
           const write = (rel: string, content: string, root = f.root): string => {
             const p = path.join(root, rel);
@@ -58,8 +65,17 @@ describe('incremental snapshots equal a full index', () => {
             write(`${dir}/skills/s/SKILL.md`, `---\nname: s${i}\n---\nbody\n`);
           });
           const store = new Map<string, BundleStateView>();
-          const trust = (): TrustView => ({ available: true, lookup: (k) => store.get(k), revision: JSON.stringify([...store]) });
-          const options: IndexOptions = { workspaces: [f.path('ws'), f.path('link')], codewhaleHome: f.path('home'), host: LINUX_HOST, trust };
+          const trust = (): TrustView => ({
+            available: true,
+            lookup: (k) => store.get(k),
+            revision: JSON.stringify([...store]),
+          });
+          const options: IndexOptions = {
+            workspaces: [f.path('ws'), f.path('link')],
+            codewhaleHome: f.path('home'),
+            host: LINUX_HOST,
+            trust,
+          };
           const ix = new Indexer(options);
           let snap = ix.indexAll();
           for (const e of edits) {
@@ -69,16 +85,26 @@ describe('incremental snapshots equal a full index', () => {
               // Written, and reported, through the workspace folder's other spelling.
               const where = e.viaLink ? dir.replace(/^ws\//, 'link/') : dir;
               changed = write(`${where}/skills/s/SKILL.md`, `---\nname: s${e.bundle}\n---\n${e.text}\n`);
-            } else if (e.kind === 'rename') changed = write(`${dir}/plugin.json`, JSON.stringify({ $schema: SCHEMA, name: NAMES[e.name], version: '1.0.0' }));
+            } else if (e.kind === 'rename')
+              changed = write(
+                `${dir}/plugin.json`,
+                JSON.stringify({ $schema: SCHEMA, name: NAMES[e.name], version: '1.0.0' }),
+              );
             else if (e.kind === 'break') changed = write(`${dir}/plugin.json`, '{ "name": ');
-            else if (e.kind === 'bad-skill') changed = write(`${dir}/skills/t/SKILL.md`, '---\nname: Not A Safe Name\n---\nx\n');
+            else if (e.kind === 'bad-skill')
+              changed = write(`${dir}/skills/t/SKILL.md`, '---\nname: Not A Safe Name\n---\nx\n');
             // A second skill whose name normalises to the first one's: a fatal duplicate, two ids by path.
-            else if (e.kind === 'twin-skill') changed = write(`${dir}/skills/u/SKILL.md`, `---\nname: S${e.bundle}\n---\nx\n`);
+            else if (e.kind === 'twin-skill')
+              changed = write(`${dir}/skills/u/SKILL.md`, `---\nname: S${e.bundle}\n---\nx\n`);
             else if (e.kind === 'trust') {
               const item = snap.items.find((i) => i.parent === null && i.path === f.path(dir));
               if (!item) throw new Error(`no item at ${dir}`);
               const key = item?.detail.bundleKey as string | undefined;
-              if (item && key && item.contentHash && item.capabilityHash) store.set(key, { enabled: true, trust: { contentHash: item.contentHash, capabilityHash: item.capabilityHash } });
+              if (item && key && item.contentHash && item.capabilityHash)
+                store.set(key, {
+                  enabled: true,
+                  trust: { contentHash: item.contentHash, capabilityHash: item.capabilityHash },
+                });
             } else store.clear();
             snap = changed ? ix.refresh([changed]) : ix.snapshot();
             const full = new Indexer(options).indexAll();

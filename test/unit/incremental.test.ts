@@ -18,7 +18,10 @@ describe('incremental indexing', () => {
     const demoBefore = byName(first, 'demo');
     f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', '---\nname: example\n---\nnew body\n');
     // Touch demo's manifest without telling the indexer: a refresh of the other bundle must not see it.
-    f.write('ws/.codewhale/plugins/demo/plugin.toml', 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n');
+    f.write(
+      'ws/.codewhale/plugins/demo/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n',
+    );
     const next = ix.refresh([f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md')]);
     assert.notEqual(byName(next, 'example-plugin').contentHash, byName(first, 'example-plugin').contentHash);
     assert.equal(byName(next, 'demo').contentHash, demoBefore.contentHash);
@@ -32,23 +35,38 @@ describe('incremental indexing', () => {
     ix.indexAll();
     writeD(f, '', 'ws/.codewhale/plugins/demo');
     let s = ix.refresh([f.path('ws/.codewhale/plugins/demo')]);
-    assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => i.name), ['demo', 'example-plugin']);
+    assert.deepEqual(
+      s.items.filter((i) => i.parent === null).map((i) => i.name),
+      ['demo', 'example-plugin'],
+    );
     fs.rmSync(f.path('ws/.codewhale/plugins/example-plugin'), { recursive: true });
     s = ix.refresh([f.path('ws/.codewhale/plugins/example-plugin/plugin.toml')]);
-    assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => i.name), ['demo']);
+    assert.deepEqual(
+      s.items.filter((i) => i.parent === null).map((i) => i.name),
+      ['demo'],
+    );
   });
 
   it('re-reads a bundle whose directory name is not UTF-8 when the watcher names it with U+FFFD', () => {
     const dir = Buffer.concat([Buffer.from(f.path('ws/.codewhale/plugins/bad')), Buffer.from([0xff])]);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(Buffer.concat([dir, Buffer.from('/plugin.toml')]), 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "1.0.0"\n');
+    fs.writeFileSync(
+      Buffer.concat([dir, Buffer.from('/plugin.toml')]),
+      'schema_version = 1\n[plugin]\nname = "demo"\nversion = "1.0.0"\n',
+    );
     const ix = indexer();
     const first = ix.indexAll();
-    fs.writeFileSync(Buffer.concat([dir, Buffer.from('/plugin.toml')]), 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n');
+    fs.writeFileSync(
+      Buffer.concat([dir, Buffer.from('/plugin.toml')]),
+      'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n',
+    );
     const next = ix.refresh([f.path('ws/.codewhale/plugins/bad\ufffd/plugin.toml')]);
     assert.equal(byName(first, 'demo').detail.version, '1.0.0');
     assert.equal(byName(next, 'demo').detail.version, '2.0.0');
-    assert.deepEqual(next, { ...new Indexer({ workspaces: [f.path('ws')], codewhaleHome: f.path('home'), host: LINUX_HOST }).indexAll(), generation: next.generation });
+    assert.deepEqual(next, {
+      ...new Indexer({ workspaces: [f.path('ws')], codewhaleHome: f.path('home'), host: LINUX_HOST }).indexAll(),
+      generation: next.generation,
+    });
   });
 
   it('recomputes shadowing when a user bundle appears', () => {
@@ -57,7 +75,13 @@ describe('incremental indexing', () => {
     assert.equal(byName(ix.indexAll(), 'demo').decision, 'disabled');
     writeD(f);
     const s = ix.refresh([f.path('home/plugins/demo/plugin.toml')]);
-    assert.deepEqual(s.items.filter((i) => i.parent === null).map((i) => [i.scope, i.decision]), [['user', 'disabled'], ['workspace', 'shadowed']]);
+    assert.deepEqual(
+      s.items.filter((i) => i.parent === null).map((i) => [i.scope, i.decision]),
+      [
+        ['user', 'disabled'],
+        ['workspace', 'shadowed'],
+      ],
+    );
   });
 
   it('reloads the Rivumi project when a skill or a hook script changes', () => {
@@ -81,18 +105,36 @@ describe('incremental indexing', () => {
       workspaces: [f.path('ws')],
       codewhaleHome: null,
       host: LINUX_HOST,
-      trust: () => ({ available: true, lookup: () => (trusted ? { enabled: true, trust: { contentHash: 'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6', capabilityHash: '2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2' } } : undefined) }),
+      trust: () => ({
+        available: true,
+        lookup: () =>
+          trusted
+            ? {
+                enabled: true,
+                trust: {
+                  contentHash: 'b1a2eed2e26e16c7028c8f9801e41b3a8bd6b5850a24aa43e633fd2cc2ef0cc6',
+                  capabilityHash: '2bab6e1754daaf6ae33b73d20434ee22dd8eba2557dfc55c0d32af4ae6a6c7e2',
+                },
+              }
+            : undefined,
+      }),
     });
     assert.equal(byName(ix.indexAll(), 'example-plugin').decision, 'disabled');
     trusted = true;
     const s = ix.snapshot();
-    assert.deepEqual([byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons], ['registered', ['active']]);
+    assert.deepEqual(
+      [byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons],
+      ['registered', ['active']],
+    );
     assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['component_active']);
   });
 
   it('indexes asynchronously to the same snapshot, letting other work run between slices of bundles', async () => {
     for (let i = 0; i < 40; i++) {
-      f.write(`ws/.codewhale/plugins/p${i}/plugin.json`, JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: `p${i}`, version: '1.0.0' }));
+      f.write(
+        `ws/.codewhale/plugins/p${i}/plugin.json`,
+        JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: `p${i}`, version: '1.0.0' }),
+      );
       f.write(`ws/.codewhale/plugins/p${i}/skills/s/SKILL.md`, `---\nname: s${i}\n---\nbody\n`);
     }
     f.write('ws/.codewhale/plugins/p7/mcp.json', '{"mcpServers": {"x": {"command": "/bin/sh"}}}');

@@ -18,9 +18,13 @@ function assertIdsHold(s: Snapshot): void {
     if (i.parent !== null) assert.ok(seen.has(i.parent), `parent of ${i.id} exists`);
     if (i.shadowedBy !== null) assert.ok(seen.has(i.shadowedBy), `shadowedBy of ${i.id} exists`);
     const selected = selectItem(s, i.id);
-    assert.ok(selected.ok && selected.item === i, `${i.id} selects its item: ${selected.ok ? selected.item.id : selected.message}`);
+    assert.ok(
+      selected.ok && selected.item === i,
+      `${i.id} selects its item: ${selected.ok ? selected.item.id : selected.message}`,
+    );
   }
-  for (const d of s.diagnostics) if (d.itemId !== null) assert.ok(seen.has(d.itemId), `itemId ${d.itemId} of ${d.code} exists`);
+  for (const d of s.diagnostics)
+    if (d.itemId !== null) assert.ok(seen.has(d.itemId), `itemId ${d.itemId} of ${d.code} exists`);
 }
 
 describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () => {
@@ -28,7 +32,8 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
-  const snap = (workspaces = [f.path('ws')], codewhaleHome: string | null = null) => new Indexer({ workspaces, codewhaleHome, host: LINUX_HOST }).indexAll();
+  const snap = (workspaces = [f.path('ws')], codewhaleHome: string | null = null) =>
+    new Indexer({ workspaces, codewhaleHome, host: LINUX_HOST }).indexAll();
 
   it('keeps `<bundle id>#skill/<name>` for an ordinary skill', () => {
     writeW(f);
@@ -39,19 +44,34 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
 
   it('gives skills whose names normalise alike their own ids, by their paths, each selectable', () => {
     writeW(f);
-    for (const [dir, name] of [['one', 'a b'], ['two', 'A-B'], ['three', 'a_b']]) f.write(`ws/.codewhale/plugins/example-plugin/skills/${dir}/SKILL.md`, `---\nname: ${name}\n---\nbody\n`);
+    for (const [dir, name] of [
+      ['one', 'a b'],
+      ['two', 'A-B'],
+      ['three', 'a_b'],
+    ])
+      f.write(`ws/.codewhale/plugins/example-plugin/skills/${dir}/SKILL.md`, `---\nname: ${name}\n---\nbody\n`);
     const s = snap();
     const bundle = byName(s, 'example-plugin');
     const alike = s.items.filter((i) => i.kind === 'skill' && i.name === 'a-b').map((i) => i.id);
-    assert.deepEqual(alike.sort(), ['one', 'three', 'two'].map((d) => `${bundle.id}#skill/a-b@skills/${d}/SKILL.md`).sort());
-    assert.equal(byName(s, 'example-plugin:example').id, `${bundle.id}#skill/example`, 'the unique name keeps its plain id');
+    assert.deepEqual(
+      alike.sort(),
+      ['one', 'three', 'two'].map((d) => `${bundle.id}#skill/a-b@skills/${d}/SKILL.md`).sort(),
+    );
+    assert.equal(
+      byName(s, 'example-plugin:example').id,
+      `${bundle.id}#skill/example`,
+      'the unique name keeps its plain id',
+    );
     assertIdsHold(s);
   });
 
   it('percent-encodes the bytes of such a path, so the id spells a name that is not UTF-8 exactly', () => {
     writeW(f);
     f.write('ws/.codewhale/plugins/example-plugin/skills/a b/SKILL.md', '---\nname: twin\n---\nbody\n');
-    const raw = Buffer.concat([Buffer.from(f.path('ws/.codewhale/plugins/example-plugin/skills/a')), Buffer.from([0xff])]);
+    const raw = Buffer.concat([
+      Buffer.from(f.path('ws/.codewhale/plugins/example-plugin/skills/a')),
+      Buffer.from([0xff]),
+    ]);
     fs.mkdirSync(raw);
     fs.writeFileSync(Buffer.concat([raw, Buffer.from('/SKILL.md')]), '---\nname: twin\n---\nbody\n');
     const s = snap();
@@ -67,10 +87,17 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     const once = snap();
     const twice = snap([f.path('ws'), f.path('link')]);
     assert.deepEqual(twice.workspaces, [f.path('ws')]);
-    assert.deepEqual(twice.items.map((i) => i.id), once.items.map((i) => i.id));
+    assert.deepEqual(
+      twice.items.map((i) => i.id),
+      once.items.map((i) => i.id),
+    );
     assertIdsHold(twice);
     const sameTwice = snap([f.path('ws'), f.path('ws/')]);
-    assert.deepEqual(sameTwice.items.map((i) => i.id), once.items.map((i) => i.id), 'the same folder spelled twice');
+    assert.deepEqual(
+      sameTwice.items.map((i) => i.id),
+      once.items.map((i) => i.id),
+      'the same folder spelled twice',
+    );
     const linkFirst = snap([f.path('link'), f.path('ws')]);
     assert.deepEqual(linkFirst.workspaces, [f.path('link')], 'the first spelling given is kept');
     assertIdsHold(linkFirst);
@@ -102,7 +129,12 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
 
   it('hold for a hostile workspace: every id unique, every reference an item, each item shown and reviewed by its id', async () => {
     writeW(f);
-    for (const [dir, name] of [['one', 'a b'], ['two', 'A-B'], ['three', 'a_b']]) f.write(`ws/.codewhale/plugins/example-plugin/skills/${dir}/SKILL.md`, `---\nname: ${name}\n---\nbody\n`);
+    for (const [dir, name] of [
+      ['one', 'a b'],
+      ['two', 'A-B'],
+      ['three', 'a_b'],
+    ])
+      f.write(`ws/.codewhale/plugins/example-plugin/skills/${dir}/SKILL.md`, `---\nname: ${name}\n---\nbody\n`);
     writeD(f, '', 'ws/.codewhale/plugins/！');
     writeD(f, '', 'ws/.codewhale/plugins/😀');
     writeD(f, '[mcp_servers.srv]\ncommand = "node"\nurl = "https://x.example"\n', 'ws/.codewhale/plugins/broken');
@@ -115,9 +147,15 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     writeD(f, '', 'home/plugins/demo');
     f.write('ws/.rivumi/skills/review.md', '---\nname: reviewer\n---\nReview.\n');
     f.write('ws/.rivumi/skills/again.md', '---\nname: reviewer\n---\nReview again.\n');
-    f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['python', 'hook.py'] }, { command: ['python', 'hook.py'] }] }));
+    f.write(
+      'ws/.rivumi/hooks.json',
+      json({ pre_tool_use: [{ command: ['python', 'hook.py'] }, { command: ['python', 'hook.py'] }] }),
+    );
     f.write('ws/.rivumi/plugins/review.md', '---\nname: review\n---\nCheck.');
-    f.write('ws/.rivumi/plugins/local.json', json({ name: 'local', skills: [{ path: 'review.md' }, { path: 'review.md' }] }));
+    f.write(
+      'ws/.rivumi/plugins/local.json',
+      json({ name: 'local', skills: [{ path: 'review.md' }, { path: 'review.md' }] }),
+    );
     f.write('ws/.rivumi/plugins/other.json', json({ name: 'local', skills: [{ path: 'review.md' }] }));
     f.symlink(f.path('ws'), 'link');
     const workspaces = [f.path('ws'), f.path('link')];
@@ -129,11 +167,17 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     const cli = async (args: string[]) => {
       let out = '';
       let err = '';
-      const code = await run([...args, '--workspace', f.path('ws'), '--workspace', f.path('link'), '--codewhale-home', f.path('home')], { out: (t) => (out += t), err: (t) => (err += t), env, cwd: f.path('ws') });
+      const code = await run(
+        [...args, '--workspace', f.path('ws'), '--workspace', f.path('link'), '--codewhale-home', f.path('home')],
+        { out: (t) => (out += t), err: (t) => (err += t), env, cwd: f.path('ws') },
+      );
       return { code, out, err };
     };
     const listed = JSON.parse((await cli(['list', '--json'])).out) as { items: { id: string; trust: string | null }[] };
-    assert.deepEqual(listed.items.map((i) => i.id), s.items.map((i) => i.id));
+    assert.deepEqual(
+      listed.items.map((i) => i.id),
+      s.items.map((i) => i.id),
+    );
     for (const item of listed.items) {
       const shown = await cli(['show', item.id, '--json']);
       assert.equal(shown.code, 0, `show ${item.id}: ${shown.err}`);

@@ -6,7 +6,32 @@ import type { Diagnostic, Item } from '../../src/core/model';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 
 const item = (over: Partial<Item> = {}): Item =>
-  ({ id: 'workspace/abc/demo', system: 'codewhale', kind: 'plugin', name: 'demo', qualifiedName: 'demo', scope: 'workspace', workspace: '/ws', path: '/ws/.codewhale/plugins/demo', location: { file: '/ws/.codewhale/plugins/demo/plugin.toml', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, parent: null, decision: 'rejected', reasons: ['manifest_invalid'], shadowedBy: null, trust: 'not-reviewed', enabled: false, compatibility: 'full', contentHash: 'a'.repeat(64), capabilityHash: 'b'.repeat(64), reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`, detail: {}, ...over }) as Item;
+  ({
+    id: 'workspace/abc/demo',
+    system: 'codewhale',
+    kind: 'plugin',
+    name: 'demo',
+    qualifiedName: 'demo',
+    scope: 'workspace',
+    workspace: '/ws',
+    path: '/ws/.codewhale/plugins/demo',
+    location: {
+      file: '/ws/.codewhale/plugins/demo/plugin.toml',
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    },
+    parent: null,
+    decision: 'rejected',
+    reasons: ['manifest_invalid'],
+    shadowedBy: null,
+    trust: 'not-reviewed',
+    enabled: false,
+    compatibility: 'full',
+    contentHash: 'a'.repeat(64),
+    capabilityHash: 'b'.repeat(64),
+    reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`,
+    detail: {},
+    ...over,
+  }) as Item;
 
 const diagnostic = (message: string, line: number, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({
   file: '/ws/.codewhale/plugins/demo/plugin.toml',
@@ -20,16 +45,29 @@ const diagnostic = (message: string, line: number, severity: Diagnostic['severit
 /** Issue 14 item 5: the tooltip answers "why?" without a trip to the Problems panel. */
 describe('the bundle tooltip', () => {
   it('shows a rejected bundle\'s first three diagnostics, errors first, escaped, with "and N more" and a Problems link', () => {
-    const diagnostics = [diagnostic('a warning', 9, 'warning'), diagnostic('first [x](command:skillgate.enable)', 1), diagnostic('second', 2), diagnostic('third', 3), diagnostic('fourth', 4)];
+    const diagnostics = [
+      diagnostic('a warning', 9, 'warning'),
+      diagnostic('first [x](command:skillgate.enable)', 1),
+      diagnostic('second', 2),
+      diagnostic('third', 3),
+      diagnostic('fourth', 4),
+    ];
     const md = itemTooltipMarkdown(item(), { diagnostics });
     assert.ok(md.includes('$(warning) 5 diagnostics:'), md);
-    assert.ok(md.includes('- $(error) first \\[x\\]\\(command\\:skillgate\\.enable\\) (plugin\\.toml:2)\n- $(error) second (plugin\\.toml:3)\n- $(error) third (plugin\\.toml:4)\n- and 2 more\n'), md);
+    assert.ok(
+      md.includes(
+        '- $(error) first \\[x\\]\\(command\\:skillgate\\.enable\\) (plugin\\.toml:2)\n- $(error) second (plugin\\.toml:3)\n- $(error) third (plugin\\.toml:4)\n- and 2 more\n',
+      ),
+      md,
+    );
     assert.ok(!md.includes('a warning'), md);
     assert.ok(md.endsWith('[Show in Problems](command:workbench.actions.view.problems)'), md);
   });
 
   it('has no link but the Problems one, even when a message is hostile', () => {
-    const md = itemTooltipMarkdown(item(), { diagnostics: [diagnostic(`[y](command:skillgate.trust) <a href=x> ${HOSTILE}`, 0)] });
+    const md = itemTooltipMarkdown(item(), {
+      diagnostics: [diagnostic(`[y](command:skillgate.trust) <a href=x> ${HOSTILE}`, 0)],
+    });
     assertDisplaySafe(md, 'tooltip');
     assert.deepEqual(md.match(/\]\(/g), ['](']);
     assert.deepEqual(TOOLTIP_COMMANDS, ['workbench.actions.view.problems']);
@@ -42,9 +80,22 @@ describe('the bundle tooltip', () => {
   });
 
   it('names the bundle that wins over a shadowed one, and where it lives', () => {
-    const winner = item({ id: 'user/demo', scope: 'user', workspace: null, path: path.join(os.homedir(), '.codewhale', 'plugins', 'demo') });
-    const md = itemTooltipMarkdown(item({ decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'user/demo' }), { diagnostics: [], winner });
-    assert.ok(md.includes(`Codewhale loads the user bundle **demo** from \\~${escapeSep(path.sep)}\\.codewhale${escapeSep(path.sep)}plugins${escapeSep(path.sep)}demo instead.`), md);
+    const winner = item({
+      id: 'user/demo',
+      scope: 'user',
+      workspace: null,
+      path: path.join(os.homedir(), '.codewhale', 'plugins', 'demo'),
+    });
+    const md = itemTooltipMarkdown(
+      item({ decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'user/demo' }),
+      { diagnostics: [], winner },
+    );
+    assert.ok(
+      md.includes(
+        `Codewhale loads the user bundle **demo** from \\~${escapeSep(path.sep)}\\.codewhale${escapeSep(path.sep)}plugins${escapeSep(path.sep)}demo instead.`,
+      ),
+      md,
+    );
   });
 
   it('shows the path relative to the workspace folder and each hash shortened once', () => {

@@ -8,7 +8,8 @@ function applyFix(d: Diagnostic): void {
   assert.ok(d.fix, `${d.code} has a fix`);
   for (const e of d.fix.edits) {
     const lines = fs.readFileSync(e.file, 'utf8').split('\n');
-    const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+    const offset = (p: { line: number; character: number }) =>
+      lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
     const text = lines.join('\n');
     fs.writeFileSync(e.file, text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end)));
   }
@@ -31,62 +32,113 @@ describe('quick fixes computed by the core', () => {
     writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { TOKEN = "literal-secret" }\n');
     const after = fixAndRevalidate('codewhale.mcp.env-value');
     assert.deepEqual(after.diagnostics, []);
-    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /env = \{ TOKEN = "\$\{TOKEN\}" \}/);
+    assert.match(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'),
+      /env = \{ TOKEN = "\$\{TOKEN\}" \}/,
+    );
   });
 
   it('sets network_hosts to the computed host set', () => {
-    writeW(f, '[capabilities]\nnetwork_hosts = ["other.invalid", "more.invalid"]\n[mcp_servers.remote]\nurl = "https://Example.Invalid/mcp"\n');
+    writeW(
+      f,
+      '[capabilities]\nnetwork_hosts = ["other.invalid", "more.invalid"]\n[mcp_servers.remote]\nurl = "https://Example.Invalid/mcp"\n',
+    );
     const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
     assert.deepEqual(after.diagnostics, []);
-    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /network_hosts = \["example\.invalid"\]/);
+    assert.match(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'),
+      /network_hosts = \["example\.invalid"\]/,
+    );
   });
 
   it('adds network_hosts to an existing [capabilities] table that lacks it', () => {
-    writeW(f, '[capabilities]\nlifecycle_mutation = false\n[mcp_servers.weather]\nurl = "https://api.weather.example/mcp"\n');
+    writeW(
+      f,
+      '[capabilities]\nlifecycle_mutation = false\n[mcp_servers.weather]\nurl = "https://api.weather.example/mcp"\n',
+    );
     const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
     assert.deepEqual(after.diagnostics, []);
-    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /\[capabilities\]\nnetwork_hosts = \["api\.weather\.example"\]\nlifecycle_mutation = false\n/);
+    assert.match(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'),
+      /\[capabilities\]\nnetwork_hosts = \["api\.weather\.example"\]\nlifecycle_mutation = false\n/,
+    );
   });
 
   it('adds a [capabilities] table with network_hosts when plugin.toml has none', () => {
     writeW(f, '[mcp_servers.weather]\nurl = "https://api.weather.example/mcp"\n');
     const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
     assert.deepEqual(after.diagnostics, []);
-    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /\n\n\[capabilities\]\nnetwork_hosts = \["api\.weather\.example"\]\n$/);
+    assert.match(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'),
+      /\n\n\[capabilities\]\nnetwork_hosts = \["api\.weather\.example"\]\n$/,
+    );
   });
 
   it('adds extensions["net.codewhale"].capabilities.network_hosts to a plugin.json whose mcp.json connects to a host', () => {
     const dir = 'ws/.codewhale/plugins/weather';
-    f.write(`${dir}/plugin.json`, JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: 'weather', version: '1.0.0' }, null, 2) + '\n');
-    f.write(`${dir}/mcp.json`, JSON.stringify({ mcpServers: { weather: { url: 'https://api.weather.example/mcp' } } }, null, 2) + '\n');
+    f.write(
+      `${dir}/plugin.json`,
+      JSON.stringify(
+        { $schema: 'https://agent-plugins.org/schemas/plugin.json', name: 'weather', version: '1.0.0' },
+        null,
+        2,
+      ) + '\n',
+    );
+    f.write(
+      `${dir}/mcp.json`,
+      JSON.stringify({ mcpServers: { weather: { url: 'https://api.weather.example/mcp' } } }, null, 2) + '\n',
+    );
     const after = fixAndRevalidate('codewhale.capabilities.network-hosts-mismatch');
     assert.deepEqual(after.diagnostics, []);
-    assert.deepEqual(JSON.parse(fs.readFileSync(f.path(`${dir}/plugin.json`), 'utf8')).extensions, { 'net.codewhale': { capabilities: { network_hosts: ['api.weather.example'] } } });
+    assert.deepEqual(JSON.parse(fs.readFileSync(f.path(`${dir}/plugin.json`), 'utf8')).extensions, {
+      'net.codewhale': { capabilities: { network_hosts: ['api.weather.example'] } },
+    });
   });
 
   it('adds schema_version = 1 to a legacy manifest, with a blank line before [plugin]', () => {
     f.write('ws/.codewhale/plugins/legacy/plugin.toml', '[plugin]\nname = "legacy"\nversion = "1.0.0"\n');
     const after = fixAndRevalidate('codewhale.manifest-legacy');
     assert.deepEqual(after.diagnostics, []);
-    assert.equal(fs.readFileSync(f.path('ws/.codewhale/plugins/legacy/plugin.toml'), 'utf8'), 'schema_version = 1\n\n[plugin]\nname = "legacy"\nversion = "1.0.0"\n');
+    assert.equal(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/legacy/plugin.toml'), 'utf8'),
+      'schema_version = 1\n\n[plugin]\nname = "legacy"\nversion = "1.0.0"\n',
+    );
   });
 
   it('removes a repeated list value with its comma, in TOML and in plugin.json', () => {
-    f.write('ws/.codewhale/plugins/example-plugin/plugin.toml', 'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", "b",\n  "A", "c"]\n');
+    f.write(
+      'ws/.codewhale/plugins/example-plugin/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", "b",\n  "A", "c"]\n',
+    );
     assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
-    assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'), /keywords = \["a", "b", "c"\]\n/);
+    assert.match(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8'),
+      /keywords = \["a", "b", "c"\]\n/,
+    );
     f.remove();
     f = new Fixture();
-    f.write('ws/.codewhale/plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0', keywords: ['x', 'y', 'x'] }, null, 2));
+    f.write(
+      'ws/.codewhale/plugins/b/plugin.json',
+      JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0', keywords: ['x', 'y', 'x'] }, null, 2),
+    );
     assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
-    assert.deepEqual(JSON.parse(fs.readFileSync(f.path('ws/.codewhale/plugins/b/plugin.json'), 'utf8')).keywords, ['x', 'y']);
+    assert.deepEqual(JSON.parse(fs.readFileSync(f.path('ws/.codewhale/plugins/b/plugin.json'), 'utf8')).keywords, [
+      'x',
+      'y',
+    ]);
   });
 
   it('renames an invalid plugin name to its valid slug, in TOML and in plugin.json', () => {
-    f.write('ws/.codewhale/plugins/a/plugin.toml', 'schema_version = 1\n[plugin]\nname = "My_Tools"\nversion = "1.0.0"\n');
+    f.write(
+      'ws/.codewhale/plugins/a/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "My_Tools"\nversion = "1.0.0"\n',
+    );
     assert.deepEqual(fixAndRevalidate('codewhale.manifest.name').diagnostics, []);
     assert.match(fs.readFileSync(f.path('ws/.codewhale/plugins/a/plugin.toml'), 'utf8'), /name = "my-tools"/);
-    f.write('ws/.codewhale/plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'Bad..Name', version: '1.0.0' }));
+    f.write(
+      'ws/.codewhale/plugins/b/plugin.json',
+      JSON.stringify({ $schema: 's', name: 'Bad..Name', version: '1.0.0' }),
+    );
     assert.deepEqual(fixAndRevalidate('codewhale.manifest.name').diagnostics, []);
     assert.equal(JSON.parse(fs.readFileSync(f.path('ws/.codewhale/plugins/b/plugin.json'), 'utf8')).name, 'bad-name');
   });

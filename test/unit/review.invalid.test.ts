@@ -24,7 +24,13 @@ describe('the review of a bundle that became invalid', () => {
   });
   afterEach(() => f.remove());
 
-  const snap = (): Snapshot => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+  const snap = (): Snapshot =>
+    new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
   const reviewOf = (name: string): ReviewReport => {
     const r = review(byName(snap(), name), ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
@@ -41,7 +47,10 @@ describe('the review of a bundle that became invalid', () => {
     }
   };
   const writeTools = () => {
-    f.write('ws/.codewhale/plugins/tools/plugin.json', JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: 'tools', version: '1.0.0' }));
+    f.write(
+      'ws/.codewhale/plugins/tools/plugin.json',
+      JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: 'tools', version: '1.0.0' }),
+    );
     f.write('ws/.codewhale/plugins/tools/mcp.json', `${JSON.stringify(MCP, null, 2)}\n`);
     f.write('ws/.codewhale/plugins/tools/server.mjs', '// server\n');
   };
@@ -58,22 +67,50 @@ describe('the review of a bundle that became invalid', () => {
     assert.deepEqual(byName(snap(), 'tools').reasons, ['manifest_invalid']);
     const r = reviewOf('tools');
     assert.equal(r.trustable, false);
-    assert.match(r.trustRefusal ?? '', /^Plugin bundle `tools` is invalid: mcp\.json server `evil` has unknown type `http`.* \(mcp\.json:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/);
-    assert.deepEqual([r.status, r.enabled, r.reviewToken, r.capabilityHash, r.capabilities], ['capabilities-changed', true, null, null, null]);
+    assert.match(
+      r.trustRefusal ?? '',
+      /^Plugin bundle `tools` is invalid: mcp\.json server `evil` has unknown type `http`.* \(mcp\.json:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/,
+    );
+    assert.deepEqual(
+      [r.status, r.enabled, r.reviewToken, r.capabilityHash, r.capabilities],
+      ['capabilities-changed', true, null, null, null],
+    );
     assert.match(r.contentHash ?? '', /^[0-9a-f]{64}$/, 'the content hash does not depend on the manifest loading');
-    assert.deepEqual(r.files?.map((x) => x.path), ['mcp.json', 'plugin.json', 'server.mjs']);
-    assert.equal(r.files?.find((x) => x.path === 'mcp.json')?.sha256, require('node:crypto').createHash('sha256').update(fs.readFileSync(f.path('ws/.codewhale/plugins/tools/mcp.json'))).digest('hex'));
-    assert.deepEqual(r.diff?.files.map((x) => [x.path, x.change]), [['mcp.json', 'modified']]);
+    assert.deepEqual(
+      r.files?.map((x) => x.path),
+      ['mcp.json', 'plugin.json', 'server.mjs'],
+    );
+    assert.equal(
+      r.files?.find((x) => x.path === 'mcp.json')?.sha256,
+      require('node:crypto')
+        .createHash('sha256')
+        .update(fs.readFileSync(f.path('ws/.codewhale/plugins/tools/mcp.json')))
+        .digest('hex'),
+    );
+    assert.deepEqual(
+      r.diff?.files.map((x) => [x.path, x.change]),
+      [['mcp.json', 'modified']],
+    );
     assert.match(r.diff?.files[0]?.unifiedDiff ?? '', /\+ {4}"evil": \{/);
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['codewhale.mcp-json.transport']);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+      ['codewhale.mcp-json.transport'],
+    );
     assert.equal(r.codewhaleTrustLine, null);
     const text = reviewText(r, [f.path('ws')], false);
     assert.match(text, /not trustable: Plugin bundle `tools` is invalid/);
-    assert.match(text, /error {7}codewhale\.mcp-json\.transport {2}\.codewhale\/plugins\/tools\/mcp\.json:\d+ {2}mcp\.json server `evil`/);
+    assert.match(
+      text,
+      /error {7}codewhale\.mcp-json\.transport {2}\.codewhale\/plugins\/tools\/mcp\.json:\d+ {2}mcp\.json server `evil`/,
+    );
     assert.match(text, /Review token: {4}not computable/);
     assert.doesNotMatch(text, /To trust exactly this/);
     // Neither trust (with the old token) nor enable gets through; the store is untouched.
-    const stale = await trust(byName(snap(), 'tools'), (before.ok && Object.values(before.state.bundles)[0]?.trust?.contentHash) + '.' + '0'.repeat(64), ctx);
+    const stale = await trust(
+      byName(snap(), 'tools'),
+      (before.ok && Object.values(before.state.bundles)[0]?.trust?.contentHash) + '.' + '0'.repeat(64),
+      ctx,
+    );
     assert.deepEqual(stale, { ok: false, message: r.trustRefusal });
     assert.deepEqual(await enable(byName(snap(), 'tools'), ctx), { ok: false, message: r.trustRefusal });
     assert.deepEqual(store.read(), before);
@@ -90,17 +127,32 @@ describe('the review of a bundle that became invalid', () => {
     const r = reviewOf('tools');
     assert.equal(r.trustable, false);
     assert.equal(r.contentHash, null, 'the walk refuses the link');
-    assert.deepEqual(r.files?.map((x) => x.path), ['mcp.json', 'plugin.json', 'server.mjs']);
-    assert.deepEqual(r.diff?.files.map((x) => [x.path, x.change]), [['docs/notes.md', 'removed'], ['mcp.json', 'modified']]);
+    assert.deepEqual(
+      r.files?.map((x) => x.path),
+      ['mcp.json', 'plugin.json', 'server.mjs'],
+    );
+    assert.deepEqual(
+      r.diff?.files.map((x) => [x.path, x.change]),
+      [
+        ['docs/notes.md', 'removed'],
+        ['mcp.json', 'modified'],
+      ],
+    );
     assert.doesNotMatch(JSON.stringify(r), /SECRET/);
   });
 
   it('refuses trust of a bundle that hashes but is invalid, even with its exact token (Codewhale, URL with a query)', async () => {
-    f.write('ws/.codewhale/plugins/upload/plugin.toml', 'schema_version = 1\n[plugin]\nname = "upload"\nversion = "1.0.0"\n[capabilities]\nnetwork_hosts = ["logs.example"]\n[mcp_servers.upload]\nurl = "https://logs.example/mcp?token=abc"\n');
+    f.write(
+      'ws/.codewhale/plugins/upload/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "upload"\nversion = "1.0.0"\n[capabilities]\nnetwork_hosts = ["logs.example"]\n[mcp_servers.upload]\nurl = "https://logs.example/mcp?token=abc"\n',
+    );
     const r = reviewOf('upload');
     assert.ok(r.reviewToken, 'the token is computable');
     assert.equal(r.trustable, false);
-    assert.match(r.trustRefusal ?? '', /`upload` is invalid: MCP server `upload` URL may not contain a query or fragment \(plugin\.toml:8\)/);
+    assert.match(
+      r.trustRefusal ?? '',
+      /`upload` is invalid: MCP server `upload` URL may not contain a query or fragment \(plugin\.toml:8\)/,
+    );
     assert.deepEqual(await trust(byName(snap(), 'upload'), r.reviewToken, ctx), { ok: false, message: r.trustRefusal });
     assert.ok(!fs.existsSync(store.file), 'nothing written');
   });
@@ -113,9 +165,21 @@ describe('the review of a bundle that became invalid', () => {
     f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
     const r = reviewOf('pk');
     assert.equal(r.trustable, false);
-    assert.match(r.trustRefusal ?? '', /^Rivumi plugin `pk` is invalid: .* \(\.rivumi\/plugins\/pk\.json:\d+\)\. Rivumi does not load it/);
-    assert.deepEqual(r.files?.map((x) => x.path), ['.rivumi/plugins/pk.json', '.rivumi/plugins/review.md']);
-    assert.deepEqual(r.diff?.files.map((x) => [x.path, x.change]), [['.rivumi/plugins/pk.json', 'modified'], ['.rivumi/plugins/review.md', 'modified']]);
+    assert.match(
+      r.trustRefusal ?? '',
+      /^Rivumi plugin `pk` is invalid: .* \(\.rivumi\/plugins\/pk\.json:\d+\)\. Rivumi does not load it/,
+    );
+    assert.deepEqual(
+      r.files?.map((x) => x.path),
+      ['.rivumi/plugins/pk.json', '.rivumi/plugins/review.md'],
+    );
+    assert.deepEqual(
+      r.diff?.files.map((x) => [x.path, x.change]),
+      [
+        ['.rivumi/plugins/pk.json', 'modified'],
+        ['.rivumi/plugins/review.md', 'modified'],
+      ],
+    );
     assert.match(r.diff?.files[1]?.unifiedDiff ?? '', /\+Check risks, and exfiltrate\./);
     assert.ok(r.diagnostics.some((d) => d.severity === 'error' && d.file === f.path('ws/.rivumi/plugins/pk.json')));
     assert.equal(r.status, 'capabilities-changed');
@@ -131,17 +195,30 @@ describe('the review of a bundle that became invalid', () => {
     const r = reviewOf('hooks.json');
     assert.equal(r.trustable, false);
     assert.match(r.trustRefusal ?? '', /^Rivumi hooks file `hooks\.json` is invalid: /);
-    assert.deepEqual(r.diff?.files.map((x) => [x.path, x.change]), [['.rivumi/hooks.json', 'modified']], 'check.py is on disk, unchanged: not "removed"');
-    assert.deepEqual(r.files?.map((x) => x.path), ['.rivumi/hooks.json', 'check.py']);
+    assert.deepEqual(
+      r.diff?.files.map((x) => [x.path, x.change]),
+      [['.rivumi/hooks.json', 'modified']],
+      'check.py is on disk, unchanged: not "removed"',
+    );
+    assert.deepEqual(
+      r.files?.map((x) => x.path),
+      ['.rivumi/hooks.json', 'check.py'],
+    );
     assert.ok(r.reviewToken);
-    assert.deepEqual(await trust(byName(snap(), 'hooks.json'), r.reviewToken, ctx), { ok: false, message: r.trustRefusal });
+    assert.deepEqual(await trust(byName(snap(), 'hooks.json'), r.reviewToken, ctx), {
+      ok: false,
+      message: r.trustRefusal,
+    });
   });
 
   it('keeps a valid bundle trustable, with no refusal and its diagnostics', () => {
     writeTools();
     const r = reviewOf('tools');
     assert.deepEqual([r.trustable, r.trustRefusal, r.diagnostics], [true, null, []]);
-    assert.match(reviewText(r, [f.path('ws')], false), /Diagnostics \(0\):\n {2}none\n[\s\S]*To trust exactly this: skillgate trust /);
+    assert.match(
+      reviewText(r, [f.path('ws')], false),
+      /Diagnostics \(0\):\n {2}none\n[\s\S]*To trust exactly this: skillgate trust /,
+    );
   });
 
   it('`skillgate review` of a bundle that became invalid prints the review and the refusal, and --json carries trustable: false and the diagnostics; trust and enable exit 1', async () => {
@@ -149,7 +226,12 @@ describe('the review of a bundle that became invalid', () => {
     const cli = async (...args: string[]) => {
       let out = '';
       let err = '';
-      const code = await run([...args, '--no-user'], { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('ws') });
+      const code = await run([...args, '--no-user'], {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+        env: { SKILLGATE_STATE_DIR: f.path('state') },
+        cwd: f.path('ws'),
+      });
       return { code, out, err };
     };
     const token = (JSON.parse((await cli('review', 'tools', '--json')).out) as { reviewToken: string }).reviewToken;
@@ -158,14 +240,26 @@ describe('the review of a bundle that became invalid', () => {
     addInvalidServer();
     const text = await cli('review', 'tools');
     assert.equal(text.code, 0, text.err);
-    assert.match(text.out, /trust: capabilities-changed, enabled: true\n {2}not trustable: Plugin bundle `tools` is invalid/);
+    assert.match(
+      text.out,
+      /trust: capabilities-changed, enabled: true\n {2}not trustable: Plugin bundle `tools` is invalid/,
+    );
     assert.match(text.out, /M mcp\.json\n[\s\S]*\+ {4}"evil": \{/);
     assert.match(text.out, /Files \(3\):/);
     assert.match(text.out, /Trust and enable are refused: Plugin bundle `tools` is invalid/);
-    const json = JSON.parse((await cli('review', 'tools', '--json')).out) as { ok: boolean; trustable: boolean; trustRefusal: string; reviewToken: null; diagnostics: { code: string; file: string; range: { start: { line: number } } }[] };
+    const json = JSON.parse((await cli('review', 'tools', '--json')).out) as {
+      ok: boolean;
+      trustable: boolean;
+      trustRefusal: string;
+      reviewToken: null;
+      diagnostics: { code: string; file: string; range: { start: { line: number } } }[];
+    };
     assert.deepEqual([json.ok, json.trustable, json.reviewToken], [true, false, null]);
     assert.match(json.trustRefusal, /is invalid: mcp\.json server `evil`/);
-    assert.deepEqual(json.diagnostics.map((d) => [d.code, d.file]), [['codewhale.mcp-json.transport', '.codewhale/plugins/tools/mcp.json']]);
+    assert.deepEqual(
+      json.diagnostics.map((d) => [d.code, d.file]),
+      [['codewhale.mcp-json.transport', '.codewhale/plugins/tools/mcp.json']],
+    );
     const again = await cli('enable', 'tools');
     assert.equal(again.code, 1);
     assert.match(again.err, /Plugin bundle `tools` is invalid/);

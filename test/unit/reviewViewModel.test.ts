@@ -3,7 +3,13 @@ import * as fs from 'node:fs';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust } from '../../src/core/trust/lifecycle';
-import { CAPABILITIES_UNKNOWN, RESTRICTED_NOTICE, RESTRICTED_NOTICE_NOTHING_TO_REDUCE, reviewViewModel, shown } from '../../src/core/review/reviewViewModel';
+import {
+  CAPABILITIES_UNKNOWN,
+  RESTRICTED_NOTICE,
+  RESTRICTED_NOTICE_NOTHING_TO_REDUCE,
+  reviewViewModel,
+  shown,
+} from '../../src/core/review/reviewViewModel';
 import { relativeTime } from '../../src/core/review/relativeTime';
 import { trustEssentials } from '../../src/core/review/trustEssentials';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
@@ -17,7 +23,13 @@ describe('the review panel view model', () => {
     store = new TrustStore(f.path('state'));
   });
   afterEach(() => f.remove());
-  const snap = () => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+  const snap = () =>
+    new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
   const model = (workspaceTrusted = true) => {
     const s = snap();
     const r = review(byName(s, 'tools'), { store });
@@ -30,25 +42,46 @@ describe('the review panel view model', () => {
   };
 
   beforeEach(() => {
-    f.write('ws/.codewhale/plugins/tools/plugin.toml', 'schema_version = 1\n[plugin]\nname = "tools"\nversion = "1.0.0"\ndescription = "Safe\u200btools <script>alert(1)</script>"\n[skills]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker"]\nenv = { KEY = "${SECRET}" }\n');
+    f.write(
+      'ws/.codewhale/plugins/tools/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "tools"\nversion = "1.0.0"\ndescription = "Safe\u200btools <script>alert(1)</script>"\n[skills]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker"]\nenv = { KEY = "${SECRET}" }\n',
+    );
     f.write('ws/.codewhale/plugins/tools/server.js', '// server\n');
-    f.write('ws/.codewhale/plugins/tools/skills/a/SKILL.md', '---\nname: a\ndescription: Does\u200b things\n---\nbody\n');
+    f.write(
+      'ws/.codewhale/plugins/tools/skills/a/SKILL.md',
+      '---\nname: a\ndescription: Does\u200b things\n---\nbody\n',
+    );
   });
 
   it('shows the header, every capability, files, and hashes for a first review', () => {
     const m = model();
     assert.equal(m.header.name.text, 'tools');
-    assert.deepEqual(m.header.reasons.map((r) => r.code), ['not_reviewed', 'not_enabled']);
+    assert.deepEqual(
+      m.header.reasons.map((r) => r.code),
+      ['not_reviewed', 'not_enabled'],
+    );
     assert.equal(m.changes, null);
     const [local, remote] = m.capabilities.mcp;
     assert.equal(local?.transport, 'stdio');
-    assert.deepEqual(local?.argv.map((a) => [a.index, a.kind, a.value.text]), [[1, 'plugin-path', 'server.js'], [2, 'value', '--mode=worker']]);
+    assert.deepEqual(
+      local?.argv.map((a) => [a.index, a.kind, a.value.text]),
+      [
+        [1, 'plugin-path', 'server.js'],
+        [2, 'value', '--mode=worker'],
+      ],
+    );
     assert.deepEqual(local?.env, [{ destination: 'KEY', source: 'SECRET' }]);
     assert.equal(remote?.host, 'api.example.com');
     assert.deepEqual(remote?.authEnv, ['Authorization: Bearer ${API_TOKEN}']);
     assert.deepEqual(m.capabilities.networkHosts, ['api.example.com']);
-    assert.deepEqual(m.capabilities.skills.map((s) => s.name.text), ['tools:a']);
-    assert.deepEqual(m.files.map((x) => x.path.text), ['plugin.toml', 'server.js', 'skills/a/SKILL.md']);
+    assert.deepEqual(
+      m.capabilities.skills.map((s) => s.name.text),
+      ['tools:a'],
+    );
+    assert.deepEqual(
+      m.files.map((x) => x.path.text),
+      ['plugin.toml', 'server.js', 'skills/a/SKILL.md'],
+    );
     assert.equal(m.hashes.token, `${m.hashes.content}.${m.hashes.capability}`);
     assert.equal(m.hashes.codewhaleCommand, `/plugin trust tools ${m.hashes.token}`);
   });
@@ -69,13 +102,24 @@ describe('the review panel view model', () => {
     const first = model();
     assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token as string, { store })).ok);
     fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), 'process.exit(1);\n');
-    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), fs.readFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8').replace('env = { KEY = "${SECRET}" }', 'env = { KEY = "${SECRET}", HOME_DIR = "${HOME}" }'));
+    fs.writeFileSync(
+      f.path('ws/.codewhale/plugins/tools/plugin.toml'),
+      fs
+        .readFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8')
+        .replace('env = { KEY = "${SECRET}" }', 'env = { KEY = "${SECRET}", HOME_DIR = "${HOME}" }'),
+    );
     const m = model();
     assert.equal(m.header.trust, 'content-changed');
-    assert.deepEqual(m.changes?.capabilities.map((c) => c.summary.text), ['new environment mapping for MCP server `local`: HOME_DIR ← ${HOME}']);
+    assert.deepEqual(
+      m.changes?.capabilities.map((c) => c.summary.text),
+      ['new environment mapping for MCP server `local`: HOME_DIR ← ${HOME}'],
+    );
     const server = m.changes?.files.find((x) => x.path.text === 'server.js');
     assert.equal(server?.change, 'modified');
-    assert.deepEqual(server?.diff.map((l) => `${l.kind} ${l.text.text}`), ['hunk @@ -1,1 +1,2 @@', 'ctx  // server', 'add +process.exit(1);']);
+    assert.deepEqual(
+      server?.diff.map((l) => `${l.kind} ${l.text.text}`),
+      ['hunk @@ -1,1 +1,2 @@', 'ctx  // server', 'add +process.exit(1);'],
+    );
   });
 
   it('shows every repository string escaped: names, paths, tools, hook events, env names, diff lines (issue 10)', async () => {
@@ -88,11 +132,14 @@ describe('the review panel view model', () => {
       if (typeof value === 'string') assertDisplaySafe(value, where, /\.body\.text$/.test(where));
       else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${where}[${i}]`));
       // `file` is the absolute path the host opens, never shown.
-      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) if (k !== 'file') walk(v, `${where}.${k}`);
+      else if (value && typeof value === 'object')
+        for (const [k, v] of Object.entries(value)) if (k !== 'file') walk(v, `${where}.${k}`);
     };
     const first = model();
     walk(first, 'model');
-    assert.ok(first.files.some((x) => x.path.text === 'f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt' && x.path.hidden));
+    assert.ok(
+      first.files.some((x) => x.path.text === 'f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt' && x.path.hidden),
+    );
     assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token ?? '', { store })).ok);
     fs.writeFileSync(f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
     const changed = model();
@@ -105,44 +152,77 @@ describe('the review panel view model', () => {
     walk(rivumi, 'hooks model');
     // Rivumi strips the tool filter's surrounding whitespace.
     assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, ['t⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧']);
-    assert.equal(rivumi.capabilities.hooks[0]?.argv[1]?.text, 'h⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧⟦U+DCFF⟧.sh');
+    assert.equal(
+      rivumi.capabilities.hooks[0]?.argv[1]?.text,
+      'h⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧⟦U+DCFF⟧.sh',
+    );
   });
 
   it('enables Trust for a first review and nothing that needs a receipt', () => {
     const a = model().actions;
-    assert.deepEqual([a.trust.enabled, a.enable?.enabled, a.disable?.enabled, a.revoke.enabled, a.notices], [true, false, false, false, []]);
+    assert.deepEqual(
+      [a.trust.enabled, a.enable?.enabled, a.disable?.enabled, a.revoke.enabled, a.notices],
+      [true, false, false, false, []],
+    );
   });
 
   it('after the bundle becomes invalid: Trust and Enable disabled with the reason shown, no token, the error with file:line, the file diff (issue 10 #19)', async () => {
     await trustAndEnable();
     const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
-    fs.writeFileSync(toml, `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`);
+    fs.writeFileSync(
+      toml,
+      `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`,
+    );
     const m = model();
     assert.equal(m.header.decision, 'rejected');
-    assert.deepEqual(m.header.reasons.map((r) => r.code), ['manifest_invalid']);
+    assert.deepEqual(
+      m.header.reasons.map((r) => r.code),
+      ['manifest_invalid'],
+    );
     assert.deepEqual([m.header.trust, m.header.enabled], ['capabilities-changed', true]);
-    const refusal = /^Plugin bundle `tools` is invalid: .+ \(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
+    const refusal =
+      /^Plugin bundle `tools` is invalid: .+ \(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled], [false, false]);
     assert.match(m.actions.trust.why ?? '', refusal);
     assert.match(m.actions.enable?.why ?? '', refusal);
     assert.equal(m.actions.notices.length, 1);
     assert.match(m.actions.notices[0] ?? '', refusal);
-    assert.deepEqual([m.actions.disable?.enabled, m.actions.revoke.enabled], [true, true], 'reducing what runs stays possible');
+    assert.deepEqual(
+      [m.actions.disable?.enabled, m.actions.revoke.enabled],
+      [true, true],
+      'reducing what runs stays possible',
+    );
     assert.equal(m.hashes.codewhaleCommand, null);
-    assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.code === 'codewhale.mcp.url-query' && /plugin\.toml:\d+$/.test(d.where)));
-    assert.deepEqual(m.changes?.files.map((x) => [x.path.text, x.change]), [['plugin.toml', 'modified']]);
+    assert.ok(
+      m.diagnostics.some(
+        (d) => d.severity === 'error' && d.code === 'codewhale.mcp.url-query' && /plugin\.toml:\d+$/.test(d.where),
+      ),
+    );
+    assert.deepEqual(
+      m.changes?.files.map((x) => [x.path.text, x.change]),
+      [['plugin.toml', 'modified']],
+    );
     assert.ok(m.changes?.files[0]?.diff.some((l) => l.kind === 'add' && l.text.text === '+[mcp_servers.evil]'));
   });
 
   it('when the manifest no longer loads: capabilities unknown, no capability hash or token, files still hashed', async () => {
     await trustAndEnable();
-    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'schema_version = 1\n[plugin\nname = "tools"\n');
+    fs.writeFileSync(
+      f.path('ws/.codewhale/plugins/tools/plugin.toml'),
+      'schema_version = 1\n[plugin\nname = "tools"\n',
+    );
     const m = model();
     assert.equal(m.capabilitiesUnknown, CAPABILITIES_UNKNOWN);
     assert.deepEqual([m.hashes.capability, m.hashes.token], [null, null]);
     assert.match(m.hashes.content ?? '', /^[0-9a-f]{64}$/);
-    assert.deepEqual(m.files.map((x) => x.path.text), ['plugin.toml', 'server.js', 'skills/a/SKILL.md']);
-    assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled], [false, false, true, true]);
+    assert.deepEqual(
+      m.files.map((x) => x.path.text),
+      ['plugin.toml', 'server.js', 'skills/a/SKILL.md'],
+    );
+    assert.deepEqual(
+      [m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled],
+      [false, false, true, true],
+    );
     assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.where.endsWith('plugin.toml:2')));
   });
 
@@ -163,14 +243,22 @@ describe('the review panel view model', () => {
     const r = review(byName(s, 'pk'), { store });
     assert.ok(r.ok);
     const m = reviewViewModel(r.value, s, false);
-    assert.deepEqual([m.header.decision, m.header.reasons.map((x) => x.code), m.header.enabled, m.header.loadedUnreviewed], ['registered', ['loaded_unreviewed', 'not_reviewed'], null, true]);
+    assert.deepEqual(
+      [m.header.decision, m.header.reasons.map((x) => x.code), m.header.enabled, m.header.loadedUnreviewed],
+      ['registered', ['loaded_unreviewed', 'not_reviewed'], null, true],
+    );
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable, m.actions.disable], [true, null, null]);
-    assert.deepEqual(m.actions.notices, ['Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.']);
+    assert.deepEqual(m.actions.notices, [
+      'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
+    ]);
   });
 
   it('in Restricted Mode with nothing to disable or revoke, the notice does not offer them', () => {
     const m = model(false);
-    assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled], [false, false, false, false]);
+    assert.deepEqual(
+      [m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled],
+      [false, false, false, false],
+    );
     assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE_NOTHING_TO_REDUCE]);
   });
 
@@ -179,21 +267,59 @@ describe('the review panel view model', () => {
       const first = model();
       assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token as string, { store })).ok);
       const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
-      fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('args = ["server.js", "--mode=worker"]', 'args = ["server.js", "--mode=write", "--all"]'));
+      fs.writeFileSync(
+        toml,
+        fs
+          .readFileSync(toml, 'utf8')
+          .replace('args = ["server.js", "--mode=worker"]', 'args = ["server.js", "--mode=write", "--all"]'),
+      );
       const s = snap();
       const r = review(byName(s, 'tools'), { store });
       assert.ok(r.ok);
       const at = Date.parse(r.value.receipt?.reviewedAt ?? '');
       const m = reviewViewModel(r.value, s, false, true, new Date(at + 3 * 3600 * 1000 + 5000));
-      assert.deepEqual(m.changes?.capabilities.map((c) => c.summary.text), ['changed arguments of MCP server `local`: ["server.js", "--mode=worker"] → ["server.js", "--mode=write", "--all"]']);
-      assert.deepEqual([m.changes?.capabilities[0]?.argv?.before.map((a) => a.text), m.changes?.capabilities[0]?.argv?.after.map((a) => a.text)], [['server.js', '--mode=worker'], ['server.js', '--mode=write', '--all']]);
+      assert.deepEqual(
+        m.changes?.capabilities.map((c) => c.summary.text),
+        [
+          'changed arguments of MCP server `local`: ["server.js", "--mode=worker"] → ["server.js", "--mode=write", "--all"]',
+        ],
+      );
+      assert.deepEqual(
+        [
+          m.changes?.capabilities[0]?.argv?.before.map((a) => a.text),
+          m.changes?.capabilities[0]?.argv?.after.map((a) => a.text),
+        ],
+        [
+          ['server.js', '--mode=worker'],
+          ['server.js', '--mode=write', '--all'],
+        ],
+      );
       assert.equal(m.changes?.reviewedAgo, 'reviewed 3 hours ago');
       assert.equal(m.changes?.reviewedAt, r.value.receipt?.reviewedAt, 'the exact time, for the tooltip');
     });
 
     it('says how long ago in whole units', () => {
       const now = new Date('2026-12-01T12:00:00Z');
-      assert.deepEqual(['2026-12-01T11:59:30Z', '2026-12-01T11:59:00Z', '2026-12-01T09:00:00Z', '2026-11-30T12:00:00Z', '2026-11-17T12:00:00Z', '2026-12-01T13:00:00Z', 'nonsense'].map((t) => relativeTime(t, now)), ['just now', '1 minute ago', '3 hours ago', '1 day ago', '2 weeks ago', 'in the future (check the clock)', 'at an unknown time']);
+      assert.deepEqual(
+        [
+          '2026-12-01T11:59:30Z',
+          '2026-12-01T11:59:00Z',
+          '2026-12-01T09:00:00Z',
+          '2026-11-30T12:00:00Z',
+          '2026-11-17T12:00:00Z',
+          '2026-12-01T13:00:00Z',
+          'nonsense',
+        ].map((t) => relativeTime(t, now)),
+        [
+          'just now',
+          '1 minute ago',
+          '3 hours ago',
+          '1 day ago',
+          '2 weeks ago',
+          'in the future (check the clock)',
+          'at an unknown time',
+        ],
+      );
     });
 
     it('lists each hook with where it runs, the files it runs and whether trust covers them, and when Rivumi runs them', () => {
@@ -205,9 +331,15 @@ describe('the review panel view model', () => {
       const m = reviewViewModel(r.value, s, false);
       const [h] = m.capabilities.hooks;
       assert.equal(h?.cwd, 'workspace folder');
-      assert.deepEqual(h?.files.map((x) => [x.path.text, x.covered]), [['scripts/guard.py', true]]);
+      assert.deepEqual(
+        h?.files.map((x) => [x.path.text, x.covered]),
+        [['scripts/guard.py', true]],
+      );
       assert.match(h?.files[0]?.note ?? '', /^covered/);
-      assert.equal(m.capabilities.hooksWhen, 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.');
+      assert.equal(
+        m.capabilities.hooksWhen,
+        'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.',
+      );
     });
 
     it('marks a hook file that trust cannot cover as not covered', () => {
@@ -218,46 +350,93 @@ describe('the review panel view model', () => {
       const r = review(byName(s, 'hooks.json'), { store });
       assert.ok(r.ok);
       const [h] = reviewViewModel(r.value, s, false).capabilities.hooks;
-      assert.deepEqual(h?.files.map((x) => [x.path.text, x.covered]), [['link.sh', false]]);
+      assert.deepEqual(
+        h?.files.map((x) => [x.path.text, x.covered]),
+        [['link.sh', false]],
+      );
       assert.match(h?.files[0]?.note ?? '', /^not covered: /);
     });
 
-    it('carries each skill\'s and command\'s body, lines kept and hidden characters marked', () => {
-      f.write('ws/.codewhale/plugins/tools/skills/a/SKILL.md', '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>\u202e now.\n');
+    it("carries each skill's and command's body, lines kept and hidden characters marked", () => {
+      f.write(
+        'ws/.codewhale/plugins/tools/skills/a/SKILL.md',
+        '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>\u202e now.\n',
+      );
       f.write('ws/.codewhale/plugins/tools/commands/fix.md', 'Fix it.\n');
       const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
-      fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('[skills]\npath = "skills"\n', '[skills]\npath = "skills"\n[commands]\npath = "commands"\n'));
+      fs.writeFileSync(
+        toml,
+        fs
+          .readFileSync(toml, 'utf8')
+          .replace('[skills]\npath = "skills"\n', '[skills]\npath = "skills"\n[commands]\npath = "commands"\n'),
+      );
       const m = model();
       const body = m.capabilities.skills[0]?.body;
       assert.equal(body?.text, '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>⟦U+202E⟧ now.\n');
       assert.equal(body?.hidden, true);
-      assert.deepEqual(m.capabilities.commands.map((c) => [c.name.text, c.body?.text]), [['fix', 'Fix it.\n']]);
+      assert.deepEqual(
+        m.capabilities.commands.map((c) => [c.name.text, c.body?.text]),
+        [['fix', 'Fix it.\n']],
+      );
     });
 
     it('says per component and MCP server whether it will be active; no "configured on" while the bundle is not active', async () => {
       const off = model();
-      assert.deepEqual(off.capabilities.components.map((c) => [c.kind, c.active, c.activity]), [['skills', false, 'not active: the bundle is not trusted and enabled']]);
-      assert.deepEqual(off.capabilities.mcp.map((x) => [x.state.tone, x.state.text]), [['muted', 'not started: the bundle is not trusted and enabled'], ['muted', 'not started: the bundle is not trusted and enabled']]);
+      assert.deepEqual(
+        off.capabilities.components.map((c) => [c.kind, c.active, c.activity]),
+        [['skills', false, 'not active: the bundle is not trusted and enabled']],
+      );
+      assert.deepEqual(
+        off.capabilities.mcp.map((x) => [x.state.tone, x.state.text]),
+        [
+          ['muted', 'not started: the bundle is not trusted and enabled'],
+          ['muted', 'not started: the bundle is not trusted and enabled'],
+        ],
+      );
       await trustAndEnable();
       const on = model();
-      assert.deepEqual(on.capabilities.components.map((c) => [c.active, c.activity]), [[true, 'active: the agent loads it']]);
-      assert.deepEqual(on.capabilities.mcp.map((x) => x.state.text), ['configured on', 'configured on']);
+      assert.deepEqual(
+        on.capabilities.components.map((c) => [c.active, c.activity]),
+        [[true, 'active: the agent loads it']],
+      );
+      assert.deepEqual(
+        on.capabilities.mcp.map((x) => x.state.text),
+        ['configured on', 'configured on'],
+      );
       fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), '// changed\n');
       const changed = model();
-      assert.deepEqual([changed.header.enabled, changed.capabilities.mcp[0]?.state.text, changed.capabilities.components[0]?.activity], [true, 'not started: the bundle changed since your review', 'not active: the bundle changed since your review']);
+      assert.deepEqual(
+        [changed.header.enabled, changed.capabilities.mcp[0]?.state.text, changed.capabilities.components[0]?.activity],
+        [true, 'not started: the bundle changed since your review', 'not active: the bundle changed since your review'],
+      );
       const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
-      fs.writeFileSync(toml, `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`);
+      fs.writeFileSync(
+        toml,
+        `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`,
+      );
       const rejected = model();
       assert.equal(rejected.header.decision, 'rejected');
-      assert.ok(rejected.capabilities.mcp.every((x) => x.state.tone !== 'on'), 'no green pill on a rejected bundle');
+      assert.ok(
+        rejected.capabilities.mcp.every((x) => x.state.tone !== 'on'),
+        'no green pill on a rejected bundle',
+      );
     });
 
     it('lists what trust lets run for the confirmation: commands, remote servers, hosts', () => {
       const s = snap();
       const r = review(byName(s, 'tools'), { store });
       assert.ok(r.ok);
-      assert.deepEqual(trustEssentials(r.value), ['Commands it will run:', '  • node server.js --mode=worker  (MCP server local)', 'Remote MCP servers:', '  • remote → https://api.example.com/mcp', 'Network hosts:', '  • api.example.com']);
-      assert.deepEqual(trustEssentials({ capabilities: {} }), ['It runs no commands and declares no MCP servers, hooks or network hosts.']);
+      assert.deepEqual(trustEssentials(r.value), [
+        'Commands it will run:',
+        '  • node server.js --mode=worker  (MCP server local)',
+        'Remote MCP servers:',
+        '  • remote → https://api.example.com/mcp',
+        'Network hosts:',
+        '  • api.example.com',
+      ]);
+      assert.deepEqual(trustEssentials({ capabilities: {} }), [
+        'It runs no commands and declares no MCP servers, hooks or network hosts.',
+      ]);
     });
   });
 });

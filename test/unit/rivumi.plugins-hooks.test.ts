@@ -11,14 +11,24 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
 
   describe('hooks', () => {
     it('keeps argv, tool filters and compact commands (upstream test 4)', () => {
-      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['python', 'hook.py'], timeout_seconds: 2, tools: ['read_file'] }], pre_compact: [{ command: ['python', 'compact.py'] }], post_compact: [{ command: ['python', 'compact-done.py'] }] }));
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({
+          pre_tool_use: [{ command: ['python', 'hook.py'], timeout_seconds: 2, tools: ['read_file'] }],
+          pre_compact: [{ command: ['python', 'compact.py'] }],
+          post_compact: [{ command: ['python', 'compact-done.py'] }],
+        }),
+      );
       const p = loadRivumiProject(f.path('ws'));
       const hooks = p.hooksFile?.hooks ?? [];
-      assert.deepEqual(hooks.map((h) => [h.event, h.argv, h.tools, h.timeoutSeconds]), [
-        ['pre_tool_use', ['python', 'hook.py'], ['read_file'], 2],
-        ['pre_compact', ['python', 'compact.py'], ['*'], 5],
-        ['post_compact', ['python', 'compact-done.py'], ['*'], 5],
-      ]);
+      assert.deepEqual(
+        hooks.map((h) => [h.event, h.argv, h.tools, h.timeoutSeconds]),
+        [
+          ['pre_tool_use', ['python', 'hook.py'], ['read_file'], 2],
+          ['pre_compact', ['python', 'compact.py'], ['*'], 5],
+          ['post_compact', ['python', 'compact-done.py'], ['*'], 5],
+        ],
+      );
     });
 
     it('needs RIVUMI_ENABLE_PROJECT_HOOKS exactly 1 (upstream test 5)', () => {
@@ -38,22 +48,58 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
     });
 
     it('refuses a timeout above 30 and extra keys, pointing at the field', () => {
-      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['a'], timeout_seconds: 31 }, { command: ['b'], env: {} }] }));
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({
+          pre_tool_use: [
+            { command: ['a'], timeout_seconds: 31 },
+            { command: ['b'], env: {} },
+          ],
+        }),
+      );
       const s = index([f.path('ws')]);
       assert.equal(byName(s, 'hooks.json').decision, 'rejected');
-      assert.deepEqual(messages(s).filter((m) => !m.startsWith('Rivumi aborts')), ['project hook config is invalid: pre_tool_use.0.timeout_seconds: Input should be less than or equal to 30', 'project hook config is invalid: pre_tool_use.1.env: Extra inputs are not permitted']);
+      assert.deepEqual(
+        messages(s).filter((m) => !m.startsWith('Rivumi aborts')),
+        [
+          'project hook config is invalid: pre_tool_use.0.timeout_seconds: Input should be less than or equal to 30',
+          'project hook config is invalid: pre_tool_use.1.env: Extra inputs are not permitted',
+        ],
+      );
       const envDiag = s.diagnostics.find((d) => d.message.endsWith('Extra inputs are not permitted'));
       assert.deepEqual(envDiag?.range, { start: { line: 12, character: 6 }, end: { line: 12, character: 11 } });
     });
 
     it('coerces laxly: "2" is 2 seconds and true is 1', () => {
-      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['a'], timeout_seconds: '2' }, { command: ['b'], timeout_seconds: true }] }));
-      assert.deepEqual(loadRivumiProject(f.path('ws')).hooksFile?.hooks.map((h) => h.timeoutSeconds), [2, 1]);
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({
+          pre_tool_use: [
+            { command: ['a'], timeout_seconds: '2' },
+            { command: ['b'], timeout_seconds: true },
+          ],
+        }),
+      );
+      assert.deepEqual(
+        loadRivumiProject(f.path('ws')).hooksFile?.hooks.map((h) => h.timeoutSeconds),
+        [2, 1],
+      );
     });
 
     it('accepts tools [] (never matches) and strips and deduplicates tools', () => {
-      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['a'], tools: [] }, { command: ['b'], tools: [' x ', 'x', 'y'] }] }));
-      assert.deepEqual(loadRivumiProject(f.path('ws')).hooksFile?.hooks.map((h) => h.tools), [[], ['x', 'y']]);
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({
+          pre_tool_use: [
+            { command: ['a'], tools: [] },
+            { command: ['b'], tools: [' x ', 'x', 'y'] },
+          ],
+        }),
+      );
+      assert.deepEqual(
+        loadRivumiProject(f.path('ws')).hooksFile?.hooks.map((h) => h.tools),
+        [[], ['x', 'y']],
+      );
     });
 
     it('refuses a plain string command, never splitting it', () => {
@@ -62,15 +108,24 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
     });
 
     it('accepts hooks.json with a BOM or in UTF-16', () => {
-      f.write('ws/.rivumi/hooks.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"pre_compact":[{"command":["a"]}]}')]));
+      f.write(
+        'ws/.rivumi/hooks.json',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"pre_compact":[{"command":["a"]}]}')]),
+      );
       assert.deepEqual(index([f.path('ws')]).diagnostics, []);
-      f.write('ws/.rivumi/hooks.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"pre_compact":[{"command":["a"]}]}', 'utf16le')]));
+      f.write(
+        'ws/.rivumi/hooks.json',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"pre_compact":[{"command":["a"]}]}', 'utf16le')]),
+      );
       assert.deepEqual(index([f.path('ws')]).diagnostics, []);
     });
 
     it('refuses null for an event, an unknown event and a non-object', () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_tool_use": null, "on_save": []}');
-      assert.deepEqual(messages(index([f.path('ws')])), ['project hook config is invalid: on_save: Extra inputs are not permitted', 'project hook config is invalid: pre_tool_use: Input should be a valid tuple']);
+      assert.deepEqual(messages(index([f.path('ws')])), [
+        'project hook config is invalid: on_save: Extra inputs are not permitted',
+        'project hook config is invalid: pre_tool_use: Input should be a valid tuple',
+      ]);
       f.write('ws/.rivumi/hooks.json', '[]');
       assert.deepEqual(messages(index([f.path('ws')])), ['project hook config must be a JSON object']);
     });
@@ -92,7 +147,10 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       const b = byName(index([f.path('ws')]), 'hooks.json');
       assert.notEqual(a.contentHash, b.contentHash);
       assert.equal(a.capabilityHash, b.capabilityHash);
-      assert.deepEqual(a.detail.files?.map((x) => x.path), ['.rivumi/hooks.json', 'scripts/hook.py']);
+      assert.deepEqual(
+        a.detail.files?.map((x) => x.path),
+        ['.rivumi/hooks.json', 'scripts/hook.py'],
+      );
     });
   });
 
@@ -100,13 +158,22 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
     const local = {
       name: 'local',
       description: 'Local review plugin',
-      discovery: { keywords: ['review', 'risk'], homepage: 'https://example.com/rivumi/review', repository: 'https://example.com/rivumi/review.git', license: 'MIT', author: 'Rivumi' },
+      discovery: {
+        keywords: ['review', 'risk'],
+        homepage: 'https://example.com/rivumi/review',
+        repository: 'https://example.com/rivumi/review.git',
+        license: 'MIT',
+        author: 'Rivumi',
+      },
       skills: [{ path: 'review.md' }],
       hooks: { pre_tool_use: [{ command: ['python', 'hook.py'], tools: ['read_file'] }] },
     };
 
     it('loads a plugin with discovery fields, a namespaced skill and a hook (upstream test 8)', () => {
-      f.write('ws/.rivumi/plugins/review.md', '---\nname: review\ndescription: Packaged review\n---\nCheck packaged risks.');
+      f.write(
+        'ws/.rivumi/plugins/review.md',
+        '---\nname: review\ndescription: Packaged review\n---\nCheck packaged risks.',
+      );
       f.write('ws/.rivumi/plugins/local.json', json(local));
       const p = loadRivumiProject(f.path('ws'));
       const plugin = p.plugins[0];
@@ -114,11 +181,20 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.deepEqual(plugin?.discovery, local.discovery);
       assert.equal(plugin?.skills[0]?.qualifiedName, 'local.review');
       assert.equal(plugin?.skills[0]?.body, 'Check packaged risks.');
-      assert.deepEqual(plugin?.hooks.map((h) => [h.argv, h.tools]), [[['python', 'hook.py'], ['read_file']]]);
+      assert.deepEqual(
+        plugin?.hooks.map((h) => [h.argv, h.tools]),
+        [[['python', 'hook.py'], ['read_file']]],
+      );
       const s = index([f.path('ws')]);
       // Rivumi loads it whatever Skillgate's trust says (decisions.md): a loaded, unreviewed risk.
-      assert.deepEqual([byName(s, 'local').decision, byName(s, 'local').reasons], ['registered', ['loaded_unreviewed', 'not_reviewed']]);
-      assert.deepEqual([byName(s, 'local.review').decision, byName(s, 'local.review').reasons], ['registered', ['loaded_unreviewed', 'not_reviewed']]);
+      assert.deepEqual(
+        [byName(s, 'local').decision, byName(s, 'local').reasons],
+        ['registered', ['loaded_unreviewed', 'not_reviewed']],
+      );
+      assert.deepEqual(
+        [byName(s, 'local.review').decision, byName(s, 'local.review').reasons],
+        ['registered', ['loaded_unreviewed', 'not_reviewed']],
+      );
       assert.match(byName(s, 'local').contentHash ?? '', /^[0-9a-f]{64}$/);
     });
 
@@ -130,9 +206,15 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
     });
 
     it('refuses duplicate keywords and a file: homepage (upstream test 10)', () => {
-      f.write('ws/.rivumi/plugins/k.json', json({ name: 'k', discovery: { keywords: ['review', 'review'], homepage: 'file:///tmp/plugin' } }));
+      f.write(
+        'ws/.rivumi/plugins/k.json',
+        json({ name: 'k', discovery: { keywords: ['review', 'review'], homepage: 'file:///tmp/plugin' } }),
+      );
       const m = messages(index([f.path('ws')]));
-      assert.ok(m.every((x) => x.startsWith('project plugin manifest is invalid: k.json: ')), m.join('\n'));
+      assert.ok(
+        m.every((x) => x.startsWith('project plugin manifest is invalid: k.json: ')),
+        m.join('\n'),
+      );
       assert.ok(m.some((x) => x.includes('plugin discovery keywords cannot contain duplicates')));
       assert.ok(m.some((x) => x.includes('plugin discovery URL must be http(s)')));
     });
@@ -144,7 +226,9 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
 
     it('accepts NaN as JSON like Python does, then fails the schema', () => {
       f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","description":NaN}');
-      assert.deepEqual(messages(index([f.path('ws')])), ['project plugin manifest is invalid: pk.json: description: Input should be a valid string']);
+      assert.deepEqual(messages(index([f.path('ws')])), [
+        'project plugin manifest is invalid: pk.json: description: Input should be a valid string',
+      ]);
     });
 
     it('defaults the name to the stem only when the key is absent', () => {
@@ -167,10 +251,16 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
     it('yields two pk.x skills for a path listed twice, and pk.a / other.a for a shared file', () => {
       f.write('ws/.rivumi/plugins/x.md', 'body');
       f.write('ws/.rivumi/plugins/a.md', 'body');
-      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', skills: [{ path: 'x.md' }, { path: 'x.md' }, { path: 'a.md' }] }));
+      f.write(
+        'ws/.rivumi/plugins/pk.json',
+        json({ name: 'pk', skills: [{ path: 'x.md' }, { path: 'x.md' }, { path: 'a.md' }] }),
+      );
       f.write('ws/.rivumi/plugins/other.json', json({ name: 'other', skills: [{ path: 'a.md' }] }));
       const p = loadRivumiProject(f.path('ws'));
-      assert.deepEqual(p.plugins.flatMap((x) => x.skills.map((s) => s.qualifiedName)), ['other.a', 'pk.x', 'pk.x', 'pk.a']);
+      assert.deepEqual(
+        p.plugins.flatMap((x) => x.skills.map((s) => s.qualifiedName)),
+        ['other.a', 'pk.x', 'pk.x', 'pk.a'],
+      );
     });
 
     it('lets a plugin file symlink into the repository pass stage 2, then fails the skill load', () => {
@@ -205,12 +295,21 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       f.write('ws/.rivumi/plugins/b.json', json({ name: 'b', hooks: { pre_tool_use: [{ command: ['b'] }] } }));
       f.write('ws/.rivumi/plugins/a.json', json({ name: 'a', hooks: { pre_tool_use: [{ command: ['a'] }] } }));
       const p = loadRivumiProject(f.path('ws'));
-      assert.deepEqual([...(p.hooksFile?.hooks ?? []), ...p.plugins.flatMap((x) => x.hooks)].map((h) => h.argv[0]), ['project', 'a', 'b']);
+      assert.deepEqual(
+        [...(p.hooksFile?.hooks ?? []), ...p.plugins.flatMap((x) => x.hooks)].map((h) => h.argv[0]),
+        ['project', 'a', 'b'],
+      );
     });
 
-    it('fails the hook load on 15 project + 2 plugin entries; the overflowing plugin\'s hooks are invalid, the rest aborted', () => {
-      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: Array.from({ length: 15 }, (_, i) => ({ command: [`p${i}`] })) }));
-      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_tool_use: [{ command: ['x'] }, { command: ['y'] }] } }));
+    it("fails the hook load on 15 project + 2 plugin entries; the overflowing plugin's hooks are invalid, the rest aborted", () => {
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({ pre_tool_use: Array.from({ length: 15 }, (_, i) => ({ command: [`p${i}`] })) }),
+      );
+      f.write(
+        'ws/.rivumi/plugins/pk.json',
+        json({ name: 'pk', hooks: { pre_tool_use: [{ command: ['x'] }, { command: ['y'] }] } }),
+      );
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(byName(s, 'pk.pre_tool_use.0').reasons, ['manifest_invalid']);
       assert.deepEqual(byName(s, 'pk.pre_tool_use.1').reasons, ['component_invalid']);
@@ -219,25 +318,38 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.ok(codes(s).includes('rivumi.hooks.too-many'));
     });
 
-    it('warns when the opt-in is set and a plugin\'s hooks are not trusted', () => {
+    it("warns when the opt-in is set and a plugin's hooks are not trusted", () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_compact: [{ command: ['true'] }] } }));
       assert.deepEqual(codes(index([f.path('ws')])), []);
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(codes(s), ['rivumi.hooks.opted-in-untrusted']);
-      assert.match(messages(s)[0] ?? '', /runs this plugin's 1 hook command\(s\) although the plugin is not reviewed in Skillgate: pre_compact: true$/);
+      assert.match(
+        messages(s)[0] ?? '',
+        /runs this plugin's 1 hook command\(s\) although the plugin is not reviewed in Skillgate: pre_compact: true$/,
+      );
     });
 
     it('refuses non-array plugin hook entries in the hook load only', () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', hooks: { pre_tool_use: { command: ['x'] } } }));
       const s = index([f.path('ws')]);
-      assert.deepEqual(s.diagnostics.map((d) => [d.severity, d.message]), [['warning', 'plugin hook entries must be arrays']]);
+      assert.deepEqual(
+        s.diagnostics.map((d) => [d.severity, d.message]),
+        [['warning', 'plugin hook entries must be arrays']],
+      );
       assert.deepEqual(byName(s, 'pk').reasons, ['loaded_unreviewed', 'not_reviewed']);
       const on = index([f.path('ws')], { rivumiHooksEnv: '1' });
-      assert.deepEqual(on.diagnostics.map((d) => [d.severity, d.message]), [['error', 'plugin hook entries must be arrays']]);
+      assert.deepEqual(
+        on.diagnostics.map((d) => [d.severity, d.message]),
+        [['error', 'plugin hook entries must be arrays']],
+      );
     });
 
     it('reads at most 16 manifests; the 17th is display only and never read', () => {
-      for (let i = 0; i < 17; i++) f.write(`ws/.rivumi/plugins/p${String(i).padStart(2, '0')}.json`, i === 16 ? '{broken' : json({ name: `p${i}` }));
+      for (let i = 0; i < 17; i++)
+        f.write(
+          `ws/.rivumi/plugins/p${String(i).padStart(2, '0')}.json`,
+          i === 16 ? '{broken' : json({ name: `p${i}` }),
+        );
       const s = index([f.path('ws')]);
       assert.deepEqual(byName(s, 'p16').reasons, ['plugin_limit_exceeded']);
       assert.deepEqual(codes(s), ['rivumi.plugin.not-loaded']);

@@ -13,11 +13,17 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
 
   describe('upstream tests', () => {
     it('loads review.md as the skill reviewer with its description, and renders it', () => {
-      f.write('ws/.rivumi/skills/review.md', '---\nname: reviewer\ndescription: Review patch risks.\n---\n# Review\n\nCheck regression risk before final output.\n');
+      f.write(
+        'ws/.rivumi/skills/review.md',
+        '---\nname: reviewer\ndescription: Review patch risks.\n---\n# Review\n\nCheck regression risk before final output.\n',
+      );
       const p = loadRivumiProject(f.path('ws'));
       assert.equal(p.skills.length, 1);
       const s = p.skills[0];
-      assert.deepEqual([s?.name, s?.description, s?.source], ['reviewer', 'Review patch risks.', '.rivumi/skills/review.md']);
+      assert.deepEqual(
+        [s?.name, s?.description, s?.source],
+        ['reviewer', 'Review patch risks.', '.rivumi/skills/review.md'],
+      );
       const text = renderSkillSection(p.skills);
       assert.ok(text.includes('Project skills from .rivumi/skills'));
       assert.ok(text.includes('Check regression risk'));
@@ -76,23 +82,37 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
       assert.deepEqual([a.name, a.body], ['a', '---\n---\nbody']);
       assert.deepEqual([ok('---\n\n---\nbody').name, ok('---\n\n---\nbody').body], ['a', 'body']);
     });
-    it('keeps the key unstripped: "name : x" is unsupported', () => fails('---\nname : x\n---\nb', "unsupported project skill frontmatter in 'a.md'"));
-    it('does no quote handling: name "x" is invalid', () => fails('---\nname: "x"\n---\nb', `invalid project skill name: '"x"'`));
+    it('keeps the key unstripped: "name : x" is unsupported', () =>
+      fails('---\nname : x\n---\nb', "unsupported project skill frontmatter in 'a.md'"));
+    it('does no quote handling: name "x" is invalid', () =>
+      fails('---\nname: "x"\n---\nb', `invalid project skill name: '"x"'`));
     it('lets the last duplicate key win', () => assert.equal(ok('---\nname: x\nname: y\n---\nb').name, 'y'));
-    it('uses the stem for empty name and description', () => assert.deepEqual([ok('---\nname:\ndescription:\n---\nb').name, ok('---\nname:\ndescription:\n---\nb').description], ['a', '']));
-    for (const [name, text] of [['no closing ---', '---\nname: x\nbody'], ['a closing "--- "', '---\nname: x\n--- \nbody'], ['a closing --- at end of file', '---\nname: x\n---']] as const) {
+    it('uses the stem for empty name and description', () =>
+      assert.deepEqual(
+        [ok('---\nname:\ndescription:\n---\nb').name, ok('---\nname:\ndescription:\n---\nb').description],
+        ['a', ''],
+      ));
+    for (const [name, text] of [
+      ['no closing ---', '---\nname: x\nbody'],
+      ['a closing "--- "', '---\nname: x\n--- \nbody'],
+      ['a closing --- at end of file', '---\nname: x\n---'],
+    ] as const) {
       it(`treats the whole text as body with ${name}`, () => {
         const r = ok(text);
         assert.equal(r.name, 'a');
       });
     }
-    it('refuses a blank body', () => fails('---\nname: x\n---\n   \n', 'project skill body cannot be blank or contain NUL: a.md'));
+    it('refuses a blank body', () =>
+      fails('---\nname: x\n---\n   \n', 'project skill body cannot be blank or contain NUL: a.md'));
     it('keeps colons in values', () => assert.equal(ok('---\ndescription: a: b\n---\nbody').description, 'a: b'));
-    it('refuses a # comment line', () => fails('---\n# comment\nname: x\n---\nb', "unsupported project skill frontmatter in 'a.md'"));
+    it('refuses a # comment line', () =>
+      fails('---\n# comment\nname: x\n---\nb', "unsupported project skill frontmatter in 'a.md'"));
     it('refuses a stem with a space', () => fails('body', "invalid project skill name: 'two words'", 'two words.md'));
     it('refuses a dot-file stem', () => fails('body', "invalid project skill name: '.h'", '.h.md'));
-    it('refuses NUL in front matter', () => fails('---\nname: x\u0000\n---\nb', 'project skill frontmatter contains NUL: a.md'));
-    it('refuses a description over 400 characters', () => fails(`---\ndescription: ${'d'.repeat(401)}\n---\nb`, 'project skill description exceeds 400 characters: a.md'));
+    it('refuses NUL in front matter', () =>
+      fails('---\nname: x\u0000\n---\nb', 'project skill frontmatter contains NUL: a.md'));
+    it('refuses a description over 400 characters', () =>
+      fails(`---\ndescription: ${'d'.repeat(401)}\n---\nb`, 'project skill description exceeds 400 characters: a.md'));
   });
 
   describe('files on disk (§3.2, §3.3)', () => {
@@ -112,7 +132,10 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
       f.write('ws/.rivumi/skills/a.md', 'x'.repeat(32768));
       f.write('ws/.rivumi/skills/b.md', 'x'.repeat(32769));
       const s = index([f.path('ws')]);
-      assert.deepEqual(messages(s).filter((m) => !m.startsWith('Rivumi aborts')), ['project skill exceeds 32768 bytes: b.md']);
+      assert.deepEqual(
+        messages(s).filter((m) => !m.startsWith('Rivumi aborts')),
+        ['project skill exceeds 32768 bytes: b.md'],
+      );
       assert.deepEqual(byName(s, 'a').reasons, ['load_aborted']);
     });
     it('loads the first 16 of 17 by name and never reads a malformed 17th', () => {
@@ -127,7 +150,10 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
     it('sorts by code point: .h.md < B.md < a.md', () => {
       for (const n of ['a.md', 'B.md', '.h.md']) f.write(`ws/.rivumi/skills/${n}`, 'body');
       const p = loadRivumiProject(f.path('ws'));
-      assert.deepEqual(p.skills.map((s) => s.source), ['.rivumi/skills/.h.md', '.rivumi/skills/B.md', '.rivumi/skills/a.md']);
+      assert.deepEqual(
+        p.skills.map((s) => s.source),
+        ['.rivumi/skills/.h.md', '.rivumi/skills/B.md', '.rivumi/skills/a.md'],
+      );
     });
     it('rejects a symlinked skills directory even when it points inside the repository', () => {
       f.write('ws/docs/x.md', 'body');
@@ -155,7 +181,10 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
       f.write('ws/.rivumi/skills/a.md', '---\nname: same\n---\nA');
       f.write('ws/.rivumi/skills/b.md', '---\nname: same\n---\nB');
       const s = index([f.path('ws')]);
-      assert.deepEqual(top(s).map((i) => i.decision), ['registered', 'registered']);
+      assert.deepEqual(
+        top(s).map((i) => i.decision),
+        ['registered', 'registered'],
+      );
       assert.deepEqual(codes(s), ['rivumi.skill.duplicate-name']);
     });
     it('warns when the rendered section is cut in the middle', () => {
@@ -180,12 +209,19 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
     it('returns short text unchanged', () => assert.equal(boundedText('abc', 10), 'abc'));
     const loaded = ['s0', 's1', 's3'].map((qualifiedName) => ({ qualifiedName }));
     it('lists every missing name in request order', () => {
-      assert.deepEqual(selectSkills(loaded, ['zz', 's1', 'yy']), { ok: false, message: 'unknown enabled skill: zz, yy' });
+      assert.deepEqual(selectSkills(loaded, ['zz', 's1', 'yy']), {
+        ok: false,
+        message: 'unknown enabled skill: zz, yy',
+      });
     });
     it('drops blanks and keeps request order', () => {
       const r = selectSkills(loaded, ['s3', '', 's0']);
       assert.deepEqual(r.ok && r.skills.map((s) => s.qualifiedName), ['s3', 's0']);
     });
-    it('refuses duplicates after stripping', () => assert.deepEqual(selectSkills(loaded, ['s0', ' s0 ']), { ok: false, message: 'enabled_skills cannot contain duplicates' }));
+    it('refuses duplicates after stripping', () =>
+      assert.deepEqual(selectSkills(loaded, ['s0', ' s0 ']), {
+        ok: false,
+        message: 'enabled_skills cannot contain duplicates',
+      }));
   });
 });

@@ -3,7 +3,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
-type Schema = { description?: string; properties?: Record<string, Schema>; additionalProperties?: boolean | Schema; items?: Schema; required?: string[]; anyOf?: Schema[] };
+type Schema = {
+  description?: string;
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  required?: string[];
+  anyOf?: Schema[];
+};
 const read = (rel: string): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, rel), 'utf8'));
 const pkg = read('package.json') as { contributes: { jsonValidation: { fileMatch: string[]; url: string }[] } };
 
@@ -18,7 +25,7 @@ function properties(s: Schema, at = ''): [string, Schema][] {
 
 /** Issue 14 item 8: the schemas Skillgate knows, contributed for completion and hover offline. */
 describe('the contributed JSON schemas', () => {
-  it('associates Codewhale\'s plugin.json, mcp.json and kimi.plugin.json and Rivumi\'s hooks.json and plugin manifests', () => {
+  it("associates Codewhale's plugin.json, mcp.json and kimi.plugin.json and Rivumi's hooks.json and plugin manifests", () => {
     assert.deepEqual(
       pkg.contributes.jsonValidation.map((v) => [v.fileMatch, v.url]),
       [
@@ -35,7 +42,9 @@ describe('the contributed JSON schemas', () => {
     for (const { url } of pkg.contributes.jsonValidation) {
       const schema = read(url) as Schema;
       assert.ok(schema.description, url);
-      const bare = properties(schema).filter(([, s]) => !s.description).map(([p]) => p);
+      const bare = properties(schema)
+        .filter(([, s]) => !s.description)
+        .map(([p]) => p);
       assert.deepEqual(bare, [], url);
     }
   });
@@ -44,16 +53,24 @@ describe('the contributed JSON schemas', () => {
     assert.deepEqual((read('media/schemas/plugin.json') as Schema).required, ['$schema', 'name']);
     assert.deepEqual((read('media/schemas/mcp.json') as Schema).required, ['mcpServers']);
     const hooks = read('media/schemas/rivumi-hooks.json') as Schema;
-    assert.deepEqual(Object.keys(hooks.properties ?? {}), ['pre_tool_use', 'post_tool_use', 'approval_request', 'pre_compact', 'post_compact']);
+    assert.deepEqual(Object.keys(hooks.properties ?? {}), [
+      'pre_tool_use',
+      'post_tool_use',
+      'approval_request',
+      'pre_compact',
+      'post_compact',
+    ]);
     assert.equal(hooks.additionalProperties, false);
     assert.deepEqual(hooks.properties?.['pre_tool_use']?.items?.required, ['command']);
   });
 
-  it('knows every key of the demo workspace\'s manifests', () => {
+  it("knows every key of the demo workspace's manifests", () => {
     const known = (schema: Schema, value: unknown, at: string): void => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
       for (const [k, v] of Object.entries(value)) {
-        const sub = schema.properties?.[k] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+        const sub =
+          schema.properties?.[k] ??
+          (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
         assert.ok(sub, `${at}.${k}`);
         known(sub, v, `${at}.${k}`);
       }
@@ -61,6 +78,10 @@ describe('the contributed JSON schemas', () => {
     const demo = 'examples/demo-workspace/.codewhale/plugins/repo-tools';
     known(read('media/schemas/plugin.json') as Schema, read(`${demo}/plugin.json`), 'plugin.json');
     known(read('media/schemas/mcp.json') as Schema, read(`${demo}/mcp.json`), 'mcp.json');
-    known(read('media/schemas/rivumi-hooks.json') as Schema, read('examples/demo-workspace/.rivumi/hooks.json'), 'hooks.json');
+    known(
+      read('media/schemas/rivumi-hooks.json') as Schema,
+      read('examples/demo-workspace/.rivumi/hooks.json'),
+      'hooks.json',
+    );
   });
 });

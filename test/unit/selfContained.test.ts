@@ -18,9 +18,17 @@ function files(dir: string): string[] {
  * its copy in `test/fixtures/corpus`.
  */
 describe('tests need nothing outside the repository', () => {
-  it('no test, test helper or script reads the specs\' folder beside the repository or this machine\'s /work', () => {
+  it("no test, test helper or script reads the specs' folder beside the repository or this machine's /work", () => {
     const outside = new RegExp(['\\.\\./shared\\b', '[\'"`]/work/'].join('|'));
-    const offenders = [...files(path.join(ROOT, 'test')), ...files(path.join(ROOT, 'scripts')), path.join(ROOT, 'package.json'), ...fs.readdirSync(ROOT).filter((n) => n.startsWith('.mocharc')).map((n) => path.join(ROOT, n))]
+    const offenders = [
+      ...files(path.join(ROOT, 'test')),
+      ...files(path.join(ROOT, 'scripts')),
+      path.join(ROOT, 'package.json'),
+      ...fs
+        .readdirSync(ROOT)
+        .filter((n) => n.startsWith('.mocharc'))
+        .map((n) => path.join(ROOT, n)),
+    ]
       .filter((p) => outside.test(fs.readFileSync(p, 'utf8')))
       .map((p) => path.relative(ROOT, p));
     assert.deepEqual(offenders, []);
@@ -28,7 +36,10 @@ describe('tests need nothing outside the repository', () => {
 
   it('the corpus is in the repository, with its README (the provenance table)', () => {
     const corpus = path.join(ROOT, 'test/fixtures/corpus');
-    assert.match(fs.readFileSync(path.join(corpus, 'README.md'), 'utf8'), /\| Folder \| Upstream project and path \(revision\) \|/);
+    assert.match(
+      fs.readFileSync(path.join(corpus, 'README.md'), 'utf8'),
+      /\| Folder \| Upstream project and path \(revision\) \|/,
+    );
     assert.ok(fs.readdirSync(path.join(corpus, 'codewhale')).length > 20);
   });
 });

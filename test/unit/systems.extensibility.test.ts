@@ -32,12 +32,19 @@ describe('a new agent system needs nothing outside its folder', () => {
   const cli = async (...args: string[]) => {
     let out = '';
     let err = '';
-    const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env: { SKILLGATE_STATE_DIR: f.path('state') }, cwd: f.path('ws') });
+    const code = await run(args, {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { SKILLGATE_STATE_DIR: f.path('state') },
+      cwd: f.path('ws'),
+    });
     return { code, out, err };
   };
 
   it('lists its items with their decisions (list --json, list)', async () => {
-    const doc = JSON.parse((await cli('list', '--json', '--no-user')).out) as { items: { system: string; name: string; decision: string; reasons: string[] }[] };
+    const doc = JSON.parse((await cli('list', '--json', '--no-user')).out) as {
+      items: { system: string; name: string; decision: string; reasons: string[] }[];
+    };
     const toy = doc.items.filter((i) => i.system === TOY_ID).map((i) => [i.name, i.decision, i.reasons[0]]);
     assert.deepEqual(toy, [
       ['empty', 'rejected', 'skill_invalid'],
@@ -47,12 +54,16 @@ describe('a new agent system needs nothing outside its folder', () => {
   });
 
   it('reports its diagnostics (validate --json, SARIF)', async () => {
-    const doc = JSON.parse((await cli('validate', '--json', '--no-user')).out) as { diagnostics: { code: string; message: string }[] };
+    const doc = JSON.parse((await cli('validate', '--json', '--no-user')).out) as {
+      diagnostics: { code: string; message: string }[];
+    };
     assert.deepEqual(
       doc.diagnostics.filter((d) => d.code.startsWith('toy.')).map((d) => d.message),
       ['a toy skill may not be empty'],
     );
-    const sarif = JSON.parse((await cli('validate', '--format', 'sarif', '--no-user')).out) as { runs: { results: { ruleId: string }[] }[] };
+    const sarif = JSON.parse((await cli('validate', '--format', 'sarif', '--no-user')).out) as {
+      runs: { results: { ruleId: string }[] }[];
+    };
     assert.ok(sarif.runs[0]?.results.some((r) => r.ruleId === 'toy.empty'));
   });
 
@@ -67,18 +78,25 @@ describe('a new agent system needs nothing outside its folder', () => {
     const failing = await cli('check', '--no-user');
     assert.equal(failing.code, 1);
     assert.match(failing.err + failing.out, /toy skill hello/);
-    const token = (JSON.parse((await cli('list', '--json', '--no-user')).out) as { items: { name: string; reviewToken: string }[] }).items.find((i) => i.name === 'hello')?.reviewToken as string;
+    const token = (
+      JSON.parse((await cli('list', '--json', '--no-user')).out) as { items: { name: string; reviewToken: string }[] }
+    ).items.find((i) => i.name === 'hello')?.reviewToken as string;
     const trusted = await cli('trust', 'hello', token, '--no-user');
     assert.equal(trusted.code, 0, trusted.err);
-    const after = JSON.parse((await cli('list', '--json', '--no-user')).out) as { items: { name: string; trust: string; reasons: string[] }[] };
-    assert.deepEqual(after.items.filter((i) => i.name === 'hello').map((i) => [i.trust, i.reasons[0]]), [['trusted', 'active']]);
+    const after = JSON.parse((await cli('list', '--json', '--no-user')).out) as {
+      items: { name: string; trust: string; reasons: string[] }[];
+    };
+    assert.deepEqual(
+      after.items.filter((i) => i.name === 'hello').map((i) => [i.trust, i.reasons[0]]),
+      [['trusted', 'active']],
+    );
     // What is left failing is the empty one, which is invalid.
     const still = await cli('check', '--no-user');
     assert.doesNotMatch(still.err + still.out, /toy skill hello/);
     assert.match(still.err + still.out, /toy skill empty/);
   });
 
-  it('reviews a unit with its contract in the agent\'s terms (review, and the panel\'s view model)', async () => {
+  it("reviews a unit with its contract in the agent's terms (review, and the panel's view model)", async () => {
     const r = await cli('review', 'hello', '--no-user');
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^Toy contract:\n {2}greets {2}yes$/m);
@@ -86,7 +104,10 @@ describe('a new agent system needs nothing outside its folder', () => {
     const item = snapshot.items.find((i) => i.name === 'hello');
     const report = review(item as Item, { store: new TrustStore(f.path('state')) });
     assert.ok(report.ok);
-    assert.deepEqual(reviewViewModel(report.value, snapshot, false).contract, { title: 'Toy contract', rows: [{ label: 'greets', value: { text: 'yes', hidden: false } }] });
+    assert.deepEqual(reviewViewModel(report.value, snapshot, false).contract, {
+      title: 'Toy contract',
+      rows: [{ label: 'greets', value: { text: 'yes', hidden: false } }],
+    });
   });
 
   it('appears in the snapshot the tree renders, under its own agent node', () => {

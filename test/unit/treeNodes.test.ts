@@ -27,7 +27,11 @@ describe('the Skillgate tree: node ids (VS Code refuses a tree with two nodes of
     writeD(f, '', 'x/codewhale/.codewhale/plugins/demo');
     f.write('x/rivumi/.rivumi/skills/review.md', '---\nname: reviewer\n---\nReview.\n');
     writeD(f);
-    const s = new Indexer({ workspaces: [f.path('x'), f.path('x/codewhale'), f.path('x/rivumi')], codewhaleHome: f.path('home'), host: LINUX_HOST }).indexAll();
+    const s = new Indexer({
+      workspaces: [f.path('x'), f.path('x/codewhale'), f.path('x/rivumi')],
+      codewhaleHome: f.path('home'),
+      host: LINUX_HOST,
+    }).indexAll();
     const ids = allNodes(s).map((n) => n.id);
     assert.equal(new Set(ids).size, ids.length, `unique: ${ids.join(', ')}`);
     assert.ok(ids.length >= 12);

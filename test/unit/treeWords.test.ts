@@ -11,13 +11,65 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 
 const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
 const item = (over: Partial<Item> = {}): Item =>
-  ({ id: 'workspace/abc/demo', system: 'codewhale', kind: 'plugin', name: 'demo', qualifiedName: 'demo', scope: 'workspace', workspace: '/ws/proj', path: '/ws/proj/.codewhale/plugins/demo', location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, parent: null, decision: 'disabled', reasons: ['not_reviewed'], shadowedBy: null, trust: 'not-reviewed', enabled: false, compatibility: 'full', contentHash: 'a'.repeat(64), capabilityHash: 'b'.repeat(64), reviewToken: TOKEN, detail: {}, ...over }) as Item;
-const snap = (items: Item[], trustProblem: string | null = null): Snapshot => ({ generation: 1, workspaces: ['/ws/proj'], items, diagnostics: [], trustProblem });
+  ({
+    id: 'workspace/abc/demo',
+    system: 'codewhale',
+    kind: 'plugin',
+    name: 'demo',
+    qualifiedName: 'demo',
+    scope: 'workspace',
+    workspace: '/ws/proj',
+    path: '/ws/proj/.codewhale/plugins/demo',
+    location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
+    parent: null,
+    decision: 'disabled',
+    reasons: ['not_reviewed'],
+    shadowedBy: null,
+    trust: 'not-reviewed',
+    enabled: false,
+    compatibility: 'full',
+    contentHash: 'a'.repeat(64),
+    capabilityHash: 'b'.repeat(64),
+    reviewToken: TOKEN,
+    detail: {},
+    ...over,
+  }) as Item;
+const snap = (items: Item[], trustProblem: string | null = null): Snapshot => ({
+  generation: 1,
+  workspaces: ['/ws/proj'],
+  items,
+  diagnostics: [],
+  trustProblem,
+});
 
-const labels = (s: Snapshot, nodes: TreeNode[]) => nodes.map((n) => (n.kind === 'item' ? n.item.name : n.kind === 'group' ? `${n.group}:${n.count}` : n.kind === 'system' ? n.system : n.label));
+const labels = (s: Snapshot, nodes: TreeNode[]) =>
+  nodes.map((n) =>
+    n.kind === 'item'
+      ? n.item.name
+      : n.kind === 'group'
+        ? `${n.group}:${n.count}`
+        : n.kind === 'system'
+          ? n.system
+          : n.label,
+  );
 
 /** An MCP server as a Codewhale bundle's capabilities hold it; `over` sets what a test needs. */
-const mcp = (over: Partial<McpServer>): McpServer => ({ transport: 'stdio', command: null, args: [], cwd: null, env: {}, url: null, envHeaders: {}, bearerTokenEnvVar: null, timeouts: {}, required: false, enabled: true, enabledTools: [], disabledTools: [], ...over });
+const mcp = (over: Partial<McpServer>): McpServer => ({
+  transport: 'stdio',
+  command: null,
+  args: [],
+  cwd: null,
+  env: {},
+  url: null,
+  envHeaders: {},
+  bearerTokenEnvVar: null,
+  timeouts: {},
+  required: false,
+  enabled: true,
+  enabledTools: [],
+  disabledTools: [],
+  ...over,
+});
 
 describe('the tree in words (issue 14 items 1-4)', () => {
   describe('descriptions: a short phrase per reason, never a code', () => {
@@ -36,9 +88,18 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       [{ reasons: ['not_enabled'], trust: 'trusted' }, 'not enabled'],
       [{ decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true }, 'active'],
       [{ reasons: ['not_applicable'] }, 'not on this host'],
-      [{ system: 'rivumi', kind: 'hooks', reasons: ['hooks_not_opted_in', 'not_reviewed'] }, 'hooks off (opt-in not set)'],
-      [{ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null }, 'loaded · not reviewed'],
-      [{ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'content_changed'], enabled: null }, 'loaded · changed since review'],
+      [
+        { system: 'rivumi', kind: 'hooks', reasons: ['hooks_not_opted_in', 'not_reviewed'] },
+        'hooks off (opt-in not set)',
+      ],
+      [
+        { system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null },
+        'loaded · not reviewed',
+      ],
+      [
+        { system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'content_changed'], enabled: null },
+        'loaded · changed since review',
+      ],
       [{ decision: 'display_only', reasons: ['unsupported_components', 'not_reviewed'] }, 'shown only (unsupported)'],
       [{ reasons: ['workspace_untrusted'] }, 'off in Restricted Mode'],
     ];
@@ -49,17 +110,46 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     }
 
     it('names where the winner of a name conflict lives: your user bundle, or its workspace folder', () => {
-      const user = item({ id: 'user/demo', scope: 'user', workspace: null, decision: 'registered', reasons: ['active'] });
+      const user = item({
+        id: 'user/demo',
+        scope: 'user',
+        workspace: null,
+        decision: 'registered',
+        reasons: ['active'],
+      });
       const other = item({ id: 'workspace/other/demo', workspace: '/ws/other' });
       const shadowed = item({ decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'user/demo' });
       assert.equal(itemDescription(shadowed, snap([user, shadowed])), 'shadowed by your user bundle');
-      assert.equal(itemDescription({ ...shadowed, shadowedBy: other.id }, snap([other, shadowed])), 'shadowed by other');
+      assert.equal(
+        itemDescription({ ...shadowed, shadowedBy: other.id }, snap([other, shadowed])),
+        'shadowed by other',
+      );
       assert.equal(itemDescription(shadowed), 'shadowed by another bundle');
     });
 
     it('shows what an MCP server runs beside its decision: command and args, or its URL', () => {
-      const parent = item({ decision: 'registered', reasons: ['active'], detail: { capabilities: { system: 'codewhale', mcpServers: { issues: mcp({ command: 'npx', args: ['-y', 'issues-mcp', '--mode=read'] }), weather: mcp({ transport: 'streamable-http', url: 'https://api.weather.example/mcp' }) } } } });
-      const stdio = item({ id: 'workspace/abc/demo#mcp/issues', kind: 'mcp-server', name: 'issues', parent: parent.id, decision: 'registered', reasons: ['component_active'], trust: null });
+      const parent = item({
+        decision: 'registered',
+        reasons: ['active'],
+        detail: {
+          capabilities: {
+            system: 'codewhale',
+            mcpServers: {
+              issues: mcp({ command: 'npx', args: ['-y', 'issues-mcp', '--mode=read'] }),
+              weather: mcp({ transport: 'streamable-http', url: 'https://api.weather.example/mcp' }),
+            },
+          },
+        },
+      });
+      const stdio = item({
+        id: 'workspace/abc/demo#mcp/issues',
+        kind: 'mcp-server',
+        name: 'issues',
+        parent: parent.id,
+        decision: 'registered',
+        reasons: ['component_active'],
+        trust: null,
+      });
       const remote = { ...stdio, id: 'workspace/abc/demo#mcp/weather', name: 'weather' };
       const s = snap([parent, stdio, remote]);
       assert.equal(itemDescription(stdio, s), 'active · npx -y issues-mcp --mode=read');
@@ -67,7 +157,19 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     });
 
     it('names a hook by its event and shows its argv after its decision', () => {
-      const hook = item({ id: 'rivumi:/ws#hooks/pre_tool_use/0', system: 'rivumi', kind: 'hook', name: 'pre_tool_use: python3 scripts/deny.py', parent: 'h', decision: 'disabled', reasons: ['hooks_not_opted_in'], trust: null, detail: { hook: { event: 'pre_tool_use', argv: ['python3', 'scripts/deny.py'], timeoutSeconds: 30, tools: [] } } });
+      const hook = item({
+        id: 'rivumi:/ws#hooks/pre_tool_use/0',
+        system: 'rivumi',
+        kind: 'hook',
+        name: 'pre_tool_use: python3 scripts/deny.py',
+        parent: 'h',
+        decision: 'disabled',
+        reasons: ['hooks_not_opted_in'],
+        trust: null,
+        detail: {
+          hook: { event: 'pre_tool_use', argv: ['python3', 'scripts/deny.py'], timeoutSeconds: 30, tools: [] },
+        },
+      });
       assert.equal(itemLabel(hook), 'pre_tool_use');
       assert.equal(itemDescription(hook), 'hooks off (opt-in not set) · python3 scripts/deny.py');
     });
@@ -75,9 +177,25 @@ describe('the tree in words (issue 14 items 1-4)', () => {
 
   describe('screen-reader labels and kinds', () => {
     it('labels a row with its name, kind, decision and reason, all in words', () => {
-      assert.equal(itemAriaLabel(item({ name: 'repo-tools', qualifiedName: 'repo-tools' })), 'repo-tools, Codewhale plugin, disabled, needs review');
-      assert.equal(itemAriaLabel(item({ system: 'rivumi', name: 'test-pack', qualifiedName: 'test-pack', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null })), 'test-pack, Rivumi plugin, loaded, loaded · not reviewed');
-      for (const code of Object.keys(REASON_PHRASE) as ReasonCode[]) assert.doesNotMatch(itemAriaLabel(item({ reasons: [code] })), /_/, code);
+      assert.equal(
+        itemAriaLabel(item({ name: 'repo-tools', qualifiedName: 'repo-tools' })),
+        'repo-tools, Codewhale plugin, disabled, needs review',
+      );
+      assert.equal(
+        itemAriaLabel(
+          item({
+            system: 'rivumi',
+            name: 'test-pack',
+            qualifiedName: 'test-pack',
+            decision: 'registered',
+            reasons: ['loaded_unreviewed', 'not_reviewed'],
+            enabled: null,
+          }),
+        ),
+        'test-pack, Rivumi plugin, loaded, loaded · not reviewed',
+      );
+      for (const code of Object.keys(REASON_PHRASE) as ReasonCode[])
+        assert.doesNotMatch(itemAriaLabel(item({ reasons: [code] })), /_/, code);
     });
 
     it('gives each kind its own icon, and an inactive component one of its own', () => {
@@ -102,13 +220,39 @@ describe('the tree in words (issue 14 items 1-4)', () => {
   describe('filter and group by decision', () => {
     const rejected = item({ id: 'r', name: 'broken', decision: 'rejected', reasons: ['manifest_invalid'] });
     const pending = item({ id: 'p', name: 'repo-tools' });
-    const active = item({ id: 'a', name: 'ok', decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true });
-    const loaded = item({ id: 'l', system: 'rivumi', name: 'test-pack', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null });
-    const child = item({ id: 'a#skill/s', name: 's', kind: 'skill', parent: 'a', decision: 'registered', reasons: ['component_active'], trust: null });
+    const active = item({
+      id: 'a',
+      name: 'ok',
+      decision: 'registered',
+      reasons: ['active'],
+      trust: 'trusted',
+      enabled: true,
+    });
+    const loaded = item({
+      id: 'l',
+      system: 'rivumi',
+      name: 'test-pack',
+      decision: 'registered',
+      reasons: ['loaded_unreviewed', 'not_reviewed'],
+      enabled: null,
+    });
+    const child = item({
+      id: 'a#skill/s',
+      name: 's',
+      kind: 'skill',
+      parent: 'a',
+      decision: 'registered',
+      reasons: ['component_active'],
+      trust: null,
+    });
     const s = snap([rejected, pending, active, loaded, child]);
     const items = (filter: 'all' | 'needsReview' | 'rejected') => {
       const [folder] = childNodes(s, undefined, { filter, groupByDecision: false });
-      return folder ? childNodes(s, folder, { filter, groupByDecision: false }).flatMap((sys) => labels(s, childNodes(s, sys, { filter, groupByDecision: false }))) : [];
+      return folder
+        ? childNodes(s, folder, { filter, groupByDecision: false }).flatMap((sys) =>
+            labels(s, childNodes(s, sys, { filter, groupByDecision: false })),
+          )
+        : [];
     };
 
     it('keeps only what needs review (what Rivumi loads unreviewed too), only what is rejected, or everything', () => {
@@ -117,7 +261,7 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       assert.deepEqual(items('all'), ['test-pack', 'broken', 'repo-tools', 'ok']);
     });
 
-    it('groups the top level by decision, worst first, with counts, and keeps a bundle\'s parts under it', () => {
+    it("groups the top level by decision, worst first, with counts, and keeps a bundle's parts under it", () => {
       const mode = { filter: 'all', groupByDecision: true } as const;
       const groups = childNodes(s, undefined, mode);
       assert.deepEqual(labels(s, groups), ['rejected:1', 'loadedUnreviewed:1', 'needsReview:1', 'active:1']);
@@ -128,8 +272,14 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     });
 
     it('reads a remembered mode back, and falls back to all, by folder, for anything it did not write', () => {
-      assert.deepEqual(readTreeMode({ filter: 'rejected', groupByDecision: true }), { filter: 'rejected', groupByDecision: true });
-      assert.deepEqual(readTreeMode({ filter: 'everything', groupByDecision: 'yes' }), { filter: 'all', groupByDecision: false });
+      assert.deepEqual(readTreeMode({ filter: 'rejected', groupByDecision: true }), {
+        filter: 'rejected',
+        groupByDecision: true,
+      });
+      assert.deepEqual(readTreeMode({ filter: 'everything', groupByDecision: 'yes' }), {
+        filter: 'all',
+        groupByDecision: false,
+      });
       assert.deepEqual(readTreeMode(undefined), { filter: 'all', groupByDecision: false });
     });
   });
@@ -143,13 +293,34 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     });
     it('is warning-coloured when a bundle needs review or Rivumi loads one unreviewed, and a click shows those', () => {
       assert.equal(statusSummary(snap([active, item({ id: 'p' })])).level, 'warning');
-      const loaded = statusSummary(snap([active, item({ id: 'l', system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'], enabled: null })]));
+      const loaded = statusSummary(
+        snap([
+          active,
+          item({
+            id: 'l',
+            system: 'rivumi',
+            decision: 'registered',
+            reasons: ['loaded_unreviewed', 'not_reviewed'],
+            enabled: null,
+          }),
+        ]),
+      );
       assert.equal(loaded.level, 'warning');
       assert.equal(loaded.filter, 'needsReview');
-      assert.equal(loaded.tooltip, 'Skillgate\n1 active\n1 loaded although not reviewed\n1 needs review\n0 rejected\n\nClick to show the bundles that need review.');
+      assert.equal(
+        loaded.tooltip,
+        'Skillgate\n1 active\n1 loaded although not reviewed\n1 needs review\n0 rejected\n\nClick to show the bundles that need review.',
+      );
     });
     it('is error-coloured when a bundle is rejected or the trust store fails closed', () => {
-      const s = statusSummary(snap([active, item({ id: 'p' }), item({ id: 'p2' }), item({ id: 'r', decision: 'rejected', reasons: ['manifest_invalid'] })]));
+      const s = statusSummary(
+        snap([
+          active,
+          item({ id: 'p' }),
+          item({ id: 'p2' }),
+          item({ id: 'r', decision: 'rejected', reasons: ['manifest_invalid'] }),
+        ]),
+      );
       assert.equal(s.level, 'error');
       assert.equal(s.filter, 'rejected');
       assert.match(s.tooltip, /^Skillgate\n1 active\n2 need review\n1 rejected\n/);
@@ -165,11 +336,21 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     it('reports bundles loaded out of the total while indexing, ending at the total', async () => {
       for (let i = 0; i < 40; i++) writeW(f, '', `ws/.codewhale/plugins/p${i}`);
       const seen: [number, number][] = [];
-      const s = await new Indexer({ workspaces: [f.path('ws')], codewhaleHome: f.path('home'), host: LINUX_HOST }).indexAllAsync((done, total) => seen.push([done, total]));
+      const s = await new Indexer({
+        workspaces: [f.path('ws')],
+        codewhaleHome: f.path('home'),
+        host: LINUX_HOST,
+      }).indexAllAsync((done, total) => seen.push([done, total]));
       assert.equal(s.items.filter((i) => i.parent === null).length, 40);
       assert.deepEqual(seen[0], [0, 40]);
       assert.ok(seen.length >= 3, JSON.stringify(seen));
-      assert.ok(seen.every(([done, total], k) => total === 40 && done <= total && (k === 0 || done > (seen[k - 1] as [number, number])[0])), JSON.stringify(seen));
+      assert.ok(
+        seen.every(
+          ([done, total], k) =>
+            total === 40 && done <= total && (k === 0 || done > (seen[k - 1] as [number, number])[0]),
+        ),
+        JSON.stringify(seen),
+      );
     });
   });
 });

@@ -16,22 +16,52 @@ describe('a trust unit read from disk for review and trust (trust.md)', () => {
   const W = 'ws/.codewhale/plugins/example-plugin';
 
   it('records every capability of a Codewhale bundle: components, MCP servers with their mappings, hosts, roots, [when], inventory', () => {
-    writeW(f, '[commands]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\nfilesystem_roots = ["data"]\n[when]\nos = ["linux"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nenv_headers = { X-Key = "KEY_SRC" }\n[mcp_servers.local]\ncommand = "node"\nargs = ["a"]\nenv = { A = "${B}" }\n');
+    writeW(
+      f,
+      '[commands]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\nfilesystem_roots = ["data"]\n[when]\nos = ["linux"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nenv_headers = { X-Key = "KEY_SRC" }\n[mcp_servers.local]\ncommand = "node"\nargs = ["a"]\nenv = { A = "${B}" }\n',
+    );
     f.mkdir(`${W}/data`);
     const r = readBundleSource(byName(index([f.path('ws')]), 'example-plugin'), LINUX_HOST);
     assert.ok(r.ok, r.ok ? '' : r.message);
     const c = r.source.capabilities as Record<string, unknown>;
-    assert.deepEqual(Object.keys(c), ['system', 'compatibility', 'components', 'mcpServers', 'networkHosts', 'filesystemRoots', 'lifecycleMutation', 'when', 'inventory']);
-    assert.deepEqual([c.system, c.compatibility, c.networkHosts, c.filesystemRoots, c.lifecycleMutation, c.when], ['codewhale', 'partial', ['api.example.com'], ['data'], false, { os: ['linux'], binaries: null }]);
+    assert.deepEqual(Object.keys(c), [
+      'system',
+      'compatibility',
+      'components',
+      'mcpServers',
+      'networkHosts',
+      'filesystemRoots',
+      'lifecycleMutation',
+      'when',
+      'inventory',
+    ]);
+    assert.deepEqual(
+      [c.system, c.compatibility, c.networkHosts, c.filesystemRoots, c.lifecycleMutation, c.when],
+      ['codewhale', 'partial', ['api.example.com'], ['data'], false, { os: ['linux'], binaries: null }],
+    );
     assert.deepEqual({ ...(c.components as object) }, { skills: ['skills'], commands: ['skills'] });
     const servers = c.mcpServers as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(servers), ['fetch', 'local']);
-    assert.deepEqual([servers.fetch?.transport, servers.fetch?.url, { ...(servers.fetch?.envHeaders as object) }, { ...(servers.fetch?.env as object) }], ['streamable-http', 'https://api.example.com/mcp', { 'X-Key': 'KEY_SRC' }, {}]);
-    assert.deepEqual([servers.local?.transport, servers.local?.command, servers.local?.args, { ...(servers.local?.env as object) }], ['stdio', 'node', ['a'], { A: 'B' }]);
+    assert.deepEqual(
+      [
+        servers.fetch?.transport,
+        servers.fetch?.url,
+        { ...(servers.fetch?.envHeaders as object) },
+        { ...(servers.fetch?.env as object) },
+      ],
+      ['streamable-http', 'https://api.example.com/mcp', { 'X-Key': 'KEY_SRC' }, {}],
+    );
+    assert.deepEqual(
+      [servers.local?.transport, servers.local?.command, servers.local?.args, { ...(servers.local?.env as object) }],
+      ['stdio', 'node', ['a'], { A: 'B' }],
+    );
     assert.equal('id' in (servers.local ?? {}), false, 'the id is the key, not repeated');
     assert.deepEqual((c.inventory as Record<string, unknown>).mcp_servers, 2);
     assert.deepEqual(r.source.directories, ['', 'data', 'skills', 'skills/example']);
-    assert.deepEqual([r.source.applicable, r.source.notCovered, r.source.root, r.source.canonicalPath], [true, [], f.path(W), f.path(W)]);
+    assert.deepEqual(
+      [r.source.applicable, r.source.notCovered, r.source.root, r.source.canonicalPath],
+      [true, [], f.path(W), f.path(W)],
+    );
   });
 
   it('reports a Codewhale bundle whose [when] excludes the host as not applicable', () => {
@@ -60,8 +90,16 @@ describe('a trust unit read from disk for review and trust (trust.md)', () => {
     const c = r.source.capabilities as { system: string; kind: string; hooks: Record<string, unknown> };
     assert.deepEqual([c.system, c.kind], ['rivumi', 'hooks']);
     assert.deepEqual(Object.keys(c.hooks), ['pre_tool_use: ["true"]', 'pre_tool_use: ["true"] (#2)']);
-    assert.deepEqual(c.hooks['pre_tool_use: ["true"]'], { event: 'pre_tool_use', argv: ['true'], timeoutSeconds: 5, tools: ['*'] });
-    assert.deepEqual([r.source.root, r.source.canonicalPath, r.source.directories, r.source.applicable], [f.path('ws'), f.path('ws/.rivumi/hooks.json'), [], true]);
+    assert.deepEqual(c.hooks['pre_tool_use: ["true"]'], {
+      event: 'pre_tool_use',
+      argv: ['true'],
+      timeoutSeconds: 5,
+      tools: ['*'],
+    });
+    assert.deepEqual(
+      [r.source.root, r.source.canonicalPath, r.source.directories, r.source.applicable],
+      [f.path('ws'), f.path('ws/.rivumi/hooks.json'), [], true],
+    );
     fs.cpSync(f.path('ws'), f.path('copy'), { recursive: true });
     assert.equal(r.source.rehashCopy(f.path('copy')), r.source.item.contentHash);
     fs.writeFileSync(f.path('copy/.rivumi/hooks.json'), '{}');
@@ -72,7 +110,11 @@ describe('a trust unit read from disk for review and trust (trust.md)', () => {
     writeW(f);
     const s = index([f.path('ws')]);
     const child = readBundleSource(byName(s, 'example-plugin:example'), LINUX_HOST);
-    assert.deepEqual(child, { ok: false, message: 'example-plugin:example is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted' });
+    assert.deepEqual(child, {
+      ok: false,
+      message:
+        'example-plugin:example is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted',
+    });
     fs.rmSync(f.path(W), { recursive: true });
     const gone = readBundleSource(byName(s, 'example-plugin'), LINUX_HOST);
     assert.ok(!gone.ok);
@@ -83,6 +125,9 @@ describe('a trust unit read from disk for review and trust (trust.md)', () => {
     f.write('file', 'x');
     f.mkdir('dir');
     f.symlink(f.path('dir'), 'link');
-    assert.deepEqual(['dir', 'file', 'link', 'missing'].map((n) => isDirectory(path.join(f.root, n))), [true, false, false, false]);
+    assert.deepEqual(
+      ['dir', 'file', 'link', 'missing'].map((n) => isDirectory(path.join(f.root, n))),
+      [true, false, false, false],
+    );
   });
 });

@@ -20,11 +20,20 @@ describe('the trust store across processes', function () {
   before(() => {
     f = new Fixture();
     writer = f.path('storeWriter.js');
-    buildSync({ entryPoints: [path.join(__dirname, 'helpers/storeWriter.ts')], bundle: true, platform: 'node', target: 'node20', outfile: writer, mainFields: ['module', 'main'], logLevel: 'error' });
+    buildSync({
+      entryPoints: [path.join(__dirname, 'helpers/storeWriter.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      outfile: writer,
+      mainFields: ['module', 'main'],
+      logLevel: 'error',
+    });
   });
   after(() => f.remove());
 
-  const start = (dir: string, key: string, count: string): ChildProcess => spawn(process.execPath, [writer, dir, key, count], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const start = (dir: string, key: string, count: string): ChildProcess =>
+    spawn(process.execPath, [writer, dir, key, count], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exit = (child: ChildProcess) =>
     new Promise<number>((resolve) => {
       let err = '';
@@ -63,7 +72,8 @@ describe('the trust store across processes', function () {
       // Kill at a random point of its writing, not of its start-up (which takes most of a
       // second on a loaded machine): wait for its first lock, then up to 300 ms more.
       const started = Date.now();
-      while (!fs.existsSync(`${store.file}.lock`) && Date.now() - started < 10000) await new Promise((r) => setTimeout(r, 2));
+      while (!fs.existsSync(`${store.file}.lock`) && Date.now() - started < 10000)
+        await new Promise((r) => setTimeout(r, 2));
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 300)));
       child.kill('SIGKILL');
       await exited;
@@ -80,21 +90,27 @@ describe('the trust store across processes', function () {
     }
     assert.ok(sawWrites > 20, `writers made progress between kills (${sawWrites})`);
     // The next writer cleans up a temporary file a killed writer may have left.
-    assert.equal((await exit(start(dir, key, '1'))), 0);
-    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith('state.json.tmp-')), []);
+    assert.equal(await exit(start(dir, key, '1')), 0);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.startsWith('state.json.tmp-')),
+      [],
+    );
   });
 
   describe('a writer that loses its lock while stopped writes nothing', () => {
     /** A child that stops itself inside its critical section; resolves once it is stopped. */
     const stoppedWriter = async (dir: string, key: string) => {
-      const child = spawn(process.execPath, [writer, dir, key, 'stop-in-enable'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [writer, dir, key, 'stop-in-enable'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let err = '';
       child.stderr?.on('data', (d) => (err += d));
       const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
       while (!err.includes('stopping')) await new Promise((r) => setTimeout(r, 10));
       // The marker is written just before SIGSTOP; wait until the kernel shows it stopped.
       const stat = `/proc/${child.pid}/stat`;
-      if (fs.existsSync(stat)) while (!/^\d+ \(.*\) [tT] /.test(fs.readFileSync(stat, 'utf8'))) await new Promise((r) => setTimeout(r, 10));
+      if (fs.existsSync(stat))
+        while (!/^\d+ \(.*\) [tT] /.test(fs.readFileSync(stat, 'utf8'))) await new Promise((r) => setTimeout(r, 10));
       else await new Promise((r) => setTimeout(r, 200));
       return { child, exited, stderr: () => err };
     };
@@ -103,7 +119,16 @@ describe('the trust store across processes', function () {
       const store = new TrustStore(dir, { lockStaleMs: 2000 });
       writeW(f, '', `${name}/ws/.codewhale/plugins/example-plugin`);
       const ctx: LifecycleContext = { store, host: LINUX_HOST };
-      const item = () => byName(new Indexer({ workspaces: [f.path(name, 'ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll(), 'example-plugin');
+      const item = () =>
+        byName(
+          new Indexer({
+            workspaces: [f.path(name, 'ws')],
+            codewhaleHome: null,
+            host: LINUX_HOST,
+            trust: () => store.view(),
+          }).indexAll(),
+          'example-plugin',
+        );
       const r = review(item(), ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
       const t = await trust(item(), r.value.reviewToken ?? '', ctx);
@@ -133,7 +158,10 @@ describe('the trust store across processes', function () {
       assert.equal(entry?.enabled, false, 'the stale enable was not written');
       assert.equal(item().trust, 'not-reviewed');
       // Nothing left behind, and the resumed writer did not remove a lock that was not its own.
-      assert.deepEqual(fs.readdirSync(dir).filter((n) => n !== 'snapshots'), ['state.json']);
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n !== 'snapshots'),
+        ['state.json'],
+      );
     });
 
     it('commits normally when it resumes after the stale time and nobody took its lock', async () => {
@@ -143,7 +171,10 @@ describe('the trust store across processes', function () {
       paused.child.kill('SIGCONT');
       assert.equal(await paused.exited, 0, paused.stderr());
       assert.equal(entryOf(store, key)?.enabled, true);
-      assert.deepEqual(fs.readdirSync(dir).filter((n) => n !== 'snapshots'), ['state.json']);
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n !== 'snapshots'),
+        ['state.json'],
+      );
     });
 
     it('refuses to rename over a state file that changed under its lock (compare-and-swap on the bytes read)', async () => {

@@ -3,7 +3,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { check, disable, doctor, enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import {
+  check,
+  disable,
+  doctor,
+  enable,
+  review,
+  revoke,
+  trust,
+  type LifecycleContext,
+} from '../../src/core/trust/lifecycle';
 import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
@@ -26,7 +35,13 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   afterEach(() => f.remove());
 
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
-    new Indexer({ workspaces: [f.path(ws)], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view(), ...extra }).indexAll();
+    new Indexer({
+      workspaces: [f.path(ws)],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+      ...extra,
+    }).indexAll();
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
     const r = review(item(name), ctx);
@@ -46,8 +61,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   /** Breaks the store the way a half-written or hand-edited file would. */
   const breakStore = () => fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":', { mode: 0o600 });
   /** A bundle that hashes (its manifest loads) but is invalid: a remote MCP URL with a query. */
-  const INVALID_MCP = '[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?token=x"\n';
-  const UNAVAILABLE = /^The trust store is unavailable: trust store .*state\.json is not valid JSON .*Nothing was changed; run `skillgate doctor`/;
+  const INVALID_MCP =
+    '[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?token=x"\n';
+  const UNAVAILABLE =
+    /^The trust store is unavailable: trust store .*state\.json is not valid JSON .*Nothing was changed; run `skillgate doctor`/;
 
   describe('review', () => {
     it('of a bundle never trusted: its token, trustable, no receipt, no diff, not enabled', () => {
@@ -57,10 +74,16 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.ok(r.ok);
       const v = r.value;
       assert.equal(v.reviewToken, `${i.contentHash}.${i.capabilityHash}`);
-      assert.deepEqual([v.contentHash, v.capabilityHash, v.status, v.enabled, v.receipt, v.diff, v.trustable, v.trustRefusal], [i.contentHash, i.capabilityHash, 'not-reviewed', false, null, null, true, null]);
+      assert.deepEqual(
+        [v.contentHash, v.capabilityHash, v.status, v.enabled, v.receipt, v.diff, v.trustable, v.trustRefusal],
+        [i.contentHash, i.capabilityHash, 'not-reviewed', false, null, null, true, null],
+      );
       assert.equal(v.codewhaleTrustLine, `/plugin trust example-plugin ${v.reviewToken}`);
       assert.deepEqual(v.notCovered, []);
-      assert.deepEqual(v.files?.map((x) => x.path), ['plugin.toml', 'skills/example/SKILL.md']);
+      assert.deepEqual(
+        v.files?.map((x) => x.path),
+        ['plugin.toml', 'skills/example/SKILL.md'],
+      );
       assert.equal((v.capabilities as { system: string }).system, 'codewhale');
       assert.ok(!fs.existsSync(store.file), 'review writes nothing');
     });
@@ -83,7 +106,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
       assert.equal(r.value.status, 'content-changed');
-      assert.deepEqual(r.value.diff.files.map((x) => `${x.change} ${x.path}`), ['modified skills/example/SKILL.md']);
+      assert.deepEqual(
+        r.value.diff.files.map((x) => `${x.change} ${x.path}`),
+        ['modified skills/example/SKILL.md'],
+      );
     });
 
     it('with a broken store: still shown, but not enabled and with no receipt (it fails closed)', async () => {
@@ -93,7 +119,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       breakStore();
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok);
-      assert.deepEqual([r.value.status, r.value.enabled, r.value.receipt, r.value.diff], ['not-reviewed', false, null, null]);
+      assert.deepEqual(
+        [r.value.status, r.value.enabled, r.value.receipt, r.value.diff],
+        ['not-reviewed', false, null, null],
+      );
     });
 
     it('of an invalid bundle: no token, not trustable, the refusal names the error; with a broken store, not enabled', async () => {
@@ -104,14 +133,23 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok);
       const v = r.value;
-      assert.deepEqual([v.reviewToken, v.capabilityHash, v.capabilities, v.codewhaleTrustLine, v.trustable, v.enabled], [null, null, null, null, false, true]);
-      assert.match(v.trustRefusal ?? '', /^Plugin bundle `example-plugin` is invalid: .*\(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/);
+      assert.deepEqual(
+        [v.reviewToken, v.capabilityHash, v.capabilities, v.codewhaleTrustLine, v.trustable, v.enabled],
+        [null, null, null, null, false, true],
+      );
+      assert.match(
+        v.trustRefusal ?? '',
+        /^Plugin bundle `example-plugin` is invalid: .*\(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/,
+      );
       assert.equal(v.status, 'capabilities-changed');
       assert.ok(v.diff && v.diff.files.some((x) => x.path === 'plugin.toml' && x.change === 'modified'));
       breakStore();
       const closed = review(item('example-plugin'), ctx);
       assert.ok(closed.ok);
-      assert.deepEqual([closed.value.enabled, closed.value.receipt, closed.value.diff, closed.value.status], [false, null, null, 'not-reviewed']);
+      assert.deepEqual(
+        [closed.value.enabled, closed.value.receipt, closed.value.diff, closed.value.status],
+        [false, null, null, 'not-reviewed'],
+      );
     });
 
     it('of a bundle that hashes but is invalid: a token, but not trustable and no Codewhale trust line', () => {
@@ -137,8 +175,14 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
       const r = review(item('pk'), ctx);
       assert.ok(r.ok && r.value.diff);
-      assert.deepEqual(r.value.files?.map((x) => x.path), ['.rivumi/plugins/pk.json']);
-      assert.ok(r.value.diff.files.some((x) => x.path === '.rivumi/plugins/review.md' && x.change === 'removed'), JSON.stringify(r.value.diff.files.map((x) => [x.change, x.path])));
+      assert.deepEqual(
+        r.value.files?.map((x) => x.path),
+        ['.rivumi/plugins/pk.json'],
+      );
+      assert.ok(
+        r.value.diff.files.some((x) => x.path === '.rivumi/plugins/review.md' && x.change === 'removed'),
+        JSON.stringify(r.value.diff.files.map((x) => [x.change, x.path])),
+      );
     });
 
     it('of a bundle that is gone: refused', () => {
@@ -158,7 +202,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       fs.mkdirSync(f.path('state'), { mode: 0o700 });
       breakStore();
       const r = await trust(item('example-plugin'), token, { ...ctx, workspaceTrusted: false });
-      assert.deepEqual(r, { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.' });
+      assert.deepEqual(r, {
+        ok: false,
+        message: 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.',
+      });
       assert.equal(fs.readFileSync(store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
     });
 
@@ -179,7 +226,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       writeW(f);
       const stale = item('example-plugin');
       const token = tokenOf('example-plugin');
-      f.write(`${W}/plugin.toml`, 'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n');
+      f.write(
+        `${W}/plugin.toml`,
+        'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n',
+      );
       const r = await trust(stale, token, ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /example-plugin/);
@@ -210,11 +260,17 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses a wrong token for a Rivumi plugin and says to review it again', async () => {
       f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
       const r = await trust(item('pk'), 'wrong', ctx);
-      assert.deepEqual(r, { ok: false, message: 'Review token does not match this bundle content and capability set; review it again' });
+      assert.deepEqual(r, {
+        ok: false,
+        message: 'Review token does not match this bundle content and capability set; review it again',
+      });
     });
 
     it('names the count when hooks run more than one file trust cannot cover', async () => {
-      f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: ['bash', 'a.sh'] }, { command: ['bash', 'b.sh'] }] }));
+      f.write(
+        'ws/.rivumi/hooks.json',
+        JSON.stringify({ pre_tool_use: [{ command: ['bash', 'a.sh'] }, { command: ['bash', 'b.sh'] }] }),
+      );
       f.write('ws/real-a.sh', 'echo a\n');
       f.write('ws/real-b.sh', 'echo b\n');
       f.symlink('real-a.sh', 'ws/a.sh');
@@ -224,8 +280,16 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.equal(rv.value.notCovered.length, 2);
       const r = await trust(item('hooks.json'), rv.value.reviewToken ?? '', ctx);
       assert.ok(!r.ok);
-      assert.ok(r.message.startsWith(`Cannot trust hooks.json: its hooks run 2 files this trust cannot cover (${rv.value.notCovered.join('; ')}). Nothing was changed;`), r.message);
-      assert.deepEqual(check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.problem), [`it cannot be trusted: ${rv.value.notCovered.join('; ')}`]);
+      assert.ok(
+        r.message.startsWith(
+          `Cannot trust hooks.json: its hooks run 2 files this trust cannot cover (${rv.value.notCovered.join('; ')}). Nothing was changed;`,
+        ),
+        r.message,
+      );
+      assert.deepEqual(
+        check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.problem),
+        [`it cannot be trusted: ${rv.value.notCovered.join('; ')}`],
+      );
     });
 
     it('refuses a token for other content and says how to get the current one', async () => {
@@ -233,7 +297,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const old = tokenOf('example-plugin');
       f.write(`${W}/notes.txt`, 'added after review');
       const r = await trust(item('example-plugin'), old, ctx);
-      assert.deepEqual(r, { ok: false, message: 'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again' });
+      assert.deepEqual(r, {
+        ok: false,
+        message:
+          'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again',
+      });
       assert.ok(!fs.existsSync(store.file));
       assert.ok(!fs.existsSync(store.reviewedCopiesDir));
     });
@@ -245,8 +313,14 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.ok(r.ok);
       const i = item('example-plugin');
       const e = entryOf('example-plugin');
-      assert.deepEqual([e?.enabled, e?.generation, e?.name, e?.system, e?.scope, e?.path], [false, 1, 'example-plugin', 'codewhale', 'workspace', f.path(W)]);
-      assert.deepEqual([e?.trust?.contentHash, e?.trust?.capabilityHash, e?.trust?.reviewedAt], [i.contentHash, i.capabilityHash, '2026-11-30T12:00:00.000Z']);
+      assert.deepEqual(
+        [e?.enabled, e?.generation, e?.name, e?.system, e?.scope, e?.path],
+        [false, 1, 'example-plugin', 'codewhale', 'workspace', f.path(W)],
+      );
+      assert.deepEqual(
+        [e?.trust?.contentHash, e?.trust?.capabilityHash, e?.trust?.reviewedAt],
+        [i.contentHash, i.capabilityHash, '2026-11-30T12:00:00.000Z'],
+      );
       assert.deepEqual(Object.keys(e?.trust?.files ?? {}).sort(), ['plugin.toml', 'skills/example/SKILL.md']);
       assert.deepEqual(e?.reviewHistory, [e?.trust]);
       assert.equal(r.value.reviewedCopy, path.join(store.reviewedCopiesDir, i.contentHash as string));
@@ -285,7 +359,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       writeW(f);
       await trustNow('example-plugin');
       const before = bytes();
-      f.write(`${W}/plugin.toml`, 'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n');
+      f.write(
+        `${W}/plugin.toml`,
+        'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n',
+      );
       const r = await enable(item('example-plugin'), ctx);
       assert.ok(!r.ok);
       assert.doesNotMatch(r.message, /requires review/);
@@ -321,12 +398,19 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const r = await enable(item('demo'), ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /; inactive: lsp, native$/);
-      writeD(f, '[skills]\npath = "skills"\n[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+      writeD(
+        f,
+        '[skills]\npath = "skills"\n[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n',
+        'ws/.codewhale/plugins/demo',
+      );
       f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\ndescription: d\n---\nbody\n');
       await trustNow('demo');
       const partial = await enable(item('demo'), ctx);
       assert.ok(partial.ok);
-      assert.equal(partial.value.note, 'Compatibility: partial. Supported declarative components are active; inactive: lsp, native.');
+      assert.equal(
+        partial.value.note,
+        'Compatibility: partial. Supported declarative components are active; inactive: lsp, native.',
+      );
     });
 
     it('refuses capabilities-changed as such (the capability hash is compared before the content hash)', async () => {
@@ -335,7 +419,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       fs.appendFileSync(f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
       const before = bytes();
       const r = await enable(item('example-plugin'), ctx);
-      assert.deepEqual(r, { ok: false, message: 'Plugin bundle `example-plugin` requires review before enablement (trust: capabilities-changed)' });
+      assert.deepEqual(r, {
+        ok: false,
+        message: 'Plugin bundle `example-plugin` requires review before enablement (trust: capabilities-changed)',
+      });
       assert.deepEqual(bytes(), before);
       const rv = review(item('example-plugin'), ctx);
       assert.ok(rv.ok);
@@ -349,7 +436,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       f.write(`${W}/notes.txt`, 'new');
       const before = bytes();
       const r = await enable(item('example-plugin'), ctx);
-      assert.deepEqual(r, { ok: false, message: 'Plugin bundle `example-plugin` requires review before enablement (trust: content-changed)' });
+      assert.deepEqual(r, {
+        ok: false,
+        message: 'Plugin bundle `example-plugin` requires review before enablement (trust: content-changed)',
+      });
       assert.deepEqual(bytes(), before);
       const rv = review(item('example-plugin'), ctx);
       assert.ok(rv.ok);
@@ -362,7 +452,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       fs.rmSync(store.reviewedCopiesDir, { recursive: true, force: true });
       const before = bytes();
       const r = await enable(item('example-plugin'), ctx);
-      assert.deepEqual(r, { ok: false, message: 'Plugin bundle `example-plugin` has no verified snapshot of what was reviewed; review and trust it again before enablement' });
+      assert.deepEqual(r, {
+        ok: false,
+        message:
+          'Plugin bundle `example-plugin` has no verified snapshot of what was reviewed; review and trust it again before enablement',
+      });
       assert.deepEqual(bytes(), before);
       assert.equal(entryOf('example-plugin')?.enabled, false);
     });
@@ -370,7 +464,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses when the reviewed copy was edited between trust and enable', async () => {
       writeW(f);
       await trustNow('example-plugin');
-      const copied = path.join(store.reviewedCopiesDir, item('example-plugin').contentHash as string, 'skills/example/SKILL.md');
+      const copied = path.join(
+        store.reviewedCopiesDir,
+        item('example-plugin').contentHash as string,
+        'skills/example/SKILL.md',
+      );
       fs.chmodSync(copied, 0o644);
       fs.writeFileSync(copied, 'not what was reviewed\n');
       const before = bytes();
@@ -400,7 +498,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('demo');
       const before = bytes();
       const r = await enable(item('demo'), ctx);
-      assert.deepEqual(r, { ok: false, message: 'Plugin bundle `demo` has no supported declarative components to activate; inactive: lsp' });
+      assert.deepEqual(r, {
+        ok: false,
+        message: 'Plugin bundle `demo` has no supported declarative components to activate; inactive: lsp',
+      });
       assert.deepEqual(bytes(), before);
     });
 
@@ -413,7 +514,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('example-plugin');
       const before = bytes();
       const r = await enable(item('example-plugin'), restricted);
-      assert.deepEqual(r, { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before enabling its bundles.' });
+      assert.deepEqual(r, {
+        ok: false,
+        message: 'Restricted Mode: trust the workspace in VS Code before enabling its bundles.',
+      });
       assert.deepEqual(bytes(), before);
     });
 
@@ -429,7 +533,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   });
 
   describe('disable and revoke', () => {
-    for (const [name, op] of [['disable', disable], ['revoke', revoke]] as const) {
+    for (const [name, op] of [
+      ['disable', disable],
+      ['revoke', revoke],
+    ] as const) {
       it(`${name} refuses on an unavailable store and leaves the file as it was`, async () => {
         writeW(f);
         await trustNow('example-plugin');
@@ -502,7 +609,8 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       breakStore();
       const failures = check(snap());
       assert.deepEqual(failures.map((x) => x.item.name).sort(), ['demo', 'example-plugin']);
-      for (const x of failures) assert.match(x.problem, /^the trust store is unavailable: trust store .*state\.json is not valid JSON/);
+      for (const x of failures)
+        assert.match(x.problem, /^the trust store is unavailable: trust store .*state\.json is not valid JSON/);
       // Skills inside a bundle are not trust units: only bundles are listed.
       assert.ok(failures.every((x) => x.item.trust !== null));
     });
@@ -515,7 +623,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap();
       const i = byName(s, 'example-plugin');
       assert.equal(i.decision, 'rejected');
-      assert.deepEqual(check(s).map((x) => [x.item.name, x.problem]), [['example-plugin', `it is invalid (${i.reasons.join(', ')})`]]);
+      assert.deepEqual(
+        check(s).map((x) => [x.item.name, x.problem]),
+        [['example-plugin', `it is invalid (${i.reasons.join(', ')})`]],
+      );
     });
 
     it('lists every reason of an invalid bundle, comma-separated', async () => {
@@ -525,11 +636,15 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const s = snap();
       const i = byName(s, 'example-plugin');
       const rejected: Item = { ...i, decision: 'rejected', reasons: ['manifest_invalid', 'content_changed'] };
-      assert.deepEqual(check({ ...s, items: s.items.map((x) => (x.id === i.id ? rejected : x)) }).map((x) => x.problem), ['it is invalid (manifest_invalid, content_changed)']);
+      assert.deepEqual(
+        check({ ...s, items: s.items.map((x) => (x.id === i.id ? rejected : x)) }).map((x) => x.problem),
+        ['it is invalid (manifest_invalid, content_changed)'],
+      );
     });
 
     it('passes a Rivumi plugin past the plugin cap (display only: Rivumi never reads it), and fails the ones it loads', () => {
-      for (let n = 1; n <= 17; n++) f.write(`ws/.rivumi/plugins/p${String(n).padStart(2, '0')}.json`, `{"name":"p${String(n).padStart(2, '0')}"}`);
+      for (let n = 1; n <= 17; n++)
+        f.write(`ws/.rivumi/plugins/p${String(n).padStart(2, '0')}.json`, `{"name":"p${String(n).padStart(2, '0')}"}`);
       const s = snap();
       const capped = s.items.filter((i) => i.kind === 'plugin' && i.decision === 'display_only').map((i) => i.name);
       assert.equal(capped.length, 1, 'one plugin past the cap');
@@ -543,7 +658,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
       fs.appendFileSync(f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
-      assert.deepEqual(check(snap()).map((x) => x.problem), ['it changed since it was trusted (capabilities-changed)']);
+      assert.deepEqual(
+        check(snap()).map((x) => x.problem),
+        ['it changed since it was trusted (capabilities-changed)'],
+      );
     });
 
     it('fails an enabled bundle whose receipt was revoked as not reviewed', async () => {
@@ -551,7 +669,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
       await revoke(item('example-plugin'), ctx);
-      assert.deepEqual(check(snap()).map((x) => x.problem), ['it is not reviewed']);
+      assert.deepEqual(
+        check(snap()).map((x) => x.problem),
+        ['it is not reviewed'],
+      );
     });
 
     it('passes a changed Codewhale bundle that is not enabled (Codewhale does not load it)', async () => {
@@ -579,10 +700,44 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await enable(item('example-plugin'), ctx);
       const s = snap();
       const i = byName(s, 'example-plugin');
-      const faulted: Snapshot = { ...s, diagnostics: [...s.diagnostics, { code: 'skillgate.internal', severity: 'error', message: 'boom', itemId: i.id, file: i.path, range: null } as unknown as Snapshot['diagnostics'][number]] };
-      assert.deepEqual(check(faulted).map((x) => [x.item.name, x.problem]), [['example-plugin', 'Skillgate could not read it (internal error), so it cannot say what the agent would load']]);
+      const faulted: Snapshot = {
+        ...s,
+        diagnostics: [
+          ...s.diagnostics,
+          {
+            code: 'skillgate.internal',
+            severity: 'error',
+            message: 'boom',
+            itemId: i.id,
+            file: i.path,
+            range: null,
+          } as unknown as Snapshot['diagnostics'][number],
+        ],
+      };
+      assert.deepEqual(
+        check(faulted).map((x) => [x.item.name, x.problem]),
+        [
+          [
+            'example-plugin',
+            'Skillgate could not read it (internal error), so it cannot say what the agent would load',
+          ],
+        ],
+      );
       // A fault that names no item fails nothing by itself.
-      const general: Snapshot = { ...s, diagnostics: [...s.diagnostics, { code: 'skillgate.internal', severity: 'error', message: 'boom', itemId: null, file: i.path, range: null } as unknown as Snapshot['diagnostics'][number]] };
+      const general: Snapshot = {
+        ...s,
+        diagnostics: [
+          ...s.diagnostics,
+          {
+            code: 'skillgate.internal',
+            severity: 'error',
+            message: 'boom',
+            itemId: null,
+            file: i.path,
+            range: null,
+          } as unknown as Snapshot['diagnostics'][number],
+        ],
+      };
       assert.deepEqual(check(general), []);
     });
   });
@@ -607,7 +762,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       fs.mkdirSync(path.join(store.reviewedCopiesDir, `old-${hexName('e')}`));
       fs.mkdirSync(path.join(store.reviewedCopiesDir, `${hexName('e')}.old`));
       // A revoked receipt: its entry has no trust, only history.
-      f.write('ws/.codewhale/plugins/revoked/plugin.toml', 'schema_version = 1\n[plugin]\nname = "revoked"\nversion = "1.0.0"\n');
+      f.write(
+        'ws/.codewhale/plugins/revoked/plugin.toml',
+        'schema_version = 1\n[plugin]\nname = "revoked"\nversion = "1.0.0"\n',
+      );
       await trustNow('revoked');
       await revoke(item('revoked'), ctx);
       const listed = fs.readdirSync(store.reviewedCopiesDir).sort();
@@ -615,7 +773,9 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const report = doctor(store);
       assert.equal(report.problem, null);
       assert.equal(report.bundles, 3);
-      assert.deepEqual(report.staleReceipts, [{ key: demoKey, name: 'demo', path: f.path('ws/.codewhale/plugins/demo') }]);
+      assert.deepEqual(report.staleReceipts, [
+        { key: demoKey, name: 'demo', path: f.path('ws/.codewhale/plugins/demo') },
+      ]);
       assert.deepEqual([...report.unreferencedSnapshots].sort(), ['.staging-0123', hexName('e')]);
       assert.deepEqual(report.pruned, []);
       assert.equal(report.movedAside, null);
@@ -637,13 +797,24 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       breakStore();
       const report = doctor(store, { prune: true });
       assert.match(report.problem ?? '', /not valid JSON/);
-      assert.deepEqual([report.bundles, report.staleReceipts, report.unreferencedSnapshots, report.pruned, report.movedAside], [0, [], [], [], null]);
+      assert.deepEqual(
+        [report.bundles, report.staleReceipts, report.unreferencedSnapshots, report.pruned, report.movedAside],
+        [0, [], [], [], null],
+      );
       assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, hexName('e'))));
       assert.equal(fs.readFileSync(store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
     });
 
     it('reports an empty store with no snapshots directory as healthy', () => {
-      assert.deepEqual(doctor(store), { store: store.file, problem: null, bundles: 0, staleReceipts: [], unreferencedSnapshots: [], pruned: [], movedAside: null });
+      assert.deepEqual(doctor(store), {
+        store: store.file,
+        problem: null,
+        bundles: 0,
+        staleReceipts: [],
+        unreferencedSnapshots: [],
+        pruned: [],
+        movedAside: null,
+      });
     });
   });
 });

@@ -22,7 +22,13 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   afterEach(() => f.remove());
 
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
-    new Indexer({ workspaces: [f.path(ws)], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view(), ...extra }).indexAll();
+    new Indexer({
+      workspaces: [f.path(ws)],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+      ...extra,
+    }).indexAll();
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
     const r = review(item(name), ctx);
@@ -42,10 +48,16 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   it('refuses enable before trust and writes nothing; trust leaves it disabled; enable activates (§10.7 case 1)', async () => {
     writeD(f, '', 'ws/.codewhale/plugins/demo');
     const early = await enable(item('demo'), ctx);
-    assert.deepEqual(early, { ok: false, message: 'Plugin bundle `demo` requires review before enablement (trust: not-reviewed)' });
+    assert.deepEqual(early, {
+      ok: false,
+      message: 'Plugin bundle `demo` requires review before enablement (trust: not-reviewed)',
+    });
     assert.ok(!fs.existsSync(store.file));
     await trustNow('demo');
-    assert.deepEqual([item('demo').trust, item('demo').enabled, item('demo').reasons], ['trusted', false, ['not_enabled']]);
+    assert.deepEqual(
+      [item('demo').trust, item('demo').enabled, item('demo').reasons],
+      ['trusted', false, ['not_enabled']],
+    );
     assert.equal((stateOf('demo')?.trust?.capabilities.inventory as { skills: number }).skills, 0);
     assert.ok((await enable(item('demo'), ctx)).ok);
     assert.deepEqual(item('demo').reasons, ['active']);
@@ -62,9 +74,15 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     writeW(f);
     await trustNow('example-plugin');
     assert.ok((await enable(item('example-plugin'), ctx)).ok);
-    f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', '---\nname: example\ndescription: example\n---\nchanged\n');
+    f.write(
+      'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md',
+      '---\nname: example\ndescription: example\n---\nchanged\n',
+    );
     const i = item('example-plugin');
-    assert.deepEqual([i.trust, i.enabled, i.decision, i.reasons], ['content-changed', true, 'disabled', ['content_changed']]);
+    assert.deepEqual(
+      [i.trust, i.enabled, i.decision, i.reasons],
+      ['content-changed', true, 'disabled', ['content_changed']],
+    );
     assert.deepEqual(item('example-plugin:example').reasons, ['bundle_inactive']);
   });
 
@@ -72,7 +90,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     writeW(f);
     await trustNow('example-plugin');
     await enable(item('example-plugin'), ctx);
-    f.write('ws/.codewhale/plugins/example-plugin/plugin.toml', `${fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8')}[hooks]\npath = "skills"\n`);
+    f.write(
+      'ws/.codewhale/plugins/example-plugin/plugin.toml',
+      `${fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8')}[hooks]\npath = "skills"\n`,
+    );
     assert.deepEqual([item('example-plugin').trust, item('example-plugin').enabled], ['capabilities-changed', true]);
   });
 
@@ -87,7 +108,11 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('activates a partial bundle; its inactive parts stay inventoried (§10.7 case 6)', async () => {
-    writeD(f, '[skills]\npath = "skills"\n[commands]\npath = "skills"\n[hooks]\npath = "skills"\n[lsp]\npath = "skills"\n', 'ws/.codewhale/plugins/demo');
+    writeD(
+      f,
+      '[skills]\npath = "skills"\n[commands]\npath = "skills"\n[hooks]\npath = "skills"\n[lsp]\npath = "skills"\n',
+      'ws/.codewhale/plugins/demo',
+    );
     f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\n---\nbody\n');
     await trustNow('demo');
     const r = await enable(item('demo'), ctx);
@@ -109,7 +134,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('refuses to trust an invalid bundle it cannot hash (§10.7 case 8)', async () => {
-    f.write('ws/.codewhale/plugins/bad/plugin.toml', 'schema_version = 1\nunknown = 1\n[plugin]\nname = "bad"\nversion = "1.0.0"\n');
+    f.write(
+      'ws/.codewhale/plugins/bad/plugin.toml',
+      'schema_version = 1\nunknown = 1\n[plugin]\nname = "bad"\nversion = "1.0.0"\n',
+    );
     const r = await trust(item('bad'), 'x', ctx);
     assert.ok(!r.ok);
   });
@@ -122,7 +150,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     const key = Object.keys(raw.bundles)[0] as string;
     raw.bundles[key].trust.capabilityHash = capabilityHashV1(new Map([['skills', '1']]));
     fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
-    assert.deepEqual([item('example-plugin').trust, item('example-plugin').enabled, item('example-plugin').decision], ['capabilities-changed', true, 'disabled']);
+    assert.deepEqual(
+      [item('example-plugin').trust, item('example-plugin').enabled, item('example-plugin').decision],
+      ['capabilities-changed', true, 'disabled'],
+    );
   });
 
   it('refuses a stale enable after another process revoked (re-read under the lock; §10.7 case 12)', async () => {
@@ -131,12 +162,18 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     const stale = item('example-plugin');
     await revoke(stale, ctx);
     const r = await enable(stale, ctx);
-    assert.deepEqual(r, { ok: false, message: 'Plugin bundle `example-plugin` requires review before enablement (trust: not-reviewed)' });
+    assert.deepEqual(r, {
+      ok: false,
+      message: 'Plugin bundle `example-plugin` requires review before enablement (trust: not-reviewed)',
+    });
   });
 
   it('refuses hard-linked files when trusting (§10.7 case 14)', async () => {
     writeW(f);
-    fs.linkSync(f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md'), f.path('ws/.codewhale/plugins/example-plugin/linked.md'));
+    fs.linkSync(
+      f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md'),
+      f.path('ws/.codewhale/plugins/example-plugin/linked.md'),
+    );
     const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
     assert.ok(!r.ok);
     assert.match(r.message, /hard-linked/);
@@ -149,7 +186,11 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
     for (const bad of ['wrong', token.slice(0, 12), `${token} `]) {
       const r = await trust(item('example-plugin'), bad, ctx);
-      assert.deepEqual(r, { ok: false, message: 'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again' });
+      assert.deepEqual(r, {
+        ok: false,
+        message:
+          'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again',
+      });
     }
     const r = review(item('example-plugin'), ctx);
     assert.ok(r.ok);
@@ -186,7 +227,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     const hash = item('example-plugin').contentHash as string;
     const copy = path.join(store.reviewedCopiesDir, hash);
     assert.equal(fs.statSync(path.join(copy, 'plugin.toml')).mode & 0o777, 0o444);
-    assert.equal(fs.readFileSync(path.join(copy, 'skills/example/SKILL.md'), 'utf8'), '---\nname: example\ndescription: example\n---\nbody\n');
+    assert.equal(
+      fs.readFileSync(path.join(copy, 'skills/example/SKILL.md'), 'utf8'),
+      '---\nname: example\ndescription: example\n---\nbody\n',
+    );
   });
 
   it('binds trust to the place: a copied or renamed bundle is untrusted', async () => {
@@ -213,16 +257,30 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       f.write('ws/.codewhale/plugins/example-plugin/old.txt', 'old');
       await trustNow('example-plugin');
       const dir = 'ws/.codewhale/plugins/example-plugin';
-      f.write(`${dir}/plugin.toml`, `${fs.readFileSync(f.path(`${dir}/plugin.toml`), 'utf8')}[agents]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nenv = { KEY = "\${SECRET_KEY}" }\n`);
+      f.write(
+        `${dir}/plugin.toml`,
+        `${fs.readFileSync(f.path(`${dir}/plugin.toml`), 'utf8')}[agents]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nenv = { KEY = "\${SECRET_KEY}" }\n`,
+      );
       f.write(`${dir}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nbody, now changed\n');
       f.write(`${dir}/run.sh`, '#!/bin/sh\n', 0o755);
       fs.rmSync(f.path(`${dir}/old.txt`));
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
       const summaries = r.value.diff.capabilities.map((c) => c.summary);
-      for (const expected of ['new MCP server `fetch`', 'new MCP server `local`', 'new network host `api.example.com`', 'new component kind `agents`']) assert.ok(summaries.includes(expected), `${expected} in ${summaries.join(' | ')}`);
+      for (const expected of [
+        'new MCP server `fetch`',
+        'new MCP server `local`',
+        'new network host `api.example.com`',
+        'new component kind `agents`',
+      ])
+        assert.ok(summaries.includes(expected), `${expected} in ${summaries.join(' | ')}`);
       const files = r.value.diff.files.map((x) => `${x.change} ${x.path}`);
-      assert.deepEqual(files, ['removed old.txt', 'modified plugin.toml', 'added run.sh', 'modified skills/example/SKILL.md']);
+      assert.deepEqual(files, [
+        'removed old.txt',
+        'modified plugin.toml',
+        'added run.sh',
+        'modified skills/example/SKILL.md',
+      ]);
       const skill = r.value.diff.files.find((x) => x.path === 'skills/example/SKILL.md');
       assert.match(skill?.unifiedDiff ?? '', /^-body$/m);
       assert.match(skill?.unifiedDiff ?? '', /^\+body, now changed$/m);
@@ -236,12 +294,21 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       f.write(`${dir}/skills/__proto__/notes.txt`, 'reviewed nested\n');
       await trustNow('example-plugin');
       const receipt = stateOf('example-plugin')?.trust;
-      assert.deepEqual(Object.keys(receipt?.files ?? {}).filter((p) => names.includes(p)).sort(), [...names].sort(), 'every name survives the receipt round-trip');
+      assert.deepEqual(
+        Object.keys(receipt?.files ?? {})
+          .filter((p) => names.includes(p))
+          .sort(),
+        [...names].sort(),
+        'every name survives the receipt round-trip',
+      );
       for (const n of names) f.write(`${dir}/${n}`, `changed ${n}\n`);
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
       const changes = r.value.diff.files;
-      assert.deepEqual(changes.map((x) => `${x.change} ${x.path}`), names.map((n) => `modified ${n}`).sort());
+      assert.deepEqual(
+        changes.map((x) => `${x.change} ${x.path}`),
+        names.map((n) => `modified ${n}`).sort(),
+      );
       for (const n of names) {
         const modified = changes.find((x) => x.path === n);
         assert.equal(modified?.before?.size, `reviewed ${n}\n`.length);
@@ -254,30 +321,48 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       writeW(f, '[mcp_servers.base]\ncommand = "node"\n');
       await trustNow('example-plugin');
       const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
-      fs.appendFileSync(toml, '[mcp_servers.toString]\ncommand = "node"\n[mcp_servers.constructor]\ncommand = "node"\n');
+      fs.appendFileSync(
+        toml,
+        '[mcp_servers.toString]\ncommand = "node"\n[mcp_servers.constructor]\ncommand = "node"\n',
+      );
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
-      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary).sort(), ['new MCP server `constructor`', 'new MCP server `toString`']);
+      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary).sort(), [
+        'new MCP server `constructor`',
+        'new MCP server `toString`',
+      ]);
     });
 
     it('names a new environment mapping of an MCP server', async () => {
       writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { A = "${B}" }\n');
       await trustNow('example-plugin');
       const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
-      fs.writeFileSync(toml, fs.readFileSync(toml, 'utf8').replace('env = { A = "${B}" }', 'env = { A = "${B}", C = "${D}" }'));
+      fs.writeFileSync(
+        toml,
+        fs.readFileSync(toml, 'utf8').replace('env = { A = "${B}" }', 'env = { A = "${B}", C = "${D}" }'),
+      );
       const r = review(item('example-plugin'), ctx);
       assert.ok(r.ok && r.value.diff);
-      assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary), ['new environment mapping for MCP server `local`: C ← ${D}']);
+      assert.deepEqual(
+        r.value.diff.capabilities.map((c) => c.summary),
+        ['new environment mapping for MCP server `local`: C ← ${D}'],
+      );
     });
 
     it('names a new Rivumi hook command', async () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
       f.write('ws/check.py', 'print(1)\n');
       await trustNow('hooks.json');
-      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]},{"command":["curl","https://evil.example"]}]}');
+      f.write(
+        'ws/.rivumi/hooks.json',
+        '{"pre_tool_use":[{"command":["python3","check.py"]},{"command":["curl","https://evil.example"]}]}',
+      );
       const r = review(item('hooks.json'), ctx);
       assert.ok(r.ok && r.value.diff);
-      assert.ok(r.value.diff.capabilities.some((c) => c.summary.startsWith('new hook command')), r.value.diff.capabilities.map((c) => c.summary).join(' | '));
+      assert.ok(
+        r.value.diff.capabilities.some((c) => c.summary.startsWith('new hook command')),
+        r.value.diff.capabilities.map((c) => c.summary).join(' | '),
+      );
       assert.equal(item('hooks.json').trust, 'capabilities-changed');
     });
   });
@@ -286,18 +371,27 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     it('fails on an untrusted Rivumi plugin and on drift of an enabled Codewhale bundle; passes once all is trusted', async () => {
       writeW(f);
       f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
-      assert.deepEqual(check(snap()).map((x) => x.item.name), ['pk']);
+      assert.deepEqual(
+        check(snap()).map((x) => x.item.name),
+        ['pk'],
+      );
       await trustNow('pk');
       await trustNow('example-plugin');
       await enable(item('example-plugin'), ctx);
       assert.deepEqual(check(snap()), []);
       f.write('ws/.codewhale/plugins/example-plugin/new.txt', 'x');
-      assert.deepEqual(check(snap()).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
+      assert.deepEqual(
+        check(snap()).map((x) => x.problem),
+        ['it changed since it was trusted (content-changed)'],
+      );
     });
     it('needs the hooks file trusted only when RIVUMI_ENABLE_PROJECT_HOOKS=1', () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
       assert.deepEqual(check(snap()), []);
-      assert.deepEqual(check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.item.name), ['hooks.json']);
+      assert.deepEqual(
+        check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.item.name),
+        ['hooks.json'],
+      );
     });
   });
 
@@ -341,8 +435,14 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   it('trusts a Rivumi plugin with trust alone: Rivumi has no enable switch, so enable and disable are refused with how to switch it off', async () => {
     f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
     f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
-    assert.deepEqual([item('pk').decision, item('pk').reasons, item('pk').enabled], ['registered', ['loaded_unreviewed', 'not_reviewed'], null]);
-    assert.deepEqual(check(snap()).map((x) => [x.item.name, x.problem]), [['pk', 'it is not reviewed']]);
+    assert.deepEqual(
+      [item('pk').decision, item('pk').reasons, item('pk').enabled],
+      ['registered', ['loaded_unreviewed', 'not_reviewed'], null],
+    );
+    assert.deepEqual(
+      check(snap()).map((x) => [x.item.name, x.problem]),
+      [['pk', 'it is not reviewed']],
+    );
     await trustNow('pk');
     assert.deepEqual(item('pk').reasons, ['active']);
     assert.deepEqual(item('pk.review').reasons, ['component_active']);
@@ -351,12 +451,18 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     for (const op of [enable, disable] as const) {
       const r = await op(item('pk'), ctx);
       assert.ok(!r.ok);
-      assert.match(r.message, /^Rivumi has no enable switch, so Skillgate cannot (enable|disable) `pk`: .* To switch pk off, remove its manifest from \.rivumi\/plugins\/ or rename it so it no longer ends in \.json\./);
+      assert.match(
+        r.message,
+        /^Rivumi has no enable switch, so Skillgate cannot (enable|disable) `pk`: .* To switch pk off, remove its manifest from \.rivumi\/plugins\/ or rename it so it no longer ends in \.json\./,
+      );
     }
     assert.equal(fs.readFileSync(store.file, 'utf8'), before, 'nothing written');
     f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
     assert.deepEqual(item('pk').reasons, ['loaded_unreviewed', 'content_changed']);
-    assert.deepEqual(check(snap()).map((x) => x.problem), ['it changed since it was trusted (content-changed)']);
+    assert.deepEqual(
+      check(snap()).map((x) => x.problem),
+      ['it changed since it was trusted (content-changed)'],
+    );
   });
 
   it('says how Rivumi hooks are switched off when enable is asked of hooks.json', async () => {

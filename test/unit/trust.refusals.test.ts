@@ -21,10 +21,16 @@ describe('trust refusals and the current token', () => {
     ctx = { store, host: LINUX_HOST };
   });
   afterEach(() => f.remove());
-  const snap = (): Snapshot => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+  const snap = (): Snapshot =>
+    new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
   const item = (name: string) => byName(snap(), name);
 
-  it('currentToken is the unit\'s token now, and moves when its content does', () => {
+  it("currentToken is the unit's token now, and moves when its content does", () => {
     writeW(f);
     const before = currentToken(item('example-plugin'), ctx);
     assert.deepEqual(before, { ok: true, token: item('example-plugin').reviewToken });
@@ -78,7 +84,10 @@ describe('trust refusals and the current token', () => {
     const declined = await trustShown(item('example-plugin'), token, ctx, async (p) => (seen.push(p), false));
     assert.equal(declined.ok ? null : declined.reason, 'cancelled');
     assert.ok(!fs.existsSync(store.file), 'declined: nothing written');
-    assert.deepEqual([seen[0]?.capabilities.mcpServers?.local?.command, seen[0]?.enabled, seen[0]?.reviewedBefore], ['node', false, false]);
+    assert.deepEqual(
+      [seen[0]?.capabilities.mcpServers?.local?.command, seen[0]?.enabled, seen[0]?.reviewedBefore],
+      ['node', false, false],
+    );
     const accepted = await trustShown(item('example-plugin'), token, ctx, async () => true);
     assert.ok(accepted.ok);
     assert.equal(item('example-plugin').trust, 'trusted');

@@ -14,34 +14,72 @@ import { Fixture } from './helpers/fixture';
  */
 describe('the review diff against the receipt (trust.md "Operations")', () => {
   describe('capability changes', () => {
-    const summaries = (before: Record<string, unknown>, after: Record<string, unknown>) => capabilityChanges(before, after).map((c) => c.summary);
+    const summaries = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+      capabilityChanges(before, after).map((c) => c.summary);
 
     it('names new, removed and changed MCP servers and their fields', () => {
-      assert.deepEqual(summaries({ mcpServers: {} }, { mcpServers: { a: { command: 'node' } } }), ['new MCP server `a`']);
-      assert.deepEqual(summaries({ mcpServers: { a: { command: 'node' } } }, { mcpServers: {} }), ['removed MCP server `a`']);
-      assert.deepEqual(summaries({ mcpServers: { a: { command: 'node' } } }, { mcpServers: { a: { command: 'python3' } } }), ['MCP server `a`: command node → python3']);
-      assert.deepEqual(summaries({ mcpServers: { a: {} } }, { mcpServers: { a: { cwd: 'bin' } } }), ['MCP server `a`: cwd added bin']);
-      assert.deepEqual(summaries({ mcpServers: { a: { cwd: 'bin' } } }, { mcpServers: { a: {} } }), ['MCP server `a`: cwd removed bin']);
+      assert.deepEqual(summaries({ mcpServers: {} }, { mcpServers: { a: { command: 'node' } } }), [
+        'new MCP server `a`',
+      ]);
+      assert.deepEqual(summaries({ mcpServers: { a: { command: 'node' } } }, { mcpServers: {} }), [
+        'removed MCP server `a`',
+      ]);
+      assert.deepEqual(
+        summaries({ mcpServers: { a: { command: 'node' } } }, { mcpServers: { a: { command: 'python3' } } }),
+        ['MCP server `a`: command node → python3'],
+      );
+      assert.deepEqual(summaries({ mcpServers: { a: {} } }, { mcpServers: { a: { cwd: 'bin' } } }), [
+        'MCP server `a`: cwd added bin',
+      ]);
+      assert.deepEqual(summaries({ mcpServers: { a: { cwd: 'bin' } } }, { mcpServers: { a: {} } }), [
+        'MCP server `a`: cwd removed bin',
+      ]);
     });
 
     it('names environment mappings and environment-backed headers', () => {
-      const env = (e: Record<string, unknown>, h: Record<string, unknown> = {}) => ({ mcpServers: { s: { env: e, envHeaders: h } } });
+      const env = (e: Record<string, unknown>, h: Record<string, unknown> = {}) => ({
+        mcpServers: { s: { env: e, envHeaders: h } },
+      });
       assert.deepEqual(summaries(env({}), env({ A: 'B' })), ['new environment mapping for MCP server `s`: A ← ${B}']);
-      assert.deepEqual(summaries(env({ A: 'B' }), env({})), ['removed environment mapping for MCP server `s`: A ← ${B}']);
-      assert.deepEqual(summaries(env({ A: 'B' }), env({ A: 'C' })), ['changed environment mapping for MCP server `s`: A ← ${B} → A ← ${C}']);
-      assert.deepEqual(summaries(env({}, {}), env({}, { 'X-Key': 'K' })), ['new environment-backed header for MCP server `s`: X-Key ← ${K}']);
+      assert.deepEqual(summaries(env({ A: 'B' }), env({})), [
+        'removed environment mapping for MCP server `s`: A ← ${B}',
+      ]);
+      assert.deepEqual(summaries(env({ A: 'B' }), env({ A: 'C' })), [
+        'changed environment mapping for MCP server `s`: A ← ${B} → A ← ${C}',
+      ]);
+      assert.deepEqual(summaries(env({}, {}), env({}, { 'X-Key': 'K' })), [
+        'new environment-backed header for MCP server `s`: X-Key ← ${K}',
+      ]);
     });
 
     it('names each added or removed network host, component kind and hook command', () => {
-      assert.deepEqual(summaries({ networkHosts: ['a.example'] }, { networkHosts: ['b.example'] }), ['new network host `b.example`', 'removed network host `a.example`']);
-      assert.deepEqual(summaries({ components: { skills: ['skills'] } }, { components: { skills: ['skills'], hooks: ['hooks'] } }), ['new component kind `hooks`']);
-      assert.deepEqual(summaries({ components: { skills: ['skills'] } }, { components: {} }), ['removed component kind `skills`']);
-      assert.deepEqual(summaries({ hooks: {} }, { hooks: { 'pre: ["x"]': { event: 'pre' } } }), ['new hook command: pre: ["x"]']);
-      assert.deepEqual(summaries({ hooks: { h: { timeoutSeconds: 5 } } }, { hooks: { h: { timeoutSeconds: 50 } } }), ['hook h: timeoutSeconds 5 → 50']);
+      assert.deepEqual(summaries({ networkHosts: ['a.example'] }, { networkHosts: ['b.example'] }), [
+        'new network host `b.example`',
+        'removed network host `a.example`',
+      ]);
+      assert.deepEqual(
+        summaries({ components: { skills: ['skills'] } }, { components: { skills: ['skills'], hooks: ['hooks'] } }),
+        ['new component kind `hooks`'],
+      );
+      assert.deepEqual(summaries({ components: { skills: ['skills'] } }, { components: {} }), [
+        'removed component kind `skills`',
+      ]);
+      assert.deepEqual(summaries({ hooks: {} }, { hooks: { 'pre: ["x"]': { event: 'pre' } } }), [
+        'new hook command: pre: ["x"]',
+      ]);
+      assert.deepEqual(summaries({ hooks: { h: { timeoutSeconds: 5 } } }, { hooks: { h: { timeoutSeconds: 50 } } }), [
+        'hook h: timeoutSeconds 5 → 50',
+      ]);
     });
 
     it('names any other change by its path, and skips the inventory counts', () => {
-      assert.deepEqual(summaries({ lifecycleMutation: false, inventory: { skills: 1 } }, { lifecycleMutation: true, inventory: { skills: 2 } }), ['lifecycleMutation false → true']);
+      assert.deepEqual(
+        summaries(
+          { lifecycleMutation: false, inventory: { skills: 1 } },
+          { lifecycleMutation: true, inventory: { skills: 2 } },
+        ),
+        ['lifecycleMutation false → true'],
+      );
       assert.deepEqual(summaries({}, { when: { os: ['linux'] } }), ['when added: {"os":["linux"]}']);
       assert.deepEqual(summaries({ when: 'x' }, {}), ['when removed: x']);
       assert.deepEqual(summaries({ a: { b: 1 } }, { a: { b: 1 } }), []);
@@ -56,11 +94,26 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     });
 
     it('reads an argv (MCP server args, hook argv) as one ordered list: a reorder is a change, shown before → after', () => {
-      assert.deepEqual(capabilityChanges({ mcpServers: { s: { args: ['a', 'b'] } } }, { mcpServers: { s: { args: ['b', 'a'] } } }), [
-        { path: 'mcpServers.s.args', change: 'changed', before: ['a', 'b'], after: ['b', 'a'], summary: 'changed arguments of MCP server `s`: ["a", "b"] → ["b", "a"]' },
-      ]);
-      assert.deepEqual(summaries({ hooks: { h: { argv: ['./x.sh', '1'] } } }, { hooks: { h: { argv: ['./x.sh', '2'] } } }), ['changed command of hook h: ["./x.sh", "1"] → ["./x.sh", "2"]']);
-      assert.deepEqual(summaries({ mcpServers: { s: { args: ['a', 'b'] } } }, { mcpServers: { s: { args: ['a', 'b'] } } }), []);
+      assert.deepEqual(
+        capabilityChanges({ mcpServers: { s: { args: ['a', 'b'] } } }, { mcpServers: { s: { args: ['b', 'a'] } } }),
+        [
+          {
+            path: 'mcpServers.s.args',
+            change: 'changed',
+            before: ['a', 'b'],
+            after: ['b', 'a'],
+            summary: 'changed arguments of MCP server `s`: ["a", "b"] → ["b", "a"]',
+          },
+        ],
+      );
+      assert.deepEqual(
+        summaries({ hooks: { h: { argv: ['./x.sh', '1'] } } }, { hooks: { h: { argv: ['./x.sh', '2'] } } }),
+        ['changed command of hook h: ["./x.sh", "1"] → ["./x.sh", "2"]'],
+      );
+      assert.deepEqual(
+        summaries({ mcpServers: { s: { args: ['a', 'b'] } } }, { mcpServers: { s: { args: ['a', 'b'] } } }),
+        [],
+      );
       // Any other list of names is a set: each member added or removed, order ignored.
       assert.deepEqual(summaries({ tools: ['a', 'b'] }, { tools: ['b', 'a'] }), []);
       assert.deepEqual(summaries({ tools: ['a'] }, { tools: ['a', 'b'] }), ['tools.b added: b']);
@@ -69,16 +122,26 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     it('shortens an argv past 240 characters, and keeps one of exactly 240', () => {
       const args = (n: number) => ({ mcpServers: { s: { args: ['x'.repeat(n)] } } });
       // ["xxx…"] is the element plus four characters.
-      assert.deepEqual(summaries(args(1), args(236)), [`changed arguments of MCP server \`s\`: ["x"] → ["${'x'.repeat(236)}"]`]);
-      assert.deepEqual(summaries(args(1), args(237)), [`changed arguments of MCP server \`s\`: ["x"] → ${`["${'x'.repeat(237)}"]`.slice(0, 237)}...`]);
+      assert.deepEqual(summaries(args(1), args(236)), [
+        `changed arguments of MCP server \`s\`: ["x"] → ["${'x'.repeat(236)}"]`,
+      ]);
+      assert.deepEqual(summaries(args(1), args(237)), [
+        `changed arguments of MCP server \`s\`: ["x"] → ${`["${'x'.repeat(237)}"]`.slice(0, 237)}...`,
+      ]);
     });
 
     it('names an unset environment source `?`, and a change of the whole mapping or of a component path by its path', () => {
       const env = (e: unknown) => ({ mcpServers: { s: { env: e } } });
-      assert.deepEqual(summaries(env({ A: null }), env({ A: 'B' })), ['changed environment mapping for MCP server `s`: A ← ? → A ← ${B}']);
+      assert.deepEqual(summaries(env({ A: null }), env({ A: 'B' })), [
+        'changed environment mapping for MCP server `s`: A ← ? → A ← ${B}',
+      ]);
       assert.deepEqual(summaries(env({}), env('x')), ['MCP server `s`: env {} → x']);
-      assert.deepEqual(summaries({ components: { skills: ['a'] } }, { components: { skills: ['a', 'b'] } }), ['components.skills.b added: b']);
-      assert.deepEqual(summaries({ hooks: { h: { argv: 'x' } } }, { hooks: { h: { argv: 'y' } } }), ['changed command of hook h: x → y']);
+      assert.deepEqual(summaries({ components: { skills: ['a'] } }, { components: { skills: ['a', 'b'] } }), [
+        'components.skills.b added: b',
+      ]);
+      assert.deepEqual(summaries({ hooks: { h: { argv: 'x' } } }, { hooks: { h: { argv: 'y' } } }), [
+        'changed command of hook h: x → y',
+      ]);
     });
 
     it('reports a field whose type changed (record, list, value) as one change of the whole value', () => {
@@ -89,8 +152,21 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     });
 
     it('records the path, the kind and both values', () => {
-      assert.deepEqual(capabilityChanges({ mcpServers: { a: { command: 'x' } } }, { mcpServers: { a: { command: 'y' } } }), [{ path: 'mcpServers.a.command', change: 'changed', before: 'x', after: 'y', summary: 'MCP server `a`: command x → y' }]);
-      assert.deepEqual(capabilityChanges({}, { b: 1 }), [{ path: 'b', change: 'added', after: 1, summary: 'b added: 1' }]);
+      assert.deepEqual(
+        capabilityChanges({ mcpServers: { a: { command: 'x' } } }, { mcpServers: { a: { command: 'y' } } }),
+        [
+          {
+            path: 'mcpServers.a.command',
+            change: 'changed',
+            before: 'x',
+            after: 'y',
+            summary: 'MCP server `a`: command x → y',
+          },
+        ],
+      );
+      assert.deepEqual(capabilityChanges({}, { b: 1 }), [
+        { path: 'b', change: 'added', after: 1, summary: 'b added: 1' },
+      ]);
     });
   });
 
@@ -99,7 +175,12 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     beforeEach(() => (f = new Fixture()));
     afterEach(() => f.remove());
 
-    const fileOf = (p: string, bytes: Buffer | string, executable = false): BundleFile => ({ path: p, size: Buffer.from(bytes).length, sha256: crypto.createHash('sha256').update(bytes).digest('hex'), executable });
+    const fileOf = (p: string, bytes: Buffer | string, executable = false): BundleFile => ({
+      path: p,
+      size: Buffer.from(bytes).length,
+      sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+      executable,
+    });
     const receiptOf = (files: BundleFile[]): Receipt => ({
       contentHash: 'a'.repeat(64),
       capabilityHash: 'b'.repeat(64),
@@ -112,10 +193,23 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     it('lists added, removed and modified files in path order, skipping unchanged ones, with unified diffs', () => {
       const before = [fileOf('b.txt', 'one\n'), fileOf('gone.txt', 'bye\n'), fileOf('same.txt', 'same\n')];
       const after = [fileOf('a.txt', 'new\n'), fileOf('b.txt', 'two\n'), fileOf('same.txt', 'same\n')];
-      for (const [p, t] of [['b.txt', 'one\n'], ['gone.txt', 'bye\n'], ['same.txt', 'same\n']]) put('snap', p as string, t as string);
-      for (const [p, t] of [['a.txt', 'new\n'], ['b.txt', 'two\n'], ['same.txt', 'same\n']]) put('now', p as string, t as string);
+      for (const [p, t] of [
+        ['b.txt', 'one\n'],
+        ['gone.txt', 'bye\n'],
+        ['same.txt', 'same\n'],
+      ])
+        put('snap', p as string, t as string);
+      for (const [p, t] of [
+        ['a.txt', 'new\n'],
+        ['b.txt', 'two\n'],
+        ['same.txt', 'same\n'],
+      ])
+        put('now', p as string, t as string);
       const d = diffAgainstReceipt(receiptOf(before), {}, after, f.path('now'), f.path('snap'));
-      assert.deepEqual(d.files.map((x) => `${x.change} ${x.path}`), ['added a.txt', 'modified b.txt', 'removed gone.txt']);
+      assert.deepEqual(
+        d.files.map((x) => `${x.change} ${x.path}`),
+        ['added a.txt', 'modified b.txt', 'removed gone.txt'],
+      );
       const b = d.files[1];
       assert.deepEqual([b?.before?.sha256, b?.after?.sha256], [before[0]?.sha256, after[1]?.sha256]);
       assert.match(b?.unifiedDiff ?? '', /^--- a\/b\.txt\treviewed$/m);
@@ -131,8 +225,17 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     it('diffs an added file against nothing and a removed one against nothing', () => {
       put('snap', 'gone.txt', 'bye\n');
       put('now', 'new.txt', 'hi\n');
-      const d = diffAgainstReceipt(receiptOf([fileOf('gone.txt', 'bye\n')]), {}, [fileOf('new.txt', 'hi\n')], f.path('now'), f.path('snap'));
-      assert.deepEqual(d.files.map((x) => x.change), ['removed', 'added']);
+      const d = diffAgainstReceipt(
+        receiptOf([fileOf('gone.txt', 'bye\n')]),
+        {},
+        [fileOf('new.txt', 'hi\n')],
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.deepEqual(
+        d.files.map((x) => x.change),
+        ['removed', 'added'],
+      );
       assert.match(d.files[0]?.unifiedDiff ?? '', /@@ -1,1 \+0,0 @@\n-bye\n$/);
       assert.match(d.files[1]?.unifiedDiff ?? '', /@@ -0,0 \+1,1 @@\n\+hi\n$/);
     });
@@ -140,15 +243,33 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
     it('gives no text diff when the current file is unreadable, and says so', () => {
       put('snap', 'f', 'old\n');
       f.mkdir('now/f');
-      const d = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', 'new\n')], f.path('now'), f.path('snap'));
-      assert.deepEqual(d.files.map((x) => [x.change, x.note, x.unifiedDiff]), [['modified', 'unreadable', undefined]]);
+      const d = diffAgainstReceipt(
+        receiptOf([fileOf('f', 'old\n')]),
+        {},
+        [fileOf('f', 'new\n')],
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.deepEqual(
+        d.files.map((x) => [x.change, x.note, x.unifiedDiff]),
+        [['modified', 'unreadable', undefined]],
+      );
     });
 
     it('says when only the executable bit changed', () => {
       put('snap', 'run.sh', '#!/bin/sh\n');
       put('now', 'run.sh', '#!/bin/sh\n');
-      const d = diffAgainstReceipt(receiptOf([fileOf('run.sh', '#!/bin/sh\n')]), {}, [fileOf('run.sh', '#!/bin/sh\n', true)], f.path('now'), f.path('snap'));
-      assert.deepEqual(d.files.map((x) => [x.change, x.note, x.unifiedDiff]), [['modified', 'only the executable bit changed (- → x)', undefined]]);
+      const d = diffAgainstReceipt(
+        receiptOf([fileOf('run.sh', '#!/bin/sh\n')]),
+        {},
+        [fileOf('run.sh', '#!/bin/sh\n', true)],
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.deepEqual(
+        d.files.map((x) => [x.change, x.note, x.unifiedDiff]),
+        [['modified', 'only the executable bit changed (- → x)', undefined]],
+      );
     });
 
     for (const [name, bytes, note] of [
@@ -159,8 +280,17 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       it(`gives no text diff for ${name}, and says why`, () => {
         put('snap', 'f', 'old\n');
         put('now', 'f', bytes);
-        const d = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', bytes)], f.path('now'), f.path('snap'));
-        assert.deepEqual(d.files.map((x) => [x.change, x.note, x.unifiedDiff]), [['modified', note, undefined]]);
+        const d = diffAgainstReceipt(
+          receiptOf([fileOf('f', 'old\n')]),
+          {},
+          [fileOf('f', bytes)],
+          f.path('now'),
+          f.path('snap'),
+        );
+        assert.deepEqual(
+          d.files.map((x) => [x.change, x.note, x.unifiedDiff]),
+          [['modified', note, undefined]],
+        );
       });
     }
 
@@ -168,24 +298,58 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       const mib = Buffer.alloc(1048576, 0x61);
       put('snap', 'f', 'old\n');
       put('now', 'f', mib);
-      const d = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', mib)], f.path('now'), f.path('snap'));
+      const d = diffAgainstReceipt(
+        receiptOf([fileOf('f', 'old\n')]),
+        {},
+        [fileOf('f', mib)],
+        f.path('now'),
+        f.path('snap'),
+      );
       assert.equal(d.files[0]?.note, undefined);
       assert.ok(d.files[0]?.unifiedDiff);
     });
 
     it('says the reviewed snapshot is missing when there is none, or when its file is gone', () => {
       put('now', 'f', 'new\n');
-      const none = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', 'new\n')], f.path('now'), undefined);
-      assert.deepEqual(none.files.map((x) => x.note), ['the reviewed snapshot is missing']);
+      const none = diffAgainstReceipt(
+        receiptOf([fileOf('f', 'old\n')]),
+        {},
+        [fileOf('f', 'new\n')],
+        f.path('now'),
+        undefined,
+      );
+      assert.deepEqual(
+        none.files.map((x) => x.note),
+        ['the reviewed snapshot is missing'],
+      );
       f.mkdir('snap');
-      const gone = diffAgainstReceipt(receiptOf([fileOf('f', 'old\n')]), {}, [fileOf('f', 'new\n')], f.path('now'), f.path('snap'));
-      assert.deepEqual(gone.files.map((x) => x.note), ['the reviewed snapshot is missing']);
+      const gone = diffAgainstReceipt(
+        receiptOf([fileOf('f', 'old\n')]),
+        {},
+        [fileOf('f', 'new\n')],
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.deepEqual(
+        gone.files.map((x) => x.note),
+        ['the reviewed snapshot is missing'],
+      );
     });
 
     it('puts the capability changes beside the file changes', () => {
       const receipt = { ...receiptOf([]), capabilities: { networkHosts: [] } };
       const d = diffAgainstReceipt(receipt, { networkHosts: ['x.example'] }, [], f.path('now'), undefined);
-      assert.deepEqual(d, { capabilities: [{ path: 'networkHosts.x.example', change: 'added', after: 'x.example', summary: 'new network host `x.example`' }], files: [] });
+      assert.deepEqual(d, {
+        capabilities: [
+          {
+            path: 'networkHosts.x.example',
+            change: 'added',
+            after: 'x.example',
+            summary: 'new network host `x.example`',
+          },
+        ],
+        files: [],
+      });
     });
   });
 });

@@ -70,7 +70,11 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const s = source();
     const snaps = f.path('state/snapshots');
     const r = copyReviewed(snaps, s, 'e'.repeat(64));
-    assert.deepEqual(r, { ok: false, message: 'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again' });
+    assert.deepEqual(r, {
+      ok: false,
+      message:
+        'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again',
+    });
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
 
@@ -79,7 +83,10 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const s = source();
     fs.chmodSync(f.path(`${W}/plugin.toml`), 0o755);
     const r = copyReviewed(f.path('state/snapshots'), s, s.item.contentHash as string);
-    assert.deepEqual(r, { ok: false, message: 'plugin.toml changed while it was being copied for trust; review the bundle again' });
+    assert.deepEqual(r, {
+      ok: false,
+      message: 'plugin.toml changed while it was being copied for trust; review the bundle again',
+    });
   });
 
   it('refuses a file hard-linked after it was hashed, leaving nothing behind (codewhale.md §8.6)', () => {
@@ -88,7 +95,10 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     fs.linkSync(f.path(`${W}/plugin.toml`), f.path('elsewhere.toml'));
     const snaps = f.path('state/snapshots');
     const r = copyReviewed(snaps, s, s.item.contentHash as string);
-    assert.deepEqual(r, { ok: false, message: 'plugin.toml is hard-linked; Plugin content may not contain hard-linked files' });
+    assert.deepEqual(r, {
+      ok: false,
+      message: 'plugin.toml is hard-linked; Plugin content may not contain hard-linked files',
+    });
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
 
@@ -98,7 +108,10 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     const skill = f.path(`${W}/skills/example/SKILL.md`);
     const snaps = f.path('state/snapshots');
     fs.writeFileSync(skill, '---\nname: example\ndescription: edited\n---\nbody\n');
-    assert.deepEqual(copyReviewed(snaps, s, s.item.contentHash as string), { ok: false, message: 'skills/example/SKILL.md changed while it was being copied for trust; review the bundle again' });
+    assert.deepEqual(copyReviewed(snaps, s, s.item.contentHash as string), {
+      ok: false,
+      message: 'skills/example/SKILL.md changed while it was being copied for trust; review the bundle again',
+    });
     assert.deepEqual(fs.readdirSync(snaps), []);
     fs.rmSync(skill);
     const gone = copyReviewed(snaps, s, s.item.contentHash as string);
@@ -110,7 +123,16 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     writeW(f);
     const s = source();
     const snaps = f.path('state/snapshots');
-    const r = copyReviewed(snaps, { ...s, rehashCopy: () => { throw new Error('disk full'); } }, s.item.contentHash as string);
+    const r = copyReviewed(
+      snaps,
+      {
+        ...s,
+        rehashCopy: () => {
+          throw new Error('disk full');
+        },
+      },
+      s.item.contentHash as string,
+    );
     assert.deepEqual(r, { ok: false, message: 'could not snapshot the bundle: disk full' });
     assert.deepEqual(fs.readdirSync(snaps), []);
   });

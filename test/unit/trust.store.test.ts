@@ -8,7 +8,16 @@ import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 
 const KEY = 'a'.repeat(64);
 const HEX = 'b'.repeat(64);
-const entry = { system: 'codewhale' as const, scope: 'workspace' as const, name: 'x', path: '/x', generation: 0, enabled: false, trust: null, reviewHistory: [] };
+const entry = {
+  system: 'codewhale' as const,
+  scope: 'workspace' as const,
+  name: 'x',
+  path: '/x',
+  generation: 0,
+  enabled: false,
+  trust: null,
+  reviewHistory: [],
+};
 
 describe('the trust store (trust.md)', () => {
   let f: Fixture;
@@ -20,7 +29,12 @@ describe('the trust store (trust.md)', () => {
   afterEach(() => f.remove());
 
   it('reads a missing store as empty and creates the directory 0700 and the file 0600 on first write', async () => {
-    assert.deepEqual(store.read(), { ok: true, state: { schemaVersion: 1, bundles: Object.create(null) }, exists: false, text: '' });
+    assert.deepEqual(store.read(), {
+      ok: true,
+      state: { schemaVersion: 1, bundles: Object.create(null) },
+      exists: false,
+      text: '',
+    });
     const r = await store.mutate((s) => {
       s.bundles[KEY] = { ...entry, system: 'codewhale', scope: 'workspace' };
       return { ok: true, value: null };
@@ -39,20 +53,107 @@ describe('the trust store (trust.md)', () => {
 
   describe('fails closed', () => {
     const cases: [string, () => void, RegExp][] = [
-      ['garbage JSON', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{not json', { mode: 0o600 })), /is not valid JSON/],
-      ['an unknown schema version', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{"schemaVersion":2,"bundles":{}}', { mode: 0o600 })), /schema version 2/],
-      ['an unknown field', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{},"extra":true}', { mode: 0o600 })), /unknown field `extra`/],
-      ['a symlinked state file', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(f.path('elsewhere.json'), '{"schemaVersion":1,"bundles":{}}'), fs.symlinkSync(f.path('elsewhere.json'), store.file)), /is a symbolic link/],
-      ['a world-writable directory', () => (fs.mkdirSync(f.path('state')), fs.chmodSync(f.path('state'), 0o777)), /writable by group or others/],
-      ['a group-writable state file', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}'), fs.chmodSync(store.file, 0o620)), /writable by group or others/],
+      [
+        'garbage JSON',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(store.file, '{not json', { mode: 0o600 })
+        ),
+        /is not valid JSON/,
+      ],
+      [
+        'an unknown schema version',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(store.file, '{"schemaVersion":2,"bundles":{}}', { mode: 0o600 })
+        ),
+        /schema version 2/,
+      ],
+      [
+        'an unknown field',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{},"extra":true}', { mode: 0o600 })
+        ),
+        /unknown field `extra`/,
+      ],
+      [
+        'a symlinked state file',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(f.path('elsewhere.json'), '{"schemaVersion":1,"bundles":{}}'),
+          fs.symlinkSync(f.path('elsewhere.json'), store.file)
+        ),
+        /is a symbolic link/,
+      ],
+      [
+        'a world-writable directory',
+        () => (fs.mkdirSync(f.path('state')), fs.chmodSync(f.path('state'), 0o777)),
+        /writable by group or others/,
+      ],
+      [
+        'a group-writable state file',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{}}'),
+          fs.chmodSync(store.file, 0o620)
+        ),
+        /writable by group or others/,
+      ],
       [
         'a duplicate key deep in an entry ("enabled": false, "enabled": true)',
-        () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: entry } }).replace('"enabled":false', '"enabled":false,"enabled":true'), { mode: 0o600 })),
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(
+            store.file,
+            JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: entry } }).replace(
+              '"enabled":false',
+              '"enabled":false,"enabled":true',
+            ),
+            { mode: 0o600 },
+          )
+        ),
         new RegExp(`duplicate key at bundles\\.${KEY}\\.enabled$`),
       ],
-      ['a duplicate top-level key', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{},"bundles":{}}', { mode: 0o600 })), /duplicate key at bundles$/],
-      ['a duplicate file name in a receipt', () => (fs.mkdirSync(f.path('state'), { mode: 0o700 }), fs.writeFileSync(store.file, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, trust: { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: { 'a b': { sha256: HEX, size: 1, executable: false } }, reviewedAt: '2026-11-29T18:00:00.000Z' } } } }).replace(/("a b":\{[^}]*\})/, '$1,$1'), { mode: 0o600 })), /duplicate key at bundles\.a+\.trust\.files\."a b"$/],
-      ['a symlinked state directory', () => (fs.mkdirSync(f.path('real'), { mode: 0o700 }), fs.symlinkSync(f.path('real'), f.path('state'))), /directory .* is a symbolic link/],
+      [
+        'a duplicate top-level key',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":{},"bundles":{}}', { mode: 0o600 })
+        ),
+        /duplicate key at bundles$/,
+      ],
+      [
+        'a duplicate file name in a receipt',
+        () => (
+          fs.mkdirSync(f.path('state'), { mode: 0o700 }),
+          fs.writeFileSync(
+            store.file,
+            JSON.stringify({
+              schemaVersion: 1,
+              bundles: {
+                [KEY]: {
+                  ...entry,
+                  trust: {
+                    contentHash: HEX,
+                    capabilityHash: HEX,
+                    capabilities: {},
+                    files: { 'a b': { sha256: HEX, size: 1, executable: false } },
+                    reviewedAt: '2026-11-29T18:00:00.000Z',
+                  },
+                },
+              },
+            }).replace(/("a b":\{[^}]*\})/, '$1,$1'),
+            { mode: 0o600 },
+          )
+        ),
+        /duplicate key at bundles\.a+\.trust\.files\."a b"$/,
+      ],
+      [
+        'a symlinked state directory',
+        () => (fs.mkdirSync(f.path('real'), { mode: 0o700 }), fs.symlinkSync(f.path('real'), f.path('state'))),
+        /directory .* is a symbolic link/,
+      ],
     ];
     for (const [name, setup, problem] of cases) {
       it(`on ${name}: every bundle disabled, every mutation refused naming the file, the file untouched`, async () => {
@@ -67,7 +168,12 @@ describe('the trust store (trust.md)', () => {
         assert.match(r.message, /skillgate doctor/);
         if (before) assert.deepEqual(fs.readFileSync(store.file), before);
         writeW(f);
-        const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+        const s = new Indexer({
+          workspaces: [f.path('ws')],
+          codewhaleHome: null,
+          host: LINUX_HOST,
+          trust: () => store.view(),
+        }).indexAll();
         assert.deepEqual(byName(s, 'example-plugin').reasons, ['trust_store_unavailable']);
       });
     }
@@ -89,7 +195,12 @@ describe('the trust store (trust.md)', () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         store.mutate((s) => {
-          s.bundles[i.toString(16).padStart(64, '0')] = { ...entry, system: 'codewhale', scope: 'workspace', name: `b${i}` };
+          s.bundles[i.toString(16).padStart(64, '0')] = {
+            ...entry,
+            system: 'codewhale',
+            scope: 'workspace',
+            name: `b${i}`,
+          };
           return { ok: true, value: null };
         }),
       ),
@@ -111,7 +222,21 @@ describe('the trust store (trust.md)', () => {
 
   it('rejects a receipt with a malformed hash as an unknown shape', () => {
     fs.mkdirSync(f.path('state'), { mode: 0o700 });
-    const bad = { schemaVersion: 1, bundles: { [KEY]: { ...entry, trust: { contentHash: 'nothex', capabilityHash: HEX, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' } } } };
+    const bad = {
+      schemaVersion: 1,
+      bundles: {
+        [KEY]: {
+          ...entry,
+          trust: {
+            contentHash: 'nothex',
+            capabilityHash: HEX,
+            capabilities: {},
+            files: {},
+            reviewedAt: '2026-11-29T18:00:00.000Z',
+          },
+        },
+      },
+    };
     fs.writeFileSync(store.file, JSON.stringify(bad), { mode: 0o600 });
     assert.ok(!store.read().ok);
   });
@@ -153,7 +278,12 @@ describe('the trust store fails closed on what it cannot read', () => {
   /** A trusted and enabled example-plugin, so that failing open would show as `enabled`/active. */
   const trustedAndEnabled = async () => {
     writeW(f);
-    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    const s = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
     const i = byName(s, 'example-plugin');
     const r = await store.mutate((state) => {
       state.bundles[i.detail.bundleKey as string] = {
@@ -161,13 +291,32 @@ describe('the trust store fails closed on what it cannot read', () => {
         name: 'example-plugin',
         path: i.path,
         enabled: true,
-        trust: { contentHash: i.contentHash as string, capabilityHash: i.capabilityHash as string, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' },
+        trust: {
+          contentHash: i.contentHash as string,
+          capabilityHash: i.capabilityHash as string,
+          capabilities: {},
+          files: {},
+          reviewedAt: '2026-11-29T18:00:00.000Z',
+        },
       };
       return { ok: true, value: null };
     });
     assert.ok(r.ok);
-    const active = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
-    assert.deepEqual([byName(active, 'example-plugin').enabled, byName(active, 'example-plugin').decision, byName(active, 'example-plugin').reasons], [true, 'registered', ['active']], 'the setup really activates the bundle');
+    const active = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
+    assert.deepEqual(
+      [
+        byName(active, 'example-plugin').enabled,
+        byName(active, 'example-plugin').decision,
+        byName(active, 'example-plugin').reasons,
+      ],
+      [true, 'registered', ['active']],
+      'the setup really activates the bundle',
+    );
   };
 
   const assertClosed = async (problem: RegExp) => {
@@ -175,9 +324,17 @@ describe('the trust store fails closed on what it cannot read', () => {
     assert.ok(!read.ok, 'the store is unavailable');
     assert.match(read.problem, problem);
     assert.deepEqual(store.view(), { available: false, problem: read.problem });
-    const s = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST, trust: () => store.view() }).indexAll();
+    const s = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
     const i = byName(s, 'example-plugin');
-    assert.deepEqual([i.enabled, i.decision, i.trust, i.reasons], [false, 'disabled', 'not-reviewed', ['trust_store_unavailable']]);
+    assert.deepEqual(
+      [i.enabled, i.decision, i.trust, i.reasons],
+      [false, 'disabled', 'not-reviewed', ['trust_store_unavailable']],
+    );
     assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['bundle_inactive']);
     let changed = false;
     const m = await store.mutate(() => {
@@ -274,7 +431,10 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
     assert.ok(store.read().ok);
     const r = await store.mutate(() => ({ ok: true, value: null }));
     assert.ok(!r.ok);
-    assert.ok(r.message.startsWith(`cannot create the trust store directory ${f.path('dangling', 'state')}: `), r.message);
+    assert.ok(
+      r.message.startsWith(`cannot create the trust store directory ${f.path('dangling', 'state')}: `),
+      r.message,
+    );
     assert.ok(!fs.existsSync(f.path('missing')));
   });
 
@@ -294,7 +454,10 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
       fs.chmodSync(f.path('state'), mode);
       const read = new TrustStore(f.path('state')).read();
       assert.ok(!read.ok);
-      assert.match(read.problem, new RegExp(`writable by group or others \\(mode ${mode.toString(8)}\\); make it 0700$`));
+      assert.match(
+        read.problem,
+        new RegExp(`writable by group or others \\(mode ${mode.toString(8)}\\); make it 0700$`),
+      );
     });
     it(`refuses a state file writable by ${mode === 0o720 ? 'its group' : 'others'}`, () => {
       fs.mkdirSync(f.path('state'), { mode: 0o700 });
@@ -320,8 +483,17 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
   it('names a duplicate key inside a list by its index', () => {
     fs.mkdirSync(f.path('state'), { mode: 0o700 });
     const store = new TrustStore(f.path('state'));
-    const receipt = { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: {}, reviewedAt: '2026-11-29T18:00:00.000Z' };
-    const text = JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, reviewHistory: [receipt, receipt] } } }).replace(/"reviewedAt":"([^"]+)"\}\]/, '"reviewedAt":"$1","reviewedAt":"$1"}]');
+    const receipt = {
+      contentHash: HEX,
+      capabilityHash: HEX,
+      capabilities: {},
+      files: {},
+      reviewedAt: '2026-11-29T18:00:00.000Z',
+    };
+    const text = JSON.stringify({
+      schemaVersion: 1,
+      bundles: { [KEY]: { ...entry, reviewHistory: [receipt, receipt] } },
+    }).replace(/"reviewedAt":"([^"]+)"\}\]/, '"reviewedAt":"$1","reviewedAt":"$1"}]');
     fs.writeFileSync(store.file, text, { mode: 0o600 });
     const read = store.read();
     assert.ok(!read.ok);
@@ -380,7 +552,10 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
       return { ok: true, value: null };
     });
     const text = fs.readFileSync(store.file, 'utf8');
-    assert.equal(text, JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, generation: 2 } } }, null, 2) + '\n');
+    assert.equal(
+      text,
+      JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, generation: 2 } } }, null, 2) + '\n',
+    );
   });
 });
 
@@ -394,7 +569,13 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
   });
   afterEach(() => f.remove());
 
-  const receipt = { contentHash: HEX, capabilityHash: HEX, capabilities: {}, files: { 'plugin.toml': { sha256: HEX, size: 120, executable: false } }, reviewedAt: '2026-11-29T18:00:00.000Z' };
+  const receipt = {
+    contentHash: HEX,
+    capabilityHash: HEX,
+    capabilities: {},
+    files: { 'plugin.toml': { sha256: HEX, size: 120, executable: false } },
+    reviewedAt: '2026-11-29T18:00:00.000Z',
+  };
   const readWith = (state: unknown) => {
     fs.writeFileSync(store.file, JSON.stringify(state), { mode: 0o600 });
     return store.read();
@@ -407,10 +588,18 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
   });
 
   it('reads every system and scope, and a receipt with its files', () => {
-    for (const [system, scope] of [['codewhale', 'user'], ['rivumi', 'workspace'], ['eva', 'workspace']]) {
+    for (const [system, scope] of [
+      ['codewhale', 'user'],
+      ['rivumi', 'workspace'],
+      ['eva', 'workspace'],
+    ]) {
       const r = withEntry({ system, scope, trust: receipt, reviewHistory: [receipt] });
       assert.ok(r.ok, r.ok ? '' : r.problem);
-      assert.deepEqual(r.state.bundles[KEY]?.trust?.files['plugin.toml'], { sha256: HEX, size: 120, executable: false });
+      assert.deepEqual(r.state.bundles[KEY]?.trust?.files['plugin.toml'], {
+        sha256: HEX,
+        size: 120,
+        executable: false,
+      });
     }
   });
 
@@ -419,7 +608,11 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
     ['a bundle key with a suffix', {}, `${KEY}x`],
     ['a content hash with a prefix', { trust: { ...receipt, contentHash: `x${HEX}` } }, KEY],
     ['a capability hash with a suffix', { trust: { ...receipt, capabilityHash: `${HEX}0` } }, KEY],
-    ['a negative file size', { trust: { ...receipt, files: { a: { sha256: HEX, size: -1, executable: false } } } }, KEY],
+    [
+      'a negative file size',
+      { trust: { ...receipt, files: { a: { sha256: HEX, size: -1, executable: false } } } },
+      KEY,
+    ],
     ['a file without its executable bit', { trust: { ...receipt, files: { a: { sha256: HEX, size: 1 } } } }, KEY],
     ['an unknown system', { system: 'claude' }, KEY],
     ['a negative generation', { generation: -1 }, KEY],
@@ -455,19 +648,24 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
  */
 describe('the trust store writes only while it owns the lock (trust.md "The trust store")', () => {
   let f: Fixture;
-  beforeEach(() => f = new Fixture());
+  beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
-  const LOST = (file: string) => `the trust store ${file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again`;
+  const LOST = (file: string) =>
+    `the trust store ${file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again`;
   const add = (s: { bundles: Record<string, unknown> }) => {
     s.bundles[KEY] = { ...entry };
     return { ok: true as const, value: 'added' };
   };
   const seed = async (store: TrustStore) => {
-    assert.ok((await store.mutate((s) => {
-      s.bundles[HEX] = { ...entry, name: 'seed' };
-      return { ok: true, value: null };
-    })).ok);
+    assert.ok(
+      (
+        await store.mutate((s) => {
+          s.bundles[HEX] = { ...entry, name: 'seed' };
+          return { ok: true, value: null };
+        })
+      ).ok,
+    );
     return fs.readFileSync(store.file, 'utf8');
   };
   const debris = (dir: string) => fs.readdirSync(dir).filter((n) => n !== 'state.json' && n !== 'state.json.lock');
@@ -504,7 +702,9 @@ describe('the trust store writes only while it owns the lock (trust.md "The trus
     const probe = new TrustStore(f.path('state'));
     const before = await seed(probe);
     const lock = `${probe.file}.lock`;
-    const store = new TrustStore(f.path('state'), { beforeCommit: () => fs.utimesSync(lock, new Date(0), new Date(0)) });
+    const store = new TrustStore(f.path('state'), {
+      beforeCommit: () => fs.utimesSync(lock, new Date(0), new Date(0)),
+    });
     assert.deepEqual(await store.mutate(add), { ok: false, message: LOST(probe.file) });
     assert.equal(fs.readFileSync(probe.file, 'utf8'), before);
   });
@@ -522,8 +722,15 @@ describe('the trust store writes only while it owns the lock (trust.md "The trus
   it('reports a failure inside the write with its reason, changes nothing and leaves no temporary file', async () => {
     const probe = new TrustStore(f.path('state'));
     const before = await seed(probe);
-    const store = new TrustStore(f.path('state'), { beforeCommit: () => { throw new Error('disk full'); } });
-    assert.deepEqual(await store.mutate(add), { ok: false, message: `failed to write the trust store ${probe.file}: Error: disk full; nothing was changed` });
+    const store = new TrustStore(f.path('state'), {
+      beforeCommit: () => {
+        throw new Error('disk full');
+      },
+    });
+    assert.deepEqual(await store.mutate(add), {
+      ok: false,
+      message: `failed to write the trust store ${probe.file}: Error: disk full; nothing was changed`,
+    });
     assert.equal(fs.readFileSync(probe.file, 'utf8'), before);
     assert.deepEqual(debris(f.path('state')), []);
     assert.ok(!fs.existsSync(`${probe.file}.lock`));
@@ -540,5 +747,4 @@ describe('the trust store writes only while it owns the lock (trust.md "The trus
     assert.ok(after.ok && Object.hasOwn(after.state.bundles, KEY) && Object.hasOwn(after.state.bundles, HEX));
     assert.deepEqual(fs.readdirSync(f.path('state')), ['state.json']);
   });
-
 });

@@ -28,7 +28,11 @@ export interface GateContext {
  * the index gate and by every lifecycle operation. `capabilities-changed` is checked before
  * `content-changed` (codewhale.md §8.2).
  */
-export function statusOf(receipt: ReceiptView | null, contentHash: string | null, capabilityHash: string | null): TrustStatus {
+export function statusOf(
+  receipt: ReceiptView | null,
+  contentHash: string | null,
+  capabilityHash: string | null,
+): TrustStatus {
   if (!receipt) return 'not-reviewed';
   if (receipt.capabilityHash !== capabilityHash) return 'capabilities-changed';
   if (receipt.contentHash !== contentHash) return 'content-changed';

@@ -25,15 +25,24 @@ export const DIAGNOSTIC_CODES = {
   'codewhale.manifest.schema-version': ['error', 'schema_version is newer than 1.'],
   'codewhale.manifest.name': ['error', 'The plugin name breaks the name rule of its manifest format.'],
   'codewhale.manifest.version': ['error', 'The version is not semantic versioning.'],
-  'codewhale.manifest.text': ['error', 'A text field is blank, too long, or holds control or bidirectional characters.'],
+  'codewhale.manifest.text': [
+    'error',
+    'A text field is blank, too long, or holds control or bidirectional characters.',
+  ],
   'codewhale.manifest.icon': ['error', 'The icon is not a small inline PNG.'],
   'codewhale.manifest.list': ['error', 'A list has too many or duplicate values.'],
   'codewhale.capabilities.network-host': ['error', 'A declared network host is not a plain host name.'],
-  'codewhale.capabilities.network-hosts-mismatch': ['error', 'capabilities.network_hosts differs from the hosts of the remote MCP endpoints.'],
+  'codewhale.capabilities.network-hosts-mismatch': [
+    'error',
+    'capabilities.network_hosts differs from the hosts of the remote MCP endpoints.',
+  ],
   'codewhale.when.os': ['error', 'An unsupported OS selector in [when].'],
   'codewhale.when.binary': ['error', 'A [when] binary is not a bare executable name.'],
   // Component paths (§4.5, §4.6).
-  'codewhale.component.path': ['error', 'A component path is empty, repeated, absolute, escapes the bundle, crosses a symlink or is missing.'],
+  'codewhale.component.path': [
+    'error',
+    'A component path is empty, repeated, absolute, escapes the bundle, crosses a symlink or is missing.',
+  ],
   // mcp.json (§3.3).
   'codewhale.mcp-json.file': ['error', 'mcp.json is a symbolic link, not a regular file, too large or not UTF-8.'],
   'codewhale.mcp-json.parse': ['error', 'mcp.json does not parse or breaks its schema.'],
@@ -47,7 +56,10 @@ export const DIAGNOSTIC_CODES = {
   'codewhale.mcp.argument': ['error', 'An MCP argument is blank or holds control characters.'],
   'codewhale.mcp.tool-filter': ['error', 'An MCP tool filter is invalid or in both lists.'],
   'codewhale.mcp.command-or-url': ['error', 'An MCP server must declare exactly one of command or url.'],
-  'codewhale.mcp.stdio-remote-fields': ['error', 'A stdio MCP server declares remote transport or authentication fields.'],
+  'codewhale.mcp.stdio-remote-fields': [
+    'error',
+    'A stdio MCP server declares remote transport or authentication fields.',
+  ],
   'codewhale.mcp.command': ['error', 'An MCP command is neither a bare executable nor a contained regular file.'],
   'codewhale.mcp.cwd': ['error', 'An MCP cwd is not a contained directory.'],
   'codewhale.mcp.credential-argument': ['error', 'An MCP argument embeds a credential.'],
@@ -83,13 +95,19 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.skill.utf8': ['error', 'A skill is not valid UTF-8.'],
   'rivumi.skill.frontmatter': ['error', 'Unsupported front matter (only name and description).'],
   'rivumi.skill.frontmatter-nul': ['error', 'Front matter contains NUL.'],
-  'rivumi.skill.name': ['error', 'The skill name breaks Rivumi\'s name rule.'],
+  'rivumi.skill.name': ['error', "The skill name breaks Rivumi's name rule."],
   'rivumi.skill.body': ['error', 'The skill body is blank or contains NUL.'],
   'rivumi.skill.description-length': ['error', 'The description exceeds 400 characters.'],
-  'rivumi.skill.qualified-name-length': ['error', 'A plugin skill\'s combined name exceeds 64 characters.'],
-  'rivumi.skill.duplicate-name': ['warning', 'Two loaded skills share a name; a selection by name picks the later one.'],
-  'rivumi.skill.not-loaded': ['information', 'Past Rivumi\'s 16-skill cap: never opened.'],
-  'rivumi.skills.context-truncated': ['warning', 'The rendered skill section exceeds 16000 bytes and is cut in the middle.'],
+  'rivumi.skill.qualified-name-length': ['error', "A plugin skill's combined name exceeds 64 characters."],
+  'rivumi.skill.duplicate-name': [
+    'warning',
+    'Two loaded skills share a name; a selection by name picks the later one.',
+  ],
+  'rivumi.skill.not-loaded': ['information', "Past Rivumi's 16-skill cap: never opened."],
+  'rivumi.skills.context-truncated': [
+    'warning',
+    'The rendered skill section exceeds 16000 bytes and is cut in the middle.',
+  ],
   'rivumi.load-aborted': ['error', 'Another file makes Rivumi abort this load.'],
   // Rivumi plugins (§5).
   'rivumi.plugins.path': ['error', '.rivumi/plugins is a symbolic link or not a directory.'],
@@ -98,30 +116,60 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.plugin.invalid': ['error', 'A plugin manifest breaks its schema.'],
   'rivumi.plugin.skill-path': ['error', 'A plugin skill path escapes the repository or is missing.'],
   'rivumi.plugin.duplicate-name': ['warning', 'Two plugins share a name.'],
-  'rivumi.plugin.not-loaded': ['information', 'Past Rivumi\'s 16-plugin cap: never read.'],
+  'rivumi.plugin.not-loaded': ['information', "Past Rivumi's 16-plugin cap: never read."],
   // Rivumi hooks (§4).
   'rivumi.hooks.file': ['error', 'hooks.json is a symbolic link, not a regular file, or too large.'],
   'rivumi.hooks.json': ['error', 'hooks.json is not JSON or not an object.'],
-  'rivumi.hooks.invalid': ['error', 'The hook configuration breaks its schema. In a plugin, only the opted-in hook load fails (the plugin\'s skills still load); a warning while RIVUMI_ENABLE_PROJECT_HOOKS is off.'],
+  'rivumi.hooks.invalid': [
+    'error',
+    "The hook configuration breaks its schema. In a plugin, only the opted-in hook load fails (the plugin's skills still load); a warning while RIVUMI_ENABLE_PROJECT_HOOKS is off.",
+  ],
   'rivumi.hooks.too-many': ['error', 'More than 16 hooks for one event after plugin hooks are merged.'],
-  'rivumi.hooks.opted-in-untrusted': ['warning', 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs hooks that are not trusted.'],
+  'rivumi.hooks.opted-in-untrusted': [
+    'warning',
+    'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs hooks that are not trusted.',
+  ],
   'rivumi.root-symlink': ['warning', '.rivumi is a symbolic link; Rivumi follows it.'],
   // Skillgate's trust rules for Rivumi (trust.md "Hook argv files, exactly").
-  'rivumi.hook.argv-uncovered': ['error', 'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file); trust is refused.'],
-  'rivumi.hook.argv-encoding': ['error', 'A hook argument holds a lone surrogate Rivumi cannot encode as bytes; trust is refused.'],
-  'rivumi.path-encoding': ['error', 'A plugin skill path holds a lone surrogate Rivumi cannot encode as bytes; Rivumi\'s load fails.'],
+  'rivumi.hook.argv-uncovered': [
+    'error',
+    'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file); trust is refused.',
+  ],
+  'rivumi.hook.argv-encoding': [
+    'error',
+    'A hook argument holds a lone surrogate Rivumi cannot encode as bytes; trust is refused.',
+  ],
+  'rivumi.path-encoding': [
+    'error',
+    "A plugin skill path holds a lone surrogate Rivumi cannot encode as bytes; Rivumi's load fails.",
+  ],
 
   // Eva-CLI (eva.md §5). Where a code's severity depends on the item (schema-missing on user items), this is the project severity.
-  'eva.project.config-invalid': ['error', 'config/eva.yaml cannot be read, parsed or lacks a configuration root; the sample roots are used.'],
+  'eva.project.config-invalid': [
+    'error',
+    'config/eva.yaml cannot be read, parsed or lacks a configuration root; the sample roots are used.',
+  ],
   'eva.project.root-missing': ['error', 'A configuration root named in config/eva.yaml does not exist.'],
-  'eva.project.root-outside': ['error', 'A configuration root resolves outside the workspace; Skillgate does not scan it.'],
-  'eva.project.schema-missing': ['warning', "The project's JSON schemas cannot be read; Skillgate's embedded copies are used."],
-  'eva.project.load-aborted': ['warning', 'The first file at which the shipped Eva-CLI would stop loading the whole project.'],
+  'eva.project.root-outside': [
+    'error',
+    'A configuration root resolves outside the workspace; Skillgate does not scan it.',
+  ],
+  'eva.project.schema-missing': [
+    'warning',
+    "The project's JSON schemas cannot be read; Skillgate's embedded copies are used.",
+  ],
+  'eva.project.load-aborted': [
+    'warning',
+    'The first file at which the shipped Eva-CLI would stop loading the whole project.',
+  ],
   'eva.scan.symlink-ignored': ['information', 'A symbolic link in a configuration directory, which Eva-CLI skips.'],
   'eva.scan.limit': ['warning', "More YAML files in one directory than Eva's discovery limit."],
   'eva.manifest.too-large': ['error', 'A manifest larger than max_manifest_bytes.'],
   'eva.manifest.read': ['error', 'A manifest that cannot be read or is not UTF-8.'],
-  'eva.yaml.parse': ['error', 'A manifest that is not one well-formed YAML document (duplicate key, second document, alias limit).'],
+  'eva.yaml.parse': [
+    'error',
+    'A manifest that is not one well-formed YAML document (duplicate key, second document, alias limit).',
+  ],
   'eva.schema.required': ['error', 'A field the upstream schema requires is missing.'],
   'eva.schema.type': ['error', 'A field has the wrong type for the upstream schema.'],
   'eva.schema.enum': ['error', 'A value outside the upstream schema enum.'],
@@ -133,7 +181,10 @@ export const DIAGNOSTIC_CODES = {
   'eva.capability.kind-unsupported': ['error', 'A capability kind the loader does not support.'],
   'eva.capability.provider-missing': ['error', 'A capability names a provider adapter that does not exist.'],
   'eva.compat.lua-skill': ['warning', 'A lua_skill manifest, which the shipped Eva-CLI does not know.'],
-  'eva.compat.gate-mapping': ['information', 'A runtime gate mapping on an adapter; the shipped Eva-CLI invokes only a string gate equal to normal.'],
+  'eva.compat.gate-mapping': [
+    'information',
+    'A runtime gate mapping on an adapter; the shipped Eva-CLI invokes only a string gate equal to normal.',
+  ],
   'eva.skill.block-missing': ['error', 'A transport: skill adapter without a skill mapping.'],
   'eva.skill.id-missing': ['error', 'A skill adapter without skill.id.'],
   'eva.skill.kind-missing': ['error', 'A skill adapter without skill.kind.'],
@@ -145,7 +196,10 @@ export const DIAGNOSTIC_CODES = {
   'eva.skill.schema-file-missing': ['error', 'A schema file a lua_skill names does not exist.'],
   'eva.skill.schema-file-invalid': ['error', 'A schema file that is not a JSON object.'],
   'eva.path.not-allowed': ['error', 'A path a skill names escapes its allowed roots.'],
-  'eva.skill.path-missing': ['warning', 'skill.path does not exist on this machine, so its instructions cannot be reviewed.'],
+  'eva.skill.path-missing': [
+    'warning',
+    'skill.path does not exist on this machine, so its instructions cannot be reviewed.',
+  ],
   'eva.lua.script-missing': ['error', 'The Lua script of a lua_skill does not exist.'],
   'eva.manifest.disabled': ['information', 'A manifest with enabled: false.'],
   'eva.user.manifest-required': ['information', 'A user-local skill without a project skill manifest (display-only).'],
@@ -170,20 +224,44 @@ export const DIAGNOSTIC_CODES = {
   'eva.conflict.duplicate-capability-id': ['error', 'A later capability manifest with the id of an earlier one.'],
   'eva.conflict.shadowed': ['information', 'A user-local skill shadowed by a project manifest.'],
   'eva.conflict.cross-namespace-id': ['information', 'The same id used by an adapter and a capability manifest.'],
-  'eva.conflict.same-skill-multiple-directory': ['information', 'The same skill directory under ~/.codex/skills and ~/.agents/skills.'],
-  'eva.conflict.multiple-providers': ['information', "Several adapters provide one capability; Eva-CLI's routing choice."],
-  'eva.capability.skill-provider-not-skill': ['warning', 'A kind: skill capability whose provider is not a skill adapter.'],
+  'eva.conflict.same-skill-multiple-directory': [
+    'information',
+    'The same skill directory under ~/.codex/skills and ~/.agents/skills.',
+  ],
+  'eva.conflict.multiple-providers': [
+    'information',
+    "Several adapters provide one capability; Eva-CLI's routing choice.",
+  ],
+  'eva.capability.skill-provider-not-skill': [
+    'warning',
+    'A kind: skill capability whose provider is not a skill adapter.',
+  ],
   'eva.trust.symlink': ['error', 'A file covered by an Eva skill is a symbolic link, so it cannot be reviewed.'],
 
   // Skillgate's own checks.
-  'skillgate.hidden-unicode': ['warning', 'Invisible or bidirectional Unicode that can hide instructions from a reviewer.'],
+  'skillgate.hidden-unicode': [
+    'warning',
+    'Invisible or bidirectional Unicode that can hide instructions from a reviewer.',
+  ],
   'skillgate.read-failed': ['error', 'A file or directory could not be read.'],
-  'skillgate.internal': ['error', 'Skillgate failed while reading this bundle or folder (an internal error); it is treated as invalid.'],
+  'skillgate.internal': [
+    'error',
+    'Skillgate failed while reading this bundle or folder (an internal error); it is treated as invalid.',
+  ],
   // `skillgate check --lock` (cli.md): findings against the repository's skillgate.lock, not about a file's content.
-  'skillgate.lock.new': ['error', 'A bundle in the repository is not pinned in skillgate.lock: review it, then run `skillgate lock`.'],
-  'skillgate.lock.changed': ['error', 'A bundle\'s review token differs from the one pinned in skillgate.lock (content changed, capabilities changed, or both).'],
+  'skillgate.lock.new': [
+    'error',
+    'A bundle in the repository is not pinned in skillgate.lock: review it, then run `skillgate lock`.',
+  ],
+  'skillgate.lock.changed': [
+    'error',
+    "A bundle's review token differs from the one pinned in skillgate.lock (content changed, capabilities changed, or both).",
+  ],
   'skillgate.lock.gone': ['error', 'skillgate.lock pins a bundle that is no longer in the repository.'],
-  'skillgate.lock.unpinnable': ['error', 'A bundle has no review token that covers what it runs, so no lock can pin it.'],
+  'skillgate.lock.unpinnable': [
+    'error',
+    'A bundle has no review token that covers what it runs, so no lock can pin it.',
+  ],
 } as const satisfies Record<string, readonly [Severity, string]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -27,12 +27,23 @@ export class Findings {
   }
 
   /** Report at a field of a parsed document; returns the diagnostic (a load failure may name it). */
-  at(code: DiagnosticCode, message: string, where: Where, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): Diagnostic {
+  at(
+    code: DiagnosticCode,
+    message: string,
+    where: Where,
+    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix },
+  ): Diagnostic {
     return this.inFile(code, message, where.file, this.rangeOf(where), extra);
   }
 
   /** Report at a known range of a file (or its first line when the file did not parse). */
-  inFile(code: DiagnosticCode, message: string, file: string, range: Range = FILE_START, extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix }): Diagnostic {
+  inFile(
+    code: DiagnosticCode,
+    message: string,
+    file: string,
+    range: Range = FILE_START,
+    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix },
+  ): Diagnostic {
     const diagnostic: Diagnostic = {
       file,
       range,

@@ -10,5 +10,10 @@ export function reportHidden(text: string, file: string, findings: Findings): vo
   const first = hidden[0] as (typeof hidden)[number];
   const labels = [...new Set(hidden.map((h) => codePointLabel(h.codePoint)))].join(', ');
   const kind = hidden.some((h) => h.bidi) ? 'bidirectional or invisible' : 'invisible';
-  findings.inFile('skillgate.hidden-unicode', `skill contains ${hidden.length}${hidden.length === 20 ? '+' : ''} ${kind} Unicode character(s) (${labels}) that can hide instructions from a reviewer`, file, map.range(first.offset, first.length));
+  findings.inFile(
+    'skillgate.hidden-unicode',
+    `skill contains ${hidden.length}${hidden.length === 20 ? '+' : ''} ${kind} Unicode character(s) (${labels}) that can hide instructions from a reviewer`,
+    file,
+    map.range(first.offset, first.length),
+  );
 }

@@ -28,12 +28,21 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
     const lines = new LineMap(text);
     const at = lines.position(deep.offset);
     // serde_json's words for the same refusal.
-    return { ok: false, message: `recursion limit exceeded at line ${at.line + 1} column ${at.character + 1}`, range: lines.range(deep.offset, 1), nesting: deep };
+    return {
+      ok: false,
+      message: `recursion limit exceeded at line ${at.line + 1} column ${at.character + 1}`,
+      range: lines.range(deep.offset, 1),
+      nesting: deep,
+    };
   }
   const errors: ParseError[] = [];
   const replaced = new Map<number, number>();
   const source = options.python ? maskPythonConstants(text, replaced) : text;
-  const root = parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const root = parseTree(source, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (first || !root) {
     const offset = first?.offset ?? 0;
@@ -215,7 +224,13 @@ function valueWithConstants(node: Node, replaced: ReadonlyMap<number, number>): 
       for (const prop of node.children ?? []) {
         const [k, v] = prop.children ?? [];
         // defineProperty, not assignment: a `__proto__` key stays an ordinary key.
-        if (k && v) Object.defineProperty(obj, k.value as string, { value: valueWithConstants(v, replaced), enumerable: true, writable: true, configurable: true });
+        if (k && v)
+          Object.defineProperty(obj, k.value as string, {
+            value: valueWithConstants(v, replaced),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
       }
       return obj;
     }

@@ -42,7 +42,8 @@ export function ownRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V)
       }
       const parsed = value.safeParse(record[k], { reportInput: true });
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);
+        for (const issue of parsed.error.issues)
+          ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);
         continue;
       }
       out[parsedKey.data] = parsed.data;

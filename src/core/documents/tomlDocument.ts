@@ -17,7 +17,8 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
   const lines = new LineMap(text);
   const deep = nestingExcess(text, maxDepth, 'toml');
   // toml_edit's words for the same refusal.
-  if (deep) return { ok: false, message: 'recursion limit exceeded', range: lines.range(deep.offset, 1), nesting: deep };
+  if (deep)
+    return { ok: false, message: 'recursion limit exceeded', range: lines.range(deep.offset, 1), nesting: deep };
   let ast: AST.TOMLProgram;
   try {
     ast = parseTOML(text, { tomlVersion: '1.0.0' });
@@ -44,7 +45,12 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
   // vanishes from its table (a server Codewhale runs would not be shown). Refused before
   // any value is built; the file cannot be read faithfully, so it fails closed.
   for (const [at, spot] of spots) {
-    if ((JSON.parse(at) as (string | number)[]).includes('__proto__')) return { ok: false, message: 'the key `__proto__` cannot be read faithfully; Skillgate refuses this file', range: lines.range(spot.key[0], spot.key[1] - spot.key[0]) };
+    if ((JSON.parse(at) as (string | number)[]).includes('__proto__'))
+      return {
+        ok: false,
+        message: 'the key `__proto__` cannot be read faithfully; Skillgate refuses this file',
+        range: lines.range(spot.key[0], spot.key[1] - spot.key[0]),
+      };
   }
   let value: unknown;
   try {

@@ -107,7 +107,8 @@ const LONE_SURROGATE_ALL = /[\ud800-\udfff]/gu;
 function sequenceLength(b: Uint8Array, i: number): number {
   const b0 = b[i] as number;
   if (b0 < 0x80) return 1;
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < b.length && (b[i + k] as number) >= lo && (b[i + k] as number) <= hi;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) =>
+    i + k < b.length && (b[i + k] as number) >= lo && (b[i + k] as number) <= hi;
   if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
   if (b0 >= 0xe0 && b0 <= 0xef) {
     const lo = b0 === 0xe0 ? 0xa0 : 0x80;

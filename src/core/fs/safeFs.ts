@@ -56,7 +56,12 @@ export function statEntry(p: string | Buffer): Entry {
 
 export type ReadResult =
   | { readonly ok: true; readonly bytes: Buffer; readonly executable: boolean }
-  | { readonly ok: false; readonly reason: 'symlink' | 'not-file' | 'too-large' | 'missing' | 'io'; readonly size?: number; readonly error?: string };
+  | {
+      readonly ok: false;
+      readonly reason: 'symlink' | 'not-file' | 'too-large' | 'missing' | 'io';
+      readonly size?: number;
+      readonly error?: string;
+    };
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -140,4 +145,3 @@ export function errorText(e: unknown): string {
   }
   return String(e);
 }
-

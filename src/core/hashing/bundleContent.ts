@@ -84,7 +84,8 @@ export function hashBundleContent(
     return undefined;
   };
 
-  const fail = (message: string, rel?: Name): ContentWalk => (rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message });
+  const fail = (message: string, rel?: Name): ContentWalk =>
+    rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };
 
   // The root itself may be a directory whose name is not UTF-8: walk from its exact bytes.
   const rootPath = osPath(root);
@@ -157,7 +158,8 @@ function child(e: fs.Dirent<string> | fs.Dirent<Buffer>, name: Name): Child {
 
 /** Upstream walks in byte order of names; for ASCII names that is plain string order. */
 function inByteOrder(children: Child[]): Child[] {
-  if (children.every((c) => typeof c.name === 'string' && ASCII.test(c.name))) return children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (children.every((c) => typeof c.name === 'string' && ASCII.test(c.name)))
+    return children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const keyed = children.map((c) => ({ c, key: typeof c.name === 'string' ? Buffer.from(c.name, 'utf8') : c.name }));
   return keyed.sort((a, b) => Buffer.compare(a.key, b.key)).map((k) => k.c);
 }
@@ -167,7 +169,11 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** `a/b`, staying a string unless either side holds raw bytes. */
 function join(dir: string | Buffer, name: Name): string | Buffer {
   if (typeof dir === 'string' && typeof name === 'string') return dir + '/' + name;
-  return Buffer.concat([typeof dir === 'string' ? Buffer.from(dir) : dir, SLASH, typeof name === 'string' ? Buffer.from(name) : name]);
+  return Buffer.concat([
+    typeof dir === 'string' ? Buffer.from(dir) : dir,
+    SLASH,
+    typeof name === 'string' ? Buffer.from(name) : name,
+  ]);
 }
 
 const SLASH = Buffer.from('/');
@@ -191,7 +197,10 @@ function safeLstat(p: string | Buffer): { ok: true; entry: ReturnType<typeof ent
  * byte budget before reading it, and reads once into size + 1 bytes: a file that
  * grows or shrinks while it is read is refused.
  */
-function readWhole(p: string | Buffer, budget: number): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
+function readWhole(
+  p: string | Buffer,
+  budget: number,
+): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
   let fd: number;
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));

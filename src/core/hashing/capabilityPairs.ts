@@ -7,7 +7,10 @@ import { sha256Hex } from './framing';
 export type CapabilityPairs = ReadonlyMap<string, string>;
 
 /** `key\0value\0 …`, keys in UTF-8 byte order; `encode` turns the text into the bytes hashed. */
-export function pairBytes(pairs: CapabilityPairs, encode: (text: string) => Buffer = (text) => Buffer.from(text, 'utf8')): Buffer {
+export function pairBytes(
+  pairs: CapabilityPairs,
+  encode: (text: string) => Buffer = (text) => Buffer.from(text, 'utf8'),
+): Buffer {
   const keys = [...pairs.keys()].sort(byteOrder);
   return encode(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join(''));
 }

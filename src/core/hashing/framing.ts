@@ -53,7 +53,12 @@ export function newHash(): Hash {
  * `[lead] ‖ PATH(domain, rel) ‖ [u64(trailingLength)]` in one buffer. `rel` may be a
  * string when the name is valid UTF-8: its UTF-8 bytes are the OS bytes then.
  */
-function recordHeader(lead: Buffer | undefined, domain: string, rel: Uint8Array | string, trailingLength: number | undefined): Buffer {
+function recordHeader(
+  lead: Buffer | undefined,
+  domain: string,
+  rel: Uint8Array | string,
+  trailingLength: number | undefined,
+): Buffer {
   const prefix = framePrefix(domain);
   const relLength = typeof rel === 'string' ? Buffer.byteLength(rel, 'utf8') : rel.length;
   const leadLength = lead ? lead.length : 0;
@@ -73,7 +78,13 @@ function recordHeader(lead: Buffer | undefined, domain: string, rel: Uint8Array 
 }
 
 /** The per-file record of a content hash: permission, `F\0` tag, framed path, length, bytes. */
-export function fileRecord(h: Hash, rel: Uint8Array | string, executable: boolean, bytes: Uint8Array, pathDomain = 'bundle-relative-file'): void {
+export function fileRecord(
+  h: Hash,
+  rel: Uint8Array | string,
+  executable: boolean,
+  bytes: Uint8Array,
+  pathDomain = 'bundle-relative-file',
+): void {
   h.update(recordHeader(executable ? FILE_LEAD_EXEC : FILE_LEAD, pathDomain, rel, bytes.length));
   h.update(bytes);
 }

@@ -8,7 +8,11 @@ import type { Scope, System } from '../model';
  */
 export function bundleKey(system: System, scope: Scope, canonicalPath: string | Uint8Array, name: string): string {
   // The path as OS bytes: a surrogate-escaped name must not hash like its U+FFFD look-alike.
-  return sha256Hex(`skillgate-bundle-key-v1\0${system}\0${scope}\0`, typeof canonicalPath === 'string' ? osBytes(canonicalPath) : canonicalPath, `\0${name}`);
+  return sha256Hex(
+    `skillgate-bundle-key-v1\0${system}\0${scope}\0`,
+    typeof canonicalPath === 'string' ? osBytes(canonicalPath) : canonicalPath,
+    `\0${name}`,
+  );
 }
 
 export function reviewToken(contentHash: string, capabilityHash: string): string {

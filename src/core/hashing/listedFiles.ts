@@ -15,7 +15,8 @@ export function hashListed(root: string, rels: readonly string[]): BundleFile[] 
     const abs = path.join(root, rel);
     if (!isInside(root, abs) || abs === root || throughLink(root, abs)) continue;
     const read = readRegularFile(abs, MAX_FILE);
-    if (read.ok) files.push({ path: rel, size: read.bytes.length, sha256: sha256Hex(read.bytes), executable: read.executable });
+    if (read.ok)
+      files.push({ path: rel, size: read.bytes.length, sha256: sha256Hex(read.bytes), executable: read.executable });
   }
   return files;
 }

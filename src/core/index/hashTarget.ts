@@ -11,11 +11,22 @@ export function hashTarget(target: string): HashOutcome {
   const abs = path.resolve(target);
   const entry = lstatEntry(abs);
   if (entry.type === 'missing') return { ok: false, message: `${target} does not exist`, diagnostics: [] };
-  if (entry.type === 'symlink') return { ok: false, message: `${target} is a symbolic link; Skillgate never follows links into a bundle`, diagnostics: [] };
+  if (entry.type === 'symlink')
+    return {
+      ok: false,
+      message: `${target} is a symbolic link; Skillgate never follows links into a bundle`,
+      diagnostics: [],
+    };
   const host = currentHost();
   for (const system of agentSystems()) {
     const outcome = system.hashTarget(abs, target, host);
     if (outcome) return outcome;
   }
-  return { ok: false, message: `${target} is not a bundle: give ${agentSystems().map((s) => s.hashTargetHint).join(', or ')}`, diagnostics: [] };
+  return {
+    ok: false,
+    message: `${target} is not a bundle: give ${agentSystems()
+      .map((s) => s.hashTargetHint)
+      .join(', or ')}`,
+    diagnostics: [],
+  };
 }

@@ -93,7 +93,13 @@ export class Indexer {
       for (const i of out.items) items.push(i);
       for (const d of out.diagnostics) diagnostics.push(d);
     }
-    return { generation: ++this.generation, workspaces: this.workspaces, items, diagnostics, trustProblem: trust.available ? null : trust.problem };
+    return {
+      generation: ++this.generation,
+      workspaces: this.workspaces,
+      items,
+      diagnostics,
+      trustProblem: trust.available ? null : trust.problem,
+    };
   }
 
   /** Trees outside the workspace folders that watchers cover recursively. */

@@ -30,7 +30,13 @@ export interface LockFinding {
 }
 
 /** Every bundle of one workspace folder against one lock, in lock order (path, then system). */
-export function checkAgainstLock(snapshot: Snapshot, workspace: string, lock: readonly LockEntry[], lockName: string, changesSinceLocked: (item: Item, lockedToken: string) => readonly string[] | null = () => null): LockFinding[] {
+export function checkAgainstLock(
+  snapshot: Snapshot,
+  workspace: string,
+  lock: readonly LockEntry[],
+  lockName: string,
+  changesSinceLocked: (item: Item, lockedToken: string) => readonly string[] | null = () => null,
+): LockFinding[] {
   const locked = new Map(lock.map((e) => [`${e.system}\u0000${e.path}`, e]));
   const findings: LockFinding[] = [];
   const present = new Set<string>();
@@ -39,27 +45,75 @@ export function checkAgainstLock(snapshot: Snapshot, workspace: string, lock: re
     const key = `${item.system}\u0000${rel}`;
     present.add(key);
     const entry = locked.get(key);
-    const base = { system: item.system, name: item.name, path: rel, item, reviewToken: item.reviewToken, lockedReviewToken: entry?.reviewToken ?? null, capabilityChanges: null };
+    const base = {
+      system: item.system,
+      name: item.name,
+      path: rel,
+      item,
+      reviewToken: item.reviewToken,
+      lockedReviewToken: entry?.reviewToken ?? null,
+      capabilityChanges: null,
+    };
     const cannot = unpinnable(item);
     if (cannot !== null) {
-      findings.push({ ...base, status: 'unpinnable', contentChanged: false, capabilitiesChanged: false, message: `${describe(item.system, item.name, rel)} cannot be pinned: ${cannot}.` });
+      findings.push({
+        ...base,
+        status: 'unpinnable',
+        contentChanged: false,
+        capabilitiesChanged: false,
+        message: `${describe(item.system, item.name, rel)} cannot be pinned: ${cannot}.`,
+      });
     } else if (!entry) {
-      findings.push({ ...base, status: 'new', contentChanged: false, capabilitiesChanged: false, message: `${describe(item.system, item.name, rel)} is not in ${lockName}: review it, then run \`skillgate lock\`.` });
+      findings.push({
+        ...base,
+        status: 'new',
+        contentChanged: false,
+        capabilitiesChanged: false,
+        message: `${describe(item.system, item.name, rel)} is not in ${lockName}: review it, then run \`skillgate lock\`.`,
+      });
     } else if (entry.reviewToken !== item.reviewToken) {
       const [oldContent, oldCaps] = entry.reviewToken.split('.');
       const contentChanged = oldContent !== item.contentHash;
       const capabilitiesChanged = oldCaps !== item.capabilityHash;
       const changes = capabilitiesChanged ? changesSinceLocked(item, entry.reviewToken) : null;
-      const listed = changes && changes.length > 0 ? ` (since the reviewed copy in your trust store: ${changes.join('; ')})` : '';
-      const what = capabilitiesChanged ? `${contentChanged ? 'its content and its capabilities changed' : 'its capabilities changed'}${listed}` : 'its content changed (capabilities unchanged)';
-      findings.push({ ...base, capabilityChanges: changes, status: 'changed', contentChanged, capabilitiesChanged, message: `${describe(item.system, item.name, rel)} differs from ${lockName}: ${what}; review it, then run \`skillgate lock\`.` });
+      const listed =
+        changes && changes.length > 0 ? ` (since the reviewed copy in your trust store: ${changes.join('; ')})` : '';
+      const what = capabilitiesChanged
+        ? `${contentChanged ? 'its content and its capabilities changed' : 'its capabilities changed'}${listed}`
+        : 'its content changed (capabilities unchanged)';
+      findings.push({
+        ...base,
+        capabilityChanges: changes,
+        status: 'changed',
+        contentChanged,
+        capabilitiesChanged,
+        message: `${describe(item.system, item.name, rel)} differs from ${lockName}: ${what}; review it, then run \`skillgate lock\`.`,
+      });
     } else {
-      findings.push({ ...base, status: 'pinned', contentChanged: false, capabilitiesChanged: false, message: `${describe(item.system, item.name, rel)} is pinned at its current review token.` });
+      findings.push({
+        ...base,
+        status: 'pinned',
+        contentChanged: false,
+        capabilitiesChanged: false,
+        message: `${describe(item.system, item.name, rel)} is pinned at its current review token.`,
+      });
     }
   }
   for (const entry of lock) {
     if (present.has(`${entry.system}\u0000${entry.path}`)) continue;
-    findings.push({ status: 'gone', system: entry.system, name: entry.name, path: entry.path, item: null, reviewToken: null, lockedReviewToken: entry.reviewToken, contentChanged: false, capabilitiesChanged: false, capabilityChanges: null, message: `${describe(entry.system, entry.name, entry.path)} is pinned in ${lockName} but no longer in the repository: run \`skillgate lock\`.` });
+    findings.push({
+      status: 'gone',
+      system: entry.system,
+      name: entry.name,
+      path: entry.path,
+      item: null,
+      reviewToken: null,
+      lockedReviewToken: entry.reviewToken,
+      contentChanged: false,
+      capabilitiesChanged: false,
+      capabilityChanges: null,
+      message: `${describe(entry.system, entry.name, entry.path)} is pinned in ${lockName} but no longer in the repository: run \`skillgate lock\`.`,
+    });
   }
   const key = (f: LockFinding) => `${f.path}\u0000${f.system}`;
   return findings.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));

@@ -13,7 +13,8 @@ import type { Item, System } from '../model';
  */
 export const LOCK_FILE_NAME = 'skillgate.lock';
 export const LOCK_VERSION = 1;
-const NOTE = 'Written by `skillgate lock`. It pins the review token of every agent bundle in this repository so that CI (`skillgate check --lock`) fails when one changes; it grants no trust on any machine.';
+const NOTE =
+  'Written by `skillgate lock`. It pins the review token of every agent bundle in this repository so that CI (`skillgate check --lock`) fails when one changes; it grants no trust on any machine.';
 
 export interface LockEntry {
   /** Workspace-relative path with `/` separators, as in the CLI contract. */
@@ -26,7 +27,13 @@ export interface LockEntry {
 const TOKEN = /^[0-9a-f]{64}\.[0-9a-f]{64}$/;
 
 const entrySchema = z.strictObject({
-  path: z.string().min(1).refine((p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.split('/').includes('..'), 'a workspace-relative path without ..'),
+  path: z
+    .string()
+    .min(1)
+    .refine(
+      (p) => !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.split('/').includes('..'),
+      'a workspace-relative path without ..',
+    ),
   system: systemIdSchema,
   name: z.string(),
   reviewToken: z.string().regex(TOKEN, 'a review token <contentHash>.<capabilityHash> (64 hex each)'),
@@ -68,11 +75,17 @@ export function sortEntries(entries: readonly LockEntry[]): LockEntry[] {
 
 /** The lock text: stable key order, one field per line, a trailing newline; the same bundles give the same bytes. */
 export function lockText(entries: readonly LockEntry[]): string {
-  const bundles = sortEntries(entries).map((e) => ({ path: e.path, system: e.system, name: e.name, reviewToken: e.reviewToken }));
+  const bundles = sortEntries(entries).map((e) => ({
+    path: e.path,
+    system: e.system,
+    name: e.name,
+    reviewToken: e.reviewToken,
+  }));
   return JSON.stringify({ note: NOTE, lockVersion: LOCK_VERSION, bundles }, null, 2) + '\n';
 }
 
-export type LockParse = { readonly ok: true; readonly entries: LockEntry[] } | { readonly ok: false; readonly problem: string };
+export type LockParse =
+  { readonly ok: true; readonly entries: LockEntry[] } | { readonly ok: false; readonly problem: string };
 
 /** Reads a lock's text; a malformed lock is an error, never an empty lock (fail closed). */
 export function parseLock(text: string): LockParse {
@@ -85,7 +98,10 @@ export function parseLock(text: string): LockParse {
   const parsed = lockSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, problem: `${issue?.path.length ? `at ${issue.path.join('.')}: ` : ''}${issue?.message ?? 'it does not match the lock format'}` };
+    return {
+      ok: false,
+      problem: `${issue?.path.length ? `at ${issue.path.join('.')}: ` : ''}${issue?.message ?? 'it does not match the lock format'}`,
+    };
   }
   const seen = new Set<string>();
   for (const e of parsed.data.bundles) {

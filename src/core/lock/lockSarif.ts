@@ -30,7 +30,9 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
     const relative = !uri.startsWith('/');
     return {
       physicalLocation: {
-        artifactLocation: relative ? { uri: artifactUri(uri, true), uriBaseId: '%SRCROOT%' } : { uri: `file://${artifactUri(uri, false)}` },
+        artifactLocation: relative
+          ? { uri: artifactUri(uri, true), uriBaseId: '%SRCROOT%' }
+          : { uri: `file://${artifactUri(uri, false)}` },
         region: { startLine: line, startColumn: column },
       },
     };
@@ -41,18 +43,39 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, rules } },
-        originalUriBaseIds: root === undefined ? {} : { '%SRCROOT%': { uri: `file://${artifactUri(root.endsWith('/') ? root : `${root}/`, false)}` } },
+        originalUriBaseIds:
+          root === undefined
+            ? {}
+            : { '%SRCROOT%': { uri: `file://${artifactUri(root.endsWith('/') ? root : `${root}/`, false)}` } },
         results: failing.map(({ r, f }) => {
           const ruleId = `skillgate.lock.${f.status}`;
-          const where = f.item ? location(f.item.location.file, f.item.location.range.start.line + 1, f.item.location.range.start.character + 1) : location(r.lockFile, r.lineInLock(f), 1);
+          const where = f.item
+            ? location(
+                f.item.location.file,
+                f.item.location.range.start.line + 1,
+                f.item.location.range.start.character + 1,
+              )
+            : location(r.lockFile, r.lineInLock(f), 1);
           return {
             ruleId,
             ruleIndex: used.indexOf(ruleId),
             level: 'error',
             message: { text: f.message },
             locations: [where],
-            partialFingerprints: sarifFingerprint(ruleId, displayPath(r.lockFile, [r.workspace]), `${f.system}\u0000${f.path}`),
-            properties: { system: f.system, name: f.name, path: f.path, reviewToken: f.reviewToken, lockedReviewToken: f.lockedReviewToken, contentChanged: f.contentChanged, capabilitiesChanged: f.capabilitiesChanged },
+            partialFingerprints: sarifFingerprint(
+              ruleId,
+              displayPath(r.lockFile, [r.workspace]),
+              `${f.system}\u0000${f.path}`,
+            ),
+            properties: {
+              system: f.system,
+              name: f.name,
+              path: f.path,
+              reviewToken: f.reviewToken,
+              lockedReviewToken: f.lockedReviewToken,
+              contentChanged: f.contentChanged,
+              capabilitiesChanged: f.capabilitiesChanged,
+            },
           };
         }),
       },

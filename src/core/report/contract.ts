@@ -96,15 +96,31 @@ export function contractItem(item: Item, workspaces: readonly string[]): Contrac
  * file). `file` is then relative to that folder, so a diagnostic without an item is
  * still tied to one folder when several `--workspace` are given (issue 11, item 13).
  */
-export function diagnosticWorkspace(d: Diagnostic, workspaces: readonly string[], items?: ReadonlyMap<string, Item>): string | null {
+export function diagnosticWorkspace(
+  d: Diagnostic,
+  workspaces: readonly string[],
+  items?: ReadonlyMap<string, Item>,
+): string | null {
   const item = d.itemId !== null ? items?.get(d.itemId) : undefined;
   if (item) return item.workspace;
   return owningWorkspace(d.file, workspaces) ?? null;
 }
 
-export function contractDiagnostic(d: Diagnostic, workspaces: readonly string[], items?: ReadonlyMap<string, Item>): ContractDiagnostic {
+export function contractDiagnostic(
+  d: Diagnostic,
+  workspaces: readonly string[],
+  items?: ReadonlyMap<string, Item>,
+): ContractDiagnostic {
   const workspace = diagnosticWorkspace(d, workspaces, items);
-  return { workspace, file: displayPath(d.file, workspace === null ? [] : [workspace]), range: d.range, severity: d.severity, code: d.code, message: d.message, itemId: d.itemId };
+  return {
+    workspace,
+    file: displayPath(d.file, workspace === null ? [] : [workspace]),
+    range: d.range,
+    severity: d.severity,
+    code: d.code,
+    message: d.message,
+    itemId: d.itemId,
+  };
 }
 
 /** Items by id, to find each diagnostic's workspace. */
@@ -112,7 +128,11 @@ export function itemsById(snapshot: Snapshot): Map<string, Item> {
   return new Map(snapshot.items.map((i) => [i.id, i]));
 }
 
-export function envelope(snapshot: Snapshot, items: readonly Item[] = snapshot.items, diagnostics: readonly Diagnostic[] = snapshot.diagnostics): ContractEnvelope {
+export function envelope(
+  snapshot: Snapshot,
+  items: readonly Item[] = snapshot.items,
+  diagnostics: readonly Diagnostic[] = snapshot.diagnostics,
+): ContractEnvelope {
   const byId = itemsById(snapshot);
   return {
     schemaVersion: 1,
@@ -128,21 +148,37 @@ export function envelope(snapshot: Snapshot, items: readonly Item[] = snapshot.i
  * item (its identity, activation, MCP servers as a list, loads, a hook's command).
  * `parts` are the item's children (a Codewhale bundle's qualified skills).
  */
-export function contractDetail(item: Item, parts: readonly Item[]): Record<string, unknown> & { readonly facts?: Record<string, unknown> } {
+export function contractDetail(
+  item: Item,
+  parts: readonly Item[],
+): Record<string, unknown> & { readonly facts?: Record<string, unknown> } {
   const { capabilities, activation, agentIdentity, discovery, hooksOptIn, loads, hook, ...plain } = item.detail;
   const facts: Record<string, unknown> = {};
-  if (agentIdentity) Object.assign(facts, { pluginId: agentIdentity.pluginId, canonicalRoot: agentIdentity.canonicalRoot });
+  if (agentIdentity)
+    Object.assign(facts, { pluginId: agentIdentity.pluginId, canonicalRoot: agentIdentity.canonicalRoot });
   if (activation) {
     const { policy, applicable, whenReasons, supportedComponents, inactiveComponents } = activation;
-    Object.assign(facts, { policy, applicable, whenReasons, supportedComponents, inactiveComponents, qualifiedSkills: parts.filter((p) => p.kind === 'skill').map((p) => p.qualifiedName) });
+    Object.assign(facts, {
+      policy,
+      applicable,
+      whenReasons,
+      supportedComponents,
+      inactiveComponents,
+      qualifiedSkills: parts.filter((p) => p.kind === 'skill').map((p) => p.qualifiedName),
+    });
   }
-  if (capabilities?.mcpServers) facts.mcpServers = Object.entries(capabilities.mcpServers).map(([id, s]) => mcpServerFact(id, s));
+  if (capabilities?.mcpServers)
+    facts.mcpServers = Object.entries(capabilities.mcpServers).map(([id, s]) => mcpServerFact(id, s));
   if (capabilities && capabilities.when !== undefined) facts.when = capabilities.when;
   if (discovery) facts.discovery = discovery;
   if (hooksOptIn !== undefined) facts.optIn = hooksOptIn;
   if (loads) facts.load = loads;
   if (hook) Object.assign(facts, hook);
-  return { ...plain, ...(capabilities?.pairs ? { capabilities: { ...capabilities.pairs } } : {}), ...(Object.keys(facts).length ? { facts } : {}) };
+  return {
+    ...plain,
+    ...(capabilities?.pairs ? { capabilities: { ...capabilities.pairs } } : {}),
+    ...(Object.keys(facts).length ? { facts } : {}),
+  };
 }
 
 /** One MCP server as `show --json` lists it: mappings as lists of pairs. */

@@ -43,7 +43,8 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   if (item.detail.manifest) schema.push(`manifest: ${item.detail.manifest}`);
   if (item.detail.version) schema.push(`version: ${item.detail.version}`);
   if (item.detail.description) schema.push(`description: ${item.detail.description}`);
-  if (item.compatibility) schema.push(`compatibility: ${item.compatibility} (activation policy v${activation?.policy ?? 3})`);
+  if (item.compatibility)
+    schema.push(`compatibility: ${item.compatibility} (activation policy v${activation?.policy ?? 3})`);
   if (schema.length) sections.push({ title: 'Schema', lines: schema });
   if (item.trust !== null) {
     const gates = [
@@ -52,11 +53,20 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
       `content hash: ${item.contentHash ?? 'none (not hashable)'}`,
       `capability hash: ${item.capabilityHash ?? 'none (not hashable)'}`,
     ];
-    if (activation) gates.push(`applies to this host: ${activation.applicable ? 'yes' : `no (${activation.whenReasons.join('; ')})`}`);
+    if (activation)
+      gates.push(
+        `applies to this host: ${activation.applicable ? 'yes' : `no (${activation.whenReasons.join('; ')})`}`,
+      );
     // The agent's loads, each as it touches this bundle (decisions.md).
     const loads = item.detail.loads;
-    if (loads) gates.push(`${agent.label}: ${Object.entries(loads).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
-    if (item.detail.hooksOptIn !== undefined && agent.hooks) gates.push(`${agent.hooks.optIn}: ${item.detail.hooksOptIn ? 'yes' : 'no'}`);
+    if (loads)
+      gates.push(
+        `${agent.label}: ${Object.entries(loads)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; ')}`,
+      );
+    if (item.detail.hooksOptIn !== undefined && agent.hooks)
+      gates.push(`${agent.hooks.optIn}: ${item.detail.hooksOptIn ? 'yes' : 'no'}`);
     if (snapshot.trustProblem) gates.push(`trust store: ${snapshot.trustProblem}`);
     for (const n of item.detail.notCovered ?? []) gates.push(`not covered by this trust (trust is refused): ${n}`);
     sections.push({ title: 'Gates', lines: gates });
@@ -64,18 +74,27 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   const caps: string[] = [];
   if (item.detail.inventory?.summary) caps.push(item.detail.inventory.summary);
   if (capabilities?.networkHosts?.length) caps.push(`network hosts: ${capabilities.networkHosts.join(', ')}`);
-  if (activation?.inactiveComponents.length) caps.push(`inactive components: ${activation.inactiveComponents.join(', ')}`);
+  if (activation?.inactiveComponents.length)
+    caps.push(`inactive components: ${activation.inactiveComponents.join(', ')}`);
   // The pairs the agent hashes, as it states them (one line each; a multi-line value on one line).
   for (const [k, v] of Object.entries(capabilities?.pairs ?? {})) caps.push(`${k}: ${v.split('\n').join(', ') || '-'}`);
-  for (const c of childrenOf(snapshot, item.id)) caps.push(`${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
+  for (const c of childrenOf(snapshot, item.id))
+    caps.push(`${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
   if (caps.length) sections.push({ title: 'Capabilities', lines: caps });
-  const conflicts = snapshot.items.filter((i) => i.shadowedBy === item.id).map((i) => `shadows ${i.id} at ${scopedPath(i, i.path, snapshot.workspaces)}`);
+  const conflicts = snapshot.items
+    .filter((i) => i.shadowedBy === item.id)
+    .map((i) => `shadows ${i.id} at ${scopedPath(i, i.path, snapshot.workspaces)}`);
   if (winner) conflicts.unshift(`loses to ${winner.id}`);
   if (conflicts.length) sections.push({ title: 'Conflicts', lines: conflicts });
   const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);
   sections.push({
     title: 'Diagnostics',
-    lines: diags.length ? diags.map((d) => `${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`) : ['none'],
+    lines: diags.length
+      ? diags.map(
+          (d) =>
+            `${where(d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`,
+        )
+      : ['none'],
   });
   return sections;
 }
@@ -83,5 +102,9 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
 /** Text for the terminal: each title and line escaped as one line (displayText.ts). */
 export function explainText(sections: readonly ExplainSection[]): string {
   const line = (l: string) => displayText(l);
-  return sections.map((s, i) => `${line(s.title)}\n${s.lines.map((l) => `  ${i === 0 ? '- ' : ''}${line(l)}`).join('\n')}`).join('\n\n') + '\n';
+  return (
+    sections
+      .map((s, i) => `${line(s.title)}\n${s.lines.map((l) => `  ${i === 0 ? '- ' : ''}${line(l)}`).join('\n')}`)
+      .join('\n\n') + '\n'
+  );
 }

@@ -11,7 +11,9 @@ export function jsonText(value: unknown): string {
   // Such characters occur only inside string literals; the only raw newline is indentation.
   return (
     JSON.stringify(value, rawBytesAsHex, 2).replace(UNSAFE_FOR_DISPLAY, (ch) =>
-      ch === '\n' ? ch : Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+      ch === '\n'
+        ? ch
+        : Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
     ) + '\n'
   );
 }

@@ -31,7 +31,13 @@ export function toSarif(snapshot: Snapshot, version: string): object {
       {
         tool: { driver: { name: 'Skillgate', version, rules } },
         originalUriBaseIds: Object.fromEntries(
-          snapshot.workspaces.map((ws, i) => [workspaceBaseId(i), { uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}`, description: { text: `Workspace folder ${ws}` } }]),
+          snapshot.workspaces.map((ws, i) => [
+            workspaceBaseId(i),
+            {
+              uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}`,
+              description: { text: `Workspace folder ${ws}` },
+            },
+          ]),
         ),
         results: snapshot.diagnostics.map((d) => {
           const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
@@ -46,7 +52,9 @@ export function toSarif(snapshot: Snapshot, version: string): object {
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: relative ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) } : { uri: `file://${artifactUri(uri, false)}` },
+                  artifactLocation: relative
+                    ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) }
+                    : { uri: `file://${artifactUri(uri, false)}` },
                   region: {
                     startLine: d.range.start.line + 1,
                     startColumn: d.range.start.character + 1,

@@ -43,8 +43,18 @@ export interface ReviewViewModel {
     readonly reviewedAt: string;
     readonly reviewedAgo: string;
     /** An argv change carries both lists, shown before → after. */
-    readonly capabilities: readonly { readonly change: string; readonly summary: Shown; readonly argv: null | { readonly before: readonly Shown[]; readonly after: readonly Shown[] } }[];
-    readonly files: readonly { readonly path: Shown; readonly file: string; readonly change: string; readonly note: string | null; readonly diff: readonly DiffLine[] }[];
+    readonly capabilities: readonly {
+      readonly change: string;
+      readonly summary: Shown;
+      readonly argv: null | { readonly before: readonly Shown[]; readonly after: readonly Shown[] };
+    }[];
+    readonly files: readonly {
+      readonly path: Shown;
+      readonly file: string;
+      readonly change: string;
+      readonly note: string | null;
+      readonly diff: readonly DiffLine[];
+    }[];
   };
   readonly capabilities: {
     readonly mcp: readonly McpView[];
@@ -59,16 +69,44 @@ export interface ReviewViewModel {
     readonly skills: readonly { readonly name: Shown; readonly description: Shown; readonly body: Shown | null }[];
     readonly commands: readonly { readonly name: Shown; readonly body: Shown | null }[];
     /** `activity` says in words whether the component will be active, and why not. */
-    readonly components: readonly { readonly kind: string; readonly inactive: boolean; readonly active: boolean; readonly activity: string; readonly paths: readonly Shown[] }[];
+    readonly components: readonly {
+      readonly kind: string;
+      readonly inactive: boolean;
+      readonly active: boolean;
+      readonly activity: string;
+      readonly paths: readonly Shown[];
+    }[];
   };
   /** The unit's contract in its agent's terms (AgentSystem.reviewContract); null when the agent states none. */
-  readonly contract: null | { readonly title: string; readonly rows: readonly { readonly label: string; readonly value: Shown }[] };
+  readonly contract: null | {
+    readonly title: string;
+    readonly rows: readonly { readonly label: string; readonly value: Shown }[];
+  };
   /** What the bundle runs that this trust cannot cover; trust is refused while any is listed. */
   readonly notCovered: readonly Shown[];
-  readonly files: readonly { readonly path: Shown; readonly file: string; readonly size: number; readonly executable: boolean; readonly sha256: string }[];
-  readonly diagnostics: readonly { readonly severity: string; readonly code: string; readonly message: Shown; readonly file: string; readonly where: string; readonly line: number; readonly character: number }[];
+  readonly files: readonly {
+    readonly path: Shown;
+    readonly file: string;
+    readonly size: number;
+    readonly executable: boolean;
+    readonly sha256: string;
+  }[];
+  readonly diagnostics: readonly {
+    readonly severity: string;
+    readonly code: string;
+    readonly message: Shown;
+    readonly file: string;
+    readonly where: string;
+    readonly line: number;
+    readonly character: number;
+  }[];
   /** Null where a hash cannot be computed: an invalid manifest has no capability hash and so no review token. */
-  readonly hashes: { readonly content: string | null; readonly capability: string | null; readonly token: string | null; readonly codewhaleCommand: string | null };
+  readonly hashes: {
+    readonly content: string | null;
+    readonly capability: string | null;
+    readonly token: string | null;
+    readonly codewhaleCommand: string | null;
+  };
   /** Set when the manifest does not load, so what the bundle can do (and how that changed) is unknown. */
   readonly capabilitiesUnknown: string | null;
   /** Which buttons work, decided on the host; `notices` are the visible sentences saying why Trust or Enable do not. */
@@ -118,4 +156,3 @@ export interface McpView {
   /** The server's state in words; 'on' only when the bundle itself is active, so a rejected or disabled bundle shows no green pill. */
   readonly state: { readonly text: string; readonly tone: 'on' | 'off' | 'muted' };
 }
-

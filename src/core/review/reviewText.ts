@@ -19,7 +19,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push(`  path: ${scopedPath(item, item.path, workspaces)}`);
   out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
   // Files trust cannot cover get their own section just below; the refusal closes the review either way.
-  if (!r.trustable && r.notCovered.length === 0) out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);
+  if (!r.trustable && r.notCovered.length === 0)
+    out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);
   if (item.detail.description) out.push(`  description: ${v(item.detail.description)}`);
 
   if (r.notCovered.length) {
@@ -32,13 +33,16 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     out.push('  Capabilities:');
     if (r.capabilities === null) out.push(`    (${CAPABILITIES_UNKNOWN})`);
     else if (r.diff.capabilities.length === 0) out.push('    (no capability changes)');
-    for (const c of r.diff.capabilities) out.push(`    ${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${v(c.summary)}`);
+    for (const c of r.diff.capabilities)
+      out.push(`    ${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${v(c.summary)}`);
     out.push('  Files:');
     if (r.diff.files.length === 0) out.push('    (no file changes)');
     for (const f of r.diff.files) {
       const tag = f.change === 'added' ? 'A' : f.change === 'removed' ? 'D' : 'M';
       out.push(`    ${tag} ${v(f.path)}${f.note ? `  (${f.note})` : ''}`);
-      if (f.unifiedDiff) for (const line of f.unifiedDiff.split('\n')) if (line !== '' && !line.startsWith('====')) out.push(`      ${v(line)}`);
+      if (f.unifiedDiff)
+        for (const line of f.unifiedDiff.split('\n'))
+          if (line !== '' && !line.startsWith('====')) out.push(`      ${v(line)}`);
     }
   }
 
@@ -55,13 +59,24 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
 
   const files = r.files ?? [];
   out.push('', `Files (${files.length}):`);
-  for (const f of files) out.push(`  ${f.executable ? 'x' : '-'} ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${v(f.path)}`);
+  for (const f of files)
+    out.push(`  ${f.executable ? 'x' : '-'} ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${v(f.path)}`);
   out.push('', `Diagnostics (${r.diagnostics.length}):`);
   if (r.diagnostics.length === 0) out.push('  none');
-  for (const d of r.diagnostics) out.push(`  ${d.severity.padEnd(11)} ${d.code}  ${displayPath(d.file, workspaces)}:${d.range.start.line + 1}  ${v(d.message)}`);
+  for (const d of r.diagnostics)
+    out.push(
+      `  ${d.severity.padEnd(11)} ${d.code}  ${displayPath(d.file, workspaces)}:${d.range.start.line + 1}  ${v(d.message)}`,
+    );
   const none = 'not computable (the manifest does not load)';
-  out.push('', `Content hash:    ${r.contentHash ?? none}`, `Capability hash: ${r.capabilityHash ?? none}`, `Review token:    ${r.reviewToken ?? none}`, '');
-  if (!r.trustable || r.reviewToken === null) out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
+  out.push(
+    '',
+    `Content hash:    ${r.contentHash ?? none}`,
+    `Capability hash: ${r.capabilityHash ?? none}`,
+    `Review token:    ${r.reviewToken ?? none}`,
+    '',
+  );
+  if (!r.trustable || r.reviewToken === null)
+    out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
   else out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
   // The agent's own command for the same review, when it has one (`codewhaleTrustLine` keeps its JSON name).
   if (r.codewhaleTrustLine) out.push(`${systemOf(item.system).label} accepts the same token: ${r.codewhaleTrustLine}`);
@@ -81,18 +96,28 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
     for (const [id, s] of servers) {
       if (startsProcess(s)) {
         const argv = s.args.map((a, i) => `#${i + 1} ${argumentKind(a, files)}=${JSON.stringify(v(a))}`).join(' | ');
-        const env = Object.entries(s.env).map(([dest, src]) => `${dest} <- ${src ?? '?'}`).join(', ');
-        out.push(`MCP ${v(id)}: stdio  command=${v(s.command ?? '')}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}  runs a local process with your user's filesystem and network authority`);
+        const env = Object.entries(s.env)
+          .map(([dest, src]) => `${dest} <- ${src ?? '?'}`)
+          .join(', ');
+        out.push(
+          `MCP ${v(id)}: stdio  command=${v(s.command ?? '')}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}  runs a local process with your user's filesystem and network authority`,
+        );
       } else {
-        const headers = Object.entries(s.envHeaders).map(([h, src]) => `${h} <- ${src}`).join(', ');
-        out.push(`MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}`);
+        const headers = Object.entries(s.envHeaders)
+          .map(([h, src]) => `${h} <- ${src}`)
+          .join(', ');
+        out.push(
+          `MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}`,
+        );
       }
     }
   }
   if (caps.networkHosts) out.push(`network hosts: ${caps.networkHosts.length ? caps.networkHosts.join(', ') : 'none'}`);
   if (caps.components) {
     const components = Object.entries(caps.components);
-    out.push(`components: ${components.length ? components.map(([k, p]) => `${k} [${p.join(', ')}]`).join('; ') : 'none'}`);
+    out.push(
+      `components: ${components.length ? components.map(([k, p]) => `${k} [${p.join(', ')}]`).join('; ') : 'none'}`,
+    );
   }
   const skills = r.parts.filter((p) => p.kind === 'skill');
   out.push(`skills: ${skills.length ? skills.map((s) => v(s.qualifiedName)).join(', ') : 'none'}`);
@@ -103,9 +128,15 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
   if (caps.hooks) {
     const hooks = Object.values(caps.hooks);
     if (hooks.length === 0) out.push('hooks: none');
-    for (const h of hooks) out.push(`hook ${h.event}: argv=${v(JSON.stringify(h.argv))} timeout=${h.timeoutSeconds}s tools=[${h.tools.join(', ')}]  runs a host command for up to ${h.timeoutSeconds}s`);
+    for (const h of hooks)
+      out.push(
+        `hook ${h.event}: argv=${v(JSON.stringify(h.argv))} timeout=${h.timeoutSeconds}s tools=[${h.tools.join(', ')}]  runs a host command for up to ${h.timeoutSeconds}s`,
+      );
     const agent = systemOf(r.item.system);
-    if (hooks.length && agent.hooks) out.push(`${agent.hooks.optIn}: ${hooksOptIn ? `yes — ${agent.label} runs these hooks now` : `no — ${agent.label} runs no project hooks`}`);
+    if (hooks.length && agent.hooks)
+      out.push(
+        `${agent.hooks.optIn}: ${hooksOptIn ? `yes — ${agent.label} runs these hooks now` : `no — ${agent.label} runs no project hooks`}`,
+      );
   }
   return out;
 }

@@ -26,14 +26,23 @@ export function shown(text: unknown): Shown {
 }
 
 /** Shown under the buttons in Restricted Mode: what stays available and why (README "Restricted Mode"). */
-export const RESTRICTED_NOTICE = 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.';
+export const RESTRICTED_NOTICE =
+  'Restricted Mode: Trust and Enable are unavailable until you trust this workspace. Disable and Revoke stay available: they only reduce what runs.';
 /** The same, when there is nothing to disable or revoke. */
-export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE = 'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
+export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE =
+  'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
 
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
-export const CAPABILITIES_UNKNOWN = 'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
+export const CAPABILITIES_UNKNOWN =
+  'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
 
-export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn: boolean, workspaceTrusted = true, now = new Date()): ReviewViewModel {
+export function reviewViewModel(
+  r: ReviewReport,
+  snapshot: Snapshot,
+  hooksOptIn: boolean,
+  workspaceTrusted = true,
+  now = new Date(),
+): ReviewViewModel {
   const item = r.item;
   const agent = systemOf(item.system);
   const abs = (rel: string) => path.join(r.root, rel);
@@ -48,7 +57,10 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
   /** The text the agent reads, lines kept; bundle text, so shown with its invisible characters marked. */
   const body = (file: string): Shown | null => {
     const read = readRegularFile(file, MAX_BODY_BYTES);
-    if (!read.ok) return read.reason === 'too-large' ? { text: `(larger than ${MAX_BODY_BYTES / 1024} KiB: open the file from Files)`, hidden: false } : null;
+    if (!read.ok)
+      return read.reason === 'too-large'
+        ? { text: `(larger than ${MAX_BODY_BYTES / 1024} KiB: open the file from Files)`, hidden: false }
+        : null;
     const text = decodeUtf8(read.bytes);
     if (text === undefined) return { text: '(not UTF-8: open the file from Files)', hidden: false };
     return count({ text: displayText(text, 'multi-line'), hidden: hasUnsafeForDisplay(text.replace(/[\t\n]/g, ' ')) });
@@ -64,25 +76,46 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       command: local ? S(s.command) : null,
       argv: s.args.map((a, i) => ({ index: i + 1, kind: argumentKind(a, fileSet), value: S(a) })),
       cwd: local ? S(s.cwd ?? 'plugin root') : null,
-      env: Object.entries(s.env).map(([destination, source]) => ({ destination: displayText(destination), source: displayText(source ?? '?') })),
+      env: Object.entries(s.env).map(([destination, source]) => ({
+        destination: displayText(destination),
+        source: displayText(source ?? '?'),
+      })),
       endpoint: s.url ? S(s.url) : null,
       host: mcpHost(s),
-      authEnv: [...Object.entries(s.envHeaders).map(([h, src]) => `${h} ← \${${src}}`), ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${s.bearerTokenEnvVar}}`] : [])].map((t) => displayText(t)),
+      authEnv: [
+        ...Object.entries(s.envHeaders).map(([h, src]) => `${h} ← \${${src}}`),
+        ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${s.bearerTokenEnvVar}}`] : []),
+      ].map((t) => displayText(t)),
       timeouts: timeoutsOf(s).map((t) => displayText(`${t.name} ${t.seconds}s`)),
       enabledTools: s.enabledTools.map(S),
       disabledTools: s.disabledTools.map(S),
       enabled: s.enabled,
-      state: !bundleActive ? { text: `not started: ${notActiveBecause(current.decision, r.status)}`, tone: 'muted' as const } : !s.enabled ? { text: 'configured off', tone: 'off' as const } : { text: 'configured on', tone: 'on' as const },
+      state: !bundleActive
+        ? { text: `not started: ${notActiveBecause(current.decision, r.status)}`, tone: 'muted' as const }
+        : !s.enabled
+          ? { text: 'configured off', tone: 'off' as const }
+          : { text: 'configured on', tone: 'on' as const },
     };
   });
 
   const inactive = new Set(item.detail.activation?.inactiveComponents ?? []);
   const component = (kind: string, paths: readonly string[]) => {
     const never = inactive.has(kind);
-    return { kind: displayText(kind), inactive: never, active: !never && bundleActive, activity: never ? `never active: ${item.system} lists it but does not activate it` : bundleActive ? 'active: the agent loads it' : `not active: ${notActiveBecause(current.decision, r.status)}`, paths: paths.map(S) };
+    return {
+      kind: displayText(kind),
+      inactive: never,
+      active: !never && bundleActive,
+      activity: never
+        ? `never active: ${item.system} lists it but does not activate it`
+        : bundleActive
+          ? 'active: the agent loads it'
+          : `not active: ${notActiveBecause(current.decision, r.status)}`,
+      paths: paths.map(S),
+    };
   };
   const components = Object.entries(caps?.components ?? {}).map(([kind, paths]) => component(kind, paths));
-  for (const kind of ['filesystem-roots', 'lifecycle-mutation']) if (inactive.has(kind)) components.push(component(kind, []));
+  for (const kind of ['filesystem-roots', 'lifecycle-mutation'])
+    if (inactive.has(kind)) components.push(component(kind, []));
   const hookCwd = item.workspace ?? path.dirname(item.path);
   const hooks: HookView[] = Object.values(caps?.hooks ?? {}).map((h) => {
     const coverage = agent.hooks?.argvFiles(hookCwd, h.argv) ?? { files: [], problems: [] };
@@ -93,13 +126,27 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
       tools: h.tools.map((t) => displayText(t)),
       cwd: agent.hooks?.cwd ?? '',
       files: [
-        ...coverage.files.map((f) => ({ path: S(decodeRawName(f)), covered: true, note: 'covered: its bytes are part of the review token' })),
-        ...coverage.problems.map((p) => ({ path: S(h.argv[p.argIndex] ?? ''), covered: false, note: `not covered: ${p.message}` })),
+        ...coverage.files.map((f) => ({
+          path: S(decodeRawName(f)),
+          covered: true,
+          note: 'covered: its bytes are part of the review token',
+        })),
+        ...coverage.problems.map((p) => ({
+          path: S(h.argv[p.argIndex] ?? ''),
+          covered: false,
+          note: `not covered: ${p.message}`,
+        })),
       ],
     };
   });
   // The skills as this review read them, each with the text the agent reads.
-  const skills = r.parts.filter((p) => p.kind === 'skill').map((p) => ({ name: S(p.qualifiedName), description: S(p.detail.description ?? ''), body: body(p.location.file) }));
+  const skills = r.parts
+    .filter((p) => p.kind === 'skill')
+    .map((p) => ({
+      name: S(p.qualifiedName),
+      description: S(p.detail.description ?? ''),
+      body: body(p.location.file),
+    }));
   // Commands are the Markdown files under the bundle's `commands` component paths.
   const commandDirs = (caps?.components?.commands ?? []).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
   const commands = (r.files ?? [])
@@ -111,7 +158,14 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     ? {
         reviewedAt: r.receipt?.reviewedAt ?? '',
         reviewedAgo: r.receipt ? `reviewed ${relativeTime(r.receipt.reviewedAt, now)}` : 'reviewed at an unknown time',
-        capabilities: r.diff.capabilities.map((c) => ({ change: c.change, summary: S(c.summary), argv: /\.(args|argv)$/.test(c.path) && c.change === 'changed' ? { before: argvOf(c.before), after: argvOf(c.after) } : null })),
+        capabilities: r.diff.capabilities.map((c) => ({
+          change: c.change,
+          summary: S(c.summary),
+          argv:
+            /\.(args|argv)$/.test(c.path) && c.change === 'changed'
+              ? { before: argvOf(c.before), after: argvOf(c.after) }
+              : null,
+        })),
         files: r.diff.files.map((f) => ({
           path: S(f.path),
           file: abs(f.path),
@@ -119,15 +173,34 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
           note: f.note ?? null,
           diff: (f.unifiedDiff ?? '')
             .split('\n')
-            .filter((l) => l !== '' && !l.startsWith('====') && !l.startsWith('--- ') && !l.startsWith('+++ ') && !l.startsWith('\\'))
-            .map((l) => ({ kind: l.startsWith('@@') ? ('hunk' as const) : l.startsWith('+') ? ('add' as const) : l.startsWith('-') ? ('del' as const) : ('ctx' as const), text: S(l) })),
+            .filter(
+              (l) =>
+                l !== '' &&
+                !l.startsWith('====') &&
+                !l.startsWith('--- ') &&
+                !l.startsWith('+++ ') &&
+                !l.startsWith('\\'),
+            )
+            .map((l) => ({
+              kind: l.startsWith('@@')
+                ? ('hunk' as const)
+                : l.startsWith('+')
+                  ? ('add' as const)
+                  : l.startsWith('-')
+                    ? ('del' as const)
+                    : ('ctx' as const),
+              text: S(l),
+            })),
         })),
       }
     : null;
 
-  const where = (d: { file: string; range: { start: { line: number } } }) => displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`);
+  const where = (d: { file: string; range: { start: { line: number } } }) =>
+    displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`);
   // The index's diagnostics for the item and its children, and any the review's own read found that the index has not caught up with.
-  const indexed = snapshot.diagnostics.filter((d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId));
+  const indexed = snapshot.diagnostics.filter(
+    (d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId),
+  );
   const seen = new Set(indexed.map((d) => `${d.code}\0${where(d)}\0${d.message}`));
   const diagnostics = [...indexed, ...r.diagnostics.filter((d) => !seen.has(`${d.code}\0${where(d)}\0${d.message}`))];
 
@@ -163,9 +236,28 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
     },
     contract: contractOf(agent.reviewContract?.(current) ?? null, S),
     notCovered: r.notCovered.map(S),
-    files: (r.files ?? []).map((f) => ({ path: S(f.path), file: abs(f.path), size: f.size, executable: f.executable, sha256: f.sha256 })),
-    diagnostics: diagnostics.map((d) => ({ severity: d.severity, code: d.code, message: S(d.message), file: d.file, where: where(d), line: d.range.start.line, character: d.range.start.character })),
-    hashes: { content: r.contentHash, capability: r.capabilityHash, token: r.reviewToken, codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine) },
+    files: (r.files ?? []).map((f) => ({
+      path: S(f.path),
+      file: abs(f.path),
+      size: f.size,
+      executable: f.executable,
+      sha256: f.sha256,
+    })),
+    diagnostics: diagnostics.map((d) => ({
+      severity: d.severity,
+      code: d.code,
+      message: S(d.message),
+      file: d.file,
+      where: where(d),
+      line: d.range.start.line,
+      character: d.range.start.character,
+    })),
+    hashes: {
+      content: r.contentHash,
+      capability: r.capabilityHash,
+      token: r.reviewToken,
+      codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine),
+    },
     capabilitiesUnknown: r.capabilities === null ? CAPABILITIES_UNKNOWN : null,
     actions: reviewActions(r, current, workspaceTrusted, hasEnableSwitch(item)),
     get hiddenCount() {
@@ -176,7 +268,9 @@ export function reviewViewModel(r: ReviewReport, snapshot: Snapshot, hooksOptIn:
 
 /** The agent's contract rows, every value the bundle wrote shown with its invisible characters marked. */
 function contractOf(contract: ReviewContract | null, S: (t: unknown) => Shown): ReviewViewModel['contract'] {
-  return contract === null ? null : { title: contract.title, rows: contract.rows.map((row) => ({ label: row.label, value: S(row.value) })) };
+  return contract === null
+    ? null
+    : { title: contract.title, rows: contract.rows.map((row) => ({ label: row.label, value: S(row.value) })) };
 }
 
 /** Why a component or server of a bundle that is not active will not run, in words. */
@@ -194,18 +288,39 @@ function notActiveBecause(decision: string, trust: string): string {
  * visible sentence. Disable and revoke only reduce what runs: available whenever there
  * is something to disable or revoke, in Restricted Mode too.
  */
-function reviewActions(r: ReviewReport, current: { decision: string; reasons: readonly string[] }, workspaceTrusted: boolean, enableSwitch: boolean): ReviewViewModel['actions'] {
+function reviewActions(
+  r: ReviewReport,
+  current: { decision: string; reasons: readonly string[] },
+  workspaceTrusted: boolean,
+  enableSwitch: boolean,
+): ReviewViewModel['actions'] {
   const restricted = workspaceTrusted ? null : 'Restricted Mode: trust this workspace first';
   const refused = r.trustable ? null : (r.trustRefusal ?? 'This bundle cannot be trusted.');
   const blocked = restricted ?? refused;
-  const trustWhy = blocked ?? (r.status === 'trusted' ? 'Already trusted at these hashes' : r.reviewToken === null ? 'No review token: the bundle cannot be hashed' : current.decision === 'rejected' ? `Rejected (${current.reasons.join(', ')}): see Diagnostics` : null);
-  const enableWhy = blocked ?? (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : null);
+  const trustWhy =
+    blocked ??
+    (r.status === 'trusted'
+      ? 'Already trusted at these hashes'
+      : r.reviewToken === null
+        ? 'No review token: the bundle cannot be hashed'
+        : current.decision === 'rejected'
+          ? `Rejected (${current.reasons.join(', ')}): see Diagnostics`
+          : null);
+  const enableWhy =
+    blocked ?? (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : null);
   return {
     trust: { enabled: trustWhy === null, why: trustWhy },
     // Rivumi has no enable switch (decisions/enableSwitch.ts): Trust only, and a sentence on how it is switched off.
     enable: enableSwitch ? { enabled: enableWhy === null, why: enableWhy } : null,
     disable: enableSwitch ? { enabled: r.enabled, why: r.enabled ? null : 'Not enabled' } : null,
-    revoke: { enabled: r.receipt !== null, why: r.receipt !== null ? null : 'Not reviewed: there is no trust to revoke' },
-    notices: [refused, restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null, enableSwitch ? null : noEnableSwitchNotice(r.item)].filter((n): n is string => n !== null),
+    revoke: {
+      enabled: r.receipt !== null,
+      why: r.receipt !== null ? null : 'Not reviewed: there is no trust to revoke',
+    },
+    notices: [
+      refused,
+      restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null,
+      enableSwitch ? null : noEnableSwitchNotice(r.item),
+    ].filter((n): n is string => n !== null),
   };
 }

@@ -11,12 +11,19 @@ const MAX_PER_KIND = 5;
  * servers, the network hosts. Built from the same capabilities the review shows, every
  * value escaped; "nothing that runs" is said rather than left blank.
  */
-export function trustEssentials(r: { readonly capabilities: Pick<Capabilities, 'mcpServers' | 'hooks' | 'networkHosts'> | null }): string[] {
+export function trustEssentials(r: {
+  readonly capabilities: Pick<Capabilities, 'mcpServers' | 'hooks' | 'networkHosts'> | null;
+}): string[] {
   const v = (x: string) => displayText(x);
   const argv = (command: string, args: readonly string[]) => [command, ...args].map(v).join(' ');
   const servers = serversById(r.capabilities);
   const hooks = Object.values(r.capabilities?.hooks ?? {});
-  const runs = [...servers.filter(([, s]) => startsProcess(s)).map(([id, s]) => `${argv(s.command ?? '', s.args)}  (MCP server ${v(id)})`), ...hooks.map((h) => `${argv(h.argv[0] ?? '', h.argv.slice(1))}  (hook ${v(h.event)})`)];
+  const runs = [
+    ...servers
+      .filter(([, s]) => startsProcess(s))
+      .map(([id, s]) => `${argv(s.command ?? '', s.args)}  (MCP server ${v(id)})`),
+    ...hooks.map((h) => `${argv(h.argv[0] ?? '', h.argv.slice(1))}  (hook ${v(h.event)})`),
+  ];
   const remote = servers.filter(([, s]) => !startsProcess(s) && s.url).map(([id, s]) => `${v(id)} → ${v(s.url ?? '')}`);
   const hosts = (r.capabilities?.networkHosts ?? []).map(v);
   const out: string[] = [];

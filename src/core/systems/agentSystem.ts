@@ -56,7 +56,11 @@ export interface AgentSystem<Options = unknown> {
   /** The agent's own sections of `explain`, after the decision (what the agent itself decides, in its design's words); absent: none. */
   readonly explain?: (item: Item) => readonly AgentSection[];
   /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
-  readonly installPlugin?: (manifest: string, workspace: string, options: { readonly name?: string; readonly overwrite?: boolean }) => InstallOutcome;
+  readonly installPlugin?: (
+    manifest: string,
+    workspace: string,
+    options: { readonly name?: string; readonly overwrite?: boolean },
+  ) => InstallOutcome;
 }
 
 /** A labelled list of what an agent's unit declares: each row one fact, its value as the agent states it. */
@@ -104,7 +108,13 @@ export interface AgentHooks {
   /** Where a hook's command runs, in words. */
   readonly cwd: string;
   /** The repository files a hook's argv names (raw paths) and the arguments trust cannot cover, run from `workspace`. */
-  argvFiles(workspace: string, argv: readonly string[]): { readonly files: readonly Buffer[]; readonly problems: readonly { readonly argIndex: number; readonly message: string }[] };
+  argvFiles(
+    workspace: string,
+    argv: readonly string[],
+  ): {
+    readonly files: readonly Buffer[];
+    readonly problems: readonly { readonly argIndex: number; readonly message: string }[];
+  };
 }
 
 /** What every agent's index is given; each agent adds its own options (registry.ts `IndexOptions`). */
@@ -166,7 +176,8 @@ export interface BundleSource {
   rehashCopy(copyRoot: string): string | undefined;
 }
 
-export type SourceRead = { readonly ok: true; readonly source: BundleSource } | { readonly ok: false; readonly message: string };
+export type SourceRead =
+  { readonly ok: true; readonly source: BundleSource } | { readonly ok: false; readonly message: string };
 
 /**
  * A trust unit that does not load (its manifest, an MCP sidecar or a hooks file is
@@ -188,5 +199,13 @@ export interface InvalidBundle {
 }
 
 export type HashOutcome =
-  | { readonly ok: true; readonly system: System; readonly name: string; readonly contentHash: string; readonly capabilityHash: string; readonly reviewToken: string; readonly diagnostics: readonly Diagnostic[] }
+  | {
+      readonly ok: true;
+      readonly system: System;
+      readonly name: string;
+      readonly contentHash: string;
+      readonly capabilityHash: string;
+      readonly reviewToken: string;
+      readonly diagnostics: readonly Diagnostic[];
+    }
   | { readonly ok: false; readonly message: string; readonly diagnostics: readonly Diagnostic[] };

@@ -37,19 +37,26 @@ export function ofSystem<T extends { readonly system: System }>(owned: readonly 
 }
 
 /** Whether the item's agent runs the hooks it declares in this environment (false for an agent without hooks). */
-export function hooksOptedIn(item: { readonly system: System }, env: Readonly<Record<string, string | undefined>>): boolean {
+export function hooksOptedIn(
+  item: { readonly system: System },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   return systemOf(item.system).hooks?.optedIn(env) ?? false;
 }
 
 /** The agent whose plugins `install` copies into a workspace (one has an installer). */
 export function pluginInstaller(): AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> {
-  const system = SYSTEMS.find((s): s is AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> => s.installPlugin !== undefined);
+  const system = SYSTEMS.find(
+    (s): s is AgentSystem<IndexOptions> & Required<Pick<AgentSystem, 'installPlugin'>> => s.installPlugin !== undefined,
+  );
   if (!system) throw new Error('no registered agent system installs plugins');
   return system;
 }
 
 /** A stored agent id (trust store, lock file): one of the registered agents. */
-export const systemIdSchema = z.custom<System>((v) => typeof v === 'string' && isSystemId(v), { message: `Expected one of the registered agent systems` });
+export const systemIdSchema = z.custom<System>((v) => typeof v === 'string' && isSystemId(v), {
+  message: `Expected one of the registered agent systems`,
+});
 
 /**
  * Adds an agent for the lifetime of a test (the proof that a new agent needs nothing

@@ -31,7 +31,9 @@ const ANY_UNSAFE = new RegExp(UNSAFE_SOURCE, 'u');
 export type DisplayLines = 'one-line' | 'multi-line';
 
 export function displayText(text: string, lines: DisplayLines = 'one-line'): string {
-  return text.replace(UNSAFE_FOR_DISPLAY, (ch) => (lines === 'multi-line' && ch === '\n' ? ch : `⟦${codePointLabel(ch.codePointAt(0) ?? 0)}⟧`));
+  return text.replace(UNSAFE_FOR_DISPLAY, (ch) =>
+    lines === 'multi-line' && ch === '\n' ? ch : `⟦${codePointLabel(ch.codePointAt(0) ?? 0)}⟧`,
+  );
 }
 
 /** True when `displayText` would change the text: it holds something that is not plainly visible. */

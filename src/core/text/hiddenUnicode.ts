@@ -11,7 +11,8 @@ export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
  * characters, variation selectors used as carriers, and other format characters (Cf),
  * except the byte-order mark at the very start of a file.
  */
-export const HIDDEN_CHARACTER_SOURCE = '[\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\u{e0000}-\\u{e007f}\\u{fe00}-\\u{fe0f}\\u{e0100}-\\u{e01ef}\\u00ad\\u180e]|\\p{Cf}';
+export const HIDDEN_CHARACTER_SOURCE =
+  '[\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\u{e0000}-\\u{e007f}\\u{fe00}-\\u{fe0f}\\u{e0100}-\\u{e01ef}\\u00ad\\u180e]|\\p{Cf}';
 const HIDDEN = new RegExp(HIDDEN_CHARACTER_SOURCE, 'gu');
 
 export interface HiddenCharacter {

@@ -8,7 +8,11 @@ import type { SourceRead } from '../systems/agentSystem';
 
 /** A trust unit read from disk now, by its agent (review and trust never rely on an older index). */
 export function readBundleSource(item: Item, host: HostFacts = currentHost()): SourceRead {
-  if (item.trust === null) return { ok: false, message: `${item.qualifiedName} is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted` };
+  if (item.trust === null)
+    return {
+      ok: false,
+      message: `${item.qualifiedName} is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted`,
+    };
   return systemOf(item.system).readSource(item, host);
 }
 

@@ -12,7 +12,10 @@ export function hasEnableSwitch(item: Pick<Item, 'system'>): boolean {
 }
 
 /** Why `enable`/`disable` is refused for a unit whose agent has no switch, and how that agent is switched off instead. */
-export function noEnableSwitchRefusal(item: Pick<Item, 'system' | 'kind' | 'name' | 'path' | 'workspace'>, operation: 'enable' | 'disable'): string {
+export function noEnableSwitchRefusal(
+  item: Pick<Item, 'system' | 'kind' | 'name' | 'path' | 'workspace'>,
+  operation: 'enable' | 'disable',
+): string {
   return systemOf(item.system).noEnableSwitch?.refusal(item, operation) ?? '';
 }
 

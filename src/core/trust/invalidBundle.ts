@@ -14,7 +14,11 @@ export type { InvalidBundle } from '../systems/agentSystem';
  * cannot name them (a Rivumi manifest that no longer parses lists no skill files).
  * Undefined when the unit is gone.
  */
-export function readInvalidBundle(item: Item, reviewed: readonly string[], host: HostFacts = currentHost()): InvalidBundle | undefined {
+export function readInvalidBundle(
+  item: Item,
+  reviewed: readonly string[],
+  host: HostFacts = currentHost(),
+): InvalidBundle | undefined {
   return systemOf(item.system).readInvalid(item, reviewed, host);
 }
 
@@ -29,7 +33,9 @@ export function invalidBundleRefusal(item: Item, diagnostics: readonly Diagnosti
   const agent = system.label;
   const what = system.unitLabel(item);
   const error = diagnostics.find((d) => d.severity === 'error');
-  const where = error ? ` (${portableRelative(root, error.file) || path.basename(error.file)}:${error.range.start.line + 1})` : '';
+  const where = error
+    ? ` (${portableRelative(root, error.file) || path.basename(error.file)}:${error.range.start.line + 1})`
+    : '';
   const why = error ? `: ${error.message}${where}` : '';
   return `${what} \`${item.name}\` is invalid${why}. ${agent} does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.`;
 }
@@ -39,8 +45,15 @@ export function invalidBundleRefusal(item: Item, diagnostics: readonly Diagnosti
  * covers is unknown (an invalid hooks file names no scripts), so the files the reviewer
  * approved are shown as they are on disk, never as removed while they are still there.
  */
-export function withReviewedFiles(files: readonly BundleFile[], root: string, reviewed: readonly string[]): BundleFile[] {
+export function withReviewedFiles(
+  files: readonly BundleFile[],
+  root: string,
+  reviewed: readonly string[],
+): BundleFile[] {
   const named = new Set(files.map((f) => f.path));
-  const extra = hashListed(root, reviewed.filter((p) => !named.has(p)));
+  const extra = hashListed(
+    root,
+    reviewed.filter((p) => !named.has(p)),
+  );
   return [...files, ...extra].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }

@@ -72,7 +72,10 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
   const refusal = invalid ?? (s.notCovered.length > 0 ? notCoveredRefusal(s.item.name, s.notCovered) : null);
   const files = invalid && receipt ? withReviewedFiles(s.files, s.root, Object.keys(receipt.files)) : s.files;
-  const diff = receipt && status !== 'trusted' ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, reviewedCopyOf(ctx, receipt)) : null;
+  const diff =
+    receipt && status !== 'trusted'
+      ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, reviewedCopyOf(ctx, receipt))
+      : null;
   return {
     ok: true,
     value: {
@@ -109,8 +112,12 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
   const receipt = entry?.trust ?? null;
   const disk = readInvalidBundle(item, receipt ? Object.keys(receipt.files) : [], ctx.host);
   if (!disk || disk.bundleKey !== key) return { ok: false, message: failure };
-  const refusal = invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ?? `${item.name} cannot be trusted or enabled: ${failure}`;
-  const diff = receipt ? diffAgainstReceipt(receipt, receipt.capabilities, disk.files, disk.root, reviewedCopyOf(ctx, receipt)) : null;
+  const refusal =
+    invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ??
+    `${item.name} cannot be trusted or enabled: ${failure}`;
+  const diff = receipt
+    ? diffAgainstReceipt(receipt, receipt.capabilities, disk.files, disk.root, reviewedCopyOf(ctx, receipt))
+    : null;
   return {
     ok: true,
     value: {
@@ -181,7 +188,12 @@ export interface TrustPreview {
   readonly reviewedBefore: boolean;
 }
 
-export type TrustResult = { readonly ok: true; readonly value: { readonly item: Item; readonly reviewedCopy: string; readonly preview: TrustPreview } } | TrustRefusal;
+export type TrustResult =
+  | {
+      readonly ok: true;
+      readonly value: { readonly item: Item; readonly reviewedCopy: string; readonly preview: TrustPreview };
+    }
+  | TrustRefusal;
 
 const refused = (reason: TrustRefusalReason, message: string): TrustRefusal => ({ ok: false, reason, message });
 
@@ -203,7 +215,10 @@ function readTrustable(item: Item, ctx: LifecycleContext): { ok: true; source: B
  * The review token a unit has now, read from disk, or why it cannot be trusted: what a
  * face compares with the token it showed, without a full review.
  */
-export function currentToken(item: Item, ctx: LifecycleContext): { readonly ok: true; readonly token: string } | TrustRefusal {
+export function currentToken(
+  item: Item,
+  ctx: LifecycleContext,
+): { readonly ok: true; readonly token: string } | TrustRefusal {
   const r = readTrustable(item, ctx);
   return r.ok ? { ok: true, token: r.source.item.reviewToken as string } : r;
 }
@@ -215,8 +230,14 @@ export function currentToken(item: Item, ctx: LifecycleContext): { readonly ok: 
  * copy is then made from the same read and must reproduce the token's content hash, so a
  * unit that changes while the person decides is refused, never trusted.
  */
-export async function trustShown(item: Item, token: string, ctx: LifecycleContext, confirm?: (preview: TrustPreview) => Promise<boolean>): Promise<TrustResult> {
-  if (ctx.workspaceTrusted === false) return refused('restricted', 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.');
+export async function trustShown(
+  item: Item,
+  token: string,
+  ctx: LifecycleContext,
+  confirm?: (preview: TrustPreview) => Promise<boolean>,
+): Promise<TrustResult> {
+  if (ctx.workspaceTrusted === false)
+    return refused('restricted', 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.');
   const before = ctx.store.read();
   if (!before.ok) return refused('store-unavailable', unavailableMessage(before.problem));
   const r = readTrustable(item, ctx);
@@ -227,7 +248,12 @@ export async function trustShown(item: Item, token: string, ctx: LifecycleContex
     return refused('token-mismatch', `Review token does not match this bundle content and capability set; ${how}`);
   }
   const entryBefore = before.state.bundles[s.bundleKey];
-  const preview: TrustPreview = { item: s.item, capabilities: s.capabilities, enabled: hasEnableSwitch(s.item) && (entryBefore?.enabled ?? false), reviewedBefore: (entryBefore?.trust ?? null) !== null };
+  const preview: TrustPreview = {
+    item: s.item,
+    capabilities: s.capabilities,
+    enabled: hasEnableSwitch(s.item) && (entryBefore?.enabled ?? false),
+    reviewedBefore: (entryBefore?.trust ?? null) !== null,
+  };
   if (confirm && !(await confirm(preview))) return refused('cancelled', `${s.item.name} was not trusted.`);
   const copy = copyReviewed(ctx.store.reviewedCopiesDir, s, s.item.contentHash as string);
   if (!copy.ok) return refused('copy-failed', copy.message);
@@ -241,19 +267,33 @@ export async function trustShown(item: Item, token: string, ctx: LifecycleContex
   const written = await ctx.store.mutate((state) => {
     const entry = entryFor(state, s);
     // Trust never activates: enabling is a separate, explicit step (codewhale.md §8.4).
-    state.bundles[s.bundleKey] = touched({ ...entry, enabled: false, trust: receipt, reviewHistory: [...entry.reviewHistory, receipt].slice(-MAX_REVIEW_HISTORY) });
+    state.bundles[s.bundleKey] = touched({
+      ...entry,
+      enabled: false,
+      trust: receipt,
+      reviewHistory: [...entry.reviewHistory, receipt].slice(-MAX_REVIEW_HISTORY),
+    });
     return { ok: true, value: { item: s.item, reviewedCopy: copy.dir, preview } };
   });
   return written.ok ? written : refused('store-unavailable', written.message);
 }
 
 /** `trustShown` without a confirmation, answering as the store's other mutations do (the CLI's `trust`). */
-export async function trust(item: Item, token: string, ctx: LifecycleContext): Promise<Mutation<{ item: Item; reviewedCopy: string }>> {
+export async function trust(
+  item: Item,
+  token: string,
+  ctx: LifecycleContext,
+): Promise<Mutation<{ item: Item; reviewedCopy: string }>> {
   const r = await trustShown(item, token, ctx);
-  return r.ok ? { ok: true, value: { item: r.value.item, reviewedCopy: r.value.reviewedCopy } } : { ok: false, message: r.message };
+  return r.ok
+    ? { ok: true, value: { item: r.value.item, reviewedCopy: r.value.reviewedCopy } }
+    : { ok: false, message: r.message };
 }
 
-export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ item: Item; note: string | null }>> {
+export async function enable(
+  item: Item,
+  ctx: LifecycleContext,
+): Promise<Mutation<{ item: Item; note: string | null }>> {
   if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'enable') };
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
@@ -271,17 +311,29 @@ export async function enable(item: Item, ctx: LifecycleContext): Promise<Mutatio
     // Checked against the store as it is now, under the lock, not against an older view.
     const entry = state.bundles[s.bundleKey];
     const status = statusOf(entry?.trust ?? null, s.item.contentHash as string, s.item.capabilityHash as string);
-    if (status !== 'trusted') return { ok: false, message: `${label} \`${s.item.name}\` requires review before enablement (trust: ${status})` };
+    if (status !== 'trusted')
+      return { ok: false, message: `${label} \`${s.item.name}\` requires review before enablement (trust: ${status})` };
     if (!copyVerified) {
       // The message keeps the word users and tests know ("snapshot"): it names the reviewed copy.
-      return { ok: false, message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement` };
+      return {
+        ok: false,
+        message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement`,
+      };
     }
     if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
     const inactive = s.item.detail.activation?.inactiveComponents ?? [];
-    if (s.item.compatibility === 'unsupported') return { ok: false, message: `${label} \`${s.item.name}\` has no supported declarative components to activate; inactive: ${inactive.join(', ')}` };
-    if (ctx.workspaceTrusted === false) return { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before enabling its bundles.' };
+    if (s.item.compatibility === 'unsupported')
+      return {
+        ok: false,
+        message: `${label} \`${s.item.name}\` has no supported declarative components to activate; inactive: ${inactive.join(', ')}`,
+      };
+    if (ctx.workspaceTrusted === false)
+      return { ok: false, message: 'Restricted Mode: trust the workspace in VS Code before enabling its bundles.' };
     state.bundles[s.bundleKey] = touched({ ...(entry as BundleState), enabled: true });
-    const note = s.item.compatibility === 'partial' ? `Compatibility: partial. Supported declarative components are active; inactive: ${inactive.join(', ')}.` : null;
+    const note =
+      s.item.compatibility === 'partial'
+        ? `Compatibility: partial. Supported declarative components are active; inactive: ${inactive.join(', ')}.`
+        : null;
     return { ok: true, value: { item: s.item, note } };
   });
 }
@@ -296,7 +348,11 @@ export async function revoke(item: Item, ctx: LifecycleContext): Promise<Mutatio
   return setBit(item, ctx, (entry) => ({ ...entry, trust: null }));
 }
 
-async function setBit(item: Item, ctx: LifecycleContext, change: (e: BundleState) => BundleState): Promise<Mutation<{ changed: boolean }>> {
+async function setBit(
+  item: Item,
+  ctx: LifecycleContext,
+  change: (e: BundleState) => BundleState,
+): Promise<Mutation<{ changed: boolean }>> {
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
   const key = item.detail.bundleKey;
@@ -323,21 +379,34 @@ export interface CheckFailure {
 export function check(snapshot: Snapshot): CheckFailure[] {
   const failures: CheckFailure[] = [];
   if (snapshot.trustProblem) {
-    return snapshot.items.filter((i) => i.trust !== null).map((item) => ({ item, problem: `the trust store is unavailable: ${snapshot.trustProblem}` }));
+    return snapshot.items
+      .filter((i) => i.trust !== null)
+      .map((item) => ({ item, problem: `the trust store is unavailable: ${snapshot.trustProblem}` }));
   }
   // [Skillgate] What Skillgate failed to read (a `skillgate.internal` fault) cannot be vouched for, enabled or not.
-  const faulted = new Set(snapshot.diagnostics.filter((d) => d.code === 'skillgate.internal' && d.itemId !== null).map((d) => d.itemId));
+  const faulted = new Set(
+    snapshot.diagnostics.filter((d) => d.code === 'skillgate.internal' && d.itemId !== null).map((d) => d.itemId),
+  );
   for (const item of snapshot.items) {
     if (faulted.has(item.id)) {
-      failures.push({ item, problem: 'Skillgate could not read it (internal error), so it cannot say what the agent would load' });
+      failures.push({
+        item,
+        problem: 'Skillgate could not read it (internal error), so it cannot say what the agent would load',
+      });
       continue;
     }
     if (item.trust === null) continue;
     if (!systemOf(item.system).loads(item)) continue;
     const notCovered = item.detail.notCovered ?? [];
     if (notCovered.length > 0) failures.push({ item, problem: `it cannot be trusted: ${notCovered.join('; ')}` });
-    else if (item.decision === 'rejected') failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });
-    else if (item.trust !== 'trusted') failures.push({ item, problem: item.trust === 'not-reviewed' ? 'it is not reviewed' : `it changed since it was trusted (${item.trust})` });
+    else if (item.decision === 'rejected')
+      failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });
+    else if (item.trust !== 'trusted')
+      failures.push({
+        item,
+        problem:
+          item.trust === 'not-reviewed' ? 'it is not reviewed' : `it changed since it was trusted (${item.trust})`,
+      });
   }
   return failures;
 }
@@ -360,12 +429,27 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
     movedAside = store.repair().moved;
     read = store.read();
   }
-  if (!read.ok) return { store: store.file, problem: read.problem, bundles: 0, staleReceipts: [], unreferencedSnapshots: [], pruned: [], movedAside };
+  if (!read.ok)
+    return {
+      store: store.file,
+      problem: read.problem,
+      bundles: 0,
+      staleReceipts: [],
+      unreferencedSnapshots: [],
+      pruned: [],
+      movedAside,
+    };
   const entries = Object.entries(read.state.bundles);
-  const referenced = new Set(entries.flatMap(([, e]) => [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h)));
+  const referenced = new Set(
+    entries.flatMap(([, e]) =>
+      [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h),
+    ),
+  );
   let copies: string[] = [];
   try {
-    copies = fs.readdirSync(store.reviewedCopiesDir).filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
+    copies = fs
+      .readdirSync(store.reviewedCopiesDir)
+      .filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
   } catch {
     copies = [];
   }
@@ -381,7 +465,9 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
     store: store.file,
     problem: null,
     bundles: entries.length,
-    staleReceipts: entries.filter(([, e]) => !fs.existsSync(osPath(e.path))).map(([key, e]) => ({ key, name: e.name, path: e.path })),
+    staleReceipts: entries
+      .filter(([, e]) => !fs.existsSync(osPath(e.path)))
+      .map(([key, e]) => ({ key, name: e.name, path: e.path })),
     unreferencedSnapshots: unreferenced,
     pruned,
     movedAside,

@@ -39,8 +39,17 @@ const MAX_DIFF_BYTES = 1048576;
  * compared as stored (capabilities.ts): a receipt's record that is not the typed model
  * (another tool's, a damaged one) compares as such, every capability then shows as new.
  */
-export function diffAgainstReceipt(receipt: Receipt, capabilities: Capabilities | Record<string, unknown>, files: readonly BundleFile[], currentRoot: string, reviewedCopy: string | undefined): ReviewDiff {
-  return { capabilities: capabilityChanges(receipt.capabilities, capabilities), files: fileChanges(receipt, files, currentRoot, reviewedCopy) };
+export function diffAgainstReceipt(
+  receipt: Receipt,
+  capabilities: Capabilities | Record<string, unknown>,
+  files: readonly BundleFile[],
+  currentRoot: string,
+  reviewedCopy: string | undefined,
+): ReviewDiff {
+  return {
+    capabilities: capabilityChanges(receipt.capabilities, capabilities),
+    files: fileChanges(receipt, files, currentRoot, reviewedCopy),
+  };
 }
 
 export function capabilityChanges(before: Record<string, unknown>, after: Record<string, unknown>): CapabilityChange[] {
@@ -87,8 +96,10 @@ function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): vo
   }
   if (Array.isArray(a) && Array.isArray(b) && [...a, ...b].every((x) => typeof x === 'string')) {
     // Sets of names (hosts, tools, paths): report each added or removed member.
-    for (const x of b as string[]) if (!(a as string[]).includes(x)) out.push(change([...at, x], 'added', undefined, x));
-    for (const x of a as string[]) if (!(b as string[]).includes(x)) out.push(change([...at, x], 'removed', x, undefined));
+    for (const x of b as string[])
+      if (!(a as string[]).includes(x)) out.push(change([...at, x], 'added', undefined, x));
+    for (const x of a as string[])
+      if (!(b as string[]).includes(x)) out.push(change([...at, x], 'removed', x, undefined));
     return;
   }
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push(change(at, 'changed', a, b));
@@ -98,7 +109,13 @@ function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): vo
 const ORDERED_LISTS = new Set(['args', 'argv']);
 
 function change(at: string[], kind: CapabilityChange['change'], before: unknown, after: unknown): CapabilityChange {
-  return { path: at.join('.'), change: kind, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}), summary: summarize(at, kind, before, after) };
+  return {
+    path: at.join('.'),
+    change: kind,
+    ...(before !== undefined ? { before } : {}),
+    ...(after !== undefined ? { after } : {}),
+    summary: summarize(at, kind, before, after),
+  };
 }
 
 /** Plain words for the changes a reviewer must not miss. */
@@ -110,11 +127,16 @@ function summarize(at: string[], kind: CapabilityChange['change'], before: unkno
     const what = field === 'env' ? 'environment mapping' : 'environment-backed header';
     // Written as the panel writes a mapping elsewhere: `GITHUB_TOKEN ← ${GITHUB_TOKEN}`.
     const mapping = (v: unknown) => `${at[3]} ← ${envSource(v)}`;
-    return kind === 'changed' ? `changed ${what} for MCP server \`${key}\`: ${mapping(before)} → ${mapping(after)}` : `${verb} ${what} for MCP server \`${key}\`: ${mapping(after ?? before)}`;
+    return kind === 'changed'
+      ? `changed ${what} for MCP server \`${key}\`: ${mapping(before)} → ${mapping(after)}`
+      : `${verb} ${what} for MCP server \`${key}\`: ${mapping(after ?? before)}`;
   }
-  if (top === 'mcpServers' && field === 'args' && at.length === 3) return `changed arguments of MCP server \`${key}\`: ${argvList(before)} → ${argvList(after)}`;
-  if (top === 'hooks' && field === 'argv' && at.length === 3) return `changed command of hook ${key}: ${argvList(before)} → ${argvList(after)}`;
-  if (top === 'mcpServers') return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind} ${show(after ?? before)}`}`;
+  if (top === 'mcpServers' && field === 'args' && at.length === 3)
+    return `changed arguments of MCP server \`${key}\`: ${argvList(before)} → ${argvList(after)}`;
+  if (top === 'hooks' && field === 'argv' && at.length === 3)
+    return `changed command of hook ${key}: ${argvList(before)} → ${argvList(after)}`;
+  if (top === 'mcpServers')
+    return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind} ${show(after ?? before)}`}`;
   if (top === 'networkHosts') return `${verb} network host \`${key}\``;
   if (top === 'components' && at.length === 2) return `${verb} component kind \`${key}\``;
   if (top === 'hooks' && at.length === 2) return `${verb} hook command: ${key}`;
@@ -140,7 +162,12 @@ function show(v: unknown): string {
   return s.length > 160 ? `${s.slice(0, 157)}...` : s;
 }
 
-function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot: string, reviewedCopy: string | undefined): FileChange[] {
+function fileChanges(
+  receipt: Receipt,
+  files: readonly BundleFile[],
+  currentRoot: string,
+  reviewedCopy: string | undefined,
+): FileChange[] {
   const out: FileChange[] = [];
   const now = new Map(files.map((f) => [f.path, f]));
   const then = new Map(Object.entries(receipt.files).map(([p, f]) => [p, { path: p, ...f }]));
@@ -157,9 +184,17 @@ function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot
     if (note !== undefined || oldText.text === undefined || newText.text === undefined) {
       out.push({ ...base, note: note ?? 'no text diff' });
     } else if (before && after && oldText.text === newText.text) {
-      out.push({ ...base, note: `only the executable bit changed (${before.executable ? 'x' : '-'} → ${after.executable ? 'x' : '-'})` });
+      out.push({
+        ...base,
+        note: `only the executable bit changed (${before.executable ? 'x' : '-'} → ${after.executable ? 'x' : '-'})`,
+      });
     } else {
-      out.push({ ...base, unifiedDiff: createTwoFilesPatch(`a/${p}`, `b/${p}`, oldText.text, newText.text, 'reviewed', 'current', { context: 3 }) });
+      out.push({
+        ...base,
+        unifiedDiff: createTwoFilesPatch(`a/${p}`, `b/${p}`, oldText.text, newText.text, 'reviewed', 'current', {
+          context: 3,
+        }),
+      });
     }
   }
   return out;
@@ -169,7 +204,15 @@ function fileChanges(receipt: Receipt, files: readonly BundleFile[], currentRoot
 function textOf(file: string | undefined): { text?: string; note?: string } {
   if (!file) return { note: 'the reviewed snapshot is missing' };
   const read = readRegularFile(file, MAX_DIFF_BYTES);
-  if (!read.ok) return { note: read.reason === 'too-large' ? 'larger than 1 MiB: no text diff' : read.reason === 'missing' ? 'the reviewed snapshot is missing' : 'unreadable' };
+  if (!read.ok)
+    return {
+      note:
+        read.reason === 'too-large'
+          ? 'larger than 1 MiB: no text diff'
+          : read.reason === 'missing'
+            ? 'the reviewed snapshot is missing'
+            : 'unreadable',
+    };
   if (read.bytes.includes(0)) return { note: 'binary file: no text diff' };
   const text = decodeUtf8(read.bytes);
   return text === undefined ? { note: 'not UTF-8: no text diff' } : { text };

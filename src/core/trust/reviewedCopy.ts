@@ -9,7 +9,9 @@ import type { BundleSource } from './bundleSource';
 
 const MAX_FILE = 67108864;
 
-export type ReviewedCopyResult = { readonly ok: true; readonly dir: string; readonly reused: boolean } | { readonly ok: false; readonly message: string };
+export type ReviewedCopyResult =
+  | { readonly ok: true; readonly dir: string; readonly reused: boolean }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * The reviewed copy of a bundle: the files a reviewer approved, copied read-only into
@@ -36,11 +38,13 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
     fs.mkdirSync(staging, { mode: 0o700 });
     // Every path by its exact bytes: a name that is not UTF-8 is copied as itself, so the
     // copy re-hashes to the reviewed content hash (a lossy name would point elsewhere).
-    for (const d of source.directories) if (d !== '') fs.mkdirSync(osPath(path.join(staging, d)), { recursive: true, mode: 0o755 });
+    for (const d of source.directories)
+      if (d !== '') fs.mkdirSync(osPath(path.join(staging, d)), { recursive: true, mode: 0o755 });
     for (const f of source.files) {
       const abs = under(source.root, f);
       // Hashing allows hard links; a reviewed copy does not: another name could change the bytes (codewhale.md §8.6).
-      if (fs.lstatSync(abs).nlink !== 1) return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
+      if (fs.lstatSync(abs).nlink !== 1)
+        return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
       const read = readRegularFile(abs, MAX_FILE);
       if (!read.ok || sha256Hex(read.bytes) !== f.sha256 || read.executable !== f.executable) {
         return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
@@ -50,7 +54,10 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       fs.writeFileSync(dest, read.bytes, { mode: f.executable ? 0o555 : 0o444 });
       fs.chmodSync(dest, f.executable ? 0o555 : 0o444);
     }
-    if (source.rehashCopy(staging) !== contentHash) return refuse('the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again');
+    if (source.rehashCopy(staging) !== contentHash)
+      return refuse(
+        'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again',
+      );
     if (fs.existsSync(final)) removeTree(final);
     fs.renameSync(staging, final);
     return { ok: true, dir: final, reused: false };
@@ -72,7 +79,11 @@ function parentOf(p: string | Buffer): string | Buffer {
 const SLASH = Buffer.from('/');
 
 /** A reviewed copy is verified when it exists and re-hashes to the receipt's content hash. */
-export function verifyReviewedCopy(copiesDir: string, source: Pick<BundleSource, 'rehashCopy'>, contentHash: string): boolean {
+export function verifyReviewedCopy(
+  copiesDir: string,
+  source: Pick<BundleSource, 'rehashCopy'>,
+  contentHash: string,
+): boolean {
   const dir = path.join(copiesDir, contentHash);
   try {
     if (!fs.lstatSync(dir).isDirectory()) return false;

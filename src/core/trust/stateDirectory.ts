@@ -6,10 +6,16 @@ import * as path from 'node:path';
  * else the platform's per-user state directory. Never a workspace: the editor only
  * passes a directory from user or machine settings.
  */
-export function defaultStateDirectory(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultStateDirectory(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.SKILLGATE_STATE_DIR) return path.resolve(env.SKILLGATE_STATE_DIR);
   const home = os.homedir();
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'skillgate');
   if (platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local'), 'skillgate');
-  return path.join(env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state'), 'skillgate');
+  return path.join(
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state'),
+    'skillgate',
+  );
 }

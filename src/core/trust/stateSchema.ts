@@ -14,7 +14,10 @@ export const receiptSchema = z.strictObject({
   // available: trust follows the hashes, and the review compares the record as it is (docs/hashes.md).
   // Keys a bundle chooses (file paths, capability names): prototype-free, so `__proto__` survives.
   capabilities: ownRecord(z.string(), z.unknown()),
-  files: ownRecord(z.string(), z.strictObject({ sha256: hex64, size: z.number().int().min(0), executable: z.boolean() })),
+  files: ownRecord(
+    z.string(),
+    z.strictObject({ sha256: hex64, size: z.number().int().min(0), executable: z.boolean() }),
+  ),
   reviewedAt: z.string().datetime(),
 });
 

@@ -7,7 +7,9 @@ import type { TrustView } from '../decisions/trustView';
 import { errorText } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
 
-export type StoreRead = { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string } | { readonly ok: false; readonly problem: string };
+export type StoreRead =
+  | { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string }
+  | { readonly ok: false; readonly problem: string };
 
 export type Mutation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
@@ -55,7 +57,8 @@ export class TrustStore {
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, state: emptyState(), exists: false, text: '' };
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        return { ok: true, state: emptyState(), exists: false, text: '' };
       return { ok: false, problem: `trust store ${this.file} cannot be read: ${errorText(e)}` };
     }
     let raw: unknown;
@@ -71,15 +74,27 @@ export class TrustStore {
     } catch (e) {
       return { ok: false, problem: `trust store ${this.file} cannot be checked (${errorText(e)})` };
     }
-    if (duplicate) return { ok: false, problem: `trust store ${this.file} has a duplicate key at ${keyPath(duplicate)}` };
-    const version = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).schemaVersion : undefined;
-    if (version !== STATE_SCHEMA_VERSION) return { ok: false, problem: `trust store ${this.file} has schema version ${JSON.stringify(version)}; this Skillgate reads version ${STATE_SCHEMA_VERSION}` };
+    if (duplicate)
+      return { ok: false, problem: `trust store ${this.file} has a duplicate key at ${keyPath(duplicate)}` };
+    const version =
+      typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).schemaVersion : undefined;
+    if (version !== STATE_SCHEMA_VERSION)
+      return {
+        ok: false,
+        problem: `trust store ${this.file} has schema version ${JSON.stringify(version)}; this Skillgate reads version ${STATE_SCHEMA_VERSION}`,
+      };
     const parsed = stateSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const at = issue ? issue.path.map(String).join('.') : '';
-      const what = issue?.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `\`${k}\``).join(', ')}` : (issue?.message ?? 'invalid');
-      return { ok: false, problem: `trust store ${this.file} does not match its schema${at ? ` at ${at}` : ''}: ${what}` };
+      const what =
+        issue?.code === 'unrecognized_keys'
+          ? `unknown field ${issue.keys.map((k) => `\`${k}\``).join(', ')}`
+          : (issue?.message ?? 'invalid');
+      return {
+        ok: false,
+        problem: `trust store ${this.file} does not match its schema${at ? ` at ${at}` : ''}: ${what}`,
+      };
     }
     return { ok: true, state: parsed.data, exists: true, text };
   }
@@ -116,7 +131,11 @@ export class TrustStore {
     // Set when the lock turned out not to be ours: the directory at `lockDir` then
     // belongs to the writer that took it over, and releasing must not remove it.
     let forfeited = false;
-    const lockFs = { ...fs, rmdir: (p: string, cb: (e: NodeJS.ErrnoException | null) => void) => (forfeited ? cb(null) : fs.rmdir(p, cb)), rmdirSync: (p: string) => (forfeited ? undefined : fs.rmdirSync(p)) };
+    const lockFs = {
+      ...fs,
+      rmdir: (p: string, cb: (e: NodeJS.ErrnoException | null) => void) => (forfeited ? cb(null) : fs.rmdir(p, cb)),
+      rmdirSync: (p: string) => (forfeited ? undefined : fs.rmdirSync(p)),
+    };
     let release: (() => Promise<void>) | undefined;
     try {
       release = await lockfile.lock(this.file, {
@@ -139,7 +158,10 @@ export class TrustStore {
       // Only a lock that is no longer ours is left to its new owner; after a failed
       // compare-and-swap the lock is still ours and is released as usual.
       forfeited = !ours();
-      return { ok: false, message: `the trust store ${this.file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again` };
+      return {
+        ok: false,
+        message: `the trust store ${this.file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again`,
+      };
     };
     try {
       const held = identityOf(lockDir);
@@ -158,7 +180,10 @@ export class TrustStore {
       });
       return written ? result : lost();
     } catch (e) {
-      return { ok: false, message: `failed to write the trust store ${this.file}: ${errorText(e)}; nothing was changed` };
+      return {
+        ok: false,
+        message: `failed to write the trust store ${this.file}: ${errorText(e)}; nothing was changed`,
+      };
     } finally {
       await release().catch(() => undefined);
     }
@@ -216,12 +241,14 @@ export class TrustStore {
     if (!dir) return undefined;
     if (dir.isSymbolicLink()) return `trust store directory ${this.dir} is a symbolic link; Skillgate refuses it`;
     if (!dir.isDirectory()) return `trust store directory ${this.dir} is not a directory`;
-    if (process.platform !== 'win32' && (dir.mode & 0o022) !== 0) return `trust store directory ${this.dir} is writable by group or others (mode ${(dir.mode & 0o777).toString(8)}); make it 0700`;
+    if (process.platform !== 'win32' && (dir.mode & 0o022) !== 0)
+      return `trust store directory ${this.dir} is writable by group or others (mode ${(dir.mode & 0o777).toString(8)}); make it 0700`;
     const file = lstatOrUndefined(this.file);
     if (!file) return undefined;
     if (file.isSymbolicLink()) return `trust store ${this.file} is a symbolic link; Skillgate refuses it`;
     if (!file.isFile()) return `trust store ${this.file} is not a regular file`;
-    if (process.platform !== 'win32' && (file.mode & 0o022) !== 0) return `trust store ${this.file} is writable by group or others (mode ${(file.mode & 0o777).toString(8)}); make it 0600`;
+    if (process.platform !== 'win32' && (file.mode & 0o022) !== 0)
+      return `trust store ${this.file} is writable by group or others (mode ${(file.mode & 0o777).toString(8)}); make it 0600`;
     return undefined;
   }
 
@@ -243,7 +270,8 @@ export class TrustStore {
   /** Temporary files of a writer that was killed; safe to remove while we hold the lock. */
   private removeAbandonedTemporaries(): void {
     const prefix = `${path.basename(this.file)}.tmp-`;
-    for (const name of fs.readdirSync(this.dir)) if (name.startsWith(prefix)) fs.rmSync(path.join(this.dir, name), { force: true });
+    for (const name of fs.readdirSync(this.dir))
+      if (name.startsWith(prefix)) fs.rmSync(path.join(this.dir, name), { force: true });
   }
 
   /** Writes `state` through a temporary file; renames it over `state.json` only when `mayCommit()` still holds. */
@@ -285,7 +313,10 @@ export function unavailableMessage(problem: string): string {
 
 /** `bundles.<key>.enabled`; a segment that is not a plain word is quoted. */
 function keyPath(at: readonly (string | number)[]): string {
-  return at.map((k) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z0-9_$-]+$/.test(k) ? k : JSON.stringify(k))).join('.').replace(/\.\[/g, '[');
+  return at
+    .map((k) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z0-9_$-]+$/.test(k) ? k : JSON.stringify(k)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 function identityOf(lockDir: string): LockIdentity | undefined {

@@ -16,7 +16,10 @@ export class ChangeBatcher {
   constructor(
     private readonly delayMs: number,
     private readonly flush: (paths: string[], storeChanged: boolean) => void,
-    private readonly timers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+    private readonly timers: Timers = {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    },
   ) {}
 
   path(p: string): void {

@@ -5,18 +5,34 @@ import type { Item } from '../../core/model';
 export function newlyDrifted(previous: Snapshot | undefined, next: Snapshot): Item[] {
   if (!previous) return [];
   const before = new Map(previous.items.filter((i) => i.trust !== null).map((i) => [i.id, i.trust]));
-  return next.items.filter((i) => (i.trust === 'content-changed' || i.trust === 'capabilities-changed') && before.get(i.id) === 'trusted');
+  return next.items.filter(
+    (i) => (i.trust === 'content-changed' || i.trust === 'capabilities-changed') && before.get(i.id) === 'trusted',
+  );
 }
 
 /** Bundles that need the user's review: not trusted at their current hashes, and reviewable. */
 export function needsReview(snapshot: Snapshot): Item[] {
-  return snapshot.items.filter((i) => i.trust !== null && i.trust !== 'trusted' && i.decision !== 'rejected' && i.decision !== 'shadowed' && i.contentHash !== null);
+  return snapshot.items.filter(
+    (i) =>
+      i.trust !== null &&
+      i.trust !== 'trusted' &&
+      i.decision !== 'rejected' &&
+      i.decision !== 'shadowed' &&
+      i.contentHash !== null,
+  );
 }
 
 /** Counts for the status bar: active, loaded although not reviewed, needs review, rejected (top-level items). */
-export function statusCounts(snapshot: Snapshot): { active: number; loadedUnreviewed: number; needsReview: number; rejected: number } {
+export function statusCounts(snapshot: Snapshot): {
+  active: number;
+  loadedUnreviewed: number;
+  needsReview: number;
+  rejected: number;
+} {
   const top = snapshot.items.filter((i) => i.parent === null);
-  const loadedUnreviewed = top.filter((i) => i.decision === 'registered' && i.reasons[0] === 'loaded_unreviewed').length;
+  const loadedUnreviewed = top.filter(
+    (i) => i.decision === 'registered' && i.reasons[0] === 'loaded_unreviewed',
+  ).length;
   return {
     active: top.filter((i) => i.decision === 'registered').length - loadedUnreviewed,
     loadedUnreviewed,

@@ -21,7 +21,12 @@ export function loggedIndexRun(log: LogPort, run: IndexRun, step: () => Snapshot
 }
 
 /** The same for the full index the editor runs in slices. */
-export async function loggedIndexRunAsync(log: LogPort, run: IndexRun, step: () => Promise<Snapshot>, clock: Clock = monotonic): Promise<Snapshot> {
+export async function loggedIndexRunAsync(
+  log: LogPort,
+  run: IndexRun,
+  step: () => Promise<Snapshot>,
+  clock: Clock = monotonic,
+): Promise<Snapshot> {
   const started = clock();
   const snapshot = await step();
   log.info(indexRunLine(run, snapshot, clock() - started));

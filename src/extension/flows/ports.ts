@@ -13,7 +13,12 @@ export interface UiPort {
    * `safeDefault`, Enter does not pick `action`: the focused default is a button that
    * does nothing (for what adds trust).
    */
-  confirm(message: string, detail: string, action: string, options?: { readonly safeDefault?: boolean }): Promise<boolean>;
+  confirm(
+    message: string,
+    detail: string,
+    action: string,
+    options?: { readonly safeDefault?: boolean },
+  ): Promise<boolean>;
   /** A notification with one action button; resolves true when the user picks it. */
   offer(message: string, action: string): Promise<boolean>;
   info(message: string): void;

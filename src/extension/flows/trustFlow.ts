@@ -13,7 +13,9 @@ export const RESTRICTED_ENABLE = 'Restricted Mode: trust this workspace in VS Co
 
 /** What trust changes: a bundle with an enable switch waits for Enable; an agent without one (Rivumi) loads it as before. */
 function afterTrust(item: Item): string {
-  return hasEnableSwitch(item) ? 'It stays disabled until you enable it' : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
+  return hasEnableSwitch(item)
+    ? 'It stays disabled until you enable it'
+    : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
 }
 
 /** What trust does for this agent, said honestly in the confirmation (README "Rivumi: trust without an enable switch"). */
@@ -31,7 +33,11 @@ export const ENABLE_AGAIN = 'Enable again';
  * since ("changed since you opened this review"). Restricted Mode refuses outright. A
  * modal, built from that one read, names the bundle and token before anything is written.
  */
-export async function trustFlow(item: Item, token: string | undefined, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<TrustOutcome> {
+export async function trustFlow(
+  item: Item,
+  token: string | undefined,
+  ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort },
+): Promise<TrustOutcome> {
   const { ui, gate, lifecycle } = ports;
   if (!gate.workspaceTrusted()) {
     ui.error(RESTRICTED_TRUST);
@@ -48,7 +54,13 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
   const r = await lifecycle.trust(item, shown, (preview) =>
     ui.confirm(
       `Trust ${item.name}?`,
-      [`You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}).`, '', ...trustEssentials(preview), '', `${trustMeaning(item)} Any later change to it drops this trust.`].join('\n'),
+      [
+        `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}).`,
+        '',
+        ...trustEssentials(preview),
+        '',
+        `${trustMeaning(item)} Any later change to it drops this trust.`,
+      ].join('\n'),
       'Trust',
       { safeDefault: true },
     ),
@@ -61,12 +73,21 @@ export async function trustFlow(item: Item, token: string | undefined, ports: { 
   }
   // Trust resets the enable bit by design (trust.md "Enable"); a bundle that was on before the change is offered back in one step.
   if (r.value.preview.enabled && r.value.preview.reviewedBefore) {
-    if (await ui.offer(`Trusted ${item.name}. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again?`, ENABLE_AGAIN)) await enableFlow(item, ports);
+    if (
+      await ui.offer(
+        `Trusted ${item.name}. It was enabled before this change; trusting turned it off, as every re-review does. Enable it again?`,
+        ENABLE_AGAIN,
+      )
+    )
+      await enableFlow(item, ports);
   } else ui.info(`Trusted ${item.name}. ${afterTrust(item)}.`);
   return 'trusted';
 }
 
-export async function enableFlow(item: Item, ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort }): Promise<boolean> {
+export async function enableFlow(
+  item: Item,
+  ports: { ui: UiPort; gate: GatePort; lifecycle: LifecyclePort },
+): Promise<boolean> {
   if (!ports.gate.workspaceTrusted()) {
     ports.ui.error(RESTRICTED_ENABLE);
     return false;

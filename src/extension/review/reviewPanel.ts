@@ -39,14 +39,22 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
       existing.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, reviewPanelTitle(item), vscode.ViewColumn.Active, this.options());
+    const panel = vscode.window.createWebviewPanel(
+      REVIEW_VIEW_TYPE,
+      reviewPanelTitle(item),
+      vscode.ViewColumn.Active,
+      this.options(),
+    );
     this.adopt(panel, item.id);
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     // Options are reset on restore: a stored state must never widen what the webview may load.
     panel.webview.options = this.options();
-    const id = typeof state === 'object' && state !== null && typeof (state as { id?: unknown }).id === 'string' ? (state as { id: string }).id : undefined;
+    const id =
+      typeof state === 'object' && state !== null && typeof (state as { id?: unknown }).id === 'string'
+        ? (state as { id: string }).id
+        : undefined;
     const snapshot = this.service.snapshot ?? (await this.service.refreshAll());
     if (!id || !snapshot.items.some((i) => i.id === id)) {
       panel.dispose();
@@ -61,11 +69,19 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, enableCommandUris: false, retainContextWhenHidden: false, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    return {
+      enableScripts: true,
+      enableCommandUris: false,
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
   }
 
   private adopt(panel: vscode.WebviewPanel, itemId: string): void {
-    const p = new ReviewPanel(panel, itemId, this.extensionUri, this.service, this.ui, { workspaceTrusted: () => vscode.workspace.isTrusted, shownToken: (id) => this.shownToken(id) });
+    const p = new ReviewPanel(panel, itemId, this.extensionUri, this.service, this.ui, {
+      workspaceTrusted: () => vscode.workspace.isTrusted,
+      shownToken: (id) => this.shownToken(id),
+    });
     this.panels.set(itemId, p);
     panel.onDidDispose(() => this.panels.delete(itemId));
   }
@@ -112,7 +128,19 @@ class ReviewPanel {
 
   private render(snapshot: Snapshot | undefined, fromChange: boolean): void {
     const item = this.item(snapshot);
-    const state = item && snapshot ? JSON.stringify([item.reviewToken, item.trust, item.enabled, item.decision, item.reasons, snapshot.diagnostics.filter((d) => d.itemId === item.id).map((d) => [d.code, d.range.start.line, d.message])]) : undefined;
+    const state =
+      item && snapshot
+        ? JSON.stringify([
+            item.reviewToken,
+            item.trust,
+            item.enabled,
+            item.decision,
+            item.reasons,
+            snapshot.diagnostics
+              .filter((d) => d.itemId === item.id)
+              .map((d) => [d.code, d.range.start.line, d.message]),
+          ])
+        : undefined;
     if (fromChange && state !== undefined && state === this.renderedState) return;
     this.renderedState = state;
     if (!item || !snapshot) {
@@ -126,15 +154,27 @@ class ReviewPanel {
       this.shownToken = undefined;
       return;
     }
-    const model = reviewViewModel(r.value, snapshot, hooksOptedIn(r.value.item, process.env), vscode.workspace.isTrusted);
-    const changed = fromChange && this.model !== undefined && (this.model.hashes.token !== model.hashes.token || this.model.hashes.content !== model.hashes.content);
+    const model = reviewViewModel(
+      r.value,
+      snapshot,
+      hooksOptedIn(r.value.item, process.env),
+      vscode.workspace.isTrusted,
+    );
+    const changed =
+      fromChange &&
+      this.model !== undefined &&
+      (this.model.hashes.token !== model.hashes.token || this.model.hashes.content !== model.hashes.content);
     if (changed) this.changedWhileOpen = true;
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
     this.model = model;
     // A review that cannot be trusted shows no token to trust with.
     this.shownToken = r.value.trustable ? (model.hashes.token ?? undefined) : undefined;
     this.panel.title = reviewPanelTitle(item);
-    this.post({ type: 'render', model: JSON.parse(JSON.stringify(model)) as ReviewViewModel, changed: this.changedWhileOpen });
+    this.post({
+      type: 'render',
+      model: JSON.parse(JSON.stringify(model)) as ReviewViewModel,
+      changed: this.changedWhileOpen,
+    });
   }
 
   private post(m: HostMessage): void {
@@ -156,11 +196,17 @@ class ReviewPanel {
     const lifecycle: LifecyclePort = this.service;
     const status = (text: string, error = false) => this.post({ type: 'status', text, error });
     // The offer to enable again is a notification, as from the palette: the panel's status line has no buttons.
-    const ui: UiPort = { confirm: (m, d, a, o) => this.ui.confirm(m, d, a, o), offer: (m, a) => this.ui.offer(m, a), info: (t) => status(t), error: (t) => status(t, true) };
+    const ui: UiPort = {
+      confirm: (m, d, a, o) => this.ui.confirm(m, d, a, o),
+      offer: (m, a) => this.ui.offer(m, a),
+      info: (t) => status(t),
+      error: (t) => status(t, true),
+    };
     switch (msg.type) {
       case 'trust':
         // Only the token this panel rendered (the flow checks it), and only what can be trusted now: a stale message is re-checked against the disk.
-        if ((await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle })) === 'trusted') this.changedWhileOpen = false;
+        if ((await trustFlow(item, msg.token, { ui, gate: this.gate, lifecycle })) === 'trusted')
+          this.changedWhileOpen = false;
         break;
       case 'enable':
         await enableFlow(item, { ui, gate: this.gate, lifecycle });
@@ -180,14 +226,23 @@ class ReviewPanel {
         status('Review token copied.');
         break;
       case 'copyCodewhaleCommand':
-        if (this.model?.hashes.codewhaleCommand) await vscode.env.clipboard.writeText(this.model.hashes.codewhaleCommand);
+        if (this.model?.hashes.codewhaleCommand)
+          await vscode.env.clipboard.writeText(this.model.hashes.codewhaleCommand);
         status('Codewhale /plugin trust command copied.');
         break;
       case 'open': {
         // Only files this review shows may be opened.
-        const allowed = new Set([...(this.model?.files.map((f) => f.file) ?? []), ...(this.model?.diagnostics.map((d) => d.file) ?? []), ...(this.model?.changes?.files.map((f) => f.file) ?? [])]);
+        const allowed = new Set([
+          ...(this.model?.files.map((f) => f.file) ?? []),
+          ...(this.model?.diagnostics.map((d) => d.file) ?? []),
+          ...(this.model?.changes?.files.map((f) => f.file) ?? []),
+        ]);
         if (!allowed.has(msg.file)) return;
-        await vscode.window.showTextDocument(fileUri(msg.file), { selection: new vscode.Range(msg.line, 0, msg.line, 0), preview: true, viewColumn: vscode.ViewColumn.Beside });
+        await vscode.window.showTextDocument(fileUri(msg.file), {
+          selection: new vscode.Range(msg.line, 0, msg.line, 0),
+          preview: true,
+          viewColumn: vscode.ViewColumn.Beside,
+        });
         break;
       }
     }
@@ -204,7 +259,13 @@ class ReviewPanel {
 function html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = crypto.randomBytes(18).toString('base64');
   const media = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', f)).toString();
-  const csp = [`default-src 'none'`, `img-src ${webview.cspSource} data:`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `img-src ${webview.cspSource} data:`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -18,7 +18,11 @@ export const webviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('revoke') }),
   z.strictObject({ type: z.literal('copyToken') }),
   z.strictObject({ type: z.literal('copyCodewhaleCommand') }),
-  z.strictObject({ type: z.literal('open'), file: z.string().min(1).max(4096), line: z.number().int().min(0).max(10_000_000) }),
+  z.strictObject({
+    type: z.literal('open'),
+    file: z.string().min(1).max(4096),
+    line: z.number().int().min(0).max(10_000_000),
+  }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessage>;

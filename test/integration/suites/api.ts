@@ -11,7 +11,11 @@ export async function skillgate(): Promise<SkillgateApi> {
 }
 
 /** Polls until `check` holds for the current snapshot (the file watcher debounces, then re-indexes). */
-export async function until<T>(what: string, check: (api: SkillgateApi) => T | undefined | false, timeoutMs = 5000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: (api: SkillgateApi) => T | undefined | false,
+  timeoutMs = 5000,
+): Promise<T> {
   const api = await skillgate();
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -16,7 +16,10 @@ describe('the Problems panel (in the extension host)', () => {
     assert.equal(typeof d.code === 'object' ? d.code.value : d.code, 'codewhale.mcp.url-query');
     assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(d.message, 'MCP server `remote` URL may not contain a query or fragment');
-    assert.deepEqual([d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character], [7, 6, 7, 48]);
+    assert.deepEqual(
+      [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character],
+      [7, 6, 7, 48],
+    );
   });
 
   it('reports nothing for the valid files', async () => {

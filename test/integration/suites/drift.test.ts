@@ -38,16 +38,29 @@ async function trustNow(file: string): Promise<Item> {
   if (r.value.status === 'trusted') return item;
   const t = await trust(item, r.value.reviewToken ?? '', { store: store() });
   assert.ok(t.ok, t.ok ? '' : t.message);
-  return until(`${item.name} to be trusted`, (a) => a.snapshot()?.items.find((i) => i.id === item.id && i.trust === 'trusted'), BOUND_MS * 2);
+  return until(
+    `${item.name} to be trusted`,
+    (a) => a.snapshot()?.items.find((i) => i.id === item.id && i.trust === 'trusted'),
+    BOUND_MS * 2,
+  );
 }
 
 async function dropsTrust(file: string, what: string, change: () => void): Promise<void> {
   const before = await trustNow(file);
   const started = Date.now();
   change();
-  const after = await until(`${what} to drop trust within ${BOUND_MS} ms`, (a) => a.snapshot()?.items.find((i) => i.id === before.id && i.trust !== 'trusted') ?? (a.snapshot()?.items.some((i) => i.id === before.id) ? undefined : before), BOUND_MS);
+  const after = await until(
+    `${what} to drop trust within ${BOUND_MS} ms`,
+    (a) =>
+      a.snapshot()?.items.find((i) => i.id === before.id && i.trust !== 'trusted') ??
+      (a.snapshot()?.items.some((i) => i.id === before.id) ? undefined : before),
+    BOUND_MS,
+  );
   // Codewhale stops loading it; Rivumi loads it anyway, so it must read as loaded and not reviewed, never as active (decisions.md).
-  assert.ok(after.decision !== 'registered' || after.reasons[0] === 'loaded_unreviewed', `${what}: still ${after.decision} · ${after.reasons.join(', ')}`);
+  assert.ok(
+    after.decision !== 'registered' || after.reasons[0] === 'loaded_unreviewed',
+    `${what}: still ${after.decision} · ${after.reasons.join(', ')}`,
+  );
   assert.ok(Date.now() - started <= BOUND_MS, `${what}: took ${Date.now() - started} ms`);
 }
 
@@ -67,20 +80,36 @@ describe('drift in the editor: each change on disk drops trust within a bounded 
     await skillgate();
     fs.mkdirSync(at('skills/drift'), { recursive: true });
     fs.mkdirSync(at('commands'), { recursive: true });
-    fs.writeFileSync(at('plugin.toml'), 'schema_version = 1\n[plugin]\nname = "drift"\nversion = "1.0.0"\n[skills]\npath = "skills"\n');
+    fs.writeFileSync(
+      at('plugin.toml'),
+      'schema_version = 1\n[plugin]\nname = "drift"\nversion = "1.0.0"\n[skills]\npath = "skills"\n',
+    );
     fs.writeFileSync(at('skills/drift/SKILL.md'), '---\nname: drift\ndescription: drift\n---\nBody.\n');
     fs.writeFileSync(at('notes.md'), 'Notes.\n');
     fs.writeFileSync(at('extra.md'), 'Extra.\n');
     fs.mkdirSync(path.join(ws(), '.rivumi'), { recursive: true });
     fs.mkdirSync(path.join(ws(), 'scripts'), { recursive: true });
     fs.writeFileSync(path.join(ws(), 'scripts/run.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    fs.writeFileSync(path.join(ws(), '.rivumi/hooks.json'), JSON.stringify({ pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }] }));
+    fs.writeFileSync(
+      path.join(ws(), '.rivumi/hooks.json'),
+      JSON.stringify({ pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }] }),
+    );
     fs.mkdirSync(path.join(ws(), '.rivumi/plugins'), { recursive: true });
-    fs.writeFileSync(path.join(ws(), '.rivumi/plugins/pack.md'), '---\nname: pack-skill\ndescription: A skill.\n---\nDo the thing.\n');
-    fs.writeFileSync(path.join(ws(), '.rivumi/plugins/pack.json'), JSON.stringify({ name: 'pack', skills: [{ path: 'pack.md' }] }));
+    fs.writeFileSync(
+      path.join(ws(), '.rivumi/plugins/pack.md'),
+      '---\nname: pack-skill\ndescription: A skill.\n---\nDo the thing.\n',
+    );
+    fs.writeFileSync(
+      path.join(ws(), '.rivumi/plugins/pack.json'),
+      JSON.stringify({ name: 'pack', skills: [{ path: 'pack.md' }] }),
+    );
     const first = await trustNow(bundle());
     await vscode.commands.executeCommand('skillgate.enable', first.id);
-    await until('the drift bundle to be active', (a) => a.snapshot()?.items.find((i) => i.id === first.id && i.decision === 'registered'), BOUND_MS * 2);
+    await until(
+      'the drift bundle to be active',
+      (a) => a.snapshot()?.items.find((i) => i.id === first.id && i.decision === 'registered'),
+      BOUND_MS * 2,
+    );
   });
 
   after(() => {
@@ -91,12 +120,17 @@ describe('drift in the editor: each change on disk drops trust within a bounded 
   });
 
   // The bundle and its skills/drift/ directory are created after the window opened.
-  it('Codewhale: one byte of a skill changed (in a directory created after the window opened)', () => dropsTrust(bundle(), 'one byte', () => flipOneByte(at('skills/drift/SKILL.md'))));
-  it('Codewhale: a file renamed', () => dropsTrust(bundle(), 'a rename', () => fs.renameSync(at('notes.md'), at('notes2.md'))));
-  it('Codewhale: an empty file added', () => dropsTrust(bundle(), 'an added empty file', () => fs.writeFileSync(at('empty.txt'), '')));
-  it('Codewhale: an empty directory added', () => dropsTrust(bundle(), 'an added empty directory', () => fs.mkdirSync(at('emptydir'))));
+  it('Codewhale: one byte of a skill changed (in a directory created after the window opened)', () =>
+    dropsTrust(bundle(), 'one byte', () => flipOneByte(at('skills/drift/SKILL.md'))));
+  it('Codewhale: a file renamed', () =>
+    dropsTrust(bundle(), 'a rename', () => fs.renameSync(at('notes.md'), at('notes2.md'))));
+  it('Codewhale: an empty file added', () =>
+    dropsTrust(bundle(), 'an added empty file', () => fs.writeFileSync(at('empty.txt'), '')));
+  it('Codewhale: an empty directory added', () =>
+    dropsTrust(bundle(), 'an added empty directory', () => fs.mkdirSync(at('emptydir'))));
   it('Codewhale: a file deleted', () => dropsTrust(bundle(), 'a deletion', () => fs.rmSync(at('extra.md'))));
-  it('Codewhale: the executable bit of a file flipped', () => dropsTrust(bundle(), 'a mode bit', () => fs.chmodSync(at('plugin.toml'), 0o755)));
+  it('Codewhale: the executable bit of a file flipped', () =>
+    dropsTrust(bundle(), 'a mode bit', () => fs.chmodSync(at('plugin.toml'), 0o755)));
   it('Codewhale: a file swapped for a symbolic link to identical bytes', () =>
     dropsTrust(bundle(), 'a symlink swap', () => {
       const copy = path.join(ws(), 'linked-notes.md');
@@ -104,13 +138,27 @@ describe('drift in the editor: each change on disk drops trust within a bounded 
       fs.rmSync(at('notes2.md'));
       fs.symlinkSync(copy, at('notes2.md'));
     }));
-  it('Rivumi project hooks: hooks.json changed', () => dropsTrust(path.join(ws(), '.rivumi/hooks.json'), 'a hooks.json change', () => flipOneByte(path.join(ws(), '.rivumi/hooks.json'))));
-  it('Rivumi plugin: one byte of its skill changed', () => dropsTrust(path.join(ws(), '.rivumi/plugins/pack.json'), 'a plugin skill change', () => flipOneByte(path.join(ws(), '.rivumi/plugins/pack.md'))));
-  it('Rivumi plugin: its manifest renamed', () => dropsTrust(path.join(ws(), '.rivumi/plugins/pack.json'), 'a manifest rename', () => fs.renameSync(path.join(ws(), '.rivumi/plugins/pack.json'), path.join(ws(), '.rivumi/plugins/pack2.json'))));
+  it('Rivumi project hooks: hooks.json changed', () =>
+    dropsTrust(path.join(ws(), '.rivumi/hooks.json'), 'a hooks.json change', () =>
+      flipOneByte(path.join(ws(), '.rivumi/hooks.json')),
+    ));
+  it('Rivumi plugin: one byte of its skill changed', () =>
+    dropsTrust(path.join(ws(), '.rivumi/plugins/pack.json'), 'a plugin skill change', () =>
+      flipOneByte(path.join(ws(), '.rivumi/plugins/pack.md')),
+    ));
+  it('Rivumi plugin: its manifest renamed', () =>
+    dropsTrust(path.join(ws(), '.rivumi/plugins/pack.json'), 'a manifest rename', () =>
+      fs.renameSync(path.join(ws(), '.rivumi/plugins/pack.json'), path.join(ws(), '.rivumi/plugins/pack2.json')),
+    ));
   // hooks.json and scripts/run.sh are created after the window opened.
   it('Rivumi project hooks: the script a hook runs changed (named by a hooks.json written after the window opened)', async () => {
     // The byte flip above may have left hooks.json invalid (Rivumi would not load it, so it cannot be trusted): write it again.
-    fs.writeFileSync(path.join(ws(), '.rivumi/hooks.json'), JSON.stringify({ pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }] }));
-    await dropsTrust(path.join(ws(), '.rivumi/hooks.json'), 'a hook script change', () => flipOneByte(path.join(ws(), 'scripts/run.sh')));
+    fs.writeFileSync(
+      path.join(ws(), '.rivumi/hooks.json'),
+      JSON.stringify({ pre_tool_use: [{ command: ['bash', 'scripts/run.sh'] }] }),
+    );
+    await dropsTrust(path.join(ws(), '.rivumi/hooks.json'), 'a hook script change', () =>
+      flipOneByte(path.join(ws(), 'scripts/run.sh')),
+    );
   });
 });

@@ -62,12 +62,15 @@ const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.va
 
 describe('Eva-CLI (in the extension host)', () => {
   const config = () => path.join(workspaceFolder(), 'config');
-  const evaItem = (id: string) => (a: Awaited<ReturnType<typeof skillgate>>) => a.snapshot()?.items.find((i) => i.system === 'eva' && i.name === id);
+  const evaItem = (id: string) => (a: Awaited<ReturnType<typeof skillgate>>) =>
+    a.snapshot()?.items.find((i) => i.system === 'eva' && i.name === id);
 
   before(async () => {
     await skillgate();
-    for (const dir of ['adapters', 'capabilities', 'policies', 'schemas']) fs.mkdirSync(path.join(config(), dir), { recursive: true });
-    for (const [name, schema] of Object.entries(EMBEDDED_SCHEMAS)) fs.writeFileSync(path.join(config(), 'schemas', `${name}.schema.json`), JSON.stringify(schema, null, 2));
+    for (const dir of ['adapters', 'capabilities', 'policies', 'schemas'])
+      fs.mkdirSync(path.join(config(), dir), { recursive: true });
+    for (const [name, schema] of Object.entries(EMBEDDED_SCHEMAS))
+      fs.writeFileSync(path.join(config(), 'schemas', `${name}.schema.json`), JSON.stringify(schema, null, 2));
     fs.writeFileSync(path.join(config(), 'adapters', 'notes.yaml'), adapter('notes', 'true'));
     fs.writeFileSync(path.join(config(), 'adapters', 'toggle.yaml'), adapter('toggle', 'yes'));
     // The entry file last: its appearance makes the folder an Eva project (the watcher on config/eva.yaml).
@@ -79,7 +82,7 @@ describe('Eva-CLI (in the extension host)', () => {
     await until('the Eva items to go', (a) => !a.snapshot()?.items.some((i) => i.system === 'eva'), 10000);
   });
 
-  it('shows the project\'s skill in the tree under Eva-CLI, with its reason', async () => {
+  it("shows the project's skill in the tree under Eva-CLI, with its reason", async () => {
     const api = await skillgate();
     await until('the Eva skill notes', evaItem('notes'), 10000);
     const [folder] = (await api.tree.getChildren()) ?? [];
@@ -96,20 +99,37 @@ describe('Eva-CLI (in the extension host)', () => {
 
   it('puts enabled: yes in the Problems panel at its key, and its quick fix writes the boolean', async () => {
     const uri = vscode.Uri.file(path.join(config(), 'adapters', 'toggle.yaml'));
-    const diag = await until('an eva.schema.type diagnostic', () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === 'eva.schema.type'), 10000);
+    const diag = await until(
+      'an eva.schema.type diagnostic',
+      () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === 'eva.schema.type'),
+      10000,
+    );
     assert.equal(diag.message, 'schema type mismatch: expected boolean, got string');
     assert.deepEqual([diag.range.start.line, diag.range.start.character], [3, 0]);
     assert.equal(diag.severity, vscode.DiagnosticSeverity.Error);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+    const actions =
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        diag.range,
+        vscode.CodeActionKind.QuickFix.value,
+      )) ?? [];
     const fix = actions.find((a) => a.edit);
     assert.ok(fix?.edit, JSON.stringify(actions.map((a) => a.title)));
     assert.equal(fix.title, 'Write true (a YAML 1.2 boolean)');
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     await doc.save();
-    await until('eva.schema.type to go', () => !vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'eva.schema.type'), 10000);
-    const fixed = await until('toggle to be registered', (a) => evaItem('toggle')(a)?.decision === 'registered' && evaItem('toggle')(a));
+    await until(
+      'eva.schema.type to go',
+      () => !vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'eva.schema.type'),
+      10000,
+    );
+    const fixed = await until(
+      'toggle to be registered',
+      (a) => evaItem('toggle')(a)?.decision === 'registered' && evaItem('toggle')(a),
+    );
     assert.deepEqual(fixed.reasons, ['loaded_unreviewed', 'not_reviewed']);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -121,10 +141,18 @@ describe('Eva-CLI (in the extension host)', () => {
     assert.equal(r.value.trustable, true, r.value.trustRefusal ?? '');
     const t = await trust(item, r.value.reviewToken ?? '', { store: store() });
     assert.ok(t.ok, t.ok ? '' : t.message);
-    const trusted = await until('notes to be trusted', (a) => evaItem('notes')(a)?.trust === 'trusted' && evaItem('notes')(a), 10000);
+    const trusted = await until(
+      'notes to be trusted',
+      (a) => evaItem('notes')(a)?.trust === 'trusted' && evaItem('notes')(a),
+      10000,
+    );
     assert.deepEqual(trusted.reasons, ['registered']);
     fs.appendFileSync(path.join(config(), 'adapters', 'notes.yaml'), '# edited\n');
-    const drifted = await until('notes to drop trust', (a) => evaItem('notes')(a)?.trust === 'content-changed' && evaItem('notes')(a), 10000);
+    const drifted = await until(
+      'notes to drop trust',
+      (a) => evaItem('notes')(a)?.trust === 'content-changed' && evaItem('notes')(a),
+      10000,
+    );
     assert.deepEqual([drifted.decision, drifted.reasons], ['registered', ['loaded_unreviewed', 'content_changed']]);
   });
 });

@@ -18,22 +18,32 @@ describe('trust and enable (in the extension host)', () => {
     const r = review(good, { store });
     assert.ok(r.ok && r.value.reviewToken !== null);
     assert.ok((await trust(good, r.value.reviewToken, { store })).ok);
-    const trusted = await until('the store watcher to show trust', (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.trust === 'trusted'));
+    const trusted = await until('the store watcher to show trust', (a) =>
+      a.snapshot()?.items.find((i) => i.id === good.id && i.trust === 'trusted'),
+    );
     assert.deepEqual([trusted.decision, trusted.reasons], ['disabled', ['not_enabled']]);
 
     await vscode.commands.executeCommand('skillgate.enable', good.id);
-    const active = await until('the bundle to be active', (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.decision === 'registered'));
+    const active = await until('the bundle to be active', (a) =>
+      a.snapshot()?.items.find((i) => i.id === good.id && i.decision === 'registered'),
+    );
     assert.deepEqual(active.reasons, ['active']);
     assert.equal(api.isActive('good'), true);
     const folder = ((await api.tree.getChildren()) ?? [])[0];
     const codewhale = ((await api.tree.getChildren(folder)) ?? [])[1];
-    const node = ((await api.tree.getChildren(codewhale)) ?? []).find((n) => n.kind === 'item' && n.item.id === good.id);
+    const node = ((await api.tree.getChildren(codewhale)) ?? []).find(
+      (n) => n.kind === 'item' && n.item.id === good.id,
+    );
     assert.ok(node);
     assert.equal((await api.tree.getTreeItem(node)).description, 'active');
 
     const started = Date.now();
     fs.appendFileSync(path.join(good.path, 'skills/hello/SKILL.md'), '\nAlso do something else.\n');
-    const drifted = await until('content_changed', (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.trust === 'content-changed'), 3000);
+    const drifted = await until(
+      'content_changed',
+      (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.trust === 'content-changed'),
+      3000,
+    );
     assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
     assert.deepEqual([drifted.decision, drifted.reasons, drifted.enabled], ['disabled', ['content_changed'], true]);
     assert.equal(api.isActive('good'), false);
@@ -44,7 +54,9 @@ describe('trust and enable (in the extension host)', () => {
     const good = api.snapshot()?.items.find((i) => i.name === 'good' && i.parent === null);
     assert.ok(good);
     await vscode.commands.executeCommand('skillgate.disable', good.id);
-    const off = await until('the bundle to be disabled', (a) => a.snapshot()?.items.find((i) => i.id === good.id && i.enabled === false));
+    const off = await until('the bundle to be disabled', (a) =>
+      a.snapshot()?.items.find((i) => i.id === good.id && i.enabled === false),
+    );
     assert.equal(off.trust, 'content-changed');
   });
 
@@ -57,8 +69,13 @@ describe('trust and enable (in the extension host)', () => {
     fs.writeFileSync(path.join(dir, 'pk.md'), 'Check the risks.\n');
     fs.writeFileSync(path.join(dir, 'pk.json'), JSON.stringify({ name: 'pk', skills: [{ path: 'pk.md' }] }));
     try {
-      const pk = await until('the Rivumi plugin', (a) => a.snapshot()?.items.find((i) => i.name === 'pk' && i.parent === null));
-      assert.deepEqual([pk.decision, pk.reasons, pk.enabled], ['registered', ['loaded_unreviewed', 'not_reviewed'], null]);
+      const pk = await until('the Rivumi plugin', (a) =>
+        a.snapshot()?.items.find((i) => i.name === 'pk' && i.parent === null),
+      );
+      assert.deepEqual(
+        [pk.decision, pk.reasons, pk.enabled],
+        ['registered', ['loaded_unreviewed', 'not_reviewed'], null],
+      );
       assert.equal(api.isActive('pk'), false, 'loaded, but not active to a caller until trusted');
       const folder = ((await api.tree.getChildren()) ?? [])[0];
       const rivumi = ((await api.tree.getChildren(folder)) ?? [])[0];
@@ -67,7 +84,11 @@ describe('trust and enable (in the extension host)', () => {
       const row = await api.tree.getTreeItem(node);
       assert.equal(row.description, 'loaded · not reviewed');
       // The shape is the kind (a Rivumi plugin), the colour the risk: loaded although not reviewed.
-      assert.ok(row.iconPath instanceof vscode.ThemeIcon && row.iconPath.id === 'plug' && row.iconPath.color?.id === 'list.warningForeground');
+      assert.ok(
+        row.iconPath instanceof vscode.ThemeIcon &&
+          row.iconPath.id === 'plug' &&
+          row.iconPath.color?.id === 'list.warningForeground',
+      );
       assert.equal(row.accessibilityInformation?.label, 'pk, Rivumi plugin, loaded, loaded · not reviewed');
       assert.doesNotMatch(String(row.contextValue), /canEnable|\benabled\b/);
       const stateDir = process.env.SKILLGATE_STATE_DIR;
@@ -80,7 +101,9 @@ describe('trust and enable (in the extension host)', () => {
       const r = review(pk, { store });
       assert.ok(r.ok && r.value.reviewToken !== null);
       assert.ok((await trust(pk, r.value.reviewToken, { store })).ok);
-      const active = await until('the trusted plugin to be active', (a) => a.snapshot()?.items.find((i) => i.id === pk.id && i.trust === 'trusted'));
+      const active = await until('the trusted plugin to be active', (a) =>
+        a.snapshot()?.items.find((i) => i.id === pk.id && i.trust === 'trusted'),
+      );
       assert.deepEqual([active.decision, active.reasons], ['registered', ['active']]);
       assert.equal(api.isActive('pk'), true);
     } finally {

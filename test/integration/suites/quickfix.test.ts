@@ -12,18 +12,45 @@ describe('quick fixes (in the extension host)', () => {
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     const titles: string[] = [];
-    for (const code of ['codewhale.mcp.env-value', 'codewhale.capabilities.network-hosts-mismatch', 'codewhale.manifest.name', 'codewhale.manifest-legacy']) {
-      const diag = await until(`a ${code} diagnostic`, () => vscode.languages.getDiagnostics(uri).find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code));
-      const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+    for (const code of [
+      'codewhale.mcp.env-value',
+      'codewhale.capabilities.network-hosts-mismatch',
+      'codewhale.manifest.name',
+      'codewhale.manifest-legacy',
+    ]) {
+      const diag = await until(`a ${code} diagnostic`, () =>
+        vscode.languages.getDiagnostics(uri).find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code),
+      );
+      const actions =
+        (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          uri,
+          diag.range,
+          vscode.CodeActionKind.QuickFix.value,
+        )) ?? [];
       // The command's results do not carry their diagnostics; asking at the diagnostic's own range selects its fix.
       const fix = actions.find((a) => a.edit && a.kind?.value === vscode.CodeActionKind.QuickFix.value);
-      assert.ok(fix?.edit, `a quick fix for ${code}; got ${JSON.stringify(actions.map((a) => ({ title: a.title, diagnostics: a.diagnostics?.map((d) => [d.message, d.range]), edit: !!a.edit })))} for ${JSON.stringify([diag.message, diag.range])}`);
+      assert.ok(
+        fix?.edit,
+        `a quick fix for ${code}; got ${JSON.stringify(actions.map((a) => ({ title: a.title, diagnostics: a.diagnostics?.map((d) => [d.message, d.range]), edit: !!a.edit })))} for ${JSON.stringify([diag.message, diag.range])}`,
+      );
       titles.push(fix.title);
       assert.ok(await vscode.workspace.applyEdit(fix.edit));
       await doc.save();
-      await until(`${code} to go`, () => !vscode.languages.getDiagnostics(uri).some((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code));
+      await until(
+        `${code} to go`,
+        () =>
+          !vscode.languages
+            .getDiagnostics(uri)
+            .some((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code),
+      );
     }
-    assert.deepEqual(titles, ['Use ${API_KEY} instead of a literal value', 'Set network_hosts to ["right.example"]', 'Rename the plugin to `fix-me`', 'Add schema_version = 1']);
+    assert.deepEqual(titles, [
+      'Use ${API_KEY} instead of a literal value',
+      'Set network_hosts to ["right.example"]',
+      'Rename the plugin to `fix-me`',
+      'Add schema_version = 1',
+    ]);
     await until('the bundle to validate clean', () => vscode.languages.getDiagnostics(uri).length === 0);
     const text = doc.getText();
     assert.match(text, /^schema_version = 1\n/);

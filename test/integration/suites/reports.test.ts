@@ -19,32 +19,52 @@ describe('Explain Decision and Doctor (in the extension host)', () => {
     assert.equal(good.trust, 'content-changed');
 
     await vscode.commands.executeCommand('skillgate.explain', good.id);
-    const explain = await until('the explain report to open', () => reports().find((d) => d.uri.path.startsWith('/explain/')));
+    const explain = await until('the explain report to open', () =>
+      reports().find((d) => d.uri.path.startsWith('/explain/')),
+    );
     assert.equal(explain.languageId, 'markdown');
     assert.equal(explain.isDirty, false);
     assert.equal(explain.uri.path, '/explain/Explain good.md', 'the tab title is a fixed, safe name');
     assert.match(plain(explain), /content_changed/);
-    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()), [], 'no Untitled buffer is left behind');
+    assert.deepEqual(
+      vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()),
+      [],
+      'no Untitled buffer is left behind',
+    );
 
     // Revoked from another process: the open report re-renders from the new snapshot.
     assert.ok((await revoke(good, { store: new TrustStore(stateDir) })).ok);
-    await until('the report to show the new decision', () => /not_reviewed/.test(plain(explain)) && !/content_changed/.test(plain(explain)), 8000);
+    await until(
+      'the report to show the new decision',
+      () => /not_reviewed/.test(plain(explain)) && !/content_changed/.test(plain(explain)),
+      8000,
+    );
     assert.equal(explain.isDirty, false);
 
     await vscode.commands.executeCommand('skillgate.doctor');
-    const doctor = await until('the doctor report to open', () => reports().find((d) => d.uri.path.startsWith('/doctor/')));
+    const doctor = await until('the doctor report to open', () =>
+      reports().find((d) => d.uri.path.startsWith('/doctor/')),
+    );
     assert.match(doctor.getText(), /^Trust store: /);
     assert.equal(doctor.isDirty, false);
-    assert.deepEqual(vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()), []);
+    assert.deepEqual(
+      vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()),
+      [],
+    );
   });
 });
 
 describe('commands and the log (in the extension host)', () => {
   it('registers every command package.json contributes', async () => {
     await skillgate();
-    const manifest = vscode.extensions.getExtension('skillgate.skillgate')?.packageJSON as { contributes: { commands: { command: string }[] } };
+    const manifest = vscode.extensions.getExtension('skillgate.skillgate')?.packageJSON as {
+      contributes: { commands: { command: string }[] };
+    };
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id)), []);
+    assert.deepEqual(
+      manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id)),
+      [],
+    );
   });
 
   it('Show Log opens the Skillgate channel, which logs the index runs', async () => {
@@ -52,7 +72,9 @@ describe('commands and the log (in the extension host)', () => {
     await vscode.commands.executeCommand('skillgate.showLog');
     const line = /full index: \d+ item\(s\), \d+ diagnostic\(s\) in \d+ ms/;
     // The Output panel shows the channel as a document of its own (`output:<extension id>.<channel name>`).
-    const log = await until('the Skillgate channel in the Output panel', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === 'output:skillgate.skillgate.Skillgate'));
+    const log = await until('the Skillgate channel in the Output panel', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.toString() === 'output:skillgate.skillgate.Skillgate'),
+    );
     await until('an index run in the log', () => line.test(log.getText()));
   });
 });

@@ -30,11 +30,13 @@ describe('the Skillgate tree (in the extension host)', () => {
     ]);
   });
 
-  it('opens an item\'s file at its line when clicked', async () => {
+  it("opens an item's file at its line when clicked", async () => {
     const api = await skillgate();
     const folder = ((await api.tree.getChildren()) ?? [])[0];
     const codewhale = ((await api.tree.getChildren(folder)) ?? [])[1];
-    const good = ((await api.tree.getChildren(codewhale)) ?? []).find((n) => n.kind === 'item' && n.item.name === 'good');
+    const good = ((await api.tree.getChildren(codewhale)) ?? []).find(
+      (n) => n.kind === 'item' && n.item.name === 'good',
+    );
     assert.ok(good);
     const t = await api.tree.getTreeItem(good);
     assert.equal(t.command?.command, 'vscode.open');
@@ -55,7 +57,11 @@ describe('the Skillgate tree (in the extension host)', () => {
       }
     };
     await visit();
-    const codes = new RegExp(`\\b(${Object.keys(REASON_PHRASE).filter((c) => c.includes('_')).join('|')})\\b`);
+    const codes = new RegExp(
+      `\\b(${Object.keys(REASON_PHRASE)
+        .filter((c) => c.includes('_'))
+        .join('|')})\\b`,
+    );
     for (const t of rows) {
       const label = t.accessibilityInformation?.label ?? '';
       assert.ok(label.length > 0, 'every row has a label');
@@ -68,7 +74,7 @@ describe('the Skillgate tree (in the extension host)', () => {
     assert.deepEqual([icon(good), icon(hello)], ['package', 'book']);
   });
 
-  it('filters to the rejected bundles and groups by decision from the view\'s title-bar commands', async () => {
+  it("filters to the rejected bundles and groups by decision from the view's title-bar commands", async () => {
     const api = await skillgate();
     const labels = async (nodes: readonly TreeNode[]) => Promise.all(nodes.map(async (n) => (await row(n)).label));
     try {
@@ -82,7 +88,11 @@ describe('the Skillgate tree (in the extension host)', () => {
       await vscode.commands.executeCommand('skillgate.groupByDecision');
       const groups = (await api.tree.getChildren()) ?? [];
       assert.deepEqual(await labels(groups), ['Rejected', 'Needs review', 'Active']);
-      assert.deepEqual(await Promise.all(groups.map(async (g) => (await api.tree.getTreeItem(g)).description)), ['2', '1', '1']);
+      assert.deepEqual(await Promise.all(groups.map(async (g) => (await api.tree.getTreeItem(g)).description)), [
+        '2',
+        '1',
+        '1',
+      ]);
     } finally {
       await vscode.commands.executeCommand('skillgate.showAll');
       await vscode.commands.executeCommand('skillgate.groupByFolder');

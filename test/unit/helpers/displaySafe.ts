@@ -7,7 +7,15 @@ export const HOSTILE = '\x1b[1A\x1b[2K\x1b]0;pwned\x07\u009b\u202e\udcff';
 export function assertDisplaySafe(text: string, what: string, allowNewline = true): void {
   for (const ch of text) {
     const cp = ch.codePointAt(0) ?? 0;
-    const bad = (cp < 0x20 && !(allowNewline && cp === 0x0a)) || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xd800 && cp <= 0xdfff);
-    assert.ok(!bad, `${what}: raw U+${cp.toString(16).toUpperCase().padStart(4, '0')} in ${JSON.stringify(text.slice(0, 300))}`);
+    const bad =
+      (cp < 0x20 && !(allowNewline && cp === 0x0a)) ||
+      (cp >= 0x7f && cp <= 0x9f) ||
+      (cp >= 0x202a && cp <= 0x202e) ||
+      (cp >= 0x2066 && cp <= 0x2069) ||
+      (cp >= 0xd800 && cp <= 0xdfff);
+    assert.ok(
+      !bad,
+      `${what}: raw U+${cp.toString(16).toUpperCase().padStart(4, '0')} in ${JSON.stringify(text.slice(0, 300))}`,
+    );
   }
 }

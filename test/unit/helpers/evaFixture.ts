@@ -55,7 +55,11 @@ export class EvaFixture extends Fixture {
   /** P0: upstream eva.yaml, the four schemas, the sample adapter policy; empty adapter and capability roots. */
   p0(): this {
     this.write('ws/config/eva.yaml', fs.readFileSync(path.join(CORPUS, 'config/eva.yaml')));
-    for (const s of ['adapter', 'capability', 'eva', 'policy']) this.write(`ws/config/schemas/${s}.schema.json`, fs.readFileSync(path.join(CORPUS, `config/schemas/${s}.schema.json`)));
+    for (const s of ['adapter', 'capability', 'eva', 'policy'])
+      this.write(
+        `ws/config/schemas/${s}.schema.json`,
+        fs.readFileSync(path.join(CORPUS, `config/schemas/${s}.schema.json`)),
+      );
     this.write('ws/config/policies/adapter.yaml', fs.readFileSync(path.join(CORPUS, 'config/policies/adapter.yaml')));
     this.mkdir('ws/config/adapters');
     this.mkdir('ws/config/capabilities');
@@ -100,7 +104,9 @@ export class EvaResult {
 
   /** The item whose manifest is `config/<rel>` (or a user item by `user:<root>:<d>`). */
   item(rel: string): EvaItem {
-    const id = rel.startsWith('user:') ? `eva:${rel}` : `eva:ws:${rel.startsWith('capabilities/') ? 'capability' : 'adapter'}:config/${rel}`;
+    const id = rel.startsWith('user:')
+      ? `eva:${rel}`
+      : `eva:ws:${rel.startsWith('capabilities/') ? 'capability' : 'adapter'}:config/${rel}`;
     const found = this.index.items.find((i) => i.id === id);
     if (!found) throw new Error(`no item ${id}; items: ${this.index.items.map((i) => i.id).join(', ')}`);
     return found;
@@ -112,7 +118,9 @@ export class EvaResult {
 
   /** `code severity-letter` of every warning and error (and information when asked). */
   codes(withInformation = true): string[] {
-    return this.index.diagnostics.filter((d) => withInformation || d.severity !== 'information').map((d) => `${d.code} ${d.severity[0]?.toUpperCase()}`);
+    return this.index.diagnostics
+      .filter((d) => withInformation || d.severity !== 'information')
+      .map((d) => `${d.code} ${d.severity[0]?.toUpperCase()}`);
   }
 
   rel(file: string): string {

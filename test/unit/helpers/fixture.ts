@@ -57,7 +57,10 @@ export function top(snapshot: Snapshot): Item[] {
 
 export function byName(snapshot: Snapshot, qualifiedName: string): Item {
   const found = snapshot.items.filter((i) => i.qualifiedName === qualifiedName);
-  if (found.length !== 1) throw new Error(`expected one item named ${qualifiedName}, found ${found.length}: ${snapshot.items.map((i) => i.qualifiedName).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(
+      `expected one item named ${qualifiedName}, found ${found.length}: ${snapshot.items.map((i) => i.qualifiedName).join(', ')}`,
+    );
   return found[0] as Item;
 }
 
@@ -71,7 +74,10 @@ export function messages(snapshot: Snapshot): string[] {
 
 /** Bundle W(extra) of codewhale.md §10: example-plugin with one skill. */
 export function writeW(f: Fixture, extra = '', dir = 'ws/.codewhale/plugins/example-plugin'): string {
-  f.write(`${dir}/plugin.toml`, `schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\n[skills]\npath = "skills"\n${extra}`);
+  f.write(
+    `${dir}/plugin.toml`,
+    `schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\n[skills]\npath = "skills"\n${extra}`,
+  );
   f.write(`${dir}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nbody\n');
   return f.path(dir);
 }

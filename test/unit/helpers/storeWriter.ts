@@ -35,10 +35,32 @@ async function main(): Promise<void> {
   for (let i = 0; i < count; i++) {
     const op = i % 3;
     const r = await store.mutate((state) => {
-      const entry = state.bundles[key] ?? { system: 'codewhale' as const, scope: 'workspace' as const, name: key.slice(0, 8), path: `/bundles/${key}`, generation: 0, enabled: false, trust: null, reviewHistory: [] };
-      const receipt = { contentHash: hex(i), capabilityHash: hex(i + 1), capabilities: { op: i }, files: { 'plugin.toml': { sha256: hex(i), size: i, executable: false } }, reviewedAt: new Date().toISOString() };
+      const entry = state.bundles[key] ?? {
+        system: 'codewhale' as const,
+        scope: 'workspace' as const,
+        name: key.slice(0, 8),
+        path: `/bundles/${key}`,
+        generation: 0,
+        enabled: false,
+        trust: null,
+        reviewHistory: [],
+      };
+      const receipt = {
+        contentHash: hex(i),
+        capabilityHash: hex(i + 1),
+        capabilities: { op: i },
+        files: { 'plugin.toml': { sha256: hex(i), size: i, executable: false } },
+        reviewedAt: new Date().toISOString(),
+      };
       state.bundles[key] =
-        op === 0 ? touched({ ...entry, trust: receipt, enabled: false, reviewHistory: [...entry.reviewHistory, receipt].slice(-32) }) : touched({ ...entry, enabled: op === 1 });
+        op === 0
+          ? touched({
+              ...entry,
+              trust: receipt,
+              enabled: false,
+              reviewHistory: [...entry.reviewHistory, receipt].slice(-32),
+            })
+          : touched({ ...entry, enabled: op === 1 });
       return { ok: true, value: null };
     });
     if (!r.ok) {

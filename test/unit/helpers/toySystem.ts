@@ -5,7 +5,12 @@ import { EMPTY_TRUST } from '../../../src/core/decisions/trustView';
 import { bundleKey, reviewToken } from '../../../src/core/hashing/identity';
 import { sha256Hex } from '../../../src/core/hashing/framing';
 import { FILE_START, type Diagnostic, type Item, type System } from '../../../src/core/model';
-import type { AgentSystem, DecisionContext, SharedIndexOptions, SystemIndex } from '../../../src/core/systems/agentSystem';
+import type {
+  AgentSystem,
+  DecisionContext,
+  SharedIndexOptions,
+  SystemIndex,
+} from '../../../src/core/systems/agentSystem';
 
 /**
  * A test-only agent, "Toy": it loads every `.toy/<name>.md` of a workspace, with no
@@ -30,7 +35,10 @@ function toyFiles(workspace: string): ToyFile[] {
     .map((n) => ({ workspace, file: path.join(dir, n), bytes: fs.readFileSync(path.join(dir, n)) }));
 }
 
-const hashes = (bytes: Buffer) => ({ contentHash: sha256Hex('toy-content\0', bytes), capabilityHash: sha256Hex('toy-capabilities\0') });
+const hashes = (bytes: Buffer) => ({
+  contentHash: sha256Hex('toy-content\0', bytes),
+  capabilityHash: sha256Hex('toy-capabilities\0'),
+});
 
 function toyItem(t: ToyFile, ctx: DecisionContext): { item: Item; diagnostics: Diagnostic[] } {
   const name = path.basename(t.file, '.md');
@@ -59,9 +67,23 @@ function toyItem(t: ToyFile, ctx: DecisionContext): { item: Item; diagnostics: D
     contentHash,
     capabilityHash,
     reviewToken: reviewToken(contentHash, capabilityHash),
-    detail: { bundleKey: key, files: [{ path: path.basename(t.file), size: t.bytes.length, sha256: sha256Hex(t.bytes), executable: false }] },
+    detail: {
+      bundleKey: key,
+      files: [{ path: path.basename(t.file), size: t.bytes.length, sha256: sha256Hex(t.bytes), executable: false }],
+    },
   };
-  const diagnostics: Diagnostic[] = empty ? [{ file: t.file, range: FILE_START, severity: 'error', code: 'toy.empty', message: 'a toy skill may not be empty', itemId: id }] : [];
+  const diagnostics: Diagnostic[] = empty
+    ? [
+        {
+          file: t.file,
+          range: FILE_START,
+          severity: 'error',
+          code: 'toy.empty',
+          message: 'a toy skill may not be empty',
+          itemId: id,
+        },
+      ]
+    : [];
   return { item, diagnostics };
 }
 
@@ -93,7 +115,10 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
   icon: 'beaker',
   bundleIcon: 'beaker',
   workspaceRoots: ['.toy'],
-  noEnableSwitch: { refusal: (item) => `Toy has no enable switch for ${item.name}.`, notice: () => 'Toy has no enable switch.' },
+  noEnableSwitch: {
+    refusal: (item) => `Toy has no enable switch for ${item.name}.`,
+    notice: () => 'Toy has no enable switch.',
+  },
   unitLabel: () => 'Toy skill',
   hooks: null,
   createIndex: (options) => new ToyIndex(options.workspaces),
@@ -124,5 +149,8 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
   hashTargetHint: 'a .toy/*.md file',
   agentTrustCommand: () => null,
   reviewAgainHint: () => 'review it again',
-  reviewContract: (item) => ({ title: 'Toy contract', rows: [{ label: 'greets', value: item.name === 'hello' ? 'yes' : 'no' }] }),
+  reviewContract: (item) => ({
+    title: 'Toy contract',
+    rows: [{ label: 'greets', value: item.name === 'hello' ? 'yes' : 'no' }],
+  }),
 };

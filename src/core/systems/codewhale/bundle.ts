@@ -24,7 +24,12 @@ import { portableRelative } from '../../fs/portablePath';
 import { asciiLower } from './rustText';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
-const MANIFEST_ORDER: readonly ManifestLabel[] = ['plugin.json', 'kimi.plugin.json', 'plugin.toml', '.claude-plugin/plugin.json'];
+const MANIFEST_ORDER: readonly ManifestLabel[] = [
+  'plugin.json',
+  'kimi.plugin.json',
+  'plugin.toml',
+  '.claude-plugin/plugin.json',
+];
 const MAX_SKILL_BYTES = 1048576;
 const MAX_SKILL_DEPTH = 9;
 
@@ -95,7 +100,18 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const dirName = wellFormed(path.basename(dir));
   const manifestFile = path.join(dir, label);
   const bundleRoot = label === '.claude-plugin/plugin.json' ? dir : path.dirname(manifestFile);
-  const base = { scope: ctx.scope, dir, dirName, manifestFile, label, files: [] as HashedFile[], directories: [] as string[], skills: [] as BundleSkill[], bundleFiles: [manifestFile], anchors: {} };
+  const base = {
+    scope: ctx.scope,
+    dir,
+    dirName,
+    manifestFile,
+    label,
+    files: [] as HashedFile[],
+    directories: [] as string[],
+    skills: [] as BundleSkill[],
+    bundleFiles: [manifestFile],
+    anchors: {},
+  };
   const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle => ({
     ...base,
     canonicalRoot: canonicalPath(dir),
@@ -113,7 +129,12 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   }
   const read = readRegularFile(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
-    const message = read.reason === 'too-large' ? `${label} exceeds the ${MAX_MANIFEST_BYTES}-byte review limit` : read.reason === 'io' ? `${label} could not be read: ${read.error}` : `${label} must be a regular file, not a symbolic link`;
+    const message =
+      read.reason === 'too-large'
+        ? `${label} exceeds the ${MAX_MANIFEST_BYTES}-byte review limit`
+        : read.reason === 'io'
+          ? `${label} could not be read: ${read.error}`
+          : `${label} must be a regular file, not a symbolic link`;
     findings.inFile('codewhale.manifest.file', message, manifestFile);
     return invalid();
   }
@@ -130,7 +151,8 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   }
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
-  const walk = canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext);
+  const walk =
+    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext);
   const tree = walk?.ok ? walkedTree(walk) : undefined;
   const manifest =
     label === 'plugin.toml'
@@ -139,15 +161,28 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
         ? readPluginJson(manifestFile, source, bundleRoot, findings, tree)
         : readKimiJson(manifestFile, source, bundleRoot, findings, label);
   const bundleFiles = label === 'plugin.json' ? [manifestFile, path.join(bundleRoot, 'mcp.json')] : [manifestFile];
-  if (!manifest || canonicalRoot === undefined || walk === undefined) return invalid(dirName, { bundleFiles, ...(manifest ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } } : {}) });
+  if (!manifest || canonicalRoot === undefined || walk === undefined)
+    return invalid(dirName, {
+      bundleFiles,
+      ...(manifest
+        ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } }
+        : {}),
+    });
 
   if (path.dirname(canonicalRoot) !== ctx.canonicalDiscoveryRoot) {
-    findings.inFile('codewhale.manifest.root', `plugin bundle resolved outside its Codewhale-owned discovery root: ${bundleRoot}`, manifestFile);
+    findings.inFile(
+      'codewhale.manifest.root',
+      `plugin bundle resolved outside its Codewhale-owned discovery root: ${bundleRoot}`,
+      manifestFile,
+    );
   }
   const checked = validateManifest(canonicalRoot, manifest, findings, tree);
-  const anchors: Record<string, { file: string; range: Range }> = { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } };
+  const anchors: Record<string, { file: string; range: Range }> = {
+    name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) },
+  };
   for (const s of manifest.mcpServers) anchors[`mcp:${s.id}`] = { file: s.at.file, range: findings.rangeOf(s.at) };
-  for (const [kind, spec] of Object.entries(manifest.components)) anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf({ ...spec.at, key: true }) };
+  for (const [kind, spec] of Object.entries(manifest.components))
+    anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf({ ...spec.at, key: true }) };
   const inventory = inventoryOf(manifest, checked.networkHosts);
   const compatibility = compatibilityOf(inventory, POLICY_V3);
   const pluginId = codewhalePluginId(ctx.scope, osBytes(canonicalRoot), manifest.name.value);
@@ -155,7 +190,16 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
 
   const skillRoots = (checked.componentTargets.skills ?? []).map((t) => portableRelative(canonicalRoot, t));
   if (!walk.ok) {
-    const code = walk.message === LIMIT_MESSAGE ? 'codewhale.content.limit' : walk.message.includes('symbolic link') ? 'codewhale.content.symlink' : walk.message.includes('neither a regular file') ? 'codewhale.content.special-file' : walk.message.includes('changed length') ? 'codewhale.content.changed' : 'codewhale.content.unreadable';
+    const code =
+      walk.message === LIMIT_MESSAGE
+        ? 'codewhale.content.limit'
+        : walk.message.includes('symbolic link')
+          ? 'codewhale.content.symlink'
+          : walk.message.includes('neither a regular file')
+            ? 'codewhale.content.special-file'
+            : walk.message.includes('changed length')
+              ? 'codewhale.content.changed'
+              : 'codewhale.content.unreadable';
     findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
     return invalid(name, { manifest, pluginId, inventory, compatibility, canonicalRoot, bundleFiles, anchors });
   }
@@ -166,9 +210,21 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const inactive = compatibility.unsupportedLabels;
   if (inactive.length > 0) {
     // Upstream's message, at the first inactive declaration; each one gets a sentence of ours.
-    const places = inactive.map((label) => ({ label, at: inactiveAt(manifest, label) ?? { file: manifestFile, path: [] } }));
-    const related = places.map((p) => ({ file: p.at.file, range: findings.rangeOf(p.at), message: INACTIVE_TEXT[p.label] }));
-    findings.at('codewhale.component-inactive', `compatibility ${compatibility.compatibility}; inactive components remain inventoried but are not activated: ${inactive.join(', ')}`, places[0]?.at ?? { file: manifestFile, path: [] }, { related });
+    const places = inactive.map((label) => ({
+      label,
+      at: inactiveAt(manifest, label) ?? { file: manifestFile, path: [] },
+    }));
+    const related = places.map((p) => ({
+      file: p.at.file,
+      range: findings.rangeOf(p.at),
+      message: INACTIVE_TEXT[p.label],
+    }));
+    findings.at(
+      'codewhale.component-inactive',
+      `compatibility ${compatibility.compatibility}; inactive components remain inventoried but are not activated: ${inactive.join(', ')}`,
+      places[0]?.at ?? { file: manifestFile, path: [] },
+      { related },
+    );
   }
   return {
     ...base,
@@ -198,9 +254,15 @@ function parsedNext(rel: string): boolean {
   return rel === 'mcp.json' || rel === 'SKILL.md' || rel.endsWith('/SKILL.md');
 }
 
-
 /** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */
-function discoverSkills(root: string, pluginName: string, skillRoots: readonly string[], files: readonly HashedFile[], contents: ReadonlyMap<string, Buffer>, findings: Findings): BundleSkill[] {
+function discoverSkills(
+  root: string,
+  pluginName: string,
+  skillRoots: readonly string[],
+  files: readonly HashedFile[],
+  contents: ReadonlyMap<string, Buffer>,
+  findings: Findings,
+): BundleSkill[] {
   const out: BundleSkill[] = [];
   const seenRoots = new Set<string>();
   for (const skillRoot of skillRoots) {
@@ -210,8 +272,18 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
     const candidates = files
       .filter((f) => f.path.startsWith(prefix))
       .map((f) => ({ f, inner: f.path.slice(prefix.length).split('/') }))
-      .filter(({ inner }) => inner[inner.length - 1] === 'SKILL.md' && inner.length >= 2 && inner.length - 1 <= MAX_SKILL_DEPTH && inner.slice(0, -1).every((c) => !c.startsWith('.')))
-      .sort((a, b) => a.inner.length - b.inner.length || Buffer.compare(a.f.rawPath ?? osBytes(a.f.path), b.f.rawPath ?? osBytes(b.f.path)));
+      .filter(
+        ({ inner }) =>
+          inner[inner.length - 1] === 'SKILL.md' &&
+          inner.length >= 2 &&
+          inner.length - 1 <= MAX_SKILL_DEPTH &&
+          inner.slice(0, -1).every((c) => !c.startsWith('.')),
+      )
+      .sort(
+        (a, b) =>
+          a.inner.length - b.inner.length ||
+          Buffer.compare(a.f.rawPath ?? osBytes(a.f.path), b.f.rawPath ?? osBytes(b.f.path)),
+      );
     const claimed: string[] = [];
     for (const { f, inner } of candidates) {
       const dir = inner.slice(0, -1).join('/');
@@ -236,11 +308,22 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
       let name = parsed.name;
       const normalized = normalizeSkillName(name);
       if (normalized !== name || !isSafeCommandName(name)) {
-        findings.inFile('codewhale.skill-invalid', `Skill name \`${name}\` in ${f.path} is not a safe command name; using \`${normalized}\` instead.`, abs, new LineMap(text).lineRange(lineOf(text, 'name')));
+        findings.inFile(
+          'codewhale.skill-invalid',
+          `Skill name \`${name}\` in ${f.path} is not a safe command name; using \`${normalized}\` instead.`,
+          abs,
+          new LineMap(text).lineRange(lineOf(text, 'name')),
+        );
         name = normalized;
       }
       reportHidden(text, abs, findings);
-      out.push({ name, description: parsed.description, file: abs, rel: f.path, bodyPreview: parsed.body.slice(0, 2000) });
+      out.push({
+        name,
+        description: parsed.description,
+        file: abs,
+        rel: f.path,
+        bodyPreview: parsed.body.slice(0, 2000),
+      });
     }
   }
   // By name, then path, in byte order as upstream sorts (not UTF-16 order).
@@ -248,7 +331,12 @@ function discoverSkills(root: string, pluginName: string, skillRoots: readonly s
   for (let i = 1; i < out.length; i++) {
     const prev = out[i - 1] as BundleSkill;
     const cur = out[i] as BundleSkill;
-    if (prev.name === cur.name) findings.inFile('codewhale.skill.duplicate-name', `plugin \`${pluginName}\` declares duplicate skill name \`${cur.name}\``, cur.file);
+    if (prev.name === cur.name)
+      findings.inFile(
+        'codewhale.skill.duplicate-name',
+        `plugin \`${pluginName}\` declares duplicate skill name \`${cur.name}\``,
+        cur.file,
+      );
   }
   return out;
 }
@@ -263,9 +351,14 @@ function applicability(m: Manifest, host: HostFacts): WhenFacts {
   if (!m.when) return { applicable: true, reasons: [] };
   const reasons: string[] = [];
   if (m.when.os && !m.when.os.some((o) => asciiLower(o.value) === host.os)) {
-    reasons.push(m.when.os.length === 0 ? 'os = [] never applies' : `this host is ${host.os}; the bundle applies to ${m.when.os.map((o) => o.value).join(', ')}`);
+    reasons.push(
+      m.when.os.length === 0
+        ? 'os = [] never applies'
+        : `this host is ${host.os}; the bundle applies to ${m.when.os.map((o) => o.value).join(', ')}`,
+    );
   }
-  for (const b of m.when.binaries ?? []) if (!host.hasBinary(b.value)) reasons.push(`binary \`${b.value}\` is not on PATH`);
+  for (const b of m.when.binaries ?? [])
+    if (!host.hasBinary(b.value)) reasons.push(`binary \`${b.value}\` is not on PATH`);
   return { applicable: reasons.length === 0, reasons };
 }
 
@@ -294,12 +387,18 @@ const INACTIVE_TEXT: Record<CapabilityLabel, string> = {
   skills: 'Codewhale does not load these skills under policy v3.',
   'mcp-stdio': 'Codewhale does not start these local MCP servers under policy v3.',
   'mcp-remote': 'Codewhale does not connect to these remote MCP servers under policy v3.',
-  commands: 'Codewhale lists these commands but never activates them under policy v3; remove the table if the bundle does not need them.',
-  agents: 'Codewhale lists these agents but never activates them under policy v3; remove the table if the bundle does not need them.',
-  hooks: 'Codewhale lists these hooks but never runs them under policy v3; remove the table if the bundle does not need them.',
+  commands:
+    'Codewhale lists these commands but never activates them under policy v3; remove the table if the bundle does not need them.',
+  agents:
+    'Codewhale lists these agents but never activates them under policy v3; remove the table if the bundle does not need them.',
+  hooks:
+    'Codewhale lists these hooks but never runs them under policy v3; remove the table if the bundle does not need them.',
   lsp: 'Codewhale lists these language servers but never starts them under policy v3; remove the table if the bundle does not need them.',
-  native: 'Codewhale lists this native extension but never loads it under policy v3; remove the table if the bundle does not need it.',
-  'filesystem-roots': 'Codewhale grants no extra filesystem roots under policy v3; remove filesystem_roots if the bundle does not need them.',
+  native:
+    'Codewhale lists this native extension but never loads it under policy v3; remove the table if the bundle does not need it.',
+  'filesystem-roots':
+    'Codewhale grants no extra filesystem roots under policy v3; remove filesystem_roots if the bundle does not need them.',
   providers: 'Codewhale loads no providers under policy v3.',
-  'lifecycle-mutation': 'Codewhale never lets a bundle change its own lifecycle under policy v3; remove lifecycle_mutation if the bundle does not need it.',
+  'lifecycle-mutation':
+    'Codewhale never lets a bundle change its own lifecycle under policy v3; remove lifecycle_mutation if the bundle does not need it.',
 };

@@ -19,11 +19,17 @@ export type BundleLoader = typeof loadCodewhaleBundle;
  * it silently). The fault boundary of one bundle: whatever the load throws becomes that
  * bundle's `skillgate.internal` error, never a failed index.
  */
-export function runBundleJob(job: BundleJob, host: HostFacts, load: BundleLoader = loadCodewhaleBundle): CodewhaleBundle | null {
+export function runBundleJob(
+  job: BundleJob,
+  host: HostFacts,
+  load: BundleLoader = loadCodewhaleBundle,
+): CodewhaleBundle | null {
   let label: ManifestLabel | undefined;
   try {
     label = resolveManifest(job.dir);
-    return label ? load(job.dir, label, { scope: job.scope, canonicalDiscoveryRoot: job.canonicalDiscoveryRoot, host }) : null;
+    return label
+      ? load(job.dir, label, { scope: job.scope, canonicalDiscoveryRoot: job.canonicalDiscoveryRoot, host })
+      : null;
   } catch (e) {
     return faultedBundle(job, label, e);
   }

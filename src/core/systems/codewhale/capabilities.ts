@@ -41,7 +41,9 @@ export function codewhaleCapabilities(b: CodewhaleBundle): Capabilities {
     networkHosts: inv ? [...inv.network_hosts] : [],
     filesystemRoots: inv ? [...inv.filesystem_roots] : [],
     lifecycleMutation: inv?.lifecycle_mutation ?? false,
-    when: m?.when ? { os: m.when.os?.map((o) => o.value) ?? null, binaries: m.when.binaries?.map((x) => x.value) ?? null } : null,
+    when: m?.when
+      ? { os: m.when.os?.map((o) => o.value) ?? null, binaries: m.when.binaries?.map((x) => x.value) ?? null }
+      : null,
     inventory: inv ? { ...inv } : null,
   };
 }

@@ -89,7 +89,11 @@ export class CodewhaleIndex implements SystemIndex {
       const state = this.roots.get(root);
       if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
       const before = state.bundles.get(dir);
-      const bundle = this.loadBundle({ dir, scope: state.scan.scope, canonicalDiscoveryRoot: state.scan.canonicalRoot });
+      const bundle = this.loadBundle({
+        dir,
+        scope: state.scan.scope,
+        canonicalDiscoveryRoot: state.scan.canonicalRoot,
+      });
       if (bundle) state.bundles.set(dir, bundle);
       else state.bundles.delete(dir);
       if (before && bundle) replaced?.push([before, bundle]);
@@ -121,7 +125,8 @@ export class CodewhaleIndex implements SystemIndex {
 
   private scans(): CodewhaleScan[] {
     const scans: CodewhaleScan[] = [];
-    for (const state of this.roots.values()) for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });
+    for (const state of this.roots.values())
+      for (const bundle of state.bundles.values()) scans.push({ bundle, workspace: state.workspace });
     return scans;
   }
 
@@ -150,11 +155,20 @@ export class CodewhaleIndex implements SystemIndex {
     }
     // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace.
     if (workspace !== null && lstatEntry(path.dirname(root)).type === 'symlink') {
-      const d: Diagnostic = { file: path.dirname(root), range: FILE_START, severity: 'error', code: 'codewhale.root-symlink', message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`, itemId: null };
+      const d: Diagnostic = {
+        file: path.dirname(root),
+        range: FILE_START,
+        severity: 'error',
+        code: 'codewhale.root-symlink',
+        message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`,
+        itemId: null,
+      };
       scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
     }
     const discoveryRoot = scan.canonicalRoot;
-    const jobs: BundleJob[] = discoveryRoot ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot })) : [];
+    const jobs: BundleJob[] = discoveryRoot
+      ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot }))
+      : [];
     return { scan, jobs };
   }
 }

@@ -21,7 +21,8 @@ export type Contained =
 export function resolveContainedPath(root: string, raw: string, kind: PathKind, tree?: BundleTree): Contained {
   const t = textProblem(`${kind} path`, raw, 1024);
   if (t) return { ok: false, message: t };
-  if (looksAbsolute(raw) || path.isAbsolute(raw)) return { ok: false, message: `${kind} path must be relative: \`${raw}\`` };
+  if (looksAbsolute(raw) || path.isAbsolute(raw))
+    return { ok: false, message: `${kind} path must be relative: \`${raw}\`` };
   // `\` is a separator only on Windows; elsewhere it is part of a name.
   const parts = raw.split(process.platform === 'win32' ? /[\\/]/ : '/');
   if (parts.some((p) => p === '..')) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
@@ -41,7 +42,8 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
     } catch (e) {
       return { ok: false, message: `failed to inspect ${kind} path ${bundleRelative(root, cursor)}: ${errorText(e)}` };
     }
-    if (st.isSymbolicLink()) return { ok: false, message: `${kind} path may not traverse symbolic link ${bundleRelative(root, cursor)}` };
+    if (st.isSymbolicLink())
+      return { ok: false, message: `${kind} path may not traverse symbolic link ${bundleRelative(root, cursor)}` };
     type = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
   }
   const canonical = canonicalPath(cursor);

@@ -23,11 +23,21 @@ export interface RootScan {
  */
 export function scanRoot(root: string, scope: Scope): RootScan {
   const findings = new Findings();
-  const done = (candidates: string[] = [], canonicalRoot?: string): RootScan => ({ scope, root, canonicalRoot, candidates, diagnostics: findings.diagnostics });
+  const done = (candidates: string[] = [], canonicalRoot?: string): RootScan => ({
+    scope,
+    root,
+    canonicalRoot,
+    candidates,
+    diagnostics: findings.diagnostics,
+  });
   const entry = lstatEntry(root);
   if (entry.type === 'missing') return done();
   if (entry.type === 'symlink') {
-    findings.inFile('codewhale.root-symlink', `Plugin discovery root may not be a symbolic link or reparse point: ${root}`, root);
+    findings.inFile(
+      'codewhale.root-symlink',
+      `Plugin discovery root may not be a symbolic link or reparse point: ${root}`,
+      root,
+    );
     return done();
   }
   if (entry.type !== 'directory') {
@@ -36,7 +46,11 @@ export function scanRoot(root: string, scope: Scope): RootScan {
   }
   const canonical = canonicalPath(root);
   if (canonical === undefined) {
-    findings.inFile('codewhale.root-canonicalize-failed', `Failed to canonicalize plugin root ${root}: not resolvable`, root);
+    findings.inFile(
+      'codewhale.root-canonicalize-failed',
+      `Failed to canonicalize plugin root ${root}: not resolvable`,
+      root,
+    );
     return done();
   }
   const listing = listDirectory(root);
@@ -53,7 +67,11 @@ export function scanRoot(root: string, scope: Scope): RootScan {
     const dir = path.join(root, name);
     const child = lstatEntry(dir);
     if (child.type === 'symlink') {
-      findings.inFile('codewhale.bundle-symlink', `Plugin bundle directory may not be a symbolic link or reparse point: ${dir}`, dir);
+      findings.inFile(
+        'codewhale.bundle-symlink',
+        `Plugin bundle directory may not be a symbolic link or reparse point: ${dir}`,
+        dir,
+      );
       continue;
     }
     if (child.type !== 'directory') continue;

@@ -33,5 +33,11 @@ export function faultedBundle(job: BundleJob, label: ManifestLabel | undefined, 
 
 /** A discovery root whose listing threw: no bundles from it, and an error at the root. */
 export function faultedRootScan(root: string, scope: RootScan['scope'], error: unknown): RootScan {
-  return { scope, root, canonicalRoot: undefined, candidates: [], diagnostics: [internalDiagnostic(root, `the plugin directory ${root}`, error)] };
+  return {
+    scope,
+    root,
+    canonicalRoot: undefined,
+    candidates: [],
+    diagnostics: [internalDiagnostic(root, `the plugin directory ${root}`, error)],
+  };
 }

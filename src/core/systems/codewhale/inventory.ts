@@ -20,7 +20,8 @@ export interface Inventory {
 }
 
 export function inventoryOf(m: Manifest, networkHosts: readonly string[]): Inventory {
-  const count = (k: 'skills' | 'commands' | 'agents' | 'hooks' | 'lsp' | 'native') => m.components[k]?.paths.length ?? 0;
+  const count = (k: 'skills' | 'commands' | 'agents' | 'hooks' | 'lsp' | 'native') =>
+    m.components[k]?.paths.length ?? 0;
   return {
     skills: count('skills'),
     mcp_servers: m.mcpServers.length,
@@ -39,7 +40,8 @@ export function inventoryOf(m: Manifest, networkHosts: readonly string[]): Inven
 
 /** The 12 pairs of the v3 capability hash (codewhale.md §7.5). */
 export function capabilityPairs(inv: Inventory): Map<string, string> {
-  const byteSorted = (xs: readonly string[]) => [...new Set(xs)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const byteSorted = (xs: readonly string[]) =>
+    [...new Set(xs)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   return new Map([
     ['agents', String(inv.agents)],
     ['commands', String(inv.commands)],
@@ -87,7 +89,8 @@ export function compatibilityOf(inv: Inventory, policy: ActivationPolicy): Compa
     const label = c === 'mcp-stdio' || c === 'mcp-remote' ? 'mcp' : c;
     if (!supportedLabels.includes(label)) supportedLabels.push(label);
   }
-  const compatibility: Compatibility = unsupportedLabels.length === 0 ? 'full' : supported.length > 0 ? 'partial' : 'unsupported';
+  const compatibility: Compatibility =
+    unsupportedLabels.length === 0 ? 'full' : supported.length > 0 ? 'partial' : 'unsupported';
   return { compatibility, supportedLabels, unsupportedLabels };
 }
 

@@ -1,4 +1,11 @@
-import { codewhaleItems, placedAlone, takesPart, type CodewhaleItems, type CodewhaleLayout, type CodewhaleScan } from './items';
+import {
+  codewhaleItems,
+  placedAlone,
+  takesPart,
+  type CodewhaleItems,
+  type CodewhaleLayout,
+  type CodewhaleScan,
+} from './items';
 import type { GateContext } from '../../decisions/gates';
 import type { CodewhaleBundle } from './bundle';
 import type { Diagnostic, Item } from '../../model';
@@ -27,7 +34,10 @@ export class CodewhaleItemCache {
    * The items after `replaced` bundles were re-read (each pair: the bundle before and
    * after, from the same directory), or undefined when they must be computed in full.
    */
-  patch(replaced: readonly (readonly [CodewhaleBundle, CodewhaleBundle])[], ctx: GateContext): CodewhaleItems | undefined {
+  patch(
+    replaced: readonly (readonly [CodewhaleBundle, CodewhaleBundle])[],
+    ctx: GateContext,
+  ): CodewhaleItems | undefined {
     const last = this.last;
     if (!last || contextKey(ctx) !== last.context) return undefined;
     if (replaced.length === 0) return last.result;
@@ -36,7 +46,8 @@ export class CodewhaleItemCache {
     // Every pair is checked before any is applied: the layout is changed in place.
     const names = new Set<string>();
     for (const [before, after] of replaced) {
-      if (!positions.has(before) || !samePlace(before, after) || contested(layout, before) || names.has(before.name)) return undefined;
+      if (!positions.has(before) || !samePlace(before, after) || contested(layout, before) || names.has(before.name))
+        return undefined;
       names.add(before.name);
     }
     let items: readonly Item[] = last.result.items;
@@ -45,7 +56,12 @@ export class CodewhaleItemCache {
       const i = positions.get(before) as number;
       const fresh = placedAlone(after, layout.workspaces[i] ?? null, ctx);
       items = splice(items, offset(layout.itemCounts, i), layout.itemCounts[i] as number, fresh.items);
-      diagnostics = splice(diagnostics, offset(layout.diagnosticCounts, i), layout.diagnosticCounts[i] as number, fresh.diagnostics);
+      diagnostics = splice(
+        diagnostics,
+        offset(layout.diagnosticCounts, i),
+        layout.diagnosticCounts[i] as number,
+        fresh.diagnostics,
+      );
       layout.itemCounts[i] = fresh.items.length;
       layout.diagnosticCounts[i] = fresh.diagnostics.length;
       positions.delete(before);
@@ -72,7 +88,10 @@ function samePlace(a: CodewhaleBundle, b: CodewhaleBundle): boolean {
  */
 function contested(layout: CodewhaleLayout, b: CodewhaleBundle): boolean {
   const own = takesPart(b) ? 1 : 0;
-  return (layout.names.get(b.name) ?? 0) - own > 0 || (b.canonicalRoot !== undefined && (layout.roots.get(b.canonicalRoot) ?? 0) - own > 0);
+  return (
+    (layout.names.get(b.name) ?? 0) - own > 0 ||
+    (b.canonicalRoot !== undefined && (layout.roots.get(b.canonicalRoot) ?? 0) - own > 0)
+  );
 }
 
 /** What decides items besides the bundles; undefined when it cannot be told equal. */

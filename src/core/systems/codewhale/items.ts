@@ -42,8 +42,20 @@ export interface CodewhaleLayout {
 export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleItems {
   const items: Item[] = [];
   const diagnostics: Diagnostic[] = [];
-  const layout: CodewhaleLayout = { positions: new Map(), workspaces: [], itemCounts: [], diagnosticCounts: [], names: new Map(), roots: new Map() };
-  const laidOut = (bundle: CodewhaleBundle, workspace: string | null, itemsBefore: number, diagnosticsBefore: number) => {
+  const layout: CodewhaleLayout = {
+    positions: new Map(),
+    workspaces: [],
+    itemCounts: [],
+    diagnosticCounts: [],
+    names: new Map(),
+    roots: new Map(),
+  };
+  const laidOut = (
+    bundle: CodewhaleBundle,
+    workspace: string | null,
+    itemsBefore: number,
+    diagnosticsBefore: number,
+  ) => {
     layout.positions.set(bundle, layout.workspaces.length);
     layout.workspaces.push(workspace);
     layout.itemCounts.push(items.length - itemsBefore);
@@ -71,7 +83,14 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
           // The same directory, loaded again (a workspace opened at the home directory):
           // it has no item of its own and its findings repeat the holder's, so the one
           // warning names the item that holds the root (every itemId names an item).
-          diagnostics.push(warning('codewhale.duplicate-root', `Ignoring duplicate plugin discovery at ${bundle.dir}`, bundle.manifestFile ?? bundle.dir, holder));
+          diagnostics.push(
+            warning(
+              'codewhale.duplicate-root',
+              `Ignoring duplicate plugin discovery at ${bundle.dir}`,
+              bundle.manifestFile ?? bundle.dir,
+              holder,
+            ),
+          );
           laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
           continue;
         }
@@ -84,8 +103,24 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
             ...own,
             {
               // Upstream's message, at the conflicting `name`; the winner and where it lives as related information.
-              ...warning('codewhale.name-conflict', `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`, bundle.anchors['name']?.file ?? bundle.manifestFile ?? bundle.dir, id, bundle.anchors['name']?.range),
-              ...(w ? { related: [{ file: w.location.file, range: w.location.range, message: `The ${w.scope} bundle \`${w.name}\` in ${w.path} wins: Codewhale loads it instead of this one. Rename this bundle to load both.` }] } : {}),
+              ...warning(
+                'codewhale.name-conflict',
+                `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`,
+                bundle.anchors['name']?.file ?? bundle.manifestFile ?? bundle.dir,
+                id,
+                bundle.anchors['name']?.range,
+              ),
+              ...(w
+                ? {
+                    related: [
+                      {
+                        file: w.location.file,
+                        range: w.location.range,
+                        message: `The ${w.scope} bundle \`${w.name}\` in ${w.path} wins: Codewhale loads it instead of this one. Rename this bundle to load both.`,
+                      },
+                    ],
+                  }
+                : {}),
             },
           ];
         } else winners.set(bundle.name, id);
@@ -116,7 +151,11 @@ export function takesPart(b: CodewhaleBundle): boolean {
 }
 
 /** A bundle's output when no other bundle shares its name or root: its own diagnostics and items. */
-export function placedAlone(bundle: CodewhaleBundle, workspace: string | null, ctx: GateContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+export function placedAlone(
+  bundle: CodewhaleBundle,
+  workspace: string | null,
+  ctx: GateContext,
+): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
   const memo = memoOf(bundle);
   const own = ownDiagnostics(bundle, memo);
   return { items: cachedBundleItems(bundle, memo, workspace, null, own, ctx), diagnostics: own };
@@ -152,7 +191,10 @@ const memos = new WeakMap<CodewhaleBundle, BundleMemo>();
 function memoOf(b: CodewhaleBundle): BundleMemo {
   let memo = memos.get(b);
   if (!memo) {
-    memo = { orderKey: precedenceKey(b), id: b.pluginId ?? codewhalePluginId(b.scope, osBytes(b.canonicalRoot ?? b.dir), b.name) };
+    memo = {
+      orderKey: precedenceKey(b),
+      id: b.pluginId ?? codewhalePluginId(b.scope, osBytes(b.canonicalRoot ?? b.dir), b.name),
+    };
     memos.set(b, memo);
   }
   return memo;
@@ -165,14 +207,21 @@ function memoOf(b: CodewhaleBundle): BundleMemo {
  * Neither a name nor a path holds a NUL, so the NUL-joined key orders field by field.
  */
 function precedenceKey(b: CodewhaleBundle): Buffer {
-  return Buffer.concat([Buffer.from(`${SCOPE_RANK[b.scope]}\0`), osBytes(b.name), NUL, osBytes(b.canonicalRoot ?? b.dir)]);
+  return Buffer.concat([
+    Buffer.from(`${SCOPE_RANK[b.scope]}\0`),
+    osBytes(b.name),
+    NUL,
+    osBytes(b.canonicalRoot ?? b.dir),
+  ]);
 }
 
 const NUL = Buffer.from([0]);
 
 /** The list in precedence order, by each bundle's memoized key. */
 function inPrecedenceOrder(list: readonly CodewhaleScan[]): { scan: CodewhaleScan; memo: BundleMemo }[] {
-  return list.map((scan) => ({ scan, memo: memoOf(scan.bundle) })).sort((a, b) => Buffer.compare(a.memo.orderKey, b.memo.orderKey));
+  return list
+    .map((scan) => ({ scan, memo: memoOf(scan.bundle) }))
+    .sort((a, b) => Buffer.compare(a.memo.orderKey, b.memo.orderKey));
 }
 
 /** The bundle's trust-store key. */
@@ -185,9 +234,23 @@ function ownDiagnostics(b: CodewhaleBundle, memo: BundleMemo): readonly Diagnost
   return (memo.own ??= b.diagnostics.map((d) => ({ ...d, itemId: memo.id })));
 }
 
-function cachedBundleItems(b: CodewhaleBundle, memo: BundleMemo, workspace: string | null, shadowedBy: string | null, diagnostics: readonly Diagnostic[], ctx: GateContext): Item[] {
+function cachedBundleItems(
+  b: CodewhaleBundle,
+  memo: BundleMemo,
+  workspace: string | null,
+  shadowedBy: string | null,
+  diagnostics: readonly Diagnostic[],
+  ctx: GateContext,
+): Item[] {
   const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b, memo)) : 'unavailable';
-  const inputs: ItemInputs = { workspace, id: memo.id, shadowedBy, state: state === undefined ? '' : JSON.stringify(state), workspaceTrusted: ctx.workspaceTrusted, diagnosticCount: diagnostics.length };
+  const inputs: ItemInputs = {
+    workspace,
+    id: memo.id,
+    shadowedBy,
+    state: state === undefined ? '' : JSON.stringify(state),
+    workspaceTrusted: ctx.workspaceTrusted,
+    diagnosticCount: diagnostics.length,
+  };
   if (memo.items && sameInputs(memo.items.inputs, inputs)) return memo.items.items;
   const items = bundleItems(b, memo.id, workspace, shadowedBy, diagnostics, ctx, keyOf(b, memo));
   memo.items = { inputs, items };
@@ -195,11 +258,29 @@ function cachedBundleItems(b: CodewhaleBundle, memo: BundleMemo, workspace: stri
 }
 
 function sameInputs(a: ItemInputs, b: ItemInputs): boolean {
-  return a.workspace === b.workspace && a.id === b.id && a.shadowedBy === b.shadowedBy && a.state === b.state && a.workspaceTrusted === b.workspaceTrusted && a.diagnosticCount === b.diagnosticCount;
+  return (
+    a.workspace === b.workspace &&
+    a.id === b.id &&
+    a.shadowedBy === b.shadowedBy &&
+    a.state === b.state &&
+    a.workspaceTrusted === b.workspaceTrusted &&
+    a.diagnosticCount === b.diagnosticCount
+  );
 }
 
-function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, shadowedBy: string | null, diagnostics: readonly Diagnostic[], ctx: GateContext, key: string): Item[] {
-  const gate = trustGate({ bundleKey: key, contentHash: b.contentHash ?? null, capabilityHash: b.capabilityHash ?? null }, ctx);
+function bundleItems(
+  b: CodewhaleBundle,
+  id: string,
+  workspace: string | null,
+  shadowedBy: string | null,
+  diagnostics: readonly Diagnostic[],
+  ctx: GateContext,
+  key: string,
+): Item[] {
+  const gate = trustGate(
+    { bundleKey: key, contentHash: b.contentHash ?? null, capabilityHash: b.capabilityHash ?? null },
+    ctx,
+  );
   let decision: Decision;
   let reasons: ReasonCode[];
   if (!b.valid) {
@@ -254,7 +335,13 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
       ...(b.version ? { version: b.version } : {}),
       ...(b.label ? { manifest: b.label } : {}),
       ...(b.inventory ? { inventory: { ...b.inventory, summary: inventorySummary(b.inventory) } } : {}),
-      files: b.files.map(({ path, size, sha256, executable, rawPath }) => ({ path, size, sha256, executable, ...(rawPath ? { rawPath } : {}) })),
+      files: b.files.map(({ path, size, sha256, executable, rawPath }) => ({
+        path,
+        size,
+        sha256,
+        executable,
+        ...(rawPath ? { rawPath } : {}),
+      })),
       capabilities: codewhaleCapabilities(b),
       activation: {
         policy: POLICY_V3.version,
@@ -267,29 +354,90 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
     },
   };
   const items: Item[] = [bundle];
-  const child = (kind: Item['kind'], suffix: string, name: string, qualifiedName: string, decisionOf: () => [Decision, ReasonCode[]], location: Item['location'], detail: Item['detail'] = {}): Item => {
+  const child = (
+    kind: Item['kind'],
+    suffix: string,
+    name: string,
+    qualifiedName: string,
+    decisionOf: () => [Decision, ReasonCode[]],
+    location: Item['location'],
+    detail: Item['detail'] = {},
+  ): Item => {
     const [d, r] = decisionOf();
-    return { id: `${id}#${suffix}`, system: 'codewhale', kind, name, qualifiedName, scope: b.scope, workspace, path: location.file, location, parent: id, decision: d, reasons: r, shadowedBy: null, trust: null, enabled: null, compatibility: null, contentHash: null, capabilityHash: null, reviewToken: null, detail };
+    return {
+      id: `${id}#${suffix}`,
+      system: 'codewhale',
+      kind,
+      name,
+      qualifiedName,
+      scope: b.scope,
+      workspace,
+      path: location.file,
+      location,
+      parent: id,
+      decision: d,
+      reasons: r,
+      shadowedBy: null,
+      trust: null,
+      enabled: null,
+      compatibility: null,
+      contentHash: null,
+      capabilityHash: null,
+      reviewToken: null,
+      detail,
+    };
   };
-  const inherited = (): [Decision, ReasonCode[]] => (active ? ['registered', ['component_active']] : ['disabled', ['bundle_inactive']]);
+  const inherited = (): [Decision, ReasonCode[]] =>
+    active ? ['registered', ['component_active']] : ['disabled', ['bundle_inactive']];
   const skillNames = new Map<string, number>();
   for (const s of b.skills) skillNames.set(s.name, (skillNames.get(s.name) ?? 0) + 1);
   for (const s of b.skills) {
     const hasError = diagnostics.some((d) => d.file === s.file && d.severity === 'error');
-    items.push(child('skill', skillSuffix(s.name, s.rel, (skillNames.get(s.name) ?? 0) > 1), s.name, `${b.name}:${s.name}`, () => (hasError ? ['rejected', ['skill_invalid']] : inherited()), { file: s.file, range: FILE_START }, { description: s.description }));
+    items.push(
+      child(
+        'skill',
+        skillSuffix(s.name, s.rel, (skillNames.get(s.name) ?? 0) > 1),
+        s.name,
+        `${b.name}:${s.name}`,
+        () => (hasError ? ['rejected', ['skill_invalid']] : inherited()),
+        { file: s.file, range: FILE_START },
+        { description: s.description },
+      ),
+    );
   }
   for (const s of m?.mcpServers ?? []) {
     const anchor = b.anchors[`mcp:${s.id}`] ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
-    const broken = diagnostics.some((d) => d.severity === 'error' && d.file === anchor.file && namesServer(d.message, s.id));
-    items.push(child('mcp-server', `mcp/${s.id}`, s.id, `${b.name}:${s.id}`, () => (broken ? ['rejected', ['component_invalid']] : inherited()), anchor));
+    const broken = diagnostics.some(
+      (d) => d.severity === 'error' && d.file === anchor.file && namesServer(d.message, s.id),
+    );
+    items.push(
+      child(
+        'mcp-server',
+        `mcp/${s.id}`,
+        s.id,
+        `${b.name}:${s.id}`,
+        () => (broken ? ['rejected', ['component_invalid']] : inherited()),
+        anchor,
+      ),
+    );
   }
   const inactive = new Set<string>(b.compatibility?.unsupportedLabels ?? []);
   const componentKinds: string[] = Object.keys(m?.components ?? {}).filter((k) => k !== 'skills');
   if ((b.inventory?.filesystem_roots.length ?? 0) > 0) componentKinds.push('filesystem-roots');
   if (b.inventory?.lifecycle_mutation) componentKinds.push('lifecycle-mutation');
   for (const kind of componentKinds) {
-    const anchor = b.anchors[`component:${kind}`] ?? b.anchors.name ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
-    items.push(child('component', `component/${kind}`, kind, `${b.name}:${kind}`, () => (inactive.has(kind) ? ['display_only', ['component_inactive']] : inherited()), anchor));
+    const anchor = b.anchors[`component:${kind}`] ??
+      b.anchors.name ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
+    items.push(
+      child(
+        'component',
+        `component/${kind}`,
+        kind,
+        `${b.name}:${kind}`,
+        () => (inactive.has(kind) ? ['display_only', ['component_inactive']] : inherited()),
+        anchor,
+      ),
+    );
   }
   return items;
 }
@@ -304,7 +452,10 @@ function bundleItems(b: CodewhaleBundle, id: string, workspace: string | null, s
 function skillSuffix(name: string, rel: string, shared: boolean): string {
   if (!shared) return `skill/${name}`;
   let encoded = '';
-  for (const byte of osBytes(rel)) encoded += ID_SAFE.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  for (const byte of osBytes(rel))
+    encoded += ID_SAFE.test(String.fromCharCode(byte))
+      ? String.fromCharCode(byte)
+      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   return `skill/${name}@${encoded}`;
 }
 
@@ -315,6 +466,12 @@ function namesServer(message: string, id: string): boolean {
   return message.includes(`\`${id}\``);
 }
 
-function warning(code: 'codewhale.duplicate-root' | 'codewhale.name-conflict', message: string, file: string, itemId: string, range: Range = FILE_START): Diagnostic {
+function warning(
+  code: 'codewhale.duplicate-root' | 'codewhale.name-conflict',
+  message: string,
+  file: string,
+  itemId: string,
+  range: Range = FILE_START,
+): Diagnostic {
   return { file, range, severity: 'warning', code, message, itemId };
 }

@@ -33,7 +33,9 @@ export interface McpServerDecl {
   readonly cwd?: Located<string>;
   readonly url?: Located<string>;
   readonly transport?: Located<string>;
-  readonly timeouts: readonly (Located<number> & { readonly label: 'connect_timeout' | 'execute_timeout' | 'read_timeout' })[];
+  readonly timeouts: readonly (Located<number> & {
+    readonly label: 'connect_timeout' | 'execute_timeout' | 'read_timeout';
+  })[];
   readonly enabled: boolean;
   readonly disabled: boolean;
   readonly required?: Located<boolean>;

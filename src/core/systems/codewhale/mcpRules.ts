@@ -6,27 +6,64 @@ import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
 import { asciiLower } from './rustText';
 
-const SENSITIVE_KEYS = ['token', 'api-key', 'apikey', 'password', 'passwd', 'secret', 'client-secret', 'authorization', 'auth-token', 'access-key', 'private-key', 'credential', 'credentials'];
+const SENSITIVE_KEYS = [
+  'token',
+  'api-key',
+  'apikey',
+  'password',
+  'passwd',
+  'secret',
+  'client-secret',
+  'authorization',
+  'auth-token',
+  'access-key',
+  'private-key',
+  'credential',
+  'credentials',
+];
 const LITERAL_PREFIXES = ['sk-', 'ghp_', 'github_pat_', 'xoxb-', 'xoxp-'];
 const HTTP_TOKEN = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 const CREDENTIAL_HINT = 'pass credentials through a reviewed environment mapping instead';
 
 /** Every rule of codewhale.md §4.7 for one server; reports each problem at its field. */
-export function validateMcpServer(root: string, s: McpServerDecl, findings: Findings, tree?: BundleTree, urlReported = false): void {
+export function validateMcpServer(
+  root: string,
+  s: McpServerDecl,
+  findings: Findings,
+  tree?: BundleTree,
+  urlReported = false,
+): void {
   const n = s.id;
   if (!isMcpServerName(n)) findings.at('codewhale.mcp.server-name', `MCP server name \`${n}\` is invalid`, s.at);
   const counts: [number, number, string, Located<unknown> | undefined][] = [
     [s.args.length, 64, `MCP server \`${n}\` declares too many arguments; maximum is 64`, s.args[64]],
     [s.env.length, 64, `MCP server \`${n}\` declares too many environment mappings; maximum is 64`, s.env[64]],
-    [s.envHeaders.length, 64, `MCP server \`${n}\` declares too many environment-backed headers; maximum is 64`, s.envHeaders[64]],
+    [
+      s.envHeaders.length,
+      64,
+      `MCP server \`${n}\` declares too many environment-backed headers; maximum is 64`,
+      s.envHeaders[64],
+    ],
     [s.scopes?.value.length ?? 0, 64, `MCP server \`${n}\` declares too many OAuth scopes; maximum is 64`, s.scopes],
-    [Math.max(s.enabledTools.length, s.disabledTools.length), 256, `MCP server \`${n}\` declares too many tool filters; maximum is 256 per list`, s.enabledTools[256] ?? s.disabledTools[256]],
+    [
+      Math.max(s.enabledTools.length, s.disabledTools.length),
+      256,
+      `MCP server \`${n}\` declares too many tool filters; maximum is 256 per list`,
+      s.enabledTools[256] ?? s.disabledTools[256],
+    ],
   ];
-  for (const [count, max, message, where] of counts) if (count > max) findings.at('codewhale.mcp.too-many', message, where?.at ?? s.at);
+  for (const [count, max, message, where] of counts)
+    if (count > max) findings.at('codewhale.mcp.too-many', message, where?.at ?? s.at);
   for (const t of s.timeouts) {
-    if (t.value < 1 || t.value > 3600) findings.at('codewhale.mcp.timeout', `MCP server \`${n}\` ${t.label} must be 1-3600 seconds`, t.at);
+    if (t.value < 1 || t.value > 3600)
+      findings.at('codewhale.mcp.timeout', `MCP server \`${n}\` ${t.label} must be 1-3600 seconds`, t.at);
   }
-  if (s.required?.value && !s.enabled) findings.at('codewhale.mcp.required-disabled', `MCP server \`${n}\` cannot be required while disabled`, s.required.at);
+  if (s.required?.value && !s.enabled)
+    findings.at(
+      'codewhale.mcp.required-disabled',
+      `MCP server \`${n}\` cannot be required while disabled`,
+      s.required.at,
+    );
   for (const a of s.args) {
     const p = textProblem('MCP argument', a.value, 4096);
     if (p) findings.at('codewhale.mcp.argument', p, a.at);
@@ -35,10 +72,19 @@ export function validateMcpServer(root: string, s: McpServerDecl, findings: Find
   toolList('disabled MCP tool', s.disabledTools, findings);
   const enabled = new Set(s.enabledTools.map((t) => t.value));
   const both = s.disabledTools.find((t) => enabled.has(t.value));
-  if (both) findings.at('codewhale.mcp.tool-filter', `MCP server \`${n}\` declares a tool in both enabled_tools and disabled_tools`, both.at);
+  if (both)
+    findings.at(
+      'codewhale.mcp.tool-filter',
+      `MCP server \`${n}\` declares a tool in both enabled_tools and disabled_tools`,
+      both.at,
+    );
 
   if ((s.command === undefined) === (s.url === undefined)) {
-    findings.at('codewhale.mcp.command-or-url', `MCP server \`${n}\` must declare exactly one of command or url`, s.command?.at ?? s.url?.at ?? s.at);
+    findings.at(
+      'codewhale.mcp.command-or-url',
+      `MCP server \`${n}\` must declare exactly one of command or url`,
+      s.command?.at ?? s.url?.at ?? s.at,
+    );
     return;
   }
   if (s.command) validateStdio(root, s, s.command, findings, tree);
@@ -46,7 +92,8 @@ export function validateMcpServer(root: string, s: McpServerDecl, findings: Find
 }
 
 function toolList(field: string, tools: readonly Located<string>[], findings: Findings): void {
-  if (tools.length > 64) findings.at('codewhale.mcp.too-many', `too many ${field} values; maximum is 64`, (tools[64] as Located<string>).at);
+  if (tools.length > 64)
+    findings.at('codewhale.mcp.too-many', `too many ${field} values; maximum is 64`, (tools[64] as Located<string>).at);
   const seen = new Set<string>();
   for (const t of tools) {
     const p = textProblem(field, t.value, 256);
@@ -57,56 +104,110 @@ function toolList(field: string, tools: readonly Located<string>[], findings: Fi
   }
 }
 
-function validateStdio(root: string, s: McpServerDecl, command: Located<string>, findings: Findings, tree: BundleTree | undefined): void {
+function validateStdio(
+  root: string,
+  s: McpServerDecl,
+  command: Located<string>,
+  findings: Findings,
+  tree: BundleTree | undefined,
+): void {
   const n = s.id;
   const t = textProblem('MCP command', command.value, 512);
   if (t) findings.at('codewhale.mcp.command', t, command.at);
-  const remoteField = s.transport ?? (s.headers.length ? s.headers[0] : undefined) ?? s.envHeaders[0] ?? s.bearerTokenEnvVar ?? s.scopes ?? s.oauth ?? s.oauthResource;
+  const remoteField =
+    s.transport ??
+    (s.headers.length ? s.headers[0] : undefined) ??
+    s.envHeaders[0] ??
+    s.bearerTokenEnvVar ??
+    s.scopes ??
+    s.oauth ??
+    s.oauthResource;
   if (remoteField) {
-    findings.at('codewhale.mcp.stdio-remote-fields', `stdio MCP server \`${n}\` may not declare remote transport or authentication fields`, { ...remoteField.at, key: true });
+    findings.at(
+      'codewhale.mcp.stdio-remote-fields',
+      `stdio MCP server \`${n}\` may not declare remote transport or authentication fields`,
+      { ...remoteField.at, key: true },
+    );
   }
   const cmd = command.value;
   if (!t) {
     if (cmd.includes('/') || cmd.includes('\\')) {
       const r = resolveContainedPath(root, cmd, 'MCP command', tree);
       if (!r.ok) findings.at('codewhale.mcp.command', r.message, command.at);
-      else if (r.type !== 'file') findings.at('codewhale.mcp.command', `MCP server \`${n}\` command is not a regular file`, command.at);
+      else if (r.type !== 'file')
+        findings.at('codewhale.mcp.command', `MCP server \`${n}\` command is not a regular file`, command.at);
     } else if (Buffer.byteLength(cmd) > 128 || !/^[A-Za-z0-9_.+-]+$/.test(cmd) || cmd === '.' || cmd === '..') {
-      findings.at('codewhale.mcp.command', 'MCP command must be a bare executable name or a contained plugin path', command.at);
+      findings.at(
+        'codewhale.mcp.command',
+        'MCP command must be a bare executable name or a contained plugin path',
+        command.at,
+      );
     }
   }
   if (s.cwd) {
     const r = resolveContainedPath(root, s.cwd.value, 'MCP cwd', tree);
     if (!r.ok) findings.at('codewhale.mcp.cwd', r.message, s.cwd.at);
-    else if (r.type !== 'directory') findings.at('codewhale.mcp.cwd', `MCP server \`${n}\` cwd is not a directory: ${bundleRelative(root, r.absolute)}`, s.cwd.at);
+    else if (r.type !== 'directory')
+      findings.at(
+        'codewhale.mcp.cwd',
+        `MCP server \`${n}\` cwd is not a directory: ${bundleRelative(root, r.absolute)}`,
+        s.cwd.at,
+      );
   }
   s.args.forEach((arg, idx) => {
     const i = idx + 1;
     const a = arg.value;
     if (embedsCredential(a, idx < s.args.length - 1)) {
-      findings.at('codewhale.mcp.credential-argument', `MCP server \`${n}\` argument #${i} embeds a credential-bearing value; ${CREDENTIAL_HINT}`, arg.at);
+      findings.at(
+        'codewhale.mcp.credential-argument',
+        `MCP server \`${n}\` argument #${i} embeds a credential-bearing value; ${CREDENTIAL_HINT}`,
+        arg.at,
+      );
     }
     const trimmed = a.trim();
-    if (LITERAL_PREFIXES.some((p) => trimmed.startsWith(p)) || (trimmed.startsWith('AKIA') && Buffer.byteLength(trimmed) >= 16)) {
-      findings.at('codewhale.mcp.literal-credential', `MCP server \`${n}\` argument #${i} looks like a literal credential; ${CREDENTIAL_HINT}`, arg.at);
+    if (
+      LITERAL_PREFIXES.some((p) => trimmed.startsWith(p)) ||
+      (trimmed.startsWith('AKIA') && Buffer.byteLength(trimmed) >= 16)
+    ) {
+      findings.at(
+        'codewhale.mcp.literal-credential',
+        `MCP server \`${n}\` argument #${i} looks like a literal credential; ${CREDENTIAL_HINT}`,
+        arg.at,
+      );
     }
-    if (looksAbsolute(a)) findings.at('codewhale.mcp.absolute-argument', `MCP server \`${n}\` argument #${i} must not use an absolute path`, arg.at);
+    if (looksAbsolute(a))
+      findings.at(
+        'codewhale.mcp.absolute-argument',
+        `MCP server \`${n}\` argument #${i} must not use an absolute path`,
+        arg.at,
+      );
     // Components split at the host's separators: on Unix `\\` is part of a name, so `a\\..\\x` stays inside (codewhale.md §4.6).
     else if (looksRelativePath(a) && a.split(process.platform === 'win32' ? /[\\/]/ : '/').includes('..')) {
-      findings.at('codewhale.mcp.argument-escapes', `MCP server \`${n}\` argument #${i} escapes the plugin root`, arg.at);
+      findings.at(
+        'codewhale.mcp.argument-escapes',
+        `MCP server \`${n}\` argument #${i} escapes the plugin root`,
+        arg.at,
+      );
     }
   });
   for (const e of s.env) {
     const dest = environmentNameProblem('MCP environment destination', e.name);
     if (dest) findings.at('codewhale.mcp.env-name', dest, { ...e.at, key: true });
     // `exact_environment_placeholder`: strip `${` and `}`; whatever is left must be a name, so `${A}${B}` fails as a source.
-    const source = e.value.startsWith('${') && e.value.endsWith('}') && e.value.length >= 3 ? e.value.slice(2, -1) : undefined;
+    const source =
+      e.value.startsWith('${') && e.value.endsWith('}') && e.value.length >= 3 ? e.value.slice(2, -1) : undefined;
     if (source === undefined) {
       // The literal value is replaced by a reference to a variable of the same name, which the user then sets.
-      const fix = /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name) ? findings.replaceFix(`Use \${${e.name}} instead of a literal value`, e.at, JSON.stringify(`\${${e.name}}`)) : undefined;
-      findings.at('codewhale.mcp.env-value', `MCP server \`${n}\` environment values must be exact \`\${SOURCE_ENV}\` references`, e.at, fix ? { fix } : undefined);
-    }
-    else {
+      const fix = /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name)
+        ? findings.replaceFix(`Use \${${e.name}} instead of a literal value`, e.at, JSON.stringify(`\${${e.name}}`))
+        : undefined;
+      findings.at(
+        'codewhale.mcp.env-value',
+        `MCP server \`${n}\` environment values must be exact \`\${SOURCE_ENV}\` references`,
+        e.at,
+        fix ? { fix } : undefined,
+      );
+    } else {
       const src = environmentNameProblem('MCP environment source', source);
       if (src) findings.at('codewhale.mcp.env-name', src, e.at);
     }
@@ -130,7 +231,16 @@ export function embedsCredential(arg: string, followed: boolean): boolean {
  */
 function looksRelativePath(a: string): boolean {
   const driveLike = a.length >= 3 && a.charCodeAt(0) < 0x80 && a[1] === ':' && (a[2] === '\\' || a[2] === '/');
-  return a !== '' && !a.startsWith('-') && !a.startsWith('~') && !a.includes('://') && (a.includes('/') || a.includes('\\')) && !a.startsWith('/') && !a.startsWith('\\\\') && !driveLike;
+  return (
+    a !== '' &&
+    !a.startsWith('-') &&
+    !a.startsWith('~') &&
+    !a.includes('://') &&
+    (a.includes('/') || a.includes('\\')) &&
+    !a.startsWith('/') &&
+    !a.startsWith('\\\\') &&
+    !driveLike
+  );
 }
 
 /** `urlReported`: the metadata step already said "remote MCP URL is invalid" for this URL (codewhale.md §4.4 step 7). */
@@ -138,23 +248,40 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   const n = s.id;
   const oauthField = s.scopes ?? s.oauth ?? s.oauthResource;
   if (oauthField) {
-    findings.at('codewhale.mcp.oauth-disabled', `remote MCP server \`${n}\` may not declare OAuth fields because plugin OAuth is disabled; use env_headers or bearer_token_env_var`, { ...oauthField.at, key: true });
+    findings.at(
+      'codewhale.mcp.oauth-disabled',
+      `remote MCP server \`${n}\` may not declare OAuth fields because plugin OAuth is disabled; use env_headers or bearer_token_env_var`,
+      { ...oauthField.at, key: true },
+    );
   }
   let parsed: URL | undefined;
   try {
     parsed = new URL(url.value);
   } catch (e) {
-    if (!urlReported) findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
+    if (!urlReported)
+      findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
   }
   if (parsed) {
     const scheme = parsed.protocol.replace(/:$/, '');
     if ((scheme !== 'http' && scheme !== 'https') || parsed.hostname === '') {
-      findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL must use http or https and include a host`, url.at);
+      findings.at(
+        'codewhale.mcp.url-invalid',
+        `MCP server \`${n}\` URL must use http or https and include a host`,
+        url.at,
+      );
     } else if (scheme === 'http' && !isLoopbackHost(parsed.hostname)) {
-      findings.at('codewhale.mcp.url-https', `MCP server \`${n}\` URL must use HTTPS unless it targets loopback`, url.at);
+      findings.at(
+        'codewhale.mcp.url-https',
+        `MCP server \`${n}\` URL must use HTTPS unless it targets loopback`,
+        url.at,
+      );
     }
     if (parsed.username !== '' || parsed.password !== '') {
-      findings.at('codewhale.mcp.url-credentials', `MCP server \`${n}\` URL must not embed credentials; use environment-backed authentication`, url.at);
+      findings.at(
+        'codewhale.mcp.url-credentials',
+        `MCP server \`${n}\` URL must not embed credentials; use environment-backed authentication`,
+        url.at,
+      );
     }
     // The raw text decides: WHATWG drops an empty `?` or `#` (codewhale.md §4.7 notes).
     if (url.value.includes('?') || url.value.includes('#')) {
@@ -162,18 +289,33 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
     }
   }
   const stdioField = s.cwd ?? s.args[0] ?? s.env[0];
-  if (stdioField) findings.at('codewhale.mcp.remote-stdio-fields', `remote MCP server \`${n}\` may not declare stdio cwd, args, or env`, stdioField.at);
+  if (stdioField)
+    findings.at(
+      'codewhale.mcp.remote-stdio-fields',
+      `remote MCP server \`${n}\` may not declare stdio cwd, args, or env`,
+      stdioField.at,
+    );
   if (s.headers.length > 0) {
-    findings.at('codewhale.mcp.literal-headers', `remote MCP server \`${n}\` may not contain literal headers; use env_headers or bearer_token_env_var`, (s.headers[0] as { at: Located<string>['at'] }).at);
+    findings.at(
+      'codewhale.mcp.literal-headers',
+      `remote MCP server \`${n}\` may not contain literal headers; use env_headers or bearer_token_env_var`,
+      (s.headers[0] as { at: Located<string>['at'] }).at,
+    );
   }
   if (s.transport) {
     const t = textProblem('MCP transport', s.transport.value, 32);
     if (t) findings.at('codewhale.mcp.transport', t, s.transport.at);
-    else if (asciiLower(s.transport.value) !== 'sse') findings.at('codewhale.mcp.transport', `MCP server \`${n}\` transport must be \`sse\` when explicitly set`, s.transport.at);
+    else if (asciiLower(s.transport.value) !== 'sse')
+      findings.at(
+        'codewhale.mcp.transport',
+        `MCP server \`${n}\` transport must be \`sse\` when explicitly set`,
+        s.transport.at,
+      );
   }
   for (const h of s.envHeaders) {
     const t = textProblem('MCP HTTP header name', h.name, 128);
-    if (t || !HTTP_TOKEN.test(h.name)) findings.at('codewhale.mcp.header-name', t ?? 'MCP HTTP header name is invalid', { ...h.at, key: true });
+    if (t || !HTTP_TOKEN.test(h.name))
+      findings.at('codewhale.mcp.header-name', t ?? 'MCP HTTP header name is invalid', { ...h.at, key: true });
     const src = environmentNameProblem('MCP header environment source', h.value);
     if (src) findings.at('codewhale.mcp.env-name', src, h.at);
   }

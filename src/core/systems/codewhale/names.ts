@@ -30,7 +30,11 @@ export const NAME_RULE_MESSAGES = {
   kimi: (n: string) => `plugin name \`${n}\` violates the Kimi plugin name rule`,
 } as const;
 
-export const NAME_RULES = { toml: isTomlPluginName, 'agent-plugins': isAgentPluginsName, kimi: isKimiPluginName } as const;
+export const NAME_RULES = {
+  toml: isTomlPluginName,
+  'agent-plugins': isAgentPluginsName,
+  kimi: isKimiPluginName,
+} as const;
 
 /** The valid slug closest to an invalid name (for a quick fix): lowercase, runs of others → `-`. */
 export function slugForName(n: string): string {

@@ -1,6 +1,7 @@
 /** Host normalization shared by `network_hosts` and MCP URLs (codewhale.md §4.4 step 7). */
 
-export type HostResult = { readonly ok: true; readonly host: string } | { readonly ok: false; readonly message: string };
+export type HostResult =
+  { readonly ok: true; readonly host: string } | { readonly ok: false; readonly message: string };
 
 /**
  * A declared `network_hosts` entry, normalized as `https://{h}` would parse (WHATWG: IDNA → punycode).
@@ -8,14 +9,24 @@ export type HostResult = { readonly ok: true; readonly host: string } | { readon
  * userinfo (`@h`) is none at all, for the url crate as for WHATWG.
  */
 export function normalizeDeclaredHost(h: string): HostResult {
-  if (h.includes('://') || h.includes('/') || h.includes('\\')) return { ok: false, message: `network host \`${h}\` must be a host name, not a URL or path` };
+  if (h.includes('://') || h.includes('/') || h.includes('\\'))
+    return { ok: false, message: `network host \`${h}\` must be a host name, not a URL or path` };
   let url: URL;
   try {
     url = new URL(`https://${h}`);
   } catch (e) {
     return { ok: false, message: `network host \`${h}\` is invalid: ${(e as Error).message}` };
   }
-  if (url.port !== '' || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '' || h.includes('?') || h.includes('#')) {
+  if (
+    url.port !== '' ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    h.includes('?') ||
+    h.includes('#')
+  ) {
     return { ok: false, message: `network host \`${h}\` must contain only a normalized host name` };
   }
   return { ok: true, host: url.hostname.toLowerCase() };

@@ -11,20 +11,34 @@ import type { Manifest } from './manifest';
  * key is added to `[capabilities]`, a missing table is added (in `plugin.json` under
  * `extensions["net.codewhale"].capabilities`, §3.2).
  */
-export function networkHostsFix(m: Manifest, doc: ParsedDocument | undefined, hosts: readonly string[]): Fix | undefined {
+export function networkHostsFix(
+  m: Manifest,
+  doc: ParsedDocument | undefined,
+  hosts: readonly string[],
+): Fix | undefined {
   if (!doc || doc.file !== m.file) return undefined;
   const title = `Set network_hosts to [${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
   const lines = new LineMap(doc.text);
   const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
-    const edits = modify(doc.text, path, [...hosts], { formattingOptions: { insertSpaces: true, tabSize: indentOf(doc.text), eol: doc.text.includes('\r\n') ? '\r\n' : '\n' } });
+    const edits = modify(doc.text, path, [...hosts], {
+      formattingOptions: {
+        insertSpaces: true,
+        tabSize: indentOf(doc.text),
+        eol: doc.text.includes('\r\n') ? '\r\n' : '\n',
+      },
+    });
     if (edits.length === 0) return undefined;
-    return { title, edits: edits.map((e) => ({ file: m.file, range: lines.range(e.offset, e.length), newText: e.content })) };
+    return {
+      title,
+      edits: edits.map((e) => ({ file: m.file, range: lines.range(e.offset, e.length), newText: e.content })),
+    };
   }
   if (m.label !== 'plugin.toml') return undefined;
   const list = `[${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
-  if (doc.literalAt(['capabilities', 'network_hosts']) !== undefined) return edit(doc.valueRange(['capabilities', 'network_hosts']), list);
+  if (doc.literalAt(['capabilities', 'network_hosts']) !== undefined)
+    return edit(doc.valueRange(['capabilities', 'network_hosts']), list);
   if (doc.literalAt(['capabilities']) !== undefined) {
     // Only a `[capabilities]` header has an obvious place for the key: the line after it.
     const header = doc.keyRange(['capabilities']).start.line;

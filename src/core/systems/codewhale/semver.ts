@@ -4,7 +4,12 @@
  * own `{err}` (codewhale.md §4.4 step 3), e.g. "unexpected character 'l' while
  * parsing major version number". Undefined when the version parses.
  */
-type Position = 'major version number' | 'minor version number' | 'patch version number' | 'pre-release identifier' | 'build metadata';
+type Position =
+  | 'major version number'
+  | 'minor version number'
+  | 'patch version number'
+  | 'pre-release identifier'
+  | 'build metadata';
 
 class SemverError {
   constructor(readonly message: string) {}
@@ -61,7 +66,8 @@ function numeric(input: string, pos: Position): string {
   }
   if (len > 0) return input.slice(len);
   const unexpected = firstChar(input);
-  if (unexpected !== undefined) throw new SemverError(`unexpected character ${quoted(unexpected)} while parsing ${pos}`);
+  if (unexpected !== undefined)
+    throw new SemverError(`unexpected character ${quoted(unexpected)} while parsing ${pos}`);
   throw new SemverError(`unexpected end of input while parsing ${pos}`);
 }
 
@@ -88,7 +94,8 @@ function identifier(input: string, pos: Position): [string, string] {
         if (accumulated === 0 && c !== '.') return ['', input];
         throw new SemverError(`empty identifier segment in ${pos}`);
       }
-      if (pos === 'pre-release identifier' && segment > 1 && !nondigit && input[accumulated] === '0') throw new SemverError(`invalid leading zero in ${pos}`);
+      if (pos === 'pre-release identifier' && segment > 1 && !nondigit && input[accumulated] === '0')
+        throw new SemverError(`invalid leading zero in ${pos}`);
       accumulated += segment;
       if (c === '.') {
         accumulated++;
@@ -106,9 +113,17 @@ function firstChar(text: string): string | undefined {
 
 /** Rust's `{:?}` of a char (`'\0'` spelled so on every Rust version, as the crate does). */
 function quoted(ch: string): string {
-  const escapes: Record<string, string> = { '\0': '\\0', '\t': '\\t', '\r': '\\r', '\n': '\\n', '\\': '\\\\', "'": "\\'" };
+  const escapes: Record<string, string> = {
+    '\0': '\\0',
+    '\t': '\\t',
+    '\r': '\\r',
+    '\n': '\\n',
+    '\\': '\\\\',
+    "'": "\\'",
+  };
   const known = escapes[ch];
   if (known) return `'${known}'`;
-  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Mn}\p{Me}]/u.test(ch) || (/\p{Zs}/u.test(ch) && ch !== ' ')) return `'\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}'`;
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Mn}\p{Me}]/u.test(ch) || (/\p{Zs}/u.test(ch) && ch !== ' '))
+    return `'\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}'`;
   return `'${ch}'`;
 }

@@ -10,7 +10,13 @@ import { asciiLower, isRustWhitespace, rustTrim, rustTrimStart } from './rustTex
  */
 
 export type ParsedSkill =
-  | { readonly ok: true; readonly name: string; readonly description: string; readonly body: string; readonly bodyOffset: number }
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly description: string;
+      readonly body: string;
+      readonly bodyOffset: number;
+    }
   | { readonly ok: false; readonly reason: string };
 
 export function parseCodewhaleSkill(text: string): ParsedSkill {
@@ -23,7 +29,13 @@ export function parseCodewhaleSkill(text: string): ParsedSkill {
   if (name === '') return { ok: false, reason: 'missing required frontmatter field: name' };
   const rawBody = text.slice(end + 3);
   const body = rustTrim(rawBody);
-  return { ok: true, name, description: fields.get('description') ?? '', body, bodyOffset: end + 3 + (rawBody.length - rustTrimStart(rawBody).length) };
+  return {
+    ok: true,
+    name,
+    description: fields.get('description') ?? '',
+    body,
+    bodyOffset: end + 3 + (rawBody.length - rustTrimStart(rawBody).length),
+  };
 }
 
 /** Without a fence: the first match of `(?m)^#\s+(.+)$`, trimmed; the body is the whole trimmed text. */
@@ -74,7 +86,9 @@ function parseBlock(block: string): Map<string, string> {
     const key = asciiLower(rustTrim(line.slice(0, colon)));
     const value = rustTrim(line.slice(colon + 1));
     if (!BLOCK_SCALARS.has(value)) {
-      const quoted = value.length >= 2 && ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")));
+      const quoted =
+        value.length >= 2 &&
+        ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")));
       out.set(key, quoted ? value.slice(1, -1) : value);
       i++;
       continue;
@@ -95,7 +109,8 @@ function parseBlock(block: string): Map<string, string> {
     const strip = contentIndent ?? baseIndent;
     const kept = taken.map((l) => (l === '' ? '' : l.slice(Math.min(indentOf(l), strip))));
     if (value.endsWith('-')) while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-    else if (!value.endsWith('+')) while (kept.length >= 2 && kept[kept.length - 1] === '' && kept[kept.length - 2] === '') kept.pop();
+    else if (!value.endsWith('+'))
+      while (kept.length >= 2 && kept[kept.length - 1] === '' && kept[kept.length - 2] === '') kept.pop();
     out.set(key, value.startsWith('>') ? fold(kept) : kept.join('\n'));
   }
   return out;
@@ -122,7 +137,6 @@ function indentOf(line: string): number {
   return line.length - rustTrimStart(line).length;
 }
 
-
 /**
  * Runs of non-alphanumerics become `-`, lowercase, trimmed of `-`, at most 64; empty ⇒
  * `skill`. A `plugin:skill` name (exactly one colon, text on both sides) is normalized
@@ -130,7 +144,8 @@ function indentOf(line: string): number {
  */
 export function normalizeSkillName(name: string): string {
   const parts = rustTrim(name).split(':');
-  if (parts.length === 2 && parts[0] !== '' && parts[1] !== '') return `${normalizeSegment(parts[0] as string)}:${normalizeSegment(parts[1] as string)}`;
+  if (parts.length === 2 && parts[0] !== '' && parts[1] !== '')
+    return `${normalizeSegment(parts[0] as string)}:${normalizeSegment(parts[1] as string)}`;
   return normalizeSegment(name);
 }
 

@@ -37,9 +37,14 @@ export function iconProblem(icon: string): string | undefined {
   const prefix = 'data:image/png;base64,';
   if (!icon.startsWith(prefix)) return 'plugin icon must be an inline PNG';
   const b64 = icon.slice(prefix.length);
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64)) return 'plugin icon has invalid base64';
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64))
+    return 'plugin icon has invalid base64';
   const bytes = Buffer.from(b64, 'base64');
-  if (bytes.length < 33 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.subarray(12, 16).toString('latin1') !== 'IHDR') {
+  if (
+    bytes.length < 33 ||
+    !bytes.subarray(0, 8).equals(PNG_SIGNATURE) ||
+    bytes.subarray(12, 16).toString('latin1') !== 'IHDR'
+  ) {
     return 'plugin icon has an invalid PNG header';
   }
   const w = bytes.readUInt32BE(16);

@@ -50,7 +50,11 @@ export function readCodewhaleSource(item: Item, host: HostFacts): SourceRead {
 }
 
 /** A Codewhale bundle that does not load, read for review. */
-export function readCodewhaleInvalid(item: Item, reviewed: readonly string[], host: HostFacts): InvalidBundle | undefined {
+export function readCodewhaleInvalid(
+  item: Item,
+  reviewed: readonly string[],
+  host: HostFacts,
+): InvalidBundle | undefined {
   const dir = item.path;
   const label = resolveManifest(dir);
   const discoveryRoot = canonicalPath(path.dirname(dir));
@@ -63,8 +67,18 @@ export function readCodewhaleInvalid(item: Item, reviewed: readonly string[], ho
   // The content walk hashes every file whatever the manifest says; only a walk that fails (a link, a limit) falls back to the reviewed files.
   const manifest = readRegularFile(path.join(dir, label), MAX_MANIFEST_BYTES);
   const walk = manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
-  const files = walk?.ok ? walk.files.map(({ path: p, size, sha256, executable }) => ({ path: p, size, sha256, executable })) : hashListed(root, [label, ...reviewed]);
-  return { item: fresh, parts: out.items.filter((i) => i.parent === fresh.id), bundleKey: fresh.detail.bundleKey as string, root, files, contentHash: walk?.ok ? walk.contentHash : null, diagnostics: out.diagnostics };
+  const files = walk?.ok
+    ? walk.files.map(({ path: p, size, sha256, executable }) => ({ path: p, size, sha256, executable }))
+    : hashListed(root, [label, ...reviewed]);
+  return {
+    item: fresh,
+    parts: out.items.filter((i) => i.parent === fresh.id),
+    bundleKey: fresh.detail.bundleKey as string,
+    root,
+    files,
+    contentHash: walk?.ok ? walk.contentHash : null,
+    diagnostics: out.diagnostics,
+  };
 }
 
 const CODEWHALE_MANIFESTS = new Set(['plugin.json', 'kimi.plugin.json', 'plugin.toml']);
@@ -76,12 +90,29 @@ export function hashCodewhaleTarget(abs: string, shown: string, host: HostFacts)
   if (entry.type === 'file' && !CODEWHALE_MANIFESTS.has(base)) return null;
   const dir = entry.type === 'file' ? path.dirname(abs) : abs;
   const label = resolveManifest(dir);
-  if (!label) return { ok: false, message: `${shown} holds no plugin.json, kimi.plugin.json, plugin.toml or .claude-plugin/plugin.json`, diagnostics: [] };
+  if (!label)
+    return {
+      ok: false,
+      message: `${shown} holds no plugin.json, kimi.plugin.json, plugin.toml or .claude-plugin/plugin.json`,
+      diagnostics: [],
+    };
   const discoveryRoot = canonicalPath(path.dirname(dir)) ?? path.dirname(dir);
   const bundle = loadCodewhaleBundle(dir, label, { scope: 'workspace', canonicalDiscoveryRoot: discoveryRoot, host });
   if (!bundle.contentHash || !bundle.capabilityHash) {
     const first = bundle.diagnostics.find((d) => d.severity === 'error');
-    return { ok: false, message: `${shown} could not be hashed: ${first?.message ?? 'invalid bundle'}`, diagnostics: bundle.diagnostics };
+    return {
+      ok: false,
+      message: `${shown} could not be hashed: ${first?.message ?? 'invalid bundle'}`,
+      diagnostics: bundle.diagnostics,
+    };
   }
-  return { ok: true, system: 'codewhale', name: bundle.name, contentHash: bundle.contentHash, capabilityHash: bundle.capabilityHash, reviewToken: reviewToken(bundle.contentHash, bundle.capabilityHash), diagnostics: bundle.diagnostics };
+  return {
+    ok: true,
+    system: 'codewhale',
+    name: bundle.name,
+    contentHash: bundle.contentHash,
+    capabilityHash: bundle.capabilityHash,
+    reviewToken: reviewToken(bundle.contentHash, bundle.capabilityHash),
+    diagnostics: bundle.diagnostics,
+  };
 }

@@ -31,20 +31,49 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   let version = m.version.value;
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
     // A blank line keeps the top-level key apart from the first table, as TOML is usually written.
-    const atTop = { title: 'Add schema_version = 1', edits: [{ file: m.file, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: 'schema_version = 1\n\n' }] };
-    findings.at('codewhale.manifest-legacy', 'legacy manifest: add `schema_version = 1`', { file: m.file, path: [] }, { fix: atTop });
+    const atTop = {
+      title: 'Add schema_version = 1',
+      edits: [
+        {
+          file: m.file,
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          newText: 'schema_version = 1\n\n',
+        },
+      ],
+    };
+    findings.at(
+      'codewhale.manifest-legacy',
+      'legacy manifest: add `schema_version = 1`',
+      { file: m.file, path: [] },
+      { fix: atTop },
+    );
     if (rustTrim(version) === '') {
       version = '0.0.0';
-      findings.at('codewhale.manifest-legacy', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`', { file: m.file, path: ['plugin'] });
+      findings.at(
+        'codewhale.manifest-legacy',
+        'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`',
+        { file: m.file, path: ['plugin'] },
+      );
     }
   }
   if (m.schemaVersion.value > 1) {
-    findings.at('codewhale.manifest.schema-version', `unsupported schema_version ${m.schemaVersion.value}; maximum is 1`, m.schemaVersion.at);
+    findings.at(
+      'codewhale.manifest.schema-version',
+      `unsupported schema_version ${m.schemaVersion.value}; maximum is 1`,
+      m.schemaVersion.at,
+    );
   }
   if (!NAME_RULES[m.nameRule](m.name.value)) {
     const slug = slugForName(m.name.value);
-    const fix = NAME_RULES[m.nameRule](slug) ? findings.replaceFix(`Rename the plugin to \`${slug}\``, m.name.at, JSON.stringify(slug)) : undefined;
-    findings.at('codewhale.manifest.name', NAME_RULE_MESSAGES[m.nameRule](m.name.value), m.name.at, fix ? { fix } : undefined);
+    const fix = NAME_RULES[m.nameRule](slug)
+      ? findings.replaceFix(`Rename the plugin to \`${slug}\``, m.name.at, JSON.stringify(slug))
+      : undefined;
+    findings.at(
+      'codewhale.manifest.name',
+      NAME_RULE_MESSAGES[m.nameRule](m.name.value),
+      m.name.at,
+      fix ? { fix } : undefined,
+    );
   }
   if (!(m.label === 'plugin.toml' && m.schemaVersion.value === 0 && version === '0.0.0')) {
     const v = semverProblem(version);
@@ -104,20 +133,35 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
       const r = urlHost(s.url.value);
       if (r.ok && !declared.has(r.host) && !named.has(r.host)) {
         named.add(r.host);
-        related.push({ file: s.url.at.file, range: findings.rangeOf(s.url.at), message: `Missing host \`${r.host}\`: MCP server \`${s.id}\` connects to it, so network_hosts must list it.` });
+        related.push({
+          file: s.url.at.file,
+          range: findings.rangeOf(s.url.at),
+          message: `Missing host \`${r.host}\`: MCP server \`${s.id}\` connects to it, so network_hosts must list it.`,
+        });
       }
     }
     for (const h of m.networkHosts) {
       const r = normalizeDeclaredHost(h.value);
-      if (r.ok && !endpoints.has(r.host)) related.push({ file: h.at.file, range: findings.rangeOf(h.at), message: `Extra host \`${r.host}\`: no remote MCP server connects to it, so network_hosts must not list it.` });
+      if (r.ok && !endpoints.has(r.host))
+        related.push({
+          file: h.at.file,
+          range: findings.rangeOf(h.at),
+          message: `Extra host \`${r.host}\`: no remote MCP server connects to it, so network_hosts must not list it.`,
+        });
     }
-    findings.at('codewhale.capabilities.network-hosts-mismatch', 'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints', at, { related, ...(fix ? { fix } : {}) });
+    findings.at(
+      'codewhale.capabilities.network-hosts-mismatch',
+      'capabilities.network_hosts must exactly match the normalized host set of all remote MCP endpoints',
+      at,
+      { related, ...(fix ? { fix } : {}) },
+    );
   }
 
   if (m.when?.os) {
     uniqueTexts('OS', m.when.os, 32, findings);
     for (const os of m.when.os) {
-      if (!OS_NAMES.includes(asciiLower(os.value))) findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
+      if (!OS_NAMES.includes(asciiLower(os.value)))
+        findings.at('codewhale.when.os', `unsupported OS selector \`${os.value}\``, os.at);
     }
   }
   if (m.when?.binaries) {
@@ -137,11 +181,13 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
       findings.at('codewhale.component.path', 'component table must declare `path` or `paths`', spec.at);
       continue;
     }
-    if (spec.paths.length > 64) findings.at('codewhale.component.path', `component declares ${spec.paths.length} paths; maximum is 64`, spec.at);
+    if (spec.paths.length > 64)
+      findings.at('codewhale.component.path', `component declares ${spec.paths.length} paths; maximum is 64`, spec.at);
     const seen = new Set<string>();
     const targets: string[] = [];
     for (const p of spec.paths) {
-      if (seen.has(p.value)) findings.at('codewhale.component.path', `component path \`${p.value}\` is declared more than once`, p.at);
+      if (seen.has(p.value))
+        findings.at('codewhale.component.path', `component path \`${p.value}\` is declared more than once`, p.at);
       seen.add(p.value);
       const r = resolveContainedPath(root, p.value, kind, tree);
       if (r.ok) targets.push(r.absolute);
@@ -151,16 +197,29 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
 
   if (m.mcpServers.length > 64) {
-    findings.at('codewhale.mcp.too-many', `manifest declares ${m.mcpServers.length} MCP servers; maximum is 64`, (m.mcpServers[64] ?? m.mcpServers[0])?.at ?? { file: m.file, path: [] });
+    findings.at(
+      'codewhale.mcp.too-many',
+      `manifest declares ${m.mcpServers.length} MCP servers; maximum is 64`,
+      (m.mcpServers[64] ?? m.mcpServers[0])?.at ?? { file: m.file, path: [] },
+    );
   }
   for (const s of m.mcpServers) validateMcpServer(root, s, findings, tree, badUrls.has(s.id));
 
-  return { componentTargets, networkHosts: [...new Set([...m.networkHosts.map((h) => asciiLower(h.value)), ...endpoints])].sort(byteOrder), version };
+  return {
+    componentTargets,
+    networkHosts: [...new Set([...m.networkHosts.map((h) => asciiLower(h.value)), ...endpoints])].sort(byteOrder),
+    version,
+  };
 }
 
 /** `validate_unique_texts(field, values, max)` (codewhale.md §4.4 step 6). */
 function uniqueTexts(field: string, values: readonly Located<string>[], max: number, findings: Findings): void {
-  if (values.length > 64) findings.at('codewhale.manifest.list', `too many ${field} values; maximum is 64`, (values[64] as Located<string>).at);
+  if (values.length > 64)
+    findings.at(
+      'codewhale.manifest.list',
+      `too many ${field} values; maximum is 64`,
+      (values[64] as Located<string>).at,
+    );
   const seen = new Set<string>();
   for (const [i, v] of values.entries()) {
     const p = textProblem(field, v.value, max);
@@ -168,7 +227,12 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
     const key = asciiLower(v.value);
     if (seen.has(key)) {
       const fix = removeDuplicateFix(findings, values[i - 1], v);
-      findings.at('codewhale.manifest.list', `duplicate ${field} value \`${v.value}\``, v.at, fix ? { fix } : undefined);
+      findings.at(
+        'codewhale.manifest.list',
+        `duplicate ${field} value \`${v.value}\``,
+        v.at,
+        fix ? { fix } : undefined,
+      );
     }
     seen.add(key);
   }
@@ -179,13 +243,20 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
  * The edit runs from the end of the value before it to the end of the repeat, so the
  * separating comma goes too and the list stays well-formed in TOML and JSON alike.
  */
-function removeDuplicateFix(findings: Findings, previous: Located<string> | undefined, repeat: Located<string>): Fix | undefined {
+function removeDuplicateFix(
+  findings: Findings,
+  previous: Located<string> | undefined,
+  repeat: Located<string>,
+): Fix | undefined {
   const doc = findings.document(repeat.at.file);
   if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
   const end = doc.valueSpan(previous.at.path)[1];
   const until = doc.valueSpan(repeat.at.path)[1];
   if (until <= end) return undefined;
-  return { title: `Remove the repeated value \`${repeat.value}\``, edits: [{ file: repeat.at.file, range: new LineMap(doc.text).range(end, until - end), newText: '' }] };
+  return {
+    title: `Remove the repeated value \`${repeat.value}\``,
+    edits: [{ file: repeat.at.file, range: new LineMap(doc.text).range(end, until - end), newText: '' }],
+  };
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -11,14 +11,27 @@ import { isMapping } from './yamlDocument';
 /** `kind: skill` capability manifests as children of their provider adapter (eva.md §2.6). */
 
 /** A `kind: skill` capability manifest bound to its provider adapter (§2.6). */
-export function bindingItem(entry: ManifestEntry, adapters: ManifestEntry[], byEntry: Map<ManifestEntry, EvaItem>, project: EvaProject, runtime: EvaRuntime): EvaItem | undefined {
+export function bindingItem(
+  entry: ManifestEntry,
+  adapters: ManifestEntry[],
+  byEntry: Map<ManifestEntry, EvaItem>,
+  project: EvaProject,
+  runtime: EvaRuntime,
+): EvaItem | undefined {
   const value = entry.doc && isMapping(entry.doc.value) ? entry.doc.value : undefined;
   const providerField = typeof value?.['default_provider'] === 'string' ? 'default_provider' : 'provider';
   const providerId = typeof value?.[providerField] === 'string' ? (value[providerField] as string) : null;
   const provider = providerId === null ? undefined : adapters.find((a) => a.id === providerId && !a.shadow);
   const providerItem = provider ? byEntry.get(provider) : undefined;
   if (provider && !providerItem) {
-    entry.diagnostics.push(evaDiagnostic(entry.abs, entry.doc?.fieldRange([providerField]), 'eva.capability.skill-provider-not-skill', 'kind: skill capability names a provider that is not a skill adapter'));
+    entry.diagnostics.push(
+      evaDiagnostic(
+        entry.abs,
+        entry.doc?.fieldRange([providerField]),
+        'eva.capability.skill-provider-not-skill',
+        'kind: skill capability names a provider that is not a skill adapter',
+      ),
+    );
     return undefined;
   }
   const capability = typeof value?.['capability'] === 'string' ? (value['capability'] as string) : '';
@@ -29,7 +42,11 @@ export function bindingItem(entry: ManifestEntry, adapters: ManifestEntry[], byE
   else if (entry.shadow) [decision, reasons] = ['shadowed', ['duplicate_id_shadowed']];
   else if (value?.['enabled'] === false) [decision, reasons] = ['disabled', ['disabled_by_manifest']];
   else if (!isWorkflowCapability(capability)) [decision, reasons] = ['display_only', ['capability_unknown']];
-  else if (providerItem?.decision === 'registered') [decision, reasons] = ['registered', [providerItem.reasons[0] === 'registered' ? 'registered' : 'loaded_unreviewed']];
+  else if (providerItem?.decision === 'registered')
+    [decision, reasons] = [
+      'registered',
+      [providerItem.reasons[0] === 'registered' ? 'registered' : 'loaded_unreviewed'],
+    ];
   else [decision, reasons] = ['disabled', ['bundle_inactive']];
   const id = entry.id ?? entry.rel;
   const evaReasons = reasons.filter((r): r is EvaReason => r !== 'loaded_unreviewed');
@@ -68,7 +85,10 @@ export function bindingItem(entry: ManifestEntry, adapters: ManifestEntry[], byE
         script: null,
         runtimeGate: providerItem?.detail.eva.runtimeGate ?? null,
         assumedRuntime: runtime,
-        schemas: { input: value?.['input_schema'] ? 'inline' : 'absent', output: value?.['output_schema'] ? 'inline' : 'absent' },
+        schemas: {
+          input: value?.['input_schema'] ? 'inline' : 'absent',
+          output: value?.['output_schema'] ? 'inline' : 'absent',
+        },
         requestedPermissions: {},
         effectivePermissions: {},
         capabilities: capability ? [capability] : [],

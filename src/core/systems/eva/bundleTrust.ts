@@ -15,9 +15,22 @@ import type { EvaItemReason, EvaReason, EvaTrustReason } from './vocabulary';
 /** Skillgate's trust gate on Eva bundles (eva.md §4.6, §6): covered files, capability pairs, trust status. */
 
 /** Skillgate's trust gate after Eva's own decision (§4.6). */
-export function withTrust(evaDecision: Decision, evaReasons: readonly EvaReason[], status: TrustStatus | null, available: boolean): { decision: Decision; reasons: EvaItemReason[] } {
+export function withTrust(
+  evaDecision: Decision,
+  evaReasons: readonly EvaReason[],
+  status: TrustStatus | null,
+  available: boolean,
+): { decision: Decision; reasons: EvaItemReason[] } {
   if (status === null) return { decision: evaDecision, reasons: [...evaReasons] };
-  const gate: EvaTrustReason | null = !available ? 'trust_store_unavailable' : status === 'trusted' ? null : status === 'content-changed' ? 'content_changed' : status === 'capabilities-changed' ? 'capabilities_changed' : 'not_reviewed';
+  const gate: EvaTrustReason | null = !available
+    ? 'trust_store_unavailable'
+    : status === 'trusted'
+      ? null
+      : status === 'content-changed'
+        ? 'content_changed'
+        : status === 'capabilities-changed'
+          ? 'capabilities_changed'
+          : 'not_reviewed';
   if (gate === null) return { decision: evaDecision, reasons: [...evaReasons] };
   if (evaDecision === 'registered') return { decision: 'registered', reasons: ['loaded_unreviewed', gate] };
   return { decision: evaDecision, reasons: [...evaReasons, gate] };
@@ -35,7 +48,12 @@ export function gateItems(items: readonly EvaItem[], trust: TrustView, workspace
     const key = item.detail.bundleKey;
     if (item.trust === null || key === undefined) return item;
     const status = evaTrustStatus(trust, key, item.contentHash, item.capabilityHash);
-    const { decision, reasons } = withTrust(item.detail.eva.evaDecision, item.detail.eva.evaReasons, status, trust.available);
+    const { decision, reasons } = withTrust(
+      item.detail.eva.evaDecision,
+      item.detail.eva.evaReasons,
+      status,
+      trust.available,
+    );
     if (!workspaceTrusted && (status !== 'trusted' || !trust.available)) reasons.push('workspace_untrusted');
     const next = { ...item, decision, reasons, trust: status };
     gated.set(item.id, next);
@@ -49,7 +67,12 @@ export function gateItems(items: readonly EvaItem[], trust: TrustView, workspace
 }
 
 /** An Eva unit's trust status: the shared derivation (decisions/gates.ts), never a copy of it. */
-export function evaTrustStatus(trust: TrustView, key: string, contentHash: string | null, capabilityHash: string | null): TrustStatus {
+export function evaTrustStatus(
+  trust: TrustView,
+  key: string,
+  contentHash: string | null,
+  capabilityHash: string | null,
+): TrustStatus {
   if (!trust.available || contentHash === null || capabilityHash === null) return 'not-reviewed';
   return statusOf(trust.lookup(key)?.trust ?? null, contentHash, capabilityHash);
 }
@@ -65,8 +88,11 @@ export function coveredFiles(
 ): { ok: true; files: CoveredFile[] } | { ok: false; symlink: boolean; message: string } {
   const files: CoveredFile[] = [];
   if (!contract || !decided) return { ok: true, files };
-  const named = (p: { resolved: string | null; allowed: boolean; display: string } | null): { ok: false; symlink: boolean; message: string } | undefined => {
-    if (p && !p.allowed) return { ok: false, symlink: false, message: `covered path is outside the allowed roots: ${p.display}` };
+  const named = (
+    p: { resolved: string | null; allowed: boolean; display: string } | null,
+  ): { ok: false; symlink: boolean; message: string } | undefined => {
+    if (p && !p.allowed)
+      return { ok: false, symlink: false, message: `covered path is outside the allowed roots: ${p.display}` };
     return undefined;
   };
   if (kind === 'skill-adapter') {
@@ -78,27 +104,43 @@ export function coveredFiles(
       if (path.basename(target) === 'SKILL.md' && lstatEntry(path.dirname(target)).type === 'directory') {
         // The folder is walked by its lexical path: its real path must stay inside the allowed roots too.
         const realDir = canonicalPath(path.dirname(target));
-        if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir))) return { ok: false, symlink: true, message: 'the skill folder resolves outside the allowed roots through a symbolic link' };
+        if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir)))
+          return {
+            ok: false,
+            symlink: true,
+            message: 'the skill folder resolves outside the allowed roots through a symbolic link',
+          };
         if (lstatEntry(target).type === 'missing') addName(files, target, root, home);
         const dir = coverDirectory(path.dirname(target), root, home);
         if (!dir.ok) return dir;
         files.push(...dir.files);
       } else {
-        if (lstatEntry(target).type === 'symlink') return { ok: false, symlink: true, message: 'a file covered by this skill is a symbolic link; it cannot be reviewed' };
+        if (lstatEntry(target).type === 'symlink')
+          return {
+            ok: false,
+            symlink: true,
+            message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+          };
         addName(files, target, root, home);
       }
     }
     const command = contract.runnerCommand ?? contract.topCommand;
     if (command && /[/\\]/.test(command) && !path.isAbsolute(command)) {
       const abs = path.resolve(root, command);
-      if (lstatEntry(abs).type === 'file' && coveredName(abs, root, home)?.domain === 'eva-project-file') addName(files, abs, root, home);
+      if (lstatEntry(abs).type === 'file' && coveredName(abs, root, home)?.domain === 'eva-project-file')
+        addName(files, abs, root, home);
     }
   } else {
     for (const p of [decided.script, ...decided.schemaFiles]) {
       const refused = named(p);
       if (refused) return refused;
       if (p?.resolved) {
-        if (lstatEntry(p.resolved).type === 'symlink') return { ok: false, symlink: true, message: 'a file covered by this skill is a symbolic link; it cannot be reviewed' };
+        if (lstatEntry(p.resolved).type === 'symlink')
+          return {
+            ok: false,
+            symlink: true,
+            message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+          };
         addName(files, p.resolved, root, home);
       }
     }
@@ -112,21 +154,29 @@ export function addName(files: CoveredFile[], abs: string, root: string, home: s
 }
 
 /** §6.3: the capability pairs (what a review approves besides bytes). */
-export function capabilityPairs(kind: 'skill-adapter' | 'lua-skill', entry: ManifestEntry, k: SkillContract | null): Map<string, string> {
+export function capabilityPairs(
+  kind: 'skill-adapter' | 'lua-skill',
+  entry: ManifestEntry,
+  k: SkillContract | null,
+): Map<string, string> {
   const pairs = new Map<string, string>([
     ['kind', kind],
     ['id', k?.id ?? entry.id ?? ''],
   ]);
   if (!k) return pairs;
   const gate = k.runtimeGate;
-  const set = (key: string, v: string | boolean | null | readonly string[]) => pairs.set(key, v === null ? '' : typeof v === 'boolean' ? String(v) : typeof v === 'string' ? v : joinSet(v));
+  const set = (key: string, v: string | boolean | null | readonly string[]) =>
+    pairs.set(key, v === null ? '' : typeof v === 'boolean' ? String(v) : typeof v === 'string' ? v : joinSet(v));
   set('eva_kind', k.kind);
   set('skill_id', k.skillId);
   set('skill_source', k.skillSource);
   set('entry_type', k.entryType);
   set('runner_command', k.runnerCommand ?? k.topCommand);
   set('transport', k.transport);
-  set('capabilities', k.capabilities.map((c) => c.name));
+  set(
+    'capabilities',
+    k.capabilities.map((c) => c.name),
+  );
   set('gate_modes', gate ? gate.allowedModes : []);
   set('gate_disallow_team_worker', gate ? gate.disallowTeamWorker : false);
   set('gate_requires_interactive_user', gate ? gate.requiresInteractiveUser : false);

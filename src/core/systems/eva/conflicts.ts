@@ -18,14 +18,25 @@ export const CONFLICT_TYPES: Record<string, string> = {
 };
 
 export function withConflicts(item: EvaItem, diagnostics: readonly Diagnostic[]): EvaItem {
-  const conflicts = [...new Set(diagnostics.filter((d) => d.itemId === item.id && CONFLICT_TYPES[d.code]).map((d) => CONFLICT_TYPES[d.code] as string))];
+  const conflicts = [
+    ...new Set(
+      diagnostics
+        .filter((d) => d.itemId === item.id && CONFLICT_TYPES[d.code])
+        .map((d) => CONFLICT_TYPES[d.code] as string),
+    ),
+  ];
   if (item.shadowedBy === null && conflicts.length === 0) return item;
   if (item.reasons.includes('duplicate_id_shadowed') && !conflicts.length) conflicts.push('duplicate_id');
   return { ...item, detail: { ...item.detail, eva: { ...item.detail.eva, conflicts } } };
 }
 
 /** §4.3 rules 1–2: the first manifest in path order with an id wins; later ones are shadowed. */
-export function resolveIds(entries: ManifestEntry[], code: 'eva.conflict.duplicate-adapter-id' | 'eva.conflict.duplicate-capability-id', message: string, root: string): void {
+export function resolveIds(
+  entries: ManifestEntry[],
+  code: 'eva.conflict.duplicate-adapter-id' | 'eva.conflict.duplicate-capability-id',
+  message: string,
+  root: string,
+): void {
   const first = new Map<string, ManifestEntry>();
   for (const e of entries) {
     if (e.id === null) continue;
@@ -36,7 +47,14 @@ export function resolveIds(entries: ManifestEntry[], code: 'eva.conflict.duplica
     }
     e.shadow = { by: winner };
     e.shipped = true;
-    e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(['id']), code, `${message}: ${e.id} (${portableRelative(root, winner.abs)}, ${portableRelative(root, e.abs)})`));
+    e.diagnostics.push(
+      evaDiagnostic(
+        e.abs,
+        e.doc?.fieldRange(['id']),
+        code,
+        `${message}: ${e.id} (${portableRelative(root, winner.abs)}, ${portableRelative(root, e.abs)})`,
+      ),
+    );
   }
 }
 
@@ -46,7 +64,14 @@ export function crossNamespace(adapters: ManifestEntry[], capabilities: Manifest
   const shared = new Set(capabilities.map((e) => e.id).filter((id): id is string => id !== null && adapterIds.has(id)));
   for (const e of [...adapters, ...capabilities]) {
     if (e.id === null || !shared.has(e.id)) continue;
-    e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(['id']), 'eva.conflict.cross-namespace-id', `the id ${e.id} is used by both an adapter and a capability manifest`));
+    e.diagnostics.push(
+      evaDiagnostic(
+        e.abs,
+        e.doc?.fieldRange(['id']),
+        'eva.conflict.cross-namespace-id',
+        `the id ${e.id} is used by both an adapter and a capability manifest`,
+      ),
+    );
   }
 }
 
@@ -58,12 +83,23 @@ export function providersExist(capabilities: ManifestEntry[], adapters: Manifest
     const v = e.doc.value;
     const fields: (string | number)[][] = [];
     for (const key of ['default_provider', 'provider']) if (typeof v[key] === 'string') fields.push([key]);
-    const perms = isMapping(v['permissions']) && isMapping(v['permissions']['adapters']) ? v['permissions']['adapters']['providers'] : undefined;
-    if (Array.isArray(perms)) perms.forEach((p, i) => typeof p === 'string' && fields.push(['permissions', 'adapters', 'providers', i]));
+    const perms =
+      isMapping(v['permissions']) && isMapping(v['permissions']['adapters'])
+        ? v['permissions']['adapters']['providers']
+        : undefined;
+    if (Array.isArray(perms))
+      perms.forEach((p, i) => typeof p === 'string' && fields.push(['permissions', 'adapters', 'providers', i]));
     for (const f of fields) {
       const name = f.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k as string], v) as string;
       if (ids.has(name)) continue;
-      e.diagnostics.push(evaDiagnostic(e.abs, e.doc.fieldRange(f), 'eva.capability.provider-missing', 'Capability provider Adapter does not exist'));
+      e.diagnostics.push(
+        evaDiagnostic(
+          e.abs,
+          e.doc.fieldRange(f),
+          'eva.capability.provider-missing',
+          'Capability provider Adapter does not exist',
+        ),
+      );
       e.shipped = true;
       break;
     }
@@ -76,26 +112,43 @@ export function multipleProviders(entries: ManifestEntry[], contracts: Map<Manif
   for (const e of entries) {
     const k = contracts.get(e);
     if (!k) continue;
-    for (const cap of new Set(k.capabilities.map((c) => c.name))) byCapability.set(cap, [...(byCapability.get(cap) ?? []), e]);
+    for (const cap of new Set(k.capabilities.map((c) => c.name)))
+      byCapability.set(cap, [...(byCapability.get(cap) ?? []), e]);
   }
   const told = new Set<ManifestEntry>();
   const tell = (providers: ManifestEntry[], what: string, fieldOf: (k: SkillContract) => (string | number)[]) => {
-    const enabled = providers.map((e) => contracts.get(e) as SkillContract).filter((k) => k.enabled).map((k) => k.id).sort(byteOrder);
+    const enabled = providers
+      .map((e) => contracts.get(e) as SkillContract)
+      .filter((k) => k.enabled)
+      .map((k) => k.id)
+      .sort(byteOrder);
     const route = enabled[0] ?? 'no enabled adapter';
     for (const e of providers) {
       if (told.has(e)) continue;
       told.add(e);
-      e.diagnostics.push(evaDiagnostic(e.abs, e.doc?.fieldRange(fieldOf(contracts.get(e) as SkillContract)), 'eva.conflict.multiple-providers', `${what} has several providers; Eva-CLI routes to ${route} (lexically first enabled adapter id)`));
+      e.diagnostics.push(
+        evaDiagnostic(
+          e.abs,
+          e.doc?.fieldRange(fieldOf(contracts.get(e) as SkillContract)),
+          'eva.conflict.multiple-providers',
+          `${what} has several providers; Eva-CLI routes to ${route} (lexically first enabled adapter id)`,
+        ),
+      );
     }
   };
   for (const [cap, providers] of byCapability) {
-    if (providers.length >= 2) tell(providers, cap, (k) => [...(k.capabilities.find((c) => c.name === cap)?.field ?? ['capabilities'])]);
+    if (providers.length >= 2)
+      tell(providers, cap, (k) => [...(k.capabilities.find((c) => c.name === cap)?.field ?? ['capabilities'])]);
   }
   // Adapters wrapping the same skill without sharing a capability are told once too.
   const bySkill = new Map<string, ManifestEntry[]>();
   for (const e of entries) {
     const k = contracts.get(e);
-    if (k?.skillId) bySkill.set(`${k.skillSource ?? ''}\0${k.skillId}`, [...(bySkill.get(`${k.skillSource ?? ''}\0${k.skillId}`) ?? []), e]);
+    if (k?.skillId)
+      bySkill.set(`${k.skillSource ?? ''}\0${k.skillId}`, [
+        ...(bySkill.get(`${k.skillSource ?? ''}\0${k.skillId}`) ?? []),
+        e,
+      ]);
   }
   for (const providers of bySkill.values()) {
     const k = contracts.get(providers[0] as ManifestEntry) as SkillContract;

@@ -15,7 +15,8 @@ import { isMapping, yamlTypeName, type YamlDocument } from './yamlDocument';
  */
 
 /** A schema reference: inline, or a file path (lua_skill). */
-export type SchemaRef = { readonly inline: Record<string, unknown> } | { readonly file: string; readonly field: string };
+export type SchemaRef =
+  { readonly inline: Record<string, unknown> } | { readonly file: string; readonly field: string };
 
 export interface EvaPermissions {
   readonly readWorkspace: boolean;
@@ -66,7 +67,17 @@ export interface ContractResult {
   readonly diagnostics: Diagnostic[];
 }
 
-const NO_PERMISSIONS: EvaPermissions = { readWorkspace: false, writeWorkspace: false, network: false, shell: false, env: [], fsRead: [], fsWrite: [], adapterCapabilities: [], adapterProviders: [] };
+const NO_PERMISSIONS: EvaPermissions = {
+  readWorkspace: false,
+  writeWorkspace: false,
+  network: false,
+  shell: false,
+  env: [],
+  fsRead: [],
+  fsWrite: [],
+  adapterCapabilities: [],
+  adapterProviders: [],
+};
 
 class Checker {
   readonly diagnostics: Diagnostic[] = [];
@@ -101,7 +112,8 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
   const path = e.code === 'eva.schema.required' ? [...e.path, lastKey(e.field)] : e.path;
   c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
   const fix = booleanFix(c.doc, e.path, e.message);
-  if (fix) c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
+  if (fix)
+    c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
   const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
   const value = c.doc.value;
   if (e.path[0] !== discriminator && properties && isMapping(value) && value[discriminator] !== undefined) {
@@ -117,12 +129,22 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
  */
 function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | undefined {
   if (!message.startsWith('schema type mismatch: expected boolean, got string')) return undefined;
-  const v = path.reduce<unknown>((o, k) => (isMapping(o) || Array.isArray(o) ? (o as Record<string, unknown>)[k as string] : undefined), doc.value);
+  const v = path.reduce<unknown>(
+    (o, k) => (isMapping(o) || Array.isArray(o) ? (o as Record<string, unknown>)[k as string] : undefined),
+    doc.value,
+  );
   if (typeof v !== 'string') return undefined;
   const word = v.trim().toLowerCase();
-  const meant = ['yes', 'y', 'on', 'true'].includes(word) ? 'true' : ['no', 'n', 'off', 'false'].includes(word) ? 'false' : undefined;
+  const meant = ['yes', 'y', 'on', 'true'].includes(word)
+    ? 'true'
+    : ['no', 'n', 'off', 'false'].includes(word)
+      ? 'false'
+      : undefined;
   if (!meant) return undefined;
-  return { title: `Write ${meant} (a YAML 1.2 boolean)`, edits: [{ file: doc.file, range: doc.valueRange(path), newText: meant }] };
+  return {
+    title: `Write ${meant} (a YAML 1.2 boolean)`,
+    edits: [{ file: doc.file, range: doc.valueRange(path), newText: meant }],
+  };
 }
 
 function lastKey(field: string): string {
@@ -134,14 +156,14 @@ function loaderIdentity(c: Checker, value: Record<string, unknown>, nameRequired
   const id = value['id'];
   if (typeof id === 'string') {
     const e = identifierError(id);
-    if (e) return c.error('eva.id.invalid', e, ['id'], true), false;
+    if (e) return (c.error('eva.id.invalid', e, ['id'], true), false);
   }
   for (const key of ['name', 'version']) {
     const v = value[key];
     if (v === undefined && !nameRequired) continue;
     if (typeof v === 'string') {
       const e = textFieldError(v);
-      if (e) return c.error('eva.field.empty', e, [key], true), false;
+      if (e) return (c.error('eva.field.empty', e, [key], true), false);
     }
   }
   return true;
@@ -161,7 +183,7 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
   if (Array.isArray(caps)) {
     for (let i = 0; i < caps.length; i++) {
       const e = capabilityNameError(caps[i] as string);
-      if (e) return c.error('eva.capability.name-invalid', e, ['capabilities', i], true), false;
+      if (e) return (c.error('eva.capability.name-invalid', e, ['capabilities', i], true), false);
     }
   }
   return true;
@@ -171,7 +193,8 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
 export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value as Record<string, unknown>;
-  if (!schemaStage(c, schema, 'transport') || !adapterLoader(c, value)) return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+  if (!schemaStage(c, schema, 'transport') || !adapterLoader(c, value))
+    return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 
   const skill = value['skill'];
   if (!isMapping(skill)) {
@@ -179,14 +202,29 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
   }
   const skillId = skill['id'];
-  if (typeof skillId !== 'string' || skillId.trim() === '') c.error('eva.skill.id-missing', 'Skill adapter is missing skill.id', ['skill'], false);
+  if (typeof skillId !== 'string' || skillId.trim() === '')
+    c.error('eva.skill.id-missing', 'Skill adapter is missing skill.id', ['skill'], false);
   const kind = skill['kind'];
   let skillKind: EvaSkillKind = 'workflow_skill';
-  if (typeof kind !== 'string') c.error('eva.skill.kind-missing', 'skill.kind is required for transport: skill', ['skill'], false);
-  else if (kind !== 'workflow_skill' && kind !== 'runtime_worker') c.error('eva.skill.kind-invalid', 'Skill adapter kind is not invokable (expected workflow_skill or runtime_worker)', ['skill', 'kind'], false);
+  if (typeof kind !== 'string')
+    c.error('eva.skill.kind-missing', 'skill.kind is required for transport: skill', ['skill'], false);
+  else if (kind !== 'workflow_skill' && kind !== 'runtime_worker')
+    c.error(
+      'eva.skill.kind-invalid',
+      'Skill adapter kind is not invokable (expected workflow_skill or runtime_worker)',
+      ['skill', 'kind'],
+      false,
+    );
   else skillKind = kind;
-  const gate = readGate(c, skill, ['skill', 'runtime_gate'], 'skill.runtime_gate is required for transport: skill', ['skill']);
-  if (gate?.form === 'mapping') c.note('eva.compat.gate-mapping', 'current Eva-CLI invokes skill adapters only with a string runtime gate equal to normal', ['skill', 'runtime_gate']);
+  const gate = readGate(c, skill, ['skill', 'runtime_gate'], 'skill.runtime_gate is required for transport: skill', [
+    'skill',
+  ]);
+  if (gate?.form === 'mapping')
+    c.note(
+      'eva.compat.gate-mapping',
+      'current Eva-CLI invokes skill adapters only with a string runtime gate equal to normal',
+      ['skill', 'runtime_gate'],
+    );
   const inputSchema = inlineSchema(c, skill, 'input_schema', true);
   const outputSchema = inlineSchema(c, skill, 'output_schema', false);
   const skillPath = pathField(c, skill['path'], ['skill', 'path']);
@@ -220,7 +258,12 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     limits: numbers(value['limits']),
     allowUnknownCapability: value['allow_unknown_capability'] === true || skill['allow_unknown_capability'] === true,
   };
-  if (value['allow_unknown_capability'] !== undefined) c.note('eva.capability.allow-unknown-ignored', 'allow_unknown_capability is not honoured without a policy that allows it', ['allow_unknown_capability']);
+  if (value['allow_unknown_capability'] !== undefined)
+    c.note(
+      'eva.capability.allow-unknown-ignored',
+      'allow_unknown_capability is not honoured without a policy that allows it',
+      ['allow_unknown_capability'],
+    );
   return { invalid: c.invalid, shippedError: c.shipped, contract, diagnostics: c.diagnostics };
 }
 
@@ -240,7 +283,11 @@ export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): Con
 export function checkLuaSkill(doc: YamlDocument): ContractResult {
   const c = new Checker(doc);
   // The shipped loader refuses the kind outright (§2.8): the project would not load.
-  c.note('eva.compat.lua-skill', 'current Eva-CLI does not know capability kind lua_skill (unsupported capability kind); this manifest follows the skill design', ['kind']);
+  c.note(
+    'eva.compat.lua-skill',
+    'current Eva-CLI does not know capability kind lua_skill (unsupported capability kind); this manifest follows the skill design',
+    ['kind'],
+  );
   c.shipped = true;
   const value = doc.value as Record<string, unknown>;
   const typed = (key: string, want: 'string' | 'boolean' | 'object', required: boolean): boolean => {
@@ -249,7 +296,11 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
       if (required) c.error('eva.schema.required', `required field is missing: $.${key}`, [key], true);
       return false;
     }
-    if (yamlTypeName(v) !== want) return c.error('eva.schema.type', `schema type mismatch: expected ${want}, got ${yamlTypeName(v)}`, [key], true), false;
+    if (yamlTypeName(v) !== want)
+      return (
+        c.error('eva.schema.type', `schema type mismatch: expected ${want}, got ${yamlTypeName(v)}`, [key], true),
+        false
+      );
     return true;
   };
   typed('id', 'string', true);
@@ -263,12 +314,24 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   const declared: { name: string; field: DocPath }[] = [];
   const list = value['capabilities'];
   if (list !== undefined) {
-    if (!Array.isArray(list)) c.error('eva.schema.type', `schema type mismatch: expected array, got ${yamlTypeName(list)}`, ['capabilities'], true);
+    if (!Array.isArray(list))
+      c.error(
+        'eva.schema.type',
+        `schema type mismatch: expected array, got ${yamlTypeName(list)}`,
+        ['capabilities'],
+        true,
+      );
     else declared.push(...stringList(list, ['capabilities'], c));
   }
   const single = value['capability'];
   if (single !== undefined) {
-    if (typeof single !== 'string') c.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(single)}`, ['capability'], true);
+    if (typeof single !== 'string')
+      c.error(
+        'eva.schema.type',
+        `schema type mismatch: expected string, got ${yamlTypeName(single)}`,
+        ['capability'],
+        true,
+      );
     else declared.push({ name: single, field: ['capability'] });
   }
   const seen = new Set<string>();
@@ -281,7 +344,8 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   const lua = hasLua ? (value['lua'] as Record<string, unknown>) : undefined;
   let script: SkillContract['script'] = null;
   if (lua) {
-    if (lua['script'] === undefined) c.error('eva.schema.required', 'required field is missing: $.lua.script', ['lua', 'script'], true);
+    if (lua['script'] === undefined)
+      c.error('eva.schema.required', 'required field is missing: $.lua.script', ['lua', 'script'], true);
     else script = pathField(c, lua['script'], ['lua', 'script']);
   }
   const gate = readGate(c, value, ['runtime_gate'], 'runtime_gate is required for lua_skill', []);
@@ -320,14 +384,28 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
 }
 
 /** A runtime gate in either form (§3.4); missing or malformed gates are contract errors. */
-function readGate(c: Checker, owner: Record<string, unknown>, field: DocPath, missingMessage: string, missingAt: DocPath): RuntimeGate | null {
+function readGate(
+  c: Checker,
+  owner: Record<string, unknown>,
+  field: DocPath,
+  missingMessage: string,
+  missingAt: DocPath,
+): RuntimeGate | null {
   const key = field[field.length - 1] as string;
   const v = owner[key];
   if (v === undefined || v === null) {
     c.error('eva.skill.gate-missing', missingMessage, missingAt, false);
     return null;
   }
-  const invalid = () => (c.error('eva.skill.gate-invalid', 'runtime gate must be a mode string or a mapping with allowed_modes', field, false), null);
+  const invalid = () => (
+    c.error(
+      'eva.skill.gate-invalid',
+      'runtime gate must be a mode string or a mapping with allowed_modes',
+      field,
+      false,
+    ),
+    null
+  );
   let gate: RuntimeGate;
   if (typeof v === 'string') {
     if (v.trim() === '') return invalid();
@@ -336,28 +414,55 @@ function readGate(c: Checker, owner: Record<string, unknown>, field: DocPath, mi
     const modes = v['allowed_modes'];
     const dtw = v['disallow_team_worker'] ?? false;
     const riu = v['requires_interactive_user'] ?? false;
-    if (!Array.isArray(modes) || modes.length === 0 || !modes.every((m) => typeof m === 'string') || typeof dtw !== 'boolean' || typeof riu !== 'boolean') return invalid();
+    if (
+      !Array.isArray(modes) ||
+      modes.length === 0 ||
+      !modes.every((m) => typeof m === 'string') ||
+      typeof dtw !== 'boolean' ||
+      typeof riu !== 'boolean'
+    )
+      return invalid();
     gate = { allowedModes: modes as string[], disallowTeamWorker: dtw, requiresInteractiveUser: riu, form: 'mapping' };
   } else return invalid();
-  for (const mode of gate.allowedModes) if (!KNOWN_MODES.includes(mode)) c.note('eva.gate.unknown-mode', `unknown runtime mode ${mode}`, field);
+  for (const mode of gate.allowedModes)
+    if (!KNOWN_MODES.includes(mode)) c.note('eva.gate.unknown-mode', `unknown runtime mode ${mode}`, field);
   return gate;
 }
 
 /** An inline schema of a skill adapter: absent is C8's concern; present must be a mapping (input: of type object). */
-function inlineSchema(c: Checker, skill: Record<string, unknown>, key: 'input_schema' | 'output_schema', input: boolean): SchemaRef | null {
+function inlineSchema(
+  c: Checker,
+  skill: Record<string, unknown>,
+  key: 'input_schema' | 'output_schema',
+  input: boolean,
+): SchemaRef | null {
   const v = skill[key];
   if (v === undefined || v === null) return null;
-  if (!isMapping(v)) return c.error('eva.schema.type', `schema type mismatch: expected object, got ${yamlTypeName(v)}`, ['skill', key], false), null;
-  if (input && v['type'] !== 'object') c.error('eva.skill.schema-type', 'Skill input schema type is unsupported', ['skill', key, 'type'], false);
+  if (!isMapping(v))
+    return (
+      c.error(
+        'eva.schema.type',
+        `schema type mismatch: expected object, got ${yamlTypeName(v)}`,
+        ['skill', key],
+        false,
+      ),
+      null
+    );
+  if (input && v['type'] !== 'object')
+    c.error('eva.skill.schema-type', 'Skill input schema type is unsupported', ['skill', key, 'type'], false);
   return { inline: v };
 }
 
 /** A lua_skill schema: a project-relative file path or an inline mapping. */
-function schemaRef(c: Checker, value: Record<string, unknown>, key: 'input_schema' | 'output_schema'): SchemaRef | null {
+function schemaRef(
+  c: Checker,
+  value: Record<string, unknown>,
+  key: 'input_schema' | 'output_schema',
+): SchemaRef | null {
   const v = value[key];
   if (v === undefined || v === null) return null;
   if (typeof v === 'string') {
-    if (v.includes('\0')) return c.error('eva.schema.type', `${key} path contains a NUL byte`, [key], false), null;
+    if (v.includes('\0')) return (c.error('eva.schema.type', `${key} path contains a NUL byte`, [key], false), null);
     return { file: v, field: key };
   }
   if (isMapping(v)) return { inline: v };
@@ -367,8 +472,13 @@ function schemaRef(c: Checker, value: Record<string, unknown>, key: 'input_schem
 
 function pathField(c: Checker, v: unknown, field: DocPath): { declared: string; field: DocPath } | null {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') return c.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(v)}`, field, false), null;
-  if (v.includes('\0')) return c.error('eva.schema.type', `${fieldPath(field).slice(2)} contains a NUL byte`, field, false), null;
+  if (typeof v !== 'string')
+    return (
+      c.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(v)}`, field, false),
+      null
+    );
+  if (v.includes('\0'))
+    return (c.error('eva.schema.type', `${fieldPath(field).slice(2)} contains a NUL byte`, field, false), null);
   return { declared: v, field };
 }
 
@@ -376,7 +486,16 @@ function pathField(c: Checker, v: unknown, field: DocPath): { declared: string; 
 function permissionFlag(c: Checker, table: Record<string, unknown>, key: string): boolean {
   const b = table[key];
   if (b === undefined) return false;
-  if (typeof b !== 'boolean') return c.error('eva.schema.type', `schema type mismatch: expected boolean, got ${yamlTypeName(b)}`, ['permissions', key], false), false;
+  if (typeof b !== 'boolean')
+    return (
+      c.error(
+        'eva.schema.type',
+        `schema type mismatch: expected boolean, got ${yamlTypeName(b)}`,
+        ['permissions', key],
+        false,
+      ),
+      false
+    );
   return b;
 }
 
@@ -424,7 +543,8 @@ function stringList(v: unknown, field: DocPath, c?: Checker): { name: string; fi
   const out: { name: string; field: DocPath }[] = [];
   v.forEach((s, i) => {
     if (typeof s === 'string') out.push({ name: s, field: [...field, i] });
-    else c?.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(s)}`, [...field, i], true);
+    else
+      c?.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(s)}`, [...field, i], true);
   });
   return out;
 }

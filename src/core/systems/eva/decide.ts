@@ -45,7 +45,10 @@ export interface ProjectSkillDecision {
   readonly script: ResolvedPath | null;
   readonly schemaFiles: readonly ResolvedPath[];
   /** A schema file that exists but is not a JSON object. */
-  readonly schemaStates: { readonly input: 'inline' | 'file' | 'absent' | 'invalid'; readonly output: 'inline' | 'file' | 'absent' | 'invalid' };
+  readonly schemaStates: {
+    readonly input: 'inline' | 'file' | 'absent' | 'invalid';
+    readonly output: 'inline' | 'file' | 'absent' | 'invalid';
+  };
   readonly effectivePermissions: Record<string, EffectivePermission>;
 }
 
@@ -57,25 +60,39 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
     if (!reasons.includes(r)) reasons.push(r);
   };
   const at = (field: DocPath) => doc.fieldRange(field);
-  const note = (code: Parameters<typeof evaDiagnostic>[2], message: string, field: DocPath) => diagnostics.push(evaDiagnostic(doc.file, at(field), code, message));
+  const note = (code: Parameters<typeof evaDiagnostic>[2], message: string, field: DocPath) =>
+    diagnostics.push(evaDiagnostic(doc.file, at(field), code, message));
   if (input.invalid) add('schema_invalid');
   if (input.shadowed) add('duplicate_id_shadowed');
   const effectivePermissions = effective(k, ctx.policy);
-  const states: { input: SchemaState; output: SchemaState } = { input: stateOf(k.inputSchema), output: stateOf(k.outputSchema) };
+  const states: { input: SchemaState; output: SchemaState } = {
+    input: stateOf(k.inputSchema),
+    output: stateOf(k.outputSchema),
+  };
   if (input.invalid) return finish(reasons, k, ctx, diagnostics, null, null, [], states, effectivePermissions);
 
   // C4: Eva's own switch.
   if (!k.enabled) {
     add('disabled_by_manifest');
-    note('eva.manifest.disabled', k.kind === 'lua_skill' ? 'capability manifest is disabled' : 'adapter manifest is disabled', ['enabled']);
+    note(
+      'eva.manifest.disabled',
+      k.kind === 'lua_skill' ? 'capability manifest is disabled' : 'adapter manifest is disabled',
+      ['enabled'],
+    );
   }
 
   // C5: named paths inside their allowed roots.
   const refuse = (p: ResolvedPath, field: DocPath) => {
     add('path_not_allowed');
-    note('eva.path.not-allowed', `path is outside the allowed roots: ${p.display}${p.viaSymlink ? ' via symbolic link' : ''}`, field);
+    note(
+      'eva.path.not-allowed',
+      `path is outside the allowed roots: ${p.display}${p.viaSymlink ? ' via symbolic link' : ''}`,
+      field,
+    );
   };
-  const skillPath = k.skillPath ? resolveNamedPath(k.skillPath.declared, ctx.projectRoot, ctx.home, ctx.skillPathRoots) : null;
+  const skillPath = k.skillPath
+    ? resolveNamedPath(k.skillPath.declared, ctx.projectRoot, ctx.home, ctx.skillPathRoots)
+    : null;
   if (skillPath && k.skillPath && !skillPath.allowed) refuse(skillPath, k.skillPath.field);
   const script = k.script ? resolveNamedPath(k.script.declared, ctx.projectRoot, ctx.home, ctx.projectRoots) : null;
   if (script && k.script && !script.allowed) refuse(script, k.script.field);
@@ -89,7 +106,12 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   };
   const inputFile = schemaFile(k.inputSchema);
   const outputFile = schemaFile(k.outputSchema);
-  if (skillPath?.allowed && !skillPath.exists) note('eva.skill.path-missing', "skill.path does not exist on this machine; Eva-CLI does not read it, but its instructions cannot be reviewed", k.skillPath?.field ?? ['skill']);
+  if (skillPath?.allowed && !skillPath.exists)
+    note(
+      'eva.skill.path-missing',
+      'skill.path does not exist on this machine; Eva-CLI does not read it, but its instructions cannot be reviewed',
+      k.skillPath?.field ?? ['skill'],
+    );
 
   // C6: the Lua script exists as a regular file.
   if (script?.allowed && k.script) {
@@ -138,7 +160,10 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   const teamTarget = k.kind === 'runtime_worker' && ctx.runtime.mode !== 'normal' && admitted;
   if (k.kind === 'runtime_worker' && !teamTarget) {
     add('runtime_worker_display_only');
-    note('eva.kind.runtime-worker', 'runtime_worker skills are display-only outside their team runtime', ['skill', 'kind']);
+    note('eva.kind.runtime-worker', 'runtime_worker skills are display-only outside their team runtime', [
+      'skill',
+      'kind',
+    ]);
   }
 
   // C10: the effective policy.
@@ -149,7 +174,11 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   // C11: the gate admits the assumed runtime.
   if (k.runtimeGate && !admitted) {
     add('runtime_gate_mismatch');
-    note('eva.gate.mismatch', `runtime gate ${gateText(k.runtimeGate)} does not admit the current runtime (${runtimeText(ctx.runtime)})`, k.gateField);
+    note(
+      'eva.gate.mismatch',
+      `runtime gate ${gateText(k.runtimeGate)} does not admit the current runtime (${runtimeText(ctx.runtime)})`,
+      k.gateField,
+    );
   }
 
   // C12: capabilities are workflow.* (the skill registry, eva.md §4.4), at least one.
@@ -160,9 +189,25 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   for (const cap of k.capabilities) {
     if (isWorkflowCapability(cap.name)) continue;
     add('capability_unknown');
-    note('eva.capability.unknown', `capability ${cap.name} is not a workflow.* capability; skills expose only workflow capabilities`, cap.field);
+    note(
+      'eva.capability.unknown',
+      `capability ${cap.name} is not a workflow.* capability; skills expose only workflow capabilities`,
+      cap.field,
+    );
   }
-  const result = finish(reasons, k, ctx, diagnostics, skillPath, script, schemaFiles, states, effectivePermissions, schemaDisplayOnly, teamTarget);
+  const result = finish(
+    reasons,
+    k,
+    ctx,
+    diagnostics,
+    skillPath,
+    script,
+    schemaFiles,
+    states,
+    effectivePermissions,
+    schemaDisplayOnly,
+    teamTarget,
+  );
   return result;
 }
 
@@ -181,9 +226,28 @@ function finish(
 ): ProjectSkillDecision {
   const ordered = primaryFirst(reasons);
   const decision = decisionOf(ordered, schemaDisplayOnly);
-  const target: EvaTarget | null = decision === 'registered' ? (k.kind === 'lua_skill' ? 'CapabilityRegistry' : teamTarget ? 'TeamRuntime' : 'AdapterRegistry') : decision === 'display_only' ? 'DisplayOnly' : null;
+  const target: EvaTarget | null =
+    decision === 'registered'
+      ? k.kind === 'lua_skill'
+        ? 'CapabilityRegistry'
+        : teamTarget
+          ? 'TeamRuntime'
+          : 'AdapterRegistry'
+      : decision === 'display_only'
+        ? 'DisplayOnly'
+        : null;
   void ctx;
-  return { reasons: ordered.length ? ordered : ['registered'], decision, target, diagnostics, skillPath, script, schemaFiles, schemaStates, effectivePermissions };
+  return {
+    reasons: ordered.length ? ordered : ['registered'],
+    decision,
+    target,
+    diagnostics,
+    skillPath,
+    script,
+    schemaFiles,
+    schemaStates,
+    effectivePermissions,
+  };
 }
 
 /**
@@ -199,12 +263,17 @@ function schemaStubFix(doc: YamlDocument, k: SkillContract, side: string): Fix |
   const end = doc.valueRange(['skill']).end;
   // A block mapping's range ends after its last line break; without one (end of file), start a line.
   const newText = `${end.character === 0 ? '' : '\n'}${' '.repeat(indent)}${side}_schema: {type: object}\n`;
-  return { title: `Add an ${side}_schema stub (type: object)`, edits: [{ file: doc.file, range: { start: end, end }, newText }] };
+  return {
+    title: `Add an ${side}_schema stub (type: object)`,
+    edits: [{ file: doc.file, range: { start: end, end }, newText }],
+  };
 }
 
 /** `duplicate_id_shadowed` always leads; the rest keep check order. */
 export function primaryFirst(reasons: readonly EvaReason[]): EvaReason[] {
-  return reasons.includes('duplicate_id_shadowed') ? ['duplicate_id_shadowed', ...reasons.filter((r) => r !== 'duplicate_id_shadowed')] : [...reasons];
+  return reasons.includes('duplicate_id_shadowed')
+    ? ['duplicate_id_shadowed', ...reasons.filter((r) => r !== 'duplicate_id_shadowed')]
+    : [...reasons];
 }
 
 /** The decision the primary reason implies; `capability_missing_schema` is display-only where shown rather than refused. */
@@ -229,21 +298,60 @@ interface PolicyFailure {
 function policyChecks(k: SkillContract, ctx: DecideContext, admitted: boolean, teamTarget: boolean): PolicyFailure[] {
   const p = ctx.policy;
   const out: PolicyFailure[] = [];
-  if (p.failClosed) out.push({ code: 'eva.policy.fail-closed', message: 'adapter_policy could not be read; every Eva skill is denied until it is fixed', field: [] });
+  if (p.failClosed)
+    out.push({
+      code: 'eva.policy.fail-closed',
+      message: 'adapter_policy could not be read; every Eva skill is denied until it is fixed',
+      field: [],
+    });
   const kindField: DocPath = k.kind === 'lua_skill' ? ['kind'] : ['skill', 'kind'];
-  if (k.kind !== 'runtime_worker' && p.denyKinds.includes(k.kind)) out.push({ code: 'eva.policy.kind-denied', message: `skill kind ${k.kind} is denied by adapter_policy.skill.deny_kinds`, field: kindField });
-  for (const cap of k.capabilities) if (p.denyCapabilities.includes(cap.name)) out.push({ code: 'eva.policy.capability-denied', message: `capability ${cap.name} is globally denied`, field: cap.field });
+  if (k.kind !== 'runtime_worker' && p.denyKinds.includes(k.kind))
+    out.push({
+      code: 'eva.policy.kind-denied',
+      message: `skill kind ${k.kind} is denied by adapter_policy.skill.deny_kinds`,
+      field: kindField,
+    });
+  for (const cap of k.capabilities)
+    if (p.denyCapabilities.includes(cap.name))
+      out.push({
+        code: 'eva.policy.capability-denied',
+        message: `capability ${cap.name} is globally denied`,
+        field: cap.field,
+      });
   const writes = k.kind === 'lua_skill' ? k.permissions.fsWrite.length > 0 : k.permissions.writeWorkspace;
   if (writes && !p.defaults.writeWorkspace && !p.allowWriteWorkspace.includes(k.id)) {
-    out.push({ code: 'eva.policy.write-denied', message: `skill requests workspace write, which adapter_policy does not allow for ${k.id}`, field: k.kind === 'lua_skill' ? ['permissions', 'fs', 'write'] : ['permissions', 'write_workspace'] });
+    out.push({
+      code: 'eva.policy.write-denied',
+      message: `skill requests workspace write, which adapter_policy does not allow for ${k.id}`,
+      field: k.kind === 'lua_skill' ? ['permissions', 'fs', 'write'] : ['permissions', 'write_workspace'],
+    });
   }
-  if (k.permissions.network && !p.defaults.network) out.push({ code: 'eva.policy.network-denied', message: 'skill requests network access, which adapter_policy.defaults does not allow', field: ['permissions', 'network'] });
-  if (k.permissions.shell && !p.defaults.shell) out.push({ code: 'eva.policy.shell-denied', message: 'skill requests shell access, which adapter_policy.defaults does not allow', field: ['permissions', 'shell'] });
+  if (k.permissions.network && !p.defaults.network)
+    out.push({
+      code: 'eva.policy.network-denied',
+      message: 'skill requests network access, which adapter_policy.defaults does not allow',
+      field: ['permissions', 'network'],
+    });
+  if (k.permissions.shell && !p.defaults.shell)
+    out.push({
+      code: 'eva.policy.shell-denied',
+      message: 'skill requests shell access, which adapter_policy.defaults does not allow',
+      field: ['permissions', 'shell'],
+    });
   const processFree = k.kind !== 'lua_skill' && k.entryType === 'codex_skill' && !k.runnerCommand && !k.topCommand;
-  if (processFree && (k.permissions.env.length > 0 || k.hasCredentials)) out.push({ code: 'eva.policy.credentials', message: 'process-free Skill cannot consume provider credentials', field: k.permissions.env.length > 0 ? ['permissions', 'env'] : ['credentials'] });
+  if (processFree && (k.permissions.env.length > 0 || k.hasCredentials))
+    out.push({
+      code: 'eva.policy.credentials',
+      message: 'process-free Skill cannot consume provider credentials',
+      field: k.permissions.env.length > 0 ? ['permissions', 'env'] : ['credentials'],
+    });
   // (h) normal registration only: the mode that admits the runtime must be an allowed gate.
   if (!teamTarget && admitted && !p.allowedRuntimeGates.includes(ctx.runtime.mode)) {
-    out.push({ code: 'eva.policy.gate-denied', message: `skill runtime gate ${ctx.runtime.mode} is not allowed`, field: k.gateField });
+    out.push({
+      code: 'eva.policy.gate-denied',
+      message: `skill runtime gate ${ctx.runtime.mode} is not allowed`,
+      field: k.gateField,
+    });
   }
   return out;
 }
@@ -255,10 +363,28 @@ function effective(k: SkillContract, p: EvaPolicy): Record<string, EffectivePerm
   const writeAllowed = p.defaults.writeWorkspace || p.allowWriteWorkspace.includes(k.id);
   const writes = k.kind === 'lua_skill' ? k.permissions.fsWrite.length > 0 : k.permissions.writeWorkspace;
   return {
-    read_workspace: { requested: k.permissions.readWorkspace || k.permissions.fsRead.length > 0, effective: (k.permissions.readWorkspace || k.permissions.fsRead.length > 0) && p.defaults.readWorkspace, decidedBy: def('read_workspace') },
-    write_workspace: { requested: writes, effective: writes && writeAllowed && !p.failClosed, decidedBy: p.allowWriteWorkspace.includes(k.id) ? { file, key: 'adapter_policy.allow_write_workspace' } : def('write_workspace') },
-    network: { requested: k.permissions.network, effective: k.permissions.network && p.defaults.network && !p.failClosed, decidedBy: def('network') },
-    shell: { requested: k.permissions.shell, effective: k.permissions.shell && p.defaults.shell && !p.failClosed, decidedBy: def('shell') },
+    read_workspace: {
+      requested: k.permissions.readWorkspace || k.permissions.fsRead.length > 0,
+      effective: (k.permissions.readWorkspace || k.permissions.fsRead.length > 0) && p.defaults.readWorkspace,
+      decidedBy: def('read_workspace'),
+    },
+    write_workspace: {
+      requested: writes,
+      effective: writes && writeAllowed && !p.failClosed,
+      decidedBy: p.allowWriteWorkspace.includes(k.id)
+        ? { file, key: 'adapter_policy.allow_write_workspace' }
+        : def('write_workspace'),
+    },
+    network: {
+      requested: k.permissions.network,
+      effective: k.permissions.network && p.defaults.network && !p.failClosed,
+      decidedBy: def('network'),
+    },
+    shell: {
+      requested: k.permissions.shell,
+      effective: k.permissions.shell && p.defaults.shell && !p.failClosed,
+      decidedBy: def('shell'),
+    },
   };
 }
 

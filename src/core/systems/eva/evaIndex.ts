@@ -23,7 +23,13 @@ export interface EvaIndexOptions {
  * §1.1): the entry file and its layers; `config` itself, so that the editor sees it appear
  * and watches what is created in it at once.
  */
-const LAYER_PATTERNS = ['config', 'config/eva.yaml', 'config/eva.user.yaml', 'config/profiles/*.yaml', 'config/environments/*.yaml'];
+const LAYER_PATTERNS = [
+  'config',
+  'config/eva.yaml',
+  'config/eva.user.yaml',
+  'config/profiles/*.yaml',
+  'config/environments/*.yaml',
+];
 
 /**
  * Eva projects of the workspace folders and the user skill folders. Each project is
@@ -46,7 +52,9 @@ export class EvaIndex implements SystemIndex {
   scan(): (() => void)[] {
     this.folders.clear();
     this.user = { items: [], diagnostics: [] };
-    const projects = this.options.workspaces.filter((ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file');
+    const projects = this.options.workspaces.filter(
+      (ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file',
+    );
     for (const ws of this.options.workspaces) if (!projects.includes(ws)) this.folders.set(ws, undefined);
     if (projects.length === 0) return [];
     return [...projects.map((ws) => () => this.load(ws)), () => this.loadUser()];
@@ -55,7 +63,8 @@ export class EvaIndex implements SystemIndex {
   refresh(changed: readonly string[]): void {
     const reload = this.options.workspaces.filter((ws) => changed.some((p) => this.affects(ws, p)));
     for (const ws of reload) this.load(ws);
-    if (reload.length > 0 || changed.some((p) => this.userTrees().some((t) => isInside(t, p) || isAncestor(p, t)))) this.loadUser();
+    if (reload.length > 0 || changed.some((p) => this.userTrees().some((t) => isInside(t, p) || isAncestor(p, t))))
+      this.loadUser();
   }
 
   compose(ctx: DecisionContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
@@ -73,7 +82,8 @@ export class EvaIndex implements SystemIndex {
   /** Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root). */
   watchedPaths(): string[] {
     const out = new Set<string>();
-    for (const folder of this.projects()) for (const unit of folder.units.values()) for (const f of unit.covered) out.add(f.abs);
+    for (const folder of this.projects())
+      for (const unit of folder.units.values()) for (const f of unit.covered) out.add(f.abs);
     return [...out];
   }
 
@@ -86,9 +96,11 @@ export class EvaIndex implements SystemIndex {
     const trees = this.options.workspaces.flatMap((ws) => LAYER_PATTERNS.map((pattern) => ({ base: ws, pattern })));
     for (const folder of this.projects()) {
       for (const root of folder.roots) trees.push({ base: root, pattern: '**' });
-      for (const unit of folder.units.values()) for (const dir of unit.coveredDirectories) trees.push({ base: dir, pattern: '**' });
+      for (const unit of folder.units.values())
+        for (const dir of unit.coveredDirectories) trees.push({ base: dir, pattern: '**' });
     }
-    if (this.home !== null && this.projects().length > 0) trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
+    if (this.home !== null && this.projects().length > 0)
+      trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
     return trees;
   }
 
@@ -107,7 +119,9 @@ export class EvaIndex implements SystemIndex {
   }
 
   private userTrees(): string[] {
-    return this.home === null ? [] : [path.join(this.home, '.codex', 'skills'), path.join(this.home, '.agents', 'skills')];
+    return this.home === null
+      ? []
+      : [path.join(this.home, '.codex', 'skills'), path.join(this.home, '.agents', 'skills')];
   }
 
   /** Whether a changed path can change the folder's project: its `config/`, a configuration root, a covered file. */

@@ -14,7 +14,10 @@ export function explainEva(item: Item): AgentSection[] {
   const eva = (item.detail as Partial<EvaItemDetail>).eva;
   if (!eva) return [];
   const sections: AgentSection[] = [
-    { title: `Eva-CLI would: ${eva.evaDecision}${eva.target ? ` (${eva.target})` : ''}`, lines: eva.evaReasons.map((r) => `reason: ${r}`) },
+    {
+      title: `Eva-CLI would: ${eva.evaDecision}${eva.target ? ` (${eva.target})` : ''}`,
+      lines: eva.evaReasons.map((r) => `reason: ${r}`),
+    },
     {
       title: 'Eva source',
       lines: [
@@ -28,17 +31,26 @@ export function explainEva(item: Item): AgentSection[] {
     {
       title: 'Runtime gate',
       lines: [
-        eva.runtimeGate ? `gate: ${gateText(eva.runtimeGate)} (${gateAdmits(eva.runtimeGate, eva.assumedRuntime) ? 'admits' : 'does not admit'} the assumed runtime)` : 'gate: none',
+        eva.runtimeGate
+          ? `gate: ${gateText(eva.runtimeGate)} (${gateAdmits(eva.runtimeGate, eva.assumedRuntime) ? 'admits' : 'does not admit'} the assumed runtime)`
+          : 'gate: none',
         `assumed runtime: ${runtimeText(eva.assumedRuntime)} (user settings skillgate.eva.* or --eva-runtime, --eva-team-worker, --eva-interactive)`,
       ],
     },
   ];
   const where = (file: string) => (item.workspace === null ? file : portableRelative(item.workspace, file));
   const permissions = Object.entries(eva.effectivePermissions).map(
-    ([name, p]) => `${name}: requested ${p.requested ? 'yes' : 'no'}, effective ${p.effective ? 'yes' : 'no'} (${p.decidedBy.key}${p.decidedBy.file ? ` in ${where(p.decidedBy.file)}` : ', built-in default'})`,
+    ([name, p]) =>
+      `${name}: requested ${p.requested ? 'yes' : 'no'}, effective ${p.effective ? 'yes' : 'no'} (${p.decidedBy.key}${p.decidedBy.file ? ` in ${where(p.decidedBy.file)}` : ', built-in default'})`,
   );
   if (eva.effectiveTimeoutMs !== null) permissions.push(`timeout: ${eva.effectiveTimeoutMs} ms`);
   if (permissions.length) sections.push({ title: 'Permissions', lines: permissions });
-  sections.push({ title: 'Eva capabilities and conflicts', lines: [`capabilities: ${eva.capabilities.join(', ') || 'none'}`, `conflicts: ${eva.conflicts.join(', ') || 'none'}`] });
+  sections.push({
+    title: 'Eva capabilities and conflicts',
+    lines: [
+      `capabilities: ${eva.capabilities.join(', ') || 'none'}`,
+      `conflicts: ${eva.conflicts.join(', ') || 'none'}`,
+    ],
+  });
   return sections;
 }

@@ -24,8 +24,16 @@ export type ManifestRead =
 export function readManifest(abs: string, limit: number): ManifestRead {
   const read = readRegularFile(abs, limit);
   if (!read.ok) {
-    if (read.reason === 'too-large') return { ok: false, problem: 'too-large', detail: `${read.size ?? limit + 1} bytes` };
-    const detail = read.reason === 'missing' ? 'No such file or directory' : read.reason === 'symlink' ? 'is a symbolic link' : read.reason === 'not-file' ? 'not a regular file' : (read.error ?? 'I/O error');
+    if (read.reason === 'too-large')
+      return { ok: false, problem: 'too-large', detail: `${read.size ?? limit + 1} bytes` };
+    const detail =
+      read.reason === 'missing'
+        ? 'No such file or directory'
+        : read.reason === 'symlink'
+          ? 'is a symbolic link'
+          : read.reason === 'not-file'
+            ? 'not a regular file'
+            : (read.error ?? 'I/O error');
     return { ok: false, problem: 'read', detail };
   }
   const text = decodeUtf8(read.bytes);
@@ -37,7 +45,10 @@ export function readManifest(abs: string, limit: number): ManifestRead {
 export function readPrefix(abs: string, limit: number): Buffer | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(osPath(abs), fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    fd = fs.openSync(
+      osPath(abs),
+      fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0),
+    );
   } catch {
     return undefined;
   }
@@ -87,7 +98,14 @@ export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
   const overflow: { first: string; skipped: number }[] = [];
   const errors: { dir: string; error: string }[] = [];
   // An explicit stack of (directory, sorted children, next index): no recursion on hostile depth.
-  const stack: { dir: string; names: string[]; next: number; taken: number; skipped: number; first: string | undefined }[] = [];
+  const stack: {
+    dir: string;
+    names: string[];
+    next: number;
+    taken: number;
+    skipped: number;
+    first: string | undefined;
+  }[] = [];
   const open = (dir: string) => {
     const listed = listDirectory(dir);
     if (!listed.ok) {
@@ -165,7 +183,15 @@ export function scanUserSkills(root: string, which: 'codex' | 'agents', maxPerRo
       void errorText(e);
       real = undefined;
     }
-    out.push({ root: which, name, dir, skillFile, skillFileIsLink: isLink, realSkillFile: real, overCap: count > maxPerRoot });
+    out.push({
+      root: which,
+      name,
+      dir,
+      skillFile,
+      skillFileIsLink: isLink,
+      realSkillFile: real,
+      overCap: count > maxPerRoot,
+    });
   }
   return out;
 }

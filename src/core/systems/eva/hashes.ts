@@ -22,10 +22,16 @@ export interface CoveredFile {
   readonly rel: string;
 }
 
-export type CoveredSet = { readonly ok: true; readonly files: readonly CoveredFile[] } | { readonly ok: false; readonly symlink: boolean; readonly message: string };
+export type CoveredSet =
+  | { readonly ok: true; readonly files: readonly CoveredFile[] }
+  | { readonly ok: false; readonly symlink: boolean; readonly message: string };
 
 /** Where a covered path is named from: its domain and relative path, or undefined when neither root holds it. */
-export function coveredName(abs: string, projectRoot: string, home: string | null): { domain: CoveredDomain; rel: string } | undefined {
+export function coveredName(
+  abs: string,
+  projectRoot: string,
+  home: string | null,
+): { domain: CoveredDomain; rel: string } | undefined {
   if (isInside(projectRoot, abs)) return { domain: 'eva-project-file', rel: portable(path.relative(projectRoot, abs)) };
   if (home !== null && isInside(home, abs)) return { domain: 'eva-home-file', rel: portable(path.relative(home, abs)) };
   return undefined;
@@ -52,11 +58,21 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
     for (const raw of listed.names) {
       const abs = path.join(cur, decodeRawName(raw));
       const entry = lstatEntry(abs);
-      if (entry.type === 'symlink') return { ok: false, symlink: true, message: 'a file covered by this skill is a symbolic link; it cannot be reviewed' };
+      if (entry.type === 'symlink')
+        return {
+          ok: false,
+          symlink: true,
+          message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+        };
       if (entry.type === 'directory') stack.push(abs);
       else if (entry.type === 'file') {
         const name = coveredName(abs, projectRoot, home);
-        if (!name) return { ok: false, symlink: false, message: 'a covered file lies outside the project and the home directory' };
+        if (!name)
+          return {
+            ok: false,
+            symlink: false,
+            message: 'a covered file lies outside the project and the home directory',
+          };
         out.push({ abs, ...name });
         if (out.length > MAX_HASHED_FILES) return { ok: false, symlink: false, message: limitMessage() };
       }
@@ -69,17 +85,25 @@ function limitMessage(): string {
   return `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
 }
 
-export type ContentHash = { readonly ok: true; readonly contentHash: string; readonly files: readonly BundleFile[] } | { readonly ok: false; readonly symlink: boolean; readonly message: string };
+export type ContentHash =
+  | { readonly ok: true; readonly contentHash: string; readonly files: readonly BundleFile[] }
+  | { readonly ok: false; readonly symlink: boolean; readonly message: string };
 
 /**
  * `SHA256("skillgate-eva-skill-content-v1\0" ‖ kind ‖ "\0" ‖ u64(len) ‖ manifest ‖ records)`,
  * records sorted by (domain, raw bytes of rel): a present file as Codewhale's file
  * record, a missing one as `M\0 ‖ PATH(domain, rel)` so that its appearance drops trust.
  */
-export function evaContentHash(kind: 'skill-adapter' | 'lua-skill', manifestBytes: Uint8Array, covered: readonly CoveredFile[]): ContentHash {
+export function evaContentHash(
+  kind: 'skill-adapter' | 'lua-skill',
+  manifestBytes: Uint8Array,
+  covered: readonly CoveredFile[],
+): ContentHash {
   const unique = new Map<string, CoveredFile>();
   for (const f of covered) unique.set(`${f.domain}\0${f.rel}`, f);
-  const sorted = [...unique.values()].sort((a, b) => byteOrder(a.domain, b.domain) || Buffer.compare(osBytes(a.rel), osBytes(b.rel)));
+  const sorted = [...unique.values()].sort(
+    (a, b) => byteOrder(a.domain, b.domain) || Buffer.compare(osBytes(a.rel), osBytes(b.rel)),
+  );
   if (sorted.length > MAX_HASHED_FILES) return { ok: false, symlink: false, message: limitMessage() };
   const h = newHash();
   h.update('skillgate-eva-skill-content-v1\0');
@@ -98,13 +122,27 @@ export function evaContentHash(kind: 'skill-adapter' | 'lua-skill', manifestByte
     }
     const read = readRegularFile(f.abs, MAX_HASHED_BYTES - total);
     if (!read.ok) {
-      if (read.reason === 'symlink') return { ok: false, symlink: true, message: 'a file covered by this skill is a symbolic link; it cannot be reviewed' };
+      if (read.reason === 'symlink')
+        return {
+          ok: false,
+          symlink: true,
+          message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+        };
       if (read.reason === 'too-large') return { ok: false, symlink: false, message: limitMessage() };
-      return { ok: false, symlink: false, message: `failed to read covered file ${f.rel}: ${read.error ?? read.reason}` };
+      return {
+        ok: false,
+        symlink: false,
+        message: `failed to read covered file ${f.rel}: ${read.error ?? read.reason}`,
+      };
     }
     total += read.bytes.length;
     fileRecord(h, osBytes(f.rel), read.executable, read.bytes, f.domain);
-    files.push({ path: f.domain === 'eva-home-file' ? `~/${f.rel}` : f.rel, size: read.bytes.length, sha256: sha256Hex(read.bytes), executable: read.executable });
+    files.push({
+      path: f.domain === 'eva-home-file' ? `~/${f.rel}` : f.rel,
+      size: read.bytes.length,
+      sha256: sha256Hex(read.bytes),
+      executable: read.executable,
+    });
   }
   return { ok: true, contentHash: h.digest('hex'), files };
 }
@@ -115,5 +153,8 @@ export type EvaCapabilityPairs = ReadonlyMap<string, string>;
 /** `SHA256("skillgate-eva-capabilities-v1\0" ‖ key\0value\0 …)`, keys in byte order (codewhale.md §7.5 pair framing). */
 export function evaCapabilityHash(pairs: EvaCapabilityPairs): string {
   const keys = [...pairs.keys()].sort(byteOrder);
-  return sha256Hex('skillgate-eva-capabilities-v1\0', osBytes(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join('')));
+  return sha256Hex(
+    'skillgate-eva-capabilities-v1\0',
+    osBytes(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join('')),
+  );
 }

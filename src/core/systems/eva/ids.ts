@@ -11,7 +11,8 @@ export function identifierError(id: string): string | undefined {
   if (id.trim() !== id) return 'identifier cannot contain leading or trailing whitespace';
   if (Buffer.byteLength(id, 'utf8') > MAX_ID_BYTES) return 'identifier is too long';
   if (/[/\\]/.test(id)) return 'identifier cannot contain path separators';
-  if (!/^[A-Za-z0-9._:-]+$/.test(id)) return "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'";
+  if (!/^[A-Za-z0-9._:-]+$/.test(id))
+    return "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'";
   return undefined;
 }
 
@@ -21,7 +22,8 @@ export function capabilityNameError(name: string): string | undefined {
   if (name.trim() !== name) return 'capability name cannot contain leading or trailing whitespace';
   const segments = name.split('.');
   if (segments.some((s) => s.length === 0)) return 'capability name cannot contain empty segments';
-  if (segments.some((s) => !/^[A-Za-z0-9_-]+$/.test(s))) return "capability segments may only contain ASCII letters, digits, '_', and '-'";
+  if (segments.some((s) => !/^[A-Za-z0-9_-]+$/.test(s)))
+    return "capability segments may only contain ASCII letters, digits, '_', and '-'";
   return undefined;
 }
 

@@ -50,7 +50,9 @@ export function indexEva(folders: string | readonly string[], options: EvaOption
   const list = typeof folders === 'string' ? [folders] : folders;
   const runtime = options.runtime ?? DEFAULT_EVA_RUNTIME;
   const trust = options.trust ?? EMPTY_TRUST;
-  const results = list.map((folder) => indexEvaFolder(folder, options.home, runtime, trust)).filter((r): r is EvaFolderIndex => r !== undefined);
+  const results = list
+    .map((folder) => indexEvaFolder(folder, options.home, runtime, trust))
+    .filter((r): r is EvaFolderIndex => r !== undefined);
   const user = indexEvaUser(results, options);
   return {
     items: [...results.flatMap((r) => r.items), ...user.items],
@@ -84,19 +86,37 @@ export interface EvaTrustUnit {
 }
 
 /** The folder's Eva project, or undefined when the folder is not one (eva.md §1.1). */
-export function indexEvaFolder(folder: string, home: string | null, runtime: EvaRuntime, trust: TrustView): EvaFolderIndex | undefined {
+export function indexEvaFolder(
+  folder: string,
+  home: string | null,
+  runtime: EvaRuntime,
+  trust: TrustView,
+): EvaFolderIndex | undefined {
   const project = loadEvaProject(folder);
   if (!project) return undefined;
   const roots = Object.values(project.roots).filter((r): r is string => r !== null);
-  return { root: project.root, scanUserDirs: project.scanUserDirs, roots, ...indexProject(project, home, runtime, trust) };
+  return {
+    root: project.root,
+    scanUserDirs: project.scanUserDirs,
+    roots,
+    ...indexProject(project, home, runtime, trust),
+  };
 }
 
 /** User-level skills, beside at least one Eva project and unless a project or `--no-user` turns them off (eva.md §1.3). */
-export function indexEvaUser(projects: readonly EvaFolderIndex[], options: EvaOptions): { items: EvaItem[]; diagnostics: Diagnostic[] } {
+export function indexEvaUser(
+  projects: readonly EvaFolderIndex[],
+  options: EvaOptions,
+): { items: EvaItem[]; diagnostics: Diagnostic[] } {
   // User items only beside an Eva project (eva.md §1.3): the folders belong to Codex too.
   const scanUser = options.scanUserDirs !== false && projects.every((p) => p.scanUserDirs);
   if (projects.length === 0 || !scanUser || options.home === null) return { items: [], diagnostics: [] };
-  return indexUserSkills(options.home, projects.flatMap((p) => p.adapters), projects[0]?.policy ?? DEFAULT_POLICY, options.runtime ?? DEFAULT_EVA_RUNTIME);
+  return indexUserSkills(
+    options.home,
+    projects.flatMap((p) => p.adapters),
+    projects[0]?.policy ?? DEFAULT_POLICY,
+    options.runtime ?? DEFAULT_EVA_RUNTIME,
+  );
 }
 
 interface ProjectResult {
@@ -109,13 +129,26 @@ interface ProjectResult {
 
 function indexProject(project: EvaProject, home: string | null, runtime: EvaRuntime, trust: TrustView): ProjectResult {
   const diagnostics: Diagnostic[] = [...project.diagnostics];
-  const schemas = loadSchemas(project.roots.schema_dir, project.configFile, project.document?.fieldRange(['config', 'schema_dir']));
+  const schemas = loadSchemas(
+    project.roots.schema_dir,
+    project.configFile,
+    project.document?.fieldRange(['config', 'schema_dir']),
+  );
   diagnostics.push(...schemas.diagnostics);
   let evaYamlFails = project.shippedError;
   if (project.document) {
     const e = firstSchemaError(schemas.schemas.eva, project.document.value);
     if (e) {
-      diagnostics.push(evaDiagnostic(project.configFile, project.document.fieldRange(e.code === 'eva.schema.required' ? [...e.path, e.field.slice(e.field.lastIndexOf('.') + 1)] : e.path), 'eva.project.config-invalid', `${e.message}: ${e.field}`));
+      diagnostics.push(
+        evaDiagnostic(
+          project.configFile,
+          project.document.fieldRange(
+            e.code === 'eva.schema.required' ? [...e.path, e.field.slice(e.field.lastIndexOf('.') + 1)] : e.path,
+          ),
+          'eva.project.config-invalid',
+          `${e.message}: ${e.field}`,
+        ),
+      );
       evaYamlFails = true;
     }
   }
@@ -138,15 +171,31 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   const policy: EvaPolicy = policyFailing.length ? { ...policyReading.policy, failClosed: true } : policyReading.policy;
   policyFailing.push(...policyReading.failing);
 
-  const adapterEntries = scanRoot(project, 'adapter_dir', diagnostics).map((abs) => readEntry(abs, 'adapter', project, rootName, schemas));
-  const capabilityEntries = scanRoot(project, 'capability_dir', diagnostics).map((abs) => readEntry(abs, 'capability', project, rootName, schemas));
+  const adapterEntries = scanRoot(project, 'adapter_dir', diagnostics).map((abs) =>
+    readEntry(abs, 'adapter', project, rootName, schemas),
+  );
+  const capabilityEntries = scanRoot(project, 'capability_dir', diagnostics).map((abs) =>
+    readEntry(abs, 'capability', project, rootName, schemas),
+  );
   resolveIds(adapterEntries, 'eva.conflict.duplicate-adapter-id', 'duplicate Adapter manifest id', project.root);
-  resolveIds(capabilityEntries, 'eva.conflict.duplicate-capability-id', 'duplicate Capability manifest id', project.root);
+  resolveIds(
+    capabilityEntries,
+    'eva.conflict.duplicate-capability-id',
+    'duplicate Capability manifest id',
+    project.root,
+  );
   crossNamespace(adapterEntries, capabilityEntries);
   providersExist(capabilityEntries, adapterEntries);
 
   const projectRoots = [allowedRoot(project.root)];
-  const skillPathRoots = home === null ? projectRoots : [...projectRoots, allowedRoot(path.join(home, '.codex', 'skills')), allowedRoot(path.join(home, '.agents', 'skills'))];
+  const skillPathRoots =
+    home === null
+      ? projectRoots
+      : [
+          ...projectRoots,
+          allowedRoot(path.join(home, '.codex', 'skills')),
+          allowedRoot(path.join(home, '.agents', 'skills')),
+        ];
   const ctx: DecideContext = { projectRoot: project.root, home, runtime, policy, skillPathRoots, projectRoots };
 
   const items: EvaItem[] = [];
@@ -162,7 +211,10 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     byEntry.set(entry, item);
     if (entry.check?.contract) contracts.set(entry, entry.check.contract);
   }
-  multipleProviders(adapterEntries.filter((e) => e.role === 'skill-adapter'), contracts);
+  multipleProviders(
+    adapterEntries.filter((e) => e.role === 'skill-adapter'),
+    contracts,
+  );
   for (const entry of capabilityEntries) {
     if (entry.role !== 'binding') continue;
     const binding = bindingItem(entry, adapterEntries, byEntry, project, runtime);
@@ -172,7 +224,9 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   }
 
   // §4.5: the first file at which the shipped Eva-CLI stops, in its load order.
-  const firstFailing = evaYamlFails ? project.configFile : ([...adapterEntries, ...capabilityEntries].find((e) => e.shipped)?.abs ?? policyFailing[0]);
+  const firstFailing = evaYamlFails
+    ? project.configFile
+    : ([...adapterEntries, ...capabilityEntries].find((e) => e.shipped)?.abs ?? policyFailing[0]);
   const all = [...adapterEntries, ...capabilityEntries];
   for (const e of all) {
     const itemId = byEntry.get(e)?.id ?? null;
@@ -180,18 +234,39 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     diagnostics.push(...e.diagnostics);
   }
   if (firstFailing) {
-    const d = evaDiagnostic(firstFailing, FILE_START, 'eva.project.load-aborted', 'Eva-CLI stops loading this project at this file, so it would register no skill until it is fixed');
-    d.itemId = all.find((e) => e.abs === firstFailing && e.itemId !== null && (e.role === 'skill-adapter' || e.role === 'lua-skill'))?.itemId ?? null;
+    const d = evaDiagnostic(
+      firstFailing,
+      FILE_START,
+      'eva.project.load-aborted',
+      'Eva-CLI stops loading this project at this file, so it would register no skill until it is fixed',
+    );
+    d.itemId =
+      all.find(
+        (e) => e.abs === firstFailing && e.itemId !== null && (e.role === 'skill-adapter' || e.role === 'lua-skill'),
+      )?.itemId ?? null;
     diagnostics.push(d);
   }
   const adapterRefs: ProjectAdapterRef[] = adapterEntries
     .filter((e) => e.role === 'skill-adapter' && contracts.has(e))
-    .map((e) => ({ itemId: e.itemId as string, contract: contracts.get(e) as SkillContract, skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null, resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null }));
+    .map((e) => ({
+      itemId: e.itemId as string,
+      contract: contracts.get(e) as SkillContract,
+      skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null,
+      resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null,
+    }));
   return { items: items.map((i) => withConflicts(i, diagnostics)), diagnostics, adapters: adapterRefs, policy, units };
 }
 
 /** A `skill-adapter` or `lua-skill` item: C1–C12, then the trust gate (C13). */
-function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, project: EvaProject, home: string | null, resolvedSkillPaths: Map<string, string>, units: Map<string, EvaTrustUnit>): EvaItem {
+function skillItem(
+  entry: ManifestEntry,
+  ctx: DecideContext,
+  trust: TrustView,
+  project: EvaProject,
+  home: string | null,
+  resolvedSkillPaths: Map<string, string>,
+  units: Map<string, EvaTrustUnit>,
+): EvaItem {
   const kind = entry.role as 'skill-adapter' | 'lua-skill';
   const contract = entry.check?.contract ?? null;
   let decided: ProjectSkillDecision | undefined;
@@ -205,12 +280,21 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     evaReasons = entry.shadow ? ['duplicate_id_shadowed', 'schema_invalid'] : ['schema_invalid'];
     evaDecision = entry.shadow ? 'shadowed' : 'rejected';
   } else {
-    decided = decideProjectSkill({ doc: entry.doc as YamlDocument, contract, invalid: entry.check?.invalid ?? false, shadowed: entry.shadow !== undefined }, ctx);
+    decided = decideProjectSkill(
+      {
+        doc: entry.doc as YamlDocument,
+        contract,
+        invalid: entry.check?.invalid ?? false,
+        shadowed: entry.shadow !== undefined,
+      },
+      ctx,
+    );
     evaReasons = decided.reasons;
     evaDecision = decided.decision;
     entry.diagnostics.push(...decided.diagnostics);
   }
-  if (decided?.skillPath?.resolved) resolvedSkillPaths.set(entry.itemId as string, decided.skillPath.real ?? decided.skillPath.resolved);
+  if (decided?.skillPath?.resolved)
+    resolvedSkillPaths.set(entry.itemId as string, decided.skillPath.real ?? decided.skillPath.resolved);
 
   // C13 for bundles whose C1 succeeded (§4.6).
   let contentHash: string | null = null;
@@ -223,7 +307,15 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots);
     if (!covered.ok) {
       notCovered.push(covered.message);
-      if (covered.symlink) entry.diagnostics.push(evaDiagnostic(entry.abs, FILE_START, 'eva.trust.symlink', 'a file covered by this skill is a symbolic link; it cannot be reviewed'));
+      if (covered.symlink)
+        entry.diagnostics.push(
+          evaDiagnostic(
+            entry.abs,
+            FILE_START,
+            'eva.trust.symlink',
+            'a file covered by this skill is a symbolic link; it cannot be reviewed',
+          ),
+        );
     } else {
       const hashed = evaContentHash(kind, entry.bytes, covered.files);
       if (hashed.ok) {
@@ -232,11 +324,28 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
         const pairs = capabilityPairs(kind, entry, contract);
         capabilityHash = evaCapabilityHash(pairs);
         const skillFile = decided?.skillPath?.resolved;
-        const coveredDirectories = kind === 'skill-adapter' && skillFile && path.basename(skillFile) === 'SKILL.md' ? [path.dirname(skillFile)] : [];
-        units.set(entry.itemId as string, { kind, manifest: entry.abs, covered: covered.files, coveredDirectories, pairs });
+        const coveredDirectories =
+          kind === 'skill-adapter' && skillFile && path.basename(skillFile) === 'SKILL.md'
+            ? [path.dirname(skillFile)]
+            : [];
+        units.set(entry.itemId as string, {
+          kind,
+          manifest: entry.abs,
+          covered: covered.files,
+          coveredDirectories,
+          pairs,
+        });
       } else {
         notCovered.push(hashed.message);
-        if (hashed.symlink) entry.diagnostics.push(evaDiagnostic(entry.abs, FILE_START, 'eva.trust.symlink', 'a file covered by this skill is a symbolic link; it cannot be reviewed'));
+        if (hashed.symlink)
+          entry.diagnostics.push(
+            evaDiagnostic(
+              entry.abs,
+              FILE_START,
+              'eva.trust.symlink',
+              'a file covered by this skill is a symbolic link; it cannot be reviewed',
+            ),
+          );
       }
     }
     // The key's framing is the shared one (trust.md "Bundle identity").
@@ -261,7 +370,11 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
     parent: null,
     decision,
     reasons,
-    shadowedBy: entry.shadow ? (entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill' ? entry.shadow.by.itemId : null) : null,
+    shadowedBy: entry.shadow
+      ? entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill'
+        ? entry.shadow.by.itemId
+        : null
+      : null,
     trust: trustStatus,
     // Skillgate's enable bit, which Eva does not have (model.ts: null for a system without one); the manifest's own `enabled` decides `disabled_by_manifest`.
     enabled: null,
@@ -280,7 +393,15 @@ function skillItem(entry: ManifestEntry, ctx: DecideContext, trust: TrustView, p
   };
 }
 
-function evaDetail(kind: 'skill-adapter' | 'lua-skill', k: SkillContract | null, decided: ProjectSkillDecision | undefined, evaDecision: Decision, evaReasons: readonly EvaReason[], ctx: DecideContext, id: string): EvaDetail {
+function evaDetail(
+  kind: 'skill-adapter' | 'lua-skill',
+  k: SkillContract | null,
+  decided: ProjectSkillDecision | undefined,
+  evaDecision: Decision,
+  evaReasons: readonly EvaReason[],
+  ctx: DecideContext,
+  id: string,
+): EvaDetail {
   const timeout = k?.limits['timeout_ms'];
   const max = ctx.policy.defaults.maxTimeoutMs;
   return {
@@ -298,7 +419,15 @@ function evaDetail(kind: 'skill-adapter' | 'lua-skill', k: SkillContract | null,
     assumedRuntime: ctx.runtime,
     schemas: decided?.schemaStates ?? { input: 'absent', output: 'absent' },
     requestedPermissions: k
-      ? { read_workspace: k.permissions.readWorkspace, write_workspace: k.permissions.writeWorkspace, network: k.permissions.network, shell: k.permissions.shell, env: k.permissions.env, fs_read: k.permissions.fsRead, fs_write: k.permissions.fsWrite }
+      ? {
+          read_workspace: k.permissions.readWorkspace,
+          write_workspace: k.permissions.writeWorkspace,
+          network: k.permissions.network,
+          shell: k.permissions.shell,
+          env: k.permissions.env,
+          fs_read: k.permissions.fsRead,
+          fs_write: k.permissions.fsWrite,
+        }
       : {},
     effectivePermissions: decided?.effectivePermissions ?? {},
     capabilities: k?.capabilities.map((c) => c.name) ?? [],

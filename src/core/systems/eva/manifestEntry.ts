@@ -1,7 +1,13 @@
 import { portableRelative } from '../../fs/portablePath';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { FILE_START, type Diagnostic } from '../../model';
-import { checkAdapterManifest, checkCapabilityManifest, checkLuaSkill, checkSkillAdapter, type ContractResult } from './contracts';
+import {
+  checkAdapterManifest,
+  checkCapabilityManifest,
+  checkLuaSkill,
+  checkSkillAdapter,
+  type ContractResult,
+} from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import type { EvaProject } from './project';
@@ -34,26 +40,76 @@ export interface ManifestEntry {
   shadow: { readonly by: ManifestEntry } | undefined;
 }
 
-export function scanRoot(project: EvaProject, key: 'adapter_dir' | 'capability_dir' | 'policy_dir', diagnostics: Diagnostic[]): string[] {
+export function scanRoot(
+  project: EvaProject,
+  key: 'adapter_dir' | 'capability_dir' | 'policy_dir',
+  diagnostics: Diagnostic[],
+): string[] {
   const root = project.roots[key];
   if (root === null) return [];
   const scan = scanYamlFiles(root, project.maxFilesPerDir);
-  for (const link of scan.symlinks) diagnostics.push(evaDiagnostic(link, FILE_START, 'eva.scan.symlink-ignored', 'symbolic link ignored: Eva-CLI does not follow links in configuration directories'));
-  for (const o of scan.overflow) diagnostics.push(evaDiagnostic(o.first, FILE_START, 'eva.scan.limit', `more than ${project.maxFilesPerDir} files in this directory; Eva's discovery limit stops here (${o.skipped} skipped)`));
+  for (const link of scan.symlinks)
+    diagnostics.push(
+      evaDiagnostic(
+        link,
+        FILE_START,
+        'eva.scan.symlink-ignored',
+        'symbolic link ignored: Eva-CLI does not follow links in configuration directories',
+      ),
+    );
+  for (const o of scan.overflow)
+    diagnostics.push(
+      evaDiagnostic(
+        o.first,
+        FILE_START,
+        'eva.scan.limit',
+        `more than ${project.maxFilesPerDir} files in this directory; Eva's discovery limit stops here (${o.skipped} skipped)`,
+      ),
+    );
   return [...scan.files];
 }
 
-export type ReadOutcome = { readonly doc: YamlDocument; readonly bytes: Buffer } | { readonly diagnostic: Diagnostic; readonly unreadable: 'manifest_too_large' | 'schema_invalid'; readonly sniffText: string | undefined };
+export type ReadOutcome =
+  | { readonly doc: YamlDocument; readonly bytes: Buffer }
+  | {
+      readonly diagnostic: Diagnostic;
+      readonly unreadable: 'manifest_too_large' | 'schema_invalid';
+      readonly sniffText: string | undefined;
+    };
 
 /** C1: size, UTF-8, one YAML document (§1.2, §2.1). */
 export function readAndParse(abs: string, limit: number): ReadOutcome {
   const read = readManifest(abs, limit);
   if (!read.ok) {
-    if (read.problem === 'too-large') return { diagnostic: evaDiagnostic(abs, FILE_START, 'eva.manifest.too-large', `manifest is larger than max_manifest_bytes (${limit} bytes)`), unreadable: 'manifest_too_large', sniffText: sniff(abs) };
-    return { diagnostic: evaDiagnostic(abs, FILE_START, 'eva.manifest.read', `failed to read configuration file: ${read.detail}`), unreadable: 'schema_invalid', sniffText: sniff(abs) };
+    if (read.problem === 'too-large')
+      return {
+        diagnostic: evaDiagnostic(
+          abs,
+          FILE_START,
+          'eva.manifest.too-large',
+          `manifest is larger than max_manifest_bytes (${limit} bytes)`,
+        ),
+        unreadable: 'manifest_too_large',
+        sniffText: sniff(abs),
+      };
+    return {
+      diagnostic: evaDiagnostic(
+        abs,
+        FILE_START,
+        'eva.manifest.read',
+        `failed to read configuration file: ${read.detail}`,
+      ),
+      unreadable: 'schema_invalid',
+      sniffText: sniff(abs),
+    };
   }
   const parsed = parseEvaYaml(abs, read.text);
-  if (!parsed.ok) return { diagnostic: evaDiagnostic(abs, parsed.range, 'eva.yaml.parse', parsed.message), unreadable: 'schema_invalid', sniffText: read.text };
+  if (!parsed.ok)
+    return {
+      diagnostic: evaDiagnostic(abs, parsed.range, 'eva.yaml.parse', parsed.message),
+      unreadable: 'schema_invalid',
+      sniffText: read.text,
+    };
   return { doc: parsed.document, bytes: read.bytes };
 }
 
@@ -77,14 +133,34 @@ export function sniffRole(text: string | undefined, area: 'adapter' | 'capabilit
   return m ? (m[1] === 'lua_skill' ? 'lua-skill' : 'binding') : 'context';
 }
 
-export function readEntry(abs: string, area: 'adapter' | 'capability', project: EvaProject, rootName: string, schemas: EvaSchemas): ManifestEntry {
+export function readEntry(
+  abs: string,
+  area: 'adapter' | 'capability',
+  project: EvaProject,
+  rootName: string,
+  schemas: EvaSchemas,
+): ManifestEntry {
   const rel = portableRelative(project.root, abs);
   const itemId = `eva:${rootName}:${area}:${rel}`;
   const read = readAndParse(abs, project.maxManifestBytes);
   if (!('doc' in read)) {
     const role = sniffRole(read.sniffText, area);
     // The size cap is Skillgate's (design limits): the shipped loader has none (§7.1).
-    return { abs, rel, area, role, bytes: undefined, doc: undefined, unreadable: read.unreadable, check: undefined, id: null, itemId, diagnostics: [read.diagnostic], shipped: read.unreadable !== 'manifest_too_large', shadow: undefined };
+    return {
+      abs,
+      rel,
+      area,
+      role,
+      bytes: undefined,
+      doc: undefined,
+      unreadable: read.unreadable,
+      check: undefined,
+      id: null,
+      itemId,
+      diagnostics: [read.diagnostic],
+      shipped: read.unreadable !== 'manifest_too_large',
+      shadow: undefined,
+    };
   }
   const { doc } = read;
   const value = doc.value;
@@ -97,12 +173,29 @@ export function readEntry(abs: string, area: 'adapter' | 'capability', project: 
   let check: ContractResult;
   if (!isMapping(value) || typeof declared !== 'string') {
     // Not a mapping, or no readable transport/kind: the upstream schema says why.
-    check = area === 'adapter' ? checkAdapterManifest(doc, schemas.schemas.adapter) : checkCapabilityManifest(doc, schemas.schemas.capability);
+    check =
+      area === 'adapter'
+        ? checkAdapterManifest(doc, schemas.schemas.adapter)
+        : checkCapabilityManifest(doc, schemas.schemas.capability);
     if (!check.invalid) check = { ...check, invalid: true, shippedError: true };
   } else if (role === 'skill-adapter') check = checkSkillAdapter(doc, schemas.schemas.adapter);
   else if (role === 'lua-skill') check = checkLuaSkill(doc);
   else if (area === 'adapter') check = checkAdapterManifest(doc, schemas.schemas.adapter);
   else check = checkCapabilityManifest(doc, schemas.schemas.capability);
   const id = isMapping(value) && typeof value['id'] === 'string' ? value['id'] : null;
-  return { abs, rel, area, role, bytes: read.bytes, doc, unreadable: null, check, id, itemId, diagnostics: [...check.diagnostics], shipped: check.shippedError, shadow: undefined };
+  return {
+    abs,
+    rel,
+    area,
+    role,
+    bytes: read.bytes,
+    doc,
+    unreadable: null,
+    check,
+    id,
+    itemId,
+    diagnostics: [...check.diagnostics],
+    shipped: check.shippedError,
+    shadow: undefined,
+  };
 }

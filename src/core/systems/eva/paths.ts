@@ -36,13 +36,20 @@ export function allowedRoot(root: string): AllowedRoot {
  * the manifest's folder), normalizes `.`/`..`, then follows links when the target exists.
  * The caller has refused a NUL byte first (`schema_invalid`).
  */
-export function resolveNamedPath(declared: string, projectRoot: string, home: string | null, roots: readonly AllowedRoot[]): ResolvedPath {
+export function resolveNamedPath(
+  declared: string,
+  projectRoot: string,
+  home: string | null,
+  roots: readonly AllowedRoot[],
+): ResolvedPath {
   let resolved: string | null;
-  if (declared === '~' || declared.startsWith('~/')) resolved = home === null ? null : path.resolve(home, declared.slice(2));
+  if (declared === '~' || declared.startsWith('~/'))
+    resolved = home === null ? null : path.resolve(home, declared.slice(2));
   else if (declared.startsWith('~')) resolved = null;
   else resolved = path.resolve(projectRoot, declared);
   const display = displayPath(resolved, declared, projectRoot, home);
-  if (resolved === null) return { declared, resolved, real: null, display, exists: false, allowed: false, viaSymlink: false };
+  if (resolved === null)
+    return { declared, resolved, real: null, display, exists: false, allowed: false, viaSymlink: false };
   const lexicalOk = roots.some((r) => isInside(r.root, resolved) || isInside(r.real, resolved));
   const entry = lstatEntry(resolved);
   const real = entry.type === 'missing' ? null : (canonicalPath(resolved) ?? null);

@@ -19,7 +19,13 @@ export interface PolicySource {
 
 export interface EvaPolicy {
   readonly failClosed: boolean;
-  readonly defaults: { readonly readWorkspace: boolean; readonly writeWorkspace: boolean; readonly network: boolean; readonly shell: boolean; readonly maxTimeoutMs: number | null };
+  readonly defaults: {
+    readonly readWorkspace: boolean;
+    readonly writeWorkspace: boolean;
+    readonly network: boolean;
+    readonly shell: boolean;
+    readonly maxTimeoutMs: number | null;
+  };
   readonly allowWriteWorkspace: readonly string[];
   readonly denyCapabilities: readonly string[];
   readonly requireSchema: boolean;
@@ -64,17 +70,33 @@ export function readPolicy(documents: readonly PolicyDocument[], schema: unknown
     const loaderError = schemaError ? undefined : domainKeysError(document.value);
     if (schemaError || loaderError) {
       const at = schemaError ? document.fieldRange(schemaError.path) : document.lineRange(0);
-      diagnostics.push(evaDiagnostic(file, at, 'eva.policy.invalid', schemaError ? `${schemaError.message} (${schemaError.field})` : (loaderError as string)));
+      diagnostics.push(
+        evaDiagnostic(
+          file,
+          at,
+          'eva.policy.invalid',
+          schemaError ? `${schemaError.message} (${schemaError.field})` : (loaderError as string),
+        ),
+      );
       failing.push(file);
       continue;
     }
     const v = document.value as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(v, 'adapter_policy')) chosen = { file, document, value: v['adapter_policy'] };
+    if (Object.prototype.hasOwnProperty.call(v, 'adapter_policy'))
+      chosen = { file, document, value: v['adapter_policy'] };
   }
   if (!chosen) return { policy: DEFAULT_POLICY, diagnostics, failing };
   const problems: { path: (string | number)[]; message: string }[] = [];
   const policy = adapterPolicy(chosen.value, chosen.file, problems);
-  for (const p of problems) diagnostics.push(evaDiagnostic(chosen.file, chosen.document.fieldRange(['adapter_policy', ...p.path]), 'eva.policy.invalid', p.message));
+  for (const p of problems)
+    diagnostics.push(
+      evaDiagnostic(
+        chosen.file,
+        chosen.document.fieldRange(['adapter_policy', ...p.path]),
+        'eva.policy.invalid',
+        p.message,
+      ),
+    );
   if (problems.length) {
     failing.push(chosen.file);
     return { policy: { ...policy, failClosed: true }, diagnostics, failing };
@@ -84,11 +106,16 @@ export function readPolicy(documents: readonly PolicyDocument[], schema: unknown
 
 function domainKeysError(value: unknown): string | undefined {
   if (!isMapping(value) || Object.keys(value).length === 0) return 'policy document cannot be empty';
-  for (const key of Object.keys(value)) if (key.length === 0 || key.trim() !== key) return 'policy domain keys must be non-empty strings';
+  for (const key of Object.keys(value))
+    if (key.length === 0 || key.trim() !== key) return 'policy domain keys must be non-empty strings';
   return undefined;
 }
 
-function adapterPolicy(value: unknown, file: string, problems: { path: (string | number)[]; message: string }[]): EvaPolicy {
+function adapterPolicy(
+  value: unknown,
+  file: string,
+  problems: { path: (string | number)[]; message: string }[],
+): EvaPolicy {
   if (!isMapping(value)) {
     problems.push({ path: [], message: 'policy domain field must be a mapping' });
     return DEFAULT_POLICY;
@@ -117,7 +144,8 @@ function adapterPolicy(value: unknown, file: string, problems: { path: (string |
     }
     const out: string[] = [];
     v.forEach((s, i) => {
-      const error = typeof s === 'string' ? check(s) : `policy field must be a list of strings (got ${yamlTypeName(s)})`;
+      const error =
+        typeof s === 'string' ? check(s) : `policy field must be a list of strings (got ${yamlTypeName(s)})`;
       if (error) problems.push({ path: [...at, i], message: error });
       else out.push(s as string);
     });
@@ -126,7 +154,8 @@ function adapterPolicy(value: unknown, file: string, problems: { path: (string |
   const defaults = mapping(value['defaults'], ['defaults']);
   const skill = mapping(value['skill'], ['skill']);
   const maxTimeout = defaults?.['max_timeout_ms'];
-  if (maxTimeout !== undefined && !(typeof maxTimeout === 'number' && Number.isInteger(maxTimeout))) problems.push({ path: ['defaults', 'max_timeout_ms'], message: 'policy field must be an integer' });
+  if (maxTimeout !== undefined && !(typeof maxTimeout === 'number' && Number.isInteger(maxTimeout)))
+    problems.push({ path: ['defaults', 'max_timeout_ms'], message: 'policy field must be an integer' });
   return {
     failClosed: false,
     defaults: {
@@ -141,7 +170,9 @@ function adapterPolicy(value: unknown, file: string, problems: { path: (string |
     requireSchema: bool(skill?.['require_schema'], ['skill', 'require_schema'], true),
     allowUserLocalSkills: bool(skill?.['allow_user_local_skills'], ['skill', 'allow_user_local_skills'], false),
     // No `skill` section: {normal}; a `skill` section without the key: the empty set (eva.md §3.3).
-    allowedRuntimeGates: skill ? list(skill['allowed_runtime_gates'], ['skill', 'allowed_runtime_gates'], () => undefined) : ['normal'],
+    allowedRuntimeGates: skill
+      ? list(skill['allowed_runtime_gates'], ['skill', 'allowed_runtime_gates'], () => undefined)
+      : ['normal'],
     denyKinds: skill ? list(skill['deny_kinds'], ['skill', 'deny_kinds'], () => undefined) : [],
     source: path.resolve(file),
   };

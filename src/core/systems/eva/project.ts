@@ -13,7 +13,12 @@ import { isMapping, parseEvaYaml, type YamlDocument } from './yamlDocument';
 
 export type RootKey = 'adapter_dir' | 'capability_dir' | 'policy_dir' | 'schema_dir';
 const ALL_ROOT_KEYS = ['agent_dir', 'adapter_dir', 'capability_dir', 'policy_dir', 'route_file', 'schema_dir'] as const;
-const DEFAULT_ROOTS: Record<RootKey, string> = { adapter_dir: 'config/adapters', capability_dir: 'config/capabilities', policy_dir: 'config/policies', schema_dir: 'config/schemas' };
+const DEFAULT_ROOTS: Record<RootKey, string> = {
+  adapter_dir: 'config/adapters',
+  capability_dir: 'config/capabilities',
+  policy_dir: 'config/policies',
+  schema_dir: 'config/schemas',
+};
 
 export interface EvaProject {
   /** The workspace folder, canonical. */
@@ -51,11 +56,19 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   let document: YamlDocument | undefined;
   let value: Record<string, unknown> | undefined;
   const read = readManifest(configFile, MAX_MANIFEST_BYTES);
-  if (!read.ok) invalid(read.problem === 'too-large' ? `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)` : `failed to read configuration file: ${read.detail}`);
+  if (!read.ok)
+    invalid(
+      read.problem === 'too-large'
+        ? `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)`
+        : `failed to read configuration file: ${read.detail}`,
+    );
   else {
     const parsed = parseEvaYaml(configFile, read.text);
     if (!parsed.ok) invalid(parsed.message, parsed.range);
-    else if (!isMapping(parsed.document.value)) invalid(`schema type mismatch: expected object, got ${parsed.document.value === null ? 'null' : typeof parsed.document.value}`);
+    else if (!isMapping(parsed.document.value))
+      invalid(
+        `schema type mismatch: expected object, got ${parsed.document.value === null ? 'null' : typeof parsed.document.value}`,
+      );
     else {
       document = parsed.document;
       value = layered(root, parsed.document.value, invalid);
@@ -67,7 +80,8 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   if (value) {
     for (const key of ALL_ROOT_KEYS) {
       const v = config?.[key];
-      if (typeof v !== 'string' || v.length === 0) invalid('required field is missing', document?.fieldRange(['config', key]));
+      if (typeof v !== 'string' || v.length === 0)
+        invalid('required field is missing', document?.fieldRange(['config', key]));
     }
   }
   for (const key of Object.keys(DEFAULT_ROOTS) as RootKey[]) {
@@ -77,20 +91,33 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     const abs = path.resolve(root, declared);
     const real = canonicalPath(abs);
     if (!isInside(root, abs) || (real !== undefined && !isInside(root, real))) {
-      diagnostics.push(evaDiagnostic(configFile, field, 'eva.project.root-outside', `${key} resolves outside the workspace; Skillgate does not scan it`));
+      diagnostics.push(
+        evaDiagnostic(
+          configFile,
+          field,
+          'eva.project.root-outside',
+          `${key} resolves outside the workspace; Skillgate does not scan it`,
+        ),
+      );
       roots[key] = null;
     } else if (real === undefined) {
       // The sample defaults stand in for a broken eva.yaml; a missing default root is no news.
       if (field) {
-        diagnostics.push(evaDiagnostic(configFile, field, 'eva.project.root-missing', 'configuration directory does not exist'));
+        diagnostics.push(
+          evaDiagnostic(configFile, field, 'eva.project.root-missing', 'configuration directory does not exist'),
+        );
         shippedError = true;
       }
       roots[key] = null;
     } else roots[key] = real;
   }
 
-  const limits = value && isMapping(value['discovery']) && isMapping(value['discovery']['limits']) ? value['discovery']['limits'] : undefined;
-  const lower = (v: unknown, cap: number) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < cap ? v : cap);
+  const limits =
+    value && isMapping(value['discovery']) && isMapping(value['discovery']['limits'])
+      ? value['discovery']['limits']
+      : undefined;
+  const lower = (v: unknown, cap: number) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < cap ? v : cap;
   const discovery = value && isMapping(value['discovery']) ? value['discovery'] : undefined;
   return {
     root,
@@ -112,12 +139,20 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
  * deep-merged over the base in that order: mappings key by key, anything else replaced,
  * a type change an error.
  */
-function layered(root: string, base: Record<string, unknown>, invalid: (message: string) => void): Record<string, unknown> {
+function layered(
+  root: string,
+  base: Record<string, unknown>,
+  invalid: (message: string) => void,
+): Record<string, unknown> {
   const runtime = isMapping(base['runtime']) ? base['runtime'] : undefined;
   const env = typeof runtime?.['env'] === 'string' ? runtime['env'] : undefined;
   // [Skillgate] an env name that would leave config/ names no layer.
   const safeEnv = env !== undefined && /^[A-Za-z0-9_.-]+$/.test(env) && env !== '.' && env !== '..' ? env : undefined;
-  const layers = [safeEnv && `config/profiles/${safeEnv}.yaml`, 'config/eva.user.yaml', safeEnv && `config/environments/${safeEnv}.yaml`].filter((l): l is string => !!l);
+  const layers = [
+    safeEnv && `config/profiles/${safeEnv}.yaml`,
+    'config/eva.user.yaml',
+    safeEnv && `config/environments/${safeEnv}.yaml`,
+  ].filter((l): l is string => !!l);
   let merged = base;
   for (const rel of layers) {
     const abs = path.join(root, rel);
@@ -139,13 +174,19 @@ function layered(root: string, base: Record<string, unknown>, invalid: (message:
   return merged;
 }
 
-function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>, rel: string, invalid: (message: string) => void): Record<string, unknown> {
+function deepMerge(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  rel: string,
+  invalid: (message: string) => void,
+): Record<string, unknown> {
   const out = Object.assign(Object.create(null) as Record<string, unknown>, a);
   for (const key of Object.keys(b)) {
     const left = out[key];
     const right = b[key];
     if (isMapping(left) && isMapping(right)) out[key] = deepMerge(left, right, rel, invalid);
-    else if (left !== undefined && left !== null && right !== null && kindOf(left) !== kindOf(right)) invalid(`${rel}: configuration layer changes the type of ${key}`);
+    else if (left !== undefined && left !== null && right !== null && kindOf(left) !== kindOf(right))
+      invalid(`${rel}: configuration layer changes the type of ${key}`);
     else out[key] = right;
   }
   return out;

@@ -20,14 +20,24 @@ export function evaReviewContract(item: Item): ReviewContract | null {
   ];
   if (eva.skillPath) rows.push({ label: 'skill path', value: eva.skillPath });
   if (eva.script) rows.push({ label: 'script', value: eva.script });
-  rows.push({ label: 'runtime gate', value: `${eva.runtimeGate ? gateText(eva.runtimeGate) : 'none'} (assumed runtime: ${runtimeText(eva.assumedRuntime)})` });
+  rows.push({
+    label: 'runtime gate',
+    value: `${eva.runtimeGate ? gateText(eva.runtimeGate) : 'none'} (assumed runtime: ${runtimeText(eva.assumedRuntime)})`,
+  });
   rows.push({ label: 'input schema', value: eva.schemas.input }, { label: 'output schema', value: eva.schemas.output });
   for (const [name, p] of Object.entries(eva.effectivePermissions)) {
-    const file = p.decidedBy.file && item.workspace ? portableRelative(item.workspace, p.decidedBy.file) : p.decidedBy.file;
+    const file =
+      p.decidedBy.file && item.workspace ? portableRelative(item.workspace, p.decidedBy.file) : p.decidedBy.file;
     const decided = file ? `${file}: ${p.decidedBy.key}` : `built-in default (${p.decidedBy.key})`;
-    rows.push({ label: `permission ${name}`, value: `asks ${p.requested ? 'yes' : 'no'}, gets ${p.effective ? 'yes' : 'no'} — decided by ${decided}` });
+    rows.push({
+      label: `permission ${name}`,
+      value: `asks ${p.requested ? 'yes' : 'no'}, gets ${p.effective ? 'yes' : 'no'} — decided by ${decided}`,
+    });
   }
   if (eva.effectiveTimeoutMs !== null) rows.push({ label: 'timeout', value: `${eva.effectiveTimeoutMs} ms` });
-  rows.push({ label: 'capabilities', value: eva.capabilities.join(', ') || 'none' }, { label: 'conflicts', value: eva.conflicts.join('; ') || 'none' });
+  rows.push(
+    { label: 'capabilities', value: eva.capabilities.join(', ') || 'none' },
+    { label: 'conflicts', value: eva.conflicts.join('; ') || 'none' },
+  );
   return { title: 'Skill contract (Eva-CLI)', rows };
 }

@@ -24,12 +24,19 @@ export interface RuntimeGate {
 
 /** A gate admits the runtime iff its mode is allowed and neither flag excludes it. */
 export function gateAdmits(gate: RuntimeGate, runtime: EvaRuntime): boolean {
-  return gate.allowedModes.includes(runtime.mode) && !(gate.disallowTeamWorker && runtime.teamWorker) && !(gate.requiresInteractiveUser && !runtime.interactiveUser);
+  return (
+    gate.allowedModes.includes(runtime.mode) &&
+    !(gate.disallowTeamWorker && runtime.teamWorker) &&
+    !(gate.requiresInteractiveUser && !runtime.interactiveUser)
+  );
 }
 
 export function gateText(gate: RuntimeGate): string {
   if (gate.form === 'string') return gate.allowedModes[0] ?? '';
-  const flags = [gate.disallowTeamWorker ? 'disallow_team_worker' : '', gate.requiresInteractiveUser ? 'requires_interactive_user' : ''].filter(Boolean);
+  const flags = [
+    gate.disallowTeamWorker ? 'disallow_team_worker' : '',
+    gate.requiresInteractiveUser ? 'requires_interactive_user' : '',
+  ].filter(Boolean);
   return `{allowed_modes: [${gate.allowedModes.join(', ')}]${flags.length ? ', ' + flags.join(', ') : ''}}`;
 }
 

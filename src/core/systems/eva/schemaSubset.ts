@@ -36,12 +36,19 @@ export function fieldPath(path: DocPath): string {
 /** The first error of `value` against `schema`, or undefined when it conforms. */
 export function firstSchemaError(schema: unknown, value: unknown, path: DocPath = []): SchemaError | undefined {
   if (!isPlainSchema(schema)) return undefined;
-  const err = (code: EvaDiagnosticCode, message: string, at: DocPath = path, field: DocPath = at): SchemaError => ({ code, message, path: at, field: fieldPath(field) });
+  const err = (code: EvaDiagnosticCode, message: string, at: DocPath = path, field: DocPath = at): SchemaError => ({
+    code,
+    message,
+    path: at,
+    field: fieldPath(field),
+  });
   const actual = yamlTypeName(value);
   const type = schema['type'];
-  if (typeof type === 'string' && !typeMatches(type, value)) return err('eva.schema.type', `schema type mismatch: expected ${type}, got ${actual}`);
+  if (typeof type === 'string' && !typeMatches(type, value))
+    return err('eva.schema.type', `schema type mismatch: expected ${type}, got ${actual}`);
   const allowed = schema['enum'];
-  if (Array.isArray(allowed) && !allowed.some((a) => sameJson(a, value))) return err('eva.schema.enum', 'value is not allowed by schema enum');
+  if (Array.isArray(allowed) && !allowed.some((a) => sameJson(a, value)))
+    return err('eva.schema.enum', 'value is not allowed by schema enum');
   const pattern = schema['pattern'];
   if (typeof pattern === 'string' && typeof value === 'string') {
     const re = PATTERNS[pattern];
@@ -55,7 +62,8 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
     const required = schema['required'];
     if (Array.isArray(required)) {
       for (const key of required) {
-        if (typeof key === 'string' && !Object.prototype.hasOwnProperty.call(value, key)) return err('eva.schema.required', 'required field is missing', path, [...path, key]);
+        if (typeof key === 'string' && !Object.prototype.hasOwnProperty.call(value, key))
+          return err('eva.schema.required', 'required field is missing', path, [...path, key]);
       }
     }
     const properties = schema['properties'];
@@ -69,7 +77,8 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
     if (schema['additionalProperties'] === false) {
       const known = isPlainSchema(properties) ? properties : {};
       for (const key of Object.keys(value)) {
-        if (!Object.prototype.hasOwnProperty.call(known, key)) return err('eva.schema.additional', 'object contains a property not allowed by schema', [...path, key]);
+        if (!Object.prototype.hasOwnProperty.call(known, key))
+          return err('eva.schema.additional', 'object contains a property not allowed by schema', [...path, key]);
       }
     }
   }

@@ -14,14 +14,23 @@ import policySchema from './schemas/policy.schema.json';
 
 export type SchemaName = 'adapter' | 'capability' | 'eva' | 'policy';
 
-export const EMBEDDED_SCHEMAS: Record<SchemaName, unknown> = { adapter: adapterSchema, capability: capabilitySchema, eva: evaSchema, policy: policySchema };
+export const EMBEDDED_SCHEMAS: Record<SchemaName, unknown> = {
+  adapter: adapterSchema,
+  capability: capabilitySchema,
+  eva: evaSchema,
+  policy: policySchema,
+};
 
 export interface EvaSchemas {
   readonly schemas: Record<SchemaName, unknown>;
   readonly diagnostics: Diagnostic[];
 }
 
-export function loadSchemas(schemaDir: string | null, configFile: string, schemaDirRange: Range | undefined): EvaSchemas {
+export function loadSchemas(
+  schemaDir: string | null,
+  configFile: string,
+  schemaDirRange: Range | undefined,
+): EvaSchemas {
   const schemas = { ...EMBEDDED_SCHEMAS };
   const diagnostics: Diagnostic[] = [];
   if (schemaDir === null) return { schemas, diagnostics };
@@ -29,21 +38,40 @@ export function loadSchemas(schemaDir: string | null, configFile: string, schema
     const file = path.join(schemaDir, `${name}.schema.json`);
     const loaded = readSchemaObject(file);
     if (loaded.ok) schemas[name] = loaded.value;
-    else diagnostics.push(evaDiagnostic(configFile, schemaDirRange, 'eva.project.schema-missing', `failed to read JSON Schema ${name}.schema.json: ${loaded.message}; using Skillgate's embedded copy`));
+    else
+      diagnostics.push(
+        evaDiagnostic(
+          configFile,
+          schemaDirRange,
+          'eva.project.schema-missing',
+          `failed to read JSON Schema ${name}.schema.json: ${loaded.message}; using Skillgate's embedded copy`,
+        ),
+      );
   }
   return { schemas, diagnostics };
 }
 
 /** A JSON schema file: a regular file of at most 1 MiB, UTF-8, a JSON object (eva.md §2.5). */
-export function readSchemaObject(file: string): { ok: true; value: Record<string, unknown> } | { ok: false; missing: boolean; message: string } {
+export function readSchemaObject(
+  file: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; missing: boolean; message: string } {
   const read = readManifest(file, MAX_MANIFEST_BYTES);
-  if (!read.ok) return { ok: false, missing: read.detail === 'No such file or directory', message: read.problem === 'too-large' ? 'schema file is larger than 1048576 bytes' : `failed to read JSON Schema: ${read.detail}` };
+  if (!read.ok)
+    return {
+      ok: false,
+      missing: read.detail === 'No such file or directory',
+      message:
+        read.problem === 'too-large'
+          ? 'schema file is larger than 1048576 bytes'
+          : `failed to read JSON Schema: ${read.detail}`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(read.text.replace(/^\ufeff/, ''));
   } catch {
     return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, missing: false, message: 'schema file must contain a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, missing: false, message: 'schema file must contain a JSON object' };
   return { ok: true, value: value as Record<string, unknown> };
 }

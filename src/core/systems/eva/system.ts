@@ -28,7 +28,8 @@ export const eva: AgentSystem<EvaIndexOptions> = {
   workspaceRoots: [],
   noEnableSwitch: {
     refusal: (item) => `Eva-CLI reads "enabled" from the manifest; edit ${manifestOf(item)} to change it`,
-    notice: () => 'Eva-CLI has no Skillgate enable switch: it registers this skill by its own rules whether or not you trust it, and honours only the manifest\'s "enabled". Trust records that you reviewed exactly these bytes; to switch it off, set enabled: false in the manifest.',
+    notice: () =>
+      'Eva-CLI has no Skillgate enable switch: it registers this skill by its own rules whether or not you trust it, and honours only the manifest\'s "enabled". Trust records that you reviewed exactly these bytes; to switch it off, set enabled: false in the manifest.',
   },
   unitLabel: (item) => (item.kind === 'lua-skill' ? 'Eva lua_skill' : 'Eva skill adapter'),
   createIndex: (options) => new EvaIndex(options),

@@ -30,15 +30,28 @@ export function readEvaSource(item: Item): SourceRead {
   if (!read) return { ok: false, message: `${item.name} can no longer be read as an Eva skill` };
   const { folder, fresh } = read;
   const unit = folder.units.get(fresh.id);
-  if (!unit || fresh.contentHash === null) return { ok: false, message: `${item.name} cannot be hashed: ${(fresh.detail.notCovered ?? ['its manifest cannot be read']).join('; ')}` };
+  if (!unit || fresh.contentHash === null)
+    return {
+      ok: false,
+      message: `${item.name} cannot be hashed: ${(fresh.detail.notCovered ?? ['its manifest cannot be read']).join('; ')}`,
+    };
   // Covered files may lie under the project and under the home (`skill.path: ~/…`): they are named from a directory that holds both.
   const present = [unit.manifest, ...unit.covered.filter((f) => lstatEntry(f.abs).type === 'file').map((f) => f.abs)];
   const root = commonDirectory([folder.root, ...present]);
   const files: BundleFile[] = [];
   for (const abs of present) {
     const bytes = readRegularFile(abs, MAX_COVERED_FILE_BYTES);
-    if (!bytes.ok) return { ok: false, message: `${portableRelative(folder.root, abs)} cannot be read: ${bytes.error ?? bytes.reason}` };
-    files.push({ path: portableRelative(root, abs), size: bytes.bytes.length, sha256: sha256Hex(bytes.bytes), executable: bytes.executable });
+    if (!bytes.ok)
+      return {
+        ok: false,
+        message: `${portableRelative(folder.root, abs)} cannot be read: ${bytes.error ?? bytes.reason}`,
+      };
+    files.push({
+      path: portableRelative(root, abs),
+      size: bytes.bytes.length,
+      sha256: sha256Hex(bytes.bytes),
+      executable: bytes.executable,
+    });
   }
   return {
     ok: true,
@@ -64,7 +77,11 @@ function rehashCopy(unit: EvaTrustUnit, root: string, copy: string): string | un
   const inCopy = (abs: string) => path.join(copy, path.relative(root, abs));
   const manifest = readRegularFile(inCopy(unit.manifest), MAX_COVERED_FILE_BYTES);
   if (!manifest.ok) return undefined;
-  const hashed = evaContentHash(unit.kind, manifest.bytes, unit.covered.map((f) => ({ ...f, abs: inCopy(f.abs) })));
+  const hashed = evaContentHash(
+    unit.kind,
+    manifest.bytes,
+    unit.covered.map((f) => ({ ...f, abs: inCopy(f.abs) })),
+  );
   return hashed.ok ? hashed.contentHash : undefined;
 }
 
@@ -86,9 +103,18 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
   const files: BundleFile[] = [];
   for (const rel of [...new Set([manifest, ...reviewed])]) {
     const bytes = readRegularFile(path.join(folder.root, rel), MAX_COVERED_FILE_BYTES);
-    if (bytes.ok) files.push({ path: rel, size: bytes.bytes.length, sha256: sha256Hex(bytes.bytes), executable: bytes.executable });
+    if (bytes.ok)
+      files.push({ path: rel, size: bytes.bytes.length, sha256: sha256Hex(bytes.bytes), executable: bytes.executable });
   }
-  return { item: fresh, bundleKey: fresh.detail.bundleKey ?? '', root: folder.root, files, contentHash: null, diagnostics: folder.diagnostics.filter((d) => d.itemId === fresh.id), parts: folder.items.filter((i) => i.parent === fresh.id) };
+  return {
+    item: fresh,
+    bundleKey: fresh.detail.bundleKey ?? '',
+    root: folder.root,
+    files,
+    contentHash: null,
+    diagnostics: folder.diagnostics.filter((d) => d.itemId === fresh.id),
+    parts: folder.items.filter((i) => i.parent === fresh.id),
+  };
 }
 
 /** `skillgate hash` of an Eva skill manifest (a `transport: skill` adapter or a `lua_skill`); null for any other file. */
@@ -101,8 +127,21 @@ export function hashEvaTarget(abs: string, shown: string): HashOutcome | null {
     const item = folder?.items.find((i) => i.path === abs && (i.kind === 'skill-adapter' || i.kind === 'lua-skill'));
     if (!folder || !item) return null;
     const diagnostics = folder.diagnostics.filter((d) => d.itemId === item.id);
-    if (item.contentHash === null || item.capabilityHash === null) return { ok: false, message: `${shown} could not be hashed: ${(item.detail.notCovered ?? ['its manifest cannot be read']).join('; ')}`, diagnostics };
-    return { ok: true, system: EVA_SYSTEM, name: item.detail.eva.id, contentHash: item.contentHash, capabilityHash: item.capabilityHash, reviewToken: reviewToken(item.contentHash, item.capabilityHash), diagnostics };
+    if (item.contentHash === null || item.capabilityHash === null)
+      return {
+        ok: false,
+        message: `${shown} could not be hashed: ${(item.detail.notCovered ?? ['its manifest cannot be read']).join('; ')}`,
+        diagnostics,
+      };
+    return {
+      ok: true,
+      system: EVA_SYSTEM,
+      name: item.detail.eva.id,
+      contentHash: item.contentHash,
+      capabilityHash: item.capabilityHash,
+      reviewToken: reviewToken(item.contentHash, item.capabilityHash),
+      diagnostics,
+    };
   }
   return null;
 }

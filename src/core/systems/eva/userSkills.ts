@@ -31,9 +31,17 @@ export interface ProjectAdapterRef {
 /** The trusted-directory convention for user `runtime_worker`s (eva.md §3.2, §8 Q6). */
 const WORKER_DIRS = new Set(['team', 'swarm', 'ralph', 'worker']);
 
-export function indexUserSkills(home: string, adapters: readonly ProjectAdapterRef[], policy: EvaPolicy, runtime: EvaRuntime): { items: EvaItem[]; diagnostics: Diagnostic[] } {
+export function indexUserSkills(
+  home: string,
+  adapters: readonly ProjectAdapterRef[],
+  policy: EvaPolicy,
+  runtime: EvaRuntime,
+): { items: EvaItem[]; diagnostics: Diagnostic[] } {
   const realHome = canonicalPath(home) ?? path.resolve(home);
-  const dirs = [...scanUserSkills(path.join(home, '.codex', 'skills'), 'codex', MAX_FILES_PER_DIR), ...scanUserSkills(path.join(home, '.agents', 'skills'), 'agents', MAX_FILES_PER_DIR)];
+  const dirs = [
+    ...scanUserSkills(path.join(home, '.codex', 'skills'), 'codex', MAX_FILES_PER_DIR),
+    ...scanUserSkills(path.join(home, '.agents', 'skills'), 'agents', MAX_FILES_PER_DIR),
+  ];
   const names = new Map<string, number>();
   for (const d of dirs) if (!d.overCap) names.set(d.name, (names.get(d.name) ?? 0) + 1);
   const items: EvaItem[] = [];
@@ -47,18 +55,28 @@ export function indexUserSkills(home: string, adapters: readonly ProjectAdapterR
   return { items, diagnostics };
 }
 
-function userItem(d: UserSkillDir, realHome: string, adapters: readonly ProjectAdapterRef[], policy: EvaPolicy, runtime: EvaRuntime, inBothRoots: boolean): { item: EvaItem; diagnostics: Diagnostic[] } {
+function userItem(
+  d: UserSkillDir,
+  realHome: string,
+  adapters: readonly ProjectAdapterRef[],
+  policy: EvaPolicy,
+  runtime: EvaRuntime,
+  inBothRoots: boolean,
+): { item: EvaItem; diagnostics: Diagnostic[] } {
   const id = `eva:user:${d.root}:${d.name}`;
   const diagnostics: Diagnostic[] = [];
-  const note = (code: Parameters<typeof evaDiagnostic>[2], message: string, severity?: 'warning' | 'information') => diagnostics.push(evaDiagnostic(d.skillFile, FILE_START, code, message, severity));
+  const note = (code: Parameters<typeof evaDiagnostic>[2], message: string, severity?: 'warning' | 'information') =>
+    diagnostics.push(evaDiagnostic(d.skillFile, FILE_START, code, message, severity));
   const kind: EvaSkillKind = WORKER_DIRS.has(d.name) ? 'runtime_worker' : 'workflow_skill';
-  const trustLevel: EvaTrustLevel = d.realSkillFile !== undefined && isInside(realHome, d.realSkillFile) ? 'UserLocal' : 'Unknown';
+  const trustLevel: EvaTrustLevel =
+    d.realSkillFile !== undefined && isInside(realHome, d.realSkillFile) ? 'UserLocal' : 'Unknown';
   const reasons: EvaReason[] = [];
   let description: string | undefined;
   let frontName: string | undefined;
   let shadowedBy: string | null = null;
 
-  if (d.overCap) reasons.push('scan_limit_exceeded'); // C0: SKILL.md never opened.
+  if (d.overCap)
+    reasons.push('scan_limit_exceeded'); // C0: SKILL.md never opened.
   else {
     // C1 (front matter only, non-fatal).
     if (d.skillFileIsLink) note('eva.user.symlink', 'SKILL.md is a symbolic link; it is listed but cannot be reviewed');
@@ -74,7 +92,11 @@ function userItem(d: UserSkillDir, realHome: string, adapters: readonly ProjectA
       shadowedBy = wrapper.itemId;
       note('eva.conflict.shadowed', `shadowed by ${wrapper.contract.id} (project manifest overrides auto-discovery)`);
     }
-    if (inBothRoots) note('eva.conflict.same-skill-multiple-directory', 'the same skill directory exists under ~/.codex/skills and ~/.agents/skills');
+    if (inBothRoots)
+      note(
+        'eva.conflict.same-skill-multiple-directory',
+        'the same skill directory exists under ~/.codex/skills and ~/.agents/skills',
+      );
     // C7: no project manifest, so display-only; an unclassifiable origin is display-only too.
     reasons.push('manifest_required');
     note('eva.user.manifest-required', 'user-local workflow skill has no project skill manifest; it is display-only');
@@ -82,7 +104,11 @@ function userItem(d: UserSkillDir, realHome: string, adapters: readonly ProjectA
     if (trustLevel === 'Unknown') reasons.push('trust_level_unknown');
     // C8: a SKILL.md declares no schemas.
     reasons.push('capability_missing_schema');
-    note('eva.skill.schema-missing', 'output_schema is missing: a user-local skill declares no input or output schema', 'warning');
+    note(
+      'eva.skill.schema-missing',
+      'output_schema is missing: a user-local skill declares no input or output schema',
+      'warning',
+    );
     // C9: a runtime_worker outside a team runtime.
     if (kind === 'runtime_worker' && runtime.mode === 'normal') {
       reasons.push('runtime_worker_display_only');
@@ -131,7 +157,11 @@ function userItem(d: UserSkillDir, realHome: string, adapters: readonly ProjectA
         requestedPermissions: {},
         effectivePermissions: {},
         capabilities: [],
-        conflicts: shadowedBy ? ['manifest_overrides_auto_discovery'] : inBothRoots ? ['same_skill_multiple_directory'] : [],
+        conflicts: shadowedBy
+          ? ['manifest_overrides_auto_discovery']
+          : inBothRoots
+            ? ['same_skill_multiple_directory']
+            : [],
         effectiveTimeoutMs: null,
       },
     },
@@ -141,7 +171,8 @@ function userItem(d: UserSkillDir, realHome: string, adapters: readonly ProjectA
 
 /** §4.3 rule 4: `skill.path` resolves to this SKILL.md, or `skill.source` + `skill.id` name it. */
 function wraps(a: ProjectAdapterRef, d: UserSkillDir): boolean {
-  if (a.resolvedSkillPath !== null && (a.resolvedSkillPath === d.skillFile || a.resolvedSkillPath === d.realSkillFile)) return true;
+  if (a.resolvedSkillPath !== null && (a.resolvedSkillPath === d.skillFile || a.resolvedSkillPath === d.realSkillFile))
+    return true;
   return a.contract.skillSource === d.root && a.contract.skillId === d.name;
 }
 
@@ -151,7 +182,11 @@ function wraps(a: ProjectAdapterRef, d: UserSkillDir): boolean {
  */
 function frontMatter(file: string): { ok: true; name?: string; description?: string } | { ok: false; message: string } {
   const read = readRegularFile(file, MAX_MANIFEST_BYTES);
-  if (!read.ok) return { ok: false, message: read.reason === 'too-large' ? 'SKILL.md is larger than 1048576 bytes' : (read.error ?? read.reason) };
+  if (!read.ok)
+    return {
+      ok: false,
+      message: read.reason === 'too-large' ? 'SKILL.md is larger than 1048576 bytes' : (read.error ?? read.reason),
+    };
   const text = decodeUtf8(read.bytes);
   if (text === undefined) return { ok: false, message: 'stream did not contain valid UTF-8' };
   const lines = text.replace(/^\ufeff/, '').split(/\r?\n/);
@@ -162,5 +197,9 @@ function frontMatter(file: string): { ok: true; name?: string; description?: str
   if (!parsed.ok) return { ok: false, message: parsed.message };
   const v = parsed.document.value;
   if (!isMapping(v)) return { ok: true };
-  return { ok: true, ...(typeof v['name'] === 'string' ? { name: v['name'] } : {}), ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}) };
+  return {
+    ok: true,
+    ...(typeof v['name'] === 'string' ? { name: v['name'] } : {}),
+    ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}),
+  };
 }

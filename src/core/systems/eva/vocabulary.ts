@@ -43,7 +43,12 @@ export const EVA_REASONS = {
 export type EvaReason = keyof typeof EVA_REASONS;
 
 /** Skillgate's trust-gate reasons appended at C13 (§4.6), already in the shared `ReasonCode`, plus `loaded_unreviewed` (decisions.md). */
-export type EvaTrustReason = 'loaded_unreviewed' | Extract<ReasonCode, 'not_reviewed' | 'content_changed' | 'capabilities_changed' | 'trust_store_unavailable' | 'workspace_untrusted'>;
+export type EvaTrustReason =
+  | 'loaded_unreviewed'
+  | Extract<
+      ReasonCode,
+      'not_reviewed' | 'content_changed' | 'capabilities_changed' | 'trust_store_unavailable' | 'workspace_untrusted'
+    >;
 
 /** Every reason an Eva item may carry. */
 export type EvaItemReason = EvaReason | EvaTrustReason;

@@ -1,4 +1,14 @@
-import { Alias, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import {
+  Alias,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
 import { LineMap } from '../../text/lineMap';
 import { emptyOwnRecord } from '../../documents/ownRecord';
 import type { DocPath, ParsedDocument } from '../../documents/document';
@@ -31,7 +41,13 @@ const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].
 
 export type YamlOutcome =
   | { readonly ok: true; readonly document: YamlDocument }
-  | { readonly ok: false; readonly message: string; readonly range: Range; readonly line: number; readonly column: number };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly range: Range;
+      readonly line: number;
+      readonly column: number;
+    };
 
 /** Parses decoded text (a leading BOM is dropped, as libyaml does). */
 export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
@@ -39,13 +55,27 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const lines = new LineMap(text);
   const fail = (detail: string, offset: number, length = 0): YamlOutcome => {
     const at = lines.position(offset);
-    return { ok: false, message: `failed to parse YAML: ${detail} at line ${at.line + 1} column ${at.character + 1}`, range: lines.range(offset, length), line: at.line + 1, column: at.character + 1 };
+    return {
+      ok: false,
+      message: `failed to parse YAML: ${detail} at line ${at.line + 1} column ${at.character + 1}`,
+      range: lines.range(offset, length),
+      line: at.line + 1,
+      column: at.character + 1,
+    };
   };
   const depth = flowDepthExcess(text);
   if (depth !== undefined) return fail('recursion limit exceeded', depth, 1);
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { version: '1.2', schema: 'core', merge: false, uniqueKeys: true, prettyErrors: false, strict: true, stringKeys: false });
+    doc = parseDocument(text, {
+      version: '1.2',
+      schema: 'core',
+      merge: false,
+      uniqueKeys: true,
+      prettyErrors: false,
+      strict: true,
+      stringKeys: false,
+    });
   } catch (e) {
     // A stack overflow in the composer on pathological nesting: refused, never a crash.
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
@@ -126,7 +156,8 @@ class Converter {
     const at = offsetOf(alias);
     const candidates = this.anchors.get(alias.source) ?? [];
     let found: YamlNode | undefined;
-    for (const node of candidates) if (offsetOf(node) < at && (!found || offsetOf(node) > offsetOf(found))) found = node;
+    for (const node of candidates)
+      if (offsetOf(node) < at && (!found || offsetOf(node) > offsetOf(found))) found = node;
     return found;
   }
 

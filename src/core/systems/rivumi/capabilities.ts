@@ -12,7 +12,13 @@ export function hooksFileCapabilities(hf: RivumiHooksFile): Capabilities {
 }
 
 export function pluginCapabilities(p: RivumiPlugin): Capabilities {
-  return { system: 'rivumi', kind: 'plugin', skills: p.skills.map((s) => ({ name: s.qualifiedName, path: s.source })), hooks: hooksByCommand(p.hooks), pairs: p.hashes?.capabilities ?? {} };
+  return {
+    system: 'rivumi',
+    kind: 'plugin',
+    skills: p.skills.map((s) => ({ name: s.qualifiedName, path: s.source })),
+    hooks: hooksByCommand(p.hooks),
+    pairs: p.hashes?.capabilities ?? {},
+  };
 }
 
 export function hookOf(h: RivumiHook): Hook {

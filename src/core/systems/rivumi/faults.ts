@@ -11,7 +11,16 @@ import type { RivumiProject } from './model';
  * fails `check` until the fault is gone.
  */
 export function faultedRivumiProject(workspace: string, error: unknown): RivumiProject {
-  return { workspace, skills: [], plugins: [], skillLoad: null, hookLoad: null, hookOverflowFile: null, diagnostics: [], fault: rivumiFault(workspace, error) };
+  return {
+    workspace,
+    skills: [],
+    plugins: [],
+    skillLoad: null,
+    hookLoad: null,
+    hookOverflowFile: null,
+    diagnostics: [],
+    fault: rivumiFault(workspace, error),
+  };
 }
 
 export function rivumiFault(workspace: string, error: unknown): Diagnostic {

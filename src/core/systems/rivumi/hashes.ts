@@ -25,7 +25,12 @@ export interface RivumiCoverage {
  * opens, never a U+FFFD look-alike. Each argv element trust cannot cover is hashed as
  * such: a unit that has one can never match a receipt made without it.
  */
-export function rivumiContentHash(domain: string, root: string, manifestBytes: Uint8Array, coverage: RivumiCoverage): { hash: string; files: BundleFile[] } {
+export function rivumiContentHash(
+  domain: string,
+  root: string,
+  manifestBytes: Uint8Array,
+  coverage: RivumiCoverage,
+): { hash: string; files: BundleFile[] } {
   const h = newHash();
   h.update(domain);
   h.update(u64le(manifestBytes.length));
@@ -44,14 +49,21 @@ export function rivumiContentHash(domain: string, root: string, manifestBytes: U
     fileRecord(h, rel, read.executable, read.bytes, 'workspace-relative-file');
     files.push(bundleFile(rel, read.bytes, read.executable));
   }
-  for (const n of coverage.notCovered) h.update(Buffer.concat([Buffer.from('not-covered\0'), u64le(n.marker.length), n.marker]));
+  for (const n of coverage.notCovered)
+    h.update(Buffer.concat([Buffer.from('not-covered\0'), u64le(n.marker.length), n.marker]));
   return { hash: h.digest('hex'), files };
 }
 
 function bundleFile(rel: Buffer, bytes: Uint8Array, executable: boolean): BundleFile {
   const display = decodeRawName(rel);
   const utf8 = Buffer.from(display, 'utf8').equals(rel);
-  return { path: display, size: bytes.length, sha256: sha256Hex(bytes), executable, ...(utf8 ? {} : { rawPath: Buffer.from(rel) }) };
+  return {
+    path: display,
+    size: bytes.length,
+    sha256: sha256Hex(bytes),
+    executable,
+    ...(utf8 ? {} : { rawPath: Buffer.from(rel) }),
+  };
 }
 
 function capabilities(skills: number, hooks: readonly RivumiHook[]): Record<string, string> {
@@ -85,8 +97,14 @@ export function hooksCoverage(workspace: string, hooks: readonly RivumiHook[]): 
   return { covered, problems, watch };
 }
 
-
-function finish(content: { hash: string; files: BundleFile[] }, coverage: RivumiCoverage, watch: readonly string[], caps: Record<string, string>, manifestRel: string, manifestBytes: Uint8Array): RivumiBundleHashes {
+function finish(
+  content: { hash: string; files: BundleFile[] },
+  coverage: RivumiCoverage,
+  watch: readonly string[],
+  caps: Record<string, string>,
+  manifestRel: string,
+  manifestBytes: Uint8Array,
+): RivumiBundleHashes {
   const manifest = bundleFile(osBytes(manifestRel), manifestBytes, false);
   return {
     contentHash: content.hash,
@@ -106,18 +124,48 @@ export const RIVUMI_HOOKS_DOMAIN = 'skillgate-rivumi-hooks-content-v1\0';
  * A plugin's unit: its manifest, every skill file it references, and every file its
  * hooks' argv names (trust.md "Trust units": Rivumi merges plugin hooks into its runner).
  */
-export function rivumiPluginHashes(workspace: string, manifestRel: string, manifestBytes: Uint8Array, skillFiles: readonly string[], skillCount: number, hooks: readonly RivumiHook[], argv: HooksCoverage): RivumiBundleHashes {
-  const coverage = { covered: [...skillFiles.map((abs) => osBytes(portableRelative(workspace, abs))), ...argv.covered], notCovered: notCoveredOf(argv) };
-  return finish(rivumiContentHash(RIVUMI_PLUGIN_DOMAIN, workspace, manifestBytes, coverage), coverage, argv.watch, capabilities(skillCount, hooks), manifestRel, manifestBytes);
+export function rivumiPluginHashes(
+  workspace: string,
+  manifestRel: string,
+  manifestBytes: Uint8Array,
+  skillFiles: readonly string[],
+  skillCount: number,
+  hooks: readonly RivumiHook[],
+  argv: HooksCoverage,
+): RivumiBundleHashes {
+  const coverage = {
+    covered: [...skillFiles.map((abs) => osBytes(portableRelative(workspace, abs))), ...argv.covered],
+    notCovered: notCoveredOf(argv),
+  };
+  return finish(
+    rivumiContentHash(RIVUMI_PLUGIN_DOMAIN, workspace, manifestBytes, coverage),
+    coverage,
+    argv.watch,
+    capabilities(skillCount, hooks),
+    manifestRel,
+    manifestBytes,
+  );
 }
 
 /**
  * The hooks file plus every regular workspace file a hook's argv names: the script a
  * hook runs is part of what was approved (trust.md).
  */
-export function rivumiHooksHashes(workspace: string, hooksBytes: Uint8Array, hooks: readonly RivumiHook[], argv: HooksCoverage): RivumiBundleHashes {
+export function rivumiHooksHashes(
+  workspace: string,
+  hooksBytes: Uint8Array,
+  hooks: readonly RivumiHook[],
+  argv: HooksCoverage,
+): RivumiBundleHashes {
   const coverage = { covered: argv.covered, notCovered: notCoveredOf(argv) };
-  return finish(rivumiContentHash(RIVUMI_HOOKS_DOMAIN, workspace, hooksBytes, coverage), coverage, argv.watch, capabilities(0, hooks), '.rivumi/hooks.json', hooksBytes);
+  return finish(
+    rivumiContentHash(RIVUMI_HOOKS_DOMAIN, workspace, hooksBytes, coverage),
+    coverage,
+    argv.watch,
+    capabilities(0, hooks),
+    '.rivumi/hooks.json',
+    hooksBytes,
+  );
 }
 
 function notCoveredOf(argv: HooksCoverage): NotCovered[] {

@@ -56,7 +56,12 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
   const ws = Buffer.from(workspace, 'utf8');
   let canonicalWs: Buffer | undefined;
   const uncovered = (argIndex: number, arg: string, message: string) => {
-    out.problems.push({ argIndex, code: 'rivumi.hook.argv-uncovered', message: `${message}: it cannot be covered by trust`, marker: encodeOsString(arg) ?? Buffer.from(arg, 'utf16le') });
+    out.problems.push({
+      argIndex,
+      code: 'rivumi.hook.argv-uncovered',
+      message: `${message}: it cannot be covered by trust`,
+      marker: encodeOsString(arg) ?? Buffer.from(arg, 'utf16le'),
+    });
   };
   argv.forEach((arg, argIndex) => {
     if (arg.includes('\0')) return; // the schema refuses it; Rivumi never spawns it
@@ -81,7 +86,12 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
         const inside = under(candidate, ws) ?? under(candidate, (canonicalWs ??= canonical(ws)));
         if (inside) rel = inside;
         else {
-          if (reachesWorkspace(candidate, (canonicalWs ??= canonical(ws)))) uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${shown}, an absolute path that can lead into the workspace through a link`);
+          if (reachesWorkspace(candidate, (canonicalWs ??= canonical(ws))))
+            uncovered(
+              argIndex,
+              arg,
+              `hook argument ${pythonRepr(arg)} names ${shown}, an absolute path that can lead into the workspace through a link`,
+            );
           continue;
         }
       }
@@ -97,10 +107,20 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${shown} outside the workspace`);
           break;
         case 'symlink':
-          uncovered(argIndex, arg, walk.at.equals(walk.rel) ? `hook script ${pythonRepr(decodeRawName(walk.rel))} is a symbolic link (Rivumi runs whatever it points to, which trust cannot pin)` : `hook script ${pythonRepr(decodeRawName(walk.rel))} is reached through the symbolic link ${pythonRepr(decodeRawName(walk.at))} (Rivumi follows it, and trust cannot pin where it points)`);
+          uncovered(
+            argIndex,
+            arg,
+            walk.at.equals(walk.rel)
+              ? `hook script ${pythonRepr(decodeRawName(walk.rel))} is a symbolic link (Rivumi runs whatever it points to, which trust cannot pin)`
+              : `hook script ${pythonRepr(decodeRawName(walk.rel))} is reached through the symbolic link ${pythonRepr(decodeRawName(walk.at))} (Rivumi follows it, and trust cannot pin where it points)`,
+          );
           break;
         case 'special':
-          uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`);
+          uncovered(
+            argIndex,
+            arg,
+            `hook argument ${pythonRepr(arg)} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`,
+          );
           break;
       }
     }
@@ -166,9 +186,11 @@ function walkInside(ws: Buffer, rel: Buffer): Walk {
     const here = joined();
     const entry = lstatEntry(Buffer.concat([ws, Buffer.from('/'), here]));
     const last = i === parts.length - 1;
-    if (entry.type === 'symlink') return { kind: 'symlink', rel: fullRel(stack, parts.slice(i + 1)), at: here, watch: here };
+    if (entry.type === 'symlink')
+      return { kind: 'symlink', rel: fullRel(stack, parts.slice(i + 1)), at: here, watch: here };
     if (entry.type === 'missing') return { kind: 'none', watch: fullRel(stack, parts.slice(i + 1)) };
-    if (entry.error !== undefined || entry.type === 'other') return { kind: 'special', rel: here, error: entry.error, watch: here };
+    if (entry.error !== undefined || entry.type === 'other')
+      return { kind: 'special', rel: here, error: entry.error, watch: here };
     if (entry.type === 'file') return last ? { kind: 'file', rel: here, watch: here } : { kind: 'none', watch: here };
   }
   return { kind: 'none', watch: stack.length ? joined() : undefined };
@@ -194,7 +216,9 @@ function split(b: Buffer): Buffer[] {
 /** `abs` relative to `root` when it lies strictly inside it, lexically. */
 function under(abs: Buffer, root: Buffer): Buffer | undefined {
   const prefix = Buffer.concat([root, Buffer.from('/')]);
-  return abs.length > prefix.length && abs.subarray(0, prefix.length).equals(prefix) ? abs.subarray(prefix.length) : undefined;
+  return abs.length > prefix.length && abs.subarray(0, prefix.length).equals(prefix)
+    ? abs.subarray(prefix.length)
+    : undefined;
 }
 
 function canonical(ws: Buffer): Buffer {
@@ -211,7 +235,9 @@ function canonical(ws: Buffer): Buffer {
  * into the workspace.
  */
 function reachesWorkspace(abs: Buffer, canonicalWs: Buffer): boolean {
-  const parts = split(abs).filter((p) => p.length > 0).map((p) => p.toString('latin1'));
+  const parts = split(abs)
+    .filter((p) => p.length > 0)
+    .map((p) => p.toString('latin1'));
   if (parts.some((p) => p === '.' || p === '..')) return true;
   if (parts[0] === 'proc' || (parts[0] === 'dev' && (parts[1] === 'fd' || parts[1]?.startsWith('std')))) return true;
   try {

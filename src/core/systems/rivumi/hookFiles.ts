@@ -11,8 +11,13 @@ export function decodeJsonBytes(b: Uint8Array): string | undefined {
     }
   };
   if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return dec('utf-8', b);
-  if ((b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) || (b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff)) return utf32(b);
-  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff)) return dec(b[0] === 0xff ? 'utf-16le' : 'utf-16be', b);
+  if (
+    (b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) ||
+    (b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff)
+  )
+    return utf32(b);
+  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))
+    return dec(b[0] === 0xff ? 'utf-16le' : 'utf-16be', b);
   if (b.length >= 4) {
     if (b[0] === 0 && b[1] === 0 && b[2] === 0) return utf32(b, false);
     if (b[1] === 0 && b[2] === 0 && b[3] === 0) return utf32(b, true);

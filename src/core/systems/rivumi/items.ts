@@ -23,8 +23,18 @@ export function rivumiItems(project: RivumiProject, ctx: RivumiContext): { items
   for (const p of project.plugins) build.plugin(p);
   // Without the opt-in Rivumi never reads plugin hooks: a defect there is a warning, not a load failure (decisions.md).
   const pluginFiles = new Set(project.plugins.map((p) => p.file));
-  const hookOnly = (d: Diagnostic) => !ctx.hooksOptIn && (d.code === 'rivumi.hooks.invalid' || d.code === 'rivumi.hooks.too-many') && pluginFiles.has(d.file);
-  const diagnostics = [...project.diagnostics.map((d) => ({ ...d, ...(hookOnly(d) ? { severity: 'warning' as const } : {}), itemId: d.itemId ?? owner(build.items, d.file) })), ...build.extra];
+  const hookOnly = (d: Diagnostic) =>
+    !ctx.hooksOptIn &&
+    (d.code === 'rivumi.hooks.invalid' || d.code === 'rivumi.hooks.too-many') &&
+    pluginFiles.has(d.file);
+  const diagnostics = [
+    ...project.diagnostics.map((d) => ({
+      ...d,
+      ...(hookOnly(d) ? { severity: 'warning' as const } : {}),
+      itemId: d.itemId ?? owner(build.items, d.file),
+    })),
+    ...build.extra,
+  ];
   return { items: build.items, diagnostics };
 }
 
@@ -47,14 +57,25 @@ class RivumiItemBuilder {
   projectSkill(s: RivumiSkill): void {
     const id = `${this.prefix}${s.source}`;
     const [decision, reasons] = this.skillFate(s, id) ?? ['registered', ['guidance']];
-    this.items.push({ ...this.base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons), detail: { description: s.description } });
+    this.items.push({
+      ...this.base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons),
+      detail: { description: s.description },
+    });
   }
 
   hooksFile(hf: RivumiHooksFile): void {
     const { project, ctx } = this;
     const id = `${this.prefix}.rivumi/hooks.json`;
     const key = bundleKey('rivumi', 'workspace', hf.canonicalFile, 'hooks');
-    const gate = trustGate({ bundleKey: key, contentHash: hf.hashes?.contentHash ?? null, capabilityHash: hf.hashes?.capabilityHash ?? null, enableSwitch: false }, ctx);
+    const gate = trustGate(
+      {
+        bundleKey: key,
+        contentHash: hf.hashes?.contentHash ?? null,
+        capabilityHash: hf.hashes?.capabilityHash ?? null,
+        enableSwitch: false,
+      },
+      ctx,
+    );
     let decision: Decision;
     let reasons: ReasonCode[];
     if (!hf.valid) [decision, reasons] = ['rejected', ['manifest_invalid']];
@@ -70,7 +91,14 @@ class RivumiItemBuilder {
       contentHash: hf.hashes?.contentHash ?? null,
       capabilityHash: hf.hashes?.capabilityHash ?? null,
       reviewToken: hf.hashes ? reviewToken(hf.hashes.contentHash, hf.hashes.capabilityHash) : null,
-      detail: { bundleKey: key, files: hf.hashes?.files ?? [], capabilities: hooksFileCapabilities(hf), notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [], hooksOptIn: ctx.hooksOptIn, loads: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0) },
+      detail: {
+        bundleKey: key,
+        files: hf.hashes?.files ?? [],
+        capabilities: hooksFileCapabilities(hf),
+        notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [],
+        hooksOptIn: ctx.hooksOptIn,
+        loads: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0),
+      },
     });
     this.hookChildren(id, hf.hooks, childFate(gate), !hf.valid);
   }
@@ -79,7 +107,15 @@ class RivumiItemBuilder {
     const { project, ctx } = this;
     const id = `${this.prefix}${p.source}`;
     const key = bundleKey('rivumi', 'workspace', p.canonicalFile, p.name);
-    const gate = trustGate({ bundleKey: key, contentHash: p.hashes?.contentHash ?? null, capabilityHash: p.hashes?.capabilityHash ?? null, enableSwitch: false }, ctx);
+    const gate = trustGate(
+      {
+        bundleKey: key,
+        contentHash: p.hashes?.contentHash ?? null,
+        capabilityHash: p.hashes?.capabilityHash ?? null,
+        enableSwitch: false,
+      },
+      ctx,
+    );
     let decision: Decision;
     let reasons: ReasonCode[];
     // The plugin is the skill load's; it still loads something when its hooks run although that load fails.
@@ -104,13 +140,18 @@ class RivumiItemBuilder {
         capabilities: pluginCapabilities(p),
         notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [],
         discovery: p.discovery,
-        ...(p.state === 'valid' ? { loads: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) } : {}),
+        ...(p.state === 'valid'
+          ? { loads: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) }
+          : {}),
       },
     });
     p.skills.forEach((s, i) => {
       const sid = `${id}#skills/${i}`;
       const [d, r] = this.skillFate(s, sid) ?? childFate(gate);
-      this.items.push({ ...this.base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r), detail: { description: s.description } });
+      this.items.push({
+        ...this.base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r),
+        detail: { description: s.description },
+      });
     });
     this.hookChildren(id, p.hooks, childFate(gate), p.hookError !== undefined);
   }
@@ -129,7 +170,12 @@ class RivumiItemBuilder {
    * Hook entries share the fate of the one merged configuration (decisions.md "Precedence
    * and shadowing"): `ownFailure` is set when the file they come from is what fails it.
    */
-  private hookChildren(parentId: string, hooks: readonly RivumiHook[], loaded: [Decision, ReasonCode[]], ownFailure: boolean): void {
+  private hookChildren(
+    parentId: string,
+    hooks: readonly RivumiHook[],
+    loaded: [Decision, ReasonCode[]],
+    ownFailure: boolean,
+  ): void {
     const { project, ctx } = this;
     for (const h of hooks) {
       const id = `${parentId}#hooks/${h.event}/${h.index}`;
@@ -144,14 +190,34 @@ class RivumiItemBuilder {
         [decision, reasons] = ['rejected', ['load_aborted']];
       } else [decision, reasons] = loaded;
       const label = h.argv.join(' ');
-      this.items.push({ ...this.base(id, 'hook', `${h.event}: ${label}`, `${h.origin}.${h.event}.${h.index}`, h.file, parentId, decision, reasons), detail: { hook: hookOf(h) } });
+      this.items.push({
+        ...this.base(
+          id,
+          'hook',
+          `${h.event}: ${label}`,
+          `${h.origin}.${h.event}.${h.index}`,
+          h.file,
+          parentId,
+          decision,
+          reasons,
+        ),
+        detail: { hook: hookOf(h) },
+      });
     }
   }
 
   /** A warning only about hooks Rivumi will run: the opt-in is set and the hook load succeeds (decisions.md). */
-  private runsUnreviewed(id: string, file: string, hooks: readonly RivumiHook[], gate: Gate, whose: 'these' | "this plugin's"): void {
+  private runsUnreviewed(
+    id: string,
+    file: string,
+    hooks: readonly RivumiHook[],
+    gate: Gate,
+    whose: 'these' | "this plugin's",
+  ): void {
     if (!this.hooksRun || hooks.length === 0 || gate.trust === 'trusted') return;
-    const status = gate.reasons.includes('trust_store_unavailable') ? 'not vouched for (the trust store is unavailable)' : gate.trust.replace('-', ' ');
+    const status = gate.reasons.includes('trust_store_unavailable')
+      ? 'not vouched for (the trust store is unavailable)'
+      : gate.trust.replace('-', ' ');
     this.extra.push({
       file,
       range: FILE_START,
@@ -174,7 +240,16 @@ class RivumiItemBuilder {
     });
   }
 
-  private base(id: string, kind: Item['kind'], name: string, qualifiedName: string, file: string, parent: string | null, decision: Decision, reasons: ReasonCode[]): Item {
+  private base(
+    id: string,
+    kind: Item['kind'],
+    name: string,
+    qualifiedName: string,
+    file: string,
+    parent: string | null,
+    decision: Decision,
+    reasons: ReasonCode[],
+  ): Item {
     return {
       id,
       system: 'rivumi',
@@ -215,7 +290,10 @@ function owner(items: readonly Item[], file: string): string | null {
 function loadedFate(gate: Gate): [Decision, ReasonCode[]] {
   const trustReasons = gate.reasons.filter((r) => r !== 'workspace_untrusted');
   if (trustReasons.length === 0) return ['registered', ['active']];
-  return ['registered', ['loaded_unreviewed', ...trustReasons, ...gate.reasons.filter((r) => r === 'workspace_untrusted')]];
+  return [
+    'registered',
+    ['loaded_unreviewed', ...trustReasons, ...gate.reasons.filter((r) => r === 'workspace_untrusted')],
+  ];
 }
 
 /** A loaded bundle's skills and hooks carry its risk: `component_active` when it is trusted. */
@@ -228,7 +306,13 @@ function childFate(gate: Gate): [Decision, ReasonCode[]] {
  * Rivumi's two loads as they touch one bundle, in words (`explain`): the skill load decides
  * a plugin and its skills; the hook load (only with the opt-in) its hooks.
  */
-function loadFacts(project: RivumiProject, ctx: RivumiContext, kind: 'plugin' | 'hooks', hasHooks: boolean, file?: string): Record<string, string> {
+function loadFacts(
+  project: RivumiProject,
+  ctx: RivumiContext,
+  kind: 'plugin' | 'hooks',
+  hasHooks: boolean,
+  file?: string,
+): Record<string, string> {
   const hooks = !hasHooks
     ? 'none declared'
     : !ctx.hooksOptIn
@@ -237,6 +321,9 @@ function loadFacts(project: RivumiProject, ctx: RivumiContext, kind: 'plugin' | 
         ? `not loaded (the hook load fails: ${project.hookLoad.message})`
         : 'loaded by the hook load (opt-in on): Rivumi runs them';
   if (kind === 'hooks') return { hooks };
-  const skills = project.skillLoad && project.skillLoad.file !== file ? `not loaded (the skill load fails: ${project.skillLoad.message})` : 'loaded by the skill load';
+  const skills =
+    project.skillLoad && project.skillLoad.file !== file
+      ? `not loaded (the skill load fails: ${project.skillLoad.message})`
+      : 'loaded by the skill load';
   return { skills, hooks };
 }

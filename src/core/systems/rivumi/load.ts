@@ -42,30 +42,49 @@ interface PluginDraft {
 export function loadRivumiProject(workspace: string): RivumiProject {
   const findings = new Findings();
   const rivumiDir = path.join(workspace, '.rivumi');
-  const empty = (): RivumiProject => ({ workspace, skills: [], plugins: [], skillLoad: null, hookLoad: null, hookOverflowFile: null, diagnostics: findings.diagnostics });
+  const empty = (): RivumiProject => ({
+    workspace,
+    skills: [],
+    plugins: [],
+    skillLoad: null,
+    hookLoad: null,
+    hookOverflowFile: null,
+    diagnostics: findings.diagnostics,
+  });
   const top = lstatEntry(rivumiDir);
   if (top.type === 'missing') return empty();
   if (top.type === 'symlink') {
-    findings.inFile('rivumi.root-symlink', '.rivumi is a symbolic link; Rivumi follows it, so its target is what Rivumi loads', rivumiDir);
+    findings.inFile(
+      'rivumi.root-symlink',
+      '.rivumi is a symbolic link; Rivumi follows it, so its target is what Rivumi loads',
+      rivumiDir,
+    );
   }
   if (statEntry(rivumiDir).type !== 'directory') return empty();
 
   let skillLoad: LoadFailure | null = null;
-  const failure = (d: Diagnostic | undefined): LoadFailure | null => (d ? { file: d.file, message: d.message, diagnostic: d } : null);
+  const failure = (d: Diagnostic | undefined): LoadFailure | null =>
+    d ? { file: d.file, message: d.message, diagnostic: d } : null;
 
   // S1, S2: project skills, the first 16 by name.
   const skills: RivumiSkill[] = [];
   const skillsDir = path.join(rivumiDir, 'skills');
   if (statEntry(skillsDir).type !== 'missing') {
     if (lstatEntry(skillsDir).type !== 'directory') {
-      skillLoad ??= failure(findings.inFile('rivumi.skills.path', 'project skills path must be a directory', skillsDir));
+      skillLoad ??= failure(
+        findings.inFile('rivumi.skills.path', 'project skills path must be a directory', skillsDir),
+      );
     } else {
       listMatching(skillsDir, '.md').forEach((fileName, i) => {
         const abs = path.join(skillsDir, fileName);
         const source = `.rivumi/skills/${fileName}`;
         if (i >= MAX_SKILLS) {
           skills.push(beyondCap(fileName, abs, source, null));
-          findings.inFile('rivumi.skill.not-loaded', `Rivumi loads at most ${MAX_SKILLS} skills; ${fileName} is never opened`, abs);
+          findings.inFile(
+            'rivumi.skill.not-loaded',
+            `Rivumi loads at most ${MAX_SKILLS} skills; ${fileName} is never opened`,
+            abs,
+          );
           return;
         }
         const skill = readSkill(abs, fileName, source, null, findings);
@@ -82,13 +101,30 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   const pluginsDir = path.join(rivumiDir, 'plugins');
   if (statEntry(pluginsDir).type !== 'missing') {
     if (lstatEntry(pluginsDir).type !== 'directory') {
-      pluginsFailure = failure(findings.inFile('rivumi.plugins.path', 'project plugins path must be a directory', pluginsDir));
+      pluginsFailure = failure(
+        findings.inFile('rivumi.plugins.path', 'project plugins path must be a directory', pluginsDir),
+      );
     } else {
       listMatching(pluginsDir, '.json').forEach((fileName, i) => {
         const abs = path.join(pluginsDir, fileName);
         if (i >= MAX_PLUGINS) {
-          plugins.push({ name: fileStem(fileName), file: abs, canonicalFile: abs, fileName, source: `.rivumi/plugins/${fileName}`, state: 'beyond_cap', description: '', discovery: {}, skills: [], hooks: [] });
-          findings.inFile('rivumi.plugin.not-loaded', `Rivumi loads at most ${MAX_PLUGINS} plugins; ${fileName} is never read`, abs);
+          plugins.push({
+            name: fileStem(fileName),
+            file: abs,
+            canonicalFile: abs,
+            fileName,
+            source: `.rivumi/plugins/${fileName}`,
+            state: 'beyond_cap',
+            description: '',
+            discovery: {},
+            skills: [],
+            hooks: [],
+          });
+          findings.inFile(
+            'rivumi.plugin.not-loaded',
+            `Rivumi loads at most ${MAX_PLUGINS} plugins; ${fileName} is never read`,
+            abs,
+          );
           return;
         }
         const draft = readPluginManifest(workspace, pluginsDir, abs, fileName, findings);
@@ -132,7 +168,18 @@ export function loadRivumiProject(workspace: string): RivumiProject {
       ...(hookError && d.plugin.state === 'valid' ? { hookError } : {}),
     };
     const argv = d.manifestBytes ? reportCoverage(hooksCoverage(workspace, plugin.hooks), findings) : undefined;
-    const hashes = d.manifestBytes && argv ? rivumiPluginHashes(workspace, plugin.source, d.manifestBytes, d.skillRefs.map((r) => r.abs), d.skillRefs.length, plugin.hooks, argv) : undefined;
+    const hashes =
+      d.manifestBytes && argv
+        ? rivumiPluginHashes(
+            workspace,
+            plugin.source,
+            d.manifestBytes,
+            d.skillRefs.map((r) => r.abs),
+            d.skillRefs.length,
+            plugin.hooks,
+            argv,
+          )
+        : undefined;
     plugins.push(hashes ? { ...plugin, hashes } : plugin);
   }
   plugins.sort((a, b) => codePointCompare(a.fileName, b.fileName));
@@ -167,19 +214,44 @@ function listMatching(dir: string, suffix: string): string[] {
 
 function beyondCap(fileName: string, file: string, source: string, plugin: string | null): RivumiSkill {
   const name = fileStem(fileName);
-  return { name, qualifiedName: plugin ? `${plugin}.${name}` : name, file, source, plugin, description: '', body: '', state: 'beyond_cap' };
+  return {
+    name,
+    qualifiedName: plugin ? `${plugin}.${name}` : name,
+    file,
+    source,
+    plugin,
+    description: '',
+    body: '',
+    state: 'beyond_cap',
+  };
 }
 
 /** §3.3 checks in order, then the front matter (§3.4), for a project or plugin skill. */
-function readSkill(abs: string, fileName: string, source: string, plugin: string | null, findings: Findings): RivumiSkill {
+function readSkill(
+  abs: string,
+  fileName: string,
+  source: string,
+  plugin: string | null,
+  findings: Findings,
+): RivumiSkill {
   const stem = fileStem(fileName);
-  const base = { name: stem, qualifiedName: plugin ? `${plugin}.${stem}` : stem, file: abs, source, plugin, description: '', body: '' };
+  const base = {
+    name: stem,
+    qualifiedName: plugin ? `${plugin}.${stem}` : stem,
+    file: abs,
+    source,
+    plugin,
+    description: '',
+    body: '',
+  };
   const invalid = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START): RivumiSkill => {
     return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range) };
   };
   const entry = lstatEntry(osPath(abs));
-  if (entry.type !== 'file') return invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
-  if (entry.size > MAX_SKILL_BYTES) return invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`);
+  if (entry.type !== 'file')
+    return invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
+  if (entry.size > MAX_SKILL_BYTES)
+    return invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`);
   const read = readRegularFile(osPath(abs), MAX_SKILL_BYTES);
   if (!read.ok) {
     return read.reason === 'too-large'
@@ -191,43 +263,104 @@ function readSkill(abs: string, fileName: string, source: string, plugin: string
   const parsed = parseRivumiSkill(text, fileName, stem);
   const lines = new LineMap(text);
   // The record's limits (§3.4 step 9) are one pydantic validation: every field over its limit is an error of the same failure.
-  const nameTooLong = (name: string | undefined) => (plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined);
+  const nameTooLong = (name: string | undefined) =>
+    plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined;
   if (!parsed.ok) {
     const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
     const longName = parsed.code === 'rivumi.skill.description-length' ? nameTooLong(parsed.name) : undefined;
-    if (longName) findings.inFile('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${longName}`, abs, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
+    if (longName)
+      findings.inFile(
+        'rivumi.skill.qualified-name-length',
+        `plugin skill name exceeds 64 characters: ${longName}`,
+        abs,
+        parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START,
+      );
     return failed;
   }
   const qualifiedName = plugin ? `${plugin}.${parsed.name}` : parsed.name;
   if (nameTooLong(parsed.name)) {
-    return invalid('rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${qualifiedName}`, parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START);
+    return invalid(
+      'rivumi.skill.qualified-name-length',
+      `plugin skill name exceeds 64 characters: ${qualifiedName}`,
+      parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START,
+    );
   }
   reportHidden(text, abs, findings);
-  return { ...base, name: parsed.name, qualifiedName, description: parsed.description, body: parsed.body, state: 'valid' };
+  return {
+    ...base,
+    name: parsed.name,
+    qualifiedName,
+    description: parsed.description,
+    body: parsed.body,
+    state: 'valid',
+  };
 }
 
 /** §5.4 checks 1-6 for one manifest. */
-function readPluginManifest(workspace: string, pluginsDir: string, abs: string, fileName: string, findings: Findings): PluginDraft {
+function readPluginManifest(
+  workspace: string,
+  pluginsDir: string,
+  abs: string,
+  fileName: string,
+  findings: Findings,
+): PluginDraft {
   const source = `.rivumi/plugins/${fileName}`;
-  const plugin: RivumiPlugin = { name: fileStem(fileName), file: abs, canonicalFile: canonicalFile(abs), fileName, source, state: 'valid', description: '', discovery: {}, skills: [], hooks: [] };
-  const fail = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START, extra: Partial<PluginDraft> = {}): PluginDraft => {
-    return { plugin: { ...plugin, state: 'invalid', error: findings.inFile(code, message, abs, range) }, rawHooks: {}, skillRefs: [], ...extra };
+  const plugin: RivumiPlugin = {
+    name: fileStem(fileName),
+    file: abs,
+    canonicalFile: canonicalFile(abs),
+    fileName,
+    source,
+    state: 'valid',
+    description: '',
+    discovery: {},
+    skills: [],
+    hooks: [],
+  };
+  const fail = (
+    code: Parameters<Findings['inFile']>[0],
+    message: string,
+    range = FILE_START,
+    extra: Partial<PluginDraft> = {},
+  ): PluginDraft => {
+    return {
+      plugin: { ...plugin, state: 'invalid', error: findings.inFile(code, message, abs, range) },
+      rawHooks: {},
+      skillRefs: [],
+      ...extra,
+    };
   };
   const entry = lstatEntry(osPath(abs));
-  if (entry.type !== 'file') return fail('rivumi.plugin.file', `project plugin manifest must be a regular file: ${fileName}`);
-  if (entry.size > MAX_PLUGIN_MANIFEST_BYTES) return fail('rivumi.plugin.file', `project plugin manifest exceeds size limit: ${fileName}`);
+  if (entry.type !== 'file')
+    return fail('rivumi.plugin.file', `project plugin manifest must be a regular file: ${fileName}`);
+  if (entry.size > MAX_PLUGIN_MANIFEST_BYTES)
+    return fail('rivumi.plugin.file', `project plugin manifest exceeds size limit: ${fileName}`);
   const read = readRegularFile(osPath(abs), MAX_PLUGIN_MANIFEST_BYTES);
-  if (!read.ok) return fail('rivumi.plugin.file', read.reason === 'too-large' ? `project plugin manifest exceeds size limit: ${fileName}` : `project plugin manifest must be a regular file: ${fileName}`);
+  if (!read.ok)
+    return fail(
+      'rivumi.plugin.file',
+      read.reason === 'too-large'
+        ? `project plugin manifest exceeds size limit: ${fileName}`
+        : `project plugin manifest must be a regular file: ${fileName}`,
+    );
   const text = decodeUtf8(read.bytes);
   const notJson = `project plugin manifest must be UTF-8 JSON: ${fileName}`;
   // A UTF-8 BOM stays in the text as U+FEFF, which JSON rejects: Rivumi refuses it here.
   if (text === undefined) return fail('rivumi.plugin.json', notJson);
   const parsed = parseJsonDocument(abs, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
-  if (!parsed.ok) return fail('rivumi.plugin.json', parsed.nesting ? `project plugin manifest cannot be parsed by Python's json: ${fileName}: ${pythonRecursionError(parsed.nesting)}` : notJson, parsed.range);
+  if (!parsed.ok)
+    return fail(
+      'rivumi.plugin.json',
+      parsed.nesting
+        ? `project plugin manifest cannot be parsed by Python's json: ${fileName}: ${pythonRecursionError(parsed.nesting)}`
+        : notJson,
+      parsed.range,
+    );
   const doc = parsed.document;
   findings.addDocument(doc);
   const value = doc.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('rivumi.plugin.json', `project plugin manifest must be an object: ${fileName}`, doc.valueRange([]));
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail('rivumi.plugin.json', `project plugin manifest must be an object: ${fileName}`, doc.valueRange([]));
   const data: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   if (!('name' in data)) data.name = fileStem(fileName);
   const result = pluginManifest.safeParse(data, { reportInput: true });
@@ -236,8 +369,18 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
     // Every error pydantic reports, in its order; the first is the plugin's own error.
     const details = pydanticDetails(result.error);
     const first = details[0] as (typeof details)[number];
-    const failed = fail('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${first.text}`, first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path), drafted);
-    for (const d of details.slice(1)) findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, { file: abs, path: d.path, key: d.text.includes('Extra inputs') });
+    const failed = fail(
+      'rivumi.plugin.invalid',
+      `project plugin manifest is invalid: ${fileName}: ${first.text}`,
+      first.text.includes('Extra inputs') ? doc.keyRange(first.path) : doc.valueRange(first.path),
+      drafted,
+    );
+    for (const d of details.slice(1))
+      findings.at('rivumi.plugin.invalid', `project plugin manifest is invalid: ${fileName}: ${d.text}`, {
+        file: abs,
+        path: d.path,
+        key: d.text.includes('Extra inputs'),
+      });
     return failed;
   }
   const m = result.data;
@@ -256,14 +399,37 @@ function readPluginManifest(workspace: string, pluginsDir: string, abs: string, 
     if (encodeOsString(stored) === undefined) {
       // Python's lstat raises UnicodeEncodeError (not a plugin error): both loads fail.
       const message = `plugin skill path cannot be encoded as a file name: ${pythonRepr(stored)} (Rivumi's load fails with UnicodeEncodeError: surrogates not allowed)`;
-      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.path-encoding', message, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+      return {
+        plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.path-encoding', message, abs, at) },
+        rawHooks: {},
+        skillRefs,
+        ...drafted,
+      };
     }
     const target = realpathLoose(path.join(pluginsDir, stored));
     if (!isInside(root, target)) {
-      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', 'plugin skill path must stay inside repository', abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+      return {
+        plugin: {
+          ...named,
+          state: 'invalid',
+          error: findings.inFile('rivumi.plugin.skill-path', 'plugin skill path must stay inside repository', abs, at),
+        },
+        rawHooks: {},
+        skillRefs,
+        ...drafted,
+      };
     }
     if (statEntry(osPath(target)).type !== 'file') {
-      return { plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.plugin.skill-path', `plugin skill file is missing: ${stored}`, abs, at) }, rawHooks: {}, skillRefs, ...drafted };
+      return {
+        plugin: {
+          ...named,
+          state: 'invalid',
+          error: findings.inFile('rivumi.plugin.skill-path', `plugin skill file is missing: ${stored}`, abs, at),
+        },
+        rawHooks: {},
+        skillRefs,
+        ...drafted,
+      };
     }
     // Rivumi reads the file through the manifest-relative path; its last component is checked then.
     skillRefs.push({ path: stored, abs: path.normalize(path.join(pluginsDir, stored)), index });
@@ -298,7 +464,8 @@ function canonicalFile(abs: string): string {
 
 /** Each hook argv element trust cannot cover is an error at that element (trust.md "Hook argv files, exactly"). */
 function reportCoverage(coverage: HooksCoverage, findings: Findings): HooksCoverage {
-  for (const p of coverage.problems) findings.at(p.code, p.message, { file: p.hook.at.file, path: [...p.hook.at.path, 'command', p.argIndex] });
+  for (const p of coverage.problems)
+    findings.at(p.code, p.message, { file: p.hook.at.file, path: [...p.hook.at.path, 'command', p.argIndex] });
   return coverage;
 }
 
@@ -334,17 +501,67 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
   if (statEntry(hooksPath).type === 'missing') return { exists: false, project: {} };
   const entry = lstatEntry(hooksPath);
   const read = entry.type === 'file' ? readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES) : undefined;
-  if (!read || (!read.ok && read.reason !== 'too-large')) return { exists: true, project: {}, error: findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath) };
-  if (!read.ok) return { exists: true, project: {}, error: findings.inFile('rivumi.hooks.file', `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`, hooksPath) };
+  if (!read || (!read.ok && read.reason !== 'too-large'))
+    return {
+      exists: true,
+      project: {},
+      error: findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath),
+    };
+  if (!read.ok)
+    return {
+      exists: true,
+      project: {},
+      error: findings.inFile(
+        'rivumi.hooks.file',
+        `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`,
+        hooksPath,
+      ),
+    };
   const bytes = read.bytes;
   const text = decodeJsonBytes(bytes);
-  const parsed = text === undefined ? undefined : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
-  if (parsed && !parsed.ok && parsed.nesting) return { exists: true, project: {}, bytes, error: findings.inFile('rivumi.hooks.json', `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`, hooksPath, parsed.range) };
-  if (!parsed || !parsed.ok) return { exists: true, project: {}, bytes, error: findings.inFile('rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON', hooksPath, parsed && !parsed.ok ? parsed.range : FILE_START) };
+  const parsed =
+    text === undefined
+      ? undefined
+      : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+  if (parsed && !parsed.ok && parsed.nesting)
+    return {
+      exists: true,
+      project: {},
+      bytes,
+      error: findings.inFile(
+        'rivumi.hooks.json',
+        `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`,
+        hooksPath,
+        parsed.range,
+      ),
+    };
+  if (!parsed || !parsed.ok)
+    return {
+      exists: true,
+      project: {},
+      bytes,
+      error: findings.inFile(
+        'rivumi.hooks.json',
+        'project hook config is not valid UTF-8 JSON',
+        hooksPath,
+        parsed && !parsed.ok ? parsed.range : FILE_START,
+      ),
+    };
   const doc: ParsedDocument = parsed.document;
   findings.addDocument(doc);
   const v = doc.value;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { exists: true, project: {}, bytes, error: findings.inFile('rivumi.hooks.json', 'project hook config must be a JSON object', hooksPath, doc.valueRange([])) };
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return {
+      exists: true,
+      project: {},
+      bytes,
+      error: findings.inFile(
+        'rivumi.hooks.json',
+        'project hook config must be a JSON object',
+        hooksPath,
+        doc.valueRange([]),
+      ),
+    };
   return { exists: true, project: v as Record<string, unknown>, bytes };
 }
 
@@ -352,20 +569,36 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
  * Merge (H3): the project's entries, then each valid plugin's, per event. `problems`
  * gets the project's unknown events; `mergeErrors` the entries that cannot be merged.
  */
-function mergeHooks(hooksPath: string, read: ProjectHooksRead, drafts: readonly PluginDraft[], findings: Findings, out: HookLoad, problems: Diagnostic[], mergeErrors: Diagnostic[]): Map<HookEvent, TaggedHook[]> {
+function mergeHooks(
+  hooksPath: string,
+  read: ProjectHooksRead,
+  drafts: readonly PluginDraft[],
+  findings: Findings,
+  out: HookLoad,
+  problems: Diagnostic[],
+  mergeErrors: Diagnostic[],
+): Map<HookEvent, TaggedHook[]> {
   const merged = new Map<HookEvent, TaggedHook[]>(HOOK_EVENTS.map((e) => [e, []]));
   const project = read.project;
   if (!read.error) {
     for (const key of Object.keys(project)) {
       if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
-        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, { file: hooksPath, path: [key], key: true }));
+        problems.push(
+          findings.at(
+            'rivumi.hooks.invalid',
+            `project hook config is invalid: ${key}: Extra inputs are not permitted`,
+            { file: hooksPath, path: [key], key: true },
+          ),
+        );
       }
     }
     for (const event of HOOK_EVENTS) {
       if (!(event in project)) continue;
       const v = project[event];
       if (!Array.isArray(v)) continue;
-      v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }));
+      v.forEach((raw, index) =>
+        merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }),
+      );
     }
   }
   for (const d of drafts) {
@@ -374,23 +607,40 @@ function mergeHooks(hooksPath: string, read: ProjectHooksRead, drafts: readonly 
       const v = d.rawHooks[event];
       if (v === undefined || v === null) continue;
       if (!Array.isArray(v)) {
-        const diag = findings.at('rivumi.hooks.invalid', 'plugin hook entries must be arrays', { file: d.plugin.file, path: ['hooks', event] });
+        const diag = findings.at('rivumi.hooks.invalid', 'plugin hook entries must be arrays', {
+          file: d.plugin.file,
+          path: ['hooks', event],
+        });
         mergeErrors.push(diag);
         out.pluginErrors.set(d.plugin.file, out.pluginErrors.get(d.plugin.file) ?? diag);
         continue;
       }
       if (event in project && !Array.isArray(project[event]) && !read.error) {
-        mergeErrors.push(findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', { file: hooksPath, path: [event] }));
+        mergeErrors.push(
+          findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', {
+            file: hooksPath,
+            path: [event],
+          }),
+        );
         continue;
       }
-      v.forEach((raw, index) => merged.get(event)?.push({ raw, origin: d.plugin.name, file: d.plugin.file, path: ['hooks', event, index], index }));
+      v.forEach((raw, index) =>
+        merged
+          .get(event)
+          ?.push({ raw, origin: d.plugin.name, file: d.plugin.file, path: ['hooks', event, index], index }),
+      );
     }
   }
   return merged;
 }
 
 /** Validate (H4): each merged entry, and the per-event cap; returns the project's own hooks, files the plugins' in `out`. */
-function validateHooks(merged: ReadonlyMap<HookEvent, TaggedHook[]>, findings: Findings, out: HookLoad, problems: Diagnostic[]): RivumiHook[] {
+function validateHooks(
+  merged: ReadonlyMap<HookEvent, TaggedHook[]>,
+  findings: Findings,
+  out: HookLoad,
+  problems: Diagnostic[],
+): RivumiHook[] {
   const projectHooks: RivumiHook[] = [];
   for (const event of HOOK_EVENTS) {
     const list = merged.get(event) ?? [];
@@ -399,20 +649,32 @@ function validateHooks(merged: ReadonlyMap<HookEvent, TaggedHook[]>, findings: F
       let valid = r.success;
       if (!r.success) {
         for (const d of pydanticDetails(r.error)) {
-          const diag = findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}.${position}${d.path.length ? '.' + d.path.join('.') : ''}: ${d.text.replace(/^[^:]*: /, '')}`, { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') });
+          const diag = findings.at(
+            'rivumi.hooks.invalid',
+            `project hook config is invalid: ${event}.${position}${d.path.length ? '.' + d.path.join('.') : ''}: ${d.text.replace(/^[^:]*: /, '')}`,
+            { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') },
+          );
           problems.push(diag);
           if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
         }
       }
       if (position === MAX_HOOKS_PER_EVENT) {
-        const diag = findings.at('rivumi.hooks.too-many', `project hook config is invalid: ${event}: Tuple should have at most ${MAX_HOOKS_PER_EVENT} items after validation, not ${list.length} (after plugin hooks are merged)`, { file: t.file, path: t.path });
+        const diag = findings.at(
+          'rivumi.hooks.too-many',
+          `project hook config is invalid: ${event}: Tuple should have at most ${MAX_HOOKS_PER_EVENT} items after validation, not ${list.length} (after plugin hooks are merged)`,
+          { file: t.file, path: t.path },
+        );
         problems.push(diag);
         out.overflowFile ??= t.file;
         if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
         valid = false;
       }
       const raw = (typeof t.raw === 'object' && t.raw !== null ? t.raw : {}) as Record<string, unknown>;
-      const argv = r.success ? r.data.command : Array.isArray(raw.command) ? raw.command.filter((a): a is string => typeof a === 'string') : [];
+      const argv = r.success
+        ? r.data.command
+        : Array.isArray(raw.command)
+          ? raw.command.filter((a): a is string => typeof a === 'string')
+          : [];
       const hook: RivumiHook = {
         event,
         index: t.index,
@@ -433,7 +695,13 @@ function validateHooks(merged: ReadonlyMap<HookEvent, TaggedHook[]>, findings: F
 
 /** Rivumi's hook load (rivumi.md): read hooks.json, merge the plugins' hooks in, validate; the first failure in Rivumi's order. */
 function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], findings: Findings): HookLoad {
-  const out: HookLoad = { failure: null, projectFailure: null, overflowFile: null, byOrigin: new Map(), pluginErrors: new Map() };
+  const out: HookLoad = {
+    failure: null,
+    projectFailure: null,
+    overflowFile: null,
+    byOrigin: new Map(),
+    pluginErrors: new Map(),
+  };
   const hooksPath = path.join(rivumiDir, 'hooks.json');
   const fail = (d: Diagnostic): LoadFailure => ({ file: d.file, message: d.message, diagnostic: d });
   const read = readProjectHooks(hooksPath, findings);
@@ -445,7 +713,13 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   if (!read.error) {
     for (const event of HOOK_EVENTS) {
       if (event in read.project && !Array.isArray(read.project[event])) {
-        problems.push(findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, { file: hooksPath, path: [event] }));
+        problems.push(
+          findings.at(
+            'rivumi.hooks.invalid',
+            `project hook config is invalid: ${event}: Input should be a valid tuple`,
+            { file: hooksPath, path: [event] },
+          ),
+        );
       }
     }
   }
@@ -453,13 +727,23 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   const firstProblem = mergeErrors[0] ?? problems[0];
   out.failure = out.projectFailure ?? (firstProblem ? fail(firstProblem) : null);
   if (read.exists) {
-    const projectInvalid = read.error ?? problems.find((p) => p.file === hooksPath) ?? mergeErrors.find((p) => p.file === hooksPath);
+    const projectInvalid =
+      read.error ?? problems.find((p) => p.file === hooksPath) ?? mergeErrors.find((p) => p.file === hooksPath);
     out.file = {
       file: hooksPath,
       valid: !projectInvalid,
       hooks: projectHooks,
       canonicalFile: canonicalFile(hooksPath),
-      ...(read.bytes ? { hashes: rivumiHooksHashes(workspace, read.bytes, projectHooks, reportCoverage(hooksCoverage(workspace, projectHooks), findings)) } : {}),
+      ...(read.bytes
+        ? {
+            hashes: rivumiHooksHashes(
+              workspace,
+              read.bytes,
+              projectHooks,
+              reportCoverage(hooksCoverage(workspace, projectHooks), findings),
+            ),
+          }
+        : {}),
       ...(projectInvalid ? { error: projectInvalid } : {}),
     };
   }
@@ -472,9 +756,15 @@ function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings
     if (s.state !== 'valid') continue;
     const earlier = seen.get(s.qualifiedName);
     if (earlier) {
-      findings.inFile('rivumi.skill.duplicate-name', `skill name ${s.qualifiedName} is also used by ${earlier.source}; both load, and a selection by name picks this later one`, s.file, FILE_START, {
-        related: [{ file: earlier.file, range: FILE_START, message: `${s.qualifiedName} is first defined here` }],
-      });
+      findings.inFile(
+        'rivumi.skill.duplicate-name',
+        `skill name ${s.qualifiedName} is also used by ${earlier.source}; both load, and a selection by name picks this later one`,
+        s.file,
+        FILE_START,
+        {
+          related: [{ file: earlier.file, range: FILE_START, message: `${s.qualifiedName} is first defined here` }],
+        },
+      );
     }
     seen.set(s.qualifiedName, s);
   }
@@ -482,7 +772,12 @@ function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings
   for (const p of plugins) {
     if (p.state !== 'valid') continue;
     const earlier = names.get(p.name);
-    if (earlier) findings.inFile('rivumi.plugin.duplicate-name', `plugin name ${p.name} is also used by ${earlier.source}; Rivumi loads both`, p.file);
+    if (earlier)
+      findings.inFile(
+        'rivumi.plugin.duplicate-name',
+        `plugin name ${p.name} is also used by ${earlier.source}; Rivumi loads both`,
+        p.file,
+      );
     names.set(p.name, p);
   }
 }
@@ -494,5 +789,9 @@ function warnTruncation(all: RivumiSkill[], findings: Findings): void {
   const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER), 'utf8');
   if (full <= MAX_SKILL_CONTEXT_BYTES) return;
   const last = loaded[loaded.length - 1] as RivumiSkill;
-  findings.inFile('rivumi.skills.context-truncated', `the rendered skill section is ${full} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${full - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`, last.file);
+  findings.inFile(
+    'rivumi.skills.context-truncated',
+    `the rendered skill section is ${full} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${full - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`,
+    last.file,
+  );
 }

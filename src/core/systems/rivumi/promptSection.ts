@@ -33,10 +33,14 @@ export function boundedText(text: string, limit: number): string {
   return decode(bytes.subarray(0, head)) + marker + decode(bytes.subarray(bytes.length - tail));
 }
 
-export type Selection<T> = { readonly ok: true; readonly skills: T[] } | { readonly ok: false; readonly message: string };
+export type Selection<T> =
+  { readonly ok: true; readonly skills: T[] } | { readonly ok: false; readonly message: string };
 
 /** `enabled_skills`: stripped, blanks dropped, no duplicates, exact names, request order (§3.6). */
-export function selectSkills<T extends { readonly qualifiedName: string }>(loaded: readonly T[], requested: readonly string[]): Selection<T> {
+export function selectSkills<T extends { readonly qualifiedName: string }>(
+  loaded: readonly T[],
+  requested: readonly string[],
+): Selection<T> {
   const names = requested.map(pythonStrip).filter((n) => n !== '');
   if (names.length === 0) return { ok: true, skills: [...loaded] };
   const invalid = names.find((n) => !SAFE_NAME.test(n));

@@ -36,7 +36,13 @@ export class RivumiIndex implements SystemIndex {
       for (const ws of this.options.workspaces) {
         const project = this.projects.get(ws);
         const rivumiDir = path.join(ws, '.rivumi');
-        if (p === rivumiDir || p.startsWith(rivumiDir + path.sep) || isAncestor(p, rivumiDir) || (project && hookScripts(project).has(p))) reload.add(ws);
+        if (
+          p === rivumiDir ||
+          p.startsWith(rivumiDir + path.sep) ||
+          isAncestor(p, rivumiDir) ||
+          (project && hookScripts(project).has(p))
+        )
+          reload.add(ws);
       }
     }
     for (const ws of reload) this.projects.set(ws, this.load(ws));

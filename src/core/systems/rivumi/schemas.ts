@@ -10,13 +10,22 @@ import { SAFE_NAME } from './skillFile';
  * in turn), so every check of a field here aborts the field's remaining checks.
  */
 
-export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'approval_request', 'pre_compact', 'post_compact'] as const;
+export const HOOK_EVENTS = [
+  'pre_tool_use',
+  'post_tool_use',
+  'approval_request',
+  'pre_compact',
+  'post_compact',
+] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 const strictText = z.string({ error: 'Input should be a valid string' });
 
 /** pydantic's `too_long` for a tuple, with the length it saw ("…, not 17"). */
-const tooLong = (max: number) => ({ error: (iss: { input?: unknown }) => `Tuple should have at most ${max} items after validation, not ${Array.isArray(iss.input) ? iss.input.length : '?'}` });
+const tooLong = (max: number) => ({
+  error: (iss: { input?: unknown }) =>
+    `Tuple should have at most ${max} items after validation, not ${Array.isArray(iss.input) ? iss.input.length : '?'}`,
+});
 
 /**
  * pydantic's lax float: numbers (Python's json also yields ±Infinity, which only the
@@ -32,7 +41,12 @@ const laxFloat = z.union(
       .transform(Number),
     z.boolean().transform((b) => (b ? 1 : 0)),
   ],
-  { error: (iss) => (typeof iss.input === 'string' ? 'Input should be a valid number, unable to parse string as a number' : 'Input should be a valid number') },
+  {
+    error: (iss) =>
+      typeof iss.input === 'string'
+        ? 'Input should be a valid number, unable to parse string as a number'
+        : 'Input should be a valid number',
+  },
 );
 
 export const hookCommand = z.strictObject(
@@ -41,7 +55,10 @@ export const hookCommand = z.strictObject(
       .array(strictText, { error: 'Input should be a valid tuple' })
       .min(1, { error: 'Tuple should have at least 1 item after validation, not 0', abort: true })
       .max(32, { ...tooLong(32), abort: true })
-      .refine((argv) => argv.every((a) => a !== '' && !a.includes('\0')), 'hook command argv entries must be non-empty and NUL-free'),
+      .refine(
+        (argv) => argv.every((a) => a !== '' && !a.includes('\0')),
+        'hook command argv entries must be non-empty and NUL-free',
+      ),
     timeout_seconds: laxFloat
       .refine((t) => t > 0, { error: 'Input should be greater than 0', abort: true })
       .refine((t) => t <= 30, 'Input should be less than or equal to 30')
@@ -53,7 +70,10 @@ export const hookCommand = z.strictObject(
       .transform((tools) => [...new Set(tools)])
       .optional(),
   },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary',
+  },
 );
 
 export type HookCommand = z.infer<typeof hookCommand>;
@@ -85,7 +105,10 @@ export const pluginManifest = z.strictObject(
       .min(1, { error: 'String should have at least 1 character', abort: true })
       .max(64, { error: 'String should have at most 64 characters', abort: true })
       .refine((n) => SAFE_NAME.test(pythonStrip(n)), 'invalid plugin name'),
-    description: z.string({ error: 'Input should be a valid string' }).max(400, 'String should have at most 400 characters').optional(),
+    description: z
+      .string({ error: 'Input should be a valid string' })
+      .max(400, 'String should have at most 400 characters')
+      .optional(),
     skills: z
       .array(
         z.strictObject(
@@ -94,13 +117,26 @@ export const pluginManifest = z.strictObject(
               .string({ error: 'Input should be a valid string' })
               .min(1, { error: 'String should have at least 1 character', abort: true })
               .max(256, { error: 'String should have at most 256 characters', abort: true })
-              .refine((p) => {
-                const v = pythonStrip(p).replace(/\\/g, '/');
-                return v !== '' && !v.includes('\0') && !v.startsWith('/') && !v.startsWith('../') && !v.includes('/../');
-              }, { error: 'plugin skill path must be manifest-relative', abort: true })
-              .refine((p) => pythonStrip(p).replace(/\\/g, '/').endsWith('.md'), 'plugin skill path must point to markdown'),
+              .refine(
+                (p) => {
+                  const v = pythonStrip(p).replace(/\\/g, '/');
+                  return (
+                    v !== '' && !v.includes('\0') && !v.startsWith('/') && !v.startsWith('../') && !v.includes('/../')
+                  );
+                },
+                { error: 'plugin skill path must be manifest-relative', abort: true },
+              )
+              .refine(
+                (p) => pythonStrip(p).replace(/\\/g, '/').endsWith('.md'),
+                'plugin skill path must point to markdown',
+              ),
           },
-          { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+          {
+            error: (iss) =>
+              iss.code === 'unrecognized_keys'
+                ? 'Extra inputs are not permitted'
+                : 'Input should be a valid dictionary',
+          },
         ),
         { error: 'Input should be a valid tuple' },
       )
@@ -113,22 +149,34 @@ export const pluginManifest = z.strictObject(
           keywords: z
             .array(z.string({ error: 'Input should be a valid string' }), { error: 'Input should be a valid tuple' })
             .max(16, { ...tooLong(16), abort: true })
-            .refine((ks) => ks.every((k) => SAFE_NAME.test(pythonStrip(k))), { error: 'plugin discovery keyword is invalid', abort: true })
-            .refine((ks) => new Set(ks.map(pythonStrip)).size === ks.length, 'plugin discovery keywords cannot contain duplicates')
+            .refine((ks) => ks.every((k) => SAFE_NAME.test(pythonStrip(k))), {
+              error: 'plugin discovery keyword is invalid',
+              abort: true,
+            })
+            .refine(
+              (ks) => new Set(ks.map(pythonStrip)).size === ks.length,
+              'plugin discovery keywords cannot contain duplicates',
+            )
             .optional(),
           homepage: httpUrl,
           repository: httpUrl,
           license: discoveryText(128),
           author: discoveryText(256),
         },
-        { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+        {
+          error: (iss) =>
+            iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary',
+        },
       )
       .optional(),
     // Rivumi's loader overwrites these two silently (rivumi.md §5.2).
     source: z.unknown().optional(),
     directory: z.unknown().optional(),
   },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary') },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary',
+  },
 );
 
 export type PluginManifest = z.infer<typeof pluginManifest>;
@@ -139,7 +187,8 @@ export function pydanticDetails(error: z.ZodError): { path: (string | number)[];
   for (const issue of error.issues) {
     const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) out.push({ path: [...base, k], text: `${[...base, k].join('.')}: Extra inputs are not permitted` });
+      for (const k of issue.keys)
+        out.push({ path: [...base, k], text: `${[...base, k].join('.')}: Extra inputs are not permitted` });
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
       out.push({ path: base, text: `${base.join('.')}: Field required` });
     } else {

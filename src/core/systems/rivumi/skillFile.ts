@@ -4,8 +4,26 @@ import { pythonRepr, pythonSplitLines, pythonStrip, universalNewlines } from './
 export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export type RivumiSkillParse =
-  | { readonly ok: true; readonly name: string; readonly description: string; readonly body: string; readonly nameFromFrontmatter: boolean }
-  | { readonly ok: false; readonly code: 'rivumi.skill.frontmatter' | 'rivumi.skill.frontmatter-nul' | 'rivumi.skill.name' | 'rivumi.skill.body' | 'rivumi.skill.description-length'; readonly message: string; readonly line: number; readonly name?: string; readonly nameFromFrontmatter?: boolean };
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly description: string;
+      readonly body: string;
+      readonly nameFromFrontmatter: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly code:
+        | 'rivumi.skill.frontmatter'
+        | 'rivumi.skill.frontmatter-nul'
+        | 'rivumi.skill.name'
+        | 'rivumi.skill.body'
+        | 'rivumi.skill.description-length';
+      readonly message: string;
+      readonly line: number;
+      readonly name?: string;
+      readonly nameFromFrontmatter?: boolean;
+    };
 
 /**
  * Rivumi's own front-matter grammar (rivumi.md §3.4) — not YAML, and deliberately not
@@ -30,10 +48,21 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
         const colon = line.indexOf(':');
         const key = colon < 0 ? undefined : line.slice(0, colon);
         if (key !== 'name' && key !== 'description') {
-          return { ok: false, code: 'rivumi.skill.frontmatter', message: `unsupported project skill frontmatter in ${pythonRepr(fileName)}`, line: lineNo };
+          return {
+            ok: false,
+            code: 'rivumi.skill.frontmatter',
+            message: `unsupported project skill frontmatter in ${pythonRepr(fileName)}`,
+            line: lineNo,
+          };
         }
         const value = pythonStrip(line.slice(colon + 1));
-        if (value.includes('\0')) return { ok: false, code: 'rivumi.skill.frontmatter-nul', message: `project skill frontmatter contains NUL: ${fileName}`, line: lineNo };
+        if (value.includes('\0'))
+          return {
+            ok: false,
+            code: 'rivumi.skill.frontmatter-nul',
+            message: `project skill frontmatter contains NUL: ${fileName}`,
+            line: lineNo,
+          };
         meta.set(key, value);
       }
     }
@@ -41,11 +70,30 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
   const fmName = meta.get('name');
   const name = fmName !== undefined && fmName !== '' ? fmName : stem;
   const description = meta.get('description') ?? '';
-  if (!SAFE_NAME.test(name)) return { ok: false, code: 'rivumi.skill.name', message: `invalid project skill name: ${pythonRepr(name)}`, line: lineOfKey(text, 'name') };
-  if (body === '' || body.includes('\0')) return { ok: false, code: 'rivumi.skill.body', message: `project skill body cannot be blank or contain NUL: ${fileName}`, line: 0 };
+  if (!SAFE_NAME.test(name))
+    return {
+      ok: false,
+      code: 'rivumi.skill.name',
+      message: `invalid project skill name: ${pythonRepr(name)}`,
+      line: lineOfKey(text, 'name'),
+    };
+  if (body === '' || body.includes('\0'))
+    return {
+      ok: false,
+      code: 'rivumi.skill.body',
+      message: `project skill body cannot be blank or contain NUL: ${fileName}`,
+      line: 0,
+    };
   if ([...description].length > 400) {
     // A record error (§3.4 step 9): the name is valid, and the caller checks the other record field with it.
-    return { ok: false, code: 'rivumi.skill.description-length', message: `project skill description exceeds 400 characters: ${fileName}`, line: lineOfKey(text, 'description'), name, nameFromFrontmatter: fmName !== undefined && fmName !== '' };
+    return {
+      ok: false,
+      code: 'rivumi.skill.description-length',
+      message: `project skill description exceeds 400 characters: ${fileName}`,
+      line: lineOfKey(text, 'description'),
+      name,
+      nameFromFrontmatter: fmName !== undefined && fmName !== '',
+    };
   }
   return { ok: true, name, description, body, nameFromFrontmatter: fmName !== undefined && fmName !== '' };
 }

@@ -33,7 +33,10 @@ export const rivumi: AgentSystem<RivumiOptions> = {
     optIn: 'RIVUMI_ENABLE_PROJECT_HOOKS=1',
     when: 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.',
     optedIn: (env) => rivumiHooksOptIn(env.RIVUMI_ENABLE_PROJECT_HOOKS),
-    optInNow: (set) => (set ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.' : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'),
+    optInNow: (set) =>
+      set
+        ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.'
+        : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.',
     // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
     cwd: 'workspace folder',
     argvFiles: hookArgvCoverage,
@@ -50,6 +53,15 @@ export const rivumi: AgentSystem<RivumiOptions> = {
   reviewAgainHint: () => 'review it again',
   installPlugin: (manifest, workspace, options) => {
     const r = installPlugin(manifest, workspace, options);
-    return r.ok ? { ok: true, name: r.plugin.name, source: r.plugin.source, file: r.plugin.file, written: r.written, loads: 'Rivumi loads it from now on' } : r;
+    return r.ok
+      ? {
+          ok: true,
+          name: r.plugin.name,
+          source: r.plugin.source,
+          file: r.plugin.file,
+          written: r.written,
+          loads: 'Rivumi loads it from now on',
+        }
+      : r;
   },
 };

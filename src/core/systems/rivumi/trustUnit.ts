@@ -26,7 +26,13 @@ export function readRivumiSource(item: Item): SourceRead {
   const own = new Set([fresh.id, ...parts.map((i) => i.id)]);
   const diagnostics = out.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
   // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
-  const unit = (hashes: RivumiBundleHashes, canonicalPath: string, domain: string, manifestRel: string, capabilities: Capabilities): SourceRead => ({
+  const unit = (
+    hashes: RivumiBundleHashes,
+    canonicalPath: string,
+    domain: string,
+    manifestRel: string,
+    capabilities: Capabilities,
+  ): SourceRead => ({
     ok: true,
     source: {
       item: fresh,
@@ -61,7 +67,11 @@ export function readRivumiSource(item: Item): SourceRead {
 export function readRivumiInvalid(item: Item, reviewed: readonly string[]): InvalidBundle | undefined {
   const workspace = item.workspace;
   if (!workspace) return undefined;
-  const out = rivumiItems(loadRivumiProject(workspace), { trust: EMPTY_TRUST, workspaceTrusted: true, hooksOptIn: false });
+  const out = rivumiItems(loadRivumiProject(workspace), {
+    trust: EMPTY_TRUST,
+    workspaceTrusted: true,
+    hooksOptIn: false,
+  });
   const fresh = out.items.find((i) => i.id === item.id);
   if (!fresh) return undefined;
   const parts = out.items.filter((i) => i.parent === fresh.id);
@@ -83,21 +93,51 @@ export function hashRivumiTarget(abs: string, shown: string): HashOutcome | null
   if (lstatEntry(abs).type !== 'file') return null;
   const base = path.basename(abs);
   const parent = path.dirname(abs);
-  if (path.basename(parent) === 'plugins' && path.basename(path.dirname(parent)) === '.rivumi' && base.endsWith('.json')) {
+  if (
+    path.basename(parent) === 'plugins' &&
+    path.basename(path.dirname(parent)) === '.rivumi' &&
+    base.endsWith('.json')
+  ) {
     const project = loadRivumiProject(path.dirname(path.dirname(parent)));
     const plugin = project.plugins.find((p) => p.file === abs);
-    if (!plugin?.hashes) return { ok: false, message: `${shown} could not be hashed: ${plugin?.error?.message ?? 'not a loadable Rivumi plugin'}`, diagnostics: project.diagnostics };
-    return { ok: true, system: 'rivumi', name: plugin.name, ...tokens(plugin.hashes), diagnostics: project.diagnostics.filter((d) => d.file === abs) };
+    if (!plugin?.hashes)
+      return {
+        ok: false,
+        message: `${shown} could not be hashed: ${plugin?.error?.message ?? 'not a loadable Rivumi plugin'}`,
+        diagnostics: project.diagnostics,
+      };
+    return {
+      ok: true,
+      system: 'rivumi',
+      name: plugin.name,
+      ...tokens(plugin.hashes),
+      diagnostics: project.diagnostics.filter((d) => d.file === abs),
+    };
   }
   if (base === 'hooks.json' && path.basename(parent) === '.rivumi') {
     const project = loadRivumiProject(path.dirname(parent));
     const hf = project.hooksFile;
-    if (!hf?.hashes) return { ok: false, message: `${shown} could not be hashed: ${hf?.error?.message ?? 'unreadable'}`, diagnostics: project.diagnostics };
-    return { ok: true, system: 'rivumi', name: 'hooks.json', ...tokens(hf.hashes), diagnostics: project.diagnostics.filter((d) => d.file === abs) };
+    if (!hf?.hashes)
+      return {
+        ok: false,
+        message: `${shown} could not be hashed: ${hf?.error?.message ?? 'unreadable'}`,
+        diagnostics: project.diagnostics,
+      };
+    return {
+      ok: true,
+      system: 'rivumi',
+      name: 'hooks.json',
+      ...tokens(hf.hashes),
+      diagnostics: project.diagnostics.filter((d) => d.file === abs),
+    };
   }
   return null;
 }
 
 function tokens(h: { contentHash: string; capabilityHash: string }) {
-  return { contentHash: h.contentHash, capabilityHash: h.capabilityHash, reviewToken: reviewToken(h.contentHash, h.capabilityHash) };
+  return {
+    contentHash: h.contentHash,
+    capabilityHash: h.capabilityHash,
+    reviewToken: reviewToken(h.contentHash, h.capabilityHash),
+  };
 }

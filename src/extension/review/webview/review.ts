@@ -3,7 +3,11 @@
 import type { HostMessage, WebviewMessage } from '../reviewProtocol';
 import type { McpView, ReviewViewModel, Shown } from '../../../core/review/reviewModel';
 
-declare function acquireVsCodeApi(): { postMessage(m: WebviewMessage): void; setState(s: unknown): void; getState(): unknown };
+declare function acquireVsCodeApi(): {
+  postMessage(m: WebviewMessage): void;
+  setState(s: unknown): void;
+  getState(): unknown;
+};
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
@@ -35,7 +39,12 @@ function shownText(s: Shown, cls = ''): HTMLElement {
   return span;
 }
 
-function button(label: string, codicon: string, onClick: () => void, opts: { primary?: boolean; disabled?: boolean; title?: string } = {}): HTMLButtonElement {
+function button(
+  label: string,
+  codicon: string,
+  onClick: () => void,
+  opts: { primary?: boolean; disabled?: boolean; title?: string } = {},
+): HTMLButtonElement {
   const b = el('button', opts.primary ? 'primary' : 'secondary');
   b.append(icon(codicon), el('span', undefined, label));
   b.disabled = !!opts.disabled;
@@ -83,12 +92,26 @@ function banners(m: ReviewViewModel, changed: boolean): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (changed) {
     const banner = el('div', 'banner changed');
-    banner.append(icon('warning'), el('span', undefined, 'This bundle changed on disk while this review was open. The review below shows it as it is now. If you trusted it before the change, that trust covered only the earlier version and no longer applies.'));
+    banner.append(
+      icon('warning'),
+      el(
+        'span',
+        undefined,
+        'This bundle changed on disk while this review was open. The review below shows it as it is now. If you trusted it before the change, that trust covered only the earlier version and no longer applies.',
+      ),
+    );
     out.push(banner);
   }
   if (m.hiddenCount > 0) {
     const banner = el('div', 'banner hidden');
-    banner.append(icon('eye'), el('span', undefined, `${m.hiddenCount} string(s) in this bundle contain invisible or bidirectional characters; they are shown as ⟦U+…⟧ and flagged.`));
+    banner.append(
+      icon('eye'),
+      el(
+        'span',
+        undefined,
+        `${m.hiddenCount} string(s) in this bundle contain invisible or bidirectional characters; they are shown as ⟦U+…⟧ and flagged.`,
+      ),
+    );
     out.push(banner);
   }
   return out;
@@ -101,7 +124,11 @@ function header(m: ReviewViewModel): HTMLElement {
   title.append(icon(m.header.icon), shownText(m.header.name));
   header.append(title);
   const meta = el('div', 'meta');
-  meta.append(el('span', 'pill', `${m.header.system} ${m.header.kind}`), el('span', 'pill', m.header.scope), el('span', 'pill mono', m.header.path));
+  meta.append(
+    el('span', 'pill', `${m.header.system} ${m.header.kind}`),
+    el('span', 'pill', m.header.scope),
+    el('span', 'pill mono', m.header.path),
+  );
   if (m.header.compatibility) meta.append(el('span', 'pill', `compatibility ${m.header.compatibility}`));
   header.append(meta);
   if (m.header.description) {
@@ -141,7 +168,12 @@ function trustState(h: ReviewViewModel['header']): HTMLElement {
   state.append(el('span', `pill trust-${h.trust}`, `trust: ${h.trust}`));
   // A system without an enable switch (Rivumi) has no bit to show; a loaded, unreviewed bundle is shown as the risk it is.
   // Green only when the switch is on and the bundle is active: an enabled bundle that changed waits for a new review.
-  if (h.enabled !== null) state.append(h.enabled && h.decision !== 'registered' ? el('span', 'pill muted', 'enabled, but not active') : el('span', `pill ${h.enabled ? 'on' : 'off'}`, h.enabled ? 'enabled' : 'not enabled'));
+  if (h.enabled !== null)
+    state.append(
+      h.enabled && h.decision !== 'registered'
+        ? el('span', 'pill muted', 'enabled, but not active')
+        : el('span', `pill ${h.enabled ? 'on' : 'off'}`, h.enabled ? 'enabled' : 'not enabled'),
+    );
   if (h.loadedUnreviewed) state.append(el('span', 'pill risk', 'loaded · not reviewed'));
   return state;
 }
@@ -152,13 +184,40 @@ function actionButtons(m: ReviewViewModel): HTMLElement {
   const token = m.hashes.token;
   const a = m.actions;
   actions.append(
-    button('Trust…', 'verified', () => token && vscode.postMessage({ type: 'trust', token }), { primary: a.trust.enabled, disabled: !a.trust.enabled, title: a.trust.why ?? 'Trust exactly what this review shows' }),
-    ...(a.enable ? [button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), { disabled: !a.enable.enabled, title: a.enable.why ?? 'Activate this bundle' })] : []),
-    ...(a.disable ? [button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), { disabled: !a.disable.enabled, title: a.disable.why ?? 'Deactivate this bundle; its trust is kept' })] : []),
-    button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), { disabled: !a.revoke.enabled, title: a.revoke.why ?? 'Remove the trust receipt' }),
-    button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' }), { disabled: token === null, title: token === null ? 'No review token: the bundle cannot be hashed' : 'Copy the review token' }),
+    button('Trust…', 'verified', () => token && vscode.postMessage({ type: 'trust', token }), {
+      primary: a.trust.enabled,
+      disabled: !a.trust.enabled,
+      title: a.trust.why ?? 'Trust exactly what this review shows',
+    }),
+    ...(a.enable
+      ? [
+          button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), {
+            disabled: !a.enable.enabled,
+            title: a.enable.why ?? 'Activate this bundle',
+          }),
+        ]
+      : []),
+    ...(a.disable
+      ? [
+          button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), {
+            disabled: !a.disable.enabled,
+            title: a.disable.why ?? 'Deactivate this bundle; its trust is kept',
+          }),
+        ]
+      : []),
+    button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), {
+      disabled: !a.revoke.enabled,
+      title: a.revoke.why ?? 'Remove the trust receipt',
+    }),
+    button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' }), {
+      disabled: token === null,
+      title: token === null ? 'No review token: the bundle cannot be hashed' : 'Copy the review token',
+    }),
   );
-  if (m.hashes.codewhaleCommand) actions.append(button('Copy /plugin trust', 'terminal', () => vscode.postMessage({ type: 'copyCodewhaleCommand' })));
+  if (m.hashes.codewhaleCommand)
+    actions.append(
+      button('Copy /plugin trust', 'terminal', () => vscode.postMessage({ type: 'copyCodewhaleCommand' })),
+    );
   return actions;
 }
 
@@ -176,7 +235,10 @@ function notCoveredSection(notCovered: ReviewViewModel['notCovered']): HTMLEleme
 }
 
 /** What changed since your last review: capabilities first, then files with diffs. */
-function changesSection(changes: NonNullable<ReviewViewModel['changes']>, capabilitiesUnknown: ReviewViewModel['capabilitiesUnknown']): HTMLElement {
+function changesSection(
+  changes: NonNullable<ReviewViewModel['changes']>,
+  capabilitiesUnknown: ReviewViewModel['capabilitiesUnknown'],
+): HTMLElement {
   const s = section('What changed since your last review', 'diff', 'changes');
   s.classList.add('highlight');
   // "reviewed 3 hours ago", the exact time on hover.
@@ -274,7 +336,12 @@ function componentList(components: ReviewViewModel['capabilities']['components']
   for (const c of components) {
     const li = el('li', `component ${c.active ? 'active' : 'not-active'}${c.inactive ? ' inactive' : ''}`);
     // "skills from skills/ — not active: the bundle is not trusted and enabled", never "skills skills".
-    li.append(el('span', 'mono', c.kind), el('span', 'muted', c.paths.length ? ` from ${c.paths.map((p) => p.text).join(', ')}` : ''), el('span', undefined, ' — '), el('span', `activity ${c.active ? 'on' : 'off'}`, c.activity));
+    li.append(
+      el('span', 'mono', c.kind),
+      el('span', 'muted', c.paths.length ? ` from ${c.paths.map((p) => p.text).join(', ')}` : ''),
+      el('span', undefined, ' — '),
+      el('span', `activity ${c.active ? 'on' : 'off'}`, c.activity),
+    );
     ul.append(li);
   }
   return ul;
@@ -300,7 +367,12 @@ function filesSection(files: ReviewViewModel['files']): HTMLElement {
     const tr = el('tr');
     const name = el('td');
     name.append(openLink(f.path, f.file, 0));
-    tr.append(name, el('td', 'num', String(f.size)), el('td', 'mono', f.executable ? 'x' : ''), el('td', 'mono hash', f.sha256.slice(0, 16)));
+    tr.append(
+      name,
+      el('td', 'num', String(f.size)),
+      el('td', 'mono', f.executable ? 'x' : ''),
+      el('td', 'mono hash', f.sha256.slice(0, 16)),
+    );
     table.append(tr);
   }
   s.append(table);
@@ -312,7 +384,13 @@ function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics']): HTMLEl
   if (diagnostics.length === 0) s.append(el('p', 'muted', 'None.'));
   for (const d of diagnostics) {
     const row = el('div', `diag diag-${d.severity}`);
-    row.append(icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'), el('code', undefined, d.code), shownText(d.message), el('span', 'muted', ' '), openLink(d.where, d.file, d.line));
+    row.append(
+      icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'),
+      el('code', undefined, d.code),
+      shownText(d.message),
+      el('span', 'muted', ' '),
+      openLink(d.where, d.file, d.line),
+    );
     s.append(row);
   }
   return s;
@@ -322,7 +400,15 @@ function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics']): HTMLEl
 function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
   const s = section('Content hash, capability hash, review token', 'key', 'hashes');
   const dl = el('dl');
-  for (const [k, v] of [['content hash', h.content], ['capability hash', h.capability], ['review token', h.token]] as const) dl.append(el('dt', undefined, k), v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v));
+  for (const [k, v] of [
+    ['content hash', h.content],
+    ['capability hash', h.capability],
+    ['review token', h.token],
+  ] as const)
+    dl.append(
+      el('dt', undefined, k),
+      v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v),
+    );
   if (h.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', h.codewhaleCommand));
   s.append(dl);
   return s;
@@ -331,10 +417,16 @@ function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
 function mcpCard(s: McpView): HTMLElement {
   const card = el('div', 'card');
   const h = el('div', 'card-title');
-  h.append(icon(s.transport === 'stdio' ? 'terminal' : 'globe'), shownText(s.id, 'mono'), el('span', 'pill', s.transport), el('span', `pill ${s.state.tone}`, s.state.text));
+  h.append(
+    icon(s.transport === 'stdio' ? 'terminal' : 'globe'),
+    shownText(s.id, 'mono'),
+    el('span', 'pill', s.transport),
+    el('span', `pill ${s.state.tone}`, s.state.text),
+  );
   card.append(h);
   const dl = el('dl');
-  const row = (k: string, v: HTMLElement | string) => dl.append(el('dt', undefined, k), typeof v === 'string' ? el('dd', 'mono', v) : wrapDd(v));
+  const row = (k: string, v: HTMLElement | string) =>
+    dl.append(el('dt', undefined, k), typeof v === 'string' ? el('dd', 'mono', v) : wrapDd(v));
   if (s.command) {
     row('command', shownText(s.command, 'mono'));
     const argv = el('div', 'argv');
@@ -347,7 +439,10 @@ function mcpCard(s: McpView): HTMLElement {
     row('argv', s.argv.length ? argv : '(none)');
     if (s.cwd) row('cwd', shownText(s.cwd, 'mono'));
     row('env', s.env.length ? s.env.map((e) => `${e.destination} ← \${${e.source}}`).join('\n') : '(none)');
-    dl.append(el('dt', undefined, 'authority'), el('dd', 'warn', "Starts a local process with your user's filesystem and network access."));
+    dl.append(
+      el('dt', undefined, 'authority'),
+      el('dd', 'warn', "Starts a local process with your user's filesystem and network access."),
+    );
   }
   if (s.endpoint) {
     row('endpoint', shownText(s.endpoint, 'mono'));
@@ -401,12 +496,20 @@ function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTMLElemen
       if (i) argv.append(el('span', 'sep', ' '));
       argv.append(shownText(a, 'token'));
     });
-    tr.append(el('td', undefined, h.event), argv, el('td', undefined, `${h.timeoutSeconds}s`), el('td', 'mono', h.tools.length ? h.tools.join(', ') : 'all tools'), el('td', undefined, h.cwd));
+    tr.append(
+      el('td', undefined, h.event),
+      argv,
+      el('td', undefined, `${h.timeoutSeconds}s`),
+      el('td', 'mono', h.tools.length ? h.tools.join(', ') : 'all tools'),
+      el('td', undefined, h.cwd),
+    );
     body.append(tr);
     const files = el('tr', 'hook-files');
     const td = el('td');
     td.colSpan = 5;
-    td.append(el('span', 'muted', h.files.length ? 'Runs files: ' : 'Runs no repository file (only programs on the host).'));
+    td.append(
+      el('span', 'muted', h.files.length ? 'Runs files: ' : 'Runs no repository file (only programs on the host).'),
+    );
     const ul = el('ul', 'hook-file-list');
     for (const f of h.files) {
       const li = el('li', f.covered ? 'covered' : 'not-covered');

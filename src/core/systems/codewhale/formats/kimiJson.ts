@@ -8,7 +8,16 @@ import { composeAuthor } from './pluginJson';
 import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
 import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
-import { located, type ComponentKind, type Located, type Manifest, type ManifestLabel, type McpServerDecl, type PathSpecDecl, type Where } from '../manifest';
+import {
+  located,
+  type ComponentKind,
+  type Located,
+  type Manifest,
+  type ManifestLabel,
+  type McpServerDecl,
+  type PathSpecDecl,
+  type Where,
+} from '../manifest';
 import { isKimiPluginName } from '../names';
 import type { DocPath, ParsedDocument } from '../../../documents/document';
 import type { DiagnosticCode } from '../../../diagnostics/diagnosticCodes';
@@ -18,7 +27,6 @@ import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 
 const pathList = z.union([text, z.array(text)]);
-
 
 const kimiServer = z.strictObject({
   type: text.optional(),
@@ -41,7 +49,8 @@ interface KimiServerSource {
 }
 
 /** `parse_kimi_plugin_json`'s name message; the metadata rule's own words follow only for a name that passes it. */
-const KIMI_PARSE_MESSAGE = (n: string) => `kimi.plugin.json name \`${n}\` is invalid (1-64 lowercase ASCII letters, digits, hyphens, or underscores; must start with a letter or digit)`;
+const KIMI_PARSE_MESSAGE = (n: string) =>
+  `kimi.plugin.json name \`${n}\` is invalid (1-64 lowercase ASCII letters, digits, hyphens, or underscores; must start with a letter or digit)`;
 
 const OS_LIST = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
@@ -70,7 +79,10 @@ const root = z.strictObject({
       category: text.optional(),
       hostKind: text.optional(),
       platforms: textList.optional(),
-      mcpOverrides: ownRecord(z.string(), z.strictObject({ displayName: text.optional(), iconUrl: text.optional() })).optional(),
+      mcpOverrides: ownRecord(
+        z.string(),
+        z.strictObject({ displayName: text.optional(), iconUrl: text.optional() }),
+      ).optional(),
     })
     .optional(),
 });
@@ -79,7 +91,13 @@ const root = z.strictObject({
  * `kimi.plugin.json` (codewhale.md §3.5), and the Claude form that Codewhale converts
  * and then reads with the same parser (§3.6).
  */
-export function readKimiJson(file: string, source: string, bundleRoot: string, findings: Findings, label: ManifestLabel = 'kimi.plugin.json'): Manifest | undefined {
+export function readKimiJson(
+  file: string,
+  source: string,
+  bundleRoot: string,
+  findings: Findings,
+  label: ManifestLabel = 'kimi.plugin.json',
+): Manifest | undefined {
   const claude = label === '.claude-plugin/plugin.json';
   const what = claude ? 'Claude plugin.json' : 'kimi.plugin.json';
   const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
@@ -90,20 +108,33 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
   const doc = parsed.document;
   findings.addDocument(doc);
   for (const dup of jsonDuplicateKeys(doc)) {
-    findings.at('codewhale.manifest.parse', `failed to parse ${what}: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
+    findings.at(
+      'codewhale.manifest.parse',
+      `failed to parse ${what}: duplicate field \`${String(dup[dup.length - 1])}\``,
+      { file, path: dup, key: true },
+    );
     return undefined;
   }
   if (claude) {
     for (const component of ['hooks/hooks.json', '.lsp.json']) {
       if (lstatEntry(path.join(bundleRoot, component)).type !== 'missing') {
-        findings.inFile('codewhale.claude-unsupported', `Claude component ${component} is not supported by this importer; no partial plugin will be installed`, file);
+        findings.inFile(
+          'codewhale.claude-unsupported',
+          `Claude component ${component} is not supported by this importer; no partial plugin will be installed`,
+          file,
+        );
         return undefined;
       }
     }
   }
   const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
-    for (const p of schemaProblems(result.error)) findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, { file, path: p.path, key: p.key });
+    for (const p of schemaProblems(result.error))
+      findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, {
+        file,
+        path: p.path,
+        key: p.key,
+      });
     return undefined;
   }
   const d = result.data;
@@ -114,20 +145,31 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     ok = false;
   };
   const at = (...p: (string | number)[]): Where => ({ file, path: p });
-  if (d.$schema !== undefined && rustTrim(d.$schema) === '') fail('codewhale.manifest.parse', 'kimi.plugin.json `$schema` must be a non-empty string', at('$schema'));
+  if (d.$schema !== undefined && rustTrim(d.$schema) === '')
+    fail('codewhale.manifest.parse', 'kimi.plugin.json `$schema` must be a non-empty string', at('$schema'));
   if (!isKimiPluginName(d.name)) fail('codewhale.manifest.name', KIMI_PARSE_MESSAGE(d.name), at('name'));
   for (const kind of ['skills', 'commands', 'agents'] as const) {
     const v = d[kind];
-    if (Array.isArray(v) && v.length === 0) fail('codewhale.component.path', 'Kimi plugin component path list must not be empty', at(kind));
+    if (Array.isArray(v) && v.length === 0)
+      fail('codewhale.component.path', 'Kimi plugin component path list must not be empty', at(kind));
   }
   // Claude bundles: inline `mcpServers` plus a sibling `.mcp.json`, flat or wrapped (codewhale.md §3.6).
-  const sources: KimiServerSource[] = Object.keys(d.mcpServers ?? {}).map((id) => ({ id, s: (d.mcpServers ?? {})[id] as KimiServer, doc, base: ['mcpServers', id] }));
+  const sources: KimiServerSource[] = Object.keys(d.mcpServers ?? {}).map((id) => ({
+    id,
+    s: (d.mcpServers ?? {})[id] as KimiServer,
+    doc,
+    base: ['mcpServers', id],
+  }));
   if (claude) {
     const extra = readClaudeMcpJson(path.join(bundleRoot, '.mcp.json'), findings);
     if (extra === undefined) ok = false;
     for (const e of extra ?? []) {
       if (sources.some((x) => x.id === e.id)) {
-        findings.at('codewhale.mcp-json.parse', `Claude plugin declares MCP server \`${e.id}\` more than once`, { file: e.doc.file, path: e.base, key: true });
+        findings.at('codewhale.mcp-json.parse', `Claude plugin declares MCP server \`${e.id}\` more than once`, {
+          file: e.doc.file,
+          path: e.base,
+          key: true,
+        });
         ok = false;
       } else sources.push(e);
     }
@@ -137,13 +179,23 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     const srcFile = srcDoc.file;
     const where = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
     if (claude && JSON.stringify(s).includes('${CLAUDE_PLUGIN_ROOT}')) {
-      findings.at('codewhale.mcp-json.parse', `Claude MCP server \`${id}\` uses \${CLAUDE_PLUGIN_ROOT}, which Codewhale does not support`, { file: srcFile, path: base, key: true });
+      findings.at(
+        'codewhale.mcp-json.parse',
+        `Claude MCP server \`${id}\` uses \${CLAUDE_PLUGIN_ROOT}, which Codewhale does not support`,
+        { file: srcFile, path: base, key: true },
+      );
       ok = false;
       continue;
     }
     // Claude's `type: "http"` is renamed before the Kimi parser sees it.
     const { enabledTools, ...standard } = s;
-    const mapped = standardServerToFields(id, claude && standard.type === 'http' ? { ...standard, type: 'streamable-http' } : standard, srcDoc, base, findings);
+    const mapped = standardServerToFields(
+      id,
+      claude && standard.type === 'http' ? { ...standard, type: 'streamable-http' } : standard,
+      srcDoc,
+      base,
+      findings,
+    );
     if (!mapped) {
       ok = false;
       continue;
@@ -154,7 +206,11 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
     if (enabledTools !== undefined && enabledTools.length > 0) {
       const ext = fields.enabled_tools ?? [];
       if (ext.length > 0 && (ext.length !== enabledTools.length || ext.some((t, i) => t !== enabledTools[i]))) {
-        fail('codewhale.mcp.tool-filter', `kimi.plugin.json MCP server \`${id}\` declares conflicting enabledTools filters`, where('enabledTools'));
+        fail(
+          'codewhale.mcp.tool-filter',
+          `kimi.plugin.json MCP server \`${id}\` declares conflicting enabledTools filters`,
+          where('enabledTools'),
+        );
         continue;
       }
       fields.enabled_tools = enabledTools;
@@ -170,13 +226,21 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
         if (asciiLower(h) === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
         else if (plain) fields.env_headers = { ...(fields.env_headers ?? {}), [h]: plain[1] as string };
         else {
-          findings.at('codewhale.mcp.literal-headers', `Claude MCP server \`${id}\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``, where('headers', h));
+          findings.at(
+            'codewhale.mcp.literal-headers',
+            `Claude MCP server \`${id}\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``,
+            where('headers', h),
+          );
           ok = false;
         }
       }
     }
     const placed = (field: string) =>
-      field === 'enabled_tools' ? toolsAt : claude && (field === 'bearer_token_env_var' || field === 'env_headers') ? where('headers') : mapped.where(field);
+      field === 'enabled_tools'
+        ? toolsAt
+        : claude && (field === 'bearer_token_env_var' || field === 'env_headers')
+          ? where('headers')
+          : mapped.where(field);
     servers.push(mcpServerFromFields(id, { file: srcFile, path: base, key: true }, fields, placed));
   }
   if (d.author !== undefined && typeof d.author !== 'string' && rustTrim(d.author.name) === '') {
@@ -184,18 +248,37 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
   }
   const iface = d.interface;
   if (iface?.hostKind !== undefined && asciiLower(iface.hostKind) !== 'local') {
-    fail('codewhale.manifest.parse', `kimi.plugin.json interface hostKind \`${iface.hostKind}\` is unsupported; only \`local\` is understood`, at('interface', 'hostKind'));
+    fail(
+      'codewhale.manifest.parse',
+      `kimi.plugin.json interface hostKind \`${iface.hostKind}\` is unsupported; only \`local\` is understood`,
+      at('interface', 'hostKind'),
+    );
   }
   for (const key of Object.keys(iface?.mcpOverrides ?? {})) {
-    if (rustTrim(key) === '') fail('codewhale.manifest.parse', 'kimi.plugin.json interface mcpOverrides keys must not be empty', { file, path: ['interface', 'mcpOverrides', key], key: true });
+    if (rustTrim(key) === '')
+      fail('codewhale.manifest.parse', 'kimi.plugin.json interface mcpOverrides keys must not be empty', {
+        file,
+        path: ['interface', 'mcpOverrides', key],
+        key: true,
+      });
   }
   // Platforms are trimmed and ASCII-lowercased before the OS list and the repeat check; none means no `[when]`.
   const platforms: Located<string>[] = [];
   const seen = new Set<string>();
   (iface?.platforms ?? []).forEach((raw, i) => {
     const p = asciiLower(rustTrim(raw));
-    if (!OS_LIST.includes(p)) fail('codewhale.when.os', `kimi.plugin.json interface has unsupported platform \`${p}\``, at('interface', 'platforms', i));
-    else if (seen.has(p)) fail('codewhale.when.os', `kimi.plugin.json interface repeats platform \`${p}\``, at('interface', 'platforms', i));
+    if (!OS_LIST.includes(p))
+      fail(
+        'codewhale.when.os',
+        `kimi.plugin.json interface has unsupported platform \`${p}\``,
+        at('interface', 'platforms', i),
+      );
+    else if (seen.has(p))
+      fail(
+        'codewhale.when.os',
+        `kimi.plugin.json interface repeats platform \`${p}\``,
+        at('interface', 'platforms', i),
+      );
     seen.add(p);
     platforms.push(located(p, file, ['interface', 'platforms', i]));
   });
@@ -205,7 +288,8 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
   const spec = (kind: 'skills' | 'commands' | 'agents') => {
     const v = d[kind];
     if (v === undefined) return;
-    const paths: Located<string>[] = typeof v === 'string' ? [located(v, file, [kind])] : v.map((p, i) => located(p, file, [kind, i]));
+    const paths: Located<string>[] =
+      typeof v === 'string' ? [located(v, file, [kind])] : v.map((p, i) => located(p, file, [kind, i]));
     components[kind] = { paths, at: { file, path: [kind] } };
   };
   spec('skills');
@@ -220,12 +304,21 @@ export function readKimiJson(file: string, source: string, bundleRoot: string, f
       if (statEntry(path.join(bundleRoot, kind)).type !== 'directory') continue;
       const existing = components[kind];
       // A declared `./skills` or `skills/` already names the default directory (`parse_claude_plugin_json`).
-      if (existing?.paths.some((p) => (p.value.startsWith('./') ? p.value.slice(2) : p.value).replace(/\/+$/, '') === kind)) continue;
-      components[kind] = { at: existing?.at ?? { file, path: [] }, paths: [...(existing?.paths ?? []), located(kind, file, [])] };
+      if (
+        existing?.paths.some(
+          (p) => (p.value.startsWith('./') ? p.value.slice(2) : p.value).replace(/\/+$/, '') === kind,
+        )
+      )
+        continue;
+      components[kind] = {
+        at: existing?.at ?? { file, path: [] },
+        paths: [...(existing?.paths ?? []), located(kind, file, [])],
+      };
     }
   }
   const author = d.author === undefined ? undefined : typeof d.author === 'string' ? d.author : composeAuthor(d.author);
-  const opt = (key: keyof Manifest, v: string | undefined, p: (string | number)[]) => (v === undefined ? {} : { [key]: located(v, file, p) });
+  const opt = (key: keyof Manifest, v: string | undefined, p: (string | number)[]) =>
+    v === undefined ? {} : { [key]: located(v, file, p) };
   return {
     label,
     file,
@@ -256,24 +349,46 @@ function readClaudeMcpJson(file: string, findings: Findings): KimiServerSource[]
   const read = readRegularFile(file, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     if (read.reason === 'missing') return [];
-    findings.inFile('codewhale.mcp-json.file', read.reason === 'too-large' ? `.mcp.json exceeds the ${MAX_MANIFEST_BYTES}-byte review limit` : '.mcp.json must be a regular file, not a symbolic link', file);
+    findings.inFile(
+      'codewhale.mcp-json.file',
+      read.reason === 'too-large'
+        ? `.mcp.json exceeds the ${MAX_MANIFEST_BYTES}-byte review limit`
+        : '.mcp.json must be a regular file, not a symbolic link',
+      file,
+    );
     return undefined;
   }
   const source = decodeUtf8(read.bytes);
   const parsed = source === undefined ? undefined : parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
   if (!parsed || !parsed.ok) {
-    findings.inFile('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${parsed && !parsed.ok ? parsed.message : 'not UTF-8'}`, file, parsed && !parsed.ok ? parsed.range : undefined);
+    findings.inFile(
+      'codewhale.mcp-json.parse',
+      `failed to parse .mcp.json: ${parsed && !parsed.ok ? parsed.message : 'not UTF-8'}`,
+      file,
+      parsed && !parsed.ok ? parsed.range : undefined,
+    );
     return undefined;
   }
   findings.addDocument(parsed.document);
   const root = parsed.document.value as Record<string, unknown>;
   const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
-  const servers = wrapped ? z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) }).safeParse(root, { reportInput: true }) : ownRecord(z.string(), kimiServer).safeParse(root, { reportInput: true });
+  const servers = wrapped
+    ? z
+        .strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) })
+        .safeParse(root, { reportInput: true })
+    : ownRecord(z.string(), kimiServer).safeParse(root, { reportInput: true });
   if (!servers.success) {
-    for (const p of schemaProblems(servers.error)) findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
+    for (const p of schemaProblems(servers.error))
+      findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, {
+        file,
+        path: p.path,
+        key: p.key,
+      });
     return undefined;
   }
-  const map = (wrapped ? (servers.data as { mcpServers: Record<string, z.infer<typeof kimiServer>> }).mcpServers : servers.data) as Record<string, z.infer<typeof kimiServer>>;
+  const map = (
+    wrapped ? (servers.data as { mcpServers: Record<string, z.infer<typeof kimiServer>> }).mcpServers : servers.data
+  ) as Record<string, z.infer<typeof kimiServer>>;
   const doc = parsed.document;
   return Object.entries(map).map(([id, s]) => ({ id, s, doc, base: wrapped ? ['mcpServers', id] : [id] }));
 }

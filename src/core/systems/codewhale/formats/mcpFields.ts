@@ -37,7 +37,11 @@ export function mcpServerFromFields(
   const list = (values: string[] | undefined, field: string) =>
     (values ?? []).map((v, i) => ({ value: v, at: { ...where(field), path: [...where(field).path, i] } }));
   const named = (map: Record<string, string> | undefined, field: string): NamedValue[] =>
-    Object.entries(map ?? {}).map(([name, value]) => ({ name, value, at: { ...where(field), path: [...where(field).path, name] } }));
+    Object.entries(map ?? {}).map(([name, value]) => ({
+      name,
+      value,
+      at: { ...where(field), path: [...where(field).path, name] },
+    }));
   const timeouts = (['connect_timeout', 'execute_timeout', 'read_timeout'] as const)
     .filter((label) => f[label] !== undefined)
     .map((label) => ({ ...located(f[label] as number, where(label).file, where(label).path), label }));
@@ -62,7 +66,12 @@ export function mcpServerFromFields(
     ...opt('bearerTokenEnvVar', one(f.bearer_token_env_var, 'bearer_token_env_var')),
     // Upstream's lists default to empty, and an empty one counts as none (codewhale.md §4.7).
     ...opt('scopes', one(f.scopes !== undefined && f.scopes.length > 0 ? f.scopes : undefined, 'scopes')),
-    ...opt('oauth', f.oauth === undefined ? undefined : { value: f.oauth.client_id === undefined ? {} : { clientId: f.oauth.client_id }, at: where('oauth') }),
+    ...opt(
+      'oauth',
+      f.oauth === undefined
+        ? undefined
+        : { value: f.oauth.client_id === undefined ? {} : { clientId: f.oauth.client_id }, at: where('oauth') },
+    ),
     ...opt('oauthResource', one(f.oauth_resource, 'oauth_resource')),
   };
   return decl;

@@ -80,12 +80,21 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   const doc = parsed.document;
   findings.addDocument(doc);
   for (const dup of jsonDuplicateKeys(doc)) {
-    findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
+    findings.at(
+      'codewhale.mcp-json.parse',
+      `failed to parse mcp.json: duplicate field \`${String(dup[dup.length - 1])}\``,
+      { file, path: dup, key: true },
+    );
     return undefined;
   }
   const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
-    for (const p of schemaProblems(result.error)) findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, { file, path: p.path, key: p.key });
+    for (const p of schemaProblems(result.error))
+      findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
+        file,
+        path: p.path,
+        key: p.key,
+      });
     return undefined;
   }
   const servers: McpServerDecl[] = [];
@@ -122,7 +131,11 @@ export function standardServerToFields(
   const file = doc.file;
   const at = (...p: (string | number)[]) => ({ file, path: [...base, ...p] });
   let ok = true;
-  const fail = (code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse', message: string, where: Where = at('type')) => {
+  const fail = (
+    code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse',
+    message: string,
+    where: Where = at('type'),
+  ) => {
     findings.at(code, message, where);
     ok = false;
   };
@@ -132,12 +145,22 @@ export function standardServerToFields(
     const e = serverExtension.safeParse(extRaw, { reportInput: true });
     const extPath = [...base, 'extensions', EXT];
     if (!e.success) {
-      for (const p of schemaProblems(e.error)) fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: ${p.detail}`, { file, path: [...extPath, ...p.path], key: p.key });
+      for (const p of schemaProblems(e.error))
+        fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: ${p.detail}`, {
+          file,
+          path: [...extPath, ...p.path],
+          key: p.key,
+        });
       return undefined;
     }
     for (const t of TIMEOUT_FIELDS) {
       const literal = doc.literalAt([...extPath, t]);
-      if (literal !== undefined && !isIntegerLiteral(literal, 'json')) fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: expected an unsigned integer at \`${t}\``, { file, path: [...extPath, t] });
+      if (literal !== undefined && !isIntegerLiteral(literal, 'json'))
+        fail(
+          'codewhale.mcp-json.parse',
+          `mcp.json server extensions["net.codewhale"] is invalid: expected an unsigned integer at \`${t}\``,
+          { file, path: [...extPath, t] },
+        );
     }
     if (!ok) return undefined;
     ext = e.data;
@@ -147,28 +170,62 @@ export function standardServerToFields(
   if (declared !== undefined) {
     const t = asciiLower(declared);
     if (t !== 'stdio' && t !== 'streamable-http' && t !== 'sse') {
-      fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` has unknown type \`${declared}\`; expected \`stdio\`, \`streamable-http\`, or \`sse\``);
+      fail(
+        'codewhale.mcp-json.transport',
+        `mcp.json server \`${id}\` has unknown type \`${declared}\`; expected \`stdio\`, \`streamable-http\`, or \`sse\``,
+      );
       return undefined;
     }
     transport = t === 'stdio' ? 'stdio' : t === 'sse' ? 'sse' : 'http';
   } else if (s.command !== undefined && s.url === undefined) transport = 'stdio';
   else if (s.url !== undefined && s.command === undefined) transport = 'http';
   else {
-    fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` must declare exactly one of command or url, or set an explicit type`, { file, path: base, key: true });
+    fail(
+      'codewhale.mcp-json.transport',
+      `mcp.json server \`${id}\` must declare exactly one of command or url, or set an explicit type`,
+      { file, path: base, key: true },
+    );
     return undefined;
   }
   // Upstream's lists and maps default to empty: an empty `args`, `env` or `headers` is as good as none.
-  const filled = (k: 'args' | 'env' | 'headers') => (k === 'args' ? (s.args ?? []).length > 0 : Object.keys(s[k] ?? {}).length > 0);
+  const filled = (k: 'args' | 'env' | 'headers') =>
+    k === 'args' ? (s.args ?? []).length > 0 : Object.keys(s[k] ?? {}).length > 0;
   if (transport === 'stdio') {
-    if (s.command === undefined) fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` declares stdio transport without a command`);
-    else if (s.url !== undefined || filled('headers')) fail('codewhale.mcp-json.transport', `mcp.json stdio server \`${id}\` may not declare url or headers`, at(s.url !== undefined ? 'url' : 'headers'));
+    if (s.command === undefined)
+      fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` declares stdio transport without a command`);
+    else if (s.url !== undefined || filled('headers'))
+      fail(
+        'codewhale.mcp-json.transport',
+        `mcp.json stdio server \`${id}\` may not declare url or headers`,
+        at(s.url !== undefined ? 'url' : 'headers'),
+      );
     for (const key of Object.keys(s.env ?? {})) {
-      if (RESERVED_ENV.has(key)) fail('codewhale.mcp-json.reserved-env', `mcp.json server \`${id}\` env may not define reserved name \`${key}\``, { file, path: [...base, 'env', key], key: true });
+      if (RESERVED_ENV.has(key))
+        fail(
+          'codewhale.mcp-json.reserved-env',
+          `mcp.json server \`${id}\` env may not define reserved name \`${key}\``,
+          { file, path: [...base, 'env', key], key: true },
+        );
     }
   } else {
-    if (s.url === undefined) fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` declares an HTTP transport without a url`);
-    const stdioField = s.command !== undefined ? 'command' : filled('args') ? 'args' : filled('env') ? 'env' : s.cwd !== undefined ? 'cwd' : undefined;
-    if (stdioField) fail('codewhale.mcp-json.transport', `mcp.json HTTP server \`${id}\` may not declare command, args, env, or cwd`, { ...at(stdioField), key: true });
+    if (s.url === undefined)
+      fail('codewhale.mcp-json.transport', `mcp.json server \`${id}\` declares an HTTP transport without a url`);
+    const stdioField =
+      s.command !== undefined
+        ? 'command'
+        : filled('args')
+          ? 'args'
+          : filled('env')
+            ? 'env'
+            : s.cwd !== undefined
+              ? 'cwd'
+              : undefined;
+    if (stdioField)
+      fail(
+        'codewhale.mcp-json.transport',
+        `mcp.json HTTP server \`${id}\` may not declare command, args, env, or cwd`,
+        { ...at(stdioField), key: true },
+      );
   }
   if (!ok) return undefined;
   const fields: McpFields = {
@@ -182,6 +239,7 @@ export function standardServerToFields(
     ...ext,
   };
   const topLevel = new Set(['command', 'args', 'env', 'cwd', 'url', 'headers']);
-  const where = (field: string) => (field === 'transport' ? at('type') : topLevel.has(field) ? at(field) : at('extensions', EXT, field));
+  const where = (field: string) =>
+    field === 'transport' ? at('type') : topLevel.has(field) ? at(field) : at('extensions', EXT, field);
   return { fields, where };
 }

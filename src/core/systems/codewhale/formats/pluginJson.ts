@@ -42,7 +42,13 @@ const root = z.strictObject({
 });
 
 /** Agent Plugins v1.0.0 `plugin.json` with its sibling `mcp.json` (codewhale.md §3.2, §3.3). */
-export function readPluginJson(file: string, source: string, bundleRoot: string, findings: Findings, tree?: BundleTree): Manifest | undefined {
+export function readPluginJson(
+  file: string,
+  source: string,
+  bundleRoot: string,
+  findings: Findings,
+  tree?: BundleTree,
+): Manifest | undefined {
   const parsed = parseJsonDocument(file, source, { maxDepth: SERDE_JSON_MAX_DEPTH });
   if (!parsed.ok) {
     findings.inFile('codewhale.manifest.parse', `failed to parse plugin.json: ${parsed.message}`, file, parsed.range);
@@ -51,30 +57,51 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
   const doc = parsed.document;
   findings.addDocument(doc);
   for (const dup of jsonDuplicateKeys(doc)) {
-    findings.at('codewhale.manifest.parse', `failed to parse plugin.json: duplicate field \`${String(dup[dup.length - 1])}\``, { file, path: dup, key: true });
+    findings.at(
+      'codewhale.manifest.parse',
+      `failed to parse plugin.json: duplicate field \`${String(dup[dup.length - 1])}\``,
+      { file, path: dup, key: true },
+    );
     return undefined;
   }
   const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
-      findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, { file, path: p.path, key: p.key });
+      findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
+        file,
+        path: p.path,
+        key: p.key,
+      });
     }
     return undefined;
   }
   const d = result.data;
   let ok = true;
   if (rustTrim(d.$schema) === '') {
-    findings.at('codewhale.manifest.parse', 'plugin.json `$schema` must be a non-empty string', { file, path: ['$schema'] });
+    findings.at('codewhale.manifest.parse', 'plugin.json `$schema` must be a non-empty string', {
+      file,
+      path: ['$schema'],
+    });
     ok = false;
   }
   if (!isAgentPluginsName(d.name)) {
     const slug = slugForName(d.name);
-    const fix = isAgentPluginsName(slug) ? findings.replaceFix(`Rename the plugin to \`${slug}\``, { file, path: ['name'] }, JSON.stringify(slug)) : undefined;
-    findings.at('codewhale.manifest.name', AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name), { file, path: ['name'] }, fix ? { fix } : undefined);
+    const fix = isAgentPluginsName(slug)
+      ? findings.replaceFix(`Rename the plugin to \`${slug}\``, { file, path: ['name'] }, JSON.stringify(slug))
+      : undefined;
+    findings.at(
+      'codewhale.manifest.name',
+      AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name),
+      { file, path: ['name'] },
+      fix ? { fix } : undefined,
+    );
     ok = false;
   }
   if (d.author && rustTrim(d.author.name) === '') {
-    findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', { file, path: ['author', 'name'] });
+    findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', {
+      file,
+      path: ['author', 'name'],
+    });
     ok = false;
   }
   const extRaw = d.extensions?.[EXT];
@@ -83,7 +110,11 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     const e = codewhaleExtension.safeParse(extRaw, { reportInput: true });
     if (!e.success) {
       for (const p of schemaProblems(e.error)) {
-        findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, { file, path: ['extensions', EXT, ...p.path], key: p.key });
+        findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, {
+          file,
+          path: ['extensions', EXT, ...p.path],
+          key: p.key,
+        });
       }
       ok = false;
     } else ext = e.data;
@@ -105,11 +136,15 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     components[kind] = { at: { file, path: extPath(kind) }, paths };
   }
   // Skills default: a `skills/` directory, when the extension declares none (is_dir follows links).
-  if (!ext.skills && (tree ? tree.typeOf('skills') === 'directory' : statEntry(path.join(bundleRoot, 'skills')).type === 'directory')) {
+  if (
+    !ext.skills &&
+    (tree ? tree.typeOf('skills') === 'directory' : statEntry(path.join(bundleRoot, 'skills')).type === 'directory')
+  ) {
     components.skills = { at: { file, path: [] }, paths: [located('skills', file, [])] };
   }
   const author = d.author ? composeAuthor(d.author) : undefined;
-  const list = (values: readonly string[] | undefined, ...p: (string | number)[]) => (values ?? []).map((v, i) => located(v, file, [...p, i]));
+  const list = (values: readonly string[] | undefined, ...p: (string | number)[]) =>
+    (values ?? []).map((v, i) => located(v, file, [...p, i]));
   return {
     label: 'plugin.json',
     file,
@@ -119,7 +154,9 @@ export function readPluginJson(file: string, source: string, bundleRoot: string,
     version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : ['version']),
     ...(d.description !== undefined ? { description: located(d.description, file, ['description']) } : {}),
     ...(author !== undefined ? { author: located(author, file, ['author']) } : {}),
-    ...(ext.display_name !== undefined ? { displayName: located(ext.display_name, file, extPath('display_name')) } : {}),
+    ...(ext.display_name !== undefined
+      ? { displayName: located(ext.display_name, file, extPath('display_name')) }
+      : {}),
     ...(ext.icon !== undefined ? { icon: located(ext.icon, file, extPath('icon')) } : {}),
     ...(d.homepage !== undefined ? { homepage: located(d.homepage, file, ['homepage']) } : {}),
     ...(d.repository !== undefined ? { repository: located(d.repository, file, ['repository']) } : {}),

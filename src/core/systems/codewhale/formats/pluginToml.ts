@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { capabilities, isIntegerLiteral, oauth, pathSpec, stringMap, text, textList, TIMEOUT_FIELDS, u64, when } from './schemas';
+import {
+  capabilities,
+  isIntegerLiteral,
+  oauth,
+  pathSpec,
+  stringMap,
+  text,
+  textList,
+  TIMEOUT_FIELDS,
+  u64,
+  when,
+} from './schemas';
 import { schemaProblems } from './zodIssues';
 import { parseTomlDocument } from '../../../documents/tomlDocument';
 import type { DocPath, ParsedDocument } from '../../../documents/document';
@@ -12,9 +23,26 @@ import { byteOrder } from '../../../fs/rawNames';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
-  'command', 'args', 'env', 'cwd', 'url', 'transport', 'connect_timeout', 'execute_timeout', 'read_timeout', 'enabled',
-  'required', 'enabled_tools', 'disabled_tools', 'headers', 'env_headers', 'env_http_headers', 'bearer_token_env_var',
-  'scopes', 'oauth', 'oauth_resource',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'transport',
+  'connect_timeout',
+  'execute_timeout',
+  'read_timeout',
+  'enabled',
+  'required',
+  'enabled_tools',
+  'disabled_tools',
+  'headers',
+  'env_headers',
+  'env_http_headers',
+  'bearer_token_env_var',
+  'scopes',
+  'oauth',
+  'oauth_resource',
 ]);
 
 const server = z.strictObject({
@@ -85,7 +113,9 @@ export function readPluginToml(file: string, source: string, findings: Findings)
   // The toml crate skips a leading byte-order mark (codewhale.md §4.2); a space keeps every offset.
   const parsed = parseTomlDocument(file, source.startsWith('\uFEFF') ? ` ${source.slice(1)}` : source, TOML_MAX_DEPTH);
   const prefix = (span: readonly [number, number] | undefined) =>
-    span ? `failed to parse plugin.toml near bytes ${byteOffset(source, span[0])}..${byteOffset(source, span[1])}; check the v1 schema and field types` : 'failed to parse plugin.toml; check the v1 schema and field types';
+    span
+      ? `failed to parse plugin.toml near bytes ${byteOffset(source, span[0])}..${byteOffset(source, span[1])}; check the v1 schema and field types`
+      : 'failed to parse plugin.toml; check the v1 schema and field types';
   if (!parsed.ok) {
     findings.inFile('codewhale.manifest.parse', `${prefix(undefined)} (${parsed.message})`, file, parsed.range);
     return undefined;
@@ -97,23 +127,38 @@ export function readPluginToml(file: string, source: string, findings: Findings)
   const result = root.safeParse(raw, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
-      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p.path))} (${p.detail})`, { file, path: p.path, key: p.key });
+      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p.path))} (${p.detail})`, {
+        file,
+        path: p.path,
+        key: p.key,
+      });
     }
     return undefined;
   }
   const data = result.data;
-  const integers: DocPath[] = [['schema_version'], ...Object.keys(data.mcp_servers ?? {}).flatMap((id) => TIMEOUT_FIELDS.map((t) => ['mcp_servers', id, t]))];
+  const integers: DocPath[] = [
+    ['schema_version'],
+    ...Object.keys(data.mcp_servers ?? {}).flatMap((id) => TIMEOUT_FIELDS.map((t) => ['mcp_servers', id, t])),
+  ];
   let integral = true;
   for (const p of integers) {
     const literal = doc.literalAt(p);
     if (literal === undefined || isIntegerLiteral(literal, 'toml')) continue;
-    findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p))} (expected an unsigned integer at \`${p.join('.')}\`)`, { file, path: p });
+    findings.at(
+      'codewhale.manifest.parse',
+      `${prefix(doc.valueSpan(p))} (expected an unsigned integer at \`${p.join('.')}\`)`,
+      { file, path: p },
+    );
     integral = false;
   }
   if (!integral) return undefined;
   for (const [kind, key, alias] of COMPONENT_KEYS) {
     if (alias && data[key as keyof Root] !== undefined && data[alias as keyof Root] !== undefined) {
-      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan([alias]))} (duplicate field \`${kind}\`)`, { file, path: [alias], key: true });
+      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan([alias]))} (duplicate field \`${kind}\`)`, {
+        file,
+        path: [alias],
+        key: true,
+      });
       return undefined;
     }
   }
@@ -138,19 +183,30 @@ function precheckServers(raw: Record<string, unknown>, doc: ParsedDocument, find
     }
     for (const key of Object.keys(value)) {
       if (!TOML_SERVER_KEYS.has(key)) {
-        findings.at('codewhale.manifest.parse', 'plugin MCP server contains an unsupported field', { file, path: ['mcp_servers', id, key], key: true });
+        findings.at('codewhale.manifest.parse', 'plugin MCP server contains an unsupported field', {
+          file,
+          path: ['mcp_servers', id, key],
+          key: true,
+        });
         ok = false;
       }
     }
     const o = value.oauth;
     if (o !== undefined) {
       if (!isTable(o)) {
-        findings.at('codewhale.manifest.parse', 'plugin MCP oauth must be a table', { file, path: ['mcp_servers', id, 'oauth'] });
+        findings.at('codewhale.manifest.parse', 'plugin MCP oauth must be a table', {
+          file,
+          path: ['mcp_servers', id, 'oauth'],
+        });
         ok = false;
       } else {
         for (const key of Object.keys(o)) {
           if (key !== 'client_id') {
-            findings.at('codewhale.manifest.parse', 'plugin MCP oauth contains an unsupported field', { file, path: ['mcp_servers', id, 'oauth', key], key: true });
+            findings.at('codewhale.manifest.parse', 'plugin MCP oauth contains an unsupported field', {
+              file,
+              path: ['mcp_servers', id, 'oauth', key],
+              key: true,
+            });
             ok = false;
           }
         }
@@ -163,10 +219,12 @@ function precheckServers(raw: Record<string, unknown>, doc: ParsedDocument, find
 function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
   const at = (...path: (string | number)[]) => ({ file, path });
   const opt = (v: string | undefined, ...path: string[]) => (v === undefined ? undefined : located(v, file, path));
-  const list = (values: readonly string[] | undefined, ...path: string[]) => (values ?? []).map((v, i) => located(v, file, [...path, i]));
+  const list = (values: readonly string[] | undefined, ...path: string[]) =>
+    (values ?? []).map((v, i) => located(v, file, [...path, i]));
   const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
   for (const [kind, key, alias] of COMPONENT_KEYS) {
-    const used = d[key as keyof Root] !== undefined ? key : alias && d[alias as keyof Root] !== undefined ? alias : undefined;
+    const used =
+      d[key as keyof Root] !== undefined ? key : alias && d[alias as keyof Root] !== undefined ? alias : undefined;
     if (!used) continue;
     const spec = d[used as keyof Root] as z.infer<typeof pathSpec>;
     const paths = [
@@ -181,7 +239,13 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
     .sort(([a], [b]) => byteOrder(a, b))
     .map(([id, s]) => {
       const p = (field: string) => ({ file, path: ['mcp_servers', id, field] });
-      return mcpServerFromFields(id, { file, path: ['mcp_servers', id], key: true }, s, p, s.env_headers !== undefined ? 'env_headers' : 'env_http_headers');
+      return mcpServerFromFields(
+        id,
+        { file, path: ['mcp_servers', id], key: true },
+        s,
+        p,
+        s.env_headers !== undefined ? 'env_headers' : 'env_http_headers',
+      );
     });
   return {
     label: 'plugin.toml',

@@ -26,7 +26,9 @@ export const oauth = z.strictObject({ client_id: text.optional() });
  * integer 1 (codewhale.md §3.1 `schema_version` u32, §3.3 timeouts u64).
  */
 export function isIntegerLiteral(literal: string, format: 'toml' | 'json'): boolean {
-  return format === 'json' ? /^-?(0|[1-9][0-9]*)$/.test(literal) : /^[+-]?(?:0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)$/.test(literal);
+  return format === 'json'
+    ? /^-?(0|[1-9][0-9]*)$/.test(literal)
+    : /^[+-]?(?:0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)$/.test(literal);
 }
 
 export const TIMEOUT_FIELDS = ['connect_timeout', 'execute_timeout', 'read_timeout'] as const;

@@ -23,10 +23,18 @@ export function schemaProblems(error: z.ZodError): SchemaProblem[] {
     if (out.length >= MAX_SCHEMA_PROBLEMS) break;
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys.slice(0, MAX_SCHEMA_PROBLEMS - out.length)) out.push({ path: [...path, k], key: true, detail: `unknown field \`${k}\`` });
+      for (const k of issue.keys.slice(0, MAX_SCHEMA_PROBLEMS - out.length))
+        out.push({ path: [...path, k], key: true, detail: `unknown field \`${k}\`` });
     } else if (issue.code === 'invalid_type') {
       const where = path.length ? ` at \`${path.join('.')}\`` : '';
-      out.push({ path, key: issue.input === undefined, detail: issue.input === undefined ? `missing field \`${String(path[path.length - 1] ?? '')}\`` : `expected ${issue.expected}${where}` });
+      out.push({
+        path,
+        key: issue.input === undefined,
+        detail:
+          issue.input === undefined
+            ? `missing field \`${String(path[path.length - 1] ?? '')}\``
+            : `expected ${issue.expected}${where}`,
+      });
     } else {
       const where = path.length ? ` at \`${path.join('.')}\`` : '';
       out.push({ path, key: false, detail: `${issue.message.replace(/:.*$/, '')}${where}` });
