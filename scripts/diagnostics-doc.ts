@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../src/core/diagnostics/diagnosticCodes';
 import { DIAGNOSTIC_HELP } from '../src/core/diagnostics/diagnosticHelp';
 import { REASON_TEXT } from '../src/core/decisions/reasonText';
+import { agentSystems } from '../src/core/systems/registry';
+import type { ReasonCode } from '../src/core/model';
 import { DIAGNOSTICS_PAGE, codeAnchor, codeHeading } from '../src/core/diagnostics/diagnosticsPage';
+
+/** The sentences agents say in their own terms for a reason ("Rivumi: …"). */
+function agentTexts(code: ReasonCode): string[] {
+  return agentSystems().flatMap((s) => (s.reasonText?.[code] ? [`${s.label}: ${s.reasonText[code]}`] : []));
+}
 
 export function diagnosticsDoc(): string {
   const lines = [
@@ -35,7 +42,10 @@ export function diagnosticsDoc(): string {
     '',
     '| reason | meaning |',
     '| --- | --- |',
-    ...Object.entries(REASON_TEXT).map(([code, text]) => `| <a id="${codeAnchor(code)}"></a>\`${code}\` | ${text} |`),
+    ...Object.entries(REASON_TEXT).map(
+      ([code, text]) =>
+        `| <a id="${codeAnchor(code)}"></a>\`${code}\` | ${[text, ...agentTexts(code as ReasonCode)].join('<br>')} |`,
+    ),
     '',
   );
   return lines.join('\n');

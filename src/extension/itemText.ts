@@ -1,13 +1,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DECISION_TEXT, REASON_TEXT } from '../core/decisions/reasonText';
+import { DECISION_TEXT } from '../core/decisions/reasonText';
 import { displayText } from '../core/text/displayText';
 import { escapeMarkdown } from './markdownEscape';
 import { quickPickText } from './uiText';
 import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
 import { itemById, type Snapshot } from '../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../core/model';
-import { systemOf } from '../core/systems/registry';
+import { reasonTextOf, systemOf } from '../core/systems/registry';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 
@@ -139,7 +139,7 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, informa
  */
 export function itemTooltipMarkdown(item: Item, context: TooltipContext): string {
   let md = `**${escapeMarkdown(item.qualifiedName, true)}** — ${escapeMarkdown(kindText(item), true)} — ${DECISION_TEXT[item.decision]}\n\n`;
-  for (const r of item.reasons) md += `- \`${r}\`: ${REASON_TEXT[r]}\n`;
+  for (const r of item.reasons) md += `- \`${r}\`: ${reasonTextOf(item, r)}\n`;
   if (context.winner) {
     const w = context.winner;
     md += `\n$(arrow-right) Codewhale loads the ${w.scope} bundle **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w), true)} instead.\n`;

@@ -164,6 +164,11 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     const check = await cli('check');
     assert.equal(check.code, 1);
     assert.match(check.err, /eva skill-adapter review-skill .*it is not reviewed/);
+    // Why it is a risk, in Eva's terms (not Rivumi's).
+    assert.match(
+      (await cli('explain', 'review-skill')).out,
+      /loaded_unreviewed: Eva-CLI registers it by its own rules whatever Skillgate says/,
+    );
     const review = await cli('review', 'review-skill');
     assert.equal(review.code, 0, review.err);
     assert.match(review.out, /config\/adapters\/review\.yaml/);

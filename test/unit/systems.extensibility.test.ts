@@ -71,6 +71,8 @@ describe('a new agent system needs nothing outside its folder', () => {
     const r = await cli('explain', 'hello', '--no-user');
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /system: toy/);
+    // An agent with no sentence of its own gets the shared one, which names no agent.
+    assert.match(r.out, /loaded_unreviewed: Its agent loads it whatever Skillgate says/);
     assert.match(r.out, /no enable switch \(Toy has none\)|no enable switch/);
   });
 

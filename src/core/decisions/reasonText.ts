@@ -5,8 +5,9 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
   active:
     'Valid, trusted at its current hashes and, where its agent has an enable switch (Codewhale), enabled: the agent loads it.',
   guidance: 'A valid Rivumi skill: Rivumi loads it as repository-local guidance.',
+  // Each agent without an enable switch says how it loads an unreviewed unit (AgentSystem.reasonText).
   loaded_unreviewed:
-    'Rivumi loads it whatever Skillgate says (its skills enter the prompt; with the opt-in, its hooks run), as Eva-CLI registers what its own rules admit, and it is not trusted at its current hashes: review it, then trust it.',
+    'Its agent loads it whatever Skillgate says, and it is not trusted at its current hashes: review it, then trust it.',
   component_active: 'Part of an active bundle: the agent loads it.',
   manifest_invalid: 'The manifest fails validation, so the agent does not load the bundle.',
   skill_invalid: 'The skill file fails validation.',

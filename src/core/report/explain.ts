@@ -1,8 +1,8 @@
-import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
+import { DECISION_TEXT } from '../decisions/reasonText';
 import { scopedPath } from './contract';
 import { displayText } from '../text/displayText';
 import { childrenOf, itemById, type Snapshot } from '../index/snapshot';
-import { systemOf } from '../systems/registry';
+import { reasonTextOf, systemOf } from '../systems/registry';
 import type { Item } from '../model';
 
 export interface ExplainSection {
@@ -23,7 +23,7 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   const sections: ExplainSection[] = [];
   sections.push({
     title: `${item.qualifiedName}: ${DECISION_TEXT[item.decision]}`,
-    lines: item.reasons.map((r) => `${r}: ${REASON_TEXT[r]}`),
+    lines: item.reasons.map((r) => `${r}: ${reasonTextOf(item, r)}`),
   });
   // What the agent itself decides, where it says more than the shared sections (Eva's design order).
   for (const s of systemOf(item.system).explain?.(item) ?? []) sections.push(s);

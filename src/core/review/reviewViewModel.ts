@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { DECISION_TEXT, REASON_TEXT } from '../decisions/reasonText';
+import { DECISION_TEXT } from '../decisions/reasonText';
 import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
@@ -8,7 +8,7 @@ import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
-import { systemOf } from '../systems/registry';
+import { reasonTextOf, systemOf } from '../systems/registry';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { relativeTime } from './relativeTime';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
@@ -215,7 +215,7 @@ export function reviewViewModel(
       path: displayText(scopedPath(item, item.path, snapshot.workspaces)),
       decision: current.decision,
       decisionText: DECISION_TEXT[current.decision],
-      reasons: current.reasons.map((code) => ({ code, text: REASON_TEXT[code] })),
+      reasons: current.reasons.map((code) => ({ code, text: reasonTextOf(current, code) })),
       trust: r.status,
       enabled: hasEnableSwitch(item) ? r.enabled : null,
       loadedUnreviewed: current.reasons[0] === 'loaded_unreviewed',

@@ -1,7 +1,7 @@
 import type { GateContext } from '../decisions/gates';
 import type { TrustView } from '../decisions/trustView';
 import type { HostFacts } from '../host';
-import type { BundleFile, Diagnostic, Item, System } from '../model';
+import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
 import type { Capabilities } from '../capabilities';
 
 /**
@@ -29,6 +29,8 @@ export interface AgentSystem<Options = unknown> {
   readonly noEnableSwitch: NoEnableSwitch | null;
   /** How the agent decides to run the hooks a unit declares; null when it runs none. */
   readonly hooks: AgentHooks | null;
+  /** Reason sentences in this agent's own terms, where the shared one (decisions/reasonText.ts) is too general. */
+  readonly reasonText?: Partial<Record<ReasonCode, string>>;
   /** What one trust unit is called in a refusal ("Plugin bundle", "Rivumi hooks file"). */
   unitLabel(item: Pick<Item, 'kind'>): string;
   /** The agent's index of this window or CLI run. */

@@ -6,7 +6,8 @@ import type { RivumiOptions } from './rivumi/rivumiIndex';
 import type { EvaIndexOptions } from './eva/evaIndex';
 import type { AgentSystem, SharedIndexOptions } from './agentSystem';
 import { z } from 'zod';
-import type { System } from '../model';
+import type { ReasonCode, System } from '../model';
+import { REASON_TEXT } from '../decisions/reasonText';
 
 /** What the indexer is given: the shared options and each agent's own. */
 export type IndexOptions = SharedIndexOptions & CodewhaleOptions & RivumiOptions & EvaIndexOptions;
@@ -42,6 +43,11 @@ export function hooksOptedIn(
   env: Readonly<Record<string, string | undefined>>,
 ): boolean {
   return systemOf(item.system).hooks?.optedIn(env) ?? false;
+}
+
+/** The sentence for one of an item's reasons, in its agent's terms where the agent has its own. */
+export function reasonTextOf(item: { readonly system: System }, code: ReasonCode): string {
+  return systemOf(item.system).reasonText?.[code] ?? REASON_TEXT[code];
 }
 
 /** The agent whose plugins `install` copies into a workspace (one has an installer). */

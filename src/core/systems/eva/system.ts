@@ -31,6 +31,10 @@ export const eva: AgentSystem<EvaIndexOptions> = {
     notice: () =>
       'Eva-CLI has no Skillgate enable switch: it registers this skill by its own rules whether or not you trust it, and honours only the manifest\'s "enabled". Trust records that you reviewed exactly these bytes; to switch it off, set enabled: false in the manifest.',
   },
+  reasonText: {
+    loaded_unreviewed:
+      'Eva-CLI registers it by its own rules whatever Skillgate says, and it is not trusted at its current hashes: review it, then trust it.',
+  },
   unitLabel: (item) => (item.kind === 'lua-skill' ? 'Eva lua_skill' : 'Eva skill adapter'),
   createIndex: (options) => new EvaIndex(options),
   // What Eva registers by its own design, whatever Skillgate's trust says (eva.md §4.6).

@@ -41,6 +41,10 @@ export const rivumi: AgentSystem<RivumiOptions> = {
     cwd: 'workspace folder',
     argvFiles: hookArgvCoverage,
   },
+  reasonText: {
+    loaded_unreviewed:
+      'Rivumi loads it whatever Skillgate says (its skills enter the prompt; with the opt-in, its hooks run), and it is not trusted at its current hashes: review it, then trust it.',
+  },
   unitLabel: (item) => (item.kind === 'hooks' ? 'Rivumi hooks file' : 'Rivumi plugin'),
   createIndex: (options) => new RivumiIndex(options),
   // Rivumi loads every plugin it lists; it runs the hooks file only under the opt-in the index saw.
