@@ -224,7 +224,12 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const skill = '.codewhale/plugins/repo-tools/skills/triage/SKILL.md';
     fs.copyFileSync(path.join(DEMO_SOURCE, skill), path.join(demo, skill));
     await page.keyboard.press('Escape');
-    await waitDescription('repo-tools', 'active');
+    // The window was reloaded just before: VS Code's file watcher may still be starting in the
+    // server and miss a write made that early. Write the same bytes once more if so.
+    await waitDescription('repo-tools', 'active').catch(async () => {
+      fs.copyFileSync(path.join(DEMO_SOURCE, skill), path.join(demo, skill));
+      await waitDescription('repo-tools', 'active');
+    });
     await treeRow('repo-tools').first().click({ button: 'right' });
     await page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first().hover();
     await page.keyboard.press('Enter');
