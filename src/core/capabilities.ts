@@ -1,4 +1,7 @@
-import type { Compatibility, System } from './model';
+import type { System } from './systems/systemId';
+
+/** How much of a bundle its agent's activation policy can load (Codewhale). */
+export type Compatibility = 'full' | 'partial' | 'unsupported';
 
 /**
  * What a trust unit can do, in one typed model for every agent: the MCP servers it

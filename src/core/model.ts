@@ -4,7 +4,7 @@
  * recomputes them. Strings here are a public contract (spec/decisions.md, spec/cli.md).
  */
 
-import type { Capabilities, Hook } from './capabilities';
+import type { Capabilities, Compatibility, Hook } from './capabilities';
 import type { System } from './systems/systemId';
 
 export type { System } from './systems/systemId';
@@ -57,7 +57,7 @@ export type ReasonCode =
   | 'duplicate_id_shadowed';
 
 export type TrustStatus = 'not-reviewed' | 'trusted' | 'content-changed' | 'capabilities-changed';
-export type Compatibility = 'full' | 'partial' | 'unsupported';
+export type { Compatibility } from './capabilities';
 export type Severity = 'error' | 'warning' | 'information';
 
 /** 0-based line and UTF-16 character, as in the editor. */

@@ -2,7 +2,9 @@ import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from './bu
 import type { HostFacts } from '../../host';
 import type { ManifestLabel } from './manifest';
 import type { Scope } from '../../model';
-import { faultedBundle } from './faults';
+import * as path from 'node:path';
+import { canonicalPath } from '../../fs/safeFs';
+import { internalDiagnostic } from '../../diagnostics/faults';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
@@ -33,4 +35,27 @@ export function runBundleJob(
   } catch (e) {
     return faultedBundle(job, label, e);
   }
+}
+
+/** A bundle whose load threw: rejected (`manifest_invalid`), with the exception as its diagnostic. */
+export function faultedBundle(job: BundleJob, label: ManifestLabel | undefined, error: unknown): CodewhaleBundle {
+  const manifestFile = label ? path.join(job.dir, label) : undefined;
+  const dirName = path.basename(job.dir);
+  return {
+    scope: job.scope,
+    dir: job.dir,
+    dirName,
+    canonicalRoot: canonicalPath(job.dir),
+    manifestFile,
+    label,
+    name: dirName,
+    valid: false,
+    files: [],
+    directories: [],
+    skills: [],
+    when: { applicable: true, reasons: [] },
+    diagnostics: [internalDiagnostic(manifestFile ?? job.dir, `the bundle ${dirName}`, error)],
+    anchors: {},
+    bundleFiles: [manifestFile ?? job.dir],
+  };
 }
