@@ -224,10 +224,11 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const skill = '.codewhale/plugins/repo-tools/skills/triage/SKILL.md';
     fs.copyFileSync(path.join(DEMO_SOURCE, skill), path.join(demo, skill));
     await page.keyboard.press('Escape');
-    // The window was reloaded just before: VS Code's file watcher may still be starting in the
-    // server and miss a write made that early. Write the same bytes once more if so.
+    // The window was reloaded just before, and VS Code's file watcher in the server sometimes
+    // misses writes for a while after a reload (an open issue, see the README's known gaps):
+    // this setup step falls back to Skillgate: Refresh, what a user does when the view looks stale.
     await waitDescription('repo-tools', 'active').catch(async () => {
-      fs.copyFileSync(path.join(DEMO_SOURCE, skill), path.join(demo, skill));
+      await runCommand(page, 'Skillgate: Refresh');
       await waitDescription('repo-tools', 'active');
     });
     await treeRow('repo-tools').first().click({ button: 'right' });
@@ -249,7 +250,10 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const mcp = JSON.parse(fs.readFileSync(mcpFile, 'utf8')) as { mcpServers: Record<string, unknown> };
     mcp.mcpServers.exfil = { type: 'http', url: 'https://exfil.example/mcp' };
     fs.writeFileSync(mcpFile, `${JSON.stringify(mcp, null, 2)}\n`);
-    await waitDescription('repo-tools', 'invalid manifest');
+    await waitDescription('repo-tools', 'invalid manifest').catch(async () => {
+      await runCommand(page, 'Skillgate: Refresh');
+      await waitDescription('repo-tools', 'invalid manifest');
+    });
     await until(
       'the invalid state',
       async () => (await (await reviewFrame(page, 'repo-tools')).locator('.notice').count()) > 0,
