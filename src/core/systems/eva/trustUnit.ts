@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { portableRelative } from '../../fs/portablePath';
 import { sha256Hex } from '../../hashing/framing';
+import { hashListed } from '../../hashing/listedFiles';
 import { reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { BundleFile, Item } from '../../model';
@@ -100,17 +101,12 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
   if (!read) return undefined;
   const { folder, fresh } = read;
   const manifest = portableRelative(folder.root, fresh.path);
-  const files: BundleFile[] = [];
-  for (const rel of [...new Set([manifest, ...reviewed])]) {
-    const bytes = readRegularFile(path.join(folder.root, rel), MAX_COVERED_FILE_BYTES);
-    if (bytes.ok)
-      files.push({ path: rel, size: bytes.bytes.length, sha256: sha256Hex(bytes.bytes), executable: bytes.executable });
-  }
   return {
     item: fresh,
     bundleKey: fresh.detail.bundleKey ?? '',
     root: folder.root,
-    files,
+    // As every agent's invalid unit: the listed files inside the root, reached without a link.
+    files: hashListed(folder.root, [manifest, ...reviewed]),
     contentHash: null,
     diagnostics: folder.diagnostics.filter((d) => d.itemId === fresh.id),
     parts: folder.items.filter((i) => i.parent === fresh.id),
