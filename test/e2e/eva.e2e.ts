@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESULTS, type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
+import { treeView } from '../support/treeView';
 import { reviewFrame } from '../support/webviewFrame';
 
 /**
@@ -28,20 +29,7 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
     await wb?.stop();
   });
 
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const treeRow = (label: string) =>
-    page
-      .locator('.pane-body .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escape(label)}$`) }) });
-  const description = async (label: string) =>
-    ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
-  const waitDescription = async (label: string, expected: string) => {
-    const deadline = Date.now() + 15000;
-    while ((await description(label)) !== expected) {
-      if (Date.now() > deadline) throw new Error(`${label}: expected "${expected}", saw "${await description(label)}"`);
-      await page.waitForTimeout(200);
-    }
-  };
+  const { row: treeRow, description, waitDescription } = treeView(() => page);
 
   it('shows each Eva skill with its reason in words, and the user skill that needs a project manifest', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();

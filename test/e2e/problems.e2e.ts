@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { VSIX as DEFAULT_VSIX, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
+import { treeView } from '../support/treeView';
 import { runCommand } from '../support/webviewFrame';
 
 const VSIX = process.env.SKILLGATE_E2E_VSIX ?? DEFAULT_VSIX;
@@ -59,10 +60,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
   const shot = async (name: string) => {
     if (SHOTS) await page.screenshot({ path: path.join(PROJECT_ROOT, 'docs/images', `${name}-${SHOTS}.png`) });
   };
-  const treeRow = (label: string) =>
-    page
-      .locator('.pane-body .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const { row: treeRow } = treeView(() => page);
   const problemRow = (text: string) => page.locator('.markers-panel .monaco-list-row', { hasText: text });
   /** Opens the Problems panel (the shortcut toggles it) and shows only the markers that mention `filter`. */
   const showProblems = async (filter: string) => {

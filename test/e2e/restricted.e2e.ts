@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { RESULTS, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
+import { treeView } from '../support/treeView';
 import { reviewFrame, runCommand } from '../support/webviewFrame';
 
 /** VS Code Restricted Mode, for real: the workspace trust prompt answered "No". */
@@ -57,10 +58,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await wb?.stop();
   });
 
-  const treeRow = (label: string) =>
-    page
-      .locator('.pane-body .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const { row: treeRow } = treeView(() => page);
 
   it('indexes read-only and marks every bundle workspace_untrusted', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
+import { treeView } from '../support/treeView';
 
 /** Every reason code (model.ts): none may reach a description or a screen reader. */
 const REASON_CODE =
@@ -31,13 +32,7 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     await wb?.stop();
   });
 
-  const rows = () => page.locator('.pane-body .monaco-list-row');
-  const treeRow = (label: string) =>
-    rows().filter({
-      has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
-    });
-  const description = async (label: string) =>
-    ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
+  const { rows, row: treeRow, description } = treeView(() => page);
   const expand = async (label: string) => {
     const row = treeRow(label).first();
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();

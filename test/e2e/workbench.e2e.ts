@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
+import { treeView } from '../support/treeView';
 import { reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
@@ -38,10 +39,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await wb?.stop();
   });
 
-  const treeRow = (label: string) =>
-    page
-      .locator('.pane-body .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+  const { row: treeRow, waitDescription } = treeView(() => page);
 
   it('shows the Skillgate view with every item and its decision', async () => {
     await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
@@ -77,16 +75,6 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.equal(await treeRow('test-pack').first().locator('.codicon-plug').count(), 1, 'the Rivumi plugin icon');
     await page.screenshot({ path: path.join(RESULTS, 'rivumi-loaded-unreviewed.png') });
   });
-
-  const description = async (label: string) =>
-    ((await treeRow(label).first().locator('.label-description').textContent()) ?? '').trim();
-  const waitDescription = async (label: string, expected: string) => {
-    const deadline = Date.now() + 15000;
-    while ((await description(label)) !== expected) {
-      if (Date.now() > deadline) throw new Error(`${label}: expected "${expected}", saw "${await description(label)}"`);
-      await page.waitForTimeout(200);
-    }
-  };
 
   it('offers Trust only in the review of a Rivumi plugin, and says how Rivumi is switched off', async () => {
     await treeRow('test-pack').first().click({ button: 'right' });
