@@ -1,8 +1,9 @@
-// One build script for every bundle: the extension, the CLI and the benchmark.
+// One build script for every bundle: the shared core, the extension, the CLI and the benchmark.
 // `--production` minifies and drops source maps (what the VSIX ships);
 // `--watch` rebuilds on change during development.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { sharedCore, sharedCoreEntry } from './scripts/sharedCore.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -22,10 +23,24 @@ const common = {
   define: { SKILLGATE_VERSION: JSON.stringify(version) },
 };
 
+// Every Node entry in dist/ is a thin face over one dist/core.js (scripts/sharedCore.mjs):
+// the VSIX and the npm package ship the core once, and each face evaluates only the core
+// modules it reaches.
 const builds = [
-  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
+  { stdin: sharedCoreEntry(), outfile: 'dist/core.js' },
+  {
+    entryPoints: ['src/cli/cli.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [sharedCore],
+  },
+  {
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    plugins: [sharedCore],
+  },
+  { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', plugins: [sharedCore] },
   // The review panel's script runs in the webview: a browser bundle, shipped from media/.
   {
     entryPoints: ['src/extension/review/webview/review.ts'],
@@ -49,7 +64,7 @@ const builds = [
     external: ['vscode'],
     test: true,
   },
-].filter((b) => existsSync(b.entryPoints[0]));
+].filter((b) => b.stdin || existsSync(b.entryPoints[0]));
 
 // Codicons for the webview, from the @vscode/codicons package, beside the script.
 mkdirSync('media/codicons', { recursive: true });

@@ -25,6 +25,7 @@ describe('the npm package', function () {
       'README.md',
       'LICENSE',
       'CHANGELOG.md',
+      'dist/core.js',
       'dist/cli.js',
       'dist/extension.js',
       'media/icon.png',
@@ -35,7 +36,7 @@ describe('the npm package', function () {
       /^README\.md$/,
       /^LICENSE$/,
       /^CHANGELOG\.md$/,
-      /^dist\/(cli|extension)\.js$/,
+      /^dist\/(core|cli|extension)\.js$/,
       /^media\/[\w.-]+\.(svg|png|css|js)$/,
       /^media\/codicons\/codicon\.(css|ttf)$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,
@@ -58,17 +59,25 @@ describe('the npm package', function () {
     assert.ok(Array.isArray(manifest.files));
   });
 
-  it('ships a CLI bundle that requires only Node built-ins', () => {
+  it('ships a CLI bundle that requires only Node built-ins and the shared core beside it', () => {
     const bundle = sh('tar', ['-xzOf', TARBALL, 'package/dist/cli.js']).out;
     assert.ok(bundle.startsWith('#!/usr/bin/env node\n'));
-    assert.doesNotMatch(bundle, /sourceMappingURL/, 'the production build, without source maps');
-    const required = [...new Set([...bundle.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string))];
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-    // (js-yaml's optional esprima is reached through an alias inside a try, and is absent: `---js` front matter is never evaluated.)
-    assert.deepEqual(
-      required.filter((m) => !builtins.has(m)),
-      [],
-    );
+    const requiredBy = (text: string) => [
+      ...new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1] as string)),
+    ];
+    for (const [file, text, own] of [
+      ['dist/cli.js', bundle, ['./core.js']],
+      ['dist/core.js', sh('tar', ['-xzOf', TARBALL, 'package/dist/core.js']).out, []],
+    ] as const) {
+      assert.doesNotMatch(text, /sourceMappingURL/, `${file}: the production build, without source maps`);
+      // (js-yaml's optional esprima is reached through an alias inside a try, and is absent: `---js` front matter is never evaluated.)
+      assert.deepEqual(
+        requiredBy(text).filter((m) => !builtins.has(m)),
+        own,
+        file,
+      );
+    }
   });
 
   describe('npm install -g into a temporary prefix', () => {

@@ -30,6 +30,23 @@ function contents(file: string): Promise<Map<string, Buffer>> {
   });
 }
 
+/** Every entry's compressed size, by name. */
+function compressedSizes(file: string): Promise<Map<string, number>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const sizes = new Map<string, number>();
+      zip.on('entry', (e: yauzl.Entry) => {
+        sizes.set(e.fileName, e.compressedSize);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(sizes));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
 function entries(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true }, (err, zip) => {
@@ -57,6 +74,7 @@ describe('the packaged VSIX', () => {
   it('contains the manifest, the bundles, the media and the docs', () => {
     for (const required of [
       'package.json',
+      'dist/core.js',
       'dist/extension.js',
       'dist/cli.js',
       'media/shield.svg',
@@ -81,7 +99,7 @@ describe('the packaged VSIX', () => {
       /^readme\.md$/i,
       /^license\.txt$/i,
       /^changelog\.md$/i,
-      /^dist\/(extension|cli)\.js$/,
+      /^dist\/(core|extension|cli)\.js$/,
       /^media\/[\w.-]+\.(svg|png|css|js)$/,
       /^media\/codicons\/[\w.-]+$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,
@@ -187,5 +205,39 @@ describe('the VSIX is ready for a marketplace', () => {
       false,
       'vsce refuses a .vscodeignore beside package.json `files`',
     );
+  });
+});
+
+/** Issue 15: the core ships once, and the VSIX stays small. */
+describe('the VSIX ships the core once and stays small', () => {
+  let files: Map<string, Buffer>;
+  let sizes: Map<string, number>;
+  before(async () => {
+    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing; run \`npm run package\` first`);
+    files = await contents(VSIX);
+    sizes = await compressedSizes(VSIX);
+  });
+
+  it('holds the core in dist/core.js alone: every other bundle is a thin face that requires it', () => {
+    const core = files.get('extension/dist/core.js');
+    assert.ok(core, 'dist/core.js is packaged');
+    // zod's schema classes and a core module id: in the core, and in no face.
+    assert.ok(String(core).includes('$ZodType'));
+    const faces = [...files.keys()].filter((n) => /^extension\/dist\/[\w.-]+\.js$/.test(n) && !n.endsWith('/core.js'));
+    assert.ok(faces.length >= 2, faces.join(', '));
+    for (const face of faces) {
+      const text = String(files.get(face));
+      assert.match(text, /require\("\.\/core\.js"\)/, `${face} requires the shared core`);
+      assert.ok(!text.includes('$ZodType'), `${face} bundles its own zod`);
+      assert.ok((files.get(face)?.length ?? 0) * 8 < core.length, `${face} is a thin face`);
+    }
+  });
+
+  it('stays within the size bar: the extension itself (everything but the README screenshots) ≤ 400 KB, the whole VSIX ≤ 1 MB', () => {
+    const total = fs.statSync(VSIX).size;
+    const screenshots = [...sizes].filter(([n]) => /^extension\/docs\/(images\/)?[\w.-]+\.png$/.test(n));
+    const runtime = total - screenshots.reduce((n, [, s]) => n + s, 0);
+    assert.ok(runtime <= 400 * 1024, `the VSIX without its README screenshots is ${runtime} bytes`);
+    assert.ok(total <= 1024 * 1024, `the VSIX is ${total} bytes`);
   });
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Records keyed by names a repository chooses (file paths, MCP server ids, mapping

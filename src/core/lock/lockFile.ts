@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { systemIdSchema } from '../systems/registry';
 import { displayPath } from '../report/contract';
 import type { Snapshot } from '../index/snapshot';

@@ -5,7 +5,7 @@ import type { CodewhaleOptions } from './codewhale/codewhaleIndex';
 import type { RivumiOptions } from './rivumi/rivumiIndex';
 import type { EvaIndexOptions } from './eva/evaIndex';
 import type { AgentSystem, SharedIndexOptions } from './agentSystem';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReasonCode, System } from '../model';
 import { REASON_TEXT } from '../decisions/reasonText';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pythonStrip } from './pythonText';
 import { SAFE_NAME } from './skillFile';
 

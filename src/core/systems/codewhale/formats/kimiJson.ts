@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { stringMap, text, textList } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields } from './mcpFields';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isIntegerLiteral, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields, type McpFields } from './mcpFields';

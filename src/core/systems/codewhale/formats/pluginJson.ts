@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { capabilities, pathSpec, text, textList, when } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { readMcpJson } from './mcpJson';

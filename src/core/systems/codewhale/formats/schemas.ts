@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ownRecord } from '../../../documents/ownRecord';
 
 /** Shared zod building blocks for Codewhale manifests (codewhale.md §3). */

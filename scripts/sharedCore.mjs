@@ -1,0 +1,58 @@
+// The core ships once (issue 15). dist/core.js bundles src/core/** and the packages it
+// uses; every Node entry in dist/ (the CLI, the extension, the index worker, the
+// benchmark) is a thin face that requires it at run time instead of bundling a copy.
+//
+// dist/core.js exports `load(id)`, id being a core module's path under src/core without
+// its extension ('index/indexer'). esbuild wraps each module that is reached through
+// `require` so that it evaluates on its first load: a face pays only for the core
+// modules it reaches (`skillgate --version` for none), in the order its imports reach them.
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
+const NAMESPACE = 'skillgate-core';
+
+/** Every core module's id, found on disk so a new module needs no list to be kept. */
+function coreModules() {
+  return readdirSync(CORE, { recursive: true })
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => f.slice(0, -'.ts'.length))
+    .sort();
+}
+
+/** The entry of dist/core.js: one lazy `require` per core module. */
+export function sharedCoreEntry() {
+  const modules = coreModules()
+    .map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(`./${id}.ts`)}),`)
+    .join('\n');
+  return {
+    contents: `const modules = {\n${modules}\n};\nexports.load = (id) => modules[id]();\n`,
+    resolveDir: CORE,
+    sourcefile: 'core.js',
+    loader: 'js',
+  };
+}
+
+/** The faces' plugin: an import that resolves into src/core becomes `require('./core.js').load(id)`. */
+export const sharedCore = {
+  name: 'shared-core',
+  setup(build) {
+    const known = new Set(coreModules());
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      // The one import a stand-in makes: the shared bundle beside the face in dist/.
+      if (args.namespace === NAMESPACE) return { path: args.path, external: true };
+      const file = path.resolve(args.resolveDir, args.path);
+      if (!file.startsWith(CORE + path.sep)) return undefined;
+      const id = path.relative(CORE, file).split(path.sep).join('/').replace(/\.ts$/, '');
+      const found = [id, `${id}/index`].find((m) => known.has(m));
+      if (!found) return { errors: [{ text: `${args.path} is not a core module the shared bundle holds` }] };
+      return { path: found, namespace: NAMESPACE };
+    });
+    build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
+      contents: `module.exports = require('./core.js').load(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+    }));
+  },
+};
