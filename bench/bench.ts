@@ -41,13 +41,18 @@ function main(): void {
         stdio: 'inherit',
       }),
     );
-  const listJson = () =>
+  // Each cold run starts from an empty parse cache of its own; the warm run after it reuses what it left.
+  const listJson = (cacheDir: string) =>
     timed(() =>
-      execFileSync(process.execPath, [CLI, 'list', '--json', '--no-user', '--workspace', root], {
-        maxBuffer: 1 << 30,
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') },
-      }),
+      execFileSync(
+        process.execPath,
+        [CLI, 'list', '--json', '--no-user', '--workspace', root, '--cache-dir', cacheDir],
+        {
+          maxBuffer: 1 << 30,
+          stdio: ['ignore', 'ignore', 'inherit'],
+          env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') },
+        },
+      ),
     );
   const nodeStart = () => timed(() => execFileSync(process.execPath, ['-e', '']));
   const inProcess = (what: string) =>
@@ -67,9 +72,10 @@ function main(): void {
   };
   for (let i = 0; i < RUNS; i++) {
     runs.baseline.push(baseline());
-    runs.cold.push(listJson());
+    const cacheDir = path.join(`${root}-caches`, String(i));
+    runs.cold.push(listJson(cacheDir));
     // A second fresh process on unchanged files: what a warm start costs.
-    runs.warm.push(listJson());
+    runs.warm.push(listJson(cacheDir));
     runs.start.push(nodeStart());
     runs.walk.push(inProcess('content-walk'));
     runs.index.push(inProcess('index'));
@@ -112,6 +118,7 @@ function main(): void {
     },
   };
   fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(`${root}-caches`, { recursive: true, force: true });
 
   if (json) {
     process.stdout.write(JSON.stringify(result) + '\n');
@@ -160,7 +167,9 @@ function measureOnce(what: string, root: string): number {
 
 /** The CLI's peak resident set, measured by the process itself as it exits (Node's own accounting). */
 function cliPeakRss(root: string): number {
-  const probe = `process.on('exit', () => process.stderr.write('\\nRSS ' + process.resourceUsage().maxRSS + '\\n')); process.argv = [process.argv[0], ${JSON.stringify(CLI)}, 'list', '--json', '--no-user', '--workspace', ${JSON.stringify(root)}]; require(${JSON.stringify(CLI)});`;
+  // A cold run (an empty parse cache of its own): it parses everything and writes the cache.
+  const cacheDir = path.join(`${root}-caches`, 'rss');
+  const probe = `process.on('exit', () => process.stderr.write('\\nRSS ' + process.resourceUsage().maxRSS + '\\n')); process.argv = [process.argv[0], ${JSON.stringify(CLI)}, 'list', '--json', '--no-user', '--workspace', ${JSON.stringify(root)}, '--cache-dir', ${JSON.stringify(cacheDir)}]; require(${JSON.stringify(CLI)});`;
   const r = spawnSync(process.execPath, ['-e', probe], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,

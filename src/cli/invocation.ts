@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Indexer } from '../core/index/indexer';
+import { ParseCache } from '../core/cache/parseCache';
 import type { Snapshot } from '../core/index/snapshot';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
@@ -60,6 +61,7 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
         evaRuntime: options.evaRuntime,
         rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         trust: () => store.view(),
+        ...(options.cacheDir !== null ? { parseCache: new ParseCache(options.cacheDir) } : {}),
       }).indexAll(),
     arg,
     select: (snapshot) => {

@@ -3,11 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IndexOptions } from '../core/systems/registry';
+import { defaultCacheDirectory } from '../core/cache/cacheDirectory';
 
 /** Options every command takes (spec/cli.md "Invocation"). */
 export interface GlobalOptions {
   readonly workspaces: string[];
   readonly stateDir: string | undefined;
+  /** The parse cache directory; null: no cache (`--no-cache`, or no per-user cache directory known). */
+  readonly cacheDir: string | null;
   readonly codewhaleHome: string | null;
   /** Eva-CLI's `$HOME` for user skill folders (null with --no-user), and the assumed Eva runtime (eva.md §3.4). */
   readonly evaHome: string | null;
@@ -35,6 +38,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       options: {
         workspace: { type: 'string', multiple: true },
         'state-dir': { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'no-cache': { type: 'boolean' },
         'codewhale-home': { type: 'string' },
         'no-user': { type: 'boolean' },
         'eva-home': { type: 'string' },
@@ -72,6 +77,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     options: {
       workspaces: (v.workspace?.length ? v.workspace : [cwd]).map((w) => path.resolve(cwd, w)),
       stateDir: v['state-dir'] ?? env.SKILLGATE_STATE_DIR,
+      cacheDir: v['no-cache']
+        ? null
+        : v['cache-dir'] !== undefined
+          ? path.resolve(cwd, v['cache-dir'])
+          : (defaultCacheDirectory(env) ?? null),
       codewhaleHome: v['no-user'] ? null : path.resolve(cwd, home),
       evaHome: v['no-user'] ? null : path.resolve(cwd, v['eva-home'] ?? os.homedir()),
       evaRuntime: {
@@ -225,6 +235,8 @@ Commands:
 Options (all commands):
   --workspace <dir>           a workspace folder to index (an existing directory); repeatable; default: the current directory
   --state-dir <dir>           the trust store directory (default: $SKILLGATE_STATE_DIR, else the per-user state dir)
+  --cache-dir <dir>           the parse cache directory (default: $SKILLGATE_CACHE_DIR, else the per-user cache dir)
+  --no-cache                  derive every bundle afresh, reading and writing no parse cache
   --codewhale-home <dir>      Codewhale's home for user bundles, an existing directory ($CODEWHALE_HOME, default ~/.codewhale)
   --eva-home <dir>            the home whose ~/.codex/skills and ~/.agents/skills Eva-CLI lists, an existing directory (default ~)
   --eva-runtime <mode>        the Eva runtime Skillgate assumes: normal (default), team, swarm or ralph

@@ -34,7 +34,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
         const sg = (...args: string[]) =>
           execFileSync(
             process.execPath,
-            [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', ...args],
+            [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', '--no-cache', ...args],
             { env: { ...process.env, SKILLGATE_STATE_DIR: state }, encoding: 'utf8' },
           );
         const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;

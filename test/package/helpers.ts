@@ -32,6 +32,8 @@ export function tempDir(label: string): { readonly dir: string; remove(): void }
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+const PACKAGE_TEST_CACHE = path.join(os.tmpdir(), 'skillgate-package-tests-cache');
+
 /** An environment without this repository's node_modules/.bin on PATH (npm run adds it), so only what a test installed is found. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const PATH = (process.env.PATH ?? '')
@@ -40,7 +42,8 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
       (p) => !p.startsWith(path.join(ROOT, 'node_modules')) && !p.includes(`${path.sep}node_modules${path.sep}.bin`),
     )
     .join(path.delimiter);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH, ...extra };
+  // The parse cache goes to a temporary directory, never the real home's cache.
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH, SKILLGATE_CACHE_DIR: PACKAGE_TEST_CACHE, ...extra };
   for (const k of Object.keys(env)) if (k.startsWith('npm_') && !(k in extra)) delete env[k];
   return env;
 }

@@ -37,6 +37,7 @@ export class Indexer {
   /** Reads everything from disk, on this thread. */
   indexAll(): Snapshot {
     for (const load of this.scanAll()) load();
+    this.options.parseCache?.save();
     return this.compose();
   }
 
@@ -58,12 +59,14 @@ export class Indexer {
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    this.options.parseCache?.save();
     return this.compose();
   }
 
   /** Discovery of every agent's roots: everything but the loads of its units. */
   private scanAll(): (() => void)[] {
     this.indexed = true;
+    this.options.parseCache?.beginRun();
     const loads: (() => void)[] = [];
     for (const s of this.systems) for (const load of s.scan()) loads.push(load);
     return loads;

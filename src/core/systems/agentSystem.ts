@@ -3,6 +3,7 @@ import type { TrustView } from '../decisions/trustView';
 import type { HostFacts } from '../host';
 import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
 import type { Capabilities } from '../capabilities';
+import type { ParseCache } from '../cache/parseCache';
 
 /**
  * The seam between Skillgate and one coding agent. Everything specific to an agent —
@@ -127,6 +128,11 @@ export interface SharedIndexOptions {
   readonly trust?: () => TrustView;
   /** False in VS Code Restricted Mode. */
   readonly workspaceTrusted?: boolean;
+  /**
+   * The persistent parse cache (docs/parse-cache.md): what a unit's bytes derive to,
+   * reused while the bytes are the same. Absent: every unit is derived afresh.
+   */
+  readonly parseCache?: ParseCache;
 }
 
 export type DecisionContext = GateContext;

@@ -22,6 +22,8 @@ import { LineMap } from '../../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../../model';
 import { portableRelative } from '../../fs/portablePath';
 import { asciiLower } from './rustText';
+import type { CacheSegment } from '../../cache/parseCache';
+import { bundleCacheEntry } from './bundleCache';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
 const MANIFEST_ORDER: readonly ManifestLabel[] = [
@@ -84,6 +86,8 @@ export interface LoadContext {
   readonly scope: Scope;
   readonly canonicalDiscoveryRoot: string;
   readonly host: HostFacts;
+  /** The persistent parse cache of the bundle's discovery root; absent: derive everything (review and trust always do). */
+  readonly cache?: CacheSegment;
 }
 
 /** Returns undefined when the directory holds no manifest (upstream skips it silently). */
@@ -153,6 +157,23 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // and its tree answers the loader's questions about the bundle without the disk.
   const walk =
     canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext);
+  // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
+  const cache =
+    walk?.ok && ctx.cache && canonicalRoot !== undefined
+      ? bundleCacheEntry(ctx.cache, walk, {
+          dir,
+          label,
+          scope: ctx.scope,
+          canonicalRoot,
+          canonicalDiscoveryRoot: ctx.canonicalDiscoveryRoot,
+        })
+      : undefined;
+  const recalled = cache?.recall((m) => applicability(m, ctx.host));
+  if (recalled) return recalled;
+  const remembered = (bundle: CodewhaleBundle): CodewhaleBundle => {
+    cache?.remember(bundle);
+    return bundle;
+  };
   const tree = walk?.ok ? walkedTree(walk) : undefined;
   const manifest =
     label === 'plugin.toml'
@@ -162,12 +183,14 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
         : readKimiJson(manifestFile, source, bundleRoot, findings, label);
   const bundleFiles = label === 'plugin.json' ? [manifestFile, path.join(bundleRoot, 'mcp.json')] : [manifestFile];
   if (!manifest || canonicalRoot === undefined || walk === undefined)
-    return invalid(dirName, {
-      bundleFiles,
-      ...(manifest
-        ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } }
-        : {}),
-    });
+    return remembered(
+      invalid(dirName, {
+        bundleFiles,
+        ...(manifest
+          ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } }
+          : {}),
+      }),
+    );
 
   if (path.dirname(canonicalRoot) !== ctx.canonicalDiscoveryRoot) {
     findings.inFile(
@@ -226,7 +249,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       { related },
     );
   }
-  return {
+  return remembered({
     ...base,
     bundleFiles,
     anchors,
@@ -246,7 +269,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     skills,
     when,
     diagnostics: findings.diagnostics,
-  };
+  });
 }
 
 /** Files the loader parses after the walk: the MCP sidecar and every candidate SKILL.md. */

@@ -5,12 +5,15 @@ import type { Scope } from '../../model';
 import * as path from 'node:path';
 import { canonicalPath } from '../../fs/safeFs';
 import { internalDiagnostic } from '../../diagnostics/faults';
+import type { CacheSegment } from '../../cache/parseCache';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
   readonly dir: string;
   readonly scope: Scope;
   readonly canonicalDiscoveryRoot: string;
+  /** The parse cache of its discovery root, when the index has one. */
+  readonly cache?: CacheSegment;
 }
 
 /** Reads one bundle; the indexer's port for it (tests inject faults through it). */
@@ -30,7 +33,12 @@ export function runBundleJob(
   try {
     label = resolveManifest(job.dir);
     return label
-      ? load(job.dir, label, { scope: job.scope, canonicalDiscoveryRoot: job.canonicalDiscoveryRoot, host })
+      ? load(job.dir, label, {
+          scope: job.scope,
+          canonicalDiscoveryRoot: job.canonicalDiscoveryRoot,
+          host,
+          ...(job.cache ? { cache: job.cache } : {}),
+        })
       : null;
   } catch (e) {
     return faultedBundle(job, label, e);

@@ -93,6 +93,7 @@ export class CodewhaleIndex implements SystemIndex {
         dir,
         scope: state.scan.scope,
         canonicalDiscoveryRoot: state.scan.canonicalRoot,
+        ...this.cacheOf(root),
       });
       if (bundle) state.bundles.set(dir, bundle);
       else state.bundles.delete(dir);
@@ -166,10 +167,17 @@ export class CodewhaleIndex implements SystemIndex {
       scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
     }
     const discoveryRoot = scan.canonicalRoot;
+    const cache = this.cacheOf(root);
     const jobs: BundleJob[] = discoveryRoot
-      ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot }))
+      ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot, ...cache }))
       : [];
     return { scan, jobs };
+  }
+
+  /** The parse cache segment of one discovery root (one file per root), when the index has a cache. */
+  private cacheOf(root: string): Pick<BundleJob, 'cache'> {
+    const cache = this.options.parseCache;
+    return cache ? { cache: cache.segment(`codewhale plugins\0${root}`) } : {};
   }
 }
 

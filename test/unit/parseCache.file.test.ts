@@ -1,0 +1,213 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MAX_SEGMENT_FILES, NODE_CACHE_IO, ParseCache, type CacheIo } from '../../src/core/cache/parseCache';
+import { defaultCacheDirectory } from '../../src/core/cache/cacheDirectory';
+import { Fixture } from './helpers/fixture';
+
+const ID = 'test-identity';
+
+/** The only file of a cache directory (one segment was saved). */
+function cacheFile(dir: string): string {
+  const files = fs.readdirSync(dir).filter((n) => n.endsWith('.cache'));
+  assert.equal(files.length, 1, files.join(', '));
+  return path.join(dir, files[0] as string);
+}
+
+function saved(dir: string, entries: Record<string, unknown>, identity = ID, io: CacheIo = NODE_CACHE_IO): void {
+  const cache = new ParseCache(dir, io, identity);
+  const seg = cache.segment('root');
+  for (const [unit, value] of Object.entries(entries)) seg.put(unit, `key-${unit}`, value);
+  cache.save();
+}
+
+function recalled(dir: string, unit: string, identity = ID, io: CacheIo = NODE_CACHE_IO): unknown {
+  return new ParseCache(dir, io, identity).segment('root').get(unit, `key-${unit}`);
+}
+
+/**
+ * The parse cache file (docs/parse-cache.md): disposable, so anything wrong with it
+ * is a miss, never an error and never a value it did not store.
+ */
+describe('parse cache file', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('recalls a stored value by unit and exact key, and nothing under another key', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: { name: 'x', list: [1, 'two', null], nested: { s: '\ud800 lone \n tab\t' } } });
+    assert.deepEqual(recalled(dir, 'a'), { name: 'x', list: [1, 'two', null], nested: { s: '\ud800 lone \n tab\t' } });
+    assert.equal(new ParseCache(dir, NODE_CACHE_IO, ID).segment('root').get('a', 'other-key'), undefined);
+    assert.equal(new ParseCache(dir, NODE_CACHE_IO, ID).segment('other-root').get('a', 'key-a'), undefined);
+  });
+
+  it('ignores a file written by other code (another identity) or in another format', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: 1 });
+    assert.equal(recalled(dir, 'a', 'another-version'), undefined);
+    const file = cacheFile(dir);
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('"format":1', '"format":2'));
+    assert.equal(recalled(dir, 'a'), undefined);
+  });
+
+  it('ignores a truncated file, a flipped byte, an empty file and one that is not a cache at all', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: { name: 'abcdef' }, b: { name: 'ghijkl' } });
+    const file = cacheFile(dir);
+    const good = fs.readFileSync(file);
+    for (let cut = 0; cut < good.length; cut += Math.max(1, Math.floor(good.length / 40))) {
+      fs.writeFileSync(file, good.subarray(0, cut));
+      assert.equal(recalled(dir, 'a'), undefined, `cut at ${cut}`);
+    }
+    const flipped = Buffer.from(good);
+    const at = flipped.indexOf('abcdef');
+    flipped[at] = 'A'.charCodeAt(0);
+    fs.writeFileSync(file, flipped);
+    assert.equal(recalled(dir, 'a'), undefined);
+    for (const junk of ['', '\n', 'null\n', '{"magic":"skillgate-parse-cache"}\n', 'not json at all']) {
+      fs.writeFileSync(file, junk);
+      assert.equal(recalled(dir, 'a'), undefined, JSON.stringify(junk));
+    }
+    fs.writeFileSync(file, good);
+    assert.deepEqual(recalled(dir, 'a'), { name: 'abcdef' });
+  });
+
+  it('rebuilds a corrupt file on the next save', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: 1 });
+    fs.writeFileSync(cacheFile(dir), 'garbage');
+    saved(dir, { a: 2 });
+    assert.equal(recalled(dir, 'a'), 2);
+  });
+
+  it('treats an unreadable file as a miss and a failed write as nothing written (injected failures)', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: 1 });
+    const failing = (call: keyof CacheIo): CacheIo => ({
+      ...NODE_CACHE_IO,
+      [call]: () => {
+        throw Object.assign(new Error(`EACCES: ${call}`), { code: 'EACCES' });
+      },
+    });
+    assert.equal(recalled(dir, 'a', ID, failing('readFile')), undefined);
+    for (const call of ['mkdir', 'writeFile', 'rename', 'list', 'unlink'] as const) {
+      assert.doesNotThrow(() => saved(dir, { a: call }, ID, failing(call)), call);
+      // A failed write leaves the last good file and no temporary file behind.
+      assert.deepEqual(
+        fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+        [],
+        call,
+      );
+    }
+    assert.equal(recalled(dir, 'a'), 'unlink');
+  });
+
+  it('keeps only the entries the last run used', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: 1, b: 2 });
+    const cache = new ParseCache(dir, NODE_CACHE_IO, ID);
+    cache.beginRun();
+    assert.equal(cache.segment('root').get('a', 'key-a'), 1);
+    cache.save();
+    assert.equal(recalled(dir, 'a'), 1);
+    assert.equal(recalled(dir, 'b'), undefined);
+  });
+
+  it('does not rewrite a file when the run used exactly what it holds', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: 1 });
+    const writes: string[] = [];
+    const io: CacheIo = {
+      ...NODE_CACHE_IO,
+      writeFile: (file, data) => (writes.push(file), NODE_CACHE_IO.writeFile(file, data)),
+    };
+    const cache = new ParseCache(dir, io, ID);
+    assert.equal(cache.segment('root').get('a', 'key-a'), 1);
+    cache.save();
+    assert.deepEqual(writes, []);
+  });
+
+  it('keeps at most a bounded number of segment files, dropping the oldest', () => {
+    const dir = f.path('cache');
+    const seen = new Set<string>();
+    for (let i = 0; i < MAX_SEGMENT_FILES + 3; i++) {
+      const cache = new ParseCache(dir, NODE_CACHE_IO, ID);
+      cache.segment(`root-${i}`).put('a', 'k', i);
+      cache.save();
+      // Each new file older than the next: a clock that does not tick between saves cannot order them.
+      for (const n of fs.readdirSync(dir).filter((n) => !seen.has(n))) {
+        seen.add(n);
+        fs.utimesSync(path.join(dir, n), new Date(1000 * (i + 1)), new Date(1000 * (i + 1)));
+      }
+    }
+    assert.equal(fs.readdirSync(dir).filter((n) => n.endsWith('.cache')).length, MAX_SEGMENT_FILES);
+    const value = (i: number) => new ParseCache(dir, NODE_CACHE_IO, ID).segment(`root-${i}`).get('a', 'k');
+    assert.equal(value(0), undefined);
+    assert.equal(value(MAX_SEGMENT_FILES + 2), MAX_SEGMENT_FILES + 2);
+  });
+
+  it('gives readers a whole file from one writer while several processes write at once', async function () {
+    this.timeout(60000);
+    const dir = f.path('cache');
+    const script = f.write(
+      'writer.ts',
+      `import { ParseCache } from ${JSON.stringify(path.resolve(__dirname, '../../src/core/cache/parseCache'))};
+const [dir, writer] = process.argv.slice(2);
+for (let round = 0; round < 25; round++) {
+  const cache = new ParseCache(dir, undefined, ${JSON.stringify(ID)});
+  const seg = cache.segment('root');
+  for (let u = 0; u < 50; u++) seg.put('unit-' + u, 'k', { writer, round, pad: 'x'.repeat(2000) });
+  cache.save();
+}
+`,
+    );
+    const writers = [0, 1, 2, 3].map(
+      (w) =>
+        new Promise<number | null>((resolve) =>
+          spawn(process.execPath, ['--require', 'tsx/cjs', script, dir, `w${w}`], {
+            cwd: path.resolve(__dirname, '../..'),
+            stdio: 'inherit',
+          }).on('exit', resolve),
+        ),
+    );
+    let done = false;
+    const all = Promise.all(writers).then((codes) => ((done = true), codes));
+    let reads = 0;
+    while (!done) {
+      const seg = new ParseCache(dir, NODE_CACHE_IO, ID).segment('root');
+      const values = Array.from(
+        { length: 50 },
+        (_, u) => seg.get(`unit-${u}`, 'k') as { writer: string; round: number },
+      );
+      if (values[0] !== undefined) {
+        reads++;
+        // Every entry from the same writer and round: never a mix, never a half-written file.
+        for (const v of values) assert.deepEqual([v?.writer, v?.round], [values[0].writer, values[0].round]);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.deepEqual(await all, [0, 0, 0, 0]);
+    assert.ok(reads > 0);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
+  });
+
+  it('lives in the per-user cache directory, never the state directory, and nowhere without a home', () => {
+    assert.equal(defaultCacheDirectory({ SKILLGATE_CACHE_DIR: 'rel/c', HOME: '/h' }, 'linux'), path.resolve('rel/c'));
+    assert.equal(defaultCacheDirectory({ HOME: '/h' }, 'linux'), '/h/.cache/skillgate');
+    assert.equal(defaultCacheDirectory({ HOME: '/h', XDG_CACHE_HOME: '/x' }, 'linux'), '/x/skillgate');
+    assert.equal(defaultCacheDirectory({ HOME: '/h', XDG_CACHE_HOME: 'relative' }, 'linux'), '/h/.cache/skillgate');
+    assert.equal(defaultCacheDirectory({ HOME: '/h' }, 'darwin'), '/h/Library/Caches/skillgate');
+    assert.equal(
+      defaultCacheDirectory({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32'),
+      path.join('C:\\Users\\u\\AppData\\Local', 'skillgate-cache'),
+    );
+    assert.equal(defaultCacheDirectory({}, 'linux'), undefined);
+    assert.equal(defaultCacheDirectory({}, 'win32'), undefined);
+  });
+});
