@@ -39,9 +39,25 @@ describe('Rivumi plugin install: each step of §5.6', () => {
         f.write('package/plugin.json', bytes);
         assert.deepEqual(install(), { ok: false, message: 'plugin manifest must be UTF-8 JSON' });
       }
-      f.write('package/plugin.json', 'null');
-      assert.deepEqual(install(), { ok: false, message: 'plugin manifest must be an object' });
+      for (const top of ['null', '5', '"review"', '[]']) {
+        f.write('package/plugin.json', top);
+        assert.deepEqual(install(), { ok: false, message: 'plugin manifest must be an object' }, top);
+      }
       assert.deepEqual(tree(f.path('repo')), []);
+    });
+    it("reads JSON as Python does: NaN parses (then fails the schema), nesting past 512 levels is Python's RecursionError", () => {
+      f.write('package/plugin.json', '{"name": "p", "description": NaN}');
+      assert.deepEqual(install(), {
+        ok: false,
+        message: 'project plugin manifest is invalid: plugin.json: description: Input should be a valid string',
+      });
+      f.write('package/plugin.json', `{"name": "p", "hooks": {"x": ${'['.repeat(600)}${']'.repeat(600)}}}`);
+      const deep = install();
+      assert.ok(!deep.ok);
+      assert.match(
+        deep.message,
+        /^plugin manifest cannot be parsed by Python's json: RecursionError: maximum recursion depth exceeded while decoding a JSON array/,
+      );
     });
     it("follows a linked manifest: the link target's directory is the package", () => {
       f.write('real/s.md', 'Real skill.');
@@ -78,6 +94,13 @@ describe('Rivumi plugin install: each step of §5.6', () => {
   });
 
   describe('validation against the package (step 3)', () => {
+    it('words a value of the wrong type as pydantic does', () => {
+      manifest({ name: 'p', skills: {} });
+      assert.deepEqual(install(), {
+        ok: false,
+        message: 'project plugin manifest is invalid: plugin.json: skills: Input should be a valid tuple',
+      });
+    });
     it("reports every schema problem with the manifest's file name", () => {
       manifest({ name: 'bad name', extra: 1 });
       assert.deepEqual(install(), {

@@ -250,6 +250,83 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       );
     });
 
+    it('rejects an invalid project skill as skill_invalid, and gives each skill its description and location', () => {
+      f.write('ws/.rivumi/skills/a.md', '---\ndescription: Ask first.\n---\nbody');
+      f.write('ws/.rivumi/skills/b.md', '---\nwhat: 1\n---\nbody');
+      const { items, diagnostics } = decide(view());
+      assert.deepEqual(fate(items, 'b'), ['rejected', ['skill_invalid']]);
+      const a = named(items, 'a');
+      assert.deepEqual(
+        [a.decision, a.reasons, a.detail, a.location, a.trust, a.id.endsWith(':.rivumi/skills/a.md')],
+        [
+          'rejected',
+          ['load_aborted'],
+          { description: 'Ask first.' },
+          {
+            file: f.path('ws/.rivumi/skills/a.md'),
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          },
+          null,
+          true,
+        ],
+      );
+      assert.equal(diagnostics.find((d) => d.code === 'rivumi.skill.frontmatter')?.itemId, named(items, 'b').id);
+    });
+
+    it("describes a hook item by its hook, and a hooks file's uncovered arguments", () => {
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({ pre_tool_use: [{ command: ['sh', '../out.sh'], tools: ['read_file'] }] }),
+      );
+      const { items, diagnostics } = decide(view());
+      const hooks = named(items, 'hooks.json');
+      assert.deepEqual(hooks.detail.notCovered, [
+        "hook argument '../out.sh' names '../out.sh' outside the workspace: it cannot be covered by trust",
+      ]);
+      assert.deepEqual(
+        (hooks.detail.files as { path: string }[]).map((x) => x.path),
+        ['.rivumi/hooks.json'],
+      );
+      assert.ok(hooks.id.endsWith(':.rivumi/hooks.json'));
+      const hook = named(items, 'project.pre_tool_use.0');
+      assert.equal(hook.name, 'pre_tool_use: sh ../out.sh');
+      assert.deepEqual((hook.detail.hook as { tools: string[] }).tools, ['read_file']);
+      // The argv error belongs to the hooks file: its item is the one the diagnostic names.
+      assert.equal(diagnostics.find((d) => d.code === 'rivumi.hook.argv-uncovered')?.itemId, hooks.id);
+    });
+
+    it("names the hooks file's hooks in the opted-in warning, and a plugin's hook-only failure in its loads", () => {
+      f.write(
+        'ws/.rivumi/hooks.json',
+        json({ pre_tool_use: [{ command: ['a', 'b'] }], post_compact: [{ command: ['c'] }] }),
+      );
+      const { diagnostics } = decide(view(), true);
+      assert.deepEqual(
+        diagnostics.map((d) => d.message),
+        [
+          'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs these 2 hook command(s) although they are not reviewed in Skillgate: pre_tool_use: a b; post_compact: c',
+        ],
+      );
+      f.write('ws/.rivumi/plugins/pk.json', json({ hooks: { pre_compact: 'x' } }));
+      const pk = named(decide(view(), true).items, 'pk');
+      assert.deepEqual(pk.detail.loads, {
+        skills: 'loaded by the skill load',
+        hooks: 'not loaded (the hook load fails: plugin hook entries must be arrays)',
+      });
+      assert.deepEqual(pk.reasons, ['loaded_unreviewed', 'not_reviewed']);
+    });
+
+    it('warns without the opt-in about an invalid plugin hook entry, not only an overflow', () => {
+      f.write(
+        'ws/.rivumi/plugins/pk.json',
+        json({ hooks: { pre_compact: [{ command: ['x'], timeout_seconds: 31 }] } }),
+      );
+      assert.deepEqual(
+        decide(view()).diagnostics.map((d) => [d.code, d.severity]),
+        [['rivumi.hooks.invalid', 'warning']],
+      );
+    });
+
     it('gives beyond-cap skills and plugins display_only', () => {
       for (let i = 0; i < 17; i++) f.write(`ws/.rivumi/skills/s${String(i).padStart(2, '0')}.md`, 'body');
       for (let i = 0; i < 17; i++) f.write(`ws/.rivumi/plugins/p${String(i).padStart(2, '0')}.json`, '{}');
