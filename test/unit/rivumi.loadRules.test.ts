@@ -133,6 +133,13 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       f.write('ws/.rivumi/skills/a.md', 'x'.repeat(15000));
       assert.deepEqual(codes(index([f.path('ws')])), []);
     });
+    it('warns about a rendered section of 16001 bytes, not of exactly 16000', () => {
+      // 35 + 159 bytes of fixed paragraphs, "## a" and three blank-line joins: 15796 body bytes make 16000.
+      f.write('ws/.rivumi/skills/a.md', 'x'.repeat(15796));
+      assert.deepEqual(codes(index([f.path('ws')])), []);
+      f.write('ws/.rivumi/skills/a.md', 'x'.repeat(15797));
+      assert.deepEqual(codes(index([f.path('ws')])), ['rivumi.skills.context-truncated']);
+    });
   });
 
   describe('plugin manifests (§5.4)', () => {
@@ -347,6 +354,13 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       f.write('ws/.rivumi/hooks.json', Buffer.from([0x7b, 0xff, 0x7d]));
       assert.deepEqual(messages(index([f.path('ws')])), ['project hook config is not valid UTF-8 JSON']);
       f.write('ws/.rivumi/hooks.json', '{"pre_compact": [');
+      assert.deepEqual(messages(index([f.path('ws')])), ['project hook config is not valid UTF-8 JSON']);
+    });
+    it('refuses hooks.json with two BOMs, as Python does after dropping one', () => {
+      f.write(
+        'ws/.rivumi/hooks.json',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), Buffer.from('{}')]),
+      );
       assert.deepEqual(messages(index([f.path('ws')])), ['project hook config is not valid UTF-8 JSON']);
     });
     it('accepts hooks.json of exactly 65536 bytes', () => {
