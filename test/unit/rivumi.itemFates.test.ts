@@ -284,13 +284,13 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
         "hook argument '../out.sh' names '../out.sh' outside the workspace: it cannot be covered by trust",
       ]);
       assert.deepEqual(
-        (hooks.detail.files as { path: string }[]).map((x) => x.path),
+        hooks.detail.files?.map((x) => x.path),
         ['.rivumi/hooks.json'],
       );
       assert.ok(hooks.id.endsWith(':.rivumi/hooks.json'));
       const hook = named(items, 'project.pre_tool_use.0');
       assert.equal(hook.name, 'pre_tool_use: sh ../out.sh');
-      assert.deepEqual((hook.detail.hook as { tools: string[] }).tools, ['read_file']);
+      assert.deepEqual(hook.detail.hook?.tools, ['read_file']);
       // The argv error belongs to the hooks file: its item is the one the diagnostic names.
       assert.equal(diagnostics.find((d) => d.code === 'rivumi.hook.argv-uncovered')?.itemId, hooks.id);
     });
