@@ -99,6 +99,14 @@ describe('Rivumi hashes: what each trust unit covers, framed as trust.md defines
     });
   });
 
+  it('lists hooks.json once when a hook names it', () => {
+    f.write('ws/.rivumi/hooks.json', json({ pre_compact: [{ command: ['cat', '.rivumi/hooks.json'] }] }));
+    assert.deepEqual(
+      loadRivumiProject(f.path('ws')).hooksFile?.hashes?.files.map((x) => x.path),
+      ['.rivumi/hooks.json'],
+    );
+  });
+
   it('gives the same bytes different content hashes as hooks.json and as a plugin manifest', () => {
     f.write('ws/.rivumi/hooks.json', '{}');
     f.write('ws/.rivumi/plugins/x.json', '{}');
