@@ -240,10 +240,20 @@ function reachesWorkspace(abs: Buffer, canonicalWs: Buffer): boolean {
     .map((p) => p.toString('latin1'));
   if (parts.some((p) => p === '.' || p === '..')) return true;
   if (parts[0] === 'proc' || (parts[0] === 'dev' && (parts[1] === 'fd' || parts[1]?.startsWith('std')))) return true;
-  try {
-    const real = fs.realpathSync.native(abs, { encoding: 'buffer' });
-    return real.equals(canonicalWs) || under(real, canonicalWs) !== undefined;
-  } catch {
-    return false;
+  // A path that does not exist yet leads into the workspace when the part of it that exists does:
+  // the file it names may appear there later, unwatched and uncovered.
+  for (let at = abs; ; at = parentOf(at)) {
+    try {
+      const real = fs.realpathSync.native(at, { encoding: 'buffer' });
+      return real.equals(canonicalWs) || under(real, canonicalWs) !== undefined;
+    } catch {
+      if (at.length <= 1) return false;
+    }
   }
+}
+
+/** The absolute path without its last component (`/` for a top-level one). */
+function parentOf(abs: Buffer): Buffer {
+  const slash = abs.lastIndexOf(SLASH);
+  return slash > 0 ? abs.subarray(0, slash) : Buffer.from('/');
 }

@@ -522,7 +522,8 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
   const parsed =
     text === undefined
       ? undefined
-      : parseJsonDocument(hooksPath, text.replace(/^\ufeff/, ''), { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+      : // decodeJsonBytes drops one BOM, as Python's utf-8-sig does; a second one is text JSON refuses.
+        parseJsonDocument(hooksPath, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
   if (parsed && !parsed.ok && parsed.nesting)
     return {
       exists: true,

@@ -10,10 +10,6 @@ const PY_WHITESPACE = new Set<number>([
   0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
-export function isPythonSpace(code: number): boolean {
-  return PY_WHITESPACE.has(code);
-}
-
 export function pythonStrip(text: string): string {
   let start = 0;
   let end = text.length;
@@ -61,10 +57,4 @@ export function pythonRepr(text: string): string {
     else out += '\\U' + cp.toString(16).padStart(8, '0');
   }
   return out + quote;
-}
-
-/** Python `'{:g}'.format(x)` for the numbers Rivumi prints (timeouts). */
-export function pythonG(x: number): string {
-  if (Number.isInteger(x)) return String(x);
-  return String(Number(x.toPrecision(6)));
 }

@@ -1,0 +1,171 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { Fixture } from './helpers/fixture';
+import { hookArgvCoverage } from '../../src/core/systems/rivumi/hookArgvFiles';
+
+/**
+ * Which workspace files a hook's argv names, element by element (trust.md "Hook argv
+ * files, exactly"): what each candidate is, what a walk from the workspace folder finds,
+ * and the refusal for each case trust cannot cover.
+ */
+describe('Rivumi hook argv: the files an argv names, and what trust cannot cover', () => {
+  let f: Fixture;
+  let ws: string;
+  beforeEach(() => {
+    f = new Fixture();
+    ws = f.mkdir('ws');
+  });
+  afterEach(() => f.remove());
+
+  const covered = (argv: string[]) => hookArgvCoverage(ws, argv).files.map((b) => b.toString('latin1'));
+  const problems = (argv: string[]) => hookArgvCoverage(ws, argv).problems.map((p) => [p.argIndex, p.code, p.message]);
+
+  describe('candidates', () => {
+    beforeEach(() => {
+      for (const n of ['a.sh', 'b.js', 'c.py', 'd.sh', 'e.sh', 'sub/f.sh']) f.write(`ws/${n}`, 'x');
+    });
+    it('takes every element, argv[0] included', () => assert.deepEqual(covered(['a.sh', 'b.js']), ['a.sh', 'b.js']));
+    it('takes the text after the first = of any element', () =>
+      assert.deepEqual(covered(['node', '--require=b.js', 'X=c.py=1', 'S=a.sh']), ['b.js', 'a.sh']));
+    it("takes a short option's attached value, never a long option or a bare dash", () =>
+      assert.deepEqual(covered(['node', '-rb.js', '--a.sh', '-', '-d', '-xsub/f.sh']), ['b.js', 'sub/f.sh']));
+    it('takes each word of an inline script, split at whitespace and shell punctuation', () =>
+      assert.deepEqual(covered(['bash', '-c', '. ./a.sh && (d.sh|e.sh);`c.py`>"b.js"']), [
+        'a.sh',
+        'd.sh',
+        'e.sh',
+        'c.py',
+        'b.js',
+      ]));
+    it('follows . and inner .. components inside the workspace', () =>
+      assert.deepEqual(covered(['./sub/../a.sh', 'sub/./f.sh', './/c.py']), ['a.sh', 'sub/f.sh', 'c.py']));
+    it('counts a file an element names twice once', () => assert.deepEqual(covered(['a.sh=a.sh']), ['a.sh']));
+    it('skips an element holding NUL (the schema refuses it)', () =>
+      assert.deepEqual(hookArgvCoverage(ws, ['a.sh\0']), { files: [], problems: [], watch: [] }));
+  });
+
+  describe('what a candidate reaches', () => {
+    it('names no file for a missing path or a directory, and watches the path', () => {
+      f.mkdir('ws/dir');
+      const c = hookArgvCoverage(ws, ['python', 'dir', 'missing/x.py']);
+      assert.deepEqual([c.files, c.problems], [[], []]);
+      assert.deepEqual(c.watch, [f.path('ws/python'), f.path('ws/dir'), f.path('ws/missing/x.py')]);
+    });
+    it('names no file below a regular file', () => {
+      f.write('ws/a.sh', 'x');
+      const c = hookArgvCoverage(ws, ['a.sh/x']);
+      assert.deepEqual([c.files, c.problems, c.watch], [[], [], [f.path('ws/a.sh')]]);
+    });
+    it('names no file and watches nothing for "." or an element that is all slashes and dots', () =>
+      assert.deepEqual(hookArgvCoverage(ws, ['.', './']), { files: [], problems: [], watch: [] }));
+    it('covers an absolute path inside the workspace as a relative one', () => {
+      f.write('ws/a.sh', 'x');
+      assert.deepEqual(covered([f.path('ws/a.sh')]), ['a.sh']);
+    });
+    it('covers an absolute path inside the workspace through its canonical path', () => {
+      f.write('ws/a.sh', 'x');
+      f.symlink('ws', 'alias');
+      const c = hookArgvCoverage(f.path('alias'), [f.path('ws/a.sh')]);
+      assert.deepEqual(
+        c.files.map((b) => b.toString()),
+        ['a.sh'],
+      );
+    });
+    it('names a host file for an absolute path outside the workspace, existing or not, with no problem', () =>
+      assert.deepEqual(hookArgvCoverage(ws, ['/bin/sh', '/usr/bin/env', '/nonexistent/x', f.path('other/x')]), {
+        files: [],
+        problems: [],
+        watch: [],
+      }));
+    it('refuses an absolute path through a link into the workspace even before the file it names exists', () => {
+      f.symlink('ws', 'alias');
+      assert.deepEqual(
+        problems([f.path('alias/later.sh'), f.path('alias/new/dir/later.sh')]).map(([i, code]) => [i, code]),
+        [
+          [0, 'rivumi.hook.argv-uncovered'],
+          [1, 'rivumi.hook.argv-uncovered'],
+        ],
+      );
+    });
+  });
+
+  describe('refusals', () => {
+    it('refuses .. above the workspace (through an existing directory, as the kernel walks it)', () => {
+      f.mkdir('ws/x');
+      assert.deepEqual(problems(['sh', 'x/../../out.sh']), [
+        [
+          1,
+          'rivumi.hook.argv-uncovered',
+          "hook argument 'x/../../out.sh' names 'x/../../out.sh' outside the workspace: it cannot be covered by trust",
+        ],
+      ]);
+      // Through a missing directory the kernel finds nothing: no file is named.
+      assert.deepEqual(problems(['sh', 'y/../../out.sh']), []);
+    });
+    it('refuses a script that is a symbolic link, and one reached through a linked directory', () => {
+      f.write('ws/real.sh', 'x');
+      f.symlink('real.sh', 'ws/link.sh');
+      f.mkdir('ws/realdir');
+      f.symlink('realdir', 'ws/linkdir');
+      assert.deepEqual(problems(['link.sh', 'linkdir/x.sh']), [
+        [
+          0,
+          'rivumi.hook.argv-uncovered',
+          "hook script 'link.sh' is a symbolic link (Rivumi runs whatever it points to, which trust cannot pin): it cannot be covered by trust",
+        ],
+        [
+          1,
+          'rivumi.hook.argv-uncovered',
+          "hook script 'linkdir/x.sh' is reached through the symbolic link 'linkdir' (Rivumi follows it, and trust cannot pin where it points): it cannot be covered by trust",
+        ],
+      ]);
+    });
+    it('refuses a special file', () => {
+      execFileSync('mkfifo', [f.path('ws/pipe')]);
+      assert.deepEqual(problems(['cat', 'pipe']), [
+        [
+          1,
+          'rivumi.hook.argv-uncovered',
+          "hook argument 'pipe' names 'pipe', which is neither a regular file nor a directory: it cannot be covered by trust",
+        ],
+      ]);
+    });
+    it('refuses absolute paths that lead back into the workspace: . or .., /proc, /dev/fd, /dev/stdin, a link', () => {
+      f.symlink('ws', 'alias');
+      const argv = ['/tmp/./x', '/a/../b', '/proc/self/cwd/a.sh', '/dev/fd/3', '/dev/stdin', f.path('alias/a.sh')];
+      assert.deepEqual(
+        problems(argv).map(([i, code]) => [i, code]),
+        argv.map((_, i) => [i, 'rivumi.hook.argv-uncovered']),
+      );
+      assert.match(
+        String(problems(['/proc/1/cwd'])[0]?.[2]),
+        /^hook argument '\/proc\/1\/cwd' names '\/proc\/1\/cwd', an absolute path that can lead into the workspace through a link: /,
+      );
+    });
+    it('refuses an element Rivumi cannot encode, and marks it as such', () => {
+      const c = hookArgvCoverage(ws, ['sh', 'a\ud800']);
+      assert.deepEqual(
+        c.problems.map((p) => [p.argIndex, p.code]),
+        [[1, 'rivumi.hook.argv-encoding']],
+      );
+      assert.match(
+        c.problems[0]?.message ?? '',
+        /^hook argument is not valid Unicode: 'a\\ud800' holds a lone surrogate/,
+      );
+      assert.deepEqual(
+        c.problems[0]?.marker,
+        Buffer.concat([Buffer.from('\0utf16le\0'), Buffer.from('a\ud800', 'utf16le')]),
+      );
+    });
+    it('marks an uncovered element by the bytes Rivumi runs', () => {
+      const c = hookArgvCoverage(ws, ['../o\udcff']);
+      assert.deepEqual(c.problems[0]?.marker, Buffer.from([0x2e, 0x2e, 0x2f, 0x6f, 0xff]));
+    });
+  });
+
+  it('covers a file whose name is not UTF-8 by its raw bytes', () => {
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${ws}/r`), Buffer.from([0xff])]), 'x');
+    assert.deepEqual(hookArgvCoverage(ws, ['r\udcff']).files, [Buffer.from([0x72, 0xff])]);
+  });
+});
