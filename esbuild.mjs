@@ -25,6 +25,8 @@ const common = {
 const builds = [
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The extension's index runs in a worker thread (src/extension/flows/workerIndex.ts): a bundle of its own.
+  { entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js' },
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
   // The review panel's script runs in the webview: a browser bundle, shipped from media/.
   {

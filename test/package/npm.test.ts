@@ -27,6 +27,7 @@ describe('the npm package', function () {
       'CHANGELOG.md',
       'dist/cli.js',
       'dist/extension.js',
+      'dist/indexWorker.js',
       'media/icon.png',
     ])
       assert.ok(names.includes(required), `${required} missing from ${names.join(', ')}`);
@@ -35,7 +36,7 @@ describe('the npm package', function () {
       /^README\.md$/,
       /^LICENSE$/,
       /^CHANGELOG\.md$/,
-      /^dist\/(cli|extension)\.js$/,
+      /^dist\/(cli|extension|indexWorker)\.js$/,
       /^media\/[\w.-]+\.(svg|png|css|js)$/,
       /^media\/codicons\/codicon\.(css|ttf)$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,

@@ -58,6 +58,7 @@ describe('the packaged VSIX', () => {
     for (const required of [
       'package.json',
       'dist/extension.js',
+      'dist/indexWorker.js',
       'dist/cli.js',
       'media/shield.svg',
       'media/icon.png',
@@ -81,7 +82,7 @@ describe('the packaged VSIX', () => {
       /^readme\.md$/i,
       /^license\.txt$/i,
       /^changelog\.md$/i,
-      /^dist\/(extension|cli)\.js$/,
+      /^dist\/(extension|cli|indexWorker)\.js$/,
       /^media\/[\w.-]+\.(svg|png|css|js)$/,
       /^media\/codicons\/[\w.-]+$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,

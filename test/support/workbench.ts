@@ -46,7 +46,8 @@ export function placeDevelopmentBuild(extensionsDir: string): string {
   const dest = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   fs.mkdirSync(path.join(dest, 'dist'), { recursive: true });
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package.json'), path.join(dest, 'package.json'));
-  fs.copyFileSync(path.join(PROJECT_ROOT, 'dist', 'extension.js'), path.join(dest, 'dist', 'extension.js'));
+  for (const bundle of ['extension.js', 'indexWorker.js'])
+    fs.copyFileSync(path.join(PROJECT_ROOT, 'dist', bundle), path.join(dest, 'dist', bundle));
   fs.cpSync(path.join(PROJECT_ROOT, 'media'), path.join(dest, 'media'), { recursive: true });
   // The VSIX ships the diagnostics page too (.vscodeignore): code links and "Show the documentation" open it.
   fs.mkdirSync(path.join(dest, 'docs'), { recursive: true });
