@@ -63,7 +63,8 @@ export async function launchBrowser(): Promise<Browser> {
 /** Opens the workbench for a folder and waits until it is interactive. */
 export async function openWorkbench(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(url);
+  // A loaded machine takes longer than playwright's default 30 s to load the workbench's scripts.
+  await page.goto(url, { timeout: 90000 });
   await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
   return page;
 }

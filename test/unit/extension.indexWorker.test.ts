@@ -8,6 +8,7 @@ import { InHostIndex, type BackendOptions } from '../../src/extension/flows/inde
 import { WorkerFailure, WorkerIndex } from '../../src/extension/flows/workerIndex';
 import { SnapshotReceiver, SnapshotSender } from '../../src/extension/flows/snapshotTransfer';
 import { Indexer } from '../../src/core/index/indexer';
+import { StallSampler } from '../../src/extension/flows/hostPerf';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /**
@@ -139,5 +140,17 @@ describe('snapshot transfer between the worker and the host', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the editor's stall sampler", () => {
+  it('reports a held event loop as the longest stall', async () => {
+    const sampler = new StallSampler();
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 120;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 30));
+    const stall = sampler.stop();
+    assert.ok(stall >= 100, `${stall} ms`);
   });
 });

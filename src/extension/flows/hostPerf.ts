@@ -44,7 +44,9 @@ export function figuresLine(f: EditorFigures): string {
   return `editor figures: activate() ${ms(f.activationMs)}; first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}`;
 }
 
-/** Writes the figures where `SKILLGATE_PERF_FILE` names, if it does; a failure is the caller's to log. */
+/** Writes the figures where `SKILLGATE_PERF_FILE` names, if it does, whole or not at all (a reader polls for it); a failure is the caller's to log. */
 export async function writeFigures(file: string | undefined, f: EditorFigures): Promise<void> {
-  if (file) await fsp.writeFile(file, JSON.stringify(f) + '\n');
+  if (!file) return;
+  await fsp.writeFile(`${file}.partial`, JSON.stringify(f) + '\n');
+  await fsp.rename(`${file}.partial`, file);
 }
