@@ -28,6 +28,7 @@ type Mode = 'worker' | 'extension host';
 
 interface ModeResult {
   readonly activationMs: number;
+  readonly activationCpuMs: number;
   readonly firstTreeMs: number;
   readonly fullIndexMs: number;
   readonly longestStallMs: number;
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
           mode,
           {
             activationMs: round(median(taken.map((f) => f.activationMs))),
+            activationCpuMs: round(median(taken.map((f) => f.activationCpuMs))),
             firstTreeMs: round(median(taken.map((f) => f.firstTreeMs))),
             fullIndexMs: round(median(taken.map((f) => f.fullIndexMs))),
             longestStallMs: round(median(taken.map((f) => f.longestStallMs))),
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
     for (const [mode, r] of Object.entries(result.editor)) {
       lines.push(
         `editor, index in the ${mode}:`,
-        `  activate()                                 ${r.activationMs} ms   (target ≤ 20 ms)  ${verdict(r.activationMs <= 20)}`,
+        `  activate()                                 ${r.activationMs} ms (CPU ${r.activationCpuMs} ms)   (target ≤ 20 ms)  ${verdict(r.activationMs <= 20)}`,
         `  activation → first complete tree           ${r.firstTreeMs} ms   ${r.ratio}x the CLI   (target ≤ 1.5x)  ${verdict(r.ratio <= 1.5)}`,
         `  of which the full index                    ${r.fullIndexMs} ms`,
         `  longest extension-host stall while indexing ${r.longestStallMs} ms   (target ≤ 50 ms)  ${verdict(r.longestStallMs <= 50)}`,

@@ -10,6 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 export interface EditorFigures {
   /** The body of `activate()`, in ms. */
   readonly activationMs: number;
+  /** The CPU time of the process during `activate()`, in ms: on a loaded machine, the part of `activationMs` that was work. */
+  readonly activationCpuMs: number;
   /** From the start of `activate()` to the first complete snapshot handed to the tree, in ms. */
   readonly firstTreeMs: number;
   /** The full index alone (worker or in-host), in ms. */
@@ -41,7 +43,7 @@ export class StallSampler {
 
 export function figuresLine(f: EditorFigures): string {
   const ms = (x: number) => `${Math.round(x * 10) / 10} ms`;
-  return `editor figures: activate() ${ms(f.activationMs)}; first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}`;
+  return `editor figures: activate() ${ms(f.activationMs)} (CPU ${ms(f.activationCpuMs)}); first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}`;
 }
 
 /** Writes the figures where `SKILLGATE_PERF_FILE` names, if it does, whole or not at all (a reader polls for it); a failure is the caller's to log. */
