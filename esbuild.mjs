@@ -40,6 +40,8 @@ const builds = [
     external: ['vscode'],
     plugins: [sharedCore],
   },
+  // The extension's index runs in a worker thread (src/extension/flows/workerIndex.ts), over the same core.
+  { entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', plugins: [sharedCore] },
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', plugins: [sharedCore] },
   // The review panel's script runs in the webview: a browser bundle, shipped from media/.
   {

@@ -16,6 +16,7 @@ import { notifyDrift } from './notifyDrift';
 import { doctorText } from './doctorText';
 import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
+import { figuresLine, writeFigures } from './flows/hostPerf';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -34,6 +35,10 @@ export interface SkillgateApi {
 }
 
 export function activate(context: vscode.ExtensionContext): SkillgateApi {
+  // The editor's figures (flows/hostPerf.ts): activate() itself, then the first complete tree.
+  const started = performance.now();
+  const startedCpu = process.cpuUsage();
+  let firstTreeMs: number | undefined;
   // The view's provider first, so the view never shows "no data provider"; the first index runs after activation returns.
   const tree = new ItemTreeProvider();
   const view = vscode.window.createTreeView('skillgate.items', { treeDataProvider: tree, showCollapseAll: true });
@@ -77,8 +82,26 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       void vscode.commands.executeCommand('setContext', 'skillgate.indexed', true);
       snapshots.fire(snapshot);
       void notifyDrift(newlyDrifted(previous, snapshot), panels);
+      firstTreeMs ??= performance.now() - started;
     }),
   );
+  const firstRun = service.onFullIndex((run) => {
+    firstRun.dispose();
+    const figures = {
+      activationMs,
+      activationCpuMs,
+      firstTreeMs: firstTreeMs ?? performance.now() - started,
+      fullIndexMs: run.indexMs,
+      longestStallMs: run.longestStallMs,
+      indexedIn: run.indexedIn,
+      items: run.snapshot.items.length,
+    };
+    log.info(figuresLine(figures));
+    writeFigures(process.env.SKILLGATE_PERF_FILE, figures).catch((e: unknown) =>
+      log.warn(`SKILLGATE_PERF_FILE cannot be written: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  });
+  context.subscriptions.push(firstRun);
   const focusView = () => vscode.commands.executeCommand('skillgate.items.focus');
   registerCommands(
     context,
@@ -91,6 +114,10 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   );
   refreshOfflineSchemas(context.extensionUri).catch(() => undefined);
   const ready = service.refreshAll();
+  const activationMs = performance.now() - started;
+  const cpu = process.cpuUsage(startedCpu);
+  const activationCpuMs = (cpu.user + cpu.system) / 1000;
+  log.info(`activate() in ${Math.round(activationMs * 10) / 10} ms (CPU ${Math.round(activationCpuMs * 10) / 10} ms)`);
   const find = (key: string): Item | undefined =>
     service.snapshot?.items.find(
       (i) => i.id === key || (i.parent === null && i.name === key && i.decision !== 'shadowed'),

@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
-import { Indexer } from '../core/index/indexer';
 import { TrustStore } from '../core/trust/trustStore';
 import {
   disable,
@@ -18,8 +17,12 @@ import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
-import { guardIndex, guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
-import { loggedIndexRun, loggedIndexRunAsync } from './flows/indexRunLog';
+import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
+import { loggedIndexRunAsync } from './flows/indexRunLog';
+import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
+import { WorkerIndex, WorkerFailure } from './flows/workerIndex';
+import { StallSampler } from './flows/hostPerf';
+import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
 import type { Snapshot } from '../core/index/snapshot';
@@ -27,6 +30,21 @@ import type { Item } from '../core/model';
 import { displayText } from '../core/text/displayText';
 
 const DEBOUNCE_MS = 150;
+
+/** How long after a full index's snapshot is handed out the stall sampler keeps running: the workbench asks the tree for its rows then. */
+const STALL_TAIL_MS = 500;
+
+/** The index worker's bundle, beside the extension's (esbuild.mjs). */
+const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
+
+/** What a full index took, for the editor's figures (flows/hostPerf.ts). */
+export interface FullIndexRun {
+  readonly snapshot: Snapshot;
+  readonly indexMs: number;
+  readonly indexedIn: 'worker' | 'extension host';
+  /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was published. */
+  readonly longestStallMs: number;
+}
 
 /**
  * Owns the core indexer and the shared trust store for this window, watches the disk,
@@ -37,7 +55,10 @@ const DEBOUNCE_MS = 150;
 const MAX_SUBTREE_WATCHERS = 256;
 
 export class SkillgateService implements vscode.Disposable {
-  private indexer: Indexer | undefined;
+  /** The index that the watchers' changes go to: the last full run's (none before it finishes). */
+  private index: IndexBackend | undefined;
+  /** Set once a worker failed: every later index runs in the extension host (or always, with SKILLGATE_INDEX_IN_HOST=1). */
+  private inHostOnly = process.env.SKILLGATE_INDEX_IN_HOST === '1';
   private store: TrustStore;
   private current: Snapshot | undefined;
   private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
@@ -45,6 +66,9 @@ export class SkillgateService implements vscode.Disposable {
   private readonly progress = new vscode.EventEmitter<{ done: number; total: number }>();
   /** Bundles loaded so far in a full index, for the view's "Indexing N / M bundles…". */
   readonly onIndexProgress = this.progress.event;
+  private readonly fullRuns = new vscode.EventEmitter<FullIndexRun>();
+  /** Each full index's timings, once its snapshot was published and the stall sampler stopped. */
+  readonly onFullIndex = this.fullRuns.event;
   private watchers: vscode.Disposable[] = [];
   /** Watchers of directories created while the window is open (see `watchNewDirectories`). */
   private readonly subtreeWatchers = new Map<string, vscode.Disposable>();
@@ -89,24 +113,25 @@ export class SkillgateService implements vscode.Disposable {
     return vscode.window.withProgress({ location: { viewId: 'skillgate.items' } }, async () => {
       // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
+      const stalls = new StallSampler();
       const folders = (vscode.workspace.workspaceFolders ?? [])
         .filter((f) => f.uri.scheme === 'file')
         .map((f) => f.uri.fsPath);
-      const store = this.store;
-      const indexer = new Indexer({
+      const options: BackendOptions = {
         workspaces: folders,
         codewhaleHome: codewhaleHome(),
         evaHome: evaHome(),
         evaRuntime: evaRuntime(),
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,
-        trust: () => store.view(),
-      });
+        stateDir: this.store.dir,
+      };
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();
       const fallback = (): Snapshot => {
         // A failed run ends here, so later changes are not held for a result that never comes.
         this.fullIndexRuns.finish(run);
+        stalls.stop();
         return (
           this.current ??
           this.publish({ generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null })
@@ -114,22 +139,41 @@ export class SkillgateService implements vscode.Disposable {
       };
       return guardIndexAsync(
         async () => {
-          this.watch(folders, indexer);
-          const loaded = await loggedIndexRunAsync(this.log, 'full index', () =>
-            indexer.indexAllAsync((done, total) => this.progress.fire({ done, total })),
-          );
+          const started = performance.now();
+          let index = this.startIndex(options);
+          let loaded = await this.indexAllIn(index, folders);
+          if (!loaded) {
+            // The worker failed: the same run, in the extension host (which never fails that way).
+            index = new InHostIndex(options);
+            loaded = (await this.indexAllIn(index, folders)) as Indexed;
+          }
+          const indexMs = performance.now() - started;
           const changed = this.fullIndexRuns.finish(run);
-          if (!changed) return this.current ?? loaded;
-          this.indexer = indexer;
-          const replayed = (): Snapshot => {
+          if (!changed) {
+            index.dispose();
+            stalls.stop();
+            return this.current ?? loaded.snapshot;
+          }
+          this.index?.dispose();
+          this.index = index;
+          const replayed = async (): Promise<Indexed> => {
             if (changed.paths.length > 0)
-              return loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(changed.paths));
+              return loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths));
             return changed.storeChanged
-              ? loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot())
+              ? loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())
               : loaded;
           };
-          const snapshot = this.publish(replayed());
-          this.watch(folders, indexer);
+          const indexed = await replayed();
+          const snapshot = this.publish(indexed.snapshot);
+          this.watch(folders, indexed.watched);
+          setTimeout(() => {
+            const longestStallMs = stalls.stop();
+            const indexedIn = index instanceof WorkerIndex ? 'worker' : 'extension host';
+            this.log.info(
+              `full index in the ${indexedIn}: longest extension-host stall ${Math.round(longestStallMs)} ms`,
+            );
+            this.fullRuns.fire({ snapshot, indexMs, indexedIn, longestStallMs });
+          }, STALL_TAIL_MS);
           return snapshot;
         },
         fallback,
@@ -138,16 +182,60 @@ export class SkillgateService implements vscode.Disposable {
     });
   }
 
+  /**
+   * One full index on `index`, watchers first. Undefined when the worker failed (logged;
+   * the caller runs it again in the extension host); the core's own failures are thrown,
+   * as in-host.
+   */
+  private async indexAllIn(index: IndexBackend, folders: string[]): Promise<Indexed | undefined> {
+    try {
+      this.watch(folders, await index.watched());
+      return await loggedIndexRunAsync(this.log, 'full index', () =>
+        index.indexAll((done, total) => this.progress.fire({ done, total })),
+      );
+    } catch (e) {
+      index.dispose();
+      if (e instanceof WorkerFailure) return undefined;
+      throw e;
+    }
+  }
+
+  /** A worker for the index, unless workers failed here before or cannot start: then the extension host. */
+  private startIndex(options: BackendOptions): IndexBackend {
+    if (this.inHostOnly) return new InHostIndex(options);
+    try {
+      const worker: WorkerIndex = new WorkerIndex(WORKER_SCRIPT, options, (failure) => {
+        this.inHostOnly = true;
+        this.log.warn(`${failure.message}; indexing in the extension host from now on`);
+        // The index the watchers feed is gone: read everything again, in-host.
+        if (this.index === worker) {
+          this.index = undefined;
+          void this.refreshAll();
+        }
+      });
+      return worker;
+    } catch (e) {
+      this.inHostOnly = true;
+      this.log.warn(
+        `the index worker cannot start (${e instanceof Error ? e.message : String(e)}); indexing in the extension host`,
+      );
+      return new InHostIndex(options);
+    }
+  }
+
   /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
-  rederive(): Snapshot | undefined {
-    const indexer = this.indexer;
-    return indexer
-      ? guardIndex(
-          () => this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot())),
-          () => this.current,
-          this.failureUi,
-        )
-      : undefined;
+  async rederive(): Promise<Snapshot | undefined> {
+    const index = this.index;
+    if (!index) return undefined;
+    return guardIndexAsync(
+      async () =>
+        this.publishFrom(
+          index,
+          await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())),
+        ),
+      () => this.current,
+      this.failureUi,
+    );
   }
 
   lifecycle(): LifecycleContext {
@@ -187,7 +275,7 @@ export class SkillgateService implements vscode.Disposable {
     const ms = Math.round(performance.now() - started);
     if (r.ok) this.log.info(`${what} in ${ms} ms`);
     else this.log.warn(`${what} refused after ${ms} ms: ${displayText(r.message)}`);
-    this.rederive();
+    await this.rederive();
     return r;
   }
 
@@ -197,6 +285,15 @@ export class SkillgateService implements vscode.Disposable {
 
   install(manifest: string, workspace: string) {
     return pluginInstaller().installPlugin(manifest, workspace, {});
+  }
+
+  /**
+   * Publishes what `index` produced, unless a newer full run replaced it meanwhile (its
+   * result would be older than what is shown); a failed worker's result is dropped too,
+   * the in-host run that replaces it publishes.
+   */
+  private publishFrom(index: IndexBackend, indexed: Indexed | undefined): Snapshot | undefined {
+    return indexed && this.index === index ? this.publish(indexed.snapshot) : this.current;
   }
 
   private publish(snapshot: Snapshot): Snapshot {
@@ -213,7 +310,7 @@ export class SkillgateService implements vscode.Disposable {
    * store (so trust granted from the CLI or another window shows up), and the scripts
    * hooks run. Changes are debounced, then only the affected bundles are re-read.
    */
-  private watch(folders: string[], indexer: Indexer): void {
+  private watch(folders: string[], watched: Watched): void {
     // The new watchers exist before the old ones go, so no event falls between them.
     const previous = this.watchers;
     this.watchers = [];
@@ -228,8 +325,7 @@ export class SkillgateService implements vscode.Disposable {
     const roots = agentSystems().flatMap((s) => s.workspaceRoots);
     for (const folder of folders)
       for (const root of roots) add(new vscode.RelativePattern(fileUri(folder), `${root}/**`), onPath);
-    for (const tree of indexer.watchedTrees())
-      add(new vscode.RelativePattern(fileUri(tree.base), tree.pattern), onPath);
+    for (const tree of watched.trees) add(new vscode.RelativePattern(fileUri(tree.base), tree.pattern), onPath);
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
       this.store.ensureDirectory();
@@ -240,9 +336,8 @@ export class SkillgateService implements vscode.Disposable {
       );
     }
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
-    const watched = indexer.watchedPaths();
-    this.watching = { folders, paths: watchKey(indexer) };
-    for (const p of watched) {
+    this.watching = { folders, paths: watchKey(watched) };
+    for (const p of watched.paths) {
       if (folders.some((f) => roots.some((root) => p.startsWith(path.join(f, root))))) continue;
       add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
     }
@@ -250,26 +345,34 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   private flush(paths: string[], storeChanged: boolean): void {
-    const indexer = this.indexer;
+    const index = this.index;
     const held = this.fullIndexRuns.record(paths, storeChanged);
     this.log.info(
       `watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`,
     );
-    if (held || !indexer) return;
+    if (held || !index) return;
+    if (paths.length) this.watchNewDirectories(paths);
     // Runs from a timer: nothing may escape into the extension host.
-    guardIndex(
-      () => {
+    void guardIndexAsync(
+      async () => {
         if (paths.length) {
-          this.watchNewDirectories(paths);
-          this.publish(loggedIndexRun(this.log, 'incremental index', () => indexer.refresh(paths)));
+          const indexed = await workerFailureAside(
+            loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(paths)),
+          );
+          this.publishFrom(index, indexed);
+          if (!indexed) return;
           // A hooks file written or edited since the last full index may name scripts no watcher covers yet; a new Eva project, roots to watch.
-          if (watchKey(indexer) !== this.watching.paths) this.watch(this.watching.folders, indexer);
+          if (this.index === index && watchKey(indexed.watched) !== this.watching.paths)
+            this.watch(this.watching.folders, indexed.watched);
         } else if (storeChanged)
-          this.publish(loggedIndexRun(this.log, 'decisions re-derived', () => indexer.snapshot()));
+          this.publishFrom(
+            index,
+            await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())),
+          );
       },
       () => undefined,
       this.failureUi,
-    );
+    ).catch(() => undefined);
   }
 
   /**
@@ -308,12 +411,24 @@ export class SkillgateService implements vscode.Disposable {
     for (const w of this.watchers) w.dispose();
     for (const w of this.subtreeWatchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
+    this.index?.dispose();
     this.changed.dispose();
     this.progress.dispose();
+    this.fullRuns.dispose();
+  }
+}
+
+/** A step on the worker that failed gives nothing: the failure is logged once, and a full in-host index replaces the worker's. */
+async function workerFailureAside(step: Promise<Indexed>): Promise<Indexed | undefined> {
+  try {
+    return await step;
+  } catch (e) {
+    if (e instanceof WorkerFailure) return undefined;
+    throw e;
   }
 }
 
 /** What the watchers cover beyond the agents' workspace roots: the paths and trees the agents name now. */
-function watchKey(indexer: Indexer): string {
-  return [...indexer.watchedPaths(), ...indexer.watchedTrees().map((t) => `${t.base}\0${t.pattern}`)].join('\0');
+function watchKey(watched: Watched): string {
+  return [...watched.paths, ...watched.trees.map((t) => `${t.base}\0${t.pattern}`)].join('\0');
 }

@@ -28,6 +28,7 @@ describe('the npm package', function () {
       'dist/core.js',
       'dist/cli.js',
       'dist/extension.js',
+      'dist/indexWorker.js',
       'media/icon.png',
     ])
       assert.ok(names.includes(required), `${required} missing from ${names.join(', ')}`);
@@ -36,7 +37,7 @@ describe('the npm package', function () {
       /^README\.md$/,
       /^LICENSE$/,
       /^CHANGELOG\.md$/,
-      /^dist\/(core|cli|extension)\.js$/,
+      /^dist\/(core|cli|extension|indexWorker)\.js$/,
       /^media\/[\w.-]+\.(svg|png|css|js)$/,
       /^media\/codicons\/codicon\.(css|ttf)$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,

@@ -46,8 +46,8 @@ export function placeDevelopmentBuild(extensionsDir: string): string {
   const dest = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   fs.mkdirSync(path.join(dest, 'dist'), { recursive: true });
   fs.copyFileSync(path.join(PROJECT_ROOT, 'package.json'), path.join(dest, 'package.json'));
-  // The extension is a face over the shared core (dist/core.js): both ship.
-  for (const bundle of ['extension.js', 'core.js'])
+  // The extension and its index worker are faces over the shared core (dist/core.js): all ship.
+  for (const bundle of ['extension.js', 'indexWorker.js', 'core.js'])
     fs.copyFileSync(path.join(PROJECT_ROOT, 'dist', bundle), path.join(dest, 'dist', bundle));
   fs.cpSync(path.join(PROJECT_ROOT, 'media'), path.join(dest, 'media'), { recursive: true });
   // The VSIX ships the diagnostics page too (.vscodeignore): code links and "Show the documentation" open it.
@@ -64,7 +64,8 @@ export async function launchBrowser(): Promise<Browser> {
 /** Opens the workbench for a folder and waits until it is interactive. */
 export async function openWorkbench(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(url);
+  // A loaded machine takes longer than playwright's default 30 s to load the workbench's scripts.
+  await page.goto(url, { timeout: 90000 });
   await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
   return page;
 }

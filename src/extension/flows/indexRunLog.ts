@@ -20,15 +20,15 @@ export function loggedIndexRun(log: LogPort, run: IndexRun, step: () => Snapshot
   return snapshot;
 }
 
-/** The same for the full index the editor runs in slices. */
-export async function loggedIndexRunAsync(
+/** The same for an asynchronous step (every index the editor runs, in the worker or in-host), with what it produced beside the snapshot. */
+export async function loggedIndexRunAsync<T extends Snapshot | { readonly snapshot: Snapshot }>(
   log: LogPort,
   run: IndexRun,
-  step: () => Promise<Snapshot>,
+  step: () => Promise<T>,
   clock: Clock = monotonic,
-): Promise<Snapshot> {
+): Promise<T> {
   const started = clock();
-  const snapshot = await step();
-  log.info(indexRunLine(run, snapshot, clock() - started));
-  return snapshot;
+  const result = await step();
+  log.info(indexRunLine(run, 'snapshot' in result ? result.snapshot : result, clock() - started));
+  return result;
 }

@@ -1,0 +1,177 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PROJECT_ROOT, installVsix, startCodeServer } from '../test/support/codeServer';
+import { freshProfile, launchBrowser, openWorkbench } from '../test/support/workbench';
+import type { EditorFigures } from '../src/extension/flows/hostPerf';
+import { generateWorkspace } from './syntheticWorkspace';
+
+/**
+ * `npm run bench:editor [-- --bundles=N] [-- --runs=N] [-- --in-host] [-- --json]`: the
+ * editor's figures of issue 15, in a real workbench (code-server + Chromium) with the
+ * packaged VSIX, on the benchmark's synthetic workspace: activate(), activation → first
+ * complete tree, and the longest extension-host stall while indexing, each as the
+ * extension measures it (SKILLGATE_PERF_FILE, flows/hostPerf.ts); beside them the CLI's
+ * cold `list --json` on the same workspace, measured in the same run, and the ratio.
+ * `--in-host` also runs the editor with the index in the extension host
+ * (SKILLGATE_INDEX_IN_HOST=1, the fallback), interleaved with the worker runs.
+ * Medians over the runs.
+ */
+const VSIX = path.join(PROJECT_ROOT, 'dist/skillgate.vsix');
+const CLI = path.join(PROJECT_ROOT, 'dist/cli.js');
+/** How long one workbench may take to show its first complete tree. */
+const FIGURES_TIMEOUT_MS = 10 * 60000;
+
+type Mode = 'worker' | 'extension host';
+
+interface ModeResult {
+  readonly activationMs: number;
+  readonly activationCpuMs: number;
+  readonly firstTreeMs: number;
+  readonly fullIndexMs: number;
+  readonly longestStallMs: number;
+  /** firstTreeMs over the CLI's cold time. */
+  readonly ratio: number;
+  readonly indexedIn: string[];
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const bundles = Number(argValue('--bundles') ?? 2000);
+  const runs = Number(argValue('--runs') ?? 1);
+  const modes: Mode[] = process.argv.includes('--in-host') ? ['worker', 'extension host'] : ['worker'];
+  if (!fs.existsSync(VSIX) || !fs.existsSync(CLI)) throw new Error('run `npm run package` first');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-bench-editor-'));
+  try {
+    const workspace = path.join(root, 'workspace');
+    const gen = generateWorkspace(workspace, bundles);
+    const cli: number[] = [];
+    const figures = new Map<Mode, EditorFigures[]>(modes.map((m) => [m, []]));
+    cli.push(cliCold(workspace, root)); // warms the page cache, as `npm run bench` does; not counted
+    cli.length = 0;
+    for (let i = 0; i < runs; i++) {
+      for (const mode of modes) {
+        cli.push(cliCold(workspace, root));
+        figures
+          .get(mode)
+          ?.push(await editorRun(workspace, path.join(root, `run-${i}-${mode.replace(' ', '-')}`), mode));
+      }
+    }
+    const cliColdMs = round(median(cli));
+    const result = {
+      bundles,
+      files: gen.files.length,
+      runs,
+      cliColdMs,
+      editor: Object.fromEntries(
+        [...figures].map(([mode, taken]): [Mode, ModeResult] => [
+          mode,
+          {
+            activationMs: round(median(taken.map((f) => f.activationMs))),
+            activationCpuMs: round(median(taken.map((f) => f.activationCpuMs))),
+            firstTreeMs: round(median(taken.map((f) => f.firstTreeMs))),
+            fullIndexMs: round(median(taken.map((f) => f.fullIndexMs))),
+            longestStallMs: round(median(taken.map((f) => f.longestStallMs))),
+            ratio: round(median(taken.map((f) => f.firstTreeMs)) / cliColdMs),
+            indexedIn: taken.map((f) => f.indexedIn),
+          },
+        ]),
+      ),
+    };
+    if (json) {
+      process.stdout.write(JSON.stringify(result) + '\n');
+      return;
+    }
+    const verdict = (ok: boolean) => (ok ? 'ok' : 'OVER');
+    const lines = [
+      `Synthetic workspace: ${bundles} bundles, ${gen.files.length} files; ${runs} run(s), medians`,
+      `cold CLI list --json (fresh process)          ${cliColdMs} ms`,
+    ];
+    for (const [mode, r] of Object.entries(result.editor)) {
+      lines.push(
+        `editor, index in the ${mode}:`,
+        `  activate()                                 ${r.activationMs} ms (CPU ${r.activationCpuMs} ms)   (target ≤ 20 ms)  ${verdict(r.activationMs <= 20)}`,
+        `  activation → first complete tree           ${r.firstTreeMs} ms   ${r.ratio}x the CLI   (target ≤ 1.5x)  ${verdict(r.ratio <= 1.5)}`,
+        `  of which the full index                    ${r.fullIndexMs} ms`,
+        `  longest extension-host stall while indexing ${r.longestStallMs} ms   (target ≤ 50 ms)  ${verdict(r.longestStallMs <= 50)}`,
+      );
+    }
+    process.stdout.write(lines.join('\n') + '\n');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The CLI's cold `list --json` on the workspace, as a whole fresh process (as `npm run bench` measures it). */
+function cliCold(workspace: string, root: string): number {
+  const t = performance.now();
+  execFileSync(process.execPath, [CLI, 'list', '--json', '--no-user', '--workspace', workspace], {
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, 'cli-state') },
+  });
+  return performance.now() - t;
+}
+
+/** One fresh workbench on the workspace with the packaged VSIX; the figures the extension wrote once its first tree was complete. */
+async function editorRun(workspace: string, dir: string, mode: Mode): Promise<EditorFigures> {
+  // The CLI is measured with --no-user: the editor indexes no user bundles either.
+  const profile = freshProfile('bench-editor', { 'skillgate.includeUserBundles': false });
+  const perfFile = path.join(dir, 'figures.json');
+  fs.mkdirSync(dir, { recursive: true });
+  await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
+  const server = await startCodeServer({
+    extensionsDir: profile.extensionsDir,
+    userDataDir: profile.userDataDir,
+    logFile: path.join(dir, 'code-server.log'),
+    disableWorkspaceTrust: true,
+    env: {
+      SKILLGATE_PERF_FILE: perfFile,
+      SKILLGATE_STATE_DIR: path.join(dir, 'state'),
+      SKILLGATE_INDEX_IN_HOST: mode === 'extension host' ? '1' : '',
+    },
+  });
+  try {
+    const browser = await launchBrowser();
+    try {
+      const page = await openWorkbench(browser, server.folderUrl(workspace));
+      // The view as a user opens it: the tree is asked for its rows while the figures are taken. The
+      // figures are the extension's own: a workbench too slow to take the click (a loaded machine) still gives them.
+      await page
+        .locator('.activitybar [aria-label^="Skillgate"]')
+        .first()
+        .click({ timeout: 60000 })
+        .catch((e: unknown) => process.stderr.write(`the Skillgate view could not be opened: ${String(e)}\n`));
+      const deadline = Date.now() + FIGURES_TIMEOUT_MS;
+      while (!fs.existsSync(perfFile)) {
+        if (Date.now() > deadline) throw new Error(`no figures from the extension; see ${server.logFile}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return JSON.parse(fs.readFileSync(perfFile, 'utf8')) as EditorFigures;
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+    fs.rmSync(profile.root, { recursive: true, force: true });
+  }
+}
+
+function argValue(name: string): string | undefined {
+  return process.argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+function median(xs: readonly number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+}
+
+function round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+import { Indexer, type IndexOptions } from '../../core/index/indexer';
+import { TrustStore } from '../../core/trust/trustStore';
+import type { Indexed, Watched } from './snapshotTransfer';
+
+/**
+ * Where the editor's index runs: in a worker thread (workerIndex.ts), or in the
+ * extension host itself, in slices (the fallback when the worker cannot run). Both hold
+ * one indexer for the window's options and answer the same requests, in order.
+ */
+export interface IndexBackend {
+  /** What the watchers must cover before anything is read (a change made while reading is then seen). */
+  watched(): Promise<Watched>;
+  /** Reads everything, reporting bundles loaded so far. */
+  indexAll(onProgress: (done: number, total: number) => void): Promise<Indexed>;
+  /** Re-reads what the changed paths can affect. */
+  refresh(paths: readonly string[]): Promise<Indexed>;
+  /** Re-derives decisions without reading bundles (after a trust-store change). */
+  snapshot(): Promise<Indexed>;
+  dispose(): void;
+}
+
+/** The indexer's options as data: what a worker is started with (the trust store is named by its directory). */
+export type BackendOptions = Omit<IndexOptions, 'trust' | 'host' | 'readers'> & { readonly stateDir: string };
+
+/** The indexer a backend holds: decisions read the trust store at `stateDir` at each snapshot. */
+export function backendIndexer(options: BackendOptions): Indexer {
+  const { stateDir, ...rest } = options;
+  const store = new TrustStore(stateDir);
+  return new Indexer({ ...rest, trust: () => store.view() });
+}
+
+export function watchedBy(indexer: Indexer): Watched {
+  return { paths: indexer.watchedPaths(), trees: indexer.watchedTrees() };
+}
+
+/** The index in the extension host: the full index yields to the event loop between slices of bundles. */
+export class InHostIndex implements IndexBackend {
+  private readonly indexer: Indexer;
+
+  constructor(options: BackendOptions) {
+    this.indexer = backendIndexer(options);
+  }
+
+  async watched(): Promise<Watched> {
+    return watchedBy(this.indexer);
+  }
+
+  async indexAll(onProgress: (done: number, total: number) => void): Promise<Indexed> {
+    return this.indexed(await this.indexer.indexAllAsync(onProgress));
+  }
+
+  async refresh(paths: readonly string[]): Promise<Indexed> {
+    return this.indexed(this.indexer.refresh(paths));
+  }
+
+  async snapshot(): Promise<Indexed> {
+    return this.indexed(this.indexer.snapshot());
+  }
+
+  dispose(): void {
+    // nothing held but memory
+  }
+
+  private indexed(snapshot: Indexed['snapshot']): Indexed {
+    return { snapshot, watched: watchedBy(this.indexer) };
+  }
+}

@@ -1,0 +1,127 @@
+import { Worker } from 'node:worker_threads';
+import type { BackendOptions, IndexBackend } from './indexBackend';
+import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
+import { SnapshotReceiver, type Indexed, type Watched } from './snapshotTransfer';
+
+/** The worker could not start, crashed or exited: the caller indexes in the extension host instead. */
+export class WorkerFailure extends Error {}
+
+interface Pending {
+  readonly resolve: (value: never) => void;
+  readonly reject: (e: Error) => void;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * The index in a worker thread (indexWorker.ts): the extension host only sends requests
+ * and takes snapshots back, a part per event-loop turn, so a full index never holds it.
+ * A worker that fails rejects what is pending with `WorkerFailure` and reports it once
+ * through `onFailure`; nothing after that is sent to it.
+ */
+export class WorkerIndex implements IndexBackend {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private readonly receiver = new SnapshotReceiver();
+  private nextId = 1;
+  private failure: WorkerFailure | undefined;
+  private disposed = false;
+
+  constructor(
+    script: string,
+    options: BackendOptions,
+    private readonly onFailure: (failure: WorkerFailure) => void,
+  ) {
+    this.worker = new Worker(script, { workerData: options });
+    // The extension host (or a test run) never waits on the worker to exit.
+    this.worker.unref();
+    this.worker.on('message', (reply: WorkerReply) => this.receive(reply));
+    this.worker.on('error', (e) => this.fail(`the index worker failed: ${e.message}`));
+    this.worker.on('exit', (code) => this.fail(`the index worker exited (code ${code})`));
+  }
+
+  watched(): Promise<Watched> {
+    return this.request({ op: 'watched' });
+  }
+
+  indexAll(onProgress: (done: number, total: number) => void): Promise<Indexed> {
+    return this.request({ op: 'indexAll' }, onProgress);
+  }
+
+  refresh(paths: readonly string[]): Promise<Indexed> {
+    return this.request({ op: 'refresh', paths });
+  }
+
+  snapshot(): Promise<Indexed> {
+    return this.request({ op: 'snapshot' });
+  }
+
+  /** Ends the worker; what is still pending never settles (its result has no reader). */
+  dispose(): void {
+    this.disposed = true;
+    this.pending.clear();
+    void this.worker.terminate();
+  }
+
+  private request<T>(
+    request: { op: 'watched' | 'indexAll' | 'snapshot' } | { op: 'refresh'; paths: readonly string[] },
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: never) => void, reject, onProgress });
+      this.post({ id, ...request } as WorkerRequest);
+    });
+  }
+
+  private post(request: WorkerRequest): void {
+    try {
+      this.worker.postMessage(request);
+    } catch (e) {
+      this.fail(`the index worker cannot be reached: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private receive(reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    switch (reply.type) {
+      case 'watched':
+        this.pending.delete(reply.id);
+        pending.resolve(reply.watched as never);
+        return;
+      case 'progress':
+        pending.onProgress?.(reply.done, reply.total);
+        return;
+      case 'failed':
+        this.pending.delete(reply.id);
+        pending.reject(new Error(reply.message));
+        return;
+      case 'part': {
+        let indexed: Indexed | undefined;
+        try {
+          this.receiver.add(reply.part);
+          if (reply.last) indexed = this.receiver.finish();
+        } catch (e) {
+          this.fail(e instanceof Error ? e.message : String(e));
+          return;
+        }
+        if (!indexed) {
+          this.post({ op: 'next' });
+          return;
+        }
+        this.pending.delete(reply.id);
+        pending.resolve(indexed as never);
+      }
+    }
+  }
+
+  private fail(message: string): void {
+    if (this.failure || this.disposed) return;
+    this.failure = new WorkerFailure(message);
+    for (const p of this.pending.values()) p.reject(this.failure);
+    this.pending.clear();
+    void this.worker.terminate();
+    this.onFailure(this.failure);
+  }
+}
