@@ -79,8 +79,14 @@ describe('Eva adapter manifests: upstream schema and loader (eva.md §2.2, §2.7
       adapterProviders: [],
     });
     assert.deepEqual({ ...k.limits }, { timeout_ms: 60000 });
-    assert.deepEqual([k.hasCredentials, k.allowUnknownCapability, k.runnerCommand, k.topCommand], [false, false, null, null]);
-    assert.deepEqual([k.skillPath, k.script, k.gateField, k.schemaField], [null, null, ['skill', 'runtime_gate'], ['skill']]);
+    assert.deepEqual(
+      [k.hasCredentials, k.allowUnknownCapability, k.runnerCommand, k.topCommand],
+      [false, false, null, null],
+    );
+    assert.deepEqual(
+      [k.skillPath, k.script, k.gateField, k.schemaField],
+      [null, null, ['skill', 'runtime_gate'], ['skill']],
+    );
   });
 
   it('a missing required key is the shipped error, named with its path, at the root', () => {
@@ -110,13 +116,20 @@ describe('Eva adapter manifests: upstream schema and loader (eva.md §2.2, §2.7
       ['y', 'true'],
       ['"false"', 'false'],
     ])
-      assert.equal(adapter(edit(A0, 'enabled: true', `enabled: ${word}`)).diagnostics[0]?.fix?.edits[0]?.newText, meant, word);
+      assert.equal(
+        adapter(edit(A0, 'enabled: true', `enabled: ${word}`)).diagnostics[0]?.fix?.edits[0]?.newText,
+        meant,
+        word,
+      );
     assert.equal(adapter(edit(A0, 'enabled: true', 'enabled: maybe')).diagnostics[0]?.fix, undefined);
     assert.equal(adapter(edit(A0, 'version: 1.0.0', 'version: 1.0')).diagnostics[0]?.fix, undefined, 'not a boolean');
   });
 
   it('adds a bad transport as information when the first error is elsewhere, never twice', () => {
-    const r = checkAdapterManifest(doc(edit(OTHER_ADAPTER, 'name: Other\n', '').replace('stdio', 'grpc')), EMBEDDED_SCHEMAS.adapter);
+    const r = checkAdapterManifest(
+      doc(edit(OTHER_ADAPTER, 'name: Other\n', '').replace('stdio', 'grpc')),
+      EMBEDDED_SCHEMAS.adapter,
+    );
     assert.deepEqual(found(r), ['eva.schema.required E 1', 'eva.schema.enum I 4']);
     const first = checkAdapterManifest(doc(OTHER_ADAPTER.replace('stdio', 'grpc')), EMBEDDED_SCHEMAS.adapter);
     assert.deepEqual(found(first), ['eva.schema.enum E 5']);
@@ -148,7 +161,10 @@ describe('Eva adapter manifests: upstream schema and loader (eva.md §2.2, §2.7
       line: 14,
     });
     assert.deepEqual([r.invalid, r.shippedError, r.contract], [true, true, null]);
-    const context = checkAdapterManifest(doc(OTHER_ADAPTER.replace('[repo.read]', '[repo..read]')), EMBEDDED_SCHEMAS.adapter);
+    const context = checkAdapterManifest(
+      doc(OTHER_ADAPTER.replace('[repo.read]', '[repo..read]')),
+      EMBEDDED_SCHEMAS.adapter,
+    );
     assert.deepEqual([context.invalid, context.shippedError], [true, true]);
     assert.deepEqual(found(checkAdapterManifest(doc(OTHER_ADAPTER), EMBEDDED_SCHEMAS.adapter)), []);
   });
@@ -237,7 +253,11 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
     assert.deepEqual(found(r), ['eva.compat.gate-mapping I 10']);
     assert.equal(r.invalid, false);
     const flags = adapter(
-      edit(A0, 'runtime_gate: normal', 'runtime_gate: {allowed_modes: [normal], disallow_team_worker: true, requires_interactive_user: true}'),
+      edit(
+        A0,
+        'runtime_gate: normal',
+        'runtime_gate: {allowed_modes: [normal], disallow_team_worker: true, requires_interactive_user: true}',
+      ),
     );
     assert.deepEqual(
       [flags.contract?.runtimeGate?.disallowTeamWorker, flags.contract?.runtimeGate?.requiresInteractiveUser],
@@ -246,7 +266,9 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
   });
 
   it('warns of an unknown mode once per mode, and knows normal, team, swarm and ralph', () => {
-    const r = adapter(edit(A0, 'runtime_gate: normal', 'runtime_gate: {allowed_modes: [normal, team, swarm, ralph, turbo, x]}'));
+    const r = adapter(
+      edit(A0, 'runtime_gate: normal', 'runtime_gate: {allowed_modes: [normal, team, swarm, ralph, turbo, x]}'),
+    );
     assert.deepEqual(
       r.diagnostics.filter((d) => d.code === 'eva.gate.unknown-mode').map((d) => [d.message, d.severity]),
       [
@@ -267,7 +289,10 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
     const outputArray = adapter(edit(A0, /  output_schema: .*\n/, '  output_schema: "x"\n'));
     assert.deepEqual(only(outputArray, 'eva.schema.type').message, 'schema type mismatch: expected object, got string');
     const inputArray = adapter(edit(A0, /  input_schema: .*\n/, '  input_schema: {type: array}\n'));
-    assert.deepEqual(only(inputArray, 'eva.skill.schema-type'), { message: 'Skill input schema type is unsupported', line: 12 });
+    assert.deepEqual(only(inputArray, 'eva.skill.schema-type'), {
+      message: 'Skill input schema type is unsupported',
+      line: 12,
+    });
     assert.deepEqual(JSON.parse(JSON.stringify(inputArray.contract?.inputSchema)), { inline: { type: 'array' } });
     const outputTyped = adapter(edit(A0, /  output_schema: .*\n/, '  output_schema: {type: array}\n'));
     assert.deepEqual([outputTyped.invalid, found(outputTyped)], [false, []], 'only the input schema must be an object');
@@ -280,7 +305,10 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
 
   it('refuses a skill.path that is not a string or holds a NUL byte', () => {
     const number = adapter(A0.replace('  id: review\n', '  id: review\n  path: 5\n'));
-    assert.deepEqual(only(number, 'eva.schema.type'), { message: 'schema type mismatch: expected string, got number', line: 9 });
+    assert.deepEqual(only(number, 'eva.schema.type'), {
+      message: 'schema type mismatch: expected string, got number',
+      line: 9,
+    });
     const nul = adapter(A0.replace('  id: review\n', '  id: review\n  path: "a\\0b"\n'));
     assert.deepEqual(only(nul, 'eva.schema.type'), { message: 'skill.path contains a NUL byte', line: 9 });
     assert.equal(nul.contract?.skillPath, null);
@@ -295,9 +323,18 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
       assert.equal(r.invalid, true);
       assert.equal(r.shippedError, false);
     }
-    const granted = adapter(edit(A0, 'network: false, shell: false', 'network: true, shell: true').replace('write_workspace: false', 'write_workspace: true'));
+    const granted = adapter(
+      edit(A0, 'network: false, shell: false', 'network: true, shell: true').replace(
+        'write_workspace: false',
+        'write_workspace: true',
+      ),
+    );
     assert.deepEqual(
-      [granted.contract?.permissions.writeWorkspace, granted.contract?.permissions.network, granted.contract?.permissions.shell],
+      [
+        granted.contract?.permissions.writeWorkspace,
+        granted.contract?.permissions.network,
+        granted.contract?.permissions.shell,
+      ],
       [true, true, true],
     );
   });
@@ -305,23 +342,37 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
   it('refuses permissions.env that is not a list of strings', () => {
     for (const env of ['GITHUB_TOKEN', '[A, 1]']) {
       const r = adapter(edit(A0, 'env: []', `env: ${env}`));
-      assert.equal(only(r, 'eva.schema.type').message.startsWith('schema type mismatch: expected array of strings, got '), true);
+      assert.equal(
+        only(r, 'eva.schema.type').message.startsWith('schema type mismatch: expected array of strings, got '),
+        true,
+      );
     }
     assert.deepEqual(adapter(edit(A0, 'env: []', 'env: [A, B]')).contract?.permissions.env, ['A', 'B']);
     assert.deepEqual(adapter(edit(A0, ', env: []', '')).contract?.permissions.env, []);
-    assert.deepEqual(adapter(edit(A0, /permissions: .*\n/, 'permissions: {}\n')).contract?.permissions.readWorkspace, false);
+    assert.deepEqual(
+      adapter(edit(A0, /permissions: .*\n/, 'permissions: {}\n')).contract?.permissions.readWorkspace,
+      false,
+    );
   });
 
   it('reads entry, runner, top-level command, credentials and limits', () => {
     const r = adapter(
-      edit(A0, '  entry: {type: codex_skill}\n', '  entry: {type: process}\n  runner: {command: ./bin/run, args: [x]}\n') +
-        'command: node\ncredentials: {vault: [{env: A, ref: r}]}\n',
+      edit(
+        A0,
+        '  entry: {type: codex_skill}\n',
+        '  entry: {type: process}\n  runner: {command: ./bin/run, args: [x]}\n',
+      ) + 'command: node\ncredentials: {vault: [{env: A, ref: r}]}\n',
     );
     const k = r.contract;
-    assert.deepEqual([k?.entryType, k?.runnerCommand, k?.topCommand, k?.hasCredentials], ['process', './bin/run', 'node', true]);
+    assert.deepEqual(
+      [k?.entryType, k?.runnerCommand, k?.topCommand, k?.hasCredentials],
+      ['process', './bin/run', 'node', true],
+    );
     const none = adapter(edit(A0, '  entry: {type: codex_skill}\n', '') + 'credentials: {vault: []}\nlimits2: 1\n');
     assert.deepEqual([none.contract?.entryType, none.contract?.hasCredentials], ['codex_skill', false]);
-    const limits = adapter(edit(A0, 'limits: {timeout_ms: 60000}', 'limits: {timeout_ms: 5, note: x, max_concurrency: 2}'));
+    const limits = adapter(
+      edit(A0, 'limits: {timeout_ms: 60000}', 'limits: {timeout_ms: 5, note: x, max_concurrency: 2}'),
+    );
     assert.deepEqual({ ...limits.contract?.limits }, { timeout_ms: 5, max_concurrency: 2 });
   });
 
@@ -345,7 +396,10 @@ describe('Eva capability manifests (eva.md §2.4)', () => {
   it('accepts a conforming manifest and refuses a bad capability name as the shipped loader does', () => {
     assert.deepEqual(found(check(CAPABILITY)), []);
     const r = check(CAPABILITY.replace('capability: repo.read', 'capability: repo..read'));
-    assert.deepEqual(only(r, 'eva.capability.name-invalid'), { message: 'capability name cannot contain empty segments', line: 6 });
+    assert.deepEqual(only(r, 'eva.capability.name-invalid'), {
+      message: 'capability name cannot contain empty segments',
+      line: 6,
+    });
     assert.deepEqual([r.invalid, r.shippedError], [true, true]);
   });
 
@@ -412,7 +466,10 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
 
   it('applies the loader identity rules only once the types hold, without requiring a name', () => {
     assert.deepEqual(only(lua(edit(L0, 'id: lint-skill', 'id: "lint skill"')), 'eva.id.invalid').line, 1);
-    assert.deepEqual(only(lua(edit(L0, 'version: 1.0.0', 'version: ""')), 'eva.field.empty').message, 'required field cannot be empty');
+    assert.deepEqual(
+      only(lua(edit(L0, 'version: 1.0.0', 'version: ""')), 'eva.field.empty').message,
+      'required field cannot be empty',
+    );
     const both = lua(edit(L0, 'id: lint-skill', 'id: "lint skill"').replace('version: 1.0.0', 'version: 1'));
     assert.deepEqual(
       both.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
@@ -422,7 +479,12 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
   });
 
   it('takes the union of capabilities and capability, deduplicated, each checked', () => {
-    const r = lua(L0.replace('capabilities: [workflow.lint]', 'capabilities: [workflow.lint, workflow.fix]\ncapability: workflow.lint'));
+    const r = lua(
+      L0.replace(
+        'capabilities: [workflow.lint]',
+        'capabilities: [workflow.lint, workflow.fix]\ncapability: workflow.lint',
+      ),
+    );
     assert.deepEqual(
       r.contract?.capabilities.map((c) => [c.name, c.field]),
       [
@@ -432,11 +494,20 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
     );
     const single = lua(edit(L0, 'capabilities: [workflow.lint]', 'capability: workflow.lint'));
     assert.deepEqual(single.contract?.capabilitiesField, ['capability']);
-    assert.deepEqual(single.contract?.capabilities.map((c) => c.field), [['capability']]);
+    assert.deepEqual(
+      single.contract?.capabilities.map((c) => c.field),
+      [['capability']],
+    );
     const neither = lua(edit(L0, 'capabilities: [workflow.lint]\n', ''));
-    assert.deepEqual([neither.contract?.capabilitiesField, neither.contract?.capabilities, neither.invalid], [[], [], false]);
+    assert.deepEqual(
+      [neither.contract?.capabilitiesField, neither.contract?.capabilities, neither.invalid],
+      [[], [], false],
+    );
     const bad = lua(edit(L0, 'capabilities: [workflow.lint]', 'capability: workflow..lint'));
-    assert.deepEqual(only(bad, 'eva.capability.name-invalid'), { message: 'capability name cannot contain empty segments', line: 4 });
+    assert.deepEqual(only(bad, 'eva.capability.name-invalid'), {
+      message: 'capability name cannot contain empty segments',
+      line: 4,
+    });
   });
 
   it('refuses capabilities that is not a list, a non-string entry, and a non-string capability', () => {
@@ -445,7 +516,10 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
       'schema type mismatch: expected array, got string',
     );
     const entry = lua(edit(L0, 'capabilities: [workflow.lint]', 'capabilities: [workflow.lint, 3]'));
-    assert.deepEqual(only(entry, 'eva.schema.type'), { message: 'schema type mismatch: expected string, got number', line: 4 });
+    assert.deepEqual(only(entry, 'eva.schema.type'), {
+      message: 'schema type mismatch: expected string, got number',
+      line: 4,
+    });
     assert.equal(
       only(lua(edit(L0, 'capabilities: [workflow.lint]', 'capability: [workflow.lint]')), 'eva.schema.type').message,
       'schema type mismatch: expected string, got array',

@@ -73,7 +73,10 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
 
   it('A0 registers into the AdapterRegistry with no diagnostic', () => {
     const d = decide(A0);
-    assert.deepEqual([d.decision, d.reasons, d.target, codes(d)], ['registered', ['registered'], 'AdapterRegistry', []]);
+    assert.deepEqual(
+      [d.decision, d.reasons, d.target, codes(d)],
+      ['registered', ['registered'], 'AdapterRegistry', []],
+    );
     assert.deepEqual(d.schemaStates, { input: 'inline', output: 'inline' });
   });
 
@@ -97,7 +100,10 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
 
   it('shadowing is always primary, whatever else holds', () => {
     const d = decide(A0.replace('enabled: true', 'enabled: false'), { shadowed: true });
-    assert.deepEqual([d.decision, d.reasons, d.target], ['shadowed', ['duplicate_id_shadowed', 'disabled_by_manifest'], null]);
+    assert.deepEqual(
+      [d.decision, d.reasons, d.target],
+      ['shadowed', ['duplicate_id_shadowed', 'disabled_by_manifest'], null],
+    );
   });
 
   it('C4: enabled: false disables, naming the manifest kind', () => {
@@ -112,17 +118,24 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     const escape = decide(A0.replace('  id: review\n', '  id: review\n  path: ../outside/SKILL.md\n'));
     assert.deepEqual([escape.decision, escape.reasons], ['rejected', ['path_not_allowed']]);
     assert.deepEqual(codes(escape), ['eva.path.not-allowed @9']);
-    assert.deepEqual(messages(escape, 'eva.path.not-allowed'), [`path is outside the allowed roots: ${f.path('outside/SKILL.md')}`]);
+    assert.deepEqual(messages(escape, 'eva.path.not-allowed'), [
+      `path is outside the allowed roots: ${f.path('outside/SKILL.md')}`,
+    ]);
     f.write('home/.codex/skills/review/SKILL.md', 'x');
     const user = decide(A0.replace('  id: review\n', '  id: review\n  path: ~/.codex/skills/review/SKILL.md\n'));
-    assert.deepEqual([user.decision, codes(user), user.skillPath?.display], ['registered', [], '~/.codex/skills/review/SKILL.md']);
+    assert.deepEqual(
+      [user.decision, codes(user), user.skillPath?.display],
+      ['registered', [], '~/.codex/skills/review/SKILL.md'],
+    );
   });
 
   it('C5: a skill.path whose link escapes says so', () => {
     f.write('outside/SKILL.md', 'x');
     f.symlink(f.path('outside/SKILL.md'), 'ws/config/skills/review/SKILL.md');
     const d = decide(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n'));
-    assert.deepEqual(messages(d, 'eva.path.not-allowed'), ['path is outside the allowed roots: config/skills/review/SKILL.md via symbolic link']);
+    assert.deepEqual(messages(d, 'eva.path.not-allowed'), [
+      'path is outside the allowed roots: config/skills/review/SKILL.md via symbolic link',
+    ]);
   });
 
   it('warns when an allowed skill.path does not exist, without a reason', () => {
@@ -135,7 +148,10 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     const outside = decide(L0.replace('config/skills/lint.lua', '../x.lua'), { lua: true });
     assert.deepEqual([outside.reasons, codes(outside)], [['path_not_allowed'], ['eva.path.not-allowed @5']]);
     const missing = decide(L0.replace('config/skills/lint.lua', 'config/skills/none.lua'), { lua: true });
-    assert.deepEqual([missing.decision, missing.reasons, codes(missing)], ['rejected', ['script_missing'], ['eva.lua.script-missing @5']]);
+    assert.deepEqual(
+      [missing.decision, missing.reasons, codes(missing)],
+      ['rejected', ['script_missing'], ['eva.lua.script-missing @5']],
+    );
     assert.deepEqual(messages(missing, 'eva.lua.script-missing'), ['Lua script does not exist']);
   });
 
@@ -180,7 +196,10 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
       ['\n  output_schema: {type: object}\n'],
     );
     const flow = decide(
-      A0.replace(/skill:\n(  .*\n)+/, 'skill: {id: review, kind: workflow_skill, runtime_gate: normal, input_schema: {type: object}}\n'),
+      A0.replace(
+        /skill:\n(  .*\n)+/,
+        'skill: {id: review, kind: workflow_skill, runtime_gate: normal, input_schema: {type: object}}\n',
+      ),
     );
     assert.equal(flow.diagnostics.find((x) => x.code === 'eva.skill.schema-missing')?.fix, undefined);
   });
@@ -189,13 +208,18 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     const d = decide(L0.replace('schemas/lint.output.json', 'schemas/none.json'), { lua: true });
     assert.deepEqual([d.decision, d.reasons], ['rejected', ['capability_missing_schema']]);
     assert.deepEqual(codes(d), ['eva.skill.schema-file-missing @8']);
-    assert.deepEqual(messages(d, 'eva.skill.schema-file-missing'), ['output_schema file does not exist: schemas/none.json']);
+    assert.deepEqual(messages(d, 'eva.skill.schema-file-missing'), [
+      'output_schema file does not exist: schemas/none.json',
+    ]);
     assert.deepEqual(messages(d, 'eva.skill.schema-missing'), [], 'the file, not the key, is missing');
   });
 
   it('C8: an absent lua_skill schema is display-only under require_schema: false, rejected otherwise', () => {
     const text = L0.replace('input_schema: schemas/lint.input.json\n', '');
-    assert.deepEqual([decide(text, { lua: true }).decision, decide(text, { lua: true }).reasons], ['rejected', ['capability_missing_schema']]);
+    assert.deepEqual(
+      [decide(text, { lua: true }).decision, decide(text, { lua: true }).reasons],
+      ['rejected', ['capability_missing_schema']],
+    );
     const shown = decide(text, { lua: true, policy: { requireSchema: false } });
     assert.deepEqual([shown.decision, shown.target], ['display_only', 'DisplayOnly']);
     const adapterShown = decide(A0.replace(/  input_schema: .*\n/, ''), { policy: { requireSchema: false } });
@@ -207,7 +231,10 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     f.write('ws/schemas/lint.output.json', '[1]');
     const d = decide(L0, { lua: true });
     assert.deepEqual([d.decision, d.reasons], ['rejected', ['schema_invalid']]);
-    assert.deepEqual(messages(d, 'eva.skill.schema-file-invalid'), ['failed to parse JSON Schema', 'schema file must contain a JSON object']);
+    assert.deepEqual(messages(d, 'eva.skill.schema-file-invalid'), [
+      'failed to parse JSON Schema',
+      'schema file must contain a JSON object',
+    ]);
     assert.deepEqual(d.schemaStates, { input: 'invalid', output: 'invalid' });
   });
 
@@ -218,38 +245,61 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
   });
 
   it('C9: a runtime_worker is display-only in normal mode; registers into the TeamRuntime of a matching team runtime', () => {
-    const worker = A0.replace('kind: workflow_skill', 'kind: runtime_worker').replace('runtime_gate: normal', 'runtime_gate: team');
+    const worker = A0.replace('kind: workflow_skill', 'kind: runtime_worker').replace(
+      'runtime_gate: normal',
+      'runtime_gate: team',
+    );
     const normal = decide(worker);
-    assert.deepEqual([normal.decision, normal.reasons], ['display_only', ['runtime_worker_display_only', 'runtime_gate_mismatch']]);
+    assert.deepEqual(
+      [normal.decision, normal.reasons],
+      ['display_only', ['runtime_worker_display_only', 'runtime_gate_mismatch']],
+    );
     assert.deepEqual(codes(normal), ['eva.kind.runtime-worker @9', 'eva.gate.mismatch @10']);
     const team = decide(worker, { runtime: { mode: 'team', teamWorker: false, interactiveUser: false } });
     assert.deepEqual([team.decision, team.reasons, team.target], ['registered', ['registered'], 'TeamRuntime']);
     const otherTeam = decide(worker, { runtime: { mode: 'swarm', teamWorker: false, interactiveUser: false } });
     assert.deepEqual(otherTeam.reasons, ['runtime_worker_display_only', 'runtime_gate_mismatch']);
     const normalGate = decide(worker.replace('runtime_gate: team', 'runtime_gate: normal'));
-    assert.deepEqual(normalGate.reasons, ['runtime_worker_display_only'], 'a worker gated to normal is still display-only in normal mode');
+    assert.deepEqual(
+      normalGate.reasons,
+      ['runtime_worker_display_only'],
+      'a worker gated to normal is still display-only in normal mode',
+    );
   });
 
   it('C9/C10: a runtime_worker in its team runtime is not subject to deny_kinds or allowed_runtime_gates', () => {
-    const worker = A0.replace('kind: workflow_skill', 'kind: runtime_worker').replace('runtime_gate: normal', 'runtime_gate: team');
+    const worker = A0.replace('kind: workflow_skill', 'kind: runtime_worker').replace(
+      'runtime_gate: normal',
+      'runtime_gate: team',
+    );
     const team = { mode: 'team', teamWorker: false, interactiveUser: false };
     const d = decide(worker, { runtime: team, policy: { denyKinds: ['runtime_worker'], allowedRuntimeGates: [] } });
     assert.deepEqual(d.reasons, ['registered']);
-    const normalWorker = decide(worker.replace('runtime_gate: team', 'runtime_gate: normal'), { policy: { denyKinds: ['runtime_worker'] } });
-    assert.deepEqual(normalWorker.reasons, ['runtime_worker_display_only'], 'deny_kinds never names runtime_worker (C9 covers it)');
+    const normalWorker = decide(worker.replace('runtime_gate: team', 'runtime_gate: normal'), {
+      policy: { denyKinds: ['runtime_worker'] },
+    });
+    assert.deepEqual(
+      normalWorker.reasons,
+      ['runtime_worker_display_only'],
+      'deny_kinds never names runtime_worker (C9 covers it)',
+    );
   });
 
   it('C10 (a): a malformed policy denies every skill, at the first line', () => {
     const d = decide(A0, { policy: { failClosed: true } });
     assert.deepEqual([d.decision, d.reasons], ['rejected', ['policy_denied']]);
     assert.deepEqual(codes(d), ['eva.policy.fail-closed @1']);
-    assert.deepEqual(messages(d, 'eva.policy.fail-closed'), ['adapter_policy could not be read; every Eva skill is denied until it is fixed']);
+    assert.deepEqual(messages(d, 'eva.policy.fail-closed'), [
+      'adapter_policy could not be read; every Eva skill is denied until it is fixed',
+    ]);
   });
 
   it('C10 (b): a kind in deny_kinds is denied at its kind field', () => {
     const d = decide(A0, { policy: { denyKinds: ['workflow_skill'] } });
     assert.deepEqual([d.reasons, codes(d)], [['policy_denied'], ['eva.policy.kind-denied @9']]);
-    assert.deepEqual(messages(d, 'eva.policy.kind-denied'), ['skill kind workflow_skill is denied by adapter_policy.skill.deny_kinds']);
+    assert.deepEqual(messages(d, 'eva.policy.kind-denied'), [
+      'skill kind workflow_skill is denied by adapter_policy.skill.deny_kinds',
+    ]);
     const l = decide(L0, { lua: true, policy: { denyKinds: ['lua_skill'] } });
     assert.deepEqual(codes(l), ['eva.policy.kind-denied @2']);
   });
@@ -287,8 +337,12 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
       d.diagnostics.map((x) => x.code),
       ['eva.policy.network-denied', 'eva.policy.shell-denied'],
     );
-    assert.deepEqual(messages(d, 'eva.policy.network-denied'), ['skill requests network access, which adapter_policy.defaults does not allow']);
-    assert.deepEqual(messages(d, 'eva.policy.shell-denied'), ['skill requests shell access, which adapter_policy.defaults does not allow']);
+    assert.deepEqual(messages(d, 'eva.policy.network-denied'), [
+      'skill requests network access, which adapter_policy.defaults does not allow',
+    ]);
+    assert.deepEqual(messages(d, 'eva.policy.shell-denied'), [
+      'skill requests shell access, which adapter_policy.defaults does not allow',
+    ]);
     assert.deepEqual(decide(both, { policy: { defaults: { network: true, shell: true } } }).reasons, ['registered']);
     assert.deepEqual(
       decide(both, { policy: { defaults: { network: true } } }).diagnostics.map((x) => x.code),
@@ -303,7 +357,11 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     assert.deepEqual(messages(d, 'eva.policy.credentials'), ['process-free Skill cannot consume provider credentials']);
     const vault = decide(A0 + 'credentials: {vault: [{env: A, ref: r}]}\n');
     assert.deepEqual(codes(vault), ['eva.policy.credentials @18']);
-    assert.deepEqual(decide(env.replace('  entry: {type: codex_skill}\n', '  entry: {type: codex_skill}\n  runner: {command: run}\n')).reasons, ['registered']);
+    assert.deepEqual(
+      decide(env.replace('  entry: {type: codex_skill}\n', '  entry: {type: codex_skill}\n  runner: {command: run}\n'))
+        .reasons,
+      ['registered'],
+    );
     assert.deepEqual(decide(env + 'command: run\n').reasons, ['registered']);
     assert.deepEqual(decide(env.replace('type: codex_skill', 'type: process')).reasons, ['registered']);
   });
@@ -315,12 +373,24 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     const team = A0.replace('runtime_gate: normal', 'runtime_gate: team');
     const rt = { mode: 'team', teamWorker: false, interactiveUser: false };
     assert.deepEqual(decide(team, { runtime: rt }).reasons, ['policy_denied']);
-    assert.deepEqual(decide(team, { runtime: rt, policy: { allowedRuntimeGates: ['normal', 'team'] } }).reasons, ['registered']);
-    assert.deepEqual(decide(team).reasons, ['runtime_gate_mismatch'], 'a gate that does not admit the runtime is C11, not C10');
+    assert.deepEqual(decide(team, { runtime: rt, policy: { allowedRuntimeGates: ['normal', 'team'] } }).reasons, [
+      'registered',
+    ]);
+    assert.deepEqual(
+      decide(team).reasons,
+      ['runtime_gate_mismatch'],
+      'a gate that does not admit the runtime is C11, not C10',
+    );
   });
 
   it('C11: the mismatch names the gate and the assumed runtime at the gate field', () => {
-    const d = decide(L0.replace('runtime_gate: {allowed_modes: [normal], disallow_team_worker: true}', 'runtime_gate: {allowed_modes: [normal], requires_interactive_user: true}'), { lua: true });
+    const d = decide(
+      L0.replace(
+        'runtime_gate: {allowed_modes: [normal], disallow_team_worker: true}',
+        'runtime_gate: {allowed_modes: [normal], requires_interactive_user: true}',
+      ),
+      { lua: true },
+    );
     assert.deepEqual([d.decision, d.reasons, d.target], ['display_only', ['runtime_gate_mismatch'], 'DisplayOnly']);
     assert.deepEqual(messages(d, 'eva.gate.mismatch'), [
       'runtime gate {allowed_modes: [normal], requires_interactive_user} does not admit the current runtime (normal, team worker: false, interactive: false)',
@@ -330,7 +400,10 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
 
   it('C12: no capability, or one outside workflow.*, is capability_unknown with one diagnostic each', () => {
     const none = decide(A0.replace('[workflow.review]', '[]'));
-    assert.deepEqual([none.decision, none.reasons, codes(none)], ['display_only', ['capability_unknown'], ['eva.capability.unknown @14']]);
+    assert.deepEqual(
+      [none.decision, none.reasons, codes(none)],
+      ['display_only', ['capability_unknown'], ['eva.capability.unknown @14']],
+    );
     assert.deepEqual(messages(none, 'eva.capability.unknown'), ['skill declares no capability']);
     const other = decide(A0.replace('[workflow.review]', '[repo.analyze, workflow.review, workflow]'));
     assert.deepEqual(messages(other, 'eva.capability.unknown'), [
@@ -360,13 +433,30 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
   });
 
   it('computes effective permissions as requested ∧ policy, with the key that decided each', () => {
-    const text = A0.replace('write_workspace: false, network: false, shell: false', 'write_workspace: true, network: true, shell: true');
+    const text = A0.replace(
+      'write_workspace: false, network: false, shell: false',
+      'write_workspace: true, network: true, shell: true',
+    );
     const source = '/p/config/policies/adapter.yaml';
-    const d = decide(text, { policy: { source, defaults: { readWorkspace: true, network: true }, allowWriteWorkspace: ['review-skill'] } });
+    const d = decide(text, {
+      policy: { source, defaults: { readWorkspace: true, network: true }, allowWriteWorkspace: ['review-skill'] },
+    });
     assert.deepEqual(d.effectivePermissions, {
-      read_workspace: { requested: true, effective: true, decidedBy: { file: source, key: 'adapter_policy.defaults.read_workspace' } },
-      write_workspace: { requested: true, effective: true, decidedBy: { file: source, key: 'adapter_policy.allow_write_workspace' } },
-      network: { requested: true, effective: true, decidedBy: { file: source, key: 'adapter_policy.defaults.network' } },
+      read_workspace: {
+        requested: true,
+        effective: true,
+        decidedBy: { file: source, key: 'adapter_policy.defaults.read_workspace' },
+      },
+      write_workspace: {
+        requested: true,
+        effective: true,
+        decidedBy: { file: source, key: 'adapter_policy.allow_write_workspace' },
+      },
+      network: {
+        requested: true,
+        effective: true,
+        decidedBy: { file: source, key: 'adapter_policy.defaults.network' },
+      },
       shell: { requested: true, effective: false, decidedBy: { file: source, key: 'adapter_policy.defaults.shell' } },
     });
     const closed = decide(text, {
@@ -378,20 +468,32 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
       'a policy that fails closed grants nothing',
     );
     assert.equal(closed['write_workspace']?.decidedBy.key, 'adapter_policy.defaults.write_workspace');
-    const notRequested = decide(A0.replace('read_workspace: true', 'read_workspace: false'), { policy: { defaults: { readWorkspace: true } } });
+    const notRequested = decide(A0.replace('read_workspace: true', 'read_workspace: false'), {
+      policy: { defaults: { readWorkspace: true } },
+    });
     assert.deepEqual(notRequested.effectivePermissions['read_workspace'], {
       requested: false,
       effective: false,
       decidedBy: { file: null, key: 'adapter_policy.defaults.read_workspace' },
     });
     const luaRead = decide(L0, { lua: true, policy: { defaults: { readWorkspace: true } } }).effectivePermissions;
-    assert.deepEqual([luaRead['read_workspace']?.requested, luaRead['read_workspace']?.effective], [true, true], 'fs.read requests read');
-    const luaWrite = decide(L0.replace('write: []', 'write: [w]'), { lua: true, policy: { defaults: { writeWorkspace: true } } }).effectivePermissions;
+    assert.deepEqual(
+      [luaRead['read_workspace']?.requested, luaRead['read_workspace']?.effective],
+      [true, true],
+      'fs.read requests read',
+    );
+    const luaWrite = decide(L0.replace('write: []', 'write: [w]'), {
+      lua: true,
+      policy: { defaults: { writeWorkspace: true } },
+    }).effectivePermissions;
     assert.deepEqual([luaWrite['write_workspace']?.requested, luaWrite['write_workspace']?.effective], [true, true]);
   });
 
   it('primaryFirst and decisionOf: shadowing leads; each reason implies its decision', () => {
-    assert.deepEqual(primaryFirst(['schema_invalid', 'duplicate_id_shadowed']), ['duplicate_id_shadowed', 'schema_invalid']);
+    assert.deepEqual(primaryFirst(['schema_invalid', 'duplicate_id_shadowed']), [
+      'duplicate_id_shadowed',
+      'schema_invalid',
+    ]);
     assert.deepEqual(primaryFirst(['schema_invalid']), ['schema_invalid']);
     assert.equal(decisionOf([], false), 'registered');
     assert.equal(decisionOf(['registered'], false), 'registered');

@@ -23,14 +23,18 @@ function trusting(...items: EvaItem[]): TrustView {
     lookup: (k) => {
       const item = items.find((i) => i.detail.bundleKey === k);
       return item
-        ? { enabled: false, trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string } }
+        ? {
+            enabled: false,
+            trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string },
+          }
         : undefined;
     },
   };
 }
 
 const UNREVIEWED = ['loaded_unreviewed', 'not_reviewed'];
-const BINDING = 'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\n';
+const BINDING =
+  'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\n';
 
 describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
   let f: EvaFixture;
@@ -44,11 +48,20 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
     f.adapter(A0, 'b.yaml');
     const r = f.index();
     const [a, b] = [r.item('adapters/a.yaml'), r.item('adapters/b.yaml')];
-    assert.deepEqual([a.decision, a.shadowedBy, a.detail.eva.conflicts.includes('duplicate_adapter_id')], ['registered', null, false]);
-    assert.deepEqual([b.decision, b.reasons, b.shadowedBy, b.enabled], ['shadowed', ['duplicate_id_shadowed', 'not_reviewed'], a.id, null]);
+    assert.deepEqual(
+      [a.decision, a.shadowedBy, a.detail.eva.conflicts.includes('duplicate_adapter_id')],
+      ['registered', null, false],
+    );
+    assert.deepEqual(
+      [b.decision, b.reasons, b.shadowedBy, b.enabled],
+      ['shadowed', ['duplicate_id_shadowed', 'not_reviewed'], a.id, null],
+    );
     assert.ok(b.detail.eva.conflicts.includes('duplicate_adapter_id'));
     const [d] = r.diagnostics('eva.conflict.duplicate-adapter-id');
-    assert.equal(d?.message, 'duplicate Adapter manifest id: review-skill (config/adapters/a.yaml, config/adapters/b.yaml)');
+    assert.equal(
+      d?.message,
+      'duplicate Adapter manifest id: review-skill (config/adapters/a.yaml, config/adapters/b.yaml)',
+    );
     assert.deepEqual([d?.itemId, d?.range.start.line], [b.id, 0]);
     assert.deepEqual(
       r.diagnostics('eva.project.load-aborted').map((x) => [r.rel(x.file), x.itemId]),
@@ -63,7 +76,10 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
     const later = r.item('capabilities/zz.yaml');
     assert.deepEqual([later.decision, later.detail.eva.evaReasons[0]], ['shadowed', 'duplicate_id_shadowed']);
     assert.equal(later.shadowedBy, r.item('capabilities/lint.yaml').id);
-    assert.match(r.diagnostics('eva.conflict.duplicate-capability-id')[0]?.message as string, /^duplicate Capability manifest id: lint-skill \(config\/capabilities\/lint\.yaml, config\/capabilities\/zz\.yaml\)$/);
+    assert.match(
+      r.diagnostics('eva.conflict.duplicate-capability-id')[0]?.message as string,
+      /^duplicate Capability manifest id: lint-skill \(config\/capabilities\/lint\.yaml, config\/capabilities\/zz\.yaml\)$/,
+    );
   });
 
   it('a shadowed skill whose winner is a context file has shadowedBy null', () => {
@@ -88,8 +104,16 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
     assert.deepEqual(
       told.map((d) => [r.rel(d.file), d.message, d.severity]),
       [
-        ['config/adapters/review.yaml', 'the id lint-skill is used by both an adapter and a capability manifest', 'information'],
-        ['config/capabilities/lint.yaml', 'the id lint-skill is used by both an adapter and a capability manifest', 'information'],
+        [
+          'config/adapters/review.yaml',
+          'the id lint-skill is used by both an adapter and a capability manifest',
+          'information',
+        ],
+        [
+          'config/capabilities/lint.yaml',
+          'the id lint-skill is used by both an adapter and a capability manifest',
+          'information',
+        ],
       ],
     );
     assert.deepEqual(r.item('adapters/review.yaml').detail.eva.conflicts, ['cross_namespace_id']);
@@ -98,16 +122,33 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
 
   it('several adapters exposing one capability: each told once where Eva-CLI routes, the lexically first enabled id', () => {
     f.adapter(A0.replace('id: review-skill', 'id: zeta').replace('id: review\n', 'id: z\n'), 'a.yaml');
-    f.adapter(A0.replace('id: review-skill', 'id: alpha').replace('id: review\n', 'id: a\n').replace('enabled: true', 'enabled: false'), 'b.yaml');
+    f.adapter(
+      A0.replace('id: review-skill', 'id: alpha')
+        .replace('id: review\n', 'id: a\n')
+        .replace('enabled: true', 'enabled: false'),
+      'b.yaml',
+    );
     f.adapter(A0.replace('id: review-skill', 'id: mid').replace('id: review\n', 'id: m\n'), 'c.yaml');
     const r = f.index();
     const told = r.diagnostics('eva.conflict.multiple-providers');
     assert.deepEqual(
       told.map((d) => [r.rel(d.file), d.message, d.range.start.line]),
       [
-        ['config/adapters/a.yaml', 'workflow.review has several providers; Eva-CLI routes to mid (lexically first enabled adapter id)', 13],
-        ['config/adapters/b.yaml', 'workflow.review has several providers; Eva-CLI routes to mid (lexically first enabled adapter id)', 13],
-        ['config/adapters/c.yaml', 'workflow.review has several providers; Eva-CLI routes to mid (lexically first enabled adapter id)', 13],
+        [
+          'config/adapters/a.yaml',
+          'workflow.review has several providers; Eva-CLI routes to mid (lexically first enabled adapter id)',
+          13,
+        ],
+        [
+          'config/adapters/b.yaml',
+          'workflow.review has several providers; Eva-CLI routes to mid (lexically first enabled adapter id)',
+          13,
+        ],
+        [
+          'config/adapters/c.yaml',
+          'workflow.review has several providers; Eva-CLI routes to mid (lexically first enabled adapter id)',
+          13,
+        ],
       ],
     );
     assert.deepEqual(r.item('adapters/a.yaml').detail.eva.conflicts, ['same_capability_multiple_provider']);
@@ -115,7 +156,12 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
 
   it('with no enabled provider, says so', () => {
     f.adapter(A0.replace('enabled: true', 'enabled: false'), 'a.yaml');
-    f.adapter(A0.replace('id: review-skill', 'id: other').replace('id: review\n', 'id: o\n').replace('enabled: true', 'enabled: false'), 'b.yaml');
+    f.adapter(
+      A0.replace('id: review-skill', 'id: other')
+        .replace('id: review\n', 'id: o\n')
+        .replace('enabled: true', 'enabled: false'),
+      'b.yaml',
+    );
     const told = f.index().diagnostics('eva.conflict.multiple-providers');
     assert.equal(told.length, 2);
     assert.match(told[0]?.message as string, /routes to no enabled adapter/);
@@ -123,7 +169,12 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
 
   it('a single provider of a capability is not told', () => {
     f.adapter(A0);
-    f.adapter(A0.replace('id: review-skill', 'id: other').replace('id: review\n', 'id: o\n').replace('workflow.review', 'workflow.other'), 'b.yaml');
+    f.adapter(
+      A0.replace('id: review-skill', 'id: other')
+        .replace('id: review\n', 'id: o\n')
+        .replace('workflow.review', 'workflow.other'),
+      'b.yaml',
+    );
     assert.deepEqual(f.index().diagnostics('eva.conflict.multiple-providers'), []);
   });
 });
@@ -147,7 +198,10 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
       [b.kind, b.parent, b.decision, b.reasons, b.enabled, b.trust, b.contentHash, b.name, b.qualifiedName],
       ['skill-binding', provider.id, 'registered', ['loaded_unreviewed'], null, null, null, 'Review binding', 'rs'],
     );
-    assert.deepEqual([b.detail.eva.evaReasons, b.detail.eva.target, b.detail.eva.evaKind, b.detail.eva.skillId], [['registered'], 'AdapterRegistry', 'workflow_skill', 'review']);
+    assert.deepEqual(
+      [b.detail.eva.evaReasons, b.detail.eva.target, b.detail.eva.evaKind, b.detail.eva.skillId],
+      [['registered'], 'AdapterRegistry', 'workflow_skill', 'review'],
+    );
     const trusted = f.index({ trust: trusting(provider) }).item('capabilities/rs.yaml');
     assert.deepEqual([trusted.decision, trusted.reasons], ['registered', ['registered']]);
   });
@@ -165,8 +219,14 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
     const b = r.item('capabilities/rs.yaml');
     assert.deepEqual([b.decision, b.reasons, b.parent], ['rejected', ['schema_invalid'], null]);
     const [d] = r.diagnostics('eva.capability.provider-missing');
-    assert.deepEqual([d?.message, d?.range.start.line, d?.itemId], ['Capability provider Adapter does not exist', 6, b.id]);
-    assert.deepEqual(r.diagnostics('eva.project.load-aborted').map((x) => r.rel(x.file)), ['config/capabilities/rs.yaml']);
+    assert.deepEqual(
+      [d?.message, d?.range.start.line, d?.itemId],
+      ['Capability provider Adapter does not exist', 6, b.id],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.project.load-aborted').map((x) => r.rel(x.file)),
+      ['config/capabilities/rs.yaml'],
+    );
   });
 
   it('a binding without any provider is rejected', () => {
@@ -182,8 +242,14 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
     );
     const r = f.index();
     const told = r.diagnostics('eva.capability.provider-missing');
-    assert.deepEqual(told.map((d) => [r.rel(d.file), d.itemId, d.range.start.line]), [['config/capabilities/ctx.yaml', null, 6]]);
-    assert.deepEqual(r.diagnostics('eva.project.load-aborted').map((x) => r.rel(x.file)), ['config/capabilities/ctx.yaml']);
+    assert.deepEqual(
+      told.map((d) => [r.rel(d.file), d.itemId, d.range.start.line]),
+      [['config/capabilities/ctx.yaml', null, 6]],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.project.load-aborted').map((x) => r.rel(x.file)),
+      ['config/capabilities/ctx.yaml'],
+    );
   });
 
   it('a binding that is disabled, shadowed or outside workflow.* says so', () => {
@@ -192,26 +258,41 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
     assert.deepEqual(f.index().item('capabilities/rs.yaml').reasons, ['disabled_by_manifest']);
     binding(`${BINDING.replace('workflow.review', 'repo.review')}default_provider: review-skill\n`);
     const other = f.index().item('capabilities/rs.yaml');
-    assert.deepEqual([other.decision, other.reasons, other.detail.eva.target], ['display_only', ['capability_unknown'], null]);
+    assert.deepEqual(
+      [other.decision, other.reasons, other.detail.eva.target],
+      ['display_only', ['capability_unknown'], null],
+    );
     binding(`${BINDING}default_provider: review-skill\n`);
     f.write('ws/config/capabilities/rt.yaml', `${BINDING}default_provider: review-skill\n`);
     const shadowed = f.index().item('capabilities/rt.yaml');
-    assert.deepEqual([shadowed.decision, shadowed.reasons, shadowed.shadowedBy], ['shadowed', ['duplicate_id_shadowed'], f.index().item('capabilities/rs.yaml').id]);
+    assert.deepEqual(
+      [shadowed.decision, shadowed.reasons, shadowed.shadowedBy],
+      ['shadowed', ['duplicate_id_shadowed'], f.index().item('capabilities/rs.yaml').id],
+    );
   });
 
   it('a binding whose provider is not a skill adapter is context: a warning, no item', () => {
     f.adapter(A0.replace('transport: skill', 'transport: stdio'));
     binding(`${BINDING}default_provider: review-skill\n`);
     const r = f.index();
-    assert.equal(r.items.some((i) => i.kind === 'skill-binding'), false);
+    assert.equal(
+      r.items.some((i) => i.kind === 'skill-binding'),
+      false,
+    );
     const [d] = r.diagnostics('eva.capability.skill-provider-not-skill');
-    assert.deepEqual([d?.message, d?.severity, d?.range.start.line], ['kind: skill capability names a provider that is not a skill adapter', 'warning', 6]);
+    assert.deepEqual(
+      [d?.message, d?.severity, d?.range.start.line],
+      ['kind: skill capability names a provider that is not a skill adapter', 'warning', 6],
+    );
   });
 
   it('a binding that does not parse is rejected by its sniffed kind', () => {
     binding(`${BINDING}default_provider: [\n`);
     const b = f.index().item('capabilities/rs.yaml');
-    assert.deepEqual([b.kind, b.decision, b.reasons, b.name], ['skill-binding', 'rejected', ['schema_invalid'], 'config/capabilities/rs.yaml']);
+    assert.deepEqual(
+      [b.kind, b.decision, b.reasons, b.name],
+      ['skill-binding', 'rejected', ['schema_invalid'], 'config/capabilities/rs.yaml'],
+    );
   });
 
   it('a binding reports its schemas as inline or absent', () => {
@@ -234,14 +315,30 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
     const u = r.item('user:agents:foo');
     assert.deepEqual(
       [u.kind, u.scope, u.decision, u.reasons, u.name, u.qualifiedName, u.enabled, u.trust, u.workspace, u.path],
-      ['skill', 'user', 'display_only', ['manifest_required', 'capability_missing_schema'], 'Foo skill', 'foo', null, null, null, f.path('home/.agents/skills/foo')],
+      [
+        'skill',
+        'user',
+        'display_only',
+        ['manifest_required', 'capability_missing_schema'],
+        'Foo skill',
+        'foo',
+        null,
+        null,
+        null,
+        f.path('home/.agents/skills/foo'),
+      ],
     );
     assert.equal(u.detail.description, 'does foo');
     assert.deepEqual(
       [u.detail.eva.source, u.detail.eva.trustLevel, u.detail.eva.skillPath, u.detail.eva.target, u.detail.eva.evaKind],
       ['user_agents', 'UserLocal', '~/.agents/skills/foo/SKILL.md', 'DisplayOnly', 'workflow_skill'],
     );
-    assert.ok(r.diagnostics().filter((d) => d.file.endsWith('SKILL.md')).every((d) => d.itemId === u.id));
+    assert.ok(
+      r
+        .diagnostics()
+        .filter((d) => d.file.endsWith('SKILL.md'))
+        .every((d) => d.itemId === u.id),
+    );
   });
 
   it('a folder named for a runtime worker is a runtime_worker, display-only in normal mode only', () => {
@@ -251,7 +348,9 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
       const u = r.item(`user:codex:${d}`);
       assert.deepEqual([u.detail.eva.evaKind, u.reasons.at(-1)], ['runtime_worker', 'runtime_worker_display_only'], d);
     }
-    const team = f.index({ runtime: { mode: 'team', teamWorker: false, interactiveUser: false } }).item('user:codex:team');
+    const team = f
+      .index({ runtime: { mode: 'team', teamWorker: false, interactiveUser: false } })
+      .item('user:codex:team');
     assert.deepEqual(team.reasons, ['manifest_required', 'capability_missing_schema']);
   });
 
@@ -264,7 +363,10 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
     f.write('home/.codex/skills/crlf/SKILL.md', '\ufeff---\r\nname: Crlf\r\n---\r\n');
     const r = f.index();
     const warning = (d: string) =>
-      r.diagnostics('eva.user.frontmatter').filter((x) => x.itemId === `eva:user:codex:${d}`).map((x) => x.message);
+      r
+        .diagnostics('eva.user.frontmatter')
+        .filter((x) => x.itemId === `eva:user:codex:${d}`)
+        .map((x) => x.message);
     assert.deepEqual([r.item('user:codex:plain').name, warning('plain')], ['plain', []]);
     assert.deepEqual(warning('open'), ['SKILL.md front matter could not be read: front matter is not closed']);
     assert.match(warning('broken')[0] as string, /^SKILL\.md front matter could not be read: failed to parse YAML/);
@@ -284,11 +386,19 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
   });
 
   it('past 500 folders per root, a folder is scan_limit_exceeded and its SKILL.md never read', () => {
-    for (let i = 0; i <= 500; i++) f.write(`home/.codex/skills/s${String(i).padStart(3, '0')}/SKILL.md`, i === 500 ? '---\nname: [\n---\n' : 'x');
+    for (let i = 0; i <= 500; i++)
+      f.write(`home/.codex/skills/s${String(i).padStart(3, '0')}/SKILL.md`, i === 500 ? '---\nname: [\n---\n' : 'x');
     const r = f.index();
     const last = r.item('user:codex:s500');
-    assert.deepEqual([last.decision, last.reasons, last.detail.eva.conflicts], ['display_only', ['scan_limit_exceeded'], []]);
-    assert.deepEqual(r.diagnostics().filter((d) => d.itemId === last.id), [], 'never opened: no diagnostic');
+    assert.deepEqual(
+      [last.decision, last.reasons, last.detail.eva.conflicts],
+      ['display_only', ['scan_limit_exceeded'], []],
+    );
+    assert.deepEqual(
+      r.diagnostics().filter((d) => d.itemId === last.id),
+      [],
+      'never opened: no diagnostic',
+    );
     assert.deepEqual(r.item('user:codex:s499').reasons, ['manifest_required', 'capability_missing_schema']);
   });
 
@@ -305,11 +415,21 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
 
   it('is shadowed by an adapter whose skill.path names its SKILL.md, whatever the adapter decides', () => {
     f.user('foo', 'agents');
-    f.adapter(A0.replace('source: codex', 'source: other').replace('  id: review\n', '  id: review\n  path: ~/.agents/skills/foo/SKILL.md\n').replace('network: false', 'network: true'));
+    f.adapter(
+      A0.replace('source: codex', 'source: other')
+        .replace('  id: review\n', '  id: review\n  path: ~/.agents/skills/foo/SKILL.md\n')
+        .replace('network: false', 'network: true'),
+    );
     const r = f.index();
     const u = r.item('user:agents:foo');
-    assert.deepEqual([u.decision, u.shadowedBy, u.detail.eva.conflicts], ['shadowed', r.item('adapters/review.yaml').id, ['manifest_overrides_auto_discovery']]);
-    assert.deepEqual(r.diagnostics('eva.conflict.shadowed').map((d) => d.message), ['shadowed by review-skill (project manifest overrides auto-discovery)']);
+    assert.deepEqual(
+      [u.decision, u.shadowedBy, u.detail.eva.conflicts],
+      ['shadowed', r.item('adapters/review.yaml').id, ['manifest_overrides_auto_discovery']],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.conflict.shadowed').map((d) => d.message),
+      ['shadowed by review-skill (project manifest overrides auto-discovery)'],
+    );
   });
 
   it('is shadowed by skill.source and skill.id only in its own root', () => {
@@ -324,7 +444,10 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
     f.write('elsewhere/x/SKILL.md', '---\nname: x\n---\n');
     f.symlink(f.path('elsewhere/x'), 'home/.codex/skills/x');
     const u = f.index().item('user:codex:x');
-    assert.deepEqual([u.detail.eva.trustLevel, u.reasons], ['Unknown', ['manifest_required', 'trust_level_unknown', 'capability_missing_schema']]);
+    assert.deepEqual(
+      [u.detail.eva.trustLevel, u.reasons],
+      ['Unknown', ['manifest_required', 'trust_level_unknown', 'capability_missing_schema']],
+    );
   });
 
   it('takes the policy of the first project: allow_user_local_skills drops the policy note', () => {
@@ -339,7 +462,10 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
     assert.equal(f.index({ scanUserDirs: false }).items.length, 0);
     assert.equal(indexEva([], { home: f.home }).items.length, 0);
     const second = f.mkdir('ws2');
-    f.write('ws2/config/eva.yaml', fs.readFileSync(f.path('ws/config/eva.yaml')).toString() + 'discovery: {scan_user_dirs: false}\n');
+    f.write(
+      'ws2/config/eva.yaml',
+      fs.readFileSync(f.path('ws/config/eva.yaml')).toString() + 'discovery: {scan_user_dirs: false}\n',
+    );
     const both = indexEva([f.ws, second], { home: f.home });
     assert.deepEqual([both.projects, both.items.length], [[f.ws, second], 0]);
   });
@@ -354,10 +480,16 @@ describe('Eva project-level failure (eva.md §4.5)', () => {
 
   it('puts one load-aborted warning on eva.yaml when it fails its schema, before any manifest', () => {
     f.adapter(A0.replace('routing: {priority: 10}\n', ''));
-    f.write('ws/config/eva.yaml', fs.readFileSync(f.path('ws/config/eva.yaml')).toString().replace('\nscheduler:\n', '\nscheduler_x:\n'));
+    f.write(
+      'ws/config/eva.yaml',
+      fs.readFileSync(f.path('ws/config/eva.yaml')).toString().replace('\nscheduler:\n', '\nscheduler_x:\n'),
+    );
     const r = f.index();
     const aborted = r.diagnostics('eva.project.load-aborted');
-    assert.deepEqual(aborted.map((d) => [r.rel(d.file), d.itemId, d.severity]), [['config/eva.yaml', null, 'warning']]);
+    assert.deepEqual(
+      aborted.map((d) => [r.rel(d.file), d.itemId, d.severity]),
+      [['config/eva.yaml', null, 'warning']],
+    );
     assert.deepEqual(
       r.diagnostics('eva.project.config-invalid').map((d) => d.message),
       ['required field is missing: $.scheduler'],
@@ -378,9 +510,18 @@ describe('Eva project-level failure (eva.md §4.5)', () => {
     f.write('ws/config/policies/zz.yaml', Buffer.from([0xff, 0x0a]));
     const r = f.index();
     const item = r.item('adapters/review.yaml');
-    assert.deepEqual([item.decision, item.reasons, item.enabled, item.detail.eva.evaReasons], ['rejected', ['policy_denied', 'not_reviewed'], null, ['policy_denied']]);
-    assert.deepEqual(r.diagnostics('eva.project.load-aborted').map((d) => r.rel(d.file)), ['config/policies/zz.yaml']);
-    assert.deepEqual(r.diagnostics('eva.policy.fail-closed').map((d) => d.itemId), [item.id]);
+    assert.deepEqual(
+      [item.decision, item.reasons, item.enabled, item.detail.eva.evaReasons],
+      ['rejected', ['policy_denied', 'not_reviewed'], null, ['policy_denied']],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.project.load-aborted').map((d) => r.rel(d.file)),
+      ['config/policies/zz.yaml'],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.policy.fail-closed').map((d) => d.itemId),
+      [item.id],
+    );
   });
 
   it('a malformed adapter_policy fails closed for a lua_skill too', () => {
@@ -389,7 +530,10 @@ describe('Eva project-level failure (eva.md §4.5)', () => {
     const r = f.index();
     const item = r.item('capabilities/lint.yaml');
     assert.deepEqual([item.decision, item.detail.eva.evaReasons], ['rejected', ['policy_denied']]);
-    assert.deepEqual(r.diagnostics('eva.project.load-aborted').map((d) => r.rel(d.file)), ['config/capabilities/lint.yaml']);
+    assert.deepEqual(
+      r.diagnostics('eva.project.load-aborted').map((d) => r.rel(d.file)),
+      ['config/capabilities/lint.yaml'],
+    );
   });
 
   it('shows the effective timeout as the lower of the manifest and the policy maximum', () => {
@@ -408,7 +552,10 @@ describe('Eva project-level failure (eva.md §4.5)', () => {
   it('names an adapter item by its Eva id, qualified by its skill id, and places it at the id', () => {
     f.adapter(A0);
     const item = f.index().item('adapters/review.yaml');
-    assert.deepEqual([item.name, item.qualifiedName, item.location.range.start.line, item.workspace], ['review-skill', 'review-skill (skill review)', 0, f.ws]);
+    assert.deepEqual(
+      [item.name, item.qualifiedName, item.location.range.start.line, item.workspace],
+      ['review-skill', 'review-skill (skill review)', 0, f.ws],
+    );
     assert.deepEqual(item.detail.eva.requestedPermissions, {
       read_workspace: true,
       write_workspace: false,
@@ -424,7 +571,15 @@ describe('Eva project-level failure (eva.md §4.5)', () => {
     f.adapter(A0.replace('routing: {priority: 10}', 'routing: {priority: 10'));
     const item = f.index().item('adapters/review.yaml');
     assert.deepEqual(
-      [item.decision, item.reasons, item.contentHash, item.trust, item.name, item.detail.eva.evaKind, item.detail.eva.target],
+      [
+        item.decision,
+        item.reasons,
+        item.contentHash,
+        item.trust,
+        item.name,
+        item.detail.eva.evaKind,
+        item.detail.eva.target,
+      ],
       ['rejected', ['schema_invalid'], null, null, 'config/adapters/review.yaml', 'workflow_skill', null],
     );
     assert.equal(item.detail.bundleKey, undefined);
@@ -439,15 +594,27 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
   afterEach(() => f.remove());
 
   it('maps each trust status after Eva decides: loaded_unreviewed first for what Eva registers, appended otherwise', () => {
-    assert.deepEqual(withTrust('registered', ['registered'], null, true), { decision: 'registered', reasons: ['registered'] });
-    assert.deepEqual(withTrust('registered', ['registered'], 'trusted', true), { decision: 'registered', reasons: ['registered'] });
+    assert.deepEqual(withTrust('registered', ['registered'], null, true), {
+      decision: 'registered',
+      reasons: ['registered'],
+    });
+    assert.deepEqual(withTrust('registered', ['registered'], 'trusted', true), {
+      decision: 'registered',
+      reasons: ['registered'],
+    });
     for (const [status, reason] of [
       ['not-reviewed', 'not_reviewed'],
       ['content-changed', 'content_changed'],
       ['capabilities-changed', 'capabilities_changed'],
     ] as const) {
-      assert.deepEqual(withTrust('registered', ['registered'], status, true), { decision: 'registered', reasons: ['loaded_unreviewed', reason] });
-      assert.deepEqual(withTrust('rejected', ['policy_denied'], status, true), { decision: 'rejected', reasons: ['policy_denied', reason] });
+      assert.deepEqual(withTrust('registered', ['registered'], status, true), {
+        decision: 'registered',
+        reasons: ['loaded_unreviewed', reason],
+      });
+      assert.deepEqual(withTrust('rejected', ['policy_denied'], status, true), {
+        decision: 'rejected',
+        reasons: ['policy_denied', reason],
+      });
     }
     assert.deepEqual(withTrust('registered', ['registered'], 'trusted', false), {
       decision: 'registered',
@@ -462,7 +629,10 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
   it('an unavailable store leaves every bundle registered but unreviewed, enabled untouched, never trusted', () => {
     f.adapter(A0);
     const item = f.index({ trust: { available: false, problem: 'broken' } }).item('adapters/review.yaml');
-    assert.deepEqual([item.decision, item.reasons, item.trust, item.enabled], ['registered', ['loaded_unreviewed', 'trust_store_unavailable'], 'not-reviewed', null]);
+    assert.deepEqual(
+      [item.decision, item.reasons, item.trust, item.enabled],
+      ['registered', ['loaded_unreviewed', 'trust_store_unavailable'], 'not-reviewed', null],
+    );
   });
 
   it('gateItems re-applies trust without reading: trusted, then changed, then Restricted Mode', () => {
@@ -480,7 +650,10 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
       ],
     );
     const changed = gateItems(items, trusting({ ...adapter, contentHash: 'other' }));
-    assert.deepEqual(changed.map((i) => i.reasons), [['loaded_unreviewed', 'content_changed'], ['loaded_unreviewed']]);
+    assert.deepEqual(
+      changed.map((i) => i.reasons),
+      [['loaded_unreviewed', 'content_changed'], ['loaded_unreviewed']],
+    );
     const restricted = gateItems(items, trusting(adapter), false);
     assert.deepEqual(restricted[0]?.reasons, ['registered'], 'a trusted bundle stays as Eva decided');
     const restrictedUnreviewed = gateItems(items, trusting(), false);
@@ -506,7 +679,10 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
     const item = f.index().item('adapters/review.yaml');
     const lookupAll: TrustView = {
       available: true,
-      lookup: () => ({ enabled: true, trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string } }),
+      lookup: () => ({
+        enabled: true,
+        trust: { contentHash: item.contentHash as string, capabilityHash: item.capabilityHash as string },
+      }),
     };
     const gated = gateItems([{ ...item, contentHash: null }], lookupAll);
     assert.equal(gated[0]?.trust, 'not-reviewed');
@@ -514,13 +690,24 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
 
   it('covers a workspace-relative runner command inside the project, never an absolute or bare one', () => {
     f.write('ws/bin/run.sh', 'echo\n');
-    f.adapter(A0.replace('  entry: {type: codex_skill}\n', '  entry: {type: process}\n  runner: {command: bin/run.sh}\n'));
+    f.adapter(
+      A0.replace('  entry: {type: codex_skill}\n', '  entry: {type: process}\n  runner: {command: bin/run.sh}\n'),
+    );
     const withRunner = f.index().item('adapters/review.yaml');
-    assert.deepEqual(withRunner.detail.files?.map((x) => x.path), ['bin/run.sh']);
+    assert.deepEqual(
+      withRunner.detail.files?.map((x) => x.path),
+      ['bin/run.sh'],
+    );
     f.write('ws/bin/run.sh', 'echo changed\n');
     assert.notEqual(f.index().item('adapters/review.yaml').contentHash, withRunner.contentHash);
     f.adapter(A0 + 'command: ./bin/run.sh\n');
-    assert.deepEqual(f.index().item('adapters/review.yaml').detail.files?.map((x) => x.path), ['bin/run.sh']);
+    assert.deepEqual(
+      f
+        .index()
+        .item('adapters/review.yaml')
+        .detail.files?.map((x) => x.path),
+      ['bin/run.sh'],
+    );
     for (const command of ['run.sh', f.path('ws/bin/run.sh'), '../outside/run.sh', 'bin/none.sh']) {
       f.adapter(`${A0}command: ${command}\n`);
       assert.deepEqual(f.index().item('adapters/review.yaml').detail.files, [], command);
@@ -531,24 +718,39 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
     f.write('ws/docs/review.md', 'how to review\n');
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: docs/review.md\n'));
     const one = f.index().item('adapters/review.yaml');
-    assert.deepEqual(one.detail.files?.map((x) => x.path), ['docs/review.md']);
+    assert.deepEqual(
+      one.detail.files?.map((x) => x.path),
+      ['docs/review.md'],
+    );
     f.symlink(f.path('ws/docs/review.md'), 'ws/docs/link.md');
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: docs/link.md\n'));
     const r = f.index();
     const linked = r.item('adapters/review.yaml');
-    assert.deepEqual([linked.contentHash, linked.reviewToken, linked.detail.notCovered], [null, null, ['a file covered by this skill is a symbolic link; it cannot be reviewed']]);
-    assert.deepEqual(r.diagnostics('eva.trust.symlink').map((d) => d.itemId), [linked.id]);
+    assert.deepEqual(
+      [linked.contentHash, linked.reviewToken, linked.detail.notCovered],
+      [null, null, ['a file covered by this skill is a symbolic link; it cannot be reviewed']],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.trust.symlink').map((d) => d.itemId),
+      [linked.id],
+    );
     assert.deepEqual([linked.decision, linked.reasons], ['registered', UNREVIEWED], 'Eva still registers it');
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: ../out.md\n'));
     const outside = f.index().item('adapters/review.yaml');
-    assert.deepEqual([outside.contentHash, outside.detail.notCovered], [null, [`covered path is outside the allowed roots: ${f.path('out.md')}`]]);
+    assert.deepEqual(
+      [outside.contentHash, outside.detail.notCovered],
+      [null, [`covered path is outside the allowed roots: ${f.path('out.md')}`]],
+    );
   });
 
   it('covers a missing SKILL.md of an existing folder as missing, with the rest of the folder', () => {
     f.write('ws/skills/review/notes.md', 'n');
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: skills/review/SKILL.md\n'));
     const item = f.index().item('adapters/review.yaml');
-    assert.deepEqual(item.detail.files?.map((x) => x.path), ['skills/review/notes.md']);
+    assert.deepEqual(
+      item.detail.files?.map((x) => x.path),
+      ['skills/review/notes.md'],
+    );
     assert.ok(item.contentHash);
     f.write('ws/skills/review/SKILL.md', 's');
     assert.notEqual(f.index().item('adapters/review.yaml').contentHash, item.contentHash);
@@ -559,7 +761,10 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
     fs.renameSync(f.path('ws/schemas/lint.input.json'), f.path('ws/schemas/real.json'));
     f.symlink(f.path('ws/schemas/real.json'), 'ws/schemas/lint.input.json');
     const item = f.index().item('capabilities/lint.yaml');
-    assert.deepEqual([item.contentHash, item.detail.notCovered], [null, ['a file covered by this skill is a symbolic link; it cannot be reviewed']]);
+    assert.deepEqual(
+      [item.contentHash, item.detail.notCovered],
+      [null, ['a file covered by this skill is a symbolic link; it cannot be reviewed']],
+    );
     assert.deepEqual([item.decision, item.reasons], ['registered', UNREVIEWED]);
   });
 
@@ -569,7 +774,12 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
     f.l0(L0.replace('disallow_team_worker: true', 'disallow_team_worker: false'));
     const b = f.index().item('capabilities/lint.yaml');
     assert.notEqual(a.capabilityHash, b.capabilityHash);
-    f.l0(L0.replace('{allowed_modes: [normal], disallow_team_worker: true}', '{allowed_modes: [normal], disallow_team_worker: true, requires_interactive_user: true}'));
+    f.l0(
+      L0.replace(
+        '{allowed_modes: [normal], disallow_team_worker: true}',
+        '{allowed_modes: [normal], disallow_team_worker: true, requires_interactive_user: true}',
+      ),
+    );
     assert.notEqual(f.index().item('capabilities/lint.yaml').capabilityHash, a.capabilityHash);
     assert.equal(a.reviewToken, `${a.contentHash}.${a.capabilityHash}`);
   });
@@ -644,11 +854,14 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
   it('refuses content past 64 MiB in all, by size, without reading it', () => {
     const big = f.write('ws/big.bin', '');
     fs.truncateSync(big, MAX_HASHED_BYTES + 1);
-    assert.deepEqual(evaContentHash('lua-skill', Buffer.from('x'), [{ abs: big, domain: 'eva-project-file', rel: 'big.bin' }]), {
-      ok: false,
-      symlink: false,
-      message: `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`,
-    });
+    assert.deepEqual(
+      evaContentHash('lua-skill', Buffer.from('x'), [{ abs: big, domain: 'eva-project-file', rel: 'big.bin' }]),
+      {
+        ok: false,
+        symlink: false,
+        message: `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`,
+      },
+    );
     const small = f.write('ws/s.bin', 'ab');
     fs.truncateSync(big, MAX_HASHED_BYTES - 1);
     const sum = evaContentHash('lua-skill', Buffer.from('x'), [
@@ -657,11 +870,14 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
     ]);
     assert.equal(sum.ok, false, 'the limit is on the total');
     const link = f.symlink(small, 'ws/l.bin');
-    assert.deepEqual(evaContentHash('lua-skill', Buffer.from('x'), [{ abs: link, domain: 'eva-project-file', rel: 'l.bin' }]), {
-      ok: false,
-      symlink: true,
-      message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
-    });
+    assert.deepEqual(
+      evaContentHash('lua-skill', Buffer.from('x'), [{ abs: link, domain: 'eva-project-file', rel: 'l.bin' }]),
+      {
+        ok: false,
+        symlink: true,
+        message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+      },
+    );
     const dir = f.mkdir('ws/d');
     const notFile = evaContentHash('lua-skill', Buffer.from('x'), [{ abs: dir, domain: 'eva-project-file', rel: 'd' }]);
     assert.deepEqual(notFile.ok ? '' : notFile.message.slice(0, 28), 'failed to read covered file ');
@@ -715,7 +931,10 @@ describe('The Eva index (evaIndex.ts)', () => {
     f.user('foo');
     const index = loaded();
     const { items } = index.compose(ctx);
-    assert.deepEqual(items.map((i) => i.id), ['eva:ws:adapter:config/adapters/review.yaml', 'eva:user:codex:foo']);
+    assert.deepEqual(
+      items.map((i) => i.id),
+      ['eva:ws:adapter:config/adapters/review.yaml', 'eva:user:codex:foo'],
+    );
     assert.deepEqual(items[0]?.reasons, UNREVIEWED);
     const restricted = index.compose({ ...ctx, workspaceTrusted: false }).items;
     assert.deepEqual(restricted[0]?.reasons, [...UNREVIEWED, 'workspace_untrusted']);
@@ -728,10 +947,17 @@ describe('The Eva index (evaIndex.ts)', () => {
     const index = loaded();
     const trees = index.watchedTrees();
     for (const root of ['config/adapters', 'config/capabilities', 'config/policies', 'config/schemas', 'skills/review'])
-      assert.ok(trees.some((t) => t.base === f.path('ws', root) && t.pattern === '**'), root);
+      assert.ok(
+        trees.some((t) => t.base === f.path('ws', root) && t.pattern === '**'),
+        root,
+      );
     assert.ok(trees.some((t) => t.base === f.home && t.pattern === '{.codex,.agents}/skills/**'));
     assert.deepEqual(index.watchedPaths(), [f.path('ws/skills/review/SKILL.md')]);
-    assert.deepEqual(new EvaIndex({ workspaces: [f.ws], evaHome: null }).watchedTrees().length, 5, 'not loaded, no home');
+    assert.deepEqual(
+      new EvaIndex({ workspaces: [f.ws], evaHome: null }).watchedTrees().length,
+      5,
+      'not loaded, no home',
+    );
   });
 
   it('re-reads a project when its config, a root or a covered file changes; the user items with any project', () => {
@@ -750,13 +976,24 @@ describe('The Eva index (evaIndex.ts)', () => {
     assert.equal(index.compose(ctx).items[0]?.decision, 'rejected', 'a configuration root');
     f.user('foo');
     index.refresh([f.path('home/.codex/skills/foo/SKILL.md')]);
-    assert.deepEqual(index.compose(ctx).items.map((i) => i.kind), ['skill-adapter', 'skill'], 'a user skill folder');
+    assert.deepEqual(
+      index.compose(ctx).items.map((i) => i.kind),
+      ['skill-adapter', 'skill'],
+      'a user skill folder',
+    );
     fs.rmSync(f.path('home/.codex'), { recursive: true });
     index.refresh([f.path('home')]);
-    assert.deepEqual(index.compose(ctx).items.map((i) => i.kind), ['skill-adapter'], 'an ancestor of the user roots');
+    assert.deepEqual(
+      index.compose(ctx).items.map((i) => i.kind),
+      ['skill-adapter'],
+      'an ancestor of the user roots',
+    );
     f.write('ws/config/eva.yaml', 'x: [\n');
     index.refresh([f.path('ws/config')]);
-    assert.ok(index.compose(ctx).diagnostics.some((d) => d.code === 'eva.project.config-invalid'), 'config/ itself');
+    assert.ok(
+      index.compose(ctx).diagnostics.some((d) => d.code === 'eva.project.config-invalid'),
+      'config/ itself',
+    );
   });
 
   it('re-reads a covered skill folder when a file is added to it', () => {
@@ -775,7 +1012,11 @@ describe('The Eva index (evaIndex.ts)', () => {
     const index = loaded([f.ws, plain]);
     index.refresh([f.path('plain/x')]);
     assert.deepEqual(index.compose(ctx).items[0]?.reasons, ['runtime_gate_mismatch', 'not_reviewed']);
-    const team = new EvaIndex({ workspaces: [f.ws], evaHome: f.home, evaRuntime: { mode: 'team', teamWorker: false, interactiveUser: false } });
+    const team = new EvaIndex({
+      workspaces: [f.ws],
+      evaHome: f.home,
+      evaRuntime: { mode: 'team', teamWorker: false, interactiveUser: false },
+    });
     for (const load of team.scan()) load();
     assert.deepEqual(team.compose(ctx).items[0]?.reasons, ['policy_denied', 'not_reviewed']);
   });

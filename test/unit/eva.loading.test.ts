@@ -63,7 +63,10 @@ describe('Eva project loading (eva.md §1.1)', () => {
       schema_dir: f.path('ws/config/schemas'),
     });
     assert.deepEqual([p.root, p.configFile], [f.path('ws'), f.path('ws/config/eva.yaml')]);
-    assert.deepEqual([p.maxManifestBytes, p.maxFilesPerDir, p.scanUserDirs], [MAX_MANIFEST_BYTES, MAX_FILES_PER_DIR, true]);
+    assert.deepEqual(
+      [p.maxManifestBytes, p.maxFilesPerDir, p.scanUserDirs],
+      [MAX_MANIFEST_BYTES, MAX_FILES_PER_DIR, true],
+    );
     assert.ok(p.document && p.value);
   });
 
@@ -86,8 +89,14 @@ describe('Eva project loading (eva.md §1.1)', () => {
 
   it('reports an unreadable, oversized, unparseable or non-mapping eva.yaml and falls back to the sample roots', () => {
     const cases: [string | Buffer, string][] = [
-      [Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]), 'failed to read configuration file: stream did not contain valid UTF-8'],
-      [`a: 1\n#${'x'.repeat(MAX_MANIFEST_BYTES)}\n`, `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)`],
+      [
+        Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]),
+        'failed to read configuration file: stream did not contain valid UTF-8',
+      ],
+      [
+        `a: 1\n#${'x'.repeat(MAX_MANIFEST_BYTES)}\n`,
+        `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)`,
+      ],
       ['- a\n', 'schema type mismatch: expected object, got array'],
       ['', 'schema type mismatch: expected object, got null'],
       ['x\n', 'schema type mismatch: expected object, got string'],
@@ -102,7 +111,10 @@ describe('Eva project loading (eva.md §1.1)', () => {
     }
     f.write('ws/config/eva.yaml', 'a: [\n');
     const parse = load();
-    assert.match(problems(parse)[0] as string, /^eva\.project\.config-invalid failed to parse YAML: .* at line \d+ column \d+ @\d+$/);
+    assert.match(
+      problems(parse)[0] as string,
+      /^eva\.project\.config-invalid failed to parse YAML: .* at line \d+ column \d+ @\d+$/,
+    );
   });
 
   it('does not scan a root outside the project, lexically or through a link; an absolute root inside is used', () => {
@@ -119,7 +131,10 @@ describe('Eva project loading (eva.md §1.1)', () => {
       'eva.project.root-outside adapter_dir resolves outside the workspace; Skillgate does not scan it @3',
       'eva.project.root-outside capability_dir resolves outside the workspace; Skillgate does not scan it @4',
     ]);
-    assert.deepEqual([p.roots.adapter_dir, p.roots.capability_dir, p.roots.policy_dir], [null, null, f.path('ws/config/policies')]);
+    assert.deepEqual(
+      [p.roots.adapter_dir, p.roots.capability_dir, p.roots.policy_dir],
+      [null, null, f.path('ws/config/policies')],
+    );
     assert.equal(p.shippedError, false, 'upstream would follow it: not a shipped error');
   });
 
@@ -131,19 +146,28 @@ describe('Eva project loading (eva.md §1.1)', () => {
     assert.deepEqual([p.roots.capability_dir, p.shippedError], [null, true]);
     f.write('ws/config/eva.yaml', 'x: [\n');
     const broken = load();
-    assert.deepEqual(broken.diagnostics.map((d) => d.code), ['eva.project.config-invalid']);
+    assert.deepEqual(
+      broken.diagnostics.map((d) => d.code),
+      ['eva.project.config-invalid'],
+    );
     assert.equal(broken.roots.capability_dir, null);
   });
 
   it('lets discovery.limits lower the two caps, never raise them; ignores values that are not whole non-negative numbers', () => {
     const limits = (m: string, n: string) => {
-      f.write('ws/config/eva.yaml', `${ROOTS}discovery:\n  limits: {max_manifest_bytes: ${m}, max_files_per_dir: ${n}}\n`);
+      f.write(
+        'ws/config/eva.yaml',
+        `${ROOTS}discovery:\n  limits: {max_manifest_bytes: ${m}, max_files_per_dir: ${n}}\n`,
+      );
       const p = load();
       return [p.maxManifestBytes, p.maxFilesPerDir];
     };
     assert.deepEqual(limits('100', '2'), [100, 2]);
     assert.deepEqual(limits('0', '0'), [0, 0]);
-    assert.deepEqual(limits(String(MAX_MANIFEST_BYTES), String(MAX_FILES_PER_DIR)), [MAX_MANIFEST_BYTES, MAX_FILES_PER_DIR]);
+    assert.deepEqual(limits(String(MAX_MANIFEST_BYTES), String(MAX_FILES_PER_DIR)), [
+      MAX_MANIFEST_BYTES,
+      MAX_FILES_PER_DIR,
+    ]);
     assert.deepEqual(limits(String(MAX_MANIFEST_BYTES + 1), '501'), [MAX_MANIFEST_BYTES, MAX_FILES_PER_DIR]);
     assert.deepEqual(limits('-1', '1.5'), [MAX_MANIFEST_BYTES, MAX_FILES_PER_DIR]);
     assert.deepEqual(limits('"10"', 'null'), [MAX_MANIFEST_BYTES, MAX_FILES_PER_DIR]);
@@ -168,7 +192,10 @@ describe('Eva project loading (eva.md §1.1)', () => {
     f.mkdir('ws/b');
     f.mkdir('ws/c');
     f.write('ws/config/eva.yaml', `${ROOTS}runtime: {env: dev}\ndiscovery: {limits: {max_files_per_dir: 9}}\n`);
-    f.write('ws/config/profiles/dev.yaml', 'config: {adapter_dir: a, capability_dir: a}\ndiscovery: {scan_user_dirs: false}\n');
+    f.write(
+      'ws/config/profiles/dev.yaml',
+      'config: {adapter_dir: a, capability_dir: a}\ndiscovery: {scan_user_dirs: false}\n',
+    );
     f.write('ws/config/eva.user.yaml', 'config: {capability_dir: b, policy_dir: b}\n');
     f.write('ws/config/environments/dev.yaml', 'config: {policy_dir: c}\n');
     const p = load();
@@ -223,7 +250,11 @@ describe('Eva project loading (eva.md §1.1)', () => {
     f.write('ws/config/environments/dev.yaml', '- not a mapping\n');
     const p = load();
     assert.deepEqual(problems(p), []);
-    assert.deepEqual(JSON.parse(JSON.stringify([p.value?.['list'], p.value?.['nothing'], p.value?.['gone']])), [[3], { a: 1 }, null]);
+    assert.deepEqual(JSON.parse(JSON.stringify([p.value?.['list'], p.value?.['nothing'], p.value?.['gone']])), [
+      [3],
+      { a: 1 },
+      null,
+    ]);
   });
 
   it('skips a layer that is a link or not a regular file', () => {
@@ -245,10 +276,22 @@ describe('Eva manifest reading and enumeration (eva.md §1.2, §1.3)', () => {
   it('reads a manifest as read_to_string would, refusing by size, type and encoding with the upstream detail', () => {
     const ok = readManifest(f.write('a.yaml', 'a: 1\n'), 10);
     assert.deepEqual(ok.ok && [ok.text, ok.bytes.length], ['a: 1\n', 5]);
-    assert.deepEqual(readManifest(f.write('b.yaml', 'a: 1\n'), 4), { ok: false, problem: 'too-large', detail: '5 bytes' });
+    assert.deepEqual(readManifest(f.write('b.yaml', 'a: 1\n'), 4), {
+      ok: false,
+      problem: 'too-large',
+      detail: '5 bytes',
+    });
     assert.deepEqual(readManifest(f.write('c.yaml', 'a: 1\n'), 5).ok, true, 'exactly at the limit');
-    assert.deepEqual(readManifest(f.path('none.yaml'), 10), { ok: false, problem: 'read', detail: 'No such file or directory' });
-    assert.deepEqual(readManifest(f.symlink(f.path('a.yaml'), 'l.yaml'), 10), { ok: false, problem: 'read', detail: 'is a symbolic link' });
+    assert.deepEqual(readManifest(f.path('none.yaml'), 10), {
+      ok: false,
+      problem: 'read',
+      detail: 'No such file or directory',
+    });
+    assert.deepEqual(readManifest(f.symlink(f.path('a.yaml'), 'l.yaml'), 10), {
+      ok: false,
+      problem: 'read',
+      detail: 'is a symbolic link',
+    });
     assert.deepEqual(readManifest(f.mkdir('d.yaml'), 10), { ok: false, problem: 'read', detail: 'not a regular file' });
     assert.deepEqual(readManifest(f.write('e.yaml', Buffer.from([0xfe, 0xff, 0, 0x61])), 10), {
       ok: false,
@@ -282,7 +325,12 @@ describe('Eva manifest reading and enumeration (eva.md §1.2, §1.3)', () => {
     assert.deepEqual(scan.errors, []);
     const none = scanYamlFiles(f.path('missing'), 2);
     assert.deepEqual([none.files, none.errors.length, none.errors[0]?.dir], [[], 1, f.path('missing')]);
-    assert.deepEqual(scanYamlFiles(f.path('root'), 0).overflow.map((o) => o.skipped).sort(), [2, 3]);
+    assert.deepEqual(
+      scanYamlFiles(f.path('root'), 0)
+        .overflow.map((o) => o.skipped)
+        .sort(),
+      [2, 3],
+    );
   });
 
   it('lists user skill folders: direct, non-hidden directories with a regular or linked SKILL.md, sorted, capped', () => {
@@ -308,7 +356,10 @@ describe('Eva manifest reading and enumeration (eva.md §1.2, §1.3)', () => {
         ['e', false, true, f.path('outside/e/SKILL.md'), 'codex'],
       ],
     );
-    assert.deepEqual([dirs[0]?.dir, dirs[0]?.skillFile], [f.path('home/.codex/skills/a'), f.path('home/.codex/skills/a/SKILL.md')]);
+    assert.deepEqual(
+      [dirs[0]?.dir, dirs[0]?.skillFile],
+      [f.path('home/.codex/skills/a'), f.path('home/.codex/skills/a/SKILL.md')],
+    );
     assert.deepEqual(scanUserSkills(f.path('home/.agents/skills'), 'agents', 3), [], 'no root');
     assert.deepEqual(scanUserSkills(f.path('real.md'), 'agents', 3), [], 'a root that is a file');
   });
@@ -322,14 +373,21 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
   afterEach(() => f.remove());
 
   it('reads a schema file as a JSON object (BOM allowed); refuses other JSON, bad JSON, a missing or oversized file', () => {
-    assert.deepEqual(readSchemaObject(f.write('a.json', '\ufeff{"type":"object"}')), { ok: true, value: { type: 'object' } });
+    assert.deepEqual(readSchemaObject(f.write('a.json', '\ufeff{"type":"object"}')), {
+      ok: true,
+      value: { type: 'object' },
+    });
     for (const text of ['[1]', 'null', '"s"'])
       assert.deepEqual(readSchemaObject(f.write('b.json', text)), {
         ok: false,
         missing: false,
         message: 'schema file must contain a JSON object',
       });
-    assert.deepEqual(readSchemaObject(f.write('c.json', '{"type": ')), { ok: false, missing: false, message: 'failed to parse JSON Schema' });
+    assert.deepEqual(readSchemaObject(f.write('c.json', '{"type": ')), {
+      ok: false,
+      missing: false,
+      message: 'failed to parse JSON Schema',
+    });
     assert.deepEqual(readSchemaObject(f.path('none.json')), {
       ok: false,
       missing: true,
@@ -358,9 +416,27 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
     assert.deepEqual(
       loaded.diagnostics.map((d) => [d.code, d.severity, d.file, d.range.start.line, d.message]),
       [
-        ['eva.project.schema-missing', 'warning', '/p/config/eva.yaml', 7, "failed to read JSON Schema capability.schema.json: failed to read JSON Schema: No such file or directory; using Skillgate's embedded copy"],
-        ['eva.project.schema-missing', 'warning', '/p/config/eva.yaml', 7, "failed to read JSON Schema eva.schema.json: schema file must contain a JSON object; using Skillgate's embedded copy"],
-        ['eva.project.schema-missing', 'warning', '/p/config/eva.yaml', 7, "failed to read JSON Schema policy.schema.json: failed to read JSON Schema: No such file or directory; using Skillgate's embedded copy"],
+        [
+          'eva.project.schema-missing',
+          'warning',
+          '/p/config/eva.yaml',
+          7,
+          "failed to read JSON Schema capability.schema.json: failed to read JSON Schema: No such file or directory; using Skillgate's embedded copy",
+        ],
+        [
+          'eva.project.schema-missing',
+          'warning',
+          '/p/config/eva.yaml',
+          7,
+          "failed to read JSON Schema eva.schema.json: schema file must contain a JSON object; using Skillgate's embedded copy",
+        ],
+        [
+          'eva.project.schema-missing',
+          'warning',
+          '/p/config/eva.yaml',
+          7,
+          "failed to read JSON Schema policy.schema.json: failed to read JSON Schema: No such file or directory; using Skillgate's embedded copy",
+        ],
       ],
     );
     const none = loadSchemas(null, '/p/config/eva.yaml', undefined);
@@ -389,7 +465,15 @@ describe('Eva manifest classification (eva.md §4.2)', () => {
     const a = entry('a.yaml', A0);
     assert.deepEqual(
       [a.role, a.id, a.itemId, a.rel, a.unreadable, a.shipped, a.check?.invalid],
-      ['skill-adapter', 'review-skill', 'eva:ws:adapter:config/adapters/a.yaml', 'config/adapters/a.yaml', null, false, false],
+      [
+        'skill-adapter',
+        'review-skill',
+        'eva:ws:adapter:config/adapters/a.yaml',
+        'config/adapters/a.yaml',
+        null,
+        false,
+        false,
+      ],
     );
     assert.equal(entry('b.yaml', A0.replace('transport: skill', 'transport: stdio')).role, 'context');
     const cap = 'id: c\nname: C\nversion: 1.0.0\nenabled: true\ncapability: workflow.x\n';
@@ -413,8 +497,14 @@ describe('Eva manifest classification (eva.md §4.2)', () => {
 
   it('an unparseable file is a rejected skill item when its raw text says transport: skill', () => {
     const e = entry('bad.yaml', A0.replace('routing: {priority: 10}', 'routing: {priority: 10'));
-    assert.deepEqual([e.role, e.unreadable, e.doc, e.bytes, e.check, e.id, e.shipped], ['skill-adapter', 'schema_invalid', undefined, undefined, undefined, null, true]);
-    assert.deepEqual(e.diagnostics.map((d) => d.code), ['eva.yaml.parse']);
+    assert.deepEqual(
+      [e.role, e.unreadable, e.doc, e.bytes, e.check, e.id, e.shipped],
+      ['skill-adapter', 'schema_invalid', undefined, undefined, undefined, null, true],
+    );
+    assert.deepEqual(
+      e.diagnostics.map((d) => d.code),
+      ['eva.yaml.parse'],
+    );
     const other = entry('bad2.yaml', 'transport: stdio\nx: [\n');
     assert.equal(other.role, 'context');
   });
@@ -439,11 +529,21 @@ describe('Eva manifest classification (eva.md §4.2)', () => {
     );
     const be = Buffer.from(A0, 'utf16le').swap16();
     assert.equal(entry('be.yaml', Buffer.concat([Buffer.from([0xfe, 0xff]), be])).role, 'skill-adapter');
-    assert.equal(entry('latin.yaml', Buffer.from(A0.replace('Review Skill', 'R\u00e9view'), 'latin1')).role, 'skill-adapter');
-    assert.equal(entry('lekind.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('kind: lua_skill\n', 'utf16le')]), 'capability').role, 'lua-skill');
+    assert.equal(
+      entry('latin.yaml', Buffer.from(A0.replace('Review Skill', 'R\u00e9view'), 'latin1')).role,
+      'skill-adapter',
+    );
+    assert.equal(
+      entry(
+        'lekind.yaml',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('kind: lua_skill\n', 'utf16le')]),
+        'capability',
+      ).role,
+      'lua-skill',
+    );
   });
 
-  it("sniffs only whole lines: quotes and a comment allowed, CRLF and CR line ends", () => {
+  it('sniffs only whole lines: quotes and a comment allowed, CRLF and CR line ends', () => {
     assert.equal(sniffRole('transport: "skill" # x', 'adapter'), 'skill-adapter');
     assert.equal(sniffRole("transport:\t'skill'", 'adapter'), 'skill-adapter');
     assert.equal(sniffRole('a: 1\r\ntransport: skill\r\n', 'adapter'), 'skill-adapter');
@@ -480,8 +580,16 @@ describe('Eva manifest classification (eva.md §4.2)', () => {
     assert.deepEqual(
       diagnostics.map((d) => [d.code, path.basename(d.file), d.message]),
       [
-        ['eva.scan.symlink-ignored', 'l.yaml', 'symbolic link ignored: Eva-CLI does not follow links in configuration directories'],
-        ['eva.scan.limit', 'b.yaml', "more than 1 files in this directory; Eva's discovery limit stops here (2 skipped)"],
+        [
+          'eva.scan.symlink-ignored',
+          'l.yaml',
+          'symbolic link ignored: Eva-CLI does not follow links in configuration directories',
+        ],
+        [
+          'eva.scan.limit',
+          'b.yaml',
+          "more than 1 files in this directory; Eva's discovery limit stops here (2 skipped)",
+        ],
       ],
     );
     assert.deepEqual(scanRoot({ ...project, roots: { ...project.roots, adapter_dir: null } }, 'adapter_dir', []), []);

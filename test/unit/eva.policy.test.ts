@@ -87,7 +87,10 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
       'adapter_policy: {defaults: {shell: true}}\n',
       'other: {x: 1}\n',
     );
-    assert.deepEqual([r.policy.defaults.network, r.policy.defaults.shell, r.policy.denyCapabilities], [false, true, []]);
+    assert.deepEqual(
+      [r.policy.defaults.network, r.policy.defaults.shell, r.policy.denyCapabilities],
+      [false, true, []],
+    );
     assert.equal(r.policy.source, path.resolve('/p/config/policies/1.yaml'));
   });
 
@@ -98,7 +101,10 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
       assert.equal(r.diagnostics[0]?.code, 'eva.policy.invalid');
       assert.equal(r.policy.defaults.network, true, 'the valid document still counts');
     }
-    assert.match(problems(read('{}\n'))[0] as string, /^eva\.policy\.invalid object has fewer properties than schema minProperties \(\$\) @1$/);
+    assert.match(
+      problems(read('{}\n'))[0] as string,
+      /^eva\.policy\.invalid object has fewer properties than schema minProperties \(\$\) @1$/,
+    );
     assert.deepEqual(problems(read('')), ['eva.policy.invalid schema type mismatch: expected object, got null ($) @1']);
   });
 
@@ -130,7 +136,11 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
       ['skill: {require_schema: "yes"}', 'policy field must be a boolean', 2],
       ['skill: {allow_user_local_skills: 1}', 'policy field must be a boolean', 2],
       ['allow_write_workspace: codex-cli', 'policy field must be a list of strings', 2],
-      ['allow_write_workspace: ["a b"]', "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'", 2],
+      [
+        'allow_write_workspace: ["a b"]',
+        "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'",
+        2,
+      ],
       ['deny_capabilities: [shell..execute]', 'capability name cannot contain empty segments', 2],
       ['deny_capabilities: [3]', 'policy field must be a list of strings (got number)', 2],
       ['skill: {allowed_runtime_gates: normal}', 'policy field must be a list of strings', 2],
@@ -146,7 +156,10 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
 
   it('keeps the valid entries of a list and the values read, while failing closed', () => {
     const r = read('adapter_policy: {allow_write_workspace: [ok, "not ok"], defaults: {network: true}}\n');
-    assert.deepEqual([r.policy.failClosed, r.policy.allowWriteWorkspace, r.policy.defaults.network], [true, ['ok'], true]);
+    assert.deepEqual(
+      [r.policy.failClosed, r.policy.allowWriteWorkspace, r.policy.defaults.network],
+      [true, ['ok'], true],
+    );
     const multi = read('adapter_policy:\n  defaults: {network: 1}\n  skill: {require_schema: 2}\n');
     assert.deepEqual(problems(multi), [
       'eva.policy.invalid policy field must be a boolean @2',

@@ -1,7 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Fixture } from './helpers/fixture';
-import { capabilityNameError, capabilityNamespace, identifierError, textFieldError } from '../../src/core/systems/eva/ids';
+import {
+  capabilityNameError,
+  capabilityNamespace,
+  identifierError,
+  textFieldError,
+} from '../../src/core/systems/eva/ids';
 import { fieldPath, firstSchemaError } from '../../src/core/systems/eva/schemaSubset';
 import {
   DEFAULT_EVA_RUNTIME,
@@ -23,7 +28,10 @@ describe('Eva identifiers (eva.md §2.7)', () => {
   it('measures the 128 limit in UTF-8 bytes, not characters', () => {
     // 65 two-byte characters: 130 bytes, too long before any character rule is checked.
     assert.equal(identifierError('é'.repeat(65)), 'identifier is too long');
-    assert.equal(identifierError('é'.repeat(64)), "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'");
+    assert.equal(
+      identifierError('é'.repeat(64)),
+      "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'",
+    );
   });
 
   it('refuses trailing whitespace and a backslash separator', () => {
@@ -33,7 +41,11 @@ describe('Eva identifiers (eva.md §2.7)', () => {
 
   it('refuses a character outside the set anywhere in the id', () => {
     for (const id of ['a b', '+a', 'a+', 'a@b'])
-      assert.equal(identifierError(id), "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'", id);
+      assert.equal(
+        identifierError(id),
+        "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'",
+        id,
+      );
     assert.equal(identifierError('A.z_0-9:x'), undefined);
   });
 
@@ -93,7 +105,10 @@ describe('Eva schema subset (eva.md §2.1)', () => {
   it('accepts an integer only when it is a whole number', () => {
     assert.equal(firstSchemaError({ type: 'integer' }, 3), undefined);
     assert.equal(firstSchemaError({ type: 'integer' }, 3.5)?.code, 'eva.schema.type');
-    assert.equal(firstSchemaError({ type: 'integer' }, '3')?.message, 'schema type mismatch: expected integer, got string');
+    assert.equal(
+      firstSchemaError({ type: 'integer' }, '3')?.message,
+      'schema type mismatch: expected integer, got string',
+    );
     assert.equal(firstSchemaError({ type: 'number' }, 3.5), undefined);
   });
 
@@ -206,7 +221,10 @@ describe('Eva runtime gates (eva.md §3.4)', () => {
       gateText(gate({ disallowTeamWorker: true, requiresInteractiveUser: true })),
       '{allowed_modes: [normal], disallow_team_worker, requires_interactive_user}',
     );
-    assert.equal(gateText(gate({ requiresInteractiveUser: true })), '{allowed_modes: [normal], requires_interactive_user}');
+    assert.equal(
+      gateText(gate({ requiresInteractiveUser: true })),
+      '{allowed_modes: [normal], requires_interactive_user}',
+    );
   });
 
   it('writes the runtime with both flags', () => {

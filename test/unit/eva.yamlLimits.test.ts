@@ -32,7 +32,10 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
     const at = (n: number) => `a: ${'['.repeat(n)}${']'.repeat(n)}\n`;
     assert.doesNotThrow(() => ok(at(MAX_YAML_DEPTH - 2)));
     const e = fails(at(MAX_YAML_DEPTH + 1));
-    assert.equal(e.message, `failed to parse YAML: recursion limit exceeded at line 1 column ${3 + MAX_YAML_DEPTH + 1}`);
+    assert.equal(
+      e.message,
+      `failed to parse YAML: recursion limit exceeded at line 1 column ${3 + MAX_YAML_DEPTH + 1}`,
+    );
     assert.deepEqual([e.line, e.column], [1, 3 + MAX_YAML_DEPTH + 1]);
   });
 
@@ -61,7 +64,10 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
       return `${text}${'  '.repeat(n)}v: 1\n`;
     };
     assert.doesNotThrow(() => ok(nested(MAX_YAML_DEPTH - 1)));
-    assert.match(fails(nested(MAX_YAML_DEPTH + 2)).message, /^failed to parse YAML: recursion limit exceeded at line \d+ column \d+$/);
+    assert.match(
+      fails(nested(MAX_YAML_DEPTH + 2)).message,
+      /^failed to parse YAML: recursion limit exceeded at line \d+ column \d+$/,
+    );
   });
 
   it('expands an alias to the latest anchor of that name defined before it', () => {
@@ -75,7 +81,12 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
     assert.equal(((ok(many).value as Record<string, unknown>)['b'] as unknown[]).length, 150);
     // A sequence of 20 aliases to one of 20 aliases to … is past the per-node bound long before memory runs out.
     const levels = ['l0: &l0 [1]'];
-    for (let i = 1; i <= 6; i++) levels.push(`l${i}: &l${i} [${Array(20).fill(`*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 6; i++)
+      levels.push(
+        `l${i}: &l${i} [${Array(20)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     const e = fails(levels.join('\n') + '\n');
     assert.match(e.message, /^failed to parse YAML: repetition limit exceeded at line \d+ column \d+$/);
   });
@@ -115,10 +126,17 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
   });
 
   it('names the type of every value in upstream words', () => {
-    assert.deepEqual(
-      [null, undefined, false, 1, 10n, 's', [], {}, new YamlTagged('!x', 1)].map(yamlTypeName),
-      ['null', 'null', 'boolean', 'number', 'number', 'string', 'array', 'object', 'tagged'],
-    );
+    assert.deepEqual([null, undefined, false, 1, 10n, 's', [], {}, new YamlTagged('!x', 1)].map(yamlTypeName), [
+      'null',
+      'null',
+      'boolean',
+      'number',
+      'number',
+      'string',
+      'array',
+      'object',
+      'tagged',
+    ]);
   });
 });
 
@@ -126,7 +144,10 @@ describe('Eva YAML ranges for diagnostics', () => {
   const d = () => ok('id: x\nskill:\n  kind: w\n  empty:\ncaps: [a, bb]\nalias: &al {k: v}\nother: *al\n');
 
   it('points at the key of a field that exists, even one without a value', () => {
-    assert.deepEqual(d().fieldRange(['skill', 'empty']), { start: { line: 3, character: 2 }, end: { line: 3, character: 7 } });
+    assert.deepEqual(d().fieldRange(['skill', 'empty']), {
+      start: { line: 3, character: 2 },
+      end: { line: 3, character: 7 },
+    });
     assert.equal(d().has(['skill', 'empty']), true);
   });
 
