@@ -597,3 +597,239 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
     assert.equal(lua(L0).contract?.allowUnknownCapability, false);
   });
 });
+
+describe('Eva contracts: what the shipped loader refuses, and where', () => {
+  /** A0 written in block style: each field on its own line, for ranges. */
+  const A0_BLOCK = [
+    'id: review-skill', //              1
+    'name: Review Skill', //            2
+    'version: 1.0.0', //                3
+    'enabled: true', //                 4
+    'transport: skill', //              5
+    'skill:', //                        6
+    '  source: codex', //               7
+    '  id: review', //                  8
+    '  kind: workflow_skill', //        9
+    '  runtime_gate: normal', //        10
+    '  input_schema: {type: object}', //11
+    '  output_schema: {type: object}', //12
+    'capabilities:', //                 13
+    '  - workflow.review', //           14
+    'permissions:', //                  15
+    '  read_workspace: true', //        16
+    '  env: []', //                     17
+    'limits: {}', //                    18
+    'routing: {}', //                   19
+    '',
+  ].join('\n');
+
+  const at = (r: ContractResult, code: string) =>
+    r.diagnostics
+      .filter((d) => d.code === code)
+      .map((d) => [d.range.start.line + 1, d.range.start.character, d.range.end.character]);
+
+  it('the skill-contract rules are not errors of the shipped loader', () => {
+    for (const [from, to] of [
+      ['runtime_gate: normal', 'runtime_gate: 7'],
+      ['input_schema: {type: object}', 'input_schema: [x]'],
+      ['input_schema: {type: object}', 'input_schema: {type: array}'],
+      ['  id: review\n', '  id: review\n  path: 5\n'],
+      ['  id: review\n', '  id: review\n  path: "a\\0b"\n'],
+      ['read_workspace: true', 'read_workspace: "yes"'],
+      ['env: []', 'env: x'],
+    ]) {
+      const r = adapter(edit(A0_BLOCK, from as string, to as string));
+      assert.deepEqual([r.invalid, r.shippedError], [true, false], to);
+    }
+  });
+
+  it('the typed loader rules are errors of the shipped loader, and stop at the first', () => {
+    const name = adapter(edit(A0_BLOCK, 'name: Review Skill', 'name: ""').replace('version: 1.0.0', 'version: " 1"'));
+    assert.deepEqual([name.invalid, name.shippedError, name.contract], [true, true, null]);
+    assert.deepEqual(
+      name.diagnostics.map((d) => d.message),
+      ['required field cannot be empty'],
+    );
+    const id = adapter(
+      edit(A0_BLOCK, 'id: review-skill', `id: ${'a'.repeat(129)}`).replace('workflow.review', 'workflow..x'),
+    );
+    assert.deepEqual([id.contract, id.diagnostics.map((d) => d.code)], [null, ['eva.id.invalid']]);
+    assert.deepEqual(at(id, 'eva.id.invalid'), [[1, 0, 2]], 'at the id key');
+    const context = checkAdapterManifest(
+      doc(edit(OTHER_ADAPTER, 'routing: {}\n', '').replace('[repo.read]', '[repo..read]')),
+      EMBEDDED_SCHEMAS.adapter,
+    );
+    assert.deepEqual(
+      context.diagnostics.map((d) => d.code),
+      ['eva.schema.required'],
+      'the loader does not run after a schema error',
+    );
+    const capContext = checkCapabilityManifest(
+      doc(CAPABILITY.replace('version: 1.0.0\n', '').replace('capability: repo.read', 'capability: repo..read')),
+      EMBEDDED_SCHEMAS.capability,
+    );
+    assert.deepEqual(
+      capContext.diagnostics.map((d) => d.code),
+      ['eva.schema.required'],
+    );
+    const capName = checkCapabilityManifest(
+      doc(CAPABILITY.replace('name: C', 'name: ""').replace('capability: repo.read', 'capability: repo..read')),
+      EMBEDDED_SCHEMAS.capability,
+    );
+    assert.deepEqual(
+      capName.diagnostics.map((d) => d.code),
+      ['eva.field.empty'],
+    );
+  });
+
+  it('adds no information about transport when it is absent', () => {
+    const r = checkAdapterManifest(
+      doc(edit(OTHER_ADAPTER, 'name: Other\n', '').replace('transport: stdio\n', '')),
+      EMBEDDED_SCHEMAS.adapter,
+    );
+    assert.deepEqual(found(r), ['eva.schema.required E 1']);
+  });
+
+  it('offers the boolean fix only for a boolean field, trimming the word; no fix property otherwise', () => {
+    assert.equal(adapter(edit(A0, 'enabled: true', 'enabled: " yes "')).diagnostics[0]?.fix?.edits[0]?.newText, 'true');
+    const caps = checkAdapterManifest(doc(OTHER_ADAPTER.replace('[repo.read]', '"yes"')), EMBEDDED_SCHEMAS.adapter);
+    assert.equal(caps.diagnostics[0]?.message, 'schema type mismatch: expected array, got string');
+    assert.equal('fix' in (caps.diagnostics[0] ?? {}), false);
+  });
+
+  it('points each skill-contract error at its own field in a block manifest', () => {
+    assert.deepEqual(at(adapter(edit(A0_BLOCK, 'read_workspace: true', 'read_workspace: 1')), 'eva.schema.type'), [
+      [16, 2, 16],
+    ]);
+    assert.deepEqual(at(adapter(edit(A0_BLOCK, 'env: []', 'env: x')), 'eva.schema.type'), [[17, 2, 5]]);
+    assert.deepEqual(at(adapter(edit(A0_BLOCK, 'runtime_gate: normal', 'runtime_gate: 7')), 'eva.skill.gate-invalid'), [
+      [10, 2, 14],
+    ]);
+    assert.deepEqual(
+      at(adapter(edit(A0_BLOCK, 'input_schema: {type: object}', 'input_schema: [x]')), 'eva.schema.type'),
+      [[11, 2, 14]],
+    );
+    assert.deepEqual(
+      at(
+        adapter(edit(A0_BLOCK, 'input_schema: {type: object}', 'input_schema: {type: array}')),
+        'eva.skill.schema-type',
+      ),
+      [[11, 17, 21]],
+    );
+    assert.deepEqual(at(adapter(edit(A0_BLOCK, '  kind: workflow_skill\n', '')), 'eva.skill.kind-missing'), [
+      [6, 0, 5],
+    ]);
+    assert.deepEqual(adapter(A0_BLOCK.replace('  input_schema: {type: object}\n', '')).contract?.schemaField, [
+      'skill',
+    ]);
+  });
+
+  it('reads a malformed permission as not granted, a malformed env as none, and a non-string source as none', () => {
+    const r = adapter(
+      edit(
+        A0_BLOCK,
+        'read_workspace: true',
+        'read_workspace: "yes"\n  network: 1\n  shell: "true"\n  write_workspace: 1',
+      ),
+    );
+    assert.deepEqual(
+      [
+        r.contract?.permissions.readWorkspace,
+        r.contract?.permissions.network,
+        r.contract?.permissions.shell,
+        r.contract?.permissions.writeWorkspace,
+      ],
+      [false, false, false, false],
+    );
+    assert.deepEqual(adapter(edit(A0_BLOCK, 'env: []', 'env: [A, 1]')).contract?.permissions.env, []);
+    assert.equal(adapter(edit(A0_BLOCK, 'source: codex', 'source: 5')).contract?.skillSource, null);
+    assert.equal(adapter(edit(A0_BLOCK, '  source: codex\n', '')).contract?.skillSource, null);
+  });
+
+  it('words the compatibility notes as the catalogue does', () => {
+    assert.equal(
+      adapter(edit(A0, 'runtime_gate: normal', 'runtime_gate: {allowed_modes: [normal]}')).diagnostics[0]?.message,
+      'current Eva-CLI invokes skill adapters only with a string runtime gate equal to normal',
+    );
+    assert.equal(
+      adapter(A0 + 'allow_unknown_capability: true\n').diagnostics[0]?.message,
+      'allow_unknown_capability is not honoured without a policy that allows it',
+    );
+    assert.equal(
+      lua(L0).diagnostics[0]?.message,
+      'current Eva-CLI does not know capability kind lua_skill (unsupported capability kind); this manifest follows the skill design',
+    );
+  });
+
+  it('reads a lua_skill without a permissions mapping as asking for nothing', () => {
+    assert.deepEqual(
+      { ...lua(edit(L0, /permissions: .*\n/, 'permissions: 3\n')).contract?.permissions },
+      {
+        readWorkspace: false,
+        writeWorkspace: false,
+        network: false,
+        shell: false,
+        env: [],
+        fsRead: [],
+        fsWrite: [],
+        adapterCapabilities: [],
+        adapterProviders: [],
+      },
+    );
+    const l = lua(edit(L0, /permissions: .*\n/, 'permissions: {fs: {write: x}, env: 1}\n'));
+    assert.deepEqual([l.contract?.permissions.fsWrite, l.contract?.permissions.env], [[], []]);
+    assert.deepEqual(
+      { ...lua(edit(L0, /limits: .*\n/, 'limits: {timeout_ms: 5, mode: x}\n')).contract?.limits },
+      { timeout_ms: 5 },
+    );
+  });
+
+  it('points lua_skill errors at their fields in a block manifest', () => {
+    const L0_BLOCK = [
+      'id: lint-skill', //                       1
+      'kind: lua_skill', //                      2
+      'version: 1.0.0', //                       3
+      'capabilities:', //                        4
+      '  - workflow.lint', //                    5
+      'capability: workflow.x', //               6
+      'lua:', //                                 7
+      '  script: config/skills/lint.lua', //     8
+      'runtime_gate: normal', //                 9
+      'input_schema: schemas/lint.input.json', //10
+      'output_schema: schemas/lint.output.json', //11
+      'permissions:', //                         12
+      '  fs:', //                                13
+      '    read: []', //                         14
+      '    write: []', //                        15
+      '  adapters:', //                          16
+      '    capabilities: []', //                 17
+      '    providers: []', //                    18
+      '  env: []', //                            19
+      '',
+    ].join('\n');
+    const typeAt = (from: string, to: string) => at(lua(edit(L0_BLOCK, from, to)), 'eva.schema.type');
+    assert.deepEqual(typeAt('read: []', 'read: x'), [[14, 4, 8]]);
+    assert.deepEqual(typeAt('write: []', 'write: x'), [[15, 4, 9]]);
+    assert.deepEqual(typeAt('capabilities: []', 'capabilities: x'), [[17, 4, 16]]);
+    assert.deepEqual(typeAt('providers: []', 'providers: x'), [[18, 4, 13]]);
+    assert.deepEqual(typeAt('env: []', 'env: x'), [[19, 2, 5]]);
+    assert.deepEqual(typeAt('capabilities:\n  - workflow.lint', 'capabilities: x'), [[4, 0, 12]]);
+    assert.deepEqual(typeAt('capability: workflow.x', 'capability: 1'), [[6, 0, 10]]);
+    assert.deepEqual(typeAt('  - workflow.lint', '  - 1'), [[5, 4, 5]]);
+    assert.deepEqual(typeAt('input_schema: schemas/lint.input.json', 'input_schema: 1'), [[10, 0, 12]]);
+    assert.deepEqual(typeAt('input_schema: schemas/lint.input.json', 'input_schema: "a\\0"'), [[10, 0, 12]]);
+    assert.deepEqual(typeAt('script: config/skills/lint.lua', 'script: 1'), [[8, 2, 8]]);
+    assert.deepEqual(typeAt('id: lint-skill', 'id: 1'), [[1, 0, 2]]);
+    assert.deepEqual(typeAt('version: 1.0.0', 'version: 1'), [[3, 0, 7]]);
+    assert.deepEqual(at(lua(edit(L0_BLOCK, '  script: config/skills/lint.lua', '  entry: x')), 'eva.schema.required'), [
+      [7, 0, 3],
+    ]);
+    assert.deepEqual(at(lua(edit(L0_BLOCK, 'version: 1.0.0\n', '')), 'eva.schema.required'), [[1, 0, 14]]);
+    assert.deepEqual(
+      at(lua(edit(L0_BLOCK, 'capability: workflow.x', 'capability: a..b')), 'eva.capability.name-invalid'),
+      [[6, 0, 10]],
+    );
+    assert.deepEqual(at(lua(edit(L0_BLOCK, 'runtime_gate: normal\n', '')), 'eva.skill.gate-missing'), [[1, 0, 14]]);
+    assert.deepEqual(lua(L0_BLOCK).contract?.capabilitiesField, ['capabilities']);
+  });
+});

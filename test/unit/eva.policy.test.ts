@@ -174,3 +174,92 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
     assert.deepEqual(r.failing, ['/p/config/policies/1.yaml']);
   });
 });
+
+describe('Eva adapter_policy: where each problem is and what a malformed knob reads as', () => {
+  const BLOCK = [
+    'adapter_policy:', //                    1
+    '  defaults:', //                        2
+    '    read_workspace: 1', //              3
+    '    write_workspace: 1', //             4
+    '    network: 1', //                     5
+    '    shell: 1', //                       6
+    '    max_timeout_ms: x', //              7
+    '  allow_write_workspace:', //           8
+    '    - ok', //                           9
+    '    - "not ok"', //                     10
+    '  deny_capabilities: [a..b]', //        11
+    '  skill:', //                           12
+    '    require_schema: 1', //              13
+    '    allow_user_local_skills: 1', //     14
+    '    allowed_runtime_gates: normal', //  15
+    '    deny_kinds: [1]', //                16
+    '',
+  ].join('\n');
+
+  it('reports every malformed knob at its own line, list entries at the entry', () => {
+    assert.deepEqual(
+      read(BLOCK)
+        .diagnostics.map((d) => [d.range.start.line + 1, d.range.start.character, d.message])
+        .sort((a, b) => (a[0] as number) - (b[0] as number)),
+      [
+        [3, 4, 'policy field must be a boolean'],
+        [4, 4, 'policy field must be a boolean'],
+        [5, 4, 'policy field must be a boolean'],
+        [6, 4, 'policy field must be a boolean'],
+        [7, 4, 'policy field must be an integer'],
+        [10, 6, "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'"],
+        [11, 22, 'capability name cannot contain empty segments'],
+        [13, 4, 'policy field must be a boolean'],
+        [14, 4, 'policy field must be a boolean'],
+        [15, 4, 'policy field must be a list of strings'],
+        [16, 17, 'policy field must be a list of strings (got number)'],
+      ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
+  });
+
+  it('reads a malformed boolean as its default (deny), a malformed list as empty', () => {
+    const p = read(BLOCK).policy;
+    assert.deepEqual(p.defaults, {
+      readWorkspace: false,
+      writeWorkspace: false,
+      network: false,
+      shell: false,
+      maxTimeoutMs: null,
+    });
+    assert.deepEqual(
+      [p.requireSchema, p.allowUserLocalSkills, p.allowedRuntimeGates, p.denyKinds, p.allowWriteWorkspace],
+      [true, false, [], [], ['ok']],
+    );
+    assert.deepEqual(
+      read('adapter_policy: {allow_write_workspace: x, deny_capabilities: 3}\n').policy.denyCapabilities,
+      [],
+    );
+    assert.deepEqual(read('adapter_policy: {allow_write_workspace: x}\n').policy.allowWriteWorkspace, []);
+  });
+
+  it('reads absent keys of present sections as their defaults', () => {
+    const p = read('adapter_policy: {defaults: {}, skill: {}}\n').policy;
+    assert.deepEqual(p.defaults, {
+      readWorkspace: false,
+      writeWorkspace: false,
+      network: false,
+      shell: false,
+      maxTimeoutMs: null,
+    });
+    assert.deepEqual(
+      [p.requireSchema, p.allowUserLocalSkills, p.allowedRuntimeGates, p.failClosed],
+      [true, false, [], false],
+    );
+  });
+
+  it("checks domain keys even under a project's own schema without minProperties", () => {
+    const permissive = (text: string) => {
+      const r = parseEvaYaml('/p/x.yaml', text);
+      if (!r.ok) throw new Error(r.message);
+      return readPolicy([{ file: '/p/x.yaml', document: r.document }], {}).diagnostics.map((d) => d.message);
+    };
+    assert.deepEqual(permissive('{}\n'), ['policy document cannot be empty']);
+    assert.deepEqual(permissive('- a\n'), ['policy document cannot be empty']);
+    assert.deepEqual(permissive('a: 1\n'), []);
+  });
+});

@@ -328,3 +328,31 @@ describe('Eva named paths (eva.md §3.5)', () => {
     assert.deepEqual(allowedRoot(f.path('none')), { root: f.path('none'), real: f.path('none') });
   });
 });
+
+describe('Eva schema subset: what it does not evaluate', () => {
+  it('applies a pattern to strings only, and only a string pattern', () => {
+    assert.equal(firstSchemaError({ pattern: '^/.+' }, 5), undefined, 'a number is not matched against a pattern');
+    assert.equal(firstSchemaError({ pattern: '^/.+' }, 'rel/x')?.code, 'eva.schema.pattern', 'anchored at the start');
+    assert.equal(firstSchemaError({ pattern: ['^/.+'] }, 'rel'), undefined, 'a pattern that is not a string');
+  });
+
+  it('applies minProperties only when it is a number', () => {
+    assert.equal(firstSchemaError({ minProperties: '2' }, { a: 1 }), undefined);
+  });
+
+  it('applies required, properties and additionalProperties to mappings only', () => {
+    assert.equal(firstSchemaError({ required: ['a'] }, []), undefined);
+    assert.equal(firstSchemaError({ additionalProperties: false }, ['x']), undefined);
+    assert.equal(firstSchemaError({ required: ['length'] }, 'abc'), undefined);
+  });
+
+  it('applies items to arrays only', () => {
+    assert.equal(firstSchemaError({ items: { type: 'number' } }, 'ab'), undefined);
+  });
+
+  it('tells NaN and Infinity from null in an enum (JSON would not)', () => {
+    assert.equal(firstSchemaError({ enum: [null] }, Number.NaN)?.code, 'eva.schema.enum');
+    assert.equal(firstSchemaError({ enum: [null] }, Number.POSITIVE_INFINITY)?.code, 'eva.schema.enum');
+    assert.equal(firstSchemaError({ enum: [Number.NaN] }, null)?.code, 'eva.schema.enum');
+  });
+});
