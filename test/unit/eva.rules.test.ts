@@ -17,6 +17,7 @@ import {
 } from '../../src/core/systems/eva/runtime';
 import { allowedRoot, resolveNamedPath } from '../../src/core/systems/eva/paths';
 import { YamlTagged } from '../../src/core/systems/eva/yamlDocument';
+import { EVA_REASONS } from '../../src/core/systems/eva/vocabulary';
 
 /**
  * The small rules under Eva's validation, one negative test per rule: eva-core's
@@ -319,6 +320,11 @@ describe('Eva named paths (eva.md §3.5)', () => {
     }
   });
 
+  it('shows a path outside the project absolute when there is no home', () => {
+    const p = resolveNamedPath('../x.md', project, null, roots());
+    assert.deepEqual([p.display, p.allowed], [f.path('x.md'), false]);
+  });
+
   it('compares against the real path of a root reached through a link', () => {
     f.write('real/x.lua', 'x');
     const linked = f.symlink(f.path('real'), 'linkroot');
@@ -354,5 +360,31 @@ describe('Eva schema subset: what it does not evaluate', () => {
     assert.equal(firstSchemaError({ enum: [null] }, Number.NaN)?.code, 'eva.schema.enum');
     assert.equal(firstSchemaError({ enum: [null] }, Number.POSITIVE_INFINITY)?.code, 'eva.schema.enum');
     assert.equal(firstSchemaError({ enum: [Number.NaN] }, null)?.code, 'eva.schema.enum');
+  });
+});
+
+describe('Eva reasons (eva.md §4.1)', () => {
+  it('maps each reason to the decision it implies', () => {
+    assert.deepEqual(
+      { ...EVA_REASONS },
+      {
+        registered: 'registered',
+        schema_invalid: 'rejected',
+        manifest_too_large: 'rejected',
+        path_not_allowed: 'rejected',
+        script_missing: 'rejected',
+        capability_missing_schema: 'rejected',
+        policy_denied: 'rejected',
+        disabled_by_manifest: 'disabled',
+        manifest_required: 'display_only',
+        trust_level_unknown: 'display_only',
+        runtime_worker_display_only: 'display_only',
+        runtime_gate_mismatch: 'display_only',
+        capability_unknown: 'display_only',
+        scan_limit_exceeded: 'display_only',
+        duplicate_id_shadowed: 'shadowed',
+        bundle_inactive: 'disabled',
+      },
+    );
   });
 });
