@@ -459,6 +459,15 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
       assert.equal(only(lua(edit(L0, from, to)), 'eva.schema.type').message, message, String(to));
   });
 
+  it('reads nothing under a lua that is not a mapping', () => {
+    const r = lua(edit(L0, /lua: .*/, 'lua: config/skills/lint.lua'));
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+      ['schema type mismatch: expected object, got string'],
+    );
+    assert.equal(r.contract?.script, null);
+  });
+
   it('name and enabled are optional, defaulting to the id and true; enabled: false is read', () => {
     const named = lua(L0.replace('kind: lua_skill', 'kind: lua_skill\nname: Lint\nenabled: false'));
     assert.deepEqual([named.contract?.name, named.contract?.enabled, named.invalid], ['Lint', false, false]);
