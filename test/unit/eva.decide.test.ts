@@ -509,4 +509,88 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     assert.equal(isWorkflowCapability('workflows.review'), false);
     assert.equal(isWorkflowCapability('repo.workflow'), false);
   });
+  it('places each note at its field: disabled at enabled, a missing skill.path at skill.path', () => {
+    const d = decide(A0.replace('enabled: true', 'enabled: false'));
+    assert.deepEqual(codes(d), ['eva.manifest.disabled @4']);
+    const missing = decide(A0.replace('  id: review\n', '  id: review\n  path: docs/none.md\n'));
+    assert.deepEqual(messages(missing, 'eva.skill.path-missing'), [
+      'skill.path does not exist on this machine; Eva-CLI does not read it, but its instructions cannot be reviewed',
+    ]);
+    const worker = decide(A0.replace('kind: workflow_skill', 'kind: runtime_worker'));
+    assert.deepEqual(messages(worker, 'eva.kind.runtime-worker'), [
+      'runtime_worker skills are display-only outside their team runtime',
+    ]);
+  });
+
+  it('reads a schema file reached through a link inside the project by its real path', () => {
+    f.symlink(f.path('ws/schemas/lint.input.json'), 'ws/schemas/alias.json');
+    const d = decide(L0.replace('schemas/lint.input.json', 'schemas/alias.json'), { lua: true });
+    assert.deepEqual([d.decision, d.reasons, d.diagnostics], ['registered', ['registered'], []]);
+  });
+
+  it('tells a missing schema file from an absent schema, side by side', () => {
+    const d = decide(
+      L0.replace('schemas/lint.input.json', 'schemas/none.json').replace(
+        'output_schema: schemas/lint.output.json\n',
+        '',
+      ),
+      { lua: true },
+    );
+    assert.deepEqual(codes(d), ['eva.skill.schema-file-missing @7', 'eva.skill.schema-missing @1']);
+    assert.deepEqual(messages(d, 'eva.skill.schema-missing'), ['workflow skill is missing output_schema']);
+    assert.equal('fix' in (d.diagnostics[1] ?? {}), false, 'no stub for a lua_skill');
+    const withSkillBlock = decide(L0.replace('output_schema: schemas/lint.output.json\n', '') + 'skill:\n  kind: x\n', {
+      lua: true,
+    });
+    assert.equal('fix' in (withSkillBlock.diagnostics[0] ?? {}), false, 'not even with a skill block');
+  });
+
+  it('points each policy denial at its field in a block manifest', () => {
+    const block = A0.replace(
+      /permissions: .*\n/,
+      'permissions:\n  read_workspace: true\n  write_workspace: true\n  network: true\n  shell: true\n  env: [A]\n',
+    );
+    assert.deepEqual(codes(decide(block)), [
+      'eva.policy.write-denied @17',
+      'eva.policy.network-denied @18',
+      'eva.policy.shell-denied @19',
+      'eva.policy.credentials @20',
+    ]);
+    const luaBlock = L0.replace(
+      /permissions: .*\n/,
+      'permissions:\n  fs:\n    read: []\n    write: [w]\n  network: false\n',
+    );
+    assert.deepEqual(codes(decide(luaBlock, { lua: true })), ['eva.policy.write-denied @12']);
+  });
+
+  it('grants a permission only when it is both requested and allowed', () => {
+    const eff = (text: string, policy: PolicyPatch, lua = false) => {
+      const e = decide(text, { policy, lua }).effectivePermissions;
+      return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, [v.requested, v.effective]]));
+    };
+    const all = { defaults: { readWorkspace: true, writeWorkspace: true, network: true, shell: true } };
+    assert.deepEqual(eff(A0.replace('read_workspace: true', 'read_workspace: false'), all), {
+      read_workspace: [false, false],
+      write_workspace: [false, false],
+      network: [false, false],
+      shell: [false, false],
+    });
+    const asksAll = A0.replace(
+      'write_workspace: false, network: false, shell: false',
+      'write_workspace: true, network: true, shell: true',
+    );
+    assert.deepEqual(eff(asksAll, all), {
+      read_workspace: [true, true],
+      write_workspace: [true, true],
+      network: [true, true],
+      shell: [true, true],
+    });
+    assert.deepEqual(eff(asksAll, {}), {
+      read_workspace: [true, false],
+      write_workspace: [true, false],
+      network: [true, false],
+      shell: [true, false],
+    });
+    assert.deepEqual(eff(L0, all, true)['write_workspace'], [false, false], 'an empty fs.write asks for nothing');
+  });
 });
