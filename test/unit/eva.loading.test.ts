@@ -594,4 +594,76 @@ describe('Eva manifest classification (eva.md §4.2)', () => {
     );
     assert.deepEqual(scanRoot({ ...project, roots: { ...project.roots, adapter_dir: null } }, 'adapter_dir', []), []);
   });
+  it('checks each role by its own contract, and keeps the check diagnostics on the entry', () => {
+    const context = entry(
+      'ctx.yaml',
+      A0.replace('transport: skill', 'transport: stdio').replace('routing: {priority: 10}\n', ''),
+    );
+    assert.deepEqual([context.role, context.check?.invalid, context.shipped], ['context', true, true]);
+    assert.deepEqual(
+      context.diagnostics.map((d) => d.message),
+      ['required field is missing: $.routing'],
+    );
+    const skill = entry('sk.yaml', A0.replace('  kind: workflow_skill\n', ''));
+    assert.deepEqual(
+      skill.diagnostics.map((d) => d.code),
+      ['eva.skill.kind-missing'],
+    );
+    assert.equal(skill.shipped, false);
+    const cap = 'id: c\nname: C\nversion: 1.0.0\nenabled: true\ncapability: workflow.x\n';
+    const lua = entry('l.yaml', `${cap}kind: lua_skill\n`, 'capability');
+    assert.deepEqual(lua.diagnostics.map((d) => d.code).slice(0, 2), ['eva.compat.lua-skill', 'eva.schema.required']);
+    const mcp = entry('m.yaml', cap.replace('version: 1.0.0\n', '') + 'kind: mcp_tool\n', 'capability');
+    assert.deepEqual(
+      mcp.diagnostics.map((d) => d.message),
+      ['required field is missing: $.version'],
+    );
+    const binding = entry('b.yaml', cap.replace('version: 1.0.0\n', '') + 'kind: skill\n', 'capability');
+    assert.deepEqual(
+      [binding.role, binding.diagnostics.map((d) => d.message)],
+      ['binding', ['required field is missing: $.version']],
+    );
+    const kindless = entry('k.yaml', `${cap}kind: 5\n`, 'capability');
+    assert.deepEqual(
+      kindless.diagnostics.map((d) => d.message),
+      ['schema type mismatch: expected string, got number'],
+    );
+    const transportless = entry('t2.yaml', A0.replace('transport: skill', 'transport: 5'));
+    assert.deepEqual(
+      transportless.diagnostics.map((d) => d.message),
+      ['schema type mismatch: expected string, got number'],
+    );
+  });
+
+  it('classifies a flow-style manifest by what it declares, and reads only a string id', () => {
+    const flow = entry(
+      'flow.yaml',
+      '{id: f, name: F, version: 1.0.0, enabled: true, transport: skill, capabilities: [], permissions: {}, limits: {}, routing: {}}\n',
+    );
+    assert.deepEqual([flow.role, flow.id], ['skill-adapter', 'f']);
+    assert.equal(entry('n.yaml', A0.replace('id: review-skill', 'id: 5')).id, null);
+  });
+
+  it('sniffs a UTF-16 byte order mark only as two bytes together', () => {
+    const text = Buffer.from('x\ntransport: skill\n', 'latin1');
+    for (const prefix of [
+      [0xff, 0x78],
+      [0x78, 0xfe],
+      [0xfe, 0x78],
+      [0x78, 0xff],
+    ])
+      assert.equal(
+        entry(`bom${prefix.join('-')}.yaml`, Buffer.concat([Buffer.from(prefix), text])).role,
+        'skill-adapter',
+      );
+  });
+
+  it('sniffs the exact line forms', () => {
+    assert.equal(sniffRole('transport:skill', 'adapter'), 'skill-adapter');
+    assert.equal(sniffRole('kind:skill', 'capability'), 'binding');
+    assert.equal(sniffRole('x kind: skill', 'capability'), 'context');
+    assert.equal(sniffRole('kind: skills', 'capability'), 'context');
+    assert.equal(sniffRole('kind: skillx', 'capability'), 'context');
+    assert.equal(sniffRole('kind: skill # a b', 'capability'), 'binding');
+  });
 });
