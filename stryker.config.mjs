@@ -56,6 +56,9 @@ export default {
     'bench/.workspace',
     '.tmp',
     'test/e2e',
+    // Other runs' sandboxes (`--tempDirName .stryker-tmp-<name>`): a run started while another
+    // one works in the same tree would copy its sandbox and fail when it vanishes.
+    '.stryker-tmp*',
   ],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   clearTextReporter: { allowColor: false, logTests: false },
