@@ -80,6 +80,8 @@ describe('Eva project loading (eva.md §1.1)', () => {
         key,
       );
       assert.equal(p.shippedError, true, key);
+      if (key === 'adapter_dir')
+        assert.equal(p.roots.adapter_dir, f.path('ws/config/adapters'), 'the default stands in');
     }
     f.write('ws/config/eva.yaml', 'runtime: {env: dev}\n');
     const none = load();
