@@ -91,6 +91,17 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
     assert.match(e.message, /^failed to parse YAML: repetition limit exceeded at line \d+ column \d+$/);
   });
 
+  it('refuses a small document whose aliases jump more than 100 times per node, far below the total cap', () => {
+    // 12 levels of two aliases each: about 40 nodes allow about 4,000 jumps; expanding takes 8,000.
+    const levels = ['l0: &l0 [1, 1]'];
+    for (let i = 1; i <= 12; i++) levels.push(`l${i}: &l${i} [*l${i - 1}, *l${i - 1}]`);
+    assert.match(fails(levels.join('\n') + '\n').message, /^failed to parse YAML: repetition limit exceeded/);
+    levels.pop();
+    levels.pop();
+    levels.pop();
+    assert.doesNotThrow(() => ok(levels.join('\n') + '\n'), 'nine levels stay within the bound');
+  });
+
   it('bounds the total of expanded nodes', () => {
     assert.ok(MAX_EXPANDED_NODES >= 100_000);
     const big = `a: [${Array(1000).fill('1').join(', ')}]\n`;
