@@ -36,6 +36,7 @@ export default {
     'src/core/hashing/**/*.ts',
     'src/core/systems/codewhale/**/*.ts',
     'src/core/systems/rivumi/**/*.ts',
+    'src/core/systems/eva/**/*.ts',
   ],
   // Two shared cores: one worker by default; SKILLGATE_MUTATE_CONCURRENCY=2 on an idle machine.
   concurrency: Number(process.env.SKILLGATE_MUTATE_CONCURRENCY ?? Math.max(1, Math.min(2, os.cpus().length - 1))),
@@ -55,6 +56,9 @@ export default {
     'bench/.workspace',
     '.tmp',
     'test/e2e',
+    // Other runs' sandboxes (`--tempDirName .stryker-tmp-<name>`): a run started while another
+    // one works in the same tree would copy its sandbox and fail when it vanishes.
+    '.stryker-tmp*',
   ],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   clearTextReporter: { allowColor: false, logTests: false },

@@ -10,6 +10,7 @@ const areas = [
   'src/core/hashing/',
   'src/core/systems/codewhale/',
   'src/core/systems/rivumi/',
+  'src/core/systems/eva/',
 ];
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).split('\n').filter(Boolean);
 const changed = new Set([

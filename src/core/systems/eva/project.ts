@@ -3,7 +3,7 @@ import { canonicalPath, isInside, lstatEntry } from '../../fs/safeFs';
 import type { Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
-import { isMapping, parseEvaYaml, type YamlDocument } from './yamlDocument';
+import { isMapping, parseEvaYaml, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * An Eva project in a workspace folder (eva.md §1.1): `config/eva.yaml` layered with its
@@ -66,9 +66,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     const parsed = parseEvaYaml(configFile, read.text);
     if (!parsed.ok) invalid(parsed.message, parsed.range);
     else if (!isMapping(parsed.document.value))
-      invalid(
-        `schema type mismatch: expected object, got ${parsed.document.value === null ? 'null' : typeof parsed.document.value}`,
-      );
+      invalid(`schema type mismatch: expected object, got ${yamlTypeName(parsed.document.value)}`);
     else {
       document = parsed.document;
       value = layered(root, parsed.document.value, invalid);
