@@ -196,13 +196,18 @@ describe('the trust store under injected file-system and lock failures (trust.md
   describe('the state directory', () => {
     it('accepts a state directory another process created between the check and its own mkdir (EEXIST)', async () => {
       const store = new TrustStore(f.path('state'));
-      replace<typeof fs.mkdirSync>(nodeFs, 'mkdirSync', (real) => ((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
-        if (p === f.path('state') && !fs.existsSync(p)) {
-          real(p, { mode: 0o700 });
-          throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${p}'`), { code: 'EEXIST' });
-        }
-        return real(p, o);
-      }) as typeof fs.mkdirSync);
+      replace<typeof fs.mkdirSync>(
+        nodeFs,
+        'mkdirSync',
+        (real) =>
+          ((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
+            if (p === f.path('state') && !fs.existsSync(p)) {
+              real(p, { mode: 0o700 });
+              throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${p}'`), { code: 'EEXIST' });
+            }
+            return real(p, o);
+          }) as typeof fs.mkdirSync,
+      );
       assert.deepEqual(await store.mutate(add), { ok: true, value: 'added' });
       const r = store.read();
       assert.ok(r.ok && Object.hasOwn(r.state.bundles, KEY));
@@ -210,11 +215,16 @@ describe('the trust store under injected file-system and lock failures (trust.md
 
     it('refuses the write, naming the directory and the reason, when creating it fails otherwise', async () => {
       const store = new TrustStore(f.path('state'));
-      replace<typeof fs.mkdirSync>(nodeFs, 'mkdirSync', (real) => ((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
-        if (p === f.path('state'))
-          throw Object.assign(new Error(`EACCES: permission denied, mkdir '${p}'`), { code: 'EACCES' });
-        return real(p, o);
-      }) as typeof fs.mkdirSync);
+      replace<typeof fs.mkdirSync>(
+        nodeFs,
+        'mkdirSync',
+        (real) =>
+          ((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
+            if (p === f.path('state'))
+              throw Object.assign(new Error(`EACCES: permission denied, mkdir '${p}'`), { code: 'EACCES' });
+            return real(p, o);
+          }) as typeof fs.mkdirSync,
+      );
       assert.deepEqual(await store.mutate(add), {
         ok: false,
         message: `cannot create the trust store directory ${f.path('state')}: EACCES: permission denied`,
@@ -257,10 +267,15 @@ describe('the trust store under injected file-system and lock failures (trust.md
 
     it('writes the temporary file 0600 beside state.json, so the renamed file is private', async () => {
       const opened: [string, string, number][] = [];
-      replace<typeof fs.openSync>(nodeFs, 'openSync', (real) => ((p: fs.PathLike, flags: string, mode?: number) => {
-        if (typeof p === 'string' && p.includes('.tmp-')) opened.push([p, flags, mode as number]);
-        return real(p, flags, mode);
-      }) as typeof fs.openSync);
+      replace<typeof fs.openSync>(
+        nodeFs,
+        'openSync',
+        (real) =>
+          ((p: fs.PathLike, flags: string, mode?: number) => {
+            if (typeof p === 'string' && p.includes('.tmp-')) opened.push([p, flags, mode as number]);
+            return real(p, flags, mode);
+          }) as typeof fs.openSync,
+      );
       const store = new TrustStore(f.path('state'));
       assert.ok((await store.mutate(add)).ok);
       assert.equal(opened.length, 1);

@@ -156,10 +156,7 @@ describe('Codewhale trust units read from disk (codewhale/trustUnit.ts)', () => 
     f.symlink(f.path('outside.txt'), `${W}/link.txt`);
     const r = hashTarget(f.path(W));
     assert.ok(!r.ok);
-    assert.equal(
-      r.message,
-      `${f.path(W)} could not be hashed: component trees may not contain symbolic link link.txt`,
-    );
+    assert.equal(r.message, `${f.path(W)} could not be hashed: component trees may not contain symbolic link link.txt`);
     assert.deepEqual(
       r.diagnostics.map((d) => d.code),
       ['codewhale.content.symlink'],
@@ -179,7 +176,7 @@ describe('Rivumi trust units read from disk (rivumi/trustUnit.ts)', () => {
     f.write('ws/.rivumi/plugins/other.json', '{"name":"other","hooks":{"stop":[{"command":["/abs/y.sh"]}]}}');
   };
 
-  it("reads a plugin with its files, parts, what is not covered, and only its own diagnostics", () => {
+  it('reads a plugin with its files, parts, what is not covered, and only its own diagnostics', () => {
     writePk();
     const s = index([f.path('ws')]);
     const item = byName(s, 'pk');
@@ -278,7 +275,7 @@ describe('Rivumi trust units read from disk (rivumi/trustUnit.ts)', () => {
     assert.equal(inv.parts.length, 2);
   });
 
-  it('`hash` takes a plugin manifest or the hooks file, with the token the index shows and that file\'s diagnostics only', () => {
+  it("`hash` takes a plugin manifest or the hooks file, with the token the index shows and that file's diagnostics only", () => {
     writePk();
     f.write('ws/.rivumi/hooks.json', '{"stop":[{"command":["/abs/z.sh"]}]}');
     const s = index([f.path('ws')]);
@@ -317,6 +314,27 @@ describe('Rivumi trust units read from disk (rivumi/trustUnit.ts)', () => {
       hooks.diagnostics.map((d) => [d.code, d.message]),
       [['rivumi.hooks.json', 'project hook config is not valid UTF-8 JSON']],
     );
+  });
+
+  it('hashes a hooks file of exactly 65,536 bytes, and refuses a larger one that Rivumi never reads', () => {
+    const hooksFile = (bytes: number) => {
+      const text = '{"stop":[{"command":["true"]}]}';
+      return f.write('ws/.rivumi/hooks.json', text + ' '.repeat(bytes - text.length));
+    };
+    const file = hooksFile(65536);
+    const at = hashTarget(file);
+    assert.ok(at.ok, JSON.stringify(at));
+    const item = byName(index([f.path('ws')]), 'hooks.json');
+    assert.ok(readBundleSource(item, LINUX_HOST).ok);
+    hooksFile(65537);
+    assert.deepEqual(
+      [hashTarget(file).ok, hashTarget(file).ok ? '' : hashTarget(file).message],
+      [false, `${file} could not be hashed: project hook config exceeds 65536 bytes`],
+    );
+    assert.deepEqual(readBundleSource(item, LINUX_HOST), {
+      ok: false,
+      message: 'hooks.json can no longer be read or hashed',
+    });
   });
 
   it('`hash` recognises only .rivumi/plugins/*.json and .rivumi/hooks.json', () => {
@@ -383,7 +401,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     assert.deepEqual(r.source.notCovered, []);
   });
 
-  it("reads a project unit from the project root, with only its own diagnostics", () => {
+  it('reads a project unit from the project root, with only its own diagnostics', () => {
     f.adapter(A0);
     f.l0();
     const s = evaIndex();
@@ -394,7 +412,12 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     assert.equal(review.source.root, f.ws);
     assert.deepEqual(
       lint.source.files.map((x) => x.path),
-      ['config/capabilities/lint.yaml', 'config/skills/lint.lua', 'schemas/lint.input.json', 'schemas/lint.output.json'],
+      [
+        'config/capabilities/lint.yaml',
+        'config/skills/lint.lua',
+        'schemas/lint.input.json',
+        'schemas/lint.output.json',
+      ],
     );
     assert.deepEqual(review.source.diagnostics, [], "lint's warnings are not the adapter's");
     assert.deepEqual(
