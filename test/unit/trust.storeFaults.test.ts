@@ -193,6 +193,41 @@ describe('the trust store under injected file-system and lock failures (trust.md
     });
   });
 
+  describe('the last check before the rename', () => {
+    it('tells a lock taken over with the same mtime from its own by the inode', async () => {
+      const { store, text } = await seeded();
+      const lock = `${store.file}.lock`;
+      const takeOverKeepingTime = () => {
+        const { atime, mtime } = fs.statSync(lock);
+        fs.mkdirSync(`${lock}.new`);
+        fs.utimesSync(`${lock}.new`, atime, mtime);
+        fs.rmdirSync(lock);
+        fs.renameSync(`${lock}.new`, lock);
+      };
+      const taken = new TrustStore(f.path('state'), { beforeCommit: takeOverKeepingTime });
+      assert.deepEqual(await taken.mutate(add), { ok: false, message: LOST(store.file) });
+      assert.equal(fs.readFileSync(store.file, 'utf8'), text);
+      assert.ok(fs.statSync(lock).isDirectory(), 'the new owner keeps its lock');
+    });
+
+    it('writes nothing when state.json, absent when read, cannot be read again before the rename', async () => {
+      let failing = false;
+      const file = f.path('state', 'state.json');
+      replace<typeof fs.readFileSync>(
+        nodeFs,
+        'readFileSync',
+        (real) =>
+          ((p: fs.PathOrFileDescriptor, o?: unknown) => {
+            if (failing && p === file) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+            return (real as (...a: unknown[]) => unknown)(p, o);
+          }) as typeof fs.readFileSync,
+      );
+      const store = new TrustStore(f.path('state'), { beforeCommit: () => void (failing = true) });
+      assert.deepEqual(await store.mutate(add), { ok: false, message: LOST(file) });
+      assert.ok(!fs.existsSync(file), 'nothing was written');
+    });
+  });
+
   describe('the state directory', () => {
     it('accepts a state directory another process created between the check and its own mkdir (EEXIST)', async () => {
       const store = new TrustStore(f.path('state'));
