@@ -46,7 +46,12 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const modes = new TreeModes(context.workspaceState, tree, view);
   // "Skillgate: Show Log": index runs, watcher batches, trust-store changes and failures, with timings.
   const log = vscode.window.createOutputChannel('Skillgate', { log: true });
-  const service = new SkillgateService(log);
+  // The parse cache lives in the extension's own storage; a storage that is not on this disk gets none.
+  const cacheDir =
+    context.globalStorageUri.scheme === 'file'
+      ? vscode.Uri.joinPath(context.globalStorageUri, 'parse-cache').fsPath
+      : undefined;
+  const service = new SkillgateService(log, cacheDir);
   const docs = new DiagnosticsDoc(context.extensionUri);
   const problems = new Problems(docs);
   const status = new StatusBar();

@@ -80,7 +80,11 @@ export class SkillgateService implements vscode.Disposable {
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
 
-  constructor(private readonly log: LogPort) {
+  /** `cacheDir`: the parse cache's directory, in the extension's global storage (a window starts warm). */
+  constructor(
+    private readonly log: LogPort,
+    private readonly cacheDir?: string,
+  ) {
     this.failureUi = {
       error: (message) => {
         log.error(message);
@@ -125,6 +129,7 @@ export class SkillgateService implements vscode.Disposable {
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,
         stateDir: this.store.dir,
+        ...(this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}),
       };
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();

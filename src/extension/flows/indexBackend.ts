@@ -1,3 +1,4 @@
+import { ParseCache } from '../../core/cache/parseCache';
 import { Indexer, type IndexOptions } from '../../core/index/indexer';
 import { TrustStore } from '../../core/trust/trustStore';
 import type { Indexed, Watched } from './snapshotTransfer';
@@ -19,14 +20,25 @@ export interface IndexBackend {
   dispose(): void;
 }
 
-/** The indexer's options as data: what a worker is started with (the trust store is named by its directory). */
-export type BackendOptions = Omit<IndexOptions, 'trust' | 'host' | 'readers'> & { readonly stateDir: string };
+/**
+ * The indexer's options as data: what a worker is started with (the trust store and the
+ * parse cache are named by their directories).
+ */
+export type BackendOptions = Omit<IndexOptions, 'trust' | 'host' | 'readers' | 'parseCache'> & {
+  readonly stateDir: string;
+  /** The parse cache's directory (docs/parse-cache.md); none: every start parses every bundle. */
+  readonly cacheDir?: string;
+};
 
 /** The indexer a backend holds: decisions read the trust store at `stateDir` at each snapshot. */
 export function backendIndexer(options: BackendOptions): Indexer {
-  const { stateDir, ...rest } = options;
+  const { stateDir, cacheDir, ...rest } = options;
   const store = new TrustStore(stateDir);
-  return new Indexer({ ...rest, trust: () => store.view() });
+  return new Indexer({
+    ...rest,
+    trust: () => store.view(),
+    ...(cacheDir !== undefined ? { parseCache: new ParseCache(cacheDir) } : {}),
+  });
 }
 
 export function watchedBy(indexer: Indexer): Watched {
