@@ -3,7 +3,7 @@ import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
 import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
 import { parseWebviewMessage } from '../../src/extension/review/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
-import { loggedIndexRun, loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';
+import { loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';
 import { itemDescription } from '../../src/extension/itemText';
 import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
@@ -378,10 +378,10 @@ describe('the log of index runs (the "Skillgate" output channel)', () => {
     () =>
       times.shift() ?? 0;
 
-  it('logs an incremental run with its items, diagnostics and duration, and returns its snapshot', () => {
+  it('logs an incremental run with its items, diagnostics and duration, and returns its snapshot', async () => {
     const { lines, log } = recorder();
     assert.equal(
-      loggedIndexRun(log, 'incremental index', () => snapshot, ticks(100, 112.4)),
+      await loggedIndexRunAsync(log, 'incremental index', async () => snapshot, ticks(100, 112.4)),
       snapshot,
     );
     assert.deepEqual(lines, ['info incremental index: 2 item(s), 0 diagnostic(s) in 12 ms']);
@@ -395,13 +395,12 @@ describe('the log of index runs (the "Skillgate" output channel)', () => {
     assert.deepEqual(lines, ['info full index: 2 item(s), 0 diagnostic(s) in 1500 ms']);
   });
 
-  it('logs nothing for a run that throws (the index guard reports it)', () => {
+  it('logs nothing for a run that throws (the index guard reports it)', async () => {
     const { lines, log } = recorder();
-    assert.throws(
-      () =>
-        loggedIndexRun(log, 'decisions re-derived', () => {
-          throw new Error('boom');
-        }),
+    await assert.rejects(
+      loggedIndexRunAsync(log, 'decisions re-derived', async () => {
+        throw new Error('boom');
+      }),
       /boom/,
     );
     assert.deepEqual(lines, []);

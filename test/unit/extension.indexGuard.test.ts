@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { guardIndex, guardIndexAsync } from '../../src/extension/flows/indexGuard';
+import { guardIndexAsync } from '../../src/extension/flows/indexGuard';
 import { Indexer } from '../../src/core/index/indexer';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
@@ -10,10 +10,10 @@ describe("the editor's index guard", () => {
   const ui = { error: (m: string) => errors.push(m) };
   beforeEach(() => (errors = []));
 
-  it('passes a result through and reports nothing when indexing succeeds', () => {
+  it('passes a result through and reports nothing when indexing succeeds', async () => {
     assert.equal(
-      guardIndex(
-        () => 1,
+      await guardIndexAsync(
+        async () => 1,
         () => 0,
         ui,
       ),
@@ -22,9 +22,9 @@ describe("the editor's index guard", () => {
     assert.deepEqual(errors, []);
   });
 
-  it('reports a throw from a watcher-driven refresh and keeps the fallback instead of escaping', () => {
-    const r = guardIndex<number>(
-      () => {
+  it('reports a throw from a watcher-driven refresh and keeps the fallback instead of escaping', async () => {
+    const r = await guardIndexAsync<number>(
+      async () => {
         throw new Error('boom');
       },
       () => 0,

@@ -12,17 +12,7 @@ export function indexFailureMessage(error: unknown): string {
   return `Skillgate could not index the workspace: ${error instanceof Error ? error.message : String(error)}. The view shows the last complete index; run "Skillgate: Refresh" to try again.`;
 }
 
-/** Runs one indexing step; a throw is reported and `fallback` is returned instead. */
-export function guardIndex<T>(step: () => T, fallback: () => T, ui: IndexFailureUi): T {
-  try {
-    return step();
-  } catch (e) {
-    ui.error(indexFailureMessage(e));
-    return fallback();
-  }
-}
-
-/** The same for an asynchronous step (the full index the editor runs in slices). */
+/** Runs one indexing step (in the worker or in-host); a throw is reported and `fallback` is returned instead. */
 export async function guardIndexAsync<T>(step: () => Promise<T>, fallback: () => T, ui: IndexFailureUi): Promise<T> {
   try {
     return await step();

@@ -12,15 +12,7 @@ export function indexRunLine(run: IndexRun, snapshot: Pick<Snapshot, 'items' | '
   return `${run}: ${snapshot.items.length} item(s), ${snapshot.diagnostics.length} diagnostic(s) in ${Math.round(ms)} ms`;
 }
 
-/** Runs one index step and logs what it produced and how long it took. */
-export function loggedIndexRun(log: LogPort, run: IndexRun, step: () => Snapshot, clock: Clock = monotonic): Snapshot {
-  const started = clock();
-  const snapshot = step();
-  log.info(indexRunLine(run, snapshot, clock() - started));
-  return snapshot;
-}
-
-/** The same for an asynchronous step (every index the editor runs, in the worker or in-host), with what it produced beside the snapshot. */
+/** Runs one index step (every index the editor runs, in the worker or in-host) and logs what it produced and how long it took. */
 export async function loggedIndexRunAsync<T extends Snapshot | { readonly snapshot: Snapshot }>(
   log: LogPort,
   run: IndexRun,
