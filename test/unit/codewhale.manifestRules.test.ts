@@ -189,6 +189,17 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       assert.deepEqual(result.networkHosts, ['a.example', 'b.example']);
     });
 
+    it('refuses a declared host set of the right size that names another host', () => {
+      const { findings } = remote('["other.example"]');
+      assert.deepEqual(
+        findings.diagnostics.find((d) => d.code === 'codewhale.capabilities.network-hosts-mismatch')?.related?.map((r) => r.message),
+        [
+          'Missing host `api.example.com`: MCP server `r` connects to it, so network_hosts must list it.',
+          'Extra host `other.example`: no remote MCP server connects to it, so network_hosts must not list it.',
+        ],
+      );
+    });
+
     it('refuses a declared host with no remote server, and names it as extra', () => {
       const { findings } = plugin('', '[capabilities]\nnetwork_hosts = ["x.example"]\n');
       assert.deepEqual(errors(findings), [
