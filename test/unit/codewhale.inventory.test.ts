@@ -81,6 +81,10 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
         network_hosts: ['h.example'],
         lifecycle_mutation: true,
       });
+      const stdioOnly = inventoryOf({ ...m, mcpServers: [srv('a', { command: located('x', F, []) })] }, []);
+      assert.deepEqual([stdioOnly.stdio_mcp_servers, stdioOnly.remote_mcp_servers], [1, 0]);
+      const remoteOnly = inventoryOf({ ...m, mcpServers: [srv('b', { url: located('https://x/', F, []) })] }, []);
+      assert.deepEqual([remoteOnly.stdio_mcp_servers, remoteOnly.remote_mcp_servers], [0, 1]);
       assert.deepEqual(inventoryOf({ ...m, components: {}, mcpServers: [], filesystemRoots: [], lifecycleMutation: false }, []), EMPTY);
     });
   });
