@@ -1,0 +1,351 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { faultedBundle, runBundleJob } from '../../src/core/systems/codewhale/bundleJob';
+import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';
+import type { HostFacts } from '../../src/core/host';
+import { Fixture, LINUX_HOST } from './helpers/fixture';
+
+/**
+ * Loading one bundle (codewhale.md §2.4, §2.5, §4.1, §4.8, §4.9, §5): each refusal of the
+ * manifest file and root, each content-walk failure, each skill rule, `[when]` and the
+ * inactive-component warning, asserted by code, message and `valid`.
+ */
+describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  const TOML = 'schema_version = 1\n[plugin]\nname = "b"\nversion = "1.0.0"\n';
+  const load = (label: ManifestLabel = 'plugin.toml', host: HostFacts = LINUX_HOST, dir = 'plugins/b'): CodewhaleBundle =>
+    loadCodewhaleBundle(f.path(dir), label, { scope: 'workspace', canonicalDiscoveryRoot: f.path('plugins'), host });
+  const found = (b: CodewhaleBundle) => b.diagnostics.map((d) => [d.code, d.severity, d.message]);
+  const withSkills = (extra = '') => f.write('plugins/b/plugin.toml', `${TOML}[skills]\npath = "skills"\n${extra}`);
+
+  describe('which manifest (§2.4)', () => {
+    it('takes plugin.json, then kimi.plugin.json, then plugin.toml, then .claude-plugin/plugin.json; only files count', () => {
+      f.mkdir('d');
+      assert.equal(resolveManifest(f.path('d')), undefined);
+      f.write('d/.claude-plugin/plugin.json', '{}');
+      assert.equal(resolveManifest(f.path('d')), '.claude-plugin/plugin.json');
+      f.write('d/plugin.toml', '');
+      assert.equal(resolveManifest(f.path('d')), 'plugin.toml');
+      f.write('d/kimi.plugin.json', '{}');
+      assert.equal(resolveManifest(f.path('d')), 'kimi.plugin.json');
+      f.mkdir('d/plugin.json');
+      assert.equal(resolveManifest(f.path('d')), 'kimi.plugin.json', 'a directory named plugin.json is no manifest');
+      fs.rmdirSync(f.path('d/plugin.json'));
+      f.write('d/plugin.json', '{}');
+      assert.equal(resolveManifest(f.path('d')), 'plugin.json');
+    });
+  });
+
+  describe('the manifest file and the root (§4.1, §2.5 step 2)', () => {
+    it('loads a valid bundle: valid, hashed, with its id, token, files and anchors', () => {
+      f.write('plugins/b/plugin.toml', TOML);
+      const b = load();
+      assert.deepEqual(found(b), []);
+      assert.equal(b.valid, true);
+      assert.equal(b.name, 'b');
+      assert.equal(b.version, '1.0.0');
+      assert.equal(b.canonicalRoot, f.path('plugins/b'));
+      assert.match(b.contentHash ?? '', /^[0-9a-f]{64}$/);
+      assert.equal(b.reviewToken, `${b.contentHash}.${b.capabilityHash}`);
+      assert.match(b.pluginId ?? '', /^workspace\/[0-9a-f]{12}\/b$/);
+      assert.deepEqual(b.files.map((x) => x.path), ['plugin.toml']);
+      assert.deepEqual(b.bundleFiles, [f.path('plugins/b/plugin.toml')]);
+      assert.deepEqual(Object.keys(b.anchors), ['name']);
+      assert.deepEqual(b.when, { applicable: true, reasons: [] });
+    });
+
+    it('watches mcp.json beside a plugin.json', () => {
+      f.write('plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0' }));
+      const b = load('plugin.json');
+      assert.equal(b.valid, true, JSON.stringify(found(b)));
+      assert.deepEqual(b.bundleFiles, [f.path('plugins/b/plugin.json'), f.path('plugins/b/mcp.json')]);
+    });
+
+    it('refuses a linked manifest, a manifest over 1048576 bytes and one that is not UTF-8', () => {
+      f.write('elsewhere.toml', TOML);
+      f.symlink(f.path('elsewhere.toml'), 'plugins/b/plugin.toml');
+      const linked = load();
+      assert.equal(linked.valid, false);
+      assert.deepEqual(found(linked), [['codewhale.manifest.file', 'error', 'plugin.toml must be a regular file, not a symbolic link']]);
+      assert.equal(linked.name, 'b', 'named by its directory');
+      fs.rmSync(f.path('plugins/b/plugin.toml'));
+      f.write('plugins/b/plugin.toml', `${TOML}#${'x'.repeat(1048576 - TOML.length - 1)}`);
+      assert.equal(load().valid, true, 'exactly 1048576 bytes is within the limit');
+      f.write('plugins/b/plugin.toml', `${TOML}#${'x'.repeat(1048576 - TOML.length)}`);
+      assert.deepEqual(found(load()), [['codewhale.manifest.file', 'error', 'plugin.toml exceeds the 1048576-byte review limit']]);
+      f.write('plugins/b/plugin.toml', Buffer.from([0x5b, 0xff, 0x5d]));
+      assert.deepEqual(found(load()), [['codewhale.manifest.file', 'error', 'plugin.toml must be valid UTF-8']]);
+    });
+
+    it('refuses a Claude bundle whose .claude-plugin is a link', () => {
+      f.write('real/plugin.json', '{"name": "b"}');
+      f.symlink(f.path('real'), 'plugins/b/.claude-plugin');
+      const b = load('.claude-plugin/plugin.json');
+      assert.deepEqual(found(b), [
+        ['codewhale.manifest.file', 'error', '.claude-plugin/plugin.json must be a regular file, not a symbolic link'],
+      ]);
+    });
+
+    it('refuses a bundle directory reached through a link as a root that is no directory', () => {
+      f.write('real/plugin.toml', TOML);
+      f.symlink(f.path('real'), 'plugins/b');
+      const b = load();
+      assert.equal(b.valid, false);
+      assert.deepEqual(found(b), [['codewhale.manifest.root', 'error', 'plugin root must be a directory, not a symbolic link']]);
+    });
+
+    it('refuses a bundle whose canonical root is not a child of its discovery root', () => {
+      f.write('other/b/plugin.toml', TOML);
+      const b = load('plugin.toml', LINUX_HOST, 'other/b');
+      assert.equal(b.valid, false);
+      assert.deepEqual(found(b), [
+        [
+          'codewhale.manifest.root',
+          'error',
+          `plugin bundle resolved outside its Codewhale-owned discovery root: ${f.path('other/b')}`,
+        ],
+      ]);
+    });
+
+    it('keeps the manifest and its name anchor when validation fails after parsing', () => {
+      f.write('plugins/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "b"\nversion = "latest"\n');
+      const b = load();
+      assert.equal(b.valid, false);
+      assert.equal(b.name, 'b');
+      assert.ok(b.manifest);
+      assert.deepEqual(b.anchors.name?.range.start, { line: 2, character: 7 });
+      const unparsed = (() => {
+        f.write('plugins/b/plugin.toml', '[plugin\n');
+        return load();
+      })();
+      assert.equal(unparsed.manifest, undefined);
+      assert.deepEqual(unparsed.anchors, {});
+    });
+  });
+
+  describe('the content walk (§4.8 step 2)', () => {
+    it('refuses a symbolic link inside the bundle, at that link', () => {
+      f.write('plugins/b/plugin.toml', TOML);
+      f.write('target', 'x');
+      const link = f.symlink(f.path('target'), 'plugins/b/link');
+      const b = load();
+      assert.equal(b.valid, false);
+      assert.deepEqual(b.diagnostics.map((d) => [d.code, d.file]), [['codewhale.content.symlink', link]]);
+      assert.ok(b.pluginId && b.inventory && b.compatibility, 'what is known stays known');
+    });
+
+    it('refuses a FIFO inside the bundle', function () {
+      f.write('plugins/b/plugin.toml', TOML);
+      try {
+        execFileSync('mkfifo', [f.path('plugins/b/pipe')]);
+      } catch {
+        this.skip();
+      }
+      assert.deepEqual(load().diagnostics.map((d) => d.code), ['codewhale.content.special-file']);
+    });
+
+    it('refuses more than 4096 files', () => {
+      f.write('plugins/b/plugin.toml', TOML);
+      for (let i = 0; i < 4096; i++) f.write(`plugins/b/f/${i}`, '');
+      const b = load();
+      assert.deepEqual(found(b), [
+        ['codewhale.content.limit', 'error', 'plugin bundle content exceeds the plugin review limit (4096 files / 67108864 bytes)'],
+      ]);
+      assert.equal(b.diagnostics[0]?.file, f.path('plugins/b/plugin.toml'));
+    });
+  });
+
+  describe('skills (§5)', () => {
+    it('finds SKILL.md one to nine directories deep, not in the root itself nor under a dot directory', () => {
+      withSkills();
+      const deep = (n: number) => Array.from({ length: n }, (_, i) => `d${i}`).join('/');
+      f.write('plugins/b/skills/SKILL.md', '---\nname: at-root\n---\n');
+      f.write(`plugins/b/skills/${deep(9)}/SKILL.md`, '---\nname: nine\n---\n');
+      f.write(`plugins/b/skills/x${deep(10)}/SKILL.md`, '---\nname: ten\n---\n');
+      f.write('plugins/b/skills/.hidden/SKILL.md', '---\nname: hidden\n---\n');
+      f.write('plugins/b/skills/one/.dot/SKILL.md', '---\nname: dot\n---\n');
+      f.write('plugins/b/skills/one/SKILL.md', '---\nname: one\n---\n');
+      f.write('plugins/b/skills/one/nested/SKILL.md', '---\nname: nested\n---\n');
+      f.write('plugins/b/skills/two/readme.md', '# not a skill');
+      const b = load();
+      assert.deepEqual(found(b), []);
+      assert.deepEqual(b.skills.map((s) => [s.name, s.rel]), [
+        ['nine', `skills/${deep(9)}/SKILL.md`],
+        ['one', 'skills/one/SKILL.md'],
+      ]);
+      assert.equal(b.skills[1]?.file, f.path('plugins/b/skills/one/SKILL.md'));
+    });
+
+    it('lets the shallower SKILL.md claim its directory first, and a broken one claim it too', () => {
+      withSkills();
+      f.write('plugins/b/skills/a/b/SKILL.md', '---\nname: deeper\n---\n');
+      f.write('plugins/b/skills/a/SKILL.md', 'no name here');
+      f.write('plugins/b/skills/ab/SKILL.md', '---\nname: sibling\n---\n');
+      const b = load();
+      assert.deepEqual(b.skills.map((s) => s.name), ['sibling']);
+      assert.deepEqual(found(b), [
+        ['codewhale.skill-invalid', 'warning', 'no frontmatter and no `# Heading` found to use as skill name (skills/a/SKILL.md)'],
+      ]);
+      assert.equal(b.valid, true, 'a skill warning does not invalidate the bundle');
+    });
+
+    it('reads a skills root declared twice once', () => {
+      f.write('plugins/b/plugin.toml', `${TOML}[skills]\npaths = ["skills", "./skills"]\n`);
+      f.write('plugins/b/skills/one/SKILL.md', '---\nname: one\n---\n');
+      const b = load();
+      assert.deepEqual(found(b), []);
+      assert.deepEqual(b.skills.map((s) => s.name), ['one']);
+    });
+
+    it('reads the bundle root as a skills root (`.`)', () => {
+      f.write('plugins/b/plugin.toml', `${TOML}[skills]\npath = "."\n`);
+      f.write('plugins/b/one/SKILL.md', '---\nname: one\n---\n');
+      assert.deepEqual(load().skills.map((s) => s.rel), ['one/SKILL.md']);
+    });
+
+    it('fails the bundle on a SKILL.md over one megabyte or not UTF-8', () => {
+      withSkills();
+      f.write('plugins/b/skills/big/SKILL.md', `---\nname: big\n---\n${'x'.repeat(1048576)}`);
+      f.write('plugins/b/skills/bytes/SKILL.md', Buffer.from([0x2d, 0xff]));
+      f.write('plugins/b/skills/ok/SKILL.md', `---\nname: ok\n---\n${'x'.repeat(1048576 - 19)}`);
+      const b = load();
+      assert.equal(b.valid, false);
+      assert.deepEqual(b.diagnostics.map((d) => [d.code, d.message, d.file]), [
+        ['codewhale.skill.fatal', 'plugin Skill exceeds the one-megabyte parse limit', f.path('plugins/b/skills/big/SKILL.md')],
+        ['codewhale.skill.fatal', 'plugin Skill must be valid UTF-8', f.path('plugins/b/skills/bytes/SKILL.md')],
+      ]);
+      assert.deepEqual(b.skills.map((s) => s.name), ['ok']);
+    });
+
+    it('warns about an unsafe name at its line and uses the normalized one; refuses two skills of one name', () => {
+      withSkills();
+      f.write('plugins/b/skills/a/SKILL.md', '---\ndescription: d\nName: My Skill\n---\nbody\n');
+      f.write('plugins/b/skills/b/SKILL.md', '---\nname: my-skill\n---\n');
+      const b = load();
+      assert.deepEqual(found(b), [
+        [
+          'codewhale.skill-invalid',
+          'warning',
+          'Skill name `My Skill` in skills/a/SKILL.md is not a safe command name; using `my-skill` instead.',
+        ],
+        ['codewhale.skill.duplicate-name', 'error', 'plugin `b` declares duplicate skill name `my-skill`'],
+      ]);
+      assert.equal(b.diagnostics[0]?.range.start.line, 2);
+      assert.equal(b.diagnostics[1]?.file, f.path('plugins/b/skills/b/SKILL.md'));
+      assert.equal(b.valid, false);
+    });
+
+    it('keeps a skill description and a body preview of 2000 characters', () => {
+      withSkills();
+      f.write('plugins/b/skills/a/SKILL.md', `---\nname: a\ndescription: what it does\n---\n${'y'.repeat(2500)}\n`);
+      const [s] = load().skills;
+      assert.equal(s?.description, 'what it does');
+      assert.equal(s?.bodyPreview, 'y'.repeat(2000));
+    });
+  });
+
+  describe('[when] (§4.9)', () => {
+    const host = (os: string, binaries: string[] = []): HostFacts => ({ os, hasBinary: (b) => binaries.includes(b) }) as HostFacts;
+    it('applies on a listed OS in any ASCII case, with every binary present', () => {
+      f.write('plugins/b/plugin.toml', `${TOML}[when]\nos = ["MacOS", "Linux"]\nbinaries = ["git", "node"]\n`);
+      assert.deepEqual(load('plugin.toml', host('linux', ['git', 'node'])).when, { applicable: true, reasons: [] });
+    });
+    it('gives each reason it does not apply', () => {
+      f.write('plugins/b/plugin.toml', `${TOML}[when]\nos = ["macos", "windows"]\nbinaries = ["git", "node"]\n`);
+      const b = load('plugin.toml', host('linux', ['node']));
+      assert.equal(b.valid, true, 'applicability does not invalidate');
+      assert.deepEqual(b.when, {
+        applicable: false,
+        reasons: ['this host is linux; the bundle applies to macos, windows', 'binary `git` is not on PATH'],
+      });
+    });
+    it('never applies with os = []', () => {
+      f.write('plugins/b/plugin.toml', `${TOML}[when]\nos = []\n`);
+      assert.deepEqual(load().when, { applicable: false, reasons: ['os = [] never applies'] });
+    });
+  });
+
+  describe('inactive components (§2.5 step 6)', () => {
+    it('warns once, at the first inactive declaration, explaining each one', () => {
+      f.mkdir('plugins/b/c');
+      f.mkdir('plugins/b/l');
+      f.mkdir('plugins/b/n');
+      f.write(
+        'plugins/b/plugin.toml',
+        `${TOML}[commands]\npath = "c"\n[lsp]\npath = "l"\n[native]\npath = "n"\n[capabilities]\nfilesystem_roots = ["/data"]\nlifecycle_mutation = true\n`,
+      );
+      const b = load();
+      assert.deepEqual(found(b), [
+        [
+          'codewhale.component-inactive',
+          'warning',
+          'compatibility partial; inactive components remain inventoried but are not activated: lsp, native, filesystem-roots, lifecycle-mutation',
+        ],
+      ]);
+      const d = b.diagnostics[0];
+      assert.deepEqual(d?.range.start, { line: 6, character: 1 }, 'at the [lsp] key');
+      assert.deepEqual(
+        d?.related?.map((r) => [r.message, r.range.start.line]),
+        [
+          [
+            'Codewhale lists these language servers but never starts them under policy v3; remove the table if the bundle does not need them.',
+            6,
+          ],
+          [
+            'Codewhale lists this native extension but never loads it under policy v3; remove the table if the bundle does not need it.',
+            8,
+          ],
+          [
+            'Codewhale grants no extra filesystem roots under policy v3; remove filesystem_roots if the bundle does not need them.',
+            11,
+          ],
+          [
+            'Codewhale never lets a bundle change its own lifecycle under policy v3; remove lifecycle_mutation if the bundle does not need it.',
+            0,
+          ],
+        ],
+      );
+      assert.equal(b.valid, true);
+      assert.deepEqual(Object.keys(b.anchors).sort(), ['component:commands', 'component:lsp', 'component:native', 'name']);
+    });
+  });
+
+  describe('the fault boundary of one bundle job', () => {
+    const job = () => ({ dir: f.path('plugins/b'), scope: 'workspace' as const, canonicalDiscoveryRoot: f.path('plugins') });
+    it('gives null for a directory without a manifest, and the loaded bundle otherwise', () => {
+      f.mkdir('plugins/b');
+      assert.equal(runBundleJob(job(), LINUX_HOST), null);
+      f.write('plugins/b/plugin.toml', TOML);
+      assert.equal(runBundleJob(job(), LINUX_HOST)?.valid, true);
+    });
+    it('turns a load that throws into a rejected bundle with an internal error, never a thrown index', () => {
+      f.write('plugins/b/plugin.toml', TOML);
+      const b = runBundleJob(job(), LINUX_HOST, () => {
+        throw new Error('boom');
+      });
+      assert.ok(b);
+      assert.equal(b.valid, false);
+      assert.equal(b.name, 'b');
+      assert.equal(b.label, 'plugin.toml');
+      assert.equal(b.manifestFile, f.path('plugins/b/plugin.toml'));
+      assert.equal(b.canonicalRoot, f.path('plugins/b'));
+      assert.deepEqual(b.bundleFiles, [f.path('plugins/b/plugin.toml')]);
+      assert.deepEqual(b.diagnostics.map((d) => [d.code, d.severity, d.file]), [
+        ['skillgate.internal', 'error', f.path('plugins/b/plugin.toml')],
+      ]);
+      assert.ok(b.diagnostics[0]?.message.includes('boom'));
+      assert.deepEqual(b.when, { applicable: true, reasons: [] });
+    });
+    it('names the directory when no manifest was resolved', () => {
+      const b = faultedBundle(job(), undefined, new Error('x'));
+      assert.equal(b.manifestFile, undefined);
+      assert.equal(b.diagnostics[0]?.file, f.path('plugins/b'));
+      assert.deepEqual(b.bundleFiles, [f.path('plugins/b')]);
+    });
+  });
+});
