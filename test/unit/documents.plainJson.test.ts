@@ -48,7 +48,7 @@ function pathsOf(v: Json, prefix: (string | number)[] = []): DocPath[] {
   return out;
 }
 
-describe('plain JSON documents: ranges by scanning the text, as jsonc-parser\'s tree gives them', () => {
+describe("plain JSON documents: ranges by scanning the text, as jsonc-parser's tree gives them", () => {
   it('gives every range, span, literal and duplicate key the tree gives', () => {
     fc.assert(
       fc.property(json, fc.array(space, { minLength: 1, maxLength: 8 }), (v, spaces) => {
