@@ -87,23 +87,40 @@ class PlainJsonDocument implements ParsedDocument {
     return (this.lineMap ??= new LineMap(this.text));
   }
 
+  /**
+   * Each scan reads from the start: a document asked for many ranges (every key of a
+   * wide object) builds the tree once after SCANS_BEFORE_TREE, whose lookups are indexed.
+   */
+  private scans = 0;
+  private treeDocument: JsonDocument | undefined;
+  private get tree(): JsonDocument | undefined {
+    if (this.treeDocument || ++this.scans <= SCANS_BEFORE_TREE) return this.treeDocument;
+    const root = parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+    if (root) this.treeDocument = new JsonDocument(this.file, this.text, this.value, root);
+    return this.treeDocument;
+  }
+
   valueRange(path: DocPath): Range {
+    if (this.tree) return this.tree.valueRange(path);
     const spot = locatePlainJson(this.text, path);
     return this.lines.range(spot.start, spot.end - spot.start);
   }
 
   valueSpan(path: DocPath): readonly [number, number] {
+    if (this.tree) return this.tree.valueSpan(path);
     const spot = locatePlainJson(this.text, path);
     return [spot.start, spot.end];
   }
 
   keyRange(path: DocPath): Range {
+    if (this.tree) return this.tree.keyRange(path);
     const spot = locatePlainJson(this.text, path);
     const [start, end] = spot.key ?? [spot.start, spot.end];
     return this.lines.range(start, end - start);
   }
 
   literalAt(path: DocPath): string | undefined {
+    if (this.tree) return this.tree.literalAt(path);
     const spot = locatePlainJson(this.text, path);
     return spot.depth === path.length ? this.text.slice(spot.start, spot.end) : undefined;
   }
@@ -115,6 +132,8 @@ class PlainJsonDocument implements ParsedDocument {
     return root ? new JsonDocument(this.file, this.text, this.value, root).duplicateKeys() : [];
   }
 }
+
+const SCANS_BEFORE_TREE = 16;
 
 function ownKeyCount(value: unknown): number {
   if (typeof value !== 'object' || value === null) return 0;
