@@ -1,6 +1,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { LineMap } from '../text/lineMap';
 import { nestingExcess } from './nesting';
+import { locatePlainJson, plainJsonPropertyCount } from './plainJson';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
 import type { Range } from '../model';
 
@@ -35,6 +36,12 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
       nesting: deep,
     };
   }
+  if (!options.python) {
+    // Text the native parser reads is plain JSON, which jsonc-parser also reads without
+    // an error and to the same value: ranges come from scanning it, only when asked.
+    const native = nativeValue(text);
+    if (native) return { ok: true, document: new PlainJsonDocument(file, text, native.value) };
+  }
   const errors: ParseError[] = [];
   const replaced = new Map<number, number>();
   const source = options.python ? maskPythonConstants(text, replaced) : text;
@@ -59,9 +66,84 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
   // agrees that this is plain JSON (same values; a `__proto__` key is an own key
   // there too), and from the tree otherwise (Python's constants, whitespace that
   // only jsonc-parser accepts).
-  const native = replaced.size === 0 ? nativeValue(text) : undefined;
+  const native = options.python && replaced.size === 0 ? nativeValue(text) : undefined;
   const value = native ? native.value : valueWithConstants(root, replaced);
   return { ok: true, document: new JsonDocument(file, text, value, root) };
+}
+
+/**
+ * A document the native parser read (nearly every manifest): no syntax tree, ranges by
+ * scanning the text (plainJson.ts), a tree built only when its keys may repeat.
+ */
+class PlainJsonDocument implements ParsedDocument {
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly value: unknown,
+  ) {}
+
+  private lineMap: LineMap | undefined;
+  private get lines(): LineMap {
+    return (this.lineMap ??= new LineMap(this.text));
+  }
+
+  /**
+   * Each scan reads from the start: a document asked for many ranges (every key of a
+   * wide object) builds the tree once after SCANS_BEFORE_TREE, whose lookups are indexed.
+   */
+  private scans = 0;
+  private treeDocument: JsonDocument | undefined;
+  private get tree(): JsonDocument | undefined {
+    if (this.treeDocument || ++this.scans <= SCANS_BEFORE_TREE) return this.treeDocument;
+    const root = parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+    if (root) this.treeDocument = new JsonDocument(this.file, this.text, this.value, root);
+    return this.treeDocument;
+  }
+
+  valueRange(path: DocPath): Range {
+    if (this.tree) return this.tree.valueRange(path);
+    const spot = locatePlainJson(this.text, path);
+    return this.lines.range(spot.start, spot.end - spot.start);
+  }
+
+  valueSpan(path: DocPath): readonly [number, number] {
+    if (this.tree) return this.tree.valueSpan(path);
+    const spot = locatePlainJson(this.text, path);
+    return [spot.start, spot.end];
+  }
+
+  keyRange(path: DocPath): Range {
+    if (this.tree) return this.tree.keyRange(path);
+    const spot = locatePlainJson(this.text, path);
+    const [start, end] = spot.key ?? [spot.start, spot.end];
+    return this.lines.range(start, end - start);
+  }
+
+  literalAt(path: DocPath): string | undefined {
+    if (this.tree) return this.tree.literalAt(path);
+    const spot = locatePlainJson(this.text, path);
+    return spot.depth === path.length ? this.text.slice(spot.start, spot.end) : undefined;
+  }
+
+  /** As many properties in the text as own keys in the value: no key repeats, no tree needed. */
+  duplicateKeys(): DocPath[] {
+    if (plainJsonPropertyCount(this.text) === ownKeyCount(this.value)) return [];
+    const root = parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false });
+    return root ? new JsonDocument(this.file, this.text, this.value, root).duplicateKeys() : [];
+  }
+}
+
+const SCANS_BEFORE_TREE = 16;
+
+function ownKeyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let n = 0;
+  if (Array.isArray(value)) for (const v of value) n += ownKeyCount(v);
+  else
+    for (const k of Object.keys(value)) {
+      n += 1 + ownKeyCount((value as Record<string, unknown>)[k]);
+    }
+  return n;
 }
 
 class JsonDocument implements ParsedDocument {
@@ -163,7 +245,7 @@ class JsonDocument implements ParsedDocument {
 }
 
 export function jsonDuplicateKeys(doc: ParsedDocument): DocPath[] {
-  return doc instanceof JsonDocument ? doc.duplicateKeys() : [];
+  return doc instanceof JsonDocument || doc instanceof PlainJsonDocument ? doc.duplicateKeys() : [];
 }
 
 function describeJsonError(code: string): string {

@@ -5,11 +5,34 @@ import * as path from 'node:path';
  * agents and our receipts use for paths inside a bundle or workspace.
  */
 export function portableRelative(from: string, target: string): string {
-  return path.relative(from, target).split(path.sep).join('/');
+  return insideSuffix(from, target) ?? path.relative(from, target).split(path.sep).join('/');
 }
 
 /** True when `p` lies strictly inside `ancestor`. */
 export function isAncestor(ancestor: string, p: string): boolean {
+  const inside = insideSuffix(ancestor, p);
+  if (inside !== undefined) return inside !== '';
   const rel = path.relative(ancestor, p);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
+
+/**
+ * `path.relative(from, target)` without resolving either path, when both are absolute
+ * POSIX paths in the form `path.resolve` returns and `target` is `from` or lies under
+ * it: the rest of `target`. Undefined when that does not hold (ask `path.relative`).
+ * A snapshot relates every item, diagnostic and bundle file to its root this way, and
+ * `path.relative` resolves and splits both paths each time.
+ */
+export function insideSuffix(from: string, target: string): string | undefined {
+  if (path.sep !== '/' || from === '/' || !isResolved(from) || !target.startsWith(from)) return undefined;
+  if (target.length === from.length) return '';
+  if (target.charCodeAt(from.length) !== 0x2f || !isResolved(target)) return undefined;
+  return target.slice(from.length + 1);
+}
+
+/** Absolute, with no empty, `.` or `..` segment and no trailing `/`: what `path.resolve` leaves unchanged. */
+function isResolved(p: string): boolean {
+  return p.charCodeAt(0) === 0x2f && !NOT_RESOLVED.test(p);
+}
+
+const NOT_RESOLVED = /\/\/|\/\.\.?(?:\/|$)|\/$/;

@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, hash, type Hash } from 'node:crypto';
 
 /**
  * Length framing shared by every hash here, as Codewhale frames its hash inputs
@@ -40,6 +40,8 @@ export function pathFrame(domain: string, rel: Uint8Array | string): Buffer {
 }
 
 export function sha256Hex(...parts: (string | Uint8Array)[]): string {
+  // One part (every file of a walk): the one-shot digest, without a Hash object per file.
+  if (parts.length === 1) return hash('sha256', parts[0] as string | Uint8Array, 'hex');
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   return h.digest('hex');

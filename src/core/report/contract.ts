@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Item } from '../model';
 import type { McpServer } from '../capabilities';
 import type { Snapshot } from '../index/snapshot';
-import { portableRelative } from '../fs/portablePath';
+import { insideSuffix, portableRelative } from '../fs/portablePath';
 
 /**
  * The CLI's JSON contract (spec/cli.md "JSON output"): outside checks read it, so
@@ -61,7 +61,7 @@ export function scopedPath(item: Pick<Item, 'scope'>, file: string, workspaces: 
 export function owningWorkspace(file: string, workspaces: readonly string[]): string | undefined {
   let best: string | undefined;
   for (const ws of workspaces) {
-    const rel = path.relative(ws, file);
+    const rel = insideSuffix(ws, file) ?? path.relative(ws, file);
     if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) if (!best || ws.length > best.length) best = ws;
   }
   return best;

@@ -1,4 +1,4 @@
-import { UNSAFE_FOR_DISPLAY } from '../text/displayText';
+import { UNSAFE_BUT_NEWLINE } from '../text/displayText';
 
 /**
  * `--json` and SARIF output: the values stay exactly what the repository holds (a parser
@@ -10,10 +10,8 @@ import { UNSAFE_FOR_DISPLAY } from '../text/displayText';
 export function jsonText(value: unknown): string {
   // Such characters occur only inside string literals; the only raw newline is indentation.
   return (
-    JSON.stringify(value, rawBytesAsHex, 2).replace(UNSAFE_FOR_DISPLAY, (ch) =>
-      ch === '\n'
-        ? ch
-        : Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+    JSON.stringify(value, rawBytesAsHex, 2).replace(UNSAFE_BUT_NEWLINE, (ch) =>
+      Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
     ) + '\n'
   );
 }

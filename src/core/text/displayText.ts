@@ -22,17 +22,24 @@ import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
  * marks are printable, so escaping twice changes nothing (a field escaped, then its
  * line, then the output).
  */
-const UNSAFE_SOURCE = `[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|${HIDDEN_CHARACTER_SOURCE}`;
+const unsafeSource = (c0: string) => `[${c0}\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|${HIDDEN_CHARACTER_SOURCE}`;
+const UNSAFE_SOURCE = unsafeSource('\\u0000-\\u001f');
 
 /** Every character `displayText` escapes (with the `u` flag a surrogate class matches lone surrogates only); for `replace`. */
-export const UNSAFE_FOR_DISPLAY = new RegExp(UNSAFE_SOURCE, 'gu');
+const UNSAFE_FOR_DISPLAY = new RegExp(UNSAFE_SOURCE, 'gu');
+/**
+ * The same but newline, for text that keeps its lines: matching each newline only to
+ * put it back cost a call per line (about a tenth of a cold `list --json` at 2,000 bundles).
+ */
+export const UNSAFE_BUT_NEWLINE = new RegExp(unsafeSource('\\u0000-\\u0009\\u000b-\\u001f'), 'gu');
 const ANY_UNSAFE = new RegExp(UNSAFE_SOURCE, 'u');
 
 export type DisplayLines = 'one-line' | 'multi-line';
 
 export function displayText(text: string, lines: DisplayLines = 'one-line'): string {
-  return text.replace(UNSAFE_FOR_DISPLAY, (ch) =>
-    lines === 'multi-line' && ch === '\n' ? ch : `⟦${codePointLabel(ch.codePointAt(0) ?? 0)}⟧`,
+  return text.replace(
+    lines === 'multi-line' ? UNSAFE_BUT_NEWLINE : UNSAFE_FOR_DISPLAY,
+    (ch) => `⟦${codePointLabel(ch.codePointAt(0) ?? 0)}⟧`,
   );
 }
 

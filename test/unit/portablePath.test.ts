@@ -1,0 +1,36 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { insideSuffix, isAncestor, portableRelative } from '../../src/core/fs/portablePath';
+
+/** Paths built from segments that include the ones `path.resolve` rewrites. */
+const segment = fc.constantFrom('a', 'b', 'ab', '.', '..', '', '.a', 'a.', '...', 'é', 'a b');
+const absolute = fc.array(segment, { maxLength: 5 }).map((s) => '/' + s.join('/'));
+const trailing = fc.tuple(absolute, fc.constantFrom('', '/')).map(([p, t]) => p + t);
+
+describe('portablePath: the relative path without path.relative when it is a plain suffix', () => {
+  it('insideSuffix, when it answers, is what path.relative says', () => {
+    fc.assert(
+      fc.property(trailing, fc.array(segment, { maxLength: 4 }), fc.boolean(), (from, tail, under) => {
+        const target = under ? [from, ...tail].join('/') : '/' + tail.join('/');
+        const fast = insideSuffix(from, target);
+        if (fast !== undefined) assert.equal(fast, path.relative(from, target), `${from} -> ${target}`);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('answers for resolved paths under a resolved root, and leaves the rest to path.relative', () => {
+    assert.equal(insideSuffix('/w/ws', '/w/ws/.codewhale/plugins/p/SKILL.md'), '.codewhale/plugins/p/SKILL.md');
+    assert.equal(insideSuffix('/w/ws', '/w/ws'), '');
+    assert.equal(insideSuffix('/w/ws', '/w/wsx/a'), undefined);
+    assert.equal(insideSuffix('/w/ws', '/w/ws/../x'), undefined);
+    assert.equal(insideSuffix('/w/ws/', '/w/ws/a'), undefined);
+    assert.equal(insideSuffix('/', '/a'), undefined);
+    assert.equal(portableRelative('/w/ws', '/w/ws/a/./b'), 'a/b');
+    assert.equal(portableRelative('/w/ws', '/w/other'), '../other');
+    assert.equal(isAncestor('/w/ws', '/w/ws'), false);
+    assert.equal(isAncestor('/w/ws', '/w/ws/a'), true);
+    assert.equal(isAncestor('/w/ws', '/w/ws/a/..'), false);
+  });
+});
