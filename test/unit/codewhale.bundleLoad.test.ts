@@ -18,7 +18,11 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
   afterEach(() => f.remove());
 
   const TOML = 'schema_version = 1\n[plugin]\nname = "b"\nversion = "1.0.0"\n';
-  const load = (label: ManifestLabel = 'plugin.toml', host: HostFacts = LINUX_HOST, dir = 'plugins/b'): CodewhaleBundle =>
+  const load = (
+    label: ManifestLabel = 'plugin.toml',
+    host: HostFacts = LINUX_HOST,
+    dir = 'plugins/b',
+  ): CodewhaleBundle =>
     loadCodewhaleBundle(f.path(dir), label, { scope: 'workspace', canonicalDiscoveryRoot: f.path('plugins'), host });
   const found = (b: CodewhaleBundle) => b.diagnostics.map((d) => [d.code, d.severity, d.message]);
   const withSkills = (extra = '') => f.write('plugins/b/plugin.toml', `${TOML}[skills]\npath = "skills"\n${extra}`);
@@ -53,7 +57,10 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.match(b.contentHash ?? '', /^[0-9a-f]{64}$/);
       assert.equal(b.reviewToken, `${b.contentHash}.${b.capabilityHash}`);
       assert.match(b.pluginId ?? '', /^workspace\/[0-9a-f]{12}\/b$/);
-      assert.deepEqual(b.files.map((x) => x.path), ['plugin.toml']);
+      assert.deepEqual(
+        b.files.map((x) => x.path),
+        ['plugin.toml'],
+      );
       assert.deepEqual(b.bundleFiles, [f.path('plugins/b/plugin.toml')]);
       assert.deepEqual(Object.keys(b.anchors), ['name']);
       assert.deepEqual(b.when, { applicable: true, reasons: [] });
@@ -71,13 +78,17 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.symlink(f.path('elsewhere.toml'), 'plugins/b/plugin.toml');
       const linked = load();
       assert.equal(linked.valid, false);
-      assert.deepEqual(found(linked), [['codewhale.manifest.file', 'error', 'plugin.toml must be a regular file, not a symbolic link']]);
+      assert.deepEqual(found(linked), [
+        ['codewhale.manifest.file', 'error', 'plugin.toml must be a regular file, not a symbolic link'],
+      ]);
       assert.equal(linked.name, 'b', 'named by its directory');
       fs.rmSync(f.path('plugins/b/plugin.toml'));
       f.write('plugins/b/plugin.toml', `${TOML}#${'x'.repeat(1048576 - TOML.length - 1)}`);
       assert.equal(load().valid, true, 'exactly 1048576 bytes is within the limit');
       f.write('plugins/b/plugin.toml', `${TOML}#${'x'.repeat(1048576 - TOML.length)}`);
-      assert.deepEqual(found(load()), [['codewhale.manifest.file', 'error', 'plugin.toml exceeds the 1048576-byte review limit']]);
+      assert.deepEqual(found(load()), [
+        ['codewhale.manifest.file', 'error', 'plugin.toml exceeds the 1048576-byte review limit'],
+      ]);
       f.write('plugins/b/plugin.toml', Buffer.from([0x5b, 0xff, 0x5d]));
       assert.deepEqual(found(load()), [['codewhale.manifest.file', 'error', 'plugin.toml must be valid UTF-8']]);
     });
@@ -96,7 +107,9 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.symlink(f.path('real'), 'plugins/b');
       const b = load();
       assert.equal(b.valid, false);
-      assert.deepEqual(found(b), [['codewhale.manifest.root', 'error', 'plugin root must be a directory, not a symbolic link']]);
+      assert.deepEqual(found(b), [
+        ['codewhale.manifest.root', 'error', 'plugin root must be a directory, not a symbolic link'],
+      ]);
     });
 
     it('refuses a bundle whose canonical root is not a child of its discovery root', () => {
@@ -135,7 +148,10 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       const link = f.symlink(f.path('target'), 'plugins/b/link');
       const b = load();
       assert.equal(b.valid, false);
-      assert.deepEqual(b.diagnostics.map((d) => [d.code, d.file]), [['codewhale.content.symlink', link]]);
+      assert.deepEqual(
+        b.diagnostics.map((d) => [d.code, d.file]),
+        [['codewhale.content.symlink', link]],
+      );
       assert.ok(b.pluginId && b.inventory && b.compatibility, 'what is known stays known');
     });
 
@@ -146,7 +162,10 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       } catch {
         this.skip();
       }
-      assert.deepEqual(load().diagnostics.map((d) => d.code), ['codewhale.content.special-file']);
+      assert.deepEqual(
+        load().diagnostics.map((d) => d.code),
+        ['codewhale.content.special-file'],
+      );
     });
 
     it('refuses more than 4096 files', () => {
@@ -154,7 +173,11 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       for (let i = 0; i < 4096; i++) f.write(`plugins/b/f/${i}`, '');
       const b = load();
       assert.deepEqual(found(b), [
-        ['codewhale.content.limit', 'error', 'plugin bundle content exceeds the plugin review limit (4096 files / 67108864 bytes)'],
+        [
+          'codewhale.content.limit',
+          'error',
+          'plugin bundle content exceeds the plugin review limit (4096 files / 67108864 bytes)',
+        ],
       ]);
       assert.equal(b.diagnostics[0]?.file, f.path('plugins/b/plugin.toml'));
     });
@@ -174,10 +197,13 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.write('plugins/b/skills/two/readme.md', '# not a skill');
       const b = load();
       assert.deepEqual(found(b), []);
-      assert.deepEqual(b.skills.map((s) => [s.name, s.rel]), [
-        ['nine', `skills/${deep(9)}/SKILL.md`],
-        ['one', 'skills/one/SKILL.md'],
-      ]);
+      assert.deepEqual(
+        b.skills.map((s) => [s.name, s.rel]),
+        [
+          ['nine', `skills/${deep(9)}/SKILL.md`],
+          ['one', 'skills/one/SKILL.md'],
+        ],
+      );
       assert.equal(b.skills[1]?.file, f.path('plugins/b/skills/one/SKILL.md'));
     });
 
@@ -187,9 +213,16 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.write('plugins/b/skills/a/SKILL.md', 'no name here');
       f.write('plugins/b/skills/ab/SKILL.md', '---\nname: sibling\n---\n');
       const b = load();
-      assert.deepEqual(b.skills.map((s) => s.name), ['sibling']);
+      assert.deepEqual(
+        b.skills.map((s) => s.name),
+        ['sibling'],
+      );
       assert.deepEqual(found(b), [
-        ['codewhale.skill-invalid', 'warning', 'no frontmatter and no `# Heading` found to use as skill name (skills/a/SKILL.md)'],
+        [
+          'codewhale.skill-invalid',
+          'warning',
+          'no frontmatter and no `# Heading` found to use as skill name (skills/a/SKILL.md)',
+        ],
       ]);
       assert.equal(b.valid, true, 'a skill warning does not invalidate the bundle');
     });
@@ -199,13 +232,19 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.write('plugins/b/skills/one/SKILL.md', '---\nname: one\n---\n');
       const b = load();
       assert.deepEqual(found(b), []);
-      assert.deepEqual(b.skills.map((s) => s.name), ['one']);
+      assert.deepEqual(
+        b.skills.map((s) => s.name),
+        ['one'],
+      );
     });
 
     it('reads the bundle root as a skills root (`.`)', () => {
       f.write('plugins/b/plugin.toml', `${TOML}[skills]\npath = "."\n`);
       f.write('plugins/b/one/SKILL.md', '---\nname: one\n---\n');
-      assert.deepEqual(load().skills.map((s) => s.rel), ['one/SKILL.md']);
+      assert.deepEqual(
+        load().skills.map((s) => s.rel),
+        ['one/SKILL.md'],
+      );
     });
 
     it('fails the bundle on a SKILL.md over one megabyte or not UTF-8', () => {
@@ -215,11 +254,21 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.write('plugins/b/skills/ok/SKILL.md', `---\nname: ok\n---\n${'x'.repeat(1048576 - 19)}`);
       const b = load();
       assert.equal(b.valid, false);
-      assert.deepEqual(b.diagnostics.map((d) => [d.code, d.message, d.file]), [
-        ['codewhale.skill.fatal', 'plugin Skill exceeds the one-megabyte parse limit', f.path('plugins/b/skills/big/SKILL.md')],
-        ['codewhale.skill.fatal', 'plugin Skill must be valid UTF-8', f.path('plugins/b/skills/bytes/SKILL.md')],
-      ]);
-      assert.deepEqual(b.skills.map((s) => s.name), ['ok']);
+      assert.deepEqual(
+        b.diagnostics.map((d) => [d.code, d.message, d.file]),
+        [
+          [
+            'codewhale.skill.fatal',
+            'plugin Skill exceeds the one-megabyte parse limit',
+            f.path('plugins/b/skills/big/SKILL.md'),
+          ],
+          ['codewhale.skill.fatal', 'plugin Skill must be valid UTF-8', f.path('plugins/b/skills/bytes/SKILL.md')],
+        ],
+      );
+      assert.deepEqual(
+        b.skills.map((s) => s.name),
+        ['ok'],
+      );
     });
 
     it('warns about an unsafe name at its line and uses the normalized one; refuses two skills of one name', () => {
@@ -250,7 +299,8 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
   });
 
   describe('[when] (§4.9)', () => {
-    const host = (os: string, binaries: string[] = []): HostFacts => ({ os, hasBinary: (b) => binaries.includes(b) }) as HostFacts;
+    const host = (os: string, binaries: string[] = []): HostFacts =>
+      ({ os, hasBinary: (b) => binaries.includes(b) }) as HostFacts;
     it('applies on a listed OS in any ASCII case, with every binary present', () => {
       f.write('plugins/b/plugin.toml', `${TOML}[when]\nos = ["MacOS", "Linux"]\nbinaries = ["git", "node"]\n`);
       assert.deepEqual(load('plugin.toml', host('linux', ['git', 'node'])).when, { applicable: true, reasons: [] });
@@ -311,12 +361,21 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
         ],
       );
       assert.equal(b.valid, true);
-      assert.deepEqual(Object.keys(b.anchors).sort(), ['component:commands', 'component:lsp', 'component:native', 'name']);
+      assert.deepEqual(Object.keys(b.anchors).sort(), [
+        'component:commands',
+        'component:lsp',
+        'component:native',
+        'name',
+      ]);
     });
   });
 
   describe('the fault boundary of one bundle job', () => {
-    const job = () => ({ dir: f.path('plugins/b'), scope: 'workspace' as const, canonicalDiscoveryRoot: f.path('plugins') });
+    const job = () => ({
+      dir: f.path('plugins/b'),
+      scope: 'workspace' as const,
+      canonicalDiscoveryRoot: f.path('plugins'),
+    });
     it('gives null for a directory without a manifest, and the loaded bundle otherwise', () => {
       f.mkdir('plugins/b');
       assert.equal(runBundleJob(job(), LINUX_HOST), null);
@@ -335,9 +394,10 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.equal(b.manifestFile, f.path('plugins/b/plugin.toml'));
       assert.equal(b.canonicalRoot, f.path('plugins/b'));
       assert.deepEqual(b.bundleFiles, [f.path('plugins/b/plugin.toml')]);
-      assert.deepEqual(b.diagnostics.map((d) => [d.code, d.severity, d.file]), [
-        ['skillgate.internal', 'error', f.path('plugins/b/plugin.toml')],
-      ]);
+      assert.deepEqual(
+        b.diagnostics.map((d) => [d.code, d.severity, d.file]),
+        [['skillgate.internal', 'error', f.path('plugins/b/plugin.toml')]],
+      );
       assert.ok(b.diagnostics[0]?.message.includes('boom'));
       assert.deepEqual(b.when, { applicable: true, reasons: [] });
     });

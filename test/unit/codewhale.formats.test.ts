@@ -42,7 +42,18 @@ function messagesOf(f: Findings): string[] {
   return f.diagnostics.map((d) => d.message);
 }
 
-const server = (extra: object) => ({ args: [], env: [], timeouts: [], enabled: true, disabled: false, enabledTools: [], disabledTools: [], headers: [], envHeaders: [], ...extra });
+const server = (extra: object) => ({
+  args: [],
+  env: [],
+  timeouts: [],
+  enabled: true,
+  disabled: false,
+  enabledTools: [],
+  disabledTools: [],
+  headers: [],
+  envHeaders: [],
+  ...extra,
+});
 
 describe('Codewhale manifest formats, read one by one (codewhale.md §3)', () => {
   describe('plugin.toml (§3.1)', () => {
@@ -163,7 +174,11 @@ oauth_resource = "r"
             oauth: { value: { clientId: 'c' }, at: 'mcp_servers.a.oauth' },
             oauthResource: { value: 'r', at: 'mcp_servers.a.oauth_resource' },
           }),
-          server({ id: 'b', at: 'mcp_servers.b!', url: { value: 'https://example.invalid/', at: 'mcp_servers.b.url' } }),
+          server({
+            id: 'b',
+            at: 'mcp_servers.b!',
+            url: { value: 'https://example.invalid/', at: 'mcp_servers.b.url' },
+          }),
         ],
         filesystemRoots: [{ value: '/data', at: 'capabilities.filesystem_roots.0' }],
         networkHosts: [{ value: 'example.invalid', at: 'capabilities.network_hosts.0' }],
@@ -309,8 +324,14 @@ oauth_resource = "r"
     describe('unsigned integers are integer literals, as serde reads them', () => {
       for (const [field, body] of [
         ['schema_version', 'schema_version = 1.0\n[plugin]\nname = "p"\n'],
-        ['mcp_servers.s.connect_timeout', '[plugin]\nname = "p"\n[mcp_servers.s]\ncommand = "x"\nconnect_timeout = 1e1\n'],
-        ['mcp_servers.s.execute_timeout', '[plugin]\nname = "p"\n[mcp_servers.s]\ncommand = "x"\nexecute_timeout = 2.0\n'],
+        [
+          'mcp_servers.s.connect_timeout',
+          '[plugin]\nname = "p"\n[mcp_servers.s]\ncommand = "x"\nconnect_timeout = 1e1\n',
+        ],
+        [
+          'mcp_servers.s.execute_timeout',
+          '[plugin]\nname = "p"\n[mcp_servers.s]\ncommand = "x"\nexecute_timeout = 2.0\n',
+        ],
         ['mcp_servers.s.read_timeout', '[plugin]\nname = "p"\n[mcp_servers.s]\ncommand = "x"\nread_timeout = 3.0\n'],
       ] as const) {
         it(`refuses a float at ${field}`, () => {
@@ -456,18 +477,34 @@ oauth_resource = "r"
         skills: { at: '', paths: [{ value: 'skills', at: '' }] },
       });
       assert.deepEqual(
-        shape(read({ $schema: SCHEMA, name: 'min', extensions: { 'net.codewhale': { skills: { path: 'o' } } } }).m?.components),
-        { skills: { at: 'extensions.net.codewhale.skills', paths: [{ value: 'o', at: 'extensions.net.codewhale.skills.path' }] } },
+        shape(
+          read({ $schema: SCHEMA, name: 'min', extensions: { 'net.codewhale': { skills: { path: 'o' } } } }).m
+            ?.components,
+        ),
+        {
+          skills: {
+            at: 'extensions.net.codewhale.skills',
+            paths: [{ value: 'o', at: 'extensions.net.codewhale.skills.path' }],
+          },
+        },
         'a declared skills path replaces the default',
       );
       f.write('c/skills', 'a file, not a directory');
       const findings = new Findings();
-      const m = readPluginJson(f.path('c/plugin.json'), JSON.stringify({ $schema: SCHEMA, name: 'c' }), f.path('c'), findings);
+      const m = readPluginJson(
+        f.path('c/plugin.json'),
+        JSON.stringify({ $schema: SCHEMA, name: 'c' }),
+        f.path('c'),
+        findings,
+      );
       assert.deepEqual(m?.components, {});
     });
 
     it('composes the author from name, <email> and (url), trimmed, leaving blank parts out', () => {
-      assert.equal(composeAuthor({ name: ' Acme ', email: 'p@acme.example', url: 'https://acme.example' }), 'Acme <p@acme.example> (https://acme.example)');
+      assert.equal(
+        composeAuthor({ name: ' Acme ', email: 'p@acme.example', url: 'https://acme.example' }),
+        'Acme <p@acme.example> (https://acme.example)',
+      );
       assert.equal(composeAuthor({ name: 'Acme', email: ' ', url: '' }), 'Acme');
       assert.equal(composeAuthor({ name: 'Acme', url: 'u' }), 'Acme (u)');
       assert.equal(composeAuthor({ name: 'Acme', email: 'e' }), 'Acme <e>');
@@ -490,7 +527,9 @@ oauth_resource = "r"
     });
 
     it('refuses each of: a missing $schema, an unknown root key, a duplicate key, broken JSON', () => {
-      assert.deepEqual(messagesOf(read({ name: 'p' }).findings), ['failed to parse plugin.json: missing field `$schema`']);
+      assert.deepEqual(messagesOf(read({ name: 'p' }).findings), [
+        'failed to parse plugin.json: missing field `$schema`',
+      ]);
       assert.deepEqual(messagesOf(read({ $schema: SCHEMA, name: 'p', mcpServers: {} }).findings), [
         'failed to parse plugin.json: unknown field `mcpServers`',
       ]);
@@ -529,7 +568,10 @@ oauth_resource = "r"
     afterEach(() => f.remove());
     const read = (content?: string | Buffer | object) => {
       if (content !== undefined)
-        f.write('b/mcp.json', typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 1));
+        f.write(
+          'b/mcp.json',
+          typeof content === 'string' || Buffer.isBuffer(content) ? content : JSON.stringify(content, null, 1),
+        );
       const findings = new Findings();
       return { servers: readMcpJson(f.path('b/mcp.json'), findings), findings };
     };
@@ -688,7 +730,11 @@ oauth_resource = "r"
         assert.deepEqual(messagesOf(findings), [message]);
         const doc = findings.document(f.path('b/mcp.json'));
         assert.ok(doc);
-        const parts = at.replace(/!$/, '').replace('net.codewhale', 'net\0codewhale').split('.').map((p) => p.replace('\0', '.'));
+        const parts = at
+          .replace(/!$/, '')
+          .replace('net.codewhale', 'net\0codewhale')
+          .split('.')
+          .map((p) => p.replace('\0', '.'));
         const range = at.endsWith('!') ? doc.keyRange(parts) : doc.valueRange(parts);
         assert.deepEqual(findings.diagnostics[0]?.range, range);
       });
@@ -701,7 +747,10 @@ oauth_resource = "r"
 
     for (const t of ['connect_timeout', 'execute_timeout', 'read_timeout'])
       it(`refuses ${t} written 1.0, though JavaScript reads it as 1`, () => {
-        f.write('b/mcp.json', `{"mcpServers": {"s": {"command": "x", "extensions": {"net.codewhale": {"${t}": 1.0}}}}}`);
+        f.write(
+          'b/mcp.json',
+          `{"mcpServers": {"s": {"command": "x", "extensions": {"net.codewhale": {"${t}": 1.0}}}}}`,
+        );
         const findings = new Findings();
         assert.equal(readMcpJson(f.path('b/mcp.json'), findings), undefined);
         assert.deepEqual(messagesOf(findings), [
@@ -832,7 +881,9 @@ oauth_resource = "r"
         lifecycleMutation: false,
       });
       f.write('b/SKILL.md', '# k\n');
-      assert.deepEqual(shape(read({ name: 'k' }).m?.components), { skills: { paths: [{ value: '.', at: '' }], at: '' } });
+      assert.deepEqual(shape(read({ name: 'k' }).m?.components), {
+        skills: { paths: [{ value: '.', at: '' }], at: '' },
+      });
       assert.deepEqual(shape(read({ name: 'k', skills: ['x'] }).m?.components), {
         skills: { paths: [{ value: 'x', at: 'skills.0' }], at: 'skills' },
       });
@@ -841,7 +892,9 @@ oauth_resource = "r"
     it('an enabledTools list equal to the extension list is kept at enabledTools; an empty one leaves the extension list', () => {
       const same = read({
         name: 'k',
-        mcpServers: { s: { command: 'x', enabledTools: ['a', 'b'], extensions: { 'net.codewhale': { enabled_tools: ['a', 'b'] } } } },
+        mcpServers: {
+          s: { command: 'x', enabledTools: ['a', 'b'], extensions: { 'net.codewhale': { enabled_tools: ['a', 'b'] } } },
+        },
       });
       assert.deepEqual(shape(same.m?.mcpServers[0]?.enabledTools), [
         { value: 'a', at: 'mcpServers.s.enabledTools.0' },
@@ -849,7 +902,9 @@ oauth_resource = "r"
       ]);
       const empty = read({
         name: 'k',
-        mcpServers: { s: { command: 'x', enabledTools: [], extensions: { 'net.codewhale': { enabled_tools: ['a'] } } } },
+        mcpServers: {
+          s: { command: 'x', enabledTools: [], extensions: { 'net.codewhale': { enabled_tools: ['a'] } } },
+        },
       });
       assert.deepEqual(shape(empty.m?.mcpServers[0]?.enabledTools), [
         { value: 'a', at: 'mcpServers.s.extensions.net.codewhale.enabled_tools.0' },
@@ -857,10 +912,14 @@ oauth_resource = "r"
       for (const other of [['a'], ['b', 'a'], ['a', 'c']]) {
         const conflict = read({
           name: 'k',
-          mcpServers: { s: { command: 'x', enabledTools: other, extensions: { 'net.codewhale': { enabled_tools: ['a', 'b'] } } } },
+          mcpServers: {
+            s: { command: 'x', enabledTools: other, extensions: { 'net.codewhale': { enabled_tools: ['a', 'b'] } } },
+          },
         });
         assert.equal(conflict.m, undefined, other.join());
-        assert.deepEqual(messagesOf(conflict.findings), ['kimi.plugin.json MCP server `s` declares conflicting enabledTools filters']);
+        assert.deepEqual(messagesOf(conflict.findings), [
+          'kimi.plugin.json MCP server `s` declares conflicting enabledTools filters',
+        ]);
       }
     });
 
@@ -883,9 +942,18 @@ oauth_resource = "r"
           { name: 'k', interface: { hostKind: 'remote' } },
           ['kimi.plugin.json interface hostKind `remote` is unsupported; only `local` is understood'],
         ],
-        [{ name: 'k', interface: { mcpOverrides: { '': {} } } }, ['kimi.plugin.json interface mcpOverrides keys must not be empty']],
-        [{ name: 'k', interface: { platforms: ['beos'] } }, ['kimi.plugin.json interface has unsupported platform `beos`']],
-        [{ name: 'k', interface: { platforms: ['ios', ' IOS'] } }, ['kimi.plugin.json interface repeats platform `ios`']],
+        [
+          { name: 'k', interface: { mcpOverrides: { '': {} } } },
+          ['kimi.plugin.json interface mcpOverrides keys must not be empty'],
+        ],
+        [
+          { name: 'k', interface: { platforms: ['beos'] } },
+          ['kimi.plugin.json interface has unsupported platform `beos`'],
+        ],
+        [
+          { name: 'k', interface: { platforms: ['ios', ' IOS'] } },
+          ['kimi.plugin.json interface repeats platform `ios`'],
+        ],
         [
           { name: 'k', mcpServers: { s: { command: 'x', url: 'https://x.invalid/' } } },
           ['mcp.json server `s` must declare exactly one of command or url, or set an explicit type'],
@@ -903,7 +971,13 @@ oauth_resource = "r"
       const { findings } = read({ $schema: '', name: 'K', skills: [], interface: { hostKind: 'x', platforms: ['x'] } });
       assert.deepEqual(
         findings.diagnostics.map((d) => d.code),
-        ['codewhale.manifest.parse', 'codewhale.manifest.name', 'codewhale.component.path', 'codewhale.manifest.parse', 'codewhale.when.os'],
+        [
+          'codewhale.manifest.parse',
+          'codewhale.manifest.name',
+          'codewhale.component.path',
+          'codewhale.manifest.parse',
+          'codewhale.when.os',
+        ],
       );
     });
   });
@@ -916,7 +990,13 @@ oauth_resource = "r"
       const findings = new Findings();
       const root = f.mkdir('b');
       f.write('b/.claude-plugin/plugin.json', JSON.stringify(manifest));
-      const m = readKimiJson(f.path('b/.claude-plugin/plugin.json'), JSON.stringify(manifest), root, findings, '.claude-plugin/plugin.json');
+      const m = readKimiJson(
+        f.path('b/.claude-plugin/plugin.json'),
+        JSON.stringify(manifest),
+        root,
+        findings,
+        '.claude-plugin/plugin.json',
+      );
       return { m, findings };
     };
 
@@ -931,8 +1011,12 @@ oauth_resource = "r"
       });
 
     it('words its parse errors "Claude plugin.json" and checks the Agent Plugins name rule with the metadata', () => {
-      assert.deepEqual(messagesOf(read({ name: 'c', x: 1 }).findings), ['failed to parse Claude plugin.json: unknown field `x`']);
-      assert.deepEqual(messagesOf(read({ $schema: '', name: 'c' }).findings), ['Claude plugin.json `$schema` must be a non-empty string']);
+      assert.deepEqual(messagesOf(read({ name: 'c', x: 1 }).findings), [
+        'failed to parse Claude plugin.json: unknown field `x`',
+      ]);
+      assert.deepEqual(messagesOf(read({ $schema: '', name: 'c' }).findings), [
+        'Claude plugin.json `$schema` must be a non-empty string',
+      ]);
       const { m } = read({ name: 'c_d' });
       assert.equal(m?.nameRule, 'agent-plugins');
       assert.equal(m?.label, '.claude-plugin/plugin.json');
@@ -955,10 +1039,10 @@ oauth_resource = "r"
         },
         agents: { paths: [{ value: 'agents', at: '' }], at: '' },
       });
-      assert.deepEqual(
-        shape(read({ name: 'c', skills: ['skills//'], agents: 'agents' }).m?.components.skills),
-        { paths: [{ value: 'skills//', at: 'skills.0' }], at: 'skills' },
-      );
+      assert.deepEqual(shape(read({ name: 'c', skills: ['skills//'], agents: 'agents' }).m?.components.skills), {
+        paths: [{ value: 'skills//', at: 'skills.0' }],
+        at: 'skills',
+      });
     });
 
     it('merges .mcp.json, flat or wrapped, refuses an id declared twice and ${CLAUDE_PLUGIN_ROOT}', () => {
@@ -993,7 +1077,10 @@ oauth_resource = "r"
       const cases: [() => void, string][] = [
         [() => f.write('b/.mcp.json', Buffer.from([0xff])), 'failed to parse .mcp.json: not UTF-8'],
         [() => f.write('b/.mcp.json', `{}${' '.repeat(1048576)}`), '.mcp.json exceeds the 1048576-byte review limit'],
-        [() => f.write('b/.mcp.json', JSON.stringify({ s: { command: 1 } })), 'failed to parse .mcp.json: expected string at `s.command`'],
+        [
+          () => f.write('b/.mcp.json', JSON.stringify({ s: { command: 1 } })),
+          'failed to parse .mcp.json: expected string at `s.command`',
+        ],
         [
           () => f.write('b/.mcp.json', JSON.stringify({ mcpServers: {}, other: 1 })),
           'failed to parse .mcp.json: unknown field `other`',
@@ -1008,7 +1095,9 @@ oauth_resource = "r"
       f.write('elsewhere.json', '{}');
       fs.rmSync(f.path('b/.mcp.json'));
       f.symlink(f.path('elsewhere.json'), 'b/.mcp.json');
-      assert.deepEqual(messagesOf(read({ name: 'c' }).findings), ['.mcp.json must be a regular file, not a symbolic link']);
+      assert.deepEqual(messagesOf(read({ name: 'c' }).findings), [
+        '.mcp.json must be a regular file, not a symbolic link',
+      ]);
       fs.rmSync(f.path('b/.mcp.json'));
       f.write('b/.mcp.json', '{');
       assert.ok(messagesOf(read({ name: 'c' }).findings)[0]?.startsWith('failed to parse .mcp.json: '));
@@ -1018,27 +1107,39 @@ oauth_resource = "r"
       const { m, findings } = read({
         name: 'c',
         mcpServers: {
-          s: { type: 'http', url: 'https://x.invalid/', headers: { authorization: 'Bearer ${TOKEN}', 'X-Key': '${KEY}' } },
+          s: {
+            type: 'http',
+            url: 'https://x.invalid/',
+            headers: { authorization: 'Bearer ${TOKEN}', 'X-Key': '${KEY}' },
+          },
         },
       });
       assert.deepEqual(findings.diagnostics, []);
       const s = m?.mcpServers[0];
-      assert.deepEqual(shape(s), server({
-        id: 's',
-        at: 'mcpServers.s!',
-        envHeaders: [{ name: 'X-Key', value: 'KEY', at: 'mcpServers.s.headers.X-Key' }],
-        url: { value: 'https://x.invalid/', at: 'mcpServers.s.url' },
-        bearerTokenEnvVar: { value: 'TOKEN', at: 'mcpServers.s.headers' },
-      }));
+      assert.deepEqual(
+        shape(s),
+        server({
+          id: 's',
+          at: 'mcpServers.s!',
+          envHeaders: [{ name: 'X-Key', value: 'KEY', at: 'mcpServers.s.headers.X-Key' }],
+          url: { value: 'https://x.invalid/', at: 'mcpServers.s.url' },
+          bearerTokenEnvVar: { value: 'TOKEN', at: 'mcpServers.s.headers' },
+        }),
+      );
       for (const [h, v] of [
         ['Authorization', 'Basic abc'],
         ['X-Other', 'Bearer ${TOKEN}'],
         ['X-Key', 'literal'],
         ['X-Key', '${1BAD}'],
       ]) {
-        const bad = read({ name: 'c', mcpServers: { s: { url: 'https://x.invalid/', headers: { [h as string]: v } } } });
+        const bad = read({
+          name: 'c',
+          mcpServers: { s: { url: 'https://x.invalid/', headers: { [h as string]: v } } },
+        });
         assert.equal(bad.m, undefined, `${h}: ${v}`);
-        assert.deepEqual(messagesOf(bad.findings), [`Claude MCP server \`s\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``]);
+        assert.deepEqual(messagesOf(bad.findings), [
+          `Claude MCP server \`s\` header \`${h}\` must be \`Bearer \${VAR}\` or \`\${VAR}\``,
+        ]);
       }
     });
   });

@@ -30,7 +30,10 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
 
   describe('inventoryOf', () => {
     const F = '/b/plugin.toml';
-    const paths = (n: number) => ({ at: { file: F, path: [] }, paths: Array.from({ length: n }, (_, i) => located(`p${i}`, F, [i])) });
+    const paths = (n: number) => ({
+      at: { file: F, path: [] },
+      paths: Array.from({ length: n }, (_, i) => located(`p${i}`, F, [i])),
+    });
     const srv = (id: string, fields: Partial<McpServerDecl>): McpServerDecl => ({
       id,
       at: { file: F, path: [] },
@@ -54,7 +57,14 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
         name: located('p', F, []),
         version: located('1.0.0', F, []),
         keywords: [],
-        components: { skills: paths(1), commands: paths(2), agents: paths(3), hooks: paths(4), lsp: paths(5), native: paths(6) },
+        components: {
+          skills: paths(1),
+          commands: paths(2),
+          agents: paths(3),
+          hooks: paths(4),
+          lsp: paths(5),
+          native: paths(6),
+        },
         mcpServers: [
           srv('a', { command: located('x', F, []) }),
           srv('b', { url: located('https://x/', F, []) }),
@@ -85,7 +95,10 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
       assert.deepEqual([stdioOnly.stdio_mcp_servers, stdioOnly.remote_mcp_servers], [1, 0]);
       const remoteOnly = inventoryOf({ ...m, mcpServers: [srv('b', { url: located('https://x/', F, []) })] }, []);
       assert.deepEqual([remoteOnly.stdio_mcp_servers, remoteOnly.remote_mcp_servers], [0, 1]);
-      assert.deepEqual(inventoryOf({ ...m, components: {}, mcpServers: [], filesystemRoots: [], lifecycleMutation: false }, []), EMPTY);
+      assert.deepEqual(
+        inventoryOf({ ...m, components: {}, mcpServers: [], filesystemRoots: [], lifecycleMutation: false }, []),
+        EMPTY,
+      );
     });
   });
 
@@ -107,7 +120,18 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
             lifecycle_mutation: true,
           }),
         ),
-        ['skills', 'mcp-stdio', 'mcp-remote', 'commands', 'agents', 'hooks', 'lsp', 'native', 'filesystem-roots', 'lifecycle-mutation'],
+        [
+          'skills',
+          'mcp-stdio',
+          'mcp-remote',
+          'commands',
+          'agents',
+          'hooks',
+          'lsp',
+          'native',
+          'filesystem-roots',
+          'lifecycle-mutation',
+        ],
       );
       for (const [field, label] of [
         ['skills', 'skills'],
@@ -124,12 +148,19 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
     });
 
     it('is full with nothing declared or only supported kinds, collapsing both MCP kinds to one `mcp` label', () => {
-      assert.deepEqual(compatibilityOf(EMPTY, POLICY_V3), { compatibility: 'full', supportedLabels: [], unsupportedLabels: [] });
-      assert.deepEqual(compatibilityOf(inv({ skills: 1, stdio_mcp_servers: 1, remote_mcp_servers: 1, hooks: 2 }), POLICY_V3), {
+      assert.deepEqual(compatibilityOf(EMPTY, POLICY_V3), {
         compatibility: 'full',
-        supportedLabels: ['skills', 'mcp', 'hooks'],
+        supportedLabels: [],
         unsupportedLabels: [],
       });
+      assert.deepEqual(
+        compatibilityOf(inv({ skills: 1, stdio_mcp_servers: 1, remote_mcp_servers: 1, hooks: 2 }), POLICY_V3),
+        {
+          compatibility: 'full',
+          supportedLabels: ['skills', 'mcp', 'hooks'],
+          unsupportedLabels: [],
+        },
+      );
       assert.deepEqual(compatibilityOf(inv({ remote_mcp_servers: 1 }), POLICY_V3).supportedLabels, ['mcp']);
     });
 
@@ -150,20 +181,23 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
 
   describe('capability pairs (§7.5)', () => {
     it('has all 12 keys in byte order, even when empty', () => {
-      assert.deepEqual([...capabilityPairs(EMPTY)], [
-        ['agents', '0'],
-        ['commands', '0'],
-        ['filesystem', ''],
-        ['hooks', '0'],
-        ['lifecycle', 'false'],
-        ['lsp', '0'],
-        ['mcp', '0'],
-        ['mcp-remote', '0'],
-        ['mcp-stdio', '0'],
-        ['native', '0'],
-        ['network', ''],
-        ['skills', '0'],
-      ]);
+      assert.deepEqual(
+        [...capabilityPairs(EMPTY)],
+        [
+          ['agents', '0'],
+          ['commands', '0'],
+          ['filesystem', ''],
+          ['hooks', '0'],
+          ['lifecycle', 'false'],
+          ['lsp', '0'],
+          ['mcp', '0'],
+          ['mcp-remote', '0'],
+          ['mcp-stdio', '0'],
+          ['native', '0'],
+          ['network', ''],
+          ['skills', '0'],
+        ],
+      );
     });
     it('writes each count to its own key; roots byte-sorted and deduplicated as written, hosts lowercased too', () => {
       const pairs = capabilityPairs({
@@ -199,7 +233,19 @@ describe('Codewhale inventory and compatibility (codewhale.md §6, §7.5)', () =
 
   it('summarizes the counts in upstream form', () => {
     assert.equal(
-      inventorySummary(inv({ skills: 1, mcp_servers: 5, stdio_mcp_servers: 2, remote_mcp_servers: 3, commands: 4, agents: 6, hooks: 7, lsp: 8, native: 9 })),
+      inventorySummary(
+        inv({
+          skills: 1,
+          mcp_servers: 5,
+          stdio_mcp_servers: 2,
+          remote_mcp_servers: 3,
+          commands: 4,
+          agents: 6,
+          hooks: 7,
+          lsp: 8,
+          native: 9,
+        }),
+      ),
       'skills=1 mcp=5 (stdio=2 remote=3) commands=4 agents=6 hooks=7 lsp=8 native=9',
     );
   });

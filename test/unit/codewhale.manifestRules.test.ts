@@ -26,8 +26,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
   };
   const plugin = (lines: string, rest = '') => validate(`${HEAD}${lines}\n${rest}`);
   const messages = (findings: Findings) => findings.diagnostics.map((d) => d.message);
-  const errors = (findings: Findings) => findings.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
-  const list = (n: number, make: (i: number) => string) => `[${Array.from({ length: n }, (_, i) => JSON.stringify(make(i))).join(', ')}]`;
+  const errors = (findings: Findings) =>
+    findings.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+  const list = (n: number, make: (i: number) => string) =>
+    `[${Array.from({ length: n }, (_, i) => JSON.stringify(make(i))).join(', ')}]`;
 
   describe('legacy manifests (§4.3)', () => {
     it('warns about a missing schema_version, with a fix that adds it at the top, and keeps a blank version as 0.0.0', () => {
@@ -36,7 +38,11 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
         findings.diagnostics.map((d) => [d.code, d.severity, d.message]),
         [
           ['codewhale.manifest-legacy', 'warning', 'legacy manifest: add `schema_version = 1`'],
-          ['codewhale.manifest-legacy', 'warning', 'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`'],
+          [
+            'codewhale.manifest-legacy',
+            'warning',
+            'legacy manifest: add a semantic `[plugin].version`; displaying `0.0.0`',
+          ],
         ],
       );
       assert.deepEqual(findings.diagnostics[0]?.fix, {
@@ -88,7 +94,13 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       const { findings } = validate('schema_version = 2\n[plugin]\nname = "p"\nversion = "1.0.0"\n');
       assert.deepEqual(
         findings.diagnostics.map((d) => [d.code, d.message, d.range.start]),
-        [['codewhale.manifest.schema-version', 'unsupported schema_version 2; maximum is 1', { line: 0, character: 17 }]],
+        [
+          [
+            'codewhale.manifest.schema-version',
+            'unsupported schema_version 2; maximum is 1',
+            { line: 0, character: 17 },
+          ],
+        ],
       );
     });
 
@@ -99,9 +111,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       ]);
       assert.equal(findings.diagnostics[0]?.code, 'codewhale.manifest.name');
       assert.equal(findings.diagnostics[0]?.fix?.title, 'Rename the plugin to `my-plugin`');
-      assert.deepEqual(findings.diagnostics[0]?.fix?.edits.map((e) => [e.newText, e.range.start]), [
-        ['"my-plugin"', { line: 2, character: 7 }],
-      ]);
+      assert.deepEqual(
+        findings.diagnostics[0]?.fix?.edits.map((e) => [e.newText, e.range.start]),
+        [['"my-plugin"', { line: 2, character: 7 }]],
+      );
     });
 
     const texts: [string, string, number][] = [
@@ -119,8 +132,12 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
         assert.deepEqual(messages(over.findings), [`${label} must contain 1-${max} non-whitespace characters`]);
         assert.equal(over.findings.diagnostics[0]?.code, 'codewhale.manifest.text');
         assert.equal(over.findings.diagnostics[0]?.range.start.line, 4, 'at the field');
-        assert.deepEqual(messages(plugin(`${key} = " "`).findings), [`${label} must contain 1-${max} non-whitespace characters`]);
-        assert.deepEqual(messages(plugin(`${key} = "a\\u0007b"`).findings), [`${label} may not contain control characters`]);
+        assert.deepEqual(messages(plugin(`${key} = " "`).findings), [
+          `${label} must contain 1-${max} non-whitespace characters`,
+        ]);
+        assert.deepEqual(messages(plugin(`${key} = "a\\u0007b"`).findings), [
+          `${label} may not contain control characters`,
+        ]);
       });
     }
 
@@ -136,13 +153,16 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       ['keywords', 'keyword', 128, 'plugin'],
       ['filesystem_roots', 'filesystem root', 512, 'capabilities'],
     ] as const) {
-      const at = (values: string) => (table === 'plugin' ? plugin(`${key} = ${values}`) : plugin('', `[capabilities]\n${key} = ${values}\n`));
+      const at = (values: string) =>
+        table === 'plugin' ? plugin(`${key} = ${values}`) : plugin('', `[capabilities]\n${key} = ${values}\n`);
       it(`takes 64 ${field} values and refuses 65, at the 65th`, () => {
         assert.deepEqual(messages(at(list(64, (i) => `v${i}`)).findings), []);
         const over = at(list(65, (i) => `v${i}`));
         assert.deepEqual(messages(over.findings), [`too many ${field} values; maximum is 64`]);
         assert.equal(over.findings.diagnostics[0]?.code, 'codewhale.manifest.list');
-        const line = over.findings.document(f.path('b/plugin.toml'))?.text.split('\n')[over.findings.diagnostics[0]?.range.start.line ?? 0];
+        const line = over.findings.document(f.path('b/plugin.toml'))?.text.split('\n')[
+          over.findings.diagnostics[0]?.range.start.line ?? 0
+        ];
         const col = over.findings.diagnostics[0]?.range.start.character ?? 0;
         assert.equal(line?.slice(col, col + 5), '"v64"');
       });
@@ -158,7 +178,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
         assert.deepEqual(messages(findings), [`duplicate ${field} value \`aB\``]);
         const fix = findings.diagnostics[0]?.fix;
         assert.equal(fix?.title, 'Remove the repeated value `aB`');
-        assert.deepEqual(fix?.edits.map((e) => e.newText), ['']);
+        assert.deepEqual(
+          fix?.edits.map((e) => e.newText),
+          [''],
+        );
         const text = findings.document(f.path('b/plugin.toml'))?.text ?? '';
         const lines = text.split('\n');
         const r = fix?.edits[0]?.range;
@@ -192,7 +215,9 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
     it('refuses a declared host set of the right size that names another host', () => {
       const { findings } = remote('["other.example"]');
       assert.deepEqual(
-        findings.diagnostics.find((d) => d.code === 'codewhale.capabilities.network-hosts-mismatch')?.related?.map((r) => r.message),
+        findings.diagnostics
+          .find((d) => d.code === 'codewhale.capabilities.network-hosts-mismatch')
+          ?.related?.map((r) => r.message),
         [
           'Missing host `api.example.com`: MCP server `r` connects to it, so network_hosts must list it.',
           'Extra host `other.example`: no remote MCP server connects to it, so network_hosts must not list it.',
@@ -207,9 +232,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       ]);
       const d = findings.diagnostics[0];
       assert.equal(d?.code, 'codewhale.capabilities.network-hosts-mismatch');
-      assert.deepEqual(d?.related?.map((r) => r.message), [
-        'Extra host `x.example`: no remote MCP server connects to it, so network_hosts must not list it.',
-      ]);
+      assert.deepEqual(
+        d?.related?.map((r) => r.message),
+        ['Extra host `x.example`: no remote MCP server connects to it, so network_hosts must not list it.'],
+      );
       assert.equal(d?.range.start.line, 6, 'at the first declared host');
     });
 
@@ -220,9 +246,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       );
       const d = findings.diagnostics.find((x) => x.code === 'codewhale.capabilities.network-hosts-mismatch');
       assert.ok(d);
-      assert.deepEqual(d.related?.map((r) => r.message), [
-        'Missing host `m.example`: MCP server `a` connects to it, so network_hosts must list it.',
-      ]);
+      assert.deepEqual(
+        d.related?.map((r) => r.message),
+        ['Missing host `m.example`: MCP server `a` connects to it, so network_hosts must list it.'],
+      );
       assert.equal(d.range.start.line, 6, 'at the first URL');
       assert.ok(d.fix, 'with a fix that writes the host set');
     });
@@ -255,7 +282,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
   describe('[when] (§4.4 step 8)', () => {
     it('takes each supported OS in any ASCII case, and refuses another at its value', () => {
       assert.deepEqual(
-        messages(plugin('', '[when]\nos = ["windows", "Linux", "MACOS", "freebsd", "openbsd", "netbsd", "android", "ios"]\n').findings),
+        messages(
+          plugin('', '[when]\nos = ["windows", "Linux", "MACOS", "freebsd", "openbsd", "netbsd", "android", "ios"]\n')
+            .findings,
+        ),
         [],
       );
       const { findings } = plugin('', '[when]\nos = ["linux", "plan9"]\n');
@@ -266,7 +296,9 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
     });
 
     it('refuses a repeated OS and one over 32 characters', () => {
-      assert.deepEqual(messages(plugin('', '[when]\nos = ["linux", "LINUX"]\n').findings), ['duplicate OS value `LINUX`']);
+      assert.deepEqual(messages(plugin('', '[when]\nos = ["linux", "LINUX"]\n').findings), [
+        'duplicate OS value `LINUX`',
+      ]);
       assert.deepEqual(messages(plugin('', `[when]\nos = ["${'x'.repeat(33)}"]\n`).findings), [
         'OS must contain 1-32 non-whitespace characters',
         `unsupported OS selector \`${'x'.repeat(33)}\``,
@@ -280,7 +312,9 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
           plugin('', `[when]\nbinaries = ["${b}"]\n`).findings.diagnostics.map((d) => [d.code, d.message]),
           [['codewhale.when.binary', `binary condition \`${b.replace('\\\\', '\\')}\` must be a bare executable name`]],
         );
-      assert.deepEqual(messages(plugin('', '[when]\nbinaries = ["git", "GIT"]\n').findings), ['duplicate binary value `GIT`']);
+      assert.deepEqual(messages(plugin('', '[when]\nbinaries = ["git", "GIT"]\n').findings), [
+        'duplicate binary value `GIT`',
+      ]);
       assert.deepEqual(messages(plugin('', `[when]\nbinaries = ["${'g'.repeat(129)}"]\n`).findings), [
         'binary must contain 1-128 non-whitespace characters',
       ]);

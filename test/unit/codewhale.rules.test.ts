@@ -140,7 +140,10 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
         type: 'file',
       });
       const missing = resolveContainedPath(f.path('b'), 'gone/x.md', 'commands', t);
-      assert.ok(!missing.ok && missing.message.startsWith('failed to inspect commands path gone: '), JSON.stringify(missing));
+      assert.ok(
+        !missing.ok && missing.message.startsWith('failed to inspect commands path gone: '),
+        JSON.stringify(missing),
+      );
       const known = tree({ 'a/../b': 'file', '/abs': 'file' });
       assert.deepEqual(resolveContainedPath(f.path('b'), 'a/../b', 'agents', known), {
         ok: false,
@@ -197,7 +200,12 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
   });
 
   describe('schema problems (never the offending value)', () => {
-    const schema = z.strictObject({ a: z.number().int().min(0), b: z.string(), c: z.array(z.string()), d: z.string().optional() });
+    const schema = z.strictObject({
+      a: z.number().int().min(0),
+      b: z.string(),
+      c: z.array(z.string()),
+      d: z.string().optional(),
+    });
     const problems = (value: unknown) => {
       const r = schema.safeParse(value, { reportInput: true });
       assert.ok(!r.success);

@@ -17,7 +17,13 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
 
   it('yields nothing and says nothing for a root that does not exist', () => {
     const s = scanRoot(f.path('none'), 'workspace');
-    assert.deepEqual(s, { scope: 'workspace', root: f.path('none'), canonicalRoot: undefined, candidates: [], diagnostics: [] });
+    assert.deepEqual(s, {
+      scope: 'workspace',
+      root: f.path('none'),
+      canonicalRoot: undefined,
+      candidates: [],
+      diagnostics: [],
+    });
   });
 
   it('ends the scan at a root that is a symbolic link, with an error', () => {
@@ -28,7 +34,12 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
     assert.deepEqual(s.candidates, []);
     assert.equal(s.canonicalRoot, undefined);
     assert.deepEqual(diags(s), [
-      ['codewhale.root-symlink', 'error', `Plugin discovery root may not be a symbolic link or reparse point: ${root}`, root],
+      [
+        'codewhale.root-symlink',
+        'error',
+        `Plugin discovery root may not be a symbolic link or reparse point: ${root}`,
+        root,
+      ],
     ]);
   });
 
@@ -36,7 +47,9 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
     const root = f.write('plugins', 'not a directory');
     const s = scanRoot(root, 'workspace');
     assert.deepEqual(s.candidates, []);
-    assert.deepEqual(diags(s), [['codewhale.root-not-directory', 'error', `Plugin discovery root is not a directory: ${root}`, root]]);
+    assert.deepEqual(diags(s), [
+      ['codewhale.root-not-directory', 'error', `Plugin discovery root is not a directory: ${root}`, root],
+    ]);
   });
 
   it('lists child directories in byte order, reports linked ones, skips files and the hidden publication directories', () => {
@@ -80,7 +93,12 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
     );
     assert.deepEqual(s.candidates[0], path.join(root, '.plugin-backup-123456789012345'));
     assert.deepEqual(diags(s), [
-      ['codewhale.bundle-symlink', 'error', `Plugin bundle directory may not be a symbolic link or reparse point: ${link}`, link],
+      [
+        'codewhale.bundle-symlink',
+        'error',
+        `Plugin bundle directory may not be a symbolic link or reparse point: ${link}`,
+        link,
+      ],
     ]);
   });
 });
