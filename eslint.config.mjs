@@ -13,7 +13,7 @@ export default tseslint.config(
       'examples/**',
       '.tmp/**',
       'media/**',
-      '.stryker-tmp/**',
+      '.stryker-tmp*/**',
       'reports/**',
     ],
   },
