@@ -113,7 +113,7 @@ describe('a trust unit read from disk for review and trust (trust.md)', () => {
     assert.deepEqual(child, {
       ok: false,
       message:
-        'example-plugin:example is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted',
+        'example-plugin:example is not a trust unit; only these are trusted: Rivumi plugins and the Rivumi hooks file; Codewhale bundles; Eva skill adapters and lua_skills',
     });
     fs.rmSync(f.path(W), { recursive: true });
     const gone = readBundleSource(byName(s, 'example-plugin'), LINUX_HOST);

@@ -34,6 +34,8 @@ export interface AgentSystem<Options = unknown> {
   readonly reasonText?: Partial<Record<ReasonCode, string>>;
   /** What one trust unit is called in a refusal ("Plugin bundle", "Rivumi hooks file"). */
   unitLabel(item: Pick<Item, 'kind'>): string;
+  /** Every kind of trust unit this agent has, in words, plural ("Codewhale bundles"): what a refusal lists. */
+  readonly trustUnitsInWords: string;
   /** The agent's index of this window or CLI run. */
   createIndex(options: SharedIndexOptions & Options, host: HostFacts): SystemIndex;
   /** Whether the agent loads (or runs) this trust unit as things stand: what `check` gates. */

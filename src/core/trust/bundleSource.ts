@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { currentHost, type HostFacts } from '../host';
-import { systemOf } from '../systems/registry';
+import { agentSystems, systemOf } from '../systems/registry';
 import type { Item } from '../model';
 
 export type { BundleSource, SourceRead } from '../systems/agentSystem';
@@ -11,7 +11,9 @@ export function readBundleSource(item: Item, host: HostFacts = currentHost()): S
   if (item.trust === null)
     return {
       ok: false,
-      message: `${item.qualifiedName} is not a bundle; only Codewhale bundles, Rivumi plugins and the Rivumi hooks file are trusted`,
+      message: `${item.qualifiedName} is not a trust unit; only these are trusted: ${agentSystems()
+        .map((s) => s.trustUnitsInWords)
+        .join('; ')}`,
     };
   return systemOf(item.system).readSource(item, host);
 }

@@ -120,6 +120,7 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
     notice: () => 'Toy has no enable switch.',
   },
   unitLabel: () => 'Toy skill',
+  trustUnitsInWords: 'Toy skills',
   hooks: null,
   createIndex: (options) => new ToyIndex(options.workspaces),
   loads: () => true,

@@ -16,6 +16,7 @@ export const codewhale: AgentSystem<CodewhaleOptions> = {
   // Codewhale lists a bundle's `hooks` component but never activates it (activationPolicy.ts).
   hooks: null,
   unitLabel: () => 'Plugin bundle',
+  trustUnitsInWords: 'Codewhale bundles',
   createIndex: (options, host) => new CodewhaleIndex(options, host),
   // Codewhale loads only enabled bundles, and of two with one name only the winner.
   loads: (item) => item.enabled === true && item.decision !== 'shadowed',

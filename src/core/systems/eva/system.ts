@@ -36,6 +36,7 @@ export const eva: AgentSystem<EvaIndexOptions> = {
       'Eva-CLI registers it by its own rules whatever Skillgate says, and it is not trusted at its current hashes: review it, then trust it.',
   },
   unitLabel: (item) => (item.kind === 'lua-skill' ? 'Eva lua_skill' : 'Eva skill adapter'),
+  trustUnitsInWords: 'Eva skill adapters and lua_skills',
   createIndex: (options) => new EvaIndex(options),
   // What Eva registers by its own design, whatever Skillgate's trust says (eva.md §4.6).
   loads: (item) => item.trust !== null && (item.detail as Partial<EvaItemDetail>).eva?.evaDecision === 'registered',

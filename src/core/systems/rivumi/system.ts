@@ -46,6 +46,7 @@ export const rivumi: AgentSystem<RivumiOptions> = {
       'Rivumi loads it whatever Skillgate says (its skills enter the prompt; with the opt-in, its hooks run), and it is not trusted at its current hashes: review it, then trust it.',
   },
   unitLabel: (item) => (item.kind === 'hooks' ? 'Rivumi hooks file' : 'Rivumi plugin'),
+  trustUnitsInWords: 'Rivumi plugins and the Rivumi hooks file',
   createIndex: (options) => new RivumiIndex(options),
   // Rivumi loads every plugin it lists; it runs the hooks file only under the opt-in the index saw.
   loads: (item) => (item.kind === 'hooks' ? item.detail.hooksOptIn === true : item.decision !== 'display_only'),
