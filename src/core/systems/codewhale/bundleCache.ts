@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CacheSegment } from '../../cache/parseCache';
 import { POLICY_V3 } from './activationPolicy';
 import type { CodewhaleBundle, WhenFacts } from './bundle';
