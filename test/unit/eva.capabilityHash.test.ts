@@ -1,0 +1,108 @@
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { A0, EvaFixture } from './helpers/evaFixture';
+
+/**
+ * eva.md §6.3: the capability hash is SHA-256 of `"skillgate-eva-capabilities-v1\0"`
+ * followed by byte-sorted `key\0value\0` pairs, list values sorted and joined with `\n`,
+ * over exactly these keys: kind, eva_kind, id, skill_id, skill_source, entry_type,
+ * runner_command, transport, capabilities, gate_modes, gate_disallow_team_worker,
+ * gate_requires_interactive_user, read_workspace, write_workspace, network, shell, env,
+ * fs_read, fs_write, adapter_capabilities, adapter_providers. The expected hashes below
+ * are built from that definition, not read back from the code.
+ */
+function specHash(pairs: Record<string, string>): string {
+  const keys = Object.keys(pairs).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const h = createHash('sha256').update('skillgate-eva-capabilities-v1\0');
+  for (const k of keys) h.update(`${k}\0${pairs[k]}\0`);
+  return h.digest('hex');
+}
+
+const NONE = {
+  runner_command: '',
+  gate_modes: '',
+  gate_disallow_team_worker: 'false',
+  gate_requires_interactive_user: 'false',
+  write_workspace: 'false',
+  network: 'false',
+  shell: 'false',
+  env: '',
+  fs_read: '',
+  fs_write: '',
+  adapter_capabilities: '',
+  adapter_providers: '',
+};
+
+describe('Eva capability hashes from the definition (eva.md §6.3)', () => {
+  let f: EvaFixture;
+  beforeEach(() => (f = new EvaFixture().p0()));
+  afterEach(() => f.remove());
+
+  it('hashes the skill adapter A0 over every key of the definition', () => {
+    f.adapter(A0);
+    const item = f.index().item('adapters/review.yaml');
+    const a0 = {
+      ...NONE,
+      kind: 'skill-adapter',
+      eva_kind: 'workflow_skill',
+      id: 'review-skill',
+      skill_id: 'review',
+      skill_source: 'codex',
+      entry_type: 'codex_skill',
+      transport: 'skill',
+      capabilities: 'workflow.review',
+      gate_modes: 'normal',
+      read_workspace: 'true',
+    };
+    assert.equal(item.capabilityHash, specHash(a0));
+  });
+
+  it('hashes the lua_skill L0 with its gate and file permissions', () => {
+    f.l0();
+    const item = f.index().item('capabilities/lint.yaml');
+    const l0 = {
+      ...NONE,
+      kind: 'lua-skill',
+      eva_kind: 'lua_skill',
+      id: 'lint-skill',
+      skill_id: '',
+      skill_source: '',
+      entry_type: '',
+      transport: '',
+      capabilities: 'workflow.lint',
+      gate_modes: 'normal',
+      gate_disallow_team_worker: 'true',
+      read_workspace: 'false',
+      fs_read: 'workspace',
+    };
+    assert.equal(item.capabilityHash, specHash(l0));
+  });
+
+  it('puts each permission an adapter asks for under its own key, lists sorted and joined with newlines', () => {
+    f.adapter(
+      A0.replace(
+        'permissions: {read_workspace: true, write_workspace: false, network: false, shell: false, env: []}',
+        'permissions: {read_workspace: false, write_workspace: true, network: true, shell: true, env: [ZED, ALPHA]}',
+      ).replace('capabilities: [workflow.review]', 'capabilities: [workflow.z, workflow.review]'),
+    );
+    const item = f.index().item('adapters/review.yaml');
+    const asked = {
+      ...NONE,
+      kind: 'skill-adapter',
+      eva_kind: 'workflow_skill',
+      id: 'review-skill',
+      skill_id: 'review',
+      skill_source: 'codex',
+      entry_type: 'codex_skill',
+      transport: 'skill',
+      capabilities: 'workflow.review\nworkflow.z',
+      gate_modes: 'normal',
+      read_workspace: 'false',
+      write_workspace: 'true',
+      network: 'true',
+      shell: 'true',
+      env: 'ALPHA\nZED',
+    };
+    assert.equal(item.capabilityHash, specHash(asked));
+  });
+});
