@@ -33,6 +33,21 @@ const NONE = {
   adapter_providers: '',
 };
 
+/** A0's pairs by the definition: a workflow skill adapter that reads the workspace and asks for nothing else. */
+const A0_PAIRS = {
+  ...NONE,
+  kind: 'skill-adapter',
+  eva_kind: 'workflow_skill',
+  id: 'review-skill',
+  skill_id: 'review',
+  skill_source: 'codex',
+  entry_type: 'codex_skill',
+  transport: 'skill',
+  capabilities: 'workflow.review',
+  gate_modes: 'normal',
+  read_workspace: 'true',
+};
+
 describe('Eva capability hashes from the definition (eva.md §6.3)', () => {
   let f: EvaFixture;
   beforeEach(() => (f = new EvaFixture().p0()));
@@ -41,20 +56,7 @@ describe('Eva capability hashes from the definition (eva.md §6.3)', () => {
   it('hashes the skill adapter A0 over every key of the definition', () => {
     f.adapter(A0);
     const item = f.index().item('adapters/review.yaml');
-    const a0 = {
-      ...NONE,
-      kind: 'skill-adapter',
-      eva_kind: 'workflow_skill',
-      id: 'review-skill',
-      skill_id: 'review',
-      skill_source: 'codex',
-      entry_type: 'codex_skill',
-      transport: 'skill',
-      capabilities: 'workflow.review',
-      gate_modes: 'normal',
-      read_workspace: 'true',
-    };
-    assert.equal(item.capabilityHash, specHash(a0));
+    assert.equal(item.capabilityHash, specHash(A0_PAIRS));
   });
 
   it('hashes the lua_skill L0 with its gate and file permissions', () => {
@@ -87,16 +89,8 @@ describe('Eva capability hashes from the definition (eva.md §6.3)', () => {
     );
     const item = f.index().item('adapters/review.yaml');
     const asked = {
-      ...NONE,
-      kind: 'skill-adapter',
-      eva_kind: 'workflow_skill',
-      id: 'review-skill',
-      skill_id: 'review',
-      skill_source: 'codex',
-      entry_type: 'codex_skill',
-      transport: 'skill',
+      ...A0_PAIRS,
       capabilities: 'workflow.review\nworkflow.z',
-      gate_modes: 'normal',
       read_workspace: 'false',
       write_workspace: 'true',
       network: 'true',
