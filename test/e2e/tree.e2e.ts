@@ -32,14 +32,10 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     await wb?.stop();
   });
 
-  const { rows, row: treeRow, description } = treeView(() => page);
+  const { open: openView, rows, row: treeRow, description } = treeView(() => page);
   const expand = async (label: string) => {
     const row = treeRow(label).first();
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
-  };
-  const openView = async () => {
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
-    await rows().first().waitFor({ timeout: 60000 });
   };
   const treeMenu = async (item: string) => {
     // The workbench closes an open context menu when the view re-renders under it (as it

@@ -1,17 +1,35 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * The Skillgate tree as the browser suites read it: a row by its exact label, its
- * description, and a wait until the description reads as expected. `page` is a getter:
- * suites create their page in `before`, after these helpers are made.
+ * The Skillgate tree as the browser suites read it: the view opened, a row by its exact
+ * label, its description, and a wait until the description reads as expected. `page` is
+ * a getter: suites create their page in `before`, after these helpers are made.
  */
 export function treeView(page: () => Page): {
+  open: () => Promise<void>;
   rows: () => Locator;
   row: (label: string) => Locator;
   description: (label: string) => Promise<string>;
   waitDescription: (label: string, expected: string) => Promise<void>;
 } {
   const rows = () => page().locator('.pane-body .monaco-list-row');
+  /**
+   * Shows the view. The activity-bar icon toggles: after a reload the workbench may
+   * restore the view open a moment after the page loads, and a click then would close
+   * it. So the icon is clicked only while its container is not the active one, until
+   * the rows show.
+   */
+  const open = async () => {
+    const icon = page().locator('.activitybar [aria-label^="Skillgate"]').first();
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      if (await rows().first().isVisible()) return;
+      if (Date.now() > deadline) throw new Error('the Skillgate view did not show its rows within 60 s');
+      const active = await icon.evaluate((e) => (e.closest('.action-item') ?? e).classList.contains('checked'));
+      if (!active) await icon.click();
+      await page().waitForTimeout(1000);
+    }
+  };
   const row = (label: string) =>
     rows().filter({
       has: page().locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
@@ -25,5 +43,5 @@ export function treeView(page: () => Page): {
       await page().waitForTimeout(200);
     }
   };
-  return { rows, row, description, waitDescription };
+  return { open, rows, row, description, waitDescription };
 }
