@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { sha256Hex } from '../hashing/framing';
 
 declare const SKILLGATE_VERSION: string | undefined;
 
@@ -17,7 +17,7 @@ export function codeIdentity(): string {
     const version = typeof SKILLGATE_VERSION === 'string' ? SKILLGATE_VERSION : '0.0.0-dev';
     let code: string;
     try {
-      code = createHash('sha256').update(fs.readFileSync(__filename)).digest('hex');
+      code = sha256Hex(fs.readFileSync(__filename));
     } catch {
       // The code cannot be read back: a fresh value per process means nothing is ever reused.
       code = `unreadable-${process.pid}-${Date.now()}`;

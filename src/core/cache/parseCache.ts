@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { sha256Hex } from '../hashing/framing';
 import { codeIdentity } from './codeIdentity';
 
 /**
@@ -30,7 +31,7 @@ export class ParseCache {
   segment(name: string): CacheSegment {
     let s = this.segments.get(name);
     if (!s) {
-      s = new CacheSegment(path.join(this.dir, `${digest(name).slice(0, 32)}${SUFFIX}`), this.io, this.identity);
+      s = new CacheSegment(path.join(this.dir, `${sha256Hex(name).slice(0, 32)}${SUFFIX}`), this.io, this.identity);
       this.segments.set(name, s);
     }
     return s;
@@ -250,8 +251,4 @@ function evictOldFiles(dir: string, io: CacheIo): void {
   } catch {
     // Another process may be evicting the same files; the next save tries again.
   }
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

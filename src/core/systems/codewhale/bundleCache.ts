@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { CacheSegment } from '../../cache/parseCache';
 import { POLICY_V3 } from './activationPolicy';
 import type { CodewhaleBundle, WhenFacts } from './bundle';
 import type { ContentWalk } from '../../hashing/bundleContent';
+import { sha256Hex } from '../../hashing/framing';
 import type { Manifest } from './manifest';
 
 /**
@@ -35,7 +35,7 @@ function derivationKey(contentHash: string, place: BundlePlace): string {
     place.canonicalRoot,
     place.canonicalDiscoveryRoot,
   ]);
-  return createHash('sha256').update(inputs).digest('hex');
+  return sha256Hex(inputs);
 }
 
 /** One bundle's entry: recalled before deriving, remembered after. */
