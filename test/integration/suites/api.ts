@@ -25,3 +25,30 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * The quick-fix code actions at `range` of `uri`, asked again until one satisfies `wanted`.
+ * The first request after a file is opened can come back empty while the workbench is still
+ * wiring the new editor's model to the extension host (seen once in a clean CI run); a fix that
+ * never comes still fails, with the titles of what was offered.
+ */
+export async function codeActionsUntil(
+  uri: vscode.Uri,
+  range: vscode.Range,
+  wanted: (action: vscode.CodeAction) => boolean,
+  timeoutMs = 5000,
+): Promise<{ found: vscode.CodeAction | undefined; actions: vscode.CodeAction[] }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const actions =
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        range,
+        vscode.CodeActionKind.QuickFix.value,
+      )) ?? [];
+    const found = actions.find(wanted);
+    if (found || Date.now() > deadline) return { found, actions };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { skillgate, until } from './api';
+import { codeActionsUntil, skillgate, until } from './api';
 import { TrustStore } from '../../../src/core/trust/trustStore';
 import { review, trust } from '../../../src/core/trust/lifecycle';
 import { EMBEDDED_SCHEMAS } from '../../../src/core/systems/eva/schemas';
@@ -109,14 +109,7 @@ describe('Eva-CLI (in the extension host)', () => {
     assert.equal(diag.severity, vscode.DiagnosticSeverity.Error);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const actions =
-      (await vscode.commands.executeCommand<vscode.CodeAction[]>(
-        'vscode.executeCodeActionProvider',
-        uri,
-        diag.range,
-        vscode.CodeActionKind.QuickFix.value,
-      )) ?? [];
-    const fix = actions.find((a) => a.edit);
+    const { found: fix, actions } = await codeActionsUntil(uri, diag.range, (a) => !!a.edit);
     assert.ok(fix?.edit, JSON.stringify(actions.map((a) => a.title)));
     assert.equal(fix.title, 'Write true (a YAML 1.2 boolean)');
     assert.ok(await vscode.workspace.applyEdit(fix.edit));

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { skillgate, until } from './api';
+import { codeActionsUntil, skillgate, until } from './api';
 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
 
@@ -46,14 +46,11 @@ describe('diagnostics, tooltips and documentation (in the extension host)', () =
     assert.equal(page.lineAt(line).text, '### `codewhale.mcp.url-query`');
 
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri)); // code actions need an open model
-    const actions =
-      (await vscode.commands.executeCommand<vscode.CodeAction[]>(
-        'vscode.executeCodeActionProvider',
-        uri,
-        d.range,
-        vscode.CodeActionKind.QuickFix.value,
-      )) ?? [];
-    const docs = actions.find((a) => a.title === 'Show the documentation for codewhale.mcp.url-query');
+    const { found: docs, actions } = await codeActionsUntil(
+      uri,
+      d.range,
+      (a) => a.title === 'Show the documentation for codewhale.mcp.url-query',
+    );
     assert.ok(docs?.command, JSON.stringify(actions.map((a) => a.title)));
     await vscode.commands.executeCommand(docs.command.command, ...(docs.command.arguments ?? []));
     const editor = await until(

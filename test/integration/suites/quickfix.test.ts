@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { skillgate, until } from './api';
+import { codeActionsUntil, skillgate, until } from './api';
 
 describe('quick fixes (in the extension host)', () => {
   it('offers each fix on its diagnostic, applies it, and the file re-validates clean', async () => {
@@ -21,15 +21,12 @@ describe('quick fixes (in the extension host)', () => {
       const diag = await until(`a ${code} diagnostic`, () =>
         vscode.languages.getDiagnostics(uri).find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code),
       );
-      const actions =
-        (await vscode.commands.executeCommand<vscode.CodeAction[]>(
-          'vscode.executeCodeActionProvider',
-          uri,
-          diag.range,
-          vscode.CodeActionKind.QuickFix.value,
-        )) ?? [];
       // The command's results do not carry their diagnostics; asking at the diagnostic's own range selects its fix.
-      const fix = actions.find((a) => a.edit && a.kind?.value === vscode.CodeActionKind.QuickFix.value);
+      const { found: fix, actions } = await codeActionsUntil(
+        uri,
+        diag.range,
+        (a) => !!a.edit && a.kind?.value === vscode.CodeActionKind.QuickFix.value,
+      );
       assert.ok(
         fix?.edit,
         `a quick fix for ${code}; got ${JSON.stringify(actions.map((a) => ({ title: a.title, diagnostics: a.diagnostics?.map((d) => [d.message, d.range]), edit: !!a.edit })))} for ${JSON.stringify([diag.message, diag.range])}`,
