@@ -212,6 +212,13 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
     assert.deepEqual(hashTarget(item.path), { ok: false, message: NOT_A_BUNDLE(item.path), diagnostics: [] });
   });
 
+  it('`hash` reads no project whose config/ leads outside the folder (a link): its manifests are no bundle', () => {
+    const manifest = f.adapter(A0);
+    fs.renameSync(f.path('ws/config'), f.path('elsewhere'));
+    f.symlink(f.path('elsewhere'), 'ws/config');
+    assert.deepEqual(hashTarget(manifest), { ok: false, message: NOT_A_BUNDLE(manifest), diagnostics: [] });
+  });
+
   it('`hash` finds the nearest Eva project above the manifest, also from a nested adapter folder', () => {
     const nested = f.adapter(A0, 'team/review.yaml');
     const item = unit(evaIndex(), 'adapter:config/adapters/team/review.yaml');

@@ -120,13 +120,15 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
 
 /**
  * `skillgate hash` of an Eva skill manifest (a `transport: skill` adapter or a `lua_skill`); null for any other file.
- * The nearest folder above it that is an Eva project decides: the manifest must be one of its trust units.
+ * The nearest folder above it with a `config/eva.yaml` decides: the manifest must be one of its trust units
+ * (any other file, or a directory, is none).
  */
 export function hashEvaTarget(abs: string, shown: string): HashOutcome | null {
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (lstatEntry(path.join(dir, 'config', 'eva.yaml')).type !== 'file') continue;
     const context = readContextOf(dir);
     const folder = indexEvaFolder(dir, context.home, context.runtime, EMPTY_TRUST);
-    if (!folder) continue;
+    if (!folder) return null;
     const item = folder.items.find((i) => i.path === abs && (i.kind === 'skill-adapter' || i.kind === 'lua-skill'));
     if (!item) return null;
     const diagnostics = folder.diagnostics.filter((d) => d.itemId === item.id);
