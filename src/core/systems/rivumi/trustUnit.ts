@@ -65,7 +65,7 @@ export function readRivumiSource(item: Item): SourceRead {
     },
   });
   // The item's content hash is set exactly from its file's hashes (items.ts), so the file and its hashes are there.
-  if (item.kind === 'hooks') {
+  if (fresh.kind === 'hooks') {
     const hf = project.hooksFile as RivumiHooksFile;
     return unit(
       hf.hashes as RivumiBundleHashes,
@@ -75,7 +75,7 @@ export function readRivumiSource(item: Item): SourceRead {
       hooksFileCapabilities(hf),
     );
   }
-  const plugin = project.plugins.find((p) => p.file === item.path) as RivumiPlugin;
+  const plugin = project.plugins.find((p) => p.file === fresh.path) as RivumiPlugin;
   return unit(
     plugin.hashes as RivumiBundleHashes,
     plugin.canonicalFile,
