@@ -5,6 +5,7 @@ import { byteOrder, joinSet } from '../../src/core/hashing/capabilityPairs';
 import { capabilityHash, capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
 import { rivumiCapabilityHash } from '../../src/core/systems/rivumi/capabilityHash';
 import { bundleKey, reviewToken } from '../../src/core/hashing/identity';
+import { decodeRawName } from '../../src/core/fs/rawNames';
 import { codewhaleFileHash, codewhalePluginId, codewhaleStageKey } from '../../src/core/systems/codewhale/identity';
 import { POLICY_V3 } from '../../src/core/systems/codewhale/activationPolicy';
 
@@ -95,7 +96,7 @@ describe('hash framing and identities, byte for byte (codewhale.md §7)', () => 
     assert.equal(codewhaleStageKey('workspace/abc/demo'), sha('codewhale-plugin-stage-v2\0', 'workspace/abc/demo'));
     assert.equal(bundleKey('codewhale', 'user', '/p', 'n'), sha('skillgate-bundle-key-v1\0codewhale\0user\0/p\0n'));
     assert.equal(
-      bundleKey('rivumi', 'workspace', Buffer.from([0x2f, 0xff]), 'n'),
+      bundleKey('rivumi', 'workspace', decodeRawName(Buffer.from([0x2f, 0xff])), 'n'),
       sha('skillgate-bundle-key-v1\0rivumi\0workspace\0', Buffer.from([0x2f, 0xff]), '\0n'),
     );
     assert.equal(codewhaleFileHash(Buffer.from('x')), sha('codewhale-plugin-file-bytes-v1\0', 'x'));

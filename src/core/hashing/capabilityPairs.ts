@@ -6,13 +6,13 @@ import { sha256Hex } from './framing';
  */
 export type CapabilityPairs = ReadonlyMap<string, string>;
 
-/** `key\0value\0 …`, keys in UTF-8 byte order; `encode` turns the text into the bytes hashed. */
+/** `key\0value\0 …`, keys in UTF-8 byte order; `encode` turns the text into the bytes hashed (UTF-8 by default). */
 export function pairBytes(
   pairs: CapabilityPairs,
-  encode: (text: string) => Buffer = (text) => Buffer.from(text, 'utf8'),
+  encode: (text: string) => Buffer = (text) => Buffer.from(text),
 ): Buffer {
-  const keys = [...pairs.keys()].sort(byteOrder);
-  return encode(keys.map((k) => `${k}\0${pairs.get(k) ?? ''}\0`).join(''));
+  const sorted = [...pairs].sort(([a], [b]) => byteOrder(a, b));
+  return encode(sorted.map(([k, v]) => `${k}\0${v}\0`).join(''));
 }
 
 /** `SHA256(domain ‖ pairs)`: the capability hash of one agent's domain. */
@@ -21,7 +21,7 @@ export function pairsHash(domain: string | Buffer, pairs: CapabilityPairs, encod
 }
 
 export function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** Sort, deduplicate, join with `\n`: how sets enter a capability hash. */

@@ -27,7 +27,7 @@ const framePrefixes = new Map<string, Buffer>();
 function framePrefix(domain: string): Buffer {
   let prefix = framePrefixes.get(domain);
   if (!prefix) {
-    const d = Buffer.from(domain, 'utf8');
+    const d = Buffer.from(domain);
     prefix = Buffer.concat([PATH_MAGIC, u64le(d.length), d, UNIX_BYTES]);
     framePrefixes.set(domain, prefix);
   }
@@ -53,7 +53,8 @@ export function newHash(): Hash {
 
 /**
  * `[lead] ‖ PATH(domain, rel) ‖ [u64(trailingLength)]` in one buffer. `rel` may be a
- * string when the name is valid UTF-8: its UTF-8 bytes are the OS bytes then.
+ * string when the name is valid UTF-8: its UTF-8 bytes (every string here is written as
+ * UTF-8, Buffer's default) are the OS bytes then.
  */
 function recordHeader(
   lead: Buffer | undefined,
@@ -62,7 +63,7 @@ function recordHeader(
   trailingLength: number | undefined,
 ): Buffer {
   const prefix = framePrefix(domain);
-  const relLength = typeof rel === 'string' ? Buffer.byteLength(rel, 'utf8') : rel.length;
+  const relLength = Buffer.byteLength(rel);
   const leadLength = lead ? lead.length : 0;
   const out = Buffer.allocUnsafe(leadLength + prefix.length + 8 + relLength + (trailingLength === undefined ? 0 : 8));
   let at = 0;
@@ -70,7 +71,7 @@ function recordHeader(
   at += prefix.copy(out, at);
   writeU64(out, at, relLength);
   at += 8;
-  if (typeof rel === 'string') at += out.write(rel, at, 'utf8');
+  if (typeof rel === 'string') at += out.write(rel, at);
   else {
     out.set(rel, at);
     at += rel.length;
@@ -99,8 +100,9 @@ export function directoryClose(h: Hash): void {
   h.update(E_TAG);
 }
 
-// `unix-executable\0 ‖ {0|1} ‖ {F|D}\0`: the fixed start of every file and directory record.
-const FILE_LEAD = Buffer.from('unix-executable\0\0F\0', 'latin1');
-const FILE_LEAD_EXEC = Buffer.from('unix-executable\0\x01F\0', 'latin1');
-const DIRECTORY_LEAD = Buffer.from('unix-executable\0\0D\0', 'latin1');
+// `unix-executable\0 ‖ {0|1} ‖ {F|D}\0`: the fixed start of every file and directory record
+// (ASCII, so its UTF-8 bytes are the bytes spelled here).
+const FILE_LEAD = Buffer.from('unix-executable\0\0F\0');
+const FILE_LEAD_EXEC = Buffer.from('unix-executable\0\x01F\0');
+const DIRECTORY_LEAD = Buffer.from('unix-executable\0\0D\0');
 const E_TAG = Buffer.from('E\0');

@@ -3,42 +3,48 @@ import { lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { portableRelative } from '../../fs/portablePath';
 import { sha256Hex } from '../../hashing/framing';
 import { hashListed } from '../../hashing/listedFiles';
-import { reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { BundleFile, Item } from '../../model';
 import type { HashOutcome, InvalidBundle, SourceRead } from '../agentSystem';
 import { evaContentHash } from './hashes';
-import { indexEvaFolder, type EvaFolderIndex, type EvaTrustUnit } from './indexEva';
-import type { EvaItem } from './item';
+import { indexEvaFolder, type EvaTrustUnit } from './indexEva';
 import { readContextOf } from './readContext';
 import { EVA_SYSTEM } from './vocabulary';
 
-/** An Eva bundle (skill adapter or lua_skill) read from disk now, for review and trust (eva.md §6). */
-
 const MAX_COVERED_FILE_BYTES = 67108864;
 
-/** The item's project indexed now, as the index that listed it was (same home and runtime), and the item in it. */
-function readNow(item: Item): { folder: EvaFolderIndex; fresh: EvaItem } | undefined {
+/** The item's project indexed now, as the index that listed it was (same home and runtime): the item, its parts and its own diagnostics. */
+function readNow(item: Item) {
   if (item.workspace === null) return undefined;
   const context = readContextOf(item.workspace);
   const folder = indexEvaFolder(item.workspace, context.home, context.runtime, EMPTY_TRUST);
-  const fresh = folder?.items.find((i) => i.id === item.id);
-  return folder && fresh ? { folder, fresh } : undefined;
+  if (!folder) return undefined;
+  const fresh = folder.items.find((i) => i.id === item.id);
+  if (!fresh) return undefined;
+  return {
+    folder,
+    fresh,
+    parts: folder.items.filter((i) => i.parent === fresh.id),
+    diagnostics: folder.diagnostics.filter((d) => d.itemId === fresh.id),
+  };
 }
 
+/** Why a unit has no hashes: what its covered files lack, or its manifest, which did not read. */
+function unhashable(item: Item): string {
+  return (item.detail.notCovered ?? ['its manifest cannot be read']).join('; ');
+}
+
+/** An Eva bundle (skill adapter or lua_skill) read from disk now, for review and trust (eva.md §6). */
 export function readEvaSource(item: Item): SourceRead {
   const read = readNow(item);
   if (!read) return { ok: false, message: `${item.name} can no longer be read as an Eva skill` };
   const { folder, fresh } = read;
+  // A unit is recorded exactly when its content and capability hashes are.
   const unit = folder.units.get(fresh.id);
-  if (!unit || fresh.contentHash === null)
-    return {
-      ok: false,
-      message: `${item.name} cannot be hashed: ${(fresh.detail.notCovered ?? ['its manifest cannot be read']).join('; ')}`,
-    };
+  if (!unit) return { ok: false, message: `${item.name} cannot be hashed: ${unhashable(fresh)}` };
   // Covered files may lie under the project and under the home (`skill.path: ~/…`): they are named from a directory that holds both.
   const present = [unit.manifest, ...unit.covered.filter((f) => lstatEntry(f.abs).type === 'file').map((f) => f.abs)];
-  const root = commonDirectory([folder.root, ...present]);
+  const root = commonDirectory(folder.root, present);
   const files: BundleFile[] = [];
   for (const abs of present) {
     const bytes = readRegularFile(abs, MAX_COVERED_FILE_BYTES);
@@ -64,10 +70,10 @@ export function readEvaSource(item: Item): SourceRead {
       files,
       directories: [],
       capabilities: { system: EVA_SYSTEM, pairs: Object.fromEntries(unit.pairs) },
-      parts: folder.items.filter((i) => i.parent === fresh.id),
+      parts: read.parts,
       notCovered: fresh.detail.notCovered ?? [],
       applicable: true,
-      diagnostics: folder.diagnostics.filter((d) => d.itemId === fresh.id),
+      diagnostics: read.diagnostics,
       rehashCopy: (copy) => rehashCopy(unit, root, copy),
     },
   };
@@ -86,13 +92,11 @@ function rehashCopy(unit: EvaTrustUnit, root: string, copy: string): string | un
   return hashed.ok ? hashed.contentHash : undefined;
 }
 
-/** The deepest directory that holds every path. */
-function commonDirectory(paths: readonly string[]): string {
-  const split = paths.map((p) => path.resolve(p).split(path.sep));
-  const first = split[0] ?? [];
-  let n = 0;
-  while (n < first.length && split.every((s) => s[n] === first[n])) n++;
-  return first.slice(0, n).join(path.sep) || path.sep;
+/** The deepest directory, the project root or one above it, that holds every file. */
+function commonDirectory(projectRoot: string, files: readonly string[]): string {
+  let dir = projectRoot;
+  while (files.some((f) => path.relative(dir, f).split(path.sep)[0] === '..')) dir = path.dirname(dir);
+  return dir;
 }
 
 /** An Eva bundle that cannot be hashed (a symbolic link among its files, an unreadable manifest), read for review. */
@@ -103,39 +107,41 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
   const manifest = portableRelative(folder.root, fresh.path);
   return {
     item: fresh,
+    // A manifest that no longer reads gives the unit no key: it matches no receipt.
     bundleKey: fresh.detail.bundleKey ?? '',
     root: folder.root,
     // As every agent's invalid unit: the listed files inside the root, reached without a link.
     files: hashListed(folder.root, [manifest, ...reviewed]),
     contentHash: null,
-    diagnostics: folder.diagnostics.filter((d) => d.itemId === fresh.id),
-    parts: folder.items.filter((i) => i.parent === fresh.id),
+    diagnostics: read.diagnostics,
+    parts: read.parts,
   };
 }
 
-/** `skillgate hash` of an Eva skill manifest (a `transport: skill` adapter or a `lua_skill`); null for any other file. */
+/**
+ * `skillgate hash` of an Eva skill manifest (a `transport: skill` adapter or a `lua_skill`); null for any other file.
+ * The nearest folder above it with a `config/eva.yaml` decides: the manifest must be one of its trust units
+ * (any other file, or a directory, is none).
+ */
 export function hashEvaTarget(abs: string, shown: string): HashOutcome | null {
-  if (lstatEntry(abs).type !== 'file' || !/\.ya?ml$/.test(abs)) return null;
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (lstatEntry(path.join(dir, 'config', 'eva.yaml')).type !== 'file') continue;
     const context = readContextOf(dir);
     const folder = indexEvaFolder(dir, context.home, context.runtime, EMPTY_TRUST);
-    const item = folder?.items.find((i) => i.path === abs && (i.kind === 'skill-adapter' || i.kind === 'lua-skill'));
-    if (!folder || !item) return null;
+    if (!folder) return null;
+    const item = folder.items.find((i) => i.path === abs && (i.kind === 'skill-adapter' || i.kind === 'lua-skill'));
+    if (!item) return null;
     const diagnostics = folder.diagnostics.filter((d) => d.itemId === item.id);
-    if (item.contentHash === null || item.capabilityHash === null)
-      return {
-        ok: false,
-        message: `${shown} could not be hashed: ${(item.detail.notCovered ?? ['its manifest cannot be read']).join('; ')}`,
-        diagnostics,
-      };
+    // The token exists exactly when both hashes do.
+    if (item.reviewToken === null)
+      return { ok: false, message: `${shown} could not be hashed: ${unhashable(item)}`, diagnostics };
     return {
       ok: true,
       system: EVA_SYSTEM,
       name: item.detail.eva.id,
-      contentHash: item.contentHash,
-      capabilityHash: item.capabilityHash,
-      reviewToken: reviewToken(item.contentHash, item.capabilityHash),
+      contentHash: item.contentHash as string,
+      capabilityHash: item.capabilityHash as string,
+      reviewToken: item.reviewToken,
       diagnostics,
     };
   }
