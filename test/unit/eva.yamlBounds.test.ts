@@ -130,6 +130,17 @@ describe('Eva YAML alias bounds, counted (eva.md §2.1)', () => {
 
 describe('Eva YAML recursion limit, counted the same everywhere (eva.md §2.1)', () => {
   const deep = MAX_YAML_DEPTH + 1;
+  /** Nesting in an explicit key: only the bracket pre-scan counts it (serde_yaml reads keys as deep as values). */
+  const inKey = (open: string, close: string) => `? ${open.repeat(deep)}1${close.repeat(deep)}\n: 1\n`;
+
+  it('counts brackets and braces in keys too, before anything is parsed', () => {
+    const e = fails(inKey('[', ']'));
+    assert.deepEqual(
+      [e.line, e.column, e.message],
+      [1, 3 + MAX_YAML_DEPTH, `failed to parse YAML: recursion limit exceeded at line 1 column ${3 + MAX_YAML_DEPTH}`],
+    );
+    assert.deepEqual([fails(inKey('{a: ', '}')).column], [3 + 4 * MAX_YAML_DEPTH]);
+  });
 
   it('refuses at the first bracket past the limit, with its line and column', () => {
     const e = fails(`a: ${'[ '.repeat(deep)}${' ]'.repeat(deep)}\n`);
@@ -143,8 +154,8 @@ describe('Eva YAML recursion limit, counted the same everywhere (eva.md §2.1)',
     assert.doesNotThrow(() => ok(`a: [${'[], '.repeat(MAX_YAML_DEPTH + 5)}{}]\n`));
     assert.doesNotThrow(() => ok(`a: [${'{}, '.repeat(MAX_YAML_DEPTH + 5)}[]]\n`));
     // Closers in a plain scalar before any opener do not buy depth for later brackets.
-    const e = fails(`a: x${']'.repeat(5)}\nb: ${'['.repeat(deep)}${']'.repeat(deep)}\n`);
-    assert.deepEqual([e.line, e.column], [2, 4 + MAX_YAML_DEPTH]);
+    const e = fails(`a: x${']'.repeat(5)}\n${inKey('[', ']')}`);
+    assert.deepEqual([e.line, e.column], [2, 3 + MAX_YAML_DEPTH]);
   });
 
   it('counts brackets again after a quoted string closes and after a comment line ends', () => {
@@ -153,8 +164,11 @@ describe('Eva YAML recursion limit, counted the same everywhere (eva.md §2.1)',
       [past('a: ["x", ').column, past("a: ['x', ").column],
       [10 + MAX_YAML_DEPTH - 1, 10 + MAX_YAML_DEPTH - 1],
     );
-    assert.equal(past('# c\nb: ').line, 2);
-    assert.equal(past('# c\rb: ').line, 2, 'a lone CR ends a comment line too');
+    assert.deepEqual(
+      [fails(`# c\n${inKey('[', ']')}`).line, fails(`# c\r${inKey('[', ']')}`).line],
+      [2, 2],
+      'a lone CR ends a comment line too',
+    );
   });
 
   it('refuses block nesting past the limit, sequences as mappings, even with no value at the end', () => {
@@ -172,6 +186,9 @@ describe('Eva YAML recursion limit, counted the same everywhere (eva.md §2.1)',
     };
     assert.doesNotThrow(() => ok(maps(MAX_YAML_DEPTH)));
     assert.match(fails(maps(MAX_YAML_DEPTH + 1)).message, /^failed to parse YAML: recursion limit exceeded/);
+    // An explicit key with no value at all is a value too, at its depth.
+    const keyOnly = `${maps(MAX_YAML_DEPTH)}${'  '.repeat(MAX_YAML_DEPTH)}? k\n`;
+    assert.match(fails(keyOnly).message, /^failed to parse YAML: recursion limit exceeded/);
   });
 
   it('counts the levels an alias stands for, and the alias itself, toward the limit', () => {
