@@ -55,7 +55,6 @@ export class EvaIndex implements SystemIndex {
     const projects = this.options.workspaces.filter(
       (ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file',
     );
-    for (const ws of this.options.workspaces) if (!projects.includes(ws)) this.folders.set(ws, undefined);
     if (projects.length === 0) return [];
     return [...projects.map((ws) => () => this.load(ws)), () => this.loadUser()];
   }
