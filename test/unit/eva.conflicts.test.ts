@@ -111,6 +111,12 @@ describe('Eva several providers (eva.md §4.3 rule 6)', () => {
     );
   });
 
+  it('tells adapters wrapping the same skill id with no source at all', () => {
+    f.adapter(adapter('one', 'same', ['workflow.a']).replace('  source: codex\n', ''), 'a.yaml');
+    f.adapter(adapter('two', 'same', ['workflow.b']).replace('  source: codex\n', ''), 'b.yaml');
+    assert.equal(f.index().diagnostics('eva.conflict.multiple-providers').length, 2);
+  });
+
   it('tells nothing for the same skill id under different sources', () => {
     f.adapter(adapter('one', 'same', ['workflow.a']), 'a.yaml');
     f.adapter(adapter('two', 'same', ['workflow.b']).replace('source: codex', 'source: agents'), 'b.yaml');
