@@ -139,6 +139,23 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     );
   });
 
+  it('drops the items of a folder that stops being an Eva project', () => {
+    f.adapter(A0);
+    const index = loaded();
+    fs.rmSync(f.path('ws/config/eva.yaml'));
+    index.refresh([f.path('ws/config/eva.yaml')]);
+    assert.deepEqual(index.compose(ctx), { items: [], diagnostics: [] });
+  });
+
+  it('does not re-read the user folders for a path beside the skill roots in ~/.codex or ~/.agents', () => {
+    f.adapter(A0);
+    const index = loaded();
+    f.user('foo');
+    f.user('bar', 'agents');
+    index.refresh([f.path('home/.codex/config.toml'), f.path('home/.agents/other')]);
+    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml']);
+  });
+
   it('without a home reads no user folders and watches none', () => {
     f.adapter(A0);
     f.user('foo');

@@ -94,7 +94,11 @@ describe('Eva user skill items (eva.md §1.3, §4.8)', () => {
         'eva.kind.runtime-worker i runtime_worker skills are display-only outside their team runtime',
       ],
     );
-    assert.deepEqual(r.item('user:codex:team').detail.eva.conflicts, ['same_skill_multiple_directory']);
+    const codex = r.item('user:codex:team').detail.eva;
+    assert.deepEqual(
+      [codex.conflicts, codex.source, codex.skillPath, codex.evaKind],
+      [['same_skill_multiple_directory'], 'user_codex', '~/.codex/skills/team/SKILL.md', 'runtime_worker'],
+    );
   });
 
   it('lists a linked SKILL.md in the catalogue words, and a front matter too large to read', () => {

@@ -126,7 +126,8 @@ export class EvaIndex implements SystemIndex {
   /** Whether a changed path can change the folder's project: its `config/`, a configuration root, a covered file. */
   private affects(workspace: string, p: string): boolean {
     const config = path.join(workspace, 'config');
-    if (p === workspace || isInside(config, p) || isAncestor(p, config)) return true;
+    // The folder itself is an ancestor of its config/.
+    if (isInside(config, p) || isAncestor(p, config)) return true;
     const folder = this.folders.get(workspace);
     if (!folder) return false;
     if (folder.roots.some((r) => isInside(r, p) || isAncestor(p, r))) return true;
