@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { statusOf } from '../../decisions/gates';
 import { joinSet } from '../../hashing/capabilityPairs';
-import { canonicalPath, isInside, lstatEntry } from '../../fs/safeFs';
+import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
 import type { Decision, TrustStatus } from '../../model';
 import type { TrustView } from '../../decisions/trustView';
 import type { SkillContract } from './contracts';
@@ -101,7 +101,9 @@ export function coveredFiles(
     if (refused) return refused;
     if (p?.resolved) {
       const target = p.resolved;
-      if (path.basename(target) === 'SKILL.md' && lstatEntry(path.dirname(target)).type === 'directory') {
+      // A skill folder that is itself a link (common under ~/.codex/skills, eva.md §8 Q7) is a
+      // folder all the same: every file in it is covered, not only SKILL.md.
+      if (path.basename(target) === 'SKILL.md' && statEntry(path.dirname(target)).type === 'directory') {
         // The folder is walked by its lexical path: its real path must stay inside the allowed roots too.
         const realDir = canonicalPath(path.dirname(target));
         if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir)))

@@ -25,8 +25,8 @@ export function withConflicts(item: EvaItem, diagnostics: readonly Diagnostic[])
         .map((d) => CONFLICT_TYPES[d.code] as string),
     ),
   ];
-  if (item.shadowedBy === null && conflicts.length === 0) return item;
-  if (item.reasons.includes('duplicate_id_shadowed') && !conflicts.length) conflicts.push('duplicate_id');
+  // A shadowed project item always carries its duplicate-id diagnostic (resolveIds), so it has a conflict type too.
+  if (conflicts.length === 0) return item;
   return { ...item, detail: { ...item.detail, eva: { ...item.detail.eva, conflicts } } };
 }
 

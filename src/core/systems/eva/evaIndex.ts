@@ -55,7 +55,6 @@ export class EvaIndex implements SystemIndex {
     const projects = this.options.workspaces.filter(
       (ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file',
     );
-    for (const ws of this.options.workspaces) if (!projects.includes(ws)) this.folders.set(ws, undefined);
     if (projects.length === 0) return [];
     return [...projects.map((ws) => () => this.load(ws)), () => this.loadUser()];
   }
@@ -127,7 +126,8 @@ export class EvaIndex implements SystemIndex {
   /** Whether a changed path can change the folder's project: its `config/`, a configuration root, a covered file. */
   private affects(workspace: string, p: string): boolean {
     const config = path.join(workspace, 'config');
-    if (p === workspace || isInside(config, p) || isAncestor(p, config)) return true;
+    // The folder itself is an ancestor of its config/.
+    if (isInside(config, p) || isAncestor(p, config)) return true;
     const folder = this.folders.get(workspace);
     if (!folder) return false;
     if (folder.roots.some((r) => isInside(r, p) || isAncestor(p, r))) return true;

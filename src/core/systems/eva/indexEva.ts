@@ -142,9 +142,8 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
       diagnostics.push(
         evaDiagnostic(
           project.configFile,
-          project.document.fieldRange(
-            e.code === 'eva.schema.required' ? [...e.path, e.field.slice(e.field.lastIndexOf('.') + 1)] : e.path,
-          ),
+          // A missing field points at the mapping that lacks it, which is what e.path names.
+          project.document.fieldRange(e.path),
           'eva.project.config-invalid',
           `${e.message}: ${e.field}`,
         ),

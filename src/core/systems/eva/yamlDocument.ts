@@ -2,12 +2,12 @@ import {
   Alias,
   isAlias,
   isMap,
-  isPair,
   isScalar,
   isSeq,
   parseDocument,
   type Document,
   type Node as YamlNode,
+  type YAMLMap,
 } from 'yaml';
 import { LineMap } from '../../text/lineMap';
 import { emptyOwnRecord } from '../../documents/ownRecord';
@@ -83,12 +83,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   }
   const first = doc.errors[0];
   if (first) return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
-  const converter = new Converter(doc, lines);
+  const converter = new Converter(doc);
   try {
     const value = converter.toValue(doc.contents, 0);
     return { ok: true, document: new YamlDocument(file, text, value, doc, lines) };
   } catch (e) {
-    if (e instanceof YamlLimit) return fail(e.message, e.offset, 0);
+    if (e instanceof YamlRefusal) return fail(e.message, e.offset, 0);
+    // A key is named by its text, written out recursively: a deeply nested key may exhaust the stack.
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
   }
@@ -99,10 +100,11 @@ function describe(code: string, message: string): string {
   if (code === 'MULTIPLE_DOCS') return 'deserializing from YAML containing more than one document is not supported';
   // The parser met nesting deep enough to exhaust its stack: serde_yaml's words for it.
   if (/call stack/i.test(message)) return 'recursion limit exceeded';
-  return message.replace(/\s+/g, ' ');
+  return message;
 }
 
-class YamlLimit extends Error {
+/** A document the parser accepted but serde_yaml refuses: a limit, an unknown anchor, a key given twice through an alias. */
+class YamlRefusal extends Error {
   constructor(
     message: string,
     readonly offset: number,
@@ -129,7 +131,7 @@ function flowDepthExcess(text: string): number | undefined {
       if (c === quote) quote = '';
       continue;
     }
-    if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) comment = true;
+    if (c === '#' && (i === 0 || /\s/.test(text.charAt(i - 1)))) comment = true;
     else if (c === '"' || c === "'") quote = c;
     else if (c === '[' || c === '{') {
       if (++depth > MAX_YAML_DEPTH) return i;
@@ -145,10 +147,7 @@ class Converter {
   /** Anchored nodes by name, in document order: an alias names the latest one before it. */
   private readonly anchors = new Map<string, YamlNode[]>();
 
-  constructor(
-    doc: Document.Parsed,
-    private readonly lines: LineMap,
-  ) {
+  constructor(doc: Document.Parsed) {
     this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, this.anchors));
   }
 
@@ -162,32 +161,36 @@ class Converter {
   }
 
   toValue(node: unknown, depth: number): unknown {
-    if (depth > MAX_YAML_DEPTH) throw new YamlLimit('recursion limit exceeded', offsetOf(node));
-    if (++this.expanded > MAX_EXPANDED_NODES) throw new YamlLimit('repetition limit exceeded', offsetOf(node));
+    if (depth > MAX_YAML_DEPTH) throw new YamlRefusal('recursion limit exceeded', offsetOf(node));
+    if (++this.expanded > MAX_EXPANDED_NODES) throw new YamlRefusal('repetition limit exceeded', offsetOf(node));
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
-      if (++this.jumps > this.maxJumps) throw new YamlLimit('repetition limit exceeded', offsetOf(node));
-      const target = this.resolve(node);
-      if (!target) throw new YamlLimit(`unknown anchor ${node.source}`, offsetOf(node));
-      return this.toValue(target, depth + 1);
+      if (++this.jumps > this.maxJumps) throw new YamlRefusal('repetition limit exceeded', offsetOf(node));
+      return this.toValue(this.target(node), depth + 1);
     }
     const plain = this.untagged(node as YamlNode, depth);
     const tag = (node as YamlNode).tag;
     return tag && !CORE_TAGS.has(tag) ? new YamlTagged(tag, plain) : plain;
   }
 
+  private target(alias: Alias): YamlNode {
+    const target = this.resolve(alias);
+    if (!target) throw new YamlRefusal(`unknown anchor ${alias.source}`, offsetOf(alias));
+    return target;
+  }
+
   private untagged(node: YamlNode, depth: number): unknown {
-    if (isScalar(node)) return node.value === undefined ? null : node.value;
+    if (isScalar(node)) return node.value ?? null;
     if (isSeq(node)) return node.items.map((item) => this.toValue(item, depth + 1));
-    if (isMap(node)) {
-      const out = emptyOwnRecord<unknown>();
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        out[keyText(pair.key, this.lines)] = this.toValue(pair.value, depth + 1);
-      }
-      return out;
+    // What is left is a mapping (aliases were followed before).
+    const out = emptyOwnRecord<unknown>();
+    for (const pair of (node as YAMLMap<unknown, unknown>).items) {
+      // serde_yaml replays an alias key as the key it names, so `*k : v` may repeat a key.
+      const key = keyText(isAlias(pair.key) ? this.target(pair.key) : pair.key);
+      if (key in out) throw new YamlRefusal('duplicate entry with key', offsetOf(pair.key));
+      out[key] = this.toValue(pair.value, depth + 1);
     }
-    return null;
+    return out;
   }
 }
 
@@ -206,11 +209,9 @@ function countNodes(node: unknown, anchors: Map<string, YamlNode[]>): number {
   return n;
 }
 
-/** A mapping key as the string it names (scalars by their value; anything else by its source text). */
-function keyText(key: unknown, _lines: LineMap): string {
-  if (isScalar(key)) return key.value === null || key.value === undefined ? 'null' : String(key.value);
-  if (isAlias(key)) return `*${key.source}`;
-  return String(key);
+/** A mapping key as the string it names (scalars by their value, `null` for none; a collection by its text). */
+function keyText(key: unknown): string {
+  return isScalar(key) ? String(key.value) : String(key);
 }
 
 function offsetOf(node: unknown): number {
@@ -237,8 +238,10 @@ export class YamlDocument implements ParsedDocument {
       const target: unknown = node instanceof Alias ? node.resolve(this.doc) : node;
       let next: unknown = undefined;
       let nextKey: unknown = undefined;
-      if (isMap(target) && typeof segment === 'string') {
-        const pair = target.items.find((p) => keyText(p.key, this.lines) === segment);
+      if (isMap(target)) {
+        const pair = target.items.find(
+          (p) => keyText(p.key instanceof Alias ? p.key.resolve(this.doc) : p.key) === segment,
+        );
         if (pair) {
           next = pair.value;
           nextKey = pair.key;
@@ -282,10 +285,9 @@ export class YamlDocument implements ParsedDocument {
 
   /** The key's range when the field exists, else the nearest existing ancestor's (eva.md §5 "points at"). */
   fieldRange(path: DocPath): Range {
-    const { depth } = this.walk(path);
-    if (depth === path.length && path.length > 0) return this.keyRange(path);
-    // A missing field points at the mapping that lacks it: its key, or the first line at the root.
-    return depth === 0 ? this.lines.lineRange(0) : this.keyRange(path.slice(0, depth));
+    // A missing field points at the mapping that lacks it (the key of the last field that
+    // exists, which is what keyRange finds), or at the first line at the root.
+    return this.walk(path).depth === 0 ? this.lines.lineRange(0) : this.keyRange(path);
   }
 
   /** True when the exact path exists. */

@@ -1,0 +1,190 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { A0, EvaFixture } from './helpers/evaFixture';
+import { EvaIndex } from '../../src/core/systems/eva/evaIndex';
+import { readContextOf } from '../../src/core/systems/eva/readContext';
+
+/**
+ * The Eva index as the editor keeps it: each Eva project re-read on its own when a path
+ * it reads changes (its `config/`, a configuration root wherever it lies, a covered file
+ * or skill folder), the user skill folders re-read with any project or when a path under
+ * them changes (eva.md §1.3, §4.3 rule 4: a project manifest can shadow them), and
+ * nothing re-read for a path no project reads.
+ */
+
+const ctx = { trust: { available: true as const, lookup: () => undefined }, workspaceTrusted: true };
+
+describe('Eva index refresh: what each changed path re-reads', () => {
+  let f: EvaFixture;
+  beforeEach(() => {
+    f = new EvaFixture().p0();
+  });
+  afterEach(() => f.remove());
+
+  function loaded(workspaces = [f.ws], evaHome: string | null = f.home): EvaIndex {
+    const index = new EvaIndex({ workspaces, evaHome });
+    for (const load of index.scan()) load();
+    return index;
+  }
+
+  const ids = (index: EvaIndex) => index.compose(ctx).items.map((i) => i.id);
+  const decision = (index: EvaIndex) => index.compose(ctx).items[0]?.decision;
+
+  it('composes nothing before a scan, and a scan starts again from nothing', () => {
+    f.adapter(A0);
+    f.user('foo');
+    const index = new EvaIndex({ workspaces: [f.ws], evaHome: f.home });
+    assert.deepEqual(index.compose(ctx), { items: [], diagnostics: [] });
+    for (const load of index.scan()) load();
+    assert.equal(ids(index).length, 2);
+    f.remove();
+    assert.deepEqual(index.scan(), []);
+    assert.deepEqual(index.compose(ctx), { items: [], diagnostics: [] });
+  });
+
+  it('re-reads the project of a changed path among others, and only that project', () => {
+    fs.cpSync(f.path('ws/config'), f.path('other/config'), { recursive: true });
+    const other = f.path('other');
+    f.adapter(A0);
+    f.write('other/config/adapters/review.yaml', A0);
+    const index = loaded([f.ws, other]);
+    f.adapter(A0.replace('network: false', 'network: true'));
+    f.write('other/config/adapters/review.yaml', A0.replace('network: false', 'network: true'));
+    index.refresh([f.path('unrelated.txt'), f.path('ws/config/adapters/review.yaml')]);
+    assert.deepEqual(
+      index.compose(ctx).items.map((i) => [i.workspace, i.decision]),
+      [
+        [f.ws, 'rejected'],
+        [other, 'registered'],
+      ],
+    );
+  });
+
+  it('re-reads a project for its folder, an ancestor of it, and anything under config/', () => {
+    f.adapter(A0);
+    const index = loaded();
+    for (const [changed, label] of [
+      [f.ws, 'the folder'],
+      [path.dirname(f.ws), 'an ancestor'],
+      [f.path('ws/config/eva.user.yaml'), 'a layer'],
+    ] as const) {
+      const flip = decision(index) === 'registered';
+      f.adapter(flip ? A0.replace('network: false', 'network: true') : A0);
+      index.refresh([changed]);
+      assert.equal(decision(index), flip ? 'rejected' : 'registered', label);
+    }
+  });
+
+  it('re-reads a project for a configuration root outside config/, and for an ancestor of that root', () => {
+    f.write(
+      'ws/config/eva.yaml',
+      'config:\n  agent_dir: config/agents\n  adapter_dir: manifests/adapters\n  capability_dir: config/capabilities\n  policy_dir: config/policies\n  route_file: config/routes.yaml\n  schema_dir: config/schemas\n',
+    );
+    f.write('ws/manifests/adapters/review.yaml', A0);
+    const index = loaded();
+    assert.equal(decision(index), 'registered');
+    f.write('ws/manifests/adapters/review.yaml', A0.replace('network: false', 'network: true'));
+    index.refresh([f.path('ws/elsewhere/x.yaml')]);
+    assert.equal(decision(index), 'registered', 'a path no project reads');
+    index.refresh([f.path('ws/manifests/adapters/review.yaml')]);
+    assert.equal(decision(index), 'rejected', 'a file under the root');
+    f.write('ws/manifests/adapters/review.yaml', A0);
+    index.refresh([f.path('ws/manifests')]);
+    assert.equal(decision(index), 'registered', 'an ancestor of the root');
+  });
+
+  it('re-reads a project when one of several covered files changes, and not for a path beside a skill folder', () => {
+    f.l0();
+    f.write('ws/skills/review/SKILL.md', 's');
+    f.adapter(A0.replace('  id: review\n', '  id: review\n  path: skills/review/SKILL.md\n'));
+    const index = loaded();
+    const hashes = () => index.compose(ctx).items.map((i) => i.contentHash);
+    const before = hashes();
+    f.write('ws/schemas/lint.output.json', '{"type": "object", "title": "x"}');
+    f.write('ws/skills/review/SKILL.md', 'changed');
+    index.refresh([f.path('ws/skills/other.md')]);
+    assert.deepEqual(hashes(), before, 'beside the skill folder, outside every root');
+    index.refresh([f.path('ws/schemas/lint.output.json')]);
+    const after = hashes();
+    assert.ok(
+      after.every((h, i) => h !== before[i]),
+      'the whole project is read again',
+    );
+  });
+
+  it('re-reads the user skill folders with a project, or for a path under either user root, and not otherwise', () => {
+    f.adapter(A0.replace('  id: review\n', '  id: other\n'));
+    const plain = f.mkdir('plain');
+    const index = loaded([f.ws, plain]);
+    f.user('foo', 'agents');
+    index.refresh([f.path('ws/unrelated'), f.path('plain/x')]);
+    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml'], 'no path under a user root');
+    index.refresh([f.path('ws/unrelated'), f.path('home/.agents/skills/foo/SKILL.md')]);
+    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml', 'eva:user:agents:foo']);
+    f.user('bar');
+    index.refresh([f.path('home/.codex/skills/bar')]);
+    assert.equal(ids(index).length, 3, 'under ~/.codex/skills');
+    // A project manifest that now wraps a user skill shadows it: the user items are read with the project.
+    f.adapter(A0.replace('  id: review\n', '  id: bar\n'));
+    index.refresh([f.path('ws/config/adapters/review.yaml')]);
+    assert.deepEqual(
+      index.compose(ctx).items.map((i) => [i.id, i.decision]),
+      [
+        ['eva:ws:adapter:config/adapters/review.yaml', 'registered'],
+        ['eva:user:codex:bar', 'shadowed'],
+        ['eva:user:agents:foo', 'display_only'],
+      ],
+    );
+  });
+
+  it('drops the items of a folder that stops being an Eva project', () => {
+    f.adapter(A0);
+    const index = loaded();
+    fs.rmSync(f.path('ws/config/eva.yaml'));
+    index.refresh([f.path('ws/config/eva.yaml')]);
+    assert.deepEqual(index.compose(ctx), { items: [], diagnostics: [] });
+  });
+
+  it('does not re-read the user folders for a path beside the skill roots in ~/.codex or ~/.agents', () => {
+    f.adapter(A0);
+    const index = loaded();
+    f.user('foo');
+    f.user('bar', 'agents');
+    index.refresh([f.path('home/.codex/config.toml'), f.path('home/.agents/other')]);
+    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml']);
+  });
+
+  it('without a home reads no user folders and watches none', () => {
+    f.adapter(A0);
+    f.user('foo');
+    const index = loaded([f.ws], null);
+    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml']);
+    index.refresh([f.path('home/.codex/skills/foo/SKILL.md')]);
+    assert.equal(ids(index).length, 1);
+    assert.ok(!index.watchedTrees().some((t) => t.pattern === '{.codex,.agents}/skills/**'));
+  });
+
+  it("watches the user's home by default, and only beside an Eva project", () => {
+    f.adapter(A0);
+    const index = new EvaIndex({ workspaces: [f.ws], evaHome: f.home });
+    assert.ok(!index.watchedTrees().some((t) => t.base === f.home), 'no project loaded yet');
+    const byDefault = new EvaIndex({ workspaces: [f.ws], evaHome: null }).watchedTrees();
+    assert.ok(!byDefault.some((t) => t.pattern === '{.codex,.agents}/skills/**'));
+    const home = new EvaIndex({ workspaces: [f.ws] });
+    for (const load of home.scan()) load();
+    assert.deepEqual(
+      home.watchedTrees().filter((t) => t.pattern === '{.codex,.agents}/skills/**'),
+      [{ base: os.homedir(), pattern: '{.codex,.agents}/skills/**' }],
+    );
+  });
+
+  it('remembers the home and runtime each project was read with, for reading its units again', () => {
+    f.adapter(A0);
+    const runtime = { mode: 'team', teamWorker: true, interactiveUser: false } as const;
+    const index = new EvaIndex({ workspaces: [f.ws], evaHome: f.home, evaRuntime: runtime });
+    for (const load of index.scan()) load();
+    assert.deepEqual(readContextOf(f.ws), { home: f.home, runtime });
+  });
+});
