@@ -45,6 +45,15 @@ describe('Codewhale bundle loading: skill claims, names, anchors and refused bun
         ['skills/a/b/SKILL.md', 'skills/a/c/SKILL.md'],
       );
     });
+    it('takes no SKILL.md from outside the declared skills root', () => {
+      withSkills();
+      f.write('plugins/b/other/x/SKILL.md', '---\nname: stray\n---\nbody\n');
+      skill('ok/SKILL.md', 'ok');
+      assert.deepEqual(
+        load().skills.map((s) => s.name),
+        ['ok'],
+      );
+    });
     it('skips a SKILL.md below a dot directory at any depth', () => {
       withSkills();
       skill('a/.hidden/SKILL.md', 'deep');
