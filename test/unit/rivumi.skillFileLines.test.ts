@@ -36,6 +36,11 @@ describe('Rivumi skill files: front-matter keys and the line a name error points
     assert.ok(!long.ok);
     assert.deepEqual([long.name, long.nameFromFrontmatter, long.line], ['given', true, 2]);
   });
+  it('points at the name line, not at a later line of the block', () => {
+    const r = parse('---\nname: bad name\ndescription: d\n---\nbody');
+    assert.ok(!r.ok);
+    assert.equal(r.line, 1);
+  });
   it('points a repeated name key at the last one, whose value counts', () => {
     const r = parse('---\nname: ok\nname: bad name\n---\nbody');
     assert.ok(!r.ok);

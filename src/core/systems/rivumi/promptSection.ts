@@ -42,8 +42,8 @@ function wholeCharacters(b: Buffer): string {
   while (start < b.length && isContinuation(b[start] as number)) start++;
   let lead = b.length - 1;
   while (lead >= start && isContinuation(b[lead] as number)) lead--;
-  const size = lead < start ? 0 : sequenceLength(b[lead] as number);
-  const end = lead >= start && lead + size > b.length ? lead : b.length;
+  // With nothing left after `start`, `lead` is the byte before it (or none): one byte long, nothing is cut.
+  const end = lead + sequenceLength(b[lead] as number) > b.length ? lead : b.length;
   return b.subarray(start, end).toString('utf8');
 }
 
