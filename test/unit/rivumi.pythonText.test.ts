@@ -105,6 +105,7 @@ describe('Rivumi: Python string semantics (rivumi.md §1, §2)', () => {
       ['non-printable Latin-1 (U+0085, U+00A0) as \\xNN', '\x85\xa0', "'\\x85\\xa0'"],
       ['printable non-ASCII as itself', 'é', "'é'"],
       ['a format character as \\uNNNN', 'a\u200bb', "'a\\u200bb'"],
+      ['a format character below U+1000 padded to four digits', '\u061c', "'\\u061c'"],
       ['a line separator and a private-use character as \\uNNNN', '\u2028\ue000', "'\\u2028\\ue000'"],
       ['a lone surrogate (surrogateescape) as \\uNNNN', 'a\udcff', "'a\\udcff'"],
       ['a non-BMP non-printable as \\UNNNNNNNN', '\u{e0001}', "'\\U000e0001'"],

@@ -103,7 +103,8 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const findings = new Findings();
   const dirName = wellFormed(path.basename(dir));
   const manifestFile = path.join(dir, label);
-  const bundleRoot = label === '.claude-plugin/plugin.json' ? dir : path.dirname(manifestFile);
+  // The manifest's directory, or for the Claude form (.claude-plugin/plugin.json) its parent: the bundle directory either way.
+  const bundleRoot = dir;
   const base = {
     scope: ctx.scope,
     dir,
@@ -272,9 +273,12 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   });
 }
 
-/** Files the loader parses after the walk: the MCP sidecar and every candidate SKILL.md. */
+/**
+ * Files the loader parses after the walk: the MCP sidecar and every SKILL.md below a directory
+ * (one in the bundle root is never a skill, §5.1). Keeping them only saves reading them again.
+ */
 function parsedNext(rel: string): boolean {
-  return rel === 'mcp.json' || rel === 'SKILL.md' || rel.endsWith('/SKILL.md');
+  return rel === 'mcp.json' || rel.endsWith('/SKILL.md');
 }
 
 /** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */

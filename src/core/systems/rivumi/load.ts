@@ -51,9 +51,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
     hookOverflowFile: null,
     diagnostics: findings.diagnostics,
   });
-  const top = lstatEntry(rivumiDir);
-  if (top.type === 'missing') return empty();
-  if (top.type === 'symlink') {
+  if (lstatEntry(rivumiDir).type === 'symlink') {
     findings.inFile(
       'rivumi.root-symlink',
       '.rivumi is a symbolic link; Rivumi follows it, so its target is what Rivumi loads',
@@ -89,7 +87,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
         }
         const skill = readSkill(abs, fileName, source, null, findings);
         skills.push(skill);
-        if (skill.state === 'invalid') skillLoad ??= failure(skill.error);
+        skillLoad ??= failure(skill.error);
       });
     }
   }
@@ -129,7 +127,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
         }
         const draft = readPluginManifest(workspace, pluginsDir, abs, fileName, findings);
         drafts.push(draft);
-        if (draft.plugin.state === 'invalid') pluginsFailure ??= failure(draft.plugin.error);
+        pluginsFailure ??= failure(draft.plugin.error);
       });
     }
   }
@@ -150,7 +148,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
       loaded++;
       const skill = readSkill(ref.abs, fileName, source, d.plugin.name, findings);
       pluginSkills.push(skill);
-      if (skill.state === 'invalid') skillLoad ??= failure(skill.error);
+      skillLoad ??= failure(skill.error);
     }
     d.plugin = { ...d.plugin, skills: pluginSkills };
   }
@@ -162,24 +160,23 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   for (const d of drafts) {
     const hookError = hooks.pluginErrors.get(d.plugin.file);
     // A hook defect fails only the hook load: the plugin and its skills stay the skill load's (decisions.md).
+    // Only a valid plugin's hooks are merged, so only a valid plugin has a hook error.
     const plugin: RivumiPlugin = {
       ...d.plugin,
       hooks: hooks.byOrigin.get(d.plugin.file) ?? [],
-      ...(hookError && d.plugin.state === 'valid' ? { hookError } : {}),
+      ...(hookError ? { hookError } : {}),
     };
-    const argv = d.manifestBytes ? reportCoverage(hooksCoverage(workspace, plugin.hooks), findings) : undefined;
-    const hashes =
-      d.manifestBytes && argv
-        ? rivumiPluginHashes(
-            workspace,
-            plugin.source,
-            d.manifestBytes,
-            d.skillRefs.map((r) => r.abs),
-            d.skillRefs.length,
-            plugin.hooks,
-            argv,
-          )
-        : undefined;
+    const hashes = d.manifestBytes
+      ? rivumiPluginHashes(
+          workspace,
+          plugin.source,
+          d.manifestBytes,
+          d.skillRefs.map((r) => r.abs),
+          d.skillRefs.length,
+          plugin.hooks,
+          reportCoverage(hooksCoverage(workspace, plugin.hooks), findings),
+        )
+      : undefined;
     plugins.push(hashes ? { ...plugin, hashes } : plugin);
   }
   plugins.sort((a, b) => codePointCompare(a.fileName, b.fileName));
@@ -247,11 +244,7 @@ function readSkill(
   const invalid = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START): RivumiSkill => {
     return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range) };
   };
-  const entry = lstatEntry(osPath(abs));
-  if (entry.type !== 'file')
-    return invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
-  if (entry.size > MAX_SKILL_BYTES)
-    return invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`);
+  // readRegularFile checks the last component (no link), the type and the size (from fstat) before reading.
   const read = readRegularFile(osPath(abs), MAX_SKILL_BYTES);
   if (!read.ok) {
     return read.reason === 'too-large'
@@ -267,7 +260,8 @@ function readSkill(
     plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined;
   if (!parsed.ok) {
     const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
-    const longName = parsed.code === 'rivumi.skill.description-length' ? nameTooLong(parsed.name) : undefined;
+    // Only the description-length failure carries a name: the record's other limit is checked with it.
+    const longName = nameTooLong(parsed.name);
     if (longName)
       findings.inFile(
         'rivumi.skill.qualified-name-length',
@@ -330,11 +324,7 @@ function readPluginManifest(
       ...extra,
     };
   };
-  const entry = lstatEntry(osPath(abs));
-  if (entry.type !== 'file')
-    return fail('rivumi.plugin.file', `project plugin manifest must be a regular file: ${fileName}`);
-  if (entry.size > MAX_PLUGIN_MANIFEST_BYTES)
-    return fail('rivumi.plugin.file', `project plugin manifest exceeds size limit: ${fileName}`);
+  // readRegularFile checks the last component (no link), the type and the size (from fstat) before reading.
   const read = readRegularFile(osPath(abs), MAX_PLUGIN_MANIFEST_BYTES);
   if (!read.ok)
     return fail(
@@ -499,9 +489,9 @@ interface ProjectHooksRead {
 
 function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRead {
   if (statEntry(hooksPath).type === 'missing') return { exists: false, project: {} };
-  const entry = lstatEntry(hooksPath);
-  const read = entry.type === 'file' ? readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES) : undefined;
-  if (!read || (!read.ok && read.reason !== 'too-large'))
+  // Not a link, a regular file, at most 65536 bytes: readRegularFile reads one byte past the limit to tell.
+  const read = readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES);
+  if (!read.ok && read.reason !== 'too-large')
     return {
       exists: true,
       project: {},
@@ -580,30 +570,28 @@ function mergeHooks(
   mergeErrors: Diagnostic[],
 ): Map<HookEvent, TaggedHook[]> {
   const merged = new Map<HookEvent, TaggedHook[]>(HOOK_EVENTS.map((e) => [e, []]));
+  // A hooks.json that could not be read is the empty object here: its error is the hook load's already.
   const project = read.project;
-  if (!read.error) {
-    for (const key of Object.keys(project)) {
-      if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
-        problems.push(
-          findings.at(
-            'rivumi.hooks.invalid',
-            `project hook config is invalid: ${key}: Extra inputs are not permitted`,
-            { file: hooksPath, path: [key], key: true },
-          ),
-        );
-      }
-    }
-    for (const event of HOOK_EVENTS) {
-      if (!(event in project)) continue;
-      const v = project[event];
-      if (!Array.isArray(v)) continue;
-      v.forEach((raw, index) =>
-        merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }),
+  for (const key of Object.keys(project)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
+      problems.push(
+        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, {
+          file: hooksPath,
+          path: [key],
+          key: true,
+        }),
       );
     }
   }
+  for (const event of HOOK_EVENTS) {
+    const v = project[event];
+    if (!Array.isArray(v)) continue;
+    v.forEach((raw, index) =>
+      merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }),
+    );
+  }
+  // An invalid manifest's draft has no hooks (rawHooks {}): only valid plugins' entries merge.
   for (const d of drafts) {
-    if (d.plugin.state !== 'valid') continue;
     for (const event of HOOK_EVENTS) {
       const v = d.rawHooks[event];
       if (v === undefined || v === null) continue;
@@ -616,7 +604,7 @@ function mergeHooks(
         out.pluginErrors.set(d.plugin.file, out.pluginErrors.get(d.plugin.file) ?? diag);
         continue;
       }
-      if (event in project && !Array.isArray(project[event]) && !read.error) {
+      if (event in project && !Array.isArray(project[event])) {
         mergeErrors.push(
           findings.at('rivumi.hooks.invalid', 'project hook entries must be arrays', {
             file: hooksPath,
@@ -652,7 +640,7 @@ function validateHooks(
         for (const d of pydanticDetails(r.error)) {
           const diag = findings.at(
             'rivumi.hooks.invalid',
-            `project hook config is invalid: ${event}.${position}${d.path.length ? '.' + d.path.join('.') : ''}: ${d.text.replace(/^[^:]*: /, '')}`,
+            `project hook config is invalid: ${[event, position, ...d.path].join('.')}: ${d.message}`,
             { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') },
           );
           problems.push(diag);
@@ -711,25 +699,22 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   const mergeErrors: Diagnostic[] = [];
   const merged = mergeHooks(hooksPath, read, drafts, findings, out, problems, mergeErrors);
   // A null or non-array event value in hooks.json is invalid before any entry is.
-  if (!read.error) {
-    for (const event of HOOK_EVENTS) {
-      if (event in read.project && !Array.isArray(read.project[event])) {
-        problems.push(
-          findings.at(
-            'rivumi.hooks.invalid',
-            `project hook config is invalid: ${event}: Input should be a valid tuple`,
-            { file: hooksPath, path: [event] },
-          ),
-        );
-      }
+  for (const event of HOOK_EVENTS) {
+    if (event in read.project && !Array.isArray(read.project[event])) {
+      problems.push(
+        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, {
+          file: hooksPath,
+          path: [event],
+        }),
+      );
     }
   }
   const projectHooks = validateHooks(merged, findings, out, problems);
   const firstProblem = mergeErrors[0] ?? problems[0];
   out.failure = out.projectFailure ?? (firstProblem ? fail(firstProblem) : null);
   if (read.exists) {
-    const projectInvalid =
-      read.error ?? problems.find((p) => p.file === hooksPath) ?? mergeErrors.find((p) => p.file === hooksPath);
+    // hooks.json's only merge error (an event that is not an array) is among `problems` too, as "a valid tuple".
+    const projectInvalid = read.error ?? problems.find((p) => p.file === hooksPath);
     out.file = {
       file: hooksPath,
       valid: !projectInvalid,
@@ -786,8 +771,8 @@ function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings
 /** The rendered prompt section (rivumi.md §3.7) is cut in the middle past 16000 bytes. */
 function warnTruncation(all: RivumiSkill[], findings: Findings): void {
   const loaded = all.filter((s) => s.state === 'valid');
-  if (loaded.length === 0) return;
-  const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER), 'utf8');
+  // With no skill loaded the section is '' (0 bytes): under the limit below.
+  const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER));
   if (full <= MAX_SKILL_CONTEXT_BYTES) return;
   const last = loaded[loaded.length - 1] as RivumiSkill;
   findings.inFile(

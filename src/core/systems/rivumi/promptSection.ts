@@ -23,15 +23,32 @@ export function renderSkillSection(skills: readonly PromptSkill[], limit = MAX_S
 
 /** Middle truncation in UTF-8 bytes; partial characters at the cuts are dropped (§7.2). */
 export function boundedText(text: string, limit: number): string {
-  const bytes = Buffer.from(text, 'utf8');
+  const bytes = Buffer.from(text);
   if (bytes.length <= limit) return text;
   const marker = `\n... output truncated (${bytes.length - limit} bytes omitted) ...\n`;
-  const avail = limit - Buffer.byteLength(marker, 'utf8');
+  const avail = limit - Buffer.byteLength(marker);
   const head = Math.floor(avail / 2);
   const tail = Math.ceil(avail / 2);
-  const decode = (b: Buffer) => new TextDecoder('utf-8', { fatal: false }).decode(b).replace(/\ufffd/g, '');
-  return decode(bytes.subarray(0, head)) + marker + decode(bytes.subarray(bytes.length - tail));
+  return wholeCharacters(bytes.subarray(0, head)) + marker + wholeCharacters(bytes.subarray(bytes.length - tail));
 }
+
+/**
+ * Python's `decode("utf-8", errors="ignore")` of one side of a cut in valid UTF-8: only
+ * the bytes of the character the cut splits go (continuation bytes at the start, a lead
+ * byte without all its continuations at the end); a U+FFFD of the text itself stays.
+ */
+function wholeCharacters(b: Buffer): string {
+  let start = 0;
+  while (start < b.length && isContinuation(b[start] as number)) start++;
+  let lead = b.length - 1;
+  while (lead >= start && isContinuation(b[lead] as number)) lead--;
+  // With nothing left after `start`, `lead` is the byte before it (or none): one byte long, nothing is cut.
+  const end = lead + sequenceLength(b[lead] as number) > b.length ? lead : b.length;
+  return b.subarray(start, end).toString('utf8');
+}
+
+const isContinuation = (byte: number) => (byte & 0xc0) === 0x80;
+const sequenceLength = (lead: number) => (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1);
 
 export type Selection<T> =
   { readonly ok: true; readonly skills: T[] } | { readonly ok: false; readonly message: string };

@@ -24,8 +24,9 @@ const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 export function pythonSplitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split(SPLITLINES);
-  // splitlines() does not yield an empty last element for a trailing boundary.
-  if (lines.length > 0 && lines[lines.length - 1] === '' && SPLITLINES.test(text.slice(-1))) lines.pop();
+  // splitlines() does not yield an empty last element for a trailing boundary (every boundary is
+  // at least one character, so an empty last element means the text ends with one).
+  if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 

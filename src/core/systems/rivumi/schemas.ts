@@ -28,13 +28,13 @@ const tooLong = (max: number) => ({
 });
 
 /**
- * pydantic's lax float: numbers (Python's json also yields ±Infinity, which only the
- * bounds then refuse), numeric strings and booleans; a string that is not a number is
- * pydantic's `float_parsing` error, anything else `float_type`.
+ * pydantic's lax float: numbers (Python's json also yields ±Infinity and NaN, floats that
+ * only the bounds then refuse: NaN is not greater than 0), numeric strings and booleans; a
+ * string that is not a number is pydantic's `float_parsing` error, anything else `float_type`.
  */
 const laxFloat = z.union(
   [
-    z.number().or(z.custom<number>((v) => v === Infinity || v === -Infinity)),
+    z.number().or(z.custom<number>((v) => v === Infinity || v === -Infinity || Number.isNaN(v))),
     z
       .string()
       .regex(/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/)
@@ -181,18 +181,27 @@ export const pluginManifest = z.strictObject(
 
 export type PluginManifest = z.infer<typeof pluginManifest>;
 
-/** `loc: message` in pydantic's dotted-location form, one per problem. */
-export function pydanticDetails(error: z.ZodError): { path: (string | number)[]; text: string }[] {
-  const out: { path: (string | number)[]; text: string }[] = [];
+/**
+ * `loc: message` in pydantic's dotted-location form, one per problem; `message` is the
+ * text after the location (a key may itself hold `: `, so the text is not split again).
+ */
+export function pydanticDetails(error: z.ZodError): { path: (string | number)[]; text: string; message: string }[] {
+  const out: { path: (string | number)[]; text: string; message: string }[] = [];
   for (const issue of error.issues) {
     const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys)
-        out.push({ path: [...base, k], text: `${[...base, k].join('.')}: Extra inputs are not permitted` });
+      for (const k of issue.keys) {
+        const message = 'Extra inputs are not permitted';
+        out.push({ path: [...base, k], text: `${[...base, k].join('.')}: ${message}`, message });
+      }
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push({ path: base, text: `${base.join('.')}: Field required` });
+      out.push({ path: base, text: `${base.join('.')}: Field required`, message: 'Field required' });
     } else {
-      out.push({ path: base, text: `${base.length ? base.join('.') + ': ' : ''}${issue.message}` });
+      out.push({
+        path: base,
+        text: `${base.length ? base.join('.') + ': ' : ''}${issue.message}`,
+        message: issue.message,
+      });
     }
   }
   return out;

@@ -35,10 +35,12 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
   const text = universalNewlines(raw);
   let body = pythonStrip(text);
   const meta = new Map<string, string>();
+  // The front-matter block when there is one: the only text a name or description comes from.
+  let block = '';
   if (text.startsWith('---\n')) {
     const end = text.indexOf('\n---\n', 4);
     if (end >= 0) {
-      const block = text.slice(4, end);
+      block = text.slice(4, end);
       body = pythonStrip(text.slice(end + 5));
       let lineNo = 0;
       for (const rawLine of pythonSplitLines(block)) {
@@ -68,14 +70,15 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
     }
   }
   const fmName = meta.get('name');
-  const name = fmName !== undefined && fmName !== '' ? fmName : stem;
+  const nameFromFrontmatter = fmName !== undefined && fmName !== '';
+  const name = nameFromFrontmatter ? fmName : stem;
   const description = meta.get('description') ?? '';
   if (!SAFE_NAME.test(name))
     return {
       ok: false,
       code: 'rivumi.skill.name',
       message: `invalid project skill name: ${pythonRepr(name)}`,
-      line: lineOfKey(text, 'name'),
+      line: nameFromFrontmatter ? lineOfKey(block, 'name') : 0,
     };
   if (body === '' || body.includes('\0'))
     return {
@@ -90,19 +93,21 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
       ok: false,
       code: 'rivumi.skill.description-length',
       message: `project skill description exceeds 400 characters: ${fileName}`,
-      line: lineOfKey(text, 'description'),
+      line: lineOfKey(block, 'description'),
       name,
-      nameFromFrontmatter: fmName !== undefined && fmName !== '',
+      nameFromFrontmatter,
     };
   }
-  return { ok: true, name, description, body, nameFromFrontmatter: fmName !== undefined && fmName !== '' };
+  return { ok: true, name, description, body, nameFromFrontmatter };
 }
 
-function lineOfKey(text: string, key: string): number {
-  if (!text.startsWith('---\n')) return 0;
-  const lines = text.split('\n');
-  for (let i = 1; i < lines.length && lines[i] !== '---'; i++) if ((lines[i] as string).startsWith(`${key}:`)) return i;
-  return 0;
+/** The line of the file (the block starts at line 1) that gives `key` its value: the last, as the last one wins. */
+function lineOfKey(block: string, key: string): number {
+  let line = 0;
+  block.split('\n').forEach((l, i) => {
+    if (l.startsWith(`${key}:`)) line = i + 1;
+  });
+  return line;
 }
 
 /** Python `Path.stem`: the name without its last suffix (`.h.md` → `.h`). */
