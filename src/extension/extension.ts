@@ -98,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       firstTreeMs: firstTreeMs ?? performance.now() - started,
       fullIndexMs: run.indexMs,
       longestStallMs: run.longestStallMs,
+      ...(run.busiestTurnCpuMs === undefined ? {} : { busiestTurnCpuMs: run.busiestTurnCpuMs }),
       indexedIn: run.indexedIn,
       items: run.snapshot.items.length,
     };

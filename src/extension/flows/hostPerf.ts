@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { readFileSync, promises as fsp } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
@@ -18,6 +18,12 @@ export interface EditorFigures {
   readonly fullIndexMs: number;
   /** The longest the extension host's event loop was held from the start of the first index until the tree was served, in ms. */
   readonly longestStallMs: number;
+  /**
+   * The most CPU time the extension host's thread ran between two ticks of the sampler over
+   * the same span, in ms (Linux; absent elsewhere): what the longest stall would be on an idle
+   * machine, where `longestStallMs` also counts the time the thread waited for a core.
+   */
+  readonly busiestTurnCpuMs?: number;
   /** Where the index ran. */
   readonly indexedIn: 'worker' | 'extension host';
   readonly items: number;
@@ -26,9 +32,17 @@ export interface EditorFigures {
 /** The interval of the event-loop sampler: a stall shows as the gap between two ticks, less this. */
 const SAMPLE_MS = 5;
 
-/** Samples the event loop's delay (perf_hooks) until `stop`, which gives the longest stall seen. */
+/**
+ * Samples the event loop's delay (perf_hooks) until `stop`, which gives the longest stall
+ * seen. On Linux it also reads the thread's CPU time at each tick (its schedstat, a read
+ * from memory): on a loaded machine a stall is mostly the wait for a core, and only the CPU
+ * time says how much work one turn of the extension host did.
+ */
 export class StallSampler {
   private readonly histogram = monitorEventLoopDelay({ resolution: SAMPLE_MS });
+  private lastCpuNs = threadCpuNs();
+  private busiestNs = 0;
+  private readonly ticks = this.lastCpuNs === undefined ? undefined : setInterval(() => this.tick(), SAMPLE_MS).unref();
 
   constructor() {
     this.histogram.enable();
@@ -37,13 +51,39 @@ export class StallSampler {
   /** The longest stall in ms (0 when no tick came late). */
   stop(): number {
     this.histogram.disable();
+    if (this.ticks) {
+      clearInterval(this.ticks);
+      this.tick();
+    }
     return Math.max(0, this.histogram.max / 1e6 - SAMPLE_MS);
+  }
+
+  /** The most CPU time the thread ran between two ticks, in ms; undefined where the thread's CPU time cannot be read. */
+  get busiestTurnCpuMs(): number | undefined {
+    return this.ticks ? this.busiestNs / 1e6 : undefined;
+  }
+
+  private tick(): void {
+    const now = threadCpuNs();
+    if (now === undefined || this.lastCpuNs === undefined) return;
+    this.busiestNs = Math.max(this.busiestNs, now - this.lastCpuNs);
+    this.lastCpuNs = now;
+  }
+}
+
+/** The CPU time the calling process's main thread has run, in ns (Linux's schedstat; the extension host's thread is its process's main one). */
+function threadCpuNs(): number | undefined {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]);
+    return Number.isFinite(ns) ? ns : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 export function figuresLine(f: EditorFigures): string {
   const ms = (x: number) => `${Math.round(x * 10) / 10} ms`;
-  return `editor figures: activate() ${ms(f.activationMs)} (CPU ${ms(f.activationCpuMs)}); first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}`;
+  return `editor figures: activate() ${ms(f.activationMs)} (CPU ${ms(f.activationCpuMs)}); first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}${f.busiestTurnCpuMs === undefined ? '' : ` (busiest turn ${ms(f.busiestTurnCpuMs)} of CPU)`}`;
 }
 
 /** Writes the figures where `SKILLGATE_PERF_FILE` names, if it does, whole or not at all (a reader polls for it); a failure is the caller's to log. */
