@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
-import { childrenOf, type Snapshot } from '../core/index/snapshot';
+import type { Snapshot } from '../core/index/snapshot';
+import { snapshotIndex } from './snapshotIndex';
 import { systemOf } from '../core/systems/registry';
 import {
   childNodes,
@@ -100,7 +101,8 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       return t;
     }
     const item = node.item;
-    const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
+    const index = this.snapshot ? snapshotIndex(this.snapshot) : undefined;
+    const hasChildren = (index?.children.get(item.id)?.length ?? 0) > 0;
     const t = new vscode.TreeItem(
       itemLabel(item),
       hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
@@ -112,11 +114,6 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       kindIcon(item),
       new vscode.ThemeColor(isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_COLOR : DECISION_COLOR[item.decision]),
     );
-    const winner = item.shadowedBy ? this.snapshot?.items.find((i) => i.id === item.shadowedBy) : undefined;
-    t.tooltip = tooltip(item, {
-      diagnostics: this.snapshot?.diagnostics.filter((d) => d.itemId === item.id) ?? [],
-      ...(winner ? { winner } : {}),
-    });
     t.contextValue = contextValueOf(item);
     t.command = {
       command: 'vscode.open',
@@ -124,6 +121,28 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       arguments: [fileUri(item.location.file), { selection: editorRange(item.location.range), preview: true }],
     };
     return t;
+  }
+
+  /**
+   * The tooltip, when the workbench is about to show it (hover or focus): VS Code parses a
+   * tooltip's Markdown when the row is handed over, and 2,000 rows' tooltips at once held
+   * the extension host (docs/editor-performance.md).
+   */
+  resolveTreeItem(t: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind !== 'item') return t;
+    const item = node.item;
+    const index = this.snapshot ? snapshotIndex(this.snapshot) : undefined;
+    const winner = item.shadowedBy ? index?.byId.get(item.shadowedBy) : undefined;
+    t.tooltip = tooltip(item, {
+      diagnostics: index?.diagnostics.get(item.id) ?? [],
+      ...(winner ? { winner } : {}),
+    });
+    return t;
+  }
+
+  /** A row with everything the view shows of it, its tooltip too: what the extension's API hands out (extension.ts). */
+  completeTreeItem(node: TreeNode): vscode.TreeItem {
+    return this.resolveTreeItem(this.getTreeItem(node), node);
   }
 }
 

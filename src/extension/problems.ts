@@ -12,9 +12,11 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   information: vscode.DiagnosticSeverity.Information,
 };
 
-/** The Problems panel: one collection, replaced wholesale from each snapshot. */
+/** The Problems panel: one collection, replaced wholesale from each snapshot in one change. */
 export class Problems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('skillgate');
+  /** The files that have diagnostics in the collection now. */
+  private files = new Set<string>();
 
   constructor(private readonly docs: DiagnosticsDoc) {}
 
@@ -38,8 +40,12 @@ export class Problems implements vscode.Disposable {
       list.push(diag);
       byFile.set(d.file, list);
     }
-    this.collection.clear();
-    for (const [file, diags] of byFile) this.collection.set(fileUri(file), diags);
+    // One change, not a clear and a set per file: the workbench gets one message and never sees the panel empty between two snapshots.
+    const entries: [vscode.Uri, vscode.Diagnostic[] | undefined][] = [];
+    for (const file of this.files) if (!byFile.has(file)) entries.push([fileUri(file), undefined]);
+    for (const [file, diags] of byFile) entries.push([fileUri(file), diags]);
+    this.collection.set(entries);
+    this.files = new Set(byFile.keys());
   }
 
   dispose(): void {

@@ -44,6 +44,8 @@ export interface FullIndexRun {
   readonly indexedIn: 'worker' | 'extension host';
   /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was published. */
   readonly longestStallMs: number;
+  /** The most CPU time the extension host's thread ran in one turn over the same span (Linux; flows/hostPerf.ts). */
+  readonly busiestTurnCpuMs?: number;
 }
 
 /**
@@ -173,11 +175,20 @@ export class SkillgateService implements vscode.Disposable {
           this.watch(folders, indexed.watched);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
+            const busiestTurnCpuMs = stalls.busiestTurnCpuMs;
             const indexedIn = index instanceof WorkerIndex ? 'worker' : 'extension host';
+            const busiest =
+              busiestTurnCpuMs === undefined ? '' : ` (busiest turn ${Math.round(busiestTurnCpuMs)} ms of CPU)`;
             this.log.info(
-              `full index in the ${indexedIn}: longest extension-host stall ${Math.round(longestStallMs)} ms`,
+              `full index in the ${indexedIn}: longest extension-host stall ${Math.round(longestStallMs)} ms${busiest}`,
             );
-            this.fullRuns.fire({ snapshot, indexMs, indexedIn, longestStallMs });
+            this.fullRuns.fire({
+              snapshot,
+              indexMs,
+              indexedIn,
+              longestStallMs,
+              ...(busiestTurnCpuMs === undefined ? {} : { busiestTurnCpuMs }),
+            });
           }, STALL_TAIL_MS);
           return snapshot;
         },

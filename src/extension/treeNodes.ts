@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { childrenOf, type Snapshot } from '../core/index/snapshot';
+import type { Snapshot } from '../core/index/snapshot';
+import { snapshotIndex } from './snapshotIndex';
 import type { Item, System } from '../core/model';
 import { displayText } from '../core/text/displayText';
 import { agentSystems, ofSystem } from '../core/systems/registry';
@@ -134,5 +135,5 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
       .filter((i) => i.workspace === node.workspace)
       .map((item) => ({ kind: 'item', id: item.id, item }));
   }
-  return childrenOf(s, node.item.id).map((item) => ({ kind: 'item', id: item.id, item }));
+  return (snapshotIndex(s).children.get(node.item.id) ?? []).map((item) => ({ kind: 'item', id: item.id, item }));
 }

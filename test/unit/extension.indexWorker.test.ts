@@ -153,4 +153,16 @@ describe("the editor's stall sampler", () => {
     const stall = sampler.stop();
     assert.ok(stall >= 100, `${stall} ms`);
   });
+
+  it("on Linux, also reports the busiest turn's CPU time, never more than the turn took", async function () {
+    if (process.platform !== 'linux') this.skip();
+    const sampler = new StallSampler();
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 120;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 30));
+    const stall = sampler.stop();
+    const cpu = sampler.busiestTurnCpuMs;
+    assert.ok(cpu !== undefined && cpu > 0 && cpu <= stall + 15, `${cpu} ms of CPU in a stall of ${stall} ms`);
+  });
 });

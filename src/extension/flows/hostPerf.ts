@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { readFileSync, promises as fsp } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
@@ -18,6 +18,12 @@ export interface EditorFigures {
   readonly fullIndexMs: number;
   /** The longest the extension host's event loop was held from the start of the first index until the tree was served, in ms. */
   readonly longestStallMs: number;
+  /**
+   * The most CPU time the extension host's thread ran between two ticks of the sampler over
+   * the same span, in ms (Linux; absent elsewhere): what the longest stall would be on an idle
+   * machine, where `longestStallMs` also counts the time the thread waited for a core.
+   */
+  readonly busiestTurnCpuMs?: number;
   /** Where the index ran. */
   readonly indexedIn: 'worker' | 'extension host';
   readonly items: number;
@@ -26,24 +32,66 @@ export interface EditorFigures {
 /** The interval of the event-loop sampler: a stall shows as the gap between two ticks, less this. */
 const SAMPLE_MS = 5;
 
-/** Samples the event loop's delay (perf_hooks) until `stop`, which gives the longest stall seen. */
+/**
+ * Samples the event loop's delay (perf_hooks) until `stop`, which gives the longest stall
+ * seen. A timer of its own ticks at the same interval; on Linux it also reads the thread's CPU time at each tick (its schedstat, a read
+ * from memory): on a loaded machine a stall is mostly the wait for a core, and only the CPU
+ * time says how much work one turn of the extension host did.
+ */
 export class StallSampler {
   private readonly histogram = monitorEventLoopDelay({ resolution: SAMPLE_MS });
+  private lastCpuNs = threadCpuNs();
+  private busiestNs = 0;
+  private lastTickAt = performance.now();
+  private longestGapMs = 0;
+  private readonly ticks = setInterval(() => this.tick(), SAMPLE_MS).unref();
 
   constructor() {
     this.histogram.enable();
   }
 
-  /** The longest stall in ms (0 when no tick came late). */
+  /**
+   * The longest stall in ms (0 when no tick came late): the histogram's, or the longest gap
+   * between two ticks of a timer of our own when that is longer. The histogram does not see
+   * a worker's messages taken one after another without a return to the event loop (a port
+   * drains up to 1,000 at once, and timers wait meanwhile); the timer's gap does.
+   */
   stop(): number {
     this.histogram.disable();
-    return Math.max(0, this.histogram.max / 1e6 - SAMPLE_MS);
+    clearInterval(this.ticks);
+    this.tick();
+    return Math.max(0, this.histogram.max / 1e6 - SAMPLE_MS, this.longestGapMs - SAMPLE_MS);
+  }
+
+  /** The most CPU time the thread ran between two ticks, in ms; undefined where the thread's CPU time cannot be read. */
+  get busiestTurnCpuMs(): number | undefined {
+    return this.lastCpuNs === undefined ? undefined : this.busiestNs / 1e6;
+  }
+
+  private tick(): void {
+    const at = performance.now();
+    this.longestGapMs = Math.max(this.longestGapMs, at - this.lastTickAt);
+    this.lastTickAt = at;
+    const now = threadCpuNs();
+    if (now === undefined || this.lastCpuNs === undefined) return;
+    this.busiestNs = Math.max(this.busiestNs, now - this.lastCpuNs);
+    this.lastCpuNs = now;
+  }
+}
+
+/** The CPU time the calling process's main thread has run, in ns (Linux's schedstat; the extension host's thread is its process's main one). */
+function threadCpuNs(): number | undefined {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]);
+    return Number.isFinite(ns) ? ns : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 export function figuresLine(f: EditorFigures): string {
   const ms = (x: number) => `${Math.round(x * 10) / 10} ms`;
-  return `editor figures: activate() ${ms(f.activationMs)} (CPU ${ms(f.activationCpuMs)}); first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}`;
+  return `editor figures: activate() ${ms(f.activationMs)} (CPU ${ms(f.activationCpuMs)}); first complete tree ${ms(f.firstTreeMs)} after activation (${f.items} item(s), full index in the ${f.indexedIn} ${ms(f.fullIndexMs)}); longest extension-host stall while indexing ${ms(f.longestStallMs)}${f.busiestTurnCpuMs === undefined ? '' : ` (busiest turn ${ms(f.busiestTurnCpuMs)} of CPU)`}`;
 }
 
 /** Writes the figures where `SKILLGATE_PERF_FILE` names, if it does, whole or not at all (a reader polls for it); a failure is the caller's to log. */

@@ -107,7 +107,10 @@ export class WorkerIndex implements IndexBackend {
           return;
         }
         if (!indexed) {
-          this.post({ op: 'next' });
+          // Asked for once this turn has ended: a part that came back while the host still decoded
+          // this one would be taken in the same turn (a port drains up to 1,000 queued messages at
+          // once), and the whole snapshot with it, timers and the workbench's requests held meanwhile.
+          setImmediate(() => this.post({ op: 'next' }));
           return;
         }
         this.pending.delete(reply.id);
