@@ -3,6 +3,7 @@ import { childrenOf } from '../core/index/snapshot';
 import { hashTarget } from '../core/index/hashTarget';
 import {
   envelope,
+  envelopeToWrite,
   contractDetail,
   contractDiagnostic,
   contractItem,
@@ -27,7 +28,7 @@ export type CliCommand = (c: Invocation) => number | Promise<number>;
 
 function list(c: Invocation): number {
   const snapshot = c.index();
-  if (c.options.json) c.json(envelope(snapshot));
+  if (c.options.json) c.json(envelopeToWrite(snapshot));
   else c.io.out(listText(snapshot));
   return 0;
 }
@@ -35,7 +36,7 @@ function list(c: Invocation): number {
 function validate(c: Invocation, version: string): number {
   const snapshot = c.index();
   if (c.options.format === 'sarif') c.json(toSarif(snapshot, version));
-  else if (c.options.format === 'json') c.json(envelope(snapshot));
+  else if (c.options.format === 'json') c.json(envelopeToWrite(snapshot));
   else c.io.out(diagnosticsText(snapshot));
   return snapshot.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
 }

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Indexer } from '../core/index/indexer';
 import { ParseCache } from '../core/cache/parseCache';
 import type { Snapshot } from '../core/index/snapshot';
-import { jsonText } from '../core/report/jsonText';
+import { writeJsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
 import { TrustStore } from '../core/trust/trustStore';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
@@ -38,7 +38,8 @@ export interface Invocation {
 
 export function invocation(cmd: ParsedCommand, io: Io): Invocation {
   const options = cmd.options;
-  const json = (value: unknown) => io.out(jsonText(value));
+  // Written in pieces: a large report never exists as one string (jsonText.ts).
+  const json = (value: unknown) => writeJsonText(value, io.out);
   const store = new TrustStore(
     options.stateDir ? path.resolve(io.cwd, options.stateDir) : defaultStateDirectory(io.env),
   );

@@ -75,6 +75,20 @@ describe('parse cache file', () => {
     assert.deepEqual(recalled(dir, 'a'), { name: 'abcdef' });
   });
 
+  it('writes and reads a file larger than the pieces it is written and read in, entry for entry', () => {
+    const dir = f.path('cache');
+    // About 3 MB of entries, with characters of 1 to 4 UTF-8 bytes falling on every piece boundary.
+    const entries: Record<string, unknown> = {};
+    for (let i = 0; i < 300; i++) entries[`u${i}`] = { i, text: `é€😀x`.repeat(1000 + i) };
+    saved(dir, entries);
+    const seg = new ParseCache(dir, NODE_CACHE_IO, ID).segment('root');
+    for (const [unit, value] of Object.entries(entries)) assert.deepEqual(seg.get(unit, `key-${unit}`), value, unit);
+    const bytes = fs.readFileSync(cacheFile(dir));
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 5) ^ 1, bytes.length - 5);
+    fs.writeFileSync(cacheFile(dir), bytes);
+    assert.equal(recalled(dir, 'u0'), undefined);
+  });
+
   it('rebuilds a corrupt file on the next save', () => {
     const dir = f.path('cache');
     saved(dir, { a: 1 });

@@ -66,35 +66,40 @@ export class CacheSegment {
     private readonly identity: string,
   ) {}
 
-  /** The value stored for `unit` under exactly `key`, or undefined. The caller validates its shape. */
+  /**
+   * The value stored for `unit` under exactly `key`, or undefined. The caller validates
+   * its shape. Values are plain data that nobody changes: one recalled or put in this
+   * process is handed out as it is, not copied.
+   */
   get(unit: string, key: string): unknown {
     this.load();
     const entry = this.entries.get(unit);
     if (!entry || entry.key !== key) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(entry.value);
-    } catch {
-      return undefined;
+    if ('text' in entry) {
+      let value: unknown;
+      try {
+        value = JSON.parse(entry.text);
+      } catch {
+        return undefined;
+      }
+      // The text is dropped once parsed: the value is kept by the index anyway, so the
+      // cache holds no second copy of what a warm run has already recalled.
+      this.entries.set(unit, { key, value });
+      this.used.add(unit);
+      return value;
     }
     this.used.add(unit);
-    return value;
+    return entry.value;
   }
 
-  /** Stores `unit`'s value (plain data) under `key`; a value JSON cannot hold is not stored. */
+  /**
+   * Stores `unit`'s value (plain data) under `key`. It is kept as it is and written as
+   * JSON by `save`: its text never waits in memory for the end of the run (about 70 MB
+   * at 10,000 bundles). A value JSON cannot hold is not written.
+   */
   put(unit: string, key: string, value: unknown): void {
     this.load();
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(value);
-    } catch {
-      text = undefined;
-    }
-    if (text === undefined) {
-      this.entries.delete(unit);
-      return;
-    }
-    this.entries.set(unit, { key, value: text });
+    this.entries.set(unit, { key, value });
     this.used.add(unit);
     this.changed = true;
   }
@@ -103,26 +108,43 @@ export class CacheSegment {
     this.used.clear();
   }
 
-  /** Whether a file was written. */
+  /**
+   * Whether a file was written. The entries are written one after the other, in pieces
+   * of about a mebibyte, with the header's length and CRC-32 counted along: the file's
+   * content never exists in memory whole. The header is written last, in the space
+   * kept for it at the start (JSON allows the spaces that pad it).
+   */
   save(dir: string): boolean {
     if (!this.loaded || (!this.changed && this.used.size === this.onDisk)) return false;
-    const lines: string[] = [];
-    for (const unit of this.used) {
-      const e = this.entries.get(unit);
-      if (e) lines.push(`${JSON.stringify(unit)}\t${JSON.stringify(e.key)}\t${e.value}`);
-    }
-    const body = Buffer.from(lines.join('\n'), 'utf8');
-    const header: Header = {
-      magic: MAGIC,
-      format: FORMAT,
-      identity: this.identity,
-      length: body.length,
-      crc: zlib.crc32(body),
-    };
     const temp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const headerSpace = headerWidth(this.identity) + 1;
+    let lines = 0;
     try {
       this.io.mkdir(dir);
-      this.io.writeFile(temp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n', 'utf8'), body]));
+      this.io.writeFile(temp, (write) => {
+        let length = 0;
+        let crc = 0;
+        let pending: string[] = [];
+        let pendingChars = 0;
+        const flush = () => {
+          const bytes = Buffer.from(pending.join(''), 'utf8');
+          write(bytes, headerSpace + length);
+          length += bytes.length;
+          crc = zlib.crc32(bytes, crc);
+          pending = [];
+          pendingChars = 0;
+        };
+        for (const unit of this.used) {
+          const line = this.line(unit);
+          if (line === undefined) continue;
+          pending.push(lines++ === 0 ? line : `\n${line}`);
+          pendingChars += line.length;
+          if (pendingChars >= PIECE_CHARS) flush();
+        }
+        flush();
+        const header: Header = { magic: MAGIC, format: FORMAT, identity: this.identity, length, crc };
+        write(Buffer.from(`${JSON.stringify(header).padEnd(headerSpace - 1)}\n`, 'utf8'), 0);
+      });
       this.io.rename(temp, this.file);
     } catch {
       try {
@@ -132,9 +154,22 @@ export class CacheSegment {
       }
       return false;
     }
-    this.onDisk = lines.length;
+    this.onDisk = lines;
     this.changed = false;
     return true;
+  }
+
+  /** One entry's line in the file, or undefined when it has none (gone, or a value JSON cannot hold). */
+  private line(unit: string): string | undefined {
+    const e = this.entries.get(unit);
+    if (!e) return undefined;
+    let text: string | undefined;
+    try {
+      text = 'text' in e ? e.text : JSON.stringify(e.value);
+    } catch {
+      return undefined;
+    }
+    return text === undefined ? undefined : `${JSON.stringify(unit)}\t${JSON.stringify(e.key)}\t${text}`;
   }
 
   private load(): void {
@@ -148,8 +183,10 @@ export class CacheSegment {
 
 /** The file system calls the cache makes, injected so tests can make any of them fail. */
 export interface CacheIo {
-  readFile(file: string): Buffer;
-  writeFile(file: string, data: Buffer): void;
+  /** Reads `file` from its start, handing each piece to `take` (which may keep none of its memory) until it returns false or the file ends. */
+  readFile(file: string, take: (piece: Buffer) => boolean): void;
+  /** Creates `file` (never over an existing one) and lets `fill` write its bytes, each piece at its position. */
+  writeFile(file: string, fill: (write: (data: Uint8Array, position: number) => void) => void): void;
   rename(from: string, to: string): void;
   unlink(file: string): void;
   mkdir(dir: string): void;
@@ -158,8 +195,29 @@ export interface CacheIo {
 }
 
 export const NODE_CACHE_IO: CacheIo = {
-  readFile: (file) => nodeFs.readFileSync(file),
-  writeFile: (file, data) => nodeFs.writeFileSync(file, data, { mode: 0o600, flag: 'wx' }),
+  readFile: (file, take) => {
+    const fd = nodeFs.openSync(file, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(READ_PIECE_BYTES);
+      for (;;) {
+        const n = nodeFs.readSync(fd, buffer, 0, buffer.length, null);
+        if (n === 0 || !take(buffer.subarray(0, n))) break;
+      }
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+  },
+  writeFile: (file, fill) => {
+    const fd = nodeFs.openSync(file, 'wx', 0o600);
+    try {
+      fill((data, position) => {
+        for (let done = 0; done < data.length; )
+          done += nodeFs.writeSync(fd, data, done, data.length - done, position + done);
+      });
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+  },
   rename: (from, to) => nodeFs.renameSync(from, to),
   unlink: (file) => nodeFs.unlinkSync(file),
   mkdir: (dir) => void nodeFs.mkdirSync(dir, { recursive: true, mode: 0o700 }),
@@ -167,11 +225,8 @@ export const NODE_CACHE_IO: CacheIo = {
     nodeFs.readdirSync(dir).map((name) => ({ name, mtimeMs: nodeFs.statSync(path.join(dir, name)).mtimeMs })),
 };
 
-interface Entry {
-  readonly key: string;
-  /** The value as JSON text, parsed only when it is asked for. */
-  readonly value: string;
-}
+/** An entry as read from the file (its JSON text, parsed when it is asked for), or as recalled or put since. */
+type Entry = { readonly key: string; readonly text: string } | { readonly key: string; readonly value: unknown };
 
 interface Header {
   readonly magic: string;
@@ -181,10 +236,20 @@ interface Header {
   readonly crc: number;
 }
 
+/** The longest header line this identity can have: the space `save` keeps for it. */
+function headerWidth(identity: string): number {
+  const widest: Header = { magic: MAGIC, format: FORMAT, identity, length: Number.MAX_SAFE_INTEGER, crc: 0xffffffff };
+  return JSON.stringify(widest).length;
+}
+
 const MAGIC = 'skillgate-parse-cache';
 /** The layout of the file; the identity covers the layout of each value. */
 const FORMAT = 1;
 const SUFFIX = '.cache';
+/** Bytes of a cache file read at once. */
+const READ_PIECE_BYTES = 1 << 20;
+/** Characters of entries gathered before one write. */
+const PIECE_CHARS = 1 << 20;
 /** Segment files kept in the directory: about one per discovery root of a recently indexed workspace. */
 export const MAX_SEGMENT_FILES = 64;
 /** A temporary file this old was left by a writer that died before its rename. */
@@ -196,47 +261,114 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
  * and CRC-32 the header records (a truncated or bit-flipped file is refused whole).
  */
 export function readCacheFile(file: string, io: CacheIo, identity: string): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
-  let data: Buffer;
+  const reader = new CacheFileReader(identity);
   try {
-    data = io.readFile(file);
+    io.readFile(file, (piece) => reader.take(piece));
   } catch {
-    return entries;
+    return new Map();
   }
-  const newline = data.indexOf(0x0a);
-  if (newline < 0) return entries;
+  return reader.entries();
+}
+
+/**
+ * A cache file read piece by piece: the header first, then each entry's line as it
+ * completes, its text decoded on its own. The file never exists in memory whole (it
+ * is about 70 MB at 10,000 bundles), and an entry's text is dropped when it is
+ * recalled. The length and CRC-32 are counted along and checked at the end; a file
+ * that fails them gives no entry.
+ */
+class CacheFileReader {
+  /** The header line's bytes until its newline arrives. */
+  private readonly headerBytes: Buffer[] = [];
+  private header: Header | undefined;
+  /** The bytes of the body's line that is not complete yet. */
+  private partial: Buffer[] = [];
+  private length = 0;
+  private crc = 0;
+  private refused = false;
+  private readonly parsed = new Map<string, Entry>();
+
+  constructor(private readonly identity: string) {}
+
+  /** Takes the next piece of the file (the reader may reuse its memory after); false: nothing more is needed. */
+  take(piece: Buffer): boolean {
+    let body = piece;
+    if (this.header === undefined) {
+      const newline = piece.indexOf(0x0a);
+      if (newline < 0) {
+        this.headerBytes.push(Buffer.from(piece));
+        return true;
+      }
+      this.header = parsedHeader(Buffer.concat([...this.headerBytes, piece.subarray(0, newline)]), this.identity);
+      if (this.header === undefined) return this.refuse();
+      body = piece.subarray(newline + 1);
+    }
+    this.length += body.length;
+    if (this.length > this.header.length) return this.refuse();
+    this.crc = zlib.crc32(body, this.crc);
+    let start = 0;
+    for (let newline = body.indexOf(0x0a); newline >= 0; newline = body.indexOf(0x0a, start)) {
+      const line = this.partial.length
+        ? Buffer.concat([...this.partial, body.subarray(start, newline)])
+        : body.subarray(start, newline);
+      this.partial = [];
+      if (!this.entry(line)) return this.refuse();
+      start = newline + 1;
+    }
+    if (start < body.length) this.partial.push(Buffer.from(body.subarray(start)));
+    return true;
+  }
+
+  /** What the whole file held, or nothing when any of it was wrong. */
+  entries(): Map<string, Entry> {
+    const h = this.header;
+    if (this.refused || h === undefined || h.length !== this.length || h.crc !== this.crc || this.length === 0)
+      return new Map();
+    // The last line has no newline after it (an empty last line is a malformed entry).
+    return this.entry(Buffer.concat(this.partial)) ? this.parsed : new Map();
+  }
+
+  private refuse(): false {
+    this.refused = true;
+    return false;
+  }
+
+  /** One line: the unit and the key as JSON strings, then the value's JSON text, separated by tabs. */
+  private entry(line: Buffer): boolean {
+    const first = line.indexOf(0x09);
+    const second = first < 0 ? -1 : line.indexOf(0x09, first + 1);
+    if (second < 0) return false;
+    try {
+      const unit: unknown = JSON.parse(line.toString('utf8', 0, first));
+      const key: unknown = JSON.parse(line.toString('utf8', first + 1, second));
+      if (typeof unit !== 'string' || typeof key !== 'string') return false;
+      this.parsed.set(unit, { key, text: line.toString('utf8', second + 1) });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The header line when it names this format and this identity (its length and CRC are checked at the end). */
+function parsedHeader(line: Buffer, identity: string): Header | undefined {
   let header: Partial<Header>;
   try {
-    header = JSON.parse(data.subarray(0, newline).toString('utf8')) as Partial<Header>;
+    header = JSON.parse(line.toString('utf8')) as Partial<Header>;
   } catch {
-    return entries;
+    return undefined;
   }
-  const body = data.subarray(newline + 1);
   if (
     header === null ||
     typeof header !== 'object' ||
     header.magic !== MAGIC ||
     header.format !== FORMAT ||
     header.identity !== identity ||
-    header.length !== body.length ||
-    header.crc !== zlib.crc32(body)
+    typeof header.length !== 'number' ||
+    typeof header.crc !== 'number'
   )
-    return entries;
-  if (body.length === 0) return entries;
-  for (const line of body.toString('utf8').split('\n')) {
-    const first = line.indexOf('\t');
-    const second = line.indexOf('\t', first + 1);
-    if (first < 0 || second < 0) return new Map();
-    try {
-      const unit: unknown = JSON.parse(line.slice(0, first));
-      const key: unknown = JSON.parse(line.slice(first + 1, second));
-      if (typeof unit !== 'string' || typeof key !== 'string') return new Map();
-      entries.set(unit, { key, value: line.slice(second + 1) });
-    } catch {
-      return new Map();
-    }
-  }
-  return entries;
+    return undefined;
+  return header as Header;
 }
 
 /** Keeps the directory bounded: the newest segment files, and no temporary file a dead writer left. */

@@ -3,6 +3,7 @@ import type { Diagnostic, Item } from '../model';
 import type { McpServer } from '../capabilities';
 import type { Snapshot } from '../index/snapshot';
 import { insideSuffix, portableRelative } from '../fs/portablePath';
+import { JsonList } from './jsonText';
 
 /**
  * The CLI's JSON contract (spec/cli.md "JSON output"): outside checks read it, so
@@ -133,11 +134,29 @@ export function envelope(
   items: readonly Item[] = snapshot.items,
   diagnostics: readonly Diagnostic[] = snapshot.diagnostics,
 ): ContractEnvelope {
+  const lists = envelopeToWrite(snapshot, items, diagnostics);
+  return { schemaVersion: 1, items: lists.items.toJSON(), diagnostics: lists.diagnostics.toJSON() };
+}
+
+/**
+ * The same envelope for `writeJsonText`: each item and diagnostic takes its contract
+ * form only as it is written, so a large snapshot's contract copies never all exist at
+ * once (about 20 MB at 10,000 bundles). Its text is the text of `envelope`.
+ */
+export function envelopeToWrite(
+  snapshot: Snapshot,
+  items: readonly Item[] = snapshot.items,
+  diagnostics: readonly Diagnostic[] = snapshot.diagnostics,
+): {
+  schemaVersion: 1;
+  items: JsonList<Item, ContractItem>;
+  diagnostics: JsonList<Diagnostic, ContractDiagnostic>;
+} {
   const byId = itemsById(snapshot);
   return {
     schemaVersion: 1,
-    items: items.map((i) => contractItem(i, snapshot.workspaces)),
-    diagnostics: diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, byId)),
+    items: new JsonList(items, (i) => contractItem(i, snapshot.workspaces)),
+    diagnostics: new JsonList(diagnostics, (d) => contractDiagnostic(d, snapshot.workspaces, byId)),
   };
 }
 

@@ -24,6 +24,7 @@ import { portableRelative } from '../../fs/portablePath';
 import { asciiLower } from './rustText';
 import type { CacheSegment } from '../../cache/parseCache';
 import { bundleCacheEntry } from './bundleCache';
+import { detached } from '../../text/detached';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
 const MANIFEST_ORDER: readonly ManifestLabel[] = [
@@ -344,12 +345,13 @@ function discoverSkills(
         name = normalized;
       }
       reportHidden(text, abs, findings);
+      // The index keeps these for the whole session: copies, so the SKILL.md text they were cut from can go.
       out.push({
-        name,
-        description: parsed.description,
+        name: detached(name),
+        description: detached(parsed.description),
         file: abs,
         rel: f.path,
-        bodyPreview: parsed.body.slice(0, 2000),
+        bodyPreview: detached(parsed.body.slice(0, 2000)),
       });
     }
   }
