@@ -211,7 +211,7 @@ export const NODE_CACHE_IO: CacheIo = {
     const fd = nodeFs.openSync(file, 'wx', 0o600);
     try {
       fill((data, position) => {
-        for (let done = 0; done < data.length; )
+        for (let done = 0; done < data.length;)
           done += nodeFs.writeSync(fd, data, done, data.length - done, position + done);
       });
     } finally {
