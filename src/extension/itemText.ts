@@ -5,8 +5,7 @@ import { displayText } from '../core/text/displayText';
 import { escapeMarkdown } from './markdownEscape';
 import { quickPickText } from './uiText';
 import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
-import type { Snapshot } from '../core/index/snapshot';
-import { snapshotIndex } from './snapshotIndex';
+import { itemById, type Snapshot } from '../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../core/model';
 import { reasonTextOf, systemOf } from '../core/systems/registry';
 
@@ -41,7 +40,7 @@ export function reasonPhrase(item: Item, snapshot?: Snapshot): string {
       : `loaded · ${REASON_PHRASE[why]}`;
   }
   if (first === 'name_conflict' && item.shadowedBy && snapshot) {
-    const winner = snapshotIndex(snapshot).byId.get(item.shadowedBy);
+    const winner = itemById(snapshot, item.shadowedBy);
     if (winner?.scope === 'user') return 'shadowed by your user bundle';
     if (winner?.workspace) return `shadowed by ${path.basename(winner.workspace)}`;
   }
@@ -92,7 +91,7 @@ const COMPONENT_ICON: Readonly<Record<string, string>> = {
 
 /** An MCP server's command and args, or its URL, as its bundle declares them. */
 export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
-  const parent = item.parent ? snapshotIndex(snapshot).byId.get(item.parent) : undefined;
+  const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
   const servers = parent?.detail.capabilities?.mcpServers;
   const server = servers && Object.hasOwn(servers, item.name) ? servers[item.name] : undefined;
   if (!server) return '';

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
-import type { Snapshot } from '../core/index/snapshot';
-import { snapshotIndex } from './snapshotIndex';
+import { childrenOf, diagnosticsOf, itemById, type Snapshot } from '../core/index/snapshot';
 import { systemOf } from '../core/systems/registry';
 import {
   childNodes,
@@ -101,8 +100,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       return t;
     }
     const item = node.item;
-    const index = this.snapshot ? snapshotIndex(this.snapshot) : undefined;
-    const hasChildren = (index?.children.get(item.id)?.length ?? 0) > 0;
+    const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
     const t = new vscode.TreeItem(
       itemLabel(item),
       hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
@@ -131,10 +129,9 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   resolveTreeItem(t: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
     if (node.kind !== 'item') return t;
     const item = node.item;
-    const index = this.snapshot ? snapshotIndex(this.snapshot) : undefined;
-    const winner = item.shadowedBy ? index?.byId.get(item.shadowedBy) : undefined;
+    const winner = item.shadowedBy && this.snapshot ? itemById(this.snapshot, item.shadowedBy) : undefined;
     t.tooltip = tooltip(item, {
-      diagnostics: index?.diagnostics.get(item.id) ?? [],
+      diagnostics: this.snapshot ? diagnosticsOf(this.snapshot, item.id) : [],
       ...(winner ? { winner } : {}),
     });
     return t;

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import type { Snapshot } from '../core/index/snapshot';
-import { snapshotIndex } from './snapshotIndex';
+import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import type { Item, System } from '../core/model';
 import { displayText } from '../core/text/displayText';
 import { agentSystems, ofSystem } from '../core/systems/registry';
@@ -135,5 +134,5 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
       .filter((i) => i.workspace === node.workspace)
       .map((item) => ({ kind: 'item', id: item.id, item }));
   }
-  return (snapshotIndex(s).children.get(node.item.id) ?? []).map((item) => ({ kind: 'item', id: item.id, item }));
+  return childrenOf(s, node.item.id).map((item) => ({ kind: 'item', id: item.id, item }));
 }

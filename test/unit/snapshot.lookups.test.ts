@@ -1,12 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { Indexer } from '../../src/core/index/indexer';
-import { childrenOf, itemById } from '../../src/core/index/snapshot';
-import { snapshotIndex } from '../../src/extension/snapshotIndex';
+import { childrenOf, diagnosticsOf, itemById } from '../../src/core/index/snapshot';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
-/** The tree's per-snapshot lookups answer what the scans of the whole snapshot answered. */
-describe('the snapshot index (the tree asks it for every row)', () => {
+/** The snapshot's lookups (built once per snapshot) answer what scans of the whole snapshot answer. */
+describe('the snapshot lookups (the tree asks them for every row)', () => {
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
@@ -18,16 +17,22 @@ describe('the snapshot index (the tree asks it for every row)', () => {
       host: LINUX_HOST,
     }).indexAll();
     assert.ok(s.items.some((i) => i.parent !== null) && s.diagnostics.some((d) => d.itemId !== null));
-    const index = snapshotIndex(s);
-    assert.equal(snapshotIndex(s), index, 'built once per snapshot');
+    const parent = s.items.find((i) => i.parent === null && s.items.some((c) => c.parent === i.id))!;
+    assert.equal(childrenOf(s, parent.id), childrenOf(s, parent.id), 'built once per snapshot');
     for (const item of s.items) {
-      assert.equal(index.byId.get(item.id), itemById(s, item.id));
-      assert.deepEqual(index.children.get(item.id) ?? [], childrenOf(s, item.id));
+      assert.equal(
+        itemById(s, item.id),
+        s.items.find((i) => i.id === item.id),
+      );
       assert.deepEqual(
-        index.diagnostics.get(item.id) ?? [],
+        childrenOf(s, item.id),
+        s.items.filter((i) => i.parent === item.id),
+      );
+      assert.deepEqual(
+        diagnosticsOf(s, item.id),
         s.diagnostics.filter((d) => d.itemId === item.id),
       );
     }
-    assert.equal(index.byId.get('no such item'), undefined);
+    assert.equal(itemById(s, 'no such item'), undefined);
   });
 });
