@@ -2,7 +2,7 @@
 // `--production` minifies and drops source maps (what the VSIX ships);
 // `--watch` rebuilds on change during development.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { sharedCore, sharedCoreEntry } from './scripts/sharedCore.mjs';
 
 const production = process.argv.includes('--production');
@@ -68,10 +68,7 @@ const builds = [
   },
 ].filter((b) => b.stdin || existsSync(b.entryPoints[0]));
 
-// Codicons for the webview, from the @vscode/codicons package, beside the script.
-mkdirSync('media/codicons', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf'])
-  cpSync(`node_modules/@vscode/codicons/dist/${f}`, `media/codicons/${f}`);
+// The webview's codicons are committed in media/codicons/, cut to the glyphs it uses (scripts/codicons.ts).
 // The review panel's style lives beside its script (src/extension/review/webview/) and ships from media/ with it.
 cpSync('src/extension/review/webview/review.css', 'media/review.css');
 

@@ -1,6 +1,9 @@
 // Takes the screenshots in docs/ from the real workbench (code-server + Chromium) with
 // the packaged VSIX on a copy of the demo workspace: `npm run package && tsx scripts/screenshots.ts`.
+// The one the README shows is written as WebP by scripts/readme-image.sh (needs pngquant and cwebp).
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT, installVsix, startCodeServer } from '../test/support/codeServer';
@@ -42,6 +45,14 @@ async function session(theme: string, shoot: (page: Page, demo: string) => Promi
   }
 }
 
+/** A screenshot the README shows: written as the small WebP the VSIX ships (scripts/readme-image.sh). */
+async function readmeShot(page: Page, webp: string): Promise<void> {
+  const png = path.join(os.tmpdir(), `skillgate-shot-${process.pid}.png`);
+  await page.screenshot({ path: png });
+  execFileSync('bash', [path.join(PROJECT_ROOT, 'scripts/readme-image.sh'), png, path.join(DOCS, webp)]);
+  fs.rmSync(png);
+}
+
 const row = (page: Page, label: string) =>
   page
     .locator('.pane-body .monaco-list-row')
@@ -62,7 +73,7 @@ async function main(): Promise<void> {
   await session('Default Light Modern', async (page, demo) => {
     await row(page, 'repo-tools').hover();
     await page.waitForTimeout(1500);
-    await page.screenshot({ path: path.join(DOCS, 'tree-tooltip.png') });
+    await readmeShot(page, 'tree-tooltip.webp');
     await page.keyboard.press('Control+Shift+M');
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(DOCS, 'problems-and-status-bar.png') });

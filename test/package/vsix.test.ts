@@ -105,7 +105,7 @@ describe('the packaged VSIX', () => {
       /^media\/codicons\/[\w.-]+$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,
       /^media\/schemas\/[\w.-]+\.json$/,
-      /^docs\/(images\/)?[\w.-]+\.(png|md)$/,
+      /^docs\/(images\/)?[\w.-]+\.(webp|md)$/,
     ];
     const unexpected = names.filter((n) => !allowed.some((re) => re.test(n)));
     assert.deepEqual(unexpected, []);
@@ -236,7 +236,7 @@ describe('the VSIX ships the core once and stays small', () => {
 
   it('stays within the size bar: the extension itself (everything but the README screenshots) ≤ 400 KB, the whole VSIX ≤ 1 MB', () => {
     const total = fs.statSync(VSIX).size;
-    const screenshots = [...sizes].filter(([n]) => /^extension\/docs\/(images\/)?[\w.-]+\.png$/.test(n));
+    const screenshots = [...sizes].filter(([n]) => /^extension\/docs\/(images\/)?[\w.-]+\.webp$/.test(n));
     const runtime = total - screenshots.reduce((n, [, s]) => n + s, 0);
     assert.ok(runtime <= 400 * 1024, `the VSIX without its README screenshots is ${runtime} bytes`);
     assert.ok(total <= 1024 * 1024, `the VSIX is ${total} bytes`);
