@@ -81,7 +81,7 @@ export class CodewhaleIndex implements SystemIndex {
     }
     for (const root of rootsToRescan) {
       const state = this.roots.get(root);
-      if (state) this.loadRoot(root, state.workspace, state.bundles);
+      if (state) this.loadRoot(root, state.workspace, state.bundles, bundlesToReload);
     }
     // Bundles re-read in place can be patched into the last items; anything else places all again.
     let replaced: Replaced | undefined = rootsToRescan.size > 0 ? undefined : this.replaced;
@@ -135,11 +135,21 @@ export class CodewhaleIndex implements SystemIndex {
     return runBundleJob(job, this.host, this.options.readers?.codewhaleBundle);
   }
 
-  private loadRoot(root: string, workspace: string | null, previous: Map<string, CodewhaleBundle>): void {
+  /**
+   * Lists a root again, keeping the bundles read before except those in `changed`: a
+   * watcher batch can name a new bundle and an edit in a kept one together, and the
+   * edit must be read (a trusted bundle would otherwise keep its old hashes).
+   */
+  private loadRoot(
+    root: string,
+    workspace: string | null,
+    previous: Map<string, CodewhaleBundle>,
+    changed: ReadonlyMap<string, string>,
+  ): void {
     const { scan, jobs } = this.rootJobs(root, workspace);
     const bundles = new Map<string, CodewhaleBundle>();
     for (const job of jobs) {
-      const bundle = previous.get(job.dir) ?? this.loadBundle(job);
+      const bundle = (changed.has(job.dir) ? undefined : previous.get(job.dir)) ?? this.loadBundle(job);
       if (bundle) bundles.set(job.dir, bundle);
     }
     this.roots.set(root, { scan, workspace, bundles });
