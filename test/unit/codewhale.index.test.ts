@@ -112,6 +112,54 @@ describe('Codewhale index: what a change re-reads', () => {
     assert.equal(byName(s, 'beta').decision, 'disabled');
   });
 
+  it('reads everything again on a second full index, forgetting what the last one placed', () => {
+    bundle('ws/.codewhale/plugins/a', 'alpha');
+    const ix = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => ({ ...EMPTY_TRUST, revision: 'r' }),
+    });
+    ix.indexAll();
+    bundle('ws/.codewhale/plugins/a', 'alpha', '2.0.0');
+    bundle('ws/.codewhale/plugins/b', 'beta');
+    const s = ix.indexAll();
+    assert.deepEqual([names(s), version(s, 'alpha')], [['alpha', 'beta'], '2.0.0']);
+  });
+
+  it('lists the root again when a loaded bundle directory itself is reported, and refuses it once it is a link', () => {
+    bundle('ws/.codewhale/plugins/a', 'alpha');
+    bundle('elsewhere/x', 'alpha', '9.0.0');
+    const ix = indexer(null);
+    ix.indexAll();
+    fs.rmSync(f.path('ws/.codewhale/plugins/a'), { recursive: true });
+    f.symlink(f.path('elsewhere/x'), 'ws/.codewhale/plugins/a');
+    const s = ix.refresh([f.path('ws/.codewhale/plugins/a')]);
+    assert.deepEqual(names(s), []);
+    assert.deepEqual(
+      s.diagnostics.map((d) => d.code),
+      ['codewhale.bundle-symlink'],
+    );
+  });
+
+  it('reports a linked workspace `.codewhale` once, at the link, and reads no bundle through it', () => {
+    bundle('elsewhere/.codewhale/plugins/a', 'alpha');
+    f.mkdir('ws');
+    f.symlink(f.path('elsewhere/.codewhale'), 'ws/.codewhale');
+    const s = indexer(null).indexAll();
+    assert.deepEqual(names(s), []);
+    assert.deepEqual(s.diagnostics, [
+      {
+        file: f.path('ws/.codewhale'),
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 'error',
+        code: 'codewhale.root-symlink',
+        message: `Plugin discovery root may not be a symbolic link or reparse point: ${f.path('ws/.codewhale')}`,
+        itemId: null,
+      },
+    ]);
+  });
+
   it('drops a bundle whose manifest is gone when a file in it is reported', () => {
     bundle('ws/.codewhale/plugins/a', 'alpha');
     bundle('ws/.codewhale/plugins/b', 'beta');

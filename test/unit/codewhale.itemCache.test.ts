@@ -171,8 +171,11 @@ describe('Codewhale item cache: a patched snapshot equals one placed afresh', ()
       write('a', 'alpha', { skills: ['s', 't'] });
       write('c', 'gamma', { skills: ['s', 't', 'u'] });
       assert.ok(reread(cache, scans, [bases[2] as string, bases[0] as string], ctx));
+      const replaced = (scans[0] as CodewhaleScan).bundle;
       write('a', 'alpha', { invalid: true });
       assert.ok(reread(cache, scans, [bases[0] as string], ctx));
+      // The bundle a patch replaced is no longer among the placed ones.
+      assert.equal(cache.patch([[replaced, replaced]], ctx), undefined);
     });
 
     it('a bundle that stops and starts taking part in shadowing keeps the name counts right', () => {
