@@ -160,6 +160,30 @@ describe('Codewhale index: what a change re-reads', () => {
     ]);
   });
 
+  it('reads no bundle through a `.codewhale` swapped for a link, even when the batch also names a file in the bundle', () => {
+    bundle('ws/.codewhale/plugins/a', 'alpha');
+    const ix = indexer(null);
+    ix.indexAll();
+    fs.renameSync(f.path('ws/.codewhale'), f.path('moved'));
+    f.symlink(f.path('moved'), 'ws/.codewhale');
+    bundle('moved/plugins/a', 'alpha', '2.0.0');
+    const s = ix.refresh([f.path('ws/.codewhale'), f.path('ws/.codewhale/plugins/a/plugin.json')]);
+    assert.deepEqual(names(s), []);
+    assert.deepEqual(
+      s.diagnostics.map((d) => d.code),
+      ['codewhale.root-symlink'],
+    );
+  });
+
+  it('skips a directory without a manifest when it lists a root again', () => {
+    bundle('ws/.codewhale/plugins/a', 'alpha');
+    const ix = indexer(null);
+    ix.indexAll();
+    f.write('ws/.codewhale/plugins/notes/readme.txt', 'not a bundle');
+    const s = ix.refresh([f.path('ws/.codewhale/plugins/notes')]);
+    assert.deepEqual([names(s), s.diagnostics], [['alpha'], []]);
+  });
+
   it('drops a bundle whose manifest is gone when a file in it is reported', () => {
     bundle('ws/.codewhale/plugins/a', 'alpha');
     bundle('ws/.codewhale/plugins/b', 'beta');
