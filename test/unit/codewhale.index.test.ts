@@ -46,6 +46,14 @@ describe('Codewhale index: what a change re-reads', () => {
     assert.deepEqual([version(s, 'alpha'), version(s, 'beta'), version(s, 'upsilon')], ['2.0.0', '1.0.0', '2.0.0']);
   });
 
+  it('re-reads a bundle whose directory name starts with two dots', () => {
+    bundle('ws/.codewhale/plugins/..x', 'dots');
+    const ix = indexer(null);
+    ix.indexAll();
+    bundle('ws/.codewhale/plugins/..x', 'dots', '2.0.0');
+    assert.equal(version(ix.refresh([f.path('ws/.codewhale/plugins/..x/plugin.json')]), 'dots'), '2.0.0');
+  });
+
   it('reads nothing for a change outside every discovery root, also beside one whose name starts the same', () => {
     bundle('ws/.codewhale/plugins/a', 'alpha');
     const ix = indexer();

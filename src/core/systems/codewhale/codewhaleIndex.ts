@@ -70,9 +70,10 @@ export class CodewhaleIndex implements SystemIndex {
     const bundlesToReload = new Map<string, string>();
     for (const p of changed) {
       for (const [root, state] of this.roots) {
-        const rel = path.relative(root, p);
-        if (rel === '' || isAncestor(p, root)) rootsToRescan.add(root);
-        else if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+        if (p === root || isAncestor(p, root)) rootsToRescan.add(root);
+        // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
+        else if (isAncestor(root, p)) {
+          const rel = path.relative(root, p);
           const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
           if (dirs.length > 0 && rel.includes(path.sep)) for (const dir of dirs) bundlesToReload.set(dir, root);
           else rootsToRescan.add(root);
