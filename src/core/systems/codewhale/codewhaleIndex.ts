@@ -6,7 +6,7 @@ import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache } from './itemCache';
 import { lstatEntry } from '../../fs/safeFs';
-import { hasEscapedByte, wellFormed } from '../../fs/rawNames';
+import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
 import type { HostFacts } from '../../host';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
@@ -199,6 +199,8 @@ export class CodewhaleIndex implements SystemIndex {
  */
 function bundleDirsNamed(bundles: ReadonlyMap<string, CodewhaleBundle>, dir: string): string[] {
   if (bundles.has(dir)) return [dir];
+  // Only a name with U+FFFD can read as another directory's: no walk over every bundle otherwise.
   if (!dir.includes('\ufffd')) return [];
-  return [...bundles.keys()].filter((d) => hasEscapedByte(d) && wellFormed(d) === dir);
+  // A directory spelled exactly is the one above; one that reads the same has bytes that are not UTF-8.
+  return [...bundles.keys()].filter((d) => wellFormed(d) === dir);
 }
