@@ -54,6 +54,22 @@ describe('Codewhale index: what a change re-reads', () => {
     assert.equal(version(ix.refresh([f.path('ws/.codewhale/plugins/..x/plugin.json')]), 'dots'), '2.0.0');
   });
 
+  it('re-reads a bundle in one root while another root is listed again, or a bundle is gone, in the same batch', () => {
+    bundle('ws/.codewhale/plugins/a', 'alpha');
+    bundle('ws/.codewhale/plugins/g', 'gone');
+    bundle('home/plugins/u', 'upsilon');
+    const ix = indexer();
+    ix.indexAll();
+    bundle('ws/.codewhale/plugins/n', 'nu');
+    bundle('home/plugins/u', 'upsilon', '2.0.0');
+    let s = ix.refresh([f.path('ws/.codewhale/plugins/n'), f.path('home/plugins/u/plugin.json')]);
+    assert.deepEqual([names(s), version(s, 'upsilon')], [['upsilon', 'alpha', 'gone', 'nu'], '2.0.0']);
+    fs.rmSync(f.path('ws/.codewhale/plugins/g/plugin.json'));
+    bundle('ws/.codewhale/plugins/a', 'alpha', '2.0.0');
+    s = ix.refresh([f.path('ws/.codewhale/plugins/g/plugin.json'), f.path('ws/.codewhale/plugins/a/plugin.json')]);
+    assert.deepEqual([names(s), version(s, 'alpha')], [['upsilon', 'alpha', 'nu'], '2.0.0']);
+  });
+
   it('reads nothing for a change outside every discovery root, also beside one whose name starts the same', () => {
     bundle('ws/.codewhale/plugins/a', 'alpha');
     const ix = indexer();

@@ -198,6 +198,20 @@ describe('Codewhale item cache: a patched snapshot equals one placed afresh', ()
       write('a', 'alpha', { invalid: true, skills: ['s', 't'] });
       assert.equal(reread(cache, scans, [a], ctx), undefined);
     });
+    it('counts a name that only now takes part, so a second bundle of that name is not patched alone', () => {
+      // Two broken bundles named alpha: neither takes part, the name is nobody's.
+      const a = write('a', 'alpha', { invalid: true });
+      const b = write('b', 'alpha', { invalid: true });
+      const scans = [load(a), load(b)];
+      const cache = new CodewhaleItemCache();
+      const ctx = trusted('r');
+      cache.compute(scans, ctx);
+      write('a', 'alpha');
+      assert.ok(reread(cache, scans, [a], ctx));
+      // b, fixed too, would be shadowed by a: placed again with everything.
+      write('b', 'alpha');
+      assert.equal(reread(cache, scans, [b], ctx), undefined);
+    });
   });
 
   describe('refused, and placed again', () => {
