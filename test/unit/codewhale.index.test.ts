@@ -261,6 +261,8 @@ describe('Codewhale index: what a change re-reads', () => {
       bundle('ws/.codewhale/plugins/a', 'alpha', '2.0.0');
       ix.refresh([f.path('ws/.codewhale/plugins/a/plugin.json')]);
       ix.snapshot();
+      // A change outside every root reads and places nothing.
+      ix.refresh([f.path('ws/README.md'), f.path('ws/.codewhale/plugins-old/x/plugin.json')]);
       assert.deepEqual(computed, [2]);
       bundle('ws/.codewhale/plugins/n', 'nu');
       ix.refresh([f.path('ws/.codewhale/plugins/n')]);

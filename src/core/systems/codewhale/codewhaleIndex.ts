@@ -80,10 +80,8 @@ export class CodewhaleIndex implements SystemIndex {
         }
       }
     }
-    for (const root of rootsToRescan) {
-      const state = this.roots.get(root);
-      if (state) this.loadRoot(root, state.workspace, state.bundles, bundlesToReload);
-    }
+    for (const [root, state] of this.roots)
+      if (rootsToRescan.has(root)) this.loadRoot(root, state.workspace, state.bundles, bundlesToReload);
     // Bundles re-read in place can be patched into the last items; anything else places all again.
     let replaced: Replaced | undefined = rootsToRescan.size > 0 ? undefined : this.replaced;
     for (const [dir, root] of bundlesToReload) {
