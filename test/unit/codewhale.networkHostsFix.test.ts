@@ -53,7 +53,7 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
   });
 
   it('puts the key on the line after a `[capabilities]` header, spaced and commented or not', () => {
-    writeW(f, `${REMOTE}[ capabilities ]  # what it may do\nlifecycle_mutation = false\n`);
+    writeW(f, `${REMOTE}  [ capabilities ]  # what it may do\nlifecycle_mutation = false\n`);
     const header = TOML_HEAD.split('\n').length - 1 + REMOTE.split('\n').length - 1;
     const at = { line: header + 1, character: 0 };
     assert.deepEqual(fixOf().edits, [
@@ -80,7 +80,7 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
     }
   });
 
-  it('adds the table at the end, after a blank line whether or not the file ends with a line break', () => {
+  it('adds the table at the end of a file without a final line break, after a blank line', () => {
     writeW(f, REMOTE.trimEnd());
     const last = TOML_HEAD.split('\n').length - 1 + REMOTE.split('\n').length - 2;
     const end = { line: last, character: 'url = "https://api.weather.example/mcp"'.length };
@@ -89,6 +89,18 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
         file: tomlFile(),
         range: { start: end, end },
         newText: '\n\n[capabilities]\nnetwork_hosts = ["api.weather.example"]\n',
+      },
+    ]);
+  });
+
+  it('adds the table after one line break when the file ends with one', () => {
+    writeW(f, REMOTE);
+    const end = { line: TOML_HEAD.split('\n').length - 1 + REMOTE.split('\n').length - 1, character: 0 };
+    assert.deepEqual(fixOf().edits, [
+      {
+        file: tomlFile(),
+        range: { start: end, end },
+        newText: '\n[capabilities]\nnetwork_hosts = ["api.weather.example"]\n',
       },
     ]);
   });
@@ -127,7 +139,16 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
       assert.match(out, /\r\n {4}"extensions": \{\r\n {8}"net\.codewhale"/);
     });
 
-    it('writes two spaces in a file that does not say, and replaces a list that is there', () => {
+    it('indents by two spaces where the file does not say', () => {
+      const text = `{"$schema": "${SCHEMA}", "name": "w", "version": "1.0.0"}`;
+      json(text);
+      assert.equal(
+        applied(text, fixOf()),
+        `{\n  "$schema": "${SCHEMA}",\n  "name": "w",\n  "version": "1.0.0",\n  "extensions": {\n    "net.codewhale": {\n      "capabilities": {\n        "network_hosts": [\n          "h.example"\n        ]\n      }\n    }\n  }\n}`,
+      );
+    });
+
+    it('replaces a list that is there', () => {
       const text = `{"$schema": "${SCHEMA}", "name": "w", "version": "1.0.0", "extensions": {"net.codewhale": {"capabilities": {"network_hosts": ["x.example"]}}}}`;
       json(text);
       const out = applied(text, fixOf());
