@@ -35,9 +35,11 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
   };
   const tomlFile = () => f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
 
-  it('names every host of the set in its title, in order', () => {
+  it('names every host of the set in its title and its list, in order', () => {
     writeW(f, `${REMOTE}[mcp_servers.other]\nurl = "https://B.example/x"\n[capabilities]\nnetwork_hosts = []\n`);
-    assert.equal(fixOf().title, 'Set network_hosts to ["api.weather.example", "b.example"]');
+    const fix = fixOf();
+    assert.equal(fix.title, 'Set network_hosts to ["api.weather.example", "b.example"]');
+    assert.equal(fix.edits[0]?.newText, '["api.weather.example", "b.example"]');
   });
 
   it('replaces an existing list where it stands', () => {
