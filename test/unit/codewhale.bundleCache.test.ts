@@ -12,6 +12,16 @@ import { Fixture, LINUX_HOST } from './helpers/fixture';
 
 const SCHEMA = 'https://agent-plugins.org/schemas/plugin.json';
 
+/** A finding as the loader stores it (no item yet: items are made on compose). */
+const diagnosticAt = (dir: string) => ({
+  file: path.join(dir, 'plugin.json'),
+  range: { start: { line: 0, character: 1 }, end: { line: 0, character: 5 } },
+  severity: 'error',
+  code: 'codewhale.example',
+  message: 'm',
+  itemId: null,
+});
+
 /**
  * A cache segment held in memory: values go through JSON as they do through the file,
  * and every get and put is counted, so a test tells a recall from a derivation.
@@ -92,6 +102,29 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     assert.deepEqual([cache.puts, cache.hits], [1, 0]);
     assert.deepEqual(load(dir, 'plugin.json', cache), fresh);
     assert.deepEqual([cache.puts, cache.hits], [1, 1]);
+  });
+
+  it('recalls a workspace bundle, and one whose findings are warnings or information', () => {
+    const dir = writeRich();
+    const cache = new MemorySegment();
+    const ws = (c?: MemorySegment) =>
+      loadCodewhaleBundle(dir, 'plugin.json', {
+        scope: 'workspace',
+        canonicalDiscoveryRoot: ROOT(),
+        host: LINUX_HOST,
+        ...(c ? { cache: c.asSegment() } : {}),
+      });
+    const fresh = ws();
+    ws(cache);
+    assert.deepEqual(ws(cache), fresh);
+    assert.deepEqual([cache.hits, cache.puts], [1, 1]);
+    const { unit, key, value } = cache.only();
+    for (const severity of ['warning', 'information']) {
+      const finding = { ...diagnosticAt(dir), severity };
+      cache.entries.set(unit, { key, value: { ...value, diagnostics: [finding] } });
+      assert.deepEqual(ws(cache).diagnostics, [finding], severity);
+    }
+    assert.equal(cache.puts, 1);
   });
 
   it('recalls a bundle whose manifest does not parse as it was derived', () => {
@@ -271,6 +304,16 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       ],
       ['a diagnostic of an unknown severity', (v) => ({ ...v, diagnostics: [{ severity: 'fatal' }] })],
       ['an anchor without a range', (v) => ({ ...v, anchors: { name: { file: 'f' } } })],
+      ['an anchor whose range has no start', (v) => ({ ...v, anchors: { name: { file: 'f', range: {} } } })],
+      [
+        'an anchor whose range has no line',
+        (v) => ({
+          ...v,
+          anchors: { name: { file: 'f', range: { start: { character: 0 }, end: { line: 0, character: 0 } } } },
+        }),
+      ],
+      ['a manifest whose name has no value', (v) => ({ ...v, manifest: { ...(v.manifest as object), name: {} } })],
+      ['a compatibility report without its verdict', (v) => ({ ...v, compatibility: {} })],
       ['bundle files that are not strings', (v) => ({ ...v, bundleFiles: [1] })],
     ] as [string, (v: Record<string, unknown>) => unknown][]) {
       it(`an entry that is ${what}`, () => assertMiss(spoil));
@@ -292,6 +335,18 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     });
 
     it('an entry of a walked bundle without its manifest', () => assertMiss((v) => ({ ...v, manifest: undefined })));
+
+    it('an entry of a bundle whose manifest did not parse, with a `[when]` of its own', () => {
+      f.write('plugins/broken/plugin.json', '{ "name": ');
+      const dir = f.path('plugins/broken');
+      const fresh = load(dir, 'plugin.json');
+      const cache = new MemorySegment();
+      load(dir, 'plugin.json', cache);
+      const { unit, key, value } = cache.only();
+      cache.entries.set(unit, { key, value: { ...value, when: { applicable: false, reasons: ['os'] } } });
+      assert.deepEqual(load(dir, 'plugin.json', cache), fresh);
+      assert.equal(cache.puts, 2);
+    });
 
     it('an entry of a bundle whose walk did not finish, holding a placeholder', () => {
       // Stored without a content hash (the manifest did not parse): no walk fact may be a placeholder.
