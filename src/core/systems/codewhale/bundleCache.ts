@@ -68,7 +68,7 @@ function recalledBundle(
   walk: CompleteWalk,
   when: (manifest: Manifest) => WhenFacts,
 ): CodewhaleBundle | undefined {
-  if (value === undefined || !storedBundle.safeParse(value).success) return undefined;
+  if (!storedBundle.safeParse(value).success) return undefined;
   // The schema checked the shape the index reads; the rest is the loader's own output, as plain data.
   const stored = value as StoredBundle;
   if (

@@ -6,7 +6,7 @@ import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache } from './itemCache';
 import { lstatEntry } from '../../fs/safeFs';
-import { hasEscapedByte, wellFormed } from '../../fs/rawNames';
+import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
 import type { HostFacts } from '../../host';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
@@ -70,19 +70,18 @@ export class CodewhaleIndex implements SystemIndex {
     const bundlesToReload = new Map<string, string>();
     for (const p of changed) {
       for (const [root, state] of this.roots) {
-        const rel = path.relative(root, p);
-        if (rel === '' || isAncestor(p, root)) rootsToRescan.add(root);
-        else if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+        if (p === root || isAncestor(p, root)) rootsToRescan.add(root);
+        // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
+        else if (isAncestor(root, p)) {
+          const rel = path.relative(root, p);
           const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
           if (dirs.length > 0 && rel.includes(path.sep)) for (const dir of dirs) bundlesToReload.set(dir, root);
           else rootsToRescan.add(root);
         }
       }
     }
-    for (const root of rootsToRescan) {
-      const state = this.roots.get(root);
-      if (state) this.loadRoot(root, state.workspace, state.bundles);
-    }
+    for (const [root, state] of this.roots)
+      if (rootsToRescan.has(root)) this.loadRoot(root, state.workspace, state.bundles, bundlesToReload);
     // Bundles re-read in place can be patched into the last items; anything else places all again.
     let replaced: Replaced | undefined = rootsToRescan.size > 0 ? undefined : this.replaced;
     for (const [dir, root] of bundlesToReload) {
@@ -135,11 +134,21 @@ export class CodewhaleIndex implements SystemIndex {
     return runBundleJob(job, this.host, this.options.readers?.codewhaleBundle);
   }
 
-  private loadRoot(root: string, workspace: string | null, previous: Map<string, CodewhaleBundle>): void {
+  /**
+   * Lists a root again, keeping the bundles read before except those in `changed`: a
+   * watcher batch can name a new bundle and an edit in a kept one together, and the
+   * edit must be read (a trusted bundle would otherwise keep its old hashes).
+   */
+  private loadRoot(
+    root: string,
+    workspace: string | null,
+    previous: Map<string, CodewhaleBundle>,
+    changed: ReadonlyMap<string, string>,
+  ): void {
     const { scan, jobs } = this.rootJobs(root, workspace);
     const bundles = new Map<string, CodewhaleBundle>();
     for (const job of jobs) {
-      const bundle = previous.get(job.dir) ?? this.loadBundle(job);
+      const bundle = (changed.has(job.dir) ? undefined : previous.get(job.dir)) ?? this.loadBundle(job);
       if (bundle) bundles.set(job.dir, bundle);
     }
     this.roots.set(root, { scan, workspace, bundles });
@@ -188,6 +197,8 @@ export class CodewhaleIndex implements SystemIndex {
  */
 function bundleDirsNamed(bundles: ReadonlyMap<string, CodewhaleBundle>, dir: string): string[] {
   if (bundles.has(dir)) return [dir];
+  // Only a name with U+FFFD can read as another directory's: no walk over every bundle otherwise.
   if (!dir.includes('\ufffd')) return [];
-  return [...bundles.keys()].filter((d) => hasEscapedByte(d) && wellFormed(d) === dir);
+  // A directory spelled exactly is the one above; one that reads the same has bytes that are not UTF-8.
+  return [...bundles.keys()].filter((d) => wellFormed(d) === dir);
 }

@@ -16,18 +16,16 @@ export function networkHostsFix(
   doc: ParsedDocument | undefined,
   hosts: readonly string[],
 ): Fix | undefined {
-  if (!doc || doc.file !== m.file) return undefined;
+  // The manifest's own document (findings key documents by file): absent only when it was never parsed.
+  if (!doc) return undefined;
   const title = `Set network_hosts to [${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
   const lines = new LineMap(doc.text);
   const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
     const edits = modify(doc.text, path, [...hosts], {
-      formattingOptions: {
-        insertSpaces: true,
-        tabSize: indentOf(doc.text),
-        eol: doc.text.includes('\r\n') ? '\r\n' : '\n',
-      },
+      // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
+      formattingOptions: { insertSpaces: true, tabSize: indentOf(doc.text) },
     });
     if (edits.length === 0) return undefined;
     return {
