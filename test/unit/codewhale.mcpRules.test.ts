@@ -82,6 +82,12 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
       it(`accepts ${command.length > 20 ? 'a 128-byte name' : command}`, () => accepted(stdio(command)));
     }
 
+    it('accepts a contained path through a directory whose name starts with two dots (a name, not `..`)', () => {
+      f.write(`${DIR}/..bin/run.sh`, '#!/bin/sh\n', 0o755);
+      f.write(`${DIR}/..work/.keep`, '');
+      accepted(stdio('..bin/run.sh', 'cwd = "..work"\n'));
+    });
+
     it('counts the name limit in bytes, not characters', () => {
       refused(stdio('é'.repeat(64) + 'a'), 'codewhale.mcp.command');
     });

@@ -38,6 +38,15 @@ describe('hashing the listed files of an invalid unit (hashing/listedFiles.ts)',
     );
   });
 
+  it('covers a file whose name, or its directory name, starts with two dots: a name, not `..`', () => {
+    f.write('root/..x', 'dots');
+    f.write('root/..tools/run.sh', '#!/bin/sh\n', 0o755);
+    assert.deepEqual(
+      hashListed(f.path('root'), ['..x', '..tools/run.sh']).map((file) => file.path),
+      ['..tools/run.sh', '..x'],
+    );
+  });
+
   it('never reads through a symbolic link: a linked file or a file behind a linked directory is absent', () => {
     f.write('target/secret.txt', 's');
     f.write('root/plain/ok.txt', 'ok');

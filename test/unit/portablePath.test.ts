@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { insideSuffix, isAncestor, portableRelative } from '../../src/core/fs/portablePath';
+import { insideSuffix, isAncestor, leavesBase, portableRelative } from '../../src/core/fs/portablePath';
+import { isInside } from '../../src/core/fs/safeFs';
 
 /** Paths built from segments that include the ones `path.resolve` rewrites. */
 const segment = fc.constantFrom('a', 'b', 'ab', '.', '..', '', '.a', 'a.', '...', 'é', 'a b');
@@ -32,5 +33,17 @@ describe('portablePath: the relative path without path.relative when it is a pla
     assert.equal(isAncestor('/w/ws', '/w/ws'), false);
     assert.equal(isAncestor('/w/ws', '/w/ws/a'), true);
     assert.equal(isAncestor('/w/ws', '/w/ws/a/..'), false);
+  });
+
+  it('takes a name that starts with two dots for a name inside, and only a `..` component for leaving', () => {
+    for (const inside of ['/w/ws/..x', '/w/ws/...', '/w/ws/a/..x/..y', '/w/ws/a/b/..'])
+      assert.equal(isAncestor('/w/ws', inside), true, inside);
+    assert.equal(isAncestor('/w/ws/', '/w/ws/..x'), true, 'through path.relative');
+    assert.equal(isInside('/w/ws/', '/w/ws/..x'), true);
+    assert.equal(isInside('/w/ws', '/w/ws'), true);
+    assert.equal(isInside('/w/ws', '/w/ws/../x'), false);
+    assert.equal(isInside('/w/ws', '/w/..x'), false);
+    for (const rel of ['..x', '...', '.', '', 'a/..', 'a/../..x']) assert.equal(leavesBase(rel), false, rel);
+    for (const rel of ['..', '../x', '../..x', '/abs']) assert.equal(leavesBase(rel), true, rel);
   });
 });

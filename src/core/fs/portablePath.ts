@@ -13,7 +13,16 @@ export function isAncestor(ancestor: string, p: string): boolean {
   const inside = insideSuffix(ancestor, p);
   if (inside !== undefined) return inside !== '';
   const rel = path.relative(ancestor, p);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return rel !== '' && !leavesBase(rel);
+}
+
+/**
+ * True when `rel`, a result of `path.relative(base, p)`, leads out of `base`: its first
+ * component is `..`, or it is absolute (another drive). A name that merely starts with
+ * two dots (`..x`, a legal file or directory name the agents load) stays inside.
+ */
+export function leavesBase(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
 }
 
 /**

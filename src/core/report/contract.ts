@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Item } from '../model';
 import type { McpServer } from '../capabilities';
 import type { Snapshot } from '../index/snapshot';
-import { insideSuffix, portableRelative } from '../fs/portablePath';
+import { insideSuffix, leavesBase, portableRelative } from '../fs/portablePath';
 import { JsonList } from './jsonText';
 
 /**
@@ -63,7 +63,7 @@ export function owningWorkspace(file: string, workspaces: readonly string[]): st
   let best: string | undefined;
   for (const ws of workspaces) {
     const rel = insideSuffix(ws, file) ?? path.relative(ws, file);
-    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) if (!best || ws.length > best.length) best = ws;
+    if (!leavesBase(rel) && (!best || ws.length > best.length)) best = ws;
   }
   return best;
 }
