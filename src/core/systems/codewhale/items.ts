@@ -220,11 +220,7 @@ function memoOf(b: CodewhaleBundle): BundleMemo {
  * (user bundles, or one workspace's), and the user's pass runs first.
  */
 function precedenceKey(b: CodewhaleBundle): Buffer {
-  return Buffer.concat([
-    osBytes(b.name),
-    NUL,
-    osBytes(b.canonicalRoot ?? b.dir),
-  ]);
+  return Buffer.concat([osBytes(b.name), NUL, osBytes(b.canonicalRoot ?? b.dir)]);
 }
 
 const NUL = Buffer.from([0]);
