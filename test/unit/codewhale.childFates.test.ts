@@ -284,6 +284,76 @@ describe('Codewhale children: each fate under a registered, disabled, shadowed a
     assert.deepEqual([byName(s, 'j:bad').decision, byName(s, 'j:bad').reasons], ['rejected', ['component_invalid']]);
   });
 
+  it('rejects the server whose declaration holds an error that names no server (a command, a URL, a tool filter)', () => {
+    const manifest =
+      `${head()}[mcp_servers.a]\ncommand = "node"\n[mcp_servers.bad]\ncommand = "../../outside.sh"\n` +
+      `[mcp_servers.srv]\ncommand = "node"\n[mcp_servers.tools]\ncommand = "node"\nenabled_tools = ["srv", "SRV"]\n` +
+      `[mcp_servers.web]\nurl = "https://exa mple.com"\n[mcp_servers.z]\ncommand = "node"\n`;
+    f.write(`${dir}/plugin.toml`, manifest);
+    const s = index([f.path('ws')]);
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.code, d.range.start.line]),
+      [
+        ['codewhale.mcp.url-invalid', lineOf(manifest, 'exa mple')],
+        ['codewhale.mcp.command', lineOf(manifest, 'outside.sh')],
+        ['codewhale.mcp.tool-filter', lineOf(manifest, 'enabled_tools')],
+      ],
+    );
+    // None of the three messages names its server; the duplicate tool names another server's name.
+    assert.deepEqual(
+      s.diagnostics.map((d) => /server `/.test(d.message)),
+      [false, false, false],
+    );
+    const b = byName(s, 'b');
+    assert.deepEqual(
+      fates(s, b).map(([, name, decision]) => [name, decision]),
+      [
+        ['b:a', 'disabled'],
+        ['b:bad', 'rejected'],
+        ['b:srv', 'disabled'],
+        ['b:tools', 'rejected'],
+        ['b:web', 'rejected'],
+        ['b:z', 'disabled'],
+      ],
+    );
+    assert.deepEqual(byName(s, 'b:bad').reasons, ['component_invalid']);
+  });
+
+  it('rejects no server for an error of another rule below the servers, nor for one before the first server', () => {
+    const manifest =
+      `schema_version = 1\n[plugin]\nname = "b"\nversion = "x"\n[mcp_servers.srv]\ncommand = "node"\n` +
+      `[capabilities]\nnetwork_hosts = ["bad host"]\n`;
+    f.write(`${dir}/plugin.toml`, manifest);
+    const s = index([f.path('ws')]);
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.severity, d.code.startsWith('codewhale.mcp.')]),
+      [
+        ['error', false],
+        ['error', false],
+      ],
+    );
+    assert.deepEqual(fates(s, byName(s, 'b')), [['mcp-server', 'b:srv', 'disabled', ['bundle_inactive']]]);
+  });
+
+  it('rejects a server named by an error even when it is not the nearest declaration', () => {
+    const manifest =
+      `${head()}[mcp_servers.early]\ncommand = "node"\n[mcp_servers.late]\ncommand = "node"\n` +
+      `[mcp_servers.early.env]\nX = "literal"\n`;
+    f.write(`${dir}/plugin.toml`, manifest);
+    const s = index([f.path('ws')]);
+    assert.deepEqual(
+      s.diagnostics.map((d) => d.message),
+      ['MCP server `early` environment values must be exact `${SOURCE_ENV}` references'],
+    );
+    assert.deepEqual(
+      fates(s, byName(s, 'b')).map(([, name, decision]) => [name, decision]),
+      [
+        ['b:early', 'rejected'],
+        ['b:late', 'disabled'],
+      ],
+    );
+  });
+
   it('encodes a control byte of a shared skill id path as two hex digits', () => {
     f.write(`${dir}/plugin.toml`, `${head()}[skills]\npath = "skills"\n`);
     f.write(`${dir}/skills/a\tb/SKILL.md`, '---\nname: same\n---\nbody\n');

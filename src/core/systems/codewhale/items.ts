@@ -404,18 +404,16 @@ function bundleItems(
       ),
     );
   }
-  for (const s of m?.mcpServers ?? []) {
-    const anchor = b.anchors[`mcp:${s.id}`] ?? manifestStart(b);
-    const broken = diagnostics.some(
-      (d) => d.severity === 'error' && d.file === anchor.file && namesServer(d.message, s.id),
-    );
+  const servers = (m?.mcpServers ?? []).map((s) => ({ id: s.id, at: b.anchors[`mcp:${s.id}`] ?? manifestStart(b) }));
+  const broken = brokenServers(servers, diagnostics);
+  for (const { id: server, at: anchor } of servers) {
     items.push(
       child(
         'mcp-server',
-        `mcp/${s.id}`,
-        s.id,
-        `${b.name}:${s.id}`,
-        () => (broken ? ['rejected', ['component_invalid']] : inherited()),
+        `mcp/${server}`,
+        server,
+        `${b.name}:${server}`,
+        () => (broken.has(server) ? ['rejected', ['component_invalid']] : inherited()),
         anchor,
       ),
     );
@@ -460,9 +458,42 @@ function skillSuffix(name: string, rel: string, shared: boolean): string {
 /** Tested on one character at a time. */
 const ID_SAFE = /[A-Za-z0-9._~/-]/;
 
-/** A diagnostic belongs to an MCP server when it names the server (every MCP message does, in backticks). */
-function namesServer(message: string, id: string): boolean {
-  return message.includes(`\`${id}\``);
+/**
+ * The MCP servers an error belongs to (`component_invalid`): the server its message names
+ * (`server \`id\``), else, for a finding of an MCP rule in upstream's words that name none
+ * (a bad command, URL or tool filter), the server whose declaration holds it: the last
+ * server key at or before it in its file.
+ */
+function brokenServers(
+  servers: readonly { readonly id: string; readonly at: { readonly file: string; readonly range: Range } }[],
+  diagnostics: readonly Diagnostic[],
+): Set<string> {
+  const broken = new Set<string>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const named = SERVER_NAMED.exec(d.message)?.[1];
+    const mcpRule = d.code.startsWith('codewhale.mcp.');
+    let owner: (typeof servers)[number] | undefined;
+    for (const s of servers) {
+      if (s.at.file !== d.file) continue;
+      if (named !== undefined) {
+        if (s.id === named) owner = s;
+      } else if (
+        mcpRule &&
+        !isBefore(d.range.start, s.at.range.start) &&
+        (!owner || isBefore(owner.at.range.start, s.at.range.start))
+      )
+        owner = s;
+    }
+    if (owner) broken.add(owner.id);
+  }
+  return broken;
+}
+
+const SERVER_NAMED = /server `([^`]*)`/;
+
+function isBefore(a: Range['start'], b: Range['start']): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
 function warning(
