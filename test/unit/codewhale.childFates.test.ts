@@ -335,6 +335,48 @@ describe('Codewhale children: each fate under a registered, disabled, shadowed a
     assert.deepEqual(fates(s, byName(s, 'b')), [['mcp-server', 'b:srv', 'disabled', ['bundle_inactive']]]);
   });
 
+  it('rejects a server for an error at its own key (an invalid server name), not the one before it', () => {
+    f.write(
+      `${dir}/plugin.toml`,
+      `${head()}[mcp_servers.ok]\ncommand = "node"\n[mcp_servers."bad name"]\ncommand = "node"\n[mcp_servers.zz]\ncommand = "node"\n`,
+    );
+    const s = index([f.path('ws')]);
+    const d = s.diagnostics.map((x) => [x.message, x.range]);
+    assert.deepEqual(d, [['MCP server name `bad name` is invalid', byName(s, 'b:bad name').location.range]]);
+    assert.deepEqual(
+      fates(s, byName(s, 'b')).map(([, name, decision]) => [name, decision]),
+      [
+        ['b:bad name', 'rejected'],
+        ['b:ok', 'disabled'],
+        ['b:zz', 'disabled'],
+      ],
+    );
+  });
+
+  it('tells servers declared on one line apart by column', () => {
+    const json = 'ws/.codewhale/plugins/j';
+    f.write(`${json}/plugin.json`, JSON.stringify({ $schema: 'https://x.example/s.json', name: 'j' }));
+    f.write(
+      `${json}/mcp.json`,
+      JSON.stringify({
+        mcpServers: { a: { command: 'node' }, bad: { command: '../../x.sh' }, z: { command: 'node' } },
+      }),
+    );
+    const s = index([f.path('ws')]);
+    assert.deepEqual(
+      s.diagnostics.map((x) => [x.code, x.range.start.line]),
+      [['codewhale.mcp.command', 0]],
+    );
+    assert.deepEqual(
+      s.items.filter((i) => i.kind === 'mcp-server').map((i) => [i.name, i.decision]),
+      [
+        ['a', 'disabled'],
+        ['bad', 'rejected'],
+        ['z', 'disabled'],
+      ],
+    );
+  });
+
   it('rejects a server named by an error even when it is not the nearest declaration', () => {
     const manifest =
       `${head()}[mcp_servers.early]\ncommand = "node"\n[mcp_servers.late]\ncommand = "node"\n` +
