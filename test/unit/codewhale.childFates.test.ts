@@ -377,6 +377,27 @@ describe('Codewhale children: each fate under a registered, disabled, shadowed a
     );
   });
 
+  it('rejects a server only for an error in its own file, and never for a warning, whatever their words name', () => {
+    const servers = `[mcp_servers.srv]\ncommand = "node"\n`;
+    f.write(`${dir}/plugin.toml`, `${head()}${servers}`);
+    // A link inside the bundle: an error in another file, whose message reads like it names the server.
+    f.symlink('plugin.toml', `${dir}/server \`srv\``);
+    const broken = index([f.path('ws')]);
+    assert.deepEqual(
+      broken.diagnostics.map((d) => [d.severity, d.message]),
+      [['error', 'component trees may not contain symbolic link server `srv`']],
+    );
+    assert.deepEqual(byName(broken, 'b:srv').reasons, ['bundle_inactive']);
+    // A shadowed bundle in a directory named like that: the conflict warning quotes the directory.
+    const shadowed = 'ws/.codewhale/plugins/server `srv`';
+    f.write(`${shadowed}/plugin.toml`, `${head('s')}${servers}`);
+    f.write('home/plugins/s/plugin.toml', head('s'));
+    const s = index([f.path('ws')], { codewhaleHome: f.path('home') });
+    const conflict = s.diagnostics.find((d) => d.code === 'codewhale.name-conflict');
+    assert.match(conflict?.message ?? '', /server `srv` is shadowed/);
+    assert.deepEqual(byName(s, 's:srv').reasons, ['bundle_inactive']);
+  });
+
   it('rejects a server named by an error even when it is not the nearest declaration', () => {
     const manifest =
       `${head()}[mcp_servers.early]\ncommand = "node"\n[mcp_servers.late]\ncommand = "node"\n` +
