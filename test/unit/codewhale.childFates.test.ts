@@ -353,6 +353,18 @@ describe('Codewhale children: each fate under a registered, disabled, shadowed a
     );
   });
 
+  it('places an error on a later line after a server key whatever its column', () => {
+    const manifest = `${head()}[mcp_servers.tools]\ncommand = "node"\nenabled_tools = [\n"x",\n"X",\n]\n`;
+    f.write(`${dir}/plugin.toml`, manifest);
+    const s = index([f.path('ws')]);
+    assert.deepEqual(
+      s.diagnostics.map((x) => [x.code, x.range.start]),
+      [['codewhale.mcp.tool-filter', { line: lineOf(manifest, '"X"'), character: 0 }]],
+    );
+    assert.deepEqual(byName(s, 'b:tools').location.range.start, { line: lineOf(manifest, 'tools]'), character: 1 });
+    assert.deepEqual(byName(s, 'b:tools').reasons, ['component_invalid']);
+  });
+
   it('tells servers declared on one line apart by column', () => {
     const json = 'ws/.codewhale/plugins/j';
     f.write(`${json}/plugin.json`, JSON.stringify({ $schema: 'https://x.example/s.json', name: 'j' }));
