@@ -14,8 +14,6 @@ export interface CodewhaleScan {
   readonly workspace: string | null;
 }
 
-const SCOPE_RANK = { user: 1, workspace: 2 } as const;
-
 /**
  * Items for every Codewhale bundle, with shadowing across scopes (codewhale.md §2.6):
  * user beats workspace; only valid bundles take part; a canonical root seen twice is
@@ -62,7 +60,7 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
     layout.diagnosticCounts.push(diagnostics.length - diagnosticsBefore);
     if (takesPart(bundle)) {
       layout.names.set(bundle.name, (layout.names.get(bundle.name) ?? 0) + 1);
-      layout.roots.set(bundle.canonicalRoot as string, (layout.roots.get(bundle.canonicalRoot as string) ?? 0) + 1);
+      layout.roots.set(bundle.canonicalRoot, (layout.roots.get(bundle.canonicalRoot) ?? 0) + 1);
     }
   };
   // Codewhale runs in one workspace at a time: each workspace folder sees the user
@@ -77,7 +75,7 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
       const diagnosticsBefore = diagnostics.length;
       let own = ownDiagnostics(bundle, memo);
       let shadowedBy: string | null = null;
-      if (bundle.valid && bundle.canonicalRoot) {
+      if (takesPart(bundle)) {
         const holder = roots.get(bundle.canonicalRoot);
         if (holder !== undefined) {
           // The same directory, loaded again (a workspace opened at the home directory):
@@ -87,7 +85,7 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
             warning(
               'codewhale.duplicate-root',
               `Ignoring duplicate plugin discovery at ${bundle.dir}`,
-              bundle.manifestFile ?? bundle.dir,
+              manifestStart(bundle).file,
               holder,
             ),
           );
@@ -99,6 +97,7 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
         if (winner) {
           shadowedBy = winner;
           const w = items.find((i) => i.id === winner);
+          const at = nameAnchor(bundle);
           own = [
             ...own,
             {
@@ -106,9 +105,9 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
               ...warning(
                 'codewhale.name-conflict',
                 `Plugin \`${bundle.name}\` at ${bundle.dir} is shadowed by the higher-precedence bundle with the same name`,
-                bundle.anchors['name']?.file ?? bundle.manifestFile ?? bundle.dir,
+                at.file,
                 id,
-                bundle.anchors['name']?.range,
+                at.range,
               ),
               ...(w
                 ? {
@@ -146,8 +145,18 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
 }
 
 /** Whether a bundle takes part in shadowing and duplicate detection (codewhale.md §2.6). */
-export function takesPart(b: CodewhaleBundle): boolean {
-  return b.valid && b.canonicalRoot !== undefined && b.canonicalRoot !== '';
+export function takesPart(b: CodewhaleBundle): b is CodewhaleBundle & { readonly canonicalRoot: string } {
+  return b.valid && !!b.canonicalRoot;
+}
+
+/** The start of a bundle's manifest; its directory when no manifest was resolved (bundleJob.ts). */
+function manifestStart(b: CodewhaleBundle): { file: string; range: Range } {
+  return { file: b.manifestFile ?? b.dir, range: FILE_START };
+}
+
+/** Where a bundle is shown: its `name` in the manifest, else the manifest's start. */
+function nameAnchor(b: CodewhaleBundle): { file: string; range: Range } {
+  return b.anchors['name'] ?? manifestStart(b);
 }
 
 /** A bundle's output when no other bundle shares its name or root: its own diagnostics and items. */
@@ -175,15 +184,17 @@ interface BundleMemo {
   items?: { readonly inputs: ItemInputs; readonly items: Item[] };
 }
 
-/** What decides a bundle's items besides the bundle itself: unchanged inputs, the same items. */
+/**
+ * What decides a bundle's items besides the bundle itself: unchanged inputs, the same items.
+ * The id is the memo's own, and the diagnostics are the bundle's plus, exactly when it is
+ * shadowed, the name-conflict warning: neither can change while these stay the same.
+ */
 interface ItemInputs {
   readonly workspace: string | null;
-  readonly id: string;
   readonly shadowedBy: string | null;
-  /** The trust state as JSON ('' when the store has none for the bundle). */
+  /** The trust state as JSON ('null' when the store has none for the bundle). */
   readonly state: string;
   readonly workspaceTrusted: boolean;
-  readonly diagnosticCount: number;
 }
 
 const memos = new WeakMap<CodewhaleBundle, BundleMemo>();
@@ -201,18 +212,15 @@ function memoOf(b: CodewhaleBundle): BundleMemo {
 }
 
 /**
- * Precedence (codewhale.md §2.6) as one byte string: scope rank, then name, then
+ * Precedence within one scope (codewhale.md §2.6) as one byte string: name, then
  * canonical root, compared as UTF-8 (raw) bytes as upstream compares them; UTF-16
  * order would keep the other of two roots such as `！` (U+FF01) and `😀` (U+1F600).
  * Neither a name nor a path holds a NUL, so the NUL-joined key orders field by field.
+ * Scope comes first by the order of the passes: every list placed is of one scope
+ * (user bundles, or one workspace's), and the user's pass runs first.
  */
 function precedenceKey(b: CodewhaleBundle): Buffer {
-  return Buffer.concat([
-    Buffer.from(`${SCOPE_RANK[b.scope]}\0`),
-    osBytes(b.name),
-    NUL,
-    osBytes(b.canonicalRoot ?? b.dir),
-  ]);
+  return Buffer.concat([osBytes(b.name), NUL, osBytes(b.canonicalRoot ?? b.dir)]);
 }
 
 const NUL = Buffer.from([0]);
@@ -245,11 +253,9 @@ function cachedBundleItems(
   const state = ctx.trust.available ? ctx.trust.lookup(keyOf(b, memo)) : 'unavailable';
   const inputs: ItemInputs = {
     workspace,
-    id: memo.id,
     shadowedBy,
-    state: state === undefined ? '' : JSON.stringify(state),
+    state: JSON.stringify(state ?? null),
     workspaceTrusted: ctx.workspaceTrusted,
-    diagnosticCount: diagnostics.length,
   };
   if (memo.items && sameInputs(memo.items.inputs, inputs)) return memo.items.items;
   const items = bundleItems(b, memo.id, workspace, shadowedBy, diagnostics, ctx, keyOf(b, memo));
@@ -260,11 +266,9 @@ function cachedBundleItems(
 function sameInputs(a: ItemInputs, b: ItemInputs): boolean {
   return (
     a.workspace === b.workspace &&
-    a.id === b.id &&
     a.shadowedBy === b.shadowedBy &&
     a.state === b.state &&
-    a.workspaceTrusted === b.workspaceTrusted &&
-    a.diagnosticCount === b.diagnosticCount
+    a.workspaceTrusted === b.workspaceTrusted
   );
 }
 
@@ -318,7 +322,7 @@ function bundleItems(
     scope: b.scope,
     workspace,
     path: b.dir,
-    location: b.anchors.name ?? { file: b.manifestFile ?? b.dir, range: FILE_START },
+    location: nameAnchor(b),
     parent: null,
     decision,
     reasons,
@@ -400,29 +404,26 @@ function bundleItems(
       ),
     );
   }
-  for (const s of m?.mcpServers ?? []) {
-    const anchor = b.anchors[`mcp:${s.id}`] ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
-    const broken = diagnostics.some(
-      (d) => d.severity === 'error' && d.file === anchor.file && namesServer(d.message, s.id),
-    );
+  const servers = (m?.mcpServers ?? []).map((s) => ({ id: s.id, at: b.anchors[`mcp:${s.id}`] ?? manifestStart(b) }));
+  const broken = brokenServers(servers, diagnostics);
+  for (const { id: server, at: anchor } of servers) {
     items.push(
       child(
         'mcp-server',
-        `mcp/${s.id}`,
-        s.id,
-        `${b.name}:${s.id}`,
-        () => (broken ? ['rejected', ['component_invalid']] : inherited()),
+        `mcp/${server}`,
+        server,
+        `${b.name}:${server}`,
+        () => (broken.has(server) ? ['rejected', ['component_invalid']] : inherited()),
         anchor,
       ),
     );
   }
-  const inactive = new Set<string>(b.compatibility?.unsupportedLabels ?? []);
+  const inactive = new Set<string>(b.compatibility?.unsupportedLabels);
   const componentKinds: string[] = Object.keys(m?.components ?? {}).filter((k) => k !== 'skills');
   if ((b.inventory?.filesystem_roots.length ?? 0) > 0) componentKinds.push('filesystem-roots');
   if (b.inventory?.lifecycle_mutation) componentKinds.push('lifecycle-mutation');
   for (const kind of componentKinds) {
-    const anchor = b.anchors[`component:${kind}`] ??
-      b.anchors.name ?? { file: b.manifestFile ?? b.dir, range: FILE_START };
+    const anchor = b.anchors[`component:${kind}`] ?? nameAnchor(b);
     items.push(
       child(
         'component',
@@ -454,11 +455,45 @@ function skillSuffix(name: string, rel: string, shared: boolean): string {
   return `skill/${name}@${encoded}`;
 }
 
-const ID_SAFE = /^[A-Za-z0-9._~/-]$/;
+/** Tested on one character at a time. */
+const ID_SAFE = /[A-Za-z0-9._~/-]/;
 
-/** A diagnostic belongs to an MCP server when it names the server (every MCP message does, in backticks). */
-function namesServer(message: string, id: string): boolean {
-  return message.includes(`\`${id}\``);
+/**
+ * The MCP servers an error belongs to (`component_invalid`): the server its message names
+ * (`server \`id\``), else, for a finding of an MCP rule in upstream's words that name none
+ * (a bad command, URL or tool filter), the server whose declaration holds it: the last
+ * server key at or before it in its file.
+ */
+function brokenServers(
+  servers: readonly { readonly id: string; readonly at: { readonly file: string; readonly range: Range } }[],
+  diagnostics: readonly Diagnostic[],
+): Set<string> {
+  const broken = new Set<string>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const named = SERVER_NAMED.exec(d.message)?.[1];
+    const mcpRule = d.code.startsWith('codewhale.mcp.');
+    let owner: (typeof servers)[number] | undefined;
+    for (const s of servers) {
+      if (s.at.file !== d.file) continue;
+      if (named !== undefined) {
+        if (s.id === named) owner = s;
+      } else if (
+        mcpRule &&
+        !isBefore(d.range.start, s.at.range.start) &&
+        (!owner || isBefore(owner.at.range.start, s.at.range.start))
+      )
+        owner = s;
+    }
+    if (owner) broken.add(owner.id);
+  }
+  return broken;
+}
+
+const SERVER_NAMED = /server `([^`]*)`/;
+
+function isBefore(a: Range['start'], b: Range['start']): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
 function warning(
