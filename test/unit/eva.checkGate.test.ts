@@ -3,6 +3,8 @@ import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { check, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
 import { LINUX_HOST } from './helpers/fixture';
+import { reasonTextOf } from '../../src/core/systems/registry';
+import { REASON_TEXT } from '../../src/core/decisions/reasonText';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -55,6 +57,7 @@ describe('skillgate check over Eva: trust required for what Eva registers (eva.m
     assert.ok(before);
     const r = review(before, ctx);
     assert.ok(r.ok && r.value.reviewToken !== null);
+    assert.equal(r.value.codewhaleTrustLine, null, 'Eva has no trust command of its own');
     f.adapter(A0.replace('priority: 10', 'priority: 11'));
     const now = snap().items[0];
     assert.ok(now);
@@ -88,5 +91,11 @@ describe('skillgate check over Eva: trust required for what Eva registers (eva.m
       check(s).map((x) => x.item.name),
       ['review-skill'],
     );
+  });
+
+  it('says in its own words that Eva registers an unreviewed unit whatever Skillgate says', () => {
+    const text = reasonTextOf({ system: 'eva' }, 'loaded_unreviewed');
+    assert.notEqual(text, REASON_TEXT.loaded_unreviewed);
+    assert.match(text, /^Eva-CLI registers it by its own rules whatever Skillgate says, .*review it, then trust it\.$/);
   });
 });

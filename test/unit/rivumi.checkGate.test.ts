@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { check } from '../../src/core/trust/lifecycle';
+import { check, review, trust } from '../../src/core/trust/lifecycle';
+import { reasonTextOf } from '../../src/core/systems/registry';
+import { REASON_TEXT } from '../../src/core/decisions/reasonText';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -47,6 +49,33 @@ describe('skillgate check over Rivumi: trust required for what Rivumi loads', ()
     assert.deepEqual(
       check(snap('1')).map((x) => `${x.item.name}: ${x.problem}`),
       ['hooks.json: it is not reviewed'],
+    );
+  });
+
+  it('reviews a plugin with no agent trust command, and refuses a stale token saying to review it again', async () => {
+    f.write('ws/.rivumi/plugins/pk.json', '{}');
+    const ctx = { store, host: LINUX_HOST };
+    const before = snap().items.find((i) => i.name === 'pk');
+    assert.ok(before);
+    const r = review(before, ctx);
+    assert.ok(r.ok && r.value.reviewToken !== null);
+    assert.equal(r.value.codewhaleTrustLine, null);
+    f.write('ws/.rivumi/plugins/pk.json', '{"description": "changed"}');
+    const now = snap().items.find((i) => i.name === 'pk');
+    assert.ok(now);
+    const t = await trust(now, r.value.reviewToken, ctx);
+    assert.equal(
+      t.ok ? null : t.message,
+      'Review token does not match this bundle content and capability set; review it again',
+    );
+  });
+
+  it('says in its own words that Rivumi loads an unreviewed unit whatever Skillgate says', () => {
+    const text = reasonTextOf({ system: 'rivumi' }, 'loaded_unreviewed');
+    assert.notEqual(text, REASON_TEXT.loaded_unreviewed);
+    assert.match(
+      text,
+      /^Rivumi loads it whatever Skillgate says .*not trusted at its current hashes: review it, then trust it\.$/,
     );
   });
 });
