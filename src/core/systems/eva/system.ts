@@ -38,8 +38,9 @@ export const eva: AgentSystem<EvaIndexOptions> = {
   unitLabel: (item) => (item.kind === 'lua-skill' ? 'Eva lua_skill' : 'Eva skill adapter'),
   trustUnitsInWords: 'Eva skill adapters and lua_skills',
   createIndex: (options) => new EvaIndex(options),
-  // What Eva registers by its own design, whatever Skillgate's trust says (eva.md §4.6).
-  loads: (item) => item.trust !== null && (item.detail as Partial<EvaItemDetail>).eva?.evaDecision === 'registered',
+  // What Eva registers by its own design, whatever Skillgate's trust says (eva.md §4.6); `check`
+  // asks this of trust units only, so a user skill (no trust unit) never reaches it.
+  loads: (item) => (item.detail as Partial<EvaItemDetail>).eva?.evaDecision === 'registered',
   readSource: (item) => readEvaSource(item),
   readInvalid: (item, reviewed) => readEvaInvalid(item, reviewed),
   hashTarget: (abs, shown) => hashEvaTarget(abs, shown),

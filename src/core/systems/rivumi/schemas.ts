@@ -83,9 +83,9 @@ const httpUrl = z
   .max(2048, { error: 'String should have at most 2048 characters', abort: true })
   .refine((raw) => {
     const v = pythonStrip(raw);
-    if (v === '' || v.includes('\0')) return false;
-    const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(v);
-    return m !== null && /^https?$/i.test(m[1] ?? '') && (m[2] ?? '') !== '';
+    // Scheme `http` or `https` in any case, then `//` and a network location that is not
+    // empty: the location runs to the first `/`, `?` or `#`, so its first character is none of them.
+    return !v.includes('\0') && /^https?:\/\/[^/?#]/i.test(v);
   }, 'plugin discovery URL must be http(s)')
   .nullable()
   .optional();
@@ -190,10 +190,9 @@ export function pydanticDetails(error: z.ZodError): { path: (string | number)[];
   for (const issue of error.issues) {
     const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) {
-        const message = 'Extra inputs are not permitted';
-        out.push({ path: [...base, k], text: `${[...base, k].join('.')}: ${message}`, message });
-      }
+      // One issue names every extra key; pydantic reports each key on its own, with the text the schema gives.
+      for (const k of issue.keys)
+        out.push({ path: [...base, k], text: `${[...base, k].join('.')}: ${issue.message}`, message: issue.message });
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
       out.push({ path: base, text: `${base.join('.')}: Field required`, message: 'Field required' });
     } else {

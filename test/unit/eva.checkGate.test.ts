@@ -1,0 +1,101 @@
+import { strict as assert } from 'node:assert';
+import { Indexer } from '../../src/core/index/indexer';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { check, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { LINUX_HOST } from './helpers/fixture';
+import { reasonTextOf } from '../../src/core/systems/registry';
+import { REASON_TEXT } from '../../src/core/decisions/reasonText';
+import { A0, EvaFixture } from './helpers/evaFixture';
+import type { Snapshot } from '../../src/core/index/snapshot';
+
+/**
+ * `skillgate check` for Eva (eva.md §4.6): it fails for an Eva bundle whose Eva decision is
+ * `registered` and whose trust status is not `trusted` — and only for those: a skill Eva
+ * does not register (its manifest says `enabled: false`) is not loaded, so the gate does
+ * not ask for its trust; a user skill is no trust unit at all.
+ */
+describe('skillgate check over Eva: trust required for what Eva registers (eva.md §4.6)', () => {
+  let f: EvaFixture;
+  let ctx: LifecycleContext;
+  beforeEach(() => {
+    f = new EvaFixture().p0();
+    ctx = { store: new TrustStore(f.path('state')), host: LINUX_HOST };
+  });
+  afterEach(() => f.remove());
+
+  const snap = (): Snapshot =>
+    new Indexer({
+      workspaces: [f.ws],
+      codewhaleHome: null,
+      evaHome: f.home,
+      host: LINUX_HOST,
+      trust: () => ctx.store.view(),
+    }).indexAll();
+  const failures = () => check(snap()).map((x) => `${x.item.name}: ${x.problem}`);
+  const trustNow = async (name: string) => {
+    const item = snap().items.find((i) => i.name === name);
+    assert.ok(item);
+    const r = review(item, ctx);
+    assert.ok(r.ok && r.value.reviewToken !== null);
+    const t = await trust(item, r.value.reviewToken, ctx);
+    assert.ok(t.ok, t.ok ? '' : t.message);
+  };
+  const OFF = A0.replace('enabled: true', 'enabled: false').replace('id: review-skill', 'id: off-skill');
+
+  it('fails for a registered adapter until it is trusted, and again once it changes', async () => {
+    f.adapter(A0);
+    assert.deepEqual(failures(), ['review-skill: it is not reviewed']);
+    await trustNow('review-skill');
+    assert.deepEqual(failures(), []);
+    f.adapter(A0.replace('priority: 10', 'priority: 11'));
+    assert.deepEqual(failures(), ['review-skill: it changed since it was trusted (content-changed)']);
+  });
+
+  it('refuses a token the adapter no longer matches, saying how to review it again', async () => {
+    f.adapter(A0);
+    const before = snap().items[0];
+    assert.ok(before);
+    const r = review(before, ctx);
+    assert.ok(r.ok && r.value.reviewToken !== null);
+    assert.equal(r.value.codewhaleTrustLine, null, 'Eva has no trust command of its own');
+    f.adapter(A0.replace('priority: 10', 'priority: 11'));
+    const now = snap().items[0];
+    assert.ok(now);
+    const t = await trust(now, r.value.reviewToken, ctx);
+    assert.deepEqual(
+      t.ok ? null : t.message,
+      'Review token does not match this bundle content and capability set; run `skillgate review review-skill` again',
+    );
+  });
+
+  it('does not ask for the trust of an adapter Eva does not register', () => {
+    f.adapter(OFF, 'off.yaml');
+    const s = snap();
+    assert.deepEqual(
+      s.items.map((i) => [i.name, i.decision, i.trust]),
+      [['off-skill', 'disabled', 'not-reviewed']],
+    );
+    assert.deepEqual(check(s), []);
+  });
+
+  it('asks only for the registered one of two, and never for a user skill', () => {
+    f.adapter(A0);
+    f.adapter(OFF, 'off.yaml');
+    f.user('foo');
+    const s = snap();
+    assert.ok(
+      s.items.some((i) => i.trust === null && i.system === 'eva'),
+      'a user skill is listed without trust',
+    );
+    assert.deepEqual(
+      check(s).map((x) => x.item.name),
+      ['review-skill'],
+    );
+  });
+
+  it('says in its own words that Eva registers an unreviewed unit whatever Skillgate says', () => {
+    const text = reasonTextOf({ system: 'eva' }, 'loaded_unreviewed');
+    assert.notEqual(text, REASON_TEXT.loaded_unreviewed);
+    assert.match(text, /^Eva-CLI registers it by its own rules whatever Skillgate says, .*review it, then trust it\.$/);
+  });
+});
