@@ -6,7 +6,7 @@ import { agentSystems, type IndexOptions } from '../systems/registry';
 import type { SystemIndex } from '../systems/agentSystem';
 import type { Diagnostic, Item } from '../model';
 import type { Snapshot } from './snapshot';
-import { joined, type Listing } from './listing';
+import { joined, type Listing } from '../listing';
 
 export type { IndexOptions } from '../systems/registry';
 

@@ -4,7 +4,7 @@ import type { HostFacts } from '../host';
 import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
 import type { Capabilities } from '../capabilities';
 import type { ParseCache } from '../cache/parseCache';
-import type { Listing } from '../index/listing';
+import type { Listing } from '../listing';
 
 /**
  * The seam between Skillgate and one coding agent. Everything specific to an agent —
@@ -155,7 +155,7 @@ export interface SystemIndex {
   /**
    * Items and diagnostics as decided now (after a store change, decisions only). The
    * indexer copies them into the snapshot before anything else runs, so an index may
-   * hand over parts it keeps and changes later (index/listing.ts).
+   * hand over parts it keeps and changes later (core/listing.ts).
    */
   compose(ctx: DecisionContext): { readonly items: Listing<Item>; readonly diagnostics: Listing<Diagnostic> };
   /** Paths outside the workspace roots whose change matters (the files a hook runs, a discovery root). */

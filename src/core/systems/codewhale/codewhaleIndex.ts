@@ -5,7 +5,7 @@ import { faultedRootScan } from './faults';
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
-import type { Listing } from '../../index/listing';
+import type { Listing } from '../../listing';
 import { lstatEntry } from '../../fs/safeFs';
 import { hasEscapedByte, wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';

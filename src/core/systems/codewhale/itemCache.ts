@@ -8,9 +8,9 @@ import {
 import type { GateContext } from '../../decisions/gates';
 import type { CodewhaleBundle } from './bundle';
 import type { Diagnostic, Item } from '../../model';
-import type { Listing } from '../../index/listing';
+import type { Listing } from '../../listing';
 
-/** The Codewhale items as decided now, in parts (index/listing.ts). */
+/** The Codewhale items as decided now, in parts (core/listing.ts). */
 export interface CodewhaleOutput {
   readonly items: Listing<Item>;
   readonly diagnostics: Listing<Diagnostic>;
