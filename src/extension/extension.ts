@@ -65,10 +65,6 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
-    // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), {
-      providedCodeActionKinds: QuickFixes.kinds,
-    }),
     service.onIndexProgress(({ done, total }) => {
       // Only until the first snapshot: later re-indexes keep the tree and show the view's progress bar.
       if (!service.snapshot)
@@ -120,7 +116,19 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   );
   // Nothing the first paint needs: the settings are read after activation returns.
   setTimeout(() => refreshOfflineSchemas(context.extensionUri).catch(() => undefined), 0);
-  const ready = service.refreshAll();
+  // What the first frame does without waits until activation has returned: the view's
+  // description and the menus' keys, the quick fixes (no diagnostic exists before the
+  // first index), and the first index with its progress and the settings it reads.
+  const ready = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    modes.show();
+    context.subscriptions.push(
+      // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new QuickFixes(() => service.snapshot), {
+        providedCodeActionKinds: QuickFixes.kinds,
+      }),
+    );
+    return service.refreshAll();
+  });
   const activationMs = performance.now() - started;
   const cpu = process.cpuUsage(startedCpu);
   const activationCpuMs = (cpu.user + cpu.system) / 1000;

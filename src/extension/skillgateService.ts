@@ -61,7 +61,8 @@ export class SkillgateService implements vscode.Disposable {
   private index: IndexBackend | undefined;
   /** Set once a worker failed: every later index runs in the extension host (or always, with SKILLGATE_INDEX_IN_HOST=1). */
   private inHostOnly = process.env.SKILLGATE_INDEX_IN_HOST === '1';
-  private store: TrustStore;
+  /** Opened on first use, from the settings as they are then: reading the configuration is no part of activation (its first read in a window builds the whole configuration model). */
+  private openedStore: TrustStore | undefined;
   private current: Snapshot | undefined;
   private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
   readonly onDidChangeSnapshot = this.changed.event;
@@ -93,13 +94,12 @@ export class SkillgateService implements vscode.Disposable {
         void vscode.window.showErrorMessage(message);
       },
     };
-    this.store = new TrustStore(stateDirectory());
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshAll()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refreshAll()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('skillgate')) {
-          this.store = new TrustStore(stateDirectory());
+          this.openedStore = undefined;
           void this.refreshAll();
         }
       }),
@@ -110,8 +110,8 @@ export class SkillgateService implements vscode.Disposable {
     return this.current;
   }
 
-  get trustStore(): TrustStore {
-    return this.store;
+  private get store(): TrustStore {
+    return (this.openedStore ??= new TrustStore(stateDirectory()));
   }
 
   /** Re-reads every folder; runs after activation returns, with progress in the view (`viewId`). */

@@ -18,7 +18,8 @@ export class TreeModes {
     private readonly view: vscode.TreeView<unknown>,
   ) {
     this.mode = readTreeMode(state.get(STATE_KEY));
-    this.apply();
+    // The view's description and the menus' keys wait for `show`: activation sends nothing the first frame can do without.
+    tree.setMode(this.mode);
   }
 
   get current(): TreeMode {
@@ -27,7 +28,8 @@ export class TreeModes {
 
   async set(change: Partial<TreeMode>): Promise<void> {
     this.mode = { ...this.mode, ...change };
-    this.apply();
+    this.tree.setMode(this.mode);
+    this.show();
     await this.state.update(STATE_KEY, this.mode);
   }
 
@@ -55,8 +57,8 @@ export class TreeModes {
     };
   }
 
-  private apply(): void {
-    this.tree.setMode(this.mode);
+  /** The mode as the view's description and as context keys for the title bar's menus. */
+  show(): void {
     const label = FILTER_LABEL[this.mode.filter];
     this.view.description =
       [label, this.mode.groupByDecision ? 'by decision' : ''].filter(Boolean).join(' · ') || undefined;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { Indexer } from '../../src/core/index/indexer';
+import type { Snapshot } from '../../src/core/index/snapshot';
 import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
 
 describe('incremental indexing', () => {
@@ -127,6 +128,37 @@ describe('incremental indexing', () => {
       ['registered', ['active']],
     );
     assert.deepEqual(byName(s, 'example-plugin:example').reasons, ['component_active']);
+  });
+
+  it('patches re-read bundles between other agents’ items as a full index would, and leaves earlier snapshots as they were', () => {
+    // Rivumi's items come before Codewhale's; a user `demo` shadows the workspace's, `example-plugin` stands alone.
+    f.write('ws/.rivumi/skills/a.md', 'body');
+    writeW(f);
+    writeD(f);
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    f.write('ws/.codewhale/plugins/demo/mcp.json', '{"mcpServers": {"x": {"command": "/bin/sh"}}}');
+    const ix = indexer();
+    const kept: [Snapshot, string][] = [];
+    const check = (s: Snapshot) => {
+      assert.deepEqual({ ...s, generation: 0 }, { ...indexer().indexAll(), generation: 0 });
+      kept.push([s, JSON.stringify(s)]);
+    };
+    check(ix.indexAll());
+    const skill = 'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md';
+    for (const [rel, text] of [
+      // Patched in: alone under its name and root.
+      [skill, '---\nname: example\ndescription: changed\n---\nbody\n'],
+      // Shadowed by the user's `demo`: every bundle placed again.
+      ['ws/.codewhale/plugins/demo/plugin.toml', 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "2.0.0"\n'],
+      // Patched again, now into the parts the full placement left; then a skill that fails validation.
+      [skill, '---\nname: example\ndescription: again\n---\nbody\n'],
+      [skill, '---\nname: Not A Safe Name\n---\nx\n'],
+      ['home/plugins/demo/plugin.toml', 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "3.0.0"\n'],
+    ] as const) {
+      f.write(rel, text);
+      check(ix.refresh([f.path(rel)]));
+    }
+    for (const [s, json] of kept) assert.equal(JSON.stringify(s), json);
   });
 
   it('indexes asynchronously to the same snapshot, letting other work run between slices of bundles', async () => {

@@ -6,6 +6,7 @@ import { agentSystems, type IndexOptions } from '../systems/registry';
 import type { SystemIndex } from '../systems/agentSystem';
 import type { Diagnostic, Item } from '../model';
 import type { Snapshot } from './snapshot';
+import { joined, type Listing } from '../listing';
 
 export type { IndexOptions } from '../systems/registry';
 
@@ -88,19 +89,18 @@ export class Indexer {
   private compose(): Snapshot {
     const trust = this.options.trust?.() ?? EMPTY_TRUST;
     const ctx = { trust, workspaceTrusted: this.options.workspaceTrusted ?? true };
-    const items: Item[] = [];
-    const diagnostics: Diagnostic[] = [];
+    const items: Listing<Item>[] = [];
+    const diagnostics: Listing<Diagnostic>[] = [];
     for (const s of this.systems) {
       const out = s.compose(ctx);
-      // Copies, not spread arguments: a large workspace has more items than a call takes arguments.
-      for (const i of out.items) items.push(i);
-      for (const d of out.diagnostics) diagnostics.push(d);
+      items.push(out.items);
+      diagnostics.push(out.diagnostics);
     }
     return {
       generation: ++this.generation,
       workspaces: this.workspaces,
-      items,
-      diagnostics,
+      items: joined(items),
+      diagnostics: joined(diagnostics),
       trustProblem: trust.available ? null : trust.problem,
     };
   }

@@ -4,6 +4,7 @@ import type { HostFacts } from '../host';
 import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
 import type { Capabilities } from '../capabilities';
 import type { ParseCache } from '../cache/parseCache';
+import type { Listing } from '../listing';
 
 /**
  * The seam between Skillgate and one coding agent. Everything specific to an agent —
@@ -151,8 +152,12 @@ export interface SystemIndex {
   scan(): readonly (() => void)[];
   /** Re-reads what the changed absolute paths can affect. */
   refresh(changed: readonly string[]): void;
-  /** Items and diagnostics as decided now (after a store change, decisions only). */
-  compose(ctx: DecisionContext): { readonly items: readonly Item[]; readonly diagnostics: readonly Diagnostic[] };
+  /**
+   * Items and diagnostics as decided now (after a store change, decisions only). The
+   * indexer copies them into the snapshot before anything else runs, so an index may
+   * hand over parts it keeps and changes later (core/listing.ts).
+   */
+  compose(ctx: DecisionContext): { readonly items: Listing<Item>; readonly diagnostics: Listing<Diagnostic> };
   /** Paths outside the workspace roots whose change matters (the files a hook runs, a discovery root). */
   watchedPaths(): readonly string[];
   /** Trees outside the workspace folders to watch recursively (a user's plugin root): a base that exists, and a glob under it. */

@@ -4,12 +4,13 @@ import { runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
-import { CodewhaleItemCache } from './itemCache';
+import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
+import type { Listing } from '../../listing';
 import { lstatEntry } from '../../fs/safeFs';
 import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
 import type { HostFacts } from '../../host';
-import { FILE_START, type Diagnostic, type Item } from '../../model';
+import { FILE_START, type Diagnostic } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
 
 export interface CodewhaleOptions {
@@ -102,15 +103,13 @@ export class CodewhaleIndex implements SystemIndex {
     this.replaced = replaced;
   }
 
-  compose(ctx: DecisionContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
+  compose(ctx: DecisionContext): CodewhaleOutput {
     const replaced = this.replaced;
     const cw = (replaced && this.cache.patch(replaced, ctx)) ?? this.cache.compute(this.scans(), ctx);
     this.replaced = [];
-    const diagnostics: Diagnostic[] = [];
-    for (const state of this.roots.values()) for (const d of state.scan.diagnostics) diagnostics.push(d);
-    // Copies, not spread arguments: a large workspace has more items than a call takes arguments.
-    for (const d of cw.diagnostics) diagnostics.push(d);
-    return { items: cw.items, diagnostics };
+    const roots: Listing<Diagnostic>[] = [];
+    for (const state of this.roots.values()) roots.push(state.scan.diagnostics);
+    return { items: cw.items, diagnostics: { parts: [...roots, cw.diagnostics] } };
   }
 
   /** The discovery roots: a watcher must see a root appear, even outside the workspace's globs (the user root). */

@@ -2,13 +2,19 @@ import {
   codewhaleItems,
   placedAlone,
   takesPart,
-  type CodewhaleItems,
   type CodewhaleLayout,
   type CodewhaleScan,
 } from './items';
 import type { GateContext } from '../../decisions/gates';
 import type { CodewhaleBundle } from './bundle';
 import type { Diagnostic, Item } from '../../model';
+import type { Listing } from '../../listing';
+
+/** The Codewhale items as decided now, in parts (core/listing.ts). */
+export interface CodewhaleOutput {
+  readonly items: Listing<Item>;
+  readonly diagnostics: Listing<Diagnostic>;
+}
 
 /**
  * The last Codewhale items, kept so that re-reading one bundle does not place every
@@ -18,16 +24,31 @@ import type { Diagnostic, Item } from '../../model';
  * keeps its scope, name and canonical root, no other bundle shares that name or root,
  * and what else decides items — the trust store's text, workspace trust — is as before.
  * Anything else computes everything again.
+ *
+ * The output is kept as one part per bundle and handed over as those parts: a patch
+ * replaces one part, and the snapshot's list is the only list of every item built
+ * (a patch that spliced a flat list copied every item twice more).
  */
 export class CodewhaleItemCache {
-  private last: { readonly context: string; readonly result: CodewhaleItems } | undefined;
+  private last: Kept | undefined;
 
   /** Places every bundle and remembers where each one's output went. */
-  compute(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleItems {
+  compute(scans: readonly CodewhaleScan[], ctx: GateContext): CodewhaleOutput {
     const result = codewhaleItems(scans, ctx);
     const context = contextKey(ctx);
-    this.last = context === undefined ? undefined : { context, result };
-    return result;
+    if (context === undefined) {
+      this.last = undefined;
+      return { items: result.items, diagnostics: result.diagnostics };
+    }
+    const layout = result.layout;
+    const kept: Kept = {
+      context,
+      layout,
+      items: partsOf(result.items, layout.itemCounts),
+      diagnostics: partsOf(result.diagnostics, layout.diagnosticCounts),
+    };
+    this.last = kept;
+    return outputOf(kept);
   }
 
   /**
@@ -37,11 +58,10 @@ export class CodewhaleItemCache {
   patch(
     replaced: readonly (readonly [CodewhaleBundle, CodewhaleBundle])[],
     ctx: GateContext,
-  ): CodewhaleItems | undefined {
+  ): CodewhaleOutput | undefined {
     const last = this.last;
     if (!last || contextKey(ctx) !== last.context) return undefined;
-    if (replaced.length === 0) return last.result;
-    const layout = last.result.layout;
+    const layout = last.layout;
     const positions = layout.positions;
     // Every pair is checked before any is applied: the layout is changed in place.
     const names = new Set<string>();
@@ -50,20 +70,11 @@ export class CodewhaleItemCache {
         return undefined;
       names.add(before.name);
     }
-    let items: readonly Item[] = last.result.items;
-    let diagnostics: readonly Diagnostic[] = last.result.diagnostics;
     for (const [before, after] of replaced) {
       const i = positions.get(before) as number;
       const fresh = placedAlone(after, layout.workspaces[i] ?? null, ctx);
-      items = splice(items, offset(layout.itemCounts, i), layout.itemCounts[i] as number, fresh.items);
-      diagnostics = splice(
-        diagnostics,
-        offset(layout.diagnosticCounts, i),
-        layout.diagnosticCounts[i] as number,
-        fresh.diagnostics,
-      );
-      layout.itemCounts[i] = fresh.items.length;
-      layout.diagnosticCounts[i] = fresh.diagnostics.length;
+      last.items[i] = fresh.items;
+      last.diagnostics[i] = fresh.diagnostics;
       positions.delete(before);
       positions.set(after, i);
       const change = (takesPart(after) ? 1 : 0) - (takesPart(before) ? 1 : 0);
@@ -72,10 +83,31 @@ export class CodewhaleItemCache {
         bump(layout.roots, after.canonicalRoot as string, change);
       }
     }
-    const result: CodewhaleItems = { items, diagnostics, layout };
-    this.last = { context: last.context, result };
-    return result;
+    return outputOf(last);
   }
+}
+
+/** The last output: its layout, and each bundle's items and diagnostics by position. */
+interface Kept {
+  readonly context: string;
+  readonly layout: CodewhaleLayout;
+  readonly items: (readonly Item[])[];
+  readonly diagnostics: (readonly Diagnostic[])[];
+}
+
+function outputOf(kept: Kept): CodewhaleOutput {
+  return { items: { parts: kept.items }, diagnostics: { parts: kept.diagnostics } };
+}
+
+/** A flat list cut into consecutive parts of the given sizes. */
+function partsOf<T>(list: readonly T[], counts: readonly number[]): (readonly T[])[] {
+  const parts: (readonly T[])[] = [];
+  let at = 0;
+  for (const n of counts) {
+    parts.push(list.slice(at, at + n));
+    at += n;
+  }
+  return parts;
 }
 
 function samePlace(a: CodewhaleBundle, b: CodewhaleBundle): boolean {
@@ -98,17 +130,6 @@ function contested(layout: CodewhaleLayout, b: CodewhaleBundle): boolean {
 function contextKey(ctx: GateContext): string | undefined {
   if (!ctx.trust.available) return `unavailable\0${ctx.trust.problem}\0${ctx.workspaceTrusted}`;
   return ctx.trust.revision === undefined ? undefined : `available\0${ctx.trust.revision}\0${ctx.workspaceTrusted}`;
-}
-
-function offset(counts: readonly number[], i: number): number {
-  let n = 0;
-  for (let k = 0; k < i; k++) n += counts[k] as number;
-  return n;
-}
-
-/** A new list with `count` entries at `start` replaced: copies, so earlier snapshots keep theirs. */
-function splice<T>(list: readonly T[], start: number, count: number, replacement: readonly T[]): T[] {
-  return list.slice(0, start).concat(replacement, list.slice(start + count));
 }
 
 function bump(counts: Map<string, number>, key: string, by: number): void {
