@@ -8,6 +8,7 @@ import type { ParseCache } from '../../src/core/cache/parseCache';
 import { EMPTY_TRUST, type BundleStateView, type TrustView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { Indexer } from '../../src/core/index/indexer';
+import { joined } from '../../src/core/listing';
 import { Fixture, LINUX_HOST, byName, top } from './helpers/fixture';
 
 const SCHEMA = 'https://agent-plugins.org/schemas/plugin.json';
@@ -359,7 +360,7 @@ describe('Codewhale index: what a change re-reads', () => {
       bundle('ws/.codewhale/plugins/a', 'alpha');
       const ix = codewhale(null);
       ix.refresh([f.path('ws/.codewhale/plugins/a/plugin.json'), f.path('ws/.codewhale/plugins')]);
-      assert.deepEqual(ix.compose(CTX).items, []);
+      assert.deepEqual(joined([ix.compose(CTX).items]), []);
     });
   });
 });

@@ -1,10 +1,4 @@
-import {
-  codewhaleItems,
-  placedAlone,
-  takesPart,
-  type CodewhaleLayout,
-  type CodewhaleScan,
-} from './items';
+import { codewhaleItems, placedAlone, takesPart, type CodewhaleLayout, type CodewhaleScan } from './items';
 import type { GateContext } from '../../decisions/gates';
 import type { CodewhaleBundle } from './bundle';
 import type { Diagnostic, Item } from '../../model';
@@ -96,7 +90,9 @@ interface Kept {
 }
 
 function outputOf(kept: Kept): CodewhaleOutput {
-  return { items: { parts: kept.items }, diagnostics: { parts: kept.diagnostics } };
+  // A patch replaces parts in place: an output handed out before keeps the parts it had
+  // (one entry per bundle, a short list: copying it is cheap, unlike a list of every item).
+  return { items: { parts: kept.items.slice() }, diagnostics: { parts: kept.diagnostics.slice() } };
 }
 
 /** A flat list cut into consecutive parts of the given sizes. */
