@@ -41,7 +41,7 @@ class MemorySegment {
     this.entries.set(unit, { key, value: JSON.parse(JSON.stringify(value)) });
   }
   /** The one stored entry, for a test to replace its value. */
-  only(): { unit: string; key: string; value: Record<string, unknown> } {
+  theEntry(): { unit: string; key: string; value: Record<string, unknown> } {
     assert.equal(this.entries.size, 1);
     const [unit, e] = [...this.entries][0] as [string, { key: string; value: Record<string, unknown> }];
     return { unit, key: e.key, value: e.value };
@@ -118,7 +118,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     ws(cache);
     assert.deepEqual(ws(cache), fresh);
     assert.deepEqual([cache.hits, cache.puts], [1, 1]);
-    const { unit, key, value } = cache.only();
+    const { unit, key, value } = cache.theEntry();
     for (const severity of ['warning', 'information']) {
       const finding = { ...diagnosticAt(dir), severity };
       cache.entries.set(unit, { key, value: { ...value, diagnostics: [finding] } });
@@ -143,7 +143,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     const dir = writeRich();
     const cache = new MemorySegment();
     load(dir, 'plugin.json', cache);
-    const stored = cache.only();
+    const stored = cache.theEntry();
     assert.equal(stored.unit, dir);
     assert.match(stored.key, /^[0-9a-f]{64}$/);
     assert.deepEqual(
@@ -256,7 +256,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       const fresh = load(dir, 'plugin.json');
       const cache = new MemorySegment();
       load(dir, 'plugin.json', cache);
-      const { unit, key, value } = cache.only();
+      const { unit, key, value } = cache.theEntry();
       cache.entries.set(unit, { key, value: spoil(structuredClone(value)) });
       const again = load(dir, 'plugin.json', cache);
       return { fresh, again, cache };
@@ -266,7 +266,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       assert.deepEqual(again, fresh);
       assert.equal(cache.hits, 1, 'the entry was looked up');
       assert.equal(cache.puts, 2, 'and derived and stored again');
-      assert.deepEqual(cache.only().value, JSON.parse(JSON.stringify(storedOf(fresh))));
+      assert.deepEqual(cache.theEntry().value, JSON.parse(JSON.stringify(storedOf(fresh))));
     };
     const storedOf = (b: CodewhaleBundle) => ({ ...b, contentHash: null, files: null, directories: null, when: null });
 
@@ -342,7 +342,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       const fresh = load(dir, 'plugin.json');
       const cache = new MemorySegment();
       load(dir, 'plugin.json', cache);
-      const { unit, key, value } = cache.only();
+      const { unit, key, value } = cache.theEntry();
       cache.entries.set(unit, { key, value: { ...value, when: { applicable: false, reasons: ['os'] } } });
       assert.deepEqual(load(dir, 'plugin.json', cache), fresh);
       assert.equal(cache.puts, 2);
@@ -355,7 +355,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       const fresh = load(dir, 'plugin.json');
       const cache = new MemorySegment();
       load(dir, 'plugin.json', cache);
-      const { unit, key, value } = cache.only();
+      const { unit, key, value } = cache.theEntry();
       assert.equal(value.contentHash, undefined);
       cache.entries.set(unit, { key, value: { ...value, files: null } });
       assert.deepEqual(load(dir, 'plugin.json', cache), fresh);

@@ -33,6 +33,23 @@ const NONE = {
   adapter_providers: '',
 };
 
+/** L0's pairs by the definition: a lua_skill for normal mode, no team worker, that reads the workspace's files. */
+const L0_PAIRS = {
+  ...NONE,
+  kind: 'lua-skill',
+  eva_kind: 'lua_skill',
+  id: 'lint-skill',
+  skill_id: '',
+  skill_source: '',
+  entry_type: '',
+  transport: '',
+  capabilities: 'workflow.lint',
+  gate_modes: 'normal',
+  gate_disallow_team_worker: 'true',
+  read_workspace: 'false',
+  fs_read: 'workspace',
+};
+
 /** A0's pairs by the definition: a workflow skill adapter that reads the workspace and asks for nothing else. */
 const A0_PAIRS = {
   ...NONE,
@@ -62,22 +79,7 @@ describe('Eva capability hashes from the definition (eva.md §6.3)', () => {
   it('hashes the lua_skill L0 with its gate and file permissions', () => {
     f.l0();
     const item = f.index().item('capabilities/lint.yaml');
-    const l0 = {
-      ...NONE,
-      kind: 'lua-skill',
-      eva_kind: 'lua_skill',
-      id: 'lint-skill',
-      skill_id: '',
-      skill_source: '',
-      entry_type: '',
-      transport: '',
-      capabilities: 'workflow.lint',
-      gate_modes: 'normal',
-      gate_disallow_team_worker: 'true',
-      read_workspace: 'false',
-      fs_read: 'workspace',
-    };
-    assert.equal(item.capabilityHash, specHash(l0));
+    assert.equal(item.capabilityHash, specHash(L0_PAIRS));
   });
 
   it('puts each permission an adapter asks for under its own key, lists sorted and joined with newlines', () => {
@@ -177,23 +179,12 @@ describe("Each Eva contract field's place in the capability pairs (eva.md §6.3)
       ),
     );
     const l0 = {
-      ...NONE,
-      kind: 'lua-skill',
-      eva_kind: 'lua_skill',
-      id: 'lint-skill',
-      skill_id: '',
-      skill_source: '',
-      entry_type: '',
-      transport: '',
-      capabilities: 'workflow.lint',
-      gate_modes: 'normal',
+      ...L0_PAIRS,
+      gate_disallow_team_worker: 'false',
       gate_requires_interactive_user: 'true',
-      read_workspace: 'false',
-      write_workspace: 'false',
       network: 'true',
       shell: 'true',
       env: 'A\nB',
-      fs_read: 'workspace',
       fs_write: 'build\nout',
       adapter_capabilities: 'fs.list\nrepo.read',
       adapter_providers: 'review-skill',

@@ -1,20 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { cpuTime } from './helpers/cpuTime';
-import { parseEvaYaml, YamlTagged, yamlTypeName, type YamlDocument } from '../../src/core/systems/eva/yamlDocument';
+import { YamlTagged, yamlTypeName } from '../../src/core/systems/eva/yamlDocument';
+import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /** YAML read exactly as Eva-CLI reads it with serde_yaml 0.9 (eva.md §2.1). */
-
-function ok(text: string): YamlDocument {
-  const r = parseEvaYaml('/x.yaml', text);
-  if (!r.ok) throw new Error(r.message);
-  return r.document;
-}
-
-function fails(text: string): { message: string; line: number; column: number } {
-  const r = parseEvaYaml('/x.yaml', text);
-  if (r.ok) throw new Error('expected a parse error');
-  return r;
-}
 
 describe('Eva YAML profile', () => {
   it('refuses a second document', () => {

@@ -1,11 +1,6 @@
 import * as assert from 'node:assert/strict';
-import {
-  MAX_EXPANDED_NODES,
-  MAX_YAML_DEPTH,
-  parseEvaYaml,
-  YamlTagged,
-  type YamlDocument,
-} from '../../src/core/systems/eva/yamlDocument';
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, YamlTagged } from '../../src/core/systems/eva/yamlDocument';
+import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /**
  * Eva's YAML profile (eva.md §2.1) stated by counts, not by time: alias expansion is
@@ -14,18 +9,6 @@ import {
  * recursion limit of 128, counted the same way in the bracket pre-scan, in block
  * nesting and through aliases. Keys read as serde_yaml reads them; `<<` and tags stay inert.
  */
-
-function ok(text: string): YamlDocument {
-  const r = parseEvaYaml('/x.yaml', text);
-  if (!r.ok) throw new Error(r.message);
-  return r.document;
-}
-
-function fails(text: string): { message: string; line: number; column: number } {
-  const r = parseEvaYaml('/x.yaml', text);
-  if (r.ok) throw new Error('expected a parse error');
-  return r;
-}
 
 function value(text: string): Record<string, unknown> {
   return ok(text).value as Record<string, unknown>;

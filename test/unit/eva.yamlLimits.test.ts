@@ -2,30 +2,17 @@ import * as assert from 'node:assert/strict';
 import {
   MAX_EXPANDED_NODES,
   MAX_YAML_DEPTH,
-  parseEvaYaml,
   yamlTypeName,
   isMapping,
   YamlTagged,
-  type YamlDocument,
 } from '../../src/core/systems/eva/yamlDocument';
+import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /**
  * The limits and edges of Eva's YAML profile (eva.md §2.1): serde_yaml's recursion limit
  * of 128 at its boundary, the alias bounds, where an error is reported, and the ranges a
  * diagnostic points at.
  */
-
-function ok(text: string): YamlDocument {
-  const r = parseEvaYaml('/x.yaml', text);
-  if (!r.ok) throw new Error(r.message);
-  return r.document;
-}
-
-function fails(text: string): { message: string; line: number; column: number; range: unknown } {
-  const r = parseEvaYaml('/x.yaml', text);
-  if (r.ok) throw new Error('expected a parse error');
-  return r;
-}
 
 describe('Eva YAML limits (eva.md §2.1)', () => {
   it('accepts flow nesting of exactly 128 and refuses 129, at the bracket past the limit', () => {
