@@ -25,11 +25,15 @@ export interface CodewhaleItems {
   readonly layout: CodewhaleLayout;
 }
 
-/** Where each bundle's output sits in the flat lists, for patching them (codewhaleItemCache.ts). */
+/** Where each bundle's output sits, for patching it (itemCache.ts). */
 export interface CodewhaleLayout {
   /** Each bundle's position in output order (the index into the per-bundle lists below). */
   readonly positions: Map<CodewhaleBundle, number>;
   readonly workspaces: (string | null)[];
+  /**
+   * How many items and diagnostics each bundle placed, as placed: the cache cuts the flat
+   * lists into one part per bundle by them once; a patch then replaces parts, not these.
+   */
   readonly itemCounts: number[];
   readonly diagnosticCounts: number[];
   /** How many bundles taking part in shadowing (valid, with a root) have each name and each canonical root. */
