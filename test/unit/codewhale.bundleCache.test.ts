@@ -282,10 +282,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       ['directories of its own', (v) => ({ ...v, directories: [''] })],
       ['a stored `[when]` that excludes the host', (v) => ({ ...v, when: { applicable: false, reasons: ['os'] } })],
       ['a content hash of its own', (v) => ({ ...v, contentHash: 'a'.repeat(64) })],
-      [
-        'a skill without a body preview',
-        (v) => ({ ...v, skills: [{ name: 's', description: '', file: 'f', rel: 'r' }] }),
-      ],
+      ['a skill without a file', (v) => ({ ...v, skills: [{ name: 's', description: '', rel: 'r' }] })],
       [
         'a diagnostic tied to an item',
         (v) => ({

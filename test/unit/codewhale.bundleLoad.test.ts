@@ -289,12 +289,12 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.equal(b.valid, false);
     });
 
-    it('keeps a skill description and a body preview of 2000 characters', () => {
+    it('keeps a skill description, not its body', () => {
       withSkills();
       f.write('plugins/b/skills/a/SKILL.md', `---\nname: a\ndescription: what it does\n---\n${'y'.repeat(2500)}\n`);
       const [s] = load().skills;
       assert.equal(s?.description, 'what it does');
-      assert.equal(s?.bodyPreview, 'y'.repeat(2000));
+      assert.deepEqual(Object.keys(s ?? {}).sort(), ['description', 'file', 'name', 'rel']);
     });
   });
 
@@ -406,6 +406,79 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.equal(b.manifestFile, undefined);
       assert.equal(b.diagnostics[0]?.file, f.path('plugins/b'));
       assert.deepEqual(b.bundleFiles, [f.path('plugins/b')]);
+    });
+  });
+
+  describe('what the index keeps of a bundle (docs/memory.md)', () => {
+    it('keeps every place in the manifest at its path, and the paths of its files, as read', () => {
+      f.write(
+        'plugins/b/plugin.json',
+        JSON.stringify({
+          $schema: 'https://agent-plugins.org/schemas/plugin.json',
+          name: 'b',
+          version: '1.0.0',
+          keywords: ['x', 'y'],
+          extensions: { 'net.codewhale': { skills: { path: 'skills' }, commands: { paths: ['c1', 'c2'] } } },
+        }),
+      );
+      f.write(
+        'plugins/b/mcp.json',
+        JSON.stringify({
+          mcpServers: { local: { command: 'node', args: ['a.js', '--w'], env: { API_KEY: '${K}' }, cwd: '.' } },
+        }),
+      );
+      f.write('plugins/b/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\nbody\n');
+      f.mkdir('plugins/b/c1');
+      f.mkdir('plugins/b/c2');
+      const b = load('plugin.json');
+      const m = b.manifest;
+      const manifest = f.path('plugins/b/plugin.json');
+      const mcp = f.path('plugins/b/mcp.json');
+      assert.deepEqual(found(b), []);
+      assert.ok(m);
+      assert.deepEqual(
+        m.keywords.map((k) => [k.value, k.at]),
+        [
+          ['x', { file: manifest, path: ['keywords', 0] }],
+          ['y', { file: manifest, path: ['keywords', 1] }],
+        ],
+      );
+      assert.deepEqual(m.components.skills?.at, { file: manifest, path: ['extensions', 'net.codewhale', 'skills'] });
+      assert.deepEqual(
+        m.components.skills?.paths.map((p) => p.at.path),
+        [['extensions', 'net.codewhale', 'skills', 'path']],
+      );
+      assert.deepEqual(
+        m.components.commands?.paths.map((p) => p.at.path),
+        [
+          ['extensions', 'net.codewhale', 'commands', 'paths', 0],
+          ['extensions', 'net.codewhale', 'commands', 'paths', 1],
+        ],
+      );
+      const [server] = m.mcpServers;
+      assert.deepEqual(server?.command?.at, { file: mcp, path: ['mcpServers', 'local', 'command'] });
+      assert.deepEqual(
+        server?.args.map((a) => a.at),
+        [
+          { file: mcp, path: ['mcpServers', 'local', 'args', 0] },
+          { file: mcp, path: ['mcpServers', 'local', 'args', 1] },
+        ],
+      );
+      assert.deepEqual(
+        server?.env.map((e) => [e.name, e.at]),
+        [['API_KEY', { file: mcp, path: ['mcpServers', 'local', 'env', 'API_KEY'] }]],
+      );
+      assert.deepEqual(
+        b.skills.map((s) => s.file),
+        [f.path('plugins/b/skills/s/SKILL.md')],
+      );
+      assert.deepEqual(b.bundleFiles, [manifest, mcp]);
+      assert.equal(b.manifestFile, manifest);
+      assert.deepEqual(b.directories, ['', 'c1', 'c2', 'skills', 'skills/s']);
+      assert.deepEqual(
+        b.files.map((x) => x.path),
+        ['mcp.json', 'plugin.json', 'skills/s/SKILL.md'],
+      );
     });
   });
 });

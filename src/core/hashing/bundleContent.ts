@@ -130,7 +130,8 @@ export function hashBundleContent(
     });
     if (retain(relPath)) retained.set(relPath, read.bytes);
   }
-  return { ok: true, contentHash: h.digest('hex'), files, directories, retained };
+  // Copies at their length: the lists grew by push, and the index keeps them with their slack otherwise.
+  return { ok: true, contentHash: h.digest('hex'), files: files.slice(), directories: directories.slice(), retained };
 }
 
 /**

@@ -42,7 +42,6 @@ export interface BundleSkill {
   /** Absolute path of the SKILL.md. */
   readonly file: string;
   readonly rel: string;
-  readonly bodyPreview: string;
 }
 
 export interface WhenFacts {
@@ -103,7 +102,8 @@ export function resolveManifest(dir: string): ManifestLabel | undefined {
 export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: LoadContext): CodewhaleBundle {
   const findings = new Findings();
   const dirName = wellFormed(path.basename(dir));
-  const manifestFile = path.join(dir, label);
+  // Flat (detached.ts): every place in the manifest and every anchor keeps this path.
+  const manifestFile = detached(path.join(dir, label));
   // The manifest's directory, or for the Claude form (.claude-plugin/plugin.json) its parent: the bundle directory either way.
   const bundleRoot = dir;
   const base = {
@@ -183,7 +183,8 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       : label === 'plugin.json'
         ? readPluginJson(manifestFile, source, bundleRoot, findings, tree)
         : readKimiJson(manifestFile, source, bundleRoot, findings, label);
-  const bundleFiles = label === 'plugin.json' ? [manifestFile, path.join(bundleRoot, 'mcp.json')] : [manifestFile];
+  const bundleFiles =
+    label === 'plugin.json' ? [manifestFile, detached(path.join(bundleRoot, 'mcp.json'))] : [manifestFile];
   if (!manifest || canonicalRoot === undefined || walk === undefined)
     return remembered(
       invalid(dirName, {
@@ -345,13 +346,13 @@ function discoverSkills(
         name = normalized;
       }
       reportHidden(text, abs, findings);
-      // The index keeps these for the whole session: copies, so the SKILL.md text they were cut from can go.
+      // The index keeps these for the whole session: copies, so the SKILL.md text they were cut
+      // from can go, and the path flat rather than the tree of pieces `path.join` leaves.
       out.push({
         name: detached(name),
         description: detached(parsed.description),
-        file: abs,
+        file: detached(abs),
         rel: f.path,
-        bodyPreview: detached(parsed.body.slice(0, 2000)),
       });
     }
   }

@@ -124,9 +124,7 @@ const storedBundle = z.looseObject({
   pluginId: z.string().optional(),
   files: z.union([z.null(), z.tuple([])]),
   directories: z.union([z.null(), z.tuple([])]),
-  skills: z.array(
-    z.object({ name: z.string(), description: z.string(), file: z.string(), rel: z.string(), bodyPreview: z.string() }),
-  ),
+  skills: z.array(z.object({ name: z.string(), description: z.string(), file: z.string(), rel: z.string() })),
   when: z.union([z.null(), z.object({ applicable: z.literal(true), reasons: z.tuple([]) })]),
   diagnostics: z.array(diagnostic),
   anchors: z.record(z.string(), z.object({ file: z.string(), range })),

@@ -2,6 +2,7 @@ import type { ActivationPolicy, CapabilityLabel } from './activationPolicy';
 import type { Compatibility } from '../../model';
 import type { Manifest } from './manifest';
 import { asciiLower } from './rustText';
+import { detached } from '../../text/detached';
 
 /** A bundle's capability inventory (codewhale.md §6.1). */
 export interface Inventory {
@@ -95,5 +96,8 @@ export function compatibilityOf(inv: Inventory, policy: ActivationPolicy): Compa
 }
 
 export function inventorySummary(inv: Inventory): string {
-  return `skills=${inv.skills} mcp=${inv.mcp_servers} (stdio=${inv.stdio_mcp_servers} remote=${inv.remote_mcp_servers}) commands=${inv.commands} agents=${inv.agents} hooks=${inv.hooks} lsp=${inv.lsp} native=${inv.native}`;
+  // Kept in every bundle item's detail: flat, not the tree of pieces a template literal leaves (docs/memory.md).
+  return detached(
+    `skills=${inv.skills} mcp=${inv.mcp_servers} (stdio=${inv.stdio_mcp_servers} remote=${inv.remote_mcp_servers}) commands=${inv.commands} agents=${inv.agents} hooks=${inv.hooks} lsp=${inv.lsp} native=${inv.native}`,
+  );
 }

@@ -177,7 +177,7 @@ export function readKimiJson(
   const servers: McpServerDecl[] = [];
   for (const { id, s, doc: srcDoc, base } of sources.sort((a, b) => byteOrder(a.id, b.id))) {
     const srcFile = srcDoc.file;
-    const where = (...p: (string | number)[]) => ({ file: srcFile, path: [...base, ...p] });
+    const where = (...p: (string | number)[]) => ({ file: srcFile, path: base.concat(p) });
     if (claude && JSON.stringify(s).includes('${CLAUDE_PLUGIN_ROOT}')) {
       findings.at(
         'codewhale.mcp-json.parse',

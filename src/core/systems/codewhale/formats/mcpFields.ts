@@ -35,12 +35,12 @@ export function mcpServerFromFields(
 ): McpServerDecl {
   const one = <T>(v: T | undefined, field: string) => (v === undefined ? undefined : { value: v, at: where(field) });
   const list = (values: string[] | undefined, field: string) =>
-    (values ?? []).map((v, i) => ({ value: v, at: { ...where(field), path: [...where(field).path, i] } }));
+    (values ?? []).map((v, i) => ({ value: v, at: { ...where(field), path: where(field).path.concat(i) } }));
   const named = (map: Record<string, string> | undefined, field: string): NamedValue[] =>
     Object.entries(map ?? {}).map(([name, value]) => ({
       name,
       value,
-      at: { ...where(field), path: [...where(field).path, name] },
+      at: { ...where(field), path: where(field).path.concat(name) },
     }));
   const timeouts = (['connect_timeout', 'execute_timeout', 'read_timeout'] as const)
     .filter((label) => f[label] !== undefined)

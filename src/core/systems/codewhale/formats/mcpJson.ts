@@ -129,7 +129,7 @@ export function standardServerToFields(
   findings: Findings,
 ): { fields: McpFields; where: (field: string) => Where } | undefined {
   const file = doc.file;
-  const at = (...p: (string | number)[]) => ({ file, path: [...base, ...p] });
+  const at = (...p: (string | number)[]) => ({ file, path: base.concat(p) });
   let ok = true;
   const fail = (
     code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse',

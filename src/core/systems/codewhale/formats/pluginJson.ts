@@ -7,6 +7,7 @@ import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDoc
 import { statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
+import type { DocPath } from '../../../documents/document';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
@@ -122,7 +123,9 @@ export function readPluginJson(
   const mcp = readMcpJson(path.join(bundleRoot, 'mcp.json'), findings, tree);
   if (!ok || mcp === undefined) return undefined;
 
-  const extPath = (...p: (string | number)[]) => ['extensions', EXT, ...p];
+  // Paths by `concat`: exact-length arrays, where a spread leaves the slack of an array grown by push (docs/memory.md).
+  const extRoot: DocPath = ['extensions', EXT];
+  const extPath = (...p: (string | number)[]) => extRoot.concat(p);
   const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
   for (const kind of COMPONENT_KINDS) {
     const spec = ext[kind];
@@ -144,7 +147,7 @@ export function readPluginJson(
   }
   const author = d.author ? composeAuthor(d.author) : undefined;
   const list = (values: readonly string[] | undefined, ...p: (string | number)[]) =>
-    (values ?? []).map((v, i) => located(v, file, [...p, i]));
+    (values ?? []).map((v, i) => located(v, file, p.concat(i)));
   return {
     label: 'plugin.json',
     file,

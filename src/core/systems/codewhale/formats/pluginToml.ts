@@ -219,8 +219,8 @@ function precheckServers(raw: Record<string, unknown>, doc: ParsedDocument, find
 function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
   const at = (...path: (string | number)[]) => ({ file, path });
   const opt = (v: string | undefined, ...path: string[]) => (v === undefined ? undefined : located(v, file, path));
-  const list = (values: readonly string[] | undefined, ...path: string[]) =>
-    (values ?? []).map((v, i) => located(v, file, [...path, i]));
+  const list = (values: readonly string[] | undefined, ...path: (string | number)[]) =>
+    (values ?? []).map((v, i) => located(v, file, path.concat(i)));
   const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
   for (const [kind, key, alias] of COMPONENT_KEYS) {
     const used =
