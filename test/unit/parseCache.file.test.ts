@@ -97,7 +97,9 @@ describe('parse cache file', () => {
     const lines = fs.readFileSync(cacheFile(dir), 'utf8').split('\n');
     assert.deepEqual(
       lines.slice(1),
-      Object.entries(entries).map(([u, v]) => `${JSON.stringify(u)}\t${JSON.stringify(`key-${u}`)}\t${JSON.stringify(v)}`),
+      Object.entries(entries).map(
+        ([u, v]) => `${JSON.stringify(u)}\t${JSON.stringify(`key-${u}`)}\t${JSON.stringify(v)}`,
+      ),
     );
     const seg = new ParseCache(dir, NODE_CACHE_IO, ID).segment('root');
     for (const [unit, value] of Object.entries(entries)) assert.deepEqual(seg.get(unit, `key-${unit}`), value, unit);
