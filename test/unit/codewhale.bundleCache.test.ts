@@ -312,6 +312,49 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       ['a manifest whose name has no value', (v) => ({ ...v, manifest: { ...(v.manifest as object), name: {} } })],
       ['a compatibility report without its verdict', (v) => ({ ...v, compatibility: {} })],
       ['bundle files that are not strings', (v) => ({ ...v, bundleFiles: [1] })],
+      ['a directory name that is not a string', (v) => ({ ...v, dirName: null })],
+      ['no manifest file', (v) => ({ ...v, manifestFile: undefined })],
+      ['a version that is not a string', (v) => ({ ...v, version: 1 })],
+      ['an inventory that is a list', (v) => ({ ...v, inventory: [] })],
+      ['a capability hash that is not a string', (v) => ({ ...v, capabilityHash: {} })],
+      ['a review token that is not a string', (v) => ({ ...v, reviewToken: false })],
+      ['a plugin id that is not a string', (v) => ({ ...v, pluginId: 1 })],
+      ['skills that are not a list', (v) => ({ ...v, skills: {} })],
+      ['a placeholder `[when]` with reasons', (v) => ({ ...v, when: { applicable: true, reasons: ['os'] } })],
+      ['findings that are not a list', (v) => ({ ...v, diagnostics: null })],
+      [
+        'a diagnostic without a message',
+        (v) => ({
+          ...v,
+          diagnostics: [
+            {
+              file: 'f',
+              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+              severity: 'error',
+              code: 'c',
+              itemId: null,
+            },
+          ],
+        }),
+      ],
+      ['anchors that are a list', (v) => ({ ...v, anchors: [] })],
+      [
+        'an anchor whose range ends at no character',
+        (v) => ({
+          ...v,
+          anchors: {
+            name: { file: 'f', range: { start: { line: 0, character: 0 }, end: { line: 0, character: '1' } } },
+          },
+        }),
+      ],
+      [
+        'an anchor without a file',
+        (v) => ({
+          ...v,
+          anchors: { name: { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } } },
+        }),
+      ],
+      ['bundle files that are not a list', (v) => ({ ...v, bundleFiles: 'plugin.json' })],
     ] as [string, (v: Record<string, unknown>) => unknown][]) {
       it(`an entry that is ${what}`, () => assertMiss(spoil));
     }

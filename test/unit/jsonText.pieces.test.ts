@@ -59,6 +59,21 @@ describe('JSON output written in pieces', () => {
     assert.equal(out.join(''), jsonText(big));
   });
 
+  it('cuts a text longer than a piece at a mebibyte, never between the halves of a surrogate pair', () => {
+    // Whatever the offset of the long string, one of the two values puts a pair across a piece's end.
+    for (const value of [{ items: ['😀'.repeat(1 << 20)] }, { items: ['a' + '😀'.repeat(1 << 20)] }]) {
+      const out = pieces(value);
+      assert.equal(out.join(''), jsonText(value));
+      assert.ok(out.length > 1);
+      for (const p of out.slice(0, -1)) {
+        assert.ok(p.length === 1 << 20 || p.length === (1 << 20) + 1, String(p.length));
+        assert.doesNotMatch(p, /[\ud800-\udbff]$/);
+      }
+      // Each piece is a well-formed text on its own: its UTF-8 bytes read back as the same characters.
+      for (const p of out) assert.equal(Buffer.from(p, 'utf8').toString('utf8'), p);
+    }
+  });
+
   it('gives the envelope of a snapshot the text of envelope()', () => {
     const f = new Fixture();
     try {

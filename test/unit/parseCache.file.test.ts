@@ -89,6 +89,22 @@ describe('parse cache file', () => {
     assert.equal(recalled(dir, 'u0'), undefined);
   });
 
+  it('writes an entry longer than a piece whole, between short ones, each line as the format spells it', () => {
+    const dir = f.path('cache');
+    // 1.5 M characters of 1 to 4 UTF-8 bytes: longer than a piece even as one-byte text.
+    const entries: Record<string, unknown> = { a: 1, long: { text: `é€😀x`.repeat(300_000) }, z: ['\u2028', '\t'] };
+    saved(dir, entries);
+    const lines = fs.readFileSync(cacheFile(dir), 'utf8').split('\n');
+    assert.deepEqual(
+      lines.slice(1),
+      Object.entries(entries).map(
+        ([u, v]) => `${JSON.stringify(u)}\t${JSON.stringify(`key-${u}`)}\t${JSON.stringify(v)}`,
+      ),
+    );
+    const seg = new ParseCache(dir, NODE_CACHE_IO, ID).segment('root');
+    for (const [unit, value] of Object.entries(entries)) assert.deepEqual(seg.get(unit, `key-${unit}`), value, unit);
+  });
+
   it('rebuilds a corrupt file on the next save', () => {
     const dir = f.path('cache');
     saved(dir, { a: 1 });

@@ -109,10 +109,11 @@ export class CacheSegment {
   }
 
   /**
-   * Whether a file was written. The entries are written one after the other, in pieces
-   * of about a mebibyte, with the header's length and CRC-32 counted along: the file's
-   * content never exists in memory whole. The header is written last, in the space
-   * kept for it at the start (JSON allows the spaces that pad it).
+   * Whether a file was written. The entries are encoded one after the other into one
+   * reused piece of about a mebibyte, written when full, with the header's length and
+   * CRC-32 counted along: the file's content never exists in memory whole, and no entry
+   * becomes a string or a buffer of its own on the way. The header is written last, in
+   * the space kept for it at the start (JSON allows the spaces that pad it).
    */
   save(dir: string): boolean {
     if (!this.loaded || (!this.changed && this.used.size === this.onDisk)) return false;
@@ -122,26 +123,16 @@ export class CacheSegment {
     try {
       this.io.mkdir(dir);
       this.io.writeFile(temp, (write) => {
-        let length = 0;
-        let crc = 0;
-        let pending: string[] = [];
-        let pendingChars = 0;
-        const flush = () => {
-          const bytes = Buffer.from(pending.join(''), 'utf8');
-          write(bytes, headerSpace + length);
-          length += bytes.length;
-          crc = zlib.crc32(bytes, crc);
-          pending = [];
-          pendingChars = 0;
-        };
+        const body = new BodyWriter(write, headerSpace);
         for (const unit of this.used) {
-          const line = this.line(unit);
-          if (line === undefined) continue;
-          pending.push(lines++ === 0 ? line : `\n${line}`);
-          pendingChars += line.length;
-          if (pendingChars >= PIECE_CHARS) flush();
+          // An entry is gone, or holds a value JSON cannot hold: it has no line.
+          const e = this.entries.get(unit);
+          const text = e === undefined ? undefined : entryText(e);
+          if (e === undefined || text === undefined) continue;
+          body.add(`${lines++ === 0 ? '' : '\n'}${JSON.stringify(unit)}\t${JSON.stringify(e.key)}\t`);
+          body.add(text);
         }
-        flush();
+        const { length, crc } = body.end();
         const header: Header = { magic: MAGIC, format: FORMAT, identity: this.identity, length, crc };
         write(Buffer.from(`${JSON.stringify(header).padEnd(headerSpace - 1)}\n`, 'utf8'), 0);
       });
@@ -159,19 +150,6 @@ export class CacheSegment {
     return true;
   }
 
-  /** One entry's line in the file, or undefined when it has none (gone, or a value JSON cannot hold). */
-  private line(unit: string): string | undefined {
-    const e = this.entries.get(unit);
-    if (!e) return undefined;
-    let text: string | undefined;
-    try {
-      text = 'text' in e ? e.text : JSON.stringify(e.value);
-    } catch {
-      return undefined;
-    }
-    return text === undefined ? undefined : `${JSON.stringify(unit)}\t${JSON.stringify(e.key)}\t${text}`;
-  }
-
   private load(): void {
     if (this.loaded) return;
     this.loaded = true;
@@ -185,7 +163,10 @@ export class CacheSegment {
 export interface CacheIo {
   /** Reads `file` from its start, handing each piece to `take` (which may keep none of its memory) until it returns false or the file ends. */
   readFile(file: string, take: (piece: Buffer) => boolean): void;
-  /** Creates `file` (never over an existing one) and lets `fill` write its bytes, each piece at its position. */
+  /**
+   * Creates `file` (never over an existing one) and lets `fill` write its bytes, each
+   * piece at its position; a piece's memory is reused once `write` returns.
+   */
   writeFile(file: string, fill: (write: (data: Uint8Array, position: number) => void) => void): void;
   rename(from: string, to: string): void;
   unlink(file: string): void;
@@ -228,6 +209,64 @@ export const NODE_CACHE_IO: CacheIo = {
 /** An entry as read from the file (its JSON text, parsed when it is asked for), or as recalled or put since. */
 type Entry = { readonly key: string; readonly text: string } | { readonly key: string; readonly value: unknown };
 
+/** An entry's value as JSON text, or undefined for a value JSON cannot hold. */
+function entryText(e: Entry): string | undefined {
+  if ('text' in e) return e.text;
+  try {
+    return JSON.stringify(e.value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The body of a cache file as it is written: text encoded as UTF-8 straight into one
+ * piece of memory reused for the whole file, each full piece written at its position
+ * with the body's length and CRC-32 counted along. A text too long for a piece is
+ * written on its own.
+ */
+class BodyWriter {
+  private readonly piece = Buffer.allocUnsafe(WRITE_PIECE_BYTES);
+  private used = 0;
+  private length = 0;
+  private crc = 0;
+
+  constructor(
+    private readonly write: (data: Uint8Array, position: number) => void,
+    private readonly start: number,
+  ) {}
+
+  add(text: string): void {
+    // A UTF-16 code unit is at most three bytes of UTF-8 (a surrogate pair, two units, is four).
+    if (this.used + text.length * 3 > this.piece.length) {
+      this.flush();
+      if (text.length * 3 > this.piece.length) {
+        this.written(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.used += this.piece.write(text, this.used, 'utf8');
+  }
+
+  /** Writes what is left; the body's length and CRC-32. */
+  end(): { length: number; crc: number } {
+    this.flush();
+    return { length: this.length, crc: this.crc };
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    this.written(this.piece.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private written(bytes: Buffer): void {
+    this.write(bytes, this.start + this.length);
+    this.length += bytes.length;
+    this.crc = zlib.crc32(bytes, this.crc);
+  }
+}
+
 interface Header {
   readonly magic: string;
   readonly format: number;
@@ -248,8 +287,8 @@ const FORMAT = 1;
 const SUFFIX = '.cache';
 /** Bytes of a cache file read at once. */
 const READ_PIECE_BYTES = 1 << 20;
-/** Characters of entries gathered before one write. */
-const PIECE_CHARS = 1 << 20;
+/** Bytes of entries encoded before one write. */
+const WRITE_PIECE_BYTES = 1 << 20;
 /** Segment files kept in the directory: about one per discovery root of a recently indexed workspace. */
 export const MAX_SEGMENT_FILES = 64;
 /** A temporary file this old was left by a writer that died before its rename. */

@@ -18,13 +18,16 @@ export function jsonText(value: unknown): string {
  * written once, whole.
  *
  * The value and the members of its top-level object or array are laid out here, as
- * JSON.stringify lays them out; an array (or a `JsonList`) one level down is written
- * element by element, and every other member and element by JSON.stringify itself with
- * the same replacer, its lines moved to their depth. The text is the same because
+ * JSON.stringify lays them out; an array (or a `JsonList`) one level down is written a
+ * run of elements at a time, each run by one JSON.stringify with the same replacer,
+ * placed at its depth inside empty arrays that are cut off again (one call per element
+ * cost more than the elements' text); every other member and element is one
+ * JSON.stringify, its lines moved to their depth. The text is the same because
  * JSON.stringify's only raw newlines are its indentation (a newline inside a string is
  * escaped), and no unsafe character is escaped across two pieces (each lies inside one
  * string literal). One difference no value here has: a member or element below the top
- * level that defines `toJSON` is asked with the key `""`, not its own key.
+ * level that defines `toJSON` is asked with the key `""` or its place in its run, not
+ * its own key.
  */
 export function writeJsonText(value: unknown, write: (text: string) => void): void {
   const out = new Pieces(write);
@@ -58,7 +61,11 @@ export class JsonList<S, T> {
   }
 }
 
-/** Pieces of text collected up to about a mebibyte, then written as one. */
+/**
+ * Pieces of text collected up to a mebibyte, then written as one. A text that would
+ * take a piece past a mebibyte is cut there (never between the two halves of a
+ * surrogate pair, which each write would spell as a replacement character).
+ */
 class Pieces {
   private pending: string[] = [];
   private size = 0;
@@ -66,9 +73,16 @@ class Pieces {
   constructor(private readonly write: (text: string) => void) {}
 
   add(text: string): void {
-    this.pending.push(text);
-    this.size += text.length;
-    if (this.size >= PIECE_CHARS) this.flush();
+    let rest = text;
+    while (this.size + rest.length >= PIECE_CHARS) {
+      const cut = pairSafeCut(rest, PIECE_CHARS - this.size);
+      this.pending.push(rest.slice(0, cut));
+      this.flush();
+      rest = rest.slice(cut);
+    }
+    if (rest.length === 0) return;
+    this.pending.push(rest);
+    this.size += rest.length;
   }
 
   flush(): void {
@@ -82,6 +96,15 @@ class Pieces {
 
 const PIECE_CHARS = 1 << 20;
 const GAP = '  ';
+/** Elements of an array one level down given to JSON.stringify at once: fewer calls, and few mapped copies alive. */
+const RUN = 64;
+
+/** `at`, or one further when `at` falls between the halves of a surrogate pair. */
+function pairSafeCut(text: string, at: number): number {
+  const before = text.charCodeAt(at - 1);
+  const after = text.charCodeAt(at);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff ? at + 1 : at;
+}
 
 /**
  * Writes a member or element (`value`, at `depth` ≥ 1) as JSON.stringify would, or
@@ -119,19 +142,57 @@ function members(object: Record<string, unknown>, out: Pieces): void {
   out.add(written === 0 ? '{}' : '\n}');
 }
 
-/** An array's elements, one per line at `depth + 1`; an element with no JSON text is `null`. */
+/**
+ * An array's elements, one per line at `depth + 1`; an element with no JSON text is
+ * `null`. The top level's elements are laid out one by one (an array among them is
+ * written element by element); deeper ones a run at a time.
+ */
 function elements(length: number, at: (i: number) => unknown, depth: number, out: Pieces): void {
   if (length === 0) {
     out.add('[]');
     return;
   }
   const indent = GAP.repeat(depth + 1);
-  for (let i = 0; i < length; i++) {
+  const step = depth === 0 ? 1 : RUN;
+  for (let i = 0; i < length; i += step) {
     out.add(`${i === 0 ? '[\n' : ',\n'}${indent}`);
-    if (!laidOut(at(i), depth + 1, out)) out.add('null');
+    if (depth > 0) {
+      const run = Array.from({ length: Math.min(step, length - i) }, (_, j) => at(i + j));
+      out.add(safeJson(runText(run, depth)));
+    } else if (!laidOut(at(i), depth + 1, out)) out.add('null');
   }
   out.add(`\n${GAP.repeat(depth)}]`);
 }
+
+/**
+ * The elements of `run` as JSON.stringify writes them inside an array at `depth`: from
+ * the first element's first character to the last one's last, each line indented for
+ * `depth + 1`. The run is stringified inside `depth` arrays of one element, and the text
+ * of those arrays and the run's own brackets is cut off.
+ */
+function runText(run: unknown[], depth: number): string {
+  let nested: unknown = run;
+  for (let d = 0; d < depth; d++) nested = [nested];
+  const text = JSON.stringify(nested, rawBytesAsHex, 2);
+  const { before, after } = runShell(depth);
+  return text.slice(before, text.length - after);
+}
+
+/** How many characters come before a run's first element and after its last, at `depth`. */
+function runShell(depth: number): { before: number; after: number } {
+  let shell = runShells[depth];
+  if (!shell) {
+    let nested: unknown = [0];
+    for (let d = 0; d < depth; d++) nested = [nested];
+    const text = JSON.stringify(nested, null, 2);
+    const at = text.indexOf('0');
+    shell = { before: at, after: text.length - at - 1 };
+    runShells[depth] = shell;
+  }
+  return shell;
+}
+
+const runShells: { before: number; after: number }[] = [];
 
 /** Whether JSON.stringify writes `holder[key]` at all (a member whose value has no JSON text is skipped). */
 function hasJsonText(holder: object, key: string, value: unknown): boolean {

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import type { CacheSegment } from '../../cache/parseCache';
 import { POLICY_V3 } from './activationPolicy';
 import type { CodewhaleBundle, WhenFacts } from './bundle';
@@ -63,14 +62,13 @@ export function bundleCacheEntry(cache: CacheSegment, walk: CompleteWalk, place:
 type CompleteWalk = Extract<ContentWalk, { ok: true }>;
 
 function recalledBundle(
-  value: unknown,
+  stored: unknown,
   place: BundlePlace,
   walk: CompleteWalk,
   when: (manifest: Manifest) => WhenFacts,
 ): CodewhaleBundle | undefined {
-  if (!storedBundle.safeParse(value).success) return undefined;
-  // The schema checked the shape the index reads; the rest is the loader's own output, as plain data.
-  const stored = value as StoredBundle;
+  // The shape the index reads is checked; the rest is the loader's own output, as plain data.
+  if (!isStoredBundle(stored)) return undefined;
   if (
     stored.dir !== place.dir ||
     stored.scope !== place.scope ||
@@ -93,42 +91,111 @@ function recalledBundle(
   };
 }
 
-const position = z.object({ line: z.number(), character: z.number() });
-const range = z.object({ start: position, end: position });
-const diagnostic = z.looseObject({
-  file: z.string(),
-  range,
-  severity: z.enum(['error', 'warning', 'information']),
-  code: z.string(),
-  message: z.string(),
-  itemId: z.null(),
-});
+/**
+ * Whether a recalled value has the shape of a stored bundle as far as the index reads
+ * it (other fields pass through untouched). Checked by hand rather than by a schema
+ * that builds a copy of every object it checks: a warm run checks every bundle (about
+ * 7 KB of JSON each) and keeps none of the copies. An object is any non-null object
+ * but an array, as JSON gives it.
+ */
+function isStoredBundle(v: unknown): v is StoredBundle {
+  return (
+    isObject(v) &&
+    (v.scope === 'user' || v.scope === 'workspace') &&
+    typeof v.dir === 'string' &&
+    typeof v.dirName === 'string' &&
+    typeof v.canonicalRoot === 'string' &&
+    typeof v.manifestFile === 'string' &&
+    typeof v.label === 'string' &&
+    typeof v.name === 'string' &&
+    typeof v.valid === 'boolean' &&
+    (v.manifest === undefined ||
+      (isObject(v.manifest) && isObject(v.manifest.name) && typeof v.manifest.name.value === 'string')) &&
+    optional(v.version, isString) &&
+    optional(v.inventory, isObject) &&
+    (v.compatibility === undefined ||
+      (isObject(v.compatibility) && typeof v.compatibility.compatibility === 'string')) &&
+    (v.contentHash === undefined || v.contentHash === null) &&
+    optional(v.capabilityHash, isString) &&
+    optional(v.reviewToken, isString) &&
+    optional(v.pluginId, isString) &&
+    (v.files === null || isEmptyArray(v.files)) &&
+    (v.directories === null || isEmptyArray(v.directories)) &&
+    everyOf(v.skills, isSkill) &&
+    (v.when === null || (isObject(v.when) && v.when.applicable === true && isEmptyArray(v.when.reasons))) &&
+    everyOf(v.diagnostics, isDiagnostic) &&
+    isObject(v.anchors) &&
+    Object.values(v.anchors).every(isAnchor) &&
+    everyOf(v.bundleFiles, isString)
+  );
+}
 
-/** The shape of a stored bundle as far as the index reads it (unknown fields pass through untouched). */
-const storedBundle = z.looseObject({
-  scope: z.enum(['user', 'workspace']),
-  dir: z.string(),
-  dirName: z.string(),
-  canonicalRoot: z.string(),
-  manifestFile: z.string(),
-  label: z.string(),
-  name: z.string(),
-  valid: z.boolean(),
-  manifest: z.looseObject({ name: z.looseObject({ value: z.string() }) }).optional(),
-  version: z.string().optional(),
-  inventory: z.looseObject({}).optional(),
-  compatibility: z.looseObject({ compatibility: z.string() }).optional(),
-  contentHash: z.null().optional(),
-  capabilityHash: z.string().optional(),
-  reviewToken: z.string().optional(),
-  pluginId: z.string().optional(),
-  files: z.union([z.null(), z.tuple([])]),
-  directories: z.union([z.null(), z.tuple([])]),
-  skills: z.array(z.object({ name: z.string(), description: z.string(), file: z.string(), rel: z.string() })),
-  when: z.union([z.null(), z.object({ applicable: z.literal(true), reasons: z.tuple([]) })]),
-  diagnostics: z.array(diagnostic),
-  anchors: z.record(z.string(), z.object({ file: z.string(), range })),
-  bundleFiles: z.array(z.string()),
-});
+/** The fields of a stored bundle the index reads before it hands the bundle out. */
+interface StoredBundle {
+  readonly scope: string;
+  readonly dir: string;
+  readonly label: string;
+  readonly canonicalRoot: string;
+  readonly manifest?: unknown;
+  readonly contentHash?: null;
+  readonly files: null | [];
+  readonly directories: null | [];
+  readonly when: null | object;
+}
 
-type StoredBundle = z.infer<typeof storedBundle>;
+type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+function optional(v: unknown, is: (v: unknown) => boolean): boolean {
+  return v === undefined || is(v);
+}
+
+function isEmptyArray(v: unknown): v is [] {
+  return Array.isArray(v) && v.length === 0;
+}
+
+function everyOf(v: unknown, is: (e: unknown) => boolean): boolean {
+  return Array.isArray(v) && v.every(is);
+}
+
+function isSkill(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    typeof v.name === 'string' &&
+    typeof v.description === 'string' &&
+    typeof v.file === 'string' &&
+    typeof v.rel === 'string'
+  );
+}
+
+/** A finding as the loader stores it: not tied to an item yet. */
+function isDiagnostic(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    typeof v.file === 'string' &&
+    isRange(v.range) &&
+    (v.severity === 'error' || v.severity === 'warning' || v.severity === 'information') &&
+    typeof v.code === 'string' &&
+    typeof v.message === 'string' &&
+    v.itemId === null
+  );
+}
+
+function isAnchor(v: unknown): boolean {
+  return isObject(v) && typeof v.file === 'string' && isRange(v.range);
+}
+
+function isRange(v: unknown): boolean {
+  return isObject(v) && isPosition(v.start) && isPosition(v.end);
+}
+
+function isPosition(v: unknown): boolean {
+  return isObject(v) && Number.isFinite(v.line) && Number.isFinite(v.character);
+}
