@@ -17,6 +17,7 @@ import { doctorText } from './doctorText';
 import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
 import { figuresLine, writeFigures } from './flows/hostPerf';
+import { nextTurn } from './flows/turns';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -61,19 +62,19 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     () => service.snapshot,
     () => doctorText(service),
   );
-  context.subscriptions.push(log, service, problems, status, panels, view, snapshots, reports);
-  context.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
-    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
-    service.onIndexProgress(({ done, total }) => {
-      // Only until the first snapshot: later re-indexes keep the tree and show the view's progress bar.
-      if (!service.snapshot)
-        view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
-    }),
-    service.onDidChangeSnapshot(({ previous, snapshot }) => {
+  /** The presentation of the snapshots, one after the other; it never rejects (a failure is logged). */
+  let presentation = Promise.resolve();
+  /**
+   * Shows a snapshot a piece per event-loop turn (docs/editor-performance.md): the tree's
+   * rows, then Problems in batches of files, then the status bar, the review panels, the
+   * badge and the menus' keys; the API's event last, as before.
+   */
+  const present = async (previous: Snapshot | undefined, snapshot: Snapshot, treeShown: Promise<void>) => {
+    try {
+      await treeShown;
       view.message = undefined;
-      tree.update(snapshot);
-      problems.update(snapshot);
+      await problems.update(snapshot);
+      await nextTurn();
       status.update(snapshot);
       panels.update(snapshot);
       reports.refresh();
@@ -84,6 +85,24 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       snapshots.fire(snapshot);
       void notifyDrift(newlyDrifted(previous, snapshot), panels);
       firstTreeMs ??= performance.now() - started;
+    } catch (e) {
+      log.error(`a snapshot could not be shown: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  context.subscriptions.push(log, service, problems, status, panels, view, snapshots, reports);
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
+    service.onIndexProgress(({ done, total }) => {
+      // Only until the first snapshot: later re-indexes keep the tree and show the view's progress bar.
+      if (!service.snapshot)
+        view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
+    }),
+    service.onDidChangeSnapshot(({ previous, snapshot, waitUntil }) => {
+      // What the API reads changes at once; the view, Problems and the rest follow over a few event-loop turns, in order.
+      const treeShown = tree.update(snapshot);
+      presentation = presentation.then(() => present(previous, snapshot, treeShown));
+      waitUntil(presentation);
     }),
   );
   const firstRun = service.onFullIndex((run) => {

@@ -37,6 +37,14 @@ const STALL_TAIL_MS = 500;
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
 const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
 
+/** A new snapshot, and how a listener that shows it over several event-loop turns says when it is done. */
+export interface SnapshotChange {
+  readonly previous: Snapshot | undefined;
+  readonly snapshot: Snapshot;
+  /** The full index, `refresh` and a trust change resolve only once `p` has settled. */
+  readonly waitUntil: (p: Promise<unknown>) => void;
+}
+
 /** What a full index took, for the editor's figures (flows/hostPerf.ts). */
 export interface FullIndexRun {
   readonly snapshot: Snapshot;
@@ -64,8 +72,11 @@ export class SkillgateService implements vscode.Disposable {
   /** Opened on first use, from the settings as they are then: reading the configuration is no part of activation (its first read in a window builds the whole configuration model). */
   private openedStore: TrustStore | undefined;
   private current: Snapshot | undefined;
-  private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
+  private readonly changed = new vscode.EventEmitter<SnapshotChange>();
+  /** A new snapshot; what shows it may take several event-loop turns, and says when it is done with `waitUntil`. */
   readonly onDidChangeSnapshot = this.changed.event;
+  /** Settles once what shows the last published snapshot is done (`SnapshotChange.waitUntil`). */
+  private presented: Promise<unknown> = Promise.resolve();
   private readonly progress = new vscode.EventEmitter<{ done: number; total: number }>();
   /** Bundles loaded so far in a full index, for the view's "Indexing N / M bundles…". */
   readonly onIndexProgress = this.progress.event;
@@ -172,6 +183,8 @@ export class SkillgateService implements vscode.Disposable {
           };
           const indexed = await replayed();
           const snapshot = this.publish(indexed.snapshot);
+          // The view, Problems and the status bar take their turns first; the full index's figures include them.
+          await this.presented;
           this.watch(folders, indexed.watched);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
@@ -244,11 +257,14 @@ export class SkillgateService implements vscode.Disposable {
     const index = this.index;
     if (!index) return undefined;
     return guardIndexAsync(
-      async () =>
-        this.publishFrom(
+      async () => {
+        const snapshot = this.publishFrom(
           index,
           await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())),
-        ),
+        );
+        await this.presented;
+        return snapshot;
+      },
       () => this.current,
       this.failureUi,
     );
@@ -317,7 +333,9 @@ export class SkillgateService implements vscode.Disposable {
     if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
       this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
     this.current = snapshot;
-    this.changed.fire({ previous, snapshot });
+    const presenting: Promise<unknown>[] = [];
+    this.changed.fire({ previous, snapshot, waitUntil: (p) => presenting.push(p) });
+    this.presented = Promise.all(presenting);
     return snapshot;
   }
 
