@@ -66,8 +66,8 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   let presentation = Promise.resolve();
   /**
    * Shows a snapshot a piece per event-loop turn (docs/editor-performance.md): the tree's
-   * rows, then Problems in batches of files, then the status bar, the review panels, the
-   * badge and the menus' keys; the API's event last, as before.
+   * rows, then Problems in batches of files, then the status bar and the review panels, then
+   * the badge and the menus' keys; the API's event last, as before.
    */
   const present = async (previous: Snapshot | undefined, snapshot: Snapshot, treeShown: Promise<void>) => {
     try {
@@ -78,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       status.update(snapshot);
       panels.update(snapshot);
       reports.refresh();
+      await nextTurn();
       const pending = needsReview(snapshot).length;
       view.badge = pending ? { value: pending, tooltip: `${pending} bundle(s) need review` } : undefined;
       void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', snapshot.items.length > 0);

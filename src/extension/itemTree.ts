@@ -19,7 +19,7 @@ import type { Item } from '../core/model';
 export type { TreeNode } from './treeNodes';
 
 /** Rows computed per event-loop turn before the workbench is told of a new snapshot (a few ms each). */
-const ROWS_PER_TURN = 250;
+const ROWS_PER_TURN = 100;
 
 const GROUP_ICON: Record<DecisionGroup, [string, string]> = {
   rejected: ['error', 'errorForeground'],

@@ -15,7 +15,7 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
 };
 
 /** Diagnostics converted and handed to the Problems panel per event-loop turn. */
-const DIAGNOSTICS_PER_TURN = 500;
+const DIAGNOSTICS_PER_TURN = 100;
 
 /**
  * The Problems panel: one collection, changed from each snapshot in batches of whole

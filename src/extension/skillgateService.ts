@@ -22,6 +22,7 @@ import { loggedIndexRunAsync } from './flows/indexRunLog';
 import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
 import { WorkerIndex, WorkerFailure } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
+import { nextTurn } from './flows/turns';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
@@ -185,6 +186,7 @@ export class SkillgateService implements vscode.Disposable {
           const snapshot = this.publish(indexed.snapshot);
           // The view, Problems and the status bar take their turns first; the full index's figures include them.
           await this.presented;
+          await nextTurn();
           this.watch(folders, indexed.watched);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
