@@ -26,21 +26,13 @@ export class Problems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('skillgate');
   /** The files that have diagnostics in the collection now. */
   private readonly files = new Set<string>();
-  /** The snapshot being shown: a batch of an older one is not handed over once a newer one began. */
-  private showing: Snapshot | undefined;
 
   constructor(private readonly docs: DiagnosticsDoc) {}
 
-  /** Resolves once the panel shows the snapshot's diagnostics, or a newer snapshot replaced it. */
+  /** Resolves once the panel shows the snapshot's diagnostics (extension.ts shows one snapshot at a time). */
   async update(snapshot: Snapshot): Promise<void> {
-    this.showing = snapshot;
     const batches = problemBatches(snapshot.diagnostics, this.files, DIAGNOSTICS_PER_TURN);
-    await inTurns(
-      batches,
-      1,
-      (batch) => this.set(batch),
-      () => this.showing === snapshot,
-    );
+    await inTurns(batches, 1, (batch) => this.set(batch));
   }
 
   private set(batch: readonly ProblemEntry[]): void {

@@ -32,7 +32,7 @@ import { displayText } from '../core/text/displayText';
 
 const DEBOUNCE_MS = 150;
 
-/** How long after a full index's snapshot is handed out the stall sampler keeps running: the workbench asks the tree for its rows then. */
+/** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
 const STALL_TAIL_MS = 500;
 
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
@@ -51,7 +51,7 @@ export interface FullIndexRun {
   readonly snapshot: Snapshot;
   readonly indexMs: number;
   readonly indexedIn: 'worker' | 'extension host';
-  /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was published. */
+  /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was shown. */
   readonly longestStallMs: number;
   /** The most CPU time the extension host's thread ran in one turn over the same span (Linux; flows/hostPerf.ts). */
   readonly busiestTurnCpuMs?: number;
