@@ -17,6 +17,7 @@ import { doctorText } from './doctorText';
 import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
 import { figuresLine, writeFigures } from './flows/hostPerf';
+import { nextTurn } from './flows/turns';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -61,6 +62,34 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     () => service.snapshot,
     () => doctorText(service),
   );
+  /** The presentation of the snapshots, one after the other; it never rejects (a failure is logged). */
+  let presentation = Promise.resolve();
+  /**
+   * Shows a snapshot a piece per event-loop turn (docs/editor-performance.md): the tree's
+   * rows, then Problems in batches of files, then the status bar and the review panels, then
+   * the badge and the menus' keys; the API's event last, as before.
+   */
+  const present = async (previous: Snapshot | undefined, snapshot: Snapshot, treeShown: Promise<void>) => {
+    try {
+      await treeShown;
+      view.message = undefined;
+      await problems.update(snapshot);
+      await nextTurn();
+      status.update(snapshot);
+      panels.update(snapshot);
+      reports.refresh();
+      await nextTurn();
+      const pending = needsReview(snapshot).length;
+      view.badge = pending ? { value: pending, tooltip: `${pending} bundle(s) need review` } : undefined;
+      void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', snapshot.items.length > 0);
+      void vscode.commands.executeCommand('setContext', 'skillgate.indexed', true);
+      snapshots.fire(snapshot);
+      void notifyDrift(newlyDrifted(previous, snapshot), panels);
+      firstTreeMs ??= performance.now() - started;
+    } catch (e) {
+      log.error(`a snapshot could not be shown: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
   context.subscriptions.push(log, service, problems, status, panels, view, snapshots, reports);
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
@@ -70,20 +99,11 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       if (!service.snapshot)
         view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
     }),
-    service.onDidChangeSnapshot(({ previous, snapshot }) => {
-      view.message = undefined;
-      tree.update(snapshot);
-      problems.update(snapshot);
-      status.update(snapshot);
-      panels.update(snapshot);
-      reports.refresh();
-      const pending = needsReview(snapshot).length;
-      view.badge = pending ? { value: pending, tooltip: `${pending} bundle(s) need review` } : undefined;
-      void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', snapshot.items.length > 0);
-      void vscode.commands.executeCommand('setContext', 'skillgate.indexed', true);
-      snapshots.fire(snapshot);
-      void notifyDrift(newlyDrifted(previous, snapshot), panels);
-      firstTreeMs ??= performance.now() - started;
+    service.onDidChangeSnapshot(({ previous, snapshot, waitUntil }) => {
+      // What the API reads changes at once; the view, Problems and the rest follow over a few event-loop turns, in order.
+      const treeShown = tree.update(snapshot);
+      presentation = presentation.then(() => present(previous, snapshot, treeShown));
+      waitUntil(presentation);
     }),
   );
   const firstRun = service.onFullIndex((run) => {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
-import { childrenOf, diagnosticsOf, itemById, type Snapshot } from '../core/index/snapshot';
+import { diagnosticsOf, itemById, type Snapshot } from '../core/index/snapshot';
 import { systemOf } from '../core/systems/registry';
 import {
   childNodes,
@@ -11,32 +11,15 @@ import {
   type TreeMode,
   type TreeNode,
 } from './treeNodes';
-import { contextValueOf } from './flows/driftNotice';
-import {
-  isLoadedUnreviewed,
-  itemAriaLabel,
-  itemDescription,
-  itemLabel,
-  itemTooltipMarkdown,
-  kindIcon,
-  TOOLTIP_COMMANDS,
-  type TooltipContext,
-} from './itemText';
-import type { Decision, Item } from '../core/model';
+import { itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
+import { treeRowOf, type TreeRow } from './treeRow';
+import { inTurns } from './flows/turns';
+import type { Item } from '../core/model';
 
 export type { TreeNode } from './treeNodes';
 
-/** The decision is the icon's colour; its shape is the kind (itemText.ts `kindIcon`). */
-const DECISION_COLOR: Record<Decision, string> = {
-  registered: 'testing.iconPassed',
-  rejected: 'errorForeground',
-  display_only: 'descriptionForeground',
-  disabled: 'list.warningForeground',
-  shadowed: 'disabledForeground',
-};
-
-/** Loaded by its agent although not reviewed: a risk, in the warning colour (decisions.md `loaded_unreviewed`). */
-const LOADED_UNREVIEWED_COLOR = 'list.warningForeground';
+/** Rows computed per event-loop turn before the workbench is told of a new snapshot (a few ms each). */
+const ROWS_PER_TURN = 100;
 
 const GROUP_ICON: Record<DecisionGroup, [string, string]> = {
   rejected: ['error', 'errorForeground'],
@@ -52,11 +35,24 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private snapshot: Snapshot | undefined;
+  /** The current snapshot's rows computed so far (top-level bundles ahead of time, parts when asked). */
+  private rows = new Map<Item, TreeRow>();
   private mode: TreeMode = DEFAULT_TREE_MODE;
 
-  update(snapshot: Snapshot): void {
+  /**
+   * The snapshot the tree serves from now on (what the extension's API reads at once). The
+   * workbench is told once the top-level rows are computed, a slice per event-loop turn:
+   * it then asks for all of an expanded node's rows in one request (docs/editor-performance.md).
+   * Resolves once it was told, or at once when a newer snapshot replaced this one meanwhile.
+   */
+  async update(snapshot: Snapshot): Promise<void> {
     this.snapshot = snapshot;
-    this.changed.fire(undefined);
+    const rows = new Map<Item, TreeRow>();
+    this.rows = rows;
+    const tops = snapshot.items.filter((i) => i.parent === null);
+    const current = () => this.snapshot === snapshot;
+    if (await inTurns(tops, ROWS_PER_TURN, (item) => rows.set(item, treeRowOf(item, snapshot)), current))
+      this.changed.fire(undefined);
   }
 
   /** The filter and grouping (remembered per workspace by the caller). */
@@ -99,36 +95,44 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       t.accessibilityInformation = { label: `${system.label}, coding agent` };
       return t;
     }
-    const item = node.item;
-    const hasChildren = this.snapshot ? childrenOf(this.snapshot, item.id).length > 0 : false;
+    const row = this.rowOf(node.item);
     const t = new vscode.TreeItem(
-      itemLabel(item),
-      hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      row.label,
+      row.hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
-    t.id = item.id;
-    t.description = itemDescription(item, this.snapshot);
-    t.accessibilityInformation = { label: itemAriaLabel(item, this.snapshot) };
-    t.iconPath = new vscode.ThemeIcon(
-      kindIcon(item),
-      new vscode.ThemeColor(isLoadedUnreviewed(item) ? LOADED_UNREVIEWED_COLOR : DECISION_COLOR[item.decision]),
-    );
-    t.contextValue = contextValueOf(item);
+    t.id = node.item.id;
+    t.description = row.description;
+    t.accessibilityInformation = { label: row.ariaLabel };
+    t.iconPath = new vscode.ThemeIcon(row.icon, new vscode.ThemeColor(row.color));
+    t.contextValue = row.contextValue;
+    return t;
+  }
+
+  private rowOf(item: Item): TreeRow {
+    let row = this.rows.get(item);
+    if (!row && this.snapshot) {
+      row = treeRowOf(item, this.snapshot);
+      this.rows.set(item, row);
+    }
+    // A node is only ever handed out from a snapshot, so the tree has one.
+    return row as TreeRow;
+  }
+
+  /**
+   * The tooltip, when the workbench is about to show it (hover or focus), and the command
+   * that opens the item's file, when it is about to run it (click or Enter: VS Code resolves a
+   * row without a command before it opens it). VS Code parses a tooltip's Markdown and
+   * converts a command's arguments when the row is handed over, and 2,000 rows' worth at once
+   * held the extension host (docs/editor-performance.md).
+   */
+  resolveTreeItem(t: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind !== 'item') return t;
+    const item = node.item;
     t.command = {
       command: 'vscode.open',
       title: 'Open',
       arguments: [fileUri(item.location.file), { selection: editorRange(item.location.range), preview: true }],
     };
-    return t;
-  }
-
-  /**
-   * The tooltip, when the workbench is about to show it (hover or focus): VS Code parses a
-   * tooltip's Markdown when the row is handed over, and 2,000 rows' tooltips at once held
-   * the extension host (docs/editor-performance.md).
-   */
-  resolveTreeItem(t: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
-    if (node.kind !== 'item') return t;
-    const item = node.item;
     const winner = item.shadowedBy && this.snapshot ? itemById(this.snapshot, item.shadowedBy) : undefined;
     t.tooltip = tooltip(item, {
       diagnostics: this.snapshot ? diagnosticsOf(this.snapshot, item.id) : [],

@@ -5,6 +5,8 @@ import type { Snapshot } from '../core/index/snapshot';
 import type { Diagnostic } from '../core/model';
 import { displayText } from '../core/text/displayText';
 import type { DiagnosticsDoc } from './diagnosticsDoc';
+import { problemBatches, type ProblemEntry } from './problemBatches';
+import { inTurns } from './flows/turns';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -12,40 +14,52 @@ const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   information: vscode.DiagnosticSeverity.Information,
 };
 
-/** The Problems panel: one collection, replaced wholesale from each snapshot in one change. */
+/** Diagnostics converted and handed to the Problems panel per event-loop turn. */
+const DIAGNOSTICS_PER_TURN = 100;
+
+/**
+ * The Problems panel: one collection, changed from each snapshot in batches of whole
+ * files, one batch per event-loop turn (problemBatches.ts): no file is cleared before its
+ * new diagnostics arrive.
+ */
 export class Problems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('skillgate');
   /** The files that have diagnostics in the collection now. */
-  private files = new Set<string>();
+  private readonly files = new Set<string>();
 
   constructor(private readonly docs: DiagnosticsDoc) {}
 
-  update(snapshot: Snapshot): void {
-    const byFile = new Map<string, vscode.Diagnostic[]>();
-    for (const d of snapshot.diagnostics) {
-      const diag = new vscode.Diagnostic(editorRange(d.range), displayText(d.message), SEVERITY[d.severity]);
-      diag.source = 'skillgate';
-      // The code links to its section of the bundled docs/diagnostics.md.
-      diag.code = { value: d.code, target: this.docs.link(d.code) };
-      if (d.related?.length) {
-        diag.relatedInformation = d.related.map(
-          (r) =>
-            new vscode.DiagnosticRelatedInformation(
-              new vscode.Location(fileUri(r.file), editorRange(r.range)),
-              displayText(r.message),
-            ),
-        );
-      }
-      const list = byFile.get(d.file) ?? [];
-      list.push(diag);
-      byFile.set(d.file, list);
+  /** Resolves once the panel shows the snapshot's diagnostics (extension.ts shows one snapshot at a time). */
+  async update(snapshot: Snapshot): Promise<void> {
+    const batches = problemBatches(snapshot.diagnostics, this.files, DIAGNOSTICS_PER_TURN);
+    await inTurns(batches, 1, (batch) => this.set(batch));
+  }
+
+  private set(batch: readonly ProblemEntry[]): void {
+    this.collection.set(
+      batch.map(([file, diagnostics]) => [fileUri(file), diagnostics?.map((d) => this.converted(d))]),
+    );
+    for (const [file, diagnostics] of batch) {
+      if (diagnostics) this.files.add(file);
+      else this.files.delete(file);
     }
-    // One change, not a clear and a set per file: the workbench gets one message and never sees the panel empty between two snapshots.
-    const entries: [vscode.Uri, vscode.Diagnostic[] | undefined][] = [];
-    for (const file of this.files) if (!byFile.has(file)) entries.push([fileUri(file), undefined]);
-    for (const [file, diags] of byFile) entries.push([fileUri(file), diags]);
-    this.collection.set(entries);
-    this.files = new Set(byFile.keys());
+  }
+
+  private converted(d: Diagnostic): vscode.Diagnostic {
+    const diag = new vscode.Diagnostic(editorRange(d.range), displayText(d.message), SEVERITY[d.severity]);
+    diag.source = 'skillgate';
+    // The code links to its section of the bundled docs/diagnostics.md.
+    diag.code = { value: d.code, target: this.docs.link(d.code) };
+    if (d.related?.length) {
+      diag.relatedInformation = d.related.map(
+        (r) =>
+          new vscode.DiagnosticRelatedInformation(
+            new vscode.Location(fileUri(r.file), editorRange(r.range)),
+            displayText(r.message),
+          ),
+      );
+    }
+    return diag;
   }
 
   dispose(): void {

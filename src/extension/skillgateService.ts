@@ -22,6 +22,7 @@ import { loggedIndexRunAsync } from './flows/indexRunLog';
 import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
 import { WorkerIndex, WorkerFailure } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
+import { nextTurn } from './flows/turns';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
@@ -31,18 +32,26 @@ import { displayText } from '../core/text/displayText';
 
 const DEBOUNCE_MS = 150;
 
-/** How long after a full index's snapshot is handed out the stall sampler keeps running: the workbench asks the tree for its rows then. */
+/** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
 const STALL_TAIL_MS = 500;
 
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
 const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
+
+/** A new snapshot, and how a listener that shows it over several event-loop turns says when it is done. */
+export interface SnapshotChange {
+  readonly previous: Snapshot | undefined;
+  readonly snapshot: Snapshot;
+  /** The full index, `refresh` and a trust change resolve only once `p` has settled. */
+  readonly waitUntil: (p: Promise<unknown>) => void;
+}
 
 /** What a full index took, for the editor's figures (flows/hostPerf.ts). */
 export interface FullIndexRun {
   readonly snapshot: Snapshot;
   readonly indexMs: number;
   readonly indexedIn: 'worker' | 'extension host';
-  /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was published. */
+  /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was shown. */
   readonly longestStallMs: number;
   /** The most CPU time the extension host's thread ran in one turn over the same span (Linux; flows/hostPerf.ts). */
   readonly busiestTurnCpuMs?: number;
@@ -64,8 +73,11 @@ export class SkillgateService implements vscode.Disposable {
   /** Opened on first use, from the settings as they are then: reading the configuration is no part of activation (its first read in a window builds the whole configuration model). */
   private openedStore: TrustStore | undefined;
   private current: Snapshot | undefined;
-  private readonly changed = new vscode.EventEmitter<{ previous: Snapshot | undefined; snapshot: Snapshot }>();
+  private readonly changed = new vscode.EventEmitter<SnapshotChange>();
+  /** A new snapshot; what shows it may take several event-loop turns, and says when it is done with `waitUntil`. */
   readonly onDidChangeSnapshot = this.changed.event;
+  /** Settles once what shows the last published snapshot is done (`SnapshotChange.waitUntil`). */
+  private presented: Promise<unknown> = Promise.resolve();
   private readonly progress = new vscode.EventEmitter<{ done: number; total: number }>();
   /** Bundles loaded so far in a full index, for the view's "Indexing N / M bundles…". */
   readonly onIndexProgress = this.progress.event;
@@ -172,6 +184,9 @@ export class SkillgateService implements vscode.Disposable {
           };
           const indexed = await replayed();
           const snapshot = this.publish(indexed.snapshot);
+          // The view, Problems and the status bar take their turns first; the full index's figures include them.
+          await this.presented;
+          await nextTurn();
           this.watch(folders, indexed.watched);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
@@ -244,11 +259,14 @@ export class SkillgateService implements vscode.Disposable {
     const index = this.index;
     if (!index) return undefined;
     return guardIndexAsync(
-      async () =>
-        this.publishFrom(
+      async () => {
+        const snapshot = this.publishFrom(
           index,
           await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())),
-        ),
+        );
+        await this.presented;
+        return snapshot;
+      },
       () => this.current,
       this.failureUi,
     );
@@ -317,7 +335,9 @@ export class SkillgateService implements vscode.Disposable {
     if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
       this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
     this.current = snapshot;
-    this.changed.fire({ previous, snapshot });
+    const presenting: Promise<unknown>[] = [];
+    this.changed.fire({ previous, snapshot, waitUntil: (p) => presenting.push(p) });
+    this.presented = Promise.all(presenting);
     return snapshot;
   }
 

@@ -126,6 +126,12 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     assert.equal(await description('issues'), 'bundle not active · node mcp/server.mjs --mode=readonly');
   });
 
+  it('opens the file a row stands for when it is clicked (the row gets its command then)', async () => {
+    await treeRow('broken-upload').first().click();
+    // Its manifest, as before the command moved to resolveTreeItem (VS Code resolves a row without one before it opens it).
+    await page.locator('.part.editor .tab.active', { hasText: 'plugin.toml' }).waitFor({ timeout: 15000 });
+  });
+
   it('colours the status bar by the worst state and lists the counts in words', async () => {
     const item = page.locator('.statusbar-item[id$="skillgate.status"]');
     await item.waitFor({ timeout: 15000 });
