@@ -11,7 +11,7 @@ import {
   type TreeMode,
   type TreeNode,
 } from './treeNodes';
-import { itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
+import { itemLabel, itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
 import { treeRowOf, type TreeRow } from './treeRow';
 import { inTurns } from './flows/turns';
 import type { Item } from '../core/model';
@@ -93,6 +93,18 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       t.iconPath = new vscode.ThemeIcon(system.icon);
       t.contextValue = 'skillgate.system';
       t.accessibilityInformation = { label: `${system.label}, coding agent` };
+      return t;
+    }
+    if (node.kind === 'range') {
+      const end = node.start + node.items.length;
+      const first = itemLabel(node.items[0] as Item);
+      const last = itemLabel(node.items[node.items.length - 1] as Item);
+      const t = new vscode.TreeItem(`${first} … ${last}`, vscode.TreeItemCollapsibleState.Collapsed);
+      t.id = node.id;
+      t.description = `${node.start + 1}–${end} of ${node.total}`;
+      t.iconPath = new vscode.ThemeIcon('list-unordered');
+      t.contextValue = 'skillgate.range';
+      t.accessibilityInformation = { label: `${node.start + 1} to ${end} of ${node.total}: ${first} to ${last}` };
       return t;
     }
     const row = this.rowOf(node.item);

@@ -55,11 +55,28 @@ export function readTreeMode(stored: unknown): TreeMode {
 
 export const FILTER_LABEL: Record<TreeFilter, string> = { all: '', needsReview: 'needs review', rejected: 'rejected' };
 
+/**
+ * A node with more items than this shows them in ranges of this many, each collapsed until
+ * opened, as VS Code's debugger pages a large array: the workbench asks for every row of an
+ * expanded node in one request and converts them in one turn of the extension host, about
+ * 0.1 ms a row, so 2,000 bundles under one agent held it for a few hundred ms
+ * (docs/editor-performance.md). Every item stays one click away, in the same order.
+ */
+export const ROWS_PER_RANGE = 250;
+
 /** Nodes of the Skillgate tree: workspace folder (or user bundles) → system → item → parts; or decision group → item → parts. */
 export type TreeNode =
   | { readonly kind: 'folder'; readonly id: string; readonly label: string; readonly workspace: string | null }
   | { readonly kind: 'system'; readonly id: string; readonly system: System; readonly workspace: string | null }
   | { readonly kind: 'group'; readonly id: string; readonly group: DecisionGroup; readonly count: number }
+  | {
+      readonly kind: 'range';
+      readonly id: string;
+      /** The items it holds, and where the first stands among all of its parent's (0-based) of `total`. */
+      readonly items: readonly Item[];
+      readonly start: number;
+      readonly total: number;
+    }
   | { readonly kind: 'item'; readonly id: string; readonly item: Item };
 
 /** The decision group of a top-level item. */
@@ -89,7 +106,8 @@ export function visibleTops(s: Snapshot, filter: TreeFilter): Item[] {
  * nodes of one id, so the ids of the kinds never meet: a folder is
  * `folder:<absolute path>` (or `folder:user`), a system `system:<system>\0<folder id>`
  * (a path holds no NUL; `<folder id>/<system>` would be the id of the folder
- * `<path>/<system>`), a group `group:<decision group>`, an item its item id
+ * `<path>/<system>`), a group `group:<decision group>`, a range `range:<start>\0<parent id>`
+ * (kept across snapshots by position, so an opened range stays open), an item its item id
  * (`workspace/…`, `user/…`, `rivumi:…`), unique in a snapshot.
  */
 export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAULT_TREE_MODE): TreeNode[] {
@@ -115,10 +133,12 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
   }
   if (node.kind === 'group') {
     const pending = new Set(needsReview(s).map((i) => i.id));
-    return tops
-      .filter((i) => decisionGroup(i, pending) === node.group)
-      .map((item) => ({ kind: 'item', id: item.id, item }));
+    return ranged(
+      node.id,
+      tops.filter((i) => decisionGroup(i, pending) === node.group),
+    );
   }
+  if (node.kind === 'range') return node.items.map(itemNode);
   if (node.kind === 'folder') {
     return agentSystems()
       .filter((system) => ofSystem(tops, system.id).some((i) => i.workspace === node.workspace))
@@ -130,9 +150,29 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
       }));
   }
   if (node.kind === 'system') {
-    return ofSystem(tops, node.system)
-      .filter((i) => i.workspace === node.workspace)
-      .map((item) => ({ kind: 'item', id: item.id, item }));
+    return ranged(
+      node.id,
+      ofSystem(tops, node.system).filter((i) => i.workspace === node.workspace),
+    );
   }
-  return childrenOf(s, node.item.id).map((item) => ({ kind: 'item', id: item.id, item }));
+  return ranged(node.item.id, childrenOf(s, node.item.id));
+}
+
+function itemNode(item: Item): TreeNode {
+  return { kind: 'item', id: item.id, item };
+}
+
+/** A parent's items as rows, or as ranges of ROWS_PER_RANGE when there are more. */
+function ranged(parentId: string, items: readonly Item[]): TreeNode[] {
+  if (items.length <= ROWS_PER_RANGE) return items.map(itemNode);
+  const ranges: TreeNode[] = [];
+  for (let start = 0; start < items.length; start += ROWS_PER_RANGE)
+    ranges.push({
+      kind: 'range',
+      id: `range:${start}\0${parentId}`,
+      items: items.slice(start, start + ROWS_PER_RANGE),
+      start,
+      total: items.length,
+    });
+  return ranges;
 }

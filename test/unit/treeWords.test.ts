@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { McpServer } from '../../src/core/capabilities';
 import { REASON_PHRASE, KIND_WORD } from '../../src/extension/reasonPhrases';
 import { itemAriaLabel, itemDescription, itemLabel, kindIcon, kindText } from '../../src/extension/itemText';
-import { childNodes, readTreeMode, type TreeNode } from '../../src/extension/treeNodes';
+import { childNodes, readTreeMode, ROWS_PER_RANGE, type TreeNode } from '../../src/extension/treeNodes';
 import { statusSummary } from '../../src/extension/statusText';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, LINUX_HOST, writeW } from './helpers/fixture';
@@ -50,7 +50,9 @@ const labels = (s: Snapshot, nodes: TreeNode[]) =>
         ? `${n.group}:${n.count}`
         : n.kind === 'system'
           ? n.system
-          : n.label,
+          : n.kind === 'range'
+            ? `range:${n.start}+${n.items.length}/${n.total}`
+            : n.label,
   );
 
 /** An MCP server as a Codewhale bundle's capabilities hold it; `over` sets what a test needs. */
@@ -269,6 +271,46 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       const [ok] = childNodes(s, activeGroup, mode);
       assert.deepEqual(labels(s, childNodes(s, ok, mode)), ['s']);
       assert.equal(new Set(groups.map((g) => g.id)).size, groups.length);
+    });
+
+    it('shows more than 250 items under one node as ranges of 250, in order, every item one click away', () => {
+      const many = (n: number) =>
+        Array.from({ length: n }, (_, i) => item({ id: `p${i}`, name: `p${String(i).padStart(4, '0')}` }));
+      const under = (s: Snapshot, mode = { filter: 'all', groupByDecision: false } as const) => {
+        const [folder] = childNodes(s, undefined, mode);
+        const [system] = childNodes(s, folder, mode);
+        return childNodes(s, system, mode);
+      };
+      assert.equal(ROWS_PER_RANGE, 250);
+      assert.deepEqual(
+        labels(snap(many(250)), under(snap(many(250)))),
+        many(250).map((i) => i.name),
+      );
+      const s = snap(many(601));
+      const ranges = under(s);
+      assert.deepEqual(labels(s, ranges), ['range:0+250/601', 'range:250+250/601', 'range:500+101/601']);
+      assert.deepEqual(
+        ranges.flatMap((r) => labels(s, childNodes(s, r))),
+        many(601).map((i) => i.name),
+      );
+      // Ids are unique, and the same for the same place in the next snapshot (an opened range stays open).
+      assert.equal(new Set(ranges.map((r) => r.id)).size, 3);
+      assert.deepEqual(
+        under(snap(many(700)))
+          .map((r) => r.id)
+          .slice(0, 3),
+        ranges.map((r) => r.id),
+      );
+      // Grouped by decision, and a bundle's own parts, the same way.
+      const grouped = { filter: 'all', groupByDecision: true } as const;
+      const [group] = childNodes(s, undefined, grouped);
+      assert.deepEqual(labels(s, childNodes(s, group, grouped)), labels(s, ranges));
+      const parts = Array.from({ length: 251 }, (_, i) =>
+        item({ id: `big#skill/${i}`, name: `s${i}`, kind: 'skill', parent: 'big', trust: null }),
+      );
+      const withParts = snap([item({ id: 'big', name: 'big' }), ...parts]);
+      const [big] = under(withParts);
+      assert.deepEqual(labels(withParts, childNodes(withParts, big)), ['range:0+250/251', 'range:250+1/251']);
     });
 
     it('reads a remembered mode back, and falls back to all, by folder, for anything it did not write', () => {
