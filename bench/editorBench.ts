@@ -35,6 +35,9 @@ interface ModeResult {
   readonly longestStallMs: number;
   /** The most CPU time the extension host's thread ran in one turn (Linux): the stall an idle machine would see. */
   readonly busiestTurnCpuMs: number | null;
+  /** Both from the moment every unit was loaded: what the host does with the snapshot (flows/hostPerf.ts). */
+  readonly presentingStallMs: number | null;
+  readonly presentingBusiestTurnCpuMs: number | null;
   /** firstTreeMs over the CLI's cold time. */
   readonly ratio: number;
   readonly indexedIn: string[];
@@ -80,6 +83,12 @@ async function main(): Promise<void> {
             busiestTurnCpuMs: taken.every((f) => f.busiestTurnCpuMs !== undefined)
               ? round(median(taken.map((f) => f.busiestTurnCpuMs as number)))
               : null,
+            presentingStallMs: taken.every((f) => f.presentingStallMs !== undefined)
+              ? round(median(taken.map((f) => f.presentingStallMs as number)))
+              : null,
+            presentingBusiestTurnCpuMs: taken.every((f) => f.presentingBusiestTurnCpuMs !== undefined)
+              ? round(median(taken.map((f) => f.presentingBusiestTurnCpuMs as number)))
+              : null,
             ratio: round(median(taken.map((f) => f.firstTreeMs)) / cliColdMs),
             indexedIn: taken.map((f) => f.indexedIn),
           },
@@ -103,6 +112,7 @@ async function main(): Promise<void> {
         `  of which the full index                    ${r.fullIndexMs} ms`,
         `  longest extension-host stall while indexing ${r.longestStallMs} ms   (target ≤ 50 ms)  ${verdict(r.longestStallMs <= 50)}`,
         `    the busiest turn's CPU time                ${r.busiestTurnCpuMs ?? 'not measured here'}${r.busiestTurnCpuMs === null ? '' : ' ms'}`,
+        `    from every unit loaded on (taking the snapshot in, showing it): stall ${r.presentingStallMs ?? '?'} ms, busiest turn ${r.presentingBusiestTurnCpuMs ?? '?'} ms of CPU`,
       );
     }
     process.stdout.write(lines.join('\n') + '\n');

@@ -115,6 +115,10 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       fullIndexMs: run.indexMs,
       longestStallMs: run.longestStallMs,
       ...(run.busiestTurnCpuMs === undefined ? {} : { busiestTurnCpuMs: run.busiestTurnCpuMs }),
+      ...(run.presenting ? { presentingStallMs: run.presenting.stallMs } : {}),
+      ...(run.presenting?.busiestTurnCpuMs === undefined
+        ? {}
+        : { presentingBusiestTurnCpuMs: run.presenting.busiestTurnCpuMs }),
       indexedIn: run.indexedIn,
       items: run.snapshot.items.length,
     };

@@ -55,6 +55,8 @@ export interface FullIndexRun {
   readonly longestStallMs: number;
   /** The most CPU time the extension host's thread ran in one turn over the same span (Linux; flows/hostPerf.ts). */
   readonly busiestTurnCpuMs?: number;
+  /** Both figures from the moment every unit was loaded: taking the snapshot in and showing it. */
+  readonly presenting?: { readonly stallMs: number; readonly busiestTurnCpuMs?: number };
 }
 
 /**
@@ -132,6 +134,10 @@ export class SkillgateService implements vscode.Disposable {
       // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const stalls = new StallSampler();
+      // Every unit loaded: what the host does from here on is taking the snapshot in and showing it.
+      const loadsDone = this.progress.event(({ done, total }) => {
+        if (done >= total) stalls.mark();
+      });
       const folders = (vscode.workspace.workspaceFolders ?? [])
         .filter((f) => f.uri.scheme === 'file')
         .map((f) => f.uri.fsPath);
@@ -150,6 +156,7 @@ export class SkillgateService implements vscode.Disposable {
       const fallback = (): Snapshot => {
         // A failed run ends here, so later changes are not held for a result that never comes.
         this.fullIndexRuns.finish(run);
+        loadsDone.dispose();
         stalls.stop();
         return (
           this.current ??
@@ -167,6 +174,8 @@ export class SkillgateService implements vscode.Disposable {
             loaded = (await this.indexAllIn(index, folders)) as Indexed;
           }
           const indexMs = performance.now() - started;
+          stalls.mark();
+          loadsDone.dispose();
           const changed = this.fullIndexRuns.finish(run);
           if (!changed) {
             index.dispose();
@@ -191,6 +200,7 @@ export class SkillgateService implements vscode.Disposable {
           setTimeout(() => {
             const longestStallMs = stalls.stop();
             const busiestTurnCpuMs = stalls.busiestTurnCpuMs;
+            const presenting = stalls.sinceMark;
             const indexedIn = index instanceof WorkerIndex ? 'worker' : 'extension host';
             const busiest =
               busiestTurnCpuMs === undefined ? '' : ` (busiest turn ${Math.round(busiestTurnCpuMs)} ms of CPU)`;
@@ -203,6 +213,7 @@ export class SkillgateService implements vscode.Disposable {
               indexedIn,
               longestStallMs,
               ...(busiestTurnCpuMs === undefined ? {} : { busiestTurnCpuMs }),
+              ...(presenting ? { presenting } : {}),
             });
           }, STALL_TAIL_MS);
           return snapshot;

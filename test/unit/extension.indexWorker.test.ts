@@ -165,4 +165,27 @@ describe("the editor's stall sampler", () => {
     const cpu = sampler.busiestTurnCpuMs;
     assert.ok(cpu !== undefined && cpu > 0 && cpu <= stall + 15, `${cpu} ms of CPU in a stall of ${stall} ms`);
   });
+
+  it('keeps the part after mark() apart: a stall before it counts for the whole span only', async () => {
+    const sampler = new StallSampler();
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 120;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 30));
+    sampler.mark();
+    await new Promise((r) => setTimeout(r, 60));
+    const whole = sampler.stop();
+    assert.ok(whole >= 100, `${whole} ms`);
+    const since = sampler.sinceMark;
+    assert.ok(since !== undefined && since.stallMs < 100, JSON.stringify(since));
+    if (process.platform === 'linux')
+      assert.ok((sampler.busiestTurnCpuMs ?? 0) >= 50 && (since.busiestTurnCpuMs ?? 1e9) < 50, JSON.stringify(since));
+  });
+
+  it('has no part after mark() when it was never called', async () => {
+    const sampler = new StallSampler();
+    await new Promise((r) => setTimeout(r, 20));
+    sampler.stop();
+    assert.equal(sampler.sinceMark, undefined);
+  });
 });

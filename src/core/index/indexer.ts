@@ -60,6 +60,8 @@ export class Indexer {
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    // Every unit loaded (what is left is the cache's save and the compose): said once, whatever the count.
+    if (total > 0 && done % LOADS_PER_SLICE !== 0) onProgress?.(done, total);
     this.options.parseCache?.save();
     return this.compose();
   }

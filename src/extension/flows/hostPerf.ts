@@ -24,6 +24,15 @@ export interface EditorFigures {
    * machine, where `longestStallMs` also counts the time the thread waited for a core.
    */
   readonly busiestTurnCpuMs?: number;
+  /**
+   * The same two figures from the moment the index's result reached the extension host to
+   * the end of the span: the showing of the snapshot (tree, Problems, status bar) and the
+   * workbench's requests for rows. Before that moment, with the index in the worker, the
+   * host only relays progress, and what holds it is other extensions' work (built-in ones
+   * starting); this part is the one Skillgate's own presentation is in.
+   */
+  readonly presentingStallMs?: number;
+  readonly presentingBusiestTurnCpuMs?: number;
   /** Where the index ran. */
   readonly indexedIn: 'worker' | 'extension host';
   readonly items: number;
@@ -46,8 +55,24 @@ export class StallSampler {
   private longestGapMs = 0;
   private readonly ticks = setInterval(() => this.tick(), SAMPLE_MS).unref();
 
+  /** The figures until `mark()` was called, once it was. */
+  private beforeMark: { stallMs: number; busiestNs: number } | undefined;
+
   constructor() {
     this.histogram.enable();
+  }
+
+  /**
+   * Starts the second part of the span (every unit is loaded; the first call counts): `stop()`
+   * still gives the whole span's figures, `sinceMark` this part's alone.
+   */
+  mark(): void {
+    if (this.beforeMark) return;
+    this.tick();
+    this.beforeMark = { stallMs: this.longestStall(), busiestNs: this.busiestNs };
+    this.histogram.reset();
+    this.longestGapMs = 0;
+    this.busiestNs = 0;
   }
 
   /**
@@ -60,12 +85,23 @@ export class StallSampler {
     this.histogram.disable();
     clearInterval(this.ticks);
     this.tick();
-    return Math.max(0, this.histogram.max / 1e6 - SAMPLE_MS, this.longestGapMs - SAMPLE_MS);
+    this.sinceMark = this.beforeMark && {
+      stallMs: this.longestStall(),
+      ...(this.lastCpuNs === undefined ? {} : { busiestTurnCpuMs: this.busiestNs / 1e6 }),
+    };
+    return Math.max(this.longestStall(), this.beforeMark?.stallMs ?? 0);
   }
+
+  /** After `stop()`: the figures from `mark()` on; undefined when it was never called. */
+  sinceMark: { stallMs: number; busiestTurnCpuMs?: number } | undefined;
 
   /** The most CPU time the thread ran between two ticks, in ms; undefined where the thread's CPU time cannot be read. */
   get busiestTurnCpuMs(): number | undefined {
-    return this.lastCpuNs === undefined ? undefined : this.busiestNs / 1e6;
+    return this.lastCpuNs === undefined ? undefined : Math.max(this.busiestNs, this.beforeMark?.busiestNs ?? 0) / 1e6;
+  }
+
+  private longestStall(): number {
+    return Math.max(0, this.histogram.max / 1e6 - SAMPLE_MS, this.longestGapMs - SAMPLE_MS);
   }
 
   private tick(): void {
