@@ -9,32 +9,9 @@ import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extensi
 import type { Item } from '../../src/core/model';
 import type { TrustPreview, TrustRefusal } from '../../src/core/trust/lifecycle';
 import type { Snapshot } from '../../src/core/index/snapshot';
+import { ITEM_TOKEN as TOKEN, itemOf } from './helpers/item';
 
-const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
-const item = (over: Partial<Item> = {}): Item =>
-  ({
-    id: 'workspace/abc/demo',
-    system: 'codewhale',
-    kind: 'plugin',
-    name: 'demo',
-    qualifiedName: 'demo',
-    scope: 'workspace',
-    workspace: '/ws',
-    path: '/ws/.codewhale/plugins/demo',
-    location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
-    parent: null,
-    decision: 'disabled',
-    reasons: ['not_reviewed'],
-    shadowedBy: null,
-    trust: 'not-reviewed',
-    enabled: false,
-    compatibility: 'full',
-    contentHash: 'a'.repeat(64),
-    capabilityHash: 'b'.repeat(64),
-    reviewToken: TOKEN,
-    detail: {},
-    ...over,
-  }) as Item;
+const item = itemOf;
 
 /** The editor glue, through injected ports: the branches a real host cannot easily reach. */
 describe('extension flows (ports)', () => {

@@ -4,34 +4,18 @@ import * as path from 'node:path';
 import { itemTooltipMarkdown, TOOLTIP_COMMANDS } from '../../src/extension/itemText';
 import type { Diagnostic, Item } from '../../src/core/model';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
+import { itemOf } from './helpers/item';
 
 const item = (over: Partial<Item> = {}): Item =>
-  ({
-    id: 'workspace/abc/demo',
-    system: 'codewhale',
-    kind: 'plugin',
-    name: 'demo',
-    qualifiedName: 'demo',
-    scope: 'workspace',
-    workspace: '/ws',
-    path: '/ws/.codewhale/plugins/demo',
+  itemOf({
     location: {
       file: '/ws/.codewhale/plugins/demo/plugin.toml',
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     },
-    parent: null,
     decision: 'rejected',
     reasons: ['manifest_invalid'],
-    shadowedBy: null,
-    trust: 'not-reviewed',
-    enabled: false,
-    compatibility: 'full',
-    contentHash: 'a'.repeat(64),
-    capabilityHash: 'b'.repeat(64),
-    reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`,
-    detail: {},
     ...over,
-  }) as Item;
+  });
 
 const diagnostic = (message: string, line: number, severity: Diagnostic['severity'] = 'error'): Diagnostic => ({
   file: '/ws/.codewhale/plugins/demo/plugin.toml',

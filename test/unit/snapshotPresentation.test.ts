@@ -7,6 +7,7 @@ import { treeRowOf } from '../../src/extension/treeRow';
 import { itemAriaLabel, itemDescription, itemLabel, kindIcon } from '../../src/extension/itemText';
 import { contextValueOf } from '../../src/extension/flows/driftNotice';
 import { Fixture, LINUX_HOST, writeD, writeW } from './helpers/fixture';
+import { itemOf } from './helpers/item';
 
 /** Counts event-loop turns: a chain of setImmediate callbacks, one per turn, until stopped. */
 function turnCounter(): { readonly now: () => number; readonly stop: () => void } {
@@ -175,28 +176,17 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
 
     it('colours the icon by the decision, and what the agent loads unreviewed in the warning colour', () => {
       const s = { generation: 1, workspaces: ['/ws'], items: [], diagnostics: [], trustProblem: null };
-      const base = {
-        id: 'workspace/abc/demo',
-        system: 'codewhale',
-        kind: 'plugin',
-        name: 'demo',
-        qualifiedName: 'demo',
-        scope: 'workspace',
-        workspace: '/ws',
-        path: '/ws/.codewhale/plugins/demo',
-        location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
-        parent: null,
-        shadowedBy: null,
-        trust: 'not-reviewed',
-        enabled: false,
-        compatibility: 'full',
-        contentHash: null,
-        capabilityHash: null,
-        reviewToken: null,
-        detail: {},
-      };
       const colour = (decision: string, reasons: string[]) =>
-        treeRowOf({ ...base, decision, reasons } as unknown as Item, s).color;
+        treeRowOf(
+          itemOf({
+            contentHash: null,
+            capabilityHash: null,
+            reviewToken: null,
+            decision: decision as Item['decision'],
+            reasons: reasons as Item['reasons'],
+          }),
+          s,
+        ).color;
       assert.equal(colour('registered', ['active']), 'testing.iconPassed');
       assert.equal(colour('registered', ['loaded_unreviewed']), 'list.warningForeground');
       assert.equal(colour('rejected', ['manifest_invalid']), 'errorForeground');

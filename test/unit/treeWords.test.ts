@@ -8,32 +8,10 @@ import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, LINUX_HOST, writeW } from './helpers/fixture';
 import type { Item, ReasonCode } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
+import { itemOf } from './helpers/item';
 
-const TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
 const item = (over: Partial<Item> = {}): Item =>
-  ({
-    id: 'workspace/abc/demo',
-    system: 'codewhale',
-    kind: 'plugin',
-    name: 'demo',
-    qualifiedName: 'demo',
-    scope: 'workspace',
-    workspace: '/ws/proj',
-    path: '/ws/proj/.codewhale/plugins/demo',
-    location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
-    parent: null,
-    decision: 'disabled',
-    reasons: ['not_reviewed'],
-    shadowedBy: null,
-    trust: 'not-reviewed',
-    enabled: false,
-    compatibility: 'full',
-    contentHash: 'a'.repeat(64),
-    capabilityHash: 'b'.repeat(64),
-    reviewToken: TOKEN,
-    detail: {},
-    ...over,
-  }) as Item;
+  itemOf({ workspace: '/ws/proj', path: '/ws/proj/.codewhale/plugins/demo', ...over });
 const snap = (items: Item[], trustProblem: string | null = null): Snapshot => ({
   generation: 1,
   workspaces: ['/ws/proj'],
