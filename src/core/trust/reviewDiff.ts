@@ -4,6 +4,7 @@ import { decodeUtf8, readRegularFile } from '../fs/safeFs';
 import type { BundleFile } from '../model';
 import type { Receipt } from './stateSchema';
 import type { Capabilities } from '../capabilities';
+import { isJsonObject } from '../documents/jsonObject';
 
 export interface CapabilityChange {
   /** Dotted path into the capability inventory, e.g. `mcpServers.issues.command`. */
@@ -72,14 +73,14 @@ function withEmptySections(side: Record<string, unknown>, other: Record<string, 
   const out = { ...side };
   for (const [k, v] of Object.entries(other)) {
     if (Object.hasOwn(side, k) || !LISTING_SECTIONS.has(k)) continue;
-    if (isRecord(v)) out[k] = {};
+    if (isJsonObject(v)) out[k] = {};
     else if (Array.isArray(v)) out[k] = [];
   }
   return out;
 }
 
 function walk(a: unknown, b: unknown, at: string[], out: CapabilityChange[]): void {
-  if (isRecord(a) && isRecord(b)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       const p = [...at, k];
       // Own keys only: `toString` or `constructor` is a name a bundle may choose (an MCP server id).
@@ -216,8 +217,4 @@ function textOf(file: string | undefined): { text?: string; note?: string } {
   if (read.bytes.includes(0)) return { note: 'binary file: no text diff' };
   const text = decodeUtf8(read.bytes);
   return text === undefined ? { note: 'not UTF-8: no text diff' } : { text };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -4,6 +4,7 @@ import type { CodewhaleBundle, WhenFacts } from './bundle';
 import type { ContentWalk } from '../../hashing/bundleContent';
 import { sha256Hex } from '../../hashing/framing';
 import type { Manifest } from './manifest';
+import { isJsonObject } from '../../documents/jsonObject';
 
 /**
  * The persistent parse cache's view of one Codewhale bundle (docs/parse-cache.md).
@@ -100,7 +101,7 @@ function recalledBundle(
  */
 function isStoredBundle(v: unknown): v is StoredBundle {
   return (
-    isObject(v) &&
+    isJsonObject(v) &&
     (v.scope === 'user' || v.scope === 'workspace') &&
     typeof v.dir === 'string' &&
     typeof v.dirName === 'string' &&
@@ -110,11 +111,11 @@ function isStoredBundle(v: unknown): v is StoredBundle {
     typeof v.name === 'string' &&
     typeof v.valid === 'boolean' &&
     (v.manifest === undefined ||
-      (isObject(v.manifest) && isObject(v.manifest.name) && typeof v.manifest.name.value === 'string')) &&
+      (isJsonObject(v.manifest) && isJsonObject(v.manifest.name) && typeof v.manifest.name.value === 'string')) &&
     optional(v.version, isString) &&
-    optional(v.inventory, isObject) &&
+    optional(v.inventory, isJsonObject) &&
     (v.compatibility === undefined ||
-      (isObject(v.compatibility) && typeof v.compatibility.compatibility === 'string')) &&
+      (isJsonObject(v.compatibility) && typeof v.compatibility.compatibility === 'string')) &&
     (v.contentHash === undefined || v.contentHash === null) &&
     optional(v.capabilityHash, isString) &&
     optional(v.reviewToken, isString) &&
@@ -122,9 +123,9 @@ function isStoredBundle(v: unknown): v is StoredBundle {
     (v.files === null || isEmptyArray(v.files)) &&
     (v.directories === null || isEmptyArray(v.directories)) &&
     everyOf(v.skills, isSkill) &&
-    (v.when === null || (isObject(v.when) && v.when.applicable === true && isEmptyArray(v.when.reasons))) &&
+    (v.when === null || (isJsonObject(v.when) && v.when.applicable === true && isEmptyArray(v.when.reasons))) &&
     everyOf(v.diagnostics, isDiagnostic) &&
-    isObject(v.anchors) &&
+    isJsonObject(v.anchors) &&
     Object.values(v.anchors).every(isAnchor) &&
     everyOf(v.bundleFiles, isString)
   );
@@ -141,12 +142,6 @@ interface StoredBundle {
   readonly files: null | [];
   readonly directories: null | [];
   readonly when: null | object;
-}
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isString(v: unknown): v is string {
@@ -167,7 +162,7 @@ function everyOf(v: unknown, is: (e: unknown) => boolean): boolean {
 
 function isSkill(v: unknown): boolean {
   return (
-    isObject(v) &&
+    isJsonObject(v) &&
     typeof v.name === 'string' &&
     typeof v.description === 'string' &&
     typeof v.file === 'string' &&
@@ -178,7 +173,7 @@ function isSkill(v: unknown): boolean {
 /** A finding as the loader stores it: not tied to an item yet. */
 function isDiagnostic(v: unknown): boolean {
   return (
-    isObject(v) &&
+    isJsonObject(v) &&
     typeof v.file === 'string' &&
     isRange(v.range) &&
     (v.severity === 'error' || v.severity === 'warning' || v.severity === 'information') &&
@@ -189,13 +184,13 @@ function isDiagnostic(v: unknown): boolean {
 }
 
 function isAnchor(v: unknown): boolean {
-  return isObject(v) && typeof v.file === 'string' && isRange(v.range);
+  return isJsonObject(v) && typeof v.file === 'string' && isRange(v.range);
 }
 
 function isRange(v: unknown): boolean {
-  return isObject(v) && isPosition(v.start) && isPosition(v.end);
+  return isJsonObject(v) && isPosition(v.start) && isPosition(v.end);
 }
 
 function isPosition(v: unknown): boolean {
-  return isObject(v) && Number.isFinite(v.line) && Number.isFinite(v.character);
+  return isJsonObject(v) && Number.isFinite(v.line) && Number.isFinite(v.character);
 }

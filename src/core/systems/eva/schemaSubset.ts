@@ -1,6 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { isMapping, yamlTypeName } from './yamlDocument';
 import type { EvaDiagnosticCode } from './vocabulary';
+import { isJsonObject } from '../../documents/jsonObject';
 
 /**
  * Eva-CLI's JSON-schema evaluator (`eva-config` schema.rs, eva.md §2.1): only `type`,
@@ -93,7 +94,7 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
 }
 
 function isPlainSchema(s: unknown): s is Schema {
-  return typeof s === 'object' && s !== null && !Array.isArray(s);
+  return isJsonObject(s);
 }
 
 function typeMatches(type: string, value: unknown): boolean {

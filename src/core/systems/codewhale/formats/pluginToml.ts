@@ -20,6 +20,7 @@ import { mcpServerFromFields } from './mcpFields';
 import { TOML_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
+import { isJsonObject } from '../../../documents/jsonObject';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -170,13 +171,13 @@ function precheckServers(raw: Record<string, unknown>, doc: ParsedDocument, find
   const servers = raw.mcp_servers;
   if (servers === undefined) return true;
   const file = doc.file;
-  if (!isTable(servers)) {
+  if (!isJsonObject(servers)) {
     findings.at('codewhale.manifest.parse', 'mcp_servers must be a table', { file, path: ['mcp_servers'] });
     return false;
   }
   let ok = true;
   for (const [id, value] of Object.entries(servers)) {
-    if (!isTable(value)) {
+    if (!isJsonObject(value)) {
       findings.at('codewhale.manifest.parse', 'each MCP server must be a table', { file, path: ['mcp_servers', id] });
       ok = false;
       continue;
@@ -193,7 +194,7 @@ function precheckServers(raw: Record<string, unknown>, doc: ParsedDocument, find
     }
     const o = value.oauth;
     if (o !== undefined) {
-      if (!isTable(o)) {
+      if (!isJsonObject(o)) {
         findings.at('codewhale.manifest.parse', 'plugin MCP oauth must be a table', {
           file,
           path: ['mcp_servers', id, 'oauth'],
@@ -279,10 +280,6 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
       : {}),
   };
   void doc;
-}
-
-function isTable(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function byteOffset(text: string, offset: number): number {
