@@ -25,11 +25,11 @@ export interface EditorFigures {
    */
   readonly busiestTurnCpuMs?: number;
   /**
-   * The same two figures from the moment the index's result reached the extension host to
-   * the end of the span: the showing of the snapshot (tree, Problems, status bar) and the
-   * workbench's requests for rows. Before that moment, with the index in the worker, the
-   * host only relays progress, and what holds it is other extensions' work (built-in ones
-   * starting); this part is the one Skillgate's own presentation is in.
+   * The same two figures from the moment every unit was loaded (the index's last progress)
+   * to the end of the span: taking the snapshot in, showing it (tree, Problems, status bar)
+   * and the workbench's requests for rows. Before that moment, with the index in the worker,
+   * the host only relays progress, and what holds it is other extensions' work (built-in
+   * ones starting); this part is the one Skillgate's own presentation is in.
    */
   readonly presentingStallMs?: number;
   readonly presentingBusiestTurnCpuMs?: number;
