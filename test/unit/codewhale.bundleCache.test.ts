@@ -269,6 +269,16 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       assert.deepEqual(cache.theEntry().value, JSON.parse(JSON.stringify(storedOf(fresh))));
     };
     const storedOf = (b: CodewhaleBundle) => ({ ...b, contentHash: null, files: null, directories: null, when: null });
+    /** A finding as the loader stores it, which the cases below spoil one field at a time. */
+    const finding = {
+      file: 'f',
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      severity: 'error',
+      code: 'c',
+      message: 'm',
+      itemId: null,
+    };
+    const { message: _message, ...withoutMessage } = finding;
 
     for (const [what, spoil] of [
       ['not an object', () => 'a string'],
@@ -287,16 +297,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
         'a diagnostic tied to an item',
         (v) => ({
           ...v,
-          diagnostics: [
-            {
-              file: 'f',
-              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-              severity: 'error',
-              code: 'c',
-              message: 'm',
-              itemId: 'x',
-            },
-          ],
+          diagnostics: [{ ...finding, itemId: 'x' }],
         }),
       ],
       ['a diagnostic of an unknown severity', (v) => ({ ...v, diagnostics: [{ severity: 'fatal' }] })],
@@ -326,15 +327,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
         'a diagnostic without a message',
         (v) => ({
           ...v,
-          diagnostics: [
-            {
-              file: 'f',
-              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-              severity: 'error',
-              code: 'c',
-              itemId: null,
-            },
-          ],
+          diagnostics: [withoutMessage],
         }),
       ],
       ['anchors that are a list', (v) => ({ ...v, anchors: [] })],
