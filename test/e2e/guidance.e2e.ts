@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
-import { runCommand } from '../support/webviewFrame';
+import { choose, runCommand } from '../support/webviewFrame';
 
 /**
  * What a first-time user reaches for besides the tree: the walkthrough, and the Explain
@@ -34,10 +34,7 @@ describe('Skillgate guidance in the workbench (packaged VSIX, code-server + Chro
 
   it('explains a decision in a read-only preview, with no Untitled buffer and no unsaved changes', async () => {
     await runCommand(page, 'Skillgate: Explain Decision');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.fill('repo-tools');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'repo-tools' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await choose(page, 'choose a bundle to explain', 'repo-tools');
     const preview = tabs().filter({ hasText: 'Explain repo-tools' });
     await preview.first().waitFor({ timeout: 30000 });
     // The rendered report, decision first, inside the Markdown preview's webview.

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { VSIX as DEFAULT_VSIX, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
 import { treeView } from '../support/treeView';
-import { runCommand } from '../support/webviewFrame';
+import { acceptRow, runCommand } from '../support/webviewFrame';
 
 const VSIX = process.env.SKILLGATE_E2E_VSIX ?? DEFAULT_VSIX;
 /** `SKILLGATE_E2E_SHOTS=before|after` also saves the documentation screenshots to docs/images/. */
@@ -150,8 +150,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       if (file === 'plugin.json') await runCommand(page, 'Skillgate: Serve Agent Plugins Schemas Offline');
       await page.keyboard.press('Control+P');
       await page.locator('.quick-input-widget .quick-input-box input').fill(`repo-tools/${file}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 10000 });
-      await page.keyboard.press('Enter');
+      await acceptRow(page, file);
       const token = page.locator('.monaco-editor .view-line span', { hasText: key }).first();
       await token.waitFor({ timeout: 15000 });
       const deadline = Date.now() + 30000;

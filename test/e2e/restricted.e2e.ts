@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { RESULTS, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
 import { treeView } from '../support/treeView';
-import { reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /** VS Code Restricted Mode, for real: the workspace trust prompt answered "No". */
 describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)', function () {
@@ -138,9 +138,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
 
     // Revoke from the palette: offered, confirmed, performed.
     await runCommand(page, 'Skillgate: Revoke Trust');
-    await page.locator('.quick-input-widget .quick-input-box input').fill('repo-tools');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'repo-tools' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await choose(page, 'choose a bundle to revoke', 'repo-tools');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 10000 });
     await dialog.locator('.monaco-button', { hasText: /^Revoke$/ }).click();

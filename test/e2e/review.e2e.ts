@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
-import { reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
  * The review panel and the trust confirmation in words (issue 14 #9-#14), in a real
@@ -36,9 +36,7 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
   /** Opens a bundle's review from the palette, as a user does, and returns its frame. */
   const openReview = async (name: string): Promise<Frame> => {
     await runCommand(page, 'Skillgate: Review Bundle');
-    await page.locator('.quick-input-widget .quick-input-box input').fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await choose(page, 'choose a bundle to review', name);
     return reviewFrame(page, name);
   };
   /** Waits until the (re-rendered) panel satisfies `test`; the frame is looked up again each time. */

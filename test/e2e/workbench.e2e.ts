@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { treeView } from '../support/treeView';
-import { reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
  * The packaged extension in a real workbench, driven as a user drives it: install the
@@ -166,9 +166,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   it('renders markup in bundle text as inert text (XSS fixture)', async () => {
     await treeRow('xss-demo').first().click();
     await runCommand(page, 'Skillgate: Review Bundle');
-    await page.locator('.quick-input-widget .quick-input-box input').fill('xss-demo');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'xss-demo' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await choose(page, 'choose a bundle to review', 'xss-demo');
     const frame = await reviewFrame(page, 'xss-demo');
     const root = frame.locator('#root');
     assert.match(

@@ -17,12 +17,36 @@ export async function reviewFrame(page: Page, heading: string, timeoutMs = 30000
   }
 }
 
-/** Runs a command from the palette, as a user types it. */
+/**
+ * Runs a command from the palette, as a user types it. Enter goes in only once the
+ * command's row is the focused one: pressed while the list still settles, it can close
+ * the palette with nothing run.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
+  await acceptRow(page, title);
+}
+
+/**
+ * Picks `text` in the quick pick a command opened: waits for that pick (its title holds
+ * `pickTitle`), types, and accepts once the matching row is focused.
+ */
+export async function choose(page: Page, pickTitle: string, text: string): Promise<void> {
+  await page
+    .locator('.quick-input-widget .quick-input-title', { hasText: pickTitle })
+    .waitFor({ state: 'visible', timeout: 30000 });
+  await page.locator('.quick-input-widget .quick-input-box input').fill(text);
+  await acceptRow(page, text);
+}
+
+/** Accepts the open quick input's focused row once it is the one holding `text`. */
+export async function acceptRow(page: Page, text: string): Promise<void> {
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: text })
+    .first()
+    .waitFor({ timeout: 10000 });
   await page.keyboard.press('Enter');
 }
