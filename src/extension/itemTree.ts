@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
-import { diagnosticsOf, itemById, type Snapshot } from '../core/index/snapshot';
+import { diagnosticsOf, itemById, lookupsInSteps, type Snapshot } from '../core/index/snapshot';
 import { systemOf } from '../core/systems/registry';
 import {
   childNodes,
@@ -13,13 +13,15 @@ import {
 } from './treeNodes';
 import { itemLabel, itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
 import { treeRowOf, type TreeRow } from './treeRow';
-import { inTurns } from './flows/turns';
+import { inTurns, stepsInTurns } from './flows/turns';
 import type { Item } from '../core/model';
 
 export type { TreeNode } from './treeNodes';
 
 /** Rows computed per event-loop turn before the workbench is told of a new snapshot (a few ms each). */
 const ROWS_PER_TURN = 100;
+/** The snapshot's lookups (parts, diagnostics, ids; rows read them) are built this many entries per turn before the rows. */
+const LOOKUPS_PER_TURN = 2000;
 
 const GROUP_ICON: Record<DecisionGroup, [string, string]> = {
   rejected: ['error', 'errorForeground'],
@@ -41,8 +43,9 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
 
   /**
    * The snapshot the tree serves from now on (what the extension's API reads at once). The
-   * workbench is told once the top-level rows are computed, a slice per event-loop turn:
-   * it then asks for all of an expanded node's rows in one request (docs/editor-performance.md).
+   * workbench is told once the snapshot's lookups and then the top-level rows are computed,
+   * a slice per event-loop turn: it then asks for all of an expanded node's rows in one
+   * request (docs/editor-performance.md).
    * Resolves once it was told, or at once when a newer snapshot replaced this one meanwhile.
    */
   async update(snapshot: Snapshot): Promise<void> {
@@ -51,6 +54,8 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     this.rows = rows;
     const tops = snapshot.items.filter((i) => i.parent === null);
     const current = () => this.snapshot === snapshot;
+    const lookups = lookupsInSteps(snapshot);
+    if (!(await stepsInTurns(() => lookups.step(LOOKUPS_PER_TURN), current))) return;
     if (await inTurns(tops, ROWS_PER_TURN, (item) => rows.set(item, treeRowOf(item, snapshot)), current))
       this.changed.fire(undefined);
   }

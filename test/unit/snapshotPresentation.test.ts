@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Indexer } from '../../src/core/index/indexer';
 import type { Diagnostic, Item } from '../../src/core/model';
-import { inTurns, nextTurn } from '../../src/extension/flows/turns';
+import { inTurns, nextTurn, stepsInTurns } from '../../src/extension/flows/turns';
 import { problemBatches, type ProblemEntry } from '../../src/extension/problemBatches';
 import { treeRowOf } from '../../src/extension/treeRow';
 import { itemAriaLabel, itemDescription, itemLabel, kindIcon } from '../../src/extension/itemText';
@@ -77,6 +77,31 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
       let called = false;
       assert.equal(await inTurns([], 5, () => (called = true)), true);
       assert.equal(called, false);
+    });
+
+    it('stepsInTurns takes one step per turn until a step says it is done, or it is no longer wanted', async () => {
+      const turns = turnCounter();
+      const stepTurns: number[] = [];
+      const done = stepsInTurns(() => stepTurns.push(turns.now()) === 3);
+      assert.equal(stepTurns.length, 0, 'no step in the turn that asked');
+      assert.equal(await done, true);
+      assert.equal(stepTurns.length, 3);
+      assert.ok(
+        (stepTurns[0] as number) < (stepTurns[1] as number) && (stepTurns[1] as number) < (stepTurns[2] as number),
+      );
+      let wanted = true;
+      let taken = 0;
+      const stopped = stepsInTurns(
+        () => {
+          taken++;
+          wanted = false;
+          return false;
+        },
+        () => wanted,
+      );
+      assert.equal(await stopped, false);
+      turns.stop();
+      assert.equal(taken, 1);
     });
 
     it('nextTurn resolves after a turn already queued', async () => {

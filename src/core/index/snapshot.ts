@@ -42,22 +42,60 @@ interface Lookups {
 }
 
 const lookups = new WeakMap<Snapshot, Lookups>();
+/** Lookups being built a slice at a time (`lookupsInSteps`); a lookup asked for meanwhile finishes them. */
+const building = new WeakMap<Snapshot, LookupsBuilder>();
 
 function lookupsOf(snapshot: Snapshot): Lookups {
-  let found = lookups.get(snapshot);
-  if (!found) {
-    const byId = new Map<string, Item>();
-    const children = new Map<string, Item[]>();
-    for (const item of snapshot.items) {
-      if (!byId.has(item.id)) byId.set(item.id, item);
-      if (item.parent !== null) listIn(children, item.parent).push(item);
-    }
-    const diagnostics = new Map<string, Diagnostic[]>();
-    for (const d of snapshot.diagnostics) if (d.itemId !== null) listIn(diagnostics, d.itemId).push(d);
-    found = { byId, children, diagnostics };
-    lookups.set(snapshot, found);
+  const found = lookups.get(snapshot);
+  if (found) return found;
+  const builder = building.get(snapshot) ?? new LookupsBuilder(snapshot);
+  builder.step(Infinity);
+  return builder.done as Lookups;
+}
+
+/**
+ * Builds a snapshot's lookups `count` entries (items, then diagnostics) per `step`, so
+ * an editor can build them over several event-loop turns before its tree asks for rows:
+ * built in one turn at 2,000 bundles they were the extension host's longest piece of
+ * work after an index (docs/editor-performance.md). `step` says whether they are done;
+ * a lookup asked for before that finishes them at once, so nothing waits on the steps.
+ */
+export function lookupsInSteps(snapshot: Snapshot): { step(count: number): boolean } {
+  if (lookups.has(snapshot)) return { step: () => true };
+  return building.get(snapshot) ?? new LookupsBuilder(snapshot);
+}
+
+class LookupsBuilder {
+  private readonly byId = new Map<string, Item>();
+  private readonly children = new Map<string, Item[]>();
+  private readonly diagnostics = new Map<string, Diagnostic[]>();
+  /** The next entry: an index into the items, then past them into the diagnostics. */
+  private next = 0;
+  done: Lookups | undefined;
+
+  constructor(private readonly snapshot: Snapshot) {
+    building.set(snapshot, this);
   }
-  return found;
+
+  step(count: number): boolean {
+    if (this.done) return true;
+    const { items, diagnostics } = this.snapshot;
+    const end = Math.min(this.next + count, items.length + diagnostics.length);
+    for (; this.next < end && this.next < items.length; this.next++) {
+      const item = items[this.next] as Item;
+      if (!this.byId.has(item.id)) this.byId.set(item.id, item);
+      if (item.parent !== null) listIn(this.children, item.parent).push(item);
+    }
+    for (; this.next < end; this.next++) {
+      const d = diagnostics[this.next - items.length] as Diagnostic;
+      if (d.itemId !== null) listIn(this.diagnostics, d.itemId).push(d);
+    }
+    if (this.next < items.length + diagnostics.length) return false;
+    this.done = { byId: this.byId, children: this.children, diagnostics: this.diagnostics };
+    lookups.set(this.snapshot, this.done);
+    building.delete(this.snapshot);
+    return true;
+  }
 }
 
 function listIn<T>(map: Map<string, T[]>, key: string): T[] {

@@ -21,10 +21,23 @@ export async function inTurns<T>(
   each: (x: T) => void,
   stillWanted: () => boolean = () => true,
 ): Promise<boolean> {
-  for (let at = 0; at < list.length; at += perTurn) {
+  if (list.length === 0) return true;
+  let at = 0;
+  return stepsInTurns(() => {
+    for (const x of list.slice(at, at + perTurn)) each(x);
+    at += perTurn;
+    return at >= list.length;
+  }, stillWanted);
+}
+
+/**
+ * Calls `step` once per event-loop turn, the first in a later turn than the caller's,
+ * until it says it is done (true) or `stillWanted` says no (false).
+ */
+export async function stepsInTurns(step: () => boolean, stillWanted: () => boolean = () => true): Promise<boolean> {
+  for (;;) {
     await nextTurn();
     if (!stillWanted()) return false;
-    for (const x of list.slice(at, at + perTurn)) each(x);
+    if (step()) return true;
   }
-  return true;
 }
