@@ -97,19 +97,24 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
   }
 }
 
+const CHUNK = 64 * 1024;
+/** Where reads past the size fstat gave land; they nearly always find the end of the file (0 bytes). */
+let probe: Buffer | undefined;
+
 /** Reads what the file holds now, up to one byte past `limit` (a file may grow after fstat). */
 function readExactly(fd: number, expected: number, limit: number): Buffer {
   const cap = limit + 1;
+  const first = Buffer.allocUnsafe(Math.max(1, Math.min(cap, expected + 1)));
   const chunks: Buffer[] = [];
-  let total = 0;
-  let want = Math.min(cap, expected + 1);
-  while (total < cap) {
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(want, cap - total)));
-    const n = fs.readSync(fd, buf, 0, buf.length, null);
+  let total = fs.readSync(fd, first, 0, first.length, null);
+  if (total > 0) chunks.push(first.subarray(0, total));
+  while (total > 0 && total < cap) {
+    // A fresh 64 KiB buffer per file would only be thrown away: copy out just the bytes found.
+    probe ??= Buffer.allocUnsafe(CHUNK);
+    const n = fs.readSync(fd, probe, 0, Math.min(CHUNK, cap - total), null);
     if (n === 0) break;
-    chunks.push(buf.subarray(0, n));
+    chunks.push(Buffer.from(probe.subarray(0, n)));
     total += n;
-    want = 64 * 1024;
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
