@@ -128,6 +128,27 @@ export function listDirectory(p: string | Buffer): { ok: true; names: Buffer[] }
   }
 }
 
+/** An entry's type as its directory listing states it (d_type): a link is a link, never followed. */
+export type ListedType = Exclude<EntryType, 'missing'>;
+
+/**
+ * Directory entries as raw name bytes with the listing's own types, so that a caller
+ * needs no lstat per entry. Where the file system leaves a type unknown, Node lstats
+ * that entry itself. Undefined when the typed listing fails in any way: the caller then
+ * lists plain names and lstats each (`listDirectory`, `lstatEntry`), whose answers and
+ * error messages stay the authority.
+ */
+export function listTypedDirectory(p: string | Buffer): { name: Buffer; type: ListedType }[] | undefined {
+  try {
+    return fs.readdirSync(osPath(p), { encoding: 'buffer', withFileTypes: true }).map((e) => ({
+      name: e.name,
+      type: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other',
+    }));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The canonical path, its bytes kept exactly (a name that is not UTF-8 stays escaped, never U+FFFD). */
 export function canonicalPath(p: string): string | undefined {
   try {
