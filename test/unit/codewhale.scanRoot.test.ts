@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanRoot, userPluginRoot, workspacePluginRoot } from '../../src/core/systems/codewhale/discovery';
 import { Fixture } from './helpers/fixture';
@@ -100,5 +101,78 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
         link,
       ],
     ]);
+  });
+});
+
+/** The entry types come from the root's listing (d_type); without them each child is lstat'ed, with the same result. */
+describe('Codewhale discovery root scan without the listing’s entry types', () => {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  const realReaddir = nodeFs.readdirSync;
+  const realLstat = nodeFs.lstatSync;
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => {
+    nodeFs.readdirSync = realReaddir;
+    Object.assign(nodeFs, { lstatSync: realLstat });
+    f.remove();
+  });
+  const errno = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
+  /** Lists the root without types: a typed listing of it fails. */
+  const untyped = (root: string, error?: string) => {
+    nodeFs.readdirSync = ((p: fs.PathLike, options?: { withFileTypes?: boolean }) => {
+      if (p === root && (options?.withFileTypes || error)) throw errno(error ?? 'EINVAL');
+      return (realReaddir as (...a: unknown[]) => unknown)(p, options);
+    }) as typeof nodeFs.readdirSync;
+  };
+  const mixed = () => {
+    const root = f.mkdir('plugins');
+    for (const name of ['b', 'a', `.staging-${'0'.repeat(32)}`]) f.mkdir(`plugins/${name}`);
+    f.write('plugins/file', 'x');
+    f.mkdir('elsewhere');
+    f.symlink(f.path('elsewhere'), 'plugins/linked');
+    return root;
+  };
+  const lstatted = () => {
+    const seen: string[] = [];
+    Object.assign(nodeFs, {
+      lstatSync: (p: fs.PathLike, ...rest: unknown[]) => {
+        seen.push(path.basename(String(p)));
+        return (realLstat as (...a: unknown[]) => unknown)(p, ...rest);
+      },
+    });
+    return seen;
+  };
+
+  it('types the children by the listing: the root is lstat’ed, no child is', () => {
+    const root = mixed();
+    const seen = lstatted();
+    const s = scanRoot(root, 'workspace');
+    assert.deepEqual(seen, ['plugins']);
+    assert.deepEqual(
+      s.candidates.map((c) => path.basename(c)),
+      ['a', 'b'],
+    );
+  });
+
+  it('lstats each child when the listing cannot type them, finding the same candidates and the same link', () => {
+    const root = mixed();
+    const typed = scanRoot(root, 'workspace');
+    untyped(root);
+    const seen = lstatted();
+    const s = scanRoot(root, 'workspace');
+    assert.deepEqual(s, typed);
+    assert.deepEqual(seen.sort(), ['a', 'b', 'file', 'linked', 'plugins']);
+    assert.equal(s.diagnostics.length, 1);
+  });
+
+  it('reports a root it cannot list with the plain listing’s error', () => {
+    const root = mixed();
+    untyped(root, 'EACCES');
+    const s = scanRoot(root, 'workspace');
+    assert.deepEqual(s.candidates, []);
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.code, d.message]),
+      [['codewhale.root-read-failed', `Failed to read plugin root ${root}: EACCES: injected`]],
+    );
   });
 });

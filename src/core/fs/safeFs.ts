@@ -55,6 +55,35 @@ export function statEntry(p: string | Buffer): Entry {
   }
 }
 
+/**
+ * One version of one file: its inode, size, mode, and modification and change times.
+ * Any write, chmod, rename over or swap gives another version, except a rewrite of
+ * the same length within the file system's timestamp granularity.
+ */
+export interface FileVersion {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mode: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+export function versionOf(st: fs.Stats): FileVersion {
+  return { dev: st.dev, ino: st.ino, size: st.size, mode: st.mode, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+export function sameVersion(a: FileVersion, b: FileVersion): boolean {
+  return (
+    a.dev === b.dev &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.mode === b.mode &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs
+  );
+}
+
 export type ReadResult =
   | { readonly ok: true; readonly bytes: Buffer; readonly executable: boolean }
   | {
@@ -63,6 +92,11 @@ export type ReadResult =
       readonly size?: number;
       readonly error?: string;
     };
+
+/** A read that tells also which version of the file its bytes came from. */
+export type VersionedRead =
+  | Exclude<ReadResult, { ok: true }>
+  | { readonly ok: true; readonly bytes: Buffer; readonly executable: boolean; readonly version?: FileVersion };
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -73,6 +107,15 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
  * O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking the indexer.
  */
 export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
+  return readRegular(p, limit, false);
+}
+
+/** `readRegularFile`, telling also the version of the file its bytes came from (its fstat before the read). */
+export function readRegularFileVersion(p: string | Buffer, limit: number): VersionedRead {
+  return readRegular(p, limit, true);
+}
+
+function readRegular(p: string | Buffer, limit: number, withVersion: boolean): VersionedRead {
   let fd: number;
   try {
     fd = fs.openSync(osPath(p), fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -89,7 +132,8 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
     if (st.size > limit) return { ok: false, reason: 'too-large', size: st.size };
     const bytes = readExactly(fd, st.size, limit);
     if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
-    return { ok: true, bytes, executable: (st.mode & 0o111) !== 0 };
+    const executable = (st.mode & 0o111) !== 0;
+    return withVersion ? { ok: true, bytes, executable, version: versionOf(st) } : { ok: true, bytes, executable };
   } catch (e) {
     return { ok: false, reason: 'io', error: errorText(e) };
   } finally {
@@ -97,19 +141,24 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
   }
 }
 
+const CHUNK = 64 * 1024;
+/** Where reads past the size fstat gave land; they nearly always find the end of the file (0 bytes). */
+let probe: Buffer | undefined;
+
 /** Reads what the file holds now, up to one byte past `limit` (a file may grow after fstat). */
 function readExactly(fd: number, expected: number, limit: number): Buffer {
   const cap = limit + 1;
+  const first = Buffer.allocUnsafe(Math.max(1, Math.min(cap, expected + 1)));
   const chunks: Buffer[] = [];
-  let total = 0;
-  let want = Math.min(cap, expected + 1);
-  while (total < cap) {
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(want, cap - total)));
-    const n = fs.readSync(fd, buf, 0, buf.length, null);
+  let total = fs.readSync(fd, first, 0, first.length, null);
+  if (total > 0) chunks.push(first.subarray(0, total));
+  while (total > 0 && total < cap) {
+    // A fresh 64 KiB buffer per file would only be thrown away: copy out just the bytes found.
+    probe ??= Buffer.allocUnsafe(CHUNK);
+    const n = fs.readSync(fd, probe, 0, Math.min(CHUNK, cap - total), null);
     if (n === 0) break;
-    chunks.push(buf.subarray(0, n));
+    chunks.push(Buffer.from(probe.subarray(0, n)));
     total += n;
-    want = 64 * 1024;
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
@@ -120,6 +169,27 @@ export function listDirectory(p: string | Buffer): { ok: true; names: Buffer[] }
     return { ok: true, names: fs.readdirSync(osPath(p), { encoding: 'buffer' }) };
   } catch (e) {
     return { ok: false, error: errorText(e) };
+  }
+}
+
+/** An entry's type as its directory listing states it (d_type): a link is a link, never followed. */
+export type ListedType = Exclude<EntryType, 'missing'>;
+
+/**
+ * Directory entries as raw name bytes with the listing's own types, so that a caller
+ * needs no lstat per entry. Where the file system leaves a type unknown, Node lstats
+ * that entry itself. Undefined when the typed listing fails in any way: the caller then
+ * lists plain names and lstats each (`listDirectory`, `lstatEntry`), whose answers and
+ * error messages stay the authority.
+ */
+export function listTypedDirectory(p: string | Buffer): { name: Buffer; type: ListedType }[] | undefined {
+  try {
+    return fs.readdirSync(osPath(p), { encoding: 'buffer', withFileTypes: true }).map((e) => ({
+      name: e.name,
+      type: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other',
+    }));
+  } catch {
+    return undefined;
   }
 }
 

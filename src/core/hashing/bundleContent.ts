@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le } from './framing';
-import { entryOf, errorText } from '../fs/safeFs';
+import { entryOf, errorText, sameVersion, versionOf, type FileVersion } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
 import type { BundleFile } from '../model';
 
@@ -29,6 +29,12 @@ export type ContentWalk =
 
 export const LIMIT_MESSAGE = `plugin bundle content exceeds the plugin review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
 
+/** The manifest as the loader read it (§4.1), with the version of the file it came from. */
+export interface ManifestRead {
+  readonly bytes: Buffer;
+  readonly version?: FileVersion;
+}
+
 /** A directory entry's name: a string when it is valid UTF-8 (nearly always), else its raw bytes. */
 type Name = string | Buffer;
 
@@ -50,15 +56,19 @@ interface Child {
  * a depth-first walk of the whole bundle, each entry typed by the directory listing
  * (no link is followed). Each file is opened once, without following a link;
  * `retain` picks the files whose bytes the caller parses next, so nothing is read
- * twice. Iterative, so a deeply nested tree cannot overflow the stack.
+ * twice; handed the loader's read of the manifest with its file's version, the walk
+ * does not read that file again while it is unchanged (`unchangedManifest`).
+ * Iterative, so a deeply nested tree cannot overflow the stack.
  */
 export function hashBundleContent(
   root: string,
   label: string,
-  manifestBytes: Uint8Array,
+  manifest: Uint8Array | ManifestRead,
   retain: (rel: string) => boolean,
   recordPrefix: { domain: string } = { domain: 'codewhale-plugin-content-v2\0' },
 ): ContentWalk {
+  const manifestBytes = manifest instanceof Uint8Array ? manifest : manifest.bytes;
+  const manifestRead = manifest instanceof Uint8Array ? undefined : manifest;
   const h = newHash();
   h.update(recordPrefix.domain);
   h.update(label);
@@ -113,7 +123,9 @@ export function hashBundleContent(
     }
     if (child.type !== 'file') return fail(`component ${display(rel)} is neither a regular file nor directory`, rel);
     if (files.length + 1 > MAX_HASHED_FILES) return fail(LIMIT_MESSAGE, rel);
-    const read = readWhole(abs, MAX_HASHED_BYTES - totalBytes);
+    const budget = MAX_HASHED_BYTES - totalBytes;
+    const read =
+      (rel === label && manifestRead && unchangedManifest(abs, manifestRead, budget)) || readWhole(abs, budget);
     if (!read.ok) {
       if (read.message === LIMIT_MESSAGE) return fail(LIMIT_MESSAGE, rel);
       return fail(read.message.replace('{path}', display(rel)), rel);
@@ -189,6 +201,29 @@ function safeLstat(p: string | Buffer): { ok: true; entry: ReturnType<typeof ent
     return { ok: true, entry: entryOf(fs.lstatSync(p)) };
   } catch (e) {
     return { ok: false, error: errorText(e) };
+  }
+}
+
+/**
+ * The manifest's file record reuses the bytes the loader read when the walk finds the
+ * very file they came from (not a link: lstat; same inode, size, mode and times), so it
+ * is not read twice. Anything else is read again as every other file, with its checks
+ * and messages. The hash then covers the bytes that were parsed, twice, as if the walk
+ * had read the manifest first.
+ */
+function unchangedManifest(
+  p: string | Buffer,
+  manifest: ManifestRead,
+  budget: number,
+): { ok: true; bytes: Buffer; executable: boolean } | undefined {
+  if (!manifest.version) return undefined;
+  try {
+    const st = fs.lstatSync(p);
+    if (!st.isFile() || !sameVersion(versionOf(st), manifest.version)) return undefined;
+    if (manifest.bytes.length !== st.size || st.size > budget) return undefined;
+    return { ok: true, bytes: manifest.bytes, executable: (st.mode & 0o111) !== 0 };
+  } catch {
+    return undefined;
   }
 }
 

@@ -13,7 +13,7 @@ import { capabilityHash } from './capabilityHash';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
-import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+import { canonicalPath, decodeUtf8, lstatEntry, readRegularFileVersion, statEntry } from '../../fs/safeFs';
 import { Findings } from '../../diagnostics/findings';
 import { walkedTree } from './bundleTree';
 import { byteOrder, osBytes, wellFormed } from '../../fs/rawNames';
@@ -133,7 +133,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', `${label} must be a regular file, not a symbolic link`, manifestFile);
     return invalid();
   }
-  const read = readRegularFile(manifestFile, MAX_MANIFEST_BYTES);
+  const read = readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     const message =
       read.reason === 'too-large'
@@ -157,8 +157,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   }
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
-  const walk =
-    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext);
+  const walk = canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext);
   // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
   const cache =
     walk?.ok && ctx.cache && canonicalRoot !== undefined

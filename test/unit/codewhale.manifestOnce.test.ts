@@ -1,0 +1,147 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { hashBundleContent } from '../../src/core/hashing/bundleContent';
+import { readRegularFileVersion } from '../../src/core/fs/safeFs';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { Fixture, LINUX_HOST } from './helpers/fixture';
+
+/**
+ * The manifest is read once (codewhale.md §4.1, §7.2): the walk's record of it reuses the
+ * loader's bytes only when it meets the very file they came from. Anything else between
+ * the two reads (a rewrite, a chmod, a rename over, a link) is read again, with the
+ * walk's own checks and messages, exactly as when the walk always read it.
+ */
+describe('Codewhale manifest read once for the content hash', () => {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  const realOpen = nodeFs.openSync;
+  const realReaddir = nodeFs.readdirSync;
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => {
+    nodeFs.openSync = realOpen;
+    nodeFs.readdirSync = realReaddir;
+    f.remove();
+  });
+
+  const MANIFEST = JSON.stringify({ $schema: 's', name: 'demo', version: '1.0.0' });
+  const bundle = () => {
+    f.write('plugins/demo/plugin.json', MANIFEST);
+    f.write('plugins/demo/skills/a/SKILL.md', '---\nname: a\ndescription: d\n---\n');
+    return { root: f.path('plugins/demo'), manifest: f.path('plugins/demo/plugin.json') };
+  };
+  const versioned = (manifest: string) => {
+    const read = readRegularFileVersion(manifest, 1048576);
+    assert.ok(read.ok && read.version);
+    return read;
+  };
+  /** The walk as it was before: the manifest's bytes only, so its record reads the disk. */
+  const rereading = (root: string, bytes: Buffer) => hashBundleContent(root, 'plugin.json', bytes, () => false);
+  const manifestRecord = (walk: ReturnType<typeof hashBundleContent>) =>
+    walk.ok ? walk.files.find((x) => x.path === 'plugin.json') : undefined;
+  const opensOf = (file: string) => {
+    const opened: string[] = [];
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (p === file) opened.push(String(p));
+      return (realOpen as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof nodeFs.openSync;
+    return opened;
+  };
+  /** Runs `change` right after the walk lists the bundle root: the listing saw the old entry. */
+  const afterListing = (root: string, change: () => void) => {
+    nodeFs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const listed = (realReaddir as (...a: unknown[]) => unknown)(p, ...rest);
+      if (p === root) change();
+      return listed;
+    }) as typeof nodeFs.readdirSync;
+  };
+
+  it('does not open the manifest again when the walk meets the same file, and hashes as a second read would', () => {
+    const { root, manifest } = bundle();
+    const read = versioned(manifest);
+    const expected = rereading(root, read.bytes);
+    const opened = opensOf(manifest);
+    const once = hashBundleContent(root, 'plugin.json', read, () => false);
+    assert.deepEqual(opened, []);
+    assert.deepEqual(once, expected);
+    assert.ok(once.ok);
+  });
+
+  it('reads a manifest rewritten between the reads again: its record holds what the disk holds now', () => {
+    const { root, manifest } = bundle();
+    const read = versioned(manifest);
+    const rewritten = MANIFEST.replace('1.0.0', '2.0.0');
+    fs.writeFileSync(manifest, rewritten);
+    // Another modification time, so the test does not depend on the clock's granularity.
+    fs.utimesSync(manifest, new Date(1e12), new Date(1e12));
+    const opened = opensOf(manifest);
+    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
+    assert.equal(opened.length, 1);
+    assert.deepEqual(walk, rereading(root, read.bytes));
+    assert.deepEqual(manifestRecord(walk), manifestRecord(rereading(root, Buffer.from(rewritten))));
+  });
+
+  it('reads a manifest renamed over with the same length and times again (another inode)', () => {
+    const { root, manifest } = bundle();
+    const read = versioned(manifest);
+    const st = fs.statSync(manifest);
+    const other = f.write('plugins/other.json', MANIFEST.replace('demo', 'evil'));
+    fs.utimesSync(other, st.atime, st.mtime);
+    fs.renameSync(other, manifest);
+    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
+    assert.deepEqual(walk, rereading(root, read.bytes));
+    const evil = Buffer.from(MANIFEST.replace('demo', 'evil'));
+    assert.deepEqual(manifestRecord(walk), manifestRecord(rereading(root, evil)));
+  });
+
+  it('reads a manifest made executable between the reads again: its record says so', () => {
+    const { root, manifest } = bundle();
+    const read = versioned(manifest);
+    fs.chmodSync(manifest, 0o755);
+    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
+    assert.ok(walk.ok);
+    assert.equal(manifestRecord(walk)?.executable, true);
+    assert.deepEqual(walk, rereading(root, read.bytes));
+  });
+
+  it('fails closed with the same message when the manifest becomes a link after the walk listed it', () => {
+    const { root, manifest } = bundle();
+    const swap = () => {
+      fs.renameSync(manifest, f.path('plugins/real.json'));
+      fs.symlinkSync(f.path('plugins/real.json'), manifest);
+    };
+    const read = versioned(manifest);
+    afterListing(root, swap);
+    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
+    assert.deepEqual(walk, {
+      ok: false,
+      message: 'component trees may not contain symbolic link plugin.json',
+      rel: 'plugin.json',
+    });
+  });
+
+  it('reports that link from the loader as before: codewhale.content.symlink at the manifest', () => {
+    const { root, manifest } = bundle();
+    afterListing(root, () => {
+      fs.renameSync(manifest, f.path('plugins/real.json'));
+      fs.symlinkSync(f.path('plugins/real.json'), manifest);
+    });
+    const b = loadCodewhaleBundle(root, 'plugin.json', {
+      scope: 'workspace',
+      canonicalDiscoveryRoot: f.path('plugins'),
+      host: LINUX_HOST,
+    });
+    assert.equal(b.valid, false);
+    assert.equal(b.contentHash, undefined);
+    assert.deepEqual(
+      b.diagnostics.map((d) => [d.code, d.message, d.file]),
+      [
+        [
+          'codewhale.content.symlink',
+          'component trees may not contain symbolic link plugin.json',
+          path.join(root, 'plugin.json'),
+        ],
+      ],
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { readRegularFile, readRegularFileVersion } from '../../src/core/fs/safeFs';
+import { Fixture } from './helpers/fixture';
+
+/**
+ * readRegularFile reads what the file holds when it is read, not what fstat said just
+ * before: bytes past that size are read on in 64 KiB steps (through one reused buffer,
+ * each step copied out), up to one byte past the limit.
+ */
+describe('readRegularFile past the size fstat reported', () => {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  const realOpen = nodeFs.openSync;
+  const realFstat = nodeFs.fstatSync;
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => {
+    nodeFs.openSync = realOpen;
+    nodeFs.fstatSync = realFstat;
+    f.remove();
+  });
+  /** Every byte distinct from its neighbours' chunk: a chunk overwritten by the next shows. */
+  const content = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + (i >> 16)) & 0xff));
+  /** fstat of `file`'s descriptor reports `size`: the file grew after it. */
+  const statedSize = (file: string, size: number) => {
+    let fd: number | undefined;
+    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const opened = (realOpen as (...a: unknown[]) => number)(p, ...rest);
+      if (p === file) fd = opened;
+      return opened;
+    }) as typeof nodeFs.openSync;
+    nodeFs.fstatSync = ((d: number, ...rest: unknown[]) => {
+      const st = (realFstat as (...a: unknown[]) => fs.Stats)(d, ...rest);
+      return d === fd ? Object.assign(st, { size }) : st;
+    }) as typeof nodeFs.fstatSync;
+  };
+
+  it('reads a file that grew by several chunks to its end, every byte in place', () => {
+    const bytes = content(3 * 65536 + 123);
+    const file = f.write('grown', bytes);
+    statedSize(file, 10);
+    const read = readRegularFile(file, 1048576);
+    assert.ok(read.ok);
+    assert.equal(read.bytes.length, bytes.length);
+    assert.ok(read.bytes.equals(bytes));
+  });
+
+  it('refuses a file that grew past the limit, having read one byte more', () => {
+    const file = f.write('grown', content(70000));
+    statedSize(file, 10);
+    assert.deepEqual(readRegularFile(file, 65536 + 100), { ok: false, reason: 'too-large', size: 65536 + 101 });
+  });
+
+  it('reads a file at its size in one step, and an empty one as empty', () => {
+    const bytes = content(5000);
+    const read = readRegularFile(f.write('plain', bytes), 1048576);
+    assert.ok(read.ok && read.bytes.equals(bytes));
+    assert.deepEqual(readRegularFile(f.write('empty', ''), 10), {
+      ok: true,
+      bytes: Buffer.alloc(0),
+      executable: false,
+    });
+  });
+
+  it('tells the version of the file the bytes came from when asked, and only then', () => {
+    const file = f.write('m', 'x', 0o755);
+    const st = fs.statSync(file);
+    const read = readRegularFileVersion(file, 10);
+    assert.deepEqual(read, {
+      ok: true,
+      bytes: Buffer.from('x'),
+      executable: true,
+      version: { dev: st.dev, ino: st.ino, size: 1, mode: st.mode, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs },
+    });
+    assert.deepEqual(Object.keys(readRegularFile(file, 10)), ['ok', 'bytes', 'executable']);
+  });
+});
