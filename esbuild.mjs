@@ -1,11 +1,14 @@
 // One build script for every bundle: the shared core, the extension, the CLI and the benchmark.
 // `--production` minifies and drops source maps (what the VSIX ships);
+// `--bench` builds only the core, the CLI and the benchmark, as production, into out/bench/:
+// `npm run bench` measures what ships without leaving dist/ a production build;
 // `--watch` rebuilds on change during development.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { sharedCore, sharedCoreEntry } from './scripts/sharedCore.mjs';
 
-const production = process.argv.includes('--production');
+const bench = process.argv.includes('--bench');
+const production = bench || process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -26,6 +29,7 @@ const common = {
 // Every Node entry in dist/ is a thin face over one dist/core.js (scripts/sharedCore.mjs):
 // the VSIX and the npm package ship the core once, and each face evaluates only the core
 // modules it reaches.
+const BENCH_BUNDLES = ['dist/core.js', 'dist/cli.js', 'dist/bench.js'];
 const builds = [
   { stdin: sharedCoreEntry(), outfile: 'dist/core.js' },
   {
@@ -66,7 +70,15 @@ const builds = [
     external: ['vscode'],
     test: true,
   },
-].filter((b) => b.stdin || existsSync(b.entryPoints[0]));
+]
+  .filter((b) => b.stdin || existsSync(b.entryPoints[0]))
+  .flatMap((b) =>
+    !bench
+      ? [b]
+      : BENCH_BUNDLES.includes(b.outfile)
+        ? [{ ...b, outfile: b.outfile.replace(/^dist\//, 'out/bench/') }]
+        : [],
+  );
 
 // The webview's codicons are committed in media/codicons/, cut to the glyphs it uses (scripts/codicons.ts).
 // The review panel's style lives beside its script (src/extension/review/webview/) and ships from media/ with it.

@@ -12,6 +12,12 @@ import { fileURLToPath } from 'node:url';
 
 const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
 const NAMESPACE = 'skillgate-core';
+/**
+ * Core modules a face bundles a copy of instead: the CLI needs the cache directory to
+ * load dist/core.js from its code cache (src/cli/codeCache.ts), so that module must not
+ * come from dist/core.js itself. Each is small and needs only Node's built-ins.
+ */
+const FACE_OWN = new Set(['cache/cacheDirectory']);
 
 /** Every core module's id, found on disk so a new module needs no list to be kept. */
 function coreModules() {
@@ -48,6 +54,7 @@ export const sharedCore = {
       const id = path.relative(CORE, file).split(path.sep).join('/').replace(/\.ts$/, '');
       const found = [id, `${id}/index`].find((m) => known.has(m));
       if (!found) return { errors: [{ text: `${args.path} is not a core module the shared bundle holds` }] };
+      if (FACE_OWN.has(found)) return undefined;
       return { path: found, namespace: NAMESPACE };
     });
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({

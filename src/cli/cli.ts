@@ -1,14 +1,23 @@
+import * as path from 'node:path';
+import { CoreCodeCache } from './codeCache';
 import { run } from './main';
 
-// The `skillgate` binary: a thin face over the core (see main.ts).
-void run(process.argv.slice(2), {
-  out: (t) => process.stdout.write(t),
-  err: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-}).then(
+// The `skillgate` binary: a thin face over the core (see main.ts), which it compiles
+// from the V8 code cache a previous run left (codeCache.ts).
+const codeCache = new CoreCodeCache(path.join(__dirname, 'core.js'));
+void run(
+  process.argv.slice(2),
+  {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+  },
+  (options) => codeCache.install(options.cacheDir),
+).then(
   (code) => {
     process.exitCode = code;
+    codeCache.save();
   },
   // Only a failure to write the report itself gets here (run() returns every other error as exit 2).
   (e: unknown) => {

@@ -1,12 +1,20 @@
-import { parseCommandLine, USAGE, type ParsedCommand } from './options';
+import { parseCommandLine, USAGE, type GlobalOptions, type ParsedCommand } from './options';
 import type * as Dispatch from './dispatch';
 import type { Io } from './invocation';
 
 declare const SKILLGATE_VERSION: string | undefined;
 const VERSION = typeof SKILLGATE_VERSION === 'string' ? SKILLGATE_VERSION : '0.0.0-dev';
 
-/** Runs one CLI invocation; resolves to the exit code (0 ok, 1 errors or refusal, 2 usage or internal). */
-export async function run(argv: readonly string[], io: Io): Promise<number> {
+/**
+ * Runs one CLI invocation; resolves to the exit code (0 ok, 1 errors or refusal, 2 usage
+ * or internal). `beforeCore` learns the options before the core is loaded (the binary
+ * serves the core from its code cache, src/cli/codeCache.ts).
+ */
+export async function run(
+  argv: readonly string[],
+  io: Io,
+  beforeCore: (options: GlobalOptions) => void = () => undefined,
+): Promise<number> {
   let cmd: ParsedCommand;
   try {
     cmd = parseCommandLine(argv, io.env, io.cwd);
@@ -23,6 +31,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     io.out(`${VERSION}\n`);
     return 0;
   }
+  beforeCore(cmd.options);
   return dispatcher().dispatch(cmd, io, VERSION);
 }
 

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import lockfile from 'proper-lockfile';
+import type * as Lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
 import type { TrustView } from '../decisions/trustView';
 import { errorText } from '../fs/safeFs';
@@ -138,7 +138,7 @@ export class TrustStore {
     };
     let release: (() => Promise<void>) | undefined;
     try {
-      release = await lockfile.lock(this.file, {
+      release = await lockfileLibrary().lock(this.file, {
         realpath: false,
         lockfilePath: lockDir,
         fs: lockFs,
@@ -339,4 +339,15 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
 /** Every change of an entry increments its generation (codewhale.md §8.1). */
 export function touched(entry: BundleState): BundleState {
   return { ...entry, generation: entry.generation + 1 };
+}
+
+/**
+ * proper-lockfile, loaded by the first write: only writers lock, and loading it costs a
+ * read-only command (`list`, `check`) its start-up, and patches `fs.closeSync` for the
+ * whole process (graceful-fs, which it loads, wraps it), so every file the index reads
+ * would be closed through that wrapper.
+ */
+function lockfileLibrary(): typeof Lockfile {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('proper-lockfile') as typeof Lockfile;
 }
