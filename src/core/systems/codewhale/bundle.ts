@@ -1,6 +1,8 @@
 import * as path from 'node:path';
-import type * as ReadManifest from './formats/readManifest';
-import { MAX_MANIFEST_BYTES } from './formats/manifestSize';
+import { readPluginToml } from './formats/pluginToml';
+import { readPluginJson } from './formats/pluginJson';
+import { readKimiJson } from './formats/kimiJson';
+import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
 import { validateManifest } from './validateManifest';
 import { capabilityPairs, compatibilityOf, inventoryOf, type CompatibilityReport, type Inventory } from './inventory';
 import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './skillFile';
@@ -174,7 +176,12 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     return bundle;
   };
   const tree = walk?.ok ? walkedTree(walk) : undefined;
-  const manifest = manifestReader().readManifest(label, manifestFile, source, bundleRoot, findings, tree);
+  const manifest =
+    label === 'plugin.toml'
+      ? readPluginToml(manifestFile, source, findings)
+      : label === 'plugin.json'
+        ? readPluginJson(manifestFile, source, bundleRoot, findings, tree)
+        : readKimiJson(manifestFile, source, bundleRoot, findings, label);
   const bundleFiles =
     label === 'plugin.json' ? [manifestFile, detached(path.join(bundleRoot, 'mcp.json'))] : [manifestFile];
   if (!manifest || canonicalRoot === undefined || walk === undefined)
@@ -424,12 +431,3 @@ const INACTIVE_TEXT: Record<CapabilityLabel, string> = {
   'lifecycle-mutation':
     'Codewhale never lets a bundle change its own lifecycle under policy v3; remove lifecycle_mutation if the bundle does not need it.',
 };
-
-/**
- * The manifests' parsers, loaded by the first bundle that is parsed: loading them builds
- * their schemas, which a warm run, recalling every bundle from the parse cache, never uses.
- */
-function manifestReader(): typeof ReadManifest {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./formats/readManifest') as typeof ReadManifest;
-}

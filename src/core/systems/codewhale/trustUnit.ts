@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { loadCodewhaleBundle, resolveManifest } from './bundle';
 import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
-import { MAX_MANIFEST_BYTES } from './formats/manifestSize';
+import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
 import { canonicalPath, lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { hashBundleContent } from '../../hashing/bundleContent';
 import { hashListed } from '../../hashing/listedFiles';

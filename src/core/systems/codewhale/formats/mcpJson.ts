@@ -12,8 +12,8 @@ import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { asciiLower } from '../rustText';
-import { MAX_MANIFEST_BYTES } from './manifestSize';
 
+export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
 const RESERVED_ENV = new Set(['PLUGIN_ROOT', 'PLUGIN_DATA']);
 
