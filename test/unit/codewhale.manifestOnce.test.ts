@@ -5,6 +5,7 @@ import { hashBundleContent } from '../../src/core/hashing/bundleContent';
 import { readRegularFileVersion } from '../../src/core/fs/safeFs';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
+import { fsPatcher } from './helpers/fsPatch';
 
 /**
  * The manifest is read once (codewhale.md §4.1, §7.2): the walk's record of it reuses the
@@ -13,14 +14,11 @@ import { Fixture, LINUX_HOST } from './helpers/fixture';
  * walk's own checks and messages, exactly as when the walk always read it.
  */
 describe('Codewhale manifest read once for the content hash', () => {
-  const nodeFs = require('node:fs') as typeof import('node:fs');
-  const realOpen = nodeFs.openSync;
-  const realReaddir = nodeFs.readdirSync;
+  const fsPatch = fsPatcher();
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
   afterEach(() => {
-    nodeFs.openSync = realOpen;
-    nodeFs.readdirSync = realReaddir;
+    fsPatch.restore();
     f.remove();
   });
 
@@ -41,19 +39,19 @@ describe('Codewhale manifest read once for the content hash', () => {
     walk.ok ? walk.files.find((x) => x.path === 'plugin.json') : undefined;
   const opensOf = (file: string) => {
     const opened: string[] = [];
-    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+    fsPatch.replace('openSync', (realOpen) => (p: fs.PathLike, ...rest: unknown[]) => {
       if (p === file) opened.push(String(p));
       return (realOpen as (...a: unknown[]) => number)(p, ...rest);
-    }) as typeof nodeFs.openSync;
+    });
     return opened;
   };
   /** Runs `change` right after the walk lists the bundle root: the listing saw the old entry. */
   const afterListing = (root: string, change: () => void) => {
-    nodeFs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+    fsPatch.replace('readdirSync', (realReaddir) => (p: fs.PathLike, ...rest: unknown[]) => {
       const listed = (realReaddir as (...a: unknown[]) => unknown)(p, ...rest);
       if (p === root) change();
       return listed;
-    }) as typeof nodeFs.readdirSync;
+    });
   };
 
   it('does not open the manifest again when the walk meets the same file, and hashes as a second read would', () => {

@@ -3,6 +3,7 @@ import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanRoot, userPluginRoot, workspacePluginRoot } from '../../src/core/systems/codewhale/discovery';
 import { Fixture } from './helpers/fixture';
+import { fsPatcher } from './helpers/fsPatch';
 
 /** One discovery root, listed (codewhale.md §2.1-§2.3): each root check and each candidate rule. */
 describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
@@ -106,23 +107,20 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
 
 /** The entry types come from the root's listing (d_type); without them each child is lstat'ed, with the same result. */
 describe('Codewhale discovery root scan without the listing’s entry types', () => {
-  const nodeFs = require('node:fs') as typeof import('node:fs');
-  const realReaddir = nodeFs.readdirSync;
-  const realLstat = nodeFs.lstatSync;
+  const fsPatch = fsPatcher();
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
   afterEach(() => {
-    nodeFs.readdirSync = realReaddir;
-    Object.assign(nodeFs, { lstatSync: realLstat });
+    fsPatch.restore();
     f.remove();
   });
   const errno = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
   /** Lists the root without types: a typed listing of it fails. */
   const untyped = (root: string, error?: string) => {
-    nodeFs.readdirSync = ((p: fs.PathLike, options?: { withFileTypes?: boolean }) => {
+    fsPatch.replace('readdirSync', (realReaddir) => (p: fs.PathLike, options?: { withFileTypes?: boolean }) => {
       if (p === root && (options?.withFileTypes || error)) throw errno(error ?? 'EINVAL');
       return (realReaddir as (...a: unknown[]) => unknown)(p, options);
-    }) as typeof nodeFs.readdirSync;
+    });
   };
   const mixed = () => {
     const root = f.mkdir('plugins');
@@ -134,11 +132,9 @@ describe('Codewhale discovery root scan without the listing’s entry types', ()
   };
   const lstatted = () => {
     const seen: string[] = [];
-    Object.assign(nodeFs, {
-      lstatSync: (p: fs.PathLike, ...rest: unknown[]) => {
-        seen.push(path.basename(String(p)));
-        return (realLstat as (...a: unknown[]) => unknown)(p, ...rest);
-      },
+    fsPatch.replace('lstatSync', (realLstat) => (p: fs.PathLike, ...rest: unknown[]) => {
+      seen.push(path.basename(String(p)));
+      return (realLstat as (...a: unknown[]) => unknown)(p, ...rest);
     });
     return seen;
   };

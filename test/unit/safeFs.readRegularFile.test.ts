@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { readRegularFile, readRegularFileVersion } from '../../src/core/fs/safeFs';
 import { Fixture } from './helpers/fixture';
+import { fsPatcher } from './helpers/fsPatch';
 
 /**
  * readRegularFile reads what the file holds when it is read, not what fstat said just
@@ -9,14 +10,11 @@ import { Fixture } from './helpers/fixture';
  * each step copied out), up to one byte past the limit.
  */
 describe('readRegularFile past the size fstat reported', () => {
-  const nodeFs = require('node:fs') as typeof import('node:fs');
-  const realOpen = nodeFs.openSync;
-  const realFstat = nodeFs.fstatSync;
+  const fsPatch = fsPatcher();
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
   afterEach(() => {
-    nodeFs.openSync = realOpen;
-    nodeFs.fstatSync = realFstat;
+    fsPatch.restore();
     f.remove();
   });
   /** Every byte distinct from its neighbours' chunk: a chunk overwritten by the next shows. */
@@ -24,15 +22,15 @@ describe('readRegularFile past the size fstat reported', () => {
   /** fstat of `file`'s descriptor reports `size`: the file grew after it. */
   const statedSize = (file: string, size: number) => {
     let fd: number | undefined;
-    nodeFs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+    fsPatch.replace('openSync', (realOpen) => (p: fs.PathLike, ...rest: unknown[]) => {
       const opened = (realOpen as (...a: unknown[]) => number)(p, ...rest);
       if (p === file) fd = opened;
       return opened;
-    }) as typeof nodeFs.openSync;
-    nodeFs.fstatSync = ((d: number, ...rest: unknown[]) => {
+    });
+    fsPatch.replace('fstatSync', (realFstat) => (d: number, ...rest: unknown[]) => {
       const st = (realFstat as (...a: unknown[]) => fs.Stats)(d, ...rest);
       return d === fd ? Object.assign(st, { size }) : st;
-    }) as typeof nodeFs.fstatSync;
+    });
   };
 
   it('reads a file that grew by several chunks to its end, every byte in place', () => {
