@@ -1,6 +1,6 @@
 /**
- * Replaces functions of `node:fs` for one test, each built around the original, and puts
- * every original back on `restore` (call it in `afterEach`). The core's `import * as fs`
+ * Replaces functions of `node:fs` for one test, each built around the original. Called in
+ * a `describe`, it puts every original back after each test. The core's `import * as fs`
  * reads the CommonJS module object, so a function replaced on it is the one the code
  * under test calls.
  */
@@ -8,14 +8,14 @@ export function fsPatcher() {
   const nodeFs = require('node:fs') as typeof import('node:fs');
   type NodeFs = typeof nodeFs;
   const originals = new Map<keyof NodeFs, unknown>();
+  afterEach(() => {
+    for (const [name, original] of originals) Object.assign(nodeFs, { [name]: original });
+    originals.clear();
+  });
   return {
     replace<K extends keyof NodeFs>(name: K, around: (original: NodeFs[K]) => unknown): void {
       if (!originals.has(name)) originals.set(name, nodeFs[name]);
       Object.assign(nodeFs, { [name]: around(originals.get(name) as NodeFs[K]) });
-    },
-    restore(): void {
-      for (const [name, original] of originals) Object.assign(nodeFs, { [name]: original });
-      originals.clear();
     },
   };
 }
