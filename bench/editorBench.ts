@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PROJECT_ROOT, installVsix, startCodeServer } from '../test/support/codeServer';
+import { skillgateActivity } from '../test/support/treeView';
 import { freshProfile, launchBrowser, openWorkbench } from '../test/support/workbench';
 import type { EditorFigures } from '../src/extension/flows/hostPerf';
 import { generateWorkspace } from './syntheticWorkspace';
@@ -164,9 +165,7 @@ async function editorRun(workspace: string, dir: string, mode: Mode): Promise<Ed
       const page = await openWorkbench(browser, server.folderUrl(workspace));
       // The view as a user opens it: the tree is asked for its rows while the figures are taken. The
       // figures are the extension's own: a workbench too slow to take the click (a loaded machine) still gives them.
-      await page
-        .locator('.activitybar [aria-label^="Skillgate"]')
-        .first()
+      await skillgateActivity(page)
         .click({ timeout: 60000 })
         .catch((e: unknown) => process.stderr.write(`the Skillgate view could not be opened: ${String(e)}\n`));
       const deadline = Date.now() + FIGURES_TIMEOUT_MS;

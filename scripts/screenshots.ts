@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT, installVsix, startCodeServer } from '../test/support/codeServer';
 import { freshProfile, launchBrowser, openWorkbench } from '../test/support/workbench';
+import { skillgateActivity } from '../test/support/treeView';
 import { reviewFrame } from '../test/support/webviewFrame';
 
 const DOCS = path.join(PROJECT_ROOT, 'docs');
@@ -35,7 +36,7 @@ async function session(theme: string, shoot: (page: Page, demo: string) => Promi
   const browser = await launchBrowser();
   try {
     const page = await openWorkbench(browser, server.folderUrl(demo));
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     await row(page, 'repo-tools').waitFor({ timeout: 60000 });
     await shoot(page, demo);
   } finally {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESULTS, type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
-import { treeView } from '../support/treeView';
+import { skillgateActivity, treeView } from '../support/treeView';
 import { reviewFrame } from '../support/webviewFrame';
 
 /**
@@ -32,7 +32,7 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
   const { row: treeRow, description, waitDescription } = treeView(() => page);
 
   it('shows each Eva skill with its reason in words, and the user skill that needs a project manifest', async () => {
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     await treeRow('review-skill (skill review)').first().waitFor({ timeout: 60000 });
     const expectations: [string, string][] = [
       ['review-skill (skill review)', 'loaded · not reviewed'],

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
+import { skillgateActivity } from '../support/treeView';
 import { choose, runCommand } from '../support/webviewFrame';
 
 /**
@@ -15,7 +16,7 @@ describe('Skillgate guidance in the workbench (packaged VSIX, code-server + Chro
   before(async () => {
     wb = await startDemoWorkbench({ name: 'guidance' });
     page = wb.page;
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     await page
       .locator('.pane-body .monaco-list-row .label-name', { hasText: /^repo-tools$/ })
       .first()

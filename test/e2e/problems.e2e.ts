@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { VSIX as DEFAULT_VSIX, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
-import { treeView } from '../support/treeView';
+import { skillgateActivity, treeView } from '../support/treeView';
 import { acceptRow, runCommand } from '../support/webviewFrame';
 
 const VSIX = process.env.SKILLGATE_E2E_VSIX ?? DEFAULT_VSIX;
@@ -72,7 +72,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
   const hover = () => page.locator('.monaco-hover:visible, .workbench-hover:visible').last();
 
   it("shows a rejected bundle's diagnostics in its tooltip, with a Show in Problems link that opens the panel", async () => {
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     const row = treeRow('broken-upload').first();
     await row.waitFor({ timeout: 60000 });
     await row.hover();

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { RESULTS, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
-import { treeView } from '../support/treeView';
+import { skillgateActivity, treeView } from '../support/treeView';
 import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /** VS Code Restricted Mode, for real: the workspace trust prompt answered "No". */
@@ -61,7 +61,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
   const { row: treeRow } = treeView(() => page);
 
   it('indexes read-only and marks every bundle workspace_untrusted', async () => {
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
     assert.equal(
       ((await treeRow('repo-tools').first().locator('.label-description').textContent()) ?? '').trim(),

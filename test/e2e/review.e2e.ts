@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
+import { skillgateActivity } from '../support/treeView';
 import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
@@ -21,7 +22,7 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     wb = await startDemoWorkbench({ name: 'review' });
     page = wb.page;
     demo = wb.demo;
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     await page.locator('.pane-body .monaco-list-row', { hasText: 'repo-tools' }).first().waitFor({ timeout: 60000 });
   });
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
-import { treeView } from '../support/treeView';
+import { skillgateActivity, treeView } from '../support/treeView';
 import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
@@ -42,7 +42,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   const { row: treeRow, waitDescription } = treeView(() => page);
 
   it('shows the Skillgate view with every item and its decision', async () => {
-    await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    await skillgateActivity(page).click();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
     // Rivumi loads test-pack whatever Skillgate says: it reads as loaded and not reviewed; the hooks need the opt-in, which is off here.
     const expectations: [string, string][] = [
@@ -190,7 +190,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.match((await frame.locator('.pill', { hasText: 'trust:' }).first().textContent()) ?? '', /content-changed/);
     // The sidebar comes back as it was; open the view only if the reload closed it (a click would toggle it).
     const row = treeRow('repo-tools').first();
-    if (!(await row.isVisible())) await page.locator('.activitybar [aria-label^="Skillgate"]').first().click();
+    if (!(await row.isVisible())) await skillgateActivity(page).click();
     await row.waitFor({ timeout: 60000 });
   });
 

@@ -1,6 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
+ * Skillgate's activity-bar item, as a user clicks it: the whole item, not its inner link.
+ * The item's badge (a count, or progress while indexing) is laid over the icon, so a click
+ * aimed at the link lands on the badge, which Playwright refuses as another element.
+ */
+export function skillgateActivity(page: Page): Locator {
+  return page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="Skillgate"]') }).first();
+}
+
+/**
  * The Skillgate tree as the browser suites read it: the view opened, a row by its exact
  * label, its description, and a wait until the description reads as expected. `page` is
  * a getter: suites create their page in `before`, after these helpers are made.
@@ -20,7 +29,7 @@ export function treeView(page: () => Page): {
    * the rows show.
    */
   const open = async () => {
-    const icon = page().locator('.activitybar [aria-label^="Skillgate"]').first();
+    const icon = skillgateActivity(page());
     const deadline = Date.now() + 60000;
     for (;;) {
       if (await rows().first().isVisible()) return;
