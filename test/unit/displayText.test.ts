@@ -17,6 +17,7 @@ import { trustFlow } from '../../src/extension/flows/trustFlow';
 import type { LifecyclePort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
+import { itemOf } from './helpers/item';
 
 describe('displayText: what Skillgate shows never acts (issue 10)', () => {
   it('marks every C0 and C1 control character as ⟦U+XXXX⟧', () => {
@@ -99,30 +100,14 @@ describe('SARIF artifact URIs (issue 11)', () => {
   });
 });
 
+/** The shared fixture item, its name and path carrying hostile text. */
 const item = (over: Partial<Item> = {}): Item =>
-  ({
-    id: 'workspace/abc/demo',
-    system: 'codewhale',
-    kind: 'plugin',
+  itemOf({
     name: `demo${HOSTILE}`,
     qualifiedName: `demo${HOSTILE}`,
-    scope: 'workspace',
-    workspace: '/ws',
     path: `/ws/.codewhale/plugins/d${HOSTILE}`,
-    location: { file: '/ws/x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
-    parent: null,
-    decision: 'disabled',
-    reasons: ['not_reviewed'],
-    shadowedBy: null,
-    trust: 'not-reviewed',
-    enabled: false,
-    compatibility: 'full',
-    contentHash: 'a'.repeat(64),
-    capabilityHash: 'b'.repeat(64),
-    reviewToken: `${'a'.repeat(64)}.${'b'.repeat(64)}`,
-    detail: {},
     ...over,
-  }) as Item;
+  });
 
 describe('the editor shows repository text escaped (issue 10)', () => {
   it('labels, descriptions and the review panel title', () => {
