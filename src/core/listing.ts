@@ -38,3 +38,14 @@ function copyInto<T>(l: Listing<T>, out: T[], at: number): number {
 function isList<T>(l: Listing<T>): l is readonly T[] {
   return Array.isArray(l);
 }
+
+/**
+ * The plain lists a listing is made of, in order. A list handed on unchanged is the same
+ * object from one snapshot to the next (the Codewhale index keeps each bundle's), which
+ * lets a reader tell what changed without looking at every entry.
+ */
+export function leavesOf<T>(l: Listing<T>, out: (readonly T[])[] = []): (readonly T[])[] {
+  if (isList(l)) out.push(l);
+  else for (const p of l.parts) leavesOf(p, out);
+  return out;
+}

@@ -25,6 +25,7 @@ describe('the benchmark', () => {
       'warmCliMs',
       'warmRatio',
       'reindexOneMs',
+      'reindexEditorMs',
       'peakRssMb',
     ] as const)
       assert.ok(Number.isFinite(r[k]) && (r[k] as number) > 0, `${k}: ${r[k]}`);

@@ -3,13 +3,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
+import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
 import { WorkerFailure, WorkerIndex } from '../../src/extension/flows/workerIndex';
 import { SnapshotReceiver, SnapshotSender } from '../../src/extension/flows/snapshotTransfer';
 import { Indexer } from '../../src/core/index/indexer';
 import { StallSampler } from '../../src/extension/flows/hostPerf';
-import type { Snapshot } from '../../src/core/index/snapshot';
+import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
+import type { Item } from '../../src/core/model';
+import { itemOf } from './helpers/item';
+
+const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
 
 /**
  * The editor's index worker without VS Code: the worker bundle answers as the in-host
@@ -98,7 +103,7 @@ describe('the index worker', function () {
 });
 
 describe('snapshot transfer between the worker and the host', () => {
-  it('sends each new object once, in parts, and an index for what the host already holds', () => {
+  it('sends each new object once, in parts, and runs of indices for what the host already holds', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-transfer-'));
     try {
       generateWorkspace(root, 20);
@@ -116,7 +121,7 @@ describe('snapshot transfer between the worker and the host', () => {
       const one = transfer(first, 25);
       assert.deepEqual(one.got, { snapshot: first, watched });
       const objects = (p: (typeof one.parts)[number]) =>
-        [...p.items, ...p.diagnostics].filter((e) => typeof e !== 'number').length;
+        [...p.items, ...p.diagnostics].filter((e) => !Array.isArray(e)).length;
       assert.ok(one.parts.length > 1 && one.parts.every((p) => objects(p) <= 25));
       assert.equal(
         one.parts.map(objects).reduce((a, b) => a + b),
@@ -129,17 +134,128 @@ describe('snapshot transfer between the worker and the host', () => {
       const two = transfer(second, 25);
       assert.deepEqual(two.got.snapshot, second);
       // The other bundles' items are unchanged objects in the core: the host reuses its own.
-      const resent = two.parts
-        .flatMap((p) => p.items)
-        .filter((e) => typeof e !== 'number' && /plugin-\d{5}/.test(e.id) && !e.id.includes('plugin-00004'));
-      assert.deepEqual(
-        resent.map((e) => (typeof e === 'number' ? e : e.id)),
-        [],
-      );
-      assert.ok(two.parts.flatMap((p) => p.items).some((e) => typeof e === 'number'));
+      const sent = two.parts.flatMap((p) => p.items);
+      const resent = sent.filter((e) => !isRun(e) && /plugin-\d{5}/.test(e.id) && !e.id.includes('plugin-00004'));
+      assert.deepEqual(resent, []);
+      // The unchanged bundles before and after the re-read one: a run each, not an entry per item.
+      assert.equal(sent.filter(isRun).length, 2);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('snapshot transfer: runs of what the host holds', () => {
+  const watched = { paths: [], trees: [] };
+  const item = (id: string, parent: string | null = null) => itemOf({ id, parent });
+  const plain = (generation: number, items: readonly Item[]): Snapshot => ({
+    generation,
+    workspaces: ['/w'],
+    items,
+    diagnostics: [],
+    trustProblem: null,
+  });
+  const pair = () => {
+    const sender = new SnapshotSender();
+    const receiver = new SnapshotReceiver();
+    return (snapshot: Snapshot) => {
+      const parts = structuredClone(sender.parts({ snapshot, watched }, 3));
+      for (const p of parts) receiver.add(p);
+      return { items: parts.flatMap((p) => p.items), got: receiver.finish().snapshot };
+    };
+  };
+
+  it('sends a list the host was sent before as one run, wherever it moved', () => {
+    const send = pair();
+    const a = [item('a'), item('a/1', 'a')];
+    const b = [item('b')];
+    const c = [item('c'), item('c/1', 'c'), item('c/2', 'c')];
+    const head = { generation: 1, workspaces: ['/w'], trustProblem: null };
+    const first = composedSnapshot(head, { parts: [a, b, c] }, []);
+    assert.deepEqual(send(first).got, first);
+    // A new list in front, the others in another order.
+    const d = [item('d')];
+    const second = composedSnapshot({ ...head, generation: 2 }, { parts: [d, c, a] }, []);
+    const two = send(second);
+    assert.deepEqual(two.got, second);
+    assert.deepEqual(
+      two.items.map((e) => (isRun(e) ? e : e.id)),
+      ['d', [3, 3], [0, 2]],
+    );
+  });
+
+  it("looks up a new list's entries among the lists that went away, and joins runs that follow on", () => {
+    const send = pair();
+    const [x, y, z] = [item('x'), item('y'), item('z')];
+    const first = plain(1, [x, y, z]);
+    send(first);
+    // A plain snapshot is one list: a new list, whose kept entries are found one by one.
+    const w = item('w');
+    const second = plain(2, [x, y, w, z]);
+    const two = send(second);
+    assert.deepEqual(two.got, second);
+    assert.deepEqual(
+      two.items.map((e) => (isRun(e) ? e : e.id)),
+      [[0, 2], 'w', [2, 1]],
+    );
+  });
+
+  it('rebuilds every snapshot of a run of random edits to the lists, as the worker had it', () => {
+    // Each step: lists kept, replaced (with some of their items kept), added, dropped or moved.
+    const edit = fc.record({
+      at: fc.nat(),
+      op: fc.constantFrom('keep', 'replace', 'add', 'drop', 'move', 'plain'),
+      keepItems: fc.boolean(),
+    });
+    let made = 0;
+    const fresh = (n: number) => Array.from({ length: n }, () => item(`i${made++}`));
+    fc.assert(
+      fc.property(fc.array(fc.nat(4), { minLength: 1, maxLength: 6 }), fc.array(edit, { maxLength: 8 }), (sizes, edits) => {
+        const send = pair();
+        let leaves: (readonly Item[])[] = sizes.map(fresh);
+        let generation = 0;
+        const check = (snapshot: Snapshot) => {
+          const { got, items } = send(snapshot);
+          assert.deepEqual(got, snapshot);
+          // Every object the host is handed is the worker's own (or a copy of it): none is made up.
+          assert.ok(items.every((e) => isRun(e) || snapshot.items.some((i) => i.id === e.id)));
+        };
+        check(composedSnapshot({ generation: ++generation, workspaces: [], trustProblem: null }, { parts: leaves }, []));
+        for (const { at, op, keepItems } of edits) {
+          const k = leaves.length === 0 ? 0 : at % leaves.length;
+          const next = [...leaves];
+          if (op === 'replace' && next[k]) next[k] = keepItems ? [...next[k], ...fresh(1)] : fresh(next[k].length);
+          if (op === 'add') next.splice(k, 0, fresh(at % 3));
+          if (op === 'drop') next.splice(k, 1);
+          if (op === 'move' && next.length > 1) next.push(...next.splice(k, 1));
+          leaves = next;
+          const snapshot =
+            op === 'plain'
+              ? plain(++generation, leaves.flat())
+              : composedSnapshot({ generation: ++generation, workspaces: [], trustProblem: null }, { parts: leaves }, []);
+          check(snapshot);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a run past what the host holds, and a snapshot longer or shorter than its head says', () => {
+    const receiver = new SnapshotReceiver();
+    const head = (items: number) => ({ counts: { items, diagnostics: 0 }, generation: 1, workspaces: [], trustProblem: null, watched });
+    receiver.add({ head: head(1), items: [item('a')], diagnostics: [], prototypeFree: [] });
+    receiver.finish();
+    for (const bad of [[0, 2], [-1, 1], [0, 0], [0.5, 1]] as const)
+      assert.throws(
+        () => receiver.add({ head: head(5), items: [bad], diagnostics: [], prototypeFree: [] }),
+        /refers to what the host does not hold/,
+      );
+    assert.throws(
+      () => receiver.add({ head: head(1), items: [[0, 1], item('b')], diagnostics: [], prototypeFree: [] }),
+      /a snapshot of 1 entries got more/,
+    );
+    receiver.add({ head: head(2), items: [[0, 1]], diagnostics: [], prototypeFree: [] });
+    assert.throws(() => receiver.finish(), /a snapshot of 2 entries ended at 1/);
   });
 });
 

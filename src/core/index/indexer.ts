@@ -5,8 +5,8 @@ import { EMPTY_TRUST } from '../decisions/trustView';
 import { agentSystems, type IndexOptions } from '../systems/registry';
 import type { SystemIndex } from '../systems/agentSystem';
 import type { Diagnostic, Item } from '../model';
-import type { Snapshot } from './snapshot';
-import { joined, type Listing } from '../listing';
+import { composedSnapshot, type Snapshot } from './snapshot';
+import type { Listing } from '../listing';
 
 export type { IndexOptions } from '../systems/registry';
 
@@ -98,13 +98,11 @@ export class Indexer {
       items.push(out.items);
       diagnostics.push(out.diagnostics);
     }
-    return {
-      generation: ++this.generation,
-      workspaces: this.workspaces,
-      items: joined(items),
-      diagnostics: joined(diagnostics),
-      trustProblem: trust.available ? null : trust.problem,
-    };
+    return composedSnapshot(
+      { generation: ++this.generation, workspaces: this.workspaces, trustProblem: trust.available ? null : trust.problem },
+      { parts: items },
+      { parts: diagnostics },
+    );
   }
 
   /** Trees outside the workspace folders that watchers cover recursively. */
