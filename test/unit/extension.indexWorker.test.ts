@@ -210,42 +210,63 @@ describe('snapshot transfer: runs of what the host holds', () => {
     let made = 0;
     const fresh = (n: number) => Array.from({ length: n }, () => item(`i${made++}`));
     fc.assert(
-      fc.property(fc.array(fc.nat(4), { minLength: 1, maxLength: 6 }), fc.array(edit, { maxLength: 8 }), (sizes, edits) => {
-        const send = pair();
-        let leaves: (readonly Item[])[] = sizes.map(fresh);
-        let generation = 0;
-        const check = (snapshot: Snapshot) => {
-          const { got, items } = send(snapshot);
-          assert.deepEqual(got, snapshot);
-          // Every object the host is handed is the worker's own (or a copy of it): none is made up.
-          assert.ok(items.every((e) => isRun(e) || snapshot.items.some((i) => i.id === e.id)));
-        };
-        check(composedSnapshot({ generation: ++generation, workspaces: [], trustProblem: null }, { parts: leaves }, []));
-        for (const { at, op, keepItems } of edits) {
-          const k = leaves.length === 0 ? 0 : at % leaves.length;
-          const next = [...leaves];
-          if (op === 'replace' && next[k]) next[k] = keepItems ? [...next[k], ...fresh(1)] : fresh(next[k].length);
-          if (op === 'add') next.splice(k, 0, fresh(at % 3));
-          if (op === 'drop') next.splice(k, 1);
-          if (op === 'move' && next.length > 1) next.push(...next.splice(k, 1));
-          leaves = next;
-          const snapshot =
-            op === 'plain'
-              ? plain(++generation, leaves.flat())
-              : composedSnapshot({ generation: ++generation, workspaces: [], trustProblem: null }, { parts: leaves }, []);
-          check(snapshot);
-        }
-      }),
+      fc.property(
+        fc.array(fc.nat(4), { minLength: 1, maxLength: 6 }),
+        fc.array(edit, { maxLength: 8 }),
+        (sizes, edits) => {
+          const send = pair();
+          let leaves: (readonly Item[])[] = sizes.map(fresh);
+          let generation = 0;
+          const check = (snapshot: Snapshot) => {
+            const { got, items } = send(snapshot);
+            assert.deepEqual(got, snapshot);
+            // Every object the host is handed is the worker's own (or a copy of it): none is made up.
+            assert.ok(items.every((e) => isRun(e) || snapshot.items.some((i) => i.id === e.id)));
+          };
+          check(
+            composedSnapshot({ generation: ++generation, workspaces: [], trustProblem: null }, { parts: leaves }, []),
+          );
+          for (const { at, op, keepItems } of edits) {
+            const k = leaves.length === 0 ? 0 : at % leaves.length;
+            const next = [...leaves];
+            if (op === 'replace' && next[k]) next[k] = keepItems ? [...next[k], ...fresh(1)] : fresh(next[k].length);
+            if (op === 'add') next.splice(k, 0, fresh(at % 3));
+            if (op === 'drop') next.splice(k, 1);
+            if (op === 'move' && next.length > 1) next.push(...next.splice(k, 1));
+            leaves = next;
+            const snapshot =
+              op === 'plain'
+                ? plain(++generation, leaves.flat())
+                : composedSnapshot(
+                    { generation: ++generation, workspaces: [], trustProblem: null },
+                    { parts: leaves },
+                    [],
+                  );
+            check(snapshot);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('refuses a run past what the host holds, and a snapshot longer or shorter than its head says', () => {
     const receiver = new SnapshotReceiver();
-    const head = (items: number) => ({ counts: { items, diagnostics: 0 }, generation: 1, workspaces: [], trustProblem: null, watched });
+    const head = (items: number) => ({
+      counts: { items, diagnostics: 0 },
+      generation: 1,
+      workspaces: [],
+      trustProblem: null,
+      watched,
+    });
     receiver.add({ head: head(1), items: [item('a')], diagnostics: [], prototypeFree: [] });
     receiver.finish();
-    for (const bad of [[0, 2], [-1, 1], [0, 0], [0.5, 1]] as const)
+    for (const bad of [
+      [0, 2],
+      [-1, 1],
+      [0, 0],
+      [0.5, 1],
+    ] as const)
       assert.throws(
         () => receiver.add({ head: head(5), items: [bad], diagnostics: [], prototypeFree: [] }),
         /refers to what the host does not hold/,

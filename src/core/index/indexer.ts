@@ -99,7 +99,11 @@ export class Indexer {
       diagnostics.push(out.diagnostics);
     }
     return composedSnapshot(
-      { generation: ++this.generation, workspaces: this.workspaces, trustProblem: trust.available ? null : trust.problem },
+      {
+        generation: ++this.generation,
+        workspaces: this.workspaces,
+        trustProblem: trust.available ? null : trust.problem,
+      },
       { parts: items },
       { parts: diagnostics },
     );
