@@ -23,9 +23,19 @@ export async function pickBundle(
     void vscode.window.showInformationMessage(`Skillgate: no bundle to ${what}.`);
     return undefined;
   }
+  // Open until a choice or Escape. Run from the palette while a review panel is the active
+  // editor, the closing palette hands focus back to the panel's webview, which can take it
+  // just after this pick opened: a pick that closes on losing focus then vanished unused
+  // (VS Code issue 93950; seen in the browser suites as a revoke pick that never stayed).
+  // Focus going elsewhere no longer closes it.
   const picked = await vscode.window.showQuickPick(
     candidates.map((i) => ({ ...itemPick(i), item: i })),
-    { title: `Skillgate: choose a bundle to ${what}`, matchOnDescription: true, matchOnDetail: true },
+    {
+      title: `Skillgate: choose a bundle to ${what}`,
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
   );
   return picked?.item;
 }

@@ -138,6 +138,12 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
 
     // Revoke from the palette: offered, confirmed, performed.
     await runCommand(page, 'Skillgate: Revoke Trust');
+    // The pick stays open when focus goes back to the review panel (bundlePick.ts).
+    const pickTitle = page.locator('.quick-input-widget .quick-input-title', { hasText: 'choose a bundle to revoke' });
+    await pickTitle.waitFor({ state: 'visible', timeout: 30000 });
+    await (await reviewFrame(page, 'repo-tools')).locator('header h1').click();
+    await page.waitForTimeout(500);
+    assert.equal(await pickTitle.isVisible(), true, 'the revoke pick closed when the review panel took focus');
     await choose(page, 'choose a bundle to revoke', 'repo-tools');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 10000 });
