@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { parseReportingInput } from './schemaParse';
 
 /**
  * Records keyed by names a repository chooses (file paths, MCP server ids, mapping
@@ -36,12 +35,12 @@ export function ownRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V)
     }
     const record = input as Record<string, unknown>;
     for (const k of Object.keys(record)) {
-      const parsedKey = parseReportingInput(key, k);
+      const parsedKey = key.safeParse(k, { reportInput: true });
       if (!parsedKey.success) {
         ctx.issues.push({ code: 'invalid_key', origin: 'record', issues: parsedKey.error.issues, input: k, path: [k] });
         continue;
       }
-      const parsed = parseReportingInput(value, record[k]);
+      const parsed = value.safeParse(record[k], { reportInput: true });
       if (!parsed.success) {
         for (const issue of parsed.error.issues)
           ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);

@@ -25,7 +25,6 @@ import { asciiLower, rustTrim } from '../rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
-import { parseReportingInput } from '../../../documents/schemaParse';
 
 const pathList = z.union([text, z.array(text)]);
 
@@ -40,10 +39,6 @@ const kimiServer = z.strictObject({
   extensions: z.record(z.string(), z.unknown()).optional(),
   enabledTools: textList.optional(),
 });
-
-/** A sibling `.mcp.json`: its servers under `mcpServers`, or the servers alone. */
-const kimiServers = ownRecord(z.string(), kimiServer);
-const kimiWrapped = z.strictObject({ $schema: text.optional(), mcpServers: kimiServers });
 
 type KimiServer = z.infer<typeof kimiServer>;
 interface KimiServerSource {
@@ -132,7 +127,7 @@ export function readKimiJson(
       }
     }
   }
-  const result = parseReportingInput(root, doc.value);
+  const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error))
       findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, {
@@ -377,7 +372,11 @@ function readClaudeMcpJson(file: string, findings: Findings): KimiServerSource[]
   findings.addDocument(parsed.document);
   const root = parsed.document.value as Record<string, unknown>;
   const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
-  const servers = parseReportingInput(wrapped ? kimiWrapped : kimiServers, root);
+  const servers = wrapped
+    ? z
+        .strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) })
+        .safeParse(root, { reportInput: true })
+    : ownRecord(z.string(), kimiServer).safeParse(root, { reportInput: true });
   if (!servers.success) {
     for (const p of schemaProblems(servers.error))
       findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, {

@@ -12,7 +12,6 @@ import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { asciiLower } from '../rustText';
-import { parseReportingInput } from '../../../documents/schemaParse';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
@@ -88,7 +87,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
     );
     return undefined;
   }
-  const result = parseReportingInput(root, doc.value);
+  const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error))
       findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
@@ -143,7 +142,7 @@ export function standardServerToFields(
   let ext: z.infer<typeof serverExtension> = {};
   const extRaw = s.extensions?.[EXT];
   if (extRaw !== undefined) {
-    const e = parseReportingInput(serverExtension, extRaw);
+    const e = serverExtension.safeParse(extRaw, { reportInput: true });
     const extPath = [...base, 'extensions', EXT];
     if (!e.success) {
       for (const p of schemaProblems(e.error))

@@ -12,7 +12,6 @@ import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathS
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { rustTrim } from '../rustText';
-import { parseReportingInput } from '../../../documents/schemaParse';
 
 const EXT = 'net.codewhale';
 
@@ -66,7 +65,7 @@ export function readPluginJson(
     );
     return undefined;
   }
-  const result = parseReportingInput(root, doc.value);
+  const result = root.safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
@@ -109,7 +108,7 @@ export function readPluginJson(
   const extRaw = d.extensions?.[EXT];
   let ext: z.infer<typeof codewhaleExtension> = {};
   if (extRaw !== undefined) {
-    const e = parseReportingInput(codewhaleExtension, extRaw);
+    const e = codewhaleExtension.safeParse(extRaw, { reportInput: true });
     if (!e.success) {
       for (const p of schemaProblems(e.error)) {
         findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, {

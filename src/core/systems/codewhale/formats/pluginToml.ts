@@ -21,7 +21,6 @@ import { TOML_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { isJsonObject } from '../../../documents/jsonObject';
-import { parseReportingInput } from '../../../documents/schemaParse';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -126,7 +125,7 @@ export function readPluginToml(file: string, source: string, findings: Findings)
   findings.addDocument(doc);
   const raw = doc.value as Record<string, unknown>;
   if (!precheckServers(raw, doc, findings)) return undefined;
-  const result = parseReportingInput(root, raw);
+  const result = root.safeParse(raw, { reportInput: true });
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p.path))} (${p.detail})`, {
