@@ -1,4 +1,4 @@
-import { listingsOf, type Snapshot } from '../../core/index/snapshot';
+import { listingsOf, type Snapshot, type SnapshotHead as SnapshotFields } from '../../core/index/snapshot';
 import { leavesOf, type Listing } from '../../core/listing';
 import type { Diagnostic, Item } from '../../core/model';
 
@@ -39,12 +39,10 @@ export interface Indexed {
   readonly watched: Watched;
 }
 
-export interface SnapshotHead {
+/** What the first part carries besides entries: the snapshot's own fields, its counts, and what the watchers cover. */
+export interface SnapshotHead extends SnapshotFields {
   /** How many items and diagnostics the snapshot has: the host sizes its lists once. */
   readonly counts: { readonly items: number; readonly diagnostics: number };
-  readonly generation: number;
-  readonly workspaces: readonly string[];
-  readonly trustProblem: string | null;
   readonly watched: Watched;
 }
 
