@@ -6,8 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Indexer } from '../src/core/index/indexer';
 import { hashBundleContent } from '../src/core/hashing/bundleContent';
 import { envelope } from '../src/core/report/contract';
-import type { Snapshot } from '../src/core/index/snapshot';
-import { SnapshotReceiver, SnapshotSender } from '../src/extension/flows/snapshotTransfer';
+import { snapshotLoopback } from '../test/support/snapshotLoopback';
 import { generateWorkspace } from './syntheticWorkspace';
 
 /**
@@ -108,7 +107,8 @@ function main(): void {
   }
   // The same, as the editor has it: the worker's refresh, the parts it sends, their
   // structured clone (what postMessage does) and the host's rebuilt snapshot.
-  const toHost = editorTransfer(snapshot);
+  const toHost = snapshotLoopback();
+  toHost(snapshot);
   const reindexEditor: number[] = [];
   for (let i = 0; i < 7; i++) {
     fs.appendFileSync(changed, `\nedit ${i}\n`);
@@ -198,19 +198,6 @@ function cliPeakRss(root: string): number {
   });
   const kb = Number(/RSS (\d+)/.exec(r.stderr)?.[1] ?? NaN);
   return round(kb / 1024);
-}
-
-/** Hands snapshots from a worker's sender to a host's receiver, as the editor does (primed with `first`). */
-function editorTransfer(first: Snapshot): (snapshot: Snapshot) => Snapshot {
-  const sender = new SnapshotSender();
-  const receiver = new SnapshotReceiver();
-  const watched = { paths: [], trees: [] };
-  const send = (snapshot: Snapshot) => {
-    for (const part of structuredClone(sender.parts({ snapshot, watched }))) receiver.add(part);
-    return receiver.finish().snapshot;
-  };
-  send(first);
-  return send;
 }
 
 function timed(f: () => unknown): number {

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
 import { WorkerFailure, WorkerIndex } from '../../src/extension/flows/workerIndex';
-import { SnapshotReceiver, SnapshotSender } from '../../src/extension/flows/snapshotTransfer';
+import { SnapshotReceiver } from '../../src/extension/flows/snapshotTransfer';
+import { snapshotLoopback } from '../support/snapshotLoopback';
 import { Indexer } from '../../src/core/index/indexer';
 import { StallSampler } from '../../src/extension/flows/hostPerf';
 import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
@@ -108,17 +109,10 @@ describe('snapshot transfer between the worker and the host', () => {
     try {
       generateWorkspace(root, 20);
       const indexer = new Indexer({ workspaces: [root], codewhaleHome: null });
-      const sender = new SnapshotSender();
-      const receiver = new SnapshotReceiver();
       const watched = { paths: ['/p'], trees: [{ base: '/b', pattern: '**' }] };
-      const transfer = (snapshot: Snapshot, partObjects: number) => {
-        // Through the structured clone, as postMessage does: the host never shares the worker's objects.
-        const parts = structuredClone(sender.parts({ snapshot, watched }, partObjects));
-        for (const p of parts) receiver.add(p);
-        return { parts, got: receiver.finish() };
-      };
+      const transfer = snapshotLoopback(watched, 25);
       const first = indexer.indexAll();
-      const one = transfer(first, 25);
+      const one = transfer(first);
       assert.deepEqual(one.got, { snapshot: first, watched });
       const objects = (p: (typeof one.parts)[number]) =>
         [...p.items, ...p.diagnostics].filter((e) => !Array.isArray(e)).length;
@@ -131,7 +125,7 @@ describe('snapshot transfer between the worker and the host', () => {
       const skill = path.join(root, '.codewhale/plugins/plugin-00004/skills/skill-0/SKILL.md');
       fs.appendFileSync(skill, '\nmore\n');
       const second = indexer.refresh([skill]);
-      const two = transfer(second, 25);
+      const two = transfer(second);
       assert.deepEqual(two.got.snapshot, second);
       // The other bundles' items are unchanged objects in the core: the host reuses its own.
       const sent = two.parts.flatMap((p) => p.items);
@@ -156,12 +150,10 @@ describe('snapshot transfer: runs of what the host holds', () => {
     trustProblem: null,
   });
   const pair = () => {
-    const sender = new SnapshotSender();
-    const receiver = new SnapshotReceiver();
+    const loop = snapshotLoopback(watched, 3);
     return (snapshot: Snapshot) => {
-      const parts = structuredClone(sender.parts({ snapshot, watched }, 3));
-      for (const p of parts) receiver.add(p);
-      return { items: parts.flatMap((p) => p.items), got: receiver.finish().snapshot };
+      const { parts, got } = loop(snapshot);
+      return { items: parts.flatMap((p) => p.items), got: got.snapshot };
     };
   };
 
