@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { RESULTS, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
 import { skillgateActivity, treeView } from '../support/treeView';
-import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, quickPickTitle, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /** VS Code Restricted Mode, for real: the workspace trust prompt answered "No". */
 describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)', function () {
@@ -139,7 +139,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     // Revoke from the palette: offered, confirmed, performed.
     await runCommand(page, 'Skillgate: Revoke Trust');
     // The pick stays open when focus goes back to the review panel (bundlePick.ts).
-    const pickTitle = page.locator('.quick-input-widget .quick-input-title', { hasText: 'choose a bundle to revoke' });
+    const pickTitle = quickPickTitle(page, 'choose a bundle to revoke');
     await pickTitle.waitFor({ state: 'visible', timeout: 30000 });
     await (await reviewFrame(page, 'repo-tools')).locator('header h1').click();
     await page.waitForTimeout(500);

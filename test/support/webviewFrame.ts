@@ -1,4 +1,4 @@
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 /** Webviews are nested iframes: the frame whose document holds the review's root. */
 export async function reviewFrame(page: Page, heading: string, timeoutMs = 30000): Promise<Frame> {
@@ -35,11 +35,14 @@ export async function runCommand(page: Page, title: string): Promise<void> {
  * `pickTitle`), types, and accepts once the matching row is focused.
  */
 export async function choose(page: Page, pickTitle: string, text: string): Promise<void> {
-  await page
-    .locator('.quick-input-widget .quick-input-title', { hasText: pickTitle })
-    .waitFor({ state: 'visible', timeout: 30000 });
+  await quickPickTitle(page, pickTitle).waitFor({ state: 'visible', timeout: 30000 });
   await page.locator('.quick-input-widget .quick-input-box input').fill(text);
   await acceptRow(page, text);
+}
+
+/** The title of the quick pick whose title holds `text` (a command's own pick, not the palette). */
+export function quickPickTitle(page: Page, text: string): Locator {
+  return page.locator('.quick-input-widget .quick-input-title', { hasText: text });
 }
 
 /** Accepts the open quick input's focused row once it is the one holding `text`. */
