@@ -69,8 +69,8 @@ export class SnapshotSender {
   parts(indexed: Indexed, partObjects = PART_OBJECTS): SnapshotPart[] {
     const { snapshot, watched } = indexed;
     const listings = listingsOf(snapshot);
-    const items = this.items.entries(listings.items);
-    const diagnostics = this.diagnostics.entries(listings.diagnostics);
+    const { entries: items, count: itemCount } = this.items.entries(listings.items);
+    const { entries: diagnostics, count: diagnosticCount } = this.diagnostics.entries(listings.diagnostics);
     const parts: SnapshotPart[] = [];
     type Part = { items: Entry<Item>[]; diagnostics: Entry<Diagnostic>[]; prototypeFree: (string | number)[][] };
     const newPart = (): Part => ({ items: [], diagnostics: [], prototypeFree: [] });
@@ -101,7 +101,7 @@ export class SnapshotSender {
     }
     parts.push(part);
     const head: SnapshotHead = {
-      counts: { items: this.items.count, diagnostics: this.diagnostics.count },
+      counts: { items: itemCount, diagnostics: diagnosticCount },
       generation: snapshot.generation,
       workspaces: snapshot.workspaces,
       trustProblem: snapshot.trustProblem,
@@ -123,10 +123,9 @@ export class SnapshotSender {
 class SentLists<T extends object> {
   private sent: readonly (readonly T[])[] = [];
   private starts: readonly number[] = [];
-  /** How many entries the lists sent last hold. */
-  count = 0;
 
-  entries(listing: Listing<T>): Entry<T>[] {
+  /** The listing's entries for the host, and how many entries they stand for. */
+  entries(listing: Listing<T>): { entries: Entry<T>[]; count: number } {
     const leaves = leavesOf(listing);
     // For each list, which list sent last it is (-1: none).
     const was = this.inPlace(leaves) ?? this.byIdentity(leaves);
@@ -151,8 +150,7 @@ class SentLists<T extends object> {
     }
     this.sent = leaves;
     this.starts = starts;
-    this.count = at;
-    return out.list;
+    return { entries: out.list, count: at };
   }
 
   /** `was` when the lists line up with those sent last, each where it was or replaced in place; else undefined. */
