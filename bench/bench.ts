@@ -61,7 +61,7 @@ function main(): void {
       execFileSync(process.execPath, [__filename, `--measure=${what}`, `--root=${root}`], { encoding: 'utf8' }).trim(),
     );
   // The CLI's cache directory. A cold run finds no parse cache file in it, but the code cache
-  // of Skillgate's own core (src/cli/codeCache.ts) that the runs before it left: that one
+  // of Skillgate's own core (src/core/cache/codeCache.ts) that the runs before it left: that one
   // depends on the installation, not on the workspace, and is gone only after an upgrade.
   const cliCache = path.join(`${root}-caches`, 'cli');
   const withoutParseCache = () => {

@@ -13,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
 const NAMESPACE = 'skillgate-core';
 /**
- * Core modules a face bundles a copy of instead: the CLI needs the cache directory to
- * load dist/core.js from its code cache (src/cli/codeCache.ts), so that module must not
- * come from dist/core.js itself. Each is small and needs only Node's built-ins.
+ * Core modules a face bundles a copy of instead: the CLI and the index worker load
+ * dist/core.js from its V8 code cache (src/core/cache/codeCache.ts, which needs the CLI's
+ * cache directory), so neither may come from dist/core.js itself. Each is small and needs
+ * only Node's built-ins.
  */
-const FACE_OWN = new Set(['cache/cacheDirectory']);
+const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache']);
 
 /** Every core module's id, found on disk so a new module needs no list to be kept. */
 function coreModules() {

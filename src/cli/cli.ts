@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CoreCodeCache } from './codeCache';
+import { CoreCodeCache } from '../core/cache/codeCache';
 import { run } from './main';
 
 // The `skillgate` binary: a thin face over the core (see main.ts), which it compiles

@@ -8,7 +8,7 @@ const VERSION = typeof SKILLGATE_VERSION === 'string' ? SKILLGATE_VERSION : '0.0
 /**
  * Runs one CLI invocation; resolves to the exit code (0 ok, 1 errors or refusal, 2 usage
  * or internal). `beforeCore` learns the options before the core is loaded (the binary
- * serves the core from its code cache, src/cli/codeCache.ts).
+ * serves the core from its code cache, src/core/cache/codeCache.ts).
  */
 export async function run(
   argv: readonly string[],

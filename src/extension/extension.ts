@@ -144,6 +144,8 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   // description and the menus' keys, the quick fixes (no diagnostic exists before the
   // first index), and the first index with its progress and the settings it reads.
   const ready = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    // The first index's worker thread first: its bootstrap and the core's load overlap what the window does next.
+    service.prestartIndex();
     modes.show();
     context.subscriptions.push(
       // Every file: Rivumi diagnostics sit in skills, hooks.json and plugin manifests too; the provider answers only for Skillgate's own.

@@ -94,6 +94,8 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
+  /** The first index's worker, started during activation and not yet opened (`prestartIndex`). */
+  private prestarted: WorkerIndex | undefined;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
 
@@ -242,26 +244,50 @@ export class SkillgateService implements vscode.Disposable {
     }
   }
 
+  /**
+   * Starts the first index's worker thread now (the turn after activation), before the
+   * settings its options need are read: its bootstrap and the core's load overlap the rest
+   * of the window's start. The first full index opens it (`startIndex`).
+   */
+  prestartIndex(): void {
+    if (!this.inHostOnly && !this.prestarted) this.prestarted = this.newWorker();
+  }
+
   /** A worker for the index, unless workers failed here before or cannot start: then the extension host. */
   private startIndex(options: BackendOptions): IndexBackend {
-    if (this.inHostOnly) return new InHostIndex(options);
+    const prestarted = this.prestarted;
+    this.prestarted = undefined;
+    const worker = prestarted ?? (this.inHostOnly ? undefined : this.newWorker());
+    // A prestarted worker that failed since has set `inHostOnly`.
+    if (!worker || this.inHostOnly) {
+      worker?.dispose();
+      return new InHostIndex(options);
+    }
+    return worker.open(options);
+  }
+
+  /** A new index worker thread; undefined (and in-host from now on) when none can start. */
+  private newWorker(): WorkerIndex | undefined {
     try {
-      const worker: WorkerIndex = new WorkerIndex(WORKER_SCRIPT, options, (failure) => {
-        this.inHostOnly = true;
-        this.log.warn(`${failure.message}; indexing in the extension host from now on`);
-        // The index the watchers feed is gone: read everything again, in-host.
-        if (this.index === worker) {
-          this.index = undefined;
-          void this.refreshAll();
-        }
-      });
-      return worker;
+      return new WorkerIndex(
+        WORKER_SCRIPT,
+        this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {},
+        (failure, worker) => {
+          this.inHostOnly = true;
+          this.log.warn(`${failure.message}; indexing in the extension host from now on`);
+          // The index the watchers feed is gone: read everything again, in-host.
+          if (this.index === worker) {
+            this.index = undefined;
+            void this.refreshAll();
+          }
+        },
+      );
     } catch (e) {
       this.inHostOnly = true;
       this.log.warn(
         `the index worker cannot start (${e instanceof Error ? e.message : String(e)}); indexing in the extension host`,
       );
-      return new InHostIndex(options);
+      return undefined;
     }
   }
 
@@ -459,6 +485,7 @@ export class SkillgateService implements vscode.Disposable {
     for (const w of this.subtreeWatchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
     this.index?.dispose();
+    this.prestarted?.dispose();
     this.changed.dispose();
     this.progress.dispose();
     this.fullRuns.dispose();

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { pathToFileURL } from 'node:url';
+import { build, buildSync, type BuildOptions, type Plugin, type StdinOptions } from 'esbuild';
 import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
@@ -14,6 +15,7 @@ import { StallSampler } from '../../src/extension/flows/hostPerf';
 import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
 import { itemOf } from './helpers/item';
+import { CODE_DIR } from '../../src/core/cache/codeCache';
 
 const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
 
@@ -52,10 +54,10 @@ describe('the index worker', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const started = (s = script, onFailure: (f: WorkerFailure) => void = () => undefined) => {
-    const w = new WorkerIndex(s, options, onFailure);
+  const started = (s = script, onFailure: (f: WorkerFailure) => void = () => undefined, data = {}) => {
+    const w = new WorkerIndex(s, data, onFailure);
     workers.push(w);
-    return w;
+    return w.open(options);
   };
   const same = (a: Snapshot, b: Snapshot) =>
     assert.deepEqual({ ...a, generation: 0 }, { ...b, generation: 0 }, 'worker and in-host snapshots differ');
@@ -64,11 +66,20 @@ describe('the index worker', function () {
     const worker = started();
     const inHost = new InHostIndex(options);
     assert.deepEqual(await worker.watched(), await inHost.watched());
-    const progress: number[] = [];
-    const full = await worker.indexAll((done) => progress.push(done));
+    const progress: [number, number][] = [];
+    const full = await worker.indexAll((done, total) => progress.push([done, total]));
     same(full.snapshot, (await inHost.indexAll(() => undefined)).snapshot);
     assert.deepEqual(full.watched, await inHost.watched());
-    assert.ok(progress.length > 0 && progress.at(-1)! <= full.snapshot.items.length);
+    // The first and the last are always reported, however few the worker sends between them.
+    const total = progress[0]![1];
+    assert.ok(total > 0 && total <= full.snapshot.items.length);
+    assert.deepEqual(
+      [progress[0], progress.at(-1)],
+      [
+        [0, total],
+        [total, total],
+      ],
+    );
 
     const skill = path.join(options.workspaces[0]!, '.codewhale/plugins/plugin-00003/skills/skill-1/SKILL.md');
     fs.writeFileSync(skill, '---\nname: renamed\ndescription: edited\n---\nbody\n');
@@ -76,6 +87,15 @@ describe('the index worker', function () {
     same(refreshed.snapshot, (await inHost.refresh([skill])).snapshot);
     assert.notDeepEqual(refreshed.snapshot.items, full.snapshot.items);
     same((await worker.snapshot()).snapshot, (await inHost.snapshot()).snapshot);
+  });
+
+  it('answers nothing before it is opened, and is opened once', async () => {
+    const worker = new WorkerIndex(script, {}, () => undefined);
+    workers.push(worker);
+    await assert.rejects(worker.watched(), /before it was opened/);
+    worker.open(options);
+    assert.throws(() => worker.open(options), /already open/);
+    assert.deepEqual(await worker.watched(), await new InHostIndex(options).watched());
   });
 
   it('reports a core failure as an error of the request, and keeps serving', async () => {
@@ -100,6 +120,83 @@ describe('the index worker', function () {
       await assert.rejects(worker.snapshot(), WorkerFailure);
       assert.equal(failures.length, 1, bad);
     }
+  });
+});
+
+/**
+ * The worker as it ships: dist/indexWorker.js over dist/core.js. It compiles the core
+ * from the V8 code cache an earlier worker left (docs/code-cache.md), which the first
+ * worker writes once its first full index has been sent.
+ */
+describe("the index worker's code cache of the core", function () {
+  this.timeout(60000);
+  let dir: string;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-worker-code-'));
+    // The build's own plugin: the worker requires the core beside it, as in the VSIX.
+    const shared = pathToFileURL(path.resolve(__dirname, '../../scripts/sharedCore.mjs')).href;
+    const { sharedCore, sharedCoreEntry } = (await import(shared)) as {
+      sharedCore: Plugin;
+      sharedCoreEntry: () => StdinOptions;
+    };
+    const common: BuildOptions = {
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      mainFields: ['module', 'main'],
+      logLevel: 'error',
+      define: { SKILLGATE_VERSION: '"test"' },
+    };
+    buildSync({ ...common, stdin: sharedCoreEntry(), outfile: path.join(dir, 'dist/core.js') });
+    await build({
+      ...common,
+      entryPoints: [path.resolve(__dirname, '../../src/extension/indexWorker.ts')],
+      outfile: path.join(dir, 'dist/indexWorker.js'),
+      plugins: [sharedCore],
+    });
+    generateWorkspace(path.join(dir, 'ws'), 6);
+  });
+
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is written after the first index, then used by the next worker without being written again', async () => {
+    const options: BackendOptions = {
+      workspaces: [path.join(dir, 'ws')],
+      codewhaleHome: null,
+      evaHome: null,
+      stateDir: path.join(dir, 'state'),
+    };
+    const cacheDir = path.join(dir, 'cache');
+    const codeFiles = () => {
+      const code = path.join(cacheDir, CODE_DIR);
+      return fs.existsSync(code) ? fs.readdirSync(code).map((n) => path.join(code, n)) : [];
+    };
+    /** One worker's full index, then a request behind it: the worker serves in order, so its cache is written by then. */
+    const indexOnce = async () => {
+      const failures: WorkerFailure[] = [];
+      const worker = new WorkerIndex(path.join(dir, 'dist/indexWorker.js'), { cacheDir }, (f) => failures.push(f));
+      try {
+        const { snapshot } = await worker.open(options).indexAll(() => undefined);
+        await worker.snapshot();
+        assert.deepEqual(failures, []);
+        return snapshot;
+      } finally {
+        worker.dispose();
+      }
+    };
+    const first = await indexOnce();
+    assert.ok(first.items.length > 0);
+    const written = codeFiles();
+    assert.equal(written.length, 1, 'one code file after the first index');
+    assert.match(path.basename(written[0]!), /^core-[0-9a-f]{32}\.code$/);
+    assert.equal(fs.statSync(written[0]!).mode & 0o777, 0o600);
+    const inode = fs.statSync(written[0]!).ino;
+    // A rejected or unreadable cache is written again after the index: the same file means V8 took it.
+    const second = await indexOnce();
+    assert.deepEqual({ ...second, generation: 0 }, { ...first, generation: 0 });
+    assert.deepEqual(codeFiles(), written);
+    assert.equal(fs.statSync(written[0]!).ino, inode, 'the code was used, not written again');
   });
 });
 

@@ -1,11 +1,23 @@
+import type { BackendOptions } from './indexBackend';
 import type { SnapshotPart, Watched } from './snapshotTransfer';
 
 /**
+ * What the worker starts with, before its options are known (it is started right after
+ * activation, the window's settings read later): the parse cache's directory, whose
+ * `code/` holds the V8 code cache of the core (docs/code-cache.md); none: no cache.
+ */
+export interface IndexWorkerData {
+  readonly cacheDir?: string;
+}
+
+/**
  * The messages between the extension host and the index worker (indexWorker.ts). The
- * worker answers requests in the order they came, one at a time; a snapshot comes in
- * parts, and the host asks for each next part (`next`) once it has taken the previous.
+ * worker answers requests in the order they came, one at a time; the first is `open`,
+ * with the indexer's options. A snapshot comes in parts, and the host asks for each next
+ * part (`next`) once it has taken the previous.
  */
 export type WorkerRequest =
+  | { readonly op: 'open'; readonly options: BackendOptions }
   | { readonly id: number; readonly op: 'watched' | 'indexAll' | 'snapshot' }
   | { readonly id: number; readonly op: 'refresh'; readonly paths: readonly string[] }
   | { readonly op: 'next' };

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { BackendOptions, IndexBackend } from './indexBackend';
-import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
+import type { IndexWorkerData, WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 import { SnapshotReceiver, type Indexed, type Watched } from './snapshotTransfer';
 
 /** The worker could not start, crashed or exited: the caller indexes in the extension host instead. */
@@ -15,6 +15,8 @@ interface Pending {
 /**
  * The index in a worker thread (indexWorker.ts): the extension host only sends requests
  * and takes snapshots back, a part per event-loop turn, so a full index never holds it.
+ * The thread starts with the object, before the indexer's options are known (the service
+ * starts one right after activation); `open` gives them, and must come before any request.
  * A worker that fails rejects what is pending with `WorkerFailure` and reports it once
  * through `onFailure`; nothing after that is sent to it.
  */
@@ -25,18 +27,27 @@ export class WorkerIndex implements IndexBackend {
   private nextId = 1;
   private failure: WorkerFailure | undefined;
   private disposed = false;
+  private opened = false;
 
   constructor(
     script: string,
-    options: BackendOptions,
-    private readonly onFailure: (failure: WorkerFailure) => void,
+    data: IndexWorkerData,
+    private readonly onFailure: (failure: WorkerFailure, worker: WorkerIndex) => void,
   ) {
-    this.worker = new Worker(script, { workerData: options });
+    this.worker = new Worker(script, { workerData: data });
     // The extension host (or a test run) never waits on the worker to exit.
     this.worker.unref();
     this.worker.on('message', (reply: WorkerReply) => this.receive(reply));
     this.worker.on('error', (e) => this.fail(`the index worker failed: ${e.message}`));
     this.worker.on('exit', (code) => this.fail(`the index worker exited (code ${code})`));
+  }
+
+  /** Gives the worker the indexer's options (once, before any request); the worker itself. */
+  open(options: BackendOptions): this {
+    if (this.opened) throw new Error('the index worker is already open');
+    this.opened = true;
+    this.post({ op: 'open', options });
+    return this;
   }
 
   watched(): Promise<Watched> {
@@ -67,6 +78,7 @@ export class WorkerIndex implements IndexBackend {
     onProgress?: (done: number, total: number) => void,
   ): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
+    if (!this.opened) return Promise.reject(new Error('the index worker was asked before it was opened'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: never) => void, reject, onProgress });
@@ -125,6 +137,6 @@ export class WorkerIndex implements IndexBackend {
     for (const p of this.pending.values()) p.reject(this.failure);
     this.pending.clear();
     void this.worker.terminate();
-    this.onFailure(this.failure);
+    this.onFailure(this.failure, this);
   }
 }

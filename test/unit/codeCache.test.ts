@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { cacheKey, CODE_DIR, CoreCodeCache, MAX_CODE_FILES } from '../../src/cli/codeCache';
+import { cacheKey, CODE_DIR, CoreCodeCache, MAX_CODE_FILES } from '../../src/core/cache/codeCache';
 import { run } from '../../src/cli/main';
 import type { GlobalOptions } from '../../src/cli/options';
 import { Fixture } from './helpers/fixture';

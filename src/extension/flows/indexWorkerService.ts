@@ -1,0 +1,85 @@
+import { parentPort } from 'node:worker_threads';
+import type { Indexer } from '../../core/index/indexer';
+import { backendIndexer, watchedBy } from './indexBackend';
+import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
+import { SnapshotSender } from './snapshotTransfer';
+
+/** The fewest milliseconds between two progress replies: the host shows each in the view, the workbench draws it. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * What the index worker does (indexWorker.ts is its entry): the core indexer, opened with
+ * the host's options, answering the host's requests in order and sending each snapshot
+ * in parts (snapshotTransfer.ts). The core is pure, so the same indexer runs here as in
+ * the CLI. `afterFirstIndex` runs once the first full index has been sent (the entry
+ * writes the core's code cache then, with what the index compiled in it).
+ */
+export function serveIndex(afterFirstIndex: () => void): void {
+  const port = parentPort;
+  if (!port) throw new Error('indexWorker.js runs as a worker thread of the Skillgate extension');
+  const sender = new SnapshotSender();
+  const post = (reply: WorkerReply) => port.postMessage(reply);
+  let indexer: Indexer | undefined;
+  let taken: (() => void) | undefined;
+  let queue = Promise.resolve();
+  let firstIndex: (() => void) | undefined = afterFirstIndex;
+
+  port.on('message', (request: WorkerRequest) => {
+    if (request.op === 'next') {
+      const resume = taken;
+      taken = undefined;
+      resume?.();
+      return;
+    }
+    // A request the worker cannot serve is not the core's failure: the worker ends, and the host indexes in-host instead.
+    queue = queue.then(() => serve(request)).catch(() => process.exit(1));
+  });
+
+  async function serve(request: Exclude<WorkerRequest, { op: 'next' }>): Promise<void> {
+    if (request.op === 'open') {
+      indexer = backendIndexer(request.options);
+      return;
+    }
+    if (!indexer) throw new Error('the index worker was asked before it was opened');
+    const { id } = request;
+    if (request.op === 'watched') {
+      post({ id, type: 'watched', watched: watchedBy(indexer) });
+      return;
+    }
+    let snapshot;
+    try {
+      snapshot =
+        request.op === 'indexAll'
+          ? await indexer.indexAllAsync(progressReplies(id))
+          : request.op === 'refresh'
+            ? indexer.refresh(request.paths)
+            : indexer.snapshot();
+    } catch (e) {
+      post({ id, type: 'failed', message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    const parts = sender.parts({ snapshot, watched: watchedBy(indexer) });
+    for (const [i, part] of parts.entries()) {
+      const last = i === parts.length - 1;
+      const next = last ? undefined : new Promise<void>((resolve) => (taken = resolve));
+      post({ id, type: 'part', part, last });
+      await next;
+    }
+    if (request.op === 'indexAll' && firstIndex) {
+      const after = firstIndex;
+      firstIndex = undefined;
+      after();
+    }
+  }
+
+  /** Progress of request `id`: the first and the last always, between them at most one per interval. */
+  function progressReplies(id: number): (done: number, total: number) => void {
+    let last = -Infinity;
+    return (done, total) => {
+      const now = performance.now();
+      if (done !== 0 && done < total && now - last < PROGRESS_INTERVAL_MS) return;
+      last = now;
+      post({ id, type: 'progress', done, total });
+    };
+  }
+}
