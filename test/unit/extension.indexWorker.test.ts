@@ -3,11 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { build, buildSync, type BuildOptions, type Plugin, type StdinOptions } from 'esbuild';
 import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
 import { WorkerFailure, WorkerIndex } from '../../src/extension/flows/workerIndex';
+import type { WorkerReply, WorkerRequest } from '../../src/extension/flows/indexWorkerProtocol';
 import { SnapshotReceiver } from '../../src/extension/flows/snapshotTransfer';
 import { snapshotLoopback } from '../support/snapshotLoopback';
 import { Indexer } from '../../src/core/index/indexer';
@@ -96,6 +98,54 @@ describe('the index worker', function () {
     worker.open(options);
     assert.throws(() => worker.open(options), /already open/);
     assert.deepEqual(await worker.watched(), await new InHostIndex(options).watched());
+  });
+
+  it('sends a snapshot two parts ahead of the host, one more per ask, and takes no late ask as a credit', async () => {
+    const root = path.join(dir, 'ws-parts');
+    generateWorkspace(root, 120);
+    const raw = new Worker(script, { workerData: {} });
+    try {
+      const parts: { id: number; last: boolean }[] = [];
+      raw.on('message', (m: WorkerReply) => void (m.type === 'part' && parts.push({ id: m.id, last: m.last })));
+      const settled = () => new Promise((resolve) => setTimeout(resolve, 300));
+      /** Waits until `n` parts have come (and a while longer, for any that should not). */
+      const until = async (n: number) => {
+        for (let t = 0; parts.length < n && t < 200; t++) await new Promise((r) => setTimeout(r, 50));
+        await settled();
+        return parts.length;
+      };
+      raw.postMessage({ op: 'open', options: { ...options, workspaces: [root] } } satisfies WorkerRequest);
+      raw.postMessage({ id: 1, op: 'indexAll' } satisfies WorkerRequest);
+      assert.equal(await until(2), 2, 'two parts before any ask');
+      raw.postMessage({ op: 'next', id: 1 } satisfies WorkerRequest);
+      assert.equal(await until(3), 3, 'one more per ask');
+      for (let asked = 3; !parts.at(-1)!.last; asked++) {
+        raw.postMessage({ op: 'next', id: 1 } satisfies WorkerRequest);
+        await until(asked + 1);
+      }
+      const first = parts.length;
+      assert.ok(first > 4, `a snapshot of several parts (${first})`);
+      // Every bundle re-read (new objects, so several parts), and asks for request 1, whose parts were all
+      // sent, arriving as request 2 sends: still two parts ahead, not more.
+      const edited = fs
+        .readdirSync(path.join(root, '.codewhale/plugins'))
+        .flatMap((bundle) =>
+          [0, 1, 2].map((n) => path.join(root, '.codewhale/plugins', bundle, `skills/skill-${n}/SKILL.md`)),
+        )
+        .filter((file) => fs.existsSync(file));
+      for (const file of edited) fs.appendFileSync(file, '\nmore\n');
+      raw.postMessage({ id: 2, op: 'refresh', paths: edited } satisfies WorkerRequest);
+      raw.postMessage({ op: 'next', id: 1 } satisfies WorkerRequest);
+      raw.postMessage({ op: 'next', id: 1 } satisfies WorkerRequest);
+      await until(first + 2);
+      const second = parts.slice(first);
+      assert.deepEqual(second, [
+        { id: 2, last: false },
+        { id: 2, last: false },
+      ]);
+    } finally {
+      await raw.terminate();
+    }
   });
 
   it('reports a core failure as an error of the request, and keeps serving', async () => {

@@ -13,14 +13,15 @@ export interface IndexWorkerData {
 /**
  * The messages between the extension host and the index worker (indexWorker.ts). The
  * worker answers requests in the order they came, one at a time; the first is `open`,
- * with the indexer's options. A snapshot comes in parts, and the host asks for each next
- * part (`next`) once it has taken the previous.
+ * with the indexer's options. A snapshot comes in parts: the worker sends two ahead, and
+ * one more each time the host has taken one (`next`).
  */
 export type WorkerRequest =
   | { readonly op: 'open'; readonly options: BackendOptions }
   | { readonly id: number; readonly op: 'watched' | 'indexAll' | 'snapshot' }
   | { readonly id: number; readonly op: 'refresh'; readonly paths: readonly string[] }
-  | { readonly op: 'next' };
+  /** The host took a part of request `id`'s snapshot: the worker may send one more. */
+  | { readonly op: 'next'; readonly id: number };
 
 export type WorkerReply =
   | { readonly id: number; readonly type: 'watched'; readonly watched: Watched }

@@ -6,6 +6,12 @@ import { SnapshotSender } from './snapshotTransfer';
 
 /** The fewest milliseconds between two progress replies: the host shows each in the view, the workbench draws it. */
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * Parts of a snapshot sent ahead of the host's asks: the worker serializes the next while
+ * the host decodes one. Never more: a port hands the host every queued message in one
+ * turn, so this bounds the parts one of its turns can take.
+ */
+const PARTS_AHEAD = 2;
 
 /**
  * What the index worker does (indexWorker.ts is its entry): the core indexer, opened with
@@ -20,14 +26,20 @@ export function serveIndex(afterFirstIndex: () => void): void {
   const sender = new SnapshotSender();
   const post = (reply: WorkerReply) => port.postMessage(reply);
   let indexer: Indexer | undefined;
-  let taken: (() => void) | undefined;
+  /** The request whose parts are being sent, the parts it may still send before the host asks, and who waits for an ask. */
+  let sending: number | undefined;
+  let credits = 0;
+  let asked: (() => void) | undefined;
   let queue = Promise.resolve();
   let firstIndex: (() => void) | undefined = afterFirstIndex;
 
   port.on('message', (request: WorkerRequest) => {
     if (request.op === 'next') {
-      const resume = taken;
-      taken = undefined;
+      // An ask for a request whose parts have all been sent is late, not a credit for the next request.
+      if (request.id !== sending) return;
+      credits++;
+      const resume = asked;
+      asked = undefined;
       resume?.();
       return;
     }
@@ -59,12 +71,14 @@ export function serveIndex(afterFirstIndex: () => void): void {
       return;
     }
     const parts = sender.parts({ snapshot, watched: watchedBy(indexer) });
+    sending = id;
+    credits = PARTS_AHEAD;
     for (const [i, part] of parts.entries()) {
-      const last = i === parts.length - 1;
-      const next = last ? undefined : new Promise<void>((resolve) => (taken = resolve));
-      post({ id, type: 'part', part, last });
-      await next;
+      while (credits === 0) await new Promise<void>((resolve) => (asked = resolve));
+      credits--;
+      post({ id, type: 'part', part, last: i === parts.length - 1 });
     }
+    sending = undefined;
     if (request.op === 'indexAll' && firstIndex) {
       const after = firstIndex;
       firstIndex = undefined;

@@ -119,10 +119,11 @@ export class WorkerIndex implements IndexBackend {
           return;
         }
         if (!indexed) {
-          // Asked for once this turn has ended: a part that came back while the host still decoded
-          // this one would be taken in the same turn (a port drains up to 1,000 queued messages at
-          // once), and the whole snapshot with it, timers and the workbench's requests held meanwhile.
-          setImmediate(() => this.post({ op: 'next' }));
+          // Asked for once this turn has ended, and the worker keeps only two parts ahead: a port drains
+          // up to 1,000 queued messages in one turn, and unasked the whole snapshot would come in one,
+          // timers and the workbench's requests held meanwhile.
+          const { id } = reply;
+          setImmediate(() => this.post({ op: 'next', id }));
           return;
         }
         this.pending.delete(reply.id);
