@@ -17,8 +17,8 @@ import type { Diagnostic, Item } from '../../core/model';
  *   among the items of the lists that went away. At 10,000 bundles a one-bundle refresh
  *   looked up and indexed every one of 57,573 items: about 50 ms, ten times the refresh.
  * - Stalls: what must be sent goes in parts of at most `PART_OBJECTS` new objects; the
- *   worker sends a part only after the host took the previous one (one message in flight),
- *   so the host decodes one part per event-loop turn.
+ *   worker keeps at most two parts ahead of the host's asks (indexWorkerService.ts), so a
+ *   host turn decodes one part, two at most.
  */
 export const PART_OBJECTS = 200;
 
