@@ -94,7 +94,7 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
-  /** The first index's worker, started during activation and not yet opened (`prestartIndex`). */
+  /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
   private prestarted: WorkerIndex | undefined;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
