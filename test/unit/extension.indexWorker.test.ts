@@ -21,6 +21,17 @@ import { CODE_DIR } from '../../src/core/cache/codeCache';
 
 const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
 
+/** The index worker's entry, and how the build bundles a Node entry (esbuild.mjs), for the tests' own builds. */
+const WORKER_ENTRY = path.resolve(__dirname, '../../src/extension/indexWorker.ts');
+const NODE_BUNDLE: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  logLevel: 'error',
+  define: { SKILLGATE_VERSION: '"test"' },
+};
+
 /**
  * The editor's index worker without VS Code: the worker bundle answers as the in-host
  * index does, snapshots cross in parts that carry only what the host lacks, and a
@@ -36,16 +47,7 @@ describe('the index worker', function () {
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-worker-'));
     script = path.join(dir, 'indexWorker.js');
-    buildSync({
-      entryPoints: [path.resolve(__dirname, '../../src/extension/indexWorker.ts')],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      logLevel: 'error',
-      define: { SKILLGATE_VERSION: '"test"' },
-    });
+    buildSync({ ...NODE_BUNDLE, entryPoints: [WORKER_ENTRY], outfile: script });
     const root = path.join(dir, 'ws');
     generateWorkspace(root, 12);
     options = { workspaces: [root], codewhaleHome: null, evaHome: null, stateDir: path.join(dir, 'state') };
@@ -190,18 +192,10 @@ describe("the index worker's code cache of the core", function () {
       sharedCore: Plugin;
       sharedCoreEntry: () => StdinOptions;
     };
-    const common: BuildOptions = {
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      mainFields: ['module', 'main'],
-      logLevel: 'error',
-      define: { SKILLGATE_VERSION: '"test"' },
-    };
-    buildSync({ ...common, stdin: sharedCoreEntry(), outfile: path.join(dir, 'dist/core.js') });
+    buildSync({ ...NODE_BUNDLE, stdin: sharedCoreEntry(), outfile: path.join(dir, 'dist/core.js') });
     await build({
-      ...common,
-      entryPoints: [path.resolve(__dirname, '../../src/extension/indexWorker.ts')],
+      ...NODE_BUNDLE,
+      entryPoints: [WORKER_ENTRY],
       outfile: path.join(dir, 'dist/indexWorker.js'),
       plugins: [sharedCore],
     });
