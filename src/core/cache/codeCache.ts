@@ -6,7 +6,9 @@ import * as vm from 'node:vm';
 import * as zlib from 'node:zlib';
 
 /**
- * The CLI's V8 code cache of the shared core bundle (docs/code-cache.md). Node 20 has no
+ * The V8 code cache of the shared core bundle, for the CLI and the editor's index worker
+ * (docs/code-cache.md); each face bundles its own copy of this module, since it must run
+ * before dist/core.js loads (scripts/sharedCore.mjs). Node 20 has no
  * `module.enableCompileCache`: every process compiles dist/core.js again (about 60 ms of
  * a run's start). Here the core is compiled through `vm.Script` with the bytecode a
  * previous run left, and a run that had none leaves it once its command has run, so the
