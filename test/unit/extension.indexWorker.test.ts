@@ -20,6 +20,9 @@ import { itemOf } from './helpers/item';
 import { CODE_DIR } from '../../src/core/cache/codeCache';
 
 const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
+/** Two indexes' snapshots are the same but for their generation (each index counts its own). */
+const same = (a: Snapshot, b: Snapshot, message = 'worker and in-host snapshots differ') =>
+  assert.deepEqual({ ...a, generation: 0 }, { ...b, generation: 0 }, message);
 
 /** The index worker's entry, and how the build bundles a Node entry (esbuild.mjs), for the tests' own builds. */
 const WORKER_ENTRY = path.resolve(__dirname, '../../src/extension/indexWorker.ts');
@@ -63,8 +66,6 @@ describe('the index worker', function () {
     workers.push(w);
     return w.open(options);
   };
-  const same = (a: Snapshot, b: Snapshot) =>
-    assert.deepEqual({ ...a, generation: 0 }, { ...b, generation: 0 }, 'worker and in-host snapshots differ');
 
   it('indexes, refreshes and re-derives as the in-host index does', async () => {
     const worker = started();
@@ -238,7 +239,7 @@ describe("the index worker's code cache of the core", function () {
     const inode = fs.statSync(written[0]!).ino;
     // A rejected or unreadable cache is written again after the index: the same file means V8 took it.
     const second = await indexOnce();
-    assert.deepEqual({ ...second, generation: 0 }, { ...first, generation: 0 });
+    same(second, first, 'the worker with the code cache indexed otherwise');
     assert.deepEqual(codeFiles(), written);
     assert.equal(fs.statSync(written[0]!).ino, inode, 'the code was used, not written again');
   });
