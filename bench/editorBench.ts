@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { PROJECT_ROOT, installVsix, startCodeServer } from '../test/support/codeServer';
 import { skillgateActivity } from '../test/support/treeView';
 import { freshProfile, launchBrowser, openWorkbench } from '../test/support/workbench';
+import { CODE_DIR } from '../src/core/cache/codeCache';
 import type { EditorFigures } from '../src/extension/flows/hostPerf';
 import { generateWorkspace } from './syntheticWorkspace';
 
@@ -160,7 +161,11 @@ async function editorRun(workspace: string, dir: string, mode: Mode, codeCache: 
   fs.mkdirSync(dir, { recursive: true });
   await installVsix(VSIX, profile.extensionsDir, profile.userDataDir);
   // Where the extension keeps it: the parse cache's directory in its global storage (src/extension/extension.ts).
-  const profileCodeCache = path.join(profile.userDataDir, 'User/globalStorage/skillgate.skillgate/parse-cache/code');
+  const profileCodeCache = path.join(
+    profile.userDataDir,
+    'User/globalStorage/skillgate.skillgate/parse-cache',
+    CODE_DIR,
+  );
   copyPrivate(codeCache, profileCodeCache);
   const server = await startCodeServer({
     extensionsDir: profile.extensionsDir,
