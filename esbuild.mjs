@@ -29,7 +29,7 @@ const common = {
 // Every Node entry in dist/ is a thin face over one dist/core.js (scripts/sharedCore.mjs):
 // the VSIX and the npm package ship the core once, and each face evaluates only the core
 // modules it reaches.
-const BENCH_BUNDLES = ['dist/core.js', 'dist/cli.js', 'dist/bench.js'];
+const BENCH_BUNDLES = ['dist/core.js', 'dist/cli.js', 'dist/treeReader.js', 'dist/bench.js'];
 const builds = [
   { stdin: sharedCoreEntry(), outfile: 'dist/core.js' },
   {
@@ -46,6 +46,9 @@ const builds = [
   },
   // The extension's index runs in a worker thread (src/extension/flows/workerIndex.ts), over the same core.
   { entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', plugins: [sharedCore] },
+  // The CLI's tree reader thread (src/cli/workerReadAhead.ts) bundles the few core modules it
+  // needs instead of loading the shared core: it is reading before the CLI has loaded it.
+  { entryPoints: ['src/cli/treeReader.ts'], outfile: 'dist/treeReader.js' },
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', plugins: [sharedCore] },
   // The review panel's script runs in the webview: a browser bundle, shipped from media/.
   {

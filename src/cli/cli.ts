@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import { run } from './main';
+import { prestartReadAhead } from './workerReadAhead';
 
 // The `skillgate` binary: a thin face over the core (see main.ts), which it compiles
 // from the V8 code cache a previous run left (codeCache.ts).
@@ -13,7 +14,10 @@ void run(
     env: process.env,
     cwd: process.cwd(),
   },
-  (options) => codeCache.install(options.cacheDir),
+  (options) => {
+    prestartReadAhead();
+    codeCache.install(options.cacheDir);
+  },
 ).then(
   (code) => {
     process.exitCode = code;

@@ -10,6 +10,7 @@ import type { LifecycleContext } from '../core/trust/lifecycle';
 import { UsageError, type GlobalOptions, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import type { Item } from '../core/model';
+import { startReadAhead } from './workerReadAhead';
 
 export interface Io {
   readonly out: (text: string) => void;
@@ -54,16 +55,23 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
     io,
     store,
     lifecycle: { store },
-    index: () =>
-      new Indexer({
-        workspaces: options.workspaces,
-        codewhaleHome: options.codewhaleHome,
-        evaHome: options.evaHome,
-        evaRuntime: options.evaRuntime,
-        rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS,
-        trust: () => store.view(),
-        ...(options.cacheDir !== null ? { parseCache: new ParseCache(options.cacheDir) } : {}),
-      }).indexAll(),
+    index: () => {
+      const readAhead = startReadAhead();
+      try {
+        return new Indexer({
+          workspaces: options.workspaces,
+          codewhaleHome: options.codewhaleHome,
+          evaHome: options.evaHome,
+          evaRuntime: options.evaRuntime,
+          rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS,
+          trust: () => store.view(),
+          ...(options.cacheDir !== null ? { parseCache: new ParseCache(options.cacheDir) } : {}),
+          ...(readAhead ? { readAhead } : {}),
+        }).indexAll();
+      } finally {
+        readAhead?.dispose();
+      }
+    },
     arg,
     select: (snapshot) => {
       const sel = selectItem(snapshot, arg(0, 'a selector (an item id or a name)'));

@@ -29,6 +29,7 @@ describe('the npm package', function () {
       'dist/cli.js',
       'dist/extension.js',
       'dist/indexWorker.js',
+      'dist/treeReader.js',
       'media/icon.png',
     ])
       assert.ok(names.includes(required), `${required} missing from ${names.join(', ')}`);
@@ -37,7 +38,7 @@ describe('the npm package', function () {
       /^README\.md$/,
       /^LICENSE$/,
       /^CHANGELOG\.md$/,
-      /^dist\/(core|cli|extension|indexWorker)\.js$/,
+      /^dist\/(core|cli|extension|indexWorker|treeReader)\.js$/,
       /^media\/[\w.-]+\.(svg|png|css|js)$/,
       /^media\/codicons\/codicon\.(css|ttf)$/,
       /^media\/walkthrough\/[\w.-]+\.md$/,
@@ -70,6 +71,7 @@ describe('the npm package', function () {
     for (const [file, text, own] of [
       ['dist/cli.js', bundle, ['./core.js']],
       ['dist/core.js', sh('tar', ['-xzOf', TARBALL, 'package/dist/core.js']).out, []],
+      ['dist/treeReader.js', sh('tar', ['-xzOf', TARBALL, 'package/dist/treeReader.js']).out, []],
     ] as const) {
       assert.doesNotMatch(text, /sourceMappingURL/, `${file}: the production build, without source maps`);
       // (js-yaml's optional esprima is reached through an alias inside a try, and is absent: `---js` front matter is never evaluated.)

@@ -1,17 +1,9 @@
-import * as fs from 'node:fs';
 import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le } from './framing';
-import { entryOf, errorText, sameVersion, versionOf, type FileVersion } from '../fs/safeFs';
-import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
+import { display, readBundleTree, type ManifestRead, type TreeRead } from './treeRead';
+import type { TreeReadAhead } from './readAhead';
 import type { BundleFile } from '../model';
 
-/** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
-export const MAX_HASHED_FILES = 4096;
-export const MAX_HASHED_BYTES = 67108864;
-/**
- * [Skillgate] Upstream counts files only; a bundle of a million empty directories
- * would still be walked. We stop at this many directory entries in all.
- */
-export const MAX_WALKED_ENTRIES = 65536;
+export { LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES, type ManifestRead } from './treeRead';
 
 /** A hashed file; a name that is not UTF-8 has `rawPath`, and `path` spells its bytes escaped (rawNames.ts). */
 export type HashedFile = BundleFile;
@@ -27,241 +19,61 @@ export type ContentWalk =
     }
   | { readonly ok: false; readonly message: string; readonly rel?: string };
 
-export const LIMIT_MESSAGE = `plugin bundle content exceeds the plugin review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
-
-/** The manifest as the loader read it (§4.1), with the version of the file it came from. */
-export interface ManifestRead {
-  readonly bytes: Buffer;
-  readonly version?: FileVersion;
-}
-
-/** A directory entry's name: a string when it is valid UTF-8 (nearly always), else its raw bytes. */
-type Name = string | Buffer;
-
-interface Frame {
-  readonly abs: string | Buffer;
-  readonly rel: Name;
-  readonly children: Child[];
-  next: number;
-}
-
-interface Child {
-  readonly name: Name;
-  /** The listing's own entry type (d_type): a link is never followed. */
-  readonly type: 'file' | 'directory' | 'symlink' | 'other';
-}
+const DOMAIN = 'codewhale-plugin-content-v2\0';
 
 /**
- * Codewhale's content hash, domain v2 (codewhale.md §7.2): the manifest prefix, then
- * a depth-first walk of the whole bundle, each entry typed by the directory listing
- * (no link is followed). Each file is opened once, without following a link;
- * `retain` picks the files whose bytes the caller parses next, so nothing is read
- * twice; handed the loader's read of the manifest with its file's version, the walk
- * does not read that file again while it is unchanged (`unchangedManifest`).
- * Iterative, so a deeply nested tree cannot overflow the stack.
+ * Codewhale's content hash, domain v2 (codewhale.md §7.2): the manifest prefix, then a
+ * depth-first walk of the whole bundle (treeRead.ts reads it), each directory and file
+ * framed as Codewhale frames them. `retain` picks the files whose bytes the caller
+ * parses next, so nothing is read twice. Handed a read-ahead that holds this root, the
+ * walk takes the steps another thread read with the same code; anything else it reads
+ * here, and with the loader's read of the manifest it does not read that file again
+ * while it is unchanged.
  */
 export function hashBundleContent(
   root: string,
   label: string,
   manifest: Uint8Array | ManifestRead,
   retain: (rel: string) => boolean,
-  recordPrefix: { domain: string } = { domain: 'codewhale-plugin-content-v2\0' },
+  ahead?: TreeReadAhead,
 ): ContentWalk {
   const manifestBytes = manifest instanceof Uint8Array ? manifest : manifest.bytes;
-  const manifestRead = manifest instanceof Uint8Array ? undefined : manifest;
+  const tree: TreeRead =
+    ahead?.take(root) ?? readBundleTree(root, manifest instanceof Uint8Array ? undefined : { label, read: manifest });
+  if (tree.failure) {
+    const { message, rel } = tree.failure;
+    return rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };
+  }
+
   const h = newHash();
-  h.update(recordPrefix.domain);
+  h.update(DOMAIN);
   h.update(label);
   h.update('\0');
   h.update(u64le(manifestBytes.length));
   h.update(manifestBytes);
-
   const files: HashedFile[] = [];
   const directories: string[] = [];
   const retained = new Map<string, Buffer>();
-  let totalBytes = 0;
-  let walked = 0;
-  const stack: Frame[] = [];
-
-  const enterDirectory = (abs: string | Buffer, rel: Name): string | undefined => {
-    directoryOpen(h, rel);
-    directories.push(display(rel));
-    const listed = listChildren(abs);
-    if (!listed.ok) return `failed to read component directory ${display(rel)}: ${listed.error}`;
-    walked += listed.children.length;
-    if (walked > MAX_WALKED_ENTRIES) return LIMIT_MESSAGE;
-    stack.push({ abs, rel, children: listed.children, next: 0 });
-    return undefined;
-  };
-
-  const fail = (message: string, rel?: Name): ContentWalk =>
-    rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };
-
-  // The root itself may be a directory whose name is not UTF-8: walk from its exact bytes.
-  const rootPath = osPath(root);
-  const rootStat = safeLstat(rootPath);
-  if (!rootStat.ok) return fail(`failed to inspect plugin root: ${rootStat.error}`);
-  if (rootStat.entry.type !== 'directory') return fail('plugin root must be a directory, not a symbolic link');
-  const rootError = enterDirectory(rootPath, '');
-  if (rootError) return fail(rootError);
-
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    if (frame.next >= frame.children.length) {
+  for (const step of tree.steps) {
+    if (step.kind === 'end') {
       directoryClose(h);
-      stack.pop();
-      continue;
+    } else if (step.kind === 'directory') {
+      directoryOpen(h, step.rel);
+      directories.push(display(step.rel));
+    } else {
+      const { rel, bytes, executable } = step;
+      fileRecord(h, rel, executable, bytes);
+      const relPath = display(rel);
+      files.push({
+        path: relPath,
+        size: bytes.length,
+        sha256: sha256Hex(bytes),
+        executable,
+        ...(typeof rel === 'string' ? {} : { rawPath: rel }),
+      });
+      if (retain(relPath)) retained.set(relPath, bytes);
     }
-    const child = frame.children[frame.next++] as Child;
-    const abs = join(frame.abs, child.name);
-    const rel = frame.rel.length === 0 ? child.name : join(frame.rel, child.name);
-    if (child.type === 'symlink') return fail(`component trees may not contain symbolic link ${display(rel)}`, rel);
-    if (child.type === 'directory') {
-      const err = enterDirectory(abs, rel);
-      if (err) return fail(err, rel);
-      continue;
-    }
-    if (child.type !== 'file') return fail(`component ${display(rel)} is neither a regular file nor directory`, rel);
-    if (files.length + 1 > MAX_HASHED_FILES) return fail(LIMIT_MESSAGE, rel);
-    const budget = MAX_HASHED_BYTES - totalBytes;
-    const read =
-      (rel === label && manifestRead && unchangedManifest(abs, manifestRead, budget)) || readWhole(abs, budget);
-    if (!read.ok) {
-      if (read.message === LIMIT_MESSAGE) return fail(LIMIT_MESSAGE, rel);
-      return fail(read.message.replace('{path}', display(rel)), rel);
-    }
-    totalBytes += read.bytes.length;
-    fileRecord(h, rel, read.executable, read.bytes);
-    const relPath = display(rel);
-    files.push({
-      path: relPath,
-      size: read.bytes.length,
-      sha256: sha256Hex(read.bytes),
-      executable: read.executable,
-      ...(typeof rel === 'string' ? {} : { rawPath: rel }),
-    });
-    if (retain(relPath)) retained.set(relPath, read.bytes);
   }
   // Copies at their length: the lists grew by push, and the index keeps them with their slack otherwise.
   return { ok: true, contentHash: h.digest('hex'), files: files.slice(), directories: directories.slice(), retained };
-}
-
-/**
- * One directory's entries in byte order of their names. Names are read as strings;
- * only a directory holding a name that is not valid UTF-8 (it decodes with U+FFFD)
- * is listed again as raw bytes, so such names hash as the OS bytes they are.
- */
-function listChildren(abs: string | Buffer): { ok: true; children: Child[] } | { ok: false; error: string } {
-  try {
-    const entries = fs.readdirSync(abs, { encoding: 'utf8', withFileTypes: true });
-    if (entries.some((e) => e.name.includes('\ufffd'))) {
-      const raw = fs.readdirSync(abs, { encoding: 'buffer', withFileTypes: true });
-      return { ok: true, children: inByteOrder(raw.map((e) => child(e, decodeUtf8(e.name) ?? e.name))) };
-    }
-    return { ok: true, children: inByteOrder(entries.map((e) => child(e, e.name))) };
-  } catch (e) {
-    return { ok: false, error: errorText(e) };
-  }
-}
-
-function child(e: fs.Dirent<string> | fs.Dirent<Buffer>, name: Name): Child {
-  const type = e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other';
-  return { name, type };
-}
-
-/** Upstream walks in byte order of names; for ASCII names that is plain string order. */
-function inByteOrder(children: Child[]): Child[] {
-  if (children.every((c) => typeof c.name === 'string' && ASCII.test(c.name)))
-    return children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const keyed = children.map((c) => ({ c, key: typeof c.name === 'string' ? Buffer.from(c.name, 'utf8') : c.name }));
-  return keyed.sort((a, b) => Buffer.compare(a.key, b.key)).map((k) => k.c);
-}
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** `a/b`, staying a string unless either side holds raw bytes. */
-function join(dir: string | Buffer, name: Name): string | Buffer {
-  if (typeof dir === 'string' && typeof name === 'string') return dir + '/' + name;
-  return Buffer.concat([
-    typeof dir === 'string' ? Buffer.from(dir) : dir,
-    SLASH,
-    typeof name === 'string' ? Buffer.from(name) : name,
-  ]);
-}
-
-const SLASH = Buffer.from('/');
-
-/** The path string for a relative name: exact, with escaped bytes where a name is not UTF-8. */
-function display(rel: Name): string {
-  return typeof rel === 'string' ? rel : decodeRawName(rel);
-}
-
-function safeLstat(p: string | Buffer): { ok: true; entry: ReturnType<typeof entryOf> } | { ok: false; error: string } {
-  try {
-    return { ok: true, entry: entryOf(fs.lstatSync(p)) };
-  } catch (e) {
-    return { ok: false, error: errorText(e) };
-  }
-}
-
-/**
- * The manifest's file record reuses the bytes the loader read when the walk finds the
- * very file they came from (not a link: lstat; same inode, size, mode and times), so it
- * is not read twice. Anything else is read again as every other file, with its checks
- * and messages. The hash then covers the bytes that were parsed, twice, as if the walk
- * had read the manifest first.
- */
-function unchangedManifest(
-  p: string | Buffer,
-  manifest: ManifestRead,
-  budget: number,
-): { ok: true; bytes: Buffer; executable: boolean } | undefined {
-  if (!manifest.version) return undefined;
-  try {
-    const st = fs.lstatSync(p);
-    if (!st.isFile() || !sameVersion(versionOf(st), manifest.version)) return undefined;
-    if (manifest.bytes.length !== st.size || st.size > budget) return undefined;
-    return { ok: true, bytes: manifest.bytes, executable: (st.mode & 0o111) !== 0 };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Opens without following a link (O_NOFOLLOW: a file swapped for a link fails here),
- * takes size and mode from the open descriptor, refuses a file past the remaining
- * byte budget before reading it, and reads once into size + 1 bytes: a file that
- * grows or shrinks while it is read is refused.
- */
-function readWhole(
-  p: string | Buffer,
-  budget: number,
-): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
-  let fd: number;
-  try {
-    fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return { ok: false, message: 'component trees may not contain symbolic link {path}' };
-    return { ok: false, message: `failed to read component file {path}: ${errorText(e)}` };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, message: 'component {path} is neither a regular file nor directory' };
-    if (st.size > budget) return { ok: false, message: LIMIT_MESSAGE };
-    const buf = Buffer.allocUnsafe(st.size + 1);
-    let total = 0;
-    for (;;) {
-      const n = fs.readSync(fd, buf, total, buf.length - total, null);
-      total += n;
-      // A short read of a regular file means end of file.
-      if (n === 0 || total === buf.length || total >= st.size) break;
-    }
-    if (total !== st.size) return { ok: false, message: 'component file {path} changed length while being reviewed' };
-    return { ok: true, bytes: buf.subarray(0, total), executable: (st.mode & 0o111) !== 0 };
-  } catch (e) {
-    return { ok: false, message: `failed to read component file {path}: ${errorText(e)}` };
-  } finally {
-    fs.closeSync(fd);
-  }
 }

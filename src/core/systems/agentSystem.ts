@@ -3,6 +3,7 @@ import type { TrustView } from '../decisions/trustView';
 import type { HostFacts } from '../host';
 import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
 import type { Capabilities } from '../capabilities';
+import type { TreeReadAhead } from '../hashing/readAhead';
 import type { ParseCache } from '../cache/parseCache';
 import type { Listing } from '../listing';
 
@@ -136,6 +137,8 @@ export interface SharedIndexOptions {
    * reused while the bytes are the same. Absent: every unit is derived afresh.
    */
   readonly parseCache?: ParseCache;
+  /** Bundle trees read ahead on another thread (the CLI's, docs/read-ahead.md); absent: each walk reads. */
+  readonly readAhead?: TreeReadAhead;
 }
 
 export type DecisionContext = GateContext;

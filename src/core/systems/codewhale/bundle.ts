@@ -9,6 +9,7 @@ import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './sk
 import type { HostFacts } from '../../host';
 import type { Manifest, ManifestLabel, Where } from './manifest';
 import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
+import type { TreeReadAhead } from '../../hashing/readAhead';
 import { capabilityHash } from './capabilityHash';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
@@ -88,6 +89,8 @@ export interface LoadContext {
   readonly host: HostFacts;
   /** The persistent parse cache of the bundle's discovery root; absent: derive everything (review and trust always do). */
   readonly cache?: CacheSegment;
+  /** Bundle trees read ahead on another thread; the walk takes this bundle's when they hold it. */
+  readonly readAhead?: TreeReadAhead;
 }
 
 /** Returns undefined when the directory holds no manifest (upstream skips it silently). */
@@ -157,7 +160,8 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   }
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
-  const walk = canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext);
+  const walk =
+    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext, ctx.readAhead);
   // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
   const cache =
     walk?.ok && ctx.cache && canonicalRoot !== undefined

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { canonicalPath } from '../../fs/safeFs';
 import { internalDiagnostic } from '../../diagnostics/faults';
 import type { CacheSegment } from '../../cache/parseCache';
+import type { TreeReadAhead } from '../../hashing/readAhead';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
@@ -14,6 +15,8 @@ export interface BundleJob {
   readonly canonicalDiscoveryRoot: string;
   /** The parse cache of its discovery root, when the index has one. */
   readonly cache?: CacheSegment;
+  /** Bundle trees read ahead, when the index has them. */
+  readonly readAhead?: TreeReadAhead;
 }
 
 /** Reads one bundle; the indexer's port for it (tests inject faults through it). */
@@ -38,6 +41,7 @@ export function runBundleJob(
           canonicalDiscoveryRoot: job.canonicalDiscoveryRoot,
           host,
           ...(job.cache ? { cache: job.cache } : {}),
+          ...(job.readAhead ? { readAhead: job.readAhead } : {}),
         })
       : null;
   } catch (e) {

@@ -53,6 +53,10 @@ export class CodewhaleIndex implements SystemIndex {
       const { scan, jobs } = this.rootJobs(root, workspace);
       const bundles = new Map<string, CodewhaleBundle>();
       this.roots.set(root, { scan, workspace, bundles });
+      // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
+      this.options.readAhead?.announce(
+        jobs.map((job) => path.join(job.canonicalDiscoveryRoot, path.basename(job.dir))),
+      );
       for (const job of jobs) {
         loads.push(() => {
           const bundle = this.loadBundle(job);
@@ -175,9 +179,9 @@ export class CodewhaleIndex implements SystemIndex {
       scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
     }
     const discoveryRoot = scan.canonicalRoot;
-    const cache = this.cacheOf(root);
+    const shared = { ...this.cacheOf(root), ...(this.options.readAhead ? { readAhead: this.options.readAhead } : {}) };
     const jobs: BundleJob[] = discoveryRoot
-      ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot, ...cache }))
+      ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot, ...shared }))
       : [];
     return { scan, jobs };
   }

@@ -1,0 +1,52 @@
+import { workerData, type MessagePort } from 'node:worker_threads';
+import { readBundleTree } from '../core/hashing/treeRead';
+import { FAILED, LEAD, LEAD_BYTES, packTreeRead, POSTED, TAKEN } from '../core/hashing/readAhead';
+
+/**
+ * The CLI's tree reader (dist/treeReader.js, docs/read-ahead.md): reads the bundles the
+ * index announces, in order, on a thread of its own, a bounded way ahead of the walk
+ * (LEAD, LEAD_BYTES), and posts each read to the walk's port. It bundles the read's few modules
+ * itself instead of loading dist/core.js, so it is reading before the CLI has loaded
+ * the core. It decides nothing: the walk takes a read or reads the bundle itself.
+ */
+export interface TreeReaderData {
+  readonly port: MessagePort;
+  readonly state: SharedArrayBuffer;
+}
+
+const { port, state: shared } = workerData as TreeReaderData;
+const state = new Int32Array(shared);
+/** Bytes of each read posted, by sequence number; `waiting` sums those the walk has not taken. */
+const sizes: number[] = [];
+let waiting = 0;
+let counted = 0;
+
+port.on('message', (roots: readonly string[]) => {
+  try {
+    for (const root of roots) {
+      waitForTheWalk();
+      const { tree, transfer } = packTreeRead(sizes.length, root, readBundleTree(root));
+      sizes.push(tree.bytes.byteLength);
+      waiting += tree.bytes.byteLength;
+      port.postMessage(tree, transfer);
+      Atomics.add(state, POSTED, 1);
+      Atomics.notify(state, POSTED);
+    }
+  } catch {
+    // The walk reads everything not yet posted itself.
+    Atomics.store(state, FAILED, 1);
+    Atomics.notify(state, POSTED);
+    port.close();
+  }
+});
+
+/** Blocks while LEAD reads or LEAD_BYTES wait for the walk; it wakes us as it takes one. */
+function waitForTheWalk(): void {
+  for (;;) {
+    const taken = Atomics.load(state, TAKEN);
+    for (; counted < taken && counted < sizes.length; counted++) waiting -= sizes[counted] as number;
+    const ahead = sizes.length - taken;
+    if (ahead <= 0 || (ahead < LEAD && waiting < LEAD_BYTES)) return;
+    Atomics.wait(state, TAKEN, taken);
+  }
+}

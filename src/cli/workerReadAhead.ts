@@ -1,0 +1,139 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import {
+  FAILED,
+  PACKED_FORMAT,
+  POSTED,
+  STATE_SLOTS,
+  TAKEN,
+  unpackTreeRead,
+  type PackedTree,
+  type TreeReadAhead,
+} from '../core/hashing/readAhead';
+import type { TreeRead } from '../core/hashing/treeRead';
+import type { TreeReaderData } from './treeReader';
+
+/**
+ * How long the walk waits for the reader without a read arriving before it reads
+ * everything itself: the reader is then stuck (a bundle on a hung mount) or gone.
+ */
+const PATIENCE_MS = 10_000;
+
+let prestarted: WorkerReadAhead | undefined;
+
+/**
+ * Starts the reader thread before the CLI loads the core: its own start (about 0.1 s of
+ * a thread's time here) then overlaps the core's, and it is ready when the index
+ * announces the first bundles. The next `startReadAhead` takes it.
+ */
+export function prestartReadAhead(): void {
+  prestarted ??= startReadAhead();
+}
+
+/**
+ * The CLI's read-ahead (docs/read-ahead.md): a tree reader thread (treeReader.ts) reads
+ * the announced bundles while this thread parses the ones before; `take` receives their
+ * reads synchronously, in order. Returns undefined where there is no reader script
+ * beside this file (the sources run under a test runner) or no thread can start.
+ */
+export function startReadAhead(script = path.join(__dirname, 'treeReader.js')): WorkerReadAhead | undefined {
+  const ready = prestarted;
+  prestarted = undefined;
+  if (ready) return ready;
+  if (!fs.existsSync(script)) return undefined;
+  try {
+    return new WorkerReadAhead(script);
+  } catch {
+    return undefined;
+  }
+}
+
+export class WorkerReadAhead implements TreeReadAhead {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly state = new Int32Array(new SharedArrayBuffer(STATE_SLOTS * 4));
+  /** Announced roots by their place in the reader's order; a root announced twice keeps its first place. */
+  private readonly order = new Map<string, number>();
+  private announced = 0;
+  /** Reads received so far: the next to arrive has this sequence number. */
+  private received = 0;
+  private broken = false;
+  /** Reads the walk took from the reader. */
+  reads = 0;
+
+  constructor(
+    script: string,
+    private readonly patienceMs = PATIENCE_MS,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const data: TreeReaderData = { port: port2, state: this.state.buffer as SharedArrayBuffer };
+    this.worker = new Worker(script, { workerData: data, transferList: [port2] });
+    // The reader never keeps the CLI alive, and its failure is only a reason to read here.
+    this.worker.unref();
+    this.worker.on('error', () => this.giveUp());
+  }
+
+  announce(roots: readonly string[]): void {
+    if (this.broken || roots.length === 0) return;
+    for (const root of roots) if (!this.order.has(root)) this.order.set(root, this.announced++);
+    this.port.postMessage(roots);
+  }
+
+  take(root: string): TreeRead | undefined {
+    const at = this.order.get(root);
+    if (this.broken || at === undefined || at < this.received) return undefined;
+    // The walk has passed every bundle before this one: the reader may run on from here.
+    Atomics.store(this.state, TAKEN, at);
+    Atomics.notify(this.state, TAKEN);
+    let spins = 0;
+    for (;;) {
+      const m = receiveMessageOnPort(this.port);
+      if (m) {
+        const packed = m.message as PackedTree;
+        this.received = packed.seq + 1;
+        if (packed.seq < at) continue; // a bundle the walk never reached (it had no manifest, say)
+        Atomics.store(this.state, TAKEN, this.received);
+        Atomics.notify(this.state, TAKEN);
+        return packed.seq === at && packed.root === root ? this.unpacked(packed) : this.giveUp();
+      }
+      const posted = Atomics.load(this.state, POSTED);
+      if (Atomics.load(this.state, FAILED) !== 0) return this.giveUp();
+      // The count goes up after a read is queued on the port: past what we received, one is there
+      // (Node queues a message on the receiving port as it is posted); the guard only bounds a surprise.
+      if (posted > this.received) {
+        if (++spins > 1000) return this.giveUp();
+      } else if (Atomics.wait(this.state, POSTED, posted, this.patienceMs) === 'timed-out') return this.giveUp();
+    }
+  }
+
+  /** How many reads the reader has posted so far (how far ahead it is). */
+  get posted(): number {
+    return Atomics.load(this.state, POSTED);
+  }
+
+  /** Stops the reader; the reads it still holds are dropped. */
+  dispose(): void {
+    this.broken = true;
+    this.port.close();
+    void this.worker.terminate();
+  }
+
+  /** A read in another build's form, or one that does not unpack, ends the read-ahead: the walk reads. */
+  private unpacked(packed: PackedTree): TreeRead | undefined {
+    if (packed.format !== PACKED_FORMAT) return this.giveUp();
+    try {
+      const read = unpackTreeRead(packed);
+      this.reads++;
+      return read;
+    } catch {
+      return this.giveUp();
+    }
+  }
+
+  private giveUp(): undefined {
+    this.dispose();
+    return undefined;
+  }
+}

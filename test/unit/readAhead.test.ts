@@ -1,0 +1,192 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildSync } from 'esbuild';
+import { hashBundleContent, type ContentWalk } from '../../src/core/hashing/bundleContent';
+import { readBundleTree } from '../../src/core/hashing/treeRead';
+import { LEAD, LEAD_BYTES, packTreeRead, unpackTreeRead } from '../../src/core/hashing/readAhead';
+import { WorkerReadAhead } from '../../src/cli/workerReadAhead';
+import { Indexer } from '../../src/core/index/indexer';
+import { generateWorkspace } from '../../bench/syntheticWorkspace';
+import { Fixture } from './helpers/fixture';
+
+const READER_ENTRY = path.resolve(__dirname, '../../src/cli/treeReader.ts');
+const MANIFEST = Buffer.from('{"$schema":"x","name":"b"}');
+
+/** Everything a walk yields, with its retained bytes as plain entries (a Map compares by reference otherwise). */
+const walked = (w: ContentWalk) => (w.ok ? { ...w, retained: [...w.retained] } : w);
+
+/**
+ * The CLI's read-ahead (docs/read-ahead.md): a reader thread walks the announced bundles
+ * with the walk's own code, and the walk hashes what it read, exactly as a walk of its
+ * own would; anything it does not hold, or a reader that fails, leaves the walk to read.
+ */
+describe('the read-ahead of bundle trees', function () {
+  this.timeout(60000);
+  let dir: string;
+  let script: string;
+  let f: Fixture;
+  const readers: WorkerReadAhead[] = [];
+  const reader = (s = script, patienceMs?: number) => {
+    const r = new WorkerReadAhead(s, patienceMs);
+    readers.push(r);
+    return r;
+  };
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-read-ahead-'));
+    script = path.join(dir, 'treeReader.js');
+    // Built as esbuild.mjs builds it: a standalone bundle, the walk's modules inside.
+    buildSync({
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'error',
+      entryPoints: [READER_ENTRY],
+      outfile: script,
+    });
+  });
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => {
+    for (const r of readers.splice(0)) r.dispose();
+    f.remove();
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Bundles that walk, and bundles that stop the walk each in its own way. */
+  const bundles = (): string[] => {
+    const ok = f.mkdir('b-ok');
+    f.write('b-ok/plugin.json', MANIFEST);
+    f.write('b-ok/bin/run.sh', '#!/bin/sh\n', 0o755);
+    f.write('b-ok/skills/a/SKILL.md', '---\nname: a\n---\nbody\n');
+    f.write('b-ok/empty', '');
+    f.mkdir('b-ok/skills/nothing-here');
+    fs.writeFileSync(
+      Buffer.concat([Buffer.from(path.join(ok, 'skills') + '/n'), Buffer.from([0xff]), Buffer.from('.md')]),
+      'raw',
+    );
+    f.write('b-link/plugin.json', MANIFEST);
+    f.symlink('/etc/hostname', 'b-link/escape');
+    f.write('b-fifo/plugin.json', MANIFEST);
+    execFileSync('mkfifo', [f.path('b-fifo/pipe')]);
+    f.write('b-rawdir/plugin.json', MANIFEST);
+    fs.mkdirSync(Buffer.concat([Buffer.from(f.path('b-rawdir') + '/d'), Buffer.from([0xfe])]));
+    fs.writeFileSync(
+      Buffer.concat([Buffer.from(f.path('b-rawdir') + '/d'), Buffer.from([0xfe]), Buffer.from('/f')]),
+      'y',
+    );
+    return ['b-ok', 'b-link', 'b-fifo', 'b-rawdir', 'b-missing'].map((b) => f.path(b));
+  };
+
+  it('packs a read into one buffer and back, names that are not UTF-8 and a failure included', () => {
+    for (const root of bundles()) {
+      const read = readBundleTree(root);
+      const { tree, transfer } = packTreeRead(7, root, read);
+      assert.equal(transfer.length, 1);
+      // As postMessage carries it: a structured clone, the bytes transferred.
+      const unpacked = unpackTreeRead(structuredClone(tree, { transfer }));
+      assert.deepEqual(unpacked, read, root);
+    }
+  });
+
+  it('gives the walk the very result of a walk of its own, for every kind of bundle', () => {
+    const roots = bundles();
+    const ahead = reader();
+    ahead.announce(roots);
+    const keep = (rel: string) => rel.endsWith('.md');
+    for (const root of roots) {
+      const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
+      assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, ahead)), walked(own), root);
+    }
+    assert.equal(ahead.reads, roots.length, 'every bundle came from the reader');
+    const ok = hashBundleContent(roots[0] as string, 'plugin.json', MANIFEST, keep);
+    assert.ok(ok.ok && ok.files.some((file) => file.rawPath) && ok.retained.size === 2);
+  });
+
+  it('holds only what was announced and not passed: the walk reads the rest itself', () => {
+    const roots = bundles();
+    const ahead = reader();
+    ahead.announce(roots);
+    assert.equal(ahead.take(f.path('elsewhere')), undefined, 'never announced');
+    // The walk skips the first two (no manifest, say): the reader's reads of them are dropped.
+    assert.ok(ahead.take(roots[2] as string));
+    assert.equal(ahead.take(roots[0] as string), undefined, 'passed');
+    assert.equal(ahead.take(roots[2] as string), undefined, 'taken once');
+    assert.ok(ahead.take(roots[3] as string));
+  });
+
+  it('runs at most LEAD bundles ahead of the walk, and on as the walk takes them', async () => {
+    const roots: string[] = [];
+    for (let i = 0; i < LEAD + 20; i++)
+      roots.push(f.write(`many/p${i}/plugin.json`, MANIFEST).replace(/\/plugin\.json$/, ''));
+    const ahead = reader();
+    ahead.announce(roots);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    await settle();
+    assert.equal(ahead.posted, LEAD);
+    assert.ok(ahead.take(roots[10] as string));
+    await settle();
+    assert.equal(ahead.posted, 11 + LEAD);
+  });
+
+  it('stops reading ahead past LEAD_BYTES waiting, whatever the count', async () => {
+    const big = Buffer.alloc(LEAD_BYTES / 2 + 1);
+    const roots = [0, 1, 2, 3].map((i) => {
+      f.write(`big/p${i}/plugin.json`, MANIFEST);
+      f.write(`big/p${i}/blob`, big);
+      return f.path(`big/p${i}`);
+    });
+    const ahead = reader();
+    ahead.announce(roots);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(ahead.posted, 2, 'the second read passes the bound; no third is read');
+    assert.ok(ahead.take(roots[0] as string));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(ahead.posted, 3);
+  });
+
+  it('a reader that fails, or posts reads of another form, leaves every walk to the walk', () => {
+    const roots = bundles();
+    const failing = path.join(dir, 'failing.js');
+    fs.writeFileSync(
+      failing,
+      `const { workerData } = require('node:worker_threads');
+       const state = new Int32Array(workerData.state);
+       workerData.port.on('message', () => { Atomics.store(state, 2, 1); Atomics.notify(state, 0); });`,
+    );
+    const foreign = path.join(dir, 'foreign.js');
+    fs.writeFileSync(
+      foreign,
+      `const { workerData } = require('node:worker_threads');
+       const state = new Int32Array(workerData.state);
+       workerData.port.on('message', (roots) => roots.forEach((root, seq) => {
+         workerData.port.postMessage({ format: 0, seq, root, steps: [] });
+         Atomics.add(state, 0, 1); Atomics.notify(state, 0);
+       }));`,
+    );
+    const silent = path.join(dir, 'silent.js');
+    fs.writeFileSync(silent, `require('node:worker_threads').workerData.port.on('message', () => {});`);
+    for (const s of [failing, foreign, silent]) {
+      const ahead = reader(s, 200);
+      ahead.announce(roots);
+      for (const root of roots) {
+        const own = hashBundleContent(root, 'plugin.json', MANIFEST, () => false);
+        assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, () => false, ahead)), walked(own));
+      }
+      assert.equal(ahead.reads, 0, s);
+    }
+  });
+
+  it('indexes a workspace to the same snapshot as an index without it', () => {
+    const ws = f.mkdir('ws');
+    generateWorkspace(ws, 40);
+    const options = { workspaces: [ws], codewhaleHome: null };
+    const ahead = reader();
+    const withReader = new Indexer({ ...options, readAhead: ahead }).indexAll();
+    const without = new Indexer(options).indexAll();
+    assert.deepEqual({ ...withReader, generation: 0 }, { ...without, generation: 0 });
+    assert.equal(ahead.reads, 40);
+  });
+});
