@@ -1,6 +1,6 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { readBundleTree } from '../core/hashing/treeRead';
-import { FAILED, LEAD, LEAD_BYTES, packTreeRead, POSTED, TAKEN } from '../core/hashing/readAhead';
+import { FAILED, LEAD, LEAD_BYTES, packTreeRead, POSTED, READING, TAKEN } from '../core/hashing/readAhead';
 
 /**
  * The CLI's tree reader (dist/treeReader.js, docs/read-ahead.md): reads the bundles the
@@ -16,7 +16,9 @@ export interface TreeReaderData {
 
 const { port, state: shared } = workerData as TreeReaderData;
 const state = new Int32Array(shared);
-/** Bytes of each read posted, by sequence number; `waiting` sums those the walk has not taken. */
+/** The place of the next root announced. */
+let next = 0;
+/** Bytes of each read posted, by place; `waiting` sums those the walk has not passed. */
 const sizes: number[] = [];
 let waiting = 0;
 let counted = 0;
@@ -24,10 +26,14 @@ let counted = 0;
 port.on('message', (roots: readonly string[]) => {
   try {
     for (const root of roots) {
-      waitForTheWalk();
-      const { tree, transfer } = packTreeRead(sizes.length, root, readBundleTree(root));
-      sizes.push(tree.bytes.byteLength);
-      waiting += tree.bytes.byteLength;
+      const place = next++;
+      if (passed(place)) continue;
+      waitForTheWalk(place);
+      Atomics.store(state, READING, place);
+      if (passed(place)) continue;
+      const { tree, transfer } = packTreeRead(place, root, readBundleTree(root));
+      sizes[place] = tree.bytes.byteLength;
+      if (place >= counted) waiting += tree.bytes.byteLength;
       port.postMessage(tree, transfer);
       Atomics.add(state, POSTED, 1);
       Atomics.notify(state, POSTED);
@@ -40,12 +46,17 @@ port.on('message', (roots: readonly string[]) => {
   }
 });
 
-/** Blocks while LEAD reads or LEAD_BYTES wait for the walk; it wakes us as it takes one. */
-function waitForTheWalk(): void {
+/** Whether the walk has passed this place: it read the bundle itself, or will never walk it. */
+function passed(place: number): boolean {
+  return place < Atomics.load(state, TAKEN);
+}
+
+/** Blocks while LEAD reads or LEAD_BYTES wait for the walk; it wakes us as it passes one. */
+function waitForTheWalk(place: number): void {
   for (;;) {
     const taken = Atomics.load(state, TAKEN);
-    for (; counted < taken && counted < sizes.length; counted++) waiting -= sizes[counted] as number;
-    const ahead = sizes.length - taken;
+    for (; counted < taken; counted++) waiting -= sizes[counted] ?? 0;
+    const ahead = place - taken;
     if (ahead <= 0 || (ahead < LEAD && waiting < LEAD_BYTES)) return;
     Atomics.wait(state, TAKEN, taken);
   }

@@ -5,6 +5,7 @@ import {
   FAILED,
   PACKED_FORMAT,
   POSTED,
+  READING,
   STATE_SLOTS,
   TAKEN,
   unpackTreeRead,
@@ -56,8 +57,10 @@ export class WorkerReadAhead implements TreeReadAhead {
   /** Announced roots by their place in the reader's order; a root announced twice keeps its first place. */
   private readonly order = new Map<string, number>();
   private announced = 0;
-  /** Reads received so far: the next to arrive has this sequence number. */
+  /** Reads received from the port so far. */
   private received = 0;
+  /** The walk has passed every announced bundle before this place. */
+  private passed = 0;
   private broken = false;
   /** Reads the walk took from the reader. */
   reads = 0;
@@ -66,6 +69,7 @@ export class WorkerReadAhead implements TreeReadAhead {
     script: string,
     private readonly patienceMs = PATIENCE_MS,
   ) {
+    Atomics.store(this.state, READING, -1);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: TreeReaderData = { port: port2, state: this.state.buffer as SharedArrayBuffer };
@@ -81,30 +85,42 @@ export class WorkerReadAhead implements TreeReadAhead {
     this.port.postMessage(roots);
   }
 
+  /**
+   * Waits only for the bundle the reader is reading now. One it has not reached (it is
+   * still reading bundles the walk passed without walking them, a directory without a
+   * manifest say) is read here, and the reader skips it: a repository of such directories
+   * costs the walk nothing.
+   */
   take(root: string): TreeRead | undefined {
     const at = this.order.get(root);
-    if (this.broken || at === undefined || at < this.received) return undefined;
-    // The walk has passed every bundle before this one: the reader may run on from here.
-    Atomics.store(this.state, TAKEN, at);
-    Atomics.notify(this.state, TAKEN);
+    if (this.broken || at === undefined || at < this.passed) return undefined;
+    this.passed = at + 1;
+    this.advance(at);
     let spins = 0;
     for (;;) {
       const m = receiveMessageOnPort(this.port);
       if (m) {
+        this.received++;
         const packed = m.message as PackedTree;
-        this.received = packed.seq + 1;
-        if (packed.seq < at) continue; // a bundle the walk never reached (it had no manifest, say)
-        Atomics.store(this.state, TAKEN, this.received);
-        Atomics.notify(this.state, TAKEN);
+        if (packed.seq < at) continue; // a bundle the walk passed
+        this.advance(at + 1);
         return packed.seq === at && packed.root === root ? this.unpacked(packed) : this.giveUp();
       }
-      const posted = Atomics.load(this.state, POSTED);
       if (Atomics.load(this.state, FAILED) !== 0) return this.giveUp();
+      const posted = Atomics.load(this.state, POSTED);
       // The count goes up after a read is queued on the port: past what we received, one is there
       // (Node queues a message on the receiving port as it is posted); the guard only bounds a surprise.
       if (posted > this.received) {
         if (++spins > 1000) return this.giveUp();
-      } else if (Atomics.wait(this.state, POSTED, posted, this.patienceMs) === 'timed-out') return this.giveUp();
+        continue;
+      }
+      if (Atomics.load(this.state, READING) !== at) {
+        // Posted just now, as the reader moved on? Then take it; else read here.
+        if (Atomics.load(this.state, POSTED) !== posted) continue;
+        this.advance(at + 1);
+        return undefined;
+      }
+      if (Atomics.wait(this.state, POSTED, posted, this.patienceMs) === 'timed-out') return this.giveUp();
     }
   }
 
@@ -130,6 +146,12 @@ export class WorkerReadAhead implements TreeReadAhead {
     } catch {
       return this.giveUp();
     }
+  }
+
+  /** Tells the reader the walk has passed every bundle before `place`. */
+  private advance(place: number): void {
+    Atomics.store(this.state, TAKEN, place);
+    Atomics.notify(this.state, TAKEN);
   }
 
   private giveUp(): undefined {

@@ -55,6 +55,13 @@ describe('the read-ahead of bundle trees', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  /** Until the reader has posted `n` reads: the walk takes only what the reader reached. */
+  const posted = async (ahead: WorkerReadAhead, n: number) => {
+    for (let i = 0; i < 500 && ahead.posted < n; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(ahead.posted, n);
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
   /** Bundles that walk, and bundles that stop the walk each in its own way. */
   const bundles = (): string[] => {
     const ok = f.mkdir('b-ok');
@@ -91,10 +98,11 @@ describe('the read-ahead of bundle trees', function () {
     }
   });
 
-  it('gives the walk the very result of a walk of its own, for every kind of bundle', () => {
+  it('gives the walk the very result of a walk of its own, for every kind of bundle', async () => {
     const roots = bundles();
     const ahead = reader();
     ahead.announce(roots);
+    await posted(ahead, roots.length);
     const keep = (rel: string) => rel.endsWith('.md');
     for (const root of roots) {
       const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
@@ -105,10 +113,11 @@ describe('the read-ahead of bundle trees', function () {
     assert.ok(ok.ok && ok.files.some((file) => file.rawPath) && ok.retained.size === 2);
   });
 
-  it('holds only what was announced and not passed: the walk reads the rest itself', () => {
+  it('holds only what was announced and not passed: the walk reads the rest itself', async () => {
     const roots = bundles();
     const ahead = reader();
     ahead.announce(roots);
+    await posted(ahead, roots.length);
     assert.equal(ahead.take(f.path('elsewhere')), undefined, 'never announced');
     // The walk skips the first two (no manifest, say): the reader's reads of them are dropped.
     assert.ok(ahead.take(roots[2] as string));
@@ -123,7 +132,7 @@ describe('the read-ahead of bundle trees', function () {
       roots.push(f.write(`many/p${i}/plugin.json`, MANIFEST).replace(/\/plugin\.json$/, ''));
     const ahead = reader();
     ahead.announce(roots);
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    await posted(ahead, LEAD);
     await settle();
     assert.equal(ahead.posted, LEAD);
     assert.ok(ahead.take(roots[10] as string));
@@ -140,11 +149,35 @@ describe('the read-ahead of bundle trees', function () {
     });
     const ahead = reader();
     ahead.announce(roots);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await posted(ahead, 2);
+    await settle();
     assert.equal(ahead.posted, 2, 'the second read passes the bound; no third is read');
     assert.ok(ahead.take(roots[0] as string));
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(ahead.posted, 3);
+  });
+
+  it('never waits for a bundle the reader has not reached: the walk reads it, and the reader skips it', async () => {
+    const roots = bundles();
+    const stuck = path.join(dir, 'stuck.js');
+    // A reader still busy with the first bundle (one the walk will pass without walking, say).
+    fs.writeFileSync(
+      stuck,
+      `const { workerData } = require('node:worker_threads');
+       const state = new Int32Array(workerData.state);
+       workerData.port.on('message', () => { Atomics.store(state, 3, 0); Atomics.wait(state, 1, 0); });`,
+    );
+    const ahead = reader(stuck, 60000);
+    ahead.announce(roots);
+    await settle();
+    const started = Date.now();
+    const own = hashBundleContent(roots[1] as string, 'plugin.json', MANIFEST, () => false);
+    assert.deepEqual(
+      walked(hashBundleContent(roots[1] as string, 'plugin.json', MANIFEST, () => false, ahead)),
+      walked(own),
+    );
+    assert.ok(Date.now() - started < 5000, 'read in place at once');
+    assert.equal(ahead.reads, 0);
   });
 
   it('a reader that fails, or posts reads of another form, leaves every walk to the walk', () => {
@@ -179,11 +212,15 @@ describe('the read-ahead of bundle trees', function () {
     }
   });
 
-  it('indexes a workspace to the same snapshot as an index without it', () => {
+  it('indexes a workspace to the same snapshot as an index without it', async () => {
     const ws = f.mkdir('ws');
     generateWorkspace(ws, 40);
     const options = { workspaces: [ws], codewhaleHome: null };
     const ahead = reader();
+    // Announced once before, read to the end: the index's own announcement keeps their places.
+    const plugins = fs.realpathSync(path.join(ws, '.codewhale', 'plugins'));
+    ahead.announce(fs.readdirSync(plugins).map((name) => path.join(plugins, name)));
+    await posted(ahead, 40);
     const withReader = new Indexer({ ...options, readAhead: ahead }).indexAll();
     const without = new Indexer(options).indexAll();
     assert.deepEqual({ ...withReader, generation: 0 }, { ...without, generation: 0 });

@@ -14,10 +14,15 @@ export interface TreeReadAhead {
 }
 
 /** The shared counters between the walk's thread and the reader (an Int32Array over a SharedArrayBuffer). */
+/** Reads posted so far. */
 export const POSTED = 0;
+/** The walk has passed every bundle before this place: the reader skips them. */
 export const TAKEN = 1;
+/** Non-zero once the reader failed. */
 export const FAILED = 2;
-export const STATE_SLOTS = 3;
+/** The place of the bundle the reader reads now (-1 before the first). */
+export const READING = 3;
+export const STATE_SLOTS = 4;
 /**
  * How far the reader may run ahead of the walk: their bytes wait in memory. It reads
  * the next bundle only while fewer than LEAD bundles and LEAD_BYTES bytes wait (so at
