@@ -16,8 +16,8 @@ import type { TreeRead } from '../core/hashing/treeRead';
 import type { TreeReaderData } from './treeReader';
 
 /**
- * How long the walk waits for the reader without a read arriving before it reads
- * everything itself: the reader is then stuck (a bundle on a hung mount) or gone.
+ * How long the walk waits for the bundle the reader is reading before it reads it, and
+ * everything after, itself: the reader is then stuck (a bundle on a hung mount) or gone.
  */
 const PATIENCE_MS = 10_000;
 
