@@ -1,5 +1,5 @@
 import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le } from './framing';
-import { display, readBundleTree, type ManifestRead, type TreeRead } from './treeRead';
+import { display, walkBundleTree, type ManifestRead, type TreeStep } from './treeRead';
 import type { TreeReadAhead } from './readAhead';
 import type { BundleFile } from '../model';
 
@@ -38,13 +38,6 @@ export function hashBundleContent(
   ahead?: TreeReadAhead,
 ): ContentWalk {
   const manifestBytes = manifest instanceof Uint8Array ? manifest : manifest.bytes;
-  const tree: TreeRead =
-    ahead?.take(root) ?? readBundleTree(root, manifest instanceof Uint8Array ? undefined : { label, read: manifest });
-  if (tree.failure) {
-    const { message, rel } = tree.failure;
-    return rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };
-  }
-
   const h = newHash();
   h.update(DOMAIN);
   h.update(label);
@@ -54,7 +47,7 @@ export function hashBundleContent(
   const files: HashedFile[] = [];
   const directories: string[] = [];
   const retained = new Map<string, Buffer>();
-  for (const step of tree.steps) {
+  const visit = (step: TreeStep): void => {
     if (step.kind === 'end') {
       directoryClose(h);
     } else if (step.kind === 'directory') {
@@ -73,6 +66,16 @@ export function hashBundleContent(
       });
       if (retain(relPath)) retained.set(relPath, bytes);
     }
+  };
+  // Another thread's read, hashed step by step as a walk here is; else the walk here, hashed as it reads.
+  const read = ahead?.take(root);
+  const failure = read
+    ? read.failure
+    : walkBundleTree(root, visit, manifest instanceof Uint8Array ? undefined : { label, read: manifest });
+  if (read && !failure) for (const step of read.steps) visit(step);
+  if (failure) {
+    const { message, rel } = failure;
+    return rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };
   }
   // Copies at their length: the lists grew by push, and the index keeps them with their slack otherwise.
   return { ok: true, contentHash: h.digest('hex'), files: files.slice(), directories: directories.slice(), retained };

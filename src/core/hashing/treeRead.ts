@@ -22,13 +22,16 @@ export type TreeStep =
   | { readonly kind: 'file'; readonly rel: Name; readonly bytes: Buffer; readonly executable: boolean }
   | { readonly kind: 'end' };
 
-/**
- * What the walk of one bundle read: its steps up to the first failure, and that failure
- * (a message with `{path}` already spelled, and the bundle-relative name it is about).
- */
+/** Why a walk stopped: a message with `{path}` already spelled, and the bundle-relative name it is about. */
+export interface TreeFailure {
+  readonly message: string;
+  readonly rel?: Name;
+}
+
+/** What the walk of one bundle read, collected: its steps up to the first failure, and that failure. */
 export interface TreeRead {
   readonly steps: readonly TreeStep[];
-  readonly failure?: { readonly message: string; readonly rel?: Name };
+  readonly failure?: TreeFailure;
 }
 
 /** The manifest as the loader read it (§4.1), with the version of the file it came from. */
@@ -54,23 +57,26 @@ interface Child {
  * The input half of the content walk: a depth-first walk of the whole bundle in byte
  * order of names, each entry typed by the directory listing (no link is followed), each
  * file opened once without following a link. It decides nothing but the limits and
- * what cannot be read; `hashBundleContent` frames and hashes the steps. Kept apart so
- * the CLI can read bundles ahead on another thread (readAhead.ts) with this very code.
- * Handed the loader's read of the manifest with its file's version, it does not read
- * that file again while it is unchanged (`unchangedManifest`). Iterative, so a deeply
- * nested tree cannot overflow the stack.
+ * what cannot be read; each step goes to `visit` as it is read (`hashBundleContent`
+ * frames and hashes it there, holding one file's bytes at a time), or is collected by
+ * `readBundleTree` for the CLI's reader thread (readAhead.ts), so both read with this
+ * very code. Handed the loader's read of the manifest with its file's version, it does
+ * not read that file again while it is unchanged (`unchangedManifest`). Iterative, so a
+ * deeply nested tree cannot overflow the stack.
  */
-export function readBundleTree(root: string, manifest?: { label: string; read: ManifestRead }): TreeRead {
-  const steps: TreeStep[] = [];
+export function walkBundleTree(
+  root: string,
+  visit: (step: TreeStep) => void,
+  manifest?: { label: string; read: ManifestRead },
+): TreeFailure | undefined {
   let files = 0;
   let totalBytes = 0;
   let walked = 0;
   const stack: Frame[] = [];
-  const failed = (message: string, rel?: Name): TreeRead =>
-    rel !== undefined ? { steps, failure: { message, rel } } : { steps, failure: { message } };
+  const failed = (message: string, rel?: Name): TreeFailure => (rel !== undefined ? { message, rel } : { message });
 
   const enterDirectory = (abs: string | Buffer, rel: Name): string | undefined => {
-    steps.push({ kind: 'directory', rel });
+    visit({ kind: 'directory', rel });
     const listed = listChildren(abs);
     if (!listed.ok) return `failed to read component directory ${display(rel)}: ${listed.error}`;
     walked += listed.children.length;
@@ -90,7 +96,7 @@ export function readBundleTree(root: string, manifest?: { label: string; read: M
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
     if (frame.next >= frame.children.length) {
-      steps.push(END);
+      visit(END);
       stack.pop();
       continue;
     }
@@ -114,9 +120,16 @@ export function readBundleTree(root: string, manifest?: { label: string; read: M
     }
     files++;
     totalBytes += read.bytes.length;
-    steps.push({ kind: 'file', rel, bytes: read.bytes, executable: read.executable });
+    visit({ kind: 'file', rel, bytes: read.bytes, executable: read.executable });
   }
-  return { steps };
+  return undefined;
+}
+
+/** The walk's steps collected, as the reader thread posts them. */
+export function readBundleTree(root: string): TreeRead {
+  const steps: TreeStep[] = [];
+  const failure = walkBundleTree(root, (step) => steps.push(step));
+  return failure ? { steps, failure } : { steps };
 }
 
 const END: TreeStep = { kind: 'end' };
