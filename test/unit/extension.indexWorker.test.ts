@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build, buildSync, type BuildOptions, type Plugin, type StdinOptions } from 'esbuild';
+import { build, buildSync, type Plugin, type StdinOptions } from 'esbuild';
 import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
@@ -18,22 +18,13 @@ import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
 import { itemOf } from './helpers/item';
 import { CODE_DIR } from '../../src/core/cache/codeCache';
+import { NODE_BUNDLE, sameSnapshot } from './helpers/nodeBundle';
 
 const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
-/** Two indexes' snapshots are the same but for their generation (each index counts its own). */
-const same = (a: Snapshot, b: Snapshot, message = 'worker and in-host snapshots differ') =>
-  assert.deepEqual({ ...a, generation: 0 }, { ...b, generation: 0 }, message);
+const same = (a: Snapshot, b: Snapshot, message = 'worker and in-host snapshots differ') => sameSnapshot(a, b, message);
 
-/** The index worker's entry, and how the build bundles a Node entry (esbuild.mjs), for the tests' own builds. */
+/** The index worker's entry, for the tests' own builds. */
 const WORKER_ENTRY = path.resolve(__dirname, '../../src/extension/indexWorker.ts');
-const NODE_BUNDLE: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  mainFields: ['module', 'main'],
-  logLevel: 'error',
-  define: { SKILLGATE_VERSION: '"test"' },
-};
 
 /**
  * The editor's index worker without VS Code: the worker bundle answers as the in-host
