@@ -15,11 +15,10 @@ const NAMESPACE = 'skillgate-core';
 /**
  * Core modules a face bundles a copy of instead: the CLI and the index worker load
  * dist/core.js from its V8 code cache (src/core/cache/codeCache.ts, which needs the CLI's
- * cache directory), and the CLI starts its tree reader before that (src/cli/workerReadAhead.ts),
- * so none of these may come from dist/core.js itself. Each is small and needs only Node's
- * built-ins.
+ * cache directory), so neither may come from dist/core.js itself. Each is small and needs
+ * only Node's built-ins.
  */
-const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache', 'hashing/readAhead']);
+const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache']);
 
 /** Every core module's id, found on disk so a new module needs no list to be kept. */
 function coreModules() {

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import { run } from './main';
-import { prestartReadAhead } from './workerReadAhead';
 
 // The `skillgate` binary: a thin face over the core (see main.ts), which it compiles
 // from the V8 code cache a previous run left (codeCache.ts).
@@ -14,10 +13,7 @@ void run(
     env: process.env,
     cwd: process.cwd(),
   },
-  (options) => {
-    prestartReadAhead();
-    codeCache.install(options.cacheDir);
-  },
+  (options) => codeCache.install(options.cacheDir),
 ).then(
   (code) => {
     process.exitCode = code;

@@ -5,9 +5,9 @@ import { FAILED, LEAD, LEAD_BYTES, packTreeRead, POSTED, READING, TAKEN } from '
 /**
  * The CLI's tree reader (dist/treeReader.js, docs/read-ahead.md): reads the bundles the
  * index announces, in order, on a thread of its own, a bounded way ahead of the walk
- * (LEAD, LEAD_BYTES), and posts each read to the walk's port. It bundles the read's few modules
- * itself instead of loading dist/core.js, so it is reading before the CLI has loaded
- * the core. It decides nothing: the walk takes a read or reads the bundle itself.
+ * (LEAD, LEAD_BYTES), and posts each read to the walk's port. It bundles the read's few
+ * modules itself instead of loading dist/core.js, which it does not need. It decides
+ * nothing: the walk takes a read or reads the bundle itself.
  */
 export interface TreeReaderData {
   readonly port: MessagePort;

@@ -21,17 +21,6 @@ import type { TreeReaderData } from './treeReader';
  */
 const PATIENCE_MS = 10_000;
 
-let prestarted: WorkerReadAhead | undefined;
-
-/**
- * Starts the reader thread before the CLI loads the core: its own start (about 0.1 s of
- * a thread's time here) then overlaps the core's, and it is ready when the index
- * announces the first bundles. The next `startReadAhead` takes it.
- */
-export function prestartReadAhead(): void {
-  prestarted ??= startReadAhead();
-}
-
 /**
  * The CLI's read-ahead (docs/read-ahead.md): a tree reader thread (treeReader.ts) reads
  * the announced bundles while this thread parses the ones before; `take` receives their
@@ -39,9 +28,6 @@ export function prestartReadAhead(): void {
  * beside this file (the sources run under a test runner) or no thread can start.
  */
 export function startReadAhead(script = path.join(__dirname, 'treeReader.js')): WorkerReadAhead | undefined {
-  const ready = prestarted;
-  prestarted = undefined;
-  if (ready) return ready;
   if (!fs.existsSync(script)) return undefined;
   try {
     return new WorkerReadAhead(script);

@@ -223,7 +223,7 @@ describe('the VSIX ships the core once and stays small', () => {
       assert.ok(!text.includes('$ZodType'), `${face} bundles its own zod`);
       assert.ok((files.get(face)?.length ?? 0) * 8 < core.length, `${face} is a thin face`);
     }
-    // The CLI's tree reader starts before the core is loaded (docs/read-ahead.md): it carries only the walk's reading.
+    // The CLI's tree reader (docs/read-ahead.md) needs only the walk's reading: it carries that, not the core.
     const reader = String(files.get(READER));
     assert.doesNotMatch(reader, /require\("\.\/core\.js"\)/);
     assert.ok(!reader.includes('$ZodType'), 'the tree reader bundles no zod');
