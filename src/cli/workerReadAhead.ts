@@ -67,7 +67,11 @@ export class WorkerReadAhead implements TreeReadAhead {
 
   announce(roots: readonly string[]): void {
     if (this.broken || roots.length === 0) return;
-    for (const root of roots) if (!this.order.has(root)) this.order.set(root, this.announced++);
+    // Every root takes the reader's next place, a repeated one too; the walk looks for its first.
+    for (const root of roots) {
+      const place = this.announced++;
+      if (!this.order.has(root)) this.order.set(root, place);
+    }
     this.port.postMessage(roots);
   }
 

@@ -120,6 +120,17 @@ describe('the read-ahead of bundle trees', function () {
     assert.ok(ahead.take(roots[3] as string));
   });
 
+  it('keeps its places in step with the reader when a root is announced again', async () => {
+    const roots = bundles();
+    const ahead = reader();
+    ahead.announce(roots.slice(0, 2));
+    ahead.announce([roots[0] as string, roots[2] as string]);
+    await posted(ahead, 4);
+    assert.ok(ahead.take(roots[0] as string));
+    assert.ok(ahead.take(roots[2] as string), 'the read at its own place, not the repeated root');
+    assert.equal(ahead.reads, 2);
+  });
+
   it('runs at most LEAD bundles ahead of the walk, and on as the walk takes them', async () => {
     const roots: string[] = [];
     for (let i = 0; i < LEAD + 20; i++)
