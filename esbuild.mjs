@@ -46,8 +46,8 @@ const builds = [
   },
   // The extension's index runs in a worker thread (src/extension/flows/workerIndex.ts), over the same core.
   { entryPoints: ['src/extension/indexWorker.ts'], outfile: 'dist/indexWorker.js', plugins: [sharedCore] },
-  // The CLI's tree reader thread (src/cli/workerReadAhead.ts) bundles the few core modules it
-  // needs instead of loading the whole shared core.
+  // The CLI's tree reader threads (src/cli/readAheadPool.ts) bundle the few core modules they
+  // need instead of loading the whole shared core.
   { entryPoints: ['src/cli/treeReader.ts'], outfile: 'dist/treeReader.js' },
   { entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js', plugins: [sharedCore] },
   // The review panel's script runs in the webview: a browser bundle, shipped from media/.

@@ -10,7 +10,7 @@ import type { LifecycleContext } from '../core/trust/lifecycle';
 import { UsageError, type GlobalOptions, type ParsedCommand } from './options';
 import { selectItem } from './selector';
 import type { Item } from '../core/model';
-import { startReadAhead } from './workerReadAhead';
+import { startReadAhead } from './readAheadPool';
 
 export interface Io {
   readonly out: (text: string) => void;

@@ -32,8 +32,8 @@ port.on('message', (roots: readonly string[]) => {
       Atomics.store(state, READING, place);
       if (passed(place)) continue;
       const { tree, transfer } = packTreeRead(place, root, readBundleTree(root));
-      sizes[place] = tree.bytes.byteLength;
-      if (place >= counted) waiting += tree.bytes.byteLength;
+      sizes[place] = tree.framed.byteLength;
+      if (place >= counted) waiting += tree.framed.byteLength;
       port.postMessage(tree, transfer);
       Atomics.add(state, POSTED, 1);
       Atomics.notify(state, POSTED);

@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
   FAILED,
@@ -22,20 +20,10 @@ import type { TreeReaderData } from './treeReader';
 const PATIENCE_MS = 10_000;
 
 /**
- * The CLI's read-ahead (docs/read-ahead.md): a tree reader thread (treeReader.ts) reads
- * the announced bundles while this thread parses the ones before; `take` receives their
- * reads synchronously, in order. Returns undefined where there is no reader script
- * beside this file (the sources run under a test runner) or no thread can start.
+ * One tree reader thread (treeReader.ts) of the CLI's read-ahead (readAheadPool.ts,
+ * docs/read-ahead.md): it reads the bundles announced to it while the walk's thread
+ * parses the ones before; `take` receives their reads synchronously, in order.
  */
-export function startReadAhead(script = path.join(__dirname, 'treeReader.js')): WorkerReadAhead | undefined {
-  if (!fs.existsSync(script)) return undefined;
-  try {
-    return new WorkerReadAhead(script);
-  } catch {
-    return undefined;
-  }
-}
-
 export class WorkerReadAhead implements TreeReadAhead {
   private readonly worker: Worker;
   private readonly port: MessagePort;

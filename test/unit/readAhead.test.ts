@@ -8,6 +8,8 @@ import { hashBundleContent, type ContentWalk } from '../../src/core/hashing/bund
 import { readBundleTree } from '../../src/core/hashing/treeRead';
 import { LEAD, LEAD_BYTES, packTreeRead, unpackTreeRead } from '../../src/core/hashing/readAhead';
 import { WorkerReadAhead } from '../../src/cli/workerReadAhead';
+import { ReadAheadPool, READERS, startReadAhead } from '../../src/cli/readAheadPool';
+import { sha256Hex } from '../../src/core/hashing/framing';
 import { Indexer } from '../../src/core/index/indexer';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { Fixture } from './helpers/fixture';
@@ -50,7 +52,7 @@ describe('the read-ahead of bundle trees', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** Until the reader has posted `n` reads: the walk takes only what the reader reached. */
-  const posted = async (ahead: WorkerReadAhead, n: number) => {
+  const posted = async (ahead: { readonly posted: number }, n: number) => {
     for (let i = 0; i < 500 && ahead.posted < n; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(ahead.posted, n);
   };
@@ -87,8 +89,11 @@ describe('the read-ahead of bundle trees', function () {
       const { tree, transfer } = packTreeRead(7, root, read);
       assert.equal(transfer.length, 1);
       // As postMessage carries it: a structured clone, the bytes transferred.
-      const unpacked = unpackTreeRead(structuredClone(tree, { transfer }));
-      assert.deepEqual(unpacked, read, root);
+      const { framed, ...unpacked } = unpackTreeRead(structuredClone(tree, { transfer }));
+      // The reader adds each file's digest; each file's bytes are a view into the frames.
+      const digested = read.steps.map((s) => (s.kind === 'file' ? { ...s, sha256: sha256Hex(s.bytes) } : s));
+      assert.deepEqual(unpacked, { ...read, steps: digested }, root);
+      for (const s of unpacked.steps) if (s.kind === 'file') assert.equal(s.bytes.buffer, framed?.buffer);
     }
   });
 
@@ -230,5 +235,74 @@ describe('the read-ahead of bundle trees', function () {
     const without = new Indexer(options).indexAll();
     sameSnapshot(withReader, without, 'the index with the reader differs');
     assert.equal(ahead.reads, 40);
+  });
+
+  describe('on several reader threads', () => {
+    const pools: ReadAheadPool[] = [];
+    afterEach(() => {
+      for (const p of pools.splice(0)) p.dispose();
+    });
+
+    it('deals the roots out in turn and gives every walk the very result of its own', async () => {
+      const roots = bundles();
+      const first = reader();
+      const second = reader();
+      const pool = new ReadAheadPool([first, second]);
+      pools.push(pool);
+      pool.announce(roots);
+      await posted(first, 3); // places 0, 2, 4
+      await posted(second, 2); // places 1, 3
+      const keep = (rel: string) => rel.endsWith('.md');
+      for (const root of roots) {
+        const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
+        assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, pool)), walked(own), root);
+      }
+      assert.deepEqual([first.reads, second.reads, pool.reads], [3, 2, 5]);
+    });
+
+    it("leaves a failed reader's share to the walk while the others read on", async () => {
+      const roots = bundles();
+      const failing = path.join(dir, 'fails-at-once.js');
+      fs.writeFileSync(failing, `throw new Error('no reader here');`);
+      const broken = reader(failing, 200);
+      const working = reader();
+      const pool = new ReadAheadPool([broken, working]);
+      pools.push(pool);
+      pool.announce(roots);
+      await posted(working, 2);
+      await settle();
+      for (const root of roots) {
+        const own = hashBundleContent(root, 'plugin.json', MANIFEST, () => false);
+        assert.deepEqual(
+          walked(hashBundleContent(root, 'plugin.json', MANIFEST, () => false, pool)),
+          walked(own),
+          root,
+        );
+      }
+      assert.deepEqual([broken.reads, working.reads], [0, 2]);
+    });
+
+    it('indexes a workspace as the CLI starts it, to the same snapshot as an index without it', async () => {
+      const ws = f.mkdir('ws');
+      generateWorkspace(ws, 40);
+      const options = { workspaces: [ws], codewhaleHome: null };
+      assert.equal(startReadAhead(path.join(dir, 'no-such-reader.js')), undefined, 'no script, no read-ahead');
+      const pool = startReadAhead(script);
+      assert.ok(pool);
+      pools.push(pool);
+      // Announced before, read to the end (as the earlier test does for one reader): every walk takes a read.
+      const plugins = fs.realpathSync(path.join(ws, '.codewhale', 'plugins'));
+      pool.announce(
+        fs
+          .readdirSync(plugins)
+          .sort()
+          .map((name) => path.join(plugins, name)),
+      );
+      await posted(pool, 40);
+      const withReaders = new Indexer({ ...options, readAhead: pool }).indexAll();
+      sameSnapshot(withReaders, new Indexer(options).indexAll(), 'the index with the readers differs');
+      assert.equal(pool.reads, 40);
+      assert.equal(READERS, 2);
+    });
   });
 });

@@ -25,10 +25,10 @@ const DOMAIN = 'codewhale-plugin-content-v2\0';
  * Codewhale's content hash, domain v2 (codewhale.md §7.2): the manifest prefix, then a
  * depth-first walk of the whole bundle (treeRead.ts reads it), each directory and file
  * framed as Codewhale frames them. `retain` picks the files whose bytes the caller
- * parses next, so nothing is read twice. Handed a read-ahead that holds this root, the
- * walk takes the steps another thread read with the same code; anything else it reads
- * here, and with the loader's read of the manifest it does not read that file again
- * while it is unchanged.
+ * parses next, so nothing is read twice. Handed a read-ahead that holds this root
+ * (readAhead.ts), it hashes the steps and frames another thread read with the same
+ * code; else it reads here, and with the loader's read of the manifest it does not read
+ * that file again while it is unchanged.
  */
 export function hashBundleContent(
   root: string,
@@ -47,32 +47,39 @@ export function hashBundleContent(
   const files: HashedFile[] = [];
   const directories: string[] = [];
   const retained = new Map<string, Buffer>();
-  const visit = (step: TreeStep): void => {
+  const visit = (step: TreeStep, framed: boolean): void => {
     if (step.kind === 'end') {
-      directoryClose(h);
+      if (!framed) directoryClose(h);
     } else if (step.kind === 'directory') {
-      directoryOpen(h, step.rel);
+      if (!framed) directoryOpen(h, step.rel);
       directories.push(display(step.rel));
     } else {
       const { rel, bytes, executable } = step;
-      fileRecord(h, rel, executable, bytes);
+      if (!framed) fileRecord(h, rel, executable, bytes);
       const relPath = display(rel);
       files.push({
         path: relPath,
         size: bytes.length,
-        sha256: sha256Hex(bytes),
+        sha256: step.sha256 ?? sha256Hex(bytes),
         executable,
         ...(typeof rel === 'string' ? {} : { rawPath: rel }),
       });
       if (retain(relPath)) retained.set(relPath, bytes);
     }
   };
-  // Another thread's read, hashed step by step as a walk here is; else the walk here, hashed as it reads.
+  // Another thread's read: its frames hashed in one update, its steps listed. Else the walk here, hashed as it reads.
   const read = ahead?.take(root);
   const failure = read
     ? read.failure
-    : walkBundleTree(root, visit, manifest instanceof Uint8Array ? undefined : { label, read: manifest });
-  if (read && !failure) for (const step of read.steps) visit(step);
+    : walkBundleTree(
+        root,
+        (step) => visit(step, false),
+        manifest instanceof Uint8Array ? undefined : { label, read: manifest },
+      );
+  if (read && !failure) {
+    if (read.framed) h.update(read.framed);
+    for (const step of read.steps) visit(step, read.framed !== undefined);
+  }
   if (failure) {
     const { message, rel } = failure;
     return rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };

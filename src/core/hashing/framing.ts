@@ -47,6 +47,15 @@ export function sha256Hex(...parts: (string | Uint8Array)[]): string {
   return h.digest('hex');
 }
 
+/**
+ * Where frames go: a hash, or (the CLI's tree reader, readAhead.ts) a buffer of the
+ * frames that a hash on another thread takes in one update; SHA-256 of a stream is the
+ * same however it is cut.
+ */
+export interface FrameSink {
+  update(data: Uint8Array): unknown;
+}
+
 export function newHash(): Hash {
   return createHash('sha256');
 }
@@ -82,7 +91,7 @@ function recordHeader(
 
 /** The per-file record of a content hash: permission, `F\0` tag, framed path, length, bytes. */
 export function fileRecord(
-  h: Hash,
+  h: FrameSink,
   rel: Uint8Array | string,
   executable: boolean,
   bytes: Uint8Array,
@@ -92,11 +101,11 @@ export function fileRecord(
   h.update(bytes);
 }
 
-export function directoryOpen(h: Hash, rel: Uint8Array | string): void {
+export function directoryOpen(h: FrameSink, rel: Uint8Array | string): void {
   h.update(recordHeader(DIRECTORY_LEAD, 'bundle-relative-directory', rel, undefined));
 }
 
-export function directoryClose(h: Hash): void {
+export function directoryClose(h: FrameSink): void {
   h.update(E_TAG);
 }
 

@@ -1,3 +1,4 @@
+import { directoryClose, directoryOpen, fileRecord, sha256Hex } from './framing';
 import type { TreeRead, TreeStep } from './treeRead';
 
 /**
@@ -34,7 +35,10 @@ export const LEAD_BYTES = 32 * 1024 * 1024;
 /**
  * One read as it crosses threads, in a form a structured clone copies as a few blocks
  * instead of an object per step: the names joined by NUL (which no name holds), each step
- * a code and a length, every file's bytes one after another in one transferred buffer.
+ * a code and where its file's bytes are, and one transferred buffer of every step framed
+ * as the content hash frames it (framing.ts), the files' bytes among the frames. The
+ * reader frames and digests, so the walk's thread hashes a bundle in one update and
+ * computes no file's digest itself.
  */
 export interface PackedTree {
   readonly format: typeof PACKED_FORMAT;
@@ -44,68 +48,89 @@ export interface PackedTree {
   readonly names: string;
   /** The names that are not UTF-8, as their bytes, in order. */
   readonly rawNames: readonly Uint8Array[];
-  /** Per step: its code (END, DIRECTORY, FILE, | EXECUTABLE, | RAW_NAME) and its file's length. */
+  /** Per step: its code (END, DIRECTORY, FILE, | EXECUTABLE, | RAW_NAME), its file's offset in `framed` and length. */
   readonly layout: Int32Array;
-  readonly bytes: ArrayBuffer;
+  /** The steps' frames, one after another. */
+  readonly framed: ArrayBuffer;
+  /** Each file's SHA-256 in hex, in order, one after another. */
+  readonly digests: string;
   readonly failure?: { readonly message: string; readonly rel?: string | Uint8Array };
 }
 
 /** The form's version: a reader from another build is not believed (the walk reads itself). */
-export const PACKED_FORMAT = 1;
+export const PACKED_FORMAT = 2;
 
 const END = 0;
 const DIRECTORY = 1;
 const FILE = 2;
 const EXECUTABLE = 4;
 const RAW_NAME = 8;
+const HEX_LENGTH = 64;
 
-/** The read, packed, and the buffer to transfer with it (the reader's own buffers are slices of Node's pool). */
+/** The read, framed and packed, and the buffer to transfer with it (the reader's own buffers are slices of Node's pool). */
 export function packTreeRead(seq: number, root: string, tree: TreeRead): { tree: PackedTree; transfer: ArrayBuffer[] } {
+  const frames: Uint8Array[] = [];
   let size = 0;
-  for (const s of tree.steps) if (s.kind === 'file') size += s.bytes.length;
-  const bytes = new Uint8Array(size);
-  const layout = new Int32Array(tree.steps.length * 2);
+  const sink = {
+    update(data: Uint8Array) {
+      frames.push(data);
+      size += data.length;
+    },
+  };
+  const layout = new Int32Array(tree.steps.length * 3);
   const names: string[] = [];
   const rawNames: Uint8Array[] = [];
-  let at = 0;
+  const digests: string[] = [];
   tree.steps.forEach((s, i) => {
-    if (s.kind === 'end') return; // END, length 0: the buffer starts zeroed
+    if (s.kind === 'end') {
+      directoryClose(sink); // END: its code is 0, as the layout starts zeroed
+      return;
+    }
     let code = s.kind === 'directory' ? DIRECTORY : FILE | (s.executable ? EXECUTABLE : 0);
     if (typeof s.rel === 'string') names.push(s.rel);
     else {
       rawNames.push(s.rel);
       code |= RAW_NAME;
     }
-    layout[2 * i] = code;
-    if (s.kind === 'file') {
-      bytes.set(s.bytes, at);
-      at += s.bytes.length;
-      layout[2 * i + 1] = s.bytes.length;
+    layout[3 * i] = code;
+    if (s.kind === 'directory') directoryOpen(sink, s.rel);
+    else {
+      fileRecord(sink, s.rel, s.executable, s.bytes);
+      layout[3 * i + 1] = size - s.bytes.length;
+      layout[3 * i + 2] = s.bytes.length;
+      digests.push(sha256Hex(s.bytes));
     }
   });
-  const names0 = names.length > 0 ? names.join('\0') + '\0' : '';
+  const framed = new Uint8Array(size);
+  let at = 0;
+  for (const f of frames) {
+    framed.set(f, at);
+    at += f.length;
+  }
   const packed: PackedTree = {
     format: PACKED_FORMAT,
     seq,
     root,
-    names: names0,
+    names: names.length > 0 ? names.join('\0') + '\0' : '',
     rawNames,
     layout,
-    bytes: bytes.buffer,
+    framed: framed.buffer,
+    digests: digests.join(''),
     ...(tree.failure ? { failure: tree.failure } : {}),
   };
-  return { tree: packed, transfer: [bytes.buffer] };
+  return { tree: packed, transfer: [framed.buffer] };
 }
 
-/** The read as the walk uses it: Buffers over the transferred bytes. */
+/** The read as the walk uses it: its frames, and each file's bytes a view into them. */
 export function unpackTreeRead(packed: PackedTree): TreeRead {
   const names = packed.names.split('\0');
-  const { layout, rawNames } = packed;
+  const { layout, rawNames, digests } = packed;
+  const framed = Buffer.from(packed.framed);
   let nextName = 0;
   let nextRaw = 0;
-  let at = 0;
+  let nextDigest = 0;
   const steps: TreeStep[] = [];
-  for (let i = 0; i < layout.length; i += 2) {
+  for (let i = 0; i < layout.length; i += 3) {
     const code = layout[i] as number;
     if (code === END) {
       steps.push(END_STEP);
@@ -113,20 +138,24 @@ export function unpackTreeRead(packed: PackedTree): TreeRead {
     }
     const rel = code & RAW_NAME ? buffer(rawNames[nextRaw++] as Uint8Array) : (names[nextName++] as string);
     if (code & FILE) {
-      const length = layout[i + 1] as number;
+      const offset = layout[i + 1] as number;
+      const sha256 = digests.slice(nextDigest, nextDigest + HEX_LENGTH);
+      nextDigest += HEX_LENGTH;
+      if (sha256.length !== HEX_LENGTH) throw new Error('a packed read without its digests');
       steps.push({
         kind: 'file',
         rel,
-        bytes: Buffer.from(packed.bytes, at, length),
+        bytes: framed.subarray(offset, offset + (layout[i + 2] as number)),
         executable: (code & EXECUTABLE) !== 0,
+        sha256,
       });
-      at += length;
     } else steps.push({ kind: 'directory', rel });
   }
   const f = packed.failure;
-  if (!f) return { steps };
+  const base = { steps, framed };
+  if (!f) return base;
   const rel = f.rel === undefined ? undefined : typeof f.rel === 'string' ? f.rel : buffer(f.rel);
-  return { steps, failure: rel !== undefined ? { message: f.message, rel } : { message: f.message } };
+  return { ...base, failure: rel !== undefined ? { message: f.message, rel } : { message: f.message } };
 }
 
 const END_STEP: TreeStep = { kind: 'end' };

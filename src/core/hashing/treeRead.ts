@@ -19,7 +19,14 @@ export type Name = string | Buffer;
 /** One step of the walk, in the order the content hash frames them (codewhale.md §7.2). */
 export type TreeStep =
   | { readonly kind: 'directory'; readonly rel: Name }
-  | { readonly kind: 'file'; readonly rel: Name; readonly bytes: Buffer; readonly executable: boolean }
+  | {
+      readonly kind: 'file';
+      readonly rel: Name;
+      readonly bytes: Buffer;
+      readonly executable: boolean;
+      /** The file's SHA-256 in hex, where the reader thread computed it (readAhead.ts). */
+      readonly sha256?: string;
+    }
   | { readonly kind: 'end' };
 
 /** Why a walk stopped: a message with `{path}` already spelled, and the bundle-relative name it is about. */
@@ -32,6 +39,12 @@ export interface TreeFailure {
 export interface TreeRead {
   readonly steps: readonly TreeStep[];
   readonly failure?: TreeFailure;
+  /**
+   * Every step framed as the content hash frames it, in order, where the reader thread
+   * framed them (readAhead.ts): the walk hashes them in one update. Each file step's
+   * bytes are a view into it.
+   */
+  readonly framed?: Buffer;
 }
 
 /** The manifest as the loader read it (§4.1), with the version of the file it came from. */
