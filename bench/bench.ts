@@ -237,11 +237,13 @@ function timedChild(f: () => unknown): { ms: number; cpuMs: number | null } {
  */
 function childrenCpuMs(): number | null {
   try {
+    // Asked first: `getconf` is a child too, and must not run between a run's two readings.
+    const perSecond = clockTicks();
     const stat = fs.readFileSync('/proc/self/stat', 'utf8');
     // After the command name in parentheses (which may hold spaces): field 3 onwards.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[13]) + Number(fields[14]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / clockTicks() : null;
+    return Number.isFinite(ticks) ? (ticks * 1000) / perSecond : null;
   } catch {
     return null;
   }
