@@ -6,7 +6,17 @@ import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { hashBundleContent, type ContentWalk } from '../../src/core/hashing/bundleContent';
 import { readBundleTree } from '../../src/core/hashing/treeRead';
-import { LEAD, LEAD_BYTES, packTreeRead, unpackTreeRead } from '../../src/core/hashing/readAhead';
+import {
+  FAILED,
+  LEAD,
+  LEAD_BYTES,
+  packTreeRead,
+  POSTED,
+  READING,
+  TAKEN,
+  unpackTreeRead,
+  type TreeReadAhead,
+} from '../../src/core/hashing/readAhead';
 import { WorkerReadAhead } from '../../src/cli/workerReadAhead';
 import { ReadAheadPool, startReadAhead } from '../../src/cli/readAheadPool';
 import { sha256Hex } from '../../src/core/hashing/framing';
@@ -57,6 +67,22 @@ describe('the read-ahead of bundle trees', function () {
     assert.equal(ahead.posted, n);
   };
   const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  /** Each root's walk with the read-ahead is exactly its walk without. */
+  const sameWalks = (roots: readonly string[], ahead: TreeReadAhead, keep: (rel: string) => boolean = () => false) => {
+    for (const root of roots) {
+      const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
+      assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, ahead)), walked(own), root);
+    }
+  };
+  /** A stand-in reader script: `body` runs with `workerData` and the shared `state` (its slots by their names). */
+  const stubReader = (name: string, body: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(
+      file,
+      `const { workerData } = require('node:worker_threads');\nconst state = new Int32Array(workerData.state);\n${body}`,
+    );
+    return file;
+  };
 
   /** Bundles that walk, and bundles that stop the walk each in its own way. */
   const bundles = (): string[] => {
@@ -103,10 +129,7 @@ describe('the read-ahead of bundle trees', function () {
     ahead.announce(roots);
     await posted(ahead, roots.length);
     const keep = (rel: string) => rel.endsWith('.md');
-    for (const root of roots) {
-      const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
-      assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, ahead)), walked(own), root);
-    }
+    sameWalks(roots, ahead, keep);
     assert.equal(ahead.reads, roots.length, 'every bundle came from the reader');
     const ok = hashBundleContent(roots[0] as string, 'plugin.json', MANIFEST, keep);
     assert.ok(ok.ok && ok.files.some((file) => file.rawPath) && ok.retained.size === 2);
@@ -169,55 +192,38 @@ describe('the read-ahead of bundle trees', function () {
 
   it('never waits for a bundle the reader has not reached: the walk reads it, and the reader skips it', async () => {
     const roots = bundles();
-    const stuck = path.join(dir, 'stuck.js');
     // A reader still busy with the first bundle (one the walk will pass without walking, say).
-    fs.writeFileSync(
-      stuck,
-      `const { workerData } = require('node:worker_threads');
-       const state = new Int32Array(workerData.state);
-       workerData.port.on('message', () => { Atomics.store(state, 3, 0); Atomics.wait(state, 1, 0); });`,
+    const stuck = stubReader(
+      'stuck.js',
+      `workerData.port.on('message', () => { Atomics.store(state, ${READING}, 0); Atomics.wait(state, ${TAKEN}, 0); });`,
     );
     const ahead = reader(stuck, 60000);
     ahead.announce(roots);
     await settle();
     const started = Date.now();
-    const own = hashBundleContent(roots[1] as string, 'plugin.json', MANIFEST, () => false);
-    assert.deepEqual(
-      walked(hashBundleContent(roots[1] as string, 'plugin.json', MANIFEST, () => false, ahead)),
-      walked(own),
-    );
+    sameWalks([roots[1] as string], ahead);
     assert.ok(Date.now() - started < 5000, 'read in place at once');
     assert.equal(ahead.reads, 0);
   });
 
   it('a reader that fails, or posts reads of another form, leaves every walk to the walk', () => {
     const roots = bundles();
-    const failing = path.join(dir, 'failing.js');
-    fs.writeFileSync(
-      failing,
-      `const { workerData } = require('node:worker_threads');
-       const state = new Int32Array(workerData.state);
-       workerData.port.on('message', () => { Atomics.store(state, 2, 1); Atomics.notify(state, 0); });`,
+    const failing = stubReader(
+      'failing.js',
+      `workerData.port.on('message', () => { Atomics.store(state, ${FAILED}, 1); Atomics.notify(state, ${POSTED}); });`,
     );
-    const foreign = path.join(dir, 'foreign.js');
-    fs.writeFileSync(
-      foreign,
-      `const { workerData } = require('node:worker_threads');
-       const state = new Int32Array(workerData.state);
-       workerData.port.on('message', (roots) => roots.forEach((root, seq) => {
+    const foreign = stubReader(
+      'foreign.js',
+      `workerData.port.on('message', (roots) => roots.forEach((root, seq) => {
          workerData.port.postMessage({ format: 0, seq, root, steps: [] });
-         Atomics.add(state, 0, 1); Atomics.notify(state, 0);
+         Atomics.add(state, ${POSTED}, 1); Atomics.notify(state, ${POSTED});
        }));`,
     );
-    const silent = path.join(dir, 'silent.js');
-    fs.writeFileSync(silent, `require('node:worker_threads').workerData.port.on('message', () => {});`);
+    const silent = stubReader('silent.js', `workerData.port.on('message', () => {});`);
     for (const s of [failing, foreign, silent]) {
       const ahead = reader(s, 200);
       ahead.announce(roots);
-      for (const root of roots) {
-        const own = hashBundleContent(root, 'plugin.json', MANIFEST, () => false);
-        assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, () => false, ahead)), walked(own));
-      }
+      sameWalks(roots, ahead);
       assert.equal(ahead.reads, 0, s);
     }
   });
@@ -252,33 +258,20 @@ describe('the read-ahead of bundle trees', function () {
       pool.announce(roots);
       await posted(first, 3); // places 0, 2, 4
       await posted(second, 2); // places 1, 3
-      const keep = (rel: string) => rel.endsWith('.md');
-      for (const root of roots) {
-        const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
-        assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, pool)), walked(own), root);
-      }
+      sameWalks(roots, pool, (rel) => rel.endsWith('.md'));
       assert.deepEqual([first.reads, second.reads, pool.reads], [3, 2, 5]);
     });
 
     it("leaves a failed reader's share to the walk while the others read on", async () => {
       const roots = bundles();
-      const failing = path.join(dir, 'fails-at-once.js');
-      fs.writeFileSync(failing, `throw new Error('no reader here');`);
-      const broken = reader(failing, 200);
+      const broken = reader(stubReader('fails-at-once.js', `throw new Error('no reader here');`), 200);
       const working = reader();
       const pool = new ReadAheadPool([broken, working]);
       pools.push(pool);
       pool.announce(roots);
       await posted(working, 2);
       await settle();
-      for (const root of roots) {
-        const own = hashBundleContent(root, 'plugin.json', MANIFEST, () => false);
-        assert.deepEqual(
-          walked(hashBundleContent(root, 'plugin.json', MANIFEST, () => false, pool)),
-          walked(own),
-          root,
-        );
-      }
+      sameWalks(roots, pool);
       assert.deepEqual([broken.reads, working.reads], [0, 2]);
     });
 

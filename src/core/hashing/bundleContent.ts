@@ -1,4 +1,4 @@
-import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le } from './framing';
+import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le, type FrameSink } from './framing';
 import { display, walkBundleTree, type ManifestRead, type TreeStep } from './treeRead';
 import type { TreeReadAhead } from './readAhead';
 import type { BundleFile } from '../model';
@@ -47,15 +47,11 @@ export function hashBundleContent(
   const files: HashedFile[] = [];
   const directories: string[] = [];
   const retained = new Map<string, Buffer>();
-  const visit = (step: TreeStep, framed: boolean): void => {
-    if (step.kind === 'end') {
-      if (!framed) directoryClose(h);
-    } else if (step.kind === 'directory') {
-      if (!framed) directoryOpen(h, step.rel);
-      directories.push(display(step.rel));
-    } else {
+  // What the loader keeps of each step: the file and directory lists and the bytes it parses next.
+  const list = (step: TreeStep): void => {
+    if (step.kind === 'directory') directories.push(display(step.rel));
+    else if (step.kind === 'file') {
       const { rel, bytes, executable } = step;
-      if (!framed) fileRecord(h, rel, executable, bytes);
       const relPath = display(rel);
       files.push({
         path: relPath,
@@ -73,12 +69,16 @@ export function hashBundleContent(
     ? read.failure
     : walkBundleTree(
         root,
-        (step) => visit(step, false),
+        (step) => {
+          frameStep(h, step);
+          list(step);
+        },
         manifest instanceof Uint8Array ? undefined : { label, read: manifest },
       );
   if (read && !failure) {
     if (read.framed) h.update(read.framed);
-    for (const step of read.steps) visit(step, read.framed !== undefined);
+    else for (const step of read.steps) frameStep(h, step);
+    for (const step of read.steps) list(step);
   }
   if (failure) {
     const { message, rel } = failure;
@@ -86,4 +86,11 @@ export function hashBundleContent(
   }
   // Copies at their length: the lists grew by push, and the index keeps them with their slack otherwise.
   return { ok: true, contentHash: h.digest('hex'), files: files.slice(), directories: directories.slice(), retained };
+}
+
+/** One step of the walk as the content hash frames it (codewhale.md §7.2); the reader thread frames with it too. */
+export function frameStep(sink: FrameSink, step: TreeStep): void {
+  if (step.kind === 'end') directoryClose(sink);
+  else if (step.kind === 'directory') directoryOpen(sink, step.rel);
+  else fileRecord(sink, step.rel, step.executable, step.bytes);
 }

@@ -1,4 +1,5 @@
-import { directoryClose, directoryOpen, fileRecord, sha256Hex } from './framing';
+import { frameStep } from './bundleContent';
+import { sha256Hex } from './framing';
 import type { TreeRead, TreeStep } from './treeRead';
 
 /**
@@ -82,10 +83,8 @@ export function packTreeRead(seq: number, root: string, tree: TreeRead): { tree:
   const rawNames: Uint8Array[] = [];
   const digests: string[] = [];
   tree.steps.forEach((s, i) => {
-    if (s.kind === 'end') {
-      directoryClose(sink); // END: its code is 0, as the layout starts zeroed
-      return;
-    }
+    frameStep(sink, s);
+    if (s.kind === 'end') return; // END: its code is 0, as the layout starts zeroed
     let code = s.kind === 'directory' ? DIRECTORY : FILE | (s.executable ? EXECUTABLE : 0);
     if (typeof s.rel === 'string') names.push(s.rel);
     else {
@@ -93,9 +92,8 @@ export function packTreeRead(seq: number, root: string, tree: TreeRead): { tree:
       code |= RAW_NAME;
     }
     layout[3 * i] = code;
-    if (s.kind === 'directory') directoryOpen(sink, s.rel);
-    else {
-      fileRecord(sink, s.rel, s.executable, s.bytes);
+    if (s.kind === 'file') {
+      // The file's bytes are the last frame its record wrote.
       layout[3 * i + 1] = size - s.bytes.length;
       layout[3 * i + 2] = s.bytes.length;
       digests.push(sha256Hex(s.bytes));
