@@ -121,15 +121,20 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     bundleFiles: [manifestFile],
     anchors: {},
   };
-  const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle => ({
-    ...base,
-    canonicalRoot: canonicalPath(dir),
-    name,
-    valid: false,
-    when: { applicable: true, reasons: [] },
-    diagnostics: findings.diagnostics,
-    ...extra,
-  });
+  // Copied with Object.assign, not spread: see the valid bundle's return below.
+  const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle =>
+    Object.assign(
+      {},
+      base,
+      {
+        canonicalRoot: canonicalPath(dir),
+        name,
+        valid: false,
+        when: { applicable: true, reasons: [] },
+        diagnostics: findings.diagnostics,
+      },
+      extra,
+    );
 
   // §4.1: the manifest itself, never through a link, at most 1 MiB, UTF-8.
   if (label === '.claude-plugin/plugin.json' && lstatEntry(path.join(dir, '.claude-plugin')).type !== 'directory') {
@@ -255,8 +260,17 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       { related },
     );
   }
+  // Every key written out, in `base`'s order first: V8 gives every object made by spreading
+  // one object and adding keys a hidden class of its own (one per bundle: docs/memory.md).
   return remembered({
-    ...base,
+    scope: base.scope,
+    dir,
+    dirName,
+    manifestFile,
+    label,
+    files: walk.files,
+    directories: walk.directories,
+    skills,
     bundleFiles,
     anchors,
     canonicalRoot,
@@ -270,9 +284,6 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     capabilityHash: capHash,
     reviewToken: reviewToken(walk.contentHash, capHash),
     pluginId,
-    files: walk.files,
-    directories: walk.directories,
-    skills,
     when,
     diagnostics: findings.diagnostics,
   });

@@ -2,7 +2,7 @@ import { bundleKey } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { POLICY_V3 } from './activationPolicy';
-import { inventorySummary } from './inventory';
+import { summarizedInventory } from './inventory';
 import { codewhaleCapabilities } from './capabilities';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../../model';
 import type { CodewhaleBundle } from './bundle';
@@ -342,7 +342,7 @@ function bundleItems(
       ...(m?.description ? { description: m.description.value } : {}),
       ...(b.version ? { version: b.version } : {}),
       ...(b.label ? { manifest: b.label } : {}),
-      ...(b.inventory ? { inventory: { ...b.inventory, summary: inventorySummary(b.inventory) } } : {}),
+      ...(b.inventory ? { inventory: summarizedInventory(b.inventory) } : {}),
       // The walk's own list, shared: nobody changes it, and a copy per snapshot cost 95,000 objects at 10,000 bundles.
       files: b.files,
       capabilities: codewhaleCapabilities(b),

@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as v8 from 'node:v8';
+import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { summarizedInventory } from '../../src/core/systems/codewhale/inventory';
+import { Fixture, LINUX_HOST } from './helpers/fixture';
+
+/**
+ * Bundles of one form share one hidden class (docs/memory.md, "One hidden class per
+ * bundle"): V8 gives every object made by spreading another and adding keys a class of
+ * its own, which cost 11 MB and shapes by the thousand at 10,000 bundles. Asked of V8
+ * itself (`%HaveSameMap`, allowed for this file's probe only).
+ */
+describe('Codewhale bundles share hidden classes (docs/memory.md)', () => {
+  let f: Fixture;
+  let sameMap: (a: unknown, b: unknown) => boolean;
+  before(() => {
+    v8.setFlagsFromString('--allow-natives-syntax');
+    // The probe needs V8's own syntax, which only a function compiled while it is allowed can carry.
+    sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as typeof sameMap;
+    v8.setFlagsFromString('--no-allow-natives-syntax');
+  });
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  const load = (name: string, under = 'plugins'): CodewhaleBundle =>
+    loadCodewhaleBundle(f.path(`${under}/${name}`), 'plugin.toml', {
+      scope: 'workspace',
+      canonicalDiscoveryRoot: f.path(under),
+      host: LINUX_HOST,
+    });
+
+  const manifest = (name: string) =>
+    `schema_version = 1\n[plugin]\nname = "${name}"\nversion = "1.0.0"\n[skills]\npath = "skills"\n`;
+
+  it('tells two shapes apart (the probe is not a constant)', () => {
+    assert.equal(sameMap({ a: 'x' }, { a: 'y' }), true);
+    assert.equal(sameMap({ a: 'x' }, { b: 'x' }), false);
+  });
+
+  // Enough of each for V8's inline caches to take over from its runtime, which shares classes where they do not.
+  const NAMES = ['one', 'two', 'three', 'four', 'five', 'six'];
+  const oneClass = (objects: readonly unknown[]) => objects.every((o) => sameMap(o, objects[0]));
+
+  it('gives valid bundles, and their inventories with a summary, one class each', () => {
+    for (const name of NAMES) {
+      f.write(`plugins/${name}/plugin.toml`, manifest(name));
+      f.write(`plugins/${name}/skills/s/SKILL.md`, '---\nname: s\ndescription: d\n---\n');
+    }
+    const bundles = NAMES.map((name) => load(name));
+    assert.ok(bundles.every((b) => b.valid));
+    assert.equal(oneClass(bundles), true);
+    const inventories = bundles.map((b) => b.inventory).filter((i) => i !== undefined);
+    assert.equal(inventories.length, NAMES.length);
+    // Summarized as often as a workspace's items would be, past the runtime's first calls.
+    assert.equal(
+      oneClass(Array.from({ length: 24 }, (_, i) => summarizedInventory(inventories[i % NAMES.length]!))),
+      true,
+    );
+  });
+
+  it('gives invalid bundles one class, whatever the refusal keeps of them', () => {
+    // A manifest that does not parse keeps nothing of it; a link in the content keeps the manifest, its inventory…
+    for (const name of NAMES) f.write(`unparsed/${name}/plugin.toml`, 'schema_version = [\n');
+    for (const name of NAMES) {
+      f.write(`plugins/${name}/plugin.toml`, manifest(name));
+      fs.symlinkSync('plugin.toml', f.path(`plugins/${name}/link`));
+    }
+    const unparsed = NAMES.map((name) => load(name, 'unparsed'));
+    const linked = NAMES.map((name) => load(name));
+    assert.ok([...unparsed, ...linked].every((b) => !b.valid));
+    assert.ok(linked.every((b) => b.manifest && b.diagnostics.some((d) => d.code === 'codewhale.content.symlink')));
+    assert.equal(oneClass(unparsed), true);
+    assert.equal(oneClass(linked), true);
+  });
+});
