@@ -3,15 +3,20 @@ import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { summarizedInventory } from '../../src/core/systems/codewhale/inventory';
+import { REPORT_INPUT } from '../../src/core/documents/parseContext';
+import { keyOf } from '../../src/core/documents/located';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
 /**
- * Bundles of one form share one hidden class (docs/memory.md, "One hidden class per
- * bundle"): V8 gives every object made by spreading another and adding keys a class of
- * its own, which cost 11 MB and shapes by the thousand at 10,000 bundles. Asked of V8
- * itself (`%HaveSameMap`, allowed for this file's probe only).
+ * Objects the index makes by the thousand share one hidden class per form
+ * (docs/memory.md, "One hidden class per bundle"): Codewhale bundles and their
+ * summarized inventories, zod's copies of the parse context, the places of keys. V8 gives
+ * every object made by spreading another and adding keys a class of its own, which cost
+ * 11 MB and shapes by the thousand at 10,000 bundles, and left the code reading them
+ * missing its inline caches. Asked of V8 itself (`%HaveSameMap`, allowed for this file's
+ * probe only).
  */
-describe('Codewhale bundles share hidden classes (docs/memory.md)', () => {
+describe('Bundles, parse contexts and key places share hidden classes (docs/memory.md)', () => {
   let f: Fixture;
   let sameMap: (a: unknown, b: unknown) => boolean;
   before(() => {
@@ -39,9 +44,13 @@ describe('Codewhale bundles share hidden classes (docs/memory.md)', () => {
   });
 
   // Enough of each for V8's inline caches to take over from its runtime, which shares
-  // classes where they do not: with six, a spread put back in the valid bundle passed.
+  // classes where they do not (with six, a spread put back in the valid bundle passed),
+  // and may give its first copies a class of their own: the later half must share one.
   const NAMES = Array.from({ length: 24 }, (_, i) => `b${i}`);
-  const oneClass = (objects: readonly unknown[]) => objects.every((o) => sameMap(o, objects[0]));
+  const oneClass = (objects: readonly unknown[]) => {
+    const later = objects.slice(objects.length / 2);
+    return later.length > 1 && later.every((o) => sameMap(o, later[0]));
+  };
 
   it('gives valid bundles, and their inventories with a summary, one class each', () => {
     for (const name of NAMES) {
@@ -54,6 +63,12 @@ describe('Codewhale bundles share hidden classes (docs/memory.md)', () => {
     const inventories = bundles.map((b) => b.inventory).filter((i) => i !== undefined);
     assert.equal(inventories.length, NAMES.length);
     assert.equal(oneClass(inventories.map((i) => summarizedInventory(i))), true);
+  });
+
+  it("gives zod's copies of the parse context, and the places of keys, one class each", () => {
+    // zod's safeParse copies the context it is given as `{ ...ctx, async: false }`.
+    assert.equal(oneClass(NAMES.map(() => ({ ...REPORT_INPUT, async: false }))), true);
+    assert.equal(oneClass(NAMES.map((name) => keyOf({ file: name, path: [name] }))), true);
   });
 
   it('gives invalid bundles one class, whatever the refusal keeps of them', () => {

@@ -16,3 +16,12 @@ export interface Located<T> {
   readonly value: T;
   readonly at: Where;
 }
+
+/**
+ * The place of the key that holds the value at `at`. A literal, not `{ ...at, key: true }`:
+ * Node 20's V8 gives every spread copy that gains a key a hidden class of its own, and
+ * every place then reached the range lookup in a new shape (docs/memory.md).
+ */
+export function keyOf(at: Where): Where {
+  return { file: at.file, path: at.path, key: true };
+}

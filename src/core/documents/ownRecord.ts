@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { REPORT_INPUT } from './parseContext';
 
 /**
  * Records keyed by names a repository chooses (file paths, MCP server ids, mapping
@@ -35,12 +36,12 @@ export function ownRecord<V extends z.ZodType>(key: z.ZodType<string>, value: V)
     }
     const record = input as Record<string, unknown>;
     for (const k of Object.keys(record)) {
-      const parsedKey = key.safeParse(k, { reportInput: true });
+      const parsedKey = key.safeParse(k, REPORT_INPUT);
       if (!parsedKey.success) {
         ctx.issues.push({ code: 'invalid_key', origin: 'record', issues: parsedKey.error.issues, input: k, path: [k] });
         continue;
       }
-      const parsed = value.safeParse(record[k], { reportInput: true });
+      const parsed = value.safeParse(record[k], REPORT_INPUT);
       if (!parsed.success) {
         for (const issue of parsed.error.issues)
           ctx.issues.push({ ...issue, input: issue.input, path: [k, ...issue.path] } as (typeof ctx.issues)[number]);

@@ -26,6 +26,7 @@ import { asciiLower } from './rustText';
 import type { CacheSegment } from '../../cache/parseCache';
 import { bundleCacheEntry } from './bundleCache';
 import { detached } from '../../text/detached';
+import { keyOf } from '../../documents/located';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
 const MANIFEST_ORDER: readonly ManifestLabel[] = [
@@ -216,7 +217,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   };
   for (const s of manifest.mcpServers) anchors[`mcp:${s.id}`] = { file: s.at.file, range: findings.rangeOf(s.at) };
   for (const [kind, spec] of Object.entries(manifest.components))
-    anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf({ ...spec.at, key: true }) };
+    anchors[`component:${kind}`] = { file: spec.at.file, range: findings.rangeOf(keyOf(spec.at)) };
   const inventory = inventoryOf(manifest, checked.networkHosts);
   const compatibility = compatibilityOf(inventory, POLICY_V3);
   const pluginId = codewhalePluginId(ctx.scope, osBytes(canonicalRoot), manifest.name.value);
@@ -415,7 +416,7 @@ function inactiveAt(m: Manifest, label: CapabilityLabel): Where | undefined {
     case 'lsp':
     case 'native': {
       const spec = m.components[label];
-      return spec ? { ...spec.at, key: true } : undefined;
+      return spec ? keyOf(spec.at) : undefined;
     }
     case 'filesystem-roots': {
       const first = m.filesystemRoots[0];

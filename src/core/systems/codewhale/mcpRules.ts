@@ -5,6 +5,7 @@ import { environmentNameProblem, looksAbsolute, textProblem } from './textRules'
 import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
 import { asciiLower } from './rustText';
+import { keyOf } from '../../documents/located';
 
 const SENSITIVE_KEYS = [
   'token',
@@ -126,7 +127,7 @@ function validateStdio(
     findings.at(
       'codewhale.mcp.stdio-remote-fields',
       `stdio MCP server \`${n}\` may not declare remote transport or authentication fields`,
-      { ...remoteField.at, key: true },
+      keyOf(remoteField.at),
     );
   }
   const cmd = command.value;
@@ -192,7 +193,7 @@ function validateStdio(
   });
   for (const e of s.env) {
     const dest = environmentNameProblem('MCP environment destination', e.name);
-    if (dest) findings.at('codewhale.mcp.env-name', dest, { ...e.at, key: true });
+    if (dest) findings.at('codewhale.mcp.env-name', dest, keyOf(e.at));
     // `exact_environment_placeholder`: strip `${` and `}`; whatever is left must be a name, so `${A}${B}` fails as a source.
     const source =
       e.value.startsWith('${') && e.value.endsWith('}') && e.value.length >= 3 ? e.value.slice(2, -1) : undefined;
@@ -251,7 +252,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
     findings.at(
       'codewhale.mcp.oauth-disabled',
       `remote MCP server \`${n}\` may not declare OAuth fields because plugin OAuth is disabled; use env_headers or bearer_token_env_var`,
-      { ...oauthField.at, key: true },
+      keyOf(oauthField.at),
     );
   }
   let parsed: URL | undefined;
@@ -315,7 +316,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   for (const h of s.envHeaders) {
     const t = textProblem('MCP HTTP header name', h.name, 128);
     if (t || !HTTP_TOKEN.test(h.name))
-      findings.at('codewhale.mcp.header-name', t ?? 'MCP HTTP header name is invalid', { ...h.at, key: true });
+      findings.at('codewhale.mcp.header-name', t ?? 'MCP HTTP header name is invalid', keyOf(h.at));
     const src = environmentNameProblem('MCP header environment source', h.value);
     if (src) findings.at('codewhale.mcp.env-name', src, h.at);
   }

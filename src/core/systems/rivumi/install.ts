@@ -10,6 +10,7 @@ import { loadRivumiProject, MAX_PLUGIN_MANIFEST_BYTES } from './load';
 import type { RivumiPlugin } from './model';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
 import { portableRelative } from '../../fs/portablePath';
+import { REPORT_INPUT } from '../../documents/parseContext';
 
 export type InstallResult =
   | { readonly ok: true; readonly plugin: RivumiPlugin; readonly written: string[] }
@@ -54,7 +55,7 @@ export function installPlugin(
   const declared = data.name;
   data.name = options.name ?? (declared ? declared : fileStem(path.basename(manifest)));
   const fileName = path.basename(manifest);
-  const result = pluginManifest.safeParse(data, { reportInput: true });
+  const result = pluginManifest.safeParse(data, REPORT_INPUT);
   if (!result.success)
     return fail(
       `project plugin manifest is invalid: ${fileName}: ${pydanticDetails(result.error)

@@ -17,6 +17,7 @@ import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../../documents/document';
 import { portableRelative } from '../../fs/portablePath';
+import { REPORT_INPUT } from '../../documents/parseContext';
 
 export const MAX_SKILLS = 16;
 export const MAX_SKILL_BYTES = 32768;
@@ -353,7 +354,7 @@ function readPluginManifest(
     return fail('rivumi.plugin.json', `project plugin manifest must be an object: ${fileName}`, doc.valueRange([]));
   const data: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   if (!('name' in data)) data.name = fileStem(fileName);
-  const result = pluginManifest.safeParse(data, { reportInput: true });
+  const result = pluginManifest.safeParse(data, REPORT_INPUT);
   const drafted = { doc, manifestBytes: read.bytes };
   if (!result.success) {
     // Every error pydantic reports, in its order; the first is the plugin's own error.
@@ -634,7 +635,7 @@ function validateHooks(
   for (const event of HOOK_EVENTS) {
     const list = merged.get(event) ?? [];
     list.forEach((t, position) => {
-      const r = hookCommand.safeParse(t.raw, { reportInput: true });
+      const r = hookCommand.safeParse(t.raw, REPORT_INPUT);
       let valid = r.success;
       if (!r.success) {
         for (const d of pydanticDetails(r.error)) {

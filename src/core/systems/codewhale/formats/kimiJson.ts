@@ -25,6 +25,7 @@ import { asciiLower, rustTrim } from '../rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
+import { REPORT_INPUT } from '../../../documents/parseContext';
 
 const pathList = z.union([text, z.array(text)]);
 
@@ -127,7 +128,7 @@ export function readKimiJson(
       }
     }
   }
-  const result = root.safeParse(doc.value, { reportInput: true });
+  const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error))
       findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, {
@@ -375,8 +376,8 @@ function readClaudeMcpJson(file: string, findings: Findings): KimiServerSource[]
   const servers = wrapped
     ? z
         .strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) })
-        .safeParse(root, { reportInput: true })
-    : ownRecord(z.string(), kimiServer).safeParse(root, { reportInput: true });
+        .safeParse(root, REPORT_INPUT)
+    : ownRecord(z.string(), kimiServer).safeParse(root, REPORT_INPUT);
   if (!servers.success) {
     for (const p of schemaProblems(servers.error))
       findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, {

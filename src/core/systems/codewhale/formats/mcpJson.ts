@@ -12,6 +12,8 @@ import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { asciiLower } from '../rustText';
+import { REPORT_INPUT } from '../../../documents/parseContext';
+import { keyOf } from '../../../documents/located';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
@@ -87,7 +89,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
     );
     return undefined;
   }
-  const result = root.safeParse(doc.value, { reportInput: true });
+  const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error))
       findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
@@ -142,7 +144,7 @@ export function standardServerToFields(
   let ext: z.infer<typeof serverExtension> = {};
   const extRaw = s.extensions?.[EXT];
   if (extRaw !== undefined) {
-    const e = serverExtension.safeParse(extRaw, { reportInput: true });
+    const e = serverExtension.safeParse(extRaw, REPORT_INPUT);
     const extPath = [...base, 'extensions', EXT];
     if (!e.success) {
       for (const p of schemaProblems(e.error))
@@ -224,7 +226,7 @@ export function standardServerToFields(
       fail(
         'codewhale.mcp-json.transport',
         `mcp.json HTTP server \`${id}\` may not declare command, args, env, or cwd`,
-        { ...at(stdioField), key: true },
+        keyOf(at(stdioField)),
       );
   }
   if (!ok) return undefined;

@@ -12,6 +12,7 @@ import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathS
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { rustTrim } from '../rustText';
+import { REPORT_INPUT } from '../../../documents/parseContext';
 
 const EXT = 'net.codewhale';
 
@@ -65,7 +66,7 @@ export function readPluginJson(
     );
     return undefined;
   }
-  const result = root.safeParse(doc.value, { reportInput: true });
+  const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
@@ -108,7 +109,7 @@ export function readPluginJson(
   const extRaw = d.extensions?.[EXT];
   let ext: z.infer<typeof codewhaleExtension> = {};
   if (extRaw !== undefined) {
-    const e = codewhaleExtension.safeParse(extRaw, { reportInput: true });
+    const e = codewhaleExtension.safeParse(extRaw, REPORT_INPUT);
     if (!e.success) {
       for (const p of schemaProblems(e.error)) {
         findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, {

@@ -21,6 +21,7 @@ import { TOML_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { isJsonObject } from '../../../documents/jsonObject';
+import { REPORT_INPUT } from '../../../documents/parseContext';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -125,7 +126,7 @@ export function readPluginToml(file: string, source: string, findings: Findings)
   findings.addDocument(doc);
   const raw = doc.value as Record<string, unknown>;
   if (!precheckServers(raw, doc, findings)) return undefined;
-  const result = root.safeParse(raw, { reportInput: true });
+  const result = root.safeParse(raw, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p.path))} (${p.detail})`, {
