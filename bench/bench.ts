@@ -8,6 +8,7 @@ import { hashBundleContent } from '../src/core/hashing/bundleContent';
 import { envelope } from '../src/core/report/contract';
 import { snapshotLoopback } from '../test/support/snapshotLoopback';
 import { generateWorkspace } from './syntheticWorkspace';
+import { ratioUp } from './ratio';
 
 /**
  * `npm run bench [-- --bundles=N] [-- --json]`: Skillgate against the minimum work any
@@ -133,9 +134,9 @@ function main(): void {
     cores: os.availableParallelism(),
     baselineMs: round(baselineMs),
     coldCliMs: round(median(runs.cold)),
-    coldRatio: round(median(runs.cold) / baselineMs),
+    coldRatio: ratioUp(median(runs.cold) / baselineMs),
     warmCliMs: round(median(runs.warm)),
-    warmRatio: round(median(runs.warm) / baselineMs),
+    warmRatio: ratioUp(median(runs.warm) / baselineMs),
     reindexOneMs: round(median(reindex)),
     reindexEditorMs: round(median(reindexEditor)),
     peakRssMb,
@@ -265,7 +266,7 @@ function cpuFigures(
   if (!known(baseline) || !known(cold) || !known(warm)) return null;
   const b = median(baseline);
   // A baseline under one tick (a tiny workspace) has no ratio.
-  const ratio = (x: number) => (b > 0 ? round(x / b) : null);
+  const ratio = (x: number) => (b > 0 ? ratioUp(x / b) : null);
   return {
     baselineMs: round(b),
     coldMs: round(median(cold)),

@@ -9,6 +9,7 @@ import { freshProfile, launchBrowser, openWorkbench } from '../test/support/work
 import { CODE_DIR } from '../src/core/cache/codeCache';
 import type { EditorFigures } from '../src/extension/flows/hostPerf';
 import { generateWorkspace } from './syntheticWorkspace';
+import { ratioUp } from './ratio';
 
 /**
  * `npm run bench:editor [-- --bundles=N] [-- --runs=N] [-- --in-host] [-- --vsix=P] [-- --json]`: the
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
             presentingBusiestTurnCpuMs: taken.every((f) => f.presentingBusiestTurnCpuMs !== undefined)
               ? round(median(taken.map((f) => f.presentingBusiestTurnCpuMs as number)))
               : null,
-            ratio: round(median(taken.map((f) => f.firstTreeMs)) / cliColdMs),
+            ratio: ratioUp(median(taken.map((f) => f.firstTreeMs)) / cliColdMs),
             indexedIn: taken.map((f) => f.indexedIn),
           },
         ]),
