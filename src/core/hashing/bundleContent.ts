@@ -1,4 +1,4 @@
-import { directoryClose, directoryOpen, fileRecord, newHash, sha256Hex, u64le, type FrameSink } from './framing';
+import { frameStep, newHash, sha256Hex, u64le } from './framing';
 import { display, walkBundleTree, type ManifestRead, type TreeStep } from './treeRead';
 import type { TreeReadAhead } from './readAhead';
 import type { BundleFile } from '../model';
@@ -86,11 +86,4 @@ export function hashBundleContent(
   }
   // Copies at their length: the lists grew by push, and the index keeps them with their slack otherwise.
   return { ok: true, contentHash: h.digest('hex'), files: files.slice(), directories: directories.slice(), retained };
-}
-
-/** One step of the walk as the content hash frames it (codewhale.md §7.2); the reader thread frames with it too. */
-export function frameStep(sink: FrameSink, step: TreeStep): void {
-  if (step.kind === 'end') directoryClose(sink);
-  else if (step.kind === 'directory') directoryOpen(sink, step.rel);
-  else fileRecord(sink, step.rel, step.executable, step.bytes);
 }

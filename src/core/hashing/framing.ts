@@ -1,4 +1,5 @@
 import { createHash, hash, type Hash } from 'node:crypto';
+import type { TreeStep } from './treeRead';
 
 /**
  * Length framing shared by every hash here, as Codewhale frames its hash inputs
@@ -115,3 +116,10 @@ const FILE_LEAD = Buffer.from('unix-executable\0\0F\0');
 const FILE_LEAD_EXEC = Buffer.from('unix-executable\0\x01F\0');
 const DIRECTORY_LEAD = Buffer.from('unix-executable\0\0D\0');
 const E_TAG = Buffer.from('E\0');
+
+/** One step of the walk as the content hash frames it (codewhale.md §7.2): the walk's hash and the reader thread's buffer both take it. */
+export function frameStep(sink: FrameSink, step: TreeStep): void {
+  if (step.kind === 'end') directoryClose(sink);
+  else if (step.kind === 'directory') directoryOpen(sink, step.rel);
+  else fileRecord(sink, step.rel, step.executable, step.bytes);
+}

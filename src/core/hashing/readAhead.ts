@@ -1,5 +1,4 @@
-import { frameStep } from './bundleContent';
-import { sha256Hex } from './framing';
+import { frameStep, sha256Hex } from './framing';
 import type { TreeRead, TreeStep } from './treeRead';
 
 /**
