@@ -120,8 +120,15 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       );
     const fix = entry('Set network_hosts to ["api.weather.example"]');
     // The menu offers the documentation beside the fix: both are read from the same diagnostic.
+    // What the menu listed on the last try, for the failure's message.
+    let listed = 'no menu';
     const pickTheFix = async (): Promise<boolean> => {
       if (!(await shown(docs, 3000))) return false;
+      listed = await page
+        .locator('.context-view, .action-widget')
+        .first()
+        .innerText({ timeout: 1000 })
+        .catch(() => 'a menu without text');
       const clicked = await fix.click({ timeout: 3000 }).then(
         () => true,
         () => false,
@@ -136,7 +143,8 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       await page.keyboard.press('Escape');
       // A click that took late applied the fix all the same.
       if (await shown(fixed, 1000)) break;
-      if (Date.now() > fixDeadline) throw new Error('the quick fix for the mismatch was not applied');
+      if (Date.now() > fixDeadline)
+        throw new Error(`the quick fix for the mismatch was not applied; the menu listed: ${listed}`);
     }
     await page.locator('.monaco-editor .view-line', { hasText: '[plugin]' }).first().click();
     await page.keyboard.press('Control+S');
