@@ -26,15 +26,16 @@ export function treeView(page: () => Page): {
    * Shows the view. The activity-bar icon toggles: after a reload the workbench may
    * restore the view open a moment after the page loads, and a click then would close
    * it. So the icon is clicked only while its container is not the active one, until
-   * the rows show.
+   * the rows show. Rows alone do not tell: the Explorer's rows match them too (a clean-
+   * clone run found the Explorer open and took its rows for Skillgate's).
    */
   const open = async () => {
     const icon = skillgateActivity(page());
     const deadline = Date.now() + 60000;
     for (;;) {
-      if (await rows().first().isVisible()) return;
-      if (Date.now() > deadline) throw new Error('the Skillgate view did not show its rows within 60 s');
       const active = await icon.evaluate((e) => (e.closest('.action-item') ?? e).classList.contains('checked'));
+      if (active && (await rows().first().isVisible())) return;
+      if (Date.now() > deadline) throw new Error('the Skillgate view did not show its rows within 60 s');
       if (!active) await icon.click();
       await page().waitForTimeout(1000);
     }
