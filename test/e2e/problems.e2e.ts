@@ -104,16 +104,19 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
 
   it('applies the network_hosts quick fix from the light bulb menu, which also offers the documentation', async () => {
     await problemRow('capabilities.network_hosts must exactly match').first().click();
-    await page.locator('.monaco-editor .view-line', { hasText: 'network_hosts' }).first().waitFor({ timeout: 15000 });
-    // With the marker selected, Ctrl+. opens the same quick fixes as the editor's light bulb.
-    // The actions are computed asynchronously: ask again until the menu lists them.
-    const entry = (text: string) =>
-      page.locator('.context-view .action-item, .action-widget .monaco-list-row', { hasText: text }).first();
+    const hosts = page.locator('.monaco-editor .view-line', { hasText: 'old.weather.example' }).first();
+    await hosts.waitFor({ timeout: 15000 });
+    // The editor's light bulb menu: Ctrl+. with the cursor on the marker asks the providers
+    // afresh each time it opens. (The Problems panel's Ctrl+. runs the marker's fixes from a
+    // context menu after reopening the editor; that path failed now and then in CI with the
+    // fix listed and clicked but never applied, and could not be reproduced here.)
+    const entry = (text: string) => page.locator('.action-widget .monaco-list-row', { hasText: text }).first();
     const docs = entry('Show the documentation for codewhale.capabilities.network-hosts-mismatch');
     const menuDeadline = Date.now() + 20000;
     for (;;) {
-      await problemRow('capabilities.network_hosts must exactly match').first().click();
+      await hosts.locator('span', { hasText: 'old.weather.example' }).last().click();
       await page.keyboard.press('Control+.');
+      // The actions are computed asynchronously: ask again until the menu lists them.
       if (
         await docs.waitFor({ timeout: 3000 }).then(
           () => true,
@@ -124,7 +127,11 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
       await page.keyboard.press('Escape');
     }
-    await entry('Set network_hosts to ["api.weather.example"]').click();
+    // The menu opens with the preferred fix focused ("Enter to Apply"); until the mouse
+    // moves, VS Code's pointer block lies over it, so the fix is taken with the keyboard.
+    const fix = entry('Set network_hosts to ["api.weather.example"]');
+    await fix.and(page.locator('.focused')).waitFor({ timeout: 5000 });
+    await page.keyboard.press('Enter');
     await page
       .locator('.monaco-editor .view-line', { hasText: 'api.weather.example"]' })
       .first()
