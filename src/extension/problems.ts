@@ -20,18 +20,18 @@ const DIAGNOSTICS_PER_TURN = 100;
 /**
  * The Problems panel: one collection, changed from each snapshot in batches of whole
  * files, one batch per event-loop turn (problemBatches.ts): no file is cleared before its
- * new diagnostics arrive.
+ * new diagnostics arrive, and a file whose diagnostics read the same is not set again.
  */
 export class Problems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('skillgate');
-  /** The files that have diagnostics in the collection now. */
-  private readonly files = new Set<string>();
+  /** The files that have diagnostics in the collection now, with the diagnostics set for each. */
+  private readonly shown = new Map<string, readonly Diagnostic[]>();
 
   constructor(private readonly docs: DiagnosticsDoc) {}
 
   /** Resolves once the panel shows the snapshot's diagnostics (extension.ts shows one snapshot at a time). */
   async update(snapshot: Snapshot): Promise<void> {
-    const batches = problemBatches(snapshot.diagnostics, this.files, DIAGNOSTICS_PER_TURN);
+    const batches = problemBatches(snapshot.diagnostics, this.shown, DIAGNOSTICS_PER_TURN);
     await inTurns(batches, 1, (batch) => this.set(batch));
   }
 
@@ -40,8 +40,8 @@ export class Problems implements vscode.Disposable {
       batch.map(([file, diagnostics]) => [fileUri(file), diagnostics?.map((d) => this.converted(d))]),
     );
     for (const [file, diagnostics] of batch) {
-      if (diagnostics) this.files.add(file);
-      else this.files.delete(file);
+      if (diagnostics) this.shown.set(file, diagnostics);
+      else this.shown.delete(file);
     }
   }
 

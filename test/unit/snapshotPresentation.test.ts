@@ -30,6 +30,10 @@ const diagnostic = (file: string, code: string): Diagnostic => ({
   itemId: null,
 });
 
+/** A panel that shows `files`, each with a diagnostic no snapshot here has. */
+const showing = (...files: string[]): Map<string, Diagnostic[]> =>
+  new Map(files.map((file) => [file, [diagnostic(file, 'shown before')]]));
+
 /** What one `set` of every entry leaves in the panel: file → codes, or null for a cleared file. */
 function applied(batches: readonly (readonly ProblemEntry[])[]): Map<string, string[] | null> {
   const panel = new Map<string, string[] | null>();
@@ -125,7 +129,7 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
     ];
 
     it('together set every file’s diagnostics in snapshot order and clear the files that lost theirs', () => {
-      const batches = problemBatches(diagnostics, new Set(['/a', '/gone', '/old']), 2);
+      const batches = problemBatches(diagnostics, showing('/a', '/gone', '/old'), 2);
       assert.deepEqual(
         [...applied(batches)],
         [
@@ -139,32 +143,84 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
       );
       assert.deepEqual(
         [...applied(batches)],
-        [...applied([problemBatches(diagnostics, new Set(['/a', '/gone', '/old']), Infinity).flat()])],
+        [...applied([problemBatches(diagnostics, showing('/a', '/gone', '/old'), Infinity).flat()])],
         'the same as one batch',
       );
     });
 
     it('never splits a file, and holds at most perBatch diagnostics unless one file alone has more', () => {
-      const batches = problemBatches(diagnostics, new Set(), 2);
+      const batches = problemBatches(diagnostics, showing(), 2);
       assert.deepEqual(
         batches.map((b) => b.map(([file, ds]) => `${file}:${ds?.length ?? 0}`)),
         [['/a:2'], ['/b:1'], ['/c:3'], ['/d:1']],
       );
       assert.deepEqual(
-        problemBatches(diagnostics, new Set(), 3).map((b) => b.map(([file]) => file)),
+        problemBatches(diagnostics, showing(), 3).map((b) => b.map(([file]) => file)),
         [['/a', '/b'], ['/c'], ['/d']],
       );
     });
 
     it('clears the files that lost their diagnostics in the first batch, and nothing else when none are left', () => {
-      assert.deepEqual(problemBatches([], new Set(['/x', '/y']), 2), [
+      assert.deepEqual(problemBatches([], showing('/x', '/y'), 2), [
         [
           ['/x', null],
           ['/y', null],
         ],
       ]);
-      assert.deepEqual(problemBatches([], new Set(), 2), []);
-      assert.deepEqual(problemBatches(diagnostics, new Set(['/x']), 2)[0]?.[0], ['/x', null]);
+      assert.deepEqual(problemBatches([], showing(), 2), []);
+      assert.deepEqual(problemBatches(diagnostics, showing('/x'), 2)[0]?.[0], ['/x', null]);
+    });
+
+    it('leaves alone a file whose diagnostics read the same, and sets again one where anything shown changed', () => {
+      const panel = new Map<string, readonly Diagnostic[]>();
+      for (const [file, ds] of problemBatches(diagnostics, panel, 2).flat()) if (ds) panel.set(file, ds);
+      // The next snapshot's diagnostics are new objects with the same content (a refresh, a trust change).
+      const copies = (): Diagnostic[] => diagnostics.map((d) => structuredClone(d));
+      assert.deepEqual(problemBatches(copies(), panel, 2), [], 'nothing to set');
+      assert.deepEqual(problemBatches(diagnostics, panel, 2), [], 'the very objects');
+      const related = { file: '/c', range: diagnostic('/c', '').range, message: 'why' };
+      const changes: [string, (d: Diagnostic) => Diagnostic][] = [
+        ['message', (d) => ({ ...d, message: 'other' })],
+        ['code', (d) => ({ ...d, code: 'other' })],
+        ['severity', (d) => ({ ...d, severity: 'warning' })],
+        ['start line', (d) => ({ ...d, range: { ...d.range, start: { line: 1, character: 0 } } })],
+        ['end character', (d) => ({ ...d, range: { ...d.range, end: { line: 0, character: 2 } } })],
+        ['related added', (d) => ({ ...d, related: [related] })],
+      ];
+      for (const [what, change] of changes) {
+        const next = copies();
+        next[3] = change(next[3] as Diagnostic); // c1
+        assert.deepEqual(
+          problemBatches(next, panel, 2).map((b) => b.map(([file]) => file)),
+          [['/c']],
+          `${what} changed: only /c is set again`,
+        );
+      }
+      const withRelated = (message: string) =>
+        diagnostics.map((d) => (d.file === '/c' ? { ...d, related: [{ ...related, message }] } : d));
+      const shownRelated = new Map(panel);
+      shownRelated.set(
+        '/c',
+        withRelated('why').filter((d) => d.file === '/c'),
+      );
+      assert.deepEqual(problemBatches(withRelated('why'), shownRelated, 2), [], 'the same related locations');
+      assert.deepEqual(
+        problemBatches(withRelated('another cause'), shownRelated, 2).map((b) => b.map(([file]) => file)),
+        [['/c']],
+        'a related message changed',
+      );
+      const fewer = copies().filter((d) => d.code !== 'c3');
+      assert.deepEqual(
+        problemBatches(fewer, panel, 2).map((b) => b.map(([file, ds]) => `${file}:${ds?.length ?? 0}`)),
+        [['/c:2']],
+        'one diagnostic fewer',
+      );
+      const moved = copies().filter((d) => d.file !== '/b');
+      assert.deepEqual(
+        problemBatches(moved, panel, 2),
+        [[['/b', null]]],
+        'a file that lost its diagnostics is cleared',
+      );
     });
   });
 
