@@ -215,9 +215,9 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
         [['/c:2']],
         'one diagnostic fewer',
       );
-      const moved = copies().filter((d) => d.file !== '/b');
+      const bGone = copies().filter((d) => d.file !== '/b');
       assert.deepEqual(
-        problemBatches(moved, panel, 2),
+        problemBatches(bGone, panel, 2),
         [[['/b', null]]],
         'a file that lost its diagnostics is cleared',
       );
