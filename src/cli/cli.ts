@@ -1,14 +1,17 @@
 import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
+import { BlockingOutput } from './blockingOutput';
 import { run } from './main';
 
 // The `skillgate` binary: a thin face over the core (see main.ts), which it compiles
 // from the V8 code cache a previous run left (codeCache.ts).
 const codeCache = new CoreCodeCache(path.join(__dirname, 'core.js'));
+// Standard output written as it goes, a full pipe waited for (blockingOutput.ts).
+const stdout = new BlockingOutput();
 void run(
   process.argv.slice(2),
   {
-    out: (t) => process.stdout.write(t),
+    out: (t) => stdout.write(t),
     err: (t) => process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
