@@ -104,6 +104,28 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     assert.deepEqual([cache.puts, cache.hits], [1, 1]);
   });
 
+  it('recalls MCP servers named like Object.prototype members as they were derived, in prototype-free maps', () => {
+    f.write('plugins/p/plugin.json', JSON.stringify({ $schema: SCHEMA, name: 'p', version: '1.0.0' }));
+    f.write(
+      'plugins/p/mcp.json',
+      '{"mcpServers": {"__proto__": {"command": "a", "env": {"__proto__": "${X}"}}, "constructor": {"command": "b"}}}',
+    );
+    const dir = f.path('plugins/p');
+    const fresh = load(dir, 'plugin.json');
+    const cache = new MemorySegment();
+    load(dir, 'plugin.json', cache);
+    const recalled = load(dir, 'plugin.json', cache);
+    assert.equal(cache.hits, 1);
+    assert.deepEqual(recalled, fresh);
+    const servers = recalled.capabilities?.mcpServers ?? {};
+    assert.deepEqual(Object.keys(servers), ['__proto__', 'constructor']);
+    assert.deepEqual(recalled.mcpServerIds, ['__proto__', 'constructor']);
+    assert.equal(Object.getPrototypeOf(servers), null);
+    assert.equal(Object.getPrototypeOf(servers['__proto__']?.env), null);
+    assert.equal(servers['__proto__']?.env['__proto__'], 'X');
+    assert.equal(servers['toString'], undefined);
+  });
+
   it('recalls a workspace bundle, and one whose findings are warnings or information', () => {
     const dir = writeRich();
     const cache = new MemorySegment();
@@ -160,7 +182,7 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     assert.deepEqual(recalled.directories, ['', 'bin', 'empty', 'skills', 'skills/s']);
   });
 
-  it('asks `[when]` of the host now, with the stored manifest', () => {
+  it('asks `[when]` of the host now, with what the manifest declared', () => {
     f.write(
       'plugins/w/plugin.toml',
       'schema_version = 1\n[plugin]\nname = "w"\nversion = "1.0.0"\n[when]\nbinaries = ["needed-tool"]\n',
@@ -287,7 +309,10 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       ['another scope', (v) => ({ ...v, scope: 'builtin' })],
       ['a name that is not a string', (v) => ({ ...v, name: 7 })],
       ['no validity', (v) => ({ ...v, valid: undefined })],
-      ['a manifest without a name', (v) => ({ ...v, manifest: {} })],
+      [
+        'capabilities of another agent',
+        (v) => ({ ...v, capabilities: { ...(v.capabilities as object), system: 'rivumi' } }),
+      ],
       ['a file list of its own', (v) => ({ ...v, files: [{ rel: 'x' }] })],
       ['directories of its own', (v) => ({ ...v, directories: [''] })],
       ['a stored `[when]` that excludes the host', (v) => ({ ...v, when: { applicable: false, reasons: ['os'] } })],
@@ -310,7 +335,16 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
           anchors: { name: { file: 'f', range: { start: { character: 0 }, end: { line: 0, character: 0 } } } },
         }),
       ],
-      ['a manifest whose name has no value', (v) => ({ ...v, manifest: { ...(v.manifest as object), name: {} } })],
+      [
+        'capabilities without their MCP servers',
+        (v) => ({ ...v, capabilities: { ...(v.capabilities as object), mcpServers: null } }),
+      ],
+      [
+        'a `[when]` whose systems are not a list',
+        (v) => ({ ...v, capabilities: { ...(v.capabilities as object), when: { os: 'linux', binaries: null } } }),
+      ],
+      ['MCP server ids that are not strings', (v) => ({ ...v, mcpServerIds: [1] })],
+      ['a description that is not a string', (v) => ({ ...v, description: {} })],
       ['a compatibility report without its verdict', (v) => ({ ...v, compatibility: {} })],
       ['bundle files that are not strings', (v) => ({ ...v, bundleFiles: [1] })],
       ['a directory name that is not a string', (v) => ({ ...v, dirName: null })],
@@ -367,7 +401,8 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       assertMiss((v) => ({ ...v, when: { applicable: true, reasons: [] } }));
     });
 
-    it('an entry of a walked bundle without its manifest', () => assertMiss((v) => ({ ...v, manifest: undefined })));
+    it('an entry of a walked bundle without what its manifest declares', () =>
+      assertMiss((v) => ({ ...v, capabilities: undefined })));
 
     it('an entry of a bundle whose manifest did not parse, with a `[when]` of its own', () => {
       f.write('plugins/broken/plugin.json', '{ "name": ');

@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { faultedBundle, runBundleJob } from '../../src/core/systems/codewhale/bundleJob';
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';
+import { readPluginJson } from '../../src/core/systems/codewhale/formats/pluginJson';
+import { Findings } from '../../src/core/diagnostics/findings';
 import type { HostFacts } from '../../src/core/host';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
@@ -125,18 +127,18 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       ]);
     });
 
-    it('keeps the manifest and its name anchor when validation fails after parsing', () => {
+    it('keeps what the manifest declares and its name anchor when validation fails after parsing', () => {
       f.write('plugins/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "b"\nversion = "latest"\n');
       const b = load();
       assert.equal(b.valid, false);
       assert.equal(b.name, 'b');
-      assert.ok(b.manifest);
+      assert.ok(b.capabilities);
       assert.deepEqual(b.anchors.name?.range.start, { line: 2, character: 7 });
       const unparsed = (() => {
         f.write('plugins/b/plugin.toml', '[plugin\n');
         return load();
       })();
-      assert.equal(unparsed.manifest, undefined);
+      assert.equal(unparsed.capabilities, undefined);
       assert.deepEqual(unparsed.anchors, {});
     });
   });
@@ -410,7 +412,7 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
   });
 
   describe('what the index keeps of a bundle (docs/memory.md)', () => {
-    it('keeps every place in the manifest at its path, and the paths of its files, as read', () => {
+    it('keeps what the manifest declares as values, no place of it, and the paths of its files, as read', () => {
       f.write(
         'plugins/b/plugin.json',
         JSON.stringify({
@@ -431,10 +433,54 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       f.mkdir('plugins/b/c1');
       f.mkdir('plugins/b/c2');
       const b = load('plugin.json');
-      const m = b.manifest;
       const manifest = f.path('plugins/b/plugin.json');
       const mcp = f.path('plugins/b/mcp.json');
       assert.deepEqual(found(b), []);
+      assert.deepEqual({ ...b.capabilities?.components }, { skills: ['skills'], commands: ['c1', 'c2'] });
+      assert.deepEqual(b.mcpServerIds, ['local']);
+      const server = b.capabilities?.mcpServers?.local;
+      assert.deepEqual(
+        [server?.command, server?.args, server?.cwd, { ...server?.env }],
+        ['node', ['a.js', '--w'], '.', { API_KEY: 'K' }],
+      );
+      // The places are the loader's (the test below): the bundle keeps none, nor a manifest.
+      assert.ok(!('manifest' in b));
+      assert.doesNotMatch(JSON.stringify(b), /"at":|"path":\[/);
+      assert.deepEqual(
+        b.skills.map((s) => s.file),
+        [f.path('plugins/b/skills/s/SKILL.md')],
+      );
+      assert.deepEqual(b.bundleFiles, [manifest, mcp]);
+      assert.equal(b.manifestFile, manifest);
+      assert.deepEqual(b.directories, ['', 'c1', 'c2', 'skills', 'skills/s']);
+      assert.deepEqual(
+        b.files.map((x) => x.path),
+        ['mcp.json', 'plugin.json', 'skills/s/SKILL.md'],
+      );
+    });
+
+    it('reads every place in the manifest at its path, for the rules that report at one', () => {
+      f.write(
+        'plugins/b/plugin.json',
+        JSON.stringify({
+          $schema: 'https://agent-plugins.org/schemas/plugin.json',
+          name: 'b',
+          version: '1.0.0',
+          keywords: ['x', 'y'],
+          extensions: { 'net.codewhale': { skills: { path: 'skills' }, commands: { paths: ['c1', 'c2'] } } },
+        }),
+      );
+      f.write(
+        'plugins/b/mcp.json',
+        JSON.stringify({
+          mcpServers: { local: { command: 'node', args: ['a.js', '--w'], env: { API_KEY: '${K}' }, cwd: '.' } },
+        }),
+      );
+      const manifest = f.path('plugins/b/plugin.json');
+      const mcp = f.path('plugins/b/mcp.json');
+      const findings = new Findings();
+      const m = readPluginJson(manifest, fs.readFileSync(manifest, 'utf8'), f.path('plugins/b'), findings);
+      assert.deepEqual(findings.diagnostics, []);
       assert.ok(m);
       assert.deepEqual(
         m.keywords.map((k) => [k.value, k.at]),
@@ -467,17 +513,6 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.deepEqual(
         server?.env.map((e) => [e.name, e.at]),
         [['API_KEY', { file: mcp, path: ['mcpServers', 'local', 'env', 'API_KEY'] }]],
-      );
-      assert.deepEqual(
-        b.skills.map((s) => s.file),
-        [f.path('plugins/b/skills/s/SKILL.md')],
-      );
-      assert.deepEqual(b.bundleFiles, [manifest, mcp]);
-      assert.equal(b.manifestFile, manifest);
-      assert.deepEqual(b.directories, ['', 'c1', 'c2', 'skills', 'skills/s']);
-      assert.deepEqual(
-        b.files.map((x) => x.path),
-        ['mcp.json', 'plugin.json', 'skills/s/SKILL.md'],
       );
     });
   });

@@ -81,7 +81,7 @@ describe('Bundles, parse contexts and key places share hidden classes (docs/memo
     const unparsed = NAMES.map((name) => load(name, 'unparsed'));
     const linked = NAMES.map((name) => load(name));
     assert.ok([...unparsed, ...linked].every((b) => !b.valid));
-    assert.ok(linked.every((b) => b.manifest && b.diagnostics.some((d) => d.code === 'codewhale.content.symlink')));
+    assert.ok(linked.every((b) => b.capabilities && b.diagnostics.some((d) => d.code === 'codewhale.content.symlink')));
     assert.equal(oneClass(unparsed), true);
     assert.equal(oneClass(linked), true);
   });

@@ -11,6 +11,8 @@ import type { Manifest, ManifestLabel, Where } from './manifest';
 import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
 import type { TreeReadAhead } from '../../hashing/readAhead';
 import { capabilityHash } from './capabilityHash';
+import { declaredCapabilities, declaredWhen } from './capabilities';
+import type { Capabilities, HostCondition } from '../../capabilities';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
@@ -64,7 +66,16 @@ export interface CodewhaleBundle {
   /** Manifest name when it parsed, else the directory name. */
   readonly name: string;
   readonly valid: boolean;
-  readonly manifest?: Manifest;
+  /**
+   * What the manifest declares, once it parsed: its capability model (the values only,
+   * shared by every snapshot and review), its description and its MCP servers' ids in
+   * the manifest's order. The typed manifest itself, with a place on every field, is
+   * read by the loader's rules and not kept (docs/memory.md).
+   */
+  readonly capabilities?: Capabilities;
+  /** Null: the manifest has none. */
+  readonly description?: string | null;
+  readonly mcpServerIds?: readonly string[];
   readonly version?: string;
   readonly inventory?: Inventory;
   readonly compatibility?: CompatibilityReport;
@@ -179,7 +190,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
           canonicalDiscoveryRoot: ctx.canonicalDiscoveryRoot,
         })
       : undefined;
-  const recalled = cache?.recall((m) => applicability(m, ctx.host));
+  const recalled = cache?.recall((declared) => applicability(declared, ctx.host));
   if (recalled) return recalled;
   const remembered = (bundle: CodewhaleBundle): CodewhaleBundle => {
     cache?.remember(bundle);
@@ -199,7 +210,10 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       invalid(dirName, {
         bundleFiles,
         ...(manifest
-          ? { manifest, anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } } }
+          ? {
+              ...declared(manifest, undefined, undefined),
+              anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } },
+            }
           : {}),
       }),
     );
@@ -236,11 +250,19 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
               ? 'codewhale.content.changed'
               : 'codewhale.content.unreadable';
     findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
-    return invalid(name, { manifest, pluginId, inventory, compatibility, canonicalRoot, bundleFiles, anchors });
+    return invalid(name, {
+      ...declared(manifest, inventory, compatibility),
+      pluginId,
+      inventory,
+      compatibility,
+      canonicalRoot,
+      bundleFiles,
+      anchors,
+    });
   }
   const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.retained, findings);
   const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
-  const when = applicability(manifest, ctx.host);
+  const when = applicability(declaredWhen(manifest), ctx.host);
 
   const inactive = compatibility.unsupportedLabels;
   if (inactive.length > 0) {
@@ -277,7 +299,9 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     canonicalRoot,
     name,
     valid: findings.errorCount === 0,
-    manifest,
+    capabilities: declaredCapabilities(manifest, inventory, compatibility),
+    description: manifest.description?.value ?? null,
+    mcpServerIds: manifest.mcpServers.map((s) => s.id),
     version: checked.version,
     inventory,
     compatibility,
@@ -392,19 +416,30 @@ function lineOf(text: string, key: string): number {
   return i < 0 ? 0 : i;
 }
 
-function applicability(m: Manifest, host: HostFacts): WhenFacts {
-  if (!m.when) return { applicable: true, reasons: [] };
+function applicability(declared: HostCondition | null, host: HostFacts): WhenFacts {
+  if (!declared) return { applicable: true, reasons: [] };
   const reasons: string[] = [];
-  if (m.when.os && !m.when.os.some((o) => asciiLower(o.value) === host.os)) {
+  const { os, binaries } = declared;
+  if (os && !os.some((o) => asciiLower(o) === host.os)) {
     reasons.push(
-      m.when.os.length === 0
-        ? 'os = [] never applies'
-        : `this host is ${host.os}; the bundle applies to ${m.when.os.map((o) => o.value).join(', ')}`,
+      os.length === 0 ? 'os = [] never applies' : `this host is ${host.os}; the bundle applies to ${os.join(', ')}`,
     );
   }
-  for (const b of m.when.binaries ?? [])
-    if (!host.hasBinary(b.value)) reasons.push(`binary \`${b.value}\` is not on PATH`);
+  for (const b of binaries ?? []) if (!host.hasBinary(b)) reasons.push(`binary \`${b}\` is not on PATH`);
   return { applicable: reasons.length === 0, reasons };
+}
+
+/** What a bundle keeps of a manifest that parsed (see `CodewhaleBundle.capabilities`). */
+function declared(
+  manifest: Manifest,
+  inventory: Inventory | undefined,
+  compatibility: CompatibilityReport | undefined,
+): Pick<CodewhaleBundle, 'capabilities' | 'description' | 'mcpServerIds'> {
+  return {
+    capabilities: declaredCapabilities(manifest, inventory, compatibility),
+    description: manifest.description?.value ?? null,
+    mcpServerIds: manifest.mcpServers.map((s) => s.id),
+  };
 }
 
 /** Where a manifest declares a capability the policy leaves inactive (the key of its table or list). */

@@ -3,13 +3,14 @@ import { POLICY_V3 } from './activationPolicy';
 import type { CodewhaleBundle, WhenFacts } from './bundle';
 import type { ContentWalk } from '../../hashing/bundleContent';
 import { sha256Hex } from '../../hashing/framing';
-import type { Manifest } from './manifest';
+import type { HostCondition } from '../../capabilities';
+import { recalledCapabilities, type StoredCapabilities } from './capabilities';
 import { isJsonObject } from '../../documents/jsonObject';
 
 /**
  * The persistent parse cache's view of one Codewhale bundle (docs/parse-cache.md).
- * After the content walk, everything the loader derives — manifest, validation
- * findings, skills, inventory, compatibility, capability hash, anchors — is a function
+ * After the content walk, everything the loader derives — what the manifest declares,
+ * validation findings, skills, inventory, compatibility, capability hash, anchors — is a function
  * of the walked bytes and of the bundle's place: the key below. What is not is never
  * stored: the walk's own file list (read fresh, with raw names as bytes) and `[when]`,
  * which asks the host what is on PATH now. Trust and shadowing are decided later,
@@ -41,7 +42,7 @@ function derivationKey(contentHash: string, place: BundlePlace): string {
 /** One bundle's entry: recalled before deriving, remembered after. */
 export interface BundleCacheEntry {
   /** The stored bundle completed with the walk's facts and `[when]` asked now; undefined on a miss. */
-  recall(when: (manifest: Manifest) => WhenFacts): CodewhaleBundle | undefined;
+  recall(when: (declared: HostCondition | null) => WhenFacts): CodewhaleBundle | undefined;
   remember(bundle: CodewhaleBundle): void;
 }
 
@@ -66,7 +67,7 @@ function recalledBundle(
   stored: unknown,
   place: BundlePlace,
   walk: CompleteWalk,
-  when: (manifest: Manifest) => WhenFacts,
+  when: (declared: HostCondition | null) => WhenFacts,
 ): CodewhaleBundle | undefined {
   // The shape the index reads is checked; the rest is the loader's own output, as plain data.
   if (!isStoredBundle(stored)) return undefined;
@@ -80,15 +81,16 @@ function recalledBundle(
   const walked = stored.contentHash === null;
   // Either every walk fact is a placeholder (the walk reached the end) or none is.
   if ([stored.files, stored.directories, stored.when].some((v) => (v === null) !== walked)) return undefined;
-  if (!walked) return stored as unknown as CodewhaleBundle;
-  if (!stored.manifest) return undefined;
-  const manifest = stored.manifest as unknown as Manifest;
+  if (!stored.capabilities) return walked ? undefined : (stored as unknown as CodewhaleBundle);
+  const capabilities = recalledCapabilities(stored.capabilities);
+  if (!walked) return { ...(stored as unknown as CodewhaleBundle), capabilities };
   return {
     ...(stored as unknown as CodewhaleBundle),
+    capabilities,
     contentHash: walk.contentHash,
     files: walk.files,
     directories: walk.directories,
-    when: when(manifest),
+    when: when(capabilities.when ?? null),
   };
 }
 
@@ -110,8 +112,9 @@ function isStoredBundle(v: unknown): v is StoredBundle {
     typeof v.label === 'string' &&
     typeof v.name === 'string' &&
     typeof v.valid === 'boolean' &&
-    (v.manifest === undefined ||
-      (isJsonObject(v.manifest) && isJsonObject(v.manifest.name) && typeof v.manifest.name.value === 'string')) &&
+    optional(v.capabilities, isStoredCapabilities) &&
+    optional(v.description, (d) => d === null || isString(d)) &&
+    optional(v.mcpServerIds, (ids) => everyOf(ids, isString)) &&
     optional(v.version, isString) &&
     optional(v.inventory, isJsonObject) &&
     (v.compatibility === undefined ||
@@ -137,11 +140,35 @@ interface StoredBundle {
   readonly dir: string;
   readonly label: string;
   readonly canonicalRoot: string;
-  readonly manifest?: unknown;
+  readonly capabilities?: StoredCapabilities;
   readonly contentHash?: null;
   readonly files: null | [];
   readonly directories: null | [];
   readonly when: null | object;
+}
+
+/**
+ * The capability model as the loader stores it (capabilities.ts), to the depth its
+ * recall rebuilds: the records by name, each server's maps, and `[when]`'s lists.
+ */
+function isStoredCapabilities(v: unknown): boolean {
+  return (
+    isJsonObject(v) &&
+    v.system === 'codewhale' &&
+    isJsonObject(v.components) &&
+    Object.values(v.components).every((paths) => everyOf(paths, isString)) &&
+    isJsonObject(v.mcpServers) &&
+    Object.values(v.mcpServers).every(
+      (s) => isJsonObject(s) && isJsonObject(s.env) && isJsonObject(s.envHeaders) && isJsonObject(s.timeouts),
+    ) &&
+    Array.isArray(v.networkHosts) &&
+    Array.isArray(v.filesystemRoots) &&
+    typeof v.lifecycleMutation === 'boolean' &&
+    (v.when === null ||
+      (isJsonObject(v.when) &&
+        (v.when.os === null || everyOf(v.when.os, isString)) &&
+        (v.when.binaries === null || everyOf(v.when.binaries, isString))))
+  );
 }
 
 function isString(v: unknown): v is string {

@@ -1,15 +1,29 @@
 import { emptyOwnRecord, ownRecordOf } from '../../documents/ownRecord';
-import type { Capabilities, McpServer } from '../../capabilities';
+import type { Capabilities, HostCondition, McpServer } from '../../capabilities';
 import type { CodewhaleBundle } from './bundle';
+import type { CompatibilityReport, Inventory } from './inventory';
+import type { Manifest } from './manifest';
 
 /**
- * Everything a Codewhale bundle can do, from its typed manifest: the model its review
- * shows and its receipt stores (capabilities.ts). The capability hash is not computed
- * from this (capabilityHash.ts hashes Codewhale's own pairs).
+ * Everything a Codewhale bundle can do: the model its review shows and its receipt
+ * stores (capabilities.ts), made once when the bundle loads (`declaredCapabilities`)
+ * and shared by every snapshot and review of it.
  */
 export function codewhaleCapabilities(b: CodewhaleBundle): Capabilities {
-  const m = b.manifest;
-  const inv = b.inventory;
+  return b.capabilities ?? declaredCapabilities(undefined, b.inventory, b.compatibility);
+}
+
+/**
+ * The capability model from the typed manifest, its values only: the bundle keeps this
+ * and not the manifest, whose places (`{file, path}` on every field) only the loader's
+ * rules read (docs/memory.md, "The bundle keeps what it declares"). The capability hash
+ * is not computed from this (capabilityHash.ts hashes Codewhale's own pairs).
+ */
+export function declaredCapabilities(
+  m: Manifest | undefined,
+  inv: Inventory | undefined,
+  compatibility: CompatibilityReport | undefined,
+): Capabilities {
   // Names the bundle chooses are keys of prototype-free maps: a server called `__proto__` is kept.
   const mcpServers = emptyOwnRecord<McpServer>();
   for (const s of m?.mcpServers ?? []) {
@@ -35,15 +49,73 @@ export function codewhaleCapabilities(b: CodewhaleBundle): Capabilities {
   // The key order is the order receipts have always been written in.
   return {
     system: 'codewhale',
-    compatibility: b.compatibility?.compatibility ?? null,
+    compatibility: compatibility?.compatibility ?? null,
     components,
     mcpServers,
     networkHosts: inv ? [...inv.network_hosts] : [],
     filesystemRoots: inv ? [...inv.filesystem_roots] : [],
     lifecycleMutation: inv?.lifecycle_mutation ?? false,
-    when: m?.when
-      ? { os: m.when.os?.map((o) => o.value) ?? null, binaries: m.when.binaries?.map((x) => x.value) ?? null }
-      : null,
+    when: declaredWhen(m),
     inventory: inv ? { ...inv } : null,
   };
 }
+
+/** The `[when]` table's values (null: the manifest has none). */
+export function declaredWhen(m: Manifest | undefined): HostCondition | null {
+  return m?.when
+    ? { os: m.when.os?.map((o) => o.value) ?? null, binaries: m.when.binaries?.map((b) => b.value) ?? null }
+    : null;
+}
+
+/**
+ * A recalled model (parse cache, JSON) made prototype-free again where names are keys,
+ * as `declaredCapabilities` made it: JSON.parse keeps a `__proto__` key as an own
+ * property, but leaves the record open to `Object.prototype` for every name it lacks.
+ * Literals, so every recalled model has the shape of a made one.
+ */
+export function recalledCapabilities(c: StoredCapabilities): Capabilities {
+  const mcpServers = emptyOwnRecord<McpServer>();
+  for (const [id, s] of Object.entries(c.mcpServers)) {
+    mcpServers[id] = {
+      transport: s.transport,
+      command: s.command,
+      args: s.args,
+      cwd: s.cwd,
+      env: ownRecordOf(Object.entries(s.env)),
+      url: s.url,
+      envHeaders: ownRecordOf(Object.entries(s.envHeaders)),
+      bearerTokenEnvVar: s.bearerTokenEnvVar,
+      timeouts: ownRecordOf(Object.entries(s.timeouts)),
+      required: s.required,
+      enabled: s.enabled,
+      enabledTools: s.enabledTools,
+      disabledTools: s.disabledTools,
+    };
+  }
+  return {
+    system: 'codewhale',
+    compatibility: c.compatibility,
+    components: ownRecordOf(Object.entries(c.components)),
+    mcpServers,
+    networkHosts: c.networkHosts,
+    filesystemRoots: c.filesystemRoots,
+    lifecycleMutation: c.lifecycleMutation,
+    when: c.when,
+    inventory: c.inventory,
+  };
+}
+
+/** A Codewhale capability model as `declaredCapabilities` makes it: every section present. */
+export type StoredCapabilities = Required<
+  Pick<
+    Capabilities,
+    | 'compatibility'
+    | 'components'
+    | 'mcpServers'
+    | 'networkHosts'
+    | 'filesystemRoots'
+    | 'lifecycleMutation'
+    | 'when'
+    | 'inventory'
+  >
+>;

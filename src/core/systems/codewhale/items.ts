@@ -316,7 +316,6 @@ function bundleItems(
     }
   }
   const active = decision === 'registered';
-  const m = b.manifest;
   const bundle: Item = {
     id,
     system: 'codewhale',
@@ -339,7 +338,7 @@ function bundleItems(
     reviewToken: b.reviewToken ?? null,
     detail: {
       bundleKey: key,
-      ...(m?.description ? { description: m.description.value } : {}),
+      ...(typeof b.description === 'string' ? { description: b.description } : {}),
       ...(b.version ? { version: b.version } : {}),
       ...(b.label ? { manifest: b.label } : {}),
       ...(b.inventory ? { inventory: summarizedInventory(b.inventory) } : {}),
@@ -408,7 +407,7 @@ function bundleItems(
       ),
     );
   }
-  const servers = (m?.mcpServers ?? []).map((s) => ({ id: s.id, at: b.anchors[`mcp:${s.id}`] ?? manifestStart(b) }));
+  const servers = (b.mcpServerIds ?? []).map((s) => ({ id: s, at: b.anchors[`mcp:${s}`] ?? manifestStart(b) }));
   const broken = brokenServers(servers, diagnostics);
   for (const { id: server, at: anchor } of servers) {
     items.push(
@@ -423,7 +422,7 @@ function bundleItems(
     );
   }
   const inactive = new Set<string>(b.compatibility?.unsupportedLabels);
-  const componentKinds: string[] = Object.keys(m?.components ?? {}).filter((k) => k !== 'skills');
+  const componentKinds: string[] = Object.keys(b.capabilities?.components ?? {}).filter((k) => k !== 'skills');
   if ((b.inventory?.filesystem_roots.length ?? 0) > 0) componentKinds.push('filesystem-roots');
   if (b.inventory?.lifecycle_mutation) componentKinds.push('lifecycle-mutation');
   for (const kind of componentKinds) {
