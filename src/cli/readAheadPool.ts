@@ -65,6 +65,15 @@ export class ReadAheadPool implements TreeReadAhead {
     return this.readers.reduce((n, r) => n + r.reads, 0);
   }
 
+  finish(): void {
+    this.dispose();
+  }
+
+  /** Settle as each reader's thread exits. */
+  threadsExited(): Promise<void>[] {
+    return this.readers.map((r) => r.exited);
+  }
+
   /** Stops every reader; the reads they still hold are dropped. */
   dispose(): void {
     for (const r of this.readers) r.dispose();

@@ -20,6 +20,14 @@ import type { TreeReaderData } from './treeReader';
 const PATIENCE_MS = 10_000;
 
 /**
+ * The reader's young generation. Everything it allocates dies within a bundle or two
+ * (each read leaves in a transferred buffer), yet V8 grows a thread's new space to 8 MiB
+ * of pages that stay resident; capped, the two readers cost about 13 MiB less at the
+ * CLI's peak, in no more time (docs/memory.md, "The readers' young generation").
+ */
+const READER_YOUNG_GENERATION_MB = 2;
+
+/**
  * One tree reader thread (treeReader.ts) of the CLI's read-ahead (readAheadPool.ts,
  * docs/read-ahead.md): it reads the bundles announced to it while the walk's thread
  * parses the ones before; `take` receives their reads synchronously, in order.
@@ -36,8 +44,11 @@ export class WorkerReadAhead implements TreeReadAhead {
   /** The walk has passed every announced bundle before this place. */
   private passed = 0;
   private broken = false;
+  private disposed = false;
   /** Reads the walk took from the reader. */
   reads = 0;
+  /** Settles once the reader's thread has exited (disposed, or failed). */
+  readonly exited: Promise<void>;
 
   constructor(
     script: string,
@@ -47,10 +58,16 @@ export class WorkerReadAhead implements TreeReadAhead {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: TreeReaderData = { port: port2, state: this.state.buffer as SharedArrayBuffer };
-    this.worker = new Worker(script, { workerData: data, transferList: [port2] });
+    this.worker = new Worker(script, {
+      workerData: data,
+      transferList: [port2],
+      resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_GENERATION_MB },
+    });
     // The reader never keeps the CLI alive, and its failure is only a reason to read here.
     this.worker.unref();
     this.worker.on('error', () => this.giveUp());
+    const worker = this.worker;
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
   }
 
   announce(roots: readonly string[]): void {
@@ -107,8 +124,14 @@ export class WorkerReadAhead implements TreeReadAhead {
     return Atomics.load(this.state, POSTED);
   }
 
-  /** Stops the reader; the reads it still holds are dropped. */
+  finish(): void {
+    this.dispose();
+  }
+
+  /** Stops the reader; the reads it still holds are dropped. Once is enough: again, nothing. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.broken = true;
     this.port.close();
     void this.worker.terminate();

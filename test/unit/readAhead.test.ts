@@ -21,6 +21,7 @@ import { WorkerReadAhead } from '../../src/cli/workerReadAhead';
 import { ReadAheadPool, startReadAhead } from '../../src/cli/readAheadPool';
 import { sha256Hex } from '../../src/core/hashing/framing';
 import { Indexer } from '../../src/core/index/indexer';
+import { EMPTY_TRUST } from '../../src/core/decisions/trustView';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { Fixture } from './helpers/fixture';
 import { NODE_BUNDLE, sameSnapshot } from './helpers/nodeBundle';
@@ -243,6 +244,41 @@ describe('the read-ahead of bundle trees', function () {
     assert.equal(ahead.reads, 40);
   });
 
+  it('stops its reader once the index has loaded every unit, before the index composes', async () => {
+    const ws = f.mkdir('ws');
+    generateWorkspace(ws, 12);
+    const options = { workspaces: [ws], codewhaleHome: null };
+    const ahead = reader();
+    const events: string[] = [];
+    const recording: TreeReadAhead = {
+      announce: (roots) => ahead.announce(roots),
+      take: (root) => {
+        events.push('take');
+        return ahead.take(root);
+      },
+      finish: () => {
+        events.push('finish');
+        ahead.finish();
+      },
+    };
+    const trust = () => {
+      events.push('compose');
+      return EMPTY_TRUST;
+    };
+    const indexer = new Indexer({ ...options, readAhead: recording, trust });
+    const snapshot = indexer.indexAll();
+    assert.deepEqual(events.slice(events.indexOf('finish')), ['finish', 'compose']);
+    assert.equal(events.filter((e) => e === 'take').length, 12);
+    await ahead.exited;
+    // After it, a bundle is read by the walk: a refresh still sees what is on disk.
+    const plugins = path.join(ws, '.codewhale', 'plugins');
+    const first = path.join(plugins, fs.readdirSync(plugins).sort()[0] as string);
+    fs.writeFileSync(path.join(first, 'README.md'), 'changed\n');
+    const refreshed = indexer.refresh([path.join(first, 'README.md')]);
+    sameSnapshot(refreshed, new Indexer(options).indexAll(), 'the refresh after the reader stopped differs');
+    assert.notDeepEqual(refreshed.items, snapshot.items);
+  });
+
   describe('on several reader threads', () => {
     const pools: ReadAheadPool[] = [];
     afterEach(() => {
@@ -295,6 +331,8 @@ describe('the read-ahead of bundle trees', function () {
       const withReaders = new Indexer({ ...options, readAhead: pool }).indexAll();
       sameSnapshot(withReaders, new Indexer(options).indexAll(), 'the index with the readers differs');
       assert.equal(pool.reads, 40);
+      // The index finished the pool: every reader's thread is gone.
+      await Promise.all(pool.threadsExited());
     });
   });
 });

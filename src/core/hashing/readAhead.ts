@@ -12,6 +12,12 @@ export interface TreeReadAhead {
   announce(roots: readonly string[]): void;
   /** The read of `root` when it was announced and not yet passed; undefined: read it here. */
   take(root: string): TreeRead | undefined;
+  /**
+   * The index has loaded every unit: whatever is still read ahead is dropped and the
+   * readers stop, so their threads' memory is gone before the snapshot is composed
+   * (docs/memory.md). A `take` after it reads nothing: the walk reads the bundle itself.
+   */
+  finish(): void;
 }
 
 /** The shared counters between the walk's thread and the reader (an Int32Array over a SharedArrayBuffer). */

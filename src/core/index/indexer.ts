@@ -38,6 +38,7 @@ export class Indexer {
   /** Reads everything from disk, on this thread. */
   indexAll(): Snapshot {
     for (const load of this.scanAll()) load();
+    this.options.readAhead?.finish();
     this.options.parseCache?.save();
     return this.compose();
   }
@@ -62,6 +63,7 @@ export class Indexer {
     }
     // Every unit loaded (what is left is the cache's save and the compose): said once, whatever the count.
     if (total > 0 && done % LOADS_PER_SLICE !== 0) onProgress?.(done, total);
+    this.options.readAhead?.finish();
     this.options.parseCache?.save();
     return this.compose();
   }
