@@ -103,12 +103,14 @@ function reviewCommand(c: Invocation): number {
   const snapshot = c.index();
   const r = review(c.select(snapshot), c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message);
-  if (c.options.json)
+  if (c.options.json) {
+    const byId = itemsById(snapshot, r.value.diagnostics);
     return c.outcome(true, `review of ${r.value.item.name}`, {
       ...r.value,
       item: contractItem(r.value.item, snapshot.workspaces),
-      diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, itemsById(snapshot))),
+      diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, byId)),
     });
+  }
   c.io.out(reviewText(r.value, snapshot.workspaces, hooksOptedIn(r.value.item, c.io.env)));
   return 0;
 }
