@@ -126,7 +126,7 @@ export interface Item {
   readonly location: { readonly file: string; readonly range: Range };
   readonly parent: string | null;
   decision: Decision;
-  reasons: ReasonCode[];
+  reasons: readonly ReasonCode[];
   shadowedBy: string | null;
   /** Only for trust units (bundles); null otherwise. */
   trust: TrustStatus | null;

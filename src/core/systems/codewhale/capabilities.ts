@@ -52,8 +52,9 @@ export function declaredCapabilities(
     compatibility: compatibility?.compatibility ?? null,
     components,
     mcpServers,
-    networkHosts: inv ? [...inv.network_hosts] : [],
-    filesystemRoots: inv ? [...inv.filesystem_roots] : [],
+    // The inventory's own lists: nobody changes either, and the model is made once per bundle.
+    networkHosts: inv?.network_hosts ?? [],
+    filesystemRoots: inv?.filesystem_roots ?? [],
     lifecycleMutation: inv?.lifecycle_mutation ?? false,
     when: declaredWhen(m),
     inventory: inv ? { ...inv } : null,

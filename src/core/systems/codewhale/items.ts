@@ -2,11 +2,15 @@ import { bundleKey } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { POLICY_V3 } from './activationPolicy';
+import { onlyReason } from '../../decisions/reasonList';
 import { summarizedInventory } from './inventory';
 import { codewhaleCapabilities } from './capabilities';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../../model';
 import type { CodewhaleBundle } from './bundle';
 import { osBytes } from '../../fs/rawNames';
+
+/** The detail of a part that has none: one frozen object for all of them (19,000 at 10,000 bundles). */
+const NO_DETAIL: Item['detail'] = Object.freeze({});
 
 export interface CodewhaleScan {
   readonly bundle: CodewhaleBundle;
@@ -290,13 +294,13 @@ function bundleItems(
     ctx,
   );
   let decision: Decision;
-  let reasons: ReasonCode[];
+  let reasons: readonly ReasonCode[];
   if (!b.valid) {
     decision = 'rejected';
-    reasons = ['manifest_invalid'];
+    reasons = onlyReason('manifest_invalid');
   } else if (shadowedBy) {
     decision = 'shadowed';
-    reasons = ['name_conflict'];
+    reasons = onlyReason('name_conflict');
   } else {
     const gateReasons: ReasonCode[] = [...gate.reasons];
     if (!b.when.applicable) gateReasons.push('not_applicable');
@@ -309,10 +313,10 @@ function bundleItems(
     } else if (diagnostics.some((d) => d.code === 'codewhale.skill-invalid')) {
       // Any skill diagnostic fails Codewhale's trusted snapshot (codewhale.md §5.3, §8.6).
       decision = 'disabled';
-      reasons = ['staged_skill_invalid'];
+      reasons = onlyReason('staged_skill_invalid');
     } else {
       decision = 'registered';
-      reasons = ['active'];
+      reasons = onlyReason('active');
     }
   }
   const active = decision === 'registered';
@@ -361,9 +365,9 @@ function bundleItems(
     suffix: string,
     name: string,
     qualifiedName: string,
-    decisionOf: () => [Decision, ReasonCode[]],
+    decisionOf: () => [Decision, readonly ReasonCode[]],
     location: Item['location'],
-    detail: Item['detail'] = {},
+    detail: Item['detail'] = NO_DETAIL,
   ): Item => {
     const [d, r] = decisionOf();
     return {
@@ -389,8 +393,8 @@ function bundleItems(
       detail,
     };
   };
-  const inherited = (): [Decision, ReasonCode[]] =>
-    active ? ['registered', ['component_active']] : ['disabled', ['bundle_inactive']];
+  const inherited = (): [Decision, readonly ReasonCode[]] =>
+    active ? ['registered', onlyReason('component_active')] : ['disabled', onlyReason('bundle_inactive')];
   const skillNames = new Map<string, number>();
   for (const s of b.skills) skillNames.set(s.name, (skillNames.get(s.name) ?? 0) + 1);
   for (const s of b.skills) {
@@ -401,7 +405,7 @@ function bundleItems(
         skillSuffix(s.name, s.rel, (skillNames.get(s.name) ?? 0) > 1),
         s.name,
         `${b.name}:${s.name}`,
-        () => (hasError ? ['rejected', ['skill_invalid']] : inherited()),
+        () => (hasError ? ['rejected', onlyReason('skill_invalid')] : inherited()),
         { file: s.file, range: FILE_START },
         { description: s.description },
       ),
@@ -416,7 +420,7 @@ function bundleItems(
         `mcp/${server}`,
         server,
         `${b.name}:${server}`,
-        () => (broken.has(server) ? ['rejected', ['component_invalid']] : inherited()),
+        () => (broken.has(server) ? ['rejected', onlyReason('component_invalid')] : inherited()),
         anchor,
       ),
     );
@@ -433,7 +437,7 @@ function bundleItems(
         `component/${kind}`,
         kind,
         `${b.name}:${kind}`,
-        () => (inactive.has(kind) ? ['display_only', ['component_inactive']] : inherited()),
+        () => (inactive.has(kind) ? ['display_only', onlyReason('component_inactive')] : inherited()),
         anchor,
       ),
     );

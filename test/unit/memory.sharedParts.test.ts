@@ -1,0 +1,55 @@
+import { strict as assert } from 'node:assert';
+import * as v8 from 'node:v8';
+import { emptyOwnRecord, ownRecordOf } from '../../src/core/documents/ownRecord';
+import { onlyReason } from '../../src/core/decisions/reasonList';
+import { Indexer } from '../../src/core/index/indexer';
+import { generateWorkspace } from '../../bench/syntheticWorkspace';
+import { Fixture } from './helpers/fixture';
+
+/**
+ * What a snapshot holds by the ten thousand is small or shared (docs/memory.md): records
+ * keyed by names keep V8's fast properties, and a bundle's parts share one frozen list
+ * per reason and one empty detail. Fast properties are asked of V8 itself
+ * (`%HasFastProperties`, allowed for this file's probe only).
+ */
+describe('records and parts a snapshot holds by the ten thousand (docs/memory.md)', () => {
+  let fast: (o: unknown) => boolean;
+  before(() => {
+    v8.setFlagsFromString('--allow-natives-syntax');
+    fast = new Function('o', 'return %HasFastProperties(o)') as typeof fast;
+    v8.setFlagsFromString('--no-allow-natives-syntax');
+  });
+
+  it('makes prototype-free records with fast properties, a `__proto__` key an own one', () => {
+    const empty = emptyOwnRecord<string>();
+    assert.equal(Object.getPrototypeOf(empty), null);
+    assert.equal(fast(empty), true);
+    const record = ownRecordOf([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+    ]);
+    assert.equal(Object.getPrototypeOf(record), null);
+    assert.deepEqual(Object.keys(record), ['__proto__', 'constructor']);
+    assert.equal(record['__proto__'], 'a');
+    assert.equal(fast(record), true);
+    assert.equal(fast(Object.create(null)), false, 'the probe tells a dictionary');
+  });
+
+  it('gives every item of a reason the one frozen list, and parts without detail one empty detail', () => {
+    const f = new Fixture();
+    try {
+      generateWorkspace(f.path('ws'), 6);
+      const { items } = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null }).indexAll();
+      const parts = items.filter((i) => i.system === 'codewhale' && i.parent !== null);
+      // Nothing is trusted here: every part of an untrusted bundle gives `bundle_inactive`.
+      assert.ok(parts.length > 6);
+      assert.ok(parts.every((i) => i.reasons === onlyReason('bundle_inactive')));
+      assert.ok(Object.isFrozen(onlyReason('bundle_inactive')));
+      const bare = parts.filter((i) => Object.keys(i.detail).length === 0);
+      assert.ok(bare.length > 6);
+      assert.ok(bare.every((i) => i.detail === bare[0]?.detail && Object.isFrozen(i.detail)));
+    } finally {
+      f.remove();
+    }
+  });
+});
