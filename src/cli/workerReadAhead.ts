@@ -22,8 +22,9 @@ const PATIENCE_MS = 10_000;
 /**
  * The reader's young generation. Everything it allocates dies within a bundle or two
  * (each read leaves in a transferred buffer), yet V8 grows a thread's new space to 8 MiB
- * of pages that stay resident; capped, the two readers cost about 13 MiB less at the
- * CLI's peak, in no more time (docs/memory.md, "The readers' young generation").
+ * of pages that stay resident while the index loads; capped, the CLI's peak at 10,000
+ * bundles is 3–5 MiB lower (13 MiB while the readers lived on to the compose), in no
+ * more time (docs/memory.md, "What the bundle keeps").
  */
 const READER_YOUNG_GENERATION_MB = 2;
 
