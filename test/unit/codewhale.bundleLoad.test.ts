@@ -412,7 +412,8 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
   });
 
   describe('what the index keeps of a bundle (docs/memory.md)', () => {
-    it('keeps what the manifest declares as values, no place of it, and the paths of its files, as read', () => {
+    /** A plugin.json with keywords and two component kinds, and an mcp.json with one local server. */
+    const writeDeclaring = () => {
       f.write(
         'plugins/b/plugin.json',
         JSON.stringify({
@@ -429,6 +430,10 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
           mcpServers: { local: { command: 'node', args: ['a.js', '--w'], env: { API_KEY: '${K}' }, cwd: '.' } },
         }),
       );
+    };
+
+    it('keeps what the manifest declares as values, no place of it, and the paths of its files, as read', () => {
+      writeDeclaring();
       f.write('plugins/b/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\nbody\n');
       f.mkdir('plugins/b/c1');
       f.mkdir('plugins/b/c2');
@@ -460,22 +465,7 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
     });
 
     it('reads every place in the manifest at its path, for the rules that report at one', () => {
-      f.write(
-        'plugins/b/plugin.json',
-        JSON.stringify({
-          $schema: 'https://agent-plugins.org/schemas/plugin.json',
-          name: 'b',
-          version: '1.0.0',
-          keywords: ['x', 'y'],
-          extensions: { 'net.codewhale': { skills: { path: 'skills' }, commands: { paths: ['c1', 'c2'] } } },
-        }),
-      );
-      f.write(
-        'plugins/b/mcp.json',
-        JSON.stringify({
-          mcpServers: { local: { command: 'node', args: ['a.js', '--w'], env: { API_KEY: '${K}' }, cwd: '.' } },
-        }),
-      );
+      writeDeclaring();
       const manifest = f.path('plugins/b/plugin.json');
       const mcp = f.path('plugins/b/mcp.json');
       const findings = new Findings();
