@@ -299,6 +299,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     canonicalRoot,
     name,
     valid: findings.errorCount === 0,
+    // What `declared` returns, written out for the same reason.
     capabilities: declaredCapabilities(manifest, inventory, compatibility),
     description: manifest.description?.value ?? null,
     mcpServerIds: manifest.mcpServers.map((s) => s.id),

@@ -16,7 +16,7 @@ export function codewhaleCapabilities(b: CodewhaleBundle): Capabilities {
 /**
  * The capability model from the typed manifest, its values only: the bundle keeps this
  * and not the manifest, whose places (`{file, path}` on every field) only the loader's
- * rules read (docs/memory.md, "The bundle keeps what it declares"). The capability hash
+ * rules read (docs/memory.md, "What the bundle keeps"). The capability hash
  * is not computed from this (capabilityHash.ts hashes Codewhale's own pairs).
  */
 export function declaredCapabilities(
