@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { emptyOwnRecord, ownRecordOf } from '../../src/core/documents/ownRecord';
 import { onlyReason } from '../../src/core/decisions/reasonList';
@@ -8,9 +10,10 @@ import { Fixture } from './helpers/fixture';
 
 /**
  * What a snapshot holds by the ten thousand is small or shared (docs/memory.md): records
- * keyed by names keep V8's fast properties, and a bundle's parts share one frozen list
- * per reason and one empty detail. Fast properties are asked of V8 itself
- * (`%HasFastProperties`, allowed for this file's probe only).
+ * keyed by names keep V8's fast properties, a bundle's parts share one frozen list per
+ * reason and one empty detail, and the ids and names every report writes are flat
+ * strings. Asked of V8 itself (`%HasFastProperties` for this file's probe only, and a
+ * heap snapshot of a process of its own).
  */
 describe('records and parts a snapshot holds by the ten thousand (docs/memory.md)', () => {
   let fast: (o: unknown) => boolean;
@@ -48,6 +51,22 @@ describe('records and parts a snapshot holds by the ten thousand (docs/memory.md
       const bare = parts.filter((i) => Object.keys(i.detail).length === 0);
       assert.ok(bare.length > 6);
       assert.ok(bare.every((i) => i.detail === bare[0]?.detail && Object.isFrozen(i.detail)));
+    } finally {
+      f.remove();
+    }
+  });
+
+  it('makes the ids, qualified names and review tokens reports write flat strings, not trees of their pieces', () => {
+    const f = new Fixture();
+    try {
+      generateWorkspace(f.path('ws'), 2);
+      const printed = execFileSync(
+        process.execPath,
+        ['--require', 'tsx/cjs', path.join(__dirname, 'helpers', 'printStringTypes.ts'), f.path('ws')],
+        { encoding: 'utf8' },
+      );
+      // A part's id and qualified name, its bundle's id and review token; then the control, a template literal.
+      assert.deepEqual(JSON.parse(printed), [true, true, true, true, false]);
     } finally {
       f.remove();
     }

@@ -1,6 +1,7 @@
 import { sha256Hex } from './framing';
 import { osBytes } from '../fs/rawNames';
 import type { Scope, System } from '../model';
+import { flatJoin } from '../text/detached';
 
 /**
  * The key a trust receipt is stored under: one bundle at one place (trust.md
@@ -12,5 +13,5 @@ export function bundleKey(system: System, scope: Scope, canonicalPath: string, n
 }
 
 export function reviewToken(contentHash: string, capabilityHash: string): string {
-  return `${contentHash}.${capabilityHash}`;
+  return flatJoin(contentHash, '.', capabilityHash);
 }

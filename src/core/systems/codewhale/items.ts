@@ -3,6 +3,7 @@ import { codewhalePluginId } from './identity';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { POLICY_V3 } from './activationPolicy';
 import { onlyReason } from '../../decisions/reasonList';
+import { flatJoin } from '../../text/detached';
 import { summarizedInventory } from './inventory';
 import { codewhaleCapabilities } from './capabilities';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../../model';
@@ -371,7 +372,7 @@ function bundleItems(
   ): Item => {
     const [d, r] = decisionOf();
     return {
-      id: `${id}#${suffix}`,
+      id: flatJoin(id, '#', suffix),
       system: 'codewhale',
       kind,
       name,
@@ -404,7 +405,7 @@ function bundleItems(
         'skill',
         skillSuffix(s.name, s.rel, (skillNames.get(s.name) ?? 0) > 1),
         s.name,
-        `${b.name}:${s.name}`,
+        flatJoin(b.name, ':', s.name),
         () => (hasError ? ['rejected', onlyReason('skill_invalid')] : inherited()),
         { file: s.file, range: FILE_START },
         { description: s.description },
@@ -419,7 +420,7 @@ function bundleItems(
         'mcp-server',
         `mcp/${server}`,
         server,
-        `${b.name}:${server}`,
+        flatJoin(b.name, ':', server),
         () => (broken.has(server) ? ['rejected', onlyReason('component_invalid')] : inherited()),
         anchor,
       ),
@@ -436,7 +437,7 @@ function bundleItems(
         'component',
         `component/${kind}`,
         kind,
-        `${b.name}:${kind}`,
+        flatJoin(b.name, ':', kind),
         () => (inactive.has(kind) ? ['display_only', onlyReason('component_inactive')] : inherited()),
         anchor,
       ),
