@@ -283,6 +283,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       { related },
     );
   }
+  const kept = declared(manifest, inventory, compatibility);
   // Every key written out, in `base`'s order first: V8 gives every object made by spreading
   // one object and adding keys a hidden class of its own (one per bundle: docs/memory.md).
   return remembered({
@@ -299,10 +300,9 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     canonicalRoot,
     name,
     valid: findings.errorCount === 0,
-    // What `declared` returns, written out for the same reason.
-    capabilities: declaredCapabilities(manifest, inventory, compatibility),
-    description: manifest.description?.value ?? null,
-    mcpServerIds: manifest.mcpServers.map((s) => s.id),
+    capabilities: kept.capabilities,
+    description: kept.description,
+    mcpServerIds: kept.mcpServerIds,
     version: checked.version,
     inventory,
     compatibility,
