@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as v8 from 'node:v8';
 import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { summarizedInventory } from '../../src/core/systems/codewhale/inventory';
 import { REPORT_INPUT } from '../../src/core/documents/parseContext';
 import { keyOf } from '../../src/core/documents/located';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
+import { v8Probe } from './helpers/v8Probe';
 
 /**
  * Objects the index makes by the thousand share one hidden class per form
@@ -20,10 +20,7 @@ describe('Bundles, parse contexts and key places share hidden classes (docs/memo
   let f: Fixture;
   let sameMap: (a: unknown, b: unknown) => boolean;
   before(() => {
-    v8.setFlagsFromString('--allow-natives-syntax');
-    // The probe needs V8's own syntax, which only a function compiled while it is allowed can carry.
-    sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as typeof sameMap;
-    v8.setFlagsFromString('--no-allow-natives-syntax');
+    sameMap = v8Probe<typeof sameMap>(['a', 'b'], 'return %HaveSameMap(a, b)');
   });
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());

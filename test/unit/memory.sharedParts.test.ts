@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import { emptyOwnRecord, ownRecordOf } from '../../src/core/documents/ownRecord';
 import { onlyReason } from '../../src/core/decisions/reasonList';
 import { Indexer } from '../../src/core/index/indexer';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { Fixture } from './helpers/fixture';
+import { v8Probe } from './helpers/v8Probe';
 
 /**
  * What a snapshot holds by the ten thousand is small or shared (docs/memory.md): records
@@ -18,9 +18,7 @@ import { Fixture } from './helpers/fixture';
 describe('records and parts a snapshot holds by the ten thousand (docs/memory.md)', () => {
   let fast: (o: unknown) => boolean;
   before(() => {
-    v8.setFlagsFromString('--allow-natives-syntax');
-    fast = new Function('o', 'return %HasFastProperties(o)') as typeof fast;
-    v8.setFlagsFromString('--no-allow-natives-syntax');
+    fast = v8Probe<typeof fast>(['o'], 'return %HasFastProperties(o)');
   });
 
   it('makes prototype-free records with fast properties, a `__proto__` key an own one', () => {
