@@ -16,8 +16,8 @@ export function detached(text: string): string {
  * a tree of its pieces (a 32-byte node over each); the first `JSON.stringify` of it then
  * makes a flat copy that lives beside the tree as long as the string does. Ids and
  * names that every report writes are made flat at once: at 10,000 bundles the peak of
- * `list --json` is about 10 MiB lower (docs/memory.md, "What the bundle keeps"). `join` copies the characters once,
- * about 70 ns for an item id.
+ * `list --json` is about 10 MiB lower (docs/memory.md, "What the bundle keeps").
+ * `join` copies the characters once, about 70 ns for an item id.
  */
 export function flatJoin(...parts: string[]): string {
   return parts.join('');
