@@ -1,6 +1,17 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { readBundleTree } from '../core/hashing/treeRead';
-import { FAILED, LEAD, LEAD_BYTES, packTreeRead, POSTED, READING, TAKEN } from '../core/hashing/readAhead';
+import {
+  FAILED,
+  LEAD,
+  LEAD_BYTES,
+  NOT_SLEEPING,
+  packTreeRead,
+  POSTED,
+  READING,
+  RESUME_LEAD,
+  TAKEN,
+  WAKE_AT,
+} from '../core/hashing/readAhead';
 
 /**
  * The CLI's tree reader (dist/treeReader.js, docs/read-ahead.md): reads the bundles the
@@ -51,13 +62,25 @@ function passed(place: number): boolean {
   return place < Atomics.load(state, TAKEN);
 }
 
-/** Blocks while LEAD reads or LEAD_BYTES wait for the walk; it wakes us as it passes one. */
+/**
+ * Blocks while LEAD reads or LEAD_BYTES wait for the walk. Held back by the count, it
+ * sleeps until the walk is RESUME_LEAD behind; by the bytes, until the walk passes one
+ * more. WAKE_AT tells the walk when to wake us: it stores TAKEN, then reads WAKE_AT, and
+ * we store WAKE_AT, then read TAKEN (both sequentially consistent), so either we see its
+ * place and do not sleep, or it sees ours and wakes us.
+ */
 function waitForTheWalk(place: number): void {
   for (;;) {
     const taken = Atomics.load(state, TAKEN);
     for (; counted < taken; counted++) waiting -= sizes[counted] ?? 0;
     const ahead = place - taken;
-    if (ahead <= 0 || (ahead < LEAD && waiting < LEAD_BYTES)) return;
+    if (ahead <= 0 || (ahead < LEAD && waiting < LEAD_BYTES)) {
+      Atomics.store(state, WAKE_AT, NOT_SLEEPING);
+      return;
+    }
+    const wakeAt = Math.max(taken + 1, ahead >= LEAD ? place - RESUME_LEAD : 0);
+    Atomics.store(state, WAKE_AT, wakeAt);
+    if (Atomics.load(state, TAKEN) !== taken) continue;
     Atomics.wait(state, TAKEN, taken);
   }
 }

@@ -1,12 +1,14 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
   FAILED,
+  NOT_SLEEPING,
   PACKED_FORMAT,
   POSTED,
   READING,
   STATE_SLOTS,
   TAKEN,
   unpackTreeRead,
+  WAKE_AT,
   type PackedTree,
   type TreeReadAhead,
 } from '../core/hashing/readAhead';
@@ -56,6 +58,7 @@ export class WorkerReadAhead implements TreeReadAhead {
     private readonly patienceMs = PATIENCE_MS,
   ) {
     Atomics.store(this.state, READING, -1);
+    Atomics.store(this.state, WAKE_AT, NOT_SLEEPING);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const data: TreeReaderData = { port: port2, state: this.state.buffer as SharedArrayBuffer };
@@ -150,10 +153,10 @@ export class WorkerReadAhead implements TreeReadAhead {
     }
   }
 
-  /** Tells the reader the walk has passed every bundle before `place`. */
+  /** Tells the reader the walk has passed every bundle before `place`; wakes it only where it asked (WAKE_AT). */
   private advance(place: number): void {
     Atomics.store(this.state, TAKEN, place);
-    Atomics.notify(this.state, TAKEN);
+    if (place >= Atomics.load(this.state, WAKE_AT)) Atomics.notify(this.state, TAKEN);
   }
 
   private giveUp(): undefined {

@@ -13,6 +13,7 @@ import {
   packTreeRead,
   POSTED,
   READING,
+  RESUME_LEAD,
   TAKEN,
   unpackTreeRead,
   type TreeReadAhead,
@@ -160,18 +161,24 @@ describe('the read-ahead of bundle trees', function () {
     assert.equal(ahead.reads, 2);
   });
 
-  it('runs at most LEAD bundles ahead of the walk, and on as the walk takes them', async () => {
+  it('runs at most LEAD bundles ahead of the walk, and on once the walk has taken half of them', async () => {
     const roots: string[] = [];
-    for (let i = 0; i < LEAD + 20; i++)
+    for (let i = 0; i < 2 * LEAD + 8; i++)
       roots.push(f.write(`many/p${i}/plugin.json`, MANIFEST).replace(/\/plugin\.json$/, ''));
     const ahead = reader();
     ahead.announce(roots);
     await posted(ahead, LEAD);
     await settle();
     assert.equal(ahead.posted, LEAD);
+    // Asleep until the walk is RESUME_LEAD behind: a wake per bundle taken cost the walk more than the reads.
     assert.ok(ahead.take(roots[10] as string));
     await settle();
-    assert.equal(ahead.posted, 11 + LEAD);
+    assert.equal(ahead.posted, LEAD, 'not woken for every bundle taken');
+    assert.ok(ahead.take(roots[LEAD - RESUME_LEAD - 1] as string));
+    await settle();
+    assert.equal(ahead.posted, LEAD - RESUME_LEAD + LEAD, 'woken, it reads on up to LEAD ahead');
+    assert.ok(ahead.take(roots[LEAD] as string));
+    assert.equal(ahead.reads, 3);
   });
 
   it('stops reading ahead past LEAD_BYTES waiting, whatever the count', async () => {
