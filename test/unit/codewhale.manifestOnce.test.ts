@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { hashBundleContent } from '../../src/core/hashing/bundleContent';
 import { readRegularFileVersion } from '../../src/core/fs/safeFs';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { readBundleTree } from '../../src/core/hashing/treeRead';
+import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 import { fsPatcher } from './helpers/fsPatch';
 
@@ -139,4 +141,72 @@ describe('Codewhale manifest read once for the content hash', () => {
       ],
     );
   });
+
+  describe('with a read-ahead', () => {
+    /** A read-ahead that holds the read of `from` (read now) for every root it is asked for, and records the asks. */
+    const holding = (from: string) => {
+      const asked: string[] = [];
+      const read = readBundleTree(from);
+      const ahead: TreeReadAhead = {
+        announce: () => undefined,
+        take: (root) => (asked.push(root), read),
+        finish: () => undefined,
+      };
+      return { ahead, asked };
+    };
+    const load = (root: string, readAhead?: TreeReadAhead) =>
+      loadCodewhaleBundle(root, 'plugin.json', {
+        scope: 'workspace',
+        canonicalDiscoveryRoot: f.path('plugins'),
+        host: LINUX_HOST,
+        ...(readAhead ? { readAhead } : {}),
+      });
+
+    it('parses the manifest among the files read ahead, never opening it itself, to the same bundle', () => {
+      const { root, manifest } = bundle();
+      const { ahead, asked } = holding(root);
+      const opened = opensOf(manifest);
+      const b = load(root, ahead);
+      assert.deepEqual(opened, []);
+      assert.deepEqual(asked, [root]);
+      assert.deepEqual(b, load(root));
+    });
+
+    it('parses the bytes read ahead, so the hash covers exactly what was parsed', () => {
+      const { root } = bundle();
+      // What the reader read is another copy: the name parsed and the content hash are both of it.
+      f.write('copy/demo/plugin.json', MANIFEST.replace('"demo"', '"read-ahead"'));
+      f.write('copy/demo/skills/a/SKILL.md', '---\nname: a\ndescription: d\n---\n');
+      const b = load(root, holding(f.path('copy/demo')).ahead);
+      assert.equal(b.name, 'read-ahead');
+      assert.equal(b.contentHash, load(f.path('copy/demo')).contentHash);
+    });
+
+    it('reads a manifest the read does not hold within the limit itself, with its message', () => {
+      const { root, manifest } = bundle();
+      fs.writeFileSync(manifest, `{"name":"demo","pad":"${'x'.repeat(1048576)}"}`);
+      const { ahead } = holding(root);
+      const opened = opensOf(manifest);
+      const b = load(root, ahead);
+      assert.ok(opened.length > 0);
+      assert.deepEqual(
+        b.diagnostics.map((d) => [d.code, d.message]),
+        [['codewhale.manifest.file', 'plugin.json exceeds the 1048576-byte review limit']],
+      );
+      assert.deepEqual(b, load(root));
+    });
+
+    it('takes no read for a bundle root that is a link', () => {
+      const { root } = bundle();
+      f.symlink(root, 'plugins/alias');
+      const { ahead, asked } = holding(root);
+      const b = load(f.path('plugins/alias'), ahead);
+      assert.deepEqual(asked, []);
+      assert.deepEqual(
+        b.diagnostics.map((d) => d.code),
+        ['codewhale.manifest.root'],
+      );
+    });
+  });
 });
+

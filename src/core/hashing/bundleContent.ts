@@ -1,6 +1,5 @@
 import { frameStep, newHash, sha256Hex, u64le } from './framing';
-import { display, walkBundleTree, type ManifestRead, type TreeStep } from './treeRead';
-import type { TreeReadAhead } from './readAhead';
+import { display, walkBundleTree, type ManifestRead, type TreeRead, type TreeStep } from './treeRead';
 import type { BundleFile } from '../model';
 
 export { LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES, type ManifestRead } from './treeRead';
@@ -25,17 +24,17 @@ const DOMAIN = 'codewhale-plugin-content-v2\0';
  * Codewhale's content hash, domain v2 (codewhale.md §7.2): the manifest prefix, then a
  * depth-first walk of the whole bundle (treeRead.ts reads it), each directory and file
  * framed as Codewhale frames them. `retain` picks the files whose bytes the caller
- * parses next, so nothing is read twice. Handed a read-ahead that holds this root
- * (readAhead.ts), it hashes the steps and frames another thread read with the same
- * code; else it reads here, and with the loader's read of the manifest it does not read
- * that file again while it is unchanged.
+ * parses next, so nothing is read twice. Handed this root's read from a read-ahead
+ * (readAhead.ts, taken by the caller), it hashes the steps and frames another thread
+ * read with the same code; else it reads here, and with the loader's read of the
+ * manifest it does not read that file again while it is unchanged.
  */
 export function hashBundleContent(
   root: string,
   label: string,
   manifest: Uint8Array | ManifestRead,
   retain: (rel: string) => boolean,
-  ahead?: TreeReadAhead,
+  read?: TreeRead,
 ): ContentWalk {
   const manifestBytes = manifest instanceof Uint8Array ? manifest : manifest.bytes;
   const h = newHash();
@@ -64,7 +63,6 @@ export function hashBundleContent(
     }
   };
   // Another thread's read: its frames hashed in one update, its steps listed. Else the walk here, hashed as it reads.
-  const read = ahead?.take(root);
   const failure = read
     ? read.failure
     : walkBundleTree(

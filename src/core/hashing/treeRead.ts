@@ -147,6 +147,24 @@ export function readBundleTree(root: string): TreeRead {
 
 const END: TreeStep = { kind: 'end' };
 
+/**
+ * The file `rel` of a read, when the walk read it and it has at most `limit` bytes. The
+ * walk read it as it reads every file — opened without following a link, a regular file,
+ * read whole — which is how the loader reads a manifest (codewhale.md §4.1); anything
+ * else (not read, a link, too large) is for the caller to read and report.
+ */
+export function fileOfRead(
+  read: TreeRead,
+  rel: string,
+  limit: number,
+): { readonly bytes: Buffer; readonly executable: boolean } | undefined {
+  for (const step of read.steps) {
+    if (step.kind !== 'file' || step.rel !== rel) continue;
+    return step.bytes.length <= limit ? { bytes: step.bytes, executable: step.executable } : undefined;
+  }
+  return undefined;
+}
+
 /** The path string for a relative name: exact, with escaped bytes where a name is not UTF-8. */
 export function display(rel: Name): string {
   return typeof rel === 'string' ? rel : decodeRawName(rel);

@@ -10,13 +10,21 @@ import type { HostFacts } from '../../host';
 import type { Manifest, ManifestLabel, Where } from './manifest';
 import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
 import type { TreeReadAhead } from '../../hashing/readAhead';
+import { fileOfRead, type TreeRead } from '../../hashing/treeRead';
 import { capabilityHash } from './capabilityHash';
 import { declaredCapabilities, declaredWhen } from './capabilities';
 import type { Capabilities, HostCondition } from '../../capabilities';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
-import { canonicalPath, decodeUtf8, lstatEntry, readRegularFileVersion, statEntry } from '../../fs/safeFs';
+import {
+  canonicalPath,
+  decodeUtf8,
+  lstatEntry,
+  readRegularFileVersion,
+  statEntry,
+  type VersionedRead,
+} from '../../fs/safeFs';
 import { Findings } from '../../diagnostics/findings';
 import { walkedTree } from './bundleTree';
 import { byteOrder, osBytes, wellFormed } from '../../fs/rawNames';
@@ -105,6 +113,12 @@ export interface LoadContext {
   readonly readAhead?: TreeReadAhead;
 }
 
+/** The manifest among the files of the bundle's read ahead, read as the loader reads it (§4.1). */
+function readAheadManifest(read: TreeRead, label: ManifestLabel): VersionedRead | undefined {
+  const file = fileOfRead(read, label, MAX_MANIFEST_BYTES);
+  return file && { ok: true, bytes: file.bytes, executable: file.executable };
+}
+
 /** Returns undefined when the directory holds no manifest (upstream skips it silently). */
 export function resolveManifest(dir: string): ManifestLabel | undefined {
   return MANIFEST_ORDER.find((label) => statEntry(path.join(dir, label)).type === 'file');
@@ -153,7 +167,13 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', `${label} must be a regular file, not a symbolic link`, manifestFile);
     return invalid();
   }
-  const read = readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
+  // With a read-ahead, the bundle's read is taken first: the manifest is among the files it
+  // read, and the loader parses those bytes instead of opening the file a second time.
+  const rootEntry = lstatEntry(bundleRoot);
+  const canonicalRoot = rootEntry.type === 'directory' ? canonicalPath(bundleRoot) : undefined;
+  const readAhead = canonicalRoot !== undefined ? ctx.readAhead?.take(canonicalRoot) : undefined;
+  const read =
+    (readAhead && readAheadManifest(readAhead, label)) || readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     const message =
       read.reason === 'too-large'
@@ -164,12 +184,10 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', message, manifestFile);
     return invalid();
   }
-  const rootEntry = lstatEntry(bundleRoot);
   if (rootEntry.type !== 'directory') {
     findings.inFile('codewhale.manifest.root', 'plugin root must be a directory, not a symbolic link', manifestFile);
     return invalid();
   }
-  const canonicalRoot = canonicalPath(bundleRoot);
   const source = decodeUtf8(read.bytes);
   if (source === undefined) {
     findings.inFile('codewhale.manifest.file', `${label} must be valid UTF-8`, manifestFile);
@@ -178,7 +196,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
   const walk =
-    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext, ctx.readAhead);
+    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext, readAhead);
   // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
   const cache =
     walk?.ok && ctx.cache && canonicalRoot !== undefined
