@@ -85,6 +85,19 @@ describe('the index worker', function () {
     same((await worker.snapshot()).snapshot, (await inHost.snapshot()).snapshot);
   });
 
+  it('writes the parse cache after it has sent the full index, before it serves the next request', async () => {
+    const cacheDir = path.join(dir, 'parse-cache');
+    const worker = new WorkerIndex(script, {}, () => undefined);
+    workers.push(worker);
+    worker.open({ ...options, cacheDir });
+    const { snapshot } = await worker.indexAll(() => undefined);
+    // The worker serves in order: by the answer to the next request, the save is done.
+    await worker.watched();
+    assert.equal(fs.readdirSync(cacheDir).filter((n) => n.endsWith('.cache')).length, 1);
+    const inHost = new InHostIndex({ ...options, cacheDir });
+    same((await inHost.indexAll(() => undefined)).snapshot, snapshot);
+  });
+
   it('answers nothing before it is opened, and is opened once', async () => {
     const worker = new WorkerIndex(script, {}, () => undefined);
     workers.push(worker);

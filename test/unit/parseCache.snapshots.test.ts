@@ -233,4 +233,31 @@ describe('parse cache: cached snapshots equal fresh ones', () => {
       f.remove();
     }
   });
+
+  it("leaves the save to the caller when asked (the editor's worker sends the tree first), then is read back", async () => {
+    const f = new Fixture();
+    try {
+      f.write('ws/.codewhale/plugins/p/plugin.json', JSON.stringify({ $schema: SCHEMA, name: 'p', version: '1.0.0' }));
+      const cache = new ParseCache(f.path('cache'), NODE_CACHE_IO, ID);
+      const indexer = new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, parseCache: cache });
+      const snapshot = await indexer.indexAllAsync(undefined, { saveCacheLater: true });
+      assert.ok(!fs.existsSync(f.path('cache')), 'nothing written before the caller saves');
+      indexer.saveParseCache();
+      const [file] = fs.readdirSync(f.path('cache'));
+      const written = fs.statSync(f.path(`cache/${file}`));
+      const again = new Indexer({
+        workspaces: [f.path('ws')],
+        codewhaleHome: null,
+        parseCache: new ParseCache(f.path('cache'), NODE_CACHE_IO, ID),
+      }).indexAll();
+      assert.deepEqual(strip(again), strip(snapshot));
+      // Every entry found and used: the next index writes nothing.
+      assert.deepEqual(fs.readdirSync(f.path('cache')), [file]);
+      assert.equal(fs.statSync(f.path(`cache/${file}`)).ino, written.ino);
+      assert.equal(fs.statSync(f.path(`cache/${file}`)).mtimeMs, written.mtimeMs);
+    } finally {
+      f.remove();
+    }
+  });
 });
+

@@ -39,16 +39,21 @@ export class Indexer {
   indexAll(): Snapshot {
     for (const load of this.scanAll()) load();
     this.options.readAhead?.finish();
-    this.options.parseCache?.save();
+    this.saveParseCache();
     return this.compose();
   }
 
   /**
    * The same snapshot as `indexAll`, loading units in slices and yielding to the event
    * loop between them: in the editor's extension host, a large workspace never holds
-   * other extensions' events for the whole load.
+   * other extensions' events for the whole load. `saveCacheLater` leaves the parse
+   * cache's save to the caller (`saveParseCache`), once it has used the snapshot: the
+   * editor's index worker sends the first tree before it writes the cache.
    */
-  async indexAllAsync(onProgress?: (done: number, total: number) => void): Promise<Snapshot> {
+  async indexAllAsync(
+    onProgress?: (done: number, total: number) => void,
+    { saveCacheLater = false }: { readonly saveCacheLater?: boolean } = {},
+  ): Promise<Snapshot> {
     const loads = this.scanAll();
     const total = loads.length;
     let done = 0;
@@ -64,8 +69,13 @@ export class Indexer {
     // Every unit loaded (what is left is the cache's save and the compose): said once, whatever the count.
     if (total > 0 && done % LOADS_PER_SLICE !== 0) onProgress?.(done, total);
     this.options.readAhead?.finish();
-    this.options.parseCache?.save();
+    if (!saveCacheLater) this.saveParseCache();
     return this.compose();
+  }
+
+  /** Writes what this index parsed to the parse cache (docs/parse-cache.md); never throws. */
+  saveParseCache(): void {
+    this.options.parseCache?.save();
   }
 
   /** Discovery of every agent's roots: everything but the loads of its units. */
