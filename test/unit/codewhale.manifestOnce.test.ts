@@ -209,4 +209,3 @@ describe('Codewhale manifest read once for the content hash', () => {
     });
   });
 });
-

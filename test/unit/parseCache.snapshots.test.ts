@@ -260,4 +260,3 @@ describe('parse cache: cached snapshots equal fresh ones', () => {
     }
   });
 });
-

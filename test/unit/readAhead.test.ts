@@ -73,7 +73,11 @@ describe('the read-ahead of bundle trees', function () {
   const sameWalks = (roots: readonly string[], ahead: TreeReadAhead, keep: (rel: string) => boolean = () => false) => {
     for (const root of roots) {
       const own = hashBundleContent(root, 'plugin.json', MANIFEST, keep);
-      assert.deepEqual(walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, ahead.take(root))), walked(own), root);
+      assert.deepEqual(
+        walked(hashBundleContent(root, 'plugin.json', MANIFEST, keep, ahead.take(root))),
+        walked(own),
+        root,
+      );
     }
   };
   /** A stand-in reader script: `body` runs with `workerData` and the shared `state` (its slots by their names). */
