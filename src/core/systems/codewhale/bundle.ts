@@ -147,13 +147,16 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     bundleFiles: [manifestFile],
     anchors: {},
   };
+  const rootEntry = lstatEntry(bundleRoot);
+  // Resolved once; a root that is a link is not walked, and an invalid bundle names where it leads.
+  const canonicalRoot = rootEntry.type === 'directory' ? canonicalPath(bundleRoot) : undefined;
   // Copied with Object.assign, not spread: see the valid bundle's return below.
   const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle =>
     Object.assign(
       {},
       base,
       {
-        canonicalRoot: canonicalPath(dir),
+        canonicalRoot: canonicalRoot ?? canonicalPath(dir),
         name,
         valid: false,
         when: { applicable: true, reasons: [] },
@@ -169,8 +172,6 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   }
   // With a read-ahead, the bundle's read is taken first: the manifest is among the files it
   // read, and the loader parses those bytes instead of opening the file a second time.
-  const rootEntry = lstatEntry(bundleRoot);
-  const canonicalRoot = rootEntry.type === 'directory' ? canonicalPath(bundleRoot) : undefined;
   const readAhead = canonicalRoot !== undefined ? ctx.readAhead?.take(canonicalRoot) : undefined;
   const read =
     (readAhead && readAheadManifest(readAhead, label)) || readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
