@@ -1,5 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { faultedBundle, runBundleJob, type BundleLoader } from '../../src/core/systems/codewhale/bundleJob';
+import * as fs from 'node:fs';
+import {
+  announcedRoot,
+  faultedBundle,
+  runBundleJob,
+  type BundleLoader,
+} from '../../src/core/systems/codewhale/bundleJob';
+import { manifestOfRead, resolveManifest } from '../../src/core/systems/codewhale/bundle';
+import { readBundleTree } from '../../src/core/hashing/treeRead';
+import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
+import { fsPatcher } from './helpers/fsPatch';
 import type { CacheSegment } from '../../src/core/cache/parseCache';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
@@ -32,5 +42,106 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
       b.diagnostics[0]?.message,
       'internal error while reading the bundle b: boom; Skillgate treats it as invalid',
     );
+  });
+
+  describe('with a read-ahead', () => {
+    const fsPatch = fsPatcher();
+    /** A read-ahead that reads each root it is asked for now, and records the asks. */
+    const readingAhead = () => {
+      const asked: string[] = [];
+      const ahead: TreeReadAhead = {
+        announce: () => undefined,
+        take: (root) => (asked.push(root), readBundleTree(root)),
+        finish: () => undefined,
+      };
+      return { ahead, asked };
+    };
+    /** Every stat of a path inside `dir`. */
+    const statsUnder = (dir: string) => {
+      const seen: string[] = [];
+      fsPatch.replace('statSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
+        if (String(p).startsWith(dir + '/')) seen.push(String(p));
+        return (real as (...a: unknown[]) => unknown)(p, ...rest);
+      });
+      return seen;
+    };
+
+    it('takes the read at the announced root and finds the manifest in it, without a stat per label', () => {
+      f.write('plugins/b/plugin.toml', 'name = "b"\n');
+      f.write('plugins/b/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\n');
+      const { ahead, asked } = readingAhead();
+      const stats = statsUnder(f.path('plugins/b'));
+      const withRead = runBundleJob({ ...job(), readAhead: ahead }, LINUX_HOST);
+      assert.deepEqual(asked, [announcedRoot(job())]);
+      assert.deepEqual(stats, []);
+      assert.equal(withRead?.label, 'plugin.toml');
+      assert.deepEqual(withRead, runBundleJob(job(), LINUX_HOST));
+      assert.ok(stats.length > 0, 'without the read, the labels are stat-ed');
+    });
+
+    it('skips a directory whose read holds no manifest, as without the read', () => {
+      f.write('plugins/b/README.md', 'no manifest');
+      const { ahead, asked } = readingAhead();
+      assert.equal(runBundleJob({ ...job(), readAhead: ahead }, LINUX_HOST), null);
+      assert.equal(asked.length, 1);
+      assert.equal(runBundleJob(job(), LINUX_HOST), null);
+    });
+  });
+
+  describe('the manifest found in a read', () => {
+    /** Each layout: what the read tells, and `resolveManifest` on the disk wherever the read tells anything. */
+    const layouts: [string, (root: string) => void, string | null | undefined][] = [
+      ['plugin.toml alone', (r) => f.write(`${r}/plugin.toml`, ''), 'plugin.toml'],
+      [
+        'plugin.json a directory, kimi.plugin.json a file',
+        (r) => (f.write(`${r}/plugin.json/x`, ''), f.write(`${r}/kimi.plugin.json`, '')),
+        'kimi.plugin.json',
+      ],
+      ['the Claude form', (r) => f.write(`${r}/.claude-plugin/plugin.json`, '{}'), '.claude-plugin/plugin.json'],
+      [
+        'every form: the first in precedence',
+        (r) => {
+          for (const l of ['plugin.toml', 'plugin.json', 'kimi.plugin.json', '.claude-plugin/plugin.json'])
+            f.write(`${r}/${l}`, '');
+        },
+        'plugin.json',
+      ],
+      ['no manifest', (r) => f.write(`${r}/README.md`, ''), null],
+      [
+        'plugin.json read, a link after it',
+        (r) => (f.write(`${r}/plugin.json`, '{}'), f.symlink('/etc', `${r}/zz-link`)),
+        'plugin.json',
+      ],
+      [
+        'a link before plugin.json: the walk stopped before it could tell',
+        (r) => (f.write(`${r}/plugin.json`, '{}'), f.symlink('/etc', `${r}/a-link`)),
+        undefined,
+      ],
+      [
+        'plugin.json a link to a file, which stat follows',
+        (r) => (f.write(`${r}/real.json`, '{}'), f.symlink(f.path(`${r}/real.json`), `${r}/plugin.json`)),
+        undefined,
+      ],
+      [
+        'a link, then plugin.toml: unknown, not none',
+        (r) => (f.write(`${r}/plugin.toml`, ''), f.symlink('/etc', `${r}/.link`)),
+        undefined,
+      ],
+    ];
+    for (const [name, make, expected] of layouts) {
+      it(`${name}: ${String(expected)}`, () => {
+        make('plugins/b');
+        const root = f.path('plugins/b');
+        const found = manifestOfRead(readBundleTree(root));
+        assert.equal(found, expected);
+        if (found !== undefined) assert.equal(found, resolveManifest(root) ?? null);
+      });
+    }
+
+    it('a root that is a link: unknown', () => {
+      f.write('elsewhere/plugin.json', '{}');
+      f.symlink(f.path('elsewhere'), 'plugins/b');
+      assert.equal(manifestOfRead(readBundleTree(f.path('plugins/b'))), undefined);
+    });
   });
 });

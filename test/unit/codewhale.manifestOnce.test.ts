@@ -5,7 +5,7 @@ import { hashBundleContent } from '../../src/core/hashing/bundleContent';
 import { readRegularFileVersion } from '../../src/core/fs/safeFs';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { readBundleTree } from '../../src/core/hashing/treeRead';
-import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
+import type { TakenRead } from '../../src/core/hashing/readAhead';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 import { fsPatcher } from './helpers/fsPatch';
 
@@ -142,34 +142,57 @@ describe('Codewhale manifest read once for the content hash', () => {
     );
   });
 
-  describe('with a read-ahead', () => {
-    /** A read-ahead that holds the read of `from` (read now) for every root it is asked for, and records the asks. */
-    const holding = (from: string) => {
-      const asked: string[] = [];
-      const read = readBundleTree(from);
-      const ahead: TreeReadAhead = {
-        announce: () => undefined,
-        take: (root) => (asked.push(root), read),
-        finish: () => undefined,
-      };
-      return { ahead, asked };
-    };
-    const load = (root: string, readAhead?: TreeReadAhead) =>
+  describe('with a read taken ahead', () => {
+    /** The read of `from`, read now, as the job hands it to the loader: taken at `root`. */
+    const taken = (root: string, from = root): TakenRead => ({ root, read: readBundleTree(from) });
+    const load = (root: string, read?: TakenRead) =>
       loadCodewhaleBundle(root, 'plugin.json', {
         scope: 'workspace',
         canonicalDiscoveryRoot: f.path('plugins'),
         host: LINUX_HOST,
-        ...(readAhead ? { readAhead } : {}),
+        ...(read ? { taken: read } : {}),
       });
+    /** The paths under `dir` that the loader lstats or resolves. */
+    const rootChecksOf = (dir: string) => {
+      const checked: string[] = [];
+      const note = (p: unknown) => {
+        if (String(p) === dir) checked.push(String(p));
+      };
+      fsPatch.replace('lstatSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
+        note(p);
+        return (real as (...a: unknown[]) => unknown)(p, ...rest);
+      });
+      fsPatch.replace('realpathSync', (real) =>
+        Object.assign((...a: unknown[]) => (real as (...b: unknown[]) => unknown)(...a), {
+          native: (p: fs.PathLike, ...rest: unknown[]) => {
+            note(p);
+            return (real.native as (...b: unknown[]) => unknown)(p, ...rest);
+          },
+        }),
+      );
+      return checked;
+    };
 
     it('parses the manifest among the files read ahead, never opening it itself, to the same bundle', () => {
       const { root, manifest } = bundle();
-      const { ahead, asked } = holding(root);
+      const read = taken(root);
       const opened = opensOf(manifest);
-      const b = load(root, ahead);
+      const b = load(root, read);
       assert.deepEqual(opened, []);
-      assert.deepEqual(asked, [root]);
       assert.deepEqual(b, load(root));
+    });
+
+    it("answers the root's lstat and realpath from the read, whose walk found it a directory", () => {
+      const { root } = bundle();
+      const read = taken(root);
+      const checked = rootChecksOf(root);
+      const b = load(root, read);
+      assert.deepEqual(checked, []);
+      assert.equal(b.canonicalRoot, root);
+      assert.deepEqual(b, load(root));
+      // Without the read, the loader asks the disk, as the test sees.
+      load(root);
+      assert.ok(checked.length >= 2);
     });
 
     it('parses the bytes read ahead, so the hash covers exactly what was parsed', () => {
@@ -177,7 +200,7 @@ describe('Codewhale manifest read once for the content hash', () => {
       // What the reader read is another copy: the name parsed and the content hash are both of it.
       f.write('copy/demo/plugin.json', MANIFEST.replace('"demo"', '"read-ahead"'));
       f.write('copy/demo/skills/a/SKILL.md', '---\nname: a\ndescription: d\n---\n');
-      const b = load(root, holding(f.path('copy/demo')).ahead);
+      const b = load(root, taken(root, f.path('copy/demo')));
       assert.equal(b.name, 'read-ahead');
       assert.equal(b.contentHash, load(f.path('copy/demo')).contentHash);
     });
@@ -185,9 +208,9 @@ describe('Codewhale manifest read once for the content hash', () => {
     it('reads a manifest the read does not hold within the limit itself, with its message', () => {
       const { root, manifest } = bundle();
       fs.writeFileSync(manifest, `{"name":"demo","pad":"${'x'.repeat(1048576)}"}`);
-      const { ahead } = holding(root);
+      const read = taken(root);
       const opened = opensOf(manifest);
-      const b = load(root, ahead);
+      const b = load(root, read);
       assert.ok(opened.length > 0);
       assert.deepEqual(
         b.diagnostics.map((d) => [d.code, d.message]),
@@ -196,16 +219,19 @@ describe('Codewhale manifest read once for the content hash', () => {
       assert.deepEqual(b, load(root));
     });
 
-    it('takes no read for a bundle root that is a link', () => {
+    it('checks a bundle root that is a link itself: the read of it, which never entered it, is not used', () => {
       const { root } = bundle();
-      f.symlink(root, 'plugins/alias');
-      const { ahead, asked } = holding(root);
-      const b = load(f.path('plugins/alias'), ahead);
-      assert.deepEqual(asked, []);
+      const alias = f.symlink(root, 'plugins/alias');
+      const read = taken(alias);
+      assert.equal(read.read.steps.length, 0);
+      const checked = rootChecksOf(alias);
+      const b = load(alias, read);
+      assert.ok(checked.length > 0);
       assert.deepEqual(
         b.diagnostics.map((d) => d.code),
         ['codewhale.manifest.root'],
       );
+      assert.deepEqual(b, load(alias));
     });
   });
 });

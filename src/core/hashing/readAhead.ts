@@ -20,6 +20,12 @@ export interface TreeReadAhead {
   finish(): void;
 }
 
+/** A bundle's read taken from a read-ahead, with the root it was announced and read at. */
+export interface TakenRead {
+  readonly root: string;
+  readonly read: TreeRead;
+}
+
 /** The shared counters between the walk's thread and the reader (an Int32Array over a SharedArrayBuffer). */
 /** Reads posted so far. */
 export const POSTED = 0;

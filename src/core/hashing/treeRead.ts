@@ -148,6 +148,16 @@ export function readBundleTree(root: string): TreeRead {
 const END: TreeStep = { kind: 'end' };
 
 /**
+ * True when the walk found its root a directory: its first step is the root's own. The
+ * walk `lstat`s the root before anything else and never enters a link, so such a read
+ * answers the loader's root check without the disk.
+ */
+export function rootWasDirectory(read: TreeRead): boolean {
+  const first = read.steps[0];
+  return first !== undefined && first.kind === 'directory' && first.rel === '';
+}
+
+/**
  * The file `rel` of a read, when the walk read it and it has at most `limit` bytes. The
  * walk read it as it reads every file — opened without following a link, a regular file,
  * read whole — which is how the loader reads a manifest (codewhale.md §4.1); anything

@@ -9,8 +9,8 @@ import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './sk
 import type { HostFacts } from '../../host';
 import type { Manifest, ManifestLabel, Where } from './manifest';
 import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
-import type { TreeReadAhead } from '../../hashing/readAhead';
-import { fileOfRead, type TreeRead } from '../../hashing/treeRead';
+import type { TakenRead } from '../../hashing/readAhead';
+import { fileOfRead, rootWasDirectory, type TreeRead } from '../../hashing/treeRead';
 import { capabilityHash } from './capabilityHash';
 import { declaredCapabilities, declaredWhen } from './capabilities';
 import type { Capabilities, HostCondition } from '../../capabilities';
@@ -109,8 +109,8 @@ export interface LoadContext {
   readonly host: HostFacts;
   /** The persistent parse cache of the bundle's discovery root; absent: derive everything (review and trust always do). */
   readonly cache?: CacheSegment;
-  /** Bundle trees read ahead on another thread; the walk takes this bundle's when they hold it. */
-  readonly readAhead?: TreeReadAhead;
+  /** This bundle's read, taken from the read-ahead by its job (bundleJob.ts) at the root the index announced. */
+  readonly taken?: TakenRead;
 }
 
 /** The manifest among the files of the bundle's read ahead, read as the loader reads it (§4.1). */
@@ -122,6 +122,23 @@ function readAheadManifest(read: TreeRead, label: ManifestLabel): VersionedRead 
 /** Returns undefined when the directory holds no manifest (upstream skips it silently). */
 export function resolveManifest(dir: string): ManifestLabel | undefined {
   return MANIFEST_ORDER.find((label) => statEntry(path.join(dir, label)).type === 'file');
+}
+
+/**
+ * The label `resolveManifest` finds, from the bundle's read instead of a `stat` per label.
+ * The walk lists every entry without following a link and stops at the first link or
+ * special file, so a read that completed holds every regular file `stat` would find (a
+ * link to one would have stopped it), and a label it read as a file is one `stat` finds
+ * too. Null: the read completed and holds none. Undefined: the walk stopped before it
+ * could tell, or never entered the root; the disk answers.
+ */
+export function manifestOfRead(read: TreeRead): ManifestLabel | null | undefined {
+  if (!rootWasDirectory(read)) return undefined;
+  for (const label of MANIFEST_ORDER) {
+    if (read.steps.some((step) => step.kind === 'file' && step.rel === label)) return label;
+    if (read.failure) return undefined;
+  }
+  return null;
 }
 
 /**
@@ -147,9 +164,14 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     bundleFiles: [manifestFile],
     anchors: {},
   };
-  const rootEntry = lstatEntry(bundleRoot);
-  // Resolved once; a root that is a link is not walked, and an invalid bundle names where it leads.
-  const canonicalRoot = rootEntry.type === 'directory' ? canonicalPath(bundleRoot) : undefined;
+  // A read the job took whose walk found the root a directory answers the root's lstat and
+  // realpath: it was read at the announced root, the discovery root's real path joined with
+  // this directory's name, which is the real path of a directory listed there. Else the
+  // disk answers, once; a root that is a link is not walked, and an invalid bundle names
+  // where it leads.
+  const taken = ctx.taken && rootWasDirectory(ctx.taken.read) ? ctx.taken : undefined;
+  const rootIsDirectory = taken !== undefined || lstatEntry(bundleRoot).type === 'directory';
+  const canonicalRoot = taken ? taken.root : rootIsDirectory ? canonicalPath(bundleRoot) : undefined;
   // Copied with Object.assign, not spread: see the valid bundle's return below.
   const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle =>
     Object.assign(
@@ -170,9 +192,9 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', `${label} must be a regular file, not a symbolic link`, manifestFile);
     return invalid();
   }
-  // With a read-ahead, the bundle's read is taken first: the manifest is among the files it
-  // read, and the loader parses those bytes instead of opening the file a second time.
-  const readAhead = canonicalRoot !== undefined ? ctx.readAhead?.take(canonicalRoot) : undefined;
+  // With a read taken ahead, the manifest is among the files it read, and the loader parses
+  // those bytes instead of opening the file a second time.
+  const readAhead = taken?.read;
   const read =
     (readAhead && readAheadManifest(readAhead, label)) || readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
@@ -185,7 +207,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', message, manifestFile);
     return invalid();
   }
-  if (rootEntry.type !== 'directory') {
+  if (!rootIsDirectory) {
     findings.inFile('codewhale.manifest.root', 'plugin root must be a directory, not a symbolic link', manifestFile);
     return invalid();
   }

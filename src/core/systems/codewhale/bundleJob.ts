@@ -1,4 +1,4 @@
-import { loadCodewhaleBundle, resolveManifest, type CodewhaleBundle } from './bundle';
+import { loadCodewhaleBundle, manifestOfRead, resolveManifest, type CodewhaleBundle } from './bundle';
 import type { HostFacts } from '../../host';
 import type { ManifestLabel } from './manifest';
 import type { Scope } from '../../model';
@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { canonicalPath } from '../../fs/safeFs';
 import { internalDiagnostic } from '../../diagnostics/faults';
 import type { CacheSegment } from '../../cache/parseCache';
-import type { TreeReadAhead } from '../../hashing/readAhead';
+import type { TakenRead, TreeReadAhead } from '../../hashing/readAhead';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
@@ -34,19 +34,42 @@ export function runBundleJob(
 ): CodewhaleBundle | null {
   let label: ManifestLabel | undefined;
   try {
-    label = resolveManifest(job.dir);
+    const taken = takenRead(job);
+    const labelOfRead = taken && manifestOfRead(taken.read);
+    label = labelOfRead === undefined ? resolveManifest(job.dir) : (labelOfRead ?? undefined);
     return label
       ? load(job.dir, label, {
           scope: job.scope,
           canonicalDiscoveryRoot: job.canonicalDiscoveryRoot,
           host,
           ...(job.cache ? { cache: job.cache } : {}),
-          ...(job.readAhead ? { readAhead: job.readAhead } : {}),
+          ...(taken ? { taken } : {}),
         })
       : null;
   } catch (e) {
     return faultedBundle(job, label, e);
   }
+}
+
+/**
+ * Where the index announces the job's bundle to the read-ahead, and takes its read: the
+ * discovery root's real path joined with the directory's name, where a directory listed
+ * in the root resolves.
+ */
+export function announcedRoot(job: BundleJob): string {
+  return path.join(job.canonicalDiscoveryRoot, path.basename(job.dir));
+}
+
+/**
+ * The job's read, taken before anything else of the bundle is asked: it answers which
+ * manifest the bundle has and the loader's checks of its root without a system call on
+ * the walk's thread (`manifestOfRead`, `loadCodewhaleBundle`).
+ */
+function takenRead(job: BundleJob): TakenRead | undefined {
+  if (!job.readAhead) return undefined;
+  const root = announcedRoot(job);
+  const read = job.readAhead.take(root);
+  return read && { root, read };
 }
 
 /** A bundle whose load threw: rejected (`manifest_invalid`), with the exception as its diagnostic. */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CodewhaleBundle } from './bundle';
-import { runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
+import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
@@ -54,9 +54,7 @@ export class CodewhaleIndex implements SystemIndex {
       const bundles = new Map<string, CodewhaleBundle>();
       this.roots.set(root, { scan, workspace, bundles });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
-      this.options.readAhead?.announce(
-        jobs.map((job) => path.join(job.canonicalDiscoveryRoot, path.basename(job.dir))),
-      );
+      this.options.readAhead?.announce(jobs.map(announcedRoot));
       for (const job of jobs) {
         loads.push(() => {
           const bundle = this.loadBundle(job);
