@@ -6,7 +6,7 @@ import {
   runBundleJob,
   type BundleLoader,
 } from '../../src/core/systems/codewhale/bundleJob';
-import { manifestOfRead, resolveManifest } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle, manifestOfRead, resolveManifest } from '../../src/core/systems/codewhale/bundle';
 import { readBundleTree } from '../../src/core/hashing/treeRead';
 import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
 import { fsPatcher } from './helpers/fsPatch';
@@ -56,6 +56,22 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
       };
       return { ahead, asked };
     };
+    /** The bundle as the loader reads it on its own: its stat, lstat and realpath, its manifest, its walk. */
+    const loadedByTheLoader = (label: 'plugin.toml' | 'plugin.json') =>
+      loadCodewhaleBundle(job().dir, label, {
+        scope: 'user',
+        canonicalDiscoveryRoot: job().canonicalDiscoveryRoot,
+        host: LINUX_HOST,
+      });
+    /** Every open of `file`. */
+    const opensOf = (file: string) => {
+      const opened: string[] = [];
+      fsPatch.replace('openSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
+        if (String(p) === file) opened.push(String(p));
+        return (real as (...a: unknown[]) => number)(p, ...rest);
+      });
+      return opened;
+    };
     /** Every stat of a path inside `dir`. */
     const statsUnder = (dir: string) => {
       const seen: string[] = [];
@@ -75,8 +91,21 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
       assert.deepEqual(asked, [announcedRoot(job())]);
       assert.deepEqual(stats, []);
       assert.equal(withRead?.label, 'plugin.toml');
-      assert.deepEqual(withRead, runBundleJob(job(), LINUX_HOST));
-      assert.ok(stats.length > 0, 'without the read, the labels are stat-ed');
+      assert.deepEqual(withRead, loadedByTheLoader('plugin.toml'));
+    });
+
+    it('reads a bundle the read-ahead does not hold now, with the same code: no stat per label, the manifest opened once', () => {
+      f.write('plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0' }));
+      f.write('plugins/b/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\n');
+      const stats = statsUnder(f.path('plugins/b'));
+      const opened = opensOf(f.path('plugins/b/plugin.json'));
+      const notHeld: TreeReadAhead = { announce: () => undefined, take: () => undefined, finish: () => undefined };
+      const b = runBundleJob({ ...job(), readAhead: notHeld }, LINUX_HOST);
+      assert.deepEqual([stats, opened.length], [[], 1]);
+      // Without a read-ahead at all, the same.
+      assert.deepEqual(runBundleJob(job(), LINUX_HOST), b);
+      assert.deepEqual([stats, opened.length], [[], 2]);
+      assert.deepEqual(b, loadedByTheLoader('plugin.json'));
     });
 
     it('skips a directory whose read holds no manifest, as without the read', () => {

@@ -7,6 +7,7 @@ import { canonicalPath } from '../../fs/safeFs';
 import { internalDiagnostic } from '../../diagnostics/faults';
 import type { CacheSegment } from '../../cache/parseCache';
 import type { TakenRead, TreeReadAhead } from '../../hashing/readAhead';
+import { readBundleTree } from '../../hashing/treeRead';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
@@ -35,7 +36,7 @@ export function runBundleJob(
   let label: ManifestLabel | undefined;
   try {
     const taken = takenRead(job);
-    const labelOfRead = taken && manifestOfRead(taken.read);
+    const labelOfRead = manifestOfRead(taken.read);
     label = labelOfRead === undefined ? resolveManifest(job.dir) : (labelOfRead ?? undefined);
     return label
       ? load(job.dir, label, {
@@ -43,7 +44,7 @@ export function runBundleJob(
           canonicalDiscoveryRoot: job.canonicalDiscoveryRoot,
           host,
           ...(job.cache ? { cache: job.cache } : {}),
-          ...(taken ? { taken } : {}),
+          taken,
         })
       : null;
   } catch (e) {
@@ -61,15 +62,18 @@ export function announcedRoot(job: BundleJob): string {
 }
 
 /**
- * The job's read, taken before anything else of the bundle is asked: it answers which
- * manifest the bundle has and the loader's checks of its root without a system call on
- * the walk's thread (`manifestOfRead`, `loadCodewhaleBundle`).
+ * The job's read, before anything else of the bundle is asked: from the read-ahead when
+ * it holds it, else read here and now with the same code. It answers which manifest the
+ * bundle has and the loader's checks of its root, and holds the manifest's bytes, so the
+ * loader asks the disk nothing more (`manifestOfRead`, `loadCodewhaleBundle`): the
+ * loader's own walk came after a stat per label, an lstat and a realpath of the root and
+ * a read of the manifest, eight system calls a bundle that the index worker no longer
+ * makes (docs/read-ahead.md). The read holds every file of the bundle until the load
+ * ends, as a reader's does; the walk's limits bound it.
  */
-function takenRead(job: BundleJob): TakenRead | undefined {
-  if (!job.readAhead) return undefined;
+function takenRead(job: BundleJob): TakenRead {
   const root = announcedRoot(job);
-  const read = job.readAhead.take(root);
-  return read && { root, read };
+  return { root, read: job.readAhead?.take(root) ?? readBundleTree(root) };
 }
 
 /** A bundle whose load threw: rejected (`manifest_invalid`), with the exception as its diagnostic. */
