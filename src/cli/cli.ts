@@ -2,10 +2,13 @@ import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import { BlockingOutput } from './blockingOutput';
 import { run } from './main';
+import { applyCliV8Flags } from './v8Flags';
 
 // The `skillgate` binary: a thin face over the core (see main.ts), which it compiles
 // from the V8 code cache a previous run left (codeCache.ts).
-const codeCache = new CoreCodeCache(path.join(__dirname, 'core.js'));
+// V8's options first: the core's code cache is keyed by them, and every function compiles under them.
+const v8Flags = applyCliV8Flags();
+const codeCache = new CoreCodeCache(path.join(__dirname, 'core.js'), { v8Flags });
 // Standard output written as it goes, a full pipe waited for (blockingOutput.ts).
 const stdout = new BlockingOutput();
 void run(

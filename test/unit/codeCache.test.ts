@@ -38,7 +38,7 @@ describe('the CLI code cache of the core bundle (docs/code-cache.md)', () => {
   }
   function loadAs(source: string, cacheDir: string | null, owner: number | null) {
     const file = f.write(`install-${loads++}/core.js`, source);
-    const cache = new CoreCodeCache(file, owner, false);
+    const cache = new CoreCodeCache(file, { uid: owner, sourceMaps: false });
     cache.install(cacheDir);
     const exports = require(file) as { twice: (n: number) => number[]; ran: number };
     assert.equal(proto._compile, original, 'the hook is gone once the core is compiled');
@@ -88,6 +88,13 @@ describe('the CLI code cache of the core bundle (docs/code-cache.md)', () => {
       if (options === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = options;
     }
+  });
+
+  it('keys the code by the V8 options the process set for itself too', () => {
+    const flags = ['--max-inlined-bytecode-size-cumulative=150'];
+    assert.notEqual(cacheKey(CORE, flags), cacheKey(CORE));
+    assert.equal(cacheKey(CORE, flags), cacheKey(CORE, [...flags]));
+    assert.equal(cacheKey(CORE, []), cacheKey(CORE));
   });
 
   it('ignores a file stored under another key, and rewrites it', () => {
@@ -148,7 +155,7 @@ describe('the CLI code cache of the core bundle (docs/code-cache.md)', () => {
     assert.deepEqual(load(CORE, null).twice(1), [2, 2]);
     assert.deepEqual(loadAs(CORE, f.path('cache'), null).twice(1), [2, 2]);
     const file = f.write('mapped/core.js', CORE);
-    const mapped = new CoreCodeCache(file, uid, true);
+    const mapped = new CoreCodeCache(file, { uid, sourceMaps: true });
     mapped.install(f.path('cache'));
     assert.equal(proto._compile, original);
     assert.deepEqual((require(file) as { twice: (n: number) => number[] }).twice(1), [2, 2]);
@@ -208,7 +215,7 @@ describe('the CLI code cache of the core bundle (docs/code-cache.md)', () => {
 
   it('compiles a core that does not parse as Node would: the same error, once', () => {
     const file = f.write('broken/core.js', 'exports.x = ;\n');
-    const cache = new CoreCodeCache(file, uid, false);
+    const cache = new CoreCodeCache(file, { uid, sourceMaps: false });
     cache.install(f.path('cache'));
     assert.throws(() => require(file), SyntaxError);
     assert.equal(proto._compile, original);
@@ -218,7 +225,7 @@ describe('the CLI code cache of the core bundle (docs/code-cache.md)', () => {
 
   it('serves only the core: every other module compiles as Node does, and the hook stays until the core loads', () => {
     const other = f.write('other.js', 'exports.y = 7;\n');
-    const cache = new CoreCodeCache(f.path('never/core.js'), uid, false);
+    const cache = new CoreCodeCache(f.path('never/core.js'), { uid, sourceMaps: false });
     cache.install(f.path('cache'));
     try {
       assert.equal((require(other) as { y: number }).y, 7);

@@ -25,14 +25,26 @@ export class CoreCodeCache {
   private compiled: { readonly script: vm.Script; readonly file: string; readonly key: string } | undefined;
   private stale = false;
 
+  /** The user the cache must belong to; none (Windows: no owner to check) means no cache. */
+  private readonly uid: number | null;
+  /** Source maps are on (`--enable-source-maps`): Node maps only the stack traces of what it compiles itself, so no cache. */
+  private readonly sourceMaps: boolean;
+  /** V8 options the process set for itself after it started (`v8.setFlagsFromString`): part of the key. */
+  private readonly v8Flags: readonly string[];
+
   constructor(
     /** The core bundle whose `require` this cache serves (dist/core.js beside the CLI). */
     private readonly coreFile: string,
-    /** The user the cache must belong to; none (Windows: no owner to check) means no cache. */
-    private readonly uid: number | null = process.getuid?.() ?? null,
-    /** Source maps are on (`--enable-source-maps`): Node maps only the stack traces of what it compiles itself, so no cache. */
-    private readonly sourceMaps: boolean = process.sourceMapsEnabled,
-  ) {}
+    {
+      uid = process.getuid?.() ?? null,
+      sourceMaps = process.sourceMapsEnabled,
+      v8Flags = [],
+    }: { readonly uid?: number | null; readonly sourceMaps?: boolean; readonly v8Flags?: readonly string[] } = {},
+  ) {
+    this.uid = uid;
+    this.sourceMaps = sourceMaps;
+    this.v8Flags = v8Flags;
+  }
 
   /**
    * Serves the core's next `require` from the code cache in `cacheDir` (the parse cache's
@@ -93,7 +105,7 @@ export class CoreCodeCache {
   /** The core's CommonJS wrapper, compiled with its cached code; undefined: compile it as usual. */
   private compile(content: string, filename: string, dir: string, uid: number): CommonJsWrapper | undefined {
     try {
-      const key = cacheKey(content);
+      const key = cacheKey(content, this.v8Flags);
       const file = path.join(dir, `core-${key.slice(0, 32)}${SUFFIX}`);
       const cachedData = readEntry(file, dir, key, uid);
       // The wrapper on a line of its own, one line before the file's: positions in stack traces stay the file's.
@@ -143,11 +155,13 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /**
  * What V8's data is valid for: the source itself (V8 checks only its length), Node's
- * version (V8's), the architecture, and the options V8 was started with (a different
- * flag hash is rejected; keying on them keeps one file per set instead of rewriting it).
+ * version (V8's), the architecture, and V8's options: those it was started with and those
+ * the process set since (`v8Flags`; a different flag hash is rejected, and keying on them
+ * keeps one file per set instead of rewriting it).
  */
-export function cacheKey(source: string): string {
+export function cacheKey(source: string, v8Flags: readonly string[] = []): string {
   const runtime = [process.version, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''];
+  if (v8Flags.length > 0) runtime.push(v8Flags.join(' '));
   return createHash('sha256')
     .update(createHash('sha256').update(source).digest('hex'))
     .update(JSON.stringify(runtime))
