@@ -83,13 +83,23 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
     };
 
     it('takes the read at the announced root and finds the manifest in it, without a stat per label', () => {
-      f.write('plugins/b/plugin.toml', 'name = "b"\n');
+      f.write('plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0' }));
       f.write('plugins/b/skills/s/SKILL.md', '---\nname: s\ndescription: d\n---\n');
       const { ahead, asked } = readingAhead();
       const stats = statsUnder(f.path('plugins/b'));
       const withRead = runBundleJob({ ...job(), readAhead: ahead }, LINUX_HOST);
       assert.deepEqual(asked, [announcedRoot(job())]);
       assert.deepEqual(stats, []);
+      assert.equal(withRead?.label, 'plugin.json');
+      assert.deepEqual(withRead, loadedByTheLoader('plugin.json'));
+    });
+
+    it('asks the disk for any other manifest, and loads it as without the read', () => {
+      f.write('plugins/b/plugin.toml', 'name = "b"\n');
+      const { ahead } = readingAhead();
+      const stats = statsUnder(f.path('plugins/b'));
+      const withRead = runBundleJob({ ...job(), readAhead: ahead }, LINUX_HOST);
+      assert.ok(stats.length > 0);
       assert.equal(withRead?.label, 'plugin.toml');
       assert.deepEqual(withRead, loadedByTheLoader('plugin.toml'));
     });
@@ -118,15 +128,9 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
   });
 
   describe('the manifest found in a read', () => {
-    /** Each layout: what the read tells, and `resolveManifest` on the disk wherever the read tells anything. */
-    const layouts: [string, (root: string) => void, string | null | undefined][] = [
-      ['plugin.toml alone', (r) => f.write(`${r}/plugin.toml`, ''), 'plugin.toml'],
-      [
-        'plugin.json a directory, kimi.plugin.json a file',
-        (r) => (f.write(`${r}/plugin.json/x`, ''), f.write(`${r}/kimi.plugin.json`, '')),
-        'kimi.plugin.json',
-      ],
-      ['the Claude form', (r) => f.write(`${r}/.claude-plugin/plugin.json`, '{}'), '.claude-plugin/plugin.json'],
+    /** Each layout: what the read tells (undefined: the disk answers), and `resolveManifest` agrees wherever it tells. */
+    const layouts: [string, (root: string) => void, string | undefined][] = [
+      ['plugin.json alone', (r) => f.write(`${r}/plugin.json`, '{}'), 'plugin.json'],
       [
         'every form: the first in precedence',
         (r) => {
@@ -135,25 +139,29 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
         },
         'plugin.json',
       ],
-      ['no manifest', (r) => f.write(`${r}/README.md`, ''), null],
       [
         'plugin.json read, a link after it',
         (r) => (f.write(`${r}/plugin.json`, '{}'), f.symlink('/etc', `${r}/zz-link`)),
         'plugin.json',
       ],
+      // A later label found in the read proves nothing: `stat` on a case-insensitive file system finds `PLUGIN.JSON` too.
+      ['plugin.toml alone', (r) => f.write(`${r}/plugin.toml`, ''), undefined],
       [
-        'a link before plugin.json: the walk stopped before it could tell',
+        'kimi.plugin.json beside plugin.json in another case',
+        (r) => (f.write(`${r}/PLUGIN.JSON`, '{}'), f.write(`${r}/kimi.plugin.json`, '')),
+        undefined,
+      ],
+      ['the Claude form', (r) => f.write(`${r}/.claude-plugin/plugin.json`, '{}'), undefined],
+      ['no manifest', (r) => f.write(`${r}/README.md`, ''), undefined],
+      ['plugin.json a directory', (r) => f.write(`${r}/plugin.json/x`, ''), undefined],
+      [
+        'a link before plugin.json: the walk stopped before it',
         (r) => (f.write(`${r}/plugin.json`, '{}'), f.symlink('/etc', `${r}/a-link`)),
         undefined,
       ],
       [
         'plugin.json a link to a file, which stat follows',
         (r) => (f.write(`${r}/real.json`, '{}'), f.symlink(f.path(`${r}/real.json`), `${r}/plugin.json`)),
-        undefined,
-      ],
-      [
-        'a link, then plugin.toml: unknown, not none',
-        (r) => (f.write(`${r}/plugin.toml`, ''), f.symlink('/etc', `${r}/.link`)),
         undefined,
       ],
     ];
@@ -163,7 +171,7 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
         const root = f.path('plugins/b');
         const found = manifestOfRead(readBundleTree(root));
         assert.equal(found, expected);
-        if (found !== undefined) assert.equal(found, resolveManifest(root) ?? null);
+        if (found !== undefined) assert.equal(found, resolveManifest(root));
       });
     }
 

@@ -73,9 +73,10 @@ interface Child {
  * what cannot be read; each step goes to `visit` as it is read (`hashBundleContent`
  * frames and hashes it there, holding one file's bytes at a time), or is collected by
  * `readBundleTree` for the CLI's reader threads (readAhead.ts) and for an index's bundle
- * job where no reader holds the bundle (bundleJob.ts), so all read with this very code. Handed the loader's read of the manifest with its file's version, it does
- * not read that file again while it is unchanged (`unchangedManifest`). Iterative, so a
- * deeply nested tree cannot overflow the stack.
+ * job where no reader holds the bundle (bundleJob.ts), so all read with this very code.
+ * Handed the loader's read of the manifest with its file's version, it does not read that
+ * file again while it is unchanged (`unchangedManifest`). Iterative, so a deeply nested
+ * tree cannot overflow the stack.
  */
 export function walkBundleTree(
   root: string,

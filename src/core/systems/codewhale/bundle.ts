@@ -109,7 +109,7 @@ export interface LoadContext {
   readonly host: HostFacts;
   /** The persistent parse cache of the bundle's discovery root; absent: derive everything (review and trust always do). */
   readonly cache?: CacheSegment;
-  /** This bundle's read, taken from the read-ahead by its job (bundleJob.ts) at the root the index announced. */
+  /** This bundle's read, made before anything else by its job (bundleJob.ts): from the read-ahead, or in place. */
   readonly taken?: TakenRead;
 }
 
@@ -125,20 +125,17 @@ export function resolveManifest(dir: string): ManifestLabel | undefined {
 }
 
 /**
- * The label `resolveManifest` finds, from the bundle's read instead of a `stat` per label.
- * The walk lists every entry without following a link and stops at the first link or
- * special file, so a read that completed holds every regular file `stat` would find (a
- * link to one would have stopped it), and a label it read as a file is one `stat` finds
- * too. Null: the read completed and holds none. Undefined: the walk stopped before it
- * could tell, or never entered the root; the disk answers.
+ * The label `resolveManifest` finds, from the bundle's read instead of a `stat` per label,
+ * where the read can tell: it holds `plugin.json`, first in precedence, as a regular file
+ * (the walk opened it without following a link). Undefined otherwise: the disk answers. A
+ * read's names are as listed, byte for byte, while `stat` on a case-insensitive file
+ * system finds `Plugin.json` or a higher label in another case too, so a label missing
+ * from the read, or a later one found in it, proves nothing there.
  */
-export function manifestOfRead(read: TreeRead): ManifestLabel | null | undefined {
+export function manifestOfRead(read: TreeRead): ManifestLabel | undefined {
+  const first = MANIFEST_ORDER[0] as ManifestLabel;
   if (!rootWasDirectory(read)) return undefined;
-  for (const label of MANIFEST_ORDER) {
-    if (read.steps.some((step) => step.kind === 'file' && step.rel === label)) return label;
-    if (read.failure) return undefined;
-  }
-  return null;
+  return read.steps.some((step) => step.kind === 'file' && step.rel === first) ? first : undefined;
 }
 
 /**

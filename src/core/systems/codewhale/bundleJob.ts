@@ -36,8 +36,7 @@ export function runBundleJob(
   let label: ManifestLabel | undefined;
   try {
     const taken = takenRead(job);
-    const labelOfRead = manifestOfRead(taken.read);
-    label = labelOfRead === undefined ? resolveManifest(job.dir) : (labelOfRead ?? undefined);
+    label = manifestOfRead(taken.read) ?? resolveManifest(job.dir);
     return label
       ? load(job.dir, label, {
           scope: job.scope,
@@ -63,13 +62,13 @@ export function announcedRoot(job: BundleJob): string {
 
 /**
  * The job's read, before anything else of the bundle is asked: from the read-ahead when
- * it holds it, else read here and now with the same code. It answers which manifest the
- * bundle has and the loader's checks of its root, and holds the manifest's bytes, so the
- * loader asks the disk nothing more (`manifestOfRead`, `loadCodewhaleBundle`): the
- * loader's own walk came after a stat per label, an lstat and a realpath of the root and
- * a read of the manifest, eight system calls a bundle that the index worker no longer
- * makes (docs/read-ahead.md). The read holds every file of the bundle until the load
- * ends, as a reader's does; the walk's limits bound it.
+ * it holds it, else read here and now with the same code. It answers the loader's checks
+ * of its root, holds the manifest's bytes and, for a `plugin.json` bundle, which manifest
+ * it has, so the loader asks the disk nothing more (`manifestOfRead`,
+ * `loadCodewhaleBundle`): the loader's own walk came after a stat per label, an lstat and
+ * a realpath of the root and a read of the manifest, eight system calls a bundle that the
+ * index worker no longer makes (docs/read-ahead.md). The read holds every file of the
+ * bundle until the load ends, as a reader's does; the walk's limits bound it.
  */
 function takenRead(job: BundleJob): TakenRead {
   const root = announcedRoot(job);
