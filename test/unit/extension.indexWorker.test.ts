@@ -453,8 +453,13 @@ describe("the editor's stall sampler", () => {
     assert.ok(whole >= 100, `${whole} ms`);
     const since = sampler.sinceMark;
     assert.ok(since !== undefined && since.stallMs < 100, JSON.stringify(since));
-    if (process.platform === 'linux')
-      assert.ok((sampler.busiestTurnCpuMs ?? 0) >= 50 && (since.busiestTurnCpuMs ?? 1e9) < 50, JSON.stringify(since));
+    // The held turn's CPU counts for the whole span only. Not a fixed floor for it: on a
+    // machine whose cores are taken by others (CI), a 120 ms busy turn got under 50 ms of CPU.
+    if (process.platform === 'linux') {
+      const wholeCpu = sampler.busiestTurnCpuMs ?? 0;
+      const sinceCpu = since.busiestTurnCpuMs ?? 1e9;
+      assert.ok(sinceCpu < 50 && wholeCpu > sinceCpu, JSON.stringify({ wholeCpu, since }));
+    }
   });
 
   it('has no part after mark() when it was never called', async () => {
