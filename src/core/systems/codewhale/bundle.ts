@@ -113,8 +113,8 @@ export interface LoadContext {
   readonly taken?: TakenRead;
 }
 
-/** The manifest among the files of the bundle's read ahead, read as the loader reads it (§4.1). */
-function readAheadManifest(read: TreeRead, label: ManifestLabel): VersionedRead | undefined {
+/** The manifest among the files of the bundle's taken read, read as the loader reads it (§4.1). */
+function manifestOfTakenRead(read: TreeRead, label: ManifestLabel): VersionedRead | undefined {
   const file = fileOfRead(read, label, MAX_MANIFEST_BYTES);
   return file && { ok: true, bytes: file.bytes, executable: file.executable };
 }
@@ -189,11 +189,11 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     findings.inFile('codewhale.manifest.file', `${label} must be a regular file, not a symbolic link`, manifestFile);
     return invalid();
   }
-  // With a read taken ahead, the manifest is among the files it read, and the loader parses
-  // those bytes instead of opening the file a second time.
-  const readAhead = taken?.read;
+  // With a taken read (a reader's, or the job's own), the manifest is among the files it
+  // read, and the loader parses those bytes instead of opening the file a second time.
+  const bundleRead = taken?.read;
   const read =
-    (readAhead && readAheadManifest(readAhead, label)) || readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
+    (bundleRead && manifestOfTakenRead(bundleRead, label)) || readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     const message =
       read.reason === 'too-large'
@@ -216,7 +216,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
   const walk =
-    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext, readAhead);
+    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext, bundleRead);
   // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
   const cache =
     walk?.ok && ctx.cache && canonicalRoot !== undefined
