@@ -14,7 +14,7 @@ export async function pickBundle(
   what: string,
   offered: (i: Item) => boolean,
 ): Promise<Item | undefined> {
-  const snapshot = service.snapshot ?? (await service.refreshAll());
+  const snapshot = await service.published();
   if (typeof arg === 'string') return snapshot.items.find((i) => i.id === arg);
   const given = givenItemId(arg);
   if (given !== undefined) return snapshot.items.find((i) => i.id === given);

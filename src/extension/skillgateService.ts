@@ -75,6 +75,9 @@ export class SkillgateService implements vscode.Disposable {
   /** Opened on first use, from the settings as they are then: reading the configuration is no part of activation (its first read in a window builds the whole configuration model). */
   private openedStore: TrustStore | undefined;
   private current: Snapshot | undefined;
+  /** Settles with the first published snapshot (see `published`). */
+  private readonly first: Promise<Snapshot>;
+  private settleFirst: (snapshot: Snapshot) => void = () => undefined;
   private readonly changed = new vscode.EventEmitter<SnapshotChange>();
   /** A new snapshot; what shows it may take several event-loop turns, and says when it is done with `waitUntil`. */
   readonly onDidChangeSnapshot = this.changed.event;
@@ -104,6 +107,7 @@ export class SkillgateService implements vscode.Disposable {
     private readonly log: LogPort,
     private readonly cacheDir?: string,
   ) {
+    this.first = new Promise((resolve) => (this.settleFirst = resolve));
     this.failureUi = {
       error: (message) => {
         log.error(message);
@@ -124,6 +128,18 @@ export class SkillgateService implements vscode.Disposable {
 
   get snapshot(): Snapshot | undefined {
     return this.current;
+  }
+
+  /**
+   * The current snapshot, or the first one once the first full index publishes it. What
+   * needs a snapshot before then (a review panel restored after a reload, a command run
+   * while the window starts) waits for that index rather than starting one of its own:
+   * each such run would overtake the first, which then publishes nothing, and read every
+   * bundle again on the cores the window's start needs. Activation always starts the
+   * first index, and even a failed one publishes.
+   */
+  published(): Promise<Snapshot> {
+    return this.current ? Promise.resolve(this.current) : this.first;
   }
 
   private get store(): TrustStore {
@@ -372,6 +388,7 @@ export class SkillgateService implements vscode.Disposable {
     if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
       this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
     this.current = snapshot;
+    this.settleFirst(snapshot);
     const presenting: Promise<unknown>[] = [];
     this.changed.fire({ previous, snapshot, waitUntil: (p) => presenting.push(p) });
     this.presented = Promise.all(presenting);

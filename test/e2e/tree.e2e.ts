@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
-import { treeView } from '../support/treeView';
+import { chooseFromMenu, treeView } from '../support/treeView';
+import { reloadWindow } from '../support/webviewFrame';
 
 /** Every reason code (model.ts): none may reach a description or a screen reader. */
 const REASON_CODE =
@@ -37,28 +38,14 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     const row = treeRow(label).first();
     if ((await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
   };
-  const treeMenu = async (item: string) => {
-    // The workbench closes an open context menu when the view re-renders under it (as it
-    // may just after a reload, while the first snapshot lands): open it again, a few times.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await page
-          .locator('.part.sidebar .title-actions [aria-label="Filter and Group"]')
-          .first()
-          .click({ timeout: 10000 });
-        const entry = page.locator('.context-view .action-item', { hasText: item }).first();
-        await entry.waitFor({ timeout: 5000 });
-        // A workbench menu acts on Enter over the hovered entry (as in workbench.e2e.ts).
-        await entry.hover({ timeout: 5000 });
-        await page.keyboard.press('Enter');
-        return;
-      } catch (error) {
-        if (attempt >= 4) throw error;
-        await page.keyboard.press('Escape');
-        await page.waitForTimeout(500);
-      }
-    }
-  };
+  /** Runs an entry of the view's "Filter and Group" menu in its title bar. */
+  const treeMenu = (item: string) =>
+    chooseFromMenu(
+      page,
+      () =>
+        page.locator('.part.sidebar .title-actions [aria-label="Filter and Group"]').first().click({ timeout: 10000 }),
+      item,
+    );
   const labels = async () => (await rows().locator('.label-name').allTextContents()).map((l) => l.trim());
   const waitLabels = async (check: (ls: string[]) => boolean, what: string, ms = 15000) => {
     const deadline = Date.now() + ms;
@@ -185,7 +172,7 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
       (ls) => ls.includes('Needs review') && ls.includes('Loaded · not reviewed') && !ls.includes('demo-workspace'),
       'grouped by decision',
     );
-    await page.reload();
+    await reloadWindow(page);
     await openView();
     await waitLabels(
       (ls) =>
@@ -208,7 +195,7 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
   });
 
   it('reads well in the light, dark and high-contrast themes (screenshots)', async () => {
-    await page.reload();
+    await reloadWindow(page);
     await openView();
     await treeRow('repo-tools').first().waitFor({ timeout: 60000 });
     for (const label of ['repo-tools', 'test-pack']) await expand(label);

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { skillgateActivity, treeView } from '../support/treeView';
-import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, reloadWindow, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
  * The packaged extension in a real workbench, driven as a user drives it: install the
@@ -39,7 +39,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await wb?.stop();
   });
 
-  const { row: treeRow, waitDescription } = treeView(() => page);
+  const { row: treeRow, waitDescription, rowMenu } = treeView(() => page);
 
   it('shows the Skillgate view with every item and its decision', async () => {
     await skillgateActivity(page).click();
@@ -105,10 +105,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   });
 
   it('reviews a bundle, trusts it after a modal confirmation, and enables it', async () => {
-    await treeRow('repo-tools').first().click({ button: 'right' });
-    const menuItem = page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first();
-    await menuItem.hover();
-    await page.keyboard.press('Enter');
+    await rowMenu('repo-tools', 'Review Bundle');
     const frame = await reviewFrame(page, 'repo-tools');
     const text = (await frame.locator('#root').textContent()) ?? '';
     for (const expected of [
@@ -179,7 +176,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   });
 
   it('restores the open review panel after a window reload', async () => {
-    await page.reload();
+    await reloadWindow(page);
     await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
     // The serializer brings the panel back with its bundle; it renders when its tab is shown.
     const tab = page.locator('.tabs-container .tab', { hasText: 'Review: repo-tools' });
@@ -192,6 +189,15 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const row = treeRow('repo-tools').first();
     if (!(await row.isVisible())) await skillgateActivity(page).click();
     await row.waitFor({ timeout: 60000 });
+    // The panels restored with the window wait for the window's first index: one full index in the new
+    // extension host's log, however many panels came back (each used to start one, on the cores VS Code starts on).
+    await runCommand(page, 'Skillgate: Show Log');
+    // The editor renders a line's spaces as no-break spaces: \s matches both.
+    const log = page.locator('.part.panel .monaco-editor .view-lines');
+    await log.filter({ hasText: /full\sindex\sin\sthe\sworker:\slongest/ }).waitFor({ timeout: 60000 });
+    const runs = (await log.locator('.view-line').allTextContents()).filter((l) => /full\sindex:\s\d+\sitem/.test(l));
+    assert.equal(runs.length, 1, runs.join('\n'));
+    await runCommand(page, 'View: Hide Panel');
   });
 
   it('shows the invalid MCP URL in the Problems panel', async () => {
@@ -217,9 +223,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       await runCommand(page, 'Skillgate: Refresh');
       await waitDescription('repo-tools', 'active');
     });
-    await treeRow('repo-tools').first().click({ button: 'right' });
-    await page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first().hover();
-    await page.keyboard.press('Enter');
+    await rowMenu('repo-tools', 'Review Bundle');
     const pill = async () =>
       ((await (await reviewFrame(page, 'repo-tools')).locator('.state .pill').first().textContent()) ?? '').trim();
     const until = async (what: string, test: () => Promise<boolean>) => {

@@ -10,6 +10,29 @@ export function skillgateActivity(page: Page): Locator {
 }
 
 /**
+ * Runs `entry` of a workbench context menu that `openMenu` opens. The workbench closes an
+ * open context menu when the view re-renders under it (as it does while a snapshot lands,
+ * just after a reload): the menu is opened again, a few times, before the entry counts
+ * as missing. A workbench menu acts on Enter over the hovered entry.
+ */
+export async function chooseFromMenu(page: Page, openMenu: () => Promise<void>, entry: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await openMenu();
+      const item = page.locator('.context-view .action-item', { hasText: entry }).first();
+      await item.waitFor({ timeout: 5000 });
+      await item.hover({ timeout: 5000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
+}
+
+/**
  * The Skillgate tree as the browser suites read it: the view opened, a row by its exact
  * label, its description, and a wait until the description reads as expected. `page` is
  * a getter: suites create their page in `before`, after these helpers are made.
@@ -20,6 +43,7 @@ export function treeView(page: () => Page): {
   row: (label: string) => Locator;
   description: (label: string) => Promise<string>;
   waitDescription: (label: string, expected: string) => Promise<void>;
+  rowMenu: (label: string, entry: string) => Promise<void>;
 } {
   const rows = () => page().locator('.pane-body .monaco-list-row');
   /**
@@ -53,5 +77,8 @@ export function treeView(page: () => Page): {
       await page().waitForTimeout(200);
     }
   };
-  return { open, rows, row, description, waitDescription };
+  /** Runs `entry` of the context menu of the first row labelled `label`. */
+  const rowMenu = (label: string, entry: string) =>
+    chooseFromMenu(page(), () => row(label).first().click({ button: 'right', timeout: 10000 }), entry);
+  return { open, rows, row, description, waitDescription, rowMenu };
 }

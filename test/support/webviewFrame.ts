@@ -53,3 +53,16 @@ export async function acceptRow(page: Page, text: string): Promise<void> {
     .waitFor({ timeout: 10000 });
   await page.keyboard.press('Enter');
 }
+
+/**
+ * Reloads the window as a user does, with "Developer: Reload Window". Not `page.reload()`:
+ * on the browser's own unload the workbench starts saving its state without waiting for
+ * it, so the window can come back with the editors of an older save (a clean-clone run
+ * restored one review tab of four). The command waits for the save, then reloads.
+ */
+export async function reloadWindow(page: Page): Promise<void> {
+  const loaded = page.waitForEvent('load', { timeout: 90000 });
+  await runCommand(page, 'Developer: Reload Window');
+  await loaded;
+  await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
+}

@@ -55,7 +55,7 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
       typeof state === 'object' && state !== null && typeof (state as { id?: unknown }).id === 'string'
         ? (state as { id: string }).id
         : undefined;
-    const snapshot = this.service.snapshot ?? (await this.service.refreshAll());
+    const snapshot = await this.service.published();
     if (!id || !snapshot.items.some((i) => i.id === id)) {
       panel.dispose();
       return;
