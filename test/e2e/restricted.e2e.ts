@@ -58,7 +58,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await wb?.stop();
   });
 
-  const { row: treeRow } = treeView(() => page);
+  const { row: treeRow, rowMenu } = treeView(() => page);
 
   it('indexes read-only and marks every bundle workspace_untrusted', async () => {
     await skillgateActivity(page).click();
@@ -98,9 +98,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
 
   it('performs Disable and Revoke from the panel and the palette, and refuses Trust and Enable with the reason shown', async () => {
     assert.deepEqual([repoTools().enabled, repoTools().trust !== null], [true, true]);
-    await treeRow('repo-tools').first().click({ button: 'right' });
-    await page.locator('.context-view .action-item', { hasText: 'Review Bundle' }).first().hover();
-    await page.keyboard.press('Enter');
+    await rowMenu('repo-tools', 'Review Bundle');
     const frame = await reviewFrame(page, 'repo-tools');
     await frame.locator('.pill', { hasText: 'trust: trusted' }).waitFor({ timeout: 10000 });
     await page.screenshot({ path: path.join(RESULTS, 'e2e-restricted-panel-of-a-trusted-enabled-bundle.png') });
