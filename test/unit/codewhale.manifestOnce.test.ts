@@ -1,19 +1,20 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hashBundleContent } from '../../src/core/hashing/bundleContent';
-import { readRegularFileVersion } from '../../src/core/fs/safeFs';
+import { readBundleSource } from '../../src/core/trust/bundleSource';
+import { hashTarget } from '../../src/core/index/hashTarget';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { readBundleTree } from '../../src/core/hashing/treeRead';
 import type { TakenRead } from '../../src/core/hashing/readAhead';
-import { Fixture, LINUX_HOST } from './helpers/fixture';
+import { byName, Fixture, index, LINUX_HOST } from './helpers/fixture';
 import { fsPatcher } from './helpers/fsPatch';
 
 /**
- * The manifest is read once (codewhale.md §4.1, §7.2): the walk's record of it reuses the
- * loader's bytes only when it meets the very file they came from. Anything else between
- * the two reads (a rewrite, a chmod, a rename over, a link) is read again, with the
- * walk's own checks and messages, exactly as when the walk always read it.
+ * The manifest is read once (codewhale.md §4.1, §7.2): every reader of a bundle — the
+ * index's job, review, trust and `hash` — reads the whole bundle first (bundleJob.ts) and
+ * parses the manifest's bytes from that read, so the content hash covers exactly the bytes
+ * parsed. The loader handed no read reads the manifest, then walks the bundle, reading it
+ * again with the walk's own checks and messages.
  */
 describe('Codewhale manifest read once for the content hash', () => {
   const fsPatch = fsPatcher();
@@ -27,15 +28,6 @@ describe('Codewhale manifest read once for the content hash', () => {
     f.write('plugins/demo/skills/a/SKILL.md', '---\nname: a\ndescription: d\n---\n');
     return { root: f.path('plugins/demo'), manifest: f.path('plugins/demo/plugin.json') };
   };
-  const versioned = (manifest: string) => {
-    const read = readRegularFileVersion(manifest, 1048576);
-    assert.ok(read.ok && read.version);
-    return read;
-  };
-  /** The walk as it was before: the manifest's bytes only, so its record reads the disk. */
-  const rereading = (root: string, bytes: Buffer) => hashBundleContent(root, 'plugin.json', bytes, () => false);
-  const manifestRecord = (walk: ReturnType<typeof hashBundleContent>) =>
-    walk.ok ? walk.files.find((x) => x.path === 'plugin.json') : undefined;
   const opensOf = (file: string) => {
     const opened: string[] = [];
     fsPatch.replace('openSync', (realOpen) => (p: fs.PathLike, ...rest: unknown[]) => {
@@ -43,6 +35,15 @@ describe('Codewhale manifest read once for the content hash', () => {
       return (realOpen as (...a: unknown[]) => number)(p, ...rest);
     });
     return opened;
+  };
+  /** The paths under `dir` that are stat'ed (how `resolveManifest` looks for each label). */
+  const statsUnder = (dir: string) => {
+    const stated: string[] = [];
+    fsPatch.replace('statSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
+      if (String(p).startsWith(dir + path.sep)) stated.push(String(p));
+      return (real as (...a: unknown[]) => unknown)(p, ...rest);
+    });
+    return stated;
   };
   /** Runs `change` right after the walk lists the bundle root: the listing saw the old entry. */
   const afterListing = (root: string, change: () => void) => {
@@ -53,71 +54,55 @@ describe('Codewhale manifest read once for the content hash', () => {
     });
   };
 
-  it('does not open the manifest again when the walk meets the same file, and hashes as a second read would', () => {
-    const { root, manifest } = bundle();
-    const read = versioned(manifest);
-    const expected = rereading(root, read.bytes);
-    const opened = opensOf(manifest);
-    const once = hashBundleContent(root, 'plugin.json', read, () => false);
-    assert.deepEqual(opened, []);
-    assert.deepEqual(once, expected);
-    assert.ok(once.ok);
-  });
-
-  it('reads a manifest rewritten between the reads again: its record holds what the disk holds now', () => {
-    const { root, manifest } = bundle();
-    const read = versioned(manifest);
-    const rewritten = MANIFEST.replace('1.0.0', '2.0.0');
-    fs.writeFileSync(manifest, rewritten);
-    // Another modification time, so the test does not depend on the clock's granularity.
-    fs.utimesSync(manifest, new Date(1e12), new Date(1e12));
-    const opened = opensOf(manifest);
-    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
-    assert.equal(opened.length, 1);
-    assert.deepEqual(walk, rereading(root, read.bytes));
-    assert.deepEqual(manifestRecord(walk), manifestRecord(rereading(root, Buffer.from(rewritten))));
-  });
-
-  it('reads a manifest renamed over with the same length and times again (another inode)', () => {
-    const { root, manifest } = bundle();
-    const read = versioned(manifest);
-    const st = fs.statSync(manifest);
-    const other = f.write('plugins/other.json', MANIFEST.replace('demo', 'evil'));
-    fs.utimesSync(other, st.atime, st.mtime);
-    fs.renameSync(other, manifest);
-    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
-    assert.deepEqual(walk, rereading(root, read.bytes));
-    const evil = Buffer.from(MANIFEST.replace('demo', 'evil'));
-    assert.deepEqual(manifestRecord(walk), manifestRecord(rereading(root, evil)));
-  });
-
-  it('reads a manifest made executable between the reads again: its record says so', () => {
-    const { root, manifest } = bundle();
-    const read = versioned(manifest);
-    fs.chmodSync(manifest, 0o755);
-    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
-    assert.ok(walk.ok);
-    assert.equal(manifestRecord(walk)?.executable, true);
-    assert.deepEqual(walk, rereading(root, read.bytes));
-  });
-
-  it('fails closed with the same message when the manifest becomes a link after the walk listed it', () => {
-    const { root, manifest } = bundle();
-    const swap = () => {
-      fs.renameSync(manifest, f.path('plugins/real.json'));
-      fs.symlinkSync(f.path('plugins/real.json'), manifest);
+  describe('review, trust and `hash` read the bundle first, as the index does', () => {
+    const indexed = () => {
+      const { root, manifest } = bundle();
+      f.write('ws/.codewhale/plugins/.keep', '');
+      fs.renameSync(root, f.path('ws/.codewhale/plugins/demo'));
+      const dir = f.path('ws/.codewhale/plugins/demo');
+      const item = byName(index([f.path('ws')]), 'demo');
+      return { dir, manifest: path.join(dir, path.basename(manifest)), item };
     };
-    const read = versioned(manifest);
-    afterListing(root, swap);
-    const walk = hashBundleContent(root, 'plugin.json', read, () => false);
-    assert.deepEqual(walk, {
-      ok: false,
-      message: 'component trees may not contain symbolic link plugin.json',
-      rel: 'plugin.json',
+
+    it('reads a bundle for review with one open of its manifest and no stat per label, to the hash the index shows', () => {
+      const { dir, manifest, item } = indexed();
+      const opened = opensOf(manifest);
+      const stated = statsUnder(dir);
+      const r = readBundleSource(item, LINUX_HOST);
+      assert.ok(r.ok);
+      assert.deepEqual(opened, [manifest]);
+      assert.deepEqual(stated, []);
+      assert.equal(r.source.item.contentHash, item.contentHash);
+      assert.equal(r.source.item.reviewToken, item.reviewToken);
+    });
+
+    it("`hash` of the bundle directory and of its manifest: one open of the manifest, no stat per label, the index's token", () => {
+      const { dir, manifest, item } = indexed();
+      for (const target of [dir, manifest]) {
+        const opened = opensOf(manifest);
+        const stated = statsUnder(dir);
+        const r = hashTarget(target);
+        assert.ok(r.ok, target);
+        assert.equal(r.reviewToken, item.reviewToken, target);
+        assert.deepEqual(opened, [manifest], target);
+        assert.deepEqual(stated, [], target);
+      }
+    });
+
+    it('reads a bundle whose manifest the read cannot answer from the disk: another form, by its stat', () => {
+      const { dir, item } = indexed();
+      fs.renameSync(path.join(dir, 'plugin.json'), path.join(dir, 'kimi.plugin.json'));
+      const fresh = byName(index([f.path('ws')]), 'demo');
+      const stated = statsUnder(dir);
+      const r = readBundleSource(fresh, LINUX_HOST);
+      assert.ok(r.ok);
+      assert.ok(stated.length > 0);
+      assert.equal(r.source.item.reviewToken, fresh.reviewToken);
+      assert.notEqual(fresh.reviewToken, item.reviewToken);
     });
   });
 
-  it('reports that link from the loader as before: codewhale.content.symlink at the manifest', () => {
+  it('reports a manifest that becomes a link after the listing from the walk: codewhale.content.symlink at the manifest', () => {
     const { root, manifest } = bundle();
     afterListing(root, () => {
       fs.renameSync(manifest, f.path('plugins/real.json'));

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { readRegularFile, readRegularFileVersion } from '../../src/core/fs/safeFs';
+import { readRegularFile } from '../../src/core/fs/safeFs';
 import { Fixture } from './helpers/fixture';
 import { fsPatcher } from './helpers/fsPatch';
 
@@ -55,18 +55,5 @@ describe('readRegularFile past the size fstat reported', () => {
       bytes: Buffer.alloc(0),
       executable: false,
     });
-  });
-
-  it('tells the version of the file the bytes came from when asked, and only then', () => {
-    const file = f.write('m', 'x', 0o755);
-    const st = fs.statSync(file);
-    const read = readRegularFileVersion(file, 10);
-    assert.deepEqual(read, {
-      ok: true,
-      bytes: Buffer.from('x'),
-      executable: true,
-      version: { dev: st.dev, ino: st.ino, size: 1, mode: st.mode, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs },
-    });
-    assert.deepEqual(Object.keys(readRegularFile(file, 10)), ['ok', 'bytes', 'executable']);
   });
 });

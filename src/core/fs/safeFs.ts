@@ -55,35 +55,6 @@ export function statEntry(p: string | Buffer): Entry {
   }
 }
 
-/**
- * One version of one file: its inode, size, mode, and modification and change times.
- * Any write, chmod, rename over or swap gives another version, except a rewrite of
- * the same length within the file system's timestamp granularity.
- */
-export interface FileVersion {
-  readonly dev: number;
-  readonly ino: number;
-  readonly size: number;
-  readonly mode: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-}
-
-export function versionOf(st: fs.Stats): FileVersion {
-  return { dev: st.dev, ino: st.ino, size: st.size, mode: st.mode, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
-}
-
-export function sameVersion(a: FileVersion, b: FileVersion): boolean {
-  return (
-    a.dev === b.dev &&
-    a.ino === b.ino &&
-    a.size === b.size &&
-    a.mode === b.mode &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs
-  );
-}
-
 export type ReadResult =
   | { readonly ok: true; readonly bytes: Buffer; readonly executable: boolean }
   | {
@@ -92,11 +63,6 @@ export type ReadResult =
       readonly size?: number;
       readonly error?: string;
     };
-
-/** A read that tells also which version of the file its bytes came from. */
-export type VersionedRead =
-  | Exclude<ReadResult, { ok: true }>
-  | { readonly ok: true; readonly bytes: Buffer; readonly executable: boolean; readonly version?: FileVersion };
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -107,15 +73,6 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
  * O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking the indexer.
  */
 export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
-  return readRegular(p, limit, false);
-}
-
-/** `readRegularFile`, telling also the version of the file its bytes came from (its fstat before the read). */
-export function readRegularFileVersion(p: string | Buffer, limit: number): VersionedRead {
-  return readRegular(p, limit, true);
-}
-
-function readRegular(p: string | Buffer, limit: number, withVersion: boolean): VersionedRead {
   let fd: number;
   try {
     fd = fs.openSync(osPath(p), fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -132,8 +89,7 @@ function readRegular(p: string | Buffer, limit: number, withVersion: boolean): V
     if (st.size > limit) return { ok: false, reason: 'too-large', size: st.size };
     const bytes = readExactly(fd, st.size, limit);
     if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
-    const executable = (st.mode & 0o111) !== 0;
-    return withVersion ? { ok: true, bytes, executable, version: versionOf(st) } : { ok: true, bytes, executable };
+    return { ok: true, bytes, executable: (st.mode & 0o111) !== 0 };
   } catch (e) {
     return { ok: false, reason: 'io', error: errorText(e) };
   } finally {

@@ -1,8 +1,8 @@
 import { frameStep, newHash, sha256Hex, u64le } from './framing';
-import { display, walkBundleTree, type ManifestRead, type TreeRead, type TreeStep } from './treeRead';
+import { display, walkBundleTree, type TreeRead, type TreeStep } from './treeRead';
 import type { BundleFile } from '../model';
 
-export { LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES, type ManifestRead } from './treeRead';
+export { LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES } from './treeRead';
 
 /** A hashed file; a name that is not UTF-8 has `rawPath`, and `path` spells its bytes escaped (rawNames.ts). */
 export type HashedFile = BundleFile;
@@ -24,25 +24,24 @@ const DOMAIN = 'codewhale-plugin-content-v2\0';
  * Codewhale's content hash, domain v2 (codewhale.md §7.2): the manifest prefix, then a
  * depth-first walk of the whole bundle (treeRead.ts reads it), each directory and file
  * framed as Codewhale frames them. `retain` picks the files whose bytes the caller
- * parses next, so nothing is read twice. Handed this root's read from a read-ahead
- * (readAhead.ts, taken by the caller), it hashes the steps and frames another thread
- * read with the same code; else it reads here, and with the loader's read of the
- * manifest it does not read that file again while it is unchanged.
+ * parses next, so nothing is read twice. Handed the bundle's read (readAhead.ts: a
+ * reader thread's, or the index job's own, taken before the manifest was parsed from it),
+ * it hashes those steps and frames; else it reads here, streaming, one file's bytes at a
+ * time (a copy's re-hash, an invalid bundle's review).
  */
 export function hashBundleContent(
   root: string,
   label: string,
-  manifest: Uint8Array | ManifestRead,
+  manifest: Uint8Array,
   retain: (rel: string) => boolean,
   read?: TreeRead,
 ): ContentWalk {
-  const manifestBytes = manifest instanceof Uint8Array ? manifest : manifest.bytes;
   const h = newHash();
   h.update(DOMAIN);
   h.update(label);
   h.update('\0');
-  h.update(u64le(manifestBytes.length));
-  h.update(manifestBytes);
+  h.update(u64le(manifest.length));
+  h.update(manifest);
   const files: HashedFile[] = [];
   const directories: string[] = [];
   const retained = new Map<string, Buffer>();
@@ -65,14 +64,10 @@ export function hashBundleContent(
   // Another thread's read: its frames hashed in one update, its steps listed. Else the walk here, hashed as it reads.
   const failure = read
     ? read.failure
-    : walkBundleTree(
-        root,
-        (step) => {
-          frameStep(h, step);
-          list(step);
-        },
-        manifest instanceof Uint8Array ? undefined : { label, read: manifest },
-      );
+    : walkBundleTree(root, (step) => {
+        frameStep(h, step);
+        list(step);
+      });
   if (read && !failure) {
     if (read.framed) h.update(read.framed);
     else for (const step of read.steps) frameStep(h, step);

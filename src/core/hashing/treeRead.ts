@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { entryOf, errorText, sameVersion, versionOf, type FileVersion } from '../fs/safeFs';
+import { entryOf, errorText } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
 
 /** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
@@ -47,12 +47,6 @@ export interface TreeRead {
   readonly framed?: Buffer;
 }
 
-/** The manifest as the loader read it (§4.1), with the version of the file it came from. */
-export interface ManifestRead {
-  readonly bytes: Buffer;
-  readonly version?: FileVersion;
-}
-
 interface Frame {
   readonly abs: string | Buffer;
   readonly rel: Name;
@@ -74,15 +68,9 @@ interface Child {
  * frames and hashes it there, holding one file's bytes at a time), or is collected by
  * `readBundleTree` for the CLI's reader threads (readAhead.ts) and for an index's bundle
  * job where no reader holds the bundle (bundleJob.ts), so all read with this very code.
- * Handed the loader's read of the manifest with its file's version, it does not read that
- * file again while it is unchanged (`unchangedManifest`). Iterative, so a deeply nested
- * tree cannot overflow the stack.
+ * Iterative, so a deeply nested tree cannot overflow the stack.
  */
-export function walkBundleTree(
-  root: string,
-  visit: (step: TreeStep) => void,
-  manifest?: { label: string; read: ManifestRead },
-): TreeFailure | undefined {
+export function walkBundleTree(root: string, visit: (step: TreeStep) => void): TreeFailure | undefined {
   let files = 0;
   let totalBytes = 0;
   let walked = 0;
@@ -126,8 +114,7 @@ export function walkBundleTree(
     if (child.type !== 'file') return failed(`component ${display(rel)} is neither a regular file nor directory`, rel);
     if (files + 1 > MAX_HASHED_FILES) return failed(LIMIT_MESSAGE, rel);
     const budget = MAX_HASHED_BYTES - totalBytes;
-    const read =
-      (manifest && rel === manifest.label && unchangedManifest(abs, manifest.read, budget)) || readWhole(abs, budget);
+    const read = readWhole(abs, budget);
     if (!read.ok) {
       if (read.message === LIMIT_MESSAGE) return failed(LIMIT_MESSAGE, rel);
       return failed(read.message.replace('{path}', display(rel)), rel);
@@ -231,29 +218,6 @@ function safeLstat(p: string | Buffer): { ok: true; type: string } | { ok: false
     return { ok: true, type: entryOf(fs.lstatSync(p)).type };
   } catch (e) {
     return { ok: false, error: errorText(e) };
-  }
-}
-
-/**
- * The manifest's file record reuses the bytes the loader read when the walk finds the
- * very file they came from (not a link: lstat; same inode, size, mode and times), so it
- * is not read twice. Anything else is read again as every other file, with its checks
- * and messages. The hash then covers the bytes that were parsed, twice, as if the walk
- * had read the manifest first.
- */
-function unchangedManifest(
-  p: string | Buffer,
-  manifest: ManifestRead,
-  budget: number,
-): { ok: true; bytes: Buffer; executable: boolean } | undefined {
-  if (!manifest.version) return undefined;
-  try {
-    const st = fs.lstatSync(p);
-    if (!st.isFile() || !sameVersion(versionOf(st), manifest.version)) return undefined;
-    if (manifest.bytes.length !== st.size || st.size > budget) return undefined;
-    return { ok: true, bytes: manifest.bytes, executable: (st.mode & 0o111) !== 0 };
-  } catch {
-    return undefined;
   }
 }
 

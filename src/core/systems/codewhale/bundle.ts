@@ -17,14 +17,7 @@ import type { Capabilities, HostCondition } from '../../capabilities';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
-import {
-  canonicalPath,
-  decodeUtf8,
-  lstatEntry,
-  readRegularFileVersion,
-  statEntry,
-  type VersionedRead,
-} from '../../fs/safeFs';
+import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
 import { Findings } from '../../diagnostics/findings';
 import { walkedTree } from './bundleTree';
 import { byteOrder, osBytes, wellFormed } from '../../fs/rawNames';
@@ -114,7 +107,7 @@ export interface LoadContext {
 }
 
 /** The manifest among the files of the bundle's taken read, read as the loader reads it (§4.1). */
-function manifestOfTakenRead(read: TreeRead, label: ManifestLabel): VersionedRead | undefined {
+function manifestOfTakenRead(read: TreeRead, label: ManifestLabel): ReadResult | undefined {
   const file = fileOfRead(read, label, MAX_MANIFEST_BYTES);
   return file && { ok: true, bytes: file.bytes, executable: file.executable };
 }
@@ -193,7 +186,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // read, and the loader parses those bytes instead of opening the file a second time.
   const bundleRead = taken?.read;
   const read =
-    (bundleRead && manifestOfTakenRead(bundleRead, label)) || readRegularFileVersion(manifestFile, MAX_MANIFEST_BYTES);
+    (bundleRead && manifestOfTakenRead(bundleRead, label)) || readRegularFile(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     const message =
       read.reason === 'too-large'
@@ -216,7 +209,9 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
   const walk =
-    canonicalRoot === undefined ? undefined : hashBundleContent(canonicalRoot, label, read, parsedNext, bundleRead);
+    canonicalRoot === undefined
+      ? undefined
+      : hashBundleContent(canonicalRoot, label, read.bytes, parsedNext, bundleRead);
   // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
   const cache =
     walk?.ok && ctx.cache && canonicalRoot !== undefined

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { loadCodewhaleBundle, resolveManifest } from './bundle';
+import { runBundleJob } from './bundleJob';
+import type { CodewhaleBundle } from './bundle';
 import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
 import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
@@ -9,19 +10,32 @@ import { hashListed } from '../../hashing/listedFiles';
 import { reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { HostFacts } from '../../host';
-import type { Item } from '../../model';
+import type { Item, Scope } from '../../model';
 import type { HashOutcome, InvalidBundle, SourceRead } from '../agentSystem';
+
+/**
+ * The bundle in `dir` as the index reads it (bundleJob.ts): the whole bundle read first,
+ * its manifest and content hash taken from that one read. Null when it holds no manifest.
+ */
+function readBundle(
+  dir: string,
+  scope: Scope,
+  canonicalDiscoveryRoot: string,
+  host: HostFacts,
+): CodewhaleBundle | null {
+  return runBundleJob({ dir, scope, canonicalDiscoveryRoot }, host);
+}
 
 /** A Codewhale bundle read from disk now, for review and trust. */
 export function readCodewhaleSource(item: Item, host: HostFacts): SourceRead {
   const dir = item.path;
-  const label = resolveManifest(dir);
   const discoveryRoot = canonicalPath(path.dirname(dir));
-  if (!label || !discoveryRoot) return { ok: false, message: `bundle ${item.name} at ${dir} can no longer be read` };
-  const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
+  const bundle = discoveryRoot ? readBundle(dir, item.scope, discoveryRoot, host) : null;
+  if (!bundle) return { ok: false, message: `bundle ${item.name} at ${dir} can no longer be read` };
+  const label = bundle.label;
   const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
   const fresh = out.items[0];
-  if (!fresh || !bundle.contentHash || !bundle.canonicalRoot) {
+  if (!fresh || !bundle.contentHash || !bundle.canonicalRoot || !label) {
     const err = bundle.diagnostics.find((d) => d.severity === 'error');
     return { ok: false, message: `bundle ${item.name} cannot be hashed: ${err?.message ?? 'unreadable'}` };
   }
@@ -56,11 +70,12 @@ export function readCodewhaleInvalid(
   host: HostFacts,
 ): InvalidBundle | undefined {
   const dir = item.path;
-  const label = resolveManifest(dir);
   const discoveryRoot = canonicalPath(path.dirname(dir));
   const root = canonicalPath(dir);
-  if (!label || !discoveryRoot || !root) return undefined;
-  const bundle = loadCodewhaleBundle(dir, label, { scope: item.scope, canonicalDiscoveryRoot: discoveryRoot, host });
+  if (!discoveryRoot || !root) return undefined;
+  const bundle = readBundle(dir, item.scope, discoveryRoot, host);
+  const label = bundle?.label;
+  if (!bundle || !label) return undefined;
   const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
   const fresh = out.items[0];
   if (!fresh) return undefined;
@@ -89,15 +104,14 @@ export function hashCodewhaleTarget(abs: string, shown: string, host: HostFacts)
   const base = path.basename(abs);
   if (entry.type === 'file' && !CODEWHALE_MANIFESTS.has(base)) return null;
   const dir = entry.type === 'file' ? path.dirname(abs) : abs;
-  const label = resolveManifest(dir);
-  if (!label)
+  const discoveryRoot = canonicalPath(path.dirname(dir)) ?? path.dirname(dir);
+  const bundle = readBundle(dir, 'workspace', discoveryRoot, host);
+  if (!bundle)
     return {
       ok: false,
       message: `${shown} holds no plugin.json, kimi.plugin.json, plugin.toml or .claude-plugin/plugin.json`,
       diagnostics: [],
     };
-  const discoveryRoot = canonicalPath(path.dirname(dir)) ?? path.dirname(dir);
-  const bundle = loadCodewhaleBundle(dir, label, { scope: 'workspace', canonicalDiscoveryRoot: discoveryRoot, host });
   if (!bundle.contentHash || !bundle.capabilityHash) {
     const first = bundle.diagnostics.find((d) => d.severity === 'error');
     return {
