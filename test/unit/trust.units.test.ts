@@ -8,6 +8,7 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
 import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
 import { A0, CORPUS, EvaFixture, L0 } from './helpers/evaFixture';
+import { fsPatcher } from './helpers/fsPatch';
 
 /**
  * Each agent's trust unit read again from disk (trust.md "Trust units", "Operations";
@@ -352,6 +353,7 @@ describe('Rivumi trust units read from disk (rivumi/trustUnit.ts)', () => {
 });
 
 describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
+  const fsPatch = fsPatcher();
   let f: EvaFixture;
   beforeEach(() => (f = new EvaFixture().p0()));
   afterEach(() => f.remove());
@@ -546,5 +548,19 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
       f.write('loose/review.yaml', A0),
     ];
     for (const p of others) assert.deepEqual(hashTarget(p), { ok: false, message: NOT_A_BUNDLE(p), diagnostics: [] });
+  });
+
+  it('`hash` of a file that is not YAML in a project reads no project: no directory of it is listed', () => {
+    f.l0(L0);
+    const script = f.path('ws/config/skills/lint.lua');
+    const listed: string[] = [];
+    fsPatch.replace('readdirSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
+      listed.push(String(p));
+      return (real as (...a: unknown[]) => unknown)(p, ...rest);
+    });
+    assert.deepEqual(hashTarget(script), { ok: false, message: NOT_A_BUNDLE(script), diagnostics: [] });
+    assert.deepEqual(listed, []);
+    // A YAML file there is looked up in the project, which the scan lists.
+    assert.ok(hashTarget(f.path('ws/config/capabilities/lint.yaml')).ok);
   });
 });

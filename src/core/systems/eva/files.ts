@@ -76,6 +76,12 @@ export function rustExtension(name: string): string | undefined {
   return name.slice(dot + 1);
 }
 
+/** A name `find_yaml_files` takes: its Rust extension is exactly `yaml` or `yml` (case-sensitive). */
+export function isYamlName(name: string): boolean {
+  const ext = rustExtension(name);
+  return ext === 'yaml' || ext === 'yml';
+}
+
 export interface ScanResult {
   /** YAML files in upstream's order (component-wise raw-byte path order). */
   readonly files: readonly string[];
@@ -130,8 +136,7 @@ export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
     if (entry.type === 'symlink') symlinks.push(abs);
     else if (entry.type === 'directory') open(abs);
     else if (entry.type === 'file') {
-      const ext = rustExtension(name);
-      if (ext !== 'yaml' && ext !== 'yml') continue;
+      if (!isYamlName(name)) continue;
       if (frame.taken >= maxPerDir) {
         frame.skipped++;
         frame.first ??= abs;

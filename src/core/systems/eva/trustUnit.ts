@@ -10,6 +10,7 @@ import { evaContentHash } from './hashes';
 import { indexEvaFolder, type EvaTrustUnit } from './indexEva';
 import { readContextOf } from './readContext';
 import { EVA_SYSTEM } from './vocabulary';
+import { isYamlName } from './files';
 
 const MAX_COVERED_FILE_BYTES = 67108864;
 
@@ -124,6 +125,8 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
  * (any other file, or a directory, is none).
  */
 export function hashEvaTarget(abs: string, shown: string): HashOutcome | null {
+  // Only a YAML file the scan takes can be a skill manifest: any other is no unit, without indexing a project.
+  if (!isYamlName(path.basename(abs))) return null;
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (lstatEntry(path.join(dir, 'config', 'eva.yaml')).type !== 'file') continue;
     const context = readContextOf(dir);
