@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import {
   announcedRoot,
   faultedBundle,
@@ -64,23 +63,9 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
         host: LINUX_HOST,
       });
     /** Every open of `file`. */
-    const opensOf = (file: string) => {
-      const opened: string[] = [];
-      fsPatch.replace('openSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
-        if (String(p) === file) opened.push(String(p));
-        return (real as (...a: unknown[]) => number)(p, ...rest);
-      });
-      return opened;
-    };
+    const opensOf = (file: string) => fsPatch.calls('openSync', (p) => p === file);
     /** Every stat of a path inside `dir`. */
-    const statsUnder = (dir: string) => {
-      const seen: string[] = [];
-      fsPatch.replace('statSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
-        if (String(p).startsWith(dir + '/')) seen.push(String(p));
-        return (real as (...a: unknown[]) => unknown)(p, ...rest);
-      });
-      return seen;
-    };
+    const statsUnder = (dir: string) => fsPatch.calls('statSync', (p) => p.startsWith(dir + '/'));
 
     it('takes the read at the announced root and finds the manifest in it, without a stat per label', () => {
       f.write('plugins/b/plugin.json', JSON.stringify({ $schema: 's', name: 'b', version: '1.0.0' }));

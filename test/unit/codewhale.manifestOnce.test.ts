@@ -28,23 +28,9 @@ describe('Codewhale manifest read once for the content hash', () => {
     f.write('plugins/demo/skills/a/SKILL.md', '---\nname: a\ndescription: d\n---\n');
     return { root: f.path('plugins/demo'), manifest: f.path('plugins/demo/plugin.json') };
   };
-  const opensOf = (file: string) => {
-    const opened: string[] = [];
-    fsPatch.replace('openSync', (realOpen) => (p: fs.PathLike, ...rest: unknown[]) => {
-      if (p === file) opened.push(String(p));
-      return (realOpen as (...a: unknown[]) => number)(p, ...rest);
-    });
-    return opened;
-  };
+  const opensOf = (file: string) => fsPatch.calls('openSync', (p) => p === file);
   /** The paths under `dir` that are stat'ed (how `resolveManifest` looks for each label). */
-  const statsUnder = (dir: string) => {
-    const stated: string[] = [];
-    fsPatch.replace('statSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
-      if (String(p).startsWith(dir + path.sep)) stated.push(String(p));
-      return (real as (...a: unknown[]) => unknown)(p, ...rest);
-    });
-    return stated;
-  };
+  const statsUnder = (dir: string) => fsPatch.calls('statSync', (p) => p.startsWith(dir + path.sep));
   /** Runs `change` right after the walk lists the bundle root: the listing saw the old entry. */
   const afterListing = (root: string, change: () => void) => {
     fsPatch.replace('readdirSync', (realReaddir) => (p: fs.PathLike, ...rest: unknown[]) => {

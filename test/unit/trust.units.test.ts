@@ -553,11 +553,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
   it('`hash` of a file that is not YAML in a project reads no project: no directory of it is listed', () => {
     f.l0(L0);
     const script = f.path('ws/config/skills/lint.lua');
-    const listed: string[] = [];
-    fsPatch.replace('readdirSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
-      listed.push(String(p));
-      return (real as (...a: unknown[]) => unknown)(p, ...rest);
-    });
+    const listed = fsPatch.calls('readdirSync');
     assert.deepEqual(hashTarget(script), { ok: false, message: NOT_A_BUNDLE(script), diagnostics: [] });
     assert.deepEqual(listed, []);
     // A YAML file there is looked up in the project, which the scan lists.

@@ -12,10 +12,23 @@ export function fsPatcher() {
     for (const [name, original] of originals) Object.assign(nodeFs, { [name]: original });
     originals.clear();
   });
+  const replace = <K extends keyof NodeFs>(name: K, around: (original: NodeFs[K]) => unknown): void => {
+    if (!originals.has(name)) originals.set(name, nodeFs[name]);
+    Object.assign(nodeFs, { [name]: around(originals.get(name) as NodeFs[K]) });
+  };
   return {
-    replace<K extends keyof NodeFs>(name: K, around: (original: NodeFs[K]) => unknown): void {
-      if (!originals.has(name)) originals.set(name, nodeFs[name]);
-      Object.assign(nodeFs, { [name]: around(originals.get(name) as NodeFs[K]) });
+    replace,
+    /**
+     * Records the path of each call of `name` that `keep` takes (every call without it),
+     * then makes the call: the list fills as the code under test runs.
+     */
+    calls(name: keyof NodeFs, keep: (p: string) => boolean = () => true): string[] {
+      const seen: string[] = [];
+      replace(name, (original) => (p: unknown, ...rest: unknown[]) => {
+        if (keep(String(p))) seen.push(String(p));
+        return (original as (...a: unknown[]) => unknown)(p, ...rest);
+      });
+      return seen;
     },
   };
 }
