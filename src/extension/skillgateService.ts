@@ -18,7 +18,7 @@ import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
 import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
-import { loggedIndexRunAsync } from './flows/indexRunLog';
+import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
 import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
 import { WorkerIndex, WorkerFailure } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
@@ -34,6 +34,16 @@ const DEBOUNCE_MS = 150;
 
 /** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
 const STALL_TAIL_MS = 500;
+/**
+ * How long after a full index its watchers are set up again and everything is read once
+ * more (`recheck`). In code-server, the watchers the first index of a reloaded window
+ * sets up report nothing: the browser suite's write after a reload went unseen in every
+ * run (three of three), while the same watchers made again later report (three of
+ * three): a bundle changed then kept showing what the index had read, trust included.
+ * The re-read is a full index in the worker (warm: the parse cache; about 0.45 s of the
+ * worker's time at 2,000 bundles), and shows nothing unless the disk says something else.
+ */
+const RECHECK_AFTER_MS = 3000;
 
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
 const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
@@ -97,6 +107,7 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
+  private recheckTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
   private prestarted: WorkerIndex | undefined;
   /** An index failure: shown, and logged with the rest. */
@@ -215,6 +226,7 @@ export class SkillgateService implements vscode.Disposable {
           await this.presented;
           await nextTurn();
           this.watch(folders, indexed.watched);
+          this.scheduleRecheck(index);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
             const busiestTurnCpuMs = stalls.busiestTurnCpuMs;
@@ -465,6 +477,63 @@ export class SkillgateService implements vscode.Disposable {
     ).catch(() => undefined);
   }
 
+  private scheduleRecheck(index: IndexBackend): void {
+    clearTimeout(this.recheckTimer);
+    this.recheckTimer = setTimeout(() => void this.recheck(index), RECHECK_AFTER_MS);
+  }
+
+  /**
+   * Sets the watchers up again and reads everything once more (RECHECK_AFTER_MS); shows
+   * the result only when it differs from what the full index showed. It is a full run:
+   * what the watchers report meanwhile is replayed on its result, and a newer full index,
+   * running or done, makes it moot (that one has its own re-check).
+   */
+  private async recheck(index: IndexBackend): Promise<void> {
+    if (this.index !== index || this.fullIndexRuns.running) return;
+    const run = this.fullIndexRuns.begin();
+    await guardIndexAsync(
+      async () => {
+        const started = performance.now();
+        const outcome = await this.watchAgainThenRead(index).then(
+          (indexed) => ({ indexed }),
+          (e: unknown) => ({ failure: e }),
+        );
+        // A failed re-check ends the run too, so later changes are not held for a result that never comes.
+        const changed = this.fullIndexRuns.finish(run);
+        if ('failure' in outcome) {
+          // A failed worker has already handed the index to the extension host, which reads everything again.
+          if (outcome.failure instanceof WorkerFailure) return;
+          throw outcome.failure;
+        }
+        const { indexed } = outcome;
+        if (!changed || this.index !== index) return;
+        const ms = performance.now() - started;
+        if (indexed)
+          this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk changed since the full index`);
+        else this.log.info(`re-check: nothing changed since the full index, in ${Math.round(ms)} ms`);
+        const replayed =
+          changed.paths.length > 0
+            ? await loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths))
+            : changed.storeChanged
+              ? await loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())
+              : indexed;
+        if (!replayed) return;
+        this.publishFrom(index, replayed);
+        if (this.index === index && watchKey(replayed.watched) !== this.watching.paths)
+          this.watch(this.watching.folders, replayed.watched);
+      },
+      () => undefined,
+      this.failureUi,
+    ).catch(() => undefined);
+  }
+
+  /** New watchers first, so a change made while everything is read again is reported if the read misses it. */
+  private async watchAgainThenRead(index: IndexBackend): Promise<Indexed | undefined> {
+    const watched = await index.watched();
+    if (this.index === index) this.watch(this.watching.folders, watched);
+    return index.recheck();
+  }
+
   /**
    * VS Code's recursive watcher on Linux (@parcel/watcher over inotify) misses the
    * subdirectories of a directory created in one burst (`mkdir -p`, a checkout, an
@@ -497,6 +566,7 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.recheckTimer);
     this.batcher.dispose();
     for (const w of this.watchers) w.dispose();
     for (const w of this.subtreeWatchers.values()) w.dispose();

@@ -10,7 +10,8 @@ import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
 import { WorkerFailure, WorkerIndex } from '../../src/extension/flows/workerIndex';
 import type { WorkerReply, WorkerRequest } from '../../src/extension/flows/indexWorkerProtocol';
-import { SnapshotReceiver } from '../../src/extension/flows/snapshotTransfer';
+import { SnapshotReceiver, SnapshotSender, type Indexed } from '../../src/extension/flows/snapshotTransfer';
+import { sameIndexed } from '../../src/extension/flows/sameIndexed';
 import { snapshotLoopback } from '../support/snapshotLoopback';
 import { Indexer } from '../../src/core/index/indexer';
 import { StallSampler } from '../../src/extension/flows/hostPerf';
@@ -96,6 +97,43 @@ describe('the index worker', function () {
     assert.equal(fs.readdirSync(cacheDir).filter((n) => n.endsWith('.cache')).length, 1);
     const inHost = new InHostIndex({ ...options, cacheDir });
     same((await inHost.indexAll(() => undefined)).snapshot, snapshot);
+  });
+
+  it('re-checks: nothing when the disk reads the same, else the new snapshot, and refreshes correctly after either', async () => {
+    // A workspace of its own: the edits below must not reach the other tests.
+    const root = path.join(dir, 'recheck-ws');
+    generateWorkspace(root, 12);
+    const cacheDir = path.join(dir, 'recheck-cache');
+    const opened = { ...options, workspaces: [root], cacheDir };
+    const worker = new WorkerIndex(script, {}, () => undefined);
+    workers.push(worker);
+    worker.open(opened);
+    const inHost = new InHostIndex(opened);
+    await worker.indexAll(() => undefined);
+    await inHost.indexAll(() => undefined);
+    // The first index parsed every bundle; the re-check takes them from the parse cache, and reads the same.
+    assert.equal(await worker.recheck(), undefined);
+    assert.equal(await inHost.recheck(), undefined);
+
+    // Changed behind the watchers' back: no refresh names the file.
+    const skill = path.join(root, '.codewhale/plugins/plugin-00005/skills/skill-0/SKILL.md');
+    fs.writeFileSync(skill, '---\nname: changed-unseen\ndescription: edited\n---\nbody\n');
+    const fresh = () => new Indexer({ workspaces: [root], codewhaleHome: null, evaHome: null }).indexAll();
+    const rechecked = await worker.recheck();
+    assert.ok(rechecked, 'a re-check after a change sends the new snapshot');
+    same(rechecked.snapshot, fresh());
+    assert.ok(rechecked.snapshot.items.some((i) => i.name === 'changed-unseen'));
+    const inHostRechecked = await inHost.recheck();
+    assert.ok(inHostRechecked);
+    same(inHostRechecked.snapshot, rechecked.snapshot);
+
+    // After a re-check that found nothing, the host's snapshot is still what later parts refer to.
+    assert.equal(await worker.recheck(), undefined);
+    const other = path.join(root, '.codewhale/plugins/plugin-00002/skills/skill-1/SKILL.md');
+    fs.appendFileSync(other, '\nmore\n');
+    const refreshed = await worker.refresh([other]);
+    same(refreshed.snapshot, fresh());
+    same(refreshed.snapshot, (await inHost.refresh([other])).snapshot);
   });
 
   it('answers nothing before it is opened, and is opened once', async () => {
@@ -282,6 +320,74 @@ describe('snapshot transfer between the worker and the host', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('snapshot transfer after a re-check that found nothing', () => {
+  const watched = { paths: [], trees: [] };
+  const head = { generation: 1, workspaces: ['/w'], trustProblem: null };
+  const copy = (list: readonly Item[]) => list.map((i) => ({ ...i }));
+
+  it("refers to the host's entries through the adopted lists: only what changed later is sent", () => {
+    const sender = new SnapshotSender();
+    const receiver = new SnapshotReceiver();
+    const send = (snapshot: Snapshot) => {
+      const parts = structuredClone(sender.parts({ snapshot, watched }, 3));
+      for (const p of parts) receiver.add(p);
+      return { items: parts.flatMap((p) => p.items), got: receiver.finish().snapshot };
+    };
+    const a = [itemOf({ id: 'a' }), itemOf({ id: 'a/1', parent: 'a' })];
+    const b = [itemOf({ id: 'b' })];
+    send(composedSnapshot(head, { parts: [a, b] }, []));
+    // The re-check read the same: new objects, the same content. Nothing is sent.
+    const [a2, b2] = [copy(a), copy(b)];
+    sender.adopt(composedSnapshot({ ...head, generation: 2 }, { parts: [a2, b2] }, []));
+    const b3 = [itemOf({ id: 'b', name: 'renamed' })];
+    const third = composedSnapshot({ ...head, generation: 3 }, { parts: [a2, b3] }, []);
+    const three = send(third);
+    assert.deepEqual(three.got, third);
+    assert.deepEqual(
+      three.items.map((e) => (isRun(e) ? e : e.id)),
+      [[0, 2], 'b'],
+    );
+  });
+
+  it('adopts no lists of other lengths: their entries are sent whole next time, and the host still rebuilds the snapshot', () => {
+    const sender = new SnapshotSender();
+    const receiver = new SnapshotReceiver();
+    const a = [itemOf({ id: 'a' }), itemOf({ id: 'a/1', parent: 'a' })];
+    for (const p of structuredClone(sender.parts({ snapshot: composedSnapshot(head, { parts: [a] }, []), watched })))
+      receiver.add(p);
+    receiver.finish();
+    const split = [[a[0] as Item], [a[1] as Item]].map(copy);
+    sender.adopt(composedSnapshot(head, { parts: split }, []));
+    const next = composedSnapshot(head, { parts: split }, []);
+    const parts = structuredClone(sender.parts({ snapshot: next, watched }));
+    for (const p of parts) receiver.add(p);
+    assert.deepEqual(receiver.finish().snapshot, next);
+    assert.equal(parts.flatMap((p) => p.items).filter(isRun).length, 0);
+  });
+});
+
+describe('sameIndexed: whether a re-check read the same', () => {
+  const indexed = (items: readonly Item[], generation = 1, paths: string[] = []): Indexed => ({
+    snapshot: { generation, workspaces: ['/w'], items, diagnostics: [], trustProblem: null },
+    watched: { paths, trees: [] },
+  });
+  const items = () => Array.from({ length: 1500 }, (_, i) => itemOf({ id: `i${i}`, name: `n${i}` }));
+
+  it('is true for the same content in other objects, whatever the generation', () => {
+    assert.ok(sameIndexed(indexed(items(), 1), indexed(items(), 7)));
+  });
+
+  it('is false for one field of one item changed, deep in any chunk, or for other watched paths', () => {
+    for (const at of [0, 700, 1499]) {
+      const changed = items();
+      changed[at] = { ...(changed[at] as Item), name: 'other' };
+      assert.equal(sameIndexed(indexed(items()), indexed(changed)), false, `item ${at}`);
+    }
+    assert.equal(sameIndexed(indexed(items()), indexed(items().slice(1))), false);
+    assert.equal(sameIndexed(indexed(items(), 1, ['/a']), indexed(items(), 1, ['/b'])), false);
   });
 });
 

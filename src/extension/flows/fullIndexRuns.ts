@@ -20,6 +20,11 @@ export class FullIndexRuns {
     return this.latest;
   }
 
+  /** Whether a run is reading now. */
+  get running(): boolean {
+    return this.pending !== undefined;
+  }
+
   /** True when a run is reading and keeps the change for its result; false when nothing runs. */
   record(paths: readonly string[], storeChanged: boolean): boolean {
     if (!this.pending) return false;

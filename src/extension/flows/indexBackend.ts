@@ -1,6 +1,7 @@
 import { ParseCache } from '../../core/cache/parseCache';
 import { Indexer, type IndexOptions } from '../../core/index/indexer';
 import { TrustStore } from '../../core/trust/trustStore';
+import { sameIndexed } from './sameIndexed';
 import type { Indexed, Watched } from './snapshotTransfer';
 
 /**
@@ -17,6 +18,11 @@ export interface IndexBackend {
   refresh(paths: readonly string[]): Promise<Indexed>;
   /** Re-derives decisions without reading bundles (after a trust-store change). */
   snapshot(): Promise<Indexed>;
+  /**
+   * Reads everything again, as `indexAll`; undefined when that reads the same as the
+   * result returned last (the caller keeps what it shows).
+   */
+  recheck(): Promise<Indexed | undefined>;
   dispose(): void;
 }
 
@@ -48,6 +54,8 @@ export function watchedBy(indexer: Indexer): Watched {
 /** The index in the extension host: the full index yields to the event loop between slices of bundles. */
 export class InHostIndex implements IndexBackend {
   private readonly indexer: Indexer;
+  /** The result returned last, for a re-check to compare with. */
+  private last: Indexed | undefined;
 
   constructor(options: BackendOptions) {
     this.indexer = backendIndexer(options);
@@ -69,11 +77,17 @@ export class InHostIndex implements IndexBackend {
     return this.indexed(this.indexer.snapshot());
   }
 
+  async recheck(): Promise<Indexed | undefined> {
+    const last = this.last;
+    const indexed = this.indexed(await this.indexer.indexAllAsync());
+    return last && sameIndexed(last, indexed) ? undefined : indexed;
+  }
+
   dispose(): void {
     // nothing held but memory
   }
 
   private indexed(snapshot: Indexed['snapshot']): Indexed {
-    return { snapshot, watched: watchedBy(this.indexer) };
+    return (this.last = { snapshot, watched: watchedBy(this.indexer) });
   }
 }

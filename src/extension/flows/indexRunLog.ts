@@ -1,8 +1,12 @@
 import type { Snapshot } from '../../core/index/snapshot';
 import type { LogPort } from './ports';
 
-/** Which kind of index produced a snapshot: every bundle read, the changed ones only, or decisions re-derived after a trust change. */
-export type IndexRun = 'full index' | 'incremental index' | 'decisions re-derived';
+/**
+ * Which kind of index produced a snapshot: every bundle read, the changed ones only,
+ * decisions re-derived after a trust change, or every bundle read again once the
+ * watchers run (a re-check that found a change).
+ */
+export type IndexRun = 'full index' | 'incremental index' | 'decisions re-derived' | 're-check';
 
 export type Clock = () => number;
 

@@ -19,6 +19,8 @@ export interface IndexWorkerData {
 export type WorkerRequest =
   | { readonly op: 'open'; readonly options: BackendOptions }
   | { readonly id: number; readonly op: 'watched' | 'indexAll' | 'snapshot' }
+  /** A full index again, answered `unchanged` when it reads the same as the snapshot sent last. */
+  | { readonly id: number; readonly op: 'recheck' }
   | { readonly id: number; readonly op: 'refresh'; readonly paths: readonly string[] }
   /** The host took a part of request `id`'s snapshot: the worker may send one more. */
   | { readonly op: 'next'; readonly id: number };
@@ -27,5 +29,7 @@ export type WorkerReply =
   | { readonly id: number; readonly type: 'watched'; readonly watched: Watched }
   | { readonly id: number; readonly type: 'progress'; readonly done: number; readonly total: number }
   | { readonly id: number; readonly type: 'part'; readonly part: SnapshotPart; readonly last: boolean }
+  /** A re-check read the same as the snapshot sent last: nothing is sent. */
+  | { readonly id: number; readonly type: 'unchanged' }
   /** The core threw: the same failure the in-host index would report. */
   | { readonly id: number; readonly type: 'failed'; readonly message: string };

@@ -2,7 +2,8 @@ import { parentPort } from 'node:worker_threads';
 import type { Indexer } from '../../core/index/indexer';
 import { backendIndexer, watchedBy } from './indexBackend';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
-import { SnapshotSender } from './snapshotTransfer';
+import { sameIndexed } from './sameIndexed';
+import { SnapshotSender, type Indexed } from './snapshotTransfer';
 
 /** The fewest milliseconds between two progress replies: the host shows each in the view, the workbench draws it. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -26,6 +27,8 @@ export function serveIndex(afterFirstIndex: () => void): void {
   const sender = new SnapshotSender();
   const post = (reply: WorkerReply) => port.postMessage(reply);
   let indexer: Indexer | undefined;
+  /** What the host was sent last, for a re-check to compare with. */
+  let lastSent: Indexed | undefined;
   /** The request whose parts are being sent, the parts it may still send before the host asks, and who waits for an ask. */
   let sending: number | undefined;
   let credits = 0;
@@ -58,19 +61,32 @@ export function serveIndex(afterFirstIndex: () => void): void {
       post({ id, type: 'watched', watched: watchedBy(indexer) });
       return;
     }
-    let snapshot;
+    const readsAll = request.op === 'indexAll' || request.op === 'recheck';
+    let indexed: Indexed;
     try {
-      snapshot =
+      const snapshot =
         request.op === 'indexAll'
           ? await indexer.indexAllAsync(progressReplies(id), { saveCacheLater: true })
-          : request.op === 'refresh'
-            ? indexer.refresh(request.paths)
-            : indexer.snapshot();
+          : request.op === 'recheck'
+            ? await indexer.indexAllAsync(undefined, { saveCacheLater: true })
+            : request.op === 'refresh'
+              ? indexer.refresh(request.paths)
+              : indexer.snapshot();
+      indexed = { snapshot, watched: watchedBy(indexer) };
     } catch (e) {
       post({ id, type: 'failed', message: e instanceof Error ? e.message : String(e) });
       return;
     }
-    const parts = sender.parts({ snapshot, watched: watchedBy(indexer) });
+    if (request.op === 'recheck' && lastSent && sameIndexed(lastSent, indexed)) {
+      // The host's snapshot reads the same: it keeps it, and later parts refer to it through the new lists.
+      sender.adopt(indexed.snapshot);
+      lastSent = indexed;
+      post({ id, type: 'unchanged' });
+      indexer.saveParseCache();
+      return;
+    }
+    const parts = sender.parts(indexed);
+    lastSent = indexed;
     sending = id;
     credits = PARTS_AHEAD;
     for (const [i, part] of parts.entries()) {
@@ -81,7 +97,7 @@ export function serveIndex(afterFirstIndex: () => void): void {
     sending = undefined;
     // The parse cache is written once the host has the tree: at 2,000 bundles its save is
     // about 55 ms the first tree no longer waits for (docs/editor-performance.md).
-    if (request.op === 'indexAll') indexer.saveParseCache();
+    if (readsAll) indexer.saveParseCache();
     if (request.op === 'indexAll' && firstIndex) {
       const after = firstIndex;
       firstIndex = undefined;

@@ -110,6 +110,17 @@ export class SnapshotSender {
     parts[0] = { ...(parts[0] as Part), head };
     return parts;
   }
+
+  /**
+   * Takes `snapshot` as what the host holds, without sending it: it reads the same as the
+   * snapshot sent last (a re-check found nothing changed), entry for entry. Later parts
+   * then refer to the host's entries through this snapshot's lists.
+   */
+  adopt(snapshot: Snapshot): void {
+    const listings = listingsOf(snapshot);
+    this.items.adopt(listings.items);
+    this.diagnostics.adopt(listings.diagnostics);
+  }
 }
 
 /**
@@ -151,6 +162,17 @@ class SentLists<T extends object> {
     this.sent = leaves;
     this.starts = starts;
     return { entries: out.list, count: at };
+  }
+
+  /**
+   * The listing's lists stand for the ones sent last, entry for entry. Lists of other
+   * lengths are not taken: the host's entries stay known through the lists sent, and
+   * the new ones will be sent whole when they are next used.
+   */
+  adopt(listing: Listing<T>): void {
+    const leaves = leavesOf(listing);
+    if (leaves.length !== this.sent.length || leaves.some((leaf, k) => leaf.length !== this.sent[k]?.length)) return;
+    this.sent = leaves;
   }
 
   /** `was` when the lists line up with those sent last, each where it was or replaced in place; else undefined. */

@@ -66,6 +66,10 @@ export class WorkerIndex implements IndexBackend {
     return this.request({ op: 'snapshot' });
   }
 
+  recheck(): Promise<Indexed | undefined> {
+    return this.request({ op: 'recheck' });
+  }
+
   /** Ends the worker; what is still pending never settles (its result has no reader). */
   dispose(): void {
     this.disposed = true;
@@ -74,7 +78,7 @@ export class WorkerIndex implements IndexBackend {
   }
 
   private request<T>(
-    request: { op: 'watched' | 'indexAll' | 'snapshot' } | { op: 'refresh'; paths: readonly string[] },
+    request: { op: 'watched' | 'indexAll' | 'snapshot' | 'recheck' } | { op: 'refresh'; paths: readonly string[] },
     onProgress?: (done: number, total: number) => void,
   ): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
@@ -101,6 +105,10 @@ export class WorkerIndex implements IndexBackend {
       case 'watched':
         this.pending.delete(reply.id);
         pending.resolve(reply.watched as never);
+        return;
+      case 'unchanged':
+        this.pending.delete(reply.id);
+        pending.resolve(undefined as never);
         return;
       case 'progress':
         pending.onProgress?.(reply.done, reply.total);

@@ -7,3 +7,4 @@ import './lifecycle.test';
 import './reports.test';
 import './drift.test';
 import './eva.test';
+import './recheck.test';
