@@ -17,6 +17,7 @@ import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns } from './flows/fullIndexRuns';
+import { RecheckSchedule } from './flows/recheckSchedule';
 import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
 import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
 import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
@@ -34,17 +35,6 @@ const DEBOUNCE_MS = 150;
 
 /** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
 const STALL_TAIL_MS = 500;
-/**
- * How long after a full index its watchers are set up again and everything is read once
- * more (`recheck`). In code-server, the watchers the first index of a reloaded window
- * sets up report nothing: the browser suite's write after a reload went unseen in every
- * run (three of three), while the same watchers made again later report (three of
- * three): a bundle changed then kept showing what the index had read, trust included.
- * The re-read is a full index in the worker (warm: the parse cache; about 0.45 s of the
- * worker's time at 2,000 bundles), and shows nothing unless the disk says something else.
- */
-const RECHECK_AFTER_MS = 3000;
-
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
 const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
 
@@ -107,7 +97,10 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
-  private recheckTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The re-checks of the last full index (flows/recheckSchedule.ts), until they are over. */
+  private rechecks:
+    | { readonly index: IndexBackend; readonly schedule: RecheckSchedule; timer?: ReturnType<typeof setTimeout> }
+    | undefined;
   /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
   private prestarted: WorkerIndex | undefined;
   /** An index failure: shown, and logged with the rest. */
@@ -226,7 +219,7 @@ export class SkillgateService implements vscode.Disposable {
           await this.presented;
           await nextTurn();
           this.watch(folders, indexed.watched);
-          this.scheduleRecheck(index);
+          this.startRechecks(index);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
             const busiestTurnCpuMs = stalls.busiestTurnCpuMs;
@@ -452,6 +445,8 @@ export class SkillgateService implements vscode.Disposable {
     this.log.info(
       `watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`,
     );
+    // A change reported shows that the watchers run: no more re-checks needed.
+    if (paths.length) this.rechecks?.schedule.watchersReported();
     if (held || !index) return;
     if (paths.length) this.watchNewDirectories(paths);
     // Runs from a timer: nothing may escape into the extension host.
@@ -477,23 +472,42 @@ export class SkillgateService implements vscode.Disposable {
     ).catch(() => undefined);
   }
 
-  private scheduleRecheck(index: IndexBackend): void {
-    clearTimeout(this.recheckTimer);
-    this.recheckTimer = setTimeout(() => void this.recheck(index), RECHECK_AFTER_MS);
+  /** Re-checks `index`'s full index from now on (flows/recheckSchedule.ts), instead of any earlier index's. */
+  private startRechecks(index: IndexBackend): void {
+    this.stopRechecks();
+    const rechecks = { index, schedule: new RecheckSchedule() };
+    this.rechecks = rechecks;
+    this.nextRecheck(rechecks, rechecks.schedule.next());
+  }
+
+  private nextRecheck(rechecks: NonNullable<SkillgateService['rechecks']>, delay: number | undefined): void {
+    if (delay === undefined || this.rechecks !== rechecks) return;
+    rechecks.timer = setTimeout(() => {
+      void this.recheck(rechecks.index).then((ms) => {
+        // A newer full index started its own; a watcher's report ended them.
+        if (this.index === rechecks.index) this.nextRecheck(rechecks, rechecks.schedule.next(ms));
+      });
+    }, delay);
+  }
+
+  private stopRechecks(): void {
+    clearTimeout(this.rechecks?.timer);
+    this.rechecks = undefined;
   }
 
   /**
-   * Sets the watchers up again and reads everything once more (RECHECK_AFTER_MS); shows
-   * the result only when it differs from what the full index showed. It is a full run:
-   * what the watchers report meanwhile is replayed on its result, and a newer full index,
-   * running or done, makes it moot (that one has its own re-check).
+   * Sets the watchers up again and reads everything once more (flows/recheckSchedule.ts);
+   * shows the result only when it differs from what the full index showed. It is a full
+   * run: what the watchers report meanwhile is replayed on its result, and a newer full
+   * index, running or done, makes it moot (that one has its own re-checks). Resolves to
+   * the milliseconds it took, or undefined when it did not run.
    */
-  private async recheck(index: IndexBackend): Promise<void> {
-    if (this.index !== index || this.fullIndexRuns.running) return;
+  private async recheck(index: IndexBackend): Promise<number | undefined> {
+    if (this.index !== index || this.fullIndexRuns.running) return undefined;
     const run = this.fullIndexRuns.begin();
+    const started = performance.now();
     await guardIndexAsync(
       async () => {
-        const started = performance.now();
         const outcome = await this.watchAgainThenRead(index).then(
           (indexed) => ({ indexed }),
           (e: unknown) => ({ failure: e }),
@@ -513,9 +527,11 @@ export class SkillgateService implements vscode.Disposable {
         else this.log.info(`re-check: nothing changed since the full index, in ${Math.round(ms)} ms`);
         const replayed =
           changed.paths.length > 0
-            ? await loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths))
+            ? await workerFailureAside(
+                loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths)),
+              )
             : changed.storeChanged
-              ? await loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())
+              ? await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot()))
               : indexed;
         if (!replayed) return;
         this.publishFrom(index, replayed);
@@ -525,6 +541,7 @@ export class SkillgateService implements vscode.Disposable {
       () => undefined,
       this.failureUi,
     ).catch(() => undefined);
+    return performance.now() - started;
   }
 
   /** New watchers first, so a change made while everything is read again is reported if the read misses it. */
@@ -566,7 +583,7 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.recheckTimer);
+    this.stopRechecks();
     this.batcher.dispose();
     for (const w of this.watchers) w.dispose();
     for (const w of this.subtreeWatchers.values()) w.dispose();

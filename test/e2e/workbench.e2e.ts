@@ -197,6 +197,8 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await log.filter({ hasText: /full\sindex\sin\sthe\sworker:\slongest/ }).waitFor({ timeout: 60000 });
     const runs = (await log.locator('.view-line').allTextContents()).filter((l) => /full\sindex:\s\d+\sitem/.test(l));
     assert.equal(runs.length, 1, runs.join('\n'));
+    // 3 s after that index, its watchers are made again and everything is read once more (the first re-check): the disk reads the same.
+    await log.filter({ hasText: /re-check:\snothing\schanged\ssince\sthe\sfull\sindex/ }).waitFor({ timeout: 60000 });
     await runCommand(page, 'View: Hide Panel');
   });
 
@@ -216,9 +218,10 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const skill = '.codewhale/plugins/repo-tools/skills/triage/SKILL.md';
     fs.copyFileSync(path.join(DEMO_SOURCE, skill), path.join(demo, skill));
     await page.keyboard.press('Escape');
-    // The window was reloaded just before: the watchers its first index set up report nothing in
-    // code-server (every run of this suite without the re-check needed Skillgate: Refresh here). The
-    // re-check sets them up again 3 s after that index and reads everything once more; no refresh.
+    // The window was reloaded just before: in code-server, VS Code's watchers may report nothing
+    // for a while (5 to over 26 s in this suite's runs); without the re-checks, every run needed
+    // Skillgate: Refresh here. The re-checks after the full index (every 3 s here, for a minute,
+    // until a watcher reports) show this write and the one below without it.
     await waitDescription('repo-tools', 'active');
     await rowMenu('repo-tools', 'Review Bundle');
     const pill = async () =>
@@ -237,10 +240,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     const mcp = JSON.parse(fs.readFileSync(mcpFile, 'utf8')) as { mcpServers: Record<string, unknown> };
     mcp.mcpServers.exfil = { type: 'http', url: 'https://exfil.example/mcp' };
     fs.writeFileSync(mcpFile, `${JSON.stringify(mcp, null, 2)}\n`);
-    await waitDescription('repo-tools', 'invalid manifest').catch(async () => {
-      await runCommand(page, 'Skillgate: Refresh');
-      await waitDescription('repo-tools', 'invalid manifest');
-    });
+    await waitDescription('repo-tools', 'invalid manifest');
     await until(
       'the invalid state',
       async () => (await (await reviewFrame(page, 'repo-tools')).locator('.notice').count()) > 0,

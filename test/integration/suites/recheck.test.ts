@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { skillgate, until } from './api';
 
 /**
- * The re-check after a full index (skillgateService.ts, RECHECK_AFTER_MS): a change no
+ * The re-checks after a full index (flows/recheckSchedule.ts): a change no
  * watcher reports still reaches the view. The fixture's settings exclude one plugin
  * directory from VS Code's recursive watchers (`files.watcherExclude`), which stands in
  * for a watcher that has not started yet, as right after a window reload.
