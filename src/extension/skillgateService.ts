@@ -445,8 +445,6 @@ export class SkillgateService implements vscode.Disposable {
     this.log.info(
       `watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`,
     );
-    // A change reported shows that the watchers run: no more re-checks needed.
-    if (paths.length) this.rechecks?.schedule.watchersReported();
     if (held || !index) return;
     if (paths.length) this.watchNewDirectories(paths);
     // Runs from a timer: nothing may escape into the extension host.
@@ -484,7 +482,7 @@ export class SkillgateService implements vscode.Disposable {
     if (delay === undefined || this.rechecks !== rechecks) return;
     rechecks.timer = setTimeout(() => {
       void this.recheck(rechecks.index).then((ms) => {
-        // A newer full index started its own; a watcher's report ended them.
+        // A newer full index started its own.
         if (this.index === rechecks.index) this.nextRecheck(rechecks, rechecks.schedule.next(ms));
       });
     }, delay);
@@ -523,8 +521,8 @@ export class SkillgateService implements vscode.Disposable {
         if (!changed || this.index !== index) return;
         const ms = performance.now() - started;
         if (indexed)
-          this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk changed since the full index`);
-        else this.log.info(`re-check: nothing changed since the full index, in ${Math.round(ms)} ms`);
+          this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown`);
+        else this.log.info(`re-check: the disk reads as shown, in ${Math.round(ms)} ms`);
         const replayed =
           changed.paths.length > 0
             ? await workerFailureAside(

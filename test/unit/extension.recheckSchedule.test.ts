@@ -44,11 +44,4 @@ describe('the re-check schedule', () => {
     advance(1);
     assert.equal(schedule.next(), undefined);
   });
-
-  it('stops when a watcher reports a change', () => {
-    const { schedule } = scheduled();
-    assert.equal(schedule.next(), RECHECK_MIN_INTERVAL_MS);
-    schedule.watchersReported();
-    assert.equal(schedule.next(), undefined);
-  });
 });

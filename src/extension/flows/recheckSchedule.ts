@@ -1,4 +1,4 @@
-/** How long after a full index the re-checks go on, unless a watcher reports a change first. */
+/** How long after a full index the re-checks go on. */
 export const RECHECK_WINDOW_MS = 60_000;
 /** The fewest milliseconds from one re-check to the next. */
 export const RECHECK_MIN_INTERVAL_MS = 3_000;
@@ -8,12 +8,13 @@ export const RECHECK_SHARE = 0.1;
 /**
  * When the re-checks after a full index run (skillgateService.ts `recheck`: the watchers
  * set up again, everything read once more). In code-server, right after a window reload,
- * VS Code's watchers reported nothing for 5 to more than 26 s, then reported again: a
- * bundle changed meanwhile kept showing what the index had read, trust included. The
- * re-checks cover that time without knowing its length: one every few seconds, spaced
- * so that re-reading takes at most RECHECK_SHARE of it (a large workspace is re-read
- * less often), for RECHECK_WINDOW_MS. A change a watcher reports shows that the
- * watchers run: the re-checks end there.
+ * VS Code's watchers reported nothing, or reported late, for 5 to about 27 s; a report
+ * in that time did not mean the next would come (in one run, two writes were reported
+ * 13 s after the index, the next five not until 14 s later). A bundle changed then kept
+ * showing what the index had read, trust included. The re-checks cover that time
+ * without knowing its length, whatever the watchers report: one every few seconds,
+ * spaced so that re-reading takes at most RECHECK_SHARE of it (a large workspace is
+ * re-read less often), for RECHECK_WINDOW_MS.
  */
 export class RecheckSchedule {
   private readonly endsAt: number;
@@ -32,10 +33,5 @@ export class RecheckSchedule {
       return undefined;
     }
     return delay;
-  }
-
-  /** A watcher reported a change: the watchers run, no more re-checks. */
-  watchersReported(): void {
-    this.over = true;
   }
 }
