@@ -495,7 +495,7 @@ export class SkillgateService implements vscode.Disposable {
 
   /**
    * Sets the watchers up again and reads everything once more (flows/recheckSchedule.ts);
-   * shows the result only when it differs from what the full index showed. It is a full
+   * shows the result only when it differs from what is shown. It is a full
    * run: what the watchers report meanwhile is replayed on its result, and a newer full
    * index, running or done, makes it moot (that one has its own re-checks). Resolves to
    * the milliseconds it took, or undefined when it did not run.
