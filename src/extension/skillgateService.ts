@@ -16,7 +16,7 @@ import {
 import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
-import { FullIndexRuns } from './flows/fullIndexRuns';
+import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
 import { RecheckSchedule } from './flows/recheckSchedule';
 import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
 import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
@@ -206,14 +206,7 @@ export class SkillgateService implements vscode.Disposable {
           }
           this.index?.dispose();
           this.index = index;
-          const replayed = async (): Promise<Indexed> => {
-            if (changed.paths.length > 0)
-              return loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths));
-            return changed.storeChanged
-              ? loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())
-              : loaded;
-          };
-          const indexed = await replayed();
+          const indexed = await this.replayed(index, changed, loaded);
           const snapshot = this.publish(indexed.snapshot);
           // The view, Problems and the status bar take their turns first; the full index's figures include them.
           await this.presented;
@@ -450,20 +443,11 @@ export class SkillgateService implements vscode.Disposable {
     // Runs from a timer: nothing may escape into the extension host.
     void guardIndexAsync(
       async () => {
-        if (paths.length) {
-          const indexed = await workerFailureAside(
-            loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(paths)),
-          );
-          this.publishFrom(index, indexed);
-          if (!indexed) return;
-          // A hooks file written or edited since the last full index may name scripts no watcher covers yet; a new Eva project, roots to watch.
-          if (this.index === index && watchKey(indexed.watched) !== this.watching.paths)
-            this.watch(this.watching.folders, indexed.watched);
-        } else if (storeChanged)
-          this.publishFrom(
-            index,
-            await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())),
-          );
+        // The same replay as on a full run's result, here on what `index` holds.
+        const indexed = await workerFailureAside(this.replayed(index, { paths, storeChanged }, undefined));
+        if (!indexed) return;
+        this.publishFrom(index, indexed);
+        this.watchWhatItNames(index, indexed.watched);
       },
       () => undefined,
       this.failureUi,
@@ -523,23 +507,40 @@ export class SkillgateService implements vscode.Disposable {
         if (indexed)
           this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown`);
         else this.log.info(`re-check: the disk reads as shown, in ${Math.round(ms)} ms`);
-        const replayed =
-          changed.paths.length > 0
-            ? await workerFailureAside(
-                loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths)),
-              )
-            : changed.storeChanged
-              ? await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot()))
-              : indexed;
+        const replayed = await workerFailureAside(this.replayed(index, changed, indexed));
         if (!replayed) return;
         this.publishFrom(index, replayed);
-        if (this.index === index && watchKey(replayed.watched) !== this.watching.paths)
-          this.watch(this.watching.folders, replayed.watched);
+        this.watchWhatItNames(index, replayed.watched);
       },
       () => undefined,
       this.failureUi,
     ).catch(() => undefined);
     return performance.now() - started;
+  }
+
+  /**
+   * What a result becomes once the changes the watchers reported are replayed on it (during
+   * a full run, flows/fullIndexRuns.ts, or in a batch since): the changed paths re-read, or
+   * decisions re-derived after a trust-store change, or the result itself.
+   */
+  private replayed<T extends Indexed | undefined>(
+    index: IndexBackend,
+    changed: ChangesDuringRun,
+    result: T,
+  ): Promise<Indexed | T> {
+    if (changed.paths.length > 0)
+      return loggedIndexRunAsync(this.log, 'incremental index', () => index.refresh(changed.paths));
+    if (changed.storeChanged) return loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot());
+    return Promise.resolve(result);
+  }
+
+  /**
+   * Watches what `index`'s latest result names beyond the current watchers: a hooks file
+   * written or edited since the last full index may name scripts no watcher covers yet; a
+   * new Eva project, roots to watch.
+   */
+  private watchWhatItNames(index: IndexBackend, watched: Watched): void {
+    if (this.index === index && watchKey(watched) !== this.watching.paths) this.watch(this.watching.folders, watched);
   }
 
   /** New watchers first, so a change made while everything is read again is reported if the read misses it. */
@@ -595,7 +596,7 @@ export class SkillgateService implements vscode.Disposable {
 }
 
 /** A step on the worker that failed gives nothing: the failure is logged once, and a full in-host index replaces the worker's. */
-async function workerFailureAside(step: Promise<Indexed>): Promise<Indexed | undefined> {
+async function workerFailureAside<T>(step: Promise<T>): Promise<T | undefined> {
   try {
     return await step;
   } catch (e) {

@@ -64,14 +64,13 @@ export function serveIndex(afterFirstIndex: () => void): void {
     const readsAll = request.op === 'indexAll' || request.op === 'recheck';
     let indexed: Indexed;
     try {
-      const snapshot =
-        request.op === 'indexAll'
-          ? await indexer.indexAllAsync(progressReplies(id), { saveCacheLater: true })
-          : request.op === 'recheck'
-            ? await indexer.indexAllAsync(undefined, { saveCacheLater: true })
-            : request.op === 'refresh'
-              ? indexer.refresh(request.paths)
-              : indexer.snapshot();
+      const snapshot = readsAll
+        ? await indexer.indexAllAsync(request.op === 'indexAll' ? progressReplies(id) : undefined, {
+            saveCacheLater: true,
+          })
+        : request.op === 'refresh'
+          ? indexer.refresh(request.paths)
+          : indexer.snapshot();
       indexed = { snapshot, watched: watchedBy(indexer) };
     } catch (e) {
       post({ id, type: 'failed', message: e instanceof Error ? e.message : String(e) });
@@ -80,21 +79,9 @@ export function serveIndex(afterFirstIndex: () => void): void {
     if (request.op === 'recheck' && lastSent && sameIndexed(lastSent, indexed)) {
       // The host's snapshot reads the same: it keeps it, and later parts refer to it through the new lists.
       sender.adopt(indexed.snapshot);
-      lastSent = indexed;
       post({ id, type: 'unchanged' });
-      indexer.saveParseCache();
-      return;
-    }
-    const parts = sender.parts(indexed);
+    } else await sendParts(id, indexed);
     lastSent = indexed;
-    sending = id;
-    credits = PARTS_AHEAD;
-    for (const [i, part] of parts.entries()) {
-      while (credits === 0) await new Promise<void>((resolve) => (asked = resolve));
-      credits--;
-      post({ id, type: 'part', part, last: i === parts.length - 1 });
-    }
-    sending = undefined;
     // The parse cache is written once the host has the tree: at 2,000 bundles its save is
     // about 55 ms the first tree no longer waits for (docs/editor-performance.md).
     if (readsAll) indexer.saveParseCache();
@@ -103,6 +90,19 @@ export function serveIndex(afterFirstIndex: () => void): void {
       firstIndex = undefined;
       after();
     }
+  }
+
+  /** Sends `indexed` in parts, PARTS_AHEAD ahead of the host's asks. */
+  async function sendParts(id: number, indexed: Indexed): Promise<void> {
+    const parts = sender.parts(indexed);
+    sending = id;
+    credits = PARTS_AHEAD;
+    for (const [i, part] of parts.entries()) {
+      while (credits === 0) await new Promise<void>((resolve) => (asked = resolve));
+      credits--;
+      post({ id, type: 'part', part, last: i === parts.length - 1 });
+    }
+    sending = undefined;
   }
 
   /** Progress of request `id`: the first and the last always, between them at most one per interval. */

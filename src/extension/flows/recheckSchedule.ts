@@ -18,7 +18,6 @@ export const RECHECK_SHARE = 0.1;
  */
 export class RecheckSchedule {
   private readonly endsAt: number;
-  private over = false;
 
   constructor(private readonly now: () => number = () => performance.now()) {
     this.endsAt = now() + RECHECK_WINDOW_MS;
@@ -26,12 +25,8 @@ export class RecheckSchedule {
 
   /** Milliseconds until the next re-check, or undefined when they are over. `lastMs`: what the last one took. */
   next(lastMs = 0): number | undefined {
-    if (this.over) return undefined;
+    // Every delay is at least RECHECK_MIN_INTERVAL_MS and the clock only moves on: once over, always over.
     const delay = Math.max(RECHECK_MIN_INTERVAL_MS, lastMs / RECHECK_SHARE);
-    if (this.now() + delay > this.endsAt) {
-      this.over = true;
-      return undefined;
-    }
-    return delay;
+    return this.now() + delay > this.endsAt ? undefined : delay;
   }
 }
