@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as yauzl from 'yauzl';
+import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
 import { ROOT, sh } from './helpers';
 
 const VSIX = path.resolve(__dirname, '../../dist/skillgate.vsix');
@@ -44,6 +46,13 @@ function entries(file: string): Promise<string[]> {
       zip.readEntry();
     });
   });
+}
+
+/** A Markdown text's relative link targets, without their `#fragment`s. */
+function relativeLinks(markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => (m[1] as string).split('#')[0] as string)
+    .filter((t) => t !== '' && !/^(https?:|command:|mailto:)/.test(t) && !t.includes('…'));
 }
 
 /** The VSIX ships exactly what the allow-list names: no sources, tests, fixtures or source maps. */
@@ -155,36 +164,71 @@ describe('the VSIX is ready for a marketplace', () => {
 
   // VS Code's extension page renders the README without resolving relative images, so the
   // screenshots would only weigh on every install: they live in the repository (README,
-  // "Performance"). Documents the README links to are packaged (the extension opens some).
+  // "Performance"). Documents the page links to are packaged (the extension opens some).
   it('ships a changelog and every document the README links to; its screenshots stay in the repository', () => {
     assert.match(String(files.get('extension/changelog.md')), /^# Changelog/);
     const readme = String(files.get('extension/readme.md'));
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)]
-      .map((m) => m[1] as string)
-      .filter((t) => !/^(https?:|command:|#|mailto:)/.test(t));
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] as string);
     assert.ok(images.length >= 5, 'the README shows its screenshots');
     for (const image of images) {
       assert.ok(fs.existsSync(path.join(ROOT, image)), `${image} is in the repository`);
       assert.ok(!files.has(`extension/${image}`), `${image} is not packaged`);
     }
-    for (const t of targets.filter((t) => !images.includes(t))) {
-      if (t.startsWith('…') || t.includes('…')) continue;
-      const rel = t.split('#')[0] as string;
-      if (!rel) continue;
-      assert.ok(files.has(`extension/${rel}`), `the README links ${t}, which the VSIX does not contain`);
+    for (const t of relativeLinks(readme).filter((t) => !images.includes(t)))
+      assert.ok(files.has(`extension/${t}`), `the README links ${t}, which the VSIX does not contain`);
+  });
+
+  // The page is README.md up to its end-of-page line (scripts/extension-readme.mjs): the
+  // performance figures, the code's layout and the tests stay in the repository, with the
+  // documents only they link. Issue 15: they grow every round, and the VSIX is capped.
+  it("shows the README's user part as the extension page, and ships exactly the documents it reaches", async () => {
+    const script = pathToFileURL(path.join(ROOT, 'scripts', 'extension-readme.mjs')).href;
+    const { extensionReadme } = (await import(script)) as { extensionReadme: (readme: string) => string };
+    const readme = String(files.get('extension/readme.md'));
+    assert.equal(readme, extensionReadme(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')));
+    assert.match(readme, /^## Quick start$/m);
+    assert.match(readme, /^## Security: what trust covers, and what is refused$/m);
+    assert.doesNotMatch(readme, /^## (Performance|Tests|How the code is laid out)$/m);
+
+    // Every relative link of every packaged Markdown file resolves inside the package…
+    const markdown = [...files.keys()].filter((n) => n.endsWith('.md'));
+    const reached = new Set<string>(['extension/readme.md', 'extension/changelog.md']);
+    for (const doc of markdown.filter((n) => n.startsWith('extension/media/walkthrough/'))) reached.add(doc);
+    reached.add(`extension/${DIAGNOSTICS_PAGE.join('/')}`); // the extension opens it (Show the documentation)
+    const pending = [...reached];
+    for (let doc = pending.pop(); doc !== undefined; doc = pending.pop()) {
+      const text = String(files.get(doc));
+      for (const t of relativeLinks(text)) {
+        if (/\.(webp|png|gif|svg)$/.test(t)) continue; // images: checked above, never packaged
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(doc), t));
+        assert.ok(files.has(target), `${doc} links ${t}, which the VSIX does not contain`);
+        if (!reached.has(target)) {
+          reached.add(target);
+          pending.push(target);
+        }
+      }
     }
+    // …and every packaged document is reached from the page, the walkthrough or the extension.
+    assert.deepEqual(
+      markdown.filter((n) => !reached.has(n)),
+      [],
+      'documents nothing links to weigh on every install',
+    );
   });
 
   it('lists with `vsce ls` exactly what the VSIX holds (one files allow-list for the VSIX and the npm package)', function () {
     this.timeout(120_000); // vsce walks the whole project tree: slow on a loaded two-core machine
-    const r = sh(path.join(ROOT, 'node_modules', '.bin', 'vsce'), ['ls', '--no-dependencies'], { cwd: ROOT });
+    const r = sh(
+      path.join(ROOT, 'node_modules', '.bin', 'vsce'),
+      ['ls', '--no-dependencies', '--readme-path', 'out/package/README.md'],
+      { cwd: ROOT },
+    );
     assert.equal(r.code, 0, r.err);
     const listed = r.out
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean)
-      .map((n) => (n === 'LICENSE' ? 'LICENSE.txt' : n).toLowerCase())
+      .map((n) => (n === 'LICENSE' ? 'LICENSE.txt' : n === 'out/package/README.md' ? 'readme.md' : n).toLowerCase())
       .sort();
     const packaged = [...files.keys()]
       .filter((n) => n.startsWith('extension/'))
