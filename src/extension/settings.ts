@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import type { IndexOptions } from '../core/systems/registry';
+import { steadyRecheckMs } from './flows/recheckSchedule';
 
 /**
  * Settings that pick where trust is read from, or which bundles are indexed, weaken the
@@ -44,6 +45,11 @@ export function evaRuntime(): NonNullable<IndexOptions['evaRuntime']> {
     teamWorker: userValue<boolean>('eva.teamWorker') === true,
     interactiveUser: userValue<boolean>('eva.interactiveUser') === true,
   };
+}
+
+/** The steady re-checks' interval in milliseconds (flows/recheckSchedule.ts); 0: none. */
+export function steadyRecheckInterval(): number {
+  return steadyRecheckMs(userValue<unknown>('recheckIntervalSeconds'));
 }
 
 function expandHome(p: string): string {

@@ -13,11 +13,11 @@ import {
   type LifecycleContext,
   type TrustPreview,
 } from '../core/trust/lifecycle';
-import { codewhaleHome, evaHome, evaRuntime, stateDirectory } from './settings';
+import { codewhaleHome, evaHome, evaRuntime, stateDirectory, steadyRecheckInterval } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
-import { RecheckSchedule } from './flows/recheckSchedule';
+import { RecheckSchedule, type RecheckPhase } from './flows/recheckSchedule';
 import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
 import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
 import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
@@ -97,7 +97,7 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
-  /** The re-checks of the last full index (flows/recheckSchedule.ts), until they are over. */
+  /** The re-checks of the last full index (flows/recheckSchedule.ts), until a newer one starts its own. */
   private rechecks:
     | { readonly index: IndexBackend; readonly schedule: RecheckSchedule; timer?: ReturnType<typeof setTimeout> }
     | undefined;
@@ -457,19 +457,22 @@ export class SkillgateService implements vscode.Disposable {
   /** Re-checks `index`'s full index from now on (flows/recheckSchedule.ts), instead of any earlier index's. */
   private startRechecks(index: IndexBackend): void {
     this.stopRechecks();
-    const rechecks = { index, schedule: new RecheckSchedule() };
+    const rechecks = { index, schedule: new RecheckSchedule(steadyRecheckInterval) };
     this.rechecks = rechecks;
     this.nextRecheck(rechecks, rechecks.schedule.next());
   }
 
-  private nextRecheck(rechecks: NonNullable<SkillgateService['rechecks']>, delay: number | undefined): void {
-    if (delay === undefined || this.rechecks !== rechecks) return;
+  private nextRecheck(
+    rechecks: NonNullable<SkillgateService['rechecks']>,
+    next: { delay: number; phase: RecheckPhase } | undefined,
+  ): void {
+    if (next === undefined || this.rechecks !== rechecks) return;
     rechecks.timer = setTimeout(() => {
-      void this.recheck(rechecks.index).then((ms) => {
+      void this.recheck(rechecks.index, next.phase).then((ms) => {
         // A newer full index started its own.
         if (this.index === rechecks.index) this.nextRecheck(rechecks, rechecks.schedule.next(ms));
       });
-    }, delay);
+    }, next.delay);
   }
 
   private stopRechecks(): void {
@@ -478,19 +481,20 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   /**
-   * Sets the watchers up again and reads everything once more (flows/recheckSchedule.ts);
-   * shows the result only when it differs from what is shown. It is a full
-   * run: what the watchers report meanwhile is replayed on its result, and a newer full
-   * index, running or done, makes it moot (that one has its own re-checks). Resolves to
-   * the milliseconds it took, or undefined when it did not run.
+   * Reads everything once more (flows/recheckSchedule.ts), in the window after a full index
+   * with the watchers set up again first; shows the result only when it differs from what
+   * is shown. It is a full run: what the watchers report meanwhile is replayed on its
+   * result, and a newer full index, running or done, makes it moot (that one has its own
+   * re-checks). Resolves to the milliseconds it took, or undefined when it did not run.
    */
-  private async recheck(index: IndexBackend): Promise<number | undefined> {
+  private async recheck(index: IndexBackend, phase: RecheckPhase): Promise<number | undefined> {
     if (this.index !== index || this.fullIndexRuns.running) return undefined;
     const run = this.fullIndexRuns.begin();
     const started = performance.now();
     await guardIndexAsync(
       async () => {
-        const outcome = await this.watchAgainThenRead(index).then(
+        const read = phase === 'window' ? this.watchAgainThenRead(index) : index.recheck();
+        const outcome = await read.then(
           (indexed) => ({ indexed }),
           (e: unknown) => ({ failure: e }),
         );
@@ -504,9 +508,19 @@ export class SkillgateService implements vscode.Disposable {
         const { indexed } = outcome;
         if (!changed || this.index !== index) return;
         const ms = performance.now() - started;
-        if (indexed)
+        if (!indexed) {
+          // Once a minute for as long as the window is open: in the log at its debug level only.
+          const line = `re-check: the disk reads as shown, in ${Math.round(ms)} ms`;
+          if (phase === 'window') this.log.info(line);
+          else this.log.debug(line);
+        } else if (phase === 'window') {
           this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown`);
-        else this.log.info(`re-check: the disk reads as shown, in ${Math.round(ms)} ms`);
+        } else {
+          // Past the window, a watcher that works reports a change within a second or so: this one was missed.
+          this.log.warn(
+            `${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
+          );
+        }
         const replayed = await workerFailureAside(this.replayed(index, changed, indexed));
         if (!replayed) return;
         this.publishFrom(index, replayed);

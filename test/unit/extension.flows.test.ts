@@ -344,6 +344,7 @@ describe('the log of index runs (the "Skillgate" output channel)', () => {
   const recorder = () => {
     const lines: string[] = [];
     const log: LogPort = {
+      debug: (m) => lines.push(`debug ${m}`),
       info: (m) => lines.push(`info ${m}`),
       warn: (m) => lines.push(`warn ${m}`),
       error: (m) => lines.push(`error ${m}`),

@@ -1,26 +1,36 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import {
   RECHECK_MIN_INTERVAL_MS,
   RECHECK_SHARE,
   RECHECK_WINDOW_MS,
   RecheckSchedule,
+  STEADY_RECHECK_DEFAULT_SECONDS,
+  STEADY_RECHECK_MIN_SECONDS,
+  STEADY_RECHECK_SHARE,
+  steadyRecheckMs,
 } from '../../src/extension/flows/recheckSchedule';
 
 /** The re-checks after a full index: when they run, and when they stop. */
 describe('the re-check schedule', () => {
-  /** A schedule on a clock the test moves. */
-  const scheduled = () => {
+  /** A schedule on a clock the test moves; `steadyMs`: the setting's interval, 0 none. */
+  const scheduled = (steadyMs = 0) => {
     let now = 1_000;
-    const schedule = new RecheckSchedule(() => now);
+    const schedule = new RecheckSchedule(
+      () => steadyMs,
+      () => now,
+    );
     return { schedule, advance: (ms: number) => (now += ms) };
   };
 
   it('re-checks every few seconds while a re-read is cheap, for the window, then stops for good', () => {
     const { schedule, advance } = scheduled();
     const delays: number[] = [];
-    for (let delay = schedule.next(); delay !== undefined; delay = schedule.next(50)) {
-      delays.push(delay);
-      advance(delay + 50);
+    for (let next = schedule.next(); next !== undefined; next = schedule.next(50)) {
+      assert.equal(next.phase, 'window');
+      delays.push(next.delay);
+      advance(next.delay + 50);
     }
     assert.ok(
       delays.length >= 15 && delays.length <= RECHECK_WINDOW_MS / RECHECK_MIN_INTERVAL_MS,
@@ -33,15 +43,56 @@ describe('the re-check schedule', () => {
 
   it('spaces re-checks so that re-reading takes at most its share of the time', () => {
     const { schedule } = scheduled();
-    assert.equal(schedule.next(2_500), 2_500 / RECHECK_SHARE);
-    assert.equal(schedule.next(100), RECHECK_MIN_INTERVAL_MS);
+    assert.deepEqual(schedule.next(2_500), { delay: 2_500 / RECHECK_SHARE, phase: 'window' });
+    assert.deepEqual(schedule.next(100), { delay: RECHECK_MIN_INTERVAL_MS, phase: 'window' });
   });
 
   it('stops once a re-read would start after the window', () => {
     const { schedule, advance } = scheduled();
     advance(RECHECK_WINDOW_MS - RECHECK_MIN_INTERVAL_MS);
-    assert.equal(schedule.next(), RECHECK_MIN_INTERVAL_MS);
+    assert.deepEqual(schedule.next(), { delay: RECHECK_MIN_INTERVAL_MS, phase: 'window' });
     advance(1);
     assert.equal(schedule.next(), undefined);
+  });
+
+  it('goes on after the window at the steady interval, for good, while the setting asks for it', () => {
+    let steadyMs = 60_000;
+    let now = 0;
+    const schedule = new RecheckSchedule(
+      () => steadyMs,
+      () => now,
+    );
+    now = RECHECK_WINDOW_MS;
+    assert.deepEqual(schedule.next(40), { delay: 60_000, phase: 'steady' });
+    now += 10 * 60 * 60_000;
+    assert.deepEqual(schedule.next(40), { delay: 60_000, phase: 'steady' });
+    // A large workspace: re-reading takes at most its steady share.
+    assert.deepEqual(schedule.next(2_500), { delay: 2_500 / STEADY_RECHECK_SHARE, phase: 'steady' });
+    // The setting is read for every re-check: turned off, they end; on again, they come back.
+    steadyMs = 0;
+    assert.equal(schedule.next(40), undefined);
+    steadyMs = 15_000;
+    assert.deepEqual(schedule.next(40), { delay: 15_000, phase: 'steady' });
+  });
+
+  it("reads the setting's seconds: exactly 0 is none, anything malformed the default, else at least the minimum", () => {
+    const byDefault = STEADY_RECHECK_DEFAULT_SECONDS * 1000;
+    assert.equal(steadyRecheckMs(undefined), byDefault);
+    assert.equal(steadyRecheckMs(0), 0);
+    assert.equal(steadyRecheckMs(90), 90_000);
+    assert.equal(steadyRecheckMs(12.5), 12_500);
+    assert.equal(steadyRecheckMs(1), STEADY_RECHECK_MIN_SECONDS * 1000);
+    // A setting that cannot be read never turns the re-checks off: security decisions fail closed.
+    for (const malformed of [-5, Number.NaN, Number.POSITIVE_INFINITY, '0', '60', null, false, {}])
+      assert.equal(steadyRecheckMs(malformed), byDefault, String(malformed));
+  });
+
+  it('has the default package.json declares for skillgate.recheckIntervalSeconds', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown; minimum?: unknown }> } };
+    };
+    const declared = manifest.contributes.configuration.properties['skillgate.recheckIntervalSeconds'];
+    assert.equal(declared?.default, STEADY_RECHECK_DEFAULT_SECONDS);
+    assert.equal(declared?.minimum, 0);
   });
 });

@@ -43,6 +43,8 @@ export interface GatePort {
  * what ran, how long it took and what failed, for when something looks wrong.
  */
 export interface LogPort {
+  /** Shown only when the channel's level is Debug or Trace ("Developer: Set Log Level…"). */
+  debug(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

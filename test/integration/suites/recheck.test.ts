@@ -2,13 +2,15 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { RECHECK_WINDOW_MS, STEADY_RECHECK_MIN_SECONDS } from '../../../src/extension/flows/recheckSchedule';
 import { skillgate, until } from './api';
 
 /**
- * The re-checks after a full index (flows/recheckSchedule.ts): a change no
- * watcher reports still reaches the view. The fixture's settings exclude one plugin
- * directory from VS Code's recursive watchers (`files.watcherExclude`), which stands in
- * for a watcher that has not started yet, as right after a window reload.
+ * The re-checks (flows/recheckSchedule.ts): a change no watcher reports still reaches the
+ * view. The fixture's settings exclude one plugin directory from VS Code's recursive
+ * watchers (`files.watcherExclude`): in the minute after a full index it stands in for a
+ * watcher that has not started yet, as right after a window reload; after that minute,
+ * for a watcher that stays silent (that very setting, or inotify's watch limit reached).
  */
 describe('the re-check after a full index', function () {
   this.timeout(60000);
@@ -24,6 +26,9 @@ describe('the re-check after a full index', function () {
 
   after(async () => {
     fs.rmSync(unwatched, { recursive: true, force: true });
+    await vscode.workspace
+      .getConfiguration('skillgate')
+      .update('recheckIntervalSeconds', undefined, vscode.ConfigurationTarget.Global);
     const api = await skillgate();
     await api.refresh();
   });
@@ -46,5 +51,26 @@ describe('the re-check after a full index', function () {
 
     const item = await until('the re-check to show the new bundle', isUnwatched, 15000);
     assert.equal(item.system, 'codewhale');
+  });
+
+  it('still shows a change no watcher reports once the first minute is over: the steady re-checks', async function () {
+    this.timeout(RECHECK_WINDOW_MS + 60_000);
+    await vscode.workspace
+      .getConfiguration('skillgate')
+      .update('recheckIntervalSeconds', STEADY_RECHECK_MIN_SECONDS, vscode.ConfigurationTarget.Global);
+    const api = await skillgate();
+    await api.refresh();
+    assert.ok(
+      api.snapshot()?.items.some((i) => i.name === 'unwatched'),
+      'the first test left the bundle in the excluded directory',
+    );
+    // Past the window of the full index just made: only a steady re-check reads the disk again.
+    await new Promise((r) => setTimeout(r, RECHECK_WINDOW_MS + 2_000));
+    fs.rmSync(unwatched, { recursive: true, force: true });
+    await until(
+      'a steady re-check to drop the removed bundle',
+      (a) => !a.snapshot()?.items.some((i) => i.name === 'unwatched'),
+      STEADY_RECHECK_MIN_SECONDS * 1000 + 20_000,
+    );
   });
 });
