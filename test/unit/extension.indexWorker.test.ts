@@ -380,6 +380,29 @@ describe('sameIndexed: whether a re-check read the same', () => {
     assert.ok(sameIndexed(indexed(items(), 1), indexed(items(), 7)));
   });
 
+  // V8 holds the same values in other forms from one read to the next (allocation-site feedback):
+  // its serializer's bytes differed for 748 of 11,573 items of two warm reads of the same bundles.
+  it('is true for the same values held in other forms: a holey array, a double, a two-byte string, keys reordered', () => {
+    const holey = new Array<string>(1);
+    holey[0] = 'read_file';
+    let one = 1.5;
+    one -= 0.5; // a double-valued 1, not a small integer
+    const name = '\u00e9\u2603 n0'.slice(3); // "n0", held in two bytes a character
+    assert.equal(name, 'n0');
+    const plain = items();
+    const other = items();
+    other[0] = {
+      ...(plain[0] as Item),
+      name,
+      reasons: holey as unknown as Item['reasons'],
+    };
+    plain[0] = { ...(plain[0] as Item), name: 'n0', reasons: ['read_file'] as unknown as Item['reasons'] };
+    const reordered = Object.fromEntries(Object.entries(plain[1] as Item).reverse()) as unknown as Item;
+    other[1] = { ...reordered, detail: { size: one } } as unknown as Item;
+    plain[1] = { ...(plain[1] as Item), detail: { size: 1 } } as unknown as Item;
+    assert.ok(sameIndexed(indexed(plain), indexed(other)));
+  });
+
   it('is false for one field of one item changed, deep in any chunk, or for other watched paths', () => {
     for (const at of [0, 700, 1499]) {
       const changed = items();
