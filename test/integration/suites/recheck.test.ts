@@ -54,7 +54,7 @@ describe('the re-check after a full index', function () {
   });
 
   it('still shows a change no watcher reports once the first minute is over: the steady re-checks', async function () {
-    this.timeout(RECHECK_WINDOW_MS + 60_000);
+    this.timeout(RECHECK_WINDOW_MS + 90_000);
     await vscode.workspace
       .getConfiguration('skillgate')
       .update('recheckIntervalSeconds', STEADY_RECHECK_MIN_SECONDS, vscode.ConfigurationTarget.Global);
@@ -70,7 +70,8 @@ describe('the re-check after a full index', function () {
     await until(
       'a steady re-check to drop the removed bundle',
       (a) => !a.snapshot()?.items.some((i) => i.name === 'unwatched'),
-      STEADY_RECHECK_MIN_SECONDS * 1000 + 20_000,
+      // The interval, or a hundred times what the last re-check took (30–130 ms here, more on a busy machine).
+      60_000,
     );
   });
 });
