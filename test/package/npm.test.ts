@@ -215,7 +215,7 @@ describe('the npm package', function () {
     ).scripts;
     assert.match(
       scripts.package ?? '',
-      /esbuild\.mjs --production && vsce package .* && npm pack --ignore-scripts .*--pack-destination dist/,
+      /esbuild\.mjs --production && node scripts\/extension-readme\.mjs && vsce package --readme-path out\/package\/README\.md .* && npm pack --ignore-scripts .*--pack-destination dist/,
     );
   });
 });
