@@ -35,6 +35,7 @@ const DEBOUNCE_MS = 150;
 
 /** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
 const STALL_TAIL_MS = 500;
+
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
 const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
 
@@ -444,10 +445,7 @@ export class SkillgateService implements vscode.Disposable {
     void guardIndexAsync(
       async () => {
         // The same replay as on a full run's result, here on what `index` holds.
-        const indexed = await workerFailureAside(this.replayed(index, { paths, storeChanged }, undefined));
-        if (!indexed) return;
-        this.publishFrom(index, indexed);
-        this.watchWhatItNames(index, indexed.watched);
+        await this.showReplayed(index, { paths, storeChanged }, undefined);
       },
       () => undefined,
       this.failureUi,
@@ -507,29 +505,45 @@ export class SkillgateService implements vscode.Disposable {
         }
         const { indexed } = outcome;
         if (!changed || this.index !== index) return;
-        const ms = performance.now() - started;
-        if (!indexed) {
-          // Once a minute for as long as the window is open: in the log at its debug level only.
-          const line = `re-check: the disk reads as shown, in ${Math.round(ms)} ms`;
-          if (phase === 'window') this.log.info(line);
-          else this.log.debug(line);
-        } else if (phase === 'window') {
-          this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown`);
-        } else {
-          // Past the window, a watcher that works reports a change within a second or so: this one was missed.
-          this.log.warn(
-            `${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
-          );
-        }
-        const replayed = await workerFailureAside(this.replayed(index, changed, indexed));
-        if (!replayed) return;
-        this.publishFrom(index, replayed);
-        this.watchWhatItNames(index, replayed.watched);
+        this.logRecheck(phase, indexed, performance.now() - started);
+        await this.showReplayed(index, changed, indexed);
       },
       () => undefined,
       this.failureUi,
     ).catch(() => undefined);
     return performance.now() - started;
+  }
+
+  /** What a re-check found: the window's at Info; past it, nothing new at Debug, and a change no watcher reported as a warning. */
+  private logRecheck(phase: RecheckPhase, indexed: Indexed | undefined, ms: number): void {
+    if (!indexed) {
+      // Once a minute for as long as the window is open: in the log at its debug level only.
+      const line = `re-check: the disk reads as shown, in ${Math.round(ms)} ms`;
+      if (phase === 'window') this.log.info(line);
+      else this.log.debug(line);
+    } else if (phase === 'window') {
+      this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown`);
+    } else {
+      // Past the window, a watcher that works reports a change within a second or so: this one was missed.
+      this.log.warn(
+        `${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
+      );
+    }
+  }
+
+  /**
+   * Shows `result` with the watchers' changes replayed on it (`replayed`), and watches what
+   * it newly names; a worker that fails meanwhile leaves it to the in-host index that replaces it.
+   */
+  private async showReplayed(
+    index: IndexBackend,
+    changed: ChangesDuringRun,
+    result: Indexed | undefined,
+  ): Promise<void> {
+    const replayed = await workerFailureAside(this.replayed(index, changed, result));
+    if (!replayed) return;
+    this.publishFrom(index, replayed);
+    this.watchWhatItNames(index, replayed.watched);
   }
 
   /**
