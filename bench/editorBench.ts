@@ -8,6 +8,7 @@ import { skillgateActivity } from '../test/support/treeView';
 import { freshProfile, launchBrowser, openWorkbench } from '../test/support/workbench';
 import { CODE_DIR } from '../src/core/cache/codeCache';
 import type { EditorFigures } from '../src/extension/flows/hostPerf';
+import { CPU_PARTS, CpuSampler, cpuOver, type CpuPart, type CpuSpan } from './machineCpu';
 import { generateWorkspace } from './syntheticWorkspace';
 import { ratioUp } from './ratio';
 
@@ -23,7 +24,9 @@ import { ratioUp } from './ratio';
  * Medians over the runs. `--vsix=<path>` measures another package (an older build, to
  * compare: run old and new alternately on a loaded machine). Each run has a fresh profile
  * (an empty parse cache, as the CLI's cold runs) but for the index worker's code cache of
- * the core, left by an uncounted first run (as the CLI's runs find theirs).
+ * the core, left by an uncounted first run (as the CLI's runs find theirs). On Linux it
+ * also tells where the machine's cores went from activation to the first tree
+ * (bench/machineCpu.ts): the index's threads beside VS Code's own start.
  */
 const VSIX = path.resolve(argValue('--vsix') ?? path.join(PROJECT_ROOT, 'dist/skillgate.vsix'));
 const CLI = path.join(PROJECT_ROOT, 'dist/cli.js');
@@ -46,6 +49,17 @@ interface ModeResult {
   /** firstTreeMs over the CLI's cold time. */
   readonly ratio: number;
   readonly indexedIn: string[];
+  /** Where the cores went from activation to the first complete tree (Linux; medians of each part, in ms), or null. */
+  readonly machineCpu: {
+    readonly spanMs: number;
+    readonly availableMs: number;
+    readonly parts: Record<CpuPart, number>;
+  } | null;
+}
+
+interface EditorRun {
+  readonly figures: EditorFigures;
+  readonly cpu: CpuSpan | undefined;
 }
 
 async function main(): Promise<void> {
@@ -59,7 +73,7 @@ async function main(): Promise<void> {
     const workspace = path.join(root, 'workspace');
     const gen = generateWorkspace(workspace, bundles);
     const cli: number[] = [];
-    const figures = new Map<Mode, EditorFigures[]>(modes.map((m) => [m, []]));
+    const figures = new Map<Mode, EditorRun[]>(modes.map((m) => [m, []]));
     cli.push(cliCold(workspace, root)); // warms the page cache, as `npm run bench` does; not counted
     cli.length = 0;
     // Leaves the installation's code cache of the core, which every counted run starts with (as
@@ -81,27 +95,31 @@ async function main(): Promise<void> {
       runs,
       cliColdMs,
       editor: Object.fromEntries(
-        [...figures].map(([mode, taken]): [Mode, ModeResult] => [
-          mode,
-          {
-            activationMs: round(median(taken.map((f) => f.activationMs))),
-            activationCpuMs: round(median(taken.map((f) => f.activationCpuMs))),
-            firstTreeMs: round(median(taken.map((f) => f.firstTreeMs))),
-            fullIndexMs: round(median(taken.map((f) => f.fullIndexMs))),
-            longestStallMs: round(median(taken.map((f) => f.longestStallMs))),
-            busiestTurnCpuMs: taken.every((f) => f.busiestTurnCpuMs !== undefined)
-              ? round(median(taken.map((f) => f.busiestTurnCpuMs as number)))
-              : null,
-            presentingStallMs: taken.every((f) => f.presentingStallMs !== undefined)
-              ? round(median(taken.map((f) => f.presentingStallMs as number)))
-              : null,
-            presentingBusiestTurnCpuMs: taken.every((f) => f.presentingBusiestTurnCpuMs !== undefined)
-              ? round(median(taken.map((f) => f.presentingBusiestTurnCpuMs as number)))
-              : null,
-            ratio: ratioUp(median(taken.map((f) => f.firstTreeMs)) / cliColdMs),
-            indexedIn: taken.map((f) => f.indexedIn),
-          },
-        ]),
+        [...figures].map(([mode, done]): [Mode, ModeResult] => {
+          const taken = done.map((r) => r.figures);
+          return [
+            mode,
+            {
+              activationMs: round(median(taken.map((f) => f.activationMs))),
+              activationCpuMs: round(median(taken.map((f) => f.activationCpuMs))),
+              firstTreeMs: round(median(taken.map((f) => f.firstTreeMs))),
+              fullIndexMs: round(median(taken.map((f) => f.fullIndexMs))),
+              longestStallMs: round(median(taken.map((f) => f.longestStallMs))),
+              busiestTurnCpuMs: taken.every((f) => f.busiestTurnCpuMs !== undefined)
+                ? round(median(taken.map((f) => f.busiestTurnCpuMs as number)))
+                : null,
+              presentingStallMs: taken.every((f) => f.presentingStallMs !== undefined)
+                ? round(median(taken.map((f) => f.presentingStallMs as number)))
+                : null,
+              presentingBusiestTurnCpuMs: taken.every((f) => f.presentingBusiestTurnCpuMs !== undefined)
+                ? round(median(taken.map((f) => f.presentingBusiestTurnCpuMs as number)))
+                : null,
+              ratio: ratioUp(median(taken.map((f) => f.firstTreeMs)) / cliColdMs),
+              indexedIn: taken.map((f) => f.indexedIn),
+              machineCpu: medianSpan(done.map((r) => r.cpu)),
+            },
+          ];
+        }),
       ),
     };
     if (json) {
@@ -122,6 +140,7 @@ async function main(): Promise<void> {
         `  longest extension-host stall while indexing ${r.longestStallMs} ms   (target ≤ 50 ms)  ${verdict(r.longestStallMs <= 50)}`,
         `    the busiest turn's CPU time                ${r.busiestTurnCpuMs ?? 'not measured here'}${r.busiestTurnCpuMs === null ? '' : ' ms'}`,
         `    from every unit loaded on (taking the snapshot in, showing it): stall ${r.presentingStallMs ?? '?'} ms, busiest turn ${r.presentingBusiestTurnCpuMs ?? '?'} ms of CPU`,
+        ...machineCpuLines(r.machineCpu),
       );
     }
     process.stdout.write(lines.join('\n') + '\n');
@@ -155,7 +174,7 @@ function cliCold(workspace: string, root: string): number {
  * code cache of the core (docs/code-cache.md), copied in from `codeCache` and back after
  * the run: it belongs to the installation, as the CLI's does, not to a workspace.
  */
-async function editorRun(workspace: string, dir: string, mode: Mode, codeCache: string): Promise<EditorFigures> {
+async function editorRun(workspace: string, dir: string, mode: Mode, codeCache: string): Promise<EditorRun> {
   // The CLI is measured with --no-user: the editor indexes no user bundles either.
   const profile = freshProfile('bench-editor', { 'skillgate.includeUserBundles': false });
   const perfFile = path.join(dir, 'figures.json');
@@ -179,6 +198,8 @@ async function editorRun(workspace: string, dir: string, mode: Mode, codeCache: 
       SKILLGATE_INDEX_IN_HOST: mode === 'extension host' ? '1' : '',
     },
   });
+  const sampler = new CpuSampler();
+  sampler.start();
   try {
     const browser = await launchBrowser();
     try {
@@ -193,15 +214,50 @@ async function editorRun(workspace: string, dir: string, mode: Mode, codeCache: 
         if (Date.now() > deadline) throw new Error(`no figures from the extension; see ${server.logFile}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      return JSON.parse(fs.readFileSync(perfFile, 'utf8')) as EditorFigures;
+      const figures = JSON.parse(fs.readFileSync(perfFile, 'utf8')) as EditorFigures;
+      sampler.stop();
+      const cpu = cpuOver(
+        sampler.samples,
+        figures.activatedAt,
+        figures.activatedAt + figures.firstTreeMs,
+        os.cpus().length,
+      );
+      return { figures, cpu };
     } finally {
       await browser.close();
     }
   } finally {
+    sampler.stop();
     await server.stop();
     copyPrivate(profileCodeCache, codeCache);
     fs.rmSync(profile.root, { recursive: true, force: true });
   }
+}
+
+/** Each part's median over the runs, or null when a run has none (not Linux). */
+function medianSpan(spans: readonly (CpuSpan | undefined)[]): ModeResult['machineCpu'] {
+  if (spans.length === 0 || spans.some((s) => s === undefined)) return null;
+  const taken = spans as readonly CpuSpan[];
+  const parts = Object.fromEntries(CPU_PARTS.map((p) => [p, round(median(taken.map((s) => s.parts[p])))])) as Record<
+    CpuPart,
+    number
+  >;
+  return {
+    spanMs: round(median(taken.map((s) => s.spanMs))),
+    availableMs: round(median(taken.map((s) => s.availableMs))),
+    parts,
+  };
+}
+
+/** The machine's cores from activation to the first tree, largest part first. */
+function machineCpuLines(cpu: ModeResult['machineCpu']): string[] {
+  if (!cpu) return [`  the machine's CPU from activation to the first tree: not measured here (Linux's /proc only)`];
+  const used = CPU_PARTS.reduce((sum, p) => sum + cpu.parts[p], 0);
+  const parts = CPU_PARTS.filter((p) => cpu.parts[p] > 0).sort((a, b) => cpu.parts[b] - cpu.parts[a]);
+  return [
+    `  the machine's CPU from activation to the first tree: ${round(used)} of ${cpu.availableMs} ms the cores could run in ${cpu.spanMs} ms`,
+    ...parts.map((p) => `    ${p.padEnd(40)} ${cpu.parts[p]} ms`),
+  ];
 }
 
 /** The code files of `from` into `to`, a directory of the user's own that nobody else can write (as the code cache requires). */

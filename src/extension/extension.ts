@@ -109,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const firstRun = service.onFullIndex((run) => {
     firstRun.dispose();
     const figures = {
+      activatedAt: performance.timeOrigin + started,
       activationMs,
       activationCpuMs,
       firstTreeMs: firstTreeMs ?? performance.now() - started,

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 describe('the editor benchmark (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(600000);
 
-  it('reports activate(), the first complete tree and the longest stall, with the worker and in-host (5 bundles)', () => {
+  it('reports activate(), the first complete tree, the longest stall and where the cores went, with the worker and in-host (5 bundles)', () => {
     const out = execFileSync(
       process.execPath,
       [
@@ -25,7 +25,13 @@ describe('the editor benchmark (packaged VSIX, code-server + Chromium)', functio
     const r = JSON.parse(out) as {
       bundles: number;
       cliColdMs: number;
-      editor: Record<string, Record<string, number> & { indexedIn: string[] }>;
+      editor: Record<
+        string,
+        Record<string, number> & {
+          indexedIn: string[];
+          machineCpu: { spanMs: number; availableMs: number; parts: Record<string, number> } | null;
+        }
+      >;
     };
     assert.equal(r.bundles, 5);
     assert.ok(r.cliColdMs > 0);
@@ -35,6 +41,11 @@ describe('the editor benchmark (packaged VSIX, code-server + Chromium)', functio
       for (const k of ['activationMs', 'firstTreeMs', 'fullIndexMs', 'ratio'])
         assert.ok(Number.isFinite(figures[k]) && (figures[k] as number) > 0, `${mode} ${k}: ${figures[k]}`);
       assert.ok(Number.isFinite(figures.longestStallMs) && (figures.longestStallMs as number) >= 0);
+      // Where the cores went from activation to the first tree: this suite runs on Linux, where /proc tells it.
+      const cpu = figures.machineCpu;
+      assert.ok(cpu, `${mode}: no machine CPU`);
+      assert.ok(cpu.spanMs >= (figures.firstTreeMs as number) && cpu.availableMs > cpu.spanMs, JSON.stringify(cpu));
+      assert.ok((cpu.parts['extension host: main thread'] ?? 0) > 0, JSON.stringify(cpu));
     }
   });
 });

@@ -8,6 +8,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
  * `SKILLGATE_PERF_FILE` set, also written there as JSON for `npm run bench:editor`.
  */
 export interface EditorFigures {
+  /** When `activate()` started, in ms since the epoch: lines the figures up with what else the machine ran (the benchmark's /proc samples). */
+  readonly activatedAt: number;
   /** The body of `activate()`, in ms. */
   readonly activationMs: number;
   /** The CPU time of the process during `activate()`, in ms: on a loaded machine, the part of `activationMs` that was work. */
