@@ -255,7 +255,7 @@ function machineCpuLines(cpu: ModeResult['machineCpu']): string[] {
   const used = CPU_PARTS.reduce((sum, p) => sum + cpu.parts[p], 0);
   const parts = CPU_PARTS.filter((p) => cpu.parts[p] > 0).sort((a, b) => cpu.parts[b] - cpu.parts[a]);
   return [
-    `  the machine's CPU from activation to the first tree: ${round(used)} of ${cpu.availableMs} ms the cores could run in ${cpu.spanMs} ms`,
+    `  the machine's CPU from activation to the first tree (medians of each part): ${round(used)} of ${cpu.availableMs} ms the cores could run in ${cpu.spanMs} ms`,
     ...parts.map((p) => `    ${p.padEnd(40)} ${cpu.parts[p]} ms`),
   ];
 }

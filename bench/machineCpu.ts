@@ -58,7 +58,7 @@ export interface CpuSample {
 export interface CpuSpan {
   /** The span the samples actually cover (their nearest ends around the moments asked), in ms. */
   readonly spanMs: number;
-  /** What two cores could have run in it: spanMs × the machine's cores. */
+  /** What the machine's cores could have run in it: spanMs × their number. */
   readonly availableMs: number;
   readonly parts: Readonly<Record<CpuPart, number>>;
 }
