@@ -17,19 +17,8 @@ const TICKS_PER_SECOND = 100;
 /** What a process is, from its command line. */
 export type ProcessKind = 'extension host' | 'renderer' | 'chromium' | 'file watcher' | 'server' | 'bench' | 'other';
 
-/** The parts of the machine a span is told in; the extension host split by thread. */
-export type CpuPart =
-  | 'extension host: main thread'
-  | 'extension host: busiest other thread'
-  | 'extension host: other threads'
-  | 'workbench renderer'
-  | 'chromium, other processes'
-  | 'file watcher'
-  | 'code-server, other processes'
-  | 'this benchmark'
-  | 'anything else';
-
-export const CPU_PARTS: readonly CpuPart[] = [
+/** The parts of the machine a span is told in, in the order they are listed; the extension host split by thread. */
+export const CPU_PARTS = [
   'extension host: main thread',
   'extension host: busiest other thread',
   'extension host: other threads',
@@ -39,7 +28,9 @@ export const CPU_PARTS: readonly CpuPart[] = [
   'code-server, other processes',
   'this benchmark',
   'anything else',
-];
+] as const;
+
+export type CpuPart = (typeof CPU_PARTS)[number];
 
 export interface ProcessCpu {
   readonly kind: ProcessKind;

@@ -403,7 +403,7 @@ describe('sameIndexed: whether a re-check read the same', () => {
     assert.ok(sameIndexed(indexed(plain), indexed(other)));
   });
 
-  it('is false for one field of one item changed, deep in any chunk, or for other watched paths', () => {
+  it('is false for one field of one item changed, first, in the middle or last, or for other watched paths', () => {
     for (const at of [0, 700, 1499]) {
       const changed = items();
       changed[at] = { ...(changed[at] as Item), name: 'other' };
