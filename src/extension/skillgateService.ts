@@ -100,10 +100,18 @@ export class SkillgateService implements vscode.Disposable {
   private readonly fullIndexRuns = new FullIndexRuns();
   /** The re-checks of the last full index (flows/recheckSchedule.ts), until a newer one starts its own. */
   private rechecks:
-    | { readonly index: IndexBackend; readonly schedule: RecheckSchedule; timer?: ReturnType<typeof setTimeout> }
+    | {
+        readonly index: IndexBackend;
+        readonly schedule: RecheckSchedule;
+        timer?: ReturnType<typeof setTimeout>;
+        /** A re-check is reading: the next is scheduled when it ends, never beside it. */
+        running?: boolean;
+      }
     | undefined;
   /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
   private prestarted: WorkerIndex | undefined;
+  /** Whether the window had the focus at its last state change (`focusRegained`). */
+  private windowFocused = vscode.window.state.focused;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
 
@@ -127,6 +135,12 @@ export class SkillgateService implements vscode.Disposable {
           this.openedStore = undefined;
           void this.refreshAll();
         }
+      }),
+      vscode.window.onDidChangeWindowState((state) => {
+        // The state also changes with the user's activity (`active`) while the focus stays.
+        const regained = state.focused && !this.windowFocused;
+        this.windowFocused = state.focused;
+        if (regained) this.focusRegained();
       }),
     );
   }
@@ -465,12 +479,29 @@ export class SkillgateService implements vscode.Disposable {
     next: { delay: number; phase: RecheckPhase } | undefined,
   ): void {
     if (next === undefined || this.rechecks !== rechecks) return;
-    rechecks.timer = setTimeout(() => {
-      void this.recheck(rechecks.index, next.phase).then((ms) => {
-        // A newer full index started its own.
-        if (this.index === rechecks.index) this.nextRecheck(rechecks, rechecks.schedule.next(ms));
-      });
-    }, next.delay);
+    rechecks.timer = setTimeout(() => this.runRecheck(rechecks, next.phase), next.delay);
+  }
+
+  /** Re-checks now, in place of the one scheduled, and schedules the next from its end. */
+  private runRecheck(rechecks: NonNullable<SkillgateService['rechecks']>, phase: RecheckPhase): void {
+    clearTimeout(rechecks.timer);
+    rechecks.timer = undefined;
+    rechecks.running = true;
+    void this.recheck(rechecks.index, phase).then((ms) => {
+      rechecks.running = false;
+      // A newer full index started its own.
+      if (this.index === rechecks.index) this.nextRecheck(rechecks, rechecks.schedule.next(ms));
+    });
+  }
+
+  /**
+   * The window regained focus: a change made meanwhile in a terminal or another editor is
+   * read now if the watchers missed it, rather than at the next steady re-check
+   * (flows/recheckSchedule.ts, `focusDue`).
+   */
+  private focusRegained(): void {
+    const rechecks = this.rechecks;
+    if (rechecks && !rechecks.running && rechecks.schedule.focusDue()) this.runRecheck(rechecks, 'focus');
   }
 
   private stopRechecks(): void {
@@ -516,17 +547,18 @@ export class SkillgateService implements vscode.Disposable {
 
   /** What a re-check found: the window's at Info; past it, nothing new at Debug, and a change no watcher reported as a warning. */
   private logRecheck(phase: RecheckPhase, indexed: Indexed | undefined, ms: number): void {
+    const what = phase === 'focus' ? 're-check on window focus' : 're-check';
     if (!indexed) {
       // Once a minute for as long as the window is open: in the log at its debug level only.
-      const line = `re-check: the disk reads as shown, in ${Math.round(ms)} ms`;
+      const line = `${what}: the disk reads as shown, in ${Math.round(ms)} ms`;
       if (phase === 'window') this.log.info(line);
       else this.log.debug(line);
     } else if (phase === 'window') {
-      this.log.info(`${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown`);
+      this.log.info(`${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown`);
     } else {
       // Past the window, a watcher that works reports a change within a second or so: this one was missed.
       this.log.warn(
-        `${indexRunLine('re-check', indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
+        `${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
       );
     }
   }

@@ -22,6 +22,8 @@ export interface DemoOptions {
   readonly codewhaleHome?: (root: string) => string;
   /** The VSIX to install; default: what `npm run package` wrote. */
   readonly vsix?: string;
+  /** User settings beside the profile's own. */
+  readonly settings?: Readonly<Record<string, unknown>>;
 }
 
 /** The packaged extension in a real workbench on a copy of the demo workspace, with a trust store of its own. */
@@ -44,7 +46,22 @@ export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWork
   const vsix = options.vsix ?? VSIX;
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing; run \`npm run package\` first`);
   // Eva-CLI's user skills come from the demo's home too, never from the home of whoever runs the suite.
-  const profile = freshProfile(`e2e-${options.name}`, { 'skillgate.eva.home': DEMO_HOME });
+  const profile = freshProfile(`e2e-${options.name}`, { 'skillgate.eva.home': DEMO_HOME, ...options.settings });
+  // The profile, the demo's copy and the trust store are the suite's alone: gone with it, whatever it leaves.
+  const removeProfile = () => fs.rmSync(profile.root, { recursive: true, force: true });
+  try {
+    return await openDemo(options, vsix, profile);
+  } catch (e) {
+    removeProfile();
+    throw e;
+  }
+}
+
+async function openDemo(
+  options: DemoOptions,
+  vsix: string,
+  profile: ReturnType<typeof freshProfile>,
+): Promise<DemoWorkbench> {
   await installVsix(vsix, profile.extensionsDir, profile.userDataDir);
   const demo = path.join(profile.root, options.folder ?? 'demo-workspace');
   fs.cpSync(DEMO_SOURCE, demo, { recursive: true });
@@ -67,7 +84,11 @@ export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWork
     await server.stop();
     throw e;
   });
-  const page = await openWorkbench(browser, server.folderUrl(demo));
+  const page = await openWorkbench(browser, server.folderUrl(demo)).catch(async (e: unknown) => {
+    await browser.close();
+    await server.stop();
+    throw e;
+  });
   return {
     page,
     demo,
@@ -84,6 +105,8 @@ export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWork
     async stop() {
       await browser.close();
       await server.stop();
+      // Kept on request: the extension host's logs (Skillgate's among them) and the trust store, to look into a run.
+      if (process.env.SKILLGATE_E2E_KEEP_PROFILES !== '1') fs.rmSync(profile.root, { recursive: true, force: true });
     },
   };
 }

@@ -75,6 +75,37 @@ describe('the re-check schedule', () => {
     assert.deepEqual(schedule.next(40), { delay: 15_000, phase: 'steady' });
   });
 
+  it('re-checks when the window regains focus only past the window, with steady re-checks on, spaced as in the window', () => {
+    let steadyMs = 60_000;
+    let now = 0;
+    const schedule = new RecheckSchedule(
+      () => steadyMs,
+      () => now,
+    );
+    // In the window re-checks come every few seconds anyway.
+    now = RECHECK_WINDOW_MS - 1;
+    assert.equal(schedule.focusDue(), false);
+    now = RECHECK_WINDOW_MS;
+    assert.equal(schedule.focusDue(), true);
+    // A re-check that just ended: focus waits for the window's spacing after it.
+    assert.equal(schedule.next(40)?.phase, 'steady');
+    now += RECHECK_MIN_INTERVAL_MS - 1;
+    assert.equal(schedule.focusDue(), false);
+    now += 1;
+    assert.equal(schedule.focusDue(), true);
+    // A large workspace: a re-read takes at most its share of the time since the last ended.
+    schedule.next(2_500);
+    now += 2_500 / RECHECK_SHARE - 1;
+    assert.equal(schedule.focusDue(), false);
+    now += 1;
+    assert.equal(schedule.focusDue(), true);
+    // The setting turns every re-check after the window off, focus too; it is read at each focus.
+    steadyMs = 0;
+    assert.equal(schedule.focusDue(), false);
+    steadyMs = 15_000;
+    assert.equal(schedule.focusDue(), true);
+  });
+
   it("reads the setting's seconds: exactly 0 is none, anything malformed the default, else at least the minimum", () => {
     const byDefault = STEADY_RECHECK_DEFAULT_SECONDS * 1000;
     assert.equal(steadyRecheckMs(undefined), byDefault);

@@ -3,10 +3,11 @@ import type { LogPort } from './ports';
 
 /**
  * Which kind of index produced a snapshot: every bundle read, the changed ones only,
- * decisions re-derived after a trust change, or every bundle read again once the
- * watchers run (a re-check that found a change).
+ * decisions re-derived after a trust change, or every bundle read again by a re-check
+ * (after a full index, or when the window regains focus) that found a change.
  */
-export type IndexRun = 'full index' | 'incremental index' | 'decisions re-derived' | 're-check';
+export type IndexRun =
+  'full index' | 'incremental index' | 'decisions re-derived' | 're-check' | 're-check on window focus';
 
 export type Clock = () => number;
 

@@ -9,8 +9,8 @@ export const STEADY_RECHECK_SHARE = 0.01;
 /** The fewest seconds the `skillgate.recheckIntervalSeconds` setting can ask for (0 turns them off). */
 export const STEADY_RECHECK_MIN_SECONDS = 10;
 
-/** Whether a re-check runs in the window after a full index, or in the steady phase after it. */
-export type RecheckPhase = 'window' | 'steady';
+/** Whether a re-check runs in the window after a full index, in the steady phase after it, or because the window regained focus. */
+export type RecheckPhase = 'window' | 'steady' | 'focus';
 
 /**
  * When the re-checks after a full index run (skillgateService.ts `recheck`: everything
@@ -31,28 +31,53 @@ export type RecheckPhase = 'window' | 'steady';
  * bytes that changed, with nothing to tell. So a re-check keeps coming every
  * `steadyMs()` (the user's setting; 0: none), at most STEADY_RECHECK_SHARE of the time:
  * how stale a view can get is bounded, at about a percent of one core.
+ *
+ * The window regaining focus: a user who changed a bundle in a terminal or another editor
+ * comes back to the window, and a silent watcher would leave the change unseen until the
+ * next steady re-check. So, past the window and while steady re-checks are on, focus
+ * re-checks at once (`focusDue`), unless the last read was too recent for a re-read to
+ * keep within RECHECK_SHARE of the time since (a user switching windows again and again
+ * costs at most that); the steady interval then counts from it.
  */
 export class RecheckSchedule {
   private readonly endsAt: number;
+  /** When the last read of everything ended (the full index at first), and what it took. */
+  private lastEndedAt: number;
+  private lastMs = 0;
 
   constructor(
     private readonly steadyMs: () => number,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.endsAt = now() + RECHECK_WINDOW_MS;
+    this.lastEndedAt = now();
   }
 
   /**
    * The next re-check: in how many milliseconds, and in which phase; undefined when there
-   * is none. `lastMs`: what the last one took.
+   * is none. `lastMs`: what the last one, just ended, took.
    */
   next(lastMs = 0): { readonly delay: number; readonly phase: RecheckPhase } | undefined {
+    this.lastEndedAt = this.now();
+    this.lastMs = lastMs;
     // Every delay is at least RECHECK_MIN_INTERVAL_MS and the clock only moves on: once past the window, always past.
     const delay = Math.max(RECHECK_MIN_INTERVAL_MS, lastMs / RECHECK_SHARE);
     if (this.now() + delay <= this.endsAt) return { delay, phase: 'window' };
     const steady = this.steadyMs();
     if (!(steady > 0)) return undefined;
     return { delay: Math.max(steady, lastMs / STEADY_RECHECK_SHARE), phase: 'steady' };
+  }
+
+  /**
+   * Whether the window's regaining focus re-checks now: past the window (in it, re-checks
+   * come every few seconds anyway), while the steady re-checks are on (`0` turns every
+   * re-check after the window off), and no sooner after the last read than the window's
+   * own spacing would allow.
+   */
+  focusDue(): boolean {
+    const now = this.now();
+    if (now < this.endsAt || !(this.steadyMs() > 0)) return false;
+    return now - this.lastEndedAt >= Math.max(RECHECK_MIN_INTERVAL_MS, this.lastMs / RECHECK_SHARE);
   }
 }
 
