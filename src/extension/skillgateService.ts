@@ -65,6 +65,17 @@ export interface FullIndexRun {
  * and publishes each new snapshot. Everything in the editor renders these snapshots;
  * nothing here decides anything.
  */
+/** The re-checks of one full index (flows/recheckSchedule.ts). */
+interface Rechecks {
+  readonly index: IndexBackend;
+  readonly schedule: RecheckSchedule;
+  timer?: ReturnType<typeof setTimeout>;
+  /** A re-check is reading: the next is scheduled when it ends, never beside it. */
+  running?: boolean;
+  /** The first minute's re-checks, and how many found the disk changed: one line in the log when it ends. */
+  readonly window: { runs: number; differed: number };
+}
+
 /** Directories created while the window is open that get a watcher of their own. */
 const MAX_SUBTREE_WATCHERS = 256;
 
@@ -99,15 +110,7 @@ export class SkillgateService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
   /** The re-checks of the last full index (flows/recheckSchedule.ts), until a newer one starts its own. */
-  private rechecks:
-    | {
-        readonly index: IndexBackend;
-        readonly schedule: RecheckSchedule;
-        timer?: ReturnType<typeof setTimeout>;
-        /** A re-check is reading: the next is scheduled when it ends, never beside it. */
-        running?: boolean;
-      }
-    | undefined;
+  private rechecks: Rechecks | undefined;
   /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
   private prestarted: WorkerIndex | undefined;
   /** Whether the window had the focus at its last state change (`focusRegained`). */
@@ -469,28 +472,36 @@ export class SkillgateService implements vscode.Disposable {
   /** Re-checks `index`'s full index from now on (flows/recheckSchedule.ts), instead of any earlier index's. */
   private startRechecks(index: IndexBackend): void {
     this.stopRechecks();
-    const rechecks = { index, schedule: new RecheckSchedule(steadyRecheckInterval) };
+    const rechecks: Rechecks = {
+      index,
+      schedule: new RecheckSchedule(steadyRecheckInterval),
+      window: { runs: 0, differed: 0 },
+    };
     this.rechecks = rechecks;
     this.nextRecheck(rechecks, rechecks.schedule.next());
   }
 
-  private nextRecheck(
-    rechecks: NonNullable<SkillgateService['rechecks']>,
-    next: { delay: number; phase: RecheckPhase } | undefined,
-  ): void {
+  private nextRecheck(rechecks: Rechecks, next: { delay: number; phase: RecheckPhase } | undefined): void {
     if (next === undefined || this.rechecks !== rechecks) return;
     rechecks.timer = setTimeout(() => this.runRecheck(rechecks, next.phase), next.delay);
   }
 
   /** Re-checks now, in place of the one scheduled, and schedules the next from its end. */
-  private runRecheck(rechecks: NonNullable<SkillgateService['rechecks']>, phase: RecheckPhase): void {
+  private runRecheck(rechecks: Rechecks, phase: RecheckPhase): void {
     clearTimeout(rechecks.timer);
     rechecks.timer = undefined;
     rechecks.running = true;
-    void this.recheck(rechecks.index, phase).then((ms) => {
+    void this.recheck(rechecks.index, phase).then((ran) => {
       rechecks.running = false;
       // A newer full index started its own.
-      if (this.index === rechecks.index) this.nextRecheck(rechecks, rechecks.schedule.next(ms));
+      if (this.index !== rechecks.index) return;
+      const next = rechecks.schedule.next(ran?.ms);
+      if (phase === 'window') {
+        rechecks.window.runs += ran ? 1 : 0;
+        rechecks.window.differed += ran?.differed ? 1 : 0;
+        if (next?.phase !== 'window') this.logRecheckWindow(rechecks.window);
+      }
+      this.nextRecheck(rechecks, next);
     });
   }
 
@@ -514,12 +525,17 @@ export class SkillgateService implements vscode.Disposable {
    * with the watchers set up again first; shows the result only when it differs from what
    * is shown. It is a full run: what the watchers report meanwhile is replayed on its
    * result, and a newer full index, running or done, makes it moot (that one has its own
-   * re-checks). Resolves to the milliseconds it took, or undefined when it did not run.
+   * re-checks). Resolves to the milliseconds it took and whether the disk differed from
+   * what was shown, or undefined when it did not run.
    */
-  private async recheck(index: IndexBackend, phase: RecheckPhase): Promise<number | undefined> {
+  private async recheck(
+    index: IndexBackend,
+    phase: RecheckPhase,
+  ): Promise<{ readonly ms: number; readonly differed: boolean } | undefined> {
     if (this.index !== index || this.fullIndexRuns.running) return undefined;
     const run = this.fullIndexRuns.begin();
     const started = performance.now();
+    let differed = false;
     await guardIndexAsync(
       async () => {
         const read = phase === 'window' ? this.watchAgainThenRead(index) : index.recheck();
@@ -536,23 +552,23 @@ export class SkillgateService implements vscode.Disposable {
         }
         const { indexed } = outcome;
         if (!changed || this.index !== index) return;
+        differed = indexed !== undefined;
         this.logRecheck(phase, indexed, performance.now() - started);
         await this.showReplayed(index, changed, indexed);
       },
       () => undefined,
       this.failureUi,
     ).catch(() => undefined);
-    return performance.now() - started;
+    return { ms: performance.now() - started, differed };
   }
 
-  /** What a re-check found: the window's at Info; past it, nothing new at Debug, and a change no watcher reported as a warning. */
+  /** What a re-check found: nothing new at Debug; a change in the window at Info, and past it, one no watcher reported, as a warning. */
   private logRecheck(phase: RecheckPhase, indexed: Indexed | undefined, ms: number): void {
     const what = phase === 'focus' ? 're-check on window focus' : 're-check';
     if (!indexed) {
-      // Once a minute for as long as the window is open: in the log at its debug level only.
-      const line = `${what}: the disk reads as shown, in ${Math.round(ms)} ms`;
-      if (phase === 'window') this.log.info(line);
-      else this.log.debug(line);
+      // Every few seconds in the first minute, then once a minute for as long as the window
+      // is open: at the log's debug level only (the first minute's add up to one line, `logRecheckWindow`).
+      this.log.debug(`${what}: the disk reads as shown, in ${Math.round(ms)} ms`);
     } else if (phase === 'window') {
       this.log.info(`${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown`);
     } else {
@@ -561,6 +577,13 @@ export class SkillgateService implements vscode.Disposable {
         `${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
       );
     }
+  }
+
+  /** The first minute's re-checks in one line, when the last of them has run. */
+  private logRecheckWindow({ runs, differed }: Rechecks['window']): void {
+    if (runs === 0) return;
+    const found = differed === 0 ? 'the disk read as shown each time' : `${differed} found the disk changed`;
+    this.log.info(`re-checks in the minute after the full index: ${runs}, ${found}`);
   }
 
   /**

@@ -68,6 +68,15 @@ describe('the re-check when the window regains focus (packaged VSIX, code-server
     );
     fs.renameSync(staging, path.join(plugins, 'unwatched'));
   };
+  /** Skillgate's log in the extension host's logs of the suite's profile (the Output panel's *Skillgate*). */
+  const skillgateLog = () => {
+    const logs = path.join(path.dirname(wb.demo), 'data', 'logs');
+    return fs
+      .readdirSync(logs, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith(path.join('skillgate.skillgate', 'Skillgate.log')))
+      .map((f) => fs.readFileSync(path.join(logs, f), 'utf8'))
+      .join('');
+  };
   const removeUnwatched = () => fs.rmSync(path.join(plugins, 'unwatched'), { recursive: true, force: true });
   const unwatched = () => row('unwatched-tools');
 
@@ -76,6 +85,9 @@ describe('the re-check when the window regains focus (packaged VSIX, code-server
     await row('repo-tools').first().waitFor({ timeout: 60000 });
     // Past the full index's first minute, when re-checks come every few seconds by themselves.
     await page.waitForTimeout(RECHECK_WINDOW_MS + 3_000);
+    // That minute's re-checks are one line at Info; each by itself is at Debug, not shown by default.
+    assert.match(skillgateLog(), /re-checks in the minute after the full index: \d+, the disk read as shown each time/);
+    assert.doesNotMatch(skillgateLog(), /re-check: the disk reads as shown/);
     addUnwatched();
 
     // Neither a watcher nor a timer shows it while the window keeps its focus.
@@ -85,6 +97,7 @@ describe('the re-check when the window regains focus (packaged VSIX, code-server
     await leaveAndComeBack();
     await unwatched().first().waitFor({ timeout: 15_000 });
     assert.equal((await unwatched().first().locator('.label-description').textContent())?.trim(), 'needs review');
+    assert.match(skillgateLog(), /\[warning\] re-check on window focus: .*no file watcher had reported/);
   });
 
   it('re-checks on focus no sooner than the spacing after the last re-check allows', async () => {
