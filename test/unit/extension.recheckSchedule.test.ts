@@ -14,14 +14,18 @@ import {
 
 /** The re-checks after a full index: when they run, and when they stop. */
 describe('the re-check schedule', () => {
-  /** A schedule on a clock the test moves; `steadyMs`: the setting's interval, 0 none. */
+  /** A schedule on a clock the test moves, made at 0; `steadyMs`: the setting's interval, 0 none, changed with `setSteady`. */
   const scheduled = (steadyMs = 0) => {
-    let now = 1_000;
+    let now = 0;
     const schedule = new RecheckSchedule(
       () => steadyMs,
       () => now,
     );
-    return { schedule, advance: (ms: number) => (now += ms) };
+    return {
+      schedule,
+      advance: (ms: number) => (now += ms),
+      setSteady: (ms: number) => (steadyMs = ms),
+    };
   };
 
   it('re-checks every few seconds while a re-read is cheap, for the window, then stops for good', () => {
@@ -56,53 +60,43 @@ describe('the re-check schedule', () => {
   });
 
   it('goes on after the window at the steady interval, for good, while the setting asks for it', () => {
-    let steadyMs = 60_000;
-    let now = 0;
-    const schedule = new RecheckSchedule(
-      () => steadyMs,
-      () => now,
-    );
-    now = RECHECK_WINDOW_MS;
+    const { schedule, advance, setSteady } = scheduled(60_000);
+    advance(RECHECK_WINDOW_MS);
     assert.deepEqual(schedule.next(40), { delay: 60_000, phase: 'steady' });
-    now += 10 * 60 * 60_000;
+    advance(10 * 60 * 60_000);
     assert.deepEqual(schedule.next(40), { delay: 60_000, phase: 'steady' });
     // A large workspace: re-reading takes at most its steady share.
     assert.deepEqual(schedule.next(2_500), { delay: 2_500 / STEADY_RECHECK_SHARE, phase: 'steady' });
     // The setting is read for every re-check: turned off, they end; on again, they come back.
-    steadyMs = 0;
+    setSteady(0);
     assert.equal(schedule.next(40), undefined);
-    steadyMs = 15_000;
+    setSteady(15_000);
     assert.deepEqual(schedule.next(40), { delay: 15_000, phase: 'steady' });
   });
 
   it('re-checks when the window regains focus only past the window, with steady re-checks on, spaced as in the window', () => {
-    let steadyMs = 60_000;
-    let now = 0;
-    const schedule = new RecheckSchedule(
-      () => steadyMs,
-      () => now,
-    );
+    const { schedule, advance, setSteady } = scheduled(60_000);
     // In the window re-checks come every few seconds anyway.
-    now = RECHECK_WINDOW_MS - 1;
+    advance(RECHECK_WINDOW_MS - 1);
     assert.equal(schedule.focusDue(), false);
-    now = RECHECK_WINDOW_MS;
+    advance(1);
     assert.equal(schedule.focusDue(), true);
     // A re-check that just ended: focus waits for the window's spacing after it.
     assert.equal(schedule.next(40)?.phase, 'steady');
-    now += RECHECK_MIN_INTERVAL_MS - 1;
+    advance(RECHECK_MIN_INTERVAL_MS - 1);
     assert.equal(schedule.focusDue(), false);
-    now += 1;
+    advance(1);
     assert.equal(schedule.focusDue(), true);
     // A large workspace: a re-read takes at most its share of the time since the last ended.
     schedule.next(2_500);
-    now += 2_500 / RECHECK_SHARE - 1;
+    advance(2_500 / RECHECK_SHARE - 1);
     assert.equal(schedule.focusDue(), false);
-    now += 1;
+    advance(1);
     assert.equal(schedule.focusDue(), true);
     // The setting turns every re-check after the window off, focus too; it is read at each focus.
-    steadyMs = 0;
+    setSteady(0);
     assert.equal(schedule.focusDue(), false);
-    steadyMs = 15_000;
+    setSteady(15_000);
     assert.equal(schedule.focusDue(), true);
   });
 
