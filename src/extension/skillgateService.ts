@@ -60,11 +60,6 @@ export interface FullIndexRun {
   readonly presenting?: { readonly stallMs: number; readonly busiestTurnCpuMs?: number };
 }
 
-/**
- * Owns the core indexer and the shared trust store for this window, watches the disk,
- * and publishes each new snapshot. Everything in the editor renders these snapshots;
- * nothing here decides anything.
- */
 /** The re-checks of one full index (flows/recheckSchedule.ts). */
 interface Rechecks {
   readonly index: IndexBackend;
@@ -79,6 +74,11 @@ interface Rechecks {
 /** Directories created while the window is open that get a watcher of their own. */
 const MAX_SUBTREE_WATCHERS = 256;
 
+/**
+ * Owns the core indexer and the shared trust store for this window, watches the disk,
+ * and publishes each new snapshot. Everything in the editor renders these snapshots;
+ * nothing here decides anything.
+ */
 export class SkillgateService implements vscode.Disposable {
   /** The index that the watchers' changes go to: the last full run's (none before it finishes). */
   private index: IndexBackend | undefined;
