@@ -491,7 +491,8 @@ export class SkillgateService implements vscode.Disposable {
     clearTimeout(rechecks.timer);
     rechecks.timer = undefined;
     rechecks.running = true;
-    void this.recheck(rechecks.index, phase).then((ran) => {
+    const first = phase === 'window' && rechecks.window.runs === 0;
+    void this.recheck(rechecks.index, phase, first).then((ran) => {
       rechecks.running = false;
       // A newer full index started its own.
       if (this.index !== rechecks.index) return;
@@ -526,11 +527,12 @@ export class SkillgateService implements vscode.Disposable {
    * is shown. It is a full run: what the watchers report meanwhile is replayed on its
    * result, and a newer full index, running or done, makes it moot (that one has its own
    * re-checks). Resolves to the milliseconds it took and whether the disk differed from
-   * what was shown, or undefined when it did not run.
+   * what was shown, or undefined when it did not run. `first`: the full index's first.
    */
   private async recheck(
     index: IndexBackend,
     phase: RecheckPhase,
+    first: boolean,
   ): Promise<{ readonly ms: number; readonly differed: boolean } | undefined> {
     if (this.index !== index || this.fullIndexRuns.running) return undefined;
     const run = this.fullIndexRuns.begin();
@@ -553,7 +555,7 @@ export class SkillgateService implements vscode.Disposable {
         const { indexed } = outcome;
         if (!changed || this.index !== index) return;
         differed = indexed !== undefined;
-        this.logRecheck(phase, indexed, performance.now() - started);
+        this.logRecheck(phase, first, indexed, performance.now() - started);
         await this.showReplayed(index, changed, indexed);
       },
       () => undefined,
@@ -562,13 +564,19 @@ export class SkillgateService implements vscode.Disposable {
     return { ms: performance.now() - started, differed };
   }
 
-  /** What a re-check found: nothing new at Debug; a change in the window at Info, and past it, one no watcher reported, as a warning. */
-  private logRecheck(phase: RecheckPhase, indexed: Indexed | undefined, ms: number): void {
+  /**
+   * What a re-check found: nothing new at Debug, but for the full index's first re-check
+   * (its watchers made again: the one that matters after a window reload); a change in the
+   * window at Info, and past it, one no watcher reported, as a warning.
+   */
+  private logRecheck(phase: RecheckPhase, first: boolean, indexed: Indexed | undefined, ms: number): void {
     const what = phase === 'focus' ? 're-check on window focus' : 're-check';
     if (!indexed) {
       // Every few seconds in the first minute, then once a minute for as long as the window
-      // is open: at the log's debug level only (the first minute's add up to one line, `logRecheckWindow`).
-      this.log.debug(`${what}: the disk reads as shown, in ${Math.round(ms)} ms`);
+      // is open: the rest at the log's debug level only (the first minute's add up to one line, `logRecheckWindow`).
+      const line = `${what}: the disk reads as shown, in ${Math.round(ms)} ms`;
+      if (first) this.log.info(line);
+      else this.log.debug(line);
     } else if (phase === 'window') {
       this.log.info(`${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown`);
     } else {
