@@ -47,14 +47,21 @@ export async function startDemoWorkbench(options: DemoOptions): Promise<DemoWork
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing; run \`npm run package\` first`);
   // Eva-CLI's user skills come from the demo's home too, never from the home of whoever runs the suite.
   const profile = freshProfile(`e2e-${options.name}`, { 'skillgate.eva.home': DEMO_HOME, ...options.settings });
-  // The profile, the demo's copy and the trust store are the suite's alone: gone with it, whatever it leaves.
-  const removeProfile = () => fs.rmSync(profile.root, { recursive: true, force: true });
   try {
     return await openDemo(options, vsix, profile);
   } catch (e) {
-    removeProfile();
+    removeProfile(profile.root);
     throw e;
   }
+}
+
+/**
+ * The profile, the demo's copy and the trust store are the suite's alone: gone with it.
+ * Kept with SKILLGATE_E2E_KEEP_PROFILES=1, to look into a run: the extension host's logs
+ * (Skillgate's among them) are in its `data/logs`.
+ */
+function removeProfile(root: string): void {
+  if (process.env.SKILLGATE_E2E_KEEP_PROFILES !== '1') fs.rmSync(root, { recursive: true, force: true });
 }
 
 async function openDemo(
@@ -105,8 +112,7 @@ async function openDemo(
     async stop() {
       await browser.close();
       await server.stop();
-      // Kept on request: the extension host's logs (Skillgate's among them) and the trust store, to look into a run.
-      if (process.env.SKILLGATE_E2E_KEEP_PROFILES !== '1') fs.rmSync(profile.root, { recursive: true, force: true });
+      removeProfile(profile.root);
     },
   };
 }
