@@ -18,6 +18,7 @@ import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
 import { RecheckSchedule, type RecheckPhase } from './flows/recheckSchedule';
+import { Rechecks, type RecheckRun } from './flows/rechecks';
 import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
 import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
 import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
@@ -60,17 +61,6 @@ export interface FullIndexRun {
   readonly presenting?: { readonly stallMs: number; readonly busiestTurnCpuMs?: number };
 }
 
-/** The re-checks of one full index (flows/recheckSchedule.ts). */
-interface Rechecks {
-  readonly index: IndexBackend;
-  readonly schedule: RecheckSchedule;
-  timer?: ReturnType<typeof setTimeout>;
-  /** A re-check is reading: the next is scheduled when it ends, never beside it. */
-  running?: boolean;
-  /** The first minute's re-checks, and how many found the disk changed: one line in the log when it ends. */
-  readonly window: { runs: number; differed: number };
-}
-
 /** Directories created while the window is open that get a watcher of their own. */
 const MAX_SUBTREE_WATCHERS = 256;
 
@@ -109,11 +99,11 @@ export class SkillgateService implements vscode.Disposable {
   private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
-  /** The re-checks of the last full index (flows/recheckSchedule.ts), until a newer one starts its own. */
+  /** The re-checks of the last full index (flows/rechecks.ts), until a newer one starts its own. */
   private rechecks: Rechecks | undefined;
   /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
   private prestarted: WorkerIndex | undefined;
-  /** Whether the window had the focus at its last state change (`focusRegained`). */
+  /** Whether the window had the focus at its last state change (`Rechecks.focusRegained`). */
   private windowFocused = vscode.window.state.focused;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
@@ -143,7 +133,7 @@ export class SkillgateService implements vscode.Disposable {
         // The state also changes with the user's activity (`active`) while the focus stays.
         const regained = state.focused && !this.windowFocused;
         this.windowFocused = state.focused;
-        if (regained) this.focusRegained();
+        if (regained) this.rechecks?.focusRegained();
       }),
     );
   }
@@ -469,55 +459,21 @@ export class SkillgateService implements vscode.Disposable {
     ).catch(() => undefined);
   }
 
-  /** Re-checks `index`'s full index from now on (flows/recheckSchedule.ts), instead of any earlier index's. */
+  /** Re-checks `index`'s full index from now on (flows/rechecks.ts), instead of any earlier index's. */
   private startRechecks(index: IndexBackend): void {
     this.stopRechecks();
-    const rechecks: Rechecks = {
-      index,
-      schedule: new RecheckSchedule(steadyRecheckInterval),
-      window: { runs: 0, differed: 0 },
-    };
-    this.rechecks = rechecks;
-    this.nextRecheck(rechecks, rechecks.schedule.next());
-  }
-
-  private nextRecheck(rechecks: Rechecks, next: { delay: number; phase: RecheckPhase } | undefined): void {
-    if (next === undefined || this.rechecks !== rechecks) return;
-    rechecks.timer = setTimeout(() => this.runRecheck(rechecks, next.phase), next.delay);
-  }
-
-  /** Re-checks now, in place of the one scheduled, and schedules the next from its end. */
-  private runRecheck(rechecks: Rechecks, phase: RecheckPhase): void {
-    clearTimeout(rechecks.timer);
-    rechecks.timer = undefined;
-    rechecks.running = true;
-    const first = phase === 'window' && rechecks.window.runs === 0;
-    void this.recheck(rechecks.index, phase, first).then((ran) => {
-      rechecks.running = false;
-      // A newer full index started its own.
-      if (this.index !== rechecks.index) return;
-      const next = rechecks.schedule.next(ran?.ms);
-      if (phase === 'window') {
-        rechecks.window.runs += ran ? 1 : 0;
-        rechecks.window.differed += ran?.differed ? 1 : 0;
-        if (next?.phase !== 'window') this.logRecheckWindow(rechecks.window);
-      }
-      this.nextRecheck(rechecks, next);
+    this.rechecks = new Rechecks(new RecheckSchedule(steadyRecheckInterval), {
+      run: (phase, first) => this.recheck(index, phase, first),
+      current: () => this.index === index,
+      windowEnded: (runs, differed) => {
+        const found = differed === 0 ? 'the disk read as shown each time' : `${differed} found the disk changed`;
+        this.log.info(`re-checks in the minute after the full index: ${runs}, ${found}`);
+      },
     });
   }
 
-  /**
-   * The window regained focus: a change made meanwhile in a terminal or another editor is
-   * read now if the watchers missed it, rather than at the next steady re-check
-   * (flows/recheckSchedule.ts, `focusDue`).
-   */
-  private focusRegained(): void {
-    const rechecks = this.rechecks;
-    if (rechecks && !rechecks.running && rechecks.schedule.focusDue()) this.runRecheck(rechecks, 'focus');
-  }
-
   private stopRechecks(): void {
-    clearTimeout(this.rechecks?.timer);
+    this.rechecks?.dispose();
     this.rechecks = undefined;
   }
 
@@ -529,11 +485,7 @@ export class SkillgateService implements vscode.Disposable {
    * re-checks). Resolves to the milliseconds it took and whether the disk differed from
    * what was shown, or undefined when it did not run. `first`: the full index's first.
    */
-  private async recheck(
-    index: IndexBackend,
-    phase: RecheckPhase,
-    first: boolean,
-  ): Promise<{ readonly ms: number; readonly differed: boolean } | undefined> {
+  private async recheck(index: IndexBackend, phase: RecheckPhase, first: boolean): Promise<RecheckRun | undefined> {
     if (this.index !== index || this.fullIndexRuns.running) return undefined;
     const run = this.fullIndexRuns.begin();
     const started = performance.now();
@@ -573,7 +525,7 @@ export class SkillgateService implements vscode.Disposable {
     const what = phase === 'focus' ? 're-check on window focus' : 're-check';
     if (!indexed) {
       // Every few seconds in the first minute, then once a minute for as long as the window
-      // is open: the rest at the log's debug level only (the first minute's add up to one line, `logRecheckWindow`).
+      // is open: the rest at the log's debug level only (the first minute's add up to one line, `windowEnded`).
       const line = `${what}: the disk reads as shown, in ${Math.round(ms)} ms`;
       if (first) this.log.info(line);
       else this.log.debug(line);
@@ -585,13 +537,6 @@ export class SkillgateService implements vscode.Disposable {
         `${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
       );
     }
-  }
-
-  /** The first minute's re-checks in one line, when the last of them has run. */
-  private logRecheckWindow({ runs, differed }: Rechecks['window']): void {
-    if (runs === 0) return;
-    const found = differed === 0 ? 'the disk read as shown each time' : `${differed} found the disk changed`;
-    this.log.info(`re-checks in the minute after the full index: ${runs}, ${found}`);
   }
 
   /**
