@@ -61,7 +61,7 @@ export class RecheckSchedule {
     this.lastEndedAt = this.now();
     this.lastMs = lastMs;
     // Every delay is at least RECHECK_MIN_INTERVAL_MS and the clock only moves on: once past the window, always past.
-    const delay = Math.max(RECHECK_MIN_INTERVAL_MS, lastMs / RECHECK_SHARE);
+    const delay = windowSpacing(lastMs);
     if (this.now() + delay <= this.endsAt) return { delay, phase: 'window' };
     const steady = this.steadyMs();
     if (!(steady > 0)) return undefined;
@@ -77,8 +77,13 @@ export class RecheckSchedule {
   focusDue(): boolean {
     const now = this.now();
     if (now < this.endsAt || !(this.steadyMs() > 0)) return false;
-    return now - this.lastEndedAt >= Math.max(RECHECK_MIN_INTERVAL_MS, this.lastMs / RECHECK_SHARE);
+    return now - this.lastEndedAt >= windowSpacing(this.lastMs);
   }
+}
+
+/** The window's time from one re-check to the next after one that took `lastMs`: re-reading takes at most RECHECK_SHARE of it. */
+function windowSpacing(lastMs: number): number {
+  return Math.max(RECHECK_MIN_INTERVAL_MS, lastMs / RECHECK_SHARE);
 }
 
 /** The setting's default (package.json's `skillgate.recheckIntervalSeconds`; a unit test holds them equal). */
