@@ -28,6 +28,12 @@ describe('the re-check schedule', () => {
     };
   };
 
+  it("runs on the process's clock unless given one: a schedule made now is in its window", () => {
+    const schedule = new RecheckSchedule(() => 60_000);
+    assert.deepEqual(schedule.next(), { delay: RECHECK_MIN_INTERVAL_MS, phase: 'window' });
+    assert.equal(schedule.focusDue(), false);
+  });
+
   it('re-checks every few seconds while a re-read is cheap, for the window, then stops for good', () => {
     const { schedule, advance } = scheduled();
     const delays: number[] = [];

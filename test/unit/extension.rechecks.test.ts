@@ -9,6 +9,20 @@ import { Rechecks, type RecheckRun, type RecheckTimers } from '../../src/extensi
 
 /** The re-checks of one full index as they run: one at a time, timed from the last, focus in place of the timer. */
 describe('the re-checks of a full index', () => {
+  // A re-check runs from a timer or an event, its continuation on a promise nobody awaits:
+  // a throw there would reach the extension host as an unhandled rejection.
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeEach(() => {
+    unhandled.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('unhandledRejection', onUnhandled);
+    assert.deepEqual(unhandled, [], 'a re-check left a rejection unhandled');
+  });
+
   /**
    * Re-checks on a clock the test moves, with timers that fire only when it says
    * (`fire`), and re-checks that end only when it says (`finish`).
@@ -127,6 +141,42 @@ describe('the re-checks of a full index', () => {
     failing.runs.at(-1)?.finish(undefined);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(failing.pending.size, 1, 'a re-check that did not run is followed by the next');
+  });
+
+  it('reports no window when none of its re-checks ran (a full index held each one off)', async () => {
+    const h = harness();
+    while (h.runs.length === 0 || h.runs.at(-1)?.phase === 'window') {
+      h.fire();
+      h.runs.at(-1)?.finish(undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(h.runs.filter((r) => r.phase === 'window').length >= 15);
+    assert.deepEqual(h.ended, []);
+  });
+
+  it("runs on the process's own timers unless given others, and disposing clears the one pending", async () => {
+    // A schedule whose first re-check is due at once, then none.
+    const soon = (): RecheckSchedule => {
+      const schedule = new RecheckSchedule(() => 0);
+      let asked = 0;
+      schedule.next = () => (asked++ === 0 ? { delay: 1, phase: 'window' } : undefined);
+      return schedule;
+    };
+    const ports = (ran: RecheckPhase[]) => ({
+      run: (phase: RecheckPhase) => {
+        ran.push(phase);
+        return Promise.resolve({ ms: 1, differed: false });
+      },
+      current: () => true,
+      windowEnded: () => undefined,
+    });
+    const ran: RecheckPhase[] = [];
+    new Rechecks(soon(), ports(ran));
+    const disposedRan: RecheckPhase[] = [];
+    new Rechecks(soon(), ports(disposedRan)).dispose();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(ran, ['window']);
+    assert.deepEqual(disposedRan, []);
   });
 
   it('schedules nothing past the window when the setting turns the re-checks off, and ignores focus then', async () => {
