@@ -187,7 +187,52 @@ describe('extension flows (ports)', () => {
 
   it('refuses enable in Restricted Mode', async () => {
     assert.equal(await enableFlow(item(), { ui, gate: gate(false), lifecycle: lifecycle() }), false);
-    assert.ok(!calls.includes('enable'));
+    assert.deepEqual(calls, ['error Restricted Mode: trust this workspace in VS Code before enabling its bundles.']);
+  });
+
+  it('tells after trust what happens next: Codewhale waits for Enable, Rivumi loads it as before', async () => {
+    await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
+    assert.equal(calls.at(-1), 'info Trusted demo. It stays disabled until you enable it.');
+    calls = [];
+    await trustFlow(item({ system: 'rivumi', enabled: null }), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
+    assert.equal(
+      calls.at(-1),
+      'info Trusted demo. Rivumi loads it as before (it has no enable switch); Skillgate now shows it as reviewed.',
+    );
+    // Enabled before, but never reviewed before (a first trust): nothing to offer back.
+    calls = [];
+    await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(TOKEN, true, { enabled: true }) });
+    assert.ok(!calls.some((c) => c.startsWith('offer')));
+    assert.equal(calls.at(-1), 'info Trusted demo. It stays disabled until you enable it.');
+  });
+
+  it('enables with the note the lifecycle gives, and shows a refused enable as an error', async () => {
+    const enabling = (result: Awaited<ReturnType<LifecyclePort['enable']>>): LifecyclePort => ({
+      ...lifecycle(),
+      enable: async () => result,
+    });
+    assert.equal(
+      await enableFlow(item(), {
+        ui,
+        gate: gate(),
+        lifecycle: enabling({ ok: true, value: { item: item(), note: 'Codewhale reads it at its next start.' } }),
+      }),
+      true,
+    );
+    assert.deepEqual(calls, ['info Enabled demo. Codewhale reads it at its next start.']);
+    calls = [];
+    const refused = 'demo is not trusted at its current content; review and trust it first.';
+    assert.equal(
+      await enableFlow(item(), {
+        ui,
+        gate: gate(),
+        lifecycle: enabling({ ok: false, reason: 'not-trusted', message: refused } as Awaited<
+          ReturnType<LifecyclePort['enable']>
+        >),
+      }),
+      false,
+    );
+    assert.deepEqual(calls, [`error ${refused}`]);
   });
 
   it('composes context values from state so menus fit the item', () => {
@@ -228,6 +273,51 @@ describe('extension flows (ports)', () => {
     );
     assert.equal(needsReview(after).length, 2);
     assert.deepEqual(statusCounts(before), { active: 1, loadedUnreviewed: 0, needsReview: 1, rejected: 0 });
+    assert.deepEqual(newlyDrifted(undefined, after), [], 'a first snapshot has nothing to drift from');
+  });
+
+  it('counts drift of capabilities too, and in the status bar only top-level bundles; reviews only what can be trusted', () => {
+    const snap = (items: Item[]): Snapshot => ({
+      generation: 1,
+      workspaces: ['/ws'],
+      items,
+      diagnostics: [],
+      trustProblem: null,
+    });
+    const trusted = { trust: 'trusted', decision: 'registered', reasons: ['active'], enabled: true } as const;
+    const before = snap([item({ id: 'caps', ...trusted }), item({ id: 'same', ...trusted })]);
+    const after = snap([
+      item({ id: 'caps', trust: 'capabilities-changed', reasons: ['capabilities_changed'] }),
+      item({ id: 'same', ...trusted }),
+    ]);
+    assert.deepEqual(
+      newlyDrifted(before, after).map((i) => i.id),
+      ['caps'],
+    );
+    const child = { parent: 'top', trust: null, reviewToken: null, contentHash: null } as const;
+    const mixed = snap([
+      item({ id: 'top', decision: 'rejected', reasons: ['manifest_invalid'] }),
+      item({ id: 'shadowed', decision: 'shadowed', reasons: ['name_conflict'] }),
+      item({ id: 'unhashed', contentHash: null }),
+      item({ id: 'open' }),
+      item({ id: 'top/skill', kind: 'skill', decision: 'registered', reasons: ['active'], ...child }),
+      item({ id: 'top/broken', kind: 'skill', decision: 'rejected', reasons: ['manifest_invalid'], ...child }),
+      item({ id: 'top/loaded', kind: 'skill', decision: 'registered', reasons: ['loaded_unreviewed'], ...child }),
+    ]);
+    assert.deepEqual(
+      needsReview(mixed).map((i) => i.id),
+      ['open'],
+    );
+    assert.deepEqual(statusCounts(mixed), { active: 0, loadedUnreviewed: 0, needsReview: 1, rejected: 1 });
+    // A rejected bundle shows its token but offers no Trust; one without a token offers neither.
+    assert.equal(
+      contextValueOf(item({ decision: 'rejected' })),
+      'item kind-plugin decision-rejected bundle trust-not-reviewed token',
+    );
+    assert.equal(
+      contextValueOf(item({ reviewToken: null })),
+      'item kind-plugin decision-disabled bundle trust-not-reviewed',
+    );
   });
 
   it('shows what Rivumi loads unreviewed as loaded, not disabled: its own count, its description, and no Enable', () => {
@@ -303,11 +393,61 @@ describe('the change batcher (file watcher port)', () => {
     b.dispose();
     assert.equal(pending, undefined);
   });
+
+  it('keeps one timer for a burst, reports a store change only in the batch that had one, and runs on real timers by default', async () => {
+    const { ChangeBatcher } =
+      require('../../src/extension/flows/changeBatcher') as typeof import('../../src/extension/flows/changeBatcher');
+    let next = 0;
+    const pending = new Map<number, () => void>();
+    const timers = {
+      setTimeout: (fn: () => void) => (pending.set(++next, fn), next),
+      clearTimeout: (h: unknown) => pending.delete(h as number),
+    };
+    const flushes: [string[], boolean][] = [];
+    const b = new ChangeBatcher(150, (paths, store) => flushes.push([paths, store]), timers);
+    const fire = () => {
+      assert.equal(pending.size, 1, 'one timer for the burst');
+      const [[handle, fn]] = [...pending] as [[number, () => void]];
+      pending.delete(handle);
+      fn();
+    };
+    b.path('/a');
+    b.path('/b');
+    fire();
+    b.store();
+    b.path('/c');
+    fire();
+    b.path('/d');
+    fire();
+    assert.deepEqual(flushes, [
+      [['/a', '/b'], false],
+      [['/c'], true],
+      [['/d'], false],
+    ]);
+
+    const real: [string[], boolean][] = [];
+    const withRealTimers = new ChangeBatcher(1, (paths, store) => real.push([paths, store]));
+    withRealTimers.path('/r');
+    const disposed = new ChangeBatcher(1, (paths, store) => real.push([paths, store]));
+    disposed.path('/gone');
+    disposed.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.deepEqual(real, [[['/r'], false]]);
+  });
 });
 
 describe('full re-index runs and the changes seen meanwhile', () => {
   it('keeps nothing while no run reads', () => {
     assert.equal(new FullIndexRuns().record(['/a'], false), false);
+  });
+
+  it('says a run is reading from its begin to its finish (a re-check then waits)', () => {
+    const runs = new FullIndexRuns();
+    assert.equal(runs.running, false);
+    const run = runs.begin();
+    assert.equal(runs.running, true);
+    runs.finish(run);
+    assert.equal(runs.running, false);
   });
 
   it('replays on the result what changed while the run read, once', () => {

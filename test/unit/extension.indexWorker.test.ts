@@ -16,7 +16,7 @@ import { snapshotLoopback } from '../support/snapshotLoopback';
 import { Indexer } from '../../src/core/index/indexer';
 import { StallSampler } from '../../src/extension/flows/hostPerf';
 import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
-import type { Item } from '../../src/core/model';
+import type { Diagnostic, Item } from '../../src/core/model';
 import { itemOf } from './helpers/item';
 import { CODE_DIR } from '../../src/core/cache/codeCache';
 import { NODE_BUNDLE, sameSnapshot } from './helpers/nodeBundle';
@@ -410,6 +410,17 @@ describe('sameIndexed: whether a re-check read the same', () => {
       assert.equal(sameIndexed(indexed(items()), indexed(changed)), false, `item ${at}`);
     }
     assert.equal(sameIndexed(indexed(items()), indexed(items().slice(1))), false);
+    assert.equal(
+      sameIndexed(indexed(items()), indexed([...items(), itemOf({ id: 'more' })])),
+      false,
+      'one more at the end',
+    );
+    const elsewhere = indexed(items());
+    assert.equal(
+      sameIndexed(indexed(items()), { ...elsewhere, snapshot: { ...elsewhere.snapshot, workspaces: ['/v'] } }),
+      false,
+      'other workspaces',
+    );
     assert.equal(sameIndexed(indexed(items(), 1, ['/a']), indexed(items(), 1, ['/b'])), false);
   });
 });
@@ -467,6 +478,22 @@ describe('snapshot transfer: runs of what the host holds', () => {
     );
   });
 
+  it("counts only new objects toward a part's size: runs ride along", () => {
+    const [a, b, c, d] = [item('a'), item('b'), item('c'), item('d')];
+    const head = { generation: 1, workspaces: ['/w'], trustProblem: null };
+    const loop = snapshotLoopback(watched, 3);
+    loop(composedSnapshot(head, { parts: [[a], [b], [c], [d]] }, []));
+    const next = composedSnapshot(head, { parts: [[a], [item('n1')], [c], [item('n2')], [d]] }, []);
+    const { parts, got } = loop(next);
+    assert.deepEqual(got.snapshot, next);
+    // Two objects and three runs: one part of at most three objects.
+    assert.deepEqual(
+      parts.flatMap((p) => p.items).map((e) => (isRun(e) ? e : e.id)),
+      [[0, 1], 'n1', [2, 1], 'n2', [3, 1]],
+    );
+    assert.equal(parts.length, 1);
+  });
+
   it('rebuilds every snapshot of a run of random edits to the lists, as the worker had it', () => {
     // Each step: lists kept, replaced (with some of their items kept), added, dropped or moved.
     const edit = fc.record({
@@ -515,6 +542,104 @@ describe('snapshot transfer: runs of what the host holds', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('gives back every object the worker held without a prototype, in items and diagnostics, nested in objects and arrays, across parts', () => {
+    // The core keeps records keyed by names from the bundles prototype-free (a server named
+    // `constructor`); the structured clone gives every object Object.prototype.
+    const bare = <T extends object>(o: T): T => Object.setPrototypeOf(o, null) as T;
+    const items = Array.from({ length: 5 }, (_, i) =>
+      i === 2
+        ? bare({ ...item(`i${i}`) })
+        : itemOf({
+            id: `i${i}`,
+            detail: {
+              servers: bare({ constructor: { command: `s${i}` } }),
+              list: [bare({ k: i }), 1, [bare({ deep: i })]],
+            } as Item['detail'],
+          }),
+    );
+    const diagnostics = Array.from(
+      { length: 4 },
+      (_, i) =>
+        ({
+          file: '/w/x',
+          range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } },
+          severity: 'error',
+          code: 'c',
+          message: `m${i}`,
+          itemId: null,
+          related: [bare({ file: '/w/y', message: 'r' })],
+          fix: bare({ title: `t${i}` }),
+        }) as unknown as Diagnostic,
+    );
+    const snapshot: Snapshot = { generation: 1, workspaces: ['/w'], items, diagnostics, trustProblem: null };
+    // Three objects a part: the second part holds items and diagnostics both.
+    const { parts, got } = snapshotLoopback(watched, 3)(snapshot);
+    assert.ok(parts.some((p) => p.items.length > 0 && p.diagnostics.length > 0));
+    // Strict deep equality compares prototypes too.
+    assert.deepEqual(got.snapshot, snapshot);
+    assert.equal(Object.getPrototypeOf((got.snapshot.items[1] as Item).detail), Object.prototype);
+  });
+
+  it('adopts no lists of the same count but other lengths: the host still rebuilds the snapshot', () => {
+    const sender = new SnapshotSender();
+    const receiver = new SnapshotReceiver();
+    const send = (snapshot: Snapshot) => {
+      for (const p of structuredClone(sender.parts({ snapshot, watched }))) receiver.add(p);
+      return receiver.finish().snapshot;
+    };
+    const head = { generation: 1, workspaces: ['/w'], trustProblem: null };
+    const [a, b, c, d] = [item('a'), item('b'), item('c'), item('d')];
+    send(composedSnapshot(head, { parts: [[a, b], [c], [d]] }, []));
+    // The first two lists change length, the last does not.
+    const moved = [[{ ...a }], [{ ...b }, { ...c }], [{ ...d }]];
+    sender.adopt(composedSnapshot(head, { parts: moved }, []));
+    const next = composedSnapshot(head, { parts: moved }, []);
+    assert.deepEqual(send(next), next);
+  });
+
+  it('refuses a part of a snapshot that never began, a head of no size, and a run that is not whole', () => {
+    const receiver = new SnapshotReceiver();
+    const head = (items: number) => ({
+      counts: { items, diagnostics: 0 },
+      generation: 1,
+      workspaces: [],
+      trustProblem: null,
+      watched,
+    });
+    assert.throws(() => receiver.finish(), /a snapshot ended before it began/);
+    assert.throws(
+      () => receiver.add({ head: head(1), items: [[0, 1]], diagnostics: [], prototypeFree: [] }),
+      /refers to what the host does not hold/,
+      'a first snapshot has nothing to refer to',
+    );
+    assert.throws(
+      () =>
+        receiver.add({
+          head: { ...head(0), counts: { items: 0, diagnostics: 1 } },
+          items: [],
+          diagnostics: [[0, 1]],
+          prototypeFree: [],
+        }),
+      /refers to what the host does not hold/,
+      'nor its diagnostics',
+    );
+    for (const size of [-1, 1.5, Number.NaN])
+      assert.throws(
+        () => receiver.add({ head: head(size), items: [], diagnostics: [], prototypeFree: [] }),
+        /a snapshot of .* entries/,
+      );
+    receiver.add({ head: head(2), items: [item('a'), item('b')], diagnostics: [], prototypeFree: [] });
+    receiver.finish();
+    for (const bad of [
+      [0.5, 1],
+      [0, 1.5],
+    ] as const)
+      assert.throws(
+        () => receiver.add({ head: head(2), items: [bad], diagnostics: [], prototypeFree: [] }),
+        /refers to what the host does not hold/,
+      );
   });
 
   it('refuses a run past what the host holds, and a snapshot longer or shorter than its head says', () => {
