@@ -203,6 +203,79 @@ describe('the index worker', function () {
     assert.ok((await worker.snapshot()).snapshot.items.length > 0);
   });
 
+  it('takes a snapshot of many parts, asking for each, with progress, as the in-host index has it', async () => {
+    const root = path.join(dir, 'ws-many');
+    generateWorkspace(root, 120);
+    const worker = new WorkerIndex(script, {}, () => undefined);
+    workers.push(worker);
+    worker.open({ ...options, workspaces: [root] });
+    const progress: [number, number][] = [];
+    const indexed = await worker.indexAll((done, total) => progress.push([done, total]));
+    same(
+      indexed.snapshot,
+      await new InHostIndex({ ...options, workspaces: [root] }).indexAll(() => undefined).then((i) => i.snapshot),
+    );
+    assert.ok(indexed.snapshot.items.length > 2 * 200, 'more than two parts of objects');
+    assert.ok(progress.length > 0 && progress.every(([done, total]) => done <= total));
+    same((await worker.snapshot()).snapshot, indexed.snapshot, 'the snapshot asked again');
+  });
+
+  it('ignores a reply to no request, and never settles what it had pending once disposed', async () => {
+    const fake = path.join(dir, 'fake.js');
+    fs.writeFileSync(
+      fake,
+      [
+        "const { parentPort } = require('node:worker_threads');",
+        'parentPort.on("message", (m) => {',
+        // Anything else fails a moment later: only a disposed index leaves that unsettled.
+        '  if (m.op !== "watched") {',
+        '    if (m.id) setTimeout(() => parentPort.postMessage({ id: m.id, type: "failed", message: "late" }), 50);',
+        '    return;',
+        '  }',
+        '  parentPort.postMessage({ id: 999, type: "watched", watched: { paths: ["/stray"], trees: [] } });',
+        '  parentPort.postMessage({ id: m.id, type: "progress", done: 1, total: 1 });',
+        '  parentPort.postMessage({ id: m.id, type: "watched", watched: { paths: ["/mine"], trees: [] } });',
+        '});',
+      ].join('\n'),
+    );
+    const failures: WorkerFailure[] = [];
+    const worker = new WorkerIndex(fake, {}, (f) => failures.push(f));
+    workers.push(worker);
+    worker.open(options);
+    assert.deepEqual(await worker.watched(), { paths: ['/mine'], trees: [] });
+    let settled = false;
+    void worker
+      .indexAll(() => undefined)
+      .then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+    worker.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(settled, false);
+    assert.deepEqual(failures, [], 'an exit after dispose is no failure');
+  });
+
+  it('says why the worker failed: the error it threw, or its exit code', async () => {
+    const throws = path.join(dir, 'throws.js');
+    fs.writeFileSync(throws, "throw new Error('boom');\n");
+    const exits = path.join(dir, 'exits3.js');
+    fs.writeFileSync(exits, 'process.exit(3);\n');
+    for (const [bad, message] of [
+      [throws, /^the index worker failed: boom$/],
+      [exits, /^the index worker exited \(code 3\)$/],
+    ] as const) {
+      const failures: WorkerFailure[] = [];
+      const worker = started(bad, (f) => failures.push(f));
+      await assert.rejects(
+        worker.indexAll(() => undefined),
+        (e: Error) => e instanceof WorkerFailure && message.test(e.message),
+      );
+      assert.equal(failures.length, 1);
+      assert.match(failures[0]?.message ?? '', message);
+    }
+  });
+
   it('fails with a WorkerFailure, once, when the worker cannot start or exits', async () => {
     for (const bad of [path.join(dir, 'missing.js'), path.join(dir, 'exits.js')]) {
       if (bad.endsWith('exits.js')) fs.writeFileSync(bad, 'process.exit(3);\n');
