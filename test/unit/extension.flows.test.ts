@@ -251,14 +251,15 @@ describe('extension flows (ports)', () => {
     );
   });
 
+  const snap = (items: Item[]): Snapshot => ({
+    generation: 1,
+    workspaces: ['/ws'],
+    items,
+    diagnostics: [],
+    trustProblem: null,
+  });
+
   it('notices drift only for bundles that were trusted, and counts what needs review', () => {
-    const snap = (items: Item[]): Snapshot => ({
-      generation: 1,
-      workspaces: ['/ws'],
-      items,
-      diagnostics: [],
-      trustProblem: null,
-    });
     const before = snap([
       item({ trust: 'trusted', decision: 'registered', reasons: ['active'], enabled: true }),
       item({ id: 'b', trust: 'not-reviewed' }),
@@ -277,13 +278,6 @@ describe('extension flows (ports)', () => {
   });
 
   it('counts drift of capabilities too, and in the status bar only top-level bundles; reviews only what can be trusted', () => {
-    const snap = (items: Item[]): Snapshot => ({
-      generation: 1,
-      workspaces: ['/ws'],
-      items,
-      diagnostics: [],
-      trustProblem: null,
-    });
     const trusted = { trust: 'trusted', decision: 'registered', reasons: ['active'], enabled: true } as const;
     const before = snap([item({ id: 'caps', ...trusted }), item({ id: 'same', ...trusted })]);
     const after = snap([

@@ -672,25 +672,27 @@ describe('snapshot transfer: runs of what the host holds', () => {
     assert.deepEqual(send(next), next);
   });
 
+  /** The head of a snapshot of `items` items and no diagnostics. */
+  const headOf = (items: number) => ({
+    counts: { items, diagnostics: 0 },
+    generation: 1,
+    workspaces: [],
+    trustProblem: null,
+    watched,
+  });
+
   it('refuses a part of a snapshot that never began, a head of no size, and a run that is not whole', () => {
     const receiver = new SnapshotReceiver();
-    const head = (items: number) => ({
-      counts: { items, diagnostics: 0 },
-      generation: 1,
-      workspaces: [],
-      trustProblem: null,
-      watched,
-    });
     assert.throws(() => receiver.finish(), /a snapshot ended before it began/);
     assert.throws(
-      () => receiver.add({ head: head(1), items: [[0, 1]], diagnostics: [], prototypeFree: [] }),
+      () => receiver.add({ head: headOf(1), items: [[0, 1]], diagnostics: [], prototypeFree: [] }),
       /refers to what the host does not hold/,
       'a first snapshot has nothing to refer to',
     );
     assert.throws(
       () =>
         receiver.add({
-          head: { ...head(0), counts: { items: 0, diagnostics: 1 } },
+          head: { ...headOf(0), counts: { items: 0, diagnostics: 1 } },
           items: [],
           diagnostics: [[0, 1]],
           prototypeFree: [],
@@ -700,31 +702,24 @@ describe('snapshot transfer: runs of what the host holds', () => {
     );
     for (const size of [-1, 1.5, Number.NaN])
       assert.throws(
-        () => receiver.add({ head: head(size), items: [], diagnostics: [], prototypeFree: [] }),
+        () => receiver.add({ head: headOf(size), items: [], diagnostics: [], prototypeFree: [] }),
         /a snapshot of .* entries/,
       );
-    receiver.add({ head: head(2), items: [item('a'), item('b')], diagnostics: [], prototypeFree: [] });
+    receiver.add({ head: headOf(2), items: [item('a'), item('b')], diagnostics: [], prototypeFree: [] });
     receiver.finish();
     for (const bad of [
       [0.5, 1],
       [0, 1.5],
     ] as const)
       assert.throws(
-        () => receiver.add({ head: head(2), items: [bad], diagnostics: [], prototypeFree: [] }),
+        () => receiver.add({ head: headOf(2), items: [bad], diagnostics: [], prototypeFree: [] }),
         /refers to what the host does not hold/,
       );
   });
 
   it('refuses a run past what the host holds, and a snapshot longer or shorter than its head says', () => {
     const receiver = new SnapshotReceiver();
-    const head = (items: number) => ({
-      counts: { items, diagnostics: 0 },
-      generation: 1,
-      workspaces: [],
-      trustProblem: null,
-      watched,
-    });
-    receiver.add({ head: head(1), items: [item('a')], diagnostics: [], prototypeFree: [] });
+    receiver.add({ head: headOf(1), items: [item('a')], diagnostics: [], prototypeFree: [] });
     receiver.finish();
     for (const bad of [
       [0, 2],
@@ -733,14 +728,14 @@ describe('snapshot transfer: runs of what the host holds', () => {
       [0.5, 1],
     ] as const)
       assert.throws(
-        () => receiver.add({ head: head(5), items: [bad], diagnostics: [], prototypeFree: [] }),
+        () => receiver.add({ head: headOf(5), items: [bad], diagnostics: [], prototypeFree: [] }),
         /refers to what the host does not hold/,
       );
     assert.throws(
-      () => receiver.add({ head: head(1), items: [[0, 1], item('b')], diagnostics: [], prototypeFree: [] }),
+      () => receiver.add({ head: headOf(1), items: [[0, 1], item('b')], diagnostics: [], prototypeFree: [] }),
       /a snapshot of 1 entries got more/,
     );
-    receiver.add({ head: head(2), items: [[0, 1]], diagnostics: [], prototypeFree: [] });
+    receiver.add({ head: headOf(2), items: [[0, 1]], diagnostics: [], prototypeFree: [] });
     assert.throws(() => receiver.finish(), /a snapshot of 2 entries ended at 1/);
   });
 });
