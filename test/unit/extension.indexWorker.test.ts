@@ -256,37 +256,24 @@ describe('the index worker', function () {
     assert.deepEqual(failures, [], 'an exit after dispose is no failure');
   });
 
-  it('says why the worker failed: the error it threw, or its exit code', async () => {
-    const throws = path.join(dir, 'throws.js');
-    fs.writeFileSync(throws, "throw new Error('boom');\n");
-    const exits = path.join(dir, 'exits3.js');
-    fs.writeFileSync(exits, 'process.exit(3);\n');
-    for (const [bad, message] of [
-      [throws, /^the index worker failed: boom$/],
-      [exits, /^the index worker exited \(code 3\)$/],
-    ] as const) {
+  it('fails with a WorkerFailure, once, saying why, when the worker cannot start, throws or exits', async () => {
+    const cases: [name: string, source: string | undefined, message: RegExp][] = [
+      ['missing.js', undefined, /^the index worker failed: Cannot find module /],
+      ['throws.js', "throw new Error('boom');\n", /^the index worker failed: boom$/],
+      ['exits.js', 'process.exit(3);\n', /^the index worker exited \(code 3\)$/],
+    ];
+    for (const [name, source, message] of cases) {
+      const bad = path.join(dir, name);
+      if (source !== undefined) fs.writeFileSync(bad, source);
       const failures: WorkerFailure[] = [];
       const worker = started(bad, (f) => failures.push(f));
       await assert.rejects(
         worker.indexAll(() => undefined),
         (e: Error) => e instanceof WorkerFailure && message.test(e.message),
       );
-      assert.equal(failures.length, 1);
-      assert.match(failures[0]?.message ?? '', message);
-    }
-  });
-
-  it('fails with a WorkerFailure, once, when the worker cannot start or exits', async () => {
-    for (const bad of [path.join(dir, 'missing.js'), path.join(dir, 'exits.js')]) {
-      if (bad.endsWith('exits.js')) fs.writeFileSync(bad, 'process.exit(3);\n');
-      const failures: WorkerFailure[] = [];
-      const worker = started(bad, (f) => failures.push(f));
-      await assert.rejects(
-        worker.indexAll(() => undefined),
-        WorkerFailure,
-      );
       await assert.rejects(worker.snapshot(), WorkerFailure);
       assert.equal(failures.length, 1, bad);
+      assert.match(failures[0]?.message ?? '', message);
     }
   });
 });
