@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import type * as Service from './flows/indexWorkerService';
 import type { IndexWorkerData } from './flows/indexWorkerProtocol';
@@ -12,8 +12,9 @@ import type { IndexWorkerData } from './flows/indexWorkerProtocol';
  * machine its first answer came after 128 instead of 167 ms, and while VS Code starts, the
  * worker competes for the same cores.
  */
+if (!parentPort) throw new Error('indexWorker.js runs as a worker thread of the Skillgate extension');
 const codeCache = new CoreCodeCache(path.join(__dirname, 'core.js'));
 codeCache.install((workerData as IndexWorkerData | undefined)?.cacheDir ?? null);
 // `require`, not `import`: the service's imports load the core, which must come after the cache is installed.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-(require('./flows/indexWorkerService') as typeof Service).serveIndex(() => codeCache.save());
+(require('./flows/indexWorkerService') as typeof Service).serveIndex(parentPort, () => codeCache.save());

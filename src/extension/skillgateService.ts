@@ -291,7 +291,7 @@ export class SkillgateService implements vscode.Disposable {
   /** A new index worker thread; undefined (and in-host from now on) when none can start. */
   private newWorker(): WorkerIndex | undefined {
     try {
-      return new WorkerIndex(
+      return WorkerIndex.start(
         WORKER_SCRIPT,
         this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {},
         (failure, worker) => {

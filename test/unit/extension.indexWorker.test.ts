@@ -8,11 +8,15 @@ import { build, buildSync, type Plugin, type StdinOptions } from 'esbuild';
 import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
-import { WorkerFailure, WorkerIndex } from '../../src/extension/flows/workerIndex';
+import { WorkerFailure, WorkerIndex, type IndexThread } from '../../src/extension/flows/workerIndex';
 import type { WorkerReply, WorkerRequest } from '../../src/extension/flows/indexWorkerProtocol';
 import { SnapshotReceiver, SnapshotSender, type Indexed } from '../../src/extension/flows/snapshotTransfer';
 import { sameIndexed } from '../../src/extension/flows/sameIndexed';
 import { snapshotLoopback } from '../support/snapshotLoopback';
+import { inThreadWorker } from '../support/inThreadWorker';
+import { EventEmitter } from 'node:events';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { review, trust } from '../../src/core/trust/lifecycle';
 import { Indexer } from '../../src/core/index/indexer';
 import { StallSampler } from '../../src/extension/flows/hostPerf';
 import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
@@ -53,50 +57,102 @@ describe('the index worker', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const started = (s = script, onFailure: (f: WorkerFailure) => void = () => undefined, data = {}) => {
-    const w = new WorkerIndex(s, data, onFailure);
+  /**
+   * An index worker, not yet opened: `'in-thread'`, the service in the test's own thread
+   * (inThreadWorker.ts), where the tests of its rules run; `'worker'`, the entry built
+   * from the source in a thread of its own; else the script at that path in a thread.
+   */
+  const unopened = (thread: string, onFailure: (f: WorkerFailure) => void = () => undefined) => {
+    const w =
+      thread === 'in-thread'
+        ? new WorkerIndex(inThreadWorker(), onFailure)
+        : WorkerIndex.start(thread === 'worker' ? script : thread, {}, onFailure);
     workers.push(w);
-    return w.open(options);
+    return w;
   };
+  const started = (thread = 'in-thread', onFailure?: (f: WorkerFailure) => void) =>
+    unopened(thread, onFailure).open(options);
 
-  it('indexes, refreshes and re-derives as the in-host index does', async () => {
-    const worker = started();
-    const inHost = new InHostIndex(options);
-    assert.deepEqual(await worker.watched(), await inHost.watched());
-    const progress: [number, number][] = [];
-    const full = await worker.indexAll((done, total) => progress.push([done, total]));
-    same(full.snapshot, (await inHost.indexAll(() => undefined)).snapshot);
-    assert.deepEqual(full.watched, await inHost.watched());
-    // The first and the last are always reported, however few the worker sends between them.
-    const total = progress[0]![1];
-    assert.ok(total > 0 && total <= full.snapshot.items.length);
-    assert.deepEqual(
-      [progress[0], progress.at(-1)],
-      [
-        [0, total],
-        [total, total],
-      ],
-    );
+  for (const thread of ['worker', 'in-thread'] as const)
+    it(`indexes, refreshes and re-derives as the in-host index does (${thread})`, async () => {
+      // A workspace of each run's own: the edit below must not reach the other run.
+      const root = path.join(dir, `ws-${thread}`);
+      generateWorkspace(root, 12);
+      const opened = { ...options, workspaces: [root] };
+      const worker = unopened(thread).open(opened);
+      const inHost = new InHostIndex(opened);
+      assert.deepEqual(await worker.watched(), await inHost.watched());
+      const progress: [number, number][] = [];
+      const full = await worker.indexAll((done, total) => progress.push([done, total]));
+      same(full.snapshot, (await inHost.indexAll(() => undefined)).snapshot);
+      assert.deepEqual(full.watched, await inHost.watched());
+      // The first and the last are always reported, however few the worker sends between them.
+      const total = progress[0]![1];
+      assert.ok(total > 0 && total <= full.snapshot.items.length);
+      assert.deepEqual(
+        [progress[0], progress.at(-1)],
+        [
+          [0, total],
+          [total, total],
+        ],
+      );
 
-    const skill = path.join(options.workspaces[0]!, '.codewhale/plugins/plugin-00003/skills/skill-1/SKILL.md');
-    fs.writeFileSync(skill, '---\nname: renamed\ndescription: edited\n---\nbody\n');
-    const refreshed = await worker.refresh([skill]);
-    same(refreshed.snapshot, (await inHost.refresh([skill])).snapshot);
-    assert.notDeepEqual(refreshed.snapshot.items, full.snapshot.items);
-    same((await worker.snapshot()).snapshot, (await inHost.snapshot()).snapshot);
-  });
+      const skill = path.join(root, '.codewhale/plugins/plugin-00003/skills/skill-1/SKILL.md');
+      fs.writeFileSync(skill, '---\nname: renamed\ndescription: edited\n---\nbody\n');
+      const refreshed = await worker.refresh([skill]);
+      same(refreshed.snapshot, (await inHost.refresh([skill])).snapshot);
+      assert.notDeepEqual(refreshed.snapshot.items, full.snapshot.items);
+      same((await worker.snapshot()).snapshot, (await inHost.snapshot()).snapshot);
+    });
+
+  for (const backend of ['in-host', 'in-thread'] as const)
+    it(`re-derives from the trust store in its state directory at each snapshot (${backend})`, async () => {
+      const root = path.join(dir, `trust-ws-${backend}`);
+      generateWorkspace(root, 3);
+      const opened = { ...options, workspaces: [root], stateDir: path.join(dir, `trust-state-${backend}`) };
+      const index = backend === 'in-host' ? new InHostIndex(opened) : unopened(backend).open(opened);
+      const first = (await index.indexAll(() => undefined)).snapshot;
+      const plugin = first.items.find((i) => i.system === 'codewhale' && i.kind === 'plugin');
+      assert.ok(plugin && plugin.trust !== 'trusted');
+      // Another window (or the CLI) trusts it: the store on disk is all the index is told.
+      const ctx = { store: new TrustStore(opened.stateDir) };
+      const shown = review(plugin, ctx);
+      assert.ok(shown.ok && shown.value.reviewToken);
+      assert.ok((await trust(plugin, shown.value.reviewToken, ctx)).ok);
+      const after = (await index.snapshot()).snapshot.items.find((i) => i.id === plugin.id);
+      assert.deepEqual([after?.trust, after?.decision, after?.reasons], ['trusted', 'disabled', ['not_enabled']]);
+    });
 
   it('writes the parse cache after it has sent the full index, before it serves the next request', async () => {
     const cacheDir = path.join(dir, 'parse-cache');
-    const worker = new WorkerIndex(script, {}, () => undefined);
+    const thread = inThreadWorker();
+    const worker = new WorkerIndex(thread, () => undefined);
     workers.push(worker);
     worker.open({ ...options, cacheDir });
+    assert.equal(thread.firstIndexes(), 0);
     const { snapshot } = await worker.indexAll(() => undefined);
     // The worker serves in order: by the answer to the next request, the save is done.
     await worker.watched();
     assert.equal(fs.readdirSync(cacheDir).filter((n) => n.endsWith('.cache')).length, 1);
     const inHost = new InHostIndex({ ...options, cacheDir });
     same((await inHost.indexAll(() => undefined)).snapshot, snapshot);
+    // What follows the first full index (the entry's code cache) runs once, after it was sent.
+    assert.equal(thread.firstIndexes(), 1);
+    await worker.recheck();
+    await worker.indexAll(() => undefined);
+    assert.equal(thread.firstIndexes(), 1);
+  });
+
+  it('runs nothing after a first index that was a re-check or a refresh', async () => {
+    const thread = inThreadWorker();
+    const worker = new WorkerIndex(thread, () => undefined);
+    workers.push(worker);
+    worker.open(options);
+    assert.ok(await worker.recheck(), 'a first re-check sends the snapshot');
+    await worker.refresh([]);
+    assert.equal(thread.firstIndexes(), 0);
+    await worker.indexAll(() => undefined);
+    assert.equal(thread.firstIndexes(), 1);
   });
 
   it('re-checks: nothing when the disk reads the same, else the new snapshot, and refreshes correctly after either', async () => {
@@ -105,9 +161,7 @@ describe('the index worker', function () {
     generateWorkspace(root, 12);
     const cacheDir = path.join(dir, 'recheck-cache');
     const opened = { ...options, workspaces: [root], cacheDir };
-    const worker = new WorkerIndex(script, {}, () => undefined);
-    workers.push(worker);
-    worker.open(opened);
+    const worker = unopened('in-thread').open(opened);
     const inHost = new InHostIndex(opened);
     await worker.indexAll(() => undefined);
     await inHost.indexAll(() => undefined);
@@ -136,9 +190,72 @@ describe('the index worker', function () {
     same(refreshed.snapshot, (await inHost.refresh([other])).snapshot);
   });
 
-  it('answers nothing before it is opened, and is opened once', async () => {
-    const worker = new WorkerIndex(script, {}, () => undefined);
+  it('writes the parse cache once the host has the whole snapshot of a full read, never after a refresh', async () => {
+    const root = path.join(dir, 'ws-cache-order');
+    generateWorkspace(root, 120);
+    const cacheDir = path.join(dir, 'cache-order');
+    const cacheFile = () => fs.readdirSync(cacheDir).find((n) => n.endsWith('.cache'));
+    const cacheBytes = () => fs.readFileSync(path.join(cacheDir, cacheFile()!));
+    const thread = inThreadWorker();
+    const cachedAtFirstPart: (string | undefined)[] = [];
+    let first = true;
+    thread.on('message', (m: WorkerReply) => {
+      if (m.type === 'part' && first) cachedAtFirstPart.push(fs.existsSync(cacheDir) ? cacheFile() : undefined);
+      if (m.type === 'part') first = m.last;
+    });
+    const worker = new WorkerIndex(thread, () => undefined);
     workers.push(worker);
+    worker.open({ ...options, workspaces: [root], cacheDir });
+    await worker.indexAll(() => undefined);
+    await worker.watched();
+    assert.deepEqual(cachedAtFirstPart, [undefined], 'nothing written while the parts were on their way');
+    const written = cacheBytes();
+
+    const skill = path.join(root, '.codewhale/plugins/plugin-00005/skills/skill-0/SKILL.md');
+    const edit = (name: string) => fs.writeFileSync(skill, `---\nname: ${name}\ndescription: edited\n---\nbody\n`);
+    edit('refreshed');
+    await worker.refresh([skill]);
+    await worker.watched();
+    assert.ok(cacheBytes().equals(written), 'a refresh writes no cache: the next full read does');
+    edit('rechecked');
+    assert.ok(await worker.recheck());
+    await worker.watched();
+    assert.ok(!cacheBytes().equals(written), 'a re-check writes what it parsed');
+  });
+
+  it('reports progress of the first full read only: the first and the last, and at most one per 100 ms between', async () => {
+    const root = path.join(dir, 'ws-progress');
+    generateWorkspace(root, 400);
+    const thread = inThreadWorker();
+    const progressOf = new Map<number, number>();
+    thread.on('message', (m: WorkerReply) => {
+      if (m.type === 'progress') progressOf.set(m.id, (progressOf.get(m.id) ?? 0) + 1);
+    });
+    const worker = new WorkerIndex(thread, () => undefined);
+    workers.push(worker);
+    worker.open({ ...options, workspaces: [root] });
+    const progress: [number, number][] = [];
+    const started = performance.now();
+    await worker.indexAll((done, total) => progress.push([done, total]));
+    const took = performance.now() - started;
+    const total = progress[0]![1];
+    assert.deepEqual(
+      [progress[0], progress.at(-1)],
+      [
+        [0, total],
+        [total, total],
+      ],
+    );
+    const between = progress.length - 2;
+    assert.ok(between <= Math.floor(took / 100), `${between} reports between the first and the last in ${took} ms`);
+    assert.ok(between >= 1, `a read of ${took} ms reports between the first and the last`);
+    await worker.recheck();
+    await worker.refresh([]);
+    assert.deepEqual([...progressOf.values()], [progress.length], 'progress of the first request only');
+  });
+
+  it('answers nothing before it is opened, and is opened once', async () => {
+    const worker = unopened('in-thread');
     await assert.rejects(worker.watched(), /before it was opened/);
     worker.open(options);
     assert.throws(() => worker.open(options), /already open/);
@@ -148,7 +265,7 @@ describe('the index worker', function () {
   it('sends a snapshot two parts ahead of the host, one more per ask, and takes no late ask as a credit', async () => {
     const root = path.join(dir, 'ws-parts');
     generateWorkspace(root, 120);
-    const raw = new Worker(script, { workerData: {} });
+    const raw = inThreadWorker();
     try {
       const parts: { id: number; last: boolean }[] = [];
       raw.on('message', (m: WorkerReply) => void (m.type === 'part' && parts.push({ id: m.id, last: m.last })));
@@ -193,6 +310,17 @@ describe('the index worker', function () {
     }
   });
 
+  for (const where of ['in-thread', 'worker'] as const)
+    it(`ends itself, with code 1, when a request comes before its options (${where})`, async () => {
+      const raw: IndexThread = where === 'in-thread' ? inThreadWorker() : new Worker(script, { workerData: {} });
+      const exited = new Promise<number>((resolve) => raw.on('exit', resolve));
+      const replies: WorkerReply[] = [];
+      raw.on('message', (m: WorkerReply) => void replies.push(m));
+      raw.postMessage({ id: 1, op: 'snapshot' });
+      assert.equal(await exited, 1);
+      assert.deepEqual(replies, []);
+    });
+
   it('reports a core failure as an error of the request, and keeps serving', async () => {
     const worker = started();
     await worker.indexAll(() => undefined);
@@ -206,9 +334,7 @@ describe('the index worker', function () {
   it('takes a snapshot of many parts, asking for each, with progress, as the in-host index has it', async () => {
     const root = path.join(dir, 'ws-many');
     generateWorkspace(root, 120);
-    const worker = new WorkerIndex(script, {}, () => undefined);
-    workers.push(worker);
-    worker.open({ ...options, workspaces: [root] });
+    const worker = unopened('in-thread').open({ ...options, workspaces: [root] });
     const progress: [number, number][] = [];
     const indexed = await worker.indexAll((done, total) => progress.push([done, total]));
     same(
@@ -239,9 +365,7 @@ describe('the index worker', function () {
       ].join('\n'),
     );
     const failures: WorkerFailure[] = [];
-    const worker = new WorkerIndex(fake, {}, (f) => failures.push(f));
-    workers.push(worker);
-    worker.open(options);
+    const worker = started(fake, (f) => failures.push(f));
     assert.deepEqual(await worker.watched(), { paths: ['/mine'], trees: [] });
     let settled = false;
     void worker
@@ -275,6 +399,70 @@ describe('the index worker', function () {
       assert.equal(failures.length, 1, bad);
       assert.match(failures[0]?.message ?? '', message);
     }
+  });
+});
+
+/**
+ * The host's side when the other side misbehaves: a thread that cannot be reached, or
+ * sends a part the host cannot take in. Either is the worker's failure, reported once,
+ * and nothing more is sent to it.
+ */
+describe("the index worker's host side, facing a broken thread", () => {
+  /** A thread that answers every request with `reply` (or throws on `postMessage`), and records what it was sent. */
+  const fakeThread = (reply: (request: WorkerRequest) => WorkerReply | Error) => {
+    const events = new EventEmitter();
+    const sent: WorkerRequest[] = [];
+    let terminated = 0;
+    const thread: IndexThread = {
+      postMessage: (request) => {
+        const answer = reply(request);
+        if (answer instanceof Error) throw answer;
+        sent.push(request);
+        setImmediate(() => events.emit('message', answer));
+      },
+      on: (event: string, listener: Parameters<typeof events.on>[1]) => events.on(event, listener),
+      terminate: () => terminated++,
+      unref: () => undefined,
+    };
+    return { thread, sent, terminated: () => terminated };
+  };
+  /** Never read: the fake thread indexes nothing. */
+  const options: BackendOptions = { workspaces: [], codewhaleHome: null, evaHome: null, stateDir: '/nonexistent' };
+
+  it('fails when the thread cannot be reached: what is asked is refused, and the thread ended', async () => {
+    const { thread, terminated } = fakeThread(() => new Error('port closed'));
+    const failures: WorkerFailure[] = [];
+    const worker = new WorkerIndex(thread, (f) => failures.push(f)).open(options);
+    assert.deepEqual(
+      failures.map((f) => f.message),
+      ['the index worker cannot be reached: port closed'],
+    );
+    await assert.rejects(worker.watched(), (e: Error) => e === failures[0]);
+    assert.equal(terminated(), 1);
+    assert.equal(failures.length, 1);
+  });
+
+  it("fails when a part cannot be taken in: the request is refused with the receiver's words, and nothing more sent", async () => {
+    const { thread, sent } = fakeThread((request) =>
+      request.op === 'open' || request.op === 'next'
+        ? { id: 0, type: 'unchanged' }
+        : { id: request.id, type: 'part', part: { items: [[0, 1]], diagnostics: [], prototypeFree: [] }, last: false },
+    );
+    const failures: WorkerFailure[] = [];
+    const worker = new WorkerIndex(thread, (f) => failures.push(f)).open(options);
+    await assert.rejects(
+      worker.indexAll(() => undefined),
+      (e: Error) =>
+        e instanceof WorkerFailure && /refers to what the host does not hold$/.test(e.message) && e === failures[0],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(
+      sent.map((r) => r.op),
+      ['open', 'indexAll'],
+      'no ask for the next part of a snapshot the host refused',
+    );
+    await assert.rejects(worker.snapshot(), WorkerFailure);
+    assert.equal(failures.length, 1);
   });
 });
 
@@ -322,7 +510,7 @@ describe("the index worker's code cache of the core", function () {
     /** One worker's full index, then a request behind it: the worker serves in order, so its cache is written by then. */
     const indexOnce = async () => {
       const failures: WorkerFailure[] = [];
-      const worker = new WorkerIndex(path.join(dir, 'dist/indexWorker.js'), { cacheDir }, (f) => failures.push(f));
+      const worker = WorkerIndex.start(path.join(dir, 'dist/indexWorker.js'), { cacheDir }, (f) => failures.push(f));
       try {
         const { snapshot } = await worker.open(options).indexAll(() => undefined);
         await worker.snapshot();

@@ -1,4 +1,3 @@
-import { parentPort } from 'node:worker_threads';
 import type { Indexer } from '../../core/index/indexer';
 import { backendIndexer, watchedBy } from './indexBackend';
 import type { WorkerReply, WorkerRequest } from './indexWorkerProtocol';
@@ -15,15 +14,27 @@ const PROGRESS_INTERVAL_MS = 100;
 const PARTS_AHEAD = 2;
 
 /**
- * What the index worker does (indexWorker.ts is its entry): the core indexer, opened with
- * the host's options, answering the host's requests in order and sending each snapshot
- * in parts (snapshotTransfer.ts). The core is pure, so the same indexer runs here as in
- * the CLI. `afterFirstIndex` runs once the first full index has been sent (the entry
- * writes the core's code cache then, with what the index compiled in it).
+ * The worker's side of its channel to the host: the thread's `parentPort`, or in the unit
+ * tests one end of a `MessageChannel` in their own thread, where a mutation tester reaches it.
  */
-export function serveIndex(afterFirstIndex: () => void): void {
-  const port = parentPort;
-  if (!port) throw new Error('indexWorker.js runs as a worker thread of the Skillgate extension');
+export interface ServicePort {
+  on(event: 'message', listener: (request: WorkerRequest) => void): unknown;
+  postMessage(reply: WorkerReply): void;
+}
+
+/**
+ * What the index worker does (indexWorker.ts is its entry): the core indexer, opened with
+ * the host's options, answering the host's requests on `port` in order and sending each
+ * snapshot in parts (snapshotTransfer.ts). The core is pure, so the same indexer runs here
+ * as in the CLI. `afterFirstIndex` runs once the first full index has been sent (the entry
+ * writes the core's code cache then, with what the index compiled in it). `exit` ends the
+ * worker when a request cannot be served.
+ */
+export function serveIndex(
+  port: ServicePort,
+  afterFirstIndex: () => void,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   const sender = new SnapshotSender();
   const post = (reply: WorkerReply) => port.postMessage(reply);
   let indexer: Indexer | undefined;
@@ -47,7 +58,7 @@ export function serveIndex(afterFirstIndex: () => void): void {
       return;
     }
     // A request the worker cannot serve is not the core's failure: the worker ends, and the host indexes in-host instead.
-    queue = queue.then(() => serve(request)).catch(() => process.exit(1));
+    queue = queue.then(() => serve(request)).catch(() => exit(1));
   });
 
   async function serve(request: Exclude<WorkerRequest, { op: 'next' }>): Promise<void> {

@@ -6,6 +6,19 @@ import { SnapshotReceiver, type Indexed, type Watched } from './snapshotTransfer
 /** The worker could not start, crashed or exited: the caller indexes in the extension host instead. */
 export class WorkerFailure extends Error {}
 
+/**
+ * The host's side of the index worker: a `Worker`, or in the unit tests the service on a
+ * `MessageChannel` in their own thread (indexWorkerService.ts), answering as the thread does.
+ */
+export interface IndexThread {
+  postMessage(request: WorkerRequest): void;
+  on(event: 'message', listener: (reply: WorkerReply) => void): unknown;
+  on(event: 'error', listener: (e: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  terminate(): unknown;
+  unref(): void;
+}
+
 interface Pending {
   readonly resolve: (value: never) => void;
   readonly reject: (e: Error) => void;
@@ -21,7 +34,6 @@ interface Pending {
  * through `onFailure`; nothing after that is sent to it.
  */
 export class WorkerIndex implements IndexBackend {
-  private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private readonly receiver = new SnapshotReceiver();
   private nextId = 1;
@@ -29,12 +41,19 @@ export class WorkerIndex implements IndexBackend {
   private disposed = false;
   private opened = false;
 
-  constructor(
+  /** Starts the worker thread `script` (dist/indexWorker.js); throws when no thread can start. */
+  static start(
     script: string,
     data: IndexWorkerData,
+    onFailure: (failure: WorkerFailure, worker: WorkerIndex) => void,
+  ): WorkerIndex {
+    return new WorkerIndex(new Worker(script, { workerData: data }), onFailure);
+  }
+
+  constructor(
+    private readonly worker: IndexThread,
     private readonly onFailure: (failure: WorkerFailure, worker: WorkerIndex) => void,
   ) {
-    this.worker = new Worker(script, { workerData: data });
     // The extension host (or a test run) never waits on the worker to exit.
     this.worker.unref();
     this.worker.on('message', (reply: WorkerReply) => this.receive(reply));
