@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,7 +15,6 @@ import { SnapshotReceiver, SnapshotSender, type Indexed } from '../../src/extens
 import { sameIndexed } from '../../src/extension/flows/sameIndexed';
 import { snapshotLoopback } from '../support/snapshotLoopback';
 import { inThreadWorker } from '../support/inThreadWorker';
-import { EventEmitter } from 'node:events';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { review, trust } from '../../src/core/trust/lifecycle';
 import { Indexer } from '../../src/core/index/indexer';
@@ -59,14 +59,16 @@ describe('the index worker', function () {
 
   /**
    * An index worker, not yet opened: `'in-thread'`, the service in the test's own thread
-   * (inThreadWorker.ts), where the tests of its rules run; `'worker'`, the entry built
-   * from the source in a thread of its own; else the script at that path in a thread.
+   * (inThreadWorker.ts), where the tests of its rules run, or such a thread the test
+   * watches itself; `'worker'`, the entry built from the source in a thread of its own;
+   * else the script at that path in a thread.
    */
-  const unopened = (thread: string, onFailure: (f: WorkerFailure) => void = () => undefined) => {
+  const unopened = (thread: string | IndexThread, onFailure: (f: WorkerFailure) => void = () => undefined) => {
+    const given = thread === 'in-thread' ? inThreadWorker() : thread;
     const w =
-      thread === 'in-thread'
-        ? new WorkerIndex(inThreadWorker(), onFailure)
-        : WorkerIndex.start(thread === 'worker' ? script : thread, {}, onFailure);
+      typeof given === 'string'
+        ? WorkerIndex.start(given === 'worker' ? script : given, {}, onFailure)
+        : new WorkerIndex(given, onFailure);
     workers.push(w);
     return w;
   };
@@ -126,9 +128,7 @@ describe('the index worker', function () {
   it('writes the parse cache after it has sent the full index, before it serves the next request', async () => {
     const cacheDir = path.join(dir, 'parse-cache');
     const thread = inThreadWorker();
-    const worker = new WorkerIndex(thread, () => undefined);
-    workers.push(worker);
-    worker.open({ ...options, cacheDir });
+    const worker = unopened(thread).open({ ...options, cacheDir });
     assert.equal(thread.firstIndexes(), 0);
     const { snapshot } = await worker.indexAll(() => undefined);
     // The worker serves in order: by the answer to the next request, the save is done.
@@ -145,9 +145,7 @@ describe('the index worker', function () {
 
   it('runs nothing after a first index that was a re-check or a refresh', async () => {
     const thread = inThreadWorker();
-    const worker = new WorkerIndex(thread, () => undefined);
-    workers.push(worker);
-    worker.open(options);
+    const worker = unopened(thread).open(options);
     assert.ok(await worker.recheck(), 'a first re-check sends the snapshot');
     await worker.refresh([]);
     assert.equal(thread.firstIndexes(), 0);
@@ -203,9 +201,7 @@ describe('the index worker', function () {
       if (m.type === 'part' && first) cachedAtFirstPart.push(fs.existsSync(cacheDir) ? cacheFile() : undefined);
       if (m.type === 'part') first = m.last;
     });
-    const worker = new WorkerIndex(thread, () => undefined);
-    workers.push(worker);
-    worker.open({ ...options, workspaces: [root], cacheDir });
+    const worker = unopened(thread).open({ ...options, workspaces: [root], cacheDir });
     await worker.indexAll(() => undefined);
     await worker.watched();
     assert.deepEqual(cachedAtFirstPart, [undefined], 'nothing written while the parts were on their way');
@@ -231,9 +227,7 @@ describe('the index worker', function () {
     thread.on('message', (m: WorkerReply) => {
       if (m.type === 'progress') progressOf.set(m.id, (progressOf.get(m.id) ?? 0) + 1);
     });
-    const worker = new WorkerIndex(thread, () => undefined);
-    workers.push(worker);
-    worker.open({ ...options, workspaces: [root] });
+    const worker = unopened(thread).open({ ...options, workspaces: [root] });
     const progress: [number, number][] = [];
     const started = performance.now();
     await worker.indexAll((done, total) => progress.push([done, total]));
