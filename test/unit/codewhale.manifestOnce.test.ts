@@ -2,6 +2,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
+import { readInvalidBundle } from '../../src/core/trust/invalidBundle';
+import { hashBundleContent } from '../../src/core/hashing/bundleContent';
+import { sha256Hex } from '../../src/core/hashing/framing';
 import { hashTarget } from '../../src/core/index/hashTarget';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { readBundleTree } from '../../src/core/hashing/treeRead';
@@ -73,6 +76,42 @@ describe('Codewhale manifest read once for the content hash', () => {
         assert.deepEqual(opened, [manifest], target);
         assert.deepEqual(stated, [], target);
       }
+    });
+
+    it('reads an invalid bundle for review once: its findings, files and content hash are of that one read', () => {
+      const { dir, manifest } = indexed();
+      fs.writeFileSync(manifest, MANIFEST.replace('"demo"', '"Bad_Name"'));
+      const item = byName(index([f.path('ws')]), 'demo');
+      assert.equal(item.decision, 'rejected');
+      const skill = path.join(dir, 'skills/a/SKILL.md');
+      const first = fs.readFileSync(skill);
+      const walked = hashBundleContent(dir, 'plugin.json', fs.readFileSync(manifest), () => false);
+      assert.ok(walked.ok);
+      // A writer replaces the skill the moment the first read of it closes: a second read would see other bytes.
+      const opened: string[] = [];
+      let skillFd: number | undefined;
+      fsPatch.replace('openSync', (real) => (p: fs.PathLike, ...rest: unknown[]) => {
+        const fd = (real as (...a: unknown[]) => number)(p, ...rest);
+        if (p === skill || p === manifest) opened.push(String(p));
+        if (p === skill && opened.filter((o) => o === skill).length === 1) skillFd = fd;
+        return fd;
+      });
+      fsPatch.replace('closeSync', (real) => (fd: number) => {
+        (real as (fd: number) => void)(fd);
+        if (fd !== skillFd) return;
+        skillFd = undefined;
+        fs.writeFileSync(skill, '---\nname: a\ndescription: changed while reviewed\n---\n');
+      });
+      const inv = readInvalidBundle(item, [], LINUX_HOST);
+      assert.ok(inv);
+      assert.deepEqual(opened, [manifest, skill]);
+      assert.equal(inv.files.find((x) => x.path === 'skills/a/SKILL.md')?.sha256, sha256Hex(first));
+      assert.equal(inv.contentHash, walked.contentHash);
+      assert.ok(
+        inv.diagnostics.some((d) => d.code.startsWith('codewhale.manifest') && d.severity === 'error'),
+        JSON.stringify(inv.diagnostics.map((d) => d.code)),
+      );
+      assert.notDeepEqual(fs.readFileSync(skill), first);
     });
 
     it('reads a bundle whose manifest the read cannot answer from the disk: another form, by its stat', () => {

@@ -7,7 +7,7 @@ import { canonicalPath } from '../../fs/safeFs';
 import { internalDiagnostic } from '../../diagnostics/faults';
 import type { CacheSegment } from '../../cache/parseCache';
 import type { TakenRead, TreeReadAhead } from '../../hashing/readAhead';
-import { readBundleTree } from '../../hashing/treeRead';
+import { readBundleTree, type TreeRead } from '../../hashing/treeRead';
 
 /** One candidate bundle directory of a discovery root. */
 export interface BundleJob {
@@ -18,6 +18,12 @@ export interface BundleJob {
   readonly cache?: CacheSegment;
   /** Bundle trees read ahead, when the index has them. */
   readonly readAhead?: TreeReadAhead;
+  /**
+   * The bundle's read, taken by a caller that shows more of the bundle than the load
+   * keeps (an invalid bundle's review: its files and content hash beside its
+   * diagnostics), so what it shows comes from the one read the load parsed.
+   */
+  readonly read?: TreeRead;
 }
 
 /** Reads one bundle; the indexer's port for it (tests inject faults through it). */
@@ -72,7 +78,7 @@ export function announcedRoot(job: BundleJob): string {
  */
 function takenRead(job: BundleJob): TakenRead {
   const root = announcedRoot(job);
-  return { root, read: job.readAhead?.take(root) ?? readBundleTree(root) };
+  return { root, read: job.read ?? job.readAhead?.take(root) ?? readBundleTree(root) };
 }
 
 /** A bundle whose load threw: rejected (`manifest_invalid`), with the exception as its diagnostic. */

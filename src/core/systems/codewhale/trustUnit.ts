@@ -1,11 +1,12 @@
 import * as path from 'node:path';
-import { runBundleJob } from './bundleJob';
+import { announcedRoot, runBundleJob } from './bundleJob';
 import type { CodewhaleBundle } from './bundle';
 import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
 import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
 import { canonicalPath, lstatEntry, readRegularFile } from '../../fs/safeFs';
-import { hashBundleContent } from '../../hashing/bundleContent';
+import { hashBundleContent, type ContentWalk } from '../../hashing/bundleContent';
+import { fileOfRead, readBundleTree, rootWasDirectory, type TreeRead } from '../../hashing/treeRead';
 import { hashListed } from '../../hashing/listedFiles';
 import { reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST } from '../../decisions/trustView';
@@ -63,7 +64,12 @@ export function readCodewhaleSource(item: Item, host: HostFacts): SourceRead {
   };
 }
 
-/** A Codewhale bundle that does not load, read for review. */
+/**
+ * A Codewhale bundle that does not load, read for review. One read of the bundle serves
+ * its load (items, diagnostics) and the files and content hash shown beside them: a
+ * bundle that changes while it is read shows one version of itself, never the findings
+ * of one and the files of the next.
+ */
 export function readCodewhaleInvalid(
   item: Item,
   reviewed: readonly string[],
@@ -73,15 +79,16 @@ export function readCodewhaleInvalid(
   const discoveryRoot = canonicalPath(path.dirname(dir));
   const root = canonicalPath(dir);
   if (!discoveryRoot || !root) return undefined;
-  const bundle = readBundle(dir, item.scope, discoveryRoot, host);
+  const job = { dir, scope: item.scope, canonicalDiscoveryRoot: discoveryRoot };
+  const read = readBundleTree(announcedRoot(job));
+  const bundle = runBundleJob({ ...job, read }, host);
   const label = bundle?.label;
   if (!bundle || !label) return undefined;
   const out = codewhaleItems([{ bundle, workspace: item.workspace }], { trust: EMPTY_TRUST, workspaceTrusted: true });
   const fresh = out.items[0];
   if (!fresh) return undefined;
   // The content walk hashes every file whatever the manifest says; only a walk that fails (a link, a limit) falls back to the reviewed files.
-  const manifest = readRegularFile(path.join(dir, label), MAX_MANIFEST_BYTES);
-  const walk = manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
+  const walk = contentWalkOf(read, root, label);
   const files = walk?.ok
     ? walk.files.map(({ path: p, size, sha256, executable }) => ({ path: p, size, sha256, executable }))
     : hashListed(root, [label, ...reviewed]);
@@ -94,6 +101,19 @@ export function readCodewhaleInvalid(
     contentHash: walk?.ok ? walk.contentHash : null,
     diagnostics: out.diagnostics,
   };
+}
+
+/**
+ * The content walk of the load's read, when that read holds the manifest as the loader
+ * reads it. Else the bundle is walked here: its root is a link the read never entered
+ * (the walk goes to where it leads), or the manifest is past the limit or not a file the
+ * read reached, and then this walk fails as the load's did.
+ */
+function contentWalkOf(read: TreeRead, root: string, label: string): ContentWalk | undefined {
+  const inRead = rootWasDirectory(read) ? fileOfRead(read, label, MAX_MANIFEST_BYTES) : undefined;
+  if (inRead) return hashBundleContent(root, label, inRead.bytes, () => false, read);
+  const manifest = readRegularFile(path.join(root, label), MAX_MANIFEST_BYTES);
+  return manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
 }
 
 const CODEWHALE_MANIFESTS = new Set(['plugin.json', 'kimi.plugin.json', 'plugin.toml']);
