@@ -73,11 +73,42 @@ export function statCpuMs(stat: string): number | undefined {
   return Number.isFinite(utime) && Number.isFinite(stime) ? ((utime + stime) * 1000) / TICKS_PER_SECOND : undefined;
 }
 
+/** The reads of /proc the sampler makes; a test hands it a machine of its own. */
+export interface ProcReader {
+  pids(): number[];
+  /** The process's (or, with `tid`, one of its threads') `stat` line. */
+  stat(pid: number, tid?: number): string;
+  /** The command line, arguments joined by spaces; empty while the process execs or after it ends. */
+  cmdline(pid: number): string;
+  threads(pid: number): number[];
+}
+
+const linuxProc: ProcReader = {
+  pids: () => fs.readdirSync('/proc').map(Number).filter(Number.isInteger),
+  stat: (pid, tid) =>
+    fs.readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'latin1'),
+  cmdline: (pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim(),
+  threads: (pid) => fs.readdirSync(`/proc/${pid}/task`).map(Number),
+};
+
+/**
+ * Kinds a process can still leave. A forked child shows its parent's command line until
+ * it execs, and an empty one while it does: the extension host, forked by code-server,
+ * may first be seen as the server or as nothing known. Only a kind its own command line
+ * names (`--type=…`, Chromium) is kept; these are read again at every sample.
+ */
+const PROVISIONAL_KINDS: ReadonlySet<ProcessKind> = new Set(['server', 'other']);
+
 /** Reads /proc every SAMPLE_MS from `start()` to `stop()`; elsewhere than Linux it reads nothing. */
 export class CpuSampler {
   readonly samples: CpuSample[] = [];
   private readonly kinds = new Map<number, ProcessKind>();
   private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly proc: ProcReader = linuxProc,
+    private readonly benchPid = process.pid,
+  ) {}
 
   start(): void {
     if (process.platform !== 'linux' || this.timer) return;
@@ -92,18 +123,16 @@ export class CpuSampler {
     this.sample();
   }
 
-  private sample(): void {
-    const at = Date.now();
+  /** One reading of every process (start and stop take one each; a test calls it itself). */
+  sample(at = Date.now()): void {
     const processes = new Map<number, ProcessCpu>();
-    for (const name of fs.readdirSync('/proc')) {
-      const pid = Number(name);
-      if (!Number.isInteger(pid)) continue;
+    for (const pid of this.proc.pids()) {
       // A process may end between the listing and the read: it is left out of this sample.
       try {
-        const ms = statCpuMs(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'));
+        const ms = statCpuMs(this.proc.stat(pid));
         if (ms === undefined) continue;
         const kind = this.kindOf(pid);
-        processes.set(pid, kind === 'extension host' ? { kind, ms, threads: threadsOf(pid) } : { kind, ms });
+        processes.set(pid, kind === 'extension host' ? { kind, ms, threads: this.threadsOf(pid) } : { kind, ms });
       } catch {
         continue;
       }
@@ -113,26 +142,25 @@ export class CpuSampler {
 
   private kindOf(pid: number): ProcessKind {
     let kind = this.kinds.get(pid);
-    if (kind === undefined) {
-      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ');
-      kind = processKind(cmdline, pid);
+    if (kind === undefined || PROVISIONAL_KINDS.has(kind)) {
+      kind = processKind(this.proc.cmdline(pid), pid, this.benchPid);
       this.kinds.set(pid, kind);
     }
     return kind;
   }
-}
 
-function threadsOf(pid: number): Map<number, number> {
-  const threads = new Map<number, number>();
-  for (const name of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const ms = statCpuMs(fs.readFileSync(`/proc/${pid}/task/${name}/stat`, 'latin1'));
-      if (ms !== undefined) threads.set(Number(name), ms);
-    } catch {
-      // the thread ended
+  private threadsOf(pid: number): Map<number, number> {
+    const threads = new Map<number, number>();
+    for (const tid of this.proc.threads(pid)) {
+      try {
+        const ms = statCpuMs(this.proc.stat(pid, tid));
+        if (ms !== undefined) threads.set(tid, ms);
+      } catch {
+        // the thread ended
+      }
     }
+    return threads;
   }
-  return threads;
 }
 
 /**

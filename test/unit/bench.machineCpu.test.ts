@@ -6,6 +6,7 @@ import {
   processKind,
   statCpuMs,
   type CpuSample,
+  type ProcReader,
   type ProcessCpu,
 } from '../../bench/machineCpu';
 
@@ -88,6 +89,44 @@ describe('bench: where the machine’s cores went (bench/machineCpu.ts)', () => 
     // Samples that do not reach both ends cover no span.
     assert.equal(cpuOver(samples, 800, 1250, 2), undefined);
     assert.equal(cpuOver(samples, 1050, 1500, 2), undefined);
+  });
+
+  it('tells the extension host by its own command line once code-server’s fork of it has exec’d, however it looked before', () => {
+    // What /proc shows of a fork of code-server: its parent's command line, then an empty one mid-exec, then its own.
+    const cmdlines = [`/usr/bin/node ${CS}/out/node/entry`, '', CMDLINES[0]![0]];
+    let seen = 0;
+    let ticks = 0;
+    const cmdlineReads: number[] = [];
+    const proc: ProcReader = {
+      pids: () => [50, 60],
+      stat: (pid, tid) => `${tid ?? pid} (node) S 1 1 1 0 -1 0 0 0 0 0 ${(ticks += 1)} 0 0 0\n`,
+      cmdline: (pid) => {
+        cmdlineReads.push(pid);
+        return pid === 60 ? CMDLINES[2]![0] : cmdlines[Math.min(seen, cmdlines.length - 1)]!;
+      },
+      threads: (pid) => [pid],
+    };
+    const sampler = new CpuSampler(proc, 1);
+    for (const at of [100, 200, 300, 400]) {
+      sampler.sample(at);
+      seen += 1;
+    }
+    assert.deepEqual(
+      sampler.samples.map((s) => s.processes.get(50)?.kind),
+      ['server', 'other', 'extension host', 'extension host'],
+    );
+    // A kind the process's own command line names is final: neither the host nor the renderer is read again.
+    assert.deepEqual(
+      cmdlineReads.filter((pid) => pid === 50),
+      [50, 50, 50],
+    );
+    assert.deepEqual(
+      cmdlineReads.filter((pid) => pid === 60),
+      [60],
+    );
+    const span = cpuOver(sampler.samples, 300, 400, 2);
+    assert.ok(span && span.parts['extension host: main thread'] > 0, JSON.stringify(span));
+    assert.equal(span.parts['anything else'] + span.parts['code-server, other processes'], 0);
   });
 
   it('samples this machine’s /proc: a busy loop here shows as this benchmark’s time', function () {
