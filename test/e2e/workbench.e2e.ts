@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
-import { skillgateActivity, treeView } from '../support/treeView';
+import { dismissHover, skillgateActivity, treeView } from '../support/treeView';
 import { choose, reloadWindow, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
@@ -100,8 +100,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/,
     );
     // The pointer rests over the tree: move it away so no hover covers the rows the next test clicks.
-    await page.mouse.move(0, 0);
-    await page.keyboard.press('Escape');
+    await dismissHover(page);
   });
 
   it('reviews a bundle, trusts it after a modal confirmation, and enables it', async () => {
