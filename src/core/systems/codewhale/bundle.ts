@@ -106,9 +106,13 @@ export interface LoadContext {
   readonly taken?: TakenRead;
 }
 
-/** The manifest among the files of the bundle's taken read, read as the loader reads it (§4.1). */
-function manifestOfTakenRead(read: TreeRead, label: ManifestLabel): ReadResult | undefined {
-  const file = fileOfRead(read, label, MAX_MANIFEST_BYTES);
+/**
+ * The manifest among the files of a bundle's read, read as the loader reads it (§4.1):
+ * only from a read that walked the root as a directory, and only a file the read reached
+ * within the limit. Undefined otherwise: the disk answers, and fails as it must.
+ */
+export function manifestOfBundleRead(read: TreeRead, label: ManifestLabel): ReadResult | undefined {
+  const file = rootWasDirectory(read) ? fileOfRead(read, label, MAX_MANIFEST_BYTES) : undefined;
   return file && { ok: true, bytes: file.bytes, executable: file.executable };
 }
 
@@ -186,7 +190,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // read, and the loader parses those bytes instead of opening the file a second time.
   const bundleRead = taken?.read;
   const read =
-    (bundleRead && manifestOfTakenRead(bundleRead, label)) || readRegularFile(manifestFile, MAX_MANIFEST_BYTES);
+    (bundleRead && manifestOfBundleRead(bundleRead, label)) || readRegularFile(manifestFile, MAX_MANIFEST_BYTES);
   if (!read.ok) {
     const message =
       read.reason === 'too-large'

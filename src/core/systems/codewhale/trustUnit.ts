@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import { announcedRoot, runBundleJob } from './bundleJob';
-import type { CodewhaleBundle } from './bundle';
+import { manifestOfBundleRead, type CodewhaleBundle } from './bundle';
+import type { ManifestLabel } from './manifest';
 import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
 import { MAX_MANIFEST_BYTES } from './formats/mcpJson';
 import { canonicalPath, lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { hashBundleContent, type ContentWalk } from '../../hashing/bundleContent';
-import { fileOfRead, readBundleTree, rootWasDirectory, type TreeRead } from '../../hashing/treeRead';
+import { readBundleTree, type TreeRead } from '../../hashing/treeRead';
 import { hashListed } from '../../hashing/listedFiles';
 import { reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST } from '../../decisions/trustView';
@@ -109,9 +110,9 @@ export function readCodewhaleInvalid(
  * (the walk goes to where it leads), or the manifest is past the limit or not a file the
  * read reached, and then this walk fails as the load's did.
  */
-function contentWalkOf(read: TreeRead, root: string, label: string): ContentWalk | undefined {
-  const inRead = rootWasDirectory(read) ? fileOfRead(read, label, MAX_MANIFEST_BYTES) : undefined;
-  if (inRead) return hashBundleContent(root, label, inRead.bytes, () => false, read);
+function contentWalkOf(read: TreeRead, root: string, label: ManifestLabel): ContentWalk | undefined {
+  const inRead = manifestOfBundleRead(read, label);
+  if (inRead?.ok) return hashBundleContent(root, label, inRead.bytes, () => false, read);
   const manifest = readRegularFile(path.join(root, label), MAX_MANIFEST_BYTES);
   return manifest.ok ? hashBundleContent(root, label, manifest.bytes, () => false) : undefined;
 }
