@@ -237,13 +237,16 @@ function deepObject(depth: number): string {
 }
 
 function hugeJson(size: number, at: number): string {
-  switch (at % 4) {
+  switch (at % 5) {
     case 0:
       return JSON.stringify('A'.repeat(size));
     case 1:
       return `[${Array.from({ length: Math.min(size, 50000) }, (_, i) => i).join(',')}]`;
     case 2:
       return `{${Array.from({ length: Math.min(size, 20000) }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    case 3:
+      // A list of one value repeated: every repeat of a list the agents want unique is a finding with its fix.
+      return `[${Array(Math.min(size, 20000)).fill('"a"').join(',')}]`;
     default:
       return `1${'0'.repeat(Math.min(size, 400))}`;
   }

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Diagnostic, Fix } from '../../src/core/model';
+import { cpuTime } from './helpers/cpuTime';
 import { Fixture, index, writeW } from './helpers/fixture';
 
 const CODE = 'codewhale.capabilities.network-hosts-mismatch';
@@ -156,6 +157,20 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
       const out = applied(text, fixOf());
       assert.deepEqual(JSON.parse(out).extensions['net.codewhale'].capabilities.network_hosts, ['h.example']);
       assert.ok(!out.includes('x.example'));
+    });
+
+    it('adds the key inside an `extensions` object written on one line of 20,000 keys (a fuzz input that hung the index)', () => {
+      // Seed "skillgate-s42", input 2835: jsonc-parser's formatting of that one line for the
+      // quick fix took 14 s of the index's time (src/core/documents/jsonEdit.ts).
+      const keys: Record<string, number> = {};
+      for (let i = 0; i < 20_000; i++) keys[`k${i}`] = i;
+      const text = `{\n  "$schema": "${SCHEMA}",\n  "name": "w",\n  "version": "1.0.0",\n  "extensions": ${JSON.stringify(keys)}\n}\n`;
+      json(text);
+      const { result: fix, ms } = cpuTime(fixOf);
+      assert.ok(ms < 3000, `took ${ms} ms of CPU`);
+      const out = JSON.parse(applied(text, fix)) as { extensions: Record<string, unknown> };
+      assert.deepEqual(out.extensions['net.codewhale'], { capabilities: { network_hosts: ['h.example'] } });
+      assert.equal(Object.keys(out.extensions).length, 20_001);
     });
   });
 });

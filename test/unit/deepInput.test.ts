@@ -286,6 +286,21 @@ describe('wide input', function () {
     }
   });
 
+  it('offers the fix of each of 50,000 repeated keywords in linear time, each removing its own repeat', () => {
+    // Each fix's range once built a line map of the whole file: minutes for this one.
+    const text = JSON.stringify({ $schema: 's', name: 'wide', keywords: Array(50000).fill('a') }, null, 2);
+    f.write('ws/.codewhale/plugins/wide/plugin.json', text);
+    const { result: s, ms } = cpuTime(() => index([f.path('ws')]));
+    assert.ok(ms < 10000, `took ${ms} ms of CPU`);
+    const repeats = s.diagnostics.filter((d) => d.message === 'duplicate keyword value `a`');
+    assert.equal(repeats.length, 49999);
+    const last = repeats[repeats.length - 1]?.fix?.edits[0];
+    // The last repeat is on the line before the list's `]`: from the end of the value before it to its own end.
+    const line = text.split('\n').length - 3;
+    assert.deepEqual(last?.range, { start: { line: line - 1, character: 7 }, end: { line, character: 7 } });
+    assert.equal(last?.newText, '');
+  });
+
   it('finds the range of every key of an object with 30,000 keys in linear time', () => {
     const keys = Array.from({ length: 30000 }, (_, i) => `k${i}`);
     const parsed = parseJsonDocument('f.json', `{${keys.map((k) => `"${k}": {"command": "x"}`).join(',')}}`);

@@ -1,5 +1,5 @@
-import { modify } from 'jsonc-parser';
 import type { ParsedDocument } from '../../documents/document';
+import { modifyFormatted } from '../../documents/jsonEdit';
 import type { Fix, Range } from '../../model';
 import { LineMap } from '../../text/lineMap';
 import type { Manifest } from './manifest';
@@ -23,10 +23,8 @@ export function networkHostsFix(
   const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
-    const edits = modify(doc.text, path, [...hosts], {
-      // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
-      formattingOptions: { insertSpaces: true, tabSize: indentOf(doc.text) },
-    });
+    // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
+    const edits = modifyFormatted(doc.text, path, [...hosts], { insertSpaces: true, tabSize: indentOf(doc.text) });
     if (edits.length === 0) return undefined;
     return {
       title,

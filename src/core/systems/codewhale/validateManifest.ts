@@ -8,7 +8,6 @@ import { iconProblem, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../../diagnostics/findings';
 import type { Fix, RelatedLocation } from '../../model';
-import { LineMap } from '../../text/lineMap';
 import { byteOrder } from '../../fs/rawNames';
 import { asciiLower, rustTrim } from './rustText';
 
@@ -255,7 +254,7 @@ function removeDuplicateFix(
   if (until <= end) return undefined;
   return {
     title: `Remove the repeated value \`${repeat.value}\``,
-    edits: [{ file: repeat.at.file, range: new LineMap(doc.text).range(end, until - end), newText: '' }],
+    edits: [{ file: repeat.at.file, range: findings.spanRange(doc, end, until), newText: '' }],
   };
 }
 
