@@ -36,6 +36,28 @@ describe('Eva hostile input', () => {
     assert.deepEqual(f.index().item('adapters/review.yaml').reasons, ['manifest_too_large']);
   });
 
+  it('indexes an adapter that declares 200,000 capabilities: each one refused, nothing overflows the stack', () => {
+    // A diagnostic per capability, once spread into one call: "Maximum call stack size exceeded" ended the whole run.
+    f.adapter(A0.replace('capabilities: [workflow.review]', `capabilities: [${Array(200_000).fill('a').join(',')}]`));
+    const r = f.index();
+    assert.equal(r.diagnostics('eva.capability.unknown').length, 200_000);
+    assert.deepEqual(
+      [r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons[0]],
+      ['display_only', 'capability_unknown'],
+    );
+    assert.deepEqual(r.diagnostics('skillgate.internal'), []);
+  });
+
+  it('refuses a sequence of 300,000 items as serde_yaml does (its repetition limit), without overflowing the stack', () => {
+    f.adapter(`${A0}extra: [${Array(300_000).fill('0').join(',')}]\n`);
+    const r = f.index();
+    assert.deepEqual(
+      r.diagnostics('eva.yaml.parse').map((d) => d.message.replace(/ at line .*/, '')),
+      ['failed to parse YAML: repetition limit exceeded'],
+    );
+    assert.equal(r.item('adapters/review.yaml').decision, 'rejected');
+  });
+
   it('never executes a !!js/function tag anywhere in a manifest', () => {
     const marker = f.path('pwn');
     f.adapter(

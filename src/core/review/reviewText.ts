@@ -55,7 +55,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
 
   out.push('', 'Capabilities:');
   if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
-  else out.push(...capabilityLines(r, hooksOptIn).map((l) => `  ${l}`));
+  else for (const l of capabilityLines(r, hooksOptIn)) out.push(`  ${l}`);
 
   const files = r.files ?? [];
   out.push('', `Files (${files.length}):`);

@@ -112,8 +112,12 @@ export function multipleProviders(entries: ManifestEntry[], contracts: Map<Manif
   for (const e of entries) {
     const k = contracts.get(e);
     if (!k) continue;
-    for (const cap of new Set(k.capabilities.map((c) => c.name)))
-      byCapability.set(cap, [...(byCapability.get(cap) ?? []), e]);
+    for (const cap of new Set(k.capabilities.map((c) => c.name))) {
+      // Appended in place: a copy per adapter is quadratic in the adapters of one capability.
+      const providers = byCapability.get(cap);
+      if (providers) providers.push(e);
+      else byCapability.set(cap, [e]);
+    }
   }
   const told = new Set<ManifestEntry>();
   const tell = (providers: ManifestEntry[], what: string, fieldOf: (k: SkillContract) => (string | number)[]) => {

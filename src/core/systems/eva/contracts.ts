@@ -321,7 +321,7 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
         ['capabilities'],
         true,
       );
-    else declared.push(...stringList(list, ['capabilities'], c));
+    else for (const s of stringList(list, ['capabilities'], c)) declared.push(s);
   }
   const single = value['capability'];
   if (single !== undefined) {

@@ -134,7 +134,7 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     project.configFile,
     project.document?.fieldRange(['config', 'schema_dir']),
   );
-  diagnostics.push(...schemas.diagnostics);
+  for (const d of schemas.diagnostics) diagnostics.push(d);
   let evaYamlFails = project.shippedError;
   if (project.document) {
     const e = firstSchemaError(schemas.schemas.eva, project.document.value);
@@ -166,9 +166,9 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     }
   }
   const policyReading = readPolicy(policyDocs, schemas.schemas.policy);
-  diagnostics.push(...policyReading.diagnostics);
+  for (const d of policyReading.diagnostics) diagnostics.push(d);
   const policy: EvaPolicy = policyFailing.length ? { ...policyReading.policy, failClosed: true } : policyReading.policy;
-  policyFailing.push(...policyReading.failing);
+  for (const f of policyReading.failing) policyFailing.push(f);
 
   const adapterEntries = scanRoot(project, 'adapter_dir', diagnostics).map((abs) =>
     readEntry(abs, 'adapter', project, rootName, schemas),
@@ -230,7 +230,7 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   for (const e of all) {
     const itemId = byEntry.get(e)?.id ?? null;
     for (const d of e.diagnostics) d.itemId ??= itemId;
-    diagnostics.push(...e.diagnostics);
+    for (const d of e.diagnostics) diagnostics.push(d);
   }
   if (firstFailing) {
     const d = evaDiagnostic(
@@ -290,7 +290,8 @@ function skillItem(
     );
     evaReasons = decided.reasons;
     evaDecision = decided.decision;
-    entry.diagnostics.push(...decided.diagnostics);
+    // One push per diagnostic: spreading some 100,000 (one per declared capability) into one call overflows the stack.
+    for (const d of decided.diagnostics) entry.diagnostics.push(d);
   }
   if (decided?.skillPath?.resolved)
     resolvedSkillPaths.set(entry.itemId as string, decided.skillPath.real ?? decided.skillPath.resolved);

@@ -50,7 +50,7 @@ export function indexUserSkills(
     const { item, diagnostics: own } = userItem(d, realHome, adapters, policy, runtime, (names.get(d.name) ?? 0) > 1);
     for (const diag of own) diag.itemId = item.id;
     items.push(item);
-    diagnostics.push(...own);
+    for (const d of own) diagnostics.push(d);
   }
   return { items, diagnostics };
 }

@@ -202,8 +202,14 @@ function countNodes(node: unknown, anchors: Map<string, YamlNode[]>): number {
     const cur = stack.pop();
     n++;
     const anchor = (cur as { anchor?: string } | null)?.anchor;
-    if (anchor) anchors.set(anchor, [...(anchors.get(anchor) ?? []), cur as YamlNode]);
-    if (isSeq(cur)) stack.push(...cur.items);
+    if (anchor) {
+      // Appended in place: a copy per node is quadratic in a document that repeats one anchor.
+      const named = anchors.get(anchor);
+      if (named) named.push(cur as YamlNode);
+      else anchors.set(anchor, [cur as YamlNode]);
+    }
+    // One push per item: spreading a sequence of some 100,000 items into one call overflows the stack.
+    if (isSeq(cur)) for (const item of cur.items) stack.push(item);
     else if (isMap(cur)) for (const p of cur.items) stack.push(p.key, p.value);
   }
   return n;

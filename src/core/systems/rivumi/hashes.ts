@@ -90,8 +90,9 @@ export function hooksCoverage(workspace: string, hooks: readonly RivumiHook[]): 
   const watch: string[] = [];
   for (const hook of hooks) {
     const c = hookArgvCoverage(workspace, hook.argv);
-    covered.push(...c.files);
-    watch.push(...c.watch);
+    // One push per entry: spreading a list of some 100,000 (a hook's argv) into one call overflows the stack.
+    for (const f of c.files) covered.push(f);
+    for (const w of c.watch) watch.push(w);
     for (const p of c.problems) problems.push({ hook, ...p });
   }
   return { covered, problems, watch };

@@ -677,7 +677,12 @@ function validateHooks(
         valid,
       };
       if (t.origin === 'project') projectHooks.push(hook);
-      else out.byOrigin.set(t.file, [...(out.byOrigin.get(t.file) ?? []), hook]);
+      else {
+        // Appended in place: a copy per hook is quadratic in a plugin's hooks.
+        const hooks = out.byOrigin.get(t.file);
+        if (hooks) hooks.push(hook);
+        else out.byOrigin.set(t.file, [hook]);
+      }
     });
   }
   return projectHooks;
