@@ -58,6 +58,14 @@ describe('Eva hostile input', () => {
     assert.equal(r.item('adapters/review.yaml').decision, 'rejected');
   });
 
+  it('reads a manifest that names one anchor 100,000 times in linear time', () => {
+    // Each node of the anchor was added to a copy of the list of the ones before it.
+    f.adapter(`${A0}extra: [${Array(100_000).fill('&a 0').join(',')}]\n`);
+    const { result: r, ms } = cpuTime(() => f.index());
+    assert.ok(ms < 10000, `took ${ms} ms of CPU`);
+    assert.equal(r.item('adapters/review.yaml').decision, 'registered');
+  });
+
   it('never executes a !!js/function tag anywhere in a manifest', () => {
     const marker = f.path('pwn');
     f.adapter(
