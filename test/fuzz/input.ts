@@ -3,7 +3,16 @@ import * as path from 'node:path';
 import { Rng, bytesText } from './random';
 import { generateRivumi, type GeneratedFile } from './rivumi';
 import { NAME_POOL, variantsOf } from './names';
-import { applyOp, join, ROOT_MARK, FRONT_MATTER_MUTATIONS, JSON_MUTATIONS, TEXT_MUTATIONS, type Op } from './mutations';
+import {
+  applyOp,
+  join,
+  ROOT_MARK,
+  FRONT_MATTER_MUTATIONS,
+  JSON_MUTATIONS,
+  TEXT_MUTATIONS,
+  YAML_MUTATIONS,
+  type Op,
+} from './mutations';
 import { CONTROL_STRINGS } from './payloads';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
@@ -170,6 +179,7 @@ function generateOp(rng: Rng, root: string): Op | undefined {
     [6, 'truncate'],
     [14, 'json'],
     [6, 'toml'],
+    [5, 'yaml'],
     [9, 'frontmatter'],
     [9, 'rename'],
     [8, 'add'],
@@ -222,6 +232,17 @@ function generateOp(rng: Rng, root: string): Op | undefined {
       const how = rng.pick(TEXT_MUTATIONS);
       const size = how === 'huge' ? rng.pick(SIZES.huge) : how.startsWith('deep') ? rng.pick(SIZES.deep) : rng.int(100);
       return ts.length ? { op: 'toml', path: text(rng.pick(ts).rel), how, at: rng.int(1000), size } : undefined;
+    }
+    case 'yaml': {
+      const ys = ofType(/\.ya?ml$/i);
+      const how = rng.pick(YAML_MUTATIONS);
+      const size =
+        how === 'deep'
+          ? rng.pick(SIZES.deep)
+          : how === 'wrong-type' || how === 'controls'
+            ? rng.int(100)
+            : rng.pick(SIZES.huge);
+      return ys.length ? { op: 'yaml', path: text(rng.pick(ys).rel), how, at: rng.int(1000), size } : undefined;
     }
     case 'frontmatter': {
       const ms = ofType(/\.md$/i);

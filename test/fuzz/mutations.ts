@@ -27,6 +27,13 @@ export type Op =
       readonly size: number;
     }
   | {
+      readonly op: 'yaml';
+      readonly path: string;
+      readonly how: YamlMutation;
+      readonly at: number;
+      readonly size: number;
+    }
+  | {
       readonly op: 'frontmatter';
       readonly path: string;
       readonly how: FrontMatterMutation;
@@ -47,6 +54,18 @@ export type JsonMutation =
 export type TextMutation = 'deep-array' | 'deep-table' | 'duplicate-key' | 'wrong-type' | 'huge' | 'controls';
 export type FrontMatterMutation =
   'engine' | 'deep-yaml' | 'duplicate-name' | 'controls' | 'huge' | 'unclosed' | 'line-endings';
+
+/** Eva's YAML manifests: one top-level key's value replaced. */
+export type YamlMutation = 'wide-list' | 'anchors' | 'aliases' | 'deep' | 'wrong-type' | 'controls' | 'huge';
+export const YAML_MUTATIONS: readonly YamlMutation[] = [
+  'wide-list',
+  'anchors',
+  'aliases',
+  'deep',
+  'wrong-type',
+  'controls',
+  'huge',
+];
 
 export const JSON_MUTATIONS: readonly JsonMutation[] = [
   'deep-array',
@@ -141,6 +160,11 @@ export function applyOp(root: string, op: Op): void {
     case 'toml': {
       const t = readText(abs);
       if (t !== undefined) fs.writeFileSync(abs, mutateToml(t, op.how, op.at, op.size));
+      return;
+    }
+    case 'yaml': {
+      const t = readText(abs);
+      if (t !== undefined) fs.writeFileSync(abs, mutateYaml(t, op.how, op.at, op.size));
       return;
     }
     case 'frontmatter': {
@@ -364,6 +388,54 @@ export function mutateFrontMatter(text: string, how: FrontMatterMutation, at: nu
     case 'line-endings':
       return at % 2 ? text.replace(/\n/g, '\r\n') : text.replace(/\n/g, '\r');
   }
+}
+
+const YAML_WRONG_TYPES = ['null', '0', '[]', '{}', 'yes', '"true"', '~', '!!js/function "x"', '!!binary AAAA', '.nan'];
+const YAML_WORDS = ['a', 'w.x', '0', '""', '{}'];
+
+/**
+ * Replaces the value of one top-level key (the `at`-th; a new key where there is none),
+ * the lines indented under it included: a list of up to 20,000 items, one anchor named as
+ * often, as many aliases of one anchor, nesting, a wrong type, control characters, a long
+ * string. The yaml library parses about 6 µs an item: longer lists, say past the 125,000
+ * arguments a spread can pass here, would take an input's dozen commands past the time
+ * bound (test/unit/eva.hostile.test.ts reads those once).
+ */
+export function mutateYaml(text: string, how: YamlMutation, at: number, size: number): string {
+  let value: string;
+  switch (how) {
+    case 'wide-list':
+      value = `[${Array(Math.min(size, 20000))
+        .fill(YAML_WORDS[at % YAML_WORDS.length])
+        .join(',')}]`;
+      break;
+    case 'anchors':
+      value = `[${Array(Math.min(size, 20000)).fill('&a 0').join(',')}]`;
+      break;
+    case 'aliases':
+      value = `[&a [x, y], ${Array(Math.min(size, 20000)).fill('*a').join(',')}]`;
+      break;
+    case 'deep':
+      value = deepArray(size);
+      break;
+    case 'wrong-type':
+      value = YAML_WRONG_TYPES[size % YAML_WRONG_TYPES.length] as string;
+      break;
+    case 'controls':
+      value = JSON.stringify(CONTROL_STRINGS[size % CONTROL_STRINGS.length]);
+      break;
+    case 'huge':
+      value = JSON.stringify('D'.repeat(size));
+      break;
+  }
+  const lines = text.split('\n');
+  const keys = lines.flatMap((l, i) => (/^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
+  if (keys.length === 0) return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}x: ${value}\n`;
+  const start = keys[at % keys.length] as number;
+  let end = start + 1;
+  while (end < lines.length && /^([ \t-]|$)/.test(lines[end] as string) && lines[end] !== '') end++;
+  const key = (lines[start] as string).slice(0, (lines[start] as string).indexOf(':'));
+  return [...lines.slice(0, start), `${key}: ${value}`, ...lines.slice(end)].join('\n');
 }
 
 export function describeOp(op: Op): string {
