@@ -2,7 +2,6 @@ import { severityOf, type DiagnosticCode } from './diagnosticCodes';
 import { FILE_START, type Diagnostic, type Fix, type Range, type RelatedLocation, type Severity } from '../model';
 import type { ParsedDocument } from '../documents/document';
 import type { Where } from '../documents/located';
-import { LineMap } from '../text/lineMap';
 
 /**
  * Collects the diagnostics of one unit of work (a bundle, a Rivumi load) and turns
@@ -20,18 +19,6 @@ export class Findings {
   document(file: string): ParsedDocument | undefined {
     return this.documents.get(file);
   }
-
-  /**
-   * The range of the offsets [start, end) of a document's text. The document's line map
-   * is built once, however many ranges are asked of it: a fix per repeated value of a
-   * list of 100,000 made one map each, quadratic in the file (validateManifest.ts).
-   */
-  spanRange(doc: ParsedDocument, start: number, end: number): Range {
-    let lines = this.lineMaps.get(doc);
-    if (!lines) this.lineMaps.set(doc, (lines = new LineMap(doc.text)));
-    return lines.range(start, end - start);
-  }
-  private readonly lineMaps = new WeakMap<ParsedDocument, LineMap>();
 
   rangeOf(where: Where): Range {
     const doc = this.documents.get(where.file);

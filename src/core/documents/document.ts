@@ -18,6 +18,8 @@ export interface ParsedDocument {
   keyRange(path: DocPath): Range;
   /** UTF-16 offsets [start, end) of the value at `path` (or its nearest ancestor). */
   valueSpan(path: DocPath): readonly [number, number];
+  /** The range of the UTF-16 offsets [start, end) of the text, from the document's one line map. */
+  spanRange(start: number, end: number): Range;
   /** The source text of the value exactly at `path` (no ancestor), e.g. to tell `1` from `1.0`. */
   literalAt(path: DocPath): string | undefined;
 }

@@ -87,6 +87,10 @@ class PlainJsonDocument implements ParsedDocument {
     return (this.lineMap ??= new LineMap(this.text));
   }
 
+  spanRange(start: number, end: number): Range {
+    return this.lines.range(start, end - start);
+  }
+
   /**
    * Each scan reads from the start: a document asked for many ranges (every key of a
    * wide object) builds the tree once after SCANS_BEFORE_TREE, whose lookups are indexed.
@@ -158,6 +162,10 @@ class JsonDocument implements ParsedDocument {
   private lineMap: LineMap | undefined;
   private get lines(): LineMap {
     return (this.lineMap ??= new LineMap(this.text));
+  }
+
+  spanRange(start: number, end: number): Range {
+    return this.lines.range(start, end - start);
   }
 
   /**

@@ -114,6 +114,10 @@ class TomlDocument implements ParsedDocument {
     return spot ? spot.value : [0, 0];
   }
 
+  spanRange(start: number, end: number): Range {
+    return this.lines.range(start, end - start);
+  }
+
   keyRange(path: DocPath): Range {
     const spot = this.nearest(path);
     return spot ? this.lines.range(spot.key[0], spot.key[1] - spot.key[0]) : this.lines.range(0, 0);

@@ -1,7 +1,6 @@
 import type { ParsedDocument } from '../../documents/document';
 import { modifyFormatted } from '../../documents/jsonEdit';
 import type { Fix, Range } from '../../model';
-import { LineMap } from '../../text/lineMap';
 import type { Manifest } from './manifest';
 
 /**
@@ -19,7 +18,6 @@ export function networkHostsFix(
   // The manifest's own document (findings key documents by file): absent only when it was never parsed.
   if (!doc) return undefined;
   const title = `Set network_hosts to [${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
-  const lines = new LineMap(doc.text);
   const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
@@ -28,7 +26,11 @@ export function networkHostsFix(
     if (edits.length === 0) return undefined;
     return {
       title,
-      edits: edits.map((e) => ({ file: m.file, range: lines.range(e.offset, e.length), newText: e.content })),
+      edits: edits.map((e) => ({
+        file: m.file,
+        range: doc.spanRange(e.offset, e.offset + e.length),
+        newText: e.content,
+      })),
     };
   }
   if (m.label !== 'plugin.toml') return undefined;
@@ -48,7 +50,7 @@ export function networkHostsFix(
     const at = { line: header + 1, character: 0 };
     return edit({ start: at, end: at }, `network_hosts = ${list}\n`);
   }
-  const end = lines.position(doc.text.length);
+  const end = doc.spanRange(doc.text.length, doc.text.length).start;
   const lead = doc.text === '' || doc.text.endsWith('\n') ? '\n' : '\n\n';
   return edit({ start: end, end }, `${lead}[capabilities]\nnetwork_hosts = ${list}\n`);
 }

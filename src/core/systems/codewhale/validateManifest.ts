@@ -254,7 +254,7 @@ function removeDuplicateFix(
   if (until <= end) return undefined;
   return {
     title: `Remove the repeated value \`${repeat.value}\``,
-    edits: [{ file: repeat.at.file, range: findings.spanRange(doc, end, until), newText: '' }],
+    edits: [{ file: repeat.at.file, range: doc.spanRange(end, until), newText: '' }],
   };
 }
 

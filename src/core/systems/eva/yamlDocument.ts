@@ -280,6 +280,10 @@ export class YamlDocument implements ParsedDocument {
 
   valueRange(path: DocPath): Range {
     const [start, end] = this.valueSpan(path);
+    return this.spanRange(start, end);
+  }
+
+  spanRange(start: number, end: number): Range {
     return this.lines.range(start, end - start);
   }
 
