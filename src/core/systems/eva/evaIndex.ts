@@ -6,6 +6,7 @@ import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
 import { gateItems } from './bundleTrust';
+import { faultedEvaFolder, faultedEvaUser } from './faults';
 import { indexEvaFolder, indexEvaUser, type EvaFolderIndex } from './indexEva';
 import type { EvaItem } from './item';
 import { rememberReadContext } from './readContext';
@@ -16,6 +17,8 @@ export interface EvaIndexOptions {
   readonly evaHome?: string | null;
   /** The assumed Eva runtime, from user settings or CLI flags only (eva.md §3.4); default normal, not a team worker, non-interactive. */
   readonly evaRuntime?: EvaRuntime;
+  /** The readers of one folder's Eva project and of the user skill folders (tests inject faults here). */
+  readonly readers?: { readonly evaProject?: typeof indexEvaFolder; readonly evaUser?: typeof indexEvaUser };
 }
 
 /**
@@ -107,14 +110,28 @@ export class EvaIndex implements SystemIndex {
     return [...this.folders.values()].filter((f): f is EvaFolderIndex => f !== undefined);
   }
 
+  /** The fault boundary of one folder's Eva project (faults.ts). */
   private load(workspace: string): void {
-    const folder = indexEvaFolder(workspace, this.home, this.runtime, EMPTY_TRUST);
+    let folder: EvaFolderIndex | undefined;
+    try {
+      folder = (this.options.readers?.evaProject ?? indexEvaFolder)(workspace, this.home, this.runtime, EMPTY_TRUST);
+    } catch (e) {
+      folder = faultedEvaFolder(workspace, this.runtime, e);
+    }
     this.folders.set(workspace, folder);
     if (folder) rememberReadContext(folder.root, { home: this.home, runtime: this.runtime });
   }
 
+  /** The fault boundary of the user skill folders (faults.ts). */
   private loadUser(): void {
-    this.user = indexEvaUser(this.projects(), { home: this.home, runtime: this.runtime });
+    try {
+      this.user = (this.options.readers?.evaUser ?? indexEvaUser)(this.projects(), {
+        home: this.home,
+        runtime: this.runtime,
+      });
+    } catch (e) {
+      this.user = this.home === null ? { items: [], diagnostics: [] } : faultedEvaUser(this.home, e);
+    }
   }
 
   private userTrees(): string[] {

@@ -73,6 +73,8 @@ export interface EvaFolderIndex {
   readonly roots: readonly string[];
   /** Per bundle item id: what its content hash covers, to read and re-hash it for review and trust. */
   readonly units: ReadonlyMap<string, EvaTrustUnit>;
+  /** Set when reading the project threw (faults.ts): its one item then stands for the whole project. */
+  readonly fault?: Diagnostic;
 }
 
 /** A bundle's trust inputs as the index read them (eva.md §6.1). */

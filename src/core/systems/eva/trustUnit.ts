@@ -7,20 +7,34 @@ import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { BundleFile, Item } from '../../model';
 import type { HashOutcome, InvalidBundle, SourceRead } from '../agentSystem';
 import { evaContentHash } from './hashes';
-import { indexEvaFolder, type EvaTrustUnit } from './indexEva';
+import { indexEvaFolder, type EvaFolderIndex, type EvaTrustUnit } from './indexEva';
+import { faultedEvaFolder } from './faults';
 import { readContextOf } from './readContext';
 import { EVA_SYSTEM } from './vocabulary';
 import { isYamlName } from './files';
 
 const MAX_COVERED_FILE_BYTES = 67108864;
 
-/** The item's project indexed now, as the index that listed it was (same home and runtime): the item, its parts and its own diagnostics. */
+/** The folder's project indexed now, as the index that listed it was (same home and runtime), behind the index's fault boundary. */
+function projectNow(dir: string): EvaFolderIndex | undefined {
+  const context = readContextOf(dir);
+  try {
+    return indexEvaFolder(dir, context.home, context.runtime, EMPTY_TRUST);
+  } catch (e) {
+    return faultedEvaFolder(dir, context.runtime, e);
+  }
+}
+
+/**
+ * The item's project indexed now: the item, its parts and its own diagnostics. In a project
+ * that no longer reads, the entry that stands for it answers for every item: it cannot be
+ * hashed, and its reasons say why.
+ */
 function readNow(item: Item) {
   if (item.workspace === null) return undefined;
-  const context = readContextOf(item.workspace);
-  const folder = indexEvaFolder(item.workspace, context.home, context.runtime, EMPTY_TRUST);
+  const folder = projectNow(item.workspace);
   if (!folder) return undefined;
-  const fresh = folder.items.find((i) => i.id === item.id);
+  const fresh = folder.fault ? folder.items[0] : folder.items.find((i) => i.id === item.id);
   if (!fresh) return undefined;
   return {
     folder,
@@ -129,9 +143,14 @@ export function hashEvaTarget(abs: string, shown: string): HashOutcome | null {
   if (!isYamlName(path.basename(abs))) return null;
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (lstatEntry(path.join(dir, 'config', 'eva.yaml')).type !== 'file') continue;
-    const context = readContextOf(dir);
-    const folder = indexEvaFolder(dir, context.home, context.runtime, EMPTY_TRUST);
+    const folder = projectNow(dir);
     if (!folder) return null;
+    if (folder.fault)
+      return {
+        ok: false,
+        message: `${shown} could not be hashed: ${folder.fault.message}`,
+        diagnostics: [folder.fault],
+      };
     const item = folder.items.find((i) => i.path === abs && (i.kind === 'skill-adapter' || i.kind === 'lua-skill'));
     if (!item) return null;
     const diagnostics = folder.diagnostics.filter((d) => d.itemId === item.id);

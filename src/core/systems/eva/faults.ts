@@ -1,0 +1,92 @@
+import * as path from 'node:path';
+import { sha256Hex } from '../../hashing/framing';
+import { faultText, internalDiagnostic } from '../../diagnostics/faults';
+import { FILE_START, type Diagnostic } from '../../model';
+import type { EvaFolderIndex } from './indexEva';
+import type { EvaItem } from './item';
+import { DEFAULT_POLICY } from './policy';
+import type { EvaRuntime } from './runtime';
+import { EVA_SYSTEM } from './vocabulary';
+
+/**
+ * Eva's fault boundaries (diagnostics/faults.ts): one project, and the user skill folders.
+ *
+ * A project whose load threw stands as one rejected, unreviewed `skill-adapter` entry for
+ * its `config/eva.yaml`, with the `skillgate.internal` error on it. Eva registers what its
+ * own rules admit, whatever Skillgate's trust says, so "no items" would let `check` pass
+ * over manifests Eva may load: the entry fails `check` until the fault is gone, as a
+ * faulted `.rivumi/` does. Its reasons are those of an Eva bundle that does not read
+ * (`schema_invalid`, then the trust reason, eva.md §4.6); the error says that it is
+ * Skillgate that could not read it.
+ *
+ * The project's user-skill switch and its adapters are unknown, and a user skill's decision
+ * depends on both (a project adapter may wrap it), so beside a faulted project no user
+ * skill is listed: showing them as `manifest_required` could state the wrong decision.
+ */
+export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: unknown): EvaFolderIndex {
+  const configFile = path.join(workspace, 'config', 'eva.yaml');
+  const id = `eva:${sha256Hex(workspace).slice(0, 12)}:config`;
+  const fault = internalDiagnostic(configFile, "this folder's Eva project", error);
+  const item: EvaItem = {
+    id,
+    system: EVA_SYSTEM,
+    kind: 'skill-adapter',
+    name: 'config',
+    qualifiedName: 'config',
+    scope: 'workspace',
+    workspace,
+    path: configFile,
+    location: { file: configFile, range: FILE_START },
+    parent: null,
+    decision: 'rejected',
+    reasons: ['schema_invalid', 'not_reviewed'],
+    shadowedBy: null,
+    trust: 'not-reviewed',
+    enabled: null,
+    compatibility: null,
+    contentHash: null,
+    capabilityHash: null,
+    reviewToken: null,
+    detail: {
+      manifest: configFile,
+      notCovered: [`Skillgate could not read this Eva project: ${faultText(error)}`],
+      eva: {
+        evaDecision: 'rejected',
+        evaReasons: ['schema_invalid'],
+        target: null,
+        evaKind: 'workflow_skill',
+        source: 'project_adapter',
+        trustLevel: 'Project',
+        id: 'config',
+        skillId: null,
+        skillPath: null,
+        script: null,
+        runtimeGate: null,
+        assumedRuntime: runtime,
+        schemas: { input: 'absent', output: 'absent' },
+        requestedPermissions: {},
+        effectivePermissions: {},
+        capabilities: [],
+        conflicts: [],
+        effectiveTimeoutMs: null,
+      },
+    },
+  };
+  return {
+    root: workspace,
+    items: [item],
+    diagnostics: [{ ...fault, itemId: id }],
+    adapters: [],
+    policy: DEFAULT_POLICY,
+    scanUserDirs: false,
+    roots: [],
+    units: new Map(),
+    fault,
+  };
+}
+
+/** The user skill folders, when reading them threw: no user skill, and the error at `~/.codex/skills`. */
+export function faultedEvaUser(home: string, error: unknown): { items: EvaItem[]; diagnostics: Diagnostic[] } {
+  const dir = path.join(home, '.codex', 'skills');
+  return { items: [], diagnostics: [internalDiagnostic(dir, 'the user skill folders', error)] };
+}
