@@ -543,6 +543,9 @@ function wrapDd(child: HTMLElement): HTMLElement {
 /** The outcome of an action: the host posts it just before re-rendering, so the next render shows it again (once). */
 let pendingStatus: { text: string; error: boolean } | undefined;
 
+/** Whether a review has been rendered: the status line lives in its header. */
+let rendered = false;
+
 function showStatus(st: { text: string; error: boolean }): void {
   const s = document.getElementById('status');
   if (s) {
@@ -551,16 +554,33 @@ function showStatus(st: { text: string; error: boolean }): void {
   }
 }
 
+/**
+ * A status before any review: the bundle could not be read at all (gone from disk, or
+ * Skillgate failed while reading it). It is the panel's whole content, in place of
+ * "Loading the review…", which would otherwise stay forever.
+ */
+function showAlone(st: { text: string; error: boolean }): void {
+  const p = el('p', `status ${st.error ? 'error' : 'ok'}`, st.text);
+  p.id = 'status';
+  root.replaceChildren(p);
+}
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const msg = event.data;
   if (msg.type === 'render') {
     render(msg.model, msg.changed);
+    rendered = true;
     if (pendingStatus) showStatus(pendingStatus);
     pendingStatus = undefined;
     vscode.setState({ id: msg.model.id, open: [...openDiffs] });
   } else if (msg.type === 'status') {
-    pendingStatus = { text: msg.text, error: msg.error };
-    showStatus(pendingStatus);
+    const st = { text: msg.text, error: msg.error };
+    // Shown alone, it is not an action's outcome for the next render to repeat.
+    if (!rendered) showAlone(st);
+    else {
+      pendingStatus = st;
+      showStatus(st);
+    }
   }
 });
 
