@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { sha256Hex } from '../../hashing/framing';
 import { faultText, internalDiagnostic } from '../../diagnostics/faults';
 import { FILE_START, type Diagnostic } from '../../model';
-import type { EvaFolderIndex } from './indexEva';
+import { evaDetail, type EvaFolderIndex } from './indexEva';
 import type { EvaItem } from './item';
 import { DEFAULT_POLICY } from './policy';
 import type { EvaRuntime } from './runtime';
@@ -50,26 +50,16 @@ export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: 
     detail: {
       manifest: configFile,
       notCovered: [`Skillgate could not read this Eva project: ${faultText(error)}`],
-      eva: {
-        evaDecision: 'rejected',
-        evaReasons: ['schema_invalid'],
-        target: null,
-        evaKind: 'workflow_skill',
-        source: 'project_adapter',
-        trustLevel: 'Project',
-        id: 'config',
-        skillId: null,
-        skillPath: null,
-        script: null,
-        runtimeGate: null,
-        assumedRuntime: runtime,
-        schemas: { input: 'absent', output: 'absent' },
-        requestedPermissions: {},
-        effectivePermissions: {},
-        capabilities: [],
-        conflicts: [],
-        effectiveTimeoutMs: null,
-      },
+      // No contract could be read: the detail of a manifest that does not parse.
+      eva: evaDetail(
+        'skill-adapter',
+        null,
+        undefined,
+        'rejected',
+        ['schema_invalid'],
+        { runtime, policy: DEFAULT_POLICY },
+        'config',
+      ),
     },
   };
   return {

@@ -395,13 +395,14 @@ function skillItem(
   };
 }
 
-function evaDetail(
+/** A project bundle's `detail.eva`: what its contract declares and Eva decided; empty where there is no contract. */
+export function evaDetail(
   kind: 'skill-adapter' | 'lua-skill',
   k: SkillContract | null,
   decided: ProjectSkillDecision | undefined,
   evaDecision: Decision,
   evaReasons: readonly EvaReason[],
-  ctx: DecideContext,
+  ctx: Pick<DecideContext, 'runtime' | 'policy'>,
   id: string,
 ): EvaDetail {
   const timeout = k?.limits['timeout_ms'];
