@@ -56,11 +56,14 @@ export type FrontMatterMutation =
   'engine' | 'deep-yaml' | 'duplicate-name' | 'controls' | 'huge' | 'unclosed' | 'line-endings';
 
 /** Eva's YAML manifests: one top-level key's value replaced. */
-export type YamlMutation = 'wide-list' | 'anchors' | 'aliases' | 'deep' | 'wrong-type' | 'controls' | 'huge';
+export type YamlMutation =
+  'wide-list' | 'wide-map' | 'anchors' | 'aliases' | 'alias-keys' | 'deep' | 'wrong-type' | 'controls' | 'huge';
 export const YAML_MUTATIONS: readonly YamlMutation[] = [
   'wide-list',
+  'wide-map',
   'anchors',
   'aliases',
+  'alias-keys',
   'deep',
   'wrong-type',
   'controls',
@@ -395,9 +398,9 @@ const YAML_WORDS = ['a', 'w.x', '0', '""', '{}'];
 
 /**
  * Replaces the value of one top-level key (the `at`-th; a new key where there is none),
- * the lines indented under it included: a list of up to 20,000 items, one anchor named as
- * often, as many aliases of one anchor, nesting, a wrong type, control characters, a long
- * string. The yaml library parses about 6 µs an item: longer lists, say past the 125,000
+ * the lines indented under it included: a list of up to 20,000 items, a mapping of as many
+ * keys, one anchor named as often, as many aliases of one anchor, a mapping keyed by 10,000
+ * aliases, nesting, a wrong type, control characters, a long string. The yaml library parses about 6 µs an item: longer lists, say past the 125,000
  * arguments a spread can pass here, would take an input's dozen commands past the time
  * bound (test/unit/eva.hostile.test.ts reads those once).
  */
@@ -409,12 +412,23 @@ export function mutateYaml(text: string, how: YamlMutation, at: number, size: nu
         .fill(YAML_WORDS[at % YAML_WORDS.length])
         .join(',')}]`;
       break;
+    case 'wide-map':
+      value = `{${Array.from({ length: Math.min(size, 20000) }, (_, i) => `k${i}: ${i}`).join(', ')}}`;
+      break;
     case 'anchors':
       value = `[${Array(Math.min(size, 20000)).fill('&a 0').join(',')}]`;
       break;
     case 'aliases':
       value = `[&a [x, y], ${Array(Math.min(size, 20000)).fill('*a').join(',')}]`;
       break;
+    case 'alias-keys': {
+      // A mapping keyed by aliases of anchors defined in its first value.
+      const n = Math.min(size, 10000);
+      const anchors = Array.from({ length: n }, (_, i) => `&k${i} a${i}`).join(', ');
+      const keys = Array.from({ length: n }, (_, i) => `*k${i} : ${i}`).join(', ');
+      value = `{x: [${anchors}], ${keys}}`;
+      break;
+    }
     case 'deep':
       value = deepArray(size);
       break;

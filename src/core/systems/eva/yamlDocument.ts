@@ -9,6 +9,7 @@ import {
   type Node as YamlNode,
   type YAMLMap,
 } from 'yaml';
+import { YamlAnchors, offsetOf } from './yamlAnchors';
 import { LineMap } from '../../text/lineMap';
 import { emptyOwnRecord } from '../../documents/ownRecord';
 import type { DocPath, ParsedDocument } from '../../documents/document';
@@ -71,7 +72,9 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
       version: '1.2',
       schema: 'core',
       merge: false,
-      uniqueKeys: true,
+      // Duplicate keys are refused while the value is built (Converter): serde_yaml too finds them
+      // only once the document has parsed, so a syntax error anywhere comes first.
+      uniqueKeys: false,
       prettyErrors: false,
       strict: true,
       stringKeys: false,
@@ -83,12 +86,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   }
   const first = doc.errors[0];
   if (first) return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
-  const converter = new Converter(doc);
+  const anchors = new YamlAnchors();
+  const converter = new Converter(doc, anchors);
   try {
     const value = converter.toValue(doc.contents, 0);
-    return { ok: true, document: new YamlDocument(file, text, value, doc, lines) };
+    return { ok: true, document: new YamlDocument(file, text, value, doc, lines, anchors) };
   } catch (e) {
-    if (e instanceof YamlRefusal) return fail(e.message, e.offset, 0);
+    if (e instanceof YamlRefusal) return fail(e.message, e.offset, e.length);
     // A key is named by its text, written out recursively: a deeply nested key may exhaust the stack.
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
@@ -108,6 +112,8 @@ class YamlRefusal extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    /** How many characters the error's range covers from its offset. */
+    readonly length = 0,
   ) {
     super(message);
   }
@@ -144,38 +150,12 @@ class Converter {
   private jumps = 0;
   private expanded = 0;
   private readonly maxJumps: number;
-  /** Anchored nodes by name, in the order the count visited them. */
-  private readonly anchors = new Map<string, YamlNode[]>();
-  /** The same, sorted by offset, made for a name when an alias first names it. */
-  private readonly byOffset = new Map<string, { readonly nodes: YamlNode[]; readonly offsets: number[] }>();
 
-  constructor(doc: Document.Parsed) {
-    this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, this.anchors));
-  }
-
-  /**
-   * The node an alias names: the anchored node of that name defined last before it, as
-   * serde_yaml keeps the latest anchor of each name while it reads the events. Of nodes
-   * that start at the same offset (a block mapping and its anchored first key), the inner
-   * one: its event comes later. A binary search over the name's nodes by offset: scanning
-   * them all for each alias was quadratic in a document that names one anchor 20,000 times
-   * and has as many aliases of it (3 s of CPU for a 160 KB file).
-   */
-  private resolve(alias: Alias): YamlNode | undefined {
-    const named = this.sorted(alias.source);
-    return named.nodes[firstAtLeast(named.offsets, offsetOf(alias)) - 1];
-  }
-
-  private sorted(name: string): { readonly nodes: YamlNode[]; readonly offsets: number[] } {
-    let named = this.byOffset.get(name);
-    if (!named) {
-      // Array.prototype.sort is stable: nodes that start together keep the count's order, which
-      // visits a node before the nodes inside it.
-      const nodes = (this.anchors.get(name) ?? []).slice().sort((a, b) => offsetOf(a) - offsetOf(b));
-      named = { nodes, offsets: nodes.map(offsetOf) };
-      this.byOffset.set(name, named);
-    }
-    return named;
+  constructor(
+    doc: Document.Parsed,
+    private readonly anchors: YamlAnchors,
+  ) {
+    this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, anchors));
   }
 
   toValue(node: unknown, depth: number): unknown {
@@ -192,7 +172,7 @@ class Converter {
   }
 
   private target(alias: Alias): YamlNode {
-    const target = this.resolve(alias);
+    const target = this.anchors.resolve(alias);
     if (!target) throw new YamlRefusal(`unknown anchor ${alias.source}`, offsetOf(alias));
     return target;
   }
@@ -205,7 +185,10 @@ class Converter {
     for (const pair of (node as YAMLMap<unknown, unknown>).items) {
       // serde_yaml replays an alias key as the key it names, so `*k : v` may repeat a key.
       const key = keyText(isAlias(pair.key) ? this.target(pair.key) : pair.key);
-      if (key in out) throw new YamlRefusal('duplicate entry with key', offsetOf(pair.key));
+      // The parser's own check of unique keys is off: it compares each key with every key before it,
+      // quadratic in a mapping of 40,000 keys (9 s); this one is a lookup, with the parser's range (one
+      // character at the later key).
+      if (key in out) throw new YamlRefusal('duplicate entry with key', offsetOf(pair.key), 1);
       out[key] = this.toValue(pair.value, depth + 1);
     }
     return out;
@@ -213,19 +196,15 @@ class Converter {
 }
 
 /** Counts the nodes of the tree (serde_yaml bounds alias jumps by its event count) and records anchors. */
-function countNodes(node: unknown, anchors: Map<string, YamlNode[]>): number {
+function countNodes(node: unknown, anchors: YamlAnchors): number {
   let n = 0;
   const stack: unknown[] = [node];
   while (stack.length) {
     const cur = stack.pop();
     n++;
     const anchor = (cur as { anchor?: string } | null)?.anchor;
-    if (anchor) {
-      // Appended in place: a copy per node is quadratic in a document that repeats one anchor.
-      const named = anchors.get(anchor);
-      if (named) named.push(cur as YamlNode);
-      else anchors.set(anchor, [cur as YamlNode]);
-    }
+    // A node is visited before the nodes inside it, as YamlAnchors needs.
+    if (anchor) anchors.add(anchor, cur as YamlNode);
     // One push per item: spreading a sequence of some 100,000 items into one call overflows the stack.
     if (isSeq(cur)) for (const item of cur.items) stack.push(item);
     else if (isMap(cur)) for (const p of cur.items) stack.push(p.key, p.value);
@@ -238,23 +217,6 @@ function keyText(key: unknown): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-/** The first index of a sorted list whose value is at least `x` (the list's length when none is). */
-function firstAtLeast(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function offsetOf(node: unknown): number {
-  const range = (node as { range?: [number, number, number] } | null)?.range;
-  return range ? range[0] : 0;
-}
-
 /** A parsed Eva YAML file: its plain value and the source range of each field. */
 export class YamlDocument implements ParsedDocument {
   constructor(
@@ -263,6 +225,7 @@ export class YamlDocument implements ParsedDocument {
     readonly value: unknown,
     private readonly doc: Document.Parsed,
     private readonly lines: LineMap,
+    private readonly anchors: YamlAnchors,
   ) {}
 
   /** The node at `path` and the pair naming it, following aliases; undefined past the last that exists. */
@@ -271,12 +234,13 @@ export class YamlDocument implements ParsedDocument {
     let key: unknown = undefined;
     let depth = 0;
     for (const segment of path) {
-      const target: unknown = node instanceof Alias ? node.resolve(this.doc) : node;
+      // Aliases as the value read them (yamlAnchors.ts); the yaml library's own resolve visits the whole document each time.
+      const target: unknown = node instanceof Alias ? this.anchors.resolve(node) : node;
       let next: unknown = undefined;
       let nextKey: unknown = undefined;
       if (isMap(target)) {
         const pair = target.items.find(
-          (p) => keyText(p.key instanceof Alias ? p.key.resolve(this.doc) : p.key) === segment,
+          (p) => keyText(p.key instanceof Alias ? this.anchors.resolve(p.key) : p.key) === segment,
         );
         if (pair) {
           next = pair.value;
