@@ -17,17 +17,26 @@ export const CONFLICT_TYPES: Record<string, string> = {
   'eva.conflict.multiple-providers': 'same_capability_multiple_provider',
 };
 
-export function withConflicts(item: EvaItem, diagnostics: readonly Diagnostic[]): EvaItem {
-  const conflicts = [
-    ...new Set(
-      diagnostics
-        .filter((d) => d.itemId === item.id && CONFLICT_TYPES[d.code])
-        .map((d) => CONFLICT_TYPES[d.code] as string),
-    ),
-  ];
-  // A shadowed project item always carries its duplicate-id diagnostic (resolveIds), so it has a conflict type too.
-  if (conflicts.length === 0) return item;
-  return { ...item, detail: { ...item.detail, eva: { ...item.detail.eva, conflicts } } };
+/**
+ * Each item's conflict types (`detail.eva.conflicts`), in the order of its conflict
+ * diagnostics, read in one pass: a pass over every diagnostic for each item was quadratic
+ * (500 adapters declaring 1,000 unknown capabilities each: 5 of a run's 13 s).
+ */
+export function withConflicts(items: readonly EvaItem[], diagnostics: readonly Diagnostic[]): EvaItem[] {
+  const byItem = new Map<string, Set<string>>();
+  for (const d of diagnostics) {
+    const type = CONFLICT_TYPES[d.code];
+    if (d.itemId === null || type === undefined) continue;
+    const types = byItem.get(d.itemId);
+    if (types) types.add(type);
+    else byItem.set(d.itemId, new Set([type]));
+  }
+  return items.map((item) => {
+    const types = byItem.get(item.id);
+    // A shadowed project item always carries its duplicate-id diagnostic (resolveIds), so it has a conflict type too.
+    if (!types) return item;
+    return { ...item, detail: { ...item.detail, eva: { ...item.detail.eva, conflicts: [...types] } } };
+  });
 }
 
 /** §4.3 rules 1–2: the first manifest in path order with an id wins; later ones are shadowed. */
@@ -148,11 +157,12 @@ export function multipleProviders(entries: ManifestEntry[], contracts: Map<Manif
   const bySkill = new Map<string, ManifestEntry[]>();
   for (const e of entries) {
     const k = contracts.get(e);
-    if (k?.skillId)
-      bySkill.set(`${k.skillSource ?? ''}\0${k.skillId}`, [
-        ...(bySkill.get(`${k.skillSource ?? ''}\0${k.skillId}`) ?? []),
-        e,
-      ]);
+    if (!k?.skillId) continue;
+    // Appended in place, as above.
+    const key = `${k.skillSource ?? ''}\0${k.skillId}`;
+    const providers = bySkill.get(key);
+    if (providers) providers.push(e);
+    else bySkill.set(key, [e]);
   }
   for (const providers of bySkill.values()) {
     const k = contracts.get(providers[0] as ManifestEntry) as SkillContract;

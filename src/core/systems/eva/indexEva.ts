@@ -255,7 +255,7 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
       skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null,
       resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null,
     }));
-  return { items: items.map((i) => withConflicts(i, diagnostics)), diagnostics, adapters: adapterRefs, policy, units };
+  return { items: withConflicts(items, diagnostics), diagnostics, adapters: adapterRefs, policy, units };
 }
 
 /** A `skill-adapter` or `lua-skill` item: C1–C12, then the trust gate (C13). */
