@@ -3,6 +3,7 @@ import { displayText } from '../core/text/displayText';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
 import type { Snapshot } from '../core/index/snapshot';
+import type { Diagnostic, Item } from '../core/model';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 
 /**
@@ -24,14 +25,20 @@ export class QuickFixes implements vscode.CodeActionProvider {
     if (!s) return [];
     const actions: vscode.CodeAction[] = [];
     const reviewed = new Set<string>();
+    // This file's diagnostics by line and code, and the items by id, read once per request and
+    // only for one of ours: a selection may hold thousands of diagnostics, and the snapshot
+    // hundreds of thousands.
+    let here: Map<string, Diagnostic[]> | undefined;
+    let items: Map<string, Item> | undefined;
     for (const shown of context.diagnostics) {
       if (shown.source !== 'skillgate') continue;
       const code = typeof shown.code === 'object' ? shown.code.value : shown.code;
+      here ??= byLineAndCode(s.diagnostics, document.uri.fsPath);
+      const same = here.get(at(shown.range.start.line, code)) ?? [];
       // Every diagnostic of a bundle also offers its review panel.
-      const owner = s.diagnostics.find(
-        (x) => x.file === document.uri.fsPath && x.code === code && x.range.start.line === shown.range.start.line,
-      )?.itemId;
-      const bundle = owner ? s.items.find((i) => i.id === owner && i.trust !== null) : undefined;
+      const owner = same[0]?.itemId;
+      const candidate = owner ? (items ??= new Map(s.items.map((i) => [i.id, i]))).get(owner) : undefined;
+      const bundle = candidate?.trust !== null ? candidate : undefined;
       if (bundle && !reviewed.has(bundle.id)) {
         reviewed.add(bundle.id);
         const review = new vscode.CodeAction(
@@ -51,14 +58,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
         docs.command = { command: DiagnosticsDoc.command, title: 'Show the documentation', arguments: [String(code)] };
         actions.push(docs);
       }
-      const d = s.diagnostics.find(
-        (x) =>
-          x.fix &&
-          x.file === document.uri.fsPath &&
-          x.code === code &&
-          x.range.start.line === shown.range.start.line &&
-          x.range.start.character === shown.range.start.character,
-      );
+      const d = same.find((x) => x.fix && x.range.start.character === shown.range.start.character);
       if (!d?.fix) continue;
       const action = new vscode.CodeAction(displayText(d.fix.title), vscode.CodeActionKind.QuickFix);
       action.diagnostics = [shown];
@@ -69,4 +69,22 @@ export class QuickFixes implements vscode.CodeActionProvider {
     }
     return actions;
   }
+}
+
+/** The diagnostics of one file, by line and code. */
+function byLineAndCode(diagnostics: readonly Diagnostic[], file: string): Map<string, Diagnostic[]> {
+  const here = new Map<string, Diagnostic[]>();
+  for (const x of diagnostics) {
+    if (x.file !== file) continue;
+    const key = at(x.range.start.line, x.code);
+    const same = here.get(key);
+    if (same) same.push(x);
+    else here.set(key, [x]);
+  }
+  return here;
+}
+
+/** A diagnostic's place in its file for the lookup above: its line and its code. */
+function at(line: number, code: unknown): string {
+  return `${line}\0${String(code)}`;
 }
