@@ -186,8 +186,14 @@ export function applyOp(root: string, op: Op): void {
       if (st) return;
       fs.mkdirSync(dirOf(abs), { recursive: true });
       if (op.kind === 'dir') fs.mkdirSync(abs);
-      else if (op.kind === 'fifo') execFileSync('mkfifo', [abs.toString('latin1')], { encoding: 'latin1' });
-      else fs.writeFileSync(abs, textBytes(op.content));
+      else if (op.kind === 'fifo') {
+        // mkfifo takes its path as text, which cannot spell a name that is not UTF-8 (it failed
+        // with "No such file or directory"): made under a plain name in the input's root, then
+        // renamed into place, as bytes.
+        const plain = `${root}/.fifo-${process.pid}`;
+        execFileSync('mkfifo', [plain]);
+        fs.renameSync(plain, abs);
+      } else fs.writeFileSync(abs, textBytes(op.content));
       return;
     }
     case 'symlink':
@@ -398,9 +404,10 @@ const YAML_WORDS = ['a', 'w.x', '0', '""', '{}'];
 
 /**
  * Replaces the value of one top-level key (the `at`-th; a new key where there is none),
- * the lines indented under it included: a list of up to 20,000 items, a mapping of as many
- * keys, one anchor named as often, as many aliases of one anchor, a mapping keyed by 10,000
- * aliases, nesting, a wrong type, control characters, a long string. The yaml library parses about 6 µs an item: longer lists, say past the 125,000
+ * the lines indented under it included: a list of up to 20,000 items, a mapping of 10,000
+ * keys, one anchor named 20,000 times, as many aliases of one anchor, a mapping keyed by
+ * 5,000 aliases, nesting, a wrong type, control characters, a long string. Each weighs at
+ * most about 20,000 nodes. The yaml library parses about 6 µs an item: longer lists, say past the 125,000
  * arguments a spread can pass here, would take an input's dozen commands past the time
  * bound (test/unit/eva.hostile.test.ts reads those once).
  */
@@ -413,7 +420,8 @@ export function mutateYaml(text: string, how: YamlMutation, at: number, size: nu
         .join(',')}]`;
       break;
     case 'wide-map':
-      value = `{${Array.from({ length: Math.min(size, 20000) }, (_, i) => `k${i}: ${i}`).join(', ')}}`;
+      // Two nodes a key: 10,000 keys weigh as a list of 20,000 items.
+      value = `{${Array.from({ length: Math.min(size, 10000) }, (_, i) => `k${i}: ${i}`).join(', ')}}`;
       break;
     case 'anchors':
       value = `[${Array(Math.min(size, 20000)).fill('&a 0').join(',')}]`;
@@ -422,8 +430,9 @@ export function mutateYaml(text: string, how: YamlMutation, at: number, size: nu
       value = `[&a [x, y], ${Array(Math.min(size, 20000)).fill('*a').join(',')}]`;
       break;
     case 'alias-keys': {
-      // A mapping keyed by aliases of anchors defined in its first value.
-      const n = Math.min(size, 10000);
+      // A mapping keyed by aliases of anchors defined in its first value: four nodes an alias key,
+      // so 5,000 of them weigh as a list of 20,000 items (10,000 took an input's commands past the bound).
+      const n = Math.min(size, 5000);
       const anchors = Array.from({ length: n }, (_, i) => `&k${i} a${i}`).join(', ');
       const keys = Array.from({ length: n }, (_, i) => `*k${i} : ${i}`).join(', ');
       value = `{x: [${anchors}], ${keys}}`;
