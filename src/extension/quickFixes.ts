@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { displayText } from '../core/text/displayText';
 import { fileUri } from './fileUri';
 import { editorRange } from './editorRange';
-import type { Snapshot } from '../core/index/snapshot';
-import type { Diagnostic, Item } from '../core/model';
+import { itemById, type Snapshot } from '../core/index/snapshot';
+import type { Diagnostic } from '../core/model';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 
 /**
@@ -25,11 +25,9 @@ export class QuickFixes implements vscode.CodeActionProvider {
     if (!s) return [];
     const actions: vscode.CodeAction[] = [];
     const reviewed = new Set<string>();
-    // This file's diagnostics by line and code, and the items by id, read once per request and
-    // only for one of ours: a selection may hold thousands of diagnostics, and the snapshot
-    // hundreds of thousands.
+    // This file's diagnostics by line and code, read once per request and only for one of ours:
+    // a selection may hold thousands of diagnostics, and the snapshot hundreds of thousands.
     let here: Map<string, Diagnostic[]> | undefined;
-    let items: Map<string, Item> | undefined;
     for (const shown of context.diagnostics) {
       if (shown.source !== 'skillgate') continue;
       const code = typeof shown.code === 'object' ? shown.code.value : shown.code;
@@ -37,8 +35,8 @@ export class QuickFixes implements vscode.CodeActionProvider {
       const same = here.get(at(shown.range.start.line, code)) ?? [];
       // Every diagnostic of a bundle also offers its review panel.
       const owner = same[0]?.itemId;
-      const candidate = owner ? (items ??= new Map(s.items.map((i) => [i.id, i]))).get(owner) : undefined;
-      const bundle = candidate?.trust !== null ? candidate : undefined;
+      const item = owner ? itemById(s, owner) : undefined;
+      const bundle = item && item.trust !== null ? item : undefined;
       if (bundle && !reviewed.has(bundle.id)) {
         reviewed.add(bundle.id);
         const review = new vscode.CodeAction(

@@ -102,7 +102,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await problemRow('Extra host `old.weather.example`').first().waitFor({ timeout: 10000 });
   });
 
-  it('applies the network_hosts quick fix from the light bulb menu, which also offers the documentation', async () => {
+  it("applies the network_hosts quick fix from the light bulb menu, which also offers the documentation and the bundle's review", async () => {
     await problemRow('capabilities.network_hosts must exactly match').first().click();
     const hosts = page.locator('.monaco-editor .view-line', { hasText: 'old.weather.example' }).first();
     await hosts.waitFor({ timeout: 15000 });
@@ -127,6 +127,8 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
       await page.keyboard.press('Escape');
     }
+    // The diagnostic's bundle, found by the diagnostic's place and the bundle's id.
+    await entry('Review weather in Skillgate').waitFor({ timeout: 5000 });
     // The menu opens with the preferred fix focused ("Enter to Apply"); until the mouse
     // moves, VS Code's pointer block lies over it, so the fix is taken with the keyboard.
     const fix = entry('Set network_hosts to ["api.weather.example"]');
