@@ -95,6 +95,23 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     );
   });
 
+  it('copies the review token it shows, also of a bundle that cannot be trusted, and says so only when it did', async () => {
+    // The workbench writes the clipboard (vscode.env.clipboard), so the page's origin may read it back.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
+    for (const name of ['broken-upload', 'repo-tools']) {
+      const frame = await openReview(name);
+      const shown = (await frame.locator('#hashes dd.mono').nth(2).textContent())?.trim() ?? '';
+      assert.match(shown, /^[0-9a-f]{64}\.[0-9a-f]{64}$/, `${name}: the token the panel shows`);
+      await page.evaluate<void>(`navigator.clipboard.writeText('before ${name}')`);
+      await frame.locator('button', { hasText: 'Copy review token' }).click();
+      await until(name, '"Review token copied."', async (f) => (await text(f, '#status')) === 'Review token copied.');
+      const deadline = Date.now() + 5000;
+      while ((await clipboard()) !== shown && Date.now() < deadline) await page.waitForTimeout(100);
+      assert.equal(await clipboard(), shown, `${name}: the clipboard holds the token shown`);
+    }
+  });
+
   it("says per component whether it will be active, and shows a skill's and a command's text when expanded", async () => {
     const frame = await openReview('repo-tools');
     const components = (await frame.locator('#capabilities li.component').allTextContents()).map((c) =>

@@ -195,6 +195,11 @@ class ReviewPanel {
     if (!item) return;
     const lifecycle: LifecyclePort = this.service;
     const status = (text: string, error = false) => this.post({ type: 'status', text, error });
+    const copy = async (text: string | null | undefined, done: string, none: string) => {
+      if (!text) return status(none, true);
+      await vscode.env.clipboard.writeText(text);
+      status(done);
+    };
     // The offer to enable again is a notification, as from the palette: the panel's status line has no buttons.
     const ui: UiPort = {
       confirm: (m, d, a, o) => this.ui.confirm(m, d, a, o),
@@ -221,14 +226,17 @@ class ReviewPanel {
         status(r.ok ? `Revoked trust in ${item.name}.` : r.message, !r.ok);
         break;
       }
+      // Copies what the panel shows, as the palette's Copy Review Token does for any bundle with
+      // a token: a review that cannot be trusted still shows its token (the CLI's `review` prints it).
       case 'copyToken':
-        if (this.shownToken) await vscode.env.clipboard.writeText(this.shownToken);
-        status('Review token copied.');
+        await copy(this.model?.hashes.token, 'Review token copied.', 'No review token: the bundle cannot be hashed.');
         break;
       case 'copyCodewhaleCommand':
-        if (this.model?.hashes.codewhaleCommand)
-          await vscode.env.clipboard.writeText(this.model.hashes.codewhaleCommand);
-        status('Codewhale /plugin trust command copied.');
+        await copy(
+          this.model?.hashes.codewhaleCommand,
+          'Codewhale /plugin trust command copied.',
+          'No Codewhale /plugin trust command for this bundle.',
+        );
         break;
       case 'open': {
         // Only files this review shows may be opened.
