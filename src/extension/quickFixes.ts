@@ -58,6 +58,10 @@ export class QuickFixes implements vscode.CodeActionProvider {
       }
       const d = same.find((x) => x.fix && x.range.start.character === shown.range.start.character);
       if (!d?.fix) continue;
+      // The fix's ranges are places in the file as it was indexed, from the disk: in an editor
+      // with unsaved changes they may name other text, and replacing it would corrupt the file.
+      // (A disabled action would say why, but VS Code's Ctrl+. menu leaves disabled quick fixes out.)
+      if (d.fix.edits.some((e) => isUnsaved(fileUri(e.file)))) continue;
       const action = new vscode.CodeAction(displayText(d.fix.title), vscode.CodeActionKind.QuickFix);
       action.diagnostics = [shown];
       action.isPreferred = true;
@@ -85,4 +89,10 @@ function byLineAndCode(diagnostics: readonly Diagnostic[], file: string): Map<st
 /** A diagnostic's place in its file for the lookup above: its line and its code. */
 function at(line: number, code: unknown): string {
   return `${line}\0${String(code)}`;
+}
+
+/** Whether an editor holds changes to the file that are not saved yet. */
+function isUnsaved(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === key);
 }

@@ -112,26 +112,42 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     // fix listed and clicked but never applied, and could not be reproduced here.)
     const entry = (text: string) => page.locator('.action-widget .monaco-list-row', { hasText: text }).first();
     const docs = entry('Show the documentation for codewhale.capabilities.network-hosts-mismatch');
-    const menuDeadline = Date.now() + 20000;
-    for (;;) {
-      await hosts.locator('span', { hasText: 'old.weather.example' }).last().click();
-      await page.keyboard.press('Control+.');
-      // The actions are computed asynchronously: ask again until the menu lists them.
-      if (
-        await docs.waitFor({ timeout: 3000 }).then(
-          () => true,
-          () => false,
+    const openMenu = async () => {
+      const menuDeadline = Date.now() + 20000;
+      for (;;) {
+        await hosts.locator('span', { hasText: 'old.weather.example' }).last().click();
+        await page.keyboard.press('Control+.');
+        // The actions are computed asynchronously: ask again until the menu lists them.
+        if (
+          await docs.waitFor({ timeout: 3000 }).then(
+            () => true,
+            () => false,
+          )
         )
-      )
-        break;
-      if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
-      await page.keyboard.press('Escape');
-    }
+          return;
+        if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the mismatch');
+        await page.keyboard.press('Escape');
+      }
+    };
+    const fix = entry('Set network_hosts to ["api.weather.example"]');
+    // Typed on the line and not saved: the fix's range names the line as it is on disk, so
+    // the menu offers the review and the documentation but no fix until the file is saved.
+    await hosts.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' # typed, not saved');
+    await openMenu();
+    await entry('Review weather in Skillgate').waitFor({ timeout: 5000 });
+    assert.equal(await fix.count(), 0, 'no fix offered while the line differs from the disk');
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'File: Revert File');
+    await page
+      .locator('.monaco-editor .view-line', { hasText: 'typed, not' })
+      .waitFor({ state: 'detached', timeout: 10000 });
+    await openMenu();
     // The diagnostic's bundle, found by the diagnostic's place and the bundle's id.
     await entry('Review weather in Skillgate').waitFor({ timeout: 5000 });
     // The menu opens with the preferred fix focused ("Enter to Apply"); until the mouse
     // moves, VS Code's pointer block lies over it, so the fix is taken with the keyboard.
-    const fix = entry('Set network_hosts to ["api.weather.example"]');
     await fix.and(page.locator('.focused')).waitFor({ timeout: 5000 });
     await page.keyboard.press('Enter');
     await page

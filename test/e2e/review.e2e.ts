@@ -97,7 +97,9 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
 
   it('copies the review token it shows, also of a bundle that cannot be trusted, and says so only when it did', async () => {
     // The workbench writes the clipboard (vscode.env.clipboard), so the page's origin may read it back.
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
     const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()');
     for (const name of ['broken-upload', 'repo-tools']) {
       const frame = await openReview(name);

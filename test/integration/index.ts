@@ -15,6 +15,9 @@ export interface SuiteResults {
 export function runSuites(): Promise<SuiteResults> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60000, color: false, reporter: 'spec' });
   mocha.addFile(path.join(__dirname, 'suites.js'));
+  // While working on one suite: SKILLGATE_INTEGRATION_GREP='quick fixes' npm run test:integration
+  const only = process.env.SKILLGATE_INTEGRATION_GREP;
+  if (only) mocha.grep(only);
   const results: SuiteResults = { passed: 0, failed: 0, tests: [] };
   return new Promise((resolve) => {
     const runner = mocha.run(() => resolve(results));

@@ -4,6 +4,42 @@ import * as vscode from 'vscode';
 import { codeActionsUntil, skillgate, until } from './api';
 
 describe('quick fixes (in the extension host)', () => {
+  it('offers no edit while the file has unsaved changes: the fix names the file as it was on disk', async () => {
+    await skillgate();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const uri = vscode.Uri.file(path.join(folder.uri.fsPath, '.codewhale/plugins/fixable/plugin.toml'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const code = 'codewhale.manifest.name';
+    const diag = await until(`a ${code} diagnostic`, () =>
+      vscode.languages.getDiagnostics(uri).find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code),
+    );
+    const fixOf = (a: vscode.CodeAction) => a.title === 'Rename the plugin to `fix-me`';
+    assert.ok((await codeActionsUntil(uri, diag.range, fixOf)).found?.edit, 'the fix, while the file is saved');
+    // A line typed above moves every place in the editor; the diagnostic's range stays where it was on disk.
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(uri, new vscode.Position(0, 0), '# a comment typed in the editor\n');
+    assert.ok(await vscode.workspace.applyEdit(typed));
+    assert.ok(doc.isDirty);
+    try {
+      // At the diagnostic's range, which now holds other text.
+      const docsOf = (a: vscode.CodeAction) => a.title === `Show the documentation for ${code}`;
+      const { found, actions } = await codeActionsUntil(uri, diag.range, docsOf);
+      const shown = JSON.stringify(actions.map((a) => [a.title, !!a.edit]));
+      assert.ok(found, `the provider ran on the diagnostic; got ${shown}`);
+      assert.ok(!actions.some((a) => fixOf(a) || a.edit), `no edit while the file is unsaved; got ${shown}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+    assert.ok(!doc.isDirty);
+    assert.ok(
+      (await codeActionsUntil(uri, diag.range, fixOf)).found?.edit,
+      'the fix again, once the editor matches the disk',
+    );
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('offers each fix on its diagnostic, applies it, and the file re-validates clean', async () => {
     await skillgate();
     const folder = vscode.workspace.workspaceFolders?.[0];
