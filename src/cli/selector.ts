@@ -1,15 +1,25 @@
 import type { Item } from '../core/model';
 import type { Snapshot } from '../core/index/snapshot';
+import { displayText } from '../core/text/displayText';
 
 export type Selection = { readonly ok: true; readonly item: Item } | { readonly ok: false; readonly message: string };
 
-/** An item id, else a bundle or skill name (spec/cli.md); ambiguity lists the candidates. */
+/**
+ * An item id, else a bundle or skill name (spec/cli.md); ambiguity lists the candidates.
+ * Each is also taken as the CLI prints it: a Rivumi name or path that is not UTF-8 carries
+ * its bytes as lone surrogates, which no terminal can type and Node's argv cannot carry
+ * (it decodes them as U+FFFD), so `⟦U+DCFF⟧` as printed is how such an item is named.
+ */
 export function selectItem(snapshot: Snapshot, selector: string): Selection {
   const byId = snapshot.items.find((i) => i.id === selector);
   if (byId) return { ok: true, item: byId };
-  const matches = snapshot.items.filter(
-    (i) => i.qualifiedName === selector || (i.parent === null && i.name === selector),
-  );
+  const shownIds = snapshot.items.filter((i) => i.id !== displayText(i.id) && displayText(i.id) === selector);
+  if (shownIds.length === 1) return { ok: true, item: shownIds[0] as Item };
+  const named = (name: string) => name === selector || displayText(name) === selector;
+  const matches =
+    shownIds.length > 1
+      ? shownIds
+      : snapshot.items.filter((i) => named(i.qualifiedName) || (i.parent === null && named(i.name)));
   // A name shared by a bundle and the bundles it shadows means the winner.
   const live = matches.filter((i) => i.decision !== 'shadowed');
   const pick = live.length === 1 ? live : matches;

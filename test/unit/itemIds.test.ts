@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
 import { selectItem } from '../../src/cli/selector';
+import { displayText } from '../../src/core/text/displayText';
 import { Fixture, writeW, writeD, byName, top, LINUX_HOST } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -78,6 +79,40 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     const ids = s.items.filter((i) => i.name === 'twin').map((i) => i.id.slice(i.id.indexOf('#')));
     assert.deepEqual(ids.sort(), ['#skill/twin@skills/a%20b/SKILL.md', '#skill/twin@skills/a%FF/SKILL.md']);
     assertIdsHold(s);
+  });
+
+  it('selects a Rivumi item whose file name is not UTF-8 by its id as the CLI prints it', async () => {
+    f.mkdir('ws/.rivumi/plugins');
+    for (const byte of [0xfe, 0xff])
+      fs.writeFileSync(
+        Buffer.concat([Buffer.from(f.path('ws/.rivumi/plugins/p')), Buffer.from([byte]), Buffer.from('.json')]),
+        json({ name: 'pp' }),
+      );
+    const cli = async (args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await run([...args, '--workspace', f.path('ws'), '--no-user'], {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+        env: { SKILLGATE_STATE_DIR: f.path('state') },
+        cwd: f.path('ws'),
+      });
+      return { code, out, err };
+    };
+    const ambiguous = await cli(['show', 'pp']);
+    assert.equal(ambiguous.code, 2, 'a usage error');
+    const printed = ambiguous.err.match(/use one of these ids: (.*)$/m)?.[1]?.split(', ') ?? [];
+    assert.deepEqual(
+      printed.map((id) => id.replace(/^.*\/p/, 'p')),
+      ['p⟦U+DCFE⟧.json', 'p⟦U+DCFF⟧.json'],
+      ambiguous.err,
+    );
+    for (const id of printed) {
+      const shown = await cli(['show', id, '--json']);
+      assert.equal(shown.code, 0, `show ${id}: ${shown.err}`);
+      const item = (JSON.parse(shown.out) as { items: { path: string }[] }).items[0];
+      assert.ok(id.endsWith(`:${displayText(item?.path ?? '-')}`), `${id} shows ${item?.path ?? 'nothing'}`);
+    }
   });
 
   it('indexes a workspace folder passed twice, directly and through a symbolic link, once, under the first spelling', () => {

@@ -108,7 +108,10 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
 function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Mutation<ReviewReport> {
   const state = ctx.store.read();
   const key = item.detail.bundleKey;
-  const entry = state.ok && key ? state.state.bundles[key] : undefined;
+  // What is no trust unit (a skill of a plugin, one hook) has no bundle key, and nor does what
+  // readInvalidBundle makes of it: the two would compare equal and review it as a manifest that does not load.
+  if (key === undefined) return { ok: false, message: failure };
+  const entry = state.ok ? state.state.bundles[key] : undefined;
   const receipt = entry?.trust ?? null;
   const disk = readInvalidBundle(item, receipt ? Object.keys(receipt.files) : [], ctx.host);
   if (!disk || disk.bundleKey !== key) return { ok: false, message: failure };
