@@ -367,18 +367,22 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     });
   });
 
-  it('refuses to review what is not a trust unit, in one sentence, for every system', () => {
+  it('refuses to review, enable or disable what is not a trust unit, in one sentence, for every system', async () => {
     writeW(f);
     f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["python3","guard.py"]}]}');
     f.write('ws/.rivumi/plugins/pack.json', '{"name":"pack","skills":[{"path":"pack.md"}]}');
     f.write('ws/.rivumi/plugins/pack.md', '---\nname: writer\ndescription: d\n---\nbody\n');
     const children = snap().items.filter((i) => i.trust === null);
     assert.deepEqual(children.map((i) => i.system).sort(), ['codewhale', 'rivumi', 'rivumi']);
-    for (const child of children)
-      assert.deepEqual(review(child, ctx), {
+    for (const child of children) {
+      const refusal = {
         ok: false,
         message: `${child.qualifiedName} is not a trust unit; only these are trusted: Rivumi plugins and the Rivumi hooks file; Codewhale bundles; Eva skill adapters and lua_skills`,
-      });
+      };
+      assert.deepEqual(review(child, ctx), refusal);
+      assert.deepEqual(await enable(child, ctx), refusal);
+      assert.deepEqual(await disable(child, ctx), refusal);
+    }
   });
 
   describe('check', () => {

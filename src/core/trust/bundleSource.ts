@@ -8,14 +8,15 @@ import type { SourceRead } from '../systems/agentSystem';
 
 /** A trust unit read from disk now, by its agent (review and trust never rely on an older index). */
 export function readBundleSource(item: Item, host: HostFacts = currentHost()): SourceRead {
-  if (item.trust === null)
-    return {
-      ok: false,
-      message: `${item.qualifiedName} is not a trust unit; only these are trusted: ${agentSystems()
-        .map((s) => s.trustUnitsInWords)
-        .join('; ')}`,
-    };
+  if (item.trust === null) return { ok: false, message: notATrustUnit(item) };
   return systemOf(item.system).readSource(item, host);
+}
+
+/** Why review, trust, enable and disable refuse an item that is part of a unit or stands alone (a skill, one hook). */
+export function notATrustUnit(item: Pick<Item, 'qualifiedName'>): string {
+  return `${item.qualifiedName} is not a trust unit; only these are trusted: ${agentSystems()
+    .map((s) => s.trustUnitsInWords)
+    .join('; ')}`;
 }
 
 /** True when `p` exists as a directory (reviewed copies). */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readBundleSource, type BundleSource } from './bundleSource';
+import { notATrustUnit, readBundleSource, type BundleSource } from './bundleSource';
 import { ownRecordOf } from '../documents/ownRecord';
 import { osPath } from '../fs/rawNames';
 import { invalidBundleRefusal, readInvalidBundle, withReviewedFiles } from './invalidBundle';
@@ -297,6 +297,8 @@ export async function enable(
   item: Item,
   ctx: LifecycleContext,
 ): Promise<Mutation<{ item: Item; note: string | null }>> {
+  // A Rivumi hook or skill is no unit either: its agent having no switch is not the first thing wrong.
+  if (item.trust === null) return { ok: false, message: notATrustUnit(item) };
   if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'enable') };
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
@@ -342,6 +344,8 @@ export async function enable(
 }
 
 export async function disable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ changed: boolean }>> {
+  // A Rivumi hook or skill is no unit either: its agent having no switch is not the first thing wrong.
+  if (item.trust === null) return { ok: false, message: notATrustUnit(item) };
   if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'disable') };
   return setBit(item, ctx, (entry) => ({ ...entry, enabled: false }));
 }
