@@ -1,5 +1,7 @@
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { decodeUtf8, readRegularFile } from '../core/fs/safeFs';
 import type { Snapshot } from '../core/index/snapshot';
 import { checkAgainstLock, type LockFinding } from '../core/lock/lockCheck';
 import {
@@ -79,20 +81,12 @@ export function checkLocks(
   lifecycle: LifecycleContext,
 ): number {
   const reports: LockReport[] = [];
+  // The locks that were read: a second look (existsSync) would follow a link the read refused.
+  const present = new Set<LockReport>();
   for (const ws of snapshot.workspaces) {
     const lockFile = lockFileOf(ws, given, io.cwd);
     const name = path.relative(ws, lockFile).split(path.sep).join('/') || lockFile;
-    let text: string | null;
-    try {
-      text = fs.readFileSync(lockFile, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw new UsageError(`${lockFile} cannot be read: ${(e as Error).message}`);
-      // A file named on the command line must exist (a typo must not check against nothing);
-      // the default one may be missing: then every bundle is new, and a repository without bundles passes.
-      if (given !== '') throw new UsageError(`--lock ${given} does not exist`);
-      text = null;
-    }
+    const text = readLock(lockFile, given);
     const parsed = text === null ? { ok: true as const, entries: [] } : parseLock(text);
     if (!parsed.ok)
       throw new UsageError(
@@ -101,7 +95,9 @@ export function checkLocks(
     const findings = checkAgainstLock(snapshot, ws, parsed.entries, name, (item, locked) =>
       capabilityChangesSinceLocked(item, locked, lifecycle),
     );
-    reports.push({ workspace: ws, lockFile, findings, lineInLock: (f) => lineOf(text ?? '', f) });
+    const report: LockReport = { workspace: ws, lockFile, findings, lineInLock: (f) => lineOf(text ?? '', f) };
+    reports.push(report);
+    if (text !== null) present.add(report);
   }
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
   const ok = failing.length === 0;
@@ -131,7 +127,7 @@ export function checkLocks(
         locks: reports.map((r) => ({
           workspace: r.workspace,
           lockFile: r.lockFile,
-          exists: fs.existsSync(r.lockFile),
+          exists: present.has(r),
         })),
         bundles: reports.flatMap((r) => r.findings.map((f) => view(r, f))),
         failing: failing.map(({ r, f }) => view(r, f)),
@@ -154,14 +150,72 @@ function lineOf(text: string, f: LockFinding): number {
   return at === -1 ? 1 : text.slice(0, at).split('\n').length;
 }
 
-/** Write beside, then rename: a reader (CI, an editor) never sees half a lock. */
+/**
+ * Far above any real lock (a bundle's entry is about 250 bytes, so some 60,000 bundles),
+ * and a bound on what a repository can make `check --lock` hold in memory.
+ */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The lock's text; null when the default lock is missing. The lock is repository
+ * content, so it is read as the indexer reads bundles (safeFs.ts): never through a
+ * symbolic link, never a FIFO or device, never past MAX_LOCK_BYTES. Otherwise a
+ * committed `skillgate.lock -> /dev/zero` exhausts the runner's memory, and one to a
+ * secret prints its first bytes into the CI log in the parse error. A file named with
+ * `--lock <file>` is refused as a link too: CI scripts name the repository's own file
+ * (`--lock skillgate.lock`), and the user chose that name, not what a pull request
+ * plants at it; a lock kept elsewhere is named by its real path.
+ */
+function readLock(lockFile: string, given: string): string | null {
+  const read = readRegularFile(lockFile, MAX_LOCK_BYTES);
+  if (read.ok) {
+    const text = decodeUtf8(read.bytes);
+    if (text === undefined)
+      throw new UsageError(
+        `${lockFile} is not a valid lock: it is not UTF-8; run \`skillgate lock\` to write it again`,
+      );
+    return text;
+  }
+  switch (read.reason) {
+    case 'missing':
+      // A file named on the command line must exist (a typo must not check against nothing);
+      // the default one may be missing: then every bundle is new, and a repository without bundles passes.
+      if (given !== '') throw new UsageError(`--lock ${given} does not exist`);
+      return null;
+    case 'symlink':
+      throw new UsageError(`${lockFile} is a symbolic link; a lock is read only from a regular file`);
+    case 'not-file':
+      throw new UsageError(`${lockFile} is not a regular file; a lock is read only from a regular file`);
+    case 'too-large':
+      throw new UsageError(`${lockFile} is larger than a lock can be (over ${MAX_LOCK_BYTES} bytes)`);
+    case 'io':
+      throw new UsageError(`${lockFile} cannot be read: ${read.error ?? 'unknown error'}`);
+  }
+}
+
+/**
+ * Write beside, then rename: a reader (CI, an editor) never sees half a lock. The name
+ * beside is random and created exclusively (O_CREAT|O_EXCL, as install.ts writes): a
+ * repository can commit a symbolic link at any name it can predict (`skillgate.lock.<pid>.tmp`
+ * for every pid), and an exclusive create refuses an existing path, a link included,
+ * where a plain write follows it to a file outside. rename(2) then replaces whatever is
+ * at `file`, a symbolic link too, without following it.
+ */
 function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.skillgate-${crypto.randomBytes(6).toString('hex')}.tmp`;
+  let created = false;
   try {
-    fs.writeFileSync(tmp, text);
+    const fd = fs.openSync(tmp, 'wx');
+    created = true;
+    try {
+      fs.writeFileSync(fd, text);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
+    // Only what this call created: an existing path at the name is not ours to remove.
+    if (created) fs.rmSync(tmp, { force: true });
     throw new UsageError(`cannot write ${file}: ${(e as Error).message}`);
   }
 }

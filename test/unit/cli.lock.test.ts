@@ -1,12 +1,18 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { run } from '../../src/cli/main';
+import { MAX_LOCK_BYTES } from '../../src/cli/lockCommands';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
 /**
  * `skillgate lock` and `skillgate check --lock` (spec/cli.md): a pin file a team reviews
  * like a lockfile, and the CI gate against it. The lock never grants trust.
  */
+
+const ROOT = path.resolve(__dirname, '../..');
+const CLI = path.join(ROOT, 'src/cli/cli.ts');
 
 interface Result {
   code: number;
@@ -162,6 +168,30 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.deepEqual(
         c.doc.failing.map((x) => [x.status, x.path]),
         [['unpinnable', PACK]],
+      );
+    });
+
+    it('writes through no symbolic link a repository planted at the old temporary name, and replaces a linked lock with a regular file', async () => {
+      writePack(f);
+      const victim = f.write('victim', 'victim\n');
+      const linkedVictim = f.write('linked-victim', 'linked victim\n');
+      // `skillgate lock` once wrote `skillgate.lock.<pid>.tmp`; a repository can commit that name for every pid.
+      for (const pid of [process.pid, process.pid - 1, process.pid + 1])
+        f.symlink(victim, `ws/skillgate.lock.${pid}.tmp`);
+      f.symlink(linkedVictim, 'ws/skillgate.lock');
+      const r = await cli(['lock', '--no-user']);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(fs.readFileSync(victim, 'utf8'), 'victim\n');
+      assert.equal(fs.readFileSync(linkedVictim, 'utf8'), 'linked victim\n');
+      assert.ok(fs.lstatSync(f.path('ws/skillgate.lock')).isFile(), 'skillgate.lock is a regular file');
+      assert.deepEqual(
+        lock().bundles.map((b) => b.path),
+        [PACK],
+      );
+      assert.deepEqual(
+        fs.readdirSync(f.path('ws')).filter((n) => n.startsWith('skillgate.lock.skillgate-')),
+        [],
+        'no temporary file left behind',
       );
     });
   });
@@ -330,6 +360,81 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
         assert.equal(r.code, 2, text);
         assert.match(r.err, message, text);
       }
+    });
+
+    describe('reads the lock as repository content: no link, no FIFO or device, no more than a lock can be (exit 2)', () => {
+      /**
+       * The CLI in a process of its own, killed after `timeout`: the old read of a FIFO
+       * blocked for ever and one of /dev/zero grew without bound, neither of which a
+       * test in this process could stop.
+       */
+      function cliChild(args: string[], timeout = 30000): { code: number | null; err: string; signal: string | null } {
+        const r = spawnSync(
+          process.execPath,
+          ['--require', 'tsx/cjs', CLI, ...args, '--no-user', '--workspace', f.path('ws')],
+          {
+            cwd: ROOT,
+            env: { ...process.env, SKILLGATE_STATE_DIR: f.path('state') },
+            timeout,
+            killSignal: 'SIGKILL',
+            encoding: 'utf8',
+          },
+        );
+        return { code: r.status, err: r.stderr, signal: r.signal };
+      }
+
+      it('refuses a skillgate.lock that links to a file outside the repository, and prints none of its bytes', async () => {
+        writePack(f);
+        const secret = f.write('secret', 'TOP-SECRET-\u001b[2K-value\n');
+        f.symlink(secret, 'ws/skillgate.lock');
+        const r = await cli(['check', '--lock', '--no-user']);
+        assert.equal(r.code, 2);
+        assert.match(r.err, /skillgate\.lock is a symbolic link; a lock is read only from a regular file/);
+        assert.doesNotMatch(r.err, /SECRET/);
+        // Named on the command line too: CI names the repository's own file, which a pull request controls.
+        const named = await cli(['check', '--lock', 'skillgate.lock', '--no-user']);
+        assert.equal(named.code, 2);
+        assert.match(named.err, /is a symbolic link/);
+        assert.doesNotMatch(named.err, /SECRET/);
+      });
+
+      it('refuses a skillgate.lock that links to /dev/zero, at once', function () {
+        if (process.platform === 'win32') this.skip();
+        writePack(f);
+        f.symlink('/dev/zero', 'ws/skillgate.lock');
+        const r = cliChild(['check', '--lock']);
+        assert.equal(r.signal, null, 'the check finished by itself');
+        assert.equal(r.code, 2, r.err);
+        assert.match(r.err, /skillgate\.lock is a symbolic link/);
+      });
+
+      it('refuses a FIFO, default or named, without waiting for a writer', function () {
+        if (process.platform === 'win32') this.skip();
+        writePack(f);
+        execFileSync('mkfifo', [f.path('ws/skillgate.lock')]);
+        const r = cliChild(['check', '--lock']);
+        assert.equal(r.signal, null, 'the check finished by itself');
+        assert.equal(r.code, 2, r.err);
+        assert.match(r.err, /skillgate\.lock is not a regular file; a lock is read only from a regular file/);
+        const named = cliChild(['check', '--lock', f.path('ws/skillgate.lock')]);
+        assert.equal(named.signal, null, 'the check finished by itself');
+        assert.equal(named.code, 2, named.err);
+        assert.match(named.err, /is not a regular file/);
+      });
+
+      it('refuses a lock larger than a lock can be, even a valid one', async () => {
+        writePack(f);
+        await cli(['lock', '--no-user']);
+        const valid = fs.readFileSync(f.path('ws/skillgate.lock'), 'utf8');
+        assert.equal((await cli(['check', '--lock', '--no-user'])).code, 0);
+        f.write('ws/skillgate.lock', valid + ' '.repeat(MAX_LOCK_BYTES - Buffer.byteLength(valid) + 1));
+        const r = await cli(['check', '--lock', '--no-user']);
+        assert.equal(r.code, 2);
+        assert.match(
+          r.err,
+          new RegExp(`skillgate\\.lock is larger than a lock can be \\(over ${MAX_LOCK_BYTES} bytes\\)`),
+        );
+      });
     });
 
     it('checks each workspace folder against its own lock, and refuses one --lock file for several folders (exit 2)', async () => {
