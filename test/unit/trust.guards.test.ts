@@ -552,7 +552,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       it(`${name} refuses what is not a bundle`, async () => {
         writeW(f);
         const r = await op(item('example-plugin:example'), ctx);
-        assert.deepEqual(r, { ok: false, message: 'example-plugin:example is not a bundle' });
+        assert.deepEqual(r, {
+          ok: false,
+          message:
+            'example-plugin:example is not a trust unit; only these are trusted: Rivumi plugins and the Rivumi hooks file; Codewhale bundles; Eva skill adapters and lua_skills',
+        });
         assert.ok(!fs.existsSync(store.file));
       });
 

@@ -297,9 +297,9 @@ export async function enable(
   item: Item,
   ctx: LifecycleContext,
 ): Promise<Mutation<{ item: Item; note: string | null }>> {
-  // A Rivumi hook or skill is no unit either: its agent having no switch is not the first thing wrong.
-  if (item.trust === null) return { ok: false, message: notATrustUnit(item) };
-  if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'enable') };
+  if (!hasEnableSwitch(item))
+    // A Rivumi hook or skill is no unit either: its agent having no switch is not the first thing wrong.
+    return { ok: false, message: item.trust === null ? notATrustUnit(item) : noEnableSwitchRefusal(item, 'enable') };
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
   const read = readBundleSource(item, ctx.host);
@@ -344,9 +344,9 @@ export async function enable(
 }
 
 export async function disable(item: Item, ctx: LifecycleContext): Promise<Mutation<{ changed: boolean }>> {
-  // A Rivumi hook or skill is no unit either: its agent having no switch is not the first thing wrong.
-  if (item.trust === null) return { ok: false, message: notATrustUnit(item) };
-  if (!hasEnableSwitch(item)) return { ok: false, message: noEnableSwitchRefusal(item, 'disable') };
+  if (!hasEnableSwitch(item))
+    // A Rivumi hook or skill is no unit either: its agent having no switch is not the first thing wrong.
+    return { ok: false, message: item.trust === null ? notATrustUnit(item) : noEnableSwitchRefusal(item, 'disable') };
   return setBit(item, ctx, (entry) => ({ ...entry, enabled: false }));
 }
 
@@ -363,7 +363,7 @@ async function setBit(
   const unavailable = storeProblem(ctx.store);
   if (unavailable) return { ok: false, message: unavailable };
   const key = item.detail.bundleKey;
-  if (!key) return { ok: false, message: `${item.qualifiedName} is not a bundle` };
+  if (!key) return { ok: false, message: notATrustUnit(item) };
   return ctx.store.mutate<{ changed: boolean }>((state) => {
     const entry = state.bundles[key];
     if (!entry) return { ok: true, value: { changed: false } };
