@@ -203,14 +203,15 @@ function doctorCommand(c: Invocation): number {
   out(
     ok
       ? `  healthy: ${report.bundles} bundle record(s)\n`
-      : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  Every bundle is disabled until this is fixed. Run \`skillgate doctor --repair\` to move the file aside (trust records in it are then lost).\n`,
+      : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  Every bundle is disabled until this is fixed. ${report.repairable ? 'Run `skillgate doctor --repair` to move the file aside (trust records in it are then lost).' : 'Fix it as it says: the file may hold sound trust records, so `--repair` leaves it where it is.'}\n`,
   );
   if (report.movedAside) out(`  moved the bad file aside to ${displayText(report.movedAside)}\n`);
   for (const s of report.staleReceipts)
     out(`  ${displayText(`stale receipt: ${s.name} (${s.path} no longer exists)`)}\n`);
   out(
-    `  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`,
+    `  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length && !report.notPruned ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`,
   );
+  if (report.notPruned) out(`  ${displayText(report.notPruned)}\n`);
   return ok ? 0 : 1;
 }
 

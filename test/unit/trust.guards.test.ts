@@ -773,8 +773,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       await trustNow('revoked');
       await revoke(item('revoked'), ctx);
       const listed = fs.readdirSync(store.reviewedCopiesDir).sort();
+      // Copies made in the last hour may belong to a trust in progress (TrustStore.reviewedCopies).
+      assert.deepEqual(doctor(store).unreferencedSnapshots, []);
+      const later = Date.now() + 2 * 60 * 60 * 1000;
 
-      const report = doctor(store);
+      const report = doctor(store, { now: later });
       assert.equal(report.problem, null);
       assert.equal(report.bundles, 3);
       assert.deepEqual(report.staleReceipts, [
@@ -785,13 +788,13 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.equal(report.movedAside, null);
       assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir).sort(), listed, 'plain doctor deletes nothing');
 
-      const pruned = doctor(store, { prune: true });
+      const pruned = doctor(store, { prune: true, now: later });
       assert.deepEqual([...pruned.pruned].sort(), ['.staging-0123', hexName('e')]);
       // Snapshots a receipt or its history refers to stay, and so do names that are not snapshots.
       assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, firstHash)), 'referenced by the history');
       assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, secondHash)), 'referenced by the receipt');
       assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, 'notes')));
-      assert.deepEqual(doctor(store).unreferencedSnapshots, []);
+      assert.deepEqual(doctor(store, { now: later }).unreferencedSnapshots, []);
     });
 
     it('reports a broken store and neither prunes nor moves it without --repair', async () => {
@@ -813,10 +816,12 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.deepEqual(doctor(store), {
         store: store.file,
         problem: null,
+        repairable: false,
         bundles: 0,
         staleReceipts: [],
         unreferencedSnapshots: [],
         pruned: [],
+        notPruned: null,
         movedAside: null,
       });
     });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore, touched } from '../../src/core/trust/trustStore';
+import { TrustStore, touched, type ReviewedCopies } from '../../src/core/trust/trustStore';
 import { doctor } from '../../src/core/trust/lifecycle';
 import { EMPTY_TRUST } from '../../src/core/decisions/trustView';
 import { Indexer } from '../../src/core/index/indexer';
@@ -514,6 +514,100 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
     assert.match(report.problem ?? '', /is a symbolic link/);
   });
 
+  /** A valid store of `count` trusted bundles, written 0600 into the fixture's `dir` (created 0700). */
+  const validStore = (dir: string, count: number): string => {
+    fs.mkdirSync(f.path(dir), { recursive: true, mode: 0o700 });
+    const receipt = {
+      contentHash: HEX,
+      capabilityHash: HEX,
+      capabilities: {},
+      files: {},
+      reviewedAt: '2026-11-29T18:00:00.000Z',
+    };
+    const bundles = Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [
+        i.toString(16).padStart(64, '0'),
+        { ...entry, name: `b${i}`, trust: receipt },
+      ]),
+    );
+    const text = JSON.stringify({ schemaVersion: 1, bundles }, null, 2) + '\n';
+    fs.writeFileSync(f.path(dir, 'state.json'), text, { mode: 0o600 });
+    return text;
+  };
+
+  it('--repair moves nothing from a valid store refused for its directory mode, and says to chmod it', () => {
+    const text = validStore('state', 21);
+    fs.chmodSync(f.path('state'), 0o770);
+    const store = new TrustStore(f.path('state'));
+    const r = store.repair();
+    assert.equal(r.moved, null);
+    assert.match(
+      r.problem ?? '',
+      /writable by group or others \(mode 770\); make it 0700; --repair moves only a bad file/,
+    );
+    const report = doctor(store, { repair: true });
+    assert.equal(report.movedAside, null);
+    assert.match(report.problem ?? '', /make it 0700$/);
+    assert.deepEqual(fs.readdirSync(f.path('state')), ['state.json']);
+    assert.equal(fs.readFileSync(store.file, 'utf8'), text);
+    fs.chmodSync(f.path('state'), 0o700);
+    const read = store.read();
+    assert.ok(read.ok);
+    assert.equal(Object.keys(read.state.bundles).length, 21, 'every receipt is still in the active store');
+  });
+
+  it('--repair moves nothing from a valid store refused for its file mode', () => {
+    const text = validStore('state', 3);
+    const store = new TrustStore(f.path('state'));
+    fs.chmodSync(store.file, 0o660);
+    const r = store.repair();
+    assert.equal(r.moved, null);
+    assert.match(r.problem ?? '', /\(mode 660\); make it 0600; --repair moves only a bad file/);
+    assert.equal(doctor(store, { repair: true }).movedAside, null);
+    assert.deepEqual(fs.readdirSync(f.path('state')), ['state.json']);
+    assert.equal(fs.readFileSync(store.file, 'utf8'), text);
+  });
+
+  it('--repair acts on nothing through a symbolically linked state directory, even one holding a bad file', () => {
+    for (const [real, content] of [
+      ['real9', validStore('real9', 2)],
+      ['real10', 'garbage'],
+    ] as const) {
+      fs.mkdirSync(f.path(real), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(f.path(real, 'state.json'), content, { mode: 0o600 });
+      fs.symlinkSync(f.path(real), f.path(`link-${real}`));
+      const store = new TrustStore(f.path(`link-${real}`));
+      const r = store.repair();
+      assert.equal(r.moved, null);
+      assert.match(r.problem ?? '', /is a symbolic link; Skillgate refuses it \(use the directory it points to\)/);
+      assert.equal(doctor(store, { repair: true }).movedAside, null);
+      assert.deepEqual(fs.readdirSync(f.path(real)), ['state.json']);
+      assert.equal(fs.readFileSync(f.path(real, 'state.json'), 'utf8'), content);
+    }
+  });
+
+  it('refuses a state file whose bytes are not UTF-8 as not JSON, writes nothing over it, and --repair moves it aside', async () => {
+    fs.mkdirSync(f.path('state'), { mode: 0o700 });
+    const store = new TrustStore(f.path('state'));
+    const text = JSON.stringify({ schemaVersion: 1, bundles: { [KEY]: { ...entry, name: 'de@mo' } } });
+    const bytes = Buffer.from(text, 'utf8');
+    bytes[bytes.indexOf('@')] = 0xff;
+    fs.writeFileSync(store.file, bytes, { mode: 0o600 });
+    const read = store.read();
+    assert.ok(!read.ok);
+    assert.equal(read.problem, `trust store ${store.file} is not valid JSON (its bytes are not valid UTF-8)`);
+    assert.equal(store.view().available, false);
+    const r = await store.mutate((s) => {
+      (s.bundles[KEY] as typeof entry).enabled = true;
+      return { ok: true, value: null };
+    });
+    assert.ok(!r.ok);
+    assert.ok(fs.readFileSync(store.file).equals(bytes), 'the file keeps its exact bytes');
+    const report = doctor(store, { repair: true });
+    assert.equal(report.problem, null);
+    assert.ok(fs.readFileSync(report.movedAside as string).equals(bytes));
+  });
+
   it('--repair names the moved file by the time it ran', () => {
     fs.mkdirSync(f.path('state'), { mode: 0o700 });
     const store = new TrustStore(f.path('state'));
@@ -746,5 +840,95 @@ describe('the trust store writes only while it owns the lock (trust.md "The trus
     const after = probe.read();
     assert.ok(after.ok && Object.hasOwn(after.state.bundles, KEY) && Object.hasOwn(after.state.bundles, HEX));
     assert.deepEqual(fs.readdirSync(f.path('state')), ['state.json']);
+  });
+});
+
+describe('reviewed copies no receipt refers to (trust.md "Snapshots", doctor --prune)', () => {
+  const HOUR = 60 * 60 * 1000;
+  let f: Fixture;
+  let store: TrustStore;
+  const copy = (name: string): string => {
+    fs.mkdirSync(f.path('state', 'snapshots', name), { recursive: true });
+    fs.writeFileSync(f.path('state', 'snapshots', name, 'plugin.toml'), 'x', { mode: 0o444 });
+    return name;
+  };
+  const present = (): string[] => fs.readdirSync(store.reviewedCopiesDir).sort();
+  beforeEach(async () => {
+    f = new Fixture();
+    store = new TrustStore(f.path('state'));
+    const receipt = {
+      contentHash: HEX,
+      capabilityHash: HEX,
+      capabilities: {},
+      files: {},
+      reviewedAt: '2026-11-29T18:00:00.000Z',
+    };
+    await store.mutate((s) => {
+      s.bundles[KEY] = { ...entry, trust: receipt };
+      return { ok: true, value: null };
+    });
+    copy(HEX);
+  });
+  afterEach(() => f.remove());
+
+  it('leaves a staging directory a trust in progress is filling, and a copy it just made, neither listed nor pruned', () => {
+    const staging = copy('.staging-0123456789abcdef');
+    const fresh = copy('c'.repeat(64));
+    assert.deepEqual(store.reviewedCopies(), { unreferenced: [], pruned: [], notPruned: null });
+    assert.deepEqual(store.reviewedCopies({ prune: true }), { unreferenced: [], pruned: [], notPruned: null });
+    assert.deepEqual(present(), [staging, HEX, fresh].sort());
+  });
+
+  it('prunes an abandoned staging directory and an unreferenced copy once they are old, never a referenced copy', () => {
+    const staging = copy('.staging-0123456789abcdef');
+    const old = copy('c'.repeat(64));
+    copy('notes');
+    const later = Date.now() + 2 * HOUR;
+    assert.deepEqual(store.reviewedCopies({ now: later }).unreferenced, [staging, old]);
+    assert.deepEqual(present(), [staging, HEX, old, 'notes'].sort(), 'listing deletes nothing');
+    assert.deepEqual(store.reviewedCopies({ prune: true, now: later }), {
+      unreferenced: [staging, old],
+      pruned: [staging, old],
+      notPruned: null,
+    });
+    assert.deepEqual(present(), [HEX, 'notes'].sort());
+  });
+
+  it('prunes nothing while a writer holds the lock, and decides from the receipts committed under it', async () => {
+    const old = copy('c'.repeat(64));
+    const later = Date.now() + 2 * HOUR;
+    let during: ReviewedCopies | undefined;
+    const receipt = {
+      contentHash: old,
+      capabilityHash: HEX,
+      capabilities: {},
+      files: {},
+      reviewedAt: '2026-11-29T18:00:00.000Z',
+    };
+    const r = await store.mutate((s) => {
+      // A trust committing the receipt for `old`: doctor --prune runs meanwhile.
+      during = store.reviewedCopies({ prune: true, now: later });
+      s.bundles[HEX] = { ...entry, trust: receipt };
+      return { ok: true, value: null };
+    });
+    assert.ok(r.ok);
+    assert.deepEqual(during?.pruned, []);
+    assert.match(during?.notPruned ?? '', /is being written by another process .*; nothing was pruned; try again$/);
+    assert.deepEqual(present(), [HEX, old].sort());
+    assert.deepEqual(store.reviewedCopies({ prune: true, now: later }), {
+      unreferenced: [],
+      pruned: [],
+      notPruned: null,
+    });
+    assert.deepEqual(present(), [HEX, old].sort());
+  });
+
+  it('prunes nothing from an unavailable store', () => {
+    copy('c'.repeat(64));
+    fs.writeFileSync(store.file, 'garbage', { mode: 0o600 });
+    const r = store.reviewedCopies({ prune: true, now: Date.now() + 2 * HOUR });
+    assert.deepEqual([r.unreferenced, r.pruned], [[], []]);
+    assert.match(r.notPruned ?? '', /not valid JSON/);
+    assert.deepEqual(present(), [HEX, 'c'.repeat(64)].sort());
   });
 });

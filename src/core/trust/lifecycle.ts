@@ -5,7 +5,7 @@ import { ownRecordOf } from '../documents/ownRecord';
 import { osPath } from '../fs/rawNames';
 import { invalidBundleRefusal, readInvalidBundle, withReviewedFiles } from './invalidBundle';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
-import { copyReviewed, verifyReviewedCopy, removeTree } from './reviewedCopy';
+import { copyReviewed, verifyReviewedCopy } from './reviewedCopy';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
 import { touched, unavailableMessage, type Mutation, type TrustStore } from './trustStore';
 import { hasEnableSwitch, noEnableSwitchRefusal } from './enableSwitch';
@@ -242,7 +242,7 @@ export async function trustShown(
   if (ctx.workspaceTrusted === false)
     return refused('restricted', 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.');
   const before = ctx.store.read();
-  if (!before.ok) return refused('store-unavailable', unavailableMessage(before.problem));
+  if (!before.ok) return refused('store-unavailable', unavailableMessage(before));
   const r = readTrustable(item, ctx);
   if (!r.ok) return r;
   const s = r.source;
@@ -421,15 +421,25 @@ export function check(snapshot: Snapshot): CheckFailure[] {
 export interface DoctorReport {
   readonly store: string;
   readonly problem: string | null;
+  /** The problem is the file's content, which `--repair` moves aside; else its place, which the problem says how to fix. */
+  readonly repairable: boolean;
   readonly bundles: number;
   readonly staleReceipts: { key: string; name: string; path: string }[];
   readonly unreferencedSnapshots: string[];
   readonly pruned: string[];
+  /** Why `--prune` pruned nothing (another process writing the store). */
+  readonly notPruned: string | null;
   readonly movedAside: string | null;
 }
 
-/** Store health, stale receipts (their bundle is gone) and reviewed copies no receipt refers to (`unreferencedSnapshots` in the JSON contract). */
-export function doctor(store: TrustStore, options: { repair?: boolean; prune?: boolean } = {}): DoctorReport {
+/**
+ * Store health, stale receipts (their bundle is gone) and reviewed copies no receipt refers
+ * to (`unreferencedSnapshots` in the JSON contract; TrustStore.reviewedCopies).
+ */
+export function doctor(
+  store: TrustStore,
+  options: { repair?: boolean; prune?: boolean; now?: number } = {},
+): DoctorReport {
   let movedAside: string | null = null;
   let read = store.read();
   if (!read.ok && options.repair) {
@@ -440,43 +450,30 @@ export function doctor(store: TrustStore, options: { repair?: boolean; prune?: b
     return {
       store: store.file,
       problem: read.problem,
+      repairable: read.badFile,
       bundles: 0,
       staleReceipts: [],
       unreferencedSnapshots: [],
       pruned: [],
+      notPruned: null,
       movedAside,
     };
   const entries = Object.entries(read.state.bundles);
-  const referenced = new Set(
-    entries.flatMap(([, e]) =>
-      [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h),
-    ),
-  );
-  let copies: string[] = [];
-  try {
-    copies = fs
-      .readdirSync(store.reviewedCopiesDir)
-      .filter((n) => /^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-'));
-  } catch {
-    copies = [];
-  }
-  const unreferenced = copies.filter((n) => !referenced.has(n));
-  const pruned: string[] = [];
-  if (options.prune) {
-    for (const n of unreferenced) {
-      removeTree(path.join(store.reviewedCopiesDir, n));
-      pruned.push(n);
-    }
-  }
+  const copies = store.reviewedCopies({
+    ...(options.prune ? { prune: true } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+  });
   return {
     store: store.file,
     problem: null,
+    repairable: false,
     bundles: entries.length,
     staleReceipts: entries
       .filter(([, e]) => !fs.existsSync(osPath(e.path)))
       .map(([key, e]) => ({ key, name: e.name, path: e.path })),
-    unreferencedSnapshots: unreferenced,
-    pruned,
+    unreferencedSnapshots: copies.unreferenced,
+    pruned: copies.pruned,
+    notPruned: copies.notPruned,
     movedAside,
   };
 }
@@ -503,5 +500,5 @@ export function notCoveredRefusal(name: string, notCovered: readonly string[]): 
 
 function storeProblem(store: TrustStore): string | undefined {
   const r = store.read();
-  return r.ok ? undefined : unavailableMessage(r.problem);
+  return r.ok ? undefined : unavailableMessage(r);
 }

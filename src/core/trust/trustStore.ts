@@ -6,15 +6,41 @@ import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type T
 import type { TrustView } from '../decisions/trustView';
 import { errorText } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
+import { removeTree } from './reviewedCopy';
 
 export type StoreRead =
   | { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string }
-  | { readonly ok: false; readonly problem: string };
+  | {
+      readonly ok: false;
+      readonly problem: string;
+      /**
+       * The file's content is bad (not UTF-8 or JSON, another schema): `doctor --repair` may
+       * move it aside. Otherwise its place is (a link, a mode, a file that cannot be read),
+       * its receipts may be sound, and the fix is the one the problem names.
+       */
+      readonly badFile: boolean;
+    };
 
 export type Mutation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 /** After this long without a refresh a writer's lock is taken over (a killed writer leaves it behind). */
 const LOCK_STALE_MS = 5000;
+
+/**
+ * A reviewed copy or staging directory changed this recently may belong to a trust in
+ * progress: `trust` copies the bundle before it takes the lock to write its receipt, so
+ * holding the lock cannot tell its copy from an abandoned one; age can. An abandoned
+ * copy merely waits this long longer to be pruned.
+ */
+const FRESH_COPY_MS = 60 * 60 * 1000;
+
+export interface ReviewedCopies {
+  /** Reviewed copies and staging directories no receipt refers to and no trust in progress may still need. */
+  readonly unreferenced: string[];
+  readonly pruned: string[];
+  /** Why nothing was pruned although pruning was asked for. */
+  readonly notPruned: string | null;
+}
 
 export interface TrustStoreOptions {
   /** Tests: a shorter stale period (proper-lockfile's minimum is 2000 ms). */
@@ -52,36 +78,52 @@ export class TrustStore {
 
   read(): StoreRead {
     const where = this.locationProblem();
-    if (where) return { ok: false, problem: where };
-    let text: string;
+    if (where) return { ok: false, problem: where, badFile: false };
+    let bytes: Buffer;
     try {
-      text = fs.readFileSync(this.file, 'utf8');
+      bytes = fs.readFileSync(this.file);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT')
         return { ok: true, state: emptyState(), exists: false, text: '' };
-      return { ok: false, problem: `trust store ${this.file} cannot be read: ${errorText(e)}` };
+      return { ok: false, problem: `trust store ${this.file} cannot be read: ${errorText(e)}`, badFile: false };
     }
+    const text = utf8OrUndefined(bytes);
+    if (text === undefined)
+      return {
+        ok: false,
+        problem: `trust store ${this.file} is not valid JSON (its bytes are not valid UTF-8)`,
+        badFile: true,
+      };
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return { ok: false, problem: `trust store ${this.file} is not valid JSON (${(e as Error).message})` };
+      return {
+        ok: false,
+        problem: `trust store ${this.file} is not valid JSON (${(e as Error).message})`,
+        badFile: true,
+      };
     }
     // JSON.parse keeps the last of two equal keys; the store refuses to guess (trust.md "Fail closed").
     let duplicate: (string | number)[] | undefined;
     try {
       duplicate = firstDuplicateKey(text);
     } catch (e) {
-      return { ok: false, problem: `trust store ${this.file} cannot be checked (${errorText(e)})` };
+      return { ok: false, problem: `trust store ${this.file} cannot be checked (${errorText(e)})`, badFile: true };
     }
     if (duplicate)
-      return { ok: false, problem: `trust store ${this.file} has a duplicate key at ${keyPath(duplicate)}` };
+      return {
+        ok: false,
+        problem: `trust store ${this.file} has a duplicate key at ${keyPath(duplicate)}`,
+        badFile: true,
+      };
     const version =
       typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).schemaVersion : undefined;
     if (version !== STATE_SCHEMA_VERSION)
       return {
         ok: false,
         problem: `trust store ${this.file} has schema version ${JSON.stringify(version)}; this Skillgate reads version ${STATE_SCHEMA_VERSION}`,
+        badFile: true,
       };
     const parsed = stateSchema.safeParse(raw);
     if (!parsed.success) {
@@ -94,6 +136,7 @@ export class TrustStore {
       return {
         ok: false,
         problem: `trust store ${this.file} does not match its schema${at ? ` at ${at}` : ''}: ${what}`,
+        badFile: true,
       };
     }
     return { ok: true, state: parsed.data, exists: true, text };
@@ -120,7 +163,7 @@ export class TrustStore {
    */
   async mutate<T>(change: (state: TrustState) => Mutation<T>): Promise<Mutation<T>> {
     const before = this.read();
-    if (!before.ok) return { ok: false, message: unavailableMessage(before.problem) };
+    if (!before.ok) return { ok: false, message: unavailableMessage(before) };
     try {
       this.ensureDirectory();
     } catch (e) {
@@ -168,7 +211,7 @@ export class TrustStore {
       if (!held) return lost();
       ours = () => !compromised && sameIdentity(identityOf(lockDir), held);
       const current = this.read();
-      if (!current.ok) return { ok: false, message: unavailableMessage(current.problem) };
+      if (!current.ok) return { ok: false, message: unavailableMessage(current) };
       const state = structuredClone(current.state);
       const result = change(state);
       if (!result.ok) return result;
@@ -220,17 +263,25 @@ export class TrustStore {
   /** The file's text now, '' when there is none (as `read` reports a missing file). */
   private currentText(): string | undefined {
     try {
-      return fs.readFileSync(this.file, 'utf8');
+      return utf8OrUndefined(fs.readFileSync(this.file));
     } catch (e) {
       return (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined;
     }
   }
 
-  /** `doctor --repair`: moves a bad state file aside, only when asked. */
+  /**
+   * `doctor --repair`: moves a bad state file aside, only when asked. Only bad content
+   * is moved: a store refused for where it lives (a linked, group-writable or misplaced
+   * directory or file) may hold valid receipts, and moving them aside would lose every
+   * one; it is reported with what to do and left as it is. Nothing is ever done through
+   * a location the store refuses.
+   */
   repair(now = new Date()): { moved: string | null; problem: string | null } {
     const r = this.read();
     if (r.ok) return { moved: null, problem: null };
-    if (!fs.existsSync(this.file)) return { moved: null, problem: r.problem };
+    if (!r.badFile)
+      return { moved: null, problem: `${r.problem}; --repair moves only a bad file, so nothing was moved` };
+    if (!lstatOrUndefined(this.file)) return { moved: null, problem: r.problem };
     const aside = `${this.file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
     fs.renameSync(this.file, aside);
     return { moved: aside, problem: r.problem };
@@ -239,17 +290,86 @@ export class TrustStore {
   private locationProblem(): string | undefined {
     const dir = lstatOrUndefined(this.dir);
     if (!dir) return undefined;
-    if (dir.isSymbolicLink()) return `trust store directory ${this.dir} is a symbolic link; Skillgate refuses it`;
+    if (dir.isSymbolicLink())
+      return `trust store directory ${this.dir} is a symbolic link; Skillgate refuses it (use the directory it points to)`;
     if (!dir.isDirectory()) return `trust store directory ${this.dir} is not a directory`;
     if (process.platform !== 'win32' && (dir.mode & 0o022) !== 0)
       return `trust store directory ${this.dir} is writable by group or others (mode ${(dir.mode & 0o777).toString(8)}); make it 0700`;
     const file = lstatOrUndefined(this.file);
     if (!file) return undefined;
-    if (file.isSymbolicLink()) return `trust store ${this.file} is a symbolic link; Skillgate refuses it`;
+    if (file.isSymbolicLink())
+      return `trust store ${this.file} is a symbolic link; Skillgate refuses it (replace it with the file it points to)`;
     if (!file.isFile()) return `trust store ${this.file} is not a regular file`;
     if (process.platform !== 'win32' && (file.mode & 0o022) !== 0)
       return `trust store ${this.file} is writable by group or others (mode ${(file.mode & 0o777).toString(8)}); make it 0600`;
     return undefined;
+  }
+
+  /**
+   * `doctor` and `doctor --prune`: reviewed copies no receipt or history refers to, and
+   * staging directories of abandoned trusts. Pruning takes the writers' lock and decides
+   * from the state read inside it, so a receipt committed meanwhile keeps its copy; if a
+   * writer holds the lock, nothing is pruned (waiting would make `doctor` asynchronous).
+   * Fresh entries are neither listed nor pruned (`FRESH_COPY_MS`).
+   */
+  reviewedCopies(options: { prune?: boolean; now?: number } = {}): ReviewedCopies {
+    const now = options.now ?? Date.now();
+    const before = this.read();
+    if (!before.ok)
+      return { unreferenced: [], pruned: [], notPruned: options.prune ? unavailableMessage(before) : null };
+    const listed = this.unreferencedCopies(before.state, now);
+    if (!options.prune || listed.length === 0) return { unreferenced: listed, pruned: [], notPruned: null };
+    let release: () => void;
+    try {
+      release = lockfileLibrary().lockSync(this.file, {
+        realpath: false,
+        lockfilePath: `${this.file}.lock`,
+        stale: this.options.lockStaleMs ?? LOCK_STALE_MS,
+        // The section below is synchronous: the library's refresher never runs, so it never reports a lost lock.
+        onCompromised: () => undefined,
+      });
+    } catch (e) {
+      return {
+        unreferenced: listed,
+        pruned: [],
+        notPruned: `the trust store ${this.file} is being written by another process (${errorText(e)}); nothing was pruned; try again`,
+      };
+    }
+    try {
+      const current = this.read();
+      if (!current.ok) return { unreferenced: [], pruned: [], notPruned: unavailableMessage(current) };
+      const unreferenced = this.unreferencedCopies(current.state, now);
+      for (const name of unreferenced) removeTree(path.join(this.reviewedCopiesDir, name));
+      return { unreferenced, pruned: unreferenced, notPruned: null };
+    } finally {
+      try {
+        release();
+      } catch {
+        // Taken over after the stale period: the lock is its new owner's to release.
+      }
+    }
+  }
+
+  private unreferencedCopies(state: TrustState, now: number): string[] {
+    const referenced = new Set(
+      Object.values(state.bundles).flatMap((e) =>
+        [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h),
+      ),
+    );
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.reviewedCopiesDir);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => (/^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-')) && !referenced.has(n))
+      .filter((n) => {
+        const st = lstatOrUndefined(path.join(this.reviewedCopiesDir, n));
+        // A rename sets the change time, so a copy renamed into place just now counts as fresh.
+        return st !== undefined && now - Math.max(st.mtimeMs, st.ctimeMs) >= FRESH_COPY_MS;
+      })
+      .sort();
   }
 
   /** Creates the state directory (0700) if it is missing, so it can be watched before the first trust. */
@@ -307,8 +427,8 @@ export class TrustStore {
   }
 }
 
-export function unavailableMessage(problem: string): string {
-  return `The trust store is unavailable: ${problem}. Nothing was changed; run \`skillgate doctor\` to see why, and \`skillgate doctor --repair\` to move the bad file aside.`;
+export function unavailableMessage(failure: { problem: string; badFile: boolean }): string {
+  return `The trust store is unavailable: ${failure.problem}. Nothing was changed; run \`skillgate doctor\` to see why${failure.badFile ? ', and `skillgate doctor --repair` to move the bad file aside' : ''}.`;
 }
 
 /** `bundles.<key>.enabled`; a segment that is not a plain word is quoted. */
@@ -326,6 +446,19 @@ function identityOf(lockDir: string): LockIdentity | undefined {
 
 function sameIdentity(a: LockIdentity | undefined, b: LockIdentity): boolean {
   return a !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
+}
+
+/**
+ * The file's text, or undefined when its bytes are not UTF-8. A lenient decoder turns bad
+ * bytes into U+FFFD, and the next write would then silently change the field they were in.
+ * A byte order mark is kept, so JSON.parse refuses it as before.
+ */
+function utf8OrUndefined(bytes: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function lstatOrUndefined(p: string): fs.Stats | undefined {
