@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
+import * as path from 'node:path';
 import { installPlugin } from '../../src/core/systems/rivumi/install';
 import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 import { run } from '../../src/cli/main';
@@ -201,6 +204,187 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
       const ok = installPlugin(f.path('package/plugin.json'), f.path('repo'));
       assert.ok(ok.ok, ok.ok ? '' : ok.message);
       assert.deepEqual(tree(f.path('repo/.rivumi/plugins')), ['linked.json', 'x', 'x/y', 'x/y/s.md']);
+    });
+  });
+
+  describe('all files land or none (cli.md "install"), whatever fails', () => {
+    type FsFault = 'openSync' | 'writeSync' | 'renameSync' | 'rmSync';
+    const restores: (() => void)[] = [];
+    /**
+     * Makes one fs function fail with EIO whenever `when` says, as a full or failing disk
+     * would, until the test ends. Patched on the module object, so the code under test
+     * (and Node's own readFileSync and writeFileSync, which call through it) see it.
+     */
+    const inject = (name: FsFault, when: (args: unknown[]) => boolean): void => {
+      const target = nodeFs as unknown as Record<FsFault, (...args: unknown[]) => unknown>;
+      const real = target[name];
+      target[name] = (...args: unknown[]) => {
+        if (when(args)) throw Object.assign(new Error('EIO: i/o error (injected)'), { code: 'EIO' });
+        return real.apply(nodeFs, args);
+      };
+      restores.push(() => (target[name] = real));
+    };
+    // Last patch first: each restore puts back the function the one before it saw.
+    afterEach(() =>
+      restores
+        .splice(0)
+        .reverse()
+        .forEach((restore) => restore()),
+    );
+
+    const plugins = () => f.path('repo/.rivumi/plugins');
+    /** Every file and directory under the plugins directory with its content: the user's files, exactly. */
+    const contents = (): Record<string, string> =>
+      Object.fromEntries(
+        fs
+          .readdirSync(plugins(), { recursive: true })
+          .map(String)
+          .sort()
+          .map((rel) => {
+            const p = path.join(plugins(), rel);
+            return [rel, fs.lstatSync(p).isDirectory() ? '(directory)' : fs.readFileSync(p, 'utf8')];
+          }),
+      );
+    const arg = (args: unknown[], i: number) => String(args[i]);
+    const cli = async (args: string[]) => {
+      const out: string[] = [];
+      const code = await run([...args, '--no-user'], {
+        out: (t) => out.push(t),
+        err: (t) => out.push(t),
+        env: { SKILLGATE_STATE_DIR: f.path('state') },
+        cwd: f.path('repo'),
+      });
+      return { code, text: out.join('') };
+    };
+
+    /** review-pack installed once; the package then changes, so an --overwrite has something to lose. */
+    const installedOnce = (): Record<string, string> => {
+      const first = installPlugin(f.path('package/plugin.json'), f.path('repo'));
+      assert.ok(first.ok, first.ok ? '' : first.message);
+      f.write('package/review.md', '---\nname: review\n---\nNew body.');
+      f.write('package/extra/more.md', '---\nname: more\n---\nMore.');
+      f.write(
+        'package/plugin.json',
+        JSON.stringify({ name: 'review-pack', skills: [{ path: 'review.md' }, { path: 'extra/more.md' }] }),
+      );
+      return contents();
+    };
+
+    it('refuses a directory at the manifest destination, even with --overwrite, and keeps every file (exit 1)', async () => {
+      f.write('package/p.json', JSON.stringify({ name: 'good', skills: [{ path: 's.md' }] }));
+      f.write('package/s.md', '---\nname: s\n---\nNew.');
+      f.write('repo/.rivumi/plugins/good.json/inside', 'kept');
+      f.write('repo/.rivumi/plugins/s.md', 'OLD');
+      const before = contents();
+      assert.deepEqual(installPlugin(f.path('package/p.json'), f.path('repo'), { overwrite: true }), {
+        ok: false,
+        message: 'plugin manifest destination good.json is a directory; nothing was installed',
+      });
+      const r = await cli(['install', f.path('package/p.json'), '--overwrite']);
+      assert.deepEqual(r, {
+        code: 1,
+        text: 'skillgate: plugin manifest destination good.json is a directory; nothing was installed\n',
+      });
+      assert.deepEqual(contents(), before);
+    });
+
+    it('refuses a named pipe at the manifest destination: only a file or a link is replaced', () => {
+      f.write('package/p.json', JSON.stringify({ name: 'piped' }));
+      f.mkdir('repo/.rivumi/plugins');
+      execFileSync('mkfifo', [f.path('repo/.rivumi/plugins/piped.json')]);
+      assert.deepEqual(installPlugin(f.path('package/p.json'), f.path('repo'), { overwrite: true }), {
+        ok: false,
+        message: 'plugin manifest destination piped.json is not a regular file; nothing was installed',
+      });
+      assert.ok(fs.lstatSync(f.path('repo/.rivumi/plugins/piped.json')).isFIFO());
+    });
+
+    const failurePoints: [string, FsFault, (args: unknown[]) => boolean][] = [
+      // Any write of file content during an install is the first skill's temporary copy.
+      ['writing the first skill half-way', 'writeSync', () => true],
+      ['renaming the first skill into place', 'renameSync', (a) => /review\.md\.skillgate-[0-9a-f]+$/.test(arg(a, 0))],
+      ['moving the old manifest aside', 'renameSync', (a) => arg(a, 1).includes('review-pack.json.skillgate-backup-')],
+      [
+        'renaming the new manifest into place, after both skills landed',
+        'renameSync',
+        (a) => /review-pack\.json\.skillgate-[0-9a-f]+$/.test(arg(a, 0)) && arg(a, 1).endsWith('review-pack.json'),
+      ],
+    ];
+    for (const [step, name, when] of failurePoints)
+      it(`leaves every file as it was when ${step} fails`, () => {
+        const before = installedOnce();
+        inject(name, when);
+        const r = installPlugin(f.path('package/plugin.json'), f.path('repo'), { overwrite: true });
+        assert.deepEqual(contents(), before);
+        assert.deepEqual(r, { ok: false, message: 'install failed: EIO: i/o error (injected); nothing was installed' });
+      });
+
+    it('restores what it can when the rollback itself fails, says where the old file is, and never throws', () => {
+      const before = installedOnce();
+      inject(
+        'renameSync',
+        (a) => /review-pack\.json\.skillgate-[0-9a-f]+$/.test(arg(a, 0)) && arg(a, 1).endsWith('.json'),
+      );
+      inject('renameSync', (a) => arg(a, 0).includes('review.md.skillgate-backup-'));
+      const r = installPlugin(f.path('package/plugin.json'), f.path('repo'), { overwrite: true });
+      assert.ok(!r.ok);
+      const kept = Object.keys(contents()).find((k) => k.startsWith('review.md.skillgate-backup-')) as string;
+      assert.equal(
+        r.message,
+        `install failed: EIO: i/o error (injected); the install could not be fully undone: the previous .rivumi/plugins/review.md is kept at .rivumi/plugins/${kept} (EIO: i/o error (injected))`,
+      );
+      const after = contents();
+      assert.equal(after[kept], before['review.md']);
+      delete after[kept];
+      delete before['review.md'];
+      delete after['review.md'];
+      assert.deepEqual(after, before);
+    });
+
+    it('keeps a complete install when an old copy cannot be deleted afterwards', () => {
+      installedOnce();
+      inject('rmSync', (a) => arg(a, 0).includes('review-pack.json.skillgate-backup-'));
+      const r = installPlugin(f.path('package/plugin.json'), f.path('repo'), { overwrite: true });
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.equal(
+        fs.readFileSync(f.path('repo/.rivumi/plugins/review.md'), 'utf8'),
+        '---\nname: review\n---\nNew body.',
+      );
+      assert.deepEqual(
+        Object.keys(contents()).map((k) => k.replace(/-backup-[0-9a-f]+$/, '-backup')),
+        ['extra', 'extra/more.md', 'review-pack.json', 'review-pack.json.skillgate-backup', 'review.md'],
+      );
+    });
+
+    it('refuses a skill that cannot be read, in its own words, and creates nothing (exit 1)', async () => {
+      inject('openSync', (a) => arg(a, 0) === f.path('package/review.md'));
+      assert.deepEqual(installPlugin(f.path('package/plugin.json'), f.path('repo')), {
+        ok: false,
+        message: 'plugin skill file could not be read: review.md (EIO: i/o error (injected)); nothing was installed',
+      });
+      assert.deepEqual(await cli(['install', f.path('package/plugin.json')]), {
+        code: 1,
+        text: 'skillgate: plugin skill file could not be read: review.md (EIO: i/o error (injected)); nothing was installed\n',
+      });
+      assert.deepEqual(fs.readdirSync(f.path('repo')), []);
+    });
+  });
+
+  describe("the install name follows Python's truth value (rivumi.md §5.6 step 2)", () => {
+    it('takes the file stem for every name Python holds false: [], {}, "", 0, 0.0, false, null', () => {
+      for (const falsy of ['[]', '{}', '""', '0', '0.0', 'false', 'null']) {
+        f.write('package/stem-pack.json', `{"name": ${falsy}, "skills": [{"path": "review.md"}]}`);
+        const r = installPlugin(f.path('package/stem-pack.json'), f.path('repo'), { overwrite: true });
+        assert.ok(r.ok && r.plugin.name === 'stem-pack', `${falsy}: ${r.ok ? r.plugin.name : r.message}`);
+      }
+    });
+
+    it('keeps NaN, which Python holds true, and refuses it as not a string', () => {
+      f.write('package/stem-pack.json', '{"name": NaN}');
+      assert.deepEqual(installPlugin(f.path('package/stem-pack.json'), f.path('repo')), {
+        ok: false,
+        message: 'project plugin manifest is invalid: stem-pack.json: name: Input should be a valid string',
+      });
     });
   });
 });

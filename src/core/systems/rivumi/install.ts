@@ -1,7 +1,15 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeUtf8, isInside, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+import {
+  decodeUtf8,
+  errorText,
+  isInside,
+  lstatEntry,
+  readRegularFile,
+  statEntry,
+  type ReadResult,
+} from '../../fs/safeFs';
 import { parseJsonDocument } from '../../documents/jsonDocument';
 import { pythonStrip } from './pythonText';
 import { fileStem } from './skillFile';
@@ -53,7 +61,7 @@ export function installPlugin(
     return fail('plugin manifest must be an object');
   const data: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   const declared = data.name;
-  data.name = options.name ?? (declared ? declared : fileStem(path.basename(manifest)));
+  data.name = options.name ?? (pythonTruthy(declared) ? declared : fileStem(path.basename(manifest)));
   const fileName = path.basename(manifest);
   const result = pluginManifest.safeParse(data, REPORT_INPUT);
   if (!result.success)
@@ -65,10 +73,17 @@ export function installPlugin(
   const name = pythonStrip(result.data.name);
   const packageDir = path.dirname(manifest);
   const skills = (result.data.skills ?? []).map((s) => pythonStrip(s.path).replace(/\\/g, '/'));
+  // Every skill is read before anything is created: a file that cannot be read is a
+  // refusal with nothing left behind, never a failure half-way through the copy.
+  const sources = new Map<string, Buffer>();
   for (const rel of skills) {
     const src = realpathOrSelf(path.join(packageDir, rel));
     if (!isInside(packageDir, src)) return fail('plugin skill path must stay inside repository');
     if (statEntry(src).type !== 'file') return fail(`plugin skill file is missing: ${rel}`);
+    if (sources.has(rel)) continue;
+    const read = readRegularFile(src, MAX_SKILL_COPY_BYTES);
+    if (!read.ok) return fail(unreadableSkill(rel, read));
+    sources.set(rel, read.bytes);
   }
 
   // Destinations are checked by what is on disk, not by their spelling: the repository
@@ -83,91 +98,221 @@ export function installPlugin(
         ? 'project plugins path must be a directory'
         : `${portableRelative(repo, base.component)} ${base.what}; nothing was installed`,
     );
+  const createdDirs: string[] = [];
+  // From here on a refusal also takes away the directories this install created.
+  const refuse = (message: string): InstallResult => {
+    removeDirectories(createdDirs);
+    return fail(message);
+  };
   try {
-    for (const d of base.missing) mkdirIfMissing(d);
+    for (const d of base.missing) if (mkdirIfMissing(d)) createdDirs.push(d);
   } catch (e) {
-    return fail(`could not create ${pluginsDir}: ${(e as Error).message}`);
+    return refuse(`could not create ${pluginsDir}: ${(e as Error).message}`);
   }
-  if (lstatEntry(pluginsDir).type !== 'directory') return fail('project plugins path must be a directory');
+  if (lstatEntry(pluginsDir).type !== 'directory') return refuse('project plugins path must be a directory');
   const dest = path.join(pluginsDir, `${name}.json`);
-  if (!options.overwrite && lstatEntry(dest).type !== 'missing') return fail(`plugin already installed: ${name}`);
-  const targets = skills.map((rel) => ({
-    rel,
-    src: realpathOrSelf(path.join(packageDir, rel)),
-    dest: path.join(pluginsDir, rel),
-  }));
+  if (!options.overwrite && lstatEntry(dest).type !== 'missing') return refuse(`plugin already installed: ${name}`);
+  const manifestProblem = unreplaceable(dest);
+  if (manifestProblem)
+    return refuse(`plugin manifest destination ${name}.json ${manifestProblem}; nothing was installed`);
+  const targets = skills.map((rel) => ({ rel, bytes: sources.get(rel) as Buffer, dest: path.join(pluginsDir, rel) }));
   const toCreate: string[] = [];
   for (const t of targets) {
-    if (!isInside(pluginsDir, t.dest)) return fail('plugin skill path must stay inside repository');
+    if (!isInside(pluginsDir, t.dest)) return refuse('plugin skill path must stay inside repository');
     const parents = planDirectories(pluginsDir, path.relative(pluginsDir, path.dirname(t.dest)));
     if (!parents.ok)
-      return fail(
+      return refuse(
         `plugin skill destination ${t.rel}: ${portableRelative(repo, parents.component)} ${parents.what}; nothing was installed`,
       );
     if (!options.overwrite && lstatEntry(t.dest).type !== 'missing')
-      return fail(`plugin skill already exists: ${t.rel}`);
-    if (lstatEntry(t.dest).type === 'directory')
-      return fail(`plugin skill destination ${t.rel} is a directory; nothing was installed`);
+      return refuse(`plugin skill already exists: ${t.rel}`);
+    const skillProblem = unreplaceable(t.dest);
+    if (skillProblem) return refuse(`plugin skill destination ${t.rel} ${skillProblem}; nothing was installed`);
     toCreate.push(...parents.missing);
   }
-  const realPlugins = fs.realpathSync(pluginsDir);
 
   // Everything is checked; now write through temporary names and roll back on any failure.
   const { source: _s, directory: _d, ...clean } = data;
   const files = [
-    ...targets.map((t) => ({ dest: t.dest, bytes: fs.readFileSync(t.src) })),
+    ...targets.map((t) => ({ dest: t.dest, bytes: t.bytes })),
     { dest, bytes: Buffer.from(sortedJson({ ...clean, name: data.name }) + '\n', 'utf8') },
   ];
   const unique = new Map(files.map((f) => [f.dest, f]));
-  const done: { dest: string; backup: string | null }[] = [];
-  const createdDirs: string[] = [];
-  const rollback = () => {
-    for (const d of done.reverse()) {
-      fs.rmSync(d.dest, { force: true });
-      if (d.backup) fs.renameSync(d.backup, d.dest);
-    }
-    for (const dir of createdDirs.reverse()) {
-      try {
-        fs.rmdirSync(dir);
-      } catch {
-        // not empty (someone else wrote there) or already gone: leave it
-      }
-    }
+  const landings: Landing[] = [];
+  const rollback = (): string[] => {
+    const problems = undoLandings(landings, repo);
+    removeDirectories(createdDirs);
+    return problems;
   };
+  // The ending says whether the user's files are as they were: "nothing was installed"
+  // only when every step was undone, otherwise where each old file now is.
+  const failed = (cause: string, problems: string[]): InstallResult =>
+    fail(
+      problems.length
+        ? `${cause}; the install could not be fully undone: ${problems.join('; ')}`
+        : `${cause}; nothing was installed`,
+    );
   try {
     for (const d of new Set(toCreate)) if (mkdirIfMissing(d)) createdDirs.push(d);
+    const realPlugins = fs.realpathSync(pluginsDir);
     for (const f of unique.values()) {
       // Checked again where it is written: the parent resolves inside the plugins directory.
       if (!isInside(realPlugins, fs.realpathSync(path.dirname(f.dest))))
         throw new Error(`${portableRelative(repo, path.dirname(f.dest))} resolves outside .rivumi/plugins`);
-      const tmp = `${f.dest}.skillgate-${crypto.randomBytes(6).toString('hex')}`;
-      fs.writeFileSync(tmp, f.bytes, { flag: 'wx' });
-      let backup: string | null = null;
-      if (lstatEntry(f.dest).type !== 'missing') {
-        backup = `${f.dest}.skillgate-backup-${crypto.randomBytes(6).toString('hex')}`;
-        fs.renameSync(f.dest, backup);
-      }
-      fs.renameSync(tmp, f.dest);
-      done.push({ dest: f.dest, backup });
+      land(f.dest, f.bytes, landings, repo);
     }
     // Rivumi re-loads every manifest; one broken manifest fails the whole load (§5.4).
     const project = loadRivumiProject(repo);
     const broken = project.plugins.find((p) => p.state === 'invalid');
     const plugin = project.plugins.find((p) => p.name === name && p.state === 'valid');
-    if (!plugin || broken) {
-      rollback();
-      return fail(
+    if (!plugin || broken)
+      return failed(
         broken?.error
-          ? `installed plugin could not be loaded: ${name} (${broken.error.message}); nothing was installed`
-          : `installed plugin could not be loaded: ${name}; nothing was installed`,
+          ? `installed plugin could not be loaded: ${name} (${broken.error.message})`
+          : `installed plugin could not be loaded: ${name}`,
+        rollback(),
+      );
+    // Every file has landed and loads: the install is complete, and only now may the old
+    // copies go. One that cannot be deleted stays beside its file rather than undoing a
+    // finished install; its name never ends in `.json`, so Rivumi never reads it.
+    for (const l of landings) if (l.backup) removeQuietly(l.backup);
+    return { ok: true, plugin, written: landings.map((l) => l.dest) };
+  } catch (e) {
+    return failed(`install failed: ${errorText(e)}`, rollback());
+  }
+}
+
+/** fs.readFileSync's own ceiling (Node's kIoMaxLength): a larger skill cannot be held in memory to copy. */
+const MAX_SKILL_COPY_BYTES = 2 ** 31 - 1;
+
+function unreadableSkill(rel: string, read: Exclude<ReadResult, { ok: true }>): string {
+  if (read.reason === 'too-large')
+    return `plugin skill file could not be read: ${rel} (larger than ${MAX_SKILL_COPY_BYTES} bytes); nothing was installed`;
+  if (read.reason === 'io')
+    return `plugin skill file could not be read: ${rel} (${read.error ?? 'read error'}); nothing was installed`;
+  // Replaced by a link or something other than a file since it was checked: Rivumi's words for that.
+  return `plugin skill file is missing: ${rel}`;
+}
+
+/**
+ * Why an existing destination cannot be replaced, or undefined when it can (missing, a
+ * file, a link, which is replaced and never followed). A directory (or a pipe, a socket)
+ * would be moved aside whole, and Rivumi could not write there either.
+ */
+function unreplaceable(dest: string): string | undefined {
+  const entry = lstatEntry(dest);
+  if (entry.error) return `cannot be inspected (${entry.error})`;
+  if (entry.type === 'directory') return 'is a directory';
+  if (entry.type === 'other') return 'is not a regular file';
+  return undefined;
+}
+
+/**
+ * One file on its way in. Each step is recorded the moment it has happened, so that a
+ * failure at any point can be undone exactly: the temporary file we made, the old file
+ * moved aside, the new file in place.
+ */
+interface Landing {
+  readonly dest: string;
+  readonly tmp: string;
+  tmpMade: boolean;
+  backup: string | null;
+  landed: boolean;
+}
+
+/**
+ * Writes `bytes` under a temporary name beside `dest`, moves an existing `dest` aside and
+ * renames the new file into place. The landing is recorded before the first step, so a
+ * throw at any step leaves the caller's rollback knowing what was done.
+ */
+function land(dest: string, bytes: Buffer, landings: Landing[], repo: string): void {
+  const l: Landing = {
+    dest,
+    tmp: `${dest}.skillgate-${crypto.randomBytes(6).toString('hex')}`,
+    tmpMade: false,
+    backup: null,
+    landed: false,
+  };
+  landings.push(l);
+  // Opened apart from the write: a name already taken ('wx' fails) is not ours to delete.
+  const fd = fs.openSync(l.tmp, 'wx');
+  l.tmpMade = true;
+  try {
+    fs.writeFileSync(fd, bytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+  // Checked before anything was written, checked again now: a directory is never moved aside.
+  const present = lstatEntry(dest);
+  if (present.type === 'directory') throw new Error(`${portableRelative(repo, dest)} is a directory`);
+  if (present.type !== 'missing') {
+    const backup = `${dest}.skillgate-backup-${crypto.randomBytes(6).toString('hex')}`;
+    fs.renameSync(dest, backup);
+    l.backup = backup;
+  }
+  fs.renameSync(l.tmp, dest);
+  l.tmpMade = false;
+  l.landed = true;
+}
+
+/**
+ * Undoes landings, last first, and never throws: each file is restored on its own, so
+ * one that cannot be does not keep the others from it. Returns what could not be undone,
+ * in words that tell the user where their old file is.
+ */
+function undoLandings(landings: readonly Landing[], repo: string): string[] {
+  const problems: string[] = [];
+  for (const l of [...landings].reverse()) {
+    const shown = portableRelative(repo, l.dest);
+    try {
+      // A rename puts the old file back over the new one in one step; without a backup
+      // there was nothing before, and the new file goes.
+      if (l.backup) fs.renameSync(l.backup, l.dest);
+      else if (l.landed) fs.rmSync(l.dest, { force: true });
+    } catch (e) {
+      problems.push(
+        l.backup
+          ? `the previous ${shown} is kept at ${portableRelative(repo, l.backup)} (${errorText(e)})`
+          : `the new ${shown} could not be removed (${errorText(e)})`,
       );
     }
-    for (const d of done) if (d.backup) fs.rmSync(d.backup, { force: true });
-    return { ok: true, plugin, written: done.map((d) => d.dest) };
-  } catch (e) {
-    rollback();
-    return fail(`install failed and was rolled back: ${(e as Error).message}`);
+    if (l.tmpMade && !removeQuietly(l.tmp)) problems.push(`${portableRelative(repo, l.tmp)} could not be removed`);
   }
+  return problems;
+}
+
+/** Removes directories this install created, deepest first; one that is not empty (someone else wrote there) stays. */
+function removeDirectories(created: readonly string[]): void {
+  for (const dir of [...created].reverse()) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // not empty or already gone: leave it
+    }
+  }
+}
+
+function removeQuietly(file: string): boolean {
+  try {
+    fs.rmSync(file, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Python's truth value of a JSON value, as Rivumi's `data.get("name") or stem` tests it
+ * (rivumi.md §5.6 step 2): null, false, 0, "", [] and {} are false; NaN is true, unlike
+ * in JavaScript.
+ */
+function pythonTruthy(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'string') return value !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
 }
 
 type DirectoryPlan =
