@@ -11,6 +11,7 @@ import {
   shown,
 } from '../../src/core/review/reviewViewModel';
 import { relativeTime } from '../../src/core/review/relativeTime';
+import { reviewText } from '../../src/core/review/reviewText';
 import { trustEssentials } from '../../src/core/review/trustEssentials';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
 import { assertDisplaySafe } from './helpers/displaySafe';
@@ -144,7 +145,24 @@ describe('the review panel view model', () => {
     fs.writeFileSync(f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
     const changed = model();
     walk(changed, 'changed model');
-    assert.ok(changed.changes?.files[0]?.diff.some((l) => l.text.text === '+⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b'));
+    // The diff headers name the file; a newline in its name started a line the panel showed as context.
+    assert.deepEqual(
+      changed.changes?.files[0]?.diff.map((l) => `${l.kind} ${l.text.text}`),
+      ['hunk @@ -1,1 +1,2 @@', 'ctx  a', 'add +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b'],
+    );
+    // The text review shows the same diff, each line its own (`review`, the editor's plain-text review).
+    const text = review(byName(snap(), 'tools'), { store });
+    assert.ok(text.ok);
+    const diffLines = reviewText(text.value, [f.path('ws')], false)
+      .split('\n')
+      .filter((l) => l.startsWith('      '));
+    assert.deepEqual(diffLines, [
+      '      --- a/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt⟦U+0009⟧reviewed',
+      '      +++ b/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt⟦U+0009⟧current',
+      '      @@ -1,1 +1,2 @@',
+      '       a',
+      '      +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b',
+    ]);
     const s = snap();
     const hooks = review(byName(s, 'hooks.json'), { store });
     assert.ok(hooks.ok);

@@ -309,6 +309,81 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       assert.ok(d.files[0]?.unifiedDiff);
     });
 
+    describe('a diff too large to show', () => {
+      const numbered = (n: number, prefix: string) =>
+        Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(7, '0')}\n`).join('');
+      const modified = (files: [string, string, string][]) => {
+        for (const [p, old, now] of files) {
+          put('snap', p, old);
+          put('now', p, now);
+        }
+        return diffAgainstReceipt(
+          receiptOf(files.map(([p, old]) => fileOf(p, old))),
+          {},
+          files.map(([p, , now]) => fileOf(p, now)),
+          f.path('now'),
+          f.path('snap'),
+        ).files.map((x) => x.note ?? (x.unifiedDiff ? 'diff' : 'neither'));
+      };
+
+      it('gives no text diff for 20,000 lines rewritten as 10,000 others, and says so (the diff alone took 23 s)', () => {
+        assert.deepEqual(modified([['data.txt', numbered(20000, 'a'), numbered(10000, 'b')]]), [
+          'diff too large to show: no text diff',
+        ]);
+      });
+
+      it('shows a file with 1,000 changed lines in full, and not one with 1,002', () => {
+        const d = modified([
+          ['a.txt', numbered(500, 'a'), numbered(500, 'b')],
+          ['b.txt', numbered(501, 'a'), numbered(501, 'b')],
+        ]);
+        assert.deepEqual(d, ['diff', 'diff too large to show: no text diff']);
+      });
+
+      it('shows an added file whole, past 1,000 lines: it costs only its length', () => {
+        put('now', 'new.txt', numbered(5000, 'n'));
+        const d = diffAgainstReceipt(
+          receiptOf([]),
+          {},
+          [fileOf('new.txt', numbered(5000, 'n'))],
+          f.path('now'),
+          undefined,
+        );
+        assert.equal(d.files[0]?.unifiedDiff?.split('\n').filter((l) => /^\+n/.test(l)).length, 5000);
+      });
+
+      it('stops diffing once the review has shown 10,000 changed lines: the bundle picks how many files change', () => {
+        const files = Array.from({ length: 14 }, (_, i): [string, string, string] =>
+          i < 13 ? [`f${i + 10}.txt`, numbered(400, 'a'), numbered(400, 'b')] : ['z.txt', 'one\n', 'two\n'],
+        );
+        const full = 'too many changed lines in this review to show more: no text diff';
+        assert.deepEqual(modified(files), [...Array(12).fill('diff'), full, full]);
+      });
+    });
+
+    it('writes a file name in the diff headers as the review shows it: a newline in it starts no line', () => {
+      const name = 'nl\nFiles (0):\x1b[31mred';
+      put('snap', name, 'old\n');
+      put('now', name, 'new\n');
+      const d = diffAgainstReceipt(
+        receiptOf([fileOf(name, 'old\n')]),
+        {},
+        [fileOf(name, 'new\n')],
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.equal(d.files[0]?.path, name, 'the path itself stays what the bundle holds');
+      assert.deepEqual(d.files[0]?.unifiedDiff?.split('\n'), [
+        '='.repeat(67),
+        '--- a/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred\treviewed',
+        '+++ b/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred\tcurrent',
+        '@@ -1,1 +1,1 @@',
+        '-old',
+        '+new',
+        '',
+      ]);
+    });
+
     it('says the reviewed snapshot is missing when there is none, or when its file is gone', () => {
       put('now', 'f', 'new\n');
       const none = diffAgainstReceipt(
