@@ -176,6 +176,17 @@ describe('the review panel view model', () => {
     );
   });
 
+  it('shows a removed `-- x` and an added `++ y` line, which read like the diff header (`--- `, `+++ `)', async () => {
+    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/init.lua'), 'local a = 1\n-- x\n');
+    await trustAndEnable();
+    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/init.lua'), 'local a = 1\n++ y\n');
+    const rows = model().changes?.files.find((x) => x.path.text === 'init.lua')?.diff;
+    assert.deepEqual(
+      rows?.map((l) => `${l.kind} ${l.text.text}`),
+      ['hunk @@ -1,2 +1,2 @@', 'ctx  local a = 1', 'del --- x', 'add +++ y'],
+    );
+  });
+
   it('enables Trust for a first review and nothing that needs a receipt', () => {
     const a = model().actions;
     assert.deepEqual(

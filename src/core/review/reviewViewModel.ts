@@ -171,16 +171,8 @@ export function reviewViewModel(
           file: abs(f.path),
           change: f.change,
           note: f.note ?? null,
-          diff: (f.unifiedDiff ?? '')
-            .split('\n')
-            .filter(
-              (l) =>
-                l !== '' &&
-                !l.startsWith('====') &&
-                !l.startsWith('--- ') &&
-                !l.startsWith('+++ ') &&
-                !l.startsWith('\\'),
-            )
+          diff: diffBody(f.unifiedDiff ?? '')
+            .filter((l) => l !== '' && !l.startsWith('\\'))
             .map((l) => ({
               kind: l.startsWith('@@')
                 ? ('hunk' as const)
@@ -323,4 +315,16 @@ function reviewActions(
       enableSwitch ? null : noEnableSwitchNotice(r.item),
     ].filter((n): n is string => n !== null),
   };
+}
+
+/**
+ * A unified diff's lines from its first hunk on: the header (`===`, `---`, `+++`) names the
+ * files, which the panel shows apart. Only lines before the first `@@` are the header: a
+ * removed line `-- x` (a Lua or SQL comment) reads `--- x`, an added `++ x` reads `+++ x`,
+ * and filtering those by their start hid them from the review.
+ */
+function diffBody(unifiedDiff: string): string[] {
+  const lines = unifiedDiff.split('\n');
+  const first = lines.findIndex((l) => l.startsWith('@@'));
+  return first < 0 ? [] : lines.slice(first);
 }
