@@ -14,6 +14,7 @@ import {
   type LifecycleContext,
 } from '../../src/core/trust/lifecycle';
 import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
+import { reviewText } from '../../src/core/review/reviewText';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
 
@@ -86,6 +87,25 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       );
       assert.equal((v.capabilities as { system: string }).system, 'codewhale');
       assert.ok(!fs.existsSync(store.file), 'review writes nothing');
+    });
+
+    it('with the trust store unavailable: says so, and that trust would be refused, instead of a plain "not-reviewed"', async () => {
+      writeW(f);
+      await trustNow('example-plugin');
+      f.write(`${W}/notes.txt`, 'changed since the review');
+      breakStore();
+      const r = review(item('example-plugin'), ctx);
+      assert.ok(r.ok);
+      const v = r.value;
+      assert.deepEqual([v.status, v.receipt, v.diff, v.trustable], ['not-reviewed', null, null, false]);
+      assert.match(v.storeProblem ?? '', /^trust store .*state\.json is not valid JSON/);
+      assert.match(v.trustRefusal ?? '', UNAVAILABLE);
+      const text = reviewText(v, [f.path('ws')], false);
+      assert.match(
+        text,
+        /\n {2}trust store unavailable: trust store .*; no receipt can be read, so what changed since your last review cannot be shown\n/,
+      );
+      assert.match(text, /\n {2}not trustable: The trust store is unavailable: /);
     });
 
     it('of a trusted, enabled, unchanged bundle: trusted, enabled, its receipt, no diff', async () => {

@@ -18,6 +18,10 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   out.push(`Review: ${v(item.name)} (${item.system} ${item.kind}, ${item.scope})`);
   out.push(`  path: ${scopedPath(item, item.path, workspaces)}`);
   out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
+  if (r.storeProblem)
+    out.push(
+      `  trust store unavailable: ${v(r.storeProblem)}; no receipt can be read, so what changed since your last review cannot be shown`,
+    );
   // Files trust cannot cover get their own section just below; the refusal closes the review either way.
   if (!r.trustable && r.notCovered.length === 0)
     out.push(`  not trustable: ${v(r.trustRefusal ?? 'this bundle cannot be trusted')}`);

@@ -57,6 +57,11 @@ export interface ReviewReport {
   readonly trustRefusal: string | null;
   /** The unit's diagnostics as read now: for an invalid unit, why the agent rejects it. */
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Why the trust store could not be read, when it could not: then no receipt is known, so
+   * `status` reads as not reviewed and what changed since the last review cannot be shown.
+   */
+  readonly storeProblem: string | null;
 }
 
 export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport> {
@@ -70,7 +75,11 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
   const capabilityHash = s.item.capabilityHash as string;
   const status = statusOf(receipt, contentHash, capabilityHash);
   const invalid = invalidBundleRefusal(s.item, s.diagnostics, s.root);
-  const refusal = invalid ?? (s.notCovered.length > 0 ? notCoveredRefusal(s.item.name, s.notCovered) : null);
+  const refusal =
+    invalid ??
+    (s.notCovered.length > 0 ? notCoveredRefusal(s.item.name, s.notCovered) : null) ??
+    // Trust would be refused by the store (fail closed): said here, before the reviewer acts on a token.
+    (state.ok ? null : unavailableMessage(state));
   const files = invalid && receipt ? withReviewedFiles(s.files, s.root, Object.keys(receipt.files)) : s.files;
   const diff =
     receipt && status !== 'trusted'
@@ -96,6 +105,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       trustable: refusal === null,
       trustRefusal: refusal,
       diagnostics: s.diagnostics,
+      storeProblem: state.ok ? null : state.problem,
     },
   };
 }
@@ -141,6 +151,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
       trustable: false,
       trustRefusal: refusal,
       diagnostics: disk.diagnostics,
+      storeProblem: state.ok ? null : state.problem,
     },
   };
 }
