@@ -229,15 +229,14 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.equal(b.valid, true, 'a skill warning does not invalidate the bundle');
     });
 
-    it('reads a skills root declared twice once', () => {
+    it('reads a skills root declared twice (`skills`, `./skills`) twice: each skill is a fatal duplicate (§4.5, §5.1, §5.3)', () => {
       f.write('plugins/b/plugin.toml', `${TOML}[skills]\npaths = ["skills", "./skills"]\n`);
       f.write('plugins/b/skills/one/SKILL.md', '---\nname: one\n---\n');
       const b = load();
-      assert.deepEqual(found(b), []);
-      assert.deepEqual(
-        b.skills.map((s) => s.name),
-        ['one'],
-      );
+      assert.deepEqual(found(b), [
+        ['codewhale.skill.duplicate-name', 'error', 'plugin `b` declares duplicate skill name `one`'],
+      ]);
+      assert.equal(b.valid, false);
     });
 
     it('reads the bundle root as a skills root (`.`)', () => {
@@ -289,6 +288,15 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.equal(b.diagnostics[0]?.range.start.line, 2);
       assert.equal(b.diagnostics[1]?.file, f.path('plugins/b/skills/b/SKILL.md'));
       assert.equal(b.valid, false);
+    });
+
+    it('places the unsafe-name warning at the key the parser read: `\\uFEFFname:` is another key (Rust trim, §5.2)', () => {
+      withSkills();
+      f.write('plugins/b/skills/a/SKILL.md', '---\n\uFEFFname: other\nname: My Skill\n---\nbody\n');
+      const b = load();
+      assert.equal(b.skills[0]?.name, 'my-skill');
+      assert.equal(b.diagnostics[0]?.code, 'codewhale.skill-invalid');
+      assert.equal(b.diagnostics[0]?.range.start.line, 2);
     });
 
     it('keeps a skill description, not its body', () => {

@@ -372,6 +372,20 @@ oauth_resource = "r"
         assert.equal(found(findings)[0]?.[1], '4:1');
       });
     }
+
+    it('refuses a server with env_headers together with its alias env_http_headers as a duplicate field, at the alias', () => {
+      const server = '[plugin]\nname = "p"\n[mcp_servers.s]\nurl = "https://x.invalid/"\n';
+      const both = read(`${server}env_headers = { A = "B" }\nenv_http_headers = { C = "D" }\n`);
+      assert.equal(both.m, undefined);
+      assert.deepEqual(found(both.findings), [
+        [
+          'failed to parse plugin.toml near bytes 108..119; check the v1 schema and field types (duplicate field `env_headers`)',
+          '5:0',
+        ],
+      ]);
+      for (const one of ['env_headers', 'env_http_headers'])
+        assert.deepEqual(messagesOf(read(`${server}${one} = { A = "B" }\n`).findings), [], one);
+    });
   });
 
   describe('plugin.json (§3.2)', () => {
@@ -541,6 +555,28 @@ oauth_resource = "r"
       assert.ok(messagesOf(broken.findings)[0]?.startsWith('failed to parse plugin.json: '));
     });
 
+    it('keeps the last value of a key repeated under extensions (a map of JSON values), in any namespace', () => {
+      const other = read(`{"$schema": "${SCHEMA}", "name": "b", "extensions": {"other.ns": {"a": 1, "a": 2}}}`);
+      assert.deepEqual(messagesOf(other.findings), []);
+      assert.equal(other.m?.name.value, 'b');
+      // `net.codewhale` is read from the value already built: a namespace or a field in it repeated keeps the last.
+      const ns = read(
+        `{"$schema": "${SCHEMA}", "name": "b", "extensions": {"net.codewhale": {"unknown": 1}, "net.codewhale": {"display_name": "Last"}}}`,
+      );
+      assert.deepEqual(messagesOf(ns.findings), []);
+      assert.equal(ns.m?.displayName?.value, 'Last');
+      const field = read(
+        `{"$schema": "${SCHEMA}", "name": "b", "extensions": {"net.codewhale": {"display_name": "First", "display_name": "Last"}}}`,
+      );
+      assert.deepEqual(messagesOf(field.findings), []);
+      assert.equal(field.m?.displayName?.value, 'Last');
+      // The root and the author are structs: a field named twice is refused.
+      assert.deepEqual(
+        messagesOf(read(`{"$schema": "${SCHEMA}", "name": "b", "author": {"name": "a", "name": "c"}}`).findings),
+        ['failed to parse plugin.json: duplicate field `name`'],
+      );
+    });
+
     it('refuses an unknown extension key (providers too) at that key, with the other problems', () => {
       const { m, findings } = read({
         $schema: SCHEMA,
@@ -614,6 +650,48 @@ oauth_resource = "r"
       const unknown = one({ command: 'x', enabledTools: [] });
       assert.equal(unknown.servers, undefined);
       assert.deepEqual(messagesOf(unknown.findings), ['failed to parse mcp.json: unknown field `enabledTools`']);
+    });
+
+    it('keeps the last of a repeated server id, env or header name, and extension field; refuses a repeated server field', () => {
+      const ids = read('{"mcpServers": {"s": {"command": "first"}, "s": {"command": "last"}}}');
+      assert.deepEqual(messagesOf(ids.findings), []);
+      assert.deepEqual(
+        ids.servers?.map((s) => [s.id, s.command?.value]),
+        [['s', 'last']],
+      );
+      const env = read('{"mcpServers": {"s": {"command": "x", "env": {"A": "${B}", "A": "${C}"}}}}');
+      assert.deepEqual(messagesOf(env.findings), []);
+      assert.deepEqual(
+        env.servers?.[0]?.env.map((e) => [e.name, e.value]),
+        [['A', '${C}']],
+      );
+      const headers = read('{"mcpServers": {"s": {"url": "https://x.invalid/", "headers": {"H": "1", "H": "2"}}}}');
+      assert.deepEqual(messagesOf(headers.findings), []);
+      assert.deepEqual(
+        headers.servers?.[0]?.headers.map((h) => [h.name, h.value]),
+        [['H', '2']],
+      );
+      const ext = read(
+        '{"mcpServers": {"s": {"command": "x", "extensions": {"net.codewhale": {"required": true, "required": false}}}}}',
+      );
+      assert.deepEqual(messagesOf(ext.findings), []);
+      assert.equal(ext.servers?.[0]?.required?.value, false);
+      // serde still reads each replaced value: it must be a server, a string.
+      assert.deepEqual(messagesOf(read('{"mcpServers": {"s": {"bogus": 1}, "s": {"command": "x"}}}').findings), [
+        'failed to parse mcp.json: unknown field `bogus`',
+      ]);
+      assert.deepEqual(
+        messagesOf(read('{"mcpServers": {"s": {"command": "x", "env": {"A": 1, "A": "${C}"}}}}').findings),
+        ['failed to parse mcp.json: expected string at `mcpServers.s.env.A`'],
+      );
+      assert.deepEqual(messagesOf(read('{"mcpServers": {"s": {"command": "x", "command": "y"}}}').findings), [
+        'failed to parse mcp.json: duplicate field `command`',
+      ]);
+      assert.deepEqual(
+        messagesOf(read('{"mcpServers": {"s": {"command": "x", "command": "y"}, "s": {"command": "z"}}}').findings),
+        ['failed to parse mcp.json: duplicate field `command`'],
+        'a replaced server is read too',
+      );
     });
 
     it('returns the servers sorted by id, inferring stdio from a command and streamable-http from a url', () => {
@@ -923,6 +1001,24 @@ oauth_resource = "r"
       }
     });
 
+    it('keeps the last of a repeated server id or mcpOverrides key; refuses a repeated field', () => {
+      const ids = read('{"name": "k", "mcpServers": {"s": {"command": "a"}, "s": {"command": "b"}}}');
+      assert.deepEqual(messagesOf(ids.findings), []);
+      assert.deepEqual(
+        ids.m?.mcpServers.map((s) => s.command?.value),
+        ['b'],
+      );
+      const overrides = '{"name": "k", "interface": {"mcpOverrides": {"s": OVERRIDE, "s": {"displayName": "b"}}}}';
+      assert.deepEqual(messagesOf(read(overrides.replace('OVERRIDE', '{"displayName": "a"}')).findings), []);
+      assert.deepEqual(messagesOf(read(overrides.replace('OVERRIDE', '{"bogus": 1}')).findings), [
+        'failed to parse kimi.plugin.json: unknown field `bogus`',
+      ]);
+      assert.deepEqual(
+        messagesOf(read('{"name": "k", "interface": {"hostKind": "local", "hostKind": "local"}}').findings),
+        ['failed to parse kimi.plugin.json: duplicate field `hostKind`'],
+      );
+    });
+
     it('refuses each rule of the format with its message', () => {
       const cases: [object | string, string[]][] = [
         ['{', []],
@@ -986,6 +1082,24 @@ oauth_resource = "r"
     let f: Fixture;
     beforeEach(() => (f = new Fixture()));
     afterEach(() => f.remove());
+    it('keeps the last of any repeated key: upstream reads the file into a JSON value first', () => {
+      const findings = new Findings();
+      const source = '{"name": "c", "name": "d", "mcpServers": {"s": {"command": "a"}, "s": {"command": "b"}}}';
+      const m = readKimiJson(
+        f.path('b/.claude-plugin/plugin.json'),
+        source,
+        f.mkdir('b'),
+        findings,
+        '.claude-plugin/plugin.json',
+      );
+      assert.deepEqual(messagesOf(findings), []);
+      assert.equal(m?.name.value, 'd');
+      assert.deepEqual(
+        m?.mcpServers.map((s) => s.command?.value),
+        ['b'],
+      );
+    });
+
     const read = (manifest: object) => {
       const findings = new Findings();
       const root = f.mkdir('b');

@@ -307,7 +307,7 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
 
     it('takes bare binary names and refuses a path or a Windows drive, at the value', () => {
       assert.deepEqual(messages(plugin('', '[when]\nbinaries = ["git", "node.exe", "git-lfs"]\n').findings), []);
-      for (const b of ['bin/git', 'bin\\\\git', 'C:git', 'c:\\\\git'])
+      for (const b of ['bin/git', 'bin\\\\git', 'c:\\\\git'])
         assert.deepEqual(
           plugin('', `[when]\nbinaries = ["${b}"]\n`).findings.diagnostics.map((d) => [d.code, d.message]),
           [['codewhale.when.binary', `binary condition \`${b.replace('\\\\', '\\')}\` must be a bare executable name`]],
@@ -318,6 +318,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       assert.deepEqual(messages(plugin('', `[when]\nbinaries = ["${'g'.repeat(129)}"]\n`).findings), [
         'binary must contain 1-128 non-whitespace characters',
       ]);
+    });
+
+    it('takes a drive letter without a separator (`C:foo`) as a bare name: only `X:\\` and `X:/` look Windows-absolute (§4.6)', () => {
+      assert.deepEqual(messages(plugin('', '[when]\nbinaries = ["C:foo", "c:"]\n').findings), []);
     });
   });
 

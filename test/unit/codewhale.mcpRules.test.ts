@@ -298,6 +298,12 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
       it(`refuses a ${prefix} literal, after trimming`, () =>
         refused(stdio('node', `args = [" ${prefix}abc"]\n`), 'codewhale.mcp.literal-credential'));
     }
+    it('trims as Rust does: a leading byte-order mark is kept, so `\\uFEFFsk-…` is no literal credential', () => {
+      accepted(stdio('node', 'args = ["\\uFEFFsk-live"]\n'));
+      f.remove();
+      f = new Fixture();
+      refused(stdio('node', 'args = ["\\u2003sk-live"]\n'), 'codewhale.mcp.literal-credential');
+    });
     for (const arg of ['--client_secret=x', 'PASSWORD=x', '--my-access-key=x', '--credentials=x']) {
       it(`refuses ${arg} as a credential-bearing argument`, () =>
         refused(stdio('node', `args = [${JSON.stringify(arg)}]\n`), 'codewhale.mcp.credential-argument'));

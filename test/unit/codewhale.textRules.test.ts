@@ -131,6 +131,14 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       );
       assert.equal(iconProblem(`data:image/png;base64,${'A'.repeat(32768)}`), 'plugin icon exceeds 32 KiB');
     });
+    it('refuses base64 whose last character leaves bits over, as the STANDARD engine does (§4.4 step 5)', () => {
+      // 34 bytes end in `…AA==`; `…AB==` decodes to the same bytes in Node, but not in Codewhale.
+      const icon = `data:image/png;base64,${Buffer.concat([Buffer.from(png(1, 1).slice(22), 'base64'), Buffer.alloc(1)]).toString('base64')}`;
+      assert.ok(icon.endsWith('AA=='));
+      assert.equal(iconProblem(icon), undefined);
+      assert.equal(iconProblem(`${icon.slice(0, -3)}B==`), 'plugin icon has invalid base64');
+      assert.equal(iconProblem(`${icon.slice(0, -4)}AAB=`), 'plugin icon has invalid base64');
+    });
   });
 
   describe('names', () => {

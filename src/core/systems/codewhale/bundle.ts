@@ -25,7 +25,7 @@ import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../../model';
 import { portableRelative } from '../../fs/portablePath';
-import { asciiLower } from './rustText';
+import { asciiLower, rustTrim } from './rustText';
 import type { CacheSegment } from '../../cache/parseCache';
 import { bundleCacheEntry } from './bundleCache';
 import { detached } from '../../text/detached';
@@ -370,10 +370,11 @@ function discoverSkills(
   findings: Findings,
 ): BundleSkill[] {
   const out: BundleSkill[] = [];
-  const seenRoots = new Set<string>();
+  // Every declared root is read, even one that resolves to a root already read: upstream
+  // loops over the resolved roots without merging them (codewhale.md §5.1 "for each declared
+  // skills root"; §4.5 `skills` and `./skills` "both count"), so each skill is found twice and
+  // its name is a fatal duplicate (§5.3).
   for (const skillRoot of skillRoots) {
-    if (seenRoots.has(skillRoot)) continue;
-    seenRoots.add(skillRoot);
     const prefix = skillRoot === '' ? '' : skillRoot + '/';
     const candidates = files
       .filter((f) => f.path.startsWith(prefix))
@@ -450,7 +451,8 @@ function discoverSkills(
 
 function lineOf(text: string, key: string): number {
   const lines = text.split(/\r\n|\r|\n/);
-  const i = lines.findIndex((l) => l.trim().toLowerCase().startsWith(`${key}:`));
+  // Keys as the front-matter parser reads them: Rust's trim, ASCII lowercase (codewhale.md §5.2).
+  const i = lines.findIndex((l) => asciiLower(rustTrim(l)).startsWith(`${key}:`));
   return i < 0 ? 0 : i;
 }
 

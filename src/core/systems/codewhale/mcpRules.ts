@@ -4,7 +4,7 @@ import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
 import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
-import { asciiLower } from './rustText';
+import { asciiLower, rustTrim } from './rustText';
 import { keyOf } from '../../documents/located';
 
 const SENSITIVE_KEYS = [
@@ -165,7 +165,8 @@ function validateStdio(
         arg.at,
       );
     }
-    const trimmed = a.trim();
+    // Rust's `trim`: a leading byte-order mark stays, so `\uFEFFsk-…` is not a literal credential (codewhale.md §4.7).
+    const trimmed = rustTrim(a);
     if (
       LITERAL_PREFIXES.some((p) => trimmed.startsWith(p)) ||
       (trimmed.startsWith('AKIA') && Buffer.byteLength(trimmed) >= 16)

@@ -37,9 +37,12 @@ export function iconProblem(icon: string): string | undefined {
   const prefix = 'data:image/png;base64,';
   if (!icon.startsWith(prefix)) return 'plugin icon must be an inline PNG';
   const b64 = icon.slice(prefix.length);
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64))
-    return 'plugin icon has invalid base64';
+  // The base64 crate's STANDARD engine: canonical padding, and no set bits left over in
+  // the last character (`AB==` decodes leniently in Node but is refused there). Node's
+  // encoder writes the one canonical form, so a round trip finds the leftover bits.
   const bytes = Buffer.from(b64, 'base64');
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b64) || bytes.toString('base64') !== b64)
+    return 'plugin icon has invalid base64';
   if (
     bytes.length < 33 ||
     !bytes.subarray(0, 8).equals(PNG_SIGNATURE) ||

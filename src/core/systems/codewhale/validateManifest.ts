@@ -4,7 +4,7 @@ import { validateMcpServer } from './mcpRules';
 import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
 import { normalizeDeclaredHost, urlHost } from './networkHosts';
 import { networkHostsFix } from './networkHostsFix';
-import { iconProblem, semverProblem, textProblem } from './textRules';
+import { iconProblem, looksAbsolute, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../../diagnostics/findings';
 import type { Fix, RelatedLocation } from '../../model';
@@ -166,7 +166,8 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   if (m.when?.binaries) {
     uniqueTexts('binary', m.when.binaries, 128, findings);
     for (const b of m.when.binaries) {
-      if (b.value.includes('/') || b.value.includes('\\') || /^[A-Za-z]:/.test(b.value)) {
+      // `looks_windows_absolute` wants a separator after the drive (`C:\`, `C:/`): `C:git` is a bare name.
+      if (b.value.includes('/') || b.value.includes('\\') || looksAbsolute(b.value)) {
         findings.at('codewhale.when.binary', `binary condition \`${b.value}\` must be a bare executable name`, b.at);
       }
     }

@@ -3,9 +3,10 @@ import * as z from 'zod';
 import { stringMap, text, textList } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields } from './mcpFields';
-import { MAX_MANIFEST_BYTES, standardServerToFields } from './mcpJson';
+import { MAX_MANIFEST_BYTES, standardServersShape, standardServerToFields } from './mcpJson';
 import { composeAuthor } from './pluginJson';
-import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
+import { parseJsonDocument } from '../../../documents/jsonDocument';
+import { repeatedKeyProblems, type SerdeShape } from './repeatedKeys';
 import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import {
@@ -55,6 +56,8 @@ const KIMI_PARSE_MESSAGE = (n: string) =>
 
 const OS_LIST = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
+const mcpOverride = z.strictObject({ displayName: text.optional(), iconUrl: text.optional() });
+
 const root = z.strictObject({
   $schema: text.optional(),
   name: text,
@@ -80,13 +83,17 @@ const root = z.strictObject({
       category: text.optional(),
       hostKind: text.optional(),
       platforms: textList.optional(),
-      mcpOverrides: ownRecord(
-        z.string(),
-        z.strictObject({ displayName: text.optional(), iconUrl: text.optional() }),
-      ).optional(),
+      mcpOverrides: ownRecord(z.string(), mcpOverride).optional(),
     })
     .optional(),
 });
+
+/** `KimiPluginManifest`: the servers as in mcp.json, and `interface.mcpOverrides` a map of structs. */
+function kimiJsonShape(path: DocPath): SerdeShape {
+  if (path.length === 2 && path[0] === 'interface' && path[1] === 'mcpOverrides')
+    return { kind: 'map', values: mcpOverride };
+  return standardServersShape(path, kimiServer);
+}
 
 /**
  * `kimi.plugin.json` (codewhale.md §3.5), and the Claude form that Codewhale converts
@@ -108,14 +115,12 @@ export function readKimiJson(
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  for (const dup of jsonDuplicateKeys(doc)) {
-    findings.at(
-      'codewhale.manifest.parse',
-      `failed to parse ${what}: duplicate field \`${String(dup[dup.length - 1])}\``,
-      { file, path: dup, key: true },
-    );
-    return undefined;
-  }
+  // Upstream reads the Claude form into a `serde_json::Value` first, where every repeated key
+  // keeps its last value; `kimi.plugin.json` goes straight into its structs and maps.
+  const repeated = claude ? [] : repeatedKeyProblems(doc, kimiJsonShape);
+  for (const p of repeated)
+    findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, { file, path: p.path, key: p.key });
+  if (repeated.length > 0) return undefined;
   if (claude) {
     for (const component of ['hooks/hooks.json', '.lsp.json']) {
       if (lstatEntry(path.join(bundleRoot, component)).type !== 'missing') {

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { isIntegerLiteral, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields, type McpFields } from './mcpFields';
-import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
+import { parseJsonDocument } from '../../../documents/jsonDocument';
+import { ANY, repeatedKeyProblems, STRUCT, type SerdeShape } from './repeatedKeys';
 import { decodeUtf8, readRegularFile } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
@@ -51,6 +52,24 @@ const server = z.strictObject({
 // Server ids parse into a prototype-free map: a server Codewhale runs under the id `__proto__` is not lost.
 const root = z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), server) });
 
+const STRING_MAP: SerdeShape = { kind: 'map', values: text };
+
+/**
+ * Upstream's `StandardMcpFile` and each server are structs; `mcpServers`, `env` and
+ * `headers` are maps, where a repeated id or name keeps its last value; a server's
+ * `extensions` is a map of `serde_json::Value`, its `net.codewhale` read from that value.
+ */
+export function standardServersShape(path: DocPath, servers: z.ZodType): SerdeShape {
+  if (path.length === 1 && path[0] === 'mcpServers') return { kind: 'map', values: servers };
+  if (path.length === 3 && path[0] === 'mcpServers') {
+    if (path[2] === 'env' || path[2] === 'headers') return STRING_MAP;
+    if (path[2] === 'extensions') return ANY;
+  }
+  return STRUCT;
+}
+
+const mcpJsonShape = (path: DocPath) => standardServersShape(path, server);
+
 /**
  * The optional sibling `mcp.json` of a `plugin.json` (codewhale.md §3.3). Returns the
  * servers (sorted by id, [Skillgate] deterministic order), `[]` when absent, or
@@ -81,14 +100,14 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  for (const dup of jsonDuplicateKeys(doc)) {
-    findings.at(
-      'codewhale.mcp-json.parse',
-      `failed to parse mcp.json: duplicate field \`${String(dup[dup.length - 1])}\``,
-      { file, path: dup, key: true },
-    );
-    return undefined;
-  }
+  const repeated = repeatedKeyProblems(doc, mcpJsonShape);
+  for (const p of repeated)
+    findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
+      file,
+      path: p.path,
+      key: p.key,
+    });
+  if (repeated.length > 0) return undefined;
   const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error))

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { capabilities, pathSpec, text, textList, when } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { readMcpJson } from './mcpJson';
-import { parseJsonDocument, jsonDuplicateKeys } from '../../../documents/jsonDocument';
+import { parseJsonDocument } from '../../../documents/jsonDocument';
+import { ANY, repeatedKeyProblems, STRUCT, type SerdeShape } from './repeatedKeys';
 import { statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
@@ -43,6 +44,15 @@ const root = z.strictObject({
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * Upstream's `StandardPluginManifest` and its author are structs; `extensions` is a map of
+ * `serde_json::Value`, and `extensions["net.codewhale"]` is read from that value, so a key
+ * repeated anywhere under `extensions` keeps its last value.
+ */
+function pluginJsonShape(path: DocPath): SerdeShape {
+  return path.length === 1 && path[0] === 'extensions' ? ANY : STRUCT;
+}
+
 /** Agent Plugins v1.0.0 `plugin.json` with its sibling `mcp.json` (codewhale.md §3.2, §3.3). */
 export function readPluginJson(
   file: string,
@@ -58,14 +68,14 @@ export function readPluginJson(
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  for (const dup of jsonDuplicateKeys(doc)) {
-    findings.at(
-      'codewhale.manifest.parse',
-      `failed to parse plugin.json: duplicate field \`${String(dup[dup.length - 1])}\``,
-      { file, path: dup, key: true },
-    );
-    return undefined;
-  }
+  const repeated = repeatedKeyProblems(doc, pluginJsonShape);
+  for (const p of repeated)
+    findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
+      file,
+      path: p.path,
+      key: p.key,
+    });
+  if (repeated.length > 0) return undefined;
   const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {

@@ -154,11 +154,20 @@ export function readPluginToml(file: string, source: string, findings: Findings)
     integral = false;
   }
   if (!integral) return undefined;
-  for (const [kind, key, alias] of COMPONENT_KEYS) {
-    if (alias && data[key as keyof Root] !== undefined && data[alias as keyof Root] !== undefined) {
-      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan([alias]))} (duplicate field \`${kind}\`)`, {
+  // serde reads an alias as its field, so a table that has both names has that field twice:
+  // the component aliases, and a server's `env_http_headers` beside `env_headers` (codewhale.md §3.4, §4.2).
+  type Aliased = [table: DocPath, values: Partial<Record<string, unknown>>, field: string, alias: string];
+  const aliased: Aliased[] = COMPONENT_KEYS.flatMap(([kind, , alias]): Aliased[] =>
+    alias ? [[[], data, kind, alias]] : [],
+  );
+  for (const id of Object.keys(data.mcp_servers ?? {}).sort(byteOrder))
+    aliased.push([['mcp_servers', id], data.mcp_servers?.[id] ?? {}, 'env_headers', 'env_http_headers']);
+  for (const [table, values, field, alias] of aliased) {
+    if (values[field] !== undefined && values[alias] !== undefined) {
+      const at = table.concat(alias);
+      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(at))} (duplicate field \`${field}\`)`, {
         file,
-        path: [alias],
+        path: at,
         key: true,
       });
       return undefined;

@@ -17,7 +17,8 @@ export interface SchemaProblem {
  */
 export const MAX_SCHEMA_PROBLEMS = 100;
 
-export function schemaProblems(error: z.ZodError): SchemaProblem[] {
+/** `error` is a zod error, or its issues with their paths moved (a value checked apart from its document). */
+export function schemaProblems(error: Pick<z.ZodError, 'issues'>): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   for (const issue of error.issues) {
     if (out.length >= MAX_SCHEMA_PROBLEMS) break;

@@ -1,0 +1,72 @@
+import { parseTree, type Node } from 'jsonc-parser';
+import type * as z from 'zod';
+import { jsonDuplicateKeys } from '../../../documents/jsonDocument';
+import type { DocPath, ParsedDocument } from '../../../documents/document';
+import { REPORT_INPUT } from '../../../documents/parseContext';
+import { schemaProblems, type SchemaProblem } from './zodIssues';
+
+/**
+ * What serde deserializes the JSON object at a path into, which decides what a repeated
+ * key does there:
+ * - `struct`: a derived struct, which refuses a field named twice (`duplicate field`);
+ * - `map`: a `BTreeMap`, which keeps the last value of a repeated key without a word, but
+ *   deserializes every value first, so a replaced value must still be a `values`;
+ * - `any`: a `serde_json::Value` (or a map of them): the last value wins and nothing
+ *   beneath is checked.
+ */
+export type SerdeShape =
+  { readonly kind: 'struct' } | { readonly kind: 'map'; readonly values: z.ZodType } | { readonly kind: 'any' };
+
+export const STRUCT: SerdeShape = { kind: 'struct' };
+export const ANY: SerdeShape = { kind: 'any' };
+
+/**
+ * How serde_json reads a document whose keys repeat (codewhale.md §4.2): a repeated
+ * struct field is refused, a repeated map key keeps its last value, as the parsed
+ * document value already does (`JSON.parse`). Empty when the text reads as upstream
+ * reads it; otherwise the refusal (a repeated field, or a replaced map value that is
+ * not of the map's type), paths absolute.
+ */
+export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath) => SerdeShape): SchemaProblem[] {
+  // Nearly every document has no repeated key: settled without a tree.
+  if (jsonDuplicateKeys(doc).length === 0) return [];
+  const root = parseTree(doc.text, [], { disallowComments: true, allowTrailingComma: false });
+  const problems: SchemaProblem[] = [];
+  const visit = (node: Node, path: DocPath): void => {
+    if (problems.length > 0) return;
+    if (node.type === 'array') {
+      (node.children ?? []).forEach((child, i) => visit(child, path.concat(i)));
+      return;
+    }
+    if (node.type !== 'object') return;
+    const shape = shapeAt(path);
+    if (shape.kind === 'any') return;
+    const seen = new Map<string, Node>();
+    for (const property of node.children ?? []) {
+      const [k, v] = property.children ?? [];
+      if (!k || !v) continue;
+      const key = k.value as string;
+      const at = path.concat(key);
+      const earlier = seen.get(key);
+      if (earlier && shape.kind === 'struct') {
+        problems.push({ path: at, key: true, detail: `duplicate field \`${key}\`` });
+        return;
+      }
+      if (earlier && shape.kind === 'map') {
+        const value: unknown = JSON.parse(doc.text.slice(earlier.offset, earlier.offset + earlier.length));
+        const result = shape.values.safeParse(value, REPORT_INPUT);
+        if (!result.success) {
+          const issues = result.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));
+          problems.push(...schemaProblems({ issues }));
+          return;
+        }
+      }
+      seen.set(key, v);
+      // serde reads every value, a replaced one too: repeats inside it count.
+      visit(v, at);
+      if (problems.length > 0) return;
+    }
+  };
+  if (root) visit(root, []);
+  return problems;
+}
