@@ -1,11 +1,5 @@
 import { strict as assert } from 'node:assert';
-import {
-  asciiLower,
-  isRustWhitespace,
-  rustTrim,
-  rustTrimEnd,
-  rustTrimStart,
-} from '../../src/core/systems/codewhale/rustText';
+import { asciiLower, isRustWhitespace, rustTrim, rustTrimEnd, rustTrimStart } from '../../src/core/text/rustText';
 
 /** Unicode White_Space, what Rust's `char::is_whitespace` and `str::trim` use. */
 const WHITE_SPACE = [

@@ -25,7 +25,7 @@ import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../../model';
 import { portableRelative } from '../../fs/portablePath';
-import { asciiLower, rustTrim } from './rustText';
+import { asciiLower, rustTrim } from '../../text/rustText';
 import type { CacheSegment } from '../../cache/parseCache';
 import { bundleCacheEntry } from './bundleCache';
 import { detached } from '../../text/detached';

@@ -1,7 +1,7 @@
 import type { ActivationPolicy, CapabilityLabel } from './activationPolicy';
 import type { Compatibility } from '../../model';
 import type { Manifest } from './manifest';
-import { asciiLower } from './rustText';
+import { asciiLower } from '../../text/rustText';
 import { detached } from '../../text/detached';
 
 /** A bundle's capability inventory (codewhale.md §6.1). */

@@ -4,7 +4,7 @@ import { isMcpServerName } from './names';
 import { environmentNameProblem, looksAbsolute, textProblem } from './textRules';
 import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
-import { asciiLower, rustTrim } from './rustText';
+import { asciiLower, rustTrim } from '../../text/rustText';
 import { keyOf } from '../../documents/located';
 
 const SENSITIVE_KEYS = [

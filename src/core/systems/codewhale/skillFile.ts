@@ -1,4 +1,4 @@
-import { asciiLower, isRustWhitespace, rustTrim, rustTrimStart } from './rustText';
+import { asciiLower, isRustWhitespace, rustTrim, rustTrimStart } from '../../text/rustText';
 
 /**
  * Codewhale's general SKILL.md parser (codewhale.md §5.2), reproduced step by step:

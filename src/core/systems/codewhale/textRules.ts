@@ -1,5 +1,5 @@
 import { BIDI_CONTROLS } from '../../text/hiddenUnicode';
-import { rustTrim } from './rustText';
+import { rustTrim } from '../../text/rustText';
 import { semverError } from './semver';
 
 /** Codewhale's `validate_text(field, value, max)` (codewhale.md §4.4); undefined when valid. */

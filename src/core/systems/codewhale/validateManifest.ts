@@ -9,7 +9,7 @@ import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from
 import type { Findings } from '../../diagnostics/findings';
 import type { Fix, RelatedLocation } from '../../model';
 import { byteOrder } from '../../fs/rawNames';
-import { asciiLower, rustTrim } from './rustText';
+import { asciiLower, rustTrim } from '../../text/rustText';
 
 const OS_NAMES = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 

@@ -22,7 +22,7 @@ import {
 import { isKimiPluginName } from '../names';
 import type { DocPath, ParsedDocument } from '../../../documents/document';
 import type { DiagnosticCode } from '../../../diagnostics/diagnosticCodes';
-import { asciiLower, rustTrim } from '../rustText';
+import { asciiLower, rustTrim } from '../../../text/rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';

@@ -12,7 +12,7 @@ import type { DocPath, ParsedDocument } from '../../../documents/document';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
-import { asciiLower } from '../rustText';
+import { asciiLower } from '../../../text/rustText';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 import { keyOf } from '../../../documents/located';
 

@@ -12,7 +12,7 @@ import type { DocPath } from '../../../documents/document';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
-import { rustTrim } from '../rustText';
+import { rustTrim } from '../../../text/rustText';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 
 const EXT = 'net.codewhale';

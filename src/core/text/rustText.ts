@@ -1,9 +1,9 @@
 /**
- * Rust string semantics that Codewhale relies on and JavaScript does not share.
- * Codewhale is written in Rust: `str::trim` removes Unicode White_Space, which has
- * U+0085 and not U+FEFF, while JS `trim()` removes U+FEFF and keeps U+0085. So a
- * byte-order mark survives Codewhale's trimming (codewhale.md §5.2) and a lone
- * U+0085 does not.
+ * Rust string semantics that JavaScript does not share, for the agents and libraries
+ * written in Rust: Codewhale, Eva-CLI, and pydantic-core under Rivumi. `str::trim` removes
+ * Unicode White_Space, which has U+0085 and not U+FEFF, while JS `trim()` removes U+FEFF
+ * and keeps U+0085. So a byte-order mark survives Codewhale's trimming (codewhale.md
+ * §5.2) and a lone U+0085 does not.
  */
 
 const RUST_WHITESPACE = new Set<number>([
