@@ -226,6 +226,30 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       assert.match(d?.message ?? '', /^Rivumi aborts the whole hook load because of \.rivumi\/plugins\/pk\.json: /);
     });
 
+    it("shows a plugin's hooks merged into a hooks.json event that is not an array: aborted, in its capabilities and hash", () => {
+      f.write('ws/.rivumi/hooks.json', json({ post_tool_use: [] }));
+      f.write('ws/.rivumi/plugins/a.json', json({ name: 'a', hooks: { post_tool_use: [{ command: ['true'] }] } }));
+      const sound = named(decide(view(), true).items, 'a');
+      f.write('ws/.rivumi/hooks.json', json({ post_tool_use: null }));
+      const { items, diagnostics } = decide(view(), true);
+      const a = named(items, 'a');
+      assert.deepEqual(fate(items, 'a.post_tool_use.0'), ['rejected', ['load_aborted']]);
+      const d = diagnostics.find(
+        (x) => x.code === 'rivumi.load-aborted' && x.itemId === named(items, 'a.post_tool_use.0').id,
+      );
+      assert.equal(
+        d?.message,
+        'Rivumi aborts the whole hook load because of .rivumi/hooks.json: project hook entries must be arrays',
+      );
+      assert.deepEqual(Object.keys((a.detail.capabilities as { hooks: object }).hooks), ['post_tool_use: ["true"]']);
+      assert.equal(
+        (a.detail.loads as { hooks: string }).hooks,
+        'not loaded (the hook load fails: project hook entries must be arrays)',
+      );
+      // What the plugin can do does not depend on hooks.json: the same capability hash as beside a sound one.
+      assert.equal(a.capabilityHash, sound.capabilityHash);
+    });
+
     it('turns hook-only errors in a plugin into warnings without the opt-in, and keeps them errors with it', () => {
       f.write('ws/.rivumi/hooks.json', json({ pre_compact: Array.from({ length: 16 }, () => ({ command: ['c'] })) }));
       f.write('ws/.rivumi/plugins/pk.json', json({ hooks: { pre_compact: [{ command: ['x'] }] } }));

@@ -269,13 +269,13 @@ describe('Rivumi loads: order, records of refused files, nesting and where findi
       const p = refused(null, 'project hook config is not valid UTF-8 JSON');
       assert.equal(p.hooksFile?.error?.range.start.line, 3);
     });
-    it("reads NaN as Python's json does: the schema then refuses it as a timeout", () => {
+    it("reads NaN as Python's json does: the schema then refuses it as a timeout, at le (checked before gt)", () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_compact": [{"command": ["x"], "timeout_seconds": NaN}]}');
       const p = loadRivumiProject(f.path('ws'));
       assert.deepEqual(
         [p.hookLoad?.message, p.hooksFile?.valid, p.hooksFile?.hooks.map((h) => [h.argv, h.valid])],
         [
-          'project hook config is invalid: pre_compact.0.timeout_seconds: Input should be greater than 0',
+          'project hook config is invalid: pre_compact.0.timeout_seconds: Input should be less than or equal to 30',
           false,
           [[['x'], false]],
         ],

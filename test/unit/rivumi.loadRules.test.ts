@@ -379,6 +379,12 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       );
       assert.equal(p.hooksFile?.valid, false);
       assert.equal(p.skillLoad, null);
+      // The fault is hooks.json's: the plugin's entry is still its hook, valid in itself.
+      assert.deepEqual(
+        p.plugins[0]?.hooks.map((h) => [h.event, h.argv, h.origin, h.valid]),
+        [['pre_tool_use', ['x'], 'pk', true]],
+      );
+      assert.equal(p.plugins[0]?.hookError, undefined);
     });
     it('skips a plugin event that is null or absent, and ignores unknown plugin events', () => {
       f.write(

@@ -82,10 +82,10 @@ describe('Rivumi schema rules, item by item and level by level (rivumi.md §4.3,
       ]));
   });
 
-  describe('timeout_seconds: > 0, then ≤ 30, one message', () => {
-    it('NaN (Python json reads it) is not greater than 0, and says only that', () =>
+  describe('timeout_seconds: ≤ 30, then > 0 (pydantic-core checks le before gt), one message', () => {
+    it('NaN (Python json reads it) is not ≤ 30, and says only that', () =>
       assert.deepEqual(texts(hookCommand, { command: ['a'], timeout_seconds: NaN }), [
-        'timeout_seconds: Input should be greater than 0',
+        'timeout_seconds: Input should be less than or equal to 30',
       ]));
     for (const [t, n] of [
       ['.25', 0.25],

@@ -612,7 +612,8 @@ function mergeHooks(
             path: [event],
           }),
         );
-        continue;
+        // hooks.json's fault, which fails the whole hook load: the plugin's entries are still
+        // its hooks (in its capabilities and hash, shown with the merged configuration's fate, rivumi.md §6).
       }
       v.forEach((raw, index) =>
         merged

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { pydanticStrAsFloat } from './laxFloat';
 import { pythonStrip } from './pythonText';
 import { SAFE_NAME } from './skillFile';
 
@@ -29,16 +30,19 @@ const tooLong = (max: number) => ({
 
 /**
  * pydantic's lax float: numbers (Python's json also yields ±Infinity and NaN, floats that
- * only the bounds then refuse: NaN is not greater than 0), numeric strings and booleans; a
- * string that is not a number is pydantic's `float_parsing` error, anything else `float_type`.
+ * only the bounds then refuse), numeric strings as pydantic-core reads them (laxFloat.ts:
+ * `"1_0"` is 10, `"inf"` is infinity) and booleans; a string that is not a number is
+ * pydantic's `float_parsing` error, anything else `float_type`.
  */
 const laxFloat = z.union(
   [
     z.number().or(z.custom<number>((v) => v === Infinity || v === -Infinity || Number.isNaN(v))),
-    z
-      .string()
-      .regex(/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/)
-      .transform(Number),
+    z.string().transform((s, ctx) => {
+      const f = pydanticStrAsFloat(s);
+      if (f !== undefined) return f;
+      ctx.addIssue({ code: 'custom', input: s });
+      return z.NEVER;
+    }),
     z.boolean().transform((b) => (b ? 1 : 0)),
   ],
   {
@@ -59,9 +63,10 @@ export const hookCommand = z.strictObject(
         (argv) => argv.every((a) => a !== '' && !a.includes('\0')),
         'hook command argv entries must be non-empty and NUL-free',
       ),
+    // pydantic-core checks `le` before `gt`, each as "the comparison holds": NaN fails `le` first.
     timeout_seconds: laxFloat
-      .refine((t) => t > 0, { error: 'Input should be greater than 0', abort: true })
-      .refine((t) => t <= 30, 'Input should be less than or equal to 30')
+      .refine((t) => t <= 30, { error: 'Input should be less than or equal to 30', abort: true })
+      .refine((t) => t > 0, 'Input should be greater than 0')
       .optional(),
     tools: z
       .array(strictText, { error: 'Input should be a valid tuple' })
