@@ -103,7 +103,7 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
     }
     assert.match(
       problems(read('{}\n'))[0] as string,
-      /^eva\.policy\.invalid object has fewer properties than schema minProperties \(\$\) @1$/,
+      /^eva\.policy\.invalid object must contain at least 1 propertie\(s\) \(\$\) @1$/,
     );
     assert.deepEqual(problems(read('')), ['eva.policy.invalid schema type mismatch: expected object, got null ($) @1']);
   });

@@ -16,7 +16,10 @@ import {
   type RuntimeGate,
 } from '../../src/core/systems/eva/runtime';
 import { allowedRoot, resolveNamedPath } from '../../src/core/systems/eva/paths';
-import { YamlTagged } from '../../src/core/systems/eva/yamlDocument';
+import { YamlFloat, YamlTagged, parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
+import { readPolicy } from '../../src/core/systems/eva/policy';
+import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
+import { A0, EvaFixture } from './helpers/evaFixture';
 import { EVA_REASONS } from '../../src/core/systems/eva/vocabulary';
 
 /**
@@ -71,6 +74,138 @@ describe('Eva identifiers (eva.md §2.7)', () => {
   it('takes the namespace as the first segment', () => {
     assert.equal(capabilityNamespace('workflow.review.deep'), 'workflow');
     assert.equal(capabilityNamespace('workflow'), 'workflow');
+  });
+});
+
+describe("Eva edge whitespace as Rust's str::trim sees it (eva.md §2.7)", () => {
+  it('takes U+0085 for whitespace and a U+FEFF byte-order mark for none, in ids, names and capability names', () => {
+    assert.equal(identifierError('a\u0085'), 'identifier cannot contain leading or trailing whitespace');
+    assert.equal(
+      identifierError('\ufeffa'),
+      "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'",
+      'past the whitespace rule, the character rule refuses it',
+    );
+    assert.equal(capabilityNameError('a.b\u0085'), 'capability name cannot contain leading or trailing whitespace');
+    assert.equal(textFieldError('Review\u0085'), 'field cannot contain leading or trailing whitespace');
+    assert.equal(textFieldError('\ufeffReview'), undefined);
+  });
+
+  it('calls blank name/version text empty, as require_non_empty trims before it checks', () => {
+    assert.equal(textFieldError('   '), 'required field cannot be empty');
+    assert.equal(textFieldError('\u0085'), 'required field cannot be empty');
+    assert.equal(identifierError(' '), 'identifier cannot contain leading or trailing whitespace');
+  });
+
+  it('refuses a policy domain key padded with U+0085, and keeps one led by U+FEFF', () => {
+    const domainKeyProblems = (text: string) => {
+      const r = parseEvaYaml('/p/0.yaml', text);
+      if (!r.ok) throw new Error(r.message);
+      return readPolicy([{ file: '/p/0.yaml', document: r.document }], EMBEDDED_SCHEMAS.policy).diagnostics.map(
+        (d) => d.message,
+      );
+    };
+    assert.deepEqual(domainKeyProblems('"x\u0085": {}\n'), ['policy domain keys must be non-empty strings']);
+    assert.deepEqual(domainKeyProblems('"\ufeffx": {}\n'), []);
+  });
+
+  describe('through A0 (eva.md §7.1)', () => {
+    let f: EvaFixture;
+    beforeEach(() => {
+      f = new EvaFixture().p0();
+    });
+    afterEach(() => f.remove());
+
+    it('registers name: "\\ufeffReview" and rejects name: "Review\\u0085"', () => {
+      f.adapter(A0.replace('name: Review Skill', 'name: "\\ufeffReview"'), 'bom.yaml');
+      f.adapter(
+        A0.replace('name: Review Skill', 'name: "Review\\u0085"').replace('review-skill', 'nel-skill'),
+        'nel.yaml',
+      );
+      const r = f.index();
+      assert.equal(r.item('adapters/bom.yaml').detail.eva.evaDecision, 'registered');
+      assert.deepEqual(r.item('adapters/nel.yaml').detail.eva.evaReasons, ['schema_invalid']);
+      assert.deepEqual(
+        r.diagnostics('eva.field.empty').map((d) => `${r.rel(d.file)} ${d.message}`),
+        ['config/adapters/nel.yaml field cannot contain leading or trailing whitespace'],
+      );
+    });
+  });
+});
+
+describe('Eva schema subset: types and values as schema.rs compares them (eva.md §2.1)', () => {
+  const parsed = (text: string) => {
+    const r = parseEvaYaml('/x.yaml', `v: ${text}\n`);
+    if (!r.ok) throw new Error(r.message);
+    return (r.document.value as Record<string, unknown>)['v'];
+  };
+
+  it('takes an integer for `integer` and a float for none, even a whole one (as_i64 / as_u64)', () => {
+    for (const text of ['0.0', '1e3', '5.'])
+      assert.equal(
+        firstSchemaError({ type: 'integer' }, parsed(text))?.message,
+        'schema type mismatch: expected integer, got number',
+        text,
+      );
+    for (const text of ['0', '-3', '0x10'])
+      assert.equal(firstSchemaError({ type: 'integer' }, parsed(text)), undefined);
+    assert.equal(firstSchemaError({ type: 'number' }, new YamlFloat(0)), undefined);
+  });
+
+  it('accepts a list of types when any one matches, naming them joined by |', () => {
+    assert.equal(firstSchemaError({ type: ['string', 'null'] }, null), undefined);
+    assert.equal(firstSchemaError({ type: ['string', 'null'] }, 's'), undefined);
+    assert.equal(
+      firstSchemaError({ type: ['string', 7, 'null'] }, 1)?.message,
+      'schema type mismatch: expected string|null, got number',
+    );
+  });
+
+  it('lets a type name it does not know, and a type that is no name, match anything', () => {
+    assert.equal(firstSchemaError({ type: 'date' }, 1), undefined);
+    assert.equal(firstSchemaError({ type: { a: 1 } }, 1), undefined);
+  });
+
+  it('never takes an integer enum member for a float value, nor the reverse; key order does not matter', () => {
+    assert.equal(firstSchemaError({ enum: [0] }, parsed('0.0'))?.code, 'eva.schema.enum');
+    assert.equal(firstSchemaError({ enum: [0.5] }, parsed('0.5')), undefined);
+    assert.equal(firstSchemaError({ enum: [0] }, parsed('0')), undefined);
+    assert.equal(firstSchemaError({ enum: [{ a: 1, b: 2 }] }, { b: 2, a: 1 }), undefined);
+    assert.equal(
+      firstSchemaError({ enum: [{ tag: '!x', value: 's' }] }, new YamlTagged('!x', 's'))?.code,
+      'eva.schema.enum',
+    );
+  });
+
+  it('reads minProperties as a whole number of at least 0 only', () => {
+    assert.equal(firstSchemaError({ minProperties: 1.5 }, {}), undefined);
+    assert.equal(firstSchemaError({ minProperties: -1 }, {}), undefined);
+  });
+
+  it('tests ^/.+ as upstream does: a slash and anything after it, a line break included', () => {
+    assert.equal(firstSchemaError({ pattern: '^/.+' }, '/\n'), undefined);
+    assert.equal(
+      firstSchemaError({ pattern: 'toString' }, 'x')?.message,
+      'schema pattern is not supported by eva-config validator',
+    );
+  });
+
+  describe('through A0 (eva.md §7.1)', () => {
+    let f: EvaFixture;
+    beforeEach(() => {
+      f = new EvaFixture().p0();
+    });
+    afterEach(() => f.remove());
+
+    it('rejects supervision.restart.max_attempts: 0.0, a float where the schema says integer', () => {
+      const end = 'routing: {priority: 10}';
+      f.adapter(A0.replace(end, `${end}\nsupervision: {restart: {mode: none, max_attempts: 0.0, backoff_ms: 0}}`));
+      const r = f.index();
+      assert.deepEqual(r.item('adapters/review.yaml').detail.eva.evaReasons, ['schema_invalid']);
+      assert.deepEqual(
+        r.diagnostics('eva.schema.type').map((d) => d.message),
+        ['schema type mismatch: expected integer, got number'],
+      );
+    });
   });
 });
 
@@ -137,10 +272,10 @@ describe('Eva schema subset (eva.md §2.1)', () => {
     assert.equal(firstSchemaError({ pattern: '^/.+' }, '/')?.code, 'eva.schema.pattern');
   });
 
-  it('applies minProperties with its own message, at the boundary', () => {
+  it("applies minProperties with upstream's message, at the boundary", () => {
     assert.deepEqual(firstSchemaError({ minProperties: 2 }, { a: 1 }), {
       code: 'eva.schema.type',
-      message: 'object has fewer properties than schema minProperties',
+      message: 'object must contain at least 2 propertie(s)',
       path: [],
       field: '$',
     });
@@ -179,7 +314,8 @@ describe('Eva schema subset (eva.md §2.1)', () => {
       field: '$.z',
     });
     assert.equal(firstSchemaError(closed, { a: 1 }), undefined);
-    assert.equal(firstSchemaError({ additionalProperties: false }, { z: 1 })?.code, 'eva.schema.additional');
+    // Upstream closes an object only beside `properties` (validate_additional_properties).
+    assert.equal(firstSchemaError({ additionalProperties: false }, { z: 1 }), undefined);
     assert.equal(firstSchemaError({ properties: { a: {} }, additionalProperties: true }, { z: 1 }), undefined);
   });
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, YamlTagged } from '../../src/core/systems/eva/yamlDocument';
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, YamlFloat, YamlTagged } from '../../src/core/systems/eva/yamlDocument';
 import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /**
@@ -207,11 +207,11 @@ describe('Eva YAML keys and values as serde_yaml reads them (eva.md §2.1)', () 
 
   it('resolves the core tags as usual; any other tag stays an inert tagged value', () => {
     const v = value(
-      'a: !!int "5"\nb: !!str 5\nc: !!float 1.5\nd: !!bool true\ne: !!null ""\nf: !!seq []\ng: !!map {}\n',
+      'a: !!int "5"\nb: !!str 5\nc: !!float 1.5\nd: !!bool true\ne: !!null null\nf: !!seq []\ng: !!map {}\n',
     );
     assert.deepEqual(
       [v['a'], v['b'], v['c'], v['d'], v['e'], v['f'], { ...(v['g'] as object) }],
-      [5, '5', 1.5, true, null, [], {}],
+      [5, '5', new YamlFloat(1.5), true, null, [], {}],
     );
     assert.ok(value('a: !int 5\n')['a'] instanceof YamlTagged);
   });

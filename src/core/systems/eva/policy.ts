@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Diagnostic } from '../../model';
+import { rustTrim } from '../../text/rustText';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError } from './ids';
 import { firstSchemaError } from './schemaSubset';
@@ -107,7 +108,8 @@ export function readPolicy(documents: readonly PolicyDocument[], schema: unknown
 function domainKeysError(value: unknown): string | undefined {
   if (!isMapping(value) || Object.keys(value).length === 0) return 'policy document cannot be empty';
   for (const key of Object.keys(value))
-    if (key.length === 0 || key.trim() !== key) return 'policy domain keys must be non-empty strings';
+    // Upstream: `!key.trim().is_empty() && key.trim() == key`, with Rust's trim.
+    if (rustTrim(key).length === 0 || rustTrim(key) !== key) return 'policy domain keys must be non-empty strings';
   return undefined;
 }
 

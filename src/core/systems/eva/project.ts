@@ -190,6 +190,7 @@ function deepMerge(
   return out;
 }
 
+/** A layer's value kind as upstream's merge compares them: an integer and a float are both numbers. */
 function kindOf(v: unknown): string {
-  return Array.isArray(v) ? 'array' : typeof v;
+  return yamlTypeName(v);
 }

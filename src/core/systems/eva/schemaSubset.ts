@@ -1,13 +1,13 @@
 import type { DocPath } from '../../documents/document';
-import { isMapping, yamlTypeName } from './yamlDocument';
+import { YamlFloat, YamlTagged, isMapping, isYamlInteger, yamlTypeName } from './yamlDocument';
 import type { EvaDiagnosticCode } from './vocabulary';
 import { isJsonObject } from '../../documents/jsonObject';
 
 /**
- * Eva-CLI's JSON-schema evaluator (`eva-config` schema.rs, eva.md §2.1): only `type`,
- * `enum`, two `pattern`s, `minProperties`, `required`, `properties`,
- * `additionalProperties: false` and `items`, in that order per node, stopping at the
- * first error as upstream does. `oneOf`, `allOf`, `if/then`, `not`, `$ref`, numeric
+ * Eva-CLI's JSON-schema evaluator (`eva-config` schema.rs, eva.md §2.1): only `type` (a
+ * name or a list of names), `enum`, two `pattern`s (any other is an error), `minProperties`,
+ * `required`, `properties`, `additionalProperties: false` (beside `properties`) and `items`,
+ * in that order per node, stopping at the first error as upstream does. `oneOf`, `allOf`, `if/then`, `not`, `$ref`, numeric
  * bounds and schema-valued `additionalProperties` are not evaluated (upstream ignores them).
  */
 
@@ -20,11 +20,16 @@ export interface SchemaError {
   readonly field: string;
 }
 
-/** The only two patterns upstream's evaluator knows; any other pattern is not checked. */
-const PATTERNS: Record<string, RegExp> = {
-  '^[a-zA-Z0-9][a-zA-Z0-9_.-]*$': /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/,
-  '^/.+': /^\/.+/,
-};
+/**
+ * The only two patterns upstream's evaluator knows, as it tests them (byte checks, not a
+ * regex engine: `^/.+` is any text after a leading `/`, a line break included). Any other
+ * pattern on a string is an error (`matches_supported_pattern`), so that a schema
+ * constraint is never skipped.
+ */
+const PATTERNS = new Map<string, (value: string) => boolean>([
+  ['^[a-zA-Z0-9][a-zA-Z0-9_.-]*$', (v) => /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/.test(v)],
+  ['^/.+', (v) => v.startsWith('/') && v.length > 1],
+]);
 
 type Schema = Record<string, unknown>;
 
@@ -43,21 +48,27 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
     path: at,
     field: fieldPath(field),
   });
-  const actual = yamlTypeName(value);
   const type = schema['type'];
-  if (typeof type === 'string' && !typeMatches(type, value))
-    return err('eva.schema.type', `schema type mismatch: expected ${type}, got ${actual}`);
+  if (!typeMatches(type, value))
+    return err('eva.schema.type', `schema type mismatch: expected ${typeLabel(type)}, got ${yamlTypeName(value)}`);
   const allowed = schema['enum'];
-  if (Array.isArray(allowed) && !allowed.some((a) => sameJson(a, value)))
+  if (Array.isArray(allowed) && !allowed.some((a) => sameValue(a, value)))
     return err('eva.schema.enum', 'value is not allowed by schema enum');
   const pattern = schema['pattern'];
   if (typeof pattern === 'string' && typeof value === 'string') {
-    const re = PATTERNS[pattern];
-    if (re && !re.test(value)) return err('eva.schema.pattern', 'string does not match schema pattern');
+    const matches = PATTERNS.get(pattern);
+    if (!matches) return err('eva.schema.pattern', 'schema pattern is not supported by eva-config validator');
+    if (!matches(value)) return err('eva.schema.pattern', 'string does not match schema pattern');
   }
+  // Upstream reads the bound with `as_u64`: only a whole number of at least 0 is one.
   const minProperties = schema['minProperties'];
-  if (typeof minProperties === 'number' && isMapping(value) && Object.keys(value).length < minProperties) {
-    return err('eva.schema.type', 'object has fewer properties than schema minProperties');
+  if (
+    isYamlInteger(minProperties) &&
+    Number(minProperties) >= 0 &&
+    isMapping(value) &&
+    Object.keys(value).length < Number(minProperties)
+  ) {
+    return err('eva.schema.type', `object must contain at least ${String(minProperties)} propertie(s)`);
   }
   if (isMapping(value)) {
     const required = schema['required'];
@@ -75,10 +86,10 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
         if (inner) return inner;
       }
     }
-    if (schema['additionalProperties'] === false) {
-      const known = isPlainSchema(properties) ? properties : {};
+    // Upstream closes an object only when it also lists `properties`; without them nothing is refused.
+    if (schema['additionalProperties'] === false && isPlainSchema(properties)) {
       for (const key of Object.keys(value)) {
-        if (!Object.prototype.hasOwnProperty.call(known, key))
+        if (!Object.prototype.hasOwnProperty.call(properties, key))
           return err('eva.schema.additional', 'object contains a property not allowed by schema', [...path, key]);
       }
     }
@@ -97,14 +108,74 @@ function isPlainSchema(s: unknown): s is Schema {
   return isJsonObject(s);
 }
 
-function typeMatches(type: string, value: unknown): boolean {
-  const actual = yamlTypeName(value);
-  if (type === 'integer') return actual === 'number' && Number.isInteger(value);
-  return actual === type;
+/**
+ * Upstream's `validate_type`: a type name, or a list of names any one of which may match; a
+ * `type` of any other shape, and a name it does not know, match everything.
+ */
+function typeMatches(type: unknown, value: unknown): boolean {
+  if (typeof type === 'string') return valueMatchesType(type, value);
+  if (Array.isArray(type)) return type.some((t) => typeof t === 'string' && valueMatchesType(t, value));
+  return true;
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+/** The expected type as upstream's message writes it: a list joined with `|`. */
+function typeLabel(type: unknown): string {
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string').join('|') : String(type);
+}
+
+/** Upstream's `value_matches_type`; `integer` is an integer `Number`, so `0.0` is not one. */
+function valueMatchesType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'object':
+    case 'array':
+    case 'string':
+    case 'boolean':
+    case 'number':
+    case 'null':
+      return yamlTypeName(value) === type;
+    case 'integer':
+      return isYamlInteger(value);
+    default:
+      return true;
+  }
+}
+
+/**
+ * serde_yaml's `Value` equality, for `enum`: an integer never equals a float, one NaN equals
+ * another, mappings are equal whatever their key order, tags compare without their `!`.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  const type = yamlTypeName(a);
+  if (type !== yamlTypeName(b)) return false;
+  switch (type) {
+    case 'null':
+      return true;
+    case 'number': {
+      if (isYamlInteger(a) !== isYamlInteger(b)) return false;
+      const [x, y] = [numberOf(a), numberOf(b)];
+      return x === y || (Number.isNaN(x) && Number.isNaN(y));
+    }
+    case 'array': {
+      const [x, y] = [a as unknown[], b as unknown[]];
+      return x.length === y.length && x.every((v, i) => sameValue(v, y[i]));
+    }
+    case 'object': {
+      const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+      const keys = Object.keys(x);
+      return (
+        keys.length === Object.keys(y).length &&
+        keys.every((k) => Object.prototype.hasOwnProperty.call(y, k) && sameValue(x[k], y[k]))
+      );
+    }
+    case 'tagged': {
+      const [x, y] = [a as YamlTagged, b as YamlTagged];
+      return x.tag.replace(/^!/, '') === y.tag.replace(/^!/, '') && sameValue(x.value, y.value);
+    }
+    default:
+      return a === b;
+  }
+}
+
+function numberOf(v: unknown): number {
+  return v instanceof YamlFloat ? v.value : Number(v);
 }

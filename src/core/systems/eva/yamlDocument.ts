@@ -1,5 +1,6 @@
 import {
   Alias,
+  Scalar,
   isAlias,
   isMap,
   isScalar,
@@ -10,6 +11,16 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
+import {
+  YamlFloat,
+  resolveCoreTagged,
+  resolveUntagged,
+  scalarIdentity,
+  scalarKeyText,
+  scalarValue,
+  type ScalarResolution,
+  type YamlScalar,
+} from './yamlScalars';
 import { LineMap } from '../../text/lineMap';
 import { emptyOwnRecord } from '../../documents/ownRecord';
 import type { DocPath, ParsedDocument } from '../../documents/document';
@@ -17,10 +28,13 @@ import type { Range } from '../../model';
 
 /**
  * YAML read as Eva-CLI reads it with serde_yaml 0.9 (eva.md §2.1): one document,
- * YAML 1.2 core scalars, duplicate keys an error, `<<` an ordinary key, custom tags
- * kept as inert tagged values, aliases expanded within a bound. Nothing is resolved
- * to code or objects: the value is plain data (prototype-free mappings).
+ * scalars typed by serde_yaml's own rules (yamlScalars.ts; the yaml library's core-schema
+ * values are not used), duplicate keys an error, `<<` an ordinary key, custom tags kept as
+ * inert tagged values, aliases expanded within a bound. Nothing is resolved to code or
+ * objects: the value is plain data (prototype-free mappings).
  */
+
+export { YamlFloat } from './yamlScalars';
 
 /** A value under a tag outside the YAML core schema (`!foo`, `!!js/function`): never resolved. */
 export class YamlTagged {
@@ -167,8 +181,8 @@ class Converter {
       return this.toValue(this.target(node), depth + 1);
     }
     const plain = this.untagged(node as YamlNode, depth);
-    const tag = (node as YamlNode).tag;
-    return tag && !CORE_TAGS.has(tag) ? new YamlTagged(tag, plain) : plain;
+    const tag = customTag(node as YamlNode);
+    return tag ? new YamlTagged(tag, plain) : plain;
   }
 
   private target(alias: Alias): YamlNode {
@@ -178,21 +192,67 @@ class Converter {
   }
 
   private untagged(node: YamlNode, depth: number): unknown {
-    if (isScalar(node)) return node.value ?? null;
+    if (isScalar(node)) return scalarValue(this.scalar(node));
     if (isSeq(node)) return node.items.map((item) => this.toValue(item, depth + 1));
     // What is left is a mapping (aliases were followed before).
     const out = emptyOwnRecord<unknown>();
+    const seen = new Set<string>();
     for (const pair of (node as YAMLMap<unknown, unknown>).items) {
       // serde_yaml replays an alias key as the key it names, so `*k : v` may repeat a key.
-      const key = keyText(isAlias(pair.key) ? this.target(pair.key) : pair.key);
-      // The parser's own check of unique keys is off: it compares each key with every key before it,
-      // quadratic in a mapping of 40,000 keys (9 s); this one is a lookup, with the parser's range (one
-      // character at the later key).
-      if (key in out) throw new YamlRefusal('duplicate entry with key', offsetOf(pair.key), 1);
-      out[key] = this.toValue(pair.value, depth + 1);
+      const key = this.key(isAlias(pair.key) ? this.target(pair.key) : pair.key);
+      // Keys repeat when serde_yaml's values are equal (`012` and "012" are one string; `12` and "12"
+      // are a number and a string). The parser's own check of unique keys is off: it compares each key
+      // with every key before it, quadratic in a mapping of 40,000 keys (9 s); this one is a lookup,
+      // with the parser's range (one character at the later key).
+      if (seen.has(key.identity)) throw new YamlRefusal('duplicate entry with key', offsetOf(pair.key), 1);
+      seen.add(key.identity);
+      const value = this.toValue(pair.value, depth + 1);
+      // A record holds one entry per name: upstream looks fields up by string key only, so a string key
+      // takes the name over a number or boolean key written the same way.
+      if (key.isString || !(key.text in out)) out[key.text] = value;
     }
     return out;
   }
+
+  /** A scalar node typed as serde_yaml types it; text it refuses is a parse error at the scalar. */
+  private scalar(node: Scalar): YamlScalar {
+    const r = resolveScalar(node);
+    if (r.kind === 'error') throw new YamlRefusal(r.message, offsetOf(node));
+    return r;
+  }
+
+  /** A mapping key: its name in the record, and what makes two keys equal for serde_yaml. */
+  private key(node: unknown): { text: string; identity: string; isString: boolean } {
+    if (isScalar(node)) {
+      const s = this.scalar(node);
+      const tag = customTag(node);
+      // serde_yaml compares tags without their leading `!`, then the values under them.
+      const identity = tag ? `t${tag.replace(/^!/, '')}\0${scalarIdentity(s)}` : scalarIdentity(s);
+      return { text: scalarKeyText(s), identity, isString: !tag && s.kind === 'str' };
+    }
+    // No node (an empty key) is null; a collection key is named by its text.
+    if (node === null || node === undefined) return { text: 'null', identity: 'n', isString: false };
+    const text = String(node);
+    return { text, identity: `c${text}`, isString: false };
+  }
+}
+
+/** A tag outside the core schema's own (`!foo`): the value under it is tagged. */
+function customTag(node: YamlNode): string | undefined {
+  const tag = node.tag;
+  return tag && !CORE_TAGS.has(tag) ? tag : undefined;
+}
+
+/**
+ * serde_yaml's typing of a scalar from its text (the parser's `source`) and style: a core
+ * tag decides by itself; under a custom tag, or none, a plain scalar is typed and any other
+ * is a string.
+ */
+function resolveScalar(node: Scalar): ScalarResolution {
+  const text = typeof node.source === 'string' ? node.source : String(node.value ?? '');
+  const tag = node.tag;
+  if (tag && CORE_TAGS.has(tag)) return resolveCoreTagged(tag, text);
+  return resolveUntagged(text, node.type === Scalar.PLAIN);
 }
 
 /** Counts the nodes of the tree (serde_yaml bounds alias jumps by its event count) and records anchors. */
@@ -212,9 +272,12 @@ function countNodes(node: unknown, anchors: YamlAnchors): number {
   return n;
 }
 
-/** A mapping key as the string it names (scalars by their value, `null` for none; a collection by its text). */
+/** A mapping key as the record names it (as the Converter does; `null` for none; a collection by its text). */
 function keyText(key: unknown): string {
-  return isScalar(key) ? String(key.value) : String(key);
+  if (!isScalar(key)) return key === null || key === undefined ? 'null' : String(key);
+  const r = resolveScalar(key);
+  // Only a document that parsed is walked, so its keys resolved; the source stands in regardless.
+  return r.kind === 'error' ? String(key.source) : scalarKeyText(r);
 }
 
 /** A parsed Eva YAML file: its plain value and the source range of each field. */
@@ -308,11 +371,20 @@ export class YamlDocument implements ParsedDocument {
 export function yamlTypeName(value: unknown): 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object' | 'tagged' {
   if (value === null || value === undefined) return 'null';
   if (value instanceof YamlTagged) return 'tagged';
+  if (value instanceof YamlFloat) return 'number';
   if (typeof value === 'boolean') return 'boolean';
   if (typeof value === 'number' || typeof value === 'bigint') return 'number';
   if (typeof value === 'string') return 'string';
   if (Array.isArray(value)) return 'array';
   return 'object';
+}
+
+/**
+ * A whole number as serde_yaml's `Number` has it (`as_i64`/`as_u64`): never a YamlFloat, even
+ * `0.0`. A bare JS number can only be a float when it is not whole (a JSON schema's number).
+ */
+export function isYamlInteger(value: unknown): boolean {
+  return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
 }
 
 /** A plain mapping (not an array, not tagged). */
