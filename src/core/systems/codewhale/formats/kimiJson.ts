@@ -6,7 +6,7 @@ import { mcpServerFromFields } from './mcpFields';
 import { MAX_MANIFEST_BYTES, standardServersShape, standardServerToFields } from './mcpJson';
 import { composeAuthor } from './pluginJson';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
-import { repeatedKeyProblems, type SerdeShape } from './repeatedKeys';
+import { refusedRepeatedKeys, type SerdeShape } from './repeatedKeys';
 import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import {
@@ -117,10 +117,8 @@ export function readKimiJson(
   findings.addDocument(doc);
   // Upstream reads the Claude form into a `serde_json::Value` first, where every repeated key
   // keeps its last value; `kimi.plugin.json` goes straight into its structs and maps.
-  const repeated = claude ? [] : repeatedKeyProblems(doc, kimiJsonShape);
-  for (const p of repeated)
-    findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, { file, path: p.path, key: p.key });
-  if (repeated.length > 0) return undefined;
+  // The Claude form is read into a JSON value first, where a repeated key keeps its last value silently.
+  if (!claude && refusedRepeatedKeys(doc, kimiJsonShape, findings, 'codewhale.manifest.parse', what)) return undefined;
   if (claude) {
     for (const component of ['hooks/hooks.json', '.lsp.json']) {
       if (lstatEntry(path.join(bundleRoot, component)).type !== 'missing') {

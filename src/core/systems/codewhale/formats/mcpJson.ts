@@ -3,7 +3,7 @@ import { isIntegerLiteral, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields, type McpFields } from './mcpFields';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
-import { ANY, repeatedKeyProblems, STRUCT, type SerdeShape } from './repeatedKeys';
+import { ANY, refusedRepeatedKeys, STRUCT, type SerdeShape } from './repeatedKeys';
 import { decodeUtf8, readRegularFile } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
@@ -100,14 +100,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  const repeated = repeatedKeyProblems(doc, mcpJsonShape);
-  for (const p of repeated)
-    findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
-      file,
-      path: p.path,
-      key: p.key,
-    });
-  if (repeated.length > 0) return undefined;
+  if (refusedRepeatedKeys(doc, mcpJsonShape, findings, 'codewhale.mcp-json.parse', 'mcp.json')) return undefined;
   const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error))

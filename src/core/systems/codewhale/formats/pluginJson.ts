@@ -4,7 +4,7 @@ import { capabilities, pathSpec, text, textList, when } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { readMcpJson } from './mcpJson';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
-import { ANY, repeatedKeyProblems, STRUCT, type SerdeShape } from './repeatedKeys';
+import { ANY, refusedRepeatedKeys, STRUCT, type SerdeShape } from './repeatedKeys';
 import { statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
@@ -68,14 +68,7 @@ export function readPluginJson(
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  const repeated = repeatedKeyProblems(doc, pluginJsonShape);
-  for (const p of repeated)
-    findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
-      file,
-      path: p.path,
-      key: p.key,
-    });
-  if (repeated.length > 0) return undefined;
+  if (refusedRepeatedKeys(doc, pluginJsonShape, findings, 'codewhale.manifest.parse', 'plugin.json')) return undefined;
   const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {

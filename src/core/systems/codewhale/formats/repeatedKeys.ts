@@ -4,6 +4,8 @@ import { jsonDuplicateKeys } from '../../../documents/jsonDocument';
 import type { DocPath, ParsedDocument } from '../../../documents/document';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 import { schemaProblems, type SchemaProblem } from './zodIssues';
+import type { Findings } from '../../../diagnostics/findings';
+import type { DiagnosticCode } from '../../../diagnostics/diagnosticCodes';
 
 /**
  * What serde deserializes the JSON object at a path into, which decides what a repeated
@@ -69,4 +71,21 @@ export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath
   };
   if (root) visit(root, []);
   return problems;
+}
+
+/**
+ * Reports `repeatedKeyProblems` as the parse error they are (`failed to parse <what>: …`,
+ * at the key); true when there were any, so the manifest is not read further.
+ */
+export function refusedRepeatedKeys(
+  doc: ParsedDocument,
+  shapeAt: (path: DocPath) => SerdeShape,
+  findings: Findings,
+  code: DiagnosticCode,
+  what: string,
+): boolean {
+  const repeated = repeatedKeyProblems(doc, shapeAt);
+  for (const p of repeated)
+    findings.at(code, `failed to parse ${what}: ${p.detail}`, { file: doc.file, path: p.path, key: p.key });
+  return repeated.length > 0;
 }
