@@ -97,6 +97,29 @@ describe('Eva hostile input', () => {
     assert.ok((item.detail.notCovered ?? []).length > 0);
   });
 
+  it('refuses trust for a runner command that is a symbolic link, which a retarget would otherwise keep', () => {
+    f.write('ws/config/skills/review/SKILL.md', '---\nname: review\n---\n');
+    f.write('ws/scripts/real1.sh', 'echo one\n');
+    f.write('ws/scripts/real2.sh', 'echo two\n');
+    f.symlink('real1.sh', 'ws/scripts/run.sh');
+    const adapter = A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/SKILL.md\n').replace(
+      'entry: {type: codex_skill}',
+      'entry: {type: process}\n  runner: {command: scripts/run.sh}',
+    );
+    assert.notEqual(adapter, A0);
+    f.adapter(adapter);
+    const linked = f.index().item('adapters/review.yaml');
+    assert.deepEqual([linked.contentHash, linked.reviewToken], [null, null]);
+    assert.equal(f.index().diagnostics('eva.trust.symlink').length, 1);
+    // The same command as a regular file is covered: its bytes are in the content hash.
+    fs.rmSync(f.path('ws/scripts/run.sh'));
+    f.write('ws/scripts/run.sh', 'echo one\n');
+    const before = f.index().item('adapters/review.yaml').contentHash;
+    assert.ok(before);
+    f.write('ws/scripts/run.sh', 'echo two\n');
+    assert.notEqual(f.index().item('adapters/review.yaml').contentHash, before);
+  });
+
   it('marks a user skill folder linked from outside $HOME as trust level Unknown (display-only)', () => {
     f.write('elsewhere/foo/SKILL.md', '---\nname: foo\n---\n');
     f.symlink(f.path('elsewhere/foo'), 'home/.codex/skills/foo');

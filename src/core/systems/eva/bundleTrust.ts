@@ -129,8 +129,16 @@ export function coveredFiles(
     const command = contract.runnerCommand ?? contract.topCommand;
     if (command && /[/\\]/.test(command) && !path.isAbsolute(command)) {
       const abs = path.resolve(root, command);
-      if (lstatEntry(abs).type === 'file' && coveredName(abs, root, home)?.domain === 'eva-project-file')
-        addName(files, abs, root, home);
+      const inProject = coveredName(abs, root, home)?.domain === 'eva-project-file';
+      // Eva runs what the link points to, which the link's own bytes do not pin: a link here
+      // was left out of the covered set, so retargeting it kept trust (trust.md "Hashing").
+      if (inProject && lstatEntry(abs).type === 'symlink')
+        return {
+          ok: false,
+          symlink: true,
+          message: 'the runner command of this skill is a symbolic link; it cannot be reviewed',
+        };
+      if (inProject && lstatEntry(abs).type === 'file') addName(files, abs, root, home);
     }
   } else {
     for (const p of [decided.script, ...decided.schemaFiles]) {
