@@ -17,8 +17,9 @@ import { explainItem, explainText } from '../core/report/explain';
 import { reviewText } from '../core/review/reviewText';
 import { shortToken } from '../core/report/shortToken';
 import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
-import { hooksOptedIn, pluginInstaller, systemOf } from '../core/systems/registry';
-import { hasEnableSwitch } from '../core/trust/enableSwitch';
+import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
+import { afterTrustWithoutSwitch, hasEnableSwitch } from '../core/trust/enableSwitch';
+import { UNAVAILABLE_EFFECT } from '../core/trust/trustStore';
 import { diagnosticsText, listText, showText } from './render';
 import { checkLocks, writeLocks } from './lockCommands';
 import type { Invocation } from './invocation';
@@ -121,10 +122,10 @@ async function trustCommand(c: Invocation): Promise<number> {
   if (!r.ok) return c.outcome(false, r.message, { id: item.id });
   const token = r.value.item.reviewToken;
   // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
-  // What trust changes: a bundle with an enable switch waits for `enable`; an agent without one loads it as before.
+  // What trust changes: a bundle with an enable switch waits for `enable`; for an agent without one, nothing it loads.
   const next = hasEnableSwitch(item)
     ? `it stays disabled until you run \`skillgate enable ${item.id}\``
-    : `${systemOf(item.system).label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`;
+    : afterTrustWithoutSwitch(item);
   return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; ${next}.`, {
     id: item.id,
     reviewToken: token,
@@ -203,7 +204,7 @@ function doctorCommand(c: Invocation): number {
   out(
     ok
       ? `  healthy: ${report.bundles} bundle record(s)\n`
-      : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  Every bundle is disabled until this is fixed. ${report.repairable ? 'Run `skillgate doctor --repair` to move the file aside (trust records in it are then lost).' : 'Fix it as it says: the file may hold sound trust records, so `--repair` leaves it where it is.'}\n`,
+      : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  ${UNAVAILABLE_EFFECT} ${report.repairable ? 'Run `skillgate doctor --repair` to move the file aside (trust records in it are then lost).' : 'Fix it as it says: the file may hold sound trust records, so `--repair` leaves it where it is.'}\n`,
   );
   if (report.movedAside) out(`  moved the bad file aside to ${displayText(report.movedAside)}\n`);
   for (const s of report.staleReceipts)

@@ -1,4 +1,5 @@
 import { displayText } from '../core/text/displayText';
+import { UNAVAILABLE_EFFECT } from '../core/trust/trustStore';
 import type { SkillgateService } from './skillgateService';
 
 /** The Doctor report as plain text, every line escaped (it names paths a repository chose). */
@@ -7,7 +8,7 @@ export function doctorText(service: SkillgateService): string {
   const lines = [
     `Trust store: ${report.store}`,
     report.problem
-      ? `UNAVAILABLE: ${report.problem}\nEvery bundle is disabled until this is fixed; ${report.repairable ? '`skillgate doctor --repair` moves the file aside.' : 'fix it as it says (the file may hold sound trust records, so `skillgate doctor --repair` leaves it where it is).'}`
+      ? `UNAVAILABLE: ${report.problem}\n${UNAVAILABLE_EFFECT} ${report.repairable ? '`skillgate doctor --repair` moves the file aside.' : 'Fix it as it says (the file may hold sound trust records, so `skillgate doctor --repair` leaves it where it is).'}`
       : `Healthy: ${report.bundles} bundle record(s).`,
     ...report.staleReceipts.map(
       (s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`,

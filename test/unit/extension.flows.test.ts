@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { enableFlow, trustFlow } from '../../src/extension/flows/trustFlow';
+import { enableFlow, trustFlow, trustMeaning } from '../../src/extension/flows/trustFlow';
 import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
 import { parseWebviewMessage } from '../../src/extension/review/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
@@ -157,7 +157,11 @@ describe('extension flows (ports)', () => {
 
   it('says for Rivumi that trust records the review and lets skillgate check pass', async () => {
     assert.equal(
-      await trustFlow(item({ system: 'rivumi', enabled: null }), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() }),
+      await trustFlow(item({ system: 'rivumi', enabled: null, decision: 'registered' }), TOKEN, {
+        ui,
+        gate: gate(),
+        lifecycle: lifecycle(),
+      }),
       'trusted',
     );
     assert.match(
@@ -190,14 +194,26 @@ describe('extension flows (ports)', () => {
     assert.deepEqual(calls, ['error Restricted Mode: trust this workspace in VS Code before enabling its bundles.']);
   });
 
-  it('tells after trust what happens next: Codewhale waits for Enable, Rivumi loads it as before', async () => {
+  it('tells after trust what happens next: Codewhale waits for Enable, Rivumi loads it as before, Eva still not what its manifest disables', async () => {
     await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
     assert.equal(calls.at(-1), 'info Trusted demo. It stays disabled until you enable it.');
     calls = [];
-    await trustFlow(item({ system: 'rivumi', enabled: null }), TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
+    const loaded = item({ system: 'rivumi', enabled: null, decision: 'registered' });
+    await trustFlow(loaded, TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
     assert.equal(
       calls.at(-1),
       'info Trusted demo. Rivumi loads it as before (it has no enable switch); Skillgate now shows it as reviewed.',
+    );
+    calls = [];
+    const off = item({ system: 'eva', enabled: null, decision: 'disabled', reasons: ['disabled_by_manifest'] });
+    await trustFlow(off, TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
+    assert.equal(
+      calls.at(-1),
+      'info Trusted demo. Eva-CLI does not load it now, and trust does not change that (it has no enable switch); Skillgate now shows it as reviewed.',
+    );
+    assert.equal(
+      trustMeaning(off),
+      'Eva-CLI does not load this now; trusting records your review and does not switch anything on or off.',
     );
     // Enabled before, but never reviewed before (a first trust): nothing to offer back.
     calls = [];

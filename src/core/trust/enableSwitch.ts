@@ -23,3 +23,15 @@ export function noEnableSwitchRefusal(
 export function noEnableSwitchNotice(item: Pick<Item, 'system' | 'kind'>): string | null {
   return systemOf(item.system).noEnableSwitch?.notice(item) ?? null;
 }
+
+/**
+ * What trust changes for a unit whose agent has no switch, said after a trust (the CLI and
+ * the editor): nothing it loads. Whether the agent loads it now is the unit's decision,
+ * not a given: an Eva adapter with `enabled: false`, or a rejected plugin, it does not.
+ */
+export function afterTrustWithoutSwitch(item: Pick<Item, 'system' | 'decision'>): string {
+  const label = systemOf(item.system).label;
+  return item.decision === 'registered'
+    ? `${label} loads it as before (it has no enable switch); Skillgate now shows it as reviewed`
+    : `${label} does not load it now, and trust does not change that (it has no enable switch); Skillgate now shows it as reviewed`;
+}

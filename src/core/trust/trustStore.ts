@@ -427,6 +427,13 @@ export class TrustStore {
   }
 }
 
+/**
+ * What an unavailable store means for the agents, in `doctor`: not "every bundle is
+ * disabled", which is true only where the agent honours a switch.
+ */
+export const UNAVAILABLE_EFFECT =
+  'Until this is fixed no bundle counts as trusted: Codewhale bundles stay disabled, and what Rivumi and Eva-CLI load anyway shows as loaded and not reviewed.';
+
 export function unavailableMessage(failure: { problem: string; badFile: boolean }): string {
   return `The trust store is unavailable: ${failure.problem}. Nothing was changed; run \`skillgate doctor\` to see why${failure.badFile ? ', and `skillgate doctor --repair` to move the bad file aside' : ''}.`;
 }
