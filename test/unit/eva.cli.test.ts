@@ -45,7 +45,7 @@ describe('Eva-CLI through the CLI and the indexer', () => {
       listed.map((i) => [i.id, i.kind, i.scope, i.decision, i.reasons, i.enabled, i.trust]),
       [
         [
-          'eva:ws:adapter:config/adapters/review.yaml',
+          f.id('adapters/review.yaml'),
           'skill-adapter',
           'workspace',
           'registered',
@@ -54,7 +54,7 @@ describe('Eva-CLI through the CLI and the indexer', () => {
           'not-reviewed',
         ],
         [
-          'eva:ws:capability:config/capabilities/lint.yaml',
+          f.id('capabilities/lint.yaml'),
           'lua-skill',
           'workspace',
           'registered',
@@ -255,7 +255,7 @@ describe('Eva-CLI through the CLI and the indexer', () => {
     assert.equal(team.detail.eva.target, 'TeamRuntime');
     assert.deepEqual(
       (await items('--no-user')).map((i) => i.id),
-      ['eva:ws:adapter:config/adapters/review.yaml'],
+      [f.id('adapters/review.yaml')],
     );
     const bad = await cli('list', '--eva-runtime', 'sideways');
     assert.equal(bad.code, 2);

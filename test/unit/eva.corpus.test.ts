@@ -1,12 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CORPUS } from './helpers/evaFixture';
+import { CORPUS, evaItemId } from './helpers/evaFixture';
 import { Fixture } from './helpers/fixture';
 import { indexEva } from '../../src/core/systems/eva/indexEva';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 
 /** The real Eva-CLI sample configuration gives the decisions its README states. */
+
+const CODE_REVIEW = evaItemId(CORPUS, 'adapter', 'config/adapters/code-review-skill.yaml');
 
 describe('Eva corpus (test/fixtures/corpus/eva)', () => {
   let f: Fixture;
@@ -29,7 +31,7 @@ describe('Eva corpus (test/fixtures/corpus/eva)', () => {
       ]),
       [
         [
-          'eva:eva:adapter:config/adapters/code-review-skill.yaml',
+          CODE_REVIEW,
           'skill-adapter',
           'registered',
           ['registered'],
@@ -51,7 +53,7 @@ describe('Eva corpus (test/fixtures/corpus/eva)', () => {
     const r = indexEva(CORPUS, { home });
     const user = r.items.find((i) => i.id === 'eva:user:codex:code-review');
     assert.equal(user?.decision, 'shadowed');
-    assert.equal(user?.shadowedBy, 'eva:eva:adapter:config/adapters/code-review-skill.yaml');
+    assert.equal(user?.shadowedBy, CODE_REVIEW);
     assert.equal(r.diagnostics.filter((d) => d.code === 'eva.skill.path-missing').length, 0);
   });
 

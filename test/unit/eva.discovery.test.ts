@@ -30,7 +30,7 @@ describe('Eva discovery', () => {
     f.adapter(A0, 'x.yaml/inner.yaml');
     assert.deepEqual(
       f.index().items.map((i) => i.id),
-      ['eva:ws:adapter:config/adapters/x.yaml/inner.yaml'],
+      [f.id('adapters/x.yaml/inner.yaml')],
     );
   });
 
@@ -63,7 +63,7 @@ describe('Eva discovery', () => {
     const r = f.index();
     assert.deepEqual(
       r.items.map((i) => i.id),
-      ['eva:ws:adapter:config/more-adapters/review.yaml'],
+      [f.id('more-adapters/review.yaml')],
     );
   });
 

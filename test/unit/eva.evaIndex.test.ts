@@ -120,9 +120,9 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     const index = loaded([f.ws, plain]);
     f.user('foo', 'agents');
     index.refresh([f.path('ws/unrelated'), f.path('plain/x')]);
-    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml'], 'no path under a user root');
+    assert.deepEqual(ids(index), [f.id('adapters/review.yaml')], 'no path under a user root');
     index.refresh([f.path('ws/unrelated'), f.path('home/.agents/skills/foo/SKILL.md')]);
-    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml', 'eva:user:agents:foo']);
+    assert.deepEqual(ids(index), [f.id('adapters/review.yaml'), 'eva:user:agents:foo']);
     f.user('bar');
     index.refresh([f.path('home/.codex/skills/bar')]);
     assert.equal(ids(index).length, 3, 'under ~/.codex/skills');
@@ -132,7 +132,7 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     assert.deepEqual(
       index.compose(ctx).items.map((i) => [i.id, i.decision]),
       [
-        ['eva:ws:adapter:config/adapters/review.yaml', 'registered'],
+        [f.id('adapters/review.yaml'), 'registered'],
         ['eva:user:codex:bar', 'shadowed'],
         ['eva:user:agents:foo', 'display_only'],
       ],
@@ -153,14 +153,14 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     f.user('foo');
     f.user('bar', 'agents');
     index.refresh([f.path('home/.codex/config.toml'), f.path('home/.agents/other')]);
-    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml']);
+    assert.deepEqual(ids(index), [f.id('adapters/review.yaml')]);
   });
 
   it('without a home reads no user folders and watches none', () => {
     f.adapter(A0);
     f.user('foo');
     const index = loaded([f.ws], null);
-    assert.deepEqual(ids(index), ['eva:ws:adapter:config/adapters/review.yaml']);
+    assert.deepEqual(ids(index), [f.id('adapters/review.yaml')]);
     index.refresh([f.path('home/.codex/skills/foo/SKILL.md')]);
     assert.equal(ids(index).length, 1);
     assert.ok(!index.watchedTrees().some((t) => t.pattern === '{.codex,.agents}/skills/**'));

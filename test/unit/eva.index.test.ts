@@ -933,7 +933,7 @@ describe('The Eva index (evaIndex.ts)', () => {
     const { items } = index.compose(ctx);
     assert.deepEqual(
       items.map((i) => i.id),
-      ['eva:ws:adapter:config/adapters/review.yaml', 'eva:user:codex:foo'],
+      [f.id('adapters/review.yaml'), 'eva:user:codex:foo'],
     );
     assert.deepEqual(items[0]?.reasons, UNREVIEWED);
     const restricted = index.compose({ ...ctx, workspaceTrusted: false }).items;

@@ -256,7 +256,7 @@ describe('Eva project-level results (eva.md §1.1, §4.5)', () => {
     const r = indexEva([plain, f.ws], { home: f.home });
     assert.deepEqual(
       [r.projects, r.items.map((i) => i.id)],
-      [[f.ws], ['eva:ws:adapter:config/adapters/review.yaml', 'eva:user:codex:foo']],
+      [[f.ws], [f.id('adapters/review.yaml'), 'eva:user:codex:foo']],
     );
   });
 

@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
 import { selectItem } from '../../src/cli/selector';
 import { displayText } from '../../src/core/text/displayText';
 import { Fixture, writeW, writeD, byName, top, LINUX_HOST } from './helpers/fixture';
+import { A0, evaItemId, writeEvaProject } from './helpers/evaFixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -136,6 +138,100 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     const linkFirst = snap([f.path('link'), f.path('ws')]);
     assert.deepEqual(linkFirst.workspaces, [f.path('link')], 'the first spelling given is kept');
     assertIdsHold(linkFirst);
+  });
+
+  it('gives Eva projects in two folders of one base name their own ids: each selected and trusted by its id, each diagnostic tied to its folder', async () => {
+    writeEvaProject(f, 'a/e1');
+    // A comment makes b's review-skill another bundle (another token) under the same Eva id and path.
+    writeEvaProject(f, 'b/e1', `# b's copy\n${A0}`);
+    f.write('home/.codex/skills/foo/SKILL.md', '---\nname: foo\ndescription: test\n---\nbody\n');
+    const [a, b] = [f.path('a/e1'), f.path('b/e1')];
+    const s = new Indexer({
+      workspaces: [a, b],
+      codewhaleHome: null,
+      evaHome: f.path('home'),
+      host: LINUX_HOST,
+    }).indexAll();
+    assertIdsHold(s);
+    const rels = ['config/adapters/review.yaml', 'config/capabilities/lint.yaml'];
+    const areas = ['adapter', 'capability'] as const;
+    assert.deepEqual(
+      s.items.filter((i) => i.system === 'eva').map((i) => [i.id, i.workspace]),
+      [
+        ...rels.map((rel, n) => [evaItemId(a, areas[n] ?? 'adapter', rel), a]),
+        ...rels.map((rel, n) => [evaItemId(b, areas[n] ?? 'adapter', rel), b]),
+        ['eva:user:codex:foo', null],
+      ],
+    );
+    const evaDiagnostics = s.diagnostics.filter((d) => d.code.startsWith('eva.') && d.itemId !== null);
+    assert.ok(
+      evaDiagnostics.some((d) => d.file.startsWith(a + path.sep)) &&
+        evaDiagnostics.some((d) => d.file.startsWith(b + path.sep)),
+      'both projects have diagnostics on their items',
+    );
+
+    const cli = async (args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await run([...args, '--workspace', a, '--workspace', b, '--eva-home', f.path('home')], {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+        env: { SKILLGATE_STATE_DIR: f.path('state') },
+        cwd: f.root,
+      });
+      return { code, out, err };
+    };
+    // spec/cli.md: a diagnostic's file is relative to its own workspace folder, as an item's path is.
+    const validated = JSON.parse((await cli(['validate', '--json'])).out) as {
+      diagnostics: { workspace: string | null; file: string; itemId: string | null; code: string }[];
+    };
+    // User items' diagnostics belong to no folder and keep their absolute file.
+    const folderOf = (file: string) => [a, b].find((ws) => file.startsWith(ws + path.sep)) ?? null;
+    const shown = (file: string) => {
+      const ws = folderOf(file);
+      return ws === null ? file : path.relative(ws, file);
+    };
+    assert.deepEqual(
+      validated.diagnostics
+        .filter((d) => d.code.startsWith('eva.') && d.itemId !== null)
+        .map((d) => [d.code, d.itemId, d.workspace, d.file])
+        .sort(),
+      evaDiagnostics.map((d) => [d.code, d.itemId, folderOf(d.file), shown(d.file)]).sort(),
+    );
+    const sarif = JSON.parse((await cli(['validate', '--format', 'sarif'])).out);
+    // The same relative paths in both folders: only the base tells a's findings from b's.
+    const baseOf = (file: string) => ({ [a]: '%SRCROOT%', [b]: '%SRCROOT2%' })[folderOf(file) ?? ''];
+    type Location = { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } };
+    assert.deepEqual(
+      sarif.runs[0].results
+        .filter((r: { ruleId: string }) => r.ruleId.startsWith('eva.'))
+        .map((r: { ruleId: string; locations: Location[] }) => {
+          const at = r.locations[0]?.physicalLocation.artifactLocation;
+          return [r.ruleId, at?.uriBaseId ?? null, at?.uri];
+        })
+        .sort(),
+      s.diagnostics
+        .filter((d) => d.code.startsWith('eva.'))
+        .map((d) => [d.code, baseOf(d.file) ?? null, baseOf(d.file) ? shown(d.file) : `file://${d.file}`])
+        .sort(),
+    );
+
+    // The name is ambiguous between the two bundles, and each id it offers is b's or a's own.
+    const ambiguous = await cli(['trust', 'review-skill', 'x']);
+    assert.equal(ambiguous.code, 2, ambiguous.err);
+    const offered = ambiguous.err.match(/use one of these ids: (.*)$/m)?.[1]?.split(', ') ?? [];
+    const [aReview, bReview] = [a, b].map((ws) => evaItemId(ws, 'adapter', 'config/adapters/review.yaml'));
+    assert.deepEqual(offered, [aReview, bReview]);
+    const bItem = s.items.find((i) => i.id === bReview);
+    assert.ok(bItem?.reviewToken);
+    assert.notEqual(bItem.reviewToken, s.items.find((i) => i.id === aReview)?.reviewToken);
+    const trusted = await cli(['trust', bReview ?? '', bItem.reviewToken]);
+    assert.equal(trusted.code, 0, trusted.err);
+    const listed = JSON.parse((await cli(['list', '--json'])).out) as { items: { id: string; trust: string | null }[] };
+    assert.deepEqual(
+      [aReview, bReview].map((id) => listed.items.find((i) => i.id === id)?.trust),
+      ['not-reviewed', 'trusted'],
+    );
   });
 
   it('re-reads a bundle when the change is reported under the dropped spelling of its folder', () => {

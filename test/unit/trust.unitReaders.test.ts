@@ -133,8 +133,8 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
   beforeEach(() => (f = new EvaFixture().p0()));
   afterEach(() => f.remove());
   const evaIndex = () => index([f.ws], { evaHome: f.home });
-  const unit = (s: Snapshot, id: string) => {
-    const found = s.items.find((i) => i.id === `eva:ws:${id}`);
+  const unit = (s: Snapshot, rel: string) => {
+    const found = s.items.find((i) => i.id === f.id(rel));
     assert.ok(found, s.items.map((i) => i.id).join(', '));
     return found;
   };
@@ -145,8 +145,8 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
     f.adapter(A0);
     const binding = f.write('ws/config/capabilities/rs.yaml', BINDING);
     const s = evaIndex();
-    const adapter = unit(s, 'adapter:config/adapters/review.yaml');
-    const bindingItem = unit(s, 'capability:config/capabilities/rs.yaml');
+    const adapter = unit(s, 'adapters/review.yaml');
+    const bindingItem = unit(s, 'capabilities/rs.yaml');
     assert.equal(bindingItem.parent, adapter.id);
     const r = readBundleSource(adapter, LINUX_HOST);
     assert.ok(r.ok, r.ok ? '' : r.message);
@@ -164,7 +164,7 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
   it('reads a skill whose skill.path does not exist here: the missing file is recorded by the hash, never read', () => {
     f.adapter(A0.replace('  id: review\n', '  id: review\n  path: config/skills/review/notes.md\n'));
     const s = evaIndex();
-    const item = unit(s, 'adapter:config/adapters/review.yaml');
+    const item = unit(s, 'adapters/review.yaml');
     assert.ok(item.contentHash, JSON.stringify(item.detail.notCovered));
     const r = readBundleSource(item, LINUX_HOST);
     assert.ok(r.ok, r.ok ? '' : r.message);
@@ -175,14 +175,14 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
     assert.equal(r.source.root, f.ws);
     // Its appearance changes the content hash (eva.md §6.2), so the review would differ.
     f.write('ws/config/skills/review/notes.md', 'now here\n');
-    assert.notEqual(unit(evaIndex(), 'adapter:config/adapters/review.yaml').contentHash, item.contentHash);
+    assert.notEqual(unit(evaIndex(), 'adapters/review.yaml').contentHash, item.contentHash);
   });
 
   it('refuses a unit whose manifest no longer reads, by that reason; its invalid read has no key', () => {
     f.l0();
-    const lint = unit(evaIndex(), 'capability:config/capabilities/lint.yaml');
+    const lint = unit(evaIndex(), 'capabilities/lint.yaml');
     f.write('ws/config/capabilities/lint.yaml', Buffer.concat([Buffer.from(L0), Buffer.from([0xff])]));
-    const now = unit(evaIndex(), 'capability:config/capabilities/lint.yaml');
+    const now = unit(evaIndex(), 'capabilities/lint.yaml');
     assert.equal(now.contentHash, null);
     assert.deepEqual(readBundleSource(lint, LINUX_HOST), {
       ok: false,
@@ -202,7 +202,7 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
 
   it('reads nothing once the folder is no Eva project any more (config/eva.yaml gone)', () => {
     f.adapter(A0);
-    const item = unit(evaIndex(), 'adapter:config/adapters/review.yaml');
+    const item = unit(evaIndex(), 'adapters/review.yaml');
     fs.rmSync(f.path('ws/config/eva.yaml'));
     assert.deepEqual(readBundleSource(item, LINUX_HOST), {
       ok: false,
@@ -221,7 +221,7 @@ describe('Eva trust-unit reader: parts, missing covered files, and the project `
 
   it('`hash` finds the nearest Eva project above the manifest, also from a nested adapter folder', () => {
     const nested = f.adapter(A0, 'team/review.yaml');
-    const item = unit(evaIndex(), 'adapter:config/adapters/team/review.yaml');
+    const item = unit(evaIndex(), 'adapters/team/review.yaml');
     const r = hashTarget(nested);
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.reviewToken, item.reviewToken);

@@ -367,8 +367,8 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     f.write('home/.codex/skills/code-review/SKILL.md', '---\nname: code-review\ndescription: review\n---\nReview.\n');
     f.write('home/.codex/skills/code-review/checklist.md', 'Check the tests.\n');
   };
-  const unit = (s: Snapshot, id: string) => {
-    const found = s.items.find((i) => i.id === `eva:ws:${id}`);
+  const unit = (s: Snapshot, rel: string) => {
+    const found = s.items.find((i) => i.id === f.id(rel));
     assert.ok(found, s.items.map((i) => i.id).join(', '));
     return found;
   };
@@ -376,7 +376,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
   it('names the files of a unit that spans the project and the home from the directory that holds both', () => {
     codeReview();
     const s = evaIndex();
-    const item = unit(s, 'adapter:config/adapters/code-review-skill.yaml');
+    const item = unit(s, 'adapters/code-review-skill.yaml');
     const r = readBundleSource(item, LINUX_HOST);
     assert.ok(r.ok, r.ok ? '' : r.message);
     assert.deepEqual(
@@ -406,8 +406,8 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     f.adapter(A0);
     f.l0();
     const s = evaIndex();
-    const review = readBundleSource(unit(s, 'adapter:config/adapters/review.yaml'), LINUX_HOST);
-    const lintItem = unit(s, 'capability:config/capabilities/lint.yaml');
+    const review = readBundleSource(unit(s, 'adapters/review.yaml'), LINUX_HOST);
+    const lintItem = unit(s, 'capabilities/lint.yaml');
     const lint = readBundleSource(lintItem, LINUX_HOST);
     assert.ok(review.ok && lint.ok);
     assert.equal(review.source.root, f.ws);
@@ -431,7 +431,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
 
   it('re-hashes a copy of the covered files (under the common directory) to the content hash, and a changed copy to something else', () => {
     codeReview();
-    const r = readBundleSource(unit(evaIndex(), 'adapter:config/adapters/code-review-skill.yaml'), LINUX_HOST);
+    const r = readBundleSource(unit(evaIndex(), 'adapters/code-review-skill.yaml'), LINUX_HOST);
     assert.ok(r.ok);
     const copy = f.path('copy');
     for (const x of r.source.files) {
@@ -449,12 +449,12 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     f.adapter(A0);
     f.l0();
     const s = evaIndex();
-    const review = unit(s, 'adapter:config/adapters/review.yaml');
+    const review = unit(s, 'adapters/review.yaml');
     assert.deepEqual(readBundleSource({ ...review, workspace: null }, LINUX_HOST), {
       ok: false,
       message: `${review.name} can no longer be read as an Eva skill`,
     });
-    const lint = unit(s, 'capability:config/capabilities/lint.yaml');
+    const lint = unit(s, 'capabilities/lint.yaml');
     fs.rmSync(f.path('ws/config/skills/lint.lua'));
     f.write('elsewhere.lua', 'return {}\n');
     f.symlink(f.path('elsewhere.lua'), 'ws/config/skills/lint.lua');
@@ -475,7 +475,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     f.adapter(A0);
     f.l0();
     const s = evaIndex();
-    const lint = unit(s, 'capability:config/capabilities/lint.yaml');
+    const lint = unit(s, 'capabilities/lint.yaml');
     f.write('outside.txt', 'x');
     const inv = readInvalidBundle(lint, ['config/skills/lint.lua', '../outside.txt', 'gone.lua'], LINUX_HOST);
     assert.ok(inv);
@@ -493,7 +493,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     );
     assert.ok(inv.diagnostics.length > 0);
     assert.deepEqual(inv.parts, []);
-    const review = unit(s, 'adapter:config/adapters/review.yaml');
+    const review = unit(s, 'adapters/review.yaml');
     assert.deepEqual(readInvalidBundle(review, [], LINUX_HOST)?.diagnostics, []);
     assert.equal(readInvalidBundle({ ...review, workspace: null }, [], LINUX_HOST), undefined);
     fs.rmSync(review.path);
@@ -504,11 +504,11 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
     f.adapter(A0, 'review.yml');
     f.l0();
     const s = evaIndex();
-    for (const [id, name] of [
-      ['adapter:config/adapters/review.yml', 'review-skill'],
-      ['capability:config/capabilities/lint.yaml', 'lint-skill'],
+    for (const [rel, name] of [
+      ['adapters/review.yml', 'review-skill'],
+      ['capabilities/lint.yaml', 'lint-skill'],
     ] as const) {
-      const item = unit(s, id);
+      const item = unit(s, rel);
       const r = hashTarget(item.path);
       assert.ok(r.ok, JSON.stringify(r));
       assert.deepEqual(
@@ -535,7 +535,7 @@ describe('Eva trust units read from disk (eva/trustUnit.ts)', () => {
       `${manifest} could not be hashed: covered path is outside the allowed roots: config/skills/lint.lua`,
     );
     assert.ok(r.diagnostics.some((d) => d.code === 'eva.path.not-allowed'));
-    assert.ok(r.diagnostics.every((d) => d.itemId === 'eva:ws:capability:config/capabilities/lint.yaml'));
+    assert.ok(r.diagnostics.every((d) => d.itemId === f.id('capabilities/lint.yaml')));
   });
 
   it('`hash` recognises no other file: the project configuration, a script, a YAML file outside any project', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Fixture } from './fixture';
@@ -42,6 +43,31 @@ permissions: {fs: {read: [workspace], write: []}, network: false, shell: false}
 limits: {timeout_ms: 30000}
 `;
 
+/**
+ * The id of a project item: `eva:<project>:<area>:<manifest path in the project>`, the
+ * project named by the first 12 hex digits of the SHA-256 of its canonical folder path,
+ * so that two folders with one base name list distinct ids (spec/cli.md "stable unique id").
+ */
+export function evaItemId(ws: string, area: 'adapter' | 'capability', rel: string): string {
+  return `eva:${createHash('sha256').update(fs.realpathSync(ws)).digest('hex').slice(0, 12)}:${area}:${rel}`;
+}
+
+/** P0 with A0 and L0 in the folder `dir` of any fixture: one Eva project among other workspace folders. */
+export function writeEvaProject(f: Fixture, dir: string, adapter = A0): void {
+  f.write(`${dir}/config/eva.yaml`, fs.readFileSync(path.join(CORPUS, 'config/eva.yaml')));
+  for (const s of ['adapter', 'capability', 'eva', 'policy'])
+    f.write(
+      `${dir}/config/schemas/${s}.schema.json`,
+      fs.readFileSync(path.join(CORPUS, `config/schemas/${s}.schema.json`)),
+    );
+  f.write(`${dir}/config/policies/adapter.yaml`, fs.readFileSync(path.join(CORPUS, 'config/policies/adapter.yaml')));
+  f.write(`${dir}/config/adapters/review.yaml`, adapter);
+  f.write(`${dir}/config/skills/lint.lua`, 'return {}\n');
+  f.write(`${dir}/schemas/lint.input.json`, '{"type":"object"}');
+  f.write(`${dir}/schemas/lint.output.json`, '{"type":"object"}');
+  f.write(`${dir}/config/capabilities/lint.yaml`, L0);
+}
+
 export class EvaFixture extends Fixture {
   readonly ws: string;
   readonly home: string;
@@ -83,6 +109,11 @@ export class EvaFixture extends Fixture {
     return this.write(`home/.${root}/skills/${d}/SKILL.md`, `---\nname: ${d}\ndescription: test\n---\nbody\n`);
   }
 
+  /** The id of the item whose manifest is `config/<rel>` in this fixture's project. */
+  id(rel: string): string {
+    return evaItemId(this.ws, rel.startsWith('capabilities/') ? 'capability' : 'adapter', `config/${rel}`);
+  }
+
   policy(text: string): void {
     this.write('ws/config/policies/adapter.yaml', text);
   }
@@ -104,9 +135,7 @@ export class EvaResult {
 
   /** The item whose manifest is `config/<rel>` (or a user item by `user:<root>:<d>`). */
   item(rel: string): EvaItem {
-    const id = rel.startsWith('user:')
-      ? `eva:${rel}`
-      : `eva:ws:${rel.startsWith('capabilities/') ? 'capability' : 'adapter'}:config/${rel}`;
+    const id = rel.startsWith('user:') ? `eva:${rel}` : this.f.id(rel);
     const found = this.index.items.find((i) => i.id === id);
     if (!found) throw new Error(`no item ${id}; items: ${this.index.items.map((i) => i.id).join(', ')}`);
     return found;

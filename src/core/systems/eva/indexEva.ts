@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { sha256Hex } from '../../hashing/framing';
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST, type TrustView } from '../../decisions/trustView';
 import { FILE_START, type Decision, type Diagnostic, type TrustStatus } from '../../model';
@@ -153,7 +154,10 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
       evaYamlFails = true;
     }
   }
-  const rootName = path.basename(project.root);
+  // Ids name the project by a hash of its canonical root, as Rivumi's and faults.ts's do: two
+  // folders with one base name (`a/e1`, `b/e1`) would otherwise list the same id, so `trust`
+  // and `show` could not select one and reports would tie one's diagnostics to the other.
+  const projectTag = sha256Hex(project.root).slice(0, 12);
 
   // Policies (§3.3): unreadable files fail closed, as the policy gate could not be built.
   const policyFiles = scanRoot(project, 'policy_dir', diagnostics);
@@ -173,10 +177,10 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   for (const f of policyReading.failing) policyFailing.push(f);
 
   const adapterEntries = scanRoot(project, 'adapter_dir', diagnostics).map((abs) =>
-    readEntry(abs, 'adapter', project, rootName, schemas),
+    readEntry(abs, 'adapter', project, projectTag, schemas),
   );
   const capabilityEntries = scanRoot(project, 'capability_dir', diagnostics).map((abs) =>
-    readEntry(abs, 'capability', project, rootName, schemas),
+    readEntry(abs, 'capability', project, projectTag, schemas),
   );
   resolveIds(adapterEntries, 'eva.conflict.duplicate-adapter-id', 'duplicate Adapter manifest id', project.root);
   resolveIds(

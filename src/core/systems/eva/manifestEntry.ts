@@ -133,15 +133,16 @@ export function sniffRole(text: string | undefined, area: 'adapter' | 'capabilit
   return m ? (m[1] === 'lua_skill' ? 'lua-skill' : 'binding') : 'context';
 }
 
+/** `projectTag` names the project in the item id (indexEva.ts): unique per workspace folder, not its base name. */
 export function readEntry(
   abs: string,
   area: 'adapter' | 'capability',
   project: EvaProject,
-  rootName: string,
+  projectTag: string,
   schemas: EvaSchemas,
 ): ManifestEntry {
   const rel = portableRelative(project.root, abs);
-  const itemId = `eva:${rootName}:${area}:${rel}`;
+  const itemId = `eva:${projectTag}:${area}:${rel}`;
   const read = readAndParse(abs, project.maxManifestBytes);
   if (!('doc' in read)) {
     const role = sniffRole(read.sniffText, area);
