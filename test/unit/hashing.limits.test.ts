@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
+  ENTRY_LIMIT_MESSAGE,
   hashBundleContent,
   LIMIT_MESSAGE,
   MAX_HASHED_BYTES,
@@ -56,6 +57,10 @@ describe('content walk limits, at and just past each one', function () {
   it('states the upstream limits', () => {
     assert.deepEqual([MAX_HASHED_FILES, MAX_HASHED_BYTES, MAX_WALKED_ENTRIES], [4096, 67108864, 65536]);
     assert.equal(LIMIT_MESSAGE, 'plugin bundle content exceeds the plugin review limit (4096 files / 67108864 bytes)');
+    assert.equal(
+      ENTRY_LIMIT_MESSAGE,
+      "plugin bundle content exceeds Skillgate's walk limit (65536 directory entries; the agent counts files only), so it cannot be reviewed here",
+    );
   });
 
   it('hashes 4,096 files and refuses the 4,097th', () => {
@@ -105,13 +110,13 @@ describe('content walk limits, at and just past each one', function () {
       'at the limit the walk reaches the first link',
     );
     listAs(path.join(root, 'z'), MAX_WALKED_ENTRIES - 1000);
-    assert.deepEqual(walk(root), { ok: false, message: LIMIT_MESSAGE, rel: 'z' });
+    assert.deepEqual(walk(root), { ok: false, message: ENTRY_LIMIT_MESSAGE, rel: 'z' });
   });
 
   it('counts a single listing of 65,537 entries against the limit before walking any', () => {
     const root = bundle();
     listAs(root, MAX_WALKED_ENTRIES + 1);
-    assert.deepEqual(walk(root), { ok: false, message: LIMIT_MESSAGE });
+    assert.deepEqual(walk(root), { ok: false, message: ENTRY_LIMIT_MESSAGE });
     listAs(root, MAX_WALKED_ENTRIES);
     assert.deepEqual(walk(root), { ok: false, message: 'component trees may not contain symbolic link l0', rel: 'l0' });
   });

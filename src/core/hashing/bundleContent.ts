@@ -2,7 +2,7 @@ import { frameStep, newHash, sha256Hex, u64le } from './framing';
 import { display, walkBundleTree, type TreeRead, type TreeStep } from './treeRead';
 import type { BundleFile } from '../model';
 
-export { LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES } from './treeRead';
+export { ENTRY_LIMIT_MESSAGE, LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES } from './treeRead';
 
 /** A hashed file; a name that is not UTF-8 has `rawPath`, and `path` spells its bytes escaped (rawNames.ts). */
 export type HashedFile = BundleFile;

@@ -13,6 +13,9 @@ export const MAX_WALKED_ENTRIES = 65536;
 
 export const LIMIT_MESSAGE = `plugin bundle content exceeds the plugin review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
 
+/** Skillgate's own limit, in its own words: naming the agent's file limit sent the user counting files that were within it. */
+export const ENTRY_LIMIT_MESSAGE = `plugin bundle content exceeds Skillgate's walk limit (${MAX_WALKED_ENTRIES} directory entries; the agent counts files only), so it cannot be reviewed here`;
+
 /** A directory entry's name: a string when it is valid UTF-8 (nearly always), else its raw bytes. */
 export type Name = string | Buffer;
 
@@ -82,7 +85,7 @@ export function walkBundleTree(root: string, visit: (step: TreeStep) => void): T
     const listed = listChildren(abs);
     if (!listed.ok) return `failed to read component directory ${display(rel)}: ${listed.error}`;
     walked += listed.children.length;
-    if (walked > MAX_WALKED_ENTRIES) return LIMIT_MESSAGE;
+    if (walked > MAX_WALKED_ENTRIES) return ENTRY_LIMIT_MESSAGE;
     stack.push({ abs, rel, children: listed.children, next: 0 });
     return undefined;
   };

@@ -8,7 +8,7 @@ import { capabilityPairs, compatibilityOf, inventoryOf, type CompatibilityReport
 import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './skillFile';
 import type { HostFacts } from '../../host';
 import type { Manifest, ManifestLabel, Where } from './manifest';
-import { hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
+import { ENTRY_LIMIT_MESSAGE, hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
 import type { TakenRead } from '../../hashing/readAhead';
 import { fileOfRead, rootWasDirectory, type TreeRead } from '../../hashing/treeRead';
 import { capabilityHash } from './capabilityHash';
@@ -277,7 +277,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const skillRoots = (checked.componentTargets.skills ?? []).map((t) => portableRelative(canonicalRoot, t));
   if (!walk.ok) {
     const code =
-      walk.message === LIMIT_MESSAGE
+      walk.message === LIMIT_MESSAGE || walk.message === ENTRY_LIMIT_MESSAGE
         ? 'codewhale.content.limit'
         : walk.message.includes('symbolic link')
           ? 'codewhale.content.symlink'
