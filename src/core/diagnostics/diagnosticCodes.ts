@@ -135,6 +135,10 @@ export const DIAGNOSTIC_CODES = {
     'error',
     'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file); trust is refused.',
   ],
+  'rivumi.plugin.skill-uncovered': [
+    'error',
+    'A plugin skill file is reached through a symbolic link to a directory, which Rivumi follows and trust cannot pin; trust is refused.',
+  ],
   'rivumi.hook.argv-encoding': [
     'error',
     'A hook argument holds a lone surrogate Rivumi cannot encode as bytes; trust is refused.',

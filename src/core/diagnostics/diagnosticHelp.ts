@@ -191,6 +191,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'rivumi.hook.argv-uncovered': {
     fix: 'Point the hook at a regular file inside the workspace, reached without symbolic links, so trust can cover its bytes.',
   },
+  'rivumi.plugin.skill-uncovered': {
+    fix: 'Move the skill file into `.rivumi/plugins` itself, or replace the linked directory by a real one, so trust can cover its bytes.',
+  },
   'rivumi.hook.argv-encoding': { fix: 'Remove the unpaired surrogate (`\\uD800`–`\\uDFFF`) from the hook argument.' },
   'rivumi.path-encoding': { fix: "Remove the unpaired surrogate from the plugin's skill path." },
   'eva.project.config-invalid': {

@@ -3,7 +3,8 @@ import { joinSet } from '../../hashing/capabilityPairs';
 import { rivumiCapabilityHash } from './capabilityHash';
 import { readRegularFile } from '../../fs/safeFs';
 import { decodeRawName, osBytes } from '../../fs/rawNames';
-import { hookArgvCoverage, type ArgvProblem } from './hookArgvFiles';
+import { hookArgvCoverage, walkInside, type ArgvProblem } from './hookArgvFiles';
+import { pythonRepr } from './pythonText';
 import type { BundleFile } from '../../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
 import { portableRelative } from '../../fs/portablePath';
@@ -99,6 +100,57 @@ export function hooksCoverage(workspace: string, hooks: readonly RivumiHook[]): 
   return { covered, problems, watch };
 }
 
+/** A plugin skill file trust cannot cover: its index in the manifest's `skills`, its error, and its bytes as hashed. */
+export interface SkillProblem {
+  readonly index: number;
+  readonly message: string;
+  readonly marker: Buffer;
+}
+
+/** What a plugin's skill references cover (trust.md "Trust units"), and those trust cannot cover. */
+export interface SkillsCoverage {
+  /** Workspace-relative raw paths. */
+  readonly covered: readonly Buffer[];
+  readonly problems: readonly SkillProblem[];
+}
+
+const PLUGINS_DIR = Buffer.from('.rivumi/plugins/');
+
+/**
+ * A plugin's skill files, each walked from `.rivumi/plugins` one component at a time as a
+ * hook's argv files are (trust.md "Hashing": a symlink anywhere in a bundle is an error,
+ * never followed). A linked directory on the way cannot be covered: Rivumi follows it and
+ * checks containment against the whole repository only (rivumi.md §5.3), so the skill it
+ * loads is wherever the link points, which trust cannot pin. The last component is the
+ * read's: a skill file that is itself a link is one Rivumi refuses to load
+ * (rivumi.skill.file), hashed as absent like any file that cannot be read. Above the walk,
+ * `.rivumi/plugins` is a real directory or no plugin loads, and a linked `.rivumi` is
+ * Rivumi's documented exception (rivumi.root-symlink).
+ */
+export function skillsCoverage(
+  workspace: string,
+  skills: readonly { readonly abs: string; readonly index: number }[],
+): SkillsCoverage {
+  const covered: Buffer[] = [];
+  const problems: SkillProblem[] = [];
+  const pluginsDir = Buffer.concat([osBytes(workspace), SLASH, PLUGINS_DIR.subarray(0, -1)]);
+  for (const { abs, index } of skills) {
+    const rel = osBytes(portableRelative(workspace, abs));
+    // Stage 1 keeps a skill path manifest-relative, so it lies lexically under `.rivumi/plugins/`.
+    const under = rel.subarray(0, PLUGINS_DIR.length).equals(PLUGINS_DIR);
+    const walk = under ? walkInside(pluginsDir, rel.subarray(PLUGINS_DIR.length)) : undefined;
+    if (walk?.kind === 'symlink' && !walk.at.equals(walk.rel)) {
+      problems.push({
+        index,
+        message: `plugin skill file ${pythonRepr(decodeRawName(rel))} is reached through the symbolic link ${pythonRepr(decodeRawName(Buffer.concat([PLUGINS_DIR, walk.at])))} (Rivumi follows it, and trust cannot pin where it points): it cannot be covered by trust`,
+        // Tagged so that it never hashes like an argv element of the same bytes.
+        marker: Buffer.concat([Buffer.from('\0skill\0'), rel]),
+      });
+    } else covered.push(rel);
+  }
+  return { covered, problems };
+}
+
 function finish(
   content: { hash: string; files: BundleFile[] },
   coverage: RivumiCoverage,
@@ -130,14 +182,14 @@ export function rivumiPluginHashes(
   workspace: string,
   manifestRel: string,
   manifestBytes: Uint8Array,
-  skillFiles: readonly string[],
+  skills: SkillsCoverage,
   skillCount: number,
   hooks: readonly RivumiHook[],
   argv: HooksCoverage,
 ): RivumiBundleHashes {
   const coverage = {
-    covered: [...skillFiles.map((abs) => osBytes(portableRelative(workspace, abs))), ...argv.covered],
-    notCovered: notCoveredOf(argv),
+    covered: [...skills.covered, ...argv.covered],
+    notCovered: [...skills.problems.map((p) => ({ message: p.message, marker: p.marker })), ...notCoveredOf(argv)],
   };
   return finish(
     rivumiContentHash(RIVUMI_PLUGIN_DOMAIN, workspace, manifestBytes, coverage),

@@ -163,15 +163,18 @@ function words(b: Buffer): Buffer[] {
   return out;
 }
 
-type Walk =
+export type Walk =
   | { kind: 'file'; rel: Buffer; watch: Buffer }
   | { kind: 'none'; watch: Buffer | undefined }
   | { kind: 'outside'; watch: undefined }
   | { kind: 'symlink'; rel: Buffer; at: Buffer; watch: Buffer }
   | { kind: 'special'; rel: Buffer; error: string | undefined; watch: Buffer };
 
-/** Follows `rel` from the workspace folder one component at a time, never through a link. */
-function walkInside(ws: Buffer, rel: Buffer): Walk {
+/**
+ * Follows `rel` from the folder `ws` one component at a time, never through a link: here
+ * from the workspace folder, and for plugin skill files from `.rivumi/plugins` (hashes.ts).
+ */
+export function walkInside(ws: Buffer, rel: Buffer): Walk {
   const parts = split(rel).filter((p) => p.length > 0 && !(p.length === 1 && p[0] === 0x2e));
   const stack: Buffer[] = [];
   const joined = () => Buffer.concat(stack.flatMap((p, i) => (i ? [Buffer.from('/'), p] : [p])));

@@ -11,7 +11,14 @@ import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
-import { hooksCoverage, rivumiHooksHashes, rivumiPluginHashes, type HooksCoverage } from './hashes';
+import {
+  hooksCoverage,
+  rivumiHooksHashes,
+  rivumiPluginHashes,
+  skillsCoverage,
+  type HooksCoverage,
+  type SkillsCoverage,
+} from './hashes';
 import { decodeRawName, encodeOsString, osPath } from '../../fs/rawNames';
 import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
@@ -172,7 +179,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
           workspace,
           plugin.source,
           d.manifestBytes,
-          d.skillRefs.map((r) => r.abs),
+          reportSkillCoverage(skillsCoverage(workspace, d.skillRefs), plugin.file, findings),
           d.skillRefs.length,
           plugin.hooks,
           reportCoverage(hooksCoverage(workspace, plugin.hooks), findings),
@@ -457,6 +464,16 @@ function canonicalFile(abs: string): string {
 function reportCoverage(coverage: HooksCoverage, findings: Findings): HooksCoverage {
   for (const p of coverage.problems)
     findings.at(p.code, p.message, { file: p.hook.at.file, path: [...p.hook.at.path, 'command', p.argIndex] });
+  return coverage;
+}
+
+/**
+ * Each skill file trust cannot cover is an error at its path in the manifest, as an argv
+ * element is (trust.md "Hashing"); Rivumi still loads the skill, so its decision stays.
+ */
+function reportSkillCoverage(coverage: SkillsCoverage, manifest: string, findings: Findings): SkillsCoverage {
+  for (const p of coverage.problems)
+    findings.at('rivumi.plugin.skill-uncovered', p.message, { file: manifest, path: ['skills', p.index, 'path'] });
   return coverage;
 }
 
