@@ -8,6 +8,14 @@ import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
 
 const KEY = 'a'.repeat(64);
 const HEX = 'b'.repeat(64);
+/** A receipt of no files, as the tests below that need one of any kind write it. */
+const RECEIPT = {
+  contentHash: HEX,
+  capabilityHash: HEX,
+  capabilities: {},
+  files: {},
+  reviewedAt: '2026-11-29T18:00:00.000Z',
+};
 const entry = {
   system: 'codewhale' as const,
   scope: 'workspace' as const,
@@ -483,13 +491,7 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
   it('names a duplicate key inside a list by its index', () => {
     fs.mkdirSync(f.path('state'), { mode: 0o700 });
     const store = new TrustStore(f.path('state'));
-    const receipt = {
-      contentHash: HEX,
-      capabilityHash: HEX,
-      capabilities: {},
-      files: {},
-      reviewedAt: '2026-11-29T18:00:00.000Z',
-    };
+    const receipt = RECEIPT;
     const text = JSON.stringify({
       schemaVersion: 1,
       bundles: { [KEY]: { ...entry, reviewHistory: [receipt, receipt] } },
@@ -517,13 +519,7 @@ describe('the trust store location and its repairs (trust.md "The trust store")'
   /** A valid store of `count` trusted bundles, written 0600 into the fixture's `dir` (created 0700). */
   const validStore = (dir: string, count: number): string => {
     fs.mkdirSync(f.path(dir), { recursive: true, mode: 0o700 });
-    const receipt = {
-      contentHash: HEX,
-      capabilityHash: HEX,
-      capabilities: {},
-      files: {},
-      reviewedAt: '2026-11-29T18:00:00.000Z',
-    };
+    const receipt = RECEIPT;
     const bundles = Object.fromEntries(
       Array.from({ length: count }, (_, i) => [
         i.toString(16).padStart(64, '0'),
@@ -856,13 +852,7 @@ describe('reviewed copies no receipt refers to (trust.md "Snapshots", doctor --p
   beforeEach(async () => {
     f = new Fixture();
     store = new TrustStore(f.path('state'));
-    const receipt = {
-      contentHash: HEX,
-      capabilityHash: HEX,
-      capabilities: {},
-      files: {},
-      reviewedAt: '2026-11-29T18:00:00.000Z',
-    };
+    const receipt = RECEIPT;
     await store.mutate((s) => {
       s.bundles[KEY] = { ...entry, trust: receipt };
       return { ok: true, value: null };
