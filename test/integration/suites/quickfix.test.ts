@@ -4,13 +4,19 @@ import * as vscode from 'vscode';
 import { codeActionsUntil, skillgate, until } from './api';
 
 describe('quick fixes (in the extension host)', () => {
-  it('offers no edit while the file has unsaved changes: the fix names the file as it was on disk', async () => {
+  /** The fixture bundle's manifest, whose every diagnostic has a fix, open in an editor. */
+  const openFixable = async (): Promise<{ uri: vscode.Uri; doc: vscode.TextDocument }> => {
     await skillgate();
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
     const uri = vscode.Uri.file(path.join(folder.uri.fsPath, '.codewhale/plugins/fixable/plugin.toml'));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
+    return { uri, doc };
+  };
+
+  it('offers no edit while the file has unsaved changes: the fix names the file as it was on disk', async () => {
+    const { uri, doc } = await openFixable();
     const code = 'codewhale.manifest.name';
     const diag = await until(`a ${code} diagnostic`, () =>
       vscode.languages.getDiagnostics(uri).find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code),
@@ -41,12 +47,7 @@ describe('quick fixes (in the extension host)', () => {
   });
 
   it('offers each fix on its diagnostic, applies it, and the file re-validates clean', async () => {
-    await skillgate();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder);
-    const uri = vscode.Uri.file(path.join(folder.uri.fsPath, '.codewhale/plugins/fixable/plugin.toml'));
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(doc);
+    const { uri, doc } = await openFixable();
     const titles: string[] = [];
     for (const code of [
       'codewhale.mcp.env-value',
