@@ -96,7 +96,8 @@ describe('Rivumi: the skill load and the hook load, as upstream runs them (issue
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(fate(s, 'pk'), LOADED_UNREVIEWED);
       assert.deepEqual(fate(s, 'pk.a'), LOADED_UNREVIEWED);
-      assert.deepEqual(fate(s, 'pk.pre_tool_use.0'), ['rejected', ['component_invalid']]);
+      // decisions.md: the hook entries of the plugin that overflows the merge carry manifest_invalid.
+      assert.deepEqual(fate(s, 'pk.pre_tool_use.0'), ['rejected', ['manifest_invalid']]);
       assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted']]);
       assert.ok(
         messages(s).includes(

@@ -301,7 +301,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       );
     });
 
-    it("fails the hook load on 15 project + 2 plugin entries; the overflowing plugin's hooks are invalid, the rest aborted", () => {
+    it('fails the hook load on 15 project + 2 plugin entries; every hook of the overflowing plugin is manifest_invalid (decisions.md), the rest aborted', () => {
       f.write(
         'ws/.rivumi/hooks.json',
         json({ pre_tool_use: Array.from({ length: 15 }, (_, i) => ({ command: [`p${i}`] })) }),
@@ -312,7 +312,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       );
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(byName(s, 'pk.pre_tool_use.0').reasons, ['manifest_invalid']);
-      assert.deepEqual(byName(s, 'pk.pre_tool_use.1').reasons, ['component_invalid']);
+      assert.deepEqual(byName(s, 'pk.pre_tool_use.1').reasons, ['manifest_invalid']);
       assert.deepEqual(byName(s, 'project.pre_tool_use.0').reasons, ['load_aborted']);
       assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted']);
       assert.ok(codes(s).includes('rivumi.hooks.too-many'));

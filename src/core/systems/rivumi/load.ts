@@ -654,7 +654,7 @@ function validateHooks(
     const list = merged.get(event) ?? [];
     list.forEach((t, position) => {
       const r = hookCommand.safeParse(t.raw, REPORT_INPUT);
-      let valid = r.success;
+      const valid = r.success;
       if (!r.success) {
         for (const d of pydanticDetails(r.error)) {
           const diag = findings.at(
@@ -675,7 +675,8 @@ function validateHooks(
         problems.push(diag);
         out.overflowFile ??= t.file;
         if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
-        valid = false;
+        // The entry itself validates: the overflow is its file's (decisions.md: the entries of the file
+        // or plugin that overflows the merge carry `manifest_invalid`, not `component_invalid`).
       }
       const raw = (typeof t.raw === 'object' && t.raw !== null ? t.raw : {}) as Record<string, unknown>;
       const argv = r.success

@@ -32,6 +32,7 @@ export interface RivumiHook {
   readonly origin: string;
   readonly file: string;
   readonly at: Where;
+  /** The entry validates on its own; an entry past the per-event cap still does (its file fails the load). */
   readonly valid: boolean;
 }
 
