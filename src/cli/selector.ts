@@ -13,7 +13,10 @@ export type Selection = { readonly ok: true; readonly item: Item } | { readonly 
 export function selectItem(snapshot: Snapshot, selector: string): Selection {
   const byId = snapshot.items.find((i) => i.id === selector);
   if (byId) return { ok: true, item: byId };
-  const shownIds = snapshot.items.filter((i) => i.id !== displayText(i.id) && displayText(i.id) === selector);
+  const shownIds = snapshot.items.filter((i) => {
+    const shown = displayText(i.id);
+    return shown !== i.id && shown === selector;
+  });
   if (shownIds.length === 1) return { ok: true, item: shownIds[0] as Item };
   const named = (name: string) => name === selector || displayText(name) === selector;
   const matches =

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type * as Lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
 import type { TrustView } from '../decisions/trustView';
-import { errorText } from '../fs/safeFs';
+import { decodeUtf8, errorText } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
 import { removeTree } from './reviewedCopy';
 
@@ -66,12 +66,15 @@ interface LockIdentity {
 export class TrustStore {
   readonly file: string;
   readonly reviewedCopiesDir: string;
+  /** The writers' lock, shared with `doctor --prune`. */
+  private readonly lockDir: string;
 
   constructor(
     readonly dir: string,
     private readonly options: TrustStoreOptions = {},
   ) {
     this.file = path.join(dir, 'state.json');
+    this.lockDir = `${this.file}.lock`;
     // The reviewed copies' directory keeps its on-disk name, part of the store's format (spec/trust.md).
     this.reviewedCopiesDir = path.join(dir, 'snapshots');
   }
@@ -87,7 +90,7 @@ export class TrustStore {
         return { ok: true, state: emptyState(), exists: false, text: '' };
       return { ok: false, problem: `trust store ${this.file} cannot be read: ${errorText(e)}`, badFile: false };
     }
-    const text = utf8OrUndefined(bytes);
+    const text = decodeUtf8(bytes);
     if (text === undefined)
       return {
         ok: false,
@@ -169,7 +172,7 @@ export class TrustStore {
     } catch (e) {
       return { ok: false, message: `cannot create the trust store directory ${this.dir}: ${errorText(e)}` };
     }
-    const lockDir = `${this.file}.lock`;
+    const { lockDir } = this;
     let compromised = false;
     // Set when the lock turned out not to be ours: the directory at `lockDir` then
     // belongs to the writer that took it over, and releasing must not remove it.
@@ -263,7 +266,7 @@ export class TrustStore {
   /** The file's text now, '' when there is none (as `read` reports a missing file). */
   private currentText(): string | undefined {
     try {
-      return utf8OrUndefined(fs.readFileSync(this.file));
+      return decodeUtf8(fs.readFileSync(this.file));
     } catch (e) {
       return (e as NodeJS.ErrnoException).code === 'ENOENT' ? '' : undefined;
     }
@@ -323,7 +326,7 @@ export class TrustStore {
     try {
       release = lockfileLibrary().lockSync(this.file, {
         realpath: false,
-        lockfilePath: `${this.file}.lock`,
+        lockfilePath: this.lockDir,
         stale: this.options.lockStaleMs ?? LOCK_STALE_MS,
         // The section below is synchronous: the library's refresher never runs, so it never reports a lost lock.
         onCompromised: () => undefined,
@@ -453,19 +456,6 @@ function identityOf(lockDir: string): LockIdentity | undefined {
 
 function sameIdentity(a: LockIdentity | undefined, b: LockIdentity): boolean {
   return a !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
-}
-
-/**
- * The file's text, or undefined when its bytes are not UTF-8. A lenient decoder turns bad
- * bytes into U+FFFD, and the next write would then silently change the field they were in.
- * A byte order mark is kept, so JSON.parse refuses it as before.
- */
-function utf8OrUndefined(bytes: Buffer): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 function lstatOrUndefined(p: string): fs.Stats | undefined {

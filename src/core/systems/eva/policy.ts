@@ -107,9 +107,11 @@ export function readPolicy(documents: readonly PolicyDocument[], schema: unknown
 
 function domainKeysError(value: unknown): string | undefined {
   if (!isMapping(value) || Object.keys(value).length === 0) return 'policy document cannot be empty';
-  for (const key of Object.keys(value))
+  for (const key of Object.keys(value)) {
     // Upstream: `!key.trim().is_empty() && key.trim() == key`, with Rust's trim.
-    if (rustTrim(key).length === 0 || rustTrim(key) !== key) return 'policy domain keys must be non-empty strings';
+    const trimmed = rustTrim(key);
+    if (trimmed.length === 0 || trimmed !== key) return 'policy domain keys must be non-empty strings';
+  }
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { decodeUtf8 } from '../../fs/rawNames';
 /**
  * Python's `json.loads(bytes)` detects UTF-8 (with or without BOM), UTF-16 and UTF-32
  * from the first bytes; Rivumi reads `hooks.json` that way (rivumi.md §4.4). The branches
@@ -30,21 +31,19 @@ export function decodeJsonBytes(b: Uint8Array): string | undefined {
  * text between them decodes on its own, each piece keeping a U+FEFF it starts with.
  */
 function utf8(b: Uint8Array): string | undefined {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let out = '';
   let from = 0;
-  try {
-    for (let i = 0; i + 2 < b.length; i++) {
-      const [x, y, z] = [b[i] as number, b[i + 1] as number, b[i + 2] as number];
-      if (x !== 0xed || y < 0xa0 || y > 0xbf || (z & 0xc0) !== 0x80) continue;
-      out += decoder.decode(b.subarray(from, i)) + String.fromCharCode(0xd000 | ((y & 0x3f) << 6) | (z & 0x3f));
-      from = i + 3;
-      i += 2;
-    }
-    return out + decoder.decode(b.subarray(from));
-  } catch {
-    return undefined;
+  for (let i = 0; i + 2 < b.length; i++) {
+    const [x, y, z] = [b[i] as number, b[i + 1] as number, b[i + 2] as number];
+    if (x !== 0xed || y < 0xa0 || y > 0xbf || (z & 0xc0) !== 0x80) continue;
+    const piece = decodeUtf8(b.subarray(from, i));
+    if (piece === undefined) return undefined;
+    out += piece + String.fromCharCode(0xd000 | ((y & 0x3f) << 6) | (z & 0x3f));
+    from = i + 3;
+    i += 2;
   }
+  const rest = decodeUtf8(b.subarray(from));
+  return rest === undefined ? undefined : out + rest;
 }
 
 /** UTF-16 without its BOM: whole code units, each kept as it is, lone surrogates included. */

@@ -117,7 +117,6 @@ export function readKimiJson(
   findings.addDocument(doc);
   // Upstream reads the Claude form into a `serde_json::Value` first, where every repeated key
   // keeps its last value; `kimi.plugin.json` goes straight into its structs and maps.
-  // The Claude form is read into a JSON value first, where a repeated key keeps its last value silently.
   if (!claude && refusedRepeatedKeys(doc, kimiJsonShape, findings, 'codewhale.manifest.parse', what)) return undefined;
   if (claude) {
     for (const component of ['hooks/hooks.json', '.lsp.json']) {
