@@ -1,5 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { asciiLower, isRustWhitespace, rustTrim, rustTrimEnd, rustTrimStart } from '../../src/core/text/rustText';
+import {
+  asciiLower,
+  isRustWhitespace,
+  rustDebugChar,
+  rustDebugStr,
+  rustTrim,
+  rustTrimEnd,
+  rustTrimStart,
+} from '../../src/core/text/rustText';
 
 /** Unicode White_Space, what Rust's `char::is_whitespace` and `str::trim` use. */
 const WHITE_SPACE = [
@@ -50,5 +58,22 @@ describe("Codewhale's Rust text rules: trim and ASCII lowercase as Rust does the
     // Kelvin sign, dotted capital I, Greek capital sigma, fullwidth A: all unchanged.
     assert.equal(asciiLower('\u212a\u0130\u03a3\uff21'), '\u212a\u0130\u03a3\uff21');
     assert.equal(asciiLower(''), '');
+  });
+
+  it("writes `{:?}` as Rust does: a char escapes ', a string \", a combining mark only at a string's start", () => {
+    assert.deepEqual(['a', "'", '"', '\0', '\n', '\\', '\u200b', '\u0301', ' ', '\u00a0'].map(rustDebugChar), [
+      "'a'",
+      "'\\''",
+      `'"'`,
+      "'\\0'",
+      "'\\n'",
+      "'\\\\'",
+      "'\\u{200b}'",
+      "'\\u{301}'",
+      "' '",
+      "'\\u{a0}'",
+    ]);
+    assert.equal(rustDebugStr(`a'b"c\u200b\u0301\x01`), `"a'b\\"c\\u{200b}\u0301\\u{1}"`);
+    assert.equal(rustDebugStr('\u0301x'), '"\\u{301}x"');
   });
 });

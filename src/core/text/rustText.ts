@@ -35,3 +35,33 @@ export function rustTrim(text: string): string {
 export function asciiLower(text: string): string {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
+
+/**
+ * One character as Rust's `escape_debug` writes it inside `{:?}`: the named escapes, the
+ * quote of its kind, and `\u{…}` for what is not printable (controls, format, private,
+ * unassigned and surrogate code points, separators but the space) and for a combining
+ * mark where Rust escapes one (a char, and a string's first character).
+ */
+function escapeDebug(ch: string, quote: "'" | '"', escapeCombining: boolean): string {
+  const named: Record<string, string> = { '\0': '\\0', '\t': '\\t', '\r': '\\r', '\n': '\\n', '\\': '\\\\' };
+  const known = named[ch];
+  if (known) return known;
+  if (ch === quote) return `\\${quote}`;
+  if (
+    /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u.test(ch) ||
+    (/\p{Zs}/u.test(ch) && ch !== ' ') ||
+    (escapeCombining && /[\p{Mn}\p{Me}]/u.test(ch))
+  )
+    return `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`;
+  return ch;
+}
+
+/** Rust's `{:?}` of a char: `'a'`, `'\''`, `'\u{200b}'`. */
+export function rustDebugChar(ch: string): string {
+  return `'${escapeDebug(ch, "'", true)}'`;
+}
+
+/** Rust's `{:?}` of a string: `"a'b\"c"`, a combining mark escaped only at the start. */
+export function rustDebugStr(text: string): string {
+  return `"${Array.from(text, (ch, i) => escapeDebug(ch, '"', i === 0)).join('')}"`;
+}

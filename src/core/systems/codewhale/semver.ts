@@ -1,3 +1,5 @@
+import { rustDebugChar } from '../../text/rustText';
+
 /**
  * The `semver` crate's `Version::parse`, for its error text only: Codewhale reports
  * ``plugin version `{v}` is not valid semantic versioning: {err}`` with the crate's
@@ -48,7 +50,7 @@ function parseVersion(input: string): void {
     text = rest;
   }
   const unexpected = firstChar(text);
-  if (unexpected !== undefined) throw new SemverError(`unexpected character ${quoted(unexpected)} after ${pos}`);
+  if (unexpected !== undefined) throw new SemverError(`unexpected character ${rustDebugChar(unexpected)} after ${pos}`);
 }
 
 const MAX_U64 = 18446744073709551615n;
@@ -67,14 +69,14 @@ function numeric(input: string, pos: Position): string {
   if (len > 0) return input.slice(len);
   const unexpected = firstChar(input);
   if (unexpected !== undefined)
-    throw new SemverError(`unexpected character ${quoted(unexpected)} while parsing ${pos}`);
+    throw new SemverError(`unexpected character ${rustDebugChar(unexpected)} while parsing ${pos}`);
   throw new SemverError(`unexpected end of input while parsing ${pos}`);
 }
 
 function dot(input: string, pos: Position): string {
   if (input.startsWith('.')) return input.slice(1);
   const unexpected = firstChar(input);
-  if (unexpected !== undefined) throw new SemverError(`unexpected character ${quoted(unexpected)} after ${pos}`);
+  if (unexpected !== undefined) throw new SemverError(`unexpected character ${rustDebugChar(unexpected)} after ${pos}`);
   throw new SemverError(`unexpected end of input while parsing ${pos}`);
 }
 
@@ -109,21 +111,4 @@ function identifier(input: string, pos: Position): [string, string] {
 function firstChar(text: string): string | undefined {
   const cp = text.codePointAt(0);
   return cp === undefined ? undefined : String.fromCodePoint(cp);
-}
-
-/** Rust's `{:?}` of a char (`'\0'` spelled so on every Rust version, as the crate does). */
-function quoted(ch: string): string {
-  const escapes: Record<string, string> = {
-    '\0': '\\0',
-    '\t': '\\t',
-    '\r': '\\r',
-    '\n': '\\n',
-    '\\': '\\\\',
-    "'": "\\'",
-  };
-  const known = escapes[ch];
-  if (known) return `'${known}'`;
-  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Mn}\p{Me}]/u.test(ch) || (/\p{Zs}/u.test(ch) && ch !== ' '))
-    return `'\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}'`;
-  return `'${ch}'`;
 }

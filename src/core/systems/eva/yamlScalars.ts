@@ -1,3 +1,5 @@
+import { rustDebugStr } from '../../text/rustText';
+
 /**
  * Scalars typed exactly as serde_yaml 0.9 types them into a `Value` (de.rs
  * `visit_scalar`, `visit_untagged_scalar`, `visit_int`, `parse_unsigned_int`,
@@ -236,27 +238,5 @@ function startsWithSign(s: string): boolean {
 
 /** serde's `invalid_value(Unexpected::Str(v), exp)`: the text shown as Rust's `{:?}` does. */
 function invalidValue(text: string, expected: string): ScalarResolution {
-  return { kind: 'error', message: `invalid value: string ${rustDebugString(text)}, expected ${expected}` };
-}
-
-function rustDebugString(text: string): string {
-  const escaped = text.replace(/[\\"\n\r\t\0]|[\u0001-\u001f\u007f]/g, (c) => {
-    switch (c) {
-      case '\\':
-        return '\\\\';
-      case '"':
-        return '\\"';
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      case '\0':
-        return '\\0';
-      default:
-        return `\\u{${c.charCodeAt(0).toString(16)}}`;
-    }
-  });
-  return `"${escaped}"`;
+  return { kind: 'error', message: `invalid value: string ${rustDebugStr(text)}, expected ${expected}` };
 }
