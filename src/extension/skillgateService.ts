@@ -25,6 +25,7 @@ import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/ind
 import { WorkerIndex, WorkerFailure } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
+import { coveredByRootWatchers } from './flows/rootWatchers';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
@@ -434,7 +435,7 @@ export class SkillgateService implements vscode.Disposable {
     add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
     this.watching = { folders, paths: watchKey(watched) };
     for (const p of watched.paths) {
-      if (folders.some((f) => roots.some((root) => p.startsWith(path.join(f, root))))) continue;
+      if (coveredByRootWatchers(p, folders, roots)) continue;
       add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
     }
     for (const w of previous) w.dispose();

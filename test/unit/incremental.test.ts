@@ -99,6 +99,20 @@ describe('incremental indexing', () => {
     assert.ok(ix.watchedPaths().includes(f.path('ws/scripts/check.sh')));
   });
 
+  it('reloads the Rivumi project when a directory above a hook script is swapped for a link, reported as the directory alone', () => {
+    f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["sh","scripts/check.sh"]}]}');
+    f.write('ws/scripts/check.sh', 'exit 0\n');
+    f.write('ws/elsewhere/check.sh', 'exit 1\n');
+    const ix = indexer();
+    const first = byName(ix.indexAll(), 'hooks.json');
+    fs.rmSync(f.path('ws/scripts'), { recursive: true });
+    f.symlink(f.path('ws/elsewhere'), 'ws/scripts');
+    const after = ix.refresh([f.path('ws/scripts')]);
+    assert.notEqual(byName(after, 'hooks.json').contentHash, first.contentHash);
+    assert.ok(after.diagnostics.some((d) => d.code === 'rivumi.hook.argv-uncovered'));
+    assert.deepEqual({ ...after, generation: 0 }, { ...indexer().indexAll(), generation: 0 });
+  });
+
   it('re-derives decisions from a new trust view without reading any bundle', () => {
     writeW(f);
     let trusted = false;

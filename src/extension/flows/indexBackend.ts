@@ -51,36 +51,52 @@ export function watchedBy(indexer: Indexer): Watched {
   return { paths: indexer.watchedPaths(), trees: indexer.watchedTrees() };
 }
 
-/** The index in the extension host: the full index yields to the event loop between slices of bundles. */
+/**
+ * The index in the extension host: the full index yields to the event loop between slices
+ * of bundles. Requests are answered one at a time, in the order they came, as the worker
+ * does: a re-derive asked while a re-check reads (a trust action) would otherwise compose
+ * from an indexer that has read only some of the bundles again.
+ */
 export class InHostIndex implements IndexBackend {
   private readonly indexer: Indexer;
   /** The result returned last, for a re-check to compare with. */
   private last: Indexed | undefined;
+  /** Settles once every request taken so far has been answered. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: BackendOptions) {
     this.indexer = backendIndexer(options);
   }
 
-  async watched(): Promise<Watched> {
-    return watchedBy(this.indexer);
+  watched(): Promise<Watched> {
+    return this.inTurn(async () => watchedBy(this.indexer));
   }
 
-  async indexAll(onProgress: (done: number, total: number) => void): Promise<Indexed> {
-    return this.indexed(await this.indexer.indexAllAsync(onProgress));
+  indexAll(onProgress: (done: number, total: number) => void): Promise<Indexed> {
+    return this.inTurn(async () => this.indexed(await this.indexer.indexAllAsync(onProgress)));
   }
 
-  async refresh(paths: readonly string[]): Promise<Indexed> {
-    return this.indexed(this.indexer.refresh(paths));
+  refresh(paths: readonly string[]): Promise<Indexed> {
+    return this.inTurn(async () => this.indexed(this.indexer.refresh(paths)));
   }
 
-  async snapshot(): Promise<Indexed> {
-    return this.indexed(this.indexer.snapshot());
+  snapshot(): Promise<Indexed> {
+    return this.inTurn(async () => this.indexed(this.indexer.snapshot()));
   }
 
-  async recheck(): Promise<Indexed | undefined> {
-    const last = this.last;
-    const indexed = this.indexed(await this.indexer.indexAllAsync());
-    return last && sameIndexed(last, indexed) ? undefined : indexed;
+  recheck(): Promise<Indexed | undefined> {
+    return this.inTurn(async () => {
+      const last = this.last;
+      const indexed = this.indexed(await this.indexer.indexAllAsync());
+      return last && sameIndexed(last, indexed) ? undefined : indexed;
+    });
+  }
+
+  /** Runs `request` once every earlier one has settled; a failed one does not hold the next. */
+  private inTurn<T>(request: () => Promise<T>): Promise<T> {
+    const answer = this.queue.then(request);
+    this.queue = answer.catch(() => undefined);
+    return answer;
   }
 
   dispose(): void {

@@ -32,6 +32,12 @@ export class RivumiIndex implements SystemIndex {
 
   refresh(changed: readonly string[]): void {
     const reload = new Set<string>();
+    const reaches = new Map<string, ReadonlySet<string>>();
+    const reachOf = (ws: string, project: RivumiProject): ReadonlySet<string> => {
+      let reach = reaches.get(ws);
+      if (!reach) reaches.set(ws, (reach = hookScriptReach(project)));
+      return reach;
+    };
     for (const p of changed) {
       for (const ws of this.options.workspaces) {
         const project = this.projects.get(ws);
@@ -40,7 +46,7 @@ export class RivumiIndex implements SystemIndex {
           p === rivumiDir ||
           p.startsWith(rivumiDir + path.sep) ||
           isAncestor(p, rivumiDir) ||
-          (project && hookScripts(project).has(p))
+          (project && reachOf(ws, project).has(p))
         )
           reload.add(ws);
       }
@@ -90,6 +96,18 @@ function itemsWithin(project: RivumiProject, ctx: RivumiContext): { items: Item[
   } catch (e) {
     return faultedRivumiItems(project.workspace, rivumiFault(project.workspace, e));
   }
+}
+
+/**
+ * The hook scripts and every directory above one, up to the workspace folder: a directory
+ * removed, renamed or swapped for a link is reported as itself, and every script under it
+ * reads differently since (gone, or reached through a link trust cannot cover).
+ */
+function hookScriptReach(project: RivumiProject): Set<string> {
+  const out = new Set<string>();
+  for (const s of hookScripts(project))
+    for (let p = s; isAncestor(project.workspace, p) && !out.has(p); p = path.dirname(p)) out.add(p);
+  return out;
 }
 
 /**
