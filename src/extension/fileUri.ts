@@ -1,12 +1,24 @@
 import * as vscode from 'vscode';
 import { wellFormed } from '../core/fs/rawNames';
+import { READONLY_SCHEME } from './readonlyDocuments';
+import { unopenableNote } from './unopenableFile';
 
 /**
- * The editor URI of a core path. A core path spells a name that is not UTF-8 with
- * lone surrogates (core/fs/rawNames.ts), and formatting such a URI throws, which
- * would break the Problems panel or the tree for the whole window: the URI shows
- * U+FFFD instead (the editor cannot open such a file by a string path anyway).
+ * The editor URI of a core path: what the tree, the Problems panel, quick fixes and the
+ * review open. A path whose name is not UTF-8 (lone surrogates, core/fs/rawNames.ts)
+ * cannot be named by the editor, and its U+FFFD spelling may be another file's name: it
+ * is a read-only note that says so (unopenableFile.ts), never that other file.
  */
 export function fileUri(p: string): vscode.Uri {
+  const note = unopenableNote(p);
+  return note ? vscode.Uri.from({ scheme: READONLY_SCHEME, ...note }) : vscode.Uri.file(p);
+}
+
+/**
+ * The URI a file watcher watches for a core path. Formatting a URI with a lone surrogate
+ * throws, so such a path is watched by its U+FFFD spelling (the editor's watcher cannot
+ * name the file itself anyway); the watchers only prompt a re-read, by path.
+ */
+export function watchedUri(p: string): vscode.Uri {
   return vscode.Uri.file(wellFormed(p));
 }

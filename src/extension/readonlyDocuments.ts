@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { explainMarkdown } from './explainDocument';
+import { explainItemId, explainMarkdown, explainQuery } from './explainDocument';
+import { UNOPENABLE_PREFIX, unopenableText } from './unopenableFile';
 import type { Snapshot } from '../core/index/snapshot';
 
-/** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor). */
+/** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor, the note for a file the editor cannot name). */
 export const READONLY_SCHEME = 'skillgate';
 
 /**
@@ -26,7 +27,7 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
     return vscode.Uri.from({
       scheme: READONLY_SCHEME,
       path: `/explain/Explain ${tabTitle(name)}.md`,
-      query: new URLSearchParams({ item: itemId }).toString(),
+      query: explainQuery(itemId),
     });
   }
 
@@ -36,7 +37,8 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     if (uri.path.startsWith('/doctor/')) return this.doctor();
-    const id = new URLSearchParams(uri.query).get('item') ?? '';
+    if (uri.path.startsWith(UNOPENABLE_PREFIX)) return unopenableText(uri.query);
+    const id = explainItemId(uri.query);
     const snapshot = this.snapshot();
     const item = snapshot?.items.find((i) => i.id === id);
     if (!snapshot || !item)

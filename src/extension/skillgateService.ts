@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { fileUri } from './fileUri';
+import { watchedUri } from './fileUri';
+import { windowUi } from './windowUi';
 import { TrustStore } from '../core/trust/trustStore';
 import {
   disable,
@@ -118,7 +119,8 @@ export class SkillgateService implements vscode.Disposable {
     this.failureUi = {
       error: (message) => {
         log.error(message);
-        void vscode.window.showErrorMessage(message);
+        // The error's text can name a repository's file (`ENOENT: …, open '<path>'`): shown escaped, as every notification.
+        windowUi.error(message);
       },
     };
     this.disposables.push(
@@ -421,8 +423,8 @@ export class SkillgateService implements vscode.Disposable {
     };
     const roots = agentSystems().flatMap((s) => s.workspaceRoots);
     for (const folder of folders)
-      for (const root of roots) add(new vscode.RelativePattern(fileUri(folder), `${root}/**`), onPath);
-    for (const tree of watched.trees) add(new vscode.RelativePattern(fileUri(tree.base), tree.pattern), onPath);
+      for (const root of roots) add(new vscode.RelativePattern(watchedUri(folder), `${root}/**`), onPath);
+    for (const tree of watched.trees) add(new vscode.RelativePattern(watchedUri(tree.base), tree.pattern), onPath);
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
       this.store.ensureDirectory();
@@ -432,11 +434,11 @@ export class SkillgateService implements vscode.Disposable {
         `trust store directory ${displayText(this.store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
-    add(new vscode.RelativePattern(fileUri(this.store.dir), 'state.json'), () => this.batcher.store());
+    add(new vscode.RelativePattern(watchedUri(this.store.dir), 'state.json'), () => this.batcher.store());
     this.watching = { folders, paths: watchKey(watched) };
     for (const p of watched.paths) {
       if (coveredByRootWatchers(p, folders, roots)) continue;
-      add(new vscode.RelativePattern(fileUri(path.dirname(p)), path.basename(p)), onPath);
+      add(new vscode.RelativePattern(watchedUri(path.dirname(p)), path.basename(p)), onPath);
     }
     for (const w of previous) w.dispose();
   }

@@ -1,6 +1,14 @@
 import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
 
 /**
+ * The default-ignorable code points hiddenUnicode.ts leaves out, by range: the property
+ * `\p{Default_Ignorable_Code_Point}` in the class made every escape half again as slow
+ * (its ranges are fixed by Unicode's stability policy; a test checks them against it).
+ */
+const OTHER_IGNORABLE =
+  '\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u2065\\u3164\\uffa0\\ufff0-\\ufff8\\u{e0080}-\\u{e0fff}';
+
+/**
  * Text Skillgate shows (a terminal, the editor's labels, notifications and review) must
  * never carry a character that acts instead of being seen. A repository controls file
  * names, names, descriptions and argv, so every such character is escaped as
@@ -9,7 +17,10 @@ import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
  * - C0 and C1 control characters (U+0000–U+001F, U+007F–U+009F): ESC starts a terminal
  *   sequence (`\x1b[2K` erases a line, OSC `\x1b]0;…\x07` sets the window title or
  *   plants a link), U+009B is a one-character CSI, CR moves back over what was printed;
- * - the bidi and invisible characters of hiddenUnicode.ts (Trojan Source);
+ * - the bidi and invisible characters of hiddenUnicode.ts (Trojan Source), and every
+ *   other default-ignorable code point (Unicode renders them invisibly: the Hangul fillers
+ *   U+3164 and U+FFA0, the grapheme joiner U+034F, unassigned ones): a name with one reads
+ *   exactly as the name without it;
  * - the Unicode line and paragraph separators (U+2028, U+2029), line breaks to some
  *   renderers;
  * - lone surrogates: a Rivumi name decoded with surrogateescape carries a byte
@@ -22,7 +33,8 @@ import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
  * marks are printable, so escaping twice changes nothing (a field escaped, then its
  * line, then the output).
  */
-const unsafeSource = (c0: string) => `[${c0}\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff]|${HIDDEN_CHARACTER_SOURCE}`;
+const unsafeSource = (c0: string) =>
+  `[${c0}\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff${OTHER_IGNORABLE}]|${HIDDEN_CHARACTER_SOURCE}`;
 const UNSAFE_SOURCE = unsafeSource('\\u0000-\\u001f');
 
 /** Every character `displayText` escapes (with the `u` flag a surrogate class matches lone surrogates only); for `replace`. */

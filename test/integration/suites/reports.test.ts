@@ -1,8 +1,12 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { skillgate, until } from './api';
 import { TrustStore } from '../../../src/core/trust/trustStore';
 import { revoke } from '../../../src/core/trust/lifecycle';
+import { fileUri } from '../../../src/extension/fileUri';
 
 /** The report's text without Markdown escapes (bundle text and codes are escaped in it). */
 const plain = (d: vscode.TextDocument) => d.getText().replace(/\\(.)/g, '$1');
@@ -76,5 +80,22 @@ describe('commands and the log (in the extension host)', () => {
       vscode.workspace.textDocuments.find((d) => d.uri.toString() === 'output:skillgate.skillgate.Skillgate'),
     );
     await until('an index run in the log', () => line.test(log.getText()));
+  });
+});
+
+describe('a file whose name is not UTF-8 (in the extension host)', () => {
+  it('opens as a read-only note, never as the file its U+FFFD spelling names', async () => {
+    await skillgate();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-raw-name-'));
+    const other = path.join(dir, 'a\ufffd.md');
+    fs.writeFileSync(other, 'another file\n');
+    const uri = fileUri(path.join(dir, 'a\udcff.md'));
+    assert.equal(uri.scheme, 'skillgate');
+    const note = await vscode.workspace.openTextDocument(uri);
+    assert.match(note.getText(), /not UTF-8/);
+    assert.ok(note.getText().includes('a⟦U+DCFF⟧.md'), note.getText());
+    assert.doesNotMatch(note.getText(), /another file/);
+    assert.equal(note.isDirty, false);
+    assert.equal(fileUri(other).fsPath, other, 'a name the editor can spell is the file itself');
   });
 });

@@ -1,0 +1,59 @@
+import { strict as assert } from 'node:assert';
+import { wellFormed } from '../../src/core/fs/rawNames';
+import { explainItemId, explainQuery } from '../../src/extension/explainDocument';
+import { UNOPENABLE_PREFIX, unopenableNote, unopenableText } from '../../src/extension/unopenableFile';
+import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
+
+/**
+ * A name that is not UTF-8 is spelled with lone surrogates (core/fs/rawNames.ts); its
+ * U+FFFD spelling is a name another file can have. What the editor opens for one must
+ * never be the other (README "Names are bytes").
+ */
+describe('the editor never shows one non-UTF-8 name as its U+FFFD spelling', () => {
+  const raw = 'rivumi:19fabd1f239c:.rivumi/skills/a\udcff.md';
+  const replaced = 'rivumi:19fabd1f239c:.rivumi/skills/a\ufffd.md';
+
+  it('an Explain document names its item exactly, a lone surrogate too', () => {
+    assert.equal(explainItemId(explainQuery(raw)), raw);
+    assert.equal(explainItemId(explainQuery(replaced)), replaced);
+    assert.notEqual(explainQuery(raw), explainQuery(replaced));
+    // What a URI carries: well-formed text only.
+    assert.equal(wellFormed(explainQuery(raw)), explainQuery(raw));
+  });
+
+  it('reads an id in any text, and the plain form an Explain tab restored from before kept', () => {
+    const odd = 'workspace/x/"quoted"&a=b#c%41 ü \u202e';
+    assert.equal(explainItemId(explainQuery(odd)), odd);
+    assert.equal(explainItemId('item=rivumi%3Aabc%3A.rivumi%2Fskills%2Fr.md'), 'rivumi:abc:.rivumi/skills/r.md');
+    assert.equal(explainItemId(''), '');
+  });
+});
+
+describe('a file whose name is not UTF-8 opens as a note, never as another file', () => {
+  const raw = '/ws/.rivumi/skills/a\udcff.md';
+  const replaced = '/ws/.rivumi/skills/a\ufffd.md';
+
+  it('a name the editor can spell is the file itself', () => {
+    assert.equal(unopenableNote(replaced), undefined);
+    assert.equal(unopenableNote('/ws/a#b?c%41 \u202e\n.md'), undefined);
+  });
+
+  it('a name that is not UTF-8 gets a note whose path shows the byte and whose query names the path exactly', () => {
+    const note = unopenableNote(raw);
+    assert.ok(note);
+    assert.equal(note.path, `${UNOPENABLE_PREFIX}ws/.rivumi/skills/a⟦U+DCFF⟧.md`);
+    assert.equal(wellFormed(note.path + note.query), note.path + note.query, 'a URI carries well-formed text only');
+    assert.equal(JSON.parse(note.query), raw);
+    // Two names that differ only in bytes that are not UTF-8 are two notes.
+    assert.notDeepEqual(unopenableNote('/ws/a\udcfe.md'), unopenableNote('/ws/a\udcff.md'));
+    assert.notEqual(unopenableNote('/ws/a\udcff\u001b')?.query, unopenableNote('/ws/a\udcff⟦U+001B⟧')?.query);
+  });
+
+  it('the note says why and shows the path escaped', () => {
+    const text = unopenableText(unopenableNote(`/ws/x\udcff${HOSTILE}`)?.query ?? '');
+    assert.match(text, /not UTF-8/);
+    assert.ok(text.includes('/ws/x⟦U+DCFF⟧⟦U+001B⟧[1A'), text);
+    assertDisplaySafe(text, 'unopenable note');
+    assert.match(unopenableText('not json'), /Path \(⟦U\+DCFF⟧ is the byte 0xFF\): $/m);
+  });
+});
