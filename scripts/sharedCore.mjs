@@ -15,10 +15,11 @@ const NAMESPACE = 'skillgate-core';
 /**
  * Core modules a face bundles a copy of instead: the CLI and the index worker load
  * dist/core.js from its V8 code cache (src/core/cache/codeCache.ts, which needs the CLI's
- * cache directory), so neither may come from dist/core.js itself. Each is small and needs
- * only Node's built-ins.
+ * cache directory), so neither may come from dist/core.js itself, nor may what the CLI's
+ * option parsing reaches before the cache is installed (fs/userHome): one such import
+ * loads the core uncached. Each is small and needs only Node's built-ins.
  */
-const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache']);
+const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache', 'fs/userHome']);
 
 /** Every core module's id, found on disk so a new module needs no list to be kept. */
 function coreModules() {

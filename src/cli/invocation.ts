@@ -62,6 +62,7 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
           workspaces: options.workspaces,
           codewhaleHome: options.codewhaleHome,
           evaHome: options.evaHome,
+          evaUserSkills: options.evaUserSkills,
           evaRuntime: options.evaRuntime,
           rivumiHooksEnv: io.env.RIVUMI_ENABLE_PROJECT_HOOKS,
           trust: () => store.view(),

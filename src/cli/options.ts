@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IndexOptions } from '../core/systems/registry';
 import { defaultCacheDirectory } from '../core/cache/cacheDirectory';
+import { codewhaleHomeFromEnv, userHome } from '../core/fs/userHome';
 
 /** Options every command takes (spec/cli.md "Invocation"). */
 export interface GlobalOptions {
@@ -12,8 +12,10 @@ export interface GlobalOptions {
   /** The parse cache directory; null: no cache (`--no-cache`, or no per-user cache directory known). */
   readonly cacheDir: string | null;
   readonly codewhaleHome: string | null;
-  /** Eva-CLI's `$HOME` for user skill folders (null with --no-user), and the assumed Eva runtime (eva.md §3.4). */
+  /** Eva-CLI's `$HOME`, for its user skill folders and `~/` paths (null only when none can be resolved). */
   readonly evaHome: string | null;
+  /** Whether Eva's user skill folders are listed (not with --no-user); the assumed Eva runtime (eva.md §3.4). */
+  readonly evaUserSkills: boolean;
   readonly evaRuntime: NonNullable<IndexOptions['evaRuntime']>;
   readonly json: boolean;
   readonly format: 'text' | 'json' | 'sarif';
@@ -64,7 +66,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const format = v.format ?? (v.json ? 'json' : 'text');
   if (format !== 'text' && format !== 'json' && format !== 'sarif')
     throw new UsageError(`unknown format "${format}"; use text, json or sarif`);
-  const home = v['codewhale-home'] ?? env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
+  const home = v['codewhale-home'] ?? codewhaleHomeFromEnv(env, userHome());
+  const evaHome = v['eva-home'] ?? userHome();
   const evaMode = v['eva-runtime'] ?? 'normal';
   if (!EVA_MODES.includes(evaMode))
     throw new UsageError(`unknown Eva runtime "${evaMode}"; use ${EVA_MODES.join(', ')}`);
@@ -82,8 +85,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         : v['cache-dir'] !== undefined
           ? path.resolve(cwd, v['cache-dir'])
           : (defaultCacheDirectory(env) ?? null),
-      codewhaleHome: v['no-user'] ? null : path.resolve(cwd, home),
-      evaHome: v['no-user'] ? null : path.resolve(cwd, v['eva-home'] ?? os.homedir()),
+      // No home that can be resolved: no user content, as upstream disables user discovery (codewhale.md §2.1).
+      codewhaleHome: v['no-user'] || home === null ? null : path.resolve(cwd, home),
+      // --no-user lists no user skill, but `~/` in a project's `skill.path` still names this home (eva.md §3.5).
+      evaHome: evaHome === undefined ? null : path.resolve(cwd, evaHome),
+      evaUserSkills: !v['no-user'],
       evaRuntime: {
         mode: evaMode,
         teamWorker: v['eva-team-worker'] ?? false,
@@ -198,6 +204,8 @@ export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
 }
 
 function mustBeDirectory(option: string, given: string, cwd: string): void {
+  // An empty value (`--codewhale-home "$UNSET"`) would name the current directory, i.e. the repository.
+  if (given.trim() === '') throw new UsageError(`${option} needs a directory, but got an empty value`);
   let st: fs.Stats | undefined;
   try {
     st = fs.statSync(path.resolve(cwd, given), { throwIfNoEntry: false });

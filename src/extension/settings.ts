@@ -1,7 +1,7 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
+import { codewhaleHomeFromEnv, userHome } from '../core/fs/userHome';
 import type { IndexOptions } from '../core/systems/registry';
 import { steadyRecheckMs } from './flows/recheckSchedule';
 
@@ -25,14 +25,23 @@ export function codewhaleHome(): string | null {
   const configured = userValue<string>('codewhaleHome');
   if (configured && configured.trim() !== '') return path.resolve(expandHome(configured.trim()));
   // Upstream reads CODEWHALE_HOME from the process environment only (codewhale.md §2.1).
-  return process.env.CODEWHALE_HOME ?? path.join(os.homedir(), '.codewhale');
+  const home = codewhaleHomeFromEnv(process.env, userHome());
+  return home === null ? null : path.resolve(home);
 }
 
-/** Eva-CLI's `$HOME` for user skill folders; null when user content is not indexed. */
+/**
+ * Eva-CLI's `$HOME`, for its user skill folders and `~/` in a project's `skill.path`: kept
+ * when user content is not indexed (evaUserSkills), since Eva's decision on such an
+ * adapter does not depend on Skillgate listing the user's folders (eva.md §3.5).
+ */
 export function evaHome(): string | null {
-  if (userValue<boolean>('includeUserBundles') === false) return null;
   const configured = userValue<string>('eva.home');
-  return configured && configured.trim() !== '' ? path.resolve(expandHome(configured.trim())) : os.homedir();
+  return configured && configured.trim() !== '' ? path.resolve(expandHome(configured.trim())) : (userHome() ?? null);
+}
+
+/** Whether Eva's user skill folders are listed beside an Eva project (`includeUserBundles`). */
+export function evaUserSkills(): boolean {
+  return userValue<boolean>('includeUserBundles') !== false;
 }
 
 const EVA_MODES: readonly string[] = ['normal', 'team', 'swarm', 'ralph'];
@@ -53,5 +62,6 @@ export function steadyRecheckInterval(): number {
 }
 
 function expandHome(p: string): string {
-  return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
+  const home = userHome();
+  return home !== undefined && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : p;
 }

@@ -14,7 +14,7 @@ import {
   type LifecycleContext,
   type TrustPreview,
 } from '../core/trust/lifecycle';
-import { codewhaleHome, evaHome, evaRuntime, stateDirectory, steadyRecheckInterval } from './settings';
+import { codewhaleHome, evaHome, evaRuntime, evaUserSkills, stateDirectory, steadyRecheckInterval } from './settings';
 import { agentSystems, pluginInstaller } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
@@ -178,6 +178,7 @@ export class SkillgateService implements vscode.Disposable {
         workspaces: folders,
         codewhaleHome: codewhaleHome(),
         evaHome: evaHome(),
+        evaUserSkills: evaUserSkills(),
         evaRuntime: evaRuntime(),
         rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
         workspaceTrusted: vscode.workspace.isTrusted,

@@ -45,6 +45,12 @@ describe('Codewhale discovery root scan (codewhale.md §2.2, §2.3)', () => {
     ]);
   });
 
+  it('yields nothing and says nothing for a root under a file (a CODEWHALE_HOME that is a file): lstat fails, as upstream', () => {
+    const home = f.write('home', 'a file, not a directory');
+    const s = scanRoot(userPluginRoot(home), 'user');
+    assert.deepEqual([s.candidates, s.canonicalRoot, diags(s)], [[], undefined, []]);
+  });
+
   it('ends the scan at a root that is a file, with an error', () => {
     const root = f.write('plugins', 'not a directory');
     const s = scanRoot(root, 'workspace');

@@ -31,7 +31,9 @@ export function scanRoot(root: string, scope: Scope): RootScan {
     diagnostics: findings.diagnostics,
   });
   const entry = lstatEntry(root);
-  if (entry.type === 'missing') return done();
+  // Upstream returns silently when lstat fails for any reason (`let Ok(metadata) = symlink_metadata(root) else
+  // { return }`): a home that is a file (ENOTDIR) or out of reach names no root, not a root that is no directory.
+  if (entry.type === 'missing' || entry.error !== undefined) return done();
   if (entry.type === 'symlink') {
     findings.inFile(
       'codewhale.root-symlink',

@@ -1,6 +1,6 @@
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { isInside, lstatEntry } from '../../fs/safeFs';
+import { userHome } from '../../fs/userHome';
 import { isAncestor } from '../../fs/portablePath';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -13,8 +13,14 @@ import { rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 
 export interface EvaIndexOptions {
-  /** `$HOME` for the user skill folders and `~/` paths (default: the user's home); null: no user skills (`--no-user`). */
+  /** `$HOME` for the user skill folders and `~/` paths (default: the user's home); null: no home, no user skills. */
   readonly evaHome?: string | null;
+  /**
+   * False: no user skill items (`--no-user`). The home still expands `~/` in `skill.path`
+   * (eva.md §3.5): Eva registers an adapter naming `~/.codex/skills/…` whether Skillgate
+   * lists the user's folders or not, so its decision must not change with this switch.
+   */
+  readonly evaUserSkills?: boolean;
   /** The assumed Eva runtime, from user settings or CLI flags only (eva.md §3.4); default normal, not a team worker, non-interactive. */
   readonly evaRuntime?: EvaRuntime;
   /** The readers of one folder's Eva project and of the user skill folders (tests inject faults here). */
@@ -44,10 +50,13 @@ export class EvaIndex implements SystemIndex {
   private readonly folders = new Map<string, EvaFolderIndex | undefined>();
   private user: { items: EvaItem[]; diagnostics: Diagnostic[] } = { items: [], diagnostics: [] };
   private readonly home: string | null;
+  /** Whether the user skill folders are listed (a home, and not `--no-user`). */
+  private readonly userSkills: boolean;
   private readonly runtime: EvaRuntime;
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
-    this.home = options.evaHome === undefined ? os.homedir() : options.evaHome;
+    this.home = options.evaHome === undefined ? (userHome() ?? null) : options.evaHome;
+    this.userSkills = this.home !== null && options.evaUserSkills !== false;
     this.runtime = options.evaRuntime ?? DEFAULT_EVA_RUNTIME;
   }
 
@@ -101,7 +110,7 @@ export class EvaIndex implements SystemIndex {
       for (const unit of folder.units.values())
         for (const dir of unit.coveredDirectories) trees.push({ base: dir, pattern: '**' });
     }
-    if (this.home !== null && this.projects().length > 0)
+    if (this.userSkills && this.home !== null && this.projects().length > 0)
       trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
     return trees;
   }
@@ -128,14 +137,16 @@ export class EvaIndex implements SystemIndex {
       this.user = (this.options.readers?.evaUser ?? indexEvaUser)(this.projects(), {
         home: this.home,
         runtime: this.runtime,
+        scanUserDirs: this.userSkills,
       });
     } catch (e) {
-      this.user = this.home === null ? { items: [], diagnostics: [] } : faultedEvaUser(this.home, e);
+      this.user =
+        this.home === null || !this.userSkills ? { items: [], diagnostics: [] } : faultedEvaUser(this.home, e);
     }
   }
 
   private userTrees(): string[] {
-    return this.home === null
+    return this.home === null || !this.userSkills
       ? []
       : [path.join(this.home, '.codex', 'skills'), path.join(this.home, '.agents', 'skills')];
   }

@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { run } from '../../src/cli/main';
+import { codewhaleHomeFromEnv, userHome } from '../../src/core/fs/userHome';
+
+import { defaultStateDirectory } from '../../src/core/trust/stateDirectory';
+import { parseCommandLine } from '../../src/cli/options';
+import { Fixture, writeD } from './helpers/fixture';
+
+async function cli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(args, {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    env: { SKILLGATE_STATE_DIR: path.join(cwd, '..', 'state'), ...env },
+    cwd,
+  });
+  return { code, out, err };
+}
+
+/** Runs `body` with `$HOME` set to `value` (os.homedir() reads the process environment). */
+async function withHome<T>(value: string, body: () => Promise<T> | T): Promise<T> {
+  const before = process.env.HOME;
+  process.env.HOME = value;
+  try {
+    return await body();
+  } finally {
+    if (before === undefined) delete process.env.HOME;
+    else process.env.HOME = before;
+  }
+}
+
+/** The user's homes (codewhale.md §2.1, eva.md §1.3): never the working directory by accident. */
+describe('user homes from the environment', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('reads CODEWHALE_HOME as upstream does: trimmed, and empty or blank counts as unset', () => {
+    assert.equal(codewhaleHomeFromEnv({}, '/home/u'), path.join('/home/u', '.codewhale'));
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: '' }, '/home/u'), path.join('/home/u', '.codewhale'));
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: ' \t\n' }, '/home/u'), path.join('/home/u', '.codewhale'));
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: '  /opt/cw  ' }, '/home/u'), '/opt/cw');
+    // No home at all: user discovery is disabled, never pointed at the working directory.
+    assert.equal(codewhaleHomeFromEnv({}, undefined), null);
+  });
+
+  it('with CODEWHALE_HOME="" lists the bundles under ~/.codewhale, not the repository`s plugins/ as user bundles', async () => {
+    writeD(f, '', 'home/.codewhale/plugins/mine');
+    writeD(f, '', 'ws/plugins/evil');
+    const r = await withHome(f.path('home'), () =>
+      cli(['list', '--json', '--no-cache'], f.path('ws'), { CODEWHALE_HOME: '' }),
+    );
+    assert.equal(r.code, 0, r.err);
+    const items = JSON.parse(r.out).items as { scope: string; path: string }[];
+    assert.deepEqual(
+      items.map((i) => [i.scope, i.path]),
+      [['user', f.path('home/.codewhale/plugins/mine')]],
+    );
+  });
+
+  it('never takes an empty or relative HOME as the home: the account home instead', async () => {
+    for (const value of ['', 'relative/home']) {
+      const home = await withHome(value, () => userHome());
+      assert.ok(home === undefined || path.isAbsolute(home), `HOME=${JSON.stringify(value)} gave ${home}`);
+      if (home !== undefined) assert.equal(home, os.userInfo().homedir);
+    }
+    assert.equal(await withHome('/some/home', () => userHome()), '/some/home');
+  });
+
+  it('with HOME="" keeps the workspace bundles in the workspace and the trust store out of the working directory', async () => {
+    const ws = f.path('ws');
+    writeD(f, '', 'ws/.codewhale/plugins/demo');
+    const parsed = await withHome('', () => parseCommandLine(['list'], {}, ws));
+    assert.notEqual(parsed.options.codewhaleHome, path.join(ws, '.codewhale'));
+    assert.notEqual(parsed.options.evaHome, ws);
+    const state = await withHome('', () => defaultStateDirectory({}, 'linux'));
+    assert.ok(path.isAbsolute(state), state);
+  });
+
+  it('refuses an empty --codewhale-home or --eva-home instead of using the current directory', async () => {
+    f.mkdir('ws');
+    for (const option of ['--codewhale-home', '--eva-home']) {
+      const r = await cli(['list', option, ''], f.path('ws'), {});
+      assert.equal(r.code, 2, `${option}: ${r.out}`);
+      assert.match(r.err, /empty value/);
+    }
+  });
+});
