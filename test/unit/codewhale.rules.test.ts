@@ -110,9 +110,13 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
     beforeEach(() => (f = new Fixture()));
     afterEach(() => f.remove());
     /** A tree that knows only these entries: the disk under `root` is never read for them. */
-    const tree = (entries: Record<string, 'file' | 'directory'>): BundleTree => ({
+    const tree = (entries: Record<string, 'file' | 'directory'>): BundleTree & { beyondWalk: boolean } => ({
       typeOf: (rel) => entries[rel],
       read: () => undefined,
+      beyondWalk: false,
+      foundBeyondWalk() {
+        this.beyondWalk = true;
+      },
     });
 
     it('answers a path the walk saw without the disk, with `.` and empty components dropped', () => {
@@ -139,11 +143,15 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
         absolute: f.path('b/real.md'),
         type: 'file',
       });
-      const missing = resolveContainedPath(f.path('b'), 'gone/x.md', 'commands', t);
+      // Found on the disk but not in the walk: not the content hash's, so not for the parse cache.
+      assert.equal(t.beyondWalk, true);
+      const other = tree({});
+      const missing = resolveContainedPath(f.path('b'), 'gone/x.md', 'commands', other);
       assert.ok(
         !missing.ok && missing.message.startsWith('failed to inspect commands path gone: '),
         JSON.stringify(missing),
       );
+      assert.equal(other.beyondWalk, false);
       const known = tree({ 'a/../b': 'file', '/abs': 'file' });
       assert.deepEqual(resolveContainedPath(f.path('b'), 'a/../b', 'agents', known), {
         ok: false,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MAX_SEGMENT_FILES, NODE_CACHE_IO, ParseCache, type CacheIo } from '../../src/core/cache/parseCache';
@@ -111,6 +111,55 @@ describe('parse cache file', () => {
     fs.writeFileSync(cacheFile(dir), 'garbage');
     saved(dir, { a: 2 });
     assert.equal(recalled(dir, 'a'), 2);
+  });
+
+  it('treats a FIFO, a link or a device in place of its file as a miss, without waiting or reading on', function () {
+    if (process.platform === 'win32') this.skip();
+    this.timeout(60000);
+    const dir = f.path('cache');
+    saved(dir, { a: 1 });
+    const file = cacheFile(dir);
+    // A child process, so a read that blocks (a FIFO nobody writes) or never ends (/dev/zero) fails the test.
+    const recalledInChild = () =>
+      spawnSync(
+        process.execPath,
+        [
+          '-r',
+          'tsx/cjs',
+          '-e',
+          `const { ParseCache } = require(${JSON.stringify(path.resolve(__dirname, '../../src/core/cache/parseCache'))});
+           const v = new ParseCache(${JSON.stringify(dir)}, undefined, ${JSON.stringify(ID)}).segment('root').get('a', 'key-a');
+           process.stdout.write(JSON.stringify(v ?? null));`,
+        ],
+        { encoding: 'utf8', timeout: 15000, cwd: path.resolve(__dirname, '../..') },
+      );
+    const good = fs.readFileSync(file);
+    fs.rmSync(file);
+    execFileSync('mkfifo', [file]);
+    const fifo = recalledInChild();
+    assert.deepEqual([fifo.stdout, fifo.signal], ['null', null], 'a FIFO');
+    fs.rmSync(file);
+    fs.symlinkSync('/dev/zero', file);
+    const device = recalledInChild();
+    assert.deepEqual([device.stdout, device.signal], ['null', null], 'a link to a device');
+    // A link to a good file elsewhere: the cache's files are never links.
+    fs.writeFileSync(f.path('elsewhere'), good);
+    fs.rmSync(file);
+    fs.symlinkSync(f.path('elsewhere'), file);
+    assert.equal(recalled(dir, 'a'), undefined, 'a link');
+  });
+
+  it('stops reading a file whose first line is longer than any header', () => {
+    const dir = f.path('cache');
+    saved(dir, { a: 1 });
+    fs.writeFileSync(cacheFile(dir), Buffer.alloc(8 << 20, 0x20));
+    let read = 0;
+    const counting: CacheIo = {
+      ...NODE_CACHE_IO,
+      readFile: (file, take) => NODE_CACHE_IO.readFile(file, (piece) => ((read += piece.length), take(piece))),
+    };
+    assert.equal(recalled(dir, 'a', ID, counting), undefined);
+    assert.ok(read <= 1 << 20, `${read} bytes read`);
   });
 
   it('treats an unreadable file as a miss and a failed write as nothing written (injected failures)', () => {

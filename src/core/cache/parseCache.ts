@@ -177,8 +177,10 @@ export interface CacheIo {
 
 export const NODE_CACHE_IO: CacheIo = {
   readFile: (file, take) => {
-    const fd = nodeFs.openSync(file, 'r');
+    // Never through a link, and never waiting on a FIFO's writer: a cache file is a regular file its writer renamed there.
+    const fd = nodeFs.openSync(file, READ_FLAGS);
     try {
+      if (!nodeFs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
       const buffer = Buffer.allocUnsafe(READ_PIECE_BYTES);
       for (;;) {
         const n = nodeFs.readSync(fd, buffer, 0, buffer.length, null);
@@ -285,6 +287,7 @@ const MAGIC = 'skillgate-parse-cache';
 /** The layout of the file; the identity covers the layout of each value. */
 const FORMAT = 1;
 const SUFFIX = '.cache';
+const READ_FLAGS = nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NOFOLLOW ?? 0) | (nodeFs.constants.O_NONBLOCK ?? 0);
 /** Bytes of a cache file read at once. */
 const READ_PIECE_BYTES = 1 << 20;
 /** Bytes of entries encoded before one write. */
@@ -326,8 +329,12 @@ class CacheFileReader {
   private crc = 0;
   private refused = false;
   private readonly parsed = new Map<string, Entry>();
+  /** The longest header line `save` writes for this identity, its newline included: a longer one is not a header. */
+  private readonly headerLimit: number;
 
-  constructor(private readonly identity: string) {}
+  constructor(private readonly identity: string) {
+    this.headerLimit = headerWidth(identity) + 1;
+  }
 
   /** Takes the next piece of the file (the reader may reuse its memory after); false: nothing more is needed. */
   take(piece: Buffer): boolean {
@@ -336,7 +343,7 @@ class CacheFileReader {
       const newline = piece.indexOf(0x0a);
       if (newline < 0) {
         this.headerBytes.push(Buffer.from(piece));
-        return true;
+        return this.headerBytes.reduce((n, b) => n + b.length, 0) < this.headerLimit || this.refuse();
       }
       this.header = parsedHeader(Buffer.concat([...this.headerBytes, piece.subarray(0, newline)]), this.identity);
       if (this.header === undefined) return this.refuse();

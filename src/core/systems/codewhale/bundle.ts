@@ -229,17 +229,18 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       : undefined;
   const recalled = cache?.recall((declared) => applicability(declared, ctx.host));
   if (recalled) return recalled;
+  const tree = walk?.ok ? walkedTree(walk) : undefined;
   const remembered = (bundle: CodewhaleBundle): CodewhaleBundle => {
-    cache?.remember(bundle);
+    // Not when the disk showed the loader what the walk did not hold: the key would not cover it.
+    if (!tree?.beyondWalk) cache?.remember(bundle);
     return bundle;
   };
-  const tree = walk?.ok ? walkedTree(walk) : undefined;
   const manifest =
     label === 'plugin.toml'
       ? readPluginToml(manifestFile, source, findings)
       : label === 'plugin.json'
         ? readPluginJson(manifestFile, source, bundleRoot, findings, tree)
-        : readKimiJson(manifestFile, source, bundleRoot, findings, label);
+        : readKimiJson(manifestFile, source, bundleRoot, findings, label, tree);
   const bundleFiles =
     label === 'plugin.json' ? [manifestFile, detached(path.join(bundleRoot, 'mcp.json'))] : [manifestFile];
   if (!manifest || canonicalRoot === undefined || walk === undefined)
@@ -353,11 +354,13 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
 }
 
 /**
- * Files the loader parses after the walk: the MCP sidecar and every SKILL.md below a directory
- * (one in the bundle root is never a skill, §5.1). Keeping them only saves reading them again.
+ * Files the loader parses after the walk: the MCP sidecars (`mcp.json`, a Claude bundle's
+ * `.mcp.json`) and every SKILL.md below a directory (one in the bundle root is never a
+ * skill, §5.1). Keeping them saves reading them again, and the loader parses the bytes the
+ * content hash covers, not a later state of the file (the parse cache's key).
  */
 function parsedNext(rel: string): boolean {
-  return rel === 'mcp.json' || rel.endsWith('/SKILL.md');
+  return rel === 'mcp.json' || rel === '.mcp.json' || rel.endsWith('/SKILL.md');
 }
 
 /** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */

@@ -1,4 +1,4 @@
-import type { ReadResult } from '../../fs/safeFs';
+import type { EntryType, ReadResult } from '../../fs/safeFs';
 import type { ContentWalk } from '../../hashing/bundleContent';
 
 /**
@@ -14,14 +14,43 @@ export interface BundleTree {
   typeOf(rel: string): 'file' | 'directory' | undefined;
   /** What reading the file would give, when the walk kept its bytes; undefined means "ask the disk". */
   read(rel: string, limit: number): ReadResult | undefined;
+  /**
+   * Whether the disk showed the loader an entry the walk did not hold: one created since
+   * the walk, or another spelling of a name on a case-insensitive file system. What the
+   * loader derived is right for the disk as it is, but not a function of the content
+   * hash, so the parse cache does not keep it (docs/parse-cache.md).
+   */
+  readonly beyondWalk: boolean;
+  /** Notes such an entry (`beyondWalk`). */
+  foundBeyondWalk(): void;
+}
+
+/**
+ * The type of the entry at `rel`, as `disk` (an lstat or a stat of it) would say: the
+ * walk's answer where it saw the name, else the disk's, noted on the tree when it finds
+ * an entry there. Without a tree (a walk that did not complete), the disk's.
+ */
+export function typeInBundle(tree: BundleTree | undefined, rel: string, disk: () => EntryType): EntryType {
+  const walked = tree?.typeOf(rel);
+  if (walked) return walked;
+  const type = disk();
+  if (type !== 'missing') tree?.foundBeyondWalk();
+  return type;
 }
 
 export function walkedTree(walk: Extract<ContentWalk, { ok: true }>): BundleTree {
   const directories = new Set(walk.directories);
   const files = new Map(walk.files.map((f) => [f.path, f]));
   const typeOf = (rel: string) => (files.has(rel) ? 'file' : directories.has(rel) ? 'directory' : undefined);
+  let beyondWalk = false;
   return {
     typeOf,
+    get beyondWalk() {
+      return beyondWalk;
+    },
+    foundBeyondWalk() {
+      beyondWalk = true;
+    },
     read(rel, limit) {
       const file = files.get(rel);
       if (!file) return { ok: false, reason: directories.has(rel) ? 'not-file' : 'missing' };

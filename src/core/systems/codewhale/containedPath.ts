@@ -33,15 +33,19 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
   }
   let cursor = root;
   let type: 'file' | 'directory' | 'other' = 'directory';
+  const walked: string[] = [];
   for (const part of parts) {
     if (part === '' || part === '.') continue;
     cursor = path.join(cursor, part);
+    walked.push(part);
     let st: fs.Stats;
     try {
       st = fs.lstatSync(osPath(cursor));
     } catch (e) {
       return { ok: false, message: `failed to inspect ${kind} path ${bundleRelative(root, cursor)}: ${errorText(e)}` };
     }
+    // An entry the walk did not hold: what follows from it is not the content hash's (bundleTree.ts).
+    if (tree && tree.typeOf(walked.join('/')) === undefined) tree.foundBeyondWalk();
     if (st.isSymbolicLink())
       return { ok: false, message: `${kind} path may not traverse symbolic link ${bundleRelative(root, cursor)}` };
     type = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';

@@ -27,6 +27,7 @@ import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { REPORT_INPUT } from '../../../documents/parseContext';
+import { typeInBundle, type BundleTree } from '../bundleTree';
 
 const pathList = z.union([text, z.array(text)]);
 
@@ -105,6 +106,7 @@ export function readKimiJson(
   bundleRoot: string,
   findings: Findings,
   label: ManifestLabel = 'kimi.plugin.json',
+  tree?: BundleTree,
 ): Manifest | undefined {
   const claude = label === '.claude-plugin/plugin.json';
   const what = claude ? 'Claude plugin.json' : 'kimi.plugin.json';
@@ -120,7 +122,7 @@ export function readKimiJson(
   if (!claude && refusedRepeatedKeys(doc, kimiJsonShape, findings, 'codewhale.manifest.parse', what)) return undefined;
   if (claude) {
     for (const component of ['hooks/hooks.json', '.lsp.json']) {
-      if (lstatEntry(path.join(bundleRoot, component)).type !== 'missing') {
+      if (typeInBundle(tree, component, () => lstatEntry(path.join(bundleRoot, component)).type) !== 'missing') {
         findings.inFile(
           'codewhale.claude-unsupported',
           `Claude component ${component} is not supported by this importer; no partial plugin will be installed`,
@@ -164,7 +166,7 @@ export function readKimiJson(
     base: ['mcpServers', id],
   }));
   if (claude) {
-    const extra = readClaudeMcpJson(path.join(bundleRoot, '.mcp.json'), findings);
+    const extra = readClaudeMcpJson(path.join(bundleRoot, '.mcp.json'), findings, tree);
     if (extra === undefined) ok = false;
     for (const e of extra ?? []) {
       if (sources.some((x) => x.id === e.id)) {
@@ -298,13 +300,14 @@ export function readKimiJson(
   spec('skills');
   spec('commands');
   spec('agents');
-  if (d.skills === undefined && !claude && statEntry(path.join(bundleRoot, 'SKILL.md')).type === 'file') {
+  const statType = (rel: string) => typeInBundle(tree, rel, () => statEntry(path.join(bundleRoot, rel)).type);
+  if (d.skills === undefined && !claude && statType('SKILL.md') === 'file') {
     components.skills = { paths: [located('.', file, [])], at: { file, path: [] } };
   }
   if (claude) {
     // Existing default directories join the declared paths (codewhale.md §3.6).
     for (const kind of ['skills', 'commands', 'agents'] as const) {
-      if (statEntry(path.join(bundleRoot, kind)).type !== 'directory') continue;
+      if (statType(kind) !== 'directory') continue;
       const existing = components[kind];
       // A declared `./skills` or `skills/` already names the default directory (`parse_claude_plugin_json`).
       if (
@@ -348,8 +351,11 @@ export function readKimiJson(
 }
 
 /** A Claude bundle's `.mcp.json`: `{ id: server }` or `{ mcpServers: {...}, $schema? }`. Undefined when invalid. */
-function readClaudeMcpJson(file: string, findings: Findings): KimiServerSource[] | undefined {
-  const read = readRegularFile(file, MAX_MANIFEST_BYTES);
+function readClaudeMcpJson(file: string, findings: Findings, tree?: BundleTree): KimiServerSource[] | undefined {
+  // The walk's bytes where it saw the file (the bundle's content hash covers them), else the disk's.
+  const walked = tree?.typeOf('.mcp.json') ? tree.read('.mcp.json', MAX_MANIFEST_BYTES) : undefined;
+  const read = walked ?? readRegularFile(file, MAX_MANIFEST_BYTES);
+  if (walked === undefined && (read.ok || read.reason !== 'missing')) tree?.foundBeyondWalk();
   if (!read.ok) {
     if (read.reason === 'missing') return [];
     findings.inFile(
