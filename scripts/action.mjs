@@ -13,6 +13,7 @@
 //    root (what code scanning needs), writes it, prints one annotation per result, and
 //    sets the outputs. Exit 1 when the findings reach `fail-on`; exit 2 on a usage error.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +32,15 @@ const fail = (message, code = 2) => {
 // Workflow command escaping (the runner's own rules for data and properties).
 function escapeData(s) {
   return String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+// What a repository wrote (a name, a path) must be seen in the job log, not act on it: control
+// characters, bidi and invisible marks and lone surrogates as ⟦U+XXXX⟧, the CLI's own mark
+// (src/core/text/displayText.ts; this script runs without the package's code).
+function visible(s) {
+  return String(s).replace(
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|[\ud800-\udfff]/gu,
+    (ch) => `⟦U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟧`,
+  );
 }
 function escapeProperty(s) {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
@@ -143,7 +153,18 @@ for (const { run, dir } of runs) {
         },
       };
     });
-    results.push({ ...result, ruleIndex: index, locations });
+    // Each folder ran on its own, so its fingerprints name files relative to it: the same
+    // name in two folders would be one alert. A folder other than the root hashes its own in.
+    const partialFingerprints =
+      prefixUri && result.partialFingerprints
+        ? Object.fromEntries(
+            Object.entries(result.partialFingerprints).map(([k, v]) => [
+              k,
+              createHash('sha256').update(`${prefixUri}\u0000${v}`).digest('hex'),
+            ]),
+          )
+        : result.partialFingerprints;
+    results.push({ ...result, ruleIndex: index, locations, ...(partialFingerprints ? { partialFingerprints } : {}) });
   }
 }
 const driver = { ...(runs[0]?.run.tool.driver ?? { name: 'Skillgate', version }), rules };
@@ -163,19 +184,28 @@ const merged = {
 mkdirSync(path.dirname(sarifFile), { recursive: true });
 writeFileSync(sarifFile, JSON.stringify(merged, null, 2) + '\n');
 
+// The path an annotation names: a name whose bytes are not UTF-8 (`%FF`) has no text the
+// runner could match, so its annotation names no file (the SARIF keeps the bytes).
+function filePath(uri) {
+  try {
+    return decodeURIComponent(uri);
+  } catch {
+    return undefined;
+  }
+}
+
 for (const r of results) {
   const loc = r.locations[0]?.physicalLocation;
-  const file =
-    loc?.artifactLocation.uriBaseId === '%SRCROOT%' ? decodeURIComponent(loc.artifactLocation.uri) : undefined;
+  const file = loc?.artifactLocation.uriBaseId === '%SRCROOT%' ? filePath(loc.artifactLocation.uri) : undefined;
   const level = r.level === 'error' ? 'error' : r.level === 'warning' ? 'warning' : 'notice';
   const props = [
-    file ? `file=${escapeProperty(file)}` : '',
+    file ? `file=${escapeProperty(visible(file))}` : '',
     loc?.region ? `line=${loc.region.startLine}` : '',
     `title=${escapeProperty(r.ruleId)}`,
   ]
     .filter(Boolean)
     .join(',');
-  say(`::${level} ${props}::${escapeData(r.message.text)}`);
+  say(`::${level} ${props}::${escapeData(visible(r.message.text))}`);
 }
 
 const failed = unpinned > 0 || errors > 0 || (failOn === 'warning' && warnings > 0);

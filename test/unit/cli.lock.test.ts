@@ -324,7 +324,15 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       const token = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
       const bad: [string, RegExp][] = [
         ['not json', /is not a valid lock: it is not JSON/],
-        [JSON.stringify({ lockVersion: 2, bundles: [] }), /lockVersion/],
+        [
+          JSON.stringify({ lockVersion: 2, bundles: [] }),
+          /it has lockVersion 2, and this Skillgate reads lockVersion 1: write it again with `skillgate lock`/,
+        ],
+        // JSON.parse would take the second token; a reviewer of the lock's diff reads the first.
+        [
+          `{"lockVersion": 1, "bundles": [{"path": "${PACK}", "system": "rivumi", "name": "pack", "reviewToken": "${token}", "reviewToken": "${'c'.repeat(64)}.${'d'.repeat(64)}"}]}`,
+          /at bundles\.0\.reviewToken: the key is given twice/,
+        ],
         [
           JSON.stringify({
             lockVersion: 1,

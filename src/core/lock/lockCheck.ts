@@ -1,7 +1,7 @@
 import type { Snapshot } from '../index/snapshot';
 import { systemOf } from '../systems/registry';
 import type { Item, System } from '../model';
-import { lockPath, unpinnable, workspaceBundles, type LockEntry } from './lockFile';
+import { lockPath, sortEntries, unpinnable, workspaceBundles, type LockEntry } from './lockFile';
 
 /**
  * How one bundle stands against the lock (cli.md `check --lock`):
@@ -115,8 +115,7 @@ export function checkAgainstLock(
       message: `${describe(entry.system, entry.name, entry.path)} is pinned in ${lockName} but no longer in the repository: run \`skillgate lock\`.`,
     });
   }
-  const key = (f: LockFinding) => `${f.path}\u0000${f.system}`;
-  return findings.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return sortEntries(findings);
 }
 
 function describe(system: System, name: string, rel: string): string {

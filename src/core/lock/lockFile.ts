@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { systemIdSchema } from '../systems/registry';
 import { displayPath } from '../report/contract';
+import { byteOrder } from '../fs/rawNames';
+import { firstDuplicateKey } from '../documents/duplicateKeys';
 import type { Snapshot } from '../index/snapshot';
 import type { Item, System } from '../model';
 
@@ -67,10 +69,13 @@ export function unpinnable(item: Item): string | null {
   return null;
 }
 
-/** Entries sorted by path, then system (code-unit order, the same on every machine). */
-export function sortEntries(entries: readonly LockEntry[]): LockEntry[] {
-  const key = (e: LockEntry) => `${e.path}\u0000${e.system}`;
-  return [...entries].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+/**
+ * Entries sorted by path, then system, in byte order of the path as the file system
+ * names it (a name that is not UTF-8 sorts by its real bytes, as `git` and `sort` list
+ * them), the same on every machine; not UTF-16 order, which puts U+1F600 before U+FF21.
+ */
+export function sortEntries<T extends Pick<LockEntry, 'path' | 'system'>>(entries: readonly T[]): T[] {
+  return [...entries].sort((a, b) => byteOrder(a.path, b.path) || byteOrder(a.system, b.system));
 }
 
 /** The lock text: stable key order, one field per line, a trailing newline; the same bundles give the same bytes. */
@@ -95,6 +100,15 @@ export function parseLock(text: string): LockParse {
   } catch (e) {
     return { ok: false, problem: `it is not JSON (${(e as Error).message})` };
   }
+  // JSON.parse keeps a repeated key's last value, while a reviewer reading the diff sees the first.
+  const repeated = firstDuplicateKey(text);
+  if (repeated !== undefined) return { ok: false, problem: `at ${repeated.join('.')}: the key is given twice` };
+  const version = (raw as { lockVersion?: unknown } | null)?.lockVersion;
+  if (typeof version === 'number' && version !== LOCK_VERSION)
+    return {
+      ok: false,
+      problem: `it has lockVersion ${version}, and this Skillgate reads lockVersion ${LOCK_VERSION}: write it again with \`skillgate lock\`, or use the Skillgate version that wrote it`,
+    };
   const parsed = lockSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

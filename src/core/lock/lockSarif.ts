@@ -1,7 +1,7 @@
 import { artifactUri } from '../report/artifactUri';
 import { displayPath } from '../report/contract';
-import { sarifFingerprint } from '../report/sarifFingerprint';
-import { sarifRule } from '../report/sarif';
+import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
+import { sarifRule, workspaceBaseId } from '../report/sarif';
 import type { LockFinding } from './lockCheck';
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
@@ -25,6 +25,7 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
   const used = [...new Set(failing.map(({ f }) => `skillgate.lock.${f.status}`))].sort();
   const rules = used.map(sarifRule);
+  const fingerprint = runFingerprints();
   const location = (file: string, line: number, column: number) => {
     const uri = root === undefined ? file : displayPath(file, [root]);
     const relative = !uri.startsWith('/');
@@ -62,9 +63,9 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
             level: 'error',
             message: { text: f.message },
             locations: [where],
-            partialFingerprints: sarifFingerprint(
+            partialFingerprints: fingerprint(
               ruleId,
-              displayPath(r.lockFile, [r.workspace]),
+              fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(reports.indexOf(r))),
               `${f.system}\u0000${f.path}`,
             ),
             properties: {

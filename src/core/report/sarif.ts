@@ -2,7 +2,7 @@ import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnostics/diagnostic
 import { DIAGNOSTIC_HELP } from '../diagnostics/diagnosticHelp';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
-import { sarifFingerprint } from './sarifFingerprint';
+import { fingerprintFile, runFingerprints } from './sarifFingerprint';
 import type { Snapshot } from '../index/snapshot';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
@@ -24,6 +24,7 @@ export function toSarif(snapshot: Snapshot, version: string): object {
   const byId = itemsById(snapshot);
   const used = [...new Set(snapshot.diagnostics.map((d) => d.code))].sort();
   const rules = used.map(sarifRule);
+  const fingerprint = runFingerprints();
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -66,7 +67,11 @@ export function toSarif(snapshot: Snapshot, version: string): object {
             ],
             // Without the line, and with the numbers in the message (upstream wording names byte
             // offsets and lines) left out: an edit above a finding must not make a new alert.
-            partialFingerprints: sarifFingerprint(d.code, uri, d.message.replace(/\d+/g, '#')),
+            partialFingerprints: fingerprint(
+              d.code,
+              fingerprintFile(uri, relative ? workspaceBaseId(base) : null),
+              d.message.replace(/\d+/g, '#'),
+            ),
             properties: { workspace, ...(d.itemId ? { itemId: d.itemId } : {}) },
           };
         }),

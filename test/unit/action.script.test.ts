@@ -1,0 +1,117 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Fixture } from './helpers/fixture';
+
+/**
+ * The GitHub Action's script (scripts/action.mjs) on a hostile checkout, without the
+ * package: `npm` is a stand-in on PATH whose `install` puts a `skillgate` that runs this
+ * tree's CLI from source (the packaging test, test/package/action.test.ts, runs the real
+ * tarball).
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface Result {
+  ruleId: string;
+  partialFingerprints: Record<string, string>;
+  locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[];
+}
+
+describe('the Action script on a hostile checkout (scripts/action.mjs)', function () {
+  this.timeout(120_000);
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  function runAction(inputs: Record<string, string>): {
+    code: number | null;
+    out: string;
+    err: string;
+    outputs: Record<string, string>;
+    results: Result[];
+  } {
+    const bin = f.mkdir('fake-bin');
+    const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+    const cli = path.join(ROOT, 'src', 'cli', 'cli.ts');
+    // `npm pack` leaves a tarball by name; `npm install -g --prefix <p>` puts <p>/bin/skillgate.
+    fs.writeFileSync(
+      path.join(bin, 'npm'),
+      `#!/bin/sh
+case "$1" in
+  pack) while [ $# -gt 0 ]; do [ "$1" = --pack-destination ] && touch "$2/skillgate-0.0.0.tgz"; shift; done ;;
+  install) while [ $# -gt 0 ]; do [ "$1" = --prefix ] && p="$2"; shift; done
+    mkdir -p "$p/bin"; printf '#!/bin/sh\\nexec %s %s "$@"\\n' '${tsx}' '${cli}' > "$p/bin/skillgate"; chmod +x "$p/bin/skillgate" ;;
+esac
+`,
+      { mode: 0o755 },
+    );
+    const output = f.write('github_output', '');
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+      HOME: f.path('home'),
+      GITHUB_WORKSPACE: f.path('repo'),
+      GITHUB_ACTION_PATH: ROOT,
+      RUNNER_TEMP: f.mkdir('runner'),
+      GITHUB_OUTPUT: output,
+    };
+    for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'action.mjs')], {
+      cwd: f.path('repo'),
+      env,
+      encoding: 'utf8',
+    });
+    const outputs = Object.fromEntries(
+      fs
+        .readFileSync(output, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    const sarif = f.path('repo', 'skillgate.sarif');
+    const results = fs.existsSync(sarif)
+      ? ((JSON.parse(fs.readFileSync(sarif, 'utf8')) as { runs: { results: Result[] }[] }).runs[0]?.results ?? [])
+      : [];
+    return { code: r.status, out: r.stdout, err: r.stderr, outputs, results };
+  }
+
+  it('annotates a file whose name is not UTF-8 (no crash), and fail-on none still passes', () => {
+    f.write('repo/.rivumi/plugins/ok.json', JSON.stringify({ name: 'ok', description: 'A pack.' }));
+    // A name whose bytes are not UTF-8: its SARIF URI is `raw%FF.json`, which decodeURIComponent refuses.
+    fs.writeFileSync(
+      Buffer.concat([Buffer.from(f.path('repo/.rivumi/plugins/raw')), Buffer.from([0xff]), Buffer.from('.json')]),
+      '{ "name": 1 }',
+    );
+    const r = runAction({ workspaces: '.', 'fail-on': 'none' });
+    assert.doesNotMatch(r.err, /URIError|at file:/, r.err);
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.equal(r.outputs.result, 'fail');
+    assert.ok(
+      r.results.some((x) => x.locations[0]?.physicalLocation.artifactLocation.uri === '.rivumi/plugins/raw%FF.json'),
+    );
+    assert.match(r.out, /^::error file=\.rivumi\/plugins\/ok\.json,line=1,title=skillgate\.lock\.new::/m);
+  });
+
+  it('escapes the control characters a repository puts in a name before they reach the job log', () => {
+    f.write('repo/.rivumi/plugins/e\u001b[31mred\u009b.json', JSON.stringify({ name: 'x', description: 'A pack.' }));
+    const r = runAction({ workspaces: '.', 'fail-on': 'none' });
+    assert.equal(r.code, 0, r.out + r.err);
+    const annotation = r.out.split('\n').find((l) => l.startsWith('::error ')) ?? '';
+    assert.match(annotation, /::Rivumi bundle x \(\.rivumi\/plugins\/e⟦U\+001B⟧\[31mred⟦U\+009B⟧\.json\)/);
+    assert.doesNotMatch(r.out, /[\u001b\u009b]/);
+  });
+
+  it('gives the same finding in two workspace folders two fingerprints in the merged run', () => {
+    for (const ws of ['a', 'b'])
+      f.write(`repo/${ws}/.rivumi/plugins/pack.json`, JSON.stringify({ name: 'pack', description: 'A pack.' }));
+    const r = runAction({ workspaces: 'a\nb', 'fail-on': 'none' });
+    assert.equal(r.code, 0, r.out + r.err);
+    const newOnes = r.results.filter((x) => x.ruleId === 'skillgate.lock.new');
+    assert.deepEqual(
+      newOnes.map((x) => x.locations[0]?.physicalLocation.artifactLocation.uri),
+      ['a/.rivumi/plugins/pack.json', 'b/.rivumi/plugins/pack.json'],
+    );
+    assert.equal(new Set(r.results.map((x) => JSON.stringify(x.partialFingerprints))).size, r.results.length);
+  });
+});
