@@ -287,7 +287,8 @@ function reviewActions(
   enableSwitch: boolean,
 ): ReviewViewModel['actions'] {
   const restricted = workspaceTrusted ? null : 'Restricted Mode: trust this workspace first';
-  const refused = r.trustable ? null : (r.trustRefusal ?? 'This bundle cannot be trusted.');
+  // The refusal names the bundle and quotes its first error: repository text, shown as a notice and a tooltip.
+  const refused = r.trustable ? null : displayText(r.trustRefusal ?? 'This bundle cannot be trusted.');
   const blocked = restricted ?? refused;
   const trustWhy =
     blocked ??

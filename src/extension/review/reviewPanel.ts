@@ -167,8 +167,11 @@ class ReviewPanel {
     if (changed) this.changedWhileOpen = true;
     if (fromChange && this.model && !changed && JSON.stringify(this.model) === JSON.stringify(model)) return;
     this.model = model;
-    // A review that cannot be trusted shows no token to trust with.
-    this.shownToken = r.value.trustable ? (model.hashes.token ?? undefined) : undefined;
+    // A review that cannot be trusted shows no token to trust with. Nor does a new token reach a
+    // hidden panel: its webview is gone (retainContextWhenHidden is off) and drops this render, so
+    // the palette's Trust must not take a token the person never saw; revealed, it asks again ('ready').
+    const token = r.value.trustable ? (model.hashes.token ?? undefined) : undefined;
+    this.shownToken = this.panel.visible || token === this.shownToken ? token : undefined;
     this.panel.title = reviewPanelTitle(item);
     this.post({
       type: 'render',

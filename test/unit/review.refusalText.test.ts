@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import { Indexer } from '../../src/core/index/indexer';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { review } from '../../src/core/trust/lifecycle';
+import { reviewViewModel } from '../../src/core/review/reviewViewModel';
+import { Fixture, LINUX_HOST } from './helpers/fixture';
+import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
+
+/**
+ * Why Trust and Enable are refused reaches the review panel as a notice under the buttons
+ * and as their tooltips. The refusal names the bundle and quotes its first error, both
+ * written by the repository: escaped like every other string the panel shows.
+ */
+describe('the review panel: why Trust and Enable are refused', () => {
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  it('escapes the bundle name and the error it quotes, in the notices and the tooltips', () => {
+    const store = new TrustStore(f.path('state'));
+    f.write(`ws/.rivumi/plugins/p${HOSTILE}.json`, '{"skills": 5');
+    const s = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      trust: () => store.view(),
+    }).indexAll();
+    const item = s.items.find((i) => i.parent === null && i.name.startsWith('p'));
+    assert.ok(item);
+    const r = review(item, { store });
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.equal(r.value.trustable, false);
+    const { actions } = reviewViewModel(r.value, s, false);
+    assert.match(actions.trust.why ?? '', /^Rivumi plugin `p⟦U\+001B⟧\[1A/);
+    assert.ok(actions.notices.length > 0);
+    for (const [where, text] of [
+      ['trust.why', actions.trust.why ?? ''],
+      ...actions.notices.map((n, i) => [`notices[${i}]`, n] as const),
+    ] as const)
+      assertDisplaySafe(text, where, false);
+  });
+});
