@@ -10,6 +10,7 @@ import {
   lockText,
   parseLock,
   unpinnable,
+  samePlaceBundles,
   workspaceBundles,
   type LockEntry,
 } from '../core/lock/lockFile';
@@ -37,8 +38,10 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
     const lockFile = lockFileOf(ws, given, io.cwd);
     const bundles: LockEntry[] = [];
     const refused: { system: string; name: string; path: string; problem: string }[] = [];
-    for (const item of workspaceBundles(snapshot, ws)) {
-      const problem = unpinnable(item);
+    const items = workspaceBundles(snapshot, ws);
+    const shared = samePlaceBundles(items, ws);
+    for (const item of items) {
+      const problem = unpinnable(item, shared.has(item));
       const rel = lockPath(item, ws);
       if (problem !== null || item.reviewToken === null)
         refused.push({ system: item.system, name: item.name, path: rel, problem: problem ?? 'no review token' });
@@ -102,8 +105,10 @@ export function checkLocks(
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
   const ok = failing.length === 0;
   const pinned = reports.reduce((n, r) => n + r.findings.filter((f) => f.status === 'pinned').length, 0);
+  // Named, since a run from a subdirectory checks only what lies under it (cli.md: the workspace is the current directory).
+  const where = snapshot.workspaces.join(', ');
   const message = ok
-    ? `every bundle in the repository is pinned at its current review token (${pinned} bundle(s))`
+    ? `every bundle under ${where} is pinned at its current review token (${pinned} bundle(s))${pinned === 0 && present.size === 0 ? '; no agent bundle and no lock are there (run from the repository root, or pass --workspace)' : ''}`
     : `${failing.length} bundle(s) are not pinned at their current review token`;
   if (format === 'sarif') io.out(jsonText(lockSarif(reports, version)));
   else if (format === 'json') {
@@ -133,7 +138,7 @@ export function checkLocks(
         failing: failing.map(({ r, f }) => view(r, f)),
       }),
     );
-  } else if (ok) io.out(`ok: ${message}\n`);
+  } else if (ok) io.out(`ok: ${displayText(message)}\n`);
   else {
     io.err(`skillgate: ${message}:\n`);
     for (const { f } of failing) io.err(`  ${f.status}: ${displayText(f.message)}\n`);

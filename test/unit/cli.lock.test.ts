@@ -205,7 +205,7 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.equal(r.code, 0, r.err);
       assert.match(
         r.out,
-        /^ok: every bundle in the repository is pinned at its current review token \(2 bundle\(s\)\)/,
+        /^ok: every bundle under \/.*\/ws is pinned at its current review token \(2 bundle\(s\)\)\n$/,
       );
       const c = await findings();
       assert.deepEqual(
@@ -313,7 +313,13 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
         ['new'],
       );
       f.mkdir('empty');
-      assert.equal((await cli(['check', '--lock', '--no-user'], {}, f.path('empty'))).code, 0);
+      const empty = await cli(['check', '--lock', '--no-user'], {}, f.path('empty'));
+      assert.equal(empty.code, 0);
+      // A run from a subdirectory checks only what lies under it, and says so.
+      assert.equal(
+        empty.out,
+        `ok: every bundle under ${f.path('empty')} is pinned at its current review token (0 bundle(s)); no agent bundle and no lock are there (run from the repository root, or pass --workspace)\n`,
+      );
     });
 
     it('refuses a lock file named on the command line that does not exist, and a malformed lock, as usage errors (exit 2)', async () => {
@@ -519,6 +525,28 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
         ['skillgate.lock.gone', 'error', 'skillgate.lock', '%SRCROOT%', 6],
         ['skillgate.lock.changed', 'error', PACK, '%SRCROOT%', 1],
       ]);
+    });
+
+    it("places a second workspace folder's results relative to it (%SRCROOT2%), as validate's SARIF does", async () => {
+      writePack(f);
+      fs.cpSync(f.path('ws/.rivumi'), f.path('ws2/.rivumi'), { recursive: true });
+      const both = ['--workspace', f.path('ws'), '--workspace', f.path('ws2'), '--no-user'];
+      const sarif = JSON.parse((await cli(['check', '--lock', '--format', 'sarif', ...both])).out);
+      const run0 = sarif.runs[0];
+      assert.deepEqual(Object.keys(run0.originalUriBaseIds), ['%SRCROOT%', '%SRCROOT2%']);
+      assert.equal(run0.originalUriBaseIds['%SRCROOT2%'].uri, `file://${f.path('ws2')}/`);
+      assert.deepEqual(
+        run0.results.map(
+          (x: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string } } }[] }) => [
+            x.locations[0]?.physicalLocation.artifactLocation.uri,
+            x.locations[0]?.physicalLocation.artifactLocation.uriBaseId,
+          ],
+        ),
+        [
+          [PACK, '%SRCROOT%'],
+          [PACK, '%SRCROOT2%'],
+        ],
+      );
     });
 
     it('gives each SARIF result a partial fingerprint that stays the same across commits while the bundle keeps changing', async () => {

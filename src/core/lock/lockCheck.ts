@@ -1,7 +1,7 @@
 import type { Snapshot } from '../index/snapshot';
 import { systemOf } from '../systems/registry';
 import type { Item, System } from '../model';
-import { lockPath, sortEntries, unpinnable, workspaceBundles, type LockEntry } from './lockFile';
+import { lockPath, samePlaceBundles, sortEntries, unpinnable, workspaceBundles, type LockEntry } from './lockFile';
 
 /**
  * How one bundle stands against the lock (cli.md `check --lock`):
@@ -40,7 +40,9 @@ export function checkAgainstLock(
   const locked = new Map(lock.map((e) => [`${e.system}\u0000${e.path}`, e]));
   const findings: LockFinding[] = [];
   const present = new Set<string>();
-  for (const item of workspaceBundles(snapshot, workspace)) {
+  const items = workspaceBundles(snapshot, workspace);
+  const shared = samePlaceBundles(items, workspace);
+  for (const item of items) {
     const rel = lockPath(item, workspace);
     const key = `${item.system}\u0000${rel}`;
     present.add(key);
@@ -54,7 +56,7 @@ export function checkAgainstLock(
       lockedReviewToken: entry?.reviewToken ?? null,
       capabilityChanges: null,
     };
-    const cannot = unpinnable(item);
+    const cannot = unpinnable(item, shared.has(item));
     if (cannot !== null) {
       findings.push({
         ...base,

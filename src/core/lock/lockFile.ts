@@ -61,8 +61,28 @@ export function lockPath(item: Item, workspace: string): string {
   return displayPath(item.path, [workspace]);
 }
 
-/** Why a bundle cannot be pinned (no token, or it runs files its token does not cover), else null. */
-export function unpinnable(item: Item): string | null {
+/**
+ * The bundles of one workspace that share their system and path with another: a lock
+ * names a bundle by those two (cli.md), so two trust units of one file (an Eva manifest
+ * read both as a skill adapter and as a lua_skill) would be one entry, which `check --lock`
+ * refuses as pinned twice. Neither can be pinned.
+ */
+export function samePlaceBundles(items: readonly Item[], workspace: string): Set<Item> {
+  const byPlace = new Map<string, Item[]>();
+  for (const item of items) {
+    const place = `${item.system}\u0000${lockPath(item, workspace)}`;
+    byPlace.set(place, [...(byPlace.get(place) ?? []), item]);
+  }
+  return new Set([...byPlace.values()].filter((group) => group.length > 1).flat());
+}
+
+/**
+ * Why a bundle cannot be pinned (it shares its place with another, has no token, or runs
+ * files its token does not cover), else null.
+ */
+export function unpinnable(item: Item, sharesPlace = false): string | null {
+  if (sharesPlace)
+    return `another ${item.system} bundle has the same path, and a lock names a bundle by its system and path`;
   const notCovered = item.detail.notCovered ?? [];
   if (notCovered.length > 0) return `its review token does not cover what it runs: ${notCovered.join('; ')}`;
   if (item.reviewToken === null) return 'it has no review token (it could not be hashed; see `skillgate validate`)';

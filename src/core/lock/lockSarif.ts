@@ -1,7 +1,7 @@
 import { artifactUri } from '../report/artifactUri';
 import { displayPath } from '../report/contract';
 import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
-import { sarifRule, workspaceBaseId } from '../report/sarif';
+import { sarifRule, workspaceBaseId, workspaceBaseIds } from '../report/sarif';
 import type { LockFinding } from './lockCheck';
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
@@ -17,22 +17,22 @@ export interface LockReport {
 /**
  * SARIF 2.1.0 for `check --lock`: one error result per bundle that is not pinned, at the
  * bundle's manifest (or, for a bundle that is gone, at its entry in the lock). Paths are
- * relative to the first workspace folder (`%SRCROOT%`), as in `validate`'s SARIF. The
+ * relative to their workspace folder (`%SRCROOT%`, `%SRCROOT2%`, …), as in `validate`'s SARIF. The
  * fingerprint is the rule, system and path, never the token, which changes every commit.
  */
 export function lockSarif(reports: readonly LockReport[], version: string): object {
-  const root = reports[0]?.workspace;
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
   const used = [...new Set(failing.map(({ f }) => `skillgate.lock.${f.status}`))].sort();
   const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
-  const location = (file: string, line: number, column: number) => {
-    const uri = root === undefined ? file : displayPath(file, [root]);
+  // Relative to the finding's own workspace folder, as in `validate`'s SARIF; a file outside it (a --lock elsewhere) is absolute.
+  const location = (file: string, base: number, line: number, column: number) => {
+    const uri = displayPath(file, [reports[base]?.workspace ?? '']);
     const relative = !uri.startsWith('/');
     return {
       physicalLocation: {
         artifactLocation: relative
-          ? { uri: artifactUri(uri, true), uriBaseId: '%SRCROOT%' }
+          ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) }
           : { uri: `file://${artifactUri(uri, false)}` },
         region: { startLine: line, startColumn: column },
       },
@@ -44,19 +44,18 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, rules } },
-        originalUriBaseIds:
-          root === undefined
-            ? {}
-            : { '%SRCROOT%': { uri: `file://${artifactUri(root.endsWith('/') ? root : `${root}/`, false)}` } },
+        originalUriBaseIds: workspaceBaseIds(reports.map((r) => r.workspace)),
         results: failing.map(({ r, f }) => {
           const ruleId = `skillgate.lock.${f.status}`;
+          const base = reports.indexOf(r);
           const where = f.item
             ? location(
                 f.item.location.file,
+                base,
                 f.item.location.range.start.line + 1,
                 f.item.location.range.start.character + 1,
               )
-            : location(r.lockFile, r.lineInLock(f), 1);
+            : location(r.lockFile, base, r.lineInLock(f), 1);
           return {
             ruleId,
             ruleIndex: used.indexOf(ruleId),
@@ -65,7 +64,7 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
             locations: [where],
             partialFingerprints: fingerprint(
               ruleId,
-              fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(reports.indexOf(r))),
+              fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(base)),
               `${f.system}\u0000${f.path}`,
             ),
             properties: {

@@ -15,6 +15,19 @@ export function workspaceBaseId(index: number): string {
   return index === 0 ? '%SRCROOT%' : `%SRCROOT${index + 1}%`;
 }
 
+/** One `originalUriBaseIds` entry per workspace folder, named by `workspaceBaseId`. */
+export function workspaceBaseIds(workspaces: readonly string[]): Record<string, object> {
+  return Object.fromEntries(
+    workspaces.map((ws, i) => [
+      workspaceBaseId(i),
+      {
+        uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}`,
+        description: { text: `Workspace folder ${ws}` },
+      },
+    ]),
+  );
+}
+
 /**
  * SARIF 2.1.0 for code scanning. Locations are relative to the workspace folder of
  * their diagnostic, one `originalUriBaseIds` entry per folder, so that uploads annotate
@@ -31,15 +44,7 @@ export function toSarif(snapshot: Snapshot, version: string): object {
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, rules } },
-        originalUriBaseIds: Object.fromEntries(
-          snapshot.workspaces.map((ws, i) => [
-            workspaceBaseId(i),
-            {
-              uri: `file://${artifactUri(ws.endsWith('/') ? ws : ws + '/', false)}`,
-              description: { text: `Workspace folder ${ws}` },
-            },
-          ]),
-        ),
+        originalUriBaseIds: workspaceBaseIds(snapshot.workspaces),
         results: snapshot.diagnostics.map((d) => {
           const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
           const uri = displayPath(d.file, workspace === null ? [] : [workspace]);
