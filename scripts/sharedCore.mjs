@@ -19,7 +19,7 @@ const NAMESPACE = 'skillgate-core';
  * option parsing reaches before the cache is installed (fs/userHome): one such import
  * loads the core uncached. Each is small and needs only Node's built-ins.
  */
-const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache', 'fs/userHome']);
+const FACE_OWN = new Set(['cache/cacheDirectory', 'cache/codeCache', 'cache/privateToUser', 'fs/userHome']);
 
 /** Every core module's id, found on disk so a new module needs no list to be kept. */
 function coreModules() {

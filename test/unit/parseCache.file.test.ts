@@ -113,6 +113,26 @@ describe('parse cache file', () => {
     assert.equal(recalled(dir, 'a'), 2);
   });
 
+  it('reads no entry another user could have written: a directory or file others can write, a file linked twice', function () {
+    if (process.platform === 'win32') this.skip(); // no owner or mode bits to check
+    const dir = f.path('cache');
+    saved(dir, { a: { forged: false } });
+    const file = cacheFile(dir);
+    // Another local user with write access forges an entry whose header and CRC are right.
+    fs.chmodSync(dir, 0o777);
+    assert.equal(recalled(dir, 'a'), undefined, 'a directory others can write');
+    saved(dir, { a: { forged: true } });
+    fs.chmodSync(dir, 0o700);
+    assert.deepEqual(recalled(dir, 'a'), { forged: false }, 'nothing is written into such a directory');
+    fs.chmodSync(file, 0o620);
+    assert.equal(recalled(dir, 'a'), undefined, 'a file the group can write');
+    fs.chmodSync(file, 0o600);
+    fs.linkSync(file, f.path('elsewhere'));
+    assert.equal(recalled(dir, 'a'), undefined, 'a file linked twice');
+    fs.unlinkSync(f.path('elsewhere'));
+    assert.deepEqual(recalled(dir, 'a'), { forged: false });
+  });
+
   it('treats a FIFO, a link or a device in place of its file as a miss, without waiting or reading on', function () {
     if (process.platform === 'win32') this.skip();
     this.timeout(60000);

@@ -4,6 +4,7 @@ import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import * as zlib from 'node:zlib';
+import { ownAndPrivate, ownDirectory } from './privateToUser';
 
 /**
  * The V8 code cache of the shared core bundle, for the CLI and the editor's index worker
@@ -220,20 +221,6 @@ function entryData(bytes: Buffer, key: string): Buffer | undefined {
     header.crc === zlib.crc32(data)
     ? data
     : undefined;
-}
-
-/** A real directory (not a link) of the user's, that nobody else can write into. */
-function ownDirectory(dir: string, uid: number): boolean {
-  try {
-    const st = fs.lstatSync(dir);
-    return st.isDirectory() && ownAndPrivate(st, uid);
-  } catch {
-    return false;
-  }
-}
-
-function ownAndPrivate(st: fs.Stats, uid: number): boolean {
-  return st.uid === uid && (st.mode & 0o022) === 0;
 }
 
 /** Keeps the directory bounded: the newest code files, and no temporary file a dead writer left. */

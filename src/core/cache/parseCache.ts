@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { sha256Hex } from '../hashing/framing';
 import { codeIdentity } from './codeIdentity';
+import { currentUid, ownAndPrivate, ownDirectory } from './privateToUser';
 
 /**
  * A persistent cache of what each trust unit's bytes derive to (its parsed manifest,
@@ -177,10 +178,15 @@ export interface CacheIo {
 
 export const NODE_CACHE_IO: CacheIo = {
   readFile: (file, take) => {
+    const uid = mustBePrivate(file);
     // Never through a link, and never waiting on a FIFO's writer: a cache file is a regular file its writer renamed there.
     const fd = nodeFs.openSync(file, READ_FLAGS);
     try {
-      if (!nodeFs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+      const st = nodeFs.fstatSync(fd);
+      if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+      // A second link could be a name another user keeps for the same bytes.
+      if (uid !== undefined && (!ownAndPrivate(st, uid) || st.nlink !== 1))
+        throw new Error(`${file} is not the user's own`);
       const buffer = Buffer.allocUnsafe(READ_PIECE_BYTES);
       for (;;) {
         const n = nodeFs.readSync(fd, buffer, 0, buffer.length, null);
@@ -191,6 +197,8 @@ export const NODE_CACHE_IO: CacheIo = {
     }
   },
   writeFile: (file, fill) => {
+    // Nothing is read back from a directory others can write (mustBePrivate): writing there would be wasted.
+    mustBePrivate(file);
     const fd = nodeFs.openSync(file, 'wx', 0o600);
     try {
       fill((data, position) => {
@@ -207,6 +215,19 @@ export const NODE_CACHE_IO: CacheIo = {
   list: (dir) =>
     nodeFs.readdirSync(dir).map((name) => ({ name, mtimeMs: nodeFs.statSync(path.join(dir, name)).mtimeMs })),
 };
+
+/**
+ * The user a cache file must belong to, after checking that its directory is that user's
+ * and nobody else can write into it (privateToUser.ts): an entry is replayed as a bundle's
+ * items and diagnostics, so one forged by another local user would hide or invent what a
+ * bundle does. Undefined where there is no owner to check (Windows).
+ */
+function mustBePrivate(file: string): number | undefined {
+  const uid = currentUid();
+  if (uid !== undefined && !ownDirectory(path.dirname(file), uid))
+    throw new Error(`${path.dirname(file)} is not a directory only this user can write`);
+  return uid;
+}
 
 /** An entry as read from the file (its JSON text, parsed when it is asked for), or as recalled or put since. */
 type Entry = { readonly key: string; readonly text: string } | { readonly key: string; readonly value: unknown };
