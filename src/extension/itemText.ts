@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DECISION_TEXT } from '../core/decisions/reasonText';
 import { displayText } from '../core/text/displayText';
+import { argvText } from '../core/text/argvText';
 import { escapeMarkdown } from './markdownEscape';
 import { quickPickText } from './uiText';
 import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
@@ -95,13 +96,13 @@ export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
   const servers = parent?.detail.capabilities?.mcpServers;
   const server = servers && Object.hasOwn(servers, item.name) ? servers[item.name] : undefined;
   if (!server) return '';
-  if (server.command !== null) return [server.command, ...server.args].join(' ');
+  if (server.command !== null) return argvText([server.command, ...server.args]);
   return server.url ?? '';
 }
 
 /** A hook's argv, as its agent runs it. */
 export function hookRuns(item: Item): string {
-  return item.detail.hook?.argv.join(' ') ?? '';
+  return item.detail.hook ? argvText(item.detail.hook.argv) : '';
 }
 
 /** The screen-reader label: name, kind, decision and reason, all in words (no `not_reviewed`). */

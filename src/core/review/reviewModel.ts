@@ -100,6 +100,8 @@ export interface ReviewViewModel {
     readonly line: number;
     readonly character: number;
   }[];
+  /** Diagnostics past MAX_REVIEW_DIAGNOSTICS, counted, not listed (the Problems panel and `skillgate validate` list them). */
+  readonly diagnosticsNotShown: number;
   /** Null where a hash cannot be computed: an invalid manifest has no capability hash and so no review token. */
   readonly hashes: {
     readonly content: string | null;

@@ -4,6 +4,7 @@ import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
 import type { Snapshot } from '../index/snapshot';
+import type { Severity } from '../model';
 import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
@@ -35,6 +36,14 @@ export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE =
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
 export const CAPABILITIES_UNKNOWN =
   'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
+
+/**
+ * Diagnostics a review lists. They are findings, not reviewed content (every file stays
+ * listed and can be opened); past this many the panel would hold tens of megabytes and
+ * block the extension host while it builds them.
+ */
+export const MAX_REVIEW_DIAGNOSTICS = 500;
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2 };
 
 export function reviewViewModel(
   r: ReviewReport,
@@ -190,11 +199,14 @@ export function reviewViewModel(
   const where = (d: { file: string; range: { start: { line: number } } }) =>
     displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`);
   // The index's diagnostics for the item and its children, and any the review's own read found that the index has not caught up with.
-  const indexed = snapshot.diagnostics.filter(
-    (d) => d.itemId === item.id || snapshot.items.some((i) => i.parent === item.id && i.id === d.itemId),
-  );
+  const own = new Set([item.id, ...snapshot.items.filter((i) => i.parent === item.id).map((i) => i.id)]);
+  const indexed = snapshot.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
   const seen = new Set(indexed.map((d) => `${d.code}\0${where(d)}\0${d.message}`));
-  const diagnostics = [...indexed, ...r.diagnostics.filter((d) => !seen.has(`${d.code}\0${where(d)}\0${d.message}`))];
+  const every = [...indexed, ...r.diagnostics.filter((d) => !seen.has(`${d.code}\0${where(d)}\0${d.message}`))];
+  // Errors first, then the first of the rest: a manifest can declare 200,000 bad values, each its own finding.
+  const diagnostics = [...every]
+    .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
+    .slice(0, MAX_REVIEW_DIAGNOSTICS);
 
   return {
     id: item.id,
@@ -244,6 +256,7 @@ export function reviewViewModel(
       line: d.range.start.line,
       character: d.range.start.character,
     })),
+    diagnosticsNotShown: every.length - diagnostics.length,
     hashes: {
       content: r.contentHash,
       capability: r.capabilityHash,

@@ -1,4 +1,5 @@
 import { displayText } from '../text/displayText';
+import { argvText } from '../text/argvText';
 import { serversById, startsProcess } from '../report/mcpServers';
 import type { Capabilities } from '../capabilities';
 
@@ -15,7 +16,7 @@ export function trustEssentials(r: {
   readonly capabilities: Pick<Capabilities, 'mcpServers' | 'hooks' | 'networkHosts'> | null;
 }): string[] {
   const v = (x: string) => displayText(x);
-  const argv = (command: string, args: readonly string[]) => [command, ...args].map(v).join(' ');
+  const argv = (command: string, args: readonly string[]) => argvText([command, ...args]);
   const servers = serversById(r.capabilities);
   const hooks = Object.values(r.capabilities?.hooks ?? {});
   const runs = [

@@ -128,8 +128,9 @@ class ReviewPanel {
 
   private render(snapshot: Snapshot | undefined, fromChange: boolean): void {
     const item = this.item(snapshot);
+    // A bundle without a token (its manifest does not parse) has no hash to tell a change by: always read again.
     const state =
-      item && snapshot
+      item && snapshot && item.reviewToken !== null
         ? JSON.stringify([
             item.reviewToken,
             item.trust,

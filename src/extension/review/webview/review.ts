@@ -82,7 +82,7 @@ function render(m: ReviewViewModel, changed: boolean): void {
     ...(m.contract ? [contractSection(m.contract)] : []),
     capabilitiesSection(m),
     filesSection(m.files),
-    diagnosticsSection(m.diagnostics),
+    diagnosticsSection(m.diagnostics, m.diagnosticsNotShown),
     hashesSection(m.hashes),
   );
 }
@@ -379,8 +379,8 @@ function filesSection(files: ReviewViewModel['files']): HTMLElement {
   return s;
 }
 
-function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics']): HTMLElement {
-  const s = section(`Diagnostics (${diagnostics.length})`, 'warning', 'diagnostics');
+function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics'], notShown: number): HTMLElement {
+  const s = section(`Diagnostics (${diagnostics.length + notShown})`, 'warning', 'diagnostics');
   if (diagnostics.length === 0) s.append(el('p', 'muted', 'None.'));
   for (const d of diagnostics) {
     const row = el('div', `diag diag-${d.severity}`);
@@ -393,6 +393,14 @@ function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics']): HTMLEl
     );
     s.append(row);
   }
+  if (notShown > 0)
+    s.append(
+      el(
+        'p',
+        'muted',
+        `… and ${notShown} more, not listed here: the Problems panel and \`skillgate validate\` list every one.`,
+      ),
+    );
   return s;
 }
 
