@@ -450,8 +450,9 @@ export class SkillgateService implements vscode.Disposable {
     this.log.info(
       `watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`,
     );
-    if (held || !index) return;
+    // Before the hold: a directory made while a full run reads needs its watcher now, not at the next batch.
     if (paths.length) this.watchNewDirectories(paths);
+    if (held || !index) return;
     // Runs from a timer: nothing may escape into the extension host.
     void guardIndexAsync(
       async () => {
