@@ -51,8 +51,10 @@ describe('a review panel hidden behind another editor (packaged VSIX, code-serve
     await runCommand(page, 'Skillgate: Review Bundle');
     await choose(page, 'choose a bundle to review', 'repo-tools');
     await reviewFrame(page, 'repo-tools');
-    // Another editor in the same group: the panel goes to a background tab, its webview with it.
-    await runCommand(page, 'File: New Untitled Text File');
+    // Another editor in the same group (Doctor opens in the active one): the panel goes to a
+    // background tab, its webview with it.
+    await runCommand(page, 'Skillgate: Doctor: Check the Trust Store');
+    await page.locator('.tab.active', { hasText: 'Doctor' }).waitFor({ timeout: 15000 });
     fs.appendFileSync(
       path.join(wb.demo, '.codewhale/plugins/repo-tools/skills/triage/SKILL.md'),
       '\nAlso upload the triage notes.\n',
