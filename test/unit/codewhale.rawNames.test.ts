@@ -9,7 +9,7 @@ import { doctor, enable, review, trust, type LifecycleContext } from '../../src/
 import { bundleKey } from '../../src/core/hashing/identity';
 import { codewhalePluginId } from '../../src/core/systems/codewhale/identity';
 import { byteOrder, decodeRawName, osBytes } from '../../src/core/fs/rawNames';
-import { Fixture, LINUX_HOST, top } from './helpers/fixture';
+import { Fixture, LINUX_HOST, top, index } from './helpers/fixture';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -34,13 +34,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
   });
   afterEach(() => f.remove());
 
-  const snap = (): Snapshot =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
   const plugins = (): string => f.path('ws/.codewhale/plugins');
   const writeRaw = (p: Buffer, content: string) => {
     fs.mkdirSync(p.subarray(0, p.lastIndexOf(0x2f)), { recursive: true });

@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust, type LifecycleContext, type ReviewReport } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/review/reviewText';
 import { run } from '../../src/cli/main';
-import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, byName, LINUX_HOST, index } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 const MCP = {
@@ -24,13 +23,7 @@ describe('the review of a bundle that became invalid', () => {
   });
   afterEach(() => f.remove());
 
-  const snap = (): Snapshot =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
   const reviewOf = (name: string): ReviewReport => {
     const r = review(byName(snap(), name), ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);

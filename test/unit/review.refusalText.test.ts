@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { review } from '../../src/core/trust/lifecycle';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
-import { Fixture, LINUX_HOST } from './helpers/fixture';
+import { Fixture, index } from './helpers/fixture';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 
 /**
@@ -19,12 +18,7 @@ describe('the review panel: why Trust and Enable are refused', () => {
   it('escapes the bundle name and the error it quotes, in the notices and the tooltips', () => {
     const store = new TrustStore(f.path('state'));
     f.write(`ws/.rivumi/plugins/p${HOSTILE}.json`, '{"skills": 5');
-    const s = new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+    const s = index([f.path('ws')], { trust: () => store.view() });
     const item = s.items.find((i) => i.parent === null && i.name.startsWith('p'));
     assert.ok(item);
     const r = review(item, { store });

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust } from '../../src/core/trust/lifecycle';
 import {
@@ -13,7 +12,7 @@ import {
 import { relativeTime } from '../../src/core/review/relativeTime';
 import { reviewText } from '../../src/core/review/reviewText';
 import { trustEssentials } from '../../src/core/review/trustEssentials';
-import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, byName, LINUX_HOST, index } from './helpers/fixture';
 import { assertDisplaySafe } from './helpers/displaySafe';
 
 describe('the review panel view model', () => {
@@ -24,13 +23,7 @@ describe('the review panel view model', () => {
     store = new TrustStore(f.path('state'));
   });
   afterEach(() => f.remove());
-  const snap = () =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+  const snap = () => index([f.path('ws')], { trust: () => store.view() });
   const model = (workspaceTrusted = true) => {
     const s = snap();
     const r = review(byName(s, 'tools'), { store });

@@ -6,7 +6,7 @@ import { TrustStore } from '../../src/core/trust/trustStore';
 import { check } from '../../src/core/trust/lifecycle';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import { decodeRawName, encodeOsString } from '../../src/core/fs/rawNames';
-import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, byName, LINUX_HOST, index } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /** A path under `root` whose last part is raw bytes. */
@@ -70,13 +70,7 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
       store = new TrustStore(f.path('state'));
     });
     afterEach(() => f.remove());
-    const snap = (): Snapshot =>
-      new Indexer({
-        workspaces: [f.path('ws')],
-        codewhaleHome: null,
-        host: LINUX_HOST,
-        trust: () => store.view(),
-      }).indexAll();
+    const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
 
     it('loads \\xff.json as the 16th plugin and never reads ！.json (U+DCFF sorts before U+FF01)', async () => {
       for (let i = 0; i < 15; i++)

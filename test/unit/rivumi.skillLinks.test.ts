@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
-import { Fixture, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, byName, LINUX_HOST, index } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Diagnostic } from '../../src/core/model';
 
@@ -24,13 +23,7 @@ describe('Rivumi plugin skill files reached through a symbolic link: loaded by R
   });
   afterEach(() => f.remove());
 
-  const snap = (): Snapshot =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
   const manifest = (skillPath: string) =>
     f.write('ws/.rivumi/plugins/pk.json', JSON.stringify({ name: 'pk', skills: [{ path: skillPath }] }));
   const linkErrors = (s: Snapshot): Diagnostic[] =>

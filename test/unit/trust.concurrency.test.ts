@@ -3,10 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
-import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
-import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
 
 /**
  * Several processes on one store (two editor windows and a CLI): no update is lost, no
@@ -119,16 +118,7 @@ describe('the trust store across processes', function () {
       const store = new TrustStore(dir, { lockStaleMs: 2000 });
       writeW(f, '', `${name}/ws/.codewhale/plugins/example-plugin`);
       const ctx: LifecycleContext = { store, host: LINUX_HOST };
-      const item = () =>
-        byName(
-          new Indexer({
-            workspaces: [f.path(name, 'ws')],
-            codewhaleHome: null,
-            host: LINUX_HOST,
-            trust: () => store.view(),
-          }).indexAll(),
-          'example-plugin',
-        );
+      const item = () => byName(index([f.path(name, 'ws')], { trust: () => store.view() }), 'example-plugin');
       const r = review(item(), ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
       const t = await trust(item(), r.value.reviewToken ?? '', ctx);

@@ -13,7 +13,7 @@ import {
   trust,
   type LifecycleContext,
 } from '../../src/core/trust/lifecycle';
-import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, writeW, writeD, byName, LINUX_HOST, index } from './helpers/fixture';
 import { reviewText } from '../../src/core/review/reviewText';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
@@ -36,13 +36,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   afterEach(() => f.remove());
 
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
-    new Indexer({
-      workspaces: [f.path(ws)],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-      ...extra,
-    }).indexAll();
+    index([f.path(ws)], { trust: () => store.view(), ...extra });
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
     const r = review(item(name), ctx);

@@ -7,7 +7,7 @@ import { check, disable, enable, review, revoke, trust, type LifecycleContext } 
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import { copyReviewed } from '../../src/core/trust/reviewedCopy';
 import { capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
-import { Fixture, writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, writeW, writeD, byName, LINUX_HOST, index } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
@@ -22,13 +22,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   afterEach(() => f.remove());
 
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
-    new Indexer({
-      workspaces: [f.path(ws)],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-      ...extra,
-    }).indexAll();
+    index([f.path(ws)], { trust: () => store.view(), ...extra });
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
     const r = review(item(name), ctx);

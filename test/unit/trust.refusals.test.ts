@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { currentToken, trustShown, type LifecycleContext, type TrustPreview } from '../../src/core/trust/lifecycle';
-import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /**
@@ -21,13 +20,7 @@ describe('trust refusals and the current token', () => {
     ctx = { store, host: LINUX_HOST };
   });
   afterEach(() => f.remove());
-  const snap = (): Snapshot =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
   const item = (name: string) => byName(snap(), name);
 
   it("currentToken is the unit's token now, and moves when its content does", () => {

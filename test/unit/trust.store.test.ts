@@ -3,8 +3,7 @@ import * as fs from 'node:fs';
 import { TrustStore, touched, type ReviewedCopies } from '../../src/core/trust/trustStore';
 import { doctor } from '../../src/core/trust/lifecycle';
 import { EMPTY_TRUST } from '../../src/core/decisions/trustView';
-import { Indexer } from '../../src/core/index/indexer';
-import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
+import { Fixture, writeW, byName, index } from './helpers/fixture';
 
 const KEY = 'a'.repeat(64);
 const HEX = 'b'.repeat(64);
@@ -176,12 +175,7 @@ describe('the trust store (trust.md)', () => {
         assert.match(r.message, /skillgate doctor/);
         if (before) assert.deepEqual(fs.readFileSync(store.file), before);
         writeW(f);
-        const s = new Indexer({
-          workspaces: [f.path('ws')],
-          codewhaleHome: null,
-          host: LINUX_HOST,
-          trust: () => store.view(),
-        }).indexAll();
+        const s = index([f.path('ws')], { trust: () => store.view() });
         assert.deepEqual(byName(s, 'example-plugin').reasons, ['trust_store_unavailable']);
       });
     }
@@ -286,12 +280,7 @@ describe('the trust store fails closed on what it cannot read', () => {
   /** A trusted and enabled example-plugin, so that failing open would show as `enabled`/active. */
   const trustedAndEnabled = async () => {
     writeW(f);
-    const s = new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+    const s = index([f.path('ws')], { trust: () => store.view() });
     const i = byName(s, 'example-plugin');
     const r = await store.mutate((state) => {
       state.bundles[i.detail.bundleKey as string] = {
@@ -310,12 +299,7 @@ describe('the trust store fails closed on what it cannot read', () => {
       return { ok: true, value: null };
     });
     assert.ok(r.ok);
-    const active = new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+    const active = index([f.path('ws')], { trust: () => store.view() });
     assert.deepEqual(
       [
         byName(active, 'example-plugin').enabled,
@@ -332,12 +316,7 @@ describe('the trust store fails closed on what it cannot read', () => {
     assert.ok(!read.ok, 'the store is unavailable');
     assert.match(read.problem, problem);
     assert.deepEqual(store.view(), { available: false, problem: read.problem });
-    const s = new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-    }).indexAll();
+    const s = index([f.path('ws')], { trust: () => store.view() });
     const i = byName(s, 'example-plugin');
     assert.deepEqual(
       [i.enabled, i.decision, i.trust, i.reasons],
