@@ -312,10 +312,12 @@ describe('wide input', function () {
     assert.deepEqual(parsed.document.valueRange(['k29999', 'command']).start.line, 0);
   });
 
-  it('takes the first of two same-named keys for a range, as before', () => {
-    const parsed = parseJsonDocument('f.json', '{"a": 1,\n"a": 2}');
-    assert.ok(parsed.ok);
-    assert.equal(parsed.document.valueRange(['a']).start.line, 0);
+  it('takes the last of two same-named keys for a range, the one whose value the document holds', () => {
+    for (const python of [false, true]) {
+      const parsed = parseJsonDocument('f.json', '{"a": 1,\n"a": 2}', { python });
+      assert.ok(parsed.ok);
+      assert.equal(parsed.document.valueRange(['a']).start.line, 1);
+    }
   });
 });
 

@@ -67,11 +67,14 @@ describe("plain JSON documents: ranges by scanning the text, as jsonc-parser's t
     );
   });
 
-  it('finds the first of duplicate keys, and reports the later ones', () => {
+  it('finds the last of duplicate keys (the value holds it), and reports the later ones', () => {
     const text = '{"a": 1, "b": {"c": [true, "x"]}, "a": 2}';
-    const [plain] = both(text);
+    const [plain, tree] = both(text);
     assert.deepEqual(jsonDuplicateKeys(plain), [['a']]);
-    assert.deepEqual(plain.valueSpan(['a']), [6, 7]);
+    assert.equal((plain.value as { a: number }).a, 2);
+    assert.deepEqual(plain.valueSpan(['a']), [39, 40]);
+    assert.deepEqual(tree.valueSpan(['a']), [39, 40]);
+    assert.deepEqual(plain.keyRange(['a']), tree.keyRange(['a']));
     assert.equal(plain.literalAt(['b', 'c', 1]), '"x"');
     assert.equal(plain.literalAt(['b', 'c', 2]), undefined);
     assert.deepEqual(plain.valueSpan(['b', 'c', 2]), [20, 31]);

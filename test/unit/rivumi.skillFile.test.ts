@@ -147,7 +147,8 @@ describe('Rivumi skill files: the name rule, the front-matter lines and the reco
           `plugin skill name exceeds 64 characters: ${'p'.repeat(31)}.${'s'.repeat(33)}`,
         ],
       );
-      assert.equal(s?.error?.range.start.line, 1);
+      // Line 0 is `---`, line 1 the description: the name is on line 2.
+      assert.equal(s?.error?.range.start.line, 2);
     });
     it('refuses 65 at the file start when the name is the stem', () => {
       const s = combined('p'.repeat(31), `${'s'.repeat(33)}.md`, 'body');

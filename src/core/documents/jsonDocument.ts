@@ -172,7 +172,8 @@ class JsonDocument implements ParsedDocument {
    * Each object's properties by key, built the first time a path goes through it.
    * jsonc-parser's `findNodeAtLocation` scans an object's properties one by one, so a
    * range for each of n keys of one object cost n² (15,000 MCP servers: seconds). The
-   * first of duplicate keys wins, as in `findNodeAtLocation`.
+   * last of duplicate keys wins, as in the value (`JSON.parse`, Python's json and serde's
+   * maps keep the last): a finding about the value lands on the text that holds it.
    */
   private readonly propertiesOf = new WeakMap<Node, Map<string, Node>>();
 
@@ -193,7 +194,7 @@ class JsonDocument implements ParsedDocument {
       map = new Map();
       for (const prop of object.children ?? []) {
         const [k, v] = prop.children ?? [];
-        if (k && v && prop.children?.length === 2 && !map.has(k.value as string)) map.set(k.value as string, v);
+        if (k && v && prop.children?.length === 2) map.set(k.value as string, v);
       }
       this.propertiesOf.set(object, map);
     }

@@ -5,8 +5,8 @@ import type { DocPath } from './document';
  * the text, without a syntax tree. Most manifests are valid and are asked for only a
  * few ranges (an item's anchor), so building jsonc-parser's tree of every document
  * cost more than the few scans it saves. The offsets are jsonc-parser's: a string with
- * its quotes, an object or array from its bracket to its closing bracket, the first
- * of duplicate keys.
+ * its quotes, an object or array from its bracket to its closing bracket, the last of
+ * duplicate keys (the one whose value the parsed value holds).
  */
 export interface PlainJsonSpot {
   /** [start, end) of the value at the deepest part of the path that exists. */
@@ -43,19 +43,21 @@ export function plainJsonPropertyCount(text: string): number {
   return n;
 }
 
+/** The value of the last property named `name` (a repeated key keeps its last value). */
 function propertyValue(text: string, at: number, name: string): { at: number; key: [number, number] } | undefined {
   if (text.charCodeAt(at) !== OPEN_BRACE) return undefined;
   let i = skipSpace(text, at + 1);
   if (text.charCodeAt(i) === CLOSE_BRACE) return undefined;
+  let found: { at: number; key: [number, number] } | undefined;
   for (;;) {
     const keyStart = i;
     const keyEnd = stringEnd(text, i);
     const raw = text.slice(keyStart + 1, keyEnd - 1);
     const decoded = raw.includes('\\') ? (JSON.parse(text.slice(keyStart, keyEnd)) as string) : raw;
     i = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    if (decoded === name) return { at: i, key: [keyStart, keyEnd] };
+    if (decoded === name) found = { at: i, key: [keyStart, keyEnd] };
     i = skipSpace(text, valueEnd(text, i));
-    if (text.charCodeAt(i) !== COMMA) return undefined;
+    if (text.charCodeAt(i) !== COMMA) return found;
     i = skipSpace(text, i + 1);
   }
 }

@@ -11,7 +11,9 @@ interface Spot {
 
 /**
  * TOML with positions, from toml-eslint-parser's AST (TOML 1.0, duplicate keys refused).
- * A value tree deeper than `maxDepth` (nesting.ts) is refused before parsing.
+ * A value tree deeper than `maxDepth` (nesting.ts) is refused before parsing. A leading
+ * byte-order mark is skipped, as the toml crate skips it (codewhale.md §4.2); the text and
+ * its offsets keep it, so the line map can leave it out of positions as the editor does.
  */
 export function parseTomlDocument(file: string, text: string, maxDepth: number): ParseOutcome {
   const lines = new LineMap(text);
@@ -21,7 +23,8 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
     return { ok: false, message: 'recursion limit exceeded', range: lines.range(deep.offset, 1), nesting: deep };
   let ast: AST.TOMLProgram;
   try {
-    ast = parseTOML(text, { tomlVersion: '1.0.0' });
+    // A space in its place: the parser refuses U+FEFF, and every offset stays the text's.
+    ast = parseTOML(text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text, { tomlVersion: '1.0.0' });
   } catch (e) {
     const err = e as { index?: number; message?: string };
     let index = typeof err.index === 'number' ? err.index : 0;

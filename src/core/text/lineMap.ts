@@ -3,12 +3,16 @@ import type { Position, Range } from '../model';
 /**
  * Maps UTF-16 offsets of a decoded text to editor positions. Line breaks are the
  * ones the editor counts (`\n`, `\r\n`, lone `\r`), so a range computed here lands on
- * the same character in VS Code.
+ * the same character in VS Code. A leading U+FEFF is a UTF-8 byte-order mark the editor
+ * keeps out of its text (the encoding remembers it): offsets count it, positions on the
+ * first line do not, or every range there would land one character late.
  */
 export class LineMap {
   private readonly starts: number[] = [0];
+  private readonly bom: boolean;
 
   constructor(private readonly text: string) {
+    this.bom = text.charCodeAt(0) === 0xfeff;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 10) this.starts.push(i + 1);
@@ -28,7 +32,7 @@ export class LineMap {
       if ((this.starts[mid] ?? 0) <= clamped) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: clamped - (this.starts[lo] ?? 0) };
+    return { line: lo, character: Math.max(0, clamped - (this.starts[lo] ?? 0) - this.hidden(lo)) };
   }
 
   range(offset: number, length: number): Range {
@@ -40,6 +44,11 @@ export class LineMap {
     const start = this.starts[line] ?? this.text.length;
     let end = this.starts[line + 1] ?? this.text.length;
     while (end > start && (this.text.charCodeAt(end - 1) === 10 || this.text.charCodeAt(end - 1) === 13)) end--;
-    return { start: { line, character: 0 }, end: { line, character: end - start } };
+    return { start: { line, character: 0 }, end: { line, character: Math.max(0, end - start - this.hidden(line)) } };
+  }
+
+  /** Characters of `line` the editor does not show: the byte-order mark on the first. */
+  private hidden(line: number): number {
+    return line === 0 && this.bom ? 1 : 0;
   }
 }

@@ -22,7 +22,7 @@ export function networkHostsFix(
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
     // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
-    const edits = modifyFormatted(doc.text, path, [...hosts], { insertSpaces: true, tabSize: indentOf(doc.text) });
+    const edits = modifyFormatted(doc.text, path, [...hosts], indentOf(doc.text));
     if (edits.length === 0) return undefined;
     return {
       title,
@@ -55,8 +55,13 @@ export function networkHostsFix(
   return edit({ start: end, end }, `${lead}[capabilities]\nnetwork_hosts = ${list}\n`);
 }
 
-/** The indentation width the file already uses (2 if it does not say). */
-function indentOf(text: string): number {
-  const m = /\n( +)"/.exec(text);
-  return m?.[1] ? m[1].length : 2;
+/**
+ * The indentation the file already uses, by its first indented key: tabs, or spaces of that
+ * width (two if it does not say). The formatter re-indents the lines the edit touches, so
+ * spaces in a file indented with tabs would mix the two.
+ */
+function indentOf(text: string): { insertSpaces: boolean; tabSize: number } {
+  const m = /\n([ \t]+)"/.exec(text);
+  const indent = m?.[1] ?? '  ';
+  return indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: indent.length };
 }

@@ -30,16 +30,20 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   let version = m.version.value;
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
     // A blank line keeps the top-level key apart from the first table, as TOML is usually written.
-    const atTop = {
-      title: 'Add schema_version = 1',
-      edits: [
-        {
-          file: m.file,
-          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-          newText: 'schema_version = 1\n\n',
-        },
-      ],
-    };
+    // A written `schema_version = 0` gets the new value in place: a second key would not parse.
+    const written = findings.document(m.file)?.literalAt(['schema_version']) !== undefined;
+    const atTop = written
+      ? findings.replaceFix('Set schema_version = 1', m.schemaVersion.at, '1')
+      : {
+          title: 'Add schema_version = 1',
+          edits: [
+            {
+              file: m.file,
+              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+              newText: 'schema_version = 1\n\n',
+            },
+          ],
+        };
     findings.at(
       'codewhale.manifest-legacy',
       'legacy manifest: add `schema_version = 1`',

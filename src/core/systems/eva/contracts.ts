@@ -141,9 +141,14 @@ function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | un
       ? 'false'
       : undefined;
   if (!meant) return undefined;
+  // A block scalar (`|`, `>`) runs through the line break that ends it: the word replaces it
+  // up to that break, which stays, or the next key would join this line.
+  const [start, end] = doc.valueSpan(path);
+  let until = end;
+  while (until > start && (doc.text[until - 1] === '\n' || doc.text[until - 1] === '\r')) until--;
   return {
     title: `Write ${meant} (a YAML 1.2 boolean)`,
-    edits: [{ file: doc.file, range: doc.valueRange(path), newText: meant }],
+    edits: [{ file: doc.file, range: doc.spanRange(start, until), newText: meant }],
   };
 }
 

@@ -253,12 +253,14 @@ function finish(
 /**
  * An object-schema stub for a missing side of a skill adapter, inserted as the last
  * entry of a block-style `skill` mapping at its indentation. Only offered when that
- * placement is unambiguous (block mapping, not flow `{…}`).
+ * placement is unambiguous (block mapping, not flow `{…}` nor an alias).
  */
 function schemaStubFix(doc: YamlDocument, k: SkillContract, side: string): Fix | undefined {
   if (k.kind === 'lua_skill' || !doc.has(['skill', 'kind'])) return undefined;
   const [start] = doc.valueSpan(['skill']);
-  if (doc.text[start] === '{') return undefined;
+  // A flow mapping has no line for the entry; an alias (`skill: *base`) has its mapping at the
+  // anchor, where an entry would change every alias of it, and after the alias it breaks the file.
+  if (doc.text[start] === '{' || doc.text[start] === '*') return undefined;
   const indent = doc.keyRange(['skill', 'kind']).start.character;
   const end = doc.valueRange(['skill']).end;
   // A block mapping's range ends after its last line break; without one (end of file), start a line.

@@ -275,7 +275,7 @@ function readSkill(
         'rivumi.skill.qualified-name-length',
         `plugin skill name exceeds 64 characters: ${longName}`,
         abs,
-        parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START,
+        parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
       );
     return failed;
   }
@@ -284,7 +284,7 @@ function readSkill(
     return invalid(
       'rivumi.skill.qualified-name-length',
       `plugin skill name exceeds 64 characters: ${qualifiedName}`,
-      parsed.nameFromFrontmatter ? lines.lineRange(1) : FILE_START,
+      parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
     );
   }
   reportHidden(text, abs, findings);

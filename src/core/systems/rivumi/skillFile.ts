@@ -10,6 +10,8 @@ export type RivumiSkillParse =
       readonly description: string;
       readonly body: string;
       readonly nameFromFrontmatter: boolean;
+      /** The file line of the front matter's `name` (0 when the name is the stem). */
+      readonly nameLine: number;
     }
   | {
       readonly ok: false;
@@ -23,6 +25,7 @@ export type RivumiSkillParse =
       readonly line: number;
       readonly name?: string;
       readonly nameFromFrontmatter?: boolean;
+      readonly nameLine?: number;
     };
 
 /**
@@ -35,16 +38,18 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
   const text = universalNewlines(raw);
   let body = pythonStrip(text);
   const meta = new Map<string, string>();
-  // The front-matter block when there is one: the only text a name or description comes from.
-  let block = '';
+  // The file line (the block starts at line 1) of each key's last value, as the editor counts lines.
+  const keyLines = new Map<string, number>();
   if (text.startsWith('---\n')) {
     const end = text.indexOf('\n---\n', 4);
     if (end >= 0) {
-      block = text.slice(4, end);
+      const block = text.slice(4, end);
       body = pythonStrip(text.slice(end + 5));
-      let lineNo = 0;
-      for (const rawLine of pythonSplitLines(block)) {
-        lineNo++;
+      // Python's splitlines also breaks at U+2028, U+0085, \v and others the editor shows
+      // within a line: each of its lines is placed on the editor's line (\n) that holds it.
+      const editorLines = block.split('\n');
+      const pythonLines = editorLines.flatMap((l, i) => pythonSplitLines(l).map((piece) => [piece, i + 1] as const));
+      for (const [rawLine, lineNo] of pythonLines) {
         const line = pythonStrip(rawLine);
         if (line === '') continue;
         const colon = line.indexOf(':');
@@ -66,19 +71,21 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
             line: lineNo,
           };
         meta.set(key, value);
+        keyLines.set(key, lineNo);
       }
     }
   }
   const fmName = meta.get('name');
   const nameFromFrontmatter = fmName !== undefined && fmName !== '';
   const name = nameFromFrontmatter ? fmName : stem;
+  const nameLine = nameFromFrontmatter ? (keyLines.get('name') ?? 0) : 0;
   const description = meta.get('description') ?? '';
   if (!SAFE_NAME.test(name))
     return {
       ok: false,
       code: 'rivumi.skill.name',
       message: `invalid project skill name: ${pythonRepr(name)}`,
-      line: nameFromFrontmatter ? lineOfKey(block, 'name') : 0,
+      line: nameLine,
     };
   if (body === '' || body.includes('\0'))
     return {
@@ -93,21 +100,13 @@ export function parseRivumiSkill(raw: string, fileName: string, stem: string): R
       ok: false,
       code: 'rivumi.skill.description-length',
       message: `project skill description exceeds 400 characters: ${fileName}`,
-      line: lineOfKey(block, 'description'),
+      line: keyLines.get('description') ?? 0,
       name,
       nameFromFrontmatter,
+      nameLine,
     };
   }
-  return { ok: true, name, description, body, nameFromFrontmatter };
-}
-
-/** The line of the file (the block starts at line 1) that gives `key` its value: the last, as the last one wins. */
-function lineOfKey(block: string, key: string): number {
-  let line = 0;
-  block.split('\n').forEach((l, i) => {
-    if (l.startsWith(`${key}:`)) line = i + 1;
-  });
-  return line;
+  return { ok: true, name, description, body, nameFromFrontmatter, nameLine };
 }
 
 /** Python `Path.stem`: the name without its last suffix (`.h.md` → `.h`). */

@@ -112,8 +112,8 @@ const COMPONENT_KEYS: readonly [ComponentKind, string, string?][] = [
 ];
 
 export function readPluginToml(file: string, source: string, findings: Findings): Manifest | undefined {
-  // The toml crate skips a leading byte-order mark (codewhale.md §4.2); a space keeps every offset.
-  const parsed = parseTomlDocument(file, source.startsWith('\uFEFF') ? ` ${source.slice(1)}` : source, TOML_MAX_DEPTH);
+  // The toml crate skips a leading byte-order mark (codewhale.md §4.2); so does parseTomlDocument.
+  const parsed = parseTomlDocument(file, source, TOML_MAX_DEPTH);
   const prefix = (span: readonly [number, number] | undefined) =>
     span
       ? `failed to parse plugin.toml near bytes ${byteOffset(source, span[0])}..${byteOffset(source, span[1])}; check the v1 schema and field types`

@@ -1,4 +1,4 @@
-import { parseTree, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type * as z from 'zod';
 import { jsonDuplicateKeys } from '../../../documents/jsonDocument';
 import type { DocPath, ParsedDocument } from '../../../documents/document';
@@ -16,6 +16,12 @@ import type { DiagnosticCode } from '../../../diagnostics/diagnosticCodes';
  * - `any`: a `serde_json::Value` (or a map of them): the last value wins and nothing
  *   beneath is checked.
  */
+/** A refusal, with its place in the text: a path names the last of repeated keys, and the
+ * problem may be at an earlier one or inside the value it replaced. */
+export interface RepeatedKeyProblem extends SchemaProblem {
+  readonly span?: readonly [number, number];
+}
+
 export type SerdeShape =
   { readonly kind: 'struct' } | { readonly kind: 'map'; readonly values: z.ZodType } | { readonly kind: 'any' };
 
@@ -29,11 +35,11 @@ export const ANY: SerdeShape = { kind: 'any' };
  * reads it; otherwise the refusal (a repeated field, or a replaced map value that is
  * not of the map's type), paths absolute.
  */
-export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath) => SerdeShape): SchemaProblem[] {
+export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath) => SerdeShape): RepeatedKeyProblem[] {
   // Nearly every document has no repeated key: settled without a tree.
   if (jsonDuplicateKeys(doc).length === 0) return [];
   const root = parseTree(doc.text, [], { disallowComments: true, allowTrailingComma: false });
-  const problems: SchemaProblem[] = [];
+  const problems: RepeatedKeyProblem[] = [];
   const visit = (node: Node, path: DocPath): void => {
     if (problems.length > 0) return;
     if (node.type === 'array') {
@@ -51,15 +57,29 @@ export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath
       const at = path.concat(key);
       const earlier = seen.get(key);
       if (earlier && shape.kind === 'struct') {
-        problems.push({ path: at, key: true, detail: `duplicate field \`${key}\`` });
+        // At the repeat, where serde stops; inside a replaced value no path would reach it.
+        problems.push({
+          path: at,
+          key: true,
+          detail: `duplicate field \`${key}\``,
+          span: [k.offset, k.offset + k.length],
+        });
         return;
       }
       if (earlier && shape.kind === 'map') {
         const value: unknown = JSON.parse(doc.text.slice(earlier.offset, earlier.offset + earlier.length));
         const result = shape.values.safeParse(value, REPORT_INPUT);
         if (!result.success) {
+          // The path names the last value (the document's ranges find that one): the problem is
+          // in the replaced one, so it carries that value's own place.
           const issues = result.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));
-          problems.push(...schemaProblems({ issues }));
+          for (const p of schemaProblems({ issues })) {
+            const inner = p.path.slice(at.length);
+            let node: Node | undefined;
+            for (let n = inner.length; !node && n >= 0; n--) node = findNodeAtLocation(earlier, inner.slice(0, n));
+            const target = (p.key && node?.parent?.type === 'property' ? node.parent.children?.[0] : node) ?? earlier;
+            problems.push({ ...p, span: [target.offset, target.offset + target.length] });
+          }
           return;
         }
       }
@@ -85,7 +105,10 @@ export function refusedRepeatedKeys(
   what: string,
 ): boolean {
   const repeated = repeatedKeyProblems(doc, shapeAt);
-  for (const p of repeated)
-    findings.at(code, `failed to parse ${what}: ${p.detail}`, { file: doc.file, path: p.path, key: p.key });
+  for (const p of repeated) {
+    const message = `failed to parse ${what}: ${p.detail}`;
+    if (p.span) findings.inFile(code, message, doc.file, doc.spanRange(p.span[0], p.span[1]));
+    else findings.at(code, message, { file: doc.file, path: p.path, key: p.key });
+  }
   return repeated.length > 0;
 }
