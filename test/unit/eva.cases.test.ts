@@ -589,6 +589,26 @@ describe('eva.md §7.2 acceptance cases', () => {
     assert.equal(r.diagnostics('eva.project.load-aborted').length, 1);
   });
 
+  it("an unknown capability kind the project's own schema lets through is the loader's error, and Eva loads nothing", () => {
+    // eva.md §2.4: the loader refuses a kind outside its four, whatever the project's schema says.
+    const schema = f.path('ws/config/schemas/capability.schema.json');
+    const relaxed = JSON.parse(fs.readFileSync(schema, 'utf8')) as { properties: { kind: { enum?: unknown } } };
+    delete relaxed.properties.kind.enum;
+    f.write('ws/config/schemas/capability.schema.json', JSON.stringify(relaxed));
+    f.adapter(A0);
+    const weird =
+      'id: weird\nname: Weird\nversion: 1.0.0\nenabled: true\nkind: frobnicator\ncapability: workflow.weird\n';
+    f.write('ws/config/capabilities/weird.yaml', weird);
+    const r = f.index();
+    const [d] = r.diagnostics('eva.capability.kind-unsupported');
+    assert.deepEqual(
+      [d?.severity, d?.message, d?.range.start.line, d?.file],
+      ['error', 'unsupported capability kind', 4, f.path('ws/config/capabilities/weird.yaml')],
+    );
+    const [aborted] = r.diagnostics('eva.project.load-aborted');
+    assert.equal(aborted?.file, f.path('ws/config/capabilities/weird.yaml'));
+  });
+
   it('case 52: a manifest padded past 1 MiB is rejected [manifest_too_large]', () => {
     const padded = A0 + '#' + 'x'.repeat(1_048_577 - A0.length - 2) + '\n';
     assert.equal(Buffer.byteLength(padded), 1_048_577);

@@ -272,11 +272,20 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
   return { invalid: c.invalid, shippedError: c.shipped, contract, diagnostics: c.diagnostics };
 }
 
+/** The capability kinds Eva-CLI's loader knows (eva.md §2.4); `lua_skill` is not one (§2.5). */
+const CAPABILITY_KINDS: readonly string[] = ['adapter_capability', 'lua_capability', 'mcp_tool', 'skill'];
+
 /** A generic capability manifest (context or `kind: skill` binding): schema, then loader. */
 export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value;
   if (schemaStage(c, schema, 'kind') && isMapping(value) && loaderIdentity(c, value, true)) {
+    // The loader's own check (§2.4), reached when a project's schema no longer lists the kinds.
+    const kind = value['kind'];
+    if (typeof kind === 'string' && !CAPABILITY_KINDS.includes(kind)) {
+      c.error('eva.capability.kind-unsupported', 'unsupported capability kind', ['kind'], true);
+      return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+    }
     const cap = value['capability'];
     const e = typeof cap === 'string' ? capabilityNameError(cap) : undefined;
     if (e) c.error('eva.capability.name-invalid', e, ['capability'], true);
