@@ -79,6 +79,8 @@ describe("Rivumi hook argv files: covered by the hook's trust, or trust refused 
     assert.deepEqual(r.notCovered, [d.message]);
     assert.match(reviewText(r, s.workspaces, true), /not covered by this trust: .*it cannot be covered by trust/);
     assert.match(reviewText(r, s.workspaces, true), /Trust and enable are refused: Cannot trust /);
+    // Rivumi has no enable switch: the review says so, never "enabled: false" for what it loads.
+    assert.match(reviewText(r, s.workspaces, true), /\n {2}trust: not-reviewed, no enable switch\n/);
     assert.equal(reviewViewModel(r, s, true).notCovered.length, 1);
     const t = await trust(item(name), r.reviewToken ?? '', ctx);
     assert.ok(!t.ok);

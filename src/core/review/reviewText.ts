@@ -3,6 +3,7 @@ import { displayPath, scopedPath } from '../report/contract';
 import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { systemOf } from '../systems/registry';
+import { hasEnableSwitch } from '../trust/enableSwitch';
 import type { Capabilities, McpServer } from '../capabilities';
 import type { ReviewReport } from '../trust/lifecycle';
 
@@ -17,7 +18,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   const out: string[] = [];
   out.push(`Review: ${v(item.name)} (${item.system} ${item.kind}, ${item.scope})`);
   out.push(`  path: ${scopedPath(item, item.path, workspaces)}`);
-  out.push(`  trust: ${r.status}, enabled: ${r.enabled}`);
+  // An agent without an enable switch loads the unit whatever a stored bit says: no "enabled: false" for it.
+  out.push(`  trust: ${r.status}, ${hasEnableSwitch(item) ? `enabled: ${r.enabled}` : 'no enable switch'}`);
   if (r.storeProblem)
     out.push(
       `  trust store unavailable: ${v(r.storeProblem)}; no receipt can be read, so what changed since your last review cannot be shown`,
