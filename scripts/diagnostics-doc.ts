@@ -18,7 +18,7 @@ export function diagnosticsDoc(): string {
   const lines = [
     '# Diagnostics and reasons',
     '',
-    'Every diagnostic Skillgate reports has a stable code. Codewhale and Rivumi codes check the agents\' own rules (messages reuse their wording); `skillgate.*` codes are Skillgate\'s own checks. Each section says what is wrong and how to fix it; "Quick fix" names the fix the editor offers (light bulb, `Ctrl+.`) where the fix is unambiguous. Every diagnostic also offers "Show the documentation", which opens this page at its code. Generated from `src/core/diagnostics/diagnosticCodes.ts` and `src/core/diagnostics/diagnosticHelp.ts` by `npm run docs`.',
+    'Every diagnostic Skillgate reports has a stable code. Codewhale, Rivumi and Eva-CLI codes check the agents\' own rules (messages reuse their wording); `skillgate.*` codes are Skillgate\'s own checks. Each section says what is wrong and how to fix it; "Quick fix" names the fix the editor offers (light bulb, `Ctrl+.`) where the fix is unambiguous. Every diagnostic also offers "Show the documentation", which opens this page at its code. Generated from `src/core/diagnostics/diagnosticCodes.ts` and `src/core/diagnostics/diagnosticHelp.ts` by `npm run docs`.',
     '',
     '## Codes',
     '',

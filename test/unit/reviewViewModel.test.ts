@@ -150,8 +150,8 @@ describe('the review panel view model', () => {
       .split('\n')
       .filter((l) => l.startsWith('      '));
     assert.deepEqual(diffLines, [
-      '      --- a/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt⟦U+0009⟧reviewed',
-      '      +++ b/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt⟦U+0009⟧current',
+      '      --- a/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt',
+      '      +++ b/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt',
       '      @@ -1,1 +1,2 @@',
       '       a',
       '      +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b',

@@ -212,8 +212,8 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       );
       const b = d.files[1];
       assert.deepEqual([b?.before?.sha256, b?.after?.sha256], [before[0]?.sha256, after[1]?.sha256]);
-      assert.match(b?.unifiedDiff ?? '', /^--- a\/b\.txt\treviewed$/m);
-      assert.match(b?.unifiedDiff ?? '', /^\+\+\+ b\/b\.txt\tcurrent$/m);
+      assert.match(b?.unifiedDiff ?? '', /^--- a\/b\.txt$/m);
+      assert.match(b?.unifiedDiff ?? '', /^\+\+\+ b\/b\.txt$/m);
       assert.match(b?.unifiedDiff ?? '', /^-one$/m);
       assert.match(b?.unifiedDiff ?? '', /^\+two$/m);
       assert.match(d.files[0]?.unifiedDiff ?? '', /^\+new$/m);
@@ -375,8 +375,8 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       assert.equal(d.files[0]?.path, name, 'the path itself stays what the bundle holds');
       assert.deepEqual(d.files[0]?.unifiedDiff?.split('\n'), [
         '='.repeat(67),
-        '--- a/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred\treviewed',
-        '+++ b/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred\tcurrent',
+        '--- a/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred',
+        '+++ b/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred',
         '@@ -1,1 +1,1 @@',
         '-old',
         '+new',

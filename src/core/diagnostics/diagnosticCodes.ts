@@ -16,7 +16,10 @@ export const DIAGNOSTIC_CODES = {
   'codewhale.name-conflict': ['warning', 'A same-named bundle with higher precedence shadows this one.'],
   'codewhale.manifest-legacy': ['warning', 'A legacy plugin.toml without schema_version or version.'],
   'codewhale.component-inactive': ['warning', 'Declared components that policy v3 inventories but never activates.'],
-  'codewhale.claude-unsupported': ['error', 'A Claude-format bundle, which this Skillgate version does not validate.'],
+  'codewhale.claude-unsupported': [
+    'error',
+    "A Claude-format bundle holds a component Codewhale's importer does not support (hooks/hooks.json, .lsp.json).",
+  ],
   // Manifest file and parse (§4.1, §4.2).
   'codewhale.manifest.file': ['error', 'The manifest is a symbolic link, not a regular file, too large or not UTF-8.'],
   'codewhale.manifest.parse': ['error', 'The manifest does not parse, or has an unknown field or a wrong type.'],

@@ -29,14 +29,14 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Codewhale loads the bundle that wins (built-in, then user, then workspace) and drops this one. Rename one of the two bundles (`name` in the manifest) to load both, or remove the one you do not need.',
   },
   'codewhale.manifest-legacy': {
-    fix: 'Add `schema_version = 1` at the top of `plugin.toml` and a semantic `version` under `[plugin]`.',
-    quickFix: 'Add schema_version = 1',
+    fix: 'Add `schema_version = 1` at the top of `plugin.toml` (or set it to 1 where it says 0) and a semantic `version` under `[plugin]`.',
+    quickFix: 'Add schema_version = 1 (Set schema_version = 1 where the key is there)',
   },
   'codewhale.component-inactive': {
     fix: 'Codewhale keeps these components in the inventory but never activates them under policy v3. Remove the component tables the bundle does not need; the warning is informational otherwise.',
   },
   'codewhale.claude-unsupported': {
-    fix: "This Skillgate version does not validate Claude-format bundles; review the bundle's files by hand before you let Codewhale load it.",
+    fix: 'Codewhale refuses the whole Claude-format bundle while it has `hooks/hooks.json` or `.lsp.json` (no partial plugin is installed): remove that file to load the rest.',
   },
   'codewhale.manifest.file': { fix: 'Make the manifest a regular UTF-8 file of at most 1 MiB, not a symbolic link.' },
   'codewhale.manifest.parse': {

@@ -210,6 +210,8 @@ function fileChanges(
       const fileEdits = oneSided ? Infinity : MAX_FILE_EDITS;
       const allowed = Math.min(editsLeft, fileEdits);
       // The headers are lines of their own: a newline in a name must not start another (displayText.ts).
+      // As git writes them, a/ the reviewed side and b/ the current one, with no tab-separated label
+      // after the name (a terminal line escapes a tab, and the header would read `…⟦U+0009⟧reviewed`).
       const patch =
         allowed > 0
           ? structuredPatch(
@@ -217,9 +219,12 @@ function fileChanges(
               displayText(`b/${p}`),
               oldText.text,
               newText.text,
-              'reviewed',
-              'current',
-              { context: 3, maxEditLength: allowed },
+              undefined,
+              undefined,
+              {
+                context: 3,
+                maxEditLength: allowed,
+              },
             )
           : undefined;
       // A diff stopped at the limit still did that much work.
