@@ -1,10 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../support/codeServer';
-import { RESULTS, startDemoWorkbench, type DemoWorkbench } from '../support/demoWorkbench';
+import { RESULTS, startDemoWorkbench, trustFromCli, type DemoWorkbench } from '../support/demoWorkbench';
 import { skillgateActivity, treeView } from '../support/treeView';
 import { choose, quickPickTitle, reviewFrame, runCommand } from '../support/webviewFrame';
 
@@ -30,17 +28,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
       workspaceTrust: true,
       codewhaleHome: (root) => path.join(root, 'no-home'),
       // Trusted and enabled earlier, from the CLI: what Restricted Mode must still let the user switch off.
-      prepare: (demo, state) => {
-        const sg = (...args: string[]) =>
-          execFileSync(
-            process.execPath,
-            [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', '--no-cache', ...args],
-            { env: { ...process.env, SKILLGATE_STATE_DIR: state }, encoding: 'utf8' },
-          );
-        const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;
-        sg('trust', 'repo-tools', token);
-        sg('enable', 'repo-tools');
-      },
+      prepare: (demo, state) => trustFromCli(demo, state, 'repo-tools', { enable: true }),
     });
     page = wb.page;
     stateDir = wb.stateDir;

@@ -1,10 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { PROJECT_ROOT } from '../support/codeServer';
-import { type DemoWorkbench, startDemoWorkbench } from '../support/demoWorkbench';
+import { type DemoWorkbench, startDemoWorkbench, trustFromCli } from '../support/demoWorkbench';
 import { treeView } from '../support/treeView';
 import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
 
@@ -24,16 +22,7 @@ describe('a review panel hidden behind another editor (packaged VSIX, code-serve
     wb = await startDemoWorkbench({
       name: 'review-hidden',
       // repo-tools trusted from the CLI: a change then shows in the tree as "changed since review".
-      prepare: (demo, state) => {
-        const sg = (...args: string[]) =>
-          execFileSync(
-            process.execPath,
-            [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', '--no-cache', ...args],
-            { env: { ...process.env, SKILLGATE_STATE_DIR: state }, encoding: 'utf8' },
-          );
-        const token = (JSON.parse(sg('review', 'repo-tools', '--json')) as { reviewToken: string }).reviewToken;
-        sg('trust', 'repo-tools', token);
-      },
+      prepare: (demo, state) => trustFromCli(demo, state, 'repo-tools'),
     });
     page = wb.page;
     await open();

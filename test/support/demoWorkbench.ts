@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -24,6 +25,22 @@ export interface DemoOptions {
   readonly vsix?: string;
   /** User settings beside the profile's own. */
   readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Trusts a bundle of the demo's copy from the built CLI into `stateDir`, as a person would
+ * before opening the window (and enables it when asked): for a `prepare` step.
+ */
+export function trustFromCli(demo: string, stateDir: string, name: string, { enable = false } = {}): void {
+  const sg = (...args: string[]) =>
+    execFileSync(
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'dist/cli.js'), '--workspace', demo, '--no-user', '--no-cache', ...args],
+      { env: { ...process.env, SKILLGATE_STATE_DIR: stateDir }, encoding: 'utf8' },
+    );
+  const token = (JSON.parse(sg('review', name, '--json')) as { reviewToken: string }).reviewToken;
+  sg('trust', name, token);
+  if (enable) sg('enable', name);
 }
 
 /** The packaged extension in a real workbench on a copy of the demo workspace, with a trust store of its own. */
