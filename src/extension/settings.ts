@@ -15,15 +15,25 @@ function userValue<T>(key: string): T | undefined {
   return inspected?.globalValue;
 }
 
+/**
+ * A user path setting, trimmed; undefined when empty or not a string. settings.json is
+ * edited by hand and VS Code passes a value of the wrong type through: it counts as unset
+ * rather than throwing where the index reads its options (no first snapshot would be shown).
+ */
+function userPath(key: string): string | undefined {
+  const configured = userValue<unknown>(key);
+  return typeof configured === 'string' && configured.trim() !== '' ? configured.trim() : undefined;
+}
+
 export function stateDirectory(): string {
-  const configured = userValue<string>('stateDirectory');
-  return configured && configured.trim() !== '' ? path.resolve(expandHome(configured.trim())) : defaultStateDirectory();
+  const configured = userPath('stateDirectory');
+  return configured !== undefined ? path.resolve(expandHome(configured)) : defaultStateDirectory();
 }
 
 export function codewhaleHome(): string | null {
   if (userValue<boolean>('includeUserBundles') === false) return null;
-  const configured = userValue<string>('codewhaleHome');
-  if (configured && configured.trim() !== '') return path.resolve(expandHome(configured.trim()));
+  const configured = userPath('codewhaleHome');
+  if (configured !== undefined) return path.resolve(expandHome(configured));
   // Upstream reads CODEWHALE_HOME from the process environment only (codewhale.md §2.1).
   const home = codewhaleHomeFromEnv(process.env, userHome());
   return home === null ? null : path.resolve(home);
@@ -35,8 +45,8 @@ export function codewhaleHome(): string | null {
  * adapter does not depend on Skillgate listing the user's folders (eva.md §3.5).
  */
 export function evaHome(): string | null {
-  const configured = userValue<string>('eva.home');
-  return configured && configured.trim() !== '' ? path.resolve(expandHome(configured.trim())) : (userHome() ?? null);
+  const configured = userPath('eva.home');
+  return configured !== undefined ? path.resolve(expandHome(configured)) : (userHome() ?? null);
 }
 
 /** Whether Eva's user skill folders are listed beside an Eva project (`includeUserBundles`). */

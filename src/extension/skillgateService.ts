@@ -174,17 +174,6 @@ export class SkillgateService implements vscode.Disposable {
       const folders = (vscode.workspace.workspaceFolders ?? [])
         .filter((f) => f.uri.scheme === 'file')
         .map((f) => f.uri.fsPath);
-      const options: BackendOptions = {
-        workspaces: folders,
-        codewhaleHome: codewhaleHome(),
-        evaHome: evaHome(),
-        evaUserSkills: evaUserSkills(),
-        evaRuntime: evaRuntime(),
-        rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
-        workspaceTrusted: vscode.workspace.isTrusted,
-        stateDir: this.store.dir,
-        ...(this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}),
-      };
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();
       const fallback = (): Snapshot => {
@@ -199,6 +188,20 @@ export class SkillgateService implements vscode.Disposable {
       };
       return guardIndexAsync(
         async () => {
+          // Inside the guard: a store location that cannot be resolved (no home, no
+          // SKILLGATE_STATE_DIR) throws here, and must end in the fallback's published
+          // snapshot and a message, not a first index that never publishes.
+          const options: BackendOptions = {
+            workspaces: folders,
+            codewhaleHome: codewhaleHome(),
+            evaHome: evaHome(),
+            evaUserSkills: evaUserSkills(),
+            evaRuntime: evaRuntime(),
+            rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
+            workspaceTrusted: vscode.workspace.isTrusted,
+            stateDir: this.store.dir,
+            ...(this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}),
+          };
           const started = performance.now();
           let index = this.startIndex(options);
           let loaded = await this.indexAllIn(index, folders);

@@ -118,6 +118,21 @@ describe('the re-check schedule', () => {
       assert.equal(steadyRecheckMs(malformed), byDefault, String(malformed));
   });
 
+  it('never asks for a delay a timer cannot wait: a huge setting is not a re-check every millisecond', () => {
+    // Node runs a setTimeout longer than 2^31 - 1 ms after 1 ms (TimeoutOverflowWarning):
+    // 3,000,000 s (about 35 days) would re-read the whole workspace in a loop.
+    const longest = 2 ** 31 - 1;
+    for (const seconds of [2_147_484, 3_000_000, 1e12, Number.MAX_VALUE]) {
+      const ms = steadyRecheckMs(seconds);
+      assert.ok(ms > 0 && ms <= longest, `${seconds} s gives ${ms} ms`);
+    }
+    const { schedule, advance } = scheduled(steadyRecheckMs(3_000_000));
+    advance(RECHECK_WINDOW_MS);
+    const next = schedule.next(30_000_000);
+    assert.equal(next?.phase, 'steady');
+    assert.ok(next.delay > 0 && next.delay <= longest, `delay ${next.delay}`);
+  });
+
   it('has the default package.json declares for skillgate.recheckIntervalSeconds', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, { default?: unknown; minimum?: unknown }> } };

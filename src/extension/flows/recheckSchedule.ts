@@ -8,6 +8,11 @@ export const RECHECK_SHARE = 0.1;
 export const STEADY_RECHECK_SHARE = 0.01;
 /** The fewest seconds the `skillgate.recheckIntervalSeconds` setting can ask for (0 turns them off). */
 export const STEADY_RECHECK_MIN_SECONDS = 10;
+/**
+ * The longest delay a timer waits: Node runs a longer `setTimeout` after 1 ms, so a huge
+ * setting (or a very slow re-read) would otherwise re-read everything in a loop.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Whether a re-check runs in the window after a full index, in the steady phase after it, or because the window regained focus. */
 export type RecheckPhase = 'window' | 'steady' | 'focus';
@@ -65,7 +70,7 @@ export class RecheckSchedule {
     if (this.now() + delay <= this.endsAt) return { delay, phase: 'window' };
     const steady = this.steadyMs();
     if (!(steady > 0)) return undefined;
-    return { delay: Math.max(steady, lastMs / STEADY_RECHECK_SHARE), phase: 'steady' };
+    return { delay: Math.min(MAX_TIMER_MS, Math.max(steady, lastMs / STEADY_RECHECK_SHARE)), phase: 'steady' };
   }
 
   /**
@@ -99,5 +104,5 @@ export function steadyRecheckMs(seconds: unknown): number {
   if (seconds === 0) return 0;
   const asked =
     typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : STEADY_RECHECK_DEFAULT_SECONDS;
-  return Math.max(STEADY_RECHECK_MIN_SECONDS, asked) * 1000;
+  return Math.min(MAX_TIMER_MS, Math.max(STEADY_RECHECK_MIN_SECONDS, asked) * 1000);
 }

@@ -7,4 +7,5 @@ import './lifecycle.test';
 import './reports.test';
 import './drift.test';
 import './eva.test';
+import './settings.test';
 import './recheck.test';

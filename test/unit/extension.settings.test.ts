@@ -1,0 +1,60 @@
+import { strict as assert } from 'node:assert';
+import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+
+type Settings = typeof import('../../src/extension/settings');
+
+/**
+ * The settings that decide where trust is read from and what is indexed
+ * (src/extension/settings.ts), on a stand-in `vscode`: only user values count, and a value
+ * of the wrong type (settings.json is edited by hand) is as if unset rather than a throw.
+ */
+describe('extension settings (user values only)', () => {
+  const settings = loadWithVscode(() => require('../../src/extension/settings') as Settings);
+  const saved = { SKILLGATE_STATE_DIR: process.env.SKILLGATE_STATE_DIR, CODEWHALE_HOME: process.env.CODEWHALE_HOME };
+  const set = (key: string, value: object) => vscodeStandIn.settings.set(`skillgate.${key}`, value);
+  beforeEach(() => {
+    vscodeStandIn.reset();
+    process.env.SKILLGATE_STATE_DIR = '/state/from-env';
+    process.env.CODEWHALE_HOME = '/codewhale/from-env';
+  });
+  after(() => {
+    vscodeStandIn.reset();
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  });
+
+  it("ignores a workspace's or folder's value for every setting that moves trust or what is indexed", () => {
+    const repo = (value: unknown) => ({ workspaceValue: value, workspaceFolderValue: value });
+    for (const key of ['stateDirectory', 'codewhaleHome', 'eva.home']) set(key, repo('/repo/chosen'));
+    set('includeUserBundles', repo(false));
+    set('eva.runtimeMode', repo('team'));
+    set('eva.teamWorker', repo(true));
+    set('eva.interactiveUser', repo(true));
+    set('recheckIntervalSeconds', repo(0));
+    assert.equal(settings.stateDirectory(), '/state/from-env');
+    assert.equal(settings.codewhaleHome(), '/codewhale/from-env');
+    assert.notEqual(settings.evaHome(), '/repo/chosen');
+    assert.equal(settings.evaUserSkills(), true);
+    assert.deepEqual(settings.evaRuntime(), { mode: 'normal', teamWorker: false, interactiveUser: false });
+    assert.equal(settings.steadyRecheckInterval(), 60_000);
+  });
+
+  it('takes the user value, trimmed', () => {
+    set('stateDirectory', { globalValue: ' /mine/state ' });
+    set('codewhaleHome', { globalValue: '/mine/cw' });
+    set('eva.home', { globalValue: '/mine/home' });
+    assert.equal(settings.stateDirectory(), '/mine/state');
+    assert.equal(settings.codewhaleHome(), '/mine/cw');
+    assert.equal(settings.evaHome(), '/mine/home');
+  });
+
+  it('treats a user value of the wrong type as unset instead of throwing', () => {
+    for (const wrong of [5, true, ['/mine'], { path: '/mine' }]) {
+      for (const key of ['stateDirectory', 'codewhaleHome', 'eva.home']) set(key, { globalValue: wrong });
+      assert.equal(settings.stateDirectory(), '/state/from-env', JSON.stringify(wrong));
+      assert.equal(settings.codewhaleHome(), '/codewhale/from-env', JSON.stringify(wrong));
+      assert.equal(typeof settings.evaHome(), 'string', JSON.stringify(wrong));
+    }
+  });
+});

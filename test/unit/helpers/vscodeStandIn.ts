@@ -1,0 +1,97 @@
+import Module from 'node:module';
+import * as path from 'node:path';
+
+/** What `inspect` answers for one setting (`section.key`). */
+export interface StandInSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+class StandInEventEmitter<T> {
+  private readonly listeners: ((e: T) => unknown)[] = [];
+  readonly event = (listener: (e: T) => unknown) => {
+    this.listeners.push(listener);
+    return { dispose: () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners.length = 0;
+  }
+}
+
+const noEvent = () => ({ dispose: () => undefined });
+
+/**
+ * A stand-in for the `vscode` module, for unit tests of editor code that needs only a
+ * little of it: the settings (`settings`, or a throw from `settingsFault`), the
+ * workspace's folders and trust, events that never fire, progress that just runs, and
+ * the messages shown (`shown`). One object for the whole test process: modules loaded
+ * through `loadWithVscode` keep it, whichever test file loaded them first.
+ */
+export const vscodeStandIn = {
+  settings: new Map<string, StandInSetting>(),
+  settingsFault: undefined as Error | undefined,
+  shown: [] as string[],
+  api: {
+    EventEmitter: StandInEventEmitter,
+    RelativePattern: class {
+      constructor(
+        readonly base: unknown,
+        readonly pattern: string,
+      ) {}
+    },
+    Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
+    window: {
+      state: { focused: true },
+      onDidChangeWindowState: noEvent,
+      withProgress: (_options: unknown, task: () => Promise<unknown>) => task(),
+      showErrorMessage: (m: string) => void vscodeStandIn.shown.push(m),
+      showInformationMessage: (m: string) => void vscodeStandIn.shown.push(m),
+    },
+    workspace: {
+      workspaceFolders: undefined as { uri: { scheme: string; fsPath: string } }[] | undefined,
+      isTrusted: true,
+      onDidChangeWorkspaceFolders: noEvent,
+      onDidGrantWorkspaceTrust: noEvent,
+      onDidChangeConfiguration: noEvent,
+      createFileSystemWatcher: () => ({
+        onDidCreate: noEvent,
+        onDidChange: noEvent,
+        onDidDelete: noEvent,
+        dispose: () => undefined,
+      }),
+      getConfiguration: (section: string) => ({
+        inspect: (key: string) => {
+          if (vscodeStandIn.settingsFault) throw vscodeStandIn.settingsFault;
+          return { key: `${section}.${key}`, ...vscodeStandIn.settings.get(`${section}.${key}`) };
+        },
+      }),
+    },
+  },
+  reset(): void {
+    this.settings.clear();
+    this.settingsFault = undefined;
+    this.shown.length = 0;
+    this.api.workspace.workspaceFolders = undefined;
+    this.api.workspace.isTrusted = true;
+  },
+};
+
+/** Runs `load` (a `require` of editor modules) with `vscode` resolved to the stand-in. */
+export function loadWithVscode<T>(load: () => T): T {
+  const loader = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const resolve = loader._resolveFilename;
+  const id = path.join(__dirname, '__vscode_stand_in__.js');
+  loader._resolveFilename = function (request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? id : resolve.call(this, request, ...rest);
+  };
+  require.cache[id] = { id, filename: id, loaded: true, exports: vscodeStandIn.api } as unknown as NodeJS.Module;
+  try {
+    return load();
+  } finally {
+    loader._resolveFilename = resolve;
+  }
+}
