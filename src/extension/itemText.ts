@@ -172,10 +172,16 @@ function shownPath(item: Item): string {
     : item.path;
 }
 
-export function itemPick(item: Item): { label: string; description: string; detail: string } {
+export function itemPick(
+  item: Item,
+  workspaces: readonly string[] = [],
+): { label: string; description: string; detail: string } {
+  // With several workspace folders, two worktrees hold the same relative path: the whole path tells them apart.
+  const where =
+    item.scope === 'user' || workspaces.length > 1 ? item.path : path.relative(item.workspace ?? '', item.path);
   return {
     label: quickPickText(item.qualifiedName),
     description: quickPickText(`${item.system} ${item.kind} · ${item.decision} · ${item.reasons[0] ?? ''}`),
-    detail: quickPickText(item.scope === 'user' ? item.path : path.relative(item.workspace ?? '', item.path)),
+    detail: quickPickText(where),
   };
 }

@@ -160,6 +160,16 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assert.equal(quickPickText('$(spin~spin) $(not icon)'), '\\$(spin~spin) $(not icon)');
   });
 
+  it('QuickPick items: a bundle of one of several workspace folders shows its whole path, so two worktrees differ', () => {
+    const a = item({ workspace: '/w/a', path: '/w/a/.codewhale/plugins/demo' });
+    const b = item({ workspace: '/w/b', path: '/w/b/.codewhale/plugins/demo' });
+    assert.equal(itemPick(a, ['/w/a']).detail, '.codewhale/plugins/demo');
+    assert.deepEqual(
+      [itemPick(a, ['/w/a', '/w/b']).detail, itemPick(b, ['/w/a', '/w/b']).detail],
+      ['/w/a/.codewhale/plugins/demo', '/w/b/.codewhale/plugins/demo'],
+    );
+  });
+
   it('notifications: one line, escaped, and a link-shaped name never becomes a link', () => {
     assert.equal(
       notificationText('Trusted [ok](command:skillgate.enable?x).'),
