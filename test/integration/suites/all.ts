@@ -7,5 +7,4 @@ import './lifecycle.test';
 import './reports.test';
 import './drift.test';
 import './eva.test';
-import './settings.test';
 import './recheck.test';
