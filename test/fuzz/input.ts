@@ -112,7 +112,7 @@ export function materialize(input: FuzzInput, root: string): void {
 }
 
 /** An op the file system refuses (a name too long for a deep path, say) leaves what it did so far, in generation and replay alike. */
-function applyOpTolerant(root: string, op: Op): void {
+export function applyOpTolerant(root: string, op: Op): void {
   try {
     applyOp(root, op);
   } catch {
@@ -167,7 +167,7 @@ function newName(rng: Rng, of: Buffer): Buffer {
 const SIZES = { deep: [50, 500, 3000, 12000], huge: [1000, 70000, 200000] };
 
 /** Picks one op against the tree as it is now; undefined when nothing fits. */
-function generateOp(rng: Rng, root: string): Op | undefined {
+export function generateOp(rng: Rng, root: string): Op | undefined {
   const all = entries(root);
   const files = all.filter((e) => e.type === 'file');
   const dirs = all.filter((e) => e.type === 'dir');

@@ -1,11 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { run } from '../../src/cli/main';
+import { parseCommandLine } from '../../src/cli/options';
 import { osPath } from '../../src/core/fs/rawNames';
 import { layout, type FuzzInput } from './input';
 import { Rng } from './random';
 import { SENTINEL_ENV, SENTINEL_GLOBAL, SENTINEL_RELATIVE } from './payloads';
 import { childProcessCalls } from './spy';
+import { changedEntries, treeState } from './treeState';
+import { checkWrites } from './writes';
 
 /**
  * What must hold for every input, stated exactly; a failure names one of these.
@@ -13,7 +16,10 @@ import { childProcessCalls } from './spy';
  */
 export const INVARIANTS = {
   'no-crash': 'no command exits 2 or prints "internal error", and run() itself never throws',
-  'bounded-time': 'each input (all its commands) finishes within the time bound, in CPU time of its worker',
+  'exit-codes':
+    'every command exits 0 or 1 (cli.md); `list`, `show`, `explain` and `doctor` (on a healthy store) exit 0; `validate` in each format exits 1 exactly when `list --json` has a diagnostic of severity error',
+  'bounded-time':
+    'each input finishes within the time bound, in CPU time of its worker: its read-only commands within it, and its writing commands (the cached runs, lock, trust, the index after an edit) within it again',
   'json-valid':
     '`list --json` and `validate --format sarif` print one JSON document (`schemaVersion: 1`; SARIF `version: 2.1.0`)',
   'ids-unique': 'no two items of `list --json` share an id',
@@ -26,14 +32,24 @@ export const INVARIANTS = {
   'untrusted-not-registered':
     'with an empty trust store no trust unit is trusted or enabled, and nothing under a trust unit is `registered` unless its agent loads it whatever Skillgate says (Rivumi, Eva-CLI: `loaded_unreviewed` first)',
   'text-controls':
-    'no text output (stdout or stderr of any command, JSON aside) holds a C0 control other than \\n, DEL or a C1 control (U+0000-U+0009, U+000B-U+001F, U+007F-U+009F)',
+    'no text output (stdout or stderr of any command, JSON aside) holds a character that acts instead of being seen: a C0 control other than \\n, DEL or a C1 control (U+0000-U+0009, U+000B-U+001F, U+007F-U+009F), a format (Cf: bidi, zero-width) or other default-ignorable code point, U+2028, U+2029, or a lone surrogate',
   'json-controls':
-    'no JSON output holds a raw C0, DEL or C1 control character (JSON.stringify escapes C0 but not DEL or C1)',
+    'no JSON output holds one of those characters raw (JSON.stringify escapes C0 and lone surrogates, not DEL, C1, bidi or invisible ones)',
   'nothing-executed':
     'no front matter engine, hook or MCP command runs: the sentinel file and global flag never appear, no child process is started',
   'read-only':
-    'list, validate, check, review, show and explain write nothing: the trust store directory is not created and no file under the input root changes',
+    'list, validate, check, review, show, explain and doctor write nothing: the trust store directory is not created and no file under the input root changes',
   'sarif-uri': "every SARIF artifactLocation.uri holds only RFC 3986 pchar characters, '/' and percent-escapes",
+  'cache-equals-fresh':
+    '`list --json` (cold) and `validate --format json` (warm) with a parse cache print byte for byte what `list --json` without one prints; so does a warm `list --json` after a covered file changed',
+  'incremental-equals-fresh':
+    "after a covered file's bytes change (or it is deleted), Indexer.refresh([that file]) gives the JSON text a fresh `list --json` prints",
+  'lock-check':
+    "`lock` then `check --lock` on the same files finds every bundle pinned but those `lock` could not pin (exit 0 when `lock` exited 0); after a byte of a pinned bundle's covered file changes, `check --lock` exits 1 naming that bundle's path",
+  'trust-follows-bytes':
+    '`trust <unit> <its token>` that exits 0 makes the unit trusted; after a byte of a file it covers changes (or the file is deleted), nothing is trusted',
+  'writes-confined':
+    "`lock`, `trust`, `review` and `doctor` change nothing under the input root but the trust store, the parse cache and each workspace's skillgate.lock",
 } as const;
 
 export type Invariant = keyof typeof INVARIANTS;
@@ -45,7 +61,7 @@ export interface Failure {
   readonly detail: string;
 }
 
-interface Run {
+export interface Run {
   readonly argv: readonly string[];
   readonly code: number;
   readonly out: string;
@@ -70,13 +86,19 @@ interface ContractItem {
 
 interface ContractDiagnostic {
   file: string;
+  severity: string;
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
   code: string;
   message: string;
   itemId: string | null;
 }
 
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u;
+/**
+ * What must never reach a terminal raw, stated here apart from the product's own set
+ * (src/core/text/displayText.ts), so a character dropped from that set is caught.
+ */
+const CONTROL =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff]|\p{Cf}|\p{Default_Ignorable_Code_Point}/u;
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** Replaces paths and numbers so one bug in many inputs gives one signature. */
@@ -95,32 +117,6 @@ function quote(text: string, at: number): string {
 
 function codePoint(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
-/** Root-relative entry → size, mode and mtime, to prove a read-only command wrote nothing. */
-function treeState(root: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (abs: Buffer, rel: string) => {
-    let names: Buffer[];
-    try {
-      names = fs.readdirSync(abs, { encoding: 'buffer' });
-    } catch {
-      return;
-    }
-    for (const n of names) {
-      const a = Buffer.concat([abs, Buffer.from('/'), n]);
-      const r = `${rel}/${n.toString('latin1')}`;
-      try {
-        const st = fs.lstatSync(a, { bigint: true });
-        out.set(r, `${st.mode}:${st.size}:${st.mtimeNs}`);
-        if (st.isDirectory()) walk(a, r);
-      } catch {
-        out.set(r, 'gone');
-      }
-    }
-  };
-  walk(Buffer.from(root), '');
-  return out;
 }
 
 function decodeText(bytes: Buffer): string {
@@ -185,8 +181,20 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
         `${args[0]}: ${shape(err.split('\n')[0] ?? '', root)}`,
         `\`skillgate ${args.join(' ')}\` exited ${code}: ${err.slice(0, 600)}`,
       );
+    else if (code !== 0 && code !== 1)
+      fail('exit-codes', `${args[0]}: ${String(code)}`, `\`skillgate ${args.join(' ')}\` exited ${String(code)}`);
     return r;
   };
+  const expectExit = (r: Run, code: number, why: string) => {
+    if ((r.code === 0 || r.code === 1) && r.code !== code)
+      fail(
+        'exit-codes',
+        `${r.argv.join(' ').slice(0, 40)}: ${r.code}`,
+        `\`skillgate ${r.argv.join(' ')}\` exited ${r.code}, not ${code} (${why}): ${r.err.slice(0, 300)}`,
+      );
+  };
+  // A cache of its own per input, under the root (the environment names no home, so no other run has one).
+  const cacheDir = path.join(root, 'cache');
 
   // The machine-readable contract.
   const listed = await cli('list', '--json');
@@ -283,11 +291,17 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   }
 
   // The text faces and the other machine output.
-  await cli('list');
-  await cli('validate');
+  const hasErrors = diagnostics.some((d) => d.severity === 'error');
+  const validateExit = (r: Run) =>
+    expectExit(r, hasErrors ? 1 : 0, `list --json has ${hasErrors ? 'an' : 'no'} error diagnostic`);
+  expectExit(listed, 0, 'list never fails');
+  expectExit(await cli('list'), 0, 'list never fails');
+  validateExit(await cli('validate'));
   const sarif = await cli('validate', '--format', 'sarif');
   if (sarif.code !== 2) checkSarif(sarif.out, (inv, sig, detail) => fail(inv, sig, detail));
+  validateExit(sarif);
   await cli('check');
+  expectExit(await cli('doctor'), 0, 'an absent trust store is a healthy empty one');
   const units = items.filter((i) => i.trust !== null);
   for (const unit of [...new Map(units.map((u) => [u.id, u])).values()]) {
     const r = await cli('review', unit.id);
@@ -313,9 +327,39 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   const tops = items.filter((i) => i.parent === null);
   if (tops.length) {
     const pick = new Rng(`${input.seed}:${input.index}:pick`).pick(tops);
-    await cli('show', pick.id);
-    await cli('explain', pick.id);
+    expectExit(await cli('show', pick.id), 0, 'the item exists');
+    expectExit(await cli('explain', pick.id), 0, 'the item exists');
   }
+
+  if (fs.existsSync(l.state))
+    fail(
+      'read-only',
+      'state dir',
+      `read-only commands created the trust store directory ${l.state}: ${fs.readdirSync(l.state).join(', ')}`,
+    );
+  for (const change of changedEntries(before, treeState(root), ['/state']).slice(0, 3))
+    fail('read-only', 'tree', change);
+
+  const cpuMs = (since: NodeJS.CpuUsage) => {
+    const spent = process.cpuUsage(since);
+    return (spent.user + spent.system) / 1000;
+  };
+  const readOnlyMs = cpuMs(started);
+  const writesStarted = process.cpuUsage();
+
+  // The commands that write, and a change of covered bytes after them (from a listing that worked).
+  if (listed.code === 0)
+    await checkWrites({
+      input,
+      root,
+      options: parseCommandLine(['list', ...common], env, root).options,
+      env,
+      cacheDir,
+      listedBefore: listed.out,
+      validateExit: hasErrors ? 1 : 0,
+      cli,
+      fail,
+    });
 
   for (const r of runs) {
     const json = r.argv.includes('--json') || r.argv.includes('sarif');
@@ -343,26 +387,18 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   const spawned = childProcessCalls().slice(spawnsBefore);
   if (spawned.length) fail('nothing-executed', 'child process', `child processes started: ${spawned.join('; ')}`);
 
-  if (fs.existsSync(l.state))
-    fail(
-      'read-only',
-      'state dir',
-      `read-only commands created the trust store directory ${l.state}: ${fs.readdirSync(l.state).join(', ')}`,
-    );
-  const after = treeState(root);
-  for (const [k, v] of after)
-    if (before.get(k) !== v && !k.startsWith('/state'))
-      fail('read-only', 'tree', `${JSON.stringify(k)} changed (${before.get(k) ?? 'absent'} -> ${v})`);
-  for (const k of before.keys()) if (!after.has(k)) fail('read-only', 'tree', `${JSON.stringify(k)} disappeared`);
-
-  const spent = process.cpuUsage(started);
-  const cpuMs = (spent.user + spent.system) / 1000;
-  if (cpuMs > options.timeLimitMs)
-    fail(
-      'bounded-time',
-      'slow',
-      `the input took ${Math.round(cpuMs)} ms of CPU time (bound ${options.timeLimitMs} ms)`,
-    );
+  // One bound for the read-only commands, and one again for the writing ones (about as many indexes):
+  // an input that the bound held before the writes were checked still holds it.
+  for (const [phase, ms] of [
+    ['', readOnlyMs],
+    [' writes', cpuMs(writesStarted)],
+  ] as const)
+    if (ms > options.timeLimitMs)
+      fail(
+        'bounded-time',
+        `slow${phase}`,
+        `the input${phase ? "'s writing commands" : ''} took ${Math.round(ms)} ms of CPU time (bound ${options.timeLimitMs} ms)`,
+      );
   return failures;
 }
 
