@@ -287,7 +287,11 @@ function onDisk(f: BundleFile, bases: readonly string[]): Buffer | undefined {
 /** Changes the file's bytes (never to the same bytes), or deletes it. */
 function applyEdit(file: Buffer, rng: Rng): Edit {
   const slash = file.lastIndexOf(0x2f);
-  const real = Buffer.concat([fs.realpathSync(file.subarray(0, slash), { encoding: 'buffer' }), file.subarray(slash)]);
+  // The native realpath(3): fs.realpathSync walks the path as a string, so a name that is not UTF-8 became its U+FFFD spelling.
+  const real = Buffer.concat([
+    fs.realpathSync.native(file.subarray(0, slash), { encoding: 'buffer' }),
+    file.subarray(slash),
+  ]);
   const bytes = fs.readFileSync(file);
   const how = rng.weighted<Edit['how']>([
     [bytes.length ? 5 : 0, 'flip'],
