@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
-import type { BundleStateView, TrustView } from '../../src/core/decisions/trustView';
+import { mapTrustView } from './helpers/mapTrust';
+import type { BundleStateView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { SnapshotReceiver, SnapshotSender } from '../../src/extension/flows/snapshotTransfer';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
@@ -128,11 +129,7 @@ describe('incremental snapshots equal a full index: Rivumi and Eva', () => {
           writeEvaProject(f, 'e');
           f.write('home/.codex/skills/review/SKILL.md', '---\nname: review\ndescription: d\n---\nbody\n');
           const store = new Map<string, BundleStateView>();
-          const trust = (): TrustView => ({
-            available: true,
-            lookup: (k) => store.get(k),
-            revision: JSON.stringify([...store]),
-          });
+          const trust = mapTrustView(store);
           const options: IndexOptions = {
             workspaces: [f.path('r'), f.path('e')],
             codewhaleHome: null,

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
-import type { BundleStateView, TrustView } from '../../src/core/decisions/trustView';
+import { mapTrustView } from './helpers/mapTrust';
+import type { BundleStateView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -65,11 +66,7 @@ describe('incremental snapshots equal a full index', () => {
             write(`${dir}/skills/s/SKILL.md`, `---\nname: s${i}\n---\nbody\n`);
           });
           const store = new Map<string, BundleStateView>();
-          const trust = (): TrustView => ({
-            available: true,
-            lookup: (k) => store.get(k),
-            revision: JSON.stringify([...store]),
-          });
+          const trust = mapTrustView(store);
           const options: IndexOptions = {
             workspaces: [f.path('ws'), f.path('link')],
             codewhaleHome: f.path('home'),

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
 import { NODE_CACHE_IO, ParseCache } from '../../src/core/cache/parseCache';
-import type { BundleStateView, TrustView } from '../../src/core/decisions/trustView';
+import { mapTrustView } from './helpers/mapTrust';
+import type { BundleStateView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { HostFacts } from '../../src/core/host';
 import { osPath } from '../../src/core/fs/rawNames';
@@ -92,11 +93,7 @@ describe('parse cache: cached snapshots equal fresh ones', () => {
             write(`${dir}/skills/s/SKILL.md`, `---\nname: s${i}\ndescription: d\n---\nbody\n`);
           });
           const store = new Map<string, BundleStateView>();
-          const trust = (): TrustView => ({
-            available: true,
-            lookup: (k) => store.get(k),
-            revision: JSON.stringify([...store]),
-          });
+          const trust = mapTrustView(store);
           const options: IndexOptions = {
             workspaces: [f.path('ws')],
             codewhaleHome: f.path('home'),
