@@ -341,8 +341,9 @@ export function readCacheFile(file: string, io: CacheIo, identity: string): Map<
  * that fails them gives no entry.
  */
 class CacheFileReader {
-  /** The header line's bytes until its newline arrives. */
+  /** The header line's bytes until its newline arrives, and how many they are. */
   private readonly headerBytes: Buffer[] = [];
+  private headerLength = 0;
   private header: Header | undefined;
   /** The bytes of the body's line that is not complete yet. */
   private partial: Buffer[] = [];
@@ -364,7 +365,8 @@ class CacheFileReader {
       const newline = piece.indexOf(0x0a);
       if (newline < 0) {
         this.headerBytes.push(Buffer.from(piece));
-        return this.headerBytes.reduce((n, b) => n + b.length, 0) < this.headerLimit || this.refuse();
+        this.headerLength += piece.length;
+        return this.headerLength < this.headerLimit || this.refuse();
       }
       this.header = parsedHeader(Buffer.concat([...this.headerBytes, piece.subarray(0, newline)]), this.identity);
       if (this.header === undefined) return this.refuse();

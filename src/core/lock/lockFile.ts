@@ -68,12 +68,10 @@ export function lockPath(item: Item, workspace: string): string {
  * refuses as pinned twice. Neither can be pinned.
  */
 export function samePlaceBundles(items: readonly Item[], workspace: string): Set<Item> {
-  const byPlace = new Map<string, Item[]>();
-  for (const item of items) {
-    const place = `${item.system}\u0000${lockPath(item, workspace)}`;
-    byPlace.set(place, [...(byPlace.get(place) ?? []), item]);
-  }
-  return new Set([...byPlace.values()].filter((group) => group.length > 1).flat());
+  const places = items.map((item) => `${item.system}\u0000${lockPath(item, workspace)}`);
+  const count = new Map<string, number>();
+  for (const place of places) count.set(place, (count.get(place) ?? 0) + 1);
+  return new Set(items.filter((_, i) => (count.get(places[i] as string) ?? 0) > 1));
 }
 
 /**
