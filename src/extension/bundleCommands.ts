@@ -5,7 +5,7 @@ import { editorRange } from './editorRange';
 import { ReadonlyDocuments } from './readonlyDocuments';
 import { isBundle, pickBundle } from './bundlePick';
 import { windowUi } from './windowUi';
-import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, trustFlow } from './flows/trustFlow';
+import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, revokeMeaning, trustFlow } from './flows/trustFlow';
 import { shortToken } from '../core/report/shortToken';
 import type { CommandHandlers } from './commands';
 import type { ReviewPanels } from './review/reviewPanel';
@@ -68,10 +68,7 @@ export function bundleCommands(
     'skillgate.revoke': async (arg) => {
       const item = await pick(arg, 'revoke', (i) => isBundle(i) && i.trust !== 'not-reviewed');
       if (!item) return;
-      const after =
-        item.enabled === null
-          ? `Rivumi still loads it; Skillgate shows it as loaded and not reviewed until you review and trust it again.`
-          : 'the bundle stays inactive until you review and trust it again.';
+      const after = revokeMeaning(item);
       if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, `The receipt is removed; ${after}`, 'Revoke')))
         return;
       const r = await service.revoke(item);
@@ -85,7 +82,12 @@ export function bundleCommands(
     },
     'skillgate.copyReviewToken': async (arg) => {
       const item = await pick(arg, 'copy the review token of', (i) => isBundle(i) && i.reviewToken !== null);
-      if (!item?.reviewToken) return;
+      if (!item) return;
+      // Given one without a token (a stale row whose manifest broke since, a part): said, not silently skipped.
+      if (!item.reviewToken)
+        return windowUi.info(
+          `${item.name} has no review token: ${isBundle(item) ? 'the bundle cannot be hashed now' : 'only a bundle has one'}.`,
+        );
       await vscode.env.clipboard.writeText(item.reviewToken);
       windowUi.info(`Copied the review token of ${item.name} (${shortToken(item.reviewToken)}).`);
     },

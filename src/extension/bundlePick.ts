@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { itemPick } from './itemText';
+import { notificationText } from './uiText';
 import type { SkillgateService } from './skillgateService';
 import type { Item } from '../core/model';
 
 /**
  * The item a command acts on: the one it was given (an id from a quick fix or a test,
  * a tree node, an item), else one the user picks from those `offered` accepts. Given
- * an id that no longer exists, nothing: the command does nothing rather than ask.
+ * an id that no longer exists (a tree row or a quick fix from before the bundle was
+ * removed), nothing: the command says so rather than ask, and never acts on another.
  */
 export async function pickBundle(
   service: SkillgateService,
@@ -15,9 +17,12 @@ export async function pickBundle(
   offered: (i: Item) => boolean,
 ): Promise<Item | undefined> {
   const snapshot = await service.published();
-  if (typeof arg === 'string') return snapshot.items.find((i) => i.id === arg);
-  const given = givenItemId(arg);
-  if (given !== undefined) return snapshot.items.find((i) => i.id === given);
+  const given = typeof arg === 'string' ? { id: arg, name: undefined } : givenItem(arg);
+  if (given !== undefined) {
+    const item = snapshot.items.find((i) => i.id === given.id);
+    if (!item) void vscode.window.showInformationMessage(gone(given.name, what));
+    return item;
+  }
   const candidates = snapshot.items.filter(offered);
   if (candidates.length === 0) {
     void vscode.window.showInformationMessage(`Skillgate: no bundle to ${what}.`);
@@ -40,12 +45,21 @@ export async function pickBundle(
   return picked?.item;
 }
 
-/** The id an item or a tree node with a `system` names (a system node's own id matches no item); undefined for a folder node or no argument. */
-function givenItemId(arg: unknown): string | undefined {
+/** The id (and name) an item or a tree node with a `system` names (a system node's own id matches no item); undefined for a folder node or no argument. */
+function givenItem(arg: unknown): { readonly id: string; readonly name: string | undefined } | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
-  if ('kind' in arg && arg.kind === 'item' && 'item' in arg) return (arg.item as Item).id;
-  if ('id' in arg && 'system' in arg) return (arg as Item).id;
+  if ('kind' in arg && arg.kind === 'item' && 'item' in arg) return nameOf(arg.item as Item);
+  if ('id' in arg && 'system' in arg) return nameOf(arg as Item);
   return undefined;
+}
+
+const nameOf = (i: Item) => ({ id: i.id, name: typeof i.name === 'string' ? i.name : undefined });
+
+/** Why a command given a bundle does nothing: it left the index since it was shown (its name is repository text, escaped). */
+function gone(name: string | undefined, what: string): string {
+  return notificationText(
+    `Skillgate: cannot ${what} ${name ?? 'that item'}: it is no longer found in the workspace (removed or renamed since it was shown).`,
+  );
 }
 
 /** Items with a trust state: the bundles, not their parts. */

@@ -25,6 +25,19 @@ export function trustMeaning(item: Item): string {
       : `${systemOf(item.system).label} does not load this now; trusting records your review and does not switch anything on or off.`;
 }
 
+/**
+ * What revoking changes, said in its confirmation: a bundle with an enable switch stops
+ * running; for an agent without one, nothing it loads, named for that agent, and what it
+ * does not load now is never said to be loaded still.
+ */
+export function revokeMeaning(item: Item): string {
+  if (hasEnableSwitch(item)) return 'the bundle stays inactive until you review and trust it again.';
+  const label = systemOf(item.system).label;
+  return item.decision === 'registered'
+    ? `${label} still loads it; Skillgate shows it as loaded and not reviewed until you review and trust it again.`
+    : `${label} does not load it now, and revoking does not change that; Skillgate shows it as not reviewed until you review and trust it again.`;
+}
+
 export const ENABLE_AGAIN = 'Enable again';
 
 /**

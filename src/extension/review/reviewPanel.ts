@@ -111,7 +111,16 @@ class ReviewPanel {
   ) {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'shield.svg');
     panel.webview.html = html(panel.webview, extensionUri);
-    this.disposables.push(panel.webview.onDidReceiveMessage((raw) => void this.onMessage(raw)));
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage(
+        (raw) =>
+          // An action can fail (a file the review lists, removed before the click, which the editor
+          // will not open): said in the panel's status line, not left an unhandled rejection.
+          void this.onMessage(raw).catch((e: unknown) =>
+            this.post({ type: 'status', text: e instanceof Error ? e.message : String(e), error: true }),
+          ),
+      ),
+    );
   }
 
   reveal(): void {
@@ -129,9 +138,12 @@ class ReviewPanel {
   private render(snapshot: Snapshot | undefined, fromChange: boolean): void {
     const item = this.item(snapshot);
     // A bundle without a token (its manifest does not parse) has no hash to tell a change by: always read again.
+    // Workspace trust is part of it: granted, the panel's Restricted Mode notice and refusals must go, though
+    // a bundle already trusted (an Eva skill) reads the same in the snapshot either way.
     const state =
       item && snapshot && item.reviewToken !== null
         ? JSON.stringify([
+            vscode.workspace.isTrusted,
             item.reviewToken,
             item.trust,
             item.enabled,

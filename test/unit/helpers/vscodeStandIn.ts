@@ -44,6 +44,16 @@ export const vscodeStandIn = {
       ) {}
     },
     Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
+    // Read when a module loads (its `import * as vscode` copies the top-level names then): present from the start.
+    Range: class {
+      constructor(
+        readonly startLine: number,
+        readonly startCharacter: number,
+        readonly endLine: number,
+        readonly endCharacter: number,
+      ) {}
+    },
+    ViewColumn: { Active: -1, Beside: -2 },
     window: {
       state: { focused: true },
       onDidChangeWindowState: noEvent,
