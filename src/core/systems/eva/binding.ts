@@ -37,9 +37,15 @@ export function bindingItem(
   const capability = typeof value?.['capability'] === 'string' ? (value['capability'] as string) : '';
   let decision: Decision;
   let reasons: EvaItemReason[];
+  const invalid = entry.check?.invalid === true || !provider;
   if (entry.unreadable) [decision, reasons] = ['rejected', [entry.unreadable]];
-  else if (entry.check?.invalid || !provider) [decision, reasons] = ['rejected', ['schema_invalid']];
-  else if (entry.shadow) [decision, reasons] = ['shadowed', ['duplicate_id_shadowed']];
+  // A shadowed manifest is never loaded, whatever else is true of it: that reason leads (eva.md §4.1).
+  else if (entry.shadow)
+    [decision, reasons] = [
+      'shadowed',
+      invalid ? ['duplicate_id_shadowed', 'schema_invalid'] : ['duplicate_id_shadowed'],
+    ];
+  else if (invalid) [decision, reasons] = ['rejected', ['schema_invalid']];
   else if (value?.['enabled'] === false) [decision, reasons] = ['disabled', ['disabled_by_manifest']];
   else if (!isWorkflowCapability(capability)) [decision, reasons] = ['display_only', ['capability_unknown']];
   else if (providerItem?.decision === 'registered')

@@ -132,11 +132,13 @@ export function coveredFiles(
       const inProject = coveredName(abs, root, home)?.domain === 'eva-project-file';
       // Eva runs what the link points to, which the link's own bytes do not pin: a link here
       // was left out of the covered set, so retargeting it kept trust (trust.md "Hashing").
-      if (inProject && lstatEntry(abs).type === 'symlink')
+      // A linked folder on the way is a link too: through it the command's bytes were read
+      // from wherever it points, outside the project included.
+      if (inProject && linkOnTheWay(root, abs))
         return {
           ok: false,
           symlink: true,
-          message: 'the runner command of this skill is a symbolic link; it cannot be reviewed',
+          message: 'the runner command of this skill is, or lies under, a symbolic link; it cannot be reviewed',
         };
       if (inProject && lstatEntry(abs).type === 'file') addName(files, abs, root, home);
     }
@@ -156,6 +158,18 @@ export function coveredFiles(
     }
   }
   return { ok: true, files };
+}
+
+/** True when a component of `abs` below `root` (the canonical project root), the last included, is a symbolic link. */
+function linkOnTheWay(root: string, abs: string): boolean {
+  let at = root;
+  for (const part of path.relative(root, abs).split(path.sep)) {
+    at = path.join(at, part);
+    const type = lstatEntry(at).type;
+    if (type === 'symlink') return true;
+    if (type !== 'directory') return false;
+  }
+  return false;
 }
 
 export function addName(files: CoveredFile[], abs: string, root: string, home: string | null): void {

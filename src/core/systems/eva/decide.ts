@@ -1,4 +1,4 @@
-import { lstatEntry } from '../../fs/safeFs';
+import { lstatEntry, readRegularFile } from '../../fs/safeFs';
 import type { DocPath } from '../../documents/document';
 import type { Decision, Diagnostic, Fix } from '../../model';
 import type { SkillContract } from './contracts';
@@ -50,6 +50,8 @@ export interface ProjectSkillDecision {
     readonly output: 'inline' | 'file' | 'absent' | 'invalid';
   };
   readonly effectivePermissions: Record<string, EffectivePermission>;
+  /** The Lua script names `require`: the modules it loads are not covered by trust (eva.md §6.1). */
+  readonly scriptRequires?: boolean;
 }
 
 export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext): ProjectSkillDecision {
@@ -114,12 +116,13 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
     );
 
   // C6: the Lua script exists as a regular file.
+  let scriptRequires = false;
   if (script?.allowed && k.script) {
     const real = script.real;
     if (!script.exists || real === null || !isRegularFile(real)) {
       add('script_missing');
       note('eva.lua.script-missing', 'Lua script does not exist', k.script.field);
-    }
+    } else scriptRequires = callsRequire(real);
   }
 
   // C8: both schemas present; file references exist and hold a JSON object.
@@ -208,7 +211,7 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
     schemaDisplayOnly,
     teamTarget,
   );
-  return result;
+  return scriptRequires ? { ...result, scriptRequires } : result;
 }
 
 function finish(
@@ -396,4 +399,16 @@ function stateOf(ref: SkillContract['inputSchema']): 'inline' | 'file' | 'absent
 
 function isRegularFile(p: string): boolean {
   return lstatEntry(p).type === 'file';
+}
+
+/** Lua scripts are read up to the covered-file cap; a larger one is not hashed either. */
+const MAX_SCRIPT_BYTES = 67_108_864;
+
+/**
+ * Whether the script names `require`, as a word (no parse: a mention anywhere is enough to
+ * warn). What it loads is not knowable statically, so trust does not cover it.
+ */
+function callsRequire(p: string): boolean {
+  const read = readRegularFile(p, MAX_SCRIPT_BYTES);
+  return read.ok && /(^|[^A-Za-z0-9_])require([^A-Za-z0-9_]|$)/.test(read.bytes.toString('latin1'));
 }

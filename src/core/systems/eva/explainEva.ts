@@ -25,6 +25,9 @@ export function explainEva(item: Item): AgentSection[] {
         `id: ${eva.id}${eva.skillId ? `, skill id: ${eva.skillId}` : ''}`,
         ...(eva.skillPath ? [`skill.path: ${eva.skillPath}`] : []),
         ...(eva.script ? [`lua.script: ${eva.script}`] : []),
+        ...(eva.scriptRequires
+          ? ['warning: the script calls require; the Lua modules it loads are not covered by this trust']
+          : []),
       ],
     },
     { title: 'Schemas', lines: [`input: ${eva.schemas.input}`, `output: ${eva.schemas.output}`] },

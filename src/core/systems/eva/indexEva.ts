@@ -12,7 +12,7 @@ import { evaDiagnostic } from './diagnostics';
 import { evaCapabilityHash, evaContentHash, type CoveredFile } from './hashes';
 import type { EvaDetail, EvaItem } from './item';
 import { readAndParse, readEntry, scanRoot, type ManifestEntry } from './manifestEntry';
-import { allowedRoot } from './paths';
+import { allowedRoot, resolveNamedPath } from './paths';
 import { DEFAULT_POLICY, readPolicy, type EvaPolicy, type PolicyDocument } from './policy';
 import { loadEvaProject, type EvaProject } from './project';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
@@ -20,7 +20,7 @@ import { firstSchemaError } from './schemaSubset';
 import { loadSchemas } from './schemas';
 import { indexUserSkills, type ProjectAdapterRef } from './userSkills';
 import { EVA_SYSTEM, type EvaReason } from './vocabulary';
-import type { YamlDocument } from './yamlDocument';
+import { isMapping, type YamlDocument } from './yamlDocument';
 
 /**
  * The Eva-CLI system's one entry point (eva.md §4.2): every Eva project among the
@@ -159,7 +159,7 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   // and `show` could not select one and reports would tie one's diagnostics to the other.
   const projectTag = sha256Hex(project.root).slice(0, 12);
 
-  // Policies (§3.3): unreadable files fail closed, as the policy gate could not be built.
+  // Policies (§3.3): files the loader refuses fail closed, as the policy gate could not be built.
   const policyFiles = scanRoot(project, 'policy_dir', diagnostics);
   const policyDocs: PolicyDocument[] = [];
   const policyFailing: string[] = [];
@@ -173,8 +173,11 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   }
   const policyReading = readPolicy(policyDocs, schemas.schemas.policy);
   for (const d of policyReading.diagnostics) diagnostics.push(d);
+  // A document the shipped loader refuses (an empty one, a padded domain key) leaves no policy
+  // gate either: skipping it dropped the denials it holds. In path order, where the load stops.
+  const refused = new Set([...policyFailing, ...policyReading.failing]);
+  policyFailing.splice(0, policyFailing.length, ...policyFiles.filter((f) => refused.has(f)));
   const policy: EvaPolicy = policyFailing.length ? { ...policyReading.policy, failClosed: true } : policyReading.policy;
-  for (const f of policyReading.failing) policyFailing.push(f);
 
   const adapterEntries = scanRoot(project, 'adapter_dir', diagnostics).map((abs) =>
     readEntry(abs, 'adapter', project, projectTag, schemas),
@@ -251,15 +254,41 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
       )?.itemId ?? null;
     diagnostics.push(d);
   }
-  const adapterRefs: ProjectAdapterRef[] = adapterEntries
-    .filter((e) => e.role === 'skill-adapter' && contracts.has(e))
-    .map((e) => ({
-      itemId: e.itemId as string,
-      contract: contracts.get(e) as SkillContract,
-      skillPath: byEntry.get(e)?.detail.eva.skillPath ?? null,
-      resolvedSkillPath: resolvedSkillPaths.get(byEntry.get(e)?.id ?? '') ?? null,
-    }));
+  const adapterRefs: ProjectAdapterRef[] = [];
+  for (const e of adapterEntries) {
+    const ref = e.role === 'skill-adapter' ? adapterRef(e, resolvedSkillPaths, ctx) : undefined;
+    if (ref) adapterRefs.push(ref);
+  }
   return { items: withConflicts(items, diagnostics), diagnostics, adapters: adapterRefs, policy, units };
+}
+
+/**
+ * A skill adapter as user-item shadowing needs it (§4.3 rule 4: "whatever that adapter's own
+ * decision"): read from its `skill` mapping, so that an adapter that breaks a schema or
+ * contract rule, whose `skill.path` the decision never resolved, still wraps the folder it names.
+ */
+function adapterRef(
+  e: ManifestEntry,
+  resolvedSkillPaths: ReadonlyMap<string, string>,
+  ctx: DecideContext,
+): ProjectAdapterRef | undefined {
+  const value = e.doc && isMapping(e.doc.value) ? e.doc.value : undefined;
+  const skill = value && isMapping(value['skill']) ? value['skill'] : undefined;
+  if (!skill) return undefined;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const declared = text(skill['path']);
+  let resolvedSkillPath = resolvedSkillPaths.get(e.itemId as string) ?? null;
+  if (resolvedSkillPath === null && declared !== null && !declared.includes('\0')) {
+    const p = resolveNamedPath(declared, ctx.projectRoot, ctx.home, ctx.skillPathRoots);
+    resolvedSkillPath = p.real ?? p.resolved;
+  }
+  return {
+    itemId: e.itemId as string,
+    id: e.id ?? e.rel,
+    skillSource: text(skill['source']),
+    skillId: text(skill['id']),
+    resolvedSkillPath,
+  };
 }
 
 /** A `skill-adapter` or `lua-skill` item: C1–C12, then the trust gate (C13). */
@@ -440,5 +469,6 @@ export function evaDetail(
     capabilities: k?.capabilities.map((c) => c.name) ?? [],
     conflicts: [],
     effectiveTimeoutMs: timeout === undefined ? max : max === null ? timeout : Math.min(timeout, max),
+    ...(decided?.scriptRequires ? { scriptRequires: true as const } : {}),
   };
 }

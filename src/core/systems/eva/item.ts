@@ -38,6 +38,8 @@ export interface EvaDetail {
   readonly conflicts: readonly string[];
   /** Effective timeout: min(limits.timeout_ms, adapter_policy.defaults.max_timeout_ms). */
   readonly effectiveTimeoutMs: number | null;
+  /** Set when the Lua script names `require`: `explain` warns that those modules are not covered (eva.md §6.1). */
+  readonly scriptRequires?: true;
 }
 
 export type SchemaState = 'inline' | 'file' | 'absent' | 'invalid';

@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import { canonicalPath, isInside, readRegularFile } from '../../fs/safeFs';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
-import type { SkillContract } from './contracts';
 import { decisionOf, primaryFirst } from './decide';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, scanUserSkills, type UserSkillDir } from './files';
@@ -18,12 +17,13 @@ import { isMapping, parseEvaYaml } from './yamlDocument';
  * adapter that wraps them (§4.3 rule 4). They are not trust units.
  */
 
-/** A project skill adapter, as user-item shadowing needs it. */
+/** A project skill adapter, as user-item shadowing needs it (read from its `skill` mapping, whatever its own decision). */
 export interface ProjectAdapterRef {
   readonly itemId: string;
-  readonly contract: SkillContract;
-  /** Display form of `skill.path`. */
-  readonly skillPath: string | null;
+  /** The adapter id (its manifest path when it has none). */
+  readonly id: string;
+  readonly skillSource: string | null;
+  readonly skillId: string | null;
   /** Resolved `skill.path` (real path when it exists). */
   readonly resolvedSkillPath: string | null;
 }
@@ -90,7 +90,7 @@ function userItem(
     if (wrapper) {
       reasons.push('duplicate_id_shadowed');
       shadowedBy = wrapper.itemId;
-      note('eva.conflict.shadowed', `shadowed by ${wrapper.contract.id} (project manifest overrides auto-discovery)`);
+      note('eva.conflict.shadowed', `shadowed by ${wrapper.id} (project manifest overrides auto-discovery)`);
     }
     if (inBothRoots)
       note(
@@ -173,7 +173,7 @@ function userItem(
 function wraps(a: ProjectAdapterRef, d: UserSkillDir): boolean {
   if (a.resolvedSkillPath !== null && (a.resolvedSkillPath === d.skillFile || a.resolvedSkillPath === d.realSkillFile))
     return true;
-  return a.contract.skillSource === d.root && a.contract.skillId === d.name;
+  return a.skillSource === d.root && a.skillId === d.name;
 }
 
 /**
