@@ -66,6 +66,28 @@ describe('JSON documents', () => {
     });
   });
 
+  it("refuses Python's constants glued to a number or a sign, as Python's json does", () => {
+    // Python's scanner reads `NaN`, `Infinity` and `-Infinity` as whole tokens: a sign or a
+    // digit next to one is no number (`1NaN` is `1` then garbage), never `10.0` or `-0.0`.
+    for (const t of [
+      '{"a": -NaN}',
+      '{"a": 1NaN}',
+      '{"a": NaN1}',
+      '{"a": -Infinity1}',
+      '{"a": 2Infinity}',
+      '[NaNe5]',
+      '[-1Infinity]',
+      '[Infinity.5]',
+    ]) {
+      assert.equal(parseJsonDocument('/x.json', t, { python: true }).ok, false, t);
+    }
+    assert.deepEqual(valueOf('[NaN,-Infinity, Infinity]', true), [
+      Number.NaN,
+      Number.NEGATIVE_INFINITY,
+      Number.POSITIVE_INFINITY,
+    ]);
+  });
+
   it('refuses comments, trailing commas and empty text with a position', () => {
     for (const [t, where] of [
       ['{"a": 1, // c\n}', 'line 1 column 10'],

@@ -164,6 +164,35 @@ describe('Rivumi hook argv: the files an argv names, and what trust cannot cover
     });
   });
 
+  describe("an executable script's interpreter line (the kernel runs a relative interpreter from the hook's working directory)", () => {
+    const script = (rel: string, text: string, mode = 0o755) => {
+      f.write(`ws/${rel}`, text);
+      fs.chmodSync(f.path(`ws/${rel}`), mode);
+    };
+    it('covers a relative interpreter, and one that env runs, and theirs in turn', () => {
+      script('hook.sh', '#!bin/runner -x\necho hi\n');
+      script('bin/runner', '#! /usr/bin/env  ./lib/inner.sh\n');
+      script('lib/inner.sh', '#!/bin/sh\necho inner\n');
+      assert.deepEqual(covered(['./hook.sh']), ['hook.sh', 'bin/runner', 'lib/inner.sh']);
+      // The kernel really runs them so, from the working directory.
+      assert.equal(execFileSync('./hook.sh', { cwd: ws, encoding: 'utf8' }), 'inner\n');
+    });
+    it('refuses a relative interpreter above the workspace, at the argv element that runs the script', () => {
+      script('hook.sh', '#!../evil\n');
+      assert.deepEqual(
+        problems(['x', './hook.sh']).map(([i, code]) => [i, code]),
+        [[1, 'rivumi.hook.argv-uncovered']],
+      );
+    });
+    it('reads no interpreter line of a file that is not executable, and stops at a loop', () => {
+      script('data.sh', '#!bin/runner\n', 0o644);
+      script('bin/runner', '#!x\n', 0o644);
+      assert.deepEqual(covered(['sh', 'data.sh']), ['data.sh']);
+      script('loop.sh', '#!loop.sh\n');
+      assert.deepEqual(covered(['./loop.sh']), ['loop.sh']);
+    });
+  });
+
   it('covers a file whose name is not UTF-8 by its raw bytes', () => {
     fs.writeFileSync(Buffer.concat([Buffer.from(`${ws}/r`), Buffer.from([0xff])]), 'x');
     assert.deepEqual(hookArgvCoverage(ws, ['r\udcff']).files, [Buffer.from([0x72, 0xff])]);

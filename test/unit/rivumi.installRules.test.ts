@@ -59,6 +59,15 @@ describe('Rivumi plugin install: each step of §5.6', () => {
         /^plugin manifest cannot be parsed by Python's json: RecursionError: maximum recursion depth exceeded while decoding a JSON array/,
       );
     });
+    it("refuses an integer of more than 4300 digits as Python's json does, writing nothing", () => {
+      f.write('package/plugin.json', `{"name": "p", "hooks": {"x": ${'7'.repeat(4301)}}}`);
+      assert.deepEqual(install(), {
+        ok: false,
+        message:
+          "plugin manifest cannot be parsed by Python's json: ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit",
+      });
+      assert.deepEqual(tree(f.path('repo')), []);
+    });
     it("follows a linked manifest: the link target's directory is the package", () => {
       f.write('real/s.md', 'Real skill.');
       f.write('real/plugin.json', JSON.stringify({ name: 'real', skills: [{ path: 's.md' }] }));

@@ -234,6 +234,42 @@ describe('Rivumi loads: order, records of refused files, nesting and where findi
     });
   });
 
+  describe("Python's int() digit limit (ValueError past 4300 digits)", () => {
+    const tooLong =
+      'ValueError: Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit';
+    it('refuses a manifest holding a 4301-digit integer, even where Rivumi ignores the value, failing both loads', () => {
+      f.write('ws/.rivumi/plugins/a.md', 'body');
+      // An unknown event key of a plugin's hooks is ignored: only the parse can fail here.
+      const manifest = (n: number) =>
+        `{"name": "pk", "skills": [{"path": "a.md"}], "hooks": {"note": -${'9'.repeat(n)}}}`;
+      f.write('ws/.rivumi/plugins/pk.json', manifest(4300));
+      assert.equal(loadRivumiProject(f.path('ws')).skillLoad, null);
+      f.write('ws/.rivumi/plugins/pk.json', manifest(4301));
+      const p = loadRivumiProject(f.path('ws'));
+      const message = `project plugin manifest cannot be parsed by Python's json: pk.json: ${tooLong}`;
+      assert.deepEqual(
+        [p.plugins[0]?.error?.message, p.skillLoad?.message, p.hookLoad?.message],
+        [message, message, message],
+      );
+      // A float has no such limit.
+      f.write('ws/.rivumi/plugins/pk.json', manifest(4301).replace('}}', '.0}}'));
+      assert.equal(loadRivumiProject(f.path('ws')).skillLoad, null);
+    });
+    it('refuses hooks.json holding a 4301-digit integer, keeping the file record, hashed and invalid', () => {
+      f.write(
+        'ws/.rivumi/hooks.json',
+        `{"pre_compact": [{"command": ["x"], "timeout_seconds": 1${'0'.repeat(4300)}}]}`,
+      );
+      const p = loadRivumiProject(f.path('ws'));
+      const message = `project hook config cannot be parsed by Python's json: ${tooLong}`;
+      assert.deepEqual(
+        [p.hookLoad?.message, p.hooksFile?.valid, p.hooksFile?.error?.message],
+        [message, false, message],
+      );
+      assert.match(p.hooksFile?.hashes?.contentHash ?? '', /^[0-9a-f]{64}$/);
+    });
+  });
+
   describe('hooks.json (§4.4 step 1): every refusal keeps a record of the file', () => {
     const refused = (content: string | Buffer | null, message: string) => {
       const p = loadRivumiProject(f.path('ws'));

@@ -164,4 +164,35 @@ describe('Rivumi skill files: the name rule, the front-matter lines and the reco
       assert.equal(loadRivumiProject(f.path('ws')).skills[0]?.state, 'valid');
     });
   });
+  it('never evaluates a `---js` or `---javascript` fence: no front matter, the whole text is the body (rivumi.md §3.4 "Security")', () => {
+    const g = globalThis as { rivumiPwned?: number };
+    delete g.rivumiPwned;
+    const f = new Fixture();
+    try {
+      const fences: [string, string][] = [
+        ['js.md', '---js'],
+        ['javascript.md', '---javascript'],
+        ['coffee.md', '---coffee'],
+      ];
+      for (const [file, fence] of fences) {
+        const text = `${fence}\nglobalThis.rivumiPwned = 1\n---\nbody\n`;
+        f.write(`ws/.rivumi/skills/${file}`, text);
+        const r = parse(text, file);
+        assert.ok(r.ok);
+        assert.deepEqual([r.name, r.body], [fileStem(file), text.trim()]);
+      }
+      const p = loadRivumiProject(f.path('ws'));
+      assert.deepEqual(
+        p.skills.map((s) => [s.name, s.state]),
+        [
+          ['coffee', 'valid'],
+          ['javascript', 'valid'],
+          ['js', 'valid'],
+        ],
+      );
+      assert.equal(g.rivumiPwned, undefined);
+    } finally {
+      f.remove();
+    }
+  });
 });

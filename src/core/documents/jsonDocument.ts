@@ -270,6 +270,8 @@ const PY_CONSTANTS: readonly [string, string, number][] = [
   ['NaN', '0.0', Number.NaN],
 ];
 
+const GLUED = /^[0-9A-Za-z_.+-]$/;
+
 function maskPythonConstants(text: string, replaced: Map<number, number>): string {
   let out = '';
   let inString = false;
@@ -289,7 +291,9 @@ function maskPythonConstants(text: string, replaced: Map<number, number>): strin
       continue;
     }
     const hit = PY_CONSTANTS.find(([word]) => text.startsWith(word, i));
-    if (hit) {
+    // Python reads each constant as a whole token: glued to a digit, a point, a sign or a
+    // letter (`1NaN`, `-NaN`, `NaN1`) it is an error, which the number mask must not hide.
+    if (hit && !GLUED.test(text[i - 1] ?? '') && !GLUED.test(text[i + hit[0].length] ?? '')) {
       replaced.set(i, hit[2]);
       out += hit[1];
       i += hit[0].length - 1;

@@ -26,7 +26,10 @@ import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
  *   through `/proc` or `/dev/fd`, whose links lead to the hook's own working directory:
  *   those cannot be covered;
  * - an element Rivumi cannot encode (a lone surrogate outside U+DC80–U+DCFF) cannot be
- *   covered: Rivumi's spawn fails on it and the hook denies.
+ *   covered: Rivumi's spawn fails on it and the hook denies;
+ * - a covered executable file's `#!` line names candidates too, by the same rules: the
+ *   kernel runs its interpreter, a relative one from the hook's working directory
+ *   (`#!bin/runner`, `#!/usr/bin/env ./runner`), and that one's own in turn.
  * Files a program reads on its own (imports, files an inline script builds names for) are
  * not followed.
  */
@@ -76,11 +79,14 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
       return;
     }
     const seen = new Set<string>();
-    for (const candidate of candidates(bytes)) {
+    const expanded = new Set<string>();
+    const cover = (candidate: Buffer, depth: number, script?: Buffer): void => {
       const key = candidate.toString('latin1');
-      if (candidate.length === 0 || seen.has(key)) continue;
+      if (candidate.length === 0 || seen.has(key)) return;
       seen.add(key);
-      const shown = pythonRepr(decodeRawName(candidate));
+      const shown =
+        pythonRepr(decodeRawName(candidate)) +
+        (script ? ` (on the #! line of ${pythonRepr(decodeRawName(script))})` : '');
       let rel: Buffer = candidate;
       if (candidate[0] === SLASH) {
         const inside = under(candidate, ws) ?? under(candidate, (canonicalWs ??= canonical(ws)));
@@ -92,14 +98,20 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
               arg,
               `hook argument ${pythonRepr(arg)} names ${shown}, an absolute path that can lead into the workspace through a link`,
             );
-          continue;
+          return;
         }
       }
       const walk = walkInside(ws, rel);
       if (walk.watch) out.watch.push(decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.watch])));
       switch (walk.kind) {
         case 'file':
+          if (expanded.has(walk.rel.toString('latin1'))) break;
+          expanded.add(walk.rel.toString('latin1'));
           out.files.push(walk.rel);
+          // An executable script's interpreter runs too, a relative one from the hook's working directory.
+          if (depth < MAX_INTERPRETER_DEPTH)
+            for (const c of interpreterCandidates(Buffer.concat([ws, Buffer.from('/'), walk.rel])))
+              cover(c, depth + 1, walk.rel);
           break;
         case 'none':
           break;
@@ -123,7 +135,8 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           );
           break;
       }
-    }
+    };
+    for (const candidate of candidates(bytes)) cover(candidate, 0);
   });
   return out;
 }
@@ -136,6 +149,51 @@ function candidates(b: Buffer): Buffer[] {
   const out = optionCandidates(b);
   if (b.some((x) => WORD_BREAK.has(x))) for (const word of words(b)) out.push(...optionCandidates(word));
   return out;
+}
+
+/** Linux runs an interpreter line's interpreter and lets it be a script in turn (BINPRM_MAX_RECURSION, 4). */
+const MAX_INTERPRETER_DEPTH = 4;
+/** The bytes of an interpreter line the kernel reads (BINPRM_BUF_SIZE). */
+const INTERPRETER_LINE_BYTES = 256;
+
+/**
+ * The candidates of an executable file's `#!` line, as the kernel splits it: the
+ * interpreter, then the rest of the line as one argument (`/usr/bin/env ./runner`).
+ * A relative interpreter is resolved from the working directory, the workspace, so it
+ * is what runs the hook: changing it must change the hash.
+ */
+function interpreterCandidates(abs: Buffer): Buffer[] {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return [];
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || (st.mode & 0o111) === 0) return [];
+    const head = Buffer.alloc(INTERPRETER_LINE_BYTES);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (n < 2 || head[0] !== 0x23 || head[1] !== 0x21) return [];
+    const nl = head.subarray(0, n).indexOf(0x0a);
+    const line = head.subarray(2, nl < 0 ? n : nl);
+    const blank = (b: number) => b === 0x20 || b === 0x09;
+    let i = 0;
+    while (i < line.length && blank(line[i] as number)) i++;
+    let j = i;
+    while (j < line.length && !blank(line[j] as number) && line[j] !== 0) j++;
+    const interpreter = line.subarray(i, j);
+    let k = j;
+    while (k < line.length && blank(line[k] as number)) k++;
+    let end = line.length;
+    while (end > k && blank(line[end - 1] as number)) end--;
+    const argument = line.subarray(k, end);
+    return [...(interpreter.length ? [interpreter] : []), ...(argument.length ? candidates(argument) : [])];
+  } catch {
+    return [];
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The element itself unless it is an option; the text after its first `=`; a short option's attached value. */

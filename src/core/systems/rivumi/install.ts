@@ -17,6 +17,7 @@ import { pluginManifest, pydanticDetails } from './schemas';
 import { loadRivumiProject, MAX_PLUGIN_MANIFEST_BYTES } from './load';
 import type { RivumiPlugin } from './model';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
+import { pythonIntLimitError } from './pythonJsonInts';
 import { portableRelative } from '../../fs/portablePath';
 import { REPORT_INPUT } from '../../documents/parseContext';
 
@@ -56,6 +57,8 @@ export function installPlugin(
   if (parsed && !parsed.ok && parsed.nesting)
     return fail(`plugin manifest cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`);
   if (!parsed || !parsed.ok) return fail('plugin manifest must be UTF-8 JSON');
+  const bigInt = pythonIntLimitError(parsed.document.text);
+  if (bigInt) return fail(`plugin manifest cannot be parsed by Python's json: ${bigInt.message}`);
   const value = parsed.document.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail('plugin manifest must be an object');

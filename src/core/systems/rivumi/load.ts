@@ -11,6 +11,7 @@ import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
+import { pythonIntLimitError } from './pythonJsonInts';
 import {
   hooksCoverage,
   rivumiHooksHashes,
@@ -356,6 +357,13 @@ function readPluginManifest(
     );
   const doc = parsed.document;
   findings.addDocument(doc);
+  const bigInt = pythonIntLimitError(doc.text);
+  if (bigInt)
+    return fail(
+      'rivumi.plugin.json',
+      `project plugin manifest cannot be parsed by Python's json: ${fileName}: ${bigInt.message}`,
+      doc.spanRange(bigInt.offset, bigInt.offset + 1),
+    );
   const value = doc.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail('rivumi.plugin.json', `project plugin manifest must be an object: ${fileName}`, doc.valueRange([]));
@@ -558,6 +566,19 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
     };
   const doc: ParsedDocument = parsed.document;
   findings.addDocument(doc);
+  const bigInt = pythonIntLimitError(doc.text);
+  if (bigInt)
+    return {
+      exists: true,
+      project: {},
+      bytes,
+      error: findings.inFile(
+        'rivumi.hooks.json',
+        `project hook config cannot be parsed by Python's json: ${bigInt.message}`,
+        hooksPath,
+        doc.spanRange(bigInt.offset, bigInt.offset + 1),
+      ),
+    };
   const v = doc.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     return {
