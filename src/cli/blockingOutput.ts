@@ -4,8 +4,9 @@ import * as fs from 'node:fs';
 export type WriteCall = (bytes: Buffer, offset: number, length: number) => number;
 
 /**
- * The CLI's standard output, each text written before `write` returns. Node's
- * `process.stdout` queues in memory whatever a pipe cannot take at once: `list --json`
+ * The CLI's standard output (and, writing to fd 2, its standard error), each text
+ * written before `write` returns. Node's `process.stdout` queues in memory whatever a
+ * pipe cannot take at once: `list --json`
  * of 10,000 bundles (about 40 MB of JSON) read through a pipe held most of the report in
  * that queue, about 70 MiB of peak RSS above the same run written to a file. Here a full
  * pipe is waited for, one piece of the report at a time, encoded into one reused buffer.

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import { BlockingOutput } from './blockingOutput';
@@ -11,11 +12,14 @@ const v8Flags = applyCliV8Flags();
 const codeCache = new CoreCodeCache(path.join(__dirname, 'core.js'), { v8Flags });
 // Standard output written as it goes, a full pipe waited for (blockingOutput.ts).
 const stdout = new BlockingOutput();
+// Standard error likewise: through `process.stderr`, a reader gone (`2>&1 | head -1`) threw an
+// unhandled EPIPE, and a usage error exited 1 instead of 2.
+const stderr = new BlockingOutput((bytes, offset, length) => fs.writeSync(2, bytes, offset, length));
 void run(
   process.argv.slice(2),
   {
     out: (t) => stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    err: (t) => stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
   },
@@ -28,6 +32,10 @@ void run(
   // Only a failure to write the report itself gets here (run() returns every other error as exit 2).
   (e: unknown) => {
     process.exitCode = 2;
-    process.stderr.write(`skillgate: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    try {
+      stderr.write(`skillgate: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    } catch {
+      // Standard error itself fails (`2>/dev/full`): the exit code is all that is left to say it.
+    }
   },
 );

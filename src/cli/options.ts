@@ -60,9 +60,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       },
     });
   } catch (e) {
-    throw new UsageError((e as Error).message.replace(/\. To specify a positional.*$/, ''));
+    // Node's message can span lines ("argument is ambiguous.\nDid you forget…"): one sentence on one line.
+    throw new UsageError((e as Error).message.replace(/\. To specify a positional.*$/, '').replace(/\s*\n\s*/g, ' '));
   }
   const v = parsed.values;
+  // Refused before anything runs: an empty value (`--cache-dir "$UNSET"`) would put the parse
+  // and code caches in the current directory, i.e. the repository, and an empty --state-dir
+  // would quietly mean the per-user trust store.
+  for (const option of ['state-dir', 'cache-dir'] as const)
+    if (v[option]?.trim() === '') throw new UsageError(`--${option} needs a directory, but got an empty value`);
   const format = v.format ?? (v.json ? 'json' : 'text');
   if (format !== 'text' && format !== 'json' && format !== 'sarif')
     throw new UsageError(`unknown format "${format}"; use text, json or sarif`);

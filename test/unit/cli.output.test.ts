@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BlockingOutput, type WriteCall } from '../../src/cli/blockingOutput';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
@@ -113,6 +114,37 @@ describe('the CLI standard output', function () {
       const { code, err } = await runCli(ws, (stdout, done) => stdout.once('data', done));
       assert.equal(err, '', 'no EPIPE, no stack trace');
       assert.equal(code, 0);
+    });
+
+    it('keeps its exit code when the reader of standard error has gone (`2>&1 | head -1`)', async () => {
+      const ws = f.mkdir('ws');
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, 'list', '--bogus', '--workspace', ws], {
+          cwd: ROOT,
+          env: { ...process.env, SKILLGATE_STATE_DIR: f.path('state') },
+        });
+        // Gone before the CLI writes its usage error: every write to standard error meets EPIPE.
+        child.stderr.destroy();
+        child.on('close', resolve);
+      });
+      assert.equal(code, 2, 'a usage error, not an unhandled EPIPE');
+    });
+
+    it('keeps exit 2 when standard error cannot be written at all (`2>/dev/full`)', async () => {
+      const full = fs.openSync('/dev/full', 'w');
+      try {
+        const code = await new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, 'frobnicate'], {
+            cwd: ROOT,
+            env: { ...process.env, SKILLGATE_STATE_DIR: f.path('state') },
+            stdio: ['ignore', 'ignore', full],
+          });
+          child.on('close', resolve);
+        });
+        assert.equal(code, 2);
+      } finally {
+        fs.closeSync(full);
+      }
     });
   });
 });

@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { run } from '../../src/cli/main';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
@@ -58,6 +60,11 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.match(r.err, /unknown command `frobnicate`/);
     assert.doesNotMatch(r.err, /at .*\.ts:\d+/);
     assert.equal((await cli(['list', '--bogus'], f.root)).code, 2);
+    // Node's own message spans lines; the CLI's sentence is on one, with no escaped newline in it.
+    const dangling = await cli(['list', '--workspace', '--no-user'], f.root);
+    assert.equal(dangling.code, 2);
+    assert.match(dangling.err, /^skillgate: Option '--workspace' argument is ambiguous\. Did you forget .*\n/);
+    assert.doesNotMatch(dangling.err, /U\+000A/);
   });
 
   it('lists items as the JSON contract says, field for field', async () => {
@@ -227,6 +234,22 @@ describe('the skillgate CLI (spec/cli.md)', () => {
       amb.err,
       /ambiguous; use one of these ids: workspace\/[0-9a-f]{12}\/demo, workspace\/[0-9a-f]{12}\/demo/,
     );
+  });
+
+  it('prints a trust command a shell reads back as exactly that command, whatever the file is named', async () => {
+    // A repository names its Rivumi plugin files: pasted unquoted, this line ran `touch PWNED` and `$(id)`.
+    f.write('ws/.rivumi/plugins/x;touch PWNED;$(id) `id`.json', '{"name":"okname","description":"d","skills":[]}');
+    const r = await cli(['review', 'okname', '--no-user'], f.path('ws'));
+    assert.equal(r.code, 0, r.err);
+    const line = /^To trust exactly this: skillgate (trust .*)$/m.exec(r.out)?.[1] ?? assert.fail(r.out);
+    const words = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${line}`], { cwd: f.path('ws'), encoding: 'utf8' });
+    assert.ok(!fs.existsSync(f.path('ws/PWNED')), 'nothing the name holds was run');
+    const [command, id, token] = words.trimEnd().split('\n');
+    const listed = JSON.parse((await cli(['list', '--json', '--no-user'], f.path('ws'))).out) as {
+      items: { id: string; reviewToken: string }[];
+    };
+    assert.deepEqual([command, id, token], ['trust', listed.items[0]?.id, listed.items[0]?.reviewToken]);
+    assert.equal((await cli(['trust', id as string, token as string, '--no-user'], f.path('ws'))).code, 0);
   });
 
   it('hashes one bundle directory byte-exact with the spec vector', async () => {

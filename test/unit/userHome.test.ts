@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { run } from '../../src/cli/main';
@@ -82,6 +83,16 @@ describe('user homes from the environment', () => {
     assert.notEqual(parsed.options.evaHome, ws);
     const state = await withHome('', () => defaultStateDirectory({}, 'linux'));
     assert.ok(path.isAbsolute(state), state);
+  });
+
+  it('refuses an empty --state-dir or --cache-dir: never the current directory, never the per-user store in silence', async () => {
+    const ws = f.mkdir('ws');
+    for (const option of ['--state-dir', '--cache-dir']) {
+      const r = await cli(['list', '--no-user', `${option}=`], ws, {});
+      assert.equal(r.code, 2, `${option}: ${r.out}`);
+      assert.match(r.err, new RegExp(`${option} needs a directory, but got an empty value`));
+      assert.deepEqual(fs.readdirSync(ws), [], 'nothing written into the workspace');
+    }
   });
 
   it('refuses an empty --codewhale-home or --eva-home instead of using the current directory', async () => {

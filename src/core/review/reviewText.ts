@@ -1,3 +1,4 @@
+import { argvText } from '../text/argvText';
 import { displayText } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
 import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
@@ -83,7 +84,8 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
   );
   if (!r.trustable || r.reviewToken === null)
     out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
-  else out.push(`To trust exactly this: skillgate trust ${item.id} ${r.reviewToken}`);
+  // A line to paste into a shell: the id holds a repository's file name (`x;touch PWNED.json`), so it is quoted as a word.
+  else out.push(`To trust exactly this: ${argvText(['skillgate', 'trust', item.id, r.reviewToken])}`);
   // The agent's own command for the same review, when it has one (`codewhaleTrustLine` keeps its JSON name).
   if (r.codewhaleTrustLine) out.push(`${systemOf(item.system).label} accepts the same token: ${r.codewhaleTrustLine}`);
   // Each line is one line on the screen, whatever a value held (spec: nothing reaches a terminal raw).
