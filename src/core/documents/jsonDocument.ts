@@ -1,6 +1,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { LineMap } from '../text/lineMap';
 import { nestingExcess } from './nesting';
+import { loneSurrogateEscape } from './serdeStrings';
 import { locatePlainJson, plainJsonPropertyCount } from './plainJson';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
 import type { Range } from '../model';
@@ -40,7 +41,7 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
     // Text the native parser reads is plain JSON, which jsonc-parser also reads without
     // an error and to the same value: ranges come from scanning it, only when asked.
     const native = nativeValue(text);
-    if (native) return { ok: true, document: new PlainJsonDocument(file, text, native.value) };
+    if (native) return serdeRefusal(text) ?? { ok: true, document: new PlainJsonDocument(file, text, native.value) };
   }
   const errors: ParseError[] = [];
   const replaced = new Map<number, number>();
@@ -66,9 +67,24 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
   // agrees that this is plain JSON (same values; a `__proto__` key is an own key
   // there too), and from the tree otherwise (Python's constants, whitespace that
   // only jsonc-parser accepts).
+  const refused = options.python ? undefined : serdeRefusal(text);
+  if (refused) return refused;
   const native = options.python && replaced.size === 0 ? nativeValue(text) : undefined;
   const value = native ? native.value : valueWithConstants(root, replaced);
   return { ok: true, document: new JsonDocument(file, text, value, root) };
+}
+
+/** serde_json's refusal of a string it cannot hold (serdeStrings.ts), in the words and place of the other parse errors. */
+function serdeRefusal(text: string): ParseOutcome | undefined {
+  const lone = loneSurrogateEscape(text);
+  if (!lone) return undefined;
+  const lines = new LineMap(text);
+  const at = lines.position(lone.at);
+  return {
+    ok: false,
+    message: `${lone.message} at line ${at.line + 1} column ${at.character + 1}`,
+    range: lines.range(lone.start, lone.at + 1 - lone.start),
+  };
 }
 
 /**

@@ -108,14 +108,14 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
           .map(([dest, src]) => `${dest} <- ${src ?? '?'}`)
           .join(', ');
         out.push(
-          `MCP ${v(id)}: stdio  command=${v(s.command ?? '')}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}  runs a local process with your user's filesystem and network authority`,
+          `MCP ${v(id)}: stdio  command=${v(s.command ?? '')}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}${switches(s)}  ${s.enabled ? "runs a local process with your user's filesystem and network authority" : 'not started while configured off'}`,
         );
       } else {
         const headers = Object.entries(s.envHeaders)
           .map(([h, src]) => `${h} <- ${src}`)
           .join(', ');
         out.push(
-          `MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}`,
+          `MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}${switches(s)}`,
         );
       }
     }
@@ -152,6 +152,15 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
 function timeouts(s: McpServer): string {
   const t = timeoutsOf(s);
   return t.length ? `  timeouts=${t.map((x) => `${x.name}=${x.seconds}s`).join('/')}` : '';
+}
+
+/**
+ * Whether the manifest turns the server on, and requires it, in Codewhale's words
+ * (codewhale.md §9.1: `configured-on` is `enabled` and not `disabled`): a server
+ * configured off is not started, however active its bundle is.
+ */
+function switches(s: McpServer): string {
+  return `  required=${s.required}  ${s.enabled ? 'configured-on' : 'configured-off'}`;
 }
 
 function tools(s: McpServer): string {

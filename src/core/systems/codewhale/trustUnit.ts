@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { announcedRoot, runBundleJob } from './bundleJob';
-import { manifestOfBundleRead, type CodewhaleBundle } from './bundle';
+import { manifestOfBundleRead, resolveManifest, type CodewhaleBundle } from './bundle';
 import type { ManifestLabel } from './manifest';
 import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
@@ -119,12 +119,25 @@ function contentWalkOf(read: TreeRead, root: string, label: ManifestLabel): Cont
 
 const CODEWHALE_MANIFESTS = new Set(['plugin.json', 'kimi.plugin.json', 'plugin.toml']);
 
+/**
+ * The bundle directory of a manifest file: the file's directory, except for the Claude
+ * form, whose bundle root is the parent of `.claude-plugin` (codewhale.md §2.4) when
+ * that is the manifest its bundle resolves; otherwise the file is a `plugin.json` of
+ * its own directory.
+ */
+function bundleOfManifest(file: string): string {
+  const dir = path.dirname(file);
+  if (path.basename(file) !== 'plugin.json' || path.basename(dir) !== '.claude-plugin') return dir;
+  const bundle = path.dirname(dir);
+  return resolveManifest(bundle) === '.claude-plugin/plugin.json' ? bundle : dir;
+}
+
 /** `skillgate hash` of a bundle directory or of its manifest file; null for any other file. */
 export function hashCodewhaleTarget(abs: string, shown: string, host: HostFacts): HashOutcome | null {
   const entry = lstatEntry(abs);
   const base = path.basename(abs);
   if (entry.type === 'file' && !CODEWHALE_MANIFESTS.has(base)) return null;
-  const dir = entry.type === 'file' ? path.dirname(abs) : abs;
+  const dir = entry.type === 'file' ? bundleOfManifest(abs) : abs;
   const discoveryRoot = canonicalPath(path.dirname(dir)) ?? path.dirname(dir);
   const bundle = readBundle(dir, 'workspace', discoveryRoot, host);
   if (!bundle)

@@ -76,7 +76,11 @@ const mcpJsonShape = (path: DocPath) => standardServersShape(path, server);
  * undefined when it is invalid (the findings say why).
  */
 export function readMcpJson(file: string, findings: Findings, tree?: BundleTree): McpServerDecl[] | undefined {
-  const read = tree?.read('mcp.json', MAX_MANIFEST_BYTES) ?? readRegularFile(file, MAX_MANIFEST_BYTES);
+  // The walk's bytes where it saw the name, else the disk's: Codewhale opens `mcp.json` through
+  // the file system, which on a case-insensitive one finds the `MCP.json` the walk listed.
+  const walked = tree?.typeOf('mcp.json') ? tree.read('mcp.json', MAX_MANIFEST_BYTES) : undefined;
+  const read = walked ?? readRegularFile(file, MAX_MANIFEST_BYTES);
+  if (tree && !tree.typeOf('mcp.json') && (read.ok || read.reason !== 'missing')) tree.foundBeyondWalk();
   if (!read.ok) {
     if (read.reason === 'missing') return [];
     const message =

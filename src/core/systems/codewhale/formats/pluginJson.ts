@@ -7,7 +7,7 @@ import { parseJsonDocument } from '../../../documents/jsonDocument';
 import { ANY, refusedRepeatedKeys, STRUCT, type SerdeShape } from './repeatedKeys';
 import { statEntry } from '../../../fs/safeFs';
 import type { Findings } from '../../../diagnostics/findings';
-import type { BundleTree } from '../bundleTree';
+import { typeInBundle, type BundleTree } from '../bundleTree';
 import type { DocPath } from '../../../documents/document';
 import { COMPONENT_KINDS, located, type ComponentKind, type Manifest, type PathSpecDecl } from '../manifest';
 import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '../names';
@@ -143,9 +143,10 @@ export function readPluginJson(
     components[kind] = { at: { file, path: extPath(kind) }, paths };
   }
   // Skills default: a `skills/` directory, when the extension declares none (is_dir follows links).
+  // A name the walk did not hold goes to the disk, which on a case-insensitive file system finds `Skills/`.
   if (
     !ext.skills &&
-    (tree ? tree.typeOf('skills') === 'directory' : statEntry(path.join(bundleRoot, 'skills')).type === 'directory')
+    typeInBundle(tree, 'skills', () => statEntry(path.join(bundleRoot, 'skills')).type) === 'directory'
   ) {
     components.skills = { at: { file, path: [] }, paths: [located('skills', file, [])] };
   }

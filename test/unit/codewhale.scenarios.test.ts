@@ -1,0 +1,206 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { TrustStore } from '../../src/core/trust/trustStore';
+import { enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { reviewText } from '../../src/core/review/reviewText';
+import { pairsHash } from '../../src/core/hashing/capabilityPairs';
+import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
+import type { Snapshot } from '../../src/core/index/snapshot';
+
+/**
+ * The acceptance scenarios of codewhale.md §10.7 and §10.8 that no other test spells out:
+ * each as the scenario states it, through the index, the lifecycle and the text review.
+ */
+describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
+  let f: Fixture;
+  let store: TrustStore;
+  let ctx: LifecycleContext;
+  beforeEach(() => {
+    f = new Fixture();
+    store = new TrustStore(f.path('state'));
+    ctx = { store, host: LINUX_HOST };
+  });
+  afterEach(() => f.remove());
+
+  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
+  const item = (name: string) => byName(snap(), name);
+  const tokenOf = (name: string) => {
+    const r = review(item(name), ctx);
+    assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
+    return r.value.reviewToken;
+  };
+  const trustNow = async (name: string) => {
+    const r = await trust(item(name), tokenOf(name), ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+  };
+  const textOf = (name: string) => {
+    const r = review(item(name), ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    return reviewText(r.value, [f.path('ws')], false);
+  };
+
+  /** The mixed bundle of §10.8 case 1: a skill, commands, hooks and lsp. */
+  const writeMixed = () => {
+    const dir = 'ws/.codewhale/plugins/mixed';
+    f.write(
+      `${dir}/plugin.toml`,
+      'schema_version = 1\n[plugin]\nname = "mixed"\nversion = "1.0.0"\n[skills]\npath = "skills"\n' +
+        '[commands]\npath = "commands"\n[hooks]\npath = "hooks"\n[lsp]\npath = "lsp"\n',
+    );
+    f.write(`${dir}/skills/hello/SKILL.md`, '---\nname: hello\ndescription: hello\n---\nbody\n');
+    f.write(`${dir}/commands/run.md`, 'run\n');
+    f.write(`${dir}/hooks/hooks.json`, '{}\n');
+    f.write(`${dir}/lsp/lsp.json`, '{}\n');
+    return dir;
+  };
+
+  it('mixed bundle: revoke drops the skill; re-trust is not active until enable; a content edit is content-changed (§10.7 case 9)', async () => {
+    const dir = writeMixed();
+    await trustNow('mixed');
+    assert.ok((await enable(item('mixed'), ctx)).ok);
+    assert.deepEqual(item('mixed:hello').reasons, ['component_active']);
+    assert.ok((await revoke(item('mixed'), ctx)).ok);
+    assert.deepEqual([item('mixed').decision, item('mixed').enabled], ['disabled', true]);
+    assert.deepEqual(item('mixed:hello').reasons, ['bundle_inactive']);
+    await trustNow('mixed');
+    assert.deepEqual(
+      [item('mixed').trust, item('mixed').enabled, item('mixed').reasons],
+      ['trusted', false, ['not_enabled']],
+    );
+    assert.deepEqual(item('mixed:hello').reasons, ['bundle_inactive']);
+    assert.ok((await enable(item('mixed'), ctx)).ok);
+    assert.deepEqual(item('mixed:hello').reasons, ['component_active']);
+    f.write(`${dir}/commands/run.md`, 'run something else\n');
+    assert.deepEqual(
+      [item('mixed').trust, item('mixed').enabled, item('mixed').decision],
+      ['content-changed', true, 'disabled'],
+    );
+    assert.deepEqual(item('mixed:hello').reasons, ['bundle_inactive']);
+  });
+
+  it('a receipt whose capability hash is the v2-domain digest shows as capabilities-changed (§10.7 case 10)', async () => {
+    writeW(f);
+    await trustNow('example-plugin');
+    assert.ok((await enable(item('example-plugin'), ctx)).ok);
+    const current = item('example-plugin').capabilityHash;
+    // codewhale.md §7.5: the v2 domain, its own policy (skills and MCP supported, the rest inactive), then the pairs.
+    const v2 =
+      'codewhale-plugin-capabilities-v2\0policy-version\0' +
+      '2\0' +
+      ['skills', 'mcp-stdio', 'mcp-remote'].map((c) => `supported\0${c}\0`).join('') +
+      ['commands', 'agents', 'hooks', 'lsp', 'native', 'filesystem-roots', 'lifecycle-mutation']
+        .map((c) => `inactive\0${c}\0`)
+        .join('');
+    const pairs = new Map([
+      ['agents', '0'],
+      ['commands', '0'],
+      ['filesystem', ''],
+      ['hooks', '0'],
+      ['lifecycle', 'false'],
+      ['lsp', '0'],
+      ['mcp', '0'],
+      ['mcp-remote', '0'],
+      ['mcp-stdio', '0'],
+      ['native', '0'],
+      ['network', ''],
+      ['skills', '1'],
+    ]);
+    const digest = pairsHash(v2, pairs);
+    assert.notEqual(digest, current);
+    const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    const key = Object.keys(raw.bundles)[0] as string;
+    raw.bundles[key].trust.capabilityHash = digest;
+    fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+    const i = item('example-plugin');
+    assert.deepEqual([i.trust, i.enabled, i.decision], ['capabilities-changed', true, 'disabled']);
+  });
+
+  it('refuses trust when the reviewed bundle directory is replaced by a symbolic link (§10.7 case 14)', async () => {
+    const dir = writeW(f);
+    const reviewed = item('example-plugin');
+    const token = tokenOf('example-plugin');
+    // The same bytes elsewhere, and the bundle's place now a link to them.
+    fs.cpSync(dir, f.path('elsewhere/example-plugin'), { recursive: true });
+    fs.rmSync(dir, { recursive: true });
+    fs.symlinkSync(f.path('elsewhere/example-plugin'), dir);
+    const r = await trust(reviewed, token, ctx);
+    assert.ok(!r.ok, 'trust through a link must be refused');
+    assert.ok(!fs.existsSync(store.file), 'nothing is written');
+    const s = snap();
+    assert.ok(
+      s.diagnostics.some((d) => d.code === 'codewhale.bundle-symlink'),
+      s.diagnostics.map((d) => d.code).join(', '),
+    );
+  });
+
+  it('mixed bundle display: partial, inactive lsp; after trust and enable the active kinds and the qualified skill (§10.8 case 1)', async () => {
+    writeMixed();
+    const before = item('mixed');
+    assert.equal(before.compatibility, 'partial');
+    const inventory = before.detail.inventory as { summary: string };
+    assert.match(inventory.summary, /commands=1/);
+    assert.match(inventory.summary, /hooks=1/);
+    assert.deepEqual(before.detail.activation?.inactiveComponents, ['lsp']);
+    assert.notEqual(before.decision, 'registered', 'Active components: [none]');
+    await trustNow('mixed');
+    const r = await enable(item('mixed'), ctx);
+    assert.ok(r.ok);
+    assert.match(r.value.note ?? '', /inactive: lsp/);
+    const after = item('mixed');
+    assert.deepEqual([after.decision, after.reasons], ['registered', ['active']]);
+    assert.deepEqual(after.detail.activation?.supportedComponents, ['skills', 'commands', 'hooks']);
+    const s = snap();
+    const active = s.items.filter((i) => i.parent === after.id && i.decision === 'registered');
+    assert.deepEqual(active.map((i) => i.qualifiedName).sort(), ['mixed:commands', 'mixed:hello', 'mixed:hooks']);
+    assert.deepEqual(byName(s, 'mixed:lsp').reasons, ['component_inactive']);
+  });
+
+  it('MCP review of one stdio and one remote server shows argv, env and header mappings by name (§10.8 case 2)', () => {
+    const dir = 'ws/.codewhale/plugins/mcp-review';
+    f.write(
+      `${dir}/plugin.toml`,
+      'schema_version = 1\n[plugin]\nname = "mcp-review"\nversion = "1.0.0"\n' +
+        '[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker", "-e", "console.log(\'ready\')"]\n' +
+        'env = { PLUGIN_TOKEN = "${PLUGIN_TOKEN_SOURCE}" }\n' +
+        '[mcp_servers.remote]\nurl = "https://example.invalid/mcp"\nbearer_token_env_var = "REMOTE_TOKEN"\n' +
+        'env_headers = { X_Api_Key = "REMOTE_API_KEY" }\n' +
+        '[capabilities]\nnetwork_hosts = ["example.invalid"]\n',
+    );
+    f.write(`${dir}/server.js`, 'console.log(1)\n');
+    const i = item('mcp-review');
+    assert.match((i.detail.inventory as { summary: string }).summary, /mcp=2 \(stdio=1 remote=1\)/);
+    const text = textOf('mcp-review');
+    for (const expected of [
+      'filesystem and network authority',
+      'PLUGIN_TOKEN <- PLUGIN_TOKEN_SOURCE',
+      'X_Api_Key <- REMOTE_API_KEY',
+      'bearer_env=REMOTE_TOKEN',
+      '#1 plugin-path="server.js"',
+      '#2 value="--mode=worker"',
+      '#3 value="-e"',
+      `#4 value="console.log('ready')"`,
+      'skills: none',
+    ])
+      assert.ok(text.includes(expected), `${expected} in:\n${text}`);
+    assert.ok(!text.includes('PLUGIN_TOKEN_SOURCE}'), 'environment by names only');
+  });
+
+  it('the text review says which servers are configured off or required, as Codewhale shows them (§9.1)', () => {
+    const dir = 'ws/.codewhale/plugins/switches';
+    f.write(
+      `${dir}/plugin.toml`,
+      'schema_version = 1\n[plugin]\nname = "switches"\nversion = "1.0.0"\n' +
+        '[mcp_servers.off]\ncommand = "node"\nenabled = false\n' +
+        '[mcp_servers.on]\ncommand = "node"\nrequired = true\n' +
+        '[mcp_servers.remote]\nurl = "https://example.invalid/mcp"\nenabled = false\n' +
+        '[capabilities]\nnetwork_hosts = ["example.invalid"]\n',
+    );
+    const lines = textOf('switches').split('\n');
+    const line = (id: string) => lines.find((l) => l.startsWith(`  MCP ${id}: `)) ?? `no line for ${id}`;
+    assert.match(line('off'), /required=false {2}configured-off/);
+    assert.doesNotMatch(line('off'), /runs a local process/, 'Codewhale does not start a server configured off');
+    assert.match(line('on'), /required=true {2}configured-on/);
+    assert.match(line('on'), /runs a local process/);
+    assert.match(line('remote'), /required=false {2}configured-off/);
+  });
+});
