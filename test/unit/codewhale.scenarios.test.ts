@@ -203,4 +203,24 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.match(line('on'), /runs a local process/);
     assert.match(line('remote'), /required=false {2}configured-off/);
   });
+
+  it('an active bundle\'s MCP server configured off is disabled by its manifest, never said to be loaded', async () => {
+    const dir = 'ws/.codewhale/plugins/switched';
+    f.write(
+      `${dir}/plugin.toml`,
+      'schema_version = 1\n[plugin]\nname = "switched"\nversion = "1.0.0"\n' +
+        '[mcp_servers.off]\ncommand = "node"\nenabled = false\n' +
+        '[mcp_servers.on]\ncommand = "node"\n',
+    );
+    const server = (id: string) => byName(snap(), `switched:${id}`);
+    // Before the bundle is active every server shares its gate.
+    assert.deepEqual(server('off').reasons, ['bundle_inactive']);
+    await trustNow('switched');
+    assert.ok((await enable(item('switched'), ctx)).ok);
+    assert.equal(item('switched').decision, 'registered');
+    assert.equal(server('off').decision, 'disabled');
+    assert.deepEqual(server('off').reasons, ['disabled_by_manifest']);
+    assert.equal(server('on').decision, 'registered');
+    assert.deepEqual(server('on').reasons, ['component_active']);
+  });
 });

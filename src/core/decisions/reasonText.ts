@@ -38,7 +38,7 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
     'Its input or output schema is missing: a project skill is refused, a user skill only shown.',
   policy_denied:
     'The adapter policy forbids a permission, capability, kind or runtime gate it asks for (or could not be read).',
-  disabled_by_manifest: 'Its manifest says enabled: false, so Eva-CLI does not register it.',
+  disabled_by_manifest: 'Its manifest turns it off, so the agent does not load it.',
   manifest_required: 'A user-local skill without a project skill manifest: Eva-CLI only shows it.',
   trust_level_unknown: 'Its origin cannot be classified (it resolves outside your home), so Eva-CLI only shows it.',
   runtime_worker_display_only: 'A runtime_worker outside a matching team runtime: Eva-CLI only shows it.',

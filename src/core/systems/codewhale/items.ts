@@ -421,7 +421,12 @@ function bundleItems(
         `mcp/${server}`,
         server,
         flatJoin(b.name, ':', server),
-        () => (broken.has(server) ? ['rejected', onlyReason('component_invalid')] : inherited()),
+        () =>
+          broken.has(server)
+            ? ['rejected', onlyReason('component_invalid')]
+            : active && !configuredOn(b, server)
+              ? ['disabled', onlyReason('disabled_by_manifest')]
+              : inherited(),
         anchor,
       ),
     );
@@ -512,4 +517,14 @@ function warning(
   range: Range = FILE_START,
 ): Diagnostic {
   return { file, range, severity: 'warning', code, message, itemId };
+}
+
+/**
+ * Whether the manifest turns an MCP server on (`enabled` and not `disabled`, codewhale.md
+ * §9.1's `configured-on`): Codewhale starts no server configured off, however active its
+ * bundle, so such a server is never said to be loaded.
+ */
+function configuredOn(b: CodewhaleBundle, server: string): boolean {
+  const s = b.capabilities?.mcpServers?.[server];
+  return s === undefined || s.enabled;
 }

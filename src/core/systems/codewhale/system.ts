@@ -13,6 +13,10 @@ export const codewhale: AgentSystem<CodewhaleOptions> = {
   bundleIcon: 'package',
   workspaceRoots: ['.codewhale'],
   noEnableSwitch: null,
+  reasonText: {
+    disabled_by_manifest:
+      'Its manifest turns this MCP server off (enabled = false or disabled = true), so Codewhale does not start it.',
+  },
   // Codewhale lists a bundle's `hooks` component but never activates it (activationPolicy.ts).
   hooks: null,
   unitLabel: () => 'Plugin bundle',

@@ -32,6 +32,7 @@ export const eva: AgentSystem<EvaIndexOptions> = {
       'Eva-CLI has no Skillgate enable switch: it registers this skill by its own rules whether or not you trust it, and honours only the manifest\'s "enabled". Trust records that you reviewed exactly these bytes; to switch it off, set enabled: false in the manifest.',
   },
   reasonText: {
+    disabled_by_manifest: 'Its manifest says enabled: false, so Eva-CLI does not register it.',
     loaded_unreviewed:
       'Eva-CLI registers it by its own rules whatever Skillgate says, and it is not trusted at its current hashes: review it, then trust it.',
   },
