@@ -89,6 +89,7 @@ export function bindingItem(
         skillId: providerItem?.detail.eva.skillId ?? null,
         skillPath: null,
         script: null,
+        runner: null,
         runtimeGate: providerItem?.detail.eva.runtimeGate ?? null,
         assumedRuntime: runtime,
         schemas: {

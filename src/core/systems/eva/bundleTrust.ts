@@ -10,6 +10,7 @@ import { coverDirectory, coveredName, type CoveredFile } from './hashes';
 import type { ManifestEntry } from './manifestEntry';
 import type { EvaItem } from './item';
 import type { AllowedRoot } from './paths';
+import { coveredRunnerPath, type EvaRunner } from './runner';
 import type { EvaItemReason, EvaReason, EvaTrustReason } from './vocabulary';
 
 /** Skillgate's trust gate on Eva bundles (eva.md §4.6, §6): covered files, capability pairs, trust status. */
@@ -85,6 +86,7 @@ export function coveredFiles(
   root: string,
   home: string | null,
   skillRoots: readonly AllowedRoot[],
+  runner: EvaRunner | null,
 ): { ok: true; files: CoveredFile[] } | { ok: false; symlink: boolean; message: string } {
   const files: CoveredFile[] = [];
   if (!contract || !decided) return { ok: true, files };
@@ -126,22 +128,16 @@ export function coveredFiles(
         addName(files, target, root, home);
       }
     }
-    const command = contract.runnerCommand ?? contract.topCommand;
-    if (command && /[/\\]/.test(command) && !path.isAbsolute(command)) {
-      const abs = path.resolve(root, command);
-      const inProject = coveredName(abs, root, home)?.domain === 'eva-project-file';
-      // Eva runs what the link points to, which the link's own bytes do not pin: a link here
-      // was left out of the covered set, so retargeting it kept trust (trust.md "Hashing").
-      // A linked folder on the way is a link too: through it the command's bytes were read
-      // from wherever it points, outside the project included.
-      if (inProject && linkOnTheWay(root, abs))
-        return {
-          ok: false,
-          symlink: true,
-          message: 'the runner command of this skill is, or lies under, a symbolic link; it cannot be reviewed',
-        };
-      if (inProject && lstatEntry(abs).type === 'file') addName(files, abs, root, home);
-    }
+    // §6.1: a workspace-relative command that is a regular file inside the project (one that
+    // appears later joins the set, so trust drops); what lies elsewhere the review names (runner.ts).
+    if (runner?.coverage === 'linked')
+      return {
+        ok: false,
+        symlink: true,
+        message: 'the runner command of this skill is, or lies under, a symbolic link; it cannot be reviewed',
+      };
+    const command = coveredRunnerPath(runner, root);
+    if (command !== null) addName(files, command, root, home);
   } else {
     for (const p of [decided.script, ...decided.schemaFiles]) {
       const refused = named(p);
@@ -158,18 +154,6 @@ export function coveredFiles(
     }
   }
   return { ok: true, files };
-}
-
-/** True when a component of `abs` below `root` (the canonical project root), the last included, is a symbolic link. */
-function linkOnTheWay(root: string, abs: string): boolean {
-  let at = root;
-  for (const part of path.relative(root, abs).split(path.sep)) {
-    at = path.join(at, part);
-    const type = lstatEntry(at).type;
-    if (type === 'symlink') return true;
-    if (type !== 'directory') return false;
-  }
-  return false;
 }
 
 export function addName(files: CoveredFile[], abs: string, root: string, home: string | null): void {

@@ -52,7 +52,11 @@ export interface SkillContract {
   readonly hasCredentials: boolean;
   readonly entryType: string | null;
   readonly runnerCommand: string | null;
+  /** `skill.runner.args` (strings only), which go with `runnerCommand`. */
+  readonly runnerArgs: readonly string[];
   readonly topCommand: string | null;
+  /** Top-level `args`, which go with `topCommand`. */
+  readonly topArgs: readonly string[];
   readonly enabled: boolean;
   readonly limits: Record<string, number>;
   readonly allowUnknownCapability: boolean;
@@ -258,7 +262,9 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     hasCredentials: Array.isArray(vault) && vault.length > 0,
     entryType: typeof entry?.['type'] === 'string' ? entry['type'] : 'codex_skill',
     runnerCommand: typeof runner?.['command'] === 'string' ? runner['command'] : null,
+    runnerArgs: stringList(runner?.['args'], ['skill', 'runner', 'args']).map((a) => a.name),
     topCommand: typeof value['command'] === 'string' ? value['command'] : null,
+    topArgs: stringList(value['args'], ['args']).map((a) => a.name),
     enabled: value['enabled'] === true,
     limits: numbers(value['limits']),
     allowUnknownCapability: value['allow_unknown_capability'] === true || skill['allow_unknown_capability'] === true,
@@ -388,7 +394,9 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
           hasCredentials: false,
           entryType: null,
           runnerCommand: null,
+          runnerArgs: [],
           topCommand: null,
+          topArgs: [],
           enabled: value['enabled'] !== false,
           limits: numbers(value['limits']),
           allowUnknownCapability: value['allow_unknown_capability'] === true,

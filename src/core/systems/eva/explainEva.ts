@@ -3,6 +3,8 @@ import type { Item } from '../../model';
 import type { AgentSection } from '../agentSystem';
 import type { EvaItemDetail } from './item';
 import { gateAdmits, gateText, runtimeText } from './runtime';
+import { runnerCoverageText } from './runner';
+import { argvText } from '../../text/argvText';
 
 /**
  * `explain`'s Eva sections, after the decision and in the design's order (eva.md §4.7):
@@ -25,6 +27,12 @@ export function explainEva(item: Item): AgentSection[] {
         `id: ${eva.id}${eva.skillId ? `, skill id: ${eva.skillId}` : ''}`,
         ...(eva.skillPath ? [`skill.path: ${eva.skillPath}`] : []),
         ...(eva.script ? [`lua.script: ${eva.script}`] : []),
+        ...(eva.runner
+          ? [
+              `runs: ${argvText([eva.runner.command, ...eva.runner.args])}`,
+              `${eva.runner.coverage === 'project-file' || eva.runner.coverage === 'missing' ? 'note' : 'warning'}: the command is ${runnerCoverageText(eva.runner.coverage)}`,
+            ]
+          : []),
         ...(eva.scriptRequires
           ? ['warning: the script calls require; the Lua modules it loads are not covered by this trust']
           : []),

@@ -59,6 +59,7 @@ export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: 
         ['schema_invalid'],
         { runtime, policy: DEFAULT_POLICY },
         'config',
+        null,
       ),
     },
   };

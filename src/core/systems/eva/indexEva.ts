@@ -13,6 +13,7 @@ import { evaCapabilityHash, evaContentHash, type CoveredFile } from './hashes';
 import type { EvaDetail, EvaItem } from './item';
 import { readAndParse, readEntry, scanRoot, type ManifestEntry } from './manifestEntry';
 import { allowedRoot, resolveNamedPath } from './paths';
+import { evaRunner, type EvaRunner } from './runner';
 import { DEFAULT_POLICY, readPolicy, type EvaPolicy, type PolicyDocument } from './policy';
 import { loadEvaProject, type EvaProject } from './project';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
@@ -338,8 +339,9 @@ function skillItem(
   const notCovered: string[] = [];
   let key: string | null = null;
   let trustStatus: TrustStatus | null = null;
+  const runner = contract && decided ? evaRunner(contract, project.root, home) : null;
   if (!entry.unreadable && entry.bytes) {
-    const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots);
+    const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots, runner);
     if (!covered.ok) {
       notCovered.push(covered.message);
       if (covered.symlink)
@@ -423,7 +425,7 @@ function skillItem(
       files,
       ...(key ? { bundleKey: key } : {}),
       ...(notCovered.length ? { notCovered } : {}),
-      eva: evaDetail(kind, contract, decided, evaDecision, evaReasons, ctx, id),
+      eva: evaDetail(kind, contract, decided, evaDecision, evaReasons, ctx, id, runner),
     },
   };
 }
@@ -437,6 +439,7 @@ export function evaDetail(
   evaReasons: readonly EvaReason[],
   ctx: Pick<DecideContext, 'runtime' | 'policy'>,
   id: string,
+  runner: EvaRunner | null,
 ): EvaDetail {
   const timeout = k?.limits['timeout_ms'];
   const max = ctx.policy.defaults.maxTimeoutMs;
@@ -451,6 +454,7 @@ export function evaDetail(
     skillId: k?.skillId ?? null,
     skillPath: decided?.skillPath?.display ?? null,
     script: decided?.script?.display ?? null,
+    runner,
     runtimeGate: k?.runtimeGate ?? null,
     assumedRuntime: ctx.runtime,
     schemas: decided?.schemaStates ?? { input: 'absent', output: 'absent' },

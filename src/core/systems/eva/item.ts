@@ -1,4 +1,5 @@
 import type { Decision, Item, ItemDetail } from '../../model';
+import type { EvaRunner } from './runner';
 import type { EvaRuntime, RuntimeGate } from './runtime';
 import type { EvaReason, EvaSkillKind, EvaSource, EvaTarget, EvaTrustLevel } from './vocabulary';
 
@@ -29,6 +30,8 @@ export interface EvaDetail {
   readonly skillId: string | null;
   readonly skillPath: string | null;
   readonly script: string | null;
+  /** What a process-backed skill runs, and whether trust covers the command's bytes (runner.ts); null for none. */
+  readonly runner: EvaRunner | null;
   readonly runtimeGate: RuntimeGate | null;
   readonly assumedRuntime: EvaRuntime;
   readonly schemas: { readonly input: SchemaState; readonly output: SchemaState };

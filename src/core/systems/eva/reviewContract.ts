@@ -3,6 +3,8 @@ import type { Item } from '../../model';
 import type { ReviewContract } from '../agentSystem';
 import type { EvaItemDetail } from './item';
 import { gateText, runtimeText } from './runtime';
+import { runnerCoverageText } from './runner';
+import { argvText } from '../../text/argvText';
 
 /**
  * An Eva skill's contract as the review shows it (eva.md §3, §4): its kind and source,
@@ -20,6 +22,17 @@ export function evaReviewContract(item: Item): ReviewContract | null {
   ];
   if (eva.skillPath) rows.push({ label: 'skill path', value: eva.skillPath });
   if (eva.script) rows.push({ label: 'script', value: eva.script });
+  if (eva.scriptRequires)
+    rows.push({
+      label: 'Lua modules',
+      value: 'the script calls require: the modules it loads are not covered by this trust',
+    });
+  // What it runs is the one thing a process-backed skill can do beyond its permissions: shown, and whether trust pins it.
+  if (eva.runner)
+    rows.push({
+      label: 'runs',
+      value: `${argvText([eva.runner.command, ...eva.runner.args])} (${runnerCoverageText(eva.runner.coverage)})`,
+    });
   rows.push({
     label: 'runtime gate',
     value: `${eva.runtimeGate ? gateText(eva.runtimeGate) : 'none'} (assumed runtime: ${runtimeText(eva.assumedRuntime)})`,

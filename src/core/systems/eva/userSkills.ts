@@ -151,6 +151,7 @@ function userItem(
         skillId: d.name,
         skillPath: home,
         script: null,
+        runner: null,
         runtimeGate: null,
         assumedRuntime: runtime,
         schemas: { input: 'absent', output: 'absent' },
