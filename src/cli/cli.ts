@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import { BlockingOutput } from './blockingOutput';
+import { currentDirectory } from './currentDirectory';
 import { run } from './main';
 import { applyCliV8Flags } from './v8Flags';
 
@@ -15,15 +16,24 @@ const stdout = new BlockingOutput();
 // Standard error likewise: through `process.stderr`, a reader gone (`2>&1 | head -1`) threw an
 // unhandled EPIPE, and a usage error exited 1 instead of 2.
 const stderr = new BlockingOutput((bytes, offset, length) => fs.writeSync(2, bytes, offset, length));
-void run(
-  process.argv.slice(2),
-  {
-    out: (t) => stdout.write(t),
-    err: (t) => stderr.write(t),
-    env: process.env,
-    cwd: process.cwd(),
-  },
-  (options) => codeCache.install(options.cacheDir),
+// The default workspace and the base of every relative path: one that cannot be named is a usage error.
+const here = currentDirectory();
+void (
+  here.ok
+    ? run(
+        process.argv.slice(2),
+        {
+          out: (t) => stdout.write(t),
+          err: (t) => stderr.write(t),
+          env: process.env,
+          cwd: here.cwd,
+        },
+        (options) => codeCache.install(options.cacheDir),
+      )
+    : Promise.resolve().then(() => {
+        stderr.write(`skillgate: ${here.problem}\n`);
+        return 2;
+      })
 ).then(
   (code) => {
     process.exitCode = code;

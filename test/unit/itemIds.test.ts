@@ -258,6 +258,55 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     assertIdsHold(s);
   });
 
+  it('warns of the duplicate discovery when the workspace is the home directory itself, spelled alike (codewhale.md §2.6)', () => {
+    // The default home under a workspace opened at the home: both roots are `<home>/.codewhale/plugins`, as strings too.
+    writeD(f, '', 'home/.codewhale/plugins/demo');
+    const indexer = new Indexer({
+      workspaces: [f.path('home')],
+      codewhaleHome: f.path('home/.codewhale'),
+      host: LINUX_HOST,
+    });
+    const held = (s: Snapshot) => {
+      const items = top(s).filter((i) => i.system === 'codewhale');
+      assert.equal(items.length, 1);
+      assert.equal(items[0]?.scope, 'user');
+      const dup = s.diagnostics.filter((d) => d.code === 'codewhale.duplicate-root');
+      assert.equal(dup.length, 1);
+      assert.equal(dup[0]?.itemId, items[0]?.id);
+      assertIdsHold(s);
+      return items[0];
+    };
+    const before = held(indexer.indexAll());
+    // An edit in the shared root re-reads it for both scopes: still one item and one warning, at the new bytes.
+    f.write('home/.codewhale/plugins/demo/notes.txt', 'new\n');
+    const after = held(indexer.refresh([f.path('home/.codewhale/plugins/demo/notes.txt')]));
+    assert.notEqual(after?.contentHash, before?.contentHash);
+  });
+
+  it("takes a workspace opened at the home, whose `.codewhale` links to the user's dotfiles, as Codewhale's home, not a linked root", () => {
+    writeD(f, '', 'dotfiles/codewhale/plugins/demo');
+    f.mkdir('home');
+    f.symlink(f.path('dotfiles/codewhale'), 'home/.codewhale');
+    const s = snap([f.path('home')], f.path('home/.codewhale'));
+    const items = top(s).filter((i) => i.system === 'codewhale');
+    assert.deepEqual(
+      items.map((i) => i.scope),
+      ['user'],
+    );
+    assert.deepEqual(
+      s.diagnostics.map((d) => d.code),
+      ['codewhale.duplicate-root'],
+    );
+    // A repository's own linked `.codewhale`, to anywhere else, stays refused.
+    writeD(f, '', 'elsewhere/plugins/other');
+    f.mkdir('ws');
+    f.symlink(f.path('elsewhere'), 'ws/.codewhale');
+    assert.deepEqual(
+      snap([f.path('ws')], f.path('home/.codewhale')).diagnostics.map((d) => d.code),
+      ['codewhale.root-symlink'],
+    );
+  });
+
   it('hold for a hostile workspace: every id unique, every reference an item, each item shown and reviewed by its id', async () => {
     writeW(f);
     for (const [dir, name] of [

@@ -6,7 +6,7 @@ import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
 import type { Listing } from '../../listing';
-import { lstatEntry } from '../../fs/safeFs';
+import { canonicalPath, lstatEntry } from '../../fs/safeFs';
 import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
 import type { HostFacts } from '../../host';
@@ -35,6 +35,11 @@ type Replaced = [CodewhaleBundle, CodewhaleBundle][];
  * re-read in place is patched into the last items (itemCache.ts).
  */
 export class CodewhaleIndex implements SystemIndex {
+  /**
+   * Each discovery root, by `rootKey`: a workspace opened at the home directory has its
+   * workspace root at the very path of the user root, and both are scanned, as Codewhale
+   * does (the later one is the duplicate discovery of codewhale.md §2.6).
+   */
   private readonly roots = new Map<string, RootState>();
   private readonly cache = new CodewhaleItemCache();
   /** The bundles re-read since the last compose, if that is all that changed; undefined: place everything again. */
@@ -52,7 +57,7 @@ export class CodewhaleIndex implements SystemIndex {
     const list = (root: string, workspace: string | null) => {
       const { scan, jobs } = this.rootJobs(root, workspace);
       const bundles = new Map<string, CodewhaleBundle>();
-      this.roots.set(root, { scan, workspace, bundles });
+      this.roots.set(rootKey(root, workspace), { scan, workspace, bundles });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
       for (const job of jobs) {
@@ -70,37 +75,45 @@ export class CodewhaleIndex implements SystemIndex {
   /** Re-reads the bundle that holds a changed path, or a root whose listing changed. */
   refresh(changed: readonly string[]): void {
     const rootsToRescan = new Set<string>();
-    const bundlesToReload = new Map<string, string>();
+    // Per root key, the bundle directories to read again.
+    const bundlesToReload = new Map<string, Set<string>>();
     for (const p of changed) {
-      for (const [root, state] of this.roots) {
-        if (p === root || isAncestor(p, root)) rootsToRescan.add(root);
+      for (const [key, state] of this.roots) {
+        const root = state.scan.root;
+        if (p === root || isAncestor(p, root)) rootsToRescan.add(key);
         // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
         else if (isAncestor(root, p)) {
           const rel = path.relative(root, p);
           const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
-          if (dirs.length > 0 && rel.includes(path.sep)) for (const dir of dirs) bundlesToReload.set(dir, root);
-          else rootsToRescan.add(root);
+          if (dirs.length > 0 && rel.includes(path.sep)) {
+            const reload = bundlesToReload.get(key) ?? new Set<string>();
+            for (const dir of dirs) reload.add(dir);
+            bundlesToReload.set(key, reload);
+          } else rootsToRescan.add(key);
         }
       }
     }
-    for (const [root, state] of this.roots)
-      if (rootsToRescan.has(root)) this.loadRoot(root, state.workspace, state.bundles, bundlesToReload);
+    for (const [key, state] of this.roots)
+      if (rootsToRescan.has(key))
+        this.loadRoot(state.scan.root, state.workspace, state.bundles, bundlesToReload.get(key) ?? new Set());
     // Bundles re-read in place can be patched into the last items; anything else places all again.
     let replaced: Replaced | undefined = rootsToRescan.size > 0 ? undefined : this.replaced;
-    for (const [dir, root] of bundlesToReload) {
-      const state = this.roots.get(root);
-      if (!state || rootsToRescan.has(root) || !state.scan.canonicalRoot) continue;
-      const before = state.bundles.get(dir);
-      const bundle = this.loadBundle({
-        dir,
-        scope: state.scan.scope,
-        canonicalDiscoveryRoot: state.scan.canonicalRoot,
-        ...this.cacheOf(root),
-      });
-      if (bundle) state.bundles.set(dir, bundle);
-      else state.bundles.delete(dir);
-      if (before && bundle) replaced?.push([before, bundle]);
-      else replaced = undefined;
+    for (const [key, dirs] of bundlesToReload) {
+      const state = this.roots.get(key);
+      if (!state || rootsToRescan.has(key) || !state.scan.canonicalRoot) continue;
+      for (const dir of dirs) {
+        const before = state.bundles.get(dir);
+        const bundle = this.loadBundle({
+          dir,
+          scope: state.scan.scope,
+          canonicalDiscoveryRoot: state.scan.canonicalRoot,
+          ...this.cacheOf(state.scan.root),
+        });
+        if (bundle) state.bundles.set(dir, bundle);
+        else state.bundles.delete(dir);
+        if (before && bundle) replaced?.push([before, bundle]);
+        else replaced = undefined;
+      }
     }
     this.replaced = replaced;
   }
@@ -116,7 +129,7 @@ export class CodewhaleIndex implements SystemIndex {
 
   /** The discovery roots: a watcher must see a root appear, even outside the workspace's globs (the user root). */
   watchedPaths(): string[] {
-    return [...this.roots.keys()];
+    return [...new Set([...this.roots.values()].map((state) => state.scan.root))];
   }
 
   /** The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may). */
@@ -144,7 +157,7 @@ export class CodewhaleIndex implements SystemIndex {
     root: string,
     workspace: string | null,
     previous: Map<string, CodewhaleBundle>,
-    changed: ReadonlyMap<string, string>,
+    changed: ReadonlySet<string>,
   ): void {
     const { scan, jobs } = this.rootJobs(root, workspace);
     const bundles = new Map<string, CodewhaleBundle>();
@@ -152,7 +165,7 @@ export class CodewhaleIndex implements SystemIndex {
       const bundle = (changed.has(job.dir) ? undefined : previous.get(job.dir)) ?? this.loadBundle(job);
       if (bundle) bundles.set(job.dir, bundle);
     }
-    this.roots.set(root, { scan, workspace, bundles });
+    this.roots.set(rootKey(root, workspace), { scan, workspace, bundles });
   }
 
   /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
@@ -164,8 +177,14 @@ export class CodewhaleIndex implements SystemIndex {
     } catch (e) {
       scan = faultedRootScan(root, scope, e);
     }
-    // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace.
-    if (workspace !== null && lstatEntry(path.dirname(root)).type === 'symlink') {
+    // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace; not when it
+    // is Codewhale's own home (a workspace opened at the home, `~/.codewhale` linked to dotfiles):
+    // there it reaches only the user root, whose bundles win as duplicates (codewhale.md §2.6).
+    if (
+      workspace !== null &&
+      lstatEntry(path.dirname(root)).type === 'symlink' &&
+      !this.isCodewhaleHome(path.dirname(root))
+    ) {
       const d: Diagnostic = {
         file: path.dirname(root),
         range: FILE_START,
@@ -184,11 +203,24 @@ export class CodewhaleIndex implements SystemIndex {
     return { scan, jobs };
   }
 
+  /** Whether `dir` is Codewhale's home, as the same directory. */
+  private isCodewhaleHome(dir: string): boolean {
+    const home = this.options.codewhaleHome;
+    if (home === null) return false;
+    const canonical = canonicalPath(dir);
+    return canonical !== undefined && canonical === canonicalPath(home);
+  }
+
   /** The parse cache segment of one discovery root (one file per root), when the index has a cache. */
   private cacheOf(root: string): Pick<BundleJob, 'cache'> {
     const cache = this.options.parseCache;
     return cache ? { cache: cache.segment(`codewhale plugins\0${root}`) } : {};
   }
+}
+
+/** A discovery root's key: its path and whose it is (null: the user's). */
+function rootKey(root: string, workspace: string | null): string {
+  return `${workspace === null ? 'user' : 'workspace'}\0${root}`;
 }
 
 /**
