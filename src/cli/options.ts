@@ -37,6 +37,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       args: bareLockOption(argv),
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         workspace: { type: 'string', multiple: true },
         'state-dir': { type: 'string' },
@@ -64,6 +65,16 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new UsageError((e as Error).message.replace(/\. To specify a positional.*$/, '').replace(/\s*\n\s*/g, ' '));
   }
   const v = parsed.values;
+  // Options are refused, never ignored: parseArgs keeps the last of a repeated option with a
+  // value (`--state-dir a --state-dir b` would quietly drop `a`), so such a repeat is a usage error.
+  const seen = new Set<string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'option' || t.value === undefined || t.name === 'workspace') continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given more than once`);
+    seen.add(t.name);
+  }
+  if (v.json && v.format !== undefined && v.format !== 'json')
+    throw new UsageError(`--json asks for JSON, but --format asks for ${v.format}: give one of them`);
   // Refused before anything runs: an empty value (`--cache-dir "$UNSET"`) would put the parse
   // and code caches in the current directory, i.e. the repository, and an empty --state-dir
   // would quietly mean the per-user trust store.

@@ -67,6 +67,24 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.doesNotMatch(dangling.err, /U\+000A/);
   });
 
+  it('refuses, never ignores, a repeated option with a value and --json beside another --format', async () => {
+    for (const [argv, said] of [
+      [['list', '--state-dir', f.path('a'), '--state-dir', f.path('b')], /--state-dir is given more than once/],
+      [['check', '--lock', 'a.lock', '--lock', 'b.lock'], /--lock is given more than once/],
+      [['validate', '--format', 'json', '--format', 'sarif'], /--format is given more than once/],
+      [['list', '--json', '--format', 'text'], /--json asks for JSON, but --format asks for text/],
+      [['validate', '--json', '--format', 'sarif'], /--json asks for JSON, but --format asks for sarif/],
+    ] as const) {
+      const r = await cli([...argv, '--no-user'], f.root);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.match(r.err, said);
+    }
+    // Repeating a switch or a folder says nothing new and is taken as given.
+    f.mkdir('ws');
+    assert.equal((await cli(['list', '--no-user', '--no-user', '--json', '--format', 'json'], f.path('ws'))).code, 0);
+    assert.equal((await cli(['list', '--no-user', '--workspace', '.', '--workspace', '.'], f.path('ws'))).code, 0);
+  });
+
   it('lists items as the JSON contract says, field for field', async () => {
     writeW(f);
     const r = await cli(['list', '--json', '--no-user'], f.path('ws'));
