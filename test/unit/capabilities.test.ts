@@ -1,14 +1,13 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore } from '../../src/core/trust/trustStore';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
-import { review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { review, trust } from '../../src/core/trust/lifecycle';
 import { contractDetail } from '../../src/core/report/contract';
 import { explainItem } from '../../src/core/report/explain';
 import { systemOf } from '../../src/core/systems/registry';
 import { childrenOf, type Snapshot } from '../../src/core/index/snapshot';
-import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
+import { writeW, byName, LINUX_HOST } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 
 /**
  * The typed capability model (core/capabilities.ts): each agent emits it from its typed
@@ -16,29 +15,14 @@ import { Fixture, writeW, byName, LINUX_HOST } from './helpers/fixture';
  * always have, and `show --json` keeps its old `detail` from it.
  */
 describe('typed capabilities', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
-  const snap = (hooksEnv?: string): Snapshot =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-      ...(hooksEnv ? { rivumiHooksEnv: hooksEnv } : {}),
-    }).indexAll();
+  const w = trustWorkspace();
+  const snap = (hooksEnv?: string): Snapshot => w.snapshot(hooksEnv ? { rivumiHooksEnv: hooksEnv } : {});
 
   const MCP =
     '[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=read"]\nenv = { KEY = "${SECRET}" }\nconnect_timeout = 15\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n';
 
   it('Codewhale: MCP servers, hosts, components and activation, typed on the item and equal to what the review reads', () => {
-    writeW(f, MCP);
+    writeW(w.f, MCP);
     const item = byName(snap(), 'example-plugin');
     const caps = item.detail.capabilities;
     assert.ok(caps);
@@ -85,13 +69,13 @@ describe('typed capabilities', () => {
   });
 
   it('Rivumi: a hooks file and a plugin emit their hooks, skills and hash pairs; hook items carry what they run', () => {
-    f.write(
+    w.f.write(
       'ws/.rivumi/hooks.json',
       '{"pre_tool_use":[{"command":["python3","check.py"],"timeout_seconds":9,"tools":["Bash"]}]}',
     );
-    f.write('ws/check.py', 'print(1)\n');
-    f.write('ws/.rivumi/plugins/review.md', '---\nname: review\ndescription: Review.\n---\nCheck risks.\n');
-    f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    w.f.write('ws/check.py', 'print(1)\n');
+    w.f.write('ws/.rivumi/plugins/review.md', '---\nname: review\ndescription: Review.\n---\nCheck risks.\n');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
     const s = snap('1');
     const hooks = byName(s, 'hooks.json');
     const caps = hooks.detail.capabilities;
@@ -117,8 +101,8 @@ describe('typed capabilities', () => {
   });
 
   it("show --json keeps the detail it always had: facts, and a Rivumi unit's hash pairs as `capabilities`", () => {
-    writeW(f, MCP);
-    f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
+    writeW(w.f, MCP);
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
     const s = snap();
     const cw = byName(s, 'example-plugin');
     const detail = contractDetail(cw, childrenOf(s, cw.id));
@@ -155,7 +139,7 @@ describe('typed capabilities', () => {
   });
 
   it('explain names the agent and its opt-in from the agent, not from a branch on its name', () => {
-    f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
     const s = snap();
     const gates = explainItem(s, byName(s, 'hooks.json')).find((x) => x.title === 'Gates')?.lines ?? [];
     assert.ok(gates.includes('enabled: no enable switch (Rivumi has none)'), gates.join('\n'));
@@ -168,12 +152,12 @@ describe('typed capabilities', () => {
 
   describe('receipts', () => {
     it('a receipt as the previous version wrote it reads unchanged: trusted by its hashes, compared section by section', async () => {
-      writeW(f, MCP);
+      writeW(w.f, MCP);
       const item = byName(snap(), 'example-plugin');
-      const r = await trust(item, item.reviewToken as string, ctx);
+      const r = await trust(item, item.reviewToken as string, w.ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
       // The record an earlier Skillgate wrote for this bundle, key for key (its own key order).
-      const read = store.read();
+      const read = w.store.read();
       assert.ok(read.ok);
       const key = item.detail.bundleKey as string;
       const written = read.state.bundles[key]?.trust;
@@ -221,18 +205,18 @@ describe('typed capabilities', () => {
         inventory: written.capabilities.inventory,
       };
       assert.deepEqual(JSON.parse(JSON.stringify(written.capabilities)), legacy, 'the stored shape did not change');
-      await store.mutate((state) => {
+      await w.store.mutate((state) => {
         const entry = state.bundles[key];
         if (entry?.trust) entry.trust = { ...entry.trust, capabilities: legacy };
         return { ok: true, value: null };
       });
       assert.equal(byName(snap(), 'example-plugin').trust, 'trusted');
-      const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
-      f.write(
+      const toml = w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
+      w.f.write(
         'ws/.codewhale/plugins/example-plugin/plugin.toml',
         `${fs.readFileSync(toml, 'utf8')}[mcp_servers.extra]\ncommand = "curl"\n`,
       );
-      const rv = review(byName(snap(), 'example-plugin'), ctx);
+      const rv = review(byName(snap(), 'example-plugin'), w.ctx);
       assert.ok(rv.ok && rv.value.diff);
       assert.deepEqual(
         rv.value.diff.capabilities.map((c) => c.summary),
@@ -241,18 +225,18 @@ describe('typed capabilities', () => {
     });
 
     it('a receipt whose record is not the model fails closed: its status follows the hashes alone, and its review shows every capability as new', async () => {
-      writeW(f, MCP);
+      writeW(w.f, MCP);
       const item = byName(snap(), 'example-plugin');
       const key = item.detail.bundleKey as string;
-      assert.ok((await trust(item, item.reviewToken as string, ctx)).ok);
-      await store.mutate((state) => {
+      assert.ok((await trust(item, item.reviewToken as string, w.ctx)).ok);
+      await w.store.mutate((state) => {
         const entry = state.bundles[key];
         if (entry?.trust) entry.trust = { ...entry.trust, capabilities: { op: 1 }, capabilityHash: 'f'.repeat(64) };
         return { ok: true, value: null };
       });
       const now = byName(snap(), 'example-plugin');
       assert.equal(now.trust, 'capabilities-changed', 'a foreign record cannot vouch for what the hashes do not');
-      const rv = review(now, ctx);
+      const rv = review(now, w.ctx);
       assert.ok(rv.ok && rv.value.diff);
       const summaries = rv.value.diff.capabilities.map((c) => c.summary);
       assert.ok(summaries.includes('op removed: 1'), summaries.join(' | '));

@@ -4,14 +4,13 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import { doctor, enable, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { doctor, enable, review, trust } from '../../src/core/trust/lifecycle';
 import { bundleKey } from '../../src/core/hashing/identity';
 import { codewhalePluginId } from '../../src/core/systems/codewhale/identity';
 import { byteOrder, decodeRawName, osBytes } from '../../src/core/fs/rawNames';
-import { Fixture, LINUX_HOST, top, index } from './helpers/fixture';
+import { LINUX_HOST, top } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Item } from '../../src/core/model';
-import type { Snapshot } from '../../src/core/index/snapshot';
 
 /** An absolute path with raw bytes appended (a name that is not UTF-8). */
 function raw(dir: string, ...bytes: (string | number[])[]): Buffer {
@@ -24,18 +23,9 @@ function raw(dir: string, ...bytes: (string | number[])[]): Buffer {
 const DEMO_TOML = 'schema_version = 1\n[plugin]\nname = "demo"\nversion = "1.0.0"\n';
 
 describe('raw names: Codewhale bundles and files whose names are not UTF-8 (codewhale.md §2.3, §7.1, §8.6)', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
+  const w = trustWorkspace();
 
-  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
-  const plugins = (): string => f.path('ws/.codewhale/plugins');
+  const plugins = (): string => w.f.path('ws/.codewhale/plugins');
   const writeRaw = (p: Buffer, content: string) => {
     fs.mkdirSync(p.subarray(0, p.lastIndexOf(0x2f)), { recursive: true });
     fs.writeFileSync(p, content);
@@ -87,7 +77,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
   describe('a bundle directory whose name is not UTF-8 (issue 10, item 6)', () => {
     it('is discovered and listed with its item; its identity is computed from the raw bytes', () => {
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), DEMO_TOML);
-      const s = snap();
+      const s = w.snapshot();
       const items = top(s).filter((i) => i.system === 'codewhale');
       assert.equal(items.length, 1, 'the bundle is listed');
       const item = items[0] as Item;
@@ -111,7 +101,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
     it('gives two directories that differ only in bytes that are not UTF-8 two identities', () => {
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), DEMO_TOML);
       writeRaw(raw(plugins(), '/bad', [0xfe], '/plugin.toml'), DEMO_TOML);
-      const items = top(snap()).filter((i) => i.system === 'codewhale');
+      const items = top(w.snapshot()).filter((i) => i.system === 'codewhale');
       assert.equal(items.length, 2);
       assert.notEqual(items[0]?.id, items[1]?.id);
       assert.notEqual(items[0]?.detail.bundleKey, items[1]?.detail.bundleKey);
@@ -120,10 +110,10 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
 
     it('hashes as the same content as a copy at a UTF-8 name (the directory name is not content)', () => {
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), DEMO_TOML);
-      f.write('other/.codewhale/plugins/good/plugin.toml', DEMO_TOML);
-      const bad = top(snap()).find((i) => i.system === 'codewhale') as Item;
+      w.f.write('other/.codewhale/plugins/good/plugin.toml', DEMO_TOML);
+      const bad = top(w.snapshot()).find((i) => i.system === 'codewhale') as Item;
       const good = top(
-        new Indexer({ workspaces: [f.path('other')], codewhaleHome: null, host: LINUX_HOST }).indexAll(),
+        new Indexer({ workspaces: [w.f.path('other')], codewhaleHome: null, host: LINUX_HOST }).indexAll(),
       )[0] as Item;
       assert.equal(bad.contentHash, good.contentHash);
       assert.ok(bad.contentHash);
@@ -131,7 +121,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
 
     it('lists an invalid bundle there with its diagnostics, which name its item', () => {
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), 'schema_version = 1\n[plugin\nname = "demo"\n');
-      const s = snap();
+      const s = w.snapshot();
       const item = top(s).find((i) => i.system === 'codewhale') as Item;
       assert.ok(item, 'the invalid bundle is listed');
       assert.equal(item.decision, 'rejected');
@@ -146,12 +136,12 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
 
     it('prints the exact path in JSON (escaped, unambiguous) and writes valid SARIF', async () => {
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), 'schema_version = 1\n[plugin]\nname = "Not Valid"\n');
-      const env = { SKILLGATE_STATE_DIR: f.path('state') };
+      const env = { SKILLGATE_STATE_DIR: w.f.path('state') };
       const io = () => {
         const o = { out: '', err: '' };
         return {
           o,
-          io: { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t), env, cwd: f.path('ws') },
+          io: { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t), env, cwd: w.f.path('ws') },
         };
       };
       const list = io();
@@ -165,22 +155,22 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
 
     it('can be reviewed, trusted and enabled, and its snapshot verifies', async () => {
       writeRaw(raw(plugins(), '/bad', [0xff], '/plugin.toml'), DEMO_TOML);
-      const item = () => top(snap()).find((i) => i.system === 'codewhale') as Item;
-      const r = review(item(), ctx);
+      const item = () => top(w.snapshot()).find((i) => i.system === 'codewhale') as Item;
+      const r = review(item(), w.ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', w.ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
-      const e = await enable(item(), ctx);
+      const e = await enable(item(), w.ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
       assert.deepEqual([item().trust, item().decision], ['trusted', 'registered']);
-      const state = store.read();
+      const state = w.store.read();
       assert.ok(state.ok);
       assert.deepEqual(
         osBytes(state.state.bundles[item().detail.bundleKey as string]?.path as string),
         raw(plugins(), '/bad', [0xff]),
         'the receipt records the exact canonical path',
       );
-      assert.deepEqual(doctor(store).staleReceipts, [], 'doctor finds the bundle of that receipt');
+      assert.deepEqual(doctor(w.store).staleReceipts, [], 'doctor finds the bundle of that receipt');
     });
   });
 
@@ -188,9 +178,9 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
     const badFile = () => raw(plugins(), '/demo/bad', [0xff]);
 
     it('hashes by the raw name and records the raw bytes beside the display path', () => {
-      f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
+      w.f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
       writeRaw(badFile(), 'one\n');
-      const item = top(snap())[0] as Item;
+      const item = top(w.snapshot())[0] as Item;
       const file = item.detail.files?.find((x) => x.rawPath !== undefined);
       assert.ok(file, 'the file carries rawPath');
       assert.deepEqual(file.rawPath, Buffer.from([0x62, 0x61, 0x64, 0xff]));
@@ -198,25 +188,25 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
     });
 
     it('can be reviewed, trusted and enabled; the snapshot holds the raw name and the review diff works after a change', async () => {
-      f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
+      w.f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
       writeRaw(badFile(), 'one\n');
-      const item = () => top(snap())[0] as Item;
-      const r = review(item(), ctx);
+      const item = () => top(w.snapshot())[0] as Item;
+      const r = review(item(), w.ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', w.ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
       assert.equal(
         fs.readFileSync(raw(t.value.reviewedCopy, '/bad', [0xff]), 'utf8'),
         'one\n',
         'the snapshot copies the file under its raw name',
       );
-      const e = await enable(item(), ctx);
+      const e = await enable(item(), w.ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
       assert.deepEqual([item().trust, item().enabled, item().decision], ['trusted', true, 'registered']);
 
       fs.writeFileSync(badFile(), 'two\n');
       assert.equal(item().trust, 'content-changed');
-      const again = review(item(), ctx);
+      const again = review(item(), w.ctx);
       assert.ok(again.ok, again.ok ? '' : again.message);
       const change = again.value.diff?.files.find((c) => c.path === 'bad\udcff');
       assert.equal(change?.change, 'modified');
@@ -224,24 +214,24 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
     });
 
     it('snapshots directories whose names are not UTF-8, empty ones included, so enable verifies the copy', async () => {
-      f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
+      w.f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
       writeRaw(raw(plugins(), '/demo/d', [0xff], '/inner', [0xfe], '.txt'), 'x\n');
       fs.mkdirSync(raw(plugins(), '/demo/empty', [0x80]));
-      const item = () => top(snap())[0] as Item;
-      const r = review(item(), ctx);
+      const item = () => top(w.snapshot())[0] as Item;
+      const r = review(item(), w.ctx);
       assert.ok(r.ok, r.ok ? '' : r.message);
-      const t = await trust(item(), r.value.reviewToken ?? '', ctx);
+      const t = await trust(item(), r.value.reviewToken ?? '', w.ctx);
       assert.ok(t.ok, t.ok ? '' : t.message);
       assert.ok(fs.statSync(raw(t.value.reviewedCopy, '/empty', [0x80])).isDirectory());
       assert.equal(fs.readFileSync(raw(t.value.reviewedCopy, '/d', [0xff], '/inner', [0xfe], '.txt'), 'utf8'), 'x\n');
-      const e = await enable(item(), ctx);
+      const e = await enable(item(), w.ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
     });
 
     it('passes check after review, trust and enable through the CLI', async () => {
-      f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
+      w.f.write('ws/.codewhale/plugins/demo/plugin.toml', DEMO_TOML);
       writeRaw(badFile(), 'one\n');
-      const env = { SKILLGATE_STATE_DIR: f.path('state') };
+      const env = { SKILLGATE_STATE_DIR: w.f.path('state') };
       const cli = async (args: string[]) => {
         let out = '';
         let err = '';
@@ -249,7 +239,7 @@ describe('raw names: Codewhale bundles and files whose names are not UTF-8 (code
           out: (t) => (out += t),
           err: (t) => (err += t),
           env,
-          cwd: f.path('ws'),
+          cwd: w.f.path('ws'),
         });
         return { code, out, err };
       };

@@ -1,65 +1,55 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import { enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { enable, review, revoke, trust } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/review/reviewText';
 import { pairsHash } from '../../src/core/hashing/capabilityPairs';
-import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
-import type { Snapshot } from '../../src/core/index/snapshot';
+import { writeW, byName } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 
 /**
  * The acceptance scenarios of codewhale.md §10.7 and §10.8 that no other test spells out:
  * each as the scenario states it, through the index, the lifecycle and the text review.
  */
 describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
+  const w = trustWorkspace();
 
-  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
-  const item = (name: string) => byName(snap(), name);
+  const item = (name: string) => byName(w.snapshot(), name);
   const tokenOf = (name: string) => {
-    const r = review(item(name), ctx);
+    const r = review(item(name), w.ctx);
     assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
     return r.value.reviewToken;
   };
   const trustNow = async (name: string) => {
-    const r = await trust(item(name), tokenOf(name), ctx);
+    const r = await trust(item(name), tokenOf(name), w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
   };
   const textOf = (name: string) => {
-    const r = review(item(name), ctx);
+    const r = review(item(name), w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
-    return reviewText(r.value, [f.path('ws')], false);
+    return reviewText(r.value, [w.f.path('ws')], false);
   };
 
   /** The mixed bundle of §10.8 case 1: a skill, commands, hooks and lsp. */
   const writeMixed = () => {
     const dir = 'ws/.codewhale/plugins/mixed';
-    f.write(
+    w.f.write(
       `${dir}/plugin.toml`,
       'schema_version = 1\n[plugin]\nname = "mixed"\nversion = "1.0.0"\n[skills]\npath = "skills"\n' +
         '[commands]\npath = "commands"\n[hooks]\npath = "hooks"\n[lsp]\npath = "lsp"\n',
     );
-    f.write(`${dir}/skills/hello/SKILL.md`, '---\nname: hello\ndescription: hello\n---\nbody\n');
-    f.write(`${dir}/commands/run.md`, 'run\n');
-    f.write(`${dir}/hooks/hooks.json`, '{}\n');
-    f.write(`${dir}/lsp/lsp.json`, '{}\n');
+    w.f.write(`${dir}/skills/hello/SKILL.md`, '---\nname: hello\ndescription: hello\n---\nbody\n');
+    w.f.write(`${dir}/commands/run.md`, 'run\n');
+    w.f.write(`${dir}/hooks/hooks.json`, '{}\n');
+    w.f.write(`${dir}/lsp/lsp.json`, '{}\n');
     return dir;
   };
 
   it('mixed bundle: revoke drops the skill; re-trust is not active until enable; a content edit is content-changed (§10.7 case 9)', async () => {
     const dir = writeMixed();
     await trustNow('mixed');
-    assert.ok((await enable(item('mixed'), ctx)).ok);
+    assert.ok((await enable(item('mixed'), w.ctx)).ok);
     assert.deepEqual(item('mixed:hello').reasons, ['component_active']);
-    assert.ok((await revoke(item('mixed'), ctx)).ok);
+    assert.ok((await revoke(item('mixed'), w.ctx)).ok);
     assert.deepEqual([item('mixed').decision, item('mixed').enabled], ['disabled', true]);
     assert.deepEqual(item('mixed:hello').reasons, ['bundle_inactive']);
     await trustNow('mixed');
@@ -68,9 +58,9 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
       ['trusted', false, ['not_enabled']],
     );
     assert.deepEqual(item('mixed:hello').reasons, ['bundle_inactive']);
-    assert.ok((await enable(item('mixed'), ctx)).ok);
+    assert.ok((await enable(item('mixed'), w.ctx)).ok);
     assert.deepEqual(item('mixed:hello').reasons, ['component_active']);
-    f.write(`${dir}/commands/run.md`, 'run something else\n');
+    w.f.write(`${dir}/commands/run.md`, 'run something else\n');
     assert.deepEqual(
       [item('mixed').trust, item('mixed').enabled, item('mixed').decision],
       ['content-changed', true, 'disabled'],
@@ -79,9 +69,9 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
   });
 
   it('a receipt whose capability hash is the v2-domain digest shows as capabilities-changed (§10.7 case 10)', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
-    assert.ok((await enable(item('example-plugin'), ctx)).ok);
+    assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
     const current = item('example-plugin').capabilityHash;
     // codewhale.md §7.5: the v2 domain, its own policy (skills and MCP supported, the rest inactive), then the pairs.
     const v2 =
@@ -107,26 +97,26 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     ]);
     const digest = pairsHash(v2, pairs);
     assert.notEqual(digest, current);
-    const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    const raw = JSON.parse(fs.readFileSync(w.store.file, 'utf8'));
     const key = Object.keys(raw.bundles)[0] as string;
     raw.bundles[key].trust.capabilityHash = digest;
-    fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+    fs.writeFileSync(w.store.file, JSON.stringify(raw), { mode: 0o600 });
     const i = item('example-plugin');
     assert.deepEqual([i.trust, i.enabled, i.decision], ['capabilities-changed', true, 'disabled']);
   });
 
   it('refuses trust when the reviewed bundle directory is replaced by a symbolic link (§10.7 case 14)', async () => {
-    const dir = writeW(f);
+    const dir = writeW(w.f);
     const reviewed = item('example-plugin');
     const token = tokenOf('example-plugin');
     // The same bytes elsewhere, and the bundle's place now a link to them.
-    fs.cpSync(dir, f.path('elsewhere/example-plugin'), { recursive: true });
+    fs.cpSync(dir, w.f.path('elsewhere/example-plugin'), { recursive: true });
     fs.rmSync(dir, { recursive: true });
-    fs.symlinkSync(f.path('elsewhere/example-plugin'), dir);
-    const r = await trust(reviewed, token, ctx);
+    fs.symlinkSync(w.f.path('elsewhere/example-plugin'), dir);
+    const r = await trust(reviewed, token, w.ctx);
     assert.ok(!r.ok, 'trust through a link must be refused');
-    assert.ok(!fs.existsSync(store.file), 'nothing is written');
-    const s = snap();
+    assert.ok(!fs.existsSync(w.store.file), 'nothing is written');
+    const s = w.snapshot();
     assert.ok(
       s.diagnostics.some((d) => d.code === 'codewhale.bundle-symlink'),
       s.diagnostics.map((d) => d.code).join(', '),
@@ -143,13 +133,13 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.deepEqual(before.detail.activation?.inactiveComponents, ['lsp']);
     assert.notEqual(before.decision, 'registered', 'Active components: [none]');
     await trustNow('mixed');
-    const r = await enable(item('mixed'), ctx);
+    const r = await enable(item('mixed'), w.ctx);
     assert.ok(r.ok);
     assert.match(r.value.note ?? '', /inactive: lsp/);
     const after = item('mixed');
     assert.deepEqual([after.decision, after.reasons], ['registered', ['active']]);
     assert.deepEqual(after.detail.activation?.supportedComponents, ['skills', 'commands', 'hooks']);
-    const s = snap();
+    const s = w.snapshot();
     const active = s.items.filter((i) => i.parent === after.id && i.decision === 'registered');
     assert.deepEqual(active.map((i) => i.qualifiedName).sort(), ['mixed:commands', 'mixed:hello', 'mixed:hooks']);
     assert.deepEqual(byName(s, 'mixed:lsp').reasons, ['component_inactive']);
@@ -157,7 +147,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
 
   it('MCP review of one stdio and one remote server shows argv, env and header mappings by name (§10.8 case 2)', () => {
     const dir = 'ws/.codewhale/plugins/mcp-review';
-    f.write(
+    w.f.write(
       `${dir}/plugin.toml`,
       'schema_version = 1\n[plugin]\nname = "mcp-review"\nversion = "1.0.0"\n' +
         '[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker", "-e", "console.log(\'ready\')"]\n' +
@@ -166,7 +156,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
         'env_headers = { X_Api_Key = "REMOTE_API_KEY" }\n' +
         '[capabilities]\nnetwork_hosts = ["example.invalid"]\n',
     );
-    f.write(`${dir}/server.js`, 'console.log(1)\n');
+    w.f.write(`${dir}/server.js`, 'console.log(1)\n');
     const i = item('mcp-review');
     assert.match((i.detail.inventory as { summary: string }).summary, /mcp=2 \(stdio=1 remote=1\)/);
     const text = textOf('mcp-review');
@@ -187,7 +177,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
 
   it('the text review says which servers are configured off or required, as Codewhale shows them (§9.1)', () => {
     const dir = 'ws/.codewhale/plugins/switches';
-    f.write(
+    w.f.write(
       `${dir}/plugin.toml`,
       'schema_version = 1\n[plugin]\nname = "switches"\nversion = "1.0.0"\n' +
         '[mcp_servers.off]\ncommand = "node"\nenabled = false\n' +
@@ -204,19 +194,19 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.match(line('remote'), /required=false {2}configured-off/);
   });
 
-  it('an active bundle\'s MCP server configured off is disabled by its manifest, never said to be loaded', async () => {
+  it("an active bundle's MCP server configured off is disabled by its manifest, never said to be loaded", async () => {
     const dir = 'ws/.codewhale/plugins/switched';
-    f.write(
+    w.f.write(
       `${dir}/plugin.toml`,
       'schema_version = 1\n[plugin]\nname = "switched"\nversion = "1.0.0"\n' +
         '[mcp_servers.off]\ncommand = "node"\nenabled = false\n' +
         '[mcp_servers.on]\ncommand = "node"\n',
     );
-    const server = (id: string) => byName(snap(), `switched:${id}`);
+    const server = (id: string) => byName(w.snapshot(), `switched:${id}`);
     // Before the bundle is active every server shares its gate.
     assert.deepEqual(server('off').reasons, ['bundle_inactive']);
     await trustNow('switched');
-    assert.ok((await enable(item('switched'), ctx)).ok);
+    assert.ok((await enable(item('switched'), w.ctx)).ok);
     assert.equal(item('switched').decision, 'registered');
     assert.equal(server('off').decision, 'disabled');
     assert.deepEqual(server('off').reasons, ['disabled_by_manifest']);

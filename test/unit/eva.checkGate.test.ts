@@ -1,11 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import { check, review, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
-import { LINUX_HOST } from './helpers/fixture';
+import { check, review, trust } from '../../src/core/trust/lifecycle';
 import { reasonTextOf } from '../../src/core/systems/registry';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
 import { A0, EvaFixture } from './helpers/evaFixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /**
@@ -15,53 +13,40 @@ import type { Snapshot } from '../../src/core/index/snapshot';
  * not ask for its trust; a user skill is no trust unit at all.
  */
 describe('skillgate check over Eva: trust required for what Eva registers (eva.md §4.6)', () => {
-  let f: EvaFixture;
-  let ctx: LifecycleContext;
-  beforeEach(() => {
-    f = new EvaFixture().p0();
-    ctx = { store: new TrustStore(f.path('state')), host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
+  const w = trustWorkspace({ fixture: () => new EvaFixture().p0() });
 
-  const snap = (): Snapshot =>
-    new Indexer({
-      workspaces: [f.ws],
-      codewhaleHome: null,
-      evaHome: f.home,
-      host: LINUX_HOST,
-      trust: () => ctx.store.view(),
-    }).indexAll();
+  const snap = (): Snapshot => w.snapshot({ workspaces: [w.f.ws], evaHome: w.f.home });
   const failures = () => check(snap()).map((x) => `${x.item.name}: ${x.problem}`);
   const trustNow = async (name: string) => {
     const item = snap().items.find((i) => i.name === name);
     assert.ok(item);
-    const r = review(item, ctx);
+    const r = review(item, w.ctx);
     assert.ok(r.ok && r.value.reviewToken !== null);
-    const t = await trust(item, r.value.reviewToken, ctx);
+    const t = await trust(item, r.value.reviewToken, w.ctx);
     assert.ok(t.ok, t.ok ? '' : t.message);
   };
   const OFF = A0.replace('enabled: true', 'enabled: false').replace('id: review-skill', 'id: off-skill');
 
   it('fails for a registered adapter until it is trusted, and again once it changes', async () => {
-    f.adapter(A0);
+    w.f.adapter(A0);
     assert.deepEqual(failures(), ['review-skill: it is not reviewed']);
     await trustNow('review-skill');
     assert.deepEqual(failures(), []);
-    f.adapter(A0.replace('priority: 10', 'priority: 11'));
+    w.f.adapter(A0.replace('priority: 10', 'priority: 11'));
     assert.deepEqual(failures(), ['review-skill: it changed since it was trusted (content-changed)']);
   });
 
   it('refuses a token the adapter no longer matches, saying how to review it again', async () => {
-    f.adapter(A0);
+    w.f.adapter(A0);
     const before = snap().items[0];
     assert.ok(before);
-    const r = review(before, ctx);
+    const r = review(before, w.ctx);
     assert.ok(r.ok && r.value.reviewToken !== null);
     assert.equal(r.value.codewhaleTrustLine, null, 'Eva has no trust command of its own');
-    f.adapter(A0.replace('priority: 10', 'priority: 11'));
+    w.f.adapter(A0.replace('priority: 10', 'priority: 11'));
     const now = snap().items[0];
     assert.ok(now);
-    const t = await trust(now, r.value.reviewToken, ctx);
+    const t = await trust(now, r.value.reviewToken, w.ctx);
     assert.deepEqual(
       t.ok ? null : t.message,
       'Review token does not match this bundle content and capability set; run `skillgate review review-skill` again',
@@ -69,7 +54,7 @@ describe('skillgate check over Eva: trust required for what Eva registers (eva.m
   });
 
   it('does not ask for the trust of an adapter Eva does not register', () => {
-    f.adapter(OFF, 'off.yaml');
+    w.f.adapter(OFF, 'off.yaml');
     const s = snap();
     assert.deepEqual(
       s.items.map((i) => [i.name, i.decision, i.trust]),
@@ -79,9 +64,9 @@ describe('skillgate check over Eva: trust required for what Eva registers (eva.m
   });
 
   it('asks only for the registered one of two, and never for a user skill', () => {
-    f.adapter(A0);
-    f.adapter(OFF, 'off.yaml');
-    f.user('foo');
+    w.f.adapter(A0);
+    w.f.adapter(OFF, 'off.yaml');
+    w.f.user('foo');
     const s = snap();
     assert.ok(
       s.items.some((i) => i.trust === null && i.system === 'eva'),

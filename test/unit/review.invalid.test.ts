@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import { enable, review, trust, type LifecycleContext, type ReviewReport } from '../../src/core/trust/lifecycle';
+import { enable, review, trust, type ReviewReport } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/review/reviewText';
 import { run } from '../../src/cli/main';
-import { Fixture, byName, LINUX_HOST, index } from './helpers/fixture';
-import type { Snapshot } from '../../src/core/index/snapshot';
+import { byName } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 
 const MCP = {
   mcpServers: { issues: { type: 'stdio', command: 'node', args: ['server.mjs'], env: { TOKEN: '${ISSUES_TOKEN}' } } },
@@ -13,51 +12,42 @@ const MCP = {
 
 /** Issue 10 #19: a trusted unit that becomes invalid is still reviewed, and never trusted or enabled. */
 describe('the review of a bundle that became invalid', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
+  const w = trustWorkspace();
 
-  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
   const reviewOf = (name: string): ReviewReport => {
-    const r = review(byName(snap(), name), ctx);
+    const r = review(byName(w.snapshot(), name), w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
     return r.value;
   };
   const trustAndEnable = async (name: string, withEnable = true) => {
     const token = reviewOf(name).reviewToken;
     assert.ok(token);
-    const t = await trust(byName(snap(), name), token, ctx);
+    const t = await trust(byName(w.snapshot(), name), token, w.ctx);
     assert.ok(t.ok, t.ok ? '' : t.message);
     if (withEnable) {
-      const e = await enable(byName(snap(), name), ctx);
+      const e = await enable(byName(w.snapshot(), name), w.ctx);
       assert.ok(e.ok, e.ok ? '' : e.message);
     }
   };
   const writeTools = () => {
-    f.write(
+    w.f.write(
       'ws/.codewhale/plugins/tools/plugin.json',
       JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name: 'tools', version: '1.0.0' }),
     );
-    f.write('ws/.codewhale/plugins/tools/mcp.json', `${JSON.stringify(MCP, null, 2)}\n`);
-    f.write('ws/.codewhale/plugins/tools/server.mjs', '// server\n');
+    w.f.write('ws/.codewhale/plugins/tools/mcp.json', `${JSON.stringify(MCP, null, 2)}\n`);
+    w.f.write('ws/.codewhale/plugins/tools/server.mjs', '// server\n');
   };
   const addInvalidServer = () => {
     const broken = { mcpServers: { ...MCP.mcpServers, evil: { type: 'http', url: 'https://evil.example/mcp' } } };
-    f.write('ws/.codewhale/plugins/tools/mcp.json', `${JSON.stringify(broken, null, 2)}\n`);
+    w.f.write('ws/.codewhale/plugins/tools/mcp.json', `${JSON.stringify(broken, null, 2)}\n`);
   };
 
   it('shows the files on disk now, the file diff against the snapshot and the error with file:line, and is not trustable (Codewhale, invalid mcp.json)', async () => {
     writeTools();
     await trustAndEnable('tools');
-    const before = store.read();
+    const before = w.store.read();
     addInvalidServer();
-    assert.deepEqual(byName(snap(), 'tools').reasons, ['manifest_invalid']);
+    assert.deepEqual(byName(w.snapshot(), 'tools').reasons, ['manifest_invalid']);
     const r = reviewOf('tools');
     assert.equal(r.trustable, false);
     assert.match(
@@ -77,7 +67,7 @@ describe('the review of a bundle that became invalid', () => {
       r.files?.find((x) => x.path === 'mcp.json')?.sha256,
       require('node:crypto')
         .createHash('sha256')
-        .update(fs.readFileSync(f.path('ws/.codewhale/plugins/tools/mcp.json')))
+        .update(fs.readFileSync(w.f.path('ws/.codewhale/plugins/tools/mcp.json')))
         .digest('hex'),
     );
     assert.deepEqual(
@@ -90,7 +80,7 @@ describe('the review of a bundle that became invalid', () => {
       ['codewhale.mcp-json.transport'],
     );
     assert.equal(r.codewhaleTrustLine, null);
-    const text = reviewText(r, [f.path('ws')], false);
+    const text = reviewText(r, [w.f.path('ws')], false);
     assert.match(text, /not trustable: Plugin bundle `tools` is invalid/);
     assert.match(
       text,
@@ -100,22 +90,22 @@ describe('the review of a bundle that became invalid', () => {
     assert.doesNotMatch(text, /To trust exactly this/);
     // Neither trust (with the old token) nor enable gets through; the store is untouched.
     const stale = await trust(
-      byName(snap(), 'tools'),
+      byName(w.snapshot(), 'tools'),
       (before.ok && Object.values(before.state.bundles)[0]?.trust?.contentHash) + '.' + '0'.repeat(64),
-      ctx,
+      w.ctx,
     );
     assert.deepEqual(stale, { ok: false, message: r.trustRefusal });
-    assert.deepEqual(await enable(byName(snap(), 'tools'), ctx), { ok: false, message: r.trustRefusal });
-    assert.deepEqual(store.read(), before);
+    assert.deepEqual(await enable(byName(w.snapshot(), 'tools'), w.ctx), { ok: false, message: r.trustRefusal });
+    assert.deepEqual(w.store.read(), before);
   });
 
   it('never reads through a symbolic link when the content walk fails: a reviewed file behind a linked directory is shown as gone, its target unread', async () => {
     writeTools();
-    f.write('ws/.codewhale/plugins/tools/docs/notes.md', 'reviewed notes\n');
+    w.f.write('ws/.codewhale/plugins/tools/docs/notes.md', 'reviewed notes\n');
     await trustAndEnable('tools');
-    f.write('outside/notes.md', 'SECRET outside the bundle\n');
-    fs.rmSync(f.path('ws/.codewhale/plugins/tools/docs'), { recursive: true });
-    f.symlink(f.path('outside'), 'ws/.codewhale/plugins/tools/docs');
+    w.f.write('outside/notes.md', 'SECRET outside the bundle\n');
+    fs.rmSync(w.f.path('ws/.codewhale/plugins/tools/docs'), { recursive: true });
+    w.f.symlink(w.f.path('outside'), 'ws/.codewhale/plugins/tools/docs');
     addInvalidServer();
     const r = reviewOf('tools');
     assert.equal(r.trustable, false);
@@ -135,7 +125,7 @@ describe('the review of a bundle that became invalid', () => {
   });
 
   it('refuses trust of a bundle that hashes but is invalid, even with its exact token (Codewhale, URL with a query)', async () => {
-    f.write(
+    w.f.write(
       'ws/.codewhale/plugins/upload/plugin.toml',
       'schema_version = 1\n[plugin]\nname = "upload"\nversion = "1.0.0"\n[capabilities]\nnetwork_hosts = ["logs.example"]\n[mcp_servers.upload]\nurl = "https://logs.example/mcp?token=abc"\n',
     );
@@ -146,16 +136,19 @@ describe('the review of a bundle that became invalid', () => {
       r.trustRefusal ?? '',
       /`upload` is invalid: MCP server `upload` URL may not contain a query or fragment \(plugin\.toml:8\)/,
     );
-    assert.deepEqual(await trust(byName(snap(), 'upload'), r.reviewToken, ctx), { ok: false, message: r.trustRefusal });
-    assert.ok(!fs.existsSync(store.file), 'nothing written');
+    assert.deepEqual(await trust(byName(w.snapshot(), 'upload'), r.reviewToken, w.ctx), {
+      ok: false,
+      message: r.trustRefusal,
+    });
+    assert.ok(!fs.existsSync(w.store.file), 'nothing written');
   });
 
   it('shows the reviewed files hashed now when a Rivumi plugin manifest no longer parses, and refuses trust', async () => {
-    f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
-    f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    w.f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
     await trustAndEnable('pk', false);
-    f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]');
-    f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]');
+    w.f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
     const r = reviewOf('pk');
     assert.equal(r.trustable, false);
     assert.match(
@@ -174,17 +167,17 @@ describe('the review of a bundle that became invalid', () => {
       ],
     );
     assert.match(r.diff?.files[1]?.unifiedDiff ?? '', /\+Check risks, and exfiltrate\./);
-    assert.ok(r.diagnostics.some((d) => d.severity === 'error' && d.file === f.path('ws/.rivumi/plugins/pk.json')));
+    assert.ok(r.diagnostics.some((d) => d.severity === 'error' && d.file === w.f.path('ws/.rivumi/plugins/pk.json')));
     assert.equal(r.status, 'capabilities-changed');
-    const t = await trust(byName(snap(), 'pk'), `${'a'.repeat(64)}.${'b'.repeat(64)}`, ctx);
+    const t = await trust(byName(w.snapshot(), 'pk'), `${'a'.repeat(64)}.${'b'.repeat(64)}`, w.ctx);
     assert.deepEqual(t, { ok: false, message: r.trustRefusal });
   });
 
   it('refuses trust of a Rivumi hooks file that became invalid', async () => {
-    f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
-    f.write('ws/check.py', 'print(1)\n');
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
+    w.f.write('ws/check.py', 'print(1)\n');
     await trustAndEnable('hooks.json', false);
-    f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":"python3 check.py"}]}');
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":"python3 check.py"}]}');
     const r = reviewOf('hooks.json');
     assert.equal(r.trustable, false);
     assert.match(r.trustRefusal ?? '', /^Rivumi hooks file `hooks\.json` is invalid: /);
@@ -198,7 +191,7 @@ describe('the review of a bundle that became invalid', () => {
       ['.rivumi/hooks.json', 'check.py'],
     );
     assert.ok(r.reviewToken);
-    assert.deepEqual(await trust(byName(snap(), 'hooks.json'), r.reviewToken, ctx), {
+    assert.deepEqual(await trust(byName(w.snapshot(), 'hooks.json'), r.reviewToken, w.ctx), {
       ok: false,
       message: r.trustRefusal,
     });
@@ -209,7 +202,7 @@ describe('the review of a bundle that became invalid', () => {
     const r = reviewOf('tools');
     assert.deepEqual([r.trustable, r.trustRefusal, r.diagnostics], [true, null, []]);
     assert.match(
-      reviewText(r, [f.path('ws')], false),
+      reviewText(r, [w.f.path('ws')], false),
       /Diagnostics \(0\):\n {2}none\n[\s\S]*To trust exactly this: skillgate trust /,
     );
   });
@@ -222,8 +215,8 @@ describe('the review of a bundle that became invalid', () => {
       const code = await run([...args, '--no-user'], {
         out: (t) => (out += t),
         err: (t) => (err += t),
-        env: { SKILLGATE_STATE_DIR: f.path('state') },
-        cwd: f.path('ws'),
+        env: { SKILLGATE_STATE_DIR: w.f.path('state') },
+        cwd: w.f.path('ws'),
       });
       return { code, out, err };
     };

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore } from '../../src/core/trust/trustStore';
 import { enable, review, trust } from '../../src/core/trust/lifecycle';
 import {
   CAPABILITIES_UNKNOWN,
@@ -12,36 +11,30 @@ import {
 import { relativeTime } from '../../src/core/review/relativeTime';
 import { reviewText } from '../../src/core/review/reviewText';
 import { trustEssentials } from '../../src/core/review/trustEssentials';
-import { Fixture, byName, LINUX_HOST, index } from './helpers/fixture';
+import { byName } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 import { assertDisplaySafe } from './helpers/displaySafe';
 
 describe('the review panel view model', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-  });
-  afterEach(() => f.remove());
-  const snap = () => index([f.path('ws')], { trust: () => store.view() });
+  const w = trustWorkspace();
   const model = (workspaceTrusted = true) => {
-    const s = snap();
-    const r = review(byName(s, 'tools'), { store });
+    const s = w.snapshot();
+    const r = review(byName(s, 'tools'), { store: w.store });
     assert.ok(r.ok, r.ok ? '' : r.message);
     return reviewViewModel(r.value, s, false, workspaceTrusted);
   };
   const trustAndEnable = async () => {
-    assert.ok((await trust(byName(snap(), 'tools'), model().hashes.token as string, { store })).ok);
-    assert.ok((await enable(byName(snap(), 'tools'), { store, host: LINUX_HOST })).ok);
+    assert.ok((await trust(byName(w.snapshot(), 'tools'), model().hashes.token as string, { store: w.store })).ok);
+    assert.ok((await enable(byName(w.snapshot(), 'tools'), w.ctx)).ok);
   };
 
   beforeEach(() => {
-    f.write(
+    w.f.write(
       'ws/.codewhale/plugins/tools/plugin.toml',
       'schema_version = 1\n[plugin]\nname = "tools"\nversion = "1.0.0"\ndescription = "Safe\u200btools <script>alert(1)</script>"\n[skills]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.remote]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker"]\nenv = { KEY = "${SECRET}" }\n',
     );
-    f.write('ws/.codewhale/plugins/tools/server.js', '// server\n');
-    f.write(
+    w.f.write('ws/.codewhale/plugins/tools/server.js', '// server\n');
+    w.f.write(
       'ws/.codewhale/plugins/tools/skills/a/SKILL.md',
       '---\nname: a\ndescription: Does\u200b things\n---\nbody\n',
     );
@@ -94,12 +87,12 @@ describe('the review panel view model', () => {
 
   it('shows capability changes first, then file diffs, after a change', async () => {
     const first = model();
-    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token as string, { store })).ok);
-    fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), 'process.exit(1);\n');
+    assert.ok((await trust(byName(w.snapshot(), 'tools'), first.hashes.token as string, { store: w.store })).ok);
+    fs.appendFileSync(w.f.path('ws/.codewhale/plugins/tools/server.js'), 'process.exit(1);\n');
     fs.writeFileSync(
-      f.path('ws/.codewhale/plugins/tools/plugin.toml'),
+      w.f.path('ws/.codewhale/plugins/tools/plugin.toml'),
       fs
-        .readFileSync(f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8')
+        .readFileSync(w.f.path('ws/.codewhale/plugins/tools/plugin.toml'), 'utf8')
         .replace('env = { KEY = "${SECRET}" }', 'env = { KEY = "${SECRET}", HOME_DIR = "${HOME}" }'),
     );
     const m = model();
@@ -119,8 +112,8 @@ describe('the review panel view model', () => {
   it('shows every repository string escaped: names, paths, tools, hook events, env names, diff lines (issue 10)', async () => {
     const NAME = '\x1b[2K\u009b\u202e\t\n';
     const J = [...NAME].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-    f.write(`ws/.codewhale/plugins/tools/f${NAME}.txt`, 'a\n');
-    f.write('ws/.rivumi/hooks.json', `{"pre_tool_use":[{"command":["bash","h${J}\\udcff.sh"],"tools":["t${J}"]}]}`);
+    w.f.write(`ws/.codewhale/plugins/tools/f${NAME}.txt`, 'a\n');
+    w.f.write('ws/.rivumi/hooks.json', `{"pre_tool_use":[{"command":["bash","h${J}\\udcff.sh"],"tools":["t${J}"]}]}`);
     const walk = (value: unknown, where: string): void => {
       // A skill's or command's body keeps its lines (shown in a <pre>); everything else is one line.
       if (typeof value === 'string') assertDisplaySafe(value, where, /\.body\.text$/.test(where));
@@ -134,8 +127,8 @@ describe('the review panel view model', () => {
     assert.ok(
       first.files.some((x) => x.path.text === 'f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt' && x.path.hidden),
     );
-    assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token ?? '', { store })).ok);
-    fs.writeFileSync(f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
+    assert.ok((await trust(byName(w.snapshot(), 'tools'), first.hashes.token ?? '', { store: w.store })).ok);
+    fs.writeFileSync(w.f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
     const changed = model();
     walk(changed, 'changed model');
     // The diff headers name the file; a newline in its name started a line the panel showed as context.
@@ -144,9 +137,9 @@ describe('the review panel view model', () => {
       ['hunk @@ -1,1 +1,2 @@', 'ctx  a', 'add +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b'],
     );
     // The text review shows the same diff, each line its own (`review`, the editor's plain-text review).
-    const text = review(byName(snap(), 'tools'), { store });
+    const text = review(byName(w.snapshot(), 'tools'), { store: w.store });
     assert.ok(text.ok);
-    const diffLines = reviewText(text.value, [f.path('ws')], false)
+    const diffLines = reviewText(text.value, [w.f.path('ws')], false)
       .split('\n')
       .filter((l) => l.startsWith('      '));
     assert.deepEqual(diffLines, [
@@ -156,8 +149,8 @@ describe('the review panel view model', () => {
       '       a',
       '      +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b',
     ]);
-    const s = snap();
-    const hooks = review(byName(s, 'hooks.json'), { store });
+    const s = w.snapshot();
+    const hooks = review(byName(s, 'hooks.json'), { store: w.store });
     assert.ok(hooks.ok);
     const rivumi = reviewViewModel(hooks.value, s, true);
     walk(rivumi, 'hooks model');
@@ -170,9 +163,9 @@ describe('the review panel view model', () => {
   });
 
   it('shows a removed `-- x` and an added `++ y` line, which read like the diff header (`--- `, `+++ `)', async () => {
-    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/init.lua'), 'local a = 1\n-- x\n');
+    fs.writeFileSync(w.f.path('ws/.codewhale/plugins/tools/init.lua'), 'local a = 1\n-- x\n');
     await trustAndEnable();
-    fs.writeFileSync(f.path('ws/.codewhale/plugins/tools/init.lua'), 'local a = 1\n++ y\n');
+    fs.writeFileSync(w.f.path('ws/.codewhale/plugins/tools/init.lua'), 'local a = 1\n++ y\n');
     const rows = model().changes?.files.find((x) => x.path.text === 'init.lua')?.diff;
     assert.deepEqual(
       rows?.map((l) => `${l.kind} ${l.text.text}`),
@@ -190,7 +183,7 @@ describe('the review panel view model', () => {
 
   it('after the bundle becomes invalid: Trust and Enable disabled with the reason shown, no token, the error with file:line, the file diff (issue 10 #19)', async () => {
     await trustAndEnable();
-    const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+    const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
     fs.writeFileSync(
       toml,
       `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`,
@@ -230,7 +223,7 @@ describe('the review panel view model', () => {
   it('when the manifest no longer loads: capabilities unknown, no capability hash or token, files still hashed', async () => {
     await trustAndEnable();
     fs.writeFileSync(
-      f.path('ws/.codewhale/plugins/tools/plugin.toml'),
+      w.f.path('ws/.codewhale/plugins/tools/plugin.toml'),
       'schema_version = 1\n[plugin\nname = "tools"\n',
     );
     const m = model();
@@ -259,10 +252,10 @@ describe('the review panel view model', () => {
   });
 
   it('offers Trust only for a Rivumi plugin, shows it as loaded and not reviewed, and says how Rivumi is switched off', () => {
-    f.write('ws/.rivumi/plugins/a.md', 'Check the risks.');
-    f.write('ws/.rivumi/plugins/pk.json', '{"skills":[{"path":"a.md"}]}');
-    const s = snap();
-    const r = review(byName(s, 'pk'), { store });
+    w.f.write('ws/.rivumi/plugins/a.md', 'Check the risks.');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"skills":[{"path":"a.md"}]}');
+    const s = w.snapshot();
+    const r = review(byName(s, 'pk'), { store: w.store });
     assert.ok(r.ok);
     const m = reviewViewModel(r.value, s, false);
     assert.deepEqual(
@@ -287,16 +280,16 @@ describe('the review panel view model', () => {
   describe('words, not codes (issue 14 #9-#13)', () => {
     it('shows an argv change as before → after lists, and when the review was, as a person says it', async () => {
       const first = model();
-      assert.ok((await trust(byName(snap(), 'tools'), first.hashes.token as string, { store })).ok);
-      const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      assert.ok((await trust(byName(w.snapshot(), 'tools'), first.hashes.token as string, { store: w.store })).ok);
+      const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
       fs.writeFileSync(
         toml,
         fs
           .readFileSync(toml, 'utf8')
           .replace('args = ["server.js", "--mode=worker"]', 'args = ["server.js", "--mode=write", "--all"]'),
       );
-      const s = snap();
-      const r = review(byName(s, 'tools'), { store });
+      const s = w.snapshot();
+      const r = review(byName(s, 'tools'), { store: w.store });
       assert.ok(r.ok);
       const at = Date.parse(r.value.receipt?.reviewedAt ?? '');
       const m = reviewViewModel(r.value, s, false, true, new Date(at + 3 * 3600 * 1000 + 5000));
@@ -345,10 +338,10 @@ describe('the review panel view model', () => {
     });
 
     it('lists each hook with where it runs, the files it runs and whether trust covers them, and when Rivumi runs them', () => {
-      f.write('ws/scripts/guard.py', 'print(1)\n');
-      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","scripts/guard.py"],"timeout":5}]}');
-      const s = snap();
-      const r = review(byName(s, 'hooks.json'), { store });
+      w.f.write('ws/scripts/guard.py', 'print(1)\n');
+      w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","scripts/guard.py"],"timeout":5}]}');
+      const s = w.snapshot();
+      const r = review(byName(s, 'hooks.json'), { store: w.store });
       assert.ok(r.ok);
       const m = reviewViewModel(r.value, s, false);
       const [h] = m.capabilities.hooks;
@@ -365,11 +358,11 @@ describe('the review panel view model', () => {
     });
 
     it('marks a hook file that trust cannot cover as not covered', () => {
-      f.write('ws/real.sh', 'echo hi\n');
-      fs.symlinkSync(f.path('ws/real.sh'), f.path('ws/link.sh'));
-      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["bash","link.sh"]}]}');
-      const s = snap();
-      const r = review(byName(s, 'hooks.json'), { store });
+      w.f.write('ws/real.sh', 'echo hi\n');
+      fs.symlinkSync(w.f.path('ws/real.sh'), w.f.path('ws/link.sh'));
+      w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["bash","link.sh"]}]}');
+      const s = w.snapshot();
+      const r = review(byName(s, 'hooks.json'), { store: w.store });
       assert.ok(r.ok);
       const [h] = reviewViewModel(r.value, s, false).capabilities.hooks;
       assert.deepEqual(
@@ -380,12 +373,12 @@ describe('the review panel view model', () => {
     });
 
     it("carries each skill's and command's body, lines kept and hidden characters marked", () => {
-      f.write(
+      w.f.write(
         'ws/.codewhale/plugins/tools/skills/a/SKILL.md',
         '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>\u202e now.\n',
       );
-      f.write('ws/.codewhale/plugins/tools/commands/fix.md', 'Fix it.\n');
-      const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      w.f.write('ws/.codewhale/plugins/tools/commands/fix.md', 'Fix it.\n');
+      const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
       fs.writeFileSync(
         toml,
         fs
@@ -425,13 +418,13 @@ describe('the review panel view model', () => {
         on.capabilities.mcp.map((x) => x.state.text),
         ['configured on', 'configured on'],
       );
-      fs.appendFileSync(f.path('ws/.codewhale/plugins/tools/server.js'), '// changed\n');
+      fs.appendFileSync(w.f.path('ws/.codewhale/plugins/tools/server.js'), '// changed\n');
       const changed = model();
       assert.deepEqual(
         [changed.header.enabled, changed.capabilities.mcp[0]?.state.text, changed.capabilities.components[0]?.activity],
         [true, 'not started: the bundle changed since your review', 'not active: the bundle changed since your review'],
       );
-      const toml = f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
       fs.writeFileSync(
         toml,
         `${fs.readFileSync(toml, 'utf8')}[mcp_servers.evil]\nurl = "https://evil.example/mcp?x=1"\n`,
@@ -445,8 +438,8 @@ describe('the review panel view model', () => {
     });
 
     it('lists what trust lets run for the confirmation: commands, remote servers, hosts', () => {
-      const s = snap();
-      const r = review(byName(s, 'tools'), { store });
+      const s = w.snapshot();
+      const r = review(byName(s, 'tools'), { store: w.store });
       assert.ok(r.ok);
       assert.deepEqual(trustEssentials(r.value), [
         'Commands it will run:',

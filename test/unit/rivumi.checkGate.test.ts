@@ -1,10 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore } from '../../src/core/trust/trustStore';
 import { check, review, trust } from '../../src/core/trust/lifecycle';
 import { reasonTextOf } from '../../src/core/systems/registry';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
-import { Fixture, LINUX_HOST } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 /**
@@ -13,27 +11,14 @@ import type { Snapshot } from '../../src/core/index/snapshot';
  * so it is shown but not required — and the hooks file only when the opt-in is exactly `1`.
  */
 describe('skillgate check over Rivumi: trust required for what Rivumi loads', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-  });
-  afterEach(() => f.remove());
+  const w = trustWorkspace();
 
   const snap = (rivumiHooksEnv?: string): Snapshot =>
-    new Indexer({
-      workspaces: [f.path('ws')],
-      codewhaleHome: null,
-      evaHome: null,
-      host: LINUX_HOST,
-      trust: () => store.view(),
-      ...(rivumiHooksEnv === undefined ? {} : { rivumiHooksEnv }),
-    }).indexAll();
+    w.snapshot({ evaHome: null, ...(rivumiHooksEnv === undefined ? {} : { rivumiHooksEnv }) });
 
   it('asks for the 16 plugins Rivumi reads, not the 17th it never opens', () => {
     const names = Array.from({ length: 17 }, (_, i) => `p${String(i).padStart(2, '0')}`);
-    for (const n of names) f.write(`ws/.rivumi/plugins/${n}.json`, '{}');
+    for (const n of names) w.f.write(`ws/.rivumi/plugins/${n}.json`, '{}');
     const s = snap();
     const last = s.items.find((i) => i.name === 'p16');
     assert.deepEqual([last?.decision, last?.trust], ['display_only', 'not-reviewed']);
@@ -44,7 +29,7 @@ describe('skillgate check over Rivumi: trust required for what Rivumi loads', ()
   });
 
   it('asks for the hooks file only when RIVUMI_ENABLE_PROJECT_HOOKS is exactly 1', () => {
-    f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
     for (const off of [undefined, '', '0', ' 1', 'true', '1 ']) assert.deepEqual(check(snap(off)), [], String(off));
     assert.deepEqual(
       check(snap('1')).map((x) => `${x.item.name}: ${x.problem}`),
@@ -53,17 +38,16 @@ describe('skillgate check over Rivumi: trust required for what Rivumi loads', ()
   });
 
   it('reviews a plugin with no agent trust command, and refuses a stale token saying to review it again', async () => {
-    f.write('ws/.rivumi/plugins/pk.json', '{}');
-    const ctx = { store, host: LINUX_HOST };
+    w.f.write('ws/.rivumi/plugins/pk.json', '{}');
     const before = snap().items.find((i) => i.name === 'pk');
     assert.ok(before);
-    const r = review(before, ctx);
+    const r = review(before, w.ctx);
     assert.ok(r.ok && r.value.reviewToken !== null);
     assert.equal(r.value.codewhaleTrustLine, null);
-    f.write('ws/.rivumi/plugins/pk.json', '{"description": "changed"}');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"description": "changed"}');
     const now = snap().items.find((i) => i.name === 'pk');
     assert.ok(now);
-    const t = await trust(now, r.value.reviewToken, ctx);
+    const t = await trust(now, r.value.reviewToken, w.ctx);
     assert.equal(
       t.ok ? null : t.message,
       'Review token does not match this bundle content and capability set; review it again',

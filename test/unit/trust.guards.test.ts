@@ -2,18 +2,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import {
-  check,
-  disable,
-  doctor,
-  enable,
-  review,
-  revoke,
-  trust,
-  type LifecycleContext,
-} from '../../src/core/trust/lifecycle';
-import { Fixture, writeW, writeD, byName, LINUX_HOST, index } from './helpers/fixture';
+import { check, disable, doctor, enable, review, revoke, trust } from '../../src/core/trust/lifecycle';
+import { writeW, writeD, byName } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 import { reviewText } from '../../src/core/review/reviewText';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
@@ -24,37 +15,29 @@ import type { Item } from '../../src/core/model';
  * (not) written: the store's bytes, and that `enabled` did not turn true.
  */
 describe('lifecycle guards: each refusal, and that nothing was written (trust.md "Operations")', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
+  const w = trustWorkspace();
   const W = 'ws/.codewhale/plugins/example-plugin';
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
 
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
-    index([f.path(ws)], { trust: () => store.view(), ...extra });
+    w.snapshot({ workspaces: [w.f.path(ws)], ...extra });
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
-    const r = review(item(name), ctx);
+    const r = review(item(name), w.ctx);
     assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
     return r.value.reviewToken;
   };
   const trustNow = async (name: string) => {
-    const r = await trust(item(name), tokenOf(name), ctx);
+    const r = await trust(item(name), tokenOf(name), w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
   };
   const entryOf = (name: string) => {
-    const read = store.read();
+    const read = w.store.read();
     assert.ok(read.ok, read.ok ? '' : read.problem);
     return read.state.bundles[item(name).detail.bundleKey as string];
   };
-  const bytes = () => fs.readFileSync(store.file);
+  const bytes = () => fs.readFileSync(w.store.file);
   /** Breaks the store the way a half-written or hand-edited file would. */
-  const breakStore = () => fs.writeFileSync(store.file, '{"schemaVersion":1,"bundles":', { mode: 0o600 });
+  const breakStore = () => fs.writeFileSync(w.store.file, '{"schemaVersion":1,"bundles":', { mode: 0o600 });
   /** A bundle that hashes (its manifest loads) but is invalid: a remote MCP URL with a query. */
   const INVALID_MCP =
     '[capabilities]\nnetwork_hosts = ["example.invalid"]\n[mcp_servers.remote]\nurl = "https://example.invalid/mcp?token=x"\n';
@@ -63,9 +46,9 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
   describe('review', () => {
     it('of a bundle never trusted: its token, trustable, no receipt, no diff, not enabled', () => {
-      writeW(f);
+      writeW(w.f);
       const i = item('example-plugin');
-      const r = review(i, ctx);
+      const r = review(i, w.ctx);
       assert.ok(r.ok);
       const v = r.value;
       assert.equal(v.reviewToken, `${i.contentHash}.${i.capabilityHash}`);
@@ -80,21 +63,21 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
         ['plugin.toml', 'skills/example/SKILL.md'],
       );
       assert.equal((v.capabilities as { system: string }).system, 'codewhale');
-      assert.ok(!fs.existsSync(store.file), 'review writes nothing');
+      assert.ok(!fs.existsSync(w.store.file), 'review writes nothing');
     });
 
     it('with the trust store unavailable: says so, and that trust would be refused, instead of a plain "not-reviewed"', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      f.write(`${W}/notes.txt`, 'changed since the review');
+      w.f.write(`${W}/notes.txt`, 'changed since the review');
       breakStore();
-      const r = review(item('example-plugin'), ctx);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       const v = r.value;
       assert.deepEqual([v.status, v.receipt, v.diff, v.trustable], ['not-reviewed', null, null, false]);
       assert.match(v.storeProblem ?? '', /^trust store .*state\.json is not valid JSON/);
       assert.match(v.trustRefusal ?? '', UNAVAILABLE);
-      const text = reviewText(v, [f.path('ws')], false);
+      const text = reviewText(v, [w.f.path('ws')], false);
       assert.match(
         text,
         /\n {2}trust store unavailable: trust store .*; no receipt can be read, so what changed since your last review cannot be shown\n/,
@@ -103,21 +86,21 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('of a trusted, enabled, unchanged bundle: trusted, enabled, its receipt, no diff', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
-      const r = review(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       assert.deepEqual([r.value.status, r.value.enabled, r.value.diff], ['trusted', true, null]);
       assert.deepEqual(r.value.receipt, entryOf('example-plugin')?.trust);
     });
 
     it('of a changed bundle whose snapshot is gone: the file diff still names the change, without a text diff', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      fs.rmSync(store.reviewedCopiesDir, { recursive: true, force: true });
-      f.write(`${W}/skills/example/SKILL.md`, 'changed\n');
-      const r = review(item('example-plugin'), ctx);
+      fs.rmSync(w.store.reviewedCopiesDir, { recursive: true, force: true });
+      w.f.write(`${W}/skills/example/SKILL.md`, 'changed\n');
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       assert.equal(r.value.status, 'content-changed');
       assert.deepEqual(
@@ -127,11 +110,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('with a broken store: still shown, but not enabled and with no receipt (it fails closed)', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       breakStore();
-      const r = review(item('example-plugin'), ctx);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       assert.deepEqual(
         [r.value.status, r.value.enabled, r.value.receipt, r.value.diff],
@@ -140,11 +123,11 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('of an invalid bundle: no token, not trustable, the refusal names the error; with a broken store, not enabled', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
-      fs.appendFileSync(f.path(`${W}/plugin.toml`), 'unknown = 1\n');
-      const r = review(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
+      fs.appendFileSync(w.f.path(`${W}/plugin.toml`), 'unknown = 1\n');
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       const v = r.value;
       assert.deepEqual(
@@ -158,7 +141,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.equal(v.status, 'capabilities-changed');
       assert.ok(v.diff && v.diff.files.some((x) => x.path === 'plugin.toml' && x.change === 'modified'));
       breakStore();
-      const closed = review(item('example-plugin'), ctx);
+      const closed = review(item('example-plugin'), w.ctx);
       assert.ok(closed.ok);
       assert.deepEqual(
         [closed.value.enabled, closed.value.receipt, closed.value.diff, closed.value.status],
@@ -167,8 +150,8 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('of a bundle that hashes but is invalid: a token, but not trustable and no Codewhale trust line', () => {
-      writeW(f, INVALID_MCP);
-      const r = review(item('example-plugin'), ctx);
+      writeW(w.f, INVALID_MCP);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       assert.ok(r.value.reviewToken);
       assert.deepEqual([r.value.trustable, r.value.codewhaleTrustLine], [false, null]);
@@ -176,18 +159,18 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('of a Rivumi plugin: trustable, with no Codewhale trust line', () => {
-      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
-      const r = review(item('pk'), ctx);
+      w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      const r = review(item('pk'), w.ctx);
       assert.ok(r.ok);
       assert.deepEqual([r.value.trustable, r.value.trustRefusal, r.value.codewhaleTrustLine], [true, null, null]);
     });
 
     it('of a Rivumi plugin that dropped a skill: the file it no longer covers shows as removed, though it is still on disk', async () => {
-      f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
-      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+      w.f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
+      w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
       await trustNow('pk');
-      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
-      const r = review(item('pk'), ctx);
+      w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      const r = review(item('pk'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       assert.deepEqual(
         r.value.files?.map((x) => x.path),
@@ -200,10 +183,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('of a bundle that is gone: refused', () => {
-      writeW(f);
+      writeW(w.f);
       const stale = item('example-plugin');
-      fs.rmSync(f.path(W), { recursive: true });
-      const r = review(stale, ctx);
+      fs.rmSync(w.f.path(W), { recursive: true });
+      const r = review(stale, w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /example-plugin/);
     });
@@ -211,69 +194,69 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
   describe('trust', () => {
     it('refuses in Restricted Mode before anything else, even with a broken store', async () => {
-      writeW(f);
+      writeW(w.f);
       const token = tokenOf('example-plugin');
-      fs.mkdirSync(f.path('state'), { mode: 0o700 });
+      fs.mkdirSync(w.f.path('state'), { mode: 0o700 });
       breakStore();
-      const r = await trust(item('example-plugin'), token, { ...ctx, workspaceTrusted: false });
+      const r = await trust(item('example-plugin'), token, { ...w.ctx, workspaceTrusted: false });
       assert.deepEqual(r, {
         ok: false,
         message: 'Restricted Mode: trust the workspace in VS Code before trusting its bundles.',
       });
-      assert.equal(fs.readFileSync(store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
+      assert.equal(fs.readFileSync(w.store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
     });
 
     it('refuses on an unavailable store, with the right token, and leaves the file and the snapshots alone', async () => {
-      writeW(f);
+      writeW(w.f);
       const token = tokenOf('example-plugin');
-      fs.mkdirSync(f.path('state'), { mode: 0o700 });
+      fs.mkdirSync(w.f.path('state'), { mode: 0o700 });
       breakStore();
       const before = bytes();
-      const r = await trust(item('example-plugin'), token, ctx);
+      const r = await trust(item('example-plugin'), token, w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, UNAVAILABLE);
       assert.deepEqual(bytes(), before);
-      assert.ok(!fs.existsSync(store.reviewedCopiesDir), 'no snapshot taken');
+      assert.ok(!fs.existsSync(w.store.reviewedCopiesDir), 'no snapshot taken');
     });
 
     it('refuses a bundle that no longer loads, naming its first error, and writes nothing', async () => {
-      writeW(f);
+      writeW(w.f);
       const stale = item('example-plugin');
       const token = tokenOf('example-plugin');
-      f.write(
+      w.f.write(
         `${W}/plugin.toml`,
         'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n',
       );
-      const r = await trust(stale, token, ctx);
+      const r = await trust(stale, token, w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /example-plugin/);
       assert.doesNotMatch(r.message, /Review token/);
-      assert.ok(!fs.existsSync(store.file));
-      assert.ok(!fs.existsSync(store.reviewedCopiesDir));
+      assert.ok(!fs.existsSync(w.store.file));
+      assert.ok(!fs.existsSync(w.store.reviewedCopiesDir));
     });
 
     it('refuses a bundle whose directory is gone, and writes nothing', async () => {
-      writeW(f);
+      writeW(w.f);
       const stale = item('example-plugin');
       const token = tokenOf('example-plugin');
-      fs.rmSync(f.path(W), { recursive: true });
-      const r = await trust(stale, token, ctx);
+      fs.rmSync(w.f.path(W), { recursive: true });
+      const r = await trust(stale, token, w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /example-plugin/);
-      assert.ok(!fs.existsSync(store.file));
+      assert.ok(!fs.existsSync(w.store.file));
     });
 
     it('refuses a bundle that hashes but is invalid, even with its exact token', async () => {
-      writeW(f, INVALID_MCP);
-      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
+      writeW(w.f, INVALID_MCP);
+      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /^Plugin bundle `example-plugin` is invalid: .*Codewhale does not load it/);
-      assert.ok(!fs.existsSync(store.file));
+      assert.ok(!fs.existsSync(w.store.file));
     });
 
     it('refuses a wrong token for a Rivumi plugin and says to review it again', async () => {
-      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
-      const r = await trust(item('pk'), 'wrong', ctx);
+      w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      const r = await trust(item('pk'), 'wrong', w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message: 'Review token does not match this bundle content and capability set; review it again',
@@ -281,18 +264,18 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('names the count when hooks run more than one file trust cannot cover', async () => {
-      f.write(
+      w.f.write(
         'ws/.rivumi/hooks.json',
         JSON.stringify({ pre_tool_use: [{ command: ['bash', 'a.sh'] }, { command: ['bash', 'b.sh'] }] }),
       );
-      f.write('ws/real-a.sh', 'echo a\n');
-      f.write('ws/real-b.sh', 'echo b\n');
-      f.symlink('real-a.sh', 'ws/a.sh');
-      f.symlink('real-b.sh', 'ws/b.sh');
-      const rv = review(item('hooks.json'), ctx);
+      w.f.write('ws/real-a.sh', 'echo a\n');
+      w.f.write('ws/real-b.sh', 'echo b\n');
+      w.f.symlink('real-a.sh', 'ws/a.sh');
+      w.f.symlink('real-b.sh', 'ws/b.sh');
+      const rv = review(item('hooks.json'), w.ctx);
       assert.ok(rv.ok);
       assert.equal(rv.value.notCovered.length, 2);
-      const r = await trust(item('hooks.json'), rv.value.reviewToken ?? '', ctx);
+      const r = await trust(item('hooks.json'), rv.value.reviewToken ?? '', w.ctx);
       assert.ok(!r.ok);
       assert.ok(
         r.message.startsWith(
@@ -307,29 +290,29 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('refuses a token for other content and says how to get the current one', async () => {
-      writeW(f);
+      writeW(w.f);
       const old = tokenOf('example-plugin');
-      f.write(`${W}/notes.txt`, 'added after review');
-      const r = await trust(item('example-plugin'), old, ctx);
+      w.f.write(`${W}/notes.txt`, 'added after review');
+      const r = await trust(item('example-plugin'), old, w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message:
           'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again',
       });
-      assert.ok(!fs.existsSync(store.file));
-      assert.ok(!fs.existsSync(store.reviewedCopiesDir));
+      assert.ok(!fs.existsSync(w.store.file));
+      assert.ok(!fs.existsSync(w.store.reviewedCopiesDir));
     });
 
     it('writes the receipt at the current hashes, disabled, with the reviewed files, and one snapshot', async () => {
-      writeW(f);
+      writeW(w.f);
       const now = new Date('2026-11-30T12:00:00.000Z');
-      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), { ...ctx, now: () => now });
+      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), { ...w.ctx, now: () => now });
       assert.ok(r.ok);
       const i = item('example-plugin');
       const e = entryOf('example-plugin');
       assert.deepEqual(
         [e?.enabled, e?.generation, e?.name, e?.system, e?.scope, e?.path],
-        [false, 1, 'example-plugin', 'codewhale', 'workspace', f.path(W)],
+        [false, 1, 'example-plugin', 'codewhale', 'workspace', w.f.path(W)],
       );
       assert.deepEqual(
         [e?.trust?.contentHash, e?.trust?.capabilityHash, e?.trust?.reviewedAt],
@@ -337,14 +320,14 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       );
       assert.deepEqual(Object.keys(e?.trust?.files ?? {}).sort(), ['plugin.toml', 'skills/example/SKILL.md']);
       assert.deepEqual(e?.reviewHistory, [e?.trust]);
-      assert.equal(r.value.reviewedCopy, path.join(store.reviewedCopiesDir, i.contentHash as string));
-      assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir), [i.contentHash]);
+      assert.equal(r.value.reviewedCopy, path.join(w.store.reviewedCopiesDir, i.contentHash as string));
+      assert.deepEqual(fs.readdirSync(w.store.reviewedCopiesDir), [i.contentHash]);
     });
 
     it('re-trusting an enabled bundle turns it off: trust never activates', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      assert.ok((await enable(item('example-plugin'), ctx)).ok);
+      assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
       assert.equal(entryOf('example-plugin')?.enabled, true);
       await trustNow('example-plugin');
       assert.equal(entryOf('example-plugin')?.enabled, false);
@@ -354,14 +337,14 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
   describe('enable, refused in the order trust.md lists', () => {
     it('refuses on an unavailable store and leaves the file as it was (the bit never flips)', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+      const raw = JSON.parse(fs.readFileSync(w.store.file, 'utf8'));
       // Valid JSON with a field the closed schema does not know: still unavailable.
       raw.extra = true;
-      fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+      fs.writeFileSync(w.store.file, JSON.stringify(raw), { mode: 0o600 });
       const before = bytes();
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /^The trust store is unavailable: .*unknown field `extra`/);
       assert.deepEqual(bytes(), before);
@@ -370,56 +353,56 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('refuses a bundle that no longer loads with its first error, not a trust status', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
       const before = bytes();
-      f.write(
+      w.f.write(
         `${W}/plugin.toml`,
         'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n',
       );
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.ok(!r.ok);
       assert.doesNotMatch(r.message, /requires review/);
       assert.deepEqual(bytes(), before);
     });
 
     it('names the unavailable store before anything about the bundle', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
       const s = snap();
-      fs.rmSync(f.path(W), { recursive: true });
+      fs.rmSync(w.f.path(W), { recursive: true });
       breakStore();
-      const r = await enable(item('example-plugin', s), ctx);
+      const r = await enable(item('example-plugin', s), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, UNAVAILABLE);
     });
 
     it('refuses a trusted bundle that turned invalid but still hashes with the invalid refusal, not a trust status', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      fs.appendFileSync(f.path(`${W}/plugin.toml`), INVALID_MCP);
+      fs.appendFileSync(w.f.path(`${W}/plugin.toml`), INVALID_MCP);
       const before = bytes();
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /^Plugin bundle `example-plugin` is invalid: /);
       assert.deepEqual(bytes(), before);
     });
 
     it('lists every inactive component kind, comma-separated, when refusing or noting them', async () => {
-      writeD(f, '[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
-      f.mkdir('ws/.codewhale/plugins/demo/lsp');
+      writeD(w.f, '[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+      w.f.mkdir('ws/.codewhale/plugins/demo/lsp');
       await trustNow('demo');
-      const r = await enable(item('demo'), ctx);
+      const r = await enable(item('demo'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /; inactive: lsp, native$/);
       writeD(
-        f,
+        w.f,
         '[skills]\npath = "skills"\n[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n',
         'ws/.codewhale/plugins/demo',
       );
-      f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\ndescription: d\n---\nbody\n');
+      w.f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\ndescription: d\n---\nbody\n');
       await trustNow('demo');
-      const partial = await enable(item('demo'), ctx);
+      const partial = await enable(item('demo'), w.ctx);
       assert.ok(partial.ok);
       assert.equal(
         partial.value.note,
@@ -428,44 +411,44 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('refuses capabilities-changed as such (the capability hash is compared before the content hash)', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      fs.appendFileSync(f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
+      fs.appendFileSync(w.f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
       const before = bytes();
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message: 'Plugin bundle `example-plugin` requires review before enablement (trust: capabilities-changed)',
       });
       assert.deepEqual(bytes(), before);
-      const rv = review(item('example-plugin'), ctx);
+      const rv = review(item('example-plugin'), w.ctx);
       assert.ok(rv.ok);
       assert.equal(rv.value.status, 'capabilities-changed');
       assert.equal(item('example-plugin').trust, 'capabilities-changed');
     });
 
     it('refuses content-changed as such', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      f.write(`${W}/notes.txt`, 'new');
+      w.f.write(`${W}/notes.txt`, 'new');
       const before = bytes();
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message: 'Plugin bundle `example-plugin` requires review before enablement (trust: content-changed)',
       });
       assert.deepEqual(bytes(), before);
-      const rv = review(item('example-plugin'), ctx);
+      const rv = review(item('example-plugin'), w.ctx);
       assert.ok(rv.ok);
       assert.equal(rv.value.status, 'content-changed');
     });
 
     it('refuses when the reviewed copy was deleted between trust and enable', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      fs.rmSync(store.reviewedCopiesDir, { recursive: true, force: true });
+      fs.rmSync(w.store.reviewedCopiesDir, { recursive: true, force: true });
       const before = bytes();
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message:
@@ -476,17 +459,17 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('refuses when the reviewed copy was edited between trust and enable', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
       const copied = path.join(
-        store.reviewedCopiesDir,
+        w.store.reviewedCopiesDir,
         item('example-plugin').contentHash as string,
         'skills/example/SKILL.md',
       );
       fs.chmodSync(copied, 0o644);
       fs.writeFileSync(copied, 'not what was reviewed\n');
       const before = bytes();
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /has no verified snapshot of what was reviewed/);
       assert.deepEqual(bytes(), before);
@@ -494,24 +477,24 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('refuses a bundle whose [when] excludes this host, at enable time and not only at index time', async () => {
-      writeD(f, '[when]\nos = ["windows"]\n', 'ws/.codewhale/plugins/demo');
+      writeD(w.f, '[when]\nos = ["windows"]\n', 'ws/.codewhale/plugins/demo');
       await trustNow('demo');
       const before = bytes();
-      const r = await enable(item('demo'), ctx);
+      const r = await enable(item('demo'), w.ctx);
       assert.deepEqual(r, { ok: false, message: 'Plugin bundle `demo` does not apply to this host' });
       assert.deepEqual(bytes(), before);
       assert.equal(entryOf('demo')?.enabled, false);
       // The same bundle on a host it names is enabled.
-      const windows = { ...ctx, host: { os: 'windows', hasBinary: () => true } };
+      const windows = { ...w.ctx, host: { os: 'windows', hasBinary: () => true } };
       assert.ok((await enable(item('demo'), windows)).ok);
     });
 
     it('refuses an unsupported bundle, naming its inactive components', async () => {
-      writeD(f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
-      f.mkdir('ws/.codewhale/plugins/demo/lsp');
+      writeD(w.f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+      w.f.mkdir('ws/.codewhale/plugins/demo/lsp');
       await trustNow('demo');
       const before = bytes();
-      const r = await enable(item('demo'), ctx);
+      const r = await enable(item('demo'), w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message: 'Plugin bundle `demo` has no supported declarative components to activate; inactive: lsp',
@@ -520,8 +503,8 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('refuses in Restricted Mode, after the trust checks (an untrusted bundle is told to get reviewed first)', async () => {
-      writeW(f);
-      const restricted = { ...ctx, workspaceTrusted: false };
+      writeW(w.f);
+      const restricted = { ...w.ctx, workspaceTrusted: false };
       const early = await enable(item('example-plugin'), restricted);
       assert.ok(!early.ok);
       assert.match(early.message, /requires review before enablement \(trust: not-reviewed\)/);
@@ -536,9 +519,9 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('enables a trusted bundle: the bit turns on, the generation moves, no partial note for a full bundle', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      const r = await enable(item('example-plugin'), ctx);
+      const r = await enable(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       assert.equal(r.value.note, null);
       assert.deepEqual([entryOf('example-plugin')?.enabled, entryOf('example-plugin')?.generation], [true, 2]);
@@ -552,65 +535,65 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       ['revoke', revoke],
     ] as const) {
       it(`${name} refuses on an unavailable store and leaves the file as it was`, async () => {
-        writeW(f);
+        writeW(w.f);
         await trustNow('example-plugin');
-        await enable(item('example-plugin'), ctx);
+        await enable(item('example-plugin'), w.ctx);
         const s = snap();
-        fs.writeFileSync(store.file, 'null', { mode: 0o600 });
-        const r = await op(item('example-plugin', s), ctx);
+        fs.writeFileSync(w.store.file, 'null', { mode: 0o600 });
+        const r = await op(item('example-plugin', s), w.ctx);
         assert.ok(!r.ok);
         assert.match(r.message, /^The trust store is unavailable: .*schema version undefined/);
-        assert.equal(fs.readFileSync(store.file, 'utf8'), 'null');
+        assert.equal(fs.readFileSync(w.store.file, 'utf8'), 'null');
       });
 
       it(`${name} refuses what is not a bundle`, async () => {
-        writeW(f);
-        const r = await op(item('example-plugin:example'), ctx);
+        writeW(w.f);
+        const r = await op(item('example-plugin:example'), w.ctx);
         assert.deepEqual(r, {
           ok: false,
           message:
             'example-plugin:example is not a trust unit; only these are trusted: Rivumi plugins and the Rivumi hooks file; Codewhale bundles; Eva skill adapters and lua_skills',
         });
-        assert.ok(!fs.existsSync(store.file));
+        assert.ok(!fs.existsSync(w.store.file));
       });
 
       it(`${name} of a bundle with no entry changes nothing and adds no entry`, async () => {
-        writeW(f);
-        const r = await op(item('example-plugin'), ctx);
+        writeW(w.f);
+        const r = await op(item('example-plugin'), w.ctx);
         assert.deepEqual(r, { ok: true, value: { changed: false } });
-        const read = store.read();
+        const read = w.store.read();
         assert.ok(read.ok);
         assert.deepEqual(Object.keys(read.state.bundles), []);
       });
     }
 
     it('names the unavailable store before saying a child is not a bundle', async () => {
-      writeW(f);
-      fs.mkdirSync(f.path('state'), { mode: 0o700 });
+      writeW(w.f);
+      fs.mkdirSync(w.f.path('state'), { mode: 0o700 });
       breakStore();
       for (const op of [disable, revoke]) {
-        const r = await op(item('example-plugin:example'), ctx);
+        const r = await op(item('example-plugin:example'), w.ctx);
         assert.ok(!r.ok);
         assert.match(r.message, UNAVAILABLE);
       }
     });
 
     it('disable turns the bit off and keeps the receipt', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       const receipt = entryOf('example-plugin')?.trust;
-      assert.deepEqual(await disable(item('example-plugin'), ctx), { ok: true, value: { changed: true } });
+      assert.deepEqual(await disable(item('example-plugin'), w.ctx), { ok: true, value: { changed: true } });
       const e = entryOf('example-plugin');
       assert.deepEqual([e?.enabled, e?.generation, e?.trust], [false, 3, receipt]);
     });
 
     it('revoke drops the receipt and keeps the history and the enable bit', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       const history = entryOf('example-plugin')?.reviewHistory;
-      assert.deepEqual(await revoke(item('example-plugin'), ctx), { ok: true, value: { changed: true } });
+      assert.deepEqual(await revoke(item('example-plugin'), w.ctx), { ok: true, value: { changed: true } });
       const e = entryOf('example-plugin');
       assert.deepEqual([e?.trust, e?.enabled, e?.generation, e?.reviewHistory], [null, true, 3, history]);
       const i = item('example-plugin');
@@ -620,10 +603,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
   describe('check', () => {
     it('fails every bundle on a broken trust store, naming the problem, and never passes', async () => {
-      writeW(f);
-      writeD(f, '', 'ws/.codewhale/plugins/demo');
+      writeW(w.f);
+      writeD(w.f, '', 'ws/.codewhale/plugins/demo');
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       breakStore();
       const failures = check(snap());
       assert.deepEqual(failures.map((x) => x.item.name).sort(), ['demo', 'example-plugin']);
@@ -634,10 +617,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('fails an enabled bundle that turned invalid, with its reasons', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
-      fs.appendFileSync(f.path(`${W}/plugin.toml`), 'unknown = 1\n');
+      await enable(item('example-plugin'), w.ctx);
+      fs.appendFileSync(w.f.path(`${W}/plugin.toml`), 'unknown = 1\n');
       const s = snap();
       const i = byName(s, 'example-plugin');
       assert.equal(i.decision, 'rejected');
@@ -648,9 +631,9 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('lists every reason of an invalid bundle, comma-separated', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       const s = snap();
       const i = byName(s, 'example-plugin');
       const rejected: Item = { ...i, decision: 'rejected', reasons: ['manifest_invalid', 'content_changed'] };
@@ -662,7 +645,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('passes a Rivumi plugin past the plugin cap (display only: Rivumi never reads it), and fails the ones it loads', () => {
       for (let n = 1; n <= 17; n++)
-        f.write(`ws/.rivumi/plugins/p${String(n).padStart(2, '0')}.json`, `{"name":"p${String(n).padStart(2, '0')}"}`);
+        w.f.write(
+          `ws/.rivumi/plugins/p${String(n).padStart(2, '0')}.json`,
+          `{"name":"p${String(n).padStart(2, '0')}"}`,
+        );
       const s = snap();
       const capped = s.items.filter((i) => i.kind === 'plugin' && i.decision === 'display_only').map((i) => i.name);
       assert.equal(capped.length, 1, 'one plugin past the cap');
@@ -672,10 +658,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('fails an enabled bundle whose capabilities changed, saying so', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
-      fs.appendFileSync(f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
+      await enable(item('example-plugin'), w.ctx);
+      fs.appendFileSync(w.f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
       assert.deepEqual(
         check(snap()).map((x) => x.problem),
         ['it changed since it was trusted (capabilities-changed)'],
@@ -683,10 +669,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('fails an enabled bundle whose receipt was revoked as not reviewed', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
-      await revoke(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
+      await revoke(item('example-plugin'), w.ctx);
       assert.deepEqual(
         check(snap()).map((x) => x.problem),
         ['it is not reviewed'],
@@ -694,28 +680,28 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     });
 
     it('passes a changed Codewhale bundle that is not enabled (Codewhale does not load it)', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      f.write(`${W}/notes.txt`, 'new');
+      w.f.write(`${W}/notes.txt`, 'new');
       assert.deepEqual(check(snap()), []);
     });
 
     it('passes an enabled, changed bundle that a user bundle of the same name shadows (it is not loaded)', async () => {
-      writeD(f, '', 'ws/.codewhale/plugins/demo');
+      writeD(w.f, '', 'ws/.codewhale/plugins/demo');
       await trustNow('demo');
-      await enable(item('demo'), ctx);
-      f.write('ws/.codewhale/plugins/demo/notes.txt', 'changed');
-      writeD(f);
-      const s = snap('ws', { codewhaleHome: f.path('home') });
+      await enable(item('demo'), w.ctx);
+      w.f.write('ws/.codewhale/plugins/demo/notes.txt', 'changed');
+      writeD(w.f);
+      const s = snap('ws', { codewhaleHome: w.f.path('home') });
       const shadowed = s.items.find((i) => i.name === 'demo' && i.scope === 'workspace') as Item;
       assert.deepEqual([shadowed.decision, shadowed.enabled, shadowed.trust], ['shadowed', true, 'content-changed']);
       assert.deepEqual(check(s), []);
     });
 
     it('fails what Skillgate could not read (an internal fault), whatever its trust', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       const s = snap();
       const i = byName(s, 'example-plugin');
       const faulted: Snapshot = {
@@ -764,71 +750,71 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     const hexName = (c: string) => c.repeat(64);
 
     it('lists stale receipts and unreferenced snapshots without deleting anything; --prune removes only those', async () => {
-      writeW(f);
-      writeD(f, '', 'ws/.codewhale/plugins/demo');
+      writeW(w.f);
+      writeD(w.f, '', 'ws/.codewhale/plugins/demo');
       await trustNow('example-plugin');
       const firstHash = item('example-plugin').contentHash as string;
-      f.write(`${W}/notes.txt`, 'second review');
+      w.f.write(`${W}/notes.txt`, 'second review');
       await trustNow('example-plugin');
       const secondHash = item('example-plugin').contentHash as string;
       await trustNow('demo');
       const demoKey = item('demo').detail.bundleKey as string;
-      fs.rmSync(f.path('ws/.codewhale/plugins/demo'), { recursive: true });
-      fs.mkdirSync(path.join(store.reviewedCopiesDir, hexName('e')));
-      fs.mkdirSync(path.join(store.reviewedCopiesDir, '.staging-0123'));
-      fs.mkdirSync(path.join(store.reviewedCopiesDir, 'notes'));
-      fs.mkdirSync(path.join(store.reviewedCopiesDir, `old-${hexName('e')}`));
-      fs.mkdirSync(path.join(store.reviewedCopiesDir, `${hexName('e')}.old`));
+      fs.rmSync(w.f.path('ws/.codewhale/plugins/demo'), { recursive: true });
+      fs.mkdirSync(path.join(w.store.reviewedCopiesDir, hexName('e')));
+      fs.mkdirSync(path.join(w.store.reviewedCopiesDir, '.staging-0123'));
+      fs.mkdirSync(path.join(w.store.reviewedCopiesDir, 'notes'));
+      fs.mkdirSync(path.join(w.store.reviewedCopiesDir, `old-${hexName('e')}`));
+      fs.mkdirSync(path.join(w.store.reviewedCopiesDir, `${hexName('e')}.old`));
       // A revoked receipt: its entry has no trust, only history.
-      f.write(
+      w.f.write(
         'ws/.codewhale/plugins/revoked/plugin.toml',
         'schema_version = 1\n[plugin]\nname = "revoked"\nversion = "1.0.0"\n',
       );
       await trustNow('revoked');
-      await revoke(item('revoked'), ctx);
-      const listed = fs.readdirSync(store.reviewedCopiesDir).sort();
+      await revoke(item('revoked'), w.ctx);
+      const listed = fs.readdirSync(w.store.reviewedCopiesDir).sort();
       // Copies made in the last hour may belong to a trust in progress (TrustStore.reviewedCopies).
-      assert.deepEqual(doctor(store).unreferencedSnapshots, []);
+      assert.deepEqual(doctor(w.store).unreferencedSnapshots, []);
       const later = Date.now() + 2 * 60 * 60 * 1000;
 
-      const report = doctor(store, { now: later });
+      const report = doctor(w.store, { now: later });
       assert.equal(report.problem, null);
       assert.equal(report.bundles, 3);
       assert.deepEqual(report.staleReceipts, [
-        { key: demoKey, name: 'demo', path: f.path('ws/.codewhale/plugins/demo') },
+        { key: demoKey, name: 'demo', path: w.f.path('ws/.codewhale/plugins/demo') },
       ]);
       assert.deepEqual([...report.unreferencedSnapshots].sort(), ['.staging-0123', hexName('e')]);
       assert.deepEqual(report.pruned, []);
       assert.equal(report.movedAside, null);
-      assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir).sort(), listed, 'plain doctor deletes nothing');
+      assert.deepEqual(fs.readdirSync(w.store.reviewedCopiesDir).sort(), listed, 'plain doctor deletes nothing');
 
-      const pruned = doctor(store, { prune: true, now: later });
+      const pruned = doctor(w.store, { prune: true, now: later });
       assert.deepEqual([...pruned.pruned].sort(), ['.staging-0123', hexName('e')]);
       // Snapshots a receipt or its history refers to stay, and so do names that are not snapshots.
-      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, firstHash)), 'referenced by the history');
-      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, secondHash)), 'referenced by the receipt');
-      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, 'notes')));
-      assert.deepEqual(doctor(store, { now: later }).unreferencedSnapshots, []);
+      assert.ok(fs.existsSync(path.join(w.store.reviewedCopiesDir, firstHash)), 'referenced by the history');
+      assert.ok(fs.existsSync(path.join(w.store.reviewedCopiesDir, secondHash)), 'referenced by the receipt');
+      assert.ok(fs.existsSync(path.join(w.store.reviewedCopiesDir, 'notes')));
+      assert.deepEqual(doctor(w.store, { now: later }).unreferencedSnapshots, []);
     });
 
     it('reports a broken store and neither prunes nor moves it without --repair', async () => {
-      writeW(f);
+      writeW(w.f);
       await trustNow('example-plugin');
-      fs.mkdirSync(path.join(store.reviewedCopiesDir, hexName('e')));
+      fs.mkdirSync(path.join(w.store.reviewedCopiesDir, hexName('e')));
       breakStore();
-      const report = doctor(store, { prune: true });
+      const report = doctor(w.store, { prune: true });
       assert.match(report.problem ?? '', /not valid JSON/);
       assert.deepEqual(
         [report.bundles, report.staleReceipts, report.unreferencedSnapshots, report.pruned, report.movedAside],
         [0, [], [], [], null],
       );
-      assert.ok(fs.existsSync(path.join(store.reviewedCopiesDir, hexName('e'))));
-      assert.equal(fs.readFileSync(store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
+      assert.ok(fs.existsSync(path.join(w.store.reviewedCopiesDir, hexName('e'))));
+      assert.equal(fs.readFileSync(w.store.file, 'utf8'), '{"schemaVersion":1,"bundles":');
     });
 
     it('reports an empty store with no snapshots directory as healthy', () => {
-      assert.deepEqual(doctor(store), {
-        store: store.file,
+      assert.deepEqual(doctor(w.store), {
+        store: w.store.file,
         problem: null,
         repairable: false,
         bundles: 0,

@@ -2,60 +2,52 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Indexer } from '../../src/core/index/indexer';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import { check, disable, enable, review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { check, disable, enable, review, revoke, trust } from '../../src/core/trust/lifecycle';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import { copyReviewed } from '../../src/core/trust/reviewedCopy';
 import { capabilityHashV1 } from '../../src/core/systems/codewhale/capabilityHash';
-import { Fixture, writeW, writeD, byName, LINUX_HOST, index } from './helpers/fixture';
+import { writeW, writeD, byName, LINUX_HOST } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
+  const w = trustWorkspace();
 
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
-    index([f.path(ws)], { trust: () => store.view(), ...extra });
+    w.snapshot({ workspaces: [w.f.path(ws)], ...extra });
   const item = (name: string, s = snap()) => byName(s, name);
   const tokenOf = (name: string) => {
-    const r = review(item(name), ctx);
+    const r = review(item(name), w.ctx);
     assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
     return r.value.reviewToken;
   };
   const trustNow = async (name: string) => {
-    const r = await trust(item(name), tokenOf(name), ctx);
+    const r = await trust(item(name), tokenOf(name), w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
   };
   const stateOf = (name: string) => {
-    const read = store.read();
+    const read = w.store.read();
     assert.ok(read.ok);
     return read.state.bundles[item(name).detail.bundleKey as string];
   };
 
   it('refuses enable before trust and writes nothing; trust leaves it disabled; enable activates (§10.7 case 1)', async () => {
-    writeD(f, '', 'ws/.codewhale/plugins/demo');
-    const early = await enable(item('demo'), ctx);
+    writeD(w.f, '', 'ws/.codewhale/plugins/demo');
+    const early = await enable(item('demo'), w.ctx);
     assert.deepEqual(early, {
       ok: false,
       message: 'Plugin bundle `demo` requires review before enablement (trust: not-reviewed)',
     });
-    assert.ok(!fs.existsSync(store.file));
+    assert.ok(!fs.existsSync(w.store.file));
     await trustNow('demo');
     assert.deepEqual(
       [item('demo').trust, item('demo').enabled, item('demo').reasons],
       ['trusted', false, ['not_enabled']],
     );
     assert.equal((stateOf('demo')?.trust?.capabilities.inventory as { skills: number }).skills, 0);
-    assert.ok((await enable(item('demo'), ctx)).ok);
+    assert.ok((await enable(item('demo'), w.ctx)).ok);
     assert.deepEqual(item('demo').reasons, ['active']);
-    assert.ok((await revoke(item('demo'), ctx)).ok);
+    assert.ok((await revoke(item('demo'), w.ctx)).ok);
     assert.equal(stateOf('demo')?.enabled, true, 'revoke keeps the enable bit');
     assert.deepEqual(item('demo').reasons, ['not_reviewed']);
     await trustNow('demo');
@@ -65,10 +57,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('turns content-changed on a SKILL.md edit, still enabled and inactive (§10.7 case 2)', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
-    assert.ok((await enable(item('example-plugin'), ctx)).ok);
-    f.write(
+    assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
+    w.f.write(
       'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md',
       '---\nname: example\ndescription: example\n---\nchanged\n',
     );
@@ -81,35 +73,35 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('turns capabilities-changed when [hooks] is added after enable (§10.7 case 3)', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
-    await enable(item('example-plugin'), ctx);
-    f.write(
+    await enable(item('example-plugin'), w.ctx);
+    w.f.write(
       'ws/.codewhale/plugins/example-plugin/plugin.toml',
-      `${fs.readFileSync(f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8')}[hooks]\npath = "skills"\n`,
+      `${fs.readFileSync(w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8')}[hooks]\npath = "skills"\n`,
     );
     assert.deepEqual([item('example-plugin').trust, item('example-plugin').enabled], ['capabilities-changed', true]);
   });
 
   it('fails closed on a malformed state: nothing trusted, trust refused, the file untouched (§10.7 case 4)', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
-    fs.writeFileSync(store.file, '{broken');
+    fs.writeFileSync(w.store.file, '{broken');
     assert.deepEqual(item('example-plugin').reasons, ['trust_store_unavailable']);
-    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
+    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), w.ctx);
     assert.ok(!r.ok && /unavailable/.test(r.message));
-    assert.equal(fs.readFileSync(store.file, 'utf8'), '{broken');
+    assert.equal(fs.readFileSync(w.store.file, 'utf8'), '{broken');
   });
 
   it('activates a partial bundle; its inactive parts stay inventoried (§10.7 case 6)', async () => {
     writeD(
-      f,
+      w.f,
       '[skills]\npath = "skills"\n[commands]\npath = "skills"\n[hooks]\npath = "skills"\n[lsp]\npath = "skills"\n',
       'ws/.codewhale/plugins/demo',
     );
-    f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\n---\nbody\n');
+    w.f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\n---\nbody\n');
     await trustNow('demo');
-    const r = await enable(item('demo'), ctx);
+    const r = await enable(item('demo'), w.ctx);
     assert.ok(r.ok);
     assert.equal(r.value.note, 'Compatibility: partial. Supported declarative components are active; inactive: lsp.');
     assert.deepEqual(item('demo').reasons, ['active']);
@@ -118,32 +110,32 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('trusts an lsp-only bundle but refuses to enable it (§10.7 case 7)', async () => {
-    writeD(f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
-    f.mkdir('ws/.codewhale/plugins/demo/lsp');
+    writeD(w.f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
+    w.f.mkdir('ws/.codewhale/plugins/demo/lsp');
     await trustNow('demo');
-    const r = await enable(item('demo'), ctx);
+    const r = await enable(item('demo'), w.ctx);
     assert.ok(!r.ok);
     assert.match(r.message, /no supported declarative components/);
     assert.match(r.message, /lsp/);
   });
 
   it('refuses to trust an invalid bundle it cannot hash (§10.7 case 8)', async () => {
-    f.write(
+    w.f.write(
       'ws/.codewhale/plugins/bad/plugin.toml',
       'schema_version = 1\nunknown = 1\n[plugin]\nname = "bad"\nversion = "1.0.0"\n',
     );
-    const r = await trust(item('bad'), 'x', ctx);
+    const r = await trust(item('bad'), 'x', w.ctx);
     assert.ok(!r.ok);
   });
 
   it('shows a receipt under the v1 capability domain as capabilities-changed (§10.7 case 10)', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
-    await enable(item('example-plugin'), ctx);
-    const raw = JSON.parse(fs.readFileSync(store.file, 'utf8'));
+    await enable(item('example-plugin'), w.ctx);
+    const raw = JSON.parse(fs.readFileSync(w.store.file, 'utf8'));
     const key = Object.keys(raw.bundles)[0] as string;
     raw.bundles[key].trust.capabilityHash = capabilityHashV1(new Map([['skills', '1']]));
-    fs.writeFileSync(store.file, JSON.stringify(raw), { mode: 0o600 });
+    fs.writeFileSync(w.store.file, JSON.stringify(raw), { mode: 0o600 });
     assert.deepEqual(
       [item('example-plugin').trust, item('example-plugin').enabled, item('example-plugin').decision],
       ['capabilities-changed', true, 'disabled'],
@@ -151,11 +143,11 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('refuses a stale enable after another process revoked (re-read under the lock; §10.7 case 12)', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
     const stale = item('example-plugin');
-    await revoke(stale, ctx);
-    const r = await enable(stale, ctx);
+    await revoke(stale, w.ctx);
+    const r = await enable(stale, w.ctx);
     assert.deepEqual(r, {
       ok: false,
       message: 'Plugin bundle `example-plugin` requires review before enablement (trust: not-reviewed)',
@@ -163,63 +155,63 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('refuses hard-linked files when trusting (§10.7 case 14)', async () => {
-    writeW(f);
+    writeW(w.f);
     fs.linkSync(
-      f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md'),
-      f.path('ws/.codewhale/plugins/example-plugin/linked.md'),
+      w.f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md'),
+      w.f.path('ws/.codewhale/plugins/example-plugin/linked.md'),
     );
-    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), ctx);
+    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), w.ctx);
     assert.ok(!r.ok);
     assert.match(r.message, /hard-linked/);
-    assert.ok(!fs.existsSync(store.file));
+    assert.ok(!fs.existsSync(w.store.file));
   });
 
   it('takes only the exact token: wrong, a 12-character prefix and an old token are refused (§10.7 case 15)', async () => {
-    writeW(f);
+    writeW(w.f);
     const token = tokenOf('example-plugin');
     assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
     for (const bad of ['wrong', token.slice(0, 12), `${token} `]) {
-      const r = await trust(item('example-plugin'), bad, ctx);
+      const r = await trust(item('example-plugin'), bad, w.ctx);
       assert.deepEqual(r, {
         ok: false,
         message:
           'Review token does not match this bundle content and capability set; run `skillgate review example-plugin` again',
       });
     }
-    const r = review(item('example-plugin'), ctx);
+    const r = review(item('example-plugin'), w.ctx);
     assert.ok(r.ok);
     assert.equal(r.value.codewhaleTrustLine, `/plugin trust example-plugin ${token}`);
     await trustNow('example-plugin');
-    assert.ok((await enable(item('example-plugin'), ctx)).ok);
-    assert.ok((await disable(item('example-plugin'), ctx)).ok);
+    assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
+    assert.ok((await disable(item('example-plugin'), w.ctx)).ok);
     assert.deepEqual(item('example-plugin').reasons, ['not_enabled']);
   });
 
   it('refuses a bundle modified between review and trust', async () => {
-    writeW(f);
+    writeW(w.f);
     const token = tokenOf('example-plugin');
-    f.write('ws/.codewhale/plugins/example-plugin/z.txt', 'new');
-    const r = await trust(item('example-plugin'), token, ctx);
+    w.f.write('ws/.codewhale/plugins/example-plugin/z.txt', 'new');
+    const r = await trust(item('example-plugin'), token, w.ctx);
     assert.ok(!r.ok);
-    assert.ok(!fs.existsSync(store.file));
+    assert.ok(!fs.existsSync(w.store.file));
   });
 
   it('refuses a bundle modified during the snapshot copy, leaving nothing behind', () => {
-    writeW(f);
+    writeW(w.f);
     const read = readBundleSource(item('example-plugin'), LINUX_HOST);
     assert.ok(read.ok);
-    f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', 'changed mid-copy');
-    const r = copyReviewed(store.reviewedCopiesDir, read.source, read.source.item.contentHash as string);
+    w.f.write('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md', 'changed mid-copy');
+    const r = copyReviewed(w.store.reviewedCopiesDir, read.source, read.source.item.contentHash as string);
     assert.ok(!r.ok);
     assert.match(r.message, /changed while it was being copied/);
-    assert.deepEqual(fs.readdirSync(store.reviewedCopiesDir), []);
+    assert.deepEqual(fs.readdirSync(w.store.reviewedCopiesDir), []);
   });
 
   it('keeps a read-only snapshot that reproduces the reviewed hash', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
     const hash = item('example-plugin').contentHash as string;
-    const copy = path.join(store.reviewedCopiesDir, hash);
+    const copy = path.join(w.store.reviewedCopiesDir, hash);
     assert.equal(fs.statSync(path.join(copy, 'plugin.toml')).mode & 0o777, 0o444);
     assert.equal(
       fs.readFileSync(path.join(copy, 'skills/example/SKILL.md'), 'utf8'),
@@ -228,18 +220,18 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('binds trust to the place: a copied or renamed bundle is untrusted', async () => {
-    writeW(f);
+    writeW(w.f);
     await trustNow('example-plugin');
-    fs.cpSync(f.path('ws'), f.path('copy'), { recursive: true });
+    fs.cpSync(w.f.path('ws'), w.f.path('copy'), { recursive: true });
     assert.equal(byName(snap('copy'), 'example-plugin').trust, 'not-reviewed');
-    fs.renameSync(f.path('ws/.codewhale/plugins/example-plugin'), f.path('ws/.codewhale/plugins/renamed'));
+    fs.renameSync(w.f.path('ws/.codewhale/plugins/example-plugin'), w.f.path('ws/.codewhale/plugins/renamed'));
     assert.equal(item('example-plugin').trust, 'not-reviewed');
   });
 
   it('caps the review history at 32 receipts', async () => {
-    writeW(f);
+    writeW(w.f);
     for (let i = 0; i < 34; i++) {
-      f.write('ws/.codewhale/plugins/example-plugin/counter.txt', String(i));
+      w.f.write('ws/.codewhale/plugins/example-plugin/counter.txt', String(i));
       await trustNow('example-plugin');
     }
     assert.equal(stateOf('example-plugin')?.reviewHistory.length, 32);
@@ -247,18 +239,18 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   describe('review shows what changed since the last review', () => {
     it('lists capability changes first, then files with a unified diff against the snapshot', async () => {
-      writeW(f, '[commands]\npath = "skills"\n');
-      f.write('ws/.codewhale/plugins/example-plugin/old.txt', 'old');
+      writeW(w.f, '[commands]\npath = "skills"\n');
+      w.f.write('ws/.codewhale/plugins/example-plugin/old.txt', 'old');
       await trustNow('example-plugin');
       const dir = 'ws/.codewhale/plugins/example-plugin';
-      f.write(
+      w.f.write(
         `${dir}/plugin.toml`,
-        `${fs.readFileSync(f.path(`${dir}/plugin.toml`), 'utf8')}[agents]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nenv = { KEY = "\${SECRET_KEY}" }\n`,
+        `${fs.readFileSync(w.f.path(`${dir}/plugin.toml`), 'utf8')}[agents]\npath = "skills"\n[capabilities]\nnetwork_hosts = ["api.example.com"]\n[mcp_servers.fetch]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = "API_TOKEN"\n[mcp_servers.local]\ncommand = "node"\nenv = { KEY = "\${SECRET_KEY}" }\n`,
       );
-      f.write(`${dir}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nbody, now changed\n');
-      f.write(`${dir}/run.sh`, '#!/bin/sh\n', 0o755);
-      fs.rmSync(f.path(`${dir}/old.txt`));
-      const r = review(item('example-plugin'), ctx);
+      w.f.write(`${dir}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nbody, now changed\n');
+      w.f.write(`${dir}/run.sh`, '#!/bin/sh\n', 0o755);
+      fs.rmSync(w.f.path(`${dir}/old.txt`));
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       const summaries = r.value.diff.capabilities.map((c) => c.summary);
       for (const expected of [
@@ -282,10 +274,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
     it('shows a modified file named __proto__, constructor or toString as modified, with its reviewed version', async () => {
       const dir = 'ws/.codewhale/plugins/example-plugin';
-      writeW(f);
+      writeW(w.f);
       const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
-      for (const n of names) f.write(`${dir}/${n}`, `reviewed ${n}\n`);
-      f.write(`${dir}/skills/__proto__/notes.txt`, 'reviewed nested\n');
+      for (const n of names) w.f.write(`${dir}/${n}`, `reviewed ${n}\n`);
+      w.f.write(`${dir}/skills/__proto__/notes.txt`, 'reviewed nested\n');
       await trustNow('example-plugin');
       const receipt = stateOf('example-plugin')?.trust;
       assert.deepEqual(
@@ -295,8 +287,8 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
         [...names].sort(),
         'every name survives the receipt round-trip',
       );
-      for (const n of names) f.write(`${dir}/${n}`, `changed ${n}\n`);
-      const r = review(item('example-plugin'), ctx);
+      for (const n of names) w.f.write(`${dir}/${n}`, `changed ${n}\n`);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       const changes = r.value.diff.files;
       assert.deepEqual(
@@ -312,14 +304,14 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     });
 
     it('names a new MCP server called toString or constructor as new, not as a change of an inherited member', async () => {
-      writeW(f, '[mcp_servers.base]\ncommand = "node"\n');
+      writeW(w.f, '[mcp_servers.base]\ncommand = "node"\n');
       await trustNow('example-plugin');
-      const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
+      const toml = w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
       fs.appendFileSync(
         toml,
         '[mcp_servers.toString]\ncommand = "node"\n[mcp_servers.constructor]\ncommand = "node"\n',
       );
-      const r = review(item('example-plugin'), ctx);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       assert.deepEqual(r.value.diff.capabilities.map((c) => c.summary).sort(), [
         'new MCP server `constructor`',
@@ -328,14 +320,14 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     });
 
     it('names a new environment mapping of an MCP server', async () => {
-      writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { A = "${B}" }\n');
+      writeW(w.f, '[mcp_servers.local]\ncommand = "node"\nenv = { A = "${B}" }\n');
       await trustNow('example-plugin');
-      const toml = f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
+      const toml = w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
       fs.writeFileSync(
         toml,
         fs.readFileSync(toml, 'utf8').replace('env = { A = "${B}" }', 'env = { A = "${B}", C = "${D}" }'),
       );
-      const r = review(item('example-plugin'), ctx);
+      const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       assert.deepEqual(
         r.value.diff.capabilities.map((c) => c.summary),
@@ -344,14 +336,14 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     });
 
     it('names a new Rivumi hook command', async () => {
-      f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
-      f.write('ws/check.py', 'print(1)\n');
+      w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
+      w.f.write('ws/check.py', 'print(1)\n');
       await trustNow('hooks.json');
-      f.write(
+      w.f.write(
         'ws/.rivumi/hooks.json',
         '{"pre_tool_use":[{"command":["python3","check.py"]},{"command":["curl","https://evil.example"]}]}',
       );
-      const r = review(item('hooks.json'), ctx);
+      const r = review(item('hooks.json'), w.ctx);
       assert.ok(r.ok && r.value.diff);
       assert.ok(
         r.value.diff.capabilities.some((c) => c.summary.startsWith('new hook command')),
@@ -362,10 +354,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('refuses to review, enable or disable what is not a trust unit, in one sentence, for every system', async () => {
-    writeW(f);
-    f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["python3","guard.py"]}]}');
-    f.write('ws/.rivumi/plugins/pack.json', '{"name":"pack","skills":[{"path":"pack.md"}]}');
-    f.write('ws/.rivumi/plugins/pack.md', '---\nname: writer\ndescription: d\n---\nbody\n');
+    writeW(w.f);
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["python3","guard.py"]}]}');
+    w.f.write('ws/.rivumi/plugins/pack.json', '{"name":"pack","skills":[{"path":"pack.md"}]}');
+    w.f.write('ws/.rivumi/plugins/pack.md', '---\nname: writer\ndescription: d\n---\nbody\n');
     const children = snap().items.filter((i) => i.trust === null);
     assert.deepEqual(children.map((i) => i.system).sort(), ['codewhale', 'rivumi', 'rivumi']);
     for (const child of children) {
@@ -373,32 +365,32 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
         ok: false,
         message: `${child.qualifiedName} is not a trust unit; only these are trusted: Rivumi plugins and the Rivumi hooks file; Codewhale bundles; Eva skill adapters and lua_skills`,
       };
-      assert.deepEqual(review(child, ctx), refusal);
-      assert.deepEqual(await enable(child, ctx), refusal);
-      assert.deepEqual(await disable(child, ctx), refusal);
+      assert.deepEqual(review(child, w.ctx), refusal);
+      assert.deepEqual(await enable(child, w.ctx), refusal);
+      assert.deepEqual(await disable(child, w.ctx), refusal);
     }
   });
 
   describe('check', () => {
     it('fails on an untrusted Rivumi plugin and on drift of an enabled Codewhale bundle; passes once all is trusted', async () => {
-      writeW(f);
-      f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+      writeW(w.f);
+      w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
       assert.deepEqual(
         check(snap()).map((x) => x.item.name),
         ['pk'],
       );
       await trustNow('pk');
       await trustNow('example-plugin');
-      await enable(item('example-plugin'), ctx);
+      await enable(item('example-plugin'), w.ctx);
       assert.deepEqual(check(snap()), []);
-      f.write('ws/.codewhale/plugins/example-plugin/new.txt', 'x');
+      w.f.write('ws/.codewhale/plugins/example-plugin/new.txt', 'x');
       assert.deepEqual(
         check(snap()).map((x) => x.problem),
         ['it changed since it was trusted (content-changed)'],
       );
     });
     it('needs the hooks file trusted only when RIVUMI_ENABLE_PROJECT_HOOKS=1', () => {
-      f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+      w.f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
       assert.deepEqual(check(snap()), []);
       assert.deepEqual(
         check(snap('ws', { rivumiHooksEnv: '1' })).map((x) => x.item.name),
@@ -408,8 +400,8 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('refuses trust and enable in Restricted Mode', async () => {
-    writeW(f);
-    const restricted = { ...ctx, workspaceTrusted: false };
+    writeW(w.f);
+    const restricted = { ...w.ctx, workspaceTrusted: false };
     const r = await trust(item('example-plugin'), tokenOf('example-plugin'), restricted);
     assert.ok(!r.ok && /Restricted Mode/.test(r.message));
     await trustNow('example-plugin');
@@ -418,35 +410,35 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('keys a Rivumi bundle by its canonical path: trusted through a symlinked workspace, one receipt per bundle (issue 10, item 9)', async () => {
-    f.write('real/.rivumi/plugins/review.md', 'Check risks.');
-    f.write('real/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
-    f.write('real/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
-    f.symlink('real', 'link');
+    w.f.write('real/.rivumi/plugins/review.md', 'Check risks.');
+    w.f.write('real/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    w.f.write('real/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+    w.f.symlink('real', 'link');
     const viaReal = () => snap('real');
     const viaLink = () => snap('link');
     assert.equal(item('pk', viaReal()).detail.bundleKey, item('pk', viaLink()).detail.bundleKey);
-    const r = review(item('pk', viaReal()), ctx);
+    const r = review(item('pk', viaReal()), w.ctx);
     assert.ok(r.ok);
-    assert.ok((await trust(item('pk', viaReal()), r.value.reviewToken ?? '', ctx)).ok);
+    assert.ok((await trust(item('pk', viaReal()), r.value.reviewToken ?? '', w.ctx)).ok);
     assert.equal(item('pk', viaLink()).trust, 'trusted', 'opened through the link, the plugin stays trusted');
-    const viaLinkReview = review(item('hooks.json', viaLink()), ctx);
+    const viaLinkReview = review(item('hooks.json', viaLink()), w.ctx);
     assert.ok(viaLinkReview.ok);
-    assert.ok((await trust(item('hooks.json', viaLink()), viaLinkReview.value.reviewToken ?? '', ctx)).ok);
+    assert.ok((await trust(item('hooks.json', viaLink()), viaLinkReview.value.reviewToken ?? '', w.ctx)).ok);
     assert.equal(item('hooks.json', viaReal()).trust, 'trusted');
     // Trusting again through the other path updates the one receipt; it never adds a second.
-    assert.ok((await trust(item('pk', viaLink()), r.value.reviewToken ?? '', ctx)).ok);
-    const read = store.read();
+    assert.ok((await trust(item('pk', viaLink()), r.value.reviewToken ?? '', w.ctx)).ok);
+    const read = w.store.read();
     assert.ok(read.ok);
     const entries = Object.values(read.state.bundles);
     assert.deepEqual(entries.map((e) => [e.name, e.path, e.reviewHistory.length]).sort(), [
-      ['hooks.json', f.path('real/.rivumi/hooks.json'), 1],
-      ['pk', f.path('real/.rivumi/plugins/pk.json'), 2],
+      ['hooks.json', w.f.path('real/.rivumi/hooks.json'), 1],
+      ['pk', w.f.path('real/.rivumi/plugins/pk.json'), 2],
     ]);
   });
 
   it('trusts a Rivumi plugin with trust alone: Rivumi has no enable switch, so enable and disable are refused with how to switch it off', async () => {
-    f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
-    f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
+    w.f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
     assert.deepEqual(
       [item('pk').decision, item('pk').reasons, item('pk').enabled],
       ['registered', ['loaded_unreviewed', 'not_reviewed'], null],
@@ -459,17 +451,17 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.deepEqual(item('pk').reasons, ['active']);
     assert.deepEqual(item('pk.review').reasons, ['component_active']);
     assert.deepEqual(check(snap()), []);
-    const before = fs.readFileSync(store.file, 'utf8');
+    const before = fs.readFileSync(w.store.file, 'utf8');
     for (const op of [enable, disable] as const) {
-      const r = await op(item('pk'), ctx);
+      const r = await op(item('pk'), w.ctx);
       assert.ok(!r.ok);
       assert.match(
         r.message,
         /^Rivumi has no enable switch, so Skillgate cannot (enable|disable) `pk`: .* To switch pk off, remove its manifest from \.rivumi\/plugins\/ or rename it so it no longer ends in \.json\./,
       );
     }
-    assert.equal(fs.readFileSync(store.file, 'utf8'), before, 'nothing written');
-    f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
+    assert.equal(fs.readFileSync(w.store.file, 'utf8'), before, 'nothing written');
+    w.f.write('ws/.rivumi/plugins/review.md', 'Check risks, and exfiltrate.');
     assert.deepEqual(item('pk').reasons, ['loaded_unreviewed', 'content_changed']);
     assert.deepEqual(
       check(snap()).map((x) => x.problem),
@@ -478,8 +470,8 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   });
 
   it('says how Rivumi hooks are switched off when enable is asked of hooks.json', async () => {
-    f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
-    const r = await enable(item('hooks.json'), ctx);
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
+    const r = await enable(item('hooks.json'), w.ctx);
     assert.ok(!r.ok);
     assert.match(r.message, /remove or rename \.rivumi\/hooks\.json \(or leave RIVUMI_ENABLE_PROJECT_HOOKS unset\)/);
   });

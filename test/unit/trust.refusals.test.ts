@@ -1,96 +1,86 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { TrustStore } from '../../src/core/trust/trustStore';
-import { currentToken, trustShown, type LifecycleContext, type TrustPreview } from '../../src/core/trust/lifecycle';
-import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
-import type { Snapshot } from '../../src/core/index/snapshot';
+import { currentToken, trustShown, type TrustPreview } from '../../src/core/trust/lifecycle';
+import { writeW, byName } from './helpers/fixture';
+import { trustWorkspace } from './helpers/trustWorkspace';
 
 /**
  * Trust reads the bundle once and says why it refuses as a value (`reason`), so a face
  * never matches message text; `currentToken` gives a unit's token without a review.
  */
 describe('trust refusals and the current token', () => {
-  let f: Fixture;
-  let store: TrustStore;
-  let ctx: LifecycleContext;
+  const w = trustWorkspace();
   const W = 'ws/.codewhale/plugins/example-plugin';
-  beforeEach(() => {
-    f = new Fixture();
-    store = new TrustStore(f.path('state'));
-    ctx = { store, host: LINUX_HOST };
-  });
-  afterEach(() => f.remove());
-  const snap = (): Snapshot => index([f.path('ws')], { trust: () => store.view() });
-  const item = (name: string) => byName(snap(), name);
+  const item = (name: string) => byName(w.snapshot(), name);
 
   it("currentToken is the unit's token now, and moves when its content does", () => {
-    writeW(f);
-    const before = currentToken(item('example-plugin'), ctx);
+    writeW(w.f);
+    const before = currentToken(item('example-plugin'), w.ctx);
     assert.deepEqual(before, { ok: true, token: item('example-plugin').reviewToken });
-    f.write(`${W}/notes.txt`, 'added');
-    const after = currentToken(item('example-plugin'), ctx);
+    w.f.write(`${W}/notes.txt`, 'added');
+    const after = currentToken(item('example-plugin'), w.ctx);
     assert.ok(after.ok && before.ok && after.token !== before.token);
   });
 
   it('token-mismatch for a token of other content; nothing is written', async () => {
-    writeW(f);
+    writeW(w.f);
     const old = item('example-plugin').reviewToken as string;
-    f.write(`${W}/notes.txt`, 'added after review');
-    const r = await trustShown(item('example-plugin'), old, ctx);
+    w.f.write(`${W}/notes.txt`, 'added after review');
+    const r = await trustShown(item('example-plugin'), old, w.ctx);
     assert.ok(!r.ok);
     assert.equal(r.reason, 'token-mismatch');
     assert.match(r.message, /^Review token does not match/);
-    assert.ok(!fs.existsSync(store.file));
+    assert.ok(!fs.existsSync(w.store.file));
   });
 
   it('invalid for a unit the agent rejects, from trust and from currentToken alike', async () => {
-    writeW(f, '[mcp_servers.bad]\nurl = "https://example.invalid/mcp?token=x"\n');
-    const r = await trustShown(item('example-plugin'), 'x', ctx);
+    writeW(w.f, '[mcp_servers.bad]\nurl = "https://example.invalid/mcp?token=x"\n');
+    const r = await trustShown(item('example-plugin'), 'x', w.ctx);
     assert.equal(r.ok ? null : r.reason, 'invalid');
-    const t = currentToken(item('example-plugin'), ctx);
+    const t = currentToken(item('example-plugin'), w.ctx);
     assert.equal(t.ok ? null : t.reason, 'invalid');
   });
 
   it('not-covered when a hook runs a file trust cannot cover', async () => {
-    f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: ['bash', 'a.sh'] }] }));
-    f.write('ws/real-a.sh', 'echo a\n');
-    f.symlink('real-a.sh', 'ws/a.sh');
+    w.f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: ['bash', 'a.sh'] }] }));
+    w.f.write('ws/real-a.sh', 'echo a\n');
+    w.f.symlink('real-a.sh', 'ws/a.sh');
     const hooks = item('hooks.json');
-    const r = await trustShown(hooks, hooks.reviewToken as string, ctx);
+    const r = await trustShown(hooks, hooks.reviewToken as string, w.ctx);
     assert.equal(r.ok ? null : r.reason, 'not-covered');
   });
 
   it('restricted in Restricted Mode, store-unavailable with a broken store, before the bundle is read', async () => {
-    writeW(f);
+    writeW(w.f);
     const token = item('example-plugin').reviewToken as string;
-    const restricted = await trustShown(item('example-plugin'), token, { ...ctx, workspaceTrusted: false });
+    const restricted = await trustShown(item('example-plugin'), token, { ...w.ctx, workspaceTrusted: false });
     assert.equal(restricted.ok ? null : restricted.reason, 'restricted');
-    f.write('state/state.json', 'not json');
-    const broken = await trustShown(item('example-plugin'), token, ctx);
+    w.f.write('state/state.json', 'not json');
+    const broken = await trustShown(item('example-plugin'), token, w.ctx);
     assert.equal(broken.ok ? null : broken.reason, 'store-unavailable');
   });
 
   it('asks the confirmation with what its one read found, writes nothing when declined, and trusts exactly that read when accepted', async () => {
-    writeW(f, '[mcp_servers.local]\ncommand = "node"\n');
+    writeW(w.f, '[mcp_servers.local]\ncommand = "node"\n');
     const token = item('example-plugin').reviewToken as string;
     const seen: TrustPreview[] = [];
-    const declined = await trustShown(item('example-plugin'), token, ctx, async (p) => (seen.push(p), false));
+    const declined = await trustShown(item('example-plugin'), token, w.ctx, async (p) => (seen.push(p), false));
     assert.equal(declined.ok ? null : declined.reason, 'cancelled');
-    assert.ok(!fs.existsSync(store.file), 'declined: nothing written');
+    assert.ok(!fs.existsSync(w.store.file), 'declined: nothing written');
     assert.deepEqual(
       [seen[0]?.capabilities.mcpServers?.local?.command, seen[0]?.enabled, seen[0]?.reviewedBefore],
       ['node', false, false],
     );
-    const accepted = await trustShown(item('example-plugin'), token, ctx, async () => true);
+    const accepted = await trustShown(item('example-plugin'), token, w.ctx, async () => true);
     assert.ok(accepted.ok);
     assert.equal(item('example-plugin').trust, 'trusted');
   });
 
   it('copy-failed when the bundle changes while the person decides: the copy no longer reproduces the token', async () => {
-    writeW(f);
+    writeW(w.f);
     const token = item('example-plugin').reviewToken as string;
-    const r = await trustShown(item('example-plugin'), token, ctx, async () => {
-      f.write(`${W}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nchanged\n');
+    const r = await trustShown(item('example-plugin'), token, w.ctx, async () => {
+      w.f.write(`${W}/skills/example/SKILL.md`, '---\nname: example\ndescription: example\n---\nchanged\n');
       return true;
     });
     assert.equal(r.ok ? null : r.reason, 'copy-failed');
