@@ -138,6 +138,12 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     const linkFirst = snap([f.path('link'), f.path('ws')]);
     assert.deepEqual(linkFirst.workspaces, [f.path('link')], 'the first spelling given is kept');
     assertIdsHold(linkFirst);
+    // Every agent's ids are the folder's, whichever spelling opened it: Rivumi's too, as Codewhale's and Eva's.
+    assert.deepEqual(
+      linkFirst.items.map((i) => i.id),
+      once.items.map((i) => i.id),
+      'the same ids through the link',
+    );
   });
 
   it('gives Eva projects in two folders of one base name their own ids: each selected and trusted by its id, each diagnostic tied to its folder', async () => {

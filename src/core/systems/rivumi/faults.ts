@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { sha256Hex } from '../../hashing/framing';
+import { rivumiIdPrefix } from './itemIds';
 import { internalDiagnostic } from '../../diagnostics/faults';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
 import type { RivumiProject } from './model';
@@ -29,7 +29,7 @@ export function rivumiFault(workspace: string, error: unknown): Diagnostic {
 
 /** The item and diagnostic that stand for a faulted `.rivumi/`. */
 export function faultedRivumiItems(workspace: string, fault: Diagnostic): { items: Item[]; diagnostics: Diagnostic[] } {
-  const id = `rivumi:${sha256Hex(workspace).slice(0, 12)}:.rivumi`;
+  const id = `${rivumiIdPrefix(workspace)}.rivumi`;
   const dir = path.join(workspace, '.rivumi');
   const item: Item = {
     id,

@@ -1,9 +1,9 @@
 import { bundleKey, reviewToken } from '../../hashing/identity';
-import { sha256Hex } from '../../hashing/framing';
 import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
+import { rivumiIdPrefix } from './itemIds';
 import { hookOf, hooksFileCapabilities, pluginCapabilities } from './capabilities';
 
 export interface RivumiContext extends GateContext {
@@ -50,7 +50,7 @@ class RivumiItemBuilder {
     private readonly project: RivumiProject,
     private readonly ctx: RivumiContext,
   ) {
-    this.prefix = `rivumi:${sha256Hex(project.workspace).slice(0, 12)}:`;
+    this.prefix = rivumiIdPrefix(project.workspace);
     this.hooksRun = ctx.hooksOptIn && project.hookLoad === null;
   }
 
