@@ -153,7 +153,9 @@ function withdraw(operation: 'disable' | 'revoke'): CliCommand {
     const did = operation === 'disable' ? 'Disabled' : 'Revoked trust in';
     return c.outcome(
       true,
-      r.value.changed ? `${did} ${item.name}.` : `${item.name} has no trust record; nothing to ${operation}.`,
+      r.value.changed
+        ? `${did} ${item.name}.`
+        : `${item.name} ${operation === 'disable' ? 'is not enabled' : 'has no trust record'}; nothing to ${operation}.`,
       { id: item.id, changed: r.value.changed },
     );
   };
@@ -209,8 +211,11 @@ function doctorCommand(c: Invocation): number {
   if (report.movedAside) out(`  moved the bad file aside to ${displayText(report.movedAside)}\n`);
   for (const s of report.staleReceipts)
     out(`  ${displayText(`stale receipt: ${s.name} (${s.path} no longer exists)`)}\n`);
+  // Which snapshots a receipt references is in the store: unreadable, they are not counted, and none is pruned.
   out(
-    `  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length && !report.notPruned ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`,
+    ok
+      ? `  unreferenced snapshots: ${report.unreferencedSnapshots.length}${report.pruned.length ? ` (pruned ${report.pruned.length})` : report.unreferencedSnapshots.length && !report.notPruned ? ' (run `skillgate doctor --prune` to remove them)' : ''}\n`
+      : `  unreferenced snapshots: not counted while the trust store is unavailable${c.cmd.flags.prune === true ? '; nothing was pruned' : ''}\n`,
   );
   if (report.notPruned) out(`  ${displayText(report.notPruned)}\n`);
   return ok ? 0 : 1;

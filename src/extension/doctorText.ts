@@ -13,7 +13,10 @@ export function doctorText(service: SkillgateService): string {
     ...report.staleReceipts.map(
       (s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`,
     ),
-    `Unreferenced snapshots: ${report.unreferencedSnapshots.length}`,
+    // Which snapshots a receipt references is in the store: unreadable, they are not counted.
+    report.problem
+      ? 'Unreferenced snapshots: not counted while the trust store is unavailable.'
+      : `Unreferenced snapshots: ${report.unreferencedSnapshots.length}`,
   ];
   return lines.map((l) => displayText(l, 'multi-line')).join('\n') + '\n';
 }

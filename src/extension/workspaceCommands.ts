@@ -75,7 +75,12 @@ async function installRivumiPlugin(service: SkillgateService, panels: ReviewPane
   if (!r.ok) return windowUi.error(r.message);
   await service.refreshAll();
   const item = service.snapshot?.items.find((i) => i.path === r.file);
-  if (item) await service.revoke(item);
+  // Said only when it is so: an old receipt that could not be dropped may match these bytes again.
+  const dropped = item ? await service.revoke(item) : undefined;
+  if (dropped && !dropped.ok)
+    return windowUi.error(
+      `Installed plugin ${r.name} at ${r.source}, but its old trust record could not be dropped: ${dropped.message}`,
+    );
   // Rivumi loads it from now on, trusted or not (it has no enable switch): say so, and offer the review.
   const open = await vscode.window.showInformationMessage(
     notificationText(

@@ -378,7 +378,10 @@ async function setBit(
   return ctx.store.mutate<{ changed: boolean }>((state) => {
     const entry = state.bundles[key];
     if (!entry) return { ok: true, value: { changed: false } };
-    state.bundles[key] = touched(change(entry));
+    const next = change(entry);
+    // Already so (revoked twice, disabled while off): nothing changes, and nothing is said to.
+    if (next.trust === entry.trust && next.enabled === entry.enabled) return { ok: true, value: { changed: false } };
+    state.bundles[key] = touched(next);
     return { ok: true, value: { changed: true } };
   });
 }

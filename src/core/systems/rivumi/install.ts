@@ -18,6 +18,7 @@ import { loadRivumiProject, MAX_PLUGIN_MANIFEST_BYTES } from './load';
 import type { RivumiPlugin } from './model';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
 import { pythonIntLimitError } from './pythonJsonInts';
+import { pythonJsonDumps } from './pythonJsonDumps';
 import { portableRelative } from '../../fs/portablePath';
 import { REPORT_INPUT } from '../../documents/parseContext';
 
@@ -138,7 +139,16 @@ export function installPlugin(
   const { source: _s, directory: _d, ...clean } = data;
   const files = [
     ...targets.map((t) => ({ dest: t.dest, bytes: t.bytes })),
-    { dest, bytes: Buffer.from(sortedJson({ ...clean, name: data.name }) + '\n', 'utf8') },
+    // Numbers from their literals (pythonJsonDumps.ts): `name` is replaced, every other value is the input's.
+    {
+      dest,
+      bytes: Buffer.from(
+        sortedJson({ ...clean, name: data.name }, (at) =>
+          at[0] === 'name' ? undefined : parsed.document.literalAt(at),
+        ) + '\n',
+        'utf8',
+      ),
+    },
   ];
   const unique = new Map(files.map((f) => [f.dest, f]));
   const landings: Landing[] = [];
@@ -167,7 +177,9 @@ export function installPlugin(
     // Rivumi re-loads every manifest; one broken manifest fails the whole load (§5.4).
     const project = loadRivumiProject(repo);
     const broken = project.plugins.find((p) => p.state === 'invalid');
-    const plugin = project.plugins.find((p) => p.name === name && p.state === 'valid');
+    // The manifest written here, by its file: plugin names need not be unique (§5.4), and
+    // Rivumi's "the one with the installed name" may be another manifest that declares it.
+    const plugin = project.plugins.find((p) => p.file === dest && p.name === name && p.state === 'valid');
     if (!plugin || broken)
       return failed(
         broken?.error
@@ -363,17 +375,5 @@ function realpathOrSelf(p: string): string {
   }
 }
 
-/** Python's `json.dumps(sort_keys=True, indent=2, ensure_ascii=False)`. */
-export function sortedJson(value: unknown): string {
-  const sort = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sort)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return JSON.stringify(sort(value), null, 2);
-}
+/** Python's `json.dumps(sort_keys=True, indent=2, ensure_ascii=False)` (pythonJsonDumps.ts). */
+export const sortedJson = pythonJsonDumps;
