@@ -62,7 +62,9 @@ export function bundleCommands(
       const item = await pick(arg, 'disable', (i) => isBundle(i) && i.enabled === true);
       if (!item) return;
       const r = await service.disable(item);
-      if (r.ok) windowUi.info(`Disabled ${item.name}.`);
+      // A stale row may name one already off: said as it is, as the CLI says it.
+      if (r.ok)
+        windowUi.info(r.value.changed ? `Disabled ${item.name}.` : `${item.name} is not enabled; nothing to disable.`);
       else windowUi.error(r.message);
     },
     'skillgate.revoke': async (arg) => {
@@ -72,7 +74,10 @@ export function bundleCommands(
       if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, `The receipt is removed; ${after}`, 'Revoke')))
         return;
       const r = await service.revoke(item);
-      if (r.ok) windowUi.info(`Revoked trust in ${item.name}.`);
+      if (r.ok)
+        windowUi.info(
+          r.value.changed ? `Revoked trust in ${item.name}.` : `${item.name} has no trust record; nothing to revoke.`,
+        );
       else windowUi.error(r.message);
     },
     'skillgate.explain': async (arg) => {

@@ -29,13 +29,13 @@ describe('the bundle commands: stale rows and what they say', () => {
     diagnostics: [],
     trustProblem: null,
   });
-  const commands = (items: Item[]) => {
+  const commands = (items: Item[], changed = true) => {
     const s = snapshot(items);
     const service = {
       published: async () => s,
       snapshot: s,
-      revoke: async (i: Item) => (acted.push(`revoke ${i.id}`), { ok: true, value: { changed: true } }),
-      disable: async (i: Item) => (acted.push(`disable ${i.id}`), { ok: true, value: { changed: true } }),
+      revoke: async (i: Item) => (acted.push(`revoke ${i.id}`), { ok: true, value: { changed } }),
+      disable: async (i: Item) => (acted.push(`disable ${i.id}`), { ok: true, value: { changed } }),
     } as unknown as SkillgateService;
     const panels = {
       open: (i: Item) => acted.push(`open ${i.id}`),
@@ -110,5 +110,15 @@ describe('the bundle commands: stale rows and what they say', () => {
     assert.match(modals[0] as string, /Eva-CLI still loads it/);
     assert.doesNotMatch(modals[0] as string, /Rivumi/);
     assert.deepEqual(acted, ['revoke eva:t:adapter:a.yaml']);
+  });
+
+  it('says nothing changed when a stale row names a bundle already revoked or already off', async () => {
+    const bundle = item({ trust: 'trusted', enabled: true });
+    await commands([bundle], false)['skillgate.revoke'](node(bundle));
+    await commands([bundle], false)['skillgate.disable'](node(bundle));
+    assert.deepEqual(vscodeStandIn.shown, [
+      `${bundle.name} has no trust record; nothing to revoke.`,
+      `${bundle.name} is not enabled; nothing to disable.`,
+    ]);
   });
 });
