@@ -180,8 +180,9 @@ export function reviewViewModel(
           file: abs(f.path),
           change: f.change,
           note: f.note ?? null,
+          // `\ No newline at end of file` stays: where only the last newline changed, it is the only difference shown.
           diff: diffBody(f.unifiedDiff ?? '')
-            .filter((l) => l !== '' && !l.startsWith('\\'))
+            .filter((l) => l !== '')
             .map((l) => ({
               kind: l.startsWith('@@')
                 ? ('hunk' as const)

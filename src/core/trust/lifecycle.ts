@@ -83,7 +83,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
   const files = invalid && receipt ? withReviewedFiles(s.files, s.root, Object.keys(receipt.files)) : s.files;
   const diff =
     receipt && status !== 'trusted'
-      ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, reviewedCopyOf(ctx, receipt))
+      ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, reviewedCopyOf(ctx, receipt), s.directories)
       : null;
   return {
     ok: true,

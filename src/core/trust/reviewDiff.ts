@@ -1,6 +1,8 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatPatch, structuredPatch } from 'diff';
 import { decodeUtf8, readRegularFile } from '../fs/safeFs';
+import { decodeRawName, osPath } from '../fs/rawNames';
 import { displayText } from '../text/displayText';
 import type { BundleFile } from '../model';
 import type { Receipt } from './stateSchema';
@@ -18,13 +20,17 @@ export interface CapabilityChange {
 }
 
 export interface FileChange {
+  /** The file's path; a directory's ends with `/` (an empty one: Codewhale's content hash counts it). */
   readonly path: string;
   readonly change: 'added' | 'removed' | 'modified';
   readonly before?: BundleFile;
   readonly after?: BundleFile;
   /** Unified diff against the reviewed copy, for text files up to 1 MiB with few enough changed lines to diff. */
   readonly unifiedDiff?: string;
-  /** Why there is no unified diff (binary, too large, too many changed lines, reviewed copy missing). */
+  /**
+   * Why there is no unified diff (binary, too large, too many changed lines, reviewed copy
+   * missing), and a change the text diff cannot show: the executable bit, an empty directory.
+   */
   readonly note?: string;
 }
 
@@ -61,10 +67,15 @@ export function diffAgainstReceipt(
   files: readonly BundleFile[],
   currentRoot: string,
   reviewedCopy: string | undefined,
+  directories: readonly string[] = [],
 ): ReviewDiff {
+  const changed = fileChanges(receipt, files, currentRoot, reviewedCopy);
+  const dirs = reviewedCopy ? directoryChanges(files, directories, reviewedCopy) : [];
   return {
     capabilities: capabilityChanges(receipt.capabilities, capabilities),
-    files: fileChanges(receipt, files, currentRoot, reviewedCopy),
+    files: dirs.length
+      ? [...changed, ...dirs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      : changed,
   };
 }
 
@@ -144,27 +155,54 @@ function summarize(at: string[], kind: CapabilityChange['change'], before: unkno
     // Written as the panel writes a mapping elsewhere: `GITHUB_TOKEN ← ${GITHUB_TOKEN}`.
     const mapping = (v: unknown) => `${at[3]} ← ${envSource(v)}`;
     return kind === 'changed'
-      ? `changed ${what} for MCP server \`${key}\`: ${mapping(before)} → ${mapping(after)}`
+      ? `changed ${what} for MCP server \`${key}\`: ${changedPair(mapping(before), mapping(after), SHOWN)}`
       : `${verb} ${what} for MCP server \`${key}\`: ${mapping(after ?? before)}`;
   }
   if (top === 'mcpServers' && field === 'args' && at.length === 3)
-    return `changed arguments of MCP server \`${key}\`: ${argvList(before)} → ${argvList(after)}`;
+    return `changed arguments of MCP server \`${key}\`: ${changedPair(argvText(before), argvText(after), SHOWN_ARGV)}`;
   if (top === 'hooks' && field === 'argv' && at.length === 3)
-    return `changed command of hook ${key}: ${argvList(before)} → ${argvList(after)}`;
+    return `changed command of hook ${key}: ${changedPair(argvText(before), argvText(after), SHOWN_ARGV)}`;
   if (top === 'mcpServers')
-    return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind} ${show(after ?? before)}`}`;
+    return `MCP server \`${key}\`: ${at.slice(2).join('.')} ${kind === 'changed' ? showChange(before, after) : `${kind} ${show(after ?? before)}`}`;
   if (top === 'networkHosts') return `${verb} network host \`${key}\``;
   if (top === 'components' && at.length === 2) return `${verb} component kind \`${key}\``;
   if (top === 'hooks' && at.length === 2) return `${verb} hook command: ${key}`;
-  if (top === 'hooks') return `hook ${key}: ${at.slice(2).join('.')} ${show(before)} → ${show(after)}`;
-  return `${at.join('.')} ${kind === 'changed' ? `${show(before)} → ${show(after)}` : `${kind}: ${show(after ?? before)}`}`;
+  if (top === 'hooks') return `hook ${key}: ${at.slice(2).join('.')} ${showChange(before, after)}`;
+  return `${at.join('.')} ${kind === 'changed' ? showChange(before, after) : `${kind}: ${show(after ?? before)}`}`;
 }
 
 /** An argv as a person writes it: each element quoted, in order. */
 export function argvList(v: unknown): string {
-  if (!Array.isArray(v)) return show(v);
-  const s = `[${v.map((x) => JSON.stringify(String(x))).join(', ')}]`;
-  return s.length > 240 ? `${s.slice(0, 237)}...` : s;
+  const s = argvText(v);
+  return s.length > SHOWN_ARGV ? `${s.slice(0, SHOWN_ARGV - 3)}...` : s;
+}
+
+function argvText(v: unknown): string {
+  return Array.isArray(v) ? `[${v.map((x) => JSON.stringify(String(x))).join(', ')}]` : valueText(v);
+}
+
+/** How much of one value a summary shows (an argv more): the panel and `show` have the whole. */
+const SHOWN = 160;
+const SHOWN_ARGV = 240;
+
+/**
+ * Before → after, each cut to `limit` from a little before where they first differ: two long
+ * values cut at the same length from their start read alike, and the summary would say that
+ * something changed without showing what (a URL's path past its 157th character).
+ */
+function changedPair(before: string, after: string, limit: number): string {
+  let same = 0;
+  while (same < before.length && same < after.length && before[same] === after[same]) same++;
+  const from = before.length > limit || after.length > limit ? Math.max(0, same - 40) : 0;
+  const cut = (s: string) => {
+    const t = from > 0 ? `...${s.slice(from)}` : s;
+    return t.length > limit ? `${t.slice(0, limit - 3)}...` : t;
+  };
+  return `${cut(before)} → ${cut(after)}`;
+}
+
+function showChange(before: unknown, after: unknown): string {
+  return changedPair(valueText(before), valueText(after), SHOWN);
 }
 
 /** An environment mapping's source: the variable it is read from (`${NAME}`), or `?` when unset. */
@@ -173,9 +211,12 @@ function envSource(v: unknown): string {
 }
 
 function show(v: unknown): string {
-  if (v === undefined) return '—';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
+  const s = valueText(v);
+  return s.length > SHOWN ? `${s.slice(0, SHOWN - 3)}...` : s;
+}
+
+function valueText(v: unknown): string {
+  return v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 function fileChanges(
@@ -194,17 +235,25 @@ function fileChanges(
     const after = now.get(p);
     if (before && after && before.sha256 === after.sha256 && before.executable === after.executable) continue;
     const kind: FileChange['change'] = !before ? 'added' : !after ? 'removed' : 'modified';
+    const base = { path: p, change: kind, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+    // The bit is said whatever the bytes are (binary, too large, no reviewed copy): no text diff shows it.
+    const bit = (f: BundleFile) => (f.executable ? 'x' : '-');
+    const mode =
+      before && after && before.executable !== after.executable ? `${bit(before)} → ${bit(after)}` : undefined;
+    if (mode && before?.sha256 === after?.sha256) {
+      out.push({ ...base, note: `only the executable bit changed (${mode})` });
+      continue;
+    }
+    const modeNote = mode ? `executable bit changed (${mode})` : undefined;
+    const withMode = (note: string) => (modeNote ? `${note}; ${modeNote}` : note);
     const oldText = before ? textOf(reviewedCopy ? path.join(reviewedCopy, p) : undefined) : { text: '' };
     const newText = after ? textOf(path.join(currentRoot, p)) : { text: '' };
     const note = oldText.note ?? newText.note;
-    const base = { path: p, change: kind, ...(before ? { before } : {}), ...(after ? { after } : {}) };
     if (note !== undefined || oldText.text === undefined || newText.text === undefined) {
-      out.push({ ...base, note: note ?? 'no text diff' });
+      out.push({ ...base, note: withMode(note ?? 'no text diff') });
     } else if (before && after && oldText.text === newText.text) {
-      out.push({
-        ...base,
-        note: `only the executable bit changed (${before.executable ? 'x' : '-'} → ${after.executable ? 'x' : '-'})`,
-      });
+      // The bytes were hashed apart but read alike: the file changed while it was read.
+      out.push({ ...base, note: modeNote ? `only the ${modeNote}` : 'changed while it was read: review it again' });
     } else {
       const oneSided = oldText.text === '' || newText.text === '';
       const fileEdits = oneSided ? Infinity : MAX_FILE_EDITS;
@@ -229,19 +278,85 @@ function fileChanges(
           : undefined;
       // A diff stopped at the limit still did that much work.
       editsLeft -= patch ? patch.hunks.reduce((n, h) => n + h.lines.filter(isEdit).length, 0) : allowed;
-      if (patch) out.push({ ...base, unifiedDiff: formatPatch(patch) });
+      if (patch) out.push({ ...base, unifiedDiff: formatPatch(patch), ...(modeNote ? { note: modeNote } : {}) });
       else
         out.push({
           ...base,
-          note:
+          note: withMode(
             allowed < fileEdits
               ? 'too many changed lines in this review to show more: no text diff'
               : 'diff too large to show: no text diff',
+          ),
         });
     }
   }
   return out;
 }
+
+/**
+ * Empty directories added or removed since the review (Codewhale's content hash frames every
+ * directory, so one holding no file changes the hash without any file changing). A directory
+ * holding anything is said by what it holds; of nested empty ones, the deepest is named. The
+ * reviewed side is the reviewed copy, which holds exactly the reviewed directories.
+ */
+function directoryChanges(
+  files: readonly BundleFile[],
+  directories: readonly string[],
+  reviewedCopy: string,
+): FileChange[] {
+  const reviewed = listTree(reviewedCopy);
+  if (reviewed === undefined) return [];
+  const now = directories.filter((d) => d !== '');
+  const nowSet = new Set(now);
+  const thenSet = new Set(reviewed.directories);
+  const nowHolding = ancestorsOf([...files.map((f) => f.path), ...now]);
+  const thenHolding = ancestorsOf([...reviewed.files, ...reviewed.directories]);
+  const out: FileChange[] = [];
+  for (const d of now)
+    if (!thenSet.has(d) && !nowHolding.has(d))
+      out.push({ path: `${d}/`, change: 'added', note: 'new empty directory' });
+  for (const d of reviewed.directories)
+    if (!nowSet.has(d) && !thenHolding.has(d))
+      out.push({ path: `${d}/`, change: 'removed', note: 'empty directory removed' });
+  return out;
+}
+
+/** Every directory that holds one of `paths`, at any depth. */
+function ancestorsOf(paths: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths)
+    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) {
+      const dir = p.slice(0, at);
+      if (out.has(dir)) break;
+      out.add(dir);
+    }
+  return out;
+}
+
+/** The directories and other entries under `root`, relative, each by its exact name (rawNames.ts); undefined when it cannot be listed. */
+function listTree(root: string): { directories: string[]; files: string[] } | undefined {
+  const directories: string[] = [];
+  const files: string[] = [];
+  const rootBytes = Buffer.from(osPath(root));
+  const stack: Buffer[] = [Buffer.alloc(0)];
+  try {
+    for (let rel = stack.pop(); rel !== undefined; rel = stack.pop()) {
+      const abs = rel.length ? Buffer.concat([rootBytes, SLASH, rel]) : rootBytes;
+      for (const e of fs.readdirSync(abs, { withFileTypes: true, encoding: 'buffer' })) {
+        const child = rel.length ? Buffer.concat([rel, SLASH, e.name]) : e.name;
+        if (e.isDirectory()) {
+          directories.push(decodeRawName(child));
+          stack.push(child);
+        } else files.push(decodeRawName(child));
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return { directories, files };
+}
+
+const SLASH = Buffer.from('/');
 
 function isEdit(line: string): boolean {
   return line.startsWith('+') || line.startsWith('-');

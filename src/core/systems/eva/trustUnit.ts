@@ -58,8 +58,10 @@ export function readEvaSource(item: Item): SourceRead {
   const unit = folder.units.get(fresh.id);
   if (!unit) return { ok: false, message: `${item.name} cannot be hashed: ${unhashable(fresh)}` };
   // Covered files may lie under the project and under the home (`skill.path: ~/…`): they are named from a directory that holds both.
+  // That directory is chosen from every covered name, present or not: chosen from the present ones, it moved when the home
+  // skill was removed, and the review then showed the unchanged manifest as removed under one name and added under another.
   const present = [unit.manifest, ...unit.covered.filter((f) => lstatEntry(f.abs).type === 'file').map((f) => f.abs)];
-  const root = commonDirectory(folder.root, present);
+  const root = commonDirectory(folder.root, [unit.manifest, ...unit.covered.map((f) => f.abs)]);
   const files: BundleFile[] = [];
   for (const abs of present) {
     const bytes = readRegularFile(abs, MAX_COVERED_FILE_BYTES);
