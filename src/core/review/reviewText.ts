@@ -1,7 +1,7 @@
 import { argvText } from '../text/argvText';
 import { displayText } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
-import { CAPABILITIES_UNKNOWN } from './reviewViewModel';
+import { CAPABILITIES_UNKNOWN, FILES_REVIEWED_ONLY } from './reviewViewModel';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { systemOf } from '../systems/registry';
 import { hasEnableSwitch } from '../trust/enableSwitch';
@@ -43,7 +43,9 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
     for (const c of r.diff.capabilities)
       out.push(`    ${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${v(c.summary)}`);
     out.push('  Files:');
-    if (r.diff.files.length === 0) out.push('    (no file changes)');
+    if (r.contentHash === null) out.push(`    (${FILES_REVIEWED_ONLY})`);
+    if (r.diff.files.length === 0)
+      out.push(r.contentHash === null ? '    (none of them changed)' : '    (no file changes)');
     for (const f of r.diff.files) {
       const tag = f.change === 'added' ? 'A' : f.change === 'removed' ? 'D' : 'M';
       out.push(`    ${tag} ${v(f.path)}${f.note ? `  (${f.note})` : ''}`);

@@ -34,6 +34,14 @@ export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE =
   'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
 
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
+/**
+ * A bundle that cannot be walked now (a link in it, past a limit) has no list of its files:
+ * only the files the receipt names are compared, so "no file changes" would hide a file
+ * added since. Said in place of it.
+ */
+export const FILES_REVIEWED_ONLY =
+  'The bundle cannot be walked now (see Diagnostics), so only the files you reviewed are compared: a file added since is not listed.';
+
 export const CAPABILITIES_UNKNOWN =
   'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
 
@@ -167,6 +175,7 @@ export function reviewViewModel(
     ? {
         reviewedAt: r.receipt?.reviewedAt ?? '',
         reviewedAgo: r.receipt ? `reviewed ${relativeTime(r.receipt.reviewedAt, now)}` : 'reviewed at an unknown time',
+        filesNote: r.contentHash === null ? FILES_REVIEWED_ONLY : null,
         capabilities: r.diff.capabilities.map((c) => ({
           change: c.change,
           summary: S(c.summary),

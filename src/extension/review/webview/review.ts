@@ -255,7 +255,9 @@ function changesSection(
     caps.append(li);
   }
   s.append(el('h3', undefined, 'Capabilities'), caps, el('h3', undefined, 'Files'));
-  if (changes.files.length === 0) s.append(el('p', 'muted', 'No file changes.'));
+  if (changes.filesNote) s.append(el('p', 'warn', changes.filesNote));
+  if (changes.files.length === 0)
+    s.append(el('p', 'muted', changes.filesNote ? 'None of the files you reviewed changed.' : 'No file changes.'));
   for (const f of changes.files) s.append(fileChange(f));
   return s;
 }
