@@ -137,6 +137,57 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     assert.deepEqual(fs.readdirSync(snaps), []);
   });
 
+  // Two trusts of the same content at once (two windows, the CLI, the same bundle in another
+  // worktree): removing the other's verified copy left a window where a receipt had no copy,
+  // a half-removed one when the process was killed in it, and ENOTEMPTY when it raced the rename.
+  it('keeps a verified copy another trust placed while this one copied, never removing it', () => {
+    writeW(f);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const hash = s.item.contentHash as string;
+    let placedByOther: number | undefined;
+    const r = copyReviewed(
+      snaps,
+      {
+        ...s,
+        rehashCopy: (dir) => {
+          if (placedByOther === undefined && path.basename(dir).startsWith('.staging-')) {
+            const other = copyReviewed(snaps, s, hash);
+            assert.ok(other.ok && !other.reused);
+            placedByOther = fs.statSync(other.dir).ino;
+          }
+          return s.rehashCopy(dir);
+        },
+      },
+      hash,
+    );
+    assert.deepEqual(r, { ok: true, dir: path.join(snaps, hash), reused: true });
+    assert.equal(fs.statSync(path.join(snaps, hash)).ino, placedByOther, 'the copy in place was not replaced');
+    assert.ok(verifyReviewedCopy(snaps, s, hash));
+    assert.deepEqual(fs.readdirSync(snaps), [hash], 'no staging directory left behind');
+  });
+
+  it('replaces a copy that does not verify by moving it aside first, leaving nothing behind', () => {
+    writeW(f);
+    const s = source();
+    const snaps = f.path('state/snapshots');
+    const hash = s.item.contentHash as string;
+    f.write(`state/snapshots/${hash}/plugin.toml`, 'half-removed by a writer that was killed');
+    assert.deepEqual(copyReviewed(snaps, s, hash), { ok: true, dir: path.join(snaps, hash), reused: false });
+    assert.ok(verifyReviewedCopy(snaps, s, hash));
+    assert.deepEqual(fs.readdirSync(snaps), [hash]);
+  });
+
+  // A state directory that cannot be created (a read-only file system): a refusal, not a
+  // throw the CLI reported as an internal error with exit code 2.
+  it('refuses with the reason when the snapshot directory cannot be created', () => {
+    writeW(f);
+    const s = source();
+    f.write('state', 'a file where the state directory should be');
+    const r = copyReviewed(f.path('state/snapshots'), s, s.item.contentHash as string);
+    assert.ok(!r.ok && /^could not snapshot the bundle: ENOTDIR/.test(r.message), JSON.stringify(r));
+  });
+
   it('keeps the snapshot directory private (0700)', () => {
     writeW(f);
     const s = source();

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { TrustStore } from '../../src/core/trust/trustStore';
+import { doctor } from '../../src/core/trust/lifecycle';
 import { Fixture } from './helpers/fixture';
 
 /**
@@ -300,6 +301,41 @@ describe('the trust store under injected file-system and lock failures (trust.md
       });
     }
 
+    // A full disk first shows as a short write (write(2) stores what fits and returns its
+    // count), and only the next write fails with ENOSPC: a short write taken for the whole
+    // renamed a truncated state.json over the good one and reported the update as made.
+    it('writes the whole file or nothing: a short write on a filling disk is continued, and its ENOSPC changes nothing', async () => {
+      const { store, text } = await seeded();
+      let calls = 0;
+      replace<(...a: unknown[]) => number>(nodeFs, 'writeSync', (real) => (fd, data, offset, length) => {
+        calls += 1;
+        if (calls > 1) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        const bytes = typeof data === 'string' ? Buffer.from(data) : (data as Buffer);
+        const from = typeof offset === 'number' ? offset : 0;
+        const all = typeof length === 'number' ? length : bytes.length - from;
+        return real(fd, bytes, from, Math.ceil(all / 2));
+      });
+      assert.deepEqual(await store.mutate(add), {
+        ok: false,
+        message: `failed to write the trust store ${store.file}: ENOSPC: no space left on device, write; nothing was changed`,
+      });
+      assert.equal(fs.readFileSync(store.file, 'utf8'), text, 'the old store survives intact');
+      assert.deepEqual(listing(), ['state.json'], 'no temporary file, the lock released');
+    });
+
+    it('continues a short write that the disk then completes', async () => {
+      const { store } = await seeded();
+      replace<(...a: unknown[]) => number>(nodeFs, 'writeSync', (real) => (fd, data, offset, length) => {
+        const bytes = typeof data === 'string' ? Buffer.from(data) : (data as Buffer);
+        const from = typeof offset === 'number' ? offset : 0;
+        const all = typeof length === 'number' ? length : bytes.length - from;
+        return real(fd, bytes, from, Math.min(all, 100));
+      });
+      assert.deepEqual(await store.mutate(add), { ok: true, value: 'added' });
+      const r = store.read();
+      assert.ok(r.ok && r.state.bundles[KEY] !== undefined && r.state.bundles['b'.repeat(64)] !== undefined);
+    });
+
     it('writes the temporary file 0600 beside state.json, so the renamed file is private', async () => {
       const opened: [string, string, number][] = [];
       replace<typeof fs.openSync>(
@@ -318,6 +354,27 @@ describe('the trust store under injected file-system and lock failures (trust.md
       assert.match(tmp, new RegExp(`^${store.file.replace(/[.]/g, '\\.')}\\.tmp-${process.pid}-[0-9a-f]{12}$`));
       assert.deepEqual([flags, mode], ['wx', 0o600]);
       assert.equal(fs.statSync(store.file).mode & 0o777, 0o600);
+    });
+  });
+
+  describe('doctor --repair', () => {
+    // A read-only file system: the CLI printed `internal error: EROFS …` with exit code 2,
+    // and under --json no object at all.
+    it('reports a bad file it cannot move aside, with the reason, and leaves it as it is', () => {
+      const store = new TrustStore(f.path('state'));
+      f.write('state/state.json', '{bad', 0o600);
+      fs.chmodSync(f.path('state'), 0o700);
+      replace<typeof fs.renameSync>(nodeFs, 'renameSync', () => () => {
+        throw Object.assign(new Error(`EROFS: read-only file system, rename '${store.file}'`), { code: 'EROFS' });
+      });
+      const report = doctor(store, { repair: true });
+      assert.equal(report.movedAside, null);
+      assert.equal(report.repairable, true);
+      assert.match(
+        report.problem ?? '',
+        /is not valid JSON \(.*\); it could not be moved aside \(EROFS: read-only file system\)$/,
+      );
+      assert.equal(fs.readFileSync(store.file, 'utf8'), '{bad');
     });
   });
 });

@@ -457,8 +457,12 @@ export function doctor(
   let movedAside: string | null = null;
   let read = store.read();
   if (!read.ok && options.repair) {
-    movedAside = store.repair().moved;
+    const repaired = store.repair();
+    movedAside = repaired.moved;
     read = store.read();
+    // A bad file that could not be moved aside: the report says why, beside what is wrong with it.
+    if (!read.ok && read.badFile && movedAside === null && repaired.problem !== null)
+      read = { ...read, problem: repaired.problem };
   }
   if (!read.ok)
     return {

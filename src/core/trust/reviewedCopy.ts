@@ -28,13 +28,18 @@ export type ReviewedCopyResult =
 export function copyReviewed(copiesDir: string, source: BundleSource, contentHash: string): ReviewedCopyResult {
   const final = path.join(copiesDir, contentHash);
   if (verifyReviewedCopy(copiesDir, source, contentHash)) return { ok: true, dir: final, reused: true };
-  fs.mkdirSync(copiesDir, { recursive: true, mode: 0o700 });
   const staging = path.join(copiesDir, `.staging-${crypto.randomBytes(8).toString('hex')}`);
   const refuse = (message: string): ReviewedCopyResult => {
-    removeTree(staging);
+    try {
+      removeTree(staging);
+    } catch {
+      // Never made (its parent could not be); one that could not be removed is `doctor --prune`'s.
+    }
     return { ok: false, message };
   };
   try {
+    // Inside the try: a directory that cannot be made (a read-only file system) is a refusal too.
+    fs.mkdirSync(copiesDir, { recursive: true, mode: 0o700 });
     fs.mkdirSync(staging, { mode: 0o700 });
     // Every path by its exact bytes: a name that is not UTF-8 is copied as itself, so the
     // copy re-hashes to the reviewed content hash (a lossy name would point elsewhere).
@@ -58,11 +63,42 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       return refuse(
         'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again',
       );
-    if (fs.existsSync(final)) removeTree(final);
-    fs.renameSync(staging, final);
-    return { ok: true, dir: final, reused: false };
+    return place(staging, final, () => verifyReviewedCopy(copiesDir, source, contentHash));
   } catch (e) {
     return refuse(`could not snapshot the bundle: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Moves a verified staging copy to its final place. Another trust of the same content (a
+ * second window, the CLI, the same bundle in another worktree) may have placed a copy
+ * there since we looked, and a receipt may already rely on it: a copy that verifies is
+ * kept, never removed (removing it left a receipt without its copy for a while, and for
+ * good when the remover was killed halfway). One that does not verify is renamed aside
+ * before it is removed, so the final place never holds a half-removed tree.
+ */
+function place(staging: string, final: string, verifies: () => boolean): ReviewedCopyResult {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.renameSync(staging, final);
+      return { ok: true, dir: final, reused: false };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (attempt >= 3 || !(code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EPERM'))
+        throw e;
+    }
+    if (verifies()) {
+      removeTree(staging);
+      return { ok: true, dir: final, reused: true };
+    }
+    // Named like a staging directory, so `doctor --prune` removes it should we be killed first.
+    const aside = path.join(path.dirname(final), `.staging-${crypto.randomBytes(8).toString('hex')}`);
+    try {
+      fs.renameSync(final, aside);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    removeTree(aside);
   }
 }
 

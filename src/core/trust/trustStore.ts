@@ -286,7 +286,12 @@ export class TrustStore {
       return { moved: null, problem: `${r.problem}; --repair moves only a bad file, so nothing was moved` };
     if (!lstatOrUndefined(this.file)) return { moved: null, problem: r.problem };
     const aside = `${this.file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
-    fs.renameSync(this.file, aside);
+    try {
+      fs.renameSync(this.file, aside);
+    } catch (e) {
+      // A read-only file system, say: the file stays as it is, and the report says why.
+      return { moved: null, problem: `${r.problem}; it could not be moved aside (${errorText(e)})` };
+    }
     return { moved: aside, problem: r.problem };
   }
 
@@ -402,7 +407,10 @@ export class TrustStore {
     const tmp = `${this.file}.tmp-${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
     const fd = fs.openSync(tmp, 'wx', 0o600);
     try {
-      fs.writeSync(fd, JSON.stringify(state, null, 2) + '\n');
+      // A write may store only part of what it is given (a disk filling up); only the next one
+      // fails with ENOSPC. A short write taken for the whole would rename a truncated store into place.
+      const bytes = Buffer.from(JSON.stringify(state, null, 2) + '\n');
+      for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
       fs.fsyncSync(fd);
     } catch (e) {
       fs.closeSync(fd);
