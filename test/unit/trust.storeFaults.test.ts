@@ -82,7 +82,7 @@ describe('the trust store under injected file-system and lock failures (trust.md
       });
       assert.deepEqual(await store.mutate(add), {
         ok: false,
-        message: `failed to lock the trust store ${store.file} for update: ELOCKED: Lock file is already being held`,
+        message: `failed to lock the trust store ${store.file} for update: ELOCKED: Lock file is already being held; if no Skillgate is writing it now, remove the lock directory ${store.file}.lock and try again`,
       });
       assert.equal(applied, 0);
       assert.equal(fs.readFileSync(store.file, 'utf8'), text);

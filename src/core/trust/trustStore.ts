@@ -197,7 +197,13 @@ export class TrustStore {
         },
       });
     } catch (e) {
-      return { ok: false, message: `failed to lock the trust store ${this.file} for update: ${errorText(e)}` };
+      // Held past every retry: another writer, or a lock no live writer refreshes that proper-lockfile
+      // will not take over (dated in the future by a clock stepped back, or from another host).
+      const held =
+        (e as NodeJS.ErrnoException).code === 'ELOCKED'
+          ? `; if no Skillgate is writing it now, remove the lock directory ${lockDir} and try again`
+          : '';
+      return { ok: false, message: `failed to lock the trust store ${this.file} for update: ${errorText(e)}${held}` };
     }
     let ours = (): boolean => false;
     const lost = (): Mutation<T> => {
