@@ -109,6 +109,10 @@ export class SkillgateService implements vscode.Disposable {
   private windowFocused = vscode.window.state.focused;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
+  /** The window let the service go: nothing is read, watched or shown from then on. */
+  private disposed = false;
+  /** The indexes of full runs still reading everything: a worker among them is a thread, ended with the service. */
+  private readonly reading = new Set<IndexBackend>();
 
   /** `cacheDir`: the parse cache's directory, in the extension's global storage (a window starts warm). */
   constructor(
@@ -205,10 +209,15 @@ export class SkillgateService implements vscode.Disposable {
           const started = performance.now();
           let index = this.startIndex(options);
           let loaded = await this.indexAllIn(index, folders);
-          if (!loaded) {
+          if (!loaded && !this.disposed) {
             // The worker failed: the same run, in the extension host (which never fails that way).
             index = new InHostIndex(options);
-            loaded = (await this.indexAllIn(index, folders)) as Indexed;
+            loaded = await this.indexAllIn(index, folders);
+          }
+          if (!loaded || this.disposed) {
+            // Disposed while it read (the window closed or reloaded, the extension deactivated).
+            index.dispose();
+            return fallback();
           }
           const indexMs = performance.now() - started;
           stalls.mark();
@@ -221,7 +230,13 @@ export class SkillgateService implements vscode.Disposable {
           }
           this.index?.dispose();
           this.index = index;
-          const indexed = await this.replayed(index, changed, loaded);
+          const indexed = await workerFailureAside(this.replayed(index, changed, loaded));
+          if (!indexed) {
+            // The worker failed while the changes seen meanwhile were replayed (or a newer full index
+            // replaced it): the index that replaced it publishes. Neither an error nor an empty snapshot.
+            stalls.stop();
+            return this.disposed ? fallback() : this.published();
+          }
           const snapshot = this.publish(indexed.snapshot);
           // The view, Problems and the status bar take their turns first; the full index's figures include them.
           await this.presented;
@@ -257,10 +272,11 @@ export class SkillgateService implements vscode.Disposable {
 
   /**
    * One full index on `index`, watchers first. Undefined when the worker failed (logged;
-   * the caller runs it again in the extension host); the core's own failures are thrown,
-   * as in-host.
+   * the caller runs it again in the extension host) or the service ended it (`dispose`);
+   * the core's own failures are thrown, as in-host.
    */
   private async indexAllIn(index: IndexBackend, folders: string[]): Promise<Indexed | undefined> {
+    this.reading.add(index);
     try {
       this.watch(folders, await index.watched());
       return await loggedIndexRunAsync(this.log, 'full index', () =>
@@ -270,6 +286,8 @@ export class SkillgateService implements vscode.Disposable {
       index.dispose();
       if (e instanceof WorkerFailure) return undefined;
       throw e;
+    } finally {
+      this.reading.delete(index);
     }
   }
 
@@ -322,6 +340,9 @@ export class SkillgateService implements vscode.Disposable {
 
   /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
   async rederive(): Promise<Snapshot | undefined> {
+    // A full index reading now may have composed its snapshot before the change: it re-derives
+    // on its result, as for a change the store's watcher reports (which may stay silent).
+    this.fullIndexRuns.record([], true);
     const index = this.index;
     if (!index) return undefined;
     return guardIndexAsync(
@@ -397,6 +418,7 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   private publish(snapshot: Snapshot): Snapshot {
+    if (this.disposed) return snapshot;
     const previous = this.current;
     if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
       this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
@@ -414,6 +436,7 @@ export class SkillgateService implements vscode.Disposable {
    * hooks run. Changes are debounced, then only the affected bundles are re-read.
    */
   private watch(folders: string[], watched: Watched): void {
+    if (this.disposed) return;
     // The new watchers exist before the old ones go, so no event falls between them.
     const previous = this.watchers;
     this.watchers = [];
@@ -470,6 +493,7 @@ export class SkillgateService implements vscode.Disposable {
   /** Re-checks `index`'s full index from now on (flows/rechecks.ts), instead of any earlier index's. */
   private startRechecks(index: IndexBackend): void {
     this.stopRechecks();
+    if (this.disposed) return;
     this.rechecks = new Rechecks(new RecheckSchedule(steadyRecheckInterval), {
       run: (phase, first) => this.recheck(index, phase, first),
       current: () => this.index === index,
@@ -626,12 +650,15 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.stopRechecks();
     this.batcher.dispose();
     for (const w of this.watchers) w.dispose();
     for (const w of this.subtreeWatchers.values()) w.dispose();
     for (const d of this.disposables) d.dispose();
     this.index?.dispose();
+    this.index = undefined;
+    for (const index of this.reading) index.dispose();
     this.prestarted?.dispose();
     this.changed.dispose();
     this.progress.dispose();

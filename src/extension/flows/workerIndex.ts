@@ -89,18 +89,32 @@ export class WorkerIndex implements IndexBackend {
     return this.request({ op: 'recheck' });
   }
 
-  /** Ends the worker; what is still pending never settles (its result has no reader). */
+  /**
+   * Ends the worker. What is still pending is refused with a `WorkerFailure`, which every
+   * caller drops as a failed worker's result: a trust action's re-derive asked of a worker
+   * that a newer full index replaced would otherwise never settle, and its command with it.
+   * Nothing is reported through `onFailure`.
+   */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
+    const pending = [...this.pending.values()];
     this.pending.clear();
     void this.worker.terminate();
+    const ended = this.ended();
+    for (const p of pending) p.reject(ended);
+  }
+
+  /** Why nothing more is answered: the worker's failure, or its end. */
+  private ended(): WorkerFailure {
+    return this.failure ?? new WorkerFailure('the index worker was disposed');
   }
 
   private request<T>(
     request: { op: 'watched' | 'indexAll' | 'snapshot' | 'recheck' } | { op: 'refresh'; paths: readonly string[] },
     onProgress?: (done: number, total: number) => void,
   ): Promise<T> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.failure || this.disposed) return Promise.reject(this.ended());
     if (!this.opened) return Promise.reject(new Error('the index worker was asked before it was opened'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
