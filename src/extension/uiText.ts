@@ -9,12 +9,44 @@ import type { UiPort } from './flows/ports';
  * into an icon.
  */
 
-/** VS Code's notification link syntax (vs/base/common/linkedText.ts), case-insensitive as there. */
-const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)/gi;
+/**
+ * The target of VS Code's notification link syntax (vs/base/common/linkedText.ts:
+ * `\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)`, case-insensitive as there),
+ * from the `(` after the label.
+ */
+const LINK_TARGET = /\((?:https?:\/\/|command:|file:)[^)\s]+/iy;
 
 /** A notification or modal message: one line, and a link-shaped `](` shown with its `(` escaped. */
 export function notificationText(text: string): string {
-  return displayText(text).replace(NOTIFICATION_LINK, (_m, label: string, href: string) => `[${label}]⟦U+0028⟧${href}`);
+  return escapeLinks(displayText(text));
+}
+
+/**
+ * Every `(` that VS Code's link pattern, matched from left to right, would read as a link's:
+ * the pattern's own matches, found without it. Tried from each `[`, the pattern scanned to the
+ * next `]` each time, quadratic in a modal's line of 64 MCP arguments of 4,096 `[` (a minute
+ * of a frozen window). A label runs to the first `]` after its `[`, so every `[` before that
+ * `]` succeeds or fails with it, and one look there decides them all.
+ */
+function escapeLinks(text: string): string {
+  let out = '';
+  let done = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('[', from);
+    if (open < 0) break;
+    const close = text.indexOf(']', open + 1);
+    if (close < 0) break;
+    from = close + 1;
+    // An empty label (`[]`): no `[` lies between, so none matches at this `]`.
+    if (close === open + 1) continue;
+    LINK_TARGET.lastIndex = close + 1;
+    if (!LINK_TARGET.test(text)) continue;
+    out += `${text.slice(done, close + 1)}⟦U+0028⟧`;
+    done = close + 2;
+    from = LINK_TARGET.lastIndex;
+  }
+  return out + text.slice(done);
 }
 
 /** VS Code's theme-icon syntax (`$(name)`, `$(name~spin)`), as its label renderer matches it. */

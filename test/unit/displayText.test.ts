@@ -180,6 +180,29 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assertDisplaySafe(notificationText(`x\n${HOSTILE}`), 'notification', false);
   });
 
+  it("notifications: escape the links VS Code's own pattern finds, and only those", () => {
+    // vs/base/common/linkedText.ts, matched as before from each `[`.
+    const pattern = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)/gi;
+    const expected = (t: string) =>
+      t.replace(pattern, (_m, label: string, href: string) => `[${label}]⟦U+0028⟧${href}`);
+    const parts = ['[', ']', '(', ')', ' ', 'a', '[a](', 'command:x', 'HTTP://', 'https:/', 'file:', '](', '[]'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let n = 0; n < 20_000; n++) {
+      let t = '';
+      for (let k = next() % 12; k > 0; k--) t += parts[next() % parts.length];
+      assert.equal(notificationText(t), expected(t), JSON.stringify(t));
+    }
+  });
+
+  it('notifications: a modal line of 64 MCP arguments of 4,096 `[` is escaped within the default timeout', () => {
+    // Tried from each `[`, the pattern scanned to the end of the line every time: a minute.
+    const line = `  • node ${Array.from({ length: 64 }, () => `'${'['.repeat(4096)}'`).join(' ')}  (MCP server s)`;
+    assert.equal(notificationText(line), line);
+    const linked = `${'['.repeat(200_000)}a](command:x) [b](file:y)`;
+    assert.equal(notificationText(linked), `${'['.repeat(200_000)}a]⟦U+0028⟧command:x) [b]⟦U+0028⟧file:y)`);
+  });
+
   it('every message a flow gives the UI port is escaped (trust flow through the safe port)', async () => {
     const calls: string[] = [];
     const raw: UiPort = {

@@ -88,6 +88,19 @@ describe('Rivumi hook argv: the files an argv names, and what trust cannot cover
         ],
       );
     });
+    it('finds what 30,000 missing components lead into with one look per halving, within the default timeout', () => {
+      // Each ancestor was resolved from the longest down: 1 s for one such 60 KB argument.
+      f.mkdir('ws/in');
+      f.symlink('ws', 'alias');
+      f.mkdir('other/dir');
+      const deep = 'x/'.repeat(30_000);
+      const argv = [];
+      for (let i = 0; i < 32; i++) argv.push(f.path(`alias/in/${i}/${deep}s.sh`), f.path(`other/dir/${i}/${deep}s.sh`));
+      assert.deepEqual(
+        problems(argv).map(([i, code]) => [i, code]),
+        argv.flatMap((_, i) => (i % 2 === 0 ? [[i, 'rivumi.hook.argv-uncovered']] : [])),
+      );
+    });
   });
 
   describe('refusals', () => {
@@ -102,6 +115,35 @@ describe('Rivumi hook argv: the files an argv names, and what trust cannot cover
       ]);
       // Through a missing directory the kernel finds nothing: no file is named.
       assert.deepEqual(problems(['sh', 'y/../../out.sh']), []);
+    });
+    it('refuses an element once, at the first name it cannot cover, and counts the others', () => {
+      f.write('ws/real.sh', 'x');
+      f.symlink('real.sh', 'ws/link.sh');
+      assert.deepEqual(problems(['bash', '-c', '. ../a.sh; . link.sh; . real.sh', '../b.sh']), [
+        [
+          2,
+          'rivumi.hook.argv-uncovered',
+          "hook argument '. ../a.sh; . link.sh; . real.sh' names '../a.sh' outside the workspace: it cannot be covered by trust, nor can 1 more name in this argument",
+        ],
+        [
+          3,
+          'rivumi.hook.argv-uncovered',
+          "hook argument '../b.sh' names '../b.sh' outside the workspace: it cannot be covered by trust",
+        ],
+      ]);
+    });
+    it('quotes a 64 KiB inline script of 9,000 names outside the workspace once, not once per name', () => {
+      // One problem per name quoted the whole element in each: gigabytes, and the CLI ran out of memory.
+      const script = Array.from({ length: 9_000 }, (_, i) => `. ../${i}.sh`).join('; ');
+      const c = hookArgvCoverage(ws, ['bash', '-c', script]);
+      assert.deepEqual(
+        c.problems.map((p) => [p.argIndex, p.marker.equals(Buffer.from(script))]),
+        [[2, true]],
+      );
+      assert.match(
+        c.problems[0]?.message ?? '',
+        /names '\.\.\/0\.sh' outside the workspace: it cannot be covered by trust, nor can 8999 more names in this argument$/,
+      );
     });
     it('refuses a script that is a symbolic link, and one reached through a linked directory', () => {
       f.write('ws/real.sh', 'x');

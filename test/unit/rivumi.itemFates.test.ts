@@ -5,7 +5,8 @@ import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 import { rivumiItems } from '../../src/core/systems/rivumi/items';
 import { bundleKey } from '../../src/core/hashing/identity';
 import type { TrustView, ReceiptView } from '../../src/core/decisions/trustView';
-import type { Item } from '../../src/core/model';
+import type { Diagnostic, Item } from '../../src/core/model';
+import type { RivumiSkill } from '../../src/core/systems/rivumi/model';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -365,6 +366,29 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
           ['rivumi.plugin.not-loaded', named(items, 'p16').id],
         ],
       );
+    });
+
+    it('gives each of 200,000 beyond-cap skills its own diagnostic, within the default timeout', () => {
+      // Each diagnostic's item was found by scanning every item: 40,000 skills took 7 s, 200,000 minutes.
+      for (let i = 0; i < 17; i++) f.write(`ws/.rivumi/skills/s${String(i).padStart(2, '0')}.md`, 'body');
+      const read = loadRivumiProject(f.path('ws'));
+      const beyond = read.skills[16] as RivumiSkill;
+      const notLoaded = read.diagnostics[0] as Diagnostic;
+      const skills = [...read.skills.slice(0, 16)];
+      const diagnostics: Diagnostic[] = [];
+      for (let i = 0; i < 200_000; i++) {
+        const file = beyond.file.replace(/s16\.md$/, `t${i}.md`);
+        skills.push({ ...beyond, name: `t${i}`, qualifiedName: `t${i}`, file, source: `.rivumi/skills/t${i}.md` });
+        diagnostics.push({ ...notLoaded, file });
+      }
+      const { items, diagnostics: out } = rivumiItems(
+        { ...read, skills, diagnostics },
+        { trust: view(), workspaceTrusted: true, hooksOptIn: false },
+      );
+      assert.equal(out.length, 200_000);
+      const byId = new Map(items.map((i) => [i.id, i]));
+      assert.ok(out.every((d) => byId.get(d.itemId as string)?.path === d.file));
+      assert.equal(byId.get(out[199_999]?.itemId as string)?.name, 't199999');
     });
   });
 });

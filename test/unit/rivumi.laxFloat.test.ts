@@ -78,6 +78,20 @@ describe("Rivumi: timeout_seconds strings, as pydantic's lax float reads them", 
     }
   });
 
+  describe('a string as long as hooks.json allows', () => {
+    // `\d+\.?\d*` let the two digit runs split a run of digits every way: a 65,000-digit
+    // string that is not a number took 4 s, and 17 of them (hooks.json and 16 plugins) 90 s.
+    it('reads 65,000 digits, and refuses them with a letter after, within the default timeout', () => {
+      const digits = '1'.repeat(65_000);
+      assert.equal(pydanticStrAsFloat(digits), Infinity);
+      assert.equal(pydanticStrAsFloat(`${digits}.${digits}`), Infinity);
+      for (const tail of ['x', '.x', 'e', '.5e', '_x']) {
+        assert.equal(pydanticStrAsFloat(digits + tail), undefined, tail);
+        assert.equal(pydanticStrAsFloat(`${digits}.${digits}${tail}`), undefined, `.…${tail}`);
+      }
+    });
+  });
+
   describe('the bounds after it: le is checked before gt', () => {
     const seen = (t: unknown) => {
       const r = hookCommand.safeParse({ command: ['a'], timeout_seconds: t });

@@ -58,7 +58,17 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
   const out: ArgvCoverage = { files: [], problems: [], watch: [] };
   const ws = Buffer.from(workspace, 'utf8');
   let canonicalWs: Buffer | undefined;
+  // One problem per element, the first name found, with a count of the others (trust.md: "an
+  // error diagnostic at that argv element"). One per name quoted the whole element in each
+  // message, marker and review row: an inline script of 9,000 names outside the workspace in a
+  // 64 KiB hooks.json made gigabytes of them, and the CLI ran out of memory.
+  const more = new Map<ArgvProblem, number>();
   const uncovered = (argIndex: number, arg: string, message: string) => {
+    const last = out.problems[out.problems.length - 1];
+    if (last?.argIndex === argIndex) {
+      more.set(last, (more.get(last) ?? 0) + 1);
+      return;
+    }
     out.problems.push({
       argIndex,
       code: 'rivumi.hook.argv-uncovered',
@@ -80,6 +90,9 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
     }
     const seen = new Set<string>();
     const expanded = new Set<string>();
+    // Once per element, not per name in it: an inline script may name thousands.
+    let quotedArg: string | undefined;
+    const quoted = () => (quotedArg ??= pythonRepr(arg));
     const cover = (candidate: Buffer, depth: number, script?: Buffer): void => {
       const key = candidate.toString('latin1');
       if (candidate.length === 0 || seen.has(key)) return;
@@ -96,7 +109,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
             uncovered(
               argIndex,
               arg,
-              `hook argument ${pythonRepr(arg)} names ${shown}, an absolute path that can lead into the workspace through a link`,
+              `hook argument ${quoted()} names ${shown}, an absolute path that can lead into the workspace through a link`,
             );
           return;
         }
@@ -116,7 +129,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
         case 'none':
           break;
         case 'outside':
-          uncovered(argIndex, arg, `hook argument ${pythonRepr(arg)} names ${shown} outside the workspace`);
+          uncovered(argIndex, arg, `hook argument ${quoted()} names ${shown} outside the workspace`);
           break;
         case 'symlink':
           uncovered(
@@ -131,12 +144,17 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           uncovered(
             argIndex,
             arg,
-            `hook argument ${pythonRepr(arg)} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`,
+            `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`,
           );
           break;
       }
     };
     for (const candidate of candidates(bytes)) cover(candidate, 0);
+  });
+  out.problems.forEach((p, i) => {
+    const n = more.get(p);
+    if (n)
+      out.problems[i] = { ...p, message: `${p.message}, nor can ${n} more name${n === 1 ? '' : 's'} in this argument` };
   });
   return out;
 }
@@ -302,19 +320,37 @@ function reachesWorkspace(abs: Buffer, canonicalWs: Buffer): boolean {
   if (parts.some((p) => p === '.' || p === '..')) return true;
   if (parts[0] === 'proc' || (parts[0] === 'dev' && (parts[1] === 'fd' || parts[1]?.startsWith('std')))) return true;
   // A path that does not exist yet leads into the workspace when the part of it that exists does:
-  // the file it names may appear there later, unwatched and uncovered.
-  for (let at = abs; ; at = parentOf(at)) {
-    try {
-      const real = fs.realpathSync.native(at, { encoding: 'buffer' });
-      return real.equals(canonicalWs) || under(real, canonicalWs) !== undefined;
-    } catch {
-      if (at.length <= 1) return false;
-    }
+  // the file it names may appear there later, unwatched and uncovered. That part is the longest
+  // of the path and its ancestors that resolves. A path resolves only when its parent does, so
+  // those that resolve are the shorter ones and bisection finds it: trying each ancestor from the
+  // longest was quadratic in a 64 KiB argument of 30,000 components that do not exist (1 s each).
+  const ancestors = ancestorLengths(abs);
+  let lo = 0;
+  let hi = ancestors.length;
+  let real: Buffer | undefined;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const resolved = realpathOf(abs.subarray(0, ancestors[mid] as number));
+    if (resolved) {
+      real = resolved;
+      hi = mid;
+    } else lo = mid + 1;
   }
+  return real !== undefined && (real.equals(canonicalWs) || under(real, canonicalWs) !== undefined);
 }
 
-/** The absolute path without its last component (`/` for a top-level one). */
-function parentOf(abs: Buffer): Buffer {
-  const slash = abs.lastIndexOf(SLASH);
-  return slash > 0 ? abs.subarray(0, slash) : Buffer.from('/');
+/** The lengths of the absolute path and of each ancestor (up to `/`), longest first. */
+function ancestorLengths(abs: Buffer): number[] {
+  const out = [abs.length];
+  for (let i = abs.length - 1; i > 0; i--) if (abs[i] === SLASH) out.push(i);
+  if (out[out.length - 1] !== 1) out.push(1);
+  return out;
+}
+
+function realpathOf(abs: Buffer): Buffer | undefined {
+  try {
+    return fs.realpathSync.native(abs, { encoding: 'buffer' });
+  } catch {
+    return undefined;
+  }
 }
