@@ -42,6 +42,8 @@ export interface ReviewViewModel {
     /** The receipt's time, exact (a tooltip), and as a person says it ("3 hours ago"). */
     readonly reviewedAt: string;
     readonly reviewedAgo: string;
+    /** Set when only the reviewed files could be compared (the bundle cannot be walked now): said in place of "no file changes". */
+    readonly filesNote: string | null;
     /** An argv change carries both lists, shown before → after. */
     readonly capabilities: readonly {
       readonly change: string;

@@ -39,9 +39,7 @@ export function evaRunner(k: SkillContract, projectRoot: string, home: string | 
 
 /** The command's path inside the project when trust covers it (a regular file there, §6.1). */
 export function coveredRunnerPath(runner: EvaRunner | null, projectRoot: string): string | null {
-  return runner && (runner.coverage === 'project-file')
-    ? path.resolve(projectRoot, runner.command)
-    : null;
+  return runner && runner.coverage === 'project-file' ? path.resolve(projectRoot, runner.command) : null;
 }
 
 function coverageOf(command: string, root: string, home: string | null): RunnerCoverage {
