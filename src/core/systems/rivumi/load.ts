@@ -6,7 +6,7 @@ import { Findings } from '../../diagnostics/findings';
 import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
 import { pythonRepr, pythonStrip } from './pythonText';
-import { FILE_START, type Diagnostic } from '../../model';
+import { FILE_START, type Diagnostic, type Range } from '../../model';
 import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
@@ -534,6 +534,13 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
       ),
     };
   const bytes = read.bytes;
+  // A file read but refused: its bytes stay on the record (hashed, so a fix drops trust), with the finding.
+  const refused = (message: string, range: Range): ProjectHooksRead => ({
+    exists: true,
+    project: {},
+    bytes,
+    error: findings.inFile('rivumi.hooks.json', message, hooksPath, range),
+  });
   const text = decodeJsonBytes(bytes);
   const parsed =
     text === undefined
@@ -541,57 +548,23 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
       : // decodeJsonBytes drops one BOM, as Python's utf-8-sig does; a second one is text JSON refuses.
         parseJsonDocument(hooksPath, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
   if (parsed && !parsed.ok && parsed.nesting)
-    return {
-      exists: true,
-      project: {},
-      bytes,
-      error: findings.inFile(
-        'rivumi.hooks.json',
-        `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`,
-        hooksPath,
-        parsed.range,
-      ),
-    };
+    return refused(
+      `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`,
+      parsed.range,
+    );
   if (!parsed || !parsed.ok)
-    return {
-      exists: true,
-      project: {},
-      bytes,
-      error: findings.inFile(
-        'rivumi.hooks.json',
-        'project hook config is not valid UTF-8 JSON',
-        hooksPath,
-        parsed && !parsed.ok ? parsed.range : FILE_START,
-      ),
-    };
+    return refused('project hook config is not valid UTF-8 JSON', parsed && !parsed.ok ? parsed.range : FILE_START);
   const doc: ParsedDocument = parsed.document;
   findings.addDocument(doc);
   const bigInt = pythonIntLimitError(doc.text);
   if (bigInt)
-    return {
-      exists: true,
-      project: {},
-      bytes,
-      error: findings.inFile(
-        'rivumi.hooks.json',
-        `project hook config cannot be parsed by Python's json: ${bigInt.message}`,
-        hooksPath,
-        doc.spanRange(bigInt.offset, bigInt.offset + 1),
-      ),
-    };
+    return refused(
+      `project hook config cannot be parsed by Python's json: ${bigInt.message}`,
+      doc.spanRange(bigInt.offset, bigInt.offset + 1),
+    );
   const v = doc.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v))
-    return {
-      exists: true,
-      project: {},
-      bytes,
-      error: findings.inFile(
-        'rivumi.hooks.json',
-        'project hook config must be a JSON object',
-        hooksPath,
-        doc.valueRange([]),
-      ),
-    };
+    return refused('project hook config must be a JSON object', doc.valueRange([]));
   return { exists: true, project: v as Record<string, unknown>, bytes };
 }
 
