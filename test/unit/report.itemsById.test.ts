@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { contractDiagnostic, itemsById } from '../../src/core/report/contract';
 import { Indexer } from '../../src/core/index/indexer';
-import { Fixture } from './helpers/fixture';
+import { Fixture, writeW } from './helpers/fixture';
 
 /**
  * A report finds each diagnostic's workspace through the item it names (contract.ts):
@@ -16,10 +16,8 @@ describe('the items a report looks its diagnostics up in', () => {
   it('holds the items the diagnostics name, and only those', () => {
     // The workspace is the home directory: the user bundle's file lies inside the folder.
     f.write('home/.codewhale/plugins/bad/plugin.toml', 'schema_version = 1\n[plugin]\nname = "Bad Name"\n');
-    f.write(
-      'home/.codewhale/plugins/good/plugin.toml',
-      'schema_version = 1\n[plugin]\nname = "good"\nversion = "1.0.0"\n',
-    );
+    // A bundle in both roots is named by its duplicate-root warning (codewhale.md §2.6); its skill is named by none.
+    writeW(f, '', 'home/.codewhale/plugins/good');
     const snapshot = new Indexer({
       workspaces: [f.path('home')],
       codewhaleHome: f.path('home/.codewhale'),
