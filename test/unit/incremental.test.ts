@@ -30,6 +30,17 @@ describe('incremental indexing', () => {
     assert.ok(next.generation > first.generation);
   });
 
+  it('lists a root reached through a linked .codewhale again when a change is reported under its real path', () => {
+    f.write('ws/.rivumi/plugins/p.json', '{"name": "p"}\n');
+    f.symlink(f.path('ws/.rivumi'), 'ws/.codewhale');
+    const ix = indexer();
+    ix.indexAll();
+    // Reported as Rivumi's file, as a watcher of `.rivumi` reports it; through the link it is in Codewhale's root too.
+    f.symlink(f.path('ws/.rivumi/plugins/p.json'), 'ws/.rivumi/plugins/q.json');
+    const refreshed = ix.refresh([f.path('ws/.rivumi/plugins/q.json')]);
+    assert.deepEqual(JSON.stringify(refreshed.diagnostics), JSON.stringify(indexer().indexAll().diagnostics));
+  });
+
   it('picks up an added and a removed bundle from a change to the root listing', () => {
     writeW(f);
     const ix = indexer();

@@ -80,7 +80,12 @@ export class CodewhaleIndex implements SystemIndex {
     for (const p of changed) {
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
+        // A root reached through a link (`.codewhale` linked to `.rivumi`) is also spelled by its
+        // real path: a change a watcher reports under that spelling lists the root again.
+        const real = state.scan.canonicalRoot;
         if (p === root || isAncestor(p, root)) rootsToRescan.add(key);
+        else if (real !== undefined && real !== root && (p === real || isAncestor(p, real) || isAncestor(real, p)))
+          rootsToRescan.add(key);
         // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
         else if (isAncestor(root, p)) {
           const rel = path.relative(root, p);
