@@ -1,4 +1,5 @@
 import { lstatEntry, readRegularFile } from '../../fs/safeFs';
+import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import type { DocPath } from '../../documents/document';
 import type { Decision, Diagnostic, Fix } from '../../model';
 import type { SkillContract } from './contracts';
@@ -401,14 +402,12 @@ function isRegularFile(p: string): boolean {
   return lstatEntry(p).type === 'file';
 }
 
-/** Lua scripts are read up to the covered-file cap; a larger one is not hashed either. */
-const MAX_SCRIPT_BYTES = 67_108_864;
-
 /**
  * Whether the script names `require`, as a word (no parse: a mention anywhere is enough to
  * warn). What it loads is not knowable statically, so trust does not cover it.
  */
 function callsRequire(p: string): boolean {
-  const read = readRegularFile(p, MAX_SCRIPT_BYTES);
+  // Read up to the covered-file cap: a larger script is not hashed either.
+  const read = readRegularFile(p, MAX_HASHED_BYTES);
   return read.ok && /(^|[^A-Za-z0-9_])require([^A-Za-z0-9_]|$)/.test(read.bytes.toString('latin1'));
 }

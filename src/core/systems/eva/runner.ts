@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { lstatEntry } from '../../fs/safeFs';
+import { firstNonDirectory } from '../../fs/firstNonDirectory';
 import type { SkillContract } from './contracts';
 import { coveredName } from './hashes';
 
@@ -49,21 +50,11 @@ function coverageOf(command: string, root: string, home: string | null): RunnerC
   if (coveredName(abs, root, home)?.domain !== 'eva-project-file') return 'outside-project';
   // Eva runs what a link points to, which the link's own bytes do not pin; a linked folder
   // on the way reads the command from wherever it points, outside the project included.
-  if (linkOnTheWay(root, abs)) return 'linked';
-  const type = lstatEntry(abs).type;
+  const stop = firstNonDirectory(root, abs);
+  if (stop?.type === 'symlink') return 'linked';
+  // The walk's own answer for the command itself; asked again only when it stopped above it.
+  const type = stop?.at === abs ? stop.type : lstatEntry(abs).type;
   return type === 'file' ? 'project-file' : type === 'missing' ? 'missing' : 'not-a-file';
-}
-
-/** True when a component of `abs` below `root` (the canonical project root), the last included, is a symbolic link. */
-function linkOnTheWay(root: string, abs: string): boolean {
-  let at = root;
-  for (const part of path.relative(root, abs).split(path.sep)) {
-    at = path.join(at, part);
-    const type = lstatEntry(at).type;
-    if (type === 'symlink') return true;
-    if (type !== 'directory') return false;
-  }
-  return false;
 }
 
 /** The review's and explain's words for where the command's bytes stand. */
