@@ -30,6 +30,18 @@ function assertIdsHold(s: Snapshot): void {
     if (d.itemId !== null) assert.ok(seen.has(d.itemId), `itemId ${d.itemId} of ${d.code} exists`);
 }
 
+/** One Codewhale bundle, the user's, and one duplicate-root warning naming it: a root discovered twice (codewhale.md §2.6). */
+function oneUserBundleWarnedTwice(s: Snapshot) {
+  const items = top(s).filter((i) => i.system === 'codewhale');
+  assert.equal(items.length, 1);
+  assert.equal(items[0]?.scope, 'user');
+  const dup = s.diagnostics.filter((d) => d.code === 'codewhale.duplicate-root');
+  assert.equal(dup.length, 1);
+  assert.equal(dup[0]?.itemId, items[0]?.id);
+  assertIdsHold(s);
+  return items[0];
+}
+
 describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () => {
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
@@ -254,14 +266,7 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     writeD(f, '', 'ws/.codewhale/plugins/demo');
     // The home spelled through a link, so the two roots differ as strings and meet as canonical paths.
     f.symlink(f.path('ws/.codewhale'), 'home');
-    const s = snap([f.path('ws')], f.path('home'));
-    const items = top(s).filter((i) => i.system === 'codewhale');
-    assert.equal(items.length, 1);
-    assert.equal(items[0]?.scope, 'user');
-    const dup = s.diagnostics.filter((d) => d.code === 'codewhale.duplicate-root');
-    assert.equal(dup.length, 1);
-    assert.equal(dup[0]?.itemId, items[0]?.id);
-    assertIdsHold(s);
+    oneUserBundleWarnedTwice(snap([f.path('ws')], f.path('home')));
   });
 
   it('warns of the duplicate discovery when the workspace is the home directory itself, spelled alike (codewhale.md §2.6)', () => {
@@ -272,20 +277,10 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
       codewhaleHome: f.path('home/.codewhale'),
       host: LINUX_HOST,
     });
-    const held = (s: Snapshot) => {
-      const items = top(s).filter((i) => i.system === 'codewhale');
-      assert.equal(items.length, 1);
-      assert.equal(items[0]?.scope, 'user');
-      const dup = s.diagnostics.filter((d) => d.code === 'codewhale.duplicate-root');
-      assert.equal(dup.length, 1);
-      assert.equal(dup[0]?.itemId, items[0]?.id);
-      assertIdsHold(s);
-      return items[0];
-    };
-    const before = held(indexer.indexAll());
+    const before = oneUserBundleWarnedTwice(indexer.indexAll());
     // An edit in the shared root re-reads it for both scopes: still one item and one warning, at the new bytes.
     f.write('home/.codewhale/plugins/demo/notes.txt', 'new\n');
-    const after = held(indexer.refresh([f.path('home/.codewhale/plugins/demo/notes.txt')]));
+    const after = oneUserBundleWarnedTwice(indexer.refresh([f.path('home/.codewhale/plugins/demo/notes.txt')]));
     assert.notEqual(after?.contentHash, before?.contentHash);
   });
 
