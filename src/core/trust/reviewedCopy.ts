@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { MAX_HASHED_BYTES } from '../hashing/treeRead';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile } from '../fs/safeFs';
@@ -6,8 +7,6 @@ import { sha256Hex } from '../hashing/framing';
 import { osBytes, osPath } from '../fs/rawNames';
 import type { BundleFile } from '../model';
 import type { BundleSource } from './bundleSource';
-
-const MAX_FILE = 67108864;
 
 export type ReviewedCopyResult =
   | { readonly ok: true; readonly dir: string; readonly reused: boolean }
@@ -50,7 +49,7 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       // Hashing allows hard links; a reviewed copy does not: another name could change the bytes (codewhale.md §8.6).
       if (fs.lstatSync(abs).nlink !== 1)
         return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
-      const read = readRegularFile(abs, MAX_FILE);
+      const read = readRegularFile(abs, MAX_HASHED_BYTES);
       if (!read.ok || sha256Hex(read.bytes) !== f.sha256 || read.executable !== f.executable) {
         return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
       }

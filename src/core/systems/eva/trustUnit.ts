@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { portableRelative } from '../../fs/portablePath';
 import { sha256Hex } from '../../hashing/framing';
@@ -12,8 +13,6 @@ import { faultedEvaFolder } from './faults';
 import { readContextOf } from './readContext';
 import { EVA_SYSTEM } from './vocabulary';
 import { isYamlName } from './files';
-
-const MAX_COVERED_FILE_BYTES = 67108864;
 
 /** The folder's project indexed now, as the index that listed it was (same home and runtime), behind the index's fault boundary. */
 function projectNow(dir: string): EvaFolderIndex | undefined {
@@ -64,7 +63,7 @@ export function readEvaSource(item: Item): SourceRead {
   const root = commonDirectory(folder.root, [unit.manifest, ...unit.covered.map((f) => f.abs)]);
   const files: BundleFile[] = [];
   for (const abs of present) {
-    const bytes = readRegularFile(abs, MAX_COVERED_FILE_BYTES);
+    const bytes = readRegularFile(abs, MAX_HASHED_BYTES);
     if (!bytes.ok)
       return {
         ok: false,
@@ -99,7 +98,7 @@ export function readEvaSource(item: Item): SourceRead {
 /** The content hash of a copy that holds the covered files at their paths under `root`. */
 function rehashCopy(unit: EvaTrustUnit, root: string, copy: string): string | undefined {
   const inCopy = (abs: string) => path.join(copy, path.relative(root, abs));
-  const manifest = readRegularFile(inCopy(unit.manifest), MAX_COVERED_FILE_BYTES);
+  const manifest = readRegularFile(inCopy(unit.manifest), MAX_HASHED_BYTES);
   if (!manifest.ok) return undefined;
   const hashed = evaContentHash(
     unit.kind,

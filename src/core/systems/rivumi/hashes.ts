@@ -1,4 +1,5 @@
 import { fileRecord, newHash, sha256Hex, u64le } from '../../hashing/framing';
+import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { joinSet } from '../../hashing/capabilityPairs';
 import { rivumiCapabilityHash } from './capabilityHash';
 import { readRegularFile } from '../../fs/safeFs';
@@ -9,7 +10,6 @@ import type { BundleFile } from '../../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
 import { portableRelative } from '../../fs/portablePath';
 
-const MAX_COVERED_FILE_BYTES = 67108864;
 const SLASH = Buffer.from('/');
 
 /** What a Rivumi trust unit's content hash covers besides its manifest. */
@@ -41,7 +41,7 @@ export function rivumiContentHash(
   const rootBytes = osBytes(root);
   const files: BundleFile[] = [];
   for (const rel of rels) {
-    const read = readRegularFile(Buffer.concat([rootBytes, SLASH, rel]), MAX_COVERED_FILE_BYTES);
+    const read = readRegularFile(Buffer.concat([rootBytes, SLASH, rel]), MAX_HASHED_BYTES);
     if (!read.ok) {
       // A missing or unreadable file is hashed as its absence, so that it appearing changes the hash.
       h.update(Buffer.concat([Buffer.from('missing\0'), u64le(rel.length), rel]));
