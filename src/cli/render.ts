@@ -30,7 +30,7 @@ export function listText(snapshot: Snapshot): string {
   if (out.length === 0)
     out.push(
       `No agent extensions found (${agentSystems()
-        .flatMap((s) => s.workspaceRoots)
+        .map((s) => s.lookedFor)
         .join(', ')}).`,
     );
   const counts = count(snapshot.items.filter((i) => i.parent === null));

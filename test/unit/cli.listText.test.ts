@@ -24,4 +24,9 @@ describe('`list` text', () => {
     assert.match(rows[49_999] as string, /^ {4}plugin +p49999 /);
     assert.match(text, /^Workspace \/ws\n {2}Codewhale\n/);
   });
+
+  it('says where each agent looks when nothing is found, Eva-CLI config/eva.yaml included', () => {
+    const snapshot: Snapshot = { generation: 1, workspaces: ['/ws'], items: [], diagnostics: [], trustProblem: null };
+    assert.match(listText(snapshot), /^No agent extensions found \(\.rivumi, \.codewhale, config\/eva\.yaml\)\.\n/);
+  });
 });

@@ -25,6 +25,8 @@ export interface AgentSystem<Options = unknown> {
   readonly bundleIcon: string;
   /** The directories under a workspace folder this agent reads (the editor watches each recursively). */
   readonly workspaceRoots: readonly string[];
+  /** What a user would look for in a folder to find this agent's configuration (said when nothing is found). */
+  readonly lookedFor: string;
   /**
    * How to switch the agent's units off when it honours no enable switch (Skillgate then
    * offers Trust only); null when it loads a trusted unit only once enabled.

@@ -115,6 +115,7 @@ export const toySystem: AgentSystem<SharedIndexOptions> = {
   icon: 'beaker',
   bundleIcon: 'beaker',
   workspaceRoots: ['.toy'],
+  lookedFor: '.toy',
   noEnableSwitch: {
     refusal: (item) => `Toy has no enable switch for ${item.name}.`,
     notice: () => 'Toy has no enable switch.',

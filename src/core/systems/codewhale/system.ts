@@ -12,6 +12,7 @@ export const codewhale: AgentSystem<CodewhaleOptions> = {
   icon: 'extensions',
   bundleIcon: 'package',
   workspaceRoots: ['.codewhale'],
+  lookedFor: '.codewhale',
   noEnableSwitch: null,
   reasonText: {
     disabled_by_manifest:

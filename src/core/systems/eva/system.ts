@@ -26,6 +26,7 @@ export const eva: AgentSystem<EvaIndexOptions> = {
   bundleIcon: 'symbol-event',
   // Eva reads `config/`, a common folder name: the index names exactly what to watch (watchedTrees).
   workspaceRoots: [],
+  lookedFor: 'config/eva.yaml',
   noEnableSwitch: {
     refusal: (item) => `Eva-CLI reads "enabled" from the manifest; edit ${manifestOf(item)} to change it`,
     notice: () =>

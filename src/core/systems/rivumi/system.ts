@@ -16,6 +16,7 @@ export const rivumi: AgentSystem<RivumiOptions> = {
   icon: 'book',
   bundleIcon: 'plug',
   workspaceRoots: ['.rivumi'],
+  lookedFor: '.rivumi',
   noEnableSwitch: {
     refusal: (item, operation) => {
       const off =
