@@ -417,6 +417,8 @@ describe('eva.md §7.2 acceptance cases', () => {
       r.diagnostics('eva.project.load-aborted').map((d) => d.itemId),
       [b.id],
     );
+    // b is never loaded, so it is no second provider of a's capability or skill (§4.3 rule 6).
+    assert.deepEqual(r.diagnostics('eva.conflict.multiple-providers'), []);
   });
 
   it('case 35: a shadowing context adapter gives shadowedBy null, and the error names a.yaml', () => {

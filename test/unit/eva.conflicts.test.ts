@@ -123,6 +123,28 @@ describe('Eva several providers (eva.md §4.3 rule 6)', () => {
     assert.deepEqual(f.index().diagnostics('eva.conflict.multiple-providers'), []);
   });
 
+  it('counts no shadowed duplicate as a provider, nor routes to it', () => {
+    // a.yaml wins the id review-skill (disabled); b.yaml, enabled, is shadowed and never loaded.
+    f.adapter(adapter('review-skill', 'a', ['workflow.review'], false), 'a.yaml');
+    f.adapter(adapter('review-skill', 'b', ['workflow.review']), 'b.yaml');
+    f.adapter(adapter('zeta', 'z', ['workflow.review']), 'c.yaml');
+    const r = f.index();
+    assert.equal(r.item('adapters/b.yaml').decision, 'shadowed');
+    assert.deepEqual(
+      r.diagnostics('eva.conflict.multiple-providers').map((d) => [r.rel(d.file), d.message]),
+      [
+        [
+          'config/adapters/a.yaml',
+          'workflow.review has several providers; Eva-CLI routes to zeta (lexically first enabled adapter id)',
+        ],
+        [
+          'config/adapters/c.yaml',
+          'workflow.review has several providers; Eva-CLI routes to zeta (lexically first enabled adapter id)',
+        ],
+      ],
+    );
+  });
+
   it('tells nothing for an adapter whose contract cannot be read, nor for a lua_skill', () => {
     f.adapter(adapter('one', 'a', ['workflow.review']), 'a.yaml');
     f.adapter(adapter('two', 'b', ['workflow.review']).replace(/skill:\n(  .*\n)+/, ''), 'b.yaml');

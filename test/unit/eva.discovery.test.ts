@@ -183,9 +183,7 @@ describe('Eva discovery', () => {
     f.adapter(A0.replace('id: review-skill', 'id: review-two'), 'c.yaml');
     const r = f.index();
     assert.deepEqual(r.item('adapters/a.yaml').detail.eva.conflicts, ['same_capability_multiple_provider']);
-    assert.deepEqual(r.item('adapters/b.yaml').detail.eva.conflicts, [
-      'duplicate_adapter_id',
-      'same_capability_multiple_provider',
-    ]);
+    // b is shadowed, never loaded: no provider of a's capability (§4.3 rules 1 and 6).
+    assert.deepEqual(r.item('adapters/b.yaml').detail.eva.conflicts, ['duplicate_adapter_id']);
   });
 });

@@ -118,7 +118,10 @@ export function providersExist(capabilities: ManifestEntry[], adapters: Manifest
 /** §4.3 rule 6: several skill adapters exposing one capability; Eva-CLI routes to the lexically first enabled adapter id. */
 export function multipleProviders(entries: ManifestEntry[], contracts: Map<ManifestEntry, SkillContract>): void {
   const byCapability = new Map<string, ManifestEntry[]>();
-  for (const e of entries) {
+  // A shadowed duplicate id is never loaded (rule 1), so it provides nothing: it neither counts
+  // as a second provider nor lends its `enabled` to the winner's id in the route.
+  const providing = entries.filter((e) => !e.shadow);
+  for (const e of providing) {
     const k = contracts.get(e);
     if (!k) continue;
     for (const cap of new Set(k.capabilities.map((c) => c.name))) {
@@ -155,7 +158,7 @@ export function multipleProviders(entries: ManifestEntry[], contracts: Map<Manif
   }
   // Adapters wrapping the same skill without sharing a capability are told once too.
   const bySkill = new Map<string, ManifestEntry[]>();
-  for (const e of entries) {
+  for (const e of providing) {
     const k = contracts.get(e);
     if (!k?.skillId) continue;
     // Appended in place, as above.
