@@ -290,6 +290,20 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.deepEqual(byName(s, 'bad').reasons, ['manifest_invalid']);
     });
 
+    it('merges hooks in that order itself: an entry of b.json (plugin aa) validates after a.json (plugin zz)', () => {
+      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['project'] }] }));
+      f.write('ws/.rivumi/plugins/a.json', json({ name: 'zz', hooks: { pre_tool_use: [{ command: ['zz'] }] } }));
+      f.write(
+        'ws/.rivumi/plugins/b.json',
+        json({ name: 'aa', hooks: { pre_tool_use: [{ command: ['aa'], surprise: 1 }] } }),
+      );
+      const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
+      assert.deepEqual(
+        messages(s).filter((m) => !m.startsWith('Rivumi aborts')),
+        ['project hook config is invalid: pre_tool_use.2.surprise: Extra inputs are not permitted'],
+      );
+    });
+
     it('orders merged hooks: project, then plugins by manifest file name', () => {
       f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['project'] }] }));
       f.write('ws/.rivumi/plugins/b.json', json({ name: 'b', hooks: { pre_tool_use: [{ command: ['b'] }] } }));
@@ -316,6 +330,11 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.deepEqual(byName(s, 'project.pre_tool_use.0').reasons, ['load_aborted']);
       assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted']);
       assert.ok(codes(s).includes('rivumi.hooks.too-many'));
+      assert.ok(
+        messages(s).includes(
+          'project hook config is invalid: pre_tool_use: Tuple should have at most 16 items after validation, not 17 (after plugin hooks are merged)',
+        ),
+      );
     });
 
     it("warns when the opt-in is set and a plugin's hooks are not trusted", () => {

@@ -75,7 +75,8 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
     it('parses CRLF and lone CR line endings like LF', () => {
       const r = ok('---\r\nname: x\r\ndescription: d\r\n---\r\nbody\r\n');
       assert.deepEqual([r.name, r.description, r.body], ['x', 'd', 'body']);
-      assert.equal(ok('---\rname: y\r---\rbody').name, 'y');
+      const cr = ok('---\rname: y\rdescription: d\r---\rbody\r');
+      assert.deepEqual([cr.name, cr.description, cr.body], ['y', 'd', 'body']);
     });
     it('does not treat ---\\n---\\nbody as empty front matter, but does ---\\n\\n---\\nbody', () => {
       const a = ok('---\n---\nbody');
@@ -99,7 +100,7 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
     ] as const) {
       it(`treats the whole text as body with ${name}`, () => {
         const r = ok(text);
-        assert.equal(r.name, 'a');
+        assert.deepEqual([r.name, r.description, r.body], ['a', '', text]);
       });
     }
     it('refuses a blank body', () =>
