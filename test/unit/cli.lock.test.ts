@@ -171,6 +171,34 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       );
     });
 
+    it('pins the 16 Rivumi plugins Rivumi reads and leaves out the ones past its cap, which it never reads, instead of refusing them as unhashable', async () => {
+      for (let i = 0; i < 18; i++)
+        f.write(
+          `ws/.rivumi/plugins/p${String(i).padStart(2, '0')}.json`,
+          JSON.stringify({ name: `p${i}`, description: 'A pack.' }),
+        );
+      const r = await cli(['lock', '--no-user']);
+      assert.equal(r.code, 0, r.err);
+      assert.equal(r.err, '');
+      assert.deepEqual(
+        lock().bundles.map((b) => b.path),
+        Array.from({ length: 16 }, (_, i) => `.rivumi/plugins/p${String(i).padStart(2, '0')}.json`),
+      );
+      const c = await findings();
+      assert.equal(c.code, 0, JSON.stringify(c.doc.failing));
+      // A plugin that sorts before them pushes p15 past the cap and is read instead: it is new.
+      f.write('ws/.rivumi/plugins/a.json', JSON.stringify({ name: 'a', description: 'A pack.' }));
+      const d = await findings();
+      assert.equal(d.code, 1);
+      assert.deepEqual(
+        d.doc.failing.map((x) => [x.status, x.path]),
+        [
+          ['new', '.rivumi/plugins/a.json'],
+          ['gone', '.rivumi/plugins/p15.json'],
+        ],
+      );
+    });
+
     it('writes through no symbolic link a repository planted at the old temporary name, and replaces a linked lock with a regular file', async () => {
       writePack(f);
       const victim = f.write('victim', 'victim\n');

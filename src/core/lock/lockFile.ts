@@ -51,9 +51,19 @@ const lockSchema = z.strictObject({
  * The trust units of one workspace folder, whatever this machine's trust store, user
  * bundles or environment say (those differ per machine; the lock must not): a bundle
  * shadowed here by a user bundle, or hooks not opted in here, load on a teammate's machine.
+ * A Rivumi plugin past Rivumi's cap is left out: which plugins pass the cap follows from
+ * the repository's file names alone, so no machine reads it, and it is never hashed (a
+ * token it has not could only make every lock fail). One that a change moves under the
+ * cap is new then.
  */
 export function workspaceBundles(snapshot: Snapshot, workspace: string): Item[] {
-  return snapshot.items.filter((i) => i.trust !== null && i.scope === 'workspace' && i.workspace === workspace);
+  return snapshot.items.filter(
+    (i) =>
+      i.trust !== null &&
+      i.scope === 'workspace' &&
+      i.workspace === workspace &&
+      !i.reasons.includes('plugin_limit_exceeded'),
+  );
 }
 
 /** The workspace-relative path a lock names a bundle by. */
