@@ -98,6 +98,9 @@ say(`Skillgate ${version} installed from ${tarball}`);
 if (env.GITHUB_PATH) appendFileSync(env.GITHUB_PATH, `${binDir}\n`);
 
 // 2. Check and validate each workspace folder.
+// A SARIF report is about 1 KB per finding: far above any real repository's, below V8's
+// longest string, and still a bound on what a repository can make this step hold in memory.
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 const runs = [];
 let unpinned = 0;
 let errors = 0;
@@ -111,6 +114,8 @@ for (const ws of workspaces) {
     const r = spawnSync(skillgate, [...args, '--format', 'sarif', '--no-user', '--workspace', dir], {
       cwd: repoRoot,
       encoding: 'utf8',
+      // spawnSync's default (1 MiB) kills the CLI mid-report (ENOBUFS) at about a thousand findings.
+      maxBuffer: MAX_REPORT_BYTES,
       env: { ...env, SKILLGATE_STATE_DIR: path.join(temp, 'skillgate-state') },
     });
     if (r.status !== 0 && r.status !== 1)

@@ -102,6 +102,20 @@ esac
     assert.doesNotMatch(r.out, /[\u001b\u009b]/);
   });
 
+  it("reads a CLI report larger than spawnSync's 1 MiB default buffer (a repository with many new bundles)", () => {
+    // About 1.1 KB of SARIF per new bundle: 1,000 of them pass 1 MiB, where spawnSync killed the CLI (ENOBUFS).
+    for (let i = 0; i < 1000; i++)
+      f.write(
+        `repo/.codewhale/plugins/p${i}/plugin.toml`,
+        `schema_version = 1\n[plugin]\nname = "p${i}"\nversion = "1.0.0"\n`,
+      );
+    const r = runAction({ workspaces: '.', 'fail-on': 'none' });
+    assert.doesNotMatch(r.out, /ENOBUFS/);
+    assert.equal(r.code, 0, r.out.slice(0, 2000) + r.err);
+    assert.equal(r.outputs.unpinned, '1000');
+    assert.equal(r.results.filter((x) => x.ruleId === 'skillgate.lock.new').length, 1000);
+  });
+
   it('gives the same finding in two workspace folders two fingerprints in the merged run', () => {
     for (const ws of ['a', 'b'])
       f.write(`repo/${ws}/.rivumi/plugins/pack.json`, JSON.stringify({ name: 'pack', description: 'A pack.' }));
