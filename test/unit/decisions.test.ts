@@ -99,11 +99,45 @@ describe('decisions (spec/decisions.md)', () => {
     assert.deepEqual(byName(s, 'example-plugin').reasons, ['workspace_untrusted']);
   });
 
+  it('keeps workspace_untrusted in Restricted Mode when the store is unavailable too: both hold', () => {
+    writeW(f);
+    const s = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: LINUX_HOST,
+      workspaceTrusted: false,
+      trust: () => ({ available: false, problem: 'state.json is not JSON' }),
+    }).indexAll();
+    assert.deepEqual(
+      [byName(s, 'example-plugin').decision, byName(s, 'example-plugin').reasons],
+      ['disabled', ['workspace_untrusted', 'trust_store_unavailable']],
+    );
+  });
+
   it('never activates a bundle with a skill warning (its snapshot would fail)', () => {
     writeW(f);
     f.write('ws/.codewhale/plugins/example-plugin/skills/bad/SKILL.md', 'no heading here');
     const s = withState(stateFor('example-plugin', (c) => ({ enabled: true, trust: c })));
     assert.deepEqual(byName(s, 'example-plugin').reasons, ['staged_skill_invalid']);
+  });
+
+  it('lists staged_skill_invalid after the gate reasons too: enabling it would not make it active', () => {
+    writeW(f);
+    f.write('ws/.codewhale/plugins/example-plugin/skills/bad/SKILL.md', 'no heading here');
+    const untrusted = withState(() => undefined);
+    assert.deepEqual(
+      [byName(untrusted, 'example-plugin').decision, byName(untrusted, 'example-plugin').reasons],
+      ['disabled', ['not_reviewed', 'not_enabled', 'staged_skill_invalid']],
+    );
+    const off = withState(stateFor('example-plugin', (c) => ({ enabled: false, trust: c })));
+    assert.deepEqual(byName(off, 'example-plugin').reasons, ['not_enabled', 'staged_skill_invalid']);
+    const restricted = withState(
+      stateFor('example-plugin', (c) => ({ enabled: true, trust: c })),
+      {
+        workspaceTrusted: false,
+      },
+    );
+    assert.deepEqual(byName(restricted, 'example-plugin').reasons, ['workspace_untrusted', 'staged_skill_invalid']);
   });
 
   it("activates Rivumi hooks when trusted and opted in, whatever the store's enable bit says (Rivumi has none)", () => {

@@ -87,6 +87,14 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       assert.deepEqual(fate(items, 'pk.a'), ['registered', ['loaded_unreviewed', 'trust_store_unavailable']]);
     });
 
+    it('lists workspace_untrusted last in Restricted Mode with an unavailable store, as for Eva', () => {
+      const { items } = decide(UNAVAILABLE, false, false);
+      assert.deepEqual(fate(items, 'pk'), [
+        'registered',
+        ['loaded_unreviewed', 'trust_store_unavailable', 'workspace_untrusted'],
+      ]);
+    });
+
     it('says Rivumi runs hooks not vouched for when the store is unavailable and the opt-in is set', () => {
       const { diagnostics } = decide(UNAVAILABLE, true);
       assert.deepEqual(

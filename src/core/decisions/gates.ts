@@ -40,12 +40,14 @@ export function statusOf(
 }
 
 export function trustGate(input: GateInput, ctx: GateContext): Gate {
-  if (!ctx.trust.available) return { trust: 'not-reviewed', enabled: false, reasons: ['trust_store_unavailable'] };
+  const reasons: ReasonCode[] = [];
+  // Restricted Mode holds whatever the store says, an unreadable one too (decisions.md: list every reason that holds).
+  if (!ctx.workspaceTrusted) reasons.push('workspace_untrusted');
+  if (!ctx.trust.available)
+    return { trust: 'not-reviewed', enabled: false, reasons: [...reasons, 'trust_store_unavailable'] };
   const state = ctx.trust.lookup(input.bundleKey);
   const trust = statusOf(state?.trust ?? null, input.contentHash, input.capabilityHash);
   const enabled = state?.enabled ?? false;
-  const reasons: ReasonCode[] = [];
-  if (!ctx.workspaceTrusted) reasons.push('workspace_untrusted');
   if (trust === 'not-reviewed') reasons.push('not_reviewed');
   else if (trust === 'capabilities-changed') reasons.push('capabilities_changed');
   else if (trust === 'content-changed') reasons.push('content_changed');

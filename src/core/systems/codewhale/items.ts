@@ -305,16 +305,15 @@ function bundleItems(
   } else {
     const gateReasons: ReasonCode[] = [...gate.reasons];
     if (!b.when.applicable) gateReasons.push('not_applicable');
+    // Any skill diagnostic fails Codewhale's trusted snapshot (codewhale.md §5.3, §8.6): it holds
+    // whatever the gates say, so it is listed with them; trusting and enabling would not activate it.
+    if (diagnostics.some((d) => d.code === 'codewhale.skill-invalid')) gateReasons.push('staged_skill_invalid');
     if (b.compatibility?.compatibility === 'unsupported') {
       decision = 'display_only';
       reasons = ['unsupported_components', ...gateReasons];
     } else if (gateReasons.length > 0) {
       decision = 'disabled';
       reasons = gateReasons;
-    } else if (diagnostics.some((d) => d.code === 'codewhale.skill-invalid')) {
-      // Any skill diagnostic fails Codewhale's trusted snapshot (codewhale.md §5.3, §8.6).
-      decision = 'disabled';
-      reasons = onlyReason('staged_skill_invalid');
     } else {
       decision = 'registered';
       reasons = onlyReason('active');
