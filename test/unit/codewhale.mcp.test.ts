@@ -182,8 +182,14 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
   });
 
   describe('mcp.json', () => {
-    const bundle = (servers: object, root: object = {}) => {
-      f.write('ws/.codewhale/plugins/m/plugin.json', JSON.stringify({ $schema: SCHEMA, name: 'm', version: '1.0.0' }));
+    const bundle = (servers: object, root: object = {}, networkHosts?: string[]) => {
+      const extensions = networkHosts
+        ? { extensions: { 'net.codewhale': { capabilities: { network_hosts: networkHosts } } } }
+        : {};
+      f.write(
+        'ws/.codewhale/plugins/m/plugin.json',
+        JSON.stringify({ $schema: SCHEMA, name: 'm', version: '1.0.0', ...extensions }),
+      );
       f.write('ws/.codewhale/plugins/m/mcp.json', JSON.stringify({ mcpServers: servers, ...root }, null, 2));
       return index([f.path('ws')]);
     };
@@ -228,26 +234,63 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
         ['stdio', 'streamable-http', 'sse'],
       );
     });
-    const bad: [string, object, object?][] = [
-      ['type websocket', { s: { type: 'websocket', url: 'https://x.invalid' } }],
-      ['command and url', { s: { command: 'node', url: 'https://x.invalid' } }],
-      ['stdio with url', { s: { type: 'stdio', command: 'node', url: 'https://x.invalid' } }],
-      ['url with args', { s: { url: 'https://x.invalid', args: ['a'] } }],
-      ['sse without url', { s: { type: 'sse' } }],
-      ['sse with cwd', { s: { type: 'sse', url: 'https://x.invalid', cwd: '.' } }],
-      ['an extra root key', { s: { command: 'node' } }, { extra: true }],
+    const bad: [string, object, string, object?][] = [
+      [
+        'type websocket',
+        { s: { type: 'websocket', url: 'https://x.invalid' } },
+        'mcp.json server `s` has unknown type `websocket`; expected `stdio`, `streamable-http`, or `sse`',
+      ],
+      [
+        'command and url',
+        { s: { command: 'node', url: 'https://x.invalid' } },
+        'mcp.json server `s` must declare exactly one of command or url, or set an explicit type',
+      ],
+      [
+        'stdio with url',
+        { s: { type: 'stdio', command: 'node', url: 'https://x.invalid' } },
+        'mcp.json stdio server `s` may not declare url or headers',
+      ],
+      [
+        'url with args',
+        { s: { url: 'https://x.invalid', args: ['a'] } },
+        'mcp.json HTTP server `s` may not declare command, args, env, or cwd',
+      ],
+      ['sse without url', { s: { type: 'sse' } }, 'mcp.json server `s` declares an HTTP transport without a url'],
+      [
+        'sse with cwd',
+        { s: { type: 'sse', url: 'https://x.invalid', cwd: '.' } },
+        'mcp.json HTTP server `s` may not declare command, args, env, or cwd',
+      ],
+      [
+        'an extra root key',
+        { s: { command: 'node' } },
+        'failed to parse mcp.json: unknown field `extra`',
+        { extra: true },
+      ],
     ];
-    for (const [name, servers, root] of bad) {
-      it(`rejects ${name}`, () => assert.equal(byName(bundle(servers, root), 'm').decision, 'rejected'));
-    }
-    it('reads extension timeouts, required and env_headers; accepts stdio env ${B}', () => {
-      const s = bundle({
-        a: {
-          command: 'node',
-          env: { A: '${B}' },
-          extensions: { 'net.codewhale': { connect_timeout: 10, required: true } },
-        },
+    for (const [name, servers, message, root] of bad) {
+      it(`rejects ${name} with its message`, () => {
+        const s = bundle(servers, root);
+        assert.deepEqual([byName(s, 'm').decision, byName(s, 'm').reasons], ['rejected', ['manifest_invalid']]);
+        assert.ok(messages(s).includes(message), messages(s).join('\n'));
       });
+    }
+    it('reads extension timeouts, required and env_headers; accepts stdio env ${B} (§10.2 case 20)', () => {
+      const s = bundle(
+        {
+          a: {
+            command: 'node',
+            env: { A: '${B}' },
+            extensions: { 'net.codewhale': { connect_timeout: 10, required: true } },
+          },
+          r: {
+            url: 'https://example.invalid/mcp',
+            extensions: { 'net.codewhale': { env_headers: { X_Api_Key: 'PLUGIN_API_KEY' } } },
+          },
+        },
+        {},
+        ['example.invalid'],
+      );
       assert.deepEqual(messages(s), []);
       const a = (
         contractDetail(byName(s, 'm'), []).facts as {
@@ -256,6 +299,12 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
       ).mcpServers[0];
       assert.deepEqual(a?.timeouts, { connect_timeout: 10 });
       assert.equal(a?.required, true);
+      const r = (
+        contractDetail(byName(s, 'm'), []).facts as {
+          mcpServers: { id: string; envHeaders: { header: string; source: string }[] }[];
+        }
+      ).mcpServers.find((x) => x.id === 'r');
+      assert.deepEqual(r?.envHeaders, [{ header: 'X_Api_Key', source: 'PLUGIN_API_KEY' }]);
     });
   });
 });

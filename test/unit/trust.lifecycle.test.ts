@@ -71,16 +71,29 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       'ws/.codewhale/plugins/example-plugin/plugin.toml',
       `${fs.readFileSync(w.f.path('ws/.codewhale/plugins/example-plugin/plugin.toml'), 'utf8')}[hooks]\npath = "skills"\n`,
     );
-    assert.deepEqual([item('example-plugin').trust, item('example-plugin').enabled], ['capabilities-changed', true]);
+    const i = item('example-plugin');
+    assert.deepEqual(
+      [i.trust, i.enabled, i.decision, i.reasons],
+      ['capabilities-changed', true, 'disabled', ['capabilities_changed']],
+    );
+    assert.deepEqual(item('example-plugin:example').reasons, ['bundle_inactive']);
   });
 
-  it('fails closed on a malformed state: nothing trusted, trust refused, the file untouched (§10.7 case 4)', async () => {
+  it('fails closed on a malformed state: nothing trusted or enabled, trust refused, the file untouched (§10.7 case 4)', async () => {
     writeW(w.f);
     await w.trustNow('example-plugin');
+    assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
     fs.writeFileSync(w.store.file, '{broken');
-    assert.deepEqual(item('example-plugin').reasons, ['trust_store_unavailable']);
+    const i = item('example-plugin');
+    assert.deepEqual(
+      [i.trust, i.enabled, i.decision, i.reasons],
+      ['not-reviewed', false, 'disabled', ['trust_store_unavailable']],
+    );
+    assert.deepEqual(item('example-plugin:example').reasons, ['bundle_inactive']);
     const r = await trust(item('example-plugin'), w.tokenOf('example-plugin'), w.ctx);
     assert.ok(!r.ok && /unavailable/.test(r.message));
+    const e = await enable(item('example-plugin'), w.ctx);
+    assert.ok(!e.ok && /unavailable/.test(e.message));
     assert.equal(fs.readFileSync(w.store.file, 'utf8'), '{broken');
   });
 
@@ -91,6 +104,20 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       'ws/.codewhale/plugins/demo',
     );
     w.f.write('ws/.codewhale/plugins/demo/skills/demo/SKILL.md', '---\nname: demo\n---\nbody\n');
+    const s = snap();
+    assert.equal(item('demo', s).compatibility, 'partial');
+    assert.deepEqual(item('demo', s).detail.activation?.supportedComponents, ['skills', 'commands', 'hooks']);
+    assert.deepEqual(item('demo', s).detail.activation?.inactiveComponents, ['lsp']);
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.code, d.severity, d.message]),
+      [
+        [
+          'codewhale.component-inactive',
+          'warning',
+          'compatibility partial; inactive components remain inventoried but are not activated: lsp',
+        ],
+      ],
+    );
     await w.trustNow('demo');
     const r = await enable(item('demo'), w.ctx);
     assert.ok(r.ok);
@@ -108,15 +135,29 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.ok(!r.ok);
     assert.match(r.message, /no supported declarative components/);
     assert.match(r.message, /lsp/);
+    const i = item('demo');
+    assert.deepEqual(
+      [i.trust, i.enabled, i.decision, i.reasons],
+      ['trusted', false, 'display_only', ['unsupported_components', 'not_enabled']],
+    );
   });
 
-  it('refuses to trust an invalid bundle it cannot hash (§10.7 case 8)', async () => {
+  it('refuses to trust or enable an invalid bundle, and says why (§10.7 case 8)', async () => {
     w.f.write(
       'ws/.codewhale/plugins/bad/plugin.toml',
       'schema_version = 1\nunknown = 1\n[plugin]\nname = "bad"\nversion = "1.0.0"\n',
     );
-    const r = await trust(item('bad'), 'x', w.ctx);
-    assert.ok(!r.ok);
+    const bad = item('bad');
+    assert.deepEqual([bad.decision, bad.reasons, bad.reviewToken], ['rejected', ['manifest_invalid'], null]);
+    const refusal =
+      /^Plugin bundle `bad` is invalid: failed to parse plugin\.toml .*unknown field `unknown`.*cannot be trusted or enabled/;
+    for (const token of ['x', `${bad.contentHash}.${bad.capabilityHash}`]) {
+      const r = await trust(bad, token, w.ctx);
+      assert.ok(!r.ok && refusal.test(r.message), r.ok ? 'trusted' : r.message);
+    }
+    const e = await enable(bad, w.ctx);
+    assert.ok(!e.ok && refusal.test(e.message), e.ok ? 'enabled' : e.message);
+    assert.ok(!fs.existsSync(w.store.file), 'nothing is written');
   });
 
   it('shows a receipt under the v1 capability domain as capabilities-changed (§10.7 case 10)', async () => {
