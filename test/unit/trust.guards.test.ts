@@ -467,6 +467,21 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.equal(entryOf('example-plugin')?.enabled, false);
     });
 
+    it('refuses a bundle whose skill Codewhale cannot load from its snapshot (it would switch on nothing)', async () => {
+      writeW(w.f);
+      w.f.write(`${W}/skills/bad/SKILL.md`, 'no heading here');
+      await w.trustNow('example-plugin');
+      const before = bytes();
+      const r = await enable(item('example-plugin'), w.ctx);
+      assert.deepEqual(r, {
+        ok: false,
+        message:
+          'Plugin bundle `example-plugin` has no verified snapshot: a skill in it cannot be loaded (see its skill-invalid problems); fix it, then review and trust it again before enablement',
+      });
+      assert.deepEqual(bytes(), before);
+      assert.equal(entryOf('example-plugin')?.enabled, false);
+    });
+
     it('refuses a bundle whose [when] excludes this host, at enable time and not only at index time', async () => {
       writeD(w.f, '[when]\nos = ["windows"]\n', 'ws/.codewhale/plugins/demo');
       await w.trustNow('demo');

@@ -336,6 +336,13 @@ export async function enable(
         message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement`,
       };
     }
+    // The agent loads the skills from its snapshot, and one that fails to load leaves it no
+    // verified snapshot (codewhale.md §8.6): enabling it would switch on nothing.
+    if (s.item.reasons.includes('staged_skill_invalid'))
+      return {
+        ok: false,
+        message: `${label} \`${s.item.name}\` has no verified snapshot: a skill in it cannot be loaded (see its skill-invalid problems); fix it, then review and trust it again before enablement`,
+      };
     if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
     const inactive = s.item.detail.activation?.inactiveComponents ?? [];
     if (s.item.compatibility === 'unsupported')
