@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CoreCodeCache } from '../core/cache/codeCache';
 import { BlockingOutput } from './blockingOutput';
+import { lostArgumentProblem } from './argumentBytes';
 import { currentDirectory } from './currentDirectory';
 import { run } from './main';
 import { applyCliV8Flags } from './v8Flags';
@@ -18,10 +19,13 @@ const stdout = new BlockingOutput();
 const stderr = new BlockingOutput((bytes, offset, length) => fs.writeSync(2, bytes, offset, length));
 // The default workspace and the base of every relative path: one that cannot be named is a usage error.
 const here = currentDirectory();
+const args = process.argv.slice(2);
+// A path argument Node decoded with U+FFFD would name another file, or none: a usage error too.
+const problem = here.ok ? lostArgumentProblem(args) : here.problem;
 void (
-  here.ok
+  here.ok && problem === undefined
     ? run(
-        process.argv.slice(2),
+        args,
         {
           out: (t) => stdout.write(t),
           err: (t) => stderr.write(t),
@@ -31,7 +35,7 @@ void (
         (options) => codeCache.install(options.cacheDir),
       )
     : Promise.resolve().then(() => {
-        stderr.write(`skillgate: ${here.problem}\n`);
+        stderr.write(`skillgate: ${problem ?? ''}\n`);
         return 2;
       })
 ).then(
