@@ -11,6 +11,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
+import { firstSurrogateEscape } from './yamlEscapes';
 import {
   YamlFloat,
   resolveCoreTagged,
@@ -99,6 +100,10 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     throw e;
   }
   const first = doc.errors[0];
+  // libyaml scans in text order: whichever of the two comes first is the error it reports.
+  const escape = firstSurrogateEscape(doc, text);
+  if (escape && (!first || escape.offset <= first.pos[0]))
+    return fail('found invalid Unicode character escape code', escape.offset, escape.length);
   if (first) return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   const anchors = new YamlAnchors();
   const converter = new Converter(doc, anchors);
