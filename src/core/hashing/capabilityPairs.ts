@@ -1,4 +1,5 @@
 import { sha256Hex } from './framing';
+import { byteOrder } from '../fs/rawNames';
 
 /**
  * A capability inventory as hashed: key → value strings (codewhale.md §7.5). Each
@@ -20,9 +21,9 @@ export function pairsHash(domain: string | Buffer, pairs: CapabilityPairs, encod
   return sha256Hex(domain, pairBytes(pairs, encode));
 }
 
-export function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
+// Byte order of the bytes a string stands for (fs/rawNames.ts): a lone surrogate is the byte
+// it escapes, as the pairs are hashed, never the U+FFFD `Buffer.from` makes of it.
+export { byteOrder };
 
 /** Sort, deduplicate, join with `\n`: how sets enter a capability hash. */
 export function joinSet(values: Iterable<string>): string {
