@@ -222,6 +222,23 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       assert.equal(d.files[2]?.after, undefined);
     });
 
+    it('lists the changes in byte order of the names, as the agents sort them (not UTF-16 order)', () => {
+      // U+FF21 is EF BC A1 in UTF-8 and sorts before an emoji (F0 …); UTF-16 puts the emoji's surrogate D83D first.
+      const names = ['\u{1F600}.txt', '\uFF21.txt'];
+      for (const n of names) put('now', n, 'hi\n');
+      const d = diffAgainstReceipt(
+        receiptOf([]),
+        {},
+        names.map((n) => fileOf(n, 'hi\n')),
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.deepEqual(
+        d.files.map((x) => x.path),
+        ['\uFF21.txt', '\u{1F600}.txt'],
+      );
+    });
+
     it('diffs an added file against nothing and a removed one against nothing', () => {
       put('snap', 'gone.txt', 'bye\n');
       put('now', 'new.txt', 'hi\n');

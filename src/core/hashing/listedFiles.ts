@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { isInside, readRegularFile } from '../fs/safeFs';
 import { firstNonDirectory } from '../fs/firstNonDirectory';
+import { byteOrder } from '../fs/rawNames';
 import { sha256Hex } from './framing';
 import { MAX_HASHED_BYTES } from './treeRead';
 import type { BundleFile } from '../model';
@@ -11,7 +12,7 @@ import type { BundleFile } from '../model';
  */
 export function hashListed(root: string, rels: readonly string[]): BundleFile[] {
   const files: BundleFile[] = [];
-  for (const rel of [...new Set(rels)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))) {
+  for (const rel of [...new Set(rels)].sort(byteOrder)) {
     const abs = path.join(root, rel);
     if (!isInside(root, abs) || abs === root || throughLink(root, abs)) continue;
     const read = readRegularFile(abs, MAX_HASHED_BYTES);

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { currentHost, type HostFacts } from '../host';
 import { hashListed } from '../hashing/listedFiles';
 import { portableRelative } from '../fs/portablePath';
+import { byteOrder } from '../fs/rawNames';
 import { systemOf } from '../systems/registry';
 import type { BundleFile, Diagnostic, Item } from '../model';
 import type { InvalidBundle } from '../systems/agentSystem';
@@ -55,5 +56,5 @@ export function withReviewedFiles(
     root,
     reviewed.filter((p) => !named.has(p)),
   );
-  return [...files, ...extra].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  return [...files, ...extra].sort((a, b) => byteOrder(a.path, b.path));
 }

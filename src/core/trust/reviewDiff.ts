@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatPatch, structuredPatch } from 'diff';
 import { decodeUtf8, readRegularFile } from '../fs/safeFs';
-import { decodeRawName, osPath } from '../fs/rawNames';
+import { byteOrder, decodeRawName, osPath } from '../fs/rawNames';
 import { displayText } from '../text/displayText';
 import type { BundleFile } from '../model';
 import type { Receipt } from './stateSchema';
@@ -74,7 +74,7 @@ export function diffAgainstReceipt(
   return {
     capabilities: capabilityChanges(receipt.capabilities, capabilities),
     files: dirs.length
-      ? [...changed, ...dirs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      ? [...changed, ...dirs].sort((a, b) => byteOrder(a.path, b.path))
       : changed,
   };
 }
@@ -228,7 +228,7 @@ function fileChanges(
   const out: FileChange[] = [];
   const now = new Map(files.map((f) => [f.path, f]));
   const then = new Map(Object.entries(receipt.files).map(([p, f]) => [p, { path: p, ...f }]));
-  const paths = [...new Set([...now.keys(), ...then.keys()])].sort();
+  const paths = [...new Set([...now.keys(), ...then.keys()])].sort(byteOrder);
   let editsLeft = MAX_REVIEW_EDITS;
   for (const p of paths) {
     const before = then.get(p);
