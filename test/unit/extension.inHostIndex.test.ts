@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateWorkspace } from '../../bench/syntheticWorkspace';
-import { InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
+import { IndexEnded, InHostIndex, type BackendOptions } from '../../src/extension/flows/indexBackend';
 import type { Indexed } from '../../src/extension/flows/snapshotTransfer';
 
 /**
@@ -37,6 +37,17 @@ describe('the in-host index', function () {
     assert.equal(rederived.snapshot.items.length, count, 'a re-derive composed a half-read index');
     assert.equal(await recheck, undefined);
     assert.deepEqual(order, ['recheck', 'snapshot']);
+  });
+
+  it('stops a full read at its next slice once disposed, and refuses what is asked after', async () => {
+    const index = new InHostIndex(options);
+    let slices = 0;
+    const reading = index.indexAll((done) => {
+      if (done > 0 && ++slices === 1) index.dispose();
+    });
+    await assert.rejects(reading, IndexEnded);
+    assert.equal(slices, 1, 'no slice read after the dispose');
+    await assert.rejects(index.snapshot(), IndexEnded);
   });
 
   it('keeps answering in order after a request that threw', async () => {

@@ -33,6 +33,11 @@ export class FullIndexRuns {
     return true;
   }
 
+  /** Whether a newer run began after `run`: what `run` reads is moot, and it publishes nothing. */
+  overtaken(run: number): boolean {
+    return run !== this.latest;
+  }
+
   /** Ends a run: the changes to replay on its result, or undefined when a newer run overtook it. */
   finish(run: number): ChangesDuringRun | undefined {
     if (run !== this.latest || !this.pending) return undefined;

@@ -27,6 +27,12 @@ export interface IndexBackend {
 }
 
 /**
+ * What an index refuses once it was disposed (and what a failed worker rejects with,
+ * workerIndex.ts): its answer would be moot, the index that replaced it answers instead.
+ */
+export class IndexEnded extends Error {}
+
+/**
  * The indexer's options as data: what a worker is started with (the trust store and the
  * parse cache are named by their directories).
  */
@@ -61,6 +67,8 @@ export class InHostIndex implements IndexBackend {
   private readonly indexer: Indexer;
   /** The result returned last, for a re-check to compare with. */
   private last: Indexed | undefined;
+  /** Set by `dispose`: a full read still running stops at its next slice. */
+  private ended = false;
   /** Settles once every request taken so far has been answered. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -73,7 +81,7 @@ export class InHostIndex implements IndexBackend {
   }
 
   indexAll(onProgress: (done: number, total: number) => void): Promise<Indexed> {
-    return this.inTurn(async () => this.indexed(await this.indexer.indexAllAsync(onProgress)));
+    return this.inTurn(async () => this.indexed(await this.indexer.indexAllAsync(this.whileOpen(onProgress))));
   }
 
   refresh(paths: readonly string[]): Promise<Indexed> {
@@ -87,20 +95,35 @@ export class InHostIndex implements IndexBackend {
   recheck(): Promise<Indexed | undefined> {
     return this.inTurn(async () => {
       const last = this.last;
-      const indexed = this.indexed(await this.indexer.indexAllAsync());
+      const indexed = this.indexed(await this.indexer.indexAllAsync(this.whileOpen()));
       return last && sameIndexed(last, indexed) ? undefined : indexed;
     });
   }
 
   /** Runs `request` once every earlier one has settled; a failed one does not hold the next. */
   private inTurn<T>(request: () => Promise<T>): Promise<T> {
-    const answer = this.queue.then(request);
+    const answer = this.queue.then(() => {
+      if (this.ended) throw new IndexEnded('the in-host index was disposed');
+      return request();
+    });
     this.queue = answer.catch(() => undefined);
     return answer;
   }
 
+  /**
+   * A full read's progress, which also ends the read at its next slice once the index is
+   * disposed: a full index that a newer one overtook (skillgateService.ts) would otherwise
+   * read every bundle on the extension host's thread for a result nobody shows.
+   */
+  private whileOpen(onProgress?: (done: number, total: number) => void): (done: number, total: number) => void {
+    return (done, total) => {
+      if (this.ended) throw new IndexEnded('the in-host index was disposed');
+      onProgress?.(done, total);
+    };
+  }
+
   dispose(): void {
-    // nothing held but memory
+    this.ended = true;
   }
 
   private indexed(snapshot: Indexed['snapshot']): Indexed {

@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { BackendOptions, IndexBackend } from './indexBackend';
+import { IndexEnded, type BackendOptions, type IndexBackend } from './indexBackend';
 import type { IndexWorkerData, WorkerReply, WorkerRequest } from './indexWorkerProtocol';
 import { SnapshotReceiver, type Indexed, type Watched } from './snapshotTransfer';
 
 /** The worker could not start, crashed or exited: the caller indexes in the extension host instead. */
-export class WorkerFailure extends Error {}
+export class WorkerFailure extends IndexEnded {}
 
 /**
  * The host's side of the index worker: a `Worker`, or in the unit tests the service on a
