@@ -83,7 +83,8 @@ export function bundleCommands(
     'skillgate.explain': async (arg) => {
       const item = await pick(arg, 'explain', () => true);
       if (!item) return;
-      await vscode.commands.executeCommand('markdown.showPreview', ReadonlyDocuments.explainUri(item.id, item.name));
+      const workspaces = service.snapshot?.workspaces ?? [];
+      await vscode.commands.executeCommand('markdown.showPreview', ReadonlyDocuments.explainUri(item, workspaces));
     },
     'skillgate.copyReviewToken': async (arg) => {
       const item = await pick(arg, 'copy the review token of', (i) => isBundle(i) && i.reviewToken !== null);

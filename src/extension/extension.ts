@@ -69,13 +69,18 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
    * rows, then Problems in batches of files, then the status bar and the review panels, then
    * the badge and the menus' keys; the API's event last, as before.
    */
-  const present = async (previous: Snapshot | undefined, snapshot: Snapshot, treeShown: Promise<void>) => {
+  const present = async (
+    previous: Snapshot | undefined,
+    snapshot: Snapshot,
+    failure: string | undefined,
+    treeShown: Promise<void>,
+  ) => {
     try {
       await treeShown;
       view.message = undefined;
       await problems.update(snapshot);
       await nextTurn();
-      status.update(snapshot);
+      status.update(snapshot, failure);
       panels.update(snapshot);
       reports.refresh();
       await nextTurn();
@@ -83,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       view.badge = pending ? { value: pending, tooltip: `${pending} bundle(s) need review` } : undefined;
       void vscode.commands.executeCommand('setContext', 'skillgate.hasItems', snapshot.items.length > 0);
       void vscode.commands.executeCommand('setContext', 'skillgate.indexed', true);
+      void vscode.commands.executeCommand('setContext', 'skillgate.indexFailed', failure !== undefined);
       snapshots.fire(snapshot);
       void notifyDrift(newlyDrifted(previous, snapshot), panels);
       firstTreeMs ??= performance.now() - started;
@@ -99,10 +105,10 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       if (!service.snapshot)
         view.message = `Indexing ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} bundles…`;
     }),
-    service.onDidChangeSnapshot(({ previous, snapshot, waitUntil }) => {
+    service.onDidChangeSnapshot(({ previous, snapshot, failure, waitUntil }) => {
       // What the API reads changes at once; the view, Problems and the rest follow over a few event-loop turns, in order.
-      const treeShown = tree.update(snapshot);
-      presentation = presentation.then(() => present(previous, snapshot, treeShown));
+      const treeShown = tree.update(snapshot, failure);
+      presentation = presentation.then(() => present(previous, snapshot, failure, treeShown));
       waitUntil(presentation);
     }),
   );

@@ -9,6 +9,7 @@ import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
 import { itemById, type Snapshot } from '../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../core/model';
 import { reasonTextOf, systemOf } from '../core/systems/registry';
+import { itemFolderName, placedPath } from '../core/report/folderPlace';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 
@@ -116,18 +117,24 @@ export function isLoadedUnreviewed(item: Item): boolean {
   return item.decision === 'registered' && item.reasons[0] === 'loaded_unreviewed';
 }
 
-/** The review panel's tab title. */
-export function reviewPanelTitle(item: Item): string {
-  return `Review: ${displayText(item.name)}`;
+/**
+ * The review panel's tab title; in a multi-root workspace (`workspaces`: the snapshot's), with
+ * the bundle's folder: two folders' `tools` would otherwise open two tabs of one title.
+ */
+export function reviewPanelTitle(item: Item, workspaces: readonly string[] = []): string {
+  const folder = itemFolderName(item, item.path, workspaces);
+  return `Review: ${displayText(item.name)}${folder === undefined ? '' : ` (${displayText(folder)})`}`;
 }
 
 /** The one command a tooltip may run: its Markdown is otherwise untrusted, and no bundle text ever becomes a link. */
 export const TOOLTIP_COMMANDS = ['workbench.actions.view.problems'] as const;
 
-/** What the tooltip needs beyond the item: its own diagnostics and, when shadowed, the bundle that wins. */
+/** What the tooltip needs beyond the item: its own diagnostics, when shadowed the bundle that wins, and the workspace folders. */
 export interface TooltipContext {
   readonly diagnostics: readonly Diagnostic[];
   readonly winner?: Item;
+  /** The snapshot's folders: with several, a path names its folder (core/report/folderPlace.ts). */
+  readonly workspaces?: readonly string[];
 }
 
 const SHOWN_DIAGNOSTICS = 3;
@@ -143,14 +150,14 @@ export function itemTooltipMarkdown(item: Item, context: TooltipContext): string
   for (const r of item.reasons) md += `- \`${r}\`: ${reasonTextOf(item, r)}\n`;
   if (context.winner) {
     const w = context.winner;
-    md += `\n$(arrow-right) Codewhale loads the ${w.scope} bundle **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w), true)} instead.\n`;
+    md += `\n$(arrow-right) Codewhale loads the ${w.scope} bundle **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w, context.workspaces), true)} instead.\n`;
   }
   if (item.trust) {
-    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? `no enable switch: ${systemOf(item.system).label} loads it whatever Skillgate says` : `enabled: \`${String(item.enabled)}\``}\n\n`;
+    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? noSwitchText(item) : `enabled: \`${String(item.enabled)}\``}\n\n`;
     if (item.contentHash)
       md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)\n\n`;
   }
-  md += `$(file) ${escapeMarkdown(shownPath(item), true)}\n\n`;
+  md += `$(file) ${escapeMarkdown(shownPath(item, context.workspaces), true)}\n\n`;
   const diagnostics = [...context.diagnostics].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   if (diagnostics.length === 0) return md + '$(pass) no diagnostics';
   md += `$(warning) ${diagnostics.length} diagnostic${diagnostics.length === 1 ? '' : 's'}:\n\n`;
@@ -161,10 +168,23 @@ export function itemTooltipMarkdown(item: Item, context: TooltipContext): string
   return md + `\n[Show in Problems](command:${TOOLTIP_COMMANDS[0]})`;
 }
 
+/**
+ * The trust line of a unit whose agent has no enable switch. "Loads it whatever Skillgate says"
+ * only where the decision says the agent loads it: hooks without the opt-in, a plugin past the
+ * cap or a rejected unit it does not load (the reasons above say why), as `explain` puts it.
+ */
+function noSwitchText(item: Item): string {
+  const label = systemOf(item.system).label;
+  return item.decision === 'registered'
+    ? `no enable switch: ${label} loads it whatever Skillgate says`
+    : `no enable switch (${label} has none)`;
+}
+
 const SEVERITY_ICON: Record<Severity, string> = { error: '$(error)', warning: '$(warning)', information: '$(info)' };
 
-/** A workspace item's path relative to its folder; a user bundle's under `~`. */
-function shownPath(item: Item): string {
+/** A workspace item's path relative to its folder (after the folder's name with several); a user bundle's under `~`. */
+function shownPath(item: Item, workspaces: readonly string[] = []): string {
+  if (item.workspace && workspaces.length > 1) return placedPath(item, item.path, workspaces);
   if (item.workspace) return path.relative(item.workspace, item.path) || '.';
   const home = os.homedir();
   return home && (item.path === home || item.path.startsWith(home + path.sep))

@@ -9,14 +9,16 @@ import {
   GROUP_LABEL,
   type DecisionGroup,
   type TreeMode,
-  type TreeNode,
+  type TreeNode as BundleNode,
 } from './treeNodes';
 import { itemLabel, itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
 import { treeRowOf, type TreeRow } from './treeRow';
+import { failureRows, type FailureRow } from './indexFailureText';
 import { inTurns, stepsInTurns } from './flows/turns';
 import type { Item } from '../core/model';
 
-export type { TreeNode } from './treeNodes';
+/** A node of the view: the snapshot's (treeNodes.ts), or while no index could be read, a row saying so (indexFailureText.ts). */
+export type TreeNode = BundleNode | { readonly kind: 'failure'; readonly id: string; readonly row: FailureRow };
 
 /** Rows computed per event-loop turn before the workbench is told of a new snapshot (a few ms each). */
 const ROWS_PER_TURN = 100;
@@ -40,6 +42,8 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   /** The current snapshot's rows computed so far (top-level bundles ahead of time, parts when asked). */
   private rows = new Map<Item, TreeRow>();
   private mode: TreeMode = DEFAULT_TREE_MODE;
+  /** Why no index could be read (the snapshot is then empty): its rows stand instead of the bundles. */
+  private failure: TreeNode[] | undefined;
 
   /**
    * The snapshot the tree serves from now on (what the extension's API reads at once). The
@@ -47,9 +51,12 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
    * a slice per event-loop turn: it then asks for all of an expanded node's rows in one
    * request (docs/editor-performance.md).
    * Resolves once it was told, or at once when a newer snapshot replaced this one meanwhile.
+   * `failure`: why no index could be read (skillgateService.ts `SnapshotChange`).
    */
-  async update(snapshot: Snapshot): Promise<void> {
+  async update(snapshot: Snapshot, failure?: string): Promise<void> {
     this.snapshot = snapshot;
+    this.failure =
+      failure === undefined ? undefined : failureRows(failure).map((row) => ({ kind: 'failure', id: row.id, row }));
     const rows = new Map<Item, TreeRow>();
     this.rows = rows;
     const tops = snapshot.items.filter((i) => i.parent === null);
@@ -67,10 +74,27 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
+    if (this.failure) return node ? [] : this.failure;
+    if (node?.kind === 'failure') return [];
     return this.snapshot ? childNodes(this.snapshot, node, this.mode) : [];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'failure') {
+      const { row } = node;
+      const t = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
+      t.id = row.id;
+      if (row.description !== undefined) t.description = row.description;
+      t.tooltip = row.tooltip;
+      t.iconPath = new vscode.ThemeIcon(
+        row.icon,
+        row.color === undefined ? undefined : new vscode.ThemeColor(row.color),
+      );
+      if (row.command) t.command = { command: row.command.id, title: row.command.title };
+      t.contextValue = 'skillgate.indexFailed';
+      t.accessibilityInformation = { label: row.ariaLabel };
+      return t;
+    }
     if (node.kind === 'folder') {
       const t = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
       t.id = node.id;
@@ -154,6 +178,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     t.tooltip = tooltip(item, {
       diagnostics: this.snapshot ? diagnosticsOf(this.snapshot, item.id) : [],
       ...(winner ? { winner } : {}),
+      workspaces: this.snapshot?.workspaces ?? [],
     });
     return t;
   }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { explainItemId, explainMarkdown, explainQuery } from './explainDocument';
 import { UNOPENABLE_PREFIX, unopenableText } from './unopenableFile';
+import { itemFolderName } from '../core/report/folderPlace';
 import type { Snapshot } from '../core/index/snapshot';
+import type { Item } from '../core/model';
 
 /** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor, the note for a file the editor cannot name). */
 export const READONLY_SCHEME = 'skillgate';
@@ -23,11 +25,12 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
     private readonly doctor: () => string,
   ) {}
 
-  static explainUri(itemId: string, name: string): vscode.Uri {
+  /** `workspaces`: the snapshot's folders (with several, the tab names the item's folder: `explainFileName`). */
+  static explainUri(item: Item, workspaces: readonly string[]): vscode.Uri {
     return vscode.Uri.from({
       scheme: READONLY_SCHEME,
-      path: `/explain/Explain ${tabTitle(name)}.md`,
-      query: explainQuery(itemId),
+      path: `/explain/${explainFileName(item, workspaces)}`,
+      query: explainQuery(item.id),
     });
   }
 
@@ -56,6 +59,15 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
   dispose(): void {
     this.changes.dispose();
   }
+}
+
+/**
+ * The Explain tab's title: the item's name and, in a multi-root workspace, its folder's
+ * (two folders' `tools` would otherwise show two tabs of one title).
+ */
+export function explainFileName(item: Pick<Item, 'name' | 'scope' | 'path'>, workspaces: readonly string[]): string {
+  const folder = itemFolderName(item, item.path, workspaces);
+  return `Explain ${tabTitle(item.name)}${folder === undefined ? '' : ` - ${tabTitle(folder)}`}.md`;
 }
 
 /** A bundle's name reduced to characters that are safe and readable in a tab title. */

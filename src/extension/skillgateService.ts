@@ -20,10 +20,10 @@ import { ChangeBatcher } from './flows/changeBatcher';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
 import { RecheckSchedule, type RecheckPhase } from './flows/recheckSchedule';
 import { Rechecks, type RecheckRun } from './flows/rechecks';
-import { guardIndexAsync, type IndexFailureUi } from './flows/indexGuard';
+import { guardIndexAsync, indexFailureReason, type IndexFailureUi } from './flows/indexGuard';
 import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
-import { InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
-import { WorkerIndex, WorkerFailure } from './flows/workerIndex';
+import { IndexEnded, InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
+import { WorkerIndex } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
 import { coveredByRootWatchers } from './flows/rootWatchers';
@@ -46,6 +46,12 @@ const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
 export interface SnapshotChange {
   readonly previous: Snapshot | undefined;
   readonly snapshot: Snapshot;
+  /**
+   * Why no index could be read: the first full index failed (and each one since). The
+   * snapshot is then empty, which stands for no index, never for a workspace without
+   * agent configuration (indexFailureText.ts). The error's own words, unescaped.
+   */
+  readonly failure: string | undefined;
   /** The full index, `refresh` and a trust change resolve only once `p` has settled. */
   readonly waitUntil: (p: Promise<unknown>) => void;
 }
@@ -79,6 +85,8 @@ export class SkillgateService implements vscode.Disposable {
   /** Opened on first use, from the settings as they are then: reading the configuration is no part of activation (its first read in a window builds the whole configuration model). */
   private openedStore: TrustStore | undefined;
   private current: Snapshot | undefined;
+  /** Set while `current` is no index but a failed first one's stand-in (`SnapshotChange.failure`). */
+  private failure: string | undefined;
   /** Settles with the first published snapshot (see `published`). */
   private readonly first: Promise<Snapshot>;
   private settleFirst: (snapshot: Snapshot) => void = () => undefined;
@@ -111,8 +119,10 @@ export class SkillgateService implements vscode.Disposable {
   private readonly failureUi: IndexFailureUi;
   /** The window let the service go: nothing is read, watched or shown from then on. */
   private disposed = false;
-  /** The indexes of full runs still reading everything: a worker among them is a thread, ended with the service. */
+  /** The indexes of full runs still reading everything: a worker among them is a thread, ended with the service or a newer run. */
   private readonly reading = new Set<IndexBackend>();
+  /** The newest full run's result: what a run it overtook resolves to. */
+  private newestRun: Promise<Snapshot> | undefined;
 
   /** `cacheDir`: the parse cache's directory, in the extension's global storage (a window starts warm). */
   constructor(
@@ -126,6 +136,7 @@ export class SkillgateService implements vscode.Disposable {
         // The error's text can name a repository's file (`ENOENT: …, open '<path>'`): shown escaped, as every notification.
         windowUi.error(message);
       },
+      showsIndex: () => this.current !== undefined && this.failure === undefined,
     };
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshAll()),
@@ -180,17 +191,27 @@ export class SkillgateService implements vscode.Disposable {
         .map((f) => f.uri.fsPath);
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();
-      const fallback = (): Snapshot => {
+      // What older full runs still read is moot (a refresh, a settings change or a folder added meanwhile):
+      // they end now, a worker's thread with them, rather than read everything on the cores this run needs.
+      for (const older of [...this.reading]) older.dispose();
+      /** A run a newer one overtook publishes nothing, not even an empty first snapshot: it resolves to the newest's. */
+      const overtaken = (): Promise<Snapshot> | undefined =>
+        this.fullIndexRuns.overtaken(run) && !this.disposed ? this.newestRun : undefined;
+      /** `error`: why the run failed (none: it was ended, not failed). */
+      const fallback = (error?: unknown): Snapshot | Promise<Snapshot> => {
         // A failed run ends here, so later changes are not held for a result that never comes.
         this.fullIndexRuns.finish(run);
         loadsDone.dispose();
         stalls.stop();
-        return (
-          this.current ??
-          this.publish({ generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null })
-        );
+        const newest = overtaken();
+        if (newest) return newest;
+        const none: Snapshot = { generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null };
+        // No complete index to keep showing: the view says that indexing failed, and why, not that nothing was found.
+        if (error !== undefined && (this.current === undefined || this.failure !== undefined))
+          return this.publish(none, indexFailureReason(error));
+        return this.current ?? this.publish(none);
       };
-      return guardIndexAsync(
+      const result = guardIndexAsync<Snapshot | Promise<Snapshot>>(
         async () => {
           // Inside the guard: a store location that cannot be resolved (no home, no
           // SKILLGATE_STATE_DIR) throws here, and must end in the fallback's published
@@ -209,7 +230,7 @@ export class SkillgateService implements vscode.Disposable {
           const started = performance.now();
           let index = this.startIndex(options);
           let loaded = await this.indexAllIn(index, folders);
-          if (!loaded && !this.disposed) {
+          if (!loaded && !this.disposed && !this.fullIndexRuns.overtaken(run)) {
             // The worker failed: the same run, in the extension host (which never fails that way).
             index = new InHostIndex(options);
             loaded = await this.indexAllIn(index, folders);
@@ -226,7 +247,7 @@ export class SkillgateService implements vscode.Disposable {
           if (!changed) {
             index.dispose();
             stalls.stop();
-            return this.current ?? loaded.snapshot;
+            return overtaken() ?? this.current ?? loaded.snapshot;
           }
           this.index?.dispose();
           this.index = index;
@@ -266,7 +287,10 @@ export class SkillgateService implements vscode.Disposable {
         },
         fallback,
         this.failureUi,
-      );
+      ).then((snapshot) => snapshot);
+      // (`then`: an overtaken run's result is the newest run's promise, which it adopts.)
+      this.newestRun = result;
+      return result;
     });
   }
 
@@ -284,7 +308,8 @@ export class SkillgateService implements vscode.Disposable {
       );
     } catch (e) {
       index.dispose();
-      if (e instanceof WorkerFailure) return undefined;
+      // A failed worker, or an index a newer full run ended (refreshAll).
+      if (e instanceof IndexEnded) return undefined;
       throw e;
     } finally {
       this.reading.delete(index);
@@ -417,15 +442,17 @@ export class SkillgateService implements vscode.Disposable {
     return indexed && this.index === index ? this.publish(indexed.snapshot) : this.current;
   }
 
-  private publish(snapshot: Snapshot): Snapshot {
+  /** `failure`: the snapshot stands for no index, which failed for this reason (`SnapshotChange.failure`). */
+  private publish(snapshot: Snapshot, failure?: string): Snapshot {
     if (this.disposed) return snapshot;
     const previous = this.current;
+    this.failure = failure;
     if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
       this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
     this.current = snapshot;
     this.settleFirst(snapshot);
     const presenting: Promise<unknown>[] = [];
-    this.changed.fire({ previous, snapshot, waitUntil: (p) => presenting.push(p) });
+    this.changed.fire({ previous, snapshot, failure, waitUntil: (p) => presenting.push(p) });
     this.presented = Promise.all(presenting);
     return snapshot;
   }
@@ -533,7 +560,7 @@ export class SkillgateService implements vscode.Disposable {
         const changed = this.fullIndexRuns.finish(run);
         if ('failure' in outcome) {
           // A failed worker has already handed the index to the extension host, which reads everything again.
-          if (outcome.failure instanceof WorkerFailure) return;
+          if (outcome.failure instanceof IndexEnded) return;
           throw outcome.failure;
         }
         const { indexed } = outcome;
@@ -671,7 +698,7 @@ async function workerFailureAside<T>(step: Promise<T>): Promise<T | undefined> {
   try {
     return await step;
   } catch (e) {
-    if (e instanceof WorkerFailure) return undefined;
+    if (e instanceof IndexEnded) return undefined;
     throw e;
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { statusSummary } from './statusText';
+import { failureStatus } from './indexFailureText';
 import type { Snapshot } from '../core/index/snapshot';
 
 const BACKGROUND = { error: 'statusBarItem.errorBackground', warning: 'statusBarItem.warningBackground' } as const;
@@ -12,7 +13,18 @@ export class StatusBar implements vscode.Disposable {
     this.item.name = 'Skillgate';
   }
 
-  update(snapshot: Snapshot): void {
+  /** `failure`: no index could be read, for this reason (indexFailureText.ts): said, never shown as no bundles. */
+  update(snapshot: Snapshot, failure?: string): void {
+    if (failure !== undefined) {
+      const f = failureStatus(failure);
+      this.item.text = f.text;
+      this.item.tooltip = f.tooltip;
+      this.item.command = { command: 'skillgate.refresh', title: 'Retry' };
+      this.item.accessibilityInformation = { label: f.tooltip.split('\n\n').slice(0, 2).join(' ') };
+      this.item.backgroundColor = new vscode.ThemeColor(BACKGROUND.error);
+      this.item.show();
+      return;
+    }
     if (snapshot.items.length === 0) {
       this.item.hide();
       return;

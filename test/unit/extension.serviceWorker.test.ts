@@ -10,6 +10,7 @@ import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
 
 type Service = typeof import('../../src/extension/skillgateService');
 type Workers = typeof import('../../src/extension/flows/workerIndex');
+type Backends = typeof import('../../src/extension/flows/indexBackend');
 
 /**
  * A worker thread of the test's own (inThreadWorker.ts) whose replies the test can hold
@@ -38,6 +39,7 @@ describe('the extension service over its index worker', function () {
   this.timeout(60000);
   const { SkillgateService } = loadWithVscode(() => require('../../src/extension/skillgateService') as Service);
   const { WorkerIndex } = require('../../src/extension/flows/workerIndex') as Workers;
+  const { InHostIndex } = require('../../src/extension/flows/indexBackend') as Backends;
   const start = WorkerIndex.start.bind(WorkerIndex);
   const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
   const logged: string[] = [];
@@ -50,8 +52,9 @@ describe('the extension service over its index worker', function () {
   let dir: string;
   let root: string;
   let threads: TestThread[];
-  /** What the next threads hold from their start (TestThread.hold). */
+  /** What the next threads hold from their start (TestThread.hold), and die on (TestThread.dieOn). */
   let holdFromStart: string[];
+  let dieFromStart: string | undefined;
   /** Watchers made so far, with the handler of their changes. */
   let watchers: { changed: (uri: { fsPath: string }) => void; disposed: boolean }[];
   const createWatcher = vscodeStandIn.api.workspace.createFileSystemWatcher;
@@ -67,7 +70,7 @@ describe('the extension service over its index worker', function () {
       release: () => {
         for (const r of held.splice(0)) for (const l of listeners) l(r);
       },
-      dieOn: undefined,
+      dieOn: dieFromStart,
       sent: [],
       held: () => held.length,
       terminated: false,
@@ -120,6 +123,7 @@ describe('the extension service over its index worker', function () {
   beforeEach(() => {
     threads = [];
     holdFromStart = [];
+    dieFromStart = undefined;
     watchers = [];
     logged.length = 0;
     vscodeStandIn.reset();
@@ -238,6 +242,107 @@ describe('the extension service over its index worker', function () {
         assert.ok(threads[0]?.terminated, 'the worker ended');
       }
     });
+
+  it('says why when the first index fails in the worker and in the extension host, never that nothing was found', async () => {
+    const service = new SkillgateService(log);
+    const changes: { items: number; failure: string | undefined }[] = [];
+    service.onDidChangeSnapshot(
+      ({ snapshot, failure }) => void changes.push({ items: snapshot.items.length, failure }),
+    );
+    const indexAll = InHostIndex.prototype.indexAll;
+    let reason = "EACCES: permission denied, scandir '/ws/.codewhale/\u202e[x](command:evil)'";
+    InHostIndex.prototype.indexAll = async () => {
+      throw new Error(reason);
+    };
+    try {
+      // The worker dies on the full index, and the in-host run that replaces it fails too.
+      dieFromStart = 'indexAll';
+      const shown = await service.refreshAll();
+      assert.equal(threads.length, 1);
+      assert.equal(shown.items.length, 0);
+      assert.deepEqual(changes, [{ items: 0, failure: reason }], 'the empty snapshot says why it is empty');
+      assert.equal(vscodeStandIn.shown.length, 1);
+      assert.match(vscodeStandIn.shown[0] as string, /^Skillgate could not index the workspace: EACCES/);
+      assert.doesNotMatch(vscodeStandIn.shown[0] as string, /last complete index/, 'there is none');
+      assert.doesNotMatch(vscodeStandIn.shown[0] as string, /\]\(command:/, 'the reason is escaped as a notification');
+      // A retry that fails again says so with its own reason.
+      reason = 'EIO: i/o error';
+      await service.refreshAll();
+      assert.deepEqual(changes.at(-1), { items: 0, failure: reason });
+      // A retry that succeeds shows the bundles, and the failure is gone.
+      InHostIndex.prototype.indexAll = indexAll;
+      const indexed = await service.refreshAll();
+      assert.ok(indexed.items.length > 0);
+      assert.deepEqual(changes.at(-1), { items: indexed.items.length, failure: undefined });
+      // A later failure keeps the last complete index on screen, as before.
+      InHostIndex.prototype.indexAll = async () => {
+        throw new Error('EIO again');
+      };
+      vscodeStandIn.shown.length = 0;
+      assert.equal(await service.refreshAll(), indexed);
+      assert.equal(changes.length, 3, 'nothing published over the complete index');
+      assert.match(vscodeStandIn.shown[0] as string, /The view shows the last complete index/);
+    } finally {
+      InHostIndex.prototype.indexAll = indexAll;
+      service.dispose();
+    }
+  });
+
+  it("ends a full index that a newer one overtook, and publishes only the newest run's snapshot", async () => {
+    const service = new SkillgateService(log);
+    const published: Snapshot[] = [];
+    service.onDidChangeSnapshot(({ snapshot }) => void published.push(snapshot));
+    try {
+      // The first index reads in its worker (its answer held back) when "Skillgate: Refresh" comes.
+      holdFromStart = ['indexAll'];
+      const older = service.refreshAll();
+      await until(() => (threads[0]?.held() ?? 0) > 0);
+      const w1 = threads[0] as TestThread;
+      holdFromStart = [];
+      const newer = service.refreshAll();
+      await until(() => threads.length === 2);
+      await until(() => (threads[1] as TestThread).sent.includes('indexAll'));
+      assert.ok(w1.terminated, "the overtaken run's worker ended once the newer run began");
+      const shown = await newer;
+      w1.release();
+      assert.ok(await settles(older), 'the overtaken run settles');
+      assert.equal(await older, shown, "the overtaken run resolves to the newest run's snapshot");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(
+        published.map((s) => s.items.length),
+        [shown.items.length],
+        'only the newest run published (no empty snapshot for the overtaken one)',
+      );
+      assert.equal(threads.length, 2, 'no other worker started');
+      assert.deepEqual(vscodeStandIn.shown, []);
+    } finally {
+      service.dispose();
+    }
+  });
+
+  it('stops reading in the extension host for a full index that a newer one overtook', async () => {
+    process.env.SKILLGATE_INDEX_IN_HOST = '1';
+    const runs: string[] = [];
+    const service = new SkillgateService({ ...log, info: (m: string) => void runs.push(m) });
+    const published: Snapshot[] = [];
+    service.onDidChangeSnapshot(({ snapshot }) => void published.push(snapshot));
+    try {
+      // A settings change and a refresh at once: the first run is reading when the second begins.
+      const older = service.refreshAll();
+      const newer = service.refreshAll();
+      const shown = await newer;
+      assert.equal(await older, shown);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(runs.filter((m) => m.startsWith('full index:')).length, 1, runs.join('\n'));
+      assert.deepEqual(
+        published.map((s) => s.items.length),
+        [shown.items.length],
+      );
+      assert.deepEqual(vscodeStandIn.shown, []);
+    } finally {
+      service.dispose();
+    }
+  });
 
   it("shows a revoke made while a full index runs on that index's result, even when the store watcher stays silent", async () => {
     const service = new SkillgateService(log);

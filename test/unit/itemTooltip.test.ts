@@ -82,6 +82,25 @@ describe('the bundle tooltip', () => {
     );
   });
 
+  it('says an agent without an enable switch loads the unit only when its decision says so', () => {
+    const rivumi = (over: Partial<Item>) =>
+      item({ system: 'rivumi', kind: 'plugin', enabled: null, compatibility: null, ...over });
+    const loaded = itemTooltipMarkdown(rivumi({ decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'] }), {
+      diagnostics: [],
+    });
+    assert.ok(loaded.includes('no enable switch: Rivumi loads it whatever Skillgate says'), loaded);
+    // Hooks without the opt-in, a plugin past the cap, a rejected one: Rivumi does not load them.
+    for (const [kind, decision, reasons] of [
+      ['hooks', 'disabled', ['hooks_not_opted_in', 'not_reviewed']],
+      ['plugin', 'display_only', ['plugin_limit_exceeded']],
+      ['plugin', 'rejected', ['manifest_invalid']],
+    ] as const) {
+      const md = itemTooltipMarkdown(rivumi({ kind, decision, reasons: [...reasons] }), { diagnostics: [] });
+      assert.ok(!md.includes('loads it whatever Skillgate says'), md);
+      assert.ok(md.includes('no enable switch (Rivumi has none)'), md);
+    }
+  });
+
   it('shows the path relative to the workspace folder and each hash shortened once', () => {
     const md = itemTooltipMarkdown(item(), { diagnostics: [] });
     assert.ok(md.includes('$(file) \\.codewhale\\/plugins\\/demo\n'), md);

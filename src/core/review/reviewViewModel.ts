@@ -2,9 +2,10 @@ import * as path from 'node:path';
 import { DECISION_TEXT } from '../decisions/reasonText';
 import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
-import { displayPath, scopedPath } from '../report/contract';
+import { displayPath } from '../report/contract';
+import { placedPath } from '../report/folderPlace';
 import type { Snapshot } from '../index/snapshot';
-import type { Severity } from '../model';
+import type { ReasonCode, Severity } from '../model';
 import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
@@ -108,7 +109,7 @@ export function reviewViewModel(
       disabledTools: s.disabledTools.map(S),
       enabled: s.enabled,
       state: !bundleActive
-        ? { text: `not started: ${notActiveBecause(current.decision, r.status)}`, tone: 'muted' as const }
+        ? { text: `not started: ${notActiveBecause(current)}`, tone: 'muted' as const }
         : !s.enabled
           ? { text: 'configured off', tone: 'off' as const }
           : { text: 'configured on', tone: 'on' as const },
@@ -126,7 +127,7 @@ export function reviewViewModel(
         ? `never active: ${item.system} lists it but does not activate it`
         : bundleActive
           ? 'active: the agent loads it'
-          : `not active: ${notActiveBecause(current.decision, r.status)}`,
+          : `not active: ${notActiveBecause(current)}`,
       paths: paths.map(S),
     };
   };
@@ -226,7 +227,8 @@ export function reviewViewModel(
       icon: agent.icon,
       kind: item.kind,
       scope: item.scope,
-      path: displayText(scopedPath(item, item.path, snapshot.workspaces)),
+      // With several workspace folders, after the folder's name: two folders can hold the same relative path.
+      path: displayText(placedPath(item, item.path, snapshot.workspaces)),
       decision: current.decision,
       decisionText: DECISION_TEXT[current.decision],
       reasons: current.reasons.map((code) => ({ code, text: reasonTextOf(current, code) })),
@@ -288,13 +290,36 @@ function contractOf(contract: ReviewContract | null, S: (t: unknown) => Shown): 
     : { title: contract.title, rows: contract.rows.map((row) => ({ label: row.label, value: S(row.value) })) };
 }
 
-/** Why a component or server of a bundle that is not active will not run, in words. */
-function notActiveBecause(decision: string, trust: string): string {
-  if (decision === 'rejected') return 'the agent does not load this bundle (it is rejected)';
-  if (decision === 'shadowed') return 'another bundle with this name wins';
-  if (decision === 'display_only') return 'the agent only lists this bundle';
-  if (trust === 'content-changed' || trust === 'capabilities-changed') return 'the bundle changed since your review';
-  return trust === 'trusted' ? 'the bundle is not enabled' : 'the bundle is not trusted and enabled';
+/** A closed gate of a disabled bundle, in the words of a component or server that does not run. */
+const NOT_ACTIVE_WORDS: Partial<Record<ReasonCode, string>> = {
+  workspace_untrusted: 'VS Code Restricted Mode keeps it off',
+  trust_store_unavailable: 'the trust store is unreadable',
+  not_reviewed: 'the bundle is not trusted',
+  content_changed: 'the bundle changed since your review',
+  capabilities_changed: 'the bundle changed since your review',
+  not_enabled: 'the bundle is not enabled',
+  not_applicable: 'its [when] conditions do not match this host',
+  staged_skill_invalid: 'a SKILL.md in it does not parse',
+  disabled_by_manifest: 'its manifest turns it off',
+};
+
+/**
+ * Why a component or server of a bundle that is not active will not run, in words: from the
+ * bundle's own reasons, as the header lists them. A trusted, enabled bundle held off by
+ * Restricted Mode or its `[when]` is never said to be "not enabled" beside an "enabled" pill.
+ */
+function notActiveBecause(item: { readonly decision: string; readonly reasons: readonly ReasonCode[] }): string {
+  if (item.decision === 'rejected') return 'the agent does not load this bundle (it is rejected)';
+  if (item.decision === 'shadowed') return 'another bundle with this name wins';
+  if (item.decision === 'display_only') return 'the agent only lists this bundle';
+  const said = [...new Set(item.reasons.flatMap((r) => NOT_ACTIVE_WORDS[r] ?? []))];
+  const untrusted = said.indexOf(NOT_ACTIVE_WORDS.not_reviewed as string);
+  const off = said.indexOf(NOT_ACTIVE_WORDS.not_enabled as string);
+  if (untrusted >= 0 && off >= 0) {
+    said[untrusted] = 'the bundle is not trusted and enabled';
+    said.splice(off, 1);
+  }
+  return said.length > 0 ? said.join('; ') : 'the bundle is not active';
 }
 
 /**

@@ -41,7 +41,7 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
     }
     const panel = vscode.window.createWebviewPanel(
       REVIEW_VIEW_TYPE,
-      reviewPanelTitle(item),
+      reviewPanelTitle(item, this.service.snapshot?.workspaces),
       vscode.ViewColumn.Active,
       this.options(),
     );
@@ -185,7 +185,7 @@ class ReviewPanel {
     // the palette's Trust must not take a token the person never saw; revealed, it asks again ('ready').
     const token = r.value.trustable ? (model.hashes.token ?? undefined) : undefined;
     this.shownToken = this.panel.visible || token === this.shownToken ? token : undefined;
-    this.panel.title = reviewPanelTitle(item);
+    this.panel.title = reviewPanelTitle(item, snapshot.workspaces);
     this.post({
       type: 'render',
       model: JSON.parse(JSON.stringify(model)) as ReviewViewModel,

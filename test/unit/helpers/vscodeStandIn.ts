@@ -54,12 +54,49 @@ export const vscodeStandIn = {
       ) {}
     },
     ViewColumn: { Active: -1, Beside: -2 },
+    // The tree's rows and the status bar item, as plain objects (itemTree.ts, statusBar.ts).
+    TreeItem: class {
+      [key: string]: unknown;
+      constructor(
+        readonly label: string,
+        readonly collapsibleState: number,
+      ) {}
+    },
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    ThemeIcon: class {
+      constructor(
+        readonly id: string,
+        readonly color?: unknown,
+      ) {}
+    },
+    ThemeColor: class {
+      constructor(readonly id: string) {}
+    },
+    MarkdownString: class {
+      [key: string]: unknown;
+      constructor(
+        readonly value: string,
+        readonly supportThemeIcons?: boolean,
+      ) {}
+    },
+    StatusBarAlignment: { Left: 1, Right: 2 },
     window: {
       state: { focused: true },
       onDidChangeWindowState: noEvent,
       withProgress: (_options: unknown, task: () => Promise<unknown>) => task(),
       showErrorMessage: (m: string) => void vscodeStandIn.shown.push(m),
       showInformationMessage: (m: string) => void vscodeStandIn.shown.push(m),
+      createStatusBarItem: () =>
+        ({
+          visible: false,
+          show() {
+            this.visible = true;
+          },
+          hide() {
+            this.visible = false;
+          },
+          dispose: () => undefined,
+        }) as Record<string, unknown>,
     },
     workspace: {
       workspaceFolders: undefined as { uri: { scheme: string; fsPath: string } }[] | undefined,
