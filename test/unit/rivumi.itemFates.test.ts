@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { Fixture } from './helpers/fixture';
@@ -233,6 +234,23 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       assert.deepEqual(fate(items, 'pk.pre_compact.0'), ['rejected', ['component_invalid']]);
       const d = diagnostics.find((x) => x.code === 'rivumi.load-aborted' && x.itemId === named(items, 'hooks.json').id);
       assert.match(d?.message ?? '', /^Rivumi aborts the whole hook load because of \.rivumi\/plugins\/pk\.json: /);
+    });
+
+    it('says an aborted hook load once per file, not once more for each of its hooks', () => {
+      f.write('ws/.rivumi/hooks.json', json({ pre_compact: [{ command: ['a'] }, { command: ['b'] }] }));
+      f.write('ws/.rivumi/plugins/pk.json', json({ hooks: { pre_compact: [{ command: [] }] } }));
+      f.write('ws/.rivumi/plugins/q.json', json({ hooks: { pre_compact: [{ command: ['c'] }, { command: ['d'] }] } }));
+      const { items, diagnostics } = decide(view(), true);
+      const told = diagnostics
+        .filter((x) => x.code === 'rivumi.load-aborted')
+        .map((x) => [path.basename(x.file), items.find((i) => i.id === x.itemId)?.qualifiedName]);
+      assert.deepEqual(told, [
+        ['hooks.json', 'hooks.json'],
+        ['q.json', 'q.pre_compact.0'],
+      ]);
+      // Every hook still carries its reason.
+      assert.deepEqual(fate(items, 'project.pre_compact.1'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(items, 'q.pre_compact.1'), ['rejected', ['load_aborted']]);
     });
 
     it("shows a plugin's hooks merged into a hooks.json event that is not an array: aborted, in its capabilities and hash", () => {

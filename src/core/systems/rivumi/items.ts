@@ -229,7 +229,17 @@ class RivumiItemBuilder {
     });
   }
 
+  /**
+   * One warning per file and load: `hooks.json` and each of its hooks (a plugin's hooks, in
+   * its file) would each say the same at the same place, one Problem per hook. The first
+   * item told is the file's own (the hooks file or the plugin, listed before its hooks).
+   */
+  private readonly abortedTold = new Set<string>();
+
   private aborted(itemId: string, file: string, load: LoadFailure, which: 'skill' | 'hook'): void {
+    const told = `${which}\0${file}`;
+    if (this.abortedTold.has(told)) return;
+    this.abortedTold.add(told);
     this.extra.push({
       file,
       range: FILE_START,
