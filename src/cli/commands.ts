@@ -15,6 +15,7 @@ import { toSarif } from '../core/report/sarif';
 import { displayText } from '../core/text/displayText';
 import { explainItem, explainText } from '../core/report/explain';
 import { reviewText } from '../core/review/reviewText';
+import { hookLoadFails } from '../core/review/hookLoad';
 import { shortToken } from '../core/report/shortToken';
 import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
 import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
@@ -112,7 +113,14 @@ function reviewCommand(c: Invocation): number {
       diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, byId)),
     });
   }
-  c.io.out(reviewText(r.value, snapshot.workspaces, hooksOptedIn(r.value.item, c.io.env)));
+  c.io.out(
+    reviewText(
+      r.value,
+      snapshot.workspaces,
+      hooksOptedIn(r.value.item, c.io.env),
+      hookLoadFails(snapshot, r.value.item.id),
+    ),
+  );
   return 0;
 }
 

@@ -85,9 +85,12 @@ describe('the bundle tooltip', () => {
   it('says an agent without an enable switch loads the unit only when its decision says so', () => {
     const rivumi = (over: Partial<Item>) =>
       item({ system: 'rivumi', kind: 'plugin', enabled: null, compatibility: null, ...over });
-    const loaded = itemTooltipMarkdown(rivumi({ decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'] }), {
-      diagnostics: [],
-    });
+    const loaded = itemTooltipMarkdown(
+      rivumi({ decision: 'registered', reasons: ['loaded_unreviewed', 'not_reviewed'] }),
+      {
+        diagnostics: [],
+      },
+    );
     assert.ok(loaded.includes('no enable switch: Rivumi loads it whatever Skillgate says'), loaded);
     // Hooks without the opt-in, a plugin past the cap, a rejected one: Rivumi does not load them.
     for (const [kind, decision, reasons] of [

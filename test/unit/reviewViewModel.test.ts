@@ -10,6 +10,7 @@ import {
 } from '../../src/core/review/reviewViewModel';
 import { relativeTime } from '../../src/core/review/relativeTime';
 import { reviewText } from '../../src/core/review/reviewText';
+import { hookLoadFails } from '../../src/core/review/hookLoad';
 import { trustEssentials } from '../../src/core/review/trustEssentials';
 import { byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
@@ -357,6 +358,39 @@ describe('the review panel view model', () => {
       );
     });
 
+    it("never says Rivumi runs a unit's hooks now when its hook load fails (fail-fast: it runs none)", () => {
+      w.f.write('ws/scripts/guard.py', 'print(1)\n');
+      w.f.write('ws/.rivumi/hooks.json', '{"pre_tool_use":[{"command":["python3","scripts/guard.py"]}]}');
+      w.f.write('ws/.rivumi/plugins/bad.json', '{"name":"bad","hooks":{"pre_tool_use":[{"command":[]}]}}');
+      const s = w.snapshot({ rivumiHooksEnv: '1' });
+      const hooks = byName(s, 'hooks.json');
+      assert.deepEqual([hooks.decision, hooks.reasons], ['rejected', ['load_aborted']]);
+      const r = review(hooks, { store: w.store });
+      assert.ok(r.ok);
+      const m = reviewViewModel(r.value, s, true);
+      assert.doesNotMatch(m.capabilities.hooksOptInText ?? '', /runs these hooks now/);
+      assert.match(m.capabilities.hooksOptInText ?? '', /hook load fails.*runs none of these hooks now/);
+      const text = reviewText(r.value, s.workspaces, true, hookLoadFails(s, hooks.id));
+      assert.doesNotMatch(text, /runs these hooks now/);
+      assert.match(
+        text,
+        /RIVUMI_ENABLE_PROJECT_HOOKS=1: yes — but the hook load fails: Rivumi runs none of these hooks now/,
+      );
+      // The load succeeds without the bad plugin: then they do run.
+      fs.rmSync(w.f.path('ws/.rivumi/plugins/bad.json'));
+      const ok = w.snapshot({ rivumiHooksEnv: '1' });
+      const r2 = review(byName(ok, 'hooks.json'), { store: w.store });
+      assert.ok(r2.ok);
+      assert.match(
+        reviewViewModel(r2.value, ok, true).capabilities.hooksOptInText ?? '',
+        /Rivumi runs these hooks now/,
+      );
+      assert.match(
+        reviewText(r2.value, ok.workspaces, true, hookLoadFails(ok, byName(ok, 'hooks.json').id)),
+        /yes — Rivumi runs these hooks now/,
+      );
+    });
+
     it('marks a hook file that trust cannot cover as not covered', () => {
       w.f.write('ws/real.sh', 'echo hi\n');
       fs.symlinkSync(w.f.path('ws/real.sh'), w.f.path('ws/link.sh'));
@@ -435,6 +469,55 @@ describe('the review panel view model', () => {
         rejected.capabilities.mcp.every((x) => x.state.tone !== 'on'),
         'no green pill on a rejected bundle',
       );
+    });
+
+    it('says why a trusted, enabled bundle is not active as its reasons do, never "not enabled" (Restricted Mode, [when], a bad skill)', async () => {
+      await trustAndEnable();
+      const restricted = w.snapshot({ workspaceTrusted: false });
+      const r = review(byName(restricted, 'tools'), { store: w.store });
+      assert.ok(r.ok);
+      const m = reviewViewModel(r.value, restricted, false, false);
+      assert.deepEqual([m.header.enabled, m.header.reasons.map((x) => x.code)], [true, ['workspace_untrusted']]);
+      assert.deepEqual(
+        [m.capabilities.mcp[0]?.state.text, m.capabilities.components[0]?.activity],
+        ['not started: VS Code Restricted Mode keeps it off', 'not active: VS Code Restricted Mode keeps it off'],
+      );
+      // The host loses a binary the bundle's [when] needs: trusted and enabled, not applicable.
+      const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      fs.appendFileSync(toml, '[when]\nbinaries = ["needed-tool"]\n');
+      const r2 = review(byName(w.snapshot(), 'tools'), { store: w.store });
+      assert.ok(r2.ok);
+      assert.ok((await trust(byName(w.snapshot(), 'tools'), r2.value.reviewToken as string, { store: w.store })).ok);
+      assert.ok((await enable(byName(w.snapshot(), 'tools'), w.ctx)).ok);
+      const lacking = w.snapshot({ host: { os: 'linux', hasBinary: (b) => b !== 'needed-tool' } });
+      const r3 = review(byName(lacking, 'tools'), { store: w.store });
+      assert.ok(r3.ok);
+      const m3 = reviewViewModel(r3.value, lacking, false);
+      assert.deepEqual([m3.header.enabled, m3.header.reasons.map((x) => x.code)], [true, ['not_applicable']]);
+      assert.equal(m3.capabilities.mcp[0]?.state.text, 'not started: its [when] conditions do not match this host');
+    });
+
+    it('never lists a server the manifest configures off among the commands trust lets run', () => {
+      const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      fs.appendFileSync(toml, '[mcp_servers.off]\ncommand = "rm"\nargs = ["-rf", "build"]\nenabled = false\n');
+      const s = w.snapshot();
+      const r = review(byName(s, 'tools'), { store: w.store });
+      assert.ok(r.ok);
+      const m = reviewViewModel(r.value, s, false);
+      assert.equal(m.capabilities.mcp.find((x) => x.id.text === 'off')?.enabled, false);
+      const lines = trustEssentials(r.value);
+      const commands = lines.slice(lines.indexOf('Commands it will run:') + 1);
+      assert.ok(
+        !commands
+          .slice(
+            0,
+            commands.findIndex((l) => !l.startsWith('  • ')),
+          )
+          .some((l) => l.includes('rm -rf')),
+        lines.join('\n'),
+      );
+      assert.ok(lines.includes('MCP servers configured off (never started):'), lines.join('\n'));
+      assert.ok(lines.includes('  • rm -rf build  (MCP server off)'), lines.join('\n'));
     });
 
     it('lists what trust lets run for the confirmation: commands, remote servers, hosts', () => {

@@ -13,7 +13,13 @@ import type { ReviewReport } from '../trust/lifecycle';
  * reviewer must see, with every invisible character made visible. What changed since
  * the last review comes first, capability changes before file changes.
  */
-export function reviewText(r: ReviewReport, workspaces: readonly string[], hooksOptIn: boolean): string {
+export function reviewText(
+  r: ReviewReport,
+  workspaces: readonly string[],
+  hooksOptIn: boolean,
+  /** The agent's hook load fails for this unit (hookLoad.ts): with the opt-in set, none of its hooks run. */
+  hookLoadFails = false,
+): string {
   const v = (s: unknown) => displayText(typeof s === 'string' ? s : JSON.stringify(s));
   const item = r.item;
   const out: string[] = [];
@@ -64,7 +70,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
 
   out.push('', 'Capabilities:');
   if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
-  else for (const l of capabilityLines(r, hooksOptIn)) out.push(`  ${l}`);
+  else for (const l of capabilityLines(r, hooksOptIn, hookLoadFails)) out.push(`  ${l}`);
 
   const files = r.files ?? [];
   out.push('', `Files (${files.length}):`);
@@ -95,7 +101,7 @@ export function reviewText(r: ReviewReport, workspaces: readonly string[], hooks
 }
 
 /** What the unit can do, section by section as its capabilities hold them (capabilities.ts). */
-function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
+function capabilityLines(r: ReviewReport, hooksOptIn: boolean, hookLoadFails: boolean): string[] {
   const v = (s: string) => displayText(s);
   const caps = r.capabilities as Capabilities;
   const out: string[] = [];
@@ -145,7 +151,7 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean): string[] {
     const agent = systemOf(r.item.system);
     if (hooks.length && agent.hooks)
       out.push(
-        `${agent.hooks.optIn}: ${hooksOptIn ? `yes — ${agent.label} runs these hooks now` : `no — ${agent.label} runs no project hooks`}`,
+        `${agent.hooks.optIn}: ${!hooksOptIn ? `no — ${agent.label} runs no project hooks` : hookLoadFails ? `yes — but the hook load fails: ${agent.label} runs none of these hooks now` : `yes — ${agent.label} runs these hooks now`}`,
       );
   }
   return out;

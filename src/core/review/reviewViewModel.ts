@@ -13,6 +13,7 @@ import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
 import { reasonTextOf, systemOf } from '../systems/registry';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
 import { relativeTime } from './relativeTime';
+import { hookLoadFails } from './hookLoad';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 import type { ReviewContract } from '../systems/agentSystem';
 
@@ -244,7 +245,8 @@ export function reviewViewModel(
       networkHosts: (caps?.networkHosts ?? []).map((h) => displayText(h)),
       hooks,
       hooksOptIn: agent.hooks && hooks.length > 0 ? hooksOptIn : null,
-      hooksOptInText: agent.hooks && hooks.length > 0 ? agent.hooks.optInNow(hooksOptIn) : null,
+      hooksOptInText:
+        agent.hooks && hooks.length > 0 ? agent.hooks.optInNow(hooksOptIn, hookLoadFails(snapshot, current.id)) : null,
       hooksWhen: agent.hooks && hooks.length > 0 ? agent.hooks.when : null,
       skills,
       commands,

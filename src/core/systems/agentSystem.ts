@@ -110,8 +110,8 @@ export interface AgentHooks {
   readonly optIn: string;
   /** When the agent runs a unit's hooks (the review panel's sentence). */
   readonly when: string;
-  /** The review panel's sentence for the setting as it is here now. */
-  optInNow(set: boolean): string;
+  /** The review panel's sentence for the setting as it is here now; `loadFails`: the hook load fails, so none run. */
+  optInNow(set: boolean, loadFails?: boolean): string;
   /** Whether the setting is on in this environment (the agent's own rule). */
   optedIn(env: Readonly<Record<string, string | undefined>>): boolean;
   /** Where a hook's command runs, in words. */

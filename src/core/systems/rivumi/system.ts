@@ -34,10 +34,12 @@ export const rivumi: AgentSystem<RivumiOptions> = {
     optIn: 'RIVUMI_ENABLE_PROJECT_HOOKS=1',
     when: 'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.',
     optedIn: (env) => rivumiHooksOptIn(env.RIVUMI_ENABLE_PROJECT_HOOKS),
-    optInNow: (set) =>
-      set
-        ? 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.'
-        : 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.',
+    optInNow: (set, loadFails = false) =>
+      !set
+        ? 'RIVUMI_ENABLE_PROJECT_HOOKS is not 1 here: Rivumi runs no project hooks now.'
+        : loadFails
+          ? "RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here, but Rivumi's hook load fails (see Diagnostics): it runs none of these hooks now."
+          : 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.',
     // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
     cwd: 'workspace folder',
     argvFiles: hookArgvCoverage,
