@@ -1,7 +1,7 @@
 import { displayText } from '../text/displayText';
 import { argvText } from '../text/argvText';
 import { serversById, startsProcess } from '../report/mcpServers';
-import type { Capabilities } from '../capabilities';
+import type { Capabilities, McpServer } from '../capabilities';
 
 /** At most this many lines per kind in a modal: the review panel lists the rest. */
 const MAX_PER_KIND = 5;
@@ -19,13 +19,18 @@ export function trustEssentials(r: {
   const argv = (command: string, args: readonly string[]) => argvText([command, ...args]);
   const servers = serversById(r.capabilities);
   const hooks = Object.values(r.capabilities?.hooks ?? {});
+  // A server the manifest configures off is never started under this trust (codewhale.md §9.1):
+  // its bytes are reviewed, but it is listed apart, as the review's "configured off" says.
+  const on = servers.filter(([, s]) => s.enabled);
+  const local = ([id, s]: [string, McpServer]) => `${argv(s.command ?? '', s.args)}  (MCP server ${v(id)})`;
   const runs = [
-    ...servers
-      .filter(([, s]) => startsProcess(s))
-      .map(([id, s]) => `${argv(s.command ?? '', s.args)}  (MCP server ${v(id)})`),
+    ...on.filter(([, s]) => startsProcess(s)).map(local),
     ...hooks.map((h) => `${argv(h.argv[0] ?? '', h.argv.slice(1))}  (hook ${v(h.event)})`),
   ];
-  const remote = servers.filter(([, s]) => !startsProcess(s) && s.url).map(([id, s]) => `${v(id)} → ${v(s.url ?? '')}`);
+  const remote = on.filter(([, s]) => !startsProcess(s) && s.url).map(([id, s]) => `${v(id)} → ${v(s.url ?? '')}`);
+  const off = servers
+    .filter(([, s]) => !s.enabled)
+    .map((e) => (startsProcess(e[1]) ? local(e) : `${v(e[0])} → ${v(e[1].url ?? '')}`));
   const hosts = (r.capabilities?.networkHosts ?? []).map(v);
   const out: string[] = [];
   const list = (title: string, lines: string[]) => {
@@ -37,6 +42,7 @@ export function trustEssentials(r: {
   list('Commands it will run', runs);
   list('Remote MCP servers', remote);
   list('Network hosts', hosts);
+  list('MCP servers configured off (never started)', off);
   if (out.length === 0) out.push('It runs no commands and declares no MCP servers, hooks or network hosts.');
   return out;
 }
