@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { loadRivumiProject } from './load';
+import { loadRivumiProject, MAX_PLUGINS } from './load';
 import { rivumiItems } from './items';
 import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from './hashes';
 import type { RivumiBundleHashes, RivumiHooksFile, RivumiPlugin, RivumiProject } from './model';
@@ -34,6 +34,12 @@ export function readRivumiSource(item: Item): SourceRead {
   if (!item.workspace) return { ok: false, message: `${item.name} has no workspace` };
   const workspace = item.workspace;
   const read = readNow(workspace, item.id);
+  // Past the cap Rivumi never opens the manifest, and so nor does Skillgate: said so, not "no longer read".
+  if (read?.fresh.reasons.includes('plugin_limit_exceeded'))
+    return {
+      ok: false,
+      message: `${item.name} is past Rivumi's ${MAX_PLUGINS}-plugin cap: Rivumi never reads it, so Skillgate does not hash it`,
+    };
   if (!read?.fresh.contentHash) return { ok: false, message: `${item.name} can no longer be read or hashed` };
   const { project, fresh, parts, diagnostics } = read;
   // Both Rivumi trust units cover workspace-relative files and have no directories of their own.
