@@ -267,6 +267,22 @@ describe('extension flows (ports)', () => {
     );
   });
 
+  it('offers no Enable that enable would refuse: not on this host, unsupported, a skill that cannot be loaded', () => {
+    const trustedOff = { trust: 'trusted', enabled: false } as const;
+    for (const blocked of [
+      item({ ...trustedOff, reasons: ['not_enabled', 'not_applicable'] }),
+      item({
+        ...trustedOff,
+        decision: 'display_only',
+        reasons: ['unsupported_components'],
+        compatibility: 'unsupported',
+      }),
+      item({ ...trustedOff, reasons: ['not_enabled', 'staged_skill_invalid'] }),
+    ])
+      assert.doesNotMatch(contextValueOf(blocked), /canEnable/, blocked.reasons.join());
+    assert.match(contextValueOf(item({ ...trustedOff, reasons: ['not_enabled'] })), /\bcanEnable\b/);
+  });
+
   const snap = (items: Item[]): Snapshot => ({
     generation: 1,
     workspaces: ['/ws'],

@@ -497,6 +497,22 @@ describe('the review panel view model', () => {
       assert.equal(m3.capabilities.mcp[0]?.state.text, 'not started: its [when] conditions do not match this host');
     });
 
+    it('offers no Enable that enable would refuse, and says why: a trusted bundle whose [when] does not match this host', async () => {
+      const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
+      fs.appendFileSync(toml, '[when]\nbinaries = ["needed-tool"]\n');
+      const host = { os: 'linux', hasBinary: (b: string) => b !== 'needed-tool' } as const;
+      const r = review(byName(w.snapshot({ host }), 'tools'), { store: w.store });
+      assert.ok(r.ok);
+      assert.ok((await trust(byName(w.snapshot({ host }), 'tools'), r.value.reviewToken as string, w.ctx)).ok);
+      const s = w.snapshot({ host });
+      const r2 = review(byName(s, 'tools'), { store: w.store });
+      assert.ok(r2.ok);
+      assert.deepEqual(reviewViewModel(r2.value, s, false).actions.enable, {
+        enabled: false,
+        why: 'Its [when] conditions do not match this host',
+      });
+    });
+
     it('never lists a server the manifest configures off among the commands trust lets run', () => {
       const toml = w.f.path('ws/.codewhale/plugins/tools/plugin.toml');
       fs.appendFileSync(toml, '[mcp_servers.off]\ncommand = "rm"\nargs = ["-rf", "build"]\nenabled = false\n');

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { DECISION_TEXT } from '../decisions/reasonText';
-import { hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
+import { enableBlockedBy, hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath } from '../report/contract';
 import { placedPath } from '../report/folderPlace';
 import type { Snapshot } from '../index/snapshot';
-import type { ReasonCode, Severity } from '../model';
+import type { Item, ReasonCode, Severity } from '../model';
 import type { ReviewReport } from '../trust/lifecycle';
 
 import { readRegularFile } from '../fs/safeFs';
@@ -332,7 +332,7 @@ function notActiveBecause(item: { readonly decision: string; readonly reasons: r
  */
 function reviewActions(
   r: ReviewReport,
-  current: { decision: string; reasons: readonly string[] },
+  current: Pick<Item, 'decision' | 'reasons'>,
   workspaceTrusted: boolean,
   enableSwitch: boolean,
 ): ReviewViewModel['actions'] {
@@ -350,7 +350,12 @@ function reviewActions(
           ? `Rejected (${current.reasons.join(', ')}): see Diagnostics`
           : null);
   const enableWhy =
-    blocked ?? (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : null);
+    blocked ??
+    (r.enabled
+      ? 'Already enabled'
+      : r.status !== 'trusted'
+        ? 'Trust exactly this review first'
+        : enableBlockedBy({ reasons: current.reasons, compatibility: r.item.compatibility }));
   return {
     trust: { enabled: trustWhy === null, why: trustWhy },
     // Rivumi has no enable switch (decisions/enableSwitch.ts): Trust only, and a sentence on how it is switched off.
@@ -363,7 +368,8 @@ function reviewActions(
     notices: [
       refused,
       restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null,
-      enableSwitch ? null : noEnableSwitchNotice(r.item),
+      // Said of the unit as the index sees it now: whether the agent loads it is its current decision.
+      enableSwitch ? null : noEnableSwitchNotice({ ...r.item, decision: current.decision }),
     ].filter((n): n is string => n !== null),
   };
 }

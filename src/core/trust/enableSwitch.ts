@@ -20,8 +20,20 @@ export function noEnableSwitchRefusal(
 }
 
 /** The review panel's sentence for a unit without a switch (it offers Trust only); null when its agent has one. */
-export function noEnableSwitchNotice(item: Pick<Item, 'system' | 'kind'>): string | null {
+export function noEnableSwitchNotice(item: Pick<Item, 'system' | 'kind' | 'decision'>): string | null {
   return systemOf(item.system).noEnableSwitch?.notice(item) ?? null;
+}
+
+/**
+ * Why `enable` would refuse a trusted unit for what its index already says (lifecycle.ts
+ * `enable`), or null: the tree does not offer Enable then, and the panel says why, rather
+ * than offer it and refuse.
+ */
+export function enableBlockedBy(item: Pick<Item, 'reasons' | 'compatibility'>): string | null {
+  if (item.reasons.includes('not_applicable')) return 'Its [when] conditions do not match this host';
+  if (item.compatibility === 'unsupported') return 'It has no supported declarative components to activate';
+  if (item.reasons.includes('staged_skill_invalid')) return 'A skill in it cannot be loaded: see Diagnostics';
+  return null;
 }
 
 /**

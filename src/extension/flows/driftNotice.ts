@@ -1,5 +1,6 @@
 import type { Snapshot } from '../../core/index/snapshot';
 import type { Item } from '../../core/model';
+import { enableBlockedBy } from '../../core/trust/enableSwitch';
 
 /** Bundles that were trusted in the previous snapshot and no longer are: their content or capabilities changed. */
 export function newlyDrifted(previous: Snapshot | undefined, next: Snapshot): Item[] {
@@ -49,7 +50,7 @@ export function contextValueOf(item: Item): string {
     if (item.reviewToken) parts.push('token');
     if (item.trust !== 'trusted' && item.reviewToken && item.decision !== 'rejected') parts.push('canTrust');
     // Only a system with an enable switch offers Enable (core/decisions/enableSwitch.ts); Rivumi's `enabled` is null.
-    if (item.trust === 'trusted' && item.enabled === false) parts.push('canEnable');
+    if (item.trust === 'trusted' && item.enabled === false && enableBlockedBy(item) === null) parts.push('canEnable');
     if (item.enabled) parts.push('enabled');
     if (item.trust !== 'not-reviewed') parts.push('hasReceipt');
   }
