@@ -33,10 +33,13 @@ describe('Eva-CLI as an agent: no enable switch, what each unit is called', () =
 
   it("the review's notice says Eva registers it by its own rules, and how to switch it off", () => {
     assert.match(
-      noEnableSwitchNotice(adapter) ?? '',
+      noEnableSwitchNotice({ ...adapter, decision: 'registered' }) ?? '',
       /registers this skill by its own rules whether or not you trust it/,
     );
-    assert.match(noEnableSwitchNotice(adapter) ?? '', /set enabled: false in the manifest/);
+    assert.match(
+      noEnableSwitchNotice({ ...adapter, decision: 'registered' }) ?? '',
+      /set enabled: false in the manifest/,
+    );
   });
 
   it('names a unit as a skill adapter or a lua_skill', () => {

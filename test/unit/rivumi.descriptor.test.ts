@@ -52,10 +52,30 @@ describe('Rivumi as an agent: opt-in, no enable switch, what each unit is called
   });
 
   it("the review's notice says what Rivumi does with each unit whether or not it is trusted", () => {
-    assert.match(noEnableSwitchNotice(hooks) ?? '', /with RIVUMI_ENABLE_PROJECT_HOOKS=1 it runs these hooks/);
-    assert.match(noEnableSwitchNotice(hooks) ?? '', /remove or rename \.rivumi\/hooks\.json/);
-    assert.match(noEnableSwitchNotice(plugin) ?? '', /it loads this plugin whether or not you trust it/);
-    assert.match(noEnableSwitchNotice(plugin) ?? '', /remove or rename its manifest in \.rivumi\/plugins\//);
+    assert.match(
+      noEnableSwitchNotice({ ...hooks, decision: 'registered' }) ?? '',
+      /with RIVUMI_ENABLE_PROJECT_HOOKS=1 it runs these hooks/,
+    );
+    assert.match(
+      noEnableSwitchNotice({ ...hooks, decision: 'registered' }) ?? '',
+      /remove or rename \.rivumi\/hooks\.json/,
+    );
+    assert.match(
+      noEnableSwitchNotice({ ...plugin, decision: 'registered' }) ?? '',
+      /it loads this plugin whether or not you trust it/,
+    );
+    assert.match(
+      noEnableSwitchNotice({ ...plugin, decision: 'registered' }) ?? '',
+      /remove or rename its manifest in \.rivumi\/plugins\//,
+    );
+  });
+
+  it("the review's notice never says Rivumi loads a plugin it does not load now (past the cap, rejected)", () => {
+    for (const decision of ['display_only', 'rejected'] as const) {
+      const notice = noEnableSwitchNotice({ ...plugin, decision }) ?? '';
+      assert.doesNotMatch(notice, /it loads this plugin/);
+      assert.match(notice, /though not this one now \(see its reasons\)/);
+    }
   });
 
   it('names a unit as the hooks file or a plugin', () => {

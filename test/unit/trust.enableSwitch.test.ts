@@ -13,7 +13,7 @@ describe('the enable switch, per agent', () => {
 
   it('Codewhale has one: no refusal, no notice', () => {
     assert.equal(hasEnableSwitch({ system: 'codewhale' }), true);
-    assert.equal(noEnableSwitchNotice({ system: 'codewhale', kind: 'plugin' }), null);
+    assert.equal(noEnableSwitchNotice({ system: 'codewhale', kind: 'plugin', decision: 'registered' }), null);
     assert.equal(noEnableSwitchRefusal(unit('codewhale', 'plugin'), 'enable'), '');
   });
 
@@ -27,11 +27,11 @@ describe('the enable switch, per agent', () => {
       /cannot disable `p`.*rename \.rivumi\/hooks\.json/,
     );
     assert.match(
-      noEnableSwitchNotice({ system: 'rivumi', kind: 'plugin' }) ?? '',
+      noEnableSwitchNotice({ system: 'rivumi', kind: 'plugin', decision: 'registered' }) ?? '',
       /loads this plugin whether or not you trust it/,
     );
     assert.match(
-      noEnableSwitchNotice({ system: 'rivumi', kind: 'hooks' }) ?? '',
+      noEnableSwitchNotice({ system: 'rivumi', kind: 'hooks', decision: 'registered' }) ?? '',
       /runs these hooks whether or not you trust them/,
     );
   });
@@ -39,6 +39,6 @@ describe('the enable switch, per agent', () => {
   it('Eva has none: enable is refused and the review says so', () => {
     assert.equal(hasEnableSwitch({ system: 'eva' }), false);
     assert.notEqual(noEnableSwitchRefusal(unit('eva', 'skill-adapter'), 'enable'), '');
-    assert.notEqual(noEnableSwitchNotice({ system: 'eva', kind: 'skill-adapter' }), null);
+    assert.notEqual(noEnableSwitchNotice({ system: 'eva', kind: 'skill-adapter', decision: 'registered' }), null);
   });
 });

@@ -101,7 +101,7 @@ export interface NoEnableSwitch {
   /** Why `enable`/`disable` is refused, and how the agent is switched off instead. */
   refusal(item: Pick<Item, 'kind' | 'name' | 'path' | 'workspace'>, operation: 'enable' | 'disable'): string;
   /** The review panel's sentence in place of an Enable button. */
-  notice(item: Pick<Item, 'kind'>): string;
+  notice(item: Pick<Item, 'kind' | 'decision'>): string;
 }
 
 /** An agent that runs hook commands: when it runs them, in its own terms, and what their argv touches. */

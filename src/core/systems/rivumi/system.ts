@@ -28,7 +28,10 @@ export const rivumi: AgentSystem<RivumiOptions> = {
     notice: (item) =>
       item.kind === 'hooks'
         ? 'Rivumi has no enable switch: with RIVUMI_ENABLE_PROJECT_HOOKS=1 it runs these hooks whether or not you trust them. Trust records that you reviewed exactly these bytes; to stop Rivumi running them, remove or rename .rivumi/hooks.json.'
-        : 'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
+        : item.decision === 'registered'
+          ? 'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.'
+          : // Past the cap, rejected, or in a failed load: Rivumi does not load it now, whatever trust says.
+            'Rivumi has no enable switch: it loads a plugin whether or not you trust it, though not this one now (see its reasons). Trust records that you reviewed exactly these bytes.',
   },
   hooks: {
     optIn: 'RIVUMI_ENABLE_PROJECT_HOOKS=1',
