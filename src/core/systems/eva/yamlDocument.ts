@@ -11,7 +11,9 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
+import { dropUnreadFinalBreak } from './yamlBlockEnd';
 import { firstSurrogateEscape } from './yamlEscapes';
+import { firstRefusedCharacter, libyamlLineBreaks, readerChunkStart } from './yamlReader';
 import {
   YamlFloat,
   resolveCoreTagged,
@@ -79,11 +81,20 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
       column: at.character + 1,
     };
   };
+  // libyaml's reader refuses a character as soon as it decodes the chunk holding it: in the
+  // first chunk, before any token; in a later one, after the syntax errors of those before.
+  // Chunks count the file's bytes, a leading BOM's included.
+  const chunkOf = (offset: number) => readerChunkStart(decoded, offset + decoded.length - text.length);
+  const refused = firstRefusedCharacter(text);
+  const refusedChunk = refused === undefined ? undefined : chunkOf(refused);
+  const readerError = (): YamlOutcome => fail('control characters are not allowed', refused ?? 0, 1);
+  if (refusedChunk === 0) return readerError();
   const depth = flowDepthExcess(text);
   if (depth !== undefined) return fail('recursion limit exceeded', depth, 1);
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, {
+    // Same length as the text: every range the parser gives is an offset into the file.
+    doc = parseDocument(libyamlLineBreaks(text), {
       version: '1.2',
       schema: 'core',
       merge: false,
@@ -102,9 +113,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const first = doc.errors[0];
   // libyaml scans in text order: whichever of the two comes first is the error it reports.
   const escape = firstSurrogateEscape(doc, text);
-  if (escape && (!first || escape.offset <= first.pos[0]))
+  const before = (offset: number) => refusedChunk === undefined || chunkOf(offset) < refusedChunk;
+  if (escape && (!first || escape.offset <= first.pos[0]) && before(escape.offset))
     return fail('found invalid Unicode character escape code', escape.offset, escape.length);
-  if (first) return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
+  if (first && before(first.pos[0]))
+    return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
+  if (refusedChunk !== undefined) return readerError();
+  dropUnreadFinalBreak(doc, text);
   const anchors = new YamlAnchors();
   const converter = new Converter(doc, anchors);
   try {
