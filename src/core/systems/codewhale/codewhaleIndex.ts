@@ -77,24 +77,33 @@ export class CodewhaleIndex implements SystemIndex {
     const rootsToRescan = new Set<string>();
     // Per root key, the bundle directories to read again.
     const bundlesToReload = new Map<string, Set<string>>();
-    for (const p of changed) {
+    const reload = (key: string, dirs: Iterable<string>) => {
+      const set = bundlesToReload.get(key) ?? new Set<string>();
+      for (const dir of dirs) set.add(dir);
+      bundlesToReload.set(key, set);
+    };
+    for (const reported of changed) {
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
-        // A root reached through a link (`.codewhale` linked to `.rivumi`) is also spelled by its
-        // real path: a change a watcher reports under that spelling lists the root again.
+        // A root reached through a link (`~/.codewhale` linked into a dotfiles folder) is also spelled by
+        // its real path: a change a watcher reports under that spelling is the same change under the root.
         const real = state.scan.canonicalRoot;
-        if (p === root || isAncestor(p, root)) rootsToRescan.add(key);
-        else if (real !== undefined && real !== root && (p === real || isAncestor(p, real) || isAncestor(real, p)))
+        const linked = real !== undefined && real !== root;
+        const p = linked && isAncestor(real, reported) ? path.join(root, path.relative(real, reported)) : reported;
+        // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
+        // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
+        if (p === root || isAncestor(p, root) || (linked && (p === real || isAncestor(p, real)))) {
           rootsToRescan.add(key);
+          reload(key, state.bundles.keys());
+        }
         // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
         else if (isAncestor(root, p)) {
           const rel = path.relative(root, p);
           const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
-          if (dirs.length > 0 && rel.includes(path.sep)) {
-            const reload = bundlesToReload.get(key) ?? new Set<string>();
-            for (const dir of dirs) reload.add(dir);
-            bundlesToReload.set(key, reload);
-          } else rootsToRescan.add(key);
+          reload(key, dirs);
+          // A bundle directory itself (or a name that is none yet) is listed again; one reported alone
+          // may have been replaced by another directory of that name (a rename over it), so it is read too.
+          if (dirs.length === 0 || !rel.includes(path.sep)) rootsToRescan.add(key);
         }
       }
     }
