@@ -654,9 +654,16 @@ export class SkillgateService implements vscode.Disposable {
    * (a second VS Code watcher on `plugins/b` is folded into the first). Node's own
    * recursive watch scans a directory when it starts, so each directory reported as
    * created gets one (one per subtree, at most MAX_SUBTREE_WATCHERS).
+   *
+   * A watched directory reported as itself was removed, renamed away or replaced (`rm -rf`
+   * and a clone again): its watcher watches what was there (inotify watches the directory,
+   * not its path), reports nothing from a directory made at that path since, and never ends
+   * on its own. It goes, and whatever directory is there now gets a watcher of its own.
    */
   private watchNewDirectories(paths: readonly string[]): void {
     for (const p of paths) {
+      this.subtreeWatchers.get(p)?.dispose();
+      this.subtreeWatchers.delete(p);
       if (this.subtreeWatchers.size >= MAX_SUBTREE_WATCHERS) return;
       if ([...this.subtreeWatchers.keys()].some((d) => p === d || p.startsWith(d + path.sep))) continue;
       if (lstatEntry(p).type !== 'directory') continue;
@@ -664,12 +671,13 @@ export class SkillgateService implements vscode.Disposable {
         const w = fs.watch(p, { recursive: true }, (_event, name) =>
           this.batcher.path(name ? path.join(p, name.toString()) : p),
         );
-        // A watched directory that goes away ends its watcher; the workbench's own watcher reports the removal.
+        const watcher = { dispose: () => w.close() };
+        // A watcher that fails ends (and leaves the map, unless a newer one watches that path by now).
         w.on('error', () => {
           w.close();
-          this.subtreeWatchers.delete(p);
+          if (this.subtreeWatchers.get(p) === watcher) this.subtreeWatchers.delete(p);
         });
-        this.subtreeWatchers.set(p, { dispose: () => w.close() });
+        this.subtreeWatchers.set(p, watcher);
       } catch {
         // gone already, or out of watches: the workbench's watcher is all there is
       }

@@ -1,0 +1,126 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Snapshot } from '../../src/core/index/snapshot';
+import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+
+type Service = typeof import('../../src/extension/skillgateService');
+
+/**
+ * The watchers the service makes for directories created while the window is open
+ * (skillgateService.ts `watchNewDirectories`): the workbench's own watcher misses what
+ * happens below such a directory, so theirs are the only reports of an edit there.
+ */
+describe('the watchers of directories created while the window is open', function () {
+  this.timeout(20000);
+  const { SkillgateService } = loadWithVscode(() => require('../../src/extension/skillgateService') as Service);
+  const createWatcher = vscodeStandIn.api.workspace.createFileSystemWatcher;
+  const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
+  let dir: string;
+  let root: string;
+  /** The workbench watchers' handlers: what the test reports as the workbench would. */
+  let watchers: { changed: (uri: { fsPath: string }) => void; disposed: boolean }[];
+  const lines: string[] = [];
+  const log = {
+    debug: () => undefined,
+    info: (m: string) => void lines.push(m),
+    warn: (m: string) => void lines.push(m),
+    error: (m: string) => void lines.push(m),
+  };
+
+  before(() => {
+    process.env.SKILLGATE_INDEX_IN_HOST = '1';
+    (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = () => {
+      const w = { changed: (_uri: { fsPath: string }) => undefined as unknown, disposed: false };
+      watchers.push(w);
+      const noEvent = () => ({ dispose: () => undefined });
+      return {
+        onDidCreate: noEvent,
+        onDidChange: (handler: (uri: { fsPath: string }) => void) => {
+          w.changed = handler;
+          return noEvent();
+        },
+        onDidDelete: noEvent,
+        dispose: () => void (w.disposed = true),
+      };
+    };
+  });
+
+  beforeEach(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-subtree-')));
+    root = path.join(dir, 'ws');
+    watchers = [];
+    lines.length = 0;
+    vscodeStandIn.reset();
+    vscodeStandIn.api.workspace.workspaceFolders = [{ uri: { scheme: 'file', fsPath: root } }];
+    vscodeStandIn.settings.set('skillgate.stateDirectory', { globalValue: path.join(dir, 'state') });
+    vscodeStandIn.settings.set('skillgate.includeUserBundles', { globalValue: false });
+    vscodeStandIn.settings.set('skillgate.eva.home', { globalValue: path.join(dir, 'home') });
+    vscodeStandIn.settings.set('skillgate.recheckIntervalSeconds', { globalValue: 0 });
+  });
+
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  after(() => {
+    vscodeStandIn.api.workspace.createFileSystemWatcher = createWatcher;
+    vscodeStandIn.reset();
+    if (inHost === undefined) delete process.env.SKILLGATE_INDEX_IN_HOST;
+    else process.env.SKILLGATE_INDEX_IN_HOST = inHost;
+  });
+
+  const until = async (condition: () => boolean, ms = 5000) => {
+    const end = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > end) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** A change reported by the workbench's watchers. */
+  const report = (p: string) => {
+    for (const w of watchers) if (!w.disposed) w.changed({ fsPath: p });
+  };
+  const bundle = (name: string, body: string) => {
+    const b = path.join(root, '.codewhale/plugins', name);
+    fs.mkdirSync(path.join(b, 'skills/s'), { recursive: true });
+    fs.writeFileSync(
+      path.join(b, 'plugin.json'),
+      JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name, version: '1.0.0' }),
+    );
+    fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), `---\nname: s\n---\n${body}\n`);
+    return b;
+  };
+  const hashOf = (snapshot: Snapshot | undefined, name: string) =>
+    snapshot?.items.find((i) => i.parent === null && i.name === name)?.contentHash;
+  const batches = () => lines.filter((l) => l.startsWith('watcher batch:')).length;
+
+  it('watches a directory created again at the path of one removed, and reports an edit below it', async () => {
+    bundle('a', 'a');
+    const service = new SkillgateService(log);
+    try {
+      await service.refreshAll();
+      // A bundle cloned in one burst: the workbench reports its directory only.
+      const b = bundle('b', 'one');
+      report(b);
+      await until(() => hashOf(service.snapshot, 'b') !== undefined);
+      // Removed, and cloned again (`rm -rf`, `git clone`): a new directory at the same path.
+      fs.rmSync(b, { recursive: true });
+      report(b);
+      await until(() => hashOf(service.snapshot, 'b') === undefined);
+      bundle('b', 'two');
+      report(b);
+      await until(() => hashOf(service.snapshot, 'b') !== undefined);
+      await sleep(300);
+      const before = batches();
+      const shown = hashOf(service.snapshot, 'b');
+      // An edit below it, which the workbench's watcher misses: only the directory's own watcher reports it.
+      fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), '---\nname: s\n---\nthree\n');
+      await until(() => batches() > before, 1500).catch(() => undefined);
+      assert.ok(batches() > before, 'the edit below the directory created again was reported');
+      await until(() => hashOf(service.snapshot, 'b') !== shown);
+    } finally {
+      service.dispose();
+    }
+  });
+});
