@@ -685,7 +685,8 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
       }),
     };
     const gated = gateItems([{ ...item, contentHash: null }], lookupAll);
-    assert.equal(gated[0]?.trust, 'not-reviewed');
+    // Reviewed once (a receipt), unhashable now: changed since that review, never trusted.
+    assert.equal(gated[0]?.trust, 'content-changed');
   });
 
   it('covers a workspace-relative runner command inside the project, never an absolute or bare one', () => {

@@ -67,14 +67,18 @@ export function gateItems(items: readonly EvaItem[], trust: TrustView, workspace
   });
 }
 
-/** An Eva unit's trust status: the shared derivation (decisions/gates.ts), never a copy of it. */
+/**
+ * An Eva unit's trust status: the shared derivation (decisions/gates.ts), never a copy of it.
+ * A unit that cannot be hashed now is never trusted; with a receipt it was reviewed, so it
+ * reads as changed since that review (as Rivumi's and Codewhale's do), not "not reviewed".
+ */
 export function evaTrustStatus(
   trust: TrustView,
   key: string,
   contentHash: string | null,
   capabilityHash: string | null,
 ): TrustStatus {
-  if (!trust.available || contentHash === null || capabilityHash === null) return 'not-reviewed';
+  if (!trust.available) return 'not-reviewed';
   return statusOf(trust.lookup(key)?.trust ?? null, contentHash, capabilityHash);
 }
 
