@@ -251,7 +251,7 @@ Commands:
   check --lock [<file>] [--format text|json|sarif]
                               the CI gate: exit 0 only if every bundle in the repository is pinned in the lock
                               (default skillgate.lock at the workspace root) at exactly its current review token
-  lock [--lock <file>]        write the lock: every bundle's workspace-relative path, system and review token;
+  lock [--lock <file>]        write the lock: every bundle's workspace-relative path, system, name and review token;
                               it records a team's review for CI and grants no trust
   doctor [--repair] [--prune] trust store health, stale receipts, unreferenced snapshots
   install <manifest> [--name <n>] [--overwrite]
@@ -275,5 +275,6 @@ A selector is an item id, or a bundle or skill name. A command takes exactly the
 anything else is refused, never ignored (\`skillgate check path/to/repo\` is an error; use --workspace).
 --format sarif is for validate and check --lock; --name and --overwrite for install; --repair and --prune for doctor.
 Exit codes: 0 success; 1 validation errors, a refused operation, or a failed check (something not trusted
-or not pinned); 2 usage error (a missing or malformed --lock file included) or internal failure.
+or not pinned); 2 usage error (a malformed lock, or a missing lock named with --lock <file>; a missing default
+skillgate.lock is an empty lock) or internal failure.
 `;
