@@ -73,9 +73,7 @@ export function diffAgainstReceipt(
   const dirs = reviewedCopy ? directoryChanges(files, directories, reviewedCopy) : [];
   return {
     capabilities: capabilityChanges(receipt.capabilities, capabilities),
-    files: dirs.length
-      ? [...changed, ...dirs].sort((a, b) => byteOrder(a.path, b.path))
-      : changed,
+    files: dirs.length ? [...changed, ...dirs].sort((a, b) => byteOrder(a.path, b.path)) : changed,
   };
 }
 
