@@ -2,6 +2,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from 'json
 import { LineMap } from '../text/lineMap';
 import { nestingExcess } from './nesting';
 import { loneSurrogateEscape } from './serdeStrings';
+import { outOfRangeNumber } from './serdeNumbers';
 import { locatePlainJson, plainJsonPropertyCount } from './plainJson';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
 import type { Range } from '../model';
@@ -74,16 +75,22 @@ export function parseJsonDocument(file: string, text: string, options: JsonOptio
   return { ok: true, document: new JsonDocument(file, text, value, root) };
 }
 
-/** serde_json's refusal of a string it cannot hold (serdeStrings.ts), in the words and place of the other parse errors. */
+/**
+ * serde_json's refusal of a string it cannot hold (serdeStrings.ts) or a number it cannot
+ * read (serdeNumbers.ts), in the words and place of the other parse errors: the first in
+ * the text, where serde_json stops.
+ */
 function serdeRefusal(text: string): ParseOutcome | undefined {
   const lone = loneSurrogateEscape(text);
-  if (!lone) return undefined;
+  const number = outOfRangeNumber(lone ? text.slice(0, lone.start) : text);
+  const first = number ?? lone;
+  if (!first) return undefined;
   const lines = new LineMap(text);
-  const at = lines.position(lone.at);
+  const at = lines.position(first.at);
   return {
     ok: false,
-    message: `${lone.message} at line ${at.line + 1} column ${at.character + 1}`,
-    range: lines.range(lone.start, lone.at + 1 - lone.start),
+    message: `${first.message} at line ${at.line + 1} column ${at.character + 1}`,
+    range: lines.range(first.start, first.at + 1 - first.start),
   };
 }
 

@@ -23,11 +23,12 @@ export const oauth = z.strictObject({ client_id: text.optional() });
 /**
  * serde fills an unsigned integer field only from an integer literal: `1.0` or `1e3`
  * is a type error in TOML and in JSON alike, though JavaScript reads both as the
- * integer 1 (codewhale.md §3.1 `schema_version` u32, §3.3 timeouts u64).
+ * integer 1 (codewhale.md §3.1 `schema_version` u32, §3.3 timeouts u64). serde_json
+ * reads `-0` as the float -0.0, not an integer, though JavaScript's -0 passes `min(0)`.
  */
 export function isIntegerLiteral(literal: string, format: 'toml' | 'json'): boolean {
   return format === 'json'
-    ? /^-?(0|[1-9][0-9]*)$/.test(literal)
+    ? /^(0|-?[1-9][0-9]*)$/.test(literal)
     : /^[+-]?(?:0x[0-9A-Fa-f_]+|0o[0-7_]+|0b[01_]+|[0-9_]+)$/.test(literal);
 }
 
