@@ -5,15 +5,18 @@ import {
   isMap,
   isScalar,
   isSeq,
-  parseDocument,
+  visit,
   type Document,
   type Node as YamlNode,
   type YAMLMap,
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
 import { dropUnreadFinalBreak } from './yamlBlockEnd';
+import { parseLibyamlDocument } from './yamlQuotedLines';
+import { firstRefusedTab } from './yamlTabs';
+import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
-import { firstRefusedCharacter, libyamlLineBreaks, readerChunkStart } from './yamlReader';
+import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
   YamlFloat,
   resolveCoreTagged,
@@ -92,30 +95,30 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const depth = flowDepthExcess(text);
   if (depth !== undefined) return fail('recursion limit exceeded', depth, 1);
   let doc: Document.Parsed;
+  // Copies of the same length as the text: every range the parser gives is an offset into the file.
+  const parsed = libyamlLineBreaks(text);
+  const spaced = libyamlLineStartBoms(parsed);
   try {
-    // Same length as the text: every range the parser gives is an offset into the file.
-    doc = parseDocument(libyamlLineBreaks(text), {
-      version: '1.2',
-      schema: 'core',
-      merge: false,
-      // Duplicate keys are refused while the value is built (Converter): serde_yaml too finds them
-      // only once the document has parsed, so a syntax error anywhere comes first.
-      uniqueKeys: false,
-      prettyErrors: false,
-      strict: true,
-      stringKeys: false,
-    });
+    let copy = spaced;
+    doc = parseLibyamlDocument(copy, PARSE_OPTIONS);
+    // A BOM libyaml reads as text (in a scalar): the copy with it left in place.
+    if (spaced !== parsed && bomInScalar(doc, parsed)) doc = parseLibyamlDocument((copy = parsed), PARSE_OPTIONS);
+    const retagged = nonSpecificVerbatimTags(doc, copy);
+    if (retagged !== undefined) doc = parseLibyamlDocument(retagged, PARSE_OPTIONS);
   } catch (e) {
     // A stack overflow in the composer on pathological nesting: refused, never a crash.
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
   }
   const first = doc.errors[0];
-  // libyaml scans in text order: whichever of the two comes first is the error it reports.
+  // libyaml scans in text order: whichever of these comes first is the error it reports.
   const escape = firstSurrogateEscape(doc, text);
+  const tab = firstRefusedTab(doc, parsed);
   const before = (offset: number) => refusedChunk === undefined || chunkOf(offset) < refusedChunk;
-  if (escape && (!first || escape.offset <= first.pos[0]) && before(escape.offset))
+  const precedes = (offset: number) => (!first || offset <= first.pos[0]) && before(offset);
+  if (escape && precedes(escape.offset) && !(tab && tab.offset < escape.offset))
     return fail('found invalid Unicode character escape code', escape.offset, escape.length);
+  if (tab && precedes(tab.offset)) return fail(tab.message, tab.offset, 1);
   if (first && before(first.pos[0]))
     return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   if (refusedChunk !== undefined) return readerError();
@@ -131,6 +134,46 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
   }
+}
+
+const PARSE_OPTIONS = {
+  version: '1.2',
+  schema: 'core',
+  merge: false,
+  // Duplicate keys are refused while the value is built (Converter): serde_yaml too finds them
+  // only once the document has parsed, so a syntax error anywhere comes first.
+  uniqueKeys: false,
+  prettyErrors: false,
+  strict: true,
+  stringKeys: false,
+} as const;
+
+/** True when a BOM at the start of a line (a space in the copy parsed) lies inside a scalar's text. */
+function bomInScalar(doc: Document.Parsed, text: string): boolean {
+  const boms: number[] = [];
+  for (let at = text.indexOf('\ufeff'); at !== -1; at = text.indexOf('\ufeff', at + 1))
+    if (at === 0 || text[at - 1] === '\n') boms.push(at);
+  let inside = false;
+  visit(doc, {
+    Scalar(_key, node) {
+      const range = node.range;
+      if (!range || range[0] === range[1]) return undefined;
+      // The first line-start BOM at or after the scalar's start (a binary search: one scan per scalar is quadratic).
+      let lo = 0;
+      let hi = boms.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((boms[mid] as number) < range[0]) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < boms.length && (boms[lo] as number) < range[1]) {
+        inside = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return inside;
 }
 
 function describe(code: string, message: string): string {

@@ -40,3 +40,15 @@ export function readerChunkStart(text: string, offset: number): number {
 }
 
 const READER_CHUNK_BYTES = 16384;
+
+/**
+ * libyaml's scanner skips a BOM that starts a line between tokens as if it were one column of
+ * indentation (`a: 1` then a line `\uFEFFb: 2` is `b` at column 2: "did not find expected
+ * key"; a line holding only a BOM is blank). The yaml library reads it as text, part of a key
+ * or a scalar. The parser reads this copy, a space for each BOM at the start of a line: same
+ * length. Where the BOM stands inside a scalar libyaml keeps it, so the caller checks that the
+ * space landed between tokens (bomInScalar) before it trusts the copy.
+ */
+export function libyamlLineStartBoms(text: string): string {
+  return text.includes('\ufeff') ? text.replace(/(?<=^|\n)\ufeff/g, ' ') : text;
+}

@@ -1,0 +1,108 @@
+import * as assert from 'node:assert/strict';
+import { parsedYaml, yamlError as fails } from './helpers/evaYaml';
+
+/**
+ * Where libyaml's scanner (serde_yaml 0.9, eva.md §2.1) and the yaml library disagree on
+ * whether a text is YAML at all: quoted scalars continued at any indentation, tabs where a
+ * token may start, a BOM that starts a line, the verbatim non-specific tag `!<!>`. Every
+ * expected value and position below is libyaml's own (PyYAML 6.0.3's CSafeLoader on the same
+ * texts, problem_mark + 1).
+ */
+describe('Eva YAML: texts read as libyaml scans them', () => {
+  // Mappings are prototype-free records: compared as plain data.
+  const ok = (text: string) => ({ value: JSON.parse(JSON.stringify(parsedYaml(text).value)) as unknown });
+  const at = (detail: string, line: number, column: number) =>
+    `failed to parse YAML: ${detail} at line ${line} column ${column}`;
+
+  describe('a quoted scalar continued on a line indented no more than its parent', () => {
+    it('is folded as usual, as Eva reads it (the yaml library said "Missing closing quote")', () => {
+      assert.deepEqual(ok('description: "a\nb"\nname: x').value, { description: 'a b', name: 'x' });
+      assert.deepEqual(ok('k:\n  d: "a\n  b"\n').value, { k: { d: 'a b' } });
+      assert.deepEqual(ok('k:\n  d: "a\nb"\n  e: 1\n').value, { k: { d: 'a b', e: 1 } });
+      assert.deepEqual(ok('k:\n  d: "a\nb"\ne: 1\n').value, { k: { d: 'a b' }, e: 1 });
+      assert.deepEqual(ok("a: 'x\ny'\n").value, { a: 'x y' });
+      assert.deepEqual(ok("a: 'x\n\ny'\n").value, { a: 'x\ny' });
+      assert.deepEqual(ok('a: "x\n\ty"\n').value, { a: 'x y' });
+      assert.deepEqual(ok('- "a\nb"\n').value, ['a b']);
+      assert.deepEqual(ok('k: ["a\nb"]\n').value, { k: ['a b'] });
+      assert.deepEqual(ok('? "a\nb"\n: 1\n').value, { 'a b': 1 });
+    });
+
+    it('still ends at a document marker, and is no implicit key', () => {
+      assert.ok(fails('- "a\n---\nb"\n'));
+      assert.ok(fails('a: "x\n...\n"\n'));
+      assert.ok(fails('"a\nb": 1\n'));
+    });
+
+    it('is unterminated when the text ends on an escaped quote', () => {
+      assert.equal(fails('01: "a\\"').message, at('Missing closing "quote', 1, 9));
+      assert.deepEqual(ok('01: "a\\\\"').value, { '01': 'a\\' });
+    });
+  });
+
+  describe('a tab', () => {
+    it('where a simple key may start, in block context: "found character that cannot start any token"', () => {
+      const refused = (line: number, column: number) => at('found character that cannot start any token', line, column);
+      assert.equal(fails('-\tx').message, refused(1, 2));
+      assert.equal(fails('- \tx').message, refused(1, 3));
+      assert.equal(fails('- a\n-\tb\n').message, refused(2, 2));
+      assert.equal(fails('? \tx\n').message, refused(1, 3));
+      assert.equal(fails('a: "1"\n\t\nb: 2\n').message, refused(2, 1));
+      assert.equal(fails('a:\n\tb: 1\n').message, refused(2, 1));
+      assert.equal(fails('a:\n  \tb: 1\n').message, refused(2, 3));
+      assert.equal(fails('\tx').message, refused(1, 1));
+    });
+
+    it('in a plain scalar\'s indentation, left of its block\'s column: "violates indentation"', () => {
+      const refused = (line: number, column: number) =>
+        at('found a tab character that violates indentation', line, column);
+      assert.equal(fails('a: 1\n\t\nb: 2\n').message, refused(2, 1));
+      assert.equal(fails('a: 1\n\t# c\n').message, refused(2, 1));
+      assert.equal(fails('a: 1\n\t').message, refused(2, 1));
+      assert.equal(fails('a: b\n\t c\n').message, refused(2, 1));
+    });
+
+    it('in a block scalar\'s indentation: "where an indentation space is expected"', () => {
+      const refused = (line: number, column: number) =>
+        at('found a tab character where an indentation space is expected', line, column);
+      assert.equal(fails('a: |\n  \ta\n').message, refused(2, 3));
+      assert.equal(fails('a\t: |\n  \ta').message, refused(2, 3));
+      assert.equal(fails('a: |\n  x\n\t\n').message, refused(3, 1));
+      assert.equal(fails('a: |\n  x\n \t\n').message, refused(3, 2));
+    });
+
+    it('is white space where libyaml skips it', () => {
+      assert.deepEqual(ok('a:\tb').value, { a: 'b' });
+      assert.deepEqual(ok('a: \tb').value, { a: 'b' });
+      assert.deepEqual(ok('a\t: 1').value, { a: 1 });
+      assert.deepEqual(ok('a: 1 \t# c\n').value, { a: 1 });
+      assert.deepEqual(ok('a: 1\n \t\nb: 2\n').value, { a: 1, b: 2 });
+      assert.deepEqual(ok('a: b\n \tc\n').value, { a: 'b c' });
+      assert.deepEqual(ok('a: &x\tb\n').value, { a: 'b' });
+      assert.deepEqual(ok('a:\t# c\n  b: 1\n').value, { a: { b: 1 } });
+      assert.deepEqual(ok('[a,\tb]').value, ['a', 'b']);
+      assert.deepEqual(ok('a: |\n  x\n  \ty\n').value, { a: 'x\n\ty\n' });
+      assert.deepEqual(ok('a: "x"\t\n').value, { a: 'x' });
+    });
+  });
+
+  describe('a BOM at the start of a line', () => {
+    it('is skipped as one column of indentation', () => {
+      assert.deepEqual(ok('a: 1\n#c\n\ufeff').value, { a: 1 });
+      assert.deepEqual(ok('-\n\ufeff').value, [null]);
+      // libyaml: "did not find expected key" at line 4 column 2 (the parser's own words and place differ).
+      assert.ok(fails('a: |\n  a\n\n\ufeffa: 1\n'));
+      assert.ok(fails('a: "x"\n\ufeffb: 2\n'));
+    });
+
+    it('is text inside a quoted scalar', () => {
+      assert.deepEqual(ok('a: "x\n\ufeffy"\n').value, { a: 'x \ufeffy' });
+    });
+  });
+
+  it('reads `!<!>` as the non-specific tag `!`, as `! x`', () => {
+    assert.deepEqual(ok('a: !<!> 1\n').value, ok('a: ! 1\n').value);
+    assert.deepEqual(ok('!<!> x').value, ok('! x').value);
+    assert.ok(fails('a: !<!>x\n'));
+  });
+});
