@@ -6,7 +6,7 @@ import { generateWorkspace } from '../../bench/syntheticWorkspace';
 import type { WorkerReply, WorkerRequest } from '../../src/extension/flows/indexWorkerProtocol';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { inThreadWorker } from '../support/inThreadWorker';
-import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+import { loadWithVscode, standInFileSystemWatchers, vscodeStandIn, type StandInWatcher } from './helpers/vscodeStandIn';
 
 type Service = typeof import('../../src/extension/skillgateService');
 type Workers = typeof import('../../src/extension/flows/workerIndex');
@@ -56,7 +56,7 @@ describe('the extension service over its index worker', function () {
   let holdFromStart: string[];
   let dieFromStart: string | undefined;
   /** Watchers made so far, with the handler of their changes. */
-  let watchers: { changed: (uri: { fsPath: string }) => void; disposed: boolean }[];
+  let watchers: StandInWatcher[];
   const createWatcher = vscodeStandIn.api.workspace.createFileSystemWatcher;
 
   /** An in-thread worker the test can hold back or make die (see TestThread). */
@@ -104,20 +104,7 @@ describe('the extension service over its index worker', function () {
     root = path.join(dir, 'ws');
     generateWorkspace(root, 40);
     WorkerIndex.start = (_script, _data, onFailure) => new WorkerIndex(testThread(), onFailure);
-    (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = () => {
-      const w = { changed: (_uri: { fsPath: string }) => undefined as unknown, disposed: false };
-      watchers.push(w);
-      const noEvent = () => ({ dispose: () => undefined });
-      return {
-        onDidCreate: noEvent,
-        onDidChange: (handler: (uri: { fsPath: string }) => void) => {
-          w.changed = handler;
-          return noEvent();
-        },
-        onDidDelete: noEvent,
-        dispose: () => void (w.disposed = true),
-      };
-    };
+    standInFileSystemWatchers((w) => watchers.push(w));
   });
 
   beforeEach(() => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Snapshot } from '../../src/core/index/snapshot';
-import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+import { loadWithVscode, standInFileSystemWatchers, vscodeStandIn, type StandInWatcher } from './helpers/vscodeStandIn';
 
 type Service = typeof import('../../src/extension/skillgateService');
 
@@ -20,7 +20,7 @@ describe('the watchers of directories created while the window is open', functio
   let dir: string;
   let root: string;
   /** The workbench watchers' handlers: what the test reports as the workbench would. */
-  let watchers: { changed: (uri: { fsPath: string }) => void; disposed: boolean }[];
+  let watchers: StandInWatcher[];
   const lines: string[] = [];
   const log = {
     debug: () => undefined,
@@ -31,20 +31,7 @@ describe('the watchers of directories created while the window is open', functio
 
   before(() => {
     process.env.SKILLGATE_INDEX_IN_HOST = '1';
-    (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = () => {
-      const w = { changed: (_uri: { fsPath: string }) => undefined as unknown, disposed: false };
-      watchers.push(w);
-      const noEvent = () => ({ dispose: () => undefined });
-      return {
-        onDidCreate: noEvent,
-        onDidChange: (handler: (uri: { fsPath: string }) => void) => {
-          w.changed = handler;
-          return noEvent();
-        },
-        onDidDelete: noEvent,
-        dispose: () => void (w.disposed = true),
-      };
-    };
+    standInFileSystemWatchers((w) => watchers.push(w));
   });
 
   beforeEach(() => {

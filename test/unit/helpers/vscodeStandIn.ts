@@ -127,6 +127,33 @@ export const vscodeStandIn = {
   },
 };
 
+/** A workbench file watcher as the service tests drive it: `changed` reports a path as the workbench would. */
+export interface StandInWatcher {
+  changed: (uri: { fsPath: string }) => unknown;
+  disposed: boolean;
+}
+
+/**
+ * Makes the stand-in's `createFileSystemWatcher` hand each watcher the service creates to
+ * `made`. Only changes are wired (the service treats create, change and delete alike).
+ */
+export function standInFileSystemWatchers(made: (w: StandInWatcher) => void): void {
+  (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = () => {
+    const w: StandInWatcher = { changed: () => undefined, disposed: false };
+    made(w);
+    const noEvent = () => ({ dispose: () => undefined });
+    return {
+      onDidCreate: noEvent,
+      onDidChange: (handler: (uri: { fsPath: string }) => void) => {
+        w.changed = handler;
+        return noEvent();
+      },
+      onDidDelete: noEvent,
+      dispose: () => void (w.disposed = true),
+    };
+  };
+}
+
 /** Runs `load` (a `require` of editor modules) with `vscode` resolved to the stand-in. */
 export function loadWithVscode<T>(load: () => T): T {
   const loader = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
