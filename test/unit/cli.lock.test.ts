@@ -171,6 +171,21 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       );
     });
 
+    it('refuses to pin a bundle that cannot be hashed, and check --lock names it unpinnable rather than new', async () => {
+      writeW(f);
+      fs.symlinkSync('/etc/hostname', f.path('ws/.codewhale/plugins/example-plugin/linked.txt'));
+      const r = await cli(['lock', '--no-user']);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /example-plugin .* cannot be pinned: it has no review token \(it could not be hashed/);
+      assert.deepEqual(lock().bundles, []);
+      const c = await findings();
+      assert.equal(c.code, 1);
+      assert.deepEqual(
+        c.doc.failing.map((x) => [x.status, x.reviewToken]),
+        [['unpinnable', null]],
+      );
+    });
+
     it('pins the 16 Rivumi plugins Rivumi reads and leaves out the ones past its cap, which it never reads, instead of refusing them as unhashable', async () => {
       for (let i = 0; i < 18; i++)
         f.write(
@@ -286,6 +301,40 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
       assert.match(text.err, /its content and its capabilities changed/);
     });
 
+    it('pins the whole token: a lock with this content hash and another capability hash is changed, not pinned', async () => {
+      writePack(f);
+      await cli(['lock', '--no-user']);
+      const [content, capabilities] = (lock().bundles[0]?.reviewToken as string).split('.') as [string, string];
+      const other = `${content}.${capabilities === '0'.repeat(64) ? '1' : '0'}${capabilities.slice(1)}`;
+      const text = fs.readFileSync(f.path('ws/skillgate.lock'), 'utf8');
+      f.write('ws/skillgate.lock', text.replace(`${content}.${capabilities}`, other));
+      const c = await findings();
+      assert.equal(c.code, 1);
+      assert.deepEqual(
+        c.doc.bundles.map((x) => [x.status, x.contentChanged, x.capabilitiesChanged, x.lockedReviewToken]),
+        [['changed', false, true, other]],
+      );
+    });
+
+    it('lists the capability changes since the locked receipt when a later trust moved it into the history', async () => {
+      writePack(f);
+      await cli(['lock', '--no-user']);
+      const locked = lock().bundles[0]?.reviewToken as string;
+      assert.equal((await cli(['trust', 'pack', locked, '--no-user'])).code, 0);
+      writePack(f, ['python3', 'tools/h.sh']);
+      const now = (
+        JSON.parse((await cli(['review', 'pack', '--format', 'json', '--no-user'])).out) as { reviewToken: string }
+      ).reviewToken;
+      assert.equal((await cli(['trust', 'pack', now, '--no-user'])).code, 0);
+      // The receipt in force is the new one (nothing changed since it); the lock pins the one before.
+      const changed = (await findings()).doc.failing[0] as Finding & { capabilityChanges: string[] | null };
+      assert.equal(changed.status, 'changed');
+      assert.ok(
+        changed.capabilityChanges?.some((x) => x.includes('python3')),
+        JSON.stringify(changed.capabilityChanges),
+      );
+    });
+
     it('lists the capability changes when this machine reviewed the copy the lock pins (a receipt with the locked token)', async () => {
       writePack(f);
       await cli(['lock', '--no-user']);
@@ -384,7 +433,21 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
         [
           JSON.stringify({
             lockVersion: 1,
+            bundles: [{ path: PACK, system: 'rivumi', name: 'pack', reviewToken: `${token}\n${token}` }],
+          }),
+          /reviewToken/,
+        ],
+        [
+          JSON.stringify({
+            lockVersion: 1,
             bundles: [{ path: '/etc/x', system: 'rivumi', name: 'pack', reviewToken: token }],
+          }),
+          /bundles\.0\.path/,
+        ],
+        [
+          JSON.stringify({
+            lockVersion: 1,
+            bundles: [{ path: 'sub/../../x', system: 'rivumi', name: 'pack', reviewToken: token }],
           }),
           /bundles\.0\.path/,
         ],

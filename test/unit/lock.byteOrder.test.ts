@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { lockText, parseLock, type LockEntry } from '../../src/core/lock/lockFile';
+import { lockText, parseLock, sortEntries, type LockEntry } from '../../src/core/lock/lockFile';
 
 /**
  * The lock lists bundles in byte order of their paths (the project's rule for names:
@@ -23,5 +23,12 @@ describe('skillgate.lock order', () => {
       parsed.entries.map((e) => e.name),
       ['b', '\udc80', '\u00e9', '\uFF21', '\u{1F600}'],
     );
+  });
+
+  it('orders entries of one path by system, whatever order they come in (the same bytes on every machine)', () => {
+    const at = (system: LockEntry['system']): LockEntry => ({ ...entry('same'), system });
+    const systems = (entries: LockEntry[]) => sortEntries(entries).map((e) => e.system);
+    assert.deepEqual(systems([at('rivumi'), at('eva'), at('codewhale')]), ['codewhale', 'eva', 'rivumi']);
+    assert.equal(lockText([at('rivumi'), at('eva')]), lockText([at('eva'), at('rivumi')]));
   });
 });
