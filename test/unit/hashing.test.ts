@@ -195,6 +195,26 @@ describe('hashes (codewhale.md §7, trust.md)', () => {
       assert.notEqual(hashOf(f.path('one'), 'plugin.toml', A), hashOf(f.path('two'), 'plugin.toml', A));
     });
 
+    it('sorts a listing the file system gives in another order (Windows lists names unsorted; Node on Unix sorts them)', () => {
+      f.write('b/plugin.toml', A);
+      f.write('b/Zeta/b.txt', 'b');
+      f.write('b/a.txt', 'a');
+      f.write('b/B.txt', 'B');
+      const sorted = hashOf(f.path('b'), 'plugin.toml', A);
+      const nodeFs = require('node:fs') as typeof import('node:fs');
+      const realReaddir = nodeFs.readdirSync;
+      // Case-insensitive and reversed, as no byte order is: a, B, plugin.toml, Zeta → Zeta, plugin.toml, B, a.
+      nodeFs.readdirSync = ((...args: unknown[]) => {
+        const listed = (realReaddir as (...a: unknown[]) => { name: string | Buffer }[])(...args);
+        return listed.sort((x, y) => String(y.name).toLowerCase().localeCompare(String(x.name).toLowerCase()));
+      }) as typeof nodeFs.readdirSync;
+      try {
+        assert.equal(hashOf(f.path('b'), 'plugin.toml', A), sorted);
+      } finally {
+        nodeFs.readdirSync = realReaddir;
+      }
+    });
+
     it('frames records so that one file cannot spell two', () => {
       f.write('x/plugin.toml', A);
       f.write('x/a.bin', 'alpha');

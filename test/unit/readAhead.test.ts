@@ -129,6 +129,13 @@ describe('the read-ahead of bundle trees', function () {
     }
   });
 
+  it('refuses to unpack a read whose digests fall short, rather than list a file without its hash', () => {
+    const root = bundles()[0] as string;
+    const { tree } = packTreeRead(7, root, readBundleTree(root));
+    // The reader falls back to a walk of its own when unpacking throws (WorkerReadAhead.unpacked).
+    assert.throws(() => unpackTreeRead({ ...tree, digests: tree.digests.slice(0, -1) }), /without its digests/);
+  });
+
   it('gives the walk the very result of a walk of its own, for every kind of bundle', async () => {
     const roots = bundles();
     const ahead = reader();

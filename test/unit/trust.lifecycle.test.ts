@@ -260,13 +260,21 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     assert.equal(item('example-plugin').trust, 'not-reviewed');
   });
 
-  it('caps the review history at 32 receipts', async () => {
+  it('caps the review history at 32 receipts, the oldest dropped first (codewhale.md §8.1)', async () => {
     writeW(w.f);
+    const trusted: string[] = [];
     for (let i = 0; i < 34; i++) {
       w.f.write('ws/.codewhale/plugins/example-plugin/counter.txt', String(i));
       await w.trustNow('example-plugin');
+      trusted.push(stateOf('example-plugin')?.trust?.contentHash as string);
     }
-    assert.equal(stateOf('example-plugin')?.reviewHistory.length, 32);
+    const history = stateOf('example-plugin')?.reviewHistory ?? [];
+    assert.equal(history.length, 32);
+    // Oldest first, ending with the receipt in force: the two earliest are the ones dropped.
+    assert.deepEqual(
+      history.map((r) => r.contentHash),
+      trusted.slice(-32),
+    );
   });
 
   describe('review shows what changed since the last review', () => {

@@ -65,6 +65,25 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     assert.equal(verifyReviewedCopy(snaps, s, 'f'.repeat(64)), false);
   });
 
+  it('does not verify a snapshot that is a symbolic link, even to a directory that re-hashes right', () => {
+    // Rivumi's and Eva's re-hash read the copy's files by path, through a linked root: the
+    // store's own check is what keeps a copy from being whatever the link points to now.
+    const hash = 'c'.repeat(64);
+    const snaps = f.path('state/snapshots');
+    const elsewhere = f.mkdir('elsewhere');
+    fs.mkdirSync(snaps, { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(snaps, hash));
+    let rehashed = 0;
+    const rehashes = {
+      rehashCopy: () => {
+        rehashed++;
+        return hash;
+      },
+    };
+    assert.equal(verifyReviewedCopy(snaps, rehashes, hash), false);
+    assert.equal(rehashed, 0, 'nothing is read through the link');
+  });
+
   it('refuses when the copy does not reproduce the approved hash, leaving nothing behind', () => {
     writeW(f);
     const s = source();

@@ -686,6 +686,17 @@ describe('the trust store schema, closed (trust.md "The trust store")', () => {
     ['an unknown system', { system: 'claude' }, KEY],
     ['a negative generation', { generation: -1 }, KEY],
     ['33 receipts of history', { reviewHistory: Array.from({ length: 33 }, () => receipt) }, KEY],
+    // Closed at every level (trust.md "Shape"): an unknown field is an error, never dropped on the next write.
+    ['an unknown field in a bundle entry', { note: 'x' }, KEY],
+    ['an unknown field in a receipt', { trust: { ...receipt, trustedBy: 'x' } }, KEY],
+    ['an unknown field in a receipt of the history', { reviewHistory: [{ ...receipt, trustedBy: 'x' }] }, KEY],
+    [
+      'an unknown field in a file record',
+      { trust: { ...receipt, files: { a: { sha256: HEX, size: 1, executable: false, mode: 420 } } } },
+      KEY,
+    ],
+    ['an unknown scope', { scope: 'machine' }, KEY],
+    ['a review time that is not a date', { trust: { ...receipt, reviewedAt: 'yesterday' } }, KEY],
   ] as const) {
     it(`refuses ${name}`, () => {
       const r = withEntry(e, key);
@@ -890,6 +901,40 @@ describe('reviewed copies no receipt refers to (trust.md "Snapshots", doctor --p
       notPruned: null,
     });
     assert.deepEqual(present(), [HEX, old].sort());
+  });
+
+  it('keeps a copy whose receipt another process committed after the first look and before the lock', () => {
+    const old = copy('c'.repeat(64));
+    const later = Date.now() + 2 * HOUR;
+    const read = store.read.bind(store);
+    let looks = 0;
+    store.read = () => {
+      const r = read();
+      if (looks++ === 0) {
+        // Another process's trust commits the receipt for `old` now, between prune's look and its lock.
+        const state = JSON.parse(fs.readFileSync(store.file, 'utf8')) as { bundles: Record<string, unknown> };
+        state.bundles[HEX] = { ...entry, trust: { ...RECEIPT, contentHash: old } };
+        fs.writeFileSync(store.file, JSON.stringify(state));
+      }
+      return r;
+    };
+    assert.deepEqual(store.reviewedCopies({ prune: true, now: later }), {
+      unreferenced: [],
+      pruned: [],
+      notPruned: null,
+    });
+    assert.deepEqual(present(), [HEX, old].sort());
+  });
+
+  it('counts a copy renamed into place just now as fresh, however old its own modification time', () => {
+    // A staging directory filled long ago (its mtime), renamed to its final name now (its ctime).
+    const staging = copy('.staging-0123456789abcdef');
+    const longAgo = new Date(Date.now() - 2 * HOUR);
+    fs.utimesSync(f.path('state', 'snapshots', staging), longAgo, longAgo);
+    const placed = 'c'.repeat(64);
+    fs.renameSync(f.path('state', 'snapshots', staging), f.path('state', 'snapshots', placed));
+    assert.deepEqual(store.reviewedCopies({ prune: true }), { unreferenced: [], pruned: [], notPruned: null });
+    assert.deepEqual(present(), [HEX, placed].sort());
   });
 
   it('prunes nothing from an unavailable store', () => {
