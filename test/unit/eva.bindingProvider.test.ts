@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { A0, EvaFixture } from './helpers/evaFixture';
+import { A0, EvaFixture, SKILL_BINDING } from './helpers/evaFixture';
 
 /**
  * A `kind: skill` binding belongs to the adapter its `default_provider` names, and only
@@ -12,9 +12,6 @@ describe('Eva bindings: default_provider before provider (eva.md §2.6)', () => 
   });
   afterEach(() => f.remove());
 
-  const BINDING =
-    'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\n';
-
   it('binds to default_provider when provider names another skill adapter', () => {
     f.adapter(A0, 'a.yaml');
     // A second skill adapter, disabled by its manifest: a binding under it would be off.
@@ -24,7 +21,10 @@ describe('Eva bindings: default_provider before provider (eva.md §2.6)', () => 
         .replace('enabled: true', 'enabled: false'),
       'b.yaml',
     );
-    f.write('ws/config/capabilities/rs.yaml', `${BINDING}default_provider: review-skill\nprovider: other-skill\n`);
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      `${SKILL_BINDING}default_provider: review-skill\nprovider: other-skill\n`,
+    );
     const r = f.index();
     const b = r.item('capabilities/rs.yaml');
     assert.equal(b.parent, r.item('adapters/a.yaml').id);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { A0, EvaFixture } from './helpers/evaFixture';
+import { A0, EvaFixture, SKILL_BINDING } from './helpers/evaFixture';
 
 /**
  * A `kind: skill` binding whose id an earlier capability manifest already holds is
@@ -13,13 +13,10 @@ describe('Eva bindings: shadowing leads every other reason (eva.md §4.1, §4.3)
   });
   afterEach(() => f.remove());
 
-  const BINDING =
-    'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\n';
-
   it('a shadowed binding with a missing provider is shadowed, schema_invalid second', () => {
     f.adapter(A0);
-    f.write('ws/config/capabilities/rs.yaml', `${BINDING}default_provider: review-skill\n`);
-    f.write('ws/config/capabilities/rt.yaml', `${BINDING}default_provider: nobody\n`);
+    f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}default_provider: review-skill\n`);
+    f.write('ws/config/capabilities/rt.yaml', `${SKILL_BINDING}default_provider: nobody\n`);
     const r = f.index();
     const b = r.item('capabilities/rt.yaml');
     assert.deepEqual(
@@ -36,8 +33,11 @@ describe('Eva bindings: shadowing leads every other reason (eva.md §4.1, §4.3)
 
   it('a shadowed binding that breaks the schema is shadowed too', () => {
     f.adapter(A0);
-    f.write('ws/config/capabilities/rs.yaml', `${BINDING}default_provider: review-skill\n`);
-    f.write('ws/config/capabilities/ru.yaml', `${BINDING.replace('1.0.0', '1.0')}default_provider: review-skill\n`);
+    f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}default_provider: review-skill\n`);
+    f.write(
+      'ws/config/capabilities/ru.yaml',
+      `${SKILL_BINDING.replace('1.0.0', '1.0')}default_provider: review-skill\n`,
+    );
     const b = f.index().item('capabilities/ru.yaml');
     assert.deepEqual([b.decision, b.reasons], ['shadowed', ['duplicate_id_shadowed', 'schema_invalid']]);
   });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { A0, EvaFixture, L0 } from './helpers/evaFixture';
+import { A0, EvaFixture, L0, SKILL_BINDING } from './helpers/evaFixture';
 import type { TrustView } from '../../src/core/decisions/trustView';
 import type { EvaItem } from '../../src/core/systems/eva/item';
 import { indexEva } from '../../src/core/systems/eva/indexEva';
@@ -33,8 +33,6 @@ function trusting(...items: EvaItem[]): TrustView {
 }
 
 const UNREVIEWED = ['loaded_unreviewed', 'not_reviewed'];
-const BINDING =
-  'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\n';
 
 describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
   let f: EvaFixture;
@@ -190,7 +188,7 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
 
   it('a binding inherits its provider: registered with the provider primary reason, loaded_unreviewed until trusted (§2.6)', () => {
     f.adapter(A0);
-    binding(`${BINDING}default_provider: review-skill\n`);
+    binding(`${SKILL_BINDING}default_provider: review-skill\n`);
     const r = f.index();
     const b = r.item('capabilities/rs.yaml');
     const provider = r.item('adapters/review.yaml');
@@ -208,13 +206,13 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
 
   it('inherits an inactive provider as disabled [bundle_inactive]', () => {
     f.adapter(A0.replace('network: false', 'network: true'));
-    binding(`${BINDING}provider: review-skill\n`);
+    binding(`${SKILL_BINDING}provider: review-skill\n`);
     const b = f.index().item('capabilities/rs.yaml');
     assert.deepEqual([b.decision, b.reasons, b.detail.eva.target], ['disabled', ['bundle_inactive'], null]);
   });
 
   it('a missing provider rejects the binding with the upstream message at the provider field', () => {
-    binding(`${BINDING}default_provider: nobody\n`);
+    binding(`${SKILL_BINDING}default_provider: nobody\n`);
     const r = f.index();
     const b = r.item('capabilities/rs.yaml');
     assert.deepEqual([b.decision, b.reasons, b.parent], ['rejected', ['schema_invalid'], null]);
@@ -230,7 +228,7 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
   });
 
   it('a binding without any provider is rejected', () => {
-    binding(BINDING);
+    binding(SKILL_BINDING);
     assert.deepEqual(f.index().item('capabilities/rs.yaml').reasons, ['schema_invalid']);
   });
 
@@ -254,16 +252,16 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
 
   it('a binding that is disabled, shadowed or outside workflow.* says so', () => {
     f.adapter(A0);
-    binding(`${BINDING.replace('enabled: true', 'enabled: false')}default_provider: review-skill\n`);
+    binding(`${SKILL_BINDING.replace('enabled: true', 'enabled: false')}default_provider: review-skill\n`);
     assert.deepEqual(f.index().item('capabilities/rs.yaml').reasons, ['disabled_by_manifest']);
-    binding(`${BINDING.replace('workflow.review', 'repo.review')}default_provider: review-skill\n`);
+    binding(`${SKILL_BINDING.replace('workflow.review', 'repo.review')}default_provider: review-skill\n`);
     const other = f.index().item('capabilities/rs.yaml');
     assert.deepEqual(
       [other.decision, other.reasons, other.detail.eva.target],
       ['display_only', ['capability_unknown'], null],
     );
-    binding(`${BINDING}default_provider: review-skill\n`);
-    f.write('ws/config/capabilities/rt.yaml', `${BINDING}default_provider: review-skill\n`);
+    binding(`${SKILL_BINDING}default_provider: review-skill\n`);
+    f.write('ws/config/capabilities/rt.yaml', `${SKILL_BINDING}default_provider: review-skill\n`);
     const shadowed = f.index().item('capabilities/rt.yaml');
     assert.deepEqual(
       [shadowed.decision, shadowed.reasons, shadowed.shadowedBy],
@@ -273,7 +271,7 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
 
   it('a binding whose provider is not a skill adapter is context: a warning, no item', () => {
     f.adapter(A0.replace('transport: skill', 'transport: stdio'));
-    binding(`${BINDING}default_provider: review-skill\n`);
+    binding(`${SKILL_BINDING}default_provider: review-skill\n`);
     const r = f.index();
     assert.equal(
       r.items.some((i) => i.kind === 'skill-binding'),
@@ -287,7 +285,7 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
   });
 
   it('a binding that does not parse is rejected by its sniffed kind', () => {
-    binding(`${BINDING}default_provider: [\n`);
+    binding(`${SKILL_BINDING}default_provider: [\n`);
     const b = f.index().item('capabilities/rs.yaml');
     assert.deepEqual(
       [b.kind, b.decision, b.reasons, b.name],
@@ -297,7 +295,7 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
 
   it('a binding reports its schemas as inline or absent', () => {
     f.adapter(A0);
-    binding(`${BINDING}default_provider: review-skill\ninput_schema: {type: object}\n`);
+    binding(`${SKILL_BINDING}default_provider: review-skill\ninput_schema: {type: object}\n`);
     assert.deepEqual(f.index().item('capabilities/rs.yaml').detail.eva.schemas, { input: 'inline', output: 'absent' });
   });
 });
@@ -808,7 +806,7 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
 });
 
 function binding(f: EvaFixture): void {
-  f.write('ws/config/capabilities/rs.yaml', `${BINDING}default_provider: review-skill\n`);
+  f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}default_provider: review-skill\n`);
 }
 
 describe('Eva covered content limits (eva.md §6.1)', () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { contractDiagnostic, contractItem, displayPath, owningWorkspace } from '../../src/core/report/contract';
 import { FILE_START, type Diagnostic, type Item } from '../../src/core/model';
+import { itemOf } from './helpers/item';
 
 /**
  * Paths in the JSON contract (cli.md "JSON output"): relative to the item's own workspace
@@ -8,28 +9,8 @@ import { FILE_START, type Diagnostic, type Item } from '../../src/core/model';
  * its file, when one folder lies inside another.
  */
 describe('JSON contract paths with nested workspace folders', () => {
-  const item = (workspace: string, file: string): Item => ({
-    id: 'x',
-    system: 'codewhale',
-    kind: 'plugin',
-    name: 'x',
-    qualifiedName: 'x',
-    scope: 'workspace',
-    workspace,
-    path: file,
-    location: { file, range: FILE_START },
-    parent: null,
-    decision: 'disabled',
-    reasons: ['not_reviewed'],
-    shadowedBy: null,
-    trust: 'not-reviewed',
-    enabled: false,
-    compatibility: null,
-    contentHash: null,
-    capabilityHash: null,
-    reviewToken: null,
-    detail: {},
-  });
+  const item = (workspace: string, file: string): Item =>
+    itemOf({ workspace, path: file, location: { file, range: FILE_START } });
   const diagnostic = (file: string): Diagnostic => ({
     file,
     range: FILE_START,

@@ -10,6 +10,10 @@ import type { Diagnostic } from '../../../src/core/model';
 
 export const CORPUS = path.join(__dirname, '..', '..', 'fixtures', 'corpus', 'eva');
 
+/** A `kind: skill` binding of `workflow.review` without its provider: a test appends `default_provider:` or `provider:`. */
+export const SKILL_BINDING =
+  'id: rs\nname: Review binding\nversion: 1.0.0\nenabled: true\nkind: skill\ncapability: workflow.review\n';
+
 /** A0: `config/adapters/review.yaml`. */
 export const A0 = `id: review-skill
 name: Review Skill
