@@ -24,16 +24,35 @@ export function noEnableSwitchNotice(item: Pick<Item, 'system' | 'kind' | 'decis
   return systemOf(item.system).noEnableSwitch?.notice(item) ?? null;
 }
 
+/** A precondition of `enable` that a trusted unit's own state fails (codewhale.md §8.4). */
+export type EnableBlock = 'staged_skill_invalid' | 'not_applicable' | 'unsupported';
+
 /**
- * Why `enable` would refuse a trusted unit for what its index already says (lifecycle.ts
- * `enable`), or null: the tree does not offer Enable then, and the panel says why, rather
- * than offer it and refuse.
+ * The first precondition of `enable` the unit fails, in the order the agent checks them:
+ * a snapshot whose skill cannot be loaded is no verified snapshot (§8.6), then the host,
+ * then the components. One rule for `enable` itself (lifecycle.ts, `applicable` as it reads
+ * the bundle now) and for the tree and the panel, which do not offer what it would refuse.
  */
-export function enableBlockedBy(item: Pick<Item, 'reasons' | 'compatibility'>): string | null {
-  if (item.reasons.includes('not_applicable')) return 'Its [when] conditions do not match this host';
-  if (item.compatibility === 'unsupported') return 'It has no supported declarative components to activate';
-  if (item.reasons.includes('staged_skill_invalid')) return 'A skill in it cannot be loaded: see Diagnostics';
+export function enableBlock(
+  item: Pick<Item, 'reasons' | 'compatibility'>,
+  applicable = !item.reasons.includes('not_applicable'),
+): EnableBlock | null {
+  if (item.reasons.includes('staged_skill_invalid')) return 'staged_skill_invalid';
+  if (!applicable) return 'not_applicable';
+  if (item.compatibility === 'unsupported') return 'unsupported';
   return null;
+}
+
+const ENABLE_BLOCK_TEXT: Record<EnableBlock, string> = {
+  staged_skill_invalid: 'A skill in it cannot be loaded: see Diagnostics',
+  not_applicable: 'Its [when] conditions do not match this host',
+  unsupported: 'It has no supported declarative components to activate',
+};
+
+/** Why Enable is not offered for a trusted unit (`enableBlock`, in a panel's words), or null. */
+export function enableBlockedBy(item: Pick<Item, 'reasons' | 'compatibility'>): string | null {
+  const block = enableBlock(item);
+  return block === null ? null : ENABLE_BLOCK_TEXT[block];
 }
 
 /**

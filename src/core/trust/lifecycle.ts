@@ -8,7 +8,7 @@ import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import { copyReviewed, verifyReviewedCopy } from './reviewedCopy';
 import { MAX_REVIEW_HISTORY, type BundleState, type Receipt, type TrustState } from './stateSchema';
 import { touched, unavailableMessage, type Mutation, type TrustStore } from './trustStore';
-import { hasEnableSwitch, noEnableSwitchRefusal } from './enableSwitch';
+import { enableBlock, hasEnableSwitch, noEnableSwitchRefusal } from './enableSwitch';
 import { systemOf } from '../systems/registry';
 import { statusOf } from '../decisions/gates';
 import type { HostFacts } from '../host';
@@ -336,16 +336,19 @@ export async function enable(
         message: `${label} \`${s.item.name}\` has no verified snapshot of what was reviewed; review and trust it again before enablement`,
       };
     }
-    // The agent loads the skills from its snapshot, and one that fails to load leaves it no
-    // verified snapshot (codewhale.md §8.6): enabling it would switch on nothing.
-    if (s.item.reasons.includes('staged_skill_invalid'))
+    const inactive = s.item.detail.activation?.inactiveComponents ?? [];
+    // In the agent's words; the tree and the panel do not offer what is refused here (enableSwitch.ts).
+    const block = enableBlock(s.item, s.applicable);
+    if (block === 'staged_skill_invalid')
+      // The agent loads the skills from its snapshot, and one that fails to load leaves it no
+      // verified snapshot (codewhale.md §8.6): enabling it would switch on nothing.
       return {
         ok: false,
         message: `${label} \`${s.item.name}\` has no verified snapshot: a skill in it cannot be loaded (see its skill-invalid problems); fix it, then review and trust it again before enablement`,
       };
-    if (!s.applicable) return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
-    const inactive = s.item.detail.activation?.inactiveComponents ?? [];
-    if (s.item.compatibility === 'unsupported')
+    if (block === 'not_applicable')
+      return { ok: false, message: `${label} \`${s.item.name}\` does not apply to this host` };
+    if (block === 'unsupported')
       return {
         ok: false,
         message: `${label} \`${s.item.name}\` has no supported declarative components to activate; inactive: ${inactive.join(', ')}`,
