@@ -136,7 +136,7 @@ export class SkillgateService implements vscode.Disposable {
         // The error's text can name a repository's file (`ENOENT: …, open '<path>'`): shown escaped, as every notification.
         windowUi.error(message);
       },
-      showsIndex: () => this.current !== undefined && this.failure === undefined,
+      showsIndex: () => this.showsIndex(),
     };
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshAll()),
@@ -207,8 +207,7 @@ export class SkillgateService implements vscode.Disposable {
         if (newest) return newest;
         const none: Snapshot = { generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null };
         // No complete index to keep showing: the view says that indexing failed, and why, not that nothing was found.
-        if (error !== undefined && (this.current === undefined || this.failure !== undefined))
-          return this.publish(none, indexFailureReason(error));
+        if (error !== undefined && !this.showsIndex()) return this.publish(none, indexFailureReason(error));
         return this.current ?? this.publish(none);
       };
       const result = guardIndexAsync<Snapshot | Promise<Snapshot>>(
@@ -440,6 +439,11 @@ export class SkillgateService implements vscode.Disposable {
    */
   private publishFrom(index: IndexBackend, indexed: Indexed | undefined): Snapshot | undefined {
     return indexed && this.index === index ? this.publish(indexed.snapshot) : this.current;
+  }
+
+  /** Whether the view shows a complete index (none yet, or only a failed first one's stand-in: no). */
+  private showsIndex(): boolean {
+    return this.current !== undefined && this.failure === undefined;
   }
 
   /** `failure`: the snapshot stands for no index, which failed for this reason (`SnapshotChange.failure`). */
