@@ -100,6 +100,83 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     });
   });
 
+  describe('the key indicators `?` and `:`', () => {
+    it('finds no empty implicit key in block context: "did not find expected key" at the `:`', () => {
+      const refused = (line: number, column: number) => at('did not find expected key', line, column);
+      assert.equal(fails(': a').message, refused(1, 1));
+      assert.equal(fails('k: v\n: a').message, refused(2, 1));
+      assert.equal(fails('k:\n  : a').message, refused(2, 3));
+      assert.equal(fails('k: v\n  : a').message, refused(2, 3));
+      assert.equal(fails('- - : a').message, refused(1, 5));
+      assert.equal(fails('? : a').message, refused(1, 3));
+      assert.equal(fails('? a\n: b\n: c').message, refused(3, 1));
+      assert.equal(fails('a:\n- b\n: c').message, refused(3, 1));
+      assert.equal(fails('k: |\n  : a\n: b').message, refused(3, 1));
+      assert.equal(fails('&a\n: b').message, refused(2, 1));
+      // The first error in the text is the one reported.
+      assert.equal(fails(': "\\ud800"').message, refused(1, 1));
+      assert.equal(fails('a: "\\ud800"\n: b').message, at('found invalid Unicode character escape code', 1, 7));
+      assert.equal(fails('a: \t1\n: 2').message, refused(2, 1));
+    });
+
+    it('finds no empty implicit key in flow context: "did not find expected node content"', () => {
+      const refused = (line: number, column: number) => at('did not find expected node content', line, column);
+      assert.equal(fails('{: a}').message, refused(1, 2));
+      assert.equal(fails('[: a]').message, refused(1, 2));
+      assert.equal(fails('{a: 1, : b}').message, refused(1, 8));
+      assert.equal(fails('[a, :]').message, refused(1, 5));
+      assert.equal(fails('{a: [b, : c]}').message, refused(1, 9));
+    });
+
+    it('reads an empty key that is written: after `?`, or of an anchor or tag alone', () => {
+      assert.deepEqual(ok('?\n: a').value, { null: 'a' });
+      assert.deepEqual(ok('{? : a}').value, { null: 'a' });
+      assert.deepEqual(ok('-  &b : a\n').value, [{ null: 'a' }]);
+      assert.deepEqual(ok('!!str : a').value, { '': 'a' });
+    });
+
+    it('takes `:` starting a plain scalar in flow context for the indicator', () => {
+      const refused = (line: number, column: number) => at('did not find expected node content', line, column);
+      assert.equal(fails('[a, :b]').message, refused(1, 5));
+      assert.equal(fails('k: [:x]').message, refused(1, 5));
+      assert.equal(fails('{:x: 1}').message, refused(1, 2));
+      assert.equal(fails('x: [a, "b", :c]').message, refused(1, 13));
+      assert.equal(fails('[a: :b]').message, refused(1, 5));
+      // In block context, and inside a flow scalar, it is text.
+      assert.deepEqual(ok(':x: 1').value, { ':x': 1 });
+      assert.deepEqual(ok('- :x').value, [':x']);
+      assert.deepEqual(ok('{a:b}').value, { 'a:b': null });
+    });
+
+    it('takes `?` starting a plain scalar in flow context for the explicit key (the yaml library read the text `?a`)', () => {
+      assert.deepEqual(ok('{?a: 1}').value, { a: 1 });
+      assert.deepEqual(ok('{?a}').value, { a: null });
+      assert.deepEqual(ok('{?a, b: 1}').value, { a: null, b: 1 });
+      assert.deepEqual(ok('[?a]').value, [{ a: null }]);
+      assert.deepEqual(ok('k: [?a, b]').value, { k: [{ a: null }, 'b'] });
+      assert.deepEqual(ok('[a, ?b: c]').value, ['a', { b: 'c' }]);
+      assert.deepEqual(ok('[?a b: c]').value, [{ 'a b': 'c' }]);
+      assert.deepEqual(ok('[?a\n b]').value, [{ 'a b': null }]);
+      assert.deepEqual(ok('[?a:b]').value, [{ 'a:b': null }]);
+      assert.deepEqual(ok('[?x#c]').value, [{ 'x#c': null }]);
+      assert.deepEqual(ok('[?-a]').value, [{ '-a': null }]);
+      assert.deepEqual(ok('{?x #c\n: 1}').value, { x: 1 });
+      // A key Eva reads under its own name: a second one is a duplicate, as in serde_yaml.
+      assert.equal(fails('{?a: 1, a: 2}').message, at('duplicate entry with key', 1, 9));
+      // In block context it is text.
+      assert.deepEqual(ok('- ?a').value, ['?a']);
+    });
+
+    it('refuses `?` where a value stands, or after an anchor or tag', () => {
+      assert.equal(fails('{a: ?b}').message, at('did not find expected node content', 1, 5));
+      assert.equal(fails('{?a: ?b}').message, at('did not find expected node content', 1, 6));
+      assert.equal(fails('[? ?a]').message, at('did not find expected node content', 1, 4));
+      assert.equal(fails('[!!str ?a]').message, at("did not find expected ',' or ']'", 1, 8));
+      assert.equal(fails('[&x ?a]').message, at("did not find expected ',' or ']'", 1, 5));
+      assert.equal(fails('{&x ?a: 1}').message, at("did not find expected ',' or '}'", 1, 5));
+    });
+  });
+
   it('reads `!<!>` as the non-specific tag `!`, as `! x`', () => {
     assert.deepEqual(ok('a: !<!> 1\n').value, ok('a: ! 1\n').value);
     assert.deepEqual(ok('!<!> x').value, ok('! x').value);

@@ -1,5 +1,6 @@
 import {
   Alias,
+  CST,
   Scalar,
   isAlias,
   isMap,
@@ -16,6 +17,7 @@ import { parseLibyamlDocument } from './yamlQuotedLines';
 import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
+import { readKeyIndicators, type KeyRefusal } from './yamlKeyIndicators';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
   YamlFloat,
@@ -98,13 +100,17 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   // Copies of the same length as the text: every range the parser gives is an offset into the file.
   const parsed = libyamlLineBreaks(text);
   const spaced = libyamlLineStartBoms(parsed);
+  // Of the parse kept: a key libyaml does not find, or reads otherwise.
+  let keyRefusal: KeyRefusal | undefined;
+  const inspect = (cst: CST.Document) => void (keyRefusal = readKeyIndicators(cst));
   try {
     let copy = spaced;
-    doc = parseLibyamlDocument(copy, PARSE_OPTIONS);
+    doc = parseLibyamlDocument(copy, PARSE_OPTIONS, inspect);
     // A BOM libyaml reads as text (in a scalar): the copy with it left in place.
-    if (spaced !== parsed && bomInScalar(doc, parsed)) doc = parseLibyamlDocument((copy = parsed), PARSE_OPTIONS);
+    if (spaced !== parsed && bomInScalar(doc, parsed))
+      doc = parseLibyamlDocument((copy = parsed), PARSE_OPTIONS, inspect);
     const retagged = nonSpecificVerbatimTags(doc, copy);
-    if (retagged !== undefined) doc = parseLibyamlDocument(retagged, PARSE_OPTIONS);
+    if (retagged !== undefined) doc = parseLibyamlDocument(retagged, PARSE_OPTIONS, inspect);
   } catch (e) {
     // A stack overflow in the composer on pathological nesting: refused, never a crash.
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
@@ -116,9 +122,12 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const tab = firstRefusedTab(doc, parsed);
   const before = (offset: number) => refusedChunk === undefined || chunkOf(offset) < refusedChunk;
   const precedes = (offset: number) => (!first || offset <= first.pos[0]) && before(offset);
-  if (escape && precedes(escape.offset) && !(tab && tab.offset < escape.offset))
-    return fail('found invalid Unicode character escape code', escape.offset, escape.length);
-  if (tab && precedes(tab.offset)) return fail(tab.message, tab.offset, 1);
+  const scanned = [
+    escape && { offset: escape.offset, length: escape.length, message: 'found invalid Unicode character escape code' },
+    tab && { offset: tab.offset, length: 1, message: tab.message },
+    keyRefusal && { offset: keyRefusal.offset, length: 1, message: keyRefusal.message },
+  ].reduce((a, b) => (b && (!a || b.offset < a.offset) ? b : a), undefined);
+  if (scanned && precedes(scanned.offset)) return fail(scanned.message, scanned.offset, scanned.length);
   if (first && before(first.pos[0]))
     return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   if (refusedChunk !== undefined) return readerError();

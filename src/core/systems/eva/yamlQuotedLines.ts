@@ -1,4 +1,5 @@
 import {
+  CST,
   Composer,
   Lexer,
   Parser,
@@ -23,13 +24,20 @@ import {
 export function parseLibyamlDocument(
   text: string,
   options: ParseOptions & DocumentOptions & SchemaOptions,
+  /** Shown the first document's concrete tree before it is composed. */
+  inspect?: (cst: CST.Document) => void,
 ): Document.Parsed {
   const parser = new Parser();
   // The parser's documented way to take another lexer is to be fed its lexemes.
   const lexemes = quotedScalarLexer().lex(text);
+  let documents = 0;
+  const seen = (token: CST.Token): CST.Token => {
+    if (token.type === 'document' && documents++ === 0) inspect?.(token);
+    return token;
+  };
   const tokens = (function* () {
-    for (const lexeme of lexemes) yield* parser.next(lexeme);
-    yield* parser.end();
+    for (const lexeme of lexemes) for (const token of parser.next(lexeme)) yield seen(token);
+    for (const token of parser.end()) yield seen(token);
   })();
   let doc: Document.Parsed | undefined;
   for (const next of new Composer(options).compose(tokens, true, text.length)) {

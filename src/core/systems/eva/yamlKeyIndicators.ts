@@ -1,0 +1,104 @@
+import { CST } from 'yaml';
+
+/**
+ * Where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser; eva.md §2.1) reads the key indicators
+ * `?` and `:` otherwise than the yaml library, so Skillgate said "registered" for a manifest
+ * Eva-CLI refuses, or read another key than Eva's:
+ *
+ * - libyaml has no empty implicit key: a `:` with no key before it, no `?` and no anchor or
+ *   tag, is met where a key is expected (block context: `: a`, `k: v` then a line `: a`,
+ *   `- : a`: "did not find expected key") or a node (flow context: `{: a}`, `[a, : b]`:
+ *   "did not find expected node content");
+ * - in a flow collection `?` and `:` are indicators even when a character other than a space
+ *   follows them. `{?a: 1}` is the key `a` and `[?a]` the pair `a: null` (the yaml library
+ *   read the text `?a`); `[a, :b]` is refused, as is a `?` where a value stands
+ *   (`{a: ?b}`, `[? ?a]`) or after an anchor or tag (`[&x ?a]`: "did not find expected ','
+ *   or ']'").
+ *
+ * Works on the parser's concrete tree before it is composed (its items keep the `?`, the `:`
+ * and the properties they were written with): a `?` key read as libyaml reads it is rewritten
+ * in place into the explicit key the library composes; the first refused place in the text is
+ * returned, in libyaml's words. A flow `?` followed by another indicator (`[?"q"]`, `[?&a x]`)
+ * is left as the library reads it (docs/eva.md).
+ */
+export function readKeyIndicators(cst: CST.Document): KeyRefusal | undefined {
+  let first: KeyRefusal | undefined;
+  const refuse = (offset: number, message: string) => {
+    if (!first || offset < first.offset) first = { offset, message };
+  };
+  // Items in text order, each before what its key and value hold.
+  const walk = (token: CST.Token | null | undefined): void => {
+    if (!token || !('items' in token)) return;
+    const flow = token.type === 'flow-collection';
+    const close = token.type === 'flow-collection' && token.start.source === '{' ? '}' : ']';
+    for (const item of token.items) {
+      if (item.key === null && !keyWritten(item)) {
+        const indicator = item.sep?.find((t) => t.type === 'map-value-ind');
+        if (indicator) refuse(indicator.offset, flow ? NODE_EXPECTED : 'did not find expected key');
+      }
+      if (flow) {
+        const explicit = item.start.some((t) => t.type === 'explicit-key-ind');
+        const props = item.start.some((t) => t.type === 'anchor' || t.type === 'tag');
+        // The node where a key or a sequence entry starts (an entry of a pair written `[a: b]` is its key).
+        const entry = plainScalar(item.key ?? (item.sep ? undefined : item.value));
+        const led = entry?.source.charAt(0);
+        if (entry && led === ':') refuse(entry.offset, NODE_EXPECTED);
+        else if (entry && led === '?') {
+          if (explicit) refuse(entry.offset, NODE_EXPECTED);
+          else if (props) refuse(entry.offset, `did not find expected ',' or '${close}'`);
+          else if (startsPlainScalar(entry.source.slice(1))) asExplicitKey(item, entry);
+        }
+        // A value after `:` (an entry written alone was taken above).
+        const value = plainScalar(item.sep ? item.value : undefined);
+        if (value && /^[?:]/.test(value.source)) refuse(value.offset, NODE_EXPECTED);
+      }
+      walk(item.key);
+      walk(item.value);
+    }
+  };
+  walk(cst.value);
+  return first;
+}
+
+export interface KeyRefusal {
+  readonly offset: number;
+  readonly message: string;
+}
+
+const NODE_EXPECTED = 'did not find expected node content';
+
+/**
+ * Text libyaml starts a plain scalar with after its `?` token in flow context: not an
+ * indicator, or a `-` with no blank after it.
+ */
+function startsPlainScalar(text: string): boolean {
+  return /^(?:[^\s\-?:,[\]{}#&*!|>'"%@`]|-[^\s])/u.test(text);
+}
+
+function plainScalar(token: CST.Token | null | undefined): CST.FlowScalar | undefined {
+  return token?.type === 'scalar' ? token : undefined;
+}
+
+/** `?a` as libyaml tokenizes it: the indicator, then the key `a` (a pair's key, or an entry's). */
+function asExplicitKey(item: CST.CollectionItem, scalar: CST.FlowScalar): void {
+  item.start.push({ type: 'explicit-key-ind', offset: scalar.offset, indent: 0, source: '?' });
+  const key: CST.FlowScalar = { ...scalar, offset: scalar.offset + 1, source: scalar.source.slice(1) };
+  if (item.key) item.key = key;
+  else {
+    item.key = key;
+    item.sep = [];
+    delete item.value;
+  }
+}
+
+/**
+ * A `?` before the key, or a key of properties alone (`&a : b`, `!!str : b`: libyaml's simple
+ * key starts at the anchor or tag, its node an empty scalar): the item's own flag, or among
+ * the tokens before the `:`.
+ */
+function keyWritten(item: CST.CollectionItem): boolean {
+  return (
+    ('explicitKey' in item && item.explicitKey === true) ||
+    item.start.some((t) => t.type === 'explicit-key-ind' || t.type === 'anchor' || t.type === 'tag')
+  );
+}
