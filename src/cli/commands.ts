@@ -19,7 +19,7 @@ import { hookLoadFails } from '../core/review/hookLoad';
 import { shortToken } from '../core/report/shortToken';
 import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
 import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
-import { afterTrustWithoutSwitch, hasEnableSwitch } from '../core/trust/enableSwitch';
+import { afterTrustWithSwitch, afterTrustWithoutSwitch, hasEnableSwitch } from '../core/trust/enableSwitch';
 import { UNAVAILABLE_EFFECT } from '../core/trust/trustStore';
 import { diagnosticsText, listText, showText } from './render';
 import { checkLocks, writeLocks } from './lockCommands';
@@ -132,7 +132,7 @@ async function trustCommand(c: Invocation): Promise<number> {
   // `snapshot` names the reviewed copy in the JSON contract (spec/cli.md), as it always has.
   // What trust changes: a bundle with an enable switch waits for `enable`; for an agent without one, nothing it loads.
   const next = hasEnableSwitch(item)
-    ? `it stays disabled until you run \`skillgate enable ${item.id}\``
+    ? afterTrustWithSwitch(item, `you run \`skillgate enable ${item.id}\``)
     : afterTrustWithoutSwitch(item);
   return c.outcome(true, `Trusted ${item.name} at ${token ? shortToken(token) : '?'}; ${next}.`, {
     id: item.id,

@@ -132,6 +132,38 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await waitDescription('repo-tools', 'active');
   });
 
+  it('offers no Enable for a trusted bundle enable would refuse, and says why in the panel', async () => {
+    // lint-lsp has only an LSP server, which Codewhale does not activate: trusted, it still cannot be enabled.
+    await rowMenu('lint-lsp', 'Review Bundle');
+    const frame = await reviewFrame(page, 'lint-lsp');
+    await frame.locator('button:not([disabled])', { hasText: 'Trust…' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10000 });
+    await dialog.locator('.monaco-button', { hasText: /^Trust$/ }).click();
+    const deadline = Date.now() + 15000;
+    let notices = '';
+    while (!/Trusted, but it cannot be enabled\./.test(notices)) {
+      if (Date.now() > deadline) throw new Error(`the panel did not say why Enable is off: "${notices}"`);
+      await page.waitForTimeout(200);
+      notices = (await (await reviewFrame(page, 'lint-lsp')).locator('.notice').allTextContents()).join(' ');
+    }
+    assert.match(notices, /It has no supported declarative components to activate\./);
+    const fresh = await reviewFrame(page, 'lint-lsp');
+    assert.equal(await fresh.locator('button[disabled]', { hasText: /^Enable$/ }).count(), 1, 'Enable disabled');
+    assert.equal(await fresh.locator('button[disabled]', { hasText: 'Revoke' }).count(), 0, 'Revoke offered');
+    await page.screenshot({ path: path.join(RESULTS, 'trusted-cannot-enable.png') });
+    await dismissHover(page);
+    await treeRow('lint-lsp').first().click({ button: 'right' });
+    const menu = page.locator('.context-view');
+    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
+    assert.equal(await menu.locator('.action-item', { hasText: /^Enable/ }).count(), 0, 'no Enable in the menu');
+    assert.equal(await menu.locator('.action-item', { hasText: /^Revoke/ }).count(), 1, 'Revoke in the menu');
+    await page.keyboard.press('Escape');
+    // The next test reads repo-tools' panel, under this one in the editor group.
+    await page.locator('.tabs-container .tab', { hasText: 'Review: lint-lsp' }).locator('.codicon-close').click();
+    await reviewFrame(page, 'repo-tools');
+  });
+
   it('shows the diff in the open panel and drops trust when a file changes on disk', async () => {
     fs.appendFileSync(
       path.join(demo, '.codewhale/plugins/repo-tools/skills/triage/SKILL.md'),

@@ -270,6 +270,26 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.equal((await cli(['trust', id as string, token as string, '--no-user'], f.path('ws'))).code, 0);
   });
 
+  it('says after trust whether enable can follow: a bundle of components Codewhale never activates cannot be enabled', async () => {
+    f.write(
+      'ws/.codewhale/plugins/lsp-only/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "lsp-only"\nversion = "0.1.0"\n[lsp]\npath = "lsp"\n',
+    );
+    f.write('ws/.codewhale/plugins/lsp-only/lsp/server.js', '// a language server\n');
+    const listed = JSON.parse((await cli(['list', '--json', '--no-user'], f.path('ws'))).out) as {
+      items: { id: string; reviewToken: string; compatibility: string }[];
+    };
+    const unit = listed.items[0] ?? assert.fail('no item');
+    assert.equal(unit.compatibility, 'unsupported');
+    const r = await cli(['trust', unit.id, unit.reviewToken, '--no-user'], f.path('ws'));
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /^Trusted lsp-only at [0-9a-f]{12}…[0-9a-f]{12}; it stays disabled and cannot be enabled \(it has no supported declarative components to activate\)\.$/m,
+    );
+    assert.equal((await cli(['enable', unit.id, '--no-user'], f.path('ws'))).code, 1, 'enable refuses it, as said');
+  });
+
   it('hashes one bundle directory byte-exact with the spec vector', async () => {
     const dir = writeW(f);
     const r = await cli(['hash', dir, '--json'], f.root);

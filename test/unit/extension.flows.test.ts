@@ -220,6 +220,18 @@ describe('extension flows (ports)', () => {
     await trustFlow(item(), TOKEN, { ui, gate: gate(), lifecycle: lifecycle(TOKEN, true, { enabled: true }) });
     assert.ok(!calls.some((c) => c.startsWith('offer')));
     assert.equal(calls.at(-1), 'info Trusted demo. It stays disabled until you enable it.');
+    // A bundle enable would refuse is never told to wait for Enable: it says why it cannot follow.
+    calls = [];
+    const lspOnly = item({ compatibility: 'unsupported', decision: 'display_only' });
+    await trustFlow(lspOnly, TOKEN, { ui, gate: gate(), lifecycle: lifecycle() });
+    assert.equal(
+      calls.at(-1),
+      'info Trusted demo. It stays disabled and cannot be enabled (it has no supported declarative components to activate).',
+    );
+    assert.equal(
+      trustMeaning(item({ reasons: ['not_applicable'] })),
+      'Trusting starts nothing: it stays disabled and cannot be enabled (its [when] conditions do not match this host).',
+    );
   });
 
   it('enables with the note the lifecycle gives, and shows a refused enable as an error', async () => {

@@ -507,10 +507,12 @@ describe('the review panel view model', () => {
       const s = w.snapshot({ host });
       const r2 = review(byName(s, 'tools'), { store: w.store });
       assert.ok(r2.ok);
-      assert.deepEqual(reviewViewModel(r2.value, s, false).actions.enable, {
-        enabled: false,
-        why: 'Its [when] conditions do not match this host',
-      });
+      const actions = reviewViewModel(r2.value, s, false).actions;
+      assert.deepEqual(actions.enable, { enabled: false, why: 'Its [when] conditions do not match this host' });
+      // In words beside the buttons too: a disabled button's tooltip is out of reach of the keyboard.
+      assert.deepEqual(actions.notices, [
+        'Trusted, but it cannot be enabled. Its [when] conditions do not match this host.',
+      ]);
     });
 
     it('never lists a server the manifest configures off among the commands trust lets run', () => {

@@ -349,13 +349,14 @@ function reviewActions(
         : current.decision === 'rejected'
           ? `Rejected (${current.reasons.join(', ')}): see Diagnostics`
           : null);
+  // A trusted bundle that enable would refuse: said in a notice too, since a disabled button's tooltip is not read by keyboard or touch.
+  const stateBlock =
+    blocked === null && enableSwitch && !r.enabled && r.status === 'trusted'
+      ? enableBlockedBy({ reasons: current.reasons, compatibility: r.item.compatibility })
+      : null;
   const enableWhy =
     blocked ??
-    (r.enabled
-      ? 'Already enabled'
-      : r.status !== 'trusted'
-        ? 'Trust exactly this review first'
-        : enableBlockedBy({ reasons: current.reasons, compatibility: r.item.compatibility }));
+    (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : stateBlock);
   return {
     trust: { enabled: trustWhy === null, why: trustWhy },
     // Rivumi has no enable switch (decisions/enableSwitch.ts): Trust only, and a sentence on how it is switched off.
@@ -368,6 +369,7 @@ function reviewActions(
     notices: [
       refused,
       restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null,
+      stateBlock === null ? null : `Trusted, but it cannot be enabled. ${stateBlock}.`,
       // Said of the unit as the index sees it now: whether the agent loads it is its current decision.
       enableSwitch ? null : noEnableSwitchNotice({ ...r.item, decision: current.decision }),
     ].filter((n): n is string => n !== null),

@@ -56,6 +56,18 @@ export function enableBlockedBy(item: Pick<Item, 'reasons' | 'compatibility'>): 
 }
 
 /**
+ * What follows a trust for a unit whose agent has a switch: it waits for Enable (`enableHint`:
+ * how to give it), or, where enable would refuse it (`enableBlock`), it never will until that
+ * changes, and why. Said by the CLI, the trust confirmation and the editor's notice.
+ */
+export function afterTrustWithSwitch(item: Pick<Item, 'reasons' | 'compatibility'>, enableHint: string): string {
+  const why = enableBlockedBy(item);
+  return why === null
+    ? `it stays disabled until ${enableHint}`
+    : `it stays disabled and cannot be enabled (${why.charAt(0).toLowerCase()}${why.slice(1)})`;
+}
+
+/**
  * What trust changes for a unit whose agent has no switch, said after a trust (the CLI and
  * the editor): nothing it loads. Whether the agent loads it now is the unit's decision,
  * not a given: an Eva adapter with `enabled: false`, or a rejected plugin, it does not.

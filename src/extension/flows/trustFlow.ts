@@ -1,4 +1,4 @@
-import { afterTrustWithoutSwitch, hasEnableSwitch } from '../../core/trust/enableSwitch';
+import { afterTrustWithSwitch, afterTrustWithoutSwitch, hasEnableSwitch } from '../../core/trust/enableSwitch';
 import { systemOf } from '../../core/systems/registry';
 import { trustEssentials } from '../../core/review/trustEssentials';
 import { shortToken } from '../../core/report/shortToken';
@@ -11,15 +11,17 @@ export type TrustOutcome = 'trusted' | 'refused' | 'cancelled' | 'review-first';
 export const RESTRICTED_TRUST = 'Restricted Mode: trust this workspace in VS Code before trusting its bundles.';
 export const RESTRICTED_ENABLE = 'Restricted Mode: trust this workspace in VS Code before enabling its bundles.';
 
-/** What trust changes: a bundle with an enable switch waits for Enable; for an agent without one, nothing it loads. */
+/** What trust changes: a bundle with an enable switch waits for Enable (or cannot be enabled); for an agent without one, nothing it loads. */
 function afterTrust(item: Item): string {
-  return hasEnableSwitch(item) ? 'It stays disabled until you enable it' : afterTrustWithoutSwitch(item);
+  if (!hasEnableSwitch(item)) return afterTrustWithoutSwitch(item);
+  const next = afterTrustWithSwitch(item, 'you enable it');
+  return next.charAt(0).toUpperCase() + next.slice(1);
 }
 
 /** What trust does for this agent, said honestly in the confirmation (README "Rivumi: trust without an enable switch"). */
 export function trustMeaning(item: Item): string {
   return hasEnableSwitch(item)
-    ? 'Trusting starts nothing: it stays disabled until you enable it.'
+    ? `Trusting starts nothing: ${afterTrustWithSwitch(item, 'you enable it')}.`
     : item.decision === 'registered'
       ? `${systemOf(item.system).label} already loads this; trusting records your review and lets \`skillgate check\` pass. It does not switch anything on or off.`
       : `${systemOf(item.system).label} does not load this now; trusting records your review and does not switch anything on or off.`;
