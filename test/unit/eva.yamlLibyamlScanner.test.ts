@@ -100,6 +100,45 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     });
   });
 
+  describe('a flow collection', () => {
+    it('goes on at any indentation, its plain scalars too (the yaml library said "must be sufficiently indented")', () => {
+      assert.deepEqual(ok('k: [a,\nb]').value, { k: ['a', 'b'] });
+      assert.deepEqual(ok('k:\n  x: [a,\nb]').value, { k: { x: ['a', 'b'] } });
+      assert.deepEqual(ok('k:\n  x: [a,\n  b]\n  y: 1').value, { k: { x: ['a', 'b'], y: 1 } });
+      assert.deepEqual(ok('k:\n  x: [a,\n b]\ny: 1').value, { k: { x: ['a', 'b'] }, y: 1 });
+      assert.deepEqual(ok('- [a,\nb]').value, [['a', 'b']]);
+      assert.deepEqual(ok('k: {a: 1,\nb: 2}').value, { k: { a: 1, b: 2 } });
+      assert.deepEqual(ok('a:\n  b: {c: [1,\n2], d: 3}\n  e: 4').value, { a: { b: { c: [1, 2], d: 3 }, e: 4 } });
+      assert.deepEqual(ok('k: [a\nb]').value, { k: ['a b'] });
+      assert.deepEqual(ok('k: [a,\n\tb]').value, { k: ['a', 'b'] });
+      assert.deepEqual(ok('k: [a,\n  ---\n]').value, { k: ['a', '---'] });
+      // A document marker at the start of a line still ends it (libyaml: "did not find expected node content").
+      assert.ok(fails('k: [a,\n---\n]'));
+      assert.ok(fails('k: [a,\n...\n]'));
+    });
+
+    it('reads a comment that starts a line in it (the yaml library asked for white space before the `#`)', () => {
+      assert.deepEqual(ok('k0: {a: b\n# c\n }').value, { k0: { a: 'b' } });
+      assert.deepEqual(ok('k0: {a: [\n# c\n ]\n# c\n }').value, { k0: { a: [] } });
+      assert.deepEqual(ok('{a:\n# c\n b}').value, { a: 'b' });
+      assert.deepEqual(ok('{a: b#c\n}').value, { a: 'b#c' });
+    });
+
+    it('refuses a `:` right after a plain scalar when a flow indicator follows it: "found unexpected \':\'"', () => {
+      const refused = (line: number, column: number) => at("found unexpected ':'", line, column);
+      assert.equal(fails('k0: {b:[x]}').message, refused(1, 7));
+      assert.equal(fails('{a:{c: 1}}').message, refused(1, 3));
+      assert.equal(fails('[a:,b]').message, refused(1, 3));
+      assert.equal(fails('{a:}').message, refused(1, 3));
+      assert.equal(fails('{a:?b}').message, refused(1, 3));
+      // Quoted keys, a space, or other text after the `:` are read as before.
+      assert.deepEqual(ok('{"a":[1]}').value, { a: [1] });
+      assert.deepEqual(ok('{a: [1]}').value, { a: [1] });
+      assert.deepEqual(ok('{a:b}').value, { 'a:b': null });
+      assert.deepEqual(ok('k:[a]').value, 'k:[a]');
+    });
+  });
+
   describe('the key indicators `?` and `:`', () => {
     it('finds no empty implicit key in block context: "did not find expected key" at the `:`', () => {
       const refused = (line: number, column: number) => at('did not find expected key', line, column);

@@ -13,7 +13,7 @@ import {
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
 import { dropUnreadFinalBreak } from './yamlBlockEnd';
-import { parseLibyamlDocument } from './yamlQuotedLines';
+import { parseLibyamlDocument } from './yamlLibyamlParse';
 import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
@@ -102,7 +102,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const spaced = libyamlLineStartBoms(parsed);
   // Of the parse kept: a key libyaml does not find, or reads otherwise.
   let keyRefusal: KeyRefusal | undefined;
-  const inspect = (cst: CST.Document) => void (keyRefusal = readKeyIndicators(cst));
+  const inspect = (cst: CST.Document, copy: string) => void (keyRefusal = readKeyIndicators(cst, copy));
   try {
     let copy = spaced;
     doc = parseLibyamlDocument(copy, PARSE_OPTIONS, inspect);

@@ -13,7 +13,8 @@ import { CST } from 'yaml';
  *   follows them. `{?a: 1}` is the key `a` and `[?a]` the pair `a: null` (the yaml library
  *   read the text `?a`); `[a, :b]` is refused, as is a `?` where a value stands
  *   (`{a: ?b}`, `[? ?a]`) or after an anchor or tag (`[&x ?a]`: "did not find expected ','
- *   or ']'").
+ *   or ']'"), and a `:` a plain scalar is followed by at once, itself followed by a flow
+ *   indicator (`{b:[x]}`: "found unexpected ':'").
  *
  * Works on the parser's concrete tree before it is composed (its items keep the `?`, the `:`
  * and the properties they were written with): a `?` key read as libyaml reads it is rewritten
@@ -21,7 +22,7 @@ import { CST } from 'yaml';
  * returned, in libyaml's words. A flow `?` followed by another indicator (`[?"q"]`, `[?&a x]`)
  * is left as the library reads it (docs/eva.md).
  */
-export function readKeyIndicators(cst: CST.Document): KeyRefusal | undefined {
+export function readKeyIndicators(cst: CST.Document, text: string): KeyRefusal | undefined {
   let first: KeyRefusal | undefined;
   const refuse = (offset: number, message: string) => {
     if (!first || offset < first.offset) first = { offset, message };
@@ -51,6 +52,10 @@ export function readKeyIndicators(cst: CST.Document): KeyRefusal | undefined {
         // A value after `:` (an entry written alone was taken above).
         const value = plainScalar(item.sep ? item.value : undefined);
         if (value && /^[?:]/.test(value.source)) refuse(value.offset, NODE_EXPECTED);
+        for (const scalar of [plainScalar(item.key), plainScalar(item.value)]) {
+          const colon = scalar && colonBeforeFlowIndicator(scalar, text);
+          if (colon !== undefined) refuse(colon, "found unexpected ':'");
+        }
       }
       walk(item.key);
       walk(item.value);
@@ -73,6 +78,18 @@ const NODE_EXPECTED = 'did not find expected node content';
  */
 function startsPlainScalar(text: string): boolean {
   return /^(?:[^\s\-?:,[\]{}#&*!|>'"%@`]|-[^\s])/u.test(text);
+}
+
+/**
+ * libyaml 0.2.5 refuses a `:` directly followed by `,`, `?`, `[`, `]`, `{` or `}` in a plain
+ * scalar in flow context, `{b:[x]}` and `[a:,b]`: where the scalar's text holds one, or its
+ * text ends where one starts (the library read `b` as a key and `[x]` as its value).
+ */
+function colonBeforeFlowIndicator(scalar: CST.FlowScalar, text: string): number | undefined {
+  const inside = /:[,?[\]{}]/.exec(scalar.source);
+  if (inside) return scalar.offset + inside.index;
+  const end = scalar.offset + scalar.source.length;
+  return text[end] === ':' && ',?[]{}'.includes(text[end + 1] ?? ' ') ? end : undefined;
 }
 
 function plainScalar(token: CST.Token | null | undefined): CST.FlowScalar | undefined {

@@ -13,26 +13,36 @@ import {
 } from 'yaml';
 
 /**
- * libyaml's scanner reads a single- or double-quoted scalar up to its closing quote, its
- * continuation lines at any indentation, even none (`description: "a` / `b"` is `a b` to
- * Eva); only a document marker (`---`, `...`) at the start of a line ends it with an error.
- * The yaml library's lexer ends such a scalar at the first line indented no more than its
- * parent, so Skillgate refused ("Missing closing quote") a manifest Eva-CLI loads. This parse
- * is the library's `parseDocument` with that one rule of its lexer replaced; everything else,
- * the folding of the lines included, is the library's.
+ * The yaml library's `parseDocument`, with the few rules of its lexer and parser replaced
+ * where libyaml's scanner (serde_yaml 0.9, Eva's parser; eva.md §2.1) reads a text Eva-CLI
+ * loads that the library refused; everything else, the folding of lines included, is the
+ * library's:
+ *
+ * - a single- or double-quoted scalar goes on up to its closing quote, its continuation lines
+ *   at any indentation, even none (`description: "a` / `b"` is `a b` to Eva); only a document
+ *   marker (`---`, `...`) at the start of a line ends it, with an error. The library ended it
+ *   at the first line indented no more than its parent ("Missing closing quote");
+ * - inside a flow collection no indentation is checked: its lines, and a plain scalar's
+ *   continuation lines there, may start in any column (`k: [a,` then `b]`). The library
+ *   ended the collection there ("must be sufficiently indented");
+ * - a comment that starts a line inside a flow collection (`{a: b` then `# c` then `}`):
+ *   the library took the line break before it for the value's and asked for white space.
  */
 export function parseLibyamlDocument(
   text: string,
   options: ParseOptions & DocumentOptions & SchemaOptions,
   /** Shown the first document's concrete tree before it is composed. */
-  inspect?: (cst: CST.Document) => void,
+  inspect?: (cst: CST.Document, text: string) => void,
 ): Document.Parsed {
   const parser = new Parser();
   // The parser's documented way to take another lexer is to be fed its lexemes.
-  const lexemes = quotedScalarLexer().lex(text);
+  const lexemes = libyamlLexer().lex(text);
   let documents = 0;
   const seen = (token: CST.Token): CST.Token => {
-    if (token.type === 'document' && documents++ === 0) inspect?.(token);
+    if (token.type === 'document') {
+      separateLineStartComments(token, text);
+      if (documents++ === 0) inspect?.(token, text);
+    }
     return token;
   };
   const tokens = (function* () {
@@ -57,6 +67,28 @@ export function parseLibyamlDocument(
 }
 
 /**
+ * A comment at the start of a line, first among an item's tokens in a flow collection: the
+ * line break before it closed the value before, so the library finds no white space before
+ * the `#`. An empty space token in front says there is, for the composer.
+ */
+function separateLineStartComments(doc: CST.Document, text: string): void {
+  const walk = (token: CST.Token | null | undefined): void => {
+    if (!token || !('items' in token)) return;
+    for (const item of token.items) {
+      if (token.type === 'flow-collection')
+        for (const tokens of [item.start, item.sep]) {
+          const first = tokens?.[0];
+          if (first?.type === 'comment' && (first.offset === 0 || text[first.offset - 1] === '\n'))
+            tokens?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
+        }
+      walk(item.key);
+      walk(item.value);
+    }
+  };
+  walk(doc.value);
+}
+
+/**
  * A double-quoted scalar the text ends inside of, its last character an escaped quote
  * (`a: "x\"`): the library takes that quote for the closing one and reads `x"`; libyaml finds
  * the end of the stream ("found unexpected end of stream").
@@ -73,15 +105,16 @@ function unterminatedAtEnd(doc: Document.Parsed, text: string): void {
   });
 }
 
-/** The lexer's internals this correction relies on (yaml 2.x). */
+/** The lexer's internals these corrections rely on (yaml 2.x). */
 interface LexerInternals {
   buffer: string;
   pos: number;
+  flowLevel: number;
   indentNext: number;
   continueScalar(offset: number): number;
 }
 
-function quotedScalarLexer(): Lexer {
+function libyamlLexer(): Lexer {
   const lexer = new Lexer();
   const internals = lexer as unknown as LexerInternals;
   const continueScalar = internals.continueScalar;
@@ -94,6 +127,18 @@ function quotedScalarLexer(): Lexer {
     if (quote !== '"' && quote !== "'") return continueScalar.call(this, offset);
     return isDocumentMarker(this.buffer, offset) ? -1 : offset;
   };
+  // Inside a flow collection libyaml checks no indentation (only a document marker at the
+  // start of a line ends it). The lexer reads the indentation a line needs from `indentNext`,
+  // which block context alone sets: inside a flow collection it reads none.
+  let indentNext = internals.indentNext;
+  Object.defineProperty(lexer, 'indentNext', {
+    get(this: LexerInternals): number {
+      return this.flowLevel > 0 ? 0 : indentNext;
+    },
+    set(value: number) {
+      indentNext = value;
+    },
+  });
   return lexer;
 }
 
