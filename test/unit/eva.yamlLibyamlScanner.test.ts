@@ -216,6 +216,24 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     });
   });
 
+  it('names anchors and aliases with ASCII letters, digits, `-` and `_` only, as libyaml does', () => {
+    const refused = (line: number, column: number) =>
+      at('did not find expected alphabetic or numeric character', line, column);
+    assert.equal(fails('a: &a.b x').message, refused(1, 6));
+    assert.equal(fails('a: &é x').message, refused(1, 5));
+    assert.equal(fails('&a.b x').message, refused(1, 3));
+    assert.equal(fails('--- &r.1\na: 1').message, refused(1, 7));
+    assert.equal(fails('a: &a x\nb: *a.b').message, refused(2, 6));
+    assert.equal(fails('a: &a x\nb: [*a.c]').message, refused(2, 7));
+    // A name the library ends at `[` or `{`: libyaml does not.
+    assert.equal(fails('- &x[ 1').message, refused(1, 5));
+    // libyaml ends the name at `@`, then finds no token.
+    assert.equal(fails('a: &a@ x').message, at('found character that cannot start any token', 1, 6));
+    assert.deepEqual(ok('a: &a1-_Z x\nb: *a1-_Z').value, { a: 'x', b: 'x' });
+    // In a tag, `&` is text.
+    assert.ok(parsedYaml('a: !t&b x'));
+  });
+
   it('reads `!<!>` as the non-specific tag `!`, as `! x`', () => {
     assert.deepEqual(ok('a: !<!> 1\n').value, ok('a: ! 1\n').value);
     assert.deepEqual(ok('!<!> x').value, ok('! x').value);

@@ -17,6 +17,7 @@ import { parseLibyamlDocument } from './yamlLibyamlParse';
 import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
+import { firstRefusedAnchorName } from './yamlAnchorNames';
 import { readKeyIndicators, type KeyRefusal } from './yamlKeyIndicators';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
@@ -100,9 +101,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   // Copies of the same length as the text: every range the parser gives is an offset into the file.
   const parsed = libyamlLineBreaks(text);
   const spaced = libyamlLineStartBoms(parsed);
-  // Of the parse kept: a key libyaml does not find, or reads otherwise.
+  // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name it refuses.
   let keyRefusal: KeyRefusal | undefined;
-  const inspect = (cst: CST.Document, copy: string) => void (keyRefusal = readKeyIndicators(cst, copy));
+  const inspect = (cst: CST.Document, copy: string) => {
+    const key = readKeyIndicators(cst, copy);
+    const name = firstRefusedAnchorName(cst, copy);
+    keyRefusal = name && (!key || name.offset < key.offset) ? name : key;
+  };
   try {
     let copy = spaced;
     doc = parseLibyamlDocument(copy, PARSE_OPTIONS, inspect);

@@ -1,0 +1,53 @@
+import type { CST } from 'yaml';
+
+/**
+ * libyaml 0.2.5 (serde_yaml 0.9, Eva's parser; eva.md §2.1) names an anchor or an alias with
+ * ASCII letters, digits, `-` and `_` only, and the name must end at white space or at one of
+ * `?:,]}%@` and the backquote. The yaml library takes any character but white space and
+ * `,[]{}`, so `&defaults.v1` or `&café` was a name to Skillgate and an error to Eva
+ * ("did not find expected alphabetic or numeric character", at the first other character);
+ * and a name followed at once by `[` or `{` (`&x[1]`) one the library ends there.
+ *
+ * Where the name ends at `@` or the backquote, libyaml then finds no token ("found character
+ * that cannot start any token"). Where it ends at `?` or `:` (`*a:`), libyaml reads an alias
+ * or anchor, then the indicator, a reading this check leaves to the library (docs/eva.md).
+ */
+export function firstRefusedAnchorName(cst: CST.Document, text: string): RefusedName | undefined {
+  let first: RefusedName | undefined;
+  const refuse = (offset: number, message: string) => {
+    if (!first || offset < first.offset) first = { offset, message };
+  };
+  const check = (token: CST.SourceToken | CST.FlowScalar) => {
+    const name = token.source.slice(1);
+    const other = name.search(/[^0-9A-Za-z_-]/);
+    if (other === -1) {
+      const next = text[token.offset + token.source.length];
+      if (next === '[' || next === '{') refuse(token.offset + token.source.length, NOT_A_NAME);
+      return;
+    }
+    const at = token.offset + 1 + other;
+    const ch = name[other] as string;
+    if (other === 0 || !'?:%@`'.includes(ch)) refuse(at, NOT_A_NAME);
+    else if (ch === '@' || ch === '`') refuse(at, 'found character that cannot start any token');
+  };
+  // Every token of the tree: anchors stand among an item's or a document's leading tokens, aliases as nodes.
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const token = node as { type?: string };
+    if (token.type === 'anchor' || token.type === 'alias') check(node as CST.SourceToken);
+    for (const value of Object.values(node)) if (typeof value === 'object') walk(value);
+  };
+  walk(cst);
+  return first;
+}
+
+export interface RefusedName {
+  readonly offset: number;
+  readonly message: string;
+}
+
+const NOT_A_NAME = 'did not find expected alphabetic or numeric character';
