@@ -95,8 +95,24 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
       assert.ok(fails('a: "x"\n\ufeffb: 2\n'));
     });
 
-    it('is text inside a quoted scalar', () => {
+    it('is text inside a quoted scalar, a flow collection or a plain scalar at the root', () => {
       assert.deepEqual(ok('a: "x\n\ufeffy"\n').value, { a: 'x \ufeffy' });
+      assert.deepEqual(ok('k: [a\n\ufeffb]').value, { k: ['a \ufeffb'] });
+      assert.deepEqual(ok('a\n\ufeffb').value, 'a \ufeffb');
+    });
+
+    it('ends a plain scalar in block context, and what follows is refused (the yaml library read it on)', () => {
+      const key = (line: number, column: number) => at('did not find expected key', line, column);
+      const dash = (line: number, column: number) => at("did not find expected '-' indicator", line, column);
+      assert.equal(fails('k: a\n\ufeffb').message, key(2, 2));
+      assert.equal(fails('k: a\n\ufeff\n b').message, key(3, 2));
+      assert.equal(fails('k:\n  j: a\n\ufeff   b').message, key(3, 5));
+      // Skillgate read the key `\ufeff  b` here.
+      assert.equal(fails('k: a\n\ufeff  b: 1').message, key(2, 4));
+      assert.equal(fails('- a\n\ufeffb').message, dash(2, 2));
+      assert.equal(fails('k:\n  - a\n\ufeff  b').message, dash(3, 4));
+      // A sequence at its mapping's indentation ends there: the mapping expects a key.
+      assert.equal(fails('k:\n- a\n\ufeffb').message, key(3, 2));
     });
   });
 

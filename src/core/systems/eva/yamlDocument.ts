@@ -10,6 +10,7 @@ import {
   type Document,
   type Node as YamlNode,
   type YAMLMap,
+  type YAMLSeq,
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
 import { dropUnreadFinalBreak } from './yamlBlockEnd';
@@ -108,12 +109,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     const name = firstRefusedAnchorName(cst, copy);
     keyRefusal = name && (!key || name.offset < key.offset) ? name : key;
   };
+  let bomReading: ReturnType<typeof lineStartBomReading>;
   try {
     let copy = spaced;
     doc = parseLibyamlDocument(copy, PARSE_OPTIONS, inspect);
     // A BOM libyaml reads as text (in a scalar): the copy with it left in place.
-    if (spaced !== parsed && bomInScalar(doc, parsed))
-      doc = parseLibyamlDocument((copy = parsed), PARSE_OPTIONS, inspect);
+    bomReading = spaced !== parsed ? lineStartBomReading(doc, parsed) : undefined;
+    if (bomReading === 'text') doc = parseLibyamlDocument((copy = parsed), PARSE_OPTIONS, inspect);
     const retagged = nonSpecificVerbatimTags(doc, copy);
     if (retagged !== undefined) doc = parseLibyamlDocument(retagged, PARSE_OPTIONS, inspect);
   } catch (e) {
@@ -127,12 +129,15 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const tab = firstRefusedTab(doc, parsed);
   const before = (offset: number) => refusedChunk === undefined || chunkOf(offset) < refusedChunk;
   const precedes = (offset: number) => (!first || offset <= first.pos[0]) && before(offset);
+  // Each ordered by where libyaml meets it (`at`), reported where libyaml reports it.
+  const bomRefusal = typeof bomReading === 'object' ? bomReading : undefined;
   const scanned = [
-    escape && { offset: escape.offset, length: escape.length, message: 'found invalid Unicode character escape code' },
-    tab && { offset: tab.offset, length: 1, message: tab.message },
-    keyRefusal && { offset: keyRefusal.offset, length: 1, message: keyRefusal.message },
-  ].reduce((a, b) => (b && (!a || b.offset < a.offset) ? b : a), undefined);
-  if (scanned && precedes(scanned.offset)) return fail(scanned.message, scanned.offset, scanned.length);
+    escape && { at: escape.offset, ...escape, message: 'found invalid Unicode character escape code' },
+    tab && { at: tab.offset, offset: tab.offset, length: 1, message: tab.message },
+    keyRefusal && { at: keyRefusal.offset, offset: keyRefusal.offset, length: 1, message: keyRefusal.message },
+    bomRefusal && { at: bomRefusal.start, offset: bomRefusal.offset, length: 1, message: bomRefusal.message },
+  ].reduce((a, b) => (b && (!a || b.at < a.at) ? b : a), undefined);
+  if (scanned && precedes(scanned.at)) return fail(scanned.message, scanned.offset, scanned.length);
   if (first && before(first.pos[0]))
     return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   if (refusedChunk !== undefined) return readerError();
@@ -162,14 +167,28 @@ const PARSE_OPTIONS = {
   stringKeys: false,
 } as const;
 
-/** True when a BOM at the start of a line (a space in the copy parsed) lies inside a scalar's text. */
-function bomInScalar(doc: Document.Parsed, text: string): boolean {
+/**
+ * How libyaml reads the first BOM at the start of a line (a space in the copy parsed) that lies
+ * inside a scalar's text, if one does. Inside a quoted scalar, a flow collection or a plain
+ * scalar at the document's root it is text: the caller parses the copy with it left in place.
+ * A plain scalar in block context ends at such a line, since the BOM stands left of the
+ * scalar's block (libyaml checks indentation before it skips the BOM as one column); what
+ * follows on that line or after it then stands where no token may: refused at that token, in
+ * the words of the collection the scalar belongs to. `start` is where the scalar starts, to
+ * order the refusal among the copy's own errors: those the scalar read on holds come from
+ * reading the line on.
+ */
+function lineStartBomReading(
+  doc: Document.Parsed,
+  text: string,
+): 'text' | { readonly start: number; readonly offset: number; readonly message: string } | undefined {
   const boms: number[] = [];
   for (let at = text.indexOf('\ufeff'); at !== -1; at = text.indexOf('\ufeff', at + 1))
     if (at === 0 || text[at - 1] === '\n') boms.push(at);
-  let inside = false;
+  let reading: ReturnType<typeof lineStartBomReading>;
+  let firstBom = Infinity;
   visit(doc, {
-    Scalar(_key, node) {
+    Scalar(_key, node, path) {
       const range = node.range;
       if (!range || range[0] === range[1]) return undefined;
       // The first line-start BOM at or after the scalar's start (a binary search: one scan per scalar is quadratic).
@@ -180,14 +199,37 @@ function bomInScalar(doc: Document.Parsed, text: string): boolean {
         if ((boms[mid] as number) < range[0]) lo = mid + 1;
         else hi = mid;
       }
-      if (lo < boms.length && (boms[lo] as number) < range[1]) {
-        inside = true;
-        return visit.BREAK;
+      const bom = boms[lo];
+      if (bom === undefined || bom >= range[1] || bom >= firstBom) return undefined;
+      firstBom = bom;
+      const collections = path.filter((p): p is YAMLMap | YAMLSeq => isMap(p) || isSeq(p));
+      const parent = collections.at(-1);
+      if (node.type !== Scalar.PLAIN || !parent || collections.some((c) => c.flow)) reading = 'text';
+      else {
+        let token = bom + 1;
+        while (/[ \t\n\r]/.test(text[token] ?? '')) token++;
+        reading = { start: range[0], offset: token, message: blockEntryExpected(parent, path, text) };
       }
       return undefined;
     },
   });
-  return inside;
+  return reading;
+}
+
+/**
+ * What libyaml's parser expected where a plain scalar of `parent` ended early: a key in a
+ * mapping, a `-` in a sequence, except a sequence written at its mapping's own indentation
+ * (`k:` then `- a`), which ends there and leaves the mapping to expect a key.
+ */
+function blockEntryExpected(parent: YAMLMap | YAMLSeq, path: readonly unknown[], text: string): string {
+  if (isMap(parent)) return 'did not find expected key';
+  const owner = path
+    .slice(0, path.indexOf(parent))
+    .filter((p): p is YAMLMap => isMap(p))
+    .at(-1);
+  const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1) - 1;
+  const indentless = owner?.range && parent.range && column(owner.range[0]) === column(parent.range[0]);
+  return indentless ? 'did not find expected key' : "did not find expected '-' indicator";
 }
 
 function describe(code: string, message: string): string {
