@@ -28,6 +28,23 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
       assert.deepEqual(ok('? "a\nb"\n: 1\n').value, { 'a b': 1 });
     });
 
+    it('keeps a line feed for each empty line after an escaped line break (the yaml library folded the first to a space)', () => {
+      assert.deepEqual(ok('k: "a\\\n\n  b"').value, { k: 'a\nb' });
+      assert.deepEqual(ok('k: "a\\\n  \n  b"').value, { k: 'a\nb' });
+      assert.deepEqual(ok('k: "a\\\n\n\n  b"').value, { k: 'a\n\nb' });
+      assert.deepEqual(ok('k: "a \\\n\n  b"').value, { k: 'a \nb' });
+      assert.deepEqual(ok('k: "a\\\r\n\r\n  b"').value, { k: 'a\nb' });
+      assert.deepEqual(ok('- "a\\\n \t\n b\\\n\n"').value, ['a\nb\n']);
+      assert.deepEqual(ok('k: "x\\ty \\\n\n\t z \\u00e9\\\n\n\n w\n\n v "').value, { k: 'x\ty \nz é\n\nw\nv ' });
+      // With no empty line after it, as before.
+      assert.deepEqual(ok('k: "a\\\n  b"').value, { k: 'ab' });
+    });
+
+    it('keeps LS and PS in a double-quoted value, where libyaml breaks the line', () => {
+      assert.deepEqual(ok('k: "x\u2028y"').value, { k: 'x\u2028y' });
+      assert.deepEqual(ok('k: "a \u2029 b\n c"').value, { k: 'a\u2029b c' });
+    });
+
     it('still ends at a document marker, and is no implicit key', () => {
       assert.ok(fails('- "a\n---\nb"\n'));
       assert.ok(fails('a: "x\n...\n"\n'));
