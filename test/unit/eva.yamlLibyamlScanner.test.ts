@@ -40,9 +40,12 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
       assert.deepEqual(ok('k: "a\\\n  b"').value, { k: 'ab' });
     });
 
-    it('keeps LS and PS in a double-quoted value, where libyaml breaks the line', () => {
+    it("keeps LS and PS in a flow scalar's value, where libyaml breaks the line (the yaml library folded them to a space)", () => {
       assert.deepEqual(ok('k: "x\u2028y"').value, { k: 'x\u2028y' });
       assert.deepEqual(ok('k: "a \u2029 b\n c"').value, { k: 'a\u2029b c' });
+      assert.deepEqual(ok("k: 'it''s\u2028 a'").value, { k: "it's\u2028a" });
+      assert.deepEqual(ok('k: a\u2028\u2028  b c').value, { k: 'a\u2028\u2028b c' });
+      assert.deepEqual(ok('- a \u2029 b').value, ['a\u2029b']);
     });
 
     it('still ends at a document marker, and is no implicit key', () => {

@@ -14,7 +14,7 @@ import {
 } from 'yaml';
 import { YamlAnchors, offsetOf } from './yamlAnchors';
 import { dropUnreadFinalBreak } from './yamlBlockEnd';
-import { foldEscapedBreaks } from './yamlDoubleQuoted';
+import { readFlowScalarsAsLibyaml } from './yamlFlowScalars';
 import { parseLibyamlDocument } from './yamlLibyamlParse';
 import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
@@ -143,7 +143,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   if (refusedChunk !== undefined) return readerError();
   dropUnreadFinalBreak(doc, text);
-  foldEscapedBreaks(doc, text);
+  readFlowScalarsAsLibyaml(doc, text);
   const anchors = new YamlAnchors();
   const converter = new Converter(doc, anchors);
   try {

@@ -11,7 +11,7 @@
  * `\n` for each of the others: same length, so every offset into the file stays exact.
  * libyaml reads a lone CR and a NEL in a scalar as `\n` too, so values are exact; it
  * keeps an LS or PS inside a multi-line scalar's text, which this copy folds like `\n`
- * (a double-quoted scalar's value is read again from the text: yamlDoubleQuoted.ts).
+ * (a flow scalar's value is read again from the text: yamlFlowScalars.ts).
  */
 export function libyamlLineBreaks(text: string): string {
   return /\r(?!\n)|[\u0085\u2028\u2029]/.test(text) ? text.replace(/\r(?!\n)|[\u0085\u2028\u2029]/g, '\n') : text;

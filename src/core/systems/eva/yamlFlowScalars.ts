@@ -1,47 +1,60 @@
 import { Scalar, visit, type Document } from 'yaml';
 
 /**
- * A double-quoted scalar read as libyaml reads it (serde_yaml 0.9, Eva's parser; eva.md §2.1)
- * where the yaml library reads another value, so Skillgate read another value than Eva's:
+ * Flow scalars (plain, single- and double-quoted) read as libyaml reads them (serde_yaml 0.9,
+ * Eva's parser; eva.md §2.1) where the yaml library reads another value, so Skillgate read
+ * another value than Eva's:
  *
- * - after `\` ends a line, every empty line that follows is a line feed of the value (`"a\`
- *   / `` / `b"` is `a\nb`, as YAML 1.2 says too); the library folded the first to a space;
  * - LS and PS (U+2028, U+2029) break lines for libyaml, and it keeps them in the value where
  *   a line feed would fold to a space; the parser reads a copy with `\n` for them
- *   (yamlReader.ts), which folds them.
+ *   (yamlReader.ts), which folds them;
+ * - in a double-quoted scalar, after `\` ends a line, every empty line that follows is a line
+ *   feed of the value (`"a\` / `` / `b"` is `a\nb`, as YAML 1.2 says too); the library folded
+ *   the first to a space.
  *
  * Only such scalars are read again, from the text.
  */
-export function foldEscapedBreaks(doc: Document.Parsed, text: string): void {
+export function readFlowScalarsAsLibyaml(doc: Document.Parsed, text: string): void {
   if (!READ_OTHERWISE.test(text)) return;
   visit(doc, {
     Scalar(_key, node) {
-      if (node.type !== Scalar.QUOTE_DOUBLE || !node.range) return;
+      const style = STYLES.get(node.type ?? '');
+      if (!style || !node.range) return;
       const raw = text.slice(node.range[0], node.range[1]);
-      if (!READ_OTHERWISE.test(raw)) return;
+      if (!(style === 'double' ? READ_OTHERWISE : LS_PS).test(raw)) return;
       // The value the composer read is kept twice: as the value, and as the source the scalar is typed from.
-      const value = libyamlDoubleQuoted(raw);
+      const value = libyamlFlowScalar(raw, style);
       node.value = value;
       if (typeof node.source === 'string') node.source = value;
     },
   });
 }
 
+type FlowStyle = 'plain' | 'single' | 'double';
+
+const STYLES = new Map<string, FlowStyle>([
+  [Scalar.PLAIN, 'plain'],
+  [Scalar.QUOTE_SINGLE, 'single'],
+  [Scalar.QUOTE_DOUBLE, 'double'],
+]);
+
 const BREAK = '(?:\\r\\n|[\\n\\r\\u0085\\u2028\\u2029])';
 /** What the yaml library reads otherwise: an escaped line break then an empty line, or an LS or PS (a line break to libyaml, kept in the value). */
 const READ_OTHERWISE = new RegExp(`\\\\${BREAK}[ \\t]*${BREAK}|[\\u2028\\u2029]`);
+const LS_PS = /[\u2028\u2029]/;
 
 /**
- * libyaml's scan of a double-quoted scalar (`raw` from its opening to its closing quote, one
- * the parser accepted: every escape is known): runs of text; between them, blanks kept when
- * no line break follows, a single line break folded to a space, and the breaks after a first
- * one (or after an escaped one) kept as line feeds. CR LF, CR, LF and NEL read as `\n`, LS and
- * PS as themselves.
+ * libyaml's scan of a flow scalar (`raw` as written, quotes included; one the parser accepted:
+ * every escape is known): runs of text; between them, blanks kept when no line break follows,
+ * a single line break folded to a space, and the breaks after a first one (or after an
+ * escaped one) kept as line feeds. CR LF, CR, LF and NEL read as `\n`, LS and PS as
+ * themselves. A single-quoted scalar's `''` is a quote; only a double-quoted one has escapes.
  */
-export function libyamlDoubleQuoted(raw: string): string {
+export function libyamlFlowScalar(raw: string, style: FlowStyle): string {
   let out = '';
-  let i = 1;
-  const end = raw.length - 1;
+  const quoted = style !== 'plain';
+  let i = quoted ? 1 : 0;
+  const end = quoted ? raw.length - 1 : raw.length;
   let leadingBlanks = false;
   const breakAt = (at: number): number =>
     raw[at] === '\r' && raw[at + 1] === '\n' ? 2 : BREAK_CHARS.includes(raw[at] ?? '') ? 1 : 0;
@@ -49,7 +62,12 @@ export function libyamlDoubleQuoted(raw: string): string {
   while (i < end) {
     // Text up to a blank or a line break.
     while (i < end && raw[i] !== ' ' && raw[i] !== '\t' && breakAt(i) === 0) {
-      if (raw[i] !== '\\') {
+      if (style === 'single' && raw[i] === "'") {
+        out += "'";
+        i += 2;
+        continue;
+      }
+      if (style !== 'double' || raw[i] !== '\\') {
         out += raw[i];
         i++;
         continue;
