@@ -7,6 +7,7 @@ import { isBundle, pickBundle } from './bundlePick';
 import { windowUi } from './windowUi';
 import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, revokeMeaning, trustFlow } from './flows/trustFlow';
 import { shortToken } from '../core/report/shortToken';
+import { hooksOptIn } from '../core/systems/registry';
 import type { CommandHandlers } from './commands';
 import type { ReviewPanels } from './review/reviewPanel';
 import type { SkillgateService } from './skillgateService';
@@ -33,6 +34,7 @@ export function bundleCommands(
   const gate = {
     workspaceTrusted: () => vscode.workspace.isTrusted,
     shownToken: (id: string) => panels.shownToken(id),
+    hooksOptIn: (item: Item) => hooksOptIn(item, process.env),
   };
   const lifecycle: LifecyclePort = service;
   const pick = (arg: unknown, what: string, offered: (i: Item) => boolean) => pickBundle(service, arg, what, offered);

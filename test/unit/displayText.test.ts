@@ -228,7 +228,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     };
     const outcome = await trustFlow(item({ name: `[x](command:workbench.action.terminal.new)${HOSTILE}` }), TOKEN, {
       ui: safeUi(raw),
-      gate: { workspaceTrusted: () => true, shownToken: () => TOKEN },
+      gate: { workspaceTrusted: () => true, shownToken: () => TOKEN, hooksOptIn: () => null },
       lifecycle,
     });
     assert.equal(outcome, 'trusted');

@@ -61,9 +61,14 @@ describe('extension flows (ports)', () => {
     },
     enable: async () => (calls.push('enable'), { ok: true, value: { item: item(), note: null } }),
   });
-  const gate = (trusted = true, shown: string | undefined = TOKEN): GatePort => ({
+  const gate = (
+    trusted = true,
+    shown: string | undefined = TOKEN,
+    hooks: ReturnType<GatePort['hooksOptIn']> = null,
+  ): GatePort => ({
     workspaceTrusted: () => trusted,
     shownToken: () => shown,
+    hooksOptIn: () => hooks,
   });
 
   it('refuses trust in Restricted Mode without asking', async () => {
@@ -72,7 +77,11 @@ describe('extension flows (ports)', () => {
   });
 
   it('asks for a review first when none was shown', async () => {
-    const nothingShown: GatePort = { workspaceTrusted: () => true, shownToken: () => undefined };
+    const nothingShown: GatePort = {
+      workspaceTrusted: () => true,
+      shownToken: () => undefined,
+      hooksOptIn: () => null,
+    };
     assert.equal(
       await trustFlow(item(), undefined, { ui, gate: nothingShown, lifecycle: lifecycle() }),
       'review-first',
@@ -153,6 +162,26 @@ describe('extension flows (ports)', () => {
       confirm ?? '',
       /Trusting starts nothing: it stays disabled until you enable it\. Any later change to it drops this trust\. \| safe default$/,
     );
+  });
+
+  it("lists a hooks file's hooks apart in the confirmation while the editor's environment lacks the opt-in", async () => {
+    const withHooks = lifecycle(TOKEN, true, {
+      capabilities: {
+        system: 'rivumi',
+        hooks: { h: { event: 'pre_tool_use', argv: ['python3', 'scan.py'] } },
+      } as never,
+    });
+    const hooksItem = item({ system: 'rivumi', kind: 'hooks', enabled: null, decision: 'display_only' });
+    const optIn = { optIn: 'RIVUMI_ENABLE_PROJECT_HOOKS=1', set: false };
+    assert.equal(
+      await trustFlow(hooksItem, TOKEN, { ui, gate: gate(true, TOKEN, optIn), lifecycle: withHooks }),
+      'trusted',
+    );
+    assert.match(
+      calls[0] ?? '',
+      /Hooks it runs once RIVUMI_ENABLE_PROJECT_HOOKS=1 is set \(not set here\):\n  • python3 scan\.py  \(hook pre_tool_use\)/,
+    );
+    assert.ok(!(calls[0] ?? '').includes('Commands it will run'), calls[0]);
   });
 
   it('says for Rivumi that trust records the review and lets skillgate check pass', async () => {

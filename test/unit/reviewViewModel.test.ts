@@ -550,6 +550,19 @@ describe('the review panel view model', () => {
         'Network hosts:',
         '  • api.example.com',
       ]);
+      // Hooks their agent runs only under an opt-in not set here are not "commands it will run".
+      const hooked = {
+        capabilities: { hooks: { h: { event: 'pre_tool_use', argv: ['python3', 'check.py'] } } },
+      } as unknown as Parameters<typeof trustEssentials>[0];
+      const optIn = 'RIVUMI_ENABLE_PROJECT_HOOKS=1';
+      assert.deepEqual(trustEssentials(hooked, { optIn, set: false }), [
+        'Hooks it runs once RIVUMI_ENABLE_PROJECT_HOOKS=1 is set (not set here):',
+        '  • python3 check.py  (hook pre_tool_use)',
+      ]);
+      assert.deepEqual(trustEssentials(hooked, { optIn, set: true }), [
+        'Commands it will run:',
+        '  • python3 check.py  (hook pre_tool_use)',
+      ]);
       assert.deepEqual(trustEssentials({ capabilities: {} }), [
         'It runs no commands and declares no MCP servers, hooks or network hosts.',
       ]);

@@ -10,23 +10,24 @@ const MAX_PER_KIND = 5;
  * What trusting a bundle lets run, in a few lines for the trust confirmation (issue 14
  * #13): the commands it will start (MCP servers over stdio, hooks), the remote MCP
  * servers, the network hosts. Built from the same capabilities the review shows, every
- * value escaped; "nothing that runs" is said rather than left blank.
+ * value escaped; "nothing that runs" is said rather than left blank. Hooks whose agent
+ * runs them only under an opt-in that is not set here (`hooks`) are listed apart, with it.
  */
-export function trustEssentials(r: {
-  readonly capabilities: Pick<Capabilities, 'mcpServers' | 'hooks' | 'networkHosts'> | null;
-}): string[] {
+export function trustEssentials(
+  r: { readonly capabilities: Pick<Capabilities, 'mcpServers' | 'hooks' | 'networkHosts'> | null },
+  hooks: { readonly optIn: string; readonly set: boolean } | null = null,
+): string[] {
   const v = (x: string) => displayText(x);
   const argv = (command: string, args: readonly string[]) => argvText([command, ...args]);
   const servers = serversById(r.capabilities);
-  const hooks = Object.values(r.capabilities?.hooks ?? {});
+  const declaredHooks = Object.values(r.capabilities?.hooks ?? {});
   // A server the manifest configures off is never started under this trust (codewhale.md §9.1):
   // its bytes are reviewed, but it is listed apart, as the review's "configured off" says.
   const on = servers.filter(([, s]) => s.enabled);
   const local = ([id, s]: [string, McpServer]) => `${argv(s.command ?? '', s.args)}  (MCP server ${v(id)})`;
-  const runs = [
-    ...on.filter(([, s]) => startsProcess(s)).map(local),
-    ...hooks.map((h) => `${argv(h.argv[0] ?? '', h.argv.slice(1))}  (hook ${v(h.event)})`),
-  ];
+  const hookLines = declaredHooks.map((h) => `${argv(h.argv[0] ?? '', h.argv.slice(1))}  (hook ${v(h.event)})`);
+  const hooksWait = hooks !== null && !hooks.set;
+  const runs = [...on.filter(([, s]) => startsProcess(s)).map(local), ...(hooksWait ? [] : hookLines)];
   const remote = on.filter(([, s]) => !startsProcess(s) && s.url).map(([id, s]) => `${v(id)} → ${v(s.url ?? '')}`);
   const off = servers
     .filter(([, s]) => !s.enabled)
@@ -43,6 +44,7 @@ export function trustEssentials(r: {
   list('Remote MCP servers', remote);
   list('Network hosts', hosts);
   list('MCP servers configured off (never started)', off);
+  if (hooksWait) list(`Hooks it runs once ${hooks.optIn} is set (not set here)`, hookLines);
   if (out.length === 0) out.push('It runs no commands and declares no MCP servers, hooks or network hosts.');
   return out;
 }

@@ -45,6 +45,15 @@ export function hooksOptedIn(
   return systemOf(item.system).hooks?.optedIn(env) ?? false;
 }
 
+/** The opt-in under which the item's agent runs hooks, and whether `env` sets it; null for an agent without hooks. */
+export function hooksOptIn(
+  item: { readonly system: System },
+  env: Readonly<Record<string, string | undefined>>,
+): { readonly optIn: string; readonly set: boolean } | null {
+  const hooks = systemOf(item.system).hooks;
+  return hooks ? { optIn: hooks.optIn, set: hooks.optedIn(env) } : null;
+}
+
 /** The sentence for one of an item's reasons, in its agent's terms where the agent has its own. */
 export function reasonTextOf(item: { readonly system: System }, code: ReasonCode): string {
   return systemOf(item.system).reasonText?.[code] ?? REASON_TEXT[code];

@@ -36,6 +36,8 @@ export interface GatePort {
   workspaceTrusted(): boolean;
   /** The review token last shown to the user for this item (panel or text review), if any. */
   shownToken(itemId: string): string | undefined;
+  /** The item's agent's hook opt-in, and whether it is set in the editor's environment; null for an agent without hooks. */
+  hooksOptIn(item: Item): { readonly optIn: string; readonly set: boolean } | null;
 }
 
 /**

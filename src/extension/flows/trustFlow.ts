@@ -72,7 +72,7 @@ export async function trustFlow(
       [
         `You are trusting exactly the ${item.system} bundle you reviewed (review token ${shortToken(shown)}).`,
         '',
-        ...trustEssentials(preview),
+        ...trustEssentials(preview, gate.hooksOptIn(item)),
         '',
         `${trustMeaning(item)} Any later change to it drops this trust.`,
       ].join('\n'),

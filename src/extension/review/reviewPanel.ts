@@ -1,4 +1,4 @@
-import { hooksOptedIn } from '../../core/systems/registry';
+import { hooksOptIn, hooksOptedIn } from '../../core/systems/registry';
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { fileUri } from '../fileUri';
@@ -81,6 +81,7 @@ export class ReviewPanels implements vscode.Disposable, vscode.WebviewPanelSeria
     const p = new ReviewPanel(panel, itemId, this.extensionUri, this.service, this.ui, {
       workspaceTrusted: () => vscode.workspace.isTrusted,
       shownToken: (id) => this.shownToken(id),
+      hooksOptIn: (item) => hooksOptIn(item, process.env),
     });
     this.panels.set(itemId, p);
     panel.onDidDispose(() => this.panels.delete(itemId));
