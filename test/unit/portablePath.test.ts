@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { insideSuffix, isAncestor, leavesBase, portableRelative } from '../../src/core/fs/portablePath';
+import { insideSuffix, isAncestor, leavesBase, portableRelative, resolvedWithin } from '../../src/core/fs/portablePath';
 import { isInside } from '../../src/core/fs/safeFs';
 
 /** Paths built from segments that include the ones `path.resolve` rewrites. */
@@ -19,6 +19,26 @@ describe('portablePath: the relative path without path.relative when it is a pla
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it('isInside and isAncestor, decided from the bytes for resolved paths, are what path.relative says', () => {
+    const slow = (base: string, p: string) => !leavesBase(path.relative(base, p));
+    fc.assert(
+      fc.property(trailing, fc.array(segment, { maxLength: 4 }), fc.boolean(), (base, tail, under) => {
+        for (const p of [under ? [base, ...tail].join('/') : '/' + tail.join('/'), base, path.dirname(base)]) {
+          assert.equal(isInside(base, p), slow(base, p), `isInside ${base} ${p}`);
+          const rel = path.relative(base, p);
+          assert.equal(isAncestor(base, p), rel !== '' && !leavesBase(rel), `isAncestor ${base} ${p}`);
+        }
+      }),
+      { numRuns: 5000 },
+    );
+    // The bytes decide only where path.relative would not rewrite either path.
+    assert.equal(resolvedWithin('/w/ws', '/w/ws/a'), true);
+    assert.equal(resolvedWithin('/w/ws', '/w/wsx'), false);
+    assert.equal(resolvedWithin('/', '/a'), undefined);
+    assert.equal(resolvedWithin('/w/ws/', '/w/ws/a'), undefined);
+    assert.equal(resolvedWithin('/w/ws', '/w/ws/../x'), undefined);
   });
 
   it('answers for resolved paths under a resolved root, and leaves the rest to path.relative', () => {

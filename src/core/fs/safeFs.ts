@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeRawName, osPath } from './rawNames';
-import { leavesBase } from './portablePath';
+import { leavesBase, resolvedWithin } from './portablePath';
 
 export { decodeUtf8 } from './rawNames';
 
@@ -160,7 +160,7 @@ export function canonicalPath(p: string): string | undefined {
 
 /** True when `child` is `parent` or lies inside it (both absolute, normalized). */
 export function isInside(parent: string, child: string): boolean {
-  return !leavesBase(path.relative(parent, child));
+  return resolvedWithin(parent, child) ?? !leavesBase(path.relative(parent, child));
 }
 
 export function errorText(e: unknown): string {
