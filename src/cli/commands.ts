@@ -217,6 +217,11 @@ function doctorCommand(c: Invocation): number {
       : `  UNAVAILABLE: ${displayText(report.problem ?? '')}\n  ${UNAVAILABLE_EFFECT} ${report.repairable ? 'Run `skillgate doctor --repair` to move the file aside (trust records in it are then lost).' : 'Fix it as it says: the file may hold sound trust records, so `--repair` leaves it where it is.'}\n`,
   );
   if (report.movedAside) out(`  moved the bad file aside to ${displayText(report.movedAside)}\n`);
+  const earlier = report.setAside.filter((f) => f !== report.movedAside);
+  if (earlier.length > 0)
+    out(
+      `  ${earlier.length} bad file(s) moved aside by an earlier --repair (never read; delete them once you no longer need them):\n${earlier.map((f) => `    ${displayText(f)}\n`).join('')}`,
+    );
   for (const s of report.staleReceipts)
     out(`  ${displayText(`stale receipt: ${s.name} (${s.path} no longer exists)`)}\n`);
   // Which snapshots a receipt references is in the store: unreadable, they are not counted, and none is pruned.

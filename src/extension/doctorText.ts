@@ -10,6 +10,9 @@ export function doctorText(service: SkillgateService): string {
     report.problem
       ? `UNAVAILABLE: ${report.problem}\n${UNAVAILABLE_EFFECT} ${report.repairable ? '`skillgate doctor --repair` moves the file aside.' : 'Fix it as it says (the file may hold sound trust records, so `skillgate doctor --repair` leaves it where it is).'}`
       : `Healthy: ${report.bundles} bundle record(s).`,
+    ...report.setAside.map(
+      (f) => `Moved aside by \`skillgate doctor --repair\` (never read; delete it once you no longer need it): ${f}`,
+    ),
     ...report.staleReceipts.map(
       (s) => `Stale receipt: ${displayText(s.name)} (${displayText(s.path)} no longer exists)`,
     ),

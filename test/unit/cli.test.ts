@@ -290,6 +290,22 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.equal((await cli(['enable', unit.id, '--no-user'], f.path('ws'))).code, 1, 'enable refuses it, as said');
   });
 
+  it('names, in a later doctor, the bad store file an earlier --repair moved aside', async () => {
+    const state = f.path('ws/.test-state');
+    fs.mkdirSync(state, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(`${state}/state.json`, 'garbage', { mode: 0o600 });
+    fs.mkdirSync(f.path('ws'), { recursive: true });
+    const repaired = await cli(['doctor', '--repair', '--no-user'], f.path('ws'));
+    assert.match(repaired.out, /moved the bad file aside to .*state\.json\.corrupt-/);
+    assert.ok(!repaired.out.includes('earlier --repair'), repaired.out);
+    const later = await cli(['doctor', '--no-user'], f.path('ws'));
+    assert.equal(later.code, 0, later.err);
+    assert.match(
+      later.out,
+      /1 bad file\(s\) moved aside by an earlier --repair \(never read; delete them once you no longer need them\):\n {4}.*state\.json\.corrupt-/,
+    );
+  });
+
   it('hashes one bundle directory byte-exact with the spec vector', async () => {
     const dir = writeW(f);
     const r = await cli(['hash', dir, '--json'], f.root);

@@ -829,6 +829,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
         pruned: [],
         notPruned: null,
         movedAside: null,
+        setAside: [],
       });
     });
   });

@@ -191,6 +191,11 @@ describe('the trust store (trust.md)', () => {
     assert.equal(repaired.problem, null);
     assert.match(repaired.movedAside ?? '', /state\.json\.corrupt-/);
     assert.equal(fs.readFileSync(repaired.movedAside as string, 'utf8'), 'garbage');
+    assert.deepEqual(repaired.setAside, [repaired.movedAside]);
+    // A later doctor, the store healthy again, still names the file set aside until it is deleted.
+    assert.deepEqual(doctor(store).setAside, [repaired.movedAside]);
+    fs.rmSync(repaired.movedAside as string);
+    assert.deepEqual(doctor(store).setAside, []);
   });
 
   it('re-reads inside the lock: two interleaved writers both land', async () => {

@@ -454,6 +454,8 @@ export interface DoctorReport {
   /** Why `--prune` pruned nothing (another process writing the store). */
   readonly notPruned: string | null;
   readonly movedAside: string | null;
+  /** Every bad file `--repair` has moved aside and that is still there (`movedAside` among them). */
+  readonly setAside: string[];
 }
 
 /**
@@ -485,6 +487,7 @@ export function doctor(
       pruned: [],
       notPruned: null,
       movedAside,
+      setAside: store.setAside(),
     };
   const entries = Object.entries(read.state.bundles);
   const copies = store.reviewedCopies({
@@ -503,6 +506,7 @@ export function doctor(
     pruned: copies.pruned,
     notPruned: copies.notPruned,
     movedAside,
+    setAside: store.setAside(),
   };
 }
 

@@ -301,6 +301,24 @@ export class TrustStore {
     return { moved: aside, problem: r.problem };
   }
 
+  /**
+   * Earlier bad files `repair` moved aside, still beside the store: their receipts are never
+   * read again, so `doctor` names them until the user deletes them. In byte order of name.
+   */
+  setAside(): string[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const prefix = `${path.basename(this.file)}.corrupt-`;
+    return names
+      .filter((n) => n.startsWith(prefix))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+      .map((n) => path.join(this.dir, n));
+  }
+
   private locationProblem(): string | undefined {
     const dir = lstatOrUndefined(this.dir);
     if (!dir) return undefined;
