@@ -55,7 +55,7 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     });
 
     it('is unterminated when the text ends on an escaped quote', () => {
-      assert.equal(fails('01: "a\\"').message, at('Missing closing "quote', 1, 9));
+      assert.equal(fails('01: "a\\"').message, at('found unexpected end of stream', 1, 9));
       assert.deepEqual(ok('01: "a\\\\"').value, { '01': 'a\\' });
     });
   });

@@ -21,6 +21,7 @@ import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
 import { firstRefusedAnchorName } from './yamlAnchorNames';
 import { readKeyIndicators, type KeyRefusal } from './yamlKeyIndicators';
+import { libyamlRefusal } from './yamlLibyamlWords';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
   YamlFloat,
@@ -105,7 +106,10 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const spaced = libyamlLineStartBoms(parsed);
   // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name it refuses.
   let keyRefusal: KeyRefusal | undefined;
+  // The concrete tree of the parse kept, to restate its first error in libyaml's words.
+  let tree: { cst: CST.Document; copy: string } | undefined;
   const inspect = (cst: CST.Document, copy: string) => {
+    tree = { cst, copy };
     const key = readKeyIndicators(cst, copy);
     const name = firstRefusedAnchorName(cst, copy);
     keyRefusal = name && (!key || name.offset < key.offset) ? name : key;
@@ -129,7 +133,10 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const escape = firstSurrogateEscape(doc, text);
   const tab = firstRefusedTab(doc, parsed);
   const before = (offset: number) => refusedChunk === undefined || chunkOf(offset) < refusedChunk;
-  const precedes = (offset: number) => (!first || offset <= first.pos[0]) && before(offset);
+  // The library's first error as libyaml states it, where libyaml's words for it are known.
+  const restated = first && libyamlRefusal(first, tree?.cst, tree?.copy ?? text);
+  const firstAt = first && Math.max(first.pos[0], restated?.offset ?? 0);
+  const precedes = (offset: number) => (firstAt === undefined || offset <= firstAt) && before(offset);
   // Each ordered by where libyaml meets it (`at`), reported where libyaml reports it.
   const bomRefusal = typeof bomReading === 'object' ? bomReading : undefined;
   const scanned = [
@@ -139,6 +146,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     bomRefusal && { at: bomRefusal.start, offset: bomRefusal.offset, length: 1, message: bomRefusal.message },
   ].reduce((a, b) => (b && (!a || b.at < a.at) ? b : a), undefined);
   if (scanned && precedes(scanned.at)) return fail(scanned.message, scanned.offset, scanned.length);
+  if (restated) return before(restated.offset) ? fail(restated.message, restated.offset, 1) : readerError();
   if (first && before(first.pos[0]))
     return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   if (refusedChunk !== undefined) return readerError();
