@@ -269,6 +269,19 @@ oauth_resource = "r"
       assert.ok(read('\uFEFF[plugin]\nname = "p"\n').m);
     });
 
+    it('refuses a lone carriage return, which would hide a line from a reader of the file (the toml crate refuses it)', () => {
+      const { m, findings } = read(
+        '[plugin]\nname = "p"\n[mcp_servers.s]\ncommand = "bin/run"\n# args are set below\rargs = ["--allow-all"]\n',
+      );
+      assert.equal(m, undefined);
+      assert.deepEqual(found(findings), [
+        [
+          'failed to parse plugin.toml; check the v1 schema and field types (a carriage return must be followed by a line feed)',
+          '4:20',
+        ],
+      ]);
+    });
+
     it('refuses [providers] under policy v3 as an unknown field', () => {
       const { m, findings } = read('[plugin]\nname = "p"\n[providers.x]\nurl = "https://x.invalid"\n');
       assert.equal(m, undefined);

@@ -1,4 +1,4 @@
-import { parseTOML, getStaticTOMLValue, type AST } from 'toml-eslint-parser';
+import { parseTOML, getStaticTOMLValue, traverseNodes, type AST } from 'toml-eslint-parser';
 import { LineMap } from '../text/lineMap';
 import { nestingExcess } from './nesting';
 import type { DocPath, ParseOutcome, ParsedDocument } from './document';
@@ -21,6 +21,12 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
   // toml_edit's words for the same refusal.
   if (deep)
     return { ok: false, message: 'recursion limit exceeded', range: lines.range(deep.offset, 1), nesting: deep };
+  // TOML 1.0 knows no lone carriage return: a line ends in LF or CRLF, and a CR is a control
+  // character that no string or comment may hold. toml-eslint-parser reads every CR as a line
+  // break, so `# note\rargs = ["--x"]` would gain a key the toml crate refuses the file for.
+  const cr = LONE_CR.exec(text);
+  if (cr)
+    return { ok: false, message: 'a carriage return must be followed by a line feed', range: lines.range(cr.index, 0) };
   let ast: AST.TOMLProgram;
   try {
     // A space in its place: the parser refuses U+FEFF, and every offset stays the text's.
@@ -55,6 +61,13 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
         range: lines.range(spot.key[0], spot.key[1] - spot.key[0]),
       };
   }
+  const big = outOfRangeInteger(ast);
+  if (big)
+    return {
+      ok: false,
+      message: 'integer out of the 64-bit signed range',
+      range: lines.range(big[0], big[1] - big[0]),
+    };
   let value: unknown;
   try {
     value = getStaticTOMLValue(ast);
@@ -62,6 +75,31 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
     return { ok: false, message: (e as Error).message, range: lines.range(0, 0) };
   }
   return { ok: true, document: new TomlDocument(file, text, value, spots, lines) };
+}
+
+const LONE_CR = /\r(?!\n)/;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The first integer outside i64, which TOML 1.0 requires a parser to refuse (the toml crate
+ * does); toml-eslint-parser reads it, rounded to the nearest double.
+ */
+function outOfRangeInteger(ast: AST.TOMLProgram): AST.Range | undefined {
+  let found: AST.Range | undefined;
+  traverseNodes(ast, {
+    enterNode(node) {
+      if (
+        !found &&
+        node.type === 'TOMLValue' &&
+        node.kind === 'integer' &&
+        (node.bigint < I64_MIN || node.bigint > I64_MAX)
+      )
+        found = node.range;
+    },
+    leaveNode() {},
+  });
+  return found;
 }
 
 function collectKeyValue(kv: AST.TOMLKeyValue, prefix: readonly (string | number)[], spots: Map<string, Spot>): void {
