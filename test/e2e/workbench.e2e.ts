@@ -99,6 +99,18 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       (await frame.locator('.notice').allTextContents()).join(' '),
       /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/,
     );
+    // Its hook runs only under the opt-in, which this workbench's environment does not set: the confirmation says so.
+    await frame.locator('button', { hasText: 'Trust…' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10000 });
+    const detail = (await dialog.locator('#monaco-dialog-message-detail').textContent()) ?? '';
+    assert.match(
+      detail,
+      /Hooks it runs once RIVUMI_ENABLE_PROJECT_HOOKS=1 is set \(not set here\):\s*• python3 scripts\/deny-secrets\.py/,
+    );
+    assert.ok(!detail.includes('Commands it will run'), detail);
+    await dialog.locator('.monaco-button', { hasText: 'Keep Reviewing' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 10000 });
     // The pointer rests over the tree: move it away so no hover covers the rows the next test clicks.
     await dismissHover(page);
   });
