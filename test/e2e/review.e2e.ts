@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { skillgateActivity } from '../support/treeView';
-import { choose, reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, openTrustConfirmation, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
  * The review panel and the trust confirmation in words (issue 14 #9-#14), in a real
@@ -137,10 +137,7 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
 
   it('lists what will run in the trust confirmation, says what trust does, and cancels on Enter', async () => {
     let frame = await reviewFrame(page, 'repo-tools');
-    await frame.locator('button', { hasText: 'Trust…' }).click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 10000 });
-    const detail = (await dialog.locator('#monaco-dialog-message-detail').textContent()) ?? '';
+    const { dialog, detail } = await openTrustConfirmation(page, frame);
     assert.match(
       detail,
       /You are trusting exactly the codewhale bundle you reviewed \(review token [0-9a-f]{12}…[0-9a-f]{12}\)\./,

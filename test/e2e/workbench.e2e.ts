@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
 import { DEMO_SOURCE, type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { dismissHover, skillgateActivity, treeView } from '../support/treeView';
-import { choose, reloadWindow, reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, openTrustConfirmation, reloadWindow, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /**
  * The packaged extension in a real workbench, driven as a user drives it: install the
@@ -100,10 +100,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       /Rivumi has no enable switch: it loads this plugin whether or not you trust it\..*remove or rename its manifest/,
     );
     // Its hook runs only under the opt-in, which this workbench's environment does not set: the confirmation says so.
-    await frame.locator('button', { hasText: 'Trust…' }).click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 10000 });
-    const detail = (await dialog.locator('#monaco-dialog-message-detail').textContent()) ?? '';
+    const { dialog, detail } = await openTrustConfirmation(page, frame);
     assert.match(
       detail,
       /Hooks it runs once RIVUMI_ENABLE_PROJECT_HOOKS=1 is set \(not set here\):\s*• python3 scripts\/deny-secrets\.py/,
@@ -130,9 +127,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
       assert.ok(text.includes(expected), `${expected} in the panel`);
     const token = ((await frame.locator('#hashes dd.mono').nth(2).textContent()) ?? '').trim();
     assert.match(token, /^[0-9a-f]{64}\.[0-9a-f]{64}$/);
-    await frame.locator('button', { hasText: 'Trust…' }).click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 10000 });
+    const { dialog } = await openTrustConfirmation(page, frame);
     assert.match(
       (await dialog.textContent()) ?? '',
       new RegExp(`Trust repo-tools\\?.*${token.slice(0, 12)}…${token.slice(65, 77)}`),
@@ -148,9 +143,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     // lint-lsp has only an LSP server, which Codewhale does not activate: trusted, it still cannot be enabled.
     await rowMenu('lint-lsp', 'Review Bundle');
     const frame = await reviewFrame(page, 'lint-lsp');
-    await frame.locator('button:not([disabled])', { hasText: 'Trust…' }).click();
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 10000 });
+    const { dialog } = await openTrustConfirmation(page, frame);
     await dialog.locator('.monaco-button', { hasText: /^Trust$/ }).click();
     const deadline = Date.now() + 15000;
     let notices = '';

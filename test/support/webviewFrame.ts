@@ -18,6 +18,17 @@ export async function reviewFrame(page: Page, heading: string, timeoutMs = 30000
 }
 
 /**
+ * Presses the review panel's Trust… and waits for the workbench's modal confirmation: the
+ * dialog, and its detail text (what trust lets run, what it does).
+ */
+export async function openTrustConfirmation(page: Page, frame: Frame): Promise<{ dialog: Locator; detail: string }> {
+  await frame.locator('button:not([disabled])', { hasText: 'Trust…' }).click();
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 10000 });
+  return { dialog, detail: (await dialog.locator('#monaco-dialog-message-detail').textContent()) ?? '' };
+}
+
+/**
  * Runs a command from the palette, as a user types it. Enter goes in only once the
  * command's row is the focused one: pressed while the list still settles, it can close
  * the palette with nothing run.
