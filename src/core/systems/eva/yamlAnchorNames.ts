@@ -30,18 +30,25 @@ export function firstRefusedAnchorName(cst: CST.Document, text: string): Refused
     if (other === 0 || !'?:%@`'.includes(ch)) refuse(at, NOT_A_NAME);
     else if (ch === '@' || ch === '`') refuse(at, 'found character that cannot start any token');
   };
-  // Every token of the tree: anchors stand among an item's or a document's leading tokens, aliases as nodes.
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const child of node) walk(child);
-      return;
-    }
-    if (typeof node !== 'object' || node === null) return;
-    const token = node as { type?: string };
-    if (token.type === 'anchor' || token.type === 'alias') check(node as CST.SourceToken);
-    for (const value of Object.values(node)) if (typeof value === 'object') walk(value);
+  // Anchors stand among the tokens before a node (a document's, an item's, after a `:`);
+  // aliases stand as nodes. A text without `&` or `*` holds neither.
+  if (!/[&*]/.test(text)) return undefined;
+  const properties = (tokens: readonly CST.SourceToken[] | undefined) => {
+    for (const t of tokens ?? []) if (t.type === 'anchor') check(t);
   };
-  walk(cst);
+  const node = (token: CST.Token | null | undefined): void => {
+    if (!token) return;
+    if (token.type === 'alias') check(token);
+    else if ('items' in token)
+      for (const item of token.items as CST.CollectionItem[]) {
+        properties(item.start);
+        properties(item.sep);
+        node(item.key);
+        node(item.value);
+      }
+  };
+  properties(cst.start);
+  node(cst.value);
   return first;
 }
 

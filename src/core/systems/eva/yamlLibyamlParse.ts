@@ -111,35 +111,47 @@ interface LexerInternals {
   pos: number;
   flowLevel: number;
   indentNext: number;
+  /** Where this lexer keeps the `indentNext` block context sets. */
+  blockIndentNext: number;
   continueScalar(offset: number): number;
 }
 
-function libyamlLexer(): Lexer {
-  const lexer = new Lexer();
-  const internals = lexer as unknown as LexerInternals;
-  const continueScalar = internals.continueScalar;
+/**
+ * The library's lexer with two of its rules replaced, on the prototype of a class of its own:
+ * an accessor defined on each lexer made every property of it slow to read (a third more time
+ * to parse a large manifest).
+ */
+class LibyamlLexer extends Lexer {}
+
+const libraryContinueScalar = (Lexer.prototype as unknown as LexerInternals).continueScalar;
+
+Object.defineProperties(LibyamlLexer.prototype, {
   // Asked where a scalar's next line continues (-1: it does not): while a quoted scalar is
   // read, the lexer stands on its opening quote. A plain scalar cannot start with a quote, and
   // a block scalar's content asks only when its line is indented (a space there) or when
   // nothing is indented, where the library already ignores indentation.
-  internals.continueScalar = function (this: LexerInternals, offset: number): number {
-    const quote = this.buffer[this.pos];
-    if (quote !== '"' && quote !== "'") return continueScalar.call(this, offset);
-    return isDocumentMarker(this.buffer, offset) ? -1 : offset;
-  };
+  continueScalar: {
+    value(this: LexerInternals, offset: number): number {
+      const quote = this.buffer[this.pos];
+      if (quote !== '"' && quote !== "'") return libraryContinueScalar.call(this, offset);
+      return isDocumentMarker(this.buffer, offset) ? -1 : offset;
+    },
+  },
   // Inside a flow collection libyaml checks no indentation (only a document marker at the
   // start of a line ends it). The lexer reads the indentation a line needs from `indentNext`,
   // which block context alone sets: inside a flow collection it reads none.
-  let indentNext = internals.indentNext;
-  Object.defineProperty(lexer, 'indentNext', {
+  indentNext: {
     get(this: LexerInternals): number {
-      return this.flowLevel > 0 ? 0 : indentNext;
+      return this.flowLevel > 0 ? 0 : this.blockIndentNext;
     },
-    set(value: number) {
-      indentNext = value;
+    set(this: LexerInternals, value: number) {
+      this.blockIndentNext = value;
     },
-  });
-  return lexer;
+  },
+});
+
+function libyamlLexer(): Lexer {
+  return new LibyamlLexer();
 }
 
 /** `---` or `...` at `offset`, followed by a space, a tab, a line break or the end. */
