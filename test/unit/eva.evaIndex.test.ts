@@ -114,6 +114,23 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     );
   });
 
+  it('re-reads a project when a file a decision reads changes, also where trust cannot cover the unit, and watches it', () => {
+    // The input schema links outside the project: the unit has no hashes, but its output schema still decides.
+    f.l0();
+    f.write('outside/in.json', '{"type": "object"}');
+    fs.rmSync(f.path('ws/schemas/lint.input.json'));
+    fs.symlinkSync(f.path('outside/in.json'), f.path('ws/schemas/lint.input.json'));
+    const index = loaded();
+    const reasons = () => index.compose(ctx).items[0]?.reasons ?? [];
+    assert.ok(!reasons().includes('schema_invalid'), reasons().join(', '));
+    assert.ok(index.watchedPaths().includes(f.path('ws/schemas/lint.output.json')), 'the output schema is watched');
+    f.write('ws/schemas/lint.output.json', '\xff\xfe not JSON');
+    index.refresh([f.path('ws/schemas/lint.output.json')]);
+    assert.ok(reasons().includes('schema_invalid'), reasons().join(', '));
+    // As a fresh index reads it.
+    assert.deepEqual(index.compose(ctx).items, loaded().compose(ctx).items);
+  });
+
   it('re-reads the user skill folders with a project, or for a path under either user root, and not otherwise', () => {
     f.adapter(A0.replace('  id: review\n', '  id: other\n'));
     const plain = f.mkdir('plain');

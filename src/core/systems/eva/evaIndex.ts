@@ -93,8 +93,10 @@ export class EvaIndex implements SystemIndex {
   /** Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root). */
   watchedPaths(): string[] {
     const out = new Set<string>();
-    for (const folder of this.projects())
+    for (const folder of this.projects()) {
       for (const unit of folder.units.values()) for (const f of unit.covered) out.add(f.abs);
+      for (const f of folder.reads) out.add(f);
+    }
     return [...out];
   }
 
@@ -163,6 +165,6 @@ export class EvaIndex implements SystemIndex {
       if (unit.coveredDirectories.some((d) => isInside(d, p) || isAncestor(p, d))) return true;
       if (unit.covered.some((f) => f.abs === p || isAncestor(p, f.abs))) return true;
     }
-    return false;
+    return folder.reads.some((f) => f === p || isAncestor(p, f));
   }
 }

@@ -72,6 +72,7 @@ export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: 
     scanUserDirs: false,
     roots: [],
     units: new Map(),
+    reads: [],
     fault,
   };
 }

@@ -75,6 +75,13 @@ export interface EvaFolderIndex {
   readonly roots: readonly string[];
   /** Per bundle item id: what its content hash covers, to read and re-hash it for review and trust. */
   readonly units: ReadonlyMap<string, EvaTrustUnit>;
+  /**
+   * The files the skills' decisions read (Lua scripts, schema files, `skill.path` targets),
+   * whether or not trust can cover them: a change to one re-reads the project, so it is
+   * watched. A unit with a file trust refuses (a link, a path outside the roots) has no
+   * `units` entry, and its other files still decide (`schema_invalid`).
+   */
+  readonly reads: readonly string[];
   /** Set when reading the project threw (faults.ts): its one item then stands for the whole project. */
   readonly fault?: Diagnostic;
 }
@@ -129,6 +136,7 @@ interface ProjectResult {
   readonly adapters: ProjectAdapterRef[];
   readonly policy: EvaPolicy;
   readonly units: Map<string, EvaTrustUnit>;
+  readonly reads: string[];
 }
 
 function indexProject(project: EvaProject, home: string | null, runtime: EvaRuntime, trust: TrustView): ProjectResult {
@@ -211,11 +219,12 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   // Resolved `skill.path` per item id, for user-item shadowing (§4.3 rule 4).
   const resolvedSkillPaths = new Map<string, string>();
   const units = new Map<string, EvaTrustUnit>();
+  const reads = new Set<string>();
   const byEntry = new Map<ManifestEntry, EvaItem>();
   const contracts = new Map<ManifestEntry, SkillContract>();
   for (const entry of [...adapterEntries, ...capabilityEntries]) {
     if (entry.role !== 'skill-adapter' && entry.role !== 'lua-skill') continue;
-    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths, units);
+    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths, units, reads);
     items.push(item);
     byEntry.set(entry, item);
     if (entry.check?.contract) contracts.set(entry, entry.check.contract);
@@ -260,7 +269,14 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     const ref = e.role === 'skill-adapter' ? adapterRef(e, resolvedSkillPaths, ctx) : undefined;
     if (ref) adapterRefs.push(ref);
   }
-  return { items: withConflicts(items, diagnostics), diagnostics, adapters: adapterRefs, policy, units };
+  return {
+    items: withConflicts(items, diagnostics),
+    diagnostics,
+    adapters: adapterRefs,
+    policy,
+    units,
+    reads: [...reads],
+  };
 }
 
 /**
@@ -301,6 +317,7 @@ function skillItem(
   home: string | null,
   resolvedSkillPaths: Map<string, string>,
   units: Map<string, EvaTrustUnit>,
+  reads: Set<string>,
 ): EvaItem {
   const kind = entry.role as 'skill-adapter' | 'lua-skill';
   const contract = entry.check?.contract ?? null;
@@ -326,6 +343,8 @@ function skillItem(
     );
     evaReasons = decided.reasons;
     evaDecision = decided.decision;
+    for (const p of [decided.script, ...decided.schemaFiles, decided.skillPath])
+      for (const abs of [p?.resolved, p?.real]) if (abs) reads.add(abs);
     // One push per diagnostic: spreading some 100,000 (one per declared capability) into one call overflows the stack.
     for (const d of decided.diagnostics) entry.diagnostics.push(d);
   }
