@@ -30,6 +30,7 @@ import { coveredByRootWatchers } from './flows/rootWatchers';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
+import { holdsMoreEntriesThan } from '../core/fs/treeSize';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 import { displayText } from '../core/text/displayText';
@@ -71,6 +72,14 @@ export interface FullIndexRun {
 
 /** Directories created while the window is open that get a watcher of their own. */
 const MAX_SUBTREE_WATCHERS = 256;
+/**
+ * The largest tree created while the window is open that gets a watcher of its own. Node's
+ * recursive watch reads the whole tree on the extension host's thread when it starts and adds
+ * an inotify watch per directory: an `npm install` in a bundle (50,000 files) blocked the host
+ * 3.7 s and took 55,001 of the user's watches. No agent reads a tree that large (Codewhale
+ * reviews at most 4,096 files a bundle): the workbench's watcher and the re-checks cover it.
+ */
+const MAX_SUBTREE_WATCH_ENTRIES = 4096;
 
 /**
  * Owns the core indexer and the shared trust store for this window, watches the disk,
@@ -671,16 +680,36 @@ export class SkillgateService implements vscode.Disposable {
       if (this.subtreeWatchers.size >= MAX_SUBTREE_WATCHERS) return;
       if ([...this.subtreeWatchers.keys()].some((d) => p === d || p.startsWith(d + path.sep))) continue;
       if (lstatEntry(p).type !== 'directory') continue;
-      try {
-        const w = fs.watch(p, { recursive: true }, (_event, name) =>
-          this.batcher.path(name ? path.join(p, name.toString()) : p),
+      const tooLarge = () =>
+        this.log.info(
+          `not watching below ${displayText(p)}: it holds more than ${MAX_SUBTREE_WATCH_ENTRIES} entries (the workbench's watcher and the re-checks cover it)`,
         );
+      if (holdsMoreEntriesThan(p, MAX_SUBTREE_WATCH_ENTRIES)) {
+        tooLarge();
+        continue;
+      }
+      try {
+        // A tree that grows past the bound after the watch began (a directory created empty, then
+        // filled by `npm install`) ends its watcher too: Node reads each new directory as it comes.
+        let reports = 0;
+        const w = fs.watch(p, { recursive: true }, (_event, name) => {
+          if (++reports > MAX_SUBTREE_WATCH_ENTRIES) {
+            // Reports queued before the close arrive still: said once.
+            if (reports === MAX_SUBTREE_WATCH_ENTRIES + 1) {
+              end();
+              tooLarge();
+            }
+            return;
+          }
+          this.batcher.path(name ? path.join(p, name.toString()) : p);
+        });
         const watcher = { dispose: () => w.close() };
-        // A watcher that fails ends (and leaves the map, unless a newer one watches that path by now).
-        w.on('error', () => {
+        // A watcher that fails, or watches too much, ends (and leaves the map, unless a newer one watches that path by now).
+        const end = () => {
           w.close();
           if (this.subtreeWatchers.get(p) === watcher) this.subtreeWatchers.delete(p);
-        });
+        };
+        w.on('error', end);
         this.subtreeWatchers.set(p, watcher);
       } catch {
         // gone already, or out of watches: the workbench's watcher is all there is

@@ -82,6 +82,38 @@ describe('the watchers of directories created while the window is open', functio
     snapshot?.items.find((i) => i.parent === null && i.name === name)?.contentHash;
   const batches = () => lines.filter((l) => l.startsWith('watcher batch:')).length;
 
+  it('gives no watcher of its own to a created tree larger than any agent reads (an npm install in a bundle)', async () => {
+    const service = new SkillgateService(log);
+    try {
+      await service.refreshAll();
+      const b = bundle('big', 'one');
+      const modules = path.join(b, 'node_modules/pkg');
+      fs.mkdirSync(modules, { recursive: true });
+      for (let i = 0; i < 4100; i++) fs.writeFileSync(path.join(modules, `f${i}.js`), '');
+      report(b);
+      await until(() => lines.some((l) => l.startsWith('not watching below')));
+      assert.ok(
+        lines.some(
+          (l) =>
+            l ===
+            `not watching below ${b}: it holds more than 4096 entries (the workbench's watcher and the re-checks cover it)`,
+        ),
+        lines.join('\n'),
+      );
+      // A small one created beside it is watched as before: an edit below it is reported.
+      const small = bundle('small', 'one');
+      report(small);
+      await until(() => hashOf(service.snapshot, 'small') !== undefined);
+      await sleep(300);
+      const before = batches();
+      fs.writeFileSync(path.join(small, 'skills/s/SKILL.md'), '---\nname: s\n---\ntwo\n');
+      await until(() => batches() > before, 1500).catch(() => undefined);
+      assert.ok(batches() > before, 'the edit below the small tree was reported');
+    } finally {
+      service.dispose();
+    }
+  });
+
   it('watches a directory created again at the path of one removed, and reports an edit below it', async () => {
     bundle('a', 'a');
     const service = new SkillgateService(log);
