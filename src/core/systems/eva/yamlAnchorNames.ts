@@ -1,4 +1,5 @@
 import type { CST } from 'yaml';
+import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
 
 /**
  * libyaml 0.2.5 (serde_yaml 0.9, Eva's parser; eva.md §2.1) names an anchor or an alias with
@@ -12,11 +13,9 @@ import type { CST } from 'yaml';
  * that cannot start any token"). Where it ends at `?` or `:` (`*a:`), libyaml reads an alias
  * or anchor, then the indicator, a reading this check leaves to the library (docs/eva.md).
  */
-export function firstRefusedAnchorName(cst: CST.Document, text: string): RefusedName | undefined {
-  let first: RefusedName | undefined;
-  const refuse = (offset: number, message: string) => {
-    if (!first || offset < first.offset) first = { offset, message };
-  };
+export function firstRefusedAnchorName(cst: CST.Document, text: string): LibyamlRefusal | undefined {
+  const found = new FirstRefusal();
+  const refuse = (offset: number, message: string) => found.refuse(offset, message);
   const check = (token: CST.SourceToken | CST.FlowScalar) => {
     const name = token.source.slice(1);
     const other = name.search(/[^0-9A-Za-z_-]/);
@@ -49,12 +48,7 @@ export function firstRefusedAnchorName(cst: CST.Document, text: string): Refused
   };
   properties(cst.start);
   node(cst.value);
-  return first;
-}
-
-export interface RefusedName {
-  readonly offset: number;
-  readonly message: string;
+  return found.first;
 }
 
 const NOT_A_NAME = 'did not find expected alphabetic or numeric character';

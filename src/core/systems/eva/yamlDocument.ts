@@ -20,7 +20,8 @@ import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
 import { firstRefusedAnchorName } from './yamlAnchorNames';
-import { readKeyIndicators, type KeyRefusal } from './yamlKeyIndicators';
+import { readKeyIndicators } from './yamlKeyIndicators';
+import type { LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
@@ -105,7 +106,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const parsed = libyamlLineBreaks(text);
   const spaced = libyamlLineStartBoms(parsed);
   // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name it refuses.
-  let keyRefusal: KeyRefusal | undefined;
+  let keyRefusal: LibyamlRefusal | undefined;
   // The concrete tree of the parse kept, to restate its first error in libyaml's words.
   let tree: { cst: CST.Document; copy: string } | undefined;
   const inspect = (cst: CST.Document, copy: string) => {

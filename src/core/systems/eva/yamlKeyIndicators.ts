@@ -1,4 +1,5 @@
 import { CST } from 'yaml';
+import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
 
 /**
  * Where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser; eva.md §2.1) reads the key indicators
@@ -22,11 +23,9 @@ import { CST } from 'yaml';
  * returned, in libyaml's words. A flow `?` followed by another indicator (`[?"q"]`, `[?&a x]`)
  * is left as the library reads it (docs/eva.md).
  */
-export function readKeyIndicators(cst: CST.Document, text: string): KeyRefusal | undefined {
-  let first: KeyRefusal | undefined;
-  const refuse = (offset: number, message: string) => {
-    if (!first || offset < first.offset) first = { offset, message };
-  };
+export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefusal | undefined {
+  const found = new FirstRefusal();
+  const refuse = (offset: number, message: string) => found.refuse(offset, message);
   // Items in text order, each before what its key and value hold.
   const walk = (token: CST.Token | null | undefined): void => {
     if (!token || !('items' in token)) return;
@@ -62,12 +61,7 @@ export function readKeyIndicators(cst: CST.Document, text: string): KeyRefusal |
     }
   };
   walk(cst.value);
-  return first;
-}
-
-export interface KeyRefusal {
-  readonly offset: number;
-  readonly message: string;
+  return found.first;
 }
 
 const NODE_EXPECTED = 'did not find expected node content';

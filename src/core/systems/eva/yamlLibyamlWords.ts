@@ -1,4 +1,5 @@
 import type { CST, YAMLParseError } from 'yaml';
+import type { LibyamlRefusal } from './yamlRefusal';
 
 /**
  * A refusal the yaml library states in its own words, restated as libyaml 0.2.5 (serde_yaml
@@ -70,11 +71,6 @@ export function libyamlRefusal(
       return afterMarker(cst, at);
   }
   return undefined;
-}
-
-export interface LibyamlRefusal {
-  readonly offset: number;
-  readonly message: string;
 }
 
 const entryEnd = (close: string) => `did not find expected ',' or '${close}'`;
