@@ -691,17 +691,20 @@ export class SkillgateService implements vscode.Disposable {
       try {
         // A tree that grows past the bound after the watch began (a directory created empty, then
         // filled by `npm install`) ends its watcher too: Node reads each new directory as it comes.
-        let reports = 0;
+        // Counted by the names reported, so that edits, however many, to a few files never end it.
+        const named = new Set<string>();
+        let ended = false;
         const w = fs.watch(p, { recursive: true }, (_event, name) => {
-          if (++reports > MAX_SUBTREE_WATCH_ENTRIES) {
-            // Reports queued before the close arrive still: said once.
-            if (reports === MAX_SUBTREE_WATCH_ENTRIES + 1) {
-              end();
-              tooLarge();
-            }
+          if (ended) return;
+          const changed = name ? path.join(p, name.toString()) : p;
+          named.add(changed);
+          if (named.size > MAX_SUBTREE_WATCH_ENTRIES) {
+            ended = true;
+            end();
+            tooLarge();
             return;
           }
-          this.batcher.path(name ? path.join(p, name.toString()) : p);
+          this.batcher.path(changed);
         });
         const watcher = { dispose: () => w.close() };
         // A watcher that fails, or watches too much, ends (and leaves the map, unless a newer one watches that path by now).

@@ -114,6 +114,28 @@ describe('the watchers of directories created while the window is open', functio
     }
   });
 
+  it('ends the watcher of a created tree that grows past that size, and never for many edits to a few files', async () => {
+    const service = new SkillgateService(log);
+    try {
+      await service.refreshAll();
+      const b = bundle('grows', 'one');
+      report(b);
+      await until(() => hashOf(service.snapshot, 'grows') !== undefined);
+      await sleep(300);
+      // Five thousand edits to one file: one name, the watcher stays.
+      for (let i = 0; i < 5000; i++) fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), `---\nname: s\n---\n${i}\n`);
+      await sleep(500);
+      assert.ok(!lines.some((l) => l.startsWith('not watching below')), lines.join('\n'));
+      // Then an install fills it.
+      const modules = path.join(b, 'node_modules/pkg');
+      fs.mkdirSync(modules, { recursive: true });
+      for (let i = 0; i < 4200; i++) fs.writeFileSync(path.join(modules, `f${i}.js`), '');
+      await until(() => lines.some((l) => l.startsWith(`not watching below ${b}:`)), 10000);
+    } finally {
+      service.dispose();
+    }
+  });
+
   it('watches a directory created again at the path of one removed, and reports an edit below it', async () => {
     bundle('a', 'a');
     const service = new SkillgateService(log);
