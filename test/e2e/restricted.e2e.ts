@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESULTS, startDemoWorkbench, trustFromCli, type DemoWorkbench } from '../support/demoWorkbench';
 import { skillgateActivity, treeView } from '../support/treeView';
-import { choose, quickPickTitle, reviewFrame, runCommand } from '../support/webviewFrame';
+import { choose, openCommandPalette, quickPickTitle, reviewFrame, runCommand } from '../support/webviewFrame';
 
 /** VS Code Restricted Mode, for real: the workspace trust prompt answered "No". */
 describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)', function () {
@@ -72,9 +72,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     assert.equal(await frame.locator('button', { hasText: 'Trust…' }).isDisabled(), true);
     assert.equal(await frame.locator('button', { hasText: 'Enable' }).isDisabled(), true);
     await treeRow('repo-tools').first().click();
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible' });
+    const input = await openCommandPalette(page);
     await input.fill('>Skillgate: Trust');
     await page.waitForTimeout(800);
     assert.equal(
@@ -141,9 +139,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     }
 
     // Disable is in the palette; Enable is not (Trust: see the test above).
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible' });
+    const input = await openCommandPalette(page);
     await input.fill('>Skillgate: Disable Bundle');
     await page
       .locator('.quick-input-list .monaco-list-row', { hasText: 'Skillgate: Disable Bundle' })

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { type DemoWorkbench, RESULTS, startDemoWorkbench } from '../support/demoWorkbench';
 import { chooseFromMenu, treeView } from '../support/treeView';
-import { reloadWindow } from '../support/webviewFrame';
+import { openCommandPalette, reloadWindow } from '../support/webviewFrame';
 
 /** Every reason code (model.ts): none may reach a description or a screen reader. */
 const REASON_CODE =
@@ -205,9 +205,7 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
       ['Default Dark Modern', 'dark'],
       ['Default High Contrast', 'hc'],
     ] as const) {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible' });
+      const input = await openCommandPalette(page);
       await input.fill('>Preferences: Color Theme');
       await page
         .locator('.quick-input-list .monaco-list-row', {

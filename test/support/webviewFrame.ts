@@ -34,11 +34,27 @@ export async function openTrustConfirmation(page: Page, frame: Frame): Promise<{
  * the palette with nothing run.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible' });
+  const input = await openCommandPalette(page);
   await input.fill(`>${title}`);
   await acceptRow(page, title);
+}
+
+/**
+ * Opens the command palette with F1 and returns its input. A key pressed while a closing
+ * dialog still hands the focus back (to the webview, say) can be lost on a busy machine
+ * (seen in a clean-clone run beside a fuzz run): the key is pressed again, up to four times.
+ */
+export async function openCommandPalette(page: Page): Promise<Locator> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: attempt < 4 ? 7500 : 30000 });
+      return input;
+    } catch (e) {
+      if (attempt >= 4) throw e;
+    }
+  }
 }
 
 /**
