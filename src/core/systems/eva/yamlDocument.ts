@@ -21,7 +21,7 @@ import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
 import { firstRefusedAnchorName } from './yamlAnchorNames';
 import { readKeyIndicators } from './yamlKeyIndicators';
-import type { LibyamlRefusal } from './yamlRefusal';
+import { blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
@@ -219,7 +219,7 @@ function lineStartBomReading(
       else {
         let token = bom + 1;
         while (/[ \t\n\r]/.test(text[token] ?? '')) token++;
-        reading = { start: range[0], offset: token, message: blockEntryExpected(parent, path, text) };
+        reading = { start: range[0], offset: token, message: expectedAfter(parent, path, text) };
       }
       return undefined;
     },
@@ -227,20 +227,16 @@ function lineStartBomReading(
   return reading;
 }
 
-/**
- * What libyaml's parser expected where a plain scalar of `parent` ended early: a key in a
- * mapping, a `-` in a sequence, except a sequence written at its mapping's own indentation
- * (`k:` then `- a`), which ends there and leaves the mapping to expect a key.
- */
-function blockEntryExpected(parent: YAMLMap | YAMLSeq, path: readonly unknown[], text: string): string {
-  if (isMap(parent)) return 'did not find expected key';
+/** What libyaml's parser expected where a plain scalar of `parent` ended early (blockEntryExpected). */
+function expectedAfter(parent: YAMLMap | YAMLSeq, path: readonly unknown[], text: string): string {
+  if (isMap(parent)) return blockEntryExpected('mapping', false);
   const owner = path
     .slice(0, path.indexOf(parent))
     .filter((p): p is YAMLMap => isMap(p))
     .at(-1);
-  const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1) - 1;
-  const indentless = owner?.range && parent.range && column(owner.range[0]) === column(parent.range[0]);
-  return indentless ? 'did not find expected key' : "did not find expected '-' indicator";
+  const indentless =
+    !!owner?.range && !!parent.range && columnOf(text, owner.range[0]) === columnOf(text, parent.range[0]);
+  return blockEntryExpected('sequence', indentless);
 }
 
 function describe(code: string, message: string): string {

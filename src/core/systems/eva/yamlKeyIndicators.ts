@@ -1,5 +1,12 @@
 import { CST } from 'yaml';
-import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
+import {
+  FirstRefusal,
+  NODE_EXPECTED,
+  blockEntryExpected,
+  closeOf,
+  entryEndExpected,
+  type LibyamlRefusal,
+} from './yamlRefusal';
 
 /**
  * Where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser; eva.md §2.1) reads the key indicators
@@ -29,14 +36,14 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
   // Items in text order, each before what its key and value hold.
   const walk = (token: CST.Token | null | undefined): void => {
     if (!token || !('items' in token)) return;
-    const flow = token.type === 'flow-collection';
-    const close = token.type === 'flow-collection' && token.start.source === '{' ? '}' : ']';
+    const flowCollection = token.type === 'flow-collection' ? token : undefined;
+    const flow = flowCollection !== undefined;
     for (const item of token.items) {
       if (item.key === null && !keyWritten(item)) {
         const indicator = item.sep?.find((t) => t.type === 'map-value-ind');
-        if (indicator) refuse(indicator.offset, flow ? NODE_EXPECTED : 'did not find expected key');
+        if (indicator) refuse(indicator.offset, flow ? NODE_EXPECTED : blockEntryExpected('mapping', false));
       }
-      if (flow) {
+      if (flowCollection) {
         const explicit = item.start.some((t) => t.type === 'explicit-key-ind');
         const props = item.start.some((t) => t.type === 'anchor' || t.type === 'tag');
         // The node where a key or a sequence entry starts (an entry of a pair written `[a: b]` is its key).
@@ -45,7 +52,7 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
         if (entry && led === ':') refuse(entry.offset, NODE_EXPECTED);
         else if (entry && led === '?') {
           if (explicit) refuse(entry.offset, NODE_EXPECTED);
-          else if (props) refuse(entry.offset, `did not find expected ',' or '${close}'`);
+          else if (props) refuse(entry.offset, entryEndExpected(closeOf(flowCollection)));
           else if (startsPlainScalar(entry.source.slice(1))) asExplicitKey(item, entry);
         }
         // A value after `:` (an entry written alone was taken above).
@@ -63,8 +70,6 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
   walk(cst.value);
   return found.first;
 }
-
-const NODE_EXPECTED = 'did not find expected node content';
 
 /**
  * Text libyaml starts a plain scalar with after its `?` token in flow context: not an

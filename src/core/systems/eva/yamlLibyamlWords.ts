@@ -1,5 +1,12 @@
 import type { CST, YAMLParseError } from 'yaml';
-import type { LibyamlRefusal } from './yamlRefusal';
+import {
+  NODE_EXPECTED,
+  blockEntryExpected,
+  closeOf,
+  columnOf,
+  entryEndExpected,
+  type LibyamlRefusal,
+} from './yamlRefusal';
 
 /**
  * A refusal the yaml library states in its own words, restated as libyaml 0.2.5 (serde_yaml
@@ -56,24 +63,22 @@ export function libyamlRefusal(
   if (error.code === 'BAD_SCALAR_START' && /^Plain value cannot start with /.test(message))
     return { offset: at, message: NO_TOKEN };
   if (error.code === 'UNEXPECTED_TOKEN' && /^Unexpected , in flow (sequence|map)$/.test(message))
-    return { offset: at, message: 'did not find expected node content' };
+    return { offset: at, message: NODE_EXPECTED };
   if (/^Block scalar header includes extra characters/.test(message)) return blockScalarHeader(text, at);
   if (error.code === 'ALIAS_PROPS' || (error.code === 'UNEXPECTED_TOKEN' && / at node end$/.test(message)))
     return nodeEnded(cst, at, text);
   if (error.code === 'MISSING_CHAR') {
     if (/^Missing closing ["']quote$/.test(message) && at >= text.length)
       return { offset: at, message: 'found unexpected end of stream' };
-    if (message === 'Missing , or : between flow sequence items') return { offset: at, message: entryEnd(']') };
-    if (message === 'Missing , or : between flow map items') return { offset: at, message: entryEnd('}') };
+    if (message === 'Missing , or : between flow sequence items') return { offset: at, message: entryEndExpected(']') };
+    if (message === 'Missing , or : between flow map items') return { offset: at, message: entryEndExpected('}') };
     if (message === 'Missing , between flow map items')
-      return valueExpected(cst, at) ?? { offset: at, message: entryEnd('}') };
+      return valueExpected(cst, at) ?? { offset: at, message: entryEndExpected('}') };
     if (message === 'Block collection cannot start on same line with directives-end marker')
       return afterMarker(cst, at);
   }
   return undefined;
 }
-
-const entryEnd = (close: string) => `did not find expected ',' or '${close}'`;
 
 type Item = CST.CollectionItem;
 interface Found {
@@ -122,7 +127,7 @@ function innerMapping(cst: CST.Document, at: number, inFlow: boolean): LibyamlRe
     const colon = first.sep?.find((t) => t.type === 'map-value-ind');
     if (flow) {
       if (question || !colon) return undefined;
-      return { offset: colon.offset, message: entryEnd(flow.start.source === '{' ? '}' : ']') };
+      return { offset: colon.offset, message: entryEndExpected(closeOf(flow)) };
     }
     if (question) return { offset: question.offset, message: 'mapping keys are not allowed in this context' };
     if (colon) return { offset: colon.offset, message: MAPPING_VALUES };
@@ -205,9 +210,7 @@ function valueExpected(cst: CST.Document, at: number): LibyamlRefusal | undefine
     const question = token.items[index]?.start.find((t) => t.type === 'explicit-key-ind');
     const before = token.items[index - 1] as Item;
     const valueless = before.sep?.some((t) => t.type === 'map-value-ind') && !before.value;
-    return question && valueless
-      ? { offset: question.offset, message: 'did not find expected node content' }
-      : undefined;
+    return question && valueless ? { offset: question.offset, message: NODE_EXPECTED } : undefined;
   }
   return undefined;
 }
@@ -252,16 +255,11 @@ function nodeEnded(cst: CST.Document, at: number, text: string): LibyamlRefusal 
   if (!owner) return { offset: at, message: 'did not find expected <document start>' };
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   if (!/[^ \t]/.test(text.slice(lineStart, at))) return undefined;
-  if (owner.type === 'flow-collection')
-    return { offset: at, message: entryEnd(owner.start.source === '{' ? '}' : ']') };
-  if (owner.type === 'block-map') return { offset: at, message: 'did not find expected key' };
-  // A sequence written at its mapping's own indentation (`k:` then `- a`) ends where no `-`
-  // follows and leaves the mapping to expect a key.
+  if (owner.type === 'flow-collection') return { offset: at, message: entryEndExpected(closeOf(owner)) };
+  if (owner.type === 'block-map') return { offset: at, message: blockEntryExpected('mapping', false) };
   const parent = path.at(-2);
-  const column = (offset: number) => offset - text.lastIndexOf('\n', offset - 1) - 1;
-  if (parent?.type === 'block-map' && column(parent.offset) === column(owner.offset))
-    return { offset: at, message: 'did not find expected key' };
-  return { offset: at, message: "did not find expected '-' indicator" };
+  const indentless = parent?.type === 'block-map' && columnOf(text, parent.offset) === columnOf(text, owner.offset);
+  return { offset: at, message: blockEntryExpected('sequence', indentless) };
 }
 
 /**
