@@ -42,7 +42,7 @@ export function hooksOptedIn(
   item: { readonly system: System },
   env: Readonly<Record<string, string | undefined>>,
 ): boolean {
-  return systemOf(item.system).hooks?.optedIn(env) ?? false;
+  return hooksOptIn(item, env)?.set ?? false;
 }
 
 /** The opt-in under which the item's agent runs hooks, and whether `env` sets it; null for an agent without hooks. */
