@@ -270,6 +270,61 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.ok(parsedYaml('a: !t&b x'));
   });
 
+  it('ends an anchor or alias name at a `:` that is the value indicator, as libyaml does', () => {
+    // The library read `*k:` as the alias `k:` and then failed ("did not find expected <document start>").
+    assert.deepEqual(ok('a: &k x\n*k: 1\n').value, { a: 'x', x: 1 });
+    assert.deepEqual(ok('a: &k x\nb: {*k: 1}\n').value, { a: 'x', b: { x: 1 } });
+    assert.deepEqual(ok('a: &k x\nb: {*k:, c: 2}\n').value, { a: 'x', b: { x: null, c: 2 } });
+    assert.equal(fails('*a: 1\n').message, at('unknown anchor a', 1, 1));
+    assert.equal(fails('&a x: 1\n*a: 2\n').message, at('duplicate entry with key', 2, 1));
+    // `&a: x` is the anchor `a` on an empty key, as `&a : x` is (the library read the anchor `a:` on `x`).
+    assert.deepEqual(ok('- &a: x\n').value, ok('- &a : x\n').value);
+    assert.deepEqual(ok('- &a: x\n').value, [{ null: 'x' }]);
+  });
+
+  it('reads `?` in a flow collection as the key indicator before a quote, a comment or properties', () => {
+    // The library read the text `?"q"`; a quoted key may hold flow indicators.
+    assert.deepEqual(ok('k: [?"q"]\n').value, { k: [{ q: null }] });
+    assert.deepEqual(ok("k: {?'q': 1}\n").value, { k: { q: 1 } });
+    assert.deepEqual(ok('k: [?"a,b": c]\n').value, { k: [{ 'a,b': 'c' }] });
+    assert.deepEqual(ok('k: {?#c\n a: 1}\n').value, { k: { a: 1 } });
+    assert.deepEqual(ok('k: {?&a x: 1}\n').value, { k: { x: 1 } });
+    assert.deepEqual(ok('k: &a v\nj: [?*a]\n').value, { k: 'v', j: [{ v: null }] });
+    // Where a value stands, or after properties, libyaml refuses it as before.
+    assert.equal(fails('k: {a: ?"b"}\n').message, at('did not find expected node content', 1, 8));
+    assert.equal(fails('k: [? ?"a"]\n').message, at('did not find expected node content', 1, 7));
+    assert.equal(fails('k: [&x ?"a"]\n').message, at("did not find expected ',' or ']'", 1, 8));
+  });
+
+  it('reads a comment with no white space before it after a flow indicator, a quote or a block header', () => {
+    // The library refused each: "Comments must be separated from other tokens by white space characters".
+    assert.deepEqual(ok('k: {#c\n}\n').value, { k: {} });
+    assert.deepEqual(ok('k: [a,#c\n b]\n').value, { k: ['a', 'b'] });
+    assert.deepEqual(ok('k: [a]#c\nj: 2\n').value, { k: ['a'], j: 2 });
+    assert.deepEqual(ok('k: "v"#c\nj: 1\n').value, { k: 'v', j: 1 });
+    assert.deepEqual(ok("k: {a: 'b'#c\n}\n").value, { k: { a: 'b' } });
+    assert.deepEqual(ok('k: |#c\n  a\n').value, { k: 'a\n' });
+    assert.deepEqual(ok('k: >-#c\n  a\n').value, { k: 'a' });
+    // After a plain scalar the `#` is text, for both.
+    assert.deepEqual(ok('k: -#c\n').value, { k: '-#c' });
+  });
+
+  it('ends a tag where libyaml does, and wants white space after it (or a `,` in a flow collection)', () => {
+    const refused = (line: number, column: number) =>
+      at('did not find expected whitespace or line break', line, column);
+    // `#` is no URI character to libyaml: the library read the tag `!t#c`.
+    assert.equal(fails('k: !t#c x\n').message, refused(1, 6));
+    assert.equal(fails('k: &a !t#c x\n').message, refused(1, 9));
+    // A flow close after a tag: the library read a tagged null.
+    assert.equal(fails('k: [!t]\n').message, refused(1, 7));
+    assert.equal(fails('k: {a: !t}\n').message, refused(1, 10));
+    assert.equal(fails('k: [!]\n').message, refused(1, 6));
+    assert.equal(fails('k: !t[a]\n').message, refused(1, 6));
+    assert.equal(fails('k: !<x>a\n').message, refused(1, 8));
+    assert.deepEqual(ok('k: [!!str ,a]\n').value, ok('k: [!!str,a]\n').value);
+    assert.ok(parsedYaml('k: !t\tx\n'));
+  });
+
   it('reads `!<!>` as the non-specific tag `!`, as `! x`', () => {
     assert.deepEqual(ok('a: !<!> 1\n').value, ok('a: ! 1\n').value);
     assert.deepEqual(ok('!<!> x').value, ok('! x').value);

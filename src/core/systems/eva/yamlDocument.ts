@@ -19,9 +19,9 @@ import { parseLibyamlDocument } from './yamlLibyamlParse';
 import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
-import { firstRefusedAnchorName } from './yamlAnchorNames';
+import { firstRefusedProperty } from './yamlProperties';
 import { readKeyIndicators } from './yamlKeyIndicators';
-import { blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
+import { FirstRefusal, blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
@@ -105,15 +105,16 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   // Copies of the same length as the text: every range the parser gives is an offset into the file.
   const parsed = libyamlLineBreaks(text);
   const spaced = libyamlLineStartBoms(parsed);
-  // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name it refuses.
+  // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name or a tag's end it refuses.
   let keyRefusal: LibyamlRefusal | undefined;
   // The concrete tree of the parse kept, to restate its first error in libyaml's words.
   let tree: { cst: CST.Document; copy: string } | undefined;
   const inspect = (cst: CST.Document, copy: string) => {
     tree = { cst, copy };
-    const key = readKeyIndicators(cst, copy);
-    const name = firstRefusedAnchorName(cst, copy);
-    keyRefusal = name && (!key || name.offset < key.offset) ? name : key;
+    const found = new FirstRefusal();
+    for (const refusal of [readKeyIndicators(cst, copy), firstRefusedProperty(cst, copy)])
+      if (refusal) found.refuse(refusal.offset, refusal.message);
+    keyRefusal = found.first;
   };
   let bomReading: ReturnType<typeof lineStartBomReading>;
   try {

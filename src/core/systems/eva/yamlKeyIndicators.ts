@@ -27,8 +27,8 @@ import {
  * Works on the parser's concrete tree before it is composed (its items keep the `?`, the `:`
  * and the properties they were written with): a `?` key read as libyaml reads it is rewritten
  * in place into the explicit key the library composes; the first refused place in the text is
- * returned, in libyaml's words. A flow `?` followed by another indicator (`[?"q"]`, `[?&a x]`)
- * is left as the library reads it (docs/eva.md).
+ * returned, in libyaml's words. A flow `?` before a quote, a comment or properties (`[?"q"]`,
+ * `[?&a x]`) is already an indicator: the lexer pushes it (yamlLibyamlParse.ts).
  */
 export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefusal | undefined {
   const found = new FirstRefusal();

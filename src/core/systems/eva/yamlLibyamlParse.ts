@@ -40,7 +40,8 @@ export function parseLibyamlDocument(
   let documents = 0;
   const seen = (token: CST.Token): CST.Token => {
     if (token.type === 'document') {
-      separateLineStartComments(token, text);
+      separateComments(token, text);
+      separateAnchorsFromValues(token);
       if (documents++ === 0) inspect?.(token, text);
     }
     return token;
@@ -67,20 +68,56 @@ export function parseLibyamlDocument(
 }
 
 /**
- * A comment at the start of a line, first among an item's tokens in a flow collection: the
- * line break before it closed the value before, so the library finds no white space before
- * the `#`. An empty space token in front says there is, for the composer.
+ * Comments libyaml reads where the library asks for white space before the `#`. libyaml skips
+ * white space and comments between any two tokens, and needs no white space before a `#`
+ * that cannot belong to the token before it: after a flow indicator, a closing quote or a
+ * block scalar's header (`k: {#c`, `k: "v"#c`, `k: |#c`). In a flow collection, a comment
+ * that starts a line is such a case for the library too: the line break before it closed the
+ * value before. An empty space token in front says there is white space, for the composer.
+ * (A `#` right after a plain scalar, a tag, an anchor or an alias is part of it, for both.)
  */
-function separateLineStartComments(doc: CST.Document, text: string): void {
+function separateComments(doc: CST.Document, text: string): void {
+  const separate = (tokens: CST.Token[] | undefined) => {
+    if (!tokens) return;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i] as CST.Token;
+      if (token.type === 'comment' && token.offset > 0 && !/[ \t]/.test(text.charAt(token.offset - 1)))
+        tokens.splice(i++, 0, { type: 'space', offset: token.offset, indent: 0, source: '' });
+    }
+  };
+  const walk = (token: CST.Token | null | undefined): void => {
+    if (!token) return;
+    if ('props' in token) separate(token.props);
+    if ('end' in token && Array.isArray(token.end)) separate(token.end);
+    if (!('items' in token)) return;
+    for (const item of token.items) {
+      separate(item.start);
+      separate(item.sep);
+      walk(item.key);
+      walk(item.value);
+    }
+  };
+  separate(doc.start);
+  walk(doc.value);
+  separate(doc.end);
+}
+
+/**
+ * An anchor the lexer ended at a `:` (`&a: x`, see `pushUntil` below) names the empty key
+ * before that `:`, as `&a : x` does: the library asks for white space after an anchor, which
+ * libyaml does not. An empty space token between them says there is, for the composer.
+ */
+function separateAnchorsFromValues(doc: CST.Document): void {
+  const anchorEnd = (tokens: readonly CST.SourceToken[] | undefined) => {
+    const last = tokens?.at(-1);
+    return last?.type === 'anchor' ? last.offset + last.source.length : -1;
+  };
   const walk = (token: CST.Token | null | undefined): void => {
     if (!token || !('items' in token)) return;
     for (const item of token.items) {
-      if (token.type === 'flow-collection')
-        for (const tokens of [item.start, item.sep]) {
-          const first = tokens?.[0];
-          if (first?.type === 'comment' && (first.offset === 0 || text[first.offset - 1] === '\n'))
-            tokens?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
-        }
+      const first = item.sep?.[0];
+      if (item.key == null && first?.type === 'map-value-ind' && anchorEnd(item.start) === first.offset)
+        item.sep?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
       walk(item.key);
       walk(item.value);
     }
@@ -114,6 +151,12 @@ interface LexerInternals {
   /** Where this lexer keeps the `indentNext` block context sets. */
   blockIndentNext: number;
   continueScalar(offset: number): number;
+  pushUntil(test: (ch: string | undefined) => boolean): Generator<string, number>;
+  pushIndicators(): Generator<string, number>;
+  pushCount(n: number): Generator<string, number>;
+  pushSpaces(allowTabs: boolean): Generator<string, number>;
+  pushToIndex(i: number, allowEmpty: boolean): Generator<string, number>;
+  flowKey: boolean;
 }
 
 /**
@@ -124,6 +167,8 @@ interface LexerInternals {
 class LibyamlLexer extends Lexer {}
 
 const libraryContinueScalar = (Lexer.prototype as unknown as LexerInternals).continueScalar;
+const libraryPushUntil = (Lexer.prototype as unknown as LexerInternals).pushUntil;
+const libraryPushIndicators = (Lexer.prototype as unknown as LexerInternals).pushIndicators;
 
 Object.defineProperties(LibyamlLexer.prototype, {
   // Asked where a scalar's next line continues (-1: it does not): while a quoted scalar is
@@ -135,6 +180,38 @@ Object.defineProperties(LibyamlLexer.prototype, {
       const quote = this.buffer[this.pos];
       if (quote !== '"' && quote !== "'") return libraryContinueScalar.call(this, offset);
       return isDocumentMarker(this.buffer, offset) ? -1 : offset;
+    },
+  },
+  // An anchor or alias name is read up to a character the library does not take in a name
+  // (white space, `,[]{}`), so `*a: x` was the alias `a:` followed by nothing it could read.
+  // libyaml's names hold letters, digits, `-` and `_`, and one ends at a `:`: `*a: x` is the
+  // alias `a` as a key (a `:` that is a value indicator, followed by white space, or by `,]}` in
+  // a flow collection); `&a: x` is the anchor `a` on an empty key. Other characters in a name
+  // are refused by yamlProperties.ts.
+  pushUntil: {
+    value(this: LexerInternals, test: (ch: string | undefined) => boolean): Generator<string, number> {
+      const { buffer, pos } = this;
+      // The lexer asks for a name only after `&` or `*`, with this test: it stops at `,`, not `:`.
+      if ((buffer[pos] === '&' || buffer[pos] === '*') && test(',') && !test(':')) {
+        const end = libyamlNameEnd(buffer, pos + 1);
+        if (end > pos + 1 && buffer[end] === ':' && valueIndicatorAt(buffer, end, this.flowLevel > 0))
+          return this.pushToIndex(end, false);
+      }
+      return libraryPushUntil.call(this, test);
+    },
+  },
+  // In a flow collection `?` is the key indicator whatever follows it, to libyaml; the library
+  // takes it for one only before white space or a flow indicator, and read `[?"q"]` as the text
+  // `?"q"`. Before a quote it is pushed here (`?a` is rewritten by yamlKeyIndicators.ts).
+  pushIndicators: {
+    *value(this: LexerInternals): Generator<string, number> {
+      let n = 0;
+      const next = this.buffer[this.pos + 1];
+      if (this.flowLevel > 0 && this.buffer[this.pos] === '?' && next !== undefined && '"\'#&!*'.includes(next)) {
+        this.flowKey = false;
+        n += yield* this.pushCount(1);
+      }
+      return n + (yield* libraryPushIndicators.call(this));
     },
   },
   // Inside a flow collection libyaml checks no indentation (only a document marker at the
@@ -149,6 +226,21 @@ Object.defineProperties(LibyamlLexer.prototype, {
     },
   },
 });
+
+/** Where a name of libyaml's (letters, digits, `-`, `_`) that starts at `start` ends. */
+function libyamlNameEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && /[0-9A-Za-z_-]/.test(text.charAt(end))) end++;
+  return end;
+}
+
+/** A `:` libyaml reads as the value indicator after a node: white space or the end after it, or a flow close or `,` in a flow collection. */
+function valueIndicatorAt(text: string, at: number, flow: boolean): boolean {
+  const next = text.charAt(at + 1);
+  return (
+    next === '' || next === ' ' || next === '\t' || next === '\n' || next === '\r' || (flow && ',]}'.includes(next))
+  );
+}
 
 function libyamlLexer(): Lexer {
   return new LibyamlLexer();

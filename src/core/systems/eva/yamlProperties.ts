@@ -1,0 +1,75 @@
+import type { CST } from 'yaml';
+import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
+
+/**
+ * A node's properties, anchors and tags, where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser;
+ * eva.md §2.1) scans them otherwise than the yaml library.
+ *
+ * libyaml names an anchor or an alias with
+ * ASCII letters, digits, `-` and `_` only, and the name must end at white space or at one of
+ * `?:,]}%@` and the backquote. The yaml library takes any character but white space and
+ * `,[]{}`, so `&defaults.v1` or `&café` was a name to Skillgate and an error to Eva
+ * ("did not find expected alphabetic or numeric character", at the first other character);
+ * and a name followed at once by `[` or `{` (`&x[1]`) one the library ends there.
+ *
+ * Where the name ends at `@` or the backquote, libyaml then finds no token ("found character
+ * that cannot start any token"). Where it ends at a `:` the value indicator (`*a: x`), the
+ * lexer ends it there too (yamlLibyamlParse.ts); at `?` or another `:`, libyaml reads an alias
+ * or anchor, then the text after it, a reading this check leaves to the library (docs/eva.md).
+ *
+ * A tag ends where libyaml's URI characters end, which do not hold `#` (the library's do:
+ * `!t#c` was one tag), and white space or the end must follow it, or a `,` in a flow
+ * collection (`[!t]` is refused by libyaml, read by the library): "did not find expected
+ * whitespace or line break", where the tag ends.
+ */
+export function firstRefusedProperty(cst: CST.Document, text: string): LibyamlRefusal | undefined {
+  const found = new FirstRefusal();
+  const refuse = (offset: number, message: string) => found.refuse(offset, message);
+  const check = (token: CST.SourceToken | CST.FlowScalar) => {
+    const name = token.source.slice(1);
+    const other = name.search(/[^0-9A-Za-z_-]/);
+    if (other === -1) {
+      const next = text[token.offset + token.source.length];
+      if (next === '[' || next === '{') refuse(token.offset + token.source.length, NOT_A_NAME);
+      return;
+    }
+    const at = token.offset + 1 + other;
+    const ch = name[other] as string;
+    if (other === 0 || !'?:%@`'.includes(ch)) refuse(at, NOT_A_NAME);
+    else if (ch === '@' || ch === '`') refuse(at, 'found character that cannot start any token');
+  };
+  const checkTag = (tag: CST.SourceToken, flow: boolean) => {
+    const hash = tag.source.indexOf('#');
+    const end = hash === -1 ? tag.offset + tag.source.length : tag.offset + hash;
+    const next = text.charAt(end);
+    if (!(next === '' || ' \t\n\r'.includes(next) || (flow && next === ',')))
+      refuse(end, 'did not find expected whitespace or line break');
+  };
+  // Anchors and tags stand among the tokens before a node (a document's, an item's, after a
+  // `:`); aliases stand as nodes. A text without `&`, `*` or `!` holds none of them.
+  if (!/[&*!]/.test(text)) return undefined;
+  const properties = (tokens: readonly CST.SourceToken[] | undefined, flow: boolean) => {
+    for (const t of tokens ?? []) {
+      if (t.type === 'anchor') check(t);
+      else if (t.type === 'tag') checkTag(t, flow);
+    }
+  };
+  const node = (token: CST.Token | null | undefined): void => {
+    if (!token) return;
+    if (token.type === 'alias') check(token);
+    else if ('items' in token) {
+      const flow = token.type === 'flow-collection';
+      for (const item of token.items as CST.CollectionItem[]) {
+        properties(item.start, flow);
+        properties(item.sep, flow);
+        node(item.key);
+        node(item.value);
+      }
+    }
+  };
+  properties(cst.start, false);
+  node(cst.value);
+  return found.first;
+}
+
+const NOT_A_NAME = 'did not find expected alphabetic or numeric character';
