@@ -272,6 +272,22 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       );
     });
 
+    it('fails the bundle on a SKILL.md whose block scalar upstream panics on (a byte cut inside U+3000)', () => {
+      withSkills();
+      f.write('plugins/b/skills/cut/SKILL.md', '---\nname: cut\ndescription: |\n a\n\u3000b\n---\nbody\n');
+      f.write('plugins/b/skills/ok/SKILL.md', '---\nname: ok\n---\nbody\n');
+      const b = load();
+      assert.equal(b.valid, false);
+      assert.deepEqual(
+        found(b).map(([code, severity]) => [code, severity]),
+        [['codewhale.skill.fatal', 'error']],
+      );
+      assert.deepEqual(
+        b.skills.map((s) => s.name),
+        ['ok'],
+      );
+    });
+
     it('warns about an unsafe name at its line and uses the normalized one; refuses two skills of one name', () => {
       withSkills();
       f.write('plugins/b/skills/a/SKILL.md', '---\ndescription: d\nName: My Skill\n---\nbody\n');

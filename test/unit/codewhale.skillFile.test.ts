@@ -88,6 +88,20 @@ describe('Codewhale SKILL.md parser (codewhale.md §5.2)', () => {
     it('reads a block scalar name', () => {
       assert.equal(parsed('---\nname: |\n  block-name\n---\n').name, 'block-name');
     });
+    // Upstream measures indentation as `raw.len() - raw.trim_start().len()`: UTF-8 bytes, so
+    // U+3000 (3 bytes) is deeper than two spaces, and cuts lines at that byte offset.
+    it('measures indentation in UTF-8 bytes, as Rust `str::len` does', () => {
+      assert.equal(parsed('---\n  name: |\n\u3000block-name\n---\n').name, 'block-name');
+      assert.equal(description('|\n\u3000a\n    b\n'), 'a\n b');
+    });
+    it('refuses a block whose indentation cut falls inside a character, where upstream panics', () => {
+      const r = parseCodewhaleSkill('---\nname: x\ndescription: |\n a\n\u3000b\n---\n');
+      assert.ok(!r.ok && r.panics, JSON.stringify(r));
+    });
+    it('keeps a lone `\\r` at the end of the last line, as Rust `str::lines` does', () => {
+      assert.equal(parsed('---\nname: x\ndescription: |\n  a\r---\n').description, 'a\r');
+      assert.equal(description('|\n  a\r\n  b\r\n'), 'a\nb');
+    });
   });
 
   describe('# Heading fallback', () => {

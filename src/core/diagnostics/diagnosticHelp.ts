@@ -142,7 +142,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'A file changed while Skillgate read it; wait for the writer to finish and refresh.',
   },
   'codewhale.content.unreadable': { fix: "Check the file's permissions." },
-  'codewhale.skill.fatal': { fix: 'Make the SKILL.md a regular, readable UTF-8 file within the size limit.' },
+  'codewhale.skill.fatal': {
+    fix: 'Make the SKILL.md a regular, readable UTF-8 file within the size limit; indent block scalar lines with plain spaces.',
+  },
   'codewhale.skill.duplicate-name': { fix: 'Give each skill of the bundle its own `name`.' },
   'codewhale.skill-invalid': {
     fix: 'Fix the SKILL.md front matter the message names; a normalized name is loaded under the name shown.',

@@ -411,6 +411,11 @@ function discoverSkills(
         continue;
       }
       const parsed = parseCodewhaleSkill(text);
+      if (!parsed.ok && parsed.panics) {
+        // Upstream does not warn and skip here: it panics, so nothing of the bundle loads.
+        findings.inFile('codewhale.skill.fatal', `${parsed.reason} (${f.path})`, abs);
+        continue;
+      }
       if (!parsed.ok) {
         findings.inFile('codewhale.skill-invalid', `${parsed.reason} (${f.path})`, abs);
         continue;

@@ -17,14 +17,28 @@ export type ParsedSkill =
       readonly body: string;
       readonly bodyOffset: number;
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** Codewhale panics on this text instead of warning (a byte slice inside a character). */
+      readonly panics?: boolean;
+    };
+
+/** Thrown inside the block reader where upstream's `&raw[strip..]` would panic. */
+class UpstreamPanic extends Error {}
 
 export function parseCodewhaleSkill(text: string): ParsedSkill {
   if (!rustTrimStart(text).startsWith('---')) return headingSkill(text);
   const start = text.indexOf('---') + 3;
   const end = text.indexOf('---', start);
   if (end < 0) return { ok: false, reason: 'missing frontmatter closing delimiter' };
-  const fields = parseBlock(text.slice(start, end));
+  let fields: Map<string, string>;
+  try {
+    fields = parseBlock(text.slice(start, end));
+  } catch (e) {
+    if (!(e instanceof UpstreamPanic)) throw e;
+    return { ok: false, reason: e.message, panics: true };
+  }
   const name = fields.get('name') ?? '';
   if (name === '') return { ok: false, reason: 'missing required frontmatter field: name' };
   const rawBody = text.slice(end + 3);
@@ -71,8 +85,9 @@ const BLOCK_SCALARS = new Set(['>', '|', '>-', '>+', '|-', '|+']);
 /** `key: value` lines (codewhale.md §5.2): keys trimmed and ASCII-lowercased; one pair of quotes removed; YAML block scalars. */
 function parseBlock(block: string): Map<string, string> {
   const out = new Map<string, string>();
-  // Rust `str::lines`: split at `\n`, drop one `\r` before it, no empty last line.
-  const lines = block.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  // Rust `str::lines`: split at `\n`, drop one `\r` before it, no empty last line. A `\r`
+  // ending the last line has no `\n` after it and stays (Rust 1.77+, rust-lang/rust#94435).
+  const lines = block.split('\n').map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
   if (block.endsWith('\n') || block === '') lines.pop();
   let i = 0;
   while (i < lines.length) {
@@ -107,7 +122,7 @@ function parseBlock(block: string): Map<string, string> {
       taken.push(next);
     }
     const strip = contentIndent ?? baseIndent;
-    const kept = taken.map((l) => (l === '' ? '' : l.slice(Math.min(indentOf(l), strip))));
+    const kept = taken.map((l) => (l === '' ? '' : cutBytes(l, Math.min(indentOf(l), strip))));
     if (value.endsWith('-')) while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
     else if (!value.endsWith('+'))
       while (kept.length >= 2 && kept[kept.length - 1] === '' && kept[kept.length - 2] === '') kept.pop();
@@ -133,8 +148,24 @@ function fold(lines: readonly string[]): string {
   return result;
 }
 
+/**
+ * Upstream's `raw.len() - raw.trim_start().len()`: the leading whitespace in UTF-8 bytes, so
+ * U+3000 counts 3 and U+00A0 counts 2 (all whitespace is in the BMP: one unit each here).
+ */
 function indentOf(line: string): number {
-  return line.length - rustTrimStart(line).length;
+  return Buffer.byteLength(line.slice(0, line.length - rustTrimStart(line).length), 'utf8');
+}
+
+/** `&line[bytes..]` on leading whitespace; a cut inside a character is a panic upstream. */
+function cutBytes(line: string, bytes: number): string {
+  let units = 0;
+  let b = 0;
+  while (b < bytes) b += Buffer.byteLength(line[units++] as string, 'utf8');
+  if (b !== bytes)
+    throw new UpstreamPanic(
+      `Codewhale panics reading this front matter: a block scalar's indentation cut at byte ${bytes} falls inside a multi-byte whitespace character`,
+    );
+  return line.slice(units);
 }
 
 /**
