@@ -190,6 +190,40 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       const bad = normalizeDeclaredHost('exa mple');
       assert.ok(!bad.ok && bad.message.startsWith('network host `exa mple` is invalid: '));
     });
+    it('says why a host does not parse in the url crate\'s words, not Node\'s "Invalid URL"', () => {
+      // Each `{e}` is what url 2.3.1 (Url::parse on `https://{h}`) prints: /tmp/url-oracle.
+      const cases: [string, string][] = [
+        ['exa mple.com', 'invalid domain character'],
+        ['exa|mple.com', 'invalid domain character'],
+        ['ex%00ample.com', 'invalid domain character'],
+        ['ex%2Fample.com', 'invalid domain character'],
+        ['%', 'invalid domain character'],
+        ['\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45\uff0e\uff43\uff4f\uff4d\uff1c', 'invalid domain character'],
+        ['a\u2100b.com', 'invalid domain character'],
+        ['', 'empty host'],
+        ['@', 'empty host'],
+        ['u@', 'empty host'],
+        ['::1]', 'empty host'],
+        ['\u00ad', 'empty host'],
+        ['1.2.3.4.5', 'invalid IPv4 address'],
+        ['256.0.0.1', 'invalid IPv4 address'],
+        ['0x100000000', 'invalid IPv4 address'],
+        ['foo.09', 'invalid IPv4 address'],
+        ['example.com:65536', 'invalid port number'],
+        ['example.com:4a', 'invalid port number'],
+        ['example.com: 443', 'invalid port number'],
+        ['localhost.:99999', 'invalid port number'],
+        ['[::1', 'invalid IPv6 address'],
+        ['[1::2::3]', 'invalid IPv6 address'],
+        ['[fe80::1%25eth0]', 'invalid IPv6 address'],
+        ['[::1]x', 'invalid IPv6 address'],
+        ['xn--a.com', 'invalid international domain name'],
+        ['\u2603\u0080.net', 'invalid international domain name'],
+        ['%ff.com', 'invalid international domain name'],
+      ];
+      for (const [h, e] of cases)
+        assert.deepEqual(normalizeDeclaredHost(h), { ok: false, message: `network host \`${h}\` is invalid: ${e}` }, h);
+    });
     it('takes the lowercase host of an MCP URL', () => {
       assert.deepEqual(urlHost('https://API.example.com:8443/mcp'), { ok: true, host: 'api.example.com' });
       assert.deepEqual(urlHost('not a url'), { ok: false, message: 'remote MCP URL is invalid' });

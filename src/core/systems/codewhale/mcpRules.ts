@@ -6,6 +6,7 @@ import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
 import { asciiLower, rustTrim } from '../../text/rustText';
 import { keyOf } from '../../documents/located';
+import { urlParseErrorText } from './urlParseError';
 
 const SENSITIVE_KEYS = [
   'token',
@@ -259,9 +260,13 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
   let parsed: URL | undefined;
   try {
     parsed = new URL(url.value);
-  } catch (e) {
+  } catch {
     if (!urlReported)
-      findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${(e as Error).message}`, url.at);
+      findings.at(
+        'codewhale.mcp.url-invalid',
+        `MCP server \`${n}\` URL is invalid: ${urlParseErrorText(url.value)}`,
+        url.at,
+      );
   }
   if (parsed) {
     const scheme = parsed.protocol.replace(/:$/, '');

@@ -1,5 +1,7 @@
 /** Host normalization shared by `network_hosts` and MCP URLs (codewhale.md §4.4 step 7). */
 
+import { urlParseErrorText } from './urlParseError';
+
 export type HostResult =
   { readonly ok: true; readonly host: string } | { readonly ok: false; readonly message: string };
 
@@ -14,8 +16,9 @@ export function normalizeDeclaredHost(h: string): HostResult {
   let url: URL;
   try {
     url = new URL(`https://${h}`);
-  } catch (e) {
-    return { ok: false, message: `network host \`${h}\` is invalid: ${(e as Error).message}` };
+  } catch {
+    // `{e}` is the url crate's error, not Node's "Invalid URL".
+    return { ok: false, message: `network host \`${h}\` is invalid: ${urlParseErrorText(`https://${h}`)}` };
   }
   if (
     url.port !== '' ||
