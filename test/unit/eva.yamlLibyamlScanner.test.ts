@@ -296,6 +296,17 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.equal(fails('k: [&x ?"a"]\n').message, at("did not find expected ',' or ']'", 1, 8));
   });
 
+  it('reads a `-` in a flow collection as the text `-` unless white space follows it', () => {
+    // `-` for standard input is a common argument; the library refused it in a flow collection.
+    assert.deepEqual(ok('args: [-, x]\n').value, { args: ['-', 'x'] });
+    assert.deepEqual(ok('args: [x, -]\n').value, { args: ['x', '-'] });
+    assert.deepEqual(ok('args: {a: -}\n').value, { args: { a: '-' } });
+    assert.deepEqual(ok('args: [&s -, *s]\n').value, { args: ['-', '-'] });
+    // Before white space it is the block sequence's indicator, which a flow collection cannot hold.
+    assert.equal(fails('args: [ - ]\n').message, at('did not find expected node content', 1, 9));
+    assert.equal(fails('args: [a, -\n]\n').message, at('did not find expected node content', 1, 11));
+  });
+
   it('reads a comment with no white space before it after a flow indicator, a quote or a block header', () => {
     // The library refused each: "Comments must be separated from other tokens by white space characters".
     assert.deepEqual(ok('k: {#c\n}\n').value, { k: {} });

@@ -156,6 +156,8 @@ interface LexerInternals {
   pushCount(n: number): Generator<string, number>;
   pushSpaces(allowTabs: boolean): Generator<string, number>;
   pushToIndex(i: number, allowEmpty: boolean): Generator<string, number>;
+  pushTag(): Generator<string, number>;
+  indentValue: number;
   flowKey: boolean;
 }
 
@@ -168,7 +170,9 @@ class LibyamlLexer extends Lexer {}
 
 const libraryContinueScalar = (Lexer.prototype as unknown as LexerInternals).continueScalar;
 const libraryPushUntil = (Lexer.prototype as unknown as LexerInternals).pushUntil;
-const libraryPushIndicators = (Lexer.prototype as unknown as LexerInternals).pushIndicators;
+
+/** The library's test for the end of an anchor or alias name (`pushUntil` above knows it by its answers). */
+const isNotAnchorChar = (ch: string | undefined) => ch === undefined || ' ,[]{}\n\r\t'.includes(ch);
 
 Object.defineProperties(LibyamlLexer.prototype, {
   // Asked where a scalar's next line continues (-1: it does not): while a quoted scalar is
@@ -200,18 +204,29 @@ Object.defineProperties(LibyamlLexer.prototype, {
       return libraryPushUntil.call(this, test);
     },
   },
-  // In a flow collection `?` is the key indicator whatever follows it, to libyaml; the library
-  // takes it for one only before white space or a flow indicator, and read `[?"q"]` as the text
-  // `?"q"`. Before a quote it is pushed here (`?a` is rewritten by yamlKeyIndicators.ts).
+  // The properties and indicators before a node, as the library pushes them, with libyaml's
+  // rules for a `-` and a `?` in a flow collection:
+  // - `-` is an indicator only before white space: `[-, x]` and `{a: -}` hold the text `-`
+  //   (the library took it for a block sequence's indicator and refused them);
+  // - `?` is the key indicator whatever follows it; the library took it for one only before
+  //   white space or a flow indicator, and read `[?"q"]` as the text `?"q"`. Before a quote, a
+  //   comment or properties it is pushed here (`?a` is rewritten by yamlKeyIndicators.ts).
   pushIndicators: {
     *value(this: LexerInternals): Generator<string, number> {
       let n = 0;
-      const next = this.buffer[this.pos + 1];
-      if (this.flowLevel > 0 && this.buffer[this.pos] === '?' && next !== undefined && '"\'#&!*'.includes(next)) {
-        this.flowKey = false;
-        n += yield* this.pushCount(1);
+      for (;;) {
+        const ch = this.buffer[this.pos];
+        const next = this.buffer[this.pos + 1];
+        if (ch === '!') n += yield* this.pushTag();
+        else if (ch === '&') n += yield* this.pushUntil(isNotAnchorChar);
+        else if (ch === '-' || ch === '?' || ch === ':') {
+          if (!indicatorAt(ch, next, this.flowLevel > 0, n === 0)) return n;
+          if (this.flowLevel === 0) this.indentNext = this.indentValue + 1;
+          else this.flowKey = false;
+          n += yield* this.pushCount(1);
+        } else return n;
+        n += yield* this.pushSpaces(true);
       }
-      return n + (yield* libraryPushIndicators.call(this));
     },
   },
   // Inside a flow collection libyaml checks no indentation (only a document marker at the
@@ -226,6 +241,24 @@ Object.defineProperties(LibyamlLexer.prototype, {
     },
   },
 });
+
+/** White space, a line break or the end, after which the library reads `-`, `?` and `:` as indicators. */
+function isEmpty(ch: string | undefined): boolean {
+  return ch === undefined || ch === ' ' || ch === '\n' || ch === '\r' || ch === '\t';
+}
+
+/**
+ * A `-`, `?` or `:` the lexer pushes as an indicator: before white space; in a flow collection
+ * also `?` and `:` before a flow indicator, and a `?` that comes `first` (nothing pushed before
+ * it) before a quote, `#`, `&`, `!` or `*`. A `?` after another indicator or properties
+ * (`{a: ?&b c}`, `[&x ?"a"]`) stays the library's text, which yamlKeyIndicators.ts refuses in
+ * libyaml's words.
+ */
+function indicatorAt(ch: '-' | '?' | ':', next: string | undefined, flow: boolean, first: boolean): boolean {
+  if (isEmpty(next)) return true;
+  if (!flow || ch === '-') return false;
+  return ',[]{}'.includes(next as string) || (ch === '?' && first && '"\'#&!*'.includes(next as string));
+}
 
 /** Where a name of libyaml's (letters, digits, `-`, `_`) that starts at `start` ends. */
 function libyamlNameEnd(text: string, start: number): number {

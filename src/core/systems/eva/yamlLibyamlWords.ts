@@ -22,7 +22,8 @@ import {
  *   document marker (`--- a: b`; `--- - a`: "block sequence entries …");
  * - such a mapping inside a flow collection (`{k: a: b}`, "Block collections are not
  *   allowed within flow collections"): at the inner `:`, "did not find expected ',' or '}'"
- *   (or `]`, the collection's own close);
+ *   (or `]`, the collection's own close); a block sequence's `-` there (`[ - ]`): "did not
+ *   find expected node content", at the `-`;
  * - a block mapping's key over two lines ("Implicit keys need to be on a single line"): the
  *   first key of a mapping is no key to libyaml, which stops at its `:` ("mapping values are
  *   not allowed in this context"); a later key, at the mapping's indentation, is one libyaml
@@ -119,6 +120,9 @@ const TRIVIA = new Set(['space', 'newline', 'comment', 'byte-order-mark', 'comma
  */
 function innerMapping(cst: CST.Document, at: number, inFlow: boolean): LibyamlRefusal | undefined {
   for (const { token, flow } of collections(cst)) {
+    // A `-` before white space in a flow collection (`[ - ]`): a block entry where a node should start.
+    if (token.type === 'block-seq' && inFlow && flow && token.offset === at)
+      return { offset: at, message: NODE_EXPECTED };
     if (token.type !== 'block-map') continue;
     const first = token.items[0];
     if (!first || (itemStart(first) !== at && token.offset !== at)) continue;
