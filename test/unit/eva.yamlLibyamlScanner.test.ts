@@ -296,6 +296,17 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.equal(fails('k: [&x ?"a"]\n').message, at("did not find expected ',' or ']'", 1, 8));
   });
 
+  it("reads a block scalar whose header stands at its key's indentation as that key's value", () => {
+    // The library took the header for the next key: "Implicit keys need to be on a single line".
+    assert.deepEqual(ok('- run:\n  |\n    echo hi\n').value, [{ run: 'echo hi\n' }]);
+    assert.deepEqual(ok('- k:\n  >-\n    x\n  j: 1\n').value, [{ k: 'x', j: 1 }]);
+    assert.deepEqual(ok('k:\n# c\n|\n  x\nj:\n>\n  y\nl: 2\n').value, { k: 'x\n', j: 'y\n', l: 2 });
+    assert.deepEqual(ok('? a\n:\n|\n  x\n').value, { a: 'x\n' });
+    // Properties before the header start a key to libyaml: refused, as before.
+    assert.equal(fails('k:\n&a |\n  x\nj: *a\n').message, at("could not find expected ':'", 4, 1));
+    assert.equal(fails('k:\n  - a\n|\n  x\n').message, at("could not find expected ':'", 4, 3));
+  });
+
   it('reads a `-` in a flow collection as the text `-` unless white space follows it', () => {
     // `-` for standard input is a common argument; the library refused it in a flow collection.
     assert.deepEqual(ok('args: [-, x]\n').value, { args: ['-', 'x'] });

@@ -42,6 +42,7 @@ export function parseLibyamlDocument(
     if (token.type === 'document') {
       separateComments(token, text);
       separateAnchorsFromValues(token);
+      blockScalarValuesAtKeyIndent(token);
       if (documents++ === 0) inspect?.(token, text);
     }
     return token;
@@ -118,6 +119,49 @@ function separateAnchorsFromValues(doc: CST.Document): void {
       const first = item.sep?.[0];
       if (item.key == null && first?.type === 'map-value-ind' && anchorEnd(item.start) === first.offset)
         item.sep?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
+      walk(item.key);
+      walk(item.value);
+    }
+  };
+  walk(doc.value);
+}
+
+/**
+ * A key with no value on its line, then a block scalar's header at the key's own indentation
+ * (`k:` then `|` in the same column, then the text indented): libyaml ends a block mapping's
+ * value only at a line indented less than its keys, and no simple key starts at `|` or `>`, so
+ * the block scalar is the key's value. The library took it for the next key ("Implicit keys need
+ * to be on a single line"). Properties before the header (`!t |`) start a key to libyaml too:
+ * those stay refused.
+ */
+function blockScalarValuesAtKeyIndent(doc: CST.Document): void {
+  const trivia = (t: CST.SourceToken) => t.type === 'newline' || t.type === 'space' || t.type === 'comment';
+  const walk = (token: CST.Token | null | undefined): void => {
+    if (!token || !('items' in token)) return;
+    if (token.type === 'block-map')
+      for (let i = 1; i < token.items.length; i++) {
+        const item = token.items[i] as CST.BlockMap['items'][number];
+        const before = token.items[i - 1] as CST.BlockMap['items'][number];
+        // The library nests the keys after the block scalar in a mapping of the same indentation,
+        // as that key's value: they are the outer mapping's next keys.
+        const rest = item.value?.type === 'block-map' && item.value.indent === token.indent ? item.value : undefined;
+        if (
+          item.key?.type === 'block-scalar' &&
+          (!item.value || rest) &&
+          item.start.every(trivia) &&
+          (item.sep ?? []).every(trivia) &&
+          (rest || !item.sep?.length) &&
+          !before.value &&
+          before.sep?.some((t) => t.type === 'map-value-ind')
+        ) {
+          before.sep.push(...item.start);
+          before.value = item.key;
+          // What stands between the block scalar and the next key (its indentation) goes before that key.
+          if (rest) rest.items[0]?.start.unshift(...(item.sep ?? []));
+          token.items.splice(i--, 1, ...(rest?.items ?? []));
+        }
+      }
+    for (const item of token.items) {
       walk(item.key);
       walk(item.value);
     }
