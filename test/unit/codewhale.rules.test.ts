@@ -178,6 +178,51 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
       });
     });
 
+    it('refuses a file spelled as a directory (`x.md/`, `x.md/.`), as realpath of root.join(raw) does, tree or not', () => {
+      // Upstream canonicalizes `root.join(raw)`, trailing separator and all: realpath then
+      // wants a directory there and fails with ENOTDIR (Rust: `Not a directory (os error 20)`).
+      f.write('b/d/x.md', 'x');
+      const t = tree({ '': 'directory', d: 'directory', 'd/x.md': 'file' });
+      for (const raw of ['d/x.md/', 'd/x.md/.', './d/x.md//', 'd/x.md/./']) {
+        for (const walked of [undefined, t]) {
+          const r = resolveContainedPath(f.path('b'), raw, 'MCP command', walked);
+          assert.deepEqual(
+            r,
+            { ok: false, message: `MCP command path \`${raw}\` cannot be resolved: ENOTDIR: not a directory` },
+            `${raw} ${walked ? 'tree' : 'disk'}`,
+          );
+        }
+      }
+      // A directory so spelled is the directory, and the file spelled plainly is the file.
+      assert.deepEqual(resolveContainedPath(f.path('b'), 'd/./', 'skills', t), {
+        ok: true,
+        absolute: f.path('b/d'),
+        type: 'directory',
+      });
+      assert.deepEqual(resolveContainedPath(f.path('b'), './d/x.md', 'hooks'), {
+        ok: true,
+        absolute: f.path('b/d/x.md'),
+        type: 'file',
+      });
+    });
+
+    it('keeps the absolute path out of an io error whose path holds a line separator', () => {
+      // Node's text ends in `, lstat '<absolute path>'`; U+2028 is no control character, so
+      // validate_text lets it through, and `.` in a regular expression does not match it.
+      f.mkdir('b');
+      for (const raw of ['gone\u2028', 'gone\u2029/x', 'd\u2028/']) {
+        const r = resolveContainedPath(f.path('b'), raw, 'skills');
+        assert.deepEqual(
+          r,
+          {
+            ok: false,
+            message: `failed to inspect skills path ${raw.split('/')[0]}: ENOENT: no such file or directory`,
+          },
+          JSON.stringify(raw),
+        );
+      }
+    });
+
     it('calls a FIFO neither file nor directory', function () {
       f.mkdir('b');
       try {

@@ -167,7 +167,8 @@ export function errorText(e: unknown): string {
   if (e && typeof e === 'object' && 'code' in e && 'message' in e) {
     const err = e as NodeJS.ErrnoException;
     // Node's messages repeat the syscall and path; the code and its meaning are enough.
-    return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : err.message;
+    // `s`: a name may hold a line break or U+2028, which a plain `.` does not match.
+    return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/s, '')}` : err.message;
   }
   return String(e);
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { canonicalPath, errorText, isInside } from '../../fs/safeFs';
-import { osPath } from '../../fs/rawNames';
+import { errorText, isInside } from '../../fs/safeFs';
+import { decodeRawName, osPath } from '../../fs/rawNames';
 import * as fs from 'node:fs';
 import { looksAbsolute, textProblem } from './textRules';
 import { portableRelative } from '../../fs/portablePath';
@@ -26,10 +26,16 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
   // `\` is a separator only on Windows; elsewhere it is part of a name.
   const parts = raw.split(process.platform === 'win32' ? /[\\/]/ : '/');
   if (parts.some((p) => p === '..')) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
+  // Upstream canonicalizes `root.join(raw)` as written: a separator after the last name
+  // (`x.md/`, `x.md/.`) makes realpath want a directory there (ENOTDIR for a file).
+  const named = parts.filter((p) => p !== '' && p !== '.');
+  const end = parts[parts.length - 1];
+  const spelledAsDirectory = named.length > 0 && (end === '' || end === '.');
   if (tree) {
-    const inside = parts.filter((p) => p !== '' && p !== '.');
-    const type = tree.typeOf(inside.join('/'));
-    if (type) return { ok: true, absolute: path.join(root, ...inside), type };
+    const type = tree.typeOf(named.join('/'));
+    // What the walk cannot answer (a file spelled as a directory) the disk answers, in its words.
+    if (type && (type === 'directory' || !spelledAsDirectory))
+      return { ok: true, absolute: path.join(root, ...named), type };
   }
   let cursor = root;
   let type: 'file' | 'directory' | 'other' = 'directory';
@@ -50,8 +56,12 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
       return { ok: false, message: `${kind} path may not traverse symbolic link ${bundleRelative(root, cursor)}` };
     type = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
   }
-  const canonical = canonicalPath(cursor);
-  if (canonical === undefined) return { ok: false, message: `${kind} path \`${raw}\` cannot be resolved: not found` };
+  let canonical: string;
+  try {
+    canonical = decodeRawName(fs.realpathSync.native(osPath(`${root}/${raw}`), { encoding: 'buffer' }));
+  } catch (e) {
+    return { ok: false, message: `${kind} path \`${raw}\` cannot be resolved: ${errorText(e)}` };
+  }
   if (!isInside(root, canonical)) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
   return { ok: true, absolute: canonical, type };
 }
