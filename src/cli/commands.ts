@@ -237,7 +237,10 @@ function doctorCommand(c: Invocation): number {
 async function install(c: Invocation): Promise<number> {
   const repo = c.options.workspaces[0] as string;
   const name = typeof c.cmd.flags.name === 'string' ? c.cmd.flags.name : undefined;
-  const r = pluginInstaller().installPlugin(path.resolve(c.io.cwd, c.arg(0, 'a plugin manifest')), repo, {
+  const arg = c.arg(0, 'a plugin manifest');
+  // Joined, not path.resolve'd: that drops `lnk/..` before the link is followed, and Rivumi follows it first.
+  const manifest = path.isAbsolute(arg) ? arg : `${c.io.cwd}${path.sep}${arg}`;
+  const r = pluginInstaller().installPlugin(manifest, repo, {
     ...(name ? { name } : {}),
     overwrite: c.cmd.flags.overwrite === true,
   });

@@ -128,6 +128,22 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
     );
   });
 
+  it('takes a relative MANIFEST from the working directory without removing "lnk/.." before the link is followed', async () => {
+    // Rivumi's Path(MANIFEST).resolve() follows package/lnk first: lnk/../plugin.json is other/plugin.json.
+    f.mkdir('other/sub');
+    f.write('other/plugin.json', JSON.stringify({ name: 'other-pack' }));
+    f.symlink('../other/sub', 'package/lnk');
+    const out: string[] = [];
+    const io = {
+      out: (t: string) => out.push(t),
+      err: (t: string) => out.push(t),
+      env: { SKILLGATE_STATE_DIR: f.path('state') },
+      cwd: f.path('repo'),
+    };
+    assert.equal(await run(['install', '../package/lnk/../plugin.json', '--no-user'], io), 0, out.join(''));
+    assert.match(out.join(''), /Installed plugin other-pack at \.rivumi\/plugins\/other-pack\.json\./);
+  });
+
   it('does not claim the installed plugin is untrusted when its old trust record could not be dropped (exit 1)', async () => {
     fs.mkdirSync(f.path('state'), { mode: 0o700 });
     fs.writeFileSync(f.path('state/state.json'), 'garbage', { mode: 0o600 });

@@ -133,6 +133,25 @@ describe('Rivumi plugin install: each step of §5.6', () => {
       assert.deepEqual(install(), { ok: false, message: 'plugin skill path must stay inside repository' });
       assert.deepEqual(tree(f.path('repo')), []);
     });
+    it("resolves a dangling skill link to its target, as Python's Path.resolve does: outside the package is outside", () => {
+      f.symlink('../elsewhere/gone.md', 'package/x.md');
+      manifest({ name: 'p', skills: [{ path: 'x.md' }] });
+      assert.deepEqual(install(), { ok: false, message: 'plugin skill path must stay inside repository' });
+      f.symlink('gone.md', 'package/y.md');
+      manifest({ name: 'p', skills: [{ path: 'y.md' }] });
+      assert.deepEqual(install(), { ok: false, message: 'plugin skill file is missing: y.md' });
+      assert.deepEqual(tree(f.path('repo')), []);
+    });
+    it('resolves MANIFEST as Python does: a link is followed before the ".." after it', () => {
+      // Path("package/lnk/../plugin.json").resolve() is other/plugin.json when lnk -> ../other/sub.
+      f.mkdir('other/sub');
+      f.write('other/plugin.json', JSON.stringify({ name: 'o' }));
+      manifest({ name: 'p' });
+      f.symlink('../other/sub', 'package/lnk');
+      const r = installPlugin(`${f.path('package')}/lnk/../plugin.json`, f.path('repo'));
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.equal(r.plugin.name, 'o');
+    });
   });
 
   describe('destinations (steps 4-6)', () => {

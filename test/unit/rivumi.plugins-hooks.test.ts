@@ -280,6 +280,27 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.ok(messages(index([f.path('ws')])).includes('plugin skill path must stay inside repository'));
     });
 
+    it("resolves a dangling plugin skill link to its target, as Python's Path.resolve does: outside is outside", () => {
+      // posixpath.realpath (strict=False) follows a link whose target is missing: the target
+      // leaves the repository, so Rivumi says so, not that the file is missing.
+      f.symlink('../../../nowhere.md', 'ws/.rivumi/plugins/out.md');
+      f.mkdir('elsewhere');
+      f.symlink('../../../elsewhere', 'ws/.rivumi/plugins/d');
+      f.write('ws/.rivumi/plugins/a.json', json({ name: 'a', skills: [{ path: 'out.md' }] }));
+      f.write('ws/.rivumi/plugins/b.json', json({ name: 'b', skills: [{ path: 'd/missing.md' }] }));
+      f.symlink('nowhere.md', 'ws/.rivumi/plugins/in.md');
+      f.write('ws/.rivumi/plugins/c.json', json({ name: 'c', skills: [{ path: 'in.md' }] }));
+      const p = loadRivumiProject(f.path('ws'));
+      assert.deepEqual(
+        p.plugins.map((x) => [x.name, x.error?.message]),
+        [
+          ['a', 'plugin skill path must stay inside repository'],
+          ['b', 'plugin skill path must stay inside repository'],
+          ['c', 'plugin skill file is missing: in.md'],
+        ],
+      );
+    });
+
     it('breaks both loads with one bad manifest', () => {
       f.write('ws/.rivumi/skills/s.md', 'body');
       f.write('ws/.rivumi/hooks.json', json({ pre_compact: [{ command: ['a'] }] }));

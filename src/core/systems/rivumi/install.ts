@@ -12,6 +12,7 @@ import {
 } from '../../fs/safeFs';
 import { parseJsonDocument } from '../../documents/jsonDocument';
 import { pythonStrip } from './pythonText';
+import { pythonRealpath } from './pythonRealpath';
 import { fileStem } from './skillFile';
 import { pluginManifest, pydanticDetails } from './schemas';
 import { loadRivumiProject, MAX_PLUGIN_MANIFEST_BYTES } from './load';
@@ -38,12 +39,8 @@ export function installPlugin(
   options: { name?: string; overwrite?: boolean } = {},
 ): InstallResult {
   const fail = (message: string): InstallResult => ({ ok: false, message });
-  let manifest: string;
-  try {
-    manifest = fs.realpathSync(path.resolve(manifestArg));
-  } catch {
-    return fail('plugin manifest must be a regular file');
-  }
+  // Python's Path(MANIFEST).resolve(): a link on the way is followed before a `..` after it.
+  const manifest = pythonRealpath(manifestArg);
   if (statEntry(manifest).type !== 'file') return fail('plugin manifest must be a regular file');
   const read = readRegularFile(manifest, MAX_PLUGIN_MANIFEST_BYTES);
   if (!read.ok)
@@ -81,7 +78,7 @@ export function installPlugin(
   // refusal with nothing left behind, never a failure half-way through the copy.
   const sources = new Map<string, Buffer>();
   for (const rel of skills) {
-    const src = realpathOrSelf(path.join(packageDir, rel));
+    const src = pythonRealpath(path.join(packageDir, rel));
     if (!isInside(packageDir, src)) return fail('plugin skill path must stay inside repository');
     if (statEntry(src).type !== 'file') return fail(`plugin skill file is missing: ${rel}`);
     if (sources.has(rel)) continue;
@@ -364,14 +361,6 @@ function mkdirIfMissing(dir: string): boolean {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST' && lstatEntry(dir).type === 'directory') return false;
     throw e;
-  }
-}
-
-function realpathOrSelf(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
   }
 }
 

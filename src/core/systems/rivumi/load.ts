@@ -22,6 +22,7 @@ import {
 } from './hashes';
 import { decodeRawName, encodeOsString, osPath } from '../../fs/rawNames';
 import { MAX_SKILL_CONTEXT_BYTES, renderSkillSection } from './promptSection';
+import { pythonRealpath } from './pythonRealpath';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../../documents/document';
 import { portableRelative } from '../../fs/portablePath';
@@ -397,7 +398,7 @@ function readPluginManifest(
     discovery: (m.discovery ?? {}) as Record<string, unknown>,
   };
   // Stage 2: follow links, stay inside the repository, reach a regular file (§5.3).
-  const root = realpathLoose(workspace);
+  const root = pythonRealpath(workspace);
   const skillRefs: PluginDraft['skillRefs'] = [];
   for (const [index, s] of (m.skills ?? []).entries()) {
     const stored = pythonStrip(s.path).replace(/\\/g, '/');
@@ -412,7 +413,7 @@ function readPluginManifest(
         ...drafted,
       };
     }
-    const target = realpathLoose(path.join(pluginsDir, stored));
+    const target = pythonRealpath(path.join(pluginsDir, stored));
     if (!isInside(root, target)) {
       return {
         plugin: {
@@ -441,22 +442,6 @@ function readPluginManifest(
     skillRefs.push({ path: stored, abs: path.normalize(path.join(pluginsDir, stored)), index });
   }
   return { plugin: named, rawHooks: (m.hooks ?? {}) as Record<string, unknown>, skillRefs, ...drafted };
-}
-
-/** Python's non-strict `Path.resolve()`: links resolved as far as the path exists (names surrogate-escaped). */
-function realpathLoose(p: string): string {
-  const rest: string[] = [];
-  let cur = path.resolve(p);
-  for (;;) {
-    try {
-      return path.join(decodeRawName(fs.realpathSync.native(osPath(cur), { encoding: 'buffer' })), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(cur);
-      if (parent === cur) return path.resolve(p);
-      rest.push(path.basename(cur));
-      cur = parent;
-    }
-  }
 }
 
 /** A trust unit's identity is its canonical path (trust.md "Bundle identity"); the path as given when it cannot be resolved. */
