@@ -280,6 +280,10 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     // `&a: x` is the anchor `a` on an empty key, as `&a : x` is (the library read the anchor `a:` on `x`).
     assert.deepEqual(ok('- &a: x\n').value, ok('- &a : x\n').value);
     assert.deepEqual(ok('- &a: x\n').value, [{ null: 'x' }]);
+    // Properties starting a line before such a `:` are the empty key's, not the outer value's.
+    assert.deepEqual(ok('k:\n  &a : false\n').value, { k: { null: false } });
+    assert.deepEqual(ok('k:\n  # c\n  &a: false\n  b: 2\n').value, { k: { null: false, b: 2 } });
+    assert.deepEqual(ok('k: &a\n  b: 1\n').value, { k: { b: 1 } });
   });
 
   it('reads `?` in a flow collection as the key indicator before a quote, a comment or properties', () => {

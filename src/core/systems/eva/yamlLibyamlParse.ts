@@ -41,6 +41,7 @@ export function parseLibyamlDocument(
   const seen = (token: CST.Token): CST.Token => {
     if (token.type === 'document') {
       separateComments(token, text);
+      propertiesOfEmptyKeys(token);
       separateAnchorsFromValues(token);
       blockScalarValuesAtKeyIndent(token);
       if (documents++ === 0) inspect?.(token, text);
@@ -101,6 +102,33 @@ function separateComments(doc: CST.Document, text: string): void {
   separate(doc.start);
   walk(doc.value);
   separate(doc.end);
+}
+
+/**
+ * Properties at the start of a line, followed on that line by a `:` with no key (`k:` then
+ * `  &a : x`): to libyaml a simple key starts at the properties, so they are the empty key's,
+ * and the mapping `{null: x}` is k's value. The library gave them to k's value, a mapping whose
+ * first key then had nothing written before its `:`, and refused it. They move to that key.
+ */
+function propertiesOfEmptyKeys(doc: CST.Document): void {
+  const walk = (token: CST.Token | null | undefined): void => {
+    if (!token || !('items' in token)) return;
+    for (const item of token.items) {
+      const inner = item.value?.type === 'block-map' ? item.value.items[0] : undefined;
+      const sep = item.sep;
+      if (sep && inner && inner.key == null && inner.start.length === 0 && inner.sep?.[0]?.type === 'map-value-ind') {
+        // The properties (and spaces) after the last line break of the separator.
+        let from = sep.length;
+        while (from > 0 && ['anchor', 'tag', 'space'].includes((sep[from - 1] as CST.SourceToken).type)) from--;
+        const moved = sep.slice(from);
+        if (from > 0 && sep[from - 1]?.type === 'newline' && moved.some((t) => t.type !== 'space'))
+          inner.start.push(...sep.splice(from));
+      }
+      walk(item.key);
+      walk(item.value);
+    }
+  };
+  walk(doc.value);
 }
 
 /**
