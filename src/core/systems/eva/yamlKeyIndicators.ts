@@ -13,6 +13,9 @@ import {
  * `?` and `:` otherwise than the yaml library, so Skillgate said "registered" for a manifest
  * Eva-CLI refuses, or read another key than Eva's:
  *
+ * - a block mapping's entry is a key, then `:` and a value: lines the library kept as the value
+ *   of an explicit key with no `:` (` ? a: b` then `  c: d`, less indented than `a`) and then
+ *   dropped are no key to libyaml ("did not find expected key");
  * - libyaml has no empty implicit key: a `:` with no key before it, no `?` and no anchor or
  *   tag, is met where a key is expected (block context: `: a`, `k: v` then a line `: a`,
  *   `- : a`: "did not find expected key") or a node (flow context: `{: a}`, `[a, : b]`:
@@ -43,6 +46,11 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
         const indicator = item.sep?.find((t) => t.type === 'map-value-ind');
         if (indicator) refuse(indicator.offset, flow ? NODE_EXPECTED : blockEntryExpected('mapping', false));
       }
+      // A value with no `:` before it: the lines after an explicit key's collection, indented
+      // less than its first entry (` ? a: b` then `  c: d`). The library keeps them as a value
+      // and then drops them; libyaml finds no key there.
+      if (token.type === 'block-map' && item.value && !item.sep?.some((t) => t.type === 'map-value-ind'))
+        refuse(item.value.offset, blockEntryExpected('mapping', false));
       if (flowCollection) {
         const explicit = item.start.some((t) => t.type === 'explicit-key-ind');
         const props = item.start.some((t) => t.type === 'anchor' || t.type === 'tag');
