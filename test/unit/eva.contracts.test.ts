@@ -193,6 +193,13 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
     assert.equal(adapter(edit(A0, '  id: review\n', '  id: 7\n')).contract?.skillId, null);
   });
 
+  it('reads a blank skill.id with Rust trim: U+0085 is blank, a byte-order mark is not', () => {
+    const missing = (id: string) =>
+      found(adapter(edit(A0, '  id: review\n', `  id: "${id}"\n`))).some((f) => f.startsWith('eva.skill.id-missing'));
+    assert.equal(missing('\\u0085'), true);
+    assert.equal(missing('\\ufeff'), false);
+  });
+
   it('refuses a missing or non-string skill.kind at skill, and any kind but the two invokable ones at skill.kind', () => {
     assert.deepEqual(only(adapter(edit(A0, '  kind: workflow_skill\n', '')), 'eva.skill.kind-missing'), {
       message: 'skill.kind is required for transport: skill',

@@ -216,10 +216,9 @@ describe('Eva schema subset (eva.md §2.1)', () => {
     assert.equal(fieldPath(['a', 0, 'b']), '$.a[0].b');
   });
 
-  it('evaluates nothing against a schema that is not an object', () => {
-    assert.equal(firstSchemaError(null, 1), undefined);
-    assert.equal(firstSchemaError([{ type: 'string' }], 1), undefined);
-    assert.equal(firstSchemaError(true, 1), undefined);
+  it('refuses a schema node that is not an object, as upstream (`schema node must be an object`)', () => {
+    for (const schema of [null, [{ type: 'string' }], true])
+      assert.equal(firstSchemaError(schema, 1)?.message, 'schema node must be an object');
   });
 
   it('names every actual type in a type mismatch, a tagged value included', () => {
@@ -323,7 +322,9 @@ describe('Eva schema subset (eva.md §2.1)', () => {
   it('checks array items by index and stops at the first error', () => {
     assert.deepEqual(firstSchemaError({ items: { type: 'string' } }, ['a', 1, 2])?.path, [1]);
     assert.equal(firstSchemaError({ items: { type: 'string' } }, ['a', 'b']), undefined);
-    assert.equal(firstSchemaError({ items: [{ type: 'string' }] }, [1]), undefined, 'tuple items are not evaluated');
+    // Tuple form: upstream evaluates each item against the list itself, which is not an object.
+    assert.equal(firstSchemaError({ items: [{ type: 'string' }] }, [1])?.message, 'schema node must be an object');
+    assert.equal(firstSchemaError({ items: [{ type: 'string' }] }, []), undefined);
   });
 });
 

@@ -96,6 +96,50 @@ describe('Eva schema subset', () => {
   });
 });
 
+describe('Eva schema subset: keys that are not strings, schema nodes that are not objects', () => {
+  it('does not find a required field under a tagged or numeric key (serde_yaml looks fields up by string)', () => {
+    assert.deepEqual(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('id: a', '!k id: a'))), {
+      code: 'eva.schema.required',
+      message: 'required field is missing',
+      path: [],
+      field: '$.id',
+    });
+    const schema = { type: 'object', required: ['1'], properties: { '1': { type: 'string' } } };
+    assert.equal(firstSchemaError(schema, value('1: 5'))?.message, 'required field is missing');
+    assert.equal(firstSchemaError(schema, value('"1": x')), undefined);
+  });
+
+  it('refuses a key that is not a string in a closed object, at the object, and counts it', () => {
+    const closed = value(ADAPTER + 'supervision: {1: x}\n');
+    assert.deepEqual(firstSchemaError(EMBEDDED_SCHEMAS.adapter, closed), {
+      code: 'eva.schema.additional',
+      message: 'object contains a non-string property name',
+      path: ['supervision'],
+      field: '$.supervision',
+    });
+    // A string key takes the record's name; the number key written the same way still counts.
+    const both = value('"1": a\n1: b\n');
+    assert.equal(firstSchemaError({ minProperties: 2 }, both), undefined);
+    assert.equal(
+      firstSchemaError({ properties: { '1': {} }, additionalProperties: false }, both)?.message,
+      'object contains a non-string property name',
+    );
+  });
+
+  it('refuses a schema node that is not an object where the value reaches it', () => {
+    const schema = { type: 'object', properties: { foo: true }, items: 1 };
+    assert.deepEqual(firstSchemaError(schema, value('foo: 1')), {
+      code: 'eva.schema.type',
+      message: 'schema node must be an object',
+      path: ['foo'],
+      field: '$.foo',
+    });
+    assert.equal(firstSchemaError(schema, value('bar: 1')), undefined);
+    assert.equal(firstSchemaError({ items: true }, value('[1]'))?.message, 'schema node must be an object');
+    assert.equal(firstSchemaError({ items: true }, value('[]')), undefined);
+  });
+});
+
 describe('Eva identifier rules', () => {
   it('checks identifiers in upstream order with upstream messages', () => {
     assert.equal(identifierError(''), 'identifier cannot be empty');
@@ -116,6 +160,14 @@ describe('Eva identifier rules', () => {
       "capability segments may only contain ASCII letters, digits, '_', and '-'",
     );
     assert.equal(capabilityNameError('workflow.code_review'), undefined);
+  });
+
+  it('reports the first bad segment, left to right, as upstream walks them', () => {
+    // capability.rs checks each segment in turn: a bad character before an empty segment wins.
+    const chars = "capability segments may only contain ASCII letters, digits, '_', and '-'";
+    assert.equal(capabilityNameError('r\u00e9..x'), chars);
+    assert.equal(capabilityNameError('\ufeff.'), chars);
+    assert.equal(capabilityNameError('a..r\u00e9'), 'capability name cannot contain empty segments');
   });
 
   it('checks name and version text', () => {

@@ -2,6 +2,7 @@ import type { DocPath } from '../../documents/document';
 import type { Diagnostic, Fix, Range } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError, textFieldError } from './ids';
+import { rustTrim } from '../../text/rustText';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
@@ -120,7 +121,12 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
     c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
   const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
   const value = c.doc.value;
-  if (e.path[0] !== discriminator && properties && isMapping(value) && value[discriminator] !== undefined) {
+  if (
+    e.path[0] !== discriminator &&
+    properties?.[discriminator] !== undefined &&
+    isMapping(value) &&
+    value[discriminator] !== undefined
+  ) {
     const d = firstSchemaError(properties[discriminator], value[discriminator], [discriminator]);
     if (d) c.diagnostics.push(evaDiagnostic(c.doc.file, c.doc.fieldRange(d.path), d.code, d.message, 'information'));
   }
@@ -211,7 +217,8 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
   }
   const skillId = skill['id'];
-  if (typeof skillId !== 'string' || skillId.trim() === '')
+  // Blank as Rust's `trim` has it (U+0085 is blank, a byte-order mark is not), not JS `trim`.
+  if (typeof skillId !== 'string' || rustTrim(skillId) === '')
     c.error('eva.skill.id-missing', 'Skill adapter is missing skill.id', ['skill'], false);
   const kind = skill['kind'];
   let skillKind: EvaSkillKind = 'workflow_skill';

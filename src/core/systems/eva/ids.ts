@@ -24,10 +24,12 @@ export function identifierError(id: string): string | undefined {
 export function capabilityNameError(name: string): string | undefined {
   if (name.length === 0) return 'capability name cannot be empty';
   if (rustTrim(name) !== name) return 'capability name cannot contain leading or trailing whitespace';
-  const segments = name.split('.');
-  if (segments.some((s) => s.length === 0)) return 'capability name cannot contain empty segments';
-  if (segments.some((s) => !/^[A-Za-z0-9_-]+$/.test(s)))
-    return "capability segments may only contain ASCII letters, digits, '_', and '-'";
+  // Segment by segment, left to right, as upstream: in `ré..x` the bad character comes first.
+  for (const segment of name.split('.')) {
+    if (segment.length === 0) return 'capability name cannot contain empty segments';
+    if (!/^[A-Za-z0-9_-]+$/.test(segment))
+      return "capability segments may only contain ASCII letters, digits, '_', and '-'";
+  }
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { DocPath } from '../../documents/document';
-import { YamlFloat, YamlTagged, isMapping, isYamlInteger, yamlTypeName } from './yamlDocument';
+import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, yamlTypeName } from './yamlDocument';
 import type { EvaDiagnosticCode } from './vocabulary';
 import { isJsonObject } from '../../documents/jsonObject';
 
@@ -41,13 +41,14 @@ export function fieldPath(path: DocPath): string {
 
 /** The first error of `value` against `schema`, or undefined when it conforms. */
 export function firstSchemaError(schema: unknown, value: unknown, path: DocPath = []): SchemaError | undefined {
-  if (!isPlainSchema(schema)) return undefined;
   const err = (code: EvaDiagnosticCode, message: string, at: DocPath = path, field: DocPath = at): SchemaError => ({
     code,
     message,
     path: at,
     field: fieldPath(field),
   });
+  // Upstream refuses a schema node that is not an object (`"foo": true`) wherever a value reaches it.
+  if (!isPlainSchema(schema)) return err('eva.schema.type', 'schema node must be an object');
   const type = schema['type'];
   if (!typeMatches(type, value))
     return err('eva.schema.type', `schema type mismatch: expected ${typeLabel(type)}, got ${yamlTypeName(value)}`);
@@ -62,40 +63,46 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
   }
   // Upstream reads the bound with `as_u64`: only a whole number of at least 0 is one.
   const minProperties = schema['minProperties'];
+  // Keys that are not strings count as entries, but no string lookup finds them (yamlDocument).
+  const odd = isMapping(value) ? nonStringKeys(value) : undefined;
   if (
     isYamlInteger(minProperties) &&
     Number(minProperties) >= 0 &&
     isMapping(value) &&
-    Object.keys(value).length < Number(minProperties)
+    Object.keys(value).length + (odd?.shadowed ?? 0) < Number(minProperties)
   ) {
     return err('eva.schema.type', `object must contain at least ${String(minProperties)} propertie(s)`);
   }
-  if (isMapping(value)) {
+  if (isMapping(value) && odd) {
+    const has = (key: string) => Object.prototype.hasOwnProperty.call(value, key) && !odd.names.has(key);
     const required = schema['required'];
     if (Array.isArray(required)) {
       for (const key of required) {
-        if (typeof key === 'string' && !Object.prototype.hasOwnProperty.call(value, key))
+        if (typeof key === 'string' && !has(key))
           return err('eva.schema.required', 'required field is missing', path, [...path, key]);
       }
     }
     const properties = schema['properties'];
     if (isPlainSchema(properties)) {
       for (const key of Object.keys(properties)) {
-        if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+        if (!has(key)) continue;
         const inner = firstSchemaError(properties[key], value[key], [...path, key]);
         if (inner) return inner;
       }
     }
     // Upstream closes an object only when it also lists `properties`; without them nothing is refused.
     if (schema['additionalProperties'] === false && isPlainSchema(properties)) {
+      const nonString = () => err('eva.schema.additional', 'object contains a non-string property name');
       for (const key of Object.keys(value)) {
+        if (odd.names.has(key)) return nonString();
         if (!Object.prototype.hasOwnProperty.call(properties, key))
           return err('eva.schema.additional', 'object contains a property not allowed by schema', [...path, key]);
       }
+      if (odd.shadowed) return nonString();
     }
   }
   const items = schema['items'];
-  if (Array.isArray(value) && isPlainSchema(items)) {
+  if (Array.isArray(value) && items !== undefined) {
     for (let i = 0; i < value.length; i++) {
       const inner = firstSchemaError(items, value[i], [...path, i]);
       if (inner) return inner;

@@ -323,6 +323,7 @@ class Converter {
     if (isSeq(node)) return node.items.map((item) => this.toValue(item, depth + 1));
     // What is left is a mapping (aliases were followed before).
     const out = emptyOwnRecord<unknown>();
+    const nonString = { names: new Set<string>(), shadowed: 0 };
     const seen = new Set<string>();
     for (const pair of (node as YAMLMap<unknown, unknown>).items) {
       // serde_yaml replays an alias key as the key it names, so `*k : v` may repeat a key.
@@ -336,8 +337,15 @@ class Converter {
       const value = this.toValue(pair.value, depth + 1);
       // A record holds one entry per name: upstream looks fields up by string key only, so a string key
       // takes the name over a number or boolean key written the same way.
-      if (key.isString || !(key.text in out)) out[key.text] = value;
+      if (key.isString) {
+        if (nonString.names.delete(key.text)) nonString.shadowed++;
+        out[key.text] = value;
+      } else if (!(key.text in out)) {
+        out[key.text] = value;
+        nonString.names.add(key.text);
+      } else nonString.shadowed++;
     }
+    if (nonString.names.size || nonString.shadowed) NON_STRING_KEYS.set(out, nonString);
     return out;
   }
 
@@ -362,6 +370,24 @@ class Converter {
     const text = String(node);
     return { text, identity: `c${text}`, isString: false };
   }
+}
+
+/**
+ * The keys of a mapping that are not plain strings (`1:`, `true:`, `!k id:`, `[a]:`): the
+ * record names them by their text, but serde_yaml's `get(Value::String(..))` never finds them,
+ * so a required `id` written `!k id` is missing upstream. `shadowed` counts such keys whose
+ * name a string key took (`"1": a` beside `1: b`): they are in no record, yet in the mapping.
+ */
+export interface NonStringKeys {
+  readonly names: ReadonlySet<string>;
+  readonly shadowed: number;
+}
+
+const NON_STRING_KEYS = new WeakMap<object, { names: Set<string>; shadowed: number }>();
+const NO_NON_STRING_KEYS: NonStringKeys = { names: new Set(), shadowed: 0 };
+
+export function nonStringKeys(record: object): NonStringKeys {
+  return NON_STRING_KEYS.get(record) ?? NO_NON_STRING_KEYS;
 }
 
 /** A tag outside the core schema's own (`!foo`): the value under it is tagged. */
