@@ -1269,5 +1269,47 @@ oauth_resource = "r"
         ]);
       }
     });
+
+    it('refuses two credential sources for one header, its name compared ASCII-case-insensitively, as upstream does', () => {
+      // `parse_claude_plugin_json`: a header already among env_headers (eq_ignore_ascii_case), or an
+      // Authorization header when a bearer variable is already set, fails the bundle; Skillgate
+      // kept both case variants, or let the header's bearer replace the extension's.
+      for (const [headers, ext, h] of [
+        [{ 'X-Key': '${A}', 'x-key': '${B}' }, undefined, 'x-key'],
+        [{ Authorization: 'Bearer ${A}', authorization: 'Bearer ${B}' }, undefined, 'authorization'],
+        [{ Authorization: 'Bearer ${A}', AUTHORIZATION: '${B}' }, undefined, 'AUTHORIZATION'],
+        [{ Authorization: 'Bearer ${B}' }, { bearer_token_env_var: 'A' }, 'Authorization'],
+        [{ 'X-KEY': '${B}' }, { env_headers: { 'x-key': 'A' } }, 'X-KEY'],
+      ] as [Record<string, string>, Record<string, unknown> | undefined, string][]) {
+        const bad = read({
+          name: 'c',
+          mcpServers: {
+            s: {
+              type: 'http',
+              url: 'https://x.invalid/',
+              headers,
+              ...(ext ? { extensions: { 'net.codewhale': ext } } : {}),
+            },
+          },
+        });
+        assert.equal(bad.m, undefined, JSON.stringify(headers));
+        assert.deepEqual(messagesOf(bad.findings), [
+          `Claude MCP server \`s\` has duplicate credential sources for header \`${h}\``,
+        ]);
+      }
+      // Distinct headers, and an extension env header beside a bearer header, stay valid.
+      const ok = read({
+        name: 'c',
+        mcpServers: {
+          s: {
+            type: 'http',
+            url: 'https://x.invalid/',
+            headers: { Authorization: 'Bearer ${A}', 'X-Key': '${B}' },
+            extensions: { 'net.codewhale': { env_headers: { 'X-Other': 'C' } } },
+          },
+        },
+      });
+      assert.deepEqual(messagesOf(ok.findings), []);
+    });
   });
 });

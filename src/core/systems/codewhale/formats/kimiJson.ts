@@ -226,9 +226,25 @@ export function readKimiJson(
       const headers = Object.entries(fields.headers ?? {});
       fields.headers = undefined;
       for (const [h, value] of headers) {
+        const authorization = asciiLower(h) === 'authorization';
+        // One source per header, names compared as `eq_ignore_ascii_case` does: a header already
+        // among env_headers (the extension's or an earlier header's), or a second bearer, fails
+        // the bundle upstream, whatever order its HashMap visits them in (`parse_claude_plugin_json`).
+        if (
+          Object.keys(fields.env_headers ?? {}).some((k) => asciiLower(k) === asciiLower(h)) ||
+          (authorization && fields.bearer_token_env_var !== undefined)
+        ) {
+          findings.at(
+            'codewhale.mcp.literal-headers',
+            `Claude MCP server \`${id}\` has duplicate credential sources for header \`${h}\``,
+            where('headers', h),
+          );
+          ok = false;
+          continue;
+        }
         const bearer = /^Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
         const plain = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
-        if (asciiLower(h) === 'authorization' && bearer) fields.bearer_token_env_var = bearer[1];
+        if (authorization && bearer) fields.bearer_token_env_var = bearer[1];
         else if (plain) fields.env_headers = { ...(fields.env_headers ?? {}), [h]: plain[1] as string };
         else {
           findings.at(
