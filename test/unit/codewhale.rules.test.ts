@@ -66,6 +66,8 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
       ['1.2.3+b c', "unexpected character ' ' after build metadata"],
       ['1.2.3-a+b_c', "unexpected character '_' after build metadata"],
       ['1.2.3_', "unexpected character '_' after patch version number"],
+      // A Grapheme_Extend character is escaped by the crate's `{:?}`, though it is printable.
+      ['1.2\uff9e.3', "unexpected character '\\u{ff9e}' after minor version number"],
     ];
     for (const [input, message] of cases)
       it(`refuses ${JSON.stringify(input)}: ${message}`, () => assert.equal(semverError(input), message));

@@ -60,7 +60,7 @@ describe("Codewhale's Rust text rules: trim and ASCII lowercase as Rust does the
     assert.equal(asciiLower(''), '');
   });
 
-  it("writes `{:?}` as Rust does: a char escapes ', a string \", a combining mark only at a string's start", () => {
+  it('writes `{:?}` as Rust does: a char escapes \', a string ", a combining mark anywhere', () => {
     assert.deepEqual(['a', "'", '"', '\0', '\n', '\\', '\u200b', '\u0301', ' ', '\u00a0'].map(rustDebugChar), [
       "'a'",
       "'\\''",
@@ -73,7 +73,27 @@ describe("Codewhale's Rust text rules: trim and ASCII lowercase as Rust does the
       "' '",
       "'\\u{a0}'",
     ]);
-    assert.equal(rustDebugStr(`a'b"c\u200b\u0301\x01`), `"a'b\\"c\\u{200b}\u0301\\u{1}"`);
+    // `{:?}` of a str escapes every Grapheme_Extend character, not only the first (that is
+    // `str::escape_debug`); checked against rustc 1.95 on every code point (/tmp/cw-text-oracle).
+    assert.equal(rustDebugStr(`a'b"c\u200b\u0301\x01`), `"a'b\\"c\\u{200b}\\u{301}\\u{1}"`);
     assert.equal(rustDebugStr('\u0301x'), '"\\u{301}x"');
+    assert.equal(rustDebugStr('a\u034f'), '"a\\u{34f}"');
+  });
+
+  it('escapes Grapheme_Extend characters that are not Mn or Me, as Rust does', () => {
+    // Spacing marks with Other_Grapheme_Extend (Bengali AA, Kannada II, a musical stem) and
+    // the halfwidth katakana sound marks (Lm): printable, yet escaped by `{:?}`.
+    for (const [ch, hex] of [
+      ['\u09be', '9be'],
+      ['\u0cc0', 'cc0'],
+      ['\uff9e', 'ff9e'],
+      ['\uff9f', 'ff9f'],
+      ['\u{1d165}', '1d165'],
+    ]) {
+      assert.equal(rustDebugChar(ch as string), `'\\u{${hex}}'`);
+      assert.equal(rustDebugStr(`x${ch}`), `"x\\u{${hex}}"`);
+    }
+    // A spacing mark outside Grapheme_Extend stays as it is.
+    assert.equal(rustDebugChar('\u0903'), "'\u0903'");
   });
 });

@@ -37,12 +37,13 @@ export function asciiLower(text: string): string {
 }
 
 /**
- * One character as Rust's `escape_debug` writes it inside `{:?}`: the named escapes, the
- * quote of its kind, and `\u{…}` for what is not printable (controls, format, private,
- * unassigned and surrogate code points, separators but the space) and for a combining
- * mark where Rust escapes one (a char, and a string's first character).
+ * One character as Rust's `{:?}` writes it: the named escapes, the quote of its kind, and
+ * `\u{…}` for what is not printable (controls, format, private, unassigned and surrogate
+ * code points, separators but the space) and for every Grapheme_Extend character, which
+ * is more than the combining marks: spacing marks such as U+09BE and the halfwidth sound
+ * marks U+FF9E/U+FF9F too.
  */
-function escapeDebug(ch: string, quote: "'" | '"', escapeCombining: boolean): string {
+function escapeDebug(ch: string, quote: "'" | '"'): string {
   const named: Record<string, string> = { '\0': '\\0', '\t': '\\t', '\r': '\\r', '\n': '\\n', '\\': '\\\\' };
   const known = named[ch];
   if (known) return known;
@@ -50,7 +51,7 @@ function escapeDebug(ch: string, quote: "'" | '"', escapeCombining: boolean): st
   if (
     /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u.test(ch) ||
     (/\p{Zs}/u.test(ch) && ch !== ' ') ||
-    (escapeCombining && /[\p{Mn}\p{Me}]/u.test(ch))
+    /\p{Grapheme_Extend}/u.test(ch)
   )
     return `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`;
   return ch;
@@ -58,10 +59,13 @@ function escapeDebug(ch: string, quote: "'" | '"', escapeCombining: boolean): st
 
 /** Rust's `{:?}` of a char: `'a'`, `'\''`, `'\u{200b}'`. */
 export function rustDebugChar(ch: string): string {
-  return `'${escapeDebug(ch, "'", true)}'`;
+  return `'${escapeDebug(ch, "'")}'`;
 }
 
-/** Rust's `{:?}` of a string: `"a'b\"c"`, a combining mark escaped only at the start. */
+/**
+ * Rust's `{:?}` of a string: `"a'b\"c"`, a combining mark escaped wherever it stands
+ * (only `str::escape_debug`, which no message here uses, spares it after the first).
+ */
 export function rustDebugStr(text: string): string {
-  return `"${Array.from(text, (ch, i) => escapeDebug(ch, '"', i === 0)).join('')}"`;
+  return `"${Array.from(text, (ch) => escapeDebug(ch, '"')).join('')}"`;
 }
