@@ -224,6 +224,17 @@ describe('Codewhale text, name, path and host rules (codewhale.md §3.8, §4.4, 
       for (const [h, e] of cases)
         assert.deepEqual(normalizeDeclaredHost(h), { ok: false, message: `network host \`${h}\` is invalid: ${e}` }, h);
     });
+    it("refuses an `xn--` label that decodes to ASCII alone or to nothing, as idna 1.x does (url 2.5, Codewhale's Cargo.lock)", () => {
+      // Node's parser takes `xn--abc-.com` as it is; url 2.5 refuses it, url 2.3 read it as `abc.com`.
+      for (const h of ['xn--abc-.com', 'XN--abc-.com', 'a.xn--abc-'])
+        assert.deepEqual(normalizeDeclaredHost(h), {
+          ok: false,
+          message: `network host \`${h}\` is invalid: invalid international domain name`,
+        });
+      assert.deepEqual(urlHost('https://xn--abc-.com/mcp'), { ok: false, message: 'remote MCP URL is invalid' });
+      assert.deepEqual(normalizeDeclaredHost('xn--nxasmq6b.com'), { ok: true, host: 'xn--nxasmq6b.com' });
+      assert.deepEqual(normalizeDeclaredHost('xn--ls8h.la'), { ok: true, host: 'xn--ls8h.la' });
+    });
     it('takes the lowercase host of an MCP URL', () => {
       assert.deepEqual(urlHost('https://API.example.com:8443/mcp'), { ok: true, host: 'api.example.com' });
       assert.deepEqual(urlHost('not a url'), { ok: false, message: 'remote MCP URL is invalid' });

@@ -6,7 +6,7 @@ import type { Findings } from '../../diagnostics/findings';
 import type { Located, McpServerDecl } from './manifest';
 import { asciiLower, rustTrim } from '../../text/rustText';
 import { keyOf } from '../../documents/located';
-import { urlParseErrorText } from './urlParseError';
+import { parseUrl } from './networkHosts';
 
 const SENSITIVE_KEYS = [
   'token',
@@ -257,18 +257,11 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
       keyOf(oauthField.at),
     );
   }
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url.value);
-  } catch {
-    if (!urlReported)
-      findings.at(
-        'codewhale.mcp.url-invalid',
-        `MCP server \`${n}\` URL is invalid: ${urlParseErrorText(url.value)}`,
-        url.at,
-      );
-  }
-  if (parsed) {
+  const result = parseUrl(url.value);
+  if (!result.ok && !urlReported)
+    findings.at('codewhale.mcp.url-invalid', `MCP server \`${n}\` URL is invalid: ${result.error}`, url.at);
+  if (result.ok) {
+    const parsed = result.url;
     const scheme = parsed.protocol.replace(/:$/, '');
     if ((scheme !== 'http' && scheme !== 'https') || parsed.hostname === '') {
       findings.at(

@@ -1,6 +1,39 @@
 /** Host normalization shared by `network_hosts` and MCP URLs (codewhale.md §4.4 step 7). */
 
+import { domainToUnicode } from 'node:url';
 import { urlParseErrorText } from './urlParseError';
+
+/**
+ * `Url::parse` as Codewhale's url crate has it (url 2.5 with idna 1.x, its Cargo.lock): a
+ * WHATWG parse, and an `xn--` label whose Punycode decodes to ASCII alone, or to nothing, is
+ * an invalid international domain name (UTS #46 since Unicode 15.1). Node's parser still
+ * takes `xn--abc-.com` as it is; url 2.3 read it as `abc.com`.
+ */
+export function parseUrl(
+  raw: string,
+): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly error: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, error: urlParseErrorText(raw) };
+  }
+  // Only a special scheme's host is a domain run through IDNA; another's is opaque.
+  if (
+    SPECIAL_SCHEMES.has(url.protocol) &&
+    url.hostname.includes('xn--') &&
+    url.hostname.split('.').some(asciiPunycodeLabel)
+  )
+    return { ok: false, error: 'invalid international domain name' };
+  return { ok: true, url };
+}
+
+const SPECIAL_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
+
+function asciiPunycodeLabel(label: string): boolean {
+  // The hostname is lowercased already; decoding fails (empty) or yields ASCII only.
+  return label.startsWith('xn--') && /^[\0-\x7f]*$/.test(domainToUnicode(label));
+}
 
 export type HostResult =
   { readonly ok: true; readonly host: string } | { readonly ok: false; readonly message: string };
@@ -13,13 +46,10 @@ export type HostResult =
 export function normalizeDeclaredHost(h: string): HostResult {
   if (h.includes('://') || h.includes('/') || h.includes('\\'))
     return { ok: false, message: `network host \`${h}\` must be a host name, not a URL or path` };
-  let url: URL;
-  try {
-    url = new URL(`https://${h}`);
-  } catch {
-    // `{e}` is the url crate's error, not Node's "Invalid URL".
-    return { ok: false, message: `network host \`${h}\` is invalid: ${urlParseErrorText(`https://${h}`)}` };
-  }
+  const parsed = parseUrl(`https://${h}`);
+  // `{e}` is the url crate's error, not Node's "Invalid URL".
+  if (!parsed.ok) return { ok: false, message: `network host \`${h}\` is invalid: ${parsed.error}` };
+  const url = parsed.url;
   if (
     url.port !== '' ||
     url.username !== '' ||
@@ -37,12 +67,9 @@ export function normalizeDeclaredHost(h: string): HostResult {
 
 /** The host of an MCP URL, lowercased, as it enters the inventory. */
 export function urlHost(raw: string): HostResult {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, message: 'remote MCP URL is invalid' };
-  }
+  const parsed = parseUrl(raw);
+  if (!parsed.ok) return { ok: false, message: 'remote MCP URL is invalid' };
+  const url = parsed.url;
   if (url.hostname === '') return { ok: false, message: 'remote MCP URL is missing a host' };
   return { ok: true, host: url.hostname.toLowerCase() };
 }
