@@ -190,7 +190,7 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
           const r = resolveContainedPath(f.path('b'), raw, 'MCP command', walked);
           assert.deepEqual(
             r,
-            { ok: false, message: `MCP command path \`${raw}\` cannot be resolved: ENOTDIR: not a directory` },
+            { ok: false, message: `MCP command path \`${raw}\` cannot be resolved: Not a directory (os error 20)` },
             `${raw} ${walked ? 'tree' : 'disk'}`,
           );
         }
@@ -218,7 +218,7 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
           r,
           {
             ok: false,
-            message: `failed to inspect skills path ${raw.split('/')[0]}: ENOENT: no such file or directory`,
+            message: `failed to inspect skills path ${raw.split('/')[0]}: No such file or directory (os error 2)`,
           },
           JSON.stringify(raw),
         );

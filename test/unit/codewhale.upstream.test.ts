@@ -379,7 +379,7 @@ describe('upstream Codewhale fidelity (issue 11)', () => {
       writeW(f, '[commands]\npath = "missing"\n[mcp_servers.s]\ncommand = "node"\ncwd = "./skills/example/SKILL.md"\n');
       const s = index([f.path('ws')]);
       assert.deepEqual(errors(s), [
-        'failed to inspect commands path missing: ENOENT: no such file or directory',
+        'failed to inspect commands path missing: No such file or directory (os error 2)',
         'MCP server `s` cwd is not a directory: skills/example/SKILL.md',
       ]);
       for (const m of messages(s)) assert.ok(!m.includes(f.root), m);

@@ -37,7 +37,7 @@ const EXPECTED: Record<
   'computer-use-builtin': {
     decision: 'rejected',
     reasons: ['manifest_invalid'],
-    errors: [/^failed to inspect skills path skills: ENOENT/],
+    errors: [/^failed to inspect skills path skills: No such file or directory \(os error 2\)$/],
   },
   'design-review': { decision: 'disabled' },
   github: { decision: 'disabled', inventory: { remote_mcp_servers: 1 } },

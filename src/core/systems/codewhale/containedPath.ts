@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { errorText, isInside } from '../../fs/safeFs';
+import { isInside } from '../../fs/safeFs';
+import { rustIoErrorText } from './ioErrorText';
 import { decodeRawName, osPath } from '../../fs/rawNames';
 import * as fs from 'node:fs';
 import { looksAbsolute, textProblem } from './textRules';
@@ -48,7 +49,10 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
     try {
       st = fs.lstatSync(osPath(cursor));
     } catch (e) {
-      return { ok: false, message: `failed to inspect ${kind} path ${bundleRelative(root, cursor)}: ${errorText(e)}` };
+      return {
+        ok: false,
+        message: `failed to inspect ${kind} path ${bundleRelative(root, cursor)}: ${rustIoErrorText(e)}`,
+      };
     }
     // An entry the walk did not hold: what follows from it is not the content hash's (bundleTree.ts).
     if (tree && tree.typeOf(walked.join('/')) === undefined) tree.foundBeyondWalk();
@@ -60,7 +64,7 @@ export function resolveContainedPath(root: string, raw: string, kind: PathKind, 
   try {
     canonical = decodeRawName(fs.realpathSync.native(osPath(`${root}/${raw}`), { encoding: 'buffer' }));
   } catch (e) {
-    return { ok: false, message: `${kind} path \`${raw}\` cannot be resolved: ${errorText(e)}` };
+    return { ok: false, message: `${kind} path \`${raw}\` cannot be resolved: ${rustIoErrorText(e)}` };
   }
   if (!isInside(root, canonical)) return { ok: false, message: `${kind} path escapes the plugin root: \`${raw}\`` };
   return { ok: true, absolute: canonical, type };

@@ -1,0 +1,34 @@
+import { errorText } from '../../fs/safeFs';
+
+/**
+ * An io error as Codewhale prints it: Rust's `io::Error` Display of an OS error,
+ * `{strerror} (os error {errno})` (codewhale.md §4.6's `{io error}`: `No such file or
+ * directory (os error 2)` where Node says `ENOENT: no such file or directory`). The number is
+ * this platform's own (libuv reports `-errno` on POSIX); the words are glibc's `strerror`
+ * for the errors a path check meets. Anything else, and Windows, keep Node's words.
+ */
+export function rustIoErrorText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException | undefined;
+  const words = err?.code ? STRERROR[err.code] : undefined;
+  if (process.platform === 'win32' || words === undefined || typeof err?.errno !== 'number' || err.errno >= 0)
+    return errorText(e);
+  return `${words} (os error ${-err.errno})`;
+}
+
+const STRERROR: Readonly<Record<string, string>> = {
+  EPERM: 'Operation not permitted',
+  ENOENT: 'No such file or directory',
+  EIO: 'Input/output error',
+  ENOMEM: 'Cannot allocate memory',
+  EACCES: 'Permission denied',
+  EBUSY: 'Device or resource busy',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  EINVAL: 'Invalid argument',
+  ENFILE: 'Too many open files in system',
+  EMFILE: 'Too many open files',
+  ENAMETOOLONG: 'File name too long',
+  ELOOP: 'Too many levels of symbolic links',
+  EOVERFLOW: 'Value too large for defined data type',
+  ESTALE: 'Stale file handle',
+};
