@@ -346,13 +346,13 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
     );
   });
 
-  it('refuses permissions.env that is not a list of strings', () => {
-    for (const env of ['GITHUB_TOKEN', '[A, 1]']) {
+  it('refuses permissions.env that is not a list of strings, as the shipped loader does', () => {
+    for (const [env, message] of [
+      ['GITHUB_TOKEN', 'permissions.env must be a string list'],
+      ['[A, 1]', 'credential env target must be a string'],
+    ]) {
       const r = adapter(edit(A0, 'env: []', `env: ${env}`));
-      assert.equal(
-        only(r, 'eva.schema.type').message.startsWith('schema type mismatch: expected array of strings, got '),
-        true,
-      );
+      assert.deepEqual([only(r, 'eva.provider.invalid').message, r.shippedError], [message, true]);
     }
     assert.deepEqual(adapter(edit(A0, 'env: []', 'env: [A, B]')).contract?.permissions.env, ['A', 'B']);
     assert.deepEqual(adapter(edit(A0, ', env: []', '')).contract?.permissions.env, []);
@@ -368,7 +368,7 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
         A0,
         '  entry: {type: codex_skill}\n',
         '  entry: {type: process}\n  runner: {command: ./bin/run, args: [x]}\n',
-      ) + 'command: node\ncredentials: {vault: [{env: A, ref: r}]}\n',
+      ).replace('env: []', 'env: [A]') + 'command: node\ncredentials: {vault: [{env: A, ref: "vault://r"}]}\n',
     );
     const k = r.contract;
     assert.deepEqual(
@@ -652,7 +652,6 @@ describe('Eva contracts: what the shipped loader refuses, and where', () => {
       ['  id: review\n', '  id: review\n  path: 5\n'],
       ['  id: review\n', '  id: review\n  path: "a\\0b"\n'],
       ['read_workspace: true', 'read_workspace: "yes"'],
-      ['env: []', 'env: x'],
     ]) {
       const r = adapter(edit(A0_BLOCK, from as string, to as string));
       assert.deepEqual([r.invalid, r.shippedError], [true, false], to);
@@ -717,7 +716,7 @@ describe('Eva contracts: what the shipped loader refuses, and where', () => {
     assert.deepEqual(at(adapter(edit(A0_BLOCK, 'read_workspace: true', 'read_workspace: 1')), 'eva.schema.type'), [
       [16, 2, 16],
     ]);
-    assert.deepEqual(at(adapter(edit(A0_BLOCK, 'env: []', 'env: x')), 'eva.schema.type'), [[17, 2, 5]]);
+    assert.deepEqual(at(adapter(edit(A0_BLOCK, 'env: []', 'env: x')), 'eva.provider.invalid'), [[17, 2, 5]]);
     assert.deepEqual(at(adapter(edit(A0_BLOCK, 'runtime_gate: normal', 'runtime_gate: 7')), 'eva.skill.gate-invalid'), [
       [10, 2, 14],
     ]);
@@ -740,7 +739,7 @@ describe('Eva contracts: what the shipped loader refuses, and where', () => {
     ]);
   });
 
-  it('reads a malformed permission as not granted, a malformed env as none, and a non-string source as none', () => {
+  it('reads a malformed permission as not granted and a non-string source as none; a malformed env fails the loader', () => {
     const r = adapter(
       edit(
         A0_BLOCK,
@@ -757,7 +756,8 @@ describe('Eva contracts: what the shipped loader refuses, and where', () => {
       ],
       [false, false, false, false],
     );
-    assert.deepEqual(adapter(edit(A0_BLOCK, 'env: []', 'env: [A, 1]')).contract?.permissions.env, []);
+    const env = adapter(edit(A0_BLOCK, 'env: []', 'env: [A, 1]'));
+    assert.deepEqual([env.contract, env.shippedError], [null, true]);
     assert.equal(adapter(edit(A0_BLOCK, 'source: codex', 'source: 5')).contract?.skillSource, null);
     assert.equal(adapter(edit(A0_BLOCK, '  source: codex\n', '')).contract?.skillSource, null);
   });

@@ -355,8 +355,9 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     const d = decide(env);
     assert.deepEqual([d.reasons, codes(d)], [['policy_denied'], ['eva.policy.credentials @15']]);
     assert.deepEqual(messages(d, 'eva.policy.credentials'), ['process-free Skill cannot consume provider credentials']);
-    const vault = decide(A0 + 'credentials: {vault: [{env: A, ref: r}]}\n');
-    assert.deepEqual(codes(vault), ['eva.policy.credentials @18']);
+    // A vault target must be listed in permissions.env (the loader), which is where C10 (g) points.
+    const vault = decide(A0.replace('env: []', 'env: [A]') + 'credentials: {vault: [{env: A, ref: "vault://r"}]}\n');
+    assert.deepEqual(codes(vault), ['eva.policy.credentials @15']);
     assert.deepEqual(
       decide(env.replace('  entry: {type: codex_skill}\n', '  entry: {type: codex_skill}\n  runner: {command: run}\n'))
         .reasons,

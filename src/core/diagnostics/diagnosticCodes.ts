@@ -185,6 +185,10 @@ export const DIAGNOSTIC_CODES = {
   'eva.id.invalid': ['error', "An adapter or capability id that breaks Eva's identifier rules."],
   'eva.field.empty': ['error', 'name or version is empty or padded with whitespace.'],
   'eva.capability.name-invalid': ['error', "A capability name that breaks Eva's capability-name rules."],
+  'eva.provider.invalid': [
+    'error',
+    "An adapter's permissions.env, supervision or credentials.vault that Eva's loader refuses.",
+  ],
   'eva.capability.kind-unsupported': ['error', 'A capability kind the loader does not support.'],
   'eva.capability.provider-missing': ['error', 'A capability names a provider adapter that does not exist.'],
   'eva.compat.lua-skill': ['warning', 'A lua_skill manifest, which the shipped Eva-CLI does not know.'],

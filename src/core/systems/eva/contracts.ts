@@ -3,6 +3,7 @@ import type { Diagnostic, Fix, Range } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { rustTrim } from '../../text/rustText';
+import { providerRuleError, providerSerdeError } from './providerRules';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
@@ -192,7 +193,13 @@ export function checkAdapterManifest(doc: YamlDocument, schema: unknown): Contra
   return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 }
 
+/**
+ * The typed loader (`AdapterManifest::try_from_raw`): serde's reading of the provider
+ * fields, then id, name, version and capability names, then the provider rules.
+ */
 function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
+  const serde = providerSerdeError(c.doc, value);
+  if (serde) return (c.error('eva.provider.invalid', serde.message, serde.path, true), false);
   if (!loaderIdentity(c, value, true)) return false;
   const caps = value['capabilities'];
   if (Array.isArray(caps)) {
@@ -201,6 +208,8 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
       if (e) return (c.error('eva.capability.name-invalid', e, ['capabilities', i], true), false);
     }
   }
+  const provider = providerRuleError(c.doc, value);
+  if (provider) return (c.error('eva.provider.invalid', provider.message, provider.path, true), false);
   return true;
 }
 

@@ -1,0 +1,435 @@
+import type { DocPath } from '../../documents/document';
+import { rustDebugStr, rustTrim } from '../../text/rustText';
+import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, type YamlDocument } from './yamlDocument';
+
+/**
+ * The adapter loader's provider rules (eva.md §2.2), ported from upstream
+ * `crates/eva-config/src/manifest/adapter.rs` (`validated_credential_env`,
+ * `parse_provider_config` and what it calls): `permissions.env`, `supervision.restart`,
+ * `supervision.run_as` and `credentials.vault`. Upstream reads these with serde first
+ * (`RawAdapterManifest`), then checks them after the id, name, version and capabilities, and
+ * stops at the first error, so each function returns at most one, at the field upstream names.
+ *
+ * Not ported: `validate_for_environment`, whose plaintext-secret checks run only when
+ * `runtime.env` is `prod`/`production` and which eva.md does not adopt, and the MCP
+ * configuration rules (MCP adapters are out of scope, eva.md §1.4).
+ */
+
+export interface ProviderRuleError {
+  readonly message: string;
+  /** The field upstream names (`supervision.restart.mode`), as a document path. */
+  readonly path: DocPath;
+}
+
+const U32_MAX = 4_294_967_295;
+
+/**
+ * serde's reading of `supervision` and `credentials` into `RawProviderSupervision` /
+ * `RawProviderCredentials` (counts `Option<u64>`, names `Option<String>`), which fails
+ * before any loader rule. The schema (when it is upstream's) has already refused every wrong
+ * type except a negative count; the rest stands for a project schema that leaves them open.
+ */
+export function providerSerdeError(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+): ProviderRuleError | undefined {
+  // Known fields are deserialized as the mapping is read, so the first in document order fails first.
+  for (const key of inDocumentOrder(doc, [], manifest, ['supervision', 'credentials'])) {
+    const e = key === 'supervision' ? supervisionSerde(doc, manifest[key]) : credentialsSerde(doc, manifest[key]);
+    if (e) return e;
+  }
+  return undefined;
+}
+
+function supervisionSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
+  const struct = structSerde(['supervision'], v, 'RawProviderSupervision', false);
+  if (struct !== true) return struct;
+  for (const key of inDocumentOrder(doc, ['supervision'], v as Record<string, unknown>, ['restart', 'run_as'])) {
+    const at: DocPath = ['supervision', key];
+    const sub = (v as Record<string, unknown>)[key];
+    const fields: [string, 'u64' | 'string'][] =
+      key === 'restart'
+        ? [
+            ['mode', 'string'],
+            ['max_attempts', 'u64'],
+            ['backoff_ms', 'u64'],
+          ]
+        : [
+            ['kind', 'string'],
+            ['uid', 'u64'],
+            ['gid', 'u64'],
+            ['account', 'string'],
+          ];
+    const e = fieldsSerde(doc, at, sub, key === 'restart' ? 'RawProviderRestart' : 'RawProviderRunAs', true, fields);
+    if (e) return e;
+  }
+  return undefined;
+}
+
+function credentialsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
+  const struct = structSerde(['credentials'], v, 'RawProviderCredentials', false);
+  if (struct !== true) return struct;
+  const vault = fieldOf(v as Record<string, unknown>, 'vault');
+  if (vault === undefined) return undefined;
+  const at: DocPath = ['credentials', 'vault'];
+  if (!Array.isArray(vault)) return serdeError(at, `invalid type: ${unexpected(vault)}, expected a sequence`);
+  for (let i = 0; i < vault.length; i++) {
+    const fields: [string, 'string'][] = [
+      ['env', 'string'],
+      ['ref', 'string'],
+    ];
+    const e = fieldsSerde(doc, [...at, i], vault[i], 'RawProviderVaultSecretRef', false, fields);
+    if (e) return e;
+  }
+  return undefined;
+}
+
+/** A struct field: a mapping; `null` is `None` only where the field is an `Option`. */
+function structSerde(at: DocPath, v: unknown, name: string, optional: boolean): true | ProviderRuleError | undefined {
+  if (isMapping(v)) return true;
+  if (v === null && optional) return undefined;
+  return serdeError(at, `invalid type: ${unexpected(v)}, expected struct ${name}`);
+}
+
+function fieldsSerde(
+  doc: YamlDocument,
+  at: DocPath,
+  v: unknown,
+  name: string,
+  optional: boolean,
+  fields: readonly (readonly [string, 'u64' | 'string'])[],
+): ProviderRuleError | undefined {
+  const struct = structSerde(at, v, name, optional);
+  if (struct !== true) return struct;
+  const record = v as Record<string, unknown>;
+  const kinds = new Map(fields);
+  for (const key of inDocumentOrder(doc, at, record, [...kinds.keys()])) {
+    const value = record[key];
+    if (value === null) continue; // `Option::None`
+    const path = [...at, key];
+    if (kinds.get(key) === 'string') {
+      if (typeof value !== 'string') return serdeError(path, `invalid type: ${unexpected(value)}, expected a string`);
+    } else if (!isYamlInteger(value)) return serdeError(path, `invalid type: ${unexpected(value)}, expected u64`);
+    else if ((value as number) < 0)
+      return serdeError(path, `invalid value: integer \`${integerText(value)}\`, expected u64`);
+  }
+  return undefined;
+}
+
+/** serde_yaml's error through `read_yaml_file`: the field path, then serde's words. */
+function serdeError(path: DocPath, detail: string): ProviderRuleError {
+  return { message: `failed to parse YAML: ${upstreamField(path)}: ${detail}`, path };
+}
+
+/** serde's `Unexpected` for a YAML value (`invalid type: <this>, expected …`). */
+function unexpected(v: unknown): string {
+  if (v === null || v === undefined) return 'unit value';
+  if (typeof v === 'boolean') return `boolean \`${v}\``;
+  if (v instanceof YamlFloat) return `floating point \`${floatText(v.value)}\``;
+  if (isYamlInteger(v)) return `integer \`${integerText(v)}\``;
+  if (typeof v === 'string') return `string ${rustDebugStr(v)}`;
+  if (Array.isArray(v)) return 'sequence';
+  if (v instanceof YamlTagged) return 'enum';
+  return 'map';
+}
+
+function integerText(v: unknown): string {
+  return typeof v === 'bigint' ? v.toString() : BigInt(v as number).toString();
+}
+
+/** serde's float display: always with a decimal point (`1.0`, `inf`, `NaN`). */
+function floatText(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
+  const s = String(n);
+  return /[.e]/.test(s) ? s : `${s}.0`;
+}
+
+/**
+ * The loader's provider rules, in upstream order: `validated_credential_env`, then
+ * `parse_provider_config` (unknown fields of `supervision` and `credentials`, restart,
+ * run-as, vault references). Called after the id, name, version and capability rules.
+ */
+export function providerRuleError(doc: YamlDocument, manifest: Record<string, unknown>): ProviderRuleError | undefined {
+  const env = credentialEnv(manifest);
+  if ('message' in env) return env;
+  const supervision = recordOf(fieldOf(manifest, 'supervision'));
+  const credentials = recordOf(fieldOf(manifest, 'credentials'));
+  const unknown =
+    unknownField(doc, ['supervision'], supervision, ['restart', 'run_as']) ??
+    unknownField(doc, ['credentials'], credentials, ['vault']);
+  if (unknown) return unknown;
+  const processBacked = transportSupportsProcess(manifest);
+  return (
+    restartError(doc, fieldOf(supervision, 'restart'), processBacked) ??
+    runAsError(doc, fieldOf(supervision, 'run_as'), processBacked) ??
+    vaultError(doc, fieldOf(credentials, 'vault'), env.names)
+  );
+}
+
+/** `validated_credential_env`: the names `permissions.env` lets the provider receive. */
+function credentialEnv(manifest: Record<string, unknown>): { names: readonly string[] } | ProviderRuleError {
+  const permissions = fieldOf(manifest, 'permissions');
+  if (permissions === undefined) return { names: [] };
+  if (!isMapping(permissions)) return { message: 'permissions must be an object', path: ['permissions'] };
+  const env = fieldOf(permissions, 'env');
+  if (env === undefined) return { names: [] };
+  if (!Array.isArray(env)) return { message: 'permissions.env must be a string list', path: ['permissions', 'env'] };
+  const seen = new Set<string>();
+  for (let i = 0; i < env.length; i++) {
+    const path: DocPath = ['permissions', 'env', i];
+    const name: unknown = env[i];
+    if (typeof name !== 'string') return { message: 'credential env target must be a string', path };
+    const invalid = envNameError(name, path);
+    if (invalid) return invalid;
+    if (seen.has(name)) return { message: 'credential env target is duplicated', path };
+    seen.add(name);
+  }
+  return { names: env as string[] };
+}
+
+/**
+ * `validate_env_name`: at most 128 bytes, an ASCII letter or `_` then ASCII letters, digits
+ * and `_`, and not a name the supervisor reserves.
+ */
+function envNameError(name: string, path: DocPath): ProviderRuleError | undefined {
+  // Only ASCII passes, so UTF-16 length is the byte length whenever the rest holds.
+  const valid = name.length <= 128 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+  return valid && !isReservedEnv(name)
+    ? undefined
+    : { message: 'credential env target is invalid or reserved by the provider supervisor', path };
+}
+
+/**
+ * `is_dangerous_credential_env`: names that change executable lookup, dynamic loading,
+ * interpreter start-up, shell parsing or the supervisor's own session, compared without
+ * ASCII case (Windows ignores it).
+ */
+function isReservedEnv(name: string): boolean {
+  const upper = name.toUpperCase(); // ASCII only here (envNameError), so this is `to_ascii_uppercase`
+  return (
+    RESERVED_ENV.has(upper) ||
+    upper.startsWith('LD_') ||
+    upper.startsWith('DYLD_') ||
+    upper.startsWith('EVA_PROVIDER_SESSION_')
+  );
+}
+
+const RESERVED_ENV: ReadonlySet<string> = new Set([
+  'PATH',
+  'PATHEXT',
+  'COMSPEC',
+  'PYTHONPATH',
+  'NODE_OPTIONS',
+  'BASH_ENV',
+  'ENV',
+  'IFS',
+  'EVA_PROVIDER_SESSION_ID',
+  'EVA_PROVIDER_SESSION_TOKEN',
+]);
+
+/** `reject_unknown_fields`: the first field (in document order) the raw struct does not know. */
+function unknownField(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  known: readonly string[],
+): ProviderRuleError | undefined {
+  const odd = nonStringKeys(record).names;
+  const extra = Object.keys(record).filter((k) => odd.has(k) || !known.includes(k));
+  const [first] = sortByDocument(doc, at, extra);
+  return first === undefined
+    ? undefined
+    : { message: 'provider config contains an unsupported field', path: [...at, first] };
+}
+
+/** `provider_transport_supports_process`: stdio, a skill with a command, an MCP stdio server. */
+function transportSupportsProcess(manifest: Record<string, unknown>): boolean {
+  switch (manifest['transport']) {
+    case 'stdio':
+      return true;
+    case 'skill': {
+      const runner = recordOf(fieldOf(recordOf(fieldOf(manifest, 'skill')), 'runner'));
+      return typeof fieldOf(manifest, 'command') === 'string' || typeof fieldOf(runner, 'command') === 'string';
+    }
+    case 'mcp': {
+      const serverTransport = fieldOf(recordOf(fieldOf(manifest, 'mcp')), 'server_transport');
+      return typeof serverTransport !== 'string' || serverTransport === 'stdio';
+    }
+    default:
+      return false;
+  }
+}
+
+const RESTART_MODES: readonly string[] = ['none', 'on_failure', 'always'];
+
+/** `parse_provider_restart`. */
+function restartError(doc: YamlDocument, raw: unknown, processBacked: boolean): ProviderRuleError | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const at: DocPath = ['supervision', 'restart'];
+  const r = raw as Record<string, unknown>;
+  const unknown = unknownField(doc, at, r, ['mode', 'max_attempts', 'backoff_ms']);
+  if (unknown) return unknown;
+  const mode = optional(r, 'mode');
+  if (mode === undefined) return { message: 'explicit provider restart config requires mode', path: [...at, 'mode'] };
+  if (!RESTART_MODES.includes(mode as string))
+    return { message: 'unsupported provider restart mode', path: [...at, 'mode'] };
+  const maxAttempts = (optional(r, 'max_attempts') ?? 0) as number;
+  if (maxAttempts > U32_MAX)
+    return { message: 'provider restart max_attempts exceeds u32', path: [...at, 'max_attempts'] };
+  const backoff = (optional(r, 'backoff_ms') ?? 0) as number;
+  if (mode === 'none' && (maxAttempts !== 0 || backoff !== 0))
+    return { message: 'restart mode none requires zero max_attempts and backoff_ms', path: at };
+  if (mode !== 'none' && (maxAttempts === 0 || backoff === 0))
+    return { message: 'automatic restart requires positive max_attempts and backoff_ms', path: at };
+  if (mode !== 'none' && !processBacked)
+    return { message: 'automatic restart requires a process-backed Adapter transport', path: [...at, 'mode'] };
+  return undefined;
+}
+
+/** `parse_provider_run_as`. */
+function runAsError(doc: YamlDocument, raw: unknown, processBacked: boolean): ProviderRuleError | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const at: DocPath = ['supervision', 'run_as'];
+  const r = raw as Record<string, unknown>;
+  const unknown = unknownField(doc, at, r, ['kind', 'uid', 'gid', 'account']);
+  if (unknown) return unknown;
+  const kind = optional(r, 'kind');
+  if (kind === undefined) return { message: 'explicit run_as config requires kind', path: [...at, 'kind'] };
+  const uid = optional(r, 'uid');
+  const gid = optional(r, 'gid');
+  const account = optional(r, 'account');
+  switch (kind) {
+    case 'current':
+      if (uid !== undefined || gid !== undefined || account !== undefined)
+        return { message: 'current identity cannot declare uid, gid, or account', path: at };
+      return undefined;
+    case 'unix':
+      if (account !== undefined)
+        return { message: 'Unix identity cannot declare a Windows account', path: [...at, 'account'] };
+      for (const [key, id] of [
+        ['uid', uid],
+        ['gid', gid],
+      ] as const)
+        if (id === undefined || (id as number) > U32_MAX)
+          return { message: 'run_as numeric identity is required and must fit u32', path: [...at, key] };
+      break;
+    case 'windows':
+      if (uid !== undefined || gid !== undefined)
+        return { message: 'Windows identity cannot declare Unix uid or gid', path: at };
+      if (account === undefined) return { message: 'Windows identity requires an account', path: [...at, 'account'] };
+      if (!windowsAccountValid(account as string))
+        return {
+          message: 'Windows account is empty, untrimmed, oversized, or contains controls',
+          path: [...at, 'account'],
+        };
+      break;
+    default:
+      return { message: 'unsupported provider run_as kind', path: [...at, 'kind'] };
+  }
+  return processBacked
+    ? undefined
+    : { message: 'non-current identity requires a process-backed Adapter transport', path: [...at, 'kind'] };
+}
+
+/** Not blank or padded (Rust's `trim`), at most 256 UTF-8 bytes, no `char::is_control` (Cc). */
+function windowsAccountValid(account: string): boolean {
+  const trimmed = rustTrim(account);
+  return trimmed !== '' && trimmed === account && Buffer.byteLength(account, 'utf8') <= 256 && !/\p{Cc}/u.test(account);
+}
+
+/** `parse_provider_vault_refs`: each entry's env target allowed and unique, its ref well formed. */
+function vaultError(doc: YamlDocument, raw: unknown, allowed: readonly string[]): ProviderRuleError | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const seen = new Set<string>();
+  for (let i = 0; i < raw.length; i++) {
+    const at: DocPath = ['credentials', 'vault', i];
+    const entry = raw[i] as Record<string, unknown>;
+    const unknown = unknownField(doc, at, entry, ['env', 'ref']);
+    if (unknown) return unknown;
+    const env = optional(entry, 'env') as string | undefined;
+    if (env === undefined) return { message: 'vault secret reference requires an env target', path: [...at, 'env'] };
+    const invalid = envNameError(env, [...at, 'env']);
+    if (invalid) return invalid;
+    if (!allowed.includes(env))
+      return { message: 'vault secret env target is not allowed by permissions.env', path: [...at, 'env'] };
+    if (seen.has(env)) return { message: 'vault secret env target is duplicated', path: [...at, 'env'] };
+    seen.add(env);
+    const ref = optional(entry, 'ref') as string | undefined;
+    if (ref === undefined) return { message: 'vault secret reference requires ref', path: [...at, 'ref'] };
+    const message = vaultRefError(ref);
+    if (message) return { message, path: [...at, 'ref'] };
+  }
+  return undefined;
+}
+
+/** `validate_vault_secret_ref`: `vault://<segments>[#key]`, path ≤ 384 bytes, key ≤ 128, all ≤ 512. */
+export function vaultRefError(ref: string): string | undefined {
+  if (!ref.startsWith('vault://')) return 'vault reference must start with vault://';
+  const [path = '', key, ...more] = ref.slice('vault://'.length).split('#');
+  const pathValid = path !== '' && bytes(path) <= 384 && path.split('/').every(vaultSegmentValid);
+  const keyValid = key === undefined || (key !== '' && bytes(key) <= 128 && VAULT_CHARS.test(key));
+  return bytes(ref) <= 512 && pathValid && keyValid && more.length === 0
+    ? undefined
+    : 'vault reference path or key is invalid';
+}
+
+const VAULT_CHARS = /^[A-Za-z0-9._-]*$/;
+
+function vaultSegmentValid(segment: string): boolean {
+  return segment !== '' && segment !== '.' && segment !== '..' && VAULT_CHARS.test(segment);
+}
+
+function bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** An `Option` field of a raw struct: absent or `null` is `None`. */
+function optional(record: Record<string, unknown>, key: string): unknown {
+  const v = fieldOf(record, key);
+  return v === null ? undefined : v;
+}
+
+/** `mapping.get(Value::String(key))`: a key written as a non-string (`!k env`) is not that field. */
+function fieldOf(record: Record<string, unknown>, key: string): unknown {
+  if (!Object.hasOwn(record, key) || nonStringKeys(record).names.has(key)) return undefined;
+  return record[key];
+}
+
+function recordOf(v: unknown): Record<string, unknown> {
+  return isMapping(v) ? v : {};
+}
+
+/** The keys of `record` among `keys` that are present, in the order the document writes them. */
+function inDocumentOrder(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  keys: readonly string[],
+): string[] {
+  return sortByDocument(
+    doc,
+    at,
+    keys.filter((k) => fieldOf(record, k) !== undefined),
+  );
+}
+
+function sortByDocument(doc: YamlDocument, at: DocPath, keys: readonly string[]): string[] {
+  const position = (k: string): [number, number] => {
+    const r = doc.keyRange([...at, k]);
+    return [r.start.line, r.start.character];
+  };
+  return [...keys].sort((a, b) => {
+    const [la, ca] = position(a);
+    const [lb, cb] = position(b);
+    return la - lb || ca - cb;
+  });
+}
+
+/** Upstream's dotted field name (`credentials.vault[0].env`). */
+function upstreamField(path: DocPath): string {
+  return path.reduce<string>(
+    (s, seg) => (typeof seg === 'number' ? `${s}[${seg}]` : s === '' ? seg : `${s}.${seg}`),
+    '',
+  );
+}
