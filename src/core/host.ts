@@ -6,23 +6,34 @@ export interface HostFacts {
   /** Codewhale's OS name: linux, macos, windows, freebsd, … */
   readonly os: string;
   hasBinary(name: string): boolean;
+  /**
+   * A new reading of the disk begins: what was learnt of PATH before is forgotten. Within one
+   * reading, the bundles that name the same binary ask PATH once.
+   */
+  newReading?(): void;
 }
 
 const OS_OF_PLATFORM: Record<string, string> = { darwin: 'macos', win32: 'windows' };
 
 export function currentHost(env: NodeJS.ProcessEnv = process.env): HostFacts {
   const dirs = (env.PATH ?? '').split(path.delimiter).filter((d) => d !== '');
-  const cache = new Map<string, boolean>();
+  // Answers of this reading only: Codewhale probes PATH at every discovery, and one host serves
+  // an editor session's every re-read, so an answer kept longer would keep a bundle applicable
+  // (shown active) after its binary was removed, or inapplicable after it was installed.
+  let found = new Map<string, boolean>();
   return {
     os: OS_OF_PLATFORM[process.platform] ?? process.platform,
     hasBinary(name: string): boolean {
-      let found = cache.get(name);
-      if (found === undefined) {
+      let on = found.get(name);
+      if (on === undefined) {
         const names = process.platform === 'win32' ? [name, `${name}.exe`] : [name];
-        found = dirs.some((d) => names.some((n) => isFile(path.join(d, n))));
-        cache.set(name, found);
+        on = dirs.some((d) => names.some((n) => isFile(path.join(d, n))));
+        found.set(name, on);
       }
-      return found;
+      return on;
+    },
+    newReading() {
+      found = new Map();
     },
   };
 }

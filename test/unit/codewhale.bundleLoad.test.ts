@@ -6,7 +6,7 @@ import { faultedBundle, runBundleJob } from '../../src/core/systems/codewhale/bu
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';
 import { readPluginJson } from '../../src/core/systems/codewhale/formats/pluginJson';
 import { Findings } from '../../src/core/diagnostics/findings';
-import type { HostFacts } from '../../src/core/host';
+import { currentHost, type HostFacts } from '../../src/core/host';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
 /**
@@ -343,6 +343,20 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
     it('never applies with os = []', () => {
       f.write('plugins/b/plugin.toml', `${TOML}[when]\nos = []\n`);
       assert.deepEqual(load().when, { applicable: false, reasons: ['os = [] never applies'] });
+    });
+    it('follows a binary that appears on or leaves PATH, as every discovery of the agent does', () => {
+      // One host serves an editor session's every re-read (Refresh included): it may not keep an old answer.
+      f.write('plugins/b/plugin.toml', `${TOML}[when]\nbinaries = ["late-tool"]\n`);
+      const real = currentHost({ PATH: f.mkdir('bin') });
+      assert.equal(load('plugin.toml', real).when.applicable, false);
+      f.write('bin/late-tool', '');
+      // Within one reading the answer stands (every bundle naming the tool asks PATH once).
+      assert.equal(load('plugin.toml', real).when.applicable, false, 'the same reading');
+      real.newReading?.();
+      assert.equal(load('plugin.toml', real).when.applicable, true, 'installed since the last read');
+      fs.rmSync(f.path('bin/late-tool'));
+      real.newReading?.();
+      assert.equal(load('plugin.toml', real).when.applicable, false, 'removed since the last read');
     });
   });
 

@@ -8,6 +8,7 @@ import type { ParseCache } from '../../src/core/cache/parseCache';
 import { EMPTY_TRUST, type BundleStateView, type TrustView } from '../../src/core/decisions/trustView';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { Indexer } from '../../src/core/index/indexer';
+import { currentHost } from '../../src/core/host';
 import { joined } from '../../src/core/listing';
 import { Fixture, LINUX_HOST, byName, top } from './helpers/fixture';
 
@@ -33,6 +34,30 @@ describe('Codewhale index: what a change re-reads', () => {
   const version = (s: Snapshot, name: string) => byName(s, name).detail.version;
   const indexer = (home: string | null = f.path('home')) =>
     new Indexer({ workspaces: [f.path('ws')], codewhaleHome: home, host: LINUX_HOST });
+
+  it('asks PATH again at every reading, as every discovery of the agent does', () => {
+    // The editor keeps one indexer, and so one host, for its whole session (Refresh included).
+    f.write('ws/.codewhale/plugins/p/commands/x.md', 'x');
+    f.write(
+      'ws/.codewhale/plugins/p/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "p"\nversion = "1.0.0"\n[commands]\npath = "commands"\n[when]\nbinaries = ["late-tool"]\n',
+    );
+    const ix = new Indexer({
+      workspaces: [f.path('ws')],
+      codewhaleHome: null,
+      host: currentHost({ PATH: f.mkdir('bin') }),
+    });
+    const applicable = (s: Snapshot) => byName(s, 'p').detail.activation?.applicable;
+    assert.equal(applicable(ix.indexAll()), false);
+    f.write('bin/late-tool', '');
+    assert.equal(applicable(ix.indexAll()), true, 'installed, then the full index again');
+    fs.rmSync(f.path('bin/late-tool'));
+    assert.equal(
+      applicable(ix.refresh([f.path('ws/.codewhale/plugins/p/plugin.toml')])),
+      false,
+      'removed, then a refresh',
+    );
+  });
 
   it('re-reads a bundle whose file changed, and keeps every other bundle as read', () => {
     bundle('ws/.codewhale/plugins/a', 'alpha');

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath } from '../fs/safeFs';
-import { currentHost } from '../host';
+import { currentHost, type HostFacts } from '../host';
 import { EMPTY_TRUST } from '../decisions/trustView';
 import { agentSystems, type IndexOptions } from '../systems/registry';
 import type { SystemIndex } from '../systems/agentSystem';
@@ -26,12 +26,13 @@ export class Indexer {
   /** The workspace folders, one per canonical path; `aliases`: each other spelling → the one kept. */
   private readonly workspaces: readonly string[];
   private readonly aliases: ReadonlyMap<string, string>;
+  private readonly host: HostFacts;
 
   constructor(private readonly options: IndexOptions) {
     const distinct = distinctWorkspaces(options.workspaces);
     this.workspaces = distinct.kept;
     this.aliases = distinct.aliases;
-    const host = options.host ?? currentHost();
+    const host = (this.host = options.host ?? currentHost());
     this.systems = agentSystems().map((s) => s.createIndex({ ...options, workspaces: this.workspaces }, host));
   }
 
@@ -81,6 +82,7 @@ export class Indexer {
   /** Discovery of every agent's roots: everything but the loads of its units. */
   private scanAll(): (() => void)[] {
     this.indexed = true;
+    this.host.newReading?.();
     this.options.parseCache?.beginRun();
     const loads: (() => void)[] = [];
     for (const s of this.systems) for (const load of s.scan()) loads.push(load);
@@ -91,6 +93,7 @@ export class Indexer {
   refresh(changed: readonly string[]): Snapshot {
     if (!this.indexed) return this.indexAll();
     const paths = changed.map((raw) => unaliased(path.resolve(raw), this.aliases));
+    this.host.newReading?.();
     for (const s of this.systems) s.refresh(paths);
     return this.compose();
   }
