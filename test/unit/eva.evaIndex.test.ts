@@ -114,6 +114,20 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     );
   });
 
+  it('watches and re-reads a configuration layer Eva reads outside the layer patterns (a link, a nested env name)', () => {
+    // `config/eva.user.yaml` links to `shared/user.yaml`; Eva follows it, so its target decides the roots.
+    f.write('ws/shared/user.yaml', 'observability: {log_level: info}\n');
+    fs.symlinkSync(f.path('ws/shared/user.yaml'), f.path('ws/config/eva.user.yaml'));
+    f.mkdir('ws/alt');
+    f.write('ws/alt/review.yaml', A0);
+    const index = loaded();
+    assert.ok(index.watchedPaths().includes(f.path('ws/shared/user.yaml')), 'the link target is watched');
+    assert.deepEqual(ids(index), []);
+    f.write('ws/shared/user.yaml', 'config: {adapter_dir: alt}\n');
+    index.refresh([f.path('ws/shared/user.yaml')]);
+    assert.equal(ids(index).length, 1, 'the layer now names alt/ as the adapter root');
+  });
+
   it('re-reads a project when a file a decision reads changes, also where trust cannot cover the unit, and watches it', () => {
     // The input schema links outside the project: the unit has no hashes, but its output schema still decides.
     f.l0();

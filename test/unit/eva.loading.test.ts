@@ -209,14 +209,33 @@ describe('Eva project loading (eva.md §1.1)', () => {
     assert.deepEqual([p.scanUserDirs, p.maxFilesPerDir], [false, 9]);
   });
 
-  it('reads no env layer for an env name that would leave config/, nor without runtime.env', () => {
+  it('reads the layer runtime.env names as upstream joins it, inside the workspace, and none without runtime.env', () => {
+    // Upstream: config_dir.join("profiles").join(format!("{env}.yaml")), read when it exists.
     f.mkdir('ws/a');
-    for (const env of ['"../x"', '".."', '"."', '"a/b"', '5']) {
+    for (const [env, layer] of [
+      ['"eu/prod"', 'ws/config/profiles/eu/prod.yaml'],
+      ['"../x"', 'ws/config/x.yaml'],
+      ['".."', 'ws/config/profiles/...yaml'],
+      ['"."', 'ws/config/profiles/..yaml'],
+    ] as const) {
       f.write('ws/config/eva.yaml', `${ROOTS}runtime: {env: ${env}}\n`);
-      f.write('ws/config/profiles/...yaml', 'config: {adapter_dir: a}\n');
-      f.write('ws/config/profiles/..yaml', 'config: {adapter_dir: a}\n');
-      assert.equal(load().roots.adapter_dir, f.path('ws/config/adapters'), env);
+      f.write(layer, 'config: {adapter_dir: a}\n');
+      const p = load();
+      assert.deepEqual([p.roots.adapter_dir, problems(p)], [f.path('ws/a'), []], env);
+      fs.rmSync(f.path(layer));
     }
+    f.write('ws/config/eva.yaml', `${ROOTS}runtime: {env: "../../../outside"}\n`);
+    f.write('outside.yaml', 'config: {adapter_dir: /}\n');
+    assert.deepEqual(
+      [load().roots.adapter_dir, problems(load())],
+      [
+        f.path('ws/config/adapters'),
+        [
+          'eva.project.root-outside config/profiles/../../../outside.yaml resolves outside the workspace; Skillgate does not read it @1',
+        ],
+      ],
+      'a layer outside the workspace is not read, and said so',
+    );
     f.write('ws/config/eva.yaml', `${ROOTS}runtime: dev\n`);
     f.write('ws/config/profiles/dev.yaml', 'config: {adapter_dir: a}\n');
     assert.equal(load().roots.adapter_dir, f.path('ws/config/adapters'), 'runtime is not a mapping');
@@ -259,12 +278,53 @@ describe('Eva project loading (eva.md §1.1)', () => {
     ]);
   });
 
-  it('skips a layer that is a link or not a regular file', () => {
+  it('reads a layer that is a link into the workspace, as upstream follows it, and refuses one that is not a file', () => {
     f.mkdir('ws/a');
     f.write('ws/config/eva.yaml', ROOTS);
     f.write('ws/other.yaml', 'config: {adapter_dir: a}\n');
     f.symlink(f.path('ws/other.yaml'), 'ws/config/eva.user.yaml');
-    assert.equal(load().roots.adapter_dir, f.path('ws/config/adapters'));
+    assert.deepEqual([load().roots.adapter_dir, problems(load())], [f.path('ws/a'), []]);
+    fs.rmSync(f.path('ws/config/eva.user.yaml'));
+    f.write('out/other.yaml', 'config: {adapter_dir: /}\n');
+    f.symlink(f.path('out/other.yaml'), 'ws/config/eva.user.yaml');
+    assert.deepEqual(
+      [load().roots.adapter_dir, problems(load())],
+      [
+        f.path('ws/config/adapters'),
+        ['eva.project.root-outside config/eva.user.yaml resolves outside the workspace; Skillgate does not read it @1'],
+      ],
+    );
+    fs.rmSync(f.path('ws/config/eva.user.yaml'));
+    f.mkdir('ws/config/eva.user.yaml');
+    const p = load();
+    // `path.exists()` holds for a directory, and `read_to_string` then fails: the whole project fails.
+    assert.deepEqual(
+      [p.roots.adapter_dir, problems(p), p.shippedError],
+      [
+        f.path('ws/config/adapters'),
+        ['eva.project.config-invalid failed to read configuration file: config/eva.user.yaml: not a regular file @1'],
+        true,
+      ],
+    );
+  });
+
+  it('resolves a root as the OS does: `..` after a link leaves the link target, not the link', () => {
+    // Upstream reads `project_root.join(adapter_dir)` unnormalized; `config/lnk/../adapters`
+    // with `config/lnk -> ../deep/a` is `deep/adapters`, whatever `config/adapters` holds.
+    f.mkdir('ws/deep/a');
+    f.mkdir('ws/deep/adapters');
+    f.symlink('../deep/a', 'ws/config/lnk');
+    f.write('ws/config/eva.yaml', ROOTS.replace('adapter_dir: config/adapters', 'adapter_dir: config/lnk/../adapters'));
+    assert.deepEqual([load().roots.adapter_dir, problems(load())], [f.path('ws/deep/adapters'), []]);
+    f.mkdir('out/a');
+    f.mkdir('out/adapters');
+    fs.rmSync(f.path('ws/config/lnk'));
+    f.symlink(f.path('out/a'), 'ws/config/lnk');
+    const p = load();
+    assert.deepEqual(
+      [p.roots.adapter_dir, problems(p)],
+      [null, ['eva.project.root-outside adapter_dir resolves outside the workspace; Skillgate does not scan it @3']],
+    );
   });
 });
 

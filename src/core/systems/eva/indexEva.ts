@@ -219,7 +219,8 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   // Resolved `skill.path` per item id, for user-item shadowing (§4.3 rule 4).
   const resolvedSkillPaths = new Map<string, string>();
   const units = new Map<string, EvaTrustUnit>();
-  const reads = new Set<string>();
+  // The layers decide the roots: a change to one re-reads the project (eva.md §1.1).
+  const reads = new Set<string>(project.layerFiles);
   const byEntry = new Map<ManifestEntry, EvaItem>();
   const contracts = new Map<ManifestEntry, SkillContract>();
   for (const entry of [...adapterEntries, ...capabilityEntries]) {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { canonicalPath, isInside, lstatEntry } from '../../fs/safeFs';
+import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
 import type { Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
@@ -33,6 +33,8 @@ export interface EvaProject {
   readonly maxManifestBytes: number;
   readonly maxFilesPerDir: number;
   readonly scanUserDirs: boolean;
+  /** Real paths of the layers read: a link's target or a nested env name lies outside the watched layer patterns. */
+  readonly layerFiles: readonly string[];
   readonly diagnostics: Diagnostic[];
   /** True when an eva.yaml problem would stop the shipped loader (§4.5). */
   readonly shippedError: boolean;
@@ -55,6 +57,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
 
   let document: YamlDocument | undefined;
   let value: Record<string, unknown> | undefined;
+  const layerFiles: string[] = [];
   const read = readManifest(configFile, MAX_MANIFEST_BYTES);
   if (!read.ok)
     invalid(
@@ -69,7 +72,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
       invalid(`schema type mismatch: expected object, got ${yamlTypeName(parsed.document.value)}`);
     else {
       document = parsed.document;
-      value = layered(root, parsed.document.value, invalid);
+      value = layered(root, configFile, parsed.document.value, invalid, diagnostics, layerFiles);
     }
   }
 
@@ -87,7 +90,9 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     const declared = typeof v === 'string' && v.length > 0 ? v : DEFAULT_ROOTS[key];
     const field = document && typeof v === 'string' ? document.fieldRange(['config', key]) : undefined;
     const abs = path.resolve(root, declared);
-    const real = canonicalPath(abs);
+    // What upstream reads is `project_root.join(declared)` as the OS resolves it: a `..` after
+    // a link leaves the link's target, so the real root comes from the unnormalized join.
+    const real = canonicalPath(rustJoin(root, declared));
     if (!isInside(root, abs) || (real !== undefined && !isInside(root, real))) {
       diagnostics.push(
         evaDiagnostic(
@@ -127,6 +132,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     maxFilesPerDir: lower(limits?.['max_files_per_dir'], MAX_FILES_PER_DIR),
     // A project may narrow user enumeration, never widen it (eva.md §1.3).
     scanUserDirs: discovery?.['scan_user_dirs'] !== false,
+    layerFiles,
     diagnostics,
     shippedError,
   };
@@ -139,24 +145,41 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
  */
 function layered(
   root: string,
+  configFile: string,
   base: Record<string, unknown>,
   invalid: (message: string) => void,
+  diagnostics: Diagnostic[],
+  layerFiles: string[],
 ): Record<string, unknown> {
   const runtime = isMapping(base['runtime']) ? base['runtime'] : undefined;
-  const env = typeof runtime?.['env'] === 'string' ? runtime['env'] : undefined;
-  // [Skillgate] an env name that would leave config/ names no layer.
-  const safeEnv = env !== undefined && /^[A-Za-z0-9_.-]+$/.test(env) && env !== '.' && env !== '..' ? env : undefined;
+  const env = typeof runtime?.['env'] === 'string' && !runtime['env'].includes('\0') ? runtime['env'] : undefined;
+  // Upstream: `config_dir.join("profiles").join(format!("{env}.yaml"))`, read when `path.exists()`
+  // (following links). Any env name counts (`eu/prod`, `../x`); only what lies outside the
+  // workspace is not read, and that is said.
   const layers = [
-    safeEnv && `config/profiles/${safeEnv}.yaml`,
+    env !== undefined && (path.isAbsolute(env) ? `${env}.yaml` : `config/profiles/${env}.yaml`),
     'config/eva.user.yaml',
-    safeEnv && `config/environments/${safeEnv}.yaml`,
+    env !== undefined && (path.isAbsolute(env) ? `${env}.yaml` : `config/environments/${env}.yaml`),
   ].filter((l): l is string => !!l);
   let merged = base;
   for (const rel of layers) {
-    const abs = path.join(root, rel);
+    const abs = rustJoin(root, rel);
+    if (statEntry(abs).type === 'missing') continue;
     const real = canonicalPath(abs);
-    if (lstatEntry(abs).type !== 'file' || real === undefined || !isInside(root, real)) continue;
-    const read = readManifest(abs, MAX_MANIFEST_BYTES);
+    if (real === undefined) continue;
+    if (!isInside(root, real)) {
+      diagnostics.push(
+        evaDiagnostic(
+          configFile,
+          undefined,
+          'eva.project.root-outside',
+          `${rel} resolves outside the workspace; Skillgate does not read it`,
+        ),
+      );
+      continue;
+    }
+    layerFiles.push(real);
+    const read = readManifest(real, MAX_MANIFEST_BYTES);
     if (!read.ok) {
       invalid(`failed to read configuration file: ${rel}: ${read.detail}`);
       continue;
@@ -170,6 +193,15 @@ function layered(
     merged = deepMerge(merged, parsed.document.value, rel, invalid);
   }
   return merged;
+}
+
+/**
+ * Rust's `Path::join`: an absolute second part replaces the first, and nothing is
+ * normalized, so the OS resolves each `..` after the link before it (not lexically).
+ */
+function rustJoin(base: string, rel: string): string {
+  if (path.isAbsolute(rel)) return rel;
+  return base.endsWith(path.sep) ? base + rel : base + path.sep + rel;
 }
 
 function deepMerge(
