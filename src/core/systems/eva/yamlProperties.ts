@@ -5,9 +5,8 @@ import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
  * A node's properties, anchors and tags, where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser;
  * eva.md §2.1) scans them otherwise than the yaml library.
  *
- * libyaml names an anchor or an alias with
- * ASCII letters, digits, `-` and `_` only, and the name must end at white space or at one of
- * `?:,]}%@` and the backquote. The yaml library takes any character but white space and
+ * libyaml names an anchor or an alias with ASCII letters, digits, `-` and `_` only, and the
+ * name must end at white space or at one of `?:,]}%@` and the backquote. The yaml library takes any character but white space and
  * `,[]{}`, so `&defaults.v1` or `&café` was a name to Skillgate and an error to Eva
  * ("did not find expected alphabetic or numeric character", at the first other character);
  * and a name followed at once by `[` or `{` (`&x[1]`) one the library ends there.
@@ -25,7 +24,7 @@ import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
 export function firstRefusedProperty(cst: CST.Document, text: string): LibyamlRefusal | undefined {
   const found = new FirstRefusal();
   const refuse = (offset: number, message: string) => found.refuse(offset, message);
-  const check = (token: CST.SourceToken | CST.FlowScalar) => {
+  const checkName = (token: CST.SourceToken | CST.FlowScalar) => {
     const name = token.source.slice(1);
     const other = name.search(/[^0-9A-Za-z_-]/);
     if (other === -1) {
@@ -50,13 +49,13 @@ export function firstRefusedProperty(cst: CST.Document, text: string): LibyamlRe
   if (!/[&*!]/.test(text)) return undefined;
   const properties = (tokens: readonly CST.SourceToken[] | undefined, flow: boolean) => {
     for (const t of tokens ?? []) {
-      if (t.type === 'anchor') check(t);
+      if (t.type === 'anchor') checkName(t);
       else if (t.type === 'tag') checkTag(t, flow);
     }
   };
   const node = (token: CST.Token | null | undefined): void => {
     if (!token) return;
-    if (token.type === 'alias') check(token);
+    if (token.type === 'alias') checkName(token);
     else if ('items' in token) {
       const flow = token.type === 'flow-collection';
       for (const item of token.items as CST.CollectionItem[]) {
