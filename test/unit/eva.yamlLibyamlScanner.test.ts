@@ -306,6 +306,9 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.deepEqual(ok('- k:\n  >-\n    x\n  j: 1\n').value, [{ k: 'x', j: 1 }]);
     assert.deepEqual(ok('k:\n# c\n|\n  x\nj:\n>\n  y\nl: 2\n').value, { k: 'x\n', j: 'y\n', l: 2 });
     assert.deepEqual(ok('? a\n:\n|\n  x\n').value, { a: 'x\n' });
+    // Empty lines after it, before the next key or the end.
+    assert.deepEqual(ok('k:\n|\n  x\n\n\nj: 1\n').value, { k: 'x\n', j: 1 });
+    assert.deepEqual(ok('  limits:\n  |\n    m: 1\n    # c\n    e: 2\n\n').value, { limits: 'm: 1\n# c\ne: 2\n' });
     // Properties before the header start a key to libyaml, and a header after a value is no
     // value: both refused, as before (libyaml stops earlier, at 2:4 and 3:1).
     assert.ok(fails('k:\n&a |\n  x\nj: *a\n'));

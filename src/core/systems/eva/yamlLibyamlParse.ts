@@ -178,15 +178,17 @@ function blockScalarValuesAtKeyIndent(doc: CST.Document): void {
           (!item.value || rest) &&
           item.start.every(trivia) &&
           (item.sep ?? []).every(trivia) &&
-          (rest || !item.sep?.length) &&
           !before.value &&
           before.sep?.some((t) => t.type === 'map-value-ind')
         ) {
           before.sep.push(...item.start);
           before.value = item.key;
-          // What stands between the block scalar and the next key (its indentation) goes before that key.
-          if (rest) rest.items[0]?.start.unshift(...(item.sep ?? []));
-          token.items.splice(i--, 1, ...(rest?.items ?? []));
+          // What stands after the block scalar (the next key's indentation, empty lines) goes
+          // before the next key, or stays as an item of its own, as the library keeps trailing lines.
+          const after = item.sep ?? [];
+          const next = rest ? rest.items[0] : token.items[i + 1];
+          if (next) next.start.unshift(...after);
+          token.items.splice(i--, 1, ...(rest ? rest.items : !next && after.length > 0 ? [{ start: after }] : []));
         }
       }
     for (const item of token.items) {
