@@ -229,6 +229,36 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       assert.equal(b.valid, true, 'a skill warning does not invalidate the bundle');
     });
 
+    it('lets a directory named SKILL.md claim its directory with a read warning, as upstream does', () => {
+      // Upstream reads `<dir>/SKILL.md` as a string: a directory there fails to read, still
+      // exists, so `<dir>` is claimed (nothing below it is a skill) with a warning.
+      withSkills();
+      f.write('plugins/b/skills/a/SKILL.md/keep', 'x');
+      f.write('plugins/b/skills/a/b/SKILL.md', '---\nname: under-dir\n---\n');
+      f.write('plugins/b/skills/c/SKILL.md', '---\nname: c\n---\n');
+      const b = load();
+      assert.deepEqual(
+        b.skills.map((s) => s.name),
+        ['c'],
+      );
+      assert.deepEqual(found(b), [
+        ['codewhale.skill-invalid', 'warning', 'Failed to read skills/a/SKILL.md: Is a directory (os error 21)'],
+      ]);
+      assert.equal(b.valid, true);
+    });
+    it('hides a directory as upstream does: a UTF-8 name starting with `.`, not `.` then bytes that are not UTF-8', () => {
+      // Upstream skips `name.to_str()` starting with `.`; a name that is not UTF-8 has no str, so
+      // its skill loads, and Skillgate may not drop it from what the review shows.
+      withSkills();
+      f.write('plugins/b/skills/.hidden/SKILL.md', '---\nname: hidden\n---\n');
+      const raw = Buffer.concat([Buffer.from(`${f.path('plugins/b/skills')}/`), Buffer.from([0x2e, 0xff])]);
+      fs.mkdirSync(raw);
+      fs.writeFileSync(Buffer.concat([raw, Buffer.from('/SKILL.md')]), '---\nname: dotbyte\n---\n');
+      assert.deepEqual(
+        load().skills.map((s) => s.name),
+        ['dotbyte'],
+      );
+    });
     it('reads a skills root declared twice (`skills`, `./skills`) twice: each skill is a fatal duplicate (§4.5, §5.1, §5.3)', () => {
       f.write('plugins/b/plugin.toml', `${TOML}[skills]\npaths = ["skills", "./skills"]\n`);
       f.write('plugins/b/skills/one/SKILL.md', '---\nname: one\n---\n');

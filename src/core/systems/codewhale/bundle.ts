@@ -20,7 +20,7 @@ import { codewhalePluginId } from './identity';
 import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
 import { Findings } from '../../diagnostics/findings';
 import { walkedTree } from './bundleTree';
-import { byteOrder, osBytes, wellFormed } from '../../fs/rawNames';
+import { byteOrder, hasEscapedByte, osBytes, wellFormed } from '../../fs/rawNames';
 import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
 import type { Diagnostic, Range, Scope } from '../../model';
@@ -298,7 +298,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       anchors,
     });
   }
-  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.retained, findings);
+  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.directories, walk.retained, findings);
   const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
   const when = applicability(declaredWhen(manifest), ctx.host);
 
@@ -369,6 +369,7 @@ function discoverSkills(
   pluginName: string,
   skillRoots: readonly string[],
   files: readonly HashedFile[],
+  directories: readonly string[],
   contents: ReadonlyMap<string, Buffer>,
   findings: Findings,
 ): BundleSkill[] {
@@ -379,7 +380,13 @@ function discoverSkills(
   // its name is a fatal duplicate (§5.3).
   for (const skillRoot of skillRoots) {
     const prefix = skillRoot === '' ? '' : skillRoot + '/';
-    const candidates = files
+    // A directory named SKILL.md is a candidate too: upstream reads `<dir>/SKILL.md`, fails on
+    // the directory yet sees it exists, and claims `<dir>` with a read warning (§5.1).
+    const entries: { path: string; rawPath?: Buffer; isDirectory?: true }[] = [
+      ...files,
+      ...directories.filter((d) => d.endsWith('/SKILL.md')).map((d) => ({ path: d, isDirectory: true as const })),
+    ];
+    const candidates = entries
       .filter((f) => f.path.startsWith(prefix))
       .map((f) => ({ f, inner: f.path.slice(prefix.length).split('/') }))
       .filter(
@@ -387,7 +394,9 @@ function discoverSkills(
           inner[inner.length - 1] === 'SKILL.md' &&
           inner.length >= 2 &&
           inner.length - 1 <= MAX_SKILL_DEPTH &&
-          inner.slice(0, -1).every((c) => !c.startsWith('.')),
+          // Hidden as upstream hides: a name that is UTF-8 and starts with `.` (`to_str()` fails on
+          // any other, which is then searched: `.\xff/SKILL.md` is a skill Codewhale loads).
+          inner.slice(0, -1).every((c) => !c.startsWith('.') || hasEscapedByte(c)),
       )
       .sort(
         (a, b) =>
@@ -400,7 +409,12 @@ function discoverSkills(
       if (claimed.some((c) => dir === c || dir.startsWith(c + '/'))) continue;
       claimed.push(dir);
       const abs = path.join(root, f.path);
-      if (f.size > MAX_SKILL_BYTES) {
+      if (f.isDirectory) {
+        findings.inFile('codewhale.skill-invalid', `Failed to read ${f.path}: Is a directory (os error 21)`, abs);
+        continue;
+      }
+      const file = f as HashedFile;
+      if (file.size > MAX_SKILL_BYTES) {
         findings.inFile('codewhale.skill.fatal', 'plugin Skill exceeds the one-megabyte parse limit', abs);
         continue;
       }
