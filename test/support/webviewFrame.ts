@@ -19,12 +19,21 @@ export async function reviewFrame(page: Page, heading: string, timeoutMs = 30000
 
 /**
  * Presses the review panel's Trust… and waits for the workbench's modal confirmation: the
- * dialog, and its detail text (what trust lets run, what it does).
+ * dialog, and its detail text (what trust lets run, what it does). A busy machine can take
+ * long to answer; a click the panel lost (once in a clean-clone run, the panel re-rendering
+ * as it was pressed) is pressed again, once, after 30 s with no dialog.
  */
 export async function openTrustConfirmation(page: Page, frame: Frame): Promise<{ dialog: Locator; detail: string }> {
-  await frame.locator('button:not([disabled])', { hasText: 'Trust…' }).click();
   const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ timeout: 10000 });
+  for (let attempt = 1; ; attempt++) {
+    await frame.locator('button:not([disabled])', { hasText: 'Trust…' }).click();
+    try {
+      await dialog.waitFor({ timeout: 30000 });
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+    }
+  }
   return { dialog, detail: (await dialog.locator('#monaco-dialog-message-detail').textContent()) ?? '' };
 }
 
