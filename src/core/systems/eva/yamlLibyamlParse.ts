@@ -40,10 +40,7 @@ export function parseLibyamlDocument(
   let documents = 0;
   const seen = (token: CST.Token): CST.Token => {
     if (token.type === 'document') {
-      separateComments(token, text);
-      propertiesOfEmptyKeys(token);
-      separateAnchorsFromValues(token);
-      blockScalarValuesAtKeyIndent(token);
+      readAsLibyaml(token, text);
       if (documents++ === 0) inspect?.(token, text);
     }
     return token;
@@ -70,31 +67,24 @@ export function parseLibyamlDocument(
 }
 
 /**
- * Comments libyaml reads where the library asks for white space before the `#`. libyaml skips
- * white space and comments between any two tokens, and needs no white space before a `#`
- * that cannot belong to the token before it: after a flow indicator, a closing quote or a
- * block scalar's header (`k: {#c`, `k: "v"#c`, `k: |#c`). In a flow collection, a comment
- * that starts a line is such a case for the library too: the line break before it closed the
- * value before. An empty space token in front says there is white space, for the composer.
- * (A `#` right after a plain scalar, a tag, an anchor or an alias is part of it, for both.)
+ * The concrete tree's readings that libyaml makes otherwise than the library, in one pass:
+ * each collection's entries as `blockScalarValueAtKeyIndent` regroups them, then each entry's
+ * comments, properties and anchor, before what its key and value hold (the properties an
+ * entry gives its value's first key are that key's before that key is looked at).
  */
-function separateComments(doc: CST.Document, text: string): void {
-  const separate = (tokens: CST.Token[] | undefined) => {
-    if (!tokens) return;
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i] as CST.Token;
-      if (token.type === 'comment' && token.offset > 0 && !/[ \t]/.test(text.charAt(token.offset - 1)))
-        tokens.splice(i++, 0, { type: 'space', offset: token.offset, indent: 0, source: '' });
-    }
-  };
+function readAsLibyaml(doc: CST.Document, text: string): void {
+  const separate = (tokens: CST.Token[] | undefined) => separateComments(tokens, text);
   const walk = (token: CST.Token | null | undefined): void => {
     if (!token) return;
     if ('props' in token) separate(token.props);
     if ('end' in token && Array.isArray(token.end)) separate(token.end);
     if (!('items' in token)) return;
+    if (token.type === 'block-map') blockScalarValuesAtKeyIndent(token);
     for (const item of token.items) {
       separate(item.start);
       separate(item.sep);
+      propertiesOfEmptyKey(item);
+      separateAnchorFromValue(item);
       walk(item.key);
       walk(item.value);
     }
@@ -105,30 +95,39 @@ function separateComments(doc: CST.Document, text: string): void {
 }
 
 /**
+ * Comments libyaml reads where the library asks for white space before the `#`. libyaml skips
+ * white space and comments between any two tokens, and needs no white space before a `#`
+ * that cannot belong to the token before it: after a flow indicator, a closing quote or a
+ * block scalar's header (`k: {#c`, `k: "v"#c`, `k: |#c`). In a flow collection, a comment
+ * that starts a line is such a case for the library too: the line break before it closed the
+ * value before. An empty space token in front says there is white space, for the composer.
+ * (A `#` right after a plain scalar, a tag, an anchor or an alias is part of it, for both.)
+ */
+function separateComments(tokens: CST.Token[] | undefined, text: string): void {
+  if (!tokens) return;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as CST.Token;
+    if (token.type === 'comment' && token.offset > 0 && !/[ \t]/.test(text.charAt(token.offset - 1)))
+      tokens.splice(i++, 0, { type: 'space', offset: token.offset, indent: 0, source: '' });
+  }
+}
+
+/**
  * Properties at the start of a line, followed on that line by a `:` with no key (`k:` then
  * `  &a : x`): to libyaml a simple key starts at the properties, so they are the empty key's,
  * and the mapping `{null: x}` is k's value. The library gave them to k's value, a mapping whose
  * first key then had nothing written before its `:`, and refused it. They move to that key.
  */
-function propertiesOfEmptyKeys(doc: CST.Document): void {
-  const walk = (token: CST.Token | null | undefined): void => {
-    if (!token || !('items' in token)) return;
-    for (const item of token.items) {
-      const inner = item.value?.type === 'block-map' ? item.value.items[0] : undefined;
-      const sep = item.sep;
-      if (sep && inner && inner.key == null && inner.start.length === 0 && inner.sep?.[0]?.type === 'map-value-ind') {
-        // The properties (and spaces) after the last line break of the separator.
-        let from = sep.length;
-        while (from > 0 && ['anchor', 'tag', 'space'].includes((sep[from - 1] as CST.SourceToken).type)) from--;
-        const moved = sep.slice(from);
-        if (from > 0 && sep[from - 1]?.type === 'newline' && moved.some((t) => t.type !== 'space'))
-          inner.start.push(...sep.splice(from));
-      }
-      walk(item.key);
-      walk(item.value);
-    }
-  };
-  walk(doc.value);
+function propertiesOfEmptyKey(item: CST.CollectionItem): void {
+  const inner = item.value?.type === 'block-map' ? item.value.items[0] : undefined;
+  const sep = item.sep;
+  if (!sep || !inner || inner.key != null || inner.start.length > 0 || inner.sep?.[0]?.type !== 'map-value-ind') return;
+  // The properties (and spaces) after the last line break of the separator.
+  let from = sep.length;
+  while (from > 0 && ['anchor', 'tag', 'space'].includes((sep[from - 1] as CST.SourceToken).type)) from--;
+  const moved = sep.slice(from);
+  if (from > 0 && sep[from - 1]?.type === 'newline' && moved.some((t) => t.type !== 'space'))
+    inner.start.push(...sep.splice(from));
 }
 
 /**
@@ -136,22 +135,16 @@ function propertiesOfEmptyKeys(doc: CST.Document): void {
  * before that `:`, as `&a : x` does: the library asks for white space after an anchor, which
  * libyaml does not. An empty space token between them says there is, for the composer.
  */
-function separateAnchorsFromValues(doc: CST.Document): void {
-  const anchorEnd = (tokens: readonly CST.SourceToken[] | undefined) => {
-    const last = tokens?.at(-1);
-    return last?.type === 'anchor' ? last.offset + last.source.length : -1;
-  };
-  const walk = (token: CST.Token | null | undefined): void => {
-    if (!token || !('items' in token)) return;
-    for (const item of token.items) {
-      const first = item.sep?.[0];
-      if (item.key == null && first?.type === 'map-value-ind' && anchorEnd(item.start) === first.offset)
-        item.sep?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
-      walk(item.key);
-      walk(item.value);
-    }
-  };
-  walk(doc.value);
+function separateAnchorFromValue(item: CST.CollectionItem): void {
+  const first = item.sep?.[0];
+  const last = item.start.at(-1);
+  if (
+    item.key == null &&
+    first?.type === 'map-value-ind' &&
+    last?.type === 'anchor' &&
+    last.offset + last.source.length === first.offset
+  )
+    item.sep?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
 }
 
 /**
@@ -162,41 +155,32 @@ function separateAnchorsFromValues(doc: CST.Document): void {
  * to be on a single line"). Properties before the header (`!t |`) start a key to libyaml too:
  * those stay refused.
  */
-function blockScalarValuesAtKeyIndent(doc: CST.Document): void {
+function blockScalarValuesAtKeyIndent(map: CST.BlockMap): void {
   const trivia = (t: CST.SourceToken) => t.type === 'newline' || t.type === 'space' || t.type === 'comment';
-  const walk = (token: CST.Token | null | undefined): void => {
-    if (!token || !('items' in token)) return;
-    if (token.type === 'block-map')
-      for (let i = 1; i < token.items.length; i++) {
-        const item = token.items[i] as CST.BlockMap['items'][number];
-        const before = token.items[i - 1] as CST.BlockMap['items'][number];
-        // The library nests the keys after the block scalar in a mapping of the same indentation,
-        // as that key's value: they are the outer mapping's next keys.
-        const rest = item.value?.type === 'block-map' && item.value.indent === token.indent ? item.value : undefined;
-        if (
-          item.key?.type === 'block-scalar' &&
-          (!item.value || rest) &&
-          item.start.every(trivia) &&
-          (item.sep ?? []).every(trivia) &&
-          !before.value &&
-          before.sep?.some((t) => t.type === 'map-value-ind')
-        ) {
-          before.sep.push(...item.start);
-          before.value = item.key;
-          // What stands after the block scalar (the next key's indentation, empty lines) goes
-          // before the next key, or stays as an item of its own, as the library keeps trailing lines.
-          const after = item.sep ?? [];
-          const next = rest ? rest.items[0] : token.items[i + 1];
-          if (next) next.start.unshift(...after);
-          token.items.splice(i--, 1, ...(rest ? rest.items : !next && after.length > 0 ? [{ start: after }] : []));
-        }
-      }
-    for (const item of token.items) {
-      walk(item.key);
-      walk(item.value);
+  for (let i = 1; i < map.items.length; i++) {
+    const item = map.items[i] as CST.BlockMap['items'][number];
+    const before = map.items[i - 1] as CST.BlockMap['items'][number];
+    // The library nests the keys after the block scalar in a mapping of the same indentation,
+    // as that key's value: they are the outer mapping's next keys.
+    const rest = item.value?.type === 'block-map' && item.value.indent === map.indent ? item.value : undefined;
+    if (
+      item.key?.type === 'block-scalar' &&
+      (!item.value || rest) &&
+      item.start.every(trivia) &&
+      (item.sep ?? []).every(trivia) &&
+      !before.value &&
+      before.sep?.some((t) => t.type === 'map-value-ind')
+    ) {
+      before.sep.push(...item.start);
+      before.value = item.key;
+      // What stands after the block scalar (the next key's indentation, empty lines) goes
+      // before the next key, or stays as an item of its own, as the library keeps trailing lines.
+      const after = item.sep ?? [];
+      const next = rest ? rest.items[0] : map.items[i + 1];
+      if (next) next.start.unshift(...after);
+      map.items.splice(i--, 1, ...(rest ? rest.items : !next && after.length > 0 ? [{ start: after }] : []));
     }
-  };
-  walk(doc.value);
+  }
 }
 
 /**
