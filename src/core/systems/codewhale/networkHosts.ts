@@ -1,7 +1,7 @@
 /** Host normalization shared by `network_hosts` and MCP URLs (codewhale.md §4.4 step 7). */
 
 import { domainToUnicode } from 'node:url';
-import { urlParseErrorText } from './urlParseError';
+import { SPECIAL_SCHEMES, urlParseErrorText } from './urlParseError';
 
 /**
  * `Url::parse` as Codewhale's url crate has it (url 2.5 with idna 1.x, its Cargo.lock): a
@@ -20,15 +20,13 @@ export function parseUrl(
   }
   // Only a special scheme's host is a domain run through IDNA; another's is opaque.
   if (
-    SPECIAL_SCHEMES.has(url.protocol) &&
+    SPECIAL_SCHEMES.has(url.protocol.slice(0, -1)) &&
     url.hostname.includes('xn--') &&
     url.hostname.split('.').some(asciiPunycodeLabel)
   )
     return { ok: false, error: 'invalid international domain name' };
   return { ok: true, url };
 }
-
-const SPECIAL_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:', 'file:']);
 
 function asciiPunycodeLabel(label: string): boolean {
   // The hostname is lowercased already; decoding fails (empty) or yields ASCII only.

@@ -19,7 +19,8 @@ type ParseError =
   | 'invalid domain character'
   | 'relative URL without a base';
 
-const SPECIAL = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
+/** The special schemes, whose host is a domain run through IDNA (`file` is read apart below). */
+export const SPECIAL_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss', 'ftp', 'file']);
 
 /** `Host::parse`'s `is_invalid_domain_char` (url 2.x host.rs). */
 const FORBIDDEN_DOMAIN = /[\0-\x1f #%/:<>?@[\\\]^\x7f|]/;
@@ -44,7 +45,7 @@ function firstFailure(raw: string): ParseError | null {
     if (host === '' || /^[A-Za-z][:|]$/.test(host) || host.toLowerCase() === 'localhost') return null;
     return specialHostFailure(host);
   }
-  const special = SPECIAL.has(name);
+  const special = SPECIAL_SCHEMES.has(name);
   if (special) rest = rest.replace(/^[/\\]*/, '');
   else if (rest.startsWith('//')) rest = rest.slice(2);
   else return null;
