@@ -339,7 +339,7 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
     );
   });
 
-  it('a folder named for a runtime worker is a runtime_worker, display-only in normal mode only', () => {
+  it('a folder named for a runtime worker is a runtime_worker, display-only in every mode (no gate admits it)', () => {
     for (const d of ['team', 'swarm', 'ralph', 'worker']) f.user(d);
     const r = f.index();
     for (const d of ['team', 'swarm', 'ralph', 'worker']) {
@@ -349,7 +349,7 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
     const team = f
       .index({ runtime: { mode: 'team', teamWorker: false, interactiveUser: false } })
       .item('user:codex:team');
-    assert.deepEqual(team.reasons, ['manifest_required', 'capability_missing_schema']);
+    assert.deepEqual(team.reasons, ['manifest_required', 'capability_missing_schema', 'runtime_worker_display_only']);
   });
 
   it('SKILL.md without front matter is listed under its folder name; an unclosed or broken front matter warns', () => {

@@ -171,7 +171,7 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   }
 
   // C10: the effective policy.
-  const policyFailures = policyChecks(k, ctx, admitted, teamTarget);
+  const policyFailures = policyChecks(k, ctx, admitted);
   if (policyFailures.length) add('policy_denied');
   for (const f of policyFailures) note(f.code, f.message, f.field);
 
@@ -301,7 +301,7 @@ interface PolicyFailure {
 }
 
 /** C10 (a)–(h): one failure per sub-check that denies. */
-function policyChecks(k: SkillContract, ctx: DecideContext, admitted: boolean, teamTarget: boolean): PolicyFailure[] {
+function policyChecks(k: SkillContract, ctx: DecideContext, admitted: boolean): PolicyFailure[] {
   const p = ctx.policy;
   const out: PolicyFailure[] = [];
   if (p.failClosed)
@@ -351,8 +351,9 @@ function policyChecks(k: SkillContract, ctx: DecideContext, admitted: boolean, t
       message: 'process-free Skill cannot consume provider credentials',
       field: k.permissions.env.length > 0 ? ['permissions', 'env'] : ['credentials'],
     });
-  // (h) normal registration only: the mode that admits the runtime must be an allowed gate.
-  if (!teamTarget && admitted && !p.allowedRuntimeGates.includes(ctx.runtime.mode)) {
+  // (h) normal registration only: the mode that admits the runtime must be an allowed gate. A
+  // runtime_worker never targets the normal registry (TeamRuntime or DisplayOnly, §4.2).
+  if (k.kind !== 'runtime_worker' && admitted && !p.allowedRuntimeGates.includes(ctx.runtime.mode)) {
     out.push({
       code: 'eva.policy.gate-denied',
       message: `skill runtime gate ${ctx.runtime.mode} is not allowed`,

@@ -109,8 +109,8 @@ function userItem(
       'output_schema is missing: a user-local skill declares no input or output schema',
       'warning',
     );
-    // C9: a runtime_worker outside a team runtime.
-    if (kind === 'runtime_worker' && runtime.mode === 'normal') {
+    // C9: a user runtime_worker has no gate (§3.2), so no runtime admits it: display-only in every mode.
+    if (kind === 'runtime_worker') {
       reasons.push('runtime_worker_display_only');
       note('eva.kind.runtime-worker', 'runtime_worker skills are display-only outside their team runtime');
     }
