@@ -43,7 +43,8 @@ export const REASON_TEXT: Record<ReasonCode, string> = {
   trust_level_unknown: 'Its origin cannot be classified (it resolves outside your home), so Eva-CLI only shows it.',
   runtime_worker_display_only: 'A runtime_worker outside a matching team runtime: Eva-CLI only shows it.',
   runtime_gate_mismatch:
-    'Its runtime gate does not admit the assumed Eva runtime (normal, not a team worker, non-interactive unless you changed it).',
+    // The runtime is a setting (and CLI options): name where it is set, not one value that may not be the one assumed.
+    'Its runtime gate does not admit the Eva runtime Skillgate assumes (normal, not a team worker, non-interactive, unless the skillgate.eva settings or the CLI options say otherwise).',
   capability_unknown: 'It declares no capability, or one outside workflow.*, so Eva-CLI only shows it.',
   scan_limit_exceeded: "Past Eva's limit of skill folders per directory: its SKILL.md is never opened.",
   duplicate_id_shadowed:
