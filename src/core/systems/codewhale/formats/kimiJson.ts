@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as z from 'zod';
-import { stringMap, text, textList } from './schemas';
+import { option, stringMap, text, textList } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields } from './mcpFields';
 import { MAX_MANIFEST_BYTES, standardServersShape, standardServerToFields } from './mcpJson';
@@ -32,12 +32,12 @@ import { typeInBundle, type BundleTree } from '../bundleTree';
 const pathList = z.union([text, z.array(text)]);
 
 const kimiServer = z.strictObject({
-  type: text.optional(),
-  command: text.optional(),
+  type: option(text),
+  command: option(text),
   args: textList.optional(),
   env: stringMap.optional(),
-  cwd: text.optional(),
-  url: text.optional(),
+  cwd: option(text),
+  url: option(text),
   headers: stringMap.optional(),
   extensions: z.record(z.string(), z.unknown()).optional(),
   enabledTools: textList.optional(),
@@ -57,36 +57,36 @@ const KIMI_PARSE_MESSAGE = (n: string) =>
 
 const OS_LIST = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
-const mcpOverride = z.strictObject({ displayName: text.optional(), iconUrl: text.optional() });
+const mcpOverride = z.strictObject({ displayName: option(text), iconUrl: option(text) });
 
 const root = z.strictObject({
-  $schema: text.optional(),
+  $schema: option(text),
   name: text,
-  version: text.optional(),
-  description: text.optional(),
+  version: option(text),
+  description: option(text),
   keywords: textList.optional(),
-  author: z.union([text, z.strictObject({ name: text, email: text.optional(), url: text.optional() })]).optional(),
-  homepage: text.optional(),
-  repository: text.optional(),
-  license: text.optional(),
-  skills: pathList.optional(),
-  commands: pathList.optional(),
-  agents: pathList.optional(),
+  author: option(z.union([text, z.strictObject({ name: text, email: option(text), url: option(text) })])),
+  homepage: option(text),
+  repository: option(text),
+  license: option(text),
+  skills: option(pathList),
+  commands: option(pathList),
+  agents: option(pathList),
   mcpServers: ownRecord(z.string(), kimiServer).optional(),
-  interface: z
-    .strictObject({
-      displayName: text.optional(),
-      shortDescription: text.optional(),
-      longDescription: text.optional(),
-      developerName: text.optional(),
-      websiteURL: text.optional(),
-      iconUrl: text.optional(),
-      category: text.optional(),
-      hostKind: text.optional(),
+  interface: option(
+    z.strictObject({
+      displayName: option(text),
+      shortDescription: option(text),
+      longDescription: option(text),
+      developerName: option(text),
+      websiteURL: option(text),
+      iconUrl: option(text),
+      category: option(text),
+      hostKind: option(text),
       platforms: textList.optional(),
       mcpOverrides: ownRecord(z.string(), mcpOverride).optional(),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 /** `KimiPluginManifest`: the servers as in mcp.json, and `interface.mcpOverrides` a map of structs. */
@@ -127,6 +127,26 @@ export function readKimiJson(
           'codewhale.claude-unsupported',
           `Claude component ${component} is not supported by this importer; no partial plugin will be installed`,
           file,
+        );
+        return undefined;
+      }
+    }
+    // The declared list of a component whose directory exists is read apart, into a string or a
+    // list, before the Kimi parser: there `null` is refused, where the parser takes it as none.
+    const declared = doc.value as Record<string, unknown> | null;
+    for (const kind of ['skills', 'commands', 'agents'] as const) {
+      if (
+        typeof declared === 'object' &&
+        declared?.[kind] === null &&
+        typeInBundle(tree, kind, () => statEntry(path.join(bundleRoot, kind)).type) === 'directory'
+      ) {
+        findings.at(
+          'codewhale.manifest.parse',
+          `invalid Claude ${kind} paths: expected a string or a list of strings`,
+          {
+            file,
+            path: [kind],
+          },
         );
         return undefined;
       }
@@ -397,9 +417,10 @@ function readClaudeMcpJson(file: string, findings: Findings, tree?: BundleTree):
   findings.addDocument(parsed.document);
   const root = parsed.document.value as Record<string, unknown>;
   const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
+  // A wrapper's `$schema` is removed unread, whatever its value (`parse_claude_plugin_json`).
   const servers = wrapped
     ? z
-        .strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), kimiServer) })
+        .strictObject({ $schema: z.unknown().optional(), mcpServers: ownRecord(z.string(), kimiServer) })
         .safeParse(root, REPORT_INPUT)
     : ownRecord(z.string(), kimiServer).safeParse(root, REPORT_INPUT);
   if (!servers.success) {

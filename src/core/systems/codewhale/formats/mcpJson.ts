@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isIntegerLiteral, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from './schemas';
+import { isIntegerLiteral, option, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields, type McpFields } from './mcpFields';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
@@ -15,42 +15,60 @@ import { byteOrder } from '../../../fs/rawNames';
 import { asciiLower } from '../../../text/rustText';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 import { keyOf } from '../../../documents/located';
+import {
+  fieldPath,
+  MCP_EXTENSION_FIELDS,
+  MCP_FILE_FIELDS,
+  MCP_SERVER_FIELDS,
+  OAUTH_FIELDS,
+  sequenceAsStruct,
+} from './serdeSequence';
 
 export const MAX_MANIFEST_BYTES = 1048576;
 const EXT = 'net.codewhale';
 const RESERVED_ENV = new Set(['PLUGIN_ROOT', 'PLUGIN_DATA']);
 
-const serverExtension = z.strictObject({
-  env_headers: stringMap.optional(),
-  bearer_token_env_var: text.optional(),
-  connect_timeout: u64.optional(),
-  execute_timeout: u64.optional(),
-  read_timeout: u64.optional(),
-  enabled: z.boolean().optional(),
-  disabled: z.boolean().optional(),
-  required: z.boolean().optional(),
-  enabled_tools: textList.optional(),
-  disabled_tools: textList.optional(),
-  scopes: textList.optional(),
-  // Upstream's OAuth struct is not closed (only TOML checks its keys first): an extra
-  // key reaches the remote rules, which refuse OAuth as disabled (codewhale.md §4.7).
-  oauth: z.object({ client_id: text.optional() }).optional(),
-  oauth_resource: text.optional(),
-});
+// Each struct may be written as an array too, as serde reads it (serdeSequence.ts).
+const serverExtension = sequenceAsStruct(
+  MCP_EXTENSION_FIELDS,
+  z.strictObject({
+    env_headers: stringMap.optional(),
+    bearer_token_env_var: option(text),
+    connect_timeout: option(u64),
+    execute_timeout: option(u64),
+    read_timeout: option(u64),
+    enabled: option(z.boolean()),
+    disabled: option(z.boolean()),
+    required: option(z.boolean()),
+    enabled_tools: textList.optional(),
+    disabled_tools: textList.optional(),
+    scopes: textList.optional(),
+    // Upstream's OAuth struct is not closed (only TOML checks its keys first): an extra
+    // key reaches the remote rules, which refuse OAuth as disabled (codewhale.md §4.7).
+    oauth: option(sequenceAsStruct(OAUTH_FIELDS, z.object({ client_id: option(text) }))),
+    oauth_resource: option(text),
+  }),
+);
 
-const server = z.strictObject({
-  type: text.optional(),
-  command: text.optional(),
-  args: textList.optional(),
-  env: stringMap.optional(),
-  cwd: text.optional(),
-  url: text.optional(),
-  headers: stringMap.optional(),
-  extensions: z.record(z.string(), z.unknown()).optional(),
-});
+const server = sequenceAsStruct(
+  MCP_SERVER_FIELDS,
+  z.strictObject({
+    type: option(text),
+    command: option(text),
+    args: textList.optional(),
+    env: stringMap.optional(),
+    cwd: option(text),
+    url: option(text),
+    headers: stringMap.optional(),
+    extensions: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 // Server ids parse into a prototype-free map: a server Codewhale runs under the id `__proto__` is not lost.
-const root = z.strictObject({ $schema: text.optional(), mcpServers: ownRecord(z.string(), server) });
+const root = sequenceAsStruct(
+  MCP_FILE_FIELDS,
+  z.strictObject({ $schema: option(text), mcpServers: ownRecord(z.string(), server) }),
+);
 
 const STRING_MAP: SerdeShape = { kind: 'map', values: text };
 
@@ -119,7 +137,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   let ok = true;
   for (const id of Object.keys(result.data.mcpServers).sort(byteOrder)) {
     const s = result.data.mcpServers[id] as StandardServer;
-    const base = ['mcpServers', id];
+    const base = fieldPath(doc.value, [], 'mcpServers', MCP_FILE_FIELDS).concat(id);
     const mapped = standardServerToFields(id, s, doc, base, findings);
     if (!mapped) {
       ok = false;
@@ -161,7 +179,7 @@ export function standardServerToFields(
   const extRaw = s.extensions?.[EXT];
   if (extRaw !== undefined) {
     const e = serverExtension.safeParse(extRaw, REPORT_INPUT);
-    const extPath = [...base, 'extensions', EXT];
+    const extPath = [...fieldPath(doc.value, base, 'extensions', MCP_SERVER_FIELDS), EXT];
     if (!e.success) {
       for (const p of schemaProblems(e.error))
         fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: ${p.detail}`, {
@@ -172,8 +190,9 @@ export function standardServerToFields(
       return undefined;
     }
     for (const t of TIMEOUT_FIELDS) {
-      const literal = doc.literalAt([...extPath, t]);
-      if (literal !== undefined && !isIntegerLiteral(literal, 'json'))
+      const literal = doc.literalAt(fieldPath(doc.value, extPath, t, MCP_EXTENSION_FIELDS));
+      // `null` is None (`Option<u64>`), as absent.
+      if (literal !== undefined && literal !== 'null' && !isIntegerLiteral(literal, 'json'))
         fail(
           'codewhale.mcp-json.parse',
           `mcp.json server extensions["net.codewhale"] is invalid: expected an unsigned integer at \`${t}\``,

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as z from 'zod';
-import { capabilities, pathSpec, text, textList, when } from './schemas';
+import { capabilities, option, pathSpec, text, textList, when } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { readMcpJson } from './mcpJson';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
@@ -19,27 +19,27 @@ const EXT = 'net.codewhale';
 
 /** `extensions["net.codewhale"]`; no `providers` under policy v3 [Skillgate]. */
 const codewhaleExtension = z.strictObject({
-  display_name: text.optional(),
-  icon: text.optional(),
-  skills: pathSpec.optional(),
-  commands: pathSpec.optional(),
-  agents: pathSpec.optional(),
-  hooks: pathSpec.optional(),
-  lsp: pathSpec.optional(),
-  native: pathSpec.optional(),
-  capabilities: capabilities.optional(),
-  when: when.optional(),
+  display_name: option(text),
+  icon: option(text),
+  skills: option(pathSpec),
+  commands: option(pathSpec),
+  agents: option(pathSpec),
+  hooks: option(pathSpec),
+  lsp: option(pathSpec),
+  native: option(pathSpec),
+  capabilities: option(capabilities),
+  when: option(when),
 });
 
 const root = z.strictObject({
   $schema: text,
   name: text,
-  version: text.optional(),
-  description: text.optional(),
-  author: z.strictObject({ name: text, email: text.optional(), url: text.optional() }).optional(),
-  homepage: text.optional(),
-  repository: text.optional(),
-  license: text.optional(),
+  version: option(text),
+  description: option(text),
+  author: option(z.strictObject({ name: text, email: option(text), url: option(text) })),
+  homepage: option(text),
+  repository: option(text),
+  license: option(text),
   keywords: textList.optional(),
   extensions: z.record(z.string(), z.unknown()).optional(),
 });

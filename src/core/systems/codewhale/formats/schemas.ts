@@ -8,7 +8,20 @@ export const u64 = z.number().int().min(0);
 // Names a manifest chooses (env and header names) parse into prototype-free maps: `__proto__` is kept.
 export const stringMap = ownRecord(z.string(), z.string());
 
-export const pathSpec = z.strictObject({ path: text.optional(), paths: textList.optional() });
+/**
+ * A field upstream declares `Option<T>`: serde reads JSON `null` there as None, the same as
+ * the field left out, where a `String`, `Vec`, map or `bool` field refuses it (codewhale.md
+ * §4.2). Read as absent. TOML has no null, so a TOML manifest reads the same either way.
+ */
+export function option<T extends z.ZodType>(schema: T) {
+  // The outer `optional` keeps the key optional in the parsed type, as `.optional()` does.
+  return schema
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional();
+}
+
+export const pathSpec = z.strictObject({ path: option(text), paths: textList.optional() });
 
 export const capabilities = z.strictObject({
   filesystem_roots: textList.optional(),
@@ -16,9 +29,9 @@ export const capabilities = z.strictObject({
   lifecycle_mutation: z.boolean().optional(),
 });
 
-export const when = z.strictObject({ os: textList.optional(), binaries: textList.optional() });
+export const when = z.strictObject({ os: option(textList), binaries: option(textList) });
 
-export const oauth = z.strictObject({ client_id: text.optional() });
+export const oauth = z.strictObject({ client_id: option(text) });
 
 /**
  * serde fills an unsigned integer field only from an integer literal: `1.0` or `1e3`
