@@ -20,6 +20,7 @@ import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
 import { firstRefusedProperty } from './yamlProperties';
+import { firstRefusedDirective, withSkippedMarkupBlanked } from './yamlDirectives';
 import { readKeyIndicators } from './yamlKeyIndicators';
 import { FirstRefusal, blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
@@ -103,7 +104,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   if (depth !== undefined) return fail('recursion limit exceeded', depth, 1);
   let doc: Document.Parsed;
   // Copies of the same length as the text: every range the parser gives is an offset into the file.
-  const parsed = libyamlLineBreaks(text);
+  const parsed = withSkippedMarkupBlanked(libyamlLineBreaks(text));
   const spaced = libyamlLineStartBoms(parsed);
   // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name or a tag's end it refuses.
   let keyRefusal: LibyamlRefusal | undefined;
@@ -130,7 +131,11 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
   }
-  const first = doc.errors[0];
+  const directive = firstRefusedDirective(parsed);
+  // Directives with no `---` after them: refused by the directive's reading, at libyaml's place.
+  const first = directive
+    ? doc.errors.find((e) => e.message !== 'Missing directives-end/doc-start indicator line')
+    : doc.errors[0];
   // libyaml scans in text order: whichever of these comes first is the error it reports.
   const escape = firstSurrogateEscape(doc, text);
   const tab = firstRefusedTab(doc, parsed);
@@ -142,6 +147,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   // Each ordered by where libyaml meets it (`at`), reported where libyaml reports it.
   const bomRefusal = typeof bomReading === 'object' ? bomReading : undefined;
   const scanned = [
+    directive && { at: directive.line, offset: directive.offset, length: 1, message: directive.message },
     escape && { at: escape.offset, ...escape, message: 'found invalid Unicode character escape code' },
     tab && { at: tab.offset, offset: tab.offset, length: 1, message: tab.message },
     keyRefusal && { at: keyRefusal.offset, offset: keyRefusal.offset, length: 1, message: keyRefusal.message },

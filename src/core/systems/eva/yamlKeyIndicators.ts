@@ -61,8 +61,14 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
         else if (entry && led === '?') {
           if (explicit) refuse(entry.offset, NODE_EXPECTED);
           else if (props) refuse(entry.offset, entryEndExpected(closeOf(flowCollection)));
+          // `[??a]`: a second key indicator where the first one's key should start.
+          else if (entry.source.charAt(1) === '?') refuse(entry.offset + 1, NODE_EXPECTED);
           else if (startsPlainScalar(entry.source.slice(1))) asExplicitKey(item, entry);
         }
+        const question = item.start.find((t) => t.type === 'explicit-key-ind');
+        const skipped =
+          question && closeOf(flowCollection) === ']' ? tokenSkippedAfterKey(text, question.offset) : undefined;
+        if (skipped !== undefined) refuse(skipped, entryEndExpected(']'));
         // A value after `:` (an entry written alone was taken above).
         const value = plainScalar(item.sep ? item.value : undefined);
         if (value && /^[?:]/.test(value.source)) refuse(value.offset, NODE_EXPECTED);
@@ -77,6 +83,35 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
   };
   walk(cst.value);
   return found.first;
+}
+
+/**
+ * A flow sequence's `?` followed by no key, only a `]`, `,` or `:` (`[?]`, `[? , a]`,
+ * `[? : a]`): libyaml 0.2.5's parser reads the empty key and then skips the token after the
+ * `?` (its yaml_parser_parse_flow_sequence_entry_mapping_key consumes the token it only
+ * peeked), so the `]` closes nothing, the `,` separates nothing, the `:` introduces no value.
+ * Where libyaml then expects the sequence's `,` or `]` and finds another token, it refuses
+ * there: the start of that token, returned (the end of the text if none). After a `,` or `:`,
+ * a `,` or `]` is what it expects (`[?,]`, `[? :, a]`: read as the library reads them), and
+ * a second `:` is a value it reads (`[? , : a]`, left to the library, which refuses it).
+ */
+function tokenSkippedAfterKey(text: string, question: number): number | undefined {
+  const skipped = nextTokenAt(text, question + 1);
+  const ch = text[skipped];
+  if (ch !== ']' && ch !== ',' && ch !== ':') return undefined;
+  const after = nextTokenAt(text, skipped + 1);
+  if (ch !== ']' && after < text.length && ',]:'.includes(text[after] as string)) return undefined;
+  return after;
+}
+
+/** The start of the first token at or after `from`: past white space, line breaks and comments. */
+function nextTokenAt(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    while (at < text.length && ' \t\n\r'.includes(text[at] as string)) at++;
+    if (text[at] !== '#') return at;
+    while (at < text.length && text[at] !== '\n' && text[at] !== '\r') at++;
+  }
 }
 
 /**

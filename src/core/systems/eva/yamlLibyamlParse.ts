@@ -85,11 +85,14 @@ function readAsLibyaml(doc: CST.Document, text: string): void {
       separate(item.sep);
       propertiesOfEmptyKey(item);
       separateAnchorFromValue(item);
+      separateAnchorFromText(item.start, item.key ?? (item.sep ? undefined : item.value));
+      separateAnchorFromText(item.sep, item.value);
       walk(item.key);
       walk(item.value);
     }
   };
   separate(doc.start);
+  separateAnchorFromText(doc.start, doc.value);
   walk(doc.value);
   separate(doc.end);
 }
@@ -145,6 +148,23 @@ function separateAnchorFromValue(item: CST.CollectionItem): void {
     last.offset + last.source.length === first.offset
   )
     item.sep?.unshift({ type: 'space', offset: first.offset, indent: 0, source: '' });
+}
+
+/**
+ * An anchor the lexer ended at a `?` or a `:` that starts the text of its node (`&a:x`,
+ * `&a?x`, see `pushUntil` below): libyaml reads the anchor `a` on the text `:x`, where the
+ * library asks for white space after an anchor. An empty space token between them says there
+ * is, for the composer.
+ */
+function separateAnchorFromText(tokens: CST.Token[] | undefined, node: CST.Token | null | undefined): void {
+  const last = tokens?.at(-1);
+  if (
+    last?.type === 'anchor' &&
+    node?.type === 'scalar' &&
+    node.offset === last.offset + last.source.length &&
+    /^[?:]/.test(node.source)
+  )
+    tokens?.push({ type: 'space', offset: node.offset, indent: 0, source: '' });
 }
 
 /**
@@ -246,18 +266,24 @@ Object.defineProperties(LibyamlLexer.prototype, {
   },
   // An anchor or alias name is read up to a character the library does not take in a name
   // (white space, `,[]{}`), so `*a: x` was the alias `a:` followed by nothing it could read.
-  // libyaml's names hold letters, digits, `-` and `_`, and one ends at a `:`: `*a: x` is the
-  // alias `a` as a key (a `:` that is a value indicator, followed by white space, or by `,]}` in
-  // a flow collection); `&a: x` is the anchor `a` on an empty key. Other characters in a name
-  // are refused by yamlProperties.ts.
+  // libyaml's names hold letters, digits, `-` and `_`, and one ends at a `:` or a `?`, whatever
+  // follows it: `*a: x` is the alias `a` as a key; `&a: x` is the anchor `a` on an empty key;
+  // `&a:x` and `&a?x` are the anchor `a` on the text `:x` or `?x` (in block context; in a flow
+  // collection a `:` is a value indicator). Other characters in a name are refused by
+  // yamlProperties.ts.
   pushUntil: {
     value(this: LexerInternals, test: (ch: string | undefined) => boolean): Generator<string, number> {
       const { buffer, pos } = this;
       // The lexer asks for a name only after `&` or `*`, with this test: it stops at `,`, not `:`.
       if ((buffer[pos] === '&' || buffer[pos] === '*') && test(',') && !test(':')) {
         const end = libyamlNameEnd(buffer, pos + 1);
-        if (end > pos + 1 && buffer[end] === ':' && valueIndicatorAt(buffer, end, this.flowLevel > 0))
-          return this.pushToIndex(end, false);
+        const pushed =
+          end > pos + 1 && (buffer[end] === ':' || buffer[end] === '?')
+            ? this.pushToIndex(end, false)
+            : libraryPushUntil.call(this, test);
+        // After an alias in a flow collection, a `:` is the value indicator (`[*a :x]`, `{*a:x}`),
+        // as after a quoted scalar: the library read the text `:x`.
+        return buffer[pos] === '*' && this.flowLevel > 0 ? keyBefore(this, pushed) : pushed;
       }
       return libraryPushUntil.call(this, test);
     },
@@ -272,17 +298,19 @@ Object.defineProperties(LibyamlLexer.prototype, {
   pushIndicators: {
     *value(this: LexerInternals): Generator<string, number> {
       let n = 0;
+      let before: Before = 'nothing';
       for (;;) {
         const ch = this.buffer[this.pos];
         const next = this.buffer[this.pos + 1];
         if (ch === '!') n += yield* this.pushTag();
         else if (ch === '&') n += yield* this.pushUntil(isNotAnchorChar);
         else if (ch === '-' || ch === '?' || ch === ':') {
-          if (!indicatorAt(ch, next, this.flowLevel > 0, n === 0)) return n;
+          if (!indicatorAt(ch, next, this.flowLevel > 0, before)) return n;
           if (this.flowLevel === 0) this.indentNext = this.indentValue + 1;
           else this.flowKey = false;
           n += yield* this.pushCount(1);
         } else return n;
+        before = ch === '!' || ch === '&' ? 'properties' : ch === '?' ? 'key' : 'indicator';
         n += yield* this.pushSpaces(true);
       }
     },
@@ -300,22 +328,37 @@ Object.defineProperties(LibyamlLexer.prototype, {
   },
 });
 
+/** Pushes `name`, then tells the lexer that a `:` after it is the value indicator. */
+function* keyBefore(lexer: LexerInternals, name: Generator<string, number>): Generator<string, number> {
+  const n = yield* name;
+  lexer.flowKey = true;
+  return n;
+}
+
 /** White space, a line break or the end, after which the library reads `-`, `?` and `:` as indicators. */
 function isEmpty(ch: string | undefined): boolean {
   return ch === undefined || ch === ' ' || ch === '\n' || ch === '\r' || ch === '\t';
 }
 
+/** What the lexer pushed before, among a node's properties and indicators. */
+type Before = 'nothing' | 'properties' | 'key' | 'indicator';
+
 /**
  * A `-`, `?` or `:` the lexer pushes as an indicator: before white space; in a flow collection
- * also `?` and `:` before a flow indicator, and a `?` that comes `first` (nothing pushed before
- * it) before a quote, `#`, `&`, `!` or `*`. A `?` after another indicator or properties
- * (`{a: ?&b c}`, `[&x ?"a"]`) stays the library's text, which yamlKeyIndicators.ts refuses in
- * libyaml's words.
+ * also `?` and `:` before a flow indicator, a `?` that comes first (nothing pushed before it)
+ * before a quote, `#`, `&`, `!`, `*` or `:`, and a `:` after properties or a `?` (`[&a:x]`,
+ * `{?:x}`: libyaml reads a `:` that starts a token in a flow collection as the value
+ * indicator; the library read the text `:x`, or `?:x`). A `?` after another indicator or
+ * properties (`{a: ?&b c}`, `[&x ?"a"]`) stays the library's text, which yamlKeyIndicators.ts
+ * refuses in libyaml's words, as it does a `:` starting an entry or a value (`[a, :x]`).
  */
-function indicatorAt(ch: '-' | '?' | ':', next: string | undefined, flow: boolean, first: boolean): boolean {
+function indicatorAt(ch: '-' | '?' | ':', next: string | undefined, flow: boolean, before: Before): boolean {
   if (isEmpty(next)) return true;
   if (!flow || ch === '-') return false;
-  return ',[]{}'.includes(next as string) || (ch === '?' && first && '"\'#&!*'.includes(next as string));
+  if (ch === ':' && (before === 'properties' || before === 'key')) return true;
+  return (
+    ',[]{}'.includes(next as string) || (ch === '?' && before === 'nothing' && '"\'#&!*:'.includes(next as string))
+  );
 }
 
 /** Where a name of libyaml's (letters, digits, `-`, `_`) that starts at `start` ends. */
@@ -323,14 +366,6 @@ function libyamlNameEnd(text: string, start: number): number {
   let end = start;
   while (end < text.length && /[0-9A-Za-z_-]/.test(text.charAt(end))) end++;
   return end;
-}
-
-/** A `:` libyaml reads as the value indicator after a node: white space or the end after it, or a flow close or `,` in a flow collection. */
-function valueIndicatorAt(text: string, at: number, flow: boolean): boolean {
-  const next = text.charAt(at + 1);
-  return (
-    next === '' || next === ' ' || next === '\t' || next === '\n' || next === '\r' || (flow && ',]}'.includes(next))
-  );
 }
 
 function libyamlLexer(): Lexer {

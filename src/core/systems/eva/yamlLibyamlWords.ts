@@ -66,6 +66,14 @@ export function libyamlRefusal(
   if (error.code === 'UNEXPECTED_TOKEN' && /^Unexpected , in flow (sequence|map)$/.test(message))
     return { offset: at, message: NODE_EXPECTED };
   if (/^Block scalar header includes extra characters/.test(message)) return blockScalarHeader(text, at);
+  if (
+    error.code === 'BAD_PROP_ORDER' ||
+    (error.code === 'MISSING_CHAR' &&
+      message === 'Tags and anchors must be separated from the next token by white space')
+  )
+    return indicatorAfterProperties(cst, at, text);
+  if (error.code === 'MISSING_CHAR' && message === 'Missing newline after block sequence props')
+    return indicatorAfterProperties(cst, afterProperty(text, at), text);
   if (error.code === 'ALIAS_PROPS' || (error.code === 'UNEXPECTED_TOKEN' && / at node end$/.test(message)))
     return nodeEnded(cst, at, text);
   if (error.code === 'MISSING_CHAR') {
@@ -205,7 +213,7 @@ function tokenStarts(token: CST.Token | null | undefined): number[] {
   }
 }
 
-/** `{a: ? b}`: the `?` where the value stands starts no node for libyaml. */
+/** `{a: ? b}`: the `?` where the value stands starts no node for libyaml (after properties, ends none). */
 function valueExpected(cst: CST.Document, at: number): LibyamlRefusal | undefined {
   for (const { token } of collections(cst)) {
     if (token.type !== 'flow-collection' || token.start.source !== '{') continue;
@@ -214,7 +222,10 @@ function valueExpected(cst: CST.Document, at: number): LibyamlRefusal | undefine
     const question = token.items[index]?.start.find((t) => t.type === 'explicit-key-ind');
     const before = token.items[index - 1] as Item;
     const valueless = before.sep?.some((t) => t.type === 'map-value-ind') && !before.value;
-    return question && valueless ? { offset: question.offset, message: NODE_EXPECTED } : undefined;
+    if (!question || !valueless) return undefined;
+    // After properties (`{a: &b ? x}`) the value is their empty node, complete: an entry's end is expected.
+    const props = before.sep?.some((t) => t.type === 'anchor' || t.type === 'tag');
+    return { offset: question.offset, message: props ? entryEndExpected('}') : NODE_EXPECTED };
   }
   return undefined;
 }
@@ -232,6 +243,32 @@ function afterMarker(cst: CST.Document, at: number): LibyamlRefusal | undefined 
 }
 
 const NO_TOKEN = 'found character that cannot start any token';
+
+/**
+ * An indicator after a node's properties on their line (`- &a ? x`, `&a? x`, `[&a ? x]`,
+ * `{a: &b : x}`, `- &a - x`): to libyaml the properties are an empty node's, complete, and
+ * the indicator stands where its parser expects the collection's next entry (in a flow
+ * collection) or where its scanner allows no block key or entry (in block context).
+ */
+function indicatorAfterProperties(cst: CST.Document, at: number, text: string): LibyamlRefusal | undefined {
+  const indicator = text[at];
+  const path = pathTo(cst, at);
+  const flow = path?.filter((c): c is CST.FlowCollection => c.type === 'flow-collection').at(-1);
+  if (flow && (indicator === '?' || indicator === ':' || indicator === '-'))
+    return { offset: at, message: entryEndExpected(closeOf(flow)) };
+  if (flow || !/[ \t\n\r]|^$/.test(text.charAt(at + 1))) return undefined;
+  if (indicator === '?') return { offset: at, message: 'mapping keys are not allowed in this context' };
+  if (indicator === '-') return { offset: at, message: 'block sequence entries are not allowed in this context' };
+  return undefined;
+}
+
+/** The first token after the property at `at` on its line (the text's length if none). */
+function afterProperty(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && !/[ \t\n\r]/.test(text[i] as string)) i++;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
+}
 
 /**
  * A block scalar's header with more than its indicators (`|x`, `|-+`, `|0`), refused at the

@@ -12,9 +12,8 @@ import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
  * and a name followed at once by `[` or `{` (`&x[1]`) one the library ends there.
  *
  * Where the name ends at `@` or the backquote, libyaml then finds no token ("found character
- * that cannot start any token"). Where it ends at a `:` the value indicator (`*a: x`), the
- * lexer ends it there too (yamlLibyamlParse.ts); at `?` or another `:`, libyaml reads an alias
- * or anchor, then the text after it, a reading this check leaves to the library (docs/eva.md).
+ * that cannot start any token"). Where it ends at a `:` or a `?` (`*a: x`, `&a:x`), the lexer
+ * ends it there too (yamlLibyamlParse.ts), and the text after it is read as libyaml reads it.
  *
  * A tag ends where libyaml's URI characters end, which do not hold `#` (the library's do:
  * `!t#c` was one tag), and white space or the end must follow it, or a `,` in a flow
