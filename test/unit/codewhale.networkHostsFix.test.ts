@@ -172,5 +172,18 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
       assert.deepEqual(out.extensions['net.codewhale'], { capabilities: { network_hosts: ['h.example'] } });
       assert.equal(Object.keys(out.extensions).length, 20_001);
     });
+
+    it('offers no fix, and the mismatch is still reported, where a struct on the way is written as an array', () => {
+      // serde reads a struct from an array too (serdeSequence.ts); a key cannot be set in one, and
+      // jsonc-parser's edit threw there ("Can not add index to parent of type array").
+      for (const text of [
+        `["${SCHEMA}","w","1.0.0",null,null,null,null,null,[],{"net.codewhale":{}}]`,
+        `{"$schema":"${SCHEMA}","name":"w","extensions":{"net.codewhale":["D"]}}`,
+        `{"$schema":"${SCHEMA}","name":"w","extensions":{"net.codewhale":{"capabilities":[["/f"]]}}}`,
+      ]) {
+        json(text);
+        assert.equal(mismatch().fix, undefined, text);
+      }
+    });
   });
 });

@@ -21,6 +21,14 @@ export function networkHostsFix(
   const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
+    // A struct on the way written as an array (serde reads that too, serdeSequence.ts) has no
+    // key to set; the element the list would be is not a place an edit can name unambiguously.
+    let node: unknown = doc.value;
+    for (const key of path.slice(0, -1)) {
+      if (Array.isArray(node)) return undefined;
+      node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    }
+    if (Array.isArray(node)) return undefined;
     // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
     const edits = modifyFormatted(doc.text, path, [...hosts], indentOf(doc.text));
     if (edits.length === 0) return undefined;

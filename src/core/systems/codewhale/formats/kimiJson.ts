@@ -28,20 +28,37 @@ import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 import { typeInBundle, type BundleTree } from '../bundleTree';
+import {
+  AUTHOR_FIELDS,
+  CLAUDE_MCP_LAYOUT,
+  CLAUDE_WRAPPED_MCP_LAYOUT,
+  documentPath,
+  KIMI_FIELDS,
+  KIMI_INTERFACE_FIELDS,
+  KIMI_JSON_LAYOUT,
+  KIMI_OVERRIDE_FIELDS,
+  KIMI_SERVER_FIELDS,
+  KIMI_SERVER_LAYOUT,
+  sequenceAsStruct,
+} from './serdeSequence';
 
 const pathList = z.union([text, z.array(text)]);
 
-const kimiServer = z.strictObject({
-  type: option(text),
-  command: option(text),
-  args: textList.optional(),
-  env: stringMap.optional(),
-  cwd: option(text),
-  url: option(text),
-  headers: stringMap.optional(),
-  extensions: z.record(z.string(), z.unknown()).optional(),
-  enabledTools: textList.optional(),
-});
+// Each struct may be written as an array too, as serde reads it (serdeSequence.ts).
+const kimiServer = sequenceAsStruct(
+  KIMI_SERVER_FIELDS,
+  z.strictObject({
+    type: option(text),
+    command: option(text),
+    args: textList.optional(),
+    env: stringMap.optional(),
+    cwd: option(text),
+    url: option(text),
+    headers: stringMap.optional(),
+    extensions: z.record(z.string(), z.unknown()).optional(),
+    enabledTools: textList.optional(),
+  }),
+);
 
 type KimiServer = z.infer<typeof kimiServer>;
 interface KimiServerSource {
@@ -57,37 +74,51 @@ const KIMI_PARSE_MESSAGE = (n: string) =>
 
 const OS_LIST = ['windows', 'linux', 'macos', 'freebsd', 'openbsd', 'netbsd', 'android', 'ios'];
 
-const mcpOverride = z.strictObject({ displayName: option(text), iconUrl: option(text) });
+const mcpOverride = sequenceAsStruct(
+  KIMI_OVERRIDE_FIELDS,
+  z.strictObject({ displayName: option(text), iconUrl: option(text) }),
+);
 
-const root = z.strictObject({
-  $schema: option(text),
-  name: text,
-  version: option(text),
-  description: option(text),
-  keywords: textList.optional(),
-  author: option(z.union([text, z.strictObject({ name: text, email: option(text), url: option(text) })])),
-  homepage: option(text),
-  repository: option(text),
-  license: option(text),
-  skills: option(pathList),
-  commands: option(pathList),
-  agents: option(pathList),
-  mcpServers: ownRecord(z.string(), kimiServer).optional(),
-  interface: option(
-    z.strictObject({
-      displayName: option(text),
-      shortDescription: option(text),
-      longDescription: option(text),
-      developerName: option(text),
-      websiteURL: option(text),
-      iconUrl: option(text),
-      category: option(text),
-      hostKind: option(text),
-      platforms: textList.optional(),
-      mcpOverrides: ownRecord(z.string(), mcpOverride).optional(),
-    }),
-  ),
-});
+const root = sequenceAsStruct(
+  KIMI_FIELDS,
+  z.strictObject({
+    $schema: option(text),
+    name: text,
+    version: option(text),
+    description: option(text),
+    keywords: textList.optional(),
+    author: option(
+      z.union([
+        text,
+        sequenceAsStruct(AUTHOR_FIELDS, z.strictObject({ name: text, email: option(text), url: option(text) })),
+      ]),
+    ),
+    homepage: option(text),
+    repository: option(text),
+    license: option(text),
+    skills: option(pathList),
+    commands: option(pathList),
+    agents: option(pathList),
+    mcpServers: ownRecord(z.string(), kimiServer).optional(),
+    interface: option(
+      sequenceAsStruct(
+        KIMI_INTERFACE_FIELDS,
+        z.strictObject({
+          displayName: option(text),
+          shortDescription: option(text),
+          longDescription: option(text),
+          developerName: option(text),
+          websiteURL: option(text),
+          iconUrl: option(text),
+          category: option(text),
+          hostKind: option(text),
+          platforms: textList.optional(),
+          mcpOverrides: ownRecord(z.string(), mcpOverride).optional(),
+        }),
+      ),
+    ),
+  }),
+);
 
 /** `KimiPluginManifest`: the servers as in mcp.json, and `interface.mcpOverrides` a map of structs. */
 function kimiJsonShape(path: DocPath): SerdeShape {
@@ -119,8 +150,17 @@ export function readKimiJson(
   findings.addDocument(doc);
   // Upstream reads the Claude form into a `serde_json::Value` first, where every repeated key
   // keeps its last value; `kimi.plugin.json` goes straight into its structs and maps.
-  if (!claude && refusedRepeatedKeys(doc, kimiJsonShape, findings, 'codewhale.manifest.parse', what)) return undefined;
+  if (!claude && refusedRepeatedKeys(doc, kimiJsonShape, findings, 'codewhale.manifest.parse', what, KIMI_JSON_LAYOUT))
+    return undefined;
+  // Paths by field names; where a struct is written as an array, the document's path holds its index.
+  const docPath = (p: readonly (string | number)[]) => documentPath(doc.value, p, KIMI_JSON_LAYOUT);
   if (claude) {
+    // The Claude form is edited as a `Value` object before the Kimi parser sees it: an array
+    // is no struct there (`parse_claude_plugin_json`).
+    if (typeof doc.value !== 'object' || doc.value === null || Array.isArray(doc.value)) {
+      findings.inFile('codewhale.manifest.parse', 'Claude plugin.json must be an object', file);
+      return undefined;
+    }
     for (const component of ['hooks/hooks.json', '.lsp.json']) {
       if (typeInBundle(tree, component, () => lstatEntry(path.join(bundleRoot, component)).type) !== 'missing') {
         findings.inFile(
@@ -157,7 +197,7 @@ export function readKimiJson(
     for (const p of schemaProblems(result.error))
       findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, {
         file,
-        path: p.path,
+        path: docPath(p.path),
         key: p.key,
       });
     return undefined;
@@ -169,7 +209,7 @@ export function readKimiJson(
     findings.at(code, message.replace('kimi.plugin.json', what), where);
     ok = false;
   };
-  const at = (...p: (string | number)[]): Where => ({ file, path: p });
+  const at = (...p: (string | number)[]): Where => ({ file, path: docPath(p) });
   if (d.$schema !== undefined && rustTrim(d.$schema) === '')
     fail('codewhale.manifest.parse', 'kimi.plugin.json `$schema` must be a non-empty string', at('$schema'));
   if (!isKimiPluginName(d.name)) fail('codewhale.manifest.name', KIMI_PARSE_MESSAGE(d.name), at('name'));
@@ -183,7 +223,7 @@ export function readKimiJson(
     id,
     s: (d.mcpServers ?? {})[id] as KimiServer,
     doc,
-    base: ['mcpServers', id],
+    base: docPath(['mcpServers', id]),
   }));
   if (claude) {
     const extra = readClaudeMcpJson(path.join(bundleRoot, '.mcp.json'), findings, tree);
@@ -202,7 +242,11 @@ export function readKimiJson(
   const servers: McpServerDecl[] = [];
   for (const { id, s, doc: srcDoc, base } of sources.sort((a, b) => byteOrder(a.id, b.id))) {
     const srcFile = srcDoc.file;
-    const where = (...p: (string | number)[]) => ({ file: srcFile, path: base.concat(p) });
+    const node = base.reduce<unknown>((n, k) => (n as Record<string | number, unknown> | undefined)?.[k], srcDoc.value);
+    const where = (...p: (string | number)[]) => ({
+      file: srcFile,
+      path: base.concat(documentPath(node, p, KIMI_SERVER_LAYOUT)),
+    });
     if (claude && JSON.stringify(s).includes('${CLAUDE_PLUGIN_ROOT}')) {
       findings.at(
         'codewhale.mcp-json.parse',
@@ -212,11 +256,12 @@ export function readKimiJson(
       ok = false;
       continue;
     }
-    // Claude's `type: "http"` is renamed before the Kimi parser sees it.
+    // Claude's `type: "http"` is renamed before the Kimi parser sees it, in a server object only
+    // (`Value::get` finds no `type` in an array).
     const { enabledTools, ...standard } = s;
     const mapped = standardServerToFields(
       id,
-      claude && standard.type === 'http' ? { ...standard, type: 'streamable-http' } : standard,
+      claude && standard.type === 'http' && !Array.isArray(node) ? { ...standard, type: 'streamable-http' } : standard,
       srcDoc,
       base,
       findings,
@@ -299,7 +344,7 @@ export function readKimiJson(
     if (rustTrim(key) === '')
       fail('codewhale.manifest.parse', 'kimi.plugin.json interface mcpOverrides keys must not be empty', {
         file,
-        path: ['interface', 'mcpOverrides', key],
+        path: docPath(['interface', 'mcpOverrides', key]),
         key: true,
       });
   }
@@ -321,7 +366,7 @@ export function readKimiJson(
         at('interface', 'platforms', i),
       );
     seen.add(p);
-    platforms.push(located(p, file, ['interface', 'platforms', i]));
+    platforms.push(located(p, file, docPath(['interface', 'platforms', i])));
   });
   if (!ok) return undefined;
 
@@ -330,8 +375,10 @@ export function readKimiJson(
     const v = d[kind];
     if (v === undefined) return;
     const paths: Located<string>[] =
-      typeof v === 'string' ? [located(v, file, [kind])] : v.map((p, i) => located(p, file, [kind, i]));
-    components[kind] = { paths, at: { file, path: [kind] } };
+      typeof v === 'string'
+        ? [located(v, file, docPath([kind]))]
+        : v.map((p, i) => located(p, file, docPath([kind, i])));
+    components[kind] = { paths, at: { file, path: docPath([kind]) } };
   };
   spec('skills');
   spec('commands');
@@ -360,29 +407,31 @@ export function readKimiJson(
   }
   const author = d.author === undefined ? undefined : typeof d.author === 'string' ? d.author : composeAuthor(d.author);
   const opt = (key: keyof Manifest, v: string | undefined, p: (string | number)[]) =>
-    v === undefined ? {} : { [key]: located(v, file, p) };
+    v === undefined ? {} : { [key]: located(v, file, docPath(p)) };
   return {
     label,
     file,
     schemaVersion: located(1, file, []),
     // The Claude form must also pass the Agent Plugins rule, checked with the metadata (codewhale.md §3.6).
     nameRule: claude ? 'agent-plugins' : 'kimi',
-    name: located(d.name, file, ['name']),
-    version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : ['version']),
+    name: located(d.name, file, docPath(['name'])),
+    version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : docPath(['version'])),
     ...opt('description', d.description, ['description']),
     ...opt('author', author, ['author']),
     ...opt('displayName', d.interface?.displayName, ['interface', 'displayName']),
     ...opt('homepage', d.homepage, ['homepage']),
     ...opt('repository', d.repository, ['repository']),
     ...opt('license', d.license, ['license']),
-    keywords: (d.keywords ?? []).map((k, i) => located(k, file, ['keywords', i])),
+    keywords: (d.keywords ?? []).map((k, i) => located(k, file, docPath(['keywords', i]))),
     components,
     mcpServers: servers,
     filesystemRoots: [],
     networkHosts: [],
     networkHostsDerived: true,
     lifecycleMutation: false,
-    ...(platforms.length > 0 ? { when: { at: { file, path: ['interface', 'platforms'] }, os: platforms } } : {}),
+    ...(platforms.length > 0
+      ? { when: { at: { file, path: docPath(['interface', 'platforms']) }, os: platforms } }
+      : {}),
   };
 }
 
@@ -427,7 +476,7 @@ function readClaudeMcpJson(file: string, findings: Findings, tree?: BundleTree):
     for (const p of schemaProblems(servers.error))
       findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, {
         file,
-        path: p.path,
+        path: documentPath(root, p.path, wrapped ? CLAUDE_WRAPPED_MCP_LAYOUT : CLAUDE_MCP_LAYOUT),
         key: p.key,
       });
     return undefined;

@@ -16,10 +16,12 @@ import { asciiLower } from '../../../text/rustText';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 import { keyOf } from '../../../documents/located';
 import {
-  fieldPath,
+  documentPath,
   MCP_EXTENSION_FIELDS,
   MCP_FILE_FIELDS,
+  MCP_JSON_LAYOUT,
   MCP_SERVER_FIELDS,
+  MCP_SERVER_LAYOUT,
   OAUTH_FIELDS,
   sequenceAsStruct,
 } from './serdeSequence';
@@ -122,13 +124,14 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  if (refusedRepeatedKeys(doc, mcpJsonShape, findings, 'codewhale.mcp-json.parse', 'mcp.json')) return undefined;
+  if (refusedRepeatedKeys(doc, mcpJsonShape, findings, 'codewhale.mcp-json.parse', 'mcp.json', MCP_JSON_LAYOUT))
+    return undefined;
   const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error))
       findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
         file,
-        path: p.path,
+        path: documentPath(doc.value, p.path, MCP_JSON_LAYOUT),
         key: p.key,
       });
     return undefined;
@@ -137,7 +140,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   let ok = true;
   for (const id of Object.keys(result.data.mcpServers).sort(byteOrder)) {
     const s = result.data.mcpServers[id] as StandardServer;
-    const base = fieldPath(doc.value, [], 'mcpServers', MCP_FILE_FIELDS).concat(id);
+    const base = documentPath(doc.value, ['mcpServers', id], MCP_JSON_LAYOUT);
     const mapped = standardServerToFields(id, s, doc, base, findings);
     if (!mapped) {
       ok = false;
@@ -165,7 +168,10 @@ export function standardServerToFields(
   findings: Findings,
 ): { fields: McpFields; where: (field: string) => Where } | undefined {
   const file = doc.file;
-  const at = (...p: (string | number)[]) => ({ file, path: base.concat(p) });
+  // Paths by field names, each step an index where the server or its extension is written as an array.
+  const node = base.reduce<unknown>((n, k) => (n as Record<string | number, unknown> | undefined)?.[k], doc.value);
+  const inServer = (p: readonly (string | number)[]) => base.concat(documentPath(node, p, MCP_SERVER_LAYOUT));
+  const at = (...p: (string | number)[]) => ({ file, path: inServer(p) });
   let ok = true;
   const fail = (
     code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse',
@@ -179,24 +185,23 @@ export function standardServerToFields(
   const extRaw = s.extensions?.[EXT];
   if (extRaw !== undefined) {
     const e = serverExtension.safeParse(extRaw, REPORT_INPUT);
-    const extPath = [...fieldPath(doc.value, base, 'extensions', MCP_SERVER_FIELDS), EXT];
     if (!e.success) {
       for (const p of schemaProblems(e.error))
         fail('codewhale.mcp-json.parse', `mcp.json server extensions["net.codewhale"] is invalid: ${p.detail}`, {
           file,
-          path: [...extPath, ...p.path],
+          path: inServer(['extensions', EXT, ...p.path]),
           key: p.key,
         });
       return undefined;
     }
     for (const t of TIMEOUT_FIELDS) {
-      const literal = doc.literalAt(fieldPath(doc.value, extPath, t, MCP_EXTENSION_FIELDS));
+      const literal = doc.literalAt(inServer(['extensions', EXT, t]));
       // `null` is None (`Option<u64>`), as absent.
       if (literal !== undefined && literal !== 'null' && !isIntegerLiteral(literal, 'json'))
         fail(
           'codewhale.mcp-json.parse',
           `mcp.json server extensions["net.codewhale"] is invalid: expected an unsigned integer at \`${t}\``,
-          { file, path: [...extPath, t] },
+          at('extensions', EXT, t),
         );
     }
     if (!ok) return undefined;
@@ -241,7 +246,7 @@ export function standardServerToFields(
         fail(
           'codewhale.mcp-json.reserved-env',
           `mcp.json server \`${id}\` env may not define reserved name \`${key}\``,
-          { file, path: [...base, 'env', key], key: true },
+          { ...at('env', key), key: true },
         );
     }
   } else {

@@ -14,35 +14,57 @@ import { isAgentPluginsName, AGENT_PLUGINS_PARSE_MESSAGE, slugForName } from '..
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { rustTrim } from '../../../text/rustText';
 import { REPORT_INPUT } from '../../../documents/parseContext';
+import {
+  AUTHOR_FIELDS,
+  CAPABILITIES_FIELDS,
+  documentPath,
+  PATH_SPEC_FIELDS,
+  PLUGIN_EXTENSION_FIELDS,
+  PLUGIN_FIELDS,
+  PLUGIN_JSON_LAYOUT,
+  sequenceAsStruct,
+  WHEN_FIELDS,
+} from './serdeSequence';
 
 const EXT = 'net.codewhale';
 
-/** `extensions["net.codewhale"]`; no `providers` under policy v3 [Skillgate]. */
-const codewhaleExtension = z.strictObject({
-  display_name: option(text),
-  icon: option(text),
-  skills: option(pathSpec),
-  commands: option(pathSpec),
-  agents: option(pathSpec),
-  hooks: option(pathSpec),
-  lsp: option(pathSpec),
-  native: option(pathSpec),
-  capabilities: option(capabilities),
-  when: option(when),
-});
+// Each struct may be written as an array too, as serde reads it (serdeSequence.ts); plugin.toml's are not.
+const jsonPathSpec = sequenceAsStruct(PATH_SPEC_FIELDS, pathSpec);
 
-const root = z.strictObject({
-  $schema: text,
-  name: text,
-  version: option(text),
-  description: option(text),
-  author: option(z.strictObject({ name: text, email: option(text), url: option(text) })),
-  homepage: option(text),
-  repository: option(text),
-  license: option(text),
-  keywords: textList.optional(),
-  extensions: z.record(z.string(), z.unknown()).optional(),
-});
+/** `extensions["net.codewhale"]`; no `providers` under policy v3 [Skillgate]. */
+const codewhaleExtension = sequenceAsStruct(
+  PLUGIN_EXTENSION_FIELDS,
+  z.strictObject({
+    display_name: option(text),
+    icon: option(text),
+    skills: option(jsonPathSpec),
+    commands: option(jsonPathSpec),
+    agents: option(jsonPathSpec),
+    hooks: option(jsonPathSpec),
+    lsp: option(jsonPathSpec),
+    native: option(jsonPathSpec),
+    capabilities: option(sequenceAsStruct(CAPABILITIES_FIELDS, capabilities)),
+    when: option(sequenceAsStruct(WHEN_FIELDS, when)),
+  }),
+);
+
+const root = sequenceAsStruct(
+  PLUGIN_FIELDS,
+  z.strictObject({
+    $schema: text,
+    name: text,
+    version: option(text),
+    description: option(text),
+    author: option(
+      sequenceAsStruct(AUTHOR_FIELDS, z.strictObject({ name: text, email: option(text), url: option(text) })),
+    ),
+    homepage: option(text),
+    repository: option(text),
+    license: option(text),
+    keywords: textList.optional(),
+    extensions: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 /**
  * Upstream's `StandardPluginManifest` and its author are structs; `extensions` is a map of
@@ -68,13 +90,18 @@ export function readPluginJson(
   }
   const doc = parsed.document;
   findings.addDocument(doc);
-  if (refusedRepeatedKeys(doc, pluginJsonShape, findings, 'codewhale.manifest.parse', 'plugin.json')) return undefined;
+  if (
+    refusedRepeatedKeys(doc, pluginJsonShape, findings, 'codewhale.manifest.parse', 'plugin.json', PLUGIN_JSON_LAYOUT)
+  )
+    return undefined;
+  // Paths by field names; where a struct is written as an array, the document's path holds its index.
+  const docPath = (p: readonly (string | number)[]) => documentPath(doc.value, p, PLUGIN_JSON_LAYOUT);
   const result = root.safeParse(doc.value, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
       findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
         file,
-        path: p.path,
+        path: docPath(p.path),
         key: p.key,
       });
     }
@@ -85,19 +112,19 @@ export function readPluginJson(
   if (rustTrim(d.$schema) === '') {
     findings.at('codewhale.manifest.parse', 'plugin.json `$schema` must be a non-empty string', {
       file,
-      path: ['$schema'],
+      path: docPath(['$schema']),
     });
     ok = false;
   }
   if (!isAgentPluginsName(d.name)) {
     const slug = slugForName(d.name);
     const fix = isAgentPluginsName(slug)
-      ? findings.replaceFix(`Rename the plugin to \`${slug}\``, { file, path: ['name'] }, JSON.stringify(slug))
+      ? findings.replaceFix(`Rename the plugin to \`${slug}\``, { file, path: docPath(['name']) }, JSON.stringify(slug))
       : undefined;
     findings.at(
       'codewhale.manifest.name',
       AGENT_PLUGINS_PARSE_MESSAGE('plugin.json', d.name),
-      { file, path: ['name'] },
+      { file, path: docPath(['name']) },
       fix ? { fix } : undefined,
     );
     ok = false;
@@ -105,7 +132,7 @@ export function readPluginJson(
   if (d.author && rustTrim(d.author.name) === '') {
     findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', {
       file,
-      path: ['author', 'name'],
+      path: docPath(['author', 'name']),
     });
     ok = false;
   }
@@ -117,7 +144,7 @@ export function readPluginJson(
       for (const p of schemaProblems(e.error)) {
         findings.at('codewhale.manifest.parse', `plugin.json extensions["net.codewhale"] is invalid: ${p.detail}`, {
           file,
-          path: ['extensions', EXT, ...p.path],
+          path: docPath(['extensions', EXT, ...p.path]),
           key: p.key,
         });
       }
@@ -129,7 +156,7 @@ export function readPluginJson(
 
   // Paths by `concat`: exact-length arrays, where a spread leaves the slack of an array grown by push (docs/memory.md).
   const extRoot: DocPath = ['extensions', EXT];
-  const extPath = (...p: (string | number)[]) => extRoot.concat(p);
+  const extPath = (...p: (string | number)[]) => docPath(extRoot.concat(p));
   const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
   for (const kind of COMPONENT_KINDS) {
     const spec = ext[kind];
@@ -152,36 +179,36 @@ export function readPluginJson(
   }
   const author = d.author ? composeAuthor(d.author) : undefined;
   const list = (values: readonly string[] | undefined, ...p: (string | number)[]) =>
-    (values ?? []).map((v, i) => located(v, file, p.concat(i)));
+    (values ?? []).map((v, i) => located(v, file, docPath(p.concat(i))));
   return {
     label: 'plugin.json',
     file,
     schemaVersion: located(1, file, []),
     nameRule: 'agent-plugins',
-    name: located(d.name, file, ['name']),
-    version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : ['version']),
-    ...(d.description !== undefined ? { description: located(d.description, file, ['description']) } : {}),
-    ...(author !== undefined ? { author: located(author, file, ['author']) } : {}),
+    name: located(d.name, file, docPath(['name'])),
+    version: located(d.version ?? '0.0.0', file, d.version === undefined ? [] : docPath(['version'])),
+    ...(d.description !== undefined ? { description: located(d.description, file, docPath(['description'])) } : {}),
+    ...(author !== undefined ? { author: located(author, file, docPath(['author'])) } : {}),
     ...(ext.display_name !== undefined
       ? { displayName: located(ext.display_name, file, extPath('display_name')) }
       : {}),
     ...(ext.icon !== undefined ? { icon: located(ext.icon, file, extPath('icon')) } : {}),
-    ...(d.homepage !== undefined ? { homepage: located(d.homepage, file, ['homepage']) } : {}),
-    ...(d.repository !== undefined ? { repository: located(d.repository, file, ['repository']) } : {}),
-    ...(d.license !== undefined ? { license: located(d.license, file, ['license']) } : {}),
+    ...(d.homepage !== undefined ? { homepage: located(d.homepage, file, docPath(['homepage'])) } : {}),
+    ...(d.repository !== undefined ? { repository: located(d.repository, file, docPath(['repository'])) } : {}),
+    ...(d.license !== undefined ? { license: located(d.license, file, docPath(['license'])) } : {}),
     keywords: list(d.keywords, 'keywords'),
     components,
     mcpServers: mcp,
-    filesystemRoots: list(ext.capabilities?.filesystem_roots, ...extPath('capabilities', 'filesystem_roots')),
-    networkHosts: list(ext.capabilities?.network_hosts, ...extPath('capabilities', 'network_hosts')),
+    filesystemRoots: list(ext.capabilities?.filesystem_roots, ...extRoot, 'capabilities', 'filesystem_roots'),
+    networkHosts: list(ext.capabilities?.network_hosts, ...extRoot, 'capabilities', 'network_hosts'),
     networkHostsDerived: false,
     lifecycleMutation: ext.capabilities?.lifecycle_mutation ?? false,
     ...(ext.when
       ? {
           when: {
             at: { file, path: extPath('when') },
-            ...(ext.when.os ? { os: list(ext.when.os, ...extPath('when', 'os')) } : {}),
-            ...(ext.when.binaries ? { binaries: list(ext.when.binaries, ...extPath('when', 'binaries')) } : {}),
+            ...(ext.when.os ? { os: list(ext.when.os, ...extRoot, 'when', 'os') } : {}),
+            ...(ext.when.binaries ? { binaries: list(ext.when.binaries, ...extRoot, 'when', 'binaries') } : {}),
           },
         }
       : {}),

@@ -6,6 +6,7 @@ import { REPORT_INPUT } from '../../../documents/parseContext';
 import { schemaProblems, type SchemaProblem } from './zodIssues';
 import type { Findings } from '../../../diagnostics/findings';
 import type { DiagnosticCode } from '../../../diagnostics/diagnosticCodes';
+import { innerLayout, type SerdeLayout } from './serdeSequence';
 
 /**
  * What serde deserializes the JSON object at a path into, which decides what a repeated
@@ -35,31 +36,40 @@ export const ANY: SerdeShape = { kind: 'any' };
  * reads it; otherwise the refusal (a repeated field, or a replaced map value that is
  * not of the map's type), paths absolute.
  */
-export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath) => SerdeShape): RepeatedKeyProblem[] {
+export function repeatedKeyProblems(
+  doc: ParsedDocument,
+  shapeAt: (path: DocPath) => SerdeShape,
+  layout?: SerdeLayout,
+): RepeatedKeyProblem[] {
   // Nearly every document has no repeated key: settled without a tree.
   if (jsonDuplicateKeys(doc).length === 0) return [];
   const root = parseTree(doc.text, [], { disallowComments: true, allowTrailingComma: false });
   const problems: RepeatedKeyProblem[] = [];
-  const visit = (node: Node, path: DocPath): void => {
+  // `names` is the path by field names, which the shapes speak: a struct written as an array
+  // (serdeSequence.ts) names its elements by its fields, as serde reads them, replaced values too.
+  const visit = (node: Node, path: DocPath, names: DocPath, at: SerdeLayout | undefined): void => {
     if (problems.length > 0) return;
     if (node.type === 'array') {
-      (node.children ?? []).forEach((child, i) => visit(child, path.concat(i)));
+      (node.children ?? []).forEach((child, i) => {
+        const name = (at && 'struct' in at ? at.struct[i] : undefined) ?? i;
+        visit(child, path.concat(i), names.concat(name), innerLayout(at, name));
+      });
       return;
     }
     if (node.type !== 'object') return;
-    const shape = shapeAt(path);
+    const shape = shapeAt(names);
     if (shape.kind === 'any') return;
     const seen = new Map<string, Node>();
     for (const property of node.children ?? []) {
       const [k, v] = property.children ?? [];
       if (!k || !v) continue;
       const key = k.value as string;
-      const at = path.concat(key);
+      const here = path.concat(key);
       const earlier = seen.get(key);
       if (earlier && shape.kind === 'struct') {
         // At the repeat, where serde stops; inside a replaced value no path would reach it.
         problems.push({
-          path: at,
+          path: here,
           key: true,
           detail: `duplicate field \`${key}\``,
           span: [k.offset, k.offset + k.length],
@@ -72,9 +82,9 @@ export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath
         if (!result.success) {
           // The path names the last value (the document's ranges find that one): the problem is
           // in the replaced one, so it carries that value's own place.
-          const issues = result.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));
+          const issues = result.error.issues.map((issue) => ({ ...issue, path: [...here, ...issue.path] }));
           for (const p of schemaProblems({ issues })) {
-            const inner = p.path.slice(at.length);
+            const inner = p.path.slice(here.length);
             let node: Node | undefined;
             for (let n = inner.length; !node && n >= 0; n--) node = findNodeAtLocation(earlier, inner.slice(0, n));
             const target = (p.key && node?.parent?.type === 'property' ? node.parent.children?.[0] : node) ?? earlier;
@@ -85,11 +95,11 @@ export function repeatedKeyProblems(doc: ParsedDocument, shapeAt: (path: DocPath
       }
       seen.set(key, v);
       // serde reads every value, a replaced one too: repeats inside it count.
-      visit(v, at);
+      visit(v, here, names.concat(key), innerLayout(at, key));
       if (problems.length > 0) return;
     }
   };
-  if (root) visit(root, []);
+  if (root) visit(root, [], [], layout);
   return problems;
 }
 
@@ -103,8 +113,9 @@ export function refusedRepeatedKeys(
   findings: Findings,
   code: DiagnosticCode,
   what: string,
+  layout?: SerdeLayout,
 ): boolean {
-  const repeated = repeatedKeyProblems(doc, shapeAt);
+  const repeated = repeatedKeyProblems(doc, shapeAt, layout);
   for (const p of repeated) {
     const message = `failed to parse ${what}: ${p.detail}`;
     if (p.span) findings.inFile(code, message, doc.file, doc.spanRange(p.span[0], p.span[1]));

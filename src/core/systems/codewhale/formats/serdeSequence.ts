@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { DocPath } from '../../../documents/document';
 
 /**
  * serde's derived `Deserialize` reads a struct from a JSON array as well as from an object:
@@ -41,8 +42,158 @@ export const MCP_EXTENSION_FIELDS = [
 ] as const;
 export const OAUTH_FIELDS = ['client_id'] as const;
 
-/** Where a struct's field sits in the document: its name, or its index when the struct is written as an array. */
-export function fieldPath(value: unknown, at: readonly (string | number)[], field: string, order: readonly string[]) {
-  const node = at.reduce<unknown>((n, k) => (n as Record<string | number, unknown> | undefined)?.[k], value);
-  return [...at, Array.isArray(node) ? order.indexOf(field) : field];
+/** `plugin.json` (agent_plugin.rs `StandardPluginManifest`, `StandardAuthor`, `CodewhalePluginExtension`; manifest.rs `PluginPathSpec`, `PluginCapabilities`, `PluginWhen`). */
+export const PLUGIN_FIELDS = [
+  '$schema',
+  'name',
+  'version',
+  'description',
+  'author',
+  'homepage',
+  'repository',
+  'license',
+  'keywords',
+  'extensions',
+] as const;
+export const AUTHOR_FIELDS = ['name', 'email', 'url'] as const;
+// The order of the v3-era builds Skillgate follows (docs/codewhale-version.md): `icon` after
+// `display_name`, and no `providers`, which policy v5's builds declare between `native` and
+// `capabilities` (there an array's 9th element is `providers`; in a v3 build, `capabilities`).
+export const PLUGIN_EXTENSION_FIELDS = [
+  'display_name',
+  'icon',
+  'skills',
+  'commands',
+  'agents',
+  'hooks',
+  'lsp',
+  'native',
+  'capabilities',
+  'when',
+] as const;
+export const PATH_SPEC_FIELDS = ['path', 'paths'] as const;
+export const CAPABILITIES_FIELDS = ['filesystem_roots', 'network_hosts', 'lifecycle_mutation'] as const;
+export const WHEN_FIELDS = ['os', 'binaries'] as const;
+
+/** `kimi.plugin.json` (agent_plugin.rs `KimiPluginManifest`, `KimiInterface`, `KimiMcpInterfaceOverride`, `KimiMcpServer`). */
+export const KIMI_FIELDS = [
+  '$schema',
+  'name',
+  'version',
+  'description',
+  'keywords',
+  'author',
+  'homepage',
+  'repository',
+  'license',
+  'skills',
+  'commands',
+  'agents',
+  'mcpServers',
+  'interface',
+] as const;
+export const KIMI_INTERFACE_FIELDS = [
+  'displayName',
+  'shortDescription',
+  'longDescription',
+  'developerName',
+  'websiteURL',
+  'iconUrl',
+  'category',
+  'hostKind',
+  'platforms',
+  'mcpOverrides',
+] as const;
+export const KIMI_OVERRIDE_FIELDS = ['displayName', 'iconUrl'] as const;
+export const KIMI_SERVER_FIELDS = [...MCP_SERVER_FIELDS, 'enabledTools'] as const;
+
+/**
+ * Where structs sit in a document, so a path can name a field of a struct written as an
+ * array: a struct (its fields in order, and the layouts of some of them), a map every value
+ * of which has a layout, or a map of `serde_json::Value` some keys of which are read further.
+ */
+export type SerdeLayout =
+  | { readonly struct: readonly string[]; readonly fields?: Readonly<Record<string, SerdeLayout>> }
+  | { readonly values: SerdeLayout }
+  | { readonly keys: Readonly<Record<string, SerdeLayout>> };
+
+export function innerLayout(layout: SerdeLayout | undefined, key: string | number): SerdeLayout | undefined {
+  if (!layout) return undefined;
+  if ('values' in layout) return layout.values;
+  const named = 'struct' in layout ? layout.fields : layout.keys;
+  return typeof key === 'string' && named && Object.hasOwn(named, key) ? named[key] : undefined;
 }
+
+function child(node: unknown, key: string | number): unknown {
+  return typeof node === 'object' && node !== null ? (node as Record<string | number, unknown>)[key] : undefined;
+}
+
+/**
+ * The document's path to what `path` names through struct fields: where a struct is written
+ * as an array, its field's index. A path that leaves the document is mapped as far as it goes.
+ */
+export function documentPath(value: unknown, path: DocPath, layout: SerdeLayout): DocPath {
+  let node = value;
+  let at: SerdeLayout | undefined = layout;
+  // By `map`, an exact-length array (docs/memory.md: paths are kept by the thousand).
+  return path.map((key) => {
+    const index = at && 'struct' in at && Array.isArray(node) && typeof key === 'string' ? at.struct.indexOf(key) : -1;
+    const step = index >= 0 ? index : key;
+    node = child(node, step);
+    at = innerLayout(at, key);
+    return step;
+  });
+}
+
+const OAUTH: SerdeLayout = { struct: OAUTH_FIELDS };
+const MCP_EXTENSION: SerdeLayout = { struct: MCP_EXTENSION_FIELDS, fields: { oauth: OAUTH } };
+/** A server of `mcp.json`, its `extensions["net.codewhale"]` read from the `Value` it is. */
+export const MCP_SERVER_LAYOUT: SerdeLayout = {
+  struct: MCP_SERVER_FIELDS,
+  fields: { extensions: { keys: { 'net.codewhale': MCP_EXTENSION } } },
+};
+export const KIMI_SERVER_LAYOUT: SerdeLayout = { ...MCP_SERVER_LAYOUT, struct: KIMI_SERVER_FIELDS };
+export const MCP_JSON_LAYOUT: SerdeLayout = {
+  struct: MCP_FILE_FIELDS,
+  fields: { mcpServers: { values: MCP_SERVER_LAYOUT } },
+};
+const AUTHOR: SerdeLayout = { struct: AUTHOR_FIELDS };
+const PATH_SPEC: SerdeLayout = { struct: PATH_SPEC_FIELDS };
+export const PLUGIN_JSON_LAYOUT: SerdeLayout = {
+  struct: PLUGIN_FIELDS,
+  fields: {
+    author: AUTHOR,
+    extensions: {
+      keys: {
+        'net.codewhale': {
+          struct: PLUGIN_EXTENSION_FIELDS,
+          fields: {
+            skills: PATH_SPEC,
+            commands: PATH_SPEC,
+            agents: PATH_SPEC,
+            hooks: PATH_SPEC,
+            lsp: PATH_SPEC,
+            native: PATH_SPEC,
+            capabilities: { struct: CAPABILITIES_FIELDS },
+            when: { struct: WHEN_FIELDS },
+          },
+        },
+      },
+    },
+  },
+};
+// An array `author` is the untagged `KimiAuthor`'s `Detailed` variant: the struct.
+export const KIMI_JSON_LAYOUT: SerdeLayout = {
+  struct: KIMI_FIELDS,
+  fields: {
+    author: AUTHOR,
+    mcpServers: { values: KIMI_SERVER_LAYOUT },
+    interface: {
+      struct: KIMI_INTERFACE_FIELDS,
+      fields: { mcpOverrides: { values: { struct: KIMI_OVERRIDE_FIELDS } } },
+    },
+  },
+};
+/** A Claude bundle's `.mcp.json`, a `Value` first: servers by id, or under `mcpServers`. */
+export const CLAUDE_MCP_LAYOUT: SerdeLayout = { values: KIMI_SERVER_LAYOUT };
+export const CLAUDE_WRAPPED_MCP_LAYOUT: SerdeLayout = { keys: { mcpServers: { values: KIMI_SERVER_LAYOUT } } };
