@@ -45,6 +45,12 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
   const top = ast.body[0];
   for (const node of top.body) {
     if (node.type === 'TOMLTable') {
+      // A header also defines the tables above it, and `[[a]]` the array `a`: each is placed at
+      // its first header, so a diagnostic on the array (`mcp_servers must be a table`) has a place.
+      for (let i = 1; i < node.resolvedKey.length; i++) {
+        const parent = keyOf(node.resolvedKey.slice(0, i));
+        if (!spots.has(parent)) spots.set(parent, { key: node.key.range, value: node.range });
+      }
       spots.set(keyOf(node.resolvedKey), { key: node.key.range, value: node.range });
       for (const kv of node.body) collectKeyValue(kv, node.resolvedKey, spots);
     } else collectKeyValue(node, [], spots);

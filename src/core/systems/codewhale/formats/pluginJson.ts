@@ -28,7 +28,7 @@ import {
 
 const EXT = 'net.codewhale';
 
-// Each struct may be written as an array too, as serde reads it (serdeSequence.ts); plugin.toml's are not.
+// Each struct may be written as an array too, as serde reads it (serdeSequence.ts).
 const jsonPathSpec = sequenceAsStruct(PATH_SPEC_FIELDS, pathSpec);
 
 /** `extensions["net.codewhale"]`; no `providers` under policy v3 [Skillgate]. */

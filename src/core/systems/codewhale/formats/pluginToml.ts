@@ -22,6 +22,15 @@ import { ownRecord } from '../../../documents/ownRecord';
 import { byteOrder } from '../../../fs/rawNames';
 import { isJsonObject } from '../../../documents/jsonObject';
 import { REPORT_INPUT } from '../../../documents/parseContext';
+import {
+  CAPABILITIES_FIELDS,
+  documentPath,
+  PATH_SPEC_FIELDS,
+  PLUGIN_TOML_LAYOUT,
+  TOML_PLUGIN_FIELDS,
+  tomlSequenceAsStruct,
+  WHEN_FIELDS,
+} from './serdeSequence';
 
 /** Server keys upstream allows in TOML; `disabled` and `allow_private_network` are not among them. */
 const TOML_SERVER_KEYS = new Set([
@@ -70,33 +79,40 @@ const server = z.strictObject({
   oauth_resource: text.optional(),
 });
 
+// The structs serde reads below the root may be written as arrays (serdeSequence.ts); the
+// servers may not, as the pre-checks refuse them first.
+const tomlPathSpec = tomlSequenceAsStruct(PATH_SPEC_FIELDS, pathSpec);
+
 // `[providers]` is absent on purpose: outside policy v3 it is an unknown field [Skillgate].
 const root = z.strictObject({
   schema_version: u64.max(0xffffffff).optional(),
-  plugin: z.strictObject({
-    name: text,
-    description: text.optional(),
-    version: text.optional(),
-    author: text.optional(),
-    display_name: text.optional(),
-    icon: text.optional(),
-    homepage: text.optional(),
-    repository: text.optional(),
-    license: text.optional(),
-    keywords: textList.optional(),
-  }),
-  skills: pathSpec.optional(),
-  commands: pathSpec.optional(),
-  agents: pathSpec.optional(),
-  profiles: pathSpec.optional(),
-  hooks: pathSpec.optional(),
-  lsp: pathSpec.optional(),
-  lsp_servers: pathSpec.optional(),
-  native: pathSpec.optional(),
-  native_extension: pathSpec.optional(),
+  plugin: tomlSequenceAsStruct(
+    TOML_PLUGIN_FIELDS,
+    z.strictObject({
+      name: text,
+      description: text.optional(),
+      version: text.optional(),
+      author: text.optional(),
+      display_name: text.optional(),
+      icon: text.optional(),
+      homepage: text.optional(),
+      repository: text.optional(),
+      license: text.optional(),
+      keywords: textList.optional(),
+    }),
+  ),
+  skills: tomlPathSpec.optional(),
+  commands: tomlPathSpec.optional(),
+  agents: tomlPathSpec.optional(),
+  profiles: tomlPathSpec.optional(),
+  hooks: tomlPathSpec.optional(),
+  lsp: tomlPathSpec.optional(),
+  lsp_servers: tomlPathSpec.optional(),
+  native: tomlPathSpec.optional(),
+  native_extension: tomlPathSpec.optional(),
   mcp_servers: ownRecord(z.string(), server).optional(),
-  capabilities: capabilities.optional(),
-  when: when.optional(),
+  capabilities: tomlSequenceAsStruct(CAPABILITIES_FIELDS, capabilities).optional(),
+  when: tomlSequenceAsStruct(WHEN_FIELDS, when).optional(),
 });
 
 type Root = z.infer<typeof root>;
@@ -129,9 +145,11 @@ export function readPluginToml(file: string, source: string, findings: Findings)
   const result = root.safeParse(raw, REPORT_INPUT);
   if (!result.success) {
     for (const p of schemaProblems(result.error)) {
-      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(p.path))} (${p.detail})`, {
+      // Where a struct is written as an array, the element (or, for a missing field, the array).
+      const path = documentPath(raw, p.path, PLUGIN_TOML_LAYOUT);
+      findings.at('codewhale.manifest.parse', `${prefix(doc.valueSpan(path))} (${p.detail})`, {
         file,
-        path: p.path,
+        path,
         key: p.key,
       });
     }
@@ -228,10 +246,13 @@ function precheckServers(raw: Record<string, unknown>, doc: ParsedDocument, find
 }
 
 function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
-  const at = (...path: (string | number)[]) => ({ file, path });
-  const opt = (v: string | undefined, ...path: string[]) => (v === undefined ? undefined : located(v, file, path));
+  // Paths by field names; where a struct is written as an array, the document's path holds its index.
+  const docPath = (path: readonly (string | number)[]) => documentPath(doc.value, path, PLUGIN_TOML_LAYOUT);
+  const at = (...path: (string | number)[]) => ({ file, path: docPath(path) });
+  const opt = (v: string | undefined, ...path: string[]) =>
+    v === undefined ? undefined : located(v, file, docPath(path));
   const list = (values: readonly string[] | undefined, ...path: (string | number)[]) =>
-    (values ?? []).map((v, i) => located(v, file, path.concat(i)));
+    (values ?? []).map((v, i) => located(v, file, docPath(path.concat(i))));
   const components: Partial<Record<ComponentKind, PathSpecDecl>> = {};
   for (const [kind, key, alias] of COMPONENT_KEYS) {
     const used =
@@ -239,7 +260,7 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
     if (!used) continue;
     const spec = d[used as keyof Root] as z.infer<typeof pathSpec>;
     const paths = [
-      ...(spec.path !== undefined ? [located(spec.path, file, [used, 'path'])] : []),
+      ...(spec.path !== undefined ? [located(spec.path, file, docPath([used, 'path']))] : []),
       ...list(spec.paths, used, 'paths'),
     ];
     // An empty `[skills]` table means the default `skills` path (codewhale.md §3.1).
@@ -263,8 +284,12 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
     file,
     schemaVersion: located(d.schema_version ?? 0, file, ['schema_version']),
     nameRule: 'toml',
-    name: located(d.plugin.name, file, ['plugin', 'name']),
-    version: located(d.plugin.version ?? '', file, d.plugin.version === undefined ? ['plugin'] : ['plugin', 'version']),
+    name: located(d.plugin.name, file, docPath(['plugin', 'name'])),
+    version: located(
+      d.plugin.version ?? '',
+      file,
+      d.plugin.version === undefined ? ['plugin'] : docPath(['plugin', 'version']),
+    ),
     description: opt(d.plugin.description, 'plugin', 'description'),
     author: opt(d.plugin.author, 'plugin', 'author'),
     displayName: opt(d.plugin.display_name, 'plugin', 'display_name'),
@@ -289,7 +314,6 @@ function toManifest(file: string, d: Root, doc: ParsedDocument): Manifest {
         }
       : {}),
   };
-  void doc;
 }
 
 function byteOffset(text: string, offset: number): number {

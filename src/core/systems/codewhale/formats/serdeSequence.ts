@@ -22,6 +22,17 @@ export function structOfSequence(value: unknown, fields: readonly string[]): unk
   return out;
 }
 
+/**
+ * The toml crate reads a struct from an array the same way (`deserialize_struct` goes to
+ * `deserialize_any`, which visits an array as a sequence), but its sequence access never
+ * looks past the struct's last field: elements beyond it are not read, so whatever they hold
+ * passes (`capabilities = [[], ["h.example"], true, "x"]` loads). Read as the struct of the
+ * first elements. TOML has no null, so every element present is a value.
+ */
+export function tomlSequenceAsStruct<T extends z.ZodType>(fields: readonly string[], schema: T) {
+  return z.preprocess((v) => structOfSequence(Array.isArray(v) ? v.slice(0, fields.length) : v, fields), schema);
+}
+
 /** Field orders of upstream's structs (agent_plugin.rs `StandardMcpFile`, `StandardMcpServer`, `CodewhaleMcpExtension`; mcp.rs `McpServerOAuthConfig`). */
 export const MCP_FILE_FIELDS = ['$schema', 'mcpServers'] as const;
 export const MCP_SERVER_FIELDS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'extensions'] as const;
@@ -74,6 +85,36 @@ export const PLUGIN_EXTENSION_FIELDS = [
 export const PATH_SPEC_FIELDS = ['path', 'paths'] as const;
 export const CAPABILITIES_FIELDS = ['filesystem_roots', 'network_hosts', 'lifecycle_mutation'] as const;
 export const WHEN_FIELDS = ['os', 'binaries'] as const;
+
+/**
+ * `plugin.toml` (manifest.rs `PluginManifest`, `PluginMeta`): the root is always a table; its
+ * `[plugin]` may be an array, `icon` after `display_name` as the v3-era builds declare it.
+ */
+export const TOML_ROOT_FIELDS = [
+  'schema_version',
+  'plugin',
+  'skills',
+  'commands',
+  'agents',
+  'hooks',
+  'lsp',
+  'native',
+  'mcp_servers',
+  'capabilities',
+  'when',
+] as const;
+export const TOML_PLUGIN_FIELDS = [
+  'name',
+  'description',
+  'version',
+  'author',
+  'display_name',
+  'icon',
+  'homepage',
+  'repository',
+  'license',
+  'keywords',
+] as const;
 
 /** `kimi.plugin.json` (agent_plugin.rs `KimiPluginManifest`, `KimiInterface`, `KimiMcpInterfaceOverride`, `KimiMcpServer`). */
 export const KIMI_FIELDS = [
@@ -180,6 +221,27 @@ export const PLUGIN_JSON_LAYOUT: SerdeLayout = {
         },
       },
     },
+  },
+};
+/**
+ * `plugin.toml`: the component tables under their names and serde aliases. `mcp_servers` has
+ * none: upstream refuses a server or its `oauth` that is not a table before serde reads them.
+ */
+export const PLUGIN_TOML_LAYOUT: SerdeLayout = {
+  struct: TOML_ROOT_FIELDS,
+  fields: {
+    plugin: { struct: TOML_PLUGIN_FIELDS },
+    skills: PATH_SPEC,
+    commands: PATH_SPEC,
+    agents: PATH_SPEC,
+    profiles: PATH_SPEC,
+    hooks: PATH_SPEC,
+    lsp: PATH_SPEC,
+    lsp_servers: PATH_SPEC,
+    native: PATH_SPEC,
+    native_extension: PATH_SPEC,
+    capabilities: { struct: CAPABILITIES_FIELDS },
+    when: { struct: WHEN_FIELDS },
   },
 };
 // An array `author` is the untagged `KimiAuthor`'s `Detailed` variant: the struct.
