@@ -22,6 +22,7 @@ import { firstSurrogateEscape } from './yamlEscapes';
 import { firstRefusedProperty } from './yamlProperties';
 import { firstRefusedDirective, withSkippedMarkupBlanked } from './yamlDirectives';
 import { readKeyIndicators } from './yamlKeyIndicators';
+import { rootBlockScalarReading } from './yamlRootBlockScalar';
 import { FirstRefusal, blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
@@ -114,7 +115,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     tree = { cst, copy };
     const found = new FirstRefusal();
     for (const refusal of [readKeyIndicators(cst, copy), firstRefusedProperty(cst, copy)])
-      if (refusal) found.refuse(refusal.offset, refusal.message);
+      if (refusal) found.refuse(refusal.offset, refusal.message, refusal.at);
     keyRefusal = found.first;
   };
   let bomReading: ReturnType<typeof lineStartBomReading>;
@@ -146,20 +147,37 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const precedes = (offset: number) => (firstAt === undefined || offset <= firstAt) && before(offset);
   // Each ordered by where libyaml meets it (`at`), reported where libyaml reports it.
   const bomRefusal = typeof bomReading === 'object' ? bomReading : undefined;
+  const rootBlock = rootBlockScalarReading(doc, parsed);
+  const rootRefusal = rootBlock && 'refusedAt' in rootBlock ? rootBlock.refusedAt : undefined;
   const scanned = [
     directive && { at: directive.line, offset: directive.offset, length: 1, message: directive.message },
     escape && { at: escape.offset, ...escape, message: 'found invalid Unicode character escape code' },
     tab && { at: tab.offset, offset: tab.offset, length: 1, message: tab.message },
-    keyRefusal && { at: keyRefusal.offset, offset: keyRefusal.offset, length: 1, message: keyRefusal.message },
+    keyRefusal && {
+      at: keyRefusal.at ?? keyRefusal.offset,
+      offset: keyRefusal.offset,
+      length: 1,
+      message: keyRefusal.message,
+    },
     bomRefusal && { at: bomRefusal.start, offset: bomRefusal.offset, length: 1, message: bomRefusal.message },
+    rootRefusal === undefined
+      ? undefined
+      : { at: rootRefusal, offset: rootRefusal, length: 1, message: 'did not find expected <document start>' },
   ].reduce((a, b) => (b && (!a || b.at < a.at) ? b : a), undefined);
-  if (scanned && precedes(scanned.at)) return fail(scanned.message, scanned.offset, scanned.length);
+  // A required simple key libyaml checks before it reads on from a token's start: at one place,
+  // its refusal comes before what its parser refuses there (`{a` then a line `b: c` as a key),
+  // though not before a fault its scanner finds inside a token begun earlier (`{a` then `:,}`).
+  const staleKeyFirst =
+    restated?.message === STALE_REQUIRED_KEY && restated.offset === scanned?.at && PARSER_REFUSAL.test(scanned.message);
+  if (scanned && precedes(scanned.at) && !staleKeyFirst) return fail(scanned.message, scanned.offset, scanned.length);
   if (restated) return before(restated.offset) ? fail(restated.message, restated.offset, 1) : readerError();
   if (first && before(first.pos[0]))
     return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
   if (refusedChunk !== undefined) return readerError();
   dropUnreadFinalBreak(doc, text);
   readFlowScalarsAsLibyaml(doc, text);
+  if (rootBlock && 'value' in rootBlock && isScalar(doc.contents))
+    doc.contents.value = doc.contents.source = rootBlock.value;
   const anchors = new YamlAnchors();
   const converter = new Converter(doc, anchors);
   try {
@@ -172,6 +190,11 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     throw e;
   }
 }
+
+/** libyaml's words where a simple key it requires (a block mapping's key) is no longer possible. */
+const STALE_REQUIRED_KEY = "could not find expected ':'";
+/** libyaml's parser's words where a token stands that it did not expect. */
+const PARSER_REFUSAL = /^did not find expected (?:key|node content|'-' indicator|',' or)/;
 
 const PARSE_OPTIONS = {
   version: '1.2',

@@ -8,6 +8,9 @@ import {
   type LibyamlRefusal,
 } from './yamlRefusal';
 
+/** libyaml's words where no token may start. */
+const NO_TOKEN = 'found character that cannot start any token';
+
 /**
  * Where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser; eva.md §2.1) reads the key indicators
  * `?` and `:` otherwise than the yaml library, so Skillgate said "registered" for a manifest
@@ -35,7 +38,7 @@ import {
  */
 export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefusal | undefined {
   const found = new FirstRefusal();
-  const refuse = (offset: number, message: string) => found.refuse(offset, message);
+  const refuse = (offset: number, message: string, at = offset) => found.refuse(offset, message, at);
   // Items in text order, each before what its key and value hold.
   const walk = (token: CST.Token | null | undefined): void => {
     if (!token || !('items' in token)) return;
@@ -63,8 +66,18 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
           else if (props) refuse(entry.offset, entryEndExpected(closeOf(flowCollection)));
           // `[??a]`: a second key indicator where the first one's key should start.
           else if (entry.source.charAt(1) === '?') refuse(entry.offset + 1, NODE_EXPECTED);
-          else if (startsPlainScalar(entry.source.slice(1))) asExplicitKey(item, entry);
+          else if (startsPlainScalar(entry.source.slice(1), text.charAt(entry.offset + 2))) asExplicitKey(item, entry);
+          // `[?- x]`: a `-` before white space is a block entry, no node; `[?|]`: no token starts at `|`.
+          else if (entry.source.charAt(1) === '-') refuse(entry.offset + 1, NODE_EXPECTED);
+          else if ('|>%@`'.includes(entry.source.charAt(1))) refuse(entry.offset + 1, NO_TOKEN);
         }
+        // Properties after a key with no `:` between (`{'a' &x}`): they start another node, where
+        // libyaml's parser expects the entry's `,` or the close. The library gave them to an empty
+        // value. The parser meets them once the scanner has read the line on to a flow indicator
+        // (the key before them might still end at a `:`): a fault it scans there comes first.
+        const afterKey = item.sep?.find((t) => t.type !== 'space' && t.type !== 'newline' && t.type !== 'comment');
+        if (item.key && (afterKey?.type === 'anchor' || afterKey?.type === 'tag'))
+          refuse(afterKey.offset, entryEndExpected(closeOf(flowCollection)), simpleKeyEnd(text, afterKey.offset));
         const question = item.start.find((t) => t.type === 'explicit-key-ind');
         const skipped =
           question && closeOf(flowCollection) === ']' ? tokenSkippedAfterKey(text, question.offset) : undefined;
@@ -76,6 +89,11 @@ export function readKeyIndicators(cst: CST.Document, text: string): LibyamlRefus
           const colon = scalar && colonBeforeFlowIndicator(scalar, text);
           if (colon !== undefined) refuse(colon, "found unexpected ':'");
         }
+        // After the scanner's own faults at the same place (`{a` then `:,}`): the parser's.
+        const indicator = item.sep?.find((t) => t.type === 'map-value-ind');
+        const keyStart = item.start.find((t) => t.type === 'anchor' || t.type === 'tag')?.offset ?? item.key?.offset;
+        if (indicator && !question && keyStart !== undefined && simpleKeyGivenUp(text, keyStart, indicator.offset))
+          refuse(indicator.offset, entryEndExpected(closeOf(flowCollection)));
       }
       walk(item.key);
       walk(item.value);
@@ -116,9 +134,11 @@ function nextTokenAt(text: string, from: number): number {
 
 /**
  * Text libyaml starts a plain scalar with after its `?` token in flow context: not an
- * indicator, or a `-` with no blank after it.
+ * indicator, or a `-` with no blank after it (`{?-}` is the key `-`: `next` is the text's
+ * character after that `-`, where the library's scalar ended at a flow indicator).
  */
-function startsPlainScalar(text: string): boolean {
+function startsPlainScalar(text: string, next: string): boolean {
+  if (text === '-') return next !== '' && !/\s/.test(next);
   return /^(?:[^\s\-?:,[\]{}#&*!|>'"%@`]|-[^\s])/u.test(text);
 }
 
@@ -130,8 +150,39 @@ function startsPlainScalar(text: string): boolean {
 function colonBeforeFlowIndicator(scalar: CST.FlowScalar, text: string): number | undefined {
   const inside = /:[,?[\]{}]/.exec(scalar.source);
   if (inside) return scalar.offset + inside.index;
-  const end = scalar.offset + scalar.source.length;
+  // libyaml's plain scalar reads on over white space and line breaks, and checks the `:` where
+  // the next text starts as it checks one inside (`{a :,}`, `{a` then a line `:,}`); a `#`
+  // there ends the scalar first.
+  let end = scalar.offset + scalar.source.length;
+  while (end < text.length && ' \t\n\r'.includes(text[end] as string)) end++;
   return text[end] === ':' && ',?[]{}'.includes(text[end + 1] ?? ' ') ? end : undefined;
+}
+
+/**
+ * libyaml's scanner holds a simple key (one with no `?`) possible only while it stays on the
+ * line the key starts on (at its first property, if any), and within 1024 characters of its
+ * start (yaml_parser_stale_simple_keys). A `:` met later than that in a flow collection is
+ * a value with no key: the key written before it is an entry of its own, complete, and the
+ * parser refuses the `:` where the entry's `,` or the close should stand (`{a` then a line
+ * `b: c`; a key of 1025 characters). The library read the key.
+ */
+export function simpleKeyGivenUp(text: string, start: number, colon: number): boolean {
+  const key = text.slice(start, colon);
+  if (key.includes('\n') || key.includes('\r')) return true;
+  // libyaml counts characters, not UTF-16 units: count only what may be over.
+  return key.length > MAX_SIMPLE_KEY_CHARACTERS && [...key].length > MAX_SIMPLE_KEY_CHARACTERS;
+}
+
+const MAX_SIMPLE_KEY_CHARACTERS = 1024;
+
+/**
+ * Just past the first flow indicator or line break at or after `from`: a pending simple key ends
+ * there at the latest, once the scanner has read the token before it (`{'a' !t}`: the tag's fault
+ * stands at the `}`).
+ */
+function simpleKeyEnd(text: string, from: number): number {
+  const end = /[,[\]{}\n\r]/.exec(text.slice(from));
+  return end ? from + end.index + 1 : text.length;
 }
 
 function plainScalar(token: CST.Token | null | undefined): CST.FlowScalar | undefined {

@@ -7,6 +7,7 @@ import {
   entryEndExpected,
   type LibyamlRefusal,
 } from './yamlRefusal';
+import { simpleKeyGivenUp } from './yamlKeyIndicators';
 
 /**
  * A refusal the yaml library states in its own words, restated as libyaml 0.2.5 (serde_yaml
@@ -59,6 +60,11 @@ export function libyamlRefusal(
     return innerMapping(cst, at, error.code === 'BLOCK_IN_FLOW');
   if (error.code === 'MULTILINE_IMPLICIT_KEY' && message === 'Implicit keys need to be on a single line')
     return keyOverLines(cst, at, text);
+  if (
+    (error.code === 'MULTILINE_IMPLICIT_KEY' || error.code === 'KEY_OVER_1024_CHARS') &&
+    / flow sequence (pairs need|key$)/.test(message)
+  )
+    return flowKeyGivenUp(cst, at, text);
   if (error.code === 'TAG_RESOLVE_FAILED' && /^![0-9A-Za-z_-]*!/.test(message.replace(/^Could not resolve tag: /, '')))
     return afterProperties(text, at) ?? { offset: at, message: 'found undefined tag handle' };
   if (error.code === 'BAD_SCALAR_START' && /^Plain value cannot start with /.test(message))
@@ -173,6 +179,29 @@ function keyOverLines(cst: CST.Document, at: number, text: string): LibyamlRefus
       ...tokenStarts(item.value),
     ].find((offset) => offset > line);
     return later === undefined ? undefined : { offset: later, message: "could not find expected ':'" };
+  }
+  return undefined;
+}
+
+/**
+ * A flow sequence's pair whose key the library refused at `at` (over two lines, or over 1024
+ * characters): where libyaml no longer holds the key possible at its `:` (simpleKeyGivenUp),
+ * the key is an entry of its own and the parser refuses the `:`.
+ */
+function flowKeyGivenUp(cst: CST.Document, at: number, text: string): LibyamlRefusal | undefined {
+  for (const { token } of collections(cst)) {
+    if (token.type !== 'flow-collection' || closeOf(token) !== ']') continue;
+    for (const [index, item] of token.items.entries()) {
+      const start = itemStart(item);
+      const colon = item.sep?.find((t) => t.type === 'map-value-ind');
+      if (start === undefined || !colon || at < start || at > colon.offset) continue;
+      // An entry with no `,` before it: the parser stops where it starts.
+      if (index > 0 && !item.start.some((t) => t.type === 'comma'))
+        return { offset: start, message: entryEndExpected(']') };
+      if (item.start.some((t) => t.type === 'explicit-key-ind') || !simpleKeyGivenUp(text, start, colon.offset))
+        return undefined;
+      return { offset: colon.offset, message: entryEndExpected(']') };
+    }
   }
   return undefined;
 }

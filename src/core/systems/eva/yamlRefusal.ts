@@ -4,6 +4,11 @@ import type { CST } from 'yaml';
 export interface LibyamlRefusal {
   readonly offset: number;
   readonly message: string;
+  /**
+   * Where libyaml meets it, when later than where it reports it: its parser sees a token only
+   * once its scanner has read on past every place a simple key pending before it could end.
+   */
+  readonly at?: number;
 }
 
 /**
@@ -13,8 +18,9 @@ export interface LibyamlRefusal {
 export class FirstRefusal {
   private found: LibyamlRefusal | undefined;
 
-  refuse(offset: number, message: string): void {
-    if (!this.found || offset < this.found.offset) this.found = { offset, message };
+  refuse(offset: number, message: string, at = offset): void {
+    if (!this.found || at < (this.found.at ?? this.found.offset))
+      this.found = at === offset ? { offset, message } : { offset, message, at };
   }
 
   get first(): LibyamlRefusal | undefined {
