@@ -52,6 +52,18 @@ describe('user homes from the environment', () => {
     assert.equal(codewhaleHomeFromEnv({}, undefined), null);
   });
 
+  it('expands a leading ~ in CODEWHALE_HOME and refuses a relative one, as codewhale_paths does', () => {
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: '~' }, '/home/u'), '/home/u');
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: ' ~/cw ' }, '/home/u'), '/home/u/cw');
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: '~//a/../b' }, '/home/u'), '/home/u/a/../b');
+    // A relative value would resolve against the working directory (the repository): user discovery is off.
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: 'cw' }, '/home/u'), null);
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: './cw' }, '/home/u'), null);
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: '~user/cw' }, '/home/u'), null);
+    // `~` with no home to expand it: disabled, not the working directory's `~`.
+    assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: '~/cw' }, undefined), null);
+  });
+
   it('with CODEWHALE_HOME="" lists the bundles under ~/.codewhale, not the repository`s plugins/ as user bundles', async () => {
     writeD(f, '', 'home/.codewhale/plugins/mine');
     writeD(f, '', 'ws/plugins/evil');

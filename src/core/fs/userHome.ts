@@ -24,14 +24,31 @@ export function userHome(): string | undefined {
 /**
  * Codewhale's home from the process environment (codewhale.md §2.1): `$CODEWHALE_HOME`
  * trimmed, where an empty or blank value counts as unset, as upstream reads it
- * (`codewhale_home_env_override`); else `<user home>/.codewhale`. Null when no home can
+ * (`codewhale_home_override`); else `<user home>/.codewhale`. Null when no home can
  * be resolved: upstream then disables user discovery.
+ *
+ * Upstream expands a leading `~` (`~`, `~/x`, `~\x`) to the user's home and refuses any
+ * value still relative after that (codewhale_paths `validate_absolute_path`), which
+ * disables user discovery too: a relative home would resolve against the working
+ * directory, the repository, and show its bundles as the user's.
  */
 export function codewhaleHomeFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   home: string | undefined,
 ): string | null {
   const explicit = env.CODEWHALE_HOME?.trim();
-  if (explicit) return explicit;
+  if (explicit) {
+    const expanded = expandLeadingTilde(explicit, home);
+    return expanded !== undefined && path.isAbsolute(expanded) ? expanded : null;
+  }
   return home === undefined ? null : path.join(home, '.codewhale');
+}
+
+/** `~`, `~/x` or `~\x` with the home in front, appended as upstream pushes it, not normalized (`~/a/../b` keeps its `..`: `a` may be a link); undefined when there is no home to expand it with. */
+function expandLeadingTilde(value: string, home: string | undefined): string | undefined {
+  if (value !== '~' && !/^~[/\\]/.test(value)) return value;
+  if (home === undefined) return undefined;
+  const rest = value.slice(1).replace(/^[/\\]+/, '');
+  if (rest === '') return home;
+  return home.endsWith(path.sep) ? home + rest : home + path.sep + rest;
 }
