@@ -141,15 +141,16 @@ describe('Rivumi loads: order, records of refused files, nesting and where findi
       const pk = loadRivumiProject(f.path('ws')).plugins[0];
       assert.deepEqual(pk?.error?.range, range(2, 13, 22));
     });
-    it('fails both loads on a skill path no file name can hold (a surrogate Python cannot escape to a byte), at the path value', () => {
+    it('fails both loads on a skill path with a lone surrogate (pydantic reads the str as UTF-8 first), at the path value', () => {
       f.write('ws/.rivumi/plugins/pk.json', '{\n  "skills": [\n    {"path": "\\ud800.md"}\n  ]\n}');
       const p = loadRivumiProject(f.path('ws'));
       const pk = p.plugins[0];
+      // pydantic-core's string_unicode (its test_string.py, test_unicode_error), before the path is ever opened.
       const message =
-        "plugin skill path cannot be encoded as a file name: '\\ud800.md' (Rivumi's load fails with UnicodeEncodeError: surrogates not allowed)";
+        'project plugin manifest is invalid: pk.json: skills.0.path: Input should be a valid string, unable to parse raw data as a unicode string';
       assert.deepEqual(
         [pk?.state, pk?.error?.code, pk?.error?.message, pk?.error?.range],
-        ['invalid', 'rivumi.path-encoding', message, range(2, 13, 24)],
+        ['invalid', 'rivumi.plugin.invalid', message, range(2, 13, 24)],
       );
       assert.deepEqual([p.skillLoad?.message, p.hookLoad?.message], [message, message]);
     });
@@ -325,9 +326,10 @@ describe('Rivumi loads: order, records of refused files, nesting and where findi
       const p = loadRivumiProject(f.path('ws'));
       assert.deepEqual(
         p.diagnostics.map((d) => [d.message, d.range]),
+        // pydantic's order: the fields, then the extra keys (model_fields.rs).
         [
-          ['project hook config is invalid: on_save: Extra inputs are not permitted', range(1, 2, 11)],
           ['project hook config is invalid: pre_compact: Input should be a valid tuple', range(2, 17, 21)],
+          ['project hook config is invalid: on_save: Extra inputs are not permitted', range(1, 2, 11)],
         ],
       );
       assert.equal(p.hooksFile?.error?.message, p.diagnostics[0]?.message);

@@ -122,9 +122,10 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
 
     it('refuses null for an event, an unknown event and a non-object', () => {
       f.write('ws/.rivumi/hooks.json', '{"pre_tool_use": null, "on_save": []}');
+      // pydantic's order: the fields, then the extra keys (model_fields.rs).
       assert.deepEqual(messages(index([f.path('ws')])), [
-        'project hook config is invalid: on_save: Extra inputs are not permitted',
         'project hook config is invalid: pre_tool_use: Input should be a valid tuple',
+        'project hook config is invalid: on_save: Extra inputs are not permitted',
       ]);
       f.write('ws/.rivumi/hooks.json', '[]');
       assert.deepEqual(messages(index([f.path('ws')])), ['project hook config must be a JSON object']);

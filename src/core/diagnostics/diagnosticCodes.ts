@@ -102,6 +102,10 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.skill.body': ['error', 'The skill body is blank or contains NUL.'],
   'rivumi.skill.description-length': ['error', 'The description exceeds 400 characters.'],
   'rivumi.skill.qualified-name-length': ['error', "A plugin skill's combined name exceeds 64 characters."],
+  'rivumi.skill.source-utf8': [
+    'error',
+    "A skill's file name is not UTF-8: Rivumi's skill record refuses its source, and the skill load fails.",
+  ],
   'rivumi.skill.duplicate-name': [
     'warning',
     'Two loaded skills share a name; a selection by name picks the later one.',

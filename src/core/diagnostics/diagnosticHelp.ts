@@ -163,6 +163,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'rivumi.skill.qualified-name-length': {
     fix: 'Shorten the plugin or skill name so `plugin:skill` stays within 64 characters.',
   },
+  'rivumi.skill.source-utf8': { fix: 'Rename the skill file to a UTF-8 name.' },
   'rivumi.skill.duplicate-name': {
     fix: 'Rename one of the skills; otherwise a selection by name picks the later one.',
   },

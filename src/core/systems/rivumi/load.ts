@@ -5,7 +5,7 @@ import { decodeUtf8, isInside, listDirectory, lstatEntry, readRegularFile, statE
 import { Findings } from '../../diagnostics/findings';
 import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
-import { pythonRepr, pythonStrip } from './pythonText';
+import { hasNoUtf8, pythonRepr, pythonStrip } from './pythonText';
 import { FILE_START, type Diagnostic, type Range } from '../../model';
 import { codePointCompare, decodeJsonBytes } from './hookFiles';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
@@ -268,6 +268,9 @@ function readSkill(
   // The record's limits (§3.4 step 9) are one pydantic validation: every field over its limit is an error of the same failure.
   const nameTooLong = (name: string | undefined) =>
     plugin && name !== undefined && [...`${plugin}.${name}`].length > 64 ? `${plugin}.${name}` : undefined;
+  // The record's `source` is a str with a length limit (1-512): pydantic reads it as UTF-8 first, and a
+  // file name that is not UTF-8 (Python lists byte 0xFF as U+DCFF) has none (schemas.ts, constrainedText).
+  const sourceError = hasNoUtf8(source) ? `project skill file name is not valid UTF-8: ${fileName}` : undefined;
   if (!parsed.ok) {
     const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
     // Only the description-length failure carries a name: the record's other limit is checked with it.
@@ -279,6 +282,8 @@ function readSkill(
         abs,
         parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
       );
+    if (sourceError && parsed.code === 'rivumi.skill.description-length')
+      findings.inFile('rivumi.skill.source-utf8', sourceError, abs);
     return failed;
   }
   const qualifiedName = plugin ? `${plugin}.${parsed.name}` : parsed.name;
@@ -289,6 +294,7 @@ function readSkill(
       parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
     );
   }
+  if (sourceError) return invalid('rivumi.skill.source-utf8', sourceError);
   reportHidden(text, abs, findings);
   return {
     ...base,
@@ -404,7 +410,8 @@ function readPluginManifest(
     const stored = pythonStrip(s.path).replace(/\\/g, '/');
     const at = doc.valueRange(['skills', index, 'path']);
     if (encodeOsString(stored) === undefined) {
-      // Python's lstat raises UnicodeEncodeError (not a plugin error): both loads fail.
+      // Unreachable while the schema refuses a path with a lone surrogate (pydantic's string_unicode);
+      // were one to get here, Python's lstat would raise UnicodeEncodeError: both loads fail.
       const message = `plugin skill path cannot be encoded as a file name: ${pythonRepr(stored)} (Rivumi's load fails with UnicodeEncodeError: surrogates not allowed)`;
       return {
         plugin: { ...named, state: 'invalid', error: findings.inFile('rivumi.path-encoding', message, abs, at) },
@@ -554,8 +561,8 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
 }
 
 /**
- * Merge (H3): the project's entries, then each valid plugin's, per event. `problems`
- * gets the project's unknown events; `mergeErrors` the entries that cannot be merged.
+ * Merge (H3): the project's entries, then each valid plugin's, per event. `mergeErrors`
+ * gets the entries that cannot be merged.
  */
 function mergeHooks(
   hooksPath: string,
@@ -563,23 +570,11 @@ function mergeHooks(
   drafts: readonly PluginDraft[],
   findings: Findings,
   out: HookLoad,
-  problems: Diagnostic[],
   mergeErrors: Diagnostic[],
 ): Map<HookEvent, TaggedHook[]> {
   const merged = new Map<HookEvent, TaggedHook[]>(HOOK_EVENTS.map((e) => [e, []]));
   // A hooks.json that could not be read is the empty object here: its error is the hook load's already.
   const project = read.project;
-  for (const key of Object.keys(project)) {
-    if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
-      problems.push(
-        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, {
-          file: hooksPath,
-          path: [key],
-          key: true,
-        }),
-      );
-    }
-  }
   for (const event of HOOK_EVENTS) {
     const v = project[event];
     if (!Array.isArray(v)) continue;
@@ -624,12 +619,23 @@ function mergeHooks(
 /** Validate (H4): each merged entry, and the per-event cap; returns the project's own hooks, files the plugins' in `out`. */
 function validateHooks(
   merged: ReadonlyMap<HookEvent, TaggedHook[]>,
+  hooksPath: string,
+  project: Record<string, unknown>,
   findings: Findings,
   out: HookLoad,
   problems: Diagnostic[],
 ): RivumiHook[] {
   const projectHooks: RivumiHook[] = [];
   for (const event of HOOK_EVENTS) {
+    // An event of hooks.json that is null or no array is that field's error, in the field's place.
+    if (event in project && !Array.isArray(project[event])) {
+      problems.push(
+        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, {
+          file: hooksPath,
+          path: [event],
+        }),
+      );
+    }
     const list = merged.get(event) ?? [];
     list.forEach((t, position) => {
       const r = hookCommand.safeParse(t.raw, REPORT_INPUT);
@@ -701,19 +707,20 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
   if (read.error) out.projectFailure = fail(read.error);
   const problems: Diagnostic[] = [];
   const mergeErrors: Diagnostic[] = [];
-  const merged = mergeHooks(hooksPath, read, drafts, findings, out, problems, mergeErrors);
-  // A null or non-array event value in hooks.json is invalid before any entry is.
-  for (const event of HOOK_EVENTS) {
-    if (event in read.project && !Array.isArray(read.project[event])) {
+  const merged = mergeHooks(hooksPath, read, drafts, findings, out, mergeErrors);
+  const projectHooks = validateHooks(merged, hooksPath, read.project, findings, out, problems);
+  // pydantic reports the fields in their order, then each extra key in the file's order (model_fields.rs).
+  for (const key of Object.keys(read.project)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
       problems.push(
-        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${event}: Input should be a valid tuple`, {
+        findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, {
           file: hooksPath,
-          path: [event],
+          path: [key],
+          key: true,
         }),
       );
     }
   }
-  const projectHooks = validateHooks(merged, findings, out, problems);
   const firstProblem = mergeErrors[0] ?? problems[0];
   out.failure = out.projectFailure ?? (firstProblem ? fail(firstProblem) : null);
   if (read.exists) {

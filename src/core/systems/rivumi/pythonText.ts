@@ -18,6 +18,15 @@ export function pythonStrip(text: string): string {
   return text.slice(start, end);
 }
 
+/**
+ * Whether a Python str has no UTF-8 form: it holds a lone surrogate (json's `"\ud800"`
+ * escape, or a file name byte that is not UTF-8, which Python lists as U+DC80-U+DCFF).
+ * With the `u` flag the surrogate class matches only surrogates that pair with nothing.
+ */
+export function hasNoUtf8(text: string): boolean {
+  return /\p{Cs}/u.test(text);
+}
+
 /** Line boundaries of Python `str.splitlines()`. */
 const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 

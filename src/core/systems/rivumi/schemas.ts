@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { pydanticStrAsFloat } from './laxFloat';
-import { pythonStrip } from './pythonText';
+import { hasNoUtf8, pythonStrip } from './pythonText';
 import { SAFE_NAME } from './skillFile';
 
 /**
@@ -21,6 +21,19 @@ export const HOOK_EVENTS = [
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 const strictText = z.string({ error: 'Input should be a valid string' });
+
+/**
+ * A str field with a length limit. pydantic-core's `StrConstrainedValidator` reads the
+ * string as UTF-8 (`either_str.as_cow()?`) before measuring it, and a Python str holding
+ * a lone surrogate (which json's `"\ud800"` or `"\udcff"` escape gives) has no UTF-8:
+ * `string_unicode`, before any length or validator (pydantic-core's test_string.py,
+ * `test_unicode_error`). A plain `str` (an argv entry, a tool, a keyword) keeps it.
+ */
+const constrainedText = () =>
+  z.string({ error: 'Input should be a valid string' }).refine((s) => !hasNoUtf8(s), {
+    error: 'Input should be a valid string, unable to parse raw data as a unicode string',
+    abort: true,
+  });
 
 /** pydantic's `too_long` for a tuple, with the length it saw ("…, not 17"). */
 const tooLong = (max: number) => ({
@@ -83,8 +96,7 @@ export const hookCommand = z.strictObject(
 
 export type HookCommand = z.infer<typeof hookCommand>;
 
-const httpUrl = z
-  .string({ error: 'Input should be a valid string' })
+const httpUrl = constrainedText()
   .max(2048, { error: 'String should have at most 2048 characters', abort: true })
   .refine((raw) => {
     const v = pythonStrip(raw);
@@ -96,8 +108,7 @@ const httpUrl = z
   .optional();
 
 const discoveryText = (max: number) =>
-  z
-    .string({ error: 'Input should be a valid string' })
+  constrainedText()
     .max(max, { error: `String should have at most ${max} characters`, abort: true })
     .refine((v) => pythonStrip(v) !== '' && !v.includes('\0'), 'plugin discovery text cannot be blank or contain NUL')
     .nullable()
@@ -105,21 +116,16 @@ const discoveryText = (max: number) =>
 
 export const pluginManifest = z.strictObject(
   {
-    name: z
-      .string({ error: 'Input should be a valid string' })
+    name: constrainedText()
       .min(1, { error: 'String should have at least 1 character', abort: true })
       .max(64, { error: 'String should have at most 64 characters', abort: true })
       .refine((n) => SAFE_NAME.test(pythonStrip(n)), 'invalid plugin name'),
-    description: z
-      .string({ error: 'Input should be a valid string' })
-      .max(400, 'String should have at most 400 characters')
-      .optional(),
+    description: constrainedText().max(400, 'String should have at most 400 characters').optional(),
     skills: z
       .array(
         z.strictObject(
           {
-            path: z
-              .string({ error: 'Input should be a valid string' })
+            path: constrainedText()
               .min(1, { error: 'String should have at least 1 character', abort: true })
               .max(256, { error: 'String should have at most 256 characters', abort: true })
               .refine(
