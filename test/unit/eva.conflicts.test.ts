@@ -216,15 +216,21 @@ describe('Eva ids across manifests (eva.md §4.3 rules 1–3, §2.4)', () => {
     );
   });
 
-  it('accepts existing providers in every field, and ignores provider entries that are not strings', () => {
+  it('accepts existing providers in every field; a provider written as a number is that id (serde reads its text)', () => {
     f.adapter(A0);
-    f.write(
-      'ws/config/capabilities/c.yaml',
-      'id: c\nname: C\nversion: 1.0.0\nenabled: true\nkind: mcp_tool\ncapability: repo.read\ndefault_provider: review-skill\nprovider: review-skill\npermissions: {adapters: {providers: [review-skill, 5]}}\n',
-    );
-    const r = f.index();
+    const text =
+      'id: c\nname: C\nversion: 1.0.0\nenabled: true\nkind: mcp_tool\ncapability: repo.read\ndefault_provider: review-skill\nprovider: review-skill\npermissions: {adapters: {providers: [review-skill]}}\n';
+    f.write('ws/config/capabilities/c.yaml', text);
+    let r = f.index();
     assert.deepEqual(r.diagnostics('eva.capability.provider-missing'), []);
     assert.deepEqual(r.diagnostics('eva.project.load-aborted'), []);
+    // `Vec<String>` takes `5` as "5": no adapter has that id, so Eva-CLI stops loading.
+    f.write('ws/config/capabilities/c.yaml', text.replace('[review-skill]', '[review-skill, 5]'));
+    r = f.index();
+    assert.deepEqual(
+      r.diagnostics('eva.capability.provider-missing').map((d) => r.rel(d.file)),
+      ['config/capabilities/c.yaml'],
+    );
   });
 
   it('does not check the providers of a manifest that is already invalid', () => {

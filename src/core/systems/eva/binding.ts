@@ -7,6 +7,7 @@ import type { EvaProject } from './project';
 import type { EvaRuntime } from './runtime';
 import { EVA_SYSTEM, type EvaItemReason, type EvaReason } from './vocabulary';
 import { isMapping } from './yamlDocument';
+import { capabilityProviderRefs } from './rawManifestSerde';
 
 /** `kind: skill` capability manifests as children of their provider adapter (eva.md §2.6). */
 
@@ -19,8 +20,11 @@ export function bindingItem(
   runtime: EvaRuntime,
 ): EvaItem | undefined {
   const value = entry.doc && isMapping(entry.doc.value) ? entry.doc.value : undefined;
-  const providerField = typeof value?.['default_provider'] === 'string' ? 'default_provider' : 'provider';
-  const providerId = typeof value?.[providerField] === 'string' ? (value[providerField] as string) : null;
+  // `default_provider`, else `provider`, as serde reads them (`default_provider: 5` is "5"; `~` is none).
+  const [named] =
+    entry.doc && value ? capabilityProviderRefs(entry.doc, value).filter((r) => r.field.length === 1) : [];
+  const providerField = named?.field[0] ?? 'provider';
+  const providerId = named?.name ?? null;
   const provider = providerId === null ? undefined : adapters.find((a) => a.id === providerId && !a.shadow);
   const providerItem = provider ? byEntry.get(provider) : undefined;
   if (provider && !providerItem) {

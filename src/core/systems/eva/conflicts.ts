@@ -6,6 +6,7 @@ import { evaDiagnostic } from './diagnostics';
 import type { EvaItem } from './item';
 import type { ManifestEntry } from './manifestEntry';
 import { isMapping } from './yamlDocument';
+import { capabilityProviderRefs } from './rawManifestSerde';
 
 /** Keys, precedence and shadowing across manifests (eva.md §4.3), and the cross-file provider check (§2.4). */
 
@@ -89,22 +90,13 @@ export function providersExist(capabilities: ManifestEntry[], adapters: Manifest
   const ids = new Set(adapters.map((e) => e.id).filter((id): id is string => id !== null));
   for (const e of capabilities) {
     if (!e.doc || e.check?.invalid || !isMapping(e.doc.value)) continue;
-    const v = e.doc.value;
-    const fields: (string | number)[][] = [];
-    for (const key of ['default_provider', 'provider']) if (typeof v[key] === 'string') fields.push([key]);
-    const perms =
-      isMapping(v['permissions']) && isMapping(v['permissions']['adapters'])
-        ? v['permissions']['adapters']['providers']
-        : undefined;
-    if (Array.isArray(perms))
-      perms.forEach((p, i) => typeof p === 'string' && fields.push(['permissions', 'adapters', 'providers', i]));
-    for (const f of fields) {
-      const name = f.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k as string], v) as string;
+    // As serde read them: `default_provider: 5` names the adapter "5" (rawManifestSerde.ts).
+    for (const { name, field } of capabilityProviderRefs(e.doc, e.doc.value)) {
       if (ids.has(name)) continue;
       e.diagnostics.push(
         evaDiagnostic(
           e.abs,
-          e.doc.fieldRange(f),
+          e.doc.fieldRange(field),
           'eva.capability.provider-missing',
           'Capability provider Adapter does not exist',
         ),

@@ -4,6 +4,13 @@ import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { rustTrim } from '../../text/rustText';
 import { providerRuleError, providerSerdeError } from './providerRules';
+import {
+  ADAPTER_FIELDS,
+  adapterPermissionList,
+  bufferedTagError,
+  capabilitySerdeError,
+  serdeString,
+} from './rawManifestSerde';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
@@ -198,8 +205,12 @@ export function checkAdapterManifest(doc: YamlDocument, schema: unknown): Contra
  * fields, then id, name, version and capability names, then the provider rules.
  */
 function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
-  const serde = providerSerdeError(c.doc, value);
-  if (serde) return (c.error('eva.provider.invalid', serde.message, serde.path, true), false);
+  // serde reads the mapping in document order: the first entry it refuses is the error.
+  const provider = providerSerdeError(c.doc, value);
+  const tag = bufferedTagError(c.doc, [], value, ADAPTER_FIELDS);
+  if (tag && (!provider || before(c.doc, tag.path, provider.path)))
+    return (c.error('eva.yaml.parse', tag.message, tag.path, true), false);
+  if (provider) return (c.error('eva.provider.invalid', provider.message, provider.path, true), false);
   if (!loaderIdentity(c, value, true)) return false;
   const caps = value['capabilities'];
   if (Array.isArray(caps)) {
@@ -208,9 +219,15 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
       if (e) return (c.error('eva.capability.name-invalid', e, ['capabilities', i], true), false);
     }
   }
-  const provider = providerRuleError(c.doc, value);
-  if (provider) return (c.error('eva.provider.invalid', provider.message, provider.path, true), false);
+  const rule = providerRuleError(c.doc, value);
+  if (rule) return (c.error('eva.provider.invalid', rule.message, rule.path, true), false);
   return true;
+}
+
+/** True when the top-level entry of `a` comes before that of `b` in the document. */
+function before(doc: YamlDocument, a: DocPath, b: DocPath): boolean {
+  const [ra, rb] = [doc.keyRange(a.slice(0, 1)).start, doc.keyRange(b.slice(0, 1)).start];
+  return ra.line < rb.line || (ra.line === rb.line && ra.character < rb.character);
 }
 
 /** A `transport: skill` adapter: upstream schema and loader, then the skill contract (§2.3). */
@@ -301,18 +318,38 @@ const CAPABILITY_KINDS: readonly string[] = ['adapter_capability', 'lua_capabili
 export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value;
-  if (schemaStage(c, schema, 'kind') && isMapping(value) && loaderIdentity(c, value, true)) {
-    // The loader's own check (§2.4), reached when a project's schema no longer lists the kinds.
-    const kind = value['kind'];
-    if (typeof kind === 'string' && !CAPABILITY_KINDS.includes(kind)) {
-      c.error('eva.capability.kind-unsupported', 'unsupported capability kind', ['kind'], true);
-      return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
-    }
-    const cap = value['capability'];
-    const e = typeof cap === 'string' ? capabilityNameError(cap) : undefined;
-    if (e) c.error('eva.capability.name-invalid', e, ['capability'], true);
-  }
+  if (schemaStage(c, schema, 'kind') && isMapping(value)) capabilityLoader(c, value);
   return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
+}
+
+/**
+ * The typed loader (`CapabilityManifest::try_from_raw`): serde's reading, then id, name,
+ * version, kind, capability, the provider ids and `permissions.adapters`, first error only.
+ */
+function capabilityLoader(c: Checker, value: Record<string, unknown>): void {
+  const serde = capabilitySerdeError(c.doc, value);
+  if (serde) return c.error('eva.yaml.parse', serde.message, serde.path, true);
+  if (!loaderIdentity(c, value, true)) return;
+  // The loader's own check (§2.4), reached when a project's schema no longer lists the kinds.
+  const kind = value['kind'];
+  if (typeof kind === 'string' && !CAPABILITY_KINDS.includes(kind))
+    return c.error('eva.capability.kind-unsupported', 'unsupported capability kind', ['kind'], true);
+  const cap = value['capability'];
+  const e = typeof cap === 'string' ? capabilityNameError(cap) : undefined;
+  if (e) return c.error('eva.capability.name-invalid', e, ['capability'], true);
+  for (const key of ['default_provider', 'provider']) {
+    const id = serdeString(c.doc, [key], value[key]);
+    const invalid = id === null ? undefined : identifierError(id);
+    if (invalid) return c.error('eva.id.invalid', invalid, [key], true);
+  }
+  for (const cap of adapterPermissionList(c.doc, value, 'capabilities')) {
+    const invalid = capabilityNameError(cap.name);
+    if (invalid) return c.error('eva.capability.name-invalid', invalid, cap.field, true);
+  }
+  for (const provider of adapterPermissionList(c.doc, value, 'providers')) {
+    const invalid = identifierError(provider.name);
+    if (invalid) return c.error('eva.id.invalid', invalid, provider.field, true);
+  }
 }
 
 /** A `kind: lua_skill` capability manifest against the design contract (§2.5). */

@@ -117,12 +117,12 @@ function fieldsSerde(
 }
 
 /** serde_yaml's error through `read_yaml_file`: the field path, then serde's words. */
-function serdeError(path: DocPath, detail: string): ProviderRuleError {
+export function serdeError(path: DocPath, detail: string): ProviderRuleError {
   return { message: `failed to parse YAML: ${upstreamField(path)}: ${detail}`, path };
 }
 
 /** serde's `Unexpected` for a YAML value (`invalid type: <this>, expected …`). */
-function unexpected(v: unknown): string {
+export function unexpected(v: unknown): string {
   if (v === null || v === undefined) return 'unit value';
   if (typeof v === 'boolean') return `boolean \`${v}\``;
   if (v instanceof YamlFloat) return `floating point \`${floatText(v.value)}\``;

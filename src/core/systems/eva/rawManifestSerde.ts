@@ -1,0 +1,214 @@
+import type { DocPath } from '../../documents/document';
+import { serdeError, unexpected, type ProviderRuleError } from './providerRules';
+import { YamlTagged, isMapping, type YamlDocument } from './yamlDocument';
+
+/**
+ * What serde derive makes of an Eva manifest after the schema passed it (eva.md §2.1: the
+ * typed loader reads the file again with `serde_yaml::from_str` into the raw structs of
+ * upstream `manifest/adapter.rs` and `manifest/capability.rs`), where the schema does not
+ * decide. Every raw struct there has a `#[serde(flatten)] extra: Mapping`, so serde reads it
+ * as a map (a sequence is refused, never read as fields in order) and buffers each entry it
+ * has no field for as its private `Content`, through serde_yaml's `deserialize_any`. That
+ * hands a value under a local tag (`!x …`, not `!!binary`) to `visit_enum`, which `Content`
+ * refuses: the whole manifest fails, wherever the tag stands below such an entry.
+ * A field of type `String` takes any scalar's text, tag or not (`5` is "5", `~` is "~"); an
+ * `Option<String>` is `None` for `~`, `null` or nothing; a `Vec<String>` is empty for nothing
+ * but refuses `~`.
+ */
+
+const TAG_REFUSED = 'untagged and internally tagged enums do not support enum input';
+
+/** `RawCapabilityManifest`'s own fields: the rest is buffered. */
+const CAPABILITY_FIELDS: readonly string[] = [
+  'id',
+  'name',
+  'version',
+  'enabled',
+  'kind',
+  'capability',
+  'default_provider',
+  'provider',
+  'permissions',
+];
+
+/** `RawAdapterManifest`'s own fields (supervision and credentials: providerRules.ts). */
+export const ADAPTER_FIELDS: readonly string[] = [
+  'id',
+  'name',
+  'version',
+  'enabled',
+  'transport',
+  'capabilities',
+  'supervision',
+  'credentials',
+];
+
+/** The first entry of `record` (at `at`) that serde buffers and whose value holds a local tag. */
+export function bufferedTagError(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  fields: readonly string[],
+): ProviderRuleError | undefined {
+  for (const key of inDocumentOrder(doc, at, Object.keys(record))) {
+    if (fields.includes(key)) continue;
+    const tagged = firstTag(doc, [...at, key], record[key]);
+    if (tagged) return serdeError(tagged, TAG_REFUSED);
+  }
+  return undefined;
+}
+
+/** A tagged value at or below `path`, depth first in document order (a bounded tree: the reader expanded aliases). */
+function firstTag(doc: YamlDocument, path: DocPath, value: unknown): DocPath | undefined {
+  if (isLocalTag(value)) return path;
+  if (value instanceof YamlTagged) return firstTag(doc, path, value.value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = firstTag(doc, [...path, i], value[i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isMapping(value)) return undefined;
+  for (const key of inDocumentOrder(doc, path, Object.keys(value))) {
+    const found = firstTag(doc, [...path, key], value[key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * serde's reading of a capability manifest past the schema (`RawCapabilityManifest`): the
+ * provider fields and `permissions.adapters`, and tags in what it buffers, in document order.
+ */
+export function capabilitySerdeError(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+): ProviderRuleError | undefined {
+  for (const key of inDocumentOrder(doc, [], Object.keys(manifest))) {
+    const v = manifest[key];
+    let e: ProviderRuleError | undefined;
+    if (key === 'default_provider' || key === 'provider') e = optionalStringError([key], v);
+    else if (key === 'permissions') e = isMapping(v) ? permissionsError(doc, v) : undefined;
+    else if (!CAPABILITY_FIELDS.includes(key)) e = bufferedTagError(doc, [], { [key]: v }, []);
+    if (e) return e;
+  }
+  return undefined;
+}
+
+/** `RawCapabilityPermissions`: `adapters: Option<RawCapabilityAdapterPermissions>`, the rest buffered. */
+function permissionsError(doc: YamlDocument, permissions: Record<string, unknown>): ProviderRuleError | undefined {
+  for (const key of inDocumentOrder(doc, ['permissions'], Object.keys(permissions))) {
+    const v = permissions[key];
+    const at: DocPath = ['permissions', key];
+    if (key !== 'adapters') {
+      const e = bufferedTagError(doc, ['permissions'], { [key]: v }, []);
+      if (e) return e;
+      continue;
+    }
+    if (v === null) continue;
+    const struct = untag(v);
+    if (!isMapping(struct))
+      return serdeError(at, `invalid type: ${unexpected(struct)}, expected struct RawCapabilityAdapterPermissions`);
+    for (const field of inDocumentOrder(doc, at, Object.keys(struct))) {
+      const e =
+        field === 'providers' || field === 'capabilities'
+          ? stringListError(doc, [...at, field], struct[field])
+          : bufferedTagError(doc, at, { [field]: struct[field] }, []);
+      if (e) return e;
+    }
+  }
+  return undefined;
+}
+
+/** `Option<String>`: null is `None`, any scalar is its text; a sequence or mapping is refused. */
+function optionalStringError(path: DocPath, v: unknown): ProviderRuleError | undefined {
+  const inner = untag(v);
+  return Array.isArray(inner) || isMapping(inner)
+    ? serdeError(path, `invalid type: ${unexpected(inner)}, expected a string`)
+    : undefined;
+}
+
+/** `#[serde(default)] Vec<String>`: a sequence of scalars, or nothing at all (not `~`). */
+function stringListError(doc: YamlDocument, path: DocPath, v: unknown): ProviderRuleError | undefined {
+  const list = untag(v);
+  if (list === null && doc.literalAt(path) === '') return undefined;
+  if (!Array.isArray(list)) return serdeError(path, `invalid type: ${unexpected(list)}, expected a sequence`);
+  for (let i = 0; i < list.length; i++) {
+    const e = optionalStringError([...path, i], list[i] === null ? '' : list[i]);
+    if (e) return e;
+  }
+  return undefined;
+}
+
+/**
+ * The text serde reads into a `String` field at `path`: a string as is, any other scalar as
+ * written (`5`, `0x1F`, `true`), under a tag or not; null (`None` for an `Option`) and
+ * collections have none.
+ */
+export function serdeString(doc: YamlDocument, path: DocPath, v: unknown): string | null {
+  if (v === undefined) return null;
+  const inner = untag(v);
+  if (typeof inner === 'string') return inner;
+  // A tag makes even an empty or `~` scalar `Some` text.
+  if (inner === null) return v instanceof YamlTagged ? (doc.literalAt(path) ?? '') : null;
+  if (Array.isArray(inner) || isMapping(inner)) return null;
+  const literal = doc.literalAt(path);
+  // An alias names its anchor: the value read through it stands in.
+  return literal === undefined || literal.startsWith('*') ? String(inner) : literal.replace(/^!\S*\s+/, '');
+}
+
+/** The adapter ids a capability manifest names, as serde reads them (`adapter_providers()` order). */
+export function capabilityProviderRefs(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+): { name: string; field: DocPath }[] {
+  const out: { name: string; field: DocPath }[] = [];
+  for (const key of ['default_provider', 'provider']) {
+    const name = serdeString(doc, [key], manifest[key]);
+    if (name !== null) out.push({ name, field: [key] });
+  }
+  out.push(...adapterPermissionList(doc, manifest, 'providers'));
+  return out;
+}
+
+/** `permissions.adapters.<list>` as serde reads it (strings in order; empty when absent). */
+export function adapterPermissionList(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+  list: 'providers' | 'capabilities',
+): { name: string; field: DocPath }[] {
+  const permissions = manifest['permissions'];
+  const adapters = isMapping(permissions) ? untag(permissions['adapters']) : undefined;
+  const items = isMapping(adapters) ? untag(adapters[list]) : undefined;
+  if (!Array.isArray(items)) return [];
+  return items.map((item, i) => {
+    const field: DocPath = ['permissions', 'adapters', list, i];
+    return { name: item === null ? (doc.literalAt(field) ?? '') : (serdeString(doc, field, item) ?? ''), field };
+  });
+}
+
+/**
+ * A value under a local tag (`!x`, `!<!x>`): serde_yaml makes an enum only of a tag that still
+ * starts with `!` once libyaml resolved it, so `!!binary` (`tag:yaml.org,2002:binary`) and a
+ * `%TAG` handle's tags are read as their plain value.
+ */
+function isLocalTag(v: unknown): boolean {
+  return v instanceof YamlTagged && v.tag.startsWith('!');
+}
+
+function untag(v: unknown): unknown {
+  return v instanceof YamlTagged ? v.value : v;
+}
+
+function inDocumentOrder(doc: YamlDocument, at: DocPath, keys: readonly string[]): string[] {
+  const position = (k: string): [number, number] => {
+    const r = doc.keyRange([...at, k]);
+    return [r.start.line, r.start.character];
+  };
+  return [...keys].sort((a, b) => {
+    const [la, ca] = position(a);
+    const [lb, cb] = position(b);
+    return la - lb || ca - cb;
+  });
+}

@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import { A0, EvaFixture, SKILL_BINDING } from './helpers/evaFixture';
+
+/**
+ * What serde derive makes of an Eva manifest once the schema passed it (eva.md §2.1: the
+ * typed loader reads the file again with `serde_yaml::from_str` into upstream's raw structs,
+ * `manifest/adapter.rs` and `manifest/capability.rs`). Where the schema says nothing, serde
+ * decides: every entry a raw struct has no field for is buffered as serde's `Content`, which
+ * refuses a value under a local tag (`!x`); `default_provider`/`provider` are `Option<String>`
+ * (`5` is "5", `~` is none, a sequence is refused); `permissions.adapters` is a struct of two
+ * `Vec<String>` whose items the loader parses as adapter ids and capability names.
+ */
+describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1)', () => {
+  let f: EvaFixture;
+  beforeEach(() => {
+    f = new EvaFixture().p0();
+  });
+  afterEach(() => f.remove());
+
+  const refusal = (r: ReturnType<EvaFixture['index']>, rel: string): string[] =>
+    r
+      .diagnostics()
+      .filter((d) => d.severity === 'error' && r.rel(d.file) === `config/${rel}`)
+      .map((d) => `${d.code} ${d.message}`);
+
+  it('refuses a skill adapter with a local tag anywhere in what serde buffers (not a !! tag)', () => {
+    for (const [extra, field] of [
+      ['metadata: !t x\n', 'metadata'],
+      ['routing2: {priority: [1, {a: !<!t> 1}]}\n', 'routing2.priority[1].a'],
+    ] as const) {
+      f.adapter(A0.replace('limits: {timeout_ms: 60000}', 'limits: {timeout_ms: 60000}\n' + extra));
+      const r = f.index();
+      assert.deepEqual(
+        [r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons],
+        ['rejected', ['schema_invalid', 'not_reviewed']],
+        extra,
+      );
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [
+        `eva.yaml.parse failed to parse YAML: ${field}: untagged and internally tagged enums do not support enum input`,
+      ]);
+    }
+    // `!!binary` resolves to a `tag:yaml.org,2002:` tag: serde_yaml reads the plain value.
+    f.adapter(A0 + 'metadata: !!binary aGk=\n');
+    assert.equal(f.index().item('adapters/review.yaml').decision, 'registered');
+  });
+
+  it('refuses a binding whose default_provider is a sequence, or whose buffered limits hold a tag', () => {
+    f.adapter(A0);
+    for (const [extra, message] of [
+      [
+        'default_provider: [review-skill]\nprovider: review-skill\n',
+        'eva.yaml.parse failed to parse YAML: default_provider: invalid type: sequence, expected a string',
+      ],
+      [
+        'provider: review-skill\nlimits: {timeout_ms: !t 5}\n',
+        'eva.yaml.parse failed to parse YAML: limits.timeout_ms: untagged and internally tagged enums do not support enum input',
+      ],
+      [
+        'provider: review-skill\npermissions: {adapters: [review-skill]}\n',
+        'eva.yaml.parse failed to parse YAML: permissions.adapters: invalid type: sequence, expected struct RawCapabilityAdapterPermissions',
+      ],
+      [
+        'provider: review-skill\npermissions: {adapters: {providers: ~}}\n',
+        'eva.yaml.parse failed to parse YAML: permissions.adapters.providers: invalid type: unit value, expected a sequence',
+      ],
+      [
+        'provider: review-skill\npermissions: {adapters: {capabilities: [bad..x]}}\n',
+        'eva.capability.name-invalid capability name cannot contain empty segments',
+      ],
+      ['provider: !t\n', 'eva.id.invalid identifier cannot be empty'],
+    ] as const) {
+      f.write('ws/config/capabilities/rs.yaml', SKILL_BINDING + extra);
+      const r = f.index();
+      const b = r.item('capabilities/rs.yaml');
+      assert.deepEqual([b.decision, b.reasons], ['rejected', ['schema_invalid']], extra);
+      assert.deepEqual(refusal(r, 'capabilities/rs.yaml'), [message], extra);
+    }
+  });
+
+  it('reads a provider written as a number as its text, and ~ or nothing as none', () => {
+    // `default_provider: 5` is the adapter "5", which does not exist: Eva-CLI stops there.
+    f.adapter(A0);
+    f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}default_provider: 5\nprovider: review-skill\n`);
+    let r = f.index();
+    assert.deepEqual(refusal(r, 'capabilities/rs.yaml'), [
+      'eva.capability.provider-missing Capability provider Adapter does not exist',
+    ]);
+    assert.equal(r.item('capabilities/rs.yaml').decision, 'rejected');
+    for (const extra of ['permissions: {adapters: {providers: [7]}}', 'permissions: {adapters: {providers: [!t 7]}}']) {
+      f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}provider: review-skill\n${extra}\n`);
+      assert.deepEqual(refusal(f.index(), 'capabilities/rs.yaml'), [
+        'eva.capability.provider-missing Capability provider Adapter does not exist',
+      ]);
+    }
+    // An adapter whose id is "123" is the provider `default_provider: 123` names.
+    f.adapter(A0.replace('id: review-skill', 'id: "123"'));
+    f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}default_provider: 123\n`);
+    r = f.index();
+    assert.deepEqual(
+      [r.item('capabilities/rs.yaml').decision, r.item('capabilities/rs.yaml').parent],
+      ['registered', r.item('adapters/review.yaml').id],
+    );
+    f.adapter(A0);
+    for (const extra of [
+      'default_provider: ~\nprovider: review-skill\n',
+      'provider: !t review-skill\n',
+      'provider: review-skill\npermissions:\n  adapters:\n    providers:\n',
+    ]) {
+      f.write('ws/config/capabilities/rs.yaml', SKILL_BINDING + extra);
+      const b = f.index().item('capabilities/rs.yaml');
+      assert.deepEqual([b.decision, b.reasons], ['registered', ['loaded_unreviewed']], extra);
+    }
+  });
+});
