@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IndexOptions } from '../core/systems/registry';
 import { defaultCacheDirectory } from '../core/cache/cacheDirectory';
-import { codewhaleHomeFromEnv, userHome } from '../core/fs/userHome';
+import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome } from '../core/fs/userHome';
 
 /** Options every command takes (spec/cli.md "Invocation"). */
 export interface GlobalOptions {
@@ -83,8 +83,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const format = v.format ?? (v.json ? 'json' : 'text');
   if (format !== 'text' && format !== 'json' && format !== 'sarif')
     throw new UsageError(`unknown format "${format}"; use text, json or sarif`);
-  const home = v['codewhale-home'] ?? codewhaleHomeFromEnv(env, userHome());
-  const evaHome = v['eva-home'] ?? userHome();
+  const home = v['codewhale-home'] ?? codewhaleHomeFromEnv(env, codewhaleUserHome(env));
+  const evaHome = v['eva-home'] ?? evaUserHome(env);
   const evaMode = v['eva-runtime'] ?? 'normal';
   if (!EVA_MODES.includes(evaMode))
     throw new UsageError(`unknown Eva runtime "${evaMode}"; use ${EVA_MODES.join(', ')}`);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
-import { codewhaleHomeFromEnv, userHome } from '../core/fs/userHome';
+import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome, userHome } from '../core/fs/userHome';
 import type { IndexOptions } from '../core/systems/registry';
 import { steadyRecheckMs } from './flows/recheckSchedule';
 
@@ -35,7 +35,7 @@ export function codewhaleHome(): string | null {
   const configured = userPath('codewhaleHome');
   if (configured !== undefined) return path.resolve(expandHome(configured));
   // Upstream reads CODEWHALE_HOME from the process environment only (codewhale.md §2.1).
-  const home = codewhaleHomeFromEnv(process.env, userHome());
+  const home = codewhaleHomeFromEnv(process.env, codewhaleUserHome(process.env));
   return home === null ? null : path.resolve(home);
 }
 
@@ -46,7 +46,7 @@ export function codewhaleHome(): string | null {
  */
 export function evaHome(): string | null {
   const configured = userPath('eva.home');
-  return configured !== undefined ? path.resolve(expandHome(configured)) : (userHome() ?? null);
+  return configured !== undefined ? path.resolve(expandHome(configured)) : (evaUserHome(process.env) ?? null);
 }
 
 /** Whether Eva's user skill folders are listed beside an Eva project (`includeUserBundles`). */

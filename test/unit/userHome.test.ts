@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { run } from '../../src/cli/main';
-import { codewhaleHomeFromEnv, userHome } from '../../src/core/fs/userHome';
+import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome, userHome } from '../../src/core/fs/userHome';
 
 import { defaultStateDirectory } from '../../src/core/trust/stateDirectory';
 import { parseCommandLine } from '../../src/cli/options';
@@ -68,7 +68,7 @@ describe('user homes from the environment', () => {
     writeD(f, '', 'home/.codewhale/plugins/mine');
     writeD(f, '', 'ws/plugins/evil');
     const r = await withHome(f.path('home'), () =>
-      cli(['list', '--json', '--no-cache'], f.path('ws'), { CODEWHALE_HOME: '' }),
+      cli(['list', '--json', '--no-cache'], f.path('ws'), { HOME: f.path('home'), CODEWHALE_HOME: '' }),
     );
     assert.equal(r.code, 0, r.err);
     const items = JSON.parse(r.out).items as { scope: string; path: string }[];
@@ -95,6 +95,66 @@ describe('user homes from the environment', () => {
     assert.notEqual(parsed.options.evaHome, ws);
     const state = await withHome('', () => defaultStateDirectory({}, 'linux'));
     assert.ok(path.isAbsolute(state), state);
+  });
+
+  it('resolves the user home as codewhale_paths user_home does: a set but relative HOME is no home, no fall back', () => {
+    const account = () => '/home/account';
+    // HOME trimmed as Rust trims (U+0085 is White_Space, a byte-order mark is not); blank is unset.
+    assert.equal(codewhaleUserHome({ HOME: ' /home/u\t' }, account, 'linux'), '/home/u');
+    assert.equal(codewhaleUserHome({ HOME: '\u0085/home/u' }, account, 'linux'), '/home/u');
+    assert.equal(codewhaleUserHome({ HOME: '\ufeff/home/u' }, account, 'linux'), undefined);
+    // "An explicit invalid home is an error, not permission to fall back": no account home, no USERPROFILE.
+    for (const HOME of ['relhome', '.', '~'])
+      assert.equal(codewhaleUserHome({ HOME, USERPROFILE: '/p' }, account, 'linux'), undefined, HOME);
+    // Unset or empty HOME: USERPROFILE first, on every platform, then dirs::home_dir (the passwd entry).
+    assert.equal(codewhaleUserHome({ USERPROFILE: '/p' }, account, 'linux'), '/p');
+    assert.equal(codewhaleUserHome({ HOME: '', USERPROFILE: ' /p ' }, account, 'linux'), '/p');
+    assert.equal(codewhaleUserHome({ HOME: '' }, account, 'linux'), '/home/account');
+    assert.equal(codewhaleUserHome({ USERPROFILE: 'rel' }, account, 'linux'), '/home/account');
+    // A blank HOME is unset for codewhale_paths but dirs::home_dir takes it as it is: relative, so none.
+    assert.equal(codewhaleUserHome({ HOME: '   ' }, account, 'linux'), undefined);
+  });
+
+  it('turns Codewhale user discovery off where upstream cannot resolve its home', () => {
+    const codewhaleHomeOf = (env: Record<string, string>) => codewhaleHomeFromEnv(env, codewhaleUserHome(env));
+    assert.equal(codewhaleHomeOf({ HOME: 'relhome' }), null);
+    assert.equal(codewhaleHomeOf({ HOME: 'relhome', CODEWHALE_HOME: '~/cw' }), null);
+    assert.equal(codewhaleHomeOf({ HOME: '   ', CODEWHALE_HOME: '~/cw' }), null);
+    assert.equal(codewhaleHomeOf({ HOME: 'relhome', CODEWHALE_HOME: '/opt/cw' }), '/opt/cw');
+    assert.equal(codewhaleHomeOf({ HOME: ' /home/u ', CODEWHALE_HOME: '~/cw' }), '/home/u/cw');
+    assert.equal(codewhaleHomeOf({ HOME: '/home/u', CODEWHALE_HOME: '\ufeff/opt/cw' }), null);
+    assert.equal(codewhaleHomeOf({ HOME: '/home/u', CODEWHALE_HOME: '\u0085/opt/cw' }), '/opt/cw');
+  });
+
+  it('lists the user bundles of the home Codewhale reads: HOME padded, or USERPROFILE when HOME is unset', async () => {
+    writeD(f, '', 'home/.codewhale/plugins/mine');
+    f.mkdir('ws');
+    for (const env of [{ HOME: ` ${f.path('home')} ` }, { HOME: '', USERPROFILE: f.path('home') }]) {
+      const r = await cli(['list', '--json', '--no-cache'], f.path('ws'), env);
+      assert.equal(r.code, 0, r.err);
+      const items = JSON.parse(r.out).items as { scope: string; path: string }[];
+      assert.deepEqual(
+        items.map((i) => [i.scope, i.path]),
+        [['user', f.path('home/.codewhale/plugins/mine')]],
+        JSON.stringify(env),
+      );
+    }
+  });
+
+  it('with a relative HOME lists no Codewhale user bundle, as Codewhale loads none', () => {
+    const parsed = parseCommandLine(['list'], { HOME: 'relhome' }, f.mkdir('ws'));
+    assert.equal(parsed.options.codewhaleHome, null);
+  });
+
+  it('reads Eva`s home as eva.md §1.3 says: $HOME, else %USERPROFILE%, never a relative one', () => {
+    const account = () => '/home/account';
+    assert.equal(evaUserHome({ HOME: '/h', USERPROFILE: '/p' }, account), '/h');
+    assert.equal(evaUserHome({ USERPROFILE: '/p' }, account), '/p');
+    assert.equal(evaUserHome({ HOME: '', USERPROFILE: '/p' }, account), '/p');
+    assert.equal(evaUserHome({ HOME: 'rel', USERPROFILE: 'rel2' }, account), '/home/account');
+    assert.equal(evaUserHome({}, account), '/home/account');
+    const ws = f.mkdir('ws');
+    assert.equal(parseCommandLine(['list'], { USERPROFILE: f.path('home') }, ws).options.evaHome, f.path('home'));
   });
 
   it('refuses an empty --state-dir or --cache-dir: never the current directory, never the per-user store in silence', async () => {

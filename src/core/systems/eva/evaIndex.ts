@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isInside, lstatEntry } from '../../fs/safeFs';
-import { userHome } from '../../fs/userHome';
+import { evaUserHome } from '../../fs/userHome';
 import { isAncestor } from '../../fs/portablePath';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -55,7 +55,7 @@ export class EvaIndex implements SystemIndex {
   private readonly runtime: EvaRuntime;
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
-    this.home = options.evaHome === undefined ? (userHome() ?? null) : options.evaHome;
+    this.home = options.evaHome === undefined ? (evaUserHome(process.env) ?? null) : options.evaHome;
     this.userSkills = this.home !== null && options.evaUserSkills !== false;
     this.runtime = options.evaRuntime ?? DEFAULT_EVA_RUNTIME;
   }

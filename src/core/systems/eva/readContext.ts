@@ -1,4 +1,4 @@
-import { userHome } from '../../fs/userHome';
+import { evaUserHome } from '../../fs/userHome';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 
 /**
@@ -20,5 +20,5 @@ export function rememberReadContext(projectRoot: string, context: EvaReadContext
 
 /** The context the project was last indexed with; never indexed in this process: the user's home, the default runtime. */
 export function readContextOf(projectRoot: string): EvaReadContext {
-  return CONTEXTS.get(projectRoot) ?? { home: userHome() ?? null, runtime: DEFAULT_EVA_RUNTIME };
+  return CONTEXTS.get(projectRoot) ?? { home: evaUserHome(process.env) ?? null, runtime: DEFAULT_EVA_RUNTIME };
 }
