@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { IndexOptions } from '../core/systems/registry';
 import { defaultCacheDirectory } from '../core/cache/cacheDirectory';
 import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome } from '../core/fs/userHome';
+import { typedDirectory } from '../core/fs/spelledPath';
 
 /** Options every command takes (spec/cli.md "Invocation"). */
 export interface GlobalOptions {
@@ -103,9 +104,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
           ? path.resolve(cwd, v['cache-dir'])
           : (defaultCacheDirectory(env) ?? null),
       // No home that can be resolved: no user content, as upstream disables user discovery (codewhale.md §2.1).
-      codewhaleHome: v['no-user'] || home === null ? null : path.resolve(cwd, home),
+      // The home reaches the file system as spelled: its `..` resolved as the OS resolves them (after a
+      // link, the target's parent), never folded; a relative flag value is taken from the working directory.
+      codewhaleHome: v['no-user'] || home === null ? null : typedDirectory(home, cwd),
       // --no-user lists no user skill, but `~/` in a project's `skill.path` still names this home (eva.md §3.5).
-      evaHome: evaHome === undefined ? null : path.resolve(cwd, evaHome),
+      evaHome: evaHome === undefined ? null : typedDirectory(evaHome, cwd),
       evaUserSkills: !v['no-user'],
       evaRuntime: {
         mode: evaMode,
@@ -200,12 +203,14 @@ function checkArguments(command: string, args: readonly string[], values: Record
  */
 export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
   const given = Array.isArray(cmd.flags.workspace) ? cmd.flags.workspace : [];
-  for (const w of given) mustBeDirectory('--workspace', w, cwd);
+  for (const w of given) mustBeDirectory('--workspace', w, path.resolve(cwd, w));
   // Likewise an explicit Codewhale home: a typo would silently leave every user bundle unchecked.
   const home = cmd.flags['codewhale-home'];
-  if (typeof home === 'string' && cmd.options.codewhaleHome !== null) mustBeDirectory('--codewhale-home', home, cwd);
+  if (typeof home === 'string' && cmd.options.codewhaleHome !== null)
+    mustBeDirectory('--codewhale-home', home, cmd.options.codewhaleHome);
   const evaHome = cmd.flags['eva-home'];
-  if (typeof evaHome === 'string' && cmd.options.evaHome !== null) mustBeDirectory('--eva-home', evaHome, cwd);
+  if (typeof evaHome === 'string' && cmd.options.evaHome !== null)
+    mustBeDirectory('--eva-home', evaHome, cmd.options.evaHome);
   if (
     (cmd.command === 'lock' || cmd.command === 'check') &&
     typeof cmd.flags.lock === 'string' &&
@@ -220,12 +225,13 @@ export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
     throw new UsageError(`\`install\` installs into one workspace folder; got ${given.length} --workspace options`);
 }
 
-function mustBeDirectory(option: string, given: string, cwd: string): void {
+/** `given` as typed, for the message; `indexed`, the path the index will read. */
+function mustBeDirectory(option: string, given: string, indexed: string): void {
   // An empty value (`--codewhale-home "$UNSET"`) would name the current directory, i.e. the repository.
   if (given.trim() === '') throw new UsageError(`${option} needs a directory, but got an empty value`);
   let st: fs.Stats | undefined;
   try {
-    st = fs.statSync(path.resolve(cwd, given), { throwIfNoEntry: false });
+    st = fs.statSync(indexed, { throwIfNoEntry: false });
   } catch (e) {
     throw new UsageError(`${option} ${given} cannot be read: ${(e as Error).message}`);
   }

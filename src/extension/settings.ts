@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome, userHome } from '../core/fs/userHome';
+import { joinAsSpelled, typedDirectory, withParentsResolved } from '../core/fs/spelledPath';
 import type { IndexOptions } from '../core/systems/registry';
 import { steadyRecheckMs } from './flows/recheckSchedule';
 
@@ -33,10 +34,11 @@ export function stateDirectory(): string {
 export function codewhaleHome(): string | null {
   if (userValue<boolean>('includeUserBundles') === false) return null;
   const configured = userPath('codewhaleHome');
-  if (configured !== undefined) return path.resolve(expandHome(configured));
+  // The home reaches the file system as spelled: its `..` resolved as the OS resolves them, never folded.
+  if (configured !== undefined) return typedDirectory(expandHome(configured), process.cwd());
   // Upstream reads CODEWHALE_HOME from the process environment only (codewhale.md §2.1).
   const home = codewhaleHomeFromEnv(process.env, codewhaleUserHome(process.env));
-  return home === null ? null : path.resolve(home);
+  return home === null ? null : withParentsResolved(home);
 }
 
 /**
@@ -46,7 +48,9 @@ export function codewhaleHome(): string | null {
  */
 export function evaHome(): string | null {
   const configured = userPath('eva.home');
-  return configured !== undefined ? path.resolve(expandHome(configured)) : (evaUserHome(process.env) ?? null);
+  if (configured !== undefined) return typedDirectory(expandHome(configured), process.cwd());
+  const home = evaUserHome(process.env);
+  return home === undefined ? null : withParentsResolved(home);
 }
 
 /** Whether Eva's user skill folders are listed beside an Eva project (`includeUserBundles`). */
@@ -73,5 +77,8 @@ export function steadyRecheckInterval(): number {
 
 function expandHome(p: string): string {
   const home = userHome();
-  return home !== undefined && (p === '~' || p.startsWith('~/')) ? path.join(home, p.slice(1)) : p;
+  if (home === undefined || (p !== '~' && !p.startsWith('~/'))) return p;
+  // Appended, as the agents join their homes; `~//x` is still under the home.
+  const rest = p.slice(2).replace(/^\/+/, '');
+  return rest === '' ? home : joinAsSpelled(home, rest);
 }

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+import { Fixture } from './helpers/fixture';
 
 type Settings = typeof import('../../src/extension/settings');
 
@@ -56,5 +57,41 @@ describe('extension settings (user values only)', () => {
       assert.equal(settings.codewhaleHome(), '/codewhale/from-env', JSON.stringify(wrong));
       assert.equal(typeof settings.evaHome(), 'string', JSON.stringify(wrong));
     }
+  });
+});
+
+/** The homes the extension indexes reach the file system as the agents spell them: `..` after a link is the target's parent. */
+describe('extension settings: homes kept as spelled', () => {
+  const settings = loadWithVscode(() => require('../../src/extension/settings') as Settings);
+  const saved = { CODEWHALE_HOME: process.env.CODEWHALE_HOME, HOME: process.env.HOME };
+  let f: Fixture;
+  const spelled = (rel: string) => `${f.root}/${rel}`;
+  beforeEach(() => {
+    vscodeStandIn.reset();
+    f = new Fixture();
+    f.mkdir('deep/a');
+    f.mkdir('deep/cwh');
+    f.symlink(f.path('deep/a'), 'lnk');
+  });
+  afterEach(() => {
+    f.remove();
+    vscodeStandIn.reset();
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  });
+
+  it('resolves `..` in CODEWHALE_HOME, HOME and the home settings as the OS does, never lexically', () => {
+    process.env.CODEWHALE_HOME = spelled('lnk/../cwh');
+    process.env.HOME = spelled('lnk/..');
+    assert.equal(settings.codewhaleHome(), f.path('deep/cwh'));
+    assert.equal(settings.evaHome(), f.path('deep'));
+    delete process.env.CODEWHALE_HOME;
+    assert.equal(settings.codewhaleHome(), f.path('deep/.codewhale'));
+    vscodeStandIn.settings.set('skillgate.codewhaleHome', { globalValue: spelled('lnk/../cwh') });
+    vscodeStandIn.settings.set('skillgate.eva.home', { globalValue: '~/..' });
+    process.env.HOME = f.path('lnk');
+    assert.equal(settings.codewhaleHome(), f.path('deep/cwh'));
+    assert.equal(settings.evaHome(), f.path('deep'));
   });
 });

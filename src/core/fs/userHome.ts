@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { rustTrim } from '../text/rustText';
+import { joinAsSpelled } from './spelledPath';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -96,7 +97,8 @@ export function codewhaleHomeFromEnv(env: Environment, home: string | undefined)
     const expanded = expandLeadingTilde(explicit, home);
     return expanded !== undefined && path.isAbsolute(expanded) ? expanded : null;
   }
-  return home === undefined ? null : path.join(home, '.codewhale');
+  // `home.join(".codewhale")`, appended: a `..` in HOME is resolved by the OS, after any link before it.
+  return home === undefined ? null : joinAsSpelled(home, '.codewhale');
 }
 
 /** `~`, `~/x` or `~\x` with the home in front, appended as upstream pushes it, not normalized (`~/a/../b` keeps its `..`: `a` may be a link); undefined when there is no home to expand it with. */
@@ -104,6 +106,5 @@ function expandLeadingTilde(value: string, home: string | undefined): string | u
   if (value !== '~' && !/^~[/\\]/.test(value)) return value;
   if (home === undefined) return undefined;
   const rest = value.slice(1).replace(/^[/\\]+/, '');
-  if (rest === '') return home;
-  return home.endsWith(path.sep) ? home + rest : home + path.sep + rest;
+  return rest === '' ? home : joinAsSpelled(home, rest);
 }

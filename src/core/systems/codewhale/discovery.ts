@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, listDirectory, listTypedDirectory, lstatEntry, type ListedType } from '../../fs/safeFs';
 import { decodeRawName } from '../../fs/rawNames';
+import { joinAsSpelled } from '../../fs/spelledPath';
 import { Findings } from '../../diagnostics/findings';
 import type { Diagnostic, Scope } from '../../model';
 
@@ -91,6 +92,7 @@ export function workspacePluginRoot(workspace: string): string {
   return path.join(workspace, '.codewhale', 'plugins');
 }
 
+/** `codewhale_home.join("plugins")`, appended: a home that reaches nothing (`missing/../cw`) must not be folded onto another folder. */
 export function userPluginRoot(codewhaleHome: string): string {
-  return path.join(codewhaleHome, 'plugins');
+  return joinAsSpelled(codewhaleHome, 'plugins');
 }

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import { isInside, lstatEntry } from '../../fs/safeFs';
-import { evaUserHome } from '../../fs/userHome';
 import { isAncestor } from '../../fs/portablePath';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -9,7 +8,7 @@ import { gateItems } from './bundleTrust';
 import { faultedEvaFolder, faultedEvaUser } from './faults';
 import { indexEvaFolder, indexEvaUser, type EvaFolderIndex } from './indexEva';
 import type { EvaItem } from './item';
-import { rememberReadContext } from './readContext';
+import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 
 export interface EvaIndexOptions {
@@ -55,7 +54,7 @@ export class EvaIndex implements SystemIndex {
   private readonly runtime: EvaRuntime;
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
-    this.home = options.evaHome === undefined ? (evaUserHome(process.env) ?? null) : options.evaHome;
+    this.home = options.evaHome === undefined ? evaHomeFromEnv() : options.evaHome;
     this.userSkills = this.home !== null && options.evaUserSkills !== false;
     this.runtime = options.evaRuntime ?? DEFAULT_EVA_RUNTIME;
   }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
+import { joinAsSpelled } from '../../fs/spelledPath';
 import type { Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
@@ -92,7 +93,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     const abs = path.resolve(root, declared);
     // What upstream reads is `project_root.join(declared)` as the OS resolves it: a `..` after
     // a link leaves the link's target, so the real root comes from the unnormalized join.
-    const real = canonicalPath(rustJoin(root, declared));
+    const real = canonicalPath(joinAsSpelled(root, declared));
     if (!isInside(root, abs) || (real !== undefined && !isInside(root, real))) {
       diagnostics.push(
         evaDiagnostic(
@@ -163,7 +164,7 @@ function layered(
   ].filter((l): l is string => !!l);
   let merged = base;
   for (const rel of layers) {
-    const abs = rustJoin(root, rel);
+    const abs = joinAsSpelled(root, rel);
     if (statEntry(abs).type === 'missing') continue;
     const real = canonicalPath(abs);
     if (real === undefined) continue;
@@ -193,15 +194,6 @@ function layered(
     merged = deepMerge(merged, parsed.document.value, rel, invalid);
   }
   return merged;
-}
-
-/**
- * Rust's `Path::join`: an absolute second part replaces the first, and nothing is
- * normalized, so the OS resolves each `..` after the link before it (not lexically).
- */
-function rustJoin(base: string, rel: string): string {
-  if (path.isAbsolute(rel)) return rel;
-  return base.endsWith(path.sep) ? base + rel : base + path.sep + rel;
 }
 
 function deepMerge(

@@ -1,4 +1,5 @@
 import { evaUserHome } from '../../fs/userHome';
+import { withParentsResolved } from '../../fs/spelledPath';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 
 /**
@@ -20,5 +21,11 @@ export function rememberReadContext(projectRoot: string, context: EvaReadContext
 
 /** The context the project was last indexed with; never indexed in this process: the user's home, the default runtime. */
 export function readContextOf(projectRoot: string): EvaReadContext {
-  return CONTEXTS.get(projectRoot) ?? { home: evaUserHome(process.env) ?? null, runtime: DEFAULT_EVA_RUNTIME };
+  return CONTEXTS.get(projectRoot) ?? { home: evaHomeFromEnv(), runtime: DEFAULT_EVA_RUNTIME };
+}
+
+/** Eva's home from the process environment, its `..` resolved as the OS resolves them (after a link, the target's parent). */
+export function evaHomeFromEnv(): string | null {
+  const home = evaUserHome(process.env);
+  return home === undefined ? null : withParentsResolved(home);
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, readRegularFile } from '../../fs/safeFs';
 import { decodeUtf8 } from '../../fs/rawNames';
+import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
 import { decisionOf, primaryFirst } from './decide';
 import { evaDiagnostic } from './diagnostics';
@@ -39,8 +40,9 @@ export function indexUserSkills(
 ): { items: EvaItem[]; diagnostics: Diagnostic[] } {
   const realHome = canonicalPath(home) ?? path.resolve(home);
   const dirs = [
-    ...scanUserSkills(path.join(home, '.codex', 'skills'), 'codex', MAX_FILES_PER_DIR),
-    ...scanUserSkills(path.join(home, '.agents', 'skills'), 'agents', MAX_FILES_PER_DIR),
+    // Appended, as Eva joins `~`: a home that reaches nothing (`missing/..`) is not folded onto another folder.
+    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR),
+    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR),
   ];
   const names = new Map<string, number>();
   for (const d of dirs) if (!d.overCap) names.set(d.name, (names.get(d.name) ?? 0) + 1);
