@@ -16,8 +16,9 @@ const NAMESPACE = 'skillgate-core';
  * Core modules a face bundles a copy of instead: the CLI and the index worker load
  * dist/core.js from its V8 code cache (src/core/cache/codeCache.ts, which needs the CLI's
  * cache directory), so neither may come from dist/core.js itself, nor may what the CLI's
- * option parsing reaches before the cache is installed (fs/userHome, and text/rustText it
- * trims HOME and CODEWHALE_HOME with): one such import loads the core uncached. Each is
+ * option parsing reaches before the cache is installed (fs/userHome, text/rustText it
+ * trims HOME and CODEWHALE_HOME with, fs/spelledPath it joins the homes with): one such
+ * import loads the core uncached. Each is
  * small and needs only Node's built-ins.
  */
 const FACE_OWN = new Set([
@@ -25,6 +26,7 @@ const FACE_OWN = new Set([
   'cache/codeCache',
   'cache/privateToUser',
   'fs/userHome',
+  'fs/spelledPath',
   'text/rustText',
 ]);
 
