@@ -18,8 +18,7 @@ const NAMESPACE = 'skillgate-core';
  * cache directory), so neither may come from dist/core.js itself, nor may what the CLI's
  * option parsing reaches before the cache is installed (fs/userHome, text/rustText it
  * trims HOME and CODEWHALE_HOME with, fs/spelledPath it joins the homes with): one such
- * import loads the core uncached. Each is
- * small and needs only Node's built-ins.
+ * import loads the core uncached. Each is small and needs only Node's built-ins.
  */
 const FACE_OWN = new Set([
   'cache/cacheDirectory',
