@@ -111,4 +111,84 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
       assert.deepEqual([b.decision, b.reasons], ['registered', ['loaded_unreviewed']], extra);
     }
   });
+
+  // serde derive reads a struct's field names with serde_yaml's `deserialize_str` (de.rs
+  // `deserialize_identifier`): a scalar key is its text whatever its tag or type, a sequence or
+  // mapping key is refused. Names equal as text repeat a field (`duplicate field`) or, among
+  // what the flattened `Mapping` takes, an entry (mapping.rs `DuplicateKeyError`). The
+  // parse that checks the schema (a generic value) keeps `1` and "1", `!t k` and `k` apart.
+  it('refuses a collection key or keys one as text at a raw struct level of a skill adapter', () => {
+    for (const [extra, message, line] of [
+      ['? [a]\n: b\n', 'failed to parse YAML: invalid type: sequence, expected field identifier', 18],
+      ['{x: 1}: b\n', 'failed to parse YAML: invalid type: map, expected field identifier', 18],
+      ['1: a\n"1": b\n', 'failed to parse YAML: duplicate entry with key "1"', 19],
+      ['!t k: a\nk: b\n', 'failed to parse YAML: duplicate entry with key "k"', 19],
+      ['!t name: Other\n', 'failed to parse YAML: duplicate field `name`', 18],
+    ] as const) {
+      f.adapter(A0 + extra);
+      const r = f.index();
+      const a = r.item('adapters/review.yaml');
+      assert.deepEqual([a.decision, a.reasons], ['rejected', ['schema_invalid', 'not_reviewed']], extra);
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [`eva.yaml.parse ${message}`], extra);
+      const d = r.diagnostics().find((x) => x.code === 'eva.yaml.parse');
+      assert.equal(d?.range.start.line, line - 1, extra);
+    }
+    // A key error stops serde where it stands: a tag in a buffered value after it is never read.
+    f.adapter(A0 + '? [a]\n: b\nmeta: !t x\n');
+    assert.deepEqual(refusal(f.index(), 'adapters/review.yaml'), [
+      'eva.yaml.parse failed to parse YAML: invalid type: sequence, expected field identifier',
+    ]);
+    // …and one before it is read first; the flattened Mapping's duplicate comes last of all.
+    f.adapter(A0 + 'meta: !t x\n? [a]\n: b\n');
+    assert.deepEqual(refusal(f.index(), 'adapters/review.yaml'), [
+      'eva.yaml.parse failed to parse YAML: meta: untagged and internally tagged enums do not support enum input',
+    ]);
+    f.adapter(A0 + '1: a\n"1": b\nmeta: !t x\n');
+    assert.deepEqual(refusal(f.index(), 'adapters/review.yaml'), [
+      'eva.yaml.parse failed to parse YAML: meta: untagged and internally tagged enums do not support enum input',
+    ]);
+    // Keys distinct as text, and a tag on a key serde reads as a field name, are read as before.
+    f.adapter(A0 + '1: a\n"2": b\n!t k: c\n');
+    assert.equal(f.index().item('adapters/review.yaml').decision, 'registered');
+  });
+
+  it('refuses a tagged key inside an entry serde buffers (as a tagged value is refused)', () => {
+    for (const [extra, message] of [
+      ['meta: {!t k: 1}\n', 'meta: untagged and internally tagged enums do not support enum input'],
+      ['meta: [a, {b: {!t k: 1}}]\n', 'meta[1].b: untagged and internally tagged enums do not support enum input'],
+      ['meta: {[!t a]: 1}\n', 'meta: untagged and internally tagged enums do not support enum input'],
+    ] as const) {
+      f.adapter(A0 + extra);
+      const r = f.index();
+      assert.equal(r.item('adapters/review.yaml').decision, 'rejected', extra);
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [`eva.yaml.parse failed to parse YAML: ${message}`], extra);
+    }
+    f.adapter(A0 + 'meta: {!!str k: 1, 1: a, [b]: c}\n');
+    assert.equal(f.index().item('adapters/review.yaml').decision, 'registered');
+  });
+
+  it('refuses a capability manifest whose keys serde reads as one, at each raw struct level', () => {
+    f.adapter(A0);
+    for (const [extra, message] of [
+      ['? [a]\n: b\n', 'invalid type: sequence, expected field identifier'],
+      ['true: a\n"true": b\n', 'duplicate entry with key "true"'],
+      ['!t provider: x\n', 'duplicate field `provider`'],
+      ['permissions: {1: a, "1": b}\n', 'permissions: duplicate entry with key "1"'],
+      [
+        'permissions: {adapters: {? {a: 1} : b}}\n',
+        'permissions.adapters: invalid type: map, expected field identifier',
+      ],
+      [
+        'permissions: {adapters: {providers: [review-skill], !t providers: []}}\n',
+        'permissions.adapters: duplicate field `providers`',
+      ],
+      ['x: {!t k: 1}\n', 'x: untagged and internally tagged enums do not support enum input'],
+    ] as const) {
+      f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}provider: review-skill\n${extra}`);
+      const r = f.index();
+      const b = r.item('capabilities/rs.yaml');
+      assert.deepEqual([b.decision, b.reasons], ['rejected', ['schema_invalid']], extra);
+      assert.deepEqual(refusal(r, 'capabilities/rs.yaml'), [`eva.yaml.parse failed to parse YAML: ${message}`], extra);
+    }
+  });
 });

@@ -10,6 +10,7 @@ import {
   bufferedTagError,
   capabilitySerdeError,
   serdeString,
+  structSerdeError,
 } from './rawManifestSerde';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
@@ -99,8 +100,15 @@ class Checker {
   constructor(readonly doc: YamlDocument) {}
 
   /** An error at `path` (the key when it exists, else the mapping that lacks it). */
-  error(code: EvaDiagnosticCode, message: string, path: DocPath, shipped: boolean): void {
-    this.diagnostics.push(evaDiagnostic(this.doc.file, this.doc.fieldRange(path), code, message));
+  error(
+    code: EvaDiagnosticCode,
+    message: string,
+    path: DocPath,
+    shipped: boolean,
+    span?: readonly [number, number],
+  ): void {
+    const range = span ? this.doc.spanRange(span[0], span[1]) : this.doc.fieldRange(path);
+    this.diagnostics.push(evaDiagnostic(this.doc.file, range, code, message));
     this.invalid = true;
     if (shipped) this.shipped = true;
   }
@@ -208,9 +216,12 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
   // serde reads the mapping in document order: the first entry it refuses is the error.
   const provider = providerSerdeError(c.doc, value);
   const tag = bufferedTagError(c.doc, [], value, ADAPTER_FIELDS);
-  if (tag && (!provider || before(c.doc, tag.path, provider.path)))
-    return (c.error('eva.yaml.parse', tag.message, tag.path, true), false);
-  if (provider) return (c.error('eva.provider.invalid', provider.message, provider.path, true), false);
+  const first = tag && (!provider || before(c.doc, tag.path, provider.path)) ? tag : provider;
+  const serde = structSerdeError(c.doc, [], value, ADAPTER_FIELDS, first);
+  if (serde) {
+    const code = serde === provider ? 'eva.provider.invalid' : 'eva.yaml.parse';
+    return (c.error(code, serde.message, serde.path, true, serde.span), false);
+  }
   if (!loaderIdentity(c, value, true)) return false;
   const caps = value['capabilities'];
   if (Array.isArray(caps)) {
@@ -328,7 +339,7 @@ export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): Con
  */
 function capabilityLoader(c: Checker, value: Record<string, unknown>): void {
   const serde = capabilitySerdeError(c.doc, value);
-  if (serde) return c.error('eva.yaml.parse', serde.message, serde.path, true);
+  if (serde) return c.error('eva.yaml.parse', serde.message, serde.path, true, serde.span);
   if (!loaderIdentity(c, value, true)) return;
   // The loader's own check (§2.4), reached when a project's schema no longer lists the kinds.
   const kind = value['kind'];

@@ -1,6 +1,8 @@
 import type { DocPath } from '../../documents/document';
-import { rustDebugStr, rustTrim } from '../../text/rustText';
-import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, type YamlDocument } from './yamlDocument';
+import { rustTrim } from '../../text/rustText';
+import { isMapping, isYamlInteger, nonStringKeys, type YamlDocument } from './yamlDocument';
+import { structSerdeError } from './rawManifestSerde';
+import { integerText, serdeError, unexpected, type ProviderRuleError } from './serdeWords';
 
 /**
  * The adapter loader's provider rules (eva.md §2.2), ported from upstream
@@ -14,12 +16,6 @@ import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, type Ya
  * `runtime.env` is `prod`/`production` and which eva.md does not adopt, and the MCP
  * configuration rules (MCP adapters are out of scope, eva.md §1.4).
  */
-
-export interface ProviderRuleError {
-  readonly message: string;
-  /** The field upstream names (`supervision.restart.mode`), as a document path. */
-  readonly path: DocPath;
-}
 
 const U32_MAX = 4_294_967_295;
 
@@ -44,6 +40,11 @@ export function providerSerdeError(
 function supervisionSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
   const struct = structSerde(['supervision'], v, 'RawProviderSupervision', false);
   if (struct !== true) return struct;
+  const fields = ['restart', 'run_as'];
+  return structSerdeError(doc, ['supervision'], v as Record<string, unknown>, fields, supervisionFieldsSerde(doc, v));
+}
+
+function supervisionFieldsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
   for (const key of inDocumentOrder(doc, ['supervision'], v as Record<string, unknown>, ['restart', 'run_as'])) {
     const at: DocPath = ['supervision', key];
     const sub = (v as Record<string, unknown>)[key];
@@ -69,6 +70,10 @@ function supervisionSerde(doc: YamlDocument, v: unknown): ProviderRuleError | un
 function credentialsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
   const struct = structSerde(['credentials'], v, 'RawProviderCredentials', false);
   if (struct !== true) return struct;
+  return structSerdeError(doc, ['credentials'], v as Record<string, unknown>, ['vault'], vaultSerde(doc, v));
+}
+
+function vaultSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
   const vault = fieldOf(v as Record<string, unknown>, 'vault');
   if (vault === undefined) return undefined;
   const at: DocPath = ['credentials', 'vault'];
@@ -103,6 +108,15 @@ function fieldsSerde(
   if (struct !== true) return struct;
   const record = v as Record<string, unknown>;
   const kinds = new Map(fields);
+  return structSerdeError(doc, at, record, [...kinds.keys()], fieldValuesSerde(doc, at, record, kinds));
+}
+
+function fieldValuesSerde(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  kinds: ReadonlyMap<string, 'u64' | 'string'>,
+): ProviderRuleError | undefined {
   for (const key of inDocumentOrder(doc, at, record, [...kinds.keys()])) {
     const value = record[key];
     if (value === null) continue; // `Option::None`
@@ -117,34 +131,6 @@ function fieldsSerde(
 }
 
 /** serde_yaml's error through `read_yaml_file`: the field path, then serde's words. */
-export function serdeError(path: DocPath, detail: string): ProviderRuleError {
-  return { message: `failed to parse YAML: ${upstreamField(path)}: ${detail}`, path };
-}
-
-/** serde's `Unexpected` for a YAML value (`invalid type: <this>, expected …`). */
-export function unexpected(v: unknown): string {
-  if (v === null || v === undefined) return 'unit value';
-  if (typeof v === 'boolean') return `boolean \`${v}\``;
-  if (v instanceof YamlFloat) return `floating point \`${floatText(v.value)}\``;
-  if (isYamlInteger(v)) return `integer \`${integerText(v)}\``;
-  if (typeof v === 'string') return `string ${rustDebugStr(v)}`;
-  if (Array.isArray(v)) return 'sequence';
-  if (v instanceof YamlTagged) return 'enum';
-  return 'map';
-}
-
-function integerText(v: unknown): string {
-  return typeof v === 'bigint' ? v.toString() : BigInt(v as number).toString();
-}
-
-/** serde's float display: always with a decimal point (`1.0`, `inf`, `NaN`). */
-function floatText(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  const s = String(n);
-  return /[.e]/.test(s) ? s : `${s}.0`;
-}
-
 /**
  * The loader's provider rules, in upstream order: `validated_credential_env`, then
  * `parse_provider_config` (unknown fields of `supervision` and `credentials`, restart,
@@ -424,12 +410,4 @@ function sortByDocument(doc: YamlDocument, at: DocPath, keys: readonly string[])
     const [lb, cb] = position(b);
     return la - lb || ca - cb;
   });
-}
-
-/** Upstream's dotted field name (`credentials.vault[0].env`). */
-function upstreamField(path: DocPath): string {
-  return path.reduce<string>(
-    (s, seg) => (typeof seg === 'number' ? `${s}[${seg}]` : s === '' ? seg : `${s}.${seg}`),
-    '',
-  );
 }

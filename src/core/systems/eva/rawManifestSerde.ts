@@ -1,6 +1,7 @@
 import type { DocPath } from '../../documents/document';
-import { serdeError, unexpected, type ProviderRuleError } from './providerRules';
-import { YamlTagged, isMapping, type YamlDocument } from './yamlDocument';
+import { rustDebugStr } from '../../text/rustText';
+import { serdeError, unexpected, type ProviderRuleError } from './serdeWords';
+import { YamlTagged, isMapping, serdeKeys, type YamlDocument } from './yamlDocument';
 
 /**
  * What serde derive makes of an Eva manifest after the schema passed it (eva.md §2.1: the
@@ -58,7 +59,11 @@ export function bufferedTagError(
   return undefined;
 }
 
-/** A tagged value at or below `path`, depth first in document order (a bounded tree: the reader expanded aliases). */
+/**
+ * A tagged value at or below `path`, depth first in document order (a bounded tree: the reader
+ * expanded aliases). `Content` reads each key before its value, and a key through
+ * `deserialize_any` too: a tagged key is refused where it stands, under its mapping's path.
+ */
 function firstTag(doc: YamlDocument, path: DocPath, value: unknown): DocPath | undefined {
   if (isLocalTag(value)) return path;
   if (value instanceof YamlTagged) return firstTag(doc, path, value.value);
@@ -70,11 +75,91 @@ function firstTag(doc: YamlDocument, path: DocPath, value: unknown): DocPath | u
     return undefined;
   }
   if (!isMapping(value)) return undefined;
+  const keys = serdeKeys(value);
+  if (keys) {
+    for (const key of keys) {
+      if (key.tagged) return path;
+      const found = firstTag(doc, [...path, key.name], value[key.name]);
+      if (found) return found;
+    }
+    return undefined;
+  }
   for (const key of inDocumentOrder(doc, path, Object.keys(value))) {
     const found = firstTag(doc, [...path, key], value[key]);
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * serde derive's reading of one raw struct level at `at` (its `fields`, and a
+ * `#[serde(flatten)] Mapping` for the rest), given the first error the entries' values gave
+ * in document order (`valueError`). It reads the mapping an entry at a time, key before value:
+ * a key it cannot take (structKeyError) stops it there, before any later value's error. Once
+ * the whole mapping is read, the flattened `Mapping` takes the buffered entries and refuses two
+ * whose keys are one string ("duplicate entry with key", mapping.rs `DuplicateKeyError`).
+ */
+export function structSerdeError(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  fields: readonly string[],
+  valueError: ProviderRuleError | undefined,
+): ProviderRuleError | undefined {
+  const keys = serdeKeys(record);
+  if (!keys) return valueError;
+  const key = structKeyError(at, keys, fields);
+  if (key && (!valueError || startsBefore(doc, key, valueError, at))) return key;
+  return valueError ?? flattenedDuplicate(at, keys, fields);
+}
+
+/**
+ * The first key of a struct level serde derive refuses as it meets it: a sequence or mapping
+ * (serde_yaml's `deserialize_identifier` is `deserialize_str`, which takes only a scalar), or a
+ * second key whose text names a field it already read (`Error::duplicate_field`; `"1"`, `1`
+ * and `!t 1` are one name). The error names the struct's path, as the key is read there.
+ */
+function structKeyError(
+  at: DocPath,
+  keys: readonly { text: string | undefined; collection: string | undefined; span: readonly [number, number] }[],
+  fields: readonly string[],
+): ProviderRuleError | undefined {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    if (key.text === undefined)
+      return { ...serdeError(at, `invalid type: ${key.collection}, expected field identifier`), span: key.span };
+    if (!fields.includes(key.text)) continue;
+    if (seen.has(key.text)) return { ...serdeError(at, `duplicate field \`${key.text}\``), span: key.span };
+    seen.add(key.text);
+  }
+  return undefined;
+}
+
+/** The second buffered key with the text of one before it, as the flattened `Mapping` refuses it. */
+function flattenedDuplicate(
+  at: DocPath,
+  keys: readonly { text: string | undefined; span: readonly [number, number] }[],
+  fields: readonly string[],
+): ProviderRuleError | undefined {
+  const seen = new Set<string>();
+  for (const { text, span } of keys) {
+    if (text === undefined || fields.includes(text)) continue;
+    if (seen.has(text)) return { ...serdeError(at, `duplicate entry with key ${rustDebugStr(text)}`), span };
+    seen.add(text);
+  }
+  return undefined;
+}
+
+/** True when the key error `key` stands before the entry of `at` that `value` is the error of. */
+function startsBefore(doc: YamlDocument, key: ProviderRuleError, value: ProviderRuleError, at: DocPath): boolean {
+  const k = doc.spanRange(key.span?.[0] ?? 0, key.span?.[0] ?? 0).start;
+  const entry = value.path[at.length];
+  const v = value.span
+    ? doc.spanRange(value.span[0], value.span[0]).start
+    : entry === undefined
+      ? k
+      : doc.keyRange([...at, entry]).start;
+  return k.line < v.line || (k.line === v.line && k.character < v.character);
 }
 
 /**
@@ -85,40 +170,45 @@ export function capabilitySerdeError(
   doc: YamlDocument,
   manifest: Record<string, unknown>,
 ): ProviderRuleError | undefined {
+  let first: ProviderRuleError | undefined;
   for (const key of inDocumentOrder(doc, [], Object.keys(manifest))) {
     const v = manifest[key];
-    let e: ProviderRuleError | undefined;
-    if (key === 'default_provider' || key === 'provider') e = optionalStringError([key], v);
-    else if (key === 'permissions') e = isMapping(v) ? permissionsError(doc, v) : undefined;
-    else if (!CAPABILITY_FIELDS.includes(key)) e = bufferedTagError(doc, [], { [key]: v }, []);
-    if (e) return e;
+    if (key === 'default_provider' || key === 'provider') first = optionalStringError([key], v);
+    else if (key === 'permissions') first = isMapping(v) ? permissionsError(doc, v) : undefined;
+    else if (!CAPABILITY_FIELDS.includes(key)) first = bufferedTagError(doc, [], { [key]: v }, []);
+    if (first) break;
   }
-  return undefined;
+  return structSerdeError(doc, [], manifest, CAPABILITY_FIELDS, first);
 }
 
 /** `RawCapabilityPermissions`: `adapters: Option<RawCapabilityAdapterPermissions>`, the rest buffered. */
 function permissionsError(doc: YamlDocument, permissions: Record<string, unknown>): ProviderRuleError | undefined {
+  let first: ProviderRuleError | undefined;
   for (const key of inDocumentOrder(doc, ['permissions'], Object.keys(permissions))) {
     const v = permissions[key];
-    const at: DocPath = ['permissions', key];
-    if (key !== 'adapters') {
-      const e = bufferedTagError(doc, ['permissions'], { [key]: v }, []);
-      if (e) return e;
-      continue;
-    }
-    if (v === null) continue;
-    const struct = untag(v);
-    if (!isMapping(struct))
-      return serdeError(at, `invalid type: ${unexpected(struct)}, expected struct RawCapabilityAdapterPermissions`);
-    for (const field of inDocumentOrder(doc, at, Object.keys(struct))) {
-      const e =
-        field === 'providers' || field === 'capabilities'
-          ? stringListError(doc, [...at, field], struct[field])
-          : bufferedTagError(doc, at, { [field]: struct[field] }, []);
-      if (e) return e;
-    }
+    first =
+      key === 'adapters' ? adapterPermissionsError(doc, v) : bufferedTagError(doc, ['permissions'], { [key]: v }, []);
+    if (first) break;
   }
-  return undefined;
+  return structSerdeError(doc, ['permissions'], permissions, ['adapters'], first);
+}
+
+/** `RawCapabilityAdapterPermissions`: two `Vec<String>`, the rest buffered. */
+function adapterPermissionsError(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
+  const at: DocPath = ['permissions', 'adapters'];
+  if (v === null) return undefined;
+  const struct = untag(v);
+  if (!isMapping(struct))
+    return serdeError(at, `invalid type: ${unexpected(struct)}, expected struct RawCapabilityAdapterPermissions`);
+  const fields = ['providers', 'capabilities'];
+  let first: ProviderRuleError | undefined;
+  for (const field of inDocumentOrder(doc, at, Object.keys(struct))) {
+    first = fields.includes(field)
+      ? stringListError(doc, [...at, field], struct[field])
+      : bufferedTagError(doc, at, { [field]: struct[field] }, []);
+    if (first) break;
+  }
+  return structSerdeError(doc, at, struct, fields, first);
 }
 
 /** `Option<String>`: null is `None`, any scalar is its text; a sequence or mapping is refused. */

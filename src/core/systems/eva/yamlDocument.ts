@@ -374,8 +374,46 @@ class Converter {
         nonString.names.add(key.text);
       } else nonString.shadowed++;
     }
-    if (nonString.names.size || nonString.shadowed) NON_STRING_KEYS.set(out, nonString);
+    if (nonString.names.size || nonString.shadowed) {
+      NON_STRING_KEYS.set(out, nonString);
+      // Only a mapping with a key other than a plain string can hold a key serde derive reads
+      // otherwise; they are read when asked for (a wide mapping of such keys parses no slower).
+      let keys: readonly SerdeKey[] | undefined;
+      const items = (node as YAMLMap<unknown, unknown>).items;
+      SERDE_KEYS.set(out, () => (keys ??= items.map((pair) => this.serdeKey(pair.key))));
+    }
     return out;
+  }
+
+  /** A mapping key as serde derive reads it (SerdeKey); `written` may be an alias. */
+  private serdeKey(written: unknown): SerdeKey {
+    const node = isAlias(written) ? this.target(written) : written;
+    const range = (written as { range?: [number, number, number] } | null)?.range;
+    const span: readonly [number, number] = range ? [range[0], range[1]] : [0, 0];
+    const name = this.key(node).text;
+    if (isSeq(node) || isMap(node))
+      return {
+        name,
+        text: undefined,
+        collection: isSeq(node) ? 'sequence' : 'map',
+        tagged: this.holdsLocalTag(node, 0),
+        span,
+      };
+    // libyaml's text of the scalar (no node: the empty plain scalar).
+    const text = isScalar(node) ? (typeof node.source === 'string' ? node.source : String(node.value ?? '')) : '';
+    return { name, text, collection: undefined, tagged: isScalar(node) && isLocalTagged(node), span };
+  }
+
+  /** True when a local tag stands on `node` or anywhere inside it (aliases followed, depth bounded). */
+  private holdsLocalTag(node: unknown, depth: number): boolean {
+    if (depth > MAX_YAML_DEPTH) return false;
+    const target = isAlias(node) ? this.anchors.resolve(node) : node;
+    if (!target || typeof target !== 'object') return false;
+    if (isLocalTagged(target as YamlNode)) return true;
+    if (isSeq(target)) return target.items.some((item) => this.holdsLocalTag(item, depth + 1));
+    if (isMap(target))
+      return target.items.some((p) => this.holdsLocalTag(p.key, depth + 1) || this.holdsLocalTag(p.value, depth + 1));
+    return false;
   }
 
   /** A scalar node typed as serde_yaml types it; text it refuses is a parse error at the scalar. */
@@ -417,6 +455,40 @@ const NO_NON_STRING_KEYS: NonStringKeys = { names: new Set(), shadowed: 0 };
 
 export function nonStringKeys(record: object): NonStringKeys {
   return NON_STRING_KEYS.get(record) ?? NO_NON_STRING_KEYS;
+}
+
+/**
+ * A mapping key as serde derive reads it (serde_yaml 0.9 `de.rs`). A struct's field name goes
+ * through `deserialize_identifier`, which is `deserialize_str`: a scalar is its text, whatever
+ * its tag or type (`1`, `"1"` and `!t 1` are all "1"), and a sequence or mapping is refused
+ * ("invalid type: sequence, expected field identifier"). An entry buffered as serde's `Content`
+ * reads its key through `deserialize_any`, which hands a locally tagged key to `visit_enum`:
+ * refused, as a tagged value is (`tagged`, on the key or anywhere inside a collection key).
+ */
+export interface SerdeKey {
+  /** The record's name for the key (the Converter's). */
+  readonly name: string;
+  /** The scalar's text as libyaml gives it (`''` for no key); undefined for a collection key. */
+  readonly text: string | undefined;
+  readonly collection: 'sequence' | 'map' | undefined;
+  readonly tagged: boolean;
+  /** The key as written, in the file. */
+  readonly span: readonly [number, number];
+}
+
+const SERDE_KEYS = new WeakMap<object, () => readonly SerdeKey[]>();
+
+/**
+ * The keys of a mapping in document order as serde derive reads them, when one of them is not a
+ * plain string; undefined when all are (each key is then its record name, and no two are equal).
+ */
+export function serdeKeys(record: object): readonly SerdeKey[] | undefined {
+  return SERDE_KEYS.get(record)?.();
+}
+
+/** A tag that still starts with `!` once resolved (`!t`, not `!!binary`): serde_yaml's enum tag. */
+function isLocalTagged(node: YamlNode): boolean {
+  return customTag(node)?.startsWith('!') ?? false;
 }
 
 /** A tag outside the core schema's own (`!foo`): the value under it is tagged. */

@@ -1,0 +1,56 @@
+import type { DocPath } from '../../documents/document';
+import { rustDebugStr } from '../../text/rustText';
+import { YamlFloat, YamlTagged, isYamlInteger } from './yamlDocument';
+
+/**
+ * serde's words for a manifest Eva's typed loader refuses (serde_yaml 0.9 over serde's
+ * derived structs): the error's shape, its `failed to parse YAML: {field}: {detail}`
+ * sentence, and serde's `Unexpected` naming of a value. Shared by the provider rules and
+ * the raw-manifest reading (rawManifestSerde.ts).
+ */
+
+export interface ProviderRuleError {
+  readonly message: string;
+  /** The field upstream names (`supervision.restart.mode`), as a document path. */
+  readonly path: DocPath;
+  /** Where the error stands when that is no field's key (a key serde refuses): offsets into the file. */
+  readonly span?: readonly [number, number];
+}
+
+export function serdeError(path: DocPath, detail: string): ProviderRuleError {
+  // serde_yaml names no path at the document's root (error.rs: a path of "." is left out).
+  const field = upstreamField(path);
+  return { message: `failed to parse YAML: ${field === '' ? '' : `${field}: `}${detail}`, path };
+}
+
+/** serde's `Unexpected` for a YAML value (`invalid type: <this>, expected …`). */
+export function unexpected(v: unknown): string {
+  if (v === null || v === undefined) return 'unit value';
+  if (typeof v === 'boolean') return `boolean \`${v}\``;
+  if (v instanceof YamlFloat) return `floating point \`${floatText(v.value)}\``;
+  if (isYamlInteger(v)) return `integer \`${integerText(v)}\``;
+  if (typeof v === 'string') return `string ${rustDebugStr(v)}`;
+  if (Array.isArray(v)) return 'sequence';
+  if (v instanceof YamlTagged) return 'enum';
+  return 'map';
+}
+
+export function integerText(v: unknown): string {
+  return typeof v === 'bigint' ? v.toString() : BigInt(v as number).toString();
+}
+
+/** serde's float display: always with a decimal point (`1.0`, `inf`, `NaN`). */
+function floatText(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
+  const s = String(n);
+  return /[.e]/.test(s) ? s : `${s}.0`;
+}
+
+/** Upstream's dotted field name (`credentials.vault[0].env`). */
+function upstreamField(path: DocPath): string {
+  return path.reduce<string>(
+    (s, seg) => (typeof seg === 'number' ? `${s}[${seg}]` : s === '' ? seg : `${s}.${seg}`),
+    '',
+  );
+}
