@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as z from 'zod';
-import { option, stringMap, text, textList } from './schemas';
+import { option, text, textList } from './schemas';
 import { schemaProblems } from './zodIssues';
 import { mcpServerFromFields } from './mcpFields';
-import { MAX_MANIFEST_BYTES, standardServersShape, standardServerToFields } from './mcpJson';
+import { MAX_MANIFEST_BYTES, STANDARD_SERVER_FIELDS, standardServersShape, standardServerToFields } from './mcpJson';
 import { composeAuthor } from './pluginJson';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
 import { refusedRepeatedKeys, type SerdeShape } from './repeatedKeys';
@@ -47,17 +47,7 @@ const pathList = z.union([text, z.array(text)]);
 // Each struct may be written as an array too, as serde reads it (serdeSequence.ts).
 const kimiServer = sequenceAsStruct(
   KIMI_SERVER_FIELDS,
-  z.strictObject({
-    type: option(text),
-    command: option(text),
-    args: textList.optional(),
-    env: stringMap.optional(),
-    cwd: option(text),
-    url: option(text),
-    headers: stringMap.optional(),
-    extensions: z.record(z.string(), z.unknown()).optional(),
-    enabledTools: textList.optional(),
-  }),
+  z.strictObject({ ...STANDARD_SERVER_FIELDS, enabledTools: textList.optional() }),
 );
 
 type KimiServer = z.infer<typeof kimiServer>;

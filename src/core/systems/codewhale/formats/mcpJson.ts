@@ -52,19 +52,19 @@ const serverExtension = sequenceAsStruct(
   }),
 );
 
-const server = sequenceAsStruct(
-  MCP_SERVER_FIELDS,
-  z.strictObject({
-    type: option(text),
-    command: option(text),
-    args: textList.optional(),
-    env: stringMap.optional(),
-    cwd: option(text),
-    url: option(text),
-    headers: stringMap.optional(),
-    extensions: z.record(z.string(), z.unknown()).optional(),
-  }),
-);
+/** The fields of upstream's `StandardMcpServer`, which `KimiMcpServer` extends (kimiJson.ts). */
+export const STANDARD_SERVER_FIELDS = {
+  type: option(text),
+  command: option(text),
+  args: textList.optional(),
+  env: stringMap.optional(),
+  cwd: option(text),
+  url: option(text),
+  headers: stringMap.optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+};
+
+const server = sequenceAsStruct(MCP_SERVER_FIELDS, z.strictObject(STANDARD_SERVER_FIELDS));
 
 // Server ids parse into a prototype-free map: a server Codewhale runs under the id `__proto__` is not lost.
 const root = sequenceAsStruct(

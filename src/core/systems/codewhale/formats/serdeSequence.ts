@@ -200,6 +200,17 @@ export const MCP_JSON_LAYOUT: SerdeLayout = {
 };
 const AUTHOR: SerdeLayout = { struct: AUTHOR_FIELDS };
 const PATH_SPEC: SerdeLayout = { struct: PATH_SPEC_FIELDS };
+/** The component path specs, `capabilities` and `when`, as plugin.json's extension and plugin.toml both declare them. */
+const COMPONENT_LAYOUTS: Readonly<Record<string, SerdeLayout>> = {
+  skills: PATH_SPEC,
+  commands: PATH_SPEC,
+  agents: PATH_SPEC,
+  hooks: PATH_SPEC,
+  lsp: PATH_SPEC,
+  native: PATH_SPEC,
+  capabilities: { struct: CAPABILITIES_FIELDS },
+  when: { struct: WHEN_FIELDS },
+};
 export const PLUGIN_JSON_LAYOUT: SerdeLayout = {
   struct: PLUGIN_FIELDS,
   fields: {
@@ -208,16 +219,7 @@ export const PLUGIN_JSON_LAYOUT: SerdeLayout = {
       keys: {
         'net.codewhale': {
           struct: PLUGIN_EXTENSION_FIELDS,
-          fields: {
-            skills: PATH_SPEC,
-            commands: PATH_SPEC,
-            agents: PATH_SPEC,
-            hooks: PATH_SPEC,
-            lsp: PATH_SPEC,
-            native: PATH_SPEC,
-            capabilities: { struct: CAPABILITIES_FIELDS },
-            when: { struct: WHEN_FIELDS },
-          },
+          fields: COMPONENT_LAYOUTS,
         },
       },
     },
@@ -231,17 +233,10 @@ export const PLUGIN_TOML_LAYOUT: SerdeLayout = {
   struct: TOML_ROOT_FIELDS,
   fields: {
     plugin: { struct: TOML_PLUGIN_FIELDS },
-    skills: PATH_SPEC,
-    commands: PATH_SPEC,
-    agents: PATH_SPEC,
+    ...COMPONENT_LAYOUTS,
     profiles: PATH_SPEC,
-    hooks: PATH_SPEC,
-    lsp: PATH_SPEC,
     lsp_servers: PATH_SPEC,
-    native: PATH_SPEC,
     native_extension: PATH_SPEC,
-    capabilities: { struct: CAPABILITIES_FIELDS },
-    when: { struct: WHEN_FIELDS },
   },
 };
 // An array `author` is the untagged `KimiAuthor`'s `Detailed` variant: the struct.
