@@ -9,8 +9,10 @@ import {
   ROOT_MARK,
   FRONT_MATTER_MUTATIONS,
   JSON_MUTATIONS,
+  SERDE_JSON_MUTATIONS,
   TEXT_MUTATIONS,
   YAML_MUTATIONS,
+  YAML_STREAM_MUTATIONS,
   type Op,
 } from './mutations';
 import { CONTROL_STRINGS } from './payloads';
@@ -329,6 +331,37 @@ export function generateOp(rng: Rng, root: string): Op | undefined {
 }
 
 /**
+ * One op of today's readings (codewhale.md §4.2 serde forms, Eva's YAML stream), against the
+ * tree as it is now: a Codewhale JSON manifest's structs as arrays or its options as null, a
+ * plugin.toml's tables as arrays, an Eva YAML file's directives, end markers or flow keys.
+ */
+export function generateSerdeOp(rng: Rng, root: string): Op | undefined {
+  const files = entries(root).filter((e) => e.type === 'file');
+  const named = (re: RegExp) => files.filter((f) => re.test(f.rel.toString('latin1')));
+  const kind = rng.weighted<'json' | 'toml' | 'yaml'>([
+    [5, 'json'],
+    [2, 'toml'],
+    [3, 'yaml'],
+  ]);
+  const at = rng.int(1000);
+  const size = rng.int(100);
+  if (kind === 'json') {
+    const js = named(/(^|\/)(\.?mcp|plugin|kimi\.plugin)\.json$/);
+    return js.length
+      ? { op: 'json', path: bytesText(rng.pick(js).rel), how: rng.pick(SERDE_JSON_MUTATIONS), at, size }
+      : undefined;
+  }
+  if (kind === 'toml') {
+    const ts = named(/(^|\/)plugin\.toml$/);
+    return ts.length ? { op: 'toml', path: bytesText(rng.pick(ts).rel), how: 'serde-array', at, size } : undefined;
+  }
+  const ys = named(/\.ya?ml$/i);
+  return ys.length
+    ? { op: 'yaml', path: bytesText(rng.pick(ys).rel), how: rng.pick(YAML_STREAM_MUTATIONS), at, size }
+    : undefined;
+}
+
+/**
  * Input `index` of `seed`: picks the starting tree, writes it under `root`, then
  * generates and applies each op against the tree as it stands (so ops hit real paths).
  */
@@ -381,6 +414,15 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
     if (!op) continue;
     applyOpTolerant(root, op);
     ops.push(op);
+  }
+  // Today's readings from a stream of their own: an input that draws none is the one the seed gave before.
+  const serde = new Rng(`${seed}:${index}:serde`);
+  if (serde.bool(0.35)) {
+    const op = generateSerdeOp(serde, root);
+    if (op) {
+      applyOpTolerant(root, op);
+      ops.push(op);
+    }
   }
   return { ...base, ops };
 }

@@ -2,6 +2,10 @@ import * as fs from 'node:fs';
 import { originalExecFileSync as execFileSync } from './spy';
 import { bytesText, textBytes } from './random';
 import { CONTROL_STRINGS, ENGINE_FENCES } from './payloads';
+import { Rng } from './random';
+import { asSerdeArrays, jsonLayoutOf, tomlText, withNullOptions } from './serdeForms';
+import { parseTomlDocument } from '../../src/core/documents/tomlDocument';
+import { PLUGIN_TOML_LAYOUT } from '../../src/core/systems/codewhale/formats/serdeSequence';
 
 /**
  * One change to an input tree, as data: a reproducer prints the list, and shrinking
@@ -50,14 +54,34 @@ export type Op =
   | { readonly op: 'copy'; readonly path: string; readonly to: string };
 
 export type JsonMutation =
-  'deep-array' | 'deep-object' | 'duplicate-key' | 'wrong-type' | 'huge' | 'proto' | 'controls';
-export type TextMutation = 'deep-array' | 'deep-table' | 'duplicate-key' | 'wrong-type' | 'huge' | 'controls';
+  'deep-array' | 'deep-object' | 'duplicate-key' | 'wrong-type' | 'huge' | 'proto' | 'controls' | SerdeJsonMutation;
+export type TextMutation =
+  'deep-array' | 'deep-table' | 'duplicate-key' | 'wrong-type' | 'huge' | 'controls' | 'serde-array';
+/**
+ * Codewhale's manifests in the other forms serde derive reads (serdeForms.ts): structs as
+ * arrays (all, some, shorter, padded with nulls) and `null` for Option fields. Picked from
+ * their own stream (input.ts `generateSerdeOp`), so the inputs a seed gave before stay.
+ */
+export type SerdeJsonMutation = 'serde-array' | 'serde-null';
+export const SERDE_JSON_MUTATIONS: readonly SerdeJsonMutation[] = ['serde-array', 'serde-null'];
 export type FrontMatterMutation =
   'engine' | 'deep-yaml' | 'duplicate-name' | 'controls' | 'huge' | 'unclosed' | 'line-endings';
 
 /** Eva's YAML manifests: one top-level key's value replaced. */
 export type YamlMutation =
-  'wide-list' | 'wide-map' | 'anchors' | 'aliases' | 'alias-keys' | 'deep' | 'wrong-type' | 'controls' | 'huge';
+  | 'wide-list'
+  | 'wide-map'
+  | 'anchors'
+  | 'aliases'
+  | 'alias-keys'
+  | 'deep'
+  | 'wrong-type'
+  | 'controls'
+  | 'huge'
+  | YamlStreamMutation;
+/** libyaml's stream around and inside a document: directives, document end markers, flow keys over lines (own stream too). */
+export type YamlStreamMutation = 'directive' | 'document-end' | 'flow-key';
+export const YAML_STREAM_MUTATIONS: readonly YamlStreamMutation[] = ['directive', 'document-end', 'flow-key'];
 export const YAML_MUTATIONS: readonly YamlMutation[] = [
   'wide-list',
   'wide-map',
@@ -157,7 +181,7 @@ export function applyOp(root: string, op: Op): void {
       return;
     case 'json': {
       const t = readText(abs);
-      if (t !== undefined) fs.writeFileSync(abs, mutateJson(t, op.how, op.at, op.size));
+      if (t !== undefined) fs.writeFileSync(abs, mutateJson(t, op.how, op.at, op.size, op.path));
       return;
     }
     case 'toml': {
@@ -287,7 +311,8 @@ function hugeJson(size: number, at: number): string {
 
 const WRONG_TYPES = ['null', '0', '-1', '1e308', '""', '[]', '{}', 'true', '"x"', '1.5', '[null]', '{"":null}'];
 
-export function mutateJson(text: string, how: JsonMutation, at: number, size: number): string {
+export function mutateJson(text: string, how: JsonMutation, at: number, size: number, file = ''): string {
+  if (how === 'serde-array' || how === 'serde-null') return serdeJson(text, how, at, size, file);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -334,6 +359,7 @@ export function mutateJson(text: string, how: JsonMutation, at: number, size: nu
 }
 
 export function mutateToml(text: string, how: TextMutation, at: number, size: number): string {
+  if (how === 'serde-array') return serdeToml(text, at, size);
   const lines = text.split('\n');
   const keyed = lines.map((l, i) => [l, i] as const).filter(([l]) => /^\s*[A-Za-z0-9_."-]+\s*=/.test(l));
   const pick = keyed.length ? (keyed[at % keyed.length] as readonly [string, number]) : undefined;
@@ -412,6 +438,7 @@ const YAML_WORDS = ['a', 'w.x', '0', '""', '{}'];
  * bound (test/unit/eva.hostile.test.ts reads those once).
  */
 export function mutateYaml(text: string, how: YamlMutation, at: number, size: number): string {
+  if (how === 'directive' || how === 'document-end') return yamlStream(text, how, at);
   let value: string;
   switch (how) {
     case 'wide-list':
@@ -450,6 +477,9 @@ export function mutateYaml(text: string, how: YamlMutation, at: number, size: nu
     case 'huge':
       value = JSON.stringify('D'.repeat(size));
       break;
+    case 'flow-key':
+      value = FLOW_KEYS[size % FLOW_KEYS.length] as string;
+      break;
   }
   const lines = text.split('\n');
   const keys = lines.flatMap((l, i) => (/^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
@@ -459,6 +489,86 @@ export function mutateYaml(text: string, how: YamlMutation, at: number, size: nu
   while (end < lines.length && /^([ \t-]|$)/.test(lines[end] as string) && lines[end] !== '') end++;
   const key = (lines[start] as string).slice(0, (lines[start] as string).indexOf(':'));
   return [...lines.slice(0, start), `${key}: ${value}`, ...lines.slice(end)].join('\n');
+}
+
+/** The choices a serde op makes, from its own numbers (so replay and shrinking redo them). */
+function serdeChoices(at: number, size: number) {
+  const rng = new Rng(`serde:${at}:${size}`);
+  // Mostly every struct; sometimes some; sometimes with trailing nulls.
+  const all = rng.bool(0.5);
+  return { convert: () => all || rng.bool(0.5), trailingNulls: () => rng.bool(0.3), rng };
+}
+
+function serdeJson(text: string, how: SerdeJsonMutation, at: number, size: number, file: string): string {
+  const layout = jsonLayoutOf(textBytes(file).toString('latin1'));
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!layout) return text;
+  const c = serdeChoices(at, size);
+  const out =
+    how === 'serde-array' ? asSerdeArrays(doc, layout, 'json', c) : withNullOptions(doc, layout, () => c.rng.bool(0.5));
+  // Shorter: sometimes the root array (a struct) loses its last element, a field serde may then miss.
+  if (how === 'serde-array' && Array.isArray(out) && out.length > 1 && c.rng.bool(0.2)) out.pop();
+  return JSON.stringify(out, null, size % 2 ? 2 : undefined);
+}
+
+function serdeToml(text: string, at: number, size: number): string {
+  const parsed = parseTomlDocument('plugin.toml', text, 64);
+  if (!parsed.ok) return text;
+  try {
+    return tomlText(
+      asSerdeArrays(parsed.document.value, PLUGIN_TOML_LAYOUT, 'toml', serdeChoices(at, size)) as Record<
+        string,
+        unknown
+      >,
+    );
+  } catch {
+    return text; // a value tomlText cannot write (a date): left as it was
+  }
+}
+
+/** Directives before the document, and document end markers after it or between its lines. */
+const DIRECTIVES = [
+  '%YAML 1.2\n---\n',
+  '%YAML 1.1\n---\n',
+  '%TAG !e! tag:example.com,2000:\n---\n',
+  '%YAML 1.2\n%TAG ! !foo\n---\n',
+  '%YAML 1.2\n',
+  '%YAML 1.2\n%YAML 1.2\n---\n',
+  '%FOO bar\n---\n',
+  '%YAML 2.0\n---\n',
+  '%TAG !e! x\n%TAG !e! y\n---\n',
+  '---\n',
+];
+const FLOW_KEYS = [
+  '{ a\n  b: 1 }',
+  '{ ? a\n  b : 1 }',
+  '[ a\n  : b ]',
+  '{ "a\n  b": 1 }',
+  '{ a: 1, b\n  : 2 }',
+  `{ ${'k'.repeat(1030)}: 1 }`,
+  '{ [a, b]: c }',
+  '{ ? [a,\n  b] : c }',
+];
+
+function yamlStream(text: string, how: 'directive' | 'document-end', at: number): string {
+  if (how === 'directive') return (DIRECTIVES[at % DIRECTIVES.length] as string) + text;
+  const ends = ['...\n', '...\n...\n', '\n...\n', '... # end\n', '...\n---\n'];
+  const end = ends[at % ends.length] as string;
+  if (at % 3 === 0) {
+    // Between two top-level keys: what follows is a second document, or text after its end.
+    const lines = text.split('\n');
+    const keys = lines.flatMap((l, i) => (i > 0 && /^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
+    if (keys.length) {
+      const i = keys[at % keys.length] as number;
+      return [...lines.slice(0, i), end.replace(/\n$/, ''), ...lines.slice(i)].join('\n');
+    }
+  }
+  return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${end}`;
 }
 
 export function describeOp(op: Op): string {

@@ -173,6 +173,15 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
       assert.equal(Object.keys(out.extensions).length, 20_001);
     });
 
+    it('writes the table in place of a `capabilities: null` (serde reads it as left out), and the index does not fail', () => {
+      // Found by the serde-forms property test: jsonc-parser's edit threw under the null ("Can
+      // not add index to parent of type null"), and the bundle became an internal error.
+      const text = `{"$schema": "${SCHEMA}", "name": "w", "version": "1.0.0", "extensions": {"net.codewhale": {"capabilities": null}}}`;
+      json(text);
+      const out = JSON.parse(applied(text, fixOf())) as { extensions: Record<string, unknown> };
+      assert.deepEqual(out.extensions['net.codewhale'], { capabilities: { network_hosts: ['h.example'] } });
+    });
+
     it('offers no fix, and the mismatch is still reported, where a struct on the way is written as an array', () => {
       // serde reads a struct from an array too (serdeSequence.ts); a key cannot be set in one, and
       // jsonc-parser's edit threw there ("Can not add index to parent of type array").

@@ -23,14 +23,22 @@ export function networkHostsFix(
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
     // A struct on the way written as an array (serde reads that too, serdeSequence.ts) has no
     // key to set; the element the list would be is not a place an edit can name unambiguously.
+    // An `Option` written `null` is read as left out (schemas.ts `option`): the table takes its
+    // place, since jsonc-parser cannot add a key under a null (it threw).
     let node: unknown = doc.value;
-    for (const key of path.slice(0, -1)) {
+    let at = path.length;
+    for (const [i, key] of path.slice(0, -1).entries()) {
       if (Array.isArray(node)) return undefined;
       node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+      if (node === null) {
+        at = i + 1;
+        break;
+      }
     }
     if (Array.isArray(node)) return undefined;
+    const value = path.slice(at).reduceRight<unknown>((v, key) => ({ [key]: v }), [...hosts]);
     // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
-    const edits = modifyFormatted(doc.text, path, [...hosts], indentOf(doc.text));
+    const edits = modifyFormatted(doc.text, path.slice(0, at), value, indentOf(doc.text));
     if (edits.length === 0) return undefined;
     return {
       title,
