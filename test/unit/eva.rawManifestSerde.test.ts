@@ -152,6 +152,52 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
     assert.equal(f.index().item('adapters/review.yaml').decision, 'registered');
   });
 
+  // A key of a raw struct level is its text to serde (`!t supervision` is the field
+  // `supervision`, and the flattened `Mapping` holds `!t command` as the string "command"),
+  // so the loader's provider rules read it; the schema, which looks fields up in a generic
+  // value, does not find it there (eva.md §2.1: schema first, then the typed loader).
+  it('reads a tagged key at a raw struct level as the field its text names (provider rules)', () => {
+    const always = '{mode: always, max_attempts: 1, backoff_ms: 1}';
+    for (const [extra, message] of [
+      ['!t supervision: {restart: {mode: bogus}}\n', 'eva.provider.invalid unsupported provider restart mode'],
+      ['!t supervision: {!t restart: {!t mode: bogus}}\n', 'eva.provider.invalid unsupported provider restart mode'],
+      ['!t supervision: {bogus: 1}\n', 'eva.provider.invalid provider config contains an unsupported field'],
+      ['!t supervision: {!t run_as: {!t kind: nobody}}\n', 'eva.provider.invalid unsupported provider run_as kind'],
+      [
+        '!t supervision: {restart: {mode: none, max_attempts: -1}}\n',
+        'eva.provider.invalid failed to parse YAML: supervision.restart.max_attempts: invalid value: integer `-1`, expected u64',
+      ],
+      [
+        '!t credentials: {!t vault: [{!t env: API_TOKEN, !t ref: "vault://a/b"}]}\n',
+        'eva.provider.invalid vault secret env target is not allowed by permissions.env',
+      ],
+      [
+        `!t supervision: {restart: ${always}}\n`,
+        'eva.provider.invalid automatic restart requires a process-backed Adapter transport',
+      ],
+    ] as const) {
+      f.adapter(A0 + extra);
+      const r = f.index();
+      const a = r.item('adapters/review.yaml');
+      assert.deepEqual([a.decision, a.reasons], ['rejected', ['schema_invalid', 'not_reviewed']], extra);
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [message], extra);
+    }
+    // A top-level `command` makes a skill adapter process-backed however its key is written…
+    for (const command of ['command: x', '!t command: x', '!t skill2: 1\n!t command: x']) {
+      f.adapter(`${A0}supervision: {restart: ${always}}\n${command}\n`);
+      assert.deepEqual(refusal(f.index(), 'adapters/review.yaml'), [], command);
+    }
+    // …but a key of what the flattened Mapping keeps as a value is looked up as a value: a
+    // number is not the string "command" there (`skill.runner` is such a value).
+    f.adapter(
+      A0.replace('  entry: {type: codex_skill}', '  entry: {type: codex_skill}\n  runner: {1: x}') +
+        `supervision: {restart: ${always}}\n`,
+    );
+    assert.deepEqual(refusal(f.index(), 'adapters/review.yaml'), [
+      'eva.provider.invalid automatic restart requires a process-backed Adapter transport',
+    ]);
+  });
+
   it('refuses a tagged key inside an entry serde buffers (as a tagged value is refused)', () => {
     for (const [extra, message] of [
       ['meta: {!t k: 1}\n', 'meta: untagged and internally tagged enums do not support enum input'],

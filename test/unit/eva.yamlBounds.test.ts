@@ -201,7 +201,7 @@ describe('Eva YAML keys and values as serde_yaml reads them (eva.md §2.1)', () 
   it('refuses a key given twice when one of them is an alias, as a duplicate key', () => {
     assert.equal(
       fails('a: &t transport\ntransport: stdio\n*t : skill\n').message,
-      'failed to parse YAML: duplicate entry with key at line 3 column 1',
+      'failed to parse YAML: duplicate entry with key "transport"',
     );
   });
 

@@ -237,7 +237,7 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
       assert.deepEqual(ok('[?-a]').value, [{ '-a': null }]);
       assert.deepEqual(ok('{?x #c\n: 1}').value, { x: 1 });
       // A key Eva reads under its own name: a second one is a duplicate, as in serde_yaml.
-      assert.equal(fails('{?a: 1, a: 2}').message, at('duplicate entry with key', 1, 9));
+      assert.equal(fails('{?a: 1, a: 2}').message, 'failed to parse YAML: duplicate entry with key "a"');
       // In block context it is text.
       assert.deepEqual(ok('- ?a').value, ['?a']);
     });
@@ -276,7 +276,7 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.deepEqual(ok('a: &k x\nb: {*k: 1}\n').value, { a: 'x', b: { x: 1 } });
     assert.deepEqual(ok('a: &k x\nb: {*k:, c: 2}\n').value, { a: 'x', b: { x: null, c: 2 } });
     assert.equal(fails('*a: 1\n').message, at('unknown anchor a', 1, 1));
-    assert.equal(fails('&a x: 1\n*a: 2\n').message, at('duplicate entry with key', 2, 1));
+    assert.equal(fails('&a x: 1\n*a: 2\n').message, 'failed to parse YAML: duplicate entry with key "x"');
     // `&a: x` is the anchor `a` on an empty key, as `&a : x` is (the library read the anchor `a:` on `x`).
     assert.deepEqual(ok('- &a: x\n').value, ok('- &a : x\n').value);
     assert.deepEqual(ok('- &a: x\n').value, [{ null: 'x' }]);

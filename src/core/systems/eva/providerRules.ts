@@ -1,7 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
-import { isMapping, isYamlInteger, nonStringKeys, type YamlDocument } from './yamlDocument';
-import { structSerdeError } from './rawManifestSerde';
+import { isMapping, isYamlInteger, nonStringKeys, serdeKeys, type YamlDocument } from './yamlDocument';
+import { structField, structSerdeError } from './rawManifestSerde';
 import { integerText, serdeError, unexpected, type ProviderRuleError } from './serdeWords';
 
 /**
@@ -31,7 +31,8 @@ export function providerSerdeError(
 ): ProviderRuleError | undefined {
   // Known fields are deserialized as the mapping is read, so the first in document order fails first.
   for (const key of inDocumentOrder(doc, [], manifest, ['supervision', 'credentials'])) {
-    const e = key === 'supervision' ? supervisionSerde(doc, manifest[key]) : credentialsSerde(doc, manifest[key]);
+    const v = structField(manifest, key);
+    const e = key === 'supervision' ? supervisionSerde(doc, v) : credentialsSerde(doc, v);
     if (e) return e;
   }
   return undefined;
@@ -47,7 +48,7 @@ function supervisionSerde(doc: YamlDocument, v: unknown): ProviderRuleError | un
 function supervisionFieldsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
   for (const key of inDocumentOrder(doc, ['supervision'], v as Record<string, unknown>, ['restart', 'run_as'])) {
     const at: DocPath = ['supervision', key];
-    const sub = (v as Record<string, unknown>)[key];
+    const sub = structField(v as Record<string, unknown>, key);
     const fields: [string, 'u64' | 'string'][] =
       key === 'restart'
         ? [
@@ -74,7 +75,7 @@ function credentialsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | un
 }
 
 function vaultSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
-  const vault = fieldOf(v as Record<string, unknown>, 'vault');
+  const vault = structField(v as Record<string, unknown>, 'vault');
   if (vault === undefined) return undefined;
   const at: DocPath = ['credentials', 'vault'];
   if (!Array.isArray(vault)) return serdeError(at, `invalid type: ${unexpected(vault)}, expected a sequence`);
@@ -118,7 +119,7 @@ function fieldValuesSerde(
   kinds: ReadonlyMap<string, 'u64' | 'string'>,
 ): ProviderRuleError | undefined {
   for (const key of inDocumentOrder(doc, at, record, [...kinds.keys()])) {
-    const value = record[key];
+    const value = structField(record, key);
     if (value === null) continue; // `Option::None`
     const path = [...at, key];
     if (kinds.get(key) === 'string') {
@@ -139,26 +140,27 @@ function fieldValuesSerde(
 export function providerRuleError(doc: YamlDocument, manifest: Record<string, unknown>): ProviderRuleError | undefined {
   const env = credentialEnv(manifest);
   if ('message' in env) return env;
-  const supervision = recordOf(fieldOf(manifest, 'supervision'));
-  const credentials = recordOf(fieldOf(manifest, 'credentials'));
+  const supervision = recordOf(structField(manifest, 'supervision'));
+  const credentials = recordOf(structField(manifest, 'credentials'));
   const unknown =
     unknownField(doc, ['supervision'], supervision, ['restart', 'run_as']) ??
     unknownField(doc, ['credentials'], credentials, ['vault']);
   if (unknown) return unknown;
   const processBacked = transportSupportsProcess(manifest);
   return (
-    restartError(doc, fieldOf(supervision, 'restart'), processBacked) ??
-    runAsError(doc, fieldOf(supervision, 'run_as'), processBacked) ??
-    vaultError(doc, fieldOf(credentials, 'vault'), env.names)
+    restartError(doc, structField(supervision, 'restart'), processBacked) ??
+    runAsError(doc, structField(supervision, 'run_as'), processBacked) ??
+    vaultError(doc, structField(credentials, 'vault'), env.names)
   );
 }
 
 /** `validated_credential_env`: the names `permissions.env` lets the provider receive. */
 function credentialEnv(manifest: Record<string, unknown>): { names: readonly string[] } | ProviderRuleError {
-  const permissions = fieldOf(manifest, 'permissions');
+  // A top-level key is read by its text (the flattened `Mapping`), `env` inside it as a value's key.
+  const permissions = structField(manifest, 'permissions');
   if (permissions === undefined) return { names: [] };
   if (!isMapping(permissions)) return { message: 'permissions must be an object', path: ['permissions'] };
-  const env = fieldOf(permissions, 'env');
+  const env = valueField(permissions, 'env');
   if (env === undefined) return { names: [] };
   if (!Array.isArray(env)) return { message: 'permissions.env must be a string list', path: ['permissions', 'env'] };
   const seen = new Set<string>();
@@ -214,16 +216,25 @@ const RESERVED_ENV: ReadonlySet<string> = new Set([
   'EVA_PROVIDER_SESSION_TOKEN',
 ]);
 
-/** `reject_unknown_fields`: the first field (in document order) the raw struct does not know. */
+/**
+ * `reject_unknown_fields`: the first entry (in document order) of the struct's flattened
+ * `Mapping`, i.e. the first key whose text names no field of the raw struct (`!t mode` is the
+ * field `mode`; `1` is the entry "1").
+ */
 function unknownField(
   doc: YamlDocument,
   at: DocPath,
   record: Record<string, unknown>,
   known: readonly string[],
 ): ProviderRuleError | undefined {
-  const odd = nonStringKeys(record).names;
-  const extra = Object.keys(record).filter((k) => odd.has(k) || !known.includes(k));
-  const [first] = sortByDocument(doc, at, extra);
+  const keys = serdeKeys(record);
+  const first = keys
+    ? keys.find((k) => k.text !== undefined && !known.includes(k.text))?.name
+    : sortByDocument(
+        doc,
+        at,
+        Object.keys(record).filter((k) => !known.includes(k)),
+      )[0];
   return first === undefined
     ? undefined
     : { message: 'provider config contains an unsupported field', path: [...at, first] };
@@ -231,15 +242,17 @@ function unknownField(
 
 /** `provider_transport_supports_process`: stdio, a skill with a command, an MCP stdio server. */
 function transportSupportsProcess(manifest: Record<string, unknown>): boolean {
-  switch (manifest['transport']) {
+  // `command`, `skill` and `mcp` are found in the flattened `Mapping` by their key's text; what
+  // is inside them is a value, whose keys `Mapping::get` compares as values.
+  switch (structField(manifest, 'transport')) {
     case 'stdio':
       return true;
     case 'skill': {
-      const runner = recordOf(fieldOf(recordOf(fieldOf(manifest, 'skill')), 'runner'));
-      return typeof fieldOf(manifest, 'command') === 'string' || typeof fieldOf(runner, 'command') === 'string';
+      const runner = recordOf(valueField(recordOf(structField(manifest, 'skill')), 'runner'));
+      return typeof structField(manifest, 'command') === 'string' || typeof valueField(runner, 'command') === 'string';
     }
     case 'mcp': {
-      const serverTransport = fieldOf(recordOf(fieldOf(manifest, 'mcp')), 'server_transport');
+      const serverTransport = valueField(recordOf(structField(manifest, 'mcp')), 'server_transport');
       return typeof serverTransport !== 'string' || serverTransport === 'stdio';
     }
     default:
@@ -372,12 +385,15 @@ function bytes(text: string): number {
 
 /** An `Option` field of a raw struct: absent or `null` is `None`. */
 function optional(record: Record<string, unknown>, key: string): unknown {
-  const v = fieldOf(record, key);
+  const v = structField(record, key);
   return v === null ? undefined : v;
 }
 
-/** `mapping.get(Value::String(key))`: a key written as a non-string (`!k env`) is not that field. */
-function fieldOf(record: Record<string, unknown>, key: string): unknown {
+/**
+ * `mapping.get(Value::String(key))` on a mapping serde kept as a value (inside an entry of a
+ * flattened `Mapping`): a key written as a non-string (`1`, `!!binary env`) is not that key.
+ */
+function valueField(record: Record<string, unknown>, key: string): unknown {
   if (!Object.hasOwn(record, key) || nonStringKeys(record).names.has(key)) return undefined;
   return record[key];
 }
@@ -396,7 +412,7 @@ function inDocumentOrder(
   return sortByDocument(
     doc,
     at,
-    keys.filter((k) => fieldOf(record, k) !== undefined),
+    keys.filter((k) => structField(record, k) !== undefined),
   );
 }
 

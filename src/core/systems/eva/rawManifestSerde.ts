@@ -150,6 +150,20 @@ function flattenedDuplicate(
   return undefined;
 }
 
+/**
+ * The value serde derive reads into the field `key` of a raw struct, or that the struct's
+ * flattened `Mapping` holds under the string `key`: a key of a struct level is its text, whatever
+ * its tag or type (`!t supervision` is `supervision`). Not for a mapping kept as a value (inside
+ * such an entry), where `Mapping::get` finds only a key that is the string itself.
+ */
+export function structField(record: Record<string, unknown>, key: string): unknown {
+  const keys = serdeKeys(record);
+  if (!keys) return Object.hasOwn(record, key) ? record[key] : undefined;
+  // Two keys with this text were refused (structSerdeError) before any field is read.
+  const found = keys.find((k) => k.text === key);
+  return found && Object.hasOwn(record, found.name) ? record[found.name] : undefined;
+}
+
 /** True when the key error `key` stands before the entry of `at` that `value` is the error of. */
 function startsBefore(doc: YamlDocument, key: ProviderRuleError, value: ProviderRuleError, at: DocPath): boolean {
   const k = doc.spanRange(key.span?.[0] ?? 0, key.span?.[0] ?? 0).start;

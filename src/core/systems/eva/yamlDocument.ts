@@ -25,6 +25,7 @@ import { readKeyIndicators } from './yamlKeyIndicators';
 import { rootBlockScalarReading } from './yamlRootBlockScalar';
 import { FirstRefusal, blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
+import { duplicateEntryMessage, mappingStartMark, type SerdePath } from './yamlDuplicateKey';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
 import {
   YamlFloat,
@@ -83,11 +84,18 @@ export type YamlOutcome =
 export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   const lines = new LineMap(text);
-  const fail = (detail: string, offset: number, length = 0): YamlOutcome => {
+  // `mark`: where serde_yaml's words place an error that is not where the user fixes it (`offset`,
+  // which the range, line and column keep); those words leave out line 1 column 1, as error.rs does.
+  const fail = (detail: string, offset: number, length = 0, mark?: number): YamlOutcome => {
     const at = lines.position(offset);
+    const named = lines.position(mark ?? offset);
+    const place =
+      mark !== undefined && named.line === 0 && named.character === 0
+        ? ''
+        : ` at line ${named.line + 1} column ${named.character + 1}`;
     return {
       ok: false,
-      message: `failed to parse YAML: ${detail} at line ${at.line + 1} column ${at.character + 1}`,
+      message: `failed to parse YAML: ${detail}${place}`,
       range: lines.range(offset, length),
       line: at.line + 1,
       column: at.character + 1,
@@ -179,12 +187,12 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   if (rootBlock && 'value' in rootBlock && isScalar(doc.contents))
     doc.contents.value = doc.contents.source = rootBlock.value;
   const anchors = new YamlAnchors();
-  const converter = new Converter(doc, anchors);
+  const converter = new Converter(doc, anchors, text);
   try {
-    const value = converter.toValue(doc.contents, 0);
+    const value = converter.toValue(doc.contents, 0, null);
     return { ok: true, document: new YamlDocument(file, text, value, doc, lines, anchors) };
   } catch (e) {
-    if (e instanceof YamlRefusal) return fail(e.message, e.offset, e.length);
+    if (e instanceof YamlRefusal) return fail(e.message, e.offset, e.length, e.mark);
     // A key is named by its text, written out recursively: a deeply nested key may exhaust the stack.
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
@@ -284,6 +292,8 @@ class YamlRefusal extends Error {
     readonly offset: number,
     /** How many characters the error's range covers from its offset. */
     readonly length = 0,
+    /** Where serde_yaml's words place the error, when elsewhere than the range. */
+    readonly mark?: number,
   ) {
     super(message);
   }
@@ -324,19 +334,21 @@ class Converter {
   constructor(
     doc: Document.Parsed,
     private readonly anchors: YamlAnchors,
+    private readonly text: string,
   ) {
     this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, anchors));
   }
 
-  toValue(node: unknown, depth: number): unknown {
+  /** `path`: serde_yaml's path to the node, for the words of a duplicate key inside it. */
+  toValue(node: unknown, depth: number, path: SerdePath): unknown {
     if (depth > MAX_YAML_DEPTH) throw new YamlRefusal('recursion limit exceeded', offsetOf(node));
     if (++this.expanded > MAX_EXPANDED_NODES) throw new YamlRefusal('repetition limit exceeded', offsetOf(node));
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
       if (++this.jumps > this.maxJumps) throw new YamlRefusal('repetition limit exceeded', offsetOf(node));
-      return this.toValue(this.target(node), depth + 1);
+      return this.toValue(this.target(node), depth + 1, path);
     }
-    const plain = this.untagged(node as YamlNode, depth);
+    const plain = this.untagged(node as YamlNode, depth, path);
     const tag = customTag(node as YamlNode);
     return tag ? new YamlTagged(tag, plain) : plain;
   }
@@ -347,9 +359,9 @@ class Converter {
     return target;
   }
 
-  private untagged(node: YamlNode, depth: number): unknown {
+  private untagged(node: YamlNode, depth: number, path: SerdePath): unknown {
     if (isScalar(node)) return scalarValue(this.scalar(node));
-    if (isSeq(node)) return node.items.map((item) => this.toValue(item, depth + 1));
+    if (isSeq(node)) return node.items.map((item, index) => this.toValue(item, depth + 1, { parent: path, index }));
     // What is left is a mapping (aliases were followed before).
     const out = emptyOwnRecord<unknown>();
     const nonString = { names: new Set<string>(), shadowed: 0 };
@@ -361,9 +373,22 @@ class Converter {
       // are a number and a string). The parser's own check of unique keys is off: it compares each key
       // with every key before it, quadratic in a mapping of 40,000 keys (9 s); this one is a lookup,
       // with the parser's range (one character at the later key).
-      if (seen.has(key.identity)) throw new YamlRefusal('duplicate entry with key', offsetOf(pair.key), 1);
+      // serde_yaml's words place the error at the mapping's start; its range stays on the repeated key.
+      if (seen.has(key.identity))
+        throw new YamlRefusal(
+          duplicateEntryMessage(path, key.scalar, key.tagged),
+          offsetOf(pair.key),
+          1,
+          mappingStartMark(this.text, offsetOf(node), !!(node.anchor || node.tag)),
+        );
       seen.add(key.identity);
-      const value = this.toValue(pair.value, depth + 1);
+      // serde_yaml names a value by its key's text; under an alias or a collection key, `?`.
+      const child: SerdePath = isScalar(pair.key)
+        ? { parent: path, key: scalarText(pair.key) }
+        : pair.key
+          ? { parent: path, unknown: true }
+          : { parent: path, key: '' };
+      const value = this.toValue(pair.value, depth + 1, child);
       // A record holds one entry per name: upstream looks fields up by string key only, so a string key
       // takes the name over a number or boolean key written the same way.
       if (key.isString) {
@@ -424,18 +449,26 @@ class Converter {
   }
 
   /** A mapping key: its name in the record, and what makes two keys equal for serde_yaml. */
-  private key(node: unknown): { text: string; identity: string; isString: boolean } {
+  private key(node: unknown): {
+    text: string;
+    identity: string;
+    isString: boolean;
+    /** The key's scalar value (none for a collection) and whether a tag makes it a tagged value. */
+    scalar: YamlScalar | undefined;
+    tagged: boolean;
+  } {
     if (isScalar(node)) {
       const s = this.scalar(node);
       const tag = customTag(node);
       // serde_yaml compares tags without their leading `!`, then the values under them.
       const identity = tag ? `t${tag.replace(/^!/, '')}\0${scalarIdentity(s)}` : scalarIdentity(s);
-      return { text: scalarKeyText(s), identity, isString: !tag && s.kind === 'str' };
+      return { text: scalarKeyText(s), identity, isString: !tag && s.kind === 'str', scalar: s, tagged: !!tag };
     }
     // No node (an empty key) is null; a collection key is named by its text.
-    if (node === null || node === undefined) return { text: 'null', identity: 'n', isString: false };
+    if (node === null || node === undefined)
+      return { text: 'null', identity: 'n', isString: false, scalar: { kind: 'null' }, tagged: false };
     const text = String(node);
-    return { text, identity: `c${text}`, isString: false };
+    return { text, identity: `c${text}`, isString: false, scalar: undefined, tagged: false };
   }
 }
 
@@ -524,6 +557,11 @@ function countNodes(node: unknown, anchors: YamlAnchors): number {
     else if (isMap(cur)) for (const p of cur.items) stack.push(p.key, p.value);
   }
   return n;
+}
+
+/** libyaml's text of a scalar (the parser's `source`), as serde_yaml's path names a key by it. */
+function scalarText(node: Scalar): string {
+  return typeof node.source === 'string' ? node.source : String(node.value ?? '');
 }
 
 /** A mapping key as the record names it (as the Converter does; `null` for none; a collection by its text). */
