@@ -1,7 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
 import { isMapping, isYamlInteger, nonStringKeys, serdeKeys, type YamlDocument } from './yamlDocument';
-import { structField, structSerdeError } from './rawManifestSerde';
+import { keysInDocumentOrder, structField, structSerdeError } from './rawManifestSerde';
 import { integerText, serdeError, unexpected, type ProviderRuleError } from './serdeWords';
 
 /**
@@ -230,7 +230,7 @@ function unknownField(
   const keys = serdeKeys(record);
   const first = keys
     ? keys.find((k) => k.text !== undefined && !known.includes(k.text))?.name
-    : sortByDocument(
+    : keysInDocumentOrder(
         doc,
         at,
         Object.keys(record).filter((k) => !known.includes(k)),
@@ -409,21 +409,9 @@ function inDocumentOrder(
   record: Record<string, unknown>,
   keys: readonly string[],
 ): string[] {
-  return sortByDocument(
+  return keysInDocumentOrder(
     doc,
     at,
     keys.filter((k) => structField(record, k) !== undefined),
   );
-}
-
-function sortByDocument(doc: YamlDocument, at: DocPath, keys: readonly string[]): string[] {
-  const position = (k: string): [number, number] => {
-    const r = doc.keyRange([...at, k]);
-    return [r.start.line, r.start.character];
-  };
-  return [...keys].sort((a, b) => {
-    const [la, ca] = position(a);
-    const [lb, cb] = position(b);
-    return la - lb || ca - cb;
-  });
 }

@@ -51,7 +51,7 @@ export function bufferedTagError(
   record: Record<string, unknown>,
   fields: readonly string[],
 ): ProviderRuleError | undefined {
-  for (const key of inDocumentOrder(doc, at, Object.keys(record))) {
+  for (const key of keysInDocumentOrder(doc, at, Object.keys(record))) {
     if (fields.includes(key)) continue;
     const tagged = firstTag(doc, [...at, key], record[key]);
     if (tagged) return serdeError(tagged, TAG_REFUSED);
@@ -84,7 +84,7 @@ function firstTag(doc: YamlDocument, path: DocPath, value: unknown): DocPath | u
     }
     return undefined;
   }
-  for (const key of inDocumentOrder(doc, path, Object.keys(value))) {
+  for (const key of keysInDocumentOrder(doc, path, Object.keys(value))) {
     const found = firstTag(doc, [...path, key], value[key]);
     if (found) return found;
   }
@@ -185,7 +185,7 @@ export function capabilitySerdeError(
   manifest: Record<string, unknown>,
 ): ProviderRuleError | undefined {
   let first: ProviderRuleError | undefined;
-  for (const key of inDocumentOrder(doc, [], Object.keys(manifest))) {
+  for (const key of keysInDocumentOrder(doc, [], Object.keys(manifest))) {
     const v = manifest[key];
     if (key === 'default_provider' || key === 'provider') first = optionalStringError([key], v);
     else if (key === 'permissions') first = isMapping(v) ? permissionsError(doc, v) : undefined;
@@ -198,7 +198,7 @@ export function capabilitySerdeError(
 /** `RawCapabilityPermissions`: `adapters: Option<RawCapabilityAdapterPermissions>`, the rest buffered. */
 function permissionsError(doc: YamlDocument, permissions: Record<string, unknown>): ProviderRuleError | undefined {
   let first: ProviderRuleError | undefined;
-  for (const key of inDocumentOrder(doc, ['permissions'], Object.keys(permissions))) {
+  for (const key of keysInDocumentOrder(doc, ['permissions'], Object.keys(permissions))) {
     const v = permissions[key];
     first =
       key === 'adapters' ? adapterPermissionsError(doc, v) : bufferedTagError(doc, ['permissions'], { [key]: v }, []);
@@ -216,7 +216,7 @@ function adapterPermissionsError(doc: YamlDocument, v: unknown): ProviderRuleErr
     return serdeError(at, `invalid type: ${unexpected(struct)}, expected struct RawCapabilityAdapterPermissions`);
   const fields = ['providers', 'capabilities'];
   let first: ProviderRuleError | undefined;
-  for (const field of inDocumentOrder(doc, at, Object.keys(struct))) {
+  for (const field of keysInDocumentOrder(doc, at, Object.keys(struct))) {
     first = fields.includes(field)
       ? stringListError(doc, [...at, field], struct[field])
       : bufferedTagError(doc, at, { [field]: struct[field] }, []);
@@ -305,7 +305,8 @@ function untag(v: unknown): unknown {
   return v instanceof YamlTagged ? v.value : v;
 }
 
-function inDocumentOrder(doc: YamlDocument, at: DocPath, keys: readonly string[]): string[] {
+/** `keys` of the mapping at `at`, in the order the document writes them (serde reads a mapping in that order). */
+export function keysInDocumentOrder(doc: YamlDocument, at: DocPath, keys: readonly string[]): string[] {
   const position = (k: string): [number, number] => {
     const r = doc.keyRange([...at, k]);
     return [r.start.line, r.start.character];
