@@ -185,7 +185,7 @@ describe('Eva provider rules: supervision.restart (adapter.rs parse_provider_res
     );
     assert.equal(
       refusal(skill(text)),
-      `eva.provider.invalid ${lineOf(text, 'max_attempts:')} failed to parse YAML: supervision.restart.max_attempts: invalid value: integer \`-1\`, expected u64`,
+      `eva.provider.invalid ${lineOf(text, 'max_attempts:')} failed to parse YAML: supervision.restart.max_attempts: invalid type: integer \`-1\`, expected u64`,
     );
   });
 
@@ -391,7 +391,7 @@ describe('Eva provider rules: the adapters Skillgate accepted and Eva-CLI refuse
     ],
     [
       'permissions: {}\nsupervision: {restart: {mode: none, max_attempts: -1}}',
-      'failed to parse YAML: supervision.restart.max_attempts: invalid value: integer `-1`, expected u64',
+      'failed to parse YAML: supervision.restart.max_attempts: invalid type: integer `-1`, expected u64',
     ],
     [
       'permissions: {}\nsupervision: {run_as: {kind: unix, uid: 4294967296, gid: 0}}',

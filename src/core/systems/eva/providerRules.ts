@@ -1,8 +1,17 @@
 import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
-import { isMapping, isYamlInteger, nonStringKeys, serdeKeys, type YamlDocument } from './yamlDocument';
-import { keysInDocumentOrder, structField, structSerdeError } from './rawManifestSerde';
-import { integerText, serdeError, unexpected, type ProviderRuleError } from './serdeWords';
+import { isMapping, nonStringKeys, serdeKeys, type YamlDocument } from './yamlDocument';
+import {
+  entryValuesSerdeError,
+  keysInDocumentOrder,
+  readOptionString,
+  readOptionU64,
+  readSeq,
+  readStruct,
+  structField,
+  structSerdeError,
+} from './rawManifestSerde';
+import type { ProviderRuleError } from './serdeWords';
 
 /**
  * The adapter loader's provider rules (eva.md §2.2), ported from upstream
@@ -17,13 +26,14 @@ import { integerText, serdeError, unexpected, type ProviderRuleError } from './s
  * configuration rules (MCP adapters are out of scope, eva.md §1.4).
  */
 
-const U32_MAX = 4_294_967_295;
+const U32_MAX = 4_294_967_295n;
 
 /**
  * serde's reading of `supervision` and `credentials` into `RawProviderSupervision` /
  * `RawProviderCredentials` (counts `Option<u64>`, names `Option<String>`), which fails
  * before any loader rule. The schema (when it is upstream's) has already refused every wrong
- * type except a negative count; the rest stands for a project schema that leaves them open.
+ * type except a negative count; the rest stands for a key the schema does not find
+ * (`!t supervision`) or a project schema that leaves them open.
  */
 export function providerSerdeError(
   doc: YamlDocument,
@@ -32,106 +42,97 @@ export function providerSerdeError(
   // Known fields are deserialized as the mapping is read, so the first in document order fails first.
   for (const key of inDocumentOrder(doc, [], manifest, ['supervision', 'credentials'])) {
     const v = structField(manifest, key);
-    const e = key === 'supervision' ? supervisionSerde(doc, v) : credentialsSerde(doc, v);
+    const e =
+      key === 'supervision'
+        ? structSerde(doc, [key], v, 'RawProviderSupervision', false, SUPERVISION_FIELDS)
+        : structSerde(doc, [key], v, 'RawProviderCredentials', false, CREDENTIALS_FIELDS);
     if (e) return e;
   }
   return undefined;
 }
 
-function supervisionSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
-  const struct = structSerde(['supervision'], v, 'RawProviderSupervision', false);
-  if (struct !== true) return struct;
-  const fields = ['restart', 'run_as'];
-  return structSerdeError(doc, ['supervision'], v as Record<string, unknown>, fields, supervisionFieldsSerde(doc, v));
+/** A raw struct's own fields and the type serde reads each into. */
+type Fields = ReadonlyMap<string, 'u64' | 'string' | Struct | 'vault'>;
+interface Struct {
+  readonly name: string;
+  readonly fields: Fields;
 }
 
-function supervisionFieldsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
-  for (const key of inDocumentOrder(doc, ['supervision'], v as Record<string, unknown>, ['restart', 'run_as'])) {
-    const at: DocPath = ['supervision', key];
-    const sub = structField(v as Record<string, unknown>, key);
-    const fields: [string, 'u64' | 'string'][] =
-      key === 'restart'
-        ? [
-            ['mode', 'string'],
-            ['max_attempts', 'u64'],
-            ['backoff_ms', 'u64'],
-          ]
-        : [
-            ['kind', 'string'],
-            ['uid', 'u64'],
-            ['gid', 'u64'],
-            ['account', 'string'],
-          ];
-    const e = fieldsSerde(doc, at, sub, key === 'restart' ? 'RawProviderRestart' : 'RawProviderRunAs', true, fields);
-    if (e) return e;
-  }
-  return undefined;
-}
+const RESTART: Struct = {
+  name: 'RawProviderRestart',
+  fields: new Map([
+    ['mode', 'string'],
+    ['max_attempts', 'u64'],
+    ['backoff_ms', 'u64'],
+  ]),
+};
+const RUN_AS: Struct = {
+  name: 'RawProviderRunAs',
+  fields: new Map([
+    ['kind', 'string'],
+    ['uid', 'u64'],
+    ['gid', 'u64'],
+    ['account', 'string'],
+  ]),
+};
+const VAULT_SECRET_REF: Struct = {
+  name: 'RawProviderVaultSecretRef',
+  fields: new Map([
+    ['env', 'string'],
+    ['ref', 'string'],
+  ]),
+};
+const SUPERVISION_FIELDS: Fields = new Map([
+  ['restart', RESTART],
+  ['run_as', RUN_AS],
+]);
+const CREDENTIALS_FIELDS: Fields = new Map([['vault', 'vault']]);
 
-function credentialsSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
-  const struct = structSerde(['credentials'], v, 'RawProviderCredentials', false);
-  if (struct !== true) return struct;
-  return structSerdeError(doc, ['credentials'], v as Record<string, unknown>, ['vault'], vaultSerde(doc, v));
-}
-
-function vaultSerde(doc: YamlDocument, v: unknown): ProviderRuleError | undefined {
-  const vault = structField(v as Record<string, unknown>, 'vault');
-  if (vault === undefined) return undefined;
-  const at: DocPath = ['credentials', 'vault'];
-  if (!Array.isArray(vault)) return serdeError(at, `invalid type: ${unexpected(vault)}, expected a sequence`);
-  for (let i = 0; i < vault.length; i++) {
-    const fields: [string, 'string'][] = [
-      ['env', 'string'],
-      ['ref', 'string'],
-    ];
-    const e = fieldsSerde(doc, [...at, i], vault[i], 'RawProviderVaultSecretRef', false, fields);
-    if (e) return e;
-  }
-  return undefined;
-}
-
-/** A struct field: a mapping; `null` is `None` only where the field is an `Option`. */
-function structSerde(at: DocPath, v: unknown, name: string, optional: boolean): true | ProviderRuleError | undefined {
-  if (isMapping(v)) return true;
-  if (v === null && optional) return undefined;
-  return serdeError(at, `invalid type: ${unexpected(v)}, expected struct ${name}`);
-}
-
-function fieldsSerde(
+/**
+ * One raw struct at `at` (`Option<…>` where `optional`): its mapping, then each entry in
+ * document order, a field's value read by its type and a buffered entry's tags (serde reads
+ * them all before the loader's rules run).
+ */
+function structSerde(
   doc: YamlDocument,
   at: DocPath,
   v: unknown,
   name: string,
   optional: boolean,
-  fields: readonly (readonly [string, 'u64' | 'string'])[],
+  fields: Fields,
 ): ProviderRuleError | undefined {
-  const struct = structSerde(at, v, name, optional);
-  if (struct !== true) return struct;
-  const record = v as Record<string, unknown>;
-  const kinds = new Map(fields);
-  return structSerdeError(doc, at, record, [...kinds.keys()], fieldValuesSerde(doc, at, record, kinds));
+  const read = readStruct(doc, at, v, name, optional);
+  if (!('ok' in read)) return read;
+  const record = read.ok;
+  if (record === null) return undefined; // `Option::None`
+  const names = [...fields.keys()];
+  const valueError = entryValuesSerdeError(doc, at, record, names, (key) =>
+    fieldSerde(doc, [...at, key], structField(record, key), fields.get(key)!),
+  );
+  return structSerdeError(doc, at, record, names, valueError);
 }
 
-function fieldValuesSerde(
+function fieldSerde(
   doc: YamlDocument,
-  at: DocPath,
-  record: Record<string, unknown>,
-  kinds: ReadonlyMap<string, 'u64' | 'string'>,
+  path: DocPath,
+  value: unknown,
+  type: 'u64' | 'string' | Struct | 'vault',
 ): ProviderRuleError | undefined {
-  for (const key of inDocumentOrder(doc, at, record, [...kinds.keys()])) {
-    const value = structField(record, key);
-    if (value === null) continue; // `Option::None`
-    const path = [...at, key];
-    if (kinds.get(key) === 'string') {
-      if (typeof value !== 'string') return serdeError(path, `invalid type: ${unexpected(value)}, expected a string`);
-    } else if (!isYamlInteger(value)) return serdeError(path, `invalid type: ${unexpected(value)}, expected u64`);
-    else if ((value as number) < 0)
-      return serdeError(path, `invalid value: integer \`${integerText(value)}\`, expected u64`);
+  if (type === 'vault') {
+    // `Vec<RawProviderVaultSecretRef>`: each entry a struct (no `Option`).
+    const read = readSeq(doc, path, value);
+    if (!('ok' in read)) return read;
+    for (let i = 0; i < read.ok.length; i++) {
+      const e = structSerde(doc, [...path, i], read.ok[i], VAULT_SECRET_REF.name, false, VAULT_SECRET_REF.fields);
+      if (e) return e;
+    }
+    return undefined;
   }
-  return undefined;
+  if (typeof type === 'object') return structSerde(doc, path, value, type.name, true, type.fields);
+  const read = type === 'string' ? readOptionString(doc, path, value) : readOptionU64(doc, path, value);
+  return 'ok' in read ? undefined : read;
 }
 
-/** serde_yaml's error through `read_yaml_file`: the field path, then serde's words. */
 /**
  * The loader's provider rules, in upstream order: `validated_credential_env`, then
  * `parse_provider_config` (unknown fields of `supervision` and `credentials`, restart,
@@ -140,16 +141,17 @@ function fieldValuesSerde(
 export function providerRuleError(doc: YamlDocument, manifest: Record<string, unknown>): ProviderRuleError | undefined {
   const env = credentialEnv(manifest);
   if ('message' in env) return env;
-  const supervision = recordOf(structField(manifest, 'supervision'));
-  const credentials = recordOf(structField(manifest, 'credentials'));
+  // The values as serde read them (providerSerdeError passed): a struct under a tag is its mapping.
+  const supervision = rawStruct(doc, ['supervision'], structField(manifest, 'supervision')) ?? {};
+  const credentials = rawStruct(doc, ['credentials'], structField(manifest, 'credentials')) ?? {};
   const unknown =
     unknownField(doc, ['supervision'], supervision, ['restart', 'run_as']) ??
     unknownField(doc, ['credentials'], credentials, ['vault']);
   if (unknown) return unknown;
   const processBacked = transportSupportsProcess(manifest);
   return (
-    restartError(doc, structField(supervision, 'restart'), processBacked) ??
-    runAsError(doc, structField(supervision, 'run_as'), processBacked) ??
+    restartError(doc, rawStruct(doc, ['supervision', 'restart'], structField(supervision, 'restart')), processBacked) ??
+    runAsError(doc, rawStruct(doc, ['supervision', 'run_as'], structField(supervision, 'run_as')), processBacked) ??
     vaultError(doc, structField(credentials, 'vault'), env.names)
   );
 }
@@ -263,23 +265,25 @@ function transportSupportsProcess(manifest: Record<string, unknown>): boolean {
 const RESTART_MODES: readonly string[] = ['none', 'on_failure', 'always'];
 
 /** `parse_provider_restart`. */
-function restartError(doc: YamlDocument, raw: unknown, processBacked: boolean): ProviderRuleError | undefined {
-  if (raw === undefined || raw === null) return undefined;
+function restartError(
+  doc: YamlDocument,
+  r: Record<string, unknown> | undefined,
+  processBacked: boolean,
+): ProviderRuleError | undefined {
+  if (r === undefined) return undefined;
   const at: DocPath = ['supervision', 'restart'];
-  const r = raw as Record<string, unknown>;
   const unknown = unknownField(doc, at, r, ['mode', 'max_attempts', 'backoff_ms']);
   if (unknown) return unknown;
-  const mode = optional(r, 'mode');
+  const mode = stringField(doc, at, r, 'mode');
   if (mode === undefined) return { message: 'explicit provider restart config requires mode', path: [...at, 'mode'] };
-  if (!RESTART_MODES.includes(mode as string))
-    return { message: 'unsupported provider restart mode', path: [...at, 'mode'] };
-  const maxAttempts = (optional(r, 'max_attempts') ?? 0) as number;
+  if (!RESTART_MODES.includes(mode)) return { message: 'unsupported provider restart mode', path: [...at, 'mode'] };
+  const maxAttempts = u64Field(doc, at, r, 'max_attempts') ?? 0n;
   if (maxAttempts > U32_MAX)
     return { message: 'provider restart max_attempts exceeds u32', path: [...at, 'max_attempts'] };
-  const backoff = (optional(r, 'backoff_ms') ?? 0) as number;
-  if (mode === 'none' && (maxAttempts !== 0 || backoff !== 0))
+  const backoff = u64Field(doc, at, r, 'backoff_ms') ?? 0n;
+  if (mode === 'none' && (maxAttempts !== 0n || backoff !== 0n))
     return { message: 'restart mode none requires zero max_attempts and backoff_ms', path: at };
-  if (mode !== 'none' && (maxAttempts === 0 || backoff === 0))
+  if (mode !== 'none' && (maxAttempts === 0n || backoff === 0n))
     return { message: 'automatic restart requires positive max_attempts and backoff_ms', path: at };
   if (mode !== 'none' && !processBacked)
     return { message: 'automatic restart requires a process-backed Adapter transport', path: [...at, 'mode'] };
@@ -287,17 +291,20 @@ function restartError(doc: YamlDocument, raw: unknown, processBacked: boolean): 
 }
 
 /** `parse_provider_run_as`. */
-function runAsError(doc: YamlDocument, raw: unknown, processBacked: boolean): ProviderRuleError | undefined {
-  if (raw === undefined || raw === null) return undefined;
+function runAsError(
+  doc: YamlDocument,
+  r: Record<string, unknown> | undefined,
+  processBacked: boolean,
+): ProviderRuleError | undefined {
+  if (r === undefined) return undefined;
   const at: DocPath = ['supervision', 'run_as'];
-  const r = raw as Record<string, unknown>;
   const unknown = unknownField(doc, at, r, ['kind', 'uid', 'gid', 'account']);
   if (unknown) return unknown;
-  const kind = optional(r, 'kind');
+  const kind = stringField(doc, at, r, 'kind');
   if (kind === undefined) return { message: 'explicit run_as config requires kind', path: [...at, 'kind'] };
-  const uid = optional(r, 'uid');
-  const gid = optional(r, 'gid');
-  const account = optional(r, 'account');
+  const uid = u64Field(doc, at, r, 'uid');
+  const gid = u64Field(doc, at, r, 'gid');
+  const account = stringField(doc, at, r, 'account');
   switch (kind) {
     case 'current':
       if (uid !== undefined || gid !== undefined || account !== undefined)
@@ -310,14 +317,14 @@ function runAsError(doc: YamlDocument, raw: unknown, processBacked: boolean): Pr
         ['uid', uid],
         ['gid', gid],
       ] as const)
-        if (id === undefined || (id as number) > U32_MAX)
+        if (id === undefined || id > U32_MAX)
           return { message: 'run_as numeric identity is required and must fit u32', path: [...at, key] };
       break;
     case 'windows':
       if (uid !== undefined || gid !== undefined)
         return { message: 'Windows identity cannot declare Unix uid or gid', path: at };
       if (account === undefined) return { message: 'Windows identity requires an account', path: [...at, 'account'] };
-      if (!windowsAccountValid(account as string))
+      if (!windowsAccountValid(account))
         return {
           message: 'Windows account is empty, untrimmed, oversized, or contains controls',
           path: [...at, 'account'],
@@ -339,14 +346,16 @@ function windowsAccountValid(account: string): boolean {
 
 /** `parse_provider_vault_refs`: each entry's env target allowed and unique, its ref well formed. */
 function vaultError(doc: YamlDocument, raw: unknown, allowed: readonly string[]): ProviderRuleError | undefined {
-  if (!Array.isArray(raw)) return undefined;
+  if (raw === undefined) return undefined;
+  const read = readSeq(doc, ['credentials', 'vault'], raw);
+  const entries = 'ok' in read ? read.ok : [];
   const seen = new Set<string>();
-  for (let i = 0; i < raw.length; i++) {
+  for (let i = 0; i < entries.length; i++) {
     const at: DocPath = ['credentials', 'vault', i];
-    const entry = raw[i] as Record<string, unknown>;
+    const entry = rawStruct(doc, at, entries[i]) ?? {};
     const unknown = unknownField(doc, at, entry, ['env', 'ref']);
     if (unknown) return unknown;
-    const env = optional(entry, 'env') as string | undefined;
+    const env = stringField(doc, at, entry, 'env');
     if (env === undefined) return { message: 'vault secret reference requires an env target', path: [...at, 'env'] };
     const invalid = envNameError(env, [...at, 'env']);
     if (invalid) return invalid;
@@ -354,7 +363,7 @@ function vaultError(doc: YamlDocument, raw: unknown, allowed: readonly string[])
       return { message: 'vault secret env target is not allowed by permissions.env', path: [...at, 'env'] };
     if (seen.has(env)) return { message: 'vault secret env target is duplicated', path: [...at, 'env'] };
     seen.add(env);
-    const ref = optional(entry, 'ref') as string | undefined;
+    const ref = stringField(doc, at, entry, 'ref');
     if (ref === undefined) return { message: 'vault secret reference requires ref', path: [...at, 'ref'] };
     const message = vaultRefError(ref);
     if (message) return { message, path: [...at, 'ref'] };
@@ -383,10 +392,26 @@ function bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/** An `Option` field of a raw struct: absent or `null` is `None`. */
-function optional(record: Record<string, unknown>, key: string): unknown {
-  const v = structField(record, key);
-  return v === null ? undefined : v;
+/**
+ * A raw struct as serde read it (its errors came first): the mapping under any tag, an empty
+ * one for an empty plain scalar; undefined for absent or `None`.
+ */
+function rawStruct(doc: YamlDocument, path: DocPath, v: unknown): Record<string, unknown> | undefined {
+  if (v === undefined) return undefined;
+  const read = readStruct(doc, path, v, '', true);
+  return 'ok' in read ? (read.ok ?? undefined) : undefined;
+}
+
+/** An `Option<String>` field of a raw struct as serde read it: absent or `None` is undefined. */
+function stringField(doc: YamlDocument, at: DocPath, record: Record<string, unknown>, key: string): string | undefined {
+  const read = readOptionString(doc, [...at, key], structField(record, key));
+  return 'ok' in read ? (read.ok ?? undefined) : undefined;
+}
+
+/** An `Option<u64>` field of a raw struct as serde read it: absent or `None` is undefined. */
+function u64Field(doc: YamlDocument, at: DocPath, record: Record<string, unknown>, key: string): bigint | undefined {
+  const read = readOptionU64(doc, [...at, key], structField(record, key));
+  return 'ok' in read ? (read.ok ?? undefined) : undefined;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { DocPath } from '../../documents/document';
 import { rustDebugStr } from '../../text/rustText';
 import { serdeError, unexpected, type ProviderRuleError } from './serdeWords';
 import { YamlTagged, isMapping, serdeKeys, type YamlDocument } from './yamlDocument';
+import { parseU64 } from './yamlScalars';
+import { emptyOwnRecord } from '../../documents/ownRecord';
 
 /**
  * What serde derive makes of an Eva manifest after the schema passed it (eva.md §2.1: the
@@ -135,6 +137,33 @@ function structKeyError(
   return undefined;
 }
 
+/**
+ * The first error serde meets in the values of the raw struct level `record` at `at`, in
+ * document order: a field's value as its type reads it (`readField`, given the field's name), or
+ * a local tag in an entry the flattened `Mapping` buffers (`Content` refuses it as it is read,
+ * before any loader rule looks at the struct: `{bogus: !t 1}` fails on the tag, not as an
+ * unsupported field).
+ */
+export function entryValuesSerdeError(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  fields: readonly string[],
+  readField: (field: string) => ProviderRuleError | undefined,
+): ProviderRuleError | undefined {
+  // A field is named by its key's text (`!t mode` is `mode`); a collection key has none.
+  const texts = new Map(serdeKeys(record)?.map((k) => [k.name, k.text]));
+  for (const name of keysInDocumentOrder(doc, at, Object.keys(record))) {
+    const text = texts.has(name) ? texts.get(name) : name;
+    const e =
+      text !== undefined && fields.includes(text)
+        ? readField(text)
+        : bufferedTagError(doc, at, { [name]: record[name] }, []);
+    if (e) return e;
+  }
+  return undefined;
+}
+
 /** The second buffered key with the text of one before it, as the flattened `Mapping` refuses it. */
 function flattenedDuplicate(
   at: DocPath,
@@ -246,21 +275,88 @@ function stringListError(doc: YamlDocument, path: DocPath, v: unknown): Provider
 }
 
 /**
- * The text serde reads into a `String` field at `path`: a string as is, any other scalar as
- * written (`5`, `0x1F`, `true`), under a tag or not; null (`None` for an `Option`) and
- * collections have none.
+ * The text serde reads into an `Option<String>` field at `path` (readOptionString): null for
+ * `None`, and for a sequence or mapping (refused where the field is read).
  */
 export function serdeString(doc: YamlDocument, path: DocPath, v: unknown): string | null {
-  if (v === undefined) return null;
-  const inner = untag(v);
-  if (typeof inner === 'string') return inner;
-  // A tag makes even an empty or `~` scalar `Some` text.
-  if (inner === null) return v instanceof YamlTagged ? (doc.literalAt(path) ?? '') : null;
-  if (Array.isArray(inner) || isMapping(inner)) return null;
-  const literal = doc.literalAt(path);
-  // An alias names its anchor: the value read through it stands in.
-  return literal === undefined || literal.startsWith('*') ? String(inner) : literal.replace(/^!\S*\s+/, '');
+  const read = readOptionString(doc, path, v);
+  return 'ok' in read ? read.ok : null;
 }
+
+/** A field's value as serde_yaml hands it to the field's type, or serde's words for it. */
+export type SerdeRead<T> = { readonly ok: T } | ProviderRuleError;
+
+/**
+ * `Option<T>` (serde_yaml de.rs `deserialize_option`): absent, or a plain `~`/`null`/`Null`/
+ * `NULL`/empty scalar with no tag, or under `!!null`, is `None`. A quoted `"~"` is `Some`, even
+ * under `!!null`, and so is `!t ~` (any other tag).
+ */
+function isNone(doc: YamlDocument, path: DocPath, v: unknown): boolean {
+  return v === undefined || (v === null && (doc.scalarAt(path)?.style ?? 'plain') === 'plain');
+}
+
+/**
+ * `Option<String>`: `deserialize_str` takes any scalar's text, whatever its tag or type (`5` is
+ * "5", `!t none` is "none", `!t ~` is "~"); a sequence or mapping is refused, under a tag or not.
+ */
+export function readOptionString(doc: YamlDocument, path: DocPath, v: unknown): SerdeRead<string | null> {
+  if (isNone(doc, path, v)) return { ok: null };
+  const inner = untag(v);
+  if (Array.isArray(inner) || isMapping(inner))
+    return serdeError(path, `invalid type: ${unexpected(inner)}, expected a string`);
+  return { ok: typeof inner === 'string' ? inner : (doc.scalarAt(path)?.text ?? String(inner)) };
+}
+
+/**
+ * `Option<u64>`: `deserialize_u64` parses a plain scalar's text whatever its tag (`!t 3` and
+ * `!!str 3` are 3), or a literal block under `!!int`; anything else is refused, named as
+ * serde_yaml types it with no tag in the way (a quoted `"3"` is a string, `!t ~` a unit value).
+ */
+export function readOptionU64(doc: YamlDocument, path: DocPath, v: unknown): SerdeRead<bigint | null> {
+  if (isNone(doc, path, v)) return { ok: null };
+  const inner = untag(v);
+  const scalar = doc.scalarAt(path);
+  if (scalar && (scalar.style === 'plain' || (scalar.style === 'literal' && scalar.tag === TAG_INT))) {
+    const n = parseU64(scalar.text);
+    if (n !== undefined) return { ok: n };
+  }
+  return serdeError(path, `invalid type: ${unexpected(inner)}, expected u64`);
+}
+
+/**
+ * A raw struct (`deserialize_map`): a mapping under any tag, or an empty plain scalar (an empty
+ * mapping: every field `None` or empty); `Option<struct>` takes `None` first (isNone).
+ */
+export function readStruct(
+  doc: YamlDocument,
+  path: DocPath,
+  v: unknown,
+  name: string,
+  optional: boolean,
+): SerdeRead<Record<string, unknown> | null> {
+  if (optional && isNone(doc, path, v)) return { ok: null };
+  const inner = untag(v);
+  if (isMapping(inner)) return { ok: inner };
+  if (emptyPlain(doc, path, inner)) return { ok: emptyOwnRecord<unknown>() };
+  return serdeError(path, `invalid type: ${unexpected(inner)}, expected struct ${name}`);
+}
+
+/** `#[serde(default)] Vec<T>` (`deserialize_seq`): a sequence under any tag, or an empty plain scalar. */
+export function readSeq(doc: YamlDocument, path: DocPath, v: unknown): SerdeRead<readonly unknown[]> {
+  const inner = untag(v);
+  if (Array.isArray(inner)) return { ok: inner };
+  if (emptyPlain(doc, path, inner)) return { ok: [] };
+  return serdeError(path, `invalid type: ${unexpected(inner)}, expected a sequence`);
+}
+
+/** The empty plain scalar (`key:`, `key: !t`), which serde_yaml reads as an empty mapping or sequence. */
+function emptyPlain(doc: YamlDocument, path: DocPath, inner: unknown): boolean {
+  if (inner !== null) return false;
+  const scalar = doc.scalarAt(path);
+  return scalar?.style === 'plain' && scalar.text === '';
+}
+
+const TAG_INT = 'tag:yaml.org,2002:int';
 
 /** The adapter ids a capability manifest names, as serde reads them (`adapter_providers()` order). */
 export function capabilityProviderRefs(
@@ -305,15 +401,15 @@ function untag(v: unknown): unknown {
   return v instanceof YamlTagged ? v.value : v;
 }
 
-/** `keys` of the mapping at `at`, in the order the document writes them (serde reads a mapping in that order). */
+/**
+ * `keys` of the mapping at `at`, in the order the document writes them (serde reads a mapping in
+ * that order; a record lists integer-like names first). One pass over the mapping: a position
+ * looked up per key made a mapping of 5,000 keys take seconds.
+ */
 export function keysInDocumentOrder(doc: YamlDocument, at: DocPath, keys: readonly string[]): string[] {
-  const position = (k: string): [number, number] => {
-    const r = doc.keyRange([...at, k]);
-    return [r.start.line, r.start.character];
-  };
-  return [...keys].sort((a, b) => {
-    const [la, ca] = position(a);
-    const [lb, cb] = position(b);
-    return la - lb || ca - cb;
-  });
+  if (keys.length < 2) return [...keys];
+  const wanted = new Set(keys);
+  // The first key of a name is the one a record's entry is found by (as keyRange finds it).
+  const ordered = doc.keyNamesInOrder(at).filter((k) => wanted.delete(k));
+  return [...ordered, ...wanted];
 }

@@ -621,6 +621,30 @@ export class YamlDocument implements ParsedDocument {
     return range ? this.text.slice(range[0], range[1]) : undefined;
   }
 
+  /** The record names of the keys of the mapping at `path`, in the order the document writes them. */
+  keyNamesInOrder(path: DocPath): string[] {
+    const { node, depth } = this.walk(path);
+    if (depth !== path.length) return [];
+    const target: unknown = node instanceof Alias ? this.anchors.resolve(node) : node;
+    if (!isMap(target)) return [];
+    return target.items.map((p) => keyText(p.key instanceof Alias ? this.anchors.resolve(p.key) : p.key));
+  }
+
+  /**
+   * The scalar at `path` as libyaml hands it to serde_yaml (aliases followed): its text, its
+   * style and its resolved tag; undefined for a collection or a path that does not exist. A key
+   * with no value has the empty plain scalar.
+   */
+  scalarAt(path: DocPath): { text: string; style: 'plain' | 'literal' | 'other'; tag: string | undefined } | undefined {
+    const { node, key, depth } = this.walk(path);
+    if (depth !== path.length) return undefined;
+    if (path.length > 0 && node === key) return { text: '', style: 'plain', tag: undefined };
+    const target = isAlias(node) ? this.anchors.resolve(node) : node;
+    if (!isScalar(target)) return undefined;
+    const style = target.type === Scalar.PLAIN ? 'plain' : target.type === Scalar.BLOCK_LITERAL ? 'literal' : 'other';
+    return { text: scalarText(target), style, tag: target.tag };
+  }
+
   valueSpan(path: DocPath): readonly [number, number] {
     const { node } = this.walk(path);
     const range = (node as { range?: [number, number, number] } | null)?.range;

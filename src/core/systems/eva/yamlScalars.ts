@@ -157,6 +157,11 @@ function tooWide(value: bigint, width: string): string {
   return `invalid type: integer \`${value}\` as ${width}, expected any YAML value`;
 }
 
+/** serde_yaml's `deserialize_u64` reading of a scalar's text (`parse_unsigned_int` into a u64). */
+export function parseU64(text: string): bigint | undefined {
+  return parseUnsigned(text, U64_MAX);
+}
+
 /** `parse_unsigned_int`: one optional `+`, then `0x`/`0o`/`0b` digits or decimal digits. */
 function parseUnsigned(scalar: string, max: bigint): bigint | undefined {
   const unpositive = scalar.startsWith('+') ? scalar.slice(1) : scalar;
