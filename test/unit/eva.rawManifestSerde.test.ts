@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture, SKILL_BINDING } from './helpers/evaFixture';
-import { checkSkillAdapter } from '../../src/core/systems/eva/contracts';
+import { checkCapabilityManifest, checkSkillAdapter } from '../../src/core/systems/eva/contracts';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 
@@ -356,6 +356,159 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
       const b = r.item('capabilities/rs.yaml');
       assert.deepEqual([b.decision, b.reasons], ['rejected', ['schema_invalid']], extra);
       assert.deepEqual(refusal(r, 'capabilities/rs.yaml'), [`eva.yaml.parse failed to parse YAML: ${message}`], extra);
+    }
+  });
+
+  // `RawAdapterManifest`'s and `RawCapabilityManifest`'s `String` fields, where a project's
+  // schema leaves them open: `deserialize_str` takes any scalar's text (`5` is "5", `~` is "~",
+  // nothing is "", `!t x` is "x") and refuses a collection in document order with the other
+  // entries; a field with no `Option` or default that is absent is `missing field` once the
+  // mapping is read. The loader's rules (`require_non_empty`, the id and name rules) then read
+  // that text.
+  const open = (schema: unknown, fields: readonly string[]): unknown => {
+    const s = structuredClone(schema) as { properties: Record<string, unknown>; required: string[] };
+    for (const k of fields) delete s.properties[k];
+    s.required = s.required.filter((k) => !fields.includes(k));
+    return s;
+  };
+  const OPEN_ADAPTER = open(EMBEDDED_SCHEMAS.adapter, ['id', 'name', 'version', 'enabled', 'transport']);
+  const OPEN_CAPABILITY = open(EMBEDDED_SCHEMAS.capability, ['id', 'name', 'version', 'enabled', 'kind', 'capability']);
+  const messages = (
+    text: string,
+    check: (doc: never, schema: unknown) => { diagnostics: { code: string; message: string }[] },
+    schema: unknown,
+  ): string[] => {
+    const parsed = parseEvaYaml('/p/config/x.yaml', text);
+    assert.ok(parsed.ok, text);
+    return check(parsed.document as never, schema).diagnostics.map((d) => `${d.code} ${d.message}`);
+  };
+
+  it("reads an adapter's String fields as serde reads them where the project's schema leaves them open", () => {
+    const noName = A0.replace('name: Review Skill\n', '');
+    for (const [text, want] of [
+      [
+        A0.replace('name: Review Skill', 'name: [a]'),
+        ['eva.yaml.parse failed to parse YAML: name: invalid type: sequence, expected a string'],
+      ],
+      [
+        A0.replace('version: 1.0.0', 'version: !t {a: 1}'),
+        ['eva.yaml.parse failed to parse YAML: version: invalid type: map, expected a string'],
+      ],
+      [
+        A0.replace('id: review-skill', 'id: [a]'),
+        ['eva.yaml.parse failed to parse YAML: id: invalid type: sequence, expected a string'],
+      ],
+      [A0.replace('name: Review Skill', 'name:'), ['eva.field.empty required field cannot be empty']],
+      [A0.replace('name: Review Skill', 'name: !t " "'), ['eva.field.empty required field cannot be empty']],
+      [
+        A0.replace('version: 1.0.0', 'version: !t " 1"'),
+        ['eva.field.empty field cannot contain leading or trailing whitespace'],
+      ],
+      [A0.replace('id: review-skill', 'id:'), ['eva.id.invalid identifier cannot be empty']],
+      [A0.replace('id: review-skill', 'id: !t a/b'), ['eva.id.invalid identifier cannot contain path separators']],
+      [noName, ['eva.yaml.parse failed to parse YAML: missing field `name`']],
+      // Declaration order: `version` before `transport`; `enabled` (a bool) is required too.
+      [
+        noName.replace('version: 1.0.0\n', '').replace('transport: skill\n', ''),
+        ['eva.yaml.parse failed to parse YAML: missing field `name`'],
+      ],
+      [
+        A0.replace('enabled: true\n', '').replace('transport: skill\n', ''),
+        ['eva.yaml.parse failed to parse YAML: missing field `enabled`'],
+      ],
+      // In document order: the entry read first fails first; a missing field only once all are read.
+      [
+        `${noName}meta: !t x\n`,
+        ['eva.yaml.parse failed to parse YAML: meta: untagged and internally tagged enums do not support enum input'],
+      ],
+      [
+        `meta: !t x\n${A0.replace('name: Review Skill', 'name: [a]')}`,
+        ['eva.yaml.parse failed to parse YAML: meta: untagged and internally tagged enums do not support enum input'],
+      ],
+      [
+        `${A0.replace('name: Review Skill\n', '')}name: [a]\nmeta: !t x\n`,
+        ['eva.yaml.parse failed to parse YAML: name: invalid type: sequence, expected a string'],
+      ],
+      [`${noName}1: a\n"1": b\n`, ['eva.yaml.parse failed to parse YAML: missing field `name`']],
+    ] as const) {
+      const got = messages(text, checkSkillAdapter, OPEN_ADAPTER);
+      assert.deepEqual(got, want, text);
+    }
+    // Any scalar is its text: `~` is the name "~", `5` the version "5".
+    for (const text of [
+      A0.replace('name: Review Skill', 'name: ~'),
+      A0.replace('version: 1.0.0', 'version: 5'),
+      A0.replace('name: Review Skill', 'name: !t Review'),
+    ])
+      assert.deepEqual(messages(text, checkSkillAdapter, OPEN_ADAPTER), [], text);
+  });
+
+  it("reads a capability manifest's String fields as serde reads them where the project's schema leaves them open", () => {
+    for (const [text, want] of [
+      [
+        SKILL_BINDING.replace('kind: skill', 'kind: [skill]'),
+        ['eva.yaml.parse failed to parse YAML: kind: invalid type: sequence, expected a string'],
+      ],
+      [
+        SKILL_BINDING.replace('capability: workflow.review', 'capability: {a: 1}'),
+        ['eva.yaml.parse failed to parse YAML: capability: invalid type: map, expected a string'],
+      ],
+      [SKILL_BINDING.replace('name: Review binding', 'name:'), ['eva.field.empty required field cannot be empty']],
+      [SKILL_BINDING.replace('id: rs', 'id: ""'), ['eva.id.invalid identifier cannot be empty']],
+      [
+        SKILL_BINDING.replace('kind: skill', 'kind: 5'),
+        ['eva.capability.kind-unsupported unsupported capability kind'],
+      ],
+      [
+        SKILL_BINDING.replace('kind: skill', 'kind: !t mystery'),
+        ['eva.capability.kind-unsupported unsupported capability kind'],
+      ],
+      [
+        SKILL_BINDING.replace('capability: workflow.review', 'capability:'),
+        ['eva.capability.name-invalid capability name cannot be empty'],
+      ],
+      [
+        SKILL_BINDING.replace('capability: workflow.review', 'capability: !t a..b'),
+        ['eva.capability.name-invalid capability name cannot contain empty segments'],
+      ],
+      [
+        SKILL_BINDING.replace('capability: workflow.review\n', ''),
+        ['eva.yaml.parse failed to parse YAML: missing field `capability`'],
+      ],
+      [
+        `${SKILL_BINDING.replace('kind: skill\n', '')}x: !t 1\n`,
+        ['eva.yaml.parse failed to parse YAML: x: untagged and internally tagged enums do not support enum input'],
+      ],
+      [
+        `x: !t 1\n${SKILL_BINDING.replace('kind: skill', 'kind: [a]')}`,
+        ['eva.yaml.parse failed to parse YAML: x: untagged and internally tagged enums do not support enum input'],
+      ],
+    ] as const) {
+      const got = messages(`${text}provider: review-skill\n`, checkCapabilityManifest, OPEN_CAPABILITY);
+      assert.deepEqual(got, want, text);
+    }
+    assert.deepEqual(
+      messages(
+        `${SKILL_BINDING.replace('version: 1.0.0', 'version: ~')}provider: review-skill\n`,
+        checkCapabilityManifest,
+        OPEN_CAPABILITY,
+      ),
+      [],
+    );
+  });
+
+  it("refuses a skill adapter whose name serde refuses, with the project's schema leaving name open", () => {
+    // The repository's own schema_dir decides what the schema checks (fixture /tmp/evaserde4/fx/tagname).
+    f.write('ws/config/schemas/adapter.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.adapter, ['name'])));
+    for (const [value, message] of [
+      ['[a]', 'eva.yaml.parse failed to parse YAML: name: invalid type: sequence, expected a string'],
+      ['', 'eva.field.empty required field cannot be empty'],
+      ['!t " "', 'eva.field.empty required field cannot be empty'],
+    ] as const) {
+      f.adapter(A0.replace('name: Review Skill', `name: ${value}`));
+      const r = f.index();
+      assert.equal(r.item('adapters/review.yaml').decision, 'rejected', value);
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [message], value);
     }
   });
 });

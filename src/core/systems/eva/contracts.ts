@@ -5,12 +5,12 @@ import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { rustTrim } from '../../text/rustText';
 import { providerRuleError, providerSerdeError } from './providerRules';
 import {
-  ADAPTER_FIELDS,
+  adapterEntriesSerdeError,
   adapterPermissionList,
-  bufferedTagError,
+  adapterStructSerdeError,
   capabilitySerdeError,
+  manifestString,
   serdeString,
-  structSerdeError,
 } from './rawManifestSerde';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
@@ -182,17 +182,19 @@ function lastKey(field: string): string {
   return field.slice(field.lastIndexOf('.') + 1);
 }
 
-/** Loader rules shared by adapter and capability manifests: id, name, version. */
-function loaderIdentity(c: Checker, value: Record<string, unknown>, nameRequired: boolean): boolean {
-  const id = value['id'];
-  if (typeof id === 'string') {
+/**
+ * Loader rules shared by adapter and capability manifests: id, name, version, each on the text
+ * serde read into its `String` (`id:` is "", `name: !t " "` is " ").
+ */
+function loaderIdentity(c: Checker, value: Record<string, unknown>): boolean {
+  const id = manifestString(c.doc, value, 'id');
+  if (id !== undefined) {
     const e = identifierError(id);
     if (e) return (c.error('eva.id.invalid', e, ['id'], true), false);
   }
   for (const key of ['name', 'version']) {
-    const v = value[key];
-    if (v === undefined && !nameRequired) continue;
-    if (typeof v === 'string') {
+    const v = manifestString(c.doc, value, key);
+    if (v !== undefined) {
       const e = textFieldError(v);
       if (e) return (c.error('eva.field.empty', e, [key], true), false);
     }
@@ -215,14 +217,14 @@ export function checkAdapterManifest(doc: YamlDocument, schema: unknown): Contra
 function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
   // serde reads the mapping in document order: the first entry it refuses is the error.
   const provider = providerSerdeError(c.doc, value);
-  const tag = bufferedTagError(c.doc, [], value, ADAPTER_FIELDS);
-  const first = tag && (!provider || before(c.doc, tag.path, provider.path)) ? tag : provider;
-  const serde = structSerdeError(c.doc, [], value, ADAPTER_FIELDS, first);
+  const own = adapterEntriesSerdeError(c.doc, value);
+  const first = own && (!provider || before(c.doc, own.path, provider.path)) ? own : provider;
+  const serde = adapterStructSerdeError(c.doc, value, first);
   if (serde) {
     const code = serde === provider ? 'eva.provider.invalid' : 'eva.yaml.parse';
     return (c.error(code, serde.message, serde.path, true, serde.span), false);
   }
-  if (!loaderIdentity(c, value, true)) return false;
+  if (!loaderIdentity(c, value)) return false;
   const caps = value['capabilities'];
   if (Array.isArray(caps)) {
     for (let i = 0; i < caps.length; i++) {
@@ -340,13 +342,13 @@ export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): Con
 function capabilityLoader(c: Checker, value: Record<string, unknown>): void {
   const serde = capabilitySerdeError(c.doc, value);
   if (serde) return c.error('eva.yaml.parse', serde.message, serde.path, true, serde.span);
-  if (!loaderIdentity(c, value, true)) return;
+  if (!loaderIdentity(c, value)) return;
   // The loader's own check (§2.4), reached when a project's schema no longer lists the kinds.
-  const kind = value['kind'];
-  if (typeof kind === 'string' && !CAPABILITY_KINDS.includes(kind))
+  const kind = manifestString(c.doc, value, 'kind');
+  if (kind !== undefined && !CAPABILITY_KINDS.includes(kind))
     return c.error('eva.capability.kind-unsupported', 'unsupported capability kind', ['kind'], true);
-  const cap = value['capability'];
-  const e = typeof cap === 'string' ? capabilityNameError(cap) : undefined;
+  const cap = manifestString(c.doc, value, 'capability');
+  const e = cap !== undefined ? capabilityNameError(cap) : undefined;
   if (e) return c.error('eva.capability.name-invalid', e, ['capability'], true);
   for (const key of ['default_provider', 'provider']) {
     const id = serdeString(c.doc, [key], value[key]);
@@ -392,7 +394,7 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   typed('name', 'string', false);
   typed('enabled', 'boolean', false);
   const hasLua = typed('lua', 'object', true);
-  if (!c.invalid) loaderIdentity(c, value, false);
+  if (!c.invalid) loaderIdentity(c, value);
   const id = value['id'];
 
   const declared: { name: string; field: DocPath }[] = [];

@@ -16,7 +16,7 @@ import { emptyOwnRecord } from '../../documents/ownRecord';
  * refuses: the whole manifest fails, wherever the tag stands below such an entry.
  * A field of type `String` takes any scalar's text, tag or not (`5` is "5", `~` is "~"); an
  * `Option<String>` is `None` for `~`, `null` or nothing; a `Vec<String>` is empty for nothing
- * but refuses `~`.
+ * but refuses `~`. A field with neither `Option` nor a default is `missing field` when absent.
  */
 
 const TAG_REFUSED = 'untagged and internally tagged enums do not support enum input';
@@ -34,6 +34,9 @@ const CAPABILITY_FIELDS: readonly string[] = [
   'permissions',
 ];
 
+/** `RawCapabilityManifest`'s fields serde requires (no `Option`, no default), in declaration order. */
+const CAPABILITY_REQUIRED: readonly string[] = ['id', 'name', 'version', 'enabled', 'kind', 'capability'];
+
 /** `RawAdapterManifest`'s own fields (supervision and credentials: providerRules.ts). */
 export const ADAPTER_FIELDS: readonly string[] = [
   'id',
@@ -45,6 +48,50 @@ export const ADAPTER_FIELDS: readonly string[] = [
   'supervision',
   'credentials',
 ];
+
+/** `RawAdapterManifest`'s fields serde requires, in declaration order (the `String`s but `enabled`). */
+const ADAPTER_REQUIRED: readonly string[] = ['id', 'name', 'version', 'enabled', 'transport'];
+
+/**
+ * serde's reading of an adapter manifest's own entries past the schema, in document order:
+ * its `String` fields (readString) and the tags in what it buffers. `supervision` and
+ * `credentials` are providerRules.ts's (`providerSerdeError`).
+ */
+export function adapterEntriesSerdeError(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+): ProviderRuleError | undefined {
+  return entryValuesSerdeError(doc, [], manifest, ADAPTER_FIELDS, (field) =>
+    ADAPTER_REQUIRED.includes(field) && field !== 'enabled'
+      ? refusal(readString(doc, [field], structField(manifest, field)))
+      : undefined,
+  );
+}
+
+/** An adapter manifest's raw struct as serde derive finishes it (structSerdeError with its required fields). */
+export function adapterStructSerdeError(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+  valueError: ProviderRuleError | undefined,
+): ProviderRuleError | undefined {
+  return structSerdeError(doc, [], manifest, ADAPTER_FIELDS, valueError, ADAPTER_REQUIRED);
+}
+
+/**
+ * The text serde reads into the top-level `String` field `field` of an adapter or capability
+ * manifest (the loader's rules read it): undefined when absent (serde refused that, or a
+ * collection, first).
+ */
+export function manifestString(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+  field: string,
+): string | undefined {
+  const v = structField(manifest, field);
+  if (v === undefined) return undefined;
+  const read = readString(doc, [field], v);
+  return 'ok' in read ? read.ok : undefined;
+}
 
 /** The first entry of `record` (at `at`) that serde buffers and whose value holds a local tag. */
 export function bufferedTagError(
@@ -100,6 +147,8 @@ function firstTag(doc: YamlDocument, path: DocPath, value: unknown): DocPath | u
  * a key it cannot take (structKeyError) stops it there, before any later value's error. Once
  * the whole mapping is read, the flattened `Mapping` takes the buffered entries and refuses two
  * whose keys are one string ("duplicate entry with key", mapping.rs `DuplicateKeyError`).
+ * Between the two, serde derive takes its fields: the first of `required` (declaration order)
+ * the mapping did not name is `missing field`.
  */
 export function structSerdeError(
   doc: YamlDocument,
@@ -107,12 +156,31 @@ export function structSerdeError(
   record: Record<string, unknown>,
   fields: readonly string[],
   valueError: ProviderRuleError | undefined,
+  required: readonly string[] = [],
 ): ProviderRuleError | undefined {
   const keys = serdeKeys(record);
-  if (!keys) return valueError;
+  if (!keys) return valueError ?? missingField(at, Object.keys(record), required);
   const key = structKeyError(at, keys, fields);
   if (key && (!valueError || startsBefore(doc, key, valueError, at))) return key;
-  return valueError ?? flattenedDuplicate(at, keys, fields);
+  return (
+    valueError ??
+    missingField(
+      at,
+      keys.map((k) => k.text),
+      required,
+    ) ??
+    flattenedDuplicate(at, keys, fields)
+  );
+}
+
+/** serde derive's `missing_field` for the first of `required` no key's text names. */
+function missingField(
+  at: DocPath,
+  texts: readonly (string | undefined)[],
+  required: readonly string[],
+): ProviderRuleError | undefined {
+  const field = required.find((f) => !texts.includes(f));
+  return field === undefined ? undefined : serdeError(at, `missing field \`${field}\``);
 }
 
 /**
@@ -213,15 +281,15 @@ export function capabilitySerdeError(
   doc: YamlDocument,
   manifest: Record<string, unknown>,
 ): ProviderRuleError | undefined {
-  let first: ProviderRuleError | undefined;
-  for (const key of keysInDocumentOrder(doc, [], Object.keys(manifest))) {
-    const v = manifest[key];
-    if (key === 'default_provider' || key === 'provider') first = optionalStringError([key], v);
-    else if (key === 'permissions') first = isMapping(v) ? permissionsError(doc, v) : undefined;
-    else if (!CAPABILITY_FIELDS.includes(key)) first = bufferedTagError(doc, [], { [key]: v }, []);
-    if (first) break;
-  }
-  return structSerdeError(doc, [], manifest, CAPABILITY_FIELDS, first);
+  const first = entryValuesSerdeError(doc, [], manifest, CAPABILITY_FIELDS, (field) => {
+    const v = structField(manifest, field);
+    if (field === 'default_provider' || field === 'provider') return optionalStringError([field], v);
+    if (field === 'permissions') return isMapping(v) ? permissionsError(doc, v) : undefined;
+    return CAPABILITY_REQUIRED.includes(field) && field !== 'enabled'
+      ? refusal(readString(doc, [field], v))
+      : undefined;
+  });
+  return structSerdeError(doc, [], manifest, CAPABILITY_FIELDS, first, CAPABILITY_REQUIRED);
 }
 
 /** `RawCapabilityPermissions`: `adapters: Option<RawCapabilityAdapterPermissions>`, the rest buffered. */
@@ -300,11 +368,23 @@ function isNone(doc: YamlDocument, path: DocPath, v: unknown): boolean {
  * "5", `!t none` is "none", `!t ~` is "~"); a sequence or mapping is refused, under a tag or not.
  */
 export function readOptionString(doc: YamlDocument, path: DocPath, v: unknown): SerdeRead<string | null> {
-  if (isNone(doc, path, v)) return { ok: null };
+  return isNone(doc, path, v) ? { ok: null } : readString(doc, path, v);
+}
+
+/**
+ * `String` (`deserialize_str`): any scalar's text, whatever its tag or type (`~` is "~", nothing
+ * is ""); a sequence or mapping is refused, under a tag or not.
+ */
+export function readString(doc: YamlDocument, path: DocPath, v: unknown): SerdeRead<string> {
   const inner = untag(v);
   if (Array.isArray(inner) || isMapping(inner))
     return serdeError(path, `invalid type: ${unexpected(inner)}, expected a string`);
   return { ok: typeof inner === 'string' ? inner : (doc.scalarAt(path)?.text ?? String(inner)) };
+}
+
+/** serde's words when `read` failed. */
+function refusal<T>(read: SerdeRead<T>): ProviderRuleError | undefined {
+  return 'ok' in read ? undefined : read;
 }
 
 /**
