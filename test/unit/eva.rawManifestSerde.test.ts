@@ -511,4 +511,20 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
       assert.deepEqual(refusal(r, 'adapters/review.yaml'), [message], value);
     }
   });
+
+  it('reads `id: 5` as the id "5", as serde does, where the project\'s schema leaves id open (it was an internal error for the folder)', () => {
+    // Two skill adapters offering one capability: the provider-conflict ordering sorted the raw number.
+    f.write('ws/config/schemas/adapter.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.adapter, ['id'])));
+    f.adapter(A0.replace('id: review-skill', 'id: 5'));
+    f.adapter(A0.replace('id: review-skill', 'id: other-skill').replace('id: review\n', 'id: other\n'), 'other.yaml');
+    const r = f.index();
+    assert.deepEqual(
+      r.codes().filter((c) => c === 'skillgate.internal'),
+      [],
+    );
+    assert.notEqual(r.item('adapters/review.yaml').decision, 'rejected');
+    const parsed = parseEvaYaml('/p/config/adapters/x.yaml', A0.replace('id: review-skill', 'id: 5'));
+    assert.ok(parsed.ok);
+    assert.equal(checkSkillAdapter(parsed.document, open(EMBEDDED_SCHEMAS.adapter, ['id'])).contract?.id, '5');
+  });
 });

@@ -289,7 +289,8 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
   const credentials = isMapping(value['credentials']) ? value['credentials'] : undefined;
   const vault = credentials?.['vault'];
   const contract: SkillContract = {
-    id: value['id'] as string,
+    // The loader has checked it: serde's text of the scalar (`id: 5` is the id "5", as Eva reads it).
+    id: manifestString(doc, value, 'id') as string,
     name: typeof value['name'] === 'string' ? value['name'] : null,
     kind: skillKind,
     transport: 'skill',
