@@ -13,7 +13,6 @@ import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './f
 import type { EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
 import { isMapping, parseEvaYaml, type YamlDocument } from './yamlDocument';
-import { manifestString } from './rawManifestSerde';
 
 /**
  * One YAML file under an adapter or capability root, read and classified once (eva.md §1.2,
@@ -184,8 +183,9 @@ export function readEntry(
   else if (role === 'lua-skill') check = checkLuaSkill(doc);
   else if (area === 'adapter') check = checkAdapterManifest(doc, schemas.schemas.adapter);
   else check = checkCapabilityManifest(doc, schemas.schemas.capability);
-  // serde's text of the scalar, as Eva's loader reads the id (`id: 5` is "5"); none for a collection.
-  const id = isMapping(value) ? (manifestString(doc, value, 'id') ?? null) : null;
+  // A manifest the loader passed has serde's text of its id (`id: 5` is "5" where the project's
+  // schema leaves it open); of one it refused, only a string id is taken.
+  const id = check.contract?.id ?? (isMapping(value) && typeof value['id'] === 'string' ? value['id'] : null);
   return {
     abs,
     rel,
