@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { run } from '../../src/cli/main';
+import { runCli, type CliResult } from './helpers/runCli';
 import { MAX_LOCK_BYTES } from '../../src/cli/lockCommands';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
@@ -13,12 +13,6 @@ import { Fixture, writeW, writeD } from './helpers/fixture';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'src/cli/cli.ts');
-
-interface Result {
-  code: number;
-  out: string;
-  err: string;
-}
 
 const PACK = '.rivumi/plugins/pack.json';
 
@@ -61,17 +55,8 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
-  async function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = f.path('ws')): Promise<Result> {
-    let out = '';
-    let err = '';
-    const code = await run(args, {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-      env: { SKILLGATE_STATE_DIR: f.path('state'), ...env },
-      cwd,
-    });
-    return { code, out, err };
-  }
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}, cwd = f.path('ws')): Promise<CliResult> =>
+    runCli(args, { SKILLGATE_STATE_DIR: f.path('state'), ...env }, cwd);
   const lock = (): LockDoc => JSON.parse(fs.readFileSync(f.path('ws/skillgate.lock'), 'utf8')) as LockDoc;
   const findings = async (
     ...extra: string[]

@@ -1,25 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { run } from '../../src/cli/main';
+import { runCli, type CliResult } from './helpers/runCli';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
-async function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  // Hermetic: never the real per-user trust store.
-  const code = await run(args, {
-    out: (t) => (out += t),
-    err: (t) => (err += t),
-    env: { SKILLGATE_STATE_DIR: `${cwd}/.test-state`, ...env },
-    cwd,
-  });
-  return { code, out, err };
-}
+// Hermetic: never the real per-user trust store.
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+  runCli(args, { SKILLGATE_STATE_DIR: `${cwd}/.test-state`, ...env }, cwd);
 
 const ITEM_KEYS = [
   'id',

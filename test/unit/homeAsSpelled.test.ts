@@ -1,22 +1,13 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { run } from '../../src/cli/main';
+import { runCli, type CliResult } from './helpers/runCli';
 import { joinAsSpelled, typedDirectory, withParentsResolved } from '../../src/core/fs/spelledPath';
 import { codewhaleHomeFromEnv } from '../../src/core/fs/userHome';
 import { userPluginRoot } from '../../src/core/systems/codewhale/discovery';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, LINUX_HOST, writeD } from './helpers/fixture';
 
-async function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd });
-  return { code, out, err };
-}
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> => runCli(args, env, cwd);
 
 interface Listed {
   readonly id: string;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { run } from '../../src/cli/main';
+import { runCli, type CliResult } from './helpers/runCli';
 import { Indexer } from '../../src/core/index/indexer';
 import { check, review, trust } from '../../src/core/trust/lifecycle';
 import { reviewText } from '../../src/core/review/reviewText';
@@ -29,17 +29,8 @@ describe("Rivumi hook argv files: covered by the hook's trust, or trust refused 
   const hooksJson = (argv: string[]) =>
     w.f.write('ws/.rivumi/hooks.json', JSON.stringify({ pre_tool_use: [{ command: argv }] }));
   const argvErrors = (s: Snapshot): Diagnostic[] => s.diagnostics.filter((d) => d.code.startsWith('rivumi.hook.argv-'));
-  async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    const code = await run(args, {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-      env: { SKILLGATE_STATE_DIR: w.f.path('state'), ...env },
-      cwd: w.f.path('ws'),
-    });
-    return { code, out, err };
-  }
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+    runCli(args, { SKILLGATE_STATE_DIR: w.f.path('state'), ...env }, w.f.path('ws'));
 
   /** The refusal every uncoverable case must give: error at the element, listed in the review, trust refused, check fails. */
   async function assertRefused(name: string, file: string, element: string, message: RegExp): Promise<void> {

@@ -2,28 +2,15 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { run } from '../../src/cli/main';
+import { runCli, type CliResult } from './helpers/runCli';
 import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome, userHome } from '../../src/core/fs/userHome';
 
 import { defaultStateDirectory } from '../../src/core/trust/stateDirectory';
 import { parseCommandLine } from '../../src/cli/options';
 import { Fixture, writeD } from './helpers/fixture';
 
-async function cli(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(args, {
-    out: (t) => (out += t),
-    err: (t) => (err += t),
-    env: { SKILLGATE_STATE_DIR: path.join(cwd, '..', 'state'), ...env },
-    cwd,
-  });
-  return { code, out, err };
-}
+const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> =>
+  runCli(args, { SKILLGATE_STATE_DIR: path.join(cwd, '..', 'state'), ...env }, cwd);
 
 /** Runs `body` with `$HOME` set to `value` (os.homedir() reads the process environment). */
 async function withHome<T>(value: string, body: () => Promise<T> | T): Promise<T> {
