@@ -17,14 +17,16 @@ const NAMESPACE = 'skillgate-core';
  * dist/core.js from its V8 code cache (src/core/cache/codeCache.ts, which needs the CLI's
  * cache directory), so neither may come from dist/core.js itself, nor may what the CLI's
  * option parsing reaches before the cache is installed (fs/userHome, text/rustText it
- * trims HOME and CODEWHALE_HOME with, fs/spelledPath it joins the homes with): one such
- * import loads the core uncached. Each is small and needs only Node's built-ins.
+ * trims HOME and CODEWHALE_HOME with, fs/leadingTilde it expands `~` with, fs/spelledPath
+ * it joins the homes with): one such import loads the core uncached. Each is small and
+ * needs only Node's built-ins.
  */
 const FACE_OWN = new Set([
   'cache/cacheDirectory',
   'cache/codeCache',
   'cache/privateToUser',
   'fs/userHome',
+  'fs/leadingTilde',
   'fs/spelledPath',
   'text/rustText',
 ]);

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultStateDirectory } from '../core/trust/stateDirectory';
 import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome, userHome } from '../core/fs/userHome';
-import { joinAsSpelled, typedDirectory, withParentsResolved } from '../core/fs/spelledPath';
+import { expandLeadingTilde } from '../core/fs/leadingTilde';
+import { typedDirectory, withParentsResolved } from '../core/fs/spelledPath';
 import type { IndexOptions } from '../core/systems/registry';
 import { steadyRecheckMs } from './flows/recheckSchedule';
 
@@ -75,10 +76,11 @@ export function steadyRecheckInterval(): number {
   return steadyRecheckMs(userValue<unknown>('recheckIntervalSeconds'));
 }
 
+/**
+ * A leading `~` in a home setting, as Codewhale expands `$CODEWHALE_HOME` (leadingTilde.ts),
+ * which the codewhaleHome setting stands in for. With no home to expand it with, the value is
+ * kept as typed (Codewhale would disable user discovery instead; the user chose this path).
+ */
 function expandHome(p: string): string {
-  const home = userHome();
-  if (home === undefined || (p !== '~' && !p.startsWith('~/'))) return p;
-  // Appended, as the agents join their homes; `~//x` is still under the home.
-  const rest = p.slice(2).replace(/^\/+/, '');
-  return rest === '' ? home : joinAsSpelled(home, rest);
+  return expandLeadingTilde(p, userHome()) ?? p;
 }

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
 import { Fixture } from './helpers/fixture';
+import * as path from 'node:path';
+import { codewhaleHomeFromEnv } from '../../src/core/fs/userHome';
 
 type Settings = typeof import('../../src/extension/settings');
 
@@ -93,5 +95,28 @@ describe('extension settings: homes kept as spelled', () => {
     process.env.HOME = f.path('lnk');
     assert.equal(settings.codewhaleHome(), f.path('deep/cwh'));
     assert.equal(settings.evaHome(), f.path('deep'));
+  });
+
+  it('expands a leading `~` in a home setting as Codewhale expands $CODEWHALE_HOME: `~`, `~/x` and `~\\x`, not `~user`', () => {
+    process.env.HOME = f.path('deep');
+    delete process.env.CODEWHALE_HOME;
+    // The codewhaleHome setting stands in for $CODEWHALE_HOME: one value names one directory.
+    for (const [value, home] of [
+      ['~\\cwh', f.path('deep/cwh')],
+      ['~/cwh', f.path('deep/cwh')],
+      ['~', f.path('deep')],
+      ['~user/cwh', path.resolve('~user/cwh')],
+    ] as const) {
+      vscodeStandIn.settings.set('skillgate.codewhaleHome', { globalValue: value });
+      vscodeStandIn.settings.set('skillgate.eva.home', { globalValue: value });
+      vscodeStandIn.settings.set('skillgate.stateDirectory', { globalValue: value });
+      assert.deepEqual(
+        [settings.codewhaleHome(), settings.evaHome(), settings.stateDirectory()],
+        [home, home, home],
+        value,
+      );
+      if (!value.startsWith('~user'))
+        assert.equal(codewhaleHomeFromEnv({ CODEWHALE_HOME: value }, f.path('deep')), home);
+    }
   });
 });

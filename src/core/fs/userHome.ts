@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { rustTrim } from '../text/rustText';
 import { joinAsSpelled } from './spelledPath';
+import { expandLeadingTilde } from './leadingTilde';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -99,12 +100,4 @@ export function codewhaleHomeFromEnv(env: Environment, home: string | undefined)
   }
   // `home.join(".codewhale")`, appended: a `..` in HOME is resolved by the OS, after any link before it.
   return home === undefined ? null : joinAsSpelled(home, '.codewhale');
-}
-
-/** `~`, `~/x` or `~\x` with the home in front, appended as upstream pushes it, not normalized (`~/a/../b` keeps its `..`: `a` may be a link); undefined when there is no home to expand it with. */
-function expandLeadingTilde(value: string, home: string | undefined): string | undefined {
-  if (value !== '~' && !/^~[/\\]/.test(value)) return value;
-  if (home === undefined) return undefined;
-  const rest = value.slice(1).replace(/^[/\\]+/, '');
-  return rest === '' ? home : joinAsSpelled(home, rest);
 }
