@@ -62,6 +62,19 @@ describe('Eva YAML: implicit keys in a flow collection as libyaml reads them', (
       assert.deepEqual(ok(`{${'a'.repeat(1024)}: c}`), { ['a'.repeat(1024)]: 'c' });
       assert.deepEqual(ok(`{${'😀'.repeat(1024)}: c}`), { ['😀'.repeat(1024)]: 'c' });
     });
+
+    it("bounds a flow sequence's pair and a block mapping's key in characters too", () => {
+      const key = '😀'.repeat(1024);
+      assert.deepEqual(ok(`[${key}: c]`), [{ [key]: 'c' }]);
+      assert.deepEqual(ok(`[x, &a ${'😀'.repeat(1021)}: c]`), ['x', { ['😀'.repeat(1021)]: 'c' }]);
+      assert.deepEqual(ok(`${key}: c`), { [key]: 'c' });
+      assert.deepEqual(ok(`- ${key}: c`), [{ [key]: 'c' }]);
+      assert.deepEqual(ok(`"${'😀'.repeat(1022)}": c`), { ['😀'.repeat(1022)]: 'c' });
+      assert.deepEqual(ok(`k:\n  &a !t ${'😀'.repeat(1018)}: c`), { k: { ['😀'.repeat(1018)]: 'c' } });
+      // One character more is over, as before.
+      assert.equal(fails(`[${key}😀: c]`).line, 1);
+      assert.equal(fails(`${key}😀: c`).line, 1);
+    });
   });
 
   describe('properties after a key with no `:` between', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parsedYaml, yamlError as fails } from './helpers/evaYaml';
+import type { YamlTagged } from '../../src/core/systems/eva/yamlDocument';
 
 /**
  * Where libyaml's scanner (serde_yaml 0.9, eva.md §2.1) and the yaml library disagree on
@@ -11,8 +12,9 @@ import { parsedYaml, yamlError as fails } from './helpers/evaYaml';
 describe('Eva YAML: texts read as libyaml scans them', () => {
   // Mappings are prototype-free records: compared as plain data.
   const ok = (text: string) => ({ value: JSON.parse(JSON.stringify(parsedYaml(text).value)) as unknown });
+  // serde_yaml's words leave out a place at line 1 column 1 (libyaml's mark 0:0).
   const at = (detail: string, line: number, column: number) =>
-    `failed to parse YAML: ${detail} at line ${line} column ${column}`;
+    `failed to parse YAML: ${detail}${line === 1 && column === 1 ? '' : ` at line ${line} column ${column}`}`;
 
   describe('a quoted scalar continued on a line indented no more than its parent', () => {
     it('is folded as usual, as Eva reads it (the yaml library said "Missing closing quote")', () => {
@@ -366,5 +368,40 @@ describe('Eva YAML: texts read as libyaml scans them', () => {
     assert.deepEqual(ok('a: !<!> 1\n').value, ok('a: ! 1\n').value);
     assert.deepEqual(ok('!<!> x').value, ok('! x').value);
     assert.ok(fails('a: !<!>x\n'));
+  });
+
+  it("decodes a tag's %-escapes wherever libyaml does: a %TAG prefix, a verbatim tag, a `!` suffix", () => {
+    const tagOf = (text: string) => (parsedYaml(text).value as Record<string, YamlTagged>)['k']?.tag;
+    // A core tag once decoded: libyaml's `!!str`, so `5` is the string Eva reads.
+    assert.deepEqual(ok('k: !<tag:yaml.org,2002:st%72> 5\n').value, { k: '5' });
+    assert.deepEqual(ok('%TAG !e! tag:yaml.org%2C2002:\n---\nk: !e!str 5\n').value, { k: '5' });
+    assert.deepEqual(ok('%TAG ! tag:yaml.org%2C2002:\n---\nk: !str 5\n').value, { k: '5' });
+    assert.deepEqual(ok('k: !<tag:yaml.org,2002:bo%6Fl> true\n').value, { k: true });
+    assert.equal(tagOf('%TAG !e! tag:x%21,2000:\n---\nk: !e!a b\n'), 'tag:x!,2000:a');
+    assert.equal(tagOf('k: !<tag:e%C3%A9> b\n'), 'tag:e\u00e9');
+    assert.equal(tagOf('k: !a%C3%A9 b\n'), '!a\u00e9');
+    // Decoded once: `%25` is a `%` in the tag.
+    assert.equal(tagOf('k: !a%2541 b\n'), '!a%41');
+    assert.equal(tagOf('%TAG !e! tag:a%2541\n---\nk: !e!b%2542 b\n'), 'tag:a%41b%42');
+  });
+
+  it("refuses a tag's escape or a verbatim tag's character that libyaml refuses", () => {
+    assert.equal(fails('k: !<tag:%zz> a\n').message, at('did not find URI escaped octet', 1, 10));
+    assert.equal(fails('k: !<tag:%C3> a\n').message, at('did not find URI escaped octet', 1, 13));
+    assert.equal(fails('k: !<a%80> x\n').message, at('found an incorrect leading UTF-8 octet', 1, 7));
+    assert.equal(fails('k: !<a%C3%28> x\n').message, at('found an incorrect trailing UTF-8 octet', 1, 10));
+    assert.equal(fails('k: !a%C3 x\n').message, at('did not find URI escaped octet', 1, 9));
+    assert.equal(fails('k: !a%FF x\n').message, at('found an incorrect leading UTF-8 octet', 1, 6));
+    assert.equal(fails('k: !%zz a\n').message, at('did not find URI escaped octet', 1, 5));
+    // A verbatim tag's URI holds URI characters only, one at least, and ends at its `>`.
+    assert.equal(fails('k: !<a{b> x\n').message, at("did not find the expected '>'", 1, 7));
+    assert.equal(fails('k: !<a|b> x\n').message, at("did not find the expected '>'", 1, 7));
+    assert.equal(fails('k: !<a b> x\n').message, at("did not find the expected '>'", 1, 7));
+    assert.equal(fails('k: !<\u00e9> x\n').message, at('did not find expected tag URI', 1, 6));
+    assert.equal(fails('k: !<> x\n').message, at('did not find expected tag URI', 1, 6));
+    assert.deepEqual(ok('k: [!<a,b[c]> x]\n').value, { k: [{ tag: 'a,b[c]', value: 'x' }] });
+    // A handle with no suffix, its prefix escaped or not (the library: "The !! tag has no suffix").
+    assert.equal(fails('k: !! x\n').message, at('did not find expected tag URI', 1, 6));
+    assert.equal(fails('%TAG !e! tag:x%21\n---\nk: !e! x\n').message, at('did not find expected tag URI', 3, 7));
   });
 });

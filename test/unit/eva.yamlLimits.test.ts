@@ -75,7 +75,7 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
           .join(', ')}]`,
       );
     const e = fails(levels.join('\n') + '\n');
-    assert.match(e.message, /^failed to parse YAML: repetition limit exceeded at line \d+ column \d+$/);
+    assert.match(e.message, /^failed to parse YAML: repetition limit exceeded$/);
   });
 
   it('refuses a small document whose aliases jump more than 100 times per node, far below the total cap', () => {
@@ -107,7 +107,8 @@ describe('Eva YAML limits (eva.md §2.1)', () => {
     assert.deepEqual([dup.line, dup.column], [3, 1]);
     assert.equal(
       fails('a: 1\n---\nb: 2\n').message,
-      'failed to parse YAML: deserializing from YAML containing more than one document is not supported at line 2 column 1',
+      // serde_yaml's MoreThanOneDocument carries no mark: its words name no place.
+      'failed to parse YAML: deserializing from YAML containing more than one document is not supported',
     );
   });
 

@@ -1,4 +1,5 @@
 import type { LibyamlRefusal } from './yamlRefusal';
+import { URI_CHARACTER, uriEscapes } from './yamlTagUri';
 
 /** A refusal, ordered among the library's errors at `line` (a directive's line start, where the library reports its own errors there). */
 export interface DirectiveRefusal extends LibyamlRefusal {
@@ -25,20 +26,25 @@ export interface DirectiveRefusal extends LibyamlRefusal {
  *   node content": the library read an empty document before it, then a second one).
  *
  * Directives stand at the start of a line, before the first document or after a `...` line.
+ * One reading gives both the refusal and `text`: a copy of the input of the same length in which
+ * what libyaml skips and the library would read is blanked: a directive's comment with no white
+ * space before its `#` (`%YAML 1.1#c`, where the library read the version `1.1#c`), and a `...`
+ * after a `...` (the library read an empty document between them, a second document). Blanking
+ * them changes no refusal: a blanked comment reads as the white space that may end a directive,
+ * a blanked `...` as the blank line it is skipped as.
  */
-export function firstRefusedDirective(text: string): DirectiveRefusal | undefined {
-  return readDirectives(text).refusal;
+export function readDirectives(text: string): Directives {
+  const { refusal, blanks } = scanDirectives(text);
+  return { refusal, text: blanks.length === 0 ? text : blanked(text, blanks) };
 }
 
-/**
- * A copy of `text` of the same length in which what libyaml skips and the library would read is
- * blanked: a directive's comment with no white space before its `#` (`%YAML 1.1#c`, where the
- * library read the version `1.1#c`), and a `...` after a `...` (the library read an empty
- * document between them, a second document).
- */
-export function withSkippedMarkupBlanked(text: string): string {
-  const blanks = readDirectives(text).blanks;
-  if (blanks.length === 0) return text;
+export interface Directives {
+  readonly refusal: DirectiveRefusal | undefined;
+  /** The input with what libyaml skips blanked (same length: every offset stays the file's). */
+  readonly text: string;
+}
+
+function blanked(text: string, blanks: readonly (readonly [number, number])[]): string {
   let out = '';
   let from = 0;
   for (const [start, end] of blanks) {
@@ -48,13 +54,13 @@ export function withSkippedMarkupBlanked(text: string): string {
   return out + text.slice(from);
 }
 
-interface Directives {
+interface Scan {
   readonly refusal: DirectiveRefusal | undefined;
   /** Text libyaml skips that the library reads otherwise, [start, end) offsets, in text order. */
   readonly blanks: Array<readonly [number, number]>;
 }
 
-function readDirectives(text: string): Directives {
+function scanDirectives(text: string): Scan {
   const blanks: Array<readonly [number, number]> = [];
   if (!text.includes('%') && !text.includes('...')) return { refusal: undefined, blanks };
   // Between documents (at the start, or after `...`), or in one.
@@ -222,33 +228,3 @@ function parsedProblem(
 
 /** libyaml's MAX_NUMBER_LENGTH: a version number of more digits is refused. */
 const MAX_VERSION_DIGITS = 9;
-
-/** The characters of a `%TAG` prefix (libyaml's yaml_parser_scan_tag_uri, in a directive). */
-const URI_CHARACTER = /[0-9A-Za-z_\-;/?:@&=+$.%!~*'()[\],]/;
-
-/**
- * libyaml's yaml_parser_scan_uri_escapes: `%XX` octets forming one UTF-8 character. Where the
- * escapes end, or the problem at the `%` of the first wrong octet.
- */
-function uriEscapes(line: string, at: number): number | { problem: string; at: number } {
-  let width = 0;
-  do {
-    if (!/^%[0-9A-Fa-f]{2}/.test(line.slice(at, at + 3))) return { problem: 'did not find URI escaped octet', at };
-    const octet = parseInt(line.slice(at + 1, at + 3), 16);
-    if (width === 0) {
-      width =
-        (octet & 0x80) === 0
-          ? 1
-          : (octet & 0xe0) === 0xc0
-            ? 2
-            : (octet & 0xf0) === 0xe0
-              ? 3
-              : (octet & 0xf8) === 0xf0
-                ? 4
-                : 0;
-      if (width === 0) return { problem: 'found an incorrect leading UTF-8 octet', at };
-    } else if ((octet & 0xc0) !== 0x80) return { problem: 'found an incorrect trailing UTF-8 octet', at };
-    at += 3;
-  } while (--width > 0);
-  return at;
-}

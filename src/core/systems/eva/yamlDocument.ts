@@ -20,13 +20,14 @@ import { firstRefusedTab } from './yamlTabs';
 import { nonSpecificVerbatimTags } from './yamlVerbatimTag';
 import { firstSurrogateEscape } from './yamlEscapes';
 import { firstRefusedProperty } from './yamlProperties';
-import { firstRefusedDirective, withSkippedMarkupBlanked } from './yamlDirectives';
+import { readDirectives } from './yamlDirectives';
 import { readKeyIndicators } from './yamlKeyIndicators';
 import { rootBlockScalarReading } from './yamlRootBlockScalar';
 import { FirstRefusal, blockEntryExpected, columnOf, type LibyamlRefusal } from './yamlRefusal';
 import { libyamlRefusal } from './yamlLibyamlWords';
 import { duplicateEntryMessage, mappingStartMark, type SerdePath } from './yamlDuplicateKey';
 import { firstRefusedCharacter, libyamlLineBreaks, libyamlLineStartBoms, readerChunkStart } from './yamlReader';
+import { READER_REFUSAL, yamlErrorPlace } from './yamlErrorPlace';
 import {
   YamlFloat,
   resolveCoreTagged,
@@ -85,17 +86,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   const lines = new LineMap(text);
   // `mark`: where serde_yaml's words place an error that is not where the user fixes it (`offset`,
-  // which the range, line and column keep); those words leave out line 1 column 1, as error.rs does.
+  // which the range, line and column keep, as the editor counts); the words count as libyaml does.
+  const bomBytes = text === decoded ? 0 : 3;
   const fail = (detail: string, offset: number, length = 0, mark?: number): YamlOutcome => {
     const at = lines.position(offset);
-    const named = lines.position(mark ?? offset);
-    const place =
-      mark !== undefined && named.line === 0 && named.character === 0
-        ? ''
-        : ` at line ${named.line + 1} column ${named.character + 1}`;
     return {
       ok: false,
-      message: `failed to parse YAML: ${detail}${place}`,
+      message: `failed to parse YAML: ${detail}${yamlErrorPlace(detail, text, mark ?? offset, bomBytes)}`,
       range: lines.range(offset, length),
       line: at.line + 1,
       column: at.character + 1,
@@ -107,13 +104,14 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const chunkOf = (offset: number) => readerChunkStart(decoded, offset + decoded.length - text.length);
   const refused = firstRefusedCharacter(text);
   const refusedChunk = refused === undefined ? undefined : chunkOf(refused);
-  const readerError = (): YamlOutcome => fail('control characters are not allowed', refused ?? 0, 1);
+  const readerError = (): YamlOutcome => fail(READER_REFUSAL, refused ?? 0, 1);
   if (refusedChunk === 0) return readerError();
   const depth = flowDepthExcess(text);
   if (depth !== undefined) return fail('recursion limit exceeded', depth, 1);
   let doc: Document.Parsed;
   // Copies of the same length as the text: every range the parser gives is an offset into the file.
-  const parsed = withSkippedMarkupBlanked(libyamlLineBreaks(text));
+  const directives = readDirectives(libyamlLineBreaks(text));
+  const parsed = directives.text;
   const spaced = libyamlLineStartBoms(parsed);
   // Of the parse kept: a key libyaml does not find or reads otherwise, an anchor name or a tag's end it refuses.
   let keyRefusal: LibyamlRefusal | undefined;
@@ -140,7 +138,7 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     if (e instanceof RangeError) return fail('recursion limit exceeded', 0);
     throw e;
   }
-  const directive = firstRefusedDirective(parsed);
+  const directive = directives.refusal;
   // Directives with no `---` after them: refused by the directive's reading, at libyaml's place.
   const first = directive
     ? doc.errors.find((e) => e.message !== 'Missing directives-end/doc-start indicator line')
@@ -366,6 +364,8 @@ class Converter {
     const out = emptyOwnRecord<unknown>();
     const nonString = { names: new Set<string>(), shadowed: 0 };
     const seen = new Set<string>();
+    // Each pair's value, kept for serdeKeys: a key whose record name another took still has its own.
+    const values: unknown[] = [];
     for (const pair of (node as YAMLMap<unknown, unknown>).items) {
       // serde_yaml replays an alias key as the key it names, so `*k : v` may repeat a key.
       const key = this.key(isAlias(pair.key) ? this.target(pair.key) : pair.key);
@@ -382,13 +382,8 @@ class Converter {
           mappingStartMark(this.text, offsetOf(node), !!(node.anchor || node.tag)),
         );
       seen.add(key.identity);
-      // serde_yaml names a value by its key's text; under an alias or a collection key, `?`.
-      const child: SerdePath = isScalar(pair.key)
-        ? { parent: path, key: scalarText(pair.key) }
-        : pair.key
-          ? { parent: path, unknown: true }
-          : { parent: path, key: '' };
-      const value = this.toValue(pair.value, depth + 1, child);
+      const value = this.toValue(pair.value, depth + 1, serdeChild(path, pair.key));
+      values.push(value);
       // A record holds one entry per name: upstream looks fields up by string key only, so a string key
       // takes the name over a number or boolean key written the same way.
       if (key.isString) {
@@ -405,13 +400,13 @@ class Converter {
       // otherwise; they are read when asked for (a wide mapping of such keys parses no slower).
       let keys: readonly SerdeKey[] | undefined;
       const items = (node as YAMLMap<unknown, unknown>).items;
-      SERDE_KEYS.set(out, () => (keys ??= items.map((pair) => this.serdeKey(pair.key))));
+      SERDE_KEYS.set(out, () => (keys ??= items.map((pair, i) => this.serdeKey(pair.key, values[i]))));
     }
     return out;
   }
 
   /** A mapping key as serde derive reads it (SerdeKey); `written` may be an alias. */
-  private serdeKey(written: unknown): SerdeKey {
+  private serdeKey(written: unknown, value: unknown): SerdeKey {
     const node = isAlias(written) ? this.target(written) : written;
     const range = (written as { range?: [number, number, number] } | null)?.range;
     const span: readonly [number, number] = range ? [range[0], range[1]] : [0, 0];
@@ -423,10 +418,11 @@ class Converter {
         collection: isSeq(node) ? 'sequence' : 'map',
         tagged: this.holdsLocalTag(node, 0),
         span,
+        value,
       };
     // libyaml's text of the scalar (no node: the empty plain scalar).
     const text = isScalar(node) ? (typeof node.source === 'string' ? node.source : String(node.value ?? '')) : '';
-    return { name, text, collection: undefined, tagged: isScalar(node) && isLocalTagged(node), span };
+    return { name, text, collection: undefined, tagged: isScalar(node) && isLocalTagged(node), span, value };
   }
 
   /** True when a local tag stands on `node` or anywhere inside it (aliases followed, depth bounded). */
@@ -507,6 +503,11 @@ export interface SerdeKey {
   readonly tagged: boolean;
   /** The key as written, in the file. */
   readonly span: readonly [number, number];
+  /**
+   * This pair's value: the record's entry under `name` may be another pair's (`"1": a` takes the
+   * name from `1: b`), but serde reads every pair.
+   */
+  readonly value: unknown;
 }
 
 const SERDE_KEYS = new WeakMap<object, () => readonly SerdeKey[]>();
@@ -564,6 +565,12 @@ function scalarText(node: Scalar): string {
   return typeof node.source === 'string' ? node.source : String(node.value ?? '');
 }
 
+/** serde_yaml's path to the value of a pair written with `key` (path.rs): the key's text; `?` under an alias or a collection key. */
+function serdeChild(parent: SerdePath, key: unknown): SerdePath {
+  if (isScalar(key)) return { parent, key: scalarText(key) };
+  return key ? { parent, unknown: true } : { parent, key: '' };
+}
+
 /** A mapping key as the record names it (as the Converter does; `null` for none; a collection by its text). */
 function keyText(key: unknown): string {
   if (!isScalar(key)) return key === null || key === undefined ? 'null' : String(key);
@@ -612,6 +619,30 @@ export class YamlDocument implements ParsedDocument {
       depth++;
     }
     return { node, key, depth };
+  }
+
+  /**
+   * serde_yaml's path to the value at `path`, for its error words: each key as libyaml wrote it
+   * (`0x10`, `~`, the empty key), `?` under an alias or a collection key (the record names those
+   * otherwise); a segment past what the document holds is its name.
+   */
+  serdePath(path: DocPath): SerdePath {
+    let node: unknown = this.doc.contents;
+    let out: SerdePath = null;
+    for (const segment of path) {
+      const target: unknown = node instanceof Alias ? this.anchors.resolve(node) : node;
+      if (typeof segment === 'number') {
+        node = isSeq(target) ? target.items[segment] : undefined;
+        out = { parent: out, index: segment };
+        continue;
+      }
+      const pair = isMap(target)
+        ? target.items.find((p) => keyText(p.key instanceof Alias ? this.anchors.resolve(p.key) : p.key) === segment)
+        : undefined;
+      node = pair?.value;
+      out = pair ? serdeChild(out, pair.key) : { parent: out, key: segment };
+    }
+    return out;
   }
 
   literalAt(path: DocPath): string | undefined {

@@ -11,6 +11,8 @@ import {
   type ParseOptions,
   type SchemaOptions,
 } from 'yaml';
+import { addTagDirective, decodeTagEscapes } from './yamlDecodedTags';
+import { dropKeyLengthErrorsLibyamlHolds } from './yamlKeyLength';
 
 /**
  * The yaml library's `parseDocument`, with the few rules of its lexer and parser replaced
@@ -38,10 +40,18 @@ export function parseLibyamlDocument(
   // The parser's documented way to take another lexer is to be fed its lexemes.
   const lexemes = libyamlLexer().lex(text);
   let documents = 0;
+  let first: CST.Document | undefined;
+  // The `%TAG` prefixes declared before the first document.
+  const prefixes = new Map<string, string>();
   const seen = (token: CST.Token): CST.Token => {
+    if (token.type === 'directive' && documents === 0) addTagDirective(token.source, prefixes);
     if (token.type === 'document') {
       readAsLibyaml(token, text);
-      if (documents++ === 0) inspect?.(token, text);
+      if (documents++ === 0) {
+        first = token;
+        inspect?.(token, text);
+        decodeTagEscapes(token, prefixes);
+      }
     }
     return token;
   };
@@ -62,6 +72,7 @@ export function parseLibyamlDocument(
   }
   // compose(…, forceDoc = true) yields a document even for an empty text.
   const parsed = doc as Document.Parsed;
+  if (first) dropKeyLengthErrorsLibyamlHolds(parsed, first, text);
   if (text.endsWith('\\"')) unterminatedAtEnd(parsed, text);
   return parsed;
 }

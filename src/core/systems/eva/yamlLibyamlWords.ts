@@ -8,6 +8,7 @@ import {
   type LibyamlRefusal,
 } from './yamlRefusal';
 import { simpleKeyGivenUp } from './yamlKeyIndicators';
+import { verbatimTagEnd } from './yamlTagUri';
 
 /**
  * A refusal the yaml library states in its own words, restated as libyaml 0.2.5 (serde_yaml
@@ -65,6 +66,16 @@ export function libyamlRefusal(
     / flow sequence (pairs need|key$)/.test(message)
   )
     return flowKeyGivenUp(cst, at, text);
+  // A handle with no suffix (`!! x`): libyaml asks for the URI after the handle.
+  if (error.code === 'TAG_RESOLVE_FAILED' && / tag has no suffix$/.test(message))
+    return {
+      offset: at + (/^![0-9A-Za-z_-]*!/.exec(text.slice(at))?.[0].length ?? 1),
+      message: 'did not find expected tag URI',
+    };
+  if (error.code === 'TAG_RESOLVE_FAILED' && message === 'Verbatim tags must end with a >') {
+    const end = verbatimTagEnd(text, at);
+    if (typeof end !== 'number') return { offset: end.at, message: end.problem };
+  }
   if (error.code === 'TAG_RESOLVE_FAILED' && /^![0-9A-Za-z_-]*!/.test(message.replace(/^Could not resolve tag: /, '')))
     return afterProperties(text, at) ?? { offset: at, message: 'found undefined tag handle' };
   if (error.code === 'BAD_SCALAR_START' && /^Plain value cannot start with /.test(message))

@@ -1,5 +1,6 @@
 import type { CST } from 'yaml';
 import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
+import { firstRefusedEscape, verbatimTagEnd } from './yamlTagUri';
 
 /**
  * A node's properties, anchors and tags, where libyaml 0.2.5 (serde_yaml 0.9, Eva's parser;
@@ -18,7 +19,8 @@ import { FirstRefusal, type LibyamlRefusal } from './yamlRefusal';
  * A tag ends where libyaml's URI characters end, which do not hold `#` (the library's do:
  * `!t#c` was one tag), and white space or the end must follow it, or a `,` in a flow
  * collection (`[!t]` is refused by libyaml, read by the library): "did not find expected
- * whitespace or line break", where the tag ends.
+ * whitespace or line break", where the tag ends. Its `%`-escapes must be UTF-8 characters', and
+ * a verbatim tag `!<…>` holds URI characters only, one at least (yamlTagUri.ts).
  */
 export function firstRefusedProperty(cst: CST.Document, text: string): LibyamlRefusal | undefined {
   const found = new FirstRefusal();
@@ -37,10 +39,16 @@ export function firstRefusedProperty(cst: CST.Document, text: string): LibyamlRe
     else if (ch === '@' || ch === '`') refuse(at, 'found character that cannot start any token');
   };
   const checkTag = (tag: CST.SourceToken, flow: boolean) => {
+    const verbatim = tag.source.startsWith('!<') ? verbatimTagEnd(text, tag.offset) : undefined;
+    if (verbatim && typeof verbatim !== 'number') return refuse(verbatim.at, verbatim.problem);
     const hash = tag.source.indexOf('#');
-    const end = hash === -1 ? tag.offset + tag.source.length : tag.offset + hash;
+    const end = verbatim ?? (hash === -1 ? tag.offset + tag.source.length : tag.offset + hash);
+    const escape = verbatim === undefined ? firstRefusedEscape(text.slice(tag.offset, end), tag.offset) : undefined;
+    if (escape) return refuse(escape.at, escape.problem);
     const next = text.charAt(end);
-    if (!(next === '' || ' \t\n\r'.includes(next) || (flow && next === ',')))
+    // A `%` the library's lexer did not take into the tag: no two hex digits follow it.
+    if (next === '%') refuse(end, 'did not find URI escaped octet');
+    else if (!(next === '' || ' \t\n\r'.includes(next) || (flow && next === ',')))
       refuse(end, 'did not find expected whitespace or line break');
   };
   // Anchors and tags stand among the tokens before a node (a document's, an item's, after a
