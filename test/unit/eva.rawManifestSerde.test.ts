@@ -512,6 +512,147 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
     }
   });
 
+  it("reads enabled as serde's bool where the project's schema leaves it open: a plain word under any tag, else refused", () => {
+    // serde_yaml de.rs `deserialize_bool`: a plain scalar whatever its tag, by `parse_bool`'s six
+    // words (fixtures /tmp/evabool-oracle/fx/en*: `!t true` was shown disabled, `"true"` disabled).
+    f.write('ws/config/schemas/adapter.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.adapter, ['enabled'])));
+    for (const [value, decision] of [
+      ['!t true', 'registered'],
+      ['!!str true', 'registered'],
+      ['TRUE', 'registered'],
+      ['!t false', 'disabled'],
+      ['!!str False', 'disabled'],
+    ] as const) {
+      f.adapter(A0.replace('enabled: true', `enabled: ${value}`));
+      const r = f.index();
+      assert.equal(r.item('adapters/review.yaml').decision, decision, value);
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [], value);
+    }
+    for (const [value, unexpected] of [
+      ['"true"', 'string "true"'],
+      ['yes', 'string "yes"'],
+      ['!t "false"', 'string "false"'],
+      ['~', 'unit value'],
+      ['', 'unit value'],
+      ['1', 'integer `1`'],
+      ['!!bool "true"', 'boolean `true`'],
+      ['[true]', 'sequence'],
+      ['|-\n  true', 'string "true"'],
+    ] as const) {
+      f.adapter(A0.replace('enabled: true', `enabled: ${value}`));
+      const r = f.index();
+      assert.deepEqual(
+        [r.item('adapters/review.yaml').decision, r.item('adapters/review.yaml').reasons],
+        ['rejected', ['schema_invalid', 'not_reviewed']],
+        value,
+      );
+      assert.deepEqual(
+        refusal(r, 'adapters/review.yaml'),
+        [`eva.yaml.parse failed to parse YAML: enabled: invalid type: ${unexpected}, expected a boolean`],
+        value,
+      );
+      assert.equal(r.diagnostics('eva.project.load-aborted').length, 1, value);
+    }
+    // A literal block is a bool only under `!!bool`.
+    f.adapter(A0.replace('enabled: true', 'enabled: !!bool |-\n  true'));
+    assert.equal(f.index().item('adapters/review.yaml').decision, 'registered');
+  });
+
+  it("reads a skill binding's enabled as serde's bool, and its capability as serde's text, where the project's schema leaves them open", () => {
+    f.write(
+      'ws/config/schemas/capability.schema.json',
+      JSON.stringify(open(EMBEDDED_SCHEMAS.capability, ['enabled', 'capability'])),
+    );
+    f.adapter(A0);
+    // `capability: !t workflow.review` is the String "workflow.review" (it was shown display_only).
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      `${SKILL_BINDING.replace('capability: workflow.review', 'capability: !t workflow.review')}provider: review-skill\n`,
+    );
+    assert.equal(f.index().item('capabilities/rs.yaml').decision, 'registered');
+    for (const [value, decision, message] of [
+      ['!t false', 'disabled', undefined],
+      ['!t true', 'registered', undefined],
+      ['"false"', 'rejected', 'string "false"'],
+      ['no', 'rejected', 'string "no"'],
+      ['~', 'rejected', 'unit value'],
+    ] as const) {
+      f.write(
+        'ws/config/capabilities/rs.yaml',
+        `${SKILL_BINDING.replace('enabled: true', `enabled: ${value}`)}provider: review-skill\n`,
+      );
+      const r = f.index();
+      assert.equal(r.item('capabilities/rs.yaml').decision, decision, value);
+      assert.deepEqual(
+        refusal(r, 'capabilities/rs.yaml'),
+        message ? [`eva.yaml.parse failed to parse YAML: enabled: invalid type: ${message}, expected a boolean`] : [],
+        value,
+      );
+    }
+  });
+
+  it("reads an adapter's capabilities as serde's Vec<String> where the project's schema leaves them open (a number was an internal error)", () => {
+    f.write('ws/config/schemas/adapter.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.adapter, ['capabilities'])));
+    for (const [value, decision] of [
+      ['!t [workflow.review]', 'registered'],
+      ['[!t workflow.review]', 'registered'],
+      ['[workflow.review, 5]', 'display_only'],
+    ] as const) {
+      f.adapter(A0.replace('capabilities: [workflow.review]', `capabilities: ${value}`));
+      const r = f.index();
+      assert.deepEqual(r.diagnostics('skillgate.internal'), [], value);
+      assert.equal(r.item('adapters/review.yaml').decision, decision, value);
+      assert.deepEqual(refusal(r, 'adapters/review.yaml'), [], value);
+    }
+    for (const [value, message] of [
+      ['~', 'capabilities: invalid type: unit value, expected a sequence'],
+      ['workflow.review', 'capabilities: invalid type: string "workflow.review", expected a sequence'],
+      ['[[a]]', 'capabilities[0]: invalid type: sequence, expected a string'],
+      ['[a..b]', undefined],
+    ] as const) {
+      f.adapter(A0.replace('capabilities: [workflow.review]', `capabilities: ${value}`));
+      const r = f.index();
+      assert.deepEqual(r.diagnostics('skillgate.internal'), [], value);
+      assert.equal(r.item('adapters/review.yaml').decision, 'rejected', value);
+      assert.deepEqual(
+        refusal(r, 'adapters/review.yaml'),
+        [
+          message
+            ? `eva.yaml.parse failed to parse YAML: ${message}`
+            : 'eva.capability.name-invalid capability name cannot contain empty segments',
+        ],
+        value,
+      );
+    }
+  });
+
+  it("classifies a manifest by serde's text of transport or kind where the project's schema leaves it open (a skill was dropped)", () => {
+    // `transport: !t skill` is the String "skill" to Eva's loader: a skill adapter it registers.
+    f.write('ws/config/schemas/adapter.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.adapter, ['transport'])));
+    f.write('ws/config/schemas/capability.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.capability, ['kind'])));
+    f.adapter(A0.replace('transport: skill', 'transport: !t skill'));
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      `${SKILL_BINDING.replace('kind: skill', 'kind: !t skill')}provider: review-skill\n`,
+    );
+    const r = f.index();
+    assert.equal(r.item('adapters/review.yaml').decision, 'registered');
+    assert.equal(r.item('capabilities/rs.yaml').decision, 'registered');
+    assert.deepEqual(r.diagnostics('eva.project.load-aborted'), []);
+    // Under the corpus's closed schema the tag is Eva's schema error: the file stays context (eva.md §4.2).
+    f.remove();
+    f = new EvaFixture().p0();
+    f.adapter(A0.replace('transport: skill', 'transport: !t skill'));
+    const closed = f.index();
+    assert.deepEqual(
+      closed.items.filter((i) => i.kind === 'skill-adapter'),
+      [],
+    );
+    assert.deepEqual(refusal(closed, 'adapters/review.yaml'), [
+      'eva.schema.type schema type mismatch: expected string, got tagged',
+    ]);
+  });
+
   it('reads `id: 5` as the id "5", as serde does, where the project\'s schema leaves id open (it was an internal error for the folder)', () => {
     // Two skill adapters offering one capability: the provider-conflict ordering sorted the raw number.
     f.write('ws/config/schemas/adapter.schema.json', JSON.stringify(open(EMBEDDED_SCHEMAS.adapter, ['id'])));

@@ -289,6 +289,7 @@ describe('Eva schema subset (eva.md §2.1)', () => {
       message: 'required field is missing',
       path: ['a'],
       field: '$.a.b',
+      missing: 'b',
     });
     assert.equal(firstSchemaError({ required: ['a', 'b'] }, { a: 1, b: 2 }), undefined);
     assert.equal(firstSchemaError({ required: [1] }, {}), undefined, 'a non-string entry names no field');

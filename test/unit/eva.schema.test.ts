@@ -103,6 +103,7 @@ describe('Eva schema subset: keys that are not strings, schema nodes that are no
       message: 'required field is missing',
       path: [],
       field: '$.id',
+      missing: 'id',
     });
     const schema = { type: 'object', required: ['1'], properties: { '1': { type: 'string' } } };
     assert.equal(firstSchemaError(schema, value('1: 5'))?.message, 'required field is missing');

@@ -193,6 +193,7 @@ export const DIAGNOSTIC_CODES = {
     'error',
     "An adapter's permissions.env, supervision or credentials.vault that Eva's loader refuses.",
   ],
+  'eva.adapter.transport-unsupported': ['error', 'An adapter transport the loader does not support.'],
   'eva.capability.kind-unsupported': ['error', 'A capability kind the loader does not support.'],
   'eva.capability.provider-missing': ['error', 'A capability names a provider adapter that does not exist.'],
   'eva.compat.lua-skill': ['warning', 'A lua_skill manifest, which the shipped Eva-CLI does not know.'],

@@ -249,6 +249,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'eva.provider.invalid': {
     fix: 'List in `permissions.env` only portable names (an ASCII letter or `_`, then letters, digits, `_`; at most 128 bytes), each once and none the supervisor reserves (`PATH`, `LD_*`, `DYLD_*`, `EVA_PROVIDER_SESSION_*`, …); give `restart` mode `none` zero `max_attempts` and `backoff_ms`, or an automatic mode both positive, within u32 attempts; declare `run_as` uid/gid (u32) only for `unix` and an account only for `windows`, and a non-current identity or automatic restart only on a process-backed adapter; map each `credentials.vault` entry to a `permissions.env` name and a `vault://path[#key]` reference.',
   },
+  'eva.adapter.transport-unsupported': {
+    fix: 'Use one of `builtin`, `stdio`, `http`, `eventbus`, `mcp`, `skill`, `hardware`, `lua_capability`, in lower case.',
+  },
   'eva.capability.kind-unsupported': {
     fix: "Use one of `adapter_capability`, `lua_capability`, `mcp_tool`, `skill` (or `lua_skill`, which only Eva's design knows).",
   },

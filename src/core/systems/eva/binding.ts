@@ -7,7 +7,7 @@ import type { EvaProject } from './project';
 import type { EvaRuntime } from './runtime';
 import { EVA_SYSTEM, type EvaItemReason, type EvaReason } from './vocabulary';
 import { isMapping } from './yamlDocument';
-import { capabilityProviderRefs } from './rawManifestSerde';
+import { capabilityProviderRefs, manifestEnabled, manifestString } from './rawManifestSerde';
 
 /** `kind: skill` capability manifests as children of their provider adapter (eva.md §2.6). */
 
@@ -38,7 +38,8 @@ export function bindingItem(
     );
     return undefined;
   }
-  const capability = typeof value?.['capability'] === 'string' ? (value['capability'] as string) : '';
+  // serde's text of the `String` (`capability: !t workflow.x` is "workflow.x" to Eva).
+  const capability = (entry.doc && value ? manifestString(entry.doc, value, 'capability') : undefined) ?? '';
   let decision: Decision;
   let reasons: EvaItemReason[];
   const invalid = entry.check?.invalid === true || !provider;
@@ -50,7 +51,9 @@ export function bindingItem(
       invalid ? ['duplicate_id_shadowed', 'schema_invalid'] : ['duplicate_id_shadowed'],
     ];
   else if (invalid) [decision, reasons] = ['rejected', ['schema_invalid']];
-  else if (value?.['enabled'] === false) [decision, reasons] = ['disabled', ['disabled_by_manifest']];
+  // serde's `bool` (the loader passed it): `enabled: !t false` is false to Eva.
+  else if (entry.doc && value && !manifestEnabled(entry.doc, value))
+    [decision, reasons] = ['disabled', ['disabled_by_manifest']];
   else if (!isWorkflowCapability(capability)) [decision, reasons] = ['display_only', ['capability_unknown']];
   else if (providerItem?.decision === 'registered')
     [decision, reasons] = [

@@ -5,10 +5,13 @@ import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { rustTrim } from '../../text/rustText';
 import { providerRuleError, providerSerdeError } from './providerRules';
 import {
+  adapterCapabilityList,
   adapterEntriesSerdeError,
   adapterPermissionList,
   adapterStructSerdeError,
   capabilitySerdeError,
+  manifestEnabled,
+  manifestRootSerdeError,
   manifestString,
   serdeString,
 } from './rawManifestSerde';
@@ -130,7 +133,7 @@ class Checker {
 function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | 'kind'): boolean {
   const e = firstSchemaError(schema, c.doc.value);
   if (!e) return true;
-  const path = e.code === 'eva.schema.required' ? [...e.path, lastKey(e.field)] : e.path;
+  const path = e.missing === undefined ? e.path : [...e.path, e.missing];
   c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
   const fix = booleanFix(c.doc, e.path, e.message);
   if (fix)
@@ -178,10 +181,6 @@ function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | un
   };
 }
 
-function lastKey(field: string): string {
-  return field.slice(field.lastIndexOf('.') + 1);
-}
-
 /**
  * Loader rules shared by adapter and capability manifests: id, name, version, each on the text
  * serde read into its `String` (`id:` is "", `name: !t " "` is " ").
@@ -206,13 +205,37 @@ function loaderIdentity(c: Checker, value: Record<string, unknown>): boolean {
 export function checkAdapterManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value;
-  if (schemaStage(c, schema, 'transport') && isMapping(value)) adapterLoader(c, value);
+  if (schemaStage(c, schema, 'transport')) {
+    if (isMapping(value)) adapterLoader(c, value);
+    else rootLoader(c, 'adapter');
+  }
   return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 }
 
 /**
+ * The typed loader on a document the schema passed (no top-level `type` in the project's schema)
+ * that is no mapping: serde refuses it (manifestRootSerdeError), and that is the file's error.
+ */
+function rootLoader(c: Checker, area: 'adapter' | 'capability'): void {
+  const e = manifestRootSerdeError(c.doc, area);
+  if (e) c.error('eva.yaml.parse', e.message, e.path, true, e.span);
+}
+
+/** The transports Eva-CLI's loader knows (`AdapterTransport::parse`, eva.md §2.2). */
+const ADAPTER_TRANSPORTS: readonly string[] = [
+  'builtin',
+  'stdio',
+  'http',
+  'eventbus',
+  'mcp',
+  'skill',
+  'hardware',
+  'lua_capability',
+];
+
+/**
  * The typed loader (`AdapterManifest::try_from_raw`): serde's reading of the provider
- * fields, then id, name, version and capability names, then the provider rules.
+ * fields, then id, name, version, transport and capability names, then the provider rules.
  */
 function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
   // serde reads the mapping in document order: the first entry it refuses is the error.
@@ -225,12 +248,14 @@ function adapterLoader(c: Checker, value: Record<string, unknown>): boolean {
     return (c.error(code, serde.message, serde.path, true, serde.span), false);
   }
   if (!loaderIdentity(c, value)) return false;
-  const caps = value['capabilities'];
-  if (Array.isArray(caps)) {
-    for (let i = 0; i < caps.length; i++) {
-      const e = capabilityNameError(caps[i] as string);
-      if (e) return (c.error('eva.capability.name-invalid', e, ['capabilities', i], true), false);
-    }
+  // The loader's own check (§2.2), reached when a project's schema no longer lists the transports.
+  const transport = manifestString(c.doc, value, 'transport');
+  if (transport !== undefined && !ADAPTER_TRANSPORTS.includes(transport))
+    return (c.error('eva.adapter.transport-unsupported', 'unsupported Adapter transport', ['transport'], true), false);
+  // serde's text of each item (`[5]` is "5", `!t [a]` is ["a"]), as the loader parses it.
+  for (const cap of adapterCapabilityList(c.doc, value)) {
+    const e = capabilityNameError(cap.name);
+    if (e) return (c.error('eva.capability.name-invalid', e, cap.field, true), false);
   }
   const rule = providerRuleError(c.doc, value);
   if (rule) return (c.error('eva.provider.invalid', rule.message, rule.path, true), false);
@@ -298,7 +323,7 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     skillSource: typeof skill['source'] === 'string' ? skill['source'] : null,
     skillPath,
     script: null,
-    capabilities: stringList(value['capabilities'], ['capabilities']),
+    capabilities: adapterCapabilityList(doc, value),
     capabilitiesField: ['capabilities'],
     runtimeGate: gate,
     gateField: ['skill', 'runtime_gate'],
@@ -312,7 +337,8 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     runnerArgs: stringList(runner?.['args'], ['skill', 'runner', 'args']).map((a) => a.name),
     topCommand: typeof value['command'] === 'string' ? value['command'] : null,
     topArgs: stringList(value['args'], ['args']).map((a) => a.name),
-    enabled: value['enabled'] === true,
+    // serde's `bool`: `enabled: !t true` is true to Eva where the project's schema leaves it open.
+    enabled: manifestEnabled(doc, value),
     limits: numbers(value['limits']),
     allowUnknownCapability: value['allow_unknown_capability'] === true || skill['allow_unknown_capability'] === true,
   };
@@ -332,7 +358,10 @@ const CAPABILITY_KINDS: readonly string[] = ['adapter_capability', 'lua_capabili
 export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
   const value = doc.value;
-  if (schemaStage(c, schema, 'kind') && isMapping(value)) capabilityLoader(c, value);
+  if (schemaStage(c, schema, 'kind')) {
+    if (isMapping(value)) capabilityLoader(c, value);
+    else rootLoader(c, 'capability');
+  }
   return { invalid: c.invalid, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 }
 

@@ -13,6 +13,7 @@ import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './f
 import type { EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
 import { isMapping, parseEvaYaml, type YamlDocument } from './yamlDocument';
+import { manifestString } from './rawManifestSerde';
 
 /**
  * One YAML file under an adapter or capability root, read and classified once (eva.md §1.2,
@@ -178,7 +179,17 @@ export function readEntry(
       area === 'adapter'
         ? checkAdapterManifest(doc, schemas.schemas.adapter)
         : checkCapabilityManifest(doc, schemas.schemas.capability);
-    if (!check.invalid) check = { ...check, invalid: true, shippedError: true };
+    // Where the project's schema leaves the field open and the loader passed the file, Eva reads
+    // it as a serde `String`: `transport: !t skill` is "skill", a skill adapter Eva registers
+    // (and `kind: !t skill` a binding), not a file it refuses; any other such mapping has a
+    // transport/kind the loader knows (`!t stdio` is "stdio"), a context file Eva loads.
+    if (!check.invalid && isMapping(value) && manifestString(doc, value, field) === 'skill') {
+      role = area === 'adapter' ? 'skill-adapter' : 'binding';
+      if (area === 'adapter') check = checkSkillAdapter(doc, schemas.schemas.adapter);
+    }
+    // Any other root the loader refuses with serde's words (manifestRootSerdeError); only a tagged
+    // mapping (`!t {…}`), which serde reads as the manifest itself, reaches here: not followed, so refused.
+    else if (!check.invalid && !isMapping(value)) check = { ...check, invalid: true, shippedError: true };
   } else if (role === 'skill-adapter') check = checkSkillAdapter(doc, schemas.schemas.adapter);
   else if (role === 'lua-skill') check = checkLuaSkill(doc);
   else if (area === 'adapter') check = checkAdapterManifest(doc, schemas.schemas.adapter);

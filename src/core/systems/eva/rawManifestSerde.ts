@@ -16,7 +16,8 @@ import { emptyOwnRecord } from '../../documents/ownRecord';
  * refuses: the whole manifest fails, wherever the tag stands below such an entry.
  * A field of type `String` takes any scalar's text, tag or not (`5` is "5", `~` is "~"); an
  * `Option<String>` is `None` for `~`, `null` or nothing; a `Vec<String>` is empty for nothing
- * but refuses `~`. A field with neither `Option` nor a default is `missing field` when absent.
+ * but refuses `~`. A `bool` (`enabled`) is a plain `true`/`false` word under any tag, nothing
+ * else. A field with neither `Option` nor a default is `missing field` when absent.
  */
 
 const TAG_REFUSED = 'untagged and internally tagged enums do not support enum input';
@@ -54,18 +55,20 @@ const ADAPTER_REQUIRED: readonly string[] = ['id', 'name', 'version', 'enabled',
 
 /**
  * serde's reading of an adapter manifest's own entries past the schema, in document order:
- * its `String` fields (readString) and the tags in what it buffers. `supervision` and
+ * its `String` fields (readString), `enabled` (readBool), `capabilities` (a
+ * `#[serde(default)] Vec<String>`) and the tags in what it buffers. `supervision` and
  * `credentials` are providerRules.ts's (`providerSerdeError`).
  */
 export function adapterEntriesSerdeError(
   doc: YamlDocument,
   manifest: Record<string, unknown>,
 ): ProviderRuleError | undefined {
-  return entryValuesSerdeError(doc, [], manifest, ADAPTER_FIELDS, (field) =>
-    ADAPTER_REQUIRED.includes(field) && field !== 'enabled'
-      ? refusal(readString(doc, [field], structField(manifest, field)))
-      : undefined,
-  );
+  return entryValuesSerdeError(doc, [], manifest, ADAPTER_FIELDS, (field) => {
+    const v = structField(manifest, field);
+    if (field === 'enabled') return refusal(readBool(doc, [field], v));
+    if (field === 'capabilities') return stringListError(doc, [field], v);
+    return ADAPTER_REQUIRED.includes(field) ? refusal(readString(doc, [field], v)) : undefined;
+  });
 }
 
 /** An adapter manifest's raw struct as serde derive finishes it (structSerdeError with its required fields). */
@@ -93,6 +96,34 @@ export function manifestString(
   return 'ok' in read ? read.ok : undefined;
 }
 
+/**
+ * The `bool` serde reads into a manifest's `enabled` (readBool): false when it refused it (the
+ * loader has reported that: the manifest is not loaded).
+ */
+export function manifestEnabled(doc: YamlDocument, manifest: Record<string, unknown>): boolean {
+  const read = readBool(doc, ['enabled'], structField(manifest, 'enabled'));
+  return 'ok' in read && read.ok;
+}
+
+/**
+ * The capability names serde reads into an adapter's `capabilities` (`Vec<String>`), in order,
+ * each with its field: `!t [a]` and `[!t a]` are ["a"], `[5]` is ["5"]; empty when absent or
+ * refused (the loader has reported that).
+ */
+export function adapterCapabilityList(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+): { name: string; field: DocPath }[] {
+  const list = readSeq(doc, ['capabilities'], structField(manifest, 'capabilities') ?? null);
+  if (!('ok' in list)) return [];
+  const out: { name: string; field: DocPath }[] = [];
+  list.ok.forEach((item, i) => {
+    const read = readString(doc, ['capabilities', i], item);
+    if ('ok' in read) out.push({ name: read.ok, field: ['capabilities', i] });
+  });
+  return out;
+}
+
 /** The first entry of `record` (at `at`) that serde buffers and whose value holds a local tag. */
 export function bufferedTagError(
   doc: YamlDocument,
@@ -103,7 +134,7 @@ export function bufferedTagError(
   for (const key of keysInDocumentOrder(doc, at, Object.keys(record))) {
     if (fields.includes(key)) continue;
     const tagged = firstTag(doc, [...at, key], record[key]);
-    if (tagged) return serdeError(tagged, TAG_REFUSED);
+    if (tagged) return serdeError(tagged, TAG_REFUSED, doc);
   }
   return undefined;
 }
@@ -128,7 +159,8 @@ function firstTag(doc: YamlDocument, path: DocPath, value: unknown): DocPath | u
   if (keys) {
     for (const key of keys) {
       if (key.tagged) return path;
-      const found = firstTag(doc, [...path, key.name], value[key.name]);
+      // The pair's own value: a string key may have taken this name in the record.
+      const found = firstTag(doc, [...path, key.name], key.value);
       if (found) return found;
     }
     return undefined;
@@ -285,9 +317,8 @@ export function capabilitySerdeError(
     const v = structField(manifest, field);
     if (field === 'default_provider' || field === 'provider') return optionalStringError([field], v);
     if (field === 'permissions') return isMapping(v) ? permissionsError(doc, v) : undefined;
-    return CAPABILITY_REQUIRED.includes(field) && field !== 'enabled'
-      ? refusal(readString(doc, [field], v))
-      : undefined;
+    if (field === 'enabled') return refusal(readBool(doc, [field], v));
+    return CAPABILITY_REQUIRED.includes(field) ? refusal(readString(doc, [field], v)) : undefined;
   });
   return structSerdeError(doc, [], manifest, CAPABILITY_FIELDS, first, CAPABILITY_REQUIRED);
 }
@@ -330,13 +361,13 @@ function optionalStringError(path: DocPath, v: unknown): ProviderRuleError | und
     : undefined;
 }
 
-/** `#[serde(default)] Vec<String>`: a sequence of scalars, or nothing at all (not `~`). */
+/** `#[serde(default)] Vec<String>` (readSeq, then readString per item); absent is empty. */
 function stringListError(doc: YamlDocument, path: DocPath, v: unknown): ProviderRuleError | undefined {
-  const list = untag(v);
-  if (list === null && doc.literalAt(path) === '') return undefined;
-  if (!Array.isArray(list)) return serdeError(path, `invalid type: ${unexpected(list)}, expected a sequence`);
-  for (let i = 0; i < list.length; i++) {
-    const e = optionalStringError([...path, i], list[i] === null ? '' : list[i]);
+  if (v === undefined) return undefined;
+  const list = readSeq(doc, path, v);
+  if (!('ok' in list)) return list;
+  for (let i = 0; i < list.ok.length; i++) {
+    const e = refusal(readString(doc, [...path, i], list.ok[i]));
     if (e) return e;
   }
   return undefined;
@@ -404,6 +435,31 @@ export function readOptionU64(doc: YamlDocument, path: DocPath, v: unknown): Ser
 }
 
 /**
+ * `bool` (`deserialize_bool`): a plain scalar whatever its tag (`!t true`, `!!str false`), or a
+ * literal block under `!!bool`, whose text is one of `parse_bool`'s words; anything else is
+ * refused, named as serde_yaml types it (a quoted `"true"` and `yes` are strings, `~` and nothing
+ * a unit value, `!!bool "true"` a boolean).
+ */
+export function readBool(doc: YamlDocument, path: DocPath, v: unknown): SerdeRead<boolean> {
+  const scalar = doc.scalarAt(path);
+  if (scalar && (scalar.style === 'plain' || (scalar.style === 'literal' && scalar.tag === TAG_BOOL))) {
+    const word = BOOL_WORDS.get(scalar.text);
+    if (word !== undefined) return { ok: word };
+  }
+  return serdeError(path, `invalid type: ${unexpected(untag(v))}, expected a boolean`);
+}
+
+/** serde_yaml de.rs `parse_bool`. */
+const BOOL_WORDS: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
+
+/**
  * A raw struct (`deserialize_map`): a mapping under any tag, or an empty plain scalar (an empty
  * mapping: every field `None` or empty); `Option<struct>` takes `None` first (isNone).
  */
@@ -419,6 +475,25 @@ export function readStruct(
   if (isMapping(inner)) return { ok: inner };
   if (emptyPlain(doc, path, inner)) return { ok: emptyOwnRecord<unknown>() };
   return serdeError(path, `invalid type: ${unexpected(inner)}, expected struct ${name}`);
+}
+
+/**
+ * serde's error for a manifest whose document is no mapping (a project schema with no top-level
+ * `type` passed it): `deserialize_map` refuses a sequence or a non-empty scalar (readStruct), and
+ * reads an empty document (libyaml's `Void`: nothing, or only comments) or an empty plain scalar
+ * (`---`, `!t`) as an empty map, which lacks the first required field. Undefined for a mapping,
+ * tagged or not, which serde reads as the manifest itself.
+ */
+export function manifestRootSerdeError(
+  doc: YamlDocument,
+  area: 'adapter' | 'capability',
+): ProviderRuleError | undefined {
+  if (isMapping(untag(doc.value))) return undefined;
+  const name = area === 'adapter' ? 'RawAdapterManifest' : 'RawCapabilityManifest';
+  const empty = doc.value === null && doc.scalarAt([]) === undefined;
+  const read = empty ? { ok: null } : readStruct(doc, [], doc.value, name, false);
+  if (!('ok' in read)) return read;
+  return missingField([], [], area === 'adapter' ? ADAPTER_REQUIRED : CAPABILITY_REQUIRED);
 }
 
 /** `#[serde(default)] Vec<T>` (`deserialize_seq`): a sequence under any tag, or an empty plain scalar. */
@@ -437,6 +512,7 @@ function emptyPlain(doc: YamlDocument, path: DocPath, inner: unknown): boolean {
 }
 
 const TAG_INT = 'tag:yaml.org,2002:int';
+const TAG_BOOL = 'tag:yaml.org,2002:bool';
 
 /** The adapter ids a capability manifest names, as serde reads them (`adapter_providers()` order). */
 export function capabilityProviderRefs(

@@ -16,8 +16,10 @@ export interface SchemaError {
   readonly message: string;
   /** Where the error is: the field itself, or the mapping that lacks a required field. */
   readonly path: DocPath;
-  /** The field the error names, dotted with `[i]` indexes, from the root `$`. */
+  /** The field the error names, dotted with `[i]` indexes, from the root `$` (fieldPath). */
   readonly field: string;
+  /** A missing required field's key in the mapping at `path` (`field` cannot be split back: a key may hold a dot). */
+  readonly missing?: string;
 }
 
 /**
@@ -33,10 +35,23 @@ const PATTERNS = new Map<string, (value: string) => boolean>([
 
 type Schema = Record<string, unknown>;
 
+/**
+ * Upstream's `FieldPath` (schema.rs), which keeps the text after its root: a property is
+ * `name` there or `<text>.name`, an index `<text or $>[i]`, and no text at all is the root `$`;
+ * so an empty property at the root is the root (`""` is `$`, `"".x` is `x`). Skillgate writes
+ * that text after `$.` (`$.a[0].b`), or alone when it is upstream's own `$[i]…`.
+ */
 export function fieldPath(path: DocPath): string {
-  let out = '$';
-  for (const s of path) out += typeof s === 'number' ? `[${s}]` : `.${s}`;
-  return out;
+  let text = '';
+  let fromRoot = false;
+  for (const s of path) {
+    if (typeof s !== 'number') text = text === '' ? s : `${text}.${s}`;
+    else {
+      fromRoot ||= text === '';
+      text = `${text === '' ? '$' : text}[${s}]`;
+    }
+  }
+  return text === '' ? '$' : fromRoot ? text : `$.${text}`;
 }
 
 /** The first error of `value` against `schema`, or undefined when it conforms. */
@@ -79,7 +94,7 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
     if (Array.isArray(required)) {
       for (const key of required) {
         if (typeof key === 'string' && !has(key))
-          return err('eva.schema.required', 'required field is missing', path, [...path, key]);
+          return { ...err('eva.schema.required', 'required field is missing', path, [...path, key]), missing: key };
       }
     }
     const properties = schema['properties'];

@@ -1,6 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { rustDebugStr } from '../../text/rustText';
-import { YamlFloat, YamlTagged, isYamlInteger } from './yamlDocument';
+import { YamlFloat, YamlTagged, isYamlInteger, type YamlDocument } from './yamlDocument';
+import { serdePathText, type SerdePath } from './yamlDuplicateKey';
 
 /**
  * serde's words for a manifest Eva's typed loader refuses (serde_yaml 0.9 over serde's
@@ -17,10 +18,15 @@ export interface ProviderRuleError {
   readonly span?: readonly [number, number];
 }
 
-export function serdeError(path: DocPath, detail: string): ProviderRuleError {
+/**
+ * serde's error at `path`. `doc` names each key as libyaml wrote it (`m.0x10`, `m.~`, `m.?` under
+ * a collection key, `: …` for an empty key at the root); without it each key is its record name,
+ * which is its text for a raw struct's own fields: only a path into what serde buffers needs it.
+ */
+export function serdeError(path: DocPath, detail: string, doc?: YamlDocument): ProviderRuleError {
+  const field = serdePathText(doc ? doc.serdePath(path) : namedPath(path));
   // serde_yaml names no path at the document's root (error.rs: a path of "." is left out).
-  const field = upstreamField(path);
-  return { message: `failed to parse YAML: ${field === '' ? '' : `${field}: `}${detail}`, path };
+  return { message: `failed to parse YAML: ${field === '.' ? '' : `${field}: `}${detail}`, path };
 }
 
 /** serde's `Unexpected` for a YAML value (`invalid type: <this>, expected …`). */
@@ -47,10 +53,10 @@ function floatText(n: number): string {
   return /[.e]/.test(s) ? s : `${s}.0`;
 }
 
-/** Upstream's dotted field name (`credentials.vault[0].env`). */
-function upstreamField(path: DocPath): string {
-  return path.reduce<string>(
-    (s, seg) => (typeof seg === 'number' ? `${s}[${seg}]` : s === '' ? seg : `${s}.${seg}`),
-    '',
+/** serde_yaml's path of record names (`credentials.vault[0].env`). */
+function namedPath(path: DocPath): SerdePath {
+  return path.reduce<SerdePath>(
+    (parent, seg) => (typeof seg === 'number' ? { parent, index: seg } : { parent, key: seg }),
+    null,
   );
 }
