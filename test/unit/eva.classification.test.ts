@@ -28,11 +28,13 @@ describe('Eva classification of a parsed manifest (eva.md §4.2)', () => {
     return readEntry(abs, area, loadEvaProject(f.ws) as EvaProject, 'ws', schemas);
   };
 
-  it('a tagged manifest whose text says transport: skill is a skill item, rejected by the schema', () => {
+  // Upstream's schema stage reads a mapping through its tag (`as_mapping`), and serde's
+  // `deserialize_struct` ignores the tag: Eva registers the skill (upstream over eva.md §2.1).
+  it('a tagged manifest mapping is the manifest under its tag: a skill item Eva loads', () => {
     const e = entry('t.yaml', `--- !adapter\n${A0}`);
     assert.deepEqual(
       [e.role, e.check?.invalid, e.shipped, e.id, e.diagnostics.map((d) => d.message)],
-      ['skill-adapter', true, true, null, ['schema type mismatch: expected object, got tagged']],
+      ['skill-adapter', false, false, 'review-skill', []],
     );
     const lua = entry('l.yaml', '--- !cap\nid: l\nkind: lua_skill\n', 'capability');
     assert.deepEqual([lua.role, lua.check?.invalid], ['lua-skill', true]);

@@ -85,6 +85,21 @@ describe('Eva discovery', () => {
     assert.equal(r.diagnostics('eva.project.load-aborted')[0]?.file, f.path('ws/config/eva.yaml'));
   });
 
+  it("reads a tagged eva.yaml root as its mapping, as Eva's schema and serde do: its roots are scanned", () => {
+    // serde_yaml 0.9's `as_mapping` looks through a tag and serde derive ignores a mapping's tag,
+    // so `--- !t` over eva.yaml loads it; falling back to the sample roots would hide these skills.
+    const text = fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8');
+    f.write(
+      'ws/config/eva.yaml',
+      `--- !t\n${text.replace('\n  adapter_dir: config/adapters\n  # Capability', '\n  adapter_dir: config/other\n  # Capability')}`,
+    );
+    f.write('ws/config/other/review.yaml', A0);
+    const r = f.index();
+    assert.deepEqual(r.diagnostics('eva.project.config-invalid'), []);
+    assert.deepEqual(r.diagnostics('eva.project.load-aborted'), []);
+    assert.equal(r.item('other/review.yaml').detail.eva.evaDecision, 'registered');
+  });
+
   it('falls back to the embedded schemas when the schema directory lacks them', () => {
     fs.rmSync(f.path('ws/config/schemas/adapter.schema.json'));
     f.adapter(A0.replace('routing: {priority: 10}\n', ''));

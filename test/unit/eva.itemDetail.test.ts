@@ -180,7 +180,7 @@ describe('Eva project skill items (eva.md §4.8)', () => {
   });
 
   it('names a lua_skill without a readable contract by its path, as a lua_skill of the project', () => {
-    const abs = f.write('ws/config/capabilities/t.yaml', '--- !cap\nid: t\nkind: lua_skill\n');
+    const abs = f.write('ws/config/capabilities/t.yaml', 'id: [t]\nkind: lua_skill\n');
     const u = f.index().item('capabilities/t.yaml');
     assert.deepEqual(
       [u.kind, u.name, u.decision, u.detail.eva.evaKind, u.detail.eva.source, u.detail.bundleKey],

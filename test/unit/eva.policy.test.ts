@@ -259,7 +259,11 @@ describe('Eva adapter_policy: where each problem is and what a malformed knob re
       return readPolicy([{ file: '/p/x.yaml', document: r.document }], {}).diagnostics.map((d) => d.message);
     };
     assert.deepEqual(permissive('{}\n'), ['policy document cannot be empty']);
-    assert.deepEqual(permissive('- a\n'), ['policy document cannot be empty']);
+    // policy.rs: `Value::Mapping` matched itself (not through a tag), then each key as `Value::String`.
+    assert.deepEqual(permissive('- a\n'), ['policy document must be a mapping']);
+    assert.deepEqual(permissive('--- !t\nadapter_policy: {}\n'), ['policy document must be a mapping']);
+    assert.deepEqual(permissive('1: a\n'), ['policy domain keys must be non-empty strings']);
+    assert.deepEqual(permissive('!t adapter_policy: {}\n'), ['policy domain keys must be non-empty strings']);
     assert.deepEqual(permissive('a: 1\n'), []);
   });
 });

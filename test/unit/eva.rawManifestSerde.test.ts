@@ -26,6 +26,33 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
       .filter((d) => d.severity === 'error' && r.rel(d.file) === `config/${rel}`)
       .map((d) => `${d.code} ${d.message}`);
 
+  // Eva's schema stage reads through a tag (serde_yaml 0.9's `as_*`), and serde derive ignores the
+  // tag on a String, a Vec and a struct it reads directly: Eva registers these skills (a hidden skill before).
+  it('registers a skill adapter whose id, capabilities or whole root carry a local tag, as Eva does', () => {
+    for (const text of [
+      A0.replace('id: review-skill', 'id: !t review-skill'),
+      A0.replace('id: review-skill', '!!js/x id: review-skill'),
+      A0.replace('capabilities: [workflow.review]', 'capabilities: !t [workflow.review]'),
+      `--- !t\n${A0}`,
+    ]) {
+      f.adapter(text);
+      const r = f.index();
+      const item = r.item('adapters/review.yaml');
+      assert.deepEqual(
+        [item.decision, item.reasons, item.name, item.detail.eva.capabilities, refusal(r, 'adapters/review.yaml')],
+        ['registered', ['loaded_unreviewed', 'not_reviewed'], 'review-skill', ['workflow.review'], []],
+        text.slice(0, 40),
+      );
+    }
+    // The skill block is buffered content to serde (an untagged enum): a tag there is refused, as upstream does.
+    f.adapter(A0.replace('skill:\n', 'skill: !t\n'));
+    const r = f.index();
+    assert.equal(r.item('adapters/review.yaml').decision, 'rejected');
+    assert.deepEqual(refusal(r, 'adapters/review.yaml'), [
+      'eva.yaml.parse failed to parse YAML: skill: untagged and internally tagged enums do not support enum input',
+    ]);
+  });
+
   it('refuses a skill adapter with a local tag anywhere in what serde buffers (not a !! tag)', () => {
     for (const [extra, field] of [
       ['metadata: !t x\n', 'metadata'],
@@ -639,7 +666,8 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
     assert.equal(r.item('adapters/review.yaml').decision, 'registered');
     assert.equal(r.item('capabilities/rs.yaml').decision, 'registered');
     assert.deepEqual(r.diagnostics('eva.project.load-aborted'), []);
-    // Under the corpus's closed schema the tag is Eva's schema error: the file stays context (eva.md §4.2).
+    // Under the corpus's closed schema the tag is Eva's schema error: its type check reads through the
+    // tag, its enum compares whole values (a tagged one never equals); the file stays context (eva.md §4.2).
     f.remove();
     f = new EvaFixture().p0();
     f.adapter(A0.replace('transport: skill', 'transport: !t skill'));
@@ -648,9 +676,7 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
       closed.items.filter((i) => i.kind === 'skill-adapter'),
       [],
     );
-    assert.deepEqual(refusal(closed, 'adapters/review.yaml'), [
-      'eva.schema.type schema type mismatch: expected string, got tagged',
-    ]);
+    assert.deepEqual(refusal(closed, 'adapters/review.yaml'), ['eva.schema.enum value is not allowed by schema enum']);
   });
 
   it('reads `id: 5` as the id "5", as serde does, where the project\'s schema leaves id open (it was an internal error for the folder)', () => {

@@ -139,6 +139,49 @@ describe('Eva schema subset: keys that are not strings, schema nodes that are no
     assert.equal(firstSchemaError({ items: true }, value('[1]'))?.message, 'schema node must be an object');
     assert.equal(firstSchemaError({ items: true }, value('[]')), undefined);
   });
+
+  // serde_yaml 0.9's `as_str`/`as_mapping`/`as_sequence`/`as_bool`/`as_i64`/`as_f64` look through a
+  // tag (`untag_ref`); upstream's `null` check, `enum` and `required`'s key lookup do not.
+  it('reads a tagged value through its tag, as upstream does, except for null and enum', () => {
+    const at = (schema: unknown, text: string) => firstSchemaError(schema, value(text))?.message;
+    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(ADAPTER.replace('id: a', 'id: !t a'))), undefined);
+    assert.equal(firstSchemaError(EMBEDDED_SCHEMAS.adapter, value(`--- !t\n${ADAPTER}`)), undefined);
+    for (const [type, text] of [
+      ['object', '!t {a: 1}'],
+      ['array', '!t [1]'],
+      ['string', '!t x'],
+      ['boolean', '!t true'],
+      ['number', '!t 1.5'],
+      ['integer', '!t 7'],
+    ] as const)
+      assert.equal(at({ type }, text), undefined, `${type} ${text}`);
+    assert.equal(at({ type: 'null' }, '!t ~'), 'schema type mismatch: expected null, got tagged');
+    assert.equal(at({ type: 'string' }, '!t 5'), 'schema type mismatch: expected string, got tagged');
+    assert.equal(at({ enum: ['x'] }, '!t x'), 'value is not allowed by schema enum');
+    assert.equal(at({ pattern: '^/.+' }, '!t rel'), 'string does not match schema pattern');
+    assert.equal(at({ minProperties: 2 }, '!t {a: 1}'), 'object must contain at least 2 propertie(s)');
+    assert.equal(at({ required: ['b'] }, '!t {a: 1}'), 'required field is missing');
+    assert.equal(
+      at({ properties: { a: { type: 'string' } } }, '!t {a: 1}'),
+      'schema type mismatch: expected string, got number',
+    );
+    assert.equal(at({ items: { type: 'string' } }, '!t [x, 1]'), 'schema type mismatch: expected string, got number');
+  });
+
+  it('takes a tagged key as no string key for required and properties, but as its string for additionalProperties', () => {
+    const closed = { properties: { id: { type: 'number' } }, additionalProperties: false };
+    const at = (schema: unknown, text: string) => firstSchemaError(schema, value(text))?.message;
+    assert.equal(at({ required: ['id'] }, '!t id: x\n'), 'required field is missing');
+    // A tag that is not local (`!!js/x`) makes no tagged value to serde_yaml: that key is the string `id`.
+    assert.equal(at({ required: ['id'] }, '!!js/x id: x\n'), undefined);
+    // `properties` looks `id` up as a string key: the tagged key's string value is not checked.
+    assert.equal(at(closed, '!t id: x\n'), undefined);
+    assert.equal(at(closed, '!t other: x\n'), 'object contains a property not allowed by schema');
+    assert.equal(at(closed, '!t 1: x\n'), 'object contains a non-string property name');
+    // Beside a string key of the same name, the tagged one is still the allowed string `id`.
+    assert.equal(at(closed, 'id: 1\n!t id: x\n'), undefined);
+    assert.equal(at(closed, 'id: 1\n1: x\n'), 'object contains a non-string property name');
+  });
 });
 
 describe('Eva identifier rules', () => {

@@ -6,7 +6,7 @@ import type { ManifestEntry } from './manifestEntry';
 import type { EvaProject } from './project';
 import type { EvaRuntime } from './runtime';
 import { EVA_SYSTEM, type EvaItemReason, type EvaReason } from './vocabulary';
-import { isMapping } from './yamlDocument';
+import { isMapping, manifestRoot } from './yamlDocument';
 import { capabilityProviderRefs, manifestEnabled, manifestString } from './rawManifestSerde';
 
 /** `kind: skill` capability manifests as children of their provider adapter (eva.md §2.6). */
@@ -19,7 +19,8 @@ export function bindingItem(
   project: EvaProject,
   runtime: EvaRuntime,
 ): EvaItem | undefined {
-  const value = entry.doc && isMapping(entry.doc.value) ? entry.doc.value : undefined;
+  const root = entry.doc && manifestRoot(entry.doc);
+  const value = isMapping(root) ? root : undefined;
   // `default_provider`, else `provider`, as serde reads them (`default_provider: 5` is "5"; `~` is none).
   const [named] =
     entry.doc && value ? capabilityProviderRefs(entry.doc, value).filter((r) => r.field.length === 1) : [];

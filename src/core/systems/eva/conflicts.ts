@@ -5,7 +5,7 @@ import type { SkillContract } from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import type { EvaItem } from './item';
 import type { ManifestEntry } from './manifestEntry';
-import { isMapping } from './yamlDocument';
+import { isMapping, manifestRoot } from './yamlDocument';
 import { capabilityProviderRefs } from './rawManifestSerde';
 
 /** Keys, precedence and shadowing across manifests (eva.md §4.3), and the cross-file provider check (§2.4). */
@@ -89,9 +89,10 @@ export function crossNamespace(adapters: ManifestEntry[], capabilities: Manifest
 export function providersExist(capabilities: ManifestEntry[], adapters: ManifestEntry[]): void {
   const ids = new Set(adapters.map((e) => e.id).filter((id): id is string => id !== null));
   for (const e of capabilities) {
-    if (!e.doc || e.check?.invalid || !isMapping(e.doc.value)) continue;
+    const root = e.doc && manifestRoot(e.doc);
+    if (!e.doc || e.check?.invalid || !isMapping(root)) continue;
     // As serde read them: `default_provider: 5` names the adapter "5" (rawManifestSerde.ts).
-    for (const { name, field } of capabilityProviderRefs(e.doc, e.doc.value)) {
+    for (const { name, field } of capabilityProviderRefs(e.doc, root)) {
       if (ids.has(name)) continue;
       e.diagnostics.push(
         evaDiagnostic(

@@ -18,7 +18,7 @@ import {
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
-import { isMapping, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * The manifest contracts (eva.md §2.2–§2.7): upstream's schema first, then the typed
@@ -139,7 +139,7 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
   if (fix)
     c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
   const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
-  const value = c.doc.value;
+  const value = manifestRoot(c.doc);
   if (
     e.path[0] !== discriminator &&
     properties?.[discriminator] !== undefined &&
@@ -160,7 +160,7 @@ function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | un
   if (!message.startsWith('schema type mismatch: expected boolean, got string')) return undefined;
   const v = path.reduce<unknown>(
     (o, k) => (isMapping(o) || Array.isArray(o) ? (o as Record<string, unknown>)[k as string] : undefined),
-    doc.value,
+    manifestRoot(doc),
   );
   if (typeof v !== 'string') return undefined;
   const word = v.trim().toLowerCase();
@@ -204,7 +204,7 @@ function loaderIdentity(c: Checker, value: Record<string, unknown>): boolean {
 /** Validation of a context adapter manifest (not a skill): schema, then loader rules. */
 export function checkAdapterManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
-  const value = doc.value;
+  const value = manifestRoot(doc);
   if (schemaStage(c, schema, 'transport')) {
     if (isMapping(value)) adapterLoader(c, value);
     else rootLoader(c, 'adapter');
@@ -271,7 +271,7 @@ function before(doc: YamlDocument, a: DocPath, b: DocPath): boolean {
 /** A `transport: skill` adapter: upstream schema and loader, then the skill contract (§2.3). */
 export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
-  const value = doc.value as Record<string, unknown>;
+  const value = manifestRoot(doc) as Record<string, unknown>;
   if (!schemaStage(c, schema, 'transport') || !adapterLoader(c, value))
     return { invalid: true, shippedError: c.shipped, contract: null, diagnostics: c.diagnostics };
 
@@ -357,7 +357,7 @@ const CAPABILITY_KINDS: readonly string[] = ['adapter_capability', 'lua_capabili
 /** A generic capability manifest (context or `kind: skill` binding): schema, then loader. */
 export function checkCapabilityManifest(doc: YamlDocument, schema: unknown): ContractResult {
   const c = new Checker(doc);
-  const value = doc.value;
+  const value = manifestRoot(doc);
   if (schemaStage(c, schema, 'kind')) {
     if (isMapping(value)) capabilityLoader(c, value);
     else rootLoader(c, 'capability');
@@ -405,7 +405,7 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
     ['kind'],
   );
   c.shipped = true;
-  const value = doc.value as Record<string, unknown>;
+  const value = manifestRoot(doc) as Record<string, unknown>;
   const typed = (key: string, want: 'string' | 'boolean' | 'object', required: boolean): boolean => {
     const v = value[key];
     if (v === undefined) {

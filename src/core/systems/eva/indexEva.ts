@@ -21,7 +21,7 @@ import { firstSchemaError } from './schemaSubset';
 import { loadSchemas } from './schemas';
 import { indexUserSkills, type ProjectAdapterRef } from './userSkills';
 import { EVA_SYSTEM, type EvaReason } from './vocabulary';
-import { isMapping, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot, type YamlDocument } from './yamlDocument';
 
 /**
  * The Eva-CLI system's one entry point (eva.md §4.2): every Eva project among the
@@ -290,7 +290,8 @@ function adapterRef(
   resolvedSkillPaths: ReadonlyMap<string, string>,
   ctx: DecideContext,
 ): ProjectAdapterRef | undefined {
-  const value = e.doc && isMapping(e.doc.value) ? e.doc.value : undefined;
+  const root = e.doc && manifestRoot(e.doc);
+  const value = isMapping(root) ? root : undefined;
   const skill = value && isMapping(value['skill']) ? value['skill'] : undefined;
   if (!skill) return undefined;
   const text = (v: unknown) => (typeof v === 'string' ? v : null);

@@ -12,7 +12,7 @@ import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import type { EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
-import { isMapping, parseEvaYaml, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
 import { manifestString } from './rawManifestSerde';
 
 /**
@@ -165,7 +165,8 @@ export function readEntry(
     };
   }
   const { doc } = read;
-  const value = doc.value;
+  // A tagged root mapping (`--- !t`) is the manifest itself to serde (manifestRoot).
+  const value = manifestRoot(doc);
   const field = area === 'adapter' ? 'transport' : 'kind';
   const declared = isMapping(value) ? value[field] : undefined;
   let role: Role;
@@ -187,8 +188,8 @@ export function readEntry(
       role = area === 'adapter' ? 'skill-adapter' : 'binding';
       if (area === 'adapter') check = checkSkillAdapter(doc, schemas.schemas.adapter);
     }
-    // Any other root the loader refuses with serde's words (manifestRootSerdeError); only a tagged
-    // mapping (`!t {…}`), which serde reads as the manifest itself, reaches here: not followed, so refused.
+    // Any other root the loader refuses with serde's words (manifestRootSerdeError); a root that
+    // is no mapping and still passed would be a reading Skillgate lacks: refused, not guessed.
     else if (!check.invalid && !isMapping(value)) check = { ...check, invalid: true, shippedError: true };
   } else if (role === 'skill-adapter') check = checkSkillAdapter(doc, schemas.schemas.adapter);
   else if (role === 'lua-skill') check = checkLuaSkill(doc);

@@ -4,7 +4,7 @@ import { rustTrim } from '../../text/rustText';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError } from './ids';
 import { firstSchemaError } from './schemaSubset';
-import { isMapping, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, nonStringKeys, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * The skill policy knobs of `adapter_policy` (eva.md §3.3), read from the policy files
@@ -106,7 +106,12 @@ export function readPolicy(documents: readonly PolicyDocument[], schema: unknown
 }
 
 function domainKeysError(value: unknown): string | undefined {
-  if (!isMapping(value) || Object.keys(value).length === 0) return 'policy document cannot be empty';
+  // Upstream matches `Value::Mapping` itself, not through a tag (`--- !t` is no mapping to it),
+  // and then each key as `Value::String`: a number, a boolean or a tagged key is refused.
+  if (!isMapping(value)) return 'policy document must be a mapping';
+  const odd = nonStringKeys(value);
+  if (Object.keys(value).length + odd.shadowed === 0) return 'policy document cannot be empty';
+  if (odd.names.size || odd.shadowed) return 'policy domain keys must be non-empty strings';
   for (const key of Object.keys(value)) {
     // Upstream: `!key.trim().is_empty() && key.trim() == key`, with Rust's trim.
     const trimmed = rustTrim(key);

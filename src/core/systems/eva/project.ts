@@ -4,7 +4,7 @@ import { joinAsSpelled } from '../../fs/spelledPath';
 import type { Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
-import { isMapping, parseEvaYaml, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot, parseEvaYaml, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * An Eva project in a workspace folder (eva.md §1.1): `config/eva.yaml` layered with its
@@ -68,12 +68,14 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     );
   else {
     const parsed = parseEvaYaml(configFile, read.text);
+    // `--- !t` over the mapping is that mapping to Eva: its schema reads the root with `as_mapping`
+    // and serde derive ignores a mapping's tag (manifestRoot).
+    const top = parsed.ok ? manifestRoot(parsed.document) : undefined;
     if (!parsed.ok) invalid(parsed.message, parsed.range);
-    else if (!isMapping(parsed.document.value))
-      invalid(`schema type mismatch: expected object, got ${yamlTypeName(parsed.document.value)}`);
+    else if (!isMapping(top)) invalid(`schema type mismatch: expected object, got ${yamlTypeName(top)}`);
     else {
       document = parsed.document;
-      value = layered(root, configFile, parsed.document.value, invalid, diagnostics, layerFiles);
+      value = layered(root, configFile, top, invalid, diagnostics, layerFiles);
     }
   }
 

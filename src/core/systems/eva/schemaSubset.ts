@@ -70,26 +70,29 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
   const allowed = schema['enum'];
   if (Array.isArray(allowed) && !allowed.some((a) => sameValue(a, value)))
     return err('eva.schema.enum', 'value is not allowed by schema enum');
+  // From here on upstream reads the value with serde_yaml's `as_str`/`as_mapping`/`as_sequence`,
+  // which look through a tag (`!t x` is the string `x`); only `enum` compared it whole.
+  const plain = untagged(value);
   const pattern = schema['pattern'];
-  if (typeof pattern === 'string' && typeof value === 'string') {
+  if (typeof pattern === 'string' && typeof plain === 'string') {
     const matches = PATTERNS.get(pattern);
     if (!matches) return err('eva.schema.pattern', 'schema pattern is not supported by eva-config validator');
-    if (!matches(value)) return err('eva.schema.pattern', 'string does not match schema pattern');
+    if (!matches(plain)) return err('eva.schema.pattern', 'string does not match schema pattern');
   }
   // Upstream reads the bound with `as_u64`: only a whole number of at least 0 is one.
   const minProperties = schema['minProperties'];
   // Keys that are not strings count as entries, but no string lookup finds them (yamlDocument).
-  const odd = isMapping(value) ? nonStringKeys(value) : undefined;
+  const odd = isMapping(plain) ? nonStringKeys(plain) : undefined;
   if (
     isYamlInteger(minProperties) &&
     Number(minProperties) >= 0 &&
-    isMapping(value) &&
-    Object.keys(value).length + (odd?.shadowed ?? 0) < Number(minProperties)
+    isMapping(plain) &&
+    Object.keys(plain).length + (odd?.shadowed ?? 0) < Number(minProperties)
   ) {
     return err('eva.schema.type', `object must contain at least ${String(minProperties)} propertie(s)`);
   }
-  if (isMapping(value) && odd) {
-    const has = (key: string) => Object.prototype.hasOwnProperty.call(value, key) && !odd.names.has(key);
+  if (isMapping(plain) && odd) {
+    const has = (key: string) => Object.prototype.hasOwnProperty.call(plain, key) && !odd.names.has(key);
     const required = schema['required'];
     if (Array.isArray(required)) {
       for (const key of required) {
@@ -101,25 +104,26 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
     if (isPlainSchema(properties)) {
       for (const key of Object.keys(properties)) {
         if (!has(key)) continue;
-        const inner = firstSchemaError(properties[key], value[key], [...path, key]);
+        const inner = firstSchemaError(properties[key], plain[key], [...path, key]);
         if (inner) return inner;
       }
     }
     // Upstream closes an object only when it also lists `properties`; without them nothing is refused.
+    // Here upstream names each key with `as_str`, which reads a tagged string key (`!t id`) as its string.
     if (schema['additionalProperties'] === false && isPlainSchema(properties)) {
       const nonString = () => err('eva.schema.additional', 'object contains a non-string property name');
-      for (const key of Object.keys(value)) {
-        if (odd.names.has(key)) return nonString();
+      for (const key of Object.keys(plain)) {
+        if (odd.names.has(key) && !odd.taggedStrings.has(key)) return nonString();
         if (!Object.prototype.hasOwnProperty.call(properties, key))
           return err('eva.schema.additional', 'object contains a property not allowed by schema', [...path, key]);
       }
-      if (odd.shadowed) return nonString();
+      if (odd.shadowedNonStrings) return nonString();
     }
   }
   const items = schema['items'];
-  if (Array.isArray(value) && items !== undefined) {
-    for (let i = 0; i < value.length; i++) {
-      const inner = firstSchemaError(items, value[i], [...path, i]);
+  if (Array.isArray(plain) && items !== undefined) {
+    for (let i = 0; i < plain.length; i++) {
+      const inner = firstSchemaError(items, plain[i], [...path, i]);
       if (inner) return inner;
     }
   }
@@ -145,7 +149,11 @@ function typeLabel(type: unknown): string {
   return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string').join('|') : String(type);
 }
 
-/** Upstream's `value_matches_type`; `integer` is an integer `Number`, so `0.0` is not one. */
+/**
+ * Upstream's `value_matches_type`; `integer` is an integer `Number`, so `0.0` is not one. Its
+ * `as_mapping`/`as_str`/`as_i64`/… look through a tag (`!t x` is a string); only `null`
+ * (`matches!(value, Value::Null)`) does not.
+ */
 function valueMatchesType(type: string, value: unknown): boolean {
   switch (type) {
     case 'object':
@@ -153,13 +161,21 @@ function valueMatchesType(type: string, value: unknown): boolean {
     case 'string':
     case 'boolean':
     case 'number':
+      return yamlTypeName(untagged(value)) === type;
     case 'null':
       return yamlTypeName(value) === type;
     case 'integer':
-      return isYamlInteger(value);
+      return isYamlInteger(untagged(value));
     default:
       return true;
   }
+}
+
+/** serde_yaml's `untag_ref`: the value under its tags. */
+function untagged(value: unknown): unknown {
+  let v = value;
+  while (v instanceof YamlTagged) v = v.value;
+  return v;
 }
 
 /**

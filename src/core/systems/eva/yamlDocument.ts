@@ -362,7 +362,12 @@ class Converter {
     if (isSeq(node)) return node.items.map((item, index) => this.toValue(item, depth + 1, { parent: path, index }));
     // What is left is a mapping (aliases were followed before).
     const out = emptyOwnRecord<unknown>();
-    const nonString = { names: new Set<string>(), shadowed: 0 };
+    const nonString = {
+      names: new Set<string>(),
+      shadowed: 0,
+      taggedStrings: new Set<string>(),
+      shadowedNonStrings: 0,
+    };
     const seen = new Set<string>();
     // Each pair's value, kept for serdeKeys: a key whose record name another took still has its own.
     const values: unknown[] = [];
@@ -386,13 +391,22 @@ class Converter {
       values.push(value);
       // A record holds one entry per name: upstream looks fields up by string key only, so a string key
       // takes the name over a number or boolean key written the same way.
+      // A string under a tag (`!t id`) is still a string to serde_yaml's `as_str`.
+      const taggedString = key.tagged && key.scalar?.kind === 'str';
       if (key.isString) {
-        if (nonString.names.delete(key.text)) nonString.shadowed++;
+        if (nonString.names.delete(key.text)) {
+          nonString.shadowed++;
+          if (!nonString.taggedStrings.delete(key.text)) nonString.shadowedNonStrings++;
+        }
         out[key.text] = value;
       } else if (!(key.text in out)) {
         out[key.text] = value;
         nonString.names.add(key.text);
-      } else nonString.shadowed++;
+        if (taggedString) nonString.taggedStrings.add(key.text);
+      } else {
+        nonString.shadowed++;
+        if (!taggedString) nonString.shadowedNonStrings++;
+      }
     }
     if (nonString.names.size || nonString.shadowed) {
       NON_STRING_KEYS.set(out, nonString);
@@ -454,6 +468,12 @@ class Converter {
     tagged: boolean;
   } {
     if (isScalar(node)) {
+      // serde_yaml's `parse_tag` makes a tagged value only of a local tag; under any other tag outside
+      // the core schema (`!!js/x id:`) the key is the string of its text, so it is the key `id`.
+      if (customTag(node) && !isLocalTagged(node)) {
+        const s: YamlScalar = { kind: 'str', value: keySource(node) };
+        return { text: scalarKeyText(s), identity: scalarIdentity(s), isString: true, scalar: s, tagged: false };
+      }
       const s = this.scalar(node);
       const tag = customTag(node);
       // serde_yaml compares tags without their leading `!`, then the values under them.
@@ -477,10 +497,22 @@ class Converter {
 export interface NonStringKeys {
   readonly names: ReadonlySet<string>;
   readonly shadowed: number;
+  /**
+   * Of `names`, the keys that are a string under a tag (`!k id`): `get(Value::String(..))` does
+   * not find them, but `as_str` reads through the tag (upstream's `additionalProperties`).
+   */
+  readonly taggedStrings: ReadonlySet<string>;
+  /** Of `shadowed`, the keys that are not a string even through a tag. */
+  readonly shadowedNonStrings: number;
 }
 
-const NON_STRING_KEYS = new WeakMap<object, { names: Set<string>; shadowed: number }>();
-const NO_NON_STRING_KEYS: NonStringKeys = { names: new Set(), shadowed: 0 };
+const NON_STRING_KEYS = new WeakMap<object, NonStringKeys>();
+const NO_NON_STRING_KEYS: NonStringKeys = {
+  names: new Set(),
+  shadowed: 0,
+  taggedStrings: new Set(),
+  shadowedNonStrings: 0,
+};
 
 export function nonStringKeys(record: object): NonStringKeys {
   return NON_STRING_KEYS.get(record) ?? NO_NON_STRING_KEYS;
@@ -518,6 +550,11 @@ const SERDE_KEYS = new WeakMap<object, () => readonly SerdeKey[]>();
  */
 export function serdeKeys(record: object): readonly SerdeKey[] | undefined {
   return SERDE_KEYS.get(record)?.();
+}
+
+/** A scalar's text as libyaml gives it (the parser's `source`). */
+function keySource(node: Scalar): string {
+  return typeof node.source === 'string' ? node.source : String(node.value ?? '');
 }
 
 /** A tag that still starts with `!` once resolved (`!t`, not `!!binary`): serde_yaml's enum tag. */
@@ -732,6 +769,15 @@ export function yamlTypeName(value: unknown): 'null' | 'boolean' | 'number' | 's
  */
 export function isYamlInteger(value: unknown): boolean {
   return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+}
+
+/**
+ * The document's root as serde derive reads a manifest struct from it: `deserialize_struct`
+ * ignores a mapping's tag, so `--- !t` over a mapping is that mapping to Eva's loader.
+ */
+export function manifestRoot(doc: { readonly value: unknown }): unknown {
+  const v = doc.value;
+  return v instanceof YamlTagged && isMapping(v.value) ? v.value : v;
 }
 
 /** A plain mapping (not an array, not tagged). */
