@@ -76,9 +76,11 @@ describe('Eva hostile input', () => {
     );
     const r = f.index();
     assert.equal(fs.existsSync(marker), false);
+    // `!!js/function` is no local tag to serde_yaml 0.9 (`parse_tag`): the value is the string
+    // of its text, which `routing`'s `type: object` refuses; the code is only ever text.
     assert.deepEqual(
       r.diagnostics('eva.schema.type').map((d) => d.message),
-      ['schema type mismatch: expected object, got tagged'],
+      ['schema type mismatch: expected object, got string'],
     );
   });
 

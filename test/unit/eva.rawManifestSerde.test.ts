@@ -53,6 +53,38 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
     ]);
   });
 
+  // serde_yaml 0.9's `parse_tag` makes an enum only of a tag that starts with `!` once libyaml resolved
+  // it: under `!!js/x` (`tag:yaml.org,2002:js/x`) a scalar is the String of its text and a sequence or
+  // mapping is plain, so the schema's enum and pattern pass and Eva registers the skill (hidden before:
+  // `transport: !!js/x skill` was an enum error that aborted the project's load).
+  it('registers a skill adapter whose values carry a tag that is not local, as Eva does', () => {
+    for (const [text, name] of [
+      [A0.replace('transport: skill', 'transport: !!js/x skill'), 'review-skill'],
+      [A0.replace('transport: skill', 'transport: !<tag:x,2000:t> skill'), 'review-skill'],
+      [A0.replace('id: review-skill', 'id: !!js/x review-skill'), 'review-skill'],
+      [A0.replace('id: review-skill', 'id: !!js/x 5'), '5'],
+      [A0.replace('capabilities: [workflow.review]', 'capabilities: !!js/x [workflow.review]'), 'review-skill'],
+      [A0.replace('skill:\n', 'skill: !!js/x\n'), 'review-skill'],
+      [A0.replace('routing: {priority: 10}', 'routing: {priority: 10, note: !!js/x [a]}'), 'review-skill'],
+      [`--- !!js/x\n${A0}`, 'review-skill'],
+    ] as const) {
+      f.adapter(text);
+      const r = f.index();
+      const item = r.item('adapters/review.yaml');
+      assert.deepEqual(
+        [item.decision, item.reasons, item.name, item.detail.eva.capabilities, refusal(r, 'adapters/review.yaml')],
+        ['registered', ['loaded_unreviewed', 'not_reviewed'], name, ['workflow.review'], []],
+        text.slice(0, 60),
+      );
+      assert.deepEqual(r.diagnostics('eva.project.load-aborted'), []);
+    }
+    // `!!js/x true` is the String "true" to the schema, which `enabled`'s `type: boolean` refuses.
+    f.adapter(A0.replace('enabled: true', 'enabled: !!js/x true'));
+    assert.deepEqual(refusal(f.index(), 'adapters/review.yaml'), [
+      'eva.schema.type schema type mismatch: expected boolean, got string',
+    ]);
+  });
+
   it('refuses a skill adapter with a local tag anywhere in what serde buffers (not a !! tag)', () => {
     for (const [extra, field] of [
       ['metadata: !t x\n', 'metadata'],

@@ -44,13 +44,62 @@ describe('Eva YAML profile', () => {
     assert.deepEqual(Object.keys(v['skill'] ?? {}), ['<<', 'id']);
   });
 
-  it('keeps a custom tag as an inert tagged value; core tags resolve as usual', () => {
+  it('keeps a local tag as an inert tagged value; a tag that is not local is read through; core tags resolve as usual', () => {
+    // serde_yaml 0.9 makes an enum (Value::Tagged) only of a tag that starts with `!` once libyaml
+    // resolved it: `!!js/function` is `tag:yaml.org,2002:js/function`, so its value is the plain
+    // string of its text, never anything run.
     const v = ok('a: !!js/function "function(){}"\nb: !foo {c: 1}\nc: !!str 5\n').value as Record<string, unknown>;
-    assert.ok(v['a'] instanceof YamlTagged);
-    assert.equal((v['a'] as YamlTagged).tag, 'tag:yaml.org,2002:js/function');
-    assert.equal((v['a'] as YamlTagged).value, 'function(){}');
+    assert.equal(v['a'], 'function(){}');
+    assert.ok(v['b'] instanceof YamlTagged);
+    assert.equal((v['b'] as YamlTagged).tag, '!foo');
     assert.equal(yamlTypeName(v['b']), 'tagged');
     assert.equal(v['c'], '5');
+  });
+
+  it("reads a value under a tag that is not local as serde_yaml 0.9's Value: a scalar's text as a string, a collection plain", () => {
+    // de.rs `visit_scalar`: under a resolved tag other than `!…`, only !!bool/!!int/!!float/!!null type
+    // the text; every other tag gives `visit_str` of the text, whatever it looks like. `deserialize_any`
+    // reads a sequence or mapping under such a tag as the plain collection (`parse_tag` is None).
+    const plain = (text: string) => JSON.parse(JSON.stringify(ok(text).value)) as unknown;
+    assert.deepEqual(plain('a: !!js/x 5\nb: !!js/x true\nc: !!js/x ~\nd: !!js/x\ne: !!js/x "q"\nf: !!binary aGk=\n'), {
+      a: '5',
+      b: 'true',
+      c: '~',
+      d: '',
+      e: 'q',
+      f: 'aGk=',
+    });
+    assert.deepEqual(plain('a: !!js/x [x, 1, !!js/y 2]\nb: !!js/x {c: 1}\nc: !!seq 5\nd: !<tag:x,2000:t> 0x10\n'), {
+      a: ['x', 1, '2'],
+      b: { c: 1 },
+      c: '5',
+      d: '0x10',
+    });
+    assert.deepEqual(plain('%TAG !e! tag:e.org,2000:\n---\na: !e!x 1.5\n'), { a: '1.5' });
+    assert.deepEqual(plain('--- !!js/x\na: 1\n'), { a: 1 });
+    // A key under such a tag is the string of its text, and its place is found by that name.
+    const keyed = ok('!!js/x 0x10: a\n');
+    assert.deepEqual(
+      [plain('!!js/x 0x10: a\n'), keyed.has(['0x10']), keyed.literalAt(['0x10'])],
+      [{ '0x10': 'a' }, true, 'a'],
+    );
+    // Core tags that type a scalar are unchanged.
+    assert.deepEqual(plain('a: !!int 5\nb: !!bool true\nc: !!null ~\nd: !!float 1\n'), {
+      a: 5,
+      b: true,
+      c: null,
+      d: { value: 1 },
+    });
+    // A local tag, however written, is still a tagged value, the scalar under it typed when plain.
+    const v = ok('a: !t 5\nb: !<!t> "5"\nc: ! 5\n').value as Record<string, YamlTagged>;
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((k) => [v[k] instanceof YamlTagged, v[k]?.tag, v[k]?.value]),
+      [
+        [true, '!t', 5],
+        [true, '!t', '5'],
+        [true, '!', 5],
+      ],
+    );
   });
 
   it('expands aliases, and refuses an alias bomb quickly', () => {

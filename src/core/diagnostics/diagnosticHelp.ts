@@ -233,7 +233,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: "Add the field the message names; Eva's schema requires it (`<<` merge keys are not applied, so a key only supplied through them is missing).",
   },
   'eva.schema.type': {
-    fix: 'Write the value with the type the message names: only `true`/`false` are booleans (`yes` is a string), `1.0` is a number (quote it for a string), and a tag such as `!!js/function` is never accepted.',
+    fix: 'Write the value with the type the message names: only `true`/`false` are booleans (`yes` is a string), `1.0` is a number (quote it for a string), and a tag such as `!!js/function` gives no type: Eva reads a scalar under it as its text (`!!js/function "…"` is a string, never run).',
     quickFix: 'Write the boolean as true/false (when the value is a YAML 1.1 word such as yes or no)',
   },
   'eva.schema.enum': { fix: 'Use one of the values the message lists.' },

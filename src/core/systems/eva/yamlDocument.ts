@@ -46,14 +46,17 @@ import type { Range } from '../../model';
 /**
  * YAML read as Eva-CLI reads it with serde_yaml 0.9 (eva.md §2.1): one document,
  * scalars typed by serde_yaml's own rules (yamlScalars.ts; the yaml library's core-schema
- * values are not used), duplicate keys an error, `<<` an ordinary key, custom tags kept as
- * inert tagged values, aliases expanded within a bound. Nothing is resolved to code or
- * objects: the value is plain data (prototype-free mappings).
+ * values are not used), duplicate keys an error, `<<` an ordinary key, local tags (`!foo`) kept
+ * as inert tagged values, other tags read through, aliases expanded within a bound. Nothing is
+ * resolved to code or objects: the value is plain data (prototype-free mappings).
  */
 
 export { YamlFloat } from './yamlScalars';
 
-/** A value under a tag outside the YAML core schema (`!foo`, `!!js/function`): never resolved. */
+/**
+ * A value under a local tag (`!foo`, `!<!foo>`): serde_yaml's `Value::Tagged`, never resolved. A
+ * tag libyaml resolves to a URI (`!!js/function`, `!<tag:x>`) is no tag to serde_yaml.
+ */
 export class YamlTagged {
   constructor(
     readonly tag: string,
@@ -67,9 +70,6 @@ export const MAX_YAML_DEPTH = 128;
 const ALIAS_JUMPS_PER_NODE = 100;
 /** [Skillgate] Expanded nodes in all: bounds memory where serde_yaml bounds only jumps. */
 export const MAX_EXPANDED_NODES = 250_000;
-
-/** The core schema's own tags: these resolve as usual; any other tag is `tagged`. */
-const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
 
 export type YamlOutcome =
   | { readonly ok: true; readonly document: YamlDocument }
@@ -347,7 +347,7 @@ class Converter {
       return this.toValue(this.target(node), depth + 1, path);
     }
     const plain = this.untagged(node as YamlNode, depth, path);
-    const tag = customTag(node as YamlNode);
+    const tag = localTag(node as YamlNode);
     return tag ? new YamlTagged(tag, plain) : plain;
   }
 
@@ -468,14 +468,9 @@ class Converter {
     tagged: boolean;
   } {
     if (isScalar(node)) {
-      // serde_yaml's `parse_tag` makes a tagged value only of a local tag; under any other tag outside
-      // the core schema (`!!js/x id:`) the key is the string of its text, so it is the key `id`.
-      if (customTag(node) && !isLocalTagged(node)) {
-        const s: YamlScalar = { kind: 'str', value: keySource(node) };
-        return { text: scalarKeyText(s), identity: scalarIdentity(s), isString: true, scalar: s, tagged: false };
-      }
+      // Under a tag that is not local (`!!js/x id:`) the key is the string of its text (resolveScalar).
       const s = this.scalar(node);
-      const tag = customTag(node);
+      const tag = localTag(node);
       // serde_yaml compares tags without their leading `!`, then the values under them.
       const identity = tag ? `t${tag.replace(/^!/, '')}\0${scalarIdentity(s)}` : scalarIdentity(s);
       return { text: scalarKeyText(s), identity, isString: !tag && s.kind === 'str', scalar: s, tagged: !!tag };
@@ -552,31 +547,30 @@ export function serdeKeys(record: object): readonly SerdeKey[] | undefined {
   return SERDE_KEYS.get(record)?.();
 }
 
-/** A scalar's text as libyaml gives it (the parser's `source`). */
-function keySource(node: Scalar): string {
-  return typeof node.source === 'string' ? node.source : String(node.value ?? '');
-}
-
-/** A tag that still starts with `!` once resolved (`!t`, not `!!binary`): serde_yaml's enum tag. */
-function isLocalTagged(node: YamlNode): boolean {
-  return customTag(node)?.startsWith('!') ?? false;
-}
-
-/** A tag outside the core schema's own (`!foo`): the value under it is tagged. */
-function customTag(node: YamlNode): string | undefined {
+/**
+ * A tag that still starts with `!` once libyaml resolved it (`!t`, `!<!t>`, not `!!binary`): the
+ * only tag serde_yaml's `parse_tag` makes an enum of, so the value under it is tagged. Any other
+ * tag is read through: a sequence or mapping under it is plain (`deserialize_any`).
+ */
+function localTag(node: YamlNode): string | undefined {
   const tag = node.tag;
-  return tag && !CORE_TAGS.has(tag) ? tag : undefined;
+  return tag?.startsWith('!') ? tag : undefined;
+}
+
+function isLocalTagged(node: YamlNode): boolean {
+  return localTag(node) !== undefined;
 }
 
 /**
- * serde_yaml's typing of a scalar from its text (the parser's `source`) and style: a core
- * tag decides by itself; under a custom tag, or none, a plain scalar is typed and any other
- * is a string.
+ * serde_yaml's typing of a scalar from its text (the parser's `source`) and style (de.rs
+ * `visit_scalar`): under a local tag, or none, a plain scalar is typed and any other is a string;
+ * under any other tag, `!!bool`, `!!int`, `!!float` and `!!null` decide by themselves and the rest
+ * (`!!str`, `!!js/x`, `!<tag:x>`) give the scalar's text as a string (`!!js/x 5` is "5").
  */
 function resolveScalar(node: Scalar): ScalarResolution {
   const text = typeof node.source === 'string' ? node.source : String(node.value ?? '');
   const tag = node.tag;
-  if (tag && CORE_TAGS.has(tag)) return resolveCoreTagged(tag, text);
+  if (tag && !tag.startsWith('!')) return resolveCoreTagged(tag, text);
   return resolveUntagged(text, node.type === Scalar.PLAIN);
 }
 

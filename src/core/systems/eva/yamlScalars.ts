@@ -54,8 +54,8 @@ export function resolveUntagged(text: string, plain: boolean): ScalarResolution 
 
 /**
  * A scalar under a core tag (`!!bool`, `!!int`, `!!float`, `!!null`), whatever its style;
- * text that does not fit the tag is an error. Any other tag serde_yaml meets here
- * (`!!str`, `!!map`, `!!seq`) reads as a string.
+ * text that does not fit the tag is an error. Any other tag that is not local (`!!str`,
+ * `!!seq`, `!!js/x`, `!<tag:x>`) reads as a string of the scalar's text.
  */
 export function resolveCoreTagged(tag: string, text: string): ScalarResolution {
   switch (tag) {
