@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { A0, EvaFixture } from './helpers/evaFixture';
+import { A0, EvaFixture, evaItemId } from './helpers/evaFixture';
 import { scanYamlFiles, rustExtension } from '../../src/core/systems/eva/files';
 
 /** Discovery and enumeration (eva.md §1). */
@@ -98,6 +98,35 @@ describe('Eva discovery', () => {
     assert.deepEqual(r.diagnostics('eva.project.config-invalid'), []);
     assert.deepEqual(r.diagnostics('eva.project.load-aborted'), []);
     assert.equal(r.item('other/review.yaml').detail.eva.evaDecision, 'registered');
+  });
+
+  it('reads a tagged root as serde reads a PathBuf from the merged value: `!t hidden` is the root hidden', () => {
+    // serde_yaml's Value deserializer looks through a tag for a string; falling back to the sample
+    // roots would hide the skill Eva registers from `hidden/`.
+    const text = fs.readFileSync(f.path('ws/config/eva.yaml'), 'utf8');
+    f.write(
+      'ws/config/eva.yaml',
+      text.replace('\n  adapter_dir: config/adapters\n  # Capability', '\n  adapter_dir: !t hidden\n  # Capability'),
+    );
+    f.write('ws/hidden/review.yaml', A0);
+    f.adapter(A0.replace('id: review-skill', 'id: not-scanned'));
+    const r = f.index();
+    assert.deepEqual(r.diagnostics('eva.project.config-invalid'), []);
+    assert.deepEqual(
+      r.items.map((i) => [i.id, i.detail.eva.evaDecision]),
+      [[evaItemId(f.ws, 'adapter', 'hidden/review.yaml'), 'registered']],
+    );
+  });
+
+  it('checks the layered eva.yaml against its schema, as upstream does before reading it: a layer may break it', () => {
+    f.write('ws/config/environments/dev.yaml', 'service_manager:\n  kind: solaris\n');
+    f.adapter(A0);
+    const r = f.index();
+    assert.deepEqual(
+      r.diagnostics('eva.project.config-invalid').map((d) => d.message),
+      ['value is not allowed by schema enum: $.service_manager.kind'],
+    );
+    assert.equal(r.diagnostics('eva.project.load-aborted')[0]?.file, f.path('ws/config/eva.yaml'));
   });
 
   it('falls back to the embedded schemas when the schema directory lacks them', () => {

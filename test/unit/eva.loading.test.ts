@@ -74,9 +74,10 @@ describe('Eva project loading (eva.md §1.1)', () => {
     for (const key of ['agent_dir', 'adapter_dir', 'capability_dir', 'policy_dir', 'route_file', 'schema_dir']) {
       f.write('ws/config/eva.yaml', ROOTS.replace(new RegExp(`${key}: .*`), `${key}: ""`));
       const p = load();
+      // lib.rs require_non_empty_path's words.
       assert.deepEqual(
         p.diagnostics.filter((d) => d.code === 'eva.project.config-invalid').map((d) => d.message),
-        ['required field is missing'],
+        ['path field cannot be empty'],
         key,
       );
       assert.equal(p.shippedError, true, key);
@@ -87,6 +88,76 @@ describe('Eva project loading (eva.md §1.1)', () => {
     const none = load();
     assert.equal(none.diagnostics.filter((d) => d.message === 'required field is missing').length, 6);
     assert.equal(none.roots.adapter_dir, f.path('ws/config/adapters'), 'the sample default stands in');
+  });
+
+  it('reads each root as Eva does: the base file by the event stream, then the merged Value, which looks through tags only', () => {
+    // load_eva_config reads any scalar's text; load_eva_config_value then deserializes the merged
+    // serde_yaml::Value, whose deserialize_string untags and takes only a Value::String.
+    const refused = (v: string) => `failed to parse eva.yaml: invalid type: ${v}, expected path string`;
+    for (const [written, root, message] of [
+      ['!t hidden', 'ws/hidden', undefined],
+      ['!!str 0x10', 'ws/0x10', undefined],
+      ['"0x10"', 'ws/0x10', undefined],
+      ['0x10', 'ws/config/adapters', refused('integer `16`')],
+      ['!t 5', 'ws/config/adapters', refused('integer `5`')],
+      ['true', 'ws/config/adapters', refused('boolean `true`')],
+      ['~', 'ws/config/adapters', refused('unit value')],
+      [
+        '[a]',
+        'ws/config/adapters',
+        'failed to parse YAML: config.adapter_dir: invalid type: sequence, expected path string',
+      ],
+      ['', 'ws/config/adapters', 'path field cannot be empty'],
+    ] as const) {
+      f.mkdir(root);
+      f.write('ws/config/eva.yaml', ROOTS.replace('adapter_dir: config/adapters', `adapter_dir: ${written}`));
+      const p = load();
+      assert.deepEqual(
+        [p.roots.adapter_dir, problems(p)],
+        [f.path(root), message ? [`eva.project.config-invalid ${message} @3`] : []],
+        written,
+      );
+    }
+    f.write(
+      'ws/config/eva.yaml',
+      `config: !t {${ROOTS.slice(8).trim().split('\n  ').join(', ').replace('config/adapters', '!t hidden')}}\n`,
+    );
+    assert.deepEqual(
+      [load().roots.adapter_dir, problems(load())],
+      [f.path('ws/hidden'), []],
+      'a tagged config mapping',
+    );
+  });
+
+  it("names the layers by the base file's runtime.env as serde reads it: any scalar's text, refused when padded", () => {
+    f.mkdir('ws/a');
+    // The merged value is read again: a number names the layer, then is no String there.
+    const notString = (v: string) =>
+      `eva.project.config-invalid failed to parse eva.yaml: invalid type: ${v}, expected a string @8`;
+    for (const [env, refused] of [
+      ['!t dev', []],
+      ['5', [notString('integer `5`')]],
+      ['!t 0x10', [notString('integer `16`')]],
+    ] as const) {
+      const name = env.replace('!t ', '');
+      f.write('ws/config/eva.yaml', `${ROOTS}runtime: {env: ${env}}\n`);
+      f.write(`ws/config/environments/${name}.yaml`, 'config: {adapter_dir: a}\n');
+      const p = load();
+      assert.deepEqual([p.roots.adapter_dir, problems(p)], [f.path('ws/a'), refused], env);
+      fs.rmSync(f.path(`ws/config/environments/${name}.yaml`));
+    }
+    f.write('ws/config/eva.yaml', `${ROOTS}runtime: {env: !t dev}\n`);
+    f.write('ws/config/environments/dev.yaml', 'runtime: {env: ""}\nconfig: {adapter_dir: a}\n');
+    assert.deepEqual(
+      problems(load()),
+      ['eva.project.config-invalid config/environments/dev.yaml: configuration layer changes the type of env @1'],
+      "a layer's env over a tagged one is a type change",
+    );
+    fs.rmSync(f.path('ws/config/environments/dev.yaml'));
+    // require_non_empty: a padded env stops load_eva_config before any layer is read.
+    f.write('ws/config/eva.yaml', `${ROOTS}runtime: {env: " dev"}\n`);
+    f.write('ws/config/environments/ dev.yaml', 'config: {adapter_dir: a}\n');
+    assert.equal(load().roots.adapter_dir, f.path('ws/config/adapters'));
   });
 
   it('reports an unreadable, oversized, unparseable or non-mapping eva.yaml and falls back to the sample roots', () => {

@@ -149,7 +149,10 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   for (const d of schemas.diagnostics) diagnostics.push(d);
   let evaYamlFails = project.shippedError;
   if (project.document) {
-    const e = firstSchemaError(schemas.schemas.eva, project.document.value);
+    // Upstream checks the layered value first (`validate_yaml_value_with_schema`), then the base
+    // file alone (`validate_config_files_with_schemas`): a layer may break the schema too.
+    const layered = project.value === undefined ? undefined : firstSchemaError(schemas.schemas.eva, project.value);
+    const e = layered ?? firstSchemaError(schemas.schemas.eva, project.document.value);
     if (e) {
       diagnostics.push(
         evaDiagnostic(

@@ -4,6 +4,8 @@ import { joinAsSpelled } from '../../fs/spelledPath';
 import type { Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
+import { basePathField, baseEnv, evaStruct, layeredEnv, layeredPathField } from './evaYamlSerde';
+import { structField } from './rawManifestSerde';
 import { isMapping, manifestRoot, parseEvaYaml, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
@@ -57,6 +59,8 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   };
 
   let document: YamlDocument | undefined;
+  let base: Record<string, unknown> | undefined;
+  let env: string | undefined;
   let value: Record<string, unknown> | undefined;
   const layerFiles: string[] = [];
   const read = readManifest(configFile, MAX_MANIFEST_BYTES);
@@ -75,23 +79,42 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     else if (!isMapping(top)) invalid(`schema type mismatch: expected object, got ${yamlTypeName(top)}`);
     else {
       document = parsed.document;
-      value = layered(root, configFile, top, invalid, diagnostics, layerFiles);
+      base = top;
+      env = baseEnv(parsed.document, top);
+      value = layered(root, configFile, top, env, invalid, diagnostics, layerFiles);
     }
   }
 
-  const config = value && isMapping(value['config']) ? value['config'] : undefined;
+  // Each root as Eva reads it (evaYamlSerde.ts): the base file's text first (`load_eva_config`),
+  // then the merged value's string (`load_eva_config_value`), which is the root. A refusal is
+  // reported in upstream's words; a root the merged value does not give is the sample default.
+  const baseConfig = evaStruct(base, 'config');
+  const config = evaStruct(value, 'config');
+  const declaredRoots = new Map<string, string>();
   const roots = {} as Record<RootKey, string | null>;
-  if (value) {
+  if (value && document) {
     for (const key of ALL_ROOT_KEYS) {
+      const field = document.fieldRange(['config', key]);
+      const first = baseConfig ? basePathField(document, baseConfig, ['config', key]) : undefined;
+      const baseRead = first !== undefined && 'ok' in first;
+      if (!baseRead) invalid(first?.message ?? 'required field is missing', field);
       const v = config?.[key];
-      if (typeof v !== 'string' || v.length === 0)
-        invalid('required field is missing', document?.fieldRange(['config', key]));
+      if (v === undefined) continue;
+      const merged = layeredPathField(v);
+      if ('ok' in merged) declaredRoots.set(key, merged.ok);
+      // Upstream stops at the base file's refusal: the merged value is never read then.
+      else if (baseRead) invalid(merged.message, field);
     }
   }
+  // The env the layers were named by is read again from the merged value: `env: 5` named
+  // `environments/5.yaml`, and then the number 5 is no `String`.
+  const runtime = evaStruct(value, 'runtime');
+  const mergedEnv = env !== undefined && runtime ? structField(runtime, 'env') : undefined;
+  const envRead = mergedEnv === undefined ? undefined : layeredEnv(mergedEnv);
+  if (envRead && !('ok' in envRead)) invalid(envRead.message, document?.fieldRange(['runtime', 'env']));
   for (const key of Object.keys(DEFAULT_ROOTS) as RootKey[]) {
-    const v = config?.[key];
-    const declared = typeof v === 'string' && v.length > 0 ? v : DEFAULT_ROOTS[key];
-    const field = document && typeof v === 'string' ? document.fieldRange(['config', key]) : undefined;
+    const declared = declaredRoots.get(key) ?? DEFAULT_ROOTS[key];
+    const field = document && declaredRoots.has(key) ? document.fieldRange(['config', key]) : undefined;
     const abs = path.resolve(root, declared);
     // What upstream reads is `project_root.join(declared)` as the OS resolves it: a `..` after
     // a link leaves the link's target, so the real root comes from the unnormalized join.
@@ -150,12 +173,14 @@ function layered(
   root: string,
   configFile: string,
   base: Record<string, unknown>,
+  baseEnvName: string | undefined,
   invalid: (message: string) => void,
   diagnostics: Diagnostic[],
   layerFiles: string[],
 ): Record<string, unknown> {
-  const runtime = isMapping(base['runtime']) ? base['runtime'] : undefined;
-  const env = typeof runtime?.['env'] === 'string' && !runtime['env'].includes('\0') ? runtime['env'] : undefined;
+  // The env names the layers as the base file alone reads it (`base_eva.runtime.env`): any
+  // scalar's text, tag or not (`!t prod`, `5`).
+  const env = baseEnvName !== undefined && !baseEnvName.includes('\0') ? baseEnvName : undefined;
   // Upstream: `config_dir.join("profiles").join(format!("{env}.yaml"))`, read when `path.exists()`
   // (following links). Any env name counts (`eu/prod`, `../x`); only what lies outside the
   // workspace is not read, and that is said.
