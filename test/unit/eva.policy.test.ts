@@ -131,8 +131,8 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
       ['defaults: {read_workspace: 1}', 'policy field must be a boolean', 2],
       ['defaults: {write_workspace: 1}', 'policy field must be a boolean', 2],
       ['defaults: {shell: 1}', 'policy field must be a boolean', 2],
-      ['defaults: {max_timeout_ms: 1.5}', 'policy field must be an integer', 2],
-      ['defaults: {max_timeout_ms: "10"}', 'policy field must be an integer', 2],
+      ['defaults: {max_timeout_ms: 1.5}', 'policy field must be an unsigned integer', 2],
+      ['defaults: {max_timeout_ms: "10"}', 'policy field must be an unsigned integer', 2],
       ['skill: {require_schema: "yes"}', 'policy field must be a boolean', 2],
       ['skill: {allow_user_local_skills: 1}', 'policy field must be a boolean', 2],
       ['allow_write_workspace: codex-cli', 'policy field must be a list of strings', 2],
@@ -206,7 +206,7 @@ describe('Eva adapter_policy: where each problem is and what a malformed knob re
         [4, 4, 'policy field must be a boolean'],
         [5, 4, 'policy field must be a boolean'],
         [6, 4, 'policy field must be a boolean'],
-        [7, 4, 'policy field must be an integer'],
+        [7, 4, 'policy field must be an unsigned integer'],
         [10, 6, "identifier may only contain ASCII letters, digits, '.', '_', '-', and ':'"],
         [11, 22, 'capability name cannot contain empty segments'],
         [13, 4, 'policy field must be a boolean'],
@@ -265,5 +265,86 @@ describe('Eva adapter_policy: where each problem is and what a malformed knob re
     assert.deepEqual(permissive('1: a\n'), ['policy domain keys must be non-empty strings']);
     assert.deepEqual(permissive('!t adapter_policy: {}\n'), ['policy domain keys must be non-empty strings']);
     assert.deepEqual(permissive('a: 1\n'), []);
+  });
+});
+
+describe('Eva adapter_policy values as eva-policy reads them (domains.rs on serde_yaml 0.9 Value)', () => {
+  const knobs = (r: PolicyReading) => [
+    r.policy.failClosed,
+    r.policy.defaults.network,
+    r.policy.defaults.maxTimeoutMs,
+    r.policy.denyCapabilities,
+    r.policy.allowedRuntimeGates,
+    r.policy.denyKinds,
+    problems(r),
+  ];
+
+  it('reads a value through its tag (as_mapping, as_bool, as_u64, as_sequence, as_str look through it)', () => {
+    const r = read(
+      [
+        'adapter_policy: !t',
+        '  defaults: !t {network: !t true, max_timeout_ms: !t 5}',
+        '  deny_capabilities: !t [!t a.b]',
+        '  skill: !t {allowed_runtime_gates: !t [!t team], deny_kinds: [!t lua_skill]}',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(knobs(r), [false, true, 5, ['a.b'], ['team'], ['lua_skill'], []]);
+  });
+
+  it('finds a knob by its string key only: a tagged key is another key (get(Value::String))', () => {
+    const r = read('adapter_policy: {defaults: {!t network: true}, !t skill: {}, !t deny_capabilities: [a.b]}\n');
+    assert.deepEqual(knobs(r), [false, false, null, [], ['normal'], [], []]);
+    const both = read('adapter_policy: {defaults: {network: true, !t network: false}}\n');
+    assert.deepEqual(knobs(both), [false, true, null, [], ['normal'], [], []]);
+  });
+
+  it('max_timeout_ms is an unsigned integer as serde_yaml types it: 0x10 is 16; -5, 1_000, "5" and 5.0 are refused', () => {
+    assert.equal(read('adapter_policy: {defaults: {max_timeout_ms: 0x10}}\n').policy.defaults.maxTimeoutMs, 16);
+    for (const v of ['-5', '1_000', '"5"', '5.0', '~']) {
+      const r = read(`adapter_policy: {defaults: {max_timeout_ms: ${v}}}\n`);
+      assert.deepEqual(
+        [r.policy.failClosed, r.policy.defaults.maxTimeoutMs, problems(r)],
+        [true, null, ['eva.policy.invalid policy field must be an unsigned integer @1']],
+        v,
+      );
+    }
+  });
+
+  it('a malformed adapter_policy fails the gate even when a later document replaces it (from_documents stops at it)', () => {
+    const r = read('adapter_policy: {defaults: {network: 1}}\n', 'adapter_policy: {defaults: {shell: true}}\n');
+    assert.equal(r.policy.failClosed, true);
+    assert.deepEqual(problems(r), ['eva.policy.invalid policy field must be a boolean @1']);
+    assert.deepEqual(r.failing, ['/p/config/policies/0.yaml']);
+  });
+
+  it('reads adapter_policy.retry, whose malformed values fail the gate as any other knob', () => {
+    const cases: [string, string][] = [
+      ['retry: 5', 'policy domain field must be a mapping'],
+      ['retry: {default: [1]}', 'policy domain field must be a mapping'],
+      ['retry: {default: {max_attempts: -1}}', 'policy field must be an unsigned integer'],
+      ['retry: {default: {max_attempts: 4294967296}}', 'retry max_attempts is too large'],
+      ['retry: {capabilities: [a.b]}', 'policy domain field must be a mapping'],
+      ['retry: {capabilities: {a.b: 3}}', 'policy domain field must be a mapping'],
+      ['retry: {capabilities: {a.b: {max_attempts: 4294967296}}}', 'retry max_attempts is too large'],
+      ['retry: {capabilities: {a.b: {backoff_ms: 1s}}}', 'policy field must be an unsigned integer'],
+      ['retry: {capabilities: {" a.b": {}}}', 'policy mapping key must be non-empty and trimmed'],
+      ['retry: {capabilities: {a..b: {}}}', 'capability name cannot contain empty segments'],
+      ['retry: {capabilities: {1: {}}}', 'policy field must be a string'],
+    ];
+    for (const [knob, message] of cases) {
+      const r = read(`adapter_policy: {${knob}}\n`);
+      assert.deepEqual([r.policy.failClosed, problems(r)], [true, [`eva.policy.invalid ${message} @1`]], knob);
+    }
+    const ok = read(
+      [
+        'adapter_policy:',
+        '  retry: !t',
+        '    default: !t {max_attempts: !t 4294967295}',
+        '    capabilities: {!t repo.analyze: {backoff_ms: 1000}, chat.reply: !t {max_attempts: 0x2}}',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual([ok.policy.failClosed, problems(ok)], [false, []]);
   });
 });

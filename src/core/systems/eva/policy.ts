@@ -4,7 +4,7 @@ import { rustTrim } from '../../text/rustText';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError } from './ids';
 import { firstSchemaError } from './schemaSubset';
-import { isMapping, nonStringKeys, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { YamlTagged, isMapping, nonStringKeys, serdeKeys, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * The skill policy knobs of `adapter_policy` (eva.md §3.3), read from the policy files
@@ -65,7 +65,8 @@ export interface PolicyReading {
 export function readPolicy(documents: readonly PolicyDocument[], schema: unknown): PolicyReading {
   const diagnostics: Diagnostic[] = [];
   const failing: string[] = [];
-  let chosen: { file: string; document: YamlDocument; value: unknown } | undefined;
+  let chosen: EvaPolicy | undefined;
+  let anyMalformed = false;
   for (const { file, document } of documents) {
     const schemaError = firstSchemaError(schema, document.value);
     const loaderError = schemaError ? undefined : domainKeysError(document.value);
@@ -83,26 +84,22 @@ export function readPolicy(documents: readonly PolicyDocument[], schema: unknown
       continue;
     }
     const v = document.value as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(v, 'adapter_policy'))
-      chosen = { file, document, value: v['adapter_policy'] };
+    if (!Object.prototype.hasOwnProperty.call(v, 'adapter_policy')) continue;
+    // Every document's domain is parsed (from_documents stops at the first that fails, though a
+    // later one would have replaced it); the last one read is the policy.
+    const problems: Problem[] = [];
+    chosen = adapterPolicy(v['adapter_policy'], file, problems);
+    for (const p of problems)
+      diagnostics.push(
+        evaDiagnostic(file, document.fieldRange(['adapter_policy', ...p.path]), 'eva.policy.invalid', p.message),
+      );
+    if (problems.length) {
+      failing.push(file);
+      anyMalformed = true;
+    }
   }
   if (!chosen) return { policy: DEFAULT_POLICY, diagnostics, failing };
-  const problems: { path: (string | number)[]; message: string }[] = [];
-  const policy = adapterPolicy(chosen.value, chosen.file, problems);
-  for (const p of problems)
-    diagnostics.push(
-      evaDiagnostic(
-        chosen.file,
-        chosen.document.fieldRange(['adapter_policy', ...p.path]),
-        'eva.policy.invalid',
-        p.message,
-      ),
-    );
-  if (problems.length) {
-    failing.push(chosen.file);
-    return { policy: { ...policy, failClosed: true }, diagnostics, failing };
-  }
-  return { policy, diagnostics, failing };
+  return { policy: anyMalformed ? { ...chosen, failClosed: true } : chosen, diagnostics, failing };
 }
 
 function domainKeysError(value: unknown): string | undefined {
@@ -120,39 +117,70 @@ function domainKeysError(value: unknown): string | undefined {
   return undefined;
 }
 
-function adapterPolicy(
-  value: unknown,
-  file: string,
-  problems: { path: (string | number)[]; message: string }[],
-): EvaPolicy {
-  if (!isMapping(value)) {
+type Problem = { path: (string | number)[]; message: string };
+
+/** serde_yaml's `untag_ref`: `as_mapping`, `as_bool`, `as_u64`, `as_sequence` and `as_str` read through a tag. */
+function untag(v: unknown): unknown {
+  while (v instanceof YamlTagged) v = v.value;
+  return v;
+}
+
+/**
+ * domains.rs `get`: `mapping.get(Value::String(key))`. A key that is no string (`!t network`,
+ * `1`) is another key, though the record names it by its text.
+ */
+function field(mapping: Record<string, unknown>, key: string): unknown {
+  return nonStringKeys(mapping).names.has(key) ? undefined : mapping[key];
+}
+
+/** `Value::as_u64` through the tag: a serde_yaml integer from 0 (a float, `-5`, `"5"`, `1_000` are none). */
+function isU64(v: unknown): v is number {
+  const n = untag(v);
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0;
+}
+
+const U32_MAX = 0xffff_ffff;
+
+function adapterPolicy(value: unknown, file: string, problems: Problem[]): EvaPolicy {
+  const root = untag(value);
+  if (!isMapping(root)) {
     problems.push({ path: [], message: 'policy domain field must be a mapping' });
     return DEFAULT_POLICY;
   }
   const mapping = (v: unknown, at: (string | number)[]): Record<string, unknown> | undefined => {
     if (v === undefined) return undefined;
-    if (!isMapping(v)) {
+    const m = untag(v);
+    if (!isMapping(m)) {
       problems.push({ path: at, message: 'policy domain field must be a mapping' });
       return undefined;
     }
-    return v;
+    return m;
   };
   const bool = (v: unknown, at: (string | number)[], fallback: boolean): boolean => {
     if (v === undefined) return fallback;
-    if (typeof v !== 'boolean') {
+    const b = untag(v);
+    if (typeof b !== 'boolean') {
       problems.push({ path: at, message: 'policy field must be a boolean' });
       return fallback;
     }
-    return v;
+    return b;
+  };
+  const u64 = (v: unknown, at: (string | number)[]): number | null => {
+    if (v === undefined) return null;
+    if (isU64(v)) return untag(v) as number;
+    problems.push({ path: at, message: 'policy field must be an unsigned integer' });
+    return null;
   };
   const list = (v: unknown, at: (string | number)[], check: (s: string) => string | undefined): string[] => {
     if (v === undefined) return [];
-    if (!Array.isArray(v)) {
+    const items = untag(v);
+    if (!Array.isArray(items)) {
       problems.push({ path: at, message: 'policy field must be a list of strings' });
       return [];
     }
     const out: string[] = [];
-    v.forEach((s, i) => {
+    items.forEach((item, i) => {
+      const s = untag(item);
       const error =
         typeof s === 'string' ? check(s) : `policy field must be a list of strings (got ${yamlTypeName(s)})`;
       if (error) problems.push({ path: [...at, i], message: error });
@@ -160,29 +188,74 @@ function adapterPolicy(
     });
     return out;
   };
-  const defaults = mapping(value['defaults'], ['defaults']);
-  const skill = mapping(value['skill'], ['skill']);
-  const maxTimeout = defaults?.['max_timeout_ms'];
-  if (maxTimeout !== undefined && !(typeof maxTimeout === 'number' && Number.isInteger(maxTimeout)))
-    problems.push({ path: ['defaults', 'max_timeout_ms'], message: 'policy field must be an integer' });
+  const defaults = mapping(field(root, 'defaults'), ['defaults']);
+  const skill = mapping(field(root, 'skill'), ['skill']);
+  const maxTimeoutMs = defaults ? u64(field(defaults, 'max_timeout_ms'), ['defaults', 'max_timeout_ms']) : null;
+  const knob = (m: Record<string, unknown> | undefined, key: string): unknown => (m ? field(m, key) : undefined);
+  const retry = field(root, 'retry');
+  if (retry !== undefined) retryPolicy(retry, mapping, u64, problems);
   return {
     failClosed: false,
     defaults: {
-      readWorkspace: bool(defaults?.['read_workspace'], ['defaults', 'read_workspace'], false),
-      writeWorkspace: bool(defaults?.['write_workspace'], ['defaults', 'write_workspace'], false),
-      network: bool(defaults?.['network'], ['defaults', 'network'], false),
-      shell: bool(defaults?.['shell'], ['defaults', 'shell'], false),
-      maxTimeoutMs: typeof maxTimeout === 'number' ? maxTimeout : null,
+      readWorkspace: bool(knob(defaults, 'read_workspace'), ['defaults', 'read_workspace'], false),
+      writeWorkspace: bool(knob(defaults, 'write_workspace'), ['defaults', 'write_workspace'], false),
+      network: bool(knob(defaults, 'network'), ['defaults', 'network'], false),
+      shell: bool(knob(defaults, 'shell'), ['defaults', 'shell'], false),
+      maxTimeoutMs,
     },
-    allowWriteWorkspace: list(value['allow_write_workspace'], ['allow_write_workspace'], identifierError),
-    denyCapabilities: list(value['deny_capabilities'], ['deny_capabilities'], capabilityNameError),
-    requireSchema: bool(skill?.['require_schema'], ['skill', 'require_schema'], true),
-    allowUserLocalSkills: bool(skill?.['allow_user_local_skills'], ['skill', 'allow_user_local_skills'], false),
+    allowWriteWorkspace: list(field(root, 'allow_write_workspace'), ['allow_write_workspace'], identifierError),
+    denyCapabilities: list(field(root, 'deny_capabilities'), ['deny_capabilities'], capabilityNameError),
+    requireSchema: bool(knob(skill, 'require_schema'), ['skill', 'require_schema'], true),
+    allowUserLocalSkills: bool(knob(skill, 'allow_user_local_skills'), ['skill', 'allow_user_local_skills'], false),
     // No `skill` section: {normal}; a `skill` section without the key: the empty set (eva.md §3.3).
     allowedRuntimeGates: skill
-      ? list(skill['allowed_runtime_gates'], ['skill', 'allowed_runtime_gates'], () => undefined)
+      ? list(field(skill, 'allowed_runtime_gates'), ['skill', 'allowed_runtime_gates'], () => undefined)
       : ['normal'],
-    denyKinds: skill ? list(skill['deny_kinds'], ['skill', 'deny_kinds'], () => undefined) : [],
+    denyKinds: skill ? list(field(skill, 'deny_kinds'), ['skill', 'deny_kinds'], () => undefined) : [],
     source: path.resolve(file),
   };
+}
+
+/**
+ * `adapter_policy.retry` (domains.rs `parse_retry_policy`): nothing a skill's decision reads, but
+ * a malformed one fails the whole policy gate as any other knob does, so it is checked.
+ */
+function retryPolicy(
+  value: unknown,
+  mapping: (v: unknown, at: (string | number)[]) => Record<string, unknown> | undefined,
+  u64: (v: unknown, at: (string | number)[]) => number | null,
+  problems: Problem[],
+): void {
+  const retry = mapping(value, ['retry']);
+  if (!retry) return;
+  // `max_attempts` is read as a u64, then narrowed to a u32.
+  const attempts = (m: Record<string, unknown>, at: (string | number)[]): void => {
+    const n = u64(field(m, 'max_attempts'), [...at, 'max_attempts']);
+    if (n !== null && n > U32_MAX)
+      problems.push({ path: [...at, 'max_attempts'], message: 'retry max_attempts is too large' });
+  };
+  const fallback = mapping(field(retry, 'default'), ['retry', 'default']);
+  if (fallback) attempts(fallback, ['retry', 'default']);
+  const capabilities = mapping(field(retry, 'capabilities'), ['retry', 'capabilities']);
+  if (!capabilities) return;
+  // Every pair, keys that are no string included (`capability_key` reads each through `as_str`).
+  const odd = nonStringKeys(capabilities);
+  const pairs = serdeKeys(capabilities)?.map((k) => [k.name, k.value] as const) ?? Object.entries(capabilities);
+  for (const [name, config] of pairs) {
+    const at = ['retry', 'capabilities', name];
+    const keyIsString = !odd.names.has(name) || odd.taggedStrings.has(name);
+    const keyError = !keyIsString
+      ? 'policy field must be a string'
+      : rustTrim(name).length === 0 || rustTrim(name) !== name
+        ? 'policy mapping key must be non-empty and trimmed'
+        : capabilityNameError(name);
+    if (keyError) problems.push({ path: at, message: keyError });
+    const m = mapping(config, at);
+    if (m) {
+      attempts(m, at);
+      u64(field(m, 'backoff_ms'), [...at, 'backoff_ms']);
+    }
+  }
+  if (odd.shadowedNonStrings)
+    problems.push({ path: ['retry', 'capabilities'], message: 'policy field must be a string' });
 }
