@@ -466,6 +466,57 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
       assert.equal(only(lua(edit(L0, from, to)), 'eva.schema.type').message, message, String(to));
   });
 
+  it('reads the fields serde reads itself through a local tag, as Eva does (a tagged id was a rejected skill)', () => {
+    // `RawCapabilityManifest`'s `String`s and `bool` ignore the tag; its schema types them through it.
+    const r = lua(
+      edit(L0, 'id: lint-skill', 'id: !t lint-skill\nname: !t Lint\nenabled: !t false').replace(
+        'capabilities: [workflow.lint]',
+        'capability: !t workflow.lint',
+      ),
+    );
+    assert.deepEqual([r.invalid, found(r)], [false, ['eva.compat.lua-skill W 4']]);
+    assert.deepEqual(
+      [r.contract?.id, r.contract?.name, r.contract?.enabled, r.contract?.capabilities.map((c) => c.name)],
+      ['lint-skill', 'Lint', false, ['workflow.lint']],
+    );
+    // A number is still no string to the schema.
+    assert.equal(
+      only(lua(edit(L0, 'id: lint-skill', 'id: !t 5')), 'eva.schema.type').message,
+      'schema type mismatch: expected string, got number',
+    );
+  });
+
+  it('reads permissions as serde reads the struct: through its tag, a local tag in what it buffers refused', () => {
+    // `permissions: !t {network: true}` asks for network to Eva: the policy must see it (it was dropped).
+    const tagged = lua(edit(L0, 'permissions: {', 'permissions: !t {').replace('network: false', 'network: true'));
+    assert.deepEqual([tagged.invalid, tagged.contract?.permissions.network], [false, true]);
+    const adapters = lua(
+      edit(L0, 'network: false', 'adapters: !t {providers: !t [p], capabilities: [!t repo.read]}, network: false'),
+    );
+    assert.deepEqual(
+      [
+        adapters.invalid,
+        adapters.contract?.permissions.adapterProviders,
+        adapters.contract?.permissions.adapterCapabilities,
+      ],
+      [false, ['p'], ['repo.read']],
+    );
+    // serde's `Content` refuses a local tag where the struct buffers it: Eva reads none of the file.
+    for (const [from, to, at] of [
+      ['{fs: {read: [workspace], write: []}', '{fs: !t {read: [workspace], write: [x]}', 'permissions.fs'],
+      ['limits: {timeout_ms: 30000}', 'limits: {timeout_ms: !t 30000}', 'limits.timeout_ms'],
+      ['network: false', 'adapters: {extra: !t 1}, network: false', 'permissions.adapters.extra'],
+    ] as const) {
+      const r = lua(edit(L0, from, to));
+      assert.deepEqual([r.invalid, r.contract], [true, null], to);
+      assert.equal(
+        only(r, 'eva.yaml.parse').message,
+        `failed to parse YAML: ${at}: untagged and internally tagged enums do not support enum input`,
+        to,
+      );
+    }
+  });
+
   it('reads nothing under a lua that is not a mapping', () => {
     const r = lua(edit(L0, /lua: .*/, 'lua: config/skills/lint.lua'));
     assert.deepEqual(

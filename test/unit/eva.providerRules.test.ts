@@ -275,6 +275,22 @@ describe('Eva provider rules: supervision.run_as (adapter.rs parse_provider_run_
     accepted(skill(manifest('{}', 'supervision:\n  run_as: {kind: current}\n')));
   });
 
+  it('reads the transport as serde does: `transport: !t skill` with a command is process-backed', () => {
+    // A project schema that leaves `transport` open: Eva parses the `String` "skill".
+    const open = JSON.parse(JSON.stringify(OPEN_SCHEMA)) as { properties: Record<string, unknown> };
+    open.properties['transport'] = {};
+    const text = processBacked('{}', 'supervision:\n  run_as: {kind: unix, uid: 1000, gid: 1000}\n').replace(
+      'transport: skill',
+      'transport: !t skill',
+    );
+    accepted(skill(text, open));
+    const processFree = text.replace('command: ./run.sh\n', '');
+    assert.equal(
+      refusal(skill(processFree, open)),
+      `eva.provider.invalid ${lineOf(processFree, 'run_as:')} non-current identity requires a process-backed Adapter transport`,
+    );
+  });
+
   it('refuses a non-current identity on a process-free skill, at kind', () => {
     const text = manifest('{}', 'supervision:\n  run_as:\n    kind: unix\n    uid: 1\n    gid: 1\n');
     assert.equal(

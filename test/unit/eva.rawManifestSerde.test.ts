@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { A0, EvaFixture, SKILL_BINDING } from './helpers/evaFixture';
+import { A0, EvaFixture, L0, SKILL_BINDING } from './helpers/evaFixture';
 import { checkCapabilityManifest, checkSkillAdapter } from '../../src/core/systems/eva/contracts';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
@@ -725,5 +725,62 @@ describe('Eva manifests as serde derive reads them past the schema (eva.md §2.1
     const parsed = parseEvaYaml('/p/config/adapters/x.yaml', A0.replace('id: review-skill', 'id: 5'));
     assert.ok(parsed.ok);
     assert.equal(checkSkillAdapter(parsed.document, open(EMBEDDED_SCHEMAS.adapter, ['id'])).contract?.id, '5');
+  });
+
+  it('lists a lua_skill whose kind carries a local tag: serde reads the String "lua_skill" (it was no item)', () => {
+    f.adapter(A0);
+    f.l0(L0.replace('kind: lua_skill', 'kind: !t lua_skill'));
+    const r = f.index();
+    const item = r.item('capabilities/lint.yaml');
+    assert.deepEqual([item.kind, item.decision], ['lua-skill', 'registered']);
+    assert.deepEqual(refusal(r, 'capabilities/lint.yaml'), []);
+  });
+
+  it("reads a capability manifest's permissions as serde's Option<RawCapabilityPermissions>: a mapping under any tag, else refused", () => {
+    // The struct ignores its mapping's tag: the providers inside are the ones Eva checks (they were unread).
+    f.adapter(A0);
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      `${SKILL_BINDING}provider: review-skill\npermissions: !t {adapters: {providers: [bad/id]}}\n`,
+    );
+    const bad = f.index();
+    assert.equal(bad.item('capabilities/rs.yaml').decision, 'rejected');
+    assert.deepEqual(refusal(bad, 'capabilities/rs.yaml'), [
+      'eva.id.invalid identifier cannot contain path separators',
+    ]);
+    // A provider that does not exist stops Eva's loader, as it does untagged.
+    f.write(
+      'ws/config/capabilities/rs.yaml',
+      `${SKILL_BINDING}provider: review-skill\npermissions: !t {adapters: {providers: [ghost]}}\n`,
+    );
+    const ghost = f.index();
+    assert.deepEqual(refusal(ghost, 'capabilities/rs.yaml'), [
+      'eva.capability.provider-missing Capability provider Adapter does not exist',
+    ]);
+    assert.equal(ghost.diagnostics('eva.project.load-aborted').length, 1);
+    // Where the project's schema leaves permissions open, serde refuses what is no mapping.
+    f.write(
+      'ws/config/schemas/capability.schema.json',
+      JSON.stringify(open(EMBEDDED_SCHEMAS.capability, ['permissions'])),
+    );
+    for (const [permissions, message] of [
+      ['[a]', 'permissions: invalid type: sequence, expected struct RawCapabilityPermissions'],
+      ['5', 'permissions: invalid type: integer `5`, expected struct RawCapabilityPermissions'],
+      ['!t {x: !t 1}', 'permissions.x: untagged and internally tagged enums do not support enum input'],
+    ] as const) {
+      f.write(
+        'ws/config/capabilities/rs.yaml',
+        `${SKILL_BINDING}provider: review-skill\npermissions: ${permissions}\n`,
+      );
+      const r = f.index();
+      assert.deepEqual(r.item('capabilities/rs.yaml').decision, 'rejected', permissions);
+      assert.deepEqual(
+        refusal(r, 'capabilities/rs.yaml'),
+        [`eva.yaml.parse failed to parse YAML: ${message}`],
+        permissions,
+      );
+    }
+    f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}provider: review-skill\npermissions:\n`);
+    assert.equal(f.index().item('capabilities/rs.yaml').decision, 'registered');
   });
 });

@@ -9,16 +9,18 @@ import {
   adapterEntriesSerdeError,
   adapterPermissionList,
   adapterStructSerdeError,
+  capabilityBufferedTagError,
   capabilitySerdeError,
   manifestEnabled,
   manifestRootSerdeError,
   manifestString,
   serdeString,
+  structField,
 } from './rawManifestSerde';
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
-import { isMapping, manifestRoot, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { YamlTagged, isMapping, manifestRoot, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * The manifest contracts (eva.md §2.2–§2.7): upstream's schema first, then the typed
@@ -406,26 +408,35 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   );
   c.shipped = true;
   const value = manifestRoot(doc) as Record<string, unknown>;
+  // Eva reads the file into `RawCapabilityManifest` before any rule (eva.md §2.1), so the values
+  // below are serde's: a local tag in what it buffers (`permissions: {fs: !t {…}}`) fails the
+  // whole manifest, and a tagged struct (`permissions: !t {network: true}`) is its mapping.
+  const serde = capabilityBufferedTagError(doc, value);
+  if (serde) {
+    c.error('eva.yaml.parse', serde.message, serde.path, true, serde.span);
+    return { invalid: true, shippedError: true, contract: null, diagnostics: c.diagnostics };
+  }
   const typed = (key: string, want: 'string' | 'boolean' | 'object', required: boolean): boolean => {
     const v = value[key];
     if (v === undefined) {
       if (required) c.error('eva.schema.required', `required field is missing: $.${key}`, [key], true);
       return false;
     }
-    if (yamlTypeName(v) !== want)
-      return (
-        c.error('eva.schema.type', `schema type mismatch: expected ${want}, got ${yamlTypeName(v)}`, [key], true),
-        false
-      );
+    // Typed through the tag, as upstream's schema types a value (`id: !t lint` is a string).
+    const type = yamlTypeName(untag(v));
+    if (type !== want)
+      return (c.error('eva.schema.type', `schema type mismatch: expected ${want}, got ${type}`, [key], true), false);
     return true;
   };
-  typed('id', 'string', true);
+  const hasId = typed('id', 'string', true);
   typed('version', 'string', true);
-  typed('name', 'string', false);
-  typed('enabled', 'boolean', false);
+  const hasName = typed('name', 'string', false);
+  const hasEnabled = typed('enabled', 'boolean', false);
   const hasLua = typed('lua', 'object', true);
   if (!c.invalid) loaderIdentity(c, value);
-  const id = value['id'];
+  // serde's text of each `String` (`id: !t lint-skill` is "lint-skill"), and its `bool`.
+  const id = hasId ? manifestString(doc, value, 'id') : undefined;
+  const enabled = hasEnabled ? manifestEnabled(doc, value) : true;
 
   const declared: { name: string; field: DocPath }[] = [];
   const list = value['capabilities'];
@@ -441,14 +452,14 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   }
   const single = value['capability'];
   if (single !== undefined) {
-    if (typeof single !== 'string')
+    if (yamlTypeName(untag(single)) !== 'string')
       c.error(
         'eva.schema.type',
-        `schema type mismatch: expected string, got ${yamlTypeName(single)}`,
+        `schema type mismatch: expected string, got ${yamlTypeName(untag(single))}`,
         ['capability'],
         true,
       );
-    else declared.push({ name: single, field: ['capability'] });
+    else declared.push({ name: manifestString(doc, value, 'capability') ?? '', field: ['capability'] });
   }
   const seen = new Set<string>();
   const capabilities = declared.filter((d) => !seen.has(d.name) && seen.add(d.name));
@@ -467,12 +478,12 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   const gate = readGate(c, value, ['runtime_gate'], 'runtime_gate is required for lua_skill', []);
   const inputSchema = schemaRef(c, value, 'input_schema');
   const outputSchema = schemaRef(c, value, 'output_schema');
-  const permissions = luaPermissions(c, value['permissions']);
+  const permissions = luaPermissions(c, value);
   const contract: SkillContract | null =
-    typeof id === 'string'
+    id !== undefined
       ? {
           id,
-          name: typeof value['name'] === 'string' ? value['name'] : id,
+          name: (hasName ? manifestString(doc, value, 'name') : undefined) ?? id,
           kind: 'lua_skill',
           transport: null,
           skillId: null,
@@ -493,7 +504,7 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
           runnerArgs: [],
           topCommand: null,
           topArgs: [],
-          enabled: value['enabled'] !== false,
+          enabled,
           limits: numbers(value['limits']),
           allowUnknownCapability: value['allow_unknown_capability'] === true,
         }
@@ -630,11 +641,21 @@ function adapterPermissions(c: Checker, v: unknown): EvaPermissions {
   };
 }
 
-function luaPermissions(c: Checker, v: unknown): EvaPermissions {
+/**
+ * A lua_skill's `permissions` as serde reads them (no local tag in what it buffers, checked
+ * first): the structs `RawCapabilityPermissions` and its `adapters` under any tag
+ * (`permissions: !t {network: true}` requests network), their `Vec<String>`s too.
+ */
+function luaPermissions(c: Checker, manifest: Record<string, unknown>): EvaPermissions {
+  const v = untag(structField(manifest, 'permissions'));
   if (!isMapping(v)) return NO_PERMISSIONS;
   const bool = (key: string): boolean => permissionFlag(c, v, key);
   const fs = isMapping(v['fs']) ? v['fs'] : undefined;
-  const adapters = isMapping(v['adapters']) ? v['adapters'] : undefined;
+  const adapters = untag(structField(v, 'adapters'));
+  const list = (key: string): unknown => {
+    const items = isMapping(adapters) ? untag(structField(adapters, key)) : undefined;
+    return Array.isArray(items) ? items.map(untag) : items;
+  };
   return {
     ...NO_PERMISSIONS,
     network: bool('network'),
@@ -642,9 +663,14 @@ function luaPermissions(c: Checker, v: unknown): EvaPermissions {
     env: strings(c, v['env'], ['permissions', 'env']),
     fsRead: strings(c, fs?.['read'], ['permissions', 'fs', 'read']),
     fsWrite: strings(c, fs?.['write'], ['permissions', 'fs', 'write']),
-    adapterCapabilities: strings(c, adapters?.['capabilities'], ['permissions', 'adapters', 'capabilities']),
-    adapterProviders: strings(c, adapters?.['providers'], ['permissions', 'adapters', 'providers']),
+    adapterCapabilities: strings(c, list('capabilities'), ['permissions', 'adapters', 'capabilities']),
+    adapterProviders: strings(c, list('providers'), ['permissions', 'adapters', 'providers']),
   };
+}
+
+/** serde_yaml's `untag`: the value under a local tag (any other tag was read through). */
+function untag(v: unknown): unknown {
+  return v instanceof YamlTagged ? v.value : v;
 }
 
 function strings(c: Checker, v: unknown, field: DocPath): string[] {

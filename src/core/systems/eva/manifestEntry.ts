@@ -12,7 +12,7 @@ import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import type { EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
-import { isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
+import { YamlTagged, isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
 import { manifestString } from './rawManifestSerde';
 
 /**
@@ -169,12 +169,21 @@ export function readEntry(
   const value = manifestRoot(doc);
   const field = area === 'adapter' ? 'transport' : 'kind';
   const declared = isMapping(value) ? value[field] : undefined;
+  // serde's `String` reads a scalar through its tag: `kind: !t lua_skill` is a lua_skill, whose
+  // contract (the design's, eva.md §2.5) has no upstream schema to refuse the tag first.
+  const taggedLuaSkill =
+    area === 'capability' &&
+    isMapping(value) &&
+    declared instanceof YamlTagged &&
+    manifestString(doc, value, field) === 'lua_skill';
   let role: Role;
-  if (typeof declared !== 'string') role = sniffRole(doc.text, area);
+  if (taggedLuaSkill) role = 'lua-skill';
+  else if (typeof declared !== 'string') role = sniffRole(doc.text, area);
   else if (area === 'adapter') role = declared === 'skill' ? 'skill-adapter' : 'context';
   else role = declared === 'lua_skill' ? 'lua-skill' : declared === 'skill' ? 'binding' : 'context';
   let check: ContractResult;
-  if (!isMapping(value) || typeof declared !== 'string') {
+  if (taggedLuaSkill) check = checkLuaSkill(doc);
+  else if (!isMapping(value) || typeof declared !== 'string') {
     // Not a mapping, or no readable transport/kind: the upstream schema says why.
     check =
       area === 'adapter'

@@ -4,6 +4,7 @@ import { isMapping, nonStringKeys, serdeKeys, type YamlDocument } from './yamlDo
 import {
   entryValuesSerdeError,
   keysInDocumentOrder,
+  manifestString,
   readOptionString,
   readOptionU64,
   readSeq,
@@ -148,7 +149,7 @@ export function providerRuleError(doc: YamlDocument, manifest: Record<string, un
     unknownField(doc, ['supervision'], supervision, ['restart', 'run_as']) ??
     unknownField(doc, ['credentials'], credentials, ['vault']);
   if (unknown) return unknown;
-  const processBacked = transportSupportsProcess(manifest);
+  const processBacked = transportSupportsProcess(doc, manifest);
   return (
     restartError(doc, rawStruct(doc, ['supervision', 'restart'], structField(supervision, 'restart')), processBacked) ??
     runAsError(doc, rawStruct(doc, ['supervision', 'run_as'], structField(supervision, 'run_as')), processBacked) ??
@@ -243,10 +244,11 @@ function unknownField(
 }
 
 /** `provider_transport_supports_process`: stdio, a skill with a command, an MCP stdio server. */
-function transportSupportsProcess(manifest: Record<string, unknown>): boolean {
+function transportSupportsProcess(doc: YamlDocument, manifest: Record<string, unknown>): boolean {
   // `command`, `skill` and `mcp` are found in the flattened `Mapping` by their key's text; what
-  // is inside them is a value, whose keys `Mapping::get` compares as values.
-  switch (structField(manifest, 'transport')) {
+  // is inside them is a value, whose keys `Mapping::get` compares as values. The transport is
+  // the `AdapterTransport` parsed from serde's `String`: `transport: !t skill` is a skill.
+  switch (manifestString(doc, manifest, 'transport')) {
     case 'stdio':
       return true;
     case 'skill': {

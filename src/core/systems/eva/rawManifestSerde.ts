@@ -316,11 +316,36 @@ export function capabilitySerdeError(
   const first = entryValuesSerdeError(doc, [], manifest, CAPABILITY_FIELDS, (field) => {
     const v = structField(manifest, field);
     if (field === 'default_provider' || field === 'provider') return optionalStringError([field], v);
-    if (field === 'permissions') return isMapping(v) ? permissionsError(doc, v) : undefined;
+    if (field === 'permissions') {
+      // `Option<RawCapabilityPermissions>`: a mapping under any tag; a sequence or scalar is refused.
+      const read = readStruct(doc, [field], v, 'RawCapabilityPermissions', true);
+      return 'ok' in read ? (read.ok ? permissionsError(doc, read.ok) : undefined) : read;
+    }
     if (field === 'enabled') return refusal(readBool(doc, [field], v));
     return CAPABILITY_REQUIRED.includes(field) ? refusal(readString(doc, [field], v)) : undefined;
   });
   return structSerdeError(doc, [], manifest, CAPABILITY_FIELDS, first, CAPABILITY_REQUIRED);
+}
+
+/**
+ * The first local tag, in document order, in what `RawCapabilityManifest` buffers: at its root,
+ * in `permissions` and in `permissions.adapters` (each struct read through its own tag). serde's
+ * `Content` refuses it before any rule, so Eva reads none of the file; for a `lua_skill`, whose
+ * fields otherwise follow the design's contract (eva.md §2.5), not serde's required fields.
+ */
+export function capabilityBufferedTagError(
+  doc: YamlDocument,
+  manifest: Record<string, unknown>,
+): ProviderRuleError | undefined {
+  return entryValuesSerdeError(doc, [], manifest, CAPABILITY_FIELDS, (field) => {
+    const permissions = field === 'permissions' ? untag(structField(manifest, field)) : undefined;
+    if (!isMapping(permissions)) return undefined;
+    return entryValuesSerdeError(doc, [field], permissions, ['adapters'], () => {
+      const adapters = untag(structField(permissions, 'adapters'));
+      const fields = ['providers', 'capabilities'];
+      return isMapping(adapters) ? bufferedTagError(doc, [field, 'adapters'], adapters, fields) : undefined;
+    });
+  });
 }
 
 /** `RawCapabilityPermissions`: `adapters: Option<RawCapabilityAdapterPermissions>`, the rest buffered. */
@@ -528,15 +553,18 @@ export function capabilityProviderRefs(
   return out;
 }
 
-/** `permissions.adapters.<list>` as serde reads it (strings in order; empty when absent). */
+/**
+ * `permissions.adapters.<list>` as serde reads it (strings in order; empty when absent): each level
+ * a struct, read through its tag (`permissions: !t {adapters: …}` names its providers to Eva).
+ */
 export function adapterPermissionList(
   doc: YamlDocument,
   manifest: Record<string, unknown>,
   list: 'providers' | 'capabilities',
 ): { name: string; field: DocPath }[] {
-  const permissions = manifest['permissions'];
-  const adapters = isMapping(permissions) ? untag(permissions['adapters']) : undefined;
-  const items = isMapping(adapters) ? untag(adapters[list]) : undefined;
+  const permissions = untag(structField(manifest, 'permissions'));
+  const adapters = isMapping(permissions) ? untag(structField(permissions, 'adapters')) : undefined;
+  const items = isMapping(adapters) ? untag(structField(adapters, list)) : undefined;
   if (!Array.isArray(items)) return [];
   return items.map((item, i) => {
     const field: DocPath = ['permissions', 'adapters', list, i];
