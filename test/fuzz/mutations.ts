@@ -79,9 +79,12 @@ export type YamlMutation =
   | 'controls'
   | 'huge'
   | YamlStreamMutation;
-/** libyaml's stream around and inside a document: directives, document end markers, flow keys over lines (own stream too). */
-export type YamlStreamMutation = 'directive' | 'document-end' | 'flow-key';
-export const YAML_STREAM_MUTATIONS: readonly YamlStreamMutation[] = ['directive', 'document-end', 'flow-key'];
+/**
+ * libyaml's stream around and inside a document: directives, document end markers, flow keys over lines;
+ * tags on a value, a key or the root, which serde_yaml reads through or refuses (own stream too).
+ */
+export type YamlStreamMutation = 'directive' | 'document-end' | 'flow-key' | 'tag';
+export const YAML_STREAM_MUTATIONS: readonly YamlStreamMutation[] = ['directive', 'document-end', 'flow-key', 'tag'];
 export const YAML_MUTATIONS: readonly YamlMutation[] = [
   'wide-list',
   'wide-map',
@@ -439,6 +442,7 @@ const YAML_WORDS = ['a', 'w.x', '0', '""', '{}'];
  */
 export function mutateYaml(text: string, how: YamlMutation, at: number, size: number): string {
   if (how === 'directive' || how === 'document-end') return yamlStream(text, how, at);
+  if (how === 'tag') return retag(text, at, size);
   let value: string;
   switch (how) {
     case 'wide-list':
@@ -554,6 +558,31 @@ const FLOW_KEYS = [
   '{ [a, b]: c }',
   '{ ? [a,\n  b] : c }',
 ];
+
+/** Local tags (a tagged value to serde_yaml), tags that are not (the plain value), a core tag. */
+const TAGS = ['!t', '!!js/x', '!<tag:x,2000:y>', '!', '!<!t>', '!!str'];
+
+/**
+ * A tag on the `at`-th top-level key's value (its block under it kept), on that key, or on the
+ * whole document: Eva's schema reads values through a local tag, serde ignores a mapping's tag,
+ * and a tag that is not local is no tag at all (docs/eva.md).
+ */
+function retag(text: string, at: number, size: number): string {
+  const tag = TAGS[size % TAGS.length] as string;
+  const where = Math.floor(size / TAGS.length) % 3;
+  if (where === 2) return `--- ${tag}\n${text}`;
+  const lines = text.split('\n');
+  const keys = lines.flatMap((l, i) => (/^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
+  if (keys.length === 0) return text;
+  const i = keys[at % keys.length] as number;
+  const line = lines[i] as string;
+  const colon = line.indexOf(':');
+  lines[i] =
+    where === 1
+      ? `${tag} ${line}`
+      : `${line.slice(0, colon + 1)} ${tag}${line.slice(colon + 1).replace(/^(?=\S)/, ' ')}`;
+  return lines.join('\n');
+}
 
 function yamlStream(text: string, how: 'directive' | 'document-end', at: number): string {
   if (how === 'directive') return (DIRECTIVES[at % DIRECTIVES.length] as string) + text;
