@@ -1,5 +1,5 @@
 import type { LibyamlRefusal } from './yamlRefusal';
-import { URI_CHARACTER, uriEscapes } from './yamlTagUri';
+import { uriEnd } from './yamlTagUri';
 
 /** A refusal, ordered among the library's errors at `line` (a directive's line start, where the library reports its own errors there). */
 export interface DirectiveRefusal extends LibyamlRefusal {
@@ -191,14 +191,9 @@ function scanDirective(line: string): Scanned {
     if (!blank(at)) return { problem: 'did not find expected whitespace', at };
     skipBlanks();
     const prefixStart = at;
-    while (at < line.length && URI_CHARACTER.test(line[at] as string)) {
-      if (line[at] !== '%') at++;
-      else {
-        const escaped = uriEscapes(line, at);
-        if (typeof escaped !== 'number') return escaped;
-        at = escaped;
-      }
-    }
+    const prefixEnd = uriEnd(line, at);
+    if (typeof prefixEnd !== 'number') return prefixEnd;
+    at = prefixEnd;
     if (at === prefixStart) return { problem: 'did not find expected tag URI', at };
     if (!blankz(at)) return { problem: 'did not find expected whitespace or line break', at };
     token = { name, handle, comment: undefined };

@@ -34,6 +34,22 @@ export function uriEscapes(line: string, at: number): number | { problem: string
 }
 
 /**
+ * Where the URI characters from `at` end (a `%TAG` prefix's, a verbatim tag's), each escape
+ * read as one UTF-8 character; or the problem with the first escape libyaml refuses.
+ */
+export function uriEnd(text: string, at: number): number | { problem: string; at: number } {
+  while (at < text.length && URI_CHARACTER.test(text[at] as string)) {
+    if (text[at] !== '%') at++;
+    else {
+      const escaped = uriEscapes(text, at);
+      if (typeof escaped !== 'number') return escaped;
+      at = escaped;
+    }
+  }
+  return at;
+}
+
+/**
  * The first escape libyaml refuses among `uri`'s (standing at `offset` in the text): a `%` not
  * followed by two hex digits, or octets that are no UTF-8 character's.
  */
@@ -53,15 +69,8 @@ export function firstRefusedEscape(uri: string, offset: number): { problem: stri
  */
 export function verbatimTagEnd(text: string, offset: number): number | { problem: string; at: number } {
   const start = offset + 2;
-  let at = start;
-  while (at < text.length && URI_CHARACTER.test(text[at] as string)) {
-    if (text[at] !== '%') at++;
-    else {
-      const escaped = uriEscapes(text, at);
-      if (typeof escaped !== 'number') return escaped;
-      at = escaped;
-    }
-  }
+  const at = uriEnd(text, start);
+  if (typeof at !== 'number') return at;
   if (at === start) return { problem: 'did not find expected tag URI', at };
   if (text[at] !== '>') return { problem: "did not find the expected '>'", at };
   return at + 1;
