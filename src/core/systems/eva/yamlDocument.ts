@@ -177,8 +177,13 @@ export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
     restated?.message === STALE_REQUIRED_KEY && restated.offset === scanned?.at && PARSER_REFUSAL.test(scanned.message);
   if (scanned && precedes(scanned.at) && !staleKeyFirst) return fail(scanned.message, scanned.offset, scanned.length);
   if (restated) return before(restated.offset) ? fail(restated.message, restated.offset, 1) : readerError();
-  if (first && before(first.pos[0]))
-    return fail(describe(first.code, first.message), first.pos[0], first.pos[1] - first.pos[0]);
+  if (first && before(first.pos[0])) {
+    const detail = describe(first.code, first.message);
+    // The parser's own stack ran out (caught by the library, or thrown as above, as deep as the
+    // stack happens to be): where it ran out is no place libyaml names, so none is named.
+    if (detail === 'recursion limit exceeded') return fail(detail, 0);
+    return fail(detail, first.pos[0], first.pos[1] - first.pos[0]);
+  }
   if (refusedChunk !== undefined) return readerError();
   dropUnreadFinalBreak(doc, text);
   readFlowScalarsAsLibyaml(doc, text);
