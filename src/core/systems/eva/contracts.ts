@@ -20,7 +20,7 @@ import {
 import { KNOWN_MODES, type RuntimeGate } from './runtime';
 import { firstSchemaError, fieldPath } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
-import { YamlTagged, isMapping, manifestRoot, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot, untag, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * The manifest contracts (eva.md §2.2–§2.7): upstream's schema first, then the typed
@@ -666,11 +666,6 @@ function luaPermissions(c: Checker, manifest: Record<string, unknown>): EvaPermi
     adapterCapabilities: strings(c, list('capabilities'), ['permissions', 'adapters', 'capabilities']),
     adapterProviders: strings(c, list('providers'), ['permissions', 'adapters', 'providers']),
   };
-}
-
-/** serde_yaml's `untag`: the value under a local tag (any other tag was read through). */
-function untag(v: unknown): unknown {
-  return v instanceof YamlTagged ? v.value : v;
 }
 
 function strings(c: Checker, v: unknown, field: DocPath): string[] {

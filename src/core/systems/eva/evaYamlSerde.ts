@@ -2,7 +2,7 @@ import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
 import { readString, structField } from './rawManifestSerde';
 import { unexpected } from './serdeWords';
-import { YamlTagged, isMapping, type YamlDocument } from './yamlDocument';
+import { isMapping, untag, type YamlDocument } from './yamlDocument';
 
 /**
  * The `String` and `PathBuf` fields of `config/eva.yaml` as Eva-CLI reads them (upstream
@@ -35,7 +35,7 @@ export function evaStruct(
 ): Record<string, unknown> | undefined {
   if (!record) return undefined;
   const v = structField(record, key);
-  const inner = v instanceof YamlTagged ? v.value : v;
+  const inner = untag(v);
   return isMapping(inner) ? inner : undefined;
 }
 
@@ -89,7 +89,7 @@ export function layeredEnv(v: unknown): { ok: string } | EvaYamlRefusal {
 
 /** value/de.rs `deserialize_string`: `untag`, then only a `Value::String`. */
 function layeredText(v: unknown, expected: string): { ok: string } | EvaYamlRefusal {
-  const inner = v instanceof YamlTagged ? v.value : v;
+  const inner = untag(v);
   if (typeof inner === 'string') return { ok: inner };
   return { message: `failed to parse eva.yaml: invalid type: ${unexpected(inner)}, expected ${expected}` };
 }

@@ -4,7 +4,7 @@ import { rustTrim } from '../../text/rustText';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError } from './ids';
 import { firstSchemaError } from './schemaSubset';
-import { YamlTagged, isMapping, nonStringKeys, serdeKeys, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, nonStringKeys, serdeKeys, untag, yamlTypeName, type YamlDocument } from './yamlDocument';
 
 /**
  * The skill policy knobs of `adapter_policy` (eva.md §3.3), read from the policy files
@@ -118,12 +118,6 @@ function domainKeysError(value: unknown): string | undefined {
 }
 
 type Problem = { path: (string | number)[]; message: string };
-
-/** serde_yaml's `untag_ref`: `as_mapping`, `as_bool`, `as_u64`, `as_sequence` and `as_str` read through a tag. */
-function untag(v: unknown): unknown {
-  while (v instanceof YamlTagged) v = v.value;
-  return v;
-}
 
 /**
  * domains.rs `get`: `mapping.get(Value::String(key))`. A key that is no string (`!t network`,

@@ -1,7 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { rustDebugStr } from '../../text/rustText';
 import { serdeError, unexpected, type ProviderRuleError } from './serdeWords';
-import { YamlTagged, isMapping, serdeKeys, type YamlDocument } from './yamlDocument';
+import { YamlTagged, isMapping, serdeKeys, untag, type YamlDocument } from './yamlDocument';
 import { parseU64 } from './yamlScalars';
 import { emptyOwnRecord } from '../../documents/ownRecord';
 
@@ -579,10 +579,6 @@ export function adapterPermissionList(
  */
 function isLocalTag(v: unknown): boolean {
   return v instanceof YamlTagged && v.tag.startsWith('!');
-}
-
-function untag(v: unknown): unknown {
-  return v instanceof YamlTagged ? v.value : v;
 }
 
 /**

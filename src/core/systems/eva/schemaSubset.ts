@@ -1,5 +1,5 @@
 import type { DocPath } from '../../documents/document';
-import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, yamlTypeName } from './yamlDocument';
+import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, untag, yamlTypeName } from './yamlDocument';
 import type { EvaDiagnosticCode } from './vocabulary';
 import { isJsonObject } from '../../documents/jsonObject';
 
@@ -72,7 +72,7 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
     return err('eva.schema.enum', 'value is not allowed by schema enum');
   // From here on upstream reads the value with serde_yaml's `as_str`/`as_mapping`/`as_sequence`,
   // which look through a tag (`!t x` is the string `x`); only `enum` compared it whole.
-  const plain = untagged(value);
+  const plain = untag(value);
   const pattern = schema['pattern'];
   if (typeof pattern === 'string' && typeof plain === 'string') {
     const matches = PATTERNS.get(pattern);
@@ -161,21 +161,14 @@ function valueMatchesType(type: string, value: unknown): boolean {
     case 'string':
     case 'boolean':
     case 'number':
-      return yamlTypeName(untagged(value)) === type;
+      return yamlTypeName(untag(value)) === type;
     case 'null':
       return yamlTypeName(value) === type;
     case 'integer':
-      return isYamlInteger(untagged(value));
+      return isYamlInteger(untag(value));
     default:
       return true;
   }
-}
-
-/** serde_yaml's `untag_ref`: the value under its tags. */
-function untagged(value: unknown): unknown {
-  let v = value;
-  while (v instanceof YamlTagged) v = v.value;
-  return v;
 }
 
 /**

@@ -771,6 +771,15 @@ export function isYamlInteger(value: unknown): boolean {
 }
 
 /**
+ * serde_yaml's `untag`/`untag_ref`: the value under a local tag (the only tag that makes a
+ * tagged value here; a node holds one tag, so one step is all). Its `as_str`, `as_mapping`,
+ * `deserialize_str`, … read a value through it.
+ */
+export function untag(v: unknown): unknown {
+  return v instanceof YamlTagged ? v.value : v;
+}
+
+/**
  * The document's root as serde derive reads a manifest struct from it: `deserialize_struct`
  * ignores a mapping's tag, so `--- !t` over a mapping is that mapping to Eva's loader.
  */
