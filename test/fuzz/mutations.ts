@@ -486,13 +486,18 @@ export function mutateYaml(text: string, how: YamlMutation, at: number, size: nu
       break;
   }
   const lines = text.split('\n');
-  const keys = lines.flatMap((l, i) => (/^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
+  const keys = topLevelKeyLines(lines);
   if (keys.length === 0) return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}x: ${value}\n`;
   const start = keys[at % keys.length] as number;
   let end = start + 1;
   while (end < lines.length && /^([ \t-]|$)/.test(lines[end] as string) && lines[end] !== '') end++;
   const key = (lines[start] as string).slice(0, (lines[start] as string).indexOf(':'));
   return [...lines.slice(0, start), `${key}: ${value}`, ...lines.slice(end)].join('\n');
+}
+
+/** The indexes of the lines that start a top-level `key:` of a YAML text split at `\n`. */
+function topLevelKeyLines(lines: readonly string[]): number[] {
+  return lines.flatMap((l, i) => (/^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
 }
 
 /** The choices a serde op makes, from its own numbers (so replay and shrinking redo them). */
@@ -572,7 +577,7 @@ function retag(text: string, at: number, size: number): string {
   const where = Math.floor(size / TAGS.length) % 3;
   if (where === 2) return `--- ${tag}\n${text}`;
   const lines = text.split('\n');
-  const keys = lines.flatMap((l, i) => (/^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
+  const keys = topLevelKeyLines(lines);
   if (keys.length === 0) return text;
   const i = keys[at % keys.length] as number;
   const line = lines[i] as string;
@@ -591,7 +596,7 @@ function yamlStream(text: string, how: 'directive' | 'document-end', at: number)
   if (at % 3 === 0) {
     // Between two top-level keys: what follows is a second document, or text after its end.
     const lines = text.split('\n');
-    const keys = lines.flatMap((l, i) => (i > 0 && /^[A-Za-z_][\w-]*:/.test(l) ? [i] : []));
+    const keys = topLevelKeyLines(lines).filter((i) => i > 0);
     if (keys.length) {
       const i = keys[at % keys.length] as number;
       return [...lines.slice(0, i), end.replace(/\n$/, ''), ...lines.slice(i)].join('\n');
