@@ -29,7 +29,7 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
     await wb?.stop();
   });
 
-  const { row: treeRow, description, waitDescription } = treeView(() => page);
+  const { row: treeRow, description, waitDescription, rowMenu, rowMenuEntries } = treeView(() => page);
 
   it('shows each Eva skill with its reason in words, and the user skill that needs a project manifest', async () => {
     await skillgateActivity(page).click();
@@ -55,16 +55,14 @@ describe('Eva-CLI in the workbench (packaged VSIX, code-server + Chromium)', fun
   });
 
   it('reviews a skill adapter, trusts it, and drops trust when its SKILL.md changes on disk', async () => {
-    await treeRow('review-skill (skill review)').first().click({ button: 'right' });
-    const menu = page.locator('.context-view');
-    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
+    const label = 'review-skill (skill review)';
+    const entries = await rowMenuEntries(label, 'Review Bundle');
     assert.equal(
-      await menu.locator('.action-item', { hasText: /^Enable|^Disable/ }).count(),
+      entries.filter((e) => /^Enable|^Disable/.test(e)).length,
       0,
-      'no Enable or Disable in the context menu',
+      `no Enable or Disable in the context menu: ${entries}`,
     );
-    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().hover();
-    await page.keyboard.press('Enter');
+    await rowMenu(label, 'Review Bundle');
     const frame = await reviewFrame(page, 'review-skill');
     assert.match(
       (await frame.locator('.notice').allTextContents()).join(' '),

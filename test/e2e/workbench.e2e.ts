@@ -39,7 +39,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await wb?.stop();
   });
 
-  const { row: treeRow, waitDescription, rowMenu } = treeView(() => page);
+  const { row: treeRow, waitDescription, rowMenu, rowMenuEntries } = treeView(() => page);
 
   it('shows the Skillgate view with every item and its decision', async () => {
     await skillgateActivity(page).click();
@@ -77,16 +77,9 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   });
 
   it('offers Trust only in the review of a Rivumi plugin, and says how Rivumi is switched off', async () => {
-    await treeRow('test-pack').first().click({ button: 'right' });
-    const menu = page.locator('.context-view');
-    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
-    assert.equal(
-      await menu.locator('.action-item', { hasText: /^Enable/ }).count(),
-      0,
-      'no Enable in the context menu',
-    );
-    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().hover();
-    await page.keyboard.press('Enter');
+    const entries = await rowMenuEntries('test-pack', 'Review Bundle');
+    assert.equal(entries.filter((e) => /^Enable/.test(e)).length, 0, `no Enable in the context menu: ${entries}`);
+    await rowMenu('test-pack', 'Review Bundle');
     const frame = await reviewFrame(page, 'test-pack');
     await frame.locator('button', { hasText: 'Trust…' }).waitFor();
     assert.equal(
@@ -158,12 +151,9 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     assert.equal(await fresh.locator('button[disabled]', { hasText: 'Revoke' }).count(), 0, 'Revoke offered');
     await page.screenshot({ path: path.join(RESULTS, 'trusted-cannot-enable.png') });
     await dismissHover(page);
-    await treeRow('lint-lsp').first().click({ button: 'right' });
-    const menu = page.locator('.context-view');
-    await menu.locator('.action-item', { hasText: 'Review Bundle' }).first().waitFor();
-    assert.equal(await menu.locator('.action-item', { hasText: /^Enable/ }).count(), 0, 'no Enable in the menu');
-    assert.equal(await menu.locator('.action-item', { hasText: /^Revoke/ }).count(), 1, 'Revoke in the menu');
-    await page.keyboard.press('Escape');
+    const entries = await rowMenuEntries('lint-lsp', 'Review Bundle');
+    assert.equal(entries.filter((e) => /^Enable/.test(e)).length, 0, `no Enable in the menu: ${entries}`);
+    assert.equal(entries.filter((e) => /^Revoke/.test(e)).length, 1, `Revoke in the menu: ${entries}`);
     // The next test reads repo-tools' panel, under this one in the editor group.
     await page.locator('.tabs-container .tab', { hasText: 'Review: lint-lsp' }).locator('.codicon-close').click();
     await reviewFrame(page, 'repo-tools');

@@ -37,13 +37,41 @@ export async function dismissHover(page: Page): Promise<void> {
  * as missing. A workbench menu acts on Enter over the hovered entry.
  */
 export async function chooseFromMenu(page: Page, openMenu: () => Promise<void>, entry: string): Promise<void> {
+  await withMenu(page, openMenu, entry, async (item) => {
+    await item.hover({ timeout: 5000 });
+    await page.keyboard.press('Enter');
+  });
+}
+
+/**
+ * The entries of a workbench context menu that `openMenu` opens, read at one moment at
+ * which the menu shows `entry`, and the menu left open. Entries counted one locator at a
+ * time could be counted after the menu closed under a re-render (a clean-clone CI run
+ * found the menu closed as a trust's snapshot landed): so they are read in one go, and a
+ * read that lacks `entry` opens the menu again.
+ */
+async function menuEntries(page: Page, openMenu: () => Promise<void>, entry: string): Promise<string[]> {
+  let entries: string[] = [];
+  await withMenu(page, openMenu, entry, async () => {
+    entries = (await page.locator('.context-view .action-item').allTextContents()).map((text) => text.trim());
+    if (!entries.some((text) => text.includes(entry))) throw new Error(`the menu closed before "${entry}" was read`);
+  });
+  return entries;
+}
+
+/** Opens the menu until it shows `entry`, then acts on that entry; a few tries, as above. */
+async function withMenu(
+  page: Page,
+  openMenu: () => Promise<void>,
+  entry: string,
+  act: (item: Locator) => Promise<void>,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await openMenu();
       const item = page.locator('.context-view .action-item', { hasText: entry }).first();
       await item.waitFor({ timeout: 5000 });
-      await item.hover({ timeout: 5000 });
-      await page.keyboard.press('Enter');
+      await act(item);
       return;
     } catch (error) {
       if (attempt >= 4) throw error;
@@ -65,6 +93,7 @@ export function treeView(page: () => Page): {
   description: (label: string) => Promise<string>;
   waitDescription: (label: string, expected: string) => Promise<void>;
   rowMenu: (label: string, entry: string) => Promise<void>;
+  rowMenuEntries: (label: string, entry: string) => Promise<string[]>;
 } {
   const rows = () => page().locator('.pane-body .monaco-list-row');
   /**
@@ -105,14 +134,16 @@ export function treeView(page: () => Page): {
    * clean-clone run on a busy machine). So the pointer leaves the tree and any hover is
    * closed before each try, and a try that is blocked gives up soon for the next.
    */
-  const rowMenu = (label: string, entry: string) =>
-    chooseFromMenu(
-      page(),
-      async () => {
-        await dismissHover(page());
-        await row(label).first().click({ button: 'right', timeout: 5000 });
-      },
-      entry,
-    );
-  return { open, rows, row, description, waitDescription, rowMenu };
+  const openRowMenu = (label: string) => async () => {
+    await dismissHover(page());
+    await row(label).first().click({ button: 'right', timeout: 5000 });
+  };
+  const rowMenu = (label: string, entry: string) => chooseFromMenu(page(), openRowMenu(label), entry);
+  /** The entries of a row's context menu, read once it shows `entry`; the menu is closed after. */
+  const rowMenuEntries = async (label: string, entry: string) => {
+    const entries = await menuEntries(page(), openRowMenu(label), entry);
+    await page().keyboard.press('Escape');
+    return entries;
+  };
+  return { open, rows, row, description, waitDescription, rowMenu, rowMenuEntries };
 }
