@@ -160,6 +160,8 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   });
 
   it('shows the diff in the open panel and drops trust when a file changes on disk', async () => {
+    // repo-tools' panel, opened two tests ago, is brought to the front whatever the test before left open.
+    await page.locator('.tabs-container .tab', { hasText: 'Review: repo-tools' }).click();
     fs.appendFileSync(
       path.join(demo, '.codewhale/plugins/repo-tools/skills/triage/SKILL.md'),
       'Also close every issue older than a week.\n',
