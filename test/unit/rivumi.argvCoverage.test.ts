@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { Fixture } from './helpers/fixture';
 import { hookArgvCoverage } from '../../src/core/systems/rivumi/hookArgvFiles';
+import { MAX_HASHED_BYTES } from '../../src/core/hashing/treeRead';
 
 /**
  * Which workspace files a hook's argv names, element by element (trust.md "Hook argv
@@ -162,6 +163,28 @@ describe('Rivumi hook argv: the files an argv names, and what trust cannot cover
           "hook script 'linkdir/x.sh' is reached through the symbolic link 'linkdir' (Rivumi follows it, and trust cannot pin where it points): it cannot be covered by trust",
         ],
       ]);
+    });
+    it('refuses a script too large to hash: its bytes could change and the content hash would not', () => {
+      // Sparse: the size is past the limit without writing 64 MiB.
+      fs.writeFileSync(f.path('ws/big.sh'), 'echo one\n');
+      fs.truncateSync(f.path('ws/big.sh'), MAX_HASHED_BYTES + 1);
+      f.write('ws/small.sh', 'x');
+      fs.truncateSync(f.path('ws/small.sh'), MAX_HASHED_BYTES);
+      const c = hookArgvCoverage(ws, ['sh', 'big.sh', 'small.sh']);
+      assert.deepEqual(
+        c.files.map((b) => b.toString('latin1')),
+        ['small.sh'],
+      );
+      assert.deepEqual(
+        c.problems.map((p) => [p.argIndex, p.code, p.message]),
+        [
+          [
+            1,
+            'rivumi.hook.argv-uncovered',
+            `hook script 'big.sh' is ${MAX_HASHED_BYTES + 1} bytes, past the ${MAX_HASHED_BYTES}-byte review limit, so Skillgate cannot hash what Rivumi runs: it cannot be covered by trust`,
+          ],
+        ],
+      );
     });
     it('refuses a special file', () => {
       execFileSync('mkfifo', [f.path('ws/pipe')]);

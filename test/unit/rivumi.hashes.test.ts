@@ -6,6 +6,7 @@ import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN } from '../../src/core/systems/rivumi/hashes';
 import { rivumiCapabilityHash } from '../../src/core/systems/rivumi/capabilityHash';
 import { fileRecord, newHash, u64le } from '../../src/core/hashing/framing';
+import { MAX_HASHED_BYTES } from '../../src/core/hashing/treeRead';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -167,6 +168,23 @@ describe('Rivumi hashes: what each trust unit covers, framed as trust.md defines
     );
     const plain = Buffer.from(json({ pre_compact: [{ command: ['sh', '../outside.sh'] }] }));
     assert.notEqual(outside?.contentHash, expectedContent(RIVUMI_HOOKS_DOMAIN, plain, []));
+  });
+
+  it('never lets a hook script too large to hash pass as covered: a change to it would not change the content hash', () => {
+    f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['sh', 'big.sh'] }] }));
+    f.write('ws/big.sh', 'echo one\n');
+    fs.truncateSync(f.path('ws/big.sh'), MAX_HASHED_BYTES + 1);
+    const before = loadRivumiProject(f.path('ws'));
+    assert.deepEqual(
+      before.hooksFile?.hashes?.notCovered.map((n) => n.message),
+      [
+        `hook script 'big.sh' is ${MAX_HASHED_BYTES + 1} bytes, past the ${MAX_HASHED_BYTES}-byte review limit, so Skillgate cannot hash what Rivumi runs: it cannot be covered by trust`,
+      ],
+    );
+    assert.deepEqual(
+      before.diagnostics.map((d) => [d.severity, d.code]),
+      [['error', 'rivumi.hook.argv-uncovered']],
+    );
   });
 
   it('lists a file whose name is not UTF-8 by its raw bytes', () => {

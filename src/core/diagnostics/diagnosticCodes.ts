@@ -140,7 +140,7 @@ export const DIAGNOSTIC_CODES = {
   // Skillgate's trust rules for Rivumi (trust.md "Hook argv files, exactly").
   'rivumi.hook.argv-uncovered': [
     'error',
-    'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file); trust is refused.',
+    'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file, a file past the 64 MiB review limit); trust is refused.',
   ],
   'rivumi.plugin.skill-uncovered': [
     'error',

@@ -192,7 +192,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'rivumi.root-symlink': { fix: 'Replace `.rivumi` by a real directory, so what Rivumi loads is in the repository.' },
   'rivumi.hook.argv-uncovered': {
-    fix: 'Point the hook at a regular file inside the workspace, reached without symbolic links, so trust can cover its bytes.',
+    fix: 'Point the hook at a regular file of at most 64 MiB inside the workspace, reached without symbolic links, so trust can cover its bytes.',
   },
   'rivumi.plugin.skill-uncovered': {
     fix: 'Move the skill file into `.rivumi/plugins` itself, or replace the linked directory by a real one, so trust can cover its bytes.',

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { lstatEntry } from '../../fs/safeFs';
+import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { pythonRepr } from './pythonText';
 import { decodeRawName, encodeOsString } from '../../fs/rawNames';
 import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
@@ -20,7 +21,9 @@ import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
  *   as the kernel does: reaching a regular file covers it; reaching nothing, or a
  *   directory, names no file (a word like `hi` in `echo hi`; if it appears later, the
  *   hash changes); a symbolic link anywhere on the way, `..` above the workspace folder,
- *   or anything but a regular file or directory cannot be covered;
+ *   or anything but a regular file or directory cannot be covered; nor can a regular file
+ *   past the review limit (MAX_HASHED_BYTES): its bytes cannot be hashed, so a change to
+ *   them would leave the content hash, and a receipt made on it, as they were;
  * - an absolute candidate names a host file (`/bin/sh`), not the repository's, unless it
  *   lies inside the workspace folder (then as a relative one), goes through `.`/`..`, or
  *   through `/proc` or `/dev/fd`, whose links lead to the hook's own working directory:
@@ -118,6 +121,14 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
       if (walk.watch) out.watch.push(decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.watch])));
       switch (walk.kind) {
         case 'file':
+          if (walk.size > MAX_HASHED_BYTES) {
+            uncovered(
+              argIndex,
+              arg,
+              `hook script ${pythonRepr(decodeRawName(walk.rel))} is ${walk.size} bytes, past the ${MAX_HASHED_BYTES}-byte review limit, so Skillgate cannot hash what Rivumi runs`,
+            );
+            break;
+          }
           if (expanded.has(walk.rel.toString('latin1'))) break;
           expanded.add(walk.rel.toString('latin1'));
           out.files.push(walk.rel);
@@ -240,7 +251,7 @@ function words(b: Buffer): Buffer[] {
 }
 
 export type Walk =
-  | { kind: 'file'; rel: Buffer; watch: Buffer }
+  | { kind: 'file'; rel: Buffer; size: number; watch: Buffer }
   | { kind: 'none'; watch: Buffer | undefined }
   | { kind: 'outside'; watch: undefined }
   | { kind: 'symlink'; rel: Buffer; at: Buffer; watch: Buffer }
@@ -270,7 +281,8 @@ export function walkInside(ws: Buffer, rel: Buffer): Walk {
     if (entry.type === 'missing') return { kind: 'none', watch: fullRel(stack, parts.slice(i + 1)) };
     if (entry.error !== undefined || entry.type === 'other')
       return { kind: 'special', rel: here, error: entry.error, watch: here };
-    if (entry.type === 'file') return last ? { kind: 'file', rel: here, watch: here } : { kind: 'none', watch: here };
+    if (entry.type === 'file')
+      return last ? { kind: 'file', rel: here, size: entry.size, watch: here } : { kind: 'none', watch: here };
   }
   return { kind: 'none', watch: stack.length ? joined() : undefined };
 }

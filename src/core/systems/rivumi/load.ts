@@ -7,7 +7,8 @@ import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
 import { hasNoUtf8, pythonRepr, pythonStrip } from './pythonText';
 import { FILE_START, type Diagnostic, type Range } from '../../model';
-import { codePointCompare, decodeJsonBytes } from './hookFiles';
+import { decodeJsonBytes } from './hookFiles';
+import { globMatches, listingOrder } from './listing';
 import { HOOK_EVENTS, hookCommand, pluginManifest, pydanticDetails, type HookEvent } from './schemas';
 import { fileStem, parseRivumiSkill } from './skillFile';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
@@ -189,7 +190,8 @@ export function loadRivumiProject(workspace: string): RivumiProject {
       : undefined;
     plugins.push(hashes ? { ...plugin, hashes } : plugin);
   }
-  plugins.sort((a, b) => codePointCompare(a.fileName, b.fileName));
+  const byListing = listingOrder();
+  plugins.sort((a, b) => byListing(a.fileName, b.fileName));
 
   warnDuplicates(skills, plugins, findings);
   if (!skillLoad) warnTruncation([...skills, ...plugins.flatMap((p) => p.skills)], findings);
@@ -206,17 +208,16 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   };
 }
 
-/** `*.md` / `*.json`, one level, dot-files included, sorted by code point (rivumi.md §2). */
+/** `*.md` / `*.json`, one level, dot-files included, in Rivumi's order (rivumi.md §2, listing.ts). */
 function listMatching(dir: string, suffix: string): string[] {
   const listing = listDirectory(dir);
   if (!listing.ok) return [];
-  const caseInsensitive = process.platform === 'win32';
   // Names decode as Python's os.listdir does (surrogateescape: byte 0xFF is U+DCFF), so the
   // sort below is Rivumi's order; the decoding is exact, and every access re-encodes it.
   return listing.names
     .map((n) => decodeRawName(n))
-    .filter((n) => (caseInsensitive ? n.toLowerCase().endsWith(suffix) : n.endsWith(suffix)))
-    .sort(codePointCompare);
+    .filter((n) => globMatches(n, suffix))
+    .sort(listingOrder());
 }
 
 function beyondCap(fileName: string, file: string, source: string, plugin: string | null): RivumiSkill {
