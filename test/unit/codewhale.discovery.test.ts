@@ -85,13 +85,29 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
     assert.deepEqual(codes(s), ['codewhale.root-symlink']);
   });
 
-  it('reports a symlinked .codewhale directory (it would carry discovery out of the workspace)', () => {
-    writeD(f, '', 'real/plugins/demo');
-    f.mkdir('ws');
-    f.symlink(f.path('real'), 'ws/.codewhale');
+  it('discovers the bundles behind a symlinked .codewhale, as Codewhale does (it lstats only .codewhale/plugins)', () => {
+    // Upstream's workspace root is `workspace.join(".codewhale").join("plugins")` and scan_root's
+    // symlink_metadata looks at that last component only (discovery.rs): a repository whose
+    // `.codewhale` links to `tools/cw` has its bundles loaded. Listing none of them would leave
+    // them out of the lock, and `check --lock` would pass a bundle Codewhale discovers.
+    writeD(f, '', 'ws/tools/cw/plugins/demo');
+    f.symlink('tools/cw', 'ws/.codewhale');
     const s = index([f.path('ws')]);
-    assert.deepEqual(top(s), []);
-    assert.deepEqual(codes(s), ['codewhale.root-symlink']);
+    assert.deepEqual(
+      top(s).map((i) => [i.scope, i.name, i.path, i.decision]),
+      [['workspace', 'demo', f.path('ws/.codewhale/plugins/demo'), 'disabled']],
+    );
+    assert.deepEqual(codes(s), []);
+    // The same behind a link out of the workspace: Codewhale follows it there too.
+    writeD(f, '', 'real/plugins/other');
+    f.mkdir('ws2');
+    f.symlink(f.path('real'), 'ws2/.codewhale');
+    const t = index([f.path('ws2')]);
+    assert.deepEqual(
+      top(t).map((i) => [i.path, i.detail.agentIdentity?.canonicalRoot]),
+      [[f.path('ws2/.codewhale/plugins/other'), fs.realpathSync(f.path('real/plugins/other'))]],
+    );
+    assert.deepEqual(codes(t), []);
   });
 
   it('never scans .claude/plugins or .cursor/plugins', () => {
@@ -131,6 +147,23 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
       ],
     );
     assert.equal(byName(s, 'example-plugin:example').workspace, f.path('two'));
+  });
+
+  it('lists a bundle two workspaces reach through one linked .codewhale once: the later folder has a duplicate discovery', () => {
+    // Both folders' roots canonicalize to `shared/plugins`: one directory, one plugin id (codewhale.md
+    // §7.6), one trust record. Two items of one id would make selectors and the tree ambiguous.
+    writeD(f, '', 'shared/plugins/demo');
+    f.symlink(f.path('shared'), 'one/.codewhale');
+    f.symlink(f.path('shared'), 'two/.codewhale');
+    const s = index([f.path('one'), f.path('two')]);
+    assert.deepEqual(
+      top(s).map((i) => [i.name, i.workspace]),
+      [['demo', f.path('one')]],
+    );
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.code, d.file, d.itemId]),
+      [['codewhale.duplicate-root', f.path('two/.codewhale/plugins/demo/plugin.toml'), top(s)[0]?.id]],
+    );
   });
 
   it('skips a bundle directory without a manifest silently, and reports a Claude bundle', () => {

@@ -298,13 +298,24 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
       s.diagnostics.map((d) => d.code),
       ['codewhale.duplicate-root'],
     );
-    // A repository's own linked `.codewhale`, to anywhere else, stays refused.
+    // A repository's own linked `.codewhale`, to anywhere else, is a workspace root as Codewhale
+    // reads it: its `demo` is discovered, and shadowed by the user's.
     writeD(f, '', 'elsewhere/plugins/other');
     f.mkdir('ws');
     f.symlink(f.path('elsewhere'), 'ws/.codewhale');
+    const linked = snap([f.path('ws')], f.path('home/.codewhale'));
     assert.deepEqual(
-      snap([f.path('ws')], f.path('home/.codewhale')).diagnostics.map((d) => d.code),
-      ['codewhale.root-symlink'],
+      top(linked)
+        .filter((i) => i.system === 'codewhale')
+        .map((i) => [i.scope, i.decision]),
+      [
+        ['user', 'disabled'],
+        ['workspace', 'shadowed'],
+      ],
+    );
+    assert.deepEqual(
+      linked.diagnostics.map((d) => d.code),
+      ['codewhale.name-conflict'],
     );
   });
 

@@ -6,11 +6,10 @@ import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
 import type { Listing } from '../../listing';
-import { canonicalPath, lstatEntry } from '../../fs/safeFs';
 import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
 import type { HostFacts } from '../../host';
-import { FILE_START, type Diagnostic } from '../../model';
+import type { Diagnostic } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
 
 export interface CodewhaleOptions {
@@ -191,38 +190,16 @@ export class CodewhaleIndex implements SystemIndex {
     } catch (e) {
       scan = faultedRootScan(root, scope, e);
     }
-    // [Skillgate] A symlinked `.codewhale` would carry discovery out of the workspace; not when it
-    // is Codewhale's own home (a workspace opened at the home, `~/.codewhale` linked to dotfiles):
-    // there it reaches only the user root, whose bundles win as duplicates (codewhale.md §2.6).
-    if (
-      workspace !== null &&
-      lstatEntry(path.dirname(root)).type === 'symlink' &&
-      !this.isCodewhaleHome(path.dirname(root))
-    ) {
-      const d: Diagnostic = {
-        file: path.dirname(root),
-        range: FILE_START,
-        severity: 'error',
-        code: 'codewhale.root-symlink',
-        message: `Plugin discovery root may not be a symbolic link or reparse point: ${path.dirname(root)}`,
-        itemId: null,
-      };
-      scan = { ...scan, candidates: [], diagnostics: [...scan.diagnostics, d] };
-    }
+    // A symlinked `.codewhale` is followed, as Codewhale follows it: its root is
+    // `workspace.join(".codewhale").join("plugins")`, and scan_root's `symlink_metadata`
+    // refuses a link only in that last component (upstream discovery.rs). Refusing more
+    // would list none of the bundles Codewhale loads there, and leave them out of the lock.
     const discoveryRoot = scan.canonicalRoot;
     const shared = { ...this.cacheOf(root), ...(this.options.readAhead ? { readAhead: this.options.readAhead } : {}) };
     const jobs: BundleJob[] = discoveryRoot
       ? scan.candidates.map((dir) => ({ dir, scope, canonicalDiscoveryRoot: discoveryRoot, ...shared }))
       : [];
     return { scan, jobs };
-  }
-
-  /** Whether `dir` is Codewhale's home, as the same directory. */
-  private isCodewhaleHome(dir: string): boolean {
-    const home = this.options.codewhaleHome;
-    if (home === null) return false;
-    const canonical = canonicalPath(dir);
-    return canonical !== undefined && canonical === canonicalPath(home);
   }
 
   /** The parse cache segment of one discovery root (one file per root), when the index has a cache. */

@@ -149,7 +149,16 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
     }
   }
   place(userScans, user.winners, user.roots);
-  for (const list of byWorkspace.values()) place(list, new Map(user.winners), new Map(user.roots));
+  // A root is one directory however many folders reach it: two folders whose `.codewhale` links to one
+  // place have one bundle there, of one plugin id (§7.6) and one trust record. The first folder lists
+  // it; a later one has a duplicate discovery, as for a root met twice in one folder, never a second
+  // item of the same id.
+  const rootsSeen = new Map(user.roots);
+  for (const list of byWorkspace.values()) {
+    const roots = new Map(rootsSeen);
+    place(list, new Map(user.winners), roots);
+    for (const [root, holder] of roots) if (!rootsSeen.has(root)) rootsSeen.set(root, holder);
+  }
   return { items, diagnostics, layout };
 }
 
