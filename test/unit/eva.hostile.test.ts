@@ -175,7 +175,20 @@ describe('Eva hostile input', () => {
     f.symlink(f.path('outside/config'), 'ws/config');
     f.user('foo');
     const r = f.index();
-    assert.deepEqual([r.index.projects, r.items, r.codes()], [[], [], []]);
+    // Eva loads this project through the link (eva.linkedEntryFile.test.ts), so it is one, and says
+    // what it does not read: its entry file and the adapter root. Nothing outside becomes an item.
+    assert.deepEqual(r.index.projects, [fs.realpathSync(f.ws)]);
+    assert.deepEqual(
+      r.items.map((i) => i.id),
+      ['eva:user:codex:foo'],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.project.root-outside').map((d) => d.message),
+      [
+        'config/eva.yaml resolves outside the workspace; Skillgate does not read it',
+        'adapter_dir resolves outside the workspace; Skillgate does not scan it',
+      ],
+    );
   });
 
   it('does not hash a skill folder reached through a linked parent directory outside the workspace', () => {

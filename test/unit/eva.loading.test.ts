@@ -38,18 +38,28 @@ describe('Eva project loading (eva.md §1.1)', () => {
   const load = () => loadEvaProject(f.path('ws')) as EvaProject;
   const problems = (p: EvaProject) => p.diagnostics.map((d) => `${d.code} ${d.message} @${d.range.start.line + 1}`);
 
-  it('is an Eva project only with a regular config/eva.yaml inside the folder', () => {
+  it('is an Eva project only with a config/eva.yaml naming a file; one outside the folder is not read', () => {
     assert.equal(loadEvaProject(f.path('ws')), undefined, 'no eva.yaml');
     f.mkdir('ws/config/eva.yaml');
     assert.equal(loadEvaProject(f.path('ws')), undefined, 'a directory named eva.yaml');
     fs.rmdirSync(f.path('ws/config/eva.yaml'));
+    // Eva reads the entry file through links (eva.linkedEntryFile.test.ts): a project, but never read here.
     f.write('elsewhere/eva.yaml', ROOTS);
     f.symlink(f.path('elsewhere/eva.yaml'), 'ws/config/eva.yaml');
-    assert.equal(loadEvaProject(f.path('ws')), undefined, 'a link');
+    const linked = load();
+    assert.deepEqual(
+      [problems(linked), linked.document],
+      [
+        ['eva.project.root-outside config/eva.yaml resolves outside the workspace; Skillgate does not read it @1'],
+        undefined,
+      ],
+    );
     f.write('out/config/eva.yaml', ROOTS);
     f.mkdir('ws2');
     f.symlink(f.path('out/config'), 'ws2/config');
-    assert.equal(loadEvaProject(f.path('ws2')), undefined, 'config/ linking out of the folder');
+    const out = loadEvaProject(f.path('ws2')) as EvaProject;
+    assert.equal(out.document, undefined, 'config/ linking out of the folder');
+    assert.deepEqual(out.roots, { adapter_dir: null, capability_dir: null, policy_dir: null, schema_dir: null });
   });
 
   it('reads the six roots: all present, no diagnostic, roots canonical, limits at the design defaults', () => {

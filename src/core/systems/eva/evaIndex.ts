@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isInside, lstatEntry } from '../../fs/safeFs';
+import { isInside } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -10,6 +10,7 @@ import { indexEvaFolder, indexEvaUser, type EvaFolderIndex } from './indexEva';
 import type { EvaItem } from './item';
 import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
+import { hasEvaEntryFile } from './project';
 
 export interface EvaIndexOptions {
   /** `$HOME` for the user skill folders and `~/` paths (default: the user's home); null: no home, no user skills. */
@@ -63,9 +64,7 @@ export class EvaIndex implements SystemIndex {
   scan(): (() => void)[] {
     this.folders.clear();
     this.user = { items: [], diagnostics: [] };
-    const projects = this.options.workspaces.filter(
-      (ws) => lstatEntry(path.join(ws, 'config', 'eva.yaml')).type === 'file',
-    );
+    const projects = this.options.workspaces.filter(hasEvaEntryFile);
     if (projects.length === 0) return [];
     return [...projects.map((ws) => () => this.load(ws)), () => this.loadUser()];
   }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
+import { canonicalPath, isInside, statEntry } from '../../fs/safeFs';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import type { Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
@@ -43,15 +43,37 @@ export interface EvaProject {
   readonly shippedError: boolean;
 }
 
+/**
+ * Whether `folder` is an Eva project: its `config/eva.yaml` names a regular file. Upstream's
+ * `load_project_config` (eva-config lib.rs) reads that path with `fs::read_to_string`, which
+ * follows links (the file's own and `config/`'s): a link to a file is the entry file Eva
+ * loads, and a dangling one is a project Eva cannot load either.
+ */
+export function hasEvaEntryFile(folder: string): boolean {
+  return statEntry(path.join(folder, 'config', 'eva.yaml')).type === 'file';
+}
+
 /** The project at `folder`, or undefined when the folder is not an Eva project. */
 export function loadEvaProject(folder: string): EvaProject | undefined {
   const root = canonicalPath(folder) ?? path.resolve(folder);
   const configFile = path.join(root, 'config', 'eva.yaml');
-  if (lstatEntry(configFile).type !== 'file') return undefined;
-  // `config/` itself may be a link: the entry file must really lie in the folder (never read outside the workspace).
+  if (!hasEvaEntryFile(root)) return undefined;
   const realConfig = canonicalPath(configFile);
-  if (realConfig === undefined || !isInside(root, realConfig)) return undefined;
+  if (realConfig === undefined) return undefined;
   const diagnostics: Diagnostic[] = [];
+  // Eva reads the entry file through a link; Skillgate never reads outside the workspace. One that
+  // lies outside still makes this a project, so the sample roots stand in (as for an unreadable
+  // eva.yaml) and the skills under them are listed and gated, not hidden.
+  const readable = isInside(root, realConfig);
+  if (!readable)
+    diagnostics.push(
+      evaDiagnostic(
+        configFile,
+        undefined,
+        'eva.project.root-outside',
+        'config/eva.yaml resolves outside the workspace; Skillgate does not read it',
+      ),
+    );
   let shippedError = false;
   const invalid = (message: string, range?: ReturnType<YamlDocument['fieldRange']>) => {
     diagnostics.push(evaDiagnostic(configFile, range, 'eva.project.config-invalid', message));
@@ -62,15 +84,17 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   let base: Record<string, unknown> | undefined;
   let env: string | undefined;
   let value: Record<string, unknown> | undefined;
-  const layerFiles: string[] = [];
-  const read = readManifest(configFile, MAX_MANIFEST_BYTES);
-  if (!read.ok)
+  // The target of a linked entry file is outside the watched layer patterns: its change re-reads the project too.
+  const layerFiles: string[] = readable && realConfig !== configFile ? [realConfig] : [];
+  // Not read when outside the workspace (said above): the sample roots below.
+  const read = readable ? readManifest(realConfig, MAX_MANIFEST_BYTES) : undefined;
+  if (read && !read.ok)
     invalid(
       read.problem === 'too-large'
         ? `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)`
         : `failed to read configuration file: ${read.detail}`,
     );
-  else {
+  else if (read) {
     const parsed = parseEvaYaml(configFile, read.text);
     // `--- !t` over the mapping is that mapping to Eva: its schema reads the root with `as_mapping`
     // and serde derive ignores a mapping's tag (manifestRoot).

@@ -13,6 +13,7 @@ import { faultedEvaFolder } from './faults';
 import { readContextOf } from './readContext';
 import { EVA_SYSTEM } from './vocabulary';
 import { isYamlName } from './files';
+import { hasEvaEntryFile } from './project';
 
 /** The folder's project indexed now, as the index that listed it was (same home and runtime), behind the index's fault boundary. */
 function projectNow(dir: string): EvaFolderIndex | undefined {
@@ -143,7 +144,7 @@ export function hashEvaTarget(abs: string, shown: string): HashOutcome | null {
   // Only a YAML file the scan takes can be a skill manifest: any other is no unit, without indexing a project.
   if (!isYamlName(path.basename(abs))) return null;
   for (let dir = path.dirname(abs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (lstatEntry(path.join(dir, 'config', 'eva.yaml')).type !== 'file') continue;
+    if (!hasEvaEntryFile(dir)) continue;
     const folder = projectNow(dir);
     if (!folder) return null;
     if (folder.fault)
