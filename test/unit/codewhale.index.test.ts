@@ -325,6 +325,49 @@ describe('Codewhale index: what a change re-reads', () => {
       assert.deepEqual(ix.watchedTrees(), [{ base: f.path('home'), pattern: 'plugins/**' }]);
     });
 
+    it('watches the directory a linked .codewhale leads to, and re-reads what a watcher reports there', () => {
+      // The editor's watchers follow no link inside a folder: `<ws>/.codewhale/**` never reports an
+      // edit behind `.codewhale -> <target>`, inside the folder or outside it. The index names the target.
+      f.mkdir('shared');
+      f.symlink(f.path('shared'), 'ws/.codewhale');
+      f.mkdir('ws2/tools/cw');
+      f.symlink('tools/cw', 'ws2/.codewhale');
+      // `shared` has no `plugins` yet: only its appearing is watched; never the target's whole tree.
+      f.mkdir('ws2/tools/cw/plugins');
+      const ix = codewhale(f.path('home'));
+      run(ix);
+      assert.deepEqual(ix.watchedTrees(), [
+        { base: f.path('shared'), pattern: 'plugins' },
+        { base: f.path('ws2/tools/cw'), pattern: 'plugins' },
+        { base: f.path('ws2/tools/cw/plugins'), pattern: '**' },
+        { base: f.path('home'), pattern: 'plugins/**' },
+      ]);
+      const listed = () => joined([ix.compose(CTX).items]).filter((i) => i.parent === null);
+      // `plugins` made behind the link after the first read, reported as the watcher there spells it.
+      bundle('shared/plugins/b', 'beta');
+      ix.refresh([f.path('shared/plugins')]);
+      assert.deepEqual(
+        listed().map((i) => [i.name, i.detail.version]),
+        [['beta', '1.0.0']],
+      );
+      // Its tree is watched from then on.
+      assert.deepEqual(ix.watchedTrees().slice(0, 2), [
+        { base: f.path('shared'), pattern: 'plugins' },
+        { base: f.path('shared/plugins'), pattern: '**' },
+      ]);
+      bundle('ws2/tools/cw/plugins/c', 'gamma');
+      ix.refresh([f.path('ws2/tools/cw/plugins/c')]);
+      bundle('shared/plugins/b', 'beta', '2.0.0');
+      ix.refresh([f.path('shared/plugins/b/plugin.json')]);
+      assert.deepEqual(
+        listed().map((i) => [i.name, i.detail.version]),
+        [
+          ['beta', '2.0.0'],
+          ['gamma', '1.0.0'],
+        ],
+      );
+    });
+
     it('watches no user tree without a Codewhale home (`--no-user`)', () => {
       const ix = codewhale(null);
       run(ix);

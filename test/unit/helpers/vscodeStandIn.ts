@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 
@@ -131,6 +132,8 @@ export const vscodeStandIn = {
 export interface StandInWatcher {
   changed: (uri: { fsPath: string }) => unknown;
   disposed: boolean;
+  /** What the service asked to watch (a `RelativePattern` of the stand-in's). */
+  readonly pattern: unknown;
 }
 
 /**
@@ -138,8 +141,10 @@ export interface StandInWatcher {
  * `made`. Only changes are wired (the service treats create, change and delete alike).
  */
 export function standInFileSystemWatchers(made: (w: StandInWatcher) => void): void {
-  (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = () => {
-    const w: StandInWatcher = { changed: () => undefined, disposed: false };
+  (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = (
+    pattern: unknown,
+  ) => {
+    const w: StandInWatcher = { changed: () => undefined, disposed: false, pattern };
     made(w);
     const noEvent = () => ({ dispose: () => undefined });
     return {
@@ -168,4 +173,57 @@ export function loadWithVscode<T>(load: () => T): T {
   } finally {
     loader._resolveFilename = resolve;
   }
+}
+
+/**
+ * Reports a change at `real` (a path with no link in it) to the watchers that VS Code's
+ * would report it to: a `RelativePattern` watcher watches the real path of its base and
+ * reports by the base as given (parcelWatcher.ts `normalizePath`, `normalizeEvents`), and
+ * follows no link below it (VS Code 1.61's release notes; microsoft/vscode#235778): an
+ * edit behind `<folder>/.codewhale -> <target>` reaches only a watcher based at or above
+ * the target. Returns how many watchers it reached.
+ */
+export function reportAsWorkbench(watchers: readonly StandInWatcher[], real: string): number {
+  let reached = 0;
+  for (const w of watchers) {
+    const pattern = w.pattern as { base?: { fsPath?: string }; pattern?: string };
+    const base = pattern.base?.fsPath;
+    if (w.disposed || base === undefined || pattern.pattern === undefined) continue;
+    let realBase: string;
+    try {
+      realBase = fs.realpathSync(base);
+    } catch {
+      continue; // a base that does not exist watches nothing yet
+    }
+    const rel = path.relative(realBase, real);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (!globRegExp(pattern.pattern).test(rel.split(path.sep).join('/'))) continue;
+    reached++;
+    w.changed({ fsPath: path.join(base, rel) });
+  }
+  return reached;
+}
+
+/** The globs the service watches with (`**`, `*`, `?`, `{a,b}`), as VS Code's glob matches them: `x/**` takes `x` too. */
+function globRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob.charAt(i);
+    if (glob.startsWith('/**', i) && i + 3 === glob.length) {
+      re += '(?:/.*)?';
+      i += 2;
+    } else if (glob.startsWith('**/', i)) {
+      re += '(?:.*/)?';
+      i += 2;
+    } else if (glob.startsWith('**', i)) {
+      re += '.*';
+      i += 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '{') re += '(?:';
+    else if (c === '}') re += ')';
+    else if (c === ',') re += '|';
+    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
 }

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { CodewhaleBundle } from './bundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
-import { scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
+import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
 import type { Listing } from '../../listing';
@@ -23,6 +23,8 @@ interface RootState {
   scan: RootScan;
   workspace: string | null;
   bundles: Map<string, CodewhaleBundle>;
+  /** Where a workspace's linked `.codewhale` leads (linkedCodewhaleDirectory): watched, and changes spelled there are the root's. */
+  linkedDirectory: string | undefined;
 }
 
 type Replaced = [CodewhaleBundle, CodewhaleBundle][];
@@ -56,7 +58,12 @@ export class CodewhaleIndex implements SystemIndex {
     const list = (root: string, workspace: string | null) => {
       const { scan, jobs } = this.rootJobs(root, workspace);
       const bundles = new Map<string, CodewhaleBundle>();
-      this.roots.set(rootKey(root, workspace), { scan, workspace, bundles });
+      this.roots.set(rootKey(root, workspace), {
+        scan,
+        workspace,
+        bundles,
+        linkedDirectory: linkedDirectory(root, workspace),
+      });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
       for (const job of jobs) {
@@ -88,7 +95,15 @@ export class CodewhaleIndex implements SystemIndex {
         // its real path: a change a watcher reports under that spelling is the same change under the root.
         const real = state.scan.canonicalRoot;
         const linked = real !== undefined && real !== root;
-        const p = linked && isAncestor(real, reported) ? path.join(root, path.relative(real, reported)) : reported;
+        // Likewise below a linked `.codewhale`'s target, which its own watcher reports by that
+        // spelling, `plugins` included (made after the read, so with no canonical root yet).
+        const behind = state.linkedDirectory;
+        const p =
+          linked && isAncestor(real, reported)
+            ? path.join(root, path.relative(real, reported))
+            : behind !== undefined && (reported === behind || isAncestor(behind, reported))
+              ? path.join(path.dirname(root), path.relative(behind, reported))
+              : reported;
         // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
         // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
         if (p === root || isAncestor(p, root) || (linked && (p === real || isAncestor(p, real)))) {
@@ -145,9 +160,24 @@ export class CodewhaleIndex implements SystemIndex {
     return [...new Set([...this.roots.values()].map((state) => state.scan.root))];
   }
 
-  /** The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may). */
+  /**
+   * The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may).
+   * A workspace root behind a linked `.codewhale` reaches no folder's watcher (they follow no
+   * link): its `plugins` is watched from the link's target, and its tree from the root's real
+   * path. Never the target's whole tree: a watcher whose pattern holds `/` or `**` watches its
+   * base recursively (VS Code's extHostFileSystemEventService `ensureWatching`), and a
+   * repository's link may lead to `/` or the home.
+   */
   watchedTrees(): { base: string; pattern: string }[] {
-    return this.options.codewhaleHome === null ? [] : [{ base: this.options.codewhaleHome, pattern: 'plugins/**' }];
+    const trees = new Map<string, { base: string; pattern: string }>();
+    const add = (base: string, pattern: string) => trees.set(`${base}\0${pattern}`, { base, pattern });
+    for (const { linkedDirectory, scan } of this.roots.values()) {
+      if (linkedDirectory === undefined) continue;
+      add(linkedDirectory, 'plugins');
+      if (scan.canonicalRoot !== undefined) add(scan.canonicalRoot, '**');
+    }
+    if (this.options.codewhaleHome !== null) add(this.options.codewhaleHome, 'plugins/**');
+    return [...trees.values()];
   }
 
   private scans(): CodewhaleScan[] {
@@ -178,7 +208,12 @@ export class CodewhaleIndex implements SystemIndex {
       const bundle = (changed.has(job.dir) ? undefined : previous.get(job.dir)) ?? this.loadBundle(job);
       if (bundle) bundles.set(job.dir, bundle);
     }
-    this.roots.set(rootKey(root, workspace), { scan, workspace, bundles });
+    this.roots.set(rootKey(root, workspace), {
+      scan,
+      workspace,
+      bundles,
+      linkedDirectory: linkedDirectory(root, workspace),
+    });
   }
 
   /** Lists a discovery root: its diagnostics, and a job for each bundle with a manifest. */
@@ -207,6 +242,14 @@ export class CodewhaleIndex implements SystemIndex {
     const cache = this.options.parseCache;
     return cache ? { cache: cache.segment(`codewhale plugins\0${root}`) } : {};
   }
+}
+
+/**
+ * Where a workspace root's linked `.codewhale` leads. The user root needs none: its watcher's
+ * base is Codewhale's home itself, whose link the editor's watcher resolves.
+ */
+function linkedDirectory(root: string, workspace: string | null): string | undefined {
+  return workspace === null ? undefined : linkedCodewhaleDirectory(root);
 }
 
 /** A discovery root's key: its path and whose it is (null: the user's). */

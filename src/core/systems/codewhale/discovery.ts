@@ -92,6 +92,17 @@ export function workspacePluginRoot(workspace: string): string {
   return path.join(workspace, '.codewhale', 'plugins');
 }
 
+/**
+ * The real directory a workspace's `.codewhale` leads to when it is a symbolic link, which
+ * Codewhale follows (scan_root lstats only `plugins`); undefined when it is none, or dangles.
+ * The editor's watchers do not follow a link inside a folder (VS Code since 1.61), so an
+ * edit behind it reaches no `<folder>/.codewhale/**` watcher: that directory is watched itself.
+ */
+export function linkedCodewhaleDirectory(root: string): string | undefined {
+  const dir = path.dirname(root);
+  return lstatEntry(dir).type === 'symlink' ? canonicalPath(dir) : undefined;
+}
+
 /** `codewhale_home.join("plugins")`, appended: a home that reaches nothing (`missing/../cw`) must not be folded onto another folder. */
 export function userPluginRoot(codewhaleHome: string): string {
   return joinAsSpelled(codewhaleHome, 'plugins');
