@@ -27,6 +27,7 @@ import { WorkerIndex } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
 import { coveredByRootWatchers } from './flows/rootWatchers';
+import { literalGlob } from './literalGlob';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
@@ -505,7 +506,8 @@ export class SkillgateService implements vscode.Disposable {
     this.watching = { folders, paths: watchKey(watched) };
     for (const p of watched.paths) {
       if (coveredByRootWatchers(p, folders, roots)) continue;
-      add(new vscode.RelativePattern(watchedUri(path.dirname(p)), path.basename(p)), onPath);
+      // By its name, read literally: the watcher's pattern is a glob (literalGlob.ts).
+      add(new vscode.RelativePattern(watchedUri(path.dirname(p)), literalGlob(path.basename(p))), onPath);
     }
     for (const w of previous) w.dispose();
   }

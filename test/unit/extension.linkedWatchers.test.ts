@@ -131,6 +131,49 @@ describe('the watchers of what lies behind a followed link', function () {
     }
   });
 
+  /**
+   * An edit behind a linked `.rivumi`, reported as the workbench would: the shown hash follows
+   * it. The plugin's manifest, and, when the target is in the folder, a skill file it names
+   * (one out of the folder Rivumi refuses: the path must stay inside the repository, rivumi.md §5.3).
+   */
+  const rivumiEditIsSeen = async (target: string, withSkill: boolean) => {
+    fs.mkdirSync(path.join(target, 'plugins'), { recursive: true });
+    const manifest = path.join(target, 'plugins/pk.json');
+    const skill = path.join(target, 'plugins/a.md');
+    fs.writeFileSync(manifest, JSON.stringify(withSkill ? { skills: [{ path: 'a.md' }] } : {}));
+    fs.writeFileSync(skill, '---\nname: a\n---\none\n');
+    const service = new SkillgateService(log);
+    try {
+      await service.refreshAll();
+      const edit = async (file: string, text: string) => {
+        const shown = hashOf(service.snapshot, 'pk');
+        assert.ok(shown, 'the plugin behind the link is listed');
+        fs.writeFileSync(file, text);
+        assert.ok(reportAsWorkbench(watchers, file) > 0, `a watcher covers ${path.basename(file)}`);
+        await until(() => hashOf(service.snapshot, 'pk') !== shown, `the edit to ${path.basename(file)} is shown`);
+      };
+      await edit(
+        manifest,
+        JSON.stringify({ description: 'edited', ...(withSkill ? { skills: [{ path: 'a.md' }] } : {}) }),
+      );
+      if (withSkill) await edit(skill, '---\nname: a\n---\ntwo\n');
+    } finally {
+      service.dispose();
+    }
+  };
+
+  it('reports an edit to a plugin behind a .rivumi linked out of the folder', async () => {
+    fs.mkdirSync(path.join(dir, 'shared'));
+    fs.symlinkSync(path.join(dir, 'shared'), path.join(ws, '.rivumi'));
+    await rivumiEditIsSeen(path.join(dir, 'shared'), false);
+  });
+
+  it('reports an edit to a plugin and its skill behind a .rivumi linked to another directory of the folder', async () => {
+    fs.mkdirSync(path.join(ws, 'tools/rv'), { recursive: true });
+    fs.symlinkSync('tools/rv', path.join(ws, '.rivumi'));
+    await rivumiEditIsSeen(path.join(ws, 'tools/rv'), true);
+  });
+
   it('reports an edit to the file a linked config/eva.yaml leads to (already watched by its real path)', async () => {
     fs.mkdirSync(path.join(ws, 'eva'));
     fs.mkdirSync(path.join(ws, 'config/adapters'), { recursive: true });

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Fixture } from './helpers/fixture';
 import { RivumiIndex } from '../../src/core/systems/rivumi/rivumiIndex';
@@ -113,6 +114,70 @@ describe('Rivumi index: re-reads, watches, the opt-in and the fault boundary', (
       ]);
       assert.deepEqual(idx.watchedTrees(), []);
     });
+    it('watches what Rivumi reads where a linked .rivumi leads, never the whole target, and re-reads what is reported there', () => {
+      // The editor's watchers follow no link inside a folder: `<ws>/.rivumi/**` never reports an
+      // edit behind `.rivumi -> <target>`, inside the folder or outside it.
+      f.write('shared/skills/a.md', '---\nname: a\ndescription: one\n---\nbody\n');
+      f.write('shared/notes/big.txt', 'not read by Rivumi');
+      f.symlink(f.path('shared'), 'ws/.rivumi');
+      f.write('ws2/tools/rv/plugins/pk.json', json({ skills: [{ path: 'sub/s.md' }] }));
+      f.write('ws2/tools/rv/plugins/sub/s.md', '---\nname: s\ndescription: one\n---\nbody\n');
+      f.symlink('tools/rv', 'ws2/.rivumi');
+      const { idx, loads } = counted([f.path('ws'), f.path('ws2')]);
+      assert.deepEqual(idx.watchedTrees(), [
+        { base: f.path('shared'), pattern: '{skills,plugins,hooks.json}' },
+        { base: f.path('shared/skills'), pattern: '*' },
+        { base: f.path('ws2/tools/rv'), pattern: '{skills,plugins,hooks.json}' },
+        { base: f.path('ws2/tools/rv/plugins'), pattern: '**' },
+      ]);
+      const items = () => idx.compose(CTX).items;
+      const described = (name: string) => items().find((i) => i.name === name)?.detail.description;
+      const pluginHash = () => items().find((i) => i.kind === 'plugin')?.contentHash;
+
+      // An edit to a skill behind the link, reported as the target's watcher spells it.
+      f.write('shared/skills/a.md', '---\nname: a\ndescription: two\n---\nbody\n');
+      idx.refresh([f.path('shared/skills/a.md')]);
+      assert.deepEqual(loads, [f.path('ws')]);
+      assert.equal(described('a'), 'two');
+
+      // A plugin's skill file in a subdirectory of plugins/, inside the folder: its hash follows it.
+      const before = pluginHash();
+      assert.ok(before);
+      f.write('ws2/tools/rv/plugins/sub/s.md', '---\nname: s\ndescription: two\n---\nbody\n');
+      idx.refresh([f.path('ws2/tools/rv/plugins/sub/s.md')]);
+      assert.deepEqual(loads, [f.path('ws'), f.path('ws2')]);
+      assert.notEqual(pluginHash(), before);
+
+      // plugins/ and hooks.json made behind the link after the first read: their appearing is reported.
+      f.write('shared/plugins/late.json', json({}));
+      idx.refresh([f.path('shared/plugins')]);
+      assert.ok(items().some((i) => i.kind === 'plugin' && i.name === 'late'));
+      assert.deepEqual(idx.watchedTrees().slice(0, 3), [
+        { base: f.path('shared'), pattern: '{skills,plugins,hooks.json}' },
+        { base: f.path('shared/skills'), pattern: '*' },
+        { base: f.path('shared/plugins'), pattern: '**' },
+      ]);
+      f.write('shared/hooks.json', json({ pre_tool_use: [{ command: ['true'] }] }));
+      idx.refresh([f.path('shared/hooks.json')]);
+      assert.ok(items().some((i) => i.kind === 'hooks'));
+
+      // What Rivumi does not read there re-reads nothing.
+      loads.length = 0;
+      idx.refresh([f.path('shared/notes/big.txt'), f.path('shared/skills-old'), f.path('ws2/tools/other.md')]);
+      assert.deepEqual(loads, []);
+    });
+
+    it('watches no tree once .rivumi is a real directory again', () => {
+      f.write('shared/skills/a.md', 'body');
+      f.symlink(f.path('shared'), 'ws/.rivumi');
+      const { idx } = counted([f.path('ws')]);
+      assert.equal(idx.watchedTrees().length, 2);
+      fs.unlinkSync(f.path('ws/.rivumi'));
+      f.write('ws/.rivumi/skills/a.md', 'body');
+      idx.refresh([f.path('ws/.rivumi')]);
+      assert.deepEqual(idx.watchedTrees(), []);
+    });
+
     it('watches nothing before a scan or without hooks', () => {
       f.write('ws/.rivumi/skills/a.md', 'body');
       const idx = new RivumiIndex({ workspaces: [f.path('ws')] });

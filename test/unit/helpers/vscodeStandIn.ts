@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
+import { vscodeGlobMatches } from './vscodeGlob';
 
 /** What `inspect` answers for one setting (`section.key`). */
 export interface StandInSetting {
@@ -197,33 +198,9 @@ export function reportAsWorkbench(watchers: readonly StandInWatcher[], real: str
     }
     const rel = path.relative(realBase, real);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
-    if (!globRegExp(pattern.pattern).test(rel.split(path.sep).join('/'))) continue;
+    if (!vscodeGlobMatches(pattern.pattern, rel)) continue;
     reached++;
     w.changed({ fsPath: path.join(base, rel) });
   }
   return reached;
-}
-
-/** The globs the service watches with (`**`, `*`, `?`, `{a,b}`), as VS Code's glob matches them: `x/**` takes `x` too. */
-function globRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob.charAt(i);
-    if (glob.startsWith('/**', i) && i + 3 === glob.length) {
-      re += '(?:/.*)?';
-      i += 2;
-    } else if (glob.startsWith('**/', i)) {
-      re += '(?:.*/)?';
-      i += 2;
-    } else if (glob.startsWith('**', i)) {
-      re += '.*';
-      i += 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '{') re += '(?:';
-    else if (c === '}') re += ')';
-    else if (c === ',') re += '|';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
 }

@@ -3,6 +3,7 @@ import { loadRivumiProject } from './load';
 import { faultedRivumiItems, faultedRivumiProject, rivumiFault } from './faults';
 import { rivumiItems, type RivumiContext } from './items';
 import { rivumiHooksOptIn } from './hooksOptIn';
+import { changesLinkedRivumi, linkedRivumi, linkedRivumiWatches, type LinkedRivumi } from './linkedRoot';
 import type { RivumiProject } from './model';
 import { isAncestor } from '../../fs/portablePath';
 import type { Diagnostic, Item } from '../../model';
@@ -21,11 +22,14 @@ export interface RivumiOptions {
  */
 export class RivumiIndex implements SystemIndex {
   private readonly projects = new Map<string, RivumiProject>();
+  /** Where each workspace's linked `.rivumi` leads, as at its last read (linkedRoot.ts). */
+  private readonly linked = new Map<string, LinkedRivumi>();
 
   constructor(private readonly options: SharedIndexOptions & RivumiOptions) {}
 
   scan(): (() => void)[] {
     this.projects.clear();
+    this.linked.clear();
     for (const ws of this.options.workspaces) this.projects.set(ws, this.load(ws));
     return [];
   }
@@ -46,7 +50,9 @@ export class RivumiIndex implements SystemIndex {
           p === rivumiDir ||
           p.startsWith(rivumiDir + path.sep) ||
           isAncestor(p, rivumiDir) ||
-          (project && reachOf(ws, project).has(p))
+          (project && reachOf(ws, project).has(p)) ||
+          // Behind a linked `.rivumi`, its target's watchers report by the target's spelling.
+          this.behindLink(ws, p)
         )
           reload.add(ws);
       }
@@ -74,13 +80,28 @@ export class RivumiIndex implements SystemIndex {
     return [...out];
   }
 
-  watchedTrees(): never[] {
-    return [];
+  /**
+   * Only behind a linked `.rivumi`: each folder's `.rivumi/**` watcher covers a real one, and
+   * sees nothing behind a link (linkedRoot.ts).
+   */
+  watchedTrees(): { base: string; pattern: string }[] {
+    const trees = new Map<string, { base: string; pattern: string }>();
+    for (const linked of this.linked.values())
+      for (const t of linkedRivumiWatches(linked)) trees.set(`${t.base}\0${t.pattern}`, t);
+    return [...trees.values()];
+  }
+
+  private behindLink(workspace: string, p: string): boolean {
+    const linked = this.linked.get(workspace);
+    return linked !== undefined && changesLinkedRivumi(linked, p);
   }
 
   /** The fault boundary of one workspace's `.rivumi/` (faults.ts). */
   private load(workspace: string): RivumiProject {
     try {
+      const linked = linkedRivumi(workspace);
+      if (linked) this.linked.set(workspace, linked);
+      else this.linked.delete(workspace);
       return (this.options.readers?.rivumiProject ?? loadRivumiProject)(workspace);
     } catch (e) {
       return faultedRivumiProject(workspace, e);
