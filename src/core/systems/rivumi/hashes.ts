@@ -158,8 +158,11 @@ function finish(
   caps: Record<string, string>,
   manifestRel: string,
   manifestBytes: Uint8Array,
+  manifestExecutable: boolean,
 ): RivumiBundleHashes {
-  const manifest = bundleFile(osBytes(manifestRel), manifestBytes, false);
+  // The manifest's bit as read: the content hash leaves it out, but the reviewed copy is checked
+  // against this record, and a fixed `false` refused every trust of an executable manifest.
+  const manifest = bundleFile(osBytes(manifestRel), manifestBytes, manifestExecutable);
   return {
     contentHash: content.hash,
     capabilityHash: rivumiCapabilityHash(new Map(Object.entries(caps))),
@@ -182,6 +185,7 @@ export function rivumiPluginHashes(
   workspace: string,
   manifestRel: string,
   manifestBytes: Uint8Array,
+  manifestExecutable: boolean,
   skills: SkillsCoverage,
   skillCount: number,
   hooks: readonly RivumiHook[],
@@ -198,6 +202,7 @@ export function rivumiPluginHashes(
     capabilities(skillCount, hooks),
     manifestRel,
     manifestBytes,
+    manifestExecutable,
   );
 }
 
@@ -208,6 +213,7 @@ export function rivumiPluginHashes(
 export function rivumiHooksHashes(
   workspace: string,
   hooksBytes: Uint8Array,
+  hooksExecutable: boolean,
   hooks: readonly RivumiHook[],
   argv: HooksCoverage,
 ): RivumiBundleHashes {
@@ -219,6 +225,7 @@ export function rivumiHooksHashes(
     capabilities(0, hooks),
     '.rivumi/hooks.json',
     hooksBytes,
+    hooksExecutable,
   );
 }
 

@@ -43,6 +43,7 @@ interface PluginDraft {
   skillRefs: { path: string; abs: string; index: number }[];
   doc?: ParsedDocument;
   manifestBytes?: Buffer;
+  manifestExecutable?: boolean;
 }
 
 /**
@@ -182,6 +183,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
           workspace,
           plugin.source,
           d.manifestBytes,
+          d.manifestExecutable ?? false,
           reportSkillCoverage(skillsCoverage(workspace, d.skillRefs), plugin.file, findings),
           d.skillRefs.length,
           plugin.hooks,
@@ -378,7 +380,7 @@ function readPluginManifest(
   const data: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   if (!('name' in data)) data.name = fileStem(fileName);
   const result = pluginManifest.safeParse(data, REPORT_INPUT);
-  const drafted = { doc, manifestBytes: read.bytes };
+  const drafted = { doc, manifestBytes: read.bytes, manifestExecutable: read.executable };
   if (!result.success) {
     // Every error pydantic reports, in its order; the first is the plugin's own error.
     const details = pydanticDetails(result.error);
@@ -503,6 +505,7 @@ interface ProjectHooksRead {
   readonly exists: boolean;
   readonly project: Record<string, unknown>;
   readonly bytes?: Buffer;
+  readonly executable?: boolean;
   readonly error?: Diagnostic;
 }
 
@@ -532,6 +535,7 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
     exists: true,
     project: {},
     bytes,
+    executable: read.executable,
     error: findings.inFile('rivumi.hooks.json', message, hooksPath, range),
   });
   const text = decodeJsonBytes(bytes);
@@ -558,7 +562,7 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
   const v = doc.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     return refused('project hook config must be a JSON object', doc.valueRange([]));
-  return { exists: true, project: v as Record<string, unknown>, bytes };
+  return { exists: true, project: v as Record<string, unknown>, bytes, executable: read.executable };
 }
 
 /**
@@ -737,6 +741,7 @@ function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDraft[], 
             hashes: rivumiHooksHashes(
               workspace,
               read.bytes,
+              read.executable ?? false,
               projectHooks,
               reportCoverage(hooksCoverage(workspace, projectHooks), findings),
             ),
