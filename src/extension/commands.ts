@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, type CommandId } from './commandTable';
 import type { LogPort } from './flows/ports';
+import { safeLog } from './logText';
 
 /** A command's handler: its first argument is whatever the caller passed (a tree node, an item id, nothing). */
 export type CommandHandler = (arg?: unknown) => unknown;
@@ -16,8 +17,10 @@ export type CommandHandlers<Id extends CommandId> = Readonly<Record<Id, CommandH
 export function registerCommands(
   context: vscode.ExtensionContext,
   handlers: CommandHandlers<CommandId>,
-  log: LogPort,
+  channel: LogPort,
 ): void {
+  // An error's message can name a repository's file: escaped, its stack's frames a line each (logText.ts).
+  const log = safeLog(channel);
   for (const { id } of COMMANDS) {
     const handler = handlers[id];
     const run = async (arg?: unknown): Promise<unknown> => {

@@ -12,6 +12,7 @@ import { registerCommands } from './commands';
 import { bundleCommands } from './bundleCommands';
 import { workspaceCommands } from './workspaceCommands';
 import { windowUi } from './windowUi';
+import { safeLog } from './logText';
 import { notifyDrift } from './notifyDrift';
 import { doctorText } from './doctorText';
 import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
@@ -46,7 +47,9 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   view.message = 'Indexing…';
   const modes = new TreeModes(context.workspaceState, tree, view);
   // "Skillgate: Show Log": index runs, watcher batches, trust-store changes and failures, with timings.
-  const log = vscode.window.createOutputChannel('Skillgate', { log: true });
+  const channel = vscode.window.createOutputChannel('Skillgate', { log: true });
+  // Every message escaped (logText.ts): an error's message can name a repository's file.
+  const log = safeLog(channel);
   // The parse cache lives in the extension's own storage; a storage that is not on this disk gets none.
   const cacheDir =
     context.globalStorageUri.scheme === 'file'
@@ -96,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       log.error(`a snapshot could not be shown: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  context.subscriptions.push(log, service, problems, status, panels, view, snapshots, reports);
+  context.subscriptions.push(channel, service, problems, status, panels, view, snapshots, reports);
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, reports),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, panels),
@@ -139,7 +142,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   registerCommands(
     context,
     {
-      ...workspaceCommands({ service, panels, docs, log, extensionUri: context.extensionUri, focusView }),
+      ...workspaceCommands({ service, panels, docs, log: channel, extensionUri: context.extensionUri, focusView }),
       ...bundleCommands(service, panels),
       ...modes.commands(focusView),
     },

@@ -150,7 +150,9 @@ export function itemTooltipMarkdown(item: Item, context: TooltipContext): string
   for (const r of item.reasons) md += `- \`${r}\`: ${reasonTextOf(item, r)}\n`;
   if (context.winner) {
     const w = context.winner;
-    md += `\n$(arrow-right) Codewhale loads the ${w.scope} bundle **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w, context.workspaces), true)} instead.\n`;
+    // The shadowed item's own agent (Codewhale by name precedence, Eva by manifest order), in its
+    // reason text's terms: the other one wins, whatever that one's own decision.
+    md += `\n$(arrow-right) ${systemOf(item.system).label} takes the ${w.scope} ${KIND_WORD[w.kind]} **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w, context.workspaces), true)} in its place.\n`;
   }
   if (item.trust) {
     md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? noSwitchText(item) : `enabled: \`${String(item.enabled)}\``}\n\n`;

@@ -28,6 +28,7 @@ import { StallSampler } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
 import { coveredByRootWatchers } from './flows/rootWatchers';
 import { literalGlob } from './literalGlob';
+import { safeLog } from './logText';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import { lstatEntry } from '../core/fs/safeFs';
@@ -134,15 +135,19 @@ export class SkillgateService implements vscode.Disposable {
   /** The newest full run's result: what a run it overtook resolves to. */
   private newestRun: Promise<Snapshot> | undefined;
 
+  /** What the service logs, every message escaped (logText.ts): errors name a repository's files. */
+  private readonly log: LogPort;
+
   /** `cacheDir`: the parse cache's directory, in the extension's global storage (a window starts warm). */
   constructor(
-    private readonly log: LogPort,
+    log: LogPort,
     private readonly cacheDir?: string,
   ) {
+    this.log = safeLog(log);
     this.first = new Promise((resolve) => (this.settleFirst = resolve));
     this.failureUi = {
       error: (message) => {
-        log.error(message);
+        this.log.error(message);
         // The error's text can name a repository's file (`ENOENT: …, open '<path>'`): shown escaped, as every notification.
         windowUi.error(message);
       },

@@ -76,10 +76,39 @@ describe('the bundle tooltip', () => {
     );
     assert.ok(
       md.includes(
-        `Codewhale loads the user bundle **demo** from \\~${escapeSep(path.sep)}\\.codewhale${escapeSep(path.sep)}plugins${escapeSep(path.sep)}demo instead.`,
+        `Codewhale takes the user plugin **demo** from \\~${escapeSep(path.sep)}\\.codewhale${escapeSep(path.sep)}plugins${escapeSep(path.sep)}demo in its place.`,
       ),
       md,
     );
+  });
+
+  it('names the agent of a shadowed Eva item, never Codewhale', () => {
+    // Eva's first manifest in path order with an id wins (eva.md §4.3, core/systems/eva/conflicts.ts).
+    const binding = (over: Partial<Item>) =>
+      item({ system: 'eva', kind: 'skill-binding', trust: null, enabled: null, compatibility: null, ...over });
+    const winner = binding({
+      id: 'eva/first',
+      qualifiedName: 'review',
+      decision: 'registered',
+      reasons: ['registered'],
+      path: '/ws/config/skills/a.yaml',
+    });
+    const md = itemTooltipMarkdown(
+      binding({
+        decision: 'shadowed',
+        reasons: ['duplicate_id_shadowed'],
+        shadowedBy: 'eva/first',
+        path: '/ws/config/skills/b.yaml',
+      }),
+      { diagnostics: [], winner },
+    );
+    assert.ok(
+      md.includes(
+        `Eva-CLI takes the workspace skill binding **review** from config${escapeSep(path.sep)}skills${escapeSep(path.sep)}a\\.yaml in its place.`,
+      ),
+      md,
+    );
+    assert.ok(!md.includes('Codewhale'), md);
   });
 
   it('says an agent without an enable switch loads the unit only when its decision says so', () => {
