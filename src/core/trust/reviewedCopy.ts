@@ -19,6 +19,12 @@ export type ReviewedCopyResult =
  * bundle that changes while it is copied is refused and leaves nothing behind. The
  * review diffs against this copy; enable requires it.
  *
+ * Units with one content hash share one copy, and Rivumi's and Eva's leave the manifest's
+ * path out (trust.md "Hashes"): two plugin manifests with identical bytes, or one unit in
+ * two worktrees, each need their own files there. A copy is therefore reused only when it
+ * holds this unit's files at this unit's paths (`holdsUnit`), and the files it lacks are
+ * added to it, never by replacing it (`place`). `reused` says nothing was written.
+ *
  * "Snapshot" in Skillgate means the index's picture of the agents (index/snapshot.ts).
  * The store's directory of reviewed copies is still called `snapshots/`: that name is
  * the trust store's on-disk format (spec/trust.md), so it does not change.
@@ -26,7 +32,8 @@ export type ReviewedCopyResult =
 // The refusal texts below ("could not snapshot the bundle") are asserted by tests and shown to users as they were.
 export function copyReviewed(copiesDir: string, source: BundleSource, contentHash: string): ReviewedCopyResult {
   const final = path.join(copiesDir, contentHash);
-  if (verifyReviewedCopy(copiesDir, source, contentHash)) return { ok: true, dir: final, reused: true };
+  markFresh(final);
+  if (holdsUnit(final, source, contentHash)) return { ok: true, dir: final, reused: true };
   const staging = path.join(copiesDir, `.staging-${crypto.randomBytes(8).toString('hex')}`);
   const refuse = (message: string): ReviewedCopyResult => {
     try {
@@ -62,7 +69,7 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       return refuse(
         'the bundle changed while it was being trusted: its copy does not reproduce the reviewed content hash; review it again',
       );
-    return place(staging, final, () => verifyReviewedCopy(copiesDir, source, contentHash));
+    return place(staging, final, source, contentHash);
   } catch (e) {
     return refuse(`could not snapshot the bundle: ${(e as Error).message}`);
   }
@@ -70,13 +77,17 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
 
 /**
  * Moves a verified staging copy to its final place. Another trust of the same content (a
- * second window, the CLI, the same bundle in another worktree) may have placed a copy
- * there since we looked, and a receipt may already rely on it: a copy that verifies is
- * kept, never removed (removing it left a receipt without its copy for a while, and for
- * good when the remover was killed halfway). One that does not verify is renamed aside
- * before it is removed, so the final place never holds a half-removed tree.
+ * second window, the CLI, the same bundle in another worktree, another Rivumi plugin or Eva
+ * unit with identical bytes) may have placed a copy there since we looked, and a receipt may
+ * already rely on it: that copy is kept, never removed (removing it left a receipt without
+ * its copy for a while, and for good when the remover was killed halfway). The files of
+ * this unit it lacks are added to it (`mergeInto`): Rivumi's and Eva's content hashes leave
+ * the manifest's path out, so units at different paths share one copy, each needing its own
+ * manifest there. Only a copy that still does not hold this unit (damaged: a Codewhale copy
+ * with a file too many) is renamed aside before it is removed, so the final place never
+ * holds a half-removed tree.
  */
-function place(staging: string, final: string, verifies: () => boolean): ReviewedCopyResult {
+function place(staging: string, final: string, source: BundleSource, contentHash: string): ReviewedCopyResult {
   for (let attempt = 0; ; attempt++) {
     try {
       fs.renameSync(staging, final);
@@ -86,9 +97,11 @@ function place(staging: string, final: string, verifies: () => boolean): Reviewe
       if (attempt >= 3 || !(code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EPERM'))
         throw e;
     }
-    if (verifies()) {
+    markFresh(final);
+    const added = mergeInto(final, staging, source.files);
+    if (added !== undefined && holdsUnit(final, source, contentHash)) {
       removeTree(staging);
-      return { ok: true, dir: final, reused: true };
+      return { ok: true, dir: final, reused: added === 0 };
     }
     // Named like a staging directory, so `doctor --prune` removes it should we be killed first.
     const aside = path.join(path.dirname(final), `.staging-${crypto.randomBytes(8).toString('hex')}`);
@@ -98,6 +111,99 @@ function place(staging: string, final: string, verifies: () => boolean): Reviewe
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
     removeTree(aside);
+  }
+}
+
+/**
+ * Adds to the copy in place each of `files` it does not hold with the reviewed bytes, taken
+ * from the verified staging copy: written beside the staging copy (so one left by a killed
+ * process is pruned with it, and the final copy never holds a partial file) and renamed into
+ * place, one file at a time. The count of files added; undefined when the copy cannot take
+ * them (it is not a directory, or a directory on the way is a link or a file), which leaves it
+ * to be replaced. The copy's other files, another unit's, stay.
+ */
+function mergeInto(final: string, staging: string, files: readonly BundleFile[]): number | undefined {
+  if (!isRealDirectory(final)) return undefined;
+  let added = 0;
+  for (const f of files) {
+    const dest = under(final, f);
+    const have = readRegularFile(dest, MAX_HASHED_BYTES);
+    if (have.ok && sha256Hex(have.bytes) === f.sha256 && have.executable === f.executable) continue;
+    if (!directoriesOnTheWay(final, f)) return undefined;
+    const staged = readRegularFile(under(staging, f), MAX_HASHED_BYTES);
+    // The staging copy re-hashed to the content hash; a file in it that no longer matches was changed by someone else.
+    if (!staged.ok || sha256Hex(staged.bytes) !== f.sha256 || staged.executable !== f.executable) return undefined;
+    const temp = path.join(staging, `.merge-${crypto.randomBytes(8).toString('hex')}`);
+    fs.writeFileSync(temp, staged.bytes, { mode: f.executable ? 0o555 : 0o444 });
+    fs.chmodSync(temp, f.executable ? 0o555 : 0o444);
+    try {
+      fs.renameSync(temp, dest);
+    } catch {
+      fs.rmSync(temp, { force: true });
+      return undefined;
+    }
+    added++;
+  }
+  return added;
+}
+
+/**
+ * Makes the directories from the copy's root to `f`'s parent, and checks that each one on the
+ * way is a real directory: a write into the copy never follows a link out of it.
+ */
+function directoriesOnTheWay(final: string, f: BundleFile): boolean {
+  const rel = f.rawPath ?? osBytes(f.path);
+  const root = osBytes(final);
+  for (let end = rel.indexOf(SLASH); end !== -1; end = rel.indexOf(SLASH, end + 1)) {
+    const at = Buffer.concat([root, SLASH, rel.subarray(0, end)]);
+    try {
+      fs.mkdirSync(at, { mode: 0o755 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+    if (!isRealDirectory(at)) return false;
+  }
+  return true;
+}
+
+function isRealDirectory(p: string | Buffer): boolean {
+  try {
+    return fs.lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the copy holds this unit: each of its files at its own path, with the reviewed
+ * bytes and executable bit, and the copy re-hashing to the reviewed content hash. The
+ * re-hash alone does not say it: Rivumi's and Eva's read the manifest at this unit's path,
+ * but a copy another unit made may hold its manifest at another (trust.md "Hashes": the
+ * manifest's path is not hashed), and the review diffs each file at its path.
+ */
+function holdsUnit(final: string, source: BundleSource, contentHash: string): boolean {
+  if (!isRealDirectory(final)) return false;
+  for (const f of source.files) {
+    const have = readRegularFile(under(final, f), MAX_HASHED_BYTES);
+    if (!have.ok || sha256Hex(have.bytes) !== f.sha256 || have.executable !== f.executable) return false;
+  }
+  return source.rehashCopy(final) === contentHash;
+}
+
+/**
+ * `doctor --prune` removes a copy no receipt names once it is an hour old (trustStore.ts
+ * FRESH_COPY_MS), deciding under the store's lock, which a trust takes only to write its
+ * receipt after the copy is made. A copy this trust reuses or adds to may be such an old
+ * one (its receipts fell out of the history); marked fresh first, it is not pruned before
+ * the receipt naming it is written.
+ */
+function markFresh(final: string): void {
+  try {
+    const now = new Date();
+    // Not through a link: what it points to is not the store's to touch (and is refused as a copy below).
+    fs.lutimesSync(final, now, now);
+  } catch {
+    // Missing (the copy is made anew, and a new directory is fresh), or not ours to touch: verified below either way.
   }
 }
 
