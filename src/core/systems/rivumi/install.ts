@@ -76,15 +76,22 @@ export function installPlugin(
   const skills = (result.data.skills ?? []).map((s) => pythonStrip(s.path).replace(/\\/g, '/'));
   // Every skill is read before anything is created: a file that cannot be read is a
   // refusal with nothing left behind, never a failure half-way through the copy.
+  // Held once per file, not per spelling: `s.md`, `./s.md`, `.//s.md`, ... are sixteen
+  // skills of one file, and one copy of it each was sixteen times its size in memory.
   const sources = new Map<string, Buffer>();
+  const bytesOf = new Map<string, Buffer>();
   for (const rel of skills) {
     const src = pythonRealpath(path.join(packageDir, rel));
     if (!isInside(packageDir, src)) return fail('plugin skill path must stay inside repository');
     if (statEntry(src).type !== 'file') return fail(`plugin skill file is missing: ${rel}`);
-    if (sources.has(rel)) continue;
-    const read = readRegularFile(src, MAX_SKILL_COPY_BYTES);
-    if (!read.ok) return fail(unreadableSkill(rel, read));
-    sources.set(rel, read.bytes);
+    let bytes = bytesOf.get(src);
+    if (!bytes) {
+      const read = readRegularFile(src, MAX_SKILL_COPY_BYTES);
+      if (!read.ok) return fail(unreadableSkill(rel, read));
+      bytes = read.bytes;
+      bytesOf.set(src, bytes);
+    }
+    sources.set(rel, bytes);
   }
 
   // Destinations are checked by what is on disk, not by their spelling: the repository
@@ -135,10 +142,11 @@ export function installPlugin(
   // Everything is checked; now write through temporary names and roll back on any failure.
   const { source: _s, directory: _d, ...clean } = data;
   const files = [
-    ...targets.map((t) => ({ dest: t.dest, bytes: t.bytes })),
+    ...targets.map((t) => ({ dest: t.dest, bytes: t.bytes, taken: `plugin skill already exists: ${t.rel}` })),
     // Numbers from their literals (pythonJsonDumps.ts): `name` is replaced, every other value is the input's.
     {
       dest,
+      taken: `plugin already installed: ${name}`,
       bytes: Buffer.from(
         sortedJson({ ...clean, name: data.name }, (at) =>
           at[0] === 'name' ? undefined : parsed.document.literalAt(at),
@@ -169,7 +177,7 @@ export function installPlugin(
       // Checked again where it is written: the parent resolves inside the plugins directory.
       if (!isInside(realPlugins, fs.realpathSync(path.dirname(f.dest))))
         throw new Error(`${portableRelative(repo, path.dirname(f.dest))} resolves outside .rivumi/plugins`);
-      land(f.dest, f.bytes, landings, repo);
+      land(f.dest, f.bytes, landings, repo, options.overwrite ? undefined : f.taken);
     }
     // Rivumi re-loads every manifest; one broken manifest fails the whole load (§5.4).
     const project = loadRivumiProject(repo);
@@ -190,12 +198,22 @@ export function installPlugin(
     for (const l of landings) if (l.backup) removeQuietly(l.backup);
     return { ok: true, plugin, written: landings.map((l) => l.dest) };
   } catch (e) {
+    if (e instanceof Taken) return failed(e.message, rollback());
     return failed(`install failed: ${errorText(e)}`, rollback());
   }
 }
 
-/** fs.readFileSync's own ceiling (Node's kIoMaxLength): a larger skill cannot be held in memory to copy. */
-const MAX_SKILL_COPY_BYTES = 2 ** 31 - 1;
+/** A destination that another writer took after it was checked, refused in Rivumi's words for it (§5.6 steps 5-6). */
+class Taken extends Error {}
+
+/**
+ * The largest skill file copied. Every skill is held in memory until all of them have been
+ * read, so this bounds an install to 16 x 4 MiB whatever the package holds (a sparse file
+ * costs its claimed size here and nothing on disk). Stricter than Rivumi, which copies any
+ * size, only for files its skill loader never accepts: it refuses a skill over 32768 bytes,
+ * and that refusal fails the whole skill load (rivumi.md §3, §6).
+ */
+export const MAX_SKILL_COPY_BYTES = 4 * 2 ** 20;
 
 function unreadableSkill(rel: string, read: Exclude<ReadResult, { ok: true }>): string {
   if (read.reason === 'too-large')
@@ -237,7 +255,7 @@ interface Landing {
  * renames the new file into place. The landing is recorded before the first step, so a
  * throw at any step leaves the caller's rollback knowing what was done.
  */
-function land(dest: string, bytes: Buffer, landings: Landing[], repo: string): void {
+function land(dest: string, bytes: Buffer, landings: Landing[], repo: string, taken?: string): void {
   const l: Landing = {
     dest,
     tmp: `${dest}.skillgate-${crypto.randomBytes(6).toString('hex')}`,
@@ -257,6 +275,19 @@ function land(dest: string, bytes: Buffer, landings: Landing[], repo: string): v
   // Checked before anything was written, checked again now: a directory is never moved aside.
   const present = lstatEntry(dest);
   if (present.type === 'directory') throw new Error(`${portableRelative(repo, dest)} is a directory`);
+  // Without --overwrite, a file that appeared since the checks (a second install of the
+  // same name) is someone else's: refused, never moved aside and deleted on success.
+  if (taken !== undefined) {
+    if (present.type !== 'missing') throw new Taken(taken);
+    // link() never replaces what is there, so not even one landing between this check and
+    // the write is lost; where the file system has no hard links, the rename below does it.
+    if (linkedInPlace(l.tmp, dest, taken)) {
+      l.landed = true;
+      fs.rmSync(l.tmp);
+      l.tmpMade = false;
+      return;
+    }
+  }
   if (present.type !== 'missing') {
     const backup = `${dest}.skillgate-backup-${crypto.randomBytes(6).toString('hex')}`;
     fs.renameSync(dest, backup);
@@ -265,6 +296,19 @@ function land(dest: string, bytes: Buffer, landings: Landing[], repo: string): v
   fs.renameSync(l.tmp, dest);
   l.tmpMade = false;
   l.landed = true;
+}
+
+/** Gives `tmp` the name `dest` only if that name is free: true when done, false when this file system cannot link. */
+function linkedInPlace(tmp: string, dest: string, taken: string): boolean {
+  try {
+    fs.linkSync(tmp, dest);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new Taken(taken);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return false;
+    throw e;
+  }
 }
 
 /**
