@@ -1,18 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Snapshot } from '../../src/core/index/snapshot';
-import {
-  loadWithVscode,
-  reportAsWorkbench,
-  standInFileSystemWatchers,
-  vscodeStandIn,
-  type StandInWatcher,
-} from './helpers/vscodeStandIn';
+import { reportAsWorkbench } from './helpers/vscodeStandIn';
+import { watchedWorkspace } from './helpers/watchedWorkspace';
 import { CORPUS } from './helpers/evaFixture';
-
-type Service = typeof import('../../src/extension/skillgateService');
 
 /**
  * An edit behind a link the agent follows reaches the index at once, not at the next
@@ -23,49 +15,9 @@ type Service = typeof import('../../src/extension/skillgateService');
  */
 describe('the watchers of what lies behind a followed link', function () {
   this.timeout(20000);
-  const { SkillgateService } = loadWithVscode(() => require('../../src/extension/skillgateService') as Service);
-  const createWatcher = vscodeStandIn.api.workspace.createFileSystemWatcher;
-  const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
-  let dir: string;
-  let ws: string;
-  let watchers: StandInWatcher[];
-  const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const env = watchedWorkspace('skillgate-linked-');
+  const { SkillgateService, log, until } = env;
 
-  before(() => {
-    process.env.SKILLGATE_INDEX_IN_HOST = '1';
-    standInFileSystemWatchers((w) => watchers.push(w));
-  });
-
-  beforeEach(() => {
-    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-linked-')));
-    ws = path.join(dir, 'ws');
-    fs.mkdirSync(ws);
-    watchers = [];
-    vscodeStandIn.reset();
-    vscodeStandIn.api.workspace.workspaceFolders = [{ uri: { scheme: 'file', fsPath: ws } }];
-    vscodeStandIn.settings.set('skillgate.stateDirectory', { globalValue: path.join(dir, 'state') });
-    vscodeStandIn.settings.set('skillgate.includeUserBundles', { globalValue: false });
-    vscodeStandIn.settings.set('skillgate.eva.home', { globalValue: path.join(dir, 'home') });
-    // No re-check: only a watcher's report can show the edit.
-    vscodeStandIn.settings.set('skillgate.recheckIntervalSeconds', { globalValue: 0 });
-  });
-
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  after(() => {
-    vscodeStandIn.api.workspace.createFileSystemWatcher = createWatcher;
-    vscodeStandIn.reset();
-    if (inHost === undefined) delete process.env.SKILLGATE_INDEX_IN_HOST;
-    else process.env.SKILLGATE_INDEX_IN_HOST = inHost;
-  });
-
-  const until = async (condition: () => boolean, what: string, ms = 3000) => {
-    const end = Date.now() + ms;
-    while (!condition()) {
-      if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
   const bundle = (pluginsDir: string, name: string, body: string) => {
     const b = path.join(pluginsDir, name);
     fs.mkdirSync(path.join(b, 'skills/s'), { recursive: true });
@@ -89,7 +41,7 @@ describe('the watchers of what lies behind a followed link', function () {
       assert.ok(shown, 'the bundle behind the link is listed');
       const skill = path.join(b, 'skills/s/SKILL.md');
       fs.writeFileSync(skill, '---\nname: s\n---\ntwo\n');
-      assert.ok(reportAsWorkbench(watchers, skill) > 0, 'a watcher covers the edited file');
+      assert.ok(reportAsWorkbench(env.watchers, skill) > 0, 'a watcher covers the edited file');
       await until(() => hashOf(service.snapshot, 'b') !== shown, 'the edit is shown');
     } finally {
       service.dispose();
@@ -97,34 +49,34 @@ describe('the watchers of what lies behind a followed link', function () {
   };
 
   it('reports an edit in a bundle behind a .codewhale linked out of the folder', async () => {
-    fs.mkdirSync(path.join(dir, 'shared'));
-    fs.symlinkSync(path.join(dir, 'shared'), path.join(ws, '.codewhale'));
-    await editIsSeen(path.join(dir, 'shared'));
+    fs.mkdirSync(path.join(env.dir, 'shared'));
+    fs.symlinkSync(path.join(env.dir, 'shared'), path.join(env.ws, '.codewhale'));
+    await editIsSeen(path.join(env.dir, 'shared'));
   });
 
   it('reports an edit in a bundle behind a .codewhale linked to another directory of the folder', async () => {
-    fs.mkdirSync(path.join(ws, 'tools/cw'), { recursive: true });
-    fs.symlinkSync('tools/cw', path.join(ws, '.codewhale'));
-    await editIsSeen(path.join(ws, 'tools/cw'));
+    fs.mkdirSync(path.join(env.ws, 'tools/cw'), { recursive: true });
+    fs.symlinkSync('tools/cw', path.join(env.ws, '.codewhale'));
+    await editIsSeen(path.join(env.ws, 'tools/cw'));
   });
 
   it('lists a bundle cloned behind the link after the window opened, before plugins/ existed there', async () => {
-    const shared = path.join(dir, 'shared');
+    const shared = path.join(env.dir, 'shared');
     fs.mkdirSync(shared);
-    fs.symlinkSync(shared, path.join(ws, '.codewhale'));
+    fs.symlinkSync(shared, path.join(env.ws, '.codewhale'));
     const service = new SkillgateService(log);
     try {
       await service.refreshAll();
       assert.equal(hashOf(service.snapshot, 'late'), undefined);
       const b = bundle(path.join(shared, 'plugins'), 'late', 'one');
       // Made in one burst (`git clone` into it): the target's watcher reports `plugins` appearing.
-      assert.ok(reportAsWorkbench(watchers, path.join(shared, 'plugins')) > 0, 'a watcher covers plugins/');
+      assert.ok(reportAsWorkbench(env.watchers, path.join(shared, 'plugins')) > 0, 'a watcher covers plugins/');
       await until(() => hashOf(service.snapshot, 'late') !== undefined, 'the new bundle is listed');
       // And its tree is watched from then on.
       const shown = hashOf(service.snapshot, 'late');
       const skill = path.join(b, 'skills/s/SKILL.md');
       fs.writeFileSync(skill, '---\nname: s\n---\ntwo\n');
-      assert.ok(reportAsWorkbench(watchers, skill) > 0, 'a watcher covers the edited file');
+      assert.ok(reportAsWorkbench(env.watchers, skill) > 0, 'a watcher covers the edited file');
       await until(() => hashOf(service.snapshot, 'late') !== shown, 'the edit is shown');
     } finally {
       service.dispose();
@@ -149,7 +101,7 @@ describe('the watchers of what lies behind a followed link', function () {
         const shown = hashOf(service.snapshot, 'pk');
         assert.ok(shown, 'the plugin behind the link is listed');
         fs.writeFileSync(file, text);
-        assert.ok(reportAsWorkbench(watchers, file) > 0, `a watcher covers ${path.basename(file)}`);
+        assert.ok(reportAsWorkbench(env.watchers, file) > 0, `a watcher covers ${path.basename(file)}`);
         await until(() => hashOf(service.snapshot, 'pk') !== shown, `the edit to ${path.basename(file)} is shown`);
       };
       await edit(
@@ -163,23 +115,23 @@ describe('the watchers of what lies behind a followed link', function () {
   };
 
   it('reports an edit to a plugin behind a .rivumi linked out of the folder', async () => {
-    fs.mkdirSync(path.join(dir, 'shared'));
-    fs.symlinkSync(path.join(dir, 'shared'), path.join(ws, '.rivumi'));
-    await rivumiEditIsSeen(path.join(dir, 'shared'), false);
+    fs.mkdirSync(path.join(env.dir, 'shared'));
+    fs.symlinkSync(path.join(env.dir, 'shared'), path.join(env.ws, '.rivumi'));
+    await rivumiEditIsSeen(path.join(env.dir, 'shared'), false);
   });
 
   it('reports an edit to a plugin and its skill behind a .rivumi linked to another directory of the folder', async () => {
-    fs.mkdirSync(path.join(ws, 'tools/rv'), { recursive: true });
-    fs.symlinkSync('tools/rv', path.join(ws, '.rivumi'));
-    await rivumiEditIsSeen(path.join(ws, 'tools/rv'), true);
+    fs.mkdirSync(path.join(env.ws, 'tools/rv'), { recursive: true });
+    fs.symlinkSync('tools/rv', path.join(env.ws, '.rivumi'));
+    await rivumiEditIsSeen(path.join(env.ws, 'tools/rv'), true);
   });
 
   it('reports an edit to the file a linked config/eva.yaml leads to (already watched by its real path)', async () => {
-    fs.mkdirSync(path.join(ws, 'eva'));
-    fs.mkdirSync(path.join(ws, 'config/adapters'), { recursive: true });
-    const main = path.join(ws, 'eva/main.yaml');
+    fs.mkdirSync(path.join(env.ws, 'eva'));
+    fs.mkdirSync(path.join(env.ws, 'config/adapters'), { recursive: true });
+    const main = path.join(env.ws, 'eva/main.yaml');
     fs.writeFileSync(main, fs.readFileSync(path.join(CORPUS, 'config/eva.yaml')));
-    fs.symlinkSync('../eva/main.yaml', path.join(ws, 'config/eva.yaml'));
+    fs.symlinkSync('../eva/main.yaml', path.join(env.ws, 'config/eva.yaml'));
     const invalid = (s: Snapshot | undefined) =>
       (s?.diagnostics ?? []).some((d) => d.code === 'eva.project.config-invalid' && d.file.endsWith('eva.yaml'));
     const service = new SkillgateService(log);
@@ -187,7 +139,7 @@ describe('the watchers of what lies behind a followed link', function () {
       await service.refreshAll();
       assert.equal(invalid(service.snapshot), false);
       fs.writeFileSync(main, 'runtime: [\n');
-      assert.ok(reportAsWorkbench(watchers, main) > 0, 'a watcher covers the link’s target');
+      assert.ok(reportAsWorkbench(env.watchers, main) > 0, 'a watcher covers the link’s target');
       await until(() => invalid(service.snapshot), 'the broken entry file is shown');
     } finally {
       service.dispose();
