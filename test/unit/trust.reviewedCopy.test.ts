@@ -222,4 +222,14 @@ describe('snapshots of what was reviewed (trust.md)', () => {
     assert.ok(!fs.existsSync(f.path('tree')));
     removeTree(f.path('tree'));
   });
+
+  it('removes a link in place of a copy as a link: what it leads to keeps its modes and its files', () => {
+    f.write('elsewhere/secret.txt', 'x', 0o600);
+    fs.chmodSync(f.path('elsewhere'), 0o750);
+    fs.symlinkSync(f.path('elsewhere'), f.path('tree'));
+    removeTree(f.path('tree'));
+    assert.equal(fs.lstatSync(f.path('tree'), { throwIfNoEntry: false }), undefined, 'the link is gone');
+    assert.equal(fs.statSync(f.path('elsewhere/secret.txt')).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(f.path('elsewhere')).mode & 0o777, 0o750);
+  });
 });

@@ -235,8 +235,11 @@ export function verifyReviewedCopy(
 }
 
 export function removeTree(p: string): void {
-  // Reviewed copies are read-only; make them writable so removal works everywhere.
+  // Reviewed copies are read-only; make them writable so removal works everywhere. Only a real
+  // directory: a link in its place is removed as a link, and what it leads to is not the store's
+  // (listing through it made every file there 0700).
   try {
+    if (!isRealDirectory(p)) throw new Error('not a directory of the store');
     for (const e of fs.readdirSync(p, { recursive: true, withFileTypes: true })) {
       if (!e.isSymbolicLink()) fs.chmodSync(path.join(e.parentPath, e.name), 0o700);
     }
