@@ -48,14 +48,15 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const modes = new TreeModes(context.workspaceState, tree, view);
   // "Skillgate: Show Log": index runs, watcher batches, trust-store changes and failures, with timings.
   const channel = vscode.window.createOutputChannel('Skillgate', { log: true });
-  // Every message escaped (logText.ts): an error's message can name a repository's file.
+  // Every message escaped (logText.ts): an error's message can name a repository's file. The
+  // service and the commands are given the channel itself, and escape what they log once.
   const log = safeLog(channel);
   // The parse cache lives in the extension's own storage; a storage that is not on this disk gets none.
   const cacheDir =
     context.globalStorageUri.scheme === 'file'
       ? vscode.Uri.joinPath(context.globalStorageUri, 'parse-cache').fsPath
       : undefined;
-  const service = new SkillgateService(log, cacheDir);
+  const service = new SkillgateService(channel, cacheDir);
   const docs = new DiagnosticsDoc(context.extensionUri);
   const problems = new Problems(docs);
   const status = new StatusBar();
@@ -146,7 +147,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       ...bundleCommands(service, panels),
       ...modes.commands(focusView),
     },
-    log,
+    channel,
   );
   // Nothing the first paint needs: the settings are read after activation returns.
   setTimeout(() => refreshOfflineSchemas(context.extensionUri).catch(() => undefined), 0);

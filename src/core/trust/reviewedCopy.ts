@@ -56,14 +56,11 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       // Hashing allows hard links; a reviewed copy does not: another name could change the bytes (codewhale.md §8.6).
       if (fs.lstatSync(abs).nlink !== 1)
         return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
-      const read = readRegularFile(abs, MAX_HASHED_BYTES);
-      if (!read.ok || sha256Hex(read.bytes) !== f.sha256 || read.executable !== f.executable) {
-        return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
-      }
+      const bytes = readAsRecorded(abs, f);
+      if (!bytes) return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
       const dest = under(staging, f);
       fs.mkdirSync(parentOf(dest), { recursive: true, mode: 0o755 });
-      fs.writeFileSync(dest, read.bytes, { mode: f.executable ? 0o555 : 0o444 });
-      fs.chmodSync(dest, f.executable ? 0o555 : 0o444);
+      writeReadOnly(dest, bytes, f.executable);
     }
     if (source.rehashCopy(staging) !== contentHash)
       return refuse(
@@ -127,15 +124,13 @@ function mergeInto(final: string, staging: string, files: readonly BundleFile[])
   let added = 0;
   for (const f of files) {
     const dest = under(final, f);
-    const have = readRegularFile(dest, MAX_HASHED_BYTES);
-    if (have.ok && sha256Hex(have.bytes) === f.sha256 && have.executable === f.executable) continue;
+    if (readAsRecorded(dest, f)) continue;
     if (!directoriesOnTheWay(final, f)) return undefined;
-    const staged = readRegularFile(under(staging, f), MAX_HASHED_BYTES);
+    const staged = readAsRecorded(under(staging, f), f);
     // The staging copy re-hashed to the content hash; a file in it that no longer matches was changed by someone else.
-    if (!staged.ok || sha256Hex(staged.bytes) !== f.sha256 || staged.executable !== f.executable) return undefined;
+    if (!staged) return undefined;
     const temp = path.join(staging, `.merge-${crypto.randomBytes(8).toString('hex')}`);
-    fs.writeFileSync(temp, staged.bytes, { mode: f.executable ? 0o555 : 0o444 });
-    fs.chmodSync(temp, f.executable ? 0o555 : 0o444);
+    writeReadOnly(temp, staged, f.executable);
     try {
       fs.renameSync(temp, dest);
     } catch {
@@ -183,11 +178,20 @@ function isRealDirectory(p: string | Buffer): boolean {
  */
 function holdsUnit(final: string, source: BundleSource, contentHash: string): boolean {
   if (!isRealDirectory(final)) return false;
-  for (const f of source.files) {
-    const have = readRegularFile(under(final, f), MAX_HASHED_BYTES);
-    if (!have.ok || sha256Hex(have.bytes) !== f.sha256 || have.executable !== f.executable) return false;
-  }
+  if (!source.files.every((f) => readAsRecorded(under(final, f), f))) return false;
   return source.rehashCopy(final) === contentHash;
+}
+
+/** The bytes at `p` when they are `f`'s as recorded (its SHA-256 and executable bit), else undefined. */
+function readAsRecorded(p: string | Buffer, f: BundleFile): Buffer | undefined {
+  const read = readRegularFile(p, MAX_HASHED_BYTES);
+  return read.ok && sha256Hex(read.bytes) === f.sha256 && read.executable === f.executable ? read.bytes : undefined;
+}
+
+/** A reviewed file as the copy holds it: read-only, executable as recorded (the mode set again past the umask). */
+function writeReadOnly(p: string | Buffer, bytes: Uint8Array, executable: boolean): void {
+  fs.writeFileSync(p, bytes, { mode: executable ? 0o555 : 0o444 });
+  fs.chmodSync(p, executable ? 0o555 : 0o444);
 }
 
 /**
@@ -226,12 +230,7 @@ export function verifyReviewedCopy(
   contentHash: string,
 ): boolean {
   const dir = path.join(copiesDir, contentHash);
-  try {
-    if (!fs.lstatSync(dir).isDirectory()) return false;
-  } catch {
-    return false;
-  }
-  return source.rehashCopy(dir) === contentHash;
+  return isRealDirectory(dir) && source.rehashCopy(dir) === contentHash;
 }
 
 export function removeTree(p: string): void {
