@@ -1,11 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Snapshot } from '../../src/core/index/snapshot';
-import { loadWithVscode, standInFileSystemWatchers, vscodeStandIn, type StandInWatcher } from './helpers/vscodeStandIn';
-
-type Service = typeof import('../../src/extension/skillgateService');
+import { watchedWorkspace } from './helpers/watchedWorkspace';
 
 /**
  * The watchers the service makes for directories created while the window is open
@@ -14,62 +11,16 @@ type Service = typeof import('../../src/extension/skillgateService');
  */
 describe('the watchers of directories created while the window is open', function () {
   this.timeout(20000);
-  const { SkillgateService } = loadWithVscode(() => require('../../src/extension/skillgateService') as Service);
-  const createWatcher = vscodeStandIn.api.workspace.createFileSystemWatcher;
-  const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
-  let dir: string;
-  let root: string;
-  /** The workbench watchers' handlers: what the test reports as the workbench would. */
-  let watchers: StandInWatcher[];
-  const lines: string[] = [];
-  const log = {
-    debug: () => undefined,
-    info: (m: string) => void lines.push(m),
-    warn: (m: string) => void lines.push(m),
-    error: (m: string) => void lines.push(m),
-  };
-
-  before(() => {
-    process.env.SKILLGATE_INDEX_IN_HOST = '1';
-    standInFileSystemWatchers((w) => watchers.push(w));
-  });
-
-  beforeEach(() => {
-    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-subtree-')));
-    root = path.join(dir, 'ws');
-    watchers = [];
-    lines.length = 0;
-    vscodeStandIn.reset();
-    vscodeStandIn.api.workspace.workspaceFolders = [{ uri: { scheme: 'file', fsPath: root } }];
-    vscodeStandIn.settings.set('skillgate.stateDirectory', { globalValue: path.join(dir, 'state') });
-    vscodeStandIn.settings.set('skillgate.includeUserBundles', { globalValue: false });
-    vscodeStandIn.settings.set('skillgate.eva.home', { globalValue: path.join(dir, 'home') });
-    vscodeStandIn.settings.set('skillgate.recheckIntervalSeconds', { globalValue: 0 });
-  });
-
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  after(() => {
-    vscodeStandIn.api.workspace.createFileSystemWatcher = createWatcher;
-    vscodeStandIn.reset();
-    if (inHost === undefined) delete process.env.SKILLGATE_INDEX_IN_HOST;
-    else process.env.SKILLGATE_INDEX_IN_HOST = inHost;
-  });
-
-  const until = async (condition: () => boolean, ms = 5000) => {
-    const end = Date.now() + ms;
-    while (!condition()) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const env = watchedWorkspace('skillgate-subtree-', { createFolder: false });
+  const { SkillgateService, lines, log } = env;
+  const until = (condition: () => boolean, ms = 5000) => env.until(condition, 'the condition holds', ms);
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** A change reported by the workbench's watchers. */
   const report = (p: string) => {
-    for (const w of watchers) if (!w.disposed) w.changed({ fsPath: p });
+    for (const w of env.watchers) if (!w.disposed) w.changed({ fsPath: p });
   };
   const bundle = (name: string, body: string) => {
-    const b = path.join(root, '.codewhale/plugins', name);
+    const b = path.join(env.ws, '.codewhale/plugins', name);
     fs.mkdirSync(path.join(b, 'skills/s'), { recursive: true });
     fs.writeFileSync(
       path.join(b, 'plugin.json'),

@@ -12,7 +12,9 @@ export interface WatchedWorkspace {
   readonly ws: string;
   /** Every file watcher the service made in this test, for `reportAsWorkbench`. */
   readonly watchers: StandInWatcher[];
-  readonly log: { debug: () => void; info: () => void; warn: () => void; error: () => void };
+  /** What the service logged at info, warn and error in this test, a message a line. */
+  readonly lines: string[];
+  readonly log: { debug: () => void; info: (m: string) => void; warn: (m: string) => void; error: (m: string) => void };
   /** Waits, polling, until `condition` holds. */
   until(condition: () => boolean, what: string, ms?: number): Promise<void>;
 }
@@ -23,13 +25,14 @@ export interface WatchedWorkspace {
  * steady re-check, so that only a watcher's report can show an edit. Registers the suite's
  * hooks (call it inside `describe`); each test gets a fresh folder, removed after it.
  */
-export function watchedWorkspace(prefix: string): WatchedWorkspace {
+export function watchedWorkspace(prefix: string, options: { createFolder?: boolean } = {}): WatchedWorkspace {
   const { SkillgateService } = loadWithVscode(() => require('../../../src/extension/skillgateService') as Service);
   const createWatcher = vscodeStandIn.api.workspace.createFileSystemWatcher;
   const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
   let dir = '';
   let ws = '';
   let watchers: StandInWatcher[] = [];
+  const lines: string[] = [];
 
   before(() => {
     process.env.SKILLGATE_INDEX_IN_HOST = '1';
@@ -39,8 +42,10 @@ export function watchedWorkspace(prefix: string): WatchedWorkspace {
   beforeEach(() => {
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
     ws = path.join(dir, 'ws');
-    fs.mkdirSync(ws);
+    // A suite of directories created while the window is open starts with no folder on disk.
+    if (options.createFolder !== false) fs.mkdirSync(ws);
     watchers = [];
+    lines.length = 0;
     vscodeStandIn.reset();
     vscodeStandIn.api.workspace.workspaceFolders = [{ uri: { scheme: 'file', fsPath: ws } }];
     vscodeStandIn.settings.set('skillgate.stateDirectory', { globalValue: path.join(dir, 'state') });
@@ -69,7 +74,13 @@ export function watchedWorkspace(prefix: string): WatchedWorkspace {
     get watchers() {
       return watchers;
     },
-    log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    lines,
+    log: {
+      debug: () => undefined,
+      info: (m) => void lines.push(m),
+      warn: (m) => void lines.push(m),
+      error: (m) => void lines.push(m),
+    },
     async until(condition, what, ms = 3000) {
       const end = Date.now() + ms;
       while (!condition()) {
