@@ -278,7 +278,17 @@ export async function trustShown(
     files: ownRecordOf(s.files.map((f) => [f.path, { sha256: f.sha256, size: f.size, executable: f.executable }])),
     reviewedAt: (ctx.now?.() ?? new Date()).toISOString(),
   };
+  let copyGone = false;
   const written = await ctx.store.mutate((state) => {
+    // The copy was made before the lock was taken, and `doctor --prune` removes old copies no
+    // receipt names under this lock: one that decided on this copy just before it was marked
+    // fresh may have removed it since. A receipt must never name a copy that is gone.
+    copyGone = !verifyReviewedCopy(ctx.store.reviewedCopiesDir, s, s.item.contentHash as string);
+    if (copyGone)
+      return {
+        ok: false,
+        message: `the reviewed copy of ${s.item.name} was removed while it was being trusted (doctor --prune ran meanwhile); nothing was trusted; trust it again`,
+      };
     const entry = entryFor(state, s);
     // Trust never activates: enabling is a separate, explicit step (codewhale.md §8.4).
     state.bundles[s.bundleKey] = touched({
@@ -289,7 +299,7 @@ export async function trustShown(
     });
     return { ok: true, value: { item: s.item, reviewedCopy: copy.dir, preview } };
   });
-  return written.ok ? written : refused('store-unavailable', written.message);
+  return written.ok ? written : refused(copyGone ? 'copy-failed' : 'store-unavailable', written.message);
 }
 
 /** `trustShown` without a confirmation, answering as the store's other mutations do (the CLI's `trust`). */

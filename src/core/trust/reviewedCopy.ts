@@ -199,7 +199,8 @@ function writeReadOnly(p: string | Buffer, bytes: Uint8Array, executable: boolea
  * FRESH_COPY_MS), deciding under the store's lock, which a trust takes only to write its
  * receipt after the copy is made. A copy this trust reuses or adds to may be such an old
  * one (its receipts fell out of the history); marked fresh first, it is not pruned before
- * the receipt naming it is written.
+ * the receipt naming it is written. A prune that decided on it just before the mark may
+ * still remove it; the trust verifies the copy again under the lock (lifecycle.ts `trustShown`).
  */
 function markFresh(final: string): void {
   try {
