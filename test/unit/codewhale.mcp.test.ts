@@ -234,6 +234,26 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
         ['stdio', 'streamable-http', 'sse'],
       );
     });
+    it('sets the internal transport only for sse: explicit stdio and streamable-http pass the transport rules (§10.2 case 18)', () => {
+      // codewhale.md §3.3: the internal `transport` is "sse" for sse and unset otherwise, so neither the
+      // stdio branch's "may not declare remote transport" nor the remote branch's "must be `sse`" fires.
+      const s = bundle(
+        {
+          a: { type: 'stdio', command: 'node' },
+          b: { type: 'Streamable-HTTP', url: 'https://example.invalid/mcp' },
+          c: { type: 'sse', url: 'https://example.invalid/sse' },
+        },
+        {},
+        ['example.invalid'],
+      );
+      assert.deepEqual(messages(s), []);
+      assert.equal(byName(s, 'm').decision, 'disabled');
+      const servers = (contractDetail(byName(s, 'm'), []).facts as { mcpServers: { transport: string }[] }).mcpServers;
+      assert.deepEqual(
+        servers.map((x) => x.transport),
+        ['stdio', 'streamable-http', 'sse'],
+      );
+    });
     const bad: [string, object, string, object?][] = [
       [
         'type websocket',

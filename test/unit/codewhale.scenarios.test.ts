@@ -9,6 +9,9 @@ import { trustWorkspace } from './helpers/trustWorkspace';
 /**
  * The acceptance scenarios of codewhale.md §10.7 and §10.8 that no other test spells out:
  * each as the scenario states it, through the index, the lifecycle and the text review.
+ * (§10.1–§10.6 live beside the rules they exercise: codewhale.validation, codewhale.mcp,
+ * hashing, codewhale.skills and codewhale.discovery; §10.7 cases 1–8, 10, 12, 14, 15 in
+ * trust.lifecycle, case 11 in trust.concurrency.)
  */
 describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
   const w = trustWorkspace();
@@ -123,6 +126,14 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.match(inventory.summary, /hooks=1/);
     assert.deepEqual(before.detail.activation?.inactiveComponents, ['lsp']);
     assert.notEqual(before.decision, 'registered', 'Active components: [none]');
+    assert.deepEqual(
+      w
+        .snapshot()
+        .items.filter((i) => i.parent === before.id && i.decision === 'registered')
+        .map((i) => i.qualifiedName),
+      [],
+      'Active components: [none]',
+    );
     await w.trustNow('mixed');
     const r = await enable(item('mixed'), w.ctx);
     assert.ok(r.ok);
@@ -156,6 +167,9 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
       'PLUGIN_TOKEN <- PLUGIN_TOKEN_SOURCE',
       'X_Api_Key <- REMOTE_API_KEY',
       'bearer_env=REMOTE_TOKEN',
+      // Codewhale's remote client follows redirects only within the origin, and plugin OAuth is off (§9.1).
+      'redirects=same-origin-only',
+      'oauth=disabled',
       '#1 plugin-path="server.js"',
       '#2 value="--mode=worker"',
       '#3 value="-e"',

@@ -136,6 +136,8 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       const facts = contractDetail(item, []).facts as { supportedComponents: string[]; inactiveComponents: string[] };
       assert.ok(facts.supportedComponents.includes('hooks'));
       assert.deepEqual(facts.inactiveComponents, ['filesystem-roots', 'lifecycle-mutation']);
+      // "can activate" (§10.5 case 1): only trust and the enable bit hold it back, not its compatibility.
+      assert.deepEqual([item.decision, item.reasons], ['disabled', ['not_reviewed', 'not_enabled']]);
       assert.equal(byName(s, 'example-plugin:filesystem-roots').decision, 'display_only');
       assert.deepEqual(byName(s, 'example-plugin:filesystem-roots').reasons, ['component_inactive']);
     });
@@ -161,6 +163,9 @@ describe('Codewhale skills and compatibility (codewhale.md §5, §6, §10.5)', (
       assert.equal(item?.compatibility, 'unsupported');
       assert.equal(item?.decision, 'display_only');
       assert.deepEqual(item?.reasons.slice(0, 1), ['unsupported_components']);
+      // §10.5 case 3: unsupported `["lsp"]`, nothing supported.
+      assert.deepEqual(item?.detail.activation?.inactiveComponents, ['lsp']);
+      assert.deepEqual(item?.detail.activation?.supportedComponents, []);
     });
   });
 });

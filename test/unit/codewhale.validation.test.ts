@@ -3,6 +3,8 @@ import { contractDetail } from '../../src/core/report/contract';
 import * as fs from 'node:fs';
 import { Fixture, index, writeW, byName, codes, messages, top } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
+import { readPluginJson } from '../../src/core/systems/codewhale/formats/pluginJson';
+import { Findings } from '../../src/core/diagnostics/findings';
 
 /** The bundle `example-plugin` of W(extra) and every diagnostic. */
 function w(f: Fixture, extra: string): { snapshot: Snapshot; decision: string; errors: string[] } {
@@ -35,6 +37,9 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
     assert.deepEqual(r.snapshot.diagnostics, []);
     assert.equal(r.decision, 'disabled');
     assert.equal(byName(r.snapshot, 'example-plugin:example').kind, 'skill');
+    // §10.1 case 1: skills = 1, in the inventory and as items.
+    assert.equal((byName(r.snapshot, 'example-plugin').detail.inventory as { skills: number }).skills, 1);
+    assert.equal(r.snapshot.items.filter((i) => i.kind === 'skill').length, 1);
   });
 
   it('accepts a legacy manifest with schema 0 and version 0.0.0, with two warnings', () => {
@@ -273,6 +278,15 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
       );
       const inv = byName(s, 'third').detail.inventory as Record<string, number>;
       assert.deepEqual([inv.mcp_servers, inv.stdio_mcp_servers, inv.remote_mcp_servers], [2, 1, 1]);
+      // The composed author (compose_author, codewhale.md §3.2), as the manifest reader holds it.
+      const file = f.path('ws/.codewhale/plugins/third/plugin.json');
+      const m = readPluginJson(
+        file,
+        fs.readFileSync(file, 'utf8'),
+        f.path('ws/.codewhale/plugins/third'),
+        new Findings(),
+      );
+      assert.equal(m?.author?.value, 'Other Client <plugins@other.example>');
     });
     it('rejects any providers declaration under policy v3', () => {
       const s = jsonBundle(
@@ -322,6 +336,13 @@ describe('Codewhale validation (codewhale.md §4, §10.1)', () => {
         r.errors.some((e) => e.startsWith('commands path must be relative')),
         `${p}: ${r.errors.join('; ')}`,
       );
+      f.remove();
+      f = new Fixture();
+    }
+    // §10.1 case 8, the other half: `plugins/server.js` and `server.js` are relative on every host.
+    for (const p of ['plugins/server.js', 'server.js']) {
+      const r = w(f, `[commands]\npath = "${p}"\n`);
+      assert.ok(!r.errors.some((e) => e.startsWith('commands path must be relative')), `${p}: ${r.errors.join('; ')}`);
       f.remove();
       f = new Fixture();
     }

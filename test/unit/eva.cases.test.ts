@@ -171,7 +171,13 @@ describe('eva.md §7.2 acceptance cases', () => {
   it('case 10: A0 without both schemas has one reason and two diagnostics', () => {
     f.adapter(a0((t) => t.replace(/  (in|out)put_schema:.*\n/g, '')));
     const r = f.index();
-    assert.deepEqual(r.item('adapters/review.yaml').reasons, ['capability_missing_schema', 'not_reviewed']);
+    // capability_missing_schema is display_only for a user item; for a workflow skill adapter it is rejected.
+    assert.deepEqual(decided(r.item('adapters/review.yaml')), [
+      'rejected',
+      ['capability_missing_schema'],
+      'rejected',
+      ['capability_missing_schema', 'not_reviewed'],
+    ]);
     assert.deepEqual(r.codes(), ['eva.skill.schema-missing E', 'eva.skill.schema-missing E']);
   });
 
@@ -508,8 +514,14 @@ describe('eva.md §7.2 acceptance cases', () => {
     f.l0();
     fs.rmSync(f.path('ws/schemas/lint.output.json'));
     const r = f.index();
-    assert.deepEqual(r.item('capabilities/lint.yaml').reasons, ['capability_missing_schema', 'not_reviewed']);
+    assert.deepEqual(decided(r.item('capabilities/lint.yaml')), [
+      'rejected',
+      ['capability_missing_schema'],
+      'rejected',
+      ['capability_missing_schema', 'not_reviewed'],
+    ]);
     const [d] = r.diagnostics('eva.skill.schema-file-missing');
+    assert.equal(d?.severity, 'error');
     assert.equal(d?.range.start.line, 7);
   });
 
@@ -574,6 +586,7 @@ describe('eva.md §7.2 acceptance cases', () => {
     );
     const r = f.index();
     assert.deepEqual(r.item('capabilities/lint.yaml').reasons, ['runtime_gate_mismatch', 'not_reviewed']);
+    assert.ok(r.codes().includes('eva.gate.mismatch I'), r.codes().join(', '));
   });
 
   it('case 51: kind lua_skil is not a skill item: context with the schema errors on the file and the load abort', () => {
@@ -759,6 +772,7 @@ describe('eva.md §7.2 acceptance cases', () => {
     const r = f.index();
     assert.deepEqual(r.items, []);
     const [d] = r.diagnostics('eva.project.root-outside');
+    assert.equal(d?.severity, 'error');
     assert.equal(evaYaml.split('\n')[d?.range.start.line ?? 0]?.trim(), 'adapter_dir: ../elsewhere');
   });
 
@@ -778,7 +792,10 @@ describe('eva.md §7.2 acceptance cases', () => {
         [r.item(id).decision, r.item(id).reasons],
         ['display_only', ['manifest_required', 'capability_missing_schema']],
       );
-    assert.equal(r.diagnostics('eva.conflict.same-skill-multiple-directory').length, 2);
+    assert.deepEqual(
+      r.diagnostics('eva.conflict.same-skill-multiple-directory').map((d) => d.severity),
+      ['information', 'information'],
+    );
   });
 
   it('case 67: two adapters for one capability are both registered; each says where Eva-CLI routes', () => {
@@ -799,7 +816,11 @@ describe('eva.md §7.2 acceptance cases', () => {
     assert.deepEqual(r.item('adapters/review.yaml').reasons, ['policy_denied', 'not_reviewed']);
     const [invalid] = r.diagnostics('eva.policy.invalid');
     assert.equal(invalid?.range.start.line, 1);
-    assert.equal(r.diagnostics('eva.policy.fail-closed').length, 1);
+    assert.equal(invalid?.severity, 'error');
+    assert.deepEqual(
+      r.diagnostics('eva.policy.fail-closed').map((d) => d.severity),
+      ['error'],
+    );
   });
 
   it('case 69: a skill section without allowed_runtime_gates allows no gate', () => {

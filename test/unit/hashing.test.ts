@@ -193,6 +193,14 @@ describe('hashes (codewhale.md §7, trust.md)', () => {
       assert.equal(hashOf(f.path('one'), 'plugin.toml', A), hashOf(f.path('two'), 'plugin.toml', A));
       f.write('two/z.txt', 'zz');
       assert.notEqual(hashOf(f.path('one'), 'plugin.toml', A), hashOf(f.path('two'), 'plugin.toml', A));
+      // "changes the content hash only" (§10.4 case 2): the capability hash of the bundle stays.
+      writeW(f);
+      f.write('ws/.codewhale/plugins/example-plugin/z.txt', 'z');
+      const before = byName(index([f.path('ws')]), 'example-plugin');
+      f.write('ws/.codewhale/plugins/example-plugin/z.txt', 'zz');
+      const after = byName(index([f.path('ws')]), 'example-plugin');
+      assert.notEqual(after.contentHash, before.contentHash);
+      assert.equal(after.capabilityHash, before.capabilityHash);
     });
 
     it('sorts a listing the file system gives in another order (Windows lists names unsorted; Node on Unix sorts them)', () => {

@@ -113,11 +113,20 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
         Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"pre_compact":[{"command":["a"]}]}')]),
       );
       assert.deepEqual(index([f.path('ws')]).diagnostics, []);
+      // Accepted means loaded: the one entry is read (json.loads detects the encoding from the bytes).
+      assert.deepEqual(
+        loadRivumiProject(f.path('ws')).hooksFile?.hooks.map((h) => [h.event, h.argv]),
+        [['pre_compact', ['a']]],
+      );
       f.write(
         'ws/.rivumi/hooks.json',
         Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"pre_compact":[{"command":["a"]}]}', 'utf16le')]),
       );
       assert.deepEqual(index([f.path('ws')]).diagnostics, []);
+      assert.deepEqual(
+        loadRivumiProject(f.path('ws')).hooksFile?.hooks.map((h) => [h.event, h.argv]),
+        [['pre_compact', ['a']]],
+      );
     });
 
     it('refuses null for an event, an unknown event and a non-object', () => {

@@ -51,6 +51,7 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
     writeW(w.f);
     await w.trustNow('example-plugin');
     assert.ok((await enable(item('example-plugin'), w.ctx)).ok);
+    const stored = fs.readFileSync(w.store.file, 'utf8');
     w.f.write(
       'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md',
       '---\nname: example\ndescription: example\n---\nchanged\n',
@@ -61,6 +62,8 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       ['content-changed', true, 'disabled', ['content_changed']],
     );
     assert.deepEqual(item('example-plugin:example').reasons, ['bundle_inactive']);
+    // Drift writes nothing (codewhale.md §8.5, trust.md "Status"): the store is as enable left it.
+    assert.equal(fs.readFileSync(w.store.file, 'utf8'), stored);
   });
 
   it('turns capabilities-changed when [hooks] is added after enable (§10.7 case 3)', async () => {

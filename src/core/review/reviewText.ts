@@ -122,8 +122,10 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean, hookLoadFails: bo
         const headers = Object.entries(s.envHeaders)
           .map(([h, src]) => `${h} <- ${src}`)
           .join(', ');
+        // Codewhale's own review of a remote server states two fixed limits of its client: redirects
+        // stay on the endpoint's origin, and plugin OAuth is off (codewhale.md §9.1, the remote line).
         out.push(
-          `MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}${timeouts(s)}${tools(s)}${switches(s)}`,
+          `MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  redirects=same-origin-only  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}  oauth=disabled${timeouts(s)}${tools(s)}${switches(s)}`,
         );
       }
     }
