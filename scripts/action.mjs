@@ -13,8 +13,19 @@
 //    root (what code scanning needs), writes it, prints one annotation per result, and
 //    sets the outputs. Exit 1 when the findings reach `fail-on`; exit 2 on a usage error.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,8 +197,51 @@ const merged = {
     },
   ],
 };
-mkdirSync(path.dirname(sarifFile), { recursive: true });
-writeFileSync(sarifFile, JSON.stringify(merged, null, 2) + '\n');
+writeReport(sarifFile, JSON.stringify(merged, null, 2) + '\n');
+
+/**
+ * The checkout is the pull request's: it can commit a symbolic link at `skillgate.sarif`
+ * (to `~/.bashrc`, to a runner file, dangling into a folder it wants a file in), and a
+ * plain write follows it. So the folders on the way inside the checkout must be real
+ * ones (each missing one made by us), and the report lands as lockCommands.ts writes the
+ * lock: in a temporary file of a random name created exclusively (O_EXCL refuses any
+ * existing name, a link included), renamed over `file`, which replaces a link there and
+ * never follows it. A place outside the checkout (the runner's temp) is the workflow's
+ * own choice and is made as given.
+ */
+function writeReport(file, text) {
+  const shown = input('sarif-file', 'skillgate.sarif');
+  const rel = path.relative(repoRoot, path.dirname(file));
+  if (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel)) {
+    let at = repoRoot;
+    for (const part of rel.split(path.sep).filter(Boolean)) {
+      at = path.join(at, part);
+      const st = lstatSync(at, { throwIfNoEntry: false });
+      const where = visible(path.relative(repoRoot, at));
+      if (st?.isSymbolicLink())
+        fail(
+          `sarif-file ${visible(shown)}: ${where} is a symbolic link in the checkout; the SARIF file is never written through one`,
+        );
+      if (st && !st.isDirectory()) fail(`sarif-file ${visible(shown)}: ${where} is not a directory`);
+      if (!st) mkdirSync(at);
+    }
+  } else mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.skillgate-${randomBytes(6).toString('hex')}.tmp`;
+  let created = false;
+  try {
+    const fd = openSync(tmp, 'wx');
+    created = true;
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    if (created) rmSync(tmp, { force: true });
+    fail(`cannot write the SARIF file ${visible(shown)}: ${visible(e instanceof Error ? e.message : String(e))}`);
+  }
+}
 
 // The path an annotation names: a name whose bytes are not UTF-8 (`%FF`) has no text the
 // runner could match, so its annotation names no file (the SARIF keeps the bytes).

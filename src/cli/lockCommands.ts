@@ -1,7 +1,9 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeUtf8, readRegularFile } from '../core/fs/safeFs';
+import { decodeUtf8, isInside, readRegularFile } from '../core/fs/safeFs';
+import { firstNonDirectory } from '../core/fs/firstNonDirectory';
+import { portableRelative } from '../core/fs/portablePath';
 import type { Snapshot } from '../core/index/snapshot';
 import { checkAgainstLock, type LockFinding } from '../core/lock/lockCheck';
 import {
@@ -47,7 +49,7 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
         refused.push({ system: item.system, name: item.name, path: rel, problem: problem ?? 'no review token' });
       else bundles.push({ path: rel, system: item.system, name: item.name, reviewToken: item.reviewToken });
     }
-    writeAtomically(lockFile, lockText(bundles));
+    writeAtomically(lockFile, lockText(bundles), ws);
     written.push({ lockFile, bundles, unpinnable: refused });
   }
   const refusedCount = written.reduce((n, w) => n + w.unpinnable.length, 0);
@@ -204,9 +206,19 @@ function readLock(lockFile: string, given: string): string | null {
  * repository can commit a symbolic link at any name it can predict (`skillgate.lock.<pid>.tmp`
  * for every pid), and an exclusive create refuses an existing path, a link included,
  * where a plain write follows it to a file outside. rename(2) then replaces whatever is
- * at `file`, a symbolic link too, without following it.
+ * at `file`, a symbolic link too, without following it. The folders on the way from the
+ * workspace to a `--lock` inside it are the repository's too (`ci -> ../../other`), so
+ * a link among them is refused as install.ts refuses one; a lock outside the workspace
+ * is the user's own place, reached as they named it.
  */
-function writeAtomically(file: string, text: string): void {
+function writeAtomically(file: string, text: string, workspace: string): void {
+  if (isInside(workspace, file)) {
+    const stop = firstNonDirectory(workspace, path.dirname(file));
+    if (stop?.type === 'symlink')
+      throw new UsageError(
+        `cannot write ${file}: ${portableRelative(workspace, stop.at)} is a symbolic link in the workspace; a lock is never written through one`,
+      );
+  }
   const tmp = `${file}.skillgate-${crypto.randomBytes(6).toString('hex')}.tmp`;
   let created = false;
   try {

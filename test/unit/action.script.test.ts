@@ -128,4 +128,46 @@ esac
     );
     assert.equal(new Set(r.results.map((x) => JSON.stringify(x.partialFingerprints))).size, r.results.length);
   });
+
+  describe('the SARIF file is written through no symbolic link the checkout holds', () => {
+    const pack = () => f.write('repo/.rivumi/plugins/ok.json', JSON.stringify({ name: 'ok', description: 'A pack.' }));
+
+    it('replaces a committed skillgate.sarif link with the report, and leaves the file it pointed to as it was', () => {
+      pack();
+      const victim = f.write('home/.bashrc', 'export KEEP=1\n');
+      f.symlink('../home/.bashrc', 'repo/skillgate.sarif');
+      // Dangling: a write through it would create the file outside the checkout.
+      f.symlink('../home/.profile', 'repo/other.sarif');
+      const r = runAction({ workspaces: '.', 'fail-on': 'none' });
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.equal(fs.readFileSync(victim, 'utf8'), 'export KEEP=1\n');
+      assert.ok(fs.lstatSync(f.path('repo/skillgate.sarif')).isFile(), 'skillgate.sarif is a regular file');
+      assert.deepEqual(
+        r.results.map((x) => x.ruleId),
+        ['skillgate.lock.new'],
+      );
+      const again = runAction({ workspaces: '.', 'fail-on': 'none', 'sarif-file': 'other.sarif' });
+      assert.equal(again.code, 0, again.out + again.err);
+      assert.equal(fs.existsSync(f.path('home/.profile')), false, 'nothing is created where the link points');
+      assert.ok(fs.lstatSync(f.path('repo/other.sarif')).isFile(), 'other.sarif is a regular file');
+      assert.deepEqual(
+        fs.readdirSync(f.path('repo')).filter((n) => n.includes('.skillgate-')),
+        [],
+        'no temporary file is left behind',
+      );
+    });
+
+    it('refuses a sarif-file whose folder in the checkout is a link, in one sentence, and writes nothing there', () => {
+      pack();
+      f.mkdir('outside');
+      f.symlink('../outside', 'repo/reports');
+      const r = runAction({ workspaces: '.', 'fail-on': 'none', 'sarif-file': 'reports/skillgate.sarif' });
+      assert.equal(r.code, 2, r.out + r.err);
+      assert.match(
+        r.out,
+        /^::error title=Skillgate::sarif-file reports\/skillgate\.sarif: reports is a symbolic link in the checkout; the SARIF file is never written through one$/m,
+      );
+      assert.deepEqual(fs.readdirSync(f.path('outside')), []);
+    });
+  });
 });

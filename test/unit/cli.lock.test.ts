@@ -222,6 +222,24 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
         'no temporary file left behind',
       );
     });
+
+    it('refuses a --lock whose folder in the workspace is a link the repository placed, and writes nothing where it points (exit 2)', async () => {
+      writePack(f);
+      f.mkdir('elsewhere');
+      f.mkdir('ws/ci');
+      f.symlink('../../elsewhere', 'ws/ci/pins');
+      const r = await cli(['lock', '--lock', 'ci/pins/skillgate.lock', '--no-user']);
+      assert.equal(r.code, 2, r.err);
+      assert.equal(
+        r.err,
+        `skillgate: cannot write ${f.path('ws/ci/pins/skillgate.lock')}: ci/pins is a symbolic link in the workspace; a lock is never written through one\n`,
+      );
+      assert.deepEqual(fs.readdirSync(f.path('elsewhere')), []);
+      // A lock outside the workspace is the user's own place, reached as they named it.
+      f.symlink('elsewhere', 'pins-link');
+      assert.equal((await cli(['lock', '--lock', '../pins-link/skillgate.lock', '--no-user'])).code, 0);
+      assert.deepEqual(fs.readdirSync(f.path('elsewhere')), ['skillgate.lock']);
+    });
   });
 
   describe('check --lock', () => {

@@ -210,6 +210,27 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
       assert.deepEqual([tree(f.path('outside')), tree(f.path('outside2'))], [[], []]);
     });
 
+    it('never writes through a link at a destination: without --overwrite it is taken, with --overwrite it is replaced', () => {
+      // Rivumi tests `target.exists()`, which follows the link: a dangling one is free to it, and its
+      // write creates the file where the link points. Here a link is an existing file, and is replaced.
+      withSkillIn('sk');
+      f.mkdir('outside');
+      const victim = f.write('outside/victim.json', 'keep\n');
+      f.mkdir('repo/.rivumi/plugins/sk');
+      f.symlink('../../../../outside/gone.md', 'repo/.rivumi/plugins/sk/s.md');
+      assert.deepEqual(installPlugin(f.path('package/plugin.json'), f.path('repo')), {
+        ok: false,
+        message: 'plugin skill already exists: sk/s.md',
+      });
+      f.symlink('../../../outside/victim.json', 'repo/.rivumi/plugins/linked.json');
+      const r = installPlugin(f.path('package/plugin.json'), f.path('repo'), { overwrite: true });
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.deepEqual(tree(f.path('outside')), ['victim.json']);
+      assert.equal(fs.readFileSync(victim, 'utf8'), 'keep\n');
+      for (const dest of ['linked.json', 'sk/s.md'])
+        assert.ok(fs.lstatSync(f.path('repo/.rivumi/plugins', dest)).isFile(), `${dest} is a regular file`);
+    });
+
     it('creates missing skill directories itself and removes them again on rollback', () => {
       withSkillIn('x/y');
       f.write('repo/.rivumi/plugins/aaa-broken.json', '{"name": "broken", "surprise": true}');
