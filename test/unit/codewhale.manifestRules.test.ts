@@ -32,7 +32,21 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
     `[${Array.from({ length: n }, (_, i) => JSON.stringify(make(i))).join(', ')}]`;
 
   describe('legacy manifests (§4.3)', () => {
-    it('warns about a missing schema_version, with a fix that adds it at the top, and keeps a blank version as 0.0.0', () => {
+    it('warns about a missing schema_version, with a fix that adds it at the top', () => {
+      const { findings } = validate('[plugin]\nname = "p"\nversion = "1.0.0"\n');
+      assert.deepEqual(findings.diagnostics[0]?.fix, {
+        title: 'Add schema_version = 1',
+        edits: [
+          {
+            file: f.path('b/plugin.toml'),
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+            newText: 'schema_version = 1\n\n',
+          },
+        ],
+      });
+    });
+
+    it('keeps a blank version as 0.0.0, with no schema_version fix (schema 1 would refuse the blank version)', () => {
       const { findings, result } = validate('[plugin]\nname = "p"\nversion = "  "\n');
       assert.deepEqual(
         findings.diagnostics.map((d) => [d.code, d.severity, d.message]),
@@ -45,16 +59,10 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
           ],
         ],
       );
-      assert.deepEqual(findings.diagnostics[0]?.fix, {
-        title: 'Add schema_version = 1',
-        edits: [
-          {
-            file: f.path('b/plugin.toml'),
-            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-            newText: 'schema_version = 1\n\n',
-          },
-        ],
-      });
+      assert.deepEqual(
+        findings.diagnostics.map((d) => d.fix),
+        [undefined, undefined],
+      );
       assert.deepEqual(findings.diagnostics[1]?.range.start, { line: 0, character: 0 }, 'at the [plugin] table');
       assert.equal(result.version, '0.0.0');
     });

@@ -182,6 +182,20 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
       assert.deepEqual(out.extensions['net.codewhale'], { capabilities: { network_hosts: ['h.example'] } });
     });
 
+    it('offers no fix where `extensions` repeats "net.codewhale" (serde keeps the last; the edit would land in the first)', () => {
+      // `extensions` is a map: serde_json keeps the last value of a repeated key (repeatedKeys.ts), and so
+      // does the mismatch; jsonc-parser's `modify` follows the first, so the fix changed a value no one reads.
+      for (const [first, last] of [
+        ['{"capabilities": {"network_hosts": ["x.example"]}}', '{"capabilities": {"network_hosts": ["y.example"]}}'],
+        ['{"capabilities": {"network_hosts": ["x.example"]}}', '{"display_name": "b"}'],
+        ['{"display_name": "a"}', '{"display_name": "b"}'],
+      ]) {
+        const text = `{"$schema": "${SCHEMA}", "name": "w", "version": "1.0.0", "extensions": {"net.codewhale": ${first}, "net.code\\u0077hale": ${last}}}`;
+        json(text);
+        assert.equal(mismatch().fix, undefined, text);
+      }
+    });
+
     it('offers no fix, and the mismatch is still reported, where a struct on the way is written as an array', () => {
       // serde reads a struct from an array too (serdeSequence.ts); a key cannot be set in one, and
       // jsonc-parser's edit threw there ("Can not add index to parent of type array").

@@ -34,6 +34,19 @@ describe('Eva quick fixes', () => {
     assert.equal(fs.readFileSync(f.path('ws/config/adapters/review.yaml'), 'utf8'), A0);
   });
 
+  it('offers no boolean fix where the value carries a tag or an anchor (the word alone is not what the node means)', () => {
+    // `!!str true` is still a string, so the tag would keep the error; an anchored value is
+    // also every alias of it, which the word would change too (here `x_note: *w`).
+    for (const written of ['!!str yes', '!!str   yes', '&w yes']) {
+      f.adapter(
+        `${A0.replace('enabled: true', `enabled: ${written}`)}${written.startsWith('&') ? 'x_note: *w\n' : ''}`,
+      );
+      const d = f.index().diagnostics('eva.schema.type')[0];
+      assert.ok(d, written);
+      assert.equal(d.fix, undefined, written);
+    }
+  });
+
   it('offers no boolean fix for a string that does not mean one', () => {
     f.adapter(A0.replace('enabled: true', 'enabled: maybe'));
     assert.equal(f.index().diagnostics('eva.schema.type')[0]?.fix, undefined);
@@ -60,6 +73,34 @@ describe('Eva quick fixes', () => {
       );
     }
   });
+
+  it('offers no stub where the skill mapping writes the key with no schema (a second key of that name is refused)', () => {
+    // `output_schema:`, `null` and `~` read as missing (contracts.ts inlineSchema); the stub as
+    // a second `output_schema` key would be a duplicate mapping key, which serde_yaml refuses,
+    // and the whole project's load with it.
+    for (const written of ['', ' null', ' ~']) {
+      f.adapter(A0.replace(/ {2}output_schema:.*\n/, `  output_schema:${written}\n`));
+      const d = f.index().diagnostics('eva.skill.schema-missing')[0];
+      assert.ok(d, JSON.stringify(written));
+      assert.equal(d.fix, undefined, JSON.stringify(written));
+    }
+  });
+
+  for (const kind of [
+    '? kind\n  : workflow_skill',
+    '?   kind\n  :   workflow_skill',
+    '&k kind: workflow_skill',
+    '!!str kind: workflow_skill',
+  ]) {
+    it(`indents the stub as the skill mapping's entries where the kind key is written \`${kind.split('\n')[0]}\``, () => {
+      // The key's own column is past an indicator or a property: a stub there is more indented
+      // than the entries, which libyaml refuses, and the project's load with it.
+      f.adapter(A0.replace(/ {2}output_schema:.*\n/, '').replace('kind: workflow_skill', kind));
+      applyFix(f.index().diagnostics('eva.skill.schema-missing')[0]);
+      const r = f.index();
+      assert.deepEqual([r.item('adapters/review.yaml').detail.eva.evaDecision, r.codes(false)], ['registered', []]);
+    });
+  }
 
   it('offers no stub for a flow-style skill mapping', () => {
     f.adapter(

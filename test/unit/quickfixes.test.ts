@@ -105,6 +105,46 @@ describe('quick fixes computed by the core', () => {
     );
   });
 
+  it('offers no schema_version fix to a legacy manifest without a version (schema 1 refuses a blank version)', () => {
+    // codewhale.md §4.3/§4.4 step 3: the legacy manifest loads with version 0.0.0, while
+    // `schema_version = 1` with no version fails; the version to write is the author's choice.
+    for (const text of [
+      '[plugin]\nname = "legacy"\n',
+      'schema_version = 0\n[plugin]\nname = "legacy"\nversion = " "\n',
+    ]) {
+      f.write('ws/.codewhale/plugins/legacy/plugin.toml', text);
+      const legacy = index([f.path('ws')]).diagnostics.filter((x) => x.code === 'codewhale.manifest-legacy');
+      assert.equal(legacy.length, 2, text);
+      assert.deepEqual(
+        legacy.map((x) => x.fix),
+        [undefined, undefined],
+        text,
+      );
+    }
+  });
+
+  it('removes a repeated TOML list value without the comment after the value before it', () => {
+    const file = f.write(
+      'ws/.codewhale/plugins/example-plugin/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", # the first\n  "A", # again\n  "c"]\n',
+    );
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
+    assert.equal(
+      fs.readFileSync(file, 'utf8'),
+      'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", # the first\n  # again\n  "c"]\n',
+    );
+    // The repeat last: the comma before it goes on its own (a comma inside the comment is not it).
+    fs.writeFileSync(
+      file,
+      'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a", # first, really\n  "A"]\n',
+    );
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.list').diagnostics, []);
+    assert.equal(
+      fs.readFileSync(file, 'utf8'),
+      'schema_version = 1\n[plugin]\nname = "example-plugin"\nversion = "1.2.3"\nkeywords = ["a" # first, really\n  ]\n',
+    );
+  });
+
   it('removes a repeated list value with its comma, in TOML and in plugin.json', () => {
     f.write(
       'ws/.codewhale/plugins/example-plugin/plugin.toml',

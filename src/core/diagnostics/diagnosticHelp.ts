@@ -30,7 +30,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'codewhale.manifest-legacy': {
     fix: 'Add `schema_version = 1` at the top of `plugin.toml` (or set it to 1 where it says 0) and a semantic `version` under `[plugin]`.',
-    quickFix: 'Add schema_version = 1 (Set schema_version = 1 where the key is there)',
+    quickFix:
+      'Add schema_version = 1 (Set schema_version = 1 where the key is there), when `[plugin].version` is not blank: schema 1 refuses a blank version',
   },
   'codewhale.component-inactive': {
     fix: 'Codewhale keeps these components in the inventory but never activates them under policy v3. Remove the component tables the bundle does not need; the warning is informational otherwise.',
@@ -234,7 +235,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'eva.schema.type': {
     fix: 'Write the value with the type the message names: only `true`/`false` are booleans (`yes` is a string), `1.0` is a number (quote it for a string), and a tag such as `!!js/function` gives no type: Eva reads a scalar under it as its text (`!!js/function "…"` is a string, never run).',
-    quickFix: 'Write the boolean as true/false (when the value is a YAML 1.1 word such as yes or no)',
+    quickFix:
+      'Write the boolean as true/false (when the value is a YAML 1.1 word such as yes or no, with no tag or anchor of its own)',
   },
   'eva.schema.enum': { fix: 'Use one of the values the message lists.' },
   'eva.schema.pattern': { fix: 'Use ASCII letters, digits, `_`, `.` and `-`, starting with a letter or digit.' },
@@ -276,7 +278,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'eva.skill.schema-missing': {
     fix: 'Add the missing schema (an object schema at least). A user-local skill cannot declare one: wrap it in a project skill adapter.',
-    quickFix: 'Add an object-schema stub to the skill mapping (block style)',
+    quickFix: 'Add an object-schema stub to the skill mapping (block style, when the key is not written there at all)',
   },
   'eva.skill.schema-type': {
     fix: 'Give the input schema `type: object`; Eva invokes skills only with an object input.',

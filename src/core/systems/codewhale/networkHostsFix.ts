@@ -1,5 +1,6 @@
 import type { ParsedDocument } from '../../documents/document';
 import { modifyFormatted } from '../../documents/jsonEdit';
+import { jsonDuplicateKeys } from '../../documents/jsonDocument';
 import type { Fix, Range } from '../../model';
 import type { Manifest } from './manifest';
 
@@ -21,6 +22,11 @@ export function networkHostsFix(
   const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
+    // `extensions` is a map, which keeps the last of a repeated key as serde_json does
+    // (repeatedKeys.ts), and the mismatch was read there; jsonc-parser's edit follows the first
+    // (`findNodeAtLocation`), so where a key on the way repeats, it would change a value no one reads.
+    if (jsonDuplicateKeys(doc).some((d) => d.length <= path.length && d.every((k, i) => k === path[i])))
+      return undefined;
     // A struct on the way written as an array (serde reads that too, serdeSequence.ts) has no
     // key to set; the element the list would be is not a place an edit can name unambiguously.
     // An `Option` written `null` is read as left out (schemas.ts `option`): the table takes its

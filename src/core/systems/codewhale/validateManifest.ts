@@ -31,24 +31,30 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   if (m.label === 'plugin.toml' && m.schemaVersion.value === 0) {
     // A blank line keeps the top-level key apart from the first table, as TOML is usually written.
     // A written `schema_version = 0` gets the new value in place: a second key would not parse.
+    // Without a version there is no fix: a legacy manifest loads as version 0.0.0, but schema 1
+    // refuses a blank version (§4.4 step 3), so the fix alone would make Codewhale refuse the
+    // bundle; which version to write is the author's choice.
     const written = findings.document(m.file)?.literalAt(['schema_version']) !== undefined;
-    const atTop = written
-      ? findings.replaceFix('Set schema_version = 1', m.schemaVersion.at, '1')
-      : {
-          title: 'Add schema_version = 1',
-          edits: [
-            {
-              file: m.file,
-              range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-              newText: 'schema_version = 1\n\n',
-            },
-          ],
-        };
+    const atTop =
+      rustTrim(version) === ''
+        ? undefined
+        : written
+          ? findings.replaceFix('Set schema_version = 1', m.schemaVersion.at, '1')
+          : {
+              title: 'Add schema_version = 1',
+              edits: [
+                {
+                  file: m.file,
+                  range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                  newText: 'schema_version = 1\n\n',
+                },
+              ],
+            };
     findings.at(
       'codewhale.manifest-legacy',
       'legacy manifest: add `schema_version = 1`',
       { file: m.file, path: [] },
-      { fix: atTop },
+      atTop ? { fix: atTop } : undefined,
     );
     if (rustTrim(version) === '') {
       version = '0.0.0';
@@ -246,6 +252,9 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
  * Removing a repeated list value is unambiguous: the list means the same without it.
  * The edit runs from the end of the value before it to the end of the repeat, so the
  * separating comma goes too and the list stays well-formed in TOML and JSON alike.
+ * Between two values there are only blanks, line breaks, the comma and, in TOML, comments:
+ * a comment there is the previous value's and stays (the repeat goes with the comma after
+ * it, or else the comma before it goes on its own).
  */
 function removeDuplicateFix(
   findings: Findings,
@@ -255,12 +264,25 @@ function removeDuplicateFix(
   const doc = findings.document(repeat.at.file);
   if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
   const end = doc.valueSpan(previous.at.path)[1];
-  const until = doc.valueSpan(repeat.at.path)[1];
-  if (until <= end) return undefined;
-  return {
-    title: `Remove the repeated value \`${repeat.value}\``,
-    edits: [{ file: repeat.at.file, range: doc.spanRange(end, until), newText: '' }],
-  };
+  const [start, until] = doc.valueSpan(repeat.at.path);
+  if (until <= end || start < end) return undefined;
+  const cut = (from: number, to: number) => ({ file: repeat.at.file, range: doc.spanRange(from, to), newText: '' });
+  const title = `Remove the repeated value \`${repeat.value}\``;
+  if (!doc.text.slice(end, start).includes('#')) return { title, edits: [cut(end, until)] };
+  const after = /[ \t]*,[ \t]*/y;
+  after.lastIndex = until;
+  if (after.exec(doc.text)) return { title, edits: [cut(start, after.lastIndex)] };
+  const comma = separatorIn(doc.text, end, start);
+  return comma === undefined ? undefined : { title, edits: [cut(comma, comma + 1), cut(start, until)] };
+}
+
+/** The offset of the comma between two TOML array values, passing over comments (which may hold commas). */
+function separatorIn(text: string, from: number, to: number): number | undefined {
+  for (let i = from; i < to; i++) {
+    if (text[i] === '#') while (i < to && text[i] !== '\n' && text[i] !== '\r') i++;
+    else if (text[i] === ',') return i;
+  }
+  return undefined;
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

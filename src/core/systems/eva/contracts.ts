@@ -171,7 +171,9 @@ function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | un
     : ['no', 'n', 'off', 'false'].includes(word)
       ? 'false'
       : undefined;
-  if (!meant) return undefined;
+  // A tag or an anchor written on the value is not the word: `!!str true` is still a string,
+  // and an anchored value is every alias of it too, which the word would change as well.
+  if (!meant || doc.hasNodeProperties(path)) return undefined;
   // A block scalar (`|`, `>`) runs through the line break that ends it: the word replaces it
   // up to that break, which stays, or the next key would join this line.
   const [start, end] = doc.valueSpan(path);

@@ -4,6 +4,7 @@ import {
   Scalar,
   isAlias,
   isMap,
+  isNode,
   isScalar,
   isSeq,
   visit,
@@ -710,6 +711,16 @@ export class YamlDocument implements ParsedDocument {
     if (!isScalar(target)) return undefined;
     const style = target.type === Scalar.PLAIN ? 'plain' : target.type === Scalar.BLOCK_LITERAL ? 'literal' : 'other';
     return { text: scalarText(target), style, tag: target.tag };
+  }
+
+  /**
+   * Whether the node at `path`, as written there (an alias not followed), carries a tag or an
+   * anchor: properties a node's own range leaves out (the yaml library's `tag`, `anchor`).
+   */
+  hasNodeProperties(path: DocPath): boolean {
+    const { node, key, depth } = this.walk(path);
+    if (depth !== path.length || node === key || !isNode(node)) return false;
+    return node.tag !== undefined || node.anchor !== undefined;
   }
 
   valueSpan(path: DocPath): readonly [number, number] {
