@@ -103,7 +103,8 @@ function hash(c: Invocation): number {
 
 function reviewCommand(c: Invocation): number {
   const snapshot = c.index();
-  const r = review(c.select(snapshot), c.lifecycle);
+  const selected = c.select(snapshot);
+  const r = review(selected, c.lifecycle);
   if (!r.ok) return c.outcome(false, r.message);
   if (c.options.json) {
     const byId = itemsById(snapshot, r.value.diagnostics);
@@ -119,6 +120,8 @@ function reviewCommand(c: Invocation): number {
       snapshot.workspaces,
       hooksOptedIn(r.value.item, c.io.env),
       hookLoadFails(snapshot, r.value.item.id),
+      // Whether the bundle is active is the index's decision: the review reads it without the store.
+      selected,
     ),
   );
   return 0;

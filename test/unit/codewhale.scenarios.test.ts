@@ -18,9 +18,10 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
 
   const item = (name: string) => byName(w.snapshot(), name);
   const textOf = (name: string) => {
-    const r = review(item(name), w.ctx);
+    const current = item(name);
+    const r = review(current, w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
-    return reviewText(r.value, [w.f.path('ws')], false);
+    return reviewText(r.value, [w.f.path('ws')], false, false, current);
   };
 
   /** The mixed bundle of §10.8 case 1: a skill, commands, hooks and lsp. */
@@ -147,6 +148,26 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.deepEqual(byName(s, 'mixed:lsp').reasons, ['component_inactive']);
   });
 
+  it("the text review states the inventory, permissions, compatibility, active and inactive components and qualified skills in Codewhale's words (§9.1, §10.8 case 1)", async () => {
+    writeMixed();
+    const lines = () => textOf('mixed').split('\n');
+    const before = lines();
+    for (const expected of [
+      '  inventory: skills=1 mcp=0 (stdio=0 remote=0) commands=1 agents=0 hooks=1 lsp=1 native=0',
+      '  permissions: filesystem_roots=[none] network_hosts=[none] (exact allowlist for Codewhale-managed remote requests; redirects stay same-origin) lifecycle_mutation=false stdio_runtime=[none]',
+      '  Compatibility: partial',
+      '  Active components: [none]',
+      '  Inactive components: [lsp]',
+      '  Qualified skills: [mixed:hello]',
+    ])
+      assert.ok(before.includes(expected), `${expected} in:\n${before.join('\n')}`);
+    await w.trustNow('mixed');
+    assert.ok((await enable(item('mixed'), w.ctx)).ok);
+    const after = lines();
+    assert.ok(after.includes('  Active components: [skills, commands, hooks]'), after.join('\n'));
+    assert.ok(after.includes('  Inactive components: [lsp]'), after.join('\n'));
+  });
+
   it('MCP review of one stdio and one remote server shows argv, env and header mappings by name (§10.8 case 2)', () => {
     const dir = 'ws/.codewhale/plugins/mcp-review';
     w.f.write(
@@ -163,7 +184,8 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     assert.match((i.detail.inventory as { summary: string }).summary, /mcp=2 \(stdio=1 remote=1\)/);
     const text = textOf('mcp-review');
     for (const expected of [
-      'filesystem and network authority',
+      'mcp=2 (stdio=1 remote=1)',
+      'stdio_runtime=[1 local child process(es) with host-user filesystem/network authority; MCP tool approvals still apply]',
       'PLUGIN_TOKEN <- PLUGIN_TOKEN_SOURCE',
       'X_Api_Key <- REMOTE_API_KEY',
       'bearer_env=REMOTE_TOKEN',
@@ -174,7 +196,7 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
       '#2 value="--mode=worker"',
       '#3 value="-e"',
       `#4 value="console.log('ready')"`,
-      'skills: none',
+      'Qualified skills: [none]',
     ])
       assert.ok(text.includes(expected), `${expected} in:\n${text}`);
     assert.ok(!text.includes('PLUGIN_TOKEN_SOURCE}'), 'environment by names only');
@@ -192,11 +214,49 @@ describe('Codewhale acceptance scenarios (codewhale.md §10.7, §10.8)', () => {
     );
     const lines = textOf('switches').split('\n');
     const line = (id: string) => lines.find((l) => l.startsWith(`  MCP ${id}: `)) ?? `no line for ${id}`;
-    assert.match(line('off'), /required=false {2}configured-off/);
-    assert.doesNotMatch(line('off'), /runs a local process/, 'Codewhale does not start a server configured off');
-    assert.match(line('on'), /required=true {2}configured-on/);
-    assert.match(line('on'), /runs a local process/);
-    assert.match(line('remote'), /required=false {2}configured-off/);
+    assert.match(line('off'), /required=false .* configured-off$/);
+    assert.match(line('on'), /required=true .* host-user-filesystem\/network-authority configured-on$/);
+    assert.match(line('remote'), /required=false .* configured-off$/);
+  });
+
+  it("each MCP server's line is Codewhale's own review entry, field for field and with its defaults (§9.1; upstream render.rs render_mcp_server)", () => {
+    const dir = 'ws/.codewhale/plugins/entries';
+    w.f.write(
+      `${dir}/plugin.toml`,
+      'schema_version = 1\n[plugin]\nname = "entries"\nversion = "1.0.0"\n' +
+        '[mcp_servers.local]\ncommand = "node"\nargs = ["server.js", "--mode=worker"]\ncwd = "srv"\n' +
+        'env = { PLUGIN_TOKEN = "${PLUGIN_TOKEN_SOURCE}", A_FIRST = "${Z_SRC}" }\n' +
+        'connect_timeout = 10\nread_timeout = 30\nrequired = true\n' +
+        'enabled_tools = ["search", "fetch"]\ndisabled_tools = ["delete"]\n' +
+        '[mcp_servers.plain]\ncommand = "uvx"\n' +
+        '[mcp_servers.off]\ncommand = "node"\nenabled = false\n' +
+        '[mcp_servers.remote]\nurl = "https://Example.invalid/mcp"\nbearer_token_env_var = "REMOTE_TOKEN"\n' +
+        'env_headers = { "X-B" = "FIRST", XA = "SECOND" }\nexecute_timeout = 60\n' +
+        '[mcp_servers.sse]\nurl = "https://example.invalid"\ntransport = "sse"\nenabled = false\n' +
+        '[capabilities]\nnetwork_hosts = ["example.invalid"]\n',
+    );
+    w.f.write(`${dir}/server.js`, 'console.log(1)\n');
+    w.f.write(`${dir}/srv/.keep`, '');
+    assert.deepEqual(item('entries').decision, 'disabled', 'the bundle loads (not reviewed)');
+    const lines = textOf('entries').split('\n');
+    const line = (id: string) => lines.find((l) => l.startsWith(`  MCP ${id}: `)) ?? `no line for ${id}`;
+    const defaults = 'timeouts=connect=default/execute=default/read=default required=false';
+    const noFilters = 'enabled_tools=[none] disabled_tools=[none]';
+    assert.deepEqual(['local', 'off', 'plain', 'remote', 'sse'].map(line), [
+      // Codewhale sorts the environment mappings (as it shows them) and always prints every timeout.
+      '  MCP local: transport=stdio command=node argv=[#1 plugin-path="server.js", #2 value="--mode=worker"] cwd=srv ' +
+        'env=[A_FIRST <- Z_SRC, PLUGIN_TOKEN <- PLUGIN_TOKEN_SOURCE] timeouts=connect=10s/execute=default/read=30s ' +
+        'required=true enabled_tools=[search, fetch] disabled_tools=[delete] host-user-filesystem/network-authority configured-on',
+      `  MCP off: transport=stdio command=node argv=[] cwd=plugin-root env=[none] ${defaults} ${noFilters} host-user-filesystem/network-authority configured-off`,
+      `  MCP plain: transport=stdio command=uvx argv=[] cwd=plugin-root env=[none] ${defaults} ${noFilters} host-user-filesystem/network-authority configured-on`,
+      // The endpoint as the URL parser serializes it; headers sorted as Codewhale shows them
+      // (escaped, so `X\-B` sorts after `XA`); every remote transport is `http`.
+      '  MCP remote: transport=http endpoint=https://example.invalid/mcp redirects=same-origin-only ' +
+        'env_headers=[XA <- SECOND, X-B <- FIRST] bearer_env=REMOTE_TOKEN oauth=disabled ' +
+        `timeouts=connect=default/execute=60s/read=default required=false ${noFilters} configured-on`,
+      '  MCP sse: transport=http endpoint=https://example.invalid/ redirects=same-origin-only env_headers=[none] ' +
+        `bearer_env=none oauth=disabled ${defaults} ${noFilters} configured-off`,
+    ]);
   });
 
   it("an active bundle's MCP server configured off is disabled by its manifest, never said to be loaded", async () => {

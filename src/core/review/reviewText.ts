@@ -2,10 +2,11 @@ import { argvText } from '../text/argvText';
 import { displayText } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
 import { CAPABILITIES_UNKNOWN, FILES_REVIEWED_ONLY } from './reviewViewModel';
-import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
+import { serversById } from '../mcpServers';
 import { systemOf } from '../systems/registry';
 import { hasEnableSwitch } from '../trust/enableSwitch';
-import type { Capabilities, McpServer } from '../capabilities';
+import type { Capabilities } from '../capabilities';
+import type { Item } from '../model';
 import type { ReviewReport } from '../trust/lifecycle';
 
 /**
@@ -19,6 +20,11 @@ export function reviewText(
   hooksOptIn: boolean,
   /** The agent's hook load fails for this unit (hookLoad.ts): with the opt-in set, none of its hooks run. */
   hookLoadFails = false,
+  /**
+   * The unit as the index decides it now: the review reads its own copy without the trust
+   * store, so only this says whether the bundle is active. Absent, no line claims it is or is not.
+   */
+  current?: Pick<Item, 'decision'>,
 ): string {
   const v = (s: unknown) => displayText(typeof s === 'string' ? s : JSON.stringify(s));
   const item = r.item;
@@ -70,7 +76,7 @@ export function reviewText(
 
   out.push('', 'Capabilities:');
   if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
-  else for (const l of capabilityLines(r, hooksOptIn, hookLoadFails)) out.push(`  ${l}`);
+  else for (const l of capabilityLines(r, hooksOptIn, hookLoadFails, current)) out.push(`  ${l}`);
 
   const files = r.files ?? [];
   out.push('', `Files (${files.length}):`);
@@ -101,48 +107,34 @@ export function reviewText(
 }
 
 /** What the unit can do, section by section as its capabilities hold them (capabilities.ts). */
-function capabilityLines(r: ReviewReport, hooksOptIn: boolean, hookLoadFails: boolean): string[] {
+function capabilityLines(
+  r: ReviewReport,
+  hooksOptIn: boolean,
+  hookLoadFails: boolean,
+  current: Pick<Item, 'decision'> | undefined,
+): string[] {
   const v = (s: string) => displayText(s);
   const caps = r.capabilities as Capabilities;
   const out: string[] = [];
+  // An agent with a review of its own (Codewhale's `/plugin show`) has its lines in its words.
+  const own = systemOf(r.item.system).reviewLines;
+  if (own) out.push(...own.lead(r.item, caps));
   if (caps.mcpServers) {
     const files = new Set((r.files ?? []).map((f) => f.path));
     const servers = serversById(caps);
     if (servers.length === 0) out.push('MCP servers: none');
-    for (const [id, s] of servers) {
-      if (startsProcess(s)) {
-        const argv = s.args.map((a, i) => `#${i + 1} ${argumentKind(a, files)}=${JSON.stringify(v(a))}`).join(' | ');
-        const env = Object.entries(s.env)
-          .map(([dest, src]) => `${dest} <- ${src ?? '?'}`)
-          .join(', ');
-        out.push(
-          `MCP ${v(id)}: stdio  command=${v(s.command ?? '')}  argv=[${argv}]  cwd=${v(s.cwd ?? 'plugin-root')}  env=[${env}]${timeouts(s)}${tools(s)}${switches(s)}  ${s.enabled ? "runs a local process with your user's filesystem and network authority" : 'not started while configured off'}`,
-        );
-      } else {
-        const headers = Object.entries(s.envHeaders)
-          .map(([h, src]) => `${h} <- ${src}`)
-          .join(', ');
-        // Codewhale's own review of a remote server states two fixed limits of its client: redirects
-        // stay on the endpoint's origin, and plugin OAuth is off (codewhale.md §9.1, the remote line).
-        out.push(
-          `MCP ${v(id)}: ${s.transport}  endpoint=${v(String(s.url))}  host=${mcpHost(s) ?? '?'}  redirects=same-origin-only  env_headers=[${headers}]  bearer_env=${v(s.bearerTokenEnvVar ?? 'none')}  oauth=disabled${timeouts(s)}${tools(s)}${switches(s)}`,
-        );
-      }
-    }
+    for (const [id, s] of servers)
+      out.push(`MCP ${own ? own.server(id, s, files) : `${id}: transport=${s.transport} ${s.url ?? s.command ?? ''}`}`);
   }
-  if (caps.networkHosts) out.push(`network hosts: ${caps.networkHosts.length ? caps.networkHosts.join(', ') : 'none'}`);
   if (caps.components) {
     const components = Object.entries(caps.components);
     out.push(
       `components: ${components.length ? components.map(([k, p]) => `${k} [${p.join(', ')}]`).join('; ') : 'none'}`,
     );
   }
-  const skills = r.parts.filter((p) => p.kind === 'skill');
-  out.push(`skills: ${skills.length ? skills.map((s) => v(s.qualifiedName)).join(', ') : 'none'}`);
-  const inactive = r.item.detail.activation?.inactiveComponents ?? [];
-  if (inactive.length) out.push(`inactive (inventoried, never activated): ${inactive.join(', ')}`);
-  if (caps.filesystemRoots?.length) out.push(`filesystem roots: ${caps.filesystemRoots.join(', ')}`);
-  if (caps.lifecycleMutation) out.push('lifecycle mutation: yes');
+  const skills = r.parts.filter((p) => p.kind === 'skill').map((s) => v(s.qualifiedName));
+  if (own) out.push(...own.trail(r.item, current, skills));
+  else out.push(`skills: ${skills.length ? skills.join(', ') : 'none'}`);
   if (caps.hooks) {
     const hooks = Object.values(caps.hooks);
     if (hooks.length === 0) out.push('hooks: none');
@@ -157,24 +149,4 @@ function capabilityLines(r: ReviewReport, hooksOptIn: boolean, hookLoadFails: bo
       );
   }
   return out;
-}
-
-function timeouts(s: McpServer): string {
-  const t = timeoutsOf(s);
-  return t.length ? `  timeouts=${t.map((x) => `${x.name}=${x.seconds}s`).join('/')}` : '';
-}
-
-/**
- * Whether the manifest turns the server on, and requires it, in Codewhale's words
- * (codewhale.md §9.1: `configured-on` is `enabled` and not `disabled`): a server
- * configured off is not started, however active its bundle is.
- */
-function switches(s: McpServer): string {
-  return `  required=${s.required}  ${s.enabled ? 'configured-on' : 'configured-off'}`;
-}
-
-function tools(s: McpServer): string {
-  const en = s.enabledTools;
-  const dis = s.disabledTools;
-  return `${en.length ? `  enabled_tools=[${en.join(', ')}]` : ''}${dis.length ? `  disabled_tools=[${dis.join(', ')}]` : ''}`;
 }

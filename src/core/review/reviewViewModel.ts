@@ -11,7 +11,7 @@ import type { ReviewReport } from '../trust/lifecycle';
 import { readRegularFile } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
 import { reasonTextOf, systemOf } from '../systems/registry';
-import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../report/mcpServers';
+import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../mcpServers';
 import { relativeTime } from './relativeTime';
 import { hookLoadFails } from './hookLoad';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';

@@ -1,6 +1,6 @@
 import { displayText } from '../text/displayText';
 import { argvText } from '../text/argvText';
-import { serversById, startsProcess } from '../report/mcpServers';
+import { serversById, startsProcess } from '../mcpServers';
 import type { Capabilities, McpServer } from '../capabilities';
 
 /** At most this many lines per kind in a modal: the review panel lists the rest. */

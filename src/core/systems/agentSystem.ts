@@ -2,7 +2,7 @@ import type { GateContext } from '../decisions/gates';
 import type { TrustView } from '../decisions/trustView';
 import type { HostFacts } from '../host';
 import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
-import type { Capabilities } from '../capabilities';
+import type { Capabilities, McpServer } from '../capabilities';
 import type { TreeReadAhead } from '../hashing/readAhead';
 import type { ParseCache } from '../cache/parseCache';
 import type { Listing } from '../listing';
@@ -62,6 +62,11 @@ export interface AgentSystem<Options = unknown> {
    * when the capabilities say it all. Read from the item the index decided.
    */
   reviewContract?(item: Item): ReviewContract | null;
+  /**
+   * The agent's own review lines around what a unit's capabilities hold, in its words
+   * (Codewhale's `/plugin show`); absent: Skillgate's own lines for them.
+   */
+  readonly reviewLines?: AgentReviewLines;
   /** The agent's own sections of `explain`, after the decision (what the agent itself decides, in its design's words); absent: none. */
   readonly explain?: (item: Item) => readonly AgentSection[];
   /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
@@ -70,6 +75,20 @@ export interface AgentSystem<Options = unknown> {
     workspace: string,
     options: { readonly name?: string; readonly overwrite?: boolean },
   ) => InstallOutcome;
+}
+
+/** The text review's lines an agent states in its own review (reviewText.ts prints them as given). */
+export interface AgentReviewLines {
+  /** Before the unit's MCP servers: what the agent's review states first (its inventory, its permissions). */
+  lead(bundle: Item, capabilities: Capabilities): readonly string[];
+  /** One MCP server, its id first, as the agent's review shows it. `files`: the unit's files (an argument naming one is a plugin path). */
+  server(id: string, server: McpServer, files: ReadonlySet<string>): string;
+  /**
+   * After the unit's components: what the agent's review appends (compatibility, the
+   * components active now, its skills). `current`: the unit as the index decides it now;
+   * absent, no line may say what is active.
+   */
+  trail(bundle: Item, current: Pick<Item, 'decision'> | undefined, skills: readonly string[]): readonly string[];
 }
 
 /** A labelled list of what an agent's unit declares: each row one fact, its value as the agent states it. */

@@ -1,4 +1,4 @@
-import type { Capabilities, McpServer } from '../capabilities';
+import type { Capabilities, McpServer } from './capabilities';
 
 /**
  * How every face reads an MCP server (the review panel, the text review, the trust
