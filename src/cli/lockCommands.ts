@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeUtf8, isInside, readRegularFile } from '../core/fs/safeFs';
+import { decodeUtf8, isInside, lstatEntry, readRegularFile } from '../core/fs/safeFs';
 import { firstNonDirectory } from '../core/fs/firstNonDirectory';
 import { portableRelative } from '../core/fs/portablePath';
 import type { Snapshot } from '../core/index/snapshot';
@@ -219,6 +219,15 @@ function writeAtomically(file: string, text: string, workspace: string): void {
         `cannot write ${file}: ${portableRelative(workspace, stop.at)} is a symbolic link in the workspace; a lock is never written through one`,
       );
   }
+  // rename(2) replaces any non-directory at the name: a FIFO, a socket or a device the user
+  // named (`--lock /dev/null`, as root) would be destroyed rather than written to. A lock is
+  // a regular file; a symbolic link there is replaced, never followed (above).
+  const at = lstatEntry(file);
+  // (An lstat that failed is `other` with its error: the write below fails and says why.)
+  if (at.type === 'directory' || (at.type === 'other' && at.error === undefined))
+    throw new UsageError(
+      `cannot write ${file}: it is ${at.type === 'directory' ? 'a directory' : 'not a regular file'}; a lock is written only as a regular file`,
+    );
   const tmp = `${file}.skillgate-${crypto.randomBytes(6).toString('hex')}.tmp`;
   let created = false;
   try {

@@ -23,9 +23,15 @@ export async function run(
   }
   // `--help` and `--version` print this build's own constants: nothing to escape, so they
   // answer before the commands and the core are loaded.
-  if (cmd.command === undefined || cmd.command === 'help') {
+  if (cmd.command === 'help') {
     io.out(USAGE);
-    return cmd.command === undefined ? 2 : 0;
+    return 0;
+  }
+  // No command is a usage error like any other: said on standard error, where a script
+  // reading standard output (`--json`) takes no text for a report.
+  if (cmd.command === undefined) {
+    io.err(`skillgate: no command given\n${USAGE}`);
+    return 2;
   }
   if (cmd.command === 'version') {
     io.out(`${VERSION}\n`);

@@ -201,16 +201,19 @@ function checkArguments(command: string, args: readonly string[], values: Record
  * Every `--workspace` must name an existing directory: a typo must not index an empty
  * folder and report "ok". `install` writes into exactly one workspace.
  */
-export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
+export function checkWorkspaces(cmd: ParsedCommand, cwd: string, searchable: Searchable = mayTraverse): void {
   const given = Array.isArray(cmd.flags.workspace) ? cmd.flags.workspace : [];
-  for (const w of given) mustBeDirectory('--workspace', w, path.resolve(cwd, w));
+  for (const w of given) mustBeDirectory('--workspace', w, path.resolve(cwd, w), searchable);
+  // The current directory as the default workspace, for the commands that index one.
+  if (given.length === 0 && cmd.command !== 'hash' && cmd.command !== 'doctor')
+    mustBeSearchable('the current directory', cwd, searchable, '; pass --workspace <dir>');
   // Likewise an explicit Codewhale home: a typo would silently leave every user bundle unchecked.
   const home = cmd.flags['codewhale-home'];
   if (typeof home === 'string' && cmd.options.codewhaleHome !== null)
-    mustBeDirectory('--codewhale-home', home, cmd.options.codewhaleHome);
+    mustBeDirectory('--codewhale-home', home, cmd.options.codewhaleHome, searchable);
   const evaHome = cmd.flags['eva-home'];
   if (typeof evaHome === 'string' && cmd.options.evaHome !== null)
-    mustBeDirectory('--eva-home', evaHome, cmd.options.evaHome);
+    mustBeDirectory('--eva-home', evaHome, cmd.options.evaHome, searchable);
   if (
     (cmd.command === 'lock' || cmd.command === 'check') &&
     typeof cmd.flags.lock === 'string' &&
@@ -225,8 +228,38 @@ export function checkWorkspaces(cmd: ParsedCommand, cwd: string): void {
     throw new UsageError(`\`install\` installs into one workspace folder; got ${given.length} --workspace options`);
 }
 
+/** Throws when this process may not look up names in the directory (`access(2)` with X_OK). */
+export type Searchable = (dir: string) => void;
+
+const mayTraverse: Searchable = (dir) => fs.accessSync(dir, fs.constants.X_OK);
+
+/**
+ * Every path the index reads in a folder is a name looked up in it: where that is denied
+ * (mode 000, another user's checkout), each lookup fails as "absent", so `check` found
+ * nothing the agents load and passed. Refused instead, as a missing folder is.
+ */
+function mustBeSearchable(shown: string, dir: string, searchable: Searchable, hint = ''): void {
+  try {
+    searchable(dir);
+  } catch (e) {
+    throw new UsageError(`${shown} cannot be searched (${systemError(e)}), so nothing in it can be seen${hint}`);
+  }
+}
+
+/**
+ * `EACCES: permission denied`: Node's message without the call and path it repeats. Not
+ * safeFs's errorText: what option parsing imports is loaded before the core's code cache
+ * (scripts/sharedCore.mjs), and safeFs would load the core uncached.
+ */
+function systemError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code
+    ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/s, '')}`
+    : String(err.message);
+}
+
 /** `given` as typed, for the message; `indexed`, the path the index will read. */
-function mustBeDirectory(option: string, given: string, indexed: string): void {
+function mustBeDirectory(option: string, given: string, indexed: string, searchable: Searchable): void {
   // An empty value (`--codewhale-home "$UNSET"`) would name the current directory, i.e. the repository.
   if (given.trim() === '') throw new UsageError(`${option} needs a directory, but got an empty value`);
   let st: fs.Stats | undefined;
@@ -237,6 +270,7 @@ function mustBeDirectory(option: string, given: string, indexed: string): void {
   }
   if (!st) throw new UsageError(`${option} ${given} does not exist`);
   if (!st.isDirectory()) throw new UsageError(`${option} ${given} is not a directory`);
+  mustBeSearchable(`${option} ${given}`, indexed, searchable);
 }
 
 export const USAGE = `skillgate <command> [arguments] [options]

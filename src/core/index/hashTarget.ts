@@ -17,6 +17,17 @@ export function hashTarget(target: string): HashOutcome {
       message: `${target} is a symbolic link; Skillgate never follows links into a bundle`,
       diagnostics: [],
     };
+  // A FIFO, socket or device is neither a bundle directory nor a manifest file: said so, not
+  // "holds no manifest" as if it were an empty folder. (An lstat that failed is `other` with its error.)
+  if (entry.type === 'other')
+    return {
+      ok: false,
+      message:
+        entry.error === undefined
+          ? `${target} is neither a directory nor a regular file; give a bundle directory or a manifest file`
+          : `${target} cannot be read: ${entry.error}`,
+      diagnostics: [],
+    };
   const host = currentHost();
   for (const system of agentSystems()) {
     const outcome = system.hashTarget(abs, target, host);
