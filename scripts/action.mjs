@@ -28,7 +28,7 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const env = process.env;
 const input = (name, fallback = '') => {
@@ -190,9 +190,11 @@ const merged = {
   runs: [
     {
       tool: { driver },
-      originalUriBaseIds: {
-        '%SRCROOT%': { uri: `${new URL(`file://${repoRoot.endsWith('/') ? repoRoot : `${repoRoot}/`}`).href}` },
-      },
+      // The CLI's runs count columns in UTF-16 code units; the merged run keeps saying so.
+      columnKind: 'utf16CodeUnits',
+      // pathToFileURL percent-encodes what `new URL('file://' + path)` would read as URI syntax:
+      // a checkout path holding `#`, `?` or `%20` named a fragment, a query or a space instead.
+      originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(repoRoot).href.replace(/\/?$/, '/') } },
       results,
     },
   ],

@@ -17,7 +17,7 @@ import {
   type LockEntry,
 } from '../core/lock/lockFile';
 import { capabilityChangesSinceLocked } from '../core/lock/reviewedChange';
-import { lockSarif, type LockReport } from '../core/lock/lockSarif';
+import { lockSarif, type LockPlace, type LockReport } from '../core/lock/lockSarif';
 import type { LifecycleContext } from '../core/trust/lifecycle';
 import { jsonText } from '../core/report/jsonText';
 import { displayText } from '../core/text/displayText';
@@ -100,7 +100,7 @@ export function checkLocks(
     const findings = checkAgainstLock(snapshot, ws, parsed.entries, name, (item, locked) =>
       capabilityChangesSinceLocked(item, locked, lifecycle),
     );
-    const report: LockReport = { workspace: ws, lockFile, findings, lineInLock: (f) => lineOf(text ?? '', f) };
+    const report: LockReport = { workspace: ws, lockFile, findings, placeInLock: (f) => placeOf(text ?? '', f) };
     reports.push(report);
     if (text !== null) present.add(report);
   }
@@ -151,10 +151,18 @@ export function checkLocks(
   return ok ? 0 : 1;
 }
 
-/** The 1-based line of a bundle's `"path"` in the lock text (the first line when it cannot be found). */
-function lineOf(text: string, f: LockFinding): number {
-  const at = text.indexOf(`"path": ${JSON.stringify(f.path)}`);
-  return at === -1 ? 1 : text.slice(0, at).split('\n').length;
+/**
+ * Where a bundle's `"path": "…"` member is in the lock text: its 1-based line and the
+ * columns it starts at and ends before, in UTF-16 code units as every SARIF region
+ * Skillgate writes (the start of the first line, empty, when it cannot be found).
+ */
+function placeOf(text: string, f: LockFinding): LockPlace {
+  const member = `"path": ${JSON.stringify(f.path)}`;
+  const at = text.indexOf(member);
+  if (at === -1) return { line: 1, startColumn: 1, endColumn: 1 };
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const line = text.slice(0, at).split('\n').length;
+  return { line, startColumn: at - lineStart + 1, endColumn: at - lineStart + member.length + 1 };
 }
 
 /**

@@ -2,7 +2,10 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Fixture } from './helpers/fixture';
+import { sarifSchemaErrors } from './helpers/sarifSchema';
+import { codeScanningViolations } from './helpers/codeScanningRules';
 
 /**
  * The GitHub Action's script (scripts/action.mjs) on a hostile checkout, without the
@@ -25,12 +28,16 @@ describe('the Action script on a hostile checkout (scripts/action.mjs)', functio
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
-  function runAction(inputs: Record<string, string>): {
+  function runAction(
+    inputs: Record<string, string>,
+    repo = 'repo',
+  ): {
     code: number | null;
     out: string;
     err: string;
     outputs: Record<string, string>;
     results: Result[];
+    log: unknown;
   } {
     const bin = f.mkdir('fake-bin');
     const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -51,14 +58,14 @@ esac
     const env: NodeJS.ProcessEnv = {
       PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
       HOME: f.path('home'),
-      GITHUB_WORKSPACE: f.path('repo'),
+      GITHUB_WORKSPACE: f.path(repo),
       GITHUB_ACTION_PATH: ROOT,
       RUNNER_TEMP: f.mkdir('runner'),
       GITHUB_OUTPUT: output,
     };
     for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'action.mjs')], {
-      cwd: f.path('repo'),
+      cwd: f.path(repo),
       env,
       encoding: 'utf8',
     });
@@ -69,11 +76,10 @@ esac
         .filter(Boolean)
         .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
     );
-    const sarif = f.path('repo', 'skillgate.sarif');
-    const results = fs.existsSync(sarif)
-      ? ((JSON.parse(fs.readFileSync(sarif, 'utf8')) as { runs: { results: Result[] }[] }).runs[0]?.results ?? [])
-      : [];
-    return { code: r.status, out: r.stdout, err: r.stderr, outputs, results };
+    const sarif = f.path(repo, 'skillgate.sarif');
+    const log: unknown = fs.existsSync(sarif) ? JSON.parse(fs.readFileSync(sarif, 'utf8')) : null;
+    const results = (log as { runs: { results: Result[] }[] } | null)?.runs[0]?.results ?? [];
+    return { code: r.status, out: r.stdout, err: r.stderr, outputs, results, log };
   }
 
   it('annotates a file whose name is not UTF-8 (no crash), and fail-on none still passes', () => {
@@ -127,6 +133,23 @@ esac
       ['a/.rivumi/plugins/pack.json', 'b/.rivumi/plugins/pack.json'],
     );
     assert.equal(new Set(r.results.map((x) => JSON.stringify(x.partialFingerprints))).size, r.results.length);
+  });
+
+  it('writes one SARIF log that is valid SARIF 2.1.0 and that code scanning accepts, its base the checkout as a file URI', () => {
+    // A checkout whose path holds what a URI reads as a fragment, a query, an escape and a space.
+    const repo = 'repo #?%20 x';
+    f.write(`${repo}/.rivumi/plugins/ok.json`, JSON.stringify({ name: 'ok', description: 'A pack.' }));
+    f.write(`${repo}/.codewhale/plugins/bad/plugin.toml`, '[plugin\nname = "b"');
+    const r = runAction({ workspaces: '.', 'fail-on': 'none' }, repo);
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.ok(r.results.length >= 2, JSON.stringify(r.results));
+    assert.deepEqual(sarifSchemaErrors(r.log), []);
+    assert.deepEqual(codeScanningViolations(r.log), []);
+    assert.equal((r.log as { runs: { columnKind?: string }[] }).runs[0]?.columnKind, 'utf16CodeUnits');
+    const base = (r.log as { runs: { originalUriBaseIds: Record<string, { uri: string }> }[] }).runs[0]
+      ?.originalUriBaseIds['%SRCROOT%']?.uri;
+    assert.equal(base, `${pathToFileURL(f.path(repo)).href}/`);
+    assert.equal(fileURLToPath(base ?? ''), `${f.path(repo)}/`);
   });
 
   describe('the SARIF file is written through no symbolic link the checkout holds', () => {

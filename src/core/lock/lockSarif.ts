@@ -4,14 +4,29 @@ import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
 import { sarifRule, workspaceBaseId, workspaceBaseIds } from '../report/sarif';
 import type { LockFinding } from './lockCheck';
 
+/** A SARIF region: 1-based lines and columns, the end column the one after the region. */
+interface Region {
+  readonly startLine: number;
+  readonly startColumn: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
 export interface LockReport {
   readonly workspace: string;
   /** Absolute path of the lock file. */
   readonly lockFile: string;
   readonly findings: readonly LockFinding[];
-  /** 1-based line of a bundle's entry in the lock (where a `gone` bundle is reported). */
-  readonly lineInLock: (finding: LockFinding) => number;
+  /** Where a bundle's entry is in the lock (where a `gone` bundle is reported). */
+  readonly placeInLock: (finding: LockFinding) => LockPlace;
+}
+
+/** A place on one line of the lock: its 1-based line, the 1-based column it starts at and the one it ends before. */
+export interface LockPlace {
+  readonly line: number;
+  readonly startColumn: number;
+  readonly endColumn: number;
 }
 
 /**
@@ -26,7 +41,9 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
   const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
   // Relative to the finding's own workspace folder, as in `validate`'s SARIF; a file outside it (a --lock elsewhere) is absolute.
-  const location = (file: string, base: number, line: number, column: number) => {
+  // The region has all four of its bounds: GitHub code scanning marks startLine, startColumn, endLine
+  // and endColumn required (github/docs sarif-support-for-code-scanning.md, `physicalLocation` object).
+  const location = (file: string, base: number, region: Region) => {
     const uri = displayPath(file, [reports[base]?.workspace ?? '']);
     const relative = !uri.startsWith('/');
     return {
@@ -34,28 +51,37 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
         artifactLocation: relative
           ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) }
           : { uri: `file://${artifactUri(uri, false)}` },
-        region: { startLine: line, startColumn: column },
+        region,
       },
     };
   };
+  const lockLocation = (r: LockReport, base: number, at: LockPlace) =>
+    location(r.lockFile, base, {
+      startLine: at.line,
+      startColumn: at.startColumn,
+      endLine: at.line,
+      endColumn: at.endColumn,
+    });
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, rules } },
+        // UTF-16 code units, as `validate`'s SARIF: item ranges are the editor's, lock columns JavaScript string indices.
+        columnKind: 'utf16CodeUnits',
         originalUriBaseIds: workspaceBaseIds(reports.map((r) => r.workspace)),
         results: failing.map(({ r, f }) => {
           const ruleId = `skillgate.lock.${f.status}`;
           const base = reports.indexOf(r);
           const where = f.item
-            ? location(
-                f.item.location.file,
-                base,
-                f.item.location.range.start.line + 1,
-                f.item.location.range.start.character + 1,
-              )
-            : location(r.lockFile, base, r.lineInLock(f), 1);
+            ? location(f.item.location.file, base, {
+                startLine: f.item.location.range.start.line + 1,
+                startColumn: f.item.location.range.start.character + 1,
+                endLine: f.item.location.range.end.line + 1,
+                endColumn: f.item.location.range.end.character + 1,
+              })
+            : lockLocation(r, base, r.placeInLock(f));
           return {
             ruleId,
             ruleIndex: used.indexOf(ruleId),

@@ -44,6 +44,9 @@ export function toSarif(snapshot: Snapshot, version: string): object {
     runs: [
       {
         tool: { driver: { name: 'Skillgate', version, rules } },
+        // Columns are UTF-16 code units, as in the editor (model.ts `Position`): said, not left to a
+        // consumer's guess, since a name or message with a character outside the BMP counts two.
+        columnKind: 'utf16CodeUnits',
         originalUriBaseIds: workspaceBaseIds(snapshot.workspaces),
         results: snapshot.diagnostics.map((d) => {
           const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
@@ -88,14 +91,21 @@ export function toSarif(snapshot: Snapshot, version: string): object {
 /**
  * A SARIF rule: its description and how to fix it, carried in the file itself (code
  * scanning shows `help` beside the alert), so no link to a published page is needed.
+ * GitHub's "SARIF support for code scanning" marks `shortDescription.text`,
+ * `fullDescription.text` and `help.text` required (github/docs, sarif-support-for-code-scanning.md,
+ * `reportingDescriptor` object), each non-empty: the catalogue's summary is one sentence
+ * (at most a few hundred characters, within the 1024 allowed), so it is both descriptions.
  */
 export function sarifRule(id: string): object {
   const known = DIAGNOSTIC_CODES[id as DiagnosticCode] as (typeof DIAGNOSTIC_CODES)[DiagnosticCode] | undefined;
   const help = DIAGNOSTIC_HELP[id as DiagnosticCode] as (typeof DIAGNOSTIC_HELP)[DiagnosticCode] | undefined;
+  const description = known ? known[1] : id;
+  const fix = help ? help.fix : description;
   return {
     id,
-    shortDescription: { text: known ? known[1] : id },
-    ...(help ? { help: { text: help.fix, markdown: help.fix } } : {}),
+    shortDescription: { text: description },
+    fullDescription: { text: description },
+    help: { text: fix, markdown: fix },
     defaultConfiguration: { level: LEVEL[known ? known[0] : 'warning'] },
   };
 }
