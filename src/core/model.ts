@@ -82,7 +82,20 @@ export interface RelatedLocation {
 /** A text edit that resolves a diagnostic unambiguously (offered as a quick fix). */
 export interface Fix {
   readonly title: string;
-  readonly edits: readonly { readonly file: string; readonly range: Range; readonly newText: string }[];
+  readonly edits: readonly FixEdit[];
+}
+
+/** One replacement of a quick fix, in the text of `file` it was computed on. */
+export interface FixEdit {
+  readonly file: string;
+  readonly range: Range;
+  readonly newText: string;
+  /**
+   * `editorTextBasis` (text/editorTextBasis.ts) of the text `range` indexes: the editor
+   * offers the fix only while its text of `file` has the same basis (fixIsCurrent.ts), or a
+   * stale range would replace other text.
+   */
+  readonly basis: string;
 }
 
 export interface Diagnostic {

@@ -149,6 +149,22 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
     assert.equal(cache.puts, 1);
   });
 
+  it('recalls a finding with its quick fix, each edit bound to the text it was computed on', () => {
+    f.write(
+      'plugins/dup/plugin.json',
+      JSON.stringify({ $schema: SCHEMA, name: 'dup', version: '1.0.0', keywords: ['x', 'x'] }, null, 2),
+    );
+    const dir = f.path('plugins/dup');
+    const fresh = load(dir, 'plugin.json');
+    const fixed = fresh.diagnostics.filter((d) => d.fix);
+    assert.equal(fixed.length, 1, JSON.stringify(fresh.diagnostics));
+    assert.equal(typeof fixed[0]?.fix?.edits[0]?.basis, 'string');
+    const cache = new MemorySegment();
+    load(dir, 'plugin.json', cache);
+    assert.deepEqual(load(dir, 'plugin.json', cache), fresh);
+    assert.deepEqual([cache.hits, cache.puts], [1, 1]);
+  });
+
   it('recalls a bundle whose manifest does not parse as it was derived', () => {
     f.write('plugins/broken/plugin.json', '{ "name": ');
     const dir = f.path('plugins/broken');
@@ -301,6 +317,8 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
       itemId: null,
     };
     const { message: _message, ...withoutMessage } = finding;
+    /** A quick fix as it was stored before each edit carried the basis of its text (fixBasis.ts). */
+    const unboundFix = { title: 't', edits: [{ file: 'f', range: finding.range, newText: 'x' }] };
 
     for (const [what, spoil] of [
       ['not an object', () => 'a string'],
@@ -365,6 +383,16 @@ describe('Codewhale parse cache entry: what a recalled bundle equals and when an
         }),
       ],
       ['anchors that are a list', (v) => ({ ...v, anchors: [] })],
+      // Recalled, it would be a fix the editor can never offer, though deriving again gives one it can.
+      [
+        'a diagnostic whose fix has an edit without the basis of its text (stored by an earlier version)',
+        (v) => ({ ...v, diagnostics: [{ ...finding, fix: unboundFix }] }),
+      ],
+      ['a diagnostic whose fix has no edits', (v) => ({ ...v, diagnostics: [{ ...finding, fix: { title: 't' } }] })],
+      [
+        'a diagnostic whose fix has no title',
+        (v) => ({ ...v, diagnostics: [{ ...finding, fix: { edits: [{ ...unboundFix.edits[0], basis: 'b' }] } }] }),
+      ],
       [
         'an anchor whose range ends at no character',
         (v) => ({

@@ -4,6 +4,7 @@ import { readPluginToml } from '../../src/core/systems/codewhale/formats/pluginT
 import { readKimiJson } from '../../src/core/systems/codewhale/formats/kimiJson';
 import { validateManifest, type ValidatedManifest } from '../../src/core/systems/codewhale/validateManifest';
 import { Fixture } from './helpers/fixture';
+import { editorTextBasis } from '../../src/core/text/editorTextBasis';
 
 /**
  * The metadata, list, host, `[when]`, component and server-count rules of codewhale.md
@@ -33,7 +34,8 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
 
   describe('legacy manifests (§4.3)', () => {
     it('warns about a missing schema_version, with a fix that adds it at the top', () => {
-      const { findings } = validate('[plugin]\nname = "p"\nversion = "1.0.0"\n');
+      const source = '[plugin]\nname = "p"\nversion = "1.0.0"\n';
+      const { findings } = validate(source);
       assert.deepEqual(findings.diagnostics[0]?.fix, {
         title: 'Add schema_version = 1',
         edits: [
@@ -41,6 +43,8 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
             file: f.path('b/plugin.toml'),
             range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
             newText: 'schema_version = 1\n\n',
+            // Bound to the text it was computed on: offered only while the editor holds that text.
+            basis: editorTextBasis(source),
           },
         ],
       });

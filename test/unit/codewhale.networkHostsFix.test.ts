@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import type { Diagnostic, Fix } from '../../src/core/model';
+import type { Diagnostic } from '../../src/core/model';
+import type { FixDraft } from '../../src/core/diagnostics/fixBasis';
+import { editorTextBasis } from '../../src/core/text/editorTextBasis';
+import { EditorModel } from './helpers/editorApply';
 import { cpuTime } from './helpers/cpuTime';
 import { Fixture, index, writeW } from './helpers/fixture';
 
@@ -28,11 +31,13 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
     assert.ok(d, s.diagnostics.map((x) => x.code).join(', '));
     return d;
   };
-  const fixOf = (): Fix => {
+  /** The fix, each edit bound to its file's text as the editor opens it; returned without that basis, to compare places. */
+  const fixOf = (): FixDraft => {
     const fix = mismatch().fix;
     assert.ok(fix);
     assert.equal(fix.edits.length > 0, true);
-    return fix;
+    for (const e of fix.edits) assert.equal(e.basis, editorTextBasis(EditorModel.read(e.file).text), e.file);
+    return { title: fix.title, edits: fix.edits.map(({ basis: _basis, ...e }) => e) };
   };
   const tomlFile = () => f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');
 
@@ -116,7 +121,7 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
         JSON.stringify({ mcpServers: { w: { url: 'https://h.example/m' } } }),
       );
     };
-    const applied = (text: string, fix: Fix) => {
+    const applied = (text: string, fix: FixDraft) => {
       // Edits come in document order and do not overlap: apply them from the end.
       const offset = (p: { line: number; character: number }) =>
         text

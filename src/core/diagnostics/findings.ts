@@ -1,5 +1,6 @@
 import { severityOf, type DiagnosticCode } from './diagnosticCodes';
-import { FILE_START, type Diagnostic, type Fix, type Range, type RelatedLocation, type Severity } from '../model';
+import { FILE_START, type Diagnostic, type Range, type RelatedLocation, type Severity } from '../model';
+import { boundFix, type FixDraft } from './fixBasis';
 import type { ParsedDocument } from '../documents/document';
 import type { Where } from '../documents/located';
 
@@ -31,7 +32,7 @@ export class Findings {
     code: DiagnosticCode,
     message: string,
     where: Where,
-    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix },
+    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft },
   ): Diagnostic {
     return this.inFile(code, message, where.file, this.rangeOf(where), extra);
   }
@@ -42,8 +43,10 @@ export class Findings {
     message: string,
     file: string,
     range: Range = FILE_START,
-    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: Fix },
+    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft },
   ): Diagnostic {
+    // Bound here, to the documents the rules read: the ranges of a fix name places in that text only.
+    const fix = extra?.fix && boundFix(extra.fix, (f) => this.documents.get(f));
     const diagnostic: Diagnostic = {
       file,
       range,
@@ -52,14 +55,14 @@ export class Findings {
       message,
       itemId: null,
       ...(extra?.related ? { related: extra.related } : {}),
-      ...(extra?.fix ? { fix: extra.fix } : {}),
+      ...(fix ? { fix } : {}),
     };
     this.diagnostics.push(diagnostic);
     return diagnostic;
   }
 
   /** A fix that replaces the value at `where` with `newText`. */
-  replaceFix(title: string, where: Where, newText: string): Fix {
+  replaceFix(title: string, where: Where, newText: string): FixDraft {
     return { title, edits: [{ file: where.file, range: this.rangeOf({ ...where, key: false }), newText }] };
   }
 

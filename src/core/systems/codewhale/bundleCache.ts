@@ -206,7 +206,29 @@ function isDiagnostic(v: unknown): boolean {
     (v.severity === 'error' || v.severity === 'warning' || v.severity === 'information') &&
     typeof v.code === 'string' &&
     typeof v.message === 'string' &&
-    v.itemId === null
+    v.itemId === null &&
+    optional(v.fix, isFix)
+  );
+}
+
+/**
+ * A quick fix whose every edit carries the basis of the text it was computed on
+ * (fixBasis.ts). One stored without it (by a version before the basis) would be recalled
+ * as a fix the editor never offers, where deriving again gives one it does: a miss.
+ */
+function isFix(v: unknown): boolean {
+  return (
+    isJsonObject(v) &&
+    typeof v.title === 'string' &&
+    everyOf(
+      v.edits,
+      (e) =>
+        isJsonObject(e) &&
+        typeof e.file === 'string' &&
+        isRange(e.range) &&
+        typeof e.newText === 'string' &&
+        typeof e.basis === 'string',
+    )
   );
 }
 

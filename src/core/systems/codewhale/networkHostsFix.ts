@@ -1,7 +1,8 @@
 import type { ParsedDocument } from '../../documents/document';
 import { modifyFormatted } from '../../documents/jsonEdit';
 import { jsonDuplicateKeys } from '../../documents/jsonDocument';
-import type { Fix, Range } from '../../model';
+import type { Range } from '../../model';
+import type { FixDraft } from '../../diagnostics/fixBasis';
 import type { Manifest } from './manifest';
 
 /**
@@ -15,11 +16,11 @@ export function networkHostsFix(
   m: Manifest,
   doc: ParsedDocument | undefined,
   hosts: readonly string[],
-): Fix | undefined {
+): FixDraft | undefined {
   // The manifest's own document (findings key documents by file): absent only when it was never parsed.
   if (!doc) return undefined;
   const title = `Set network_hosts to [${hosts.map((h) => JSON.stringify(h)).join(', ')}]`;
-  const edit = (range: Range, newText: string): Fix => ({ title, edits: [{ file: m.file, range, newText }] });
+  const edit = (range: Range, newText: string): FixDraft => ({ title, edits: [{ file: m.file, range, newText }] });
   if (m.label === 'plugin.json') {
     const path = ['extensions', 'net.codewhale', 'capabilities', 'network_hosts'];
     // `extensions` is a map, which keeps the last of a repeated key as serde_json does

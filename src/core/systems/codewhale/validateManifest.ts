@@ -7,7 +7,8 @@ import { networkHostsFix } from './networkHostsFix';
 import { iconProblem, looksAbsolute, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../../diagnostics/findings';
-import type { Fix, RelatedLocation } from '../../model';
+import type { RelatedLocation } from '../../model';
+import type { FixDraft } from '../../diagnostics/fixBasis';
 import { byteOrder } from '../../fs/rawNames';
 import { asciiLower, rustTrim } from '../../text/rustText';
 
@@ -260,7 +261,7 @@ function removeDuplicateFix(
   findings: Findings,
   previous: Located<string> | undefined,
   repeat: Located<string>,
-): Fix | undefined {
+): FixDraft | undefined {
   const doc = findings.document(repeat.at.file);
   if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
   const end = doc.valueSpan(previous.at.path)[1];

@@ -1,5 +1,6 @@
 import type { DocPath } from '../../documents/document';
-import type { Diagnostic, Fix, Range } from '../../model';
+import type { Diagnostic, Range } from '../../model';
+import { boundFix, type FixDraft } from '../../diagnostics/fixBasis';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { rustTrim } from '../../text/rustText';
@@ -137,7 +138,9 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
   if (!e) return true;
   const path = e.missing === undefined ? e.path : [...e.path, e.missing];
   c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
-  const fix = booleanFix(c.doc, e.path, e.message);
+  const draft = booleanFix(c.doc, e.path, e.message);
+  // Bound to the text its range indexes (fixBasis.ts): the manifest's own document.
+  const fix = draft && boundFix(draft, (file) => (file === c.doc.file ? c.doc : undefined));
   if (fix)
     c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
   const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
@@ -158,7 +161,7 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
  * A boolean written as a YAML 1.1 word (`yes`, `off`, a quoted `"true"`): YAML 1.2 reads a
  * string, Eva refuses it. The meaning is unambiguous, so the fix writes the boolean.
  */
-function booleanFix(doc: YamlDocument, path: DocPath, message: string): Fix | undefined {
+function booleanFix(doc: YamlDocument, path: DocPath, message: string): FixDraft | undefined {
   if (!message.startsWith('schema type mismatch: expected boolean, got string')) return undefined;
   const v = path.reduce<unknown>(
     (o, k) => (isMapping(o) || Array.isArray(o) ? (o as Record<string, unknown>)[k as string] : undefined),

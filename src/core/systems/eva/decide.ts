@@ -1,7 +1,8 @@
 import { lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import type { DocPath } from '../../documents/document';
-import type { Decision, Diagnostic, Fix } from '../../model';
+import type { Decision, Diagnostic } from '../../model';
+import { boundFix, type FixDraft } from '../../diagnostics/fixBasis';
 import type { SkillContract } from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNamespace } from './ids';
@@ -153,7 +154,9 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   if (missing.length) add('capability_missing_schema');
   for (const side of absent) {
     note('eva.skill.schema-missing', `workflow skill is missing ${side}_schema`, k.schemaField);
-    const fix = schemaStubFix(doc, k, side);
+    const draft = schemaStubFix(doc, k, side);
+    // Bound to the text its range indexes (fixBasis.ts): the adapter's own document.
+    const fix = draft && boundFix(draft, (file) => (file === doc.file ? doc : undefined));
     if (fix) diagnostics[diagnostics.length - 1] = { ...(diagnostics[diagnostics.length - 1] as Diagnostic), fix };
   }
   // A lua_skill under require_schema: false is shown, not refused (eva.md §3.3).
@@ -259,7 +262,7 @@ function finish(
  * entry of a block-style `skill` mapping at its indentation. Only offered when that
  * placement is unambiguous (block mapping, not flow `{…}` nor an alias).
  */
-function schemaStubFix(doc: YamlDocument, k: SkillContract, side: string): Fix | undefined {
+function schemaStubFix(doc: YamlDocument, k: SkillContract, side: string): FixDraft | undefined {
   if (k.kind === 'lua_skill' || !doc.has(['skill', 'kind'])) return undefined;
   // A key written with no schema (`output_schema:`, `null`, `~`) reads as missing (contracts.ts
   // inlineSchema); a stub after it would name the key twice, and serde_yaml refuses a duplicate
