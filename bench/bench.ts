@@ -57,7 +57,7 @@ function main(): void {
         {
           maxBuffer: 1 << 30,
           stdio: ['ignore', 'ignore', 'inherit'],
-          env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') },
+          env: { ...process.env, SKILLGATE_STATE_DIR: benchState(root) },
         },
       ),
     );
@@ -155,6 +155,7 @@ function main(): void {
   };
   fs.rmSync(root, { recursive: true, force: true });
   fs.rmSync(`${root}-caches`, { recursive: true, force: true });
+  fs.rmSync(benchState(root), { recursive: true, force: true });
 
   if (json) {
     process.stdout.write(JSON.stringify(result) + '\n');
@@ -213,6 +214,11 @@ function measureOnce(what: string, root: string): number {
   throw new Error(`unknown measurement ${what}`);
 }
 
+/** The runs' trust store: beside the workspace, as the caches are; inside it, the CLI refuses it (trust.md). */
+function benchState(root: string): string {
+  return `${root}-state`;
+}
+
 /** The CLI's peak resident set, measured by the process itself as it exits (Node's own accounting). */
 function cliPeakRss(root: string): number {
   // A cold run (an empty parse cache of its own): it parses everything and writes the cache.
@@ -221,7 +227,7 @@ function cliPeakRss(root: string): number {
   const r = spawnSync(process.execPath, ['-e', probe], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
-    env: { ...process.env, SKILLGATE_STATE_DIR: path.join(root, '.bench-state') },
+    env: { ...process.env, SKILLGATE_STATE_DIR: benchState(root) },
   });
   const kb = Number(/RSS (\d+)/.exec(r.stderr)?.[1] ?? NaN);
   return round(kb / 1024);

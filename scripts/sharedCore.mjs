@@ -18,13 +18,16 @@ const NAMESPACE = 'skillgate-core';
  * cache directory), so neither may come from dist/core.js itself, nor may what the CLI's
  * option parsing reaches before the cache is installed (fs/userHome, text/rustText it
  * trims HOME and CODEWHALE_HOME with, fs/leadingTilde it expands `~` with, fs/spelledPath
- * it joins the homes with): one such import loads the core uncached. Each is small and
- * needs only Node's built-ins.
+ * it joins the homes with, cache/cacheInWorkspace and fs/folderHolding it refuses a cache
+ * inside a workspace folder with): one such import loads the core uncached. Each is small
+ * and needs only Node's built-ins.
  */
 const FACE_OWN = new Set([
   'cache/cacheDirectory',
+  'cache/cacheInWorkspace',
   'cache/codeCache',
   'cache/privateToUser',
+  'fs/folderHolding',
   'fs/userHome',
   'fs/leadingTilde',
   'fs/spelledPath',

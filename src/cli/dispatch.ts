@@ -19,6 +19,9 @@ function escaping(raw: Io): Io {
 export async function dispatch(cmd: ParsedCommand, raw: Io, version: string): Promise<number> {
   const io = escaping(raw);
   try {
+    // One line per run, on standard error (a --json report on standard output is unchanged).
+    if (cmd.options.cacheRefusal !== undefined)
+      io.err(`skillgate: warning: ${displayText(cmd.options.cacheRefusal)}\n`);
     checkWorkspaces(cmd, io.cwd);
     const commands = cliCommands(version);
     const command = Object.hasOwn(commands, cmd.command ?? '') ? commands[cmd.command ?? ''] : undefined;

@@ -41,8 +41,11 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
   const options = cmd.options;
   // Written in pieces: a large report never exists as one string (jsonText.ts).
   const json = (value: unknown) => writeJsonText(value, io.out);
+  // The store is refused inside a folder this command indexes (trust.md): a relative
+  // `SKILLGATE_STATE_DIR=.sg` in a CI job would read receipts the pull request committed.
   const store = new TrustStore(
     options.stateDir ? path.resolve(io.cwd, options.stateDir) : defaultStateDirectory(io.env),
+    { workspaces: () => options.workspaces },
   );
   const arg = (i: number, what: string): string => {
     const a = cmd.args[i];

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IndexOptions } from '../core/systems/registry';
 import { defaultCacheDirectory } from '../core/cache/cacheDirectory';
+import { cacheFolderHolding } from '../core/cache/cacheInWorkspace';
 import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome } from '../core/fs/userHome';
 import { typedDirectory } from '../core/fs/spelledPath';
 
@@ -10,8 +11,10 @@ import { typedDirectory } from '../core/fs/spelledPath';
 export interface GlobalOptions {
   readonly workspaces: string[];
   readonly stateDir: string | undefined;
-  /** The parse cache directory; null: no cache (`--no-cache`, or no per-user cache directory known). */
+  /** The parse cache directory; null: no cache (`--no-cache`, no per-user cache directory known, or `cacheRefusal`). */
   readonly cacheDir: string | null;
+  /** Why the cache directory asked for is not used (it lies in a workspace folder): a warning for standard error. */
+  readonly cacheRefusal?: string;
   readonly codewhaleHome: string | null;
   /** Eva-CLI's `$HOME`, for its user skill folders and `~/` paths (null only when none can be resolved). */
   readonly evaHome: string | null;
@@ -91,18 +94,22 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new UsageError(`unknown Eva runtime "${evaMode}"; use ${EVA_MODES.join(', ')}`);
   const [command, ...args] = parsed.positionals;
   if (!v.help && !v.version && command !== undefined) checkArguments(command, args, v);
+  const workspaces = (v.workspace?.length ? v.workspace : [cwd]).map((w) => path.resolve(cwd, w));
+  const cacheDir = v['no-cache']
+    ? null
+    : v['cache-dir'] !== undefined
+      ? path.resolve(cwd, v['cache-dir'])
+      : (defaultCacheDirectory(env) ?? null);
+  const cacheRefusal = cacheDir === null ? undefined : cacheInWorkspace(cacheDir, workspaces);
   return {
     command: v.help ? 'help' : v.version ? 'version' : command,
     args,
     flags: v,
     options: {
-      workspaces: (v.workspace?.length ? v.workspace : [cwd]).map((w) => path.resolve(cwd, w)),
+      workspaces,
       stateDir: v['state-dir'] ?? env.SKILLGATE_STATE_DIR,
-      cacheDir: v['no-cache']
-        ? null
-        : v['cache-dir'] !== undefined
-          ? path.resolve(cwd, v['cache-dir'])
-          : (defaultCacheDirectory(env) ?? null),
+      cacheDir: cacheRefusal === undefined ? cacheDir : null,
+      ...(cacheRefusal === undefined ? {} : { cacheRefusal }),
       // No home that can be resolved: no user content, as upstream disables user discovery (codewhale.md §2.1).
       // The home reaches the file system as spelled: its `..` resolved as the OS resolves them (after a
       // link, the target's parent), never folded; a relative flag value is taken from the working directory.
@@ -119,6 +126,18 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       format,
     },
   };
+}
+
+/**
+ * Why a cache directory inside a workspace folder is not used (cacheInWorkspace.ts). Decided
+ * while the options are parsed, before the code cache is installed, so no cached bytecode is
+ * read first; the run goes on without a cache, with the same results.
+ */
+function cacheInWorkspace(cacheDir: string, workspaces: readonly string[]): string | undefined {
+  const folder = cacheFolderHolding(cacheDir, workspaces);
+  return folder === undefined
+    ? undefined
+    : `the cache directory ${cacheDir} is inside the workspace folder ${folder}, where the repository could plant entries; this run reads and writes no cache (choose a --cache-dir or SKILLGATE_CACHE_DIR outside every workspace folder)`;
 }
 
 const SELECTOR = 'a selector (an item id or a name)';

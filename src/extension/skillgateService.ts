@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { watchedUri } from './fileUri';
 import { windowUi } from './windowUi';
 import { TrustStore } from '../core/trust/trustStore';
+import { cacheFolderHolding } from '../core/cache/cacheInWorkspace';
 import {
   disable,
   doctor,
@@ -128,6 +129,8 @@ export class SkillgateService implements vscode.Disposable {
   private windowFocused = vscode.window.state.focused;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
+  /** Why the cache directory was last refused (usableCacheDir), so the log says it once. */
+  private cacheRefusal: string | undefined;
   /** The window let the service go: nothing is read, watched or shown from then on. */
   private disposed = false;
   /** The indexes of full runs still reading everything: a worker among them is a thread, ended with the service or a newer run. */
@@ -188,7 +191,23 @@ export class SkillgateService implements vscode.Disposable {
   }
 
   private get store(): TrustStore {
-    return (this.openedStore ??= new TrustStore(stateDirectory()));
+    // Refused inside a folder of this window (trust.md): the repository could commit receipts there.
+    return (this.openedStore ??= new TrustStore(stateDirectory(), { workspaces: fileFolders }));
+  }
+
+  /**
+   * The cache directory, unless it lies in a folder of this window (after links): the
+   * repository could plant parse-cache entries or bytecode there (cacheInWorkspace.ts). The
+   * index then goes on without a cache, and the log says so once for each such place.
+   */
+  private usableCacheDir(folders: readonly string[]): string | undefined {
+    if (this.cacheDir === undefined) return undefined;
+    const folder = cacheFolderHolding(this.cacheDir, folders);
+    if (folder === undefined) return this.cacheDir;
+    const refusal = `the cache directory ${this.cacheDir} is inside the workspace folder ${folder}, where the repository could plant entries; indexing without a cache`;
+    if (refusal !== this.cacheRefusal) this.log.warn(refusal);
+    this.cacheRefusal = refusal;
+    return undefined;
   }
 
   /** Re-reads every folder; runs after activation returns, with progress in the view (`viewId`). */
@@ -201,9 +220,8 @@ export class SkillgateService implements vscode.Disposable {
       const loadsDone = this.progress.event(({ done, total }) => {
         if (done >= total) stalls.mark();
       });
-      const folders = (vscode.workspace.workspaceFolders ?? [])
-        .filter((f) => f.uri.scheme === 'file')
-        .map((f) => f.uri.fsPath);
+      const folders = fileFolders();
+      const cacheDir = this.usableCacheDir(folders);
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();
       // What older full runs still read is moot (a refresh, a settings change or a folder added meanwhile):
@@ -239,7 +257,7 @@ export class SkillgateService implements vscode.Disposable {
             rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
             workspaceTrusted: vscode.workspace.isTrusted,
             stateDir: this.store.dir,
-            ...(this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {}),
+            ...(cacheDir !== undefined ? { cacheDir } : {}),
           };
           const started = performance.now();
           let index = this.startIndex(options);
@@ -354,20 +372,18 @@ export class SkillgateService implements vscode.Disposable {
 
   /** A new index worker thread; undefined (and in-host from now on) when none can start. */
   private newWorker(): WorkerIndex | undefined {
+    // Its code cache is read as it starts: never from a folder of this window.
+    const cacheDir = this.usableCacheDir(fileFolders());
     try {
-      return WorkerIndex.start(
-        WORKER_SCRIPT,
-        this.cacheDir !== undefined ? { cacheDir: this.cacheDir } : {},
-        (failure, worker) => {
-          this.inHostOnly = true;
-          this.log.warn(`${failure.message}; indexing in the extension host from now on`);
-          // The index the watchers feed is gone: read everything again, in-host.
-          if (this.index === worker) {
-            this.index = undefined;
-            void this.refreshAll();
-          }
-        },
-      );
+      return WorkerIndex.start(WORKER_SCRIPT, cacheDir !== undefined ? { cacheDir } : {}, (failure, worker) => {
+        this.inHostOnly = true;
+        this.log.warn(`${failure.message}; indexing in the extension host from now on`);
+        // The index the watchers feed is gone: read everything again, in-host.
+        if (this.index === worker) {
+          this.index = undefined;
+          void this.refreshAll();
+        }
+      });
     } catch (e) {
       this.inHostOnly = true;
       this.log.warn(
@@ -757,4 +773,9 @@ async function workerFailureAside<T>(step: Promise<T>): Promise<T | undefined> {
 /** What the watchers cover beyond the agents' workspace roots: the paths and trees the agents name now. */
 function watchKey(watched: Watched): string {
   return [...watched.paths, ...watched.trees.map((t) => `${t.base}\0${t.pattern}`)].join('\0');
+}
+
+/** The folders of this window that are on this disk: what is indexed. */
+function fileFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }

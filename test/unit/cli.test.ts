@@ -4,9 +4,15 @@ import * as fs from 'node:fs';
 import { runCli, type CliResult } from './helpers/runCli';
 import { Fixture, writeW, writeD } from './helpers/fixture';
 
+/** Where each test's trust stores live: beside its fixture, never inside a workspace it indexes (refused there, trust.md). */
+let stateRoot: Fixture | undefined;
+
+/** The trust store of the CLI run in `cwd`: one per working directory, as before. */
+const stateOf = (cwd: string): string => (stateRoot as Fixture).path(cwd.replace(/[/\\:]/g, '_'));
+
 // Hermetic: never the real per-user trust store.
 const cli = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
-  runCli(args, { SKILLGATE_STATE_DIR: `${cwd}/.test-state`, ...env }, cwd);
+  runCli(args, { SKILLGATE_STATE_DIR: stateOf(cwd), ...env }, cwd);
 
 const ITEM_KEYS = [
   'id',
@@ -31,8 +37,14 @@ const ITEM_KEYS = [
 
 describe('the skillgate CLI (spec/cli.md)', () => {
   let f: Fixture;
-  beforeEach(() => (f = new Fixture()));
-  afterEach(() => f.remove());
+  beforeEach(() => {
+    f = new Fixture();
+    stateRoot = new Fixture();
+  });
+  afterEach(() => {
+    f.remove();
+    stateRoot?.remove();
+  });
 
   it('prints usage and exits 2 without a command, 0 with --help', async () => {
     assert.equal((await cli([], f.root)).code, 2);
@@ -278,7 +290,7 @@ describe('the skillgate CLI (spec/cli.md)', () => {
   });
 
   it('names, in a later doctor, the bad store file an earlier --repair moved aside', async () => {
-    const state = f.path('ws/.test-state');
+    const state = stateOf(f.path('ws'));
     fs.mkdirSync(state, { recursive: true, mode: 0o700 });
     fs.writeFileSync(`${state}/state.json`, 'garbage', { mode: 0o600 });
     fs.mkdirSync(f.path('ws'), { recursive: true });

@@ -243,8 +243,30 @@ describe('the CLI code cache of the core bundle (docs/code-cache.md)', () => {
     const before = (o: GlobalOptions) => void seen.push(o.cacheDir);
     await run(['--version'], io, before);
     assert.deepEqual(seen, [], '--version needs no core');
-    await run(['list', '--no-user', '--cache-dir', 'c'], io, before);
-    await run(['list', '--no-user', '--no-cache'], io, before);
+    const ws = ['--workspace', f.mkdir('ws')];
+    await run(['list', '--no-user', ...ws, '--cache-dir', 'c'], io, before);
+    await run(['list', '--no-user', ...ws, '--no-cache'], io, before);
     assert.deepEqual(seen, [f.path('c'), null]);
+  });
+
+  it('the CLI names no cache directory inside a workspace folder, so no bytecode the checkout holds is run', async () => {
+    // A pull request can commit `.skillgate-cache/code/core-….code`: a checkout made by the
+    // same user is the user's own and 0755/0644, so the ownership checks pass. The CLI decides
+    // while it parses its options, before the code cache is installed (cli.ts `beforeCore`).
+    f.mkdir('ws/.skillgate-cache/code');
+    f.symlink(f.path('ws'), 'link');
+    const seen: (string | null)[] = [];
+    let err = '';
+    const io = { out: () => undefined, err: (t: string) => void (err += t), env: {}, cwd: f.path('ws') };
+    const before = (o: GlobalOptions) => void seen.push(o.cacheDir);
+    await run(['list', '--no-user', '--cache-dir', '.skillgate-cache'], io, before);
+    await run(['list', '--no-user', '--cache-dir', f.path('link/.skillgate-cache')], io, before);
+    await run(['list', '--no-user', '--cache-dir', f.path('beside')], io, before);
+    assert.deepEqual(seen, [null, null, f.path('beside')]);
+    assert.equal(
+      err.match(/^skillgate: warning: the cache directory .* is inside the workspace folder /gm)?.length,
+      2,
+      err,
+    );
   });
 });

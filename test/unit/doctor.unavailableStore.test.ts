@@ -19,6 +19,8 @@ describe('doctor with an unavailable trust store: what it cannot know it does no
     fs.mkdirSync(f.path('state/snapshots/aaaa'), { recursive: true, mode: 0o700 });
     fs.writeFileSync(f.path('state/snapshots/aaaa/file'), 'reviewed');
     fs.writeFileSync(f.path('state/state.json'), '{', { mode: 0o600 });
+    // The CLI's workspace beside the store: one inside it is refused for its place, not its content.
+    f.mkdir('ws');
   });
   afterEach(() => f.remove());
 
@@ -28,7 +30,7 @@ describe('doctor with an unavailable trust store: what it cannot know it does no
       out: (t) => (out += t),
       err: (t) => (out += t),
       env: { SKILLGATE_STATE_DIR: f.path('state') },
-      cwd: f.path('.'),
+      cwd: f.path('ws'),
     });
     return { code, out };
   };

@@ -21,9 +21,9 @@ describe('the trust store loads its locking library only to write', () => {
       const loaded = () => Object.keys(require.cache).filter((k) => /[\\\\/](proper-lockfile|graceful-fs)[\\\\/]/.test(k)).length > 0;
       const { run } = require(${JSON.stringify(path.join(repo, 'src/cli/main'))});
       const { TrustStore } = require(${JSON.stringify(path.join(repo, 'src/core/trust/trustStore'))});
-      const io = { out: () => {}, err: (t) => process.stderr.write(t), env: {}, cwd: ${JSON.stringify(f.root)} };
+      const io = { out: () => {}, err: (t) => process.stderr.write(t), env: {}, cwd: ${JSON.stringify(f.mkdir('ws'))} };
       (async () => {
-        const code = await run(['list', '--no-user', '--no-cache', '--state-dir', 'state'], io);
+        const code = await run(['list', '--no-user', '--no-cache', '--state-dir', '../state'], io);
         const afterList = { code, loaded: loaded(), closeSync: fs.closeSync === closeSync };
         await new TrustStore(${JSON.stringify(f.path('state'))}).mutate(() => ({ ok: true, value: null }));
         process.stdout.write(JSON.stringify({ afterList, afterWrite: loaded() }));

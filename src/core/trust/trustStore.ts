@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as Lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
@@ -7,6 +8,7 @@ import type { TrustView } from '../decisions/trustView';
 import { decodeUtf8, errorText } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
 import { removeTree } from './reviewedCopy';
+import { folderHolding } from '../fs/folderHolding';
 
 export type StoreRead =
   | { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string }
@@ -43,6 +45,11 @@ export interface ReviewedCopies {
 }
 
 export interface TrustStoreOptions {
+  /**
+   * The workspace folders being indexed (read at each use: the editor's folders change): a
+   * state directory inside one is refused (trust.md: never read from or written to the workspace).
+   */
+  readonly workspaces?: () => readonly string[];
   /** Tests: a shorter stale period (proper-lockfile's minimum is 2000 ms). */
   readonly lockStaleMs?: number;
   /** Tests: runs inside the critical section, after the temporary file is written and before the ownership check. */
@@ -306,6 +313,8 @@ export class TrustStore {
    * read again, so `doctor` names them until the user deletes them. In byte order of name.
    */
   setAside(): string[] {
+    // A directory in a workspace folder holds what the repository committed, not what `--repair` moved.
+    if (this.workspaceProblem()) return [];
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -320,6 +329,9 @@ export class TrustStore {
   }
 
   private locationProblem(): string | undefined {
+    // First, and whether the directory exists or not: a missing one would be created there by the next trust.
+    const inWorkspace = this.workspaceProblem();
+    if (inWorkspace) return inWorkspace;
     const dir = lstatOrUndefined(this.dir);
     if (!dir) return undefined;
     if (dir.isSymbolicLink())
@@ -404,8 +416,28 @@ export class TrustStore {
       .sort();
   }
 
+  /**
+   * A state directory inside a workspace folder (after links) is refused: the repository
+   * could commit a `state.json` with receipts for its own bundles (a CI job with
+   * `SKILLGATE_STATE_DIR=.sg`, a setting or link that leads into the checkout).
+   */
+  private workspaceProblem(): string | undefined {
+    const folder = this.options.workspaces && folderHolding(this.dir, this.options.workspaces());
+    if (folder === undefined) return undefined;
+    // A folder that holds the home directory (VS Code opened on `~`) holds the default store
+    // too. It is still refused: a job whose HOME is its checkout is the same place to the file
+    // system, and there the repository writes the receipts. The sentence says how to go on.
+    const how = folderHolding(os.homedir(), [folder])
+      ? 'this folder holds your home directory, and so the default store: open a folder inside your home directory, or set skillgate.stateDirectory, SKILLGATE_STATE_DIR or --state-dir outside this folder'
+      : 'choose a state directory outside every workspace folder';
+    return `trust store directory ${this.dir} is inside the workspace folder ${folder}, where the repository could write its own receipts; Skillgate refuses it (${how})`;
+  }
+
   /** Creates the state directory (0700) if it is missing, so it can be watched before the first trust. */
   ensureDirectory(): void {
+    // Never created in a workspace folder: the store there is refused anyway.
+    const inWorkspace = this.workspaceProblem();
+    if (inWorkspace) throw new Error(inWorkspace);
     if (fs.existsSync(this.dir)) return;
     fs.mkdirSync(path.dirname(this.dir), { recursive: true });
     try {

@@ -45,7 +45,8 @@ export type BackendOptions = Omit<IndexOptions, 'trust' | 'host' | 'readers' | '
 /** The indexer a backend holds: decisions read the trust store at `stateDir` at each snapshot. */
 export function backendIndexer(options: BackendOptions): Indexer {
   const { stateDir, cacheDir, ...rest } = options;
-  const store = new TrustStore(stateDir);
+  // Refused inside a folder being indexed (trust.md), in the worker as in the host.
+  const store = new TrustStore(stateDir, { workspaces: () => rest.workspaces });
   return new Indexer({
     ...rest,
     trust: () => store.view(),
