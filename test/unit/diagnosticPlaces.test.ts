@@ -5,6 +5,7 @@ import type { Diagnostic } from '../../src/core/model';
 import { Fixture, index } from './helpers/fixture';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { EditorModel, applyFixAsEditor } from './helpers/editorApply';
+import { fixIsCurrent } from '../../src/extension/fixIsCurrent';
 
 /**
  * Diagnostics land on the exact field as VS Code counts it, and each quick fix, applied as
@@ -30,6 +31,19 @@ describe('LineMap: positions as the editor counts them', () => {
     assert.deepEqual(lines.lineRange(1), { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } });
     // Only the first character is a BOM: one later is text like any other.
     assert.deepEqual(new LineMap(`a${BOM}b`).position(2), { line: 0, character: 2 });
+  });
+
+  it('counts a leading U+FEFF as a character once the reader dropped the mark (a file starting with two)', () => {
+    // Eva's reader drops the encoding's mark, as VS Code does: what leads the rest is the
+    // file's second U+FEFF, which the editor shows.
+    const lines = new LineMap(`${BOM}enabled: yes\n id: x`, true);
+    assert.deepEqual(lines.range(10, 3), { start: { line: 0, character: 10 }, end: { line: 0, character: 13 } });
+    assert.deepEqual(lines.lineRange(0), { start: { line: 0, character: 0 }, end: { line: 0, character: 13 } });
+    assert.deepEqual(lines.position(15), { line: 1, character: 1 });
+    assert.deepEqual(new LineMap('a: 1', true).range(3, 1), {
+      start: { line: 0, character: 3 },
+      end: { line: 0, character: 4 },
+    });
   });
 
   it('breaks lines at \\n, \\r\\n and a lone \\r only, counting UTF-16 units', () => {
@@ -150,6 +164,23 @@ describe('Eva quick fixes, applied as the editor applies them', () => {
     const d = f.index().diagnostics('eva.skill.schema-missing')[0];
     assert.ok(d, 'the missing schema is reported');
     assert.equal(d.fix, undefined);
+  });
+
+  it('adds the schema stub to a file that starts with two BOMs, at the indentation libyaml reads there', () => {
+    // libyaml skips the second U+FEFF as one column: every later line is indented one space,
+    // and the skill's entries three. VS Code keeps the second one in its text.
+    const shifted = A0.replace(/ {2}output_schema:.*\n/, '')
+      .split('\n')
+      .map((l, i) => (i === 0 || l === '' ? l : ` ${l}`))
+      .join('\n');
+    const file = f.adapter(`${BOM}${BOM}${shifted}`);
+    const d = f.index().diagnostics('eva.skill.schema-missing')[0];
+    assert.ok(d?.fix && fixIsCurrent(d.fix, (x) => EditorModel.read(x).text), 'the editor offers the fix');
+    applyFixAsEditor(d);
+    const out = fs.readFileSync(file, 'utf8');
+    assert.ok(out.startsWith(`${BOM}${BOM}id: review-skill\n`), JSON.stringify(out.slice(0, 20)));
+    assert.match(out, /\n {3}input_schema: .*\n {3}output_schema: \{type: object\}\n capabilities:/);
+    assert.equal(f.index().item('adapters/review.yaml').detail.eva.evaDecision, 'registered');
   });
 
   it('adds the schema stub to a CRLF file with a BOM in CRLF, the BOM kept', () => {

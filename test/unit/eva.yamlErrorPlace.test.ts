@@ -44,6 +44,22 @@ describe("Eva YAML: the place a refusal's message names, as libyaml counts", () 
     );
   });
 
+  it('counts a second leading BOM as one column, as libyaml skips it; the range as the editor shows it, a character', () => {
+    // The decoder drops the first U+FEFF (the encoding's mark, which VS Code drops too); libyaml
+    // skips the second as one column of indentation (scanner.c yaml_parser_scan_to_next_token),
+    // and VS Code shows it as the line's first character.
+    const e = fails('\ufeff\ufeffk: v: w');
+    assert.equal(e.message, 'failed to parse YAML: mapping values are not allowed in this context at line 1 column 6');
+    assert.deepEqual(e.range.start, { line: 0, character: 5 });
+    assert.deepEqual([e.line, e.column], [1, 6]);
+    const control = fails('\ufeff\ufeffa: \u0001');
+    assert.equal(control.message, 'failed to parse YAML: control characters are not allowed at position 9');
+    assert.deepEqual(control.range, { start: { line: 0, character: 4 }, end: { line: 0, character: 5 } });
+    // Without the encoding's mark the one U+FEFF is the file's first character, which the editor
+    // hides: the line map leaves it out, as before.
+    assert.deepEqual(fails('\ufeffk: v: w').range.start, { line: 0, character: 4 });
+  });
+
   it("places a duplicate key at its mapping's start as libyaml marks it", () => {
     assert.equal(
       fails('😀: {a: 1, a: 2}').message,

@@ -126,6 +126,23 @@ describe('quick fixes are bound to the text they were computed on', () => {
       for (const d of found) assertBound(d);
     });
 
+    it('in Eva adapters that start with two byte-order marks (the editor keeps the second)', () => {
+      // libyaml skips the second U+FEFF as one column of indentation: every later line one space in.
+      const twoBoms = (t: string) =>
+        `\uFEFF\uFEFF${t
+          .split('\n')
+          .map((l, i) => (i === 0 || l === '' ? l : ` ${l}`))
+          .join('\n')}`;
+      writeEvaProject(f, 'ws', twoBoms(A0.replace('enabled: true', 'enabled: yes')));
+      f.write(
+        'ws/config/adapters/stub.yaml',
+        twoBoms(A0.replace('id: review-skill', 'id: stub-skill').replace(/  output_schema:.*\n/, '')),
+      );
+      const found = fixed();
+      assert.deepEqual([...new Set(found.map((d) => d.code))].sort(), ['eva.schema.type', 'eva.skill.schema-missing']);
+      for (const d of found) assertBound(d);
+    });
+
     it('in a plugin.json that the network_hosts fix edits from a diagnostic in mcp.json', () => {
       writeFixable((t) => t);
       const d = fixed().find(
@@ -203,10 +220,11 @@ describe('quick fixes are bound to the text they were computed on', () => {
       );
     });
 
-    it("offers no Eva fix on a file whose ranges miss the editor's text (a second leading U+FEFF)", () => {
-      // Eva's reader drops the encoding's mark and its line map hides the next U+FEFF too, so
-      // places on the first line are one character early: `yes` at 9..12 where the editor has
-      // it at 10..13, and the edit would write `enabled:trues`.
+    it("offers the Eva fix on a file with a second leading U+FEFF, where its ranges name the editor's characters", () => {
+      // Eva's reader drops the encoding's mark, as VS Code does; the second U+FEFF is a character
+      // of the text in both (libyaml skips it as one column of indentation, so every later line
+      // is indented one space). The line map once hid it too: `yes` at 9..12 where the editor
+      // has it at 10..13, the diagnostic on `\ufeffenable`, and the edit would write `enabled:trues`.
       const text = A0.replace('enabled: true\n', '')
         .replace('id: review-skill', 'enabled: yes\nid: review-skill')
         .split('\n')
@@ -216,12 +234,21 @@ describe('quick fixes are bound to the text they were computed on', () => {
       const file = f.write('ws/config/adapters/review.yaml', Buffer.from(`\uFEFF\uFEFF${text}`));
       const d = index([f.path('ws')]).diagnostics.find((x) => x.code === 'eva.schema.type');
       assert.ok(d?.fix, 'the boolean fix is computed');
-      // Where the editor would apply it: not the word.
-      assert.equal(EditorModel.read(file).slice(d.fix.edits[0]?.range as Range), ' ye');
+      const editor = EditorModel.read(file);
+      assert.equal(editor.slice(d.range), 'enabled');
+      assert.equal(editor.slice(d.fix.edits[0]?.range as Range), 'yes');
       assert.equal(
         fixIsCurrent(d.fix, (x) => editorText(x)),
-        false,
+        true,
       );
+      applyFixAsEditor(d);
+      assert.equal(fs.readFileSync(file, 'utf8'), `\uFEFF\uFEFF${text.replace('enabled: yes', 'enabled: true')}`);
+      const after = index([f.path('ws')]);
+      assert.deepEqual(
+        after.diagnostics.filter((x) => x.file === file).map((x) => x.code),
+        [],
+      );
+      assert.equal(after.items.find((i) => i.path === file)?.decision, 'registered');
     });
 
     it('a fix offered on the current text applies as the editor applies it and the file validates', () => {

@@ -10,6 +10,11 @@ export interface FixDraft {
 /** The text a parsed document's ranges were computed on (ParsedDocument, YamlDocument). */
 export interface RangedText {
   readonly text: string;
+  /**
+   * The reader dropped the encoding's byte-order mark from `text` before its line map indexed
+   * it (YamlDocument): the text is the editor's as it stands (LineMap `markDropped`).
+   */
+  readonly markDropped?: boolean;
 }
 
 /**
@@ -37,7 +42,7 @@ const bases = new WeakMap<RangedText, string>();
 function basisOf(doc: RangedText): string {
   let basis = bases.get(doc);
   if (basis === undefined) {
-    basis = lineMapTextBasis(doc.text);
+    basis = lineMapTextBasis(doc.text, doc.markDropped);
     bases.set(doc, basis);
   }
   return basis;

@@ -21,10 +21,11 @@ export function editorTextBasis(editorText: string): string {
  * The basis of a decoded file's text as a LineMap (lineMap.ts) indexes it: a leading
  * U+FEFF is the UTF-8 byte-order mark, which the editor keeps out of its text (its
  * encoding remembers it) and the LineMap keeps out of first-line positions; a second one
- * is a character of the text in both.
+ * is a character of the text in both. `markDropped` as for the LineMap: the reader already
+ * dropped the mark, and the text is the editor's as it stands.
  */
-export function lineMapTextBasis(text: string): string {
-  return editorTextBasis(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+export function lineMapTextBasis(text: string, markDropped = false): string {
+  return editorTextBasis(!markDropped && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 }
 
 const LINE_BREAKS = /\r\n?/g;

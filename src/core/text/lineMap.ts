@@ -6,13 +6,21 @@ import type { Position, Range } from '../model';
  * the same character in VS Code. A leading U+FEFF is a UTF-8 byte-order mark the editor
  * keeps out of its text (the encoding remembers it): offsets count it, positions on the
  * first line do not, or every range there would land one character late.
+ *
+ * `markDropped`: the reader already dropped that mark from `text` (Eva's, as libyaml's reader
+ * drops it), so the text is the editor's as it stands. A U+FEFF still at its start was a
+ * second one in the file: VS Code strips one mark only and shows the next as a character
+ * (libyaml skips it as one column), so positions count it.
  */
 export class LineMap {
   private readonly starts: number[] = [0];
   private readonly bom: boolean;
 
-  constructor(private readonly text: string) {
-    this.bom = text.charCodeAt(0) === 0xfeff;
+  constructor(
+    private readonly text: string,
+    markDropped = false,
+  ) {
+    this.bom = !markDropped && text.charCodeAt(0) === 0xfeff;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 10) this.starts.push(i + 1);

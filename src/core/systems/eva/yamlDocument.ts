@@ -85,7 +85,9 @@ export type YamlOutcome =
 /** Parses decoded text (a leading BOM is dropped, as libyaml does). */
 export function parseEvaYaml(file: string, decoded: string): YamlOutcome {
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  const lines = new LineMap(text);
+  // The text as the editor holds it: a U+FEFF still leading it (a file starting with two) is a
+  // character VS Code shows and libyaml skips as one column, so positions count it.
+  const lines = new LineMap(text, true);
   // `mark`: where serde_yaml's words place an error that is not where the user fixes it (`offset`,
   // which the range, line and column keep, as the editor counts); the words count as libyaml does.
   const bomBytes = text === decoded ? 0 : 3;
@@ -618,6 +620,9 @@ function keyText(key: unknown): string {
 
 /** A parsed Eva YAML file: its plain value and the source range of each field. */
 export class YamlDocument implements ParsedDocument {
+  /** `text` is without the encoding's mark, which parseEvaYaml dropped (RangedText, fixBasis.ts). */
+  readonly markDropped = true;
+
   constructor(
     readonly file: string,
     readonly text: string,
