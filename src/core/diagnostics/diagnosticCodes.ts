@@ -11,6 +11,10 @@ export const DIAGNOSTIC_CODES = {
   'codewhale.root-not-directory': ['error', 'A plugin discovery root is not a directory.'],
   'codewhale.root-canonicalize-failed': ['error', 'A plugin discovery root cannot be canonicalized.'],
   'codewhale.root-read-failed': ['error', 'A plugin discovery root cannot be listed.'],
+  'codewhale.root-unreadable': [
+    'error',
+    'A plugin discovery root this user may not reach: Codewhale skips it silently, a user who may read it loads its bundles.',
+  ],
   'codewhale.bundle-symlink': ['error', 'A bundle directory is a symbolic link.'],
   'codewhale.duplicate-root': ['warning', 'The same bundle directory was discovered twice.'],
   'codewhale.name-conflict': ['warning', 'A same-named bundle with higher precedence shadows this one.'],
@@ -93,6 +97,10 @@ export const DIAGNOSTIC_CODES = {
 
   // Rivumi skills (rivumi.md §3).
   'rivumi.skills.path': ['error', '.rivumi/skills is a symbolic link or not a directory.'],
+  'rivumi.path-unreadable': [
+    'error',
+    '.rivumi/skills or .rivumi/plugins this user may not read: Rivumi fails or skips it, a user who may read it loads what it holds.',
+  ],
   'rivumi.skill.file': ['error', 'A skill is a symbolic link or not a regular file.'],
   'rivumi.skill.too-large': ['error', 'A skill exceeds 32768 bytes.'],
   'rivumi.skill.utf8': ['error', 'A skill is not valid UTF-8.'],
@@ -175,6 +183,10 @@ export const DIAGNOSTIC_CODES = {
   ],
   'eva.scan.symlink-ignored': ['information', 'A symbolic link in a configuration directory, which Eva-CLI skips.'],
   'eva.scan.limit': ['warning', "More YAML files in one directory than Eva's discovery limit."],
+  'eva.scan.unreadable': [
+    'error',
+    'A configuration directory this user may not list: Eva-CLI stops loading the project, a user who may read it loads its manifests.',
+  ],
   'eva.manifest.too-large': ['error', 'A manifest larger than max_manifest_bytes.'],
   'eva.manifest.read': ['error', 'A manifest that cannot be read or is not UTF-8.'],
   'eva.yaml.parse': [

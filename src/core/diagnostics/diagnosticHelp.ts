@@ -21,6 +21,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Check that the discovery root exists and that you may read every directory on its path.',
   },
   'codewhale.root-read-failed': { fix: 'Check the permissions of the discovery root so it can be listed.' },
+  'codewhale.root-unreadable': {
+    fix: 'Give the user who runs Skillgate read and search permission on `.codewhale` and `.codewhale/plugins` (or on your Codewhale home), so that what Codewhale would load there can be shown and gated; or remove the directory.',
+  },
   'codewhale.bundle-symlink': { fix: `Codewhale skips a bundle directory that is a symbolic link. ${MOVE_OUT}` },
   'codewhale.duplicate-root': {
     fix: 'Nothing to fix in the bundle: the workspace and your Codewhale home are the same directory, so the bundle is loaded once, as a user bundle.',
@@ -150,6 +153,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.skill-invalid': {
     fix: 'Fix the SKILL.md front matter the message names; a normalized name is loaded under the name shown.',
   },
+  'rivumi.path-unreadable': {
+    fix: 'Give the user who runs Skillgate read and search permission on `.rivumi` and the directory named, so that what Rivumi would load there can be shown and gated; or remove the directory.',
+  },
   'rivumi.skills.path': { fix: 'Make `.rivumi/skills` a real directory (Rivumi refuses a symbolic link there).' },
   'rivumi.skill.file': { fix: `Make the skill a regular file. ${MOVE_OUT}` },
   'rivumi.skill.too-large': { fix: 'Shorten the skill to at most 32768 bytes.' },
@@ -220,6 +226,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'eva.scan.limit': {
     fix: 'Move manifests into subdirectories, or remove the ones you do not need: past the limit, files are neither read nor shown.',
+  },
+  'eva.scan.unreadable': {
+    fix: 'Give the user who runs Skillgate read and search permission on the directory, so that the manifests Eva-CLI would load there can be shown and gated; or remove it.',
   },
   'eva.manifest.too-large': {
     fix: "Keep the manifest under 1 MiB (or the project's lower `discovery.limits.max_manifest_bytes`).",

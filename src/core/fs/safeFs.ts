@@ -20,6 +20,19 @@ export interface Entry {
   readonly executable: boolean;
   readonly nlink: number;
   readonly error?: string;
+  /** The failed call's error as data (`code`, `errno`), for callers that must tell EACCES from ENOTDIR or word it as the agent does. */
+  readonly fault?: IoFault;
+}
+
+/** What a failed call reported, kept as plain data (the entry crosses to workers). */
+export interface IoFault {
+  readonly code: string | undefined;
+  readonly errno: number | undefined;
+}
+
+function faultOf(e: unknown): IoFault {
+  const err = e as NodeJS.ErrnoException | undefined;
+  return { code: err?.code, errno: typeof err?.errno === 'number' ? err.errno : undefined };
 }
 
 const MISSING: Entry = { type: 'missing', size: 0, executable: false, nlink: 0 };
@@ -41,7 +54,7 @@ export function lstatEntry(p: string | Buffer): Entry {
     const st = fs.lstatSync(osPath(p), { throwIfNoEntry: false });
     return st ? entryOf(st) : MISSING;
   } catch (e) {
-    return { ...MISSING, type: 'other', error: errorText(e) };
+    return { ...MISSING, type: 'other', error: errorText(e), fault: faultOf(e) };
   }
 }
 
@@ -51,7 +64,7 @@ export function statEntry(p: string | Buffer): Entry {
     const st = fs.statSync(osPath(p), { throwIfNoEntry: false });
     return st ? entryOf(st) : MISSING;
   } catch (e) {
-    return { ...MISSING, error: errorText(e) };
+    return { ...MISSING, error: errorText(e), fault: faultOf(e) };
   }
 }
 
@@ -120,11 +133,13 @@ function readExactly(fd: number, expected: number, limit: number): Buffer {
 }
 
 /** Directory entries as raw name bytes, so that non-UTF-8 names survive (codewhale.md §7.1). */
-export function listDirectory(p: string | Buffer): { ok: true; names: Buffer[] } | { ok: false; error: string } {
+export function listDirectory(
+  p: string | Buffer,
+): { ok: true; names: Buffer[] } | { ok: false; error: string; fault: IoFault } {
   try {
     return { ok: true, names: fs.readdirSync(osPath(p), { encoding: 'buffer' }) };
   } catch (e) {
-    return { ok: false, error: errorText(e) };
+    return { ok: false, error: errorText(e), fault: faultOf(e) };
   }
 }
 

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, listDirectory, listTypedDirectory, lstatEntry, type ListedType } from '../../fs/safeFs';
+import { deniedByPermissions } from '../../fs/permissionDenied';
+import { rustFaultText } from './ioErrorText';
 import { decodeRawName } from '../../fs/rawNames';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { Findings } from '../../diagnostics/findings';
@@ -34,6 +36,17 @@ export function scanRoot(root: string, scope: Scope): RootScan {
   const entry = lstatEntry(root);
   // Upstream returns silently when lstat fails for any reason (`let Ok(metadata) = symlink_metadata(root) else
   // { return }`): a home that is a file (ENOTDIR) or out of reach names no root, not a root that is no directory.
+  // [Skillgate] A root this user may not reach (EACCES, EPERM: `.codewhale` at mode 000) is said, though: Codewhale
+  // run as this user loads nothing from it, but run as one who may read it, it loads whatever bundles are there,
+  // and Skillgate cannot show them. Left silent, `list` showed nothing and `check` passed.
+  if (entry.error !== undefined && deniedByPermissions(entry.fault)) {
+    findings.inFile(
+      'codewhale.root-unreadable',
+      `Plugin discovery root ${root} cannot be inspected: ${rustFaultText(entry.fault, entry.error)}. Codewhale skips it without a word, so run as this user it loads no bundle from it; run as a user who may read it, it loads the bundles there, which Skillgate cannot show`,
+      root,
+    );
+    return done();
+  }
   if (entry.type === 'missing' || entry.error !== undefined) return done();
   if (entry.type === 'symlink') {
     findings.inFile(
@@ -61,7 +74,12 @@ export function scanRoot(root: string, scope: Scope): RootScan {
   if (!listing) {
     const names = listDirectory(root);
     if (!names.ok) {
-      findings.inFile('codewhale.root-read-failed', `Failed to read plugin root ${root}: ${names.error}`, root);
+      // `{error}` is Rust's io::Error Display (`Permission denied (os error 13)`), as upstream prints it.
+      findings.inFile(
+        'codewhale.root-read-failed',
+        `Failed to read plugin root ${root}: ${rustFaultText(names.fault, names.error)}`,
+        root,
+      );
       return done();
     }
     listing = names.names.map((name) => ({ name }));

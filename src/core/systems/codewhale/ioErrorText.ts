@@ -1,4 +1,4 @@
-import { errorText } from '../../fs/safeFs';
+import { errorText, type IoFault } from '../../fs/safeFs';
 
 /**
  * An io error as Codewhale prints it: Rust's `io::Error` Display of an OS error,
@@ -32,3 +32,14 @@ const STRERROR: Readonly<Record<string, string>> = {
   EOVERFLOW: 'Value too large for defined data type',
   ESTALE: 'Stale file handle',
 };
+
+/**
+ * A failed call kept as data (safeFs `IoFault`) in Rust's words, as `rustIoErrorText`;
+ * `nodeWords` (the call's own `errorText`) where Rust's are not known.
+ */
+export function rustFaultText(fault: IoFault | undefined, nodeWords: string): string {
+  const words = fault?.code ? STRERROR[fault.code] : undefined;
+  if (process.platform === 'win32' || words === undefined || fault?.errno === undefined || fault.errno >= 0)
+    return nodeWords;
+  return `${words} (os error ${-fault.errno})`;
+}

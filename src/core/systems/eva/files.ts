@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeRawName, decodeUtf8, osPath, byteOrder } from '../../fs/rawNames';
-import { errorText, listDirectory, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+import { errorText, listDirectory, lstatEntry, readRegularFile, statEntry, type IoFault } from '../../fs/safeFs';
 
 /**
  * Reading and enumerating Eva's files as `eva-config` does (eva.md §1.2, §1.3): own
@@ -90,7 +90,7 @@ export interface ScanResult {
   /** Per directory past the cap: its first skipped file and how many were skipped. */
   readonly overflow: readonly { readonly first: string; readonly skipped: number }[];
   /** Directories that could not be listed. */
-  readonly errors: readonly { readonly dir: string; readonly error: string }[];
+  readonly errors: readonly { readonly dir: string; readonly error: string; readonly fault: IoFault }[];
 }
 
 /**
@@ -102,7 +102,7 @@ export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
   const files: string[] = [];
   const symlinks: string[] = [];
   const overflow: { first: string; skipped: number }[] = [];
-  const errors: { dir: string; error: string }[] = [];
+  const errors: { dir: string; error: string; fault: IoFault }[] = [];
   // An explicit stack of (directory, sorted children, next index): no recursion on hostile depth.
   const stack: {
     dir: string;
@@ -115,7 +115,7 @@ export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
   const open = (dir: string) => {
     const listed = listDirectory(dir);
     if (!listed.ok) {
-      errors.push({ dir, error: listed.error });
+      errors.push({ dir, error: listed.error, fault: listed.fault });
       return;
     }
     const names = listed.names.map(decodeRawName).sort(byteOrder);

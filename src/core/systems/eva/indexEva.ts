@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { isInside } from '../../fs/safeFs';
 import { sha256Hex } from '../../hashing/framing';
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST, type TrustView } from '../../decisions/trustView';
@@ -245,10 +246,17 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     byEntry.set(entry, binding);
   }
 
-  // §4.5: the first file at which the shipped Eva-CLI stops, in its load order.
+  // §4.5: the first file at which the shipped Eva-CLI stops, in its load order. Upstream lists every
+  // root (adapters, capabilities, policies) before it reads any manifest: a directory it cannot list
+  // stops it first.
+  const unlisted = (['adapter_dir', 'capability_dir', 'policy_dir'] as const)
+    .map((key) => project.roots[key])
+    .flatMap((root) =>
+      diagnostics.filter((d) => d.code === 'eva.scan.unreadable' && root !== null && isInside(root, d.file)),
+    )[0]?.file;
   const firstFailing = evaYamlFails
     ? project.configFile
-    : ([...adapterEntries, ...capabilityEntries].find((e) => e.shipped)?.abs ?? policyFailing[0]);
+    : (unlisted ?? [...adapterEntries, ...capabilityEntries].find((e) => e.shipped)?.abs ?? policyFailing[0]);
   const all = [...adapterEntries, ...capabilityEntries];
   for (const e of all) {
     const itemId = byEntry.get(e)?.id ?? null;

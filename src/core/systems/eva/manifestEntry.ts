@@ -10,6 +10,7 @@ import {
 } from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
+import { deniedByPermissions } from '../../fs/permissionDenied';
 import type { EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
 import { YamlTagged, isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
@@ -56,6 +57,20 @@ export function scanRoot(
         FILE_START,
         'eva.scan.symlink-ignored',
         'symbolic link ignored: Eva-CLI does not follow links in configuration directories',
+      ),
+    );
+  // Upstream `collect_files` (eva-config lib.rs): `fs::read_dir(root).map_err(|error| io_error(error, root,
+  // "config root"))?`, so a directory it cannot list, the root or one below, fails the whole project load
+  // (`failed to read config root`, its io error in context). Left out, its manifests were simply absent.
+  for (const e of scan.errors)
+    diagnostics.push(
+      evaDiagnostic(
+        e.dir,
+        FILE_START,
+        'eva.scan.unreadable',
+        deniedByPermissions(e.fault)
+          ? `failed to read config root: ${e.error}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`
+          : `failed to read config root: ${e.error}`,
       ),
     );
   for (const o of scan.overflow)

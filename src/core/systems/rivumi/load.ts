@@ -1,7 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseJsonDocument } from '../../documents/jsonDocument';
-import { decodeUtf8, isInside, listDirectory, lstatEntry, readRegularFile, statEntry } from '../../fs/safeFs';
+import {
+  decodeUtf8,
+  isInside,
+  listDirectory,
+  lstatEntry,
+  readRegularFile,
+  statEntry,
+  type IoFault,
+} from '../../fs/safeFs';
 import { Findings } from '../../diagnostics/findings';
 import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
@@ -27,6 +35,7 @@ import { pythonRealpath } from './pythonRealpath';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import type { ParsedDocument } from '../../documents/document';
 import { portableRelative } from '../../fs/portablePath';
+import { deniedByPermissions } from '../../fs/permissionDenied';
 import { REPORT_INPUT } from '../../documents/parseContext';
 
 export const MAX_SKILLS = 16;
@@ -79,13 +88,16 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   // S1, S2: project skills, the first 16 by name.
   const skills: RivumiSkill[] = [];
   const skillsDir = path.join(rivumiDir, 'skills');
-  if (statEntry(skillsDir).type !== 'missing') {
+  const skillsEntry = statEntry(skillsDir);
+  if (deniedByPermissions(skillsEntry.fault)) {
+    skillLoad ??= failure(uninspectable(skillsDir, 'skill', skillsEntry.fault, findings));
+  } else if (skillsEntry.type !== 'missing') {
     if (lstatEntry(skillsDir).type !== 'directory') {
       skillLoad ??= failure(
         findings.inFile('rivumi.skills.path', 'project skills path must be a directory', skillsDir),
       );
     } else {
-      listMatching(skillsDir, '.md').forEach((fileName, i) => {
+      listMatching(skillsDir, '.md', findings).forEach((fileName, i) => {
         const abs = path.join(skillsDir, fileName);
         const source = `.rivumi/skills/${fileName}`;
         if (i >= MAX_SKILLS) {
@@ -109,13 +121,16 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   const plugins: RivumiPlugin[] = [];
   let pluginsFailure: LoadFailure | null = null;
   const pluginsDir = path.join(rivumiDir, 'plugins');
-  if (statEntry(pluginsDir).type !== 'missing') {
+  const pluginsEntry = statEntry(pluginsDir);
+  if (deniedByPermissions(pluginsEntry.fault)) {
+    pluginsFailure = failure(uninspectable(pluginsDir, 'plugin', pluginsEntry.fault, findings));
+  } else if (pluginsEntry.type !== 'missing') {
     if (lstatEntry(pluginsDir).type !== 'directory') {
       pluginsFailure = failure(
         findings.inFile('rivumi.plugins.path', 'project plugins path must be a directory', pluginsDir),
       );
     } else {
-      listMatching(pluginsDir, '.json').forEach((fileName, i) => {
+      listMatching(pluginsDir, '.json', findings).forEach((fileName, i) => {
         const abs = path.join(pluginsDir, fileName);
         if (i >= MAX_PLUGINS) {
           plugins.push({
@@ -210,10 +225,42 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   };
 }
 
+/**
+ * `.rivumi/skills` or `.rivumi/plugins` whose existence this user may not even ask (`.rivumi`
+ * at mode 000). Rivumi's `directory.exists()` (skills.py `_load_skills_directory`, plugins.py
+ * `load_project_plugins`) raises PermissionError there on Python 3.11 to 3.13, which is no
+ * SkillError: the load that asked fails, in Python's words. A user who may read it loads what
+ * is there, which Skillgate cannot show: an error either way.
+ */
+function uninspectable(
+  dir: string,
+  kind: 'skill' | 'plugin',
+  fault: IoFault | undefined,
+  findings: Findings,
+): Diagnostic {
+  // PermissionError's str: `[Errno 13] Permission denied: '<path>'` (EPERM: `[Errno 1] Operation not permitted`).
+  const [errno, words] = fault?.code === 'EPERM' ? [1, 'Operation not permitted'] : [13, 'Permission denied'];
+  return findings.inFile(
+    'rivumi.path-unreadable',
+    `[Errno ${errno}] ${words}: ${pythonRepr(dir)} (Rivumi's ${kind} load fails on it as this user; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show)`,
+    dir,
+  );
+}
+
 /** `*.md` / `*.json`, one level, dot-files included, in Rivumi's order (rivumi.md §2, listing.ts). */
-function listMatching(dir: string, suffix: string): string[] {
+function listMatching(dir: string, suffix: string, findings: Findings): string[] {
   const listing = listDirectory(dir);
-  if (!listing.ok) return [];
+  if (!listing.ok) {
+    // Python's glob swallows the listing's OSError: Rivumi loads nothing from the directory, without a
+    // word. [Skillgate] Said when it is for want of permission: a user who may read it loads what is there.
+    if (deniedByPermissions(listing.fault))
+      findings.inFile(
+        'rivumi.path-unreadable',
+        `${portableRelative(path.dirname(path.dirname(dir)), dir)} cannot be listed (${listing.error}): Rivumi's glob skips it without a word, so run as this user it loads nothing from it; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show`,
+        dir,
+      );
+    return [];
+  }
   // Names decode as Python's os.listdir does (surrogateescape: byte 0xFF is U+DCFF), so the
   // sort below is Rivumi's order; the decoding is exact, and every access re-encodes it.
   return listing.names
