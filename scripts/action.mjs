@@ -10,8 +10,10 @@
 // 2. Per workspace folder: `skillgate check --lock --format sarif` and
 //    `skillgate validate --format sarif` (user bundles are not indexed: a runner has none).
 // 3. Merges the results into one SARIF run whose paths are relative to the repository
-//    root (what code scanning needs), writes it, prints one annotation per result, and
-//    sets the outputs. Exit 1 when the findings reach `fail-on`; exit 2 on a usage error.
+//    root (what code scanning needs), within code scanning's limits (the most severe
+//    kept, the rest counted in one result, as the CLI does), writes it, prints one
+//    annotation per result, and sets the outputs (which count every finding). Exit 1
+//    when the findings reach `fail-on`; exit 2 on a usage error.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -29,6 +31,34 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+// GitHub code scanning's limits on one run (src/core/report/sarifLimits.ts cites them).
+const RESULTS_PER_RUN = 25_000;
+const GZIP_BUDGET = 10_000_000 - 1_000_000;
+const TRUNCATED_RULE = 'skillgate.sarif.truncated';
+// sarifRule('skillgate.sarif.truncated') of the CLI (its catalogue entry and help); a unit test holds the two equal.
+const TRUNCATED_SARIF_RULE = {
+  id: TRUNCATED_RULE,
+  shortDescription: {
+    text: 'More findings than GitHub code scanning takes in one upload: the SARIF keeps the most severe and counts the rest.',
+  },
+  fullDescription: {
+    text: 'More findings than GitHub code scanning takes in one upload: the SARIF keeps the most severe and counts the rest.',
+  },
+  help: {
+    text: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
+    markdown:
+      'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
+  },
+  defaultConfiguration: { level: 'warning' },
+};
+/** The counts a truncation result carries, each a whole number (0 when absent). */
+function omittedBy(result) {
+  const o = result.properties?.omitted ?? {};
+  const n = (v) => (Number.isSafeInteger(v) && v > 0 ? v : 0);
+  return { error: n(o.error), warning: n(o.warning), note: n(o.note) };
+}
 
 const env = process.env;
 const input = (name, fallback = '') => {
@@ -135,8 +165,13 @@ for (const ws of workspaces) {
     for (const run of sarif.runs) {
       runs.push({ run, dir });
       for (const result of run.results) {
-        if (args[0] === 'check') unpinned += 1;
-        else if (result.level === 'error') errors += 1;
+        // The result that stands for those the CLI left out counts them (every lock result is an error).
+        const omitted = result.ruleId === TRUNCATED_RULE ? omittedBy(result) : null;
+        if (args[0] === 'check') unpinned += omitted ? omitted.error + omitted.warning + omitted.note : 1;
+        else if (omitted) {
+          errors += omitted.error;
+          warnings += omitted.warning;
+        } else if (result.level === 'error') errors += 1;
         else if (result.level === 'warning') warnings += 1;
       }
     }
@@ -152,12 +187,11 @@ const encodeSegments = (rel) =>
     .join('/');
 const rules = [];
 const results = [];
+// What each folder's CLI left out (its `skillgate.sarif.truncated` results): one count in the merged run.
+const notices = [];
 for (const { run, dir } of runs) {
   const prefixUri = encodeSegments(path.relative(repoRoot, dir));
   for (const result of run.results) {
-    const rule = run.tool.driver.rules[result.ruleIndex];
-    let index = rules.findIndex((r) => r.id === result.ruleId);
-    if (index === -1) index = rules.push(rule) - 1;
     const locations = result.locations.map((l) => {
       const a = l.physicalLocation.artifactLocation;
       if (a.uriBaseId !== '%SRCROOT%') return l;
@@ -180,11 +214,18 @@ for (const { run, dir } of runs) {
             ]),
           )
         : result.partialFingerprints;
+    if (result.ruleId === TRUNCATED_RULE) {
+      notices.push({ ...result, locations });
+      continue;
+    }
+    const rule = run.tool.driver.rules[result.ruleIndex];
+    let index = rules.findIndex((r) => r.id === result.ruleId);
+    if (index === -1) index = rules.push(rule) - 1;
     results.push({ ...result, ruleIndex: index, locations, ...(partialFingerprints ? { partialFingerprints } : {}) });
   }
 }
 const driver = { ...(runs[0]?.run.tool.driver ?? { name: 'Skillgate', version }), rules };
-const merged = {
+const unlimited = {
   $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
   version: '2.1.0',
   runs: [
@@ -199,7 +240,74 @@ const merged = {
     },
   ],
 };
+const merged = withinCodeScanningLimits(unlimited, notices);
 writeReport(sarifFile, JSON.stringify(merged, null, 2) + '\n');
+
+/**
+ * The merged run as code scanning takes it: each folder's CLI kept its own run within the
+ * limits (src/core/report/sarifLimits.ts, whose rule this repeats: this script runs without
+ * the package's code), but two runs per folder merged can pass them again. Past 25,000
+ * results or 9,000,000 bytes gzip-compressed (10 MB less room for the line hashes
+ * upload-sarif adds), the errors, then the warnings, then the notes, each in their order,
+ * up to the limit but one, and one result of `skillgate.sarif.truncated` that counts what
+ * this run and each CLI left out, at the place of the first. Unchanged when nothing was left out.
+ */
+function withinCodeScanningLimits(log, cliNotices) {
+  const [run] = log.runs;
+  // The gzip-compressed size, or zlib's deflateBound above it (n/1000 + 64 covers it) when that fits.
+  const sizeAtMost = (candidate) => {
+    const text = JSON.stringify(candidate);
+    const bytes = Buffer.byteLength(text);
+    const bound = bytes + Math.ceil(bytes / 1000) + 64;
+    return bound <= GZIP_BUDGET ? bound : gzipSync(text).length;
+  };
+  if (cliNotices.length === 0 && run.results.length <= RESULTS_PER_RUN && sizeAtMost(log) <= GZIP_BUDGET) return log;
+  const before = { error: 0, warning: 0, note: 0 };
+  for (const n of cliNotices) for (const [k, v] of Object.entries(omittedBy(n))) before[k] += v;
+  // A level the CLI does not write counts as a note: kept last, never dropped without a count.
+  const levelOf = (r) => (r.level === 'error' || r.level === 'warning' ? r.level : 'note');
+  const ordered = ['error', 'warning', 'note'].flatMap((level) => run.results.filter((r) => levelOf(r) === level));
+  const rules = [...run.tool.driver.rules, TRUNCATED_SARIF_RULE];
+  const withKept = (kept) => {
+    const left = ordered.slice(kept);
+    const omitted = { ...before };
+    for (const r of left) omitted[levelOf(r)] += 1;
+    const notice = truncationNotice(omitted, left[0]?.locations ?? cliNotices[0]?.locations ?? [], rules.length - 1);
+    return {
+      ...log,
+      runs: [{ ...run, tool: { driver: { ...run.tool.driver, rules } }, results: [...ordered.slice(0, kept), notice] }],
+    };
+  };
+  let kept = Math.min(ordered.length, RESULTS_PER_RUN - 1);
+  for (;;) {
+    const candidate = withKept(kept);
+    const size = sizeAtMost(candidate);
+    if (kept === 0 || size <= GZIP_BUDGET) return candidate;
+    kept = Math.min(kept - 1, Math.floor(((kept * GZIP_BUDGET) / size) * 0.97));
+  }
+}
+
+function truncationNotice(omitted, locations, ruleIndex) {
+  const total = omitted.error + omitted.warning + omitted.note;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return {
+    ruleId: TRUNCATED_RULE,
+    ruleIndex,
+    level: omitted.error > 0 ? 'error' : 'warning',
+    message: {
+      text:
+        `${plural(total, 'result')} ${total === 1 ? 'is' : 'are'} left out of this SARIF run ` +
+        `(${plural(omitted.error, 'error')}, ${plural(omitted.warning, 'warning')}, ${plural(omitted.note, 'note')}): ` +
+        `GitHub code scanning rejects a run of more than 25,000 results or a file over 10 MB gzip-compressed, ` +
+        'so the most severe are kept. `skillgate check --lock` and `skillgate validate` (text or `--json`) list them all.',
+    },
+    locations: locations.slice(0, 1),
+    partialFingerprints: {
+      'skillgate/v1': createHash('sha256').update(`${TRUNCATED_RULE}\u0000\u0000truncated`).digest('hex'),
+    },
+    properties: { omitted },
+  };
+}
 
 /**
  * The checkout is the pull request's: it can commit a symbolic link at `skillgate.sarif`

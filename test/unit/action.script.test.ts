@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Fixture } from './helpers/fixture';
 import { sarifSchemaErrors } from './helpers/sarifSchema';
 import { codeScanningViolations } from './helpers/codeScanningRules';
+import { sarifRule } from '../../src/core/report/sarif';
 
 /**
  * The GitHub Action's script (scripts/action.mjs) on a hostile checkout, without the
@@ -28,9 +29,11 @@ describe('the Action script on a hostile checkout (scripts/action.mjs)', functio
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
 
+  /** `cli`: a Node script that stands in for the CLI (else this tree's CLI from source). */
   function runAction(
     inputs: Record<string, string>,
     repo = 'repo',
+    cli?: string,
   ): {
     code: number | null;
     out: string;
@@ -40,8 +43,9 @@ describe('the Action script on a hostile checkout (scripts/action.mjs)', functio
     log: unknown;
   } {
     const bin = f.mkdir('fake-bin');
-    const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-    const cli = path.join(ROOT, 'src', 'cli', 'cli.ts');
+    const [runner, script] = cli
+      ? [process.execPath, cli]
+      : [path.join(ROOT, 'node_modules', '.bin', 'tsx'), path.join(ROOT, 'src', 'cli', 'cli.ts')];
     // `npm pack` leaves a tarball by name; `npm install -g --prefix <p>` puts <p>/bin/skillgate.
     fs.writeFileSync(
       path.join(bin, 'npm'),
@@ -49,7 +53,7 @@ describe('the Action script on a hostile checkout (scripts/action.mjs)', functio
 case "$1" in
   pack) while [ $# -gt 0 ]; do [ "$1" = --pack-destination ] && touch "$2/skillgate-0.0.0.tgz"; shift; done ;;
   install) while [ $# -gt 0 ]; do [ "$1" = --prefix ] && p="$2"; shift; done
-    mkdir -p "$p/bin"; printf '#!/bin/sh\\nexec %s %s "$@"\\n' '${tsx}' '${cli}' > "$p/bin/skillgate"; chmod +x "$p/bin/skillgate" ;;
+    mkdir -p "$p/bin"; printf '#!/bin/sh\\nexec %s %s "$@"\\n' '${runner}' '${script}' > "$p/bin/skillgate"; chmod +x "$p/bin/skillgate" ;;
 esac
 `,
       { mode: 0o755 },
@@ -68,6 +72,8 @@ esac
       cwd: f.path(repo),
       env,
       encoding: 'utf8',
+      // One annotation line per result: 25,000 of them pass spawnSync's 1 MiB default.
+      maxBuffer: 64 * 1024 * 1024,
     });
     const outputs = Object.fromEntries(
       fs
@@ -120,6 +126,62 @@ esac
     assert.equal(r.code, 0, r.out.slice(0, 2000) + r.err);
     assert.equal(r.outputs.unpinned, '1000');
     assert.equal(r.results.filter((x) => x.ruleId === 'skillgate.lock.new').length, 1000);
+  });
+
+  it('keeps the merged run within the 25,000 results code scanning takes, counting what it and the CLI left out', () => {
+    // A stand-in CLI: `check --lock` has 20,000 new bundles and left 7 more out of its run;
+    // `validate` has 100 errors, 4,900 warnings and 5,000 notes. Merged: 30,000 results, past the limit.
+    const cli = f.write(
+      'fake-cli.cjs',
+      `const args = process.argv.slice(2);
+if (args[0] === '--version') { console.log('0.0.0'); process.exit(0); }
+const loc = (i) => [{ physicalLocation: { artifactLocation: { uri: 'f' + i + '.json', uriBaseId: '%SRCROOT%' },
+  region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 } } }];
+const rule = (id) => ({ id, shortDescription: { text: id }, fullDescription: { text: id }, help: { text: id } });
+const result = (ruleId, ruleIndex, level, i, extra = {}) => ({ ruleId, ruleIndex, level, message: { text: ruleId + ' ' + i },
+  locations: loc(i), partialFingerprints: { 'skillgate/v1': ruleId + i }, ...extra });
+const check = args[0] === 'check';
+const results = check
+  ? [...Array.from({ length: 20000 }, (_, i) => result('skillgate.lock.new', 0, 'error', i)),
+     result('skillgate.sarif.truncated', 1, 'error', 'x', { properties: { omitted: { error: 7, warning: 0, note: 0 } } })]
+  : Array.from({ length: 10000 }, (_, i) => i < 100 ? result('v.error', 0, 'error', i)
+      : i < 5000 ? result('v.warning', 1, 'warning', i) : result('v.note', 2, 'note', i));
+const rules = check ? [rule('skillgate.lock.new'), rule('skillgate.sarif.truncated')] : [rule('v.error'), rule('v.warning'), rule('v.note')];
+process.stdout.write(JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'Skillgate', rules } },
+  originalUriBaseIds: { '%SRCROOT%': { uri: 'file:///ws/' } }, results }] }));
+process.exitCode = 1;
+`,
+    );
+    f.mkdir('repo');
+    const r = runAction({ workspaces: '.', 'fail-on': 'none' }, 'repo', cli);
+    assert.equal(r.code, 0, r.out.slice(0, 2000) + r.err.slice(0, 2000));
+    assert.deepEqual(codeScanningViolations(r.log), []);
+    assert.equal(r.results.length, 25_000);
+    const notice = r.results[24_999] as Result & {
+      level: string;
+      ruleIndex: number;
+      message: { text: string };
+      properties: { omitted: Record<string, number> };
+    };
+    assert.equal(notice.ruleId, 'skillgate.sarif.truncated');
+    assert.equal(r.results.filter((x) => x.ruleId === 'skillgate.sarif.truncated').length, 1);
+    assert.equal(notice.level, 'error');
+    // Kept: the 20,100 errors and 4,899 warnings; left out: the last warning, the 5,000 notes and the CLI's 7.
+    assert.deepEqual(notice.properties.omitted, { error: 7, warning: 1, note: 5_000 });
+    assert.equal(r.results.filter((x) => x.ruleId === 'v.warning').length, 4_899);
+    assert.equal(r.results.filter((x) => x.ruleId === 'v.note').length, 0);
+    assert.match(
+      notice.message.text,
+      /^5008 results are left out of this SARIF run \(7 errors, 1 warning, 5000 notes\)/,
+    );
+    const rules = (r.log as { runs: { tool: { driver: { rules: object[] } } }[] }).runs[0]?.tool.driver.rules ?? [];
+    // The rule the Action writes is the CLI's own.
+    assert.deepEqual(rules[notice.ruleIndex], sarifRule('skillgate.sarif.truncated'));
+    assert.equal(notice.locations[0]?.physicalLocation.artifactLocation.uri, 'f4999.json');
+    // The outputs count every finding, those left out included.
+    assert.equal(r.outputs.unpinned, '20007');
+    assert.equal(r.outputs.errors, '100');
+    assert.equal(r.outputs.warnings, '4900');
   });
 
   it('gives the same finding in two workspace folders two fingerprints in the merged run', () => {

@@ -290,6 +290,11 @@ export const DIAGNOSTIC_CODES = {
     'error',
     'A bundle has no review token that covers what it runs, so no lock can pin it.',
   ],
+  // Only in SARIF (sarifLimits.ts): the one result that stands for those a run left out to stay within code scanning's limits.
+  'skillgate.sarif.truncated': [
+    'warning',
+    'More findings than GitHub code scanning takes in one upload: the SARIF keeps the most severe and counts the rest.',
+  ],
 } as const satisfies Record<string, readonly [Severity, string]>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -387,4 +387,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'skillgate.lock.unpinnable': {
     fix: 'The bundle runs a file its review token cannot cover (a hook script outside the workspace or behind a symbolic link): move the file into the repository as a regular file, then review and lock again.',
   },
+  'skillgate.sarif.truncated': {
+    fix: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
+  },
 };

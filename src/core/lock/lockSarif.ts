@@ -2,6 +2,7 @@ import { artifactUri } from '../report/artifactUri';
 import { displayPath } from '../report/contract';
 import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
 import { sarifRule, workspaceBaseId, workspaceBaseIds } from '../report/sarif';
+import { withinCodeScanningLimits } from '../report/sarifLimits';
 import type { LockFinding } from './lockCheck';
 
 /** A SARIF region: 1-based lines and columns, the end column the one after the region. */
@@ -34,6 +35,7 @@ export interface LockPlace {
  * bundle's manifest (or, for a bundle that is gone, at its entry in the lock). Paths are
  * relative to their workspace folder (`%SRCROOT%`, `%SRCROOT2%`, …), as in `validate`'s SARIF. The
  * fingerprint is the rule, system and path, never the token, which changes every commit.
+ * Within what code scanning takes (sarifLimits.ts): past it, the first bundles and a count of the rest.
  */
 export function lockSarif(reports: readonly LockReport[], version: string): object {
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
@@ -62,7 +64,7 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
       endLine: at.line,
       endColumn: at.endColumn,
     });
-  return {
+  const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
@@ -85,7 +87,7 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
           return {
             ruleId,
             ruleIndex: used.indexOf(ruleId),
-            level: 'error',
+            level: 'error' as const,
             message: { text: f.message },
             locations: [where],
             partialFingerprints: fingerprint(
@@ -107,4 +109,5 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
       },
     ],
   };
+  return withinCodeScanningLimits(log, '`skillgate check --lock` (text or `--json`) lists them all', sarifRule);
 }

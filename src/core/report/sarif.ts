@@ -3,6 +3,7 @@ import { DIAGNOSTIC_HELP } from '../diagnostics/diagnosticHelp';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
 import { fingerprintFile, runFingerprints } from './sarifFingerprint';
+import { withinCodeScanningLimits } from './sarifLimits';
 import type { Snapshot } from '../index/snapshot';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
@@ -32,13 +33,14 @@ export function workspaceBaseIds(workspaces: readonly string[]): Record<string, 
  * SARIF 2.1.0 for code scanning. Locations are relative to the workspace folder of
  * their diagnostic, one `originalUriBaseIds` entry per folder, so that uploads annotate
  * the right file; user-level files are absolute `file://` URIs; lines and columns are 1-based.
+ * Within what code scanning takes (sarifLimits.ts): past it, the most severe and a count of the rest.
  */
 export function toSarif(snapshot: Snapshot, version: string): object {
   const byId = itemsById(snapshot);
   const used = [...new Set(snapshot.diagnostics.map((d) => d.code))].sort();
   const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
-  return {
+  const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
@@ -86,6 +88,7 @@ export function toSarif(snapshot: Snapshot, version: string): object {
       },
     ],
   };
+  return withinCodeScanningLimits(log, '`skillgate validate` (text or `--json`) lists them all', sarifRule);
 }
 
 /**
