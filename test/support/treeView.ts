@@ -138,7 +138,28 @@ export function treeView(page: () => Page): {
     await dismissHover(page());
     await row(label).first().click({ button: 'right', timeout: 5000 });
   };
-  const rowMenu = (label: string, entry: string) => chooseFromMenu(page(), openRowMenu(label), entry);
+  /**
+   * A row's menu entry acts on the row through the tree's handle for it. A snapshot landing
+   * just then refreshes the whole tree, and the extension host answers a handle of the old
+   * rows with no element until the new ones are fetched: the command then runs as from the
+   * palette and asks which bundle (a clean-clone run on a loaded machine saw "choose a bundle
+   * to review" open). A user would dismiss it and choose the entry again; so does this.
+   */
+  const rowMenu = async (label: string, entry: string) => {
+    const askedWhich = page().locator('.quick-input-widget', { hasText: 'Skillgate: choose a bundle' });
+    for (let attempt = 1; ; attempt++) {
+      await chooseFromMenu(page(), openRowMenu(label), entry);
+      const asked = await askedWhich
+        .waitFor({ state: 'visible', timeout: 1000 })
+        .then(() => true)
+        .catch(() => false);
+      if (!asked) return;
+      if (attempt >= 3) throw new Error(`"${entry}" on ${label} ran without its row ${attempt} times`);
+      await page().keyboard.press('Escape');
+      await askedWhich.waitFor({ state: 'hidden', timeout: 5000 });
+      await page().waitForTimeout(500);
+    }
+  };
   /** The entries of a row's context menu, read once it shows `entry`; the menu is closed after. */
   const rowMenuEntries = async (label: string, entry: string) => {
     const entries = await menuEntries(page(), openRowMenu(label), entry);
