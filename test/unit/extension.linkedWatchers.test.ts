@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { reportAsWorkbench } from './helpers/vscodeStandIn';
-import { watchedWorkspace } from './helpers/watchedWorkspace';
+import { bundleHash, watchedWorkspace, writeBundle } from './helpers/watchedWorkspace';
 import { CORPUS } from './helpers/evaFixture';
 
 /**
@@ -18,31 +18,18 @@ describe('the watchers of what lies behind a followed link', function () {
   const env = watchedWorkspace('skillgate-linked-');
   const { SkillgateService, log, until } = env;
 
-  const bundle = (pluginsDir: string, name: string, body: string) => {
-    const b = path.join(pluginsDir, name);
-    fs.mkdirSync(path.join(b, 'skills/s'), { recursive: true });
-    fs.writeFileSync(
-      path.join(b, 'plugin.json'),
-      JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name, version: '1.0.0' }),
-    );
-    fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), `---\nname: s\n---\n${body}\n`);
-    return b;
-  };
-  const hashOf = (snapshot: Snapshot | undefined, name: string) =>
-    snapshot?.items.find((i) => i.parent === null && i.name === name)?.contentHash;
-
   /** An edit to a skill behind the link, reported as the workbench would: the shown hash follows it. */
   const editIsSeen = async (target: string) => {
-    const b = bundle(path.join(target, 'plugins'), 'b', 'one');
+    const b = writeBundle(path.join(target, 'plugins'), 'b', 'one');
     const service = new SkillgateService(log);
     try {
       await service.refreshAll();
-      const shown = hashOf(service.snapshot, 'b');
+      const shown = bundleHash(service.snapshot, 'b');
       assert.ok(shown, 'the bundle behind the link is listed');
       const skill = path.join(b, 'skills/s/SKILL.md');
       fs.writeFileSync(skill, '---\nname: s\n---\ntwo\n');
       assert.ok(reportAsWorkbench(env.watchers, skill) > 0, 'a watcher covers the edited file');
-      await until(() => hashOf(service.snapshot, 'b') !== shown, 'the edit is shown');
+      await until(() => bundleHash(service.snapshot, 'b') !== shown, 'the edit is shown');
     } finally {
       service.dispose();
     }
@@ -67,17 +54,17 @@ describe('the watchers of what lies behind a followed link', function () {
     const service = new SkillgateService(log);
     try {
       await service.refreshAll();
-      assert.equal(hashOf(service.snapshot, 'late'), undefined);
-      const b = bundle(path.join(shared, 'plugins'), 'late', 'one');
+      assert.equal(bundleHash(service.snapshot, 'late'), undefined);
+      const b = writeBundle(path.join(shared, 'plugins'), 'late', 'one');
       // Made in one burst (`git clone` into it): the target's watcher reports `plugins` appearing.
       assert.ok(reportAsWorkbench(env.watchers, path.join(shared, 'plugins')) > 0, 'a watcher covers plugins/');
-      await until(() => hashOf(service.snapshot, 'late') !== undefined, 'the new bundle is listed');
+      await until(() => bundleHash(service.snapshot, 'late') !== undefined, 'the new bundle is listed');
       // And its tree is watched from then on.
-      const shown = hashOf(service.snapshot, 'late');
+      const shown = bundleHash(service.snapshot, 'late');
       const skill = path.join(b, 'skills/s/SKILL.md');
       fs.writeFileSync(skill, '---\nname: s\n---\ntwo\n');
       assert.ok(reportAsWorkbench(env.watchers, skill) > 0, 'a watcher covers the edited file');
-      await until(() => hashOf(service.snapshot, 'late') !== shown, 'the edit is shown');
+      await until(() => bundleHash(service.snapshot, 'late') !== shown, 'the edit is shown');
     } finally {
       service.dispose();
     }
@@ -98,11 +85,11 @@ describe('the watchers of what lies behind a followed link', function () {
     try {
       await service.refreshAll();
       const edit = async (file: string, text: string) => {
-        const shown = hashOf(service.snapshot, 'pk');
+        const shown = bundleHash(service.snapshot, 'pk');
         assert.ok(shown, 'the plugin behind the link is listed');
         fs.writeFileSync(file, text);
         assert.ok(reportAsWorkbench(env.watchers, file) > 0, `a watcher covers ${path.basename(file)}`);
-        await until(() => hashOf(service.snapshot, 'pk') !== shown, `the edit to ${path.basename(file)} is shown`);
+        await until(() => bundleHash(service.snapshot, 'pk') !== shown, `the edit to ${path.basename(file)} is shown`);
       };
       await edit(
         manifest,

@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Snapshot } from '../../src/core/index/snapshot';
-import { watchedWorkspace } from './helpers/watchedWorkspace';
+import { bundleHash, watchedWorkspace, writeBundle } from './helpers/watchedWorkspace';
 
 /**
  * The watchers the service makes for directories created while the window is open
@@ -19,18 +18,7 @@ describe('the watchers of directories created while the window is open', functio
   const report = (p: string) => {
     for (const w of env.watchers) if (!w.disposed) w.changed({ fsPath: p });
   };
-  const bundle = (name: string, body: string) => {
-    const b = path.join(env.ws, '.codewhale/plugins', name);
-    fs.mkdirSync(path.join(b, 'skills/s'), { recursive: true });
-    fs.writeFileSync(
-      path.join(b, 'plugin.json'),
-      JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name, version: '1.0.0' }),
-    );
-    fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), `---\nname: s\n---\n${body}\n`);
-    return b;
-  };
-  const hashOf = (snapshot: Snapshot | undefined, name: string) =>
-    snapshot?.items.find((i) => i.parent === null && i.name === name)?.contentHash;
+  const bundle = (name: string, body: string) => writeBundle(path.join(env.ws, '.codewhale/plugins'), name, body);
   const batches = () => lines.filter((l) => l.startsWith('watcher batch:')).length;
 
   it('gives no watcher of its own to a created tree larger than any agent reads (an npm install in a bundle)', async () => {
@@ -54,7 +42,7 @@ describe('the watchers of directories created while the window is open', functio
       // A small one created beside it is watched as before: an edit below it is reported.
       const small = bundle('small', 'one');
       report(small);
-      await until(() => hashOf(service.snapshot, 'small') !== undefined);
+      await until(() => bundleHash(service.snapshot, 'small') !== undefined);
       await sleep(300);
       const before = batches();
       fs.writeFileSync(path.join(small, 'skills/s/SKILL.md'), '---\nname: s\n---\ntwo\n');
@@ -71,7 +59,7 @@ describe('the watchers of directories created while the window is open', functio
       await service.refreshAll();
       const b = bundle('grows', 'one');
       report(b);
-      await until(() => hashOf(service.snapshot, 'grows') !== undefined);
+      await until(() => bundleHash(service.snapshot, 'grows') !== undefined);
       await sleep(300);
       // Five thousand edits to one file: one name, the watcher stays.
       for (let i = 0; i < 5000; i++) fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), `---\nname: s\n---\n${i}\n`);
@@ -95,22 +83,22 @@ describe('the watchers of directories created while the window is open', functio
       // A bundle cloned in one burst: the workbench reports its directory only.
       const b = bundle('b', 'one');
       report(b);
-      await until(() => hashOf(service.snapshot, 'b') !== undefined);
+      await until(() => bundleHash(service.snapshot, 'b') !== undefined);
       // Removed, and cloned again (`rm -rf`, `git clone`): a new directory at the same path.
       fs.rmSync(b, { recursive: true });
       report(b);
-      await until(() => hashOf(service.snapshot, 'b') === undefined);
+      await until(() => bundleHash(service.snapshot, 'b') === undefined);
       bundle('b', 'two');
       report(b);
-      await until(() => hashOf(service.snapshot, 'b') !== undefined);
+      await until(() => bundleHash(service.snapshot, 'b') !== undefined);
       await sleep(300);
       const before = batches();
-      const shown = hashOf(service.snapshot, 'b');
+      const shown = bundleHash(service.snapshot, 'b');
       // An edit below it, which the workbench's watcher misses: only the directory's own watcher reports it.
       fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), '---\nname: s\n---\nthree\n');
       await until(() => batches() > before, 1500).catch(() => undefined);
       assert.ok(batches() > before, 'the edit below the directory created again was reported');
-      await until(() => hashOf(service.snapshot, 'b') !== shown);
+      await until(() => bundleHash(service.snapshot, 'b') !== shown);
     } finally {
       service.dispose();
     }

@@ -3,7 +3,26 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadWithVscode, standInFileSystemWatchers, vscodeStandIn, type StandInWatcher } from './vscodeStandIn';
 
+import type { Snapshot } from '../../../src/core/index/snapshot';
+
 type Service = typeof import('../../../src/extension/skillgateService');
+
+/** A Codewhale bundle `name` in `pluginsDir`: a plugin.json and one skill whose body is `body`. Its directory. */
+export function writeBundle(pluginsDir: string, name: string, body: string): string {
+  const b = path.join(pluginsDir, name);
+  fs.mkdirSync(path.join(b, 'skills/s'), { recursive: true });
+  fs.writeFileSync(
+    path.join(b, 'plugin.json'),
+    JSON.stringify({ $schema: 'https://agent-plugins.org/schemas/plugin.json', name, version: '1.0.0' }),
+  );
+  fs.writeFileSync(path.join(b, 'skills/s/SKILL.md'), `---\nname: s\n---\n${body}\n`);
+  return b;
+}
+
+/** The content hash the snapshot shows for the top-level bundle `name`. */
+export function bundleHash(snapshot: Snapshot | undefined, name: string): string | null | undefined {
+  return snapshot?.items.find((i) => i.parent === null && i.name === name)?.contentHash;
+}
 
 export interface WatchedWorkspace {
   readonly SkillgateService: Service['SkillgateService'];
