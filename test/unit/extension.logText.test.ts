@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+import { loadWithVscode, serviceInHostForSuite, vscodeStandIn } from './helpers/vscodeStandIn';
 import { assertDisplaySafe, HOSTILE } from './helpers/displaySafe';
 import { logText } from '../../src/extension/logText';
 import type { LogPort } from '../../src/extension/flows/ports';
@@ -42,17 +42,8 @@ describe('the log: repository text in what the extension logs', () => {
     },
   };
   const { registerCommands } = loadWithVscode(() => require('../../src/extension/commands') as Commands);
-  const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
-  beforeEach(() => {
-    vscodeStandIn.reset();
-    process.env.SKILLGATE_INDEX_IN_HOST = '1';
-  });
-  after(() => {
-    vscodeStandIn.reset();
-    delete api.commands;
-    if (inHost === undefined) delete process.env.SKILLGATE_INDEX_IN_HOST;
-    else process.env.SKILLGATE_INDEX_IN_HOST = inHost;
-  });
+  serviceInHostForSuite();
+  after(() => delete api.commands);
 
   it('logs an index failure that names a file: its controls escaped, its line breaks starting no entry', async () => {
     vscodeStandIn.settingsFault = new Error(`EACCES: permission denied, scandir '${FORGED}'`);

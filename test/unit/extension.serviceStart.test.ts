@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+import { loadWithVscode, serviceInHostForSuite, vscodeStandIn } from './helpers/vscodeStandIn';
 
 type Service = typeof import('../../src/extension/skillgateService');
 
@@ -12,16 +12,7 @@ type Service = typeof import('../../src/extension/skillgateService');
 describe('the extension service: the first index publishes whatever fails', () => {
   const { SkillgateService } = loadWithVscode(() => require('../../src/extension/skillgateService') as Service);
   const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-  const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
-  beforeEach(() => {
-    vscodeStandIn.reset();
-    process.env.SKILLGATE_INDEX_IN_HOST = '1';
-  });
-  after(() => {
-    vscodeStandIn.reset();
-    if (inHost === undefined) delete process.env.SKILLGATE_INDEX_IN_HOST;
-    else process.env.SKILLGATE_INDEX_IN_HOST = inHost;
-  });
+  serviceInHostForSuite();
 
   it('publishes an empty snapshot and says why when reading the settings throws', async () => {
     vscodeStandIn.settingsFault = new Error('no trust store location');

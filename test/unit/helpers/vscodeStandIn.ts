@@ -204,3 +204,21 @@ export function reportAsWorkbench(watchers: readonly StandInWatcher[], real: str
   }
   return reached;
 }
+
+/**
+ * Registers, in the calling `describe`, the hooks of a suite that runs the extension's index
+ * service in the stand-in workbench: before each test the stand-in is reset and the index
+ * runs in the host (no worker thread to start); after the suite both are as they were.
+ */
+export function serviceInHostForSuite(): void {
+  const inHost = process.env.SKILLGATE_INDEX_IN_HOST;
+  beforeEach(() => {
+    vscodeStandIn.reset();
+    process.env.SKILLGATE_INDEX_IN_HOST = '1';
+  });
+  after(() => {
+    vscodeStandIn.reset();
+    if (inHost === undefined) delete process.env.SKILLGATE_INDEX_IN_HOST;
+    else process.env.SKILLGATE_INDEX_IN_HOST = inHost;
+  });
+}
