@@ -1,7 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import type { Diagnostic, Range } from '../../model';
-import { boundFix, type FixDraft } from '../../diagnostics/fixBasis';
-import { evaDiagnostic } from './diagnostics';
+import type { FixDraft } from '../../diagnostics/fixBasis';
+import { evaDiagnostic, fixLast } from './diagnostics';
 import { capabilityNameError, identifierError, textFieldError } from './ids';
 import { rustTrim } from '../../text/rustText';
 import { providerRuleError, providerSerdeError } from './providerRules';
@@ -138,11 +138,7 @@ function schemaStage(c: Checker, schema: unknown, discriminator: 'transport' | '
   if (!e) return true;
   const path = e.missing === undefined ? e.path : [...e.path, e.missing];
   c.error(e.code, e.code === 'eva.schema.required' ? `${e.message}: ${e.field}` : e.message, path, true);
-  const draft = booleanFix(c.doc, e.path, e.message);
-  // Bound to the text its range indexes (fixBasis.ts): the manifest's own document.
-  const fix = draft && boundFix(draft, (file) => (file === c.doc.file ? c.doc : undefined));
-  if (fix)
-    c.diagnostics[c.diagnostics.length - 1] = { ...(c.diagnostics[c.diagnostics.length - 1] as Diagnostic), fix };
+  fixLast(c.diagnostics, booleanFix(c.doc, e.path, e.message), c.doc);
   const properties = isMapping(schema) && isMapping(schema['properties']) ? schema['properties'] : undefined;
   const value = manifestRoot(c.doc);
   if (

@@ -2,9 +2,9 @@ import { lstatEntry, readRegularFile } from '../../fs/safeFs';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import type { DocPath } from '../../documents/document';
 import type { Decision, Diagnostic } from '../../model';
-import { boundFix, type FixDraft } from '../../diagnostics/fixBasis';
+import type { FixDraft } from '../../diagnostics/fixBasis';
 import type { SkillContract } from './contracts';
-import { evaDiagnostic } from './diagnostics';
+import { evaDiagnostic, fixLast } from './diagnostics';
 import { capabilityNamespace } from './ids';
 import type { EffectivePermission, SchemaState } from './item';
 import { resolveNamedPath, type AllowedRoot, type ResolvedPath } from './paths';
@@ -154,10 +154,7 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   if (missing.length) add('capability_missing_schema');
   for (const side of absent) {
     note('eva.skill.schema-missing', `workflow skill is missing ${side}_schema`, k.schemaField);
-    const draft = schemaStubFix(doc, k, side);
-    // Bound to the text its range indexes (fixBasis.ts): the adapter's own document.
-    const fix = draft && boundFix(draft, (file) => (file === doc.file ? doc : undefined));
-    if (fix) diagnostics[diagnostics.length - 1] = { ...(diagnostics[diagnostics.length - 1] as Diagnostic), fix };
+    fixLast(diagnostics, schemaStubFix(doc, k, side), doc);
   }
   // A lua_skill under require_schema: false is shown, not refused (eva.md §3.3).
   const schemaDisplayOnly = k.kind === 'lua_skill' && !ctx.policy.requireSchema;
