@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IndexOptions } from '../core/systems/registry';
 import { defaultCacheDirectory } from '../core/cache/cacheDirectory';
-import { cacheFolderHolding } from '../core/cache/cacheInWorkspace';
+import { cacheRefusal } from '../core/cache/cacheInWorkspace';
 import { codewhaleHomeFromEnv, codewhaleUserHome, evaUserHome } from '../core/fs/userHome';
 import { typedDirectory } from '../core/fs/spelledPath';
 
@@ -134,10 +134,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
  * read first; the run goes on without a cache, with the same results.
  */
 function cacheInWorkspace(cacheDir: string, workspaces: readonly string[]): string | undefined {
-  const folder = cacheFolderHolding(cacheDir, workspaces);
-  return folder === undefined
-    ? undefined
-    : `the cache directory ${cacheDir} is inside the workspace folder ${folder}, where the repository could plant entries; this run reads and writes no cache (choose a --cache-dir or SKILLGATE_CACHE_DIR outside every workspace folder)`;
+  const refusal = cacheRefusal(cacheDir, workspaces);
+  return (
+    refusal &&
+    `${refusal}; this run reads and writes no cache (choose a --cache-dir or SKILLGATE_CACHE_DIR outside every workspace folder)`
+  );
 }
 
 const SELECTOR = 'a selector (an item id or a name)';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { watchedUri } from './fileUri';
 import { windowUi } from './windowUi';
 import { TrustStore } from '../core/trust/trustStore';
-import { cacheFolderHolding } from '../core/cache/cacheInWorkspace';
+import { cacheRefusal } from '../core/cache/cacheInWorkspace';
 import {
   disable,
   doctor,
@@ -202,9 +202,9 @@ export class SkillgateService implements vscode.Disposable {
    */
   private usableCacheDir(folders: readonly string[]): string | undefined {
     if (this.cacheDir === undefined) return undefined;
-    const folder = cacheFolderHolding(this.cacheDir, folders);
-    if (folder === undefined) return this.cacheDir;
-    const refusal = `the cache directory ${this.cacheDir} is inside the workspace folder ${folder}, where the repository could plant entries; indexing without a cache`;
+    const refused = cacheRefusal(this.cacheDir, folders);
+    if (refused === undefined) return this.cacheDir;
+    const refusal = `${refused}; indexing without a cache`;
     if (refusal !== this.cacheRefusal) this.log.warn(refusal);
     this.cacheRefusal = refusal;
     return undefined;

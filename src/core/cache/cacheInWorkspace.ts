@@ -16,3 +16,14 @@ import { folderHolding } from '../fs/folderHolding';
 export function cacheFolderHolding(cacheDir: string, folders: readonly string[]): string | undefined {
   return folderHolding(cacheDir, folders) ?? folderHolding(path.join(cacheDir, CODE_DIR), folders);
 }
+
+/**
+ * Why a cache directory is not used, when a workspace folder holds it: the sentence both
+ * faces say, each with what it does instead after it; undefined when it may be used.
+ */
+export function cacheRefusal(cacheDir: string, folders: readonly string[]): string | undefined {
+  const folder = cacheFolderHolding(cacheDir, folders);
+  return folder === undefined
+    ? undefined
+    : `the cache directory ${cacheDir} is inside the workspace folder ${folder}, where the repository could plant entries`;
+}
