@@ -1,17 +1,15 @@
-import { artifactUri } from '../report/artifactUri';
 import { displayPath } from '../report/contract';
 import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
-import { sarifRule, workspaceBaseId, workspaceBaseIds } from '../report/sarif';
+import {
+  sarifLocation,
+  sarifRegion,
+  sarifRule,
+  workspaceBaseId,
+  workspaceBaseIds,
+  type SarifRegion,
+} from '../report/sarif';
 import { withinCodeScanningLimits } from '../report/sarifLimits';
 import type { LockFinding } from './lockCheck';
-
-/** A SARIF region: 1-based lines and columns, the end column the one after the region. */
-interface Region {
-  readonly startLine: number;
-  readonly startColumn: number;
-  readonly endLine: number;
-  readonly endColumn: number;
-}
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
 export interface LockReport {
@@ -43,20 +41,8 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
   const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
   // Relative to the finding's own workspace folder, as in `validate`'s SARIF; a file outside it (a --lock elsewhere) is absolute.
-  // The region has all four of its bounds: GitHub code scanning marks startLine, startColumn, endLine
-  // and endColumn required (github/docs sarif-support-for-code-scanning.md, `physicalLocation` object).
-  const location = (file: string, base: number, region: Region) => {
-    const uri = displayPath(file, [reports[base]?.workspace ?? '']);
-    const relative = !uri.startsWith('/');
-    return {
-      physicalLocation: {
-        artifactLocation: relative
-          ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) }
-          : { uri: `file://${artifactUri(uri, false)}` },
-        region,
-      },
-    };
-  };
+  const location = (file: string, base: number, region: SarifRegion) =>
+    sarifLocation(displayPath(file, [reports[base]?.workspace ?? '']), base, region);
   const lockLocation = (r: LockReport, base: number, at: LockPlace) =>
     location(r.lockFile, base, {
       startLine: at.line,
@@ -77,12 +63,7 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
           const ruleId = `skillgate.lock.${f.status}`;
           const base = reports.indexOf(r);
           const where = f.item
-            ? location(f.item.location.file, base, {
-                startLine: f.item.location.range.start.line + 1,
-                startColumn: f.item.location.range.start.character + 1,
-                endLine: f.item.location.range.end.line + 1,
-                endColumn: f.item.location.range.end.character + 1,
-              })
+            ? location(f.item.location.file, base, sarifRegion(f.item.location.range))
             : lockLocation(r, base, r.placeInLock(f));
           return {
             ruleId,

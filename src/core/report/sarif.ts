@@ -5,6 +5,7 @@ import { artifactUri } from './artifactUri';
 import { fingerprintFile, runFingerprints } from './sarifFingerprint';
 import { withinCodeScanningLimits } from './sarifLimits';
 import type { Snapshot } from '../index/snapshot';
+import type { Range } from '../model';
 
 const LEVEL = { error: 'error', warning: 'warning', information: 'note' } as const;
 
@@ -27,6 +28,47 @@ export function workspaceBaseIds(workspaces: readonly string[]): Record<string, 
       },
     ]),
   );
+}
+
+/** A SARIF region: 1-based lines and columns, the end column the one after the region. */
+export interface SarifRegion {
+  readonly startLine: number;
+  readonly startColumn: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+/**
+ * The region of an editor range (0-based), with all four of its bounds: GitHub code
+ * scanning marks each required (github/docs sarif-support-for-code-scanning.md, `physicalLocation`).
+ */
+export function sarifRegion(range: Range): SarifRegion {
+  return {
+    startLine: range.start.line + 1,
+    startColumn: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  };
+}
+
+/**
+ * A result's location: `uri` (as displayPath gives it) relative to the workspace folder
+ * `base` (workspaceBaseId), or an absolute `file://` URI for a file outside every folder.
+ */
+export function sarifLocation(uri: string, base: number, region: SarifRegion): object {
+  return {
+    physicalLocation: {
+      artifactLocation: isRelative(uri, base)
+        ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) }
+        : { uri: `file://${artifactUri(uri, false)}` },
+      region,
+    },
+  };
+}
+
+/** Whether a location is written relative to its workspace folder's base id (else as an absolute URI). */
+function isRelative(uri: string, base: number): boolean {
+  return base >= 0 && !uri.startsWith('/');
 }
 
 /**
@@ -54,27 +96,13 @@ export function toSarif(snapshot: Snapshot, version: string): object {
           const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
           const uri = displayPath(d.file, workspace === null ? [] : [workspace]);
           const base = workspace === null ? -1 : snapshot.workspaces.indexOf(workspace);
-          const relative = base >= 0 && !uri.startsWith('/');
+          const relative = isRelative(uri, base);
           return {
             ruleId: d.code,
             ruleIndex: used.indexOf(d.code),
             level: LEVEL[d.severity],
             message: { text: d.message },
-            locations: [
-              {
-                physicalLocation: {
-                  artifactLocation: relative
-                    ? { uri: artifactUri(uri, true), uriBaseId: workspaceBaseId(base) }
-                    : { uri: `file://${artifactUri(uri, false)}` },
-                  region: {
-                    startLine: d.range.start.line + 1,
-                    startColumn: d.range.start.character + 1,
-                    endLine: d.range.end.line + 1,
-                    endColumn: d.range.end.character + 1,
-                  },
-                },
-              },
-            ],
+            locations: [sarifLocation(uri, base, sarifRegion(d.range))],
             // Without the line, and with the numbers in the message (upstream wording names byte
             // offsets and lines) left out: an edit above a finding must not make a new alert.
             partialFingerprints: fingerprint(
