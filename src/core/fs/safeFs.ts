@@ -30,7 +30,8 @@ export interface IoFault {
   readonly errno: number | undefined;
 }
 
-function faultOf(e: unknown): IoFault {
+/** A thrown error's code and number, as data. */
+export function faultOf(e: unknown): IoFault {
   const err = e as NodeJS.ErrnoException | undefined;
   return { code: err?.code, errno: typeof err?.errno === 'number' ? err.errno : undefined };
 }

@@ -1,4 +1,4 @@
-import { errorText, type IoFault } from '../../fs/safeFs';
+import { errorText, faultOf, type IoFault } from '../../fs/safeFs';
 
 /**
  * An io error as Codewhale prints it: Rust's `io::Error` Display of an OS error,
@@ -8,11 +8,7 @@ import { errorText, type IoFault } from '../../fs/safeFs';
  * for the errors a path check meets. Anything else, and Windows, keep Node's words.
  */
 export function rustIoErrorText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException | undefined;
-  const words = err?.code ? STRERROR[err.code] : undefined;
-  if (process.platform === 'win32' || words === undefined || typeof err?.errno !== 'number' || err.errno >= 0)
-    return errorText(e);
-  return `${words} (os error ${-err.errno})`;
+  return rustFaultText(faultOf(e), errorText(e));
 }
 
 const STRERROR: Readonly<Record<string, string>> = {
