@@ -16,6 +16,10 @@ export const DIAGNOSTIC_CODES = {
     'A plugin discovery root this user may not reach: Codewhale skips it silently, a user who may read it loads its bundles.',
   ],
   'codewhale.bundle-symlink': ['error', 'A bundle directory is a symbolic link.'],
+  'codewhale.bundle-unreadable': [
+    'error',
+    'A bundle directory this user may not search: Codewhale finds no manifest and skips it silently, a user who may read it loads the bundle.',
+  ],
   'codewhale.duplicate-root': ['warning', 'The same bundle directory was discovered twice.'],
   'codewhale.name-conflict': ['warning', 'A same-named bundle with higher precedence shadows this one.'],
   'codewhale.manifest-legacy': ['warning', 'A legacy plugin.toml without schema_version or version.'],
@@ -99,7 +103,7 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.skills.path': ['error', '.rivumi/skills is a symbolic link or not a directory.'],
   'rivumi.path-unreadable': [
     'error',
-    '.rivumi/skills or .rivumi/plugins this user may not read: Rivumi fails or skips it, a user who may read it loads what it holds.',
+    '.rivumi/skills, .rivumi/plugins or .rivumi/hooks.json this user may not read: Rivumi fails or skips it, a user who may read it loads what it holds.',
   ],
   'rivumi.skill.file': ['error', 'A skill is a symbolic link or not a regular file.'],
   'rivumi.skill.too-large': ['error', 'A skill exceeds 32768 bytes.'],
@@ -234,6 +238,10 @@ export const DIAGNOSTIC_CODES = {
   'eva.user.policy': ['information', 'User-local skills are display-only by the current policy.'],
   'eva.user.frontmatter': ['warning', 'The front matter of a user-local SKILL.md cannot be read.'],
   'eva.user.symlink': ['warning', 'A user-local SKILL.md that is a symbolic link (listed, not reviewable).'],
+  'eva.user.unreadable': [
+    'warning',
+    'A user skill folder this user may not read: its skills are missing from the list, though a user who may read it sees them (display-only).',
+  ],
   'eva.kind.runtime-worker': ['information', 'A runtime_worker skill outside its team runtime (display-only).'],
   'eva.policy.invalid': ['error', 'A malformed adapter_policy.'],
   'eva.policy.write-denied': ['error', 'A skill requests workspace write that the policy does not allow.'],

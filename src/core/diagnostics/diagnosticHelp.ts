@@ -25,6 +25,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Give the user who runs Skillgate read and search permission on `.codewhale` and `.codewhale/plugins` (or on your Codewhale home), so that what Codewhale would load there can be shown and gated; or remove the directory.',
   },
   'codewhale.bundle-symlink': { fix: `Codewhale skips a bundle directory that is a symbolic link. ${MOVE_OUT}` },
+  'codewhale.bundle-unreadable': {
+    fix: 'Give the user who runs Skillgate read and search permission on the bundle directory (and on `.claude-plugin` inside it), so that the bundle Codewhale would load there can be shown and gated; or remove the directory.',
+  },
   'codewhale.duplicate-root': {
     fix: 'Nothing to fix in the bundle: the workspace and your Codewhale home are the same directory, so the bundle is loaded once, as a user bundle.',
   },
@@ -154,7 +157,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Fix the SKILL.md front matter the message names; a normalized name is loaded under the name shown.',
   },
   'rivumi.path-unreadable': {
-    fix: 'Give the user who runs Skillgate read and search permission on `.rivumi` and the directory named, so that what Rivumi would load there can be shown and gated; or remove the directory.',
+    fix: 'Give the user who runs Skillgate read and search permission on `.rivumi` and the directory named (read permission on `.rivumi/hooks.json`), so that what Rivumi would load there can be shown and gated; or remove it.',
   },
   'rivumi.skills.path': { fix: 'Make `.rivumi/skills` a real directory (Rivumi refuses a symbolic link there).' },
   'rivumi.skill.file': { fix: `Make the skill a regular file. ${MOVE_OUT}` },
@@ -314,6 +317,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Fix the front matter between the `---` lines so it parses as YAML with `name` and `description`.',
   },
   'eva.user.symlink': { fix: 'Replace the link by the real `SKILL.md` so it can be reviewed.' },
+  'eva.user.unreadable': {
+    fix: 'Give the user who runs Skillgate read and search permission on the folder (and on `~/.codex` or `~/.agents` above it), so that its skills can be listed; or remove it. Eva only displays user skills, so nothing there runs unseen.',
+  },
   'eva.kind.runtime-worker': {
     fix: 'Informational: a `runtime_worker` registers only into its team runtime. To see it as registered, run Skillgate with that runtime (`--eva-runtime team` or the `skillgate.eva.runtimeMode` setting).',
   },

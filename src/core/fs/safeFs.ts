@@ -76,6 +76,8 @@ export type ReadResult =
       readonly reason: 'symlink' | 'not-file' | 'too-large' | 'missing' | 'io';
       readonly size?: number;
       readonly error?: string;
+      /** With `io`: the failed call's error as data, for callers that must tell EACCES apart or word it as the agent does. */
+      readonly fault?: IoFault;
     };
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -95,7 +97,7 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing' };
     if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, reason: 'symlink' };
     if (code === 'EISDIR') return { ok: false, reason: 'not-file' };
-    return { ok: false, reason: 'io', error: errorText(e) };
+    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e) };
   }
   try {
     const st = fs.fstatSync(fd);
@@ -105,7 +107,7 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
     if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
     return { ok: true, bytes, executable: (st.mode & 0o111) !== 0 };
   } catch (e) {
-    return { ok: false, reason: 'io', error: errorText(e) };
+    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e) };
   } finally {
     fs.closeSync(fd);
   }

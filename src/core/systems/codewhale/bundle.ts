@@ -32,7 +32,7 @@ import { detached } from '../../text/detached';
 import { keyOf } from '../../documents/located';
 
 /** Manifest precedence inside one bundle (codewhale.md §2.4). */
-const MANIFEST_ORDER: readonly ManifestLabel[] = [
+export const MANIFEST_ORDER: readonly ManifestLabel[] = [
   'plugin.json',
   'kimi.plugin.json',
   'plugin.toml',

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { CodewhaleBundle } from './bundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
+import { unreadableBundle } from './unreadableBundle';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
@@ -19,10 +20,16 @@ export interface CodewhaleOptions {
   readonly readers?: { readonly codewhaleBundle?: BundleLoader };
 }
 
-interface RootState {
+/** A root's bundle directories as read: each bundle loaded, and each directory this user may not look into. */
+interface BundleSlots {
+  bundles: Map<string, CodewhaleBundle>;
+  /** By directory: what unreadableBundle said of a directory whose job found no manifest because the lookup was refused. */
+  unreadable: Map<string, Diagnostic>;
+}
+
+interface RootState extends BundleSlots {
   scan: RootScan;
   workspace: string | null;
-  bundles: Map<string, CodewhaleBundle>;
   /** Where a workspace's linked `.codewhale` leads (linkedCodewhaleDirectory): watched, and changes spelled there are the root's. */
   linkedDirectory: string | undefined;
 }
@@ -57,21 +64,16 @@ export class CodewhaleIndex implements SystemIndex {
     const loads: (() => void)[] = [];
     const list = (root: string, workspace: string | null) => {
       const { scan, jobs } = this.rootJobs(root, workspace);
-      const bundles = new Map<string, CodewhaleBundle>();
+      const slots: BundleSlots = { bundles: new Map(), unreadable: new Map() };
       this.roots.set(rootKey(root, workspace), {
         scan,
         workspace,
-        bundles,
+        ...slots,
         linkedDirectory: linkedDirectory(root, workspace),
       });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
-      for (const job of jobs) {
-        loads.push(() => {
-          const bundle = this.loadBundle(job);
-          if (bundle) bundles.set(job.dir, bundle);
-        });
-      }
+      for (const job of jobs) loads.push(() => void this.readInto(slots, job));
     };
     for (const ws of this.options.workspaces) list(workspacePluginRoot(ws), ws);
     if (this.options.codewhaleHome !== null) list(userPluginRoot(this.options.codewhaleHome), null);
@@ -131,14 +133,12 @@ export class CodewhaleIndex implements SystemIndex {
       if (!state || rootsToRescan.has(key) || !state.scan.canonicalRoot) continue;
       for (const dir of dirs) {
         const before = state.bundles.get(dir);
-        const bundle = this.loadBundle({
+        const bundle = this.readInto(state, {
           dir,
           scope: state.scan.scope,
           canonicalDiscoveryRoot: state.scan.canonicalRoot,
           ...this.cacheOf(state.scan.root),
         });
-        if (bundle) state.bundles.set(dir, bundle);
-        else state.bundles.delete(dir);
         if (before && bundle) replaced?.push([before, bundle]);
         else replaced = undefined;
       }
@@ -151,7 +151,10 @@ export class CodewhaleIndex implements SystemIndex {
     const cw = (replaced && this.cache.patch(replaced, ctx)) ?? this.cache.compute(this.scans(), ctx);
     this.replaced = [];
     const roots: Listing<Diagnostic>[] = [];
-    for (const state of this.roots.values()) roots.push(state.scan.diagnostics);
+    for (const state of this.roots.values()) {
+      roots.push(state.scan.diagnostics);
+      if (state.unreadable.size > 0) roots.push([...state.unreadable.values()]);
+    }
     return { items: cw.items, diagnostics: { parts: [...roots, cw.diagnostics] } };
   }
 
@@ -192,6 +195,23 @@ export class CodewhaleIndex implements SystemIndex {
   }
 
   /**
+   * Reads one bundle into its root's slots. A directory in which no manifest was found is
+   * asked once more whether the lookup was refused (unreadableBundle.ts): Codewhale run as
+   * another user may load a bundle there, so it is said, never simply absent.
+   */
+  private readInto(slots: BundleSlots, job: BundleJob): CodewhaleBundle | null {
+    const bundle = this.loadBundle(job);
+    slots.unreadable.delete(job.dir);
+    if (bundle) slots.bundles.set(job.dir, bundle);
+    else {
+      slots.bundles.delete(job.dir);
+      const denied = unreadableBundle(job.dir);
+      if (denied) slots.unreadable.set(job.dir, denied);
+    }
+    return bundle;
+  }
+
+  /**
    * Lists a root again, keeping the bundles read before except those in `changed`: a
    * watcher batch can name a new bundle and an edit in a kept one together, and the
    * edit must be read (a trusted bundle would otherwise keep its old hashes).
@@ -203,15 +223,16 @@ export class CodewhaleIndex implements SystemIndex {
     changed: ReadonlySet<string>,
   ): void {
     const { scan, jobs } = this.rootJobs(root, workspace);
-    const bundles = new Map<string, CodewhaleBundle>();
+    const slots: BundleSlots = { bundles: new Map(), unreadable: new Map() };
     for (const job of jobs) {
-      const bundle = (changed.has(job.dir) ? undefined : previous.get(job.dir)) ?? this.loadBundle(job);
-      if (bundle) bundles.set(job.dir, bundle);
+      const kept = changed.has(job.dir) ? undefined : previous.get(job.dir);
+      if (kept) slots.bundles.set(job.dir, kept);
+      else this.readInto(slots, job);
     }
     this.roots.set(rootKey(root, workspace), {
       scan,
       workspace,
-      bundles,
+      ...slots,
       linkedDirectory: linkedDirectory(root, workspace),
     });
   }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeRawName, decodeUtf8, osPath, byteOrder } from '../../fs/rawNames';
 import { errorText, listDirectory, lstatEntry, readRegularFile, statEntry, type IoFault } from '../../fs/safeFs';
+import { deniedByPermissions } from '../../fs/permissionDenied';
 
 /**
  * Reading and enumerating Eva's files as `eva-config` does (eva.md §1.2, §1.3): own
@@ -162,22 +163,53 @@ export interface UserSkillDir {
   readonly overCap: boolean;
 }
 
+/** A user skill root, or a folder in it, that this user may not search or list (EACCES, EPERM). */
+export interface RefusedDir {
+  readonly dir: string;
+  readonly error: string;
+  readonly fault: IoFault;
+}
+
 /**
  * User-level skill folders (eva.md §1.3): each direct, non-hidden child directory of
  * the root (a directory link is followed) holding a `SKILL.md`, in raw-byte order.
  */
-export function scanUserSkills(root: string, which: 'codex' | 'agents', maxPerRoot: number): UserSkillDir[] {
-  if (statEntry(root).type !== 'directory') return [];
+export function scanUserSkills(
+  root: string,
+  which: 'codex' | 'agents',
+  maxPerRoot: number,
+  refused: RefusedDir[] = [],
+): UserSkillDir[] {
+  // [Skillgate] A folder this user may not search or list is said (`refused`), never simply absent: a user
+  // who may read it sees its skills (the discovery design records PermissionDenied; shipped Eva-CLI reads none).
+  const refuse = (dir: string, entry: { error?: string; fault?: IoFault }) => {
+    if (entry.error !== undefined && deniedByPermissions(entry.fault))
+      refused.push({ dir, error: entry.error, fault: entry.fault as IoFault });
+  };
+  const rootEntry = statEntry(root);
+  if (rootEntry.type !== 'directory') {
+    refuse(root, rootEntry);
+    return [];
+  }
   const listed = listDirectory(root);
-  if (!listed.ok) return [];
+  if (!listed.ok) {
+    refuse(root, listed);
+    return [];
+  }
   const out: UserSkillDir[] = [];
   let count = 0;
   for (const name of listed.names.map(decodeRawName).sort(byteOrder)) {
     if (name.startsWith('.')) continue;
     const dir = path.join(root, name);
-    if (statEntry(dir).type !== 'directory') continue;
+    const dirEntry = statEntry(dir);
+    if (dirEntry.type !== 'directory') {
+      refuse(dir, dirEntry);
+      continue;
+    }
     const skillFile = path.join(dir, 'SKILL.md');
     const own = lstatEntry(skillFile);
+    // The folder may be listed in its root but not searched (another user's, at mode 700): its SKILL.md cannot be asked for.
+    refuse(dir, own);
     const isLink = own.type === 'symlink';
     if (own.type !== 'file' && !(isLink && statEntry(skillFile).type === 'file')) continue;
     count++;

@@ -5,7 +5,7 @@ import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
 import { decisionOf, primaryFirst } from './decide';
 import { evaDiagnostic } from './diagnostics';
-import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, scanUserSkills, type UserSkillDir } from './files';
+import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, scanUserSkills, type RefusedDir, type UserSkillDir } from './files';
 import type { EvaItem } from './item';
 import type { EvaPolicy } from './policy';
 import type { EvaRuntime } from './runtime';
@@ -39,15 +39,16 @@ export function indexUserSkills(
   runtime: EvaRuntime,
 ): { items: EvaItem[]; diagnostics: Diagnostic[] } {
   const realHome = canonicalPath(home) ?? path.resolve(home);
+  const refused: RefusedDir[] = [];
   const dirs = [
     // Appended, as Eva joins `~`: a home that reaches nothing (`missing/..`) is not folded onto another folder.
-    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR),
-    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR),
+    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR, refused),
+    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR, refused),
   ];
   const names = new Map<string, number>();
   for (const d of dirs) if (!d.overCap) names.set(d.name, (names.get(d.name) ?? 0) + 1);
   const items: EvaItem[] = [];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = refused.map(unreadableFolder);
   for (const d of dirs) {
     const { item, diagnostics: own } = userItem(d, realHome, adapters, policy, runtime, (names.get(d.name) ?? 0) > 1);
     for (const diag of own) diag.itemId = item.id;
@@ -170,6 +171,23 @@ function userItem(
     },
   };
   return { item, diagnostics };
+}
+
+/**
+ * A user skill root or folder this user may not search or list. Shipped Eva-CLI never reads these
+ * folders (eva.md §0); the discovery design scans them and, where a stage fails, records a
+ * diagnostic rather than dropping the object (Agent扫描与发现架构方案.md §6, §13
+ * `DiscoveryErrorKind::PermissionDenied`). Its skills are display-only for any user and Skillgate
+ * gates none of them, so nothing runs unseen: a warning that the list is incomplete, worded as
+ * Eva words an io failure (`failed to read …: {error}`, eva-config lib.rs `io_error`).
+ */
+function unreadableFolder(r: RefusedDir): Diagnostic {
+  return evaDiagnostic(
+    r.dir,
+    FILE_START,
+    'eva.user.unreadable',
+    `failed to read user skill directory: ${r.error} (Eva-CLI's discovery design reports PermissionDenied here and lists nothing from it; run as a user who may read it, it lists the skills there, display-only, which Skillgate cannot show)`,
+  );
 }
 
 /** §4.3 rule 4: `skill.path` resolves to this SKILL.md, or `skill.source` + `skill.id` name it. */

@@ -226,15 +226,17 @@ export function loadRivumiProject(workspace: string): RivumiProject {
 }
 
 /**
- * `.rivumi/skills` or `.rivumi/plugins` whose existence this user may not even ask (`.rivumi`
- * at mode 000). Rivumi's `directory.exists()` (skills.py `_load_skills_directory`, plugins.py
- * `load_project_plugins`) raises PermissionError there on Python 3.11 to 3.13, which is no
- * SkillError: the load that asked fails, in Python's words. A user who may read it loads what
- * is there, which Skillgate cannot show: an error either way.
+ * `.rivumi/skills`, `.rivumi/plugins` or `.rivumi/hooks.json` whose existence this user may not
+ * even ask (`.rivumi` at mode 000), or a hooks.json it may not open. Rivumi's `exists()`
+ * (skills.py `_load_skills_directory`, plugins.py `load_project_plugins`, hooks.py
+ * `load_project_hook_config`) raises PermissionError there on Python 3.11 to 3.13, as does
+ * hooks.py's `path.open("rb")`; neither is a SkillError or HookError: the load that asked fails,
+ * in Python's words. A user who may read it loads what is there, which Skillgate cannot show:
+ * an error either way.
  */
 function uninspectable(
   dir: string,
-  kind: 'skill' | 'plugin',
+  kind: 'skill' | 'plugin' | 'hook',
   fault: IoFault | undefined,
   findings: Findings,
 ): Diagnostic {
@@ -557,9 +559,17 @@ interface ProjectHooksRead {
 }
 
 function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRead {
-  if (statEntry(hooksPath).type === 'missing') return { exists: false, project: {} };
+  const entry = statEntry(hooksPath);
+  // hooks.py `load_project_hook_config`: `if path.exists():` on a hooks.json whose directory this user may not
+  // search raises PermissionError (Python 3.11 to 3.13), whether or not the file is there: the hook load fails.
+  if (deniedByPermissions(entry.fault))
+    return { exists: false, project: {}, error: uninspectable(hooksPath, 'hook', entry.fault, findings) };
+  if (entry.type === 'missing') return { exists: false, project: {} };
   // Not a link, a regular file, at most 65536 bytes: readRegularFile reads one byte past the limit to tell.
   const read = readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES);
+  // `path.open("rb")` refused (a hooks.json of another user at mode 600): PermissionError, not a file of the wrong kind.
+  if (!read.ok && read.reason === 'io' && deniedByPermissions(read.fault))
+    return { exists: true, project: {}, error: uninspectable(hooksPath, 'hook', read.fault, findings) };
   if (!read.ok && read.reason !== 'too-large')
     return {
       exists: true,
