@@ -153,7 +153,12 @@ export interface McpView {
   readonly endpoint: Shown | null;
   readonly host: string | null;
   readonly authEnv: readonly string[];
+  /** The timeouts set, or, where the agent's own review states the server (AgentServerCard), every one in its words. */
   readonly timeouts: readonly string[];
+  /** What a local server's process may reach, in the agent's words where it states them; null for a remote server. */
+  readonly authority: string | null;
+  /** The rest of what the agent's own review states of the server, in its words and order (`required`, ...); empty without one. */
+  readonly facts: readonly { readonly label: string; readonly value: Shown }[];
   readonly enabledTools: readonly Shown[];
   readonly disabledTools: readonly Shown[];
   readonly enabled: boolean;

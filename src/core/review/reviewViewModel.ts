@@ -35,6 +35,9 @@ export const RESTRICTED_NOTICE =
 export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE =
   'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
 
+/** What a local MCP server's process may reach, where its agent's own review does not word it. */
+export const LOCAL_PROCESS_AUTHORITY = "Starts a local process with your user's filesystem and network access.";
+
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
 /**
  * A bundle that cannot be walked now (a link in it, past a limit) has no list of its files:
@@ -87,8 +90,12 @@ export function reviewViewModel(
 
   const current = snapshot.items.find((i) => i.id === item.id) ?? item;
   const bundleActive = current.decision === 'registered';
+  // An agent with a review of its own (Codewhale's `/plugin show`) states the unit and its servers in its words.
+  const agentReview = agent.reviewLines;
+  const stated = agentReview && caps ? agentReview.contract(item, caps, current) : null;
   const mcp: McpView[] = serversById(caps).map(([id, s]) => {
     const local = startsProcess(s);
+    const card = agentReview?.serverCard(s);
     return {
       id: S(id),
       transport: local ? 'stdio' : s.transport,
@@ -105,7 +112,9 @@ export function reviewViewModel(
         ...Object.entries(s.envHeaders).map(([h, src]) => `${h} ← \${${src}}`),
         ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${s.bearerTokenEnvVar}}`] : []),
       ].map((t) => displayText(t)),
-      timeouts: timeoutsOf(s).map((t) => displayText(`${t.name} ${t.seconds}s`)),
+      timeouts: card ? [displayText(card.timeouts)] : timeoutsOf(s).map((t) => displayText(`${t.name} ${t.seconds}s`)),
+      authority: card ? card.authority : local ? LOCAL_PROCESS_AUTHORITY : null,
+      facts: (card?.facts ?? []).map((f) => ({ label: f.label, value: S(f.value) })),
       enabledTools: s.enabledTools.map(S),
       disabledTools: s.disabledTools.map(S),
       enabled: s.enabled,
@@ -252,7 +261,7 @@ export function reviewViewModel(
       commands,
       components,
     },
-    contract: contractOf(agent.reviewContract?.(current) ?? null, S),
+    contract: contractOf(agent.reviewContract?.(current) ?? stated, S),
     notCovered: r.notCovered.map(S),
     files: (r.files ?? []).map((f) => ({
       path: S(f.path),

@@ -89,12 +89,39 @@ export interface AgentReviewLines {
    * absent, no line may say what is active.
    */
   trail(bundle: Item, current: Pick<Item, 'decision'> | undefined, skills: readonly string[]): readonly string[];
+  /**
+   * The same statement for the review panel, worded by the same functions as `lead` and
+   * `trail`: its contract section, without what the panel states elsewhere already.
+   * `current`: the unit as the index decides it now.
+   */
+  contract(bundle: Item, capabilities: Capabilities, current: Pick<Item, 'decision'>): ReviewContract;
+  /** One MCP server's card in the panel, worded by the same functions as `server`. */
+  serverCard(server: McpServer): AgentServerCard;
+}
+
+/** One fact of an agent's statement: what it is called, and its value as the agent words it. */
+export interface ReviewFact {
+  readonly label: string;
+  readonly value: string;
 }
 
 /** A labelled list of what an agent's unit declares: each row one fact, its value as the agent states it. */
 export interface ReviewContract {
   readonly title: string;
-  readonly rows: readonly { readonly label: string; readonly value: string }[];
+  readonly rows: readonly ReviewFact[];
+}
+
+/**
+ * What an agent's own review states of one MCP server beyond what the panel's card shows
+ * itself (command, argv, cwd, env, endpoint, credentials, tool filters), in its words.
+ */
+export interface AgentServerCard {
+  /** Every timeout the agent knows, unset ones too (in place of the card's list of those set). */
+  readonly timeouts: string;
+  /** What the process of a local server may reach (in place of the card's own sentence); null for a remote one. */
+  readonly authority: string | null;
+  /** The rest, in the agent's order. */
+  readonly facts: readonly ReviewFact[];
 }
 
 export type InstallOutcome =

@@ -1,5 +1,12 @@
 import { argumentKind, startsProcess } from '../../mcpServers';
 import type { McpServer } from '../../capabilities';
+import type { AgentServerCard } from '../agentSystem';
+
+/** Upstream's word for the authority of the process a local (stdio) server starts (`render_mcp_server`). */
+const LOCAL_AUTHORITY = 'host-user-filesystem/network-authority';
+/** What upstream fixes for every remote server: redirects stay on the endpoint's origin, and it runs no OAuth flow. */
+const REDIRECTS = 'same-origin-only';
+const OAUTH = 'disabled';
 
 /**
  * One MCP server as Codewhale's own review shows it (`/plugin show`, `/plugin trust`;
@@ -14,21 +21,51 @@ import type { McpServer } from '../../capabilities';
  * visible when the line is printed (displayText.ts).
  */
 export function codewhaleMcpEntry(id: string, s: McpServer, files: ReadonlySet<string>): string {
-  const enabled = s.enabled ? 'configured-on' : 'configured-off';
   const common = `timeouts=${timeouts(s)} required=${s.required} enabled_tools=[${list(s.enabledTools)}] disabled_tools=[${list(s.disabledTools)}]`;
   if (startsProcess(s)) {
     // Each argument JSON-quoted (upstream `render_review_argv_value`: lossless, whatever it holds), joined by `, `.
     const argv = s.args.map((a, i) => `#${i + 1} ${argumentKind(a, files)}=${JSON.stringify(a)}`).join(', ');
     // A value that is not `${NAME}` has no source name: upstream says `invalid`.
     const env = sorted(Object.entries(s.env).map(([dest, src]) => `${dest} <- ${src ?? 'invalid'}`));
-    return `${id}: transport=stdio command=${s.command ?? ''} argv=[${argv}] cwd=${s.cwd ?? 'plugin-root'} env=[${list(env)}] ${common} host-user-filesystem/network-authority ${enabled}`;
+    return `${id}: transport=stdio command=${s.command ?? ''} argv=[${argv}] cwd=${s.cwd ?? 'plugin-root'} env=[${list(env)}] ${common} ${LOCAL_AUTHORITY} ${switchWord(s)}`;
   }
   if (s.url !== null) {
     const headers = sorted(Object.entries(s.envHeaders).map(([h, src]) => `${h} <- ${src}`));
     // Upstream's transport label is `http` for every remote server, SSE included (`transport_label`).
-    return `${id}: transport=http endpoint=${endpoint(s.url)} redirects=same-origin-only env_headers=[${list(headers)}] bearer_env=${s.bearerTokenEnvVar ?? 'none'} oauth=disabled ${common} ${enabled}`;
+    return `${id}: transport=http endpoint=${endpoint(s.url)} redirects=${REDIRECTS} env_headers=[${list(headers)}] bearer_env=${s.bearerTokenEnvVar ?? 'none'} oauth=${OAUTH} ${common} ${switchWord(s)}`;
   }
   return `${id}: invalid`;
+}
+
+/**
+ * The same server in the review panel's card, in the same words: the fields of the line
+ * above the card does not show as rows of its own (its command, argv, cwd, env, endpoint,
+ * credentials and tool filters it does). Every timeout, unset ones as `default`; the
+ * authority of a local server's process; for a remote one, its redirects and OAuth; then
+ * `required` and the manifest's switch, which a card whose bundle is not active states
+ * nowhere else.
+ */
+export function codewhaleServerCard(s: McpServer): AgentServerCard {
+  const local = startsProcess(s);
+  return {
+    timeouts: timeouts(s),
+    authority: local ? LOCAL_AUTHORITY : null,
+    facts: [
+      ...(!local && s.url !== null
+        ? [
+            { label: 'redirects', value: REDIRECTS },
+            { label: 'oauth', value: OAUTH },
+          ]
+        : []),
+      { label: 'required', value: String(s.required) },
+      { label: 'switch', value: switchWord(s) },
+    ],
+  };
+}
+
+/** `configured-on` when the manifest's `enabled` is true and `disabled` false (codewhale.md §9.1). */
+function switchWord(s: McpServer): string {
+  return s.enabled ? 'configured-on' : 'configured-off';
 }
 
 /** The URL as the parser serializes it (`reqwest::Url::parse(url).as_str()`; both are WHATWG parsers): what the client connects to. */

@@ -1,7 +1,11 @@
 import { CodewhaleIndex, type CodewhaleOptions } from './codewhaleIndex';
 import { hashCodewhaleTarget, readCodewhaleInvalid, readCodewhaleSource } from './trustUnit';
-import { codewhaleActivationLines, codewhaleInventoryAndPermissions } from './reviewBundleLines';
-import { codewhaleMcpEntry } from './reviewMcpEntry';
+import {
+  codewhaleActivationLines,
+  codewhaleInventoryAndPermissions,
+  codewhaleReviewContract,
+} from './reviewBundleLines';
+import { codewhaleMcpEntry, codewhaleServerCard } from './reviewMcpEntry';
 import type { AgentSystem } from '../agentSystem';
 
 /**
@@ -33,10 +37,13 @@ export const codewhale: AgentSystem<CodewhaleOptions> = {
   hashTargetHint: 'a Codewhale bundle directory or its manifest',
   agentTrustCommand: (item) => `/plugin trust ${item.name} ${item.reviewToken}`,
   reviewAgainHint: (item) => `run \`skillgate review ${item.name}\` again`,
-  // Its own review's words (`/plugin show`, codewhale.md §9.1), so a reviewer reading both sees the same lines.
+  // Its own review's words (`/plugin show`, codewhale.md §9.1), so a reviewer reading both sees the same lines,
+  // and the review panel states the same facts in the same words.
   reviewLines: {
     lead: codewhaleInventoryAndPermissions,
     server: codewhaleMcpEntry,
     trail: codewhaleActivationLines,
+    contract: codewhaleReviewContract,
+    serverCard: codewhaleServerCard,
   },
 };

@@ -449,11 +449,9 @@ function mcpCard(s: McpView): HTMLElement {
     row('argv', s.argv.length ? argv : '(none)');
     if (s.cwd) row('cwd', shownText(s.cwd, 'mono'));
     row('env', s.env.length ? s.env.map((e) => `${e.destination} ← \${${e.source}}`).join('\n') : '(none)');
-    dl.append(
-      el('dt', undefined, 'authority'),
-      el('dd', 'warn', "Starts a local process with your user's filesystem and network access."),
-    );
   }
+  // What the local process may reach, in its agent's words where it states them (built on the host).
+  if (s.authority) dl.append(el('dt', undefined, 'authority'), el('dd', 'warn', s.authority));
   if (s.endpoint) {
     row('endpoint', shownText(s.endpoint, 'mono'));
     if (s.host) row('host', s.host);
@@ -462,6 +460,8 @@ function mcpCard(s: McpView): HTMLElement {
   if (s.timeouts.length) row('timeouts', s.timeouts.join(', '));
   if (s.enabledTools.length) row('enabled tools', s.enabledTools.map((t) => t.text).join(', '));
   if (s.disabledTools.length) row('disabled tools', s.disabledTools.map((t) => t.text).join(', '));
+  // The rest of what the agent's own review states of this server (Codewhale: redirects, oauth, required, switch).
+  for (const f of s.facts) row(f.label, shownText(f.value, 'mono'));
   card.append(dl);
   return card;
 }
