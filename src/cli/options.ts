@@ -79,6 +79,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (v.json && v.format !== undefined && v.format !== 'json')
     throw new UsageError(`--json asks for JSON, but --format asks for ${v.format}: give one of them`);
+  // A switch that turns off what an option places: the option would be dropped without a word.
+  // The Codewhale home names only where user bundles live (codewhaleIndex.ts reads <home>/plugins
+  // and nothing else); the cache directory holds the parse and the code caches, both off with
+  // --no-cache. $CODEWHALE_HOME and $SKILLGATE_CACHE_DIR are ambient and stay ignored. Not
+  // --eva-home: `~/` in a project's skill.path names it under --no-user too (eva.md §3.5).
+  if (v['no-user'] && v['codewhale-home'] !== undefined)
+    throw new UsageError('--no-user indexes no user bundles, but --codewhale-home names their home: give one of them');
+  if (v['no-cache'] && v['cache-dir'] !== undefined)
+    throw new UsageError('--no-cache reads and writes no cache, but --cache-dir names one: give one of them');
   // Refused before anything runs: an empty value (`--cache-dir "$UNSET"`) would put the parse
   // and code caches in the current directory, i.e. the repository, and an empty --state-dir
   // would quietly mean the per-user trust store.
@@ -334,6 +343,7 @@ Options (all commands):
 A selector is an item id, or a bundle or skill name. A command takes exactly the arguments shown:
 anything else is refused, never ignored (\`skillgate check path/to/repo\` is an error; use --workspace).
 --format sarif is for validate and check --lock; --name and --overwrite for install; --repair and --prune for doctor.
+--no-user refuses --codewhale-home, and --no-cache refuses --cache-dir: each turns off what the other places.
 Exit codes: 0 success; 1 validation errors, a refused operation, or a failed check (something not trusted
 or not pinned); 2 usage error (a malformed lock, or a missing lock named with --lock <file>; a missing default
 skillgate.lock is an empty lock) or internal failure.

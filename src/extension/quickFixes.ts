@@ -5,16 +5,17 @@ import { editorRange } from './editorRange';
 import { itemById, type Snapshot } from '../core/index/snapshot';
 import type { Diagnostic, Fix } from '../core/model';
 import { DiagnosticsDoc } from './diagnosticsDoc';
-import { fixIsCurrent } from './fixIsCurrent';
+import { fixIsCurrent, staleFileOf } from './fixIsCurrent';
+import { notificationText } from './uiText';
 
 /**
  * Quick fixes where the fix is unambiguous. The core computes each fix with its
  * diagnostic; this provider only offers it for the diagnostic under the cursor, and only
  * while the editor's text of each file it edits is the text it was computed on
- * (fixIsCurrent.ts). Every Skillgate diagnostic also offers its bundle's review and its
- * documentation.
+ * (fixIsCurrent.ts). It checks that again when the fix is applied (resolveCodeAction).
+ * Every Skillgate diagnostic also offers its bundle's review and its documentation.
  */
-export class QuickFixes implements vscode.CodeActionProvider {
+export class QuickFixes implements vscode.CodeActionProvider<vscode.CodeAction> {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
   constructor(private readonly snapshot: () => Snapshot | undefined) {}
@@ -66,6 +67,51 @@ export class QuickFixes implements vscode.CodeActionProvider {
     if (!actions.some((a) => a instanceof Promise)) return offered(actions as (vscode.CodeAction | undefined)[]);
     return Promise.all(actions).then(offered);
   }
+
+  /**
+   * The fix's edit, built when the user applies (or previews) it, on the text each file it
+   * edits holds then. The menu is computed when the light bulb opens, and the pick can come
+   * much later: a formatter, a checkout or another tool may have rewritten a file the fix
+   * edits (the open one, or another: `network_hosts` in plugin.json from mcp.json), and an
+   * edit built at the offer would be applied at ranges that name other text. VS Code calls
+   * this for an action offered without an edit, before applying it (codeAction.ts
+   * `applyCodeAction`: `await item.resolve(token)`, which resolves only while `edit` is
+   * unset), and takes the edit it returns (extHostLanguageFeatures.ts `resolveCodeAction`).
+   * A fix no longer current resolves to no edit, so nothing is applied, and says so. It
+   * also resolves the review and documentation actions (they have no edit): as they are.
+   * What stays: the instant between this check and the workbench applying the edit.
+   */
+  async resolveCodeAction(action: vscode.CodeAction, token?: vscode.CancellationToken): Promise<vscode.CodeAction> {
+    if (!(action instanceof FixAction)) return action;
+    const texts = await textsNow(action.fix);
+    const now = (file: string) => texts.get(file);
+    if (fixIsCurrent(action.fix, now)) {
+      action.edit = workspaceEdit(action.fix);
+      return action;
+    }
+    action.edit = undefined;
+    if (!token?.isCancellationRequested) {
+      const file = staleFileOf(action.fix, now) ?? 'A file it edits';
+      void vscode.window.showWarningMessage(
+        notificationText(
+          `Not applied: ${action.fix.title}. ${file} changed since this fix was computed; Skillgate re-checks it.`,
+        ),
+      );
+    }
+    return action;
+  }
+}
+
+/** A fix's action as offered: the fix it applies, its edit built only when it is applied (resolveCodeAction). */
+class FixAction extends vscode.CodeAction {
+  constructor(
+    readonly fix: Fix,
+    shown: vscode.Diagnostic,
+  ) {
+    super(displayText(fix.title), vscode.CodeActionKind.QuickFix);
+    this.diagnostics = [shown];
+    this.isPreferred = true;
+  }
 }
 
 /** An action, a fix not offered, or a fix whose decision waits for the document of a file it edits. */
@@ -85,25 +131,34 @@ function offered(actions: readonly (vscode.CodeAction | undefined)[]): vscode.Co
  * with unsaved changes is as good, other text is refused by its basis, so no separate
  * check of unsaved changes is needed), else the document VS Code opens for the edit, in the
  * encoding it would use. (A disabled action would say why, but VS Code's Ctrl+. menu leaves
- * disabled quick fixes out.)
+ * disabled quick fixes out.) The action carries no edit: it is built, on the same check,
+ * when the fix is applied (QuickFixes.resolveCodeAction).
  */
 function fixAction(fix: Fix, shown: vscode.Diagnostic): Offer {
   if (!Array.isArray(fix.edits)) return undefined;
-  const texts = new Map<string, string | undefined>();
-  for (const e of fix.edits) if (!texts.has(e.file)) texts.set(e.file, openText(e.file));
-  const offer = () => (fixIsCurrent(fix, (file) => texts.get(file)) ? fixEditAction(fix, shown) : undefined);
-  const closed = [...texts].filter(([, text]) => text === undefined).map(([file]) => file);
-  if (closed.length === 0) return offer();
-  return Promise.all(closed.map(async (file) => texts.set(file, await openedText(file)))).then(offer);
+  const offer = (texts: ReadonlyMap<string, string | undefined>) =>
+    fixIsCurrent(fix, (file) => texts.get(file)) ? new FixAction(fix, shown) : undefined;
+  const texts = textsNow(fix);
+  return texts instanceof Promise ? texts.then(offer) : offer(texts);
 }
 
-function fixEditAction(fix: Fix, shown: vscode.Diagnostic): vscode.CodeAction {
-  const action = new vscode.CodeAction(displayText(fix.title), vscode.CodeActionKind.QuickFix);
-  action.diagnostics = [shown];
-  action.isPreferred = true;
-  action.edit = new vscode.WorkspaceEdit();
-  for (const e of fix.edits) action.edit.replace(fileUri(e.file), editorRange(e.range), e.newText);
-  return action;
+function workspaceEdit(fix: Fix): vscode.WorkspaceEdit {
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of fix.edits) edit.replace(fileUri(e.file), editorRange(e.range), e.newText);
+  return edit;
+}
+
+/**
+ * The text each file the fix edits holds now, as an edit to it would be applied: its open
+ * document's, else the document VS Code opens for it (undefined when it cannot). At once when
+ * every file is open; only a file no editor holds waits, for its document.
+ */
+function textsNow(fix: Fix): Map<string, string | undefined> | Promise<Map<string, string | undefined>> {
+  const texts = new Map<string, string | undefined>();
+  for (const e of fix.edits) if (!texts.has(e.file)) texts.set(e.file, openText(e.file));
+  const closed = [...texts].filter(([, text]) => text === undefined).map(([file]) => file);
+  if (closed.length === 0) return texts;
+  return Promise.all(closed.map(async (file) => texts.set(file, await openedText(file)))).then(() => texts);
 }
 
 /** The text of the file's open document, saved or not; undefined when no document holds it. */

@@ -84,6 +84,40 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     assert.equal((await cli(['list', '--no-user', '--workspace', '.', '--workspace', '.'], f.path('ws'))).code, 0);
   });
 
+  it('refuses a home or a cache directory beside the switch that turns it off, and keeps --eva-home with --no-user', async () => {
+    // Asked for two contradictory things: --no-user reads no user bundle, so a --codewhale-home
+    // (which names only where they live: codewhaleIndex.ts reads it for <home>/plugins and
+    // nothing else) would be dropped without a word; --no-cache likewise drops --cache-dir (the
+    // parse cache and the code cache both live there). $CODEWHALE_HOME and $SKILLGATE_CACHE_DIR
+    // are ambient, and stay ignored.
+    f.mkdir('ws');
+    f.mkdir('home');
+    for (const [argv, said] of [
+      [
+        ['list', '--no-user', '--codewhale-home', f.path('home')],
+        /^skillgate: --no-user indexes no user bundles, but --codewhale-home names their home: give one of them\n/,
+      ],
+      [
+        ['check', '--codewhale-home', f.path('home'), '--no-user'],
+        /--no-user indexes no user bundles, but --codewhale-home names their home/,
+      ],
+      [
+        ['list', '--no-user', '--no-cache', '--cache-dir', f.path('cache')],
+        /^skillgate: --no-cache reads and writes no cache, but --cache-dir names one: give one of them\n/,
+      ],
+    ] as const) {
+      const r = await cli([...argv], f.path('ws'));
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.match(r.err, said);
+      assert.equal(r.out, '');
+    }
+    assert.equal(fs.existsSync(f.path('cache')), false, 'no cache written');
+    const ambient = { CODEWHALE_HOME: f.path('home'), SKILLGATE_CACHE_DIR: f.path('cache') };
+    assert.equal((await cli(['list', '--no-user', '--no-cache'], f.path('ws'), ambient)).code, 0);
+    // `~/` in an Eva skill.path still names --eva-home under --no-user (eva.md §3.5): not a contradiction.
+    assert.equal((await cli(['list', '--no-user', '--eva-home', f.path('home')], f.path('ws'))).code, 0);
+  });
+
   it('lists items as the JSON contract says, field for field', async () => {
     writeW(f);
     const r = await cli(['list', '--json', '--no-user'], f.path('ws'));

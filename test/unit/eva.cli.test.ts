@@ -23,7 +23,9 @@ describe('Eva-CLI through the CLI and the indexer', () => {
   const cli = async (...args: string[]) => {
     let out = '';
     let err = '';
-    const code = await run([...args, '--eva-home', f.home, '--codewhale-home', f.mkdir('cw')], {
+    // A Codewhale home only where user bundles are read: beside --no-user it is a usage error.
+    const codewhaleHome = args.includes('--no-user') ? [] : ['--codewhale-home', f.mkdir('cw')];
+    const code = await run([...args, '--eva-home', f.home, ...codewhaleHome], {
       out: (t) => (out += t),
       err: (t) => (err += t),
       env: { SKILLGATE_STATE_DIR: f.path('state') },

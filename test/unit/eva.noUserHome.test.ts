@@ -36,7 +36,9 @@ describe('Eva with user skill folders turned off', () => {
   it('`check --no-user` fails on the unreviewed adapter Eva registers, as `check` does', async () => {
     const check = async (...extra: string[]) => {
       let out = '';
-      const code = await run(['check', '--eva-home', f.home, '--codewhale-home', f.mkdir('cw'), ...extra], {
+      // A Codewhale home only where user bundles are read: beside --no-user it is a usage error.
+      const codewhaleHome = extra.includes('--no-user') ? [] : ['--codewhale-home', f.mkdir('cw')];
+      const code = await run(['check', '--eva-home', f.home, ...codewhaleHome, ...extra], {
         out: (t) => (out += t),
         err: (t) => (out += t),
         env: { SKILLGATE_STATE_DIR: f.path('state') },

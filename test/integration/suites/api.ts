@@ -31,12 +31,18 @@ export async function until<T>(
  * The first request after a file is opened can come back empty while the workbench is still
  * wiring the new editor's model to the extension host (seen once in a clean CI run); a fix that
  * never comes still fails, with the titles of what was offered.
+ *
+ * Each action is resolved, as applying it resolves it: a fix is offered without its edit, which
+ * is built on the file's text when it is applied (quickFixes.ts `resolveCodeAction`). The
+ * command resolves the first `resolveCount` actions it returns (codeAction.ts
+ * `_executeCodeActionProvider`); 0 gives the actions as offered.
  */
 export async function codeActionsUntil(
   uri: vscode.Uri,
   range: vscode.Range,
   wanted: (action: vscode.CodeAction) => boolean,
   timeoutMs = 5000,
+  resolveCount = 100,
 ): Promise<{ found: vscode.CodeAction | undefined; actions: vscode.CodeAction[] }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -46,6 +52,7 @@ export async function codeActionsUntil(
         uri,
         range,
         vscode.CodeActionKind.QuickFix.value,
+        resolveCount,
       )) ?? [];
     const found = actions.find(wanted);
     if (found || Date.now() > deadline) return { found, actions };

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { codeActionsUntil, skillgate, until } from './api';
+import { QuickFixes } from '../../../src/extension/quickFixes';
 
 describe('quick fixes (in the extension host)', () => {
   /** The fixture bundle's manifest, whose every diagnostic has a fix, open in an editor. */
@@ -43,6 +45,50 @@ describe('quick fixes (in the extension host)', () => {
       (await codeActionsUntil(uri, diag.range, fixOf)).found?.edit,
       'the fix again, once the editor matches the disk',
     );
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('builds the edit when the fix is applied: a file another tool changed after the offer gets none', async () => {
+    const api = await skillgate();
+    const { uri, doc } = await openFixable();
+    const code = 'codewhale.manifest.name';
+    const fixOf = (a: vscode.CodeAction) => a.title === 'Rename the plugin to `fix-me`';
+    const diag = await until(`a ${code} diagnostic`, () =>
+      vscode.languages.getDiagnostics(uri).find((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code),
+    );
+    // Through the workbench: offered without an edit, which resolving (as applying does) builds.
+    const offered = (await codeActionsUntil(uri, diag.range, fixOf, 5000, 0)).found;
+    assert.ok(offered, 'the fix is offered while the file is saved');
+    assert.equal(offered.edit, undefined, 'no edit carried from the offer');
+    assert.ok((await codeActionsUntil(uri, diag.range, fixOf)).found?.edit, 'the edit, once resolved');
+    // Between the light bulb opening and the click: the workbench holds the action from the
+    // offer and resolves it on the click. The provider's own action stands for it here, so
+    // another tool's write can land in between.
+    const provider = new QuickFixes(api.snapshot);
+    const context = { diagnostics: [diag], triggerKind: vscode.CodeActionTriggerKind.Invoke, only: undefined };
+    const fix = (await provider.provideCodeActions(doc, diag.range, context)).find(fixOf);
+    assert.ok(fix, 'the fix is offered on the text it was computed on');
+    const saved = fs.readFileSync(uri.fsPath, 'utf8');
+    const written = `# a line another tool wrote\n${saved}`;
+    fs.writeFileSync(uri.fsPath, written);
+    const codeAt = (line: number) => () =>
+      vscode.languages
+        .getDiagnostics(uri)
+        .some((d) => (typeof d.code === 'object' ? d.code.value : d.code) === code && d.range.start.line === line);
+    try {
+      await until('the editor to read the file again', () => doc.getText() === written);
+      const resolved = await provider.resolveCodeAction(fix, new vscode.CancellationTokenSource().token);
+      assert.equal(resolved.edit, undefined, 'no edit at ranges that now name other text');
+      assert.equal(doc.getText(), written, 'nothing applied');
+      // The index reads the write too; waited for, so its re-index cannot land after the file is put back.
+      await until('the diagnostic a line down', codeAt(diag.range.start.line + 1));
+    } finally {
+      fs.writeFileSync(uri.fsPath, saved);
+      await until('the editor to read the file back', () => doc.getText() === saved);
+      await until('the diagnostic back in its place', codeAt(diag.range.start.line));
+    }
+    // On the text it was computed on again, the same action resolves to its edit.
+    assert.ok((await provider.resolveCodeAction(fix, new vscode.CancellationTokenSource().token)).edit);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

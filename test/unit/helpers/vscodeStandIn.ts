@@ -26,6 +26,24 @@ class StandInEventEmitter<T> {
 
 const noEvent = () => ({ dispose: () => undefined });
 
+/** A text document as the quick-fix provider reads it: its URI and its text (`TextDocument.getText()`). */
+export interface StandInDocument {
+  readonly uri: { toString(): string };
+  getText(): string;
+}
+
+/**
+ * A file URI: `toString()` names the file as VS Code's does (the provider finds an open document by it),
+ * kept out of its enumerable keys so a test's deepEqual of `{ scheme, fsPath }` still holds.
+ */
+function fileUri(fsPath: string): { scheme: string; fsPath: string } {
+  return Object.defineProperty({ scheme: 'file', fsPath }, 'toString', { value: () => `file://${fsPath}` });
+}
+
+/** What `openTextDocument` answers until a test says otherwise: VS Code's refusal of a file it cannot open. */
+const noDocument = (uri: { fsPath?: string }): Promise<StandInDocument> =>
+  Promise.reject(new Error(`cannot open ${String(uri.fsPath)}`));
+
 /**
  * A stand-in for the `vscode` module, for unit tests of editor code that needs only a
  * little of it: the settings (`settings`, or a throw from `settingsFault`), the
@@ -45,7 +63,7 @@ export const vscodeStandIn = {
         readonly pattern: string,
       ) {}
     },
-    Uri: { file: (fsPath: string) => ({ scheme: 'file', fsPath }) },
+    Uri: { file: fileUri },
     // Read when a module loads (its `import * as vscode` copies the top-level names then): present from the start.
     Range: class {
       constructor(
@@ -56,6 +74,21 @@ export const vscodeStandIn = {
       ) {}
     },
     ViewColumn: { Active: -1, Beside: -2 },
+    // Quick fixes (quickFixes.ts): an action and the replacements its workspace edit holds.
+    CodeActionKind: { QuickFix: { value: 'quickfix' } },
+    CodeAction: class {
+      [key: string]: unknown;
+      constructor(
+        readonly title: string,
+        readonly kind?: unknown,
+      ) {}
+    },
+    WorkspaceEdit: class {
+      readonly replaced: { uri: unknown; range: unknown; newText: string }[] = [];
+      replace(uri: unknown, range: unknown, newText: string): void {
+        this.replaced.push({ uri, range, newText });
+      }
+    },
     // The tree's rows and the status bar item, as plain objects (itemTree.ts, statusBar.ts).
     TreeItem: class {
       [key: string]: unknown;
@@ -103,6 +136,9 @@ export const vscodeStandIn = {
     workspace: {
       workspaceFolders: undefined as { uri: { scheme: string; fsPath: string } }[] | undefined,
       isTrusted: true,
+      // The documents open in the workbench, and what opening another file gives.
+      textDocuments: [] as StandInDocument[],
+      openTextDocument: noDocument,
       onDidChangeWorkspaceFolders: noEvent,
       onDidGrantWorkspaceTrust: noEvent,
       onDidChangeConfiguration: noEvent,
@@ -126,6 +162,8 @@ export const vscodeStandIn = {
     this.shown.length = 0;
     this.api.workspace.workspaceFolders = undefined;
     this.api.workspace.isTrusted = true;
+    this.api.workspace.textDocuments = [];
+    this.api.workspace.openTextDocument = noDocument;
   },
 };
 

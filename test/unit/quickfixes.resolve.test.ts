@@ -1,0 +1,196 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { Fixture, index, writeW } from './helpers/fixture';
+import { EditorModel } from './helpers/editorApply';
+import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+import type { Snapshot } from '../../src/core/index/snapshot';
+import type { Diagnostic, Fix } from '../../src/core/model';
+
+type QuickFixesModule = typeof import('../../src/extension/quickFixes');
+
+/** A code action as the stand-in builds it (helpers/vscodeStandIn.ts). */
+interface StandInAction {
+  readonly title: string;
+  isPreferred?: boolean;
+  edit?: { replaced: { uri: { fsPath: string }; range: Record<string, number>; newText: string }[] };
+}
+
+/**
+ * The light bulb's menu is computed when it opens; the fix is applied when the user picks
+ * it, which can be much later. In between, another tool can rewrite a file the fix edits (a
+ * formatter, a checkout, an agent), and an edit built at the offer would replace whatever
+ * text its stale ranges name then. VS Code asks `resolveCodeAction` for the edit of an action
+ * offered without one when it is applied or previewed (vscode.d.ts CodeActionProvider;
+ * codeAction.ts applyCodeAction: `await item.resolve(token)` before the edit is applied), so
+ * the fix's edit is built there, on the text each file it edits holds then.
+ */
+describe('a quick fix is checked again when it is applied', () => {
+  const { QuickFixes } = loadWithVscode(() => require('../../src/extension/quickFixes') as QuickFixesModule);
+  const window = vscodeStandIn.api.window as unknown as Record<string, unknown>;
+  const notCancelled = { isCancellationRequested: false };
+  let f: Fixture;
+  let warned: string[];
+
+  beforeEach(() => {
+    vscodeStandIn.reset();
+    f = new Fixture();
+    warned = [];
+    window.showWarningMessage = async (m: string) => void warned.push(m);
+    // A file no editor holds: the document VS Code opens for it, from the disk as it is then.
+    vscodeStandIn.api.workspace.openTextDocument = async (uri: { fsPath?: string }) => {
+      const file = String(uri.fsPath);
+      return { uri: { toString: () => `file://${file}` }, getText: () => EditorModel.read(file).text };
+    };
+  });
+  afterEach(() => {
+    f.remove();
+    delete window.showWarningMessage;
+    vscodeStandIn.reset();
+  });
+
+  /** An editor holding `file` with `text` (its buffer, saved or not); the returned object's text can be changed. */
+  const openInEditor = (file: string, text = EditorModel.read(file).text) => {
+    const doc = { text, uri: { toString: () => `file://${file}`, fsPath: file }, getText: () => doc.text };
+    vscodeStandIn.api.workspace.textDocuments.push(doc);
+    return doc;
+  };
+
+  /** The actions the provider offers on a diagnostic of `file`, as the Problems panel shows it. */
+  const actionsOn = async (s: Snapshot, d: Diagnostic): Promise<StandInAction[]> => {
+    const shown = { source: 'skillgate', code: { value: d.code }, range: d.range };
+    const actions = await new QuickFixes(() => s).provideCodeActions(
+      { uri: { fsPath: d.file } } as never,
+      d.range as never,
+      { diagnostics: [shown] } as never,
+    );
+    return actions as unknown as StandInAction[];
+  };
+  const resolve = async (s: Snapshot, action: StandInAction, token = notCancelled): Promise<StandInAction> =>
+    (await new QuickFixes(() => s).resolveCodeAction(action as never, token as never)) as unknown as StandInAction;
+
+  /** What the resolved edit replaces, and the fix's own edits in the same terms. */
+  const replaced = (a: StandInAction) =>
+    a.edit?.replaced.map((r) => ({ file: r.uri.fsPath, ...r.range, newText: r.newText }));
+  const edits = (fix: Fix) =>
+    fix.edits.map((e) => ({
+      file: e.file,
+      startLine: e.range.start.line,
+      startCharacter: e.range.start.character,
+      endLine: e.range.end.line,
+      endCharacter: e.range.end.character,
+      newText: e.newText,
+    }));
+
+  /** The env-value fix of a bundle: it edits the file of its own diagnostic. */
+  const envFix = () => {
+    const dir = writeW(f, '[mcp_servers.local]\ncommand = "node"\nenv = { TOKEN = "literal-secret" }\n');
+    const s = index([f.path('ws')]);
+    const d = s.diagnostics.find((x) => x.code === 'codewhale.mcp.env-value');
+    assert.ok(d?.fix);
+    return { s, d, fix: d.fix, file: `${dir}/plugin.toml` };
+  };
+
+  /** The network_hosts fix offered on mcp.json: it edits plugin.json, a file no editor holds. */
+  const hostsFix = () => {
+    const dir = 'ws/.codewhale/plugins/weather';
+    const manifest = f.write(
+      `${dir}/plugin.json`,
+      `${JSON.stringify({ $schema: 's', name: 'weather', version: '1.0.0' }, null, 2)}\n`,
+    );
+    const mcp = f.write(
+      `${dir}/mcp.json`,
+      `${JSON.stringify({ mcpServers: { weather: { url: 'https://api.weather.example/mcp' } } }, null, 2)}\n`,
+    );
+    const s = index([f.path('ws')]);
+    const d = s.diagnostics.find(
+      (x) => x.code === 'codewhale.capabilities.network-hosts-mismatch' && x.file === mcp && x.fix,
+    );
+    assert.ok(d?.fix);
+    assert.ok(d.fix.edits.every((e) => e.file === manifest));
+    return { s, d, fix: d.fix, manifest, mcp };
+  };
+
+  it('offers the fix without an edit and builds it when applied, on the text it was computed on', async () => {
+    const { s, d, fix, file } = envFix();
+    openInEditor(file);
+    const fixAction = (await actionsOn(s, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction, 'the fix is offered on its text');
+    assert.equal(fixAction.edit, undefined, 'no edit is carried from the offer to the click');
+    const resolved = await resolve(s, fixAction);
+    assert.deepEqual(replaced(resolved), edits(fix));
+    assert.deepEqual(warned, []);
+  });
+
+  it('resolves to no edit, and says so once, when another tool changed the file after the offer', async () => {
+    const { s, d, fix, file } = envFix();
+    const doc = openInEditor(file);
+    const fixAction = (await actionsOn(s, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction);
+    // A formatter or a checkout rewrote the file between the light bulb opening and the click:
+    // every range below the added line now names other text.
+    const computedOn = doc.text;
+    doc.text = `# a line above\n${computedOn}`;
+    const resolved = await resolve(s, fixAction);
+    assert.equal(resolved.edit, undefined, 'no stale edit');
+    assert.equal(warned.length, 1, warned.join('\n'));
+    assert.equal(
+      warned[0],
+      `Not applied: ${fix.title}. ${file} changed since this fix was computed; Skillgate re-checks it.`,
+    );
+    // A resolve that VS Code cancelled says nothing.
+    warned.length = 0;
+    assert.equal((await resolve(s, fixAction, { isCancellationRequested: true })).edit, undefined);
+    assert.deepEqual(warned, []);
+    // Back on the text it was computed on (an undo), the same action applies.
+    doc.text = computedOn.replace(/\n/g, '\r\n');
+    assert.ok((await resolve(s, fixAction)).edit, 'the same text with other line ends');
+    assert.deepEqual(warned, []);
+  });
+
+  it('reads a file no editor holds again when the fix is applied: a fix that edits another file than the open one', async () => {
+    const { s, d, fix, manifest, mcp } = hostsFix();
+    openInEditor(mcp);
+    const fixAction = (await actionsOn(s, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction, 'the plugin.json fix is offered on mcp.json while plugin.json holds its text');
+    assert.equal(fixAction.edit, undefined);
+    const text = fs.readFileSync(manifest, 'utf8');
+    // Another tool rewrote plugin.json on one line: the fix's ranges name lines it no longer has.
+    fs.writeFileSync(manifest, JSON.stringify(JSON.parse(text)));
+    const resolved = await resolve(s, fixAction);
+    assert.equal(resolved.edit, undefined, 'no stale edit to plugin.json');
+    assert.deepEqual(warned, [
+      `Not applied: ${fix.title}. ${manifest} changed since this fix was computed; Skillgate re-checks it.`,
+    ]);
+    fs.writeFileSync(manifest, text);
+    warned.length = 0;
+    assert.deepEqual(replaced(await resolve(s, fixAction)), edits(fix));
+    assert.deepEqual(warned, []);
+  });
+
+  it('resolves the review and the documentation actions as they are (VS Code resolves every action without an edit)', async () => {
+    const { s, d, file } = envFix();
+    const doc = openInEditor(file);
+    const others = (await actionsOn(s, d)).filter((a) => !a.isPreferred);
+    assert.ok(others.some((a) => a.title.startsWith('Show the documentation')));
+    doc.text = `# a line above\n${doc.text}`;
+    for (const a of others) {
+      const resolved = await resolve(s, a);
+      assert.equal(resolved, a);
+      assert.equal(resolved.edit, undefined);
+    }
+    assert.deepEqual(warned, [], 'nothing said for an action that edits nothing');
+  });
+
+  it('still offers no fix that is stale when the light bulb opens', async () => {
+    const { s, d, file } = envFix();
+    const doc = openInEditor(file);
+    doc.text = `# a line above\n${doc.text}`;
+    const actions = await actionsOn(s, d);
+    assert.ok(actions.length > 0, 'the provider ran');
+    assert.equal(
+      actions.some((a) => a.isPreferred),
+      false,
+    );
+    assert.deepEqual(warned, []);
+  });
+});
