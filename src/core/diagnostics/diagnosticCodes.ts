@@ -29,7 +29,10 @@ export const DIAGNOSTIC_CODES = {
     "A Claude-format bundle holds a component Codewhale's importer does not support (hooks/hooks.json, .lsp.json).",
   ],
   // Manifest file and parse (§4.1, §4.2).
-  'codewhale.manifest.file': ['error', 'The manifest is a symbolic link, not a regular file, too large or not UTF-8.'],
+  'codewhale.manifest.file': [
+    'error',
+    'The manifest is a symbolic link, not a regular file, too large or not UTF-8, or it cannot be opened or read.',
+  ],
   'codewhale.manifest.parse': ['error', 'The manifest does not parse, or has an unknown field or a wrong type.'],
   'codewhale.manifest.root': ['error', 'The bundle root is not a plain directory inside its discovery root.'],
   // Metadata (§4.4).
@@ -55,7 +58,10 @@ export const DIAGNOSTIC_CODES = {
     'A component path is empty, repeated, absolute, escapes the bundle, crosses a symlink or is missing.',
   ],
   // mcp.json (§3.3).
-  'codewhale.mcp-json.file': ['error', 'mcp.json is a symbolic link, not a regular file, too large or not UTF-8.'],
+  'codewhale.mcp-json.file': [
+    'error',
+    'mcp.json (a Claude bundle’s .mcp.json) is a symbolic link, not a regular file, too large or not UTF-8, or it cannot be opened or read.',
+  ],
   'codewhale.mcp-json.parse': ['error', 'mcp.json does not parse or breaks its schema.'],
   'codewhale.mcp-json.transport': ['error', 'An mcp.json server has an unknown or inconsistent transport.'],
   'codewhale.mcp-json.reserved-env': ['error', 'An mcp.json server defines PLUGIN_ROOT or PLUGIN_DATA.'],
@@ -93,7 +99,7 @@ export const DIAGNOSTIC_CODES = {
   'codewhale.content.special-file': ['error', 'The bundle contains something that is neither a file nor a directory.'],
   'codewhale.content.limit': ['error', 'The bundle exceeds 4096 files or 64 MiB.'],
   'codewhale.content.changed': ['error', 'A file changed while it was being hashed.'],
-  'codewhale.content.unreadable': ['error', 'A bundle file cannot be read.'],
+  'codewhale.content.unreadable': ['error', 'A bundle file or folder cannot be inspected, listed or read.'],
   // Skills (§5).
   'codewhale.skill.fatal': ['error', 'A SKILL.md cannot be read safely; the bundle fails to load.'],
   'codewhale.skill.duplicate-name': ['error', 'Two skills of one bundle share a name.'],

@@ -45,7 +45,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.claude-unsupported': {
     fix: 'Codewhale refuses the whole Claude-format bundle while it has `hooks/hooks.json` or `.lsp.json` (no partial plugin is installed): remove that file to load the rest.',
   },
-  'codewhale.manifest.file': { fix: 'Make the manifest a regular UTF-8 file of at most 1 MiB, not a symbolic link.' },
+  'codewhale.manifest.file': {
+    fix: 'Make the manifest a regular UTF-8 file of at most 1 MiB, not a symbolic link, readable by the user Codewhale runs as.',
+  },
   'codewhale.manifest.parse': {
     fix: 'Fix the syntax or the field the message names: every table is closed, so an unknown or misspelled key is an error, and each field has one type (see codewhale.md §3).',
   },
@@ -82,7 +84,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.component.path': {
     fix: 'Give each component a relative path, once, to an existing file or directory inside the bundle, without `..` or symbolic links.',
   },
-  'codewhale.mcp-json.file': { fix: 'Make `mcp.json` a regular UTF-8 file of at most 1 MiB, not a symbolic link.' },
+  'codewhale.mcp-json.file': {
+    fix: 'Make `mcp.json` a regular UTF-8 file of at most 1 MiB, not a symbolic link, readable by the user Codewhale runs as.',
+  },
   'codewhale.mcp-json.parse': {
     fix: 'Fix the JSON or the field the message names: `mcpServers` is required and every object is closed.',
   },
@@ -148,7 +152,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.content.changed': {
     fix: 'A file changed while Skillgate read it; wait for the writer to finish and refresh.',
   },
-  'codewhale.content.unreadable': { fix: "Check the file's permissions." },
+  'codewhale.content.unreadable': {
+    fix: 'Check the permissions of the file or folder named: the user Codewhale runs as must be able to list every folder of the bundle and read every file.',
+  },
   'codewhale.skill.fatal': {
     fix: 'Make the SKILL.md a regular, readable UTF-8 file within the size limit; indent block scalar lines with plain spaces.',
   },

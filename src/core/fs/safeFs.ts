@@ -78,6 +78,8 @@ export type ReadResult =
       readonly error?: string;
       /** With `io`: the failed call's error as data, for callers that must tell EACCES apart or word it as the agent does. */
       readonly fault?: IoFault;
+      /** With `io`: whether opening the file failed, or reading it once open (an agent may word the two apart). */
+      readonly during?: 'open' | 'read';
     };
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -97,7 +99,7 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing' };
     if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, reason: 'symlink' };
     if (code === 'EISDIR') return { ok: false, reason: 'not-file' };
-    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e) };
+    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e), during: 'open' };
   }
   try {
     const st = fs.fstatSync(fd);
@@ -107,7 +109,7 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
     if (bytes.length > limit) return { ok: false, reason: 'too-large', size: bytes.length };
     return { ok: true, bytes, executable: (st.mode & 0o111) !== 0 };
   } catch (e) {
-    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e) };
+    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e), during: 'read' };
   } finally {
     fs.closeSync(fd);
   }

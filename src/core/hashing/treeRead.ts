@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
-import { entryOf, errorText } from '../fs/safeFs';
+import { entryOf } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
+import { rustIoErrorText } from '../fs/rustIoErrorText';
 
 /** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
 export const MAX_HASHED_FILES = 4096;
@@ -83,7 +84,11 @@ export function walkBundleTree(root: string, visit: (step: TreeStep) => void): T
   const enterDirectory = (abs: string | Buffer, rel: Name): string | undefined => {
     visit({ kind: 'directory', rel });
     const listed = listChildren(abs);
-    if (!listed.ok) return `failed to read component directory ${display(rel)}: ${listed.error}`;
+    // The bundle root is named by its path, as upstream's `hash_path` names every entry: its relative name is empty.
+    if (!listed.ok)
+      return rel.length === 0
+        ? `failed to read component directory ${root}: ${listed.error}`
+        : atPath(inspectFailure(abs) ?? `failed to read component directory {path}: ${listed.error}`, rel);
     walked += listed.children.length;
     if (walked > MAX_WALKED_ENTRIES) return ENTRY_LIMIT_MESSAGE;
     stack.push({ abs, rel, children: listed.children, next: 0 });
@@ -120,7 +125,7 @@ export function walkBundleTree(root: string, visit: (step: TreeStep) => void): T
     const read = readWhole(abs, budget);
     if (!read.ok) {
       if (read.message === LIMIT_MESSAGE) return failed(LIMIT_MESSAGE, rel);
-      return failed(read.message.replace('{path}', display(rel)), rel);
+      return failed(atPath(read.message, rel), rel);
     }
     files++;
     totalBytes += read.bytes.length;
@@ -166,6 +171,23 @@ export function fileOfRead(
   return undefined;
 }
 
+/** A message's `{path}`, spelled for `rel`. */
+function atPath(message: string, rel: Name): string {
+  return message.replace('{path}', display(rel));
+}
+
+/**
+ * Why an entry that could not be opened or listed cannot be inspected either, or undefined
+ * when it can. Upstream lstats each entry before it opens or lists it (manifest.rs
+ * `hash_path`'s `symlink_metadata`), so an entry of a folder this user may list but not
+ * search fails there first, in those words; the walk types entries by the listing
+ * instead, and asks only once the open or the listing failed.
+ */
+function inspectFailure(abs: string | Buffer): string | undefined {
+  const st = safeLstat(abs);
+  return st.ok ? undefined : `failed to inspect component {path}: ${st.error}`;
+}
+
 /** The path string for a relative name: exact, with escaped bytes where a name is not UTF-8. */
 export function display(rel: Name): string {
   return typeof rel === 'string' ? rel : decodeRawName(rel);
@@ -185,7 +207,7 @@ function listChildren(abs: string | Buffer): { ok: true; children: Child[] } | {
     }
     return { ok: true, children: inByteOrder(entries.map((e) => child(e, e.name))) };
   } catch (e) {
-    return { ok: false, error: errorText(e) };
+    return { ok: false, error: rustIoErrorText(e) };
   }
 }
 
@@ -220,7 +242,7 @@ function safeLstat(p: string | Buffer): { ok: true; type: string } | { ok: false
   try {
     return { ok: true, type: entryOf(fs.lstatSync(p)).type };
   } catch (e) {
-    return { ok: false, error: errorText(e) };
+    return { ok: false, error: rustIoErrorText(e) };
   }
 }
 
@@ -240,7 +262,7 @@ function readWhole(
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { ok: false, message: 'component trees may not contain symbolic link {path}' };
-    return { ok: false, message: `failed to read component file {path}: ${errorText(e)}` };
+    return { ok: false, message: inspectFailure(p) ?? `failed to read component file {path}: ${rustIoErrorText(e)}` };
   }
   try {
     const st = fs.fstatSync(fd);
@@ -257,7 +279,7 @@ function readWhole(
     if (total !== st.size) return { ok: false, message: 'component file {path} changed length while being reviewed' };
     return { ok: true, bytes: buf.subarray(0, total), executable: (st.mode & 0o111) !== 0 };
   } catch (e) {
-    return { ok: false, message: `failed to read component file {path}: ${errorText(e)}` };
+    return { ok: false, message: `failed to read component file {path}: ${rustIoErrorText(e)}` };
   } finally {
     fs.closeSync(fd);
   }

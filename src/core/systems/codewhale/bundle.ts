@@ -18,6 +18,7 @@ import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
 import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
+import { fileReadErrorText } from './fileReadError';
 import { Findings } from '../../diagnostics/findings';
 import { walkedTree } from './bundleTree';
 import { byteOrder, hasEscapedByte, osBytes, wellFormed } from '../../fs/rawNames';
@@ -196,7 +197,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       read.reason === 'too-large'
         ? `${label} exceeds the ${MAX_MANIFEST_BYTES}-byte review limit`
         : read.reason === 'io'
-          ? `${label} could not be read: ${read.error}`
+          ? fileReadErrorText(label, read)
           : `${label} must be a regular file, not a symbolic link`;
     findings.inFile('codewhale.manifest.file', message, manifestFile);
     return invalid();
@@ -277,14 +278,17 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
 
   const skillRoots = (checked.componentTargets.skills ?? []).map((t) => portableRelative(canonicalRoot, t));
   if (!walk.ok) {
+    // By the message's fixed words around its path, never by a word anywhere: a path holds any words.
+    const m = walk.message;
     const code =
-      walk.message === LIMIT_MESSAGE || walk.message === ENTRY_LIMIT_MESSAGE
+      m === LIMIT_MESSAGE || m === ENTRY_LIMIT_MESSAGE
         ? 'codewhale.content.limit'
-        : walk.message.includes('symbolic link')
+        : m.startsWith('component trees may not contain symbolic link ') ||
+            m === 'plugin root must be a directory, not a symbolic link'
           ? 'codewhale.content.symlink'
-          : walk.message.includes('neither a regular file')
+          : m.startsWith('component ') && m.endsWith(' is neither a regular file nor directory')
             ? 'codewhale.content.special-file'
-            : walk.message.includes('changed length')
+            : m.startsWith('component file ') && m.endsWith(' changed length while being reviewed')
               ? 'codewhale.content.changed'
               : 'codewhale.content.unreadable';
     findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isInside } from '../../fs/safeFs';
-import { rustIoErrorText } from './ioErrorText';
+import { rustIoErrorText } from '../../fs/rustIoErrorText';
 import { decodeRawName, osPath } from '../../fs/rawNames';
 import * as fs from 'node:fs';
 import { looksAbsolute, textProblem } from './textRules';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, listDirectory, listTypedDirectory, lstatEntry, type ListedType } from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
-import { rustFaultText } from './ioErrorText';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import { decodeRawName } from '../../fs/rawNames';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { Findings } from '../../diagnostics/findings';

@@ -3,7 +3,7 @@ import { statEntry } from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { Findings } from '../../diagnostics/findings';
 import { MANIFEST_ORDER } from './bundle';
-import { rustFaultText } from './ioErrorText';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import type { Diagnostic } from '../../model';
 
 /**

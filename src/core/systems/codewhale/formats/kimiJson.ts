@@ -8,6 +8,7 @@ import { composeAuthor } from './pluginJson';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
 import { refusedRepeatedKeys, type SerdeShape } from './repeatedKeys';
 import { decodeUtf8, lstatEntry, readRegularFile, statEntry } from '../../../fs/safeFs';
+import { fileReadErrorText } from '../fileReadError';
 import type { Findings } from '../../../diagnostics/findings';
 import {
   located,
@@ -433,11 +434,15 @@ function readClaudeMcpJson(file: string, findings: Findings, tree?: BundleTree):
   if (walked === undefined && (read.ok || read.reason !== 'missing')) tree?.foundBeyondWalk();
   if (!read.ok) {
     if (read.reason === 'missing') return [];
+    // A file it may not open is no link: upstream's `read_sibling_mcp_json` says which call failed. Its words
+    // name `mcp.json` for this file too; Skillgate names `.mcp.json`, as in every message of this file.
     findings.inFile(
       'codewhale.mcp-json.file',
       read.reason === 'too-large'
         ? `.mcp.json exceeds the ${MAX_MANIFEST_BYTES}-byte review limit`
-        : '.mcp.json must be a regular file, not a symbolic link',
+        : read.reason === 'io'
+          ? fileReadErrorText('.mcp.json', read)
+          : '.mcp.json must be a regular file, not a symbolic link',
       file,
     );
     return undefined;

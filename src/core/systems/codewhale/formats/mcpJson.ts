@@ -5,6 +5,7 @@ import { mcpServerFromFields, type McpFields } from './mcpFields';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
 import { ANY, refusedRepeatedKeys, STRUCT, type SerdeShape } from './repeatedKeys';
 import { decodeUtf8, readRegularFile } from '../../../fs/safeFs';
+import { fileReadErrorText } from '../fileReadError';
 import type { Findings } from '../../../diagnostics/findings';
 import type { BundleTree } from '../bundleTree';
 import type { McpServerDecl, Where } from '../manifest';
@@ -107,7 +108,7 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
       read.reason === 'too-large'
         ? `mcp.json exceeds the ${MAX_MANIFEST_BYTES}-byte review limit`
         : read.reason === 'io'
-          ? `mcp.json could not be read: ${read.error ?? 'unknown error'}`
+          ? fileReadErrorText('mcp.json', read)
           : 'mcp.json must be a regular file, not a symbolic link';
     findings.inFile('codewhale.mcp-json.file', message, file);
     return undefined;

@@ -1,4 +1,4 @@
-import { errorText, faultOf, type IoFault } from '../../fs/safeFs';
+import { errorText, faultOf, type IoFault } from './safeFs';
 
 /**
  * An io error as Codewhale prints it: Rust's `io::Error` Display of an OS error,
@@ -6,6 +6,8 @@ import { errorText, faultOf, type IoFault } from '../../fs/safeFs';
  * directory (os error 2)` where Node says `ENOENT: no such file or directory`). The number is
  * this platform's own (libuv reports `-errno` on POSIX); the words are glibc's `strerror`
  * for the errors a path check meets. Anything else, and Windows, keep Node's words.
+ * It lives beside safeFs, not in the Codewhale folder: the content walk (hashing/treeRead.ts)
+ * words its failures so too, and no shared layer imports an agent's folder.
  */
 export function rustIoErrorText(e: unknown): string {
   return rustFaultText(faultOf(e), errorText(e));
