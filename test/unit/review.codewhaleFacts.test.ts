@@ -144,7 +144,8 @@ describe("the review panel states Codewhale's own review facts, in the text revi
     };
     assert.deepEqual(card('local'), {
       timeouts: ['connect=default/execute=default/read=default'],
-      authority: 'host-user-filesystem/network-authority',
+      authority:
+        "Starts a local process with your user's filesystem and network access. (Codewhale: host-user-filesystem/network-authority)",
       facts: [
         ['required', 'false'],
         ['switch', 'configured-on'],
@@ -165,7 +166,8 @@ describe("the review panel states Codewhale's own review facts, in the text revi
       const fields = line(text, `MCP ${id}: `).split(' ');
       const c = card(id);
       assert.ok(fields.includes(`timeouts=${c.timeouts[0]}`), `${id} timeouts in ${fields.join(' ')}`);
-      if (c.authority) assert.ok(fields.includes(c.authority), `${id} authority in ${fields.join(' ')}`);
+      const word = /\(Codewhale: (.*)\)$/.exec(c.authority ?? '')?.[1];
+      if (c.authority) assert.ok(word && fields.includes(word), `${id} authority in ${fields.join(' ')}`);
       for (const [label, value] of c.facts)
         assert.ok(
           fields.includes(label === 'switch' ? (value as string) : `${label}=${value}`),

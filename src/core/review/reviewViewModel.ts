@@ -113,7 +113,12 @@ export function reviewViewModel(
         ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${s.bearerTokenEnvVar}}`] : []),
       ].map((t) => displayText(t)),
       timeouts: card ? [displayText(card.timeouts)] : timeoutsOf(s).map((t) => displayText(`${t.name} ${t.seconds}s`)),
-      authority: card ? card.authority : local ? LOCAL_PROCESS_AUTHORITY : null,
+      // Said plainly first; the agent's own word for it after, as its review prints it.
+      authority: card?.authority
+        ? `${LOCAL_PROCESS_AUTHORITY} (${agent.label}: ${card.authority})`
+        : local && !card
+          ? LOCAL_PROCESS_AUTHORITY
+          : null,
       facts: (card?.facts ?? []).map((f) => ({ label: f.label, value: S(f.value) })),
       enabledTools: s.enabledTools.map(S),
       disabledTools: s.disabledTools.map(S),
