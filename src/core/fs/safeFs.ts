@@ -171,10 +171,19 @@ export function listTypedDirectory(p: string | Buffer): { name: Buffer; type: Li
 
 /** The canonical path, its bytes kept exactly (a name that is not UTF-8 stays escaped, never U+FFFD). */
 export function canonicalPath(p: string): string | undefined {
+  const resolved = canonicalize(p);
+  return resolved.ok ? resolved.path : undefined;
+}
+
+/**
+ * `canonicalPath` with the failure kept, for callers that must say why a path did not
+ * resolve in the agent's words (Codewhale prints Rust's io error: rustIoErrorText.ts).
+ */
+export function canonicalize(p: string): { ok: true; path: string } | { ok: false; error: string; fault: IoFault } {
   try {
-    return decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' }));
-  } catch {
-    return undefined;
+    return { ok: true, path: decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' })) };
+  } catch (e) {
+    return { ok: false, error: errorText(e), fault: faultOf(e) };
   }
 }
 

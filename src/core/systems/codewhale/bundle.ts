@@ -17,8 +17,17 @@ import type { Capabilities, HostCondition } from '../../capabilities';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
-import { canonicalPath, decodeUtf8, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
+import {
+  canonicalize,
+  canonicalPath,
+  decodeUtf8,
+  lstatEntry,
+  readRegularFile,
+  statEntry,
+  type ReadResult,
+} from '../../fs/safeFs';
 import { fileReadErrorText } from './fileReadError';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import { Findings } from '../../diagnostics/findings';
 import { walkedTree } from './bundleTree';
 import { byteOrder, hasEscapedByte, osBytes, wellFormed } from '../../fs/rawNames';
@@ -165,8 +174,10 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   // disk answers, once; a root that is a link is not walked, and an invalid bundle names
   // where it leads.
   const taken = ctx.taken && rootWasDirectory(ctx.taken.read) ? ctx.taken : undefined;
-  const rootIsDirectory = taken !== undefined || lstatEntry(bundleRoot).type === 'directory';
-  const canonicalRoot = taken ? taken.root : rootIsDirectory ? canonicalPath(bundleRoot) : undefined;
+  const rootEntry = taken ? undefined : lstatEntry(bundleRoot);
+  const rootIsDirectory = taken !== undefined || rootEntry?.type === 'directory';
+  const resolved = taken || !rootIsDirectory ? undefined : canonicalize(bundleRoot);
+  const canonicalRoot = taken ? taken.root : resolved?.ok ? resolved.path : undefined;
   // Copied with Object.assign, not spread: see the valid bundle's return below.
   const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle =>
     Object.assign(
@@ -200,6 +211,20 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
           ? fileReadErrorText(label, read)
           : `${label} must be a regular file, not a symbolic link`;
     findings.inFile('codewhale.manifest.file', message, manifestFile);
+    return invalid();
+  }
+  // The root's own checks failing with an io error, in upstream's words with Rust's io error (manifest.rs
+  // `validate_from_path`: `symlink_metadata(root)`, then `root.canonicalize()`): a root that changed since it
+  // was listed, or that this user may not reach. An io failure at the bundle folder, as the content walk's
+  // are: not a root that is no directory, and never a rejection without a reason.
+  const rootFault =
+    rootEntry?.error !== undefined
+      ? `failed to inspect plugin root: ${rustFaultText(rootEntry.fault, rootEntry.error)}`
+      : resolved && !resolved.ok
+        ? `failed to canonicalize plugin root: ${rustFaultText(resolved.fault, resolved.error)}`
+        : undefined;
+  if (rootFault !== undefined) {
+    findings.inFile('codewhale.content.unreadable', rootFault, manifestFile);
     return invalid();
   }
   if (!rootIsDirectory) {

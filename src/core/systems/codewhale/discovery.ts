@@ -1,5 +1,12 @@
 import * as path from 'node:path';
-import { canonicalPath, listDirectory, listTypedDirectory, lstatEntry, type ListedType } from '../../fs/safeFs';
+import {
+  canonicalize,
+  canonicalPath,
+  listDirectory,
+  listTypedDirectory,
+  lstatEntry,
+  type ListedType,
+} from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { rustFaultText } from '../../fs/rustIoErrorText';
 import { decodeRawName } from '../../fs/rawNames';
@@ -60,11 +67,12 @@ export function scanRoot(root: string, scope: Scope): RootScan {
     findings.inFile('codewhale.root-not-directory', `Plugin discovery root is not a directory: ${root}`, root);
     return done();
   }
-  const canonical = canonicalPath(root);
-  if (canonical === undefined) {
+  const canonical = canonicalize(root);
+  if (!canonical.ok) {
+    // `{error}` is Rust's io::Error Display, as upstream prints it (discovery.rs `scan_root`, `root.canonicalize()`).
     findings.inFile(
       'codewhale.root-canonicalize-failed',
-      `Failed to canonicalize plugin root ${root}: not resolvable`,
+      `Failed to canonicalize plugin root ${root}: ${rustFaultText(canonical.fault, canonical.error)}`,
       root,
     );
     return done();
@@ -103,7 +111,7 @@ export function scanRoot(root: string, scope: Scope): RootScan {
     if (type !== 'directory') continue;
     candidates.push(dir);
   }
-  return done(candidates, canonical);
+  return done(candidates, canonical.path);
 }
 
 export function workspacePluginRoot(workspace: string): string {
