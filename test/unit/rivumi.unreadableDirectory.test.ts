@@ -107,7 +107,8 @@ describe('Rivumi directories this user may not read', () => {
       [
         'rivumi.path-unreadable',
         'error',
-        `.rivumi/skills cannot be listed (EACCES: permission denied): Rivumi's glob skips it without a word, so run as this user it loads nothing from it; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show`,
+        // os.scandir's PermissionError, which Python's glob swallows: Skillgate says it in Python's words.
+        `.rivumi/skills cannot be listed ([Errno 13] Permission denied: '${f.path('.rivumi/skills')}'): Rivumi's glob skips it without a word, so run as this user it loads nothing from it; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show`,
         f.path('.rivumi/skills'),
       ],
     ]);

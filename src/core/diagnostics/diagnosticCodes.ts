@@ -109,9 +109,9 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.skills.path': ['error', '.rivumi/skills is a symbolic link or not a directory.'],
   'rivumi.path-unreadable': [
     'error',
-    '.rivumi/skills, .rivumi/plugins or .rivumi/hooks.json this user may not read: Rivumi fails or skips it, a user who may read it loads what it holds.',
+    "A .rivumi path this user may not read (.rivumi/skills, .rivumi/plugins, hooks.json, a skill, a plugin manifest, a folder on a plugin skill's path): Rivumi fails or skips it with Python's PermissionError, a user who may read it loads what it holds.",
   ],
-  'rivumi.skill.file': ['error', 'A skill is a symbolic link or not a regular file.'],
+  'rivumi.skill.file': ['error', 'A skill is a symbolic link or not a regular file, or reading it fails (OSError).'],
   'rivumi.skill.too-large': ['error', 'A skill exceeds 32768 bytes.'],
   'rivumi.skill.utf8': ['error', 'A skill is not valid UTF-8.'],
   'rivumi.skill.frontmatter': ['error', 'Unsupported front matter (only name and description).'],
@@ -136,14 +136,23 @@ export const DIAGNOSTIC_CODES = {
   'rivumi.load-aborted': ['error', 'Another file makes Rivumi abort this load.'],
   // Rivumi plugins (§5).
   'rivumi.plugins.path': ['error', '.rivumi/plugins is a symbolic link or not a directory.'],
-  'rivumi.plugin.file': ['error', 'A plugin manifest is a symbolic link, not a regular file, or too large.'],
+  'rivumi.plugin.file': [
+    'error',
+    'A plugin manifest is a symbolic link, not a regular file, or too large, or reading it fails (OSError).',
+  ],
   'rivumi.plugin.json': ['error', 'A plugin manifest is not UTF-8 JSON or not an object.'],
   'rivumi.plugin.invalid': ['error', 'A plugin manifest breaks its schema.'],
-  'rivumi.plugin.skill-path': ['error', 'A plugin skill path escapes the repository or is missing.'],
+  'rivumi.plugin.skill-path': [
+    'error',
+    'A plugin skill path escapes the repository or is missing, or inspecting it fails (OSError).',
+  ],
   'rivumi.plugin.duplicate-name': ['warning', 'Two plugins share a name.'],
   'rivumi.plugin.not-loaded': ['information', "Past Rivumi's 16-plugin cap: never read."],
   // Rivumi hooks (§4).
-  'rivumi.hooks.file': ['error', 'hooks.json is a symbolic link, not a regular file, or too large.'],
+  'rivumi.hooks.file': [
+    'error',
+    'hooks.json is a symbolic link, not a regular file, or too large, or reading it fails (OSError).',
+  ],
   'rivumi.hooks.json': ['error', 'hooks.json is not JSON or not an object.'],
   'rivumi.hooks.invalid': [
     'error',
@@ -158,7 +167,7 @@ export const DIAGNOSTIC_CODES = {
   // Skillgate's trust rules for Rivumi (trust.md "Hook argv files, exactly").
   'rivumi.hook.argv-uncovered': [
     'error',
-    'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file, a file past the 64 MiB review limit); trust is refused.',
+    'A hook argument names a file that trust cannot cover (a symbolic link on the way, a path outside the workspace, not a regular file, a file past the 64 MiB review limit, a file this user may not read); trust is refused.',
   ],
   'rivumi.plugin.skill-uncovered': [
     'error',

@@ -163,7 +163,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Fix the SKILL.md front matter the message names; a normalized name is loaded under the name shown.',
   },
   'rivumi.path-unreadable': {
-    fix: 'Give the user who runs Skillgate read and search permission on `.rivumi` and the directory named (read permission on `.rivumi/hooks.json`), so that what Rivumi would load there can be shown and gated; or remove it.',
+    fix: 'Give the user who runs Skillgate read and search permission on `.rivumi` and the directory named, and read permission on the file named, so that what Rivumi would load there can be shown and gated; or remove it.',
   },
   'rivumi.skills.path': { fix: 'Make `.rivumi/skills` a real directory (Rivumi refuses a symbolic link there).' },
   'rivumi.skill.file': { fix: `Make the skill a regular file. ${MOVE_OUT}` },
@@ -208,7 +208,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'rivumi.root-symlink': { fix: 'Replace `.rivumi` by a real directory, so what Rivumi loads is in the repository.' },
   'rivumi.hook.argv-uncovered': {
-    fix: 'Point the hook at a regular file of at most 64 MiB inside the workspace, reached without symbolic links, so trust can cover its bytes.',
+    fix: 'Point the hook at a regular file of at most 64 MiB inside the workspace, reached without symbolic links and readable by the user who runs Skillgate, so trust can cover its bytes.',
   },
   'rivumi.plugin.skill-uncovered': {
     fix: 'Move the skill file into `.rivumi/plugins` itself, or replace the linked directory by a real one, so trust can cover its bytes.',

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
-import { lstatEntry } from '../../fs/safeFs';
+import { errorText, faultOf, lstatEntry, type IoFault } from '../../fs/safeFs';
+import { deniedByPermissions } from '../../fs/permissionDenied';
+import { pythonOsErrorText } from './pythonOsError';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { pythonRepr } from './pythonText';
 import { decodeRawName, encodeOsString } from '../../fs/rawNames';
@@ -131,11 +133,27 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           }
           if (expanded.has(walk.rel.toString('latin1'))) break;
           expanded.add(walk.rel.toString('latin1'));
-          out.files.push(walk.rel);
-          // An executable script's interpreter runs too, a relative one from the hook's working directory.
-          if (depth < MAX_INTERPRETER_DEPTH)
-            for (const c of interpreterCandidates(Buffer.concat([ws, Buffer.from('/'), walk.rel])))
-              cover(c, depth + 1, walk.rel);
+          {
+            const abs = Buffer.concat([ws, Buffer.from('/'), walk.rel]);
+            const opened = openScript(abs);
+            if (typeof opened !== 'number') {
+              // Not covered: hashed as absent, a change to its bytes would leave the content hash and a receipt as they were.
+              uncovered(
+                argIndex,
+                arg,
+                `hook script ${pythonRepr(decodeRawName(walk.rel))} cannot be read (${pythonOsErrorText(opened.fault, opened.error, decodeRawName(abs))})${unhashable(opened.fault)}`,
+              );
+              break;
+            }
+            out.files.push(walk.rel);
+            try {
+              // An executable script's interpreter runs too, a relative one from the hook's working directory.
+              if (depth < MAX_INTERPRETER_DEPTH)
+                for (const c of interpreterCandidates(opened)) cover(c, depth + 1, walk.rel);
+            } finally {
+              if (opened >= 0) fs.closeSync(opened);
+            }
+          }
           break;
         case 'none':
           break;
@@ -155,7 +173,9 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           uncovered(
             argIndex,
             arg,
-            `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory${walk.error ? ` (${walk.error})` : ''}`,
+            walk.fault
+              ? `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which cannot be inspected (${pythonOsErrorText(walk.fault, walk.error ?? 'lstat error', decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.rel])))})${unhashable(walk.fault)}`
+              : `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory`,
           );
           break;
       }
@@ -186,18 +206,42 @@ const MAX_INTERPRETER_DEPTH = 4;
 const INTERPRETER_LINE_BYTES = 256;
 
 /**
+ * Why a file Skillgate may not read cannot be covered: its bytes cannot be hashed, so what
+ * runs is not what a receipt pins. For want of permission, Rivumi run as a user who may
+ * read it runs it all the same.
+ */
+function unhashable(fault: IoFault | undefined): string {
+  return deniedByPermissions(fault)
+    ? ': a user who may read it runs what it holds, which Skillgate cannot hash'
+    : ', so Skillgate cannot hash what Rivumi runs';
+}
+
+/** Failures that mean the file is gone or was replaced by a link since the walk: hashed as absent, as before. */
+const GONE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EMLINK']);
+
+/**
+ * Opens a covered script to read its `#!` line, never through a link: its descriptor,
+ * -1 when it has gone since the walk (its absence is hashed; the walk watches it), or the
+ * failure that keeps it from being read (a file of another owner at mode 600), which
+ * keeps it from being hashed too.
+ */
+function openScript(abs: Buffer): number | { fault: IoFault; error: string } {
+  try {
+    return fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const fault = faultOf(e);
+    return GONE.has(fault.code ?? '') ? -1 : { fault, error: errorText(e) };
+  }
+}
+
+/**
  * The candidates of an executable file's `#!` line, as the kernel splits it: the
  * interpreter, then the rest of the line as one argument (`/usr/bin/env ./runner`).
  * A relative interpreter is resolved from the working directory, the workspace, so it
- * is what runs the hook: changing it must change the hash.
+ * is what runs the hook: changing it must change the hash. `fd` is the file open (-1: gone).
  */
-function interpreterCandidates(abs: Buffer): Buffer[] {
-  let fd: number;
-  try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  } catch {
-    return [];
-  }
+function interpreterCandidates(fd: number): Buffer[] {
+  if (fd < 0) return [];
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() || (st.mode & 0o111) === 0) return [];
@@ -220,8 +264,6 @@ function interpreterCandidates(abs: Buffer): Buffer[] {
     return [...(interpreter.length ? [interpreter] : []), ...(argument.length ? candidates(argument) : [])];
   } catch {
     return [];
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
@@ -255,7 +297,7 @@ export type Walk =
   | { kind: 'none'; watch: Buffer | undefined }
   | { kind: 'outside'; watch: undefined }
   | { kind: 'symlink'; rel: Buffer; at: Buffer; watch: Buffer }
-  | { kind: 'special'; rel: Buffer; error: string | undefined; watch: Buffer };
+  | { kind: 'special'; rel: Buffer; error: string | undefined; fault?: IoFault; watch: Buffer };
 
 /**
  * Follows `rel` from the folder `ws` one component at a time, never through a link: here
@@ -280,7 +322,13 @@ export function walkInside(ws: Buffer, rel: Buffer): Walk {
       return { kind: 'symlink', rel: fullRel(stack, parts.slice(i + 1)), at: here, watch: here };
     if (entry.type === 'missing') return { kind: 'none', watch: fullRel(stack, parts.slice(i + 1)) };
     if (entry.error !== undefined || entry.type === 'other')
-      return { kind: 'special', rel: here, error: entry.error, watch: here };
+      return {
+        kind: 'special',
+        rel: here,
+        error: entry.error,
+        ...(entry.fault ? { fault: entry.fault } : {}),
+        watch: here,
+      };
     if (entry.type === 'file')
       return last ? { kind: 'file', rel: here, size: entry.size, watch: here } : { kind: 'none', watch: here };
   }

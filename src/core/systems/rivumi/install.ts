@@ -1,15 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  decodeUtf8,
-  errorText,
-  isInside,
-  lstatEntry,
-  readRegularFile,
-  statEntry,
-  type ReadResult,
-} from '../../fs/safeFs';
+import { decodeUtf8, isInside, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
 import { parseJsonDocument } from '../../documents/jsonDocument';
 import { pythonStrip } from './pythonText';
 import { pythonRealpath } from './pythonRealpath';
@@ -22,6 +14,8 @@ import { pythonIntLimitError } from './pythonJsonInts';
 import { pythonJsonDumps } from './pythonJsonDumps';
 import { portableRelative } from '../../fs/portablePath';
 import { REPORT_INPUT } from '../../documents/parseContext';
+import { pathlibRaises, pythonErrorText, pythonOsErrorText } from './pythonOsError';
+import { rivumiReadFailure } from './readFailure';
 
 export type InstallResult =
   | { readonly ok: true; readonly plugin: RivumiPlugin; readonly written: string[] }
@@ -41,12 +35,22 @@ export function installPlugin(
   const fail = (message: string): InstallResult => ({ ok: false, message });
   // Python's Path(MANIFEST).resolve(): a link on the way is followed before a `..` after it.
   const manifest = pythonRealpath(manifestArg);
+  // `source.is_symlink()`, `source.is_file()`: a manifest this user may not inspect raises (PermissionError).
+  const unseen = uninspectable(manifest);
+  if (unseen) return fail(unseen);
   if (statEntry(manifest).type !== 'file') return fail('plugin manifest must be a regular file');
   const read = readRegularFile(manifest, MAX_PLUGIN_MANIFEST_BYTES);
-  if (!read.ok)
+  if (!read.ok) {
+    // `source.read_text()` raises what the open or the read meets; PluginError is all the CLI catches.
+    const why = rivumiReadFailure(manifest, read, MAX_PLUGIN_MANIFEST_BYTES);
     return fail(
-      read.reason === 'too-large' ? 'plugin manifest exceeds size limit' : 'plugin manifest must be a regular file',
+      why.kind === 'os-error'
+        ? why.text
+        : why.kind === 'too-large'
+          ? 'plugin manifest exceeds size limit'
+          : 'plugin manifest must be a regular file',
     );
+  }
   const text = decodeUtf8(read.bytes);
   const parsed =
     text === undefined
@@ -83,11 +87,14 @@ export function installPlugin(
   for (const rel of skills) {
     const src = pythonRealpath(path.join(packageDir, rel));
     if (!isInside(packageDir, src)) return fail('plugin skill path must stay inside repository');
+    const unseenSkill = uninspectable(src);
+    if (unseenSkill) return fail(unseenSkill);
     if (statEntry(src).type !== 'file') return fail(`plugin skill file is missing: ${rel}`);
     let bytes = bytesOf.get(src);
     if (!bytes) {
       const read = readRegularFile(src, MAX_SKILL_COPY_BYTES);
-      if (!read.ok) return fail(unreadableSkill(rel, read));
+      // Rivumi copies it through the manifest-relative path, and words an error with that path.
+      if (!read.ok) return fail(unreadableSkill(rel, path.join(packageDir, rel), read));
       bytes = read.bytes;
       bytesOf.set(src, bytes);
     }
@@ -102,9 +109,11 @@ export function installPlugin(
   const base = planDirectories(repo, path.join('.rivumi', 'plugins'));
   if (!base.ok)
     return fail(
-      base.component === pluginsDir
-        ? 'project plugins path must be a directory'
-        : `${portableRelative(repo, base.component)} ${base.what}; nothing was installed`,
+      // `destination.mkdir(parents=True, exist_ok=True)` raises on a path this user may not inspect.
+      (base.component === pluginsDir ? base.raised : undefined) ??
+        (base.component === pluginsDir
+          ? 'project plugins path must be a directory'
+          : `${portableRelative(repo, base.component)} ${base.what}; nothing was installed`),
     );
   const createdDirs: string[] = [];
   // From here on a refusal also takes away the directories this install created.
@@ -115,7 +124,7 @@ export function installPlugin(
   try {
     for (const d of base.missing) if (mkdirIfMissing(d)) createdDirs.push(d);
   } catch (e) {
-    return refuse(`could not create ${pluginsDir}: ${(e as Error).message}`);
+    return refuse(`could not create ${pluginsDir}: ${pythonErrorText(e)}`);
   }
   if (lstatEntry(pluginsDir).type !== 'directory') return refuse('project plugins path must be a directory');
   const dest = path.join(pluginsDir, `${name}.json`);
@@ -199,7 +208,7 @@ export function installPlugin(
     return { ok: true, plugin, written: landings.map((l) => l.dest) };
   } catch (e) {
     if (e instanceof Taken) return failed(e.message, rollback());
-    return failed(`install failed: ${errorText(e)}`, rollback());
+    return failed(`install failed: ${pythonErrorText(e)}`, rollback());
   }
 }
 
@@ -215,11 +224,23 @@ class Taken extends Error {}
  */
 export const MAX_SKILL_COPY_BYTES = 4 * 2 ** 20;
 
-function unreadableSkill(rel: string, read: Exclude<ReadResult, { ok: true }>): string {
+/**
+ * The OSError that `is_symlink()` or `is_file()` raises on a path this user may not inspect
+ * (a folder on the way at 700 or 744), in Python's words (pythonOsError.ts), or undefined.
+ */
+function uninspectable(p: string): string | undefined {
+  const failed = [lstatEntry(p), statEntry(p)].find((e) => pathlibRaises(e.fault));
+  return failed ? pythonOsErrorText(failed.fault, failed.error ?? 'stat error', p) : undefined;
+}
+
+function unreadableSkill(rel: string, src: string, read: Exclude<ReadResult, { ok: true }>): string {
   if (read.reason === 'too-large')
     return `plugin skill file could not be read: ${rel} (larger than ${MAX_SKILL_COPY_BYTES} bytes); nothing was installed`;
-  if (read.reason === 'io')
-    return `plugin skill file could not be read: ${rel} (${read.error ?? 'read error'}); nothing was installed`;
+  if (read.reason === 'io') {
+    // `shutil.copyfile` would raise the OSError of the open or the read, in Python's words.
+    const why = pythonOsErrorText(read.fault, read.error ?? 'read error', read.during === 'read' ? undefined : src);
+    return `plugin skill file could not be read: ${rel} (${why}); nothing was installed`;
+  }
   // Replaced by a link or something other than a file since it was checked: Rivumi's words for that.
   return `plugin skill file is missing: ${rel}`;
 }
@@ -231,7 +252,7 @@ function unreadableSkill(rel: string, read: Exclude<ReadResult, { ok: true }>): 
  */
 function unreplaceable(dest: string): string | undefined {
   const entry = lstatEntry(dest);
-  if (entry.error) return `cannot be inspected (${entry.error})`;
+  if (entry.error) return `cannot be inspected (${pythonOsErrorText(entry.fault, entry.error, dest)})`;
   if (entry.type === 'directory') return 'is a directory';
   if (entry.type === 'other') return 'is not a regular file';
   return undefined;
@@ -328,8 +349,8 @@ function undoLandings(landings: readonly Landing[], repo: string): string[] {
     } catch (e) {
       problems.push(
         l.backup
-          ? `the previous ${shown} is kept at ${portableRelative(repo, l.backup)} (${errorText(e)})`
-          : `the new ${shown} could not be removed (${errorText(e)})`,
+          ? `the previous ${shown} is kept at ${portableRelative(repo, l.backup)} (${pythonErrorText(e)})`
+          : `the new ${shown} could not be removed (${pythonErrorText(e)})`,
       );
     }
     if (l.tmpMade && !removeQuietly(l.tmp)) problems.push(`${portableRelative(repo, l.tmp)} could not be removed`);
@@ -373,7 +394,13 @@ function pythonTruthy(value: unknown): boolean {
 
 type DirectoryPlan =
   | { readonly ok: true; readonly missing: string[] }
-  | { readonly ok: false; readonly component: string; readonly what: string };
+  | {
+      readonly ok: false;
+      readonly component: string;
+      readonly what: string;
+      /** The OSError that inspecting the component raises, in Python's words. */
+      readonly raised?: string;
+    };
 
 /**
  * Walks `rel` below `base` one component at a time with lstat: each component that
@@ -390,6 +417,10 @@ function planDirectories(base: string, rel: string): DirectoryPlan {
       continue;
     }
     const entry = lstatEntry(at);
+    if (entry.fault) {
+      const raised = pythonOsErrorText(entry.fault, entry.error ?? 'lstat error', at);
+      return { ok: false, component: at, what: `cannot be inspected (${raised})`, raised };
+    }
     if (entry.type === 'missing') missing.push(at);
     else if (entry.type === 'symlink') return { ok: false, component: at, what: 'is a symbolic link' };
     else if (entry.type !== 'directory') return { ok: false, component: at, what: 'is not a directory' };

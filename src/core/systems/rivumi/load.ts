@@ -36,6 +36,8 @@ import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProj
 import type { ParsedDocument } from '../../documents/document';
 import { portableRelative } from '../../fs/portablePath';
 import { deniedByPermissions } from '../../fs/permissionDenied';
+import { pathlibRaises, pythonOsErrorText } from './pythonOsError';
+import { rivumiReadFailure } from './readFailure';
 import { REPORT_INPUT } from '../../documents/parseContext';
 
 export const MAX_SKILLS = 16;
@@ -90,7 +92,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   const skillsDir = path.join(rivumiDir, 'skills');
   const skillsEntry = statEntry(skillsDir);
   if (deniedByPermissions(skillsEntry.fault)) {
-    skillLoad ??= failure(uninspectable(skillsDir, 'skill', skillsEntry.fault, findings));
+    skillLoad ??= failure(uninspectable(skillsDir, 'skill', skillsEntry, findings));
   } else if (skillsEntry.type !== 'missing') {
     if (lstatEntry(skillsDir).type !== 'directory') {
       skillLoad ??= failure(
@@ -123,7 +125,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   const pluginsDir = path.join(rivumiDir, 'plugins');
   const pluginsEntry = statEntry(pluginsDir);
   if (deniedByPermissions(pluginsEntry.fault)) {
-    pluginsFailure = failure(uninspectable(pluginsDir, 'plugin', pluginsEntry.fault, findings));
+    pluginsFailure = failure(uninspectable(pluginsDir, 'plugin', pluginsEntry, findings));
   } else if (pluginsEntry.type !== 'missing') {
     if (lstatEntry(pluginsDir).type !== 'directory') {
       pluginsFailure = failure(
@@ -235,17 +237,34 @@ export function loadRivumiProject(workspace: string): RivumiProject {
  * an error either way.
  */
 function uninspectable(
-  dir: string,
-  kind: 'skill' | 'plugin' | 'hook',
-  fault: IoFault | undefined,
+  p: string,
+  kind: RivumiLoad,
+  failed: { readonly fault?: IoFault; readonly error?: string },
   findings: Findings,
 ): Diagnostic {
-  // PermissionError's str: `[Errno 13] Permission denied: '<path>'` (EPERM: `[Errno 1] Operation not permitted`).
-  const [errno, words] = fault?.code === 'EPERM' ? [1, 'Operation not permitted'] : [13, 'Permission denied'];
+  return deniedToRivumi(pythonOsErrorText(failed.fault, failed.error ?? 'permission denied', p), kind, p, findings);
+}
+
+/** The load that an OSError fails; a plugin manifest's fails both the skill and the hook load. */
+type RivumiLoad = 'skill' | 'plugin' | 'hook';
+
+/**
+ * A PermissionError (`[Errno 13] Permission denied: '<path>'`, `pythonText`) that fails a load
+ * of Rivumi run as this user, said at `file`: run as one who may read the path, Rivumi loads
+ * what it holds instead, which Skillgate, run as this user, cannot read either.
+ */
+function deniedToRivumi(
+  pythonText: string,
+  kind: RivumiLoad,
+  file: string,
+  findings: Findings,
+  range: Range = FILE_START,
+): Diagnostic {
   return findings.inFile(
     'rivumi.path-unreadable',
-    `[Errno ${errno}] ${words}: ${pythonRepr(dir)} (Rivumi's ${kind} load fails on it as this user; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show)`,
-    dir,
+    `${pythonText} (Rivumi's ${kind} load fails on it as this user; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show)`,
+    file,
+    range,
   );
 }
 
@@ -258,7 +277,7 @@ function listMatching(dir: string, suffix: string, findings: Findings): string[]
     if (deniedByPermissions(listing.fault))
       findings.inFile(
         'rivumi.path-unreadable',
-        `${portableRelative(path.dirname(path.dirname(dir)), dir)} cannot be listed (${listing.error}): Rivumi's glob skips it without a word, so run as this user it loads nothing from it; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show`,
+        `${portableRelative(path.dirname(path.dirname(dir)), dir)} cannot be listed (${pythonOsErrorText(listing.fault, listing.error, dir)}): Rivumi's glob skips it without a word, so run as this user it loads nothing from it; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show`,
         dir,
       );
     return [];
@@ -309,7 +328,12 @@ function readSkill(
   // readRegularFile checks the last component (no link), the type and the size (from fstat) before reading.
   const read = readRegularFile(osPath(abs), MAX_SKILL_BYTES);
   if (!read.ok) {
-    return read.reason === 'too-large'
+    const why = rivumiReadFailure(abs, read, MAX_SKILL_BYTES);
+    if (why.kind === 'os-error')
+      return why.denied
+        ? { ...base, state: 'invalid', error: deniedToRivumi(why.text, 'skill', abs, findings) }
+        : invalid('rivumi.skill.file', why.text);
+    return why.kind === 'too-large'
       ? invalid('rivumi.skill.too-large', `project skill exceeds ${MAX_SKILL_BYTES} bytes: ${fileName}`)
       : invalid('rivumi.skill.file', `project skill must be a regular markdown file: ${fileName}`);
   }
@@ -394,13 +418,23 @@ function readPluginManifest(
   };
   // readRegularFile checks the last component (no link), the type and the size (from fstat) before reading.
   const read = readRegularFile(osPath(abs), MAX_PLUGIN_MANIFEST_BYTES);
-  if (!read.ok)
+  if (!read.ok) {
+    const why = rivumiReadFailure(abs, read, MAX_PLUGIN_MANIFEST_BYTES);
+    if (why.kind === 'os-error' && why.denied)
+      return {
+        plugin: { ...plugin, state: 'invalid', error: deniedToRivumi(why.text, 'plugin', abs, findings) },
+        rawHooks: {},
+        skillRefs: [],
+      };
     return fail(
       'rivumi.plugin.file',
-      read.reason === 'too-large'
-        ? `project plugin manifest exceeds size limit: ${fileName}`
-        : `project plugin manifest must be a regular file: ${fileName}`,
+      why.kind === 'os-error'
+        ? why.text
+        : why.kind === 'too-large'
+          ? `project plugin manifest exceeds size limit: ${fileName}`
+          : `project plugin manifest must be a regular file: ${fileName}`,
     );
+  }
   const text = decodeUtf8(read.bytes);
   const notJson = `project plugin manifest must be UTF-8 JSON: ${fileName}`;
   // A UTF-8 BOM stays in the text as U+FEFF, which JSON rejects: Rivumi refuses it here.
@@ -485,6 +519,24 @@ function readPluginManifest(
         ...drafted,
       };
     }
+    // `path.is_symlink()`, then `path.is_file()`, of the resolved path: a path this user may not
+    // inspect raises there (a folder on the way at 700 or 744), which is no missing file.
+    const inspected = [lstatEntry(osPath(target)), statEntry(osPath(target))].find((e) => pathlibRaises(e.fault));
+    if (inspected) {
+      const text = pythonOsErrorText(inspected.fault, inspected.error ?? 'stat error', target);
+      return {
+        plugin: {
+          ...named,
+          state: 'invalid',
+          error: deniedByPermissions(inspected.fault)
+            ? deniedToRivumi(text, 'plugin', abs, findings, at)
+            : findings.inFile('rivumi.plugin.skill-path', text, abs, at),
+        },
+        rawHooks: {},
+        skillRefs,
+        ...drafted,
+      };
+    }
     if (statEntry(osPath(target)).type !== 'file') {
       return {
         plugin: {
@@ -563,14 +615,22 @@ function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRe
   // hooks.py `load_project_hook_config`: `if path.exists():` on a hooks.json whose directory this user may not
   // search raises PermissionError (Python 3.11 to 3.13), whether or not the file is there: the hook load fails.
   if (deniedByPermissions(entry.fault))
-    return { exists: false, project: {}, error: uninspectable(hooksPath, 'hook', entry.fault, findings) };
+    return { exists: false, project: {}, error: uninspectable(hooksPath, 'hook', entry, findings) };
   if (entry.type === 'missing') return { exists: false, project: {} };
   // Not a link, a regular file, at most 65536 bytes: readRegularFile reads one byte past the limit to tell.
   const read = readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES);
-  // `path.open("rb")` refused (a hooks.json of another user at mode 600): PermissionError, not a file of the wrong kind.
-  if (!read.ok && read.reason === 'io' && deniedByPermissions(read.fault))
-    return { exists: true, project: {}, error: uninspectable(hooksPath, 'hook', read.fault, findings) };
-  if (!read.ok && read.reason !== 'too-large')
+  // No size check comes before `path.open("rb")`: a hooks.json of another user at mode 600 raises
+  // PermissionError there, whatever its size; a read that fails once it is open raises OSError.
+  const why = read.ok ? undefined : rivumiReadFailure(hooksPath, read);
+  if (why?.kind === 'os-error')
+    return {
+      exists: true,
+      project: {},
+      error: why.denied
+        ? deniedToRivumi(why.text, 'hook', hooksPath, findings)
+        : findings.inFile('rivumi.hooks.file', why.text, hooksPath),
+    };
+  if (!read.ok && why?.kind !== 'too-large')
     return {
       exists: true,
       project: {},
