@@ -172,10 +172,7 @@ describe('Eva project loading (eva.md §1.1)', () => {
 
   it('reports an unreadable, oversized, unparseable or non-mapping eva.yaml and falls back to the sample roots', () => {
     const cases: [string | Buffer, string][] = [
-      [
-        Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]),
-        'failed to read configuration file: stream did not contain valid UTF-8',
-      ],
+      [Buffer.from([0x61, 0x3a, 0x20, 0xe9, 0x0a]), 'failed to read eva.yaml: stream did not contain valid UTF-8'],
       [
         `a: 1\n#${'x'.repeat(MAX_MANIFEST_BYTES)}\n`,
         `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)`,
@@ -344,7 +341,7 @@ describe('Eva project loading (eva.md §1.1)', () => {
     assert.match(broken.diagnostics[0]?.message as string, /^config\/profiles\/dev\.yaml: failed to parse YAML: /);
     assert.equal(
       broken.diagnostics[1]?.message,
-      'failed to read configuration file: config/environments/dev.yaml: stream did not contain valid UTF-8',
+      'failed to read eva.yaml override: config/environments/dev.yaml: stream did not contain valid UTF-8',
     );
   });
 
@@ -385,7 +382,7 @@ describe('Eva project loading (eva.md §1.1)', () => {
       [p.roots.adapter_dir, problems(p), p.shippedError],
       [
         f.path('ws/config/adapters'),
-        ['eva.project.config-invalid failed to read configuration file: config/eva.user.yaml: not a regular file @1'],
+        ['eva.project.config-invalid failed to read eva.yaml override: config/eva.user.yaml: not a regular file @1'],
         true,
       ],
     );

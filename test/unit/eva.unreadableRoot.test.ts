@@ -29,7 +29,7 @@ describe('Eva configuration directory this user may not list', () => {
         [
           'eva.scan.unreadable',
           'error',
-          'failed to read config root: EACCES: permission denied; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show',
+          'failed to read config root: Permission denied (os error 13); Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show',
           'config/capabilities',
         ],
         [

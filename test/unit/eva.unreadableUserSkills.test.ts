@@ -23,7 +23,7 @@ describe('Eva user skill folders this user may not read', () => {
   const said = (r: ReturnType<EvaFixture['index']>) =>
     r.diagnostics('eva.user.unreadable').map((d) => [d.severity, d.message, d.file, d.itemId]);
   const message =
-    "failed to read user skill directory: EACCES: permission denied (Eva-CLI's discovery design reports PermissionDenied here and lists nothing from it; run as a user who may read it, it lists the skills there, display-only, which Skillgate cannot show)";
+    "failed to read user skill directory: Permission denied (os error 13) (Eva-CLI's discovery design reports PermissionDenied here and lists nothing from it; run as a user who may read it, it lists the skills there, display-only, which Skillgate cannot show)";
   const users = (r: ReturnType<EvaFixture['index']>) => r.items.filter((i) => i.scope === 'user').map((i) => i.id);
 
   it('says so at a skill folder it may not search, and lists the others', () => {

@@ -110,16 +110,17 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
   };
   const inputFile = schemaFile(k.inputSchema);
   const outputFile = schemaFile(k.outputSchema);
-  if (skillPath?.allowed && !skillPath.exists)
+  if (skillPath?.allowed && !skillPath.exists && skillPath.unreadable === undefined)
     note(
       'eva.skill.path-missing',
       'skill.path does not exist on this machine; Eva-CLI does not read it, but its instructions cannot be reviewed',
       k.skillPath?.field ?? ['skill'],
     );
 
-  // C6: the Lua script exists as a regular file.
+  // C6: the Lua script exists as a regular file. One this user cannot look at is not known to be
+  // missing: Eva run as a user who may read it loads it (and trust cannot cover it, so `check` fails).
   let scriptRequires = false;
-  if (script?.allowed && k.script) {
+  if (script?.allowed && k.script && script.unreadable === undefined) {
     const real = script.real;
     if (!script.exists || real === null || !isRegularFile(real)) {
       add('script_missing');
@@ -136,7 +137,8 @@ export function decideProjectSkill(input: ProjectSkillInput, ctx: DecideContext)
     }
     if (!file || !file.allowed) return;
     const field: DocPath = [`${side}_schema`];
-    if (!file.exists) {
+    // One this user cannot look at is read, and its read fails as Eva's would: `failed to read JSON Schema`.
+    if (!file.exists && file.unreadable === undefined) {
       missing.push(side);
       note('eva.skill.schema-file-missing', `${side}_schema file does not exist: ${file.display}`, field);
       return;

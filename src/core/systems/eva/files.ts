@@ -1,8 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeRawName, decodeUtf8, osPath, byteOrder } from '../../fs/rawNames';
-import { errorText, listDirectory, lstatEntry, readRegularFile, statEntry, type IoFault } from '../../fs/safeFs';
+import {
+  errorText,
+  listDirectory,
+  listTypedDirectory,
+  lstatEntry,
+  readRegularFile,
+  statEntry,
+  type IoFault,
+  type ListedType,
+} from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 
 /**
  * Reading and enumerating Eva's files as `eva-config` does (eva.md §1.2, §1.3): own
@@ -16,11 +26,20 @@ export const MAX_FILES_PER_DIR = 500;
 
 export type ManifestRead =
   | { readonly ok: true; readonly text: string; readonly bytes: Buffer }
-  | { readonly ok: false; readonly problem: 'too-large' | 'read'; readonly detail: string };
+  | {
+      readonly ok: false;
+      readonly problem: 'too-large' | 'read';
+      readonly detail: string;
+      /** The failed open or read as data, when the OS refused it (a caller tells a permission denial apart). */
+      readonly fault?: IoFault;
+    };
 
 /**
  * Reads a manifest as `fs::read_to_string` would, refusing a file past `limit` by its
  * size before reading it, and a link or non-regular file without opening its target.
+ * An io failure is worded as Rust's `io::Error` Display, which Eva puts after its own
+ * sentence (eva-config lib.rs `io_error`, schema.rs `read_data`: `error.to_string()`):
+ * `Permission denied (os error 13)`, never Node's `EACCES: permission denied`.
  */
 export function readManifest(abs: string, limit: number): ManifestRead {
   const read = readRegularFile(abs, limit);
@@ -34,8 +53,8 @@ export function readManifest(abs: string, limit: number): ManifestRead {
           ? 'is a symbolic link'
           : read.reason === 'not-file'
             ? 'not a regular file'
-            : (read.error ?? 'I/O error');
-    return { ok: false, problem: 'read', detail };
+            : rustFaultText(read.fault, read.error ?? 'I/O error');
+    return { ok: false, problem: 'read', detail, ...(read.fault ? { fault: read.fault } : {}) };
   }
   const text = decodeUtf8(read.bytes);
   if (text === undefined) return { ok: false, problem: 'read', detail: 'stream did not contain valid UTF-8' };
@@ -90,7 +109,7 @@ export interface ScanResult {
   readonly symlinks: readonly string[];
   /** Per directory past the cap: its first skipped file and how many were skipped. */
   readonly overflow: readonly { readonly first: string; readonly skipped: number }[];
-  /** Directories that could not be listed. */
+  /** Directories that could not be listed, and entries whose type could not be learnt. */
   readonly errors: readonly { readonly dir: string; readonly error: string; readonly fault: IoFault }[];
 }
 
@@ -98,6 +117,12 @@ export interface ScanResult {
  * `find_yaml_files`: recursive, depth first, children in raw-byte order (which is
  * Rust's component-wise `PathBuf` order), regular `.yaml`/`.yml` files by their own
  * type, directories recursed whatever their names, links skipped.
+ *
+ * An entry's type is the listing's own, as upstream's `collect_files` takes it
+ * (`DirEntry::file_type`: the directory entry's d_type, an lstat only where the file system
+ * leaves it unknown). So a file in a folder this user may list but not search (744) is taken,
+ * and its read then fails as Eva's does; before, its lstat failed and it was silently absent.
+ * A type that cannot be learnt fails as upstream's does (`io_error(error, &path, "config root")`).
  */
 export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
   const files: string[] = [];
@@ -108,19 +133,30 @@ export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
   const stack: {
     dir: string;
     names: string[];
+    /** The listing's types by name; absent where only plain names could be listed. */
+    types: Map<string, ListedType> | undefined;
     next: number;
     taken: number;
     skipped: number;
     first: string | undefined;
   }[] = [];
   const open = (dir: string) => {
-    const listed = listDirectory(dir);
-    if (!listed.ok) {
-      errors.push({ dir, error: listed.error, fault: listed.fault });
-      return;
+    const typed = listTypedDirectory(dir);
+    let types: Map<string, ListedType> | undefined;
+    let names: string[];
+    if (typed) {
+      types = new Map(typed.map((e) => [decodeRawName(e.name), e.type]));
+      names = [...types.keys()];
+    } else {
+      // The typed listing failed: the plain one says why, or lists names whose types are asked one by one.
+      const listed = listDirectory(dir);
+      if (!listed.ok) {
+        errors.push({ dir, error: listed.error, fault: listed.fault });
+        return;
+      }
+      names = listed.names.map(decodeRawName);
     }
-    const names = listed.names.map(decodeRawName).sort(byteOrder);
-    stack.push({ dir, names, next: 0, taken: 0, skipped: 0, first: undefined });
+    stack.push({ dir, names: names.sort(byteOrder), types, next: 0, taken: 0, skipped: 0, first: undefined });
   };
   open(root);
   while (stack.length) {
@@ -133,10 +169,18 @@ export function scanYamlFiles(root: string, maxPerDir: number): ScanResult {
     }
     const name = frame.names[frame.next++] as string;
     const abs = path.join(frame.dir, name);
-    const entry = lstatEntry(abs);
-    if (entry.type === 'symlink') symlinks.push(abs);
-    else if (entry.type === 'directory') open(abs);
-    else if (entry.type === 'file') {
+    let type = frame.types?.get(name);
+    if (type === undefined) {
+      const entry = lstatEntry(abs);
+      if (entry.error !== undefined && entry.fault) {
+        errors.push({ dir: abs, error: entry.error, fault: entry.fault });
+        continue;
+      }
+      type = entry.type === 'missing' ? 'other' : entry.type;
+    }
+    if (type === 'symlink') symlinks.push(abs);
+    else if (type === 'directory') open(abs);
+    else if (type === 'file') {
       if (!isYamlName(name)) continue;
       if (frame.taken >= maxPerDir) {
         frame.skipped++;

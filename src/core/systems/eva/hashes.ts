@@ -4,6 +4,7 @@ import { fileRecord, newHash, pathFrame, sha256Hex, u64le } from '../../hashing/
 import { MAX_HASHED_BYTES, MAX_HASHED_FILES } from '../../hashing/bundleContent';
 import { osBytes, decodeRawName } from '../../fs/rawNames';
 import { isInside, listDirectory, lstatEntry, readRegularFile } from '../../fs/safeFs';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import type { BundleFile } from '../../model';
 
 /**
@@ -52,12 +53,26 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
   while (stack.length) {
     const cur = stack.pop() as string;
     const listed = listDirectory(cur);
-    if (!listed.ok) return { ok: false, symlink: false, message: `failed to read skill directory: ${listed.error}` };
+    // Io failures in Rust's words, as Eva's own are (eva-config lib.rs `io_error`).
+    if (!listed.ok)
+      return {
+        ok: false,
+        symlink: false,
+        message: `failed to read skill directory: ${rustFaultText(listed.fault, listed.error)}`,
+      };
     walked += listed.names.length;
     if (walked > MAX_HASHED_FILES * 16) return { ok: false, symlink: false, message: limitMessage() };
     for (const raw of listed.names) {
       const abs = path.join(cur, decodeRawName(raw));
       const entry = lstatEntry(abs);
+      // An entry this user may not look at (a folder it may list but not search, 744) is not
+      // skipped: left out, the content hash would not cover it and trust would outlive its change.
+      if (entry.error !== undefined)
+        return {
+          ok: false,
+          symlink: false,
+          message: `failed to read covered file ${coveredName(abs, projectRoot, home)?.rel ?? abs}: ${rustFaultText(entry.fault, entry.error)}`,
+        };
       if (entry.type === 'symlink')
         return {
           ok: false,
@@ -139,7 +154,7 @@ export function evaContentHash(
       return {
         ok: false,
         symlink: false,
-        message: `failed to read covered file ${f.rel}: ${read.error ?? read.reason}`,
+        message: `failed to read covered file ${f.rel}: ${read.error === undefined ? read.reason : rustFaultText(read.fault, read.error)}`,
       };
     }
     total += read.bytes.length;

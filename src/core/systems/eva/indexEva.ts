@@ -250,7 +250,7 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   // root (adapters, capabilities, policies) before it reads any manifest: a directory it cannot list
   // stops it first.
   const unlisted = (['adapter_dir', 'capability_dir', 'policy_dir'] as const)
-    .map((key) => project.roots[key])
+    .map((key) => project.roots[key] ?? project.unreadableRoots[key] ?? null)
     .flatMap((root) =>
       diagnostics.filter((d) => d.code === 'eva.scan.unreadable' && root !== null && isInside(root, d.file)),
     )[0]?.file;

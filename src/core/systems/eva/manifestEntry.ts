@@ -11,6 +11,7 @@ import {
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import { deniedByPermissions } from '../../fs/permissionDenied';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import type { EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
 import { YamlTagged, isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
@@ -61,18 +62,21 @@ export function scanRoot(
     );
   // Upstream `collect_files` (eva-config lib.rs): `fs::read_dir(root).map_err(|error| io_error(error, root,
   // "config root"))?`, so a directory it cannot list, the root or one below, fails the whole project load
-  // (`failed to read config root`, its io error in context). Left out, its manifests were simply absent.
-  for (const e of scan.errors)
+  // (`failed to read config root`, its io error in context: Rust's `io::Error` Display). Left out, its
+  // manifests were simply absent. An entry whose type cannot be learnt fails the same way, at the entry.
+  for (const e of scan.errors) {
+    const io = rustFaultText(e.fault, e.error);
     diagnostics.push(
       evaDiagnostic(
         e.dir,
         FILE_START,
         'eva.scan.unreadable',
         deniedByPermissions(e.fault)
-          ? `failed to read config root: ${e.error}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`
-          : `failed to read config root: ${e.error}`,
+          ? `failed to read config root: ${io}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`
+          : `failed to read config root: ${io}`,
       ),
     );
+  }
   for (const o of scan.overflow)
     diagnostics.push(
       evaDiagnostic(
@@ -108,12 +112,17 @@ export function readAndParse(abs: string, limit: number): ReadOutcome {
         unreadable: 'manifest_too_large',
         sniffText: sniff(abs),
       };
+    // Upstream schema.rs `read_data`: `failed to read configuration file`, its io error in context.
+    // A file this user may not read is one Eva-CLI run as another user loads; it cannot be sniffed
+    // either, so no item stands for it, and the error says so.
     return {
       diagnostic: evaDiagnostic(
         abs,
         FILE_START,
         'eva.manifest.read',
-        `failed to read configuration file: ${read.detail}`,
+        deniedByPermissions(read.fault)
+          ? `failed to read configuration file: ${read.detail}; Eva-CLI run as a user who may read it loads this file, which Skillgate cannot show`
+          : `failed to read configuration file: ${read.detail}`,
       ),
       unreadable: 'schema_invalid',
       sniffText: sniff(abs),

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, lstatEntry } from '../../fs/safeFs';
+import { deniedByPermissions } from '../../fs/permissionDenied';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 
 /**
  * Paths a skill names (`skill.path`, `lua.script`, schema files), resolved as the
@@ -18,6 +20,11 @@ export interface ResolvedPath {
   readonly allowed: boolean;
   /** The lexical form is inside a root, only the real path escapes. */
   readonly viaSymlink: boolean;
+  /**
+   * Why this user cannot look at the path (a folder on the way it may not search), in Rust's
+   * words; undefined when the lookup was answered. Such a path is neither missing nor outside.
+   */
+  readonly unreadable?: string;
 }
 
 export interface AllowedRoot {
@@ -52,6 +59,21 @@ export function resolveNamedPath(
     return { declared, resolved, real: null, display, exists: false, allowed: false, viaSymlink: false };
   const lexicalOk = roots.some((r) => isInside(r.root, resolved) || isInside(r.real, resolved));
   const entry = lstatEntry(resolved);
+  // A folder on the way this user may not search (another user's, at 700 or 744): neither the
+  // path nor its real path can be looked at. It is not known to escape, so it is not refused as
+  // outside (nor "via symbolic link"): Eva run as a user who may read it takes it, and what trust
+  // would cover cannot be read, so the skill cannot be trusted (bundleTrust.ts, hashes.ts).
+  if (entry.error !== undefined && deniedByPermissions(entry.fault))
+    return {
+      declared,
+      resolved,
+      real: null,
+      display,
+      exists: false,
+      allowed: lexicalOk,
+      viaSymlink: false,
+      unreadable: rustFaultText(entry.fault, entry.error),
+    };
   const real = entry.type === 'missing' ? null : (canonicalPath(resolved) ?? null);
   // A path that exists but whose real path cannot be found (a dangling link) is refused: fail closed.
   const exists = entry.type !== 'missing' && real !== null;

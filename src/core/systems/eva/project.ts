@@ -1,7 +1,9 @@
 import * as path from 'node:path';
-import { canonicalPath, isInside, statEntry } from '../../fs/safeFs';
+import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
+import { deniedByPermissions } from '../../fs/permissionDenied';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import { joinAsSpelled } from '../../fs/spelledPath';
-import type { Diagnostic } from '../../model';
+import { FILE_START, type Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
 import { basePathField, baseEnv, evaStruct, layeredEnv, layeredPathField } from './evaYamlSerde';
@@ -31,8 +33,10 @@ export interface EvaProject {
   readonly document: YamlDocument | undefined;
   /** The layered value (base, profile, user, environment). */
   readonly value: Record<string, unknown> | undefined;
-  /** Absolute root per key, or null when it is not scanned (outside, missing). */
+  /** Absolute root per key, or null when it is not scanned (outside, missing, behind a folder this user may not search). */
   readonly roots: Record<RootKey, string | null>;
+  /** Roots behind a folder this user may not search, by key: said at the root, where Eva's load stops. */
+  readonly unreadableRoots: Partial<Record<RootKey, string>>;
   readonly maxManifestBytes: number;
   readonly maxFilesPerDir: number;
   readonly scanUserDirs: boolean;
@@ -88,11 +92,13 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   const layerFiles: string[] = readable && realConfig !== configFile ? [realConfig] : [];
   // Not read when outside the workspace (said above): the sample roots below.
   const read = readable ? readManifest(realConfig, MAX_MANIFEST_BYTES) : undefined;
+  // Upstream `load_eva_config` reads it first, with `read_yaml_file(path, "eva.yaml")`: an io failure
+  // (UTF-8 included: `read_to_string`) is `io_error`'s `failed to read eva.yaml`, its io error in context.
   if (read && !read.ok)
     invalid(
       read.problem === 'too-large'
         ? `manifest is larger than max_manifest_bytes (${MAX_MANIFEST_BYTES} bytes)`
-        : `failed to read configuration file: ${read.detail}`,
+        : `failed to read eva.yaml: ${read.detail}`,
     );
   else if (read) {
     const parsed = parseEvaYaml(configFile, read.text);
@@ -116,6 +122,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
   const config = evaStruct(value, 'config');
   const declaredRoots = new Map<string, string>();
   const roots = {} as Record<RootKey, string | null>;
+  const unreadableRoots: Partial<Record<RootKey, string>> = {};
   if (value && document) {
     for (const key of ALL_ROOT_KEYS) {
       const field = document.fieldRange(['config', key]);
@@ -154,8 +161,36 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
       );
       roots[key] = null;
     } else if (real === undefined) {
+      const denied = lstatEntry(joinAsSpelled(root, declared));
+      if (denied.error !== undefined && deniedByPermissions(denied.fault)) {
+        // Behind a folder this user may not search, the root is not missing: upstream's first read of it
+        // fails (`collect_files`' `read_dir`: `failed to read config root`; for the schemas, `read_schema`:
+        // `failed to read JSON Schema`), and Eva-CLI run as a user who may read it loads what is there.
+        // Its real path is unknown, so it is not scanned: said here instead of `does not exist`.
+        const io = rustFaultText(denied.fault, denied.error);
+        if (key === 'schema_dir')
+          diagnostics.push(
+            evaDiagnostic(
+              configFile,
+              field,
+              'eva.project.schema-missing',
+              `failed to read JSON Schema: ${io}; using Skillgate's embedded copy`,
+            ),
+          );
+        else {
+          diagnostics.push(
+            evaDiagnostic(
+              abs,
+              FILE_START,
+              'eva.scan.unreadable',
+              `failed to read config root: ${io}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`,
+            ),
+          );
+          unreadableRoots[key] = abs;
+        }
+      }
       // The sample defaults stand in for a broken eva.yaml; a missing default root is no news.
-      if (field) {
+      else if (field) {
         diagnostics.push(
           evaDiagnostic(configFile, field, 'eva.project.root-missing', 'configuration directory does not exist'),
         );
@@ -178,6 +213,7 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     document,
     value,
     roots,
+    unreadableRoots,
     maxManifestBytes: lower(limits?.['max_manifest_bytes'], MAX_MANIFEST_BYTES),
     maxFilesPerDir: lower(limits?.['max_files_per_dir'], MAX_FILES_PER_DIR),
     // A project may narrow user enumeration, never widen it (eva.md §1.3).
@@ -233,7 +269,8 @@ function layered(
     layerFiles.push(real);
     const read = readManifest(real, MAX_MANIFEST_BYTES);
     if (!read.ok) {
-      invalid(`failed to read configuration file: ${rel}: ${read.detail}`);
+      // Upstream `read_yaml_file(&path, "eva.yaml override")` (eva-config lib.rs `load_project_config`).
+      invalid(`failed to read eva.yaml override: ${rel}: ${read.detail}`);
       continue;
     }
     const parsed = parseEvaYaml(abs, read.text);

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { lstatEntry } from '../../fs/safeFs';
+import { deniedByPermissions } from '../../fs/permissionDenied';
 import { firstNonDirectory } from '../../fs/firstNonDirectory';
 import type { SkillContract } from './contracts';
 import { coveredName } from './hashes';
@@ -29,7 +30,9 @@ export type RunnerCoverage =
   /** A bare name: the process looks it up on PATH. */
   | 'on-path'
   /** Inside the project, neither a file nor absent (a directory): nothing to hash. */
-  | 'not-a-file';
+  | 'not-a-file'
+  /** Inside the project, behind a folder this user may not search: covered, and its read fails, so the skill cannot be trusted. */
+  | 'unreadable';
 
 export function evaRunner(k: SkillContract, projectRoot: string, home: string | null): EvaRunner | null {
   const command = k.runnerCommand ?? k.topCommand;
@@ -40,7 +43,9 @@ export function evaRunner(k: SkillContract, projectRoot: string, home: string | 
 
 /** The command's path inside the project when trust covers it (a regular file there, §6.1). */
 export function coveredRunnerPath(runner: EvaRunner | null, projectRoot: string): string | null {
-  return runner && runner.coverage === 'project-file' ? path.resolve(projectRoot, runner.command) : null;
+  return runner && (runner.coverage === 'project-file' || runner.coverage === 'unreadable')
+    ? path.resolve(projectRoot, runner.command)
+    : null;
 }
 
 function coverageOf(command: string, root: string, home: string | null): RunnerCoverage {
@@ -52,6 +57,10 @@ function coverageOf(command: string, root: string, home: string | null): RunnerC
   // on the way reads the command from wherever it points, outside the project included.
   const stop = firstNonDirectory(root, abs);
   if (stop?.type === 'symlink') return 'linked';
+  // A folder on the way this user may not search (another user's, at 700 or 744): what Eva run as a
+  // user who may read it runs cannot be looked at here. Taken for "not a file", the skill was hashed
+  // without it and trust could be granted over a command whose bytes it never saw.
+  if (stop?.type === 'other' && deniedByPermissions(lstatEntry(stop.at).fault)) return 'unreadable';
   // The walk's own answer for the command itself; asked again only when it stopped above it.
   const type = stop?.at === abs ? stop.type : lstatEntry(abs).type;
   return type === 'file' ? 'project-file' : type === 'missing' ? 'missing' : 'not-a-file';
@@ -74,5 +83,7 @@ export function runnerCoverageText(c: RunnerCoverage): string {
       return 'looked up on PATH: its bytes are not covered by this trust';
     case 'not-a-file':
       return 'not a file: its bytes are not covered by this trust';
+    case 'unreadable':
+      return 'not readable by this user: this skill cannot be trusted';
   }
 }

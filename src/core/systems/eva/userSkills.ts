@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, readRegularFile } from '../../fs/safeFs';
+import { rustFaultText } from '../../fs/rustIoErrorText';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
@@ -179,14 +180,14 @@ function userItem(
  * diagnostic rather than dropping the object (Agent扫描与发现架构方案.md §6, §13
  * `DiscoveryErrorKind::PermissionDenied`). Its skills are display-only for any user and Skillgate
  * gates none of them, so nothing runs unseen: a warning that the list is incomplete, worded as
- * Eva words an io failure (`failed to read …: {error}`, eva-config lib.rs `io_error`).
+ * Eva words an io failure (`failed to read …: {error}`, eva-config lib.rs `io_error`, the error in Rust’s words).
  */
 function unreadableFolder(r: RefusedDir): Diagnostic {
   return evaDiagnostic(
     r.dir,
     FILE_START,
     'eva.user.unreadable',
-    `failed to read user skill directory: ${r.error} (Eva-CLI's discovery design reports PermissionDenied here and lists nothing from it; run as a user who may read it, it lists the skills there, display-only, which Skillgate cannot show)`,
+    `failed to read user skill directory: ${rustFaultText(r.fault, r.error)} (Eva-CLI's discovery design reports PermissionDenied here and lists nothing from it; run as a user who may read it, it lists the skills there, display-only, which Skillgate cannot show)`,
   );
 }
 
@@ -206,7 +207,12 @@ function frontMatter(file: string): { ok: true; name?: string; description?: str
   if (!read.ok)
     return {
       ok: false,
-      message: read.reason === 'too-large' ? 'SKILL.md is larger than 1048576 bytes' : (read.error ?? read.reason),
+      message:
+        read.reason === 'too-large'
+          ? 'SKILL.md is larger than 1048576 bytes'
+          : read.error === undefined
+            ? read.reason
+            : rustFaultText(read.fault, read.error),
     };
   const text = decodeUtf8(read.bytes);
   if (text === undefined) return { ok: false, message: 'stream did not contain valid UTF-8' };
