@@ -227,9 +227,25 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
     );
   });
 
-  it('a binding without any provider is rejected', () => {
+  it('a binding without any provider is rejected, and says why at its kind', () => {
     binding(SKILL_BINDING);
-    assert.deepEqual(f.index().item('capabilities/rs.yaml').reasons, ['schema_invalid']);
+    const r = f.index();
+    const item = r.item('capabilities/rs.yaml');
+    assert.deepEqual(item.reasons, ['schema_invalid']);
+    // A rejected item always says why: Eva loads such a capability without a word, so the words are Skillgate's.
+    const told = r.diagnostics('eva.capability.skill-provider-none');
+    assert.deepEqual(
+      told.map((d) => [d.severity, d.itemId, r.rel(d.file), d.range.start.line, d.message]),
+      [
+        [
+          'warning',
+          item.id,
+          'config/capabilities/rs.yaml',
+          SKILL_BINDING.split('\n').findIndex((l) => l.startsWith('kind:')),
+          'kind: skill capability names no provider (default_provider or provider): no adapter provides this skill, so nothing loads it',
+        ],
+      ],
+    );
   });
 
   it('checks permissions.adapters.providers of any capability manifest, reporting the first missing one', () => {

@@ -287,6 +287,10 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'A kind: skill capability whose provider is not a skill adapter.',
   ],
+  'eva.capability.skill-provider-none': [
+    'warning',
+    'A kind: skill capability that names no provider adapter, so no skill is bound to it.',
+  ],
   'eva.trust.symlink': ['error', 'A file covered by an Eva skill is a symbolic link, so it cannot be reviewed.'],
 
   // Skillgate's own checks.

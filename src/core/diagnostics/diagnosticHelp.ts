@@ -381,6 +381,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Informational: Eva-CLI routes to the adapter named; remove or disable the others if that is not the one you want.',
   },
   'eva.capability.skill-provider-not-skill': { fix: 'Point `default_provider` at a `transport: skill` adapter.' },
+  'eva.capability.skill-provider-none': {
+    fix: 'Name the skill adapter that provides it in `default_provider`, or remove the manifest if nothing should.',
+  },
   'eva.trust.symlink': { fix: 'Replace the link by the real file, so trust can cover its bytes.' },
   'skillgate.hidden-unicode': {
     fix: 'Remove the invisible or bidirectional characters, or make sure you have read the text as the agent will.',

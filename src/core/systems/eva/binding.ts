@@ -39,6 +39,18 @@ export function bindingItem(
     );
     return undefined;
   }
+  // A manifest naming no provider at all: Eva loads it as a capability nothing provides, without
+  // a word (`validate_capability_providers` checks only the providers named), and Skillgate's
+  // binding (§2.6) has no adapter to hang from. Rejected, so it must say why, in Skillgate's words.
+  if (providerId === null && !entry.unreadable)
+    entry.diagnostics.push(
+      evaDiagnostic(
+        entry.abs,
+        entry.doc?.fieldRange(['kind']) ?? FILE_START,
+        'eva.capability.skill-provider-none',
+        'kind: skill capability names no provider (default_provider or provider): no adapter provides this skill, so nothing loads it',
+      ),
+    );
   // serde's text of the `String` (`capability: !t workflow.x` is "workflow.x" to Eva).
   const capability = (entry.doc && value ? manifestString(entry.doc, value, 'capability') : undefined) ?? '';
   let decision: Decision;
