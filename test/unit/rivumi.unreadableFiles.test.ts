@@ -154,6 +154,37 @@ describe('Rivumi files it fails to read, in Python’s words', () => {
       assert.equal(p.skillLoad?.file, tips);
       assert.equal(p.hookLoad, null);
     });
+
+    // trust.md "Trust units": the plugin's hash covers every skill file it references. Hashed as
+    // absent, a skill file of another owner could change while a receipt made on the plugin held.
+    it('cannot cover a plugin skill file it may not open: not hashed as absent, trust of the plugin is refused', () => {
+      const tips = f.path('.rivumi/plugins/pack/tips.md');
+      denyOpen(tips);
+      const hashes = loadRivumiProject(f.root).plugins[0]?.hashes;
+      assert.deepEqual(
+        hashes?.notCovered.map((n) => n.message),
+        [
+          `plugin skill file '.rivumi/plugins/pack/tips.md' cannot be read ([Errno 13] Permission denied: '${tips}'): a user who may read it loads what it holds, which Skillgate cannot hash: it cannot be covered by trust`,
+        ],
+      );
+      assert.deepEqual(
+        hashes?.files.map((x) => x.path),
+        ['.rivumi/plugins/pack.json'],
+      );
+    });
+
+    it('cannot cover a plugin skill file whose read fails once open: OSError, without a file name', () => {
+      const tips = f.path('.rivumi/plugins/pack/tips.md');
+      failReads(tips);
+      const p = loadRivumiProject(f.root);
+      assert.deepEqual(diags(p), [['rivumi.skill.file', 'error', '[Errno 5] Input/output error', tips]]);
+      assert.deepEqual(
+        p.plugins[0]?.hashes?.notCovered.map((n) => n.message),
+        [
+          "plugin skill file '.rivumi/plugins/pack/tips.md' cannot be read ([Errno 5] Input/output error), so Skillgate cannot hash what Rivumi loads: it cannot be covered by trust",
+        ],
+      );
+    });
   });
 
   describe('hooks.json (hooks.py load_project_hook_config)', () => {
@@ -181,6 +212,42 @@ describe('Rivumi files it fails to read, in Python’s words', () => {
             'rivumi.hook.argv-uncovered',
             `hook script 'scripts/guard.py' cannot be read ([Errno 13] Permission denied: '${script}'): a user who may read it runs what it holds, which Skillgate cannot hash: it cannot be covered by trust`,
           ],
+        ],
+      );
+    });
+
+    it('cannot cover a script whose read fails once open: found at its argv element, OSError without a file name', () => {
+      const script = f.write('scripts/guard.py', 'print("ok")\n');
+      failReads(script);
+      const c = hookArgvCoverage(f.root, ['python3', 'scripts/guard.py']);
+      assert.deepEqual(c.files, []);
+      assert.deepEqual(
+        c.problems.map((x) => [x.argIndex, x.code, x.message]),
+        [
+          [
+            1,
+            'rivumi.hook.argv-uncovered',
+            "hook script 'scripts/guard.py' cannot be read ([Errno 5] Input/output error), so Skillgate cannot hash what Rivumi runs: it cannot be covered by trust",
+          ],
+        ],
+      );
+    });
+
+    it('cannot cover a script that stops being readable between its argv walk and the hash: not hashed as absent', () => {
+      const script = f.write('scripts/guard.py', 'print("ok")\n');
+      f.write('.rivumi/hooks.json', JSON.stringify({ pre_compact: [{ command: ['python3', 'scripts/guard.py'] }] }));
+      // The walk's open succeeds; the hash's, the second, is refused (its mode changed meanwhile).
+      let opens = 0;
+      fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
+        if (path.resolve(String(p)) === script && ++opens === 2) throw permissionDenied('open', String(p));
+        return (original as (...a: unknown[]) => unknown)(p, ...rest);
+      });
+      const hashes = loadRivumiProject(f.root).hooksFile?.hashes;
+      assert.equal(opens, 2);
+      assert.deepEqual(
+        hashes?.notCovered.map((n) => n.message),
+        [
+          `hook script 'scripts/guard.py' cannot be read ([Errno 13] Permission denied: '${script}'): a user who may read it runs what it holds, which Skillgate cannot hash: it cannot be covered by trust`,
         ],
       );
     });

@@ -2,9 +2,10 @@ import { fileRecord, newHash, sha256Hex, u64le } from '../../hashing/framing';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { joinSet } from '../../hashing/capabilityPairs';
 import { rivumiCapabilityHash } from './capabilityHash';
-import { readRegularFile } from '../../fs/safeFs';
+import { readRegularFile, type ReadResult } from '../../fs/safeFs';
+import { pythonOsErrorText } from './pythonOsError';
 import { decodeRawName, osBytes } from '../../fs/rawNames';
-import { hookArgvCoverage, walkInside, type ArgvProblem } from './hookArgvFiles';
+import { hookArgvCoverage, unhashable, walkInside, type ArgvProblem } from './hookArgvFiles';
 import { pythonRepr } from './pythonText';
 import type { BundleFile } from '../../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
@@ -17,6 +18,8 @@ export interface RivumiCoverage {
   /** Workspace-relative raw paths. */
   readonly covered: readonly Buffer[];
   readonly notCovered: readonly NotCovered[];
+  /** Those of `covered` that are plugin skill files (Rivumi loads them; the others are files hooks run): for the words of a read failure. */
+  readonly skillFiles?: readonly Buffer[];
 }
 
 /**
@@ -24,26 +27,38 @@ export interface RivumiCoverage {
  * domain; covered files framed by their raw workspace-relative path, in byte order.
  * Files are opened by their raw bytes, so a name that is not UTF-8 is the file Rivumi
  * opens, never a U+FFFD look-alike. Each argv element trust cannot cover is hashed as
- * such: a unit that has one can never match a receipt made without it.
+ * such: a unit that has one can never match a receipt made without it. So is each
+ * covered file this read fails on (`unreadable`): it cannot be covered either.
  */
 export function rivumiContentHash(
   domain: string,
   root: string,
   manifestBytes: Uint8Array,
   coverage: RivumiCoverage,
-): { hash: string; files: BundleFile[] } {
+): { hash: string; files: BundleFile[]; unreadable: NotCovered[] } {
   const h = newHash();
   h.update(domain);
   h.update(u64le(manifestBytes.length));
   h.update(manifestBytes);
   const byKey = new Map(coverage.covered.map((rel) => [rel.toString('latin1'), rel]));
   const rels = [...byKey.values()].sort(Buffer.compare);
+  const skillFiles = new Set((coverage.skillFiles ?? []).map((rel) => rel.toString('latin1')));
   const rootBytes = osBytes(root);
   const files: BundleFile[] = [];
+  const unreadable: NotCovered[] = [];
   for (const rel of rels) {
-    const read = readRegularFile(Buffer.concat([rootBytes, SLASH, rel]), MAX_HASHED_BYTES);
+    const abs = Buffer.concat([rootBytes, SLASH, rel]);
+    const read = readRegularFile(abs, MAX_HASHED_BYTES);
+    if (!read.ok && read.reason === 'io') {
+      // Never hashed as absent: run as a user who may read it, Rivumi loads or runs what it holds,
+      // and a hash without those bytes would keep a receipt valid while they change (trust.md).
+      h.update(Buffer.concat([Buffer.from('unreadable\0'), u64le(rel.length), rel]));
+      unreadable.push(unreadableFile(rel, abs, read, skillFiles.has(rel.toString('latin1'))));
+      continue;
+    }
     if (!read.ok) {
-      // A missing or unreadable file is hashed as its absence, so that it appearing changes the hash.
+      // Gone, a link, no regular file, too large (what the walk or Rivumi's own checks refuse):
+      // hashed as its absence, so that it appearing changes the hash.
       h.update(Buffer.concat([Buffer.from('missing\0'), u64le(rel.length), rel]));
       continue;
     }
@@ -52,7 +67,31 @@ export function rivumiContentHash(
   }
   for (const n of coverage.notCovered)
     h.update(Buffer.concat([Buffer.from('not-covered\0'), u64le(n.marker.length), n.marker]));
-  return { hash: h.digest('hex'), files };
+  return { hash: h.digest('hex'), files, unreadable };
+}
+
+/**
+ * A covered file Skillgate failed to read, in Python's words (pythonOsError.ts): an open
+ * that fails names the file (`[Errno 13] Permission denied: '<path>'`), a read of a file
+ * already open does not (`[Errno 5] Input/output error`), as Rivumi's own read raises them
+ * (readFailure.ts); worded as an argv element's (hookArgvFiles.ts).
+ */
+function unreadableFile(
+  rel: Buffer,
+  abs: Buffer,
+  read: Extract<ReadResult, { ok: false }>,
+  skill: boolean,
+): NotCovered {
+  const words = pythonOsErrorText(
+    read.fault,
+    read.error ?? 'read error',
+    read.during === 'read' ? undefined : decodeRawName(abs),
+  );
+  return {
+    message: `${skill ? 'plugin skill file' : 'hook script'} ${pythonRepr(decodeRawName(rel))} cannot be read (${words})${unhashable(read.fault, skill ? 'loads' : 'runs')}: it cannot be covered by trust`,
+    // Tagged so that it never hashes like an argv element or a skill reached through a link.
+    marker: Buffer.concat([Buffer.from('\0unreadable\0'), rel]),
+  };
 }
 
 function bundleFile(rel: Buffer, bytes: Uint8Array, executable: boolean): BundleFile {
@@ -123,7 +162,8 @@ const PLUGINS_DIR = Buffer.from('.rivumi/plugins/');
  * checks containment against the whole repository only (rivumi.md §5.3), so the skill it
  * loads is wherever the link points, which trust cannot pin. The last component is the
  * read's: a skill file that is itself a link is one Rivumi refuses to load
- * (rivumi.skill.file), hashed as absent like any file that cannot be read. Above the walk,
+ * (rivumi.skill.file), hashed as absent as a file that is gone is; one that is there and
+ * cannot be read cannot be covered (rivumiContentHash). Above the walk,
  * `.rivumi/plugins` is a real directory or no plugin loads, and a linked `.rivumi` is
  * Rivumi's documented exception (rivumi.root-symlink).
  */
@@ -152,7 +192,7 @@ export function skillsCoverage(
 }
 
 function finish(
-  content: { hash: string; files: BundleFile[] },
+  content: { hash: string; files: BundleFile[]; unreadable: readonly NotCovered[] },
   coverage: RivumiCoverage,
   watch: readonly string[],
   caps: Record<string, string>,
@@ -169,7 +209,8 @@ function finish(
     capabilities: caps,
     files: [manifest, ...content.files.filter((f) => f.path !== manifest.path)],
     covered: coverage.covered,
-    notCovered: coverage.notCovered,
+    // A covered file this read failed on blocks trust as an argv element trust cannot cover does.
+    notCovered: [...coverage.notCovered, ...content.unreadable],
     watch,
   };
 }
@@ -194,6 +235,7 @@ export function rivumiPluginHashes(
   const coverage = {
     covered: [...skills.covered, ...argv.covered],
     notCovered: [...skills.problems.map((p) => ({ message: p.message, marker: p.marker })), ...notCoveredOf(argv)],
+    skillFiles: skills.covered,
   };
   return finish(
     rivumiContentHash(RIVUMI_PLUGIN_DOMAIN, workspace, manifestBytes, coverage),

@@ -145,14 +145,25 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
               );
               break;
             }
-            out.files.push(walk.rel);
+            let head: ScriptHead | { fault: IoFault; error: string };
             try {
-              // An executable script's interpreter runs too, a relative one from the hook's working directory.
-              if (depth < MAX_INTERPRETER_DEPTH)
-                for (const c of interpreterCandidates(opened)) cover(c, depth + 1, walk.rel);
+              head = readHead(opened);
             } finally {
               if (opened >= 0) fs.closeSync(opened);
             }
+            if ('fault' in head) {
+              // Open, but its bytes do not read (EIO): not hashed as absent either, for the same reason.
+              uncovered(
+                argIndex,
+                arg,
+                `hook script ${pythonRepr(decodeRawName(walk.rel))} cannot be read (${pythonOsErrorText(head.fault, head.error)})${unhashable(head.fault)}`,
+              );
+              break;
+            }
+            out.files.push(walk.rel);
+            // An executable script's interpreter runs too, a relative one from the hook's working directory.
+            if (depth < MAX_INTERPRETER_DEPTH)
+              for (const c of interpreterCandidates(head)) cover(c, depth + 1, walk.rel);
           }
           break;
         case 'none':
@@ -207,20 +218,20 @@ const INTERPRETER_LINE_BYTES = 256;
 
 /**
  * Why a file Skillgate may not read cannot be covered: its bytes cannot be hashed, so what
- * runs is not what a receipt pins. For want of permission, Rivumi run as a user who may
- * read it runs it all the same.
+ * runs (or, for a plugin skill file, loads) is not what a receipt pins. For want of
+ * permission, Rivumi run as a user who may read it uses it all the same.
  */
-function unhashable(fault: IoFault | undefined): string {
+export function unhashable(fault: IoFault | undefined, uses: 'runs' | 'loads' = 'runs'): string {
   return deniedByPermissions(fault)
-    ? ': a user who may read it runs what it holds, which Skillgate cannot hash'
-    : ', so Skillgate cannot hash what Rivumi runs';
+    ? `: a user who may read it ${uses} what it holds, which Skillgate cannot hash`
+    : `, so Skillgate cannot hash what Rivumi ${uses}`;
 }
 
 /** Failures that mean the file is gone or was replaced by a link since the walk: hashed as absent, as before. */
 const GONE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EMLINK']);
 
 /**
- * Opens a covered script to read its `#!` line, never through a link: its descriptor,
+ * Opens a covered script to read its head (its `#!` line), never through a link: its descriptor,
  * -1 when it has gone since the walk (its absence is hashed; the walk watches it), or the
  * failure that keeps it from being read (a file of another owner at mode 600), which
  * keeps it from being hashed too.
@@ -234,37 +245,56 @@ function openScript(abs: Buffer): number | { fault: IoFault; error: string } {
   }
 }
 
+/** The first bytes of a covered script (where a `#!` line is), with whether the kernel would run it as a program. */
+interface ScriptHead {
+  readonly bytes: Buffer;
+  readonly executable: boolean;
+}
+
+/**
+ * Reads the head of a script open as `fd` (-1: gone since the walk, nothing to read), or
+ * the failure of that read: a file that opens but does not read (EIO) cannot be hashed,
+ * and is found here, at its argv element, rather than only when the unit is hashed. Read
+ * whether or not it is executable: `python3 x.py` runs a script without the bit.
+ */
+function readHead(fd: number): ScriptHead | { fault: IoFault; error: string } {
+  if (fd < 0) return { bytes: Buffer.alloc(0), executable: false };
+  try {
+    const st = fs.fstatSync(fd);
+    // Not a regular file any more (swapped since the walk): the hash says so, and the walk watches it.
+    if (!st.isFile()) return { bytes: Buffer.alloc(0), executable: false };
+    const head = Buffer.alloc(INTERPRETER_LINE_BYTES);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    return { bytes: head.subarray(0, n), executable: (st.mode & 0o111) !== 0 };
+  } catch (e) {
+    return { fault: faultOf(e), error: errorText(e) };
+  }
+}
+
 /**
  * The candidates of an executable file's `#!` line, as the kernel splits it: the
  * interpreter, then the rest of the line as one argument (`/usr/bin/env ./runner`).
  * A relative interpreter is resolved from the working directory, the workspace, so it
- * is what runs the hook: changing it must change the hash. `fd` is the file open (-1: gone).
+ * is what runs the hook: changing it must change the hash.
  */
-function interpreterCandidates(fd: number): Buffer[] {
-  if (fd < 0) return [];
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || (st.mode & 0o111) === 0) return [];
-    const head = Buffer.alloc(INTERPRETER_LINE_BYTES);
-    const n = fs.readSync(fd, head, 0, head.length, 0);
-    if (n < 2 || head[0] !== 0x23 || head[1] !== 0x21) return [];
-    const nl = head.subarray(0, n).indexOf(0x0a);
-    const line = head.subarray(2, nl < 0 ? n : nl);
-    const blank = (b: number) => b === 0x20 || b === 0x09;
-    let i = 0;
-    while (i < line.length && blank(line[i] as number)) i++;
-    let j = i;
-    while (j < line.length && !blank(line[j] as number) && line[j] !== 0) j++;
-    const interpreter = line.subarray(i, j);
-    let k = j;
-    while (k < line.length && blank(line[k] as number)) k++;
-    let end = line.length;
-    while (end > k && blank(line[end - 1] as number)) end--;
-    const argument = line.subarray(k, end);
-    return [...(interpreter.length ? [interpreter] : []), ...(argument.length ? candidates(argument) : [])];
-  } catch {
-    return [];
-  }
+function interpreterCandidates(script: ScriptHead): Buffer[] {
+  const head = script.bytes;
+  const n = head.length;
+  if (!script.executable || n < 2 || head[0] !== 0x23 || head[1] !== 0x21) return [];
+  const nl = head.indexOf(0x0a);
+  const line = head.subarray(2, nl < 0 ? n : nl);
+  const blank = (b: number) => b === 0x20 || b === 0x09;
+  let i = 0;
+  while (i < line.length && blank(line[i] as number)) i++;
+  let j = i;
+  while (j < line.length && !blank(line[j] as number) && line[j] !== 0) j++;
+  const interpreter = line.subarray(i, j);
+  let k = j;
+  while (k < line.length && blank(line[k] as number)) k++;
+  let end = line.length;
+  while (end > k && blank(line[end - 1] as number)) end--;
+  const argument = line.subarray(k, end);
+  return [...(interpreter.length ? [interpreter] : []), ...(argument.length ? candidates(argument) : [])];
 }
 
 /** The element itself unless it is an option; the text after its first `=`; a short option's attached value. */
