@@ -3,7 +3,7 @@ import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Fixture, index, top, writeW } from './helpers/fixture';
 import { fsPatcher } from './helpers/fsPatch';
-import { denyDirectory, permissionDenied } from './helpers/deniedDirectory';
+import { denyDirectory, failReadsOf, permissionDenied } from './helpers/deniedDirectory';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 const SCHEMA = 'https://agent-plugins.org/schemas/plugin.json';
@@ -88,16 +88,7 @@ describe('Codewhale bundle content this user may not read, in Rust’s words', (
   it('a plugin.json whose read fails once opened: read_manifest_bytes’ read_to_end', () => {
     const dir = jsonBundle('ws/.codewhale/plugins/tools');
     const manifest = path.join(dir, 'plugin.json');
-    const opened = new Set<number>();
-    fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
-      const fd = (original as (...a: unknown[]) => number)(p, ...rest);
-      if (path.resolve(String(p)) === manifest) opened.add(fd);
-      return fd;
-    });
-    fsPatch.replace('readSync', (original) => (fd: number, ...rest: unknown[]) => {
-      if (opened.has(fd)) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5 });
-      return (original as (...a: unknown[]) => number)(fd, ...rest);
-    });
+    failReadsOf(fsPatch, manifest);
     const s = index([f.path('ws')]);
     assert.deepEqual(errors(s), [
       ['codewhale.manifest.file', 'failed to read plugin.json: Input/output error (os error 5)', manifest],

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { A0, EvaFixture, L0 } from './helpers/evaFixture';
 import { fsPatcher } from './helpers/fsPatch';
-import { denyDirectory, permissionDenied } from './helpers/deniedDirectory';
+import { denyDirectory, failReadsOf, permissionDenied } from './helpers/deniedDirectory';
 import { readEvaSource } from '../../src/core/systems/eva/trustUnit';
 
 const DENIED = 'Permission denied (os error 13)';
@@ -79,16 +79,7 @@ describe('Eva files this user may not read, in Eva’s words', () => {
 
   it('a capability manifest whose read fails once opened: the io error mid-read, in Rust’s words', () => {
     const manifest = f.l0();
-    const opened = new Set<number>();
-    fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
-      const fd = (original as (...a: unknown[]) => number)(p, ...rest);
-      if (path.resolve(String(p)) === manifest) opened.add(fd);
-      return fd;
-    });
-    fsPatch.replace('readSync', (original) => (fd: number, ...rest: unknown[]) => {
-      if (opened.has(fd)) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5 });
-      return (original as (...a: unknown[]) => number)(fd, ...rest);
-    });
+    failReadsOf(fsPatch, manifest);
     const r = f.index();
     assert.deepEqual(said(r, 'eva.manifest.read'), [
       [

@@ -6,7 +6,7 @@ import { installPlugin } from '../../src/core/systems/rivumi/install';
 import { hookArgvCoverage } from '../../src/core/systems/rivumi/hookArgvFiles';
 import { Fixture } from './helpers/fixture';
 import { fsPatcher } from './helpers/fsPatch';
-import { denyDirectory, permissionDenied } from './helpers/deniedDirectory';
+import { denyDirectory, failReadsOf, permissionDenied } from './helpers/deniedDirectory';
 
 /**
  * The files Rivumi reads on its load path, when reading them fails: a file of another
@@ -43,23 +43,7 @@ describe('Rivumi files it fails to read, in Python’s words', () => {
     });
 
   /** `file` opens, and reading it fails (EIO), as on a failing disk. */
-  const failReads = (file: string) => {
-    const opened = new Set<number>();
-    fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
-      const fd = (original as (...a: unknown[]) => number)(p, ...rest);
-      if (path.resolve(String(p)) === file) opened.add(fd);
-      return fd;
-    });
-    fsPatch.replace('readSync', (original) => (fd: number, ...rest: unknown[]) => {
-      if (opened.has(fd)) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5 });
-      return (original as (...a: unknown[]) => number)(fd, ...rest);
-    });
-    // A closed descriptor's number is given to the next file opened: only this file's reads fail.
-    fsPatch.replace('closeSync', (original) => (fd: number) => {
-      opened.delete(fd);
-      return (original as (fd: number) => void)(fd);
-    });
-  };
+  const failReads = (file: string) => failReadsOf(fsPatch, file);
 
   describe('project skills (skills.py _load_skill_file)', () => {
     it('fails the skill load at a skill it may not open: read_text raises PermissionError, not "not a regular file"', () => {

@@ -36,3 +36,25 @@ export function denyDirectory(
     });
   }
 }
+
+/**
+ * Makes `file` open, and every read of it once open fail with EIO, as on a failing disk:
+ * what an agent meets mid-read (Rust's `read_to_end`, Python's `read_text`) after its open.
+ */
+export function failReadsOf(fsPatch: ReturnType<typeof fsPatcher>, file: string): void {
+  const opened = new Set<number>();
+  fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
+    const fd = (original as (...a: unknown[]) => number)(p, ...rest);
+    if (path.resolve(String(p)) === file) opened.add(fd);
+    return fd;
+  });
+  fsPatch.replace('readSync', (original) => (fd: number, ...rest: unknown[]) => {
+    if (opened.has(fd)) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5 });
+    return (original as (...a: unknown[]) => number)(fd, ...rest);
+  });
+  // A closed descriptor's number is given to the next file opened: only this file's reads fail.
+  fsPatch.replace('closeSync', (original) => (fd: number) => {
+    opened.delete(fd);
+    return (original as (fd: number) => void)(fd);
+  });
+}
