@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { currentToken, trustShown, type TrustPreview } from '../../src/core/trust/lifecycle';
+import { currentToken, notCoveredRefusal, trustShown, type TrustPreview } from '../../src/core/trust/lifecycle';
 import { writeW, byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 
@@ -9,6 +9,20 @@ import { trustWorkspace } from './helpers/trustWorkspace';
  * never matches message text; `currentToken` gives a unit's token without a review.
  */
 describe('trust refusals and the current token', () => {
+  it('says how to make a file coverable for each way one is not: a link, or a file this user may not read', () => {
+    const said = notCoveredRefusal('pack', [
+      "plugin skill file 'x.md' cannot be read ([Errno 13] Permission denied: '/w/x.md')",
+    ]);
+    assert.match(
+      said,
+      /^Cannot trust pack: it runs or loads a file this trust cannot cover \(plugin skill file 'x\.md'/,
+    );
+    assert.match(
+      said,
+      /make each one a regular file inside the workspace that you may read, reached without a symbolic link/,
+    );
+  });
+
   const w = trustWorkspace();
   const W = 'ws/.codewhale/plugins/example-plugin';
   const item = (name: string) => byName(w.snapshot(), name);

@@ -537,8 +537,9 @@ function entryFor(state: TrustState, s: BundleSource): BundleState {
 
 /** trust.md "Hook argv files, exactly": a file a hook runs that trust cannot cover blocks trust of its bundle. */
 export function notCoveredRefusal(name: string, notCovered: readonly string[]): string {
-  // Hook scripts and, for a Rivumi plugin, skill files reached through a link: what the agent runs or loads.
-  return `Cannot trust ${name}: it runs or loads ${notCovered.length === 1 ? 'a file' : `${notCovered.length} files`} this trust cannot cover (${notCovered.join('; ')}). Nothing was changed; make each one a regular file inside the workspace reached without a symbolic link, or stop using it, then review again.`;
+  // Hook scripts and, for a Rivumi plugin, skill files reached through a link or that this user
+  // may not read: what the agent runs or loads. Each entry says which; the way out names both.
+  return `Cannot trust ${name}: it runs or loads ${notCovered.length === 1 ? 'a file' : `${notCovered.length} files`} this trust cannot cover (${notCovered.join('; ')}). Nothing was changed; make each one a regular file inside the workspace that you may read, reached without a symbolic link, or stop using it, then review again.`;
 }
 
 function storeProblem(store: TrustStore): string | undefined {
