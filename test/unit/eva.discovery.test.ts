@@ -72,7 +72,7 @@ describe('Eva discovery', () => {
     const r = f.index();
     assert.deepEqual(
       r.diagnostics('eva.project.root-missing').map((d) => d.message),
-      ['configuration directory does not exist'],
+      ['failed to read config root: No such file or directory (os error 2)'],
     );
   });
 

@@ -224,7 +224,9 @@ describe('Eva project loading (eva.md §1.1)', () => {
     fs.rmdirSync(f.path('ws/config/capabilities'));
     f.write('ws/config/eva.yaml', ROOTS);
     const p = load();
-    assert.deepEqual(problems(p), ['eva.project.root-missing configuration directory does not exist @4']);
+    assert.deepEqual(problems(p), [
+      'eva.project.root-missing failed to read config root: No such file or directory (os error 2) @4',
+    ]);
     assert.deepEqual([p.roots.capability_dir, p.shippedError], [null, true]);
     f.write('ws/config/eva.yaml', 'x: [\n');
     const broken = load();
@@ -382,7 +384,9 @@ describe('Eva project loading (eva.md §1.1)', () => {
       [p.roots.adapter_dir, problems(p), p.shippedError],
       [
         f.path('ws/config/adapters'),
-        ['eva.project.config-invalid failed to read eva.yaml override: config/eva.user.yaml: not a regular file @1'],
+        [
+          'eva.project.config-invalid failed to read eva.yaml override: config/eva.user.yaml: Is a directory (os error 21) @1',
+        ],
         true,
       ],
     );
@@ -427,14 +431,19 @@ describe('Eva manifest reading and enumeration (eva.md §1.2, §1.3)', () => {
     assert.deepEqual(readManifest(f.path('none.yaml'), 10), {
       ok: false,
       problem: 'read',
-      detail: 'No such file or directory',
+      detail: 'No such file or directory (os error 2)',
+      fault: { code: 'ENOENT', errno: -2 },
     });
     assert.deepEqual(readManifest(f.symlink(f.path('a.yaml'), 'l.yaml'), 10), {
       ok: false,
       problem: 'read',
       detail: 'is a symbolic link',
     });
-    assert.deepEqual(readManifest(f.mkdir('d.yaml'), 10), { ok: false, problem: 'read', detail: 'not a regular file' });
+    assert.deepEqual(readManifest(f.mkdir('d.yaml'), 10), {
+      ok: false,
+      problem: 'read',
+      detail: 'Is a directory (os error 21)',
+    });
     assert.deepEqual(readManifest(f.write('e.yaml', Buffer.from([0xfe, 0xff, 0, 0x61])), 10), {
       ok: false,
       problem: 'read',
@@ -533,7 +542,7 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
     assert.deepEqual(readSchemaObject(f.path('none.json')), {
       ok: false,
       missing: true,
-      message: 'failed to read JSON Schema: No such file or directory',
+      message: 'failed to read JSON Schema: No such file or directory (os error 2)',
     });
     assert.deepEqual(readSchemaObject(f.write('d.json', `{"a":"${'x'.repeat(MAX_MANIFEST_BYTES)}"}`)), {
       ok: false,
@@ -563,7 +572,7 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
           'warning',
           '/p/config/eva.yaml',
           7,
-          "failed to read JSON Schema capability.schema.json: failed to read JSON Schema: No such file or directory; using Skillgate's embedded copy",
+          "failed to read JSON Schema capability.schema.json: No such file or directory (os error 2); using Skillgate's embedded copy",
         ],
         [
           'eva.project.schema-missing',
@@ -577,7 +586,7 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
           'warning',
           '/p/config/eva.yaml',
           7,
-          "failed to read JSON Schema policy.schema.json: failed to read JSON Schema: No such file or directory; using Skillgate's embedded copy",
+          "failed to read JSON Schema policy.schema.json: No such file or directory (os error 2); using Skillgate's embedded copy",
         ],
       ],
     );

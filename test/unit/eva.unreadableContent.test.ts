@@ -223,7 +223,7 @@ describe('Eva files this user may not read, in Eva’s words', () => {
     assert.deepEqual(said(r, 'eva.project.schema-missing'), [
       [
         'eva.project.schema-missing',
-        `failed to read JSON Schema adapter.schema.json: failed to read JSON Schema: ${DENIED}; using Skillgate's embedded copy`,
+        `failed to read JSON Schema adapter.schema.json: ${DENIED}; using Skillgate's embedded copy`,
         'config/eva.yaml',
       ],
     ]);

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { errorText, faultOf, type IoFault } from './safeFs';
 import { osErrorWords } from './strerror';
 
@@ -21,4 +22,15 @@ export function rustIoErrorText(e: unknown): string {
 export function rustFaultText(fault: IoFault | undefined, nodeWords: string): string {
   const os = osErrorWords(fault);
   return os ? `${os.words} (os error ${os.errno})` : nodeWords;
+}
+
+/**
+ * The error a call Skillgate did not make would have failed with, in Rust's words: a directory
+ * `fs::read_to_string` opens and then cannot read (`Is a directory (os error 21)`), where Skillgate
+ * refuses it by its type before any read; a path a `stat` found absent, where `read_dir` would fail
+ * on it (`No such file or directory (os error 2)`). `nodeWords` where the platform has no such number.
+ */
+export function rustErrnoText(code: 'EISDIR' | 'ENOENT', nodeWords: string): string {
+  const errno = constants.errno[code];
+  return rustFaultText(errno === undefined ? undefined : { code, errno: -errno }, nodeWords);
 }

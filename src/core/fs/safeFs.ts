@@ -76,7 +76,11 @@ export type ReadResult =
       readonly reason: 'symlink' | 'not-file' | 'too-large' | 'missing' | 'io';
       readonly size?: number;
       readonly error?: string;
-      /** With `io`: the failed call's error as data, for callers that must tell EACCES apart or word it as the agent does. */
+      /**
+       * With `io`, and with `missing` or `not-file` when the open failed (an agent words ENOENT and
+       * ENOTDIR apart): the failed call's error as data, for callers that must tell EACCES apart or
+       * word it as the agent does.
+       */
       readonly fault?: IoFault;
       /** With `io`: whether opening the file failed, or reading it once open (an agent may word the two apart). */
       readonly during?: 'open' | 'read';
@@ -96,9 +100,9 @@ export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
     fd = fs.openSync(osPath(p), fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing' };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing', fault: faultOf(e) };
     if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, reason: 'symlink' };
-    if (code === 'EISDIR') return { ok: false, reason: 'not-file' };
+    if (code === 'EISDIR') return { ok: false, reason: 'not-file', fault: faultOf(e) };
     return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e), during: 'open' };
   }
   try {

@@ -10,6 +10,8 @@ const STRERROR: Readonly<Record<string, string>> = {
   EPERM: 'Operation not permitted',
   ENOENT: 'No such file or directory',
   EIO: 'Input/output error',
+  // Opening a Unix socket (open(2)): an agent's open fails with it as Skillgate's does.
+  ENXIO: 'No such device or address',
   ENOMEM: 'Cannot allocate memory',
   EACCES: 'Permission denied',
   EBUSY: 'Device or resource busy',

@@ -12,7 +12,7 @@ import {
   type ListedType,
 } from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
-import { rustFaultText } from '../../fs/rustIoErrorText';
+import { rustErrnoText, rustFaultText } from '../../fs/rustIoErrorText';
 
 /**
  * Reading and enumerating Eva's files as `eva-config` does (eva.md §1.2, §1.3): own
@@ -38,8 +38,10 @@ export type ManifestRead =
  * Reads a manifest as `fs::read_to_string` would, refusing a file past `limit` by its
  * size before reading it, and a link or non-regular file without opening its target.
  * An io failure is worded as Rust's `io::Error` Display, which Eva puts after its own
- * sentence (eva-config lib.rs `io_error`, schema.rs `read_data`: `error.to_string()`):
- * `Permission denied (os error 13)`, never Node's `EACCES: permission denied`.
+ * sentence (eva-config lib.rs `io_error`, schema.rs `read_data`, `read_schema`: `error.to_string()`):
+ * `Permission denied (os error 13)`, never Node's `EACCES: permission denied`; a path that is
+ * gone or runs through a file as the open failed (`No such file or directory (os error 2)`,
+ * `Not a directory (os error 20)`).
  */
 export function readManifest(abs: string, limit: number): ManifestRead {
   const read = readRegularFile(abs, limit);
@@ -47,18 +49,30 @@ export function readManifest(abs: string, limit: number): ManifestRead {
     if (read.reason === 'too-large')
       return { ok: false, problem: 'too-large', detail: `${read.size ?? limit + 1} bytes` };
     const detail =
-      read.reason === 'missing'
-        ? 'No such file or directory'
-        : read.reason === 'symlink'
-          ? 'is a symbolic link'
-          : read.reason === 'not-file'
-            ? 'not a regular file'
-            : rustFaultText(read.fault, read.error ?? 'I/O error');
+      read.reason === 'symlink'
+        ? 'is a symbolic link'
+        : read.reason === 'not-file'
+          ? notRegularWords(abs, read.fault)
+          : rustFaultText(
+              read.fault,
+              read.error ?? (read.reason === 'missing' ? 'No such file or directory' : 'I/O error'),
+            );
     return { ok: false, problem: 'read', detail, ...(read.fault ? { fault: read.fault } : {}) };
   }
   const text = decodeUtf8(read.bytes);
   if (text === undefined) return { ok: false, problem: 'read', detail: 'stream did not contain valid UTF-8' };
   return { ok: true, text, bytes: read.bytes };
+}
+
+/**
+ * A path that opened but is no regular file. Rust's `read_to_string` opens a directory too and its
+ * read fails, `Is a directory (os error 21)`: Eva's words, where Skillgate refuses it by its type
+ * before reading. Anything else (a FIFO, where Eva's blocking open waits for a writer) keeps
+ * Skillgate's words: Eva prints none.
+ */
+function notRegularWords(abs: string, fault: IoFault | undefined): string {
+  if (fault) return rustFaultText(fault, 'Is a directory');
+  return lstatEntry(abs).type === 'directory' ? rustErrnoText('EISDIR', 'Is a directory') : 'not a regular file';
 }
 
 /** At most the first `limit` bytes of a regular file (never following a link): what a sniff may see. */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
-import { rustFaultText } from '../../fs/rustIoErrorText';
+import { rustErrnoText, rustFaultText } from '../../fs/rustIoErrorText';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
@@ -192,7 +192,12 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
       // The sample defaults stand in for a broken eva.yaml; a missing default root is no news.
       else if (field) {
         diagnostics.push(
-          evaDiagnostic(configFile, field, 'eva.project.root-missing', 'configuration directory does not exist'),
+          evaDiagnostic(
+            configFile,
+            field,
+            'eva.project.root-missing',
+            unreachableRootMessage(key, joinAsSpelled(root, declared)),
+          ),
         );
         shippedError = true;
       }
@@ -222,6 +227,26 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
     diagnostics,
     shippedError,
   };
+}
+
+/**
+ * A declared root that is not there, as Eva-CLI fails on it first. Upstream `load_project_config`
+ * (eva-config lib.rs) reads `<schema_dir>/eva.schema.json` (`validate_yaml_value_with_schema`, schema.rs
+ * `read_schema`: `failed to read JSON Schema`), then lists every scanned root (`find_yaml_files`,
+ * `collect_files`' `read_dir`: `io_error(error, root, "config root")`), all before `validate_roots`, whose
+ * `configuration directory does not exist` a missing root never reaches. The io error is the one a
+ * `stat` of the root meets, which that open and that listing meet too (a name that is absent, a file on
+ * the way, a link that loops), in Rust's words.
+ */
+function unreachableRootMessage(key: RootKey, joined: string): string {
+  const entry = statEntry(joined);
+  const io =
+    entry.fault && entry.error !== undefined
+      ? rustFaultText(entry.fault, entry.error)
+      : rustErrnoText('ENOENT', 'No such file or directory');
+  return key === 'schema_dir'
+    ? `failed to read JSON Schema: ${io}; using Skillgate's embedded copy`
+    : `failed to read config root: ${io}`;
 }
 
 /**

@@ -45,11 +45,27 @@ export function loadSchemas(
           configFile,
           schemaDirRange,
           'eva.project.schema-missing',
-          `failed to read JSON Schema ${name}.schema.json: ${loaded.message}; using Skillgate's embedded copy`,
+          `${namedFailure(loaded.message, `${name}.schema.json`)}; using Skillgate's embedded copy`,
         ),
       );
   }
   return { schemas, diagnostics };
+}
+
+/** `read_schema`'s two sentences (eva-config schema.rs): the file does not read, or does not parse. */
+const READ_SCHEMA_SENTENCES = ['failed to read JSON Schema', 'failed to parse JSON Schema'] as const;
+
+/**
+ * The failure with the file it is about, its sentence said once: `read_schema` fails with one of its
+ * sentences, the `schema_path` in context and, for a read, the io error after it
+ * (`failed to read JSON Schema adapter.schema.json: Permission denied (os error 13)`). Skillgate's own
+ * refusals (a file past the cap, a JSON value that is no object) follow the read sentence, as before.
+ */
+function namedFailure(message: string, file: string): string {
+  const sentence = READ_SCHEMA_SENTENCES.find((s) => message === s || message.startsWith(`${s}: `));
+  return sentence === undefined
+    ? `failed to read JSON Schema ${file}: ${message}`
+    : `${sentence} ${file}${message.slice(sentence.length)}`;
 }
 
 /** A JSON schema file: a regular file of at most 1 MiB, UTF-8, a JSON object (eva.md §2.5). */
@@ -60,7 +76,8 @@ export function readSchemaObject(
   if (!read.ok)
     return {
       ok: false,
-      missing: read.detail === 'No such file or directory',
+      // What the open found absent (ENOENT, or ENOTDIR: a file on the way).
+      missing: read.fault?.code === 'ENOENT' || read.fault?.code === 'ENOTDIR',
       message:
         read.problem === 'too-large'
           ? 'schema file is larger than 1048576 bytes'
