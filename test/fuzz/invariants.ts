@@ -50,6 +50,10 @@ export const INVARIANTS = {
     '`trust <unit> <its token>` that exits 0 makes the unit trusted; after a byte of a file it covers changes (or the file is deleted), nothing is trusted',
   'writes-confined':
     "`lock`, `trust`, `review` and `doctor` change nothing under the input root but the trust store, the parse cache and each workspace's skillgate.lock",
+  'rejected-says-why':
+    'every `rejected` item of `list --json` has a diagnostic, of any severity, whose itemId is its id or whose workspace and file are its own (a Rivumi `load_aborted` item: the warning on its own file naming the file at fault)',
+  'not-loaded-says-why':
+    'every `display_only` item (past a cap, an inactive component kind, a design its agent only shows) and every `disabled` item whose gate is a finding in its files (`staged_skill_invalid`) has a diagnostic naming it or its file, as `rejected-says-why` states',
 } as const;
 
 export type Invariant = keyof typeof INVARIANTS;
@@ -73,6 +77,8 @@ interface ContractItem {
   system: string;
   kind: string;
   name: string;
+  workspace: string | null;
+  path: string;
   parent: string | null;
   shadowedBy: string | null;
   decision: string;
@@ -85,6 +91,7 @@ interface ContractItem {
 }
 
 interface ContractDiagnostic {
+  workspace: string | null;
   file: string;
   severity: string;
   range: { start: { line: number; character: number }; end: { line: number; character: number } };
@@ -289,6 +296,7 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
       );
     checkRange(d, l.ws, lineCache, (sig, detail) => fail('ranges-in-file', sig, detail));
   }
+  checkSaysWhy(items, diagnostics, fail);
 
   // The text faces and the other machine output.
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
@@ -400,6 +408,46 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
         `the input${phase ? "'s writing commands" : ''} took ${Math.round(ms)} ms of CPU time (bound ${options.timeLimitMs} ms)`,
       );
   return failures;
+}
+
+/**
+ * A disabled item's reasons that are a finding in its files rather than a gate the user
+ * holds (trust, enable, opt-in, host): Codewhale's staged snapshot fails on any skill
+ * diagnostic (codewhale.md §8.6). Stated here apart from the product, like CONTROL.
+ */
+const DISABLED_BY_A_FINDING: readonly string[] = ['staged_skill_invalid'];
+
+/**
+ * `rejected-says-why`, `not-loaded-says-why`: an item the agent refuses or only shows says
+ * why in a diagnostic (decisions.md: "and if not, exactly why"), one that names the item or
+ * sits on its file; a refusal with none leaves the user, and a CI log, nothing to act on.
+ */
+function checkSaysWhy(
+  items: readonly ContractItem[],
+  diagnostics: readonly ContractDiagnostic[],
+  fail: (invariant: Invariant, signature: string, detail: string) => void,
+): void {
+  const named = new Set<string>();
+  const files = new Set<string>();
+  for (const d of diagnostics) {
+    if (d.itemId !== null) named.add(d.itemId);
+    files.add(JSON.stringify([d.workspace, d.file]));
+  }
+  for (const i of items) {
+    const invariant: Invariant | undefined =
+      i.decision === 'rejected'
+        ? 'rejected-says-why'
+        : i.decision === 'display_only' ||
+            (i.decision === 'disabled' && i.reasons.some((r) => DISABLED_BY_A_FINDING.includes(r)))
+          ? 'not-loaded-says-why'
+          : undefined;
+    if (invariant === undefined || named.has(i.id) || files.has(JSON.stringify([i.workspace, i.path]))) continue;
+    fail(
+      invariant,
+      `${i.system} ${i.kind} ${i.decision} ${i.reasons[0] ?? ''}`,
+      `${i.kind} ${JSON.stringify(i.id)} is ${i.decision} (${i.reasons.join(', ')}), yet no diagnostic names it or its file ${JSON.stringify(i.path)}`,
+    );
+  }
 }
 
 /** `lines`: each file's lines (null: not a regular file), read once per input, as one file can carry thousands of diagnostics. */

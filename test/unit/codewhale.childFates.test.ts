@@ -179,6 +179,30 @@ describe('Codewhale children: each fate under a registered, disabled, shadowed a
     ]);
   });
 
+  it('rejects a bundle whose content walk fails (a link in it): its inactive kind stays display only and still says why', () => {
+    writeMixed();
+    fs.symlinkSync('../c', f.path(`${dir}/l/link`));
+    const s = index([f.path('ws')]);
+    const b = byName(s, 'b');
+    assert.deepEqual([b.decision, b.reasons], ['rejected', ['manifest_invalid']]);
+    assert.deepEqual(
+      fates(s, b).filter(([kind]) => kind === 'component'),
+      [
+        ['component', 'b:commands', 'disabled', ['bundle_inactive']],
+        ['component', 'b:lsp', 'display_only', ['component_inactive']],
+      ],
+    );
+    // The walk's error rejects the bundle; the component is shown for what the manifest declares,
+    // so the warning that says why it never activates is there too, on its file, as under any other invalid manifest.
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.code, d.severity, d.file, d.itemId]),
+      [
+        ['codewhale.content.symlink', 'error', f.path(`${dir}/l/link`), b.id],
+        ['codewhale.component-inactive', 'warning', byName(s, 'b:lsp').path, b.id],
+      ],
+    );
+  });
+
   it('rejects a server only for an error in its own file: a skill error naming a same-named server leaves it alone', () => {
     writeMixed(dir, `${head()}[skills]\npath = "skills"\n[mcp_servers.dup]\ncommand = "node"\n`);
     f.write(`${dir}/skills/x/SKILL.md`, '---\nname: dup\n---\nbody\n');

@@ -285,6 +285,30 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
     );
   });
 
+  it('a binding that is disabled or outside workflow.* says why, at the field, as an adapter does (eva.md §5)', () => {
+    f.adapter(A0);
+    const told = (code: string) =>
+      f
+        .index()
+        .diagnostics(code)
+        .filter((d) => d.file.endsWith('rs.yaml'))
+        .map((d) => [d.severity, d.range.start.line, d.message]);
+    const off = `${SKILL_BINDING.replace('enabled: true', 'enabled: false')}default_provider: review-skill\n`;
+    binding(off);
+    assert.deepEqual(told('eva.manifest.disabled'), [
+      ['information', off.split('\n').findIndex((l) => l.startsWith('enabled:')), 'capability manifest is disabled'],
+    ]);
+    const other = `${SKILL_BINDING.replace('workflow.review', 'repo.review')}default_provider: review-skill\n`;
+    binding(other);
+    assert.deepEqual(told('eva.capability.unknown'), [
+      [
+        'warning',
+        other.split('\n').findIndex((l) => l.startsWith('capability:')),
+        'capability repo.review is not a workflow.* capability; skills expose only workflow capabilities',
+      ],
+    ]);
+  });
+
   it('a binding whose provider is not a skill adapter is context: a warning, no item', () => {
     f.adapter(A0.replace('transport: skill', 'transport: stdio'));
     binding(`${SKILL_BINDING}default_provider: review-skill\n`);
@@ -408,10 +432,20 @@ describe('Eva user skill folders (eva.md §1.3, §4.2)', () => {
       [last.decision, last.reasons, last.detail.eva.conflicts],
       ['display_only', ['scan_limit_exceeded'], []],
     );
+    // Never opened, so nothing about its front matter; only why it is shown and not read (Eva says nothing).
     assert.deepEqual(
-      r.diagnostics().filter((d) => d.itemId === last.id),
-      [],
-      'never opened: no diagnostic',
+      r
+        .diagnostics()
+        .filter((d) => d.itemId === last.id)
+        .map((d) => [d.code, d.severity, d.file, d.message]),
+      [
+        [
+          'eva.user.scan-limit',
+          'information',
+          f.path('home/.codex/skills/s500/SKILL.md'),
+          'Eva-CLI reads at most 500 skill folders of ~/.codex/skills (max_files_per_dir); s500 is past them, so its SKILL.md is never opened',
+        ],
+      ],
     );
     assert.deepEqual(r.item('user:codex:s499').reasons, ['manifest_required', 'capability_missing_schema']);
   });

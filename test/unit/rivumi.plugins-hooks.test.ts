@@ -413,7 +413,36 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       const s = index([f.path('ws')]);
       assert.deepEqual(byName(s, 'pk.a').reasons, ['loaded_unreviewed', 'not_reviewed']);
       assert.deepEqual(byName(s, 'pk.b').reasons, ['skill_limit_exceeded']);
-      assert.deepEqual(s.diagnostics, []);
+      // Never opened, so its broken front matter is no error; like a project skill past the cap,
+      // it says why it is only shown, on its own file.
+      assert.deepEqual(
+        s.diagnostics.map((d) => [d.code, d.severity, d.file, d.itemId, d.message]),
+        [
+          [
+            'rivumi.skill.not-loaded',
+            'information',
+            f.path('ws/.rivumi/plugins/b.md'),
+            byName(s, 'pk.b').id,
+            'Rivumi loads at most 16 skills; skills[1] of plugin pk (.rivumi/plugins/b.md) is past them and never loaded',
+          ],
+        ],
+      );
+    });
+
+    it('names the entry past the cap, not an earlier entry of the same file that loads', () => {
+      for (let i = 0; i < 15; i++) f.write(`ws/.rivumi/skills/s${String(i).padStart(2, '0')}.md`, 'body');
+      f.write('ws/.rivumi/plugins/a.md', 'body');
+      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', skills: [{ path: 'a.md' }, { path: './a.md' }] }));
+      const s = index([f.path('ws')]);
+      const [loaded, past] = s.items.filter((i) => i.qualifiedName === 'pk.a');
+      assert.deepEqual(
+        [loaded?.decision, past?.decision, past?.reasons],
+        ['registered', 'display_only', ['skill_limit_exceeded']],
+      );
+      assert.deepEqual(
+        s.diagnostics.map((d) => [d.code, d.itemId]),
+        [['rivumi.skill.not-loaded', past?.id]],
+      );
     });
   });
 });

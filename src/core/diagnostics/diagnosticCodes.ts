@@ -257,6 +257,10 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'A user skill folder this user may not read: its skills are missing from the list, though a user who may read it sees them (display-only).',
   ],
+  'eva.user.scan-limit': [
+    'information',
+    "A user skill folder past Eva's 500 per skill directory (max_files_per_dir): its SKILL.md is never opened (display-only).",
+  ],
   'eva.kind.runtime-worker': ['information', 'A runtime_worker skill outside its team runtime (display-only).'],
   'eva.policy.invalid': ['error', 'A malformed adapter_policy.'],
   'eva.policy.write-denied': ['error', 'A skill requests workspace write that the policy does not allow.'],

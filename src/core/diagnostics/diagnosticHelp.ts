@@ -326,6 +326,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'eva.user.unreadable': {
     fix: 'Give the user who runs Skillgate read and search permission on the folder (and on `~/.codex` or `~/.agents` above it), so that its skills can be listed; or remove it. Eva only displays user skills, so nothing there runs unseen.',
   },
+  'eva.user.scan-limit': {
+    fix: 'Eva reads at most 500 skill folders per directory, in byte order of their names; remove the ones you do not need so this one is among them.',
+  },
   'eva.kind.runtime-worker': {
     fix: 'Informational: a `runtime_worker` registers only into its team runtime. To see it as registered, run Skillgate with that runtime (`--eva-runtime team` or the `skillgate.eva.runtimeMode` setting).',
   },

@@ -302,37 +302,9 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   const name = manifest.name.value;
 
   const skillRoots = (checked.componentTargets.skills ?? []).map((t) => portableRelative(canonicalRoot, t));
-  if (!walk.ok) {
-    // By the message's fixed words around its path, never by a word anywhere: a path holds any words.
-    const m = walk.message;
-    const code =
-      m === LIMIT_MESSAGE || m === ENTRY_LIMIT_MESSAGE
-        ? 'codewhale.content.limit'
-        : m.startsWith('component trees may not contain symbolic link ') ||
-            m === 'plugin root must be a directory, not a symbolic link'
-          ? 'codewhale.content.symlink'
-          : m.startsWith('component ') && m.endsWith(' is neither a regular file nor directory')
-            ? 'codewhale.content.special-file'
-            : m.startsWith('component file ') && m.endsWith(' changed length while being reviewed')
-              ? 'codewhale.content.changed'
-              : 'codewhale.content.unreadable';
-    findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
-    return invalid(name, {
-      ...declared(manifest, inventory, compatibility),
-      pluginId,
-      inventory,
-      compatibility,
-      canonicalRoot,
-      bundleFiles,
-      anchors,
-    });
-  }
-  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.directories, walk.retained, findings);
-  const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
-  const when = applicability(declaredWhen(manifest), ctx.host);
-
-  const inactive = compatibility.unsupportedLabels;
-  if (inactive.length > 0) {
+  const sayInactive = () => {
+    const inactive = compatibility.unsupportedLabels;
+    if (inactive.length === 0) return;
     // Upstream's message, at the first inactive declaration; each one gets a sentence of ours.
     const places = inactive.map((label) => ({
       label,
@@ -349,7 +321,40 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       places[0]?.at ?? { file: manifestFile, path: [] },
       { related },
     );
+  };
+  if (!walk.ok) {
+    // By the message's fixed words around its path, never by a word anywhere: a path holds any words.
+    const m = walk.message;
+    const code =
+      m === LIMIT_MESSAGE || m === ENTRY_LIMIT_MESSAGE
+        ? 'codewhale.content.limit'
+        : m.startsWith('component trees may not contain symbolic link ') ||
+            m === 'plugin root must be a directory, not a symbolic link'
+          ? 'codewhale.content.symlink'
+          : m.startsWith('component ') && m.endsWith(' is neither a regular file nor directory')
+            ? 'codewhale.content.special-file'
+            : m.startsWith('component file ') && m.endsWith(' changed length while being reviewed')
+              ? 'codewhale.content.changed'
+              : 'codewhale.content.unreadable';
+    findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
+    // Upstream's load stops at the walk (codewhale.md §2.5 step 1), but the inactive components are
+    // still listed, display only, from the manifest: they say why, as under any other invalid manifest.
+    sayInactive();
+    return invalid(name, {
+      ...declared(manifest, inventory, compatibility),
+      pluginId,
+      inventory,
+      compatibility,
+      canonicalRoot,
+      bundleFiles,
+      anchors,
+    });
   }
+  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.directories, walk.retained, findings);
+  const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
+  const when = applicability(declaredWhen(manifest), ctx.host);
+
+  sayInactive();
   const kept = declared(manifest, inventory, compatibility);
   // Every key written out, in `base`'s order first: V8 gives every object made by spreading
   // one object and adding keys a hidden class of its own (one per bundle: docs/memory.md).

@@ -74,6 +74,26 @@ export function bindingItem(
       [providerItem.reasons[0] === 'registered' ? 'registered' : 'loaded_unreviewed'],
     ];
   else [decision, reasons] = ['disabled', ['bundle_inactive']];
+  // Its own file says why it is off or only shown, in the words an adapter's C4 and C12 use (decide.ts, eva.md §5).
+  if (reasons[0] === 'disabled_by_manifest')
+    entry.diagnostics.push(
+      evaDiagnostic(
+        entry.abs,
+        entry.doc?.fieldRange(['enabled']),
+        'eva.manifest.disabled',
+        'capability manifest is disabled',
+      ),
+    );
+  else if (reasons[0] === 'capability_unknown')
+    entry.diagnostics.push(
+      evaDiagnostic(
+        entry.abs,
+        entry.doc?.fieldRange(['capability']),
+        'eva.capability.unknown',
+        // A binding with no capability never gets here: the manifest schema requires one (schema_invalid).
+        `capability ${capability} is not a workflow.* capability; skills expose only workflow capabilities`,
+      ),
+    );
   const id = entry.id ?? entry.rel;
   const evaReasons = reasons.filter((r): r is EvaReason => r !== 'loaded_unreviewed');
   return {

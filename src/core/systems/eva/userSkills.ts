@@ -79,9 +79,14 @@ function userItem(
   let frontName: string | undefined;
   let shadowedBy: string | null = null;
 
-  if (d.overCap)
-    reasons.push('scan_limit_exceeded'); // C0: SKILL.md never opened.
-  else {
+  if (d.overCap) {
+    // C0: SKILL.md never opened. Eva passes over it without a word; the item is only shown, so it says why.
+    reasons.push('scan_limit_exceeded');
+    note(
+      'eva.user.scan-limit',
+      `Eva-CLI reads at most ${MAX_FILES_PER_DIR} skill folders of ~/.${d.root}/skills (max_files_per_dir); ${d.name} is past them, so its SKILL.md is never opened`,
+    );
+  } else {
     // C1 (front matter only, non-fatal).
     if (d.skillFileIsLink) note('eva.user.symlink', 'SKILL.md is a symbolic link; it is listed but cannot be reviewed');
     else {

@@ -4,6 +4,7 @@ import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode 
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
 import { rivumiIdPrefix } from './itemIds';
+import { MAX_SKILLS } from './load';
 import { hookOf, hooksFileCapabilities, pluginCapabilities } from './capabilities';
 
 export interface RivumiContext extends GateContext {
@@ -149,6 +150,17 @@ class RivumiItemBuilder {
     p.skills.forEach((s, i) => {
       const sid = `${id}#skills/${i}`;
       const [d, r] = this.skillFate(s, sid) ?? childFate(gate);
+      // Rivumi's cap is silent (rivumi.md §7.1); an entry only shown says why, as a project skill past
+      // it does (load.ts). Named by its entry: an earlier entry of the same file may be the one that loads.
+      if (s.state === 'beyond_cap')
+        this.extra.push({
+          file: s.file,
+          range: FILE_START,
+          severity: 'information',
+          code: 'rivumi.skill.not-loaded',
+          message: `Rivumi loads at most ${MAX_SKILLS} skills; skills[${i}] of plugin ${p.name} (${s.source}) is past them and never loaded`,
+          itemId: sid,
+        });
       this.items.push({
         ...this.base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r),
         detail: { description: s.description },
