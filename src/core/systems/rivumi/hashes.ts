@@ -5,7 +5,7 @@ import { rivumiCapabilityHash } from './capabilityHash';
 import { readRegularFile, type ReadResult } from '../../fs/safeFs';
 import { pythonOsErrorText } from './pythonOsError';
 import { decodeRawName, osBytes } from '../../fs/rawNames';
-import { hookArgvCoverage, unhashable, walkInside, type ArgvProblem } from './hookArgvFiles';
+import { hookArgvCoverage, unreadableCovered, walkInside, type ArgvProblem } from './hookArgvFiles';
 import { pythonRepr } from './pythonText';
 import type { BundleFile } from '../../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
@@ -88,7 +88,7 @@ function unreadableFile(
     read.during === 'read' ? undefined : decodeRawName(abs),
   );
   return {
-    message: `${skill ? 'plugin skill file' : 'hook script'} ${pythonRepr(decodeRawName(rel))} cannot be read (${words})${unhashable(read.fault, skill ? 'loads' : 'runs')}: it cannot be covered by trust`,
+    message: `${unreadableCovered(skill ? 'plugin skill file' : 'hook script', rel, words, read.fault)}: it cannot be covered by trust`,
     // Tagged so that it never hashes like an argv element or a skill reached through a link.
     marker: Buffer.concat([Buffer.from('\0unreadable\0'), rel]),
   };

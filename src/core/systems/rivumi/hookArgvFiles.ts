@@ -141,7 +141,12 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
               uncovered(
                 argIndex,
                 arg,
-                `hook script ${pythonRepr(decodeRawName(walk.rel))} cannot be read (${pythonOsErrorText(opened.fault, opened.error, decodeRawName(abs))})${unhashable(opened.fault)}`,
+                unreadableCovered(
+                  'hook script',
+                  walk.rel,
+                  pythonOsErrorText(opened.fault, opened.error, decodeRawName(abs)),
+                  opened.fault,
+                ),
               );
               break;
             }
@@ -156,7 +161,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
               uncovered(
                 argIndex,
                 arg,
-                `hook script ${pythonRepr(decodeRawName(walk.rel))} cannot be read (${pythonOsErrorText(head.fault, head.error)})${unhashable(head.fault)}`,
+                unreadableCovered('hook script', walk.rel, pythonOsErrorText(head.fault, head.error), head.fault),
               );
               break;
             }
@@ -185,7 +190,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
             argIndex,
             arg,
             walk.fault
-              ? `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which cannot be inspected (${pythonOsErrorText(walk.fault, walk.error ?? 'lstat error', decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.rel])))})${unhashable(walk.fault)}`
+              ? `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which cannot be inspected (${pythonOsErrorText(walk.fault, walk.error ?? 'lstat error', decodeRawName(Buffer.concat([ws, Buffer.from('/'), walk.rel])))})${unhashable(walk.fault, 'runs')}`
               : `hook argument ${quoted()} names ${pythonRepr(decodeRawName(walk.rel))}, which is neither a regular file nor a directory`,
           );
           break;
@@ -221,10 +226,25 @@ const INTERPRETER_LINE_BYTES = 256;
  * runs (or, for a plugin skill file, loads) is not what a receipt pins. For want of
  * permission, Rivumi run as a user who may read it uses it all the same.
  */
-export function unhashable(fault: IoFault | undefined, uses: 'runs' | 'loads' = 'runs'): string {
+function unhashable(fault: IoFault | undefined, uses: 'runs' | 'loads'): string {
   return deniedByPermissions(fault)
     ? `: a user who may read it ${uses} what it holds, which Skillgate cannot hash`
     : `, so Skillgate cannot hash what Rivumi ${uses}`;
+}
+
+/**
+ * A covered file Skillgate failed to read, named as Rivumi would name it, with the error in
+ * Python's words (`pythonWords`) and why it cannot be hashed: one sentence for a hook script
+ * found here, at its argv element, and for any covered file whose read fails when the unit is
+ * hashed (hashes.ts `rivumiContentHash`).
+ */
+export function unreadableCovered(
+  what: 'hook script' | 'plugin skill file',
+  rel: Buffer,
+  pythonWords: string,
+  fault: IoFault | undefined,
+): string {
+  return `${what} ${pythonRepr(decodeRawName(rel))} cannot be read (${pythonWords})${unhashable(fault, what === 'hook script' ? 'runs' : 'loads')}`;
 }
 
 /** Failures that mean the file is gone or was replaced by a link since the walk: hashed as absent, as before. */

@@ -521,7 +521,8 @@ function readPluginManifest(
     }
     // `path.is_symlink()`, then `path.is_file()`, of the resolved path: a path this user may not
     // inspect raises there (a folder on the way at 700 or 744), which is no missing file.
-    const inspected = [lstatEntry(osPath(target)), statEntry(osPath(target))].find((e) => pathlibRaises(e.fault));
+    const targetEntry = statEntry(osPath(target));
+    const inspected = [lstatEntry(osPath(target)), targetEntry].find((e) => pathlibRaises(e.fault));
     if (inspected) {
       const text = pythonOsErrorText(inspected.fault, inspected.error ?? 'stat error', target);
       return {
@@ -537,7 +538,7 @@ function readPluginManifest(
         ...drafted,
       };
     }
-    if (statEntry(osPath(target)).type !== 'file') {
+    if (targetEntry.type !== 'file') {
       return {
         plugin: {
           ...named,
