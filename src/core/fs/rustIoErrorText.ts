@@ -25,6 +25,18 @@ export function rustFaultText(fault: IoFault | undefined, nodeWords: string): st
 }
 
 /**
+ * A failed read (safeFs `readRegularFile`) in Rust's words: the failed call's io error, or the
+ * refusal's own name (`missing`, `not-file`, …) where no call failed.
+ */
+export function readFailureText(read: {
+  readonly reason: string;
+  readonly error?: string;
+  readonly fault?: IoFault;
+}): string {
+  return read.error === undefined ? read.reason : rustFaultText(read.fault, read.error);
+}
+
+/**
  * The error a call Skillgate did not make would have failed with, in Rust's words: a directory
  * `fs::read_to_string` opens and then cannot read (`Is a directory (os error 21)`), where Skillgate
  * refuses it by its type before any read; a path a `stat` found absent, where `read_dir` would fail

@@ -4,7 +4,7 @@ import { fileRecord, newHash, pathFrame, sha256Hex, u64le } from '../../hashing/
 import { MAX_HASHED_BYTES, MAX_HASHED_FILES } from '../../hashing/bundleContent';
 import { osBytes, decodeRawName } from '../../fs/rawNames';
 import { isInside, listDirectory, lstatEntry, readRegularFile } from '../../fs/safeFs';
-import { rustFaultText } from '../../fs/rustIoErrorText';
+import { readFailureText, rustFaultText } from '../../fs/rustIoErrorText';
 import type { BundleFile } from '../../model';
 
 /**
@@ -154,7 +154,7 @@ export function evaContentHash(
       return {
         ok: false,
         symlink: false,
-        message: `failed to read covered file ${f.rel}: ${read.error === undefined ? read.reason : rustFaultText(read.fault, read.error)}`,
+        message: `failed to read covered file ${f.rel}: ${readFailureText(read)}`,
       };
     }
     total += read.bytes.length;

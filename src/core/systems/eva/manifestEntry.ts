@@ -12,7 +12,7 @@ import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { rustFaultText } from '../../fs/rustIoErrorText';
-import type { EvaProject } from './project';
+import { rootReadFailure, type EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
 import { YamlTagged, isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
 import { manifestString } from './rawManifestSerde';
@@ -64,19 +64,15 @@ export function scanRoot(
   // "config root"))?`, so a directory it cannot list, the root or one below, fails the whole project load
   // (`failed to read config root`, its io error in context: Rust's `io::Error` Display). Left out, its
   // manifests were simply absent. An entry whose type cannot be learnt fails the same way, at the entry.
-  for (const e of scan.errors) {
-    const io = rustFaultText(e.fault, e.error);
+  for (const e of scan.errors)
     diagnostics.push(
       evaDiagnostic(
         e.dir,
         FILE_START,
         'eva.scan.unreadable',
-        deniedByPermissions(e.fault)
-          ? `failed to read config root: ${io}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`
-          : `failed to read config root: ${io}`,
+        rootReadFailure(rustFaultText(e.fault, e.error), deniedByPermissions(e.fault)),
       ),
     );
-  }
   for (const o of scan.overflow)
     diagnostics.push(
       evaDiagnostic(

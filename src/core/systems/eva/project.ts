@@ -167,25 +167,11 @@ export function loadEvaProject(folder: string): EvaProject | undefined {
         // fails (`collect_files`' `read_dir`: `failed to read config root`; for the schemas, `read_schema`:
         // `failed to read JSON Schema`), and Eva-CLI run as a user who may read it loads what is there.
         // Its real path is unknown, so it is not scanned: said here instead of `does not exist`.
-        const io = rustFaultText(denied.fault, denied.error);
+        const message = rootReadFailure(rustFaultText(denied.fault, denied.error), true, key === 'schema_dir');
         if (key === 'schema_dir')
-          diagnostics.push(
-            evaDiagnostic(
-              configFile,
-              field,
-              'eva.project.schema-missing',
-              `failed to read JSON Schema: ${io}; using Skillgate's embedded copy`,
-            ),
-          );
+          diagnostics.push(evaDiagnostic(configFile, field, 'eva.project.schema-missing', message));
         else {
-          diagnostics.push(
-            evaDiagnostic(
-              abs,
-              FILE_START,
-              'eva.scan.unreadable',
-              `failed to read config root: ${io}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`,
-            ),
-          );
+          diagnostics.push(evaDiagnostic(abs, FILE_START, 'eva.scan.unreadable', message));
           unreadableRoots[key] = abs;
         }
       }
@@ -244,8 +230,19 @@ function unreachableRootMessage(key: RootKey, joined: string): string {
     entry.fault && entry.error !== undefined
       ? rustFaultText(entry.fault, entry.error)
       : rustErrnoText('ENOENT', 'No such file or directory');
-  return key === 'schema_dir'
-    ? `failed to read JSON Schema: ${io}; using Skillgate's embedded copy`
+  return rootReadFailure(io, false, key === 'schema_dir');
+}
+
+/**
+ * Upstream's sentence for a root it fails to read, its io error after it: a scanned root's
+ * listing (lib.rs `collect_files`: `failed to read config root`), the schemas' read (schema.rs
+ * `read_schema`: `failed to read JSON Schema`, where Skillgate's embedded copy stands in). A
+ * scanned root refused for want of permission (`denied`) says what a user who may read it loads.
+ */
+export function rootReadFailure(io: string, denied: boolean, schemas = false): string {
+  if (schemas) return `failed to read JSON Schema: ${io}; using Skillgate's embedded copy`;
+  return denied
+    ? `failed to read config root: ${io}; Eva-CLI run as a user who may read it loads the manifests there, which Skillgate cannot show`
     : `failed to read config root: ${io}`;
 }
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { readRegularFile } from '../../fs/safeFs';
-import { rustFaultText } from '../../fs/rustIoErrorText';
+import { readFailureText } from '../../fs/rustIoErrorText';
 import { portableRelative } from '../../fs/portablePath';
 import { sha256Hex } from '../../hashing/framing';
 import { hashListed } from '../../hashing/listedFiles';
@@ -70,7 +70,7 @@ export function readEvaSource(item: Item): SourceRead {
   if (!manifest.ok)
     return {
       ok: false,
-      message: `${portableRelative(folder.root, unit.manifest)} cannot be read: ${manifest.error === undefined ? manifest.reason : rustFaultText(manifest.fault, manifest.error)}`,
+      message: `${portableRelative(folder.root, unit.manifest)} cannot be read: ${readFailureText(manifest)}`,
     };
   const hashed = evaContentHash(unit.kind, manifest.bytes, unit.covered);
   if (!hashed.ok) return { ok: false, message: `${item.name} cannot be hashed: ${hashed.message}` };

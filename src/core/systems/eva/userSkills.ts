@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, readRegularFile } from '../../fs/safeFs';
-import { rustFaultText } from '../../fs/rustIoErrorText';
+import { readFailureText, rustFaultText } from '../../fs/rustIoErrorText';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
@@ -212,12 +212,7 @@ function frontMatter(file: string): { ok: true; name?: string; description?: str
   if (!read.ok)
     return {
       ok: false,
-      message:
-        read.reason === 'too-large'
-          ? 'SKILL.md is larger than 1048576 bytes'
-          : read.error === undefined
-            ? read.reason
-            : rustFaultText(read.fault, read.error),
+      message: read.reason === 'too-large' ? 'SKILL.md is larger than 1048576 bytes' : readFailureText(read),
     };
   const text = decodeUtf8(read.bytes);
   if (text === undefined) return { ok: false, message: 'stream did not contain valid UTF-8' };
