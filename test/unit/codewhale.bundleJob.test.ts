@@ -6,7 +6,7 @@ import {
   type BundleLoader,
 } from '../../src/core/systems/codewhale/bundleJob';
 import { loadCodewhaleBundle, manifestOfRead, resolveManifest } from '../../src/core/systems/codewhale/bundle';
-import { readBundleTree } from '../../src/core/hashing/treeRead';
+import { readBundleTree, type TreeFailureKind } from '../../src/core/hashing/treeRead';
 import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
 import { fsPatcher } from './helpers/fsPatch';
 import type { CacheSegment } from '../../src/core/cache/parseCache';
@@ -110,6 +110,36 @@ describe('Codewhale bundle job: what the loader is given, and what a fault leave
       assert.equal(asked.length, 1);
       assert.equal(runBundleJob(job(), LINUX_HOST), null);
     });
+  });
+
+  describe("a read whose walk stopped: the diagnostic is the failure's kind, never its message's words", () => {
+    // Each kind's code (codewhale.md §7.2; diagnosticCodes.ts), given a message that names another failure.
+    const codes: [TreeFailureKind, string][] = [
+      ['unreadable', 'codewhale.content.unreadable'],
+      ['root-not-directory', 'codewhale.content.symlink'],
+      ['symlink', 'codewhale.content.symlink'],
+      ['special-file', 'codewhale.content.special-file'],
+      ['changed-length', 'codewhale.content.changed'],
+      ['file-limit', 'codewhale.content.limit'],
+      ['byte-limit', 'codewhale.content.limit'],
+      ['entry-limit', 'codewhale.content.limit'],
+    ];
+    for (const [kind, code] of codes)
+      it(`${kind}: ${code}`, () => {
+        f.write('plugins/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "b"\nversion = "1.0.0"\n');
+        const whole = readBundleTree(announcedRoot(job()));
+        const message =
+          kind === 'changed-length'
+            ? 'component trees may not contain symbolic link x'
+            : 'component file x changed length while being reviewed';
+        const read = { ...whole, failure: { kind, message, rel: 'x' } };
+        const b = runBundleJob({ ...job(), read }, LINUX_HOST);
+        assert.deepEqual(
+          b?.diagnostics.map((d) => [d.code, d.message, d.file]),
+          [[code, message, f.path('plugins/b/x')]],
+        );
+        assert.equal(b?.valid, false);
+      });
   });
 
   describe('the manifest found in a read', () => {

@@ -71,7 +71,7 @@ describe('content walk limits, at and just past each one', function () {
     assert.equal(at.files.length, 4096);
     fs.writeFileSync(path.join(root, 'z'), '');
     const past = walk(root);
-    assert.deepEqual(past, { ok: false, message: LIMIT_MESSAGE, rel: 'z' });
+    assert.deepEqual(past, { ok: false, kind: 'file-limit', message: LIMIT_MESSAGE, rel: 'z' });
   });
 
   it('hashes 64 MiB of file bytes and refuses one byte more, counted over all files', () => {
@@ -91,7 +91,7 @@ describe('content walk limits, at and just past each one', function () {
       MAX_HASHED_BYTES,
     );
     sized('y.bin', MAX_HASHED_BYTES - MANIFEST.length - half + 1);
-    assert.deepEqual(walk(root), { ok: false, message: LIMIT_MESSAGE, rel: 'y.bin' });
+    assert.deepEqual(walk(root), { ok: false, kind: 'byte-limit', message: LIMIT_MESSAGE, rel: 'y.bin' });
   });
 
   it('refuses 65,537 directory entries when a directory is listed, counting across directories; 65,536 are walked', () => {
@@ -106,19 +106,24 @@ describe('content walk limits, at and just past each one', function () {
     const at = walk(root);
     assert.deepEqual(
       at,
-      { ok: false, message: 'component trees may not contain symbolic link z/l0', rel: 'z/l0' },
+      { ok: false, kind: 'symlink', message: 'component trees may not contain symbolic link z/l0', rel: 'z/l0' },
       'at the limit the walk reaches the first link',
     );
     listAs(path.join(root, 'z'), MAX_WALKED_ENTRIES - 1000);
-    assert.deepEqual(walk(root), { ok: false, message: ENTRY_LIMIT_MESSAGE, rel: 'z' });
+    assert.deepEqual(walk(root), { ok: false, kind: 'entry-limit', message: ENTRY_LIMIT_MESSAGE, rel: 'z' });
   });
 
   it('counts a single listing of 65,537 entries against the limit before walking any', () => {
     const root = bundle();
     listAs(root, MAX_WALKED_ENTRIES + 1);
-    assert.deepEqual(walk(root), { ok: false, message: ENTRY_LIMIT_MESSAGE });
+    assert.deepEqual(walk(root), { ok: false, kind: 'entry-limit', message: ENTRY_LIMIT_MESSAGE });
     listAs(root, MAX_WALKED_ENTRIES);
-    assert.deepEqual(walk(root), { ok: false, message: 'component trees may not contain symbolic link l0', rel: 'l0' });
+    assert.deepEqual(walk(root), {
+      ok: false,
+      kind: 'symlink',
+      message: 'component trees may not contain symbolic link l0',
+      rel: 'l0',
+    });
   });
 
   it('closes every file it opens: walking a bundle again and again leaves no descriptor open', () => {
@@ -136,10 +141,12 @@ describe('content walk limits, at and just past each one', function () {
     f.symlink(root, 'link');
     assert.deepEqual(walk(f.path('link')), {
       ok: false,
+      kind: 'root-not-directory',
       message: 'plugin root must be a directory, not a symbolic link',
     });
     assert.deepEqual(walk(path.join(root, 'plugin.toml')), {
       ok: false,
+      kind: 'root-not-directory',
       message: 'plugin root must be a directory, not a symbolic link',
     });
     const missing = walk(f.path('missing'));
@@ -150,6 +157,7 @@ describe('content walk limits, at and just past each one', function () {
         ? /^failed to inspect plugin root: .*ENOENT/
         : /^failed to inspect plugin root: No such file or directory \(os error 2\)$/;
     assert.ok(!missing.ok && said.test(missing.message), missing.ok ? '' : missing.message);
+    assert.equal(missing.kind, 'unreadable');
     assert.ok(walk(root).ok);
   });
 
@@ -158,6 +166,7 @@ describe('content walk limits, at and just past each one', function () {
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
     assert.deepEqual(walk(root), {
       ok: false,
+      kind: 'special-file',
       message: 'component pipe is neither a regular file nor directory',
       rel: 'pipe',
     });
@@ -165,6 +174,7 @@ describe('content walk limits, at and just past each one', function () {
     fs.symlinkSync('plugin.toml', path.join(root, 'alias'));
     assert.deepEqual(walk(root), {
       ok: false,
+      kind: 'symlink',
       message: 'component trees may not contain symbolic link alias',
       rel: 'alias',
     });
@@ -173,6 +183,7 @@ describe('content walk limits, at and just past each one', function () {
     fs.symlinkSync('../plugin.toml', path.join(root, 'sub', 'alias'));
     assert.deepEqual(walk(root), {
       ok: false,
+      kind: 'symlink',
       message: 'component trees may not contain symbolic link sub/alias',
       rel: 'sub/alias',
     });
@@ -262,6 +273,7 @@ describe('content walk limits, at and just past each one', function () {
       });
       assert.deepEqual(walk(root), {
         ok: false,
+        kind: 'symlink',
         message: 'component trees may not contain symbolic link f.txt',
         rel: 'f.txt',
       });
@@ -274,6 +286,7 @@ describe('content walk limits, at and just past each one', function () {
       });
       const r = walk(root);
       assert.ok(!r.ok);
+      assert.equal(r.kind, 'unreadable');
       assert.equal(r.rel, 'f.txt');
       assert.match(r.message, /^failed to read component file f\.txt: .*EIO/);
     });
@@ -289,6 +302,7 @@ describe('content walk limits, at and just past each one', function () {
       );
       assert.deepEqual(walk(root), {
         ok: false,
+        kind: 'special-file',
         message: 'component f.txt is neither a regular file nor directory',
         rel: 'f.txt',
       });
@@ -305,6 +319,7 @@ describe('content walk limits, at and just past each one', function () {
       );
       assert.deepEqual(walk(root), {
         ok: false,
+        kind: 'changed-length',
         message: 'component file f.txt changed length while being reviewed',
         rel: 'f.txt',
       });
@@ -323,6 +338,7 @@ describe('content walk limits, at and just past each one', function () {
       );
       const r = walk(root);
       assert.ok(!r.ok);
+      assert.equal(r.kind, 'unreadable');
       assert.match(r.message, /^failed to read component file f\.txt: .*EIO/);
     });
 
@@ -334,6 +350,7 @@ describe('content walk limits, at and just past each one', function () {
       });
       const r = walk(root);
       assert.ok(!r.ok);
+      assert.equal(r.kind, 'unreadable');
       assert.equal(r.rel, 'sub');
       assert.match(r.message, /^failed to read component directory sub: .*EIO/);
     });

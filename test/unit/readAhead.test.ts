@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
-import { hashBundleContent, type ContentWalk } from '../../src/core/hashing/bundleContent';
+import { hashBundleContent, MAX_HASHED_BYTES, type ContentWalk } from '../../src/core/hashing/bundleContent';
 import { readBundleTree } from '../../src/core/hashing/treeRead';
 import {
   FAILED,
@@ -16,6 +16,7 @@ import {
   RESUME_LEAD,
   TAKEN,
   unpackTreeRead,
+  type PackedTree,
   type TreeReadAhead,
 } from '../../src/core/hashing/readAhead';
 import { WorkerReadAhead } from '../../src/cli/workerReadAhead';
@@ -146,6 +147,45 @@ describe('the read-ahead of bundle trees', function () {
     assert.equal(ahead.reads, roots.length, 'every bundle came from the reader');
     const ok = hashBundleContent(roots[0] as string, 'plugin.json', MANIFEST, keep);
     assert.ok(ok.ok && ok.files.some((file) => file.rawPath) && ok.retained.size === 2);
+  });
+
+  it('a walk stopped in the reader thread arrives saying which failure it met, as its kind', async () => {
+    const [, link, fifo, , missing] = bundles();
+    f.write('b-file', 'not a folder');
+    // Past the byte budget by its size alone: a sparse file, refused before it is read.
+    f.write('b-big/plugin.json', MANIFEST);
+    fs.truncateSync(f.write('b-big/huge.bin', ''), MAX_HASHED_BYTES + 1);
+    // A path full of another failure's words: the kind is the failure's, whatever the path says.
+    f.write('b-words/plugin.json', MANIFEST);
+    execFileSync('mkfifo', [f.path('b-words/x changed length while being reviewed')]);
+    const expected = new Map([
+      [link as string, 'symlink'],
+      [fifo as string, 'special-file'],
+      [missing as string, 'unreadable'],
+      [f.path('b-file'), 'root-not-directory'],
+      [f.path('b-big'), 'byte-limit'],
+      [f.path('b-words'), 'special-file'],
+    ]);
+    const ahead = reader();
+    ahead.announce([...expected.keys()]);
+    await posted(ahead, expected.size);
+    for (const [root, kind] of expected) {
+      const failure = ahead.take(root)?.failure;
+      assert.equal(failure?.kind, kind, root);
+      assert.deepEqual(failure, readBundleTree(root).failure, root);
+    }
+    assert.equal(ahead.reads, expected.size, 'every failure came from the reader');
+  });
+
+  it('refuses a packed failure without a kind it knows, rather than guess one from the message', () => {
+    const root = bundles()[1] as string;
+    const { tree } = packTreeRead(7, root, readBundleTree(root));
+    const failure = tree.failure as NonNullable<PackedTree['failure']>;
+    const { kind: _dropped, ...older } = failure;
+    // The reader falls back to a walk of its own when unpacking throws (WorkerReadAhead.unpacked).
+    // Forms no reader of this build posts: a failure of an older build's form, and a kind the walk does not name.
+    for (const foreign of [older, { ...failure, kind: 'bogus' }])
+      assert.throws(() => unpackTreeRead({ ...tree, failure: foreign } as unknown as PackedTree), /without a kind/);
   });
 
   it('holds only what was announced and not passed: the walk reads the rest itself', async () => {

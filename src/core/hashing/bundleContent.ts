@@ -1,8 +1,9 @@
 import { frameStep, newHash, sha256Hex, u64le } from './framing';
-import { display, walkBundleTree, type TreeRead, type TreeStep } from './treeRead';
+import { display, walkBundleTree, type TreeFailureKind, type TreeRead, type TreeStep } from './treeRead';
 import type { BundleFile } from '../model';
 
 export { ENTRY_LIMIT_MESSAGE, LIMIT_MESSAGE, MAX_HASHED_BYTES, MAX_HASHED_FILES, MAX_WALKED_ENTRIES } from './treeRead';
+export type { TreeFailureKind } from './treeRead';
 
 /** A hashed file; a name that is not UTF-8 has `rawPath`, and `path` spells its bytes escaped (rawNames.ts). */
 export type HashedFile = BundleFile;
@@ -16,7 +17,13 @@ export type ContentWalk =
       /** Bytes of the files the caller asked to keep (by bundle-relative path): read once, parsed next. */
       readonly retained: ReadonlyMap<string, Buffer>;
     }
-  | { readonly ok: false; readonly message: string; readonly rel?: string };
+  | {
+      readonly ok: false;
+      /** Which failure stopped the walk (treeRead.ts): what a consumer decides by, never the message's words. */
+      readonly kind: TreeFailureKind;
+      readonly message: string;
+      readonly rel?: string;
+    };
 
 const DOMAIN = 'codewhale-plugin-content-v2\0';
 
@@ -74,8 +81,8 @@ export function hashBundleContent(
     for (const step of read.steps) list(step);
   }
   if (failure) {
-    const { message, rel } = failure;
-    return rel !== undefined ? { ok: false, message, rel: display(rel) } : { ok: false, message };
+    const { kind, message, rel } = failure;
+    return rel !== undefined ? { ok: false, kind, message, rel: display(rel) } : { ok: false, kind, message };
   }
   // Copies at their length: the lists grew by push, and the index keeps them with their slack otherwise.
   return { ok: true, contentHash: h.digest('hex'), files: files.slice(), directories: directories.slice(), retained };

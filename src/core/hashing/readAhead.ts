@@ -1,5 +1,5 @@
 import { frameStep, sha256Hex } from './framing';
-import type { TreeRead, TreeStep } from './treeRead';
+import { isTreeFailureKind, type TreeFailureKind, type TreeRead, type TreeStep } from './treeRead';
 
 /**
  * Bundle trees read ahead by another thread (the CLI's tree reader, docs/read-ahead.md).
@@ -76,11 +76,14 @@ export interface PackedTree {
   readonly framed: ArrayBuffer;
   /** Each file's SHA-256 in hex, in order, one after another. */
   readonly digests: string;
-  readonly failure?: { readonly message: string; readonly rel?: string | Uint8Array };
+  readonly failure?: { readonly kind: TreeFailureKind; readonly message: string; readonly rel?: string | Uint8Array };
 }
 
-/** The form's version: a reader from another build is not believed (the walk reads itself). */
-export const PACKED_FORMAT = 2;
+/**
+ * The form's version: a reader from another build is not believed (the walk reads itself).
+ * 3: a failure carries its kind, which a read of form 2 lacks.
+ */
+export const PACKED_FORMAT = 3;
 
 const END = 0;
 const DIRECTORY = 1;
@@ -173,8 +176,11 @@ export function unpackTreeRead(packed: PackedTree): TreeRead {
   const f = packed.failure;
   const base = { steps, framed };
   if (!f) return base;
+  // The kind decides the diagnostic: one the walk's code does not name is never guessed from the words.
+  if (!isTreeFailureKind(f.kind)) throw new Error('a packed failure without a kind the walk names');
+  const { kind, message } = f;
   const rel = f.rel === undefined ? undefined : typeof f.rel === 'string' ? f.rel : buffer(f.rel);
-  return { ...base, failure: rel !== undefined ? { message: f.message, rel } : { message: f.message } };
+  return { ...base, failure: rel !== undefined ? { kind, message, rel } : { kind, message } };
 }
 
 const END_STEP: TreeStep = { kind: 'end' };

@@ -33,8 +33,50 @@ export type TreeStep =
     }
   | { readonly kind: 'end' };
 
-/** Why a walk stopped: a message with `{path}` already spelled, and the bundle-relative name it is about. */
+/**
+ * Which failure stopped a walk, as the walk met it. Consumers pick their diagnostic by
+ * this, never by the message's words: a message spells a path, and a path holds any words.
+ * - `unreadable`: the root, a directory or a file could not be inspected, listed or read
+ *   (upstream's `failed to inspect …` / `failed to read …`, with the io error).
+ * - `root-not-directory`: the root is no directory (a link, a file…): upstream's
+ *   `plugin root must be a directory, not a symbolic link` (codewhale.md §4.1).
+ * - `symlink`: an entry is a symbolic link, listed as one or met by the open (ELOOP).
+ * - `special-file`: an entry is neither a regular file nor a directory.
+ * - `changed-length`: a file's length changed while it was read.
+ * - `file-limit` / `byte-limit`: past upstream's review limit of MAX_HASHED_FILES files or
+ *   MAX_HASHED_BYTES bytes (one message for both, as upstream words it).
+ * - `entry-limit`: past Skillgate's own MAX_WALKED_ENTRIES directory entries.
+ */
+export type TreeFailureKind =
+  | 'unreadable'
+  | 'root-not-directory'
+  | 'symlink'
+  | 'special-file'
+  | 'changed-length'
+  | 'file-limit'
+  | 'byte-limit'
+  | 'entry-limit';
+
+/** Every kind (a record, so a kind added above must be added here). */
+const FAILURE_KINDS: Readonly<Record<TreeFailureKind, true>> = {
+  unreadable: true,
+  'root-not-directory': true,
+  symlink: true,
+  'special-file': true,
+  'changed-length': true,
+  'file-limit': true,
+  'byte-limit': true,
+  'entry-limit': true,
+};
+
+/** Whether a value that crossed a thread (readAhead.ts) is a kind this walk names. */
+export function isTreeFailureKind(value: unknown): value is TreeFailureKind {
+  return typeof value === 'string' && Object.hasOwn(FAILURE_KINDS, value);
+}
+
+/** Why a walk stopped: which failure, a message with `{path}` already spelled, and the bundle-relative name it is about. */
 export interface TreeFailure {
+  readonly kind: TreeFailureKind;
   readonly message: string;
   readonly rel?: Name;
 }
@@ -79,18 +121,24 @@ export function walkBundleTree(root: string, visit: (step: TreeStep) => void): T
   let totalBytes = 0;
   let walked = 0;
   const stack: Frame[] = [];
-  const failed = (message: string, rel?: Name): TreeFailure => (rel !== undefined ? { message, rel } : { message });
+  const failed = (kind: TreeFailureKind, message: string, rel?: Name): TreeFailure =>
+    rel !== undefined ? { kind, message, rel } : { kind, message };
 
-  const enterDirectory = (abs: string | Buffer, rel: Name): string | undefined => {
+  /** Lists a directory; a failure's `rel` is left to the caller (none for the root). */
+  const enterDirectory = (abs: string | Buffer, rel: Name): Stop | undefined => {
     visit({ kind: 'directory', rel });
     const listed = listChildren(abs);
     // The bundle root is named by its path, as upstream's `hash_path` names every entry: its relative name is empty.
     if (!listed.ok)
-      return rel.length === 0
-        ? `failed to read component directory ${root}: ${listed.error}`
-        : atPath(inspectFailure(abs) ?? `failed to read component directory {path}: ${listed.error}`, rel);
+      return {
+        kind: 'unreadable',
+        message:
+          rel.length === 0
+            ? `failed to read component directory ${root}: ${listed.error}`
+            : atPath(inspectFailure(abs) ?? `failed to read component directory {path}: ${listed.error}`, rel),
+      };
     walked += listed.children.length;
-    if (walked > MAX_WALKED_ENTRIES) return ENTRY_LIMIT_MESSAGE;
+    if (walked > MAX_WALKED_ENTRIES) return { kind: 'entry-limit', message: ENTRY_LIMIT_MESSAGE };
     stack.push({ abs, rel, children: listed.children, next: 0 });
     return undefined;
   };
@@ -98,10 +146,11 @@ export function walkBundleTree(root: string, visit: (step: TreeStep) => void): T
   // The root itself may be a directory whose name is not UTF-8: walk from its exact bytes.
   const rootPath = osPath(root);
   const rootStat = safeLstat(rootPath);
-  if (!rootStat.ok) return failed(`failed to inspect plugin root: ${rootStat.error}`);
-  if (rootStat.type !== 'directory') return failed('plugin root must be a directory, not a symbolic link');
+  if (!rootStat.ok) return failed('unreadable', `failed to inspect plugin root: ${rootStat.error}`);
+  if (rootStat.type !== 'directory')
+    return failed('root-not-directory', 'plugin root must be a directory, not a symbolic link');
   const rootError = enterDirectory(rootPath, '');
-  if (rootError) return failed(rootError);
+  if (rootError) return failed(rootError.kind, rootError.message);
 
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
@@ -113,20 +162,19 @@ export function walkBundleTree(root: string, visit: (step: TreeStep) => void): T
     const child = frame.children[frame.next++] as Child;
     const abs = join(frame.abs, child.name);
     const rel = frame.rel.length === 0 ? child.name : join(frame.rel, child.name);
-    if (child.type === 'symlink') return failed(`component trees may not contain symbolic link ${display(rel)}`, rel);
+    if (child.type === 'symlink')
+      return failed('symlink', `component trees may not contain symbolic link ${display(rel)}`, rel);
     if (child.type === 'directory') {
       const err = enterDirectory(abs, rel);
-      if (err) return failed(err, rel);
+      if (err) return failed(err.kind, err.message, rel);
       continue;
     }
-    if (child.type !== 'file') return failed(`component ${display(rel)} is neither a regular file nor directory`, rel);
-    if (files + 1 > MAX_HASHED_FILES) return failed(LIMIT_MESSAGE, rel);
+    if (child.type !== 'file')
+      return failed('special-file', `component ${display(rel)} is neither a regular file nor directory`, rel);
+    if (files + 1 > MAX_HASHED_FILES) return failed('file-limit', LIMIT_MESSAGE, rel);
     const budget = MAX_HASHED_BYTES - totalBytes;
     const read = readWhole(abs, budget);
-    if (!read.ok) {
-      if (read.message === LIMIT_MESSAGE) return failed(LIMIT_MESSAGE, rel);
-      return failed(atPath(read.message, rel), rel);
-    }
+    if (!read.ok) return failed(read.kind, atPath(read.message, rel), rel);
     files++;
     totalBytes += read.bytes.length;
     visit({ kind: 'file', rel, bytes: read.bytes, executable: read.executable });
@@ -142,6 +190,12 @@ export function readBundleTree(root: string): TreeRead {
 }
 
 const END: TreeStep = { kind: 'end' };
+
+/** A failure before its bundle-relative name is attached; a message may hold `{path}` still. */
+interface Stop {
+  readonly kind: TreeFailureKind;
+  readonly message: string;
+}
 
 /**
  * True when the walk found its root a directory: its first step is the root's own. The
@@ -255,19 +309,25 @@ function safeLstat(p: string | Buffer): { ok: true; type: string } | { ok: false
 function readWhole(
   p: string | Buffer,
   budget: number,
-): { ok: true; bytes: Buffer; executable: boolean } | { ok: false; message: string } {
+): { ok: true; bytes: Buffer; executable: boolean } | ({ ok: false } & Stop) {
   let fd: number;
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return { ok: false, message: 'component trees may not contain symbolic link {path}' };
-    return { ok: false, message: inspectFailure(p) ?? `failed to read component file {path}: ${rustIoErrorText(e)}` };
+    if (code === 'ELOOP')
+      return { ok: false, kind: 'symlink', message: 'component trees may not contain symbolic link {path}' };
+    return {
+      ok: false,
+      kind: 'unreadable',
+      message: inspectFailure(p) ?? `failed to read component file {path}: ${rustIoErrorText(e)}`,
+    };
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, message: 'component {path} is neither a regular file nor directory' };
-    if (st.size > budget) return { ok: false, message: LIMIT_MESSAGE };
+    if (!st.isFile())
+      return { ok: false, kind: 'special-file', message: 'component {path} is neither a regular file nor directory' };
+    if (st.size > budget) return { ok: false, kind: 'byte-limit', message: LIMIT_MESSAGE };
     const buf = Buffer.allocUnsafe(st.size + 1);
     let total = 0;
     for (;;) {
@@ -276,10 +336,15 @@ function readWhole(
       // A short read of a regular file means end of file.
       if (n === 0 || total === buf.length || total >= st.size) break;
     }
-    if (total !== st.size) return { ok: false, message: 'component file {path} changed length while being reviewed' };
+    if (total !== st.size)
+      return {
+        ok: false,
+        kind: 'changed-length',
+        message: 'component file {path} changed length while being reviewed',
+      };
     return { ok: true, bytes: buf.subarray(0, total), executable: (st.mode & 0o111) !== 0 };
   } catch (e) {
-    return { ok: false, message: `failed to read component file {path}: ${rustIoErrorText(e)}` };
+    return { ok: false, kind: 'unreadable', message: `failed to read component file {path}: ${rustIoErrorText(e)}` };
   } finally {
     fs.closeSync(fd);
   }

@@ -8,7 +8,7 @@ import { capabilityPairs, compatibilityOf, inventoryOf, type CompatibilityReport
 import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './skillFile';
 import type { HostFacts } from '../../host';
 import type { Manifest, ManifestLabel, Where } from './manifest';
-import { ENTRY_LIMIT_MESSAGE, hashBundleContent, LIMIT_MESSAGE, type HashedFile } from '../../hashing/bundleContent';
+import { hashBundleContent, type HashedFile, type TreeFailureKind } from '../../hashing/bundleContent';
 import type { TakenRead } from '../../hashing/readAhead';
 import { fileOfRead, rootWasDirectory, type TreeRead } from '../../hashing/treeRead';
 import { capabilityHash } from './capabilityHash';
@@ -29,6 +29,7 @@ import {
 import { fileReadErrorText } from './fileReadError';
 import { rustFaultText } from '../../fs/rustIoErrorText';
 import { Findings } from '../../diagnostics/findings';
+import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
 import { walkedTree } from './bundleTree';
 import { byteOrder, hasEscapedByte, osBytes, wellFormed } from '../../fs/rawNames';
 import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
@@ -323,20 +324,12 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     );
   };
   if (!walk.ok) {
-    // By the message's fixed words around its path, never by a word anywhere: a path holds any words.
-    const m = walk.message;
-    const code =
-      m === LIMIT_MESSAGE || m === ENTRY_LIMIT_MESSAGE
-        ? 'codewhale.content.limit'
-        : m.startsWith('component trees may not contain symbolic link ') ||
-            m === 'plugin root must be a directory, not a symbolic link'
-          ? 'codewhale.content.symlink'
-          : m.startsWith('component ') && m.endsWith(' is neither a regular file nor directory')
-            ? 'codewhale.content.special-file'
-            : m.startsWith('component file ') && m.endsWith(' changed length while being reviewed')
-              ? 'codewhale.content.changed'
-              : 'codewhale.content.unreadable';
-    findings.inFile(code, walk.message, walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile);
+    // By the failure the walk met, never by the message's words: a message spells a path, which holds any words.
+    findings.inFile(
+      WALK_FAILURE_CODE[walk.kind],
+      walk.message,
+      walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile,
+    );
     // Upstream's load stops at the walk (codewhale.md §2.5 step 1), but the inactive components are
     // still listed, display only, from the manifest: they say why, as under any other invalid manifest.
     sayInactive();
@@ -386,6 +379,22 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     diagnostics: findings.diagnostics,
   });
 }
+
+/**
+ * The diagnostic of each way the content walk stops (treeRead.ts `TreeFailureKind`). A
+ * root that is no directory when the walk reaches it (it changed after the loader's own
+ * check, which says `codewhale.manifest.root`) is upstream's symbolic-link refusal.
+ */
+const WALK_FAILURE_CODE = {
+  unreadable: 'codewhale.content.unreadable',
+  'root-not-directory': 'codewhale.content.symlink',
+  symlink: 'codewhale.content.symlink',
+  'special-file': 'codewhale.content.special-file',
+  'changed-length': 'codewhale.content.changed',
+  'file-limit': 'codewhale.content.limit',
+  'byte-limit': 'codewhale.content.limit',
+  'entry-limit': 'codewhale.content.limit',
+} as const satisfies Record<TreeFailureKind, DiagnosticCode>;
 
 /**
  * Files the loader parses after the walk: the MCP sidecars (`mcp.json`, a Claude bundle's
