@@ -4,8 +4,8 @@
 // `npm run bench` measures what ships without leaving dist/ a production build;
 // `--watch` rebuilds on change during development.
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
-import { sharedCore, sharedCoreEntry } from './scripts/sharedCore.mjs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { reachedByFaces, sharedCore, sharedCoreBuild } from './scripts/sharedCore.mjs';
 
 const bench = process.argv.includes('--bench');
 const production = bench || process.argv.includes('--production');
@@ -28,10 +28,10 @@ const common = {
 
 // Every Node entry in dist/ is a thin face over one dist/core.js (scripts/sharedCore.mjs):
 // the VSIX and the npm package ship the core once, and each face evaluates only the core
-// modules it reaches.
+// modules it reaches. The core is built last, for the modules the faces load.
 const BENCH_BUNDLES = ['dist/core.js', 'dist/cli.js', 'dist/treeReader.js', 'dist/bench.js'];
 const builds = [
-  { stdin: sharedCoreEntry(), outfile: 'dist/core.js' },
+  { core: true, outfile: 'dist/core.js' },
   {
     entryPoints: ['src/cli/cli.ts'],
     outfile: 'dist/cli.js',
@@ -74,7 +74,7 @@ const builds = [
     test: true,
   },
 ]
-  .filter((b) => b.stdin || existsSync(b.entryPoints[0]))
+  .filter((b) => b.core || existsSync(b.entryPoints[0]))
   .flatMap((b) =>
     !bench
       ? [b]
@@ -84,18 +84,33 @@ const builds = [
   );
 
 // The webview's codicons are committed in media/codicons/, cut to the glyphs it uses (scripts/codicons.ts).
-// The review panel's style lives beside its script (src/extension/review/webview/) and ships from media/ with it.
-cpSync('src/extension/review/webview/review.css', 'media/review.css');
+// The review panel's style lives beside its script (src/extension/review/webview/) and ships from media/ with it,
+// minified in production like the script.
+const style = readFileSync('src/extension/review/webview/review.css', 'utf8');
+writeFileSync(
+  'media/review.css',
+  production ? (await esbuild.transform(style, { loader: 'css', minify: true })).code : style,
+);
 
 // Test bundles are never minified: their stack traces must stay readable.
-const contexts = await Promise.all(
-  builds.map(({ test, ...b }) =>
-    esbuild.context({ ...common, ...(test ? { minify: false, sourcemap: 'inline' } : {}), ...b }),
-  ),
-);
+// The core's entry holds the modules `reached` names, every core module when none is given.
+const context = ({ test, core, ...b }, reached) =>
+  esbuild.context({
+    ...common,
+    ...(test ? { minify: false, sourcemap: 'inline' } : {}),
+    ...(core ? sharedCoreBuild(reached) : {}),
+    ...b,
+  });
 if (watch) {
+  // A face edited while watching may load a core module no face loaded before: the core holds them all.
+  const contexts = await Promise.all(builds.map((b) => context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
-  await Promise.all(contexts.map((c) => c.dispose()));
+  // The faces (and the other bundles) first: their plugin records the core modules they load (reachedByFaces), which the core then holds.
+  const others = await Promise.all(builds.filter((b) => !b.core).map((b) => context(b)));
+  await Promise.all(others.map((c) => c.rebuild()));
+  if (reachedByFaces.size === 0) throw new Error('no face loads a core module: dist/core.js would hold none');
+  const cores = await Promise.all(builds.filter((b) => b.core).map((b) => context(b, reachedByFaces)));
+  await Promise.all(cores.map((c) => c.rebuild()));
+  await Promise.all([...others, ...cores].map((c) => c.dispose()));
 }

@@ -6,9 +6,15 @@
 // its extension ('index/indexer'). esbuild wraps each module that is reached through
 // `require` so that it evaluates on its first load: a face pays only for the core
 // modules it reaches (`skillgate --version` for none), in the order its imports reach them.
+//
+// dist/core.js holds the modules the faces load, recorded while esbuild.mjs builds them
+// first, not every module under src/core: each module a `load` can reach keeps an exports
+// object of all its exports, and the modules only other core modules import need none
+// (issue 15: 29 KB of dist/core.js, 9 KB of the VSIX).
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { yamlEsm } from './yamlEsm.mjs';
 
 const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
 const NAMESPACE = 'skillgate-core';
@@ -43,17 +49,38 @@ function coreModules() {
     .sort();
 }
 
-/** The entry of dist/core.js: one lazy `require` per core module. */
-export function sharedCoreEntry() {
-  const modules = coreModules()
+/**
+ * Every core module a face built in this process loads from dist/core.js, as the faces'
+ * plugin resolved it: the modules dist/core.js must hold.
+ */
+export const reachedByFaces = new Set();
+
+/**
+ * The entry of dist/core.js: one lazy `require` per core module in `reached` (every core
+ * module when none is given). A face that loads another fails with the module's id.
+ */
+export function sharedCoreEntry(reached = coreModules()) {
+  const modules = [...new Set(reached)]
+    .sort()
     .map((id) => `  ${JSON.stringify(id)}: () => require(${JSON.stringify(`./${id}.ts`)}),`)
     .join('\n');
   return {
-    contents: `const modules = {\n${modules}\n};\nexports.load = (id) => modules[id]();\n`,
+    contents:
+      `const modules = {\n${modules}\n};\n` +
+      'exports.load = (id) => {\n' +
+      '  if (!Object.hasOwn(modules, id))\n' +
+      '    throw new Error(`dist/core.js holds no core module ${id}: build it with the faces that load it (node esbuild.mjs)`);\n' +
+      '  return modules[id]();\n' +
+      '};\n',
     resolveDir: CORE,
     sourcefile: 'core.js',
     loader: 'js',
   };
+}
+
+/** How dist/core.js is built: its entry over `reached`, and yaml from its ES modules (scripts/yamlEsm.mjs). */
+export function sharedCoreBuild(reached) {
+  return { stdin: sharedCoreEntry(reached), plugins: [yamlEsm] };
 }
 
 /** The faces' plugin: an import that resolves into src/core becomes `require('./core.js').load(id)`. */
@@ -70,6 +97,7 @@ export const sharedCore = {
       const found = [id, `${id}/index`].find((m) => known.has(m));
       if (!found) return { errors: [{ text: `${args.path} is not a core module the shared bundle holds` }] };
       if (FACE_OWN.has(found)) return undefined;
+      reachedByFaces.add(found);
       return { path: found, namespace: NAMESPACE };
     });
     build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({

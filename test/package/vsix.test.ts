@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as yauzl from 'yauzl';
 import { DIAGNOSTICS_PAGE } from '../../src/core/diagnostics/diagnosticsPage';
-import { ROOT, sh } from './helpers';
+import { ROOT, sh, tempDir } from './helpers';
 
 const VSIX = path.resolve(__dirname, '../../dist/skillgate.vsix');
 
@@ -272,6 +272,31 @@ describe('the VSIX ships the core once and stays small', () => {
     assert.doesNotMatch(reader, /require\("\.\/core\.js"\)/);
     assert.ok(!reader.includes('$ZodType'), 'the tree reader bundles no zod');
     assert.ok(reader.length * 40 < core.length, `the tree reader is ${reader.length} bytes`);
+  });
+
+  // dist/core.js holds only the modules the faces load (scripts/sharedCore.mjs): each one a
+  // face of the VSIX loads must be there, and evaluate.
+  it('holds every core module a face loads, and each of them loads', () => {
+    const faces = [...files.keys()].filter((n) => /^extension\/dist\/[\w.-]+\.js$/.test(n) && !n.endsWith('/core.js'));
+    const loaded = new Set(
+      faces.flatMap((face) =>
+        [...String(files.get(face)).matchAll(/require\("\.\/core\.js"\)\.load\("([^"]+)"\)/g)].map(
+          (m) => m[1] as string,
+        ),
+      ),
+    );
+    assert.ok(loaded.has('index/indexer') && loaded.has('trust/lifecycle'), [...loaded].join(', '));
+    const t = tempDir('vsix-core');
+    try {
+      const core = path.join(t.dir, 'core.js');
+      fs.writeFileSync(core, files.get('extension/dist/core.js') as Buffer);
+      const script = `const core = require(${JSON.stringify(core)});
+for (const id of ${JSON.stringify([...loaded])}) if (typeof core.load(id) !== 'object') throw new Error(id);`;
+      const r = sh(process.execPath, ['-e', script]);
+      assert.equal(r.code, 0, r.err);
+    } finally {
+      t.remove();
+    }
   });
 
   it('stays within the size bar: the whole VSIX ≤ 400 KB', () => {
