@@ -1,16 +1,36 @@
 import * as vscode from 'vscode';
+import { driftMessage } from './flows/driftNotice';
+import { itemPick } from './itemText';
 import { notificationText } from './uiText';
 import type { ReviewPanels } from './review/reviewPanel';
 import type { Item } from '../core/model';
 
-/** Offers "Review changes" when trusted content changes on disk. */
-export async function notifyDrift(items: Item[], panels: ReviewPanels): Promise<void> {
-  for (const item of items) {
-    const what = item.trust === 'capabilities-changed' ? 'what it can do changed' : 'its files changed';
-    const choice = await vscode.window.showWarningMessage(
-      notificationText(`Skillgate: ${item.name} is no longer trusted: ${what} since your review.`),
-      'Review changes',
-    );
-    if (choice === 'Review changes') panels.open(item);
-  }
+const REVIEW_CHANGES = 'Review changes';
+
+/**
+ * Offers "Review changes" when trusted content changes on disk: one notification for all the
+ * bundles one snapshot drifted (flows/driftNotice.ts `driftMessage`). With several, the
+ * action asks which to review, as the palette's Review Bundle does (`workspaces`: the
+ * snapshot's, so two folders' bundles of one name differ in the pick).
+ */
+export async function notifyDrift(items: Item[], workspaces: readonly string[], panels: ReviewPanels): Promise<void> {
+  if (items.length === 0) return;
+  const choice = await vscode.window.showWarningMessage(notificationText(driftMessage(items)), REVIEW_CHANGES);
+  if (choice !== REVIEW_CHANGES) return;
+  const item =
+    items.length === 1
+      ? items[0]
+      : (
+          await vscode.window.showQuickPick(
+            items.map((i) => ({ ...itemPick(i, workspaces), item: i })),
+            {
+              title: 'Skillgate: choose a bundle to review',
+              matchOnDescription: true,
+              matchOnDetail: true,
+              // As bundlePick.ts: a review panel taking focus back must not close the pick unused.
+              ignoreFocusOut: true,
+            },
+          )
+        )?.item;
+  if (item) panels.open(item);
 }
