@@ -34,7 +34,7 @@ export async function pickBundle(
   // (VS Code issue 93950; seen in the browser suites as a revoke pick that never stayed).
   // Focus going elsewhere no longer closes it.
   const picked = await vscode.window.showQuickPick(
-    candidates.map((i) => ({ ...itemPick(i, snapshot.workspaces), item: i })),
+    candidates.map((i) => ({ ...itemPick(i, snapshot.workspaces, snapshot), item: i })),
     {
       title: `Skillgate: choose a bundle to ${what}`,
       matchOnDescription: true,

@@ -30,11 +30,14 @@ export const COMMANDS = [
   { id: 'skillgate.focus' },
   { id: 'skillgate.serveSchemasOffline' },
   { id: 'skillgate.showLog' },
-  { id: 'skillgate.showNeedsReview' },
-  { id: 'skillgate.showRejected' },
-  { id: 'skillgate.showAll' },
-  { id: 'skillgate.groupByDecision' },
-  { id: 'skillgate.groupByFolder' },
+  // The Filter and Group commands: in the palette where the view's Filter and Group menu has them
+  // (package.json `skillgate.treeMode`), only when they would change the tree; VS Code's guide
+  // (api/extension-guides/command, "Controlling when a command shows up in the Command Palette").
+  { id: 'skillgate.showNeedsReview', palette: 'skillgate.filter != needsReview' },
+  { id: 'skillgate.showRejected', palette: 'skillgate.filter != rejected' },
+  { id: 'skillgate.showAll', palette: 'skillgate.filter == needsReview || skillgate.filter == rejected' },
+  { id: 'skillgate.groupByDecision', palette: '!skillgate.groupByDecision' },
+  { id: 'skillgate.groupByFolder', palette: 'skillgate.groupByDecision' },
   // The status bar's click and the quick fix's documentation link: each takes an argument the palette cannot give.
   { id: 'skillgate.showFiltered', palette: 'false' },
   { id: 'skillgate.showDiagnosticDocumentation', palette: 'false' },

@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
       void vscode.commands.executeCommand('setContext', 'skillgate.indexed', true);
       void vscode.commands.executeCommand('setContext', 'skillgate.indexFailed', failure !== undefined);
       snapshots.fire(snapshot);
-      void notifyDrift(newlyDrifted(previous, snapshot), snapshot.workspaces, panels);
+      void notifyDrift(newlyDrifted(previous, snapshot), snapshot, panels);
       firstTreeMs ??= performance.now() - started;
     } catch (e) {
       log.error(`a snapshot could not be shown: ${e instanceof Error ? e.message : String(e)}`);

@@ -108,8 +108,14 @@ export function hookRuns(item: Item): string {
 
 /** The screen-reader label: name, kind, decision and reason, all in words (no `not_reviewed`). */
 export function itemAriaLabel(item: Item, snapshot?: Snapshot): string {
-  const decision = isLoadedUnreviewed(item) ? 'loaded' : DECISION_WORD[item.decision];
-  return displayText(`${itemLabel(item)}, ${kindText(item)}, ${decision}, ${itemDescription(item, snapshot)}`);
+  return displayText(
+    `${itemLabel(item)}, ${kindText(item)}, ${decisionWord(item)}, ${itemDescription(item, snapshot)}`,
+  );
+}
+
+/** The decision in a word or two; what the agent loads unreviewed is loaded (decisions.md `loaded_unreviewed`). */
+export function decisionWord(item: Item): string {
+  return isLoadedUnreviewed(item) ? 'loaded' : DECISION_WORD[item.decision];
 }
 
 /** `registered` with `loaded_unreviewed` first: the agent loads it, unreviewed (a risk, shown in the warning colour). */
@@ -194,16 +200,37 @@ function shownPath(item: Item, workspaces: readonly string[] = []): string {
     : item.path;
 }
 
+/**
+ * A bundle in a QuickPick (which bundle to act on, which drifted one to review), in its tree
+ * row's words: the row's name, then what the screen-reader label says (kind, decision, the row's
+ * own description), never a code. The pick is flat where the tree is not, so what the tree says
+ * by a row's place is said here: the agent with the kind ("Eva-CLI skill adapter"; "Codewhale
+ * plugin" names it already), the folder by the path (`detail`, whole with several folders).
+ * The decision is said once: "loaded · not reviewed" and "shadowed by app" begin with it.
+ * With `matchOnDescription`, typing "review" or "shadowed" finds a bundle by those words; a
+ * reason code does not, as in the tree (codes are in the tooltip, Explain and the CLI).
+ * With the snapshot, a shadowed bundle names where the winner lives, as its row does.
+ */
 export function itemPick(
   item: Item,
   workspaces: readonly string[] = [],
+  snapshot?: Snapshot,
 ): { label: string; description: string; detail: string } {
   // With several workspace folders, two worktrees hold the same relative path: the whole path tells them apart.
   const where =
     item.scope === 'user' || workspaces.length > 1 ? item.path : path.relative(item.workspace ?? '', item.path);
+  const kind = kindText(item);
+  const agent = systemOf(item.system).label;
+  const reason = itemDescription(item, snapshot);
+  const decision = decisionWord(item);
+  const words = [
+    kind.startsWith(`${agent} `) ? kind : `${agent} ${kind}`,
+    ...(reason === decision || reason.startsWith(`${decision} `) ? [] : [decision]),
+    reason,
+  ];
   return {
     label: quickPickText(item.qualifiedName),
-    description: quickPickText(`${item.system} ${item.kind} · ${item.decision} · ${item.reasons[0] ?? ''}`),
+    description: quickPickText(words.join(' · ')),
     detail: quickPickText(where),
   };
 }

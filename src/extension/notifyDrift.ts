@@ -4,16 +4,18 @@ import { itemPick } from './itemText';
 import { notificationText } from './uiText';
 import type { ReviewPanels } from './review/reviewPanel';
 import type { Item } from '../core/model';
+import type { Snapshot } from '../core/index/snapshot';
 
 const REVIEW_CHANGES = 'Review changes';
 
 /**
  * Offers "Review changes" when trusted content changes on disk: one notification for all the
  * bundles one snapshot drifted (flows/driftNotice.ts `driftMessage`). With several, the
- * action asks which to review, as the palette's Review Bundle does (`workspaces`: the
- * snapshot's, so two folders' bundles of one name differ in the pick).
+ * action asks which to review, as the palette's Review Bundle does, in the tree rows' words
+ * (`snapshot`: the one they drifted in, whose folders tell two bundles of one name apart and
+ * which names where a shadowed bundle's winner lives).
  */
-export async function notifyDrift(items: Item[], workspaces: readonly string[], panels: ReviewPanels): Promise<void> {
+export async function notifyDrift(items: Item[], snapshot: Snapshot, panels: ReviewPanels): Promise<void> {
   if (items.length === 0) return;
   const choice = await vscode.window.showWarningMessage(notificationText(driftMessage(items)), REVIEW_CHANGES);
   if (choice !== REVIEW_CHANGES) return;
@@ -22,7 +24,7 @@ export async function notifyDrift(items: Item[], workspaces: readonly string[], 
       ? items[0]
       : (
           await vscode.window.showQuickPick(
-            items.map((i) => ({ ...itemPick(i, workspaces), item: i })),
+            items.map((i) => ({ ...itemPick(i, snapshot.workspaces, snapshot), item: i })),
             {
               title: 'Skillgate: choose a bundle to review',
               matchOnDescription: true,

@@ -33,7 +33,12 @@ export class TreeModes {
     await this.state.update(STATE_KEY, this.mode);
   }
 
-  /** The Filter and Group commands, and the status bar's click: the view, filtered to its worst state (or everything when all is well). */
+  /**
+   * The Filter and Group commands, and the status bar's click: the view, filtered to its worst
+   * state (or everything when all is well). Run from the palette while the view is out of sight,
+   * a Filter or Group command brings it into sight, or its change would go unseen; from the
+   * view's own menu, the view is in sight and the focus stays where it is.
+   */
   commands(
     focusView: () => Thenable<unknown>,
   ): CommandHandlers<
@@ -44,12 +49,16 @@ export class TreeModes {
     | 'skillgate.groupByFolder'
     | 'skillgate.showFiltered'
   > {
+    const setInSight = async (change: Partial<TreeMode>) => {
+      await this.set(change);
+      if (!this.view.visible) await focusView();
+    };
     return {
-      'skillgate.showNeedsReview': () => this.set({ filter: 'needsReview' }),
-      'skillgate.showRejected': () => this.set({ filter: 'rejected' }),
-      'skillgate.showAll': () => this.set({ filter: 'all' }),
-      'skillgate.groupByDecision': () => this.set({ groupByDecision: true }),
-      'skillgate.groupByFolder': () => this.set({ groupByDecision: false }),
+      'skillgate.showNeedsReview': () => setInSight({ filter: 'needsReview' }),
+      'skillgate.showRejected': () => setInSight({ filter: 'rejected' }),
+      'skillgate.showAll': () => setInSight({ filter: 'all' }),
+      'skillgate.groupByDecision': () => setInSight({ groupByDecision: true }),
+      'skillgate.groupByFolder': () => setInSight({ groupByDecision: false }),
       'skillgate.showFiltered': async (filter) => {
         await this.set({ filter: TREE_FILTERS.find((f) => f === filter) ?? 'needsReview' });
         await focusView();

@@ -160,6 +160,21 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assert.equal(quickPickText('$(spin~spin) $(not icon)'), '\\$(spin~spin) $(not icon)');
   });
 
+  it("QuickPick items: the folder a shadowed bundle's winner lives in, named in the description, is escaped too", () => {
+    const winner = item({ id: 'w', workspace: `/w/$(zap)x${HOSTILE}`, path: '/w/a/.codewhale/plugins/demo' });
+    const shadowed = item({ id: 's', decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'w' });
+    const snapshot = {
+      generation: 1,
+      workspaces: ['/w/a', '/w/b'],
+      items: [winner, shadowed],
+      diagnostics: [],
+      trustProblem: null,
+    };
+    const { description } = itemPick(shadowed, snapshot.workspaces, snapshot);
+    assertDisplaySafe(description, 'quick pick', false);
+    assert.ok(description.startsWith('Codewhale plugin · shadowed by \\$(zap)x⟦U+001B⟧'), description);
+  });
+
   it('QuickPick items: a bundle of one of several workspace folders shows its whole path, so two worktrees differ', () => {
     const a = item({ workspace: '/w/a', path: '/w/a/.codewhale/plugins/demo' });
     const b = item({ workspace: '/w/b', path: '/w/b/.codewhale/plugins/demo' });

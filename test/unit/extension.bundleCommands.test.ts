@@ -88,6 +88,27 @@ describe('the bundle commands: stale rows and what they say', () => {
     assert.doesNotMatch(vscodeStandIn.shown[0] as string, /\u001b|\]\(command:/, 'the name is shown escaped');
   });
 
+  it("run from the palette, asks which bundle in the tree row's words, matched on them", async () => {
+    const winner = item({ id: 'user/demo', scope: 'user', workspace: null, path: '/home/u/.codewhale/plugins/demo' });
+    const shadowed = item({ decision: 'shadowed', reasons: ['name_conflict', 'not_reviewed'], shadowedBy: winner.id });
+    const offered: { label: string; description: string; detail: string }[] = [];
+    let options: { matchOnDescription?: boolean; matchOnDetail?: boolean } = {};
+    window.showQuickPick = async (items: typeof offered, o: typeof options) => {
+      offered.push(...items);
+      options = o;
+      return undefined;
+    };
+    await commands([winner, shadowed])['skillgate.review']();
+    assert.deepEqual(
+      offered.map((o) => [o.label, o.description, o.detail]),
+      [
+        ['demo', 'Codewhale plugin · disabled · needs review', '/home/u/.codewhale/plugins/demo'],
+        ['demo', 'Codewhale plugin · shadowed by your user bundle', '.codewhale/plugins/demo'],
+      ],
+    );
+    assert.deepEqual([options.matchOnDescription, options.matchOnDetail], [true, true]);
+  });
+
   it('says why Copy Review Token copies nothing for a row whose bundle has no token now', async () => {
     const broken = item({ reviewToken: null, contentHash: null, capabilityHash: null });
     await commands([broken])['skillgate.copyReviewToken'](node(item()));

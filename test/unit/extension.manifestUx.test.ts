@@ -13,13 +13,15 @@ const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.
     configuration: { properties: Record<string, Setting> };
     viewsWelcome: { view: string; contents: string; when?: string }[];
     walkthroughs: { id: string }[];
+    menus: Record<string, { command?: string; submenu?: string; when?: string }[]>;
   };
 };
 
 /**
  * What the manifest tells VS Code beyond the commands (extension.commands.test.ts), checked
  * against VS Code's extension guides: code.visualstudio.com/api/extension-guides/virtual-workspaces,
- * /api/references/contribution-points (`order`), /api/ux-guidelines/views (welcome views).
+ * /api/references/contribution-points (`order`), /api/ux-guidelines/views (welcome views),
+ * /api/extension-guides/command ("Controlling when a command shows up in the Command Palette").
  */
 describe('manifest: what VS Code shows of Skillgate besides its commands', () => {
   it('declares that it cannot read a virtual workspace, and says why', () => {
@@ -49,5 +51,22 @@ describe('manifest: what VS Code shows of Skillgate besides its commands', () =>
     const [named] = JSON.parse(decodeURIComponent(link[1] as string)) as [string];
     const ids = manifest.contributes.walkthroughs.map((w) => `${manifest.publisher}.${manifest.name}#${w.id}`);
     assert.ok(ids.includes(named), `${named} is none of ${ids.join(', ')}`);
+  });
+
+  it("offers the Filter and Group commands in the palette only where the view's menu does", () => {
+    // "many commands are only relevant in certain circumstances", and `menus.commandPalette` "lets you
+    // restrict when a command should show" (extension-guides/command). Unrestricted, the palette
+    // offered Show All Bundles while all were shown, and Group by Folder while grouped by folder: no effect.
+    const submenu = manifest.contributes.menus['skillgate.treeMode'] ?? [];
+    const palette = manifest.contributes.menus.commandPalette ?? [];
+    assert.ok(submenu.length > 0, 'no Filter and Group menu');
+    for (const entry of submenu) {
+      assert.ok(entry.command && entry.when, `an entry of the Filter and Group menu without a command or a when`);
+      assert.equal(
+        palette.find((p) => p.command === entry.command)?.when,
+        entry.when,
+        `palette when of ${entry.command}`,
+      );
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { McpServer } from '../../src/core/capabilities';
 import { REASON_PHRASE, KIND_WORD } from '../../src/extension/reasonPhrases';
-import { itemAriaLabel, itemDescription, itemLabel, kindIcon, kindText } from '../../src/extension/itemText';
+import { itemAriaLabel, itemDescription, itemLabel, itemPick, kindIcon, kindText } from '../../src/extension/itemText';
+import { treeRowOf } from '../../src/extension/treeRow';
 import { childNodes, readTreeMode, ROWS_PER_RANGE, type TreeNode } from '../../src/extension/treeNodes';
 import { statusSummary } from '../../src/extension/statusText';
 import { Indexer } from '../../src/core/index/indexer';
@@ -194,6 +195,94 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       assert.equal(new Set(icons).size, icons.length, icons.join(', '));
       assert.equal(kindText(kinds[8] as Item), 'inactive lsp component');
       assert.equal(kindText(kinds[5] as Item), KIND_WORD['mcp-server']);
+    });
+  });
+
+  describe("the bundle pick: the tree row's words, not codes", () => {
+    // The codes the tree's words replace: snake_case reasons and `display_only` (anywhere); the kinds'
+    // and agents' ids only in the description (the path in `detail` holds `.codewhale`).
+    const CODES = new RegExp(
+      `\\b(${[...Object.keys(REASON_PHRASE).filter((c) => c.includes('_')), 'display_only'].join('|')})\\b`,
+    );
+    const IDS = /\b(skill-adapter|lua-skill|codewhale|rivumi|eva)\b/;
+    const two = ['/ws/app', '/ws/lib'];
+    const winner = item({ id: 'winner', workspace: '/ws/app', path: '/ws/app/.codewhale/plugins/demo' });
+    const bundles: Item[] = [
+      item({ id: 'cw', workspace: '/ws/lib', path: '/ws/lib/.codewhale/plugins/cw' }),
+      item({
+        id: 'rv',
+        system: 'rivumi',
+        workspace: '/ws/lib',
+        decision: 'registered',
+        reasons: ['loaded_unreviewed', 'not_reviewed'],
+        enabled: null,
+      }),
+      item({
+        id: 'ev',
+        system: 'eva',
+        kind: 'skill-adapter',
+        workspace: '/ws/lib',
+        decision: 'registered',
+        reasons: ['loaded_unreviewed', 'content_changed'],
+        trust: 'content-changed',
+        enabled: null,
+      }),
+      item({
+        id: 'lua',
+        system: 'eva',
+        kind: 'lua-skill',
+        workspace: '/ws/lib',
+        decision: 'rejected',
+        reasons: ['skill_invalid'],
+      }),
+      item({
+        id: 'hk',
+        system: 'rivumi',
+        kind: 'hooks',
+        workspace: '/ws/lib',
+        reasons: ['hooks_not_opted_in', 'not_reviewed'],
+      }),
+      item({ id: 'cap', workspace: '/ws/lib', decision: 'display_only', reasons: ['plugin_limit_exceeded'] }),
+      item({ id: 'sh', workspace: '/ws/lib', decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'winner' }),
+      item({
+        id: 'on',
+        workspace: '/ws/lib',
+        decision: 'registered',
+        reasons: ['active'],
+        trust: 'trusted',
+        enabled: true,
+      }),
+    ];
+    const s: Snapshot = { ...snap([winner, ...bundles]), workspaces: two };
+
+    it("says each bundle's kind, decision and reason as its row does, with the agent the row sits under", () => {
+      const described = bundles.map((b) => itemPick(b, two, s).description);
+      assert.deepEqual(described, [
+        'Codewhale plugin · disabled · needs review',
+        'Rivumi plugin · loaded · not reviewed',
+        'Eva-CLI skill adapter · loaded · changed since review',
+        'Eva-CLI Lua skill · rejected · invalid skill',
+        'Rivumi hooks file · disabled · hooks off (opt-in not set)',
+        'Codewhale plugin · shown only · past the 16-plugin cap',
+        'Codewhale plugin · shadowed by app',
+        'Codewhale plugin · loaded · active',
+      ]);
+    });
+
+    it("carries no reason or decision code, and ends with the row's own description", () => {
+      for (const b of bundles) {
+        const pick = itemPick(b, two, s);
+        for (const text of Object.values(pick)) assert.doesNotMatch(text, CODES, `${b.id}: ${text}`);
+        assert.doesNotMatch(pick.description, IDS, b.id);
+        assert.ok(pick.description.endsWith(treeRowOf(b, s).description), `${b.id}: ${pick.description}`);
+        // The row's name, and the whole path that tells two folders' bundles apart.
+        assert.equal(pick.label, treeRowOf(b, s).label);
+        assert.equal(pick.detail, b.path);
+      }
+      for (const code of Object.keys(REASON_PHRASE) as ReasonCode[])
+        assert.doesNotMatch(itemPick(item({ reasons: [code] })).description, CODES, code);
+      for (const decision of ['registered', 'rejected', 'display_only', 'disabled', 'shadowed'] as const)
+        assert.doesNotMatch(itemPick(item({ decision })).description, /registered|display_only/, decision);
     });
   });
 
