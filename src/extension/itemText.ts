@@ -108,9 +108,17 @@ export function hookRuns(item: Item): string {
 
 /** The screen-reader label: name, kind, decision and reason, all in words (no `not_reviewed`). */
 export function itemAriaLabel(item: Item, snapshot?: Snapshot): string {
-  return displayText(
-    `${itemLabel(item)}, ${kindText(item)}, ${decisionWord(item)}, ${itemDescription(item, snapshot)}`,
-  );
+  return displayText([itemLabel(item), kindText(item), ...decisionAndReason(item, snapshot)].join(', '));
+}
+
+/**
+ * The decision in a word, then the row's description, the decision said once: a reason
+ * whose words begin with it ("loaded · not reviewed", "shadowed by …") already says it.
+ */
+function decisionAndReason(item: Item, snapshot: Snapshot | undefined): string[] {
+  const reason = itemDescription(item, snapshot);
+  const decision = decisionWord(item);
+  return reason === decision || reason.startsWith(`${decision} `) ? [reason] : [decision, reason];
 }
 
 /** The decision in a word or two; what the agent loads unreviewed is loaded (decisions.md `loaded_unreviewed`). */
@@ -221,13 +229,7 @@ export function itemPick(
     item.scope === 'user' || workspaces.length > 1 ? item.path : path.relative(item.workspace ?? '', item.path);
   const kind = kindText(item);
   const agent = systemOf(item.system).label;
-  const reason = itemDescription(item, snapshot);
-  const decision = decisionWord(item);
-  const words = [
-    kind.startsWith(`${agent} `) ? kind : `${agent} ${kind}`,
-    ...(reason === decision || reason.startsWith(`${decision} `) ? [] : [decision]),
-    reason,
-  ];
+  const words = [kind.startsWith(`${agent} `) ? kind : `${agent} ${kind}`, ...decisionAndReason(item, snapshot)];
   return {
     label: quickPickText(item.qualifiedName),
     description: quickPickText(words.join(' · ')),

@@ -102,7 +102,7 @@ describe('the Skillgate tree in words (packaged VSIX, code-server + Chromium)', 
     await treeRow('issues').first().waitFor({ timeout: 15000 });
     const aria = async (label: string) => (await treeRow(label).first().getAttribute('aria-label')) ?? '';
     assert.equal(await aria('repo-tools'), 'repo-tools, Codewhale plugin, disabled, needs review');
-    assert.equal(await aria('test-pack'), 'test-pack, Rivumi plugin, loaded, loaded · not reviewed');
+    assert.equal(await aria('test-pack'), 'test-pack, Rivumi plugin, loaded · not reviewed');
     assert.equal(await aria('broken-upload'), 'broken-upload, Codewhale plugin, rejected, invalid manifest');
     for (const label of await rows().evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))) {
       assert.ok(label.length > 0, 'every row has a label');

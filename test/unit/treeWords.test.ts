@@ -173,7 +173,8 @@ describe('the tree in words (issue 14 items 1-4)', () => {
             enabled: null,
           }),
         ),
-        'test-pack, Rivumi plugin, loaded, loaded · not reviewed',
+        // The decision once: the reason's words begin with it.
+        'test-pack, Rivumi plugin, loaded · not reviewed',
       );
       for (const code of Object.keys(REASON_PHRASE) as ReasonCode[])
         assert.doesNotMatch(itemAriaLabel(item({ reasons: [code] })), /_/, code);

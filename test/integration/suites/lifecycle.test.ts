@@ -89,7 +89,7 @@ describe('trust and enable (in the extension host)', () => {
           row.iconPath.id === 'plug' &&
           row.iconPath.color?.id === 'list.warningForeground',
       );
-      assert.equal(row.accessibilityInformation?.label, 'pk, Rivumi plugin, loaded, loaded · not reviewed');
+      assert.equal(row.accessibilityInformation?.label, 'pk, Rivumi plugin, loaded · not reviewed');
       assert.doesNotMatch(String(row.contextValue), /canEnable|\benabled\b/);
       const stateDir = process.env.SKILLGATE_STATE_DIR;
       assert.ok(stateDir);
