@@ -16,6 +16,13 @@ import {
   type Op,
 } from './mutations';
 import { CONTROL_STRINGS } from './payloads';
+import {
+  evaUserSkillName,
+  evaUserSkillText,
+  generateEvaBindings,
+  generateEvaUserSkills,
+  type EvaUserSkills,
+} from './eva';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
@@ -46,6 +53,10 @@ export interface FuzzInput {
   readonly rivumiDemo: boolean;
   /** The demo's Eva-CLI project (`config/`, `schemas/`) copied into the workspace, and its user skills into the home; absent in inputs saved before Eva. */
   readonly evaDemo?: boolean;
+  /** Eva `kind: skill` bindings (and a non-skill adapter) written into the demo's Eva project, workspace-relative (test/fuzz/eva.ts); absent in inputs saved before them. */
+  readonly eva?: readonly GeneratedFile[];
+  /** User skill folders made in the home beside the demo's; absent in inputs saved before them. */
+  readonly evaUserSkills?: EvaUserSkills;
   readonly rivumi: readonly GeneratedFile[];
   readonly ops: readonly Op[];
   readonly hooksOptIn: boolean;
@@ -99,12 +110,18 @@ export function materializeBase(input: FuzzInput, root: string): void {
       fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-workspace', dir), path.join(l.ws, dir), { recursive: true });
     fs.cpSync(path.join(PROJECT_ROOT, 'examples/demo-home/.codex'), path.join(l.home, '.codex'), { recursive: true });
   }
-  for (const f of input.rivumi) {
+  for (const f of [...input.rivumi, ...(input.eva ?? [])]) {
     const p = path.join(l.ws, f.path);
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, f.text);
     if (f.mode !== undefined) fs.chmodSync(p, f.mode);
   }
+  if (input.evaUserSkills)
+    for (let i = 0; i < input.evaUserSkills.count; i++) {
+      const dir = path.join(l.home, `.${input.evaUserSkills.root}/skills`, evaUserSkillName(i));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'SKILL.md'), evaUserSkillText(i));
+    }
   if (input.workspaceTwice) fs.symlinkSync(l.ws, l.wsLink);
 }
 
@@ -388,6 +405,10 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
   const rivumi = rng.bool(0.75) ? generateRivumi(rng) : [];
   // Its own stream, so every input a seed gave before Eva stays the same.
   const evaDemo = new Rng(`${seed}:${index}:eva`).bool(0.25);
+  // Bindings and user skill folders over the demo's project, from a stream of their own too.
+  const evaRng = new Rng(`${seed}:${index}:eva-shapes`);
+  const eva = evaDemo && evaRng.bool(0.6) ? generateEvaBindings(evaRng) : [];
+  const evaUserSkills = evaDemo && evaRng.bool(0.4) ? generateEvaUserSkills(evaRng) : undefined;
   const base: FuzzInput = {
     seed,
     index,
@@ -395,6 +416,8 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
     home,
     rivumiDemo,
     evaDemo,
+    ...(eva.length ? { eva } : {}),
+    ...(evaUserSkills ? { evaUserSkills } : {}),
     rivumi,
     ops: [],
     hooksOptIn: rng.bool(0.4),

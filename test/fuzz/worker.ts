@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { checkInput, type Failure } from './invariants';
 import { generateInput, materialize, type FuzzInput } from './input';
 import type { FromWorker, MinimalRepro, ToWorker } from './protocol';
+import { EVA_USER_CAP } from './eva';
 
 /** Inputs are small trees written and removed by the thousand: on a RAM disk when there is one. */
 function scratchParent(): string {
@@ -47,6 +48,14 @@ function reductions(input: FuzzInput): FuzzInput[] {
   for (let i = 0; i < input.home.length; i++) out.push({ ...input, home: input.home.filter((_, j) => j !== i) });
   if (input.rivumiDemo) out.push({ ...input, rivumiDemo: false });
   if (input.evaDemo) out.push({ ...input, evaDemo: false });
+  const eva = input.eva ?? [];
+  if (eva.length > 1) out.push({ ...input, eva: [] });
+  for (let i = 0; i < eva.length; i++) out.push({ ...input, eva: eva.filter((_, j) => j !== i) });
+  // Past Eva's cap a folder or two is enough: the cut keeps just past it, then none.
+  const users = input.evaUserSkills;
+  if (users && users.count > EVA_USER_CAP + 1)
+    out.push({ ...input, evaUserSkills: { ...users, count: EVA_USER_CAP + 1 } });
+  if (users) out.push({ ...input, evaUserSkills: undefined });
   for (let i = 0; i < input.rivumi.length; i++) out.push({ ...input, rivumi: input.rivumi.filter((_, j) => j !== i) });
   if (input.hooksOptIn) out.push({ ...input, hooksOptIn: false });
   if (input.workspaceTwice) out.push({ ...input, workspaceTwice: false });

@@ -31,6 +31,31 @@ describe('Eva bindings: shadowing leads every other reason (eva.md §4.1, §4.3)
     );
   });
 
+  // Found by the fuzz harness (seed eva-bind-1, input 2616: the earlier binding named a stdio adapter).
+  it('a binding shadowed by a capability manifest that is no item names no winner (shadowedBy null, as case 35)', () => {
+    f.adapter(A0);
+    // Context: an mcp_tool capability, and a binding whose provider is not a skill adapter.
+    f.write(
+      'ws/config/capabilities/a.yaml',
+      SKILL_BINDING.replace('kind: skill', 'kind: mcp_tool').replace('workflow.review', 'repo.read'),
+    );
+    f.write('ws/config/capabilities/b.yaml', `${SKILL_BINDING}default_provider: review-skill\n`);
+    f.adapter(A0.replace('review-skill', 'tool').replace('transport: skill', 'transport: stdio'), 'tool.yaml');
+    f.write('ws/config/capabilities/c.yaml', `${SKILL_BINDING.replace('id: rs', 'id: rt')}default_provider: tool\n`);
+    f.write(
+      'ws/config/capabilities/d.yaml',
+      `${SKILL_BINDING.replace('id: rs', 'id: rt')}default_provider: review-skill\n`,
+    );
+    const r = f.index();
+    for (const shadowed of ['capabilities/b.yaml', 'capabilities/d.yaml']) {
+      const b = r.item(shadowed);
+      assert.deepEqual(
+        [shadowed, b.decision, b.reasons, b.shadowedBy],
+        [shadowed, 'shadowed', ['duplicate_id_shadowed'], null],
+      );
+    }
+  });
+
   it('a shadowed binding that breaks the schema is shadowed too', () => {
     f.adapter(A0);
     f.write('ws/config/capabilities/rs.yaml', `${SKILL_BINDING}default_provider: review-skill\n`);

@@ -109,7 +109,9 @@ export function bindingItem(
     parent: providerItem?.id ?? null,
     decision,
     reasons,
-    shadowedBy: entry.shadow?.by.itemId ?? null,
+    // The winner only when it is an item (an earlier binding, a lua skill): a context manifest, or a
+    // binding whose provider is no skill adapter, is none, as for skill items (indexEva.ts, eva.md case 35).
+    shadowedBy: (entry.shadow && byEntry.get(entry.shadow.by)?.id) ?? null,
     trust: null,
     enabled: null,
     compatibility: null,
