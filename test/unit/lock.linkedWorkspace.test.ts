@@ -6,10 +6,11 @@ import { writeEvaProject } from './helpers/evaFixture';
 
 /**
  * A workspace folder named through a symbolic link (`--workspace link`, `link -> repo`):
- * the index keeps that spelling for Rivumi and Codewhale items, but an Eva project's items
- * carry the folder's canonical path (its project root, project.ts). The lock must still pin
- * every bundle of the folder (README "The lock grants nothing": it pins every bundle of
- * the repository), or `check --lock` passes a changed Eva adapter that Eva registers.
+ * the index keeps that spelling for every agent's items. Eva decides under the folder's
+ * canonical path (its project root, project.ts) and once reported its items there too, so
+ * the lock held none of them. The lock must pin every bundle of the folder (README "The lock
+ * grants nothing": it pins every bundle of the repository), or `check --lock` passes a
+ * changed Eva adapter that Eva registers.
  */
 describe('skillgate.lock: a workspace folder named through a symbolic link', () => {
   let f: Fixture;

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { systemIdSchema } from '../systems/registry';
 import { displayPath } from '../report/contract';
 import { byteOrder } from '../fs/rawNames';
-import { canonicalPath } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
 import type { Snapshot } from '../index/snapshot';
 import type { Item, System } from '../model';
@@ -58,33 +57,20 @@ const lockSchema = z.strictObject({
  * cap is new then.
  */
 export function workspaceBundles(snapshot: Snapshot, workspace: string): Item[] {
-  const inFolder = sameFolder(workspace);
+  // Every agent's items carry their folder exactly as the index keeps it (Eva's too: eva/givenFolder.ts),
+  // so a folder given through a link holds its Eva bundles here as well.
   return snapshot.items.filter(
     (i) =>
       i.trust !== null &&
       i.scope === 'workspace' &&
-      i.workspace !== null &&
-      inFolder(i.workspace) &&
+      i.workspace === workspace &&
       !i.reasons.includes('plugin_limit_exceeded'),
   );
 }
 
-/**
- * Whether an item's folder is `workspace`: as given, or its canonical path. An Eva
- * project's items carry the canonical folder (its project root, eva/project.ts) where
- * Rivumi's and Codewhale's carry the folder as given, so a folder named through a link
- * (`--workspace link`) would otherwise lose its Eva bundles from the lock, and `check
- * --lock` would pass a changed adapter Eva registers. The index keeps one folder per
- * canonical path (indexer.ts), so the match names one folder.
- */
-function sameFolder(workspace: string): (folder: string) => boolean {
-  const canonical = canonicalPath(workspace);
-  return (folder) => folder === workspace || folder === canonical;
-}
-
-/** The workspace-relative path a lock names a bundle by: relative to the folder the item names. */
+/** The workspace-relative path a lock names a bundle by. */
 export function lockPath(item: Item, workspace: string): string {
-  return displayPath(item.path, [item.workspace ?? workspace]);
+  return displayPath(item.path, [workspace]);
 }
 
 /**

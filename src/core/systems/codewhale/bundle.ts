@@ -325,11 +325,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   };
   if (!walk.ok) {
     // By the failure the walk met, never by the message's words: a message spells a path, which holds any words.
-    findings.inFile(
-      WALK_FAILURE_CODE[walk.kind],
-      walk.message,
-      walk.rel ? path.join(canonicalRoot, walk.rel) : manifestFile,
-    );
+    findings.inFile(WALK_FAILURE_CODE[walk.kind], walk.message, walk.rel ? path.join(dir, walk.rel) : manifestFile);
     // Upstream's load stops at the walk (codewhale.md §2.5 step 1), but the inactive components are
     // still listed, display only, from the manifest: they say why, as under any other invalid manifest.
     sayInactive();
@@ -343,7 +339,9 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       anchors,
     });
   }
-  const skills = discoverSkills(canonicalRoot, name, skillRoots, walk.files, walk.directories, walk.retained, findings);
+  // Skill files are spelled under the bundle directory as it was reached, as the bundle and its manifest
+  // are: under a workspace folder given through a link, the canonical root lies outside the folder given.
+  const skills = discoverSkills(dir, name, skillRoots, walk.files, walk.directories, walk.retained, findings);
   const capHash = capabilityHash(POLICY_V3, capabilityPairs(inventory));
   const when = applicability(declaredWhen(manifest), ctx.host);
 
@@ -406,7 +404,10 @@ function parsedNext(rel: string): boolean {
   return rel === 'mcp.json' || rel === '.mcp.json' || rel.endsWith('/SKILL.md');
 }
 
-/** SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3). */
+/**
+ * SKILL.md candidates from the hashed file set, claiming directories (codewhale.md §5.1-§5.3),
+ * each named under `root`: the bundle directory as it was reached.
+ */
 function discoverSkills(
   root: string,
   pluginName: string,

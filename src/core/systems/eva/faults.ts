@@ -65,6 +65,7 @@ export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: 
   };
   return {
     root: workspace,
+    folder: workspace,
     items: [item],
     diagnostics: [{ ...fault, itemId: id }],
     adapters: [],

@@ -15,6 +15,7 @@ import type { EvaDetail, EvaItem } from './item';
 import { readAndParse, readEntry, scanRoot, type ManifestEntry } from './manifestEntry';
 import { allowedRoot, resolveNamedPath } from './paths';
 import { evaRunner, type EvaRunner } from './runner';
+import { givenFolder } from './givenFolder';
 import { DEFAULT_POLICY, readPolicy, type EvaPolicy, type PolicyDocument } from './policy';
 import { loadEvaProject, type EvaProject } from './project';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
@@ -66,7 +67,10 @@ export function indexEva(folders: string | readonly string[], options: EvaOption
 
 /** One workspace folder's Eva project, indexed on its own (a change re-reads only that project). */
 export interface EvaFolderIndex {
+  /** The project root, canonical: what Eva's decisions and the trust units' files are read under (project.ts). */
   readonly root: string;
+  /** The workspace folder as given: what its items and diagnostics are spelled under (givenFolder.ts). */
+  readonly folder: string;
   readonly items: EvaItem[];
   readonly diagnostics: Diagnostic[];
   readonly adapters: ProjectAdapterRef[];
@@ -107,11 +111,23 @@ export function indexEvaFolder(
   const project = loadEvaProject(folder);
   if (!project) return undefined;
   const roots = Object.values(project.roots).filter((r): r is string => r !== null);
+  const indexed = indexProject(project, home, runtime, trust);
+  // Decided under the canonical root, reported under the folder as given (givenFolder.ts); the
+  // roots, covered files and reads stay canonical: they are what is read and watched, never shown.
+  const given = givenFolder(project.root, folder);
   return {
     root: project.root,
+    folder,
     scanUserDirs: project.scanUserDirs,
     roots,
-    ...indexProject(project, home, runtime, trust),
+    ...indexed,
+    ...(given
+      ? {
+          items: indexed.items.map(given.item),
+          diagnostics: indexed.diagnostics.map(given.diagnostic),
+          policy: given.policy(indexed.policy),
+        }
+      : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+import { canonicalPath } from '../../fs/safeFs';
 import { evaUserHome } from '../../fs/userHome';
 import { withParentsResolved } from '../../fs/spelledPath';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
@@ -15,13 +17,21 @@ export interface EvaReadContext {
 
 const CONTEXTS = new Map<string, EvaReadContext>();
 
+/**
+ * A project by its canonical root: an item names its folder as given (givenFolder.ts), which may
+ * pass through a link, and a unit read again by that spelling is the project indexed by the other.
+ */
+function projectKey(projectRoot: string): string {
+  return canonicalPath(projectRoot) ?? path.resolve(projectRoot);
+}
+
 export function rememberReadContext(projectRoot: string, context: EvaReadContext): void {
-  CONTEXTS.set(projectRoot, context);
+  CONTEXTS.set(projectKey(projectRoot), context);
 }
 
 /** The context the project was last indexed with; never indexed in this process: the user's home, the default runtime. */
 export function readContextOf(projectRoot: string): EvaReadContext {
-  return CONTEXTS.get(projectRoot) ?? { home: evaHomeFromEnv(), runtime: DEFAULT_EVA_RUNTIME };
+  return CONTEXTS.get(projectKey(projectRoot)) ?? { home: evaHomeFromEnv(), runtime: DEFAULT_EVA_RUNTIME };
 }
 
 /** Eva's home from the process environment, its `..` resolved as the OS resolves them (after a link, the target's parent). */

@@ -62,6 +62,9 @@ export function readEvaSource(item: Item): SourceRead {
   // That directory is chosen from every covered name, present or not: chosen from the present ones, it moved when the home
   // skill was removed, and the review then showed the unchanged manifest as removed under one name and added under another.
   const root = commonDirectory(folder.root, [unit.manifest, ...unit.covered.map((f) => f.abs)]);
+  // Files are named from that directory as the unit reads them (canonical); the review opens them
+  // under the folder as given, as the items name it (givenFolder.ts). One above the project stays.
+  const shownRoot = root === folder.root ? folder.folder : root;
   // The files listed (what the review shows, the receipt records and the reviewed copy is checked
   // against) are the ones this read hashes, and that hash must be the unit's token: a file read
   // apart from its hash could be rewritten in between, and be shown and recorded under a token
@@ -91,7 +94,7 @@ export function readEvaSource(item: Item): SourceRead {
     source: {
       item: fresh,
       bundleKey: fresh.detail.bundleKey as string,
-      root,
+      root: shownRoot,
       canonicalPath: unit.manifest,
       files,
       directories: [],
@@ -130,14 +133,15 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
   const read = readNow(item);
   if (!read) return undefined;
   const { folder, fresh } = read;
-  const manifest = portableRelative(folder.root, fresh.path);
+  // Under the folder as given, as the item names its manifest (givenFolder.ts): the names are the same.
+  const manifest = portableRelative(folder.folder, fresh.path);
   return {
     item: fresh,
     // A manifest that no longer reads gives the unit no key: it matches no receipt.
     bundleKey: fresh.detail.bundleKey ?? '',
-    root: folder.root,
+    root: folder.folder,
     // As every agent's invalid unit: the listed files inside the root, reached without a link.
-    files: hashListed(folder.root, [manifest, ...reviewed]),
+    files: hashListed(folder.folder, [manifest, ...reviewed]),
     contentHash: null,
     diagnostics: read.diagnostics,
     parts: read.parts,
