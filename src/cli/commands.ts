@@ -17,7 +17,7 @@ import { explainItem, explainText } from '../core/report/explain';
 import { reviewText } from '../core/review/reviewText';
 import { hookLoadFails } from '../core/review/hookLoad';
 import { shortToken } from '../core/report/shortToken';
-import { check, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
+import { check, checkPasses, disable, doctor, enable, review, revoke, trust } from '../core/trust/lifecycle';
 import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
 import { afterTrustWithSwitch, afterTrustWithoutSwitch, hasEnableSwitch } from '../core/trust/enableSwitch';
 import { UNAVAILABLE_EFFECT } from '../core/trust/trustStore';
@@ -182,23 +182,32 @@ function checkCommand(c: Invocation, version: string): number {
   if (typeof c.cmd.flags.lock === 'string')
     return checkLocks(snapshot, c.cmd.flags.lock, c.options.format, c.io, version, c.lifecycle);
   const failing = check(snapshot);
+  const ok = checkPasses(snapshot, failing);
+  const notTrusted = `${failing.length} bundle(s) the agents would load are not trusted at their current hashes`;
+  // A store that cannot be read is no bundle's problem: said once, in `doctor`'s words, apart from
+  // the bundles the agents load, so that no rejected or shadowed bundle is listed as loaded.
+  const store = !ok && snapshot.trustProblem ? `the trust store is unavailable: ${snapshot.trustProblem}` : null;
   if (c.options.json)
     c.json({
-      ok: failing.length === 0,
-      message: failing.length
-        ? `${failing.length} bundle(s) the agents would load are not trusted at their current hashes`
-        : 'every bundle the agents would load is trusted',
+      ok,
+      message: store
+        ? `${store}; no bundle counts as trusted${failing.length ? `; ${notTrusted}` : ''}`
+        : failing.length
+          ? notTrusted
+          : 'every bundle the agents would load is trusted',
       failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })),
     });
-  else if (failing.length === 0) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
+  else if (ok) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
   else {
-    c.io.err(`skillgate: ${failing.length} bundle(s) the agents would load are not trusted at their current hashes:\n`);
+    if (store)
+      c.io.err(`skillgate: ${displayText(store)}\n  ${UNAVAILABLE_EFFECT} Run \`skillgate doctor\` to see why.\n`);
+    if (failing.length > 0) c.io.err(`skillgate: ${notTrusted}:\n`);
     for (const f of failing)
       c.io.err(
         `  ${displayText(`${f.item.system} ${f.item.kind} ${f.item.name} (${scopedPath(f.item, f.item.path, snapshot.workspaces)}): ${f.problem}`)}\n`,
       );
   }
-  return failing.length === 0 ? 0 : 1;
+  return ok ? 0 : 1;
 }
 
 function doctorCommand(c: Invocation): number {
