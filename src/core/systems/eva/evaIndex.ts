@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { isInside } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
+import { bothSpellings } from '../../fs/folderSpellings';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
@@ -151,12 +152,22 @@ export class EvaIndex implements SystemIndex {
       : [path.join(this.home, '.codex', 'skills'), path.join(this.home, '.agents', 'skills')];
   }
 
-  /** Whether a changed path can change the folder's project: its `config/`, a configuration root, a covered file. */
+  /**
+   * Whether a changed path can change the folder's project: its `config/`, a configuration root,
+   * a covered file. `config/` is spelled under the folder as given, the rest under the project's
+   * canonical root (indexEva.ts), and a change may come under either (folderSpellings.ts).
+   */
   private affects(workspace: string, p: string): boolean {
+    const folder = this.folders.get(workspace);
+    const spellings =
+      folder && folder.root !== workspace ? bothSpellings(p, path.resolve(workspace), folder.root) : [p];
+    return spellings.some((q) => this.affectsAsSpelled(workspace, folder, q));
+  }
+
+  private affectsAsSpelled(workspace: string, folder: EvaFolderIndex | undefined, p: string): boolean {
     const config = path.join(workspace, 'config');
     // The folder itself is an ancestor of its config/.
     if (isInside(config, p) || isAncestor(p, config)) return true;
-    const folder = this.folders.get(workspace);
     if (!folder) return false;
     if (folder.roots.some((r) => isInside(r, p) || isAncestor(p, r))) return true;
     for (const unit of folder.units.values()) {

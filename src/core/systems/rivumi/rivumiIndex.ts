@@ -6,6 +6,8 @@ import { rivumiHooksOptIn } from './hooksOptIn';
 import { changesLinkedRivumi, linkedRivumi, linkedRivumiWatches, type LinkedRivumi } from './linkedRoot';
 import type { RivumiProject } from './model';
 import { isAncestor } from '../../fs/portablePath';
+import { bothSpellings } from '../../fs/folderSpellings';
+import { canonicalPath } from '../../fs/safeFs';
 import type { Diagnostic, Item } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
 
@@ -24,12 +26,15 @@ export class RivumiIndex implements SystemIndex {
   private readonly projects = new Map<string, RivumiProject>();
   /** Where each workspace's linked `.rivumi` leads, as at its last read (linkedRoot.ts). */
   private readonly linked = new Map<string, LinkedRivumi>();
+  /** Each workspace folder's real path where it differs from the folder as given (opened through a link), as at its last read. */
+  private readonly real = new Map<string, string>();
 
   constructor(private readonly options: SharedIndexOptions & RivumiOptions) {}
 
   scan(): (() => void)[] {
     this.projects.clear();
     this.linked.clear();
+    this.real.clear();
     for (const ws of this.options.workspaces) this.projects.set(ws, this.load(ws));
     return [];
   }
@@ -42,19 +47,23 @@ export class RivumiIndex implements SystemIndex {
       if (!reach) reaches.set(ws, (reach = hookScriptReach(project)));
       return reach;
     };
-    for (const p of changed) {
+    for (const reported of changed) {
       for (const ws of this.options.workspaces) {
         const project = this.projects.get(ws);
         const rivumiDir = path.join(ws, '.rivumi');
-        if (
-          p === rivumiDir ||
-          p.startsWith(rivumiDir + path.sep) ||
-          isAncestor(p, rivumiDir) ||
-          (project && reachOf(ws, project).has(p)) ||
-          // Behind a linked `.rivumi`, its target's watchers report by the target's spelling.
-          this.behindLink(ws, p)
-        )
-          reload.add(ws);
+        // What Rivumi reads is spelled under the folder as given; a change may come under its real path too.
+        const real = this.real.get(ws);
+        const spellings = real === undefined ? [reported] : bothSpellings(reported, path.resolve(ws), real);
+        for (const p of spellings)
+          if (
+            p === rivumiDir ||
+            p.startsWith(rivumiDir + path.sep) ||
+            isAncestor(p, rivumiDir) ||
+            (project && reachOf(ws, project).has(p)) ||
+            // Behind a linked `.rivumi`, its target's watchers report by the target's spelling.
+            this.behindLink(ws, p)
+          )
+            reload.add(ws);
       }
     }
     for (const ws of reload) this.projects.set(ws, this.load(ws));
@@ -98,6 +107,9 @@ export class RivumiIndex implements SystemIndex {
 
   /** The fault boundary of one workspace's `.rivumi/` (faults.ts). */
   private load(workspace: string): RivumiProject {
+    const real = canonicalPath(workspace);
+    if (real !== undefined && real !== path.resolve(workspace)) this.real.set(workspace, real);
+    else this.real.delete(workspace);
     try {
       const linked = linkedRivumi(workspace);
       if (linked) this.linked.set(workspace, linked);
