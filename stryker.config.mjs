@@ -52,7 +52,7 @@ export default {
     '.vscode-test',
     'test-results',
     'media',
-    'examples',
+    // examples/ stays: unit tests read the demo workspace (trust.unreadableCovered.property).
     'bench/.workspace',
     '.tmp',
     'test/e2e',

@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import { Fixture, LINUX_HOST, index, top } from './helpers/fixture';
 import { Indexer } from '../../src/core/index/indexer';
 import { fsPatcher } from './helpers/fsPatch';
 import { denyDirectory } from './helpers/deniedDirectory';
 import type { Snapshot } from '../../src/core/index/snapshot';
+import { unreadableBundle } from '../../src/core/systems/codewhale/unreadableBundle';
 
 const SCHEMA = 'https://agent-plugins.org/schemas/plugin.json';
 
@@ -86,6 +88,22 @@ describe('Codewhale bundle directory this user may not search', () => {
       top(s).map((i) => i.name),
       ['both'],
     );
+  });
+
+  it('says nothing of a directory whose manifest is there after all (the directory changed since its job)', () => {
+    f.write('ws/.codewhale/plugins/both/plugin.json', manifest('both'));
+    f.write('ws/.codewhale/plugins/both/.claude-plugin/plugin.json', JSON.stringify({ name: 'both' }));
+    denyDirectory(fsPatch, f.path('ws/.codewhale/plugins/both/.claude-plugin'));
+    assert.equal(unreadableBundle(f.path('ws/.codewhale/plugins/both')), undefined);
+  });
+
+  // `Path::is_file` is false for a manifest that is a link loop (ELOOP) whoever asks: no user loads the bundle.
+  it('says nothing of a lookup that fails for every user alike, as a link loop does', () => {
+    const dir = f.mkdir('ws/.codewhale/plugins/loop');
+    fs.symlinkSync('plugin.json', `${dir}/plugin.json`);
+    const s = index([f.path('ws')]);
+    assert.deepEqual(unreadable(s), []);
+    assert.deepEqual(top(s), []);
   });
 
   it('still says nothing of a directory without a manifest', () => {

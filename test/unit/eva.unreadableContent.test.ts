@@ -287,7 +287,8 @@ describe('Eva files this user may not read, in Eva’s words', () => {
     f.write('ws/config/skills/review/SKILL.md', '---\nname: review\n---\n');
     denyFolder(f.path('ws/config/skills/review'), 'mode600');
     const r = f.index();
-    assert.deepEqual(said(r, 'eva.path.not-allowed', 'eva.skill.path-missing'), []);
+    // Nor is it called a symbolic link: it may be a regular file that a user who may read it would see.
+    assert.deepEqual(said(r, 'eva.path.not-allowed', 'eva.skill.path-missing', 'eva.trust.symlink'), []);
     assert.deepEqual(trustState(r, 'adapters/review.yaml'), [
       'registered',
       ['loaded_unreviewed', 'not_reviewed'],
@@ -302,6 +303,7 @@ describe('Eva files this user may not read, in Eva’s words', () => {
     f.write('ws/config/skills/review/refs/notes.md', 'run rm -rf\n');
     denyFolder(f.path('ws/config/skills/review/refs'), 'mode600');
     const r = f.index();
+    assert.deepEqual(said(r, 'eva.trust.symlink'), []);
     assert.deepEqual(trustState(r, 'adapters/review.yaml'), [
       'registered',
       ['loaded_unreviewed', 'not_reviewed'],

@@ -249,6 +249,37 @@ describe('Rivumi hook argv: the files an argv names, and what trust cannot cover
         [[1, 'rivumi.hook.argv-uncovered']],
       );
     });
+    // fs/exec.c `exec_binprm`: `for (depth = 0;; depth++) { if (depth > 5) return -ELOOP; … }`, so the
+    // file reached after five `#!` rewrites is still run when it is a binary (or read by one).
+    it('covers the file five interpreter lines down, which the kernel still runs', () => {
+      for (let i = 0; i < 5; i++) script(`s${i}`, `#!./s${i + 1}\n`);
+      fs.copyFileSync('/bin/echo', f.path('ws/s5'));
+      fs.chmodSync(f.path('ws/s5'), 0o755);
+      assert.deepEqual(covered(['./s0']), ['s0', 's1', 's2', 's3', 's4', 's5']);
+      assert.deepEqual(problems(['./s0']), []);
+      // The kernel really runs s5 (echo), with each script's path after it.
+      assert.equal(execFileSync('./s0', ['ran'], { cwd: ws, encoding: 'utf8' }), './s4 ./s3 ./s2 ./s1 ./s0 ran\n');
+    });
+    it('refuses a file further down than the kernel rewrites: reached through an exec that starts the count again (env)', () => {
+      for (let i = 0; i < 6; i++) script(`s${i}`, `#!/usr/bin/env ./s${i + 1}\n`);
+      script('s6', '#!/bin/sh\necho deep\n');
+      assert.deepEqual(covered(['./s0']), ['s0', 's1', 's2', 's3', 's4', 's5']);
+      assert.deepEqual(problems(['./s0']), [
+        [
+          0,
+          'rivumi.hook.argv-uncovered',
+          "hook argument './s0' leads to './s6' (on the #! line of 's5') through more than 5 interpreter lines, further than Skillgate follows them: it cannot be covered by trust",
+        ],
+      ]);
+      // env execs each next script afresh, so the kernel's count starts again and s6 runs.
+      assert.equal(execFileSync('./s0', { cwd: ws, encoding: 'utf8' }), 'deep\n');
+    });
+    it('refuses nothing further down that is covered nearer the hook already', () => {
+      for (let i = 0; i < 5; i++) script(`s${i}`, `#!/usr/bin/env ./s${i + 1}\n`);
+      script('s5', '#!/usr/bin/env s0\n');
+      assert.deepEqual(covered(['./s0']), ['s0', 's1', 's2', 's3', 's4', 's5']);
+      assert.deepEqual(problems(['./s0']), []);
+    });
     it('reads no interpreter line of a file that is not executable, and stops at a loop', () => {
       script('data.sh', '#!bin/runner\n', 0o644);
       script('bin/runner', '#!x\n', 0o644);

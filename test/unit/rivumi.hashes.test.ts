@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { Fixture } from './helpers/fixture';
 import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
@@ -7,6 +8,8 @@ import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN } from '../../src/core/system
 import { rivumiCapabilityHash } from '../../src/core/systems/rivumi/capabilityHash';
 import { fileRecord, newHash, u64le } from '../../src/core/hashing/framing';
 import { MAX_HASHED_BYTES } from '../../src/core/hashing/treeRead';
+import { fsPatcher } from './helpers/fsPatch';
+import { permissionDenied } from './helpers/deniedDirectory';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -18,6 +21,7 @@ const json = (v: unknown) => JSON.stringify(v, null, 2);
  * computed from that definition with the shared framing, not read back from the code.
  */
 describe('Rivumi hashes: what each trust unit covers, framed as trust.md defines', () => {
+  const fsPatch = fsPatcher();
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
   afterEach(() => f.remove());
@@ -168,6 +172,48 @@ describe('Rivumi hashes: what each trust unit covers, framed as trust.md defines
     );
     const plain = Buffer.from(json({ pre_compact: [{ command: ['sh', '../outside.sh'] }] }));
     assert.notEqual(outside?.contentHash, expectedContent(RIVUMI_HOOKS_DOMAIN, plain, []));
+  });
+
+  // hashes.ts `rivumiContentHash`: a covered file gone since its walk is `missing\0 ‖ u64(len) ‖ rel` (its
+  // appearance changes the hash); one Skillgate cannot read is `unreadable\0 ‖ u64(len) ‖ rel` and is listed as
+  // not covered (never hashed as absent); each argument trust cannot cover is `not-covered\0 ‖ u64(len) ‖ marker`.
+  it('frames a file gone since its walk, a file it cannot read and an argument it cannot cover, each as its own record', () => {
+    const manifest = Buffer.from(
+      json({
+        skills: [{ path: 'tips.md' }],
+        hooks: { pre_tool_use: [{ command: ['sh', 'gone.sh', '../outside.sh'] }] },
+      }),
+    );
+    f.write('ws/.rivumi/plugins/pk.json', manifest);
+    const tips = f.write('ws/.rivumi/plugins/tips.md', '# Tips\n');
+    const gone = f.write('ws/gone.sh', 'echo gone\n');
+    // The walk finds gone.sh a regular file; every open of it finds it gone. tips.md may not be opened.
+    fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
+      if (path.resolve(String(p)) === gone)
+        throw Object.assign(new Error(`ENOENT: no such file or directory, open '${String(p)}'`), {
+          code: 'ENOENT',
+          errno: -2,
+        });
+      if (path.resolve(String(p)) === tips) throw permissionDenied('open', String(p));
+      return (original as (...a: unknown[]) => unknown)(p, ...rest);
+    });
+    const h = loadRivumiProject(f.path('ws')).plugins[0]?.hashes;
+    const record = (tag: string, rel: Buffer) => Buffer.concat([Buffer.from(tag), u64le(rel.length), rel]);
+    const expected = newHash();
+    expected.update(RIVUMI_PLUGIN_DOMAIN);
+    expected.update(u64le(manifest.length));
+    expected.update(manifest);
+    expected.update(record('unreadable\0', Buffer.from('.rivumi/plugins/tips.md')));
+    expected.update(record('missing\0', Buffer.from('gone.sh')));
+    expected.update(record('not-covered\0', Buffer.from('../outside.sh')));
+    assert.equal(h?.contentHash, expected.digest('hex'));
+    assert.deepEqual(
+      h?.notCovered.map((n) => n.message),
+      [
+        "hook argument '../outside.sh' names '../outside.sh' outside the workspace: it cannot be covered by trust",
+        `plugin skill file '.rivumi/plugins/tips.md' cannot be read ([Errno 13] Permission denied: '${tips}'): a user who may read it loads what it holds, which Skillgate cannot hash: it cannot be covered by trust`,
+      ],
+    );
   });
 
   it('never lets a hook script too large to hash pass as covered: a change to it would not change the content hash', () => {

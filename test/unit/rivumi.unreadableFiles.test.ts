@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as net from 'node:net';
 import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
 import { installPlugin } from '../../src/core/systems/rivumi/install';
 import { hookArgvCoverage } from '../../src/core/systems/rivumi/hookArgvFiles';
@@ -81,6 +82,29 @@ describe('Rivumi files it fails to read, in Python’s words', () => {
       assert.deepEqual(diags(p), [
         ['rivumi.skill.too-large', 'error', 'project skill exceeds 32768 bytes: big.md', big],
       ]);
+    });
+
+    it('fails the skill load at a skill of exactly 32768 bytes it may not open: the size check passes it (rivumi.md §3.3: > 32768)', () => {
+      const edge = f.write('.rivumi/skills/edge.md', `# Edge\n\n${'x'.repeat(32768 - 9)}\n`);
+      assert.equal(fs.statSync(edge).size, 32768);
+      denyOpen(edge);
+      const p = loadRivumiProject(f.root);
+      assert.deepEqual(diags(p), [['rivumi.path-unreadable', 'error', denied(edge, 'skill'), edge]]);
+    });
+
+    it('refuses a skill that is a Unix socket as not a regular file: is_file() is False before any open', async () => {
+      const sock = f.path('.rivumi/skills/sock.md');
+      const server = net.createServer();
+      await new Promise<void>((resolve) => server.listen(sock, resolve));
+      try {
+        // Skillgate's own open fails first (ENXIO); Rivumi never opens it.
+        const p = loadRivumiProject(f.root);
+        assert.deepEqual(diags(p), [
+          ['rivumi.skill.file', 'error', 'project skill must be a regular markdown file: sock.md', sock],
+        ]);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
 
     it('fails the skill load at a skill whose read fails once open: OSError, without a file name', () => {
@@ -236,6 +260,57 @@ describe('Rivumi files it fails to read, in Python’s words', () => {
       );
     });
 
+    // The walk found a regular file; by the open it is gone or a link (O_NOFOLLOW): its absence is hashed, as before.
+    for (const code of ['ENOENT', 'ENOTDIR', 'ELOOP', 'EMLINK'])
+      it(`covers a script gone between its walk and its open (${code}): hashed as absent, not refused as unreadable`, () => {
+        const script = f.write('scripts/guard.py', 'print("ok")\n');
+        fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
+          if (path.resolve(String(p)) === script)
+            throw Object.assign(new Error(`${code}: gone, open '${String(p)}'`), { code, errno: -1, path: String(p) });
+          return (original as (...a: unknown[]) => unknown)(p, ...rest);
+        });
+        const c = hookArgvCoverage(f.root, ['python3', 'scripts/guard.py']);
+        assert.deepEqual([c.files.map((b) => b.toString()), c.problems], [['scripts/guard.py'], []]);
+      });
+
+    it('closes every descriptor it opens to read a script’s head, and no other', () => {
+      f.write('scripts/a.sh', '#!scripts/b.sh\n');
+      fs.chmodSync(f.path('scripts/a.sh'), 0o755);
+      f.write('scripts/b.sh', 'echo b\n');
+      const opened: number[] = [];
+      const closed: number[] = [];
+      fsPatch.replace('openSync', (original) => (...a: unknown[]) => {
+        const fd = (original as (...b: unknown[]) => number)(...a);
+        opened.push(fd);
+        return fd;
+      });
+      fsPatch.replace('closeSync', (original) => (fd: number) => {
+        closed.push(fd);
+        // A descriptor this test did not see opened (stdout, say) is not closed for real.
+        if (opened.includes(fd)) (original as (fd: number) => void)(fd);
+      });
+      const c = hookArgvCoverage(f.root, ['./scripts/a.sh']);
+      assert.deepEqual(
+        c.files.map((b) => b.toString()),
+        ['scripts/a.sh', 'scripts/b.sh'],
+      );
+      assert.equal(opened.length, 2);
+      assert.deepEqual(closed, opened);
+    });
+
+    it('covers a script swapped for a directory between its walk and its open: the hash read decides, no read error', () => {
+      const script = f.write('scripts/guard.py', 'print("ok")\n');
+      const dir = f.mkdir('elsewhere');
+      fsPatch.replace(
+        'openSync',
+        (original) =>
+          (p: fs.PathLike, ...rest: unknown[]) =>
+            (original as (...a: unknown[]) => unknown)(path.resolve(String(p)) === script ? dir : p, ...rest),
+      );
+      const c = hookArgvCoverage(f.root, ['python3', 'scripts/guard.py']);
+      assert.deepEqual([c.files.map((b) => b.toString()), c.problems], [['scripts/guard.py'], []]);
+    });
+
     it('says a script in a folder it may not search cannot be inspected, in Python’s words', () => {
       const script = f.write('scripts/guard.py', 'print("ok")\n');
       denyDirectory(fsPatch, f.path('scripts'));
@@ -248,6 +323,62 @@ describe('Rivumi files it fails to read, in Python’s words', () => {
             'rivumi.hook.argv-uncovered',
             `hook argument 'scripts/guard.py' names 'scripts/guard.py', which cannot be inspected ([Errno 13] Permission denied: '${script}'): a user who may read it runs what it holds, which Skillgate cannot hash: it cannot be covered by trust`,
           ],
+        ],
+      );
+    });
+  });
+
+  // An error strerror.ts has no words for (EXDEV stands for any such) keeps the call's own words, at each place
+  // Rivumi's read can fail: never a stand-in such as "open error".
+  describe('an io error outside strerror’s table', () => {
+    const WORDS = 'EXDEV: cross-device link not permitted';
+    const odd = (syscall: string, p: string) =>
+      Object.assign(new Error(`${WORDS}, ${syscall} '${p}'`), { code: 'EXDEV', errno: -18, syscall, path: p });
+    const failing = (name: 'openSync' | 'lstatSync', file: string) =>
+      fsPatch.replace(name, (original) => (p: fs.PathLike, ...rest: unknown[]) => {
+        if (path.resolve(String(p)) === file) throw odd(name.replace(/Sync$/, ''), String(p));
+        return (original as (...a: unknown[]) => unknown)(p, ...rest);
+      });
+
+    it('at the open of a skill', () => {
+      const skill = f.path('.rivumi/skills/review.md');
+      failing('openSync', skill);
+      assert.deepEqual(diags(loadRivumiProject(f.root)), [['rivumi.skill.file', 'error', WORDS, skill]]);
+    });
+
+    it('at a read once the skill is open', () => {
+      const skill = f.path('.rivumi/skills/review.md');
+      const opened = new Set<number>();
+      fsPatch.replace('openSync', (original) => (p: fs.PathLike, ...rest: unknown[]) => {
+        const fd = (original as (...a: unknown[]) => number)(p, ...rest);
+        if (path.resolve(String(p)) === skill) opened.add(fd);
+        return fd;
+      });
+      fsPatch.replace('readSync', (original) => (fd: number, ...rest: unknown[]) => {
+        if (opened.has(fd)) throw odd('read', skill);
+        return (original as (...a: unknown[]) => number)(fd, ...rest);
+      });
+      fsPatch.replace('closeSync', (original) => (fd: number) => {
+        opened.delete(fd);
+        return (original as (fd: number) => void)(fd);
+      });
+      assert.deepEqual(diags(loadRivumiProject(f.root)), [['rivumi.skill.file', 'error', WORDS, skill]]);
+    });
+
+    it('at the is_symlink() Rivumi asks before the open', () => {
+      const skill = f.path('.rivumi/skills/review.md');
+      denyOpen(skill);
+      failing('lstatSync', skill);
+      assert.deepEqual(diags(loadRivumiProject(f.root)), [['rivumi.skill.file', 'error', WORDS, skill]]);
+    });
+
+    it('at the read of a covered file for the content hash', () => {
+      const tips = f.path('.rivumi/plugins/pack/tips.md');
+      failing('openSync', tips);
+      assert.deepEqual(
+        loadRivumiProject(f.root).plugins[0]?.hashes?.notCovered.map((n) => n.message),
+        [
+          `plugin skill file '.rivumi/plugins/pack/tips.md' cannot be read (${WORDS}), so Skillgate cannot hash what Rivumi loads: it cannot be covered by trust`,
         ],
       );
     });

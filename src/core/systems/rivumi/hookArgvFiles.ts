@@ -34,7 +34,8 @@ import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
  *   covered: Rivumi's spawn fails on it and the hook denies;
  * - a covered executable file's `#!` line names candidates too, by the same rules: the
  *   kernel runs its interpreter, a relative one from the hook's working directory
- *   (`#!bin/runner`, `#!/usr/bin/env ./runner`), and that one's own in turn.
+ *   (`#!bin/runner`, `#!/usr/bin/env ./runner`), and that one's own in turn, as deep as the
+ *   kernel rewrites (MAX_INTERPRETER_DEPTH); a file named further down cannot be covered.
  * Files a program reads on its own (imports, files an inline script builds names for) are
  * not followed.
  */
@@ -131,7 +132,18 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
             );
             break;
           }
-          if (expanded.has(walk.rel.toString('latin1'))) break;
+          if (expanded.has(walk.rel.toString('latin1'))) break; // covered already, its interpreters followed
+          if (depth > MAX_INTERPRETER_DEPTH) {
+            // Past the kernel's rewrites a file still runs when the last interpreter runs it afresh
+            // (`#!/usr/bin/env ./next` starts the count again) or reads it (`#!/bin/sh ./next`): a chain
+            // followed no further, so not covered (a file covered nearer the hook is, above).
+            uncovered(
+              argIndex,
+              arg,
+              `hook argument ${quoted()} leads to ${shown} through more than ${MAX_INTERPRETER_DEPTH} interpreter lines, further than Skillgate follows them`,
+            );
+            break;
+          }
           expanded.add(walk.rel.toString('latin1'));
           {
             const abs = Buffer.concat([ws, Buffer.from('/'), walk.rel]);
@@ -167,8 +179,7 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
             }
             out.files.push(walk.rel);
             // An executable script's interpreter runs too, a relative one from the hook's working directory.
-            if (depth < MAX_INTERPRETER_DEPTH)
-              for (const c of interpreterCandidates(head)) cover(c, depth + 1, walk.rel);
+            for (const c of interpreterCandidates(head)) cover(c, depth + 1, walk.rel);
           }
           break;
         case 'none':
@@ -216,8 +227,12 @@ function candidates(b: Buffer): Buffer[] {
   return out;
 }
 
-/** Linux runs an interpreter line's interpreter and lets it be a script in turn (BINPRM_MAX_RECURSION, 4). */
-const MAX_INTERPRETER_DEPTH = 4;
+/**
+ * The `#!` rewrites Linux makes for one exec: its interpreter may be a script in turn, and the file
+ * reached after five rewrites still runs if it is a binary (fs/exec.c `exec_binprm`: `if (depth > 5)
+ * return -ELOOP`, checked before each rewrite's successor is loaded; with 4, that file went uncovered).
+ */
+const MAX_INTERPRETER_DEPTH = 5;
 /** The bytes of an interpreter line the kernel reads (BINPRM_BUF_SIZE). */
 const INTERPRETER_LINE_BYTES = 256;
 
