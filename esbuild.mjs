@@ -80,7 +80,10 @@ const builds = [
       ? [b]
       : BENCH_BUNDLES.includes(b.outfile)
         ? [{ ...b, outfile: b.outfile.replace(/^dist\//, 'out/bench/') }]
-        : [],
+        : // The other faces are built unwritten: the core they load ships, so the benchmark's core holds it too.
+          b.plugins?.includes(sharedCore)
+          ? [{ ...b, write: false }]
+          : [],
   );
 
 // The webview's codicons are committed in media/codicons/, cut to the glyphs it uses (scripts/codicons.ts).

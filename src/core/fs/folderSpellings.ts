@@ -19,7 +19,7 @@ export function bothSpellings(p: string, given: string, real: string): string[] 
 }
 
 /** `p` spelled under `to` when it is `from` or lies inside it. */
-function respelled(p: string, from: string, to: string): string | undefined {
+export function respelled(p: string, from: string, to: string): string | undefined {
   if (p === from) return to;
   if (!isAncestor(from, p)) return undefined;
   return path.join(to, insideSuffix(from, p) ?? path.relative(from, p));

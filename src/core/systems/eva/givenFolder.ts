@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isInside } from '../../fs/safeFs';
+import { respelled } from '../../fs/folderSpellings';
 import type { Diagnostic } from '../../model';
 import type { EffectivePermission, EvaItem } from './item';
 import type { EvaPolicy } from './policy';
@@ -30,8 +30,7 @@ export function givenFolder(root: string, folder: string): GivenFolder | undefin
   if (folder === root) return undefined;
   const given = path.resolve(folder);
   // `p` under the folder as given when it lies in the canonical root, else `p` itself.
-  const spell = (p: string): string =>
-    p === root ? given : isInside(root, p) ? path.join(given, path.relative(root, p)) : p;
+  const spell = (p: string): string => respelled(p, root, given) ?? p;
   const permission = (p: EffectivePermission): EffectivePermission =>
     p.decidedBy.file === null ? p : { ...p, decidedBy: { ...p.decidedBy, file: spell(p.decidedBy.file) } };
   return {
