@@ -106,12 +106,12 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
     if (node.kind === 'group') {
       const t = new vscode.TreeItem(GROUP_LABEL[node.group], vscode.TreeItemCollapsibleState.Expanded);
       t.id = node.id;
-      t.description = String(node.count);
+      t.description = count(node.count);
       const [icon, color] = GROUP_ICON[node.group];
       t.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
       t.contextValue = 'skillgate.group';
       t.accessibilityInformation = {
-        label: `${GROUP_LABEL[node.group]}: ${node.count} ${node.count === 1 ? 'bundle' : 'bundles'}`,
+        label: `${GROUP_LABEL[node.group]}: ${count(node.count)} ${node.count === 1 ? 'bundle' : 'bundles'}`,
       };
       return t;
     }
@@ -125,15 +125,16 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
       return t;
     }
     if (node.kind === 'range') {
-      const end = node.start + node.items.length;
+      // Counted as the view's "Indexing 1,234 / 2,000 bundles…" counts (extension.ts): "1–250 of 2,000".
+      const [from, to, total] = [node.start + 1, node.start + node.items.length, node.total].map(count);
       const first = itemLabel(node.items[0] as Item);
       const last = itemLabel(node.items[node.items.length - 1] as Item);
       const t = new vscode.TreeItem(`${first} … ${last}`, vscode.TreeItemCollapsibleState.Collapsed);
       t.id = node.id;
-      t.description = `${node.start + 1}–${end} of ${node.total}`;
+      t.description = `${from}–${to} of ${total}`;
       t.iconPath = new vscode.ThemeIcon('list-unordered');
       t.contextValue = 'skillgate.range';
-      t.accessibilityInformation = { label: `${node.start + 1} to ${end} of ${node.total}: ${first} to ${last}` };
+      t.accessibilityInformation = { label: `${from} to ${to} of ${total}: ${first} to ${last}` };
       return t;
     }
     const row = this.rowOf(node.item);
@@ -187,6 +188,11 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   completeTreeItem(node: TreeNode): vscode.TreeItem {
     return this.resolveTreeItem(this.getTreeItem(node), node);
   }
+}
+
+/** A count in a row's words, with the thousands separated as the view's other counts are. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /** Trusted for the Problems link only: bundle text never becomes a command link or HTML here. */
