@@ -64,11 +64,23 @@ export interface FuzzInput {
   readonly workspaceTwice: boolean;
 }
 
-/** The layout of an input root: the workspace, user home, a directory outside both, the trust store. */
-export function layout(root: string): { ws: string; wsLink: string; home: string; outside: string; state: string } {
+/**
+ * The layout of an input root: the workspace, user home, a directory outside both, the trust store.
+ * `wsLink`: the workspace's second spelling when it is passed twice; `wsAlias`: the link
+ * `link-equivalence` gives the workspace through instead (invariants.ts).
+ */
+export function layout(root: string): {
+  ws: string;
+  wsLink: string;
+  wsAlias: string;
+  home: string;
+  outside: string;
+  state: string;
+} {
   return {
     ws: path.join(root, 'ws'),
     wsLink: path.join(root, 'ws-link'),
+    wsAlias: path.join(root, 'ws-alias'),
     home: path.join(root, 'home'),
     outside: path.join(root, 'outside'),
     state: path.join(root, 'state'),

@@ -9,6 +9,7 @@ import { SENTINEL_ENV, SENTINEL_GLOBAL, SENTINEL_RELATIVE } from './payloads';
 import { childProcessCalls } from './spy';
 import { changedEntries, treeState } from './treeState';
 import { checkWrites } from './writes';
+import { checkLinkEquivalence } from './linkEquivalence';
 
 /**
  * What must hold for every input, stated exactly; a failure names one of these.
@@ -54,6 +55,8 @@ export const INVARIANTS = {
     'every `rejected` item of `list --json` has a diagnostic, of any severity, whose itemId is its id or whose workspace and file are its own (a Rivumi `load_aborted` item: the warning on its own file naming the file at fault)',
   'not-loaded-says-why':
     'every `display_only` item (past a cap, an inactive component kind, a design its agent only shows) and every `disabled` item whose gate is a finding in its files (`staged_skill_invalid`) has a diagnostic naming it or its file, as `rejected-says-why` states',
+  'link-equivalence':
+    "`list --json`, and `show --json` of one item (an Eva item where one is listed, else on one input in 4), print the same with `--workspace <link>`, a symbolic link beside the workspace naming it, as with `--workspace <dir>`: the same exit, items, decisions, reasons, diagnostics, ids, hashes and tokens byte for byte, and each path (`workspace`, `path`, `file`, `detail.manifest`, an Eva permission's policy file, a path in a diagnostic's message) that lies under `<dir>` as a whole path prefix spelled under `<link>` instead (linkEquivalence.ts)",
 } as const;
 
 export type Invariant = keyof typeof INVARIANTS;
@@ -154,6 +157,8 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   const g = globalThis as Record<string, unknown>;
   delete g[SENTINEL_GLOBAL];
   const spawnsBefore = childProcessCalls().length;
+  // The workspace's second spelling for `link-equivalence`, beside it: made before the tree is recorded, so no command made it.
+  if (!fs.existsSync(l.wsAlias)) fs.symlinkSync(l.ws, l.wsAlias);
   const before = treeState(root);
 
   const common = [
@@ -169,29 +174,34 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
     ...(input.hooksOptIn ? { RIVUMI_ENABLE_PROJECT_HOOKS: '1' } : {}),
   };
   const runs: Run[] = [];
-  const cli = async (...args: string[]): Promise<Run> => {
-    const argv = [...args, ...common];
-    let out = '';
-    let err = '';
-    let code: number;
-    try {
-      code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t), env, cwd: root });
-    } catch (e) {
-      code = -1;
-      err += `run() threw: ${(e as Error).stack ?? String(e)}`;
-    }
-    const r = { argv: args, code, out, err };
-    runs.push(r);
-    if (code === 2 || code === -1 || /internal error/.test(err))
-      fail(
-        'no-crash',
-        `${args[0]}: ${shape(err.split('\n')[0] ?? '', root)}`,
-        `\`skillgate ${args.join(' ')}\` exited ${code}: ${err.slice(0, 600)}`,
-      );
-    else if (code !== 0 && code !== 1)
-      fail('exit-codes', `${args[0]}: ${String(code)}`, `\`skillgate ${args.join(' ')}\` exited ${String(code)}`);
-    return r;
-  };
+  const cliWith =
+    (shared: readonly string[]) =>
+    async (...args: string[]): Promise<Run> => {
+      const argv = [...args, ...shared];
+      let out = '';
+      let err = '';
+      let code: number;
+      try {
+        code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t), env, cwd: root });
+      } catch (e) {
+        code = -1;
+        err += `run() threw: ${(e as Error).stack ?? String(e)}`;
+      }
+      const r = { argv: args, code, out, err };
+      runs.push(r);
+      if (code === 2 || code === -1 || /internal error/.test(err))
+        fail(
+          'no-crash',
+          `${args[0]}: ${shape(err.split('\n')[0] ?? '', root)}`,
+          `\`skillgate ${args.join(' ')}\` exited ${code}: ${err.slice(0, 600)}`,
+        );
+      else if (code !== 0 && code !== 1)
+        fail('exit-codes', `${args[0]}: ${String(code)}`, `\`skillgate ${args.join(' ')}\` exited ${String(code)}`);
+      return r;
+    };
+  const cli = cliWith(common);
+  // The same arguments with the workspace given through the link beside it (a second spelling, if any, stays).
+  const viaLink = cliWith(common.map((a) => (a === l.ws ? l.wsAlias : a)));
   const expectExit = (r: Run, code: number, why: string) => {
     if ((r.code === 0 || r.code === 1) && r.code !== code)
       fail(
@@ -333,11 +343,28 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
       );
   }
   const tops = items.filter((i) => i.parent === null);
-  if (tops.length) {
-    const pick = new Rng(`${input.seed}:${input.index}:pick`).pick(tops);
+  const pick = tops.length ? new Rng(`${input.seed}:${input.index}:pick`).pick(tops) : undefined;
+  if (pick) {
     expectExit(await cli('show', pick.id), 0, 'the item exists');
     expectExit(await cli('explain', pick.id), 0, 'the item exists');
   }
+  // `show --json` both ways costs two indexes: an Eva item's, whose detail names its manifest and
+  // policy files absolutely (eva/givenFolder.ts), on every input that has one; another's on one input in 4.
+  const evaTops = tops.filter((i) => i.system === 'eva');
+  const shown = evaTops.length
+    ? new Rng(`${input.seed}:${input.index}:link-pick`).pick(evaTops)
+    : input.index % 4 === 0
+      ? pick
+      : undefined;
+  await checkLinkEquivalence({
+    dir: l.ws,
+    link: l.wsAlias,
+    listed,
+    selector: shown?.id,
+    direct: cli,
+    viaLink,
+    fail: (signature, detail) => fail('link-equivalence', signature, detail),
+  });
 
   if (fs.existsSync(l.state))
     fail(

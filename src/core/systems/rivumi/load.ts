@@ -138,7 +138,9 @@ export function loadRivumiProject(workspace: string): RivumiProject {
           plugins.push({
             name: fileStem(fileName),
             file: abs,
-            canonicalFile: abs,
+            // Keyed as within the cap (Rivumi never reads it, but a receipt names it): not as spelled,
+            // which through a workspace folder given by a link is another key.
+            canonicalFile: canonicalFile(abs),
             fileName,
             source: `.rivumi/plugins/${fileName}`,
             state: 'beyond_cap',
@@ -556,12 +558,22 @@ function readPluginManifest(
   return { plugin: named, rawHooks: (m.hooks ?? {}) as Record<string, unknown>, skillRefs, ...drafted };
 }
 
-/** A trust unit's identity is its canonical path (trust.md "Bundle identity"); the path as given when it cannot be resolved. */
+/**
+ * A trust unit's identity is its canonical path (trust.md "Bundle identity"), whichever spelling
+ * of its workspace folder reached it. A file whose own path does not resolve (a link to itself,
+ * a dangling link) is named in its directory's canonical path: as spelled, it was another key
+ * through a folder given by a symbolic link than through the folder itself.
+ */
 function canonicalFile(abs: string): string {
+  const real = (p: string) => decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' }));
   try {
-    return decodeRawName(fs.realpathSync.native(osPath(abs), { encoding: 'buffer' }));
+    return real(abs);
   } catch {
-    return abs;
+    try {
+      return path.join(real(path.dirname(abs)), path.basename(abs));
+    } catch {
+      return abs;
+    }
   }
 }
 
