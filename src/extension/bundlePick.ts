@@ -3,6 +3,7 @@ import { itemPick } from './itemText';
 import { notificationText } from './uiText';
 import type { SkillgateService } from './skillgateService';
 import type { Item } from '../core/model';
+import type { Snapshot } from '../core/index/snapshot';
 
 /**
  * The item a command acts on: the one it was given (an id from a quick fix or a test,
@@ -28,13 +29,25 @@ export async function pickBundle(
     void vscode.window.showInformationMessage(`Skillgate: no bundle to ${what}.`);
     return undefined;
   }
+  return chooseBundle(candidates, snapshot, what);
+}
+
+/**
+ * Asks which of `items` to act on, each in its tree row's words (`snapshot`: the one they
+ * are shown in, whose folders tell two bundles of one name apart); undefined on Escape.
+ */
+export async function chooseBundle(
+  items: readonly Item[],
+  snapshot: Snapshot,
+  what: string,
+): Promise<Item | undefined> {
   // Open until a choice or Escape. Run from the palette while a review panel is the active
   // editor, the closing palette hands focus back to the panel's webview, which can take it
   // just after this pick opened: a pick that closes on losing focus then vanished unused
   // (VS Code issue 93950; seen in the browser suites as a revoke pick that never stayed).
   // Focus going elsewhere no longer closes it.
   const picked = await vscode.window.showQuickPick(
-    candidates.map((i) => ({ ...itemPick(i, snapshot.workspaces, snapshot), item: i })),
+    items.map((i) => ({ ...itemPick(i, snapshot.workspaces, snapshot), item: i })),
     {
       title: `Skillgate: choose a bundle to ${what}`,
       matchOnDescription: true,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { driftMessage } from './flows/driftNotice';
-import { itemPick } from './itemText';
+import { chooseBundle } from './bundlePick';
 import { notificationText } from './uiText';
 import type { ReviewPanels } from './review/reviewPanel';
 import type { Item } from '../core/model';
@@ -19,20 +19,6 @@ export async function notifyDrift(items: Item[], snapshot: Snapshot, panels: Rev
   if (items.length === 0) return;
   const choice = await vscode.window.showWarningMessage(notificationText(driftMessage(items)), REVIEW_CHANGES);
   if (choice !== REVIEW_CHANGES) return;
-  const item =
-    items.length === 1
-      ? items[0]
-      : (
-          await vscode.window.showQuickPick(
-            items.map((i) => ({ ...itemPick(i, snapshot.workspaces, snapshot), item: i })),
-            {
-              title: 'Skillgate: choose a bundle to review',
-              matchOnDescription: true,
-              matchOnDetail: true,
-              // As bundlePick.ts: a review panel taking focus back must not close the pick unused.
-              ignoreFocusOut: true,
-            },
-          )
-        )?.item;
+  const item = items.length === 1 ? items[0] : await chooseBundle(items, snapshot, 'review');
   if (item) panels.open(item);
 }
