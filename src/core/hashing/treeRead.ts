@@ -47,31 +47,21 @@ export type TreeStep =
  *   MAX_HASHED_BYTES bytes (one message for both, as upstream words it).
  * - `entry-limit`: past Skillgate's own MAX_WALKED_ENTRIES directory entries.
  */
-export type TreeFailureKind =
-  | 'unreadable'
-  | 'root-not-directory'
-  | 'symlink'
-  | 'special-file'
-  | 'changed-length'
-  | 'file-limit'
-  | 'byte-limit'
-  | 'entry-limit';
-
-/** Every kind (a record, so a kind added above must be added here). */
-const FAILURE_KINDS: Readonly<Record<TreeFailureKind, true>> = {
-  unreadable: true,
-  'root-not-directory': true,
-  symlink: true,
-  'special-file': true,
-  'changed-length': true,
-  'file-limit': true,
-  'byte-limit': true,
-  'entry-limit': true,
-};
+const TREE_FAILURE_KINDS = [
+  'unreadable',
+  'root-not-directory',
+  'symlink',
+  'special-file',
+  'changed-length',
+  'file-limit',
+  'byte-limit',
+  'entry-limit',
+] as const;
+export type TreeFailureKind = (typeof TREE_FAILURE_KINDS)[number];
 
 /** Whether a value that crossed a thread (readAhead.ts) is a kind this walk names. */
 export function isTreeFailureKind(value: unknown): value is TreeFailureKind {
-  return typeof value === 'string' && Object.hasOwn(FAILURE_KINDS, value);
+  return (TREE_FAILURE_KINDS as readonly unknown[]).includes(value);
 }
 
 /** Why a walk stopped: which failure, a message with `{path}` already spelled, and the bundle-relative name it is about. */
