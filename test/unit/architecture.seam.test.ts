@@ -35,8 +35,8 @@ function agentOf(file: string): string | null {
 
 /**
  * The unit a file belongs to for the folder graph: its folder, an agent's folder as a
- * whole, and each file at the root of `systems/` on its own (the seam, the id list and the
- * registry are distinct roles: the registry alone imports the agents). The extension is
+ * whole, and each file at the root of `systems/` on its own (the seam and the registry are
+ * distinct roles: the registry alone imports the agents). The extension is
  * one face: its feature folders (`review/`) are one unit with it, except `flows/`, the
  * logic behind ports that must never reach back into the editor code.
  */
@@ -62,6 +62,24 @@ describe('architecture: one seam for agent systems', () => {
         );
       }
     }
+  });
+
+  it('keeps the kernel below the agents: the vocabulary and the shared layers import nothing from systems/', () => {
+    // The agents build on these layers; an import back up (a type at the root of systems/
+    // once: the agent id) makes the vocabulary depend on the layer that uses it.
+    const kernel = ['fs', 'text', 'documents', 'hashing', 'diagnostics', 'decisions', 'cache'].map((d) =>
+      path.join(SRC, 'core', d),
+    );
+    const below = ALL.filter(
+      (f) => path.dirname(f) === path.join(SRC, 'core') || kernel.some((d) => f.startsWith(d + path.sep)),
+    );
+    assert.ok(below.length > 40, 'the kernel is found');
+    for (const file of below)
+      for (const target of imports(file))
+        assert.ok(
+          !target.startsWith(SYSTEMS + path.sep),
+          `${path.relative(SRC, file)} imports ${path.relative(SRC, target)}`,
+        );
   });
 
   it('lets no shared layer or face import an agent folder (only the registry does)', () => {

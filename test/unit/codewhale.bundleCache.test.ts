@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { bundleCacheEntry, type BundlePlace } from '../../src/core/systems/codewhale/bundleCache';
 import { POLICY_V3 } from '../../src/core/systems/codewhale/activationPolicy';
 import { hashBundleContent } from '../../src/core/hashing/bundleContent';

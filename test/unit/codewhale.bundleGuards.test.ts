@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';
 import type { HostFacts } from '../../src/core/host';
 import { Fixture, LINUX_HOST } from './helpers/fixture';

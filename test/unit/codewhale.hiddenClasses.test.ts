@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { summarizedInventory } from '../../src/core/systems/codewhale/inventory';
 import { REPORT_INPUT } from '../../src/core/documents/parseContext';
 import { keyOf } from '../../src/core/documents/located';

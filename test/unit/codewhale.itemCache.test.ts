@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { CodewhaleItemCache } from '../../src/core/systems/codewhale/itemCache';
 import { codewhaleItems, type CodewhaleScan } from '../../src/core/systems/codewhale/items';
 import type { GateContext } from '../../src/core/decisions/gates';

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadCodewhaleBundle, type CodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { readBundleTree, type TreeRead } from '../../src/core/hashing/treeRead';
 import { NODE_CACHE_IO, ParseCache, readCacheFile } from '../../src/core/cache/parseCache';
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';

@@ -13,7 +13,7 @@ import type { TakenRead } from '../../hashing/readAhead';
 import { fileOfRead, rootWasDirectory, type TreeRead } from '../../hashing/treeRead';
 import { capabilityHash } from './capabilityHash';
 import { declaredCapabilities, declaredWhen } from './capabilities';
-import type { Capabilities, HostCondition } from '../../capabilities';
+import type { HostCondition } from '../../capabilities';
 import { POLICY_V3, type CapabilityLabel } from './activationPolicy';
 import { reviewToken } from '../../hashing/identity';
 import { codewhalePluginId } from './identity';
@@ -31,10 +31,11 @@ import { rustFaultText } from '../../fs/rustIoErrorText';
 import { Findings } from '../../diagnostics/findings';
 import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
 import { walkedTree } from './bundleTree';
+import type { BundleSkill, CodewhaleBundle, WhenFacts } from './codewhaleBundle';
 import { byteOrder, hasEscapedByte, osBytes, wellFormed } from '../../fs/rawNames';
 import { reportHidden } from '../../diagnostics/hiddenCharacterFinding';
 import { LineMap } from '../../text/lineMap';
-import type { Diagnostic, Range, Scope } from '../../model';
+import type { Range, Scope } from '../../model';
 import { portableRelative } from '../../fs/portablePath';
 import { asciiLower, rustTrim } from '../../text/rustText';
 import type { CacheSegment } from '../../cache/parseCache';
@@ -51,61 +52,6 @@ export const MANIFEST_ORDER: readonly ManifestLabel[] = [
 ];
 const MAX_SKILL_BYTES = 1048576;
 const MAX_SKILL_DEPTH = 9;
-
-export interface BundleSkill {
-  readonly name: string;
-  readonly description: string;
-  /** Absolute path of the SKILL.md. */
-  readonly file: string;
-  readonly rel: string;
-}
-
-export interface WhenFacts {
-  readonly applicable: boolean;
-  readonly reasons: readonly string[];
-}
-
-/** Everything known about one Codewhale bundle directory: the incremental unit of the index. */
-export interface CodewhaleBundle {
-  readonly scope: Scope;
-  /** The bundle directory as discovered (discovery root + child name), its bytes exact (rawNames.ts). */
-  readonly dir: string;
-  /** The directory name for display: a name that is not UTF-8 shows U+FFFD here. */
-  readonly dirName: string;
-  readonly canonicalRoot: string | undefined;
-  readonly manifestFile: string | undefined;
-  readonly label: ManifestLabel | undefined;
-  /** Manifest name when it parsed, else the directory name. */
-  readonly name: string;
-  readonly valid: boolean;
-  /**
-   * What the manifest declares, once it parsed: its capability model (the values only,
-   * shared by every snapshot and review), its description and its MCP servers' ids in
-   * the manifest's order. The typed manifest itself, with a place on every field, is
-   * read by the loader's rules and not kept (docs/memory.md).
-   */
-  readonly capabilities?: Capabilities;
-  /** Null: the manifest has none. */
-  readonly description?: string | null;
-  readonly mcpServerIds?: readonly string[];
-  readonly version?: string;
-  readonly inventory?: Inventory;
-  readonly compatibility?: CompatibilityReport;
-  readonly contentHash?: string;
-  readonly capabilityHash?: string;
-  readonly reviewToken?: string;
-  readonly pluginId?: string;
-  readonly files: readonly HashedFile[];
-  /** Bundle-relative directories, root first (empty ones count for the content hash). */
-  readonly directories: readonly string[];
-  readonly skills: readonly BundleSkill[];
-  readonly when: WhenFacts;
-  readonly diagnostics: readonly Diagnostic[];
-  /** Where to open each part in the editor: `name`, `mcp:<id>`, `component:<kind>`. */
-  readonly anchors: Readonly<Record<string, { readonly file: string; readonly range: Range }>>;
-  /** Files read for this bundle, for the watcher: a change to any of them re-reads the bundle. */
-  readonly bundleFiles: readonly string[];
-}
 
 export interface LoadContext {
   readonly scope: Scope;

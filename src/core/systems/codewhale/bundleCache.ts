@@ -1,6 +1,6 @@
 import type { CacheSegment } from '../../cache/parseCache';
 import { POLICY_V3 } from './activationPolicy';
-import type { CodewhaleBundle, WhenFacts } from './bundle';
+import type { CodewhaleBundle, WhenFacts } from './codewhaleBundle';
 import type { ContentWalk } from '../../hashing/bundleContent';
 import { sha256Hex } from '../../hashing/framing';
 import type { HostCondition } from '../../capabilities';

@@ -1,4 +1,5 @@
-import { loadCodewhaleBundle, manifestOfRead, resolveManifest, type CodewhaleBundle } from './bundle';
+import { loadCodewhaleBundle, manifestOfRead, resolveManifest } from './bundle';
+import type { CodewhaleBundle } from './codewhaleBundle';
 import type { HostFacts } from '../../host';
 import type { ManifestLabel } from './manifest';
 import type { Scope } from '../../model';

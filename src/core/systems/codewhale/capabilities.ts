@@ -1,6 +1,6 @@
 import { emptyOwnRecord, ownRecordOf } from '../../documents/ownRecord';
 import type { Capabilities, HostCondition, McpServer } from '../../capabilities';
-import type { CodewhaleBundle } from './bundle';
+import type { CodewhaleBundle } from './codewhaleBundle';
 import type { CompatibilityReport, Inventory } from './inventory';
 import type { Manifest } from './manifest';
 

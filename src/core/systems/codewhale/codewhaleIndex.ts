@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { CodewhaleBundle } from './bundle';
+import type { CodewhaleBundle } from './codewhaleBundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { unreadableBundle } from './unreadableBundle';

@@ -1,6 +1,6 @@
 import { codewhaleItems, placedAlone, takesPart, type CodewhaleLayout, type CodewhaleScan } from './items';
 import type { GateContext } from '../../decisions/gates';
-import type { CodewhaleBundle } from './bundle';
+import type { CodewhaleBundle } from './codewhaleBundle';
 import type { Diagnostic, Item } from '../../model';
 import type { Listing } from '../../listing';
 

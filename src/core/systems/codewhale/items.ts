@@ -7,7 +7,7 @@ import { flatJoin } from '../../text/detached';
 import { summarizedInventory } from './inventory';
 import { codewhaleCapabilities } from './capabilities';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision, type Range } from '../../model';
-import type { CodewhaleBundle } from './bundle';
+import type { CodewhaleBundle } from './codewhaleBundle';
 import { osBytes } from '../../fs/rawNames';
 
 /** The detail of a part that has none: one frozen object for all of them (19,000 at 10,000 bundles). */

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { announcedRoot, runBundleJob } from './bundleJob';
-import { manifestOfBundleRead, resolveManifest, type CodewhaleBundle } from './bundle';
+import { manifestOfBundleRead, resolveManifest } from './bundle';
+import type { CodewhaleBundle } from './codewhaleBundle';
 import type { ManifestLabel } from './manifest';
 import { codewhaleCapabilities } from './capabilities';
 import { codewhaleItems } from './items';
