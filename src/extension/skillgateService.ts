@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { watchedUri } from './fileUri';
 import { windowUi } from './windowUi';
+import { WorkspaceWatcher } from './workspaceWatcher';
 import { TrustStore } from '../core/trust/trustStore';
 import { cacheRefusal } from '../core/cache/cacheInWorkspace';
 import {
@@ -16,29 +15,23 @@ import {
   type TrustPreview,
 } from '../core/trust/lifecycle';
 import { codewhaleHome, evaHome, evaRuntime, evaUserSkills, stateDirectory, steadyRecheckInterval } from './settings';
-import { agentSystems, pluginInstaller } from '../core/systems/registry';
-import { ChangeBatcher } from './flows/changeBatcher';
+import { pluginInstaller } from '../core/systems/registry';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
 import { RecheckSchedule, type RecheckPhase } from './flows/recheckSchedule';
 import { Rechecks, type RecheckRun } from './flows/rechecks';
+import { logRecheck, logRecheckWindow } from './flows/recheckLog';
 import { guardIndexAsync, indexFailureReason, type IndexFailureUi } from './flows/indexGuard';
-import { indexRunLine, loggedIndexRunAsync } from './flows/indexRunLog';
+import { loggedIndexRunAsync } from './flows/indexRunLog';
 import { IndexEnded, InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
 import { WorkerIndex } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
-import { coveredByRootWatchers } from './flows/rootWatchers';
-import { literalGlob } from './literalGlob';
 import { safeLog } from './logText';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
-import { lstatEntry } from '../core/fs/safeFs';
-import { holdsMoreEntriesThan } from '../core/fs/treeSize';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 import { displayText } from '../core/text/displayText';
-
-const DEBOUNCE_MS = 150;
 
 /** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
 const STALL_TAIL_MS = 500;
@@ -73,21 +66,10 @@ export interface FullIndexRun {
   readonly presenting?: { readonly stallMs: number; readonly busiestTurnCpuMs?: number };
 }
 
-/** Directories created while the window is open that get a watcher of their own. */
-const MAX_SUBTREE_WATCHERS = 256;
 /**
- * The largest tree created while the window is open that gets a watcher of its own. Node's
- * recursive watch reads the whole tree on the extension host's thread when it starts and adds
- * an inotify watch per directory: an `npm install` in a bundle (50,000 files) blocked the host
- * 3.7 s and took 55,001 of the user's watches. No agent reads a tree that large (Codewhale
- * reviews at most 4,096 files a bundle): the workbench's watcher and the re-checks cover it.
- */
-const MAX_SUBTREE_WATCH_ENTRIES = 4096;
-
-/**
- * Owns the core indexer and the shared trust store for this window, watches the disk,
- * and publishes each new snapshot. Everything in the editor renders these snapshots;
- * nothing here decides anything.
+ * Owns the core indexer and the shared trust store for this window, watches the disk
+ * (workspaceWatcher.ts), and publishes each new snapshot. Everything in the editor
+ * renders these snapshots; nothing here decides anything.
  */
 export class SkillgateService implements vscode.Disposable {
   /** The index that the watchers' changes go to: the last full run's (none before it finishes). */
@@ -113,12 +95,8 @@ export class SkillgateService implements vscode.Disposable {
   private readonly fullRuns = new vscode.EventEmitter<FullIndexRun>();
   /** Each full index's timings, once its snapshot was published and the stall sampler stopped. */
   readonly onFullIndex = this.fullRuns.event;
-  private watchers: vscode.Disposable[] = [];
-  /** Watchers of directories created while the window is open (see `watchNewDirectories`). */
-  private readonly subtreeWatchers = new Map<string, vscode.Disposable>();
-  /** The folders and the paths outside them the current watchers cover, to notice when that set grows. */
-  private watching: { folders: string[]; paths: string } = { folders: [], paths: '' };
-  private readonly batcher = new ChangeBatcher(DEBOUNCE_MS, (paths, store) => this.flush(paths, store));
+  /** The disk's watchers: what they report comes back in batches (`flush`). */
+  private readonly watcher: WorkspaceWatcher;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
   /** The re-checks of the last full index (flows/rechecks.ts), until a newer one starts its own. */
@@ -147,6 +125,11 @@ export class SkillgateService implements vscode.Disposable {
     private readonly cacheDir?: string,
   ) {
     this.log = safeLog(log);
+    this.watcher = new WorkspaceWatcher(
+      this.log,
+      () => this.store,
+      (paths, store) => this.flush(paths, store),
+    );
     this.first = new Promise((resolve) => (this.settleFirst = resolve));
     this.failureUi = {
       error: (message) => {
@@ -294,7 +277,7 @@ export class SkillgateService implements vscode.Disposable {
           // The view, Problems and the status bar take their turns first; the full index's figures include them.
           await this.presented;
           await nextTurn();
-          this.watch(folders, indexed.watched);
+          this.watcher.watch(folders, indexed.watched);
           this.startRechecks(index);
           setTimeout(() => {
             const longestStallMs = stalls.stop();
@@ -334,7 +317,7 @@ export class SkillgateService implements vscode.Disposable {
   private async indexAllIn(index: IndexBackend, folders: string[]): Promise<Indexed | undefined> {
     this.reading.add(index);
     try {
-      this.watch(folders, await index.watched());
+      this.watcher.watch(folders, await index.watched());
       return await loggedIndexRunAsync(this.log, 'full index', () =>
         index.indexAll((done, total) => this.progress.fire({ done, total })),
       );
@@ -492,47 +475,6 @@ export class SkillgateService implements vscode.Disposable {
     return snapshot;
   }
 
-  /**
-   * Watchers: each folder's agent roots (`.rivumi`, `.codewhale`, …), the user bundle root, the trust
-   * store (so trust granted from the CLI or another window shows up), and the scripts
-   * hooks run. Changes are debounced, then only the affected bundles are re-read.
-   */
-  private watch(folders: string[], watched: Watched): void {
-    if (this.disposed) return;
-    // The new watchers exist before the old ones go, so no event falls between them.
-    const previous = this.watchers;
-    this.watchers = [];
-    const onPath = (uri: vscode.Uri) => this.batcher.path(uri.fsPath);
-    const add = (pattern: vscode.GlobPattern, handler: (uri: vscode.Uri) => void) => {
-      const w = vscode.workspace.createFileSystemWatcher(pattern);
-      w.onDidCreate(handler);
-      w.onDidChange(handler);
-      w.onDidDelete(handler);
-      this.watchers.push(w);
-    };
-    const roots = agentSystems().flatMap((s) => s.workspaceRoots);
-    for (const folder of folders)
-      for (const root of roots) add(new vscode.RelativePattern(watchedUri(folder), `${root}/**`), onPath);
-    for (const tree of watched.trees) add(new vscode.RelativePattern(watchedUri(tree.base), tree.pattern), onPath);
-    try {
-      // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
-      this.store.ensureDirectory();
-    } catch (e) {
-      // an unusable location: the store reports it as unavailable
-      this.log.warn(
-        `trust store directory ${displayText(this.store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`,
-      );
-    }
-    add(new vscode.RelativePattern(watchedUri(this.store.dir), 'state.json'), () => this.batcher.store());
-    this.watching = { folders, paths: watchKey(watched) };
-    for (const p of watched.paths) {
-      if (coveredByRootWatchers(p, folders, roots)) continue;
-      // By its name, read literally: the watcher's pattern is a glob (literalGlob.ts).
-      add(new vscode.RelativePattern(watchedUri(path.dirname(p)), literalGlob(path.basename(p))), onPath);
-    }
-    for (const w of previous) w.dispose();
-  }
-
   private flush(paths: string[], storeChanged: boolean): void {
     const index = this.index;
     const held = this.fullIndexRuns.record(paths, storeChanged);
@@ -540,7 +482,7 @@ export class SkillgateService implements vscode.Disposable {
       `watcher batch: ${paths.length} path(s)${storeChanged ? ', trust store changed' : ''}${held ? ' (replayed on the running full index)' : ''}`,
     );
     // Before the hold: a directory made while a full run reads needs its watcher now, not at the next batch.
-    if (paths.length) this.watchNewDirectories(paths);
+    if (paths.length) this.watcher.watchNewDirectories(paths);
     if (held || !index) return;
     // Runs from a timer: nothing may escape into the extension host.
     void guardIndexAsync(
@@ -560,10 +502,7 @@ export class SkillgateService implements vscode.Disposable {
     this.rechecks = new Rechecks(new RecheckSchedule(steadyRecheckInterval), {
       run: (phase, first) => this.recheck(index, phase, first),
       current: () => this.index === index,
-      windowEnded: (runs, differed) => {
-        const found = differed === 0 ? 'the disk read as shown each time' : `${differed} found the disk changed`;
-        this.log.info(`re-checks in the minute after the full index: ${runs}, ${found}`);
-      },
+      windowEnded: (runs, differed) => logRecheckWindow(this.log, runs, differed),
     });
   }
 
@@ -602,36 +541,13 @@ export class SkillgateService implements vscode.Disposable {
         const { indexed } = outcome;
         if (!changed || this.index !== index) return;
         differed = indexed !== undefined;
-        this.logRecheck(phase, first, indexed, performance.now() - started);
+        logRecheck(this.log, phase, first, indexed, performance.now() - started);
         await this.showReplayed(index, changed, indexed);
       },
       () => undefined,
       this.failureUi,
     ).catch(() => undefined);
     return { ms: performance.now() - started, differed };
-  }
-
-  /**
-   * What a re-check found: nothing new at Debug, but for the full index's first re-check
-   * (its watchers made again: the one that matters after a window reload); a change in the
-   * window at Info, and past it, one no watcher reported, as a warning.
-   */
-  private logRecheck(phase: RecheckPhase, first: boolean, indexed: Indexed | undefined, ms: number): void {
-    const what = phase === 'focus' ? 're-check on window focus' : 're-check';
-    if (!indexed) {
-      // Every few seconds in the first minute, then once a minute for as long as the window
-      // is open: the rest at the log's debug level only (the first minute's add up to one line, `windowEnded`).
-      const line = `${what}: the disk reads as shown, in ${Math.round(ms)} ms`;
-      if (first) this.log.info(line);
-      else this.log.debug(line);
-    } else if (phase === 'window') {
-      this.log.info(`${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown`);
-    } else {
-      // Past the window, a watcher that works reports a change within a second or so: this one was missed.
-      this.log.warn(
-        `${indexRunLine(what, indexed.snapshot, ms)}: the disk differs from what is shown, by a change no file watcher had reported (files.watcherExclude, or inotify's watch limit?)`,
-      );
-    }
   }
 
   /**
@@ -665,90 +581,23 @@ export class SkillgateService implements vscode.Disposable {
     return Promise.resolve(result);
   }
 
-  /**
-   * Watches what `index`'s latest result names beyond the current watchers: a hooks file
-   * written or edited since the last full index may name scripts no watcher covers yet; a
-   * new Eva project, roots to watch.
-   */
+  /** What `index`'s latest result names beyond the current watchers gets watchers too (`WorkspaceWatcher.watchWhatItNames`). */
   private watchWhatItNames(index: IndexBackend, watched: Watched): void {
-    if (this.index === index && watchKey(watched) !== this.watching.paths) this.watch(this.watching.folders, watched);
+    if (this.index === index) this.watcher.watchWhatItNames(watched);
   }
 
   /** New watchers first, so a change made while everything is read again is reported if the read misses it. */
   private async watchAgainThenRead(index: IndexBackend): Promise<Indexed | undefined> {
     const watched = await index.watched();
-    if (this.index === index) this.watch(this.watching.folders, watched);
+    if (this.index === index) this.watcher.watchAgain(watched);
     return index.recheck();
-  }
-
-  /**
-   * VS Code's recursive watcher on Linux (@parcel/watcher over inotify) misses the
-   * subdirectories of a directory created in one burst (`mkdir -p`, a checkout, an
-   * unpacked bundle): it watches the new directory, not `skills/x/` inside it, so a later
-   * edit there never arrives and trust would never drop. Seen: an edit to
-   * `plugins/b/skills/s/SKILL.md` after `mkdir -p` reported nothing, in the workbench too
-   * (a second VS Code watcher on `plugins/b` is folded into the first). Node's own
-   * recursive watch scans a directory when it starts, so each directory reported as
-   * created gets one (one per subtree, at most MAX_SUBTREE_WATCHERS).
-   *
-   * A watched directory reported as itself was removed, renamed away or replaced (`rm -rf`
-   * and a clone again): its watcher watches what was there (inotify watches the directory,
-   * not its path), reports nothing from a directory made at that path since, and never ends
-   * on its own. It goes, and whatever directory is there now gets a watcher of its own.
-   */
-  private watchNewDirectories(paths: readonly string[]): void {
-    for (const p of paths) {
-      this.subtreeWatchers.get(p)?.dispose();
-      this.subtreeWatchers.delete(p);
-      if (this.subtreeWatchers.size >= MAX_SUBTREE_WATCHERS) return;
-      if ([...this.subtreeWatchers.keys()].some((d) => p === d || p.startsWith(d + path.sep))) continue;
-      if (lstatEntry(p).type !== 'directory') continue;
-      const tooLarge = () =>
-        this.log.info(
-          `not watching below ${displayText(p)}: it holds more than ${MAX_SUBTREE_WATCH_ENTRIES} entries (the workbench's watcher and the re-checks cover it)`,
-        );
-      if (holdsMoreEntriesThan(p, MAX_SUBTREE_WATCH_ENTRIES)) {
-        tooLarge();
-        continue;
-      }
-      try {
-        // A tree that grows past the bound after the watch began (a directory created empty, then
-        // filled by `npm install`) ends its watcher too: Node reads each new directory as it comes.
-        // Counted by the names reported, so that edits, however many, to a few files never end it.
-        const named = new Set<string>();
-        let ended = false;
-        const w = fs.watch(p, { recursive: true }, (_event, name) => {
-          if (ended) return;
-          const changed = name ? path.join(p, name.toString()) : p;
-          named.add(changed);
-          if (named.size > MAX_SUBTREE_WATCH_ENTRIES) {
-            ended = true;
-            end();
-            tooLarge();
-            return;
-          }
-          this.batcher.path(changed);
-        });
-        const watcher = { dispose: () => w.close() };
-        // A watcher that fails, or watches too much, ends (and leaves the map, unless a newer one watches that path by now).
-        const end = () => {
-          w.close();
-          if (this.subtreeWatchers.get(p) === watcher) this.subtreeWatchers.delete(p);
-        };
-        w.on('error', end);
-        this.subtreeWatchers.set(p, watcher);
-      } catch {
-        // gone already, or out of watches: the workbench's watcher is all there is
-      }
-    }
   }
 
   dispose(): void {
     this.disposed = true;
     this.stopRechecks();
-    this.batcher.dispose();
-    for (const w of this.watchers) w.dispose();
-    for (const w of this.subtreeWatchers.values()) w.dispose();
+    // The pending batch, then the workbench's watchers, then the subtrees' (WorkspaceWatcher.dispose).
+    this.watcher.dispose();
     for (const d of this.disposables) d.dispose();
     this.index?.dispose();
     this.index = undefined;
@@ -768,11 +617,6 @@ async function workerFailureAside<T>(step: Promise<T>): Promise<T | undefined> {
     if (e instanceof IndexEnded) return undefined;
     throw e;
   }
-}
-
-/** What the watchers cover beyond the agents' workspace roots: the paths and trees the agents name now. */
-function watchKey(watched: Watched): string {
-  return [...watched.paths, ...watched.trees.map((t) => `${t.base}\0${t.pattern}`)].join('\0');
 }
 
 /** The folders of this window that are on this disk: what is indexed. */

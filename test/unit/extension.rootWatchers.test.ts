@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { coveredByRootWatchers } from '../../src/extension/flows/rootWatchers';
 
-/** Which paths the agents name need a watcher of their own beside the roots' (skillgateService.ts `watch`). */
+/** Which paths the agents name need a watcher of their own beside the roots' (workspaceWatcher.ts `watch`). */
 describe('the paths the agents’ root watchers cover', () => {
   const folders = ['/ws', '/other'];
   const roots = ['.rivumi', '.codewhale'];

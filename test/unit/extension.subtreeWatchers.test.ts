@@ -5,7 +5,7 @@ import { bundleHash, watchedWorkspace, writeBundle } from './helpers/watchedWork
 
 /**
  * The watchers the service makes for directories created while the window is open
- * (skillgateService.ts `watchNewDirectories`): the workbench's own watcher misses what
+ * (flows/subtreeWatchers.ts `watchNewDirectories`): the workbench's own watcher misses what
  * happens below such a directory, so theirs are the only reports of an edit there.
  */
 describe('the watchers of directories created while the window is open', function () {
