@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { bundleKey } from '../../src/core/hashing/identity';
 import type { Item } from '../../src/core/model';
-import { MAX_PLUGINS } from '../../src/core/systems/rivumi/load';
+import { MAX_PLUGINS } from '../../src/core/systems/rivumi/limits';
 import { Fixture, index } from './helpers/fixture';
 
 /**

@@ -1,4 +1,22 @@
 import { decodeUtf8 } from '../../fs/rawNames';
+import { parseJsonDocument } from '../../documents/jsonDocument';
+import { readRegularFile, statEntry } from '../../fs/safeFs';
+import type { Findings } from '../../diagnostics/findings';
+import { FILE_START, type Diagnostic, type Range } from '../../model';
+import type { ParsedDocument } from '../../documents/document';
+import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
+import { pythonIntLimitError } from './pythonJsonInts';
+import { deniedByPermissions } from '../../fs/permissionDenied';
+import { rivumiReadFailure } from './readFailure';
+import { deniedToRivumi, uninspectable } from './deniedLoad';
+import { MAX_HOOK_CONFIG_BYTES } from './limits';
+
+/**
+ * `.rivumi/hooks.json` as Rivumi reads it (hooks.py `load_project_hook_config`, rivumi.md
+ * §4.4 step 1): its bytes decoded as Python's `json.loads(bytes)` decodes them, parsed into
+ * the project's hook object, or the error that fails the whole hook load.
+ */
+
 /**
  * Python's `json.loads(bytes)` detects UTF-8 (with or without BOM), UTF-16 and UTF-32
  * from the first bytes; Rivumi reads `hooks.json` that way (rivumi.md §4.4). The branches
@@ -79,4 +97,85 @@ export function codePointCompare(a: string, b: string): number {
     const d = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
     if (d !== 0) return d;
   }
+}
+
+/** `.rivumi/hooks.json` as read (H1, H2): its object, or the error that makes the whole hook load fail. */
+export interface ProjectHooksRead {
+  readonly exists: boolean;
+  readonly project: Record<string, unknown>;
+  readonly bytes?: Buffer;
+  readonly executable?: boolean;
+  readonly error?: Diagnostic;
+}
+
+export function readProjectHooks(hooksPath: string, findings: Findings): ProjectHooksRead {
+  const entry = statEntry(hooksPath);
+  // hooks.py `load_project_hook_config`: `if path.exists():` on a hooks.json whose directory this user may not
+  // search raises PermissionError (Python 3.11 to 3.13), whether or not the file is there: the hook load fails.
+  if (deniedByPermissions(entry.fault))
+    return { exists: false, project: {}, error: uninspectable(hooksPath, 'hook', entry, findings) };
+  if (entry.type === 'missing') return { exists: false, project: {} };
+  // Not a link, a regular file, at most 65536 bytes: readRegularFile reads one byte past the limit to tell.
+  const read = readRegularFile(hooksPath, MAX_HOOK_CONFIG_BYTES);
+  // No size check comes before `path.open("rb")`: a hooks.json of another user at mode 600 raises
+  // PermissionError there, whatever its size; a read that fails once it is open raises OSError.
+  const why = read.ok ? undefined : rivumiReadFailure(hooksPath, read);
+  if (why?.kind === 'os-error')
+    return {
+      exists: true,
+      project: {},
+      error: why.denied
+        ? deniedToRivumi(why.text, 'hook', hooksPath, findings)
+        : findings.inFile('rivumi.hooks.file', why.text, hooksPath),
+    };
+  if (!read.ok && why?.kind !== 'too-large')
+    return {
+      exists: true,
+      project: {},
+      error: findings.inFile('rivumi.hooks.file', 'project hook config must be a regular file', hooksPath),
+    };
+  if (!read.ok)
+    return {
+      exists: true,
+      project: {},
+      error: findings.inFile(
+        'rivumi.hooks.file',
+        `project hook config exceeds ${MAX_HOOK_CONFIG_BYTES} bytes`,
+        hooksPath,
+      ),
+    };
+  const bytes = read.bytes;
+  // A file read but refused: its bytes stay on the record (hashed, so a fix drops trust), with the finding.
+  const refused = (message: string, range: Range): ProjectHooksRead => ({
+    exists: true,
+    project: {},
+    bytes,
+    executable: read.executable,
+    error: findings.inFile('rivumi.hooks.json', message, hooksPath, range),
+  });
+  const text = decodeJsonBytes(bytes);
+  const parsed =
+    text === undefined
+      ? undefined
+      : // decodeJsonBytes drops one BOM, as Python's utf-8-sig does; a second one is text JSON refuses.
+        parseJsonDocument(hooksPath, text, { python: true, maxDepth: PYTHON_JSON_MAX_DEPTH });
+  if (parsed && !parsed.ok && parsed.nesting)
+    return refused(
+      `project hook config cannot be parsed by Python's json: ${pythonRecursionError(parsed.nesting)}`,
+      parsed.range,
+    );
+  if (!parsed || !parsed.ok)
+    return refused('project hook config is not valid UTF-8 JSON', parsed && !parsed.ok ? parsed.range : FILE_START);
+  const doc: ParsedDocument = parsed.document;
+  findings.addDocument(doc);
+  const bigInt = pythonIntLimitError(doc.text);
+  if (bigInt)
+    return refused(
+      `project hook config cannot be parsed by Python's json: ${bigInt.message}`,
+      doc.spanRange(bigInt.offset, bigInt.offset + 1),
+    );
+  const v = doc.value;
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return refused('project hook config must be a JSON object', doc.valueRange([]));
+  return { exists: true, project: v as Record<string, unknown>, bytes, executable: read.executable };
 }

@@ -4,7 +4,7 @@ import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode 
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
 import { rivumiIdPrefix } from './itemIds';
-import { MAX_SKILLS } from './load';
+import { MAX_SKILLS } from './limits';
 import { hookOf, hooksFileCapabilities, pluginCapabilities } from './capabilities';
 
 export interface RivumiContext extends GateContext {

@@ -1,3 +1,10 @@
+import * as path from 'node:path';
+import { listDirectory } from '../../fs/safeFs';
+import type { Findings } from '../../diagnostics/findings';
+import { decodeRawName } from '../../fs/rawNames';
+import { portableRelative } from '../../fs/portablePath';
+import { deniedByPermissions } from '../../fs/permissionDenied';
+import { pythonOsErrorText } from './pythonOsError';
 import { codePointCompare } from './hookFiles';
 
 /**
@@ -37,4 +44,26 @@ export function globMatches(name: string, suffix: string, platform: NodeJS.Platf
 export function listingOrder(platform: NodeJS.Platform = process.platform): (a: string, b: string) => number {
   if (platform !== 'win32') return codePointCompare;
   return (a, b) => codePointCompare(a.toLowerCase(), b.toLowerCase()) || codePointCompare(a, b);
+}
+
+/** `*.md` / `*.json`, one level, dot-files included, in Rivumi's order (rivumi.md §2, listing.ts). */
+export function listMatching(dir: string, suffix: string, findings: Findings): string[] {
+  const listing = listDirectory(dir);
+  if (!listing.ok) {
+    // Python's glob swallows the listing's OSError: Rivumi loads nothing from the directory, without a
+    // word. [Skillgate] Said when it is for want of permission: a user who may read it loads what is there.
+    if (deniedByPermissions(listing.fault))
+      findings.inFile(
+        'rivumi.path-unreadable',
+        `${portableRelative(path.dirname(path.dirname(dir)), dir)} cannot be listed (${pythonOsErrorText(listing.fault, listing.error, dir)}): Rivumi's glob skips it without a word, so run as this user it loads nothing from it; run as a user who may read it, Rivumi loads what is there, which Skillgate cannot show`,
+        dir,
+      );
+    return [];
+  }
+  // Names decode as Python's os.listdir does (surrogateescape: byte 0xFF is U+DCFF), so the
+  // sort below is Rivumi's order; the decoding is exact, and every access re-encodes it.
+  return listing.names
+    .map((n) => decodeRawName(n))
+    .filter((n) => globMatches(n, suffix))
+    .sort(listingOrder());
 }

@@ -1,5 +1,7 @@
 import { pythonRepr, pythonStrip } from './pythonText';
 import { SAFE_NAME } from './skillFile';
+import type { Findings } from '../../diagnostics/findings';
+import type { RivumiSkill } from './model';
 
 /** What Rivumi puts in its system prompt for the selected skills (rivumi.md §3.6, §3.7, §7.2). */
 
@@ -68,4 +70,18 @@ export function selectSkills<T extends { readonly qualifiedName: string }>(
   const missing = names.filter((n) => !byName.has(n));
   if (missing.length) return { ok: false, message: `unknown enabled skill: ${missing.join(', ')}` };
   return { ok: true, skills: names.map((n) => byName.get(n) as T) };
+}
+
+/** The rendered prompt section (rivumi.md §3.7) is cut in the middle past 16000 bytes. */
+export function warnTruncation(all: RivumiSkill[], findings: Findings): void {
+  const loaded = all.filter((s) => s.state === 'valid');
+  // With no skill loaded the section is '' (0 bytes): under the limit below.
+  const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER));
+  if (full <= MAX_SKILL_CONTEXT_BYTES) return;
+  const last = loaded[loaded.length - 1] as RivumiSkill;
+  findings.inFile(
+    'rivumi.skills.context-truncated',
+    `the rendered skill section is ${full} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${full - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`,
+    last.file,
+  );
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { loadRivumiProject, MAX_PLUGINS } from './load';
+import { loadRivumiProject } from './load';
+import { MAX_PLUGINS } from './limits';
 import { rivumiItems } from './items';
 import { RIVUMI_HOOKS_DOMAIN, RIVUMI_PLUGIN_DOMAIN, rivumiContentHash } from './hashes';
 import type { RivumiBundleHashes, RivumiHooksFile, RivumiPlugin, RivumiProject } from './model';
