@@ -59,4 +59,37 @@ describe('incremental indexing of replaced directories', () => {
     assert.notDeepEqual(hashes(next), hashes(first));
     assert.deepEqual(hashes(next), hashes(indexer().indexAll()));
   });
+
+  it('re-reads every bundle of a root reached through a link when its real path is replaced, reported as that path alone', () => {
+    const USER_SKILL = 'dotfiles/codewhale/plugins/example-plugin/skills/example/SKILL.md';
+    const userBundle = (body: string) => {
+      writeW(f, '', 'dotfiles/codewhale/plugins/example-plugin');
+      f.write(USER_SKILL, `---\nname: example\n---\n${body}\n`);
+    };
+    userBundle('old');
+    f.symlink(f.path('dotfiles/codewhale'), 'home/.codewhale');
+    const indexer = () => new Indexer({ workspaces: [], codewhaleHome: f.path('home/.codewhale'), host: LINUX_HOST });
+    const ix = indexer();
+    const first = ix.indexAll();
+    fs.rmSync(f.path('dotfiles/codewhale/plugins'), { recursive: true });
+    userBundle('cloned again');
+    const next = ix.refresh([f.path('dotfiles/codewhale/plugins')]);
+    assert.notDeepEqual(hashes(next), hashes(first));
+    assert.deepEqual(hashes(next), hashes(indexer().indexAll()));
+  });
+
+  it("lists the root when the directory a workspace's linked .codewhale leads to is replaced, reported as it alone", () => {
+    // No `plugins` there at the first read, so no real path of the root to compare the change with.
+    f.mkdir('shared');
+    f.mkdir('ws');
+    f.symlink(f.path('shared'), 'ws/.codewhale');
+    const indexer = () => new Indexer({ workspaces: [f.path('ws')], codewhaleHome: null, host: LINUX_HOST });
+    const ix = indexer();
+    const first = ix.indexAll();
+    fs.rmSync(f.path('shared'), { recursive: true });
+    writeW(f, '', 'shared/plugins/example-plugin');
+    const next = ix.refresh([f.path('shared')]);
+    assert.notDeepEqual(hashes(next), hashes(first));
+    assert.deepEqual(hashes(next), hashes(indexer().indexAll()));
+  });
 });

@@ -18,7 +18,17 @@ export function bothSpellings(p: string, given: string, real: string): string[] 
   return other === undefined ? [p] : [p, other];
 }
 
-/** `p` spelled under `to` when it is `from` or lies inside it. */
+/**
+ * `p` spelled under `to` when it is `from` or lies inside it; undefined otherwise (a sibling
+ * whose name begins with `from`'s, a path that leaves it by `..`). Inside means what
+ * `path.relative` says (a name that starts with two dots, `..x`, stays inside), read from the
+ * bytes where that is exact (portablePath.ts `insideSuffix`), and the rest is joined to `to`
+ * (`path.join`: one separator after a folder at the filesystem root). The one respelling
+ * between two spellings of a folder: `bothSpellings` here, eva/givenFolder.ts (canonical root
+ * to the folder as given), indexer.ts `unaliased` (a dropped workspace spelling to the kept
+ * one) and codewhaleIndex.ts `refresh` (a root's real path, or a linked `.codewhale`'s target,
+ * to the root's spelling).
+ */
 export function respelled(p: string, from: string, to: string): string | undefined {
   if (p === from) return to;
   if (!isAncestor(from, p)) return undefined;

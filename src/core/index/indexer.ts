@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { canonicalPath } from '../fs/safeFs';
+import { respelled } from '../fs/folderSpellings';
 import { currentHost, type HostFacts } from '../host';
 import { EMPTY_TRUST } from '../decisions/trustView';
 import { agentSystems, type IndexOptions } from '../systems/registry';
@@ -156,11 +157,16 @@ function distinctWorkspaces(workspaces: readonly string[]): { kept: string[]; al
   return { kept: [...byCanonical.values()], aliases };
 }
 
-/** A changed path under a dropped spelling of a workspace folder, under the kept one. */
-function unaliased(p: string, aliases: ReadonlyMap<string, string>): string {
+/**
+ * A changed path under a dropped spelling of a workspace folder, under the kept one: the first
+ * dropped spelling that is or holds it, respelled (folderSpellings.ts `respelled`), never by
+ * appending to `alias + path.sep`: a folder at the filesystem root (`/`, a drive's `C:\`)
+ * already ends in a separator. Exported for its tests (folderSpellings.test.ts).
+ */
+export function unaliased(p: string, aliases: ReadonlyMap<string, string>): string {
   for (const [alias, kept] of aliases) {
-    if (p === alias) return kept;
-    if (p.startsWith(alias + path.sep)) return kept + p.slice(alias.length);
+    const under = respelled(p, alias, kept);
+    if (under !== undefined) return under;
   }
   return p;
 }

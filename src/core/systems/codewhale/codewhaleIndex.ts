@@ -9,6 +9,7 @@ import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
 import type { Listing } from '../../listing';
 import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
+import { respelled } from '../../fs/folderSpellings';
 import type { HostFacts } from '../../host';
 import type { Diagnostic } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
@@ -94,21 +95,21 @@ export class CodewhaleIndex implements SystemIndex {
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
         // A root reached through a link (`~/.codewhale` linked into a dotfiles folder) is also spelled by
-        // its real path: a change a watcher reports under that spelling is the same change under the root.
+        // its real path: a change a watcher reports under that spelling, the real path itself included,
+        // is the same change under the root.
         const real = state.scan.canonicalRoot;
         const linked = real !== undefined && real !== root;
-        // Likewise below a linked `.codewhale`'s target, which its own watcher reports by that
+        // Likewise at and below a linked `.codewhale`'s target, which its own watcher reports by that
         // spelling, `plugins` included (made after the read, so with no canonical root yet).
         const behind = state.linkedDirectory;
         const p =
-          linked && isAncestor(real, reported)
-            ? path.join(root, path.relative(real, reported))
-            : behind !== undefined && (reported === behind || isAncestor(behind, reported))
-              ? path.join(path.dirname(root), path.relative(behind, reported))
-              : reported;
+          (linked ? respelled(reported, real, root) : undefined) ??
+          (behind === undefined ? undefined : respelled(reported, behind, path.dirname(root))) ??
+          reported;
         // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
         // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
-        if (p === root || isAncestor(p, root) || (linked && (p === real || isAncestor(p, real)))) {
+        // Above the real path too: that spelling of the root itself was respelled to `root` above.
+        if (p === root || isAncestor(p, root) || (linked && isAncestor(p, real))) {
           rootsToRescan.add(key);
           reload(key, state.bundles.keys());
         }
