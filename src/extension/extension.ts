@@ -1,21 +1,21 @@
 import * as vscode from 'vscode';
-import { ItemTreeProvider, type TreeNode } from './itemTree';
-import { Problems } from './problems';
+import { ItemTreeProvider, type TreeNode } from './tree/itemTree';
+import { Problems } from './problems/problems';
 import { SkillgateService } from './skillgateService';
-import { StatusBar } from './statusBar';
-import { TreeModes } from './treeMode';
-import { QuickFixes } from './quickFixes';
-import { DiagnosticsDoc } from './diagnosticsDoc';
+import { StatusBar } from './statusBar/statusBar';
+import { TreeModes } from './tree/treeMode';
+import { QuickFixes } from './problems/quickFixes';
+import { DiagnosticsDoc } from './problems/diagnosticsDoc';
 import { refreshOfflineSchemas } from './offlineSchemas';
 import { ReviewPanels, REVIEW_VIEW_TYPE } from './review/reviewPanel';
-import { registerCommands } from './commands';
-import { bundleCommands } from './bundleCommands';
-import { workspaceCommands } from './workspaceCommands';
+import { registerCommands } from './commands/commands';
+import { bundleCommands } from './commands/bundleCommands';
+import { workspaceCommands } from './commands/workspaceCommands';
 import { windowUi } from './windowUi';
-import { safeLog } from './logText';
-import { notifyDrift } from './notifyDrift';
-import { doctorText } from './doctorText';
-import { READONLY_SCHEME, ReadonlyDocuments } from './readonlyDocuments';
+import { safeLog } from './text/logText';
+import { notifyDrift } from './review/notifyDrift';
+import { doctorText } from './documents/doctorText';
+import { READONLY_SCHEME, ReadonlyDocuments } from './documents/readonlyDocuments';
 import { needsReview, newlyDrifted } from './flows/driftNotice';
 import { figuresLine, writeFigures } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
   const modes = new TreeModes(context.workspaceState, tree, view);
   // "Skillgate: Show Log": index runs, watcher batches, trust-store changes and failures, with timings.
   const channel = vscode.window.createOutputChannel('Skillgate', { log: true });
-  // Every message escaped (logText.ts): an error's message can name a repository's file. The
+  // Every message escaped (text/logText.ts): an error's message can name a repository's file. The
   // service and the commands are given the channel itself, and escape what they log once.
   const log = safeLog(channel);
   // The parse cache lives in the extension's own storage; a storage that is not on this disk gets none.

@@ -26,7 +26,7 @@ import { IndexEnded, InHostIndex, type BackendOptions, type IndexBackend } from 
 import { WorkerIndex } from './flows/workerIndex';
 import { StallSampler } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
-import { safeLog } from './logText';
+import { safeLog } from './text/logText';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import type { Snapshot } from '../core/index/snapshot';
@@ -46,7 +46,7 @@ export interface SnapshotChange {
   /**
    * Why no index could be read: the first full index failed (and each one since). The
    * snapshot is then empty, which stands for no index, never for a workspace without
-   * agent configuration (indexFailureText.ts). The error's own words, unescaped.
+   * agent configuration (tree/indexFailureText.ts). The error's own words, unescaped.
    */
   readonly failure: string | undefined;
   /** The full index, `refresh` and a trust change resolve only once `p` has settled. */
@@ -116,7 +116,7 @@ export class SkillgateService implements vscode.Disposable {
   /** The newest full run's result: what a run it overtook resolves to. */
   private newestRun: Promise<Snapshot> | undefined;
 
-  /** What the service logs, every message escaped (logText.ts): errors name a repository's files. */
+  /** What the service logs, every message escaped (text/logText.ts): errors name a repository's files. */
   private readonly log: LogPort;
 
   /** `cacheDir`: the parse cache's directory, in the extension's global storage (a window starts warm). */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { watchedUri } from './fileUri';
+import { watchedUri } from './documents/fileUri';
 import { literalGlob } from './literalGlob';
 import type { TrustStore } from '../core/trust/trustStore';
 import { agentSystems } from '../core/systems/registry';

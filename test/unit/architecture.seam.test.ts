@@ -36,9 +36,9 @@ function agentOf(file: string): string | null {
 /**
  * The unit a file belongs to for the folder graph: its folder, an agent's folder as a
  * whole, and each file at the root of `systems/` on its own (the seam and the registry are
- * distinct roles: the registry alone imports the agents). The extension is
- * one face: its feature folders (`review/`) are one unit with it, except `flows/`, the
- * logic behind ports that must never reach back into the editor code.
+ * distinct roles: the registry alone imports the agents). The extension is one face: its
+ * feature folders (`tree/`, `commands/`, `review/`, ...) are one unit with it, except
+ * `flows/`, the logic behind ports that must never reach back into the editor code.
  */
 function unitOf(file: string): string {
   const rel = path.relative(SRC, path.dirname(file)).split(path.sep).join('/');

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../src/core/model';
 import { Fixture, index } from './helpers/fixture';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { EditorModel, applyFixAsEditor } from './helpers/editorApply';
-import { fixIsCurrent } from '../../src/extension/fixIsCurrent';
+import { fixIsCurrent } from '../../src/extension/problems/fixIsCurrent';
 
 /**
  * Diagnostics land on the exact field as VS Code counts it, and each quick fix, applied as

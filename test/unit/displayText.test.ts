@@ -4,15 +4,15 @@ import * as path from 'node:path';
 import { displayText, hasUnsafeForDisplay } from '../../src/core/text/displayText';
 import { jsonText } from '../../src/core/report/jsonText';
 import { artifactUri } from '../../src/core/report/artifactUri';
-import { escapeMarkdown } from '../../src/extension/markdownEscape';
-import { notificationText, quickPickText, safeUi } from '../../src/extension/uiText';
+import { escapeMarkdown } from '../../src/extension/text/markdownEscape';
+import { notificationText, quickPickText, safeUi } from '../../src/extension/text/uiText';
 import {
   itemDescription,
   itemLabel,
   itemPick,
   itemTooltipMarkdown,
   reviewPanelTitle,
-} from '../../src/extension/itemText';
+} from '../../src/extension/tree/itemText';
 import { trustFlow } from '../../src/extension/flows/trustFlow';
 import type { LifecyclePort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';

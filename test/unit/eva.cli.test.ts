@@ -5,7 +5,7 @@ import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
 import type { TrustView } from '../../src/core/decisions/trustView';
 import type { Item } from '../../src/core/model';
-import { childNodes, type TreeNode } from '../../src/extension/treeNodes';
+import { childNodes, type TreeNode } from '../../src/extension/tree/treeNodes';
 import { A0, CORPUS, EvaFixture, L0 } from './helpers/evaFixture';
 
 /**

@@ -9,7 +9,7 @@ import { toSarif } from '../../src/core/report/sarif';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import { readInvalidBundle } from '../../src/core/trust/invalidBundle';
 import type { EvaItem } from '../../src/core/systems/eva/item';
-import { childNodes } from '../../src/extension/treeNodes';
+import { childNodes } from '../../src/extension/tree/treeNodes';
 import { Fixture, LINUX_HOST, writeW } from './helpers/fixture';
 import { A0, writeEvaProject } from './helpers/evaFixture';
 import { runCli } from './helpers/runCli';

@@ -6,7 +6,7 @@ import type { Snapshot } from '../../src/core/index/snapshot';
 import type { SkillgateService } from '../../src/extension/skillgateService';
 import type { ReviewPanels } from '../../src/extension/review/reviewPanel';
 
-type BundleCommands = typeof import('../../src/extension/bundleCommands');
+type BundleCommands = typeof import('../../src/extension/commands/bundleCommands');
 
 /**
  * The bundle commands as the tree, a quick fix and the palette call them, on the vscode
@@ -14,7 +14,9 @@ type BundleCommands = typeof import('../../src/extension/bundleCommands');
  * that bundle as it is now, or says it is gone; never on another, never silently nothing.
  */
 describe('the bundle commands: stale rows and what they say', () => {
-  const { bundleCommands } = loadWithVscode(() => require('../../src/extension/bundleCommands') as BundleCommands);
+  const { bundleCommands } = loadWithVscode(
+    () => require('../../src/extension/commands/bundleCommands') as BundleCommands,
+  );
   const window = vscodeStandIn.api.window as unknown as Record<string, unknown>;
   const env = vscodeStandIn.api as unknown as Record<string, unknown>;
   let modals: string[];

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS } from '../../src/extension/commandTable';
+import { COMMANDS } from '../../src/extension/commands/commandTable';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -39,7 +39,7 @@ describe('commands: the table and package.json agree', () => {
     for (const c of contributed)
       assert.ok(
         registered.includes(c.command as never),
-        `${c.command} is contributed in package.json but has no row in src/extension/commandTable.ts`,
+        `${c.command} is contributed in package.json but has no row in src/extension/commands/commandTable.ts`,
       );
   });
 

@@ -6,7 +6,7 @@ import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { ReviewPanels } from '../../src/extension/review/reviewPanel';
 
-type NotifyDrift = typeof import('../../src/extension/notifyDrift');
+type NotifyDrift = typeof import('../../src/extension/review/notifyDrift');
 
 const drifted = (name: string, trust: Item['trust'] = 'content-changed'): Item =>
   itemOf({ id: `workspace/abc/${name}`, name, qualifiedName: name, path: `/ws/.codewhale/plugins/${name}`, trust });
@@ -27,7 +27,7 @@ const snap = (items: Item[], workspaces: readonly string[] = ['/ws']): Snapshot 
  * before, it got five, each waiting for the previous one to be dismissed.
  */
 describe('the drift notification: one per snapshot, whatever the number of bundles', () => {
-  const { notifyDrift } = loadWithVscode(() => require('../../src/extension/notifyDrift') as NotifyDrift);
+  const { notifyDrift } = loadWithVscode(() => require('../../src/extension/review/notifyDrift') as NotifyDrift);
   const window = vscodeStandIn.api.window as unknown as Record<string, unknown>;
   let warnings: { message: string; actions: unknown[] }[];
   let picks: { labels: string[]; descriptions: string[]; title: string | undefined }[];

@@ -4,7 +4,7 @@ import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../s
 import { parseWebviewMessage } from '../../src/extension/review/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
 import { loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';
-import { itemDescription } from '../../src/extension/itemText';
+import { itemDescription } from '../../src/extension/tree/itemText';
 import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
 import type { TrustPreview, TrustRefusal } from '../../src/core/trust/lifecycle';

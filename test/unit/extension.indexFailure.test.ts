@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { failureRows, failureStatus } from '../../src/extension/indexFailureText';
-import { COMMANDS } from '../../src/extension/commandTable';
+import { failureRows, failureStatus } from '../../src/extension/tree/indexFailureText';
+import { COMMANDS } from '../../src/extension/commands/commandTable';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { itemOf } from './helpers/item';
 import { loadWithVscode } from './helpers/vscodeStandIn';
 
-type Tree = typeof import('../../src/extension/itemTree');
-type Status = typeof import('../../src/extension/statusBar');
+type Tree = typeof import('../../src/extension/tree/itemTree');
+type Status = typeof import('../../src/extension/statusBar/statusBar');
 
 /** An error's message as hostile as a repository's file name makes it: controls, bidi, a link, an icon. */
 const REASON = "EACCES: permission denied, open '/ws/.codewhale/\u001b[31m\u202e[x](command:evil)$(zap)'";
@@ -19,8 +19,8 @@ const none: Snapshot = { generation: 0, workspaces: ['/ws'], items: [], diagnost
  * workspace has no agent configuration (indexFailureText.ts).
  */
 describe('the view and the status bar when no index could be read', () => {
-  const { ItemTreeProvider } = loadWithVscode(() => require('../../src/extension/itemTree') as Tree);
-  const { StatusBar } = loadWithVscode(() => require('../../src/extension/statusBar') as Status);
+  const { ItemTreeProvider } = loadWithVscode(() => require('../../src/extension/tree/itemTree') as Tree);
+  const { StatusBar } = loadWithVscode(() => require('../../src/extension/statusBar/statusBar') as Status);
 
   it('shows the reason, escaped, with rows that retry and open the log', async () => {
     const tree = new ItemTreeProvider();

@@ -5,9 +5,9 @@ import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { SkillgateService } from '../../src/extension/skillgateService';
 import type { ReviewPanels } from '../../src/extension/review/reviewPanel';
-import type { WorkspaceCommandDeps } from '../../src/extension/workspaceCommands';
+import type { WorkspaceCommandDeps } from '../../src/extension/commands/workspaceCommands';
 
-type WorkspaceCommands = typeof import('../../src/extension/workspaceCommands');
+type WorkspaceCommands = typeof import('../../src/extension/commands/workspaceCommands');
 
 /**
  * "Install Rivumi Plugin from Manifest…" on the vscode stand-in: a freshly installed plugin
@@ -16,7 +16,7 @@ type WorkspaceCommands = typeof import('../../src/extension/workspaceCommands');
  */
 describe('the install command: what it says about trust after the install', () => {
   const { workspaceCommands } = loadWithVscode(
-    () => require('../../src/extension/workspaceCommands') as WorkspaceCommands,
+    () => require('../../src/extension/commands/workspaceCommands') as WorkspaceCommands,
   );
   const window = vscodeStandIn.api.window as unknown as Record<string, unknown>;
   const installed = item({ path: '/ws/.rivumi/plugins/x.json', name: 'x', trust: 'trusted' });

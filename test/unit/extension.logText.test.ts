@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode, serviceInHostForSuite, vscodeStandIn } from './helpers/vscodeStandIn';
 import { assertDisplaySafe, HOSTILE } from './helpers/displaySafe';
-import { logText } from '../../src/extension/logText';
+import { logText } from '../../src/extension/text/logText';
 import type { LogPort } from '../../src/extension/flows/ports';
 
 type Service = typeof import('../../src/extension/skillgateService');
-type Commands = typeof import('../../src/extension/commands');
+type Commands = typeof import('../../src/extension/commands/commands');
 
 /**
  * A file name a repository chose, inside an error's message: a line break and then what
@@ -41,7 +41,7 @@ describe('the log: repository text in what the extension logs', () => {
       return { dispose: () => undefined };
     },
   };
-  const { registerCommands } = loadWithVscode(() => require('../../src/extension/commands') as Commands);
+  const { registerCommands } = loadWithVscode(() => require('../../src/extension/commands/commands') as Commands);
   serviceInHostForSuite();
   after(() => delete api.commands);
 

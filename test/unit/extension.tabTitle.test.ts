@@ -1,14 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode } from './helpers/vscodeStandIn';
 
-type ReadonlyDocuments = typeof import('../../src/extension/readonlyDocuments');
+type ReadonlyDocuments = typeof import('../../src/extension/documents/readonlyDocuments');
 
 /**
  * The tab title of Explain Decision: the bundle's name (repository text) reduced to safe
  * characters, trimmed of spaces and dots at both ends, at most 60 characters.
  */
 describe('the Explain tab title: a safe name, whatever the bundle calls itself', () => {
-  const { tabTitle } = loadWithVscode(() => require('../../src/extension/readonlyDocuments') as ReadonlyDocuments);
+  const { tabTitle } = loadWithVscode(
+    () => require('../../src/extension/documents/readonlyDocuments') as ReadonlyDocuments,
+  );
 
   it('replaces unsafe runs, trims spaces and dots at both ends, and cuts at 60', () => {
     assert.equal(tabTitle('  .my plugin/v2 . '), 'my plugin_v2');

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
-import type { TreeMode } from '../../src/extension/treeNodes';
-import type { ItemTreeProvider } from '../../src/extension/itemTree';
+import type { TreeMode } from '../../src/extension/tree/treeNodes';
+import type { ItemTreeProvider } from '../../src/extension/tree/itemTree';
 
-type TreeModeModule = typeof import('../../src/extension/treeMode');
+type TreeModeModule = typeof import('../../src/extension/tree/treeMode');
 
 /**
  * The Filter and Group commands, on the vscode stand-in. The palette offers them too
@@ -36,7 +36,7 @@ describe('the Filter and Group commands: their change is seen', () => {
         if (id === 'setContext') contexts.push([key, value]);
       },
     };
-    ({ TreeModes } = loadWithVscode(() => require('../../src/extension/treeMode') as TreeModeModule));
+    ({ TreeModes } = loadWithVscode(() => require('../../src/extension/tree/treeMode') as TreeModeModule));
   });
   beforeEach(() => {
     vscodeStandIn.reset();

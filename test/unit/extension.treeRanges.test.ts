@@ -4,7 +4,7 @@ import { itemOf } from './helpers/item';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
-type Tree = typeof import('../../src/extension/itemTree');
+type Tree = typeof import('../../src/extension/tree/itemTree');
 
 /**
  * A node with more than 250 items shows them in ranges (treeNodes.ts `ROWS_PER_RANGE`), each
@@ -14,7 +14,7 @@ type Tree = typeof import('../../src/extension/itemTree');
  * (extension.ts, `toLocaleString('en-US')`): "of 2000" beside "/ 2,000" read as two styles.
  */
 describe('the tree: the counts of a large node', () => {
-  const { ItemTreeProvider } = loadWithVscode(() => require('../../src/extension/itemTree') as Tree);
+  const { ItemTreeProvider } = loadWithVscode(() => require('../../src/extension/tree/itemTree') as Tree);
 
   const bundles = (n: number): Item[] =>
     Array.from({ length: n }, (_, i) => {

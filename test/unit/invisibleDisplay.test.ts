@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { displayText, hasUnsafeForDisplay } from '../../src/core/text/displayText';
-import { itemLabel } from '../../src/extension/itemText';
+import { itemLabel } from '../../src/extension/tree/itemText';
 import { itemOf } from './helpers/item';
 
 /**

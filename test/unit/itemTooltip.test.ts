@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { itemTooltipMarkdown, TOOLTIP_COMMANDS } from '../../src/extension/itemText';
+import { itemTooltipMarkdown, TOOLTIP_COMMANDS } from '../../src/extension/tree/itemText';
 import type { Diagnostic, Item } from '../../src/core/model';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 import { itemOf } from './helpers/item';

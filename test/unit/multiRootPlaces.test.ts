@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { review } from '../../src/core/trust/lifecycle';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { folderName, placedPath } from '../../src/core/report/folderPlace';
-import { itemPick, itemTooltipMarkdown, reviewPanelTitle } from '../../src/extension/itemText';
+import { itemPick, itemTooltipMarkdown, reviewPanelTitle } from '../../src/extension/tree/itemText';
 import type { Item } from '../../src/core/model';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import { writeW } from './helpers/fixture';
@@ -10,7 +10,7 @@ import { itemOf } from './helpers/item';
 import { assertDisplaySafe } from './helpers/displaySafe';
 import { loadWithVscode } from './helpers/vscodeStandIn';
 
-type ReadonlyDocuments = typeof import('../../src/extension/readonlyDocuments');
+type ReadonlyDocuments = typeof import('../../src/extension/documents/readonlyDocuments');
 
 /**
  * Two workspace folders of a multi-root workspace each hold a bundle of one name at one
@@ -29,7 +29,7 @@ describe('same-named bundles in two workspace folders read apart', () => {
       ...over,
     });
   const { explainFileName } = loadWithVscode(
-    () => require('../../src/extension/readonlyDocuments') as ReadonlyDocuments,
+    () => require('../../src/extension/documents/readonlyDocuments') as ReadonlyDocuments,
   );
 
   it('names the folder in the tooltip, the review tab title and the Explain tab, only with several folders', () => {

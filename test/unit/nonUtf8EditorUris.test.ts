@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { wellFormed } from '../../src/core/fs/rawNames';
-import { explainItemId, explainQuery } from '../../src/extension/explainDocument';
-import { UNOPENABLE_PREFIX, unopenableNote, unopenableText } from '../../src/extension/unopenableFile';
+import { explainItemId, explainQuery } from '../../src/extension/documents/explainDocument';
+import { UNOPENABLE_PREFIX, unopenableNote, unopenableText } from '../../src/extension/documents/unopenableFile';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 
 /**

@@ -4,7 +4,7 @@ import { Fixture, index, writeW } from './helpers/fixture';
 import { A0, writeEvaProject } from './helpers/evaFixture';
 import { EditorModel, applyFixAsEditor } from './helpers/editorApply';
 import { editorTextBasis, lineMapTextBasis } from '../../src/core/text/editorTextBasis';
-import { fixIsCurrent } from '../../src/extension/fixIsCurrent';
+import { fixIsCurrent } from '../../src/extension/problems/fixIsCurrent';
 import type { Diagnostic, Fix, Range } from '../../src/core/model';
 
 /**

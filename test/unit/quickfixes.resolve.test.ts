@@ -6,7 +6,7 @@ import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Diagnostic, Fix } from '../../src/core/model';
 
-type QuickFixesModule = typeof import('../../src/extension/quickFixes');
+type QuickFixesModule = typeof import('../../src/extension/problems/quickFixes');
 
 /** A code action as the stand-in builds it (helpers/vscodeStandIn.ts). */
 interface StandInAction {
@@ -25,7 +25,7 @@ interface StandInAction {
  * the fix's edit is built there, on the text each file it edits holds then.
  */
 describe('a quick fix is checked again when it is applied', () => {
-  const { QuickFixes } = loadWithVscode(() => require('../../src/extension/quickFixes') as QuickFixesModule);
+  const { QuickFixes } = loadWithVscode(() => require('../../src/extension/problems/quickFixes') as QuickFixesModule);
   const window = vscodeStandIn.api.window as unknown as Record<string, unknown>;
   const notCancelled = { isCancellationRequested: false };
   let f: Fixture;

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { run } from '../../src/cli/main';
 import { registerSystem } from '../../src/core/systems/registry';
 import { Indexer } from '../../src/core/index/indexer';
-import { childNodes, type TreeNode } from '../../src/extension/treeNodes';
+import { childNodes, type TreeNode } from '../../src/extension/tree/treeNodes';
 import { Fixture } from './helpers/fixture';
 import { review } from '../../src/core/trust/lifecycle';
 import { TrustStore } from '../../src/core/trust/trustStore';

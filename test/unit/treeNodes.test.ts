@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Indexer } from '../../src/core/index/indexer';
-import { childNodes, type TreeNode } from '../../src/extension/treeNodes';
+import { childNodes, type TreeNode } from '../../src/extension/tree/treeNodes';
 import { Fixture, writeW, writeD, LINUX_HOST } from './helpers/fixture';
 import { writeEvaProject } from './helpers/evaFixture';
 

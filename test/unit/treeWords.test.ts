@@ -1,10 +1,17 @@
 import { strict as assert } from 'node:assert';
 import type { McpServer } from '../../src/core/capabilities';
-import { REASON_PHRASE, KIND_WORD } from '../../src/extension/reasonPhrases';
-import { itemAriaLabel, itemDescription, itemLabel, itemPick, kindIcon, kindText } from '../../src/extension/itemText';
-import { treeRowOf } from '../../src/extension/treeRow';
-import { childNodes, readTreeMode, ROWS_PER_RANGE, type TreeNode } from '../../src/extension/treeNodes';
-import { statusSummary } from '../../src/extension/statusText';
+import { REASON_PHRASE, KIND_WORD } from '../../src/extension/tree/reasonPhrases';
+import {
+  itemAriaLabel,
+  itemDescription,
+  itemLabel,
+  itemPick,
+  kindIcon,
+  kindText,
+} from '../../src/extension/tree/itemText';
+import { treeRowOf } from '../../src/extension/tree/treeRow';
+import { childNodes, readTreeMode, ROWS_PER_RANGE, type TreeNode } from '../../src/extension/tree/treeNodes';
+import { statusSummary } from '../../src/extension/statusBar/statusText';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, LINUX_HOST, writeW } from './helpers/fixture';
 import type { Item, ReasonCode } from '../../src/core/model';

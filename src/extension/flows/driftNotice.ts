@@ -19,7 +19,7 @@ const NAMED_IN_NOTICE = 3;
  * checkout can change many at once, and one notification each queued them behind each
  * other (VS Code's notification guidelines: "If you need to show multiple notifications try
  * to combine them into one"). One bundle reads as it always did. Names are repository text:
- * the caller escapes the whole message (uiText.ts `notificationText`).
+ * the caller escapes the whole message (text/uiText.ts `notificationText`).
  */
 export function driftMessage(items: readonly Item[]): string {
   const first = items[0];

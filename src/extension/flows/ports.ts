@@ -5,7 +5,7 @@ import type { TrustPreview, TrustResult } from '../../core/trust/lifecycle';
 /**
  * What the command flows need from the editor and the core, as plain interfaces:
  * the flows carry the decisions (refuse in Restricted Mode, trust only what was
- * shown, confirm first) and are unit-tested with stubs; commands.ts adapts VS Code.
+ * shown, confirm first) and are unit-tested with stubs; commands/commands.ts adapts VS Code.
  */
 export interface UiPort {
   /**

@@ -1,12 +1,12 @@
 import { hooksOptIn, hooksOptedIn } from '../../core/systems/registry';
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { fileUri } from '../fileUri';
+import { fileUri } from '../documents/fileUri';
 import { reviewViewModel, type ReviewViewModel } from '../../core/review/reviewViewModel';
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
 import { enableFlow, trustFlow } from '../flows/trustFlow';
 import { displayText } from '../../core/text/displayText';
-import { reviewPanelTitle } from '../itemText';
+import { reviewPanelTitle } from '../tree/itemText';
 import type { SkillgateService } from '../skillgateService';
 import type { GatePort, LifecyclePort, UiPort } from '../flows/ports';
 import type { Snapshot } from '../../core/index/snapshot';

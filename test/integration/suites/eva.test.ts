@@ -6,8 +6,8 @@ import { codeActionsUntil, skillgate, until } from './api';
 import { TrustStore } from '../../../src/core/trust/trustStore';
 import { review, trust } from '../../../src/core/trust/lifecycle';
 import { EMBEDDED_SCHEMAS } from '../../../src/core/systems/eva/schemas';
-import { REASON_PHRASE } from '../../../src/extension/reasonPhrases';
-import type { TreeNode } from '../../../src/extension/itemTree';
+import { REASON_PHRASE } from '../../../src/extension/tree/reasonPhrases';
+import type { TreeNode } from '../../../src/extension/tree/itemTree';
 import type { Item } from '../../../src/core/model';
 
 /**

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { codeActionsUntil, skillgate, until } from './api';
-import { QuickFixes } from '../../../src/extension/quickFixes';
+import { QuickFixes } from '../../../src/extension/problems/quickFixes';
 
 describe('quick fixes (in the extension host)', () => {
   /** The fixture bundle's manifest, whose every diagnostic has a fix, open in an editor. */

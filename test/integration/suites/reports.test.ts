@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { skillgate, until } from './api';
 import { TrustStore } from '../../../src/core/trust/trustStore';
 import { revoke } from '../../../src/core/trust/lifecycle';
-import { fileUri } from '../../../src/extension/fileUri';
+import { fileUri } from '../../../src/extension/documents/fileUri';
 
 /** The report's text without Markdown escapes (bundle text and codes are escaped in it). */
 const plain = (d: vscode.TextDocument) => d.getText().replace(/\\(.)/g, '$1');

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { skillgate } from './api';
-import { REASON_PHRASE } from '../../../src/extension/reasonPhrases';
-import type { TreeNode } from '../../../src/extension/itemTree';
+import { REASON_PHRASE } from '../../../src/extension/tree/reasonPhrases';
+import type { TreeNode } from '../../../src/extension/tree/itemTree';
 
 async function row(node: TreeNode): Promise<{ label: string; description: string }> {
   const api = await skillgate();

@@ -1,15 +1,15 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DECISION_TEXT } from '../core/decisions/reasonText';
-import { displayText } from '../core/text/displayText';
-import { argvText } from '../core/text/argvText';
-import { escapeMarkdown } from './markdownEscape';
-import { quickPickText } from './uiText';
+import { DECISION_TEXT } from '../../core/decisions/reasonText';
+import { displayText } from '../../core/text/displayText';
+import { argvText } from '../../core/text/argvText';
+import { escapeMarkdown } from '../text/markdownEscape';
+import { quickPickText } from '../text/uiText';
 import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
-import { itemById, type Snapshot } from '../core/index/snapshot';
-import type { Diagnostic, Item, Severity } from '../core/model';
-import { reasonTextOf, systemOf } from '../core/systems/registry';
-import { itemFolderName, placedPath } from '../core/report/folderPlace';
+import { itemById, type Snapshot } from '../../core/index/snapshot';
+import type { Diagnostic, Item, Severity } from '../../core/model';
+import { reasonTextOf, systemOf } from '../../core/systems/registry';
+import { itemFolderName, placedPath } from '../../core/report/folderPlace';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 

@@ -1,4 +1,4 @@
-import type { Decision, ItemKind, ReasonCode } from '../core/model';
+import type { Decision, ItemKind, ReasonCode } from '../../core/model';
 
 /**
  * The tree's words: one short phrase per reason (its description) and per decision and

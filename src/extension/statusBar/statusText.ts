@@ -1,6 +1,6 @@
-import { statusCounts } from './flows/driftNotice';
-import type { TreeFilter } from './treeNodes';
-import type { Snapshot } from '../core/index/snapshot';
+import { statusCounts } from '../flows/driftNotice';
+import type { TreeFilter } from '../tree/treeNodes';
+import type { Snapshot } from '../../core/index/snapshot';
 
 /** How loud the status bar is: the worst state in the snapshot. */
 export type StatusLevel = 'error' | 'warning' | 'plain';

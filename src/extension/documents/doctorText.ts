@@ -1,6 +1,6 @@
-import { displayText } from '../core/text/displayText';
-import { UNAVAILABLE_EFFECT } from '../core/trust/trustStore';
-import type { SkillgateService } from './skillgateService';
+import { displayText } from '../../core/text/displayText';
+import { UNAVAILABLE_EFFECT } from '../../core/trust/trustStore';
+import type { SkillgateService } from '../skillgateService';
 
 /** The Doctor report as plain text, every line escaped (it names paths a repository chose). */
 export function doctorText(service: SkillgateService): string {

@@ -1,4 +1,4 @@
-import type { Diagnostic, Range, RelatedLocation } from '../core/model';
+import type { Diagnostic, Range, RelatedLocation } from '../../core/model';
 
 /** One file's diagnostics in the Problems panel, or null: the file has none any more. */
 export type ProblemEntry = readonly [file: string, diagnostics: readonly Diagnostic[] | null];

@@ -1,5 +1,5 @@
-import { displayText } from '../core/text/displayText';
-import type { UiPort } from './flows/ports';
+import { displayText } from '../../core/text/displayText';
+import type { UiPort } from '../flows/ports';
 
 /**
  * Repository text on the editor's own surfaces (no `vscode` import, so it tests with

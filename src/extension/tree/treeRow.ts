@@ -1,6 +1,6 @@
-import { childrenOf, type Snapshot } from '../core/index/snapshot';
-import type { Decision, Item } from '../core/model';
-import { contextValueOf } from './flows/driftNotice';
+import { childrenOf, type Snapshot } from '../../core/index/snapshot';
+import type { Decision, Item } from '../../core/model';
+import { contextValueOf } from '../flows/driftNotice';
 import { isLoadedUnreviewed, itemAriaLabel, itemDescription, itemLabel, kindIcon } from './itemText';
 
 /** The decision is the icon's colour; its shape is the kind (itemText.ts `kindIcon`). */

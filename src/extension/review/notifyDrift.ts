@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { driftMessage } from './flows/driftNotice';
-import { chooseBundle } from './bundlePick';
-import { notificationText } from './uiText';
-import type { ReviewPanels } from './review/reviewPanel';
-import type { Item } from '../core/model';
-import type { Snapshot } from '../core/index/snapshot';
+import { driftMessage } from '../flows/driftNotice';
+import { chooseBundle } from '../commands/bundlePick';
+import { notificationText } from '../text/uiText';
+import type { ReviewPanels } from './reviewPanel';
+import type { Item } from '../../core/model';
+import type { Snapshot } from '../../core/index/snapshot';
 
 const REVIEW_CHANGES = 'Review changes';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, type CommandId } from './commandTable';
-import type { LogPort } from './flows/ports';
-import { safeLog } from './logText';
+import type { LogPort } from '../flows/ports';
+import { safeLog } from '../text/logText';
 
 /** A command's handler: its first argument is whatever the caller passed (a tree node, an item id, nothing). */
 export type CommandHandler = (arg?: unknown) => unknown;
@@ -19,7 +19,7 @@ export function registerCommands(
   handlers: CommandHandlers<CommandId>,
   channel: LogPort,
 ): void {
-  // An error's message can name a repository's file: escaped, its stack's frames a line each (logText.ts).
+  // An error's message can name a repository's file: escaped, its stack's frames a line each (text/logText.ts).
   const log = safeLog(channel);
   for (const { id } of COMMANDS) {
     const handler = handlers[id];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { wellFormed } from '../core/fs/rawNames';
+import { wellFormed } from '../../core/fs/rawNames';
 import { READONLY_SCHEME } from './readonlyDocuments';
 import { unopenableNote } from './unopenableFile';
 

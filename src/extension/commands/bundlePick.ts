@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { itemPick } from './itemText';
-import { notificationText } from './uiText';
-import type { SkillgateService } from './skillgateService';
-import type { Item } from '../core/model';
-import type { Snapshot } from '../core/index/snapshot';
+import { itemPick } from '../tree/itemText';
+import { notificationText } from '../text/uiText';
+import type { SkillgateService } from '../skillgateService';
+import type { Item } from '../../core/model';
+import type { Snapshot } from '../../core/index/snapshot';
 
 /**
  * The item a command acts on: the one it was given (an id from a quick fix or a test,

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { displayText } from '../core/text/displayText';
-import { fileUri } from './fileUri';
-import { editorRange } from './editorRange';
-import { itemById, type Snapshot } from '../core/index/snapshot';
-import type { Diagnostic, Fix } from '../core/model';
+import { displayText } from '../../core/text/displayText';
+import { fileUri } from '../documents/fileUri';
+import { editorRange } from '../documents/editorRange';
+import { itemById, type Snapshot } from '../../core/index/snapshot';
+import type { Diagnostic, Fix } from '../../core/model';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 import { fixIsCurrent, staleFileOf } from './fixIsCurrent';
-import { notificationText } from './uiText';
+import { notificationText } from '../text/uiText';
 
 /**
  * Quick fixes where the fix is unambiguous. The core computes each fix with its

@@ -1,7 +1,7 @@
-import { explainItem } from '../core/report/explain';
-import { escapeMarkdown } from './markdownEscape';
-import type { Snapshot } from '../core/index/snapshot';
-import type { Item } from '../core/model';
+import { explainItem } from '../../core/report/explain';
+import { escapeMarkdown } from '../text/markdownEscape';
+import type { Snapshot } from '../../core/index/snapshot';
+import type { Item } from '../../core/model';
 
 /** `explain` as Markdown, decision first (decisions.md "Explain"). Bundle text is escaped. */
 export function explainMarkdown(snapshot: Snapshot, item: Item): string {

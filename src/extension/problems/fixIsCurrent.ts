@@ -1,5 +1,5 @@
-import type { Fix } from '../core/model';
-import { editorTextBasis } from '../core/text/editorTextBasis';
+import type { Fix } from '../../core/model';
+import { editorTextBasis } from '../../core/text/editorTextBasis';
 
 /**
  * Whether a quick fix may be offered, and applied: each edit's range still names the text it

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { ReadonlyDocuments } from './readonlyDocuments';
-import { notificationText } from './uiText';
-import { windowUi } from './windowUi';
-import { serveSchemasOffline } from './offlineSchemas';
+import { ReadonlyDocuments } from '../documents/readonlyDocuments';
+import { notificationText } from '../text/uiText';
+import { windowUi } from '../windowUi';
+import { serveSchemasOffline } from '../offlineSchemas';
 import type { CommandHandlers } from './commands';
-import type { DiagnosticsDoc } from './diagnosticsDoc';
-import type { ReviewPanels } from './review/reviewPanel';
-import type { SkillgateService } from './skillgateService';
+import type { DiagnosticsDoc } from '../problems/diagnosticsDoc';
+import type { ReviewPanels } from '../review/reviewPanel';
+import type { SkillgateService } from '../skillgateService';
 
 /** What the workspace-wide commands act on. */
 export interface WorkspaceCommandDeps {

@@ -1,4 +1,4 @@
-import { displayText } from '../core/text/displayText';
+import { displayText } from '../../core/text/displayText';
 import { escapeThemeIcons } from './uiText';
 
 /**

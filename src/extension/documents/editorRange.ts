@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Range } from '../core/model';
+import type { Range } from '../../core/model';
 
 /** A core range as the editor's: both count 0-based lines and UTF-16 characters, so the numbers carry over. */
 export function editorRange(r: Range): vscode.Range {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { statusSummary } from './statusText';
-import { failureStatus } from './indexFailureText';
-import type { Snapshot } from '../core/index/snapshot';
+import { failureStatus } from '../tree/indexFailureText';
+import type { Snapshot } from '../../core/index/snapshot';
 
 const BACKGROUND = { error: 'statusBarItem.errorBackground', warning: 'statusBarItem.warningBackground' } as const;
 
@@ -13,7 +13,7 @@ export class StatusBar implements vscode.Disposable {
     this.item.name = 'Skillgate';
   }
 
-  /** `failure`: no index could be read, for this reason (indexFailureText.ts): said, never shown as no bundles. */
+  /** `failure`: no index could be read, for this reason (tree/indexFailureText.ts): said, never shown as no bundles. */
   update(snapshot: Snapshot, failure?: string): void {
     if (failure !== undefined) {
       const f = failureStatus(failure);

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { childrenOf, type Snapshot } from '../core/index/snapshot';
-import type { Item, System } from '../core/model';
-import { displayText } from '../core/text/displayText';
-import { agentSystems, ofSystem } from '../core/systems/registry';
-import { needsReview } from './flows/driftNotice';
+import { childrenOf, type Snapshot } from '../../core/index/snapshot';
+import type { Item, System } from '../../core/model';
+import { displayText } from '../../core/text/displayText';
+import { agentSystems, ofSystem } from '../../core/systems/registry';
+import { needsReview } from '../flows/driftNotice';
 import { isLoadedUnreviewed } from './itemText';
 
 /** Which top-level bundles the tree shows (remembered per workspace). */

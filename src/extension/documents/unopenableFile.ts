@@ -1,5 +1,5 @@
-import { wellFormed } from '../core/fs/rawNames';
-import { displayText } from '../core/text/displayText';
+import { wellFormed } from '../../core/fs/rawNames';
+import { displayText } from '../../core/text/displayText';
 
 /**
  * A file the editor cannot name. The editor names files by Unicode text, and a core path

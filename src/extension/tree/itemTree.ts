@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { fileUri } from './fileUri';
-import { editorRange } from './editorRange';
-import { diagnosticsOf, itemById, lookupsInSteps, type Snapshot } from '../core/index/snapshot';
-import { systemOf } from '../core/systems/registry';
+import { fileUri } from '../documents/fileUri';
+import { editorRange } from '../documents/editorRange';
+import { diagnosticsOf, itemById, lookupsInSteps, type Snapshot } from '../../core/index/snapshot';
+import { systemOf } from '../../core/systems/registry';
 import {
   childNodes,
   DEFAULT_TREE_MODE,
@@ -14,8 +14,8 @@ import {
 import { itemLabel, itemTooltipMarkdown, TOOLTIP_COMMANDS, type TooltipContext } from './itemText';
 import { treeRowOf, type TreeRow } from './treeRow';
 import { failureRows, type FailureRow } from './indexFailureText';
-import { inTurns, stepsInTurns } from './flows/turns';
-import type { Item } from '../core/model';
+import { inTurns, stepsInTurns } from '../flows/turns';
+import type { Item } from '../../core/model';
 
 /** A node of the view: the snapshot's (treeNodes.ts), or while no index could be read, a row saying so (indexFailureText.ts). */
 export type TreeNode = BundleNode | { readonly kind: 'failure'; readonly id: string; readonly row: FailureRow };

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { explainItemId, explainMarkdown, explainQuery } from './explainDocument';
 import { UNOPENABLE_PREFIX, unopenableText } from './unopenableFile';
-import { itemFolderName } from '../core/report/folderPlace';
-import type { Snapshot } from '../core/index/snapshot';
-import type { Item } from '../core/model';
+import { itemFolderName } from '../../core/report/folderPlace';
+import type { Snapshot } from '../../core/index/snapshot';
+import type { Item } from '../../core/model';
 
 /** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor, the note for a file the editor cannot name). */
 export const READONLY_SCHEME = 'skillgate';

@@ -1,5 +1,5 @@
-import { displayText } from '../core/text/displayText';
-import type { CommandId } from './commandTable';
+import { displayText } from '../../core/text/displayText';
+import type { CommandId } from '../commands/commandTable';
 
 /**
  * What the editor shows while no index could be read at all (the first full index failed,

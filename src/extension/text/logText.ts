@@ -1,5 +1,5 @@
-import { displayText } from '../core/text/displayText';
-import type { LogPort } from './flows/ports';
+import { displayText } from '../../core/text/displayText';
+import type { LogPort } from '../flows/ports';
 
 /** How far a message's later lines are indented: an entry of the log starts at the line's start, with its time. */
 const CONTINUATION = '    ';

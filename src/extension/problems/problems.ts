@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { fileUri } from './fileUri';
-import { editorRange } from './editorRange';
-import type { Snapshot } from '../core/index/snapshot';
-import type { Diagnostic } from '../core/model';
-import { displayText } from '../core/text/displayText';
+import { fileUri } from '../documents/fileUri';
+import { editorRange } from '../documents/editorRange';
+import type { Snapshot } from '../../core/index/snapshot';
+import type { Diagnostic } from '../../core/model';
+import { displayText } from '../../core/text/displayText';
 import type { DiagnosticsDoc } from './diagnosticsDoc';
 import { problemBatches, type ProblemEntry } from './problemBatches';
-import { inTurns } from './flows/turns';
+import { inTurns } from '../flows/turns';
 
 const SEVERITY: Record<Diagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

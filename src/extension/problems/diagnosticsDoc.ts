@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { DIAGNOSTICS_PAGE, headingCode } from '../core/diagnostics/diagnosticsPage';
+import { DIAGNOSTICS_PAGE, headingCode } from '../../core/diagnostics/diagnosticsPage';
 
 /**
  * The diagnostics page that ships in the VSIX (`docs/diagnostics.md`): each code's link

@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import type { LifecyclePort } from './flows/ports';
-import { fileUri } from './fileUri';
-import { editorRange } from './editorRange';
-import { ReadonlyDocuments } from './readonlyDocuments';
+import type { LifecyclePort } from '../flows/ports';
+import { fileUri } from '../documents/fileUri';
+import { editorRange } from '../documents/editorRange';
+import { ReadonlyDocuments } from '../documents/readonlyDocuments';
 import { isBundle, pickBundle } from './bundlePick';
-import { windowUi } from './windowUi';
-import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, revokeMeaning, trustFlow } from './flows/trustFlow';
-import { shortToken } from '../core/report/shortToken';
-import { hooksOptIn } from '../core/systems/registry';
+import { windowUi } from '../windowUi';
+import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, revokeMeaning, trustFlow } from '../flows/trustFlow';
+import { shortToken } from '../../core/report/shortToken';
+import { hooksOptIn } from '../../core/systems/registry';
 import type { CommandHandlers } from './commands';
-import type { ReviewPanels } from './review/reviewPanel';
-import type { SkillgateService } from './skillgateService';
-import type { Item } from '../core/model';
+import type { ReviewPanels } from '../review/reviewPanel';
+import type { SkillgateService } from '../skillgateService';
+import type { Item } from '../../core/model';
 
 /**
  * The commands on one bundle, from the palette and the tree's item menus. Run without

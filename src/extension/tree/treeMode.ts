@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { FILTER_LABEL, TREE_FILTERS, readTreeMode, type TreeMode } from './treeNodes';
 import type { ItemTreeProvider } from './itemTree';
-import type { CommandHandlers } from './commands';
+import type { CommandHandlers } from '../commands/commands';
 
 const STATE_KEY = 'skillgate.treeMode';
 /**
