@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture } from './helpers/evaFixture';
-import { checkAdapterManifest } from '../../src/core/systems/eva/contracts';
+import { checkAdapterManifest } from '../../src/core/systems/eva/adapterContract';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 

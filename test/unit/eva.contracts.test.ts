@@ -1,12 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { A0, L0 } from './helpers/evaFixture';
-import {
-  checkAdapterManifest,
-  checkCapabilityManifest,
-  checkLuaSkill,
-  checkSkillAdapter,
-  type ContractResult,
-} from '../../src/core/systems/eva/contracts';
+import { checkAdapterManifest } from '../../src/core/systems/eva/adapterContract';
+import { checkCapabilityManifest } from '../../src/core/systems/eva/capabilityContract';
+import { checkLuaSkill } from '../../src/core/systems/eva/luaSkillContract';
+import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContract';
+import type { ContractResult } from '../../src/core/systems/eva/contracts';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml, type YamlDocument } from '../../src/core/systems/eva/yamlDocument';
 

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Fixture } from './helpers/fixture';
 import { A0, L0 } from './helpers/evaFixture';
-import { checkLuaSkill, checkSkillAdapter } from '../../src/core/systems/eva/contracts';
+import { checkLuaSkill } from '../../src/core/systems/eva/luaSkillContract';
+import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContract';
 import {
   decideProjectSkill,
   decisionOf,

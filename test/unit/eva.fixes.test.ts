@@ -75,9 +75,9 @@ describe('Eva quick fixes', () => {
   });
 
   it('offers no stub where the skill mapping writes the key with no schema (a second key of that name is refused)', () => {
-    // `output_schema:`, `null` and `~` read as missing (contracts.ts inlineSchema); the stub as
-    // a second `output_schema` key would be a duplicate mapping key, which serde_yaml refuses,
-    // and the whole project's load with it.
+    // `output_schema:`, `null` and `~` read as missing (skillAdapterContract.ts inlineSchema);
+    // the stub as a second `output_schema` key would be a duplicate mapping key, which
+    // serde_yaml refuses, and the whole project's load with it.
     for (const written of ['', ' null', ' ~']) {
       f.adapter(A0.replace(/ {2}output_schema:.*\n/, `  output_schema:${written}\n`));
       const d = f.index().diagnostics('eva.skill.schema-missing')[0];

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture } from './helpers/evaFixture';
-import { checkAdapterManifest, checkCapabilityManifest } from '../../src/core/systems/eva/contracts';
+import { checkAdapterManifest } from '../../src/core/systems/eva/adapterContract';
+import { checkCapabilityManifest } from '../../src/core/systems/eva/capabilityContract';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture } from './helpers/evaFixture';
-import { checkAdapterManifest, checkSkillAdapter, type ContractResult } from '../../src/core/systems/eva/contracts';
+import { checkAdapterManifest } from '../../src/core/systems/eva/adapterContract';
+import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContract';
+import type { ContractResult } from '../../src/core/systems/eva/contracts';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml, type YamlDocument } from '../../src/core/systems/eva/yamlDocument';
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture, L0, SKILL_BINDING } from './helpers/evaFixture';
-import { checkCapabilityManifest, checkSkillAdapter } from '../../src/core/systems/eva/contracts';
+import { checkCapabilityManifest } from '../../src/core/systems/eva/capabilityContract';
+import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContract';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 

@@ -16,7 +16,9 @@ import {
   type RuntimeGate,
 } from '../../src/core/systems/eva/runtime';
 import { allowedRoot, resolveNamedPath } from '../../src/core/systems/eva/paths';
-import { YamlFloat, YamlTagged, parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
+import { YamlFloat } from '../../src/core/systems/eva/yamlScalars';
+import { YamlTagged } from '../../src/core/systems/eva/yamlValue';
+import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 import { readPolicy } from '../../src/core/systems/eva/policy';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { A0, EvaFixture } from './helpers/evaFixture';

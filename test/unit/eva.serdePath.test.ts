@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { fieldPath, firstSchemaError } from '../../src/core/systems/eva/schemaSubset';
-import { checkSkillAdapter } from '../../src/core/systems/eva/contracts';
+import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContract';
 import { parseEvaYaml } from '../../src/core/systems/eva/yamlDocument';
 
 const TAG = 'untagged and internally tagged enums do not support enum input';

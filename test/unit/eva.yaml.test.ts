@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { cpuTime } from './helpers/cpuTime';
-import { YamlTagged, yamlTypeName } from '../../src/core/systems/eva/yamlDocument';
+import { YamlTagged, yamlTypeName } from '../../src/core/systems/eva/yamlValue';
 import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /** YAML read exactly as Eva-CLI reads it with serde_yaml 0.9 (eva.md §2.1). */

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH, YamlFloat, YamlTagged } from '../../src/core/systems/eva/yamlDocument';
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH } from '../../src/core/systems/eva/yamlLimits';
+import { YamlFloat } from '../../src/core/systems/eva/yamlScalars';
+import { YamlTagged } from '../../src/core/systems/eva/yamlValue';
 import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /**

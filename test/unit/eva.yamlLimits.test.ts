@@ -1,11 +1,6 @@
 import * as assert from 'node:assert/strict';
-import {
-  MAX_EXPANDED_NODES,
-  MAX_YAML_DEPTH,
-  yamlTypeName,
-  isMapping,
-  YamlTagged,
-} from '../../src/core/systems/eva/yamlDocument';
+import { MAX_EXPANDED_NODES, MAX_YAML_DEPTH } from '../../src/core/systems/eva/yamlLimits';
+import { yamlTypeName, isMapping, YamlTagged } from '../../src/core/systems/eva/yamlValue';
 import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
 
 /**

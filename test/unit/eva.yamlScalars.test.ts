@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { parsedYaml as ok, yamlError as fails } from './helpers/evaYaml';
-import { YamlFloat } from '../../src/core/systems/eva/yamlDocument';
+import { YamlFloat } from '../../src/core/systems/eva/yamlScalars';
 
 /**
  * Scalars typed as serde_yaml 0.9 types them (de.rs `visit_untagged_scalar`, `visit_int`,

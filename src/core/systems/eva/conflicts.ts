@@ -5,7 +5,7 @@ import type { SkillContract } from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import type { EvaItem } from './item';
 import type { ManifestEntry } from './manifestEntry';
-import { isMapping, manifestRoot } from './yamlDocument';
+import { isMapping, manifestRoot } from './yamlValue';
 import { capabilityProviderRefs } from './rawManifestSerde';
 
 /** Keys, precedence and shadowing across manifests (eva.md §4.3), and the cross-file provider check (§2.4). */

@@ -263,9 +263,10 @@ function finish(
  */
 function schemaStubFix(doc: YamlDocument, k: SkillContract, side: string): FixDraft | undefined {
   if (k.kind === 'lua_skill' || !doc.has(['skill', 'kind'])) return undefined;
-  // A key written with no schema (`output_schema:`, `null`, `~`) reads as missing (contracts.ts
-  // inlineSchema); a stub after it would name the key twice, and serde_yaml refuses a duplicate
-  // mapping key for the whole file (yamlDuplicateKey.ts), which aborts the project's load.
+  // A key written with no schema (`output_schema:`, `null`, `~`) reads as missing
+  // (skillAdapterContract.ts inlineSchema); a stub after it would name the key twice, and
+  // serde_yaml refuses a duplicate mapping key for the whole file (yamlDuplicateKey.ts), which
+  // aborts the project's load.
   if (doc.has(['skill', `${side}_schema`])) return undefined;
   const [start] = doc.valueSpan(['skill']);
   // A flow mapping has no line for the entry; an alias (`skill: *base`) has its mapping at the

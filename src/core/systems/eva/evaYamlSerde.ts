@@ -2,7 +2,8 @@ import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
 import { readString, structField } from './rawManifestSerde';
 import { unexpected } from './serdeWords';
-import { isMapping, untag, type YamlDocument } from './yamlDocument';
+import { isMapping, untag } from './yamlValue';
+import type { YamlDocument } from './yamlDocument';
 
 /**
  * The `String` and `PathBuf` fields of `config/eva.yaml` as Eva-CLI reads them (upstream

@@ -23,7 +23,8 @@ import { firstSchemaError } from './schemaSubset';
 import { loadSchemas } from './schemas';
 import { indexUserSkills, type ProjectAdapterRef } from './userSkills';
 import { EVA_SYSTEM, type EvaReason } from './vocabulary';
-import { isMapping, manifestRoot, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot } from './yamlValue';
+import type { YamlDocument } from './yamlDocument';
 
 /**
  * The Eva-CLI system's one entry point (eva.md §4.2): every Eva project among the

@@ -1,20 +1,19 @@
 import { portableRelative } from '../../fs/portablePath';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { FILE_START, type Diagnostic } from '../../model';
-import {
-  checkAdapterManifest,
-  checkCapabilityManifest,
-  checkLuaSkill,
-  checkSkillAdapter,
-  type ContractResult,
-} from './contracts';
+import { checkAdapterManifest } from './adapterContract';
+import { checkCapabilityManifest } from './capabilityContract';
+import { checkLuaSkill } from './luaSkillContract';
+import { checkSkillAdapter } from './skillAdapterContract';
+import type { ContractResult } from './contracts';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest, readPrefix, scanYamlFiles } from './files';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { rustFaultText } from '../../fs/rustIoErrorText';
 import { rootReadFailure, type EvaProject } from './project';
 import type { EvaSchemas } from './schemas';
-import { YamlTagged, isMapping, manifestRoot, parseEvaYaml, type YamlDocument } from './yamlDocument';
+import { YamlTagged, isMapping, manifestRoot } from './yamlValue';
+import { parseEvaYaml, type YamlDocument } from './yamlDocument';
 import { manifestString } from './rawManifestSerde';
 
 /**

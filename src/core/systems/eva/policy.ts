@@ -4,7 +4,9 @@ import { rustTrim } from '../../text/rustText';
 import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError } from './ids';
 import { firstSchemaError } from './schemaSubset';
-import { isMapping, nonStringKeys, serdeKeys, untag, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, untag, yamlTypeName } from './yamlValue';
+import { nonStringKeys, serdeKeys } from './yamlMappingKeys';
+import type { YamlDocument } from './yamlDocument';
 
 /**
  * The skill policy knobs of `adapter_policy` (eva.md §3.3), read from the policy files

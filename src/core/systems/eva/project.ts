@@ -8,7 +8,8 @@ import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
 import { basePathField, baseEnv, evaStruct, layeredEnv, layeredPathField } from './evaYamlSerde';
 import { structField } from './rawManifestSerde';
-import { isMapping, manifestRoot, parseEvaYaml, yamlTypeName, type YamlDocument } from './yamlDocument';
+import { isMapping, manifestRoot, yamlTypeName } from './yamlValue';
+import { parseEvaYaml, type YamlDocument } from './yamlDocument';
 
 /**
  * An Eva project in a workspace folder (eva.md §1.1): `config/eva.yaml` layered with its

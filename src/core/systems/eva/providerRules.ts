@@ -1,6 +1,8 @@
 import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
-import { isMapping, nonStringKeys, serdeKeys, type YamlDocument } from './yamlDocument';
+import { isMapping } from './yamlValue';
+import { nonStringKeys, serdeKeys } from './yamlMappingKeys';
+import type { YamlDocument } from './yamlDocument';
 import {
   entryValuesSerdeError,
   keysInDocumentOrder,

@@ -1,7 +1,9 @@
 import type { DocPath } from '../../documents/document';
 import { rustDebugStr } from '../../text/rustText';
 import { serdeError, unexpected, type ProviderRuleError } from './serdeWords';
-import { YamlTagged, isMapping, serdeKeys, untag, type YamlDocument } from './yamlDocument';
+import { YamlTagged, isMapping, untag } from './yamlValue';
+import { serdeKeys } from './yamlMappingKeys';
+import type { YamlDocument } from './yamlDocument';
 import { parseU64 } from './yamlScalars';
 import { emptyOwnRecord } from '../../documents/ownRecord';
 

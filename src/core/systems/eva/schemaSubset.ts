@@ -1,5 +1,7 @@
 import type { DocPath } from '../../documents/document';
-import { YamlFloat, YamlTagged, isMapping, isYamlInteger, nonStringKeys, untag, yamlTypeName } from './yamlDocument';
+import { YamlFloat } from './yamlScalars';
+import { YamlTagged, isMapping, isYamlInteger, untag, yamlTypeName } from './yamlValue';
+import { nonStringKeys } from './yamlMappingKeys';
 import type { EvaDiagnosticCode } from './vocabulary';
 import { isJsonObject } from '../../documents/jsonObject';
 
@@ -81,7 +83,7 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
   }
   // Upstream reads the bound with `as_u64`: only a whole number of at least 0 is one.
   const minProperties = schema['minProperties'];
-  // Keys that are not strings count as entries, but no string lookup finds them (yamlDocument).
+  // Keys that are not strings count as entries, but no string lookup finds them (yamlMappingKeys.ts).
   const odd = isMapping(plain) ? nonStringKeys(plain) : undefined;
   if (
     isYamlInteger(minProperties) &&

@@ -1,6 +1,8 @@
 import type { DocPath } from '../../documents/document';
 import { rustDebugStr } from '../../text/rustText';
-import { YamlFloat, YamlTagged, isYamlInteger, type YamlDocument } from './yamlDocument';
+import { YamlFloat } from './yamlScalars';
+import { YamlTagged, isYamlInteger } from './yamlValue';
+import type { YamlDocument } from './yamlDocument';
 import { serdePathText, type SerdePath } from './yamlDuplicateKey';
 
 /**

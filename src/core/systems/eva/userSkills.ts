@@ -11,7 +11,8 @@ import type { EvaItem } from './item';
 import type { EvaPolicy } from './policy';
 import type { EvaRuntime } from './runtime';
 import { EVA_SYSTEM, type EvaReason, type EvaSkillKind, type EvaTrustLevel } from './vocabulary';
-import { isMapping, parseEvaYaml } from './yamlDocument';
+import { isMapping } from './yamlValue';
+import { parseEvaYaml } from './yamlDocument';
 
 /**
  * User-level skill folders `~/.codex/skills/*` and `~/.agents/skills/*` (eva.md §1.3):

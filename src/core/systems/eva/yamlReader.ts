@@ -48,7 +48,8 @@ const READER_CHUNK_BYTES = 16384;
  * key"; a line holding only a BOM is blank). The yaml library reads it as text, part of a key
  * or a scalar. The parser reads this copy, a space for each BOM at the start of a line: same
  * length. Where the BOM stands inside a scalar libyaml keeps it, so the caller checks that the
- * space landed between tokens (bomInScalar) before it trusts the copy.
+ * space landed between tokens (lineStartBomReading, yamlLineStartBom.ts) before it trusts the
+ * copy.
  */
 export function libyamlLineStartBoms(text: string): string {
   return text.includes('\ufeff') ? text.replace(/(?<=^|\n)\ufeff/g, ' ') : text;

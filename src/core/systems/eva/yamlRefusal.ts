@@ -56,3 +56,17 @@ export function blockEntryExpected(collection: 'mapping' | 'sequence', atItsMapp
 export function columnOf(text: string, offset: number): number {
   return offset - text.lastIndexOf('\n', offset - 1) - 1;
 }
+
+/** A document the parser accepted but serde_yaml refuses: a limit, an unknown anchor, a key given twice through an alias. */
+export class YamlRefusal extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+    /** How many characters the error's range covers from its offset. */
+    readonly length = 0,
+    /** Where serde_yaml's words place the error, when elsewhere than the range. */
+    readonly mark?: number,
+  ) {
+    super(message);
+  }
+}
