@@ -78,6 +78,25 @@ describe('incremental indexing of replaced directories', () => {
     assert.deepEqual(hashes(next), hashes(indexer().indexAll()));
   });
 
+  it('re-reads a bundle edited under the root as spelled when the root leads back to the workspace folder', () => {
+    // `plugins/.codewhale -> ..`: the root `plugins/.codewhale/plugins` is the workspace folder
+    // itself, so the root as spelled lies inside its own real path; a change the workspace's
+    // watcher reports under the root's spelling is that spelling already, and respelling it
+    // again named `.codewhale/plugins/.codewhale/plugins/…`, a bundle that is none.
+    const ws = 'x/plugins';
+    writeW(f, '', `${ws}/example-plugin`);
+    f.symlink('..', `${ws}/.codewhale`);
+    const indexer = () => new Indexer({ workspaces: [f.path(ws)], codewhaleHome: null, host: LINUX_HOST });
+    const ix = indexer();
+    const first = ix.indexAll();
+    assert.equal(hashes(first).length, 1, 'the bundle is found through the link');
+    const skill = `${ws}/.codewhale/plugins/example-plugin/skills/example/SKILL.md`;
+    f.write(skill, '---\nname: example\ndescription: example\n---\nedited\n');
+    const next = ix.refresh([f.path(skill)]);
+    assert.notDeepEqual(hashes(next), hashes(first));
+    assert.deepEqual(hashes(next), hashes(indexer().indexAll()));
+  });
+
   it("lists the root when the directory a workspace's linked .codewhale leads to is replaced, reported as it alone", () => {
     // No `plugins` there at the first read, so no real path of the root to compare the change with.
     f.mkdir('shared');

@@ -102,7 +102,12 @@ export class CodewhaleIndex implements SystemIndex {
         // Likewise at and below a linked `.codewhale`'s target, which its own watcher reports by that
         // spelling, `plugins` included (made after the read, so with no canonical root yet).
         const behind = state.linkedDirectory;
+        // A change already spelled under the root stays as it is: a root that leads back into its
+        // own real path (`plugins/.codewhale -> ..` makes the root the workspace folder) would
+        // otherwise be respelled a second time, to a bundle that is none.
+        const underRoot = reported === root || isAncestor(root, reported);
         const p =
+          (underRoot ? reported : undefined) ??
           (linked ? respelled(reported, real, root) : undefined) ??
           (behind === undefined ? undefined : respelled(reported, behind, path.dirname(root))) ??
           reported;
