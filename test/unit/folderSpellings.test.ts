@@ -97,4 +97,16 @@ describe('unaliased (indexer.ts)', () => {
     // `/` given first: a change under the link is under `/`, spelled with one slash as path.resolve spells it.
     assert.equal(unaliased('/w/rootlink/etc/x', new Map([['/w/rootlink', '/']])), '/etc/x');
   });
+
+  it('leaves a path already under the kept folder when that folder lies inside the dropped one', () => {
+    // `a/self -> .` opened first, then `a`: a change the kept folder's own watcher reports is spelled as kept,
+    // and respelling it under `a` again named `a/self/self/…`, a path no agent reads under.
+    const aliases = new Map([['/w/a', '/w/a/self']]);
+    assert.equal(unaliased('/w/a/self/.codewhale/plugins/b/x', aliases), '/w/a/self/.codewhale/plugins/b/x');
+    assert.equal(unaliased('/w/a/self', aliases), '/w/a/self');
+    assert.equal(unaliased('/w/a/.codewhale/plugins/b/x', aliases), '/w/a/self/.codewhale/plugins/b/x');
+    assert.equal(unaliased('/w/a/selfish/x', aliases), '/w/a/self/selfish/x');
+    // A link to `/` opened before `/` itself.
+    assert.equal(unaliased('/w/rootlink/etc/x', new Map([['/', '/w/rootlink']])), '/w/rootlink/etc/x');
+  });
 });

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath } from '../fs/safeFs';
 import { respelled } from '../fs/folderSpellings';
+import { isAncestor } from '../fs/portablePath';
 import { currentHost, type HostFacts } from '../host';
 import { EMPTY_TRUST } from '../decisions/trustView';
 import { agentSystems, type IndexOptions } from '../systems/registry';
@@ -161,10 +162,14 @@ function distinctWorkspaces(workspaces: readonly string[]): { kept: string[]; al
  * A changed path under a dropped spelling of a workspace folder, under the kept one: the first
  * dropped spelling that is or holds it, respelled (folderSpellings.ts `respelled`), never by
  * appending to `alias + path.sep`: a folder at the filesystem root (`/`, a drive's `C:\`)
- * already ends in a separator. Exported for its tests (folderSpellings.test.ts).
+ * already ends in a separator. A path already spelled under the kept folder stays as it is when
+ * that folder lies inside the dropped one (`a/self -> .` opened before `a`, a link to `/` before
+ * `/`): the kept folder's own watcher reports it so, and respelling it again named
+ * `a/self/self/…`, a path no agent reads under. Exported for its tests (folderSpellings.test.ts).
  */
 export function unaliased(p: string, aliases: ReadonlyMap<string, string>): string {
   for (const [alias, kept] of aliases) {
+    if (isAncestor(alias, kept) && (p === kept || isAncestor(kept, p))) continue;
     const under = respelled(p, alias, kept);
     if (under !== undefined) return under;
   }

@@ -106,26 +106,35 @@ export class CodewhaleIndex implements SystemIndex {
         // own real path (`plugins/.codewhale -> ..` makes the root the workspace folder) would
         // otherwise be respelled a second time, to a bundle that is none.
         const underRoot = reported === root || isAncestor(root, reported);
-        const p =
-          (underRoot ? reported : undefined) ??
-          (linked ? respelled(reported, real, root) : undefined) ??
-          (behind === undefined ? undefined : respelled(reported, behind, path.dirname(root))) ??
-          reported;
-        // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
-        // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
-        // Above the real path too: that spelling of the root itself was respelled to `root` above.
-        if (p === root || isAncestor(p, root) || (linked && isAncestor(p, real))) {
-          rootsToRescan.add(key);
-          reload(key, state.bundles.keys());
-        }
-        // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
-        else if (isAncestor(root, p)) {
-          const rel = path.relative(root, p);
-          const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
-          reload(key, dirs);
-          // A bundle directory itself (or a name that is none yet) is listed again; one reported alone
-          // may have been replaced by another directory of that name (a rename over it), so it is read too.
-          if (dirs.length === 0 || !rel.includes(path.sep)) rootsToRescan.add(key);
+        // Otherwise each spelling is tried, the change as reported too: a `.codewhale` that leads back
+        // up (`-> .`, `-> ..`) has the workspace folder behind it, so the link itself, replaced and
+        // reported as `ws/.codewhale`, is respelled `ws/.codewhale/.codewhale`, above no root, and only
+        // the spelling as reported lists the root again.
+        const spellings = underRoot
+          ? [reported]
+          : [
+              ...(linked ? [respelled(reported, real, root)] : []),
+              ...(behind === undefined ? [] : [respelled(reported, behind, path.dirname(root))]),
+              reported,
+            ];
+        for (const p of new Set(spellings)) {
+          if (p === undefined) continue;
+          // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
+          // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
+          // Above the real path too: that spelling of the root itself was respelled to `root` above.
+          if (p === root || isAncestor(p, root) || (linked && isAncestor(p, real))) {
+            rootsToRescan.add(key);
+            reload(key, state.bundles.keys());
+          }
+          // Inside the root: a bundle directory may be named `..x`, so no test of the relative path's spelling.
+          else if (isAncestor(root, p)) {
+            const rel = path.relative(root, p);
+            const dirs = bundleDirsNamed(state.bundles, path.join(root, rel.split(path.sep)[0] as string));
+            reload(key, dirs);
+            // A bundle directory itself (or a name that is none yet) is listed again; one reported alone
+            // may have been replaced by another directory of that name (a rename over it), so it is read too.
+            if (dirs.length === 0 || !rel.includes(path.sep)) rootsToRescan.add(key);
+          }
         }
       }
     }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isInside } from '../../fs/safeFs';
+import { canonicalPath, isInside } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
 import { bothSpellings } from '../../fs/folderSpellings';
 import { EMPTY_TRUST } from '../../decisions/trustView';
@@ -54,6 +54,8 @@ export class EvaIndex implements SystemIndex {
   /** Whether the user skill folders are listed (a home, and not `--no-user`). */
   private readonly userSkills: boolean;
   private readonly runtime: EvaRuntime;
+  /** The user skill folders' real paths where a link leads elsewhere (`~/.codex -> ~`), as at their last read. */
+  private realUserTrees: string[] = [];
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
     this.home = options.evaHome === undefined ? evaHomeFromEnv() : options.evaHome;
@@ -73,7 +75,9 @@ export class EvaIndex implements SystemIndex {
   refresh(changed: readonly string[]): void {
     const reload = this.options.workspaces.filter((ws) => changed.some((p) => this.affects(ws, p)));
     for (const ws of reload) this.load(ws);
-    if (reload.length > 0 || changed.some((p) => this.userTrees().some((t) => isInside(t, p) || isAncestor(p, t))))
+    // A user skill folder reached through a link is also spelled by its real path, which a change may come under.
+    const userTrees = [...this.userTrees(), ...this.realUserTrees];
+    if (reload.length > 0 || changed.some((p) => userTrees.some((t) => isInside(t, p) || isAncestor(p, t))))
       this.loadUser();
   }
 
@@ -134,6 +138,10 @@ export class EvaIndex implements SystemIndex {
 
   /** The fault boundary of the user skill folders (faults.ts). */
   private loadUser(): void {
+    const trees = this.userTrees();
+    this.realUserTrees = trees
+      .map((t) => canonicalPath(t))
+      .filter((r): r is string => r !== undefined && !trees.includes(r));
     try {
       this.user = (this.options.readers?.evaUser ?? indexEvaUser)(this.projects(), {
         home: this.home,
