@@ -23,6 +23,9 @@ import {
   generateEvaUserSkills,
   type EvaUserSkills,
 } from './eva';
+import { writeShape, type Shape } from './shapeTree';
+import { generateRivumiCaps } from './rivumiCaps';
+import { generateCodewhaleShadowing } from './codewhaleShadowing';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
@@ -58,6 +61,12 @@ export interface FuzzInput {
   /** User skill folders made in the home beside the demo's; absent in inputs saved before them. */
   readonly evaUserSkills?: EvaUserSkills;
   readonly rivumi: readonly GeneratedFile[];
+  /**
+   * Trees written from scratch with the fate their agent gives each item (shapeTree.ts,
+   * shapeFates.ts); a Rivumi shape is the whole `.rivumi/` (no demo, no `rivumi` files).
+   * Absent in inputs saved before them.
+   */
+  readonly shapes?: readonly Shape[];
   readonly ops: readonly Op[];
   readonly hooksOptIn: boolean;
   /** The workspace passed twice: directly and through a symbolic link. */
@@ -128,6 +137,7 @@ export function materializeBase(input: FuzzInput, root: string): void {
     fs.writeFileSync(p, f.text);
     if (f.mode !== undefined) fs.chmodSync(p, f.mode);
   }
+  for (const shape of input.shapes ?? []) writeShape(shape, root);
   if (input.evaUserSkills)
     for (let i = 0; i < input.evaUserSkills.count; i++) {
       const dir = path.join(l.home, `.${input.evaUserSkills.root}/skills`, evaUserSkillName(i));
@@ -421,16 +431,24 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
   const evaRng = new Rng(`${seed}:${index}:eva-shapes`);
   const eva = evaDemo && evaRng.bool(0.6) ? generateEvaBindings(evaRng) : [];
   const evaUserSkills = evaDemo && evaRng.bool(0.4) ? generateEvaUserSkills(evaRng) : undefined;
+  // Shapes with a known fate, from a stream of their own too: an input that draws none is the one the seed gave before.
+  const shapeRng = new Rng(`${seed}:${index}:shapes`);
+  const shapes: Shape[] = [];
+  if (shapeRng.bool(0.12)) shapes.push(generateRivumiCaps(shapeRng));
+  if (shapeRng.bool(0.15)) shapes.push(generateCodewhaleShadowing(shapeRng));
+  // Rivumi fails fast over the whole `.rivumi/`: its shape is all there is of it.
+  const ownsRivumi = shapes.some((s) => s.shape === 'rivumi-caps');
   const base: FuzzInput = {
     seed,
     index,
     codewhale,
     home,
-    rivumiDemo,
+    rivumiDemo: rivumiDemo && !ownsRivumi,
     evaDemo,
     ...(eva.length ? { eva } : {}),
     ...(evaUserSkills ? { evaUserSkills } : {}),
-    rivumi,
+    ...(shapes.length ? { shapes } : {}),
+    rivumi: ownsRivumi ? [] : rivumi,
     ops: [],
     hooksOptIn: rng.bool(0.4),
     workspaceTwice: rng.bool(0.05),

@@ -10,6 +10,7 @@ import { childProcessCalls } from './spy';
 import { changedEntries, treeState } from './treeState';
 import { checkWrites } from './writes';
 import { checkLinkEquivalence } from './linkEquivalence';
+import { checkShapeFates } from './shapeFates';
 
 /**
  * What must hold for every input, stated exactly; a failure names one of these.
@@ -57,6 +58,8 @@ export const INVARIANTS = {
     'every `display_only` item (past a cap, an inactive component kind, a design its agent only shows) and every `disabled` item whose gate is a finding in its files (`staged_skill_invalid`) has a diagnostic naming it or its file, as `rejected-says-why` states',
   'link-equivalence':
     "`list --json`, and `show --json` of one item (an Eva item where one is listed, else on one input in 4), print the same with `--workspace <link>`, a symbolic link beside the workspace naming it, as with `--workspace <dir>`: the same exit, items, decisions, reasons, diagnostics, ids, hashes and tokens byte for byte, and each path (`workspace`, `path`, `file`, `detail.manifest`, an Eva permission's policy file, a path in a diagnostic's message) that lies under `<dir>` as a whole path prefix spelled under `<link>` instead (linkEquivalence.ts)",
+  'shape-fate':
+    "in a shape the generator wrote from scratch (shapeTree.ts) and no op reached, each item is listed with the fate its agent's own rules give it (shapeFates.ts: Rivumi's caps cut in Python's order, a fail-fast load at the cut; Codewhale's manifest precedence, discovery and shadowing): what the agent loads (Rivumi) or keeps in its registry (Codewhale) is never rejected, display_only, shadowed or absent, what it shadows is shadowed by the bundle that wins, and what it never loads is not shown as loaded",
 } as const;
 
 export type Invariant = keyof typeof INVARIANTS;
@@ -167,7 +170,9 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
     '--workspace',
     l.ws,
     ...(input.workspaceTwice ? ['--workspace', l.wsLink] : []),
-    ...(input.home.length || input.evaDemo ? ['--codewhale-home', l.home, '--eva-home', l.home] : ['--no-user']),
+    ...(input.home.length || input.evaDemo || input.shapes?.some((s) => s.userBundles)
+      ? ['--codewhale-home', l.home, '--eva-home', l.home]
+      : ['--no-user']),
   ];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -307,6 +312,11 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
     checkRange(d, l.ws, lineCache, (sig, detail) => fail('ranges-in-file', sig, detail));
   }
   checkSaysWhy(items, diagnostics, fail);
+  // Fates are read from a listing that worked (one that did not is `no-crash`'s or `exit-codes`').
+  if (listed.code === 0)
+    checkShapeFates(input.shapes ?? [], input.ops, { root, ws: l.ws }, items, (signature, detail) =>
+      fail('shape-fate', signature, detail),
+    );
 
   // The text faces and the other machine output.
   const hasErrors = diagnostics.some((d) => d.severity === 'error');

@@ -195,7 +195,18 @@ function clip(text: string, max = 300): string {
 
 /** An input as a reproducer: the parts that matter, long generated texts clipped. */
 export function inputText(input: FuzzInput): string {
-  const shown = { ...input, rivumi: input.rivumi.map((f) => ({ ...f, text: clip(f.text) })) };
+  const shown = {
+    ...input,
+    rivumi: input.rivumi.map((f) => ({ ...f, text: clip(f.text) })),
+    ...(input.shapes
+      ? {
+          shapes: input.shapes.map((s) => ({
+            ...s,
+            entries: s.entries.map((e) => (e.kind === 'file' ? { ...e, text: clip(e.text, 160) } : e)),
+          })),
+        }
+      : {}),
+  };
   return JSON.stringify(shown, null, 2);
 }
 

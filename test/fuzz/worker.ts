@@ -57,6 +57,9 @@ function reductions(input: FuzzInput): FuzzInput[] {
     out.push({ ...input, evaUserSkills: { ...users, count: EVA_USER_CAP + 1 } });
   if (users) out.push({ ...input, evaUserSkills: undefined });
   for (let i = 0; i < input.rivumi.length; i++) out.push({ ...input, rivumi: input.rivumi.filter((_, j) => j !== i) });
+  // A shape's fates are of the whole shape: it goes whole, or stays.
+  const shapes = input.shapes ?? [];
+  for (let i = 0; i < shapes.length; i++) out.push({ ...input, shapes: shapes.filter((_, j) => j !== i) });
   if (input.hooksOptIn) out.push({ ...input, hooksOptIn: false });
   if (input.workspaceTwice) out.push({ ...input, workspaceTwice: false });
   return out;

@@ -1,0 +1,155 @@
+import { strict as assert } from 'node:assert';
+import { run } from '../../src/cli/main';
+import type { ContractEnvelope } from '../../src/core/report/contract';
+import { layout } from '../fuzz/input';
+import { Rng } from '../fuzz/random';
+import { byCodePoints, surrogateEscaped } from '../fuzz/pythonOrder';
+import { generateRivumiCaps } from '../fuzz/rivumiCaps';
+import { generateCodewhaleShadowing } from '../fuzz/codewhaleShadowing';
+import { checkShapeFates, type ListedItem, type ShapeFate } from '../fuzz/shapeFates';
+import { writeShape, type Shape } from '../fuzz/shapeTree';
+import { Fixture } from './helpers/fixture';
+
+/**
+ * The fuzz generator's shapes with a known fate (test/fuzz/shapeTree.ts): a `.rivumi/` at
+ * Rivumi's caps in Python's order, and Codewhale bundles of one name across scopes and
+ * formats. The `shape-fate` invariant holds Skillgate's listing to the fate each shape
+ * works out from the agent's rules; these tests show the check can fail, and that the
+ * shapes reach every fate and hold over the trees as written (the fuzz run adds ops).
+ */
+describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, codewhaleShadowing.ts)', function () {
+  this.timeout(240000);
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  /** The shape alone under `root` (the workspace and the home made, as the fuzz input makes them). */
+  const written = (shape: Shape, dir: string): string => {
+    const root = f.mkdir(dir);
+    f.mkdir(`${dir}/ws`);
+    f.mkdir(`${dir}/home`);
+    writeShape(shape, root);
+    return root;
+  };
+
+  const listed = async (root: string): Promise<ContractEnvelope> => {
+    const l = layout(root);
+    let out = '';
+    let err = '';
+    const code = await run(
+      ['list', '--json', '--state-dir', l.state, '--workspace', l.ws, '--codewhale-home', l.home],
+      {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+        env: { PATH: process.env.PATH },
+        cwd: root,
+      },
+    );
+    assert.equal(code, 0, err);
+    return JSON.parse(out) as ContractEnvelope;
+  };
+
+  it("orders names as Python's sorted() over os.listdir does: code points after surrogateescape, neither bytes nor UTF-16 units", () => {
+    const names = [[0xff], '\ue000', [0xc3], '\u00e9', '\u{1f600}', '\uff01'].map((n) =>
+      surrogateEscaped(typeof n === 'string' ? Buffer.from(n) : Buffer.from(n)),
+    );
+    assert.deepEqual(names.sort(byCodePoints), ['\u00e9', '\udcc3', '\udcff', '\ue000', '\uff01', '\u{1f600}']);
+    assert.equal(surrogateEscaped(Buffer.from([0xed, 0xa0, 0x80, 0x61])), '\udced\udca0\udc80a');
+  });
+
+  it('reports an item its agent loads shown not loaded, a shadowed bundle shown kept, and nothing for a shape an op reached', () => {
+    const item = (over: Partial<ListedItem>): ListedItem => ({
+      id: 'x',
+      system: 'rivumi',
+      kind: 'skill',
+      workspace: '/r/ws',
+      path: '.rivumi/skills/a.md',
+      parent: null,
+      shadowedBy: null,
+      decision: 'registered',
+      reasons: ['guidance'],
+      ...over,
+    });
+    const shape = (fates: ShapeFate[]): Shape => ({ shape: 'rivumi-caps', entries: [], owns: ['ws/.rivumi'], fates });
+    const failures = (s: Shape, items: ListedItem[], ops: Parameters<typeof checkShapeFates>[1] = []) => {
+      const out: string[] = [];
+      checkShapeFates([s], ops, { root: '/r', ws: '/r/ws' }, items, (signature) => out.push(signature));
+      return out;
+    };
+    const loaded = shape([{ system: 'rivumi', kind: 'skill', path: '.rivumi/skills/a.md', loaded: true }]);
+    assert.deepEqual(failures(loaded, [item({})]), []);
+    assert.deepEqual(failures(loaded, [item({ decision: 'display_only', reasons: ['skill_limit_exceeded'] })]), [
+      'rivumi-caps: rivumi loads a skill shown display_only',
+    ]);
+    assert.deepEqual(failures(loaded, []), ['rivumi-caps: rivumi loads a skill shown not listed']);
+    assert.deepEqual(failures(loaded, [], [{ op: 'delete', path: 'ws/.rivumi/skills/a.md' }]), []);
+    const shadowed: Shape = {
+      shape: 'codewhale-shadowing',
+      entries: [],
+      owns: ['home/plugins/a', 'ws/.codewhale/plugins/a'],
+      fates: [
+        { system: 'codewhale', dir: 'home/plugins/a', fate: 'registry' },
+        { system: 'codewhale', dir: 'ws/.codewhale/plugins/a', fate: 'shadowed', winner: 'home/plugins/a' },
+      ],
+    };
+    const user = item({ id: 'u', system: 'codewhale', kind: 'plugin', workspace: null, path: '/r/home/plugins/a' });
+    const ws = item({ id: 'w', system: 'codewhale', kind: 'plugin', path: '.codewhale/plugins/a' });
+    assert.deepEqual(failures(shadowed, [user, { ...ws, decision: 'shadowed', shadowedBy: 'u' }]), []);
+    assert.deepEqual(failures(shadowed, [user, { ...ws, decision: 'disabled' }]), [
+      'codewhale-shadowing: codewhale shadows a bundle shown disabled',
+    ]);
+    assert.deepEqual(failures(shadowed, [{ ...user, decision: 'shadowed', shadowedBy: 'w' }, ws]), [
+      'codewhale-shadowing: codewhale keeps a bundle shown shadowed',
+      'codewhale-shadowing: codewhale shadows a bundle shown registered',
+    ]);
+  });
+
+  // Shapes from their own seeded streams, written alone (no ops): 60 of each.
+  const SHAPES = 60;
+
+  it(`holds every fate of ${SHAPES} Rivumi cap shapes over the tree as written, and cuts each list, a plugin's skills and a whole load`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateRivumiCaps(new Rng(`fuzz-shape-rivumi:${i}`));
+      const root = written(shape, `r${i}`);
+      const doc = await listed(root);
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      const fates = shape.fates.filter((x) => x.system === 'rivumi');
+      const any = fates.some((x) => x.loaded);
+      if (!any) reached.add('a failed load');
+      if (any && fates.some((x) => x.kind === 'skill' && !x.loaded)) reached.add('a project skill past the cap');
+      if (any && fates.some((x) => x.kind === 'plugin' && !x.loaded)) reached.add('a plugin past the cap');
+      if (fates.some((x) => x.skills?.includes(true) && x.skills.includes(false))) reached.add("a plugin's skills cut");
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'a failed load',
+      'a plugin past the cap',
+      "a plugin's skills cut",
+      'a project skill past the cap',
+    ]);
+  });
+
+  it(`holds every fate of ${SHAPES} Codewhale shadowing shapes over the tree as written, and reaches each fate`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateCodewhaleShadowing(new Rng(`fuzz-shape-codewhale:${i}`));
+      const root = written(shape, `c${i}`);
+      const doc = await listed(root);
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      for (const x of shape.fates)
+        if (x.system === 'codewhale')
+          reached.add(x.winner ? `shadowed by ${x.winner.startsWith('home/') ? 'user' : 'workspace'}` : x.fate);
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'inactive',
+      'registry',
+      'rejected',
+      'shadowed by user',
+      'shadowed by workspace',
+    ]);
+  });
+});
