@@ -26,6 +26,9 @@ import {
 import { writeShape, type Shape } from './shapeTree';
 import { generateRivumiCaps } from './rivumiCaps';
 import { generateCodewhaleShadowing } from './codewhaleShadowing';
+import { generateCodewhaleEnabled } from './codewhaleEnabled';
+import { generateRivumiHooks } from './rivumiHooks';
+import { generateCodewhaleDuplicateRoot } from './codewhaleDuplicateRoot';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
@@ -85,6 +88,8 @@ export function layout(root: string): {
   home: string;
   outside: string;
   state: string;
+  /** The trust store a shape's lifecycle steps write (shapeLifecycle.ts), apart from the one the write phase checks. */
+  shapeState: string;
 } {
   return {
     ws: path.join(root, 'ws'),
@@ -93,6 +98,7 @@ export function layout(root: string): {
     home: path.join(root, 'home'),
     outside: path.join(root, 'outside'),
     state: path.join(root, 'state'),
+    shapeState: path.join(root, 'state-shapes'),
   };
 }
 
@@ -436,8 +442,14 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
   const shapes: Shape[] = [];
   if (shapeRng.bool(0.12)) shapes.push(generateRivumiCaps(shapeRng));
   if (shapeRng.bool(0.15)) shapes.push(generateCodewhaleShadowing(shapeRng));
-  // Rivumi fails fast over the whole `.rivumi/`: its shape is all there is of it.
-  const ownsRivumi = shapes.some((s) => s.shape === 'rivumi-caps');
+  // Drawn after the others, so every shape a seed gave before stays the same.
+  if (shapeRng.bool(0.1)) shapes.push(generateCodewhaleEnabled(shapeRng));
+  // Rivumi fails fast over the whole `.rivumi/`: its shape is all there is of it, and one at most.
+  if (!shapes.some((s) => s.shape === 'rivumi-caps') && shapeRng.bool(0.1)) shapes.push(generateRivumiHooks(shapeRng));
+  // Codewhale's home moved into the workspace: every other Codewhale shape's fates assume it is `home`.
+  if (!shapes.some((s) => s.shape.startsWith('codewhale-')) && shapeRng.bool(0.06))
+    shapes.push(generateCodewhaleDuplicateRoot(shapeRng));
+  const ownsRivumi = shapes.some((s) => s.shape === 'rivumi-caps' || s.shape === 'rivumi-hooks');
   const base: FuzzInput = {
     seed,
     index,

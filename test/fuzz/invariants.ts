@@ -11,6 +11,7 @@ import { changedEntries, treeState } from './treeState';
 import { checkWrites } from './writes';
 import { checkLinkEquivalence } from './linkEquivalence';
 import { checkShapeFates } from './shapeFates';
+import { checkShapeLifecycles } from './shapeLifecycle';
 
 /**
  * What must hold for every input, stated exactly; a failure names one of these.
@@ -59,7 +60,7 @@ export const INVARIANTS = {
   'link-equivalence':
     "`list --json`, and `show --json` of one item (an Eva item where one is listed, else on one input in 4), print the same with `--workspace <link>`, a symbolic link beside the workspace naming it, as with `--workspace <dir>`: the same exit, items, decisions, reasons, diagnostics, ids, hashes and tokens byte for byte, and each path (`workspace`, `path`, `file`, `detail.manifest`, an Eva permission's policy file, a path in a diagnostic's message) that lies under `<dir>` as a whole path prefix spelled under `<link>` instead (linkEquivalence.ts)",
   'shape-fate':
-    "in a shape the generator wrote from scratch (shapeTree.ts) and no op reached, each item is listed with the fate its agent's own rules give it (shapeFates.ts: Rivumi's caps cut in Python's order, a fail-fast load at the cut; Codewhale's manifest precedence, discovery and shadowing): what the agent loads (Rivumi) or keeps in its registry (Codewhale) is never rejected, display_only, shadowed or absent, what it shadows is shadowed by the bundle that wins, and what it never loads is not shown as loaded",
+    "in a shape the generator wrote from scratch (shapeTree.ts) and no op reached, each item is listed with the fate its agent's own rules give it (shapeFates.ts: Rivumi's caps cut in Python's order, a fail-fast load at the cut, the per-event hook cap after the merge; Codewhale's manifest precedence, discovery and shadowing, a workspace opened at its home): what the agent loads (Rivumi) or keeps in its registry (Codewhale) is never rejected, display_only, shadowed or absent, what it shadows is shadowed by the bundle that wins, and what it never loads is not shown as loaded; after a shape's `trust`/`enable`/`disable` steps in a trust store of its own, each step exits as Codewhale's operation succeeds or is refused, and each bundle, skill and MCP server is registered exactly when Codewhale activates, loads or starts it (shapeLifecycle.ts)",
 } as const;
 
 export type Invariant = keyof typeof INVARIANTS;
@@ -164,15 +165,22 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   if (!fs.existsSync(l.wsAlias)) fs.symlinkSync(l.ws, l.wsAlias);
   const before = treeState(root);
 
+  // A shape may open the workspace at Codewhale's home (codewhaleDuplicateRoot.ts).
+  // One an op removed is not given (the CLI refuses a home that is gone; the ops voided the shape's fates then).
+  const codewhaleHome = input.shapes
+    ?.map((s) => s.codewhaleHome)
+    .find((h) => h !== undefined && fs.existsSync(path.join(root, h)));
   const common = [
     '--state-dir',
     l.state,
     '--workspace',
     l.ws,
     ...(input.workspaceTwice ? ['--workspace', l.wsLink] : []),
-    ...(input.home.length || input.evaDemo || input.shapes?.some((s) => s.userBundles)
-      ? ['--codewhale-home', l.home, '--eva-home', l.home]
-      : ['--no-user']),
+    ...(codewhaleHome
+      ? ['--codewhale-home', path.join(root, codewhaleHome), '--eva-home', l.home]
+      : input.home.length || input.evaDemo || input.shapes?.some((s) => s.userBundles)
+        ? ['--codewhale-home', l.home, '--eva-home', l.home]
+        : ['--no-user']),
   ];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -205,8 +213,11 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
       return r;
     };
   const cli = cliWith(common);
-  // The same arguments with the workspace given through the link beside it (a second spelling, if any, stays).
-  const viaLink = cliWith(common.map((a) => (a === l.ws ? l.wsAlias : a)));
+  // The same arguments with the workspace given through the link beside it (a second spelling, if any, stays),
+  // and a Codewhale home inside it through the link too, as a user who opened the folder by the link names both.
+  const viaLink = cliWith(
+    common.map((a) => (a === l.ws ? l.wsAlias : a.startsWith(`${l.ws}/`) ? l.wsAlias + a.slice(l.ws.length) : a)),
+  );
   const expectExit = (r: Run, code: number, why: string) => {
     if ((r.code === 0 || r.code === 1) && r.code !== code)
       fail(
@@ -314,8 +325,12 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   checkSaysWhy(items, diagnostics, fail);
   // Fates are read from a listing that worked (one that did not is `no-crash`'s or `exit-codes`').
   if (listed.code === 0)
-    checkShapeFates(input.shapes ?? [], input.ops, { root, ws: l.ws }, items, (signature, detail) =>
-      fail('shape-fate', signature, detail),
+    checkShapeFates(
+      input.shapes ?? [],
+      input.ops,
+      { root, ws: l.ws, hooksOptIn: input.hooksOptIn },
+      items,
+      (signature, detail) => fail('shape-fate', signature, detail),
     );
 
   // The text faces and the other machine output.
@@ -391,6 +406,18 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   };
   const readOnlyMs = cpuMs(started);
   const writesStarted = process.cpuUsage();
+
+  // A shape's trust and enable steps, in a trust store of their own (the write phase's stays empty
+  // until it trusts): written before that phase records the tree, so its confinement is unchanged.
+  if (listed.code === 0)
+    await checkShapeLifecycles(
+      input.shapes ?? [],
+      input.ops,
+      { root, ws: l.ws },
+      items,
+      cliWith(common.map((a) => (a === l.state ? l.shapeState : a))),
+      (signature, detail) => fail('shape-fate', signature, detail),
+    );
 
   // The commands that write, and a change of covered bytes after them (from a listing that worked).
   if (listed.code === 0)

@@ -9,8 +9,11 @@ import type { Op } from './mutations';
  * the agent's own rules when it is written, never from Skillgate.
  *
  * Rivumi: `loaded` (the skill enters the prompt; the plugin is read and its skills and hooks
- * merged) or not (past a cap: never opened; in a load that fails: nothing of it loads). A
- * plugin's `skills` are its skill references in manifest order.
+ * merged; a hook runs) or not (past a cap: never opened; in a load that fails: nothing of it
+ * loads; a hook without the opt-in). A plugin's `skills` are its skill references in manifest
+ * order; its and `hooks.json`'s `hooks` are its hook entries. Loaded is `registered`, with or
+ * without `loaded_unreviewed`: Rivumi gates nothing on trust, so `disabled` is not loaded (a hook
+ * without the opt-in) and never right for what it loads.
  *
  * Codewhale: `registry` (the bundle is discovered and kept: Codewhale gates it by its own
  * trust and enable state), `inactive` (kept, and so it shadows, but nothing it declares is
@@ -20,11 +23,17 @@ import type { Op } from './mutations';
 export type ShapeFate =
   | {
       readonly system: 'rivumi';
-      readonly kind: 'skill' | 'plugin';
+      readonly kind: 'skill' | 'plugin' | 'hooks';
       /** Workspace-relative, `bytesText` form. */
       readonly path: string;
+      /** For `hooks` (`optIn`): whether it loads with `RIVUMI_ENABLE_PROJECT_HOOKS=1`; without, nothing of it does. */
       readonly loaded: boolean;
+      readonly optIn?: boolean;
       readonly skills?: readonly boolean[];
+      /** Its hook entries (events in §4.2 order, entries in file order): whether each runs with the opt-in. */
+      readonly hooks?: readonly boolean[];
+      /** With the opt-in, when the hook load fails: its hooks' primary reason (decisions.md). */
+      readonly hookReason?: 'manifest_invalid' | 'load_aborted';
     }
   | {
       readonly system: 'codewhale';
@@ -33,13 +42,53 @@ export type ShapeFate =
       readonly fate: 'registry' | 'inactive' | 'shadowed' | 'rejected';
       /** The winner's directory, for `shadowed`. */
       readonly winner?: string;
+      /**
+       * `user` for a bundle under the workspace that Codewhale discovers as the user's (the
+       * workspace opened at the home, §2.6: its second discovery, as the workspace's, is dropped).
+       */
+      readonly scope?: 'user';
     };
+
+/** One lifecycle command on a bundle of a shape, and whether Codewhale's own operation succeeds (codewhale.md §8.4). */
+export interface LifecycleStep {
+  readonly op: 'trust' | 'enable' | 'disable';
+  /** The bundle directory, root-relative, `bytesText` form. */
+  readonly dir: string;
+  readonly ok: boolean;
+}
+
+/** A Codewhale bundle's state and decision after its lifecycle steps, and each child's (codewhale.md §8.3, decisions.md). */
+export interface LifecycleFate {
+  readonly dir: string;
+  readonly trust: 'trusted' | 'not-reviewed';
+  readonly enabled: boolean;
+  readonly decision: 'registered' | 'disabled' | 'display_only';
+  /** The primary reason (decisions.md). */
+  readonly reason: string;
+  readonly children: readonly {
+    readonly kind: 'skill' | 'mcp-server';
+    readonly name: string;
+    /** Whether Codewhale loads the skill or starts the server. */
+    readonly loaded: boolean;
+    /** The primary reason, where decisions.md gives one. */
+    readonly reason?: string;
+  }[];
+}
+
+export interface Lifecycle {
+  readonly steps: readonly LifecycleStep[];
+  readonly fates: readonly LifecycleFate[];
+}
 
 /** The fields of `list --json` an item's fate is read from (cli.md). */
 export interface ListedItem {
   readonly id: string;
   readonly system: string;
   readonly kind: string;
+  readonly name?: string;
+  readonly trust?: string | null;
+  readonly enabled?: boolean | null;
+  readonly reviewToken?: string | null;
   readonly scope?: string;
   readonly workspace: string | null;
   readonly path: string;
@@ -61,14 +110,14 @@ const NOT_LOADED = new Set(['rejected', 'display_only', 'shadowed']);
 export function checkShapeFates(
   shapes: readonly Shape[],
   ops: readonly Op[],
-  dirs: { readonly root: string; readonly ws: string },
+  dirs: { readonly root: string; readonly ws: string; readonly hooksOptIn?: boolean },
   items: readonly ListedItem[],
   fail: (signature: string, detail: string) => void,
 ): void {
   for (const shape of shapes) {
     if (ops.some((op) => touchesShape(op, shape))) continue;
     for (const fate of shape.fates)
-      if (fate.system === 'rivumi') rivumiFate(shape, fate, dirs.ws, items, fail);
+      if (fate.system === 'rivumi') rivumiFate(shape, fate, dirs.ws, dirs.hooksOptIn === true, items, fail);
       else codewhaleFate(shape, fate, dirs, items, fail);
   }
 }
@@ -81,6 +130,7 @@ function rivumiFate(
   shape: Shape,
   fate: Extract<ShapeFate, { system: 'rivumi' }>,
   ws: string,
+  optIn: boolean,
   items: readonly ListedItem[],
   fail: (signature: string, detail: string) => void,
 ): void {
@@ -90,14 +140,15 @@ function rivumiFate(
       i.system === 'rivumi' && i.kind === fate.kind && i.workspace === ws && i.path === listedPath && i.parent === null,
   );
   const check = (i: ListedItem | undefined, loaded: boolean, what: string, which: string) => {
-    const says = i !== undefined && !NOT_LOADED.has(i.decision);
+    const says = i?.decision === 'registered';
     if (says === loaded) return;
     fail(
       `${shape.shape}: rivumi ${loaded ? 'loads' : 'never loads'} a ${what} shown ${i?.decision ?? 'not listed'}`,
-      `Rivumi ${loaded ? 'loads' : 'does not load'} ${which}, which Skillgate shows ${shown(i)}`,
+      `Rivumi ${loaded ? 'loads' : 'does not load'} ${which}${optIn ? '' : ' (no opt-in)'}, which Skillgate shows ${shown(i)}`,
     );
   };
-  check(item, fate.loaded, fate.kind, `${fate.kind} ${JSON.stringify(listedPath)}`);
+  check(item, fate.loaded && (!fate.optIn || optIn), fate.kind, `${fate.kind} ${JSON.stringify(listedPath)}`);
+  if (fate.hooks && item) rivumiHooks(shape, fate, listedPath, item, optIn, items, check, fail);
   if (!fate.skills || !item) return;
   const children = items.filter((i) => i.parent === item.id && i.kind === 'skill');
   if (children.length !== fate.skills.length)
@@ -115,6 +166,62 @@ function rivumiFate(
   );
 }
 
+/** The Codewhale bundle item listed for a root-relative bundle directory (`bytesText` form), user or workspace. */
+export function codewhaleBundleAt(
+  dir: string,
+  dirs: { readonly root: string; readonly ws: string },
+  items: readonly ListedItem[],
+  scope?: 'user' | 'workspace',
+): ListedItem | undefined {
+  const abs = surrogateEscaped(Buffer.concat([Buffer.from(`${dirs.root}/`), textBytes(dir)]));
+  const user = scope ? scope === 'user' : !abs.startsWith(`${dirs.ws}/`);
+  const listed = user ? abs : path.relative(dirs.ws, abs);
+  return items.find(
+    (i) =>
+      i.system === 'codewhale' &&
+      i.kind === 'plugin' &&
+      i.path === listed &&
+      (user ? i.workspace === null : i.workspace === dirs.ws),
+  );
+}
+
+/** The hook children of a Rivumi plugin or `hooks.json`: each runs only with the opt-in, and then as the merged load gives. */
+function rivumiHooks(
+  shape: Shape,
+  fate: Extract<ShapeFate, { system: 'rivumi' }>,
+  listedPath: string,
+  item: ListedItem,
+  optIn: boolean,
+  items: readonly ListedItem[],
+  check: (i: ListedItem | undefined, loaded: boolean, what: string, which: string) => void,
+  fail: (signature: string, detail: string) => void,
+): void {
+  const hooks = fate.hooks ?? [];
+  const children = items.filter((i) => i.parent === item.id && i.kind === 'hook');
+  if (children.length !== hooks.length)
+    return fail(
+      `${shape.shape}: rivumi hooks listed ${children.length < hooks.length ? 'fewer' : 'more'} than written`,
+      `${fate.kind} ${JSON.stringify(listedPath)} has ${hooks.length} hook entries; Skillgate lists ${children.length}: ${children.map(shown).join('; ')}`,
+    );
+  hooks.forEach((runs, n) => {
+    const child = children[n] as ListedItem;
+    const which = `hook #${n + 1} (${JSON.stringify(child.name)}) of ${fate.kind} ${JSON.stringify(listedPath)}`;
+    check(child, runs && optIn, 'hook', which);
+    // decisions.md: without the opt-in, `hooks_not_opted_in`; with it and a failed merge, the contributor that overflows it `manifest_invalid`, every other `load_aborted`.
+    const reason = !optIn ? 'hooks_not_opted_in' : fate.hookReason;
+    if (reason && child.decision !== 'registered' && !child.reasons.includes(reason))
+      fail(
+        `${shape.shape}: rivumi hook ${optIn ? 'of a failed hook load' : 'without the opt-in'} without ${reason}`,
+        `${which}: decisions.md gives ${reason}; Skillgate shows ${shown(child)}`,
+      );
+    else if (reason && optIn && child.reasons[0] !== reason)
+      fail(
+        `${shape.shape}: rivumi hook of a failed hook load with ${child.reasons[0] ?? 'no reason'} first, not ${reason}`,
+        `${which}: decisions.md gives ${reason}; Skillgate shows ${shown(child)}`,
+      );
+  });
+}
+
 function codewhaleFate(
   shape: Shape,
   fate: Extract<ShapeFate, { system: 'codewhale' }>,
@@ -122,20 +229,18 @@ function codewhaleFate(
   items: readonly ListedItem[],
   fail: (signature: string, detail: string) => void,
 ): void {
-  const itemOf = (dir: string) => {
-    const abs = surrogateEscaped(Buffer.concat([Buffer.from(`${dirs.root}/`), textBytes(dir)]));
-    const user = !abs.startsWith(`${dirs.ws}/`);
-    const listed = user ? abs : path.relative(dirs.ws, abs);
-    return items.find(
-      (i) =>
-        i.system === 'codewhale' &&
-        i.kind === 'plugin' &&
-        i.path === listed &&
-        (user ? i.workspace === null : i.workspace === dirs.ws),
-    );
-  };
+  const itemOf = (dir: string) => codewhaleBundleAt(dir, dirs, items, fate.scope);
   const item = itemOf(fate.dir);
   const where = `bundle ${JSON.stringify(surrogateEscaped(textBytes(fate.dir)))}`;
+  if (fate.scope === 'user') {
+    // The same directory reached as the workspace's root: a discovery Codewhale drops (§2.6 `duplicate-root`).
+    const again = codewhaleBundleAt(fate.dir, dirs, items, 'workspace');
+    if (again && again.decision !== 'rejected')
+      fail(
+        `${shape.shape}: codewhale drops a duplicate discovery shown ${again.decision}`,
+        `Codewhale discovers ${where} once, as the user's (the workspace root is the user root: duplicate-root); Skillgate lists it again in the workspace, ${shown(again)}`,
+      );
+  }
   if (fate.fate === 'registry' || fate.fate === 'inactive') {
     const inactive = fate.fate === 'inactive';
     if (item && (inactive ? item.decision === 'display_only' : !NOT_LOADED.has(item.decision))) return;

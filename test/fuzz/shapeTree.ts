@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { bytesText, textBytes } from './random';
 import { join, type Op } from './mutations';
 import { originalExecFileSync as execFileSync } from './spy';
-import type { ShapeFate } from './shapeFates';
+import type { Lifecycle, ShapeFate } from './shapeFates';
 
 /**
  * A shape written from scratch rather than mutated from a real bundle: a tree the agent's
@@ -10,7 +10,8 @@ import type { ShapeFate } from './shapeFates';
  * another name that is no file), written with the fate each item gets (shapeFates.ts).
  */
 export interface Shape {
-  readonly shape: 'rivumi-caps' | 'codewhale-shadowing';
+  readonly shape:
+    'rivumi-caps' | 'rivumi-hooks' | 'codewhale-shadowing' | 'codewhale-enabled' | 'codewhale-duplicate-root';
   /** Entries in the order they are made, parents first. */
   readonly entries: readonly ShapeEntry[];
   /**
@@ -19,8 +20,12 @@ export interface Shape {
    */
   readonly owns: readonly string[];
   readonly fates: readonly ShapeFate[];
+  /** Trust and enable steps run after the first listing, in a trust store of their own, and the fates after them (shapeLifecycle.ts). */
+  readonly lifecycle?: Lifecycle;
   /** Whether the fates need Codewhale's user bundles indexed (`--codewhale-home`). */
   readonly userBundles?: boolean;
+  /** Codewhale's home, root-relative, when it is not `home` (the workspace opened at the home: `ws/.codewhale`). */
+  readonly codewhaleHome?: string;
 }
 
 /** One entry, root-relative, in `bytesText` form so that a name that is not UTF-8 survives JSON. */

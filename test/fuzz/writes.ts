@@ -10,8 +10,9 @@ import { envelope } from '../../src/core/report/contract';
 import { jsonText } from '../../src/core/report/jsonText';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { applyOpTolerant, generateOp, type FuzzInput } from './input';
+import type { Op } from './mutations';
 import type { Invariant, Run } from './invariants';
-import { Rng, bytesText } from './random';
+import { Rng, bytesText, textBytes } from './random';
 import { changedEntries, changedKeys, treeState } from './treeState';
 
 /** What the write phase needs from `checkInput`: the input, its options and its CLI runner. */
@@ -187,7 +188,7 @@ export async function checkWrites(c: WriteContext): Promise<void> {
   // refresh of every path it touched, as a file watcher reports them, equals a fresh index.
   const touched: string[] = [];
   let latest = items;
-  const op = generateOp(rng, root);
+  const op = sparingHome(generateOp(rng, root), c);
   if (op) {
     const beforeOp = treeState(root);
     applyOpTolerant(root, op);
@@ -222,6 +223,20 @@ export async function checkWrites(c: WriteContext): Promise<void> {
       `\`doctor\` exited ${doctor.code} on the store trust wrote: ${doctor.err.slice(0, 300)}`,
     );
   confined(c, before, [`/${edit.real.subarray(Buffer.byteLength(root) + 1).toString('latin1')}`, ...touched]);
+}
+
+/**
+ * No op at or above a Codewhale home inside the tree (a workspace opened at the home,
+ * codewhaleDuplicateRoot.ts): the CLI refuses a `--codewhale-home` that is gone as a usage
+ * error (exit 2), so every later command would fail `no-crash` for the harness's own doing.
+ */
+function sparingHome(op: Op | undefined, c: WriteContext): Op | undefined {
+  const home = c.options.codewhaleHome;
+  if (!op || home === null || !home.startsWith(`${c.root}/`)) return op;
+  const at = textBytes(op.path);
+  const rel = osBytes(home).subarray(Buffer.byteLength(c.root) + 1);
+  const above = rel.length > at.length && rel[at.length] === 0x2f && rel.subarray(0, at.length).equals(at);
+  return at.equals(rel) || above ? undefined : op;
 }
 
 function listedItems(r: Run): { id: string; trust: string | null }[] {

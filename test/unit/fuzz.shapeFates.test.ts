@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import type { ContractEnvelope } from '../../src/core/report/contract';
 import { layout } from '../fuzz/input';
@@ -6,7 +8,11 @@ import { Rng } from '../fuzz/random';
 import { byCodePoints, surrogateEscaped } from '../fuzz/pythonOrder';
 import { generateRivumiCaps } from '../fuzz/rivumiCaps';
 import { generateCodewhaleShadowing } from '../fuzz/codewhaleShadowing';
-import { checkShapeFates, type ListedItem, type ShapeFate } from '../fuzz/shapeFates';
+import { generateCodewhaleEnabled } from '../fuzz/codewhaleEnabled';
+import { generateRivumiHooks } from '../fuzz/rivumiHooks';
+import { generateCodewhaleDuplicateRoot } from '../fuzz/codewhaleDuplicateRoot';
+import { checkShapeFates, codewhaleBundleAt, type ListedItem, type ShapeFate } from '../fuzz/shapeFates';
+import { checkShapeLifecycles, type LifecycleRun } from '../fuzz/shapeLifecycle';
 import { writeShape, type Shape } from '../fuzz/shapeTree';
 import { Fixture } from './helpers/fixture';
 
@@ -17,7 +23,7 @@ import { Fixture } from './helpers/fixture';
  * works out from the agent's rules; these tests show the check can fail, and that the
  * shapes reach every fate and hold over the trees as written (the fuzz run adds ops).
  */
-describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, codewhaleShadowing.ts)', function () {
+describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, rivumiHooks.ts, codewhaleShadowing.ts, codewhaleEnabled.ts, codewhaleDuplicateRoot.ts)', function () {
   this.timeout(240000);
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
@@ -32,21 +38,26 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, cod
     return root;
   };
 
-  const listed = async (root: string): Promise<ContractEnvelope> => {
-    const l = layout(root);
-    let out = '';
-    let err = '';
-    const code = await run(
-      ['list', '--json', '--state-dir', l.state, '--workspace', l.ws, '--codewhale-home', l.home],
-      {
+  /** The CLI over the input's workspace and home, with the trust store `state`. */
+  const cli =
+    (root: string, state = layout(root).state, hooksOptIn = false, home = layout(root).home) =>
+    async (...args: string[]): Promise<LifecycleRun> => {
+      const l = layout(root);
+      let out = '';
+      let err = '';
+      const code = await run([...args, '--state-dir', state, '--workspace', l.ws, '--codewhale-home', home], {
         out: (t) => (out += t),
         err: (t) => (err += t),
-        env: { PATH: process.env.PATH },
+        env: { PATH: process.env.PATH, ...(hooksOptIn ? { RIVUMI_ENABLE_PROJECT_HOOKS: '1' } : {}) },
         cwd: root,
-      },
-    );
-    assert.equal(code, 0, err);
-    return JSON.parse(out) as ContractEnvelope;
+      });
+      return { code, out, err };
+    };
+
+  const listed = async (root: string, hooksOptIn = false, home?: string): Promise<ContractEnvelope> => {
+    const r = await cli(root, layout(root).state, hooksOptIn, home)('list', '--json');
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as ContractEnvelope;
   };
 
   it("orders names as Python's sorted() over os.listdir does: code points after surrogateescape, neither bytes nor UTF-16 units", () => {
@@ -151,5 +162,145 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, cod
       'shadowed by user',
       'shadowed by workspace',
     ]);
+  });
+
+  it('reports a bundle Codewhale activates, or a server it starts, shown not loaded, and a server configured off shown started', async () => {
+    const shape = generateCodewhaleEnabledWith((s) =>
+      s.lifecycle?.fates.some((x) => x.decision === 'registered' && x.children.some((c) => c.kind === 'mcp-server')),
+    );
+    const root = written(shape, 'lf');
+    const before = (await listed(root)).items;
+    const failures = async (edit: (items: ListedItem[]) => ListedItem[]) => {
+      const out: string[] = [];
+      const base = cli(root, layout(root).shapeState);
+      await checkShapeLifecycles(
+        [shape],
+        [],
+        { root, ws: layout(root).ws },
+        before,
+        async (...args) => {
+          const r = await base(...args);
+          if (args[0] !== 'list') return r;
+          const doc = JSON.parse(r.out) as ContractEnvelope;
+          return { ...r, out: JSON.stringify({ ...doc, items: edit(doc.items as unknown as ListedItem[]) }) };
+        },
+        (signature) => out.push(signature),
+      );
+      fs.rmSync(layout(root).shapeState, { recursive: true, force: true });
+      return out;
+    };
+    assert.deepEqual(await failures((items) => items), []);
+    const active = shape.lifecycle?.fates.find((x) => x.decision === 'registered');
+    const server = active?.children.find((c) => c.kind === 'mcp-server');
+    assert.ok(active && server);
+    const serverOf = (i: ListedItem, items: ListedItem[]) =>
+      i.kind === 'mcp-server' &&
+      i.name === server.name &&
+      i.parent === codewhaleBundleAt(active.dir, { root, ws: layout(root).ws }, items)?.id;
+    const flipped = await failures((items) =>
+      items.map((i) =>
+        serverOf(i, items)
+          ? { ...i, decision: i.decision === 'registered' ? 'disabled' : 'registered', reasons: ['bundle_inactive'] }
+          : i,
+      ),
+    );
+    assert.deepEqual(flipped, [
+      server.loaded
+        ? 'codewhale-enabled: codewhale starts an MCP server shown disabled'
+        : 'codewhale-enabled: codewhale never starts an MCP server shown registered',
+    ]);
+    const inactive = await failures((items) =>
+      items.map((i) =>
+        i.kind === 'plugin' && i.decision === 'registered'
+          ? { ...i, decision: 'disabled', reasons: ['not_enabled'] }
+          : i,
+      ),
+    );
+    assert.ok(
+      inactive.includes('codewhale-enabled: codewhale activates a bundle shown disabled not_enabled'),
+      inactive.join('\n'),
+    );
+  });
+
+  /** The first seeded shape that `want` holds for. */
+  const generateCodewhaleEnabledWith = (want: (s: Shape) => boolean | undefined): Shape => {
+    for (let i = 0; ; i++) {
+      const s = generateCodewhaleEnabled(new Rng(`fuzz-shape-enabled:${i}`));
+      if (want(s)) return s;
+    }
+  };
+
+  it(`holds every fate of ${SHAPES} Codewhale lifecycle shapes after trust and enable, and reaches each fate`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateCodewhaleEnabled(new Rng(`fuzz-shape-enabled:${i}`));
+      const root = written(shape, `e${i}`);
+      const dirs = { root, ws: layout(root).ws };
+      const doc = await listed(root);
+      const fail = (s: string, d: string) => failed.push(`${i}: ${s}: ${d}`);
+      checkShapeFates([shape], [], dirs, doc.items, fail);
+      await checkShapeLifecycles([shape], [], dirs, doc.items, cli(root, layout(root).shapeState), fail);
+      for (const s of shape.lifecycle?.steps ?? [])
+        if (s.op === 'enable') reached.add(`enable ${s.ok ? 'done' : 'refused'}`);
+      for (const x of shape.lifecycle?.fates ?? []) {
+        reached.add(`${x.decision} ${x.reason}`);
+        for (const c of x.children)
+          if (x.decision === 'registered') reached.add(`${c.kind} ${c.loaded ? 'loaded' : 'configured off'}`);
+      }
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'disabled not_enabled',
+      'disabled not_reviewed',
+      'display_only unsupported_components',
+      'enable done',
+      'enable refused',
+      'mcp-server configured off',
+      'mcp-server loaded',
+      'registered active',
+      'skill loaded',
+    ]);
+  });
+
+  it(`holds every fate of ${SHAPES} Rivumi hook shapes at the per-event cap, with the opt-in and without`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateRivumiHooks(new Rng(`fuzz-shape-hooks:${i}`));
+      const root = written(shape, `h${i}`);
+      for (const hooksOptIn of [false, true]) {
+        const doc = await listed(root, hooksOptIn);
+        checkShapeFates([shape], [], { root, ws: layout(root).ws, hooksOptIn }, doc.items, (s, d) =>
+          failed.push(`${i}${hooksOptIn ? ' (opt-in)' : ''}: ${s}: ${d}`),
+        );
+      }
+      for (const x of shape.fates)
+        if (x.system === 'rivumi' && x.hooks?.length)
+          reached.add(x.hookReason ? `${x.kind} ${x.hookReason}` : `${x.kind} hooks run`);
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'hooks hooks run',
+      'hooks load_aborted',
+      'hooks manifest_invalid',
+      'plugin hooks run',
+      'plugin load_aborted',
+      'plugin manifest_invalid',
+    ]);
+  });
+
+  it(`holds every fate of ${SHAPES} Codewhale shapes of a workspace opened at the home: each bundle the user's, once`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateCodewhaleDuplicateRoot(new Rng(`fuzz-shape-duplicate-root:${i}`));
+      const root = written(shape, `d${i}`);
+      const doc = await listed(root, false, path.join(root, shape.codewhaleHome as string));
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      for (const x of shape.fates) if (x.system === 'codewhale') reached.add(x.fate);
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), ['inactive', 'registry', 'rejected', 'shadowed']);
   });
 });
