@@ -40,9 +40,14 @@ export const PATH_FIELDS: readonly (readonly string[])[] = [
  * The fields of text that may name a path among their words: a diagnostic's message reuses
  * the agent's wording, which names the file at fault absolutely ("Plugin bundle directory may
  * not be a symbolic link or reparse point: /ws/.codewhale/plugins/x", codewhale.md §2.5), and
- * a path in it is spelled as the folder was given, as the fields above are.
+ * so does `show --json`'s reason a trust unit's file cannot be covered (Python's OSError:
+ * "[Errno 36] File name too long: '/ws/…'"); a path in either is spelled as the folder was
+ * given, as the fields above are.
  */
-export const TEXT_FIELDS: readonly (readonly string[])[] = [['diagnostics', '[]', 'message']];
+export const TEXT_FIELDS: readonly (readonly string[])[] = [
+  ['diagnostics', '[]', 'message'],
+  ['detail', 'notCovered', '[]'],
+];
 
 function matches(patterns: readonly (readonly string[])[], at: FieldPath): boolean {
   return patterns.some(

@@ -107,6 +107,18 @@ describe('fuzz link-equivalence: a folder given through a link reads as the fold
     );
   });
 
+  it("respells a path in a Rivumi unit's not-covered reason as in a message (Python's OSError names it absolutely)", () => {
+    // seed s60-final, input 1200: a hook argument whose name is too long, `[Errno 36] File name too long: '<ws>/AAA…'`.
+    const reason = (folder: string) =>
+      `hook argument 'A' names 'A', which cannot be inspected ([Errno 36] File name too long: '${folder}/A'), so Skillgate cannot hash what Rivumi runs: it cannot be covered by trust`;
+    const show = (folder: string) => doc([], [], { detail: { notCovered: [reason(folder)] } });
+    assert.deepEqual(linkDifferences(show(DIR), show(LINK), DIR, LINK), []);
+    assert.deepEqual(
+      linkDifferences(show(DIR), show(DIR), DIR, LINK).map((d) => d.shape),
+      ['detail.notCovered[]'],
+    );
+  });
+
   it('compares ids, hashes and the rest byte for byte, without respelling them', () => {
     const direct = doc([item({ id: `${DIR}/x` })]);
     const viaLink = doc([item({ id: `${LINK}/x`, workspace: LINK, contentHash: 'b'.repeat(64) })]);
