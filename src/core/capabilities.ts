@@ -1,4 +1,4 @@
-import type { System } from './systemId';
+import type { System } from './systems/systemId';
 
 /** How much of a bundle its agent's activation policy can load (Codewhale). */
 export type Compatibility = 'full' | 'partial' | 'unsupported';

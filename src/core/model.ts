@@ -5,9 +5,9 @@
  */
 
 import type { Capabilities, Compatibility, Hook } from './capabilities';
-import type { System } from './systemId';
+import type { System } from './systems/systemId';
 
-export type { System } from './systemId';
+export type { System } from './systems/systemId';
 export type Scope = 'workspace' | 'user';
 /** `skill-adapter`, `lua-skill` and `skill-binding` are Eva-CLI's (eva.md §3.2). */
 export type ItemKind =
