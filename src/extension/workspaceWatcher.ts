@@ -43,10 +43,6 @@ export class WorkspaceWatcher implements vscode.Disposable {
     this.subtreeWatchers = new SubtreeWatchers(log, (changed) => this.batcher.path(changed));
   }
 
-  private get store(): TrustStore {
-    return this.openStore();
-  }
-
   /**
    * Watchers: each folder's agent roots (`.rivumi`, `.codewhale`, …), the user bundle root, the trust
    * store (so trust granted from the CLI or another window shows up), and the scripts
@@ -69,16 +65,17 @@ export class WorkspaceWatcher implements vscode.Disposable {
     for (const folder of folders)
       for (const root of roots) add(new vscode.RelativePattern(watchedUri(folder), `${root}/**`), onPath);
     for (const tree of watched.trees) add(new vscode.RelativePattern(watchedUri(tree.base), tree.pattern), onPath);
+    const store = this.openStore();
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.
-      this.store.ensureDirectory();
+      store.ensureDirectory();
     } catch (e) {
       // an unusable location: the store reports it as unavailable
       this.log.warn(
-        `trust store directory ${displayText(this.store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`,
+        `trust store directory ${displayText(store.dir)} cannot be created: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
-    add(new vscode.RelativePattern(watchedUri(this.store.dir), 'state.json'), () => this.batcher.store());
+    add(new vscode.RelativePattern(watchedUri(store.dir), 'state.json'), () => this.batcher.store());
     this.watching = { folders, paths: watchKey(watched) };
     for (const p of watched.paths) {
       if (coveredByRootWatchers(p, folders, roots)) continue;

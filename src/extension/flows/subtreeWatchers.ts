@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lstatEntry } from '../../core/fs/safeFs';
+import { isAncestor } from '../../core/fs/portablePath';
 import { holdsMoreEntriesThan } from '../../core/fs/treeSize';
 import { displayText } from '../../core/text/displayText';
 import type { LogPort } from './ports';
@@ -49,7 +50,7 @@ export class SubtreeWatchers {
       this.subtreeWatchers.get(p)?.dispose();
       this.subtreeWatchers.delete(p);
       if (this.subtreeWatchers.size >= MAX_SUBTREE_WATCHERS) return;
-      if ([...this.subtreeWatchers.keys()].some((d) => p === d || p.startsWith(d + path.sep))) continue;
+      if ([...this.subtreeWatchers.keys()].some((d) => p === d || isAncestor(d, p))) continue;
       if (lstatEntry(p).type !== 'directory') continue;
       const tooLarge = () =>
         this.log.info(
