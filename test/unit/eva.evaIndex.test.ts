@@ -211,6 +211,70 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     );
   });
 
+  // VS Code's watcher of `{.codex,.agents}/skills/**` under the home follows no link below its base
+  // (parcelWatcher.ts watches the base's real path only), while Eva reads the folders through links.
+  const USER_SKILL = (description: string) => `---\nname: x\ndescription: ${description}\n---\nbody\n`;
+  const realTrees = (index: EvaIndex) =>
+    index.watchedTrees().filter((t) => t.pattern === '**' && !t.base.startsWith(f.ws + path.sep));
+
+  for (const [link, target, real] of [
+    ['home/.codex', 'dotfiles/codex', 'dotfiles/codex/skills'],
+    ['home/.codex/skills', 'dotfiles/skills', 'dotfiles/skills'],
+  ] as const)
+    it(`watches the user skill tree where it really is (${link} -> ${target}), and re-reads a change reported there`, () => {
+      f.adapter(A0);
+      f.write(`${real}/x/SKILL.md`, USER_SKILL('first'));
+      f.symlink(f.path(target), link);
+      const index = loaded();
+      assert.deepEqual(realTrees(index), [{ base: f.path(real), pattern: '**' }]);
+      const description = () => index.compose(ctx).items.find((i) => i.id === 'eva:user:codex:x')?.detail.description;
+      assert.equal(description(), 'first');
+      f.write(`${real}/x/SKILL.md`, USER_SKILL('second'));
+      index.refresh([f.path(`${real}/x/SKILL.md`)]);
+      assert.equal(description(), 'second', 'a change reported under the real path');
+    });
+
+  it('watches a real user skill tree once when both user folders lead to it, and one inside a workspace folder', () => {
+    f.adapter(A0);
+    f.write('ws/team-skills/x/SKILL.md', USER_SKILL('d'));
+    f.symlink(f.path('ws/team-skills'), 'home/.codex/skills');
+    f.symlink(f.path('ws/team-skills'), 'home/.agents/skills');
+    assert.deepEqual(
+      loaded()
+        .watchedTrees()
+        .filter((t) => t.base === f.path('ws/team-skills')),
+      [{ base: f.path('ws/team-skills'), pattern: '**' }],
+    );
+  });
+
+  it('watches no real user tree that is a filesystem root, holds the home or a workspace folder, or that the home watcher sees', () => {
+    f.adapter(A0);
+    const app = f.mkdir('projects/app');
+    const homeLink = f.symlink(f.home, 'homelink');
+    const shapes: [label: string, link?: [string, string], home?: string][] = [
+      ['~/.codex -> /', ['home/.codex', '/']],
+      ['~/.codex/skills -> /', ['home/.codex/skills', '/']],
+      ['~/.codex/skills -> ~', ['home/.codex/skills', f.home]],
+      ['~/.codex/skills -> an ancestor of ~', ['home/.codex/skills', f.root]],
+      ['~/.codex/skills -> a workspace folder', ['home/.codex/skills', f.ws]],
+      ['~/.codex/skills -> an ancestor of a workspace folder', ['home/.codex/skills', f.path('projects')]],
+      ['~/.codex/skills -> ~/.agents/skills', ['home/.codex/skills', f.path('home/.agents/skills')]],
+      ['the home spelled by a link, nothing linked below it', undefined, homeLink],
+    ];
+    for (const [label, link, home] of shapes) {
+      fs.rmSync(f.path('home/.codex'), { recursive: true, force: true });
+      f.mkdir('home/.codex/skills');
+      f.mkdir('home/.agents/skills');
+      if (link) {
+        fs.rmSync(f.path(link[0]), { recursive: true, force: true });
+        f.symlink(link[1], link[0]);
+      }
+      const index = new EvaIndex({ workspaces: [f.ws, app], evaHome: home ?? f.home });
+      for (const load of index.scan()) load();
+      assert.deepEqual(realTrees(index), [], label);
+    }
+  });
+
   it('remembers the home and runtime each project was read with, for reading its units again', () => {
     f.adapter(A0);
     const runtime = { mode: 'team', teamWorker: true, interactiveUser: false } as const;

@@ -12,6 +12,7 @@ import type { EvaItem } from './item';
 import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { hasEvaEntryFile } from './project';
+import { realUserTreesToWatch } from './userTreeWatches';
 
 export interface EvaIndexOptions {
   /** `$HOME` for the user skill folders and `~/` paths (default: the user's home); null: no home, no user skills. */
@@ -56,6 +57,8 @@ export class EvaIndex implements SystemIndex {
   private readonly runtime: EvaRuntime;
   /** The user skill folders' real paths where a link leads elsewhere (`~/.codex -> ~`), as at their last read. */
   private realUserTrees: string[] = [];
+  /** Those of `realUserTrees` the editor watches (userTreeWatches.ts: never a root, the home, or around a workspace folder). */
+  private watchedRealUserTrees: string[] = [];
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
     this.home = options.evaHome === undefined ? evaHomeFromEnv() : options.evaHome;
@@ -106,7 +109,8 @@ export class EvaIndex implements SystemIndex {
   /**
    * Only what Eva reads: `config/` is a common folder name, so each workspace folder
    * watches Eva's entry file and layers (a project may appear), each project its
-   * configuration roots and covered skill folders, and the user skill folders.
+   * configuration roots and covered skill folders, and the user skill folders: under the home,
+   * and where a link leads them elsewhere (userTreeWatches.ts), which no watcher of the home sees.
    */
   watchedTrees(): { base: string; pattern: string }[] {
     const trees = this.options.workspaces.flatMap((ws) => LAYER_PATTERNS.map((pattern) => ({ base: ws, pattern })));
@@ -115,8 +119,10 @@ export class EvaIndex implements SystemIndex {
       for (const unit of folder.units.values())
         for (const dir of unit.coveredDirectories) trees.push({ base: dir, pattern: '**' });
     }
-    if (this.userSkills && this.home !== null && this.projects().length > 0)
+    if (this.userSkills && this.home !== null && this.projects().length > 0) {
       trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
+      for (const base of this.watchedRealUserTrees) trees.push({ base, pattern: '**' });
+    }
     return trees;
   }
 
@@ -142,6 +148,8 @@ export class EvaIndex implements SystemIndex {
     this.realUserTrees = trees
       .map((t) => canonicalPath(t))
       .filter((r): r is string => r !== undefined && !trees.includes(r));
+    this.watchedRealUserTrees =
+      this.home === null ? [] : realUserTreesToWatch(this.realUserTrees, this.home, this.options.workspaces);
     try {
       this.user = (this.options.readers?.evaUser ?? indexEvaUser)(this.projects(), {
         home: this.home,
