@@ -1,7 +1,7 @@
 // Mutation testing of the core (issue 17): `npm run mutate` (on demand, never part of
 // `npm test`), `npm run mutate -- --incremental` to reuse the last run's results for
 // unchanged code and tests, `npm run mutate:changed` for the core files changed on this
-// branch. One area at a time: `npm run mutate -- --mutate src/core/trust/lifecycle.ts`.
+// branch. One area at a time: `npm run mutate -- --mutate src/core/trust/grantTrust.ts`.
 // SKILLGATE_MUTATE_SPEC (comma-separated globs) narrows the test files a run loads.
 // Reports go to reports/ (gitignored); the sandbox to .stryker-tmp/ (ignored by git, eslint, tsc).
 import os from 'node:os';

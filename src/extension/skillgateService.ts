@@ -4,16 +4,11 @@ import { windowUi } from './windowUi';
 import { WorkspaceWatcher } from './workspaceWatcher';
 import { TrustStore } from '../core/trust/trustStore';
 import { cacheRefusal } from '../core/cache/cacheInWorkspace';
-import {
-  disable,
-  doctor,
-  enable,
-  review,
-  revoke,
-  trustShown,
-  type LifecycleContext,
-  type TrustPreview,
-} from '../core/trust/lifecycle';
+import { review } from '../core/trust/reviewBundle';
+import { trustShown, type TrustPreview } from '../core/trust/grantTrust';
+import { disable, enable, revoke } from '../core/trust/switches';
+import { doctor } from '../core/trust/doctor';
+import type { LifecycleContext } from '../core/trust/lifecycle';
 import { codewhaleHome, evaHome, evaRuntime, evaUserSkills, stateDirectory, steadyRecheckInterval } from './settings';
 import { pluginInstaller } from '../core/systems/registry';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Indexer } from '../../src/core/index/indexer';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { PROJECT_ROOT } from '../support/codeServer';

@@ -285,7 +285,7 @@ describe('the VSIX ships the core once and stays small', () => {
         ),
       ),
     );
-    assert.ok(loaded.has('index/indexer') && loaded.has('trust/lifecycle'), [...loaded].join(', '));
+    assert.ok(loaded.has('index/indexer') && loaded.has('trust/grantTrust'), [...loaded].join(', '));
     const t = tempDir('vsix-core');
     try {
       const core = path.join(t.dir, 'core.js');

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
-import { review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
 import { contractDetail } from '../../src/core/report/contract';
 import { explainItem } from '../../src/core/report/explain';
 import { systemOf } from '../../src/core/systems/registry';

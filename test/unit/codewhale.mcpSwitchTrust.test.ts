@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { check, enable } from '../../src/core/trust/lifecycle';
+import { enable } from '../../src/core/trust/switches';
+import { check } from '../../src/core/trust/checkGate';
 import { trustWorkspace } from './helpers/trustWorkspace';
 
 /**

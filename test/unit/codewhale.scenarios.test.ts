@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { enable, review, revoke, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { enable, revoke } from '../../src/core/trust/switches';
 import { reviewText } from '../../src/core/review/reviewText';
 import { pairsHash } from '../../src/core/hashing/capabilityPairs';
 import { writeW, byName } from './helpers/fixture';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { run } from '../../src/cli/main';
 import { doctorText } from '../../src/extension/documents/doctorText';
-import { doctor } from '../../src/core/trust/lifecycle';
+import { doctor } from '../../src/core/trust/doctor';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import type { SkillgateService } from '../../src/extension/skillgateService';
 import { Fixture } from './helpers/fixture';

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { check, review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { check } from '../../src/core/trust/checkGate';
 import { reasonTextOf } from '../../src/core/systems/registry';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
 import { A0, EvaFixture } from './helpers/evaFixture';

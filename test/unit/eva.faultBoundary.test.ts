@@ -4,7 +4,7 @@ import { indexEvaFolder, indexEvaUser } from '../../src/core/systems/eva/indexEv
 import { readEvaSource, hashEvaTarget } from '../../src/core/systems/eva/trustUnit';
 import { rememberReadContext } from '../../src/core/systems/eva/readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from '../../src/core/systems/eva/runtime';
-import { check } from '../../src/core/trust/lifecycle';
+import { check } from '../../src/core/trust/checkGate';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Item } from '../../src/core/model';
 import { A0, EvaFixture } from './helpers/evaFixture';

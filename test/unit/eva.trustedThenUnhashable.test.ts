@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 

@@ -7,7 +7,7 @@ import { loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';
 import { itemDescription } from '../../src/extension/tree/itemText';
 import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extension/flows/ports';
 import type { Item } from '../../src/core/model';
-import type { TrustPreview, TrustRefusal } from '../../src/core/trust/lifecycle';
+import type { TrustPreview, TrustRefusal } from '../../src/core/trust/grantTrust';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import { ITEM_TOKEN as TOKEN, itemOf } from './helpers/item';
 

@@ -16,7 +16,8 @@ import { sameIndexed } from '../../src/extension/flows/sameIndexed';
 import { snapshotLoopback } from '../support/snapshotLoopback';
 import { inThreadWorker } from '../support/inThreadWorker';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
 import { Indexer } from '../../src/core/index/indexer';
 import { StallSampler } from '../../src/extension/flows/hostPerf';
 import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
@@ -24,6 +25,7 @@ import type { Diagnostic, Item } from '../../src/core/model';
 import { itemOf } from './helpers/item';
 import { CODE_DIR } from '../../src/core/cache/codeCache';
 import { NODE_BUNDLE, sameSnapshot } from './helpers/nodeBundle';
+import { EvaFixture } from './helpers/evaFixture';
 
 const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
 const same = (a: Snapshot, b: Snapshot, message = 'worker and in-host snapshots differ') => sameSnapshot(a, b, message);
@@ -124,6 +126,26 @@ describe('the index worker', function () {
       const after = (await index.snapshot()).snapshot.items.find((i) => i.id === plugin.id);
       assert.deepEqual([after?.trust, after?.decision, after?.reasons], ['trusted', 'disabled', ['not_enabled']]);
     });
+
+  it('hands the host the real tree of a linked user skill folder to watch, as the in-host index names it', async () => {
+    // `~/.codex -> dotfiles/codex`: the home's watcher sees nothing behind the link (evaIndex.ts `watchedTrees`).
+    const f = new EvaFixture().p0();
+    try {
+      f.write('dotfiles/codex/skills/x/SKILL.md', '---\nname: x\ndescription: d\n---\nbody\n');
+      f.symlink(f.path('dotfiles/codex'), 'home/.codex');
+      const opened = { ...options, workspaces: [f.ws], evaHome: f.home, stateDir: f.path('state') };
+      const { watched } = await unopened('in-thread')
+        .open(opened)
+        .indexAll(() => undefined);
+      assert.ok(
+        watched.trees.some((t) => t.base === f.path('dotfiles/codex/skills') && t.pattern === '**'),
+        JSON.stringify(watched.trees),
+      );
+      assert.deepEqual(watched, (await new InHostIndex(opened).indexAll(() => undefined)).watched);
+    } finally {
+      f.remove();
+    }
+  });
 
   it('writes the parse cache after it has sent the full index, before it serves the next request', async () => {
     const cacheDir = path.join(dir, 'parse-cache');

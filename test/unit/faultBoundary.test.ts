@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
-import { check } from '../../src/core/trust/lifecycle';
+import { check } from '../../src/core/trust/checkGate';
 import { run } from '../../src/cli/main';
 import type { BundleLoader } from '../../src/core/systems/codewhale/bundleJob';
 import type { RivumiProject } from '../../src/core/systems/rivumi/model';

@@ -11,6 +11,7 @@ import {
   MAX_WALKED_ENTRIES,
 } from '../../src/core/hashing/bundleContent';
 import { Fixture } from './helpers/fixture';
+import { logicalPath } from './helpers/fsPatch';
 
 /**
  * The content walk's limits (codewhale.md §3 and §7.2; trust.md): 4,096 files and
@@ -51,7 +52,9 @@ describe('content walk limits, at and just past each one', function () {
       isFile: () => false,
     }));
     nodeFs.readdirSync = ((p: fs.PathLike, ...rest: unknown[]) =>
-      p === dir ? fake : (realReaddir as (...a: unknown[]) => unknown)(p, ...rest)) as typeof nodeFs.readdirSync;
+      logicalPath(p) === dir
+        ? fake
+        : (realReaddir as (...a: unknown[]) => unknown)(p, ...rest)) as typeof nodeFs.readdirSync;
   };
 
   it('states the upstream limits', () => {
@@ -262,7 +265,7 @@ describe('content walk limits, at and just past each one', function () {
       replace: (...a: Parameters<T>) => ReturnType<T>,
     ): T =>
       ((...a: Parameters<T>) =>
-        a[0] === (typeof target === 'function' ? target() : target)
+        logicalPath(a[0]) === (typeof target === 'function' ? target() : target)
           ? replace(...a)
           : (real as (...x: Parameters<T>) => ReturnType<T>)(...a)) as T;
 

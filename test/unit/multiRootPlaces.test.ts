@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { folderName, placedPath } from '../../src/core/report/folderPlace';
 import { itemPick, itemTooltipMarkdown, reviewPanelTitle } from '../../src/extension/tree/itemText';

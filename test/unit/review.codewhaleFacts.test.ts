@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { enable, review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { enable } from '../../src/core/trust/switches';
 import { reviewViewModel, type ReviewViewModel } from '../../src/core/review/reviewViewModel';
 import { reviewText } from '../../src/core/review/reviewText';
 import { byName } from './helpers/fixture';

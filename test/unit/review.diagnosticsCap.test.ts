@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { MAX_REVIEW_DIAGNOSTICS, reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { LINUX_HOST } from './helpers/fixture';

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { enable, review, trust, type ReviewReport } from '../../src/core/trust/lifecycle';
+import { review, type ReviewReport } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { enable } from '../../src/core/trust/switches';
 import { reviewText } from '../../src/core/review/reviewText';
 import { FILES_REVIEWED_ONLY, reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { run } from '../../src/cli/main';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { Fixture, index } from './helpers/fixture';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';

@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
 import { capabilityChanges } from '../../src/core/trust/reviewDiff';
 import { reviewText } from '../../src/core/review/reviewText';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { byName } from './helpers/fixture';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
-import type { ReviewReport } from '../../src/core/trust/lifecycle';
+import type { ReviewReport } from '../../src/core/trust/reviewBundle';
 
 /**
  * "What changed since your last review" (trust.md: "the review then shows exactly what

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { enable, review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { enable } from '../../src/core/trust/switches';
 import {
   CAPABILITIES_UNKNOWN,
   RESTRICTED_NOTICE,

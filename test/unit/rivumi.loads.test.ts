@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { Fixture, index, byName, codes, messages } from './helpers/fixture';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { explainItem, explainText } from '../../src/core/report/explain';
 import type { Snapshot } from '../../src/core/index/snapshot';
 

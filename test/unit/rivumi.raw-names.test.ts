@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { run } from '../../src/cli/main';
 import { Indexer } from '../../src/core/index/indexer';
-import { check } from '../../src/core/trust/lifecycle';
+import { check } from '../../src/core/trust/checkGate';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import { decodeRawName, encodeOsString } from '../../src/core/fs/rawNames';
 import { Fixture, byName, LINUX_HOST } from './helpers/fixture';

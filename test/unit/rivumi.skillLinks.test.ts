@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
 import { byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Snapshot } from '../../src/core/index/snapshot';

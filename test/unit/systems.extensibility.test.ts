@@ -4,7 +4,7 @@ import { registerSystem } from '../../src/core/systems/registry';
 import { Indexer } from '../../src/core/index/indexer';
 import { childNodes, type TreeNode } from '../../src/extension/tree/treeNodes';
 import { Fixture } from './helpers/fixture';
-import { review } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import type { Item } from '../../src/core/model';

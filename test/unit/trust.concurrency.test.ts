@@ -4,7 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 import { TrustStore } from '../../src/core/trust/trustStore';
-import { review, revoke, trust, type LifecycleContext } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { revoke } from '../../src/core/trust/switches';
+import type { LifecycleContext } from '../../src/core/trust/lifecycle';
 import { Fixture, writeW, byName, LINUX_HOST, index } from './helpers/fixture';
 
 /**

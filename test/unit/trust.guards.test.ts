@@ -2,17 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Indexer } from '../../src/core/index/indexer';
-import {
-  check,
-  checkPasses,
-  disable,
-  doctor,
-  enable,
-  review,
-  revoke,
-  STORE_UNAVAILABLE_PROBLEM,
-  trust,
-} from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { disable, enable, revoke } from '../../src/core/trust/switches';
+import { check, checkPasses, STORE_UNAVAILABLE_PROBLEM } from '../../src/core/trust/checkGate';
+import { doctor } from '../../src/core/trust/doctor';
 import { writeW, writeD, byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import { reviewText } from '../../src/core/review/reviewText';

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { doctor, review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { doctor } from '../../src/core/trust/doctor';
 import { verifyReviewedCopy } from '../../src/core/trust/reviewedCopy';
 import { readBundleSource } from '../../src/core/trust/bundleSource';
 import type { TrustStore } from '../../src/core/trust/trustStore';
@@ -16,7 +18,7 @@ import { LINUX_HOST, writeD } from './helpers/fixture';
  * leave a receipt naming a copy that is gone: trusted bytes the review can no longer diff
  * against, and an enable that fails. The trust checks the copy again under the lock.
  */
-describe('doctor --prune between a trust’s copy and its receipt (trust/lifecycle.ts)', () => {
+describe('doctor --prune between a trust’s copy and its receipt (trust/grantTrust.ts)', () => {
   const w = trustWorkspace();
   const HOUR = 60 * 60 * 1000;
 

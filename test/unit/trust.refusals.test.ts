@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { currentToken, notCoveredRefusal, trustShown, type TrustPreview } from '../../src/core/trust/lifecycle';
+import { currentToken, notCoveredRefusal, trustShown, type TrustPreview } from '../../src/core/trust/grantTrust';
 import { writeW, byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 

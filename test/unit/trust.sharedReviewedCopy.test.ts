@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { doctor, review, trust } from '../../src/core/trust/lifecycle';
+import { review } from '../../src/core/trust/reviewBundle';
+import { trust } from '../../src/core/trust/grantTrust';
+import { doctor } from '../../src/core/trust/doctor';
 import { readBundleSource, type BundleSource } from '../../src/core/trust/bundleSource';
 import { copyReviewed, verifyReviewedCopy } from '../../src/core/trust/reviewedCopy';
 import { A0, EvaFixture } from './helpers/evaFixture';

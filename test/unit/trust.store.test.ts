@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { TrustStore, touched, type ReviewedCopies } from '../../src/core/trust/trustStore';
-import { doctor } from '../../src/core/trust/lifecycle';
+import { doctor } from '../../src/core/trust/doctor';
 import { EMPTY_TRUST } from '../../src/core/decisions/trustView';
 import { Fixture, writeW, byName, index } from './helpers/fixture';
 

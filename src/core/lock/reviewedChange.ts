@@ -1,4 +1,5 @@
-import { review, type LifecycleContext } from '../trust/lifecycle';
+import { review } from '../trust/reviewBundle';
+import type { LifecycleContext } from '../trust/lifecycle';
 import { capabilityChanges } from '../trust/reviewDiff';
 import type { Item } from '../model';
 

@@ -7,7 +7,7 @@ import { systemOf } from '../systems/registry';
 import { hasEnableSwitch } from '../trust/enableSwitch';
 import type { Capabilities } from '../capabilities';
 import type { Item } from '../model';
-import type { ReviewReport } from '../trust/lifecycle';
+import type { ReviewReport } from '../trust/reviewBundle';
 
 /**
  * The text review (`skillgate review`, and the editor's plain-text review): what a

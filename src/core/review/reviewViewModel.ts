@@ -6,7 +6,7 @@ import { displayPath } from '../report/contract';
 import { placedPath } from '../report/folderPlace';
 import type { Snapshot } from '../index/snapshot';
 import type { Item, ReasonCode, Severity } from '../model';
-import type { ReviewReport } from '../trust/lifecycle';
+import type { ReviewReport } from '../trust/reviewBundle';
 
 import { readRegularFile } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8 } from '../fs/rawNames';

@@ -30,7 +30,7 @@ export type EnableBlock = 'staged_skill_invalid' | 'not_applicable' | 'unsupport
 /**
  * The first precondition of `enable` the unit fails, in the order the agent checks them:
  * a snapshot whose skill cannot be loaded is no verified snapshot (§8.6), then the host,
- * then the components. One rule for `enable` itself (lifecycle.ts, `applicable` as it reads
+ * then the components. One rule for `enable` itself (switches.ts, `applicable` as it reads
  * the bundle now) and for the tree and the panel, which do not offer what it would refuse.
  */
 export function enableBlock(

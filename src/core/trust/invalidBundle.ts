@@ -6,6 +6,7 @@ import { byteOrder } from '../fs/rawNames';
 import { systemOf } from '../systems/registry';
 import type { BundleFile, Diagnostic, Item } from '../model';
 import type { InvalidBundle } from '../systems/agentSystem';
+import type { LifecycleContext } from './lifecycle';
 
 export type { InvalidBundle } from '../systems/agentSystem';
 
@@ -57,4 +58,10 @@ export function withReviewedFiles(
     reviewed.filter((p) => !named.has(p)),
   );
   return [...files, ...extra].sort((a, b) => byteOrder(a.path, b.path));
+}
+
+/** Why trust or enable is refused for a unit that does not load: its first error when it is invalid, else the read failure. */
+export function unloadable(item: Item, ctx: LifecycleContext, failure: string): string {
+  const disk = readInvalidBundle(item, [], ctx.host);
+  return (disk && invalidBundleRefusal(disk.item, disk.diagnostics, disk.root)) ?? failure;
 }

@@ -200,7 +200,7 @@ function writeReadOnly(p: string | Buffer, bytes: Uint8Array, executable: boolea
  * receipt after the copy is made. A copy this trust reuses or adds to may be such an old
  * one (its receipts fell out of the history); marked fresh first, it is not pruned before
  * the receipt naming it is written. A prune that decided on it just before the mark may
- * still remove it; the trust verifies the copy again under the lock (lifecycle.ts `trustShown`).
+ * still remove it; the trust verifies the copy again under the lock (grantTrust.ts `trustShown`).
  */
 function markFresh(final: string): void {
   try {

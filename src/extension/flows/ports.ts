@@ -1,6 +1,6 @@
 import type { Item } from '../../core/model';
 import type { Mutation } from '../../core/trust/trustStore';
-import type { TrustPreview, TrustResult } from '../../core/trust/lifecycle';
+import type { TrustPreview, TrustResult } from '../../core/trust/grantTrust';
 
 /**
  * What the command flows need from the editor and the core, as plain interfaces:

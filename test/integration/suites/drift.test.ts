@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { skillgate, until } from './api';
 import { TrustStore } from '../../../src/core/trust/trustStore';
-import { review, trust } from '../../../src/core/trust/lifecycle';
+import { review } from '../../../src/core/trust/reviewBundle';
+import { trust } from '../../../src/core/trust/grantTrust';
 import type { Item } from '../../../src/core/model';
 
 /**

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { skillgate, until } from './api';
 import { TrustStore } from '../../../src/core/trust/trustStore';
-import { revoke } from '../../../src/core/trust/lifecycle';
+import { revoke } from '../../../src/core/trust/switches';
 import { fileUri } from '../../../src/extension/documents/fileUri';
 
 /** The report's text without Markdown escapes (bundle text and codes are escaped in it). */

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { TrustStore } from '../../../src/core/trust/trustStore';
-import { review, trust } from '../../../src/core/trust/lifecycle';
+import { review } from '../../../src/core/trust/reviewBundle';
+import { trust } from '../../../src/core/trust/grantTrust';
 import type { LifecycleContext } from '../../../src/core/trust/lifecycle';
 import type { Item } from '../../../src/core/model';
 import type { IndexOptions } from '../../../src/core/index/indexer';

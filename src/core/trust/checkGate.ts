@@ -1,0 +1,64 @@
+import { systemOf } from '../systems/registry';
+import type { Item } from '../model';
+import type { Snapshot } from '../index/snapshot';
+
+export interface CheckFailure {
+  readonly item: Item;
+  readonly problem: string;
+}
+
+/** Why a bundle the agents load fails `check` while the store cannot be read: its receipt, if any, is unknown. */
+export const STORE_UNAVAILABLE_PROBLEM = 'the trust store is unavailable, so it counts as not trusted';
+
+/**
+ * The gate for CI or a pre-launch hook: every bundle an agent would load is trusted at
+ * its current hashes, and nothing enabled has drifted. Rivumi loads its plugins (and,
+ * when opted in, its hooks) without asking, so those must be trusted; Codewhale loads
+ * only enabled bundles, so an enabled bundle must still match its receipt.
+ *
+ * With the trust store unavailable the same bundles are chosen, by the same `loads`: the
+ * index has already decided them fail-closed (gates.ts: no receipt, nothing enabled), so a
+ * rejected, display-only or shadowed bundle is never named as one the agents load. The gate
+ * still fails then, listed or not: `checkPasses`.
+ */
+export function check(snapshot: Snapshot): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  // [Skillgate] What Skillgate failed to read (a `skillgate.internal` fault) cannot be vouched for, enabled or not.
+  const faulted = new Set(
+    snapshot.diagnostics.filter((d) => d.code === 'skillgate.internal' && d.itemId !== null).map((d) => d.itemId),
+  );
+  for (const item of snapshot.items) {
+    if (faulted.has(item.id)) {
+      failures.push({
+        item,
+        problem: 'Skillgate could not read it (internal error), so it cannot say what the agent would load',
+      });
+      continue;
+    }
+    if (item.trust === null) continue;
+    if (!systemOf(item.system).loads(item)) continue;
+    const notCovered = item.detail.notCovered ?? [];
+    if (notCovered.length > 0) failures.push({ item, problem: `it cannot be trusted: ${notCovered.join('; ')}` });
+    else if (item.decision === 'rejected')
+      failures.push({ item, problem: `it is invalid (${item.reasons.join(', ')})` });
+    else if (snapshot.trustProblem)
+      // Its trust reads `not-reviewed` only because no receipt can be read: not "it is not reviewed".
+      failures.push({ item, problem: STORE_UNAVAILABLE_PROBLEM });
+    else if (item.trust !== 'trusted')
+      failures.push({
+        item,
+        problem:
+          item.trust === 'not-reviewed' ? 'it is not reviewed' : `it changed since it was trusted (${item.trust})`,
+      });
+  }
+  return failures;
+}
+
+/**
+ * Whether `check` passes with these failures (`check(snapshot)`). A trust store that cannot
+ * be read fails it whenever there is a bundle at all (trust.md "Fail closed"): no receipt can
+ * be read, so no bundle can be vouched for, even when none of them is one the agents load.
+ */
+export function checkPasses(snapshot: Snapshot, failures: readonly CheckFailure[]): boolean {
+  return failures.length === 0 && !(snapshot.trustProblem && snapshot.items.some((i) => i.trust !== null));
+}
