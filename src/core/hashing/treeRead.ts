@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { entryOf } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
 import { rustIoErrorText } from '../fs/rustIoErrorText';
+import { heldDirectoriesWork, heldPath, holdDirectory } from '../fs/heldDirectory';
 
 /** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
 export const MAX_HASHED_FILES = 4096;
@@ -88,6 +89,8 @@ interface Frame {
   readonly rel: Name;
   readonly children: Child[];
   next: number;
+  /** The directory itself, held open (heldDirectory.ts): its entries are named against it. Closed when the frame is left. */
+  readonly held?: number;
 }
 
 interface Child {
@@ -105,71 +108,133 @@ interface Child {
  * `readBundleTree` for the CLI's reader threads (readAhead.ts) and for an index's bundle
  * job where no reader holds the bundle (bundleJob.ts), so all read with this very code.
  * Iterative, so a deeply nested tree cannot overflow the stack.
+ *
+ * `O_NOFOLLOW` guards only a path's last component. Where this platform can
+ * (heldDirectory.ts: Linux), each directory is held open while it is walked, listed
+ * through its descriptor and its entries named against it, so a directory swapped for a
+ * link after its parent was listed is never followed: it fails as the link it now is, as
+ * upstream's lstat of each entry finds it (manifest.rs `hash_path`). Elsewhere (macOS,
+ * Windows) entries are named by path, and that race remains. One descriptor per level of
+ * the walk is open at a time, each closed on every way out.
  */
-export function walkBundleTree(root: string, visit: (step: TreeStep) => void): TreeFailure | undefined {
+export function walkBundleTree(
+  root: string,
+  visit: (step: TreeStep) => void,
+  seams: WalkSeams = {},
+): TreeFailure | undefined {
   let files = 0;
   let totalBytes = 0;
   let walked = 0;
   const stack: Frame[] = [];
+  const holding = seams.holdDirectories ?? heldDirectoriesWork();
   const failed = (kind: TreeFailureKind, message: string, rel?: Name): TreeFailure =>
     rel !== undefined ? { kind, message, rel } : { kind, message };
 
-  /** Lists a directory; a failure's `rel` is left to the caller (none for the root). */
-  const enterDirectory = (abs: string | Buffer, rel: Name): Stop | undefined => {
-    visit({ kind: 'directory', rel });
-    const listed = listChildren(abs);
-    // The bundle root is named by its path, as upstream's `hash_path` names every entry: its relative name is empty.
-    if (!listed.ok)
-      return {
-        kind: 'unreadable',
-        message:
-          rel.length === 0
-            ? `failed to read component directory ${root}: ${listed.error}`
-            : atPath(inspectFailure(abs) ?? `failed to read component directory {path}: ${listed.error}`, rel),
-      };
-    walked += listed.children.length;
-    if (walked > MAX_WALKED_ENTRIES) return { kind: 'entry-limit', message: ENTRY_LIMIT_MESSAGE };
-    stack.push({ abs, rel, children: listed.children, next: 0 });
-    return undefined;
+  /**
+   * Opens (where directories are held) and lists the directory `at` names: its path, or
+   * its name against its held parent (`entryPath`). A failure's `rel` is left to the
+   * caller (none for the root).
+   */
+  const enterDirectory = (abs: string | Buffer, at: string | Buffer, rel: Name): Stop | undefined => {
+    let held: number | undefined;
+    if (holding) {
+      try {
+        held = holdDirectory(at);
+      } catch (e) {
+        const now = safeLstat(at);
+        // Listed (or, the root, inspected) as a directory, a link by now: reported as a link found
+        // there is, for upstream lstats each entry as it reaches it (manifest.rs `hash_path`).
+        if (now.ok && now.type === 'symlink') return rel.length === 0 ? ROOT_NOT_DIRECTORY : LINK;
+        visit({ kind: 'directory', rel });
+        return listingFailure(rel, rustIoErrorText(e), now);
+      }
+    }
+    try {
+      visit({ kind: 'directory', rel });
+      const listed = listChildren(held === undefined ? at : heldPath(held));
+      if (!listed.ok) return listingFailure(rel, listed.error, rel.length === 0 ? undefined : safeLstat(at));
+      walked += listed.children.length;
+      if (walked > MAX_WALKED_ENTRIES) return { kind: 'entry-limit', message: ENTRY_LIMIT_MESSAGE };
+      stack.push({ abs, rel, children: listed.children, next: 0, held });
+      held = undefined;
+      seams.listed?.(rel);
+      return undefined;
+    } finally {
+      if (held !== undefined) fs.closeSync(held);
+    }
   };
+
+  /**
+   * Why a directory could not be listed (or held), its `{path}` left for the caller. The bundle
+   * root is named by its path, as upstream's `hash_path` names every entry: its relative name
+   * is empty. Another entry that cannot be inspected either fails there first, in those words
+   * (`inspectFailure`).
+   */
+  const listingFailure = (rel: Name, error: string, inspected?: ReturnType<typeof safeLstat>): Stop => ({
+    kind: 'unreadable',
+    message:
+      rel.length === 0
+        ? `failed to read component directory ${root}: ${error}`
+        : inspected && !inspected.ok
+          ? `failed to inspect component {path}: ${inspected.error}`
+          : `failed to read component directory {path}: ${error}`,
+  });
 
   // The root itself may be a directory whose name is not UTF-8: walk from its exact bytes.
   const rootPath = osPath(root);
   const rootStat = safeLstat(rootPath);
   if (!rootStat.ok) return failed('unreadable', `failed to inspect plugin root: ${rootStat.error}`);
-  if (rootStat.type !== 'directory')
-    return failed('root-not-directory', 'plugin root must be a directory, not a symbolic link');
-  const rootError = enterDirectory(rootPath, '');
-  if (rootError) return failed(rootError.kind, rootError.message);
+  if (rootStat.type !== 'directory') return failed(ROOT_NOT_DIRECTORY.kind, ROOT_NOT_DIRECTORY.message);
+  seams.rootInspected?.();
+  try {
+    const rootError = enterDirectory(rootPath, rootPath, '');
+    if (rootError) return failed(rootError.kind, rootError.message);
 
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1] as Frame;
-    if (frame.next >= frame.children.length) {
-      visit(END);
-      stack.pop();
-      continue;
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as Frame;
+      if (frame.next >= frame.children.length) {
+        visit(END);
+        stack.pop();
+        if (frame.held !== undefined) fs.closeSync(frame.held);
+        continue;
+      }
+      const child = frame.children[frame.next++] as Child;
+      const abs = join(frame.abs, child.name);
+      const rel = frame.rel.length === 0 ? child.name : join(frame.rel, child.name);
+      if (child.type === 'symlink') return failed(LINK.kind, atPath(LINK.message, rel), rel);
+      if (child.type === 'directory') {
+        const err = enterDirectory(abs, entryPath(frame, child.name, abs), rel);
+        if (err) return failed(err.kind, atPath(err.message, rel), rel);
+        continue;
+      }
+      if (child.type !== 'file')
+        return failed('special-file', `component ${display(rel)} is neither a regular file nor directory`, rel);
+      if (files + 1 > MAX_HASHED_FILES) return failed('file-limit', LIMIT_MESSAGE, rel);
+      const budget = MAX_HASHED_BYTES - totalBytes;
+      const read = readWhole(entryPath(frame, child.name, abs), budget);
+      if (!read.ok) return failed(read.kind, atPath(read.message, rel), rel);
+      files++;
+      totalBytes += read.bytes.length;
+      visit({ kind: 'file', rel, bytes: read.bytes, executable: read.executable });
     }
-    const child = frame.children[frame.next++] as Child;
-    const abs = join(frame.abs, child.name);
-    const rel = frame.rel.length === 0 ? child.name : join(frame.rel, child.name);
-    if (child.type === 'symlink')
-      return failed('symlink', `component trees may not contain symbolic link ${display(rel)}`, rel);
-    if (child.type === 'directory') {
-      const err = enterDirectory(abs, rel);
-      if (err) return failed(err.kind, err.message, rel);
-      continue;
-    }
-    if (child.type !== 'file')
-      return failed('special-file', `component ${display(rel)} is neither a regular file nor directory`, rel);
-    if (files + 1 > MAX_HASHED_FILES) return failed('file-limit', LIMIT_MESSAGE, rel);
-    const budget = MAX_HASHED_BYTES - totalBytes;
-    const read = readWhole(abs, budget);
-    if (!read.ok) return failed(read.kind, atPath(read.message, rel), rel);
-    files++;
-    totalBytes += read.bytes.length;
-    visit({ kind: 'file', rel, bytes: read.bytes, executable: read.executable });
+    return undefined;
+  } finally {
+    // Every directory still held: the walk failed, or `visit` threw.
+    for (const frame of stack) if (frame.held !== undefined) fs.closeSync(frame.held);
   }
-  return undefined;
+}
+
+/**
+ * Where a test may act between two of the walk's calls, as another process in the
+ * repository could: a race no unit test can win by timing, made deterministic.
+ */
+export interface WalkSeams {
+  /** After the root was found a directory, before it is opened or listed. */
+  readonly rootInspected?: () => void;
+  /** After the directory `rel` was listed, before any of its entries is opened. */
+  readonly listed?: (rel: Name) => void;
+  /** Whether to hold directories (heldDirectory.ts); by default, where this platform can. */
+  readonly holdDirectories?: boolean;
 }
 
 /** The walk's steps collected, as the reader thread posts them. */
@@ -180,6 +245,35 @@ export function readBundleTree(root: string): TreeRead {
 }
 
 const END: TreeStep = { kind: 'end' };
+const LINK: Stop = { kind: 'symlink', message: 'component trees may not contain symbolic link {path}' };
+const ROOT_NOT_DIRECTORY: Stop = {
+  kind: 'root-not-directory',
+  message: 'plugin root must be a directory, not a symbolic link',
+};
+
+/**
+ * Linux's PATH_MAX (linux/limits.h: 4096 bytes with the terminating NUL): a longer path
+ * fails `ENAMETOOLONG` before any component is looked up.
+ */
+const PATH_MAX = 4096;
+
+/**
+ * The path to hand `fs` for the entry `name` of `frame`, whose path is `abs`: its name
+ * against the directory the frame holds, so that no component before it is looked up
+ * again; its path where the frame holds none. Upstream names every entry by its path
+ * (manifest.rs `hash_path`), so one past PATH_MAX fails with `File name too long`: such a
+ * path is handed on as it is, to fail so (a path that long cannot reach a byte).
+ */
+function entryPath(frame: Frame, name: Name, abs: string | Buffer): string | Buffer {
+  if (frame.held === undefined || pastPathMax(abs)) return abs;
+  return heldPath(frame.held, name);
+}
+
+function pastPathMax(p: string | Buffer): boolean {
+  // A well-formed string takes at most 3 UTF-8 bytes per UTF-16 unit: most paths need no count.
+  if (typeof p === 'string' && p.length * 3 < PATH_MAX) return false;
+  return (typeof p === 'string' ? Buffer.byteLength(p) : p.length) >= PATH_MAX;
+}
 
 /** A failure before its bundle-relative name is attached; a message may hold `{path}` still. */
 interface Stop {
@@ -217,7 +311,8 @@ export function fileOfRead(
 
 /** A message's `{path}`, spelled for `rel`. */
 function atPath(message: string, rel: Name): string {
-  return message.replace('{path}', display(rel));
+  // A function, not a string: a replacement string reads `$&` and `$'` in a name as patterns.
+  return message.replace('{path}', () => display(rel));
 }
 
 /**
