@@ -16,14 +16,16 @@ import type { ShapeFate } from './shapeFates';
 
 type Kind = 'plain' | 'json' | 'unsupported' | 'bad-name';
 
-interface Bundle {
+/** A bundle of one Codewhale root: its directory (`d0` < `d1` < `d2`), plugin name and kind. */
+export interface OneRootBundle {
   readonly dir: string;
   readonly name: string;
   readonly kind: Kind;
 }
 
-function entries(b: Bundle): ShapeEntry[] {
-  const at = (...parts: string[]) => shapePath('ws/.codewhale/plugins', b.dir, ...parts);
+/** Its entries under the root `base` (root-relative). */
+export function oneRootEntries(b: OneRootBundle, base: string): ShapeEntry[] {
+  const at = (...parts: string[]) => shapePath(base, b.dir, ...parts);
   if (b.kind === 'json')
     return [
       fileEntry(
@@ -39,8 +41,9 @@ function entries(b: Bundle): ShapeEntry[] {
   ];
 }
 
-export function generateCodewhaleDuplicateRoot(rng: Rng): Shape {
-  const bundles: Bundle[] = [];
+/** 1-3 bundles, valid in either format, unsupported, or of a name no format allows, at times two of one name. */
+export function drawOneRootBundles(rng: Rng): OneRootBundle[] {
+  const bundles: OneRootBundle[] = [];
   const n = rng.range(1, 3);
   // Directory names in byte order `d0` < `d1` < `d2`: a name met twice is won by the lower one.
   const shared = rng.bool(0.35) ? 'twin' : undefined;
@@ -55,24 +58,36 @@ export function generateCodewhaleDuplicateRoot(rng: Rng): Shape {
     const name = kind === 'bad-name' ? `Bad_${i}` : shared && rng.bool(0.7) ? shared : `solo-${i}`;
     bundles.push({ dir: `d${i}`, name, kind });
   }
-  const where = (b: Bundle) => shapePath('ws/.codewhale/plugins', b.dir);
-  const winners = new Map<string, Bundle>();
-  const fates: ShapeFate[] = bundles.map((b) => {
-    if (b.kind === 'bad-name') return { system: 'codewhale', dir: where(b), scope: 'user', fate: 'rejected' };
+  return bundles;
+}
+
+/**
+ * Their fates, all of one scope in one canonical root (§2.6): an invalid one is not discovered
+ * (§2.3 step 5); of one name the first canonical root in byte order wins; an unsupported one is
+ * kept, and shadows, but can never be enabled (§6.3). `where` gives a bundle's directory as listed.
+ */
+export function oneRootFates(
+  bundles: readonly OneRootBundle[],
+  where: (b: OneRootBundle) => string,
+): Extract<ShapeFate, { system: 'codewhale' }>[] {
+  const winners = new Map<string, OneRootBundle>();
+  return bundles.map((b) => {
+    if (b.kind === 'bad-name') return { system: 'codewhale', dir: where(b), fate: 'rejected' };
     const winner = winners.get(b.name);
-    if (winner) return { system: 'codewhale', dir: where(b), scope: 'user', fate: 'shadowed', winner: where(winner) };
+    if (winner) return { system: 'codewhale', dir: where(b), fate: 'shadowed', winner: where(winner) };
     winners.set(b.name, b);
-    return {
-      system: 'codewhale',
-      dir: where(b),
-      scope: 'user',
-      fate: b.kind === 'unsupported' ? 'inactive' : 'registry',
-    };
+    return { system: 'codewhale', dir: where(b), fate: b.kind === 'unsupported' ? 'inactive' : 'registry' };
   });
+}
+
+export function generateCodewhaleDuplicateRoot(rng: Rng): Shape {
+  const bundles = drawOneRootBundles(rng);
+  const where = (b: OneRootBundle) => shapePath('ws/.codewhale/plugins', b.dir);
+  const fates: ShapeFate[] = oneRootFates(bundles, where).map((f) => ({ ...f, scope: 'user' }));
   return {
     shape: 'codewhale-duplicate-root',
     // `--eva-home` still names `home`, which must exist (the CLI refuses a home that does not).
-    entries: [{ kind: 'dir', path: 'home' }, ...bundles.flatMap(entries)],
+    entries: [{ kind: 'dir', path: 'home' }, ...bundles.flatMap((b) => oneRootEntries(b, 'ws/.codewhale/plugins'))],
     owns: bundles.map(where),
     fates,
     userBundles: true,

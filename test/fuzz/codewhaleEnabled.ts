@@ -27,13 +27,13 @@ import type { LifecycleFate, LifecycleStep, ShapeFate } from './shapeFates';
  */
 
 type Format = 'plugin.toml' | 'plugin.json';
-type Server = {
+export type Server = {
   readonly id: string;
   readonly remote: boolean;
   readonly off: 'no' | 'explicit-on' | 'enabled' | 'disabled';
 };
-type Kind = 'plain' | 'never-applicable' | 'unsupported';
-type Sequence = readonly LifecycleStep['op'][];
+export type Kind = 'plain' | 'never-applicable' | 'unsupported';
+export type Sequence = readonly LifecycleStep['op'][];
 
 interface Bundle {
   readonly scope: 'user' | 'workspace';
@@ -46,7 +46,10 @@ interface Bundle {
   readonly steps: Sequence;
 }
 
-const SEQUENCES: readonly (readonly [number, Sequence])[] = [
+/** What the lifecycle's fates depend on, whatever the manifest format (codewhaleKimi.ts writes another). */
+export type LifecycleBundle = Omit<Bundle, 'format'>;
+
+export const SEQUENCES: readonly (readonly [number, Sequence])[] = [
   [2, []],
   [2, ['trust']],
   [6, ['trust', 'enable']],
@@ -56,10 +59,10 @@ const SEQUENCES: readonly (readonly [number, Sequence])[] = [
   [1, ['trust', 'enable', 'disable']],
 ];
 
-const SKILL = (n: string) => `---\nname: ${n}\ndescription: Skill ${n}.\n---\nBody of ${n}.\n`;
+export const SKILL = (n: string) => `---\nname: ${n}\ndescription: Skill ${n}.\n---\nBody of ${n}.\n`;
 
 /** Whether Codewhale starts the server when its bundle is active (§3.4 defaults: `enabled` true, `disabled` false). */
-function configuredOn(s: Server): boolean {
+export function configuredOn(s: Server): boolean {
   return s.off === 'no' || s.off === 'explicit-on';
 }
 
@@ -117,7 +120,7 @@ function mcpText(b: Bundle): string {
   return JSON.stringify({ mcpServers: servers });
 }
 
-function place(b: Bundle): string {
+export function place(b: Pick<Bundle, 'scope' | 'dir'>): string {
   return shapePath(b.scope === 'user' ? 'home/plugins' : 'ws/.codewhale/plugins', b.dir);
 }
 
@@ -131,7 +134,7 @@ function entries(b: Bundle): ShapeEntry[] {
 }
 
 /** What each step does to the state (§8.4), and the fate of the bundle and its children after them (§8.3). */
-function lifecycleFate(b: Bundle): { steps: LifecycleStep[]; fate: LifecycleFate } {
+export function lifecycleFate(b: LifecycleBundle): { steps: LifecycleStep[]; fate: LifecycleFate } {
   let trusted = false;
   let enabled = false;
   const applicable = b.kind !== 'never-applicable';

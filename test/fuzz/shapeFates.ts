@@ -19,6 +19,8 @@ import type { Op } from './mutations';
  * trust and enable state), `inactive` (kept, and so it shadows, but nothing it declares is
  * supported: it can never be enabled, `display_only`), `shadowed` by the bundle in `winner`,
  * or `rejected` (not discovered: the registry has a `manifest-invalid` diagnostic instead).
+ *
+ * Eva: a skill adapter `registered` (loaded) or `shadowed` by the first manifest of its id.
  */
 export type ShapeFate =
   | {
@@ -47,6 +49,19 @@ export type ShapeFate =
        * workspace opened at the home, §2.6: its second discovery, as the workspace's, is dropped).
        */
       readonly scope?: 'user';
+      /**
+       * The same directory spelled through the other root, where Codewhale never keeps it: that
+       * root is a link (§2.2 `root-symlink`) or leads to this one (§2.6 `duplicate-root`).
+       */
+      readonly alias?: string;
+    }
+  | {
+      readonly system: 'eva';
+      /** A skill adapter's manifest, workspace-relative (`config/adapters/a/x.yaml`). */
+      readonly path: string;
+      /** `registered`: Eva registers it (loaded); `shadowed` by the manifest at `winner` (null: a context file, no item). */
+      readonly fate: 'registered' | 'shadowed';
+      readonly winner?: string | null;
     };
 
 /** One lifecycle command on a bundle of a shape, and whether Codewhale's own operation succeeds (codewhale.md §8.4). */
@@ -118,6 +133,7 @@ export function checkShapeFates(
     if (ops.some((op) => touchesShape(op, shape))) continue;
     for (const fate of shape.fates)
       if (fate.system === 'rivumi') rivumiFate(shape, fate, dirs.ws, dirs.hooksOptIn === true, items, fail);
+      else if (fate.system === 'eva') evaFate(shape, fate, dirs.ws, items, fail);
       else codewhaleFate(shape, fate, dirs, items, fail);
   }
 }
@@ -241,6 +257,14 @@ function codewhaleFate(
         `Codewhale discovers ${where} once, as the user's (the workspace root is the user root: duplicate-root); Skillgate lists it again in the workspace, ${shown(again)}`,
       );
   }
+  if (fate.alias !== undefined) {
+    const again = codewhaleBundleAt(fate.alias, dirs, items);
+    if (again && again.decision !== 'rejected')
+      fail(
+        `${shape.shape}: codewhale never keeps a bundle through the other root, shown ${again.decision}`,
+        `Codewhale keeps ${where} only as spelled there (the other root is a link, root-symlink, or the same directory, duplicate-root); Skillgate lists it again as ${JSON.stringify(surrogateEscaped(textBytes(fate.alias)))}, ${shown(again)}`,
+      );
+  }
   if (fate.fate === 'registry' || fate.fate === 'inactive') {
     const inactive = fate.fate === 'inactive';
     if (item && (inactive ? item.decision === 'display_only' : !NOT_LOADED.has(item.decision))) return;
@@ -260,4 +284,33 @@ function codewhaleFate(
       `${shape.shape}: codewhale rejects a bundle shown ${item.decision}`,
       `Codewhale does not discover ${where} (manifest-invalid); Skillgate shows ${shown(item)}`,
     );
+}
+
+/** An Eva skill adapter of the workspace's project: registered (loaded), or shadowed by the first manifest of its id (eva.md §4.3). */
+function evaFate(
+  shape: Shape,
+  fate: Extract<ShapeFate, { system: 'eva' }>,
+  ws: string,
+  items: readonly ListedItem[],
+  fail: (signature: string, detail: string) => void,
+): void {
+  const at = (p: string) =>
+    items.find((i) => i.system === 'eva' && i.kind === 'skill-adapter' && i.workspace === ws && i.path === p);
+  const item = at(fate.path);
+  const where = `adapter ${JSON.stringify(fate.path)}`;
+  if (fate.fate === 'registered') {
+    if (item?.decision === 'registered') return;
+    fail(
+      `${shape.shape}: eva registers a skill adapter shown ${item?.decision ?? 'not listed'}`,
+      `Eva registers ${where}, the first manifest of its id in path order (component by component, by bytes), which Skillgate shows ${shown(item)}${item?.shadowedBy ? ` by ${item.shadowedBy}` : ''}`,
+    );
+    return;
+  }
+  const winner = fate.winner ? at(fate.winner) : undefined;
+  const by = fate.winner ? (winner?.id ?? 'an item not listed') : null;
+  if (item?.decision === 'shadowed' && item.reasons[0] === 'duplicate_id_shadowed' && item.shadowedBy === by) return;
+  fail(
+    `${shape.shape}: eva shadows a skill adapter shown ${item?.decision ?? 'not listed'}${item?.decision === 'shadowed' ? ' by another' : ''}`,
+    `Eva drops ${where} as shadowed by ${fate.winner ? JSON.stringify(fate.winner) : 'a context manifest of the same id (shadowedBy null)'}; Skillgate shows ${shown(item)}${item?.shadowedBy ? ` by ${item.shadowedBy}` : ''}`,
+  );
 }

@@ -11,7 +11,14 @@ import type { Lifecycle, ShapeFate } from './shapeFates';
  */
 export interface Shape {
   readonly shape:
-    'rivumi-caps' | 'rivumi-hooks' | 'codewhale-shadowing' | 'codewhale-enabled' | 'codewhale-duplicate-root';
+    | 'rivumi-caps'
+    | 'rivumi-hooks'
+    | 'codewhale-shadowing'
+    | 'codewhale-enabled'
+    | 'codewhale-duplicate-root'
+    | 'codewhale-linked-root'
+    | 'codewhale-kimi'
+    | 'eva-duplicate-ids';
   /** Entries in the order they are made, parents first. */
   readonly entries: readonly ShapeEntry[];
   /**
@@ -24,7 +31,7 @@ export interface Shape {
   readonly lifecycle?: Lifecycle;
   /** Whether the fates need Codewhale's user bundles indexed (`--codewhale-home`). */
   readonly userBundles?: boolean;
-  /** Codewhale's home, root-relative, when it is not `home` (the workspace opened at the home: `ws/.codewhale`). */
+  /** Codewhale's home, root-relative, when it is not `home` (the workspace opened at the home: `ws/.codewhale`; `cw`). */
   readonly codewhaleHome?: string;
 }
 

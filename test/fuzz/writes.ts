@@ -227,16 +227,34 @@ export async function checkWrites(c: WriteContext): Promise<void> {
 
 /**
  * No op at or above a Codewhale home inside the tree (a workspace opened at the home,
- * codewhaleDuplicateRoot.ts): the CLI refuses a `--codewhale-home` that is gone as a usage
- * error (exit 2), so every later command would fail `no-crash` for the harness's own doing.
+ * codewhaleDuplicateRoot.ts), nor at or above the directory it leads to when it is a link
+ * (codewhaleLinkedRoot.ts: `cw -> ws/.codewhale`): the CLI refuses a `--codewhale-home` that is
+ * gone as a usage error (exit 2), so every later command would fail `no-crash` for the harness's
+ * own doing.
  */
 function sparingHome(op: Op | undefined, c: WriteContext): Op | undefined {
   const home = c.options.codewhaleHome;
-  if (!op || home === null || !home.startsWith(`${c.root}/`)) return op;
+  if (!op || home === null) return op;
   const at = textBytes(op.path);
-  const rel = osBytes(home).subarray(Buffer.byteLength(c.root) + 1);
-  const above = rel.length > at.length && rel[at.length] === 0x2f && rel.subarray(0, at.length).equals(at);
-  return at.equals(rel) || above ? undefined : op;
+  const spares = (dir: Buffer, root: Buffer) => {
+    if (dir.length <= root.length || dir[root.length] !== 0x2f || !dir.subarray(0, root.length).equals(root))
+      return false;
+    const rel = dir.subarray(root.length + 1);
+    return (
+      at.equals(rel) || (rel.length > at.length && rel[at.length] === 0x2f && rel.subarray(0, at.length).equals(at))
+    );
+  };
+  const real = (p: Buffer) => {
+    try {
+      return fs.realpathSync.native(p, { encoding: 'buffer' });
+    } catch {
+      return undefined;
+    }
+  };
+  const root = osBytes(c.root);
+  const realHome = real(osBytes(home));
+  const realRoot = real(root);
+  return spares(osBytes(home), root) || (realHome && realRoot && spares(realHome, realRoot)) ? undefined : op;
 }
 
 function listedItems(r: Run): { id: string; trust: string | null }[] {

@@ -4,13 +4,16 @@ import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import type { ContractEnvelope } from '../../src/core/report/contract';
 import { layout } from '../fuzz/input';
-import { Rng } from '../fuzz/random';
+import { Rng, textBytes } from '../fuzz/random';
 import { byCodePoints, surrogateEscaped } from '../fuzz/pythonOrder';
 import { generateRivumiCaps } from '../fuzz/rivumiCaps';
 import { generateCodewhaleShadowing } from '../fuzz/codewhaleShadowing';
 import { generateCodewhaleEnabled } from '../fuzz/codewhaleEnabled';
 import { generateRivumiHooks } from '../fuzz/rivumiHooks';
 import { generateCodewhaleDuplicateRoot } from '../fuzz/codewhaleDuplicateRoot';
+import { generateCodewhaleLinkedRoot } from '../fuzz/codewhaleLinkedRoot';
+import { generateCodewhaleKimi } from '../fuzz/codewhaleKimi';
+import { evaPathOrder, generateEvaDuplicateIds } from '../fuzz/evaDuplicateIds';
 import { checkShapeFates, codewhaleBundleAt, type ListedItem, type ShapeFate } from '../fuzz/shapeFates';
 import { checkShapeLifecycles, type LifecycleRun } from '../fuzz/shapeLifecycle';
 import { writeShape, type Shape } from '../fuzz/shapeTree';
@@ -23,7 +26,7 @@ import { Fixture } from './helpers/fixture';
  * works out from the agent's rules; these tests show the check can fail, and that the
  * shapes reach every fate and hold over the trees as written (the fuzz run adds ops).
  */
-describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, rivumiHooks.ts, codewhaleShadowing.ts, codewhaleEnabled.ts, codewhaleDuplicateRoot.ts)', function () {
+describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, rivumiHooks.ts, codewhaleShadowing.ts, codewhaleEnabled.ts, codewhaleDuplicateRoot.ts, codewhaleLinkedRoot.ts, codewhaleKimi.ts, evaDuplicateIds.ts)', function () {
   this.timeout(240000);
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
@@ -302,5 +305,192 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, riv
     }
     assert.deepEqual(failed, []);
     assert.deepEqual([...reached].sort(), ['inactive', 'registry', 'rejected', 'shadowed']);
+  });
+
+  it('reports a bundle kept through one root shown dropped for its other spelling, and that spelling shown kept', () => {
+    const failures = (items: ListedItem[]) => {
+      const out: string[] = [];
+      checkShapeFates([linked], [], { root: '/r', ws: '/r/ws' }, items, (signature) => out.push(signature));
+      return out;
+    };
+    // `cw/plugins` is a link: Codewhale keeps the workspace's discovery alone.
+    const linked: Shape = {
+      shape: 'codewhale-linked-root',
+      entries: [],
+      owns: ['cw/plugins', 'ws/.codewhale/plugins/d0'],
+      fates: [{ system: 'codewhale', dir: 'ws/.codewhale/plugins/d0', fate: 'registry', alias: 'cw/plugins/d0' }],
+    };
+    const base = {
+      system: 'codewhale',
+      kind: 'plugin',
+      parent: null,
+      shadowedBy: null,
+      decision: 'disabled',
+      reasons: ['not_reviewed'],
+    };
+    const ws: ListedItem = { ...base, id: 'w', workspace: '/r/ws', path: '.codewhale/plugins/d0' };
+    const user: ListedItem = { ...base, id: 'u', workspace: null, path: '/r/cw/plugins/d0' };
+    assert.deepEqual(failures([ws]), []);
+    assert.deepEqual(failures([ws, { ...user, decision: 'rejected' }]), []);
+    // The user's spelling taken for the same directory, and winning: the bundle Codewhale loads shown shadowed.
+    assert.deepEqual(failures([user, { ...ws, decision: 'shadowed', shadowedBy: 'u' }]), [
+      'codewhale-linked-root: codewhale never keeps a bundle through the other root, shown disabled',
+      'codewhale-linked-root: codewhale keeps a bundle shown shadowed',
+    ]);
+    assert.deepEqual(failures([user]), [
+      'codewhale-linked-root: codewhale never keeps a bundle through the other root, shown disabled',
+      'codewhale-linked-root: codewhale keeps a bundle shown not listed',
+    ]);
+  });
+
+  it(`holds every fate of ${SHAPES} Codewhale shapes with one root linked to the other: each bundle kept once, through the root that is no link`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateCodewhaleLinkedRoot(new Rng(`fuzz-shape-linked-root:${i}`));
+      const root = written(shape, `k${i}`);
+      const doc = await listed(root, false, path.join(root, shape.codewhaleHome as string));
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      for (const x of shape.fates)
+        if (x.system === 'codewhale') reached.add(`${x.dir.startsWith('cw/') ? 'user' : 'workspace'} ${x.fate}`);
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'user inactive',
+      'user registry',
+      'user rejected',
+      'user shadowed',
+      'workspace inactive',
+      'workspace registry',
+      'workspace rejected',
+      'workspace shadowed',
+    ]);
+  });
+
+  it(`holds every fate of ${SHAPES} Kimi-format Codewhale shapes with MCP servers after trust and enable, and reaches each fate`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateCodewhaleKimi(new Rng(`fuzz-shape-kimi:${i}`));
+      const root = written(shape, `m${i}`);
+      const dirs = { root, ws: layout(root).ws };
+      const doc = await listed(root);
+      const fail = (s: string, d: string) => failed.push(`${i}: ${s}: ${d}`);
+      checkShapeFates([shape], [], dirs, doc.items, fail);
+      await checkShapeLifecycles([shape], [], dirs, doc.items, cli(root, layout(root).shapeState), fail);
+      const trusted = new Set<string>();
+      for (const s of shape.lifecycle?.steps ?? []) {
+        if (s.op === 'trust') trusted.add(s.dir);
+        // Refused though trusted: its platforms leave the host out (§8.4 3).
+        if (s.op === 'enable')
+          reached.add(`enable ${s.ok ? 'done' : trusted.has(s.dir) ? 'refused, trusted' : 'refused'}`);
+      }
+      for (const x of shape.lifecycle?.fates ?? []) {
+        reached.add(`${x.decision} ${x.reason}`);
+        for (const c of x.children)
+          if (x.decision === 'registered') reached.add(`${c.kind} ${c.loaded ? 'loaded' : 'configured off'}`);
+      }
+      // What is Kimi's own in the manifests written (codewhaleKimi.ts).
+      for (const e of shape.entries) {
+        if (e.kind !== 'file' || !e.path.endsWith('/kimi.plugin.json')) continue;
+        const m = JSON.parse(textBytes(e.text).toString('utf8')) as {
+          name: string;
+          interface?: { platforms: string[] };
+          mcpServers?: Record<string, { type?: string; url?: string }>;
+        };
+        if (/_|-$/.test(m.name)) reached.add('a name only the Kimi rule allows');
+        if (m.interface?.platforms.length === 0) reached.add('platforms []');
+        for (const server of Object.values(m.mcpServers ?? {}))
+          reached.add(`${server.url ? 'remote' : 'stdio'} server ${server.type ? 'typed' : 'untyped'}`);
+      }
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'a name only the Kimi rule allows',
+      'disabled not_enabled',
+      'disabled not_reviewed',
+      'enable done',
+      'enable refused',
+      'enable refused, trusted',
+      'mcp-server configured off',
+      'mcp-server loaded',
+      'platforms []',
+      'registered active',
+      'remote server typed',
+      'remote server untyped',
+      'skill loaded',
+      'stdio server typed',
+      'stdio server untyped',
+    ]);
+  });
+
+  it(`holds every fate of ${SHAPES} Eva shapes of adapters sharing an id: the first in Eva's path order registered, every later one shadowed by it`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateEvaDuplicateIds(new Rng(`fuzz-shape-eva-duplicate-ids:${i}`));
+      const root = f.mkdir(`v${i}`);
+      f.mkdir(`v${i}/home`);
+      // The demo's Eva project, as input.ts copies it (`evaDemo`), then the shape over it.
+      for (const dir of ['config', 'schemas'])
+        fs.cpSync(path.resolve(__dirname, '../../examples/demo-workspace', dir), path.join(root, 'ws', dir), {
+          recursive: true,
+        });
+      writeShape(shape, root);
+      const doc = await listed(root);
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      for (const x of shape.fates)
+        if (x.system === 'eva')
+          reached.add(
+            x.fate === 'registered' ? 'registered' : `shadowed by ${x.winner ? 'a skill adapter' : 'a context file'}`,
+          );
+      const paths = shape.entries.map((e) => e.path.slice('ws/'.length));
+      if ([...paths].sort()[0] !== [...paths].sort(evaPathOrder)[0]) reached.add('a string sort picks another winner');
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'a string sort picks another winner',
+      'registered',
+      'shadowed by a context file',
+      'shadowed by a skill adapter',
+    ]);
+  });
+
+  it('reports an Eva adapter that wins shown shadowed, and one it shadows shown kept or shadowed by another', () => {
+    const shape: Shape = {
+      shape: 'eva-duplicate-ids',
+      entries: [],
+      owns: ['ws/config'],
+      fates: [
+        { system: 'eva', path: 'config/adapters/a/x.yaml', fate: 'registered' },
+        { system: 'eva', path: 'config/adapters/a-b/x.yaml', fate: 'shadowed', winner: 'config/adapters/a/x.yaml' },
+      ],
+    };
+    const item = (p: string, over: Partial<ListedItem> = {}): ListedItem => ({
+      id: `eva:p:adapter:${p}`,
+      system: 'eva',
+      kind: 'skill-adapter',
+      workspace: '/r/ws',
+      path: p,
+      parent: null,
+      shadowedBy: null,
+      decision: 'registered',
+      reasons: ['loaded_unreviewed', 'not_reviewed'],
+      ...over,
+    });
+    const failures = (items: ListedItem[]) => {
+      const out: string[] = [];
+      checkShapeFates([shape], [], { root: '/r', ws: '/r/ws' }, items, (signature) => out.push(signature));
+      return out;
+    };
+    const a = 'config/adapters/a/x.yaml';
+    const ab = 'config/adapters/a-b/x.yaml';
+    const shadowed = { decision: 'shadowed', reasons: ['duplicate_id_shadowed', 'not_reviewed'] };
+    assert.deepEqual(failures([item(a), item(ab, { ...shadowed, shadowedBy: `eva:p:adapter:${a}` })]), []);
+    // By a string sort: `a-b/x.yaml` first.
+    assert.deepEqual(failures([item(a, { ...shadowed, shadowedBy: `eva:p:adapter:${ab}` }), item(ab)]), [
+      'eva-duplicate-ids: eva registers a skill adapter shown shadowed',
+      'eva-duplicate-ids: eva shadows a skill adapter shown registered',
+    ]);
   });
 });
