@@ -90,21 +90,42 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 /**
+ * How a regular file is opened for reading: never through a link at its last component;
+ * O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking the indexer.
+ */
+export const READ_FLAGS = fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+
+/**
  * Reads a regular file without following a link at its last component, at most
  * `limit` bytes. A larger file is refused by its size, before any byte is read.
- * O_NONBLOCK keeps a FIFO swapped in after the lstat from blocking the indexer.
  */
 export function readRegularFile(p: string | Buffer, limit: number): ReadResult {
   let fd: number;
   try {
-    fd = fs.openSync(osPath(p), fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = fs.openSync(osPath(p), READ_FLAGS);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing', fault: faultOf(e) };
-    if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, reason: 'symlink' };
-    if (code === 'EISDIR') return { ok: false, reason: 'not-file', fault: faultOf(e) };
-    return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e), during: 'open' };
+    return openFailure(e);
   }
+  return readOpenFile(fd, limit);
+}
+
+/**
+ * Why opening a file to read it failed, as `readRegularFile` answers: shared with the read
+ * beneath a held directory (openBeneath.ts), so the same failure reads the same way.
+ */
+export function openFailure(e: unknown): Extract<ReadResult, { ok: false }> {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing', fault: faultOf(e) };
+  if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, reason: 'symlink' };
+  if (code === 'EISDIR') return { ok: false, reason: 'not-file', fault: faultOf(e) };
+  return { ok: false, reason: 'io', error: errorText(e), fault: faultOf(e), during: 'open' };
+}
+
+/**
+ * Reads the file open as `fd` (opened with `READ_FLAGS`) as `readRegularFile` does, and
+ * closes it: a regular file only, at most `limit` bytes, refused by its size first.
+ */
+export function readOpenFile(fd: number, limit: number): ReadResult {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: 'not-file' };

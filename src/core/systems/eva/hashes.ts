@@ -1,10 +1,13 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { byteOrder } from '../../hashing/capabilityPairs';
 import { fileRecord, newHash, pathFrame, sha256Hex, u64le } from '../../hashing/framing';
 import { MAX_HASHED_BYTES, MAX_HASHED_FILES } from '../../hashing/bundleContent';
 import { osBytes, decodeRawName } from '../../fs/rawNames';
-import { isInside, listDirectory, lstatEntry, readRegularFile } from '../../fs/safeFs';
-import { readFailureText, rustFaultText } from '../../fs/rustIoErrorText';
+import { isInside, listDirectory, lstatEntry, readRegularFile, type ReadResult } from '../../fs/safeFs';
+import { readFailureText, rustFaultText, rustIoErrorText } from '../../fs/rustIoErrorText';
+import { heldPath } from '../../fs/heldDirectory';
+import { beneathWorks, holdBase, holdBeneath, pastPathMax, readBeneath } from '../../fs/openBeneath';
 import type { BundleFile } from '../../model';
 
 /**
@@ -21,6 +24,11 @@ export interface CoveredFile {
   readonly domain: CoveredDomain;
   /** `/`-separated, relative to the project root or to `$HOME`. */
   readonly rel: string;
+  /**
+   * The covered directory whose walk found it (`coverDirectory`): it is read beneath that
+   * directory, never through a link on the way (openBeneath.ts). None for a file named on its own.
+   */
+  readonly within?: string;
 }
 
 export type CoveredSet =
@@ -45,56 +53,117 @@ function portable(rel: string): string {
 /**
  * Every regular file under `dir`, recursively (a skill folder: what the skill tells the
  * agent to use is part of what is approved). A link anywhere refuses the whole set.
+ *
+ * `dir` is listed by its path (a skill folder may be a link: eva.md §8 Q7); where the
+ * platform can (openBeneath.ts `beneathWorks`), each directory below it is then opened
+ * against its parent, never through a link, and listed and its entries inspected through
+ * that descriptor: a directory swapped for a link after its parent was listed is refused
+ * as the link it now is, and no name from outside the folder is covered. Elsewhere the
+ * walk names entries by path, as before. A descriptor is held while some directory found
+ * in it waits to be walked: the walk is depth-first, so no more than its depth at a time.
  */
 export function coverDirectory(dir: string, projectRoot: string, home: string | null): CoveredSet {
   const out: CoveredFile[] = [];
-  const stack: string[] = [dir];
+  const holding = beneathWorks();
+  const stack: Pending[] = [{ abs: dir }];
+  const open = new Set<Held>();
+  const release = (held: Held): void => {
+    if (--held.waiting > 0) return;
+    open.delete(held);
+    fs.closeSync(held.fd);
+  };
   let walked = 0;
-  while (stack.length) {
-    const cur = stack.pop() as string;
-    const listed = listDirectory(cur);
-    // Io failures in Rust's words, as Eva's own are (eva-config lib.rs `io_error`).
-    if (!listed.ok)
-      return {
-        ok: false,
-        symlink: false,
-        message: `failed to read skill directory: ${rustFaultText(listed.fault, listed.error)}`,
-      };
-    walked += listed.names.length;
-    if (walked > MAX_HASHED_FILES * 16) return { ok: false, symlink: false, message: limitMessage() };
-    for (const raw of listed.names) {
-      const abs = path.join(cur, decodeRawName(raw));
-      const entry = lstatEntry(abs);
-      // An entry this user may not look at (a folder it may list but not search, 744) is not
-      // skipped: left out, the content hash would not cover it and trust would outlive its change.
-      if (entry.error !== undefined)
+  try {
+    while (stack.length) {
+      const cur = stack.pop() as Pending;
+      let held: Held | undefined;
+      if (holding) {
+        try {
+          held = { fd: cur.parent ? holdBeneath(cur.parent.fd, cur.name as Buffer) : holdBase(cur.abs), waiting: 1 };
+          open.add(held);
+        } catch (e) {
+          // Found a directory in its parent's listing, a link by now: refused as a link found there is.
+          if ((e as NodeJS.ErrnoException).code === 'ELOOP' && cur.parent) return LINKED;
+          return { ok: false, symlink: false, message: `failed to read skill directory: ${rustIoErrorText(e)}` };
+        } finally {
+          if (cur.parent) release(cur.parent);
+        }
+      }
+      const listed = listDirectory(held ? heldPath(held.fd) : cur.abs);
+      // Io failures in Rust's words, as Eva's own are (eva-config lib.rs `io_error`).
+      if (!listed.ok)
         return {
           ok: false,
           symlink: false,
-          message: `failed to read covered file ${coveredName(abs, projectRoot, home)?.rel ?? abs}: ${rustFaultText(entry.fault, entry.error)}`,
+          message: `failed to read skill directory: ${rustFaultText(listed.fault, listed.error)}`,
         };
-      if (entry.type === 'symlink')
-        return {
-          ok: false,
-          symlink: true,
-          message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
-        };
-      if (entry.type === 'directory') stack.push(abs);
-      else if (entry.type === 'file') {
-        const name = coveredName(abs, projectRoot, home);
-        if (!name)
+      walked += listed.names.length;
+      if (walked > MAX_HASHED_FILES * 16) return { ok: false, symlink: false, message: limitMessage() };
+      for (const raw of listed.names) {
+        const abs = path.join(cur.abs, decodeRawName(raw));
+        // A path past PATH_MAX is inspected by its path, to fail `File name too long` as before.
+        const entry = lstatEntry(held && !pastPathMax(abs) ? heldPath(held.fd, raw) : abs);
+        // An entry this user may not look at (a folder it may list but not search, 744) is not
+        // skipped: left out, the content hash would not cover it and trust would outlive its change.
+        if (entry.error !== undefined)
           return {
             ok: false,
             symlink: false,
-            message: 'a covered file lies outside the project and the home directory',
+            message: `failed to read covered file ${coveredName(abs, projectRoot, home)?.rel ?? abs}: ${rustFaultText(entry.fault, entry.error)}`,
           };
-        out.push({ abs, ...name });
-        if (out.length > MAX_HASHED_FILES) return { ok: false, symlink: false, message: limitMessage() };
+        if (entry.type === 'symlink') return LINKED;
+        if (entry.type === 'directory') {
+          stack.push(held ? { abs, parent: held, name: raw } : { abs });
+          if (held) held.waiting++;
+        } else if (entry.type === 'file') {
+          const name = coveredName(abs, projectRoot, home);
+          if (!name)
+            return {
+              ok: false,
+              symlink: false,
+              message: 'a covered file lies outside the project and the home directory',
+            };
+          out.push({ abs, ...name, within: dir });
+          if (out.length > MAX_HASHED_FILES) return { ok: false, symlink: false, message: limitMessage() };
+        }
       }
+      coverSeams.listed?.(cur.abs);
+      if (held) release(held);
     }
+  } finally {
+    // Every directory still held: the walk was refused, or failed.
+    for (const held of open) fs.closeSync(held.fd);
   }
   return { ok: true, files: out };
 }
+
+/** A directory `coverDirectory` found and has not walked yet: where, and its name in the held parent. */
+interface Pending {
+  readonly abs: string;
+  readonly parent?: Held;
+  readonly name?: Buffer;
+}
+
+/** A directory held open, with how many uses wait for it: its own walk, and each directory found in it. */
+interface Held {
+  readonly fd: number;
+  waiting: number;
+}
+
+const LINKED: CoveredSet = {
+  ok: false,
+  symlink: true,
+  message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+};
+
+/**
+ * Where a test may act between two of the walk's calls, as another process in the
+ * repository could (treeRead.ts `WalkSeams`): a race no unit test can win by timing.
+ */
+export const coverSeams: {
+  /** After the directory `abs` was listed and its entries inspected, before any directory in it is opened. */
+  listed?: (abs: string) => void;
+} = {};
 
 function limitMessage(): string {
   return `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
@@ -136,13 +205,12 @@ export function evaContentHash(
   const readFrom: string[] = [];
   let total = 0;
   for (const f of sorted) {
-    const entry = lstatEntry(f.abs);
-    if (entry.type === 'missing') {
+    const read = readCovered(f, MAX_HASHED_BYTES - total);
+    if (read === 'missing') {
       h.update('M\0');
       h.update(pathFrame(f.domain, osBytes(f.rel)));
       continue;
     }
-    const read = readRegularFile(f.abs, MAX_HASHED_BYTES - total);
     if (!read.ok) {
       if (read.reason === 'symlink')
         return {
@@ -168,6 +236,23 @@ export function evaContentHash(
     readFrom.push(f.abs);
   }
   return { ok: true, contentHash: h.digest('hex'), files, read: readFrom };
+}
+
+/**
+ * A covered file's bytes, or `missing` when it is not there: one `coverDirectory` found is
+ * read beneath its covered directory (openBeneath.ts), so a directory on the way swapped
+ * for a link since the walk is refused as a link, never followed; as a path that is gone
+ * or leads through a file is (ENOENT is missing; ENOTDIR fails to read, as `lstat` raises
+ * it). A file named on its own is read by its path, as before.
+ */
+function readCovered(f: CoveredFile, limit: number): ReadResult | 'missing' {
+  const rel = f.within === undefined ? undefined : path.relative(f.within, f.abs);
+  if (rel === undefined || rel === '' || rel.split(path.sep)[0] === '..' || path.isAbsolute(rel)) {
+    if (lstatEntry(f.abs).type === 'missing') return 'missing';
+    return readRegularFile(f.abs, limit);
+  }
+  const read = readBeneath(f.within as string, osBytes(portable(rel)), limit);
+  return !read.ok && read.reason === 'missing' && read.fault?.code === 'ENOENT' ? 'missing' : read;
 }
 
 /** The capability pairs of §6.3; list values are sorted, deduplicated and joined with `\n`. */

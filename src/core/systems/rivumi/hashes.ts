@@ -3,6 +3,7 @@ import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
 import { joinSet } from '../../hashing/capabilityPairs';
 import { rivumiCapabilityHash } from './capabilityHash';
 import { readRegularFile, type ReadResult } from '../../fs/safeFs';
+import { readBeneath } from '../../fs/openBeneath';
 import { pythonOsErrorText } from './pythonOsError';
 import { decodeRawName, osBytes } from '../../fs/rawNames';
 import { hookArgvCoverage, unreadableCovered, walkInside, type ArgvProblem } from './hookArgvFiles';
@@ -48,7 +49,7 @@ export function rivumiContentHash(
   const unreadable: NotCovered[] = [];
   for (const rel of rels) {
     const abs = Buffer.concat([rootBytes, SLASH, rel]);
-    const read = readRegularFile(abs, MAX_HASHED_BYTES);
+    const read = readCovered(rootBytes, rel, skillFiles.has(rel.toString('latin1')));
     if (!read.ok && read.reason === 'io') {
       // Never hashed as absent: run as a user who may read it, Rivumi loads or runs what it holds,
       // and a hash without those bytes would keep a receipt valid while they change (trust.md).
@@ -68,6 +69,26 @@ export function rivumiContentHash(
   for (const n of coverage.notCovered)
     h.update(Buffer.concat([Buffer.from('not-covered\0'), u64le(n.marker.length), n.marker]));
   return { hash: h.digest('hex'), files, unreadable };
+}
+
+/**
+ * A covered file's bytes, read beneath the folder its walk started from, one component at a
+ * time and never through a link (openBeneath.ts), as the walk checked them: a directory on
+ * the way swapped for a link since is `symlink`, hashed as absent as a linked file is, and no
+ * byte from outside is hashed. A hook's argv file was walked from the workspace
+ * (hookArgvFiles.ts `walkInside`); a plugin skill file from `.rivumi/plugins`, which Rivumi
+ * reaches through a linked `.rivumi` (`skillsCoverage`). A skill path no walk checked is
+ * read by its path, as before.
+ */
+function readCovered(root: Buffer, rel: Buffer, skill: boolean): ReadResult {
+  if (!skill) return readBeneath(root, rel, MAX_HASHED_BYTES);
+  if (rel.subarray(0, PLUGINS_DIR.length).equals(PLUGINS_DIR))
+    return readBeneath(
+      Buffer.concat([root, SLASH, PLUGINS_DIR.subarray(0, -1)]),
+      rel.subarray(PLUGINS_DIR.length),
+      MAX_HASHED_BYTES,
+    );
+  return readRegularFile(Buffer.concat([root, SLASH, rel]), MAX_HASHED_BYTES);
 }
 
 /**

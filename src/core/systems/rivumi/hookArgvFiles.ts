@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { errorText, faultOf, lstatEntry, type IoFault } from '../../fs/safeFs';
+import { errorText, faultOf, lstatEntry, READ_FLAGS, type IoFault } from '../../fs/safeFs';
+import { openBeneath } from '../../fs/openBeneath';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { pythonOsErrorText } from './pythonOsError';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
@@ -147,7 +148,8 @@ export function hookArgvCoverage(workspace: string, argv: readonly string[]): Ar
           expanded.add(walk.rel.toString('latin1'));
           {
             const abs = Buffer.concat([ws, Buffer.from('/'), walk.rel]);
-            const opened = openScript(abs);
+            argvSeams.walked?.(walk.rel);
+            const opened = openScript(ws, walk.rel);
             if (typeof opened !== 'number') {
               // Not covered: hashed as absent, a change to its bytes would leave the content hash and a receipt as they were.
               uncovered(
@@ -269,16 +271,27 @@ const GONE = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EMLINK']);
  * Opens a covered script to read its head (its `#!` line), never through a link: its descriptor,
  * -1 when it has gone since the walk (its absence is hashed; the walk watches it), or the
  * failure that keeps it from being read (a file of another owner at mode 600), which
- * keeps it from being hashed too.
+ * keeps it from being hashed too. It is opened beneath the workspace one component at a time
+ * (openBeneath.ts), as the walk checked them: a directory on the way swapped for a link since
+ * the walk is gone as a linked script is, so no `#!` line from outside decides what is covered.
  */
-function openScript(abs: Buffer): number | { fault: IoFault; error: string } {
+function openScript(ws: Buffer, rel: Buffer): number | { fault: IoFault; error: string } {
   try {
-    return fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    return openBeneath(ws, rel, READ_FLAGS);
   } catch (e) {
     const fault = faultOf(e);
     return GONE.has(fault.code ?? '') ? -1 : { fault, error: errorText(e) };
   }
 }
+
+/**
+ * Where a test may act between two of the argv walk's calls, as another process in the
+ * repository could (treeRead.ts `WalkSeams`): a race no unit test can win by timing.
+ */
+export const argvSeams: {
+  /** After `rel` was walked to a regular file, before it is opened to read its `#!` line. */
+  walked?: (rel: Buffer) => void;
+} = {};
 
 /** The first bytes of a covered script (where a `#!` line is), with whether the kernel would run it as a program. */
 interface ScriptHead {
