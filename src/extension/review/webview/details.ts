@@ -1,0 +1,78 @@
+// The sections below the capabilities, one row per fact: the contract, the files, the diagnostics, the hashes.
+import type { ReviewViewModel } from '../../../core/review/reviewModel';
+import { el, icon, openLink, section, shownText } from './dom';
+
+/** The unit's contract in its agent's terms: one row per fact. */
+export function contractSection(contract: NonNullable<ReviewViewModel['contract']>): HTMLElement {
+  const s = section(contract.title, 'symbol-interface', 'contract');
+  const dl = el('dl');
+  for (const row of contract.rows) {
+    const dd = el('dd');
+    dd.append(shownText(row.value));
+    dl.append(el('dt', undefined, row.label), dd);
+  }
+  s.append(dl);
+  return s;
+}
+
+export function filesSection(files: ReviewViewModel['files']): HTMLElement {
+  const s = section(`Files (${files.length})`, 'files', 'files');
+  const table = el('table', 'files');
+  for (const f of files) {
+    const tr = el('tr');
+    const name = el('td');
+    name.append(openLink(f.path, f.file, 0));
+    tr.append(
+      name,
+      el('td', 'num', String(f.size)),
+      el('td', 'mono', f.executable ? 'x' : ''),
+      el('td', 'mono hash', f.sha256.slice(0, 16)),
+    );
+    table.append(tr);
+  }
+  s.append(table);
+  return s;
+}
+
+export function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics'], notShown: number): HTMLElement {
+  const s = section(`Diagnostics (${diagnostics.length + notShown})`, 'warning', 'diagnostics');
+  if (diagnostics.length === 0) s.append(el('p', 'muted', 'None.'));
+  for (const d of diagnostics) {
+    const row = el('div', `diag diag-${d.severity}`);
+    row.append(
+      icon(d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'),
+      el('code', undefined, d.code),
+      shownText(d.message),
+      el('span', 'muted', ' '),
+      openLink(d.where, d.file, d.line),
+    );
+    s.append(row);
+  }
+  if (notShown > 0)
+    s.append(
+      el(
+        'p',
+        'muted',
+        `… and ${notShown} more, not listed here: the Problems panel and \`skillgate validate\` list every one.`,
+      ),
+    );
+  return s;
+}
+
+/** The content hash, the capability hash and the review token. */
+export function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
+  const s = section('Content hash, capability hash, review token', 'key', 'hashes');
+  const dl = el('dl');
+  for (const [k, v] of [
+    ['content hash', h.content],
+    ['capability hash', h.capability],
+    ['review token', h.token],
+  ] as const)
+    dl.append(
+      el('dt', undefined, k),
+      v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v),
+    );
+  if (h.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', h.codewhaleCommand));
+  s.append(dl);
+  return s;
+}

@@ -1,0 +1,74 @@
+// The DOM helpers every section builds with: createElement and textContent only,
+// so bundle text never reaches innerHTML.
+import type { Shown } from '../../../core/review/reviewModel';
+import { vscode } from './panel';
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export function icon(name: string): HTMLElement {
+  const i = el('span', `codicon codicon-${name}`);
+  i.setAttribute('aria-hidden', 'true');
+  return i;
+}
+
+/** Bundle text, with a visible flag when it held invisible characters. */
+export function shownText(s: Shown, cls = ''): HTMLElement {
+  const span = el('span', `${cls}${s.hidden ? ' hidden-chars' : ''}`.trim(), s.text);
+  if (s.hidden) {
+    span.title = 'Contains invisible or bidirectional characters, shown as ⟦U+…⟧';
+    const flag = el('span', 'flag', 'hidden characters');
+    const wrap = el('span');
+    wrap.append(span, flag);
+    return wrap;
+  }
+  return span;
+}
+
+export function button(
+  label: string,
+  codicon: string,
+  onClick: () => void,
+  opts: { primary?: boolean; disabled?: boolean; title?: string } = {},
+): HTMLButtonElement {
+  const b = el('button', opts.primary ? 'primary' : 'secondary');
+  b.append(icon(codicon), el('span', undefined, label));
+  b.disabled = !!opts.disabled;
+  if (opts.title) b.title = opts.title;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export function section(title: string, codicon: string, id: string): HTMLElement {
+  const s = el('section');
+  s.id = id;
+  const h = el('h2');
+  h.append(icon(codicon), el('span', undefined, title));
+  s.append(h);
+  return s;
+}
+
+export function openLink(label: Shown | string, file: string, line: number): HTMLElement {
+  const a = el('a', 'open-link');
+  a.href = '#';
+  a.append(typeof label === 'string' ? el('span', undefined, label) : shownText(label));
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    vscode.postMessage({ type: 'open', file, line });
+  });
+  return a;
+}
+
+export function wrapDd(child: HTMLElement): HTMLElement {
+  const dd = el('dd');
+  dd.append(child);
+  return dd;
+}

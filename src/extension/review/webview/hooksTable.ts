@@ -1,0 +1,50 @@
+import type { ReviewViewModel } from '../../../core/review/reviewModel';
+import { el, icon, shownText } from './dom';
+
+/** Hooks with column headers; under each, the repository files its command runs and whether trust covers them. */
+export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTMLElement {
+  const table = el('table', 'hooks');
+  const head = el('thead');
+  const hr = el('tr');
+  for (const h of ['event', 'command', 'timeout', 'tools', 'working directory']) {
+    const th = el('th', undefined, h);
+    th.scope = 'col';
+    hr.append(th);
+  }
+  head.append(hr);
+  table.append(head);
+  const body = el('tbody');
+  for (const h of hooks) {
+    const tr = el('tr');
+    const argv = el('td', 'mono');
+    h.argv.forEach((a, i) => {
+      if (i) argv.append(el('span', 'sep', ' '));
+      argv.append(shownText(a, 'token'));
+    });
+    tr.append(
+      el('td', undefined, h.event),
+      argv,
+      el('td', undefined, `${h.timeoutSeconds}s`),
+      el('td', 'mono', h.tools.length ? h.tools.join(', ') : 'all tools'),
+      el('td', undefined, h.cwd),
+    );
+    body.append(tr);
+    const files = el('tr', 'hook-files');
+    const td = el('td');
+    td.colSpan = 5;
+    td.append(
+      el('span', 'muted', h.files.length ? 'Runs files: ' : 'Runs no repository file (only programs on the host).'),
+    );
+    const ul = el('ul', 'hook-file-list');
+    for (const f of h.files) {
+      const li = el('li', f.covered ? 'covered' : 'not-covered');
+      li.append(icon(f.covered ? 'pass' : 'error'), shownText(f.path, 'mono'), el('span', 'muted', ` ${f.note}`));
+      ul.append(li);
+    }
+    if (h.files.length) td.append(ul);
+    files.append(td);
+    body.append(files);
+  }
+  table.append(body);
+  return table;
+}
