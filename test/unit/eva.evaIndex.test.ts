@@ -275,6 +275,97 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     }
   });
 
+  // A user skill's own folder may be a link too (eva.md §1.3: "A child directory that is a symlink is
+  // followed"; files.ts `scanUserSkills` reads through it): the home's watcher sees the link, not what is behind it.
+  const userDescription = (index: EvaIndex) =>
+    index.compose(ctx).items.find((i) => i.id === 'eva:user:codex:x')?.detail.description;
+  // Only its SKILL.md is read, so only that is watched: cheap wherever the link leads.
+  const skillFileWatches = (index: EvaIndex) => index.watchedTrees().filter((t) => t.pattern === 'SKILL.md');
+
+  it('watches the real folder of a user skill whose folder is a link (~/.codex/skills/x -> elsewhere/x), and re-reads a change reported there', () => {
+    f.adapter(A0);
+    f.write('elsewhere/x/SKILL.md', USER_SKILL('first'));
+    f.symlink(f.path('elsewhere/x'), 'home/.codex/skills/x');
+    const index = loaded();
+    assert.deepEqual(realTrees(index), []);
+    assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/x'), pattern: 'SKILL.md' }]);
+    assert.equal(userDescription(index), 'first');
+    f.write('elsewhere/x/SKILL.md', USER_SKILL('second'));
+    index.refresh([f.path('elsewhere/x/SKILL.md')]);
+    assert.equal(userDescription(index), 'second', 'a change reported under the real path');
+    // The folder leads elsewhere now: the home's watcher sees the link change, and the old folder is let go.
+    f.write('moved/x/SKILL.md', USER_SKILL('third'));
+    fs.rmSync(f.path('home/.codex/skills/x'));
+    f.symlink(f.path('moved/x'), 'home/.codex/skills/x');
+    index.refresh([f.path('home/.codex/skills/x')]);
+    assert.equal(userDescription(index), 'third');
+    assert.deepEqual(skillFileWatches(index), [{ base: f.path('moved/x'), pattern: 'SKILL.md' }]);
+  });
+
+  it('watches the real folder of a linked user skill folder behind a linked user tree, and none for a link that stays in the user trees', () => {
+    f.adapter(A0);
+    f.write('elsewhere/x/SKILL.md', USER_SKILL('d'));
+    f.write('home/.agents/skills/y/SKILL.md', USER_SKILL('d'));
+    f.mkdir('dotfiles/skills');
+    f.symlink(f.path('elsewhere/x'), 'dotfiles/skills/x');
+    // Into the other user tree, which the home's watcher sees.
+    f.symlink(f.path('home/.agents/skills/y'), 'dotfiles/skills/y');
+    f.symlink(f.path('dotfiles/skills'), 'home/.codex/skills');
+    const index = loaded();
+    assert.deepEqual(realTrees(index), [{ base: f.path('dotfiles/skills'), pattern: '**' }]);
+    assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/x'), pattern: 'SKILL.md' }]);
+  });
+
+  it('watches only the SKILL.md of a linked user skill folder wherever it leads (the home, a folder above it, a workspace folder), and re-reads a change reported there', () => {
+    f.adapter(A0);
+    const app = f.mkdir('projects/app');
+    const shapes: [label: string, target: string][] = [
+      ['~/.codex/skills/x -> /', '/'],
+      ['~/.codex/skills/x -> ~', f.home],
+      ['~/.codex/skills/x -> an ancestor of ~', f.root],
+      ['~/.codex/skills/x -> a workspace folder', f.ws],
+      ['~/.codex/skills/x -> an ancestor of a workspace folder', f.path('projects')],
+    ];
+    for (const [label, target] of shapes) {
+      fs.rmSync(f.path('home/.codex'), { recursive: true, force: true });
+      f.symlink(target, 'home/.codex/skills/x');
+      const skill = path.join(target, 'SKILL.md');
+      // Never written to the real filesystem root: there the folder holds no SKILL.md, so Eva lists no skill.
+      if (target !== '/') f.write(path.relative(f.root, skill), USER_SKILL('first'));
+      const index = loaded([f.ws, app]);
+      assert.deepEqual(realTrees(index), [], label);
+      assert.deepEqual(
+        skillFileWatches(index),
+        target === '/' ? [] : [{ base: target, pattern: 'SKILL.md' }],
+        `${label}: one file watched, never the tree`,
+      );
+      const listed = index.compose(ctx).items.some((i) => i.id === 'eva:user:codex:x');
+      assert.equal(listed, target !== '/', label);
+      if (target === '/') continue;
+      assert.equal(userDescription(index), 'first', label);
+      f.write(path.relative(f.root, skill), USER_SKILL('second'));
+      index.refresh([skill]);
+      assert.equal(userDescription(index), 'second', `${label}: a change reported there`);
+      fs.rmSync(skill);
+    }
+  });
+
+  it('watches the linked folders of the user skills Eva reads, not those past its 500 per root', () => {
+    f.adapter(A0);
+    for (let n = 0; n < 500; n++)
+      f.write(`home/.codex/skills/a${String(n).padStart(3, '0')}/SKILL.md`, USER_SKILL('d'));
+    f.write('elsewhere/zz/SKILL.md', USER_SKILL('d'));
+    f.symlink(f.path('elsewhere/zz'), 'home/.codex/skills/zz');
+    f.write('elsewhere/b/SKILL.md', USER_SKILL('d'));
+    f.symlink(f.path('elsewhere/b'), 'home/.agents/skills/b');
+    const index = loaded();
+    assert.deepEqual(
+      index.compose(ctx).items.find((i) => i.id === 'eva:user:codex:zz')?.reasons[0],
+      'scan_limit_exceeded',
+    );
+    assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/b'), pattern: 'SKILL.md' }]);
+  });
+
   it('remembers the home and runtime each project was read with, for reading its units again', () => {
     f.adapter(A0);
     const runtime = { mode: 'team', teamWorker: true, interactiveUser: false } as const;

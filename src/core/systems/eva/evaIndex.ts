@@ -12,7 +12,10 @@ import type { EvaItem } from './item';
 import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { hasEvaEntryFile } from './project';
-import { realUserTreesToWatch } from './userTreeWatches';
+import { linkedUserSkillFolders, realUserTreesToWatch } from './userTreeWatches';
+
+/** What Eva reads of a user skill folder (files.ts `scanUserSkills`): its `SKILL.md`'s front matter. */
+const SKILL_FILE = 'SKILL.md';
 
 export interface EvaIndexOptions {
   /** `$HOME` for the user skill folders and `~/` paths (default: the user's home); null: no home, no user skills. */
@@ -55,10 +58,15 @@ export class EvaIndex implements SystemIndex {
   /** Whether the user skill folders are listed (a home, and not `--no-user`). */
   private readonly userSkills: boolean;
   private readonly runtime: EvaRuntime;
-  /** The user skill folders' real paths where a link leads elsewhere (`~/.codex -> ~`), as at their last read. */
+  /** Where a link leads the user skill folders elsewhere (`~/.codex -> ~`), by real path, as at their last read. */
   private realUserTrees: string[] = [];
   /** Those of `realUserTrees` the editor watches (userTreeWatches.ts: never a root, the home, or around a workspace folder). */
   private watchedRealUserTrees: string[] = [];
+  /**
+   * The skill folders in the user skill folders that are links out of them (`~/.codex/skills/x -> /data/x`),
+   * by real path, as at their last read: only their `SKILL.md` is read (userTreeWatches.ts `linkedUserSkillFolders`).
+   */
+  private linkedSkillFolders: string[] = [];
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
     this.home = options.evaHome === undefined ? evaHomeFromEnv() : options.evaHome;
@@ -78,10 +86,12 @@ export class EvaIndex implements SystemIndex {
   refresh(changed: readonly string[]): void {
     const reload = this.options.workspaces.filter((ws) => changed.some((p) => this.affects(ws, p)));
     for (const ws of reload) this.load(ws);
-    // A user skill folder reached through a link is also spelled by its real path, which a change may come under.
+    // A user skill folder, or a skill folder in it, reached through a link is also spelled by its real path, which a change may come under.
     const userTrees = [...this.userTrees(), ...this.realUserTrees];
-    if (reload.length > 0 || changed.some((p) => userTrees.some((t) => isInside(t, p) || isAncestor(p, t))))
-      this.loadUser();
+    const touchesUser = (p: string) =>
+      userTrees.some((t) => isInside(t, p) || isAncestor(p, t)) ||
+      this.linkedSkillFolders.some((f) => p === path.join(f, SKILL_FILE) || isInside(p, f));
+    if (reload.length > 0 || changed.some(touchesUser)) this.loadUser();
   }
 
   compose(ctx: DecisionContext): { items: readonly Item[]; diagnostics: readonly Diagnostic[] } {
@@ -122,6 +132,8 @@ export class EvaIndex implements SystemIndex {
     if (this.userSkills && this.home !== null && this.projects().length > 0) {
       trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
       for (const base of this.watchedRealUserTrees) trees.push({ base, pattern: '**' });
+      // One file, not the folder's tree: cheap wherever the link leads (the home, a workspace folder, `/`).
+      for (const base of this.linkedSkillFolders) trees.push({ base, pattern: SKILL_FILE });
     }
     return trees;
   }
@@ -145,11 +157,9 @@ export class EvaIndex implements SystemIndex {
   /** The fault boundary of the user skill folders (faults.ts). */
   private loadUser(): void {
     const trees = this.userTrees();
-    this.realUserTrees = trees
+    const realTrees = trees
       .map((t) => canonicalPath(t))
       .filter((r): r is string => r !== undefined && !trees.includes(r));
-    this.watchedRealUserTrees =
-      this.home === null ? [] : realUserTreesToWatch(this.realUserTrees, this.home, this.options.workspaces);
     try {
       this.user = (this.options.readers?.evaUser ?? indexEvaUser)(this.projects(), {
         home: this.home,
@@ -160,6 +170,11 @@ export class EvaIndex implements SystemIndex {
       this.user =
         this.home === null || !this.userSkills ? { items: [], diagnostics: [] } : faultedEvaUser(this.home, e);
     }
+    // The skill folders as this read found them: a link retargeted since shows as a change of the link, under a user tree.
+    this.realUserTrees = realTrees;
+    this.watchedRealUserTrees =
+      this.home === null ? [] : realUserTreesToWatch(realTrees, this.home, this.options.workspaces);
+    this.linkedSkillFolders = linkedUserSkillFolders(this.user.items, [...trees, ...realTrees]);
   }
 
   private userTrees(): string[] {

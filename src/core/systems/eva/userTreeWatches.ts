@@ -1,21 +1,47 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside } from '../../fs/safeFs';
+import type { EvaItem } from './item';
+
+/**
+ * The real folders of the user skills whose own folder is a link leading out of the user trees
+ * (`~/.codex/skills/x -> /data/x`): eva.md §1.3 "A child directory that is a symlink is followed",
+ * and files.ts `scanUserSkills` reads `SKILL.md` through it. `userTrees`: the user skill folders as
+ * spelled under the home and their real paths; a folder inside one is reached through them already.
+ *
+ * Only the skills Eva reads: one past the 500 per root (`max_files_per_dir`, reason
+ * `scan_limit_exceeded`) never has its `SKILL.md` opened, so no change behind it changes the list.
+ * That bounds the folders by the cap: at most 500 per root, 1000 in all. Only their `SKILL.md` is
+ * read, so each is watched for that one file (evaIndex.ts `watchedTrees`), not recursively: cheap
+ * wherever the link leads, the home, a workspace folder or `/` included, so no guard is needed.
+ */
+export function linkedUserSkillFolders(items: readonly EvaItem[], userTrees: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    if (item.scope !== 'user' || item.reasons.includes('scan_limit_exceeded')) continue;
+    // A folder that is no link is its tree's real path joined with its name, so inside a user tree.
+    const real = canonicalPath(item.path);
+    if (real === undefined || userTrees.some((t) => isInside(t, real)) || out.includes(real)) continue;
+    out.push(real);
+  }
+  return out;
+}
 
 /**
  * The real trees of the user skill folders (`~/.codex/skills`, `~/.agents/skills`, eva.md §1.3)
  * that get a watcher of their own, `{ base: tree, pattern: '**' }` (evaIndex.ts `watchedTrees`).
  *
- * Why: Eva reads the folders through links (`~/.codex -> /data/codex`, a dotfiles setup), but the
- * editor's watcher of `{.codex,.agents}/skills/**` under the home follows no link below its base:
- * VS Code watches the base's real path (parcelWatcher.ts `normalizePath`) and inotify reaches
- * nothing through a link inside it. An edit behind the link reached no watcher, and the tree
- * showed the old name and description until a re-check.
+ * Why: Eva reads the folders through links (`~/.codex -> /data/codex`, a dotfiles setup; a
+ * skill folder in them that is a link is `linkedUserSkillFolders`'), but the editor's watcher of
+ * `{.codex,.agents}/skills/**` under the home follows no link below its base: VS Code watches the
+ * base's real path (parcelWatcher.ts `normalizePath`) and inotify reaches nothing through a link
+ * inside it. An edit behind the link reached no watcher, and the tree showed the old name and
+ * description until a re-check.
  *
  * A pattern holding `**` watches its base recursively (VS Code's extHostFileSystemEventService
  * `ensureWatching`), so a real tree is left out when it is:
  * - a filesystem root (`~/.codex/skills -> /`): the whole disk;
- * - the home or an ancestor of it (`~/.codex/skills -> ~`): the whole home, which the home's
- *   watcher names only `{.codex,.agents}/skills/**` of;
+ * - the home or an ancestor of it (`~/.codex/skills -> ~`): the whole
+ *   home, which the home's watcher names only `{.codex,.agents}/skills/**` of;
  * - a workspace folder or an ancestor of one: the workbench watches the folder already, and a
  *   tree around it holds far more (a checkout's `node_modules`). A tree inside a workspace
  *   folder is kept: it is small, and the workbench serves it from the folder's own watcher;
