@@ -28,9 +28,10 @@ export type Link = 'home-link' | 'plugins-link';
 const WS_ROOT = 'ws/.codewhale/plugins';
 const USER_ROOT = 'cw/plugins';
 
-/** `links`: the arrangements to draw from (input.ts holds one back, see there). */
-export function generateCodewhaleLinkedRoot(rng: Rng, links: readonly Link[] = ['home-link', 'plugins-link']): Shape {
-  const link = rng.pick(links);
+const LINKS: readonly Link[] = ['home-link', 'plugins-link'];
+
+export function generateCodewhaleLinkedRoot(rng: Rng): Shape {
+  const link = rng.pick(LINKS);
   const bundles = drawOneRootBundles(rng);
   const at = (root: string) => (b: OneRootBundle) => shapePath(root, b.dir);
   // The spelling Codewhale keeps, and the one it drops or never makes.

@@ -453,13 +453,13 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
   if (!shapes.some((s) => s.shape.startsWith('codewhale-')) && shapeRng.bool(0.06))
     shapes.push(generateCodewhaleDuplicateRoot(shapeRng));
   // Drawn after the others, each, so every shape a seed gave before stays the same. Codewhale's
-  // home at `cw`, reached through a link: alone of the Codewhale shapes, as the one above.
-  // `home-link` is held back: its fates hold (test/unit/fuzz.shapeFates.test.ts), but a change
-  // spelled under the linked home (`cw/plugins/d0/plugin.toml`) refreshes the user's discovery
-  // of the bundle and not the workspace's of the same directory, so `incremental-equals-fresh`
-  // fails on it (drawn, it failed inputs 75, 104 and 210 of seed skillgate-ci) until refresh covers it.
+  // home at `cw`, reached through a link: alone of the Codewhale shapes, as the one above. Both
+  // arrangements (codewhaleLinkedRoot.ts): a change spelled under the linked home
+  // (`cw/plugins/d0/plugin.toml`) is re-read in the workspace's discovery of the same directory
+  // too (codewhale/rootAliases.ts; `home-link` was held back until it was, having failed inputs
+  // 75, 104 and 210 of seed skillgate-ci).
   if (!shapes.some((s) => s.shape.startsWith('codewhale-')) && shapeRng.bool(0.05))
-    shapes.push(generateCodewhaleLinkedRoot(shapeRng, ['plugins-link']));
+    shapes.push(generateCodewhaleLinkedRoot(shapeRng));
   // Kimi bundles of their own names, in `home/plugins` too: never with a home moved elsewhere.
   if (!shapes.some((s) => s.codewhaleHome !== undefined) && shapeRng.bool(0.08))
     shapes.push(generateCodewhaleKimi(shapeRng));

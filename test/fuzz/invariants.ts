@@ -115,6 +115,15 @@ const CONTROL =
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ud800-\udfff]|\p{Cf}|\p{Default_Ignorable_Code_Point}/u;
 const HEX64 = /^[0-9a-f]{64}$/;
 
+/** Whether `p` is a directory, through links, as the CLI asks of `--codewhale-home` (options.ts `mustBeDirectory`). */
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** Replaces paths and numbers so one bug in many inputs gives one signature. */
 function shape(text: string, root: string): string {
   return text
@@ -166,10 +175,12 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   const before = treeState(root);
 
   // A shape may open the workspace at Codewhale's home (codewhaleDuplicateRoot.ts).
-  // One an op removed is not given (the CLI refuses a home that is gone; the ops voided the shape's fates then).
+  // One an op removed, or made a file or a link to one (`ws/.codewhale -> /dev/zero`), is not given:
+  // the CLI refuses a home that is no directory (options.ts `mustBeDirectory`, exit 2), and the ops
+  // voided the shape's fates then.
   const codewhaleHome = input.shapes
     ?.map((s) => s.codewhaleHome)
-    .find((h) => h !== undefined && fs.existsSync(path.join(root, h)));
+    .find((h) => h !== undefined && isDirectory(path.join(root, h)));
   const common = [
     '--state-dir',
     l.state,

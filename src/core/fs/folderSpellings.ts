@@ -26,8 +26,8 @@ export function bothSpellings(p: string, given: string, real: string): string[] 
  * (`path.join`: one separator after a folder at the filesystem root). The one respelling
  * between two spellings of a folder: `bothSpellings` here, eva/givenFolder.ts (canonical root
  * to the folder as given), indexer.ts `unaliased` (a dropped workspace spelling to the kept
- * one) and codewhaleIndex.ts `refresh` (a root's real path, or a linked `.codewhale`'s target,
- * to the root's spelling).
+ * one) and codewhale/rootAliases.ts (a discovery root's spelling, or its parent's, to where it
+ * leads, and back: the change `refresh` re-reads in each root that reaches the same directory).
  */
 export function respelled(p: string, from: string, to: string): string | undefined {
   if (p === from) return to;

@@ -6,10 +6,10 @@ import { unreadableBundle } from './unreadableBundle';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
+import { realSpellings, rootAliases, spellingsInRoot, type RootAlias } from './rootAliases';
 import type { Listing } from '../../listing';
 import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
-import { respelled } from '../../fs/folderSpellings';
 import type { HostFacts } from '../../host';
 import type { Diagnostic } from '../../model';
 import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentSystem';
@@ -31,8 +31,10 @@ interface BundleSlots {
 interface RootState extends BundleSlots {
   scan: RootScan;
   workspace: string | null;
-  /** Where a workspace's linked `.codewhale` leads (linkedCodewhaleDirectory): watched, and changes spelled there are the root's. */
+  /** Where a workspace's linked `.codewhale` leads (linkedCodewhaleDirectory): watched from there. */
   linkedDirectory: string | undefined;
+  /** The root's real path and its parent's, where links lead them (rootAliases.ts): a change spelled there is the root's. */
+  aliases: RootAlias[];
 }
 
 type Replaced = [CodewhaleBundle, CodewhaleBundle][];
@@ -71,6 +73,7 @@ export class CodewhaleIndex implements SystemIndex {
         workspace,
         ...slots,
         linkedDirectory: linkedDirectory(root, workspace),
+        aliases: rootAliases(root, scan.canonicalRoot),
       });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
@@ -91,38 +94,19 @@ export class CodewhaleIndex implements SystemIndex {
       for (const dir of dirs) set.add(dir);
       bundlesToReload.set(key, set);
     };
+    // Every root's other spellings: a change reported under one root's (an item's path, `~/.codewhale` linked
+    // into the workspace) or under a real path (a linked `.codewhale`'s target, as its own watcher reports it)
+    // is tried in each root that reaches the same directory.
+    const aliases = [...this.roots.values()].flatMap((state) => state.aliases);
     for (const reported of changed) {
+      const reals = realSpellings(reported, aliases);
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
-        // A root reached through a link (`~/.codewhale` linked into a dotfiles folder) is also spelled by
-        // its real path: a change a watcher reports under that spelling, the real path itself included,
-        // is the same change under the root.
-        const real = state.scan.canonicalRoot;
-        const linked = real !== undefined && real !== root;
-        // Likewise at and below a linked `.codewhale`'s target, which its own watcher reports by that
-        // spelling, `plugins` included (made after the read, so with no canonical root yet).
-        const behind = state.linkedDirectory;
-        // A change already spelled under the root stays as it is: a root that leads back into its
-        // own real path (`plugins/.codewhale -> ..` makes the root the workspace folder) would
-        // otherwise be respelled a second time, to a bundle that is none.
-        const underRoot = reported === root || isAncestor(root, reported);
-        // Otherwise each spelling is tried, the change as reported too: a `.codewhale` that leads back
-        // up (`-> .`, `-> ..`) has the workspace folder behind it, so the link itself, replaced and
-        // reported as `ws/.codewhale`, is respelled `ws/.codewhale/.codewhale`, above no root, and only
-        // the spelling as reported lists the root again.
-        const spellings = underRoot
-          ? [reported]
-          : [
-              ...(linked ? [respelled(reported, real, root)] : []),
-              ...(behind === undefined ? [] : [respelled(reported, behind, path.dirname(root))]),
-              reported,
-            ];
-        for (const p of new Set(spellings)) {
-          if (p === undefined) continue;
+        for (const p of spellingsInRoot(reals, root, state.aliases)) {
           // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
           // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
-          // Above the real path too: that spelling of the root itself was respelled to `root` above.
-          if (p === root || isAncestor(p, root) || (linked && isAncestor(p, real))) {
+          // Above a real path of it too: that spelling of the root itself was respelled to `root` above.
+          if (p === root || isAncestor(p, root) || state.aliases.some((alias) => isAncestor(p, alias.real))) {
             rootsToRescan.add(key);
             reload(key, state.bundles.keys());
           }
@@ -249,6 +233,7 @@ export class CodewhaleIndex implements SystemIndex {
       workspace,
       ...slots,
       linkedDirectory: linkedDirectory(root, workspace),
+      aliases: rootAliases(root, scan.canonicalRoot),
     });
   }
 
