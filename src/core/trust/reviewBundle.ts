@@ -69,7 +69,15 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
   const files = invalid && receipt ? withReviewedFiles(s.files, s.root, Object.keys(receipt.files)) : s.files;
   const diff =
     receipt && status !== 'trusted'
-      ? diffAgainstReceipt(receipt, s.capabilities, files, s.root, reviewedCopyOf(ctx, receipt), s.directories)
+      ? diffAgainstReceipt(
+          receipt,
+          s.capabilities,
+          files,
+          s.root,
+          reviewedCopyOf(ctx, receipt),
+          s.directories,
+          s.item.path,
+        )
       : null;
   return {
     ok: true,
@@ -115,7 +123,15 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
     invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ??
     `${item.name} cannot be trusted or enabled: ${failure}`;
   const diff = receipt
-    ? diffAgainstReceipt(receipt, receipt.capabilities, disk.files, disk.root, reviewedCopyOf(ctx, receipt))
+    ? diffAgainstReceipt(
+        receipt,
+        receipt.capabilities,
+        disk.files,
+        disk.root,
+        reviewedCopyOf(ctx, receipt),
+        [],
+        disk.item.path,
+      )
     : null;
   return {
     ok: true,

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatPatch, structuredPatch } from 'diff';
-import { decodeUtf8, readRegularFile } from '../fs/safeFs';
+import { decodeUtf8, readRegularFile, type ReadResult } from '../fs/safeFs';
+import { readUnitFile } from './unitFileRead';
 import { sha256Hex } from '../hashing/framing';
 import { byteOrder, decodeRawName, osPath } from '../fs/rawNames';
 import { displayText } from '../text/displayText';
@@ -61,6 +62,8 @@ const MAX_REVIEW_EDITS = 10000;
  * do), then file changes with unified diffs against the reviewed copy. Capabilities are
  * compared as stored (capabilities.ts): a receipt's record that is not the typed model
  * (another tool's, a damaged one) compares as such, every capability then shows as new.
+ * The current side of a diff is read beneath `currentRoot` (unitFileRead.ts, with the
+ * unit's `manifest`), never through a directory swapped for a link since the hash.
  */
 export function diffAgainstReceipt(
   receipt: Receipt,
@@ -69,8 +72,9 @@ export function diffAgainstReceipt(
   currentRoot: string,
   reviewedCopy: string | undefined,
   directories: readonly string[] = [],
+  manifest?: string,
 ): ReviewDiff {
-  const changed = fileChanges(receipt, files, currentRoot, reviewedCopy);
+  const changed = fileChanges(receipt, files, currentRoot, reviewedCopy, manifest);
   const dirs = reviewedCopy ? directoryChanges(files, directories, reviewedCopy) : [];
   return {
     capabilities: capabilityChanges(receipt.capabilities, capabilities),
@@ -223,6 +227,7 @@ function fileChanges(
   files: readonly BundleFile[],
   currentRoot: string,
   reviewedCopy: string | undefined,
+  manifest: string | undefined,
 ): FileChange[] {
   const out: FileChange[] = [];
   const now = new Map(files.map((f) => [f.path, f]));
@@ -248,10 +253,23 @@ function fileChanges(
     // Each side is shown only as the bytes its hash names: the current file is read again here, and
     // text read after the review hashed it (rewritten in between, and back before the trust) is text
     // the review token does not cover.
+    // The reviewed side is Skillgate's own copy in its state directory (never a workspace:
+    // stateDirectory.ts), written read-only by Skillgate and re-hashed before use: read by its path.
+    // The current side is the repository's, read beneath the bundle (unitFileRead.ts).
     const oldText = before
-      ? textOf(reviewedCopy ? path.join(reviewedCopy, p) : undefined, before.sha256, REVIEWED_COPY_DIFFERS)
+      ? textOf(
+          reviewedCopy ? readRegularFile(path.join(reviewedCopy, p), MAX_DIFF_BYTES) : undefined,
+          before.sha256,
+          REVIEWED_COPY_DIFFERS,
+        )
       : { text: '' };
-    const newText = after ? textOf(path.join(currentRoot, p), after.sha256, CHANGED_WHILE_READ) : { text: '' };
+    const newText = after
+      ? textOf(
+          readUnitFile(currentRoot, manifest, after.rawPath ?? Buffer.from(osPath(p)), MAX_DIFF_BYTES),
+          after.sha256,
+          CHANGED_WHILE_READ,
+        )
+      : { text: '' };
     const note = oldText.note ?? newText.note;
     if (note !== undefined || oldText.text === undefined || newText.text === undefined) {
       out.push({ ...base, note: withMode(note ?? 'no text diff') });
@@ -337,7 +355,11 @@ function ancestorsOf(paths: readonly string[]): Set<string> {
   return out;
 }
 
-/** The directories and other entries under `root`, relative, each by its exact name (rawNames.ts); undefined when it cannot be listed. */
+/**
+ * The directories and other entries under `root`, relative, each by its exact name
+ * (rawNames.ts); undefined when it cannot be listed. Only ever the reviewed copy, Skillgate's
+ * own (see `fileChanges`): listed by its path. The bundle's side is the list its hash walked.
+ */
 function listTree(root: string): { directories: string[]; files: string[] } | undefined {
   const directories: string[] = [];
   const files: string[] = [];
@@ -370,9 +392,8 @@ const CHANGED_WHILE_READ = 'changed while it was read: review it again';
 const REVIEWED_COPY_DIFFERS = 'the reviewed snapshot does not hold the reviewed bytes: no text diff';
 
 // The notes keep the words users and tests know: "the reviewed snapshot" is the reviewed copy.
-function textOf(file: string | undefined, sha256: string, otherBytes: string): { text?: string; note?: string } {
-  if (!file) return { note: 'the reviewed snapshot is missing' };
-  const read = readRegularFile(file, MAX_DIFF_BYTES);
+function textOf(read: ReadResult | undefined, sha256: string, otherBytes: string): { text?: string; note?: string } {
+  if (!read) return { note: 'the reviewed snapshot is missing' };
   if (!read.ok)
     return {
       note:
