@@ -32,6 +32,8 @@ import { generateCodewhaleDuplicateRoot } from './codewhaleDuplicateRoot';
 import { generateCodewhaleLinkedRoot } from './codewhaleLinkedRoot';
 import { generateCodewhaleKimi } from './codewhaleKimi';
 import { generateEvaDuplicateIds } from './evaDuplicateIds';
+import { generateEvaUserCap } from './evaUserCap';
+import { generateEvaConfigLayers } from './evaConfigLayers';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
@@ -465,6 +467,14 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
     shapes.push(generateCodewhaleKimi(shapeRng));
   // Adapters of one id in the demo's Eva project, so only where it is copied.
   if (evaDemo && shapeRng.bool(0.12)) shapes.push(generateEvaDuplicateIds(shapeRng));
+  // Drawn after the others, each, so every shape a seed gave before stays the same. Eva's user
+  // skill folders at the cap of each root, over the demo's home (so only where it is copied), in
+  // place of `evaUserSkills`' numbered folders, whose count would move the cut.
+  if (evaDemo && shapeRng.bool(0.1)) shapes.push(generateEvaUserCap(shapeRng));
+  // The demo's eva.yaml in layers naming adapter roots: it owns `config/` as eva-duplicate-ids does, so never with it.
+  if (evaDemo && !shapes.some((s) => s.shape === 'eva-duplicate-ids') && shapeRng.bool(0.1))
+    shapes.push(generateEvaConfigLayers(shapeRng));
+  const userCap = shapes.some((s) => s.shape === 'eva-user-cap');
   const ownsRivumi = shapes.some((s) => s.shape === 'rivumi-caps' || s.shape === 'rivumi-hooks');
   const base: FuzzInput = {
     seed,
@@ -474,7 +484,7 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
     rivumiDemo: rivumiDemo && !ownsRivumi,
     evaDemo,
     ...(eva.length ? { eva } : {}),
-    ...(evaUserSkills ? { evaUserSkills } : {}),
+    ...(evaUserSkills && !userCap ? { evaUserSkills } : {}),
     ...(shapes.length ? { shapes } : {}),
     rivumi: ownsRivumi ? [] : rivumi,
     ops: [],

@@ -20,7 +20,10 @@ import type { Op } from './mutations';
  * supported: it can never be enabled, `display_only`), `shadowed` by the bundle in `winner`,
  * or `rejected` (not discovered: the registry has a `manifest-invalid` diagnostic instead).
  *
- * Eva: a skill adapter `registered` (loaded) or `shadowed` by the first manifest of its id.
+ * Eva: a skill adapter `registered` (loaded), `shadowed` by the first manifest of its id, or
+ * `absent` (never enumerated: outside the adapter root the layered `eva.yaml` names); a user
+ * skill folder `listed` (read: `display_only`, `manifest_required`), `past-cap` (`display_only`,
+ * `scan_limit_exceeded` alone, never opened) or `absent` (no skill folder: no item).
  */
 export type ShapeFate =
   | {
@@ -59,9 +62,20 @@ export type ShapeFate =
       readonly system: 'eva';
       /** A skill adapter's manifest, workspace-relative (`config/adapters/a/x.yaml`). */
       readonly path: string;
-      /** `registered`: Eva registers it (loaded); `shadowed` by the manifest at `winner` (null: a context file, no item). */
-      readonly fate: 'registered' | 'shadowed';
+      /**
+       * `registered`: Eva registers it (loaded); `shadowed` by the manifest at `winner` (null: a
+       * context file, no item); `absent`: Eva never reads it, so no item.
+       */
+      readonly fate: 'registered' | 'shadowed' | 'absent';
       readonly winner?: string | null;
+    }
+  | {
+      readonly system: 'eva';
+      /** The user skill root, `~/.codex/skills` or `~/.agents/skills` (eva.md §1.3). */
+      readonly root: 'codex' | 'agents';
+      /** The folder's (or entry's) name in that root. */
+      readonly name: string;
+      readonly fate: 'listed' | 'past-cap' | 'absent';
     };
 
 /** One lifecycle command on a bundle of a shape, and whether Codewhale's own operation succeeds (codewhale.md §8.4). */
@@ -133,6 +147,7 @@ export function checkShapeFates(
     if (ops.some((op) => touchesShape(op, shape))) continue;
     for (const fate of shape.fates)
       if (fate.system === 'rivumi') rivumiFate(shape, fate, dirs.ws, dirs.hooksOptIn === true, items, fail);
+      else if (fate.system === 'eva' && 'root' in fate) evaUserFate(shape, fate, items, fail);
       else if (fate.system === 'eva') evaFate(shape, fate, dirs.ws, items, fail);
       else codewhaleFate(shape, fate, dirs, items, fail);
   }
@@ -289,7 +304,7 @@ function codewhaleFate(
 /** An Eva skill adapter of the workspace's project: registered (loaded), or shadowed by the first manifest of its id (eva.md §4.3). */
 function evaFate(
   shape: Shape,
-  fate: Extract<ShapeFate, { system: 'eva' }>,
+  fate: Extract<ShapeFate, { system: 'eva'; path: string }>,
   ws: string,
   items: readonly ListedItem[],
   fail: (signature: string, detail: string) => void,
@@ -298,11 +313,21 @@ function evaFate(
     items.find((i) => i.system === 'eva' && i.kind === 'skill-adapter' && i.workspace === ws && i.path === p);
   const item = at(fate.path);
   const where = `adapter ${JSON.stringify(fate.path)}`;
+  if (fate.fate === 'absent') {
+    // Outside the adapter root Eva reads (eva.md §1.1): no item, whatever its file holds.
+    const any = items.find((i) => i.system === 'eva' && i.workspace === ws && i.path === fate.path);
+    if (any)
+      fail(
+        `${shape.shape}: eva never reads an adapter shown ${any.decision}`,
+        `Eva never enumerates ${where} (not under the adapter_dir its layered eva.yaml names), which Skillgate shows ${shown(any)}`,
+      );
+    return;
+  }
   if (fate.fate === 'registered') {
     if (item?.decision === 'registered') return;
     fail(
       `${shape.shape}: eva registers a skill adapter shown ${item?.decision ?? 'not listed'}`,
-      `Eva registers ${where}, the first manifest of its id in path order (component by component, by bytes), which Skillgate shows ${shown(item)}${item?.shadowedBy ? ` by ${item.shadowedBy}` : ''}`,
+      `Eva registers ${where}, under the adapter_dir its layered eva.yaml names and the first manifest of its id in path order (component by component, by bytes), which Skillgate shows ${shown(item)}${item?.shadowedBy ? ` by ${item.shadowedBy}` : ''}`,
     );
     return;
   }
@@ -312,5 +337,44 @@ function evaFate(
   fail(
     `${shape.shape}: eva shadows a skill adapter shown ${item?.decision ?? 'not listed'}${item?.decision === 'shadowed' ? ' by another' : ''}`,
     `Eva drops ${where} as shadowed by ${fate.winner ? JSON.stringify(fate.winner) : 'a context manifest of the same id (shadowedBy null)'}; Skillgate shows ${shown(item)}${item?.shadowedBy ? ` by ${item.shadowedBy}` : ''}`,
+  );
+}
+
+/**
+ * A user skill folder of Eva's (eva.md §1.3): one of the first 500 of its root in byte order is
+ * read (`display_only`, `manifest_required`), a later one is `display_only` past the cap
+ * (`scan_limit_exceeded` alone, §4.2 C0 stop), and an entry that is no skill folder is no item.
+ */
+function evaUserFate(
+  shape: Shape,
+  fate: Extract<ShapeFate, { system: 'eva'; root: string }>,
+  items: readonly ListedItem[],
+  fail: (signature: string, detail: string) => void,
+): void {
+  const item = items.find((i) => i.system === 'eva' && i.id === `eva:user:${fate.root}:${fate.name}`);
+  // Spelled in ASCII: a name outside it (U+E000, a combining ring) reads the same in any report.
+  const escaped = JSON.stringify(fate.name).replace(
+    /[^\x20-\x7e]/gu,
+    (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`,
+  );
+  const where = `~/.${fate.root}/skills/${escaped}`;
+  if (fate.fate === 'absent') {
+    if (item)
+      fail(
+        `${shape.shape}: eva lists no skill folder, shown ${item.decision}`,
+        `${where} is no skill folder of Eva's (hidden, not a directory, or no regular SKILL.md in it), which Skillgate shows ${shown(item)}`,
+      );
+    return;
+  }
+  const past = fate.fate === 'past-cap';
+  const ok =
+    item?.decision === 'display_only' &&
+    (past
+      ? item.reasons[0] === 'scan_limit_exceeded' && item.reasons.length === 1
+      : item.reasons[0] === 'manifest_required');
+  if (ok) return;
+  fail(
+    `${shape.shape}: eva ${past ? 'passes over a user skill folder past the cap' : 'reads a user skill folder within the cap'}, shown ${item ? (item.reasons[0] ?? item.decision) : 'not listed'}`,
+    `${where} is ${past ? 'past' : 'within'} the first 500 skill folders of its root in byte order (eva.md §1.3, §4.2 C0), ${past ? 'display_only, scan_limit_exceeded' : 'read: display_only, manifest_required'}; Skillgate shows ${shown(item)}`,
   );
 }

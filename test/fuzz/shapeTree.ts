@@ -18,7 +18,9 @@ export interface Shape {
     | 'codewhale-duplicate-root'
     | 'codewhale-linked-root'
     | 'codewhale-kimi'
-    | 'eva-duplicate-ids';
+    | 'eva-duplicate-ids'
+    | 'eva-user-cap'
+    | 'eva-config-layers';
   /** Entries in the order they are made, parents first. */
   readonly entries: readonly ShapeEntry[];
   /**
@@ -26,6 +28,12 @@ export interface Shape {
    * reaches into one or above it (or makes a sibling of one by copying it) voids the fates.
    */
   readonly owns: readonly string[];
+  /**
+   * Directories whose entries the fates depend on, but not the bytes of their files (Eva's user
+   * skill folders, counted before any `SKILL.md` is read): an op that reaches one voids the fates
+   * as `owns` does, unless it only rewrites a file's bytes.
+   */
+  readonly entriesOf?: readonly string[];
   readonly fates: readonly ShapeFate[];
   /** Trust and enable steps run after the first listing, in a trust store of their own, and the fates after them (shapeLifecycle.ts). */
   readonly lifecycle?: Lifecycle;
@@ -77,13 +85,18 @@ function related(a: Buffer, b: Buffer): boolean {
   return a.equals(b) || under(a, b) || under(b, a);
 }
 
+/** Ops that only rewrite the bytes of a regular file the generator found (mutations.ts), leaving every name as it was. */
+const REWRITES: ReadonlySet<Op['op']> = new Set(['flip', 'insert', 'truncate', 'json', 'toml', 'yaml', 'frontmatter']);
+
 /**
  * Whether an op reaches a shape: its path is an owned directory, in one or above one; a
- * copy's new sibling counts too (a copied bundle is a second bundle of the same name).
+ * copy's new sibling counts too (a copied bundle is a second bundle of the same name). In a
+ * directory the shape owns the entries of only (`entriesOf`), an op that rewrites a file's bytes does not.
  */
 export function touchesShape(op: Op, shape: Shape): boolean {
   const at = textBytes(op.path);
   const paths = [at];
   if (op.op === 'copy') paths.push(join(at.subarray(0, Math.max(0, at.lastIndexOf(0x2f))), textBytes(op.to)));
-  return shape.owns.some((owned) => paths.some((p) => related(p, textBytes(owned))));
+  const owned = [...shape.owns, ...(REWRITES.has(op.op) ? [] : (shape.entriesOf ?? []))];
+  return owned.some((o) => paths.some((p) => related(p, textBytes(o))));
 }

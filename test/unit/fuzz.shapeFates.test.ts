@@ -14,6 +14,8 @@ import { generateCodewhaleDuplicateRoot } from '../fuzz/codewhaleDuplicateRoot';
 import { generateCodewhaleLinkedRoot } from '../fuzz/codewhaleLinkedRoot';
 import { generateCodewhaleKimi } from '../fuzz/codewhaleKimi';
 import { evaPathOrder, generateEvaDuplicateIds } from '../fuzz/evaDuplicateIds';
+import { generateEvaUserCap } from '../fuzz/evaUserCap';
+import { generateEvaConfigLayers } from '../fuzz/evaConfigLayers';
 import { checkShapeFates, codewhaleBundleAt, type ListedItem, type ShapeFate } from '../fuzz/shapeFates';
 import { checkShapeLifecycles, type LifecycleRun } from '../fuzz/shapeLifecycle';
 import { writeShape, type Shape } from '../fuzz/shapeTree';
@@ -26,7 +28,7 @@ import { Fixture } from './helpers/fixture';
  * works out from the agent's rules; these tests show the check can fail, and that the
  * shapes reach every fate and hold over the trees as written (the fuzz run adds ops).
  */
-describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, rivumiHooks.ts, codewhaleShadowing.ts, codewhaleEnabled.ts, codewhaleDuplicateRoot.ts, codewhaleLinkedRoot.ts, codewhaleKimi.ts, evaDuplicateIds.ts)', function () {
+describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, rivumiHooks.ts, codewhaleShadowing.ts, codewhaleEnabled.ts, codewhaleDuplicateRoot.ts, codewhaleLinkedRoot.ts, codewhaleKimi.ts, evaDuplicateIds.ts, evaUserCap.ts, evaConfigLayers.ts)', function () {
   this.timeout(240000);
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
@@ -440,7 +442,7 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, riv
       const doc = await listed(root);
       checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
       for (const x of shape.fates)
-        if (x.system === 'eva')
+        if (x.system === 'eva' && 'path' in x)
           reached.add(
             x.fate === 'registered' ? 'registered' : `shadowed by ${x.winner ? 'a skill adapter' : 'a context file'}`,
           );
@@ -491,6 +493,198 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, riv
     assert.deepEqual(failures([item(a, { ...shadowed, shadowedBy: `eva:p:adapter:${ab}` }), item(ab)]), [
       'eva-duplicate-ids: eva registers a skill adapter shown shadowed',
       'eva-duplicate-ids: eva shadows a skill adapter shown registered',
+    ]);
+  });
+
+  /** The demo's Eva project, and its home when `home` (input.ts `evaDemo`), then the shape over them; listed with Eva's home. */
+  const evaListed = async (
+    shape: Shape,
+    dir: string,
+    home: boolean,
+  ): Promise<{ root: string; items: ListedItem[] }> => {
+    const root = f.mkdir(dir);
+    f.mkdir(`${dir}/home`);
+    const demo = path.resolve(__dirname, '../../examples');
+    for (const d of ['config', 'schemas'])
+      fs.cpSync(path.join(demo, 'demo-workspace', d), path.join(root, 'ws', d), { recursive: true });
+    if (home) fs.cpSync(path.join(demo, 'demo-home/.codex'), path.join(root, 'home/.codex'), { recursive: true });
+    writeShape(shape, root);
+    const l = layout(root);
+    let out = '';
+    let err = '';
+    const code = await run(
+      ['list', '--json', '--state-dir', l.state, '--workspace', l.ws, '--codewhale-home', l.home, '--eva-home', l.home],
+      { out: (t) => (out += t), err: (t) => (err += t), env: { PATH: process.env.PATH }, cwd: root },
+    );
+    assert.equal(code, 0, err);
+    return { root, items: (JSON.parse(out) as ContractEnvelope).items as unknown as ListedItem[] };
+  };
+
+  /** UTF-16 code unit order (JavaScript's default sort), which Eva's byte order is not. */
+  const byUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+  it(`holds every fate of ${SHAPES} Eva shapes of user skill folders at the cap of 500 per root, cut in byte order`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateEvaUserCap(new Rng(`fuzz-shape-eva-user-cap:${i}`));
+      const { root, items } = await evaListed(shape, `u${i}`, true);
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      const fates = shape.fates.filter((x) => x.system === 'eva' && 'root' in x);
+      for (const x of fates) reached.add(x.fate);
+      for (const r of ['codex', 'agents'] as const) {
+        const mine = fates.filter((x) => x.root === r && x.fate !== 'absent').map((x) => x.name);
+        // The first 500 by bytes are not the first 500 by UTF-16 units: a Skillgate sorting so would cut elsewhere.
+        const cut = (order: (a: string, b: string) => number) => [...mine].sort(order).slice(0, 500).join('\n');
+        if (mine.length > 500 && cut(byBytes) !== cut(byUnits)) reached.add('UTF-16 order cuts elsewhere');
+      }
+      if (
+        fates.filter((x) => x.fate === 'past-cap').some((x) => x.root === 'codex') &&
+        fates.some((x) => x.root === 'agents' && x.fate === 'past-cap')
+      )
+        reached.add('both roots past the cap');
+      const names = (r: string) => new Set(fates.filter((x) => x.root === r && x.fate !== 'absent').map((x) => x.name));
+      const agents = names('agents');
+      if ([...names('codex')].some((n) => !/^0\d{3}$/.test(n) && agents.has(n))) reached.add('one name in both roots');
+      for (const e of shape.entries)
+        if (e.kind === 'link') reached.add(e.path.endsWith('/SKILL.md') ? 'a linked SKILL.md' : 'a link in a root');
+        else if (e.kind === 'fifo') reached.add('a FIFO named SKILL.md');
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'UTF-16 order cuts elsewhere',
+      'a FIFO named SKILL.md',
+      'a link in a root',
+      'a linked SKILL.md',
+      'absent',
+      'both roots past the cap',
+      'listed',
+      'one name in both roots',
+      'past-cap',
+    ]);
+  });
+
+  it('reports an Eva user skill folder read shown past the cap, one past it shown read, and an entry that is no skill folder listed', () => {
+    const shape: Shape = {
+      shape: 'eva-user-cap',
+      entries: [],
+      owns: ['ws/config/eva.yaml'],
+      entriesOf: ['home/.codex/skills'],
+      fates: [
+        { system: 'eva', root: 'codex', name: '\uff5e', fate: 'listed' },
+        { system: 'eva', root: 'codex', name: '\u{1f600}', fate: 'past-cap' },
+        { system: 'eva', root: 'codex', name: '.hidden', fate: 'absent' },
+      ],
+    };
+    const item = (name: string, reasons: string[]): ListedItem => ({
+      id: `eva:user:codex:${name}`,
+      system: 'eva',
+      kind: 'skill',
+      scope: 'user',
+      workspace: null,
+      path: `/r/home/.codex/skills/${name}`,
+      parent: null,
+      shadowedBy: null,
+      decision: 'display_only',
+      reasons,
+    });
+    const failures = (items: ListedItem[], ops: Parameters<typeof checkShapeFates>[1] = []) => {
+      const out: string[] = [];
+      checkShapeFates([shape], ops, { root: '/r', ws: '/r/ws' }, items, (signature) => out.push(signature));
+      return out;
+    };
+    const read = ['manifest_required', 'capability_missing_schema'];
+    assert.deepEqual(failures([item('\uff5e', read), item('\u{1f600}', ['scan_limit_exceeded'])]), []);
+    // Cut in UTF-16 order: U+1F600 (D83D) before U+FF5E.
+    assert.deepEqual(failures([item('\uff5e', ['scan_limit_exceeded']), item('\u{1f600}', read)]), [
+      'eva-user-cap: eva reads a user skill folder within the cap, shown scan_limit_exceeded',
+      'eva-user-cap: eva passes over a user skill folder past the cap, shown manifest_required',
+    ]);
+    assert.deepEqual(
+      failures([item('\uff5e', read), item('\u{1f600}', ['scan_limit_exceeded']), item('.hidden', read)]),
+      ['eva-user-cap: eva lists no skill folder, shown display_only'],
+    );
+    assert.deepEqual(failures([]), [
+      'eva-user-cap: eva reads a user skill folder within the cap, shown not listed',
+      'eva-user-cap: eva passes over a user skill folder past the cap, shown not listed',
+    ]);
+    // An op that rewrites a SKILL.md's bytes leaves the fates; one that renames a folder voids them.
+    assert.equal(failures([], [{ op: 'truncate', path: 'home/.codex/skills/a/SKILL.md', length: 0 }]).length, 2);
+    assert.deepEqual(failures([], [{ op: 'rename', path: 'home/.codex/skills/a', name: 'b' }]), []);
+    assert.deepEqual(failures([], [{ op: 'flip', path: 'ws/config/eva.yaml', at: 0, byte: 0 }]), []);
+  });
+
+  it(`holds every fate of ${SHAPES} Eva shapes of eva.yaml layers naming adapter roots: only the root the last layer names is read`, async () => {
+    const reached = new Set<string>();
+    const failed: string[] = [];
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = generateEvaConfigLayers(new Rng(`fuzz-shape-eva-config-layers:${i}`));
+      const { root, items } = await evaListed(shape, `y${i}`, false);
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      const fates = shape.fates.filter(
+        (x): x is Extract<ShapeFate, { system: 'eva'; path: string }> => x.system === 'eva' && 'path' in x,
+      );
+      const won = fates.find((x) => x.fate === 'registered');
+      reached.add(`read: ${won ? path.posix.dirname(won.path).replace(/^config\/adapters-\d+$/, 'a decoy') : 'none'}`);
+      if (fates.some((x) => x.fate === 'absent')) reached.add('absent');
+      for (const e of shape.entries) {
+        const layer = /^ws\/config\/(profiles\/|eva\.user\.|environments\/)/.test(e.path);
+        if (e.kind !== 'file' || !layer) continue;
+        // The base names its layers by `runtime.env` (eva.yaml's first lines); one a layer sets names none.
+        if (/^runtime:/m.test(textBytes(e.text).toString())) reached.add('a layer sets runtime.env');
+        if (/\/adapters-\d+/.test(textBytes(e.text).toString())) reached.add('a layer Eva never reads');
+        else if (/^ {2}schema_dir:/m.test(textBytes(e.text).toString()))
+          reached.add('a config mapping without adapter_dir');
+      }
+    }
+    assert.deepEqual(failed, []);
+    assert.deepEqual([...reached].sort(), [
+      'a config mapping without adapter_dir',
+      'a layer Eva never reads',
+      'a layer sets runtime.env',
+      'absent',
+      'read: adapters-rel',
+      'read: config/adapters',
+      'read: config/adapters-base',
+      'read: config/adapters-environment',
+      'read: config/adapters-profile',
+      'read: config/adapters-user',
+      'read: none',
+    ]);
+  });
+
+  it('reports the adapter of the root Eva reads shown absent, and one it never reads listed', () => {
+    const shape: Shape = {
+      shape: 'eva-config-layers',
+      entries: [],
+      owns: ['ws/config'],
+      fates: [
+        { system: 'eva', path: 'config/adapters-environment/layered.yaml', fate: 'registered' },
+        { system: 'eva', path: 'config/adapters-user/layered.yaml', fate: 'absent' },
+      ],
+    };
+    const item = (p: string): ListedItem => ({
+      id: `eva:p:adapter:${p}`,
+      system: 'eva',
+      kind: 'skill-adapter',
+      workspace: '/r/ws',
+      path: p,
+      parent: null,
+      shadowedBy: null,
+      decision: 'registered',
+      reasons: ['loaded_unreviewed', 'not_reviewed'],
+    });
+    const failures = (items: ListedItem[]) => {
+      const out: string[] = [];
+      checkShapeFates([shape], [], { root: '/r', ws: '/r/ws' }, items, (signature) => out.push(signature));
+      return out;
+    };
+    assert.deepEqual(failures([item('config/adapters-environment/layered.yaml')]), []);
+    // The user layer applied last: Eva's adapter absent, the other listed.
+    assert.deepEqual(failures([item('config/adapters-user/layered.yaml')]), [
+      'eva-config-layers: eva registers a skill adapter shown not listed',
+      'eva-config-layers: eva never reads an adapter shown registered',
     ]);
   });
 });
