@@ -20,7 +20,7 @@ import { shortToken } from '../core/report/shortToken';
 import { review } from '../core/trust/reviewBundle';
 import { trust } from '../core/trust/grantTrust';
 import { disable, enable, revoke } from '../core/trust/switches';
-import { check, checkPasses } from '../core/trust/checkGate';
+import { check, checkPasses, unreadPlaces, unreadPlacesProblem } from '../core/trust/checkGate';
 import { doctor } from '../core/trust/doctor';
 import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
 import { afterTrustWithSwitch, afterTrustWithoutSwitch, hasEnableSwitch } from '../core/trust/enableSwitch';
@@ -191,17 +191,18 @@ function checkCommand(c: Invocation, version: string): number {
   // A store that cannot be read is no bundle's problem: said once, in `doctor`'s words, apart from
   // the bundles the agents load, so that no rejected or shadowed bundle is listed as loaded.
   const store = !ok && snapshot.trustProblem ? `the trust store is unavailable: ${snapshot.trustProblem}` : null;
-  if (c.options.json)
+  // Files Skillgate's own limits left unread, with no bundle to name: said once, as the store is.
+  const places = unreadPlaces(snapshot);
+  const unread = unreadPlacesProblem(places);
+  if (c.options.json) {
+    const said = [store && `${store}; no bundle counts as trusted`, failing.length ? notTrusted : null, unread];
+    const message = said.filter((m): m is string => m !== null).join('; ');
     c.json({
       ok,
-      message: store
-        ? `${store}; no bundle counts as trusted${failing.length ? `; ${notTrusted}` : ''}`
-        : failing.length
-          ? notTrusted
-          : 'every bundle the agents would load is trusted',
+      message: message || 'every bundle the agents would load is trusted',
       failing: failing.map((f) => ({ ...contractItem(f.item, snapshot.workspaces), problem: f.problem })),
     });
-  else if (ok) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
+  } else if (ok) c.io.out('ok: every bundle the agents would load is trusted at its current hashes\n');
   else {
     if (store)
       c.io.err(`skillgate: ${displayText(store)}\n  ${UNAVAILABLE_EFFECT} Run \`skillgate doctor\` to see why.\n`);
@@ -210,6 +211,8 @@ function checkCommand(c: Invocation, version: string): number {
       c.io.err(
         `  ${displayText(`${f.item.system} ${f.item.kind} ${f.item.name} (${scopedPath(f.item, f.item.path, snapshot.workspaces)}): ${f.problem}`)}\n`,
       );
+    if (unread !== null) c.io.err(`skillgate: ${unread}:\n`);
+    for (const d of places) c.io.err(`  ${displayText(`${displayPath(d.file, snapshot.workspaces)}: ${d.message}`)}\n`);
   }
   return ok ? 0 : 1;
 }

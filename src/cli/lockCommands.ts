@@ -20,7 +20,9 @@ import { capabilityChangesSinceLocked } from '../core/lock/reviewedChange';
 import { lockSarif, type LockPlace, type LockReport } from '../core/lock/lockSarif';
 import type { LifecycleContext } from '../core/trust/lifecycle';
 import { jsonText } from '../core/report/jsonText';
+import { displayPath } from '../core/report/contract';
 import { displayText } from '../core/text/displayText';
+import { unreadPlaces, unreadPlacesProblem } from '../core/trust/checkGate';
 import { UsageError } from './options';
 import type { Io } from './invocation';
 
@@ -105,13 +107,18 @@ export function checkLocks(
     if (text !== null) present.add(report);
   }
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
-  const ok = failing.length === 0;
+  // Files Skillgate's own limits left unread are in no bundle, so in no lock: the agents may load them unseen.
+  const places = unreadPlaces(snapshot);
+  const unread = unreadPlacesProblem(places);
+  const ok = failing.length === 0 && unread === null;
   const pinned = reports.reduce((n, r) => n + r.findings.filter((f) => f.status === 'pinned').length, 0);
   // Named, since a run from a subdirectory checks only what lies under it (cli.md: the workspace is the current directory).
   const where = snapshot.workspaces.join(', ');
   const message = ok
     ? `every bundle under ${where} is pinned at its current review token (${pinned} bundle(s))${pinned === 0 && present.size === 0 ? '; no agent bundle and no lock are there (run from the repository root, or pass --workspace)' : ''}`
-    : `${failing.length} bundle(s) are not pinned at their current review token`;
+    : [failing.length ? `${failing.length} bundle(s) are not pinned at their current review token` : null, unread]
+        .filter((m): m is string => m !== null)
+        .join('; ');
   if (format === 'sarif') io.out(jsonText(lockSarif(reports, version)));
   else if (format === 'json') {
     const view = (r: LockReport, f: LockFinding) => ({
@@ -144,6 +151,8 @@ export function checkLocks(
   else {
     io.err(`skillgate: ${message}:\n`);
     for (const { f } of failing) io.err(`  ${f.status}: ${displayText(f.message)}\n`);
+    for (const d of places)
+      io.err(`  unread: ${displayText(`${displayPath(d.file, snapshot.workspaces)}: ${d.message}`)}\n`);
     io.err(
       'A pull request that changes an agent bundle must also change the lock: review the bundle (`skillgate review <name>`), run `skillgate lock` and commit skillgate.lock.\n',
     );

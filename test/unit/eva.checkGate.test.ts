@@ -1,10 +1,13 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { run } from '../../src/cli/main';
 import { review } from '../../src/core/trust/reviewBundle';
 import { trust } from '../../src/core/trust/grantTrust';
-import { check } from '../../src/core/trust/checkGate';
+import { check, checkPasses, unreadPlaces } from '../../src/core/trust/checkGate';
 import { reasonTextOf } from '../../src/core/systems/registry';
 import { REASON_TEXT } from '../../src/core/decisions/reasonText';
-import { A0, EvaFixture } from './helpers/evaFixture';
+import { A0, CORPUS, EvaFixture } from './helpers/evaFixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -84,5 +87,167 @@ describe('skillgate check over Eva: trust required for what Eva registers (eva.m
     const text = reasonTextOf({ system: 'eva' }, 'loaded_unreviewed');
     assert.notEqual(text, REASON_TEXT.loaded_unreviewed);
     assert.match(text, /^Eva-CLI registers it by its own rules whatever Skillgate says, .*review it, then trust it\.$/);
+  });
+});
+
+/**
+ * Skillgate's own Eva caps (eva.md §1.2 "Caps (design `discovery.limits`) [S: upstream code
+ * has none]"): past `max_files_per_dir` a file is neither read nor an item, over
+ * `max_manifest_bytes` a manifest is `rejected manifest_too_large` unread, and a project's
+ * `config/eva.yaml` may lower both. The shipped Eva-CLI (eva-config `collect_files`,
+ * `read_data`) has no cap and registers every adapter, so what those caps hide is loaded
+ * unreviewed: `check` cannot vouch for it and fails.
+ */
+describe('skillgate check over Eva: what Skillgate left unread by its own caps fails closed', () => {
+  const w = trustWorkspace({ fixture: () => new EvaFixture().p0() });
+  const snap = (): Snapshot => w.snapshot({ workspaces: [w.f.ws], evaHome: w.f.home });
+  const withLimits = (limits: string) =>
+    w.f.write(
+      'ws/config/eva.yaml',
+      `${fs.readFileSync(path.join(CORPUS, 'config/eva.yaml'), 'utf8')}discovery:\n  limits:\n${limits}`,
+    );
+  const UNREAD =
+    'Skillgate did not read it (larger than max_manifest_bytes), and Eva-CLI has no such limit, so it cannot be vouched for';
+  const cli = async (...args: string[]) => {
+    let out = '';
+    let err = '';
+    const code = await run([...args, '--eva-home', w.f.home, '--no-user'], {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { SKILLGATE_STATE_DIR: w.f.path('state') },
+      cwd: w.f.ws,
+    });
+    return { code, out, err };
+  };
+
+  it('passes once everything read is trusted and no cap is hit', async () => {
+    w.f.adapter(A0);
+    await w.trustNow('review-skill (skill review)');
+    const s = snap();
+    assert.deepEqual(check(s), []);
+    assert.deepEqual(unreadPlaces(s), []);
+    assert.equal(checkPasses(s, check(s)), true);
+    assert.equal((await cli('check')).code, 0);
+  });
+
+  it('fails with max_files_per_dir: 0, where no adapter is read at all', async () => {
+    w.f.adapter(A0);
+    withLimits('    max_files_per_dir: 0\n');
+    const s = snap();
+    assert.deepEqual(
+      s.items.filter((i) => i.system === 'eva').map((i) => i.name),
+      [],
+      'nothing past the cap is an item',
+    );
+    // The capability root is empty: nothing is past its cap.
+    assert.deepEqual(
+      unreadPlaces(s).map((d) => [d.code, path.relative(w.f.ws, d.file)]),
+      [
+        ['eva.scan.limit', 'config/policies/adapter.yaml'],
+        ['eva.scan.limit', 'config/adapters/review.yaml'],
+      ],
+    );
+    assert.equal(checkPasses(s, check(s)), false);
+    const text = await cli('check');
+    assert.equal(text.code, 1);
+    assert.equal(text.out, '');
+    assert.match(text.err, /^skillgate: 2 place\(s\) the agents read were left unread by Skillgate's own limits/);
+    assert.match(text.err, /config\/adapters\/review\.yaml: more than 0 files in this directory/);
+    const json = JSON.parse((await cli('check', '--json')).out) as { ok: boolean; message: string; failing: unknown[] };
+    assert.equal(json.ok, false);
+    assert.deepEqual(json.failing, []);
+    assert.equal(
+      json.message,
+      "2 place(s) the agents read were left unread by Skillgate's own limits, which the agents do not have (`skillgate validate` names them), so nothing there can be vouched for",
+    );
+  });
+
+  it('fails with max_manifest_bytes: 10, naming the adapter Eva-CLI registers unread', async () => {
+    w.f.adapter(A0);
+    withLimits('    max_manifest_bytes: 10\n');
+    const s = snap();
+    assert.deepEqual(
+      s.items.map((i) => [i.name, i.decision, i.reasons]),
+      // Unparsed, it is named by its manifest's path: its id is unknown.
+      [['config/adapters/review.yaml', 'rejected', ['manifest_too_large']]],
+    );
+    assert.deepEqual(
+      check(s).map((x) => `${x.item.name}: ${x.problem}`),
+      [`config/adapters/review.yaml: ${UNREAD}`],
+    );
+    assert.equal(checkPasses(s, check(s)), false);
+    const json = JSON.parse((await cli('check', '--json')).out) as {
+      ok: boolean;
+      message: string;
+      failing: { name: string; problem: string }[];
+    };
+    assert.equal(json.ok, false);
+    assert.deepEqual(
+      json.failing.map((x) => [x.name, x.problem]),
+      [['config/adapters/review.yaml', UNREAD]],
+    );
+    // The policy file is over the cap too: Eva-CLI reads it, Skillgate did not.
+    assert.match(
+      json.message,
+      /^1 bundle\(s\) the agents would load are not trusted at their current hashes; 1 place\(s\) the agents read were left unread/,
+    );
+  });
+
+  it('fails for a manifest over the cap that no item stands for (its transport not sniffable)', () => {
+    w.f.adapter(`{${A0.split('\n')[0]}, transport: skill, name: Review}\n`);
+    withLimits('    max_manifest_bytes: 10\n');
+    const s = snap();
+    assert.deepEqual(s.items, []);
+    assert.ok(unreadPlaces(s).some((d) => d.code === 'eva.manifest.too-large' && d.file.endsWith('review.yaml')));
+    assert.equal(checkPasses(s, check(s)), false);
+  });
+
+  it('fails for a policy over the default cap, whose denial Eva-CLI never makes', async () => {
+    w.f.adapter(A0);
+    await w.trustNow('review-skill (skill review)');
+    w.f.policy(
+      `${fs.readFileSync(path.join(CORPUS, 'config/policies/adapter.yaml'), 'utf8')}#${'x'.repeat(1_048_576)}\n`,
+    );
+    const s = snap();
+    assert.deepEqual(check(s), []);
+    assert.equal(checkPasses(s, check(s)), false);
+  });
+
+  it('fails at the default cap: the 501st adapter of a directory is unread', () => {
+    // 500 files that are no skill (no item), then the skill adapter Eva-CLI still registers.
+    for (let n = 0; n < 500; n++) w.f.adapter(`id: ctx-${n}\n`, `a${String(n).padStart(3, '0')}.yaml`);
+    w.f.adapter(A0, 'z-review.yaml');
+    const s = snap();
+    assert.deepEqual(s.items, []);
+    assert.deepEqual(
+      unreadPlaces(s).map((d) => [d.code, path.basename(d.file)]),
+      [['eva.scan.limit', 'z-review.yaml']],
+    );
+    assert.equal(checkPasses(s, check(s)), false);
+  });
+
+  it('fails `check --lock` too: a lock cannot pin what Skillgate did not read', async () => {
+    w.f.adapter(A0);
+    withLimits('    max_manifest_bytes: 10\n');
+    assert.equal((await cli('lock')).code, 1, 'the unread adapter cannot be pinned');
+    const r = await cli('check', '--lock', '--format', 'json');
+    assert.equal(r.code, 1);
+    const j = JSON.parse(r.out) as { ok: boolean; message: string; failing: { status: string; name: string }[] };
+    assert.equal(j.ok, false);
+    assert.deepEqual(
+      j.failing.map((x) => [x.status, x.name]),
+      [['unpinnable', 'config/adapters/review.yaml']],
+    );
+    assert.match(j.message, /1 place\(s\) the agents read were left unread by Skillgate's own limits/);
+  });
+
+  it('fails `check --lock` for files past max_files_per_dir, which no lock entry names', async () => {
+    // The lock of the base branch; the pull request adds the adapter and the cap at once.
+    assert.equal((await cli('lock')).code, 0);
+    w.f.adapter(A0);
+    withLimits('    max_files_per_dir: 0\n');
+    const r = await cli('check', '--lock');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /left unread by Skillgate's own limits/);
   });
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { systemIdSchema } from '../systems/registry';
+import { systemIdSchema, systemOf } from '../systems/registry';
 import { displayPath } from '../report/contract';
 import { byteOrder } from '../fs/rawNames';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
@@ -54,14 +54,15 @@ const lockSchema = z.strictObject({
  * A Rivumi plugin past Rivumi's cap is left out: which plugins pass the cap follows from
  * the repository's file names alone, so no machine reads it, and it is never hashed (a
  * token it has not could only make every lock fail). One that a change moves under the
- * cap is new then.
+ * cap is new then. A unit Skillgate left unread by a limit of its own that the agent does
+ * not have is one too (it has no hashes, so no trust): it is `unpinnable`, never left out.
  */
 export function workspaceBundles(snapshot: Snapshot, workspace: string): Item[] {
   // Every agent's items carry their folder exactly as the index keeps it (Eva's too: eva/givenFolder.ts),
   // so a folder given through a link holds its Eva bundles here as well.
   return snapshot.items.filter(
     (i) =>
-      i.trust !== null &&
+      (i.trust !== null || unreadUnit(i) !== null) &&
       i.scope === 'workspace' &&
       i.workspace === workspace &&
       !i.reasons.includes('plugin_limit_exceeded'),
@@ -91,12 +92,19 @@ export function samePlaceBundles(items: readonly Item[], workspace: string): Set
  * files its token does not cover), else null.
  */
 export function unpinnable(item: Item, sharesPlace = false): string | null {
+  const unread = unreadUnit(item);
+  if (unread !== null) return unread;
   if (sharesPlace)
     return `another ${item.system} bundle has the same path, and a lock names a bundle by its system and path`;
   const notCovered = item.detail.notCovered ?? [];
   if (notCovered.length > 0) return `its review token does not cover what it runs: ${notCovered.join('; ')}`;
   if (item.reviewToken === null) return 'it has no review token (it could not be hashed; see `skillgate validate`)';
   return null;
+}
+
+/** Why no one can vouch for this unit the agent may load, Skillgate's own limits having left it unread; else null. */
+function unreadUnit(item: Item): string | null {
+  return systemOf(item.system).unreadByOwnLimits?.unit(item) ?? null;
 }
 
 /**

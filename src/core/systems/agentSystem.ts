@@ -44,6 +44,12 @@ export interface AgentSystem<Options = unknown> {
   createIndex(options: SharedIndexOptions & Options, host: HostFacts): SystemIndex;
   /** Whether the agent loads (or runs) this trust unit as things stand: what `check` gates. */
   loads(item: Item): boolean;
+  /**
+   * What Skillgate leaves unread by limits of its own that the agent does not have: the agent
+   * may load it, and no one has seen it, so `check` and `check --lock` fail while any is there
+   * (checkGate.ts). Absent: every limit Skillgate applies to this agent is the agent's own.
+   */
+  readonly unreadByOwnLimits?: UnreadByOwnLimits;
   /** A trust unit read from disk now, for review and trust (never an older index). */
   readSource(item: Item, host: HostFacts): SourceRead;
   /** A unit that does not load, read for review; undefined when it is gone. `reviewed`: the paths its receipt covers. */
@@ -75,6 +81,14 @@ export interface AgentSystem<Options = unknown> {
     workspace: string,
     options: { readonly name?: string; readonly overwrite?: boolean },
   ) => InstallOutcome;
+}
+
+/** What an agent's index left unread by Skillgate's own limits (`AgentSystem.unreadByOwnLimits`). */
+export interface UnreadByOwnLimits {
+  /** Why no one can vouch for this unit the agent may load, its content unread, in plain words; null when it was read. */
+  unit(item: Item): string | null;
+  /** Among a snapshot's diagnostics, this agent's that mark files left unread with no item to stand for them. */
+  places(diagnostics: readonly Diagnostic[]): readonly Diagnostic[];
 }
 
 /** The text review's lines an agent states in its own review (reviewText.ts prints them as given). */

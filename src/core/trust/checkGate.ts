@@ -1,5 +1,5 @@
-import { systemOf } from '../systems/registry';
-import type { Item } from '../model';
+import { agentSystems, systemOf } from '../systems/registry';
+import type { Diagnostic, Item } from '../model';
 import type { Snapshot } from '../index/snapshot';
 
 export interface CheckFailure {
@@ -35,6 +35,12 @@ export function check(snapshot: Snapshot): CheckFailure[] {
       });
       continue;
     }
+    // Before the trust unit test: a unit left unread has no hashes, so no trust, yet the agent may load it.
+    const unread = systemOf(item.system).unreadByOwnLimits?.unit(item) ?? null;
+    if (unread !== null) {
+      failures.push({ item, problem: unread });
+      continue;
+    }
     if (item.trust === null) continue;
     if (!systemOf(item.system).loads(item)) continue;
     const notCovered = item.detail.notCovered ?? [];
@@ -60,5 +66,26 @@ export function check(snapshot: Snapshot): CheckFailure[] {
  * be read, so no bundle can be vouched for, even when none of them is one the agents load.
  */
 export function checkPasses(snapshot: Snapshot, failures: readonly CheckFailure[]): boolean {
-  return failures.length === 0 && !(snapshot.trustProblem && snapshot.items.some((i) => i.trust !== null));
+  return (
+    failures.length === 0 &&
+    !(snapshot.trustProblem && snapshot.items.some((i) => i.trust !== null)) &&
+    unreadPlaces(snapshot).length === 0
+  );
+}
+
+/**
+ * Where Skillgate left files unread by limits of its own that the agent does not have, with
+ * no item to name (files past a per-directory cap; AgentSystem `unreadByOwnLimits`). The agent
+ * may load what is there and no one has seen it, so `check` and `check --lock` fail while any
+ * is listed, whatever the bundles they name: like an unreadable store, no bundle's problem.
+ */
+export function unreadPlaces(snapshot: Pick<Snapshot, 'diagnostics'>): Diagnostic[] {
+  return agentSystems().flatMap((s) => s.unreadByOwnLimits?.places(snapshot.diagnostics) ?? []);
+}
+
+/** What `check` says of the unread places, once (null when there are none). */
+export function unreadPlacesProblem(places: readonly Diagnostic[]): string | null {
+  return places.length === 0
+    ? null
+    : `${places.length} place(s) the agents read were left unread by Skillgate's own limits, which the agents do not have (\`skillgate validate\` names them), so nothing there can be vouched for`;
 }

@@ -7,6 +7,7 @@ import { evaReviewContract } from './reviewContract';
 import type { EvaItemDetail } from './item';
 import { hashEvaTarget, readEvaInvalid, readEvaSource } from './trustUnit';
 import { EVA_SYSTEM } from './vocabulary';
+import { EVA_UNREAD_BY_OWN_LIMITS } from './ownLimits';
 
 /** Where to switch an Eva skill off: its manifest, as the user reads it. */
 function manifestOf(item: Pick<Item, 'path' | 'workspace'>): string {
@@ -43,6 +44,7 @@ export const eva: AgentSystem<EvaIndexOptions> = {
   // What Eva registers by its own design, whatever Skillgate's trust says (eva.md §4.6); `check`
   // asks this of trust units only, so a user skill (no trust unit) never reaches it.
   loads: (item) => (item.detail as Partial<EvaItemDetail>).eva?.evaDecision === 'registered',
+  unreadByOwnLimits: EVA_UNREAD_BY_OWN_LIMITS,
   readSource: (item) => readEvaSource(item),
   readInvalid: (item, reviewed) => readEvaInvalid(item, reviewed),
   hashTarget: (abs, shown) => hashEvaTarget(abs, shown),
