@@ -119,7 +119,7 @@ export function checkLocks(
     : [failing.length ? `${failing.length} bundle(s) are not pinned at their current review token` : null, unread]
         .filter((m): m is string => m !== null)
         .join('; ');
-  if (format === 'sarif') io.out(jsonText(lockSarif(reports, version)));
+  if (format === 'sarif') io.out(jsonText(lockSarif(reports, version, places)));
   else if (format === 'json') {
     const view = (r: LockReport, f: LockFinding) => ({
       status: f.status,

@@ -7,6 +7,7 @@ import { Fixture } from './helpers/fixture';
 import { sarifSchemaErrors } from './helpers/sarifSchema';
 import { codeScanningViolations } from './helpers/codeScanningRules';
 import { sarifRule } from '../../src/core/report/sarif';
+import { writeEvaProject } from './helpers/evaFixture';
 
 /**
  * The GitHub Action's script (scripts/action.mjs) on a hostile checkout, without the
@@ -182,6 +183,24 @@ process.exitCode = 1;
     assert.equal(r.outputs.unpinned, '20007');
     assert.equal(r.outputs.errors, '100');
     assert.equal(r.outputs.warnings, '4900');
+  });
+
+  it("fails the job, with an annotation at each place, where Skillgate's own Eva cap left files unread", () => {
+    // A project lowering max_files_per_dir to 0: no adapter is read, so no bundle is new to the
+    // (missing, so empty) lock, and validate says only warnings (eva.scan.limit); Eva-CLI has no cap.
+    writeEvaProject(f, 'repo');
+    fs.appendFileSync(f.path('repo/config/eva.yaml'), 'discovery:\n  limits:\n    max_files_per_dir: 0\n');
+    const r = runAction({ workspaces: '.' });
+    assert.equal(r.outputs.result, 'fail', r.out + r.err);
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.deepEqual(
+      r.results
+        .filter((x) => x.ruleId === 'skillgate.lock.unread')
+        .map((x) => x.locations[0]?.physicalLocation.artifactLocation.uri)
+        .sort(),
+      ['config/adapters/review.yaml', 'config/capabilities/lint.yaml', 'config/policies/adapter.yaml'],
+    );
+    assert.match(r.out, /^::error file=config\/adapters\/review\.yaml,line=1,title=skillgate\.lock\.unread::/m);
   });
 
   it('gives the same finding in two workspace folders two fingerprints in the merged run', () => {

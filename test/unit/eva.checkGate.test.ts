@@ -10,6 +10,10 @@ import { REASON_TEXT } from '../../src/core/decisions/reasonText';
 import { A0, CORPUS, EvaFixture } from './helpers/evaFixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import type { Snapshot } from '../../src/core/index/snapshot';
+import { sarifSchemaErrors } from './helpers/sarifSchema';
+import { codeScanningViolations } from './helpers/codeScanningRules';
+import { lockSarif } from '../../src/core/lock/lockSarif';
+import type { Diagnostic } from '../../src/core/model';
 
 /**
  * `skillgate check` for Eva (eva.md §4.6): it fails for an Eva bundle whose Eva decision is
@@ -249,5 +253,132 @@ describe('skillgate check over Eva: what Skillgate left unread by its own caps f
     const r = await cli('check', '--lock');
     assert.equal(r.code, 1);
     assert.match(r.err, /left unread by Skillgate's own limits/);
+  });
+
+  it('gives `check --lock --format sarif` one error result per unread place, so code scanning says why it failed', async () => {
+    assert.equal((await cli('lock')).code, 0);
+    w.f.adapter(A0);
+    withLimits('    max_files_per_dir: 0\n');
+    interface Log {
+      runs: {
+        tool: { driver: { rules: { id: string; help: { text: string } }[] } };
+        results: {
+          ruleId: string;
+          ruleIndex: number;
+          level: string;
+          message: { text: string };
+          locations: {
+            physicalLocation: {
+              artifactLocation: { uri: string; uriBaseId?: string };
+              region: { startLine: number; startColumn: number; endLine: number; endColumn: number };
+            };
+          }[];
+          partialFingerprints: Record<string, string>;
+        }[];
+      }[];
+    }
+    const sarif = async () => {
+      const r = await cli('check', '--lock', '--format', 'sarif');
+      assert.equal(r.code, 1, r.err);
+      const log = JSON.parse(r.out) as Log;
+      assert.deepEqual(sarifSchemaErrors(log), []);
+      assert.deepEqual(codeScanningViolations(log), []);
+      return log;
+    };
+    const log = await sarif();
+    const run0 = log.runs[0];
+    assert.ok(run0);
+    const places = unreadPlaces(snap());
+    // One result per place `check --lock` fails on, at the place's file and range, relative to the workspace folder.
+    assert.deepEqual(
+      run0.results.map((x) => [
+        x.ruleId,
+        x.level,
+        x.locations[0]?.physicalLocation.artifactLocation.uri,
+        x.locations[0]?.physicalLocation.artifactLocation.uriBaseId,
+        x.locations[0]?.physicalLocation.region,
+      ]),
+      places.map((d) => [
+        'skillgate.lock.unread',
+        'error',
+        path.relative(w.f.ws, d.file),
+        '%SRCROOT%',
+        {
+          startLine: d.range.start.line + 1,
+          startColumn: d.range.start.character + 1,
+          endLine: d.range.end.line + 1,
+          endColumn: d.range.end.character + 1,
+        },
+      ]),
+    );
+    assert.equal(places.length, 2);
+    // The diagnostic's own words, then why the gate fails on it.
+    for (const [i, d] of places.entries()) {
+      const text = run0.results[i]?.message.text ?? '';
+      assert.ok(text.startsWith(d.message), text);
+      assert.match(text, /left unread by Skillgate's own limits, which the agents do not have/);
+    }
+    // The rule is described, with help, at the index the results name.
+    assert.deepEqual(
+      run0.results.map((x) => run0.tool.driver.rules[x.ruleIndex]?.id),
+      ['skillgate.lock.unread', 'skillgate.lock.unread'],
+    );
+    assert.notEqual(run0.tool.driver.rules[0]?.help.text, 'skillgate.lock.unread');
+    // Fingerprints: one per place, and the same once the message's count changes (a second file past the cap).
+    const prints = run0.results.map((x) => JSON.stringify(x.partialFingerprints));
+    assert.equal(new Set(prints).size, 2);
+    w.f.adapter(A0.replace('id: review-skill', 'id: second-skill'), 'second.yaml');
+    const again = (await sarif()).runs[0];
+    assert.notDeepEqual(
+      again?.results.map((x) => x.message.text),
+      run0.results.map((x) => x.message.text),
+      'the skipped count changed',
+    );
+    assert.deepEqual(
+      again?.results.map((x) => JSON.stringify(x.partialFingerprints)),
+      prints,
+    );
+  });
+
+  it('places an unread place relative to its own workspace folder in the lock SARIF, as the other results are', () => {
+    const place = (file: string): Diagnostic => ({
+      file,
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      severity: 'warning',
+      code: 'eva.scan.limit',
+      message: "more than 0 files in this directory; Eva's discovery limit stops here (1 skipped)",
+      itemId: null,
+    });
+    const report = (workspace: string) => ({
+      workspace,
+      lockFile: path.join(workspace, 'skillgate.lock'),
+      findings: [],
+      placeInLock: () => ({ line: 1, startColumn: 1, endColumn: 1 }),
+    });
+    const log = lockSarif([report('/r/a'), report('/r/b')], '0', [
+      place('/r/b/config/adapters/x.yaml'),
+      place('/r/a/config/adapters/x.yaml'),
+      place('/elsewhere/config/adapters/x.yaml'),
+    ]) as {
+      runs: {
+        results: {
+          locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[];
+          partialFingerprints: Record<string, string>;
+        }[];
+      }[];
+    };
+    const results = log.runs[0]?.results ?? [];
+    assert.deepEqual(
+      results.map((x) => x.locations[0]?.physicalLocation.artifactLocation),
+      [
+        { uri: 'config/adapters/x.yaml', uriBaseId: '%SRCROOT2%' },
+        { uri: 'config/adapters/x.yaml', uriBaseId: '%SRCROOT%' },
+        { uri: 'file:///elsewhere/config/adapters/x.yaml' },
+      ],
+    );
+    // The same file name in two folders is two alerts.
+    assert.equal(new Set(results.map((x) => JSON.stringify(x.partialFingerprints))).size, 3);
+    assert.deepEqual(sarifSchemaErrors(log), []);
+    assert.deepEqual(codeScanningViolations(log), []);
   });
 });

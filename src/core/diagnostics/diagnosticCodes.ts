@@ -321,6 +321,10 @@ export const DIAGNOSTIC_CODES = {
     'error',
     'A bundle has no review token that covers what it runs, so no lock can pin it.',
   ],
+  'skillgate.lock.unread': [
+    'error',
+    "Files the agent reads that Skillgate's own limits left unread (limits the agent does not have), so no lock can vouch for them.",
+  ],
   // Only in SARIF (sarifLimits.ts): the one result that stands for those a run left out to stay within code scanning's limits.
   'skillgate.sarif.truncated': [
     'warning',

@@ -405,6 +405,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'skillgate.lock.unpinnable': {
     fix: 'The bundle runs a file its review token cannot cover (a hook script outside the workspace or behind a symbolic link): move the file into the repository as a regular file, then review and lock again.',
   },
+  'skillgate.lock.unread': {
+    fix: "Bring the files within Skillgate's Eva limits so that it reads them: at most `max_files_per_dir` manifests in each directory (move some into subdirectories, or remove those you do not need), each manifest within `max_manifest_bytes`, and no lower `discovery.limits` in the project's `config/eva.yaml`; then review what it reads and run `skillgate lock`. `skillgate validate` names each place.",
+  },
   'skillgate.sarif.truncated': {
     fix: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
   },

@@ -1,4 +1,4 @@
-import { displayPath } from '../report/contract';
+import { displayPath, owningWorkspace } from '../report/contract';
 import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
 import {
   sarifLocation,
@@ -9,7 +9,12 @@ import {
   type SarifRegion,
 } from '../report/sarif';
 import { withinCodeScanningLimits } from '../report/sarifLimits';
+import { unreadPlaceProblem } from '../trust/checkGate';
+import type { Diagnostic } from '../model';
 import type { LockFinding } from './lockCheck';
+
+/** The rule of a place Skillgate's own limits left unread, which no lock entry can name. */
+export const UNREAD_RULE = 'skillgate.lock.unread';
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
 export interface LockReport {
@@ -33,13 +38,20 @@ export interface LockPlace {
  * bundle's manifest (or, for a bundle that is gone, at its entry in the lock). Paths are
  * relative to their workspace folder (`%SRCROOT%`, `%SRCROOT2%`, …), as in `validate`'s SARIF. The
  * fingerprint is the rule, system and path, never the token, which changes every commit.
+ * `unread`: the places Skillgate's own limits left unread (checkGate.ts `unreadPlaces`), which fail
+ * `check --lock` with no bundle to name: one error result each (UNREAD_RULE) at the diagnostic's file and
+ * range, so code scanning shows why the job failed. Its fingerprint is the rule, file and diagnostic
+ * code, never the message, whose counts change as files are added.
  * Within what code scanning takes (sarifLimits.ts): past it, the first bundles and a count of the rest.
  */
-export function lockSarif(reports: readonly LockReport[], version: string): object {
+export function lockSarif(reports: readonly LockReport[], version: string, unread: readonly Diagnostic[] = []): object {
   const failing = reports.flatMap((r) => r.findings.filter((f) => f.status !== 'pinned').map((f) => ({ r, f })));
-  const used = [...new Set(failing.map(({ f }) => `skillgate.lock.${f.status}`))].sort();
+  const used = [
+    ...new Set([...failing.map(({ f }) => `skillgate.lock.${f.status}`), ...(unread.length ? [UNREAD_RULE] : [])]),
+  ].sort();
   const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
+  const workspaces = reports.map((r) => r.workspace);
   // Relative to the finding's own workspace folder, as in `validate`'s SARIF; a file outside it (a --lock elsewhere) is absolute.
   const location = (file: string, base: number, region: SarifRegion) =>
     sarifLocation(displayPath(file, [reports[base]?.workspace ?? '']), base, region);
@@ -59,34 +71,54 @@ export function lockSarif(reports: readonly LockReport[], version: string): obje
         // UTF-16 code units, as `validate`'s SARIF: item ranges are the editor's, lock columns JavaScript string indices.
         columnKind: 'utf16CodeUnits',
         originalUriBaseIds: workspaceBaseIds(reports.map((r) => r.workspace)),
-        results: failing.map(({ r, f }) => {
-          const ruleId = `skillgate.lock.${f.status}`;
-          const base = reports.indexOf(r);
-          const where = f.item
-            ? location(f.item.location.file, base, sarifRegion(f.item.location.range))
-            : lockLocation(r, base, r.placeInLock(f));
-          return {
-            ruleId,
-            ruleIndex: used.indexOf(ruleId),
-            level: 'error' as const,
-            message: { text: f.message },
-            locations: [where],
-            partialFingerprints: fingerprint(
+        results: [
+          ...failing.map(({ r, f }) => {
+            const ruleId = `skillgate.lock.${f.status}`;
+            const base = reports.indexOf(r);
+            const where = f.item
+              ? location(f.item.location.file, base, sarifRegion(f.item.location.range))
+              : lockLocation(r, base, r.placeInLock(f));
+            return {
               ruleId,
-              fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(base)),
-              `${f.system}\u0000${f.path}`,
-            ),
-            properties: {
-              system: f.system,
-              name: f.name,
-              path: f.path,
-              reviewToken: f.reviewToken,
-              lockedReviewToken: f.lockedReviewToken,
-              contentChanged: f.contentChanged,
-              capabilitiesChanged: f.capabilitiesChanged,
-            },
-          };
-        }),
+              ruleIndex: used.indexOf(ruleId),
+              level: 'error' as const,
+              message: { text: f.message },
+              locations: [where],
+              partialFingerprints: fingerprint(
+                ruleId,
+                fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(base)),
+                `${f.system}\u0000${f.path}`,
+              ),
+              properties: {
+                system: f.system,
+                name: f.name,
+                path: f.path,
+                reviewToken: f.reviewToken,
+                lockedReviewToken: f.lockedReviewToken,
+                contentChanged: f.contentChanged,
+                capabilitiesChanged: f.capabilitiesChanged,
+              },
+            };
+          }),
+          ...unread.map((d) => {
+            const workspace = owningWorkspace(d.file, workspaces);
+            const base = workspace === undefined ? -1 : workspaces.indexOf(workspace);
+            const uri = displayPath(d.file, workspace === undefined ? [] : [workspace]);
+            return {
+              ruleId: UNREAD_RULE,
+              ruleIndex: used.indexOf(UNREAD_RULE),
+              level: 'error' as const,
+              message: { text: unreadPlaceProblem(d) },
+              locations: [sarifLocation(uri, base, sarifRegion(d.range))],
+              partialFingerprints: fingerprint(
+                UNREAD_RULE,
+                fingerprintFile(uri, workspace === undefined ? null : workspaceBaseId(base)),
+                d.code,
+              ),
+              properties: { workspace: workspace ?? null, code: d.code },
+            };
+          }),
+        ],
       },
     ],
   };

@@ -83,9 +83,18 @@ export function unreadPlaces(snapshot: Pick<Snapshot, 'diagnostics'>): Diagnosti
   return agentSystems().flatMap((s) => s.unreadByOwnLimits?.places(snapshot.diagnostics) ?? []);
 }
 
+/** Why an unread place fails the gate: one wording for the count `check` says and each place SARIF names. */
+const LEFT_UNREAD = "left unread by Skillgate's own limits, which the agents do not have";
+const NOT_VOUCHED = 'nothing there can be vouched for';
+
 /** What `check` says of the unread places, once (null when there are none). */
 export function unreadPlacesProblem(places: readonly Diagnostic[]): string | null {
   return places.length === 0
     ? null
-    : `${places.length} place(s) the agents read were left unread by Skillgate's own limits, which the agents do not have (\`skillgate validate\` names them), so nothing there can be vouched for`;
+    : `${places.length} place(s) the agents read were ${LEFT_UNREAD} (\`skillgate validate\` names them), so ${NOT_VOUCHED}`;
+}
+
+/** What `check --lock`'s SARIF says at one unread place: the diagnostic's own words, then why the gate fails there. */
+export function unreadPlaceProblem(place: Diagnostic): string {
+  return `${place.message.replace(/\.$/, '')}. The agents read this place; it was ${LEFT_UNREAD}, so ${NOT_VOUCHED}.`;
 }
