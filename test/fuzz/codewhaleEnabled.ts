@@ -66,6 +66,17 @@ export function configuredOn(s: Server): boolean {
   return s.off === 'no' || s.off === 'explicit-on';
 }
 
+/** The server's `extensions["net.codewhale"]` as written for `off` (§3.4), or none: what `configuredOn` reads back. */
+export function switchWritten(s: Server): { enabled: boolean } | { disabled: true } | undefined {
+  return s.off === 'explicit-on'
+    ? { enabled: true }
+    : s.off === 'enabled'
+      ? { enabled: false }
+      : s.off === 'disabled'
+        ? { disabled: true }
+        : undefined;
+}
+
 /** A bundle with a remote server declares its host: the declared hosts must equal the servers' (§4.4). */
 function remote(b: Bundle): boolean {
   return b.servers.some((s) => s.remote);
@@ -104,14 +115,7 @@ function jsonText(b: Bundle): string {
 function mcpText(b: Bundle): string {
   const servers: Record<string, unknown> = {};
   for (const s of b.servers) {
-    const flag =
-      s.off === 'explicit-on'
-        ? { enabled: true }
-        : s.off === 'enabled'
-          ? { enabled: false }
-          : s.off === 'disabled'
-            ? { disabled: true }
-            : undefined;
+    const flag = switchWritten(s);
     servers[s.id] = {
       ...(s.remote ? { url: 'https://example.invalid/mcp' } : { command: 'node', args: ['server.js'] }),
       ...(flag ? { extensions: { 'net.codewhale': flag } } : {}),

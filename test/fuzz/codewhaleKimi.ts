@@ -6,6 +6,7 @@ import {
   place as placeOf,
   SEQUENCES,
   SKILL,
+  switchWritten,
   type LifecycleBundle,
   type Server,
 } from './codewhaleEnabled';
@@ -63,14 +64,7 @@ function hostOs(): string {
 function kimiText(b: KimiBundle): string {
   const servers: Record<string, unknown> = {};
   for (const s of b.servers) {
-    const flag =
-      s.off === 'explicit-on'
-        ? { enabled: true }
-        : s.off === 'enabled'
-          ? { enabled: false }
-          : s.off === 'disabled'
-            ? { disabled: true }
-            : undefined;
+    const flag = switchWritten(s);
     servers[s.id] = {
       ...(s.type === undefined ? {} : { type: s.type }),
       ...(s.remote ? { url: 'https://example.invalid/mcp' } : { command: 'node', args: ['server.js'] }),
