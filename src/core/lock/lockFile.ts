@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { systemIdSchema, systemOf } from '../systems/registry';
+import { systemIdSchema } from '../systems/registry';
+import { unreadUnitProblem } from '../trust/checkGate';
 import { displayPath } from '../report/contract';
 import { byteOrder } from '../fs/rawNames';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
@@ -62,7 +63,7 @@ export function workspaceBundles(snapshot: Snapshot, workspace: string): Item[] 
   // so a folder given through a link holds its Eva bundles here as well.
   return snapshot.items.filter(
     (i) =>
-      (i.trust !== null || unreadUnit(i) !== null) &&
+      (i.trust !== null || unreadUnitProblem(i) !== null) &&
       i.scope === 'workspace' &&
       i.workspace === workspace &&
       !i.reasons.includes('plugin_limit_exceeded'),
@@ -92,7 +93,7 @@ export function samePlaceBundles(items: readonly Item[], workspace: string): Set
  * files its token does not cover), else null.
  */
 export function unpinnable(item: Item, sharesPlace = false): string | null {
-  const unread = unreadUnit(item);
+  const unread = unreadUnitProblem(item);
   if (unread !== null) return unread;
   if (sharesPlace)
     return `another ${item.system} bundle has the same path, and a lock names a bundle by its system and path`;
@@ -100,11 +101,6 @@ export function unpinnable(item: Item, sharesPlace = false): string | null {
   if (notCovered.length > 0) return `its review token does not cover what it runs: ${notCovered.join('; ')}`;
   if (item.reviewToken === null) return 'it has no review token (it could not be hashed; see `skillgate validate`)';
   return null;
-}
-
-/** Why no one can vouch for this unit the agent may load, Skillgate's own limits having left it unread; else null. */
-function unreadUnit(item: Item): string | null {
-  return systemOf(item.system).unreadByOwnLimits?.unit(item) ?? null;
 }
 
 /**

@@ -36,7 +36,7 @@ export function check(snapshot: Snapshot): CheckFailure[] {
       continue;
     }
     // Before the trust unit test: a unit left unread has no hashes, so no trust, yet the agent may load it.
-    const unread = systemOf(item.system).unreadByOwnLimits?.unit(item) ?? null;
+    const unread = unreadUnitProblem(item);
     if (unread !== null) {
       failures.push({ item, problem: unread });
       continue;
@@ -58,6 +58,14 @@ export function check(snapshot: Snapshot): CheckFailure[] {
       });
   }
   return failures;
+}
+
+/**
+ * Why no one can vouch for this unit the agent may load, Skillgate's own limits having left it
+ * unread (AgentSystem `unreadByOwnLimits`), else null: `check` fails it, a lock cannot pin it.
+ */
+export function unreadUnitProblem(item: Item): string | null {
+  return systemOf(item.system).unreadByOwnLimits?.unit(item) ?? null;
 }
 
 /**
