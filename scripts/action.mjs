@@ -12,8 +12,9 @@
 // 3. Merges the results into one SARIF run whose paths are relative to the repository
 //    root (what code scanning needs), within code scanning's limits (the most severe
 //    kept, the rest counted in one result, as the CLI does), writes it, prints one
-//    annotation per result, and sets the outputs (which count every finding). Exit 1
-//    when the findings reach `fail-on`; exit 2 on a usage error.
+//    annotation per result, and sets the outputs (which count every finding: the bundles
+//    not pinned apart from the places Skillgate's own limits left unread, which no lock can
+//    pin). Exit 1 when the findings reach `fail-on`; exit 2 on a usage error.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -53,11 +54,25 @@ const TRUNCATED_SARIF_RULE = {
   },
   defaultConfiguration: { level: 'warning' },
 };
+// The rule of a place Skillgate's own limits left unread (src/core/lock/lockSarif.ts UNREAD_RULE):
+// no bundle, so not `unpinned`, and `skillgate lock` does not mend it.
+const UNREAD_RULE = 'skillgate.lock.unread';
+const wholeNumber = (v) => (Number.isSafeInteger(v) && v > 0 ? v : 0);
 /** The counts a truncation result carries, each a whole number (0 when absent). */
 function omittedBy(result) {
   const o = result.properties?.omitted ?? {};
-  const n = (v) => (Number.isSafeInteger(v) && v > 0 ? v : 0);
-  return { error: n(o.error), warning: n(o.warning), note: n(o.note) };
+  return { error: wholeNumber(o.error), warning: wholeNumber(o.warning), note: wholeNumber(o.note) };
+}
+/**
+ * What a `check --lock` run left out, bundles apart from unread places: its truncation result
+ * counts them by rule (sarifLimits.ts `omittedByRule`); every lock result is an error. A count it
+ * does not split stays with the bundles: the job fails on either.
+ */
+function omittedLockResults(result) {
+  const o = omittedBy(result);
+  const total = o.error + o.warning + o.note;
+  const unread = Math.min(total, wholeNumber(result.properties?.omittedByRule?.[UNREAD_RULE]));
+  return { unpinned: total - unread, unread };
 }
 
 const env = process.env;
@@ -144,6 +159,7 @@ if (env.GITHUB_PATH) appendFileSync(env.GITHUB_PATH, `${binDir}\n`);
 const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 const runs = [];
 let unpinned = 0;
+let unread = 0;
 let errors = 0;
 let warnings = 0;
 for (const ws of workspaces) {
@@ -165,10 +181,16 @@ for (const ws of workspaces) {
     for (const run of sarif.runs) {
       runs.push({ run, dir });
       for (const result of run.results) {
-        // The result that stands for those the CLI left out counts them (every lock result is an error).
+        // The result that stands for those the CLI left out counts them.
         const omitted = result.ruleId === TRUNCATED_RULE ? omittedBy(result) : null;
-        if (args[0] === 'check') unpinned += omitted ? omitted.error + omitted.warning + omitted.note : 1;
-        else if (omitted) {
+        if (args[0] === 'check') {
+          const left = omitted ? omittedLockResults(result) : null;
+          if (left) {
+            unpinned += left.unpinned;
+            unread += left.unread;
+          } else if (result.ruleId === UNREAD_RULE) unread += 1;
+          else unpinned += 1;
+        } else if (omitted) {
           errors += omitted.error;
           warnings += omitted.warning;
         } else if (result.level === 'error') errors += 1;
@@ -377,11 +399,12 @@ for (const r of results) {
   say(`::${level} ${props}::${escapeData(visible(r.message.text))}`);
 }
 
-const failed = unpinned > 0 || errors > 0 || (failOn === 'warning' && warnings > 0);
+const failed = unpinned > 0 || unread > 0 || errors > 0 || (failOn === 'warning' && warnings > 0);
 const outputs = {
   'sarif-file': sarifFile,
   result: failed ? 'fail' : 'pass',
   unpinned,
+  unread,
   errors,
   warnings,
   'skillgate-version': version,
@@ -393,13 +416,21 @@ if (env.GITHUB_OUTPUT)
       .map(([k, v]) => `${k}=${v}\n`)
       .join(''),
   );
+// Said only when there are some: the places are Eva's, and most repositories have none.
+const unreadSaid = unread > 0 ? `, ${unread} place(s) left unread by Skillgate's own limits` : '';
 say(
-  `Skillgate: ${unpinned} bundle(s) not pinned by the lock, ${errors} error(s), ${warnings} warning(s); SARIF in ${path.relative(repoRoot, sarifFile) || sarifFile}`,
+  `Skillgate: ${unpinned} bundle(s) not pinned by the lock${unreadSaid}, ${errors} error(s), ${warnings} warning(s); SARIF in ${path.relative(repoRoot, sarifFile) || sarifFile}`,
 );
 if (failed && failOn !== 'none') {
   if (unpinned > 0)
     say(
       'A pull request that changes an agent bundle must also change skillgate.lock: review the bundle (`skillgate review <name>`), run `skillgate lock` and commit the lock.',
+    );
+  // checkGate.ts `unreadPlacesProblem` and the fix of `skillgate.lock.unread` (diagnosticHelp.ts), in their words.
+  if (unread > 0)
+    say(
+      `${unread} place(s) the agents read were left unread by Skillgate's own limits, which the agents do not have, so nothing there can be vouched for and no lock pins it: ` +
+        "bring the files within Skillgate's Eva limits (at most `max_files_per_dir` manifests in each directory, each manifest within `max_manifest_bytes`, no lower `discovery.limits` in the project's `config/eva.yaml`) or remove those you do not need, then review what it reads and run `skillgate lock`; `skillgate validate` names each place.",
     );
   process.exit(1);
 }

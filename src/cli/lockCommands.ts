@@ -31,7 +31,13 @@ function lockFileOf(workspace: string, given: string, cwd: string): string {
   return given === '' ? path.join(workspace, LOCK_FILE_NAME) : path.resolve(cwd, given);
 }
 
-/** `skillgate lock`: writes each workspace's lock; exit 1 when a bundle cannot be pinned (the rest are written). */
+/**
+ * `skillgate lock`: writes each workspace's lock; exit 1 when a bundle cannot be pinned (the rest
+ * are written), or when Skillgate's own limits left places unread that the agents read
+ * (checkGate.ts `unreadPlaces`): the lock then pins a repository Skillgate did not read whole,
+ * and `check --lock` fails on it. Each place is named as `check` names it (cli.md: exit 1 for a
+ * refused operation; the lock is still written, as for a bundle it cannot pin).
+ */
 export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: boolean): number {
   const written: {
     lockFile: string;
@@ -55,7 +61,9 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
     written.push({ lockFile, bundles, unpinnable: refused });
   }
   const refusedCount = written.reduce((n, w) => n + w.unpinnable.length, 0);
-  const ok = refusedCount === 0;
+  const places = unreadPlaces(snapshot);
+  const unread = unreadPlacesProblem(places);
+  const ok = refusedCount === 0 && unread === null;
   const summary = written
     .map((w) => `${path.relative(io.cwd, w.lockFile) || w.lockFile}: ${w.bundles.length} bundle(s) pinned`)
     .join('; ');
@@ -63,7 +71,9 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
     io.out(
       jsonText({
         ok,
-        message: ok ? `wrote ${summary}` : `wrote ${summary}; ${refusedCount} bundle(s) cannot be pinned`,
+        message: [`wrote ${summary}`, refusedCount > 0 ? `${refusedCount} bundle(s) cannot be pinned` : null, unread]
+          .filter((m): m is string => m !== null)
+          .join('; '),
         locks: written,
       }),
     );
@@ -75,6 +85,13 @@ export function writeLocks(snapshot: Snapshot, given: string, io: Io, json: bool
   for (const w of written)
     for (const r of w.unpinnable)
       io.err(`skillgate: ${displayText(`${r.system} bundle ${r.name} (${r.path}) cannot be pinned: ${r.problem}`)}\n`);
+  if (unread !== null) {
+    io.err(`skillgate: ${unread}:\n`);
+    for (const d of places) io.err(`  ${displayText(`${displayPath(d.file, snapshot.workspaces)}: ${d.message}`)}\n`);
+    io.err(
+      "The lock pins none of what is there, so `skillgate check --lock` fails until those files are within Skillgate's limits.\n",
+    );
+  }
   return ok ? 0 : 1;
 }
 

@@ -126,6 +126,7 @@ esac
     assert.doesNotMatch(r.out, /ENOBUFS/);
     assert.equal(r.code, 0, r.out.slice(0, 2000) + r.err);
     assert.equal(r.outputs.unpinned, '1000');
+    assert.equal(r.outputs.unread, '0');
     assert.equal(r.results.filter((x) => x.ruleId === 'skillgate.lock.new').length, 1000);
   });
 
@@ -201,6 +202,57 @@ process.exitCode = 1;
       ['config/adapters/review.yaml', 'config/capabilities/lint.yaml', 'config/policies/adapter.yaml'],
     );
     assert.match(r.out, /^::error file=config\/adapters\/review\.yaml,line=1,title=skillgate\.lock\.unread::/m);
+    // An unread place is no bundle, and `skillgate lock` does not mend it: counted apart, said in its own words.
+    assert.deepEqual([r.outputs.unpinned, r.outputs.unread], ['0', '3']);
+    assert.match(
+      r.out,
+      /^Skillgate: 0 bundle\(s\) not pinned by the lock, 3 place\(s\) left unread by Skillgate's own limits, \d+ error\(s\)/m,
+    );
+    assert.doesNotMatch(r.out, /run `skillgate lock` and commit the lock/);
+    assert.match(
+      r.out,
+      /^3 place\(s\) the agents read were left unread by Skillgate's own limits, which the agents do not have, so nothing there can be vouched for and no lock pins it: .*`max_files_per_dir`.*`config\/eva\.yaml`.*`skillgate validate` names each place\.$/m,
+    );
+  });
+
+  it('counts unpinned bundles and unread places apart, those the CLI left out of its run included, and fails on either', () => {
+    // A stand-in CLI: `check --lock` has 2 new bundles and 1 unread place, and left 5 errors out
+    // of its run (3 bundles, 2 unread places); `validate` has nothing.
+    const cli = f.write(
+      'fake-cli.cjs',
+      `const args = process.argv.slice(2);
+if (args[0] === '--version') { console.log('0.0.0'); process.exit(0); }
+const loc = (i) => [{ physicalLocation: { artifactLocation: { uri: 'f' + i + '.json', uriBaseId: '%SRCROOT%' },
+  region: { startLine: 1, startColumn: 1, endLine: 1, endColumn: 2 } } }];
+const rule = (id) => ({ id, shortDescription: { text: id }, fullDescription: { text: id }, help: { text: id } });
+const result = (ruleId, ruleIndex, i, extra = {}) => ({ ruleId, ruleIndex, level: 'error', message: { text: ruleId + ' ' + i },
+  locations: loc(i), partialFingerprints: { 'skillgate/v1': ruleId + i }, ...extra });
+const check = args[0] === 'check';
+const results = check
+  ? [result('skillgate.lock.new', 0, 1), result('skillgate.lock.new', 0, 2), result('skillgate.lock.unread', 1, 3),
+     result('skillgate.sarif.truncated', 2, 'x', { properties: { omitted: { error: 5, warning: 0, note: 0 },
+       omittedByRule: { 'skillgate.lock.new': 3, 'skillgate.lock.unread': 2 } } })]
+  : [];
+const rules = check ? [rule('skillgate.lock.new'), rule('skillgate.lock.unread'), rule('skillgate.sarif.truncated')] : [];
+process.stdout.write(JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'Skillgate', rules } },
+  originalUriBaseIds: { '%SRCROOT%': { uri: 'file:///ws/' } }, results }] }));
+process.exitCode = check ? 1 : 0;
+`,
+    );
+    f.mkdir('repo');
+    const r = runAction({ workspaces: '.' }, 'repo', cli);
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.deepEqual(
+      [r.outputs.result, r.outputs.unpinned, r.outputs.unread, r.outputs.errors, r.outputs.warnings],
+      ['fail', '5', '3', '0', '0'],
+    );
+    assert.match(
+      r.out,
+      /^Skillgate: 5 bundle\(s\) not pinned by the lock, 3 place\(s\) left unread by Skillgate's own limits, 0 error\(s\), 0 warning\(s\)/m,
+    );
+    // Each its own hint: the lock for the bundles, the limits for the places.
+    assert.match(r.out, /run `skillgate lock` and commit the lock/);
+    assert.match(r.out, /^3 place\(s\) the agents read were left unread by Skillgate's own limits/m);
   });
 
   it('gives the same finding in two workspace folders two fingerprints in the merged run', () => {

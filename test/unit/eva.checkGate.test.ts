@@ -245,6 +245,45 @@ describe('skillgate check over Eva: what Skillgate left unread by its own caps f
     assert.match(j.message, /1 place\(s\) the agents read were left unread by Skillgate's own limits/);
   });
 
+  it('writes the lock but exits 1 and names each place, escaped, where files past max_files_per_dir were left unread', async () => {
+    w.f.adapter(A0);
+    // Sorts before review.yaml: the first skipped file, the place `check` names, has a hostile name.
+    w.f.adapter(A0.replace('id: review-skill', 'id: hostile-skill'), 'e\u001b[31m\u202e.yaml');
+    withLimits('    max_files_per_dir: 0\n');
+    const r = await cli('lock');
+    assert.equal(r.code, 1, 'a script notices a lock over a repository Skillgate did not read whole');
+    assert.ok(fs.existsSync(path.join(w.f.ws, 'skillgate.lock')), 'the lock is written, as for a bundle it cannot pin');
+    assert.match(r.out, /^Wrote skillgate\.lock: 0 bundle\(s\) pinned\./);
+    // `check`'s own words: the count, then each place as `check` lists it.
+    const check = await cli('check');
+    const said = (text: string) => text.split('\n').filter((l) => /left unread|^ {2}config\//.test(l));
+    assert.deepEqual(said(r.err), said(check.err));
+    assert.match(
+      r.err,
+      /^skillgate: 2 place\(s\) the agents read were left unread by Skillgate's own limits, which the agents do not have \(`skillgate validate` names them\), so nothing there can be vouched for:$/m,
+    );
+    assert.match(
+      r.err,
+      /^ {2}config\/adapters\/e⟦U\+001B⟧\[31m⟦U\+202E⟧\.yaml: more than 0 files in this directory; Eva's discovery limit stops here \(2 skipped\)$/m,
+    );
+    assert.match(r.err, /^ {2}config\/policies\/adapter\.yaml: more than 0 files in this directory/m);
+    assert.doesNotMatch(r.err, /[\u001b\u202e]/);
+    assert.match(r.err, /^The lock pins none of what is there, so `skillgate check --lock` fails/m);
+    const j = await cli('lock', '--json');
+    assert.equal(j.code, 1);
+    const doc = JSON.parse(j.out) as { ok: boolean; message: string };
+    assert.equal(doc.ok, false);
+    assert.match(
+      doc.message,
+      /^wrote skillgate\.lock: 0 bundle\(s\) pinned; 2 place\(s\) the agents read were left unread by Skillgate's own limits/,
+    );
+    // Once the cap is Eva's own again, everything is read: the lock pins both, and exits 0.
+    withLimits('');
+    const again = await cli('lock');
+    assert.equal(again.code, 0, again.err);
+    assert.equal(again.err, '');
+  });
+
   it('fails `check --lock` for files past max_files_per_dir, which no lock entry names', async () => {
     // The lock of the base branch; the pull request adds the adapter and the cap at once.
     assert.equal((await cli('lock')).code, 0);
@@ -338,6 +377,39 @@ describe('skillgate check over Eva: what Skillgate left unread by its own caps f
       again?.results.map((x) => JSON.stringify(x.partialFingerprints)),
       prints,
     );
+  });
+
+  it('keeps the fingerprint of a place past max_files_per_dir when a new file sorting first moves its first skipped file', async () => {
+    w.f.adapter(A0);
+    withLimits('    max_files_per_dir: 0\n');
+    interface Log {
+      runs: {
+        results: {
+          ruleId: string;
+          locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+          partialFingerprints: Record<string, string>;
+        }[];
+      }[];
+    }
+    const adapterPlace = async () => {
+      const r = await cli('check', '--lock', '--format', 'sarif');
+      assert.equal(r.code, 1, r.err);
+      const results = (JSON.parse(r.out) as Log).runs[0]?.results ?? [];
+      const found = results.filter(
+        (x) =>
+          x.ruleId === 'skillgate.lock.unread' &&
+          x.locations[0]?.physicalLocation.artifactLocation.uri.startsWith('config/adapters/'),
+      );
+      assert.equal(found.length, 1, JSON.stringify(results));
+      return found[0] as Log['runs'][number]['results'][number];
+    };
+    const before = await adapterPlace();
+    assert.equal(before.locations[0]?.physicalLocation.artifactLocation.uri, 'config/adapters/review.yaml');
+    // The same directory, its cap hit as before: only its first skipped file is another.
+    w.f.adapter(A0.replace('id: review-skill', 'id: first-skill'), 'a-first.yaml');
+    const after = await adapterPlace();
+    assert.equal(after.locations[0]?.physicalLocation.artifactLocation.uri, 'config/adapters/a-first.yaml');
+    assert.deepEqual(after.partialFingerprints, before.partialFingerprints);
   });
 
   it('places an unread place relative to its own workspace folder in the lock SARIF, as the other results are', () => {

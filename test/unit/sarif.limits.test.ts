@@ -166,4 +166,41 @@ describe('SARIF within the limits GitHub code scanning accepts', function () {
     assert.deepEqual(last.properties.omitted, { error: 2, warning: 0, note: 0 });
     assert.match(last.message.text, /`skillgate check --lock` \(text or `--json`\) lists them all/);
   });
+
+  it('check --lock: counts what it left out by rule, so the Action tells the unread places from the bundles', () => {
+    const findings = Array.from({ length: LIMIT }, (_, i): LockFinding => ({
+      status: 'new',
+      system: 'codewhale',
+      name: `p${i}`,
+      path: `.codewhale/plugins/p${i}`,
+      item: null,
+      reviewToken: 't',
+      lockedReviewToken: null,
+      contentChanged: false,
+      capabilitiesChanged: false,
+      capabilityChanges: null,
+      message: `Codewhale bundle p${i} is not in skillgate.lock`,
+    }));
+    const report: LockReport = {
+      workspace: '/ws',
+      lockFile: '/ws/skillgate.lock',
+      findings,
+      placeInLock: () => ({ line: 1, startColumn: 1, endColumn: 2 }),
+    };
+    const unread = Array.from({ length: 3 }, (_, i): Diagnostic => ({
+      file: `/ws/config/adapters/d${i}/a.yaml`,
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      severity: 'warning',
+      code: 'eva.scan.limit',
+      message: "more than 0 files in this directory; Eva's discovery limit stops here (1 skipped)",
+      itemId: null,
+    }));
+    const log = lockSarif([report], '0.0.0', unread) as Log;
+    accepted(log);
+    const last = run(log).results[LIMIT - 1] as Result & { properties: { omittedByRule?: Record<string, number> } };
+    assert.equal(last.ruleId, TRUNCATED);
+    // 25,003 results, 24,999 kept: one bundle and the three places left out.
+    assert.deepEqual(last.properties.omitted, { error: 4, warning: 0, note: 0 });
+    assert.deepEqual(last.properties.omittedByRule, { 'skillgate.lock.new': 1, 'skillgate.lock.unread': 3 });
+  });
 });

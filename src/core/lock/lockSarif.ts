@@ -9,7 +9,7 @@ import {
   type SarifRegion,
 } from '../report/sarif';
 import { withinCodeScanningLimits } from '../report/sarifLimits';
-import { unreadPlaceProblem } from '../trust/checkGate';
+import { unreadPlacePath, unreadPlaceProblem } from '../trust/checkGate';
 import type { Diagnostic } from '../model';
 import type { LockFinding } from './lockCheck';
 
@@ -40,8 +40,10 @@ export interface LockPlace {
  * fingerprint is the rule, system and path, never the token, which changes every commit.
  * `unread`: the places Skillgate's own limits left unread (checkGate.ts `unreadPlaces`), which fail
  * `check --lock` with no bundle to name: one error result each (UNREAD_RULE) at the diagnostic's file and
- * range, so code scanning shows why the job failed. Its fingerprint is the rule, file and diagnostic
- * code, never the message, whose counts change as files are added.
+ * range, so code scanning shows why the job failed. Its fingerprint is the rule, the place's path
+ * (checkGate.ts `unreadPlacePath`: the directory whose cap was hit, not its first skipped file, which
+ * a new file sorting before it moves) and the diagnostic code, never the message, whose counts change
+ * as files are added.
  * Within what code scanning takes (sarifLimits.ts): past it, the first bundles and a count of the rest.
  */
 export function lockSarif(reports: readonly LockReport[], version: string, unread: readonly Diagnostic[] = []): object {
@@ -103,7 +105,8 @@ export function lockSarif(reports: readonly LockReport[], version: string, unrea
           ...unread.map((d) => {
             const workspace = owningWorkspace(d.file, workspaces);
             const base = workspace === undefined ? -1 : workspaces.indexOf(workspace);
-            const uri = displayPath(d.file, workspace === undefined ? [] : [workspace]);
+            const within = workspace === undefined ? [] : [workspace];
+            const uri = displayPath(d.file, within);
             return {
               ruleId: UNREAD_RULE,
               ruleIndex: used.indexOf(UNREAD_RULE),
@@ -112,7 +115,10 @@ export function lockSarif(reports: readonly LockReport[], version: string, unrea
               locations: [sarifLocation(uri, base, sarifRegion(d.range))],
               partialFingerprints: fingerprint(
                 UNREAD_RULE,
-                fingerprintFile(uri, workspace === undefined ? null : workspaceBaseId(base)),
+                fingerprintFile(
+                  displayPath(unreadPlacePath(d), within),
+                  workspace === undefined ? null : workspaceBaseId(base),
+                ),
                 d.code,
               ),
               properties: { workspace: workspace ?? null, code: d.code },

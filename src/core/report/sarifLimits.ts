@@ -28,6 +28,7 @@ type Level = 'error' | 'warning' | 'note';
 const LEVELS: readonly Level[] = ['error', 'warning', 'note'];
 
 interface LimitedResult {
+  readonly ruleId: string;
   readonly level: Level;
   readonly locations: readonly unknown[];
 }
@@ -46,8 +47,9 @@ interface LimitedLog {
  * its order) up to the limit but one, and one last result of `TRUNCATED_RULE` saying how
  * many of each level were left out and that `listedBy` lists them all — never dropped
  * silently. It is an error when an error was left out, else a warning, at the place of
- * the first result left out. The counts are also in `properties.omitted` (the Action adds
- * them to its outputs). `rule` makes the SARIF rule of `TRUNCATED_RULE`.
+ * the first result left out. The counts are also in `properties.omitted`, and per rule in
+ * `properties.omittedByRule` (the Action adds them to its outputs, and counts an unread place
+ * of `check --lock` apart from a bundle not pinned). `rule` makes the SARIF rule of `TRUNCATED_RULE`.
  */
 export function withinCodeScanningLimits<L extends LimitedLog>(
   log: L,
@@ -93,6 +95,8 @@ function gzippedSizeAtMost(log: object): number {
 function truncation(omitted: readonly LimitedResult[], listedBy: string, ruleIndex: number): object {
   const count = (level: Level) => omitted.filter((r) => r.level === level).length;
   const by = { error: count('error'), warning: count('warning'), note: count('note') };
+  const byRule = new Map<string, number>();
+  for (const r of omitted) byRule.set(r.ruleId, (byRule.get(r.ruleId) ?? 0) + 1);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const text =
     `${plural(omitted.length, 'result')} ${omitted.length === 1 ? 'is' : 'are'} left out of this SARIF run ` +
@@ -108,7 +112,7 @@ function truncation(omitted: readonly LimitedResult[], listedBy: string, ruleInd
     locations: omitted[0]?.locations.slice(0, 1) ?? [],
     // One alert however many are left out, the same across commits.
     partialFingerprints: sarifFingerprint(TRUNCATED_RULE, '', 'truncated'),
-    properties: { omitted: by },
+    properties: { omitted: by, omittedByRule: Object.fromEntries(byRule) },
   };
 }
 
