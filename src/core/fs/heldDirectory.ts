@@ -58,8 +58,9 @@ function probe(): boolean {
 /**
  * Opens the directory `p` names and holds it: a link at its last component or anything
  * but a directory fails (ELOOP or ENOTDIR), as any other error does, thrown as `fs`
- * throws it. `O_DIRECTORY` refuses a FIFO before it is opened, so nothing blocks. The
- * caller closes the descriptor (`fs.closeSync`) on every path.
+ * throws it; which failure it was, directoryOpenFailure.ts decides. `O_DIRECTORY` refuses
+ * a FIFO before it is opened, so nothing blocks. The caller closes the descriptor
+ * (`fs.closeSync`) on every path.
  */
 export function holdDirectory(p: string | Buffer): number {
   return fs.openSync(p, HOLD_FLAGS);

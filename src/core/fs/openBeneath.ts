@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import { constants as osConstants } from 'node:os';
+import { directoryOpenFailure } from './directoryOpenFailure';
 import { heldDirectoriesWork, heldPath } from './heldDirectory';
 import { osPath } from './rawNames';
-import { lstatEntry, openFailure, READ_FLAGS, readOpenFile, type ReadResult } from './safeFs';
+import { openFailure, READ_FLAGS, readOpenFile, type ReadResult } from './safeFs';
 
 /**
  * A file opened beneath a directory without following a link on the way, as Linux's
@@ -76,16 +77,16 @@ export function holdBase(base: string | Buffer): number {
 /**
  * Holds the directory `name` in the directory `held` holds, never through a link: one
  * that is a link now throws ELOOP, as `O_NOFOLLOW` answers at a path's last component (Linux
- * answers ENOTDIR with `O_DIRECTORY`: the entry is looked at to tell). Anything else throws
- * as `fs.openSync` throws: a file there is ENOTDIR, as a path through it is.
+ * answers ENOTDIR with `O_DIRECTORY`: the entry is looked at to tell, as the content walk
+ * looks, directoryOpenFailure.ts). Anything else throws as `fs.openSync` throws: a file
+ * there is ENOTDIR, as a path through it is.
  */
 export function holdBeneath(held: number, name: Buffer): number {
   const at = heldPath(held, name);
   try {
     return fs.openSync(at, O_PATH | O_DIRECTORY | O_NOFOLLOW);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if ((code === 'ENOTDIR' || code === 'ELOOP') && lstatEntry(at).type === 'symlink') throw linkOnTheWay();
+    if (directoryOpenFailure(at, e).kind === 'link') throw linkOnTheWay();
     throw e;
   }
 }

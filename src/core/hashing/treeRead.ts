@@ -3,6 +3,7 @@ import { entryOf } from '../fs/safeFs';
 import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
 import { rustIoErrorText } from '../fs/rustIoErrorText';
 import { heldDirectoriesWork, heldPath, holdDirectory } from '../fs/heldDirectory';
+import { directoryOpenFailure } from '../fs/directoryOpenFailure';
 
 /** Upstream review limits for one bundle (codewhale.md §3, trust.md). */
 export const MAX_HASHED_FILES = 4096;
@@ -141,18 +142,22 @@ export function walkBundleTree(
       try {
         held = holdDirectory(at);
       } catch (e) {
-        const now = safeLstat(at);
+        const failure = directoryOpenFailure(at, e);
         // Listed (or, the root, inspected) as a directory, a link by now: reported as a link found
         // there is, for upstream lstats each entry as it reaches it (manifest.rs `hash_path`).
-        if (now.ok && now.type === 'symlink') return rel.length === 0 ? ROOT_NOT_DIRECTORY : LINK;
+        if (failure.kind === 'link') return rel.length === 0 ? ROOT_NOT_DIRECTORY : LINK;
         visit({ kind: 'directory', rel });
-        return listingFailure(rel, rustIoErrorText(e), now);
+        return listingFailure(
+          rel,
+          rustIoErrorText(e),
+          failure.kind === 'uninspectable' ? rustIoErrorText(failure.error) : undefined,
+        );
       }
     }
     try {
       visit({ kind: 'directory', rel });
       const listed = listChildren(held === undefined ? at : heldPath(held));
-      if (!listed.ok) return listingFailure(rel, listed.error, rel.length === 0 ? undefined : safeLstat(at));
+      if (!listed.ok) return listingFailure(rel, listed.error, rel.length === 0 ? undefined : inspectError(at));
       walked += listed.children.length;
       if (walked > MAX_WALKED_ENTRIES) return { kind: 'entry-limit', message: ENTRY_LIMIT_MESSAGE };
       stack.push({ abs, rel, children: listed.children, next: 0, held });
@@ -167,16 +172,16 @@ export function walkBundleTree(
   /**
    * Why a directory could not be listed (or held), its `{path}` left for the caller. The bundle
    * root is named by its path, as upstream's `hash_path` names every entry: its relative name
-   * is empty. Another entry that cannot be inspected either fails there first, in those words
-   * (`inspectFailure`).
+   * is empty. Another entry that cannot be inspected either (`uninspectable`, the lstat's
+   * error) fails there first, in those words (`inspectFailure`).
    */
-  const listingFailure = (rel: Name, error: string, inspected?: ReturnType<typeof safeLstat>): Stop => ({
+  const listingFailure = (rel: Name, error: string, uninspectable?: string): Stop => ({
     kind: 'unreadable',
     message:
       rel.length === 0
         ? `failed to read component directory ${root}: ${error}`
-        : inspected && !inspected.ok
-          ? `failed to inspect component {path}: ${inspected.error}`
+        : uninspectable !== undefined
+          ? `failed to inspect component {path}: ${uninspectable}`
           : `failed to read component directory {path}: ${error}`,
   });
 
@@ -323,8 +328,14 @@ function atPath(message: string, rel: Name): string {
  * instead, and asks only once the open or the listing failed.
  */
 function inspectFailure(abs: string | Buffer): string | undefined {
+  const error = inspectError(abs);
+  return error === undefined ? undefined : `failed to inspect component {path}: ${error}`;
+}
+
+/** The lstat's error for `abs`, in Rust's words, or undefined when it can be inspected. */
+function inspectError(abs: string | Buffer): string | undefined {
   const st = safeLstat(abs);
-  return st.ok ? undefined : `failed to inspect component {path}: ${st.error}`;
+  return st.ok ? undefined : st.error;
 }
 
 /** The path string for a relative name: exact, with escaped bytes where a name is not UTF-8. */
