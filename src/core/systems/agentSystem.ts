@@ -6,6 +6,7 @@ import type { Capabilities, McpServer } from '../capabilities';
 import type { TreeReadAhead } from '../hashing/readAhead';
 import type { ParseCache } from '../cache/parseCache';
 import type { Listing } from '../listing';
+import type { ReadResult } from '../fs/safeFs';
 
 /**
  * The seam between Skillgate and one coding agent. Everything specific to an agent —
@@ -259,6 +260,15 @@ export interface BundleSource {
   /** The unit's diagnostics as read now (an invalid unit's say why it is rejected). */
   readonly diagnostics: readonly Diagnostic[];
   rehashCopy(copyRoot: string): string | undefined;
+  /**
+   * One of `files` read again, at most `limit` bytes, as the content hash read it: beneath the
+   * directory its check started at, never through a link on the way (fs/openBeneath.ts). The
+   * reviewed copy is made from it (trust/reviewedCopy.ts). Without it, a file is read beneath
+   * `root`, or beneath the directory it shares with the unit's manifest (trust/unitFileRead.ts),
+   * which is where Codewhale's and Rivumi's hashes read theirs; Eva's reads a skill folder's
+   * files beneath that folder, which may itself be a link Eva follows (eva.md §8 Q7).
+   */
+  readCovered?(f: BundleFile, limit: number): ReadResult;
 }
 
 export type SourceRead =

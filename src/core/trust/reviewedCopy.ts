@@ -1,12 +1,12 @@
 import * as crypto from 'node:crypto';
-import { MAX_HASHED_BYTES } from '../hashing/treeRead';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile } from '../fs/safeFs';
+import { readRegularFile, type ReadResult } from '../fs/safeFs';
 import { sha256Hex } from '../hashing/framing';
 import { osBytes, osPath } from '../fs/rawNames';
 import type { BundleFile } from '../model';
 import type { BundleSource } from './bundleSource';
+import { readUnitFile } from './unitFileRead';
 
 export type ReviewedCopyResult =
   | { readonly ok: true; readonly dir: string; readonly reused: boolean }
@@ -24,6 +24,13 @@ export type ReviewedCopyResult =
  * two worktrees, each need their own files there. A copy is therefore reused only when it
  * holds this unit's files at this unit's paths (`holdsUnit`), and the files it lacks are
  * added to it, never by replacing it (`place`). `reused` says nothing was written.
+ *
+ * The unit's files are read as its hash read them (`readFromUnit`): beneath held directories,
+ * never through a link on the way, so a directory swapped for a link since the review
+ * (`skills -> /tmp/decoy`) is refused as a file that is itself a link is, and nothing from
+ * outside is opened; and no more of a file than its recorded size and one byte, so one grown
+ * since is refused by its size unread (it was read whole up to the hash's 64 MiB a file,
+ * before its SHA-256 refused it).
  *
  * "Snapshot" in Skillgate means the index's picture of the agents (index/snapshot.ts).
  * The store's directory of reviewed copies is still called `snapshots/`: that name is
@@ -56,7 +63,7 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       // Hashing allows hard links; a reviewed copy does not: another name could change the bytes (codewhale.md §8.6).
       if (fs.lstatSync(abs).nlink !== 1)
         return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
-      const bytes = readAsRecorded(abs, f);
+      const bytes = asRecorded(readFromUnit(source, f), f);
       if (!bytes) return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
       const dest = under(staging, f);
       fs.mkdirSync(parentOf(dest), { recursive: true, mode: 0o755 });
@@ -182,9 +189,23 @@ function holdsUnit(final: string, source: BundleSource, contentHash: string): bo
   return source.rehashCopy(final) === contentHash;
 }
 
-/** The bytes at `p` when they are `f`'s as recorded (its SHA-256 and executable bit), else undefined. */
+/**
+ * The unit's file `f` read now, as its hash read it (BundleSource `readCovered`; else beneath
+ * the unit's root or its manifest's directory, as the review reads it: unitFileRead.ts).
+ * At most its recorded size and one byte: a file larger now is refused by its size unread.
+ */
+function readFromUnit(source: BundleSource, f: BundleFile): ReadResult {
+  if (source.readCovered) return source.readCovered(f, f.size);
+  return readUnitFile(source.root, source.item.path, f.rawPath ?? Buffer.from(osPath(f.path)), f.size);
+}
+
+/** The bytes at `p` in a reviewed copy (the store's own, read by its path) when they are `f`'s as recorded, else undefined. */
 function readAsRecorded(p: string | Buffer, f: BundleFile): Buffer | undefined {
-  const read = readRegularFile(p, MAX_HASHED_BYTES);
+  return asRecorded(readRegularFile(p, f.size), f);
+}
+
+/** The bytes read when they are `f`'s as recorded (its SHA-256 and executable bit), else undefined. */
+function asRecorded(read: ReadResult, f: BundleFile): Buffer | undefined {
   return read.ok && sha256Hex(read.bytes) === f.sha256 && read.executable === f.executable ? read.bytes : undefined;
 }
 

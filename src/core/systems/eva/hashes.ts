@@ -245,7 +245,7 @@ export function evaContentHash(
  * or leads through a file is (ENOENT is missing; ENOTDIR fails to read, as `lstat` raises
  * it). A file named on its own is read by its path, as before.
  */
-function readCovered(f: CoveredFile, limit: number): ReadResult | 'missing' {
+export function readCovered(f: CoveredFile, limit: number): ReadResult | 'missing' {
   const rel = f.within === undefined ? undefined : path.relative(f.within, f.abs);
   if (rel === undefined || rel === '' || rel.split(path.sep)[0] === '..' || path.isAbsolute(rel)) {
     if (lstatEntry(f.abs).type === 'missing') return 'missing';

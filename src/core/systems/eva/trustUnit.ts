@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { MAX_HASHED_BYTES } from '../../hashing/treeRead';
-import { readRegularFile } from '../../fs/safeFs';
+import { readRegularFile, type ReadResult } from '../../fs/safeFs';
 import { readFailureText } from '../../fs/rustIoErrorText';
 import { portableRelative } from '../../fs/portablePath';
 import { sha256Hex } from '../../hashing/framing';
@@ -8,7 +8,7 @@ import { hashListed } from '../../hashing/listedFiles';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { BundleFile, Item } from '../../model';
 import type { HashOutcome, InvalidBundle, SourceRead } from '../agentSystem';
-import { evaContentHash } from './hashes';
+import { evaContentHash, readCovered, type CoveredFile } from './hashes';
 import { indexEvaFolder, type EvaFolderIndex, type EvaTrustUnit } from './indexEva';
 import { faultedEvaFolder } from './faults';
 import { readContextOf } from './readContext';
@@ -104,8 +104,39 @@ export function readEvaSource(item: Item): SourceRead {
       applicable: true,
       diagnostics: read.diagnostics,
       rehashCopy: (copy) => rehashCopy(unit, root, copy),
+      readCovered: readAsHashed(files, unit.manifest, hashed.read, unit.covered),
     },
   };
+}
+
+/**
+ * Each of the unit's files read again as its hash read it (hashes.ts `readCovered`): a skill
+ * folder's files beneath that folder, which Eva follows when it is a link (eva.md §8 Q7), so a
+ * directory in it swapped for a link since is refused as one; the manifest and a file named
+ * on its own by their paths. `files` is the manifest's record, then one per path in `read`.
+ * A file that is none of these is not read at all.
+ */
+function readAsHashed(
+  files: readonly BundleFile[],
+  manifest: string,
+  read: readonly string[],
+  covered: readonly CoveredFile[],
+): (f: BundleFile, limit: number) => ReadResult {
+  // By where each was read: the hash read the last of a path named twice (evaContentHash keeps the last).
+  const byAbs = new Map(covered.map((c) => [c.abs, c]));
+  const readers = new Map<string, (limit: number) => ReadResult>();
+  read.forEach((abs, i) => {
+    const c = byAbs.get(abs);
+    const f = files[i + 1];
+    if (c === undefined || f === undefined) return;
+    readers.set(f.path, (limit) => {
+      const r = readCovered(c, limit);
+      return r === 'missing' ? { ok: false, reason: 'missing' } : r;
+    });
+  });
+  const first = files[0];
+  if (first !== undefined) readers.set(first.path, (limit) => readRegularFile(manifest, limit));
+  return (f, limit) => readers.get(f.path)?.(limit) ?? { ok: false, reason: 'missing' };
 }
 
 /** The content hash of a copy that holds the covered files at their paths under `root`. */
