@@ -9,9 +9,9 @@ import type { Item, ReasonCode, Severity } from '../model';
 import type { ReviewReport } from '../trust/reviewBundle';
 
 import { readRegularFile } from '../fs/safeFs';
-import { decodeRawName, decodeUtf8, osPath } from '../fs/rawNames';
+import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
 import { portableRelative } from '../fs/portablePath';
-import { readUnitFile } from '../trust/unitFileRead';
+import { readFromUnit } from '../trust/unitFileRead';
 import { reasonTextOf, systemOf } from '../systems/registry';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../mcpServers';
 import { relativeTime } from './relativeTime';
@@ -81,15 +81,14 @@ export function reviewViewModel(
   const S = (t: unknown) => count(shown(t));
   /**
    * The text the agent reads, lines kept; bundle text, so shown with its invisible characters marked.
-   * A file the review hashed is read beneath the bundle as its hash read it (unitFileRead.ts), so a
-   * directory swapped for a link since shows no text, as a file that is a link shows none; any other
-   * (a Rivumi skill reached through a link, which Rivumi loads and trust cannot cover) by its path.
+   * A file the review hashed is read as its hash read it (unitFileRead.ts `readFromUnit`: the unit's
+   * own reader, else beneath the bundle), so a directory swapped for a link since shows no text, as a
+   * file that is a link shows none; any other (a Rivumi skill reached through a link, which Rivumi
+   * loads and trust cannot cover) by its path.
    */
   const body = (file: string): Shown | null => {
     const hashed = hashedFiles.get(portableRelative(r.root, file));
-    const read = hashed
-      ? readUnitFile(r.root, r.item.path, hashed.rawPath ?? Buffer.from(osPath(hashed.path)), MAX_BODY_BYTES)
-      : readRegularFile(file, MAX_BODY_BYTES);
+    const read = hashed ? readFromUnit(r, hashed, MAX_BODY_BYTES) : readRegularFile(file, MAX_BODY_BYTES);
     if (!read.ok)
       return read.reason === 'too-large'
         ? { text: `(larger than ${MAX_BODY_BYTES / 1024} KiB: open the file from Files)`, hidden: false }

@@ -263,7 +263,8 @@ export interface BundleSource {
   /**
    * One of `files` read again, at most `limit` bytes, as the content hash read it: beneath the
    * directory its check started at, never through a link on the way (fs/openBeneath.ts). The
-   * reviewed copy is made from it (trust/reviewedCopy.ts). Without it, a file is read beneath
+   * reviewed copy is made from it, and the review shows its text (trust/unitFileRead.ts
+   * `readFromUnit`, the one reader of both). Without it, a file is read beneath
    * `root`, or beneath the directory it shares with the unit's manifest (trust/unitFileRead.ts),
    * which is where Codewhale's and Rivumi's hashes read theirs; Eva's reads a skill folder's
    * files beneath that folder, which may itself be a link Eva follows (eva.md §8 Q7).

@@ -4,6 +4,7 @@ import { readBundleSource } from './bundleSource';
 import { invalidBundleRefusal, readInvalidBundle, withReviewedFiles } from './invalidBundle';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import type { Receipt } from './stateSchema';
+import type { HashedUnit } from './unitFileRead';
 import { unavailableMessage, type Mutation } from './trustStore';
 import { hasEnableSwitch } from './enableSwitch';
 import { notCoveredRefusal } from './grantTrust';
@@ -27,6 +28,12 @@ export interface ReviewReport {
   readonly files: Item['detail']['files'];
   /** The directory the files are relative to. */
   readonly root: string;
+  /**
+   * The unit's own reader of its files, as its hash read them (BundleSource `readCovered`:
+   * Eva's skill folder), for the text the panel shows (trust/unitFileRead.ts `readFromUnit`);
+   * absent where they are read beneath `root`. A function: no part of `review --json`.
+   */
+  readonly readCovered?: HashedUnit['readCovered'];
   /** The unit's skills, hooks, MCP servers and components as read now. */
   readonly parts: readonly Item[];
   readonly status: TrustStatus;
@@ -77,6 +84,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
           reviewedCopyOf(ctx, receipt),
           s.directories,
           s.item.path,
+          s.readCovered,
         )
       : null;
   return {
@@ -89,6 +97,7 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       capabilities: s.capabilities,
       files,
       root: s.root,
+      ...(s.readCovered ? { readCovered: s.readCovered } : {}),
       parts: s.parts,
       status,
       enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),

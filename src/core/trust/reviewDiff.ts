@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatPatch, structuredPatch } from 'diff';
 import { decodeUtf8, readRegularFile, type ReadResult } from '../fs/safeFs';
-import { readUnitFile } from './unitFileRead';
+import { readFromUnit, type HashedUnit } from './unitFileRead';
 import { sha256Hex } from '../hashing/framing';
 import { byteOrder, decodeRawName, osPath } from '../fs/rawNames';
 import { displayText } from '../text/displayText';
@@ -62,8 +62,10 @@ const MAX_REVIEW_EDITS = 10000;
  * do), then file changes with unified diffs against the reviewed copy. Capabilities are
  * compared as stored (capabilities.ts): a receipt's record that is not the typed model
  * (another tool's, a damaged one) compares as such, every capability then shows as new.
- * The current side of a diff is read beneath `currentRoot` (unitFileRead.ts, with the
- * unit's `manifest`), never through a directory swapped for a link since the hash.
+ * The current side of a diff is read as the unit's hash read it (unitFileRead.ts
+ * `readFromUnit`): by the unit's own `readCovered` when it has one (BundleSource: Eva's
+ * skill folder), else beneath `currentRoot` or the unit's `manifest`'s directory; never
+ * through a directory swapped for a link since the hash.
  */
 export function diffAgainstReceipt(
   receipt: Receipt,
@@ -73,8 +75,10 @@ export function diffAgainstReceipt(
   reviewedCopy: string | undefined,
   directories: readonly string[] = [],
   manifest?: string,
+  readCovered?: HashedUnit['readCovered'],
 ): ReviewDiff {
-  const changed = fileChanges(receipt, files, currentRoot, reviewedCopy, manifest);
+  const unit: HashedUnit = { root: currentRoot, item: { path: manifest }, ...(readCovered ? { readCovered } : {}) };
+  const changed = fileChanges(receipt, files, unit, reviewedCopy);
   const dirs = reviewedCopy ? directoryChanges(files, directories, reviewedCopy) : [];
   return {
     capabilities: capabilityChanges(receipt.capabilities, capabilities),
@@ -225,9 +229,8 @@ function valueText(v: unknown): string {
 function fileChanges(
   receipt: Receipt,
   files: readonly BundleFile[],
-  currentRoot: string,
+  unit: HashedUnit,
   reviewedCopy: string | undefined,
-  manifest: string | undefined,
 ): FileChange[] {
   const out: FileChange[] = [];
   const now = new Map(files.map((f) => [f.path, f]));
@@ -255,7 +258,7 @@ function fileChanges(
     // the review token does not cover.
     // The reviewed side is Skillgate's own copy in its state directory (never a workspace:
     // stateDirectory.ts), written read-only by Skillgate and re-hashed before use: read by its path.
-    // The current side is the repository's, read beneath the bundle (unitFileRead.ts).
+    // The current side is the repository's, read as its hash read it (unitFileRead.ts).
     const oldText = before
       ? textOf(
           reviewedCopy ? readRegularFile(path.join(reviewedCopy, p), MAX_DIFF_BYTES) : undefined,
@@ -264,11 +267,7 @@ function fileChanges(
         )
       : { text: '' };
     const newText = after
-      ? textOf(
-          readUnitFile(currentRoot, manifest, after.rawPath ?? Buffer.from(osPath(p)), MAX_DIFF_BYTES),
-          after.sha256,
-          CHANGED_WHILE_READ,
-        )
+      ? textOf(readFromUnit(unit, after, MAX_DIFF_BYTES), after.sha256, CHANGED_WHILE_READ)
       : { text: '' };
     const note = oldText.note ?? newText.note;
     if (note !== undefined || oldText.text === undefined || newText.text === undefined) {

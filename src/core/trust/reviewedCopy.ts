@@ -6,7 +6,7 @@ import { sha256Hex } from '../hashing/framing';
 import { osBytes, osPath } from '../fs/rawNames';
 import type { BundleFile } from '../model';
 import type { BundleSource } from './bundleSource';
-import { readUnitFile } from './unitFileRead';
+import { readFromUnit } from './unitFileRead';
 
 export type ReviewedCopyResult =
   | { readonly ok: true; readonly dir: string; readonly reused: boolean }
@@ -63,7 +63,8 @@ export function copyReviewed(copiesDir: string, source: BundleSource, contentHas
       // Hashing allows hard links; a reviewed copy does not: another name could change the bytes (codewhale.md §8.6).
       if (fs.lstatSync(abs).nlink !== 1)
         return refuse(`${f.path} is hard-linked; Plugin content may not contain hard-linked files`);
-      const bytes = asRecorded(readFromUnit(source, f), f);
+      // At most its recorded size and one byte: a file larger now is refused by its size unread.
+      const bytes = asRecorded(readFromUnit(source, f, f.size), f);
       if (!bytes) return refuse(`${f.path} changed while it was being copied for trust; review the bundle again`);
       const dest = under(staging, f);
       fs.mkdirSync(parentOf(dest), { recursive: true, mode: 0o755 });
@@ -187,16 +188,6 @@ function holdsUnit(final: string, source: BundleSource, contentHash: string): bo
   if (!isRealDirectory(final)) return false;
   if (!source.files.every((f) => readAsRecorded(under(final, f), f))) return false;
   return source.rehashCopy(final) === contentHash;
-}
-
-/**
- * The unit's file `f` read now, as its hash read it (BundleSource `readCovered`; else beneath
- * the unit's root or its manifest's directory, as the review reads it: unitFileRead.ts).
- * At most its recorded size and one byte: a file larger now is refused by its size unread.
- */
-function readFromUnit(source: BundleSource, f: BundleFile): ReadResult {
-  if (source.readCovered) return source.readCovered(f, f.size);
-  return readUnitFile(source.root, source.item.path, f.rawPath ?? Buffer.from(osPath(f.path)), f.size);
 }
 
 /** The bytes at `p` in a reviewed copy (the store's own, read by its path) when they are `f`'s as recorded, else undefined. */

@@ -3,6 +3,34 @@ import { readBeneath } from '../fs/openBeneath';
 import { leavesBase, portableRelative } from '../fs/portablePath';
 import { osPath } from '../fs/rawNames';
 import type { ReadResult } from '../fs/safeFs';
+import type { BundleFile } from '../model';
+
+/**
+ * A unit whose files are read again: a BundleSource as trusting copies it, or the review
+ * made of one (ReviewReport) as the panel and the diff show it.
+ */
+export interface HashedUnit {
+  /** The directory the files' paths are relative to. */
+  readonly root: string;
+  /** The unit's manifest, as the agent reaches it (Item.path); none for a bare list of files. */
+  readonly item: { readonly path: string | undefined };
+  /** The unit's own reader, where its hash reads files apart from the root (agentSystem.ts BundleSource). */
+  readonly readCovered?: (f: BundleFile, limit: number) => ReadResult;
+}
+
+/**
+ * The unit's file `f` read now, at most `limit` bytes, as its hash read it: by the unit's own
+ * reader when it has one (Eva's reads a skill folder's files beneath that folder, which Eva
+ * follows when it is a link: eva.md §8 Q7, eva/trustUnit.ts `readAsHashed`), else beneath
+ * the unit's root or its manifest's directory (`readUnitFile`). The one way trusting
+ * (reviewedCopy.ts), the diff's current side (reviewDiff.ts) and the panel's texts
+ * (reviewViewModel.ts) read a unit's file: read beneath the root alone, an Eva folder that is
+ * a link was refused, and the review showed nothing of the files Eva loads from it.
+ */
+export function readFromUnit(unit: HashedUnit, f: BundleFile, limit: number): ReadResult {
+  if (unit.readCovered) return unit.readCovered(f, limit);
+  return readUnitFile(unit.root, unit.item.path, f.rawPath ?? Buffer.from(osPath(f.path)), limit);
+}
 
 /**
  * A file of a trust unit read again for what the review shows (a diff's current side, a
