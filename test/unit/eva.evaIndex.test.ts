@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { A0, EvaFixture } from './helpers/evaFixture';
 import { EvaIndex } from '../../src/core/systems/eva/evaIndex';
 import { readContextOf } from '../../src/core/systems/eva/readContext';
+import { vscodeGlobMatches } from './helpers/vscodeGlob';
 
 /**
  * The Eva index as the editor keeps it: each Eva project re-read on its own when a path
@@ -365,6 +366,90 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     );
     assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/b'), pattern: 'SKILL.md' }]);
   });
+
+  // A linked folder that holds no SKILL.md yet is no item, so no item names it; Eva lists it once a SKILL.md is
+  // written there (files.ts `scanUserSkills`: a child directory holding a regular `SKILL.md`), behind the link.
+  it('watches the real folder of a linked user skill folder that holds no SKILL.md yet, and lists the skill once one is written there', () => {
+    f.adapter(A0);
+    f.mkdir('elsewhere/x');
+    f.symlink(f.path('elsewhere/x'), 'home/.codex/skills/x');
+    const index = loaded();
+    assert.equal(userDescription(index), undefined, 'no SKILL.md: no skill');
+    assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/x'), pattern: 'SKILL.md' }]);
+    f.write('elsewhere/x/SKILL.md', USER_SKILL('first'));
+    index.refresh([f.path('elsewhere/x/SKILL.md')]);
+    assert.equal(userDescription(index), 'first', 'a SKILL.md written behind the link, reported under the real path');
+    assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/x'), pattern: 'SKILL.md' }]);
+  });
+
+  it('watches no linked folder without a SKILL.md that leads to a filesystem root, the home, a workspace folder, a folder above one, or into the user trees', () => {
+    f.adapter(A0);
+    const app = f.mkdir('projects/app');
+    f.mkdir('home/.agents/skills/y');
+    const targets: [label: string, target: string][] = [
+      ['/', '/'],
+      ['~', f.home],
+      ['an ancestor of ~', f.root],
+      ['a workspace folder', f.ws],
+      ['an ancestor of a workspace folder', f.path('projects')],
+      ['a folder in the other user tree', f.path('home/.agents/skills/y')],
+    ];
+    for (const [label, target] of targets) {
+      fs.rmSync(f.path('home/.codex'), { recursive: true, force: true });
+      f.symlink(target, 'home/.codex/skills/x');
+      assert.deepEqual(skillFileWatches(loaded([f.ws, app])), [], `~/.codex/skills/x -> ${label}`);
+    }
+  });
+
+  it('watches the linked folders without a SKILL.md where Eva would still read one: before its 500th skill folder, at most 500 per root', () => {
+    f.adapter(A0);
+    // Byte order: `0` before `a000`…`a499`, which fill the cap, before `b`.
+    for (let n = 0; n < 500; n++)
+      f.write(`home/.codex/skills/a${String(n).padStart(3, '0')}/SKILL.md`, USER_SKILL('d'));
+    for (const name of ['0', 'b']) {
+      f.mkdir(`elsewhere/${name}`);
+      f.symlink(f.path(`elsewhere/${name}`), `home/.codex/skills/${name}`);
+    }
+    // In the other root, 501 linked folders without one: the first 500 in byte order are watched.
+    for (let n = 0; n < 501; n++) {
+      const name = `e${String(n).padStart(3, '0')}`;
+      f.mkdir(`empty/${name}`);
+      f.symlink(f.path(`empty/${name}`), `home/.agents/skills/${name}`);
+    }
+    const watched = skillFileWatches(loaded()).map((t) => path.relative(f.root, t.base));
+    assert.deepEqual(
+      watched.filter((b) => b.startsWith('elsewhere')),
+      ['elsewhere/0'],
+    );
+    const empty = watched.filter((b) => b.startsWith('empty'));
+    assert.equal(empty.length, 500);
+    assert.ok(!empty.includes('empty/e500'), 'the 501st in byte order is not watched');
+  });
+
+  // `ln -sfn /b ~/.codex`: the change is of the link itself, in the home, which `{.codex,.agents}/skills/**` never names;
+  // the real tree watched is still the old one, where nothing changed.
+  for (const user of ['.codex', '.agents'])
+    it(`watches ~/${user} itself, so a link of it led elsewhere re-reads the user skills at once`, () => {
+      f.adapter(A0);
+      f.write('dotfiles/a/skills/x/SKILL.md', USER_SKILL('first'));
+      f.write('dotfiles/b/skills/x/SKILL.md', USER_SKILL('second'));
+      f.symlink(f.path('dotfiles/a'), `home/${user}`);
+      const index = loaded();
+      const description = () => index.compose(ctx).items.find((i) => i.name === 'x')?.detail.description;
+      assert.equal(description(), 'first');
+      fs.rmSync(f.path(`home/${user}`));
+      f.symlink(f.path('dotfiles/b'), `home/${user}`);
+      const link = f.path(`home/${user}`);
+      // As VS Code matches a watcher's pattern against a path relative to its base (helpers/vscodeGlob.ts).
+      const reporting = index.watchedTrees().filter((t) => {
+        const rel = path.relative(t.base, link);
+        return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && vscodeGlobMatches(t.pattern, rel);
+      });
+      assert.deepEqual(reporting, [{ base: f.home, pattern: '{.codex,.agents}' }]);
+      index.refresh([link]);
+      assert.equal(description(), 'second');
+      assert.deepEqual(realTrees(index), [{ base: f.path('dotfiles/b/skills'), pattern: '**' }]);
+    });
 
   it('remembers the home and runtime each project was read with, for reading its units again', () => {
     f.adapter(A0);

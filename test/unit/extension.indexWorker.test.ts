@@ -167,6 +167,26 @@ describe('the index worker', function () {
     }
   });
 
+  it('hands the host the real folder of a linked user skill folder with no SKILL.md yet to watch, as the in-host index names it', async () => {
+    // `~/.codex/skills/x -> elsewhere/x`, empty: a SKILL.md written there is seen only where the link leads (userTreeWatches.ts).
+    const f = new EvaFixture().p0();
+    try {
+      f.mkdir('elsewhere/x');
+      f.symlink(f.path('elsewhere/x'), 'home/.codex/skills/x');
+      const opened = { ...options, workspaces: [f.ws], evaHome: f.home, stateDir: f.path('state') };
+      const { watched } = await unopened('in-thread')
+        .open(opened)
+        .indexAll(() => undefined);
+      assert.ok(
+        watched.trees.some((t) => t.base === f.path('elsewhere/x') && t.pattern === 'SKILL.md'),
+        JSON.stringify(watched.trees),
+      );
+      assert.deepEqual(watched, (await new InHostIndex(opened).indexAll(() => undefined)).watched);
+    } finally {
+      f.remove();
+    }
+  });
+
   it('writes the parse cache after it has sent the full index, before it serves the next request', async () => {
     const cacheDir = path.join(dir, 'parse-cache');
     const thread = inThreadWorker();

@@ -131,6 +131,8 @@ describe('user homes kept as spelled', () => {
       [
         { base: f.path('deep/cwh'), pattern: 'plugins/**' },
         { base: f.path('deep'), pattern: '{.codex,.agents}/skills/**' },
+        // The two user folders themselves, so a link of one led elsewhere is seen (evaIndex.ts `watchedTrees`).
+        { base: f.path('deep'), pattern: '{.codex,.agents}' },
       ],
     );
     const added = writeD(f, '', 'deep/cwh/plugins/later');

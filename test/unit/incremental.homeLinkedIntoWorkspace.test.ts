@@ -34,16 +34,24 @@ interface Arrangement {
   readonly spellings: readonly string[];
   /** Whether the plugins directory may be missing at first (a root made later): the spellings reachable without it. */
   readonly madeLater?: readonly string[];
+  /**
+   * Whether the directory the links lead to may be missing at first too (`~/.codewhale -> /data/cw`,
+   * `/data/cw` made later, each link dangling): the spellings a watcher may report its making under,
+   * the directory's and its `plugins`'.
+   */
+  readonly targetMadeLater?: readonly string[];
 }
 
 const ARRANGEMENTS: readonly Arrangement[] = [
   {
     name: 'the home a link to the workspace’s .codewhale (cw -> ws/.codewhale)',
     plugins: 'ws/.codewhale/plugins',
+    dirs: ['ws'],
     links: [['ws/.codewhale', 'cw']],
     options: (f) => ({ workspaces: [f.path('ws')], codewhaleHome: f.path('cw') }),
     spellings: ['cw/plugins', 'ws/.codewhale/plugins'],
     madeLater: ['cw/plugins', 'ws/.codewhale/plugins'],
+    targetMadeLater: ['cw', 'cw/plugins', 'ws/.codewhale', 'ws/.codewhale/plugins'],
   },
   {
     name: 'the user root a link to the workspace’s plugins (cw/plugins -> ../ws/.codewhale/plugins, refused)',
@@ -61,6 +69,7 @@ const ARRANGEMENTS: readonly Arrangement[] = [
     options: (f) => ({ workspaces: [f.path('ws')], codewhaleHome: f.path('cw') }),
     spellings: ['cw/plugins', 'ws/.codewhale/plugins'],
     madeLater: ['cw/plugins', 'ws/.codewhale/plugins'],
+    targetMadeLater: ['cw', 'cw/plugins', 'ws/.codewhale', 'ws/.codewhale/plugins'],
   },
   ...[
     ['a', 'b'],
@@ -73,6 +82,7 @@ const ARRANGEMENTS: readonly Arrangement[] = [
     options: (f) => ({ workspaces: order.map((w) => f.path(w)), codewhaleHome: null }),
     spellings: ['a/.codewhale/plugins', 'b/.codewhale/plugins'],
     madeLater: ['a/.codewhale/plugins', 'b/.codewhale/plugins'],
+    targetMadeLater: ['a/.codewhale', 'a/.codewhale/plugins', 'b/.codewhale', 'b/.codewhale/plugins'],
   })),
   {
     name: 'two workspace folders whose .codewhale both lead to a third directory (dotfiles), and the home linked there too',
@@ -86,6 +96,26 @@ const ARRANGEMENTS: readonly Arrangement[] = [
     options: (f) => ({ workspaces: [f.path('a'), f.path('b')], codewhaleHome: f.path('cw') }),
     spellings: ['a/.codewhale/plugins', 'b/.codewhale/plugins', 'cw/plugins', 'dotfiles/plugins'],
     madeLater: ['a/.codewhale/plugins', 'b/.codewhale/plugins', 'cw/plugins', 'dotfiles/plugins'],
+    targetMadeLater: [
+      ...['a/.codewhale', 'b/.codewhale', 'cw', 'dotfiles'],
+      ...['a/.codewhale/plugins', 'b/.codewhale/plugins', 'cw/plugins', 'dotfiles/plugins'],
+    ],
+  },
+  {
+    name: 'the home a link to a directory outside the workspace, and the workspace’s .codewhale too (cw -> data/cw, ws/.codewhale -> ../data/cw)',
+    plugins: 'data/cw/plugins',
+    dirs: ['data', 'ws'],
+    links: [
+      ['data/cw', 'cw'],
+      ['../data/cw', 'ws/.codewhale'],
+    ],
+    options: (f) => ({ workspaces: [f.path('ws')], codewhaleHome: f.path('cw') }),
+    spellings: ['cw/plugins', 'data/cw/plugins', 'ws/.codewhale/plugins'],
+    madeLater: ['cw/plugins', 'data/cw/plugins', 'ws/.codewhale/plugins'],
+    targetMadeLater: [
+      ...['cw', 'data/cw', 'ws/.codewhale'],
+      ...['cw/plugins', 'data/cw/plugins', 'ws/.codewhale/plugins'],
+    ],
   },
 ];
 
@@ -133,6 +163,12 @@ const MADE_LATER: Edit = {
   reported: (s) => s,
 };
 
+/** The links' target made, with `plugins` and a bundle in it, where each link dangled: reported as one of the two. */
+const TARGET_MADE_LATER: Edit = {
+  ...MADE_LATER,
+  name: 'the links’ target made with a plugins directory and a bundle in it',
+};
+
 const listed = (snapshot: Parameters<typeof envelope>[0]) => jsonText(envelope(snapshot));
 
 describe('incremental indexing of one Codewhale plugins directory reached by two discovery roots', () => {
@@ -141,6 +177,7 @@ describe('incremental indexing of one Codewhale plugins directory reached by two
       const cases = [
         ...EDITS.flatMap((edit) => arrangement.spellings.map((s) => ({ edit, spelling: s }))),
         ...(arrangement.madeLater ?? []).map((s) => ({ edit: MADE_LATER, spelling: s })),
+        ...(arrangement.targetMadeLater ?? []).map((s) => ({ edit: TARGET_MADE_LATER, spelling: s })),
       ];
       // Every case is run, and those that differ are named together: one arrangement fails in several places at once.
       const differing: string[] = [];
@@ -148,8 +185,8 @@ describe('incremental indexing of one Codewhale plugins directory reached by two
         const f = new Fixture();
         try {
           const parent = arrangement.plugins.slice(0, arrangement.plugins.lastIndexOf('/'));
-          if (edit.before === undefined) f.mkdir(parent);
-          else f.write(`${arrangement.plugins}/d0/plugin.toml`, edit.before);
+          if (edit === MADE_LATER) f.mkdir(parent);
+          else if (edit.before !== undefined) f.write(`${arrangement.plugins}/d0/plugin.toml`, edit.before);
           for (const dir of arrangement.dirs ?? []) f.mkdir(dir);
           for (const [target, link] of arrangement.links) f.symlink(target, link);
           const options = (): IndexOptions => ({ evaHome: null, host: LINUX_HOST, ...arrangement.options(f) });

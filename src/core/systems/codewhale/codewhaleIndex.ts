@@ -6,7 +6,7 @@ import { unreadableBundle } from './unreadableBundle';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
-import { realSpellings, rootAliases, spellingsInRoot, type RootAlias } from './rootAliases';
+import { aliasesAtChange, realSpellings, rootAliases, spellingsInRoot, type RootAlias } from './rootAliases';
 import type { Listing } from '../../listing';
 import { wellFormed } from '../../fs/rawNames';
 import { isAncestor } from '../../fs/portablePath';
@@ -97,16 +97,21 @@ export class CodewhaleIndex implements SystemIndex {
     // Every root's other spellings: a change reported under one root's (an item's path, `~/.codewhale` linked
     // into the workspace) or under a real path (a linked `.codewhale`'s target, as its own watcher reports it)
     // is tried in each root that reaches the same directory.
-    const aliases = [...this.roots.values()].flatMap((state) => state.aliases);
+    // A root that did not resolve when listed (its link's target made since) is aliased where it leads now.
+    const rootAliasesNow = new Map<string, RootAlias[]>();
+    for (const [key, state] of this.roots)
+      rootAliasesNow.set(key, aliasesAtChange(state.scan.root, state.scan.canonicalRoot, state.aliases));
+    const aliases = [...rootAliasesNow.values()].flat();
     for (const reported of changed) {
       const reals = realSpellings(reported, aliases);
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
-        for (const p of spellingsInRoot(reals, root, state.aliases)) {
+        const own = rootAliasesNow.get(key) ?? state.aliases;
+        for (const p of spellingsInRoot(reals, root, own)) {
           // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
           // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
           // Above a real path of it too: that spelling of the root itself was respelled to `root` above.
-          if (p === root || isAncestor(p, root) || state.aliases.some((alias) => isAncestor(p, alias.real))) {
+          if (p === root || isAncestor(p, root) || own.some((alias) => isAncestor(p, alias.real))) {
             rootsToRescan.add(key);
             reload(key, state.bundles.keys());
           }

@@ -38,6 +38,29 @@ export function rootAliases(root: string, canonicalRoot: string | undefined): Ro
 }
 
 /**
+ * The aliases of a root when a change is tried against it: `listed`, read when it was listed, and,
+ * for a root that did not resolve then (`canonicalRoot` undefined), where it leads now. A root
+ * behind a link whose target did not exist yet (`~/.codewhale -> /data/cw`, `/data/cw` made later
+ * with `plugins/x/plugin.toml`) had no real path, nor had its parent, so `listed` is empty, and
+ * the change that makes the target, reported under another root that leads there (the workspace's
+ * `.codewhale -> /data/cw`, or `~/.codewhale -> ws/.codewhale`), re-read that root alone: the
+ * duplicate discovery a fresh index lists (codewhale.md §2.6) stayed missing. The change comes
+ * after the target is made, so it resolves now. A root that resolved when listed has both aliases
+ * already and costs no I/O; one that did not costs two `realpath` calls per batch of changes.
+ */
+export function aliasesAtChange(
+  root: string,
+  canonicalRoot: string | undefined,
+  listed: readonly RootAlias[],
+): RootAlias[] {
+  if (canonicalRoot !== undefined) return [...listed];
+  const now = rootAliases(root, undefined).filter(
+    (alias) => !listed.some((old) => old.own === alias.own && old.real === alias.real),
+  );
+  return [...listed, ...now];
+}
+
+/**
  * A reported change under each root's real path: as reported, and respelled from every root's
  * spelling to where it leads (`all`: every root's aliases). A change spelled under one root
  * (`~/.codewhale/plugins/…`, the path of the user's item) so reaches every root that leads to

@@ -8,11 +8,12 @@ import type { DecisionContext, SharedIndexOptions, SystemIndex } from '../agentS
 import { gateItems } from './bundleTrust';
 import { faultedEvaFolder, faultedEvaUser } from './faults';
 import { indexEvaFolder, indexEvaUser, type EvaFolderIndex } from './indexEva';
+import type { UserSkillsRead } from './userSkills';
 import type { EvaItem } from './item';
 import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { hasEvaEntryFile } from './project';
-import { linkedUserSkillFolders, realUserTreesToWatch } from './userTreeWatches';
+import { linkedFoldersAwaitingSkill, linkedUserSkillFolders, realUserTreesToWatch } from './userTreeWatches';
 
 /** What Eva reads of a user skill folder (files.ts `scanUserSkills`): its `SKILL.md`'s front matter. */
 const SKILL_FILE = 'SKILL.md';
@@ -53,7 +54,7 @@ const LAYER_PATTERNS = [
  */
 export class EvaIndex implements SystemIndex {
   private readonly folders = new Map<string, EvaFolderIndex | undefined>();
-  private user: { items: EvaItem[]; diagnostics: Diagnostic[] } = { items: [], diagnostics: [] };
+  private user: UserSkillsRead = { items: [], diagnostics: [] };
   private readonly home: string | null;
   /** Whether the user skill folders are listed (a home, and not `--no-user`). */
   private readonly userSkills: boolean;
@@ -64,7 +65,8 @@ export class EvaIndex implements SystemIndex {
   private watchedRealUserTrees: string[] = [];
   /**
    * The skill folders in the user skill folders that are links out of them (`~/.codex/skills/x -> /data/x`),
-   * by real path, as at their last read: only their `SKILL.md` is read (userTreeWatches.ts `linkedUserSkillFolders`).
+   * by real path, as at their last read: only their `SKILL.md` is read (userTreeWatches.ts `linkedUserSkillFolders`);
+   * and such links that hold no `SKILL.md` yet, where one written would be read (`linkedFoldersAwaitingSkill`).
    */
   private linkedSkillFolders: string[] = [];
 
@@ -131,6 +133,11 @@ export class EvaIndex implements SystemIndex {
     }
     if (this.userSkills && this.home !== null && this.projects().length > 0) {
       trees.push({ base: this.home, pattern: '{.codex,.agents}/skills/**' });
+      // The two folders themselves: `~/.codex -> /a` led to `/b` (`ln -sfn`) is a change of the link, in the
+      // home, that the pattern above never names, and the real tree watched is still `/a`'s, where nothing
+      // changed. No `/` and no `**`: the home's own entries only, not its tree (VS Code's
+      // extHostFileSystemEventService `ensureWatching`); `refresh` re-reads the user folders for it.
+      trees.push({ base: this.home, pattern: '{.codex,.agents}' });
       for (const base of this.watchedRealUserTrees) trees.push({ base, pattern: '**' });
       // One file, not the folder's tree: cheap wherever the link leads (the home, a workspace folder, `/`).
       for (const base of this.linkedSkillFolders) trees.push({ base, pattern: SKILL_FILE });
@@ -174,7 +181,18 @@ export class EvaIndex implements SystemIndex {
     this.realUserTrees = realTrees;
     this.watchedRealUserTrees =
       this.home === null ? [] : realUserTreesToWatch(realTrees, this.home, this.options.workspaces);
-    this.linkedSkillFolders = linkedUserSkillFolders(this.user.items, [...trees, ...realTrees]);
+    const awaiting =
+      this.home === null
+        ? []
+        : linkedFoldersAwaitingSkill(
+            this.user.linkedWithoutSkill ?? [],
+            [...trees, ...realTrees],
+            this.home,
+            this.options.workspaces,
+          );
+    this.linkedSkillFolders = [
+      ...new Set([...linkedUserSkillFolders(this.user.items, [...trees, ...realTrees]), ...awaiting]),
+    ];
   }
 
   private userTrees(): string[] {

@@ -231,12 +231,15 @@ export interface RefusedDir {
 /**
  * User-level skill folders (eva.md §1.3): each direct, non-hidden child directory of
  * the root (a directory link is followed) holding a `SKILL.md`, in raw-byte order.
+ * `awaitingSkill` receives the child directories that are links and hold no `SKILL.md` yet
+ * (userTreeWatches.ts `linkedFoldersAwaitingSkill`).
  */
 export function scanUserSkills(
   root: string,
   which: 'codex' | 'agents',
   maxPerRoot: number,
   refused: RefusedDir[] = [],
+  awaitingSkill: string[] = [],
 ): UserSkillDir[] {
   // [Skillgate] A folder this user may not search or list is said (`refused`), never simply absent: a user
   // who may read it sees its skills (the discovery design records PermissionDenied; shipped Eva-CLI reads none).
@@ -256,6 +259,7 @@ export function scanUserSkills(
   }
   const out: UserSkillDir[] = [];
   let count = 0;
+  let awaiting = 0;
   for (const name of listed.names.map(decodeRawName).sort(byteOrder)) {
     if (name.startsWith('.')) continue;
     const dir = path.join(root, name);
@@ -269,7 +273,16 @@ export function scanUserSkills(
     // The folder may be listed in its root but not searched (another user's, at mode 700): its SKILL.md cannot be asked for.
     refuse(dir, own);
     const isLink = own.type === 'symlink';
-    if (own.type !== 'file' && !(isLink && statEntry(skillFile).type === 'file')) continue;
+    if (own.type !== 'file' && !(isLink && statEntry(skillFile).type === 'file')) {
+      // [Skillgate] A folder behind a link with no SKILL.md yet: one written there is listed, and read while
+      // under the cap, but no watcher of the user trees sees behind the link. Only where Eva would still read
+      // it (fewer than `maxPerRoot` skill folders before it), and no more than `maxPerRoot` such folders per root.
+      if (count < maxPerRoot && awaiting < maxPerRoot && lstatEntry(dir).type === 'symlink') {
+        awaiting++;
+        awaitingSkill.push(dir);
+      }
+      continue;
+    }
     count++;
     let real: string | undefined;
     try {

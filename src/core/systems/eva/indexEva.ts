@@ -21,7 +21,7 @@ import { loadEvaProject, type EvaProject } from './project';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { firstSchemaError } from './schemaSubset';
 import { loadSchemas } from './schemas';
-import { indexUserSkills, type ProjectAdapterRef } from './userSkills';
+import { indexUserSkills, type ProjectAdapterRef, type UserSkillsRead } from './userSkills';
 import { EVA_SYSTEM, type EvaReason } from './vocabulary';
 import { isMapping, manifestRoot } from './yamlValue';
 import type { YamlDocument } from './yamlDocument';
@@ -133,10 +133,7 @@ export function indexEvaFolder(
 }
 
 /** User-level skills, beside at least one Eva project and unless a project or `--no-user` turns them off (eva.md §1.3). */
-export function indexEvaUser(
-  projects: readonly EvaFolderIndex[],
-  options: EvaOptions,
-): { items: EvaItem[]; diagnostics: Diagnostic[] } {
+export function indexEvaUser(projects: readonly EvaFolderIndex[], options: EvaOptions): UserSkillsRead {
   // User items only beside an Eva project (eva.md §1.3): the folders belong to Codex too.
   const scanUser = options.scanUserDirs !== false && projects.every((p) => p.scanUserDirs);
   if (projects.length === 0 || !scanUser || options.home === null) return { items: [], diagnostics: [] };

@@ -34,18 +34,31 @@ export interface ProjectAdapterRef {
 /** The trusted-directory convention for user `runtime_worker`s (eva.md §3.2, §8 Q6). */
 const WORKER_DIRS = new Set(['team', 'swarm', 'ralph', 'worker']);
 
+/** The user skill folders as read: their items and diagnostics, and what the watchers need beyond the items. */
+export interface UserSkillsRead {
+  items: EvaItem[];
+  diagnostics: Diagnostic[];
+  /**
+   * The child directories, as spelled under the home, that are links and hold no `SKILL.md` yet, where
+   * one would still be read (files.ts `scanUserSkills`): no item names them, and no watcher of the user trees
+   * sees one written behind the link (userTreeWatches.ts `linkedFoldersAwaitingSkill`).
+   */
+  linkedWithoutSkill?: readonly string[];
+}
+
 export function indexUserSkills(
   home: string,
   adapters: readonly ProjectAdapterRef[],
   policy: EvaPolicy,
   runtime: EvaRuntime,
-): { items: EvaItem[]; diagnostics: Diagnostic[] } {
+): UserSkillsRead {
   const realHome = canonicalPath(home) ?? path.resolve(home);
   const refused: RefusedDir[] = [];
+  const linkedWithoutSkill: string[] = [];
   const dirs = [
     // Appended, as Eva joins `~`: a home that reaches nothing (`missing/..`) is not folded onto another folder.
-    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR, refused),
-    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR, refused),
+    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR, refused, linkedWithoutSkill),
+    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR, refused, linkedWithoutSkill),
   ];
   const names = new Map<string, number>();
   for (const d of dirs) if (!d.overCap) names.set(d.name, (names.get(d.name) ?? 0) + 1);
@@ -57,7 +70,7 @@ export function indexUserSkills(
     items.push(item);
     for (const d of own) diagnostics.push(d);
   }
-  return { items, diagnostics };
+  return { items, diagnostics, linkedWithoutSkill };
 }
 
 function userItem(

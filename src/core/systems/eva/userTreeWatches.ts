@@ -57,19 +57,61 @@ export function realUserTreesToWatch(
   workspaces: readonly string[],
 ): string[] {
   const realHome = canonicalPath(home);
-  const homes = realHome === undefined ? [home] : [home, realHome];
-  const folders = workspaces.flatMap((ws) => {
-    const real = canonicalPath(ws);
-    return real === undefined || real === ws ? [ws] : [ws, real];
-  });
+  const aroundHomeOrFolder = aroundHomeOrFolderOf(home, workspaces);
   const seenByHomeWatcher =
     realHome === undefined ? [] : ['.codex', '.agents'].map((d) => path.join(realHome, d, 'skills'));
   const out: string[] = [];
   for (const tree of realTrees) {
     if (out.includes(tree) || seenByHomeWatcher.includes(tree)) continue;
-    if (path.parse(tree).root === tree) continue;
-    if (homes.some((h) => isInside(tree, h)) || folders.some((ws) => isInside(tree, ws))) continue;
+    if (aroundHomeOrFolder(tree)) continue;
     out.push(tree);
   }
   return out;
+}
+
+/**
+ * The real folders of the user skill folders that are links and hold no `SKILL.md` yet
+ * (`~/.codex/skills/x -> /data/x`, `/data/x` empty): `linked`, as spelled under the home, from
+ * files.ts `scanUserSkills`, which keeps only those where Eva would still read a `SKILL.md` (fewer
+ * than its 500 skill folders before them in byte order) and no more than 500 per root. No item names
+ * them, so `linkedUserSkillFolders` has none of them; a `SKILL.md` written there made the skill appear
+ * only at the next re-check, as no watcher of the user trees sees behind the link. Each is watched
+ * for that one file, as a linked skill folder is (evaIndex.ts `watchedTrees`).
+ *
+ * Left out: one reached through the user trees (their watchers see it), and one that is a filesystem
+ * root, the home, a workspace folder or a folder above either (as `realUserTreesToWatch` leaves such
+ * trees out): a folder that holds no skill yet is no reason to watch those. A `SKILL.md` written there
+ * is read at the next re-check.
+ */
+export function linkedFoldersAwaitingSkill(
+  linked: readonly string[],
+  userTrees: readonly string[],
+  home: string,
+  workspaces: readonly string[],
+): string[] {
+  const aroundHomeOrFolder = aroundHomeOrFolderOf(home, workspaces);
+  // Up to 1000 folders (two roots): a set, not a list searched for each.
+  const out = new Set<string>();
+  for (const dir of linked) {
+    const real = canonicalPath(dir);
+    if (real === undefined || out.has(real) || userTrees.some((t) => isInside(t, real))) continue;
+    if (aroundHomeOrFolder(real)) continue;
+    out.add(real);
+  }
+  return [...out];
+}
+
+/**
+ * Whether a folder is a filesystem root, or the home or a workspace folder or a folder above one,
+ * each both spellings, as given and real: never watched for what a user skill folder leads to.
+ */
+function aroundHomeOrFolderOf(home: string, workspaces: readonly string[]): (dir: string) => boolean {
+  const realHome = canonicalPath(home);
+  const homes = realHome === undefined ? [home] : [home, realHome];
+  const folders = workspaces.flatMap((ws) => {
+    const real = canonicalPath(ws);
+    return real === undefined || real === ws ? [ws] : [ws, real];
+  });
+  return (dir) =>
+    path.parse(dir).root === dir || homes.some((h) => isInside(dir, h)) || folders.some((ws) => isInside(dir, ws));
 }
