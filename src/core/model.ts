@@ -111,6 +111,13 @@ export interface Diagnostic {
   /** Cross-file causes (the file that aborts a Rivumi load, the bundle that shadows). */
   readonly related?: readonly RelatedLocation[];
   readonly fix?: Fix;
+  /**
+   * Absolute path of the place the diagnostic is about when `file` is only where a listing
+   * stopped (the directory whose file cap was hit, the bundle whose walk ran out of files),
+   * spelled as `file` is: a new file sorting first moves `file`, not this. What a SARIF
+   * fingerprint names (report/sarifFingerprint.ts `fingerprintPlace`); absent, `file` is the place.
+   */
+  readonly place?: string;
 }
 
 /** A file that belongs to a trust unit, as hashed. */

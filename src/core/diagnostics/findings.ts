@@ -32,7 +32,7 @@ export class Findings {
     code: DiagnosticCode,
     message: string,
     where: Where,
-    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft },
+    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft; place?: string },
   ): Diagnostic {
     return this.inFile(code, message, where.file, this.rangeOf(where), extra);
   }
@@ -43,7 +43,7 @@ export class Findings {
     message: string,
     file: string,
     range: Range = FILE_START,
-    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft },
+    extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft; place?: string },
   ): Diagnostic {
     // Bound here, to the documents the rules read: the ranges of a fix name places in that text only.
     const fix = extra?.fix && boundFix(extra.fix, (f) => this.documents.get(f));
@@ -56,6 +56,7 @@ export class Findings {
       itemId: null,
       ...(extra?.related ? { related: extra.related } : {}),
       ...(fix ? { fix } : {}),
+      ...(extra?.place !== undefined ? { place: extra.place } : {}),
     };
     this.diagnostics.push(diagnostic);
     return diagnostic;

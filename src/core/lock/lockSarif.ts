@@ -1,5 +1,5 @@
 import { displayPath, owningWorkspace } from '../report/contract';
-import { fingerprintFile, runFingerprints } from '../report/sarifFingerprint';
+import { fingerprintFile, fingerprintPlace, runFingerprints } from '../report/sarifFingerprint';
 import {
   sarifLocation,
   sarifRegion,
@@ -9,7 +9,7 @@ import {
   type SarifRegion,
 } from '../report/sarif';
 import { withinCodeScanningLimits } from '../report/sarifLimits';
-import { unreadPlacePath, unreadPlaceProblem } from '../trust/checkGate';
+import { unreadPlaceProblem } from '../trust/checkGate';
 import type { Diagnostic } from '../model';
 import type { LockFinding } from './lockCheck';
 
@@ -41,9 +41,9 @@ export interface LockPlace {
  * `unread`: the places Skillgate's own limits left unread (checkGate.ts `unreadPlaces`), which fail
  * `check --lock` with no bundle to name: one error result each (UNREAD_RULE) at the diagnostic's file and
  * range, so code scanning shows why the job failed. Its fingerprint is the rule, the place's path
- * (checkGate.ts `unreadPlacePath`: the directory whose cap was hit, not its first skipped file, which
- * a new file sorting before it moves) and the diagnostic code, never the message, whose counts change
- * as files are added.
+ * (sarifFingerprint.ts `fingerprintPlace`, as `validate`'s SARIF names it: the directory whose cap was
+ * hit, not its first skipped file, which a new file sorting before it moves) and the diagnostic code,
+ * never the message, whose counts change as files are added.
  * Within what code scanning takes (sarifLimits.ts): past it, the first bundles and a count of the rest.
  */
 export function lockSarif(reports: readonly LockReport[], version: string, unread: readonly Diagnostic[] = []): object {
@@ -116,7 +116,7 @@ export function lockSarif(reports: readonly LockReport[], version: string, unrea
               partialFingerprints: fingerprint(
                 UNREAD_RULE,
                 fingerprintFile(
-                  displayPath(unreadPlacePath(d), within),
+                  displayPath(fingerprintPlace(d), within),
                   workspace === undefined ? null : workspaceBaseId(base),
                 ),
                 d.code,

@@ -2,7 +2,7 @@ import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../diagnostics/diagnostic
 import { DIAGNOSTIC_HELP } from '../diagnostics/diagnosticHelp';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
-import { fingerprintFile, runFingerprints } from './sarifFingerprint';
+import { fingerprintFile, fingerprintPlace, runFingerprints } from './sarifFingerprint';
 import { withinCodeScanningLimits } from './sarifLimits';
 import type { Snapshot } from '../index/snapshot';
 import type { Range } from '../model';
@@ -94,9 +94,11 @@ export function toSarif(snapshot: Snapshot, version: string): object {
         originalUriBaseIds: workspaceBaseIds(snapshot.workspaces),
         results: snapshot.diagnostics.map((d) => {
           const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
-          const uri = displayPath(d.file, workspace === null ? [] : [workspace]);
+          const within = workspace === null ? [] : [workspace];
+          const uri = displayPath(d.file, within);
           const base = workspace === null ? -1 : snapshot.workspaces.indexOf(workspace);
-          const relative = isRelative(uri, base);
+          // The place the finding is about, which is its file unless a listing's position chose the file.
+          const place = displayPath(fingerprintPlace(d), within);
           return {
             ruleId: d.code,
             ruleIndex: used.indexOf(d.code),
@@ -104,10 +106,12 @@ export function toSarif(snapshot: Snapshot, version: string): object {
             message: { text: d.message },
             locations: [sarifLocation(uri, base, sarifRegion(d.range))],
             // Without the line, and with the numbers in the message (upstream wording names byte
-            // offsets and lines) left out: an edit above a finding must not make a new alert.
+            // offsets and lines, a cap's message counts files) left out: an edit above a finding must
+            // not make a new alert. The place, not the file: a new file sorting first moves the first
+            // file past a cap, not the directory whose cap it is (`Diagnostic.place`).
             partialFingerprints: fingerprint(
               d.code,
-              fingerprintFile(uri, relative ? workspaceBaseId(base) : null),
+              fingerprintFile(place, isRelative(place, base) ? workspaceBaseId(base) : null),
               d.message.replace(/\d+/g, '#'),
             ),
             properties: { workspace, ...(d.itemId ? { itemId: d.itemId } : {}) },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Diagnostic } from '../model';
 
 /** The `partialFingerprints` key Skillgate writes (GitHub reserves `primaryLocationLineHash` and recomputes it). */
 export const FINGERPRINT_KEY = 'skillgate/v1';
@@ -36,4 +37,14 @@ export function runFingerprints(): (ruleId: string, file: string, identity: stri
  */
 export function fingerprintFile(file: string, baseId: string | null): string {
   return baseId === null || baseId === '%SRCROOT%' ? file : `${baseId}/${file}`;
+}
+
+/**
+ * The absolute path a diagnostic's fingerprint names: the place its producer says it is about
+ * (`Diagnostic.place`: the directory whose cap was hit, the bundle whose walk ran out of files),
+ * else its file. A location is where a listing stopped, which a new file sorting first moves;
+ * the fingerprint must not move with it, or code scanning closes the alert and opens another.
+ */
+export function fingerprintPlace(d: Pick<Diagnostic, 'file' | 'place'>): string {
+  return d.place ?? d.file;
 }

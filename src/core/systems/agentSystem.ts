@@ -90,11 +90,6 @@ export interface UnreadByOwnLimits {
   unit(item: Item): string | null;
   /** Among a snapshot's diagnostics, this agent's that mark files left unread with no item to stand for them. */
   places(diagnostics: readonly Diagnostic[]): readonly Diagnostic[];
-  /**
-   * The path that names one of those places from run to run (the directory whose cap was hit,
-   * the file over a size cap), where the diagnostic's file may move as files are added.
-   */
-  placePath(place: Diagnostic): string;
 }
 
 /** The text review's lines an agent states in its own review (reviewText.ts prints them as given). */

@@ -91,18 +91,6 @@ export function unreadPlaces(snapshot: Pick<Snapshot, 'diagnostics'>): Diagnosti
   return agentSystems().flatMap((s) => s.unreadByOwnLimits?.places(snapshot.diagnostics) ?? []);
 }
 
-/**
- * The path that names an unread place from run to run (AgentSystem `unreadByOwnLimits.placePath`):
- * what `check --lock`'s SARIF fingerprints, where its location is the diagnostic's file.
- */
-export function unreadPlacePath(place: Diagnostic): string {
-  for (const s of agentSystems()) {
-    const limits = s.unreadByOwnLimits;
-    if (limits && limits.places([place]).length > 0) return limits.placePath(place);
-  }
-  return place.file;
-}
-
 /** Why an unread place fails the gate: one wording for the count `check` says and each place SARIF names. */
 const LEFT_UNREAD = "left unread by Skillgate's own limits, which the agents do not have";
 const NOT_VOUCHED = 'nothing there can be vouched for';

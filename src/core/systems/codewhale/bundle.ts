@@ -271,7 +271,14 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
   };
   if (!walk.ok) {
     // By the failure the walk met, never by the message's words: a message spells a path, which holds any words.
-    findings.inFile(WALK_FAILURE_CODE[walk.kind], walk.message, walk.rel ? path.join(dir, walk.rel) : manifestFile);
+    findings.inFile(
+      WALK_FAILURE_CODE[walk.kind],
+      walk.message,
+      walk.rel ? path.join(dir, walk.rel) : manifestFile,
+      undefined,
+      // A limit is the bundle's, at the file where the count ran out, which a new file walked first moves.
+      PAST_A_LIMIT.has(walk.kind) ? { place: dir } : undefined,
+    );
     // Upstream's load stops at the walk (codewhale.md §2.5 step 1), but the inactive components are
     // still listed, display only, from the manifest: they say why, as under any other invalid manifest.
     sayInactive();
@@ -339,6 +346,12 @@ const WALK_FAILURE_CODE = {
   'byte-limit': 'codewhale.content.limit',
   'entry-limit': 'codewhale.content.limit',
 } as const satisfies Record<TreeFailureKind, DiagnosticCode>;
+
+/**
+ * The walk's stops that are about the whole bundle (its files or bytes counted past a limit), not
+ * the file it stopped at: a symbolic link or a file that changed is that file's finding.
+ */
+const PAST_A_LIMIT: ReadonlySet<TreeFailureKind> = new Set(['file-limit', 'byte-limit', 'entry-limit']);
 
 /**
  * Files the loader parses after the walk: the MCP sidecars (`mcp.json`, a Claude bundle's

@@ -54,6 +54,8 @@ export function givenFolder(root: string, folder: string): GivenFolder | undefin
     diagnostic: (d) => ({
       ...d,
       file: spell(d.file),
+      // The place a fingerprint names (a capped directory) is spelled as its file is, or it would name the canonical root.
+      ...(d.place === undefined ? {} : { place: spell(d.place) }),
       ...(d.related ? { related: d.related.map((r) => ({ ...r, file: spell(r.file) })) } : {}),
       ...(d.fix ? { fix: { ...d.fix, edits: d.fix.edits.map((e) => ({ ...e, file: spell(e.file) })) } } : {}),
     }),

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { portableRelative } from '../../fs/portablePath';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { FILE_START, type Diagnostic } from '../../model';
@@ -72,15 +73,18 @@ export function scanRoot(
         rootReadFailure(rustFaultText(e.fault, e.error), deniedByPermissions(e.fault)),
       ),
     );
+  // At the directory's first skipped file, where the editor shows it; about the directory whose cap
+  // was hit (`place`), which a new file sorting before that file does not move.
   for (const o of scan.overflow)
-    diagnostics.push(
-      evaDiagnostic(
+    diagnostics.push({
+      ...evaDiagnostic(
         o.first,
         FILE_START,
         'eva.scan.limit',
         `more than ${project.maxFilesPerDir} files in this directory; Eva's discovery limit stops here (${o.skipped} skipped)`,
       ),
-    );
+      place: path.dirname(o.first),
+    });
   return [...scan.files];
 }
 

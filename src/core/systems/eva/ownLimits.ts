@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import type { Diagnostic, Item } from '../../model';
 import type { UnreadByOwnLimits } from '../agentSystem';
 import type { EvaDiagnosticCode } from './vocabulary';
@@ -21,9 +20,6 @@ export const EVA_UNREAD_BY_OWN_LIMITS: UnreadByOwnLimits = {
       ? 'Skillgate did not read it (larger than max_manifest_bytes), and Eva-CLI has no such limit, so it cannot be vouched for'
       : null,
   places: (diagnostics: readonly Diagnostic[]) => diagnostics.filter(unreadPlace),
-  // `eva.scan.limit` sits on the directory's first skipped file (manifestEntry.ts `scanRoot`), which a
-  // new file sorting before it replaces: the place is the directory whose cap was hit.
-  placePath: (place: Diagnostic) => (place.code === PAST_THE_FILE_CAP ? path.dirname(place.file) : place.file),
 };
 
 const PAST_THE_FILE_CAP: EvaDiagnosticCode = 'eva.scan.limit';

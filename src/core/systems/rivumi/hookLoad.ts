@@ -135,6 +135,9 @@ function validateHooks(
           'rivumi.hooks.too-many',
           `project hook config is invalid: ${event}: Tuple should have at most ${MAX_HOOKS_PER_EVENT} items after validation, not ${list.length} (after plugin hooks are merged)`,
           { file: t.file, path: t.path },
+          // At the entry past the cap, whose file the merge order picks (a plugin sorting first moves it); about
+          // the event of the merged project hook config, as Rivumi words it: hooks.json names that config.
+          { place: hooksPath },
         );
         problems.push(diag);
         out.overflowFile ??= t.file;

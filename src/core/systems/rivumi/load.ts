@@ -176,7 +176,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
   plugins.sort((a, b) => byListing(a.fileName, b.fileName));
 
   warnDuplicates(skills, plugins, findings);
-  if (!skillLoad) warnTruncation([...skills, ...plugins.flatMap((p) => p.skills)], findings);
+  if (!skillLoad) warnTruncation([...skills, ...plugins.flatMap((p) => p.skills)], findings, skillsDir);
 
   return {
     workspace,

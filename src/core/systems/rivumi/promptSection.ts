@@ -72,8 +72,12 @@ export function selectSkills<T extends { readonly qualifiedName: string }>(
   return { ok: true, skills: names.map((n) => byName.get(n) as T) };
 }
 
-/** The rendered prompt section (rivumi.md §3.7) is cut in the middle past 16000 bytes. */
-export function warnTruncation(all: RivumiSkill[], findings: Findings): void {
+/**
+ * The rendered prompt section (rivumi.md §3.7) is cut in the middle past 16000 bytes. Said at the
+ * last skill loaded, where the cut ends; about the section, which Rivumi heads "Project skills from
+ * .rivumi/skills" (`skillsDir`, the place a fingerprint names): a skill added last moves the file, not it.
+ */
+export function warnTruncation(all: RivumiSkill[], findings: Findings, skillsDir: string): void {
   const loaded = all.filter((s) => s.state === 'valid');
   // With no skill loaded the section is '' (0 bytes): under the limit below.
   const full = Buffer.byteLength(renderSkillSection(loaded, Number.MAX_SAFE_INTEGER));
@@ -83,5 +87,7 @@ export function warnTruncation(all: RivumiSkill[], findings: Findings): void {
     'rivumi.skills.context-truncated',
     `the rendered skill section is ${full} bytes; Rivumi keeps ${MAX_SKILL_CONTEXT_BYTES} and cuts ${full - MAX_SKILL_CONTEXT_BYTES} bytes from the middle`,
     last.file,
+    undefined,
+    { place: skillsDir },
   );
 }
