@@ -207,7 +207,7 @@ function writeReadOnly(p: string | Buffer, bytes: Uint8Array, executable: boolea
 }
 
 /**
- * `doctor --prune` removes a copy no receipt names once it is an hour old (trustStore.ts
+ * `doctor --prune` removes a copy no receipt names once it is an hour old (unreferencedCopies.ts
  * FRESH_COPY_MS), deciding under the store's lock, which a trust takes only to write its
  * receipt after the copy is made. A copy this trust reuses or adds to may be such an old
  * one (its receipts fell out of the history); marked fresh first, it is not pruned before

@@ -1,14 +1,22 @@
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type * as Lockfile from 'proper-lockfile';
 import { emptyState, stateSchema, STATE_SCHEMA_VERSION, type BundleState, type TrustState } from './stateSchema';
 import type { TrustView } from '../decisions/trustView';
 import { decodeUtf8, errorText } from '../fs/safeFs';
 import { firstDuplicateKey } from '../documents/duplicateKeys';
+import { lstatOrUndefined } from '../fs/lstatOrUndefined';
 import { removeTree } from './reviewedCopy';
-import { folderHolding } from '../fs/folderHolding';
+import { ensureStateDirectory, locationProblem, workspaceProblem } from './storeLocation';
+import {
+  identityOf,
+  LOCK_STALE_MS,
+  sameIdentity,
+  stillOurs,
+  takeLockWithoutWaiting,
+  takeWriterLock,
+} from './storeLock';
+import { removeAbandonedTemporaries, writeAtomically } from './stateFileWrite';
+import { unreferencedCopies } from './unreferencedCopies';
 
 export type StoreRead =
   | { readonly ok: true; readonly state: TrustState; readonly exists: boolean; readonly text: string }
@@ -24,17 +32,6 @@ export type StoreRead =
     };
 
 export type Mutation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
-
-/** After this long without a refresh a writer's lock is taken over (a killed writer leaves it behind). */
-const LOCK_STALE_MS = 5000;
-
-/**
- * A reviewed copy or staging directory changed this recently may belong to a trust in
- * progress: `trust` copies the bundle before it takes the lock to write its receipt, so
- * holding the lock cannot tell its copy from an abandoned one; age can. An abandoned
- * copy merely waits this long longer to be pruned.
- */
-const FRESH_COPY_MS = 60 * 60 * 1000;
 
 export interface ReviewedCopies {
   /** Reviewed copies and staging directories no receipt refers to and no trust in progress may still need. */
@@ -54,12 +51,6 @@ export interface TrustStoreOptions {
   readonly lockStaleMs?: number;
   /** Tests: runs inside the critical section, after the temporary file is written and before the ownership check. */
   readonly beforeCommit?: () => void;
-}
-
-interface LockIdentity {
-  readonly dev: number;
-  readonly ino: number;
-  readonly mtimeMs: number;
 }
 
 /**
@@ -87,7 +78,7 @@ export class TrustStore {
   }
 
   read(): StoreRead {
-    const where = this.locationProblem();
+    const where = locationProblem(this.dir, this.file, this.options.workspaces);
     if (where) return { ok: false, problem: where, badFile: false };
     let bytes: Buffer;
     try {
@@ -180,43 +171,14 @@ export class TrustStore {
       return { ok: false, message: `cannot create the trust store directory ${this.dir}: ${errorText(e)}` };
     }
     const { lockDir } = this;
-    let compromised = false;
-    // Set when the lock turned out not to be ours: the directory at `lockDir` then
-    // belongs to the writer that took it over, and releasing must not remove it.
-    let forfeited = false;
-    const lockFs = {
-      ...fs,
-      rmdir: (p: string, cb: (e: NodeJS.ErrnoException | null) => void) => (forfeited ? cb(null) : fs.rmdir(p, cb)),
-      rmdirSync: (p: string) => (forfeited ? undefined : fs.rmdirSync(p)),
-    };
-    let release: (() => Promise<void>) | undefined;
-    try {
-      release = await lockfileLibrary().lock(this.file, {
-        realpath: false,
-        lockfilePath: lockDir,
-        fs: lockFs,
-        // A writer killed mid-update leaves its lock behind; after this long it is taken over.
-        stale: this.options.lockStaleMs ?? LOCK_STALE_MS,
-        retries: { retries: 400, factor: 1.3, minTimeout: 2, maxTimeout: 60, randomize: true },
-        // proper-lockfile's default throws from a timer; a lost lock is an aborted write, reported by `commit`.
-        onCompromised: () => {
-          compromised = true;
-        },
-      });
-    } catch (e) {
-      // Held past every retry: another writer, or a lock no live writer refreshes that proper-lockfile
-      // will not take over (dated in the future by a clock stepped back, or from another host).
-      const held =
-        (e as NodeJS.ErrnoException).code === 'ELOCKED'
-          ? `; if no Skillgate is writing it now, remove the lock directory ${lockDir} and try again`
-          : '';
-      return { ok: false, message: `failed to lock the trust store ${this.file} for update: ${errorText(e)}${held}` };
-    }
+    const taken = await takeWriterLock(this.file, lockDir, this.options.lockStaleMs ?? LOCK_STALE_MS);
+    if (!taken.ok) return taken;
+    const { lock } = taken;
     let ours = (): boolean => false;
     const lost = (): Mutation<T> => {
       // Only a lock that is no longer ours is left to its new owner; after a failed
       // compare-and-swap the lock is still ours and is released as usual.
-      forfeited = !ours();
+      if (!ours()) lock.forfeit();
       return {
         ok: false,
         message: `the trust store ${this.file} changed while this update was being made (another process took over its lock or rewrote it); nothing was written; try again`,
@@ -225,17 +187,17 @@ export class TrustStore {
     try {
       const held = identityOf(lockDir);
       if (!held) return lost();
-      ours = () => !compromised && sameIdentity(identityOf(lockDir), held);
+      ours = () => !lock.compromised() && sameIdentity(identityOf(lockDir), held);
       const current = this.read();
       if (!current.ok) return { ok: false, message: unavailableMessage(current) };
       const state = structuredClone(current.state);
       const result = change(state);
       if (!result.ok) return result;
       if (!ours()) return lost();
-      this.removeAbandonedTemporaries();
-      const written = this.writeAtomically(state, () => {
+      removeAbandonedTemporaries(this.dir, this.file);
+      const written = writeAtomically(this.dir, this.file, state, () => {
         this.options.beforeCommit?.();
-        return this.stillOurs(ours, lockDir, held, current.text);
+        return stillOurs(ours, lockDir, held, current.text, () => this.currentText());
       });
       return written ? result : lost();
     } catch (e) {
@@ -244,36 +206,8 @@ export class TrustStore {
         message: `failed to write the trust store ${this.file}: ${errorText(e)}; nothing was changed`,
       };
     } finally {
-      await release().catch(() => undefined);
+      await lock.release().catch(() => undefined);
     }
-  }
-
-  /**
-   * The last check before the rename: the lock is still the one we took (same
-   * directory, same mtime, never reported compromised) and `state.json` still holds
-   * the bytes we read under it (a compare-and-swap that also catches a writer that
-   * finished while we were paused, or a program that ignores the lock). The lock is
-   * then refreshed, so the rename that follows has a whole stale period before anyone
-   * may take the lock over. Should a takeover slip in between the identity check and
-   * the refresh, the new directory fails the inode check here, or (inode reused) the
-   * new owner finds its mtime changed in its own check: one of the two aborts.
-   *
-   * What remains: a pause longer than the stale period that falls exactly between this
-   * check and the rename system call, where no code of ours runs. A writer that took
-   * the lock over meanwhile commits, and our rename then replaces its update. Closing
-   * that needs a compare-and-rename the file system does not offer.
-   */
-  private stillOurs(ours: () => boolean, lockDir: string, held: LockIdentity, text: string): boolean {
-    if (!ours()) return false;
-    if (this.currentText() !== text) return false;
-    const now = new Date();
-    try {
-      fs.utimesSync(lockDir, now, now);
-    } catch {
-      return false;
-    }
-    const refreshed = identityOf(lockDir);
-    return refreshed !== undefined && refreshed.ino === held.ino && refreshed.dev === held.dev;
   }
 
   /** The file's text now, '' when there is none (as `read` reports a missing file). */
@@ -314,7 +248,7 @@ export class TrustStore {
    */
   setAside(): string[] {
     // A directory in a workspace folder holds what the repository committed, not what `--repair` moved.
-    if (this.workspaceProblem()) return [];
+    if (workspaceProblem(this.dir, this.options.workspaces)) return [];
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -328,50 +262,23 @@ export class TrustStore {
       .map((n) => path.join(this.dir, n));
   }
 
-  private locationProblem(): string | undefined {
-    // First, and whether the directory exists or not: a missing one would be created there by the next trust.
-    const inWorkspace = this.workspaceProblem();
-    if (inWorkspace) return inWorkspace;
-    const dir = lstatOrUndefined(this.dir);
-    if (!dir) return undefined;
-    if (dir.isSymbolicLink())
-      return `trust store directory ${this.dir} is a symbolic link; Skillgate refuses it (use the directory it points to)`;
-    if (!dir.isDirectory()) return `trust store directory ${this.dir} is not a directory`;
-    if (process.platform !== 'win32' && (dir.mode & 0o022) !== 0)
-      return `trust store directory ${this.dir} is writable by group or others (mode ${(dir.mode & 0o777).toString(8)}); make it 0700`;
-    const file = lstatOrUndefined(this.file);
-    if (!file) return undefined;
-    if (file.isSymbolicLink())
-      return `trust store ${this.file} is a symbolic link; Skillgate refuses it (replace it with the file it points to)`;
-    if (!file.isFile()) return `trust store ${this.file} is not a regular file`;
-    if (process.platform !== 'win32' && (file.mode & 0o022) !== 0)
-      return `trust store ${this.file} is writable by group or others (mode ${(file.mode & 0o777).toString(8)}); make it 0600`;
-    return undefined;
-  }
-
   /**
    * `doctor` and `doctor --prune`: reviewed copies no receipt or history refers to, and
    * staging directories of abandoned trusts. Pruning takes the writers' lock and decides
    * from the state read inside it, so a receipt committed meanwhile keeps its copy; if a
    * writer holds the lock, nothing is pruned (waiting would make `doctor` asynchronous).
-   * Fresh entries are neither listed nor pruned (`FRESH_COPY_MS`).
+   * Fresh entries are neither listed nor pruned (unreferencedCopies.ts `FRESH_COPY_MS`).
    */
   reviewedCopies(options: { prune?: boolean; now?: number } = {}): ReviewedCopies {
     const now = options.now ?? Date.now();
     const before = this.read();
     if (!before.ok)
       return { unreferenced: [], pruned: [], notPruned: options.prune ? unavailableMessage(before) : null };
-    const listed = this.unreferencedCopies(before.state, now);
+    const listed = unreferencedCopies(before.state, this.reviewedCopiesDir, now);
     if (!options.prune || listed.length === 0) return { unreferenced: listed, pruned: [], notPruned: null };
     let release: () => void;
     try {
-      release = lockfileLibrary().lockSync(this.file, {
-        realpath: false,
-        lockfilePath: this.lockDir,
-        stale: this.options.lockStaleMs ?? LOCK_STALE_MS,
-        // The section below is synchronous: the library's refresher never runs, so it never reports a lost lock.
-        onCompromised: () => undefined,
-      });
+      release = takeLockWithoutWaiting(this.file, this.lockDir, this.options.lockStaleMs ?? LOCK_STALE_MS);
     } catch (e) {
       return {
         unreferenced: listed,
@@ -382,7 +289,7 @@ export class TrustStore {
     try {
       const current = this.read();
       if (!current.ok) return { unreferenced: [], pruned: [], notPruned: unavailableMessage(current) };
-      const unreferenced = this.unreferencedCopies(current.state, now);
+      const unreferenced = unreferencedCopies(current.state, this.reviewedCopiesDir, now);
       for (const name of unreferenced) removeTree(path.join(this.reviewedCopiesDir, name));
       return { unreferenced, pruned: unreferenced, notPruned: null };
     } finally {
@@ -394,103 +301,9 @@ export class TrustStore {
     }
   }
 
-  private unreferencedCopies(state: TrustState, now: number): string[] {
-    const referenced = new Set(
-      Object.values(state.bundles).flatMap((e) =>
-        [e.trust?.contentHash, ...e.reviewHistory.map((r) => r.contentHash)].filter((h): h is string => !!h),
-      ),
-    );
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.reviewedCopiesDir);
-    } catch {
-      return [];
-    }
-    return names
-      .filter((n) => (/^[0-9a-f]{64}$/.test(n) || n.startsWith('.staging-')) && !referenced.has(n))
-      .filter((n) => {
-        const st = lstatOrUndefined(path.join(this.reviewedCopiesDir, n));
-        // A rename sets the change time, so a copy renamed into place just now counts as fresh.
-        return st !== undefined && now - Math.max(st.mtimeMs, st.ctimeMs) >= FRESH_COPY_MS;
-      })
-      .sort();
-  }
-
-  /**
-   * A state directory inside a workspace folder (after links) is refused: the repository
-   * could commit a `state.json` with receipts for its own bundles (a CI job with
-   * `SKILLGATE_STATE_DIR=.sg`, a setting or link that leads into the checkout).
-   */
-  private workspaceProblem(): string | undefined {
-    const folder = this.options.workspaces && folderHolding(this.dir, this.options.workspaces());
-    if (folder === undefined) return undefined;
-    // A folder that holds the home directory (VS Code opened on `~`) holds the default store
-    // too. It is still refused: a job whose HOME is its checkout is the same place to the file
-    // system, and there the repository writes the receipts. The sentence says how to go on.
-    const how = folderHolding(os.homedir(), [folder])
-      ? 'this folder holds your home directory, and so the default store: open a folder inside your home directory, or set skillgate.stateDirectory, SKILLGATE_STATE_DIR or --state-dir outside this folder'
-      : 'choose a state directory outside every workspace folder';
-    return `trust store directory ${this.dir} is inside the workspace folder ${folder}, where the repository could write its own receipts; Skillgate refuses it (${how})`;
-  }
-
   /** Creates the state directory (0700) if it is missing, so it can be watched before the first trust. */
   ensureDirectory(): void {
-    // Never created in a workspace folder: the store there is refused anyway.
-    const inWorkspace = this.workspaceProblem();
-    if (inWorkspace) throw new Error(inWorkspace);
-    if (fs.existsSync(this.dir)) return;
-    fs.mkdirSync(path.dirname(this.dir), { recursive: true });
-    try {
-      fs.mkdirSync(this.dir, { mode: 0o700 });
-    } catch (e) {
-      // Another process (a second window, the CLI) created it first: that is fine; the
-      // location checks on the next read still refuse anything that is not a plain 0700 directory.
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return;
-      throw e;
-    }
-    fs.chmodSync(this.dir, 0o700);
-  }
-
-  /** Temporary files of a writer that was killed; safe to remove while we hold the lock. */
-  private removeAbandonedTemporaries(): void {
-    const prefix = `${path.basename(this.file)}.tmp-`;
-    for (const name of fs.readdirSync(this.dir))
-      if (name.startsWith(prefix)) fs.rmSync(path.join(this.dir, name), { force: true });
-  }
-
-  /** Writes `state` through a temporary file; renames it over `state.json` only when `mayCommit()` still holds. */
-  private writeAtomically(state: TrustState, mayCommit: () => boolean): boolean {
-    const tmp = `${this.file}.tmp-${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
-    const fd = fs.openSync(tmp, 'wx', 0o600);
-    try {
-      // A write may store only part of what it is given (a disk filling up); only the next one
-      // fails with ENOSPC. A short write taken for the whole would rename a truncated store into place.
-      const bytes = Buffer.from(JSON.stringify(state, null, 2) + '\n');
-      for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-      fs.fsyncSync(fd);
-    } catch (e) {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-      throw e;
-    }
-    fs.closeSync(fd);
-    try {
-      if (!mayCommit()) {
-        fs.rmSync(tmp, { force: true });
-        return false;
-      }
-      fs.renameSync(tmp, this.file);
-    } catch (e) {
-      fs.rmSync(tmp, { force: true });
-      throw e;
-    }
-    const dirFd = fs.openSync(this.dir, 'r');
-    try {
-      fs.fsyncSync(dirFd);
-    } finally {
-      fs.closeSync(dirFd);
-    }
-    return true;
+    ensureStateDirectory(this.dir, this.options.workspaces);
   }
 }
 
@@ -513,35 +326,7 @@ function keyPath(at: readonly (string | number)[]): string {
     .replace(/\.\[/g, '[');
 }
 
-function identityOf(lockDir: string): LockIdentity | undefined {
-  const st = lstatOrUndefined(lockDir);
-  return st?.isDirectory() ? { dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
-}
-
-function sameIdentity(a: LockIdentity | undefined, b: LockIdentity): boolean {
-  return a !== undefined && a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
-}
-
-function lstatOrUndefined(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every change of an entry increments its generation (codewhale.md §8.1). */
 export function touched(entry: BundleState): BundleState {
   return { ...entry, generation: entry.generation + 1 };
-}
-
-/**
- * proper-lockfile, loaded by the first write: only writers lock, and loading it costs a
- * read-only command (`list`, `check`) its start-up, and patches `fs.closeSync` for the
- * whole process (graceful-fs, which it loads, wraps it), so every file the index reads
- * would be closed through that wrapper.
- */
-function lockfileLibrary(): typeof Lockfile {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('proper-lockfile') as typeof Lockfile;
 }
