@@ -67,8 +67,17 @@ export interface ReviewViewModel {
     readonly hooksOptInText: string | null;
     /** When the agent runs these hooks, in its own terms (Rivumi: the opt-in variable); null without hooks. */
     readonly hooksWhen: string | null;
-    /** `body` is the text the agent reads, shown collapsed; null when it cannot be read. */
-    readonly skills: readonly { readonly name: Shown; readonly description: Shown; readonly body: Shown | null }[];
+    /**
+     * `body` is the text the agent reads, shown collapsed behind `bodyLabel`; null when it cannot
+     * be read. After the unit's skill parts, the skills it binds with no item of their own
+     * (AgentSystem.boundSkills: an Eva adapter's instructions, a lua_skill's script).
+     */
+    readonly skills: readonly {
+      readonly name: Shown;
+      readonly description: Shown;
+      readonly body: Shown | null;
+      readonly bodyLabel: string;
+    }[];
     readonly commands: readonly { readonly name: Shown; readonly body: Shown | null }[];
     /** `activity` says in words whether the component will be active, and why not. */
     readonly components: readonly {

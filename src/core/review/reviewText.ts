@@ -5,6 +5,8 @@ import { CAPABILITIES_UNKNOWN, FILES_REVIEWED_ONLY } from './reviewViewModel';
 import { serversById } from '../mcpServers';
 import { systemOf } from '../systems/registry';
 import { hasEnableSwitch } from '../trust/enableSwitch';
+import { unitText } from './unitText';
+import type { BoundSkill } from '../systems/agentSystem';
 import type { Capabilities } from '../capabilities';
 import type { Item } from '../model';
 import type { ReviewReport } from '../trust/reviewBundle';
@@ -132,9 +134,15 @@ function capabilityLines(
       `components: ${components.length ? components.map(([k, p]) => `${k} [${p.join(', ')}]`).join('; ') : 'none'}`,
     );
   }
-  const skills = r.parts.filter((p) => p.kind === 'skill').map((s) => v(s.qualifiedName));
+  // The unit's skill parts, then the skills it binds with no item of their own (an Eva adapter's, a lua_skill).
+  const bound = systemOf(r.item.system).boundSkills?.(r.item) ?? [];
+  const skills = [
+    ...r.parts.filter((p) => p.kind === 'skill').map((s) => v(s.qualifiedName)),
+    ...bound.map((b) => v(b.name)),
+  ];
   if (own) out.push(...own.trail(r.item, current, skills));
   else out.push(`skills: ${skills.length ? skills.join(', ') : 'none'}`);
+  for (const b of bound) out.push(...boundSkillLines(r, b));
   if (caps.hooks) {
     const hooks = Object.values(caps.hooks);
     if (hooks.length === 0) out.push('hooks: none');
@@ -148,5 +156,21 @@ function capabilityLines(
         `${agent.hooks.optIn}: ${!hooksOptIn ? `no — ${agent.label} runs no project hooks` : hookLoadFails ? `yes — but the hook load fails: ${agent.label} runs none of these hooks now` : `yes — ${agent.label} runs these hooks now`}`,
       );
   }
+  return out;
+}
+
+/**
+ * A skill the unit binds, with its text as the unit's hash read it (unitText.ts, the panel's
+ * reader), each line quoted under a gutter: a line of the file never starts a line of the
+ * review, so none reads as the review's own ("Review token: …").
+ */
+function boundSkillLines(r: ReviewReport, b: BoundSkill): string[] {
+  const out = [`skill ${displayText(b.name)}: ${displayText(b.description)}`];
+  if (b.file === null) return out;
+  const text = unitText(r, b.file, true);
+  if (text === undefined)
+    out.push('  (no text to show: the file is not among those this review read; see Diagnostics)');
+  else if ('note' in text) out.push(`  ${text.note}`);
+  else for (const line of text.text.replace(/\n$/, '').split('\n')) out.push(`  | ${displayText(line)}`);
   return out;
 }

@@ -8,10 +8,8 @@ import type { Snapshot } from '../index/snapshot';
 import type { Item, ReasonCode, Severity } from '../model';
 import type { ReviewReport } from '../trust/reviewBundle';
 
-import { readRegularFile } from '../fs/safeFs';
-import { decodeRawName, decodeUtf8 } from '../fs/rawNames';
-import { portableRelative } from '../fs/portablePath';
-import { readFromUnit } from '../trust/unitFileRead';
+import { decodeRawName } from '../fs/rawNames';
+import { unitText } from './unitText';
 import { reasonTextOf, systemOf } from '../systems/registry';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../mcpServers';
 import { relativeTime } from './relativeTime';
@@ -20,9 +18,6 @@ import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 import type { ReviewContract } from '../systems/agentSystem';
 
 export type { HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
-
-/** A body larger than this is shown cut, with a note: the file itself opens from Files. */
-const MAX_BODY_BYTES = 65536;
 
 export function shown(text: unknown): Shown {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : JSON.stringify(text);
@@ -39,6 +34,9 @@ export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE =
 
 /** What a local MCP server's process may reach, where its agent's own review does not word it. */
 export const LOCAL_PROCESS_AUTHORITY = "Starts a local process with your user's filesystem and network access.";
+
+/** What the panel's button that shows a skill part's text says (the webview says the same of a command's). */
+export const AGENT_TEXT_LABEL = 'Show the text the agent reads';
 
 /** The sentence when the manifest does not load, in the capabilities and in what changed. */
 /**
@@ -72,7 +70,6 @@ export function reviewViewModel(
   const abs = (rel: string) => path.join(r.root, rel);
   const caps = r.capabilities;
   const fileSet = new Set((r.files ?? []).map((f) => f.path));
-  const hashedFiles = new Map((r.files ?? []).map((f) => [f.path, f]));
   let hidden = 0;
   const count = <T extends Shown>(x: T): T => {
     if (x.hidden) hidden++;
@@ -81,20 +78,13 @@ export function reviewViewModel(
   const S = (t: unknown) => count(shown(t));
   /**
    * The text the agent reads, lines kept; bundle text, so shown with its invisible characters marked.
-   * A file the review hashed is read as its hash read it (unitFileRead.ts `readFromUnit`: the unit's
-   * own reader, else beneath the bundle), so a directory swapped for a link since shows no text, as a
-   * file that is a link shows none; any other (a Rivumi skill reached through a link, which Rivumi
-   * loads and trust cannot cover) by its path.
+   * Read as unitText.ts reads it: a file the review hashed as its hash read it; with `hashedOnly`, no other.
    */
-  const body = (file: string): Shown | null => {
-    const hashed = hashedFiles.get(portableRelative(r.root, file));
-    const read = hashed ? readFromUnit(r, hashed, MAX_BODY_BYTES) : readRegularFile(file, MAX_BODY_BYTES);
-    if (!read.ok)
-      return read.reason === 'too-large'
-        ? { text: `(larger than ${MAX_BODY_BYTES / 1024} KiB: open the file from Files)`, hidden: false }
-        : null;
-    const text = decodeUtf8(read.bytes);
-    if (text === undefined) return { text: '(not UTF-8: open the file from Files)', hidden: false };
+  const body = (file: string, hashedOnly = false): Shown | null => {
+    const read = unitText(r, file, hashedOnly);
+    if (read === undefined) return null;
+    if ('note' in read) return { text: read.note, hidden: false };
+    const text = read.text;
     return count({ text: displayText(text, 'multi-line'), hidden: hasUnsafeForDisplay(text.replace(/[\t\n]/g, ' ')) });
   };
 
@@ -182,14 +172,25 @@ export function reviewViewModel(
       ],
     };
   });
-  // The skills as this review read them, each with the text the agent reads.
-  const skills = r.parts
-    .filter((p) => p.kind === 'skill')
-    .map((p) => ({
-      name: S(p.qualifiedName),
-      description: S(p.detail.description ?? ''),
-      body: body(p.location.file),
-    }));
+  // The skills as this review read them, each with the text the agent reads; then those the unit
+  // binds with no item of their own (an Eva adapter's skill.path, a lua_skill's script), read only
+  // as the unit's hash read them. None while the manifest does not load: what it binds is unknown.
+  const skills = [
+    ...r.parts
+      .filter((p) => p.kind === 'skill')
+      .map((p) => ({
+        name: S(p.qualifiedName),
+        description: S(p.detail.description ?? ''),
+        body: body(p.location.file),
+        bodyLabel: AGENT_TEXT_LABEL,
+      })),
+    ...(caps ? (agent.boundSkills?.(item) ?? []) : []).map((b) => ({
+      name: S(b.name),
+      description: S(b.description),
+      body: b.file === null ? null : body(b.file, true),
+      bodyLabel: b.textLabel,
+    })),
+  ];
   // Commands are the Markdown files under the bundle's `commands` component paths.
   const commandDirs = (caps?.components?.commands ?? []).map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
   const commands = (r.files ?? [])

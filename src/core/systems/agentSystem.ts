@@ -70,6 +70,13 @@ export interface AgentSystem<Options = unknown> {
    */
   reviewContract?(item: Item): ReviewContract | null;
   /**
+   * The skills a unit binds that are no item of their own (an Eva skill adapter's `skill.id`
+   * and the file its `skill.path` names, a lua_skill's script): the review lists them with
+   * the skills of its parts, each with its text. Read from the item the review read; absent:
+   * the unit's skill parts are all its skills.
+   */
+  boundSkills?(item: Item): readonly BoundSkill[];
+  /**
    * The agent's own review lines around what a unit's capabilities hold, in its words
    * (Codewhale's `/plugin show`); absent: Skillgate's own lines for them.
    */
@@ -112,6 +119,21 @@ export interface AgentReviewLines {
   contract(bundle: Item, capabilities: Capabilities, current: Pick<Item, 'decision'>): ReviewContract;
   /** One MCP server's card in the panel, worded by the same functions as `server`. */
   serverCard(server: McpServer): AgentServerCard;
+}
+
+/** A skill a unit binds (`AgentSystem.boundSkills`), as the review lists it. */
+export interface BoundSkill {
+  /** Its name as the agent gives it (Eva: `skill.id`, a lua_skill's id). */
+  readonly name: string;
+  /** What it is and what the agent does with it, in the agent's words. */
+  readonly description: string;
+  /**
+   * The file whose text the review shows, absolute; null when the unit names none. Shown only
+   * as the unit's hash read it: a file the review did not hash is no part of what is approved.
+   */
+  readonly file: string | null;
+  /** What the panel's button to show that text says ("Show the Lua script"). */
+  readonly textLabel: string;
 }
 
 /** One fact of an agent's statement: what it is called, and its value as the agent words it. */

@@ -4,6 +4,7 @@ import type { AgentSystem } from '../agentSystem';
 import { EvaIndex, type EvaIndexOptions } from './evaIndex';
 import { explainEva } from './explainEva';
 import { evaReviewContract } from './reviewContract';
+import { evaBoundSkills } from './boundSkills';
 import type { EvaItemDetail } from './item';
 import { hashEvaTarget, readEvaInvalid, readEvaSource } from './trustUnit';
 import { EVA_SYSTEM } from './vocabulary';
@@ -51,6 +52,7 @@ export const eva: AgentSystem<EvaIndexOptions> = {
   hashTargetHint: 'an Eva skill manifest (a transport: skill adapter or a kind: lua_skill capability under config/)',
   explain: explainEva,
   reviewContract: evaReviewContract,
+  boundSkills: evaBoundSkills,
   hooks: null,
   agentTrustCommand: () => null,
   reviewAgainHint: (item) => `run \`skillgate review ${item.name}\` again`,

@@ -36,7 +36,7 @@ function skillList(skills: ReviewViewModel['capabilities']['skills']): HTMLEleme
   for (const sk of skills) {
     const li = el('li', 'skill');
     li.append(shownText(sk.name, 'mono'), el('span', 'muted', ' — '), shownText(sk.description));
-    if (sk.body) li.append(bodyDetails(sk.body, 'Show the text the agent reads'));
+    if (sk.body) li.append(bodyDetails(sk.body, sk.bodyLabel));
     ul.append(li);
   }
   return ul;
@@ -69,7 +69,7 @@ function componentList(components: ReviewViewModel['capabilities']['components']
   return ul;
 }
 
-/** A skill's or command's text, collapsed: bundle text, so set with textContent, its invisible characters marked. */
+/** A skill's, script's or command's text, collapsed: bundle text, so set with textContent, its invisible characters marked. */
 function bodyDetails(text: Shown, label: string): HTMLElement {
   const d = el('details', 'body');
   const sum = el('summary', undefined, label);
