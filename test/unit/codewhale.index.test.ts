@@ -314,13 +314,15 @@ describe('Codewhale index: what a change re-reads', () => {
       return ix.compose(CTX);
     };
 
-    it("watches each discovery root, and the user's tree below Codewhale's home", () => {
+    it("watches each discovery root, Codewhale's home itself, and the user's tree below it", () => {
       const ix = codewhale(f.path('home'));
       run(ix);
+      // The home's own entry too: one led elsewhere is a change there alone (codewhaleIndex.ts `watchedPaths`).
       assert.deepEqual(ix.watchedPaths(), [
         f.path('ws/.codewhale/plugins'),
         f.path('ws2/.codewhale/plugins'),
         f.path('home/plugins'),
+        f.path('home'),
       ]);
       assert.deepEqual(ix.watchedTrees(), [{ base: f.path('home'), pattern: 'plugins/**' }]);
     });

@@ -2,9 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Snapshot } from '../../src/core/index/snapshot';
-import { reportAsWorkbench } from './helpers/vscodeStandIn';
+import { reportAsWorkbench, vscodeStandIn } from './helpers/vscodeStandIn';
 import { bundleHash, watchedWorkspace, writeBundle } from './helpers/watchedWorkspace';
 import { CORPUS } from './helpers/evaFixture';
+import { RECHECK_MIN_INTERVAL_MS } from '../../src/extension/flows/recheckSchedule';
 
 /**
  * An edit behind a link the agent follows reaches the index at once, not at the next
@@ -59,6 +60,81 @@ describe('the watchers of what lies behind a followed link', function () {
       // Made in one burst (`git clone` into it): the target's watcher reports `plugins` appearing.
       assert.ok(reportAsWorkbench(env.watchers, path.join(shared, 'plugins')) > 0, 'a watcher covers plugins/');
       await until(() => bundleHash(service.snapshot, 'late') !== undefined, 'the new bundle is listed');
+      // And its tree is watched from then on.
+      const shown = bundleHash(service.snapshot, 'late');
+      const skill = path.join(b, 'skills/s/SKILL.md');
+      fs.writeFileSync(skill, '---\nname: s\n---\ntwo\n');
+      assert.ok(reportAsWorkbench(env.watchers, skill) > 0, 'a watcher covers the edited file');
+      await until(() => bundleHash(service.snapshot, 'late') !== shown, 'the edit is shown');
+    } finally {
+      service.dispose();
+    }
+  });
+
+  /**
+   * How long a change may take to show when it is seen at once: less than the first re-check after the
+   * full index (flows/recheckSchedule.ts), which reads everything again and would show it anyway.
+   */
+  const AT_ONCE_MS = RECHECK_MIN_INTERVAL_MS / 2;
+
+  /** `ln -sfn target link`: a new link renamed over the old one, one change of the link's own entry. */
+  const leadElsewhere = (link: string, target: string) => {
+    fs.symlinkSync(target, `${link}.new`);
+    fs.renameSync(`${link}.new`, link);
+  };
+
+  it("re-reads the user bundles at once when Codewhale's home is led elsewhere, and watches where it leads now", async () => {
+    // `~/.codewhale -> a` led to `b`: the watchers based at the home still watch `a` (VS Code resolved
+    // the link when it made them), where nothing changed; only the home's own entry in its folder did.
+    const home = path.join(env.dir, 'cw');
+    writeBundle(path.join(env.dir, 'a/plugins'), 'ua', 'one');
+    const ub = writeBundle(path.join(env.dir, 'b/plugins'), 'ub', 'one');
+    fs.symlinkSync(path.join(env.dir, 'a'), home);
+    vscodeStandIn.settings.set('skillgate.includeUserBundles', { globalValue: true });
+    vscodeStandIn.settings.set('skillgate.codewhaleHome', { globalValue: home });
+    const service = new SkillgateService(log);
+    try {
+      await service.refreshAll();
+      assert.ok(bundleHash(service.snapshot, 'ua'), "the home's bundle is listed");
+      assert.equal(bundleHash(service.snapshot, 'ub'), undefined);
+      leadElsewhere(home, path.join(env.dir, 'b'));
+      assert.ok(reportAsWorkbench(env.watchers, home) > 0, 'a watcher covers the home itself');
+      const shows = (name: string) => bundleHash(service.snapshot, name) !== undefined;
+      await until(
+        () => shows('ub') && !shows('ua'),
+        'the bundles of the new target are listed, and only they',
+        AT_ONCE_MS,
+      );
+      // And the new target's tree is watched from then on.
+      const shown = bundleHash(service.snapshot, 'ub');
+      const skill = path.join(ub, 'skills/s/SKILL.md');
+      fs.writeFileSync(skill, '---\nname: s\n---\ntwo\n');
+      assert.ok(reportAsWorkbench(env.watchers, skill) > 0, 'a watcher covers the new target');
+      await until(() => bundleHash(service.snapshot, 'ub') !== shown, 'the edit is shown');
+    } finally {
+      service.dispose();
+    }
+  });
+
+  it('lists a bundle made behind a .codewhale that led nowhere when the window opened, nothing else leading there', async () => {
+    // `.codewhale -> ../data/cw`, neither `data` nor `cw` there yet: each is made later, one at a time.
+    fs.symlinkSync('../data/cw', path.join(env.ws, '.codewhale'));
+    const data = path.join(env.dir, 'data');
+    const service = new SkillgateService(log);
+    try {
+      await service.refreshAll();
+      assert.equal(bundleHash(service.snapshot, 'late'), undefined);
+      fs.mkdirSync(data);
+      assert.ok(reportAsWorkbench(env.watchers, data) > 0, 'a watcher covers the first missing directory on the way');
+      // Once `data` is reported, the next missing one on the way is watched.
+      const cw = path.join(data, 'cw');
+      // Asked without a report: the workbench reports nothing where nothing changed.
+      const silently = () => env.watchers.map((w) => ({ ...w, changed: () => undefined }));
+      await until(() => reportAsWorkbench(silently(), cw) > 0, 'cw is watched', AT_ONCE_MS);
+      // Made in one burst (`git clone` into it): the watcher of `data` reports `cw` appearing.
+      const b = writeBundle(path.join(cw, 'plugins'), 'late', 'one');
+      assert.ok(reportAsWorkbench(env.watchers, cw) > 0, 'a watcher covers cw');
+      await until(() => bundleHash(service.snapshot, 'late') !== undefined, 'the new bundle is listed', AT_ONCE_MS);
       // And its tree is watched from then on.
       const shown = bundleHash(service.snapshot, 'late');
       const skill = path.join(b, 'skills/s/SKILL.md');

@@ -173,6 +173,15 @@ export interface StandInWatcher {
   disposed: boolean;
   /** What the service asked to watch (a `RelativePattern` of the stand-in's). */
   readonly pattern: unknown;
+  /**
+   * Where the base led when the watcher was made: VS Code resolves it then and watches that
+   * directory for the watcher's life (parcelWatcher.ts and nodejsWatcherLib.ts `normalizePath`),
+   * so a link led elsewhere since (`ln -sfn`) is still watched at its old target. Undefined when
+   * the base did not exist then: VS Code suspends such a request and resumes it, resolved anew,
+   * once the path exists (baseWatcher.ts `suspendWatchRequest`, `monitorSuspendedWatchRequest`),
+   * as it does one whose directory is removed.
+   */
+  readonly realBase?: string;
 }
 
 /**
@@ -183,7 +192,14 @@ export function standInFileSystemWatchers(made: (w: StandInWatcher) => void): vo
   (vscodeStandIn.api.workspace as { createFileSystemWatcher: unknown }).createFileSystemWatcher = (
     pattern: unknown,
   ) => {
-    const w: StandInWatcher = { changed: () => undefined, disposed: false, pattern };
+    const base = (pattern as { base?: { fsPath?: string } }).base?.fsPath;
+    let realBase: string | undefined;
+    try {
+      realBase = base === undefined ? undefined : fs.realpathSync(base);
+    } catch {
+      realBase = undefined; // not there yet: resolved when it is (`reportAsWorkbench`)
+    }
+    const w: StandInWatcher = { changed: () => undefined, disposed: false, pattern, ...(realBase ? { realBase } : {}) };
     made(w);
     const noEvent = () => ({ dispose: () => undefined });
     return {
@@ -216,7 +232,8 @@ export function loadWithVscode<T>(load: () => T): T {
 
 /**
  * Reports a change at `real` (a path with no link in it) to the watchers that VS Code's
- * would report it to: a `RelativePattern` watcher watches the real path of its base and
+ * would report it to: a `RelativePattern` watcher watches the real path of its base (as it
+ * was when the watcher was made, `StandInWatcher.realBase`) and
  * reports by the base as given (parcelWatcher.ts `normalizePath`, `normalizeEvents`), and
  * follows no link below it (VS Code 1.61's release notes; microsoft/vscode#235778): an
  * edit behind `<folder>/.codewhale -> <target>` reaches only a watcher based at or above
@@ -230,7 +247,8 @@ export function reportAsWorkbench(watchers: readonly StandInWatcher[], real: str
     if (w.disposed || base === undefined || pattern.pattern === undefined) continue;
     let realBase: string;
     try {
-      realBase = fs.realpathSync(base);
+      // One whose directory went away was suspended by VS Code, and resumed where its base leads now.
+      realBase = w.realBase !== undefined && fs.existsSync(w.realBase) ? w.realBase : fs.realpathSync(base);
     } catch {
       continue; // a base that does not exist watches nothing yet
     }

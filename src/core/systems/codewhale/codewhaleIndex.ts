@@ -3,12 +3,14 @@ import type { CodewhaleBundle } from './codewhaleBundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { unreadableBundle } from './unreadableBundle';
+import { awaitedEntry } from './awaitedEntry';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
 import { aliasesAtChange, realSpellings, rootAliases, spellingsInRoot, type RootAlias } from './rootAliases';
 import type { Listing } from '../../listing';
 import { wellFormed } from '../../fs/rawNames';
+import { lstatEntry } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
 import type { HostFacts } from '../../host';
 import type { Diagnostic } from '../../model';
@@ -35,6 +37,12 @@ interface RootState extends BundleSlots {
   linkedDirectory: string | undefined;
   /** The root's real path and its parent's, where links lead them (rootAliases.ts): a change spelled there is the root's. */
   aliases: RootAlias[];
+  /**
+   * Where the directory above the root would come into being, when it is a link that leads nowhere
+   * yet (or Codewhale's home, missing): the first missing entry on its way (awaitedEntry.ts). Watched,
+   * and a change there lists the root again.
+   */
+  awaited: string | undefined;
 }
 
 type Replaced = [CodewhaleBundle, CodewhaleBundle][];
@@ -74,6 +82,7 @@ export class CodewhaleIndex implements SystemIndex {
         ...slots,
         linkedDirectory: linkedDirectory(root, workspace),
         aliases: rootAliases(root, scan.canonicalRoot),
+        awaited: awaitedAbove(root, workspace),
       });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
@@ -107,6 +116,16 @@ export class CodewhaleIndex implements SystemIndex {
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
         const own = rootAliasesNow.get(key) ?? state.aliases;
+        // The entry a link above the root awaited, made (or one above it, or below it, changed): the link may
+        // lead somewhere now, and whether it does the root is listed again, so the next missing entry is awaited.
+        const awaited = state.awaited;
+        if (
+          awaited !== undefined &&
+          [...reals].some((p) => p === awaited || isAncestor(p, awaited) || isAncestor(awaited, p))
+        ) {
+          rootsToRescan.add(key);
+          reload(key, state.bundles.keys());
+        }
         for (const p of spellingsInRoot(reals, root, own)) {
           // The root or a directory above it, created, removed, renamed or swapped: every bundle directory
           // in it may be another one now, under the same name (`rm -rf .codewhale` and a clone again).
@@ -162,13 +181,30 @@ export class CodewhaleIndex implements SystemIndex {
     return { items: cw.items, diagnostics: { parts: [...roots, cw.diagnostics] } };
   }
 
-  /** The discovery roots: a watcher must see a root appear, even outside the workspace's globs (the user root). */
+  /**
+   * The discovery roots: a watcher must see a root appear, even outside the workspace's globs (the user
+   * root). Codewhale's home itself: `~/.codewhale -> a` led to `b` (`ln -sfn`) changes only that entry,
+   * in its folder, where no watcher of the user tree looks (their bases were resolved to `a`). And the
+   * entry a root's link awaits (awaitedEntry.ts). Each is watched by its own name in its folder, not
+   * that folder's tree (workspaceWatcher.ts `watch`): no `/` and no `**` (VS Code's
+   * extHostFileSystemEventService `ensureWatching`), so it costs one directory's entries wherever it is.
+   */
   watchedPaths(): string[] {
-    return [...new Set([...this.roots.values()].map((state) => state.scan.root))];
+    const paths = new Set<string>();
+    for (const state of this.roots.values()) paths.add(state.scan.root);
+    const home = this.options.codewhaleHome;
+    if (home !== null && path.dirname(home) !== home) paths.add(home);
+    for (const state of this.roots.values()) if (state.awaited !== undefined) paths.add(state.awaited);
+    return [...paths];
   }
 
   /**
-   * The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may).
+   * The user's plugin root, watched from Codewhale's home (which exists before `plugins/` may), from
+   * where the home led when it was listed: VS Code resolves a watcher's base when it makes the watcher
+   * (parcelWatcher.ts `normalizePath`), so one based at `~/.codewhale -> a` keeps watching `a` once the
+   * link leads to `b`. Named by the real path, the watcher changes with the target, and the editor
+   * makes it again (workspaceWatcher.ts `watchWhatItNames`); a change it reports is the root's by its
+   * aliases (rootAliases.ts). A home that leads nowhere is watched as given.
    * A workspace root behind a linked `.codewhale` reaches no folder's watcher (they follow no
    * link): its `plugins` is watched from the link's target, and its tree from the root's real
    * path. Never the target's whole tree: a watcher whose pattern holds `/` or `**` watches its
@@ -183,8 +219,19 @@ export class CodewhaleIndex implements SystemIndex {
       add(linkedDirectory, 'plugins');
       if (scan.canonicalRoot !== undefined) add(scan.canonicalRoot, '**');
     }
-    if (this.options.codewhaleHome !== null) add(this.options.codewhaleHome, 'plugins/**');
+    const home = this.options.codewhaleHome;
+    if (home !== null) add(this.realUserHome() ?? home, 'plugins/**');
     return [...trees.values()];
+  }
+
+  /** Where Codewhale's home led when the user root was listed, when that is another path (rootAliases.ts). */
+  private realUserHome(): string | undefined {
+    for (const state of this.roots.values()) {
+      if (state.workspace !== null) continue;
+      const home = path.dirname(state.scan.root);
+      return state.aliases.find((alias) => alias.own === home)?.real;
+    }
+    return undefined;
   }
 
   private scans(): CodewhaleScan[] {
@@ -239,6 +286,7 @@ export class CodewhaleIndex implements SystemIndex {
       ...slots,
       linkedDirectory: linkedDirectory(root, workspace),
       aliases: rootAliases(root, scan.canonicalRoot),
+      awaited: awaitedAbove(root, workspace),
     });
   }
 
@@ -272,10 +320,22 @@ export class CodewhaleIndex implements SystemIndex {
 
 /**
  * Where a workspace root's linked `.codewhale` leads. The user root needs none: its watcher's
- * base is Codewhale's home itself, whose link the editor's watcher resolves.
+ * base is where Codewhale's home leads (`watchedTrees`).
  */
 function linkedDirectory(root: string, workspace: string | null): string | undefined {
   return workspace === null ? undefined : linkedCodewhaleDirectory(root);
+}
+
+/**
+ * The entry awaited above a root (awaitedEntry.ts): for a workspace's `.codewhale` that is a link
+ * leading nowhere yet, and for Codewhale's home when it does not resolve (a link, or missing, its
+ * folder too). A workspace's `.codewhale` that is missing awaits nothing: the folder's own watcher
+ * (`.codewhale/**`, which matches `.codewhale` itself) reports it made.
+ */
+function awaitedAbove(root: string, workspace: string | null): string | undefined {
+  const dir = path.dirname(root);
+  if (workspace !== null && lstatEntry(dir).type !== 'symlink') return undefined;
+  return awaitedEntry(dir);
 }
 
 /** A discovery root's key: its path and whose it is (null: the user's). */
