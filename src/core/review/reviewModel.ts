@@ -119,8 +119,13 @@ export interface ReviewViewModel {
     readonly capability: string | null;
     readonly token: string | null;
     readonly codewhaleCommand: string | null;
+    /** Why a null one is null, after "not computable": the manifest does not load, or Skillgate cannot hash the unit. */
+    readonly notComputable: string;
   };
-  /** Set when the manifest does not load, so what the bundle can do (and how that changed) is unknown. */
+  /**
+   * Set when the unit has no capabilities to show (its manifest does not load, or Skillgate
+   * cannot hash it), so what it can do is not shown or compared with your review; says which.
+   */
   readonly capabilitiesUnknown: string | null;
   /** Which buttons work, decided on the host; `notices` are the visible sentences saying why Trust or Enable do not. */
   readonly actions: {

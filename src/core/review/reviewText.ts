@@ -1,7 +1,8 @@
 import { argvText } from '../text/argvText';
 import { displayText } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
-import { CAPABILITIES_UNKNOWN, FILES_REVIEWED_ONLY } from './reviewViewModel';
+import { FILES_REVIEWED_ONLY } from './reviewViewModel';
+import { capabilitiesUnknown, hashesNotComputable } from './missingHashes';
 import { serversById } from '../mcpServers';
 import { systemOf } from '../systems/registry';
 import { hasEnableSwitch } from '../trust/enableSwitch';
@@ -52,7 +53,7 @@ export function reviewText(
   if (r.diff) {
     out.push('', `What changed since your last review (${r.receipt?.reviewedAt ?? 'unknown'}):`);
     out.push('  Capabilities:');
-    if (r.capabilities === null) out.push(`    (${CAPABILITIES_UNKNOWN})`);
+    if (r.capabilities === null) out.push(`    (${capabilitiesUnknown(item)})`);
     else if (r.diff.capabilities.length === 0) out.push('    (no capability changes)');
     for (const c of r.diff.capabilities)
       out.push(`    ${c.change === 'added' ? '+' : c.change === 'removed' ? '-' : '~'} ${v(c.summary)}`);
@@ -77,7 +78,7 @@ export function reviewText(
   }
 
   out.push('', 'Capabilities:');
-  if (r.capabilities === null) out.push(`  ${CAPABILITIES_UNKNOWN}`);
+  if (r.capabilities === null) out.push(`  ${capabilitiesUnknown(item)}`);
   else for (const l of capabilityLines(r, hooksOptIn, hookLoadFails, current)) out.push(`  ${l}`);
 
   const files = r.files ?? [];
@@ -90,7 +91,7 @@ export function reviewText(
     out.push(
       `  ${d.severity.padEnd(11)} ${d.code}  ${displayPath(d.file, workspaces)}:${d.range.start.line + 1}  ${v(d.message)}`,
     );
-  const none = 'not computable (the manifest does not load)';
+  const none = `not computable (${hashesNotComputable(item)})`;
   out.push(
     '',
     `Content hash:    ${r.contentHash ?? none}`,

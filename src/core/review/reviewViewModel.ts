@@ -14,10 +14,13 @@ import { reasonTextOf, systemOf } from '../systems/registry';
 import { argumentKind, mcpHost, serversById, startsProcess, timeoutsOf } from '../mcpServers';
 import { relativeTime } from './relativeTime';
 import { hookLoadFails } from './hookLoad';
+import { capabilitiesUnknown, hashesNotComputable } from './missingHashes';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 import type { ReviewContract } from '../systems/agentSystem';
 
 export type { HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
+/** The sentence when the manifest does not load, in the capabilities and in what changed (missingHashes.ts). */
+export { CAPABILITIES_UNKNOWN } from './missingHashes';
 
 export function shown(text: unknown): Shown {
   const s = typeof text === 'string' ? text : text === undefined || text === null ? '' : JSON.stringify(text);
@@ -38,7 +41,6 @@ export const LOCAL_PROCESS_AUTHORITY = "Starts a local process with your user's 
 /** What the panel's button that shows a skill part's text says (the webview says the same of a command's). */
 export const AGENT_TEXT_LABEL = 'Show the text the agent reads';
 
-/** The sentence when the manifest does not load, in the capabilities and in what changed. */
 /**
  * A bundle that cannot be walked now (a link in it, past a limit) has no list of its files:
  * only the files the receipt names are compared, so "no file changes" would hide a file
@@ -46,9 +48,6 @@ export const AGENT_TEXT_LABEL = 'Show the text the agent reads';
  */
 export const FILES_REVIEWED_ONLY =
   'The bundle cannot be walked now (see Diagnostics), so only the files you reviewed are compared: a file added since is not listed.';
-
-export const CAPABILITIES_UNKNOWN =
-  'The manifest does not load, so what this bundle can do cannot be read or compared with your review; see Diagnostics.';
 
 /**
  * Diagnostics a review lists. They are findings, not reviewed content (every file stays
@@ -301,8 +300,10 @@ export function reviewViewModel(
       capability: r.capabilityHash,
       token: r.reviewToken,
       codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine),
+      notComputable: hashesNotComputable(r.item),
     },
-    capabilitiesUnknown: r.capabilities === null ? CAPABILITIES_UNKNOWN : null,
+    // It may name a covered file (`failed to read covered file …`): repository text, escaped.
+    capabilitiesUnknown: r.capabilities === null ? displayText(capabilitiesUnknown(r.item)) : null,
     actions: reviewActions(r, current, workspaceTrusted, hasEnableSwitch(item)),
     get hiddenCount() {
       return hidden;

@@ -43,6 +43,34 @@ export function invalidBundleRefusal(item: Item, diagnostics: readonly Diagnosti
 }
 
 /**
+ * Why Skillgate's own hash of a unit failed though its agent reads the manifest (a symbolic
+ * link, an unreadable file or the size cap among the files it covers: eva.md §6.1), in the
+ * words of the diagnostic that says so (`eva.trust.symlink`) or of `check` (the unit's
+ * `notCovered`, checkGate.ts). Null when the unit has hashes, or has none because its agent
+ * rejects the manifest: then the manifest does not load, and invalidBundleRefusal says why.
+ */
+export function skillgateHashFailure(item: Item): string | null {
+  if (item.contentHash !== null || item.reasons.includes('manifest_invalid')) return null;
+  const why = item.detail.notCovered ?? [];
+  return why.length > 0 ? why.join('; ') : null;
+}
+
+/**
+ * The one sentence that says why a unit Skillgate cannot hash cannot be trusted, and what its
+ * agent does with it all the same (Eva-CLI registers such a skill: eva.md §6.1), since what
+ * failed is Skillgate's hash, not the agent's load; null when skillgateHashFailure is.
+ */
+export function unhashableRefusal(item: Item): string | null {
+  const why = skillgateHashFailure(item);
+  if (why === null) return null;
+  const system = systemOf(item.system);
+  const agent = system.loads(item)
+    ? `${system.label} loads it all the same (${item.decision}), whatever Skillgate says.`
+    : `${system.label} does not load it now either (${item.decision}; see its reasons).`;
+  return `Skillgate cannot hash ${system.unitLabel(item)} \`${item.name}\` (${why}), so it cannot be trusted until that is fixed and it is reviewed again. ${agent}`;
+}
+
+/**
  * An invalid unit's files plus the reviewed files it no longer names: what its loader
  * covers is unknown (an invalid hooks file names no scripts), so the files the reviewer
  * approved are shown as they are on disk, never as removed while they are still there.

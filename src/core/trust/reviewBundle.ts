@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBundleSource } from './bundleSource';
-import { invalidBundleRefusal, readInvalidBundle, withReviewedFiles } from './invalidBundle';
+import { invalidBundleRefusal, readInvalidBundle, unhashableRefusal, withReviewedFiles } from './invalidBundle';
 import { diffAgainstReceipt, type ReviewDiff } from './reviewDiff';
 import type { Receipt } from './stateSchema';
 import type { HashedUnit } from './unitFileRead';
@@ -114,9 +114,10 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
 }
 
 /**
- * The review of a unit that does not load (issue 10 #19): what is on disk now, the file
- * diff against the reviewed copy, and why it is rejected; never trustable. Capability
- * changes cannot be computed without a manifest, so the diff lists files only.
+ * The review of a unit that does not load (issue 10 #19), or that Skillgate cannot hash while
+ * its agent loads it (an Eva skill with a link in its folder: eva.md §6.1): what is on disk
+ * now, the file diff against the reviewed copy, and why it cannot be trusted; never trustable.
+ * Capability changes are not computed without hashes, so the diff lists files only.
  */
 function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Mutation<ReviewReport> {
   const state = ctx.store.read();
@@ -130,6 +131,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
   if (!disk || disk.bundleKey !== key) return { ok: false, message: failure };
   const refusal =
     invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ??
+    unhashableRefusal(disk.item) ??
     `${item.name} cannot be trusted or enabled: ${failure}`;
   const diff = receipt
     ? diffAgainstReceipt(

@@ -70,7 +70,7 @@ export function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
   ] as const)
     dl.append(
       el('dt', undefined, k),
-      v === null ? el('dd', 'muted', 'not computable: the manifest does not load') : el('dd', 'mono', v),
+      v === null ? el('dd', 'muted', `not computable: ${h.notComputable}`) : el('dd', 'mono', v),
     );
   if (h.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', h.codewhaleCommand));
   s.append(dl);

@@ -1,0 +1,146 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { review, type ReviewReport } from '../../src/core/trust/reviewBundle';
+import { reviewText } from '../../src/core/review/reviewText';
+import { CAPABILITIES_UNKNOWN, reviewViewModel } from '../../src/core/review/reviewViewModel';
+import { MAX_HASHED_BYTES } from '../../src/core/hashing/treeRead';
+import { trustWorkspace } from './helpers/trustWorkspace';
+
+/**
+ * The review of an Eva unit whose manifest loads but whose content Skillgate cannot hash (a
+ * symbolic link in its skill folder, a file past the hash's size cap): Eva-CLI still registers
+ * it (eva.md §6.1: "the bundle has no hashes and cannot be trusted (Eva still registers it:
+ * `registered`, `loaded_unreviewed`, `not_reviewed`, with the diagnostic saying why it cannot
+ * be trusted)"). Its review said "The manifest does not load" and hashes "not computable (the
+ * manifest does not load)", which is untrue: the manifest loads, Eva-CLI loads the skill, and
+ * what fails is Skillgate's own hash. Every face now says that, with the failure in the words
+ * of the diagnostic (`eva.trust.symlink`) or of `check` (the item's `notCovered`).
+ *
+ * The project is the demo's (`examples/demo-workspace`: its `config/` and `schemas/`),
+ * copied into a temporary folder.
+ */
+describe('the review of an Eva unit Skillgate cannot hash says so, never that its manifest does not load', () => {
+  const w = trustWorkspace();
+  const DEMO = path.resolve(__dirname, '../../examples/demo-workspace');
+  const NAME = 'review-skill (skill review)';
+  const SKILL_DIR = 'config/skills/review';
+  const LINK = 'a file covered by this skill is a symbolic link; it cannot be reviewed';
+  const LIMIT = 'skill content exceeds the review limit (4096 files / 67108864 bytes)';
+  beforeEach(() => {
+    for (const dir of ['config', 'schemas']) fs.cpSync(path.join(DEMO, dir), w.f.path('ws', dir), { recursive: true });
+  });
+
+  /** The index with a home of the test's own (no user skill of the machine's). */
+  const snapshot = () => w.snapshot({ evaHome: w.f.mkdir('home') });
+  const itemOf = () => snapshot().items.find((i) => i.qualifiedName === NAME) ?? assert.fail(`no item ${NAME}`);
+  const reviewOf = (): ReviewReport => {
+    const r = review(itemOf(), w.ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    return r.value;
+  };
+  const refusal = (why: string) =>
+    `Skillgate cannot hash Eva skill adapter \`review-skill\` (${why}), so it cannot be trusted until that is fixed and it is reviewed again. Eva-CLI loads it all the same (registered), whatever Skillgate says.`;
+  const capabilities = (why: string) =>
+    `Skillgate cannot hash this unit (${why}), so what it can do has no capability hash and cannot be compared with your review.`;
+  const addLink = () => {
+    w.f.write('outside.txt', 'secret\n');
+    w.f.symlink(w.f.path('outside.txt'), `ws/${SKILL_DIR}/leak`);
+  };
+
+  for (const [what, make, why] of [
+    ['a symbolic link in its skill folder', addLink, LINK],
+    // Sparse: past the cap without writing 64 MiB; the hash refuses it by its size, unread.
+    [
+      'a file in its skill folder past the hash size cap',
+      () => fs.truncateSync(w.f.write(`ws/${SKILL_DIR}/big.bin`, ''), MAX_HASHED_BYTES + 1),
+      LIMIT,
+    ],
+  ] as const)
+    describe(what, () => {
+      beforeEach(() => make());
+
+      it('is registered by Eva-CLI as the index says (the decision the review must not contradict)', () => {
+        const item = itemOf();
+        assert.deepEqual(
+          [item.decision, item.reasons, item.contentHash, item.reviewToken, item.detail.notCovered],
+          ['registered', ['loaded_unreviewed', 'not_reviewed'], null, null, [why]],
+        );
+      });
+
+      it('the text review says Skillgate cannot hash it, why, and that Eva-CLI loads it all the same', () => {
+        const r = reviewOf();
+        assert.equal(r.trustRefusal, refusal(why));
+        const text = reviewText(r, [w.f.path('ws')], false, false, itemOf());
+        assert.ok(!text.includes('does not load'), text);
+        assert.ok(text.includes(`\n  not trustable: ${refusal(why)}\n`), text);
+        assert.ok(text.includes(`\nCapabilities:\n  ${capabilities(why)}\n`), text);
+        for (const hash of ['Content hash:    ', 'Capability hash: ', 'Review token:    '])
+          assert.ok(text.includes(`\n${hash}not computable (Skillgate cannot hash this unit)\n`), text);
+        assert.ok(text.includes(`\nTrust and enable are refused: ${refusal(why)}\n`), text);
+      });
+
+      it('the panel says the same (reviewViewModel.ts)', () => {
+        const m = reviewViewModel(reviewOf(), snapshot(), false);
+        assert.equal(m.capabilitiesUnknown, capabilities(why));
+        assert.equal(m.hashes.notComputable, 'Skillgate cannot hash this unit');
+        assert.equal(m.actions.trust.why, refusal(why));
+        assert.equal(m.actions.notices[0], refusal(why));
+      });
+    });
+
+  it('a lua_skill Eva-CLI rejects for a script outside its roots (eva.md §7 case 42): the review says both, truly', () => {
+    w.f.write('outside.lua', 'return {}\n');
+    const manifest = w.f.path('ws/config/capabilities/lint-skill.yaml');
+    fs.writeFileSync(
+      manifest,
+      fs.readFileSync(manifest, 'utf8').replace('script: config/skills/lint.lua', 'script: ../outside.lua'),
+    );
+    const item = snapshot().items.find((i) => i.name === 'lint-skill') ?? assert.fail('no lint-skill');
+    assert.deepEqual([item.decision, item.reasons], ['rejected', ['path_not_allowed', 'not_reviewed']]);
+    const why = item.detail.notCovered?.join('; ') ?? assert.fail('no notCovered');
+    const r = review(item, w.ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.equal(
+      r.value.trustRefusal,
+      `Skillgate cannot hash Eva lua_skill \`lint-skill\` (${why}), so it cannot be trusted until that is fixed and it is reviewed again. Eva-CLI does not load it now either (rejected; see its reasons).`,
+    );
+    const text = reviewText(r.value, [w.f.path('ws')], false, false, item);
+    assert.ok(text.includes(`\nCapabilities:\n  ${capabilities(why)}\n`), text);
+    assert.ok(text.includes('\nReview token:    not computable (Skillgate cannot hash this unit)\n'), text);
+  });
+
+  it('reviewed, then a link added: what changed says Skillgate cannot hash it now, not that the manifest does not load', async () => {
+    await w.trustNow(NAME);
+    addLink();
+    const r = reviewOf();
+    assert.equal(r.status, 'capabilities-changed');
+    const text = reviewText(r, [w.f.path('ws')], false, false, itemOf());
+    assert.ok(!text.includes('does not load'), text);
+    assert.ok(text.includes(`\n  Capabilities:\n    (${capabilities(LINK)})\n`), text);
+    const m = reviewViewModel(r, snapshot(), false);
+    assert.ok(m.changes, 'the panel shows what changed');
+    assert.equal(m.capabilitiesUnknown, capabilities(LINK));
+  });
+
+  it('a Codewhale bundle with a link keeps "the manifest does not load": Codewhale itself rejects it (codewhale.md §4.8)', () => {
+    w.f.write(
+      'ws/.codewhale/plugins/tools/plugin.toml',
+      'schema_version = 1\n\n[plugin]\nname = "tools"\nversion = "1.0.0"\n',
+    );
+    w.f.write('ws/outside.txt', 'x\n');
+    w.f.symlink(w.f.path('ws/outside.txt'), 'ws/.codewhale/plugins/tools/leak');
+    const item = snapshot().items.find((i) => i.name === 'tools') ?? assert.fail('no tools');
+    assert.deepEqual(item.reasons, ['manifest_invalid']);
+    const r = review(item, w.ctx);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.match(
+      r.value.trustRefusal ?? '',
+      /component trees may not contain symbolic link leak.*Codewhale does not load it/,
+    );
+    const text = reviewText(r.value, [w.f.path('ws')], false);
+    assert.ok(text.includes(`\nCapabilities:\n  ${CAPABILITIES_UNKNOWN}\n`), text);
+    assert.ok(text.includes('\nReview token:    not computable (the manifest does not load)\n'), text);
+    assert.equal(reviewViewModel(r.value, snapshot(), false).hashes.notComputable, 'the manifest does not load');
+  });
+});
