@@ -24,7 +24,7 @@ describe('Eva content hash limits (eva.md §6.1)', () => {
     assert.equal(at.ok, true);
     assert.deepEqual(evaContentHash('lua-skill', Buffer.from('m'), missing(MAX_HASHED_FILES + 1)), {
       ok: false,
-      symlink: false,
+      cause: 'limit',
       message: `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`,
     });
     const twice = [...missing(MAX_HASHED_FILES), ...missing(1)];
@@ -35,13 +35,13 @@ describe('Eva content hash limits (eva.md §6.1)', () => {
     const dir = f.mkdir('ws/dir.lua');
     assert.deepEqual(
       evaContentHash('lua-skill', Buffer.from('m'), [{ abs: dir, domain: 'eva-project-file', rel: 'dir.lua' }]),
-      { ok: false, symlink: false, message: 'failed to read covered file dir.lua: not-file' },
+      { ok: false, cause: 'unreadable', message: 'failed to read covered file dir.lua: not-file' },
     );
   });
 
   it('refuses a skill folder that cannot be listed, not as a link', () => {
     const file = f.write('ws/file', 'x');
     const r = coverDirectory(file, f.path('ws'), null);
-    assert.deepEqual([r.ok, !r.ok && r.symlink], [false, false]);
+    assert.deepEqual([r.ok, !r.ok && r.cause], [false, 'unreadable']);
   });
 });

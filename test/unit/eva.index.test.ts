@@ -875,7 +875,7 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
     fs.writeFileSync(path.join(dir, 'one-more'), '');
     assert.deepEqual(coverDirectory(dir, f.ws, null), {
       ok: false,
-      symlink: false,
+      cause: 'limit',
       message: `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`,
     });
   });
@@ -884,7 +884,7 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
     f.write('ws/skill/a', 'a');
     assert.deepEqual(coverDirectory(f.path('ws/skill'), f.path('elsewhere'), null), {
       ok: false,
-      symlink: false,
+      cause: 'outside',
       message: 'a covered file lies outside the project and the home directory',
     });
     const home = coverDirectory(f.path('ws/skill'), f.path('elsewhere'), f.ws);
@@ -892,7 +892,7 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
     f.symlink(f.path('ws/skill/a'), 'ws/skill/sub/l');
     assert.deepEqual(coverDirectory(f.path('ws/skill'), f.ws, null), {
       ok: false,
-      symlink: true,
+      cause: 'symlink',
       message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
     });
     const missing = coverDirectory(f.path('none'), f.ws, null);
@@ -907,7 +907,7 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
       evaContentHash('lua-skill', Buffer.from('x'), [{ abs: big, domain: 'eva-project-file', rel: 'big.bin' }]),
       {
         ok: false,
-        symlink: false,
+        cause: 'limit',
         message: `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`,
       },
     );
@@ -923,7 +923,7 @@ describe('Eva covered content limits (eva.md §6.1)', () => {
       evaContentHash('lua-skill', Buffer.from('x'), [{ abs: link, domain: 'eva-project-file', rel: 'l.bin' }]),
       {
         ok: false,
-        symlink: true,
+        cause: 'symlink',
         message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
       },
     );

@@ -27,7 +27,7 @@ import { Fixture } from './helpers/fixture';
   const MANIFEST = Buffer.from('manifest');
   const LINKED = {
     ok: false,
-    symlink: true,
+    cause: 'symlink',
     message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
   };
   beforeEach(() => {

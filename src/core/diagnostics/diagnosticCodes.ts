@@ -296,6 +296,18 @@ export const DIAGNOSTIC_CODES = {
     'A kind: skill capability that names no provider adapter, so no skill is bound to it.',
   ],
   'eva.trust.symlink': ['error', 'A file covered by an Eva skill is a symbolic link, so it cannot be reviewed.'],
+  'eva.trust.limit': [
+    'error',
+    'The files covered by an Eva skill exceed 4096 files or 64 MiB, so it cannot be reviewed.',
+  ],
+  'eva.trust.unreadable': [
+    'error',
+    'A file or folder covered by an Eva skill cannot be inspected, listed or read, so it cannot be reviewed.',
+  ],
+  'eva.trust.outside': [
+    'error',
+    'A file covered by an Eva skill lies outside the project and the home directory, so it cannot be reviewed.',
+  ],
 
   // Skillgate's own checks.
   'skillgate.hidden-unicode': [

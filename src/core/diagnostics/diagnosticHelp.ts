@@ -388,6 +388,15 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Name the skill adapter that provides it in `default_provider`, or remove the manifest if nothing should.',
   },
   'eva.trust.symlink': { fix: 'Replace the link by the real file, so trust can cover its bytes.' },
+  'eva.trust.limit': {
+    fix: 'Keep the skill folder (and the other files the skill covers) under 4096 files and 64 MiB: move large data out of it. Eva-CLI registers the skill all the same, so `check` fails until it can be reviewed.',
+  },
+  'eva.trust.unreadable': {
+    fix: 'Give the user who runs Skillgate read permission on the file (and search permission on the folders on its way), so trust can cover its bytes. Eva-CLI run by a user who may read it takes the skill all the same, so `check` fails until it can be reviewed.',
+  },
+  'eva.trust.outside': {
+    fix: 'Name the skill by its path under `~/.codex/skills` or `~/.agents/skills` (or the project), not by where that folder leads, so trust can name its files. Eva-CLI registers the skill all the same, so `check` fails until it can be reviewed.',
+  },
   'skillgate.hidden-unicode': {
     fix: 'Remove the invisible or bidirectional characters, or make sure you have read the text as the agent will.',
   },

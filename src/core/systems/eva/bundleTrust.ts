@@ -6,11 +6,12 @@ import type { Decision, TrustStatus } from '../../model';
 import type { TrustView } from '../../decisions/trustView';
 import type { SkillContract } from './contracts';
 import type { ProjectSkillDecision } from './decide';
-import { coverDirectory, coveredName, type CoveredFile } from './hashes';
+import { coverDirectory, coveredName, OUTSIDE, type CoveredFile } from './hashes';
 import type { ManifestEntry } from './manifestEntry';
 import type { EvaItem } from './item';
 import type { AllowedRoot } from './paths';
 import { coveredRunnerPath, type EvaRunner } from './runner';
+import { LINK_MESSAGE, type Uncovered } from './uncovered';
 import type { EvaItemReason, EvaReason, EvaTrustReason } from './vocabulary';
 
 /** Skillgate's trust gate on Eva bundles (eva.md §4.6, §6): covered files, capability pairs, trust status. */
@@ -91,14 +92,12 @@ export function coveredFiles(
   home: string | null,
   skillRoots: readonly AllowedRoot[],
   runner: EvaRunner | null,
-): { ok: true; files: CoveredFile[] } | { ok: false; symlink: boolean; message: string } {
+): { ok: true; files: CoveredFile[] } | Uncovered {
   const files: CoveredFile[] = [];
   if (!contract || !decided) return { ok: true, files };
-  const named = (
-    p: { resolved: string | null; allowed: boolean; display: string } | null,
-  ): { ok: false; symlink: boolean; message: string } | undefined => {
+  const named = (p: { resolved: string | null; allowed: boolean; display: string } | null): Uncovered | undefined => {
     if (p && !p.allowed)
-      return { ok: false, symlink: false, message: `covered path is outside the allowed roots: ${p.display}` };
+      return { ok: false, cause: 'not-allowed', message: `covered path is outside the allowed roots: ${p.display}` };
     return undefined;
   };
   if (kind === 'skill-adapter') {
@@ -115,21 +114,16 @@ export function coveredFiles(
         if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir)))
           return {
             ok: false,
-            symlink: true,
+            cause: 'symlink',
             message: 'the skill folder resolves outside the allowed roots through a symbolic link',
           };
-        if (lstatEntry(target).type === 'missing') addName(files, target, root, home);
+        if (lstatEntry(target).type === 'missing' && !addName(files, target, root, home)) return OUTSIDE;
         const dir = coverDirectory(path.dirname(target), root, home);
         if (!dir.ok) return dir;
         files.push(...dir.files);
       } else {
-        if (lstatEntry(target).type === 'symlink')
-          return {
-            ok: false,
-            symlink: true,
-            message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
-          };
-        addName(files, target, root, home);
+        if (lstatEntry(target).type === 'symlink') return { ok: false, cause: 'symlink', message: LINK_MESSAGE };
+        if (!addName(files, target, root, home)) return OUTSIDE;
       }
     }
     // §6.1: a workspace-relative command that is a regular file inside the project (one that
@@ -137,32 +131,33 @@ export function coveredFiles(
     if (runner?.coverage === 'linked')
       return {
         ok: false,
-        symlink: true,
+        cause: 'symlink',
         message: 'the runner command of this skill is, or lies under, a symbolic link; it cannot be reviewed',
       };
     const command = coveredRunnerPath(runner, root);
-    if (command !== null) addName(files, command, root, home);
+    if (command !== null && !addName(files, command, root, home)) return OUTSIDE;
   } else {
     for (const p of [decided.script, ...decided.schemaFiles]) {
       const refused = named(p);
       if (refused) return refused;
       if (p?.resolved) {
-        if (lstatEntry(p.resolved).type === 'symlink')
-          return {
-            ok: false,
-            symlink: true,
-            message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
-          };
-        addName(files, p.resolved, root, home);
+        if (lstatEntry(p.resolved).type === 'symlink') return { ok: false, cause: 'symlink', message: LINK_MESSAGE };
+        if (!addName(files, p.resolved, root, home)) return OUTSIDE;
       }
     }
   }
   return { ok: true, files };
 }
 
-export function addName(files: CoveredFile[], abs: string, root: string, home: string | null): void {
+/**
+ * Adds `abs` to the covered files, named from the project or the home; false when neither holds
+ * it, so it has no name in the hash: a caller that must cover it fails closed (`OUTSIDE`) rather
+ * than hash without it, which would keep the trust when it changed.
+ */
+export function addName(files: CoveredFile[], abs: string, root: string, home: string | null): boolean {
   const name = coveredName(abs, root, home);
   if (name) files.push({ abs, ...name });
+  return name !== undefined;
 }
 
 /** §6.3: the capability pairs (what a review approves besides bytes). */

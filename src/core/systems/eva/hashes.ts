@@ -9,6 +9,7 @@ import { readFailureText, rustFaultText, rustIoErrorText } from '../../fs/rustIo
 import { heldPath } from '../../fs/heldDirectory';
 import { beneathWorks, holdBase, holdBeneath, pastPathMax, readBeneath } from '../../fs/openBeneath';
 import type { BundleFile } from '../../model';
+import { LINK_MESSAGE, type Uncovered } from './uncovered';
 
 /**
  * Trust inputs of an Eva bundle (eva.md §6, a Skillgate decision): the covered files and
@@ -31,9 +32,7 @@ export interface CoveredFile {
   readonly within?: string;
 }
 
-export type CoveredSet =
-  | { readonly ok: true; readonly files: readonly CoveredFile[] }
-  | { readonly ok: false; readonly symlink: boolean; readonly message: string };
+export type CoveredSet = { readonly ok: true; readonly files: readonly CoveredFile[] } | Uncovered;
 
 /** Where a covered path is named from: its domain and relative path, or undefined when neither root holds it. */
 export function coveredName(
@@ -84,7 +83,7 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
         } catch (e) {
           // Found a directory in its parent's listing, a link by now: refused as a link found there is.
           if ((e as NodeJS.ErrnoException).code === 'ELOOP' && cur.parent) return LINKED;
-          return { ok: false, symlink: false, message: `failed to read skill directory: ${rustIoErrorText(e)}` };
+          return { ok: false, cause: 'unreadable', message: `failed to read skill directory: ${rustIoErrorText(e)}` };
         } finally {
           if (cur.parent) release(cur.parent);
         }
@@ -94,11 +93,11 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
       if (!listed.ok)
         return {
           ok: false,
-          symlink: false,
+          cause: 'unreadable',
           message: `failed to read skill directory: ${rustFaultText(listed.fault, listed.error)}`,
         };
       walked += listed.names.length;
-      if (walked > MAX_HASHED_FILES * 16) return { ok: false, symlink: false, message: limitMessage() };
+      if (walked > MAX_HASHED_FILES * 16) return PAST_THE_LIMIT;
       for (const raw of listed.names) {
         const abs = path.join(cur.abs, decodeRawName(raw));
         // A path past PATH_MAX is inspected by its path, to fail `File name too long` as before.
@@ -108,7 +107,7 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
         if (entry.error !== undefined)
           return {
             ok: false,
-            symlink: false,
+            cause: 'unreadable',
             message: `failed to read covered file ${coveredName(abs, projectRoot, home)?.rel ?? abs}: ${rustFaultText(entry.fault, entry.error)}`,
           };
         if (entry.type === 'symlink') return LINKED;
@@ -117,14 +116,9 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
           if (held) held.waiting++;
         } else if (entry.type === 'file') {
           const name = coveredName(abs, projectRoot, home);
-          if (!name)
-            return {
-              ok: false,
-              symlink: false,
-              message: 'a covered file lies outside the project and the home directory',
-            };
+          if (!name) return OUTSIDE;
           out.push({ abs, ...name, within: dir });
-          if (out.length > MAX_HASHED_FILES) return { ok: false, symlink: false, message: limitMessage() };
+          if (out.length > MAX_HASHED_FILES) return PAST_THE_LIMIT;
         }
       }
       coverSeams.listed?.(cur.abs);
@@ -150,10 +144,23 @@ interface Held {
   waiting: number;
 }
 
-const LINKED: CoveredSet = {
+const LINKED: Uncovered = { ok: false, cause: 'symlink', message: LINK_MESSAGE };
+
+/** Past 4096 files or 64 MiB (trust.md limits): one sentence for either, as `check` and the review show it. */
+const PAST_THE_LIMIT: Uncovered = {
   ok: false,
-  symlink: true,
-  message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
+  cause: 'limit',
+  message: `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`,
+};
+
+/**
+ * A covered file neither the project nor the home holds, so no name for the hash (`coveredName`):
+ * a skill under a `~/.codex/skills` that leads elsewhere, named by its real path.
+ */
+export const OUTSIDE: Uncovered = {
+  ok: false,
+  cause: 'outside',
+  message: 'a covered file lies outside the project and the home directory',
 };
 
 /**
@@ -165,10 +172,6 @@ export const coverSeams: {
   listed?: (abs: string) => void;
 } = {};
 
-function limitMessage(): string {
-  return `skill content exceeds the review limit (${MAX_HASHED_FILES} files / ${MAX_HASHED_BYTES} bytes)`;
-}
-
 export type ContentHash =
   | {
       readonly ok: true;
@@ -177,7 +180,7 @@ export type ContentHash =
       /** Where each of `files` was read, in the same order (a file's `path` is named from its domain). */
       readonly read: readonly string[];
     }
-  | { readonly ok: false; readonly symlink: boolean; readonly message: string };
+  | Uncovered;
 
 /**
  * `SHA256("skillgate-eva-skill-content-v1\0" ‖ kind ‖ "\0" ‖ u64(len) ‖ manifest ‖ records)`,
@@ -194,7 +197,7 @@ export function evaContentHash(
   const sorted = [...unique.values()].sort(
     (a, b) => byteOrder(a.domain, b.domain) || Buffer.compare(osBytes(a.rel), osBytes(b.rel)),
   );
-  if (sorted.length > MAX_HASHED_FILES) return { ok: false, symlink: false, message: limitMessage() };
+  if (sorted.length > MAX_HASHED_FILES) return PAST_THE_LIMIT;
   const h = newHash();
   h.update('skillgate-eva-skill-content-v1\0');
   h.update(kind);
@@ -212,16 +215,11 @@ export function evaContentHash(
       continue;
     }
     if (!read.ok) {
-      if (read.reason === 'symlink')
-        return {
-          ok: false,
-          symlink: true,
-          message: 'a file covered by this skill is a symbolic link; it cannot be reviewed',
-        };
-      if (read.reason === 'too-large') return { ok: false, symlink: false, message: limitMessage() };
+      if (read.reason === 'symlink') return LINKED;
+      if (read.reason === 'too-large') return PAST_THE_LIMIT;
       return {
         ok: false,
-        symlink: false,
+        cause: 'unreadable',
         message: `failed to read covered file ${f.rel}: ${readFailureText(read)}`,
       };
     }

@@ -22,6 +22,7 @@ import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { firstSchemaError } from './schemaSubset';
 import { loadSchemas } from './schemas';
 import { indexUserSkills, type ProjectAdapterRef, type UserSkillsRead } from './userSkills';
+import { uncoveredDiagnostic, type Uncovered } from './uncovered';
 import { EVA_SYSTEM, type EvaReason } from './vocabulary';
 import { isMapping, manifestRoot } from './yamlValue';
 import type { YamlDocument } from './yamlDocument';
@@ -388,18 +389,14 @@ function skillItem(
   const runner = contract && decided ? evaRunner(contract, project.root, home) : null;
   if (!entry.unreadable && entry.bytes) {
     const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots, runner);
-    if (!covered.ok) {
-      notCovered.push(covered.message);
-      if (covered.symlink)
-        entry.diagnostics.push(
-          evaDiagnostic(
-            entry.abs,
-            FILE_START,
-            'eva.trust.symlink',
-            'a file covered by this skill is a symbolic link; it cannot be reviewed',
-          ),
-        );
-    } else {
+    // Whatever stops the hash, a diagnostic says why (eva.md §6.1), as `check` and the review do.
+    const uncovered = (failure: Uncovered) => {
+      notCovered.push(failure.message);
+      const said = uncoveredDiagnostic(entry.abs, failure);
+      if (said) entry.diagnostics.push(said);
+    };
+    if (!covered.ok) uncovered(covered);
+    else {
       const hashed = evaContentHash(kind, entry.bytes, covered.files);
       if (hashed.ok) {
         contentHash = hashed.contentHash;
@@ -418,18 +415,7 @@ function skillItem(
           coveredDirectories,
           pairs,
         });
-      } else {
-        notCovered.push(hashed.message);
-        if (hashed.symlink)
-          entry.diagnostics.push(
-            evaDiagnostic(
-              entry.abs,
-              FILE_START,
-              'eva.trust.symlink',
-              'a file covered by this skill is a symbolic link; it cannot be reviewed',
-            ),
-          );
-      }
+      } else uncovered(hashed);
     }
     // The key's framing is the shared one (trust.md "Bundle identity").
     key = bundleKey(EVA_SYSTEM, 'workspace', entry.abs, contract?.id ?? entry.id ?? entry.rel);
