@@ -14,7 +14,9 @@
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tomlVisitorKeys } from './tomlVisitorKeys.mjs';
 import { yamlEsm } from './yamlEsm.mjs';
+import { zodWithoutJsonSchema } from './zodWithoutJsonSchema.mjs';
 
 const CORE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'core');
 const NAMESPACE = 'skillgate-core';
@@ -78,9 +80,24 @@ export function sharedCoreEntry(reached = coreModules()) {
   };
 }
 
-/** How dist/core.js is built: its entry over `reached`, and yaml from its ES modules (scripts/yamlEsm.mjs). */
+/**
+ * How dist/core.js is built: its entry over `reached`, yaml from its ES modules
+ * (scripts/yamlEsm.mjs), zod without its JSON Schema generator (scripts/zodWithoutJsonSchema.mjs),
+ * toml-eslint-parser without ESLint's JavaScript visitor keys (scripts/tomlVisitorKeys.mjs),
+ * and proper-lockfile over Node's fs rather than graceful-fs. The trust store's lock
+ * (trust/storeLock.ts) hands proper-lockfile an fs of its own for every asynchronous call;
+ * graceful-fs is only its default, reached by the synchronous mkdir, stat, utimes and rmdir
+ * of `doctor --prune`'s lock, where it changes nothing on Node ≥ 20 (its EMFILE queue is for
+ * asynchronous calls; its statSync only wraps a negative uid). Loading it replaced process.cwd
+ * (by a cached copy) and fs.close/closeSync for the whole process, the extension host every
+ * extension shares: 11 KB of dist/core.js, 3.4 KB of the VSIX (issue 15).
+ */
 export function sharedCoreBuild(reached) {
-  return { stdin: sharedCoreEntry(reached), plugins: [yamlEsm] };
+  return {
+    stdin: sharedCoreEntry(reached),
+    plugins: [yamlEsm, zodWithoutJsonSchema, tomlVisitorKeys],
+    alias: { 'graceful-fs': 'node:fs' },
+  };
 }
 
 /** The faces' plugin: an import that resolves into src/core becomes `require('./core.js').load(id)`. */

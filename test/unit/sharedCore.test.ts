@@ -5,11 +5,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { parseTomlDocument } from '../../src/core/documents/tomlDocument';
 import { NODE_BUNDLE } from './helpers/nodeBundle';
 
 interface SharedCore {
   sharedCore: Plugin;
-  sharedCoreBuild: (reached?: Iterable<string>) => Pick<BuildOptions, 'stdin' | 'plugins'>;
+  sharedCoreBuild: (reached?: Iterable<string>) => Pick<BuildOptions, 'stdin' | 'plugins' | 'alias'>;
   reachedByFaces: ReadonlySet<string>;
 }
 
@@ -81,5 +82,107 @@ process.stdout.write(JSON.stringify(doc.toJSON()));`,
     );
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '{"name":["a","b"]}');
+  });
+
+  // proper-lockfile's own fs, graceful-fs, replaces process.cwd and fs.close/closeSync for
+  // the whole process when it loads (in the editor, the extension host every extension
+  // shares) and weighs 3.4 KB of the VSIX; the lock only ever reaches it for the few
+  // synchronous calls of `doctor --prune`'s lock, which graceful-fs passes to Node's own.
+  it("takes and releases the trust store lock with Node's fs, leaving fs and process.cwd as Node made them", async () => {
+    const { sharedCoreBuild } = await sharedCoreModule();
+    const core = path.join(dir, 'lock', 'core.js');
+    await build({ ...NODE_BUNDLE, ...sharedCoreBuild(['trust/storeLock']), outfile: core });
+    const state = path.join(dir, 'lock', 'state.json');
+    const lockDir = `${state}.lock`;
+    const r = runBeside(
+      core,
+      `const fs = require('node:fs');
+const before = [fs.close, fs.closeSync, process.cwd, process.chdir];
+const lock = core.load('trust/storeLock');
+(async () => {
+  const release = lock.takeLockWithoutWaiting(${JSON.stringify(state)}, ${JSON.stringify(lockDir)}, 5000);
+  const heldSync = fs.statSync(${JSON.stringify(lockDir)}).isDirectory();
+  release();
+  const taken = await lock.takeWriterLock(${JSON.stringify(state)}, ${JSON.stringify(lockDir)}, 5000);
+  const heldAsync = taken.ok && fs.statSync(${JSON.stringify(lockDir)}).isDirectory();
+  await taken.lock.release();
+  const after = [fs.close, fs.closeSync, process.cwd, process.chdir];
+  process.stdout.write(JSON.stringify({
+    heldSync, heldAsync, released: !fs.existsSync(${JSON.stringify(lockDir)}),
+    patched: ['fs.close', 'fs.closeSync', 'process.cwd', 'process.chdir'].filter((_, i) => before[i] !== after[i]),
+  }));
+})();`,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { heldSync: true, heldAsync: true, released: true, patched: [] });
+  });
+
+  // toml-eslint-parser walks its tree with its TOML visitor keys merged into ESLint's
+  // JavaScript ones (eslint-visitor-keys); a TOML tree holds no JavaScript node, so the core
+  // merges them into none (scripts/tomlVisitorKeys.mjs): 1 KB of the VSIX.
+  it('walks TOML trees without JavaScript visitor keys, finding what the source finds', async () => {
+    const { sharedCoreBuild } = await sharedCoreModule();
+    const core = path.join(dir, 'toml', 'core.js');
+    await build({ ...NODE_BUNDLE, ...sharedCoreBuild(['documents/tomlDocument']), outfile: core });
+    assert.ok(
+      !fs.readFileSync(core, 'utf8').includes('JSXOpeningElement'),
+      "dist/core.js holds ESLint's JavaScript keys",
+    );
+    // An out-of-range integer is found by walking the tree (tomlDocument.ts, outOfRangeInteger), at any depth.
+    const texts = [
+      'a = 9223372036854775808\n',
+      '[a.b]\nx = [ { y = [1, -9223372036854775809] } ]\n',
+      '[[t]]\nk = { i = { j = 9223372036854775807 } }\n',
+    ];
+    const outcome = (o: ReturnType<typeof parseTomlDocument>) =>
+      o.ok ? { value: o.document.value } : { message: o.message, range: o.range };
+    const r = runBeside(
+      core,
+      `const { parseTomlDocument } = core.load('documents/tomlDocument');
+const outcome = (o) => (o.ok ? { value: o.document.value } : { message: o.message, range: o.range });
+process.stdout.write(JSON.stringify(${JSON.stringify(texts)}.map((t) => outcome(parseTomlDocument('p.toml', t, 64)))));`,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const expected = texts.map((t) => outcome(parseTomlDocument('p.toml', t, 64)));
+    assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(expected)));
+    assert.deepEqual(
+      expected.map((o) => 'message' in o),
+      [true, true, false],
+    );
+  });
+
+  // zod's classic schemas reach its JSON Schema generator from every schema class; the core
+  // never generates JSON Schema (scripts/zodWithoutJsonSchema.mjs): 5 KB of the VSIX.
+  it("leaves zod's JSON Schema generation out: schemas parse and report as before, generating one says why it fails", async () => {
+    const { sharedCoreBuild } = await sharedCoreModule();
+    const core = path.join(dir, 'zod', 'core.js');
+    await build({ ...NODE_BUNDLE, ...sharedCoreBuild(['trust/stateSchema']), outfile: core });
+    const text = fs.readFileSync(core, 'utf8');
+    // Messages only zod's generator holds (zod/v4/core/to-json-schema.js, json-schema-processors.js).
+    for (const generatorOnly of ['Cycle detected', 'cannot be represented in JSON Schema'])
+      assert.ok(!text.includes(generatorOnly), `dist/core.js holds zod's generator (${generatorOnly})`);
+    const r = runBeside(
+      core,
+      `const s = core.load('trust/stateSchema');
+const out = {
+  empty: s.stateSchema.safeParse(s.emptyState()).success,
+  refused: s.stateSchema.safeParse({ schemaVersion: 2, bundles: {} }).error?.issues.map((i) => i.message),
+  minValue: s.bundleStateSchema.shape.generation.minValue,
+};
+for (const [name, generate] of [
+  ['toJSONSchema', () => s.stateSchema.toJSONSchema()],
+  ['standard', () => s.stateSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })],
+]) {
+  try { generate(); out[name] = 'generated'; } catch (e) { out[name] = e.message; }
+}
+process.stdout.write(JSON.stringify(out));`,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    assert.equal(out.empty, true);
+    assert.deepEqual(out.refused, ['Invalid input: expected 1']);
+    assert.equal(out.minValue, 0, "zod's check summary (aggregateChecks) stays whole");
+    for (const name of ['toJSONSchema', 'standard'])
+      assert.match(String(out[name]), /JSON Schema generation is left out of dist\/core\.js/, name);
   });
 });

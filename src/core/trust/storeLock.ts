@@ -142,9 +142,9 @@ export function stillOurs(
 
 /**
  * proper-lockfile, loaded by the first write: only writers lock, and loading it costs a
- * read-only command (`list`, `check`) its start-up, and patches `fs.closeSync` for the
- * whole process (graceful-fs, which it loads, wraps it), so every file the index reads
- * would be closed through that wrapper.
+ * read-only command (`list`, `check`) its start-up. Run from source it also loads
+ * graceful-fs, which patches `fs.closeSync` and `process.cwd` for the whole process; the
+ * built core gives it Node's own fs instead (scripts/sharedCore.mjs), so nothing is patched.
  */
 function lockfileLibrary(): typeof Lockfile {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
