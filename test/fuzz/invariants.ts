@@ -12,6 +12,7 @@ import { checkWrites } from './writes';
 import { checkLinkEquivalence } from './linkEquivalence';
 import { checkShapeFates } from './shapeFates';
 import { checkShapeLifecycles } from './shapeLifecycle';
+import { checkWatchedChanges } from './watchedChanges';
 
 /**
  * What must hold for every input, stated exactly; a failure names one of these.
@@ -61,6 +62,8 @@ export const INVARIANTS = {
     "`list --json`, and `show --json` of one item (an Eva item where one is listed, else on one input in 4), print the same with `--workspace <link>`, a symbolic link beside the workspace naming it, as with `--workspace <dir>`: the same exit, items, decisions, reasons, diagnostics, ids, hashes and tokens byte for byte, and each path (`workspace`, `path`, `file`, `detail.manifest`, an Eva permission's policy file, a path in a diagnostic's message or in a trust unit's not-covered reason) that lies under `<dir>` as a whole path prefix spelled under `<link>` instead (linkEquivalence.ts)",
   'shape-fate':
     "in a shape the generator wrote from scratch (shapeTree.ts) and no op reached, each item is listed with the fate its agent's own rules give it (shapeFates.ts: Rivumi's caps cut in Python's order, a fail-fast load at the cut, the per-event hook cap after the merge; Codewhale's manifest precedence, discovery and shadowing, a workspace opened at its home, one root reached as the other through a link, Kimi manifests with MCP servers; Eva's adapter ids in its path order, its user skill folders cut at 500 per root in byte order, the adapter root its layered eva.yaml names): what the agent loads (Rivumi), keeps in its registry (Codewhale) or registers (Eva) is never rejected, display_only, shadowed or absent, a user skill folder Eva reads or passes over at the cap is shown so, what it shadows is shadowed by the bundle that wins, and what it never loads is not shown as loaded; after a shape's `trust`/`enable`/`disable` steps in a trust store of its own, each step exits as Codewhale's operation succeeds or is refused, and each bundle, skill and MCP server is registered exactly when Codewhale activates, loads or starts it (shapeLifecycle.ts)",
+  'watched-change-seen':
+    "after links the agents follow are made (a workspace's `.codewhale` or `.rivumi`, Codewhale's home, Eva's `~/.codex` or `~/.agents`, a user skill folder; watchLinks.ts), and one or two changes to them in turn (a link led elsewhere, a dangling link's target made, a target removed, a `SKILL.md` written into a linked folder, a file behind a link edited, a unit added behind one): when a fresh index prints anything else than before, some watcher the editor makes from what the index names reports a path for the change, as VS Code would (the unit tests' stand-in workbench: a base resolved through links when the watcher is made, a missing base resumed once it appears, no link followed below it; standInWorkbench.ts), and `Indexer.refresh` of the paths reported gives exactly what a fresh index prints (watchedChanges.ts); nothing is changed behind a link that leads to the workspace folder, the home or a folder above either, nor behind an Eva user skill folder past the cap, which Skillgate watches for no link by design",
 } as const;
 
 export type Invariant = keyof typeof INVARIANTS;
@@ -443,6 +446,33 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
       cli,
       fail,
     });
+
+  // Last: it makes links and changes them, after every command has run and the writes were held to their places.
+  if (listed.code === 0) {
+    const o = parseCommandLine(['list', ...common], env, root).options;
+    const failWatched = (signature: string, detail: string) => fail('watched-change-seen', signature, detail);
+    try {
+      checkWatchedChanges({
+        seed: input.seed,
+        index: input.index,
+        root,
+        workspaces: o.workspaces,
+        ws: l.ws,
+        home: l.home,
+        codewhaleHome: o.codewhaleHome,
+        stateDir: l.state,
+        evaRuntime: o.evaRuntime,
+        rivumiHooksEnv: env.RIVUMI_ENABLE_PROJECT_HOOKS,
+        fail: failWatched,
+      });
+    } catch (e) {
+      // The index threw where the CLI's did not (or the change could not be checked): said, never a crashed worker.
+      failWatched(
+        `threw: ${shape(String(e), root)}`,
+        `the watched-change check threw: ${(e as Error).stack ?? String(e)}`,
+      );
+    }
+  }
 
   for (const r of runs) {
     const json = r.argv.includes('--json') || r.argv.includes('sarif');

@@ -114,7 +114,9 @@ describe('incremental indexing of Codewhale roots behind links led elsewhere, or
       const after = asFresh(ix, [f.path('data/cw')], home);
       assert.notEqual(after, before);
       assert.match(after, /"late"/);
-      assert.ok(!ix.watchedPaths().includes(f.path('data/cw')), 'resolved, awaited no more');
+      // Resolved: awaited no more, and watched now as where the link leads (an empty target removed and made again).
+      assert.ok(!ix.watchedPaths().includes(f.path('data')), 'resolved, awaited no more');
+      assert.ok(ix.watchedPaths().includes(f.path('data/cw')), 'where the link leads, watched by its name');
     });
 
   it('awaits a file where the way needs a directory: replaced by one, the root is listed as a fresh index lists it', () => {
@@ -141,6 +143,8 @@ describe('incremental indexing of Codewhale roots behind links led elsewhere, or
       f.path('cw'),
       f.path('cw/plugins'),
       f.path('ws/.codewhale/plugins'),
+      // Where ws3's `.codewhale` leads, watched by its name; awaited, nothing.
+      f.path('ws2/.codewhale'),
       f.path('ws2/.codewhale/plugins'),
       f.path('ws3/.codewhale/plugins'),
     ]);

@@ -3,7 +3,7 @@ import type { CodewhaleBundle } from './codewhaleBundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { unreadableBundle } from './unreadableBundle';
-import { awaitedEntry } from './awaitedEntry';
+import { awaitedEntry } from '../../fs/awaitedEntry';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
@@ -184,16 +184,23 @@ export class CodewhaleIndex implements SystemIndex {
   /**
    * The discovery roots: a watcher must see a root appear, even outside the workspace's globs (the user
    * root). Codewhale's home itself: `~/.codewhale -> a` led to `b` (`ln -sfn`) changes only that entry,
-   * in its folder, where no watcher of the user tree looks (their bases were resolved to `a`). And the
-   * entry a root's link awaits (awaitedEntry.ts). Each is watched by its own name in its folder, not
+   * in its folder, where no watcher of the user tree looks (their bases were resolved to `a`). Where a
+   * linked `.codewhale` or home leads, itself: a target with no `plugins` yet, removed and made again with
+   * bundles (`rm -rf ~/dotfiles/cw`, a clone again), changes nothing a watcher based in it names (VS Code
+   * reports a removed base only as itself, which no pattern matches). And the entry a root's link awaits
+   * (awaitedEntry.ts). Each is watched by its own name in its folder, not
    * that folder's tree (workspaceWatcher.ts `watch`): no `/` and no `**` (VS Code's
    * extHostFileSystemEventService `ensureWatching`), so it costs one directory's entries wherever it is.
    */
   watchedPaths(): string[] {
     const paths = new Set<string>();
+    const byName = (p: string | undefined) => {
+      if (p !== undefined && path.dirname(p) !== p) paths.add(p);
+    };
     for (const state of this.roots.values()) paths.add(state.scan.root);
-    const home = this.options.codewhaleHome;
-    if (home !== null && path.dirname(home) !== home) paths.add(home);
+    byName(this.options.codewhaleHome ?? undefined);
+    for (const state of this.roots.values()) byName(state.linkedDirectory);
+    byName(this.realUserHome());
     for (const state of this.roots.values()) if (state.awaited !== undefined) paths.add(state.awaited);
     return [...paths];
   }

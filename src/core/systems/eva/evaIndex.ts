@@ -13,7 +13,14 @@ import type { EvaItem } from './item';
 import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { hasEvaEntryFile } from './project';
-import { linkedFoldersAwaitingSkill, linkedUserSkillFolders, realUserTreesToWatch } from './userTreeWatches';
+import {
+  awaitedUserEntries,
+  awaitedUserTrees,
+  linkedFoldersAwaitingSkill,
+  linkedUserSkillFolders,
+  realUserTreesToWatch,
+  userTreeLinkTargets,
+} from './userTreeWatches';
 
 /** What Eva reads of a user skill folder (files.ts `scanUserSkills`): its `SKILL.md`'s front matter. */
 const SKILL_FILE = 'SKILL.md';
@@ -69,6 +76,17 @@ export class EvaIndex implements SystemIndex {
    * and such links that hold no `SKILL.md` yet, where one written would be read (`linkedFoldersAwaitingSkill`).
    */
   private linkedSkillFolders: string[] = [];
+  /**
+   * Where a user skill folder, or a user tree, reached through a link that leads nowhere yet would come
+   * into being (userTreeWatches.ts `awaitedUserEntries`, `awaitedUserTrees`), as at their last read.
+   */
+  private awaitedUser: string[] = [];
+  /**
+   * The real folders links on the way to the user skills lead to (userTreeWatches.ts `userTreeLinkTargets`),
+   * and the linked skill folders that hold no `SKILL.md` yet, each watched by its own name: one that holds
+   * nothing read yet, removed and made again, changes nothing the watchers based in it name.
+   */
+  private userLinkTargets: string[] = [];
 
   constructor(private readonly options: SharedIndexOptions & EvaIndexOptions) {
     this.home = options.evaHome === undefined ? evaHomeFromEnv() : options.evaHome;
@@ -92,7 +110,8 @@ export class EvaIndex implements SystemIndex {
     const userTrees = [...this.userTrees(), ...this.realUserTrees];
     const touchesUser = (p: string) =>
       userTrees.some((t) => isInside(t, p) || isAncestor(p, t)) ||
-      this.linkedSkillFolders.some((f) => p === path.join(f, SKILL_FILE) || isInside(p, f));
+      this.linkedSkillFolders.some((f) => p === path.join(f, SKILL_FILE) || isInside(p, f)) ||
+      this.awaitedUser.some((a) => p === a || isAncestor(p, a) || isAncestor(a, p));
     if (reload.length > 0 || changed.some(touchesUser)) this.loadUser();
   }
 
@@ -108,13 +127,19 @@ export class EvaIndex implements SystemIndex {
     return { items: gateItems(items, ctx.trust, ctx.workspaceTrusted), diagnostics };
   }
 
-  /** Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root). */
+  /**
+   * Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root),
+   * the entries links to the user skill folders that lead nowhere yet await (`awaitedUser`), and where such
+   * links lead (`userLinkTargets`), each by its name.
+   */
   watchedPaths(): string[] {
     const out = new Set<string>();
     for (const folder of this.projects()) {
       for (const unit of folder.units.values()) for (const f of unit.covered) out.add(f.abs);
       for (const f of folder.reads) out.add(f);
     }
+    if (this.userSkills && this.home !== null && this.projects().length > 0)
+      for (const entry of [...this.awaitedUser, ...this.userLinkTargets]) out.add(entry);
     return [...out];
   }
 
@@ -193,6 +218,16 @@ export class EvaIndex implements SystemIndex {
     this.linkedSkillFolders = [
       ...new Set([...linkedUserSkillFolders(this.user.items, [...trees, ...realTrees]), ...awaiting]),
     ];
+    this.userLinkTargets = this.home === null ? [] : [...new Set([...userTreeLinkTargets(this.home), ...awaiting])];
+    this.awaitedUser =
+      this.home === null
+        ? []
+        : [
+            ...new Set([
+              ...awaitedUserTrees(trees, this.home),
+              ...awaitedUserEntries(this.user.linkedWithoutSkill ?? [], [...trees, ...realTrees]),
+            ]),
+          ];
   }
 
   private userTrees(): string[] {

@@ -231,8 +231,9 @@ export interface RefusedDir {
 /**
  * User-level skill folders (eva.md §1.3): each direct, non-hidden child directory of
  * the root (a directory link is followed) holding a `SKILL.md`, in raw-byte order.
- * `awaitingSkill` receives the child directories that are links and hold no `SKILL.md` yet
- * (userTreeWatches.ts `linkedFoldersAwaitingSkill`).
+ * `awaitingSkill` receives the child entries that are links where a `SKILL.md` may yet be read: to a
+ * directory that holds none yet (userTreeWatches.ts `linkedFoldersAwaitingSkill`), or leading to no
+ * directory yet (`awaitedUserEntries`).
  */
 export function scanUserSkills(
   root: string,
@@ -266,6 +267,12 @@ export function scanUserSkills(
     const dirEntry = statEntry(dir);
     if (dirEntry.type !== 'directory') {
       refuse(dir, dirEntry);
+      // [Skillgate] A link that leads to no directory yet (`x -> /data/x`, no `/data/x`): Eva reads the folder
+      // once its target is made, but the link does not change then. Bounded as a folder awaiting its SKILL.md is.
+      if (count < maxPerRoot && awaiting < maxPerRoot && lstatEntry(dir).type === 'symlink') {
+        awaiting++;
+        awaitingSkill.push(dir);
+      }
       continue;
     }
     const skillFile = path.join(dir, 'SKILL.md');

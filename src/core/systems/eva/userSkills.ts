@@ -39,9 +39,10 @@ export interface UserSkillsRead {
   items: EvaItem[];
   diagnostics: Diagnostic[];
   /**
-   * The child directories, as spelled under the home, that are links and hold no `SKILL.md` yet, where
-   * one would still be read (files.ts `scanUserSkills`): no item names them, and no watcher of the user trees
-   * sees one written behind the link (userTreeWatches.ts `linkedFoldersAwaitingSkill`).
+   * The child entries, as spelled under the home, that are links to a directory holding no `SKILL.md` yet
+   * or leading to no directory yet, where a `SKILL.md` would still be read (files.ts `scanUserSkills`): no
+   * item names them, and no watcher of the user trees sees one written behind the link, nor the target
+   * made (userTreeWatches.ts `linkedFoldersAwaitingSkill`, `awaitedUserEntries`).
    */
   linkedWithoutSkill?: readonly string[];
 }

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
-import { canonicalPath, isInside } from '../../fs/safeFs';
+import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
+import { awaitedEntry } from '../../fs/awaitedEntry';
+import { isAncestor } from '../../fs/portablePath';
 import type { EvaItem } from './item';
 
 /**
@@ -95,9 +97,78 @@ export function linkedFoldersAwaitingSkill(
   for (const dir of linked) {
     const real = canonicalPath(dir);
     if (real === undefined || out.has(real) || userTrees.some((t) => isInside(t, real))) continue;
+    // A link that leads to no directory yet is `awaitedUserEntries`'.
+    if (statEntry(real).type !== 'directory') continue;
     if (aroundHomeOrFolder(real)) continue;
     out.add(real);
   }
+  return [...out];
+}
+
+/**
+ * Where each user skill folder that is a link leading to no directory yet would come into being
+ * (`~/.codex/skills/x -> /data/x`, no `/data/x`): the first missing entry on its way (awaitedEntry.ts).
+ * `linked`: as `linkedFoldersAwaitingSkill`'s, from files.ts `scanUserSkills`, bounded as Eva reads
+ * (fewer than 500 skill folders before it, at most 500 per root). Eva reads the folder once its target
+ * is made (eva.md §1.3: a child directory that is a symlink is followed), but the link does not change
+ * then, and no watcher of the user trees sees the target made. Each entry is watched by its own name in
+ * its folder (evaIndex.ts `watchedPaths`), cheap wherever it is. One inside the user trees is left
+ * out: their watchers see it.
+ */
+export function awaitedUserEntries(linked: readonly string[], userTrees: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const dir of linked) {
+    if (statEntry(dir).type === 'directory') continue;
+    const entry = awaitedEntry(dir);
+    if (entry === undefined || userTrees.some((t) => isInside(t, entry))) continue;
+    out.add(entry);
+  }
+  return [...out];
+}
+
+/**
+ * Where the user skill folders themselves (`~/.codex/skills`, `~/.agents/skills`) would come into
+ * being when they do not resolve: `~/.codex` a link that leads nowhere yet (`~/.codex -> /data/codex`,
+ * no `/data/codex`), or to a folder with no `skills` in it yet. Eva reads them through the link
+ * (eva.md §1.3), but the link does not change when its target or `skills` is made there, and no
+ * watcher sees it: the home's watchers (`{.codex,.agents}/skills/**`, `{.codex,.agents}`) follow no
+ * link, and a real tree is watched only once it resolves (`realUserTreesToWatch`). An entry those
+ * watchers of the home see already (`~/.codex` itself missing, or its `skills`) is left out.
+ */
+export function awaitedUserTrees(trees: readonly string[], home: string): string[] {
+  const realHome = canonicalPath(home);
+  const homes = realHome === undefined || realHome === home ? [home] : [home, realHome];
+  const seenByHomeWatchers = (entry: string) =>
+    homes.some((h) =>
+      ['.codex', '.agents'].some((d) => {
+        const dot = path.join(h, d);
+        return entry === dot || entry === path.join(dot, 'skills') || isAncestor(path.join(dot, 'skills'), entry);
+      }),
+    );
+  const out = new Set<string>();
+  for (const tree of trees) {
+    const entry = awaitedEntry(tree);
+    if (entry !== undefined && !seenByHomeWatchers(entry)) out.add(entry);
+  }
+  return [...out];
+}
+
+/**
+ * Where the links on the way to the user skill folders lead, themselves: `~/.codex -> /data/codex`
+ * gives `/data/codex`, `~/.agents/skills -> /data/skills` gives `/data/skills`. Each is watched by its
+ * own name in its folder (evaIndex.ts `watchedPaths`): a target that holds no skill folder yet, removed
+ * and made again with skills (`rm -rf ~/dotfiles/codex`, a clone again), changes nothing a watcher based
+ * in it names (VS Code reports a removed base only as itself, which no pattern matches), and the link
+ * does not change. A target that is a filesystem root has no folder to be watched in.
+ */
+export function userTreeLinkTargets(home: string): string[] {
+  const out = new Set<string>();
+  for (const dot of ['.codex', '.agents'])
+    for (const p of [path.join(home, dot), path.join(home, dot, 'skills')]) {
+      if (lstatEntry(p).type !== 'symlink') continue;
+      const real = canonicalPath(p);
+      if (real !== undefined && path.dirname(real) !== real && statEntry(real).type === 'directory') out.add(real);
+    }
   return [...out];
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, lstatEntry } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
+import { awaitedEntry } from '../../fs/awaitedEntry';
 
 /**
  * Where a workspace's `.rivumi` leads when it is a symbolic link, which Rivumi follows
@@ -59,4 +60,22 @@ export function changesLinkedRivumi(linked: LinkedRivumi, p: string): boolean {
     const read = path.join(linked.target, n);
     return p === read || isAncestor(read, p);
   });
+}
+
+/**
+ * Where a workspace's `.rivumi` would come into being when it is a link that leads nowhere yet
+ * (`.rivumi -> ../data/rv`, no `data`): the first missing entry on its way (awaitedEntry.ts).
+ * Rivumi follows the link (rivumi.md §2 "Links"), so skills made behind it load at once, but the
+ * link does not change when its target is made, and no watch above names the target
+ * (`linkedRivumi` has none to give). A `.rivumi` that is missing awaits nothing: the folder's own
+ * watcher (`.rivumi/**`, which matches `.rivumi` itself) reports it made.
+ */
+export function awaitedRivumi(workspace: string): string | undefined {
+  const link = path.join(workspace, '.rivumi');
+  return lstatEntry(link).type === 'symlink' ? awaitedEntry(link) : undefined;
+}
+
+/** Whether a change reported at `p` makes, removes or changes the entry `awaited` (or one above or below it). */
+export function reachesAwaited(awaited: string, p: string): boolean {
+  return p === awaited || isAncestor(p, awaited) || isAncestor(awaited, p);
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { canonicalPath, lstatEntry, statEntry } from '../../fs/safeFs';
-import { decodeRawName, osPath } from '../../fs/rawNames';
+import { canonicalPath, lstatEntry, statEntry } from './safeFs';
+import { decodeRawName, osPath } from './rawNames';
 
 /**
  * How many links on the way are followed: as many as Linux follows in one path (MAXSYMLINKS,
@@ -13,11 +13,12 @@ const MAX_LINKS = 40;
  * Where a directory that does not resolve yet would come into being: the first entry on its way
  * that is missing, spelled under the real directory above it, the links on the way followed as
  * the kernel follows them. `ws/.codewhale -> ../data/cw` with no `data` yet awaits `data`, and
- * once `data` is made, `data/cw`. Codewhale follows such a link when it lists its root
- * (discovery.rs `scan_root` lstats only `plugins`), so the bundles made behind it load at once;
- * but the link itself does not change when its target is made, and no watcher of the roots sees
- * the target: VS Code's watchers follow no link, a workspace's `.codewhale` that leads nowhere
- * names no target to watch (discovery.ts `linkedCodewhaleDirectory`), and a watcher based at a
+ * once `data` is made, `data/cw`. Each agent follows such a link when it reads (Codewhale lists
+ * its root through it, discovery.rs `scan_root` lstats only `plugins`; Rivumi reads a linked
+ * `.rivumi`, rivumi.md §2; Eva reads `~/.codex/skills` through a linked `~/.codex`, and a user skill
+ * folder that is a link, eva.md §1.3), so what is made behind it loads at once; but the link itself
+ * does not change when its target is made, and no watcher sees the target: VS Code's watchers
+ * follow no link, a link that leads nowhere names no target to watch, and a watcher based at a
  * path that does not resolve starts, at best, once it does (VS Code's baseWatcher.ts
  * `suspendWatchRequest`), after the burst that made it. The entry is watched in its folder by its name
  * alone, not that folder's tree (workspaceWatcher.ts `watch`), so its being made is reported

@@ -1,0 +1,249 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
+import { checkChangesSeen } from '../fuzz/watchedChanges';
+import { contentOf, type LinkChange, type Place } from '../fuzz/watchLinks';
+import { writeEvaProject } from './helpers/evaFixture';
+import { Fixture } from './helpers/fixture';
+
+/**
+ * The fuzz invariant `watched-change-seen` (test/fuzz/watchedChanges.ts): after a change to
+ * what the agents read through a link, some watcher the editor made from what the index names
+ * reports it, as VS Code would (the stand-in workbench), and `refresh` of what it reports gives
+ * what a fresh index gives. These tests show the check fails where a watch or the refresh is
+ * missing (this session's fixes taken back, one at a time, by an index that leaves them out), and
+ * holds for each change the editor sees: among them a unit made behind a link that led nowhere
+ * (the first missing entry on its way watched, src/core/fs/awaitedEntry.ts, for a `.rivumi` and
+ * Eva's user skill folders as for Codewhale's roots), and one made where a link's empty target was
+ * removed (the target watched by its own name).
+ */
+describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', function () {
+  this.timeout(20000);
+  let f: Fixture;
+  beforeEach(() => (f = new Fixture()));
+  afterEach(() => f.remove());
+
+  /** Writes what the agent reads in a directory of `kind` at `rel`, one unit `name`. */
+  const unit = (kind: Place['kind'], rel: string, name: string) => {
+    for (const [file, text] of Object.entries(contentOf(kind, name))) f.write(`${rel}/${file}`, text);
+  };
+
+  /** The failures of `changes` made in turn over the fixture, with `indexer` (default: the product's). */
+  const failures = (
+    changes: readonly LinkChange[],
+    options: Partial<IndexOptions> = {},
+    indexer?: (o: IndexOptions) => Indexer,
+  ): string[] => {
+    const out: string[] = [];
+    checkChangesSeen({
+      root: f.root,
+      workspaces: [f.path('ws')],
+      stateDir: f.path('state'),
+      options: {
+        workspaces: [f.path('ws')],
+        codewhaleHome: null,
+        evaHome: f.path('home'),
+        evaUserSkills: true,
+        ...options,
+      },
+      setup: [],
+      next: (step) => changes[step],
+      fail: (signature) => out.push(signature),
+      ...(indexer ? { indexer } : {}),
+    });
+    return out;
+  };
+
+  /** An index whose watches leave out what `drop` names: a fix taken back. */
+  const without =
+    (drop: { path?: (p: string) => boolean; tree?: (t: { base: string; pattern: string }) => boolean }) =>
+    (o: IndexOptions): Indexer => {
+      const index = new Indexer(o);
+      const paths = index.watchedPaths.bind(index);
+      const trees = index.watchedTrees.bind(index);
+      index.watchedPaths = () => paths().filter((p) => !drop.path?.(p));
+      index.watchedTrees = () => trees().filter((t) => !drop.tree?.(t));
+      return index;
+    };
+
+  /** Codewhale's home `cwhome` a link to `links/a`, and `links/b` to lead it to: a bundle in each. */
+  const linkedCodewhaleHome = (): Place => {
+    f.mkdir('ws');
+    unit('codewhale', 'links/a', 'ua');
+    unit('codewhale', 'links/b', 'ub');
+    f.symlink('links/a', 'cwhome');
+    return { kind: 'codewhale', role: 'Codewhale home', at: f.path('cwhome') };
+  };
+
+  it("fails when Codewhale's home is led elsewhere and no watcher names the home itself (64e013d taken back), and holds with the watch", () => {
+    const home = () => ({ codewhaleHome: f.path('cwhome') });
+    const repoint = (): LinkChange => ({ how: 'repoint', place: linkedCodewhaleHome(), to: 'links/b' });
+    assert.deepEqual(failures([repoint()], home(), without({ path: (p) => p === f.path('cwhome') })), [
+      'unseen: repoint Codewhale home',
+    ]);
+    f.remove();
+    f = new Fixture();
+    assert.deepEqual(failures([repoint()], home()), []);
+  });
+
+  it('fails when ~/.codex is led elsewhere and no watcher names it (a1cc00d taken back), and holds with the watch', () => {
+    const setUp = () => {
+      writeEvaProject(f, 'ws');
+      f.write('dotfiles/a/skills/x/SKILL.md', '---\nname: x\ndescription: first\n---\nBody.\n');
+      // Another name: the JSON shows a user skill's name, not its description.
+      f.write('dotfiles/b/skills/y/SKILL.md', '---\nname: y\ndescription: second\n---\nBody.\n');
+      f.symlink('../dotfiles/a', 'home/.codex');
+      return {
+        how: 'repoint',
+        place: { kind: 'eva-dot', role: 'Eva ~/.codex', at: f.path('home/.codex') },
+        to: '../dotfiles/b',
+      } as const;
+    };
+    const change = setUp();
+    assert.deepEqual(failures([change], {}, without({ tree: (t) => t.pattern === '{.codex,.agents}' })), [
+      'unseen: repoint Eva ~/.codex',
+    ]);
+    f.remove();
+    f = new Fixture();
+    assert.deepEqual(failures([setUp()]), []);
+  });
+
+  it('fails when the refresh of what a watcher reports reads nothing again', () => {
+    linkedCodewhaleHome();
+    const edit: LinkChange = {
+      how: 'edit',
+      place: { kind: 'codewhale', role: 'Codewhale home', at: f.path('cwhome') },
+      file: f.path('links/a/plugins/ua/skills/s/SKILL.md'),
+      append: '\nEdited.\n',
+    };
+    const stale = (o: IndexOptions) => {
+      const index = new Indexer(o);
+      index.refresh = () => index.snapshot();
+      return index;
+    };
+    assert.deepEqual(failures([edit], { codewhaleHome: f.path('cwhome') }, stale), ['stale: edit Codewhale home']);
+    assert.deepEqual(failures([{ ...edit, append: 'x' }], { codewhaleHome: f.path('cwhome') }), []);
+  });
+
+  it('holds for a bundle made behind a .codewhale that led nowhere, then edited (awaitedEntry.ts, watched again after the refresh)', () => {
+    f.mkdir('ws');
+    f.symlink('../data/cw', 'ws/.codewhale');
+    const place: Place = { kind: 'codewhale', role: 'workspace .codewhale', at: f.path('ws/.codewhale') };
+    assert.deepEqual(
+      failures([
+        { how: 'create-target', place, target: f.path('data/cw') },
+        { how: 'edit', place, file: f.path('data/cw/plugins/made/plugin.json'), append: '\n' },
+      ]),
+      [],
+    );
+  });
+
+  it('lists a skill made behind a .rivumi that led nowhere when the index was read', () => {
+    f.mkdir('ws');
+    f.symlink('../data/rv', 'ws/.rivumi');
+    const place: Place = { kind: 'rivumi', role: 'workspace .rivumi', at: f.path('ws/.rivumi') };
+    assert.deepEqual(failures([{ how: 'create-target', place, target: f.path('data/rv') }]), []);
+  });
+
+  for (const user of ['.codex', '.agents'])
+    it(`lists a user skill made behind ~/${user} that led nowhere when the index was read`, () => {
+      writeEvaProject(f, 'ws');
+      f.symlink('../dotfiles/later', `home/${user}`);
+      const place: Place = { kind: 'eva-dot', role: `Eva ~/${user}`, at: f.path(`home/${user}`) };
+      assert.deepEqual(failures([{ how: 'create-target', place, target: f.path('dotfiles/later') }]), []);
+    });
+
+  it('lists a user skill made in a linked ~/.codex that had no skills/ when the index was read', () => {
+    writeEvaProject(f, 'ws');
+    f.mkdir('dotfiles/codex');
+    f.symlink('../dotfiles/codex', 'home/.codex');
+    const place: Place = { kind: 'eva-dot', role: 'Eva ~/.codex', at: f.path('home/.codex') };
+    assert.deepEqual(failures([{ how: 'add', place, dir: f.path('dotfiles/codex'), name: 'late' }]), []);
+  });
+
+  it('lists a user skill folder made where a linked one led nowhere when the index was read', () => {
+    writeEvaProject(f, 'ws');
+    f.symlink(path.join('..', '..', '..', 'elsewhere', 'x'), 'home/.codex/skills/x');
+    const place: Place = { kind: 'skill-folder', role: 'Eva user skill folder', at: f.path('home/.codex/skills/x') };
+    assert.deepEqual(failures([{ how: 'create-target', place, target: f.path('elsewhere/x') }]), []);
+  });
+
+  /**
+   * A link's target that holds nothing the agent reads yet, removed and made again with a unit in it
+   * (`rm -rf ~/dotfiles && git clone …`): nothing a watcher of the target names is removed, so only a
+   * watch of the target's own entry, in its folder, sees it go and come back.
+   */
+  const emptyTargetRemade: [
+    label: string,
+    setUp: () => { place: Place; target: string; options?: Partial<IndexOptions> },
+  ][] = [
+    [
+      'a linked .rivumi',
+      () => {
+        f.mkdir('links/rv');
+        f.symlink('../links/rv', 'ws/.rivumi');
+        return {
+          place: { kind: 'rivumi', role: 'workspace .rivumi', at: f.path('ws/.rivumi') },
+          target: f.path('links/rv'),
+        };
+      },
+    ],
+    [
+      'a linked .codewhale',
+      () => {
+        f.mkdir('links/cw');
+        f.symlink('../links/cw', 'ws/.codewhale');
+        return {
+          place: { kind: 'codewhale', role: 'workspace .codewhale', at: f.path('ws/.codewhale') },
+          target: f.path('links/cw'),
+        };
+      },
+    ],
+    [
+      'a linked Codewhale home',
+      () => {
+        f.mkdir('ws');
+        f.mkdir('links/home');
+        f.symlink('links/home', 'cwhome');
+        return {
+          place: { kind: 'codewhale', role: 'Codewhale home', at: f.path('cwhome') },
+          target: f.path('links/home'),
+          options: { codewhaleHome: f.path('cwhome') },
+        };
+      },
+    ],
+    [
+      'a linked ~/.codex',
+      () => {
+        writeEvaProject(f, 'ws');
+        f.mkdir('dotfiles/codex');
+        f.symlink('../dotfiles/codex', 'home/.codex');
+        return {
+          place: { kind: 'eva-dot', role: 'Eva ~/.codex', at: f.path('home/.codex') },
+          target: f.path('dotfiles/codex'),
+        };
+      },
+    ],
+    [
+      'a linked user skill folder',
+      () => {
+        writeEvaProject(f, 'ws');
+        f.mkdir('elsewhere/x');
+        f.symlink(f.path('elsewhere/x'), 'home/.codex/skills/x');
+        return {
+          place: { kind: 'skill-folder', role: 'Eva user skill folder', at: f.path('home/.codex/skills/x') },
+          target: f.path('elsewhere/x'),
+        };
+      },
+    ],
+  ];
+  for (const [label, setUp] of emptyTargetRemade)
+    it(`lists what is made where the empty target of ${label} was removed`, () => {
+      const { place, target, options } = setUp();
+      const changes: LinkChange[] = [
+        { how: 'delete-target', place, target },
+        { how: 'create-target', place, target },
+      ];
+      assert.deepEqual(failures(changes, options), []);
+    });
+});
