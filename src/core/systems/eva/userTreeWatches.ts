@@ -11,8 +11,9 @@ import type { EvaItem } from './item';
  * spelled under the home and their real paths; a folder inside one is reached through them already.
  *
  * Only the skills Eva reads: one past the 500 per root (`max_files_per_dir`, reason
- * `scan_limit_exceeded`) never has its `SKILL.md` opened, so no change behind it changes the list.
- * That bounds the folders by the cap: at most 500 per root, 1000 in all. Only their `SKILL.md` is
+ * `scan_limit_exceeded`) never has its `SKILL.md` opened, so an edit behind it changes nothing;
+ * its `SKILL.md` made or removed does add or drop that listed-but-unloaded item, which waits for
+ * the re-check (the safe side: Eva loads none of it). That bounds the folders by the cap: at most 500 per root, 1000 in all. Only their `SKILL.md` is
  * read, so each is watched for that one file (evaIndex.ts `watchedTrees`), not recursively: cheap
  * wherever the link leads, the home, a workspace folder or `/` included, so no guard is needed.
  */
