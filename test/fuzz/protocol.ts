@@ -9,12 +9,16 @@ export type ToWorker =
       readonly index: number;
       readonly timeLimitMs: number;
       readonly shrinkAttempts: number;
+      /** How long shrinking an input's failures may take, in ms, before no further candidate is tried. */
+      readonly shrinkMs: number;
     }
   | { readonly type: 'exit' };
 
 export type FromWorker =
   | { readonly type: 'ready'; readonly scratch: string }
   | { readonly type: 'generated'; readonly index: number; readonly input: FuzzInput }
+  /** The input's failures, before they are shrunk: kept should the worker be killed while shrinking. */
+  | { readonly type: 'checked'; readonly index: number; readonly failures: readonly Failure[] }
   | {
       readonly type: 'done';
       readonly index: number;

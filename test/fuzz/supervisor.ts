@@ -112,7 +112,7 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       if (next >= end) return;
       live++;
       const w = startWorker();
-      let current: { index: number; since: number; input?: FuzzInput } | undefined;
+      let current: { index: number; since: number; input?: FuzzInput; failures?: readonly Failure[] } | undefined;
       let scratch: string | undefined;
       const give = () => {
         if (next >= end || o.shouldStop?.()) {
@@ -127,24 +127,14 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           index: current.index,
           timeLimitMs: o.timeLimitMs,
           shrinkAttempts: o.shrinkAttempts,
+          shrinkMs: shrinkBudgetMs(o.hangMs),
         } satisfies ToWorker);
       };
       const watchdog = setInterval(() => {
         if (current && performance.now() - current.since > o.hangMs) {
           const hung = current;
           current = undefined;
-          record(
-            hung.index,
-            [
-              {
-                invariant: 'bounded-time',
-                signature: 'hang',
-                detail: `no result after ${o.hangMs} ms: the worker was killed`,
-              },
-            ],
-            [],
-            hung.input,
-          );
+          record(hung.index, killedWorkerFailures(hung.failures, o.hangMs), [], hung.input);
           w.kill('SIGKILL');
         }
       }, 250);
@@ -154,6 +144,10 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           give();
         } else if (m.type === 'generated' && current?.index === m.index) {
           current.input = m.input;
+          current.since = performance.now();
+        } else if (m.type === 'checked' && current?.index === m.index) {
+          // Shrinking starts: its own time, as the input's check had.
+          current.failures = m.failures;
           current.since = performance.now();
         } else if (m.type === 'done' && current?.index === m.index) {
           record(m.index, m.failures, m.minimal, current.input);
@@ -187,6 +181,28 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     };
     for (let i = 0; i < Math.max(1, o.jobs); i++) spawn();
   });
+}
+
+/**
+ * How long a worker may shrink an input's failures: half the watchdog's window, which starts again
+ * once the input is checked, so a candidate started just before this ends still has as long again.
+ */
+function shrinkBudgetMs(hangMs: number): number {
+  return hangMs / 2;
+}
+
+/**
+ * What a worker killed by the watchdog on an input failed: the input's own failures when it had
+ * checked it and was shrinking them (a slow input's candidates, seconds each), each unshrunk; else
+ * a hang of the input's check itself.
+ */
+export function killedWorkerFailures(checked: readonly Failure[] | undefined, hangMs: number): Failure[] {
+  if (checked === undefined)
+    return [
+      { invariant: 'bounded-time', signature: 'hang', detail: `no result after ${hangMs} ms: the worker was killed` },
+    ];
+  const cut = ` (not shrunk: the worker was killed ${hangMs} ms into shrinking)`;
+  return checked.map((f) => ({ ...f, detail: `${f.detail}${cut}` }));
 }
 
 function clip(text: string, max = 300): string {

@@ -367,11 +367,13 @@ function filesBelow(dir: string, limit = 200): string[] {
 /**
  * One change to a place that is a link, picked among those that fit the disk as it is now;
  * undefined when no place is a link. Never outside the input root, and never the workspace,
- * the home or the root itself removed. Nothing is changed behind a link that leads to the
- * workspace folder, the home or a folder above either (an op of the input can make one,
- * `x -> ws`): Skillgate watches no such folder for what a link leads to, by design (Eva's
- * userTreeWatches.ts `realUserTreesToWatch`, `linkedFoldersAwaitingSkill`: read at the next
- * re-check); the link itself led elsewhere is still checked.
+ * the home or the root itself removed. Behind a link that leads to the workspace folder, the
+ * home or a folder above either (an op of the input can make one, `x -> ws`), only the one
+ * `SKILL.md` of an Eva user skill folder is written or edited: Skillgate watches that one file
+ * wherever the folder leads (userTreeWatches.ts `linkedUserSkillFolders`,
+ * `linkedFoldersAwaitingSkill`), and watches no such folder recursively for what a link leads
+ * to, by design (`realUserTreesToWatch`: read at the next re-check), so nothing else is changed
+ * there; the link itself led elsewhere is still checked.
  */
 export function pickChange(
   rng: Rng,
@@ -402,7 +404,15 @@ export function pickChange(
     if (leadsTo === undefined && target !== undefined && exists(target) === undefined && staysInside(c.root, target))
       candidates.push([4, () => ({ how: 'create-target', place, target })]);
     if (leadsTo === undefined || !isDirectory(leadsTo) || !staysInside(c.root, leadsTo)) continue;
-    if (folders.some((k) => within(leadsTo, k))) continue;
+    if (folders.some((k) => within(leadsTo, k))) {
+      if (place.kind !== 'skill-folder') continue;
+      const skill = path.join(leadsTo, 'SKILL.md');
+      const there = exists(skill);
+      if (there === undefined) candidates.push([4, () => ({ how: 'write-skill', place, file: skill })]);
+      else if (there === 'other' && fs.lstatSync(skill).isFile())
+        candidates.push([3, () => ({ how: 'edit', place, file: skill, append: rng.pick(['\nEdited.\n', 'x']) })]);
+      continue;
+    }
     if (!kept.some((k) => within(leadsTo, k)))
       candidates.push([1, () => ({ how: 'delete-target', place, target: leadsTo })]);
     if (place.kind === 'skill-folder' && exists(path.join(leadsTo, 'SKILL.md')) === undefined)

@@ -10,6 +10,7 @@ import { checkInput, type Failure } from './invariants';
 import { generateInput, materialize, type FuzzInput } from './input';
 import type { FromWorker, MinimalRepro, ToWorker } from './protocol';
 import { EVA_USER_CAP } from './eva';
+import { shrink } from './shrink';
 
 /** Inputs are small trees written and removed by the thousand: on a RAM disk when there is one. */
 function scratchParent(): string {
@@ -65,40 +66,6 @@ function reductions(input: FuzzInput): FuzzInput[] {
   return out;
 }
 
-/** Greedy delta debugging: keep any reduction that still fails with the same invariant and signature. */
-async function shrink(
-  input: FuzzInput,
-  failure: Failure,
-  timeLimitMs: number,
-  budget: number,
-): Promise<{ input: FuzzInput; detail: string }> {
-  let current = input;
-  let detail = failure.detail;
-  let attempts = 0;
-  outer: while (attempts < budget) {
-    for (const candidate of reductions(current)) {
-      if (++attempts > budget) break outer;
-      const root = fresh(input.index, attempts);
-      try {
-        materialize(candidate, root);
-        const failures = await checkInput(candidate, root, { timeLimitMs: timeLimitMs * 4 });
-        const same = failures.find((f) => f.invariant === failure.invariant && f.signature === failure.signature);
-        if (same) {
-          current = candidate;
-          detail = same.detail;
-          continue outer;
-        }
-      } catch {
-        // a candidate the harness cannot even build is not a reduction
-      } finally {
-        remove(root);
-      }
-    }
-    break;
-  }
-  return { input: current, detail };
-}
-
 process.on('message', (m: ToWorker) => {
   if (m.type === 'exit') {
     remove(base);
@@ -115,17 +82,30 @@ process.on('message', (m: ToWorker) => {
     } finally {
       remove(root);
     }
+    // Before shrinking: should the supervisor kill this worker while it shrinks, the failures are kept.
+    send({ type: 'checked', index: m.index, failures });
     const minimal: MinimalRepro[] = [];
+    const deadline = performance.now() + m.shrinkMs;
     if (m.shrinkAttempts > 0) {
       for (const f of failures) {
         const key = `${f.invariant}\0${f.signature}`;
         if (shrunk.has(key) || f.invariant === 'bounded-time') continue;
         shrunk.add(key);
-        minimal.push({
-          invariant: f.invariant,
-          signature: f.signature,
-          ...(await shrink(input, f, m.timeLimitMs, m.shrinkAttempts)),
+        const reduced = await shrink(input, f, {
+          attempts: m.shrinkAttempts,
+          deadline,
+          reductions,
+          check: async (candidate, attempt) => {
+            const at = fresh(input.index, attempt);
+            try {
+              materialize(candidate, at);
+              return await checkInput(candidate, at, { timeLimitMs: m.timeLimitMs * 4 });
+            } finally {
+              remove(at);
+            }
+          },
         });
+        minimal.push({ invariant: f.invariant, signature: f.signature, ...reduced });
       }
     }
     send({ type: 'done', index: m.index, ms: performance.now() - started, failures, minimal });

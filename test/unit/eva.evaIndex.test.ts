@@ -331,13 +331,14 @@ describe('Eva index refresh: what each changed path re-reads', () => {
       fs.rmSync(f.path('home/.codex'), { recursive: true, force: true });
       f.symlink(target, 'home/.codex/skills/x');
       const skill = path.join(target, 'SKILL.md');
-      // Never written to the real filesystem root: there the folder holds no SKILL.md, so Eva lists no skill.
+      // Never written to the real filesystem root: there the folder holds no SKILL.md, so Eva lists no skill,
+      // and the folder is watched for one to be written (`linkedFoldersAwaitingSkill`), the same one file.
       if (target !== '/') f.write(path.relative(f.root, skill), USER_SKILL('first'));
       const index = loaded([f.ws, app]);
       assert.deepEqual(realTrees(index), [], label);
       assert.deepEqual(
         skillFileWatches(index),
-        target === '/' ? [] : [{ base: target, pattern: 'SKILL.md' }],
+        [{ base: target, pattern: 'SKILL.md' }],
         `${label}: one file watched, never the tree`,
       );
       const listed = index.compose(ctx).items.some((i) => i.id === 'eva:user:codex:x');
@@ -382,7 +383,10 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/x'), pattern: 'SKILL.md' }]);
   });
 
-  it('watches no linked folder without a SKILL.md that leads to a filesystem root, the home, a workspace folder, a folder above one, or into the user trees', () => {
+  // Changed on purpose: these were left out (the guard of the recursive user trees, `realUserTreesToWatch`), so a
+  // SKILL.md written there waited for the re-check while Eva read it at once. One file watched, not the tree, is
+  // cheap wherever the link leads, as for a linked folder that holds one (`linkedUserSkillFolders`).
+  it('watches the SKILL.md of a linked folder without one wherever it leads (a filesystem root, the home, a workspace folder, a folder above one), none into the user trees, and lists the skill once one is written there', () => {
     f.adapter(A0);
     const app = f.mkdir('projects/app');
     f.mkdir('home/.agents/skills/y');
@@ -394,10 +398,32 @@ describe('Eva index refresh: what each changed path re-reads', () => {
       ['an ancestor of a workspace folder', f.path('projects')],
       ['a folder in the other user tree', f.path('home/.agents/skills/y')],
     ];
+    const intoUserTrees = f.path('home/.agents/skills/y');
     for (const [label, target] of targets) {
+      const what = `~/.codex/skills/x -> ${label}`;
       fs.rmSync(f.path('home/.codex'), { recursive: true, force: true });
+      f.mkdir('home/.codex/skills');
+      const watches = (index: EvaIndex) => index.watchedTrees().map((t) => JSON.stringify(t));
+      const without = new Set(watches(loaded([f.ws, app])));
       f.symlink(target, 'home/.codex/skills/x');
-      assert.deepEqual(skillFileWatches(loaded([f.ws, app])), [], `~/.codex/skills/x -> ${label}`);
+      const index = loaded([f.ws, app]);
+      assert.equal(userDescription(index), undefined, `${what}: no SKILL.md, no skill`);
+      // The one file and nothing else: never the folder's tree (a pattern with `**` or `/` would watch it recursively).
+      assert.deepEqual(
+        watches(index).filter((t) => !without.has(t)),
+        target === intoUserTrees ? [] : [JSON.stringify({ base: target, pattern: 'SKILL.md' })],
+        `${what}: its one SKILL.md watched (the user trees' own watchers see one in them)`,
+      );
+      // A filesystem root has no folder to be watched by its name in.
+      assert.ok(!index.watchedPaths().includes('/'), `${what}: ${JSON.stringify(index.watchedPaths())}`);
+      // Never written to the real filesystem root.
+      if (target === '/' || target === intoUserTrees) continue;
+      const skill = path.join(target, 'SKILL.md');
+      f.write(path.relative(f.root, skill), USER_SKILL('first'));
+      index.refresh([skill]);
+      assert.equal(userDescription(index), 'first', `${what}: a SKILL.md written there, reported by its watch`);
+      assert.deepEqual(index.compose(ctx), loaded([f.ws, app]).compose(ctx), `${what}: as a fresh index`);
+      fs.rmSync(skill);
     }
   });
 

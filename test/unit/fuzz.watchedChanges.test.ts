@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
 import { checkChangesSeen } from '../fuzz/watchedChanges';
-import { contentOf, type LinkChange, type Place } from '../fuzz/watchLinks';
+import { contentOf, pickChange, type LinkChange, type Place } from '../fuzz/watchLinks';
+import { Rng } from '../fuzz/random';
 import { writeEvaProject } from './helpers/evaFixture';
 import { Fixture } from './helpers/fixture';
 
@@ -167,6 +168,58 @@ describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', fun
     const place: Place = { kind: 'skill-folder', role: 'Eva user skill folder', at: f.path('home/.codex/skills/x') };
     assert.deepEqual(failures([{ how: 'create-target', place, target: f.path('elsewhere/x') }]), []);
   });
+
+  /**
+   * A user skill folder that is a link to the workspace folder, the home or a folder above either, with
+   * no `SKILL.md` there yet (the fuzz's `home/.agents/skills/0253 -> ws`): Eva reads one written there at
+   * once (eva.md §1.3, files.ts `scanUserSkills`), so its one `SKILL.md` is watched wherever the folder
+   * leads (userTreeWatches.ts `linkedFoldersAwaitingSkill`), as for a folder that holds one.
+   */
+  const linkedToFolder: [label: string, target: string][] = [
+    ['the workspace folder', 'ws'],
+    ['the home', 'home'],
+    ['a folder above both', '.'],
+  ];
+  for (const [label, target] of linkedToFolder) {
+    const setUp = (): Place => {
+      writeEvaProject(f, 'ws');
+      f.mkdir('home/.agents/skills');
+      f.symlink(f.path(target), 'home/.agents/skills/0253');
+      return { kind: 'skill-folder', role: 'Eva user skill folder', at: f.path('home/.agents/skills/0253') };
+    };
+
+    it(`lists a SKILL.md written, then edited, behind a linked user skill folder that leads to ${label}`, () => {
+      const place = setUp();
+      const file = path.join(f.path(target), 'SKILL.md');
+      assert.deepEqual(
+        failures([
+          { how: 'write-skill', place, file },
+          { how: 'edit', place, file, append: '\nEdited.\n' },
+        ]),
+        [],
+      );
+    });
+
+    it(`picks a SKILL.md written behind a linked user skill folder that leads to ${label}, and nothing else behind it`, () => {
+      const place = setUp();
+      const context = {
+        root: f.root,
+        ws: f.path('ws'),
+        home: f.path('home'),
+        codewhaleHome: null,
+        evaProject: true,
+      };
+      const picked = new Set<string>();
+      for (let n = 0; n < 200; n++) {
+        const change = pickChange(new Rng(`hN:${n}`), context, null, 0);
+        if (change !== undefined && change.how !== 'repoint') picked.add(`${change.how} ${JSON.stringify(change)}`);
+      }
+      assert.deepEqual(
+        [...picked],
+        [`write-skill ${JSON.stringify({ how: 'write-skill', place, file: path.join(f.path(target), 'SKILL.md') })}`],
+      );
+    });
+  }
 
   /**
    * A link's target that holds nothing the agent reads yet, removed and made again with a unit in it

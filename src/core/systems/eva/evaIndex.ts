@@ -209,16 +209,15 @@ export class EvaIndex implements SystemIndex {
     const awaiting =
       this.home === null
         ? []
-        : linkedFoldersAwaitingSkill(
-            this.user.linkedWithoutSkill ?? [],
-            [...trees, ...realTrees],
-            this.home,
-            this.options.workspaces,
-          );
+        : linkedFoldersAwaitingSkill(this.user.linkedWithoutSkill ?? [], [...trees, ...realTrees]);
     this.linkedSkillFolders = [
       ...new Set([...linkedUserSkillFolders(this.user.items, [...trees, ...realTrees]), ...awaiting]),
     ];
-    this.userLinkTargets = this.home === null ? [] : [...new Set([...userTreeLinkTargets(this.home), ...awaiting])];
+    // Each by its own name in its folder (workspaceWatcher.ts): a filesystem root has none to be watched in
+    // (`~/.codex/skills/x -> /`), as `userTreeLinkTargets` leaves out; its `SKILL.md` is still watched above.
+    const awaitingByName = awaiting.filter((dir) => path.dirname(dir) !== dir);
+    this.userLinkTargets =
+      this.home === null ? [] : [...new Set([...userTreeLinkTargets(this.home), ...awaitingByName])];
     this.awaitedUser =
       this.home === null
         ? []

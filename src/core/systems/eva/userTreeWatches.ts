@@ -79,20 +79,14 @@ export function realUserTreesToWatch(
  * than its 500 skill folders before them in byte order) and no more than 500 per root. No item names
  * them, so `linkedUserSkillFolders` has none of them; a `SKILL.md` written there made the skill appear
  * only at the next re-check, as no watcher of the user trees sees behind the link. Each is watched
- * for that one file, as a linked skill folder is (evaIndex.ts `watchedTrees`).
+ * for that one file, as a linked skill folder is (evaIndex.ts `watchedTrees`), not recursively: so,
+ * as `linkedUserSkillFolders`, wherever it leads, a filesystem root, the home, a workspace folder or
+ * a folder above one included (`~/.agents/skills/x -> ~/project`, then `SKILL.md` written there: Eva
+ * reads it at once). `realUserTreesToWatch`'s guard is for trees watched recursively, not one file.
  *
- * Left out: one reached through the user trees (their watchers see it), and one that is a filesystem
- * root, the home, a workspace folder or a folder above either (as `realUserTreesToWatch` leaves such
- * trees out): a folder that holds no skill yet is no reason to watch those. A `SKILL.md` written there
- * is read at the next re-check.
+ * Left out: one reached through the user trees (their watchers see it).
  */
-export function linkedFoldersAwaitingSkill(
-  linked: readonly string[],
-  userTrees: readonly string[],
-  home: string,
-  workspaces: readonly string[],
-): string[] {
-  const aroundHomeOrFolder = aroundHomeOrFolderOf(home, workspaces);
+export function linkedFoldersAwaitingSkill(linked: readonly string[], userTrees: readonly string[]): string[] {
   // Up to 1000 folders (two roots): a set, not a list searched for each.
   const out = new Set<string>();
   for (const dir of linked) {
@@ -100,7 +94,6 @@ export function linkedFoldersAwaitingSkill(
     if (real === undefined || out.has(real) || userTrees.some((t) => isInside(t, real))) continue;
     // A link that leads to no directory yet is `awaitedUserEntries`'.
     if (statEntry(real).type !== 'directory') continue;
-    if (aroundHomeOrFolder(real)) continue;
     out.add(real);
   }
   return [...out];
@@ -175,7 +168,7 @@ export function userTreeLinkTargets(home: string): string[] {
 
 /**
  * Whether a folder is a filesystem root, or the home or a workspace folder or a folder above one,
- * each both spellings, as given and real: never watched for what a user skill folder leads to.
+ * each both spellings, as given and real: never watched recursively for what a user tree leads to.
  */
 function aroundHomeOrFolderOf(home: string, workspaces: readonly string[]): (dir: string) => boolean {
   const realHome = canonicalPath(home);
