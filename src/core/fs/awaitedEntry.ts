@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { canonicalPath, lstatEntry, statEntry } from './safeFs';
 import { decodeRawName, osPath } from './rawNames';
+import { isAncestor } from './portablePath';
 
 /**
  * How many links on the way are followed: as many as Linux follows in one path (MAXSYMLINKS,
@@ -70,4 +71,12 @@ function linkText(link: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a change reported at `p` makes, removes or changes the entry `awaited` (or one above or
+ * below it): the link that awaited it may lead somewhere now. One rule for every index that awaits.
+ */
+export function reachesAwaited(awaited: string, p: string): boolean {
+  return p === awaited || isAncestor(p, awaited) || isAncestor(awaited, p);
 }

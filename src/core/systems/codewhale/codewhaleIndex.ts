@@ -3,7 +3,7 @@ import type { CodewhaleBundle } from './codewhaleBundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { unreadableBundle } from './unreadableBundle';
-import { awaitedEntry } from '../../fs/awaitedEntry';
+import { awaitedEntry, reachesAwaited } from '../../fs/awaitedEntry';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
@@ -119,10 +119,7 @@ export class CodewhaleIndex implements SystemIndex {
         // The entry a link above the root awaited, made (or one above it, or below it, changed): the link may
         // lead somewhere now, and whether it does the root is listed again, so the next missing entry is awaited.
         const awaited = state.awaited;
-        if (
-          awaited !== undefined &&
-          [...reals].some((p) => p === awaited || isAncestor(p, awaited) || isAncestor(awaited, p))
-        ) {
+        if (awaited !== undefined && [...reals].some((p) => reachesAwaited(awaited, p))) {
           rootsToRescan.add(key);
           reload(key, state.bundles.keys());
         }

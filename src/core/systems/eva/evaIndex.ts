@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
+import { reachesAwaited } from '../../fs/awaitedEntry';
 import { bothSpellings } from '../../fs/folderSpellings';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -111,7 +112,7 @@ export class EvaIndex implements SystemIndex {
     const touchesUser = (p: string) =>
       userTrees.some((t) => isInside(t, p) || isAncestor(p, t)) ||
       this.linkedSkillFolders.some((f) => p === path.join(f, SKILL_FILE) || isInside(p, f)) ||
-      this.awaitedUser.some((a) => p === a || isAncestor(p, a) || isAncestor(a, p));
+      this.awaitedUser.some((a) => reachesAwaited(a, p));
     if (reload.length > 0 || changed.some(touchesUser)) this.loadUser();
   }
 

@@ -74,8 +74,3 @@ export function awaitedRivumi(workspace: string): string | undefined {
   const link = path.join(workspace, '.rivumi');
   return lstatEntry(link).type === 'symlink' ? awaitedEntry(link) : undefined;
 }
-
-/** Whether a change reported at `p` makes, removes or changes the entry `awaited` (or one above or below it). */
-export function reachesAwaited(awaited: string, p: string): boolean {
-  return p === awaited || isAncestor(p, awaited) || isAncestor(awaited, p);
-}

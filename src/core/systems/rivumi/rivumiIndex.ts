@@ -3,14 +3,8 @@ import { loadRivumiProject } from './load';
 import { faultedRivumiItems, faultedRivumiProject, rivumiFault } from './faults';
 import { rivumiItems, type RivumiContext } from './items';
 import { rivumiHooksOptIn } from './hooksOptIn';
-import {
-  awaitedRivumi,
-  changesLinkedRivumi,
-  linkedRivumi,
-  linkedRivumiWatches,
-  reachesAwaited,
-  type LinkedRivumi,
-} from './linkedRoot';
+import { awaitedRivumi, changesLinkedRivumi, linkedRivumi, linkedRivumiWatches, type LinkedRivumi } from './linkedRoot';
+import { reachesAwaited } from '../../fs/awaitedEntry';
 import type { RivumiProject } from './model';
 import { isAncestor } from '../../fs/portablePath';
 import { bothSpellings } from '../../fs/folderSpellings';
