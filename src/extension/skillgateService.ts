@@ -2,64 +2,37 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { windowUi } from './windowUi';
 import { WorkspaceWatcher } from './workspaceWatcher';
+import { PublishedSnapshot, type SnapshotChange } from './publishedSnapshot';
+import { fullIndexOptions } from './fullIndexOptions';
 import { TrustStore } from '../core/trust/trustStore';
-import { cacheRefusal } from '../core/cache/cacheInWorkspace';
 import { review } from '../core/trust/reviewBundle';
 import { trustShown, type TrustPreview } from '../core/trust/grantTrust';
 import { disable, enable, revoke } from '../core/trust/switches';
 import { doctor } from '../core/trust/doctor';
 import type { LifecycleContext } from '../core/trust/lifecycle';
-import { codewhaleHome, evaHome, evaRuntime, evaUserSkills, stateDirectory, steadyRecheckInterval } from './settings';
+import { stateDirectory, steadyRecheckInterval } from './settings';
 import { pluginInstaller } from '../core/systems/registry';
 import { FullIndexRuns, type ChangesDuringRun } from './flows/fullIndexRuns';
-import { RecheckSchedule, type RecheckPhase } from './flows/recheckSchedule';
-import { Rechecks, type RecheckRun } from './flows/rechecks';
-import { logRecheck, logRecheckWindow } from './flows/recheckLog';
+import type { RecheckPhase } from './flows/recheckSchedule';
+import type { RecheckRun } from './flows/rechecks';
+import { FullIndexRechecks } from './flows/fullIndexRechecks';
+import { logRecheck } from './flows/recheckLog';
 import { guardIndexAsync, indexFailureReason, type IndexFailureUi } from './flows/indexGuard';
 import { loggedIndexRunAsync } from './flows/indexRunLog';
-import { IndexEnded, InHostIndex, type BackendOptions, type IndexBackend } from './flows/indexBackend';
-import { WorkerIndex } from './flows/workerIndex';
-import { StallSampler } from './flows/hostPerf';
+import { IndexEnded, InHostIndex, type IndexBackend } from './flows/indexBackend';
+import { IndexStarter } from './flows/indexStarter';
+import { CacheDirectory } from './flows/cacheDirectory';
+import { FullIndexStalls, type FullIndexRun } from './flows/fullIndexStalls';
+import { storeChange, type StoreChangeResult } from './flows/storeChange';
 import { nextTurn } from './flows/turns';
 import { safeLog } from './text/logText';
 import type { Indexed, Watched } from './flows/snapshotTransfer';
 import type { LogPort } from './flows/ports';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
-import { displayText } from '../core/text/displayText';
-
-/** How long after a full index's snapshot was shown (tree, Problems, status bar) the stall sampler keeps running: the workbench asks the tree for its rows then. */
-const STALL_TAIL_MS = 500;
 
 /** The index worker's bundle, beside the extension's (esbuild.mjs). */
 const WORKER_SCRIPT = path.join(__dirname, 'indexWorker.js');
-
-/** A new snapshot, and how a listener that shows it over several event-loop turns says when it is done. */
-export interface SnapshotChange {
-  readonly previous: Snapshot | undefined;
-  readonly snapshot: Snapshot;
-  /**
-   * Why no index could be read: the first full index failed (and each one since). The
-   * snapshot is then empty, which stands for no index, never for a workspace without
-   * agent configuration (tree/indexFailureText.ts). The error's own words, unescaped.
-   */
-  readonly failure: string | undefined;
-  /** The full index, `refresh` and a trust change resolve only once `p` has settled. */
-  readonly waitUntil: (p: Promise<unknown>) => void;
-}
-
-/** What a full index took, for the editor's figures (flows/hostPerf.ts). */
-export interface FullIndexRun {
-  readonly snapshot: Snapshot;
-  readonly indexMs: number;
-  readonly indexedIn: 'worker' | 'extension host';
-  /** The longest event-loop stall from the start of the run until STALL_TAIL_MS after its snapshot was shown. */
-  readonly longestStallMs: number;
-  /** The most CPU time the extension host's thread ran in one turn over the same span (Linux; flows/hostPerf.ts). */
-  readonly busiestTurnCpuMs?: number;
-  /** Both figures from the moment every unit was loaded: taking the snapshot in and showing it. */
-  readonly presenting?: { readonly stallMs: number; readonly busiestTurnCpuMs?: number };
-}
 
 /**
  * Owns the core indexer and the shared trust store for this window, watches the disk
@@ -69,21 +42,14 @@ export interface FullIndexRun {
 export class SkillgateService implements vscode.Disposable {
   /** The index that the watchers' changes go to: the last full run's (none before it finishes). */
   private index: IndexBackend | undefined;
-  /** Set once a worker failed: every later index runs in the extension host (or always, with SKILLGATE_INDEX_IN_HOST=1). */
-  private inHostOnly = process.env.SKILLGATE_INDEX_IN_HOST === '1';
+  /** Where each full index runs: a worker, or the extension host once workers failed here (flows/indexStarter.ts). */
+  private readonly indexStarter: IndexStarter;
   /** Opened on first use, from the settings as they are then: reading the configuration is no part of activation (its first read in a window builds the whole configuration model). */
   private openedStore: TrustStore | undefined;
-  private current: Snapshot | undefined;
-  /** Set while `current` is no index but a failed first one's stand-in (`SnapshotChange.failure`). */
-  private failure: string | undefined;
-  /** Settles with the first published snapshot (see `published`). */
-  private readonly first: Promise<Snapshot>;
-  private settleFirst: (snapshot: Snapshot) => void = () => undefined;
-  private readonly changed = new vscode.EventEmitter<SnapshotChange>();
+  /** The snapshot shown, and when what shows it is done (publishedSnapshot.ts). */
+  private readonly shown: PublishedSnapshot;
   /** A new snapshot; what shows it may take several event-loop turns, and says when it is done with `waitUntil`. */
-  readonly onDidChangeSnapshot = this.changed.event;
-  /** Settles once what shows the last published snapshot is done (`SnapshotChange.waitUntil`). */
-  private presented: Promise<unknown> = Promise.resolve();
+  readonly onDidChangeSnapshot: vscode.Event<SnapshotChange>;
   private readonly progress = new vscode.EventEmitter<{ done: number; total: number }>();
   /** Bundles loaded so far in a full index, for the view's "Indexing N / M bundles…". */
   readonly onIndexProgress = this.progress.event;
@@ -94,16 +60,12 @@ export class SkillgateService implements vscode.Disposable {
   private readonly watcher: WorkspaceWatcher;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly fullIndexRuns = new FullIndexRuns();
-  /** The re-checks of the last full index (flows/rechecks.ts), until a newer one starts its own. */
-  private rechecks: Rechecks | undefined;
-  /** The first index's worker, started right after activation and not yet opened (`prestartIndex`). */
-  private prestarted: WorkerIndex | undefined;
-  /** Whether the window had the focus at its last state change (`Rechecks.focusRegained`). */
-  private windowFocused = vscode.window.state.focused;
+  /** The re-checks of the last full index (flows/fullIndexRechecks.ts), until a newer one starts its own. */
+  private readonly rechecks: FullIndexRechecks;
   /** An index failure: shown, and logged with the rest. */
   private readonly failureUi: IndexFailureUi;
-  /** Why the cache directory was last refused (usableCacheDir), so the log says it once. */
-  private cacheRefusal: string | undefined;
+  /** The parse cache's directory, unless a folder of this window holds it (flows/cacheDirectory.ts). */
+  private readonly cacheDirectory: CacheDirectory;
   /** The window let the service go: nothing is read, watched or shown from then on. */
   private disposed = false;
   /** The indexes of full runs still reading everything: a worker among them is a thread, ended with the service or a newer run. */
@@ -115,24 +77,36 @@ export class SkillgateService implements vscode.Disposable {
   private readonly log: LogPort;
 
   /** `cacheDir`: the parse cache's directory, in the extension's global storage (a window starts warm). */
-  constructor(
-    log: LogPort,
-    private readonly cacheDir?: string,
-  ) {
+  constructor(log: LogPort, cacheDir?: string) {
     this.log = safeLog(log);
+    this.shown = new PublishedSnapshot(this.log);
+    this.onDidChangeSnapshot = this.shown.onDidChange;
+    this.cacheDirectory = new CacheDirectory(cacheDir, this.log);
+    this.indexStarter = new IndexStarter(
+      WORKER_SCRIPT,
+      this.log,
+      () => this.cacheDirectory.usableWith(fileFolders()),
+      (worker) => {
+        // The index the watchers feed is gone: read everything again, in-host.
+        if (this.index === worker) {
+          this.index = undefined;
+          void this.refreshAll();
+        }
+      },
+    );
+    this.rechecks = new FullIndexRechecks(vscode.window.state.focused, steadyRecheckInterval, this.log);
     this.watcher = new WorkspaceWatcher(
       this.log,
       () => this.store,
       (paths, store) => this.flush(paths, store),
     );
-    this.first = new Promise((resolve) => (this.settleFirst = resolve));
     this.failureUi = {
       error: (message) => {
         this.log.error(message);
         // The error's text can name a repository's file (`ENOENT: …, open '<path>'`): shown escaped, as every notification.
         windowUi.error(message);
       },
-      showsIndex: () => this.showsIndex(),
+      showsIndex: () => this.shown.showsIndex(),
     };
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refreshAll()),
@@ -143,17 +117,12 @@ export class SkillgateService implements vscode.Disposable {
           void this.refreshAll();
         }
       }),
-      vscode.window.onDidChangeWindowState((state) => {
-        // The state also changes with the user's activity (`active`) while the focus stays.
-        const regained = state.focused && !this.windowFocused;
-        this.windowFocused = state.focused;
-        if (regained) this.rechecks?.focusRegained();
-      }),
+      vscode.window.onDidChangeWindowState((state) => this.rechecks.windowStateChanged(state.focused)),
     );
   }
 
   get snapshot(): Snapshot | undefined {
-    return this.current;
+    return this.shown.current;
   }
 
   /**
@@ -165,7 +134,7 @@ export class SkillgateService implements vscode.Disposable {
    * first index, and even a failed one publishes.
    */
   published(): Promise<Snapshot> {
-    return this.current ? Promise.resolve(this.current) : this.first;
+    return this.shown.published();
   }
 
   private get store(): TrustStore {
@@ -173,33 +142,14 @@ export class SkillgateService implements vscode.Disposable {
     return (this.openedStore ??= new TrustStore(stateDirectory(), { workspaces: fileFolders }));
   }
 
-  /**
-   * The cache directory, unless it lies in a folder of this window (after links): the
-   * repository could plant parse-cache entries or bytecode there (cacheInWorkspace.ts). The
-   * index then goes on without a cache, and the log says so once for each such place.
-   */
-  private usableCacheDir(folders: readonly string[]): string | undefined {
-    if (this.cacheDir === undefined) return undefined;
-    const refused = cacheRefusal(this.cacheDir, folders);
-    if (refused === undefined) return this.cacheDir;
-    const refusal = `${refused}; indexing without a cache`;
-    if (refusal !== this.cacheRefusal) this.log.warn(refusal);
-    this.cacheRefusal = refusal;
-    return undefined;
-  }
-
   /** Re-reads every folder; runs after activation returns, with progress in the view (`viewId`). */
   async refreshAll(): Promise<Snapshot> {
     return vscode.window.withProgress({ location: { viewId: 'skillgate.items' } }, async () => {
       // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const stalls = new StallSampler();
-      // Every unit loaded: what the host does from here on is taking the snapshot in and showing it.
-      const loadsDone = this.progress.event(({ done, total }) => {
-        if (done >= total) stalls.mark();
-      });
+      const stalls = new FullIndexStalls(this.progress.event, this.log, (run) => this.fullRuns.fire(run));
       const folders = fileFolders();
-      const cacheDir = this.usableCacheDir(folders);
+      const cacheDir = this.cacheDirectory.usableWith(folders);
       // Watch before reading: a change made while bundles load is replayed on the result.
       const run = this.fullIndexRuns.begin();
       // What older full runs still read is moot (a refresh, a settings change or a folder added meanwhile):
@@ -212,33 +162,22 @@ export class SkillgateService implements vscode.Disposable {
       const fallback = (error?: unknown): Snapshot | Promise<Snapshot> => {
         // A failed run ends here, so later changes are not held for a result that never comes.
         this.fullIndexRuns.finish(run);
-        loadsDone.dispose();
-        stalls.stop();
+        stalls.end();
         const newest = overtaken();
         if (newest) return newest;
         const none: Snapshot = { generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null };
         // No complete index to keep showing: the view says that indexing failed, and why, not that nothing was found.
-        if (error !== undefined && !this.showsIndex()) return this.publish(none, indexFailureReason(error));
-        return this.current ?? this.publish(none);
+        if (error !== undefined && !this.shown.showsIndex()) return this.shown.publish(none, indexFailureReason(error));
+        return this.shown.current ?? this.shown.publish(none);
       };
       const result = guardIndexAsync<Snapshot | Promise<Snapshot>>(
         async () => {
           // Inside the guard: a store location that cannot be resolved (no home, no
           // SKILLGATE_STATE_DIR) throws here, and must end in the fallback's published
           // snapshot and a message, not a first index that never publishes.
-          const options: BackendOptions = {
-            workspaces: folders,
-            codewhaleHome: codewhaleHome(),
-            evaHome: evaHome(),
-            evaUserSkills: evaUserSkills(),
-            evaRuntime: evaRuntime(),
-            rivumiHooksEnv: process.env.RIVUMI_ENABLE_PROJECT_HOOKS,
-            workspaceTrusted: vscode.workspace.isTrusted,
-            stateDir: this.store.dir,
-            ...(cacheDir !== undefined ? { cacheDir } : {}),
-          };
+          const options = fullIndexOptions(folders, () => this.store.dir, cacheDir);
           const started = performance.now();
-          let index = this.startIndex(options);
+          let index = this.indexStarter.start(options);
           let loaded = await this.indexAllIn(index, folders);
           if (!loaded && !this.disposed && !this.fullIndexRuns.overtaken(run)) {
             // The worker failed: the same run, in the extension host (which never fails that way).
@@ -251,13 +190,12 @@ export class SkillgateService implements vscode.Disposable {
             return fallback();
           }
           const indexMs = performance.now() - started;
-          stalls.mark();
-          loadsDone.dispose();
+          stalls.loaded();
           const changed = this.fullIndexRuns.finish(run);
           if (!changed) {
             index.dispose();
-            stalls.stop();
-            return overtaken() ?? this.current ?? loaded.snapshot;
+            stalls.end();
+            return overtaken() ?? this.shown.current ?? loaded.snapshot;
           }
           this.index?.dispose();
           this.index = index;
@@ -265,34 +203,16 @@ export class SkillgateService implements vscode.Disposable {
           if (!indexed) {
             // The worker failed while the changes seen meanwhile were replayed (or a newer full index
             // replaced it): the index that replaced it publishes. Neither an error nor an empty snapshot.
-            stalls.stop();
+            stalls.end();
             return this.disposed ? fallback() : this.published();
           }
-          const snapshot = this.publish(indexed.snapshot);
+          const snapshot = this.shown.publish(indexed.snapshot);
           // The view, Problems and the status bar take their turns first; the full index's figures include them.
-          await this.presented;
+          await this.shown.presented;
           await nextTurn();
           this.watcher.watch(folders, indexed.watched);
           this.startRechecks(index);
-          setTimeout(() => {
-            const longestStallMs = stalls.stop();
-            const busiestTurnCpuMs = stalls.busiestTurnCpuMs;
-            const presenting = stalls.sinceMark;
-            const indexedIn = index instanceof WorkerIndex ? 'worker' : 'extension host';
-            const busiest =
-              busiestTurnCpuMs === undefined ? '' : ` (busiest turn ${Math.round(busiestTurnCpuMs)} ms of CPU)`;
-            this.log.info(
-              `full index in the ${indexedIn}: longest extension-host stall ${Math.round(longestStallMs)} ms${busiest}`,
-            );
-            this.fullRuns.fire({
-              snapshot,
-              indexMs,
-              indexedIn,
-              longestStallMs,
-              ...(busiestTurnCpuMs === undefined ? {} : { busiestTurnCpuMs }),
-              ...(presenting ? { presenting } : {}),
-            });
-          }, STALL_TAIL_MS);
+          stalls.reportOnceShown(snapshot, indexMs, index);
           return snapshot;
         },
         fallback,
@@ -326,49 +246,9 @@ export class SkillgateService implements vscode.Disposable {
     }
   }
 
-  /**
-   * Starts the first index's worker thread now (the turn after activation), before the
-   * settings its options need are read: its bootstrap and the core's load overlap the rest
-   * of the window's start. The first full index opens it (`startIndex`).
-   */
+  /** Starts the first index's worker thread now, the turn after activation (flows/indexStarter.ts). */
   prestartIndex(): void {
-    if (!this.inHostOnly && !this.prestarted) this.prestarted = this.newWorker();
-  }
-
-  /** A worker for the index, unless workers failed here before or cannot start: then the extension host. */
-  private startIndex(options: BackendOptions): IndexBackend {
-    const prestarted = this.prestarted;
-    this.prestarted = undefined;
-    const worker = prestarted ?? (this.inHostOnly ? undefined : this.newWorker());
-    // A prestarted worker that failed since has set `inHostOnly`.
-    if (!worker || this.inHostOnly) {
-      worker?.dispose();
-      return new InHostIndex(options);
-    }
-    return worker.open(options);
-  }
-
-  /** A new index worker thread; undefined (and in-host from now on) when none can start. */
-  private newWorker(): WorkerIndex | undefined {
-    // Its code cache is read as it starts: never from a folder of this window.
-    const cacheDir = this.usableCacheDir(fileFolders());
-    try {
-      return WorkerIndex.start(WORKER_SCRIPT, cacheDir !== undefined ? { cacheDir } : {}, (failure, worker) => {
-        this.inHostOnly = true;
-        this.log.warn(`${failure.message}; indexing in the extension host from now on`);
-        // The index the watchers feed is gone: read everything again, in-host.
-        if (this.index === worker) {
-          this.index = undefined;
-          void this.refreshAll();
-        }
-      });
-    } catch (e) {
-      this.inHostOnly = true;
-      this.log.warn(
-        `the index worker cannot start (${e instanceof Error ? e.message : String(e)}); indexing in the extension host`,
-      );
-      return undefined;
-    }
+    this.indexStarter.prestart();
   }
 
   /** Re-derives decisions after a trust change (ours or another window's), without reading bundles. */
@@ -384,10 +264,10 @@ export class SkillgateService implements vscode.Disposable {
           index,
           await workerFailureAside(loggedIndexRunAsync(this.log, 'decisions re-derived', () => index.snapshot())),
         );
-        await this.presented;
+        await this.shown.presented;
         return snapshot;
       },
-      () => this.current,
+      () => this.shown.current,
       this.failureUi,
     );
   }
@@ -402,35 +282,28 @@ export class SkillgateService implements vscode.Disposable {
 
   /** Trusts the token shown to the user after `confirm` (trustFlow.ts), reading the bundle once. */
   trust(item: Item, token: string, confirm: (preview: TrustPreview) => Promise<boolean>) {
-    return this.storeChange('trust', item, () => trustShown(item, token, this.lifecycle(), confirm));
+    return this.changeStore('trust', item, () => trustShown(item, token, this.lifecycle(), confirm));
   }
 
   enable(item: Item) {
-    return this.storeChange('enable', item, () => enable(item, this.lifecycle()));
+    return this.changeStore('enable', item, () => enable(item, this.lifecycle()));
   }
 
   disable(item: Item) {
-    return this.storeChange('disable', item, () => disable(item, this.lifecycle()));
+    return this.changeStore('disable', item, () => disable(item, this.lifecycle()));
   }
 
   revoke(item: Item) {
-    return this.storeChange('revoke', item, () => revoke(item, this.lifecycle()));
+    return this.changeStore('revoke', item, () => revoke(item, this.lifecycle()));
   }
 
-  /** A trust-store change, logged with its time or its refusal, and shown at once, without waiting for the store watcher. */
-  private async storeChange<R extends { readonly ok: true } | { readonly ok: false; readonly message: string }>(
+  /** A trust-store change, logged, then shown at once by re-deriving decisions (flows/storeChange.ts). */
+  private changeStore<R extends StoreChangeResult>(
     operation: string,
     item: Item,
     change: () => Promise<R>,
   ): Promise<R> {
-    const started = performance.now();
-    const r = await change();
-    const what = `trust store: ${operation} ${displayText(item.name)}`;
-    const ms = Math.round(performance.now() - started);
-    if (r.ok) this.log.info(`${what} in ${ms} ms`);
-    else this.log.warn(`${what} refused after ${ms} ms: ${displayText(r.message)}`);
-    await this.rederive();
-    return r;
+    return storeChange(this.log, operation, item, change, () => this.rederive());
   }
 
   doctor() {
@@ -447,27 +320,7 @@ export class SkillgateService implements vscode.Disposable {
    * the in-host run that replaces it publishes.
    */
   private publishFrom(index: IndexBackend, indexed: Indexed | undefined): Snapshot | undefined {
-    return indexed && this.index === index ? this.publish(indexed.snapshot) : this.current;
-  }
-
-  /** Whether the view shows a complete index (none yet, or only a failed first one's stand-in: no). */
-  private showsIndex(): boolean {
-    return this.current !== undefined && this.failure === undefined;
-  }
-
-  /** `failure`: the snapshot stands for no index, which failed for this reason (`SnapshotChange.failure`). */
-  private publish(snapshot: Snapshot, failure?: string): Snapshot {
-    if (this.disposed) return snapshot;
-    const previous = this.current;
-    this.failure = failure;
-    if (snapshot.trustProblem && snapshot.trustProblem !== previous?.trustProblem)
-      this.log.error(`trust store unavailable, every bundle fails closed: ${displayText(snapshot.trustProblem)}`);
-    this.current = snapshot;
-    this.settleFirst(snapshot);
-    const presenting: Promise<unknown>[] = [];
-    this.changed.fire({ previous, snapshot, failure, waitUntil: (p) => presenting.push(p) });
-    this.presented = Promise.all(presenting);
-    return snapshot;
+    return indexed && this.index === index ? this.shown.publish(indexed.snapshot) : this.shown.current;
   }
 
   private flush(paths: string[], storeChanged: boolean): void {
@@ -492,18 +345,12 @@ export class SkillgateService implements vscode.Disposable {
 
   /** Re-checks `index`'s full index from now on (flows/rechecks.ts), instead of any earlier index's. */
   private startRechecks(index: IndexBackend): void {
-    this.stopRechecks();
+    // Disposed meanwhile: `dispose` has stopped the re-checks already.
     if (this.disposed) return;
-    this.rechecks = new Rechecks(new RecheckSchedule(steadyRecheckInterval), {
+    this.rechecks.start({
       run: (phase, first) => this.recheck(index, phase, first),
       current: () => this.index === index,
-      windowEnded: (runs, differed) => logRecheckWindow(this.log, runs, differed),
     });
-  }
-
-  private stopRechecks(): void {
-    this.rechecks?.dispose();
-    this.rechecks = undefined;
   }
 
   /**
@@ -590,15 +437,15 @@ export class SkillgateService implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.stopRechecks();
+    this.rechecks.stop();
     // The pending batch, then the workbench's watchers, then the subtrees' (WorkspaceWatcher.dispose).
     this.watcher.dispose();
     for (const d of this.disposables) d.dispose();
     this.index?.dispose();
     this.index = undefined;
     for (const index of this.reading) index.dispose();
-    this.prestarted?.dispose();
-    this.changed.dispose();
+    this.indexStarter.dispose();
+    this.shown.dispose();
     this.progress.dispose();
     this.fullRuns.dispose();
   }

@@ -51,7 +51,7 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
    * a slice per event-loop turn: it then asks for all of an expanded node's rows in one
    * request (docs/editor-performance.md).
    * Resolves once it was told, or at once when a newer snapshot replaced this one meanwhile.
-   * `failure`: why no index could be read (skillgateService.ts `SnapshotChange`).
+   * `failure`: why no index could be read (publishedSnapshot.ts `SnapshotChange`).
    */
   async update(snapshot: Snapshot, failure?: string): Promise<void> {
     this.snapshot = snapshot;
