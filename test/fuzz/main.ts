@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { formatReport, inputText, runFuzz } from './supervisor';
 import { checkInput } from './invariants';
 import { generateInput } from './input';
+import { stopRequests } from './stopRequests';
 
 const { values } = parseArgs({
   options: {
@@ -40,9 +41,9 @@ async function replay(index: number): Promise<number> {
 async function main(): Promise<number> {
   if (values.replay !== undefined) return replay(Number(values.replay));
   let last = 0;
-  // Ctrl-C or SIGTERM: finish the inputs in flight, then print the report of what ran.
-  let stop = false;
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => (stop = true));
+  // Ctrl-C or SIGTERM: finish the inputs in flight, then print the report of what ran; a second one:
+  // abandon them, and print it at once. The workers ignore both, though the terminal sends them Ctrl-C too.
+  const { stop, abandon } = stopRequests();
   const report = await runFuzz({
     seed: values.seed,
     runs: Number(values.runs),
@@ -51,7 +52,8 @@ async function main(): Promise<number> {
     timeLimitMs: Number(values['time-limit']),
     hangMs: Number(values.hang),
     shrinkAttempts: Number(values.shrink),
-    shouldStop: () => stop,
+    stop,
+    abandon,
     onProgress: (done, failing, ms) => {
       if (values.json || ms - last < 10000) return;
       last = ms;

@@ -19,6 +19,8 @@ export type FromWorker =
   | { readonly type: 'generated'; readonly index: number; readonly input: FuzzInput }
   /** The input's failures, before they are shrunk: kept should the worker be killed while shrinking. */
   | { readonly type: 'checked'; readonly index: number; readonly failures: readonly Failure[] }
+  /** A shrinking candidate about to be checked: should the worker die on it, it is the reproducer. */
+  | { readonly type: 'candidate'; readonly index: number; readonly input: FuzzInput }
   | {
       readonly type: 'done';
       readonly index: number;

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { endedMidInput, type InputInFlight } from './endedMidInput';
 import { INVARIANTS, type Failure, type Invariant } from './invariants';
 import { PROJECT_ROOT, type FuzzInput } from './input';
 import type { FromWorker, MinimalRepro, ToWorker } from './protocol';
@@ -18,8 +19,12 @@ export interface FuzzOptions {
   /** Candidate inputs tried per new failure kind to find a smaller reproducer; 0: none. */
   readonly shrinkAttempts: number;
   readonly onProgress?: (done: number, failing: number, elapsedMs: number) => void;
-  /** Polled before each input: true ends the run early, with the report of what ran. */
-  readonly shouldStop?: () => boolean;
+  /** Ends the run early: no input is started after it, those in flight are finished. */
+  readonly stop?: AbortSignal;
+  /** Ends it at once: the workers are killed, the inputs in flight neither run nor failed (`cutShort`). */
+  readonly abandon?: AbortSignal;
+  /** Starts one worker process: `worker.ts`, or in unit tests a stand-in speaking its protocol. */
+  readonly startWorker?: () => ChildProcess;
 }
 
 export interface FailureGroup {
@@ -37,14 +42,17 @@ export interface FuzzReport {
   readonly inputs: number;
   readonly elapsedMs: number;
   readonly failingInputs: number;
+  /** Inputs in flight when the run was abandoned: not counted in `inputs`. */
+  readonly cutShort: number;
   readonly groups: FailureGroup[];
 }
 
 const WORKER = path.join(__dirname, 'worker.ts');
 
-function startWorker(): ChildProcess {
+/** Forks a worker script (`worker.ts` unless a unit test gives its stand-in). */
+export function forkWorker(script = WORKER): ChildProcess {
   // The worker is TypeScript: run it with tsx's loader, whatever started the supervisor.
-  return fork(WORKER, [], {
+  return fork(script, [], {
     cwd: PROJECT_ROOT,
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -60,6 +68,8 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   let next = from;
   let done = 0;
   let failingInputs = 0;
+  let cutShort = 0;
+  const stopped = () => o.stop?.aborted === true || o.abandon?.aborted === true;
   const groups = new Map<string, FailureGroup>();
   const record = (
     index: number,
@@ -105,17 +115,24 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         inputs: done,
         elapsedMs: performance.now() - started,
         failingInputs,
+        cutShort,
         groups: [...groups.values()].sort((a, b) => a.invariant.localeCompare(b.invariant) || b.count - a.count),
       });
     };
     const spawn = () => {
       if (next >= end) return;
       live++;
-      const w = startWorker();
-      let current: { index: number; since: number; input?: FuzzInput; failures?: readonly Failure[] } | undefined;
+      const w = (o.startWorker ?? forkWorker)();
+      let current: InputInFlight | undefined;
       let scratch: string | undefined;
+      const abandon = () => {
+        if (current) cutShort++;
+        current = undefined;
+        w.kill('SIGKILL');
+      };
+      o.abandon?.addEventListener('abort', abandon);
       const give = () => {
-        if (next >= end || o.shouldStop?.()) {
+        if (next >= end || stopped()) {
           current = undefined;
           w.send({ type: 'exit' } satisfies ToWorker);
           return;
@@ -134,7 +151,8 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
         if (current && performance.now() - current.since > o.hangMs) {
           const hung = current;
           current = undefined;
-          record(hung.index, killedWorkerFailures(hung.failures, o.hangMs), [], hung.input);
+          const { failures, minimal } = endedMidInput(hung, { by: 'watchdog', hangMs: o.hangMs });
+          record(hung.index, failures, minimal, hung.input);
           w.kill('SIGKILL');
         }
       }, 250);
@@ -149,6 +167,8 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
           // Shrinking starts: its own time, as the input's check had.
           current.failures = m.failures;
           current.since = performance.now();
+        } else if (m.type === 'candidate' && current?.index === m.index) {
+          current.candidate = m.input;
         } else if (m.type === 'done' && current?.index === m.index) {
           record(m.index, m.failures, m.minimal, current.input);
           give();
@@ -156,26 +176,17 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       });
       w.on('exit', (code, signal) => {
         clearInterval(watchdog);
+        o.abandon?.removeEventListener('abort', abandon);
         live--;
         // A killed worker leaves its scratch directory behind.
         if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
         if (current) {
-          // The worker died on this input (a crash of the process itself, not a failed command).
-          record(
-            current.index,
-            [
-              {
-                invariant: 'no-crash',
-                signature: `worker died (${signal ?? code})`,
-                detail: `the worker process exited with ${signal ?? code} while checking the input`,
-              },
-            ],
-            [],
-            current.input,
-          );
+          // The worker died on this input: a crash of the process itself, not a failed command.
+          const { failures, minimal } = endedMidInput(current, { by: 'death', cause: String(signal ?? code) });
+          record(current.index, failures, minimal, current.input);
           current = undefined;
         }
-        if (next < end && !o.shouldStop?.()) spawn();
+        if (next < end && !stopped()) spawn();
         finish();
       });
     };
@@ -189,20 +200,6 @@ export function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
  */
 function shrinkBudgetMs(hangMs: number): number {
   return hangMs / 2;
-}
-
-/**
- * What a worker killed by the watchdog on an input failed: the input's own failures when it had
- * checked it and was shrinking them (a slow input's candidates, seconds each), each unshrunk; else
- * a hang of the input's check itself.
- */
-export function killedWorkerFailures(checked: readonly Failure[] | undefined, hangMs: number): Failure[] {
-  if (checked === undefined)
-    return [
-      { invariant: 'bounded-time', signature: 'hang', detail: `no result after ${hangMs} ms: the worker was killed` },
-    ];
-  const cut = ` (not shrunk: the worker was killed ${hangMs} ms into shrinking)`;
-  return checked.map((f) => ({ ...f, detail: `${f.detail}${cut}` }));
 }
 
 function clip(text: string, max = 300): string {
@@ -228,8 +225,9 @@ export function inputText(input: FuzzInput): string {
 
 export function formatReport(r: FuzzReport): string {
   const rate = r.inputs / (r.elapsedMs / 1000);
+  const cutShort = r.cutShort ? `, ${r.cutShort} input(s) cut short by a stop` : '';
   const lines = [
-    `fuzz: seed ${JSON.stringify(r.seed)}, ${r.inputs} inputs in ${(r.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(1)} inputs/s), ${r.failingInputs} failing input(s)`,
+    `fuzz: seed ${JSON.stringify(r.seed)}, ${r.inputs} inputs in ${(r.elapsedMs / 1000).toFixed(1)} s (${rate.toFixed(1)} inputs/s), ${r.failingInputs} failing input(s)${cutShort}`,
   ];
   const byInvariant = new Map<Invariant, number>();
   for (const g of r.groups) byInvariant.set(g.invariant, (byInvariant.get(g.invariant) ?? 0) + g.count);

@@ -96,6 +96,7 @@ process.on('message', (m: ToWorker) => {
           deadline,
           reductions,
           check: async (candidate, attempt) => {
+            send({ type: 'candidate', index: m.index, input: candidate });
             const at = fresh(input.index, attempt);
             try {
               materialize(candidate, at);
@@ -113,4 +114,9 @@ process.on('message', (m: ToWorker) => {
 });
 
 process.on('exit', () => remove(base));
+// Ctrl-C reaches the whole process group (`timeout` and `kill 0` send theirs there too), yet only the
+// supervisor decides what a stop does to the input in flight (main.ts): a worker ignores both, and
+// exits when told to or when its channel closes, the supervisor gone, so none outlives it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+process.on('disconnect', () => process.exit(0));
 send({ type: 'ready', scratch: base });

@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
+import { endedMidInput } from '../fuzz/endedMidInput';
 import type { Failure } from '../fuzz/invariants';
 import type { FuzzInput } from '../fuzz/input';
 import { shrink } from '../fuzz/shrink';
-import { killedWorkerFailures } from '../fuzz/supervisor';
 
 /**
  * Shrinking a failure of a slow input (test/fuzz/shrink.ts, worker.ts): 120 candidates of ~4 s each
  * ran past the supervisor's 60 s watchdog, which killed the worker and reported `bounded-time [hang]`,
  * the real failure lost. Shrinking now stops at a deadline, and a worker killed while shrinking
- * still has the failures it found reported (supervisor.ts).
+ * still has the failures it found reported (endedMidInput.ts).
  */
 describe('fuzz: shrinking within the watchdog (test/fuzz/shrink.ts)', () => {
   const failure: Failure = { invariant: 'watched-change-seen', signature: 'unseen: write-skill', detail: 'first' };
@@ -65,15 +65,22 @@ describe('fuzz: shrinking within the watchdog (test/fuzz/shrink.ts)', () => {
   });
 
   it('reports the failures a worker killed while shrinking had found, unshrunk; a hang when it had found none yet', () => {
-    assert.deepEqual(killedWorkerFailures(undefined, 60000), [
-      { invariant: 'bounded-time', signature: 'hang', detail: 'no result after 60000 ms: the worker was killed' },
-    ]);
-    assert.deepEqual(killedWorkerFailures([], 60000), []);
-    const kept = killedWorkerFailures([failure], 60000);
+    const killed = (failures?: readonly Failure[]) =>
+      endedMidInput({ index: 7, since: 0, failures, candidate: input(1) }, { by: 'watchdog', hangMs: 60000 });
+    assert.deepEqual(killed(undefined), {
+      failures: [
+        { invariant: 'bounded-time', signature: 'hang', detail: 'no result after 60000 ms: the worker was killed' },
+      ],
+      minimal: [],
+    });
+    // Killed once the input was checked, it is no hang of the input: slow candidates are the shrink deadline's.
+    assert.deepEqual(killed([]), { failures: [], minimal: [] });
+    const kept = killed([failure]);
     assert.deepEqual(
-      kept.map((f) => [f.invariant, f.signature]),
+      kept.failures.map((f) => [f.invariant, f.signature]),
       [[failure.invariant, failure.signature]],
     );
-    assert.match(kept[0]?.detail ?? '', /^first \(not shrunk: /);
+    assert.match(kept.failures[0]?.detail ?? '', /^first \(not shrunk: /);
+    assert.deepEqual(kept.minimal, []);
   });
 });
