@@ -114,6 +114,8 @@ function reviewCommand(c: Invocation): number {
     const byId = itemsById(snapshot, r.value.diagnostics);
     return c.outcome(true, `review of ${r.value.item.name}`, {
       ...r.value,
+      // `files` is the contract (cli.md: path, size, sha256, executable); the list the text shows beside it is not.
+      coveredFiles: undefined,
       item: contractItem(r.value.item, snapshot.workspaces),
       diagnostics: r.value.diagnostics.map((d) => contractDiagnostic(d, snapshot.workspaces, byId)),
     });

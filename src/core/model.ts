@@ -131,6 +131,19 @@ export interface BundleFile {
   readonly rawPath?: Buffer;
 }
 
+/**
+ * A file a trust unit covers that Skillgate did not hash, with why (a symbolic link it does not
+ * follow, past the review limit, unreadable, outside the project and the home): the review of a
+ * unit it cannot hash lists it beside the files it read (eva.md §6.1).
+ */
+export interface UnhashedFile {
+  readonly path: string;
+  readonly unhashed: string;
+}
+
+/** A file the review lists: as hashed, or not hashed and why. */
+export type ListedFile = BundleFile | UnhashedFile;
+
 export interface Item {
   readonly id: string;
   readonly system: System;

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { review, type ReviewReport } from '../../src/core/trust/reviewBundle';
@@ -6,6 +7,8 @@ import { reviewText } from '../../src/core/review/reviewText';
 import { CAPABILITIES_UNKNOWN, reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { MAX_HASHED_BYTES } from '../../src/core/hashing/treeRead';
 import { trustWorkspace } from './helpers/trustWorkspace';
+import { runCli } from './helpers/runCli';
+import { assertDisplaySafe } from './helpers/displaySafe';
 
 /**
  * The review of an Eva unit whose manifest loads but whose content Skillgate cannot hash (a
@@ -27,6 +30,29 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
   const SKILL_DIR = 'config/skills/review';
   const LINK = 'a file covered by this skill is a symbolic link; it cannot be reviewed';
   const LIMIT = 'skill content exceeds the review limit (4096 files / 67108864 bytes)';
+  /** The top-level fields of `review --json` (the review report as the CLI prints it). */
+  const REVIEW_JSON_KEYS = [
+    'ok',
+    'message',
+    'item',
+    'reviewToken',
+    'contentHash',
+    'capabilityHash',
+    'capabilities',
+    'files',
+    'root',
+    'parts',
+    'status',
+    'enabled',
+    'receipt',
+    'diff',
+    'codewhaleTrustLine',
+    'notCovered',
+    'trustable',
+    'trustRefusal',
+    'diagnostics',
+    'storeProblem',
+  ];
   beforeEach(() => {
     for (const dir of ['config', 'schemas']) fs.cpSync(path.join(DEMO, dir), w.f.path('ws', dir), { recursive: true });
   });
@@ -77,7 +103,9 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
         assert.ok(text.includes(`\nCapabilities:\n  ${capabilities(why)}\n`), text);
         for (const hash of ['Content hash:    ', 'Capability hash: ', 'Review token:    '])
           assert.ok(text.includes(`\n${hash}not computable (Skillgate cannot hash this unit)\n`), text);
-        assert.ok(text.includes(`\nTrust and enable are refused: ${refusal(why)}\n`), text);
+        // Eva-CLI has no Skillgate enable switch (eva.md §4.6): only trust is refused, and enable is never offered.
+        assert.ok(text.includes(`\nTrust is refused: ${refusal(why)}\n`), text);
+        assert.ok(!/enable are refused|and enable/i.test(text), text);
       });
 
       it('the panel says the same (reviewViewModel.ts)', () => {
@@ -88,6 +116,110 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
         assert.equal(m.actions.notices[0], refusal(why));
       });
     });
+
+  /**
+   * The Files section of such a unit: every file it covers that Skillgate can name, the ones it
+   * read with their size and hash, the one that stops the hash with why (eva.md §6.1). It listed
+   * the manifest alone, though the reviewer most needs to see which file is the cause.
+   */
+  describe('its Files list every covered file, the cause marked with why it was not hashed', () => {
+    const record = (rel: string) => {
+      const bytes = fs.readFileSync(w.f.path(`ws/${rel}`));
+      return { path: rel, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    };
+    const hashedLine = (rel: string) => {
+      const f = record(rel);
+      return `  - ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${rel}`;
+    };
+    const MANIFEST = 'config/adapters/review-skill.yaml';
+    const SKILL = `${SKILL_DIR}/SKILL.md`;
+
+    for (const [what, make, cause, why] of [
+      ['a symbolic link', addLink, `${SKILL_DIR}/leak`, LINK],
+      [
+        'a file past the hash size cap',
+        () => fs.truncateSync(w.f.write(`ws/${SKILL_DIR}/big.bin`, ''), MAX_HASHED_BYTES + 1),
+        `${SKILL_DIR}/big.bin`,
+        LIMIT,
+      ],
+    ] as const)
+      describe(what, () => {
+        beforeEach(() => make());
+
+        it('the text review lists the manifest, the skill and the cause, in byte order', () => {
+          const text = reviewText(reviewOf(), [w.f.path('ws')], false, false, itemOf());
+          const files = [
+            'Files (3, 1 not hashed):',
+            hashedLine(MANIFEST),
+            hashedLine(SKILL),
+            `  ! ${'?'.padStart(9)}  not hashed    ${cause}  (${why})`,
+          ].join('\n');
+          assert.ok(text.includes(`\n${files}\n\n`), text);
+        });
+
+        it('the panel lists the same; the cause has no link to open, the others do', () => {
+          const m = reviewViewModel(reviewOf(), snapshot(), false);
+          assert.deepEqual(
+            m.files.map((f) =>
+              'unhashed' in f
+                ? [f.path.text, f.unhashed.text]
+                : [f.path.text, f.size, f.sha256, f.file === w.f.path(`ws/${f.path.text}`)],
+            ),
+            [
+              ...[MANIFEST, SKILL].map((rel) => {
+                const r = record(rel);
+                return [rel, r.size, r.sha256, true];
+              }),
+              [cause, why],
+            ],
+          );
+        });
+
+        it('`review --json` keeps its files (cli.md: path, size, sha256, executable) and its null hashes as they were', async () => {
+          const cli = await runCli(
+            ['review', 'review-skill', '--json', '--eva-home', w.f.mkdir('home'), '--no-user'],
+            { SKILLGATE_STATE_DIR: w.f.path('state') },
+            w.f.path('ws'),
+          );
+          assert.equal(cli.code, 0, cli.err);
+          const json = JSON.parse(cli.out) as Record<string, unknown>;
+          assert.deepEqual(json['files'], [{ ...record(MANIFEST), executable: false }]);
+          assert.deepEqual([json['contentHash'], json['capabilityHash'], json['reviewToken']], [null, null, null]);
+          assert.deepEqual(
+            Object.keys(json).filter((k) => !REVIEW_JSON_KEYS.includes(k)),
+            [],
+            'no field beyond those it had',
+          );
+        });
+      });
+
+    it('a hostile link name reaches the text and the panel escaped', () => {
+      w.f.write('outside.txt', 'secret\n');
+      w.f.symlink(w.f.path('outside.txt'), `ws/${SKILL_DIR}/leak\x1b[2J\u202e.md`);
+      const text = reviewText(reviewOf(), [w.f.path('ws')], false, false, itemOf());
+      assertDisplaySafe(text, 'the text review');
+      assert.ok(text.includes(`  not hashed    ${SKILL_DIR}/leak⟦U+001B⟧[2J⟦U+202E⟧.md  (${LINK})\n`), text);
+      const cause = reviewViewModel(reviewOf(), snapshot(), false).files.find((f) => 'unhashed' in f);
+      assert.deepEqual([cause?.path.text, cause?.path.hidden], [`${SKILL_DIR}/leak⟦U+001B⟧[2J⟦U+202E⟧.md`, true]);
+    });
+
+    it('a link beside another in a subfolder: the walk goes on past the first, and lists both, never what they lead to', () => {
+      addLink();
+      w.f.write(`ws/${SKILL_DIR}/refs/notes.md`, 'notes\n');
+      w.f.symlink('/etc', `ws/${SKILL_DIR}/refs/etc`);
+      const text = reviewText(reviewOf(), [w.f.path('ws')], false, false, itemOf());
+      const files = [
+        'Files (5, 2 not hashed):',
+        hashedLine(MANIFEST),
+        hashedLine(SKILL),
+        `  ! ${'?'.padStart(9)}  not hashed    ${SKILL_DIR}/leak  (${LINK})`,
+        `  ! ${'?'.padStart(9)}  not hashed    ${SKILL_DIR}/refs/etc  (${LINK})`,
+        hashedLine(`${SKILL_DIR}/refs/notes.md`),
+      ].join('\n');
+      assert.ok(text.includes(`\n${files}\n\n`), text);
+      assert.ok(!text.includes('secret') && !text.includes('/etc/'), text);
+    });
+  });
 
   it('a lua_skill Eva-CLI rejects for a script outside its roots (eva.md §7 case 42): the review says both, truly', () => {
     w.f.write('outside.lua', 'return {}\n');
@@ -141,6 +273,8 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
     const text = reviewText(r.value, [w.f.path('ws')], false);
     assert.ok(text.includes(`\nCapabilities:\n  ${CAPABILITIES_UNKNOWN}\n`), text);
     assert.ok(text.includes('\nReview token:    not computable (the manifest does not load)\n'), text);
+    // Codewhale has an enable switch (trust.md "Status"): both stay refused.
+    assert.ok(text.includes(`\nTrust and enable are refused: ${r.value.trustRefusal ?? ''}\n`), text);
     assert.equal(reviewViewModel(r.value, snapshot(), false).hashes.notComputable, 'the manifest does not load');
   });
 });

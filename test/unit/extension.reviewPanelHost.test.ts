@@ -7,7 +7,7 @@ import { Indexer } from '../../src/core/index/indexer';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { review } from '../../src/core/trust/reviewBundle';
 import { trust } from '../../src/core/trust/grantTrust';
-import { RESTRICTED_NOTICE } from '../../src/core/review/reviewViewModel';
+import { RESTRICTED_NOTICE_TRUST_ONLY } from '../../src/core/review/reviewViewModel';
 import type { Item } from '../../src/core/model';
 import type { SkillgateService } from '../../src/extension/skillgateService';
 import type { UiPort } from '../../src/extension/flows/ports';
@@ -143,7 +143,8 @@ describe('the review panel host: failures said, Restricted Mode left behind', ()
       panels.open(first);
       await deliver({ type: 'ready' });
       const notices = () => posted.filter((m) => m.type === 'render').at(-1)?.model?.actions.notices ?? [];
-      assert.ok(notices().includes(RESTRICTED_NOTICE), JSON.stringify(notices()));
+      // Eva-CLI has no Skillgate enable switch: the notice names Trust and Revoke, the buttons the panel has.
+      assert.ok(notices().includes(RESTRICTED_NOTICE_TRUST_ONLY), JSON.stringify(notices()));
 
       // Trust granted: the window indexes again and shows the new snapshot.
       vscodeStandIn.api.workspace.isTrusted = true;
@@ -151,7 +152,7 @@ describe('the review panel host: failures said, Restricted Mode left behind', ()
       posted.length = 0;
       panels.update(snapshot);
       assert.equal(posted.filter((m) => m.type === 'render').length, 1, 'the panel renders again');
-      assert.ok(!notices().includes(RESTRICTED_NOTICE), JSON.stringify(notices()));
+      assert.ok(!notices().includes(RESTRICTED_NOTICE_TRUST_ONLY), JSON.stringify(notices()));
     } finally {
       e.remove();
     }

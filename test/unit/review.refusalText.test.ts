@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { TrustStore } from '../../src/core/trust/trustStore';
 import { review } from '../../src/core/trust/reviewBundle';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
+import { reviewText } from '../../src/core/review/reviewText';
 import { Fixture, index } from './helpers/fixture';
 import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 
@@ -32,5 +33,22 @@ describe('the review panel: why Trust and Enable are refused', () => {
       ...actions.notices.map((n, i) => [`notices[${i}]`, n] as const),
     ] as const)
       assertDisplaySafe(text, where, false);
+  });
+
+  it('a Rivumi plugin that does not load: trust alone is refused, in the review and its refusal (no enable switch: trust.md "Status")', () => {
+    const store = new TrustStore(f.path('state'));
+    f.write('ws/.rivumi/plugins/p.json', '{"skills": 5');
+    const s = index([f.path('ws')], { trust: () => store.view() });
+    const item = s.items.find((i) => i.parent === null && i.name === 'p');
+    assert.ok(item);
+    const r = review(item, { store });
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.match(
+      r.value.trustRefusal ?? '',
+      /^Rivumi plugin `p` is invalid: .*\. Rivumi does not load it, so it cannot be trusted until the error is fixed and it is reviewed again\.$/,
+    );
+    const text = reviewText(r.value, s.workspaces, false);
+    assert.ok(text.includes(`\nTrust is refused: ${r.value.trustRefusal ?? ''}\n`), text);
+    assert.doesNotMatch(text, /or enabled|and enable/i);
   });
 });

@@ -7,6 +7,8 @@ import {
   CAPABILITIES_UNKNOWN,
   RESTRICTED_NOTICE,
   RESTRICTED_NOTICE_NOTHING_TO_REDUCE,
+  RESTRICTED_NOTICE_TRUST_ONLY,
+  RESTRICTED_NOTICE_TRUST_ONLY_NOTHING_TO_REDUCE,
   reviewViewModel,
   shown,
 } from '../../src/core/review/reviewViewModel';
@@ -269,6 +271,26 @@ describe('the review panel view model', () => {
     assert.deepEqual(m.actions.notices, [
       'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
     ]);
+  });
+
+  it('in Restricted Mode, a Rivumi plugin: the notice speaks of Trust and Revoke only, the buttons it has (no enable switch)', async () => {
+    w.f.write('ws/.rivumi/plugins/a.md', 'Check the risks.');
+    w.f.write('ws/.rivumi/plugins/pk.json', '{"skills":[{"path":"a.md"}]}');
+    const restricted = () => {
+      const s = w.snapshot();
+      const r = review(byName(s, 'pk'), { store: w.store });
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      return reviewViewModel(r.value, s, false, false).actions;
+    };
+    const before = restricted();
+    assert.deepEqual(
+      [before.enable, before.disable, before.notices[0]],
+      [null, null, RESTRICTED_NOTICE_TRUST_ONLY_NOTHING_TO_REDUCE],
+    );
+    await w.trustNow('pk');
+    const after = restricted();
+    assert.deepEqual([after.revoke.enabled, after.notices[0]], [true, RESTRICTED_NOTICE_TRUST_ONLY]);
+    for (const notice of [...before.notices, ...after.notices]) assert.doesNotMatch(notice, /\b(Enable|Disable)\b/);
   });
 
   it('in Restricted Mode with nothing to disable or revoke, the notice does not offer them', () => {

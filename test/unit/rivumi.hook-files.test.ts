@@ -56,7 +56,9 @@ describe("Rivumi hook argv files: covered by the hook's trust, or trust refused 
     const r = reviewed(name);
     assert.deepEqual(r.notCovered, [d.message]);
     assert.match(reviewText(r, s.workspaces, true), /not covered by this trust: .*it cannot be covered by trust/);
-    assert.match(reviewText(r, s.workspaces, true), /Trust and enable are refused: Cannot trust /);
+    // Rivumi has no enable switch (trust.md "Status"): only trust is refused, never enable.
+    assert.match(reviewText(r, s.workspaces, true), /\nTrust is refused: Cannot trust /);
+    assert.doesNotMatch(reviewText(r, s.workspaces, true), /and enable/i);
     // Rivumi has no enable switch: the review says so, never "enabled: false" for what it loads.
     assert.match(reviewText(r, s.workspaces, true), /\n {2}trust: not-reviewed, no enable switch\n/);
     assert.equal(reviewViewModel(r, s, true).notCovered.length, 1);

@@ -95,13 +95,8 @@ export interface ReviewViewModel {
   };
   /** What the bundle runs that this trust cannot cover; trust is refused while any is listed. */
   readonly notCovered: readonly Shown[];
-  readonly files: readonly {
-    readonly path: Shown;
-    readonly file: string;
-    readonly size: number;
-    readonly executable: boolean;
-    readonly sha256: string;
-  }[];
+  /** The unit's files; of a unit Skillgate cannot hash, every one it covers, each it could not hash with why. */
+  readonly files: readonly FileView[];
   readonly diagnostics: readonly {
     readonly severity: string;
     readonly code: string;
@@ -139,6 +134,20 @@ export interface ReviewViewModel {
   /** Strings in this review that held invisible characters. */
   readonly hiddenCount: number;
 }
+
+/**
+ * One file of the review: as hashed, with the file to open; or not hashed, with why and nothing
+ * to open (it may be a link, which the panel never follows).
+ */
+export type FileView =
+  | {
+      readonly path: Shown;
+      readonly file: string;
+      readonly size: number;
+      readonly executable: boolean;
+      readonly sha256: string;
+    }
+  | { readonly path: Shown; readonly unhashed: Shown };
 
 export interface ActionState {
   readonly enabled: boolean;

@@ -81,10 +81,16 @@ export function reviewText(
   if (r.capabilities === null) out.push(`  ${capabilitiesUnknown(item)}`);
   else for (const l of capabilityLines(r, hooksOptIn, hookLoadFails, current)) out.push(`  ${l}`);
 
-  const files = r.files ?? [];
-  out.push('', `Files (${files.length}):`);
+  // Of a unit Skillgate cannot hash, every file it covers: the one that stops the hash is the one the reviewer needs.
+  const files = r.coveredFiles ?? r.files ?? [];
+  const unhashed = files.filter((f) => 'unhashed' in f).length;
+  out.push('', `Files (${files.length}${unhashed ? `, ${unhashed} not hashed` : ''}):`);
   for (const f of files)
-    out.push(`  ${f.executable ? 'x' : '-'} ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${v(f.path)}`);
+    out.push(
+      'unhashed' in f
+        ? `  ! ${'?'.padStart(9)}  ${'not hashed'.padEnd(12)}  ${v(f.path)}  (${v(f.unhashed)})`
+        : `  ${f.executable ? 'x' : '-'} ${String(f.size).padStart(9)}  ${f.sha256.slice(0, 12)}  ${v(f.path)}`,
+    );
   out.push('', `Diagnostics (${r.diagnostics.length}):`);
   if (r.diagnostics.length === 0) out.push('  none');
   for (const d of r.diagnostics)
@@ -99,8 +105,11 @@ export function reviewText(
     `Review token:    ${r.reviewToken ?? none}`,
     '',
   );
+  // An agent without an enable switch has no enable to refuse (trust.md "Status"): trust alone is.
   if (!r.trustable || r.reviewToken === null)
-    out.push(`Trust and enable are refused: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`);
+    out.push(
+      `${hasEnableSwitch(item) ? 'Trust and enable are refused' : 'Trust is refused'}: ${v(r.trustRefusal ?? 'this bundle cannot be hashed')}`,
+    );
   // A line to paste into a shell: the id holds a repository's file name (`x;touch PWNED.json`), so it is quoted as a word.
   else out.push(`To trust exactly this: ${argvText(['skillgate', 'trust', item.id, r.reviewToken])}`);
   // The agent's own command for the same review, when it has one (`codewhaleTrustLine` keeps its JSON name).

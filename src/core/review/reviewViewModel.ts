@@ -18,7 +18,7 @@ import { capabilitiesUnknown, hashesNotComputable } from './missingHashes';
 import type { HookView, McpView, ReviewViewModel, Shown } from './reviewModel';
 import type { ReviewContract } from '../systems/agentSystem';
 
-export type { HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
+export type { FileView, HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
 /** The sentence when the manifest does not load, in the capabilities and in what changed (missingHashes.ts). */
 export { CAPABILITIES_UNKNOWN } from './missingHashes';
 
@@ -34,6 +34,12 @@ export const RESTRICTED_NOTICE =
 /** The same, when there is nothing to disable or revoke. */
 export const RESTRICTED_NOTICE_NOTHING_TO_REDUCE =
   'Restricted Mode: Trust and Enable are unavailable until you trust this workspace.';
+/** The same for a unit whose agent has no enable switch (Rivumi, Eva-CLI): the panel offers Trust and Revoke only. */
+export const RESTRICTED_NOTICE_TRUST_ONLY =
+  'Restricted Mode: Trust is unavailable until you trust this workspace. Revoke stays available: it only reduces what runs.';
+/** The same, when there is nothing to revoke. */
+export const RESTRICTED_NOTICE_TRUST_ONLY_NOTHING_TO_REDUCE =
+  'Restricted Mode: Trust is unavailable until you trust this workspace.';
 
 /** What a local MCP server's process may reach, where its agent's own review does not word it. */
 export const LOCAL_PROCESS_AUTHORITY = "Starts a local process with your user's filesystem and network access.";
@@ -278,13 +284,18 @@ export function reviewViewModel(
     },
     contract: contractOf(agent.reviewContract?.(current) ?? stated, S),
     notCovered: r.notCovered.map(S),
-    files: (r.files ?? []).map((f) => ({
-      path: S(f.path),
-      file: abs(f.path),
-      size: f.size,
-      executable: f.executable,
-      sha256: f.sha256,
-    })),
+    files: (r.coveredFiles ?? r.files ?? []).map((f) =>
+      'unhashed' in f
+        ? { path: S(f.path), unhashed: S(f.unhashed) }
+        : {
+            path: S(f.path),
+            // A covered file outside the project is named by its absolute path (eva/coveredListing.ts).
+            file: path.isAbsolute(f.path) ? f.path : abs(f.path),
+            size: f.size,
+            executable: f.executable,
+            sha256: f.sha256,
+          },
+    ),
     diagnostics: diagnostics.map((d) => ({
       severity: d.severity,
       code: d.code,
@@ -394,12 +405,18 @@ function reviewActions(
     },
     notices: [
       refused,
-      restricted ? (r.enabled || r.receipt !== null ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE) : null,
+      restricted ? restrictedNotice(enableSwitch, r.enabled || r.receipt !== null) : null,
       stateBlock === null ? null : `Trusted, but it cannot be enabled. ${stateBlock}.`,
       // Said of the unit as the index sees it now: whether the agent loads it is its current decision.
       enableSwitch ? null : noEnableSwitchNotice({ ...r.item, decision: current.decision }),
     ].filter((n): n is string => n !== null),
   };
+}
+
+/** The Restricted Mode notice: it names the buttons the panel has, and offers to reduce what runs only when there is something to. */
+function restrictedNotice(enableSwitch: boolean, canReduce: boolean): string {
+  if (enableSwitch) return canReduce ? RESTRICTED_NOTICE : RESTRICTED_NOTICE_NOTHING_TO_REDUCE;
+  return canReduce ? RESTRICTED_NOTICE_TRUST_ONLY : RESTRICTED_NOTICE_TRUST_ONLY_NOTHING_TO_REDUCE;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { GateContext } from '../decisions/gates';
 import type { TrustView } from '../decisions/trustView';
 import type { HostFacts } from '../host';
-import type { BundleFile, Diagnostic, Item, System, ReasonCode } from '../model';
+import type { BundleFile, Diagnostic, Item, ListedFile, System, ReasonCode } from '../model';
 import type { Capabilities, McpServer } from '../capabilities';
 import type { TreeReadAhead } from '../hashing/readAhead';
 import type { ParseCache } from '../cache/parseCache';
@@ -306,6 +306,12 @@ export interface InvalidBundle {
   /** Files are relative to this directory. */
   readonly root: string;
   readonly files: readonly BundleFile[];
+  /**
+   * When what Skillgate cannot hash is among the files the unit covers (an Eva skill folder with
+   * a link: eva.md §6.1): those and every other it covers, as far as it can name them, each
+   * hashed or with why not, for the review to list; absent where `files` are all it can show.
+   */
+  readonly coveredFiles?: readonly ListedFile[];
   /** A content hash that does not depend on the manifest loading; null when there is none. */
   readonly contentHash: string | null;
   readonly diagnostics: readonly Diagnostic[];

@@ -4,6 +4,7 @@ import { hashListed } from '../hashing/listedFiles';
 import { portableRelative } from '../fs/portablePath';
 import { byteOrder } from '../fs/rawNames';
 import { systemOf } from '../systems/registry';
+import { hasEnableSwitch } from './enableSwitch';
 import type { BundleFile, Diagnostic, Item } from '../model';
 import type { InvalidBundle } from '../systems/agentSystem';
 import type { LifecycleContext } from './lifecycle';
@@ -27,7 +28,8 @@ export function readInvalidBundle(
 /**
  * The one sentence that says why a unit cannot be trusted or enabled, used alike by the
  * review, `trust` and `enable`; null when the unit is not invalid. It names the first
- * error and where it is (`file:line`), as the agent reports it.
+ * error and where it is (`file:line`), as the agent reports it, and speaks of enabling only
+ * where the agent has an enable switch (trust.md "Status").
  */
 export function invalidBundleRefusal(item: Item, diagnostics: readonly Diagnostic[], root: string): string | null {
   if (!item.reasons.includes('manifest_invalid')) return null;
@@ -39,7 +41,8 @@ export function invalidBundleRefusal(item: Item, diagnostics: readonly Diagnosti
     ? ` (${portableRelative(root, error.file) || path.basename(error.file)}:${error.range.start.line + 1})`
     : '';
   const why = error ? `: ${error.message}${where}` : '';
-  return `${what} \`${item.name}\` is invalid${why}. ${agent} does not load it, so it cannot be trusted or enabled until the error is fixed and it is reviewed again.`;
+  const refused = hasEnableSwitch(item) ? 'trusted or enabled' : 'trusted';
+  return `${what} \`${item.name}\` is invalid${why}. ${agent} does not load it, so it cannot be ${refused} until the error is fixed and it is reviewed again.`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { notCoveredRefusal } from './grantTrust';
 import type { LifecycleContext } from './lifecycle';
 import { systemOf } from '../systems/registry';
 import { statusOf } from '../decisions/gates';
-import type { Diagnostic, Item, TrustStatus } from '../model';
+import type { Diagnostic, Item, ListedFile, TrustStatus } from '../model';
 import type { Capabilities } from '../capabilities';
 
 // Reviewing a bundle (trust.md "Operations", review): what it is and can do as read from disk
@@ -26,6 +26,13 @@ export interface ReviewReport {
   /** Null when an invalid manifest leaves what the unit can do unknown. */
   readonly capabilities: Capabilities | null;
   readonly files: Item['detail']['files'];
+  /**
+   * Every file the unit covers as far as Skillgate can name them, each hashed or with why not,
+   * when what it cannot hash is among them (InvalidBundle `coveredFiles`: an Eva skill folder
+   * with a link): what the text and the panel list as Files. Absent where `files` are all. Not
+   * in `review --json`, whose `files` stay cli.md's (path, size, sha256, executable).
+   */
+  readonly coveredFiles?: readonly ListedFile[];
   /** The directory the files are relative to. */
   readonly root: string;
   /**
@@ -45,7 +52,7 @@ export interface ReviewReport {
   readonly codewhaleTrustLine: string | null;
   /** What the bundle runs that this trust cannot cover; while any is listed, trust is refused. */
   readonly notCovered: readonly string[];
-  /** False when trust and enable are refused for what this review shows; `trustRefusal` says why. */
+  /** False when trust (and enable, for an agent with the switch) is refused for what this review shows; `trustRefusal` says why. */
   readonly trustable: boolean;
   readonly trustRefusal: string | null;
   /** The unit's diagnostics as read now: for an invalid unit, why the agent rejects it. */
@@ -132,7 +139,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
   const refusal =
     invalidBundleRefusal(disk.item, disk.diagnostics, disk.root) ??
     unhashableRefusal(disk.item) ??
-    `${item.name} cannot be trusted or enabled: ${failure}`;
+    `${item.name} cannot be ${hasEnableSwitch(item) ? 'trusted or enabled' : 'trusted'}: ${failure}`;
   const diff = receipt
     ? diffAgainstReceipt(
         receipt,
@@ -153,6 +160,7 @@ function reviewInvalid(item: Item, ctx: LifecycleContext, failure: string): Muta
       capabilityHash: null,
       capabilities: null,
       files: disk.files,
+      ...(disk.coveredFiles ? { coveredFiles: disk.coveredFiles } : {}),
       root: disk.root,
       parts: disk.parts,
       status: statusOf(receipt, disk.contentHash, null),

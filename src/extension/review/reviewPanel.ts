@@ -256,9 +256,9 @@ class ReviewPanel {
         );
         break;
       case 'open': {
-        // Only files this review shows may be opened.
+        // Only files this review shows may be opened; not one it could not hash (a link, which is never followed).
         const allowed = new Set([
-          ...(this.model?.files.map((f) => f.file) ?? []),
+          ...(this.model?.files.flatMap((f) => ('file' in f ? [f.file] : [])) ?? []),
           ...(this.model?.diagnostics.map((d) => d.file) ?? []),
           ...(this.model?.changes?.files.map((f) => f.file) ?? []),
         ]);

@@ -9,9 +9,9 @@ import type { ProjectSkillDecision } from './decide';
 import { coverDirectory, coveredName, OUTSIDE, type CoveredFile } from './hashes';
 import type { ManifestEntry } from './manifestEntry';
 import type { EvaItem } from './item';
-import type { AllowedRoot } from './paths';
+import type { AllowedRoot, ResolvedPath } from './paths';
 import { coveredRunnerPath, type EvaRunner } from './runner';
-import { LINK_MESSAGE, type Uncovered } from './uncovered';
+import { LINK_MESSAGE, type NoteUncovered, type Uncovered } from './uncovered';
 import type { EvaItemReason, EvaReason, EvaTrustReason } from './vocabulary';
 
 /** Skillgate's trust gate on Eva bundles (eva.md §4.6, §6): covered files, capability pairs, trust status. */
@@ -83,7 +83,11 @@ export function evaTrustStatus(
   return statusOf(trust.lookup(key)?.trust ?? null, contentHash, capabilityHash);
 }
 
-/** §6.1: what trust covers besides the manifest. */
+/**
+ * §6.1: what trust covers besides the manifest. The first path it cannot cover refuses the set;
+ * with `note` (a review's list, uncovered.ts `NoteUncovered`) each is noted, never followed or
+ * entered, and the rest is named all the same.
+ */
 export function coveredFiles(
   kind: 'skill-adapter' | 'lua-skill',
   contract: SkillContract | null,
@@ -92,58 +96,73 @@ export function coveredFiles(
   home: string | null,
   skillRoots: readonly AllowedRoot[],
   runner: EvaRunner | null,
+  note?: NoteUncovered,
 ): { ok: true; files: CoveredFile[] } | Uncovered {
   const files: CoveredFile[] = [];
   if (!contract || !decided) return { ok: true, files };
-  const named = (p: { resolved: string | null; allowed: boolean; display: string } | null): Uncovered | undefined => {
-    if (p && !p.allowed)
-      return { ok: false, cause: 'not-allowed', message: `covered path is outside the allowed roots: ${p.display}` };
+  const meet = (at: string, failure: Uncovered): Uncovered | undefined => {
+    if (note === undefined) return failure;
+    note(at, failure);
     return undefined;
   };
+  /** A file named on its own: a link is not covered, nor a file neither root names (it has no name in the hash). */
+  const coverFile = (abs: string): Uncovered | undefined =>
+    lstatEntry(abs).type === 'symlink'
+      ? meet(abs, { ok: false, cause: 'symlink', message: LINK_MESSAGE })
+      : addName(files, abs, root, home)
+        ? undefined
+        : meet(abs, OUTSIDE);
+  const coverNamed = (p: ResolvedPath | null, cover: (abs: string) => Uncovered | undefined) => {
+    if (p && !p.allowed)
+      return meet(p.resolved ?? p.display, {
+        ok: false,
+        cause: 'not-allowed',
+        message: `covered path is outside the allowed roots: ${p.display}`,
+      });
+    return p?.resolved ? cover(p.resolved) : undefined;
+  };
   if (kind === 'skill-adapter') {
-    const p = decided.skillPath;
-    const refused = named(p);
-    if (refused) return refused;
-    if (p?.resolved) {
-      const target = p.resolved;
+    const refused = coverNamed(decided.skillPath, (target) => {
       // A skill folder that is itself a link (common under ~/.codex/skills, eva.md §8 Q7) is a
       // folder all the same: every file in it is covered, not only SKILL.md.
-      if (path.basename(target) === 'SKILL.md' && statEntry(path.dirname(target)).type === 'directory') {
-        // The folder is walked by its lexical path: its real path must stay inside the allowed roots too.
-        const realDir = canonicalPath(path.dirname(target));
-        if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir)))
-          return {
-            ok: false,
-            cause: 'symlink',
-            message: 'the skill folder resolves outside the allowed roots through a symbolic link',
-          };
-        if (lstatEntry(target).type === 'missing' && !addName(files, target, root, home)) return OUTSIDE;
-        const dir = coverDirectory(path.dirname(target), root, home);
-        if (!dir.ok) return dir;
-        files.push(...dir.files);
-      } else {
-        if (lstatEntry(target).type === 'symlink') return { ok: false, cause: 'symlink', message: LINK_MESSAGE };
-        if (!addName(files, target, root, home)) return OUTSIDE;
+      if (path.basename(target) !== 'SKILL.md' || statEntry(path.dirname(target)).type !== 'directory')
+        return coverFile(target);
+      // The folder is walked by its lexical path: its real path must stay inside the allowed roots too.
+      const realDir = canonicalPath(path.dirname(target));
+      if (realDir === undefined || !skillRoots.some((r) => isInside(r.real, realDir)))
+        return meet(path.dirname(target), {
+          ok: false,
+          cause: 'symlink',
+          message: 'the skill folder resolves outside the allowed roots through a symbolic link',
+        });
+      if (lstatEntry(target).type === 'missing' && !addName(files, target, root, home)) {
+        const stop = meet(target, OUTSIDE);
+        if (stop) return stop;
       }
-    }
+      const dir = coverDirectory(path.dirname(target), root, home, note);
+      if (!dir.ok) return dir;
+      files.push(...dir.files);
+      return undefined;
+    });
+    if (refused) return refused;
     // §6.1: a workspace-relative command that is a regular file inside the project (one that
     // appears later joins the set, so trust drops); what lies elsewhere the review names (runner.ts).
-    if (runner?.coverage === 'linked')
-      return {
-        ok: false,
-        cause: 'symlink',
-        message: 'the runner command of this skill is, or lies under, a symbolic link; it cannot be reviewed',
-      };
     const command = coveredRunnerPath(runner, root);
-    if (command !== null && !addName(files, command, root, home)) return OUTSIDE;
+    const stop =
+      runner?.coverage === 'linked'
+        ? meet(path.resolve(root, runner.command), {
+            ok: false,
+            cause: 'symlink',
+            message: 'the runner command of this skill is, or lies under, a symbolic link; it cannot be reviewed',
+          })
+        : command !== null && !addName(files, command, root, home)
+          ? meet(command, OUTSIDE)
+          : undefined;
+    if (stop) return stop;
   } else {
     for (const p of [decided.script, ...decided.schemaFiles]) {
-      const refused = named(p);
+      const refused = coverNamed(p, coverFile);
       if (refused) return refused;
-      if (p?.resolved) {
-        if (lstatEntry(p.resolved).type === 'symlink') return { ok: false, cause: 'symlink', message: LINK_MESSAGE };
-        if (!addName(files, p.resolved, root, home)) return OUTSIDE;
-      }
     }
   }
   return { ok: true, files };

@@ -73,6 +73,7 @@ export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: 
     scanUserDirs: false,
     roots: [],
     units: new Map(),
+    unhashed: new Map(),
     reads: [],
     fault,
   };

@@ -9,7 +9,7 @@ import { readFailureText, rustFaultText, rustIoErrorText } from '../../fs/rustIo
 import { heldPath } from '../../fs/heldDirectory';
 import { beneathWorks, holdBase, holdBeneath, pastPathMax, readBeneath } from '../../fs/openBeneath';
 import type { BundleFile } from '../../model';
-import { LINK_MESSAGE, type Uncovered } from './uncovered';
+import { LINK_MESSAGE, type NoteUncovered, type Uncovered } from './uncovered';
 
 /**
  * Trust inputs of an Eva bundle (eva.md §6, a Skillgate decision): the covered files and
@@ -60,8 +60,17 @@ function portable(rel: string): string {
  * as the link it now is, and no name from outside the folder is covered. Elsewhere the
  * walk names entries by path, as before. A descriptor is held while some directory found
  * in it waits to be walked: the walk is depth-first, so no more than its depth at a time.
+ *
+ * With `note` (a review's list: uncovered.ts `NoteUncovered`), each entry the set cannot cover is
+ * noted and the walk goes on past it, within the same bounds: past one, that is noted and the
+ * files found so far are the list.
  */
-export function coverDirectory(dir: string, projectRoot: string, home: string | null): CoveredSet {
+export function coverDirectory(
+  dir: string,
+  projectRoot: string,
+  home: string | null,
+  note?: NoteUncovered,
+): CoveredSet {
   const out: CoveredFile[] = [];
   const holding = beneathWorks();
   const stack: Pending[] = [{ abs: dir }];
@@ -72,6 +81,20 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
     fs.closeSync(held.fd);
   };
   let walked = 0;
+  let noted = 0;
+  const bound = (at: string): CoveredSet => {
+    if (note === undefined) return PAST_THE_LIMIT;
+    note(at, PAST_THE_LIMIT);
+    return { ok: true, files: out };
+  };
+  // What stops the walk: the failure, or with a note nothing until the noted and the found pass the file bound.
+  const meet = (at: string, failure: Uncovered): CoveredSet | undefined => {
+    if (note === undefined) return failure;
+    if (out.length + noted >= MAX_HASHED_FILES) return bound(at);
+    note(at, failure);
+    noted++;
+    return undefined;
+  };
   try {
     while (stack.length) {
       const cur = stack.pop() as Pending;
@@ -82,43 +105,61 @@ export function coverDirectory(dir: string, projectRoot: string, home: string | 
           open.add(held);
         } catch (e) {
           // Found a directory in its parent's listing, a link by now: refused as a link found there is.
-          if ((e as NodeJS.ErrnoException).code === 'ELOOP' && cur.parent) return LINKED;
-          return { ok: false, cause: 'unreadable', message: `failed to read skill directory: ${rustIoErrorText(e)}` };
+          const stop = meet(
+            cur.abs,
+            (e as NodeJS.ErrnoException).code === 'ELOOP' && cur.parent
+              ? LINKED
+              : { ok: false, cause: 'unreadable', message: `failed to read skill directory: ${rustIoErrorText(e)}` },
+          );
+          if (stop) return stop;
+          continue;
         } finally {
           if (cur.parent) release(cur.parent);
         }
       }
       const listed = listDirectory(held ? heldPath(held.fd) : cur.abs);
       // Io failures in Rust's words, as Eva's own are (eva-config lib.rs `io_error`).
-      if (!listed.ok)
-        return {
+      if (!listed.ok) {
+        const stop = meet(cur.abs, {
           ok: false,
           cause: 'unreadable',
           message: `failed to read skill directory: ${rustFaultText(listed.fault, listed.error)}`,
-        };
+        });
+        if (stop) return stop;
+        if (held) release(held);
+        continue;
+      }
       walked += listed.names.length;
-      if (walked > MAX_HASHED_FILES * 16) return PAST_THE_LIMIT;
+      if (walked > MAX_HASHED_FILES * 16) return bound(cur.abs);
       for (const raw of listed.names) {
         const abs = path.join(cur.abs, decodeRawName(raw));
         // A path past PATH_MAX is inspected by its path, to fail `File name too long` as before.
         const entry = lstatEntry(held && !pastPathMax(abs) ? heldPath(held.fd, raw) : abs);
         // An entry this user may not look at (a folder it may list but not search, 744) is not
         // skipped: left out, the content hash would not cover it and trust would outlive its change.
-        if (entry.error !== undefined)
-          return {
-            ok: false,
-            cause: 'unreadable',
-            message: `failed to read covered file ${coveredName(abs, projectRoot, home)?.rel ?? abs}: ${rustFaultText(entry.fault, entry.error)}`,
-          };
-        if (entry.type === 'symlink') return LINKED;
-        if (entry.type === 'directory') {
+        const failure: Uncovered | undefined =
+          entry.error !== undefined
+            ? {
+                ok: false,
+                cause: 'unreadable',
+                message: `failed to read covered file ${coveredName(abs, projectRoot, home)?.rel ?? abs}: ${rustFaultText(entry.fault, entry.error)}`,
+              }
+            : entry.type === 'symlink'
+              ? LINKED
+              : undefined;
+        if (failure) {
+          const stop = meet(abs, failure);
+          if (stop) return stop;
+        } else if (entry.type === 'directory') {
           stack.push(held ? { abs, parent: held, name: raw } : { abs });
           if (held) held.waiting++;
         } else if (entry.type === 'file') {
           const name = coveredName(abs, projectRoot, home);
-          if (!name) return OUTSIDE;
-          out.push({ abs, ...name, within: dir });
-          if (out.length > MAX_HASHED_FILES) return PAST_THE_LIMIT;
+          if (!name) {
+            const stop = meet(abs, OUTSIDE);
+            if (stop) return stop;
+          } else if (out.length + noted >= MAX_HASHED_FILES) return bound(abs);
+          else out.push({ abs, ...name, within: dir });
         }
       }
       coverSeams.listed?.(cur.abs);
@@ -194,9 +235,7 @@ export function evaContentHash(
 ): ContentHash {
   const unique = new Map<string, CoveredFile>();
   for (const f of covered) unique.set(`${f.domain}\0${f.rel}`, f);
-  const sorted = [...unique.values()].sort(
-    (a, b) => byteOrder(a.domain, b.domain) || Buffer.compare(osBytes(a.rel), osBytes(b.rel)),
-  );
+  const sorted = [...unique.values()].sort(hashOrder);
   if (sorted.length > MAX_HASHED_FILES) return PAST_THE_LIMIT;
   const h = newHash();
   h.update('skillgate-eva-skill-content-v1\0');
@@ -214,15 +253,7 @@ export function evaContentHash(
       h.update(pathFrame(f.domain, osBytes(f.rel)));
       continue;
     }
-    if (!read.ok) {
-      if (read.reason === 'symlink') return LINKED;
-      if (read.reason === 'too-large') return PAST_THE_LIMIT;
-      return {
-        ok: false,
-        cause: 'unreadable',
-        message: `failed to read covered file ${f.rel}: ${readFailureText(read)}`,
-      };
-    }
+    if (!read.ok) return unreadCovered(f, read);
     total += read.bytes.length;
     fileRecord(h, osBytes(f.rel), read.executable, read.bytes, f.domain);
     files.push({
@@ -234,6 +265,18 @@ export function evaContentHash(
     readFrom.push(f.abs);
   }
   return { ok: true, contentHash: h.digest('hex'), files, read: readFrom };
+}
+
+/** The order the content hash reads covered files in: by domain, then the raw bytes of the relative path (eva.md §6.2). */
+export function hashOrder(a: CoveredFile, b: CoveredFile): number {
+  return byteOrder(a.domain, b.domain) || Buffer.compare(osBytes(a.rel), osBytes(b.rel));
+}
+
+/** Why a covered file's read stops the hash: a link at its place, past the bytes the hash reads, or its read failed. */
+export function unreadCovered(f: CoveredFile, read: ReadResult & { readonly ok: false }): Uncovered {
+  if (read.reason === 'symlink') return LINKED;
+  if (read.reason === 'too-large') return PAST_THE_LIMIT;
+  return { ok: false, cause: 'unreadable', message: `failed to read covered file ${f.rel}: ${readFailureText(read)}` };
 }
 
 /**

@@ -10,7 +10,7 @@ import { crossNamespace, multipleProviders, providersExist, resolveIds, withConf
 import type { SkillContract } from './contracts';
 import { decideProjectSkill, type DecideContext, type ProjectSkillDecision } from './decide';
 import { evaDiagnostic } from './diagnostics';
-import { evaCapabilityHash, evaContentHash, type CoveredFile } from './hashes';
+import { evaCapabilityHash, evaContentHash, type CoveredFile, type CoveredSet } from './hashes';
 import type { EvaDetail, EvaItem } from './item';
 import { readAndParse, readEntry, scanRoot, type ManifestEntry } from './manifestEntry';
 import { allowedRoot, resolveNamedPath } from './paths';
@@ -22,7 +22,7 @@ import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { firstSchemaError } from './schemaSubset';
 import { loadSchemas } from './schemas';
 import { indexUserSkills, type ProjectAdapterRef, type UserSkillsRead } from './userSkills';
-import { uncoveredDiagnostic, type Uncovered } from './uncovered';
+import { uncoveredDiagnostic, type NoteUncovered, type Uncovered } from './uncovered';
 import { EVA_SYSTEM, type EvaReason } from './vocabulary';
 import { isMapping, manifestRoot } from './yamlValue';
 import type { YamlDocument } from './yamlDocument';
@@ -82,6 +82,8 @@ export interface EvaFolderIndex {
   readonly roots: readonly string[];
   /** Per bundle item id: what its content hash covers, to read and re-hash it for review and trust. */
   readonly units: ReadonlyMap<string, EvaTrustUnit>;
+  /** Per bundle item id Skillgate cannot hash: its covered set named again for its review (`CoverNoting`). */
+  readonly unhashed: ReadonlyMap<string, CoverNoting>;
   /**
    * The files the skills' decisions read (Lua scripts, schema files, `skill.path` targets),
    * whether or not trust can cover them: a change to one re-reads the project, so it is
@@ -102,6 +104,13 @@ export interface EvaTrustUnit {
   readonly coveredDirectories: readonly string[];
   readonly pairs: ReadonlyMap<string, string>;
 }
+
+/**
+ * The covered set of a unit Skillgate cannot hash, named again with each path trust cannot cover
+ * noted (bundleTrust.ts `coveredFiles`): only its review runs it, to list every file it covers
+ * (coveredListing.ts), so the index pays nothing for it.
+ */
+export type CoverNoting = (note: NoteUncovered) => CoveredSet;
 
 /** The folder's Eva project, or undefined when the folder is not one (eva.md §1.1). */
 export function indexEvaFolder(
@@ -152,6 +161,7 @@ interface ProjectResult {
   readonly adapters: ProjectAdapterRef[];
   readonly policy: EvaPolicy;
   readonly units: Map<string, EvaTrustUnit>;
+  readonly unhashed: Map<string, CoverNoting>;
   readonly reads: string[];
 }
 
@@ -238,13 +248,14 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
   // Resolved `skill.path` per item id, for user-item shadowing (§4.3 rule 4).
   const resolvedSkillPaths = new Map<string, string>();
   const units = new Map<string, EvaTrustUnit>();
+  const unhashed = new Map<string, CoverNoting>();
   // The layers decide the roots: a change to one re-reads the project (eva.md §1.1).
   const reads = new Set<string>(project.layerFiles);
   const byEntry = new Map<ManifestEntry, EvaItem>();
   const contracts = new Map<ManifestEntry, SkillContract>();
   for (const entry of [...adapterEntries, ...capabilityEntries]) {
     if (entry.role !== 'skill-adapter' && entry.role !== 'lua-skill') continue;
-    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths, units, reads);
+    const item = skillItem(entry, ctx, trust, project, home, resolvedSkillPaths, { units, unhashed }, reads);
     items.push(item);
     byEntry.set(entry, item);
     if (entry.check?.contract) contracts.set(entry, entry.check.contract);
@@ -302,6 +313,7 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     adapters: adapterRefs,
     policy,
     units,
+    unhashed,
     reads: [...reads],
   };
 }
@@ -344,7 +356,7 @@ function skillItem(
   project: EvaProject,
   home: string | null,
   resolvedSkillPaths: Map<string, string>,
-  units: Map<string, EvaTrustUnit>,
+  trustUnits: { readonly units: Map<string, EvaTrustUnit>; readonly unhashed: Map<string, CoverNoting> },
   reads: Set<string>,
 ): EvaItem {
   const kind = entry.role as 'skill-adapter' | 'lua-skill';
@@ -394,6 +406,9 @@ function skillItem(
       notCovered.push(failure.message);
       const said = uncoveredDiagnostic(entry.abs, failure);
       if (said) entry.diagnostics.push(said);
+      trustUnits.unhashed.set(entry.itemId as string, (note) =>
+        coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots, runner, note),
+      );
     };
     if (!covered.ok) uncovered(covered);
     else {
@@ -408,7 +423,7 @@ function skillItem(
           kind === 'skill-adapter' && skillFile && path.basename(skillFile) === 'SKILL.md'
             ? [path.dirname(skillFile)]
             : [];
-        units.set(entry.itemId as string, {
+        trustUnits.units.set(entry.itemId as string, {
           kind,
           manifest: entry.abs,
           covered: covered.files,

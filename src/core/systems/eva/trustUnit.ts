@@ -14,6 +14,7 @@ import { faultedEvaFolder } from './faults';
 import { readContextOf } from './readContext';
 import { EVA_SYSTEM } from './vocabulary';
 import { isYamlName } from './files';
+import { coveredListing } from './coveredListing';
 import { hasEvaEntryFile } from './project';
 
 /** The folder's project indexed now, as the index that listed it was (same home and runtime), behind the index's fault boundary. */
@@ -166,13 +167,17 @@ export function readEvaInvalid(item: Item, reviewed: readonly string[]): Invalid
   const { folder, fresh } = read;
   // Under the folder as given, as the item names its manifest (givenFolder.ts): the names are the same.
   const manifest = portableRelative(folder.folder, fresh.path);
+  // As every agent's invalid unit: the listed files inside the root, reached without a link.
+  const files = hashListed(folder.folder, [manifest, ...reviewed]);
+  // What stops the hash is among the files it covers: the review lists them all, the cause marked.
+  const cover = folder.unhashed.get(fresh.id);
   return {
     item: fresh,
     // A manifest that no longer reads gives the unit no key: it matches no receipt.
     bundleKey: fresh.detail.bundleKey ?? '',
     root: folder.folder,
-    // As every agent's invalid unit: the listed files inside the root, reached without a link.
-    files: hashListed(folder.folder, [manifest, ...reviewed]),
+    files,
+    ...(cover ? { coveredFiles: coveredListing(cover, folder.root, files) } : {}),
     contentHash: null,
     diagnostics: read.diagnostics,
     parts: read.parts,

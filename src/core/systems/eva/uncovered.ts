@@ -35,6 +35,15 @@ const CODE: Readonly<Record<UncoveredCause, EvaDiagnosticCode | null>> = {
   'not-allowed': null,
 };
 
+/**
+ * Where the covered set of a unit Skillgate cannot hash is named again for its review
+ * (coveredListing.ts): each path trust cannot cover is noted with why, and the set is named on
+ * past it (a link is not followed, a folder that cannot be listed is not entered), so that the
+ * review lists every file it can. Without one, the first such path refuses the set: the hash
+ * fails closed.
+ */
+export type NoteUncovered = (at: string, failure: Uncovered) => void;
+
 /** The link's sentence, one for every place a link is met (it names no path: the review lists the files). */
 export const LINK_MESSAGE = 'a file covered by this skill is a symbolic link; it cannot be reviewed';
 

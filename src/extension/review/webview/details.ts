@@ -15,19 +15,28 @@ export function contractSection(contract: NonNullable<ReviewViewModel['contract'
   return s;
 }
 
+/** The files, each hashed one a link to open it; one Skillgate could not hash says why, with nothing to open (it may be a link). */
 export function filesSection(files: ReviewViewModel['files']): HTMLElement {
-  const s = section(`Files (${files.length})`, 'files', 'files');
+  const unhashed = files.filter((f) => 'unhashed' in f).length;
+  const s = section(`Files (${files.length}${unhashed ? `, ${unhashed} not hashed` : ''})`, 'files', 'files');
   const table = el('table', 'files');
   for (const f of files) {
     const tr = el('tr');
     const name = el('td');
-    name.append(openLink(f.path, f.file, 0));
-    tr.append(
-      name,
-      el('td', 'num', String(f.size)),
-      el('td', 'mono', f.executable ? 'x' : ''),
-      el('td', 'mono hash', f.sha256.slice(0, 16)),
-    );
+    if ('unhashed' in f) {
+      name.append(shownText(f.path));
+      const why = el('td', 'warn', 'not hashed: ');
+      why.append(shownText(f.unhashed));
+      tr.append(name, el('td', 'num', '?'), el('td', 'mono', ''), why);
+    } else {
+      name.append(openLink(f.path, f.file, 0));
+      tr.append(
+        name,
+        el('td', 'num', String(f.size)),
+        el('td', 'mono', f.executable ? 'x' : ''),
+        el('td', 'mono hash', f.sha256.slice(0, 16)),
+      );
+    }
     table.append(tr);
   }
   s.append(table);
