@@ -538,4 +538,21 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
       );
     });
   });
+
+  describe("in upstream's order: its first error is the one a refusal names (codewhale.md §4, §4.7)", () => {
+    it('checks every argument for credentials before any argument for its path', () => {
+      const credential = (i: number, what: string) =>
+        `MCP server \`local\` argument #${i} ${what}; pass credentials through a reviewed environment mapping instead`;
+      assert.deepEqual(run(stdio('node', 'args = ["/tmp/server.js", "--token", "v"]\n')).messages, [
+        credential(2, 'embeds a credential-bearing value'),
+        'MCP server `local` argument #1 must not use an absolute path',
+      ]);
+      f.remove();
+      f = new Fixture();
+      assert.deepEqual(run(stdio('node', 'args = ["../up/server.js", "sk-live"]\n')).messages, [
+        credential(2, 'looks like a literal credential'),
+        'MCP server `local` argument #1 escapes the plugin root',
+      ]);
+    });
+  });
 });

@@ -156,6 +156,8 @@ function validateStdio(
         s.cwd.at,
       );
   }
+  // Two passes, as upstream runs them: every argument's credential checks, then every argument's
+  // path checks, so its first error (the one a refusal names) is a credential before a path.
   s.args.forEach((arg, idx) => {
     const i = idx + 1;
     const a = arg.value;
@@ -178,6 +180,10 @@ function validateStdio(
         arg.at,
       );
     }
+  });
+  s.args.forEach((arg, idx) => {
+    const i = idx + 1;
+    const a = arg.value;
     if (looksAbsolute(a))
       findings.at(
         'codewhale.mcp.absolute-argument',
