@@ -14,7 +14,9 @@ import { EVA_USER_CAP } from './eva';
  *
  * Every path made here lies under the input root: link targets in `links/` (outside the
  * workspace and the home) or in `ws/tools/` (inside the workspace, where no folder watcher
- * looks either); a link's text is relative or absolute.
+ * looks either); a link's text is relative or absolute, and may lead through another link
+ * (`Route`), whose way is walked as the kernel walks it (`walk`: a `..` after a link is taken
+ * where the link leads, never folded in the text as `path.resolve` would).
  */
 
 /** What is behind a link: what the agent reads there. */
@@ -36,6 +38,12 @@ export interface Place {
   /** Whose place it is, in words: groups a failure across inputs (`workspace .codewhale`, `Codewhale home`). */
   readonly role: string;
   readonly at: string;
+  /**
+   * A link met on the way of another place's link, not a place of its own (`.codewhale -> ../links/a`
+   * with `links/a` a link; `.codewhale -> ../links/x/cw` with `links/x` one): the rest of that way after
+   * it, as the text spells it (`''`, `cw`, `../b`). Undefined for a place's own link.
+   */
+  readonly rest?: string;
 }
 
 export interface LinkContext {
@@ -54,8 +62,12 @@ export interface LinkContext {
 export type LinkChange =
   /** `ln -sfn <to> <link>`: a new link renamed over the old one, one change of the link's own entry. */
   | { readonly how: 'repoint'; readonly place: Place; readonly to: string }
-  /** The missing target of a dangling link made, with what the agent reads there, in one go (`git clone`). */
-  | { readonly how: 'create-target'; readonly place: Place; readonly target: string }
+  /**
+   * The first missing entry on a dangling link's way made, a directory, then the `rest` of the way
+   * (each `..` taken in the directory reached, as the kernel does), with what the agent reads at its
+   * end, in one go (`git clone`).
+   */
+  | { readonly how: 'create-target'; readonly place: Place; readonly target: string; readonly rest?: string }
   /** A link's target removed with everything in it (`rm -rf`). */
   | { readonly how: 'delete-target'; readonly place: Place; readonly target: string }
   /** A `SKILL.md` written into a linked skill folder that held none. */
@@ -157,13 +169,80 @@ function linkText(rng: Rng, link: string, target: string): string {
   return rng.bool(0.6) ? path.relative(path.dirname(link), target) : target;
 }
 
-/** Where a link's text leads, one step (not through further links). */
-export function linkTarget(link: string): string | undefined {
-  try {
-    return path.resolve(path.dirname(link), fs.readlinkSync(link));
-  } catch {
-    return undefined;
+/**
+ * A way walked as the kernel walks it (path_resolution(7)): a link's text followed where the link is
+ * met, and a `..` taken in the directory reached, never folded in the text (`links/a/../b` with `links/a`
+ * a link to `d/a0` is `d/b`; `path.resolve` would say `links/b`).
+ */
+interface Way {
+  /** Each link met, spelled under the real directory that holds it, and the way left after it. */
+  readonly links: { readonly entry: string; readonly rest: string }[];
+  /** The real directory at its end, when it leads to one. */
+  readonly resolved?: string;
+  /** The first entry on it that is missing, and the way left after that entry. */
+  readonly missing?: { readonly entry: string; readonly rest: string };
+}
+
+/** The way `rest` (components split at `/`) from the real directory `from`. */
+function walk(from: string, rest: string): Way {
+  const links: { entry: string; rest: string }[] = [];
+  let at = rest.startsWith('/') ? '/' : from;
+  const queue = rest.split('/');
+  for (let followed = 0; queue.length > 0;) {
+    const name = queue.shift() as string;
+    if (name === '' || name === '.') continue;
+    if (name === '..') {
+      at = path.dirname(at);
+      continue;
+    }
+    const entry = path.join(at, name);
+    const kind = exists(entry);
+    if (kind === undefined) return { links, missing: { entry, rest: queue.join('/') } };
+    if (kind === 'dir') {
+      at = entry;
+      continue;
+    }
+    // A file on the way, or more links than Linux follows (MAXSYMLINKS): it leads nowhere.
+    if (kind !== 'link' || ++followed > 40) return { links };
+    links.push({ entry, rest: queue.join('/') });
+    const text = fs.readlinkSync(entry);
+    if (text.startsWith('/')) at = '/';
+    queue.unshift(...text.split('/'));
   }
+  return { links, resolved: at };
+}
+
+/** A place's way: its own link, then the rest after it; its first link is the place's own. */
+function wayOf(place: Place): Way {
+  const dir = realOf(path.dirname(place.at));
+  if (dir === undefined) return { links: [] };
+  const own = path.basename(place.at);
+  return walk(dir, place.rest ? `${own}/${place.rest}` : own);
+}
+
+/**
+ * Makes the `target` of a way, a directory, then the `rest` of the way in it one component at a
+ * time (`..` in the directory reached, as the kernel takes it: `fs.mkdirSync` would fold it in the
+ * text first); returns the directory at its end, and hands `made` each entry it made in a
+ * directory that was there before (the entries a watcher of that directory sees made).
+ */
+function makeWay(target: string, rest: string, made: (p: string) => void): string {
+  const ours = new Set<string>();
+  const make = (p: string) => {
+    if (exists(p) !== undefined) return;
+    const top = topMissing(p);
+    fs.mkdirSync(p, { recursive: true });
+    if (!ours.has(path.dirname(top))) made(top);
+    for (let q = p; q !== path.dirname(top); q = path.dirname(q)) ours.add(q);
+  };
+  make(target);
+  let at = target;
+  for (const name of rest.split('/')) {
+    if (name === '' || name === '.') continue;
+    at = name === '..' ? path.dirname(realOf(at) ?? at) : path.join(at, name);
+    make(at);
+  }
+  return at;
 }
 
 /** A fresh directory name under `links/` (or `ws/tools/` for a workspace root). */
@@ -173,6 +252,96 @@ function freshTarget(rng: Rng, c: LinkContext, kind: PlaceKind, inWorkspace: boo
     const p = path.join(base, `${kind}-${n}`);
     if (exists(p) === undefined) return rng.bool(0.3) ? path.join(p, 'inner') : p;
   }
+}
+
+/**
+ * How a link reaches its target: straight there; through a second link (`chain`: `.codewhale ->
+ * ../links/via-0`, `links/via-0 -> <target>`); through a link to the folder that holds the target
+ * (`inner`: `.codewhale -> ../links/via-0/cw`); or through a link to a folder beside the target, then
+ * `..` (`dotdot`: `.codewhale -> ../links/via-0/../b`, `links/via-0 -> <folder>/a0`, which the kernel
+ * reads as `<folder>/b` and a lexical fold as `links/b`).
+ */
+type Route = 'direct' | 'chain' | 'inner' | 'dotdot';
+
+/** The name of the target below its folder, for a route whose link on the way leads to that folder (or beside it). */
+const LEAF: Readonly<Record<Route, string | undefined>> = {
+  direct: undefined,
+  chain: undefined,
+  inner: 'cw',
+  dotdot: 'b',
+};
+
+function pickRoute(rng: Rng): Route {
+  return rng.weighted<Route>([
+    [6, 'direct'],
+    [2, 'chain'],
+    [1, 'inner'],
+    [1, 'dotdot'],
+  ]);
+}
+
+/** `dir/<prefix><n>` for the first `n` that names nothing yet. */
+function freshName(dir: string, prefix: string): string {
+  for (let n = 0; ; n++) {
+    const p = path.join(dir, `${prefix}${n}`);
+    if (exists(p) === undefined) return p;
+  }
+}
+
+/**
+ * Makes the way of `route` from a link at `at` to `target` (its `LEAF` already in it) and returns the
+ * text of that link; `note` gets a line for each entry made on the way. A route through a link on the
+ * way also makes a directory of its shape elsewhere, for that link to be led to later (`ln -sfn
+ * links/altway-… links/via-0`): `links/alt-<kind>-c<n>` holding a unit (so `directoriesOf` finds it
+ * as it finds the others), `links/altway-<kind>-<n>/cw`, or `links/altway-<kind>-<n>/{a0,b}`.
+ */
+function lead(
+  rng: Rng,
+  c: LinkContext,
+  route: Route,
+  kind: PlaceKind,
+  at: string,
+  target: string,
+  note: (line: string) => void,
+): string {
+  if (route === 'direct') return linkText(rng, at, target);
+  const links = path.join(c.root, 'links');
+  fs.mkdirSync(links, { recursive: true });
+  const via = freshName(links, 'via-');
+  const alt = freshName(links, route === 'chain' ? `alt-${kind}-c` : `altway-${kind}-`);
+  const unit = `r${path.basename(via).slice('via-'.length)}`;
+  const rel = (p: string) => path.relative(c.root, p);
+  let viaTo: string;
+  let after = '';
+  if (route === 'chain') {
+    viaTo = target;
+    writeAll(alt, contentOf(kind, unit));
+  } else if (route === 'inner') {
+    viaTo = path.dirname(target);
+    after = `/${LEAF.inner}`;
+    writeAll(path.join(alt, LEAF.inner as string), contentOf(kind, unit));
+  } else {
+    viaTo = path.join(path.dirname(target), 'a0');
+    after = `/../${LEAF.dotdot}`;
+    fs.mkdirSync(viaTo, { recursive: true });
+    fs.mkdirSync(path.join(alt, 'a0'), { recursive: true });
+    writeAll(path.join(alt, LEAF.dotdot as string), contentOf(kind, unit));
+  }
+  fs.symlinkSync(linkText(rng, via, viaTo), via);
+  note(`${rel(via)} -> ${rel(viaTo)} (a link on the way, ${route}${nowhere(viaTo)})`);
+  note(`${rel(alt)} (for ${rel(via)} to be led to later)`);
+  return `${linkText(rng, at, via)}${after}`;
+}
+
+/** For a line of `arrangeLinks`: whether `target` is no directory yet. */
+function nowhere(target: string): string {
+  return isDirectory(target) ? '' : ', leads nowhere';
+}
+
+/** Where a route puts the target: `fresh`, or its `LEAF` below it. */
+function routeTarget(route: Route, fresh: string): string {
+  const leaf = LEAF[route];
+  return leaf === undefined ? fresh : path.join(fresh, leaf);
 }
 
 /** The user skill roots Eva reads under the home (eva.md §1.3). */
@@ -185,7 +354,8 @@ function userSkillRoots(c: LinkContext): string[] {
  * `.codewhale` or `.rivumi` moved behind a link (or made, or a link that leads nowhere yet),
  * Codewhale's home a link (to the input's user bundles, moved, or to fresh ones, or nowhere),
  * Eva's `~/.codex` or `~/.agents` moved behind a link, a user skill folder that is a link (to a
- * skill, to an empty folder, or nowhere); and now and then another directory of the same kind
+ * skill, to an empty folder, or nowhere); each straight to its target or, now and then, by a way
+ * with another link on it (`Route`); and now and then another directory of the same kind
  * for a link to be led to later. Returns Codewhale's home for the index (`cwhome` when it made
  * that link) and a line per link, for a failure's detail.
  */
@@ -197,7 +367,8 @@ export function arrangeLinks(rng: Rng, c: LinkContext): { codewhaleHome: string 
   const link = (at: string, kind: PlaceKind, inWorkspace: boolean) => {
     const now = exists(at);
     if (now === 'link' || now === 'other') return;
-    const target = freshTarget(rng, c, kind, inWorkspace && rng.bool(0.4));
+    const route = pickRoute(rng);
+    const target = routeTarget(route, freshTarget(rng, c, kind, inWorkspace && rng.bool(0.4)));
     const mode =
       now === 'dir' && rng.bool(0.7)
         ? 'moved'
@@ -217,8 +388,10 @@ export function arrangeLinks(rng: Rng, c: LinkContext): { codewhaleHome: string 
       else if (mode === 'empty') fs.mkdirSync(target, { recursive: true });
       if (now === 'dir' && mode !== 'moved') fs.rmSync(at, { recursive: true });
       fs.mkdirSync(path.dirname(at), { recursive: true });
-      fs.symlinkSync(linkText(rng, at, target), at);
-      made.push(`${rel(at)} -> ${rel(target)} (${mode}${isDirectory(target) ? '' : ', leads nowhere'})`);
+      const lines: string[] = [];
+      const text = lead(rng, c, route, kind, at, target, (line) => lines.push(line));
+      fs.symlinkSync(text, at);
+      made.push(`${rel(at)} -> ${rel(target)} (${mode}, ${route} ${JSON.stringify(text)}${nowhere(target)})`, ...lines);
     } catch {
       // a way the input's ops made impassable (a file where a directory goes): no link there
     }
@@ -240,7 +413,8 @@ export function arrangeLinks(rng: Rng, c: LinkContext): { codewhaleHome: string 
       // A home that is a link already (codewhaleLinkedRoot.ts) is kept as the input made it.
       if (exists(home) !== undefined || (codewhaleHome !== null && exists(codewhaleHome) === 'link')) continue;
       const plugins = codewhaleHome === null ? undefined : path.join(codewhaleHome, 'plugins');
-      const target = freshTarget(rng, c, 'codewhale', false);
+      const route = pickRoute(rng);
+      const target = routeTarget(route, freshTarget(rng, c, 'codewhale', false));
       if (!staysInside(c.root, target)) continue;
       try {
         if (plugins !== undefined && exists(plugins) === 'dir' && rng.bool(0.7)) {
@@ -248,9 +422,14 @@ export function arrangeLinks(rng: Rng, c: LinkContext): { codewhaleHome: string 
           fs.renameSync(plugins, path.join(target, 'plugins'));
         } else if (rng.bool(0.7)) writeAll(target, contentOf('codewhale', `w${made.length}`));
         else if (rng.bool(0.5)) fs.mkdirSync(target, { recursive: true });
-        fs.symlinkSync(linkText(rng, home, target), home);
+        const lines: string[] = [];
+        const text = lead(rng, c, route, 'codewhale', home, target, (line) => lines.push(line));
+        fs.symlinkSync(text, home);
         codewhaleHome = home;
-        made.push(`${rel(home)} -> ${rel(target)} (Codewhale's home${isDirectory(target) ? '' : ', leads nowhere'})`);
+        made.push(
+          `${rel(home)} -> ${rel(target)} (Codewhale's home, ${route} ${JSON.stringify(text)}${nowhere(target)})`,
+          ...lines,
+        );
       } catch {
         // as above
       }
@@ -271,7 +450,10 @@ export function arrangeLinks(rng: Rng, c: LinkContext): { codewhaleHome: string 
   return { codewhaleHome, made };
 }
 
-/** The places the agents read through that are links now, in a fixed order. */
+/**
+ * The places the agents read through that are links now, in a fixed order, then the links met on
+ * their ways (each once, inside the input root), with the rest of the way after each.
+ */
 export function linkedPlaces(c: LinkContext, codewhaleHome: string | null): Place[] {
   const places: Place[] = [
     { kind: 'codewhale', role: 'workspace .codewhale', at: path.join(c.ws, '.codewhale') },
@@ -290,18 +472,33 @@ export function linkedPlaces(c: LinkContext, codewhaleHome: string | null): Plac
     } catch {
       continue;
     }
-    for (const n of names) places.push({ kind: 'skill-folder', role: 'Eva user skill folder', at: path.join(root, n) });
+    for (const n of names) {
+      const at = path.join(root, n);
+      if (exists(at) !== 'link') continue;
+      places.push({
+        kind: 'skill-folder',
+        role: pastEvaCap(at) ? 'Eva user skill folder past the cap' : 'Eva user skill folder',
+        at,
+      });
+    }
   }
-  return places.filter((p) => exists(p.at) === 'link');
+  const own = places.filter((p) => exists(p.at) === 'link');
+  // The links met on their ways, after their own: `links/a` of `.codewhale -> ../links/a`, `links/a -> b`.
+  const realRoot = realOf(c.root);
+  const out = [...own];
+  for (const place of own)
+    for (const { entry, rest } of wayOf(place).links.slice(1))
+      if (realRoot !== undefined && within(realRoot, entry) && !out.some((p) => p.at === entry))
+        out.push({ kind: place.kind, role: `${place.role}, a link on its way`, at: entry, rest });
+  return out;
 }
 
 /**
  * Whether a user skill folder lies past Eva's cap in its root (eva.md §1.3, §4.2 C0): at least 500
  * skill folders (not hidden, a directory, a link to one followed, holding a regular `SKILL.md` or a
- * link to one) before it in raw byte order. Eva lists such a folder `scan_limit_exceeded` when its
- * `SKILL.md` is there, and never opens it; Skillgate watches nothing behind one, by design
- * (userTreeWatches.ts: only the skills Eva reads), so a unit appearing or going there shows at
- * the next re-check: the safe side, as Eva loads none of it.
+ * link to one) before it in raw byte order. Eva lists such a folder `scan_limit_exceeded` exactly
+ * when its `SKILL.md` is there, and never opens it: a `SKILL.md` made or removed behind its link adds
+ * or drops an item, which the editor must see as any other (a role of its own, to group failures).
  */
 function pastEvaCap(folder: string): boolean {
   const root = path.dirname(folder);
@@ -325,19 +522,34 @@ function pastEvaCap(folder: string): boolean {
   return before >= EVA_USER_CAP;
 }
 
-/** Directories a link of `kind` could be led to: the targets of the others of its kind, and `links/alt-<kind>-*`. */
-function directoriesOf(kind: PlaceKind, places: readonly Place[], c: LinkContext): string[] {
+/**
+ * Directories `place`'s link could be led to with what the agent reads at the end of its way: for a
+ * place's own link, where the others of its kind lead and `links/alt-<kind>-*`; for a link on the way
+ * with more of the way after it (`cw`, `../b`), the `links/altway-<kind>-*` made for that shape (or the
+ * `a0` in one) where that rest leads to a directory.
+ */
+function directoriesOf(place: Place, places: readonly Place[], c: LinkContext): string[] {
   const out = new Set<string>();
-  for (const p of places) {
-    if (p.kind !== kind) continue;
-    const t = linkTarget(p.at);
-    if (t !== undefined && isDirectory(t)) out.add(t);
-  }
+  const links = path.join(c.root, 'links');
+  let names: string[] = [];
   try {
-    for (const n of fs.readdirSync(path.join(c.root, 'links')).sort())
-      if (n.startsWith(`alt-${kind}-`)) out.add(path.join(c.root, 'links', n));
+    names = fs.readdirSync(links).sort();
   } catch {
     // no alternatives made
+  }
+  if (!place.rest) {
+    for (const p of places) {
+      if (p.kind !== place.kind || p.rest !== undefined) continue;
+      const t = realOf(p.at);
+      if (t !== undefined && isDirectory(t)) out.add(t);
+    }
+    for (const n of names) if (n.startsWith(`alt-${place.kind}-`)) out.add(path.join(links, n));
+    return [...out];
+  }
+  for (const n of names) {
+    if (!n.startsWith(`altway-${place.kind}-`)) continue;
+    for (const d of [path.join(links, n), path.join(links, n, 'a0')])
+      if (isDirectory(d) && walk(d, place.rest).resolved !== undefined) out.add(d);
   }
   return [...out];
 }
@@ -370,10 +582,11 @@ function filesBelow(dir: string, limit = 200): string[] {
  * the home or the root itself removed. Behind a link that leads to the workspace folder, the
  * home or a folder above either (an op of the input can make one, `x -> ws`), only the one
  * `SKILL.md` of an Eva user skill folder is written or edited: Skillgate watches that one file
- * wherever the folder leads (userTreeWatches.ts `linkedUserSkillFolders`,
- * `linkedFoldersAwaitingSkill`), and watches no such folder recursively for what a link leads
- * to, by design (`realUserTreesToWatch`: read at the next re-check), so nothing else is changed
- * there; the link itself led elsewhere is still checked.
+ * wherever the folder leads (userTreeWatches.ts `linkedFolderWatches`), and watches no such
+ * folder recursively for what a link leads to, by design (`realUserTreesToWatch`: read at the
+ * next re-check), so nothing else is changed there; the link itself led elsewhere is still
+ * checked. A link met on another place's way is led elsewhere, its target made or removed; what
+ * lies at the end of the way is changed through the place whose way it is.
  */
 export function pickChange(
   rng: Rng,
@@ -389,23 +602,25 @@ export function pickChange(
   // Never removed, nor a directory above one: those, and where the harness keeps the trust store and the targets.
   const kept = [...folders, path.join(c.root, 'state'), path.join(c.root, 'links')].map(real);
   for (const place of places) {
-    const target = linkTarget(place.at);
     const leadsTo = realOf(place.at);
     candidates.push([
       3,
       () => {
-        const others = directoriesOf(place.kind, places, c).filter((d) => d !== target);
+        const others = directoriesOf(place, places, c).filter((d) => d !== leadsTo);
         const to = others.length && rng.bool(0.7) ? rng.pick(others) : freshTarget(rng, c, place.kind, false);
         return { how: 'repoint', place, to: linkText(rng, place.at, to) };
       },
     ]);
-    // Past Eva's cap, nothing behind the link is watched, by design (`pastEvaCap`): the link itself led elsewhere is.
-    if (place.kind === 'skill-folder' && pastEvaCap(place.at)) continue;
-    if (leadsTo === undefined && target !== undefined && exists(target) === undefined && staysInside(c.root, target))
-      candidates.push([4, () => ({ how: 'create-target', place, target })]);
+    // The first missing entry on the way, when no link after this one leads there (that link's place makes it).
+    const way = wayOf(place);
+    const missing = way.missing;
+    if (missing !== undefined && way.links.length === 1 && staysInside(c.root, missing.entry))
+      candidates.push([4, () => ({ how: 'create-target', place, target: missing.entry, rest: missing.rest })]);
     if (leadsTo === undefined || !isDirectory(leadsTo) || !staysInside(c.root, leadsTo)) continue;
+    // What lies behind a link on another's way is changed through that other place.
+    const own = place.rest === undefined;
     if (folders.some((k) => within(leadsTo, k))) {
-      if (place.kind !== 'skill-folder') continue;
+      if (place.kind !== 'skill-folder' || !own) continue;
       const skill = path.join(leadsTo, 'SKILL.md');
       const there = exists(skill);
       if (there === undefined) candidates.push([4, () => ({ how: 'write-skill', place, file: skill })]);
@@ -415,6 +630,7 @@ export function pickChange(
     }
     if (!kept.some((k) => within(leadsTo, k)))
       candidates.push([1, () => ({ how: 'delete-target', place, target: leadsTo })]);
+    if (!own) continue;
     if (place.kind === 'skill-folder' && exists(path.join(leadsTo, 'SKILL.md')) === undefined)
       candidates.push([4, () => ({ how: 'write-skill', place, file: path.join(leadsTo, 'SKILL.md') })]);
     const files = filesBelow(leadsTo);
@@ -477,8 +693,18 @@ export function applyChange(change: LinkChange, touched: (p: string) => void): v
         touched(change.place.at);
         return;
       }
-      case 'create-target':
-        return burst(change.target, contentOf(change.place.kind, 'made'));
+      case 'create-target': {
+        const made: string[] = [];
+        const end = makeWay(change.target, change.rest ?? '', (p) => made.push(p));
+        const unit = contentOf(change.place.kind, 'made');
+        // The unit is seen by its own top entry only where the way ends in a folder that was there before.
+        const tops = Object.keys(unit)
+          .map((rel) => topMissing(path.join(end, rel)))
+          .filter((top) => !made.some((m) => within(m, top)));
+        writeAll(end, unit);
+        for (const p of new Set([...made, ...tops])) touched(p);
+        return;
+      }
       case 'delete-target':
         return removeTree(change.target, touched);
       case 'write-skill':
@@ -501,8 +727,10 @@ export function changeText(change: LinkChange, root: string): string {
   switch (change.how) {
     case 'repoint':
       return `ln -sfn ${JSON.stringify(change.to)} ${where}`;
-    case 'create-target':
-      return `the target ${rel(change.target)} of ${where} made, with a unit in it`;
+    case 'create-target': {
+      const after = change.rest ? ` and ${JSON.stringify(change.rest)} after it` : '';
+      return `the target ${rel(change.target)}${after} of ${where} made, with a unit in it`;
+    }
     case 'delete-target':
       return `rm -rf ${rel(change.target)}, the target of ${where}`;
     case 'write-skill':

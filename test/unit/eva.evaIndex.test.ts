@@ -332,7 +332,7 @@ describe('Eva index refresh: what each changed path re-reads', () => {
       f.symlink(target, 'home/.codex/skills/x');
       const skill = path.join(target, 'SKILL.md');
       // Never written to the real filesystem root: there the folder holds no SKILL.md, so Eva lists no skill,
-      // and the folder is watched for one to be written (`linkedFoldersAwaitingSkill`), the same one file.
+      // and the folder is watched for one to be written (userTreeWatches.ts `linkedFolderWatches`), the same one file.
       if (target !== '/') f.write(path.relative(f.root, skill), USER_SKILL('first'));
       const index = loaded([f.ws, app]);
       assert.deepEqual(realTrees(index), [], label);
@@ -352,7 +352,10 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     }
   });
 
-  it('watches the linked folders of the user skills Eva reads, not those past its 500 per root', () => {
+  // Changed on purpose: a linked folder past the cap was left out, so its SKILL.md removed (or one written where
+  // there was none) waited for the re-check, while Eva-CLI lists such a folder exactly when its SKILL.md is there
+  // (eva.md §1.3, §4.2 C0: `scan_limit_exceeded`, the file never opened).
+  it('watches the SKILL.md of the linked folders of the user skills Eva reads, and of those it lists past its 500 per root', () => {
     f.adapter(A0);
     for (let n = 0; n < 500; n++)
       f.write(`home/.codex/skills/a${String(n).padStart(3, '0')}/SKILL.md`, USER_SKILL('d'));
@@ -365,7 +368,10 @@ describe('Eva index refresh: what each changed path re-reads', () => {
       index.compose(ctx).items.find((i) => i.id === 'eva:user:codex:zz')?.reasons[0],
       'scan_limit_exceeded',
     );
-    assert.deepEqual(skillFileWatches(index), [{ base: f.path('elsewhere/b'), pattern: 'SKILL.md' }]);
+    assert.deepEqual(skillFileWatches(index), [
+      { base: f.path('elsewhere/b'), pattern: 'SKILL.md' },
+      { base: f.path('elsewhere/zz'), pattern: 'SKILL.md' },
+    ]);
   });
 
   // A linked folder that holds no SKILL.md yet is no item, so no item names it; Eva lists it once a SKILL.md is
@@ -385,7 +391,7 @@ describe('Eva index refresh: what each changed path re-reads', () => {
 
   // Changed on purpose: these were left out (the guard of the recursive user trees, `realUserTreesToWatch`), so a
   // SKILL.md written there waited for the re-check while Eva read it at once. One file watched, not the tree, is
-  // cheap wherever the link leads, as for a linked folder that holds one (`linkedUserSkillFolders`).
+  // cheap wherever the link leads, as for a linked folder that holds one (`linkedFolderWatches`).
   it('watches the SKILL.md of a linked folder without one wherever it leads (a filesystem root, the home, a workspace folder, a folder above one), none into the user trees, and lists the skill once one is written there', () => {
     f.adapter(A0);
     const app = f.mkdir('projects/app');
@@ -427,7 +433,8 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     }
   });
 
-  it('watches the linked folders without a SKILL.md where Eva would still read one: before its 500th skill folder, at most 500 per root', () => {
+  // Changed on purpose, as above: past the cap, a SKILL.md written there makes Eva-CLI list the folder.
+  it('watches the linked folders without a SKILL.md, before the 500th skill folder (read once written) and past it (listed), at most 500 per root', () => {
     f.adapter(A0);
     // Byte order: `0` before `a000`…`a499`, which fill the cap, before `b`.
     for (let n = 0; n < 500; n++)
@@ -445,7 +452,7 @@ describe('Eva index refresh: what each changed path re-reads', () => {
     const watched = skillFileWatches(loaded()).map((t) => path.relative(f.root, t.base));
     assert.deepEqual(
       watched.filter((b) => b.startsWith('elsewhere')),
-      ['elsewhere/0'],
+      ['elsewhere/0', 'elsewhere/b'],
     );
     const empty = watched.filter((b) => b.startsWith('empty'));
     assert.equal(empty.length, 500);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { Indexer, type IndexOptions } from '../../src/core/index/indexer';
 import { checkChangesSeen } from '../fuzz/watchedChanges';
-import { contentOf, pickChange, type LinkChange, type Place } from '../fuzz/watchLinks';
+import { arrangeLinks, contentOf, pickChange, type LinkChange, type LinkContext, type Place } from '../fuzz/watchLinks';
 import { Rng } from '../fuzz/random';
 import { writeEvaProject } from './helpers/evaFixture';
 import { Fixture } from './helpers/fixture';
@@ -14,7 +14,7 @@ import { Fixture } from './helpers/fixture';
  * what a fresh index gives. These tests show the check fails where a watch or the refresh is
  * missing (this session's fixes taken back, one at a time, by an index that leaves them out), and
  * holds for each change the editor sees: among them a unit made behind a link that led nowhere
- * (the first missing entry on its way watched, src/core/fs/awaitedEntry.ts, for a `.rivumi` and
+ * (the first missing entry on its way watched, src/core/fs/linkWay.ts, for a `.rivumi` and
  * Eva's user skill folders as for Codewhale's roots), and one made where a link's empty target was
  * removed (the target watched by its own name).
  */
@@ -126,7 +126,7 @@ describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', fun
     assert.deepEqual(failures([{ ...edit, append: 'x' }], { codewhaleHome: f.path('cwhome') }), []);
   });
 
-  it('holds for a bundle made behind a .codewhale that led nowhere, then edited (awaitedEntry.ts, watched again after the refresh)', () => {
+  it('holds for a bundle made behind a .codewhale that led nowhere, then edited (linkWay.ts, watched again after the refresh)', () => {
     f.mkdir('ws');
     f.symlink('../data/cw', 'ws/.codewhale');
     const place: Place = { kind: 'codewhale', role: 'workspace .codewhale', at: f.path('ws/.codewhale') };
@@ -173,7 +173,7 @@ describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', fun
    * A user skill folder that is a link to the workspace folder, the home or a folder above either, with
    * no `SKILL.md` there yet (the fuzz's `home/.agents/skills/0253 -> ws`): Eva reads one written there at
    * once (eva.md §1.3, files.ts `scanUserSkills`), so its one `SKILL.md` is watched wherever the folder
-   * leads (userTreeWatches.ts `linkedFoldersAwaitingSkill`), as for a folder that holds one.
+   * leads (userTreeWatches.ts `linkedFolderWatches`), as for a folder that holds one.
    */
   const linkedToFolder: [label: string, target: string][] = [
     ['the workspace folder', 'ws'],
@@ -299,4 +299,249 @@ describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', fun
       ];
       assert.deepEqual(failures(changes, options), []);
     });
+
+  /**
+   * A link met on the way of an agent's link, led elsewhere (`ln -sfn`): `.codewhale -> ../links/a`
+   * with `links/a -> b`, then `links/a` led to `c`, which holds other units. The agent's link does not
+   * change, nor anything the watchers based where the way led (`links/b`) name: only a watch of the link
+   * on the way, by its name in its folder, sees it.
+   */
+  const chained: [label: string, setUp: () => { place: Place; options?: Partial<IndexOptions> }][] = [
+    [
+      'a workspace .codewhale',
+      () => {
+        f.mkdir('ws');
+        unit('codewhale', 'links/b', 'ub');
+        unit('codewhale', 'links/c', 'uc');
+        f.symlink('b', 'links/a');
+        f.symlink('../links/a', 'ws/.codewhale');
+        return {
+          place: {
+            kind: 'codewhale',
+            role: 'workspace .codewhale, a link on its way',
+            at: f.path('links/a'),
+            rest: '',
+          },
+        };
+      },
+    ],
+    [
+      "Codewhale's home",
+      () => {
+        f.mkdir('ws');
+        unit('codewhale', 'links/b', 'ub');
+        unit('codewhale', 'links/c', 'uc');
+        f.symlink('b', 'links/a');
+        f.symlink('links/a', 'cwhome');
+        return {
+          place: { kind: 'codewhale', role: 'Codewhale home, a link on its way', at: f.path('links/a'), rest: '' },
+          options: { codewhaleHome: f.path('cwhome') },
+        };
+      },
+    ],
+    [
+      'a workspace .rivumi',
+      () => {
+        f.mkdir('ws');
+        unit('rivumi', 'links/b', 'rb');
+        unit('rivumi', 'links/c', 'rc');
+        f.symlink('b', 'links/a');
+        f.symlink('../links/a', 'ws/.rivumi');
+        return {
+          place: { kind: 'rivumi', role: 'workspace .rivumi, a link on its way', at: f.path('links/a'), rest: '' },
+        };
+      },
+    ],
+    [
+      '~/.codex',
+      () => {
+        writeEvaProject(f, 'ws');
+        unit('eva-dot', 'links/b', 'eb');
+        unit('eva-dot', 'links/c', 'ec');
+        f.symlink('b', 'links/a');
+        f.symlink('../links/a', 'home/.codex');
+        return { place: { kind: 'eva-dot', role: 'Eva ~/.codex, a link on its way', at: f.path('links/a'), rest: '' } };
+      },
+    ],
+    [
+      'a user skill folder',
+      () => {
+        writeEvaProject(f, 'ws');
+        unit('skill-folder', 'links/b', 'x');
+        // No SKILL.md where it is led: the skill is gone (a user skill's JSON shows its folder's name, not its text).
+        f.mkdir('links/c');
+        f.symlink('b', 'links/a');
+        f.symlink('../../../links/a', 'home/.codex/skills/x');
+        return {
+          place: {
+            kind: 'skill-folder',
+            role: 'Eva user skill folder, a link on its way',
+            at: f.path('links/a'),
+            rest: '',
+          },
+        };
+      },
+    ],
+  ];
+  for (const [label, setUp] of chained)
+    it(`lists what ${label} leads to once a link on its way is led elsewhere`, () => {
+      const { place, options } = setUp();
+      assert.deepEqual(failures([{ how: 'repoint', place, to: 'c' }], options), []);
+    });
+
+  /** `.codewhale -> ../links/x/cw` where `links/x` is a link to `d1` (`d1/cw` holds a bundle), then `links/x` led to `d2`. */
+  it('lists the bundles of a .codewhale whose text names a link, once that link is led elsewhere', () => {
+    f.mkdir('ws');
+    unit('codewhale', 'd1/cw', 'one');
+    unit('codewhale', 'd2/cw', 'two');
+    f.symlink('../d1', 'links/x');
+    f.symlink('../links/x/cw', 'ws/.codewhale');
+    const place: Place = {
+      kind: 'codewhale',
+      role: 'workspace .codewhale, a link on its way',
+      at: f.path('links/x'),
+      rest: 'cw',
+    };
+    assert.deepEqual(failures([{ how: 'repoint', place, to: '../d2' }]), []);
+  });
+
+  /**
+   * `..` after a link in a link's text: `.codewhale -> ../links/x/../b` with `links/x -> ../d/a0` leads to
+   * `d/b`, the kernel taking `..` in `d/a0` (path_resolution(7)); folded in the text it would be `links/b`.
+   */
+  const dotdot = () => {
+    f.mkdir('ws');
+    f.mkdir('d/a0');
+    f.symlink('../d/a0', 'links/x');
+    f.symlink('../links/x/../b', 'ws/.codewhale');
+    const way: Place = {
+      kind: 'codewhale',
+      role: 'workspace .codewhale, a link on its way',
+      at: f.path('links/x'),
+      rest: '../b',
+    };
+    return way;
+  };
+
+  it('lists a bundle made where a .codewhale with `..` after a link in its text leads, as the kernel reads it', () => {
+    const place = dotdot();
+    assert.deepEqual(failures([{ how: 'create-target', place, target: f.path('d/b') }]), []);
+  });
+
+  it('drops the bundles of a .codewhale with `..` after a link in its text once the folder that `..` leaves is removed, and lists them once it is back', () => {
+    const place = dotdot();
+    unit('codewhale', 'd/b', 'behind');
+    assert.deepEqual(
+      failures([
+        { how: 'delete-target', place, target: f.path('d/a0') },
+        { how: 'create-target', place, target: f.path('d/a0'), rest: '../b' },
+      ]),
+      [],
+    );
+  });
+
+  /**
+   * A user skill folder past Eva's 500 per root that is a link (eva.md §1.3, §4.2 C0): Eva lists it,
+   * `scan_limit_exceeded`, exactly when a regular `SKILL.md` is there, and never opens it; so a
+   * `SKILL.md` made or removed behind the link adds or drops an item, which the editor must see.
+   */
+  const pastTheCap = (): Place => {
+    writeEvaProject(f, 'ws');
+    for (let n = 0; n < 500; n++) f.write(`home/.codex/skills/a${String(n).padStart(3, '0')}/SKILL.md`, USER_SKILL);
+    f.symlink('../../../elsewhere/zz', 'home/.codex/skills/zz');
+    return { kind: 'skill-folder', role: 'Eva user skill folder past the cap', at: f.path('home/.codex/skills/zz') };
+  };
+  const USER_SKILL = '---\nname: s\ndescription: d\n---\nBody.\n';
+
+  it('lists a user skill folder past the cap once a SKILL.md is written behind its link, and drops it once removed', () => {
+    const place = pastTheCap();
+    f.mkdir('elsewhere/zz');
+    assert.deepEqual(
+      failures([
+        { how: 'write-skill', place, file: f.path('elsewhere/zz/SKILL.md') },
+        { how: 'delete-target', place, target: f.path('elsewhere/zz') },
+      ]),
+      [],
+    );
+  });
+
+  it('lists a user skill folder past the cap once the target of its link is made with a SKILL.md', () => {
+    const place = pastTheCap();
+    assert.deepEqual(failures([{ how: 'create-target', place, target: f.path('elsewhere/zz') }]), []);
+  });
+
+  it("fails when a link on a loop of Codewhale's home is led to a folder and no watch names it, and holds with the watch (linkWay.ts)", () => {
+    const setUp = (): LinkChange => {
+      f.mkdir('ws');
+      unit('codewhale', 'links/real', 'ur');
+      f.symlink('b', 'links/a');
+      f.symlink('a', 'links/b');
+      f.symlink('links/a', 'cwhome');
+      const place: Place = {
+        kind: 'codewhale',
+        role: 'Codewhale home, a link on its way',
+        at: f.path('links/b'),
+        rest: '',
+      };
+      return { how: 'repoint', place, to: 'real' };
+    };
+    const home = () => ({ codewhaleHome: f.path('cwhome') });
+    const onLoop = (p: string) => p === f.path('links/a') || p === f.path('links/b');
+    assert.deepEqual(failures([setUp()], home(), without({ path: onLoop })), [
+      'unseen: repoint Codewhale home, a link on its way',
+    ]);
+    f.remove();
+    f = new Fixture();
+    assert.deepEqual(failures([setUp()], home()), []);
+  });
+
+  /** The generator makes the ways above, and changes the links on them (watchLinks.ts `Route`, `linkedPlaces`). */
+  it('arranges links through another link, through a link in their text and with `..` after one, and picks changes of the links on those ways', () => {
+    const routes = new Set<string>();
+    const picked = new Set<string>();
+    for (let n = 0; n < 80 && (routes.size < 3 || !picked.has('repoint')); n++) {
+      f.remove();
+      f = new Fixture();
+      f.mkdir('ws');
+      const context: LinkContext = {
+        root: f.root,
+        ws: f.path('ws'),
+        home: f.path('home'),
+        codewhaleHome: null,
+        evaProject: false,
+      };
+      const rng = new Rng(`h3:${n}`);
+      const { made, codewhaleHome } = arrangeLinks(rng, context);
+      for (const line of made) {
+        const text = / (chain|inner|dotdot) "([^"]*)"/.exec(line);
+        if (text?.[1] === 'chain' || (text?.[1] === 'inner' && text[2]?.endsWith('/cw'))) routes.add(text[1]);
+        if (text?.[1] === 'dotdot' && text[2]?.endsWith('/../b')) routes.add('dotdot');
+      }
+      const change = pickChange(rng, context, codewhaleHome, 0);
+      if (change?.place.rest !== undefined) picked.add(change.how);
+    }
+    assert.deepEqual([...routes].sort(), ['chain', 'dotdot', 'inner']);
+    assert.ok(picked.has('repoint'), JSON.stringify([...picked]));
+  });
+
+  it('picks a SKILL.md written behind a linked user skill folder past the cap', () => {
+    const place = pastTheCap();
+    f.mkdir('elsewhere/zz');
+    const context: LinkContext = {
+      root: f.root,
+      ws: f.path('ws'),
+      home: f.path('home'),
+      codewhaleHome: null,
+      evaProject: true,
+    };
+    const picked = new Set<string>();
+    for (let n = 0; n < 40; n++) {
+      const change = pickChange(new Rng(`hP:${n}`), context, null, 0);
+      if (change !== undefined && change.how !== 'repoint') picked.add(JSON.stringify(change));
+    }
+    assert.ok(
+      picked.has(JSON.stringify({ how: 'write-skill', place, file: f.path('elsewhere/zz/SKILL.md') })),
+      JSON.stringify([...picked]),
+    );
+  });
 });

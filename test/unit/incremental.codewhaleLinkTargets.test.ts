@@ -130,7 +130,9 @@ describe('incremental indexing of Codewhale roots behind links led elsewhere, or
     assert.match(asFresh(ix, [f.path('data')], null), /"late"/);
   });
 
-  it('awaits nothing behind a link that loops, or one that resolves', () => {
+  // Changed on purpose: the links on a way are watched too (linkWay.ts), a loop's among them, as one led
+  // elsewhere may lead somewhere; before, nothing on a loop was, and a loop undone waited for the re-check.
+  it('awaits nothing behind a link that loops, or one that resolves, and watches the links on their ways', () => {
     f.symlink('.codewhale', 'ws/.codewhale');
     f.mkdir('ws2/.codewhale/plugins');
     f.symlink('../ws2/.codewhale', 'ws3/.codewhale');
@@ -140,12 +142,17 @@ describe('incremental indexing of Codewhale roots behind links led elsewhere, or
     const ix = new Indexer({ ...options(f.path('cw')), workspaces: ['ws', 'ws2', 'ws3'].map((w) => f.path(w)) });
     ix.indexAll();
     assert.deepEqual(ix.watchedPaths().sort(), [
+      // The home's loop, each link on it.
+      f.path('a'),
+      f.path('b'),
       f.path('cw'),
       f.path('cw/plugins'),
+      f.path('ws/.codewhale'),
       f.path('ws/.codewhale/plugins'),
       // Where ws3's `.codewhale` leads, watched by its name; awaited, nothing.
       f.path('ws2/.codewhale'),
       f.path('ws2/.codewhale/plugins'),
+      f.path('ws3/.codewhale'),
       f.path('ws3/.codewhale/plugins'),
     ]);
   });

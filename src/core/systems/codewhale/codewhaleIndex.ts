@@ -3,7 +3,7 @@ import type { CodewhaleBundle } from './codewhaleBundle';
 import { announcedRoot, runBundleJob, type BundleJob, type BundleLoader } from './bundleJob';
 import { faultedRootScan } from './faults';
 import { unreadableBundle } from './unreadableBundle';
-import { awaitedEntry, reachesAwaited } from '../../fs/awaitedEntry';
+import { linkWay, reachesWayEntry, wayEntries } from '../../fs/linkWay';
 import { linkedCodewhaleDirectory, scanRoot, userPluginRoot, workspacePluginRoot, type RootScan } from './discovery';
 import type { CodewhaleScan } from './items';
 import { CodewhaleItemCache, type CodewhaleOutput } from './itemCache';
@@ -38,11 +38,11 @@ interface RootState extends BundleSlots {
   /** The root's real path and its parent's, where links lead them (rootAliases.ts): a change spelled there is the root's. */
   aliases: RootAlias[];
   /**
-   * Where the directory above the root would come into being, when it is a link that leads nowhere
-   * yet (or Codewhale's home, missing): the first missing entry on its way (awaitedEntry.ts). Watched,
-   * and a change there lists the root again.
+   * The entries the way to the directory above the root hangs on, when it is a link (or Codewhale's
+   * home): the links on it and the directories a `..` leaves, and, when it leads nowhere yet, the first
+   * missing entry (linkWay.ts `wayEntries`). Watched, and a change there lists the root again.
    */
-  awaited: string | undefined;
+  way: string[];
 }
 
 type Replaced = [CodewhaleBundle, CodewhaleBundle][];
@@ -82,7 +82,7 @@ export class CodewhaleIndex implements SystemIndex {
         ...slots,
         linkedDirectory: linkedDirectory(root, workspace),
         aliases: rootAliases(root, scan.canonicalRoot),
-        awaited: awaitedAbove(root, workspace),
+        way: wayAbove(root, workspace),
       });
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
@@ -116,10 +116,9 @@ export class CodewhaleIndex implements SystemIndex {
       for (const [key, state] of this.roots) {
         const root = state.scan.root;
         const own = rootAliasesNow.get(key) ?? state.aliases;
-        // The entry a link above the root awaited, made (or one above it, or below it, changed): the link may
-        // lead somewhere now, and whether it does the root is listed again, so the next missing entry is awaited.
-        const awaited = state.awaited;
-        if (awaited !== undefined && [...reals].some((p) => reachesAwaited(awaited, p))) {
+        // An entry the way above the root hangs on, changed (a link on it led elsewhere, the entry it awaited
+        // made): it may lead elsewhere now, so the root is listed again, and its way read again.
+        if (state.way.some((entry) => [...reals].some((p) => reachesWayEntry(entry, p)))) {
           rootsToRescan.add(key);
           reload(key, state.bundles.keys());
         }
@@ -184,8 +183,9 @@ export class CodewhaleIndex implements SystemIndex {
    * in its folder, where no watcher of the user tree looks (their bases were resolved to `a`). Where a
    * linked `.codewhale` or home leads, itself: a target with no `plugins` yet, removed and made again with
    * bundles (`rm -rf ~/dotfiles/cw`, a clone again), changes nothing a watcher based in it names (VS Code
-   * reports a removed base only as itself, which no pattern matches). And the entry a root's link awaits
-   * (awaitedEntry.ts). Each is watched by its own name in its folder, not
+   * reports a removed base only as itself, which no pattern matches). And the entries the way of a root's
+   * link hangs on (linkWay.ts): a link on it led elsewhere changes only that entry, where no watcher of the
+   * root looks, as does the entry it awaits made. Each is watched by its own name in its folder, not
    * that folder's tree (workspaceWatcher.ts `watch`): no `/` and no `**` (VS Code's
    * extHostFileSystemEventService `ensureWatching`), so it costs one directory's entries wherever it is.
    */
@@ -198,7 +198,7 @@ export class CodewhaleIndex implements SystemIndex {
     byName(this.options.codewhaleHome ?? undefined);
     for (const state of this.roots.values()) byName(state.linkedDirectory);
     byName(this.realUserHome());
-    for (const state of this.roots.values()) if (state.awaited !== undefined) paths.add(state.awaited);
+    for (const state of this.roots.values()) for (const entry of state.way) paths.add(entry);
     return [...paths];
   }
 
@@ -290,7 +290,7 @@ export class CodewhaleIndex implements SystemIndex {
       ...slots,
       linkedDirectory: linkedDirectory(root, workspace),
       aliases: rootAliases(root, scan.canonicalRoot),
-      awaited: awaitedAbove(root, workspace),
+      way: wayAbove(root, workspace),
     });
   }
 
@@ -331,15 +331,15 @@ function linkedDirectory(root: string, workspace: string | null): string | undef
 }
 
 /**
- * The entry awaited above a root (awaitedEntry.ts): for a workspace's `.codewhale` that is a link
- * leading nowhere yet, and for Codewhale's home when it does not resolve (a link, or missing, its
- * folder too). A workspace's `.codewhale` that is missing awaits nothing: the folder's own watcher
- * (`.codewhale/**`, which matches `.codewhale` itself) reports it made.
+ * The entries the way to the directory above a root hangs on (linkWay.ts `wayEntries`): for a workspace's
+ * `.codewhale` that is a link, and for Codewhale's home (a link, or missing, its folder too). A workspace's
+ * `.codewhale` that is no link has none: the folder's own watcher (`.codewhale/**`, which matches
+ * `.codewhale` itself) reports it made or replaced.
  */
-function awaitedAbove(root: string, workspace: string | null): string | undefined {
+function wayAbove(root: string, workspace: string | null): string[] {
   const dir = path.dirname(root);
-  if (workspace !== null && lstatEntry(dir).type !== 'symlink') return undefined;
-  return awaitedEntry(dir);
+  if (workspace !== null && lstatEntry(dir).type !== 'symlink') return [];
+  return wayEntries(linkWay(path.dirname(dir), path.basename(dir)));
 }
 
 /** A discovery root's key: its path and whose it is (null: the user's). */

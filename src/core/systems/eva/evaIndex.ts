@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
-import { reachesAwaited } from '../../fs/awaitedEntry';
+import { reachesWayEntry } from '../../fs/linkWay';
 import { bothSpellings } from '../../fs/folderSpellings';
 import { EMPTY_TRUST } from '../../decisions/trustView';
 import type { Diagnostic, Item } from '../../model';
@@ -15,12 +15,11 @@ import { evaHomeFromEnv, rememberReadContext } from './readContext';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from './runtime';
 import { hasEvaEntryFile } from './project';
 import {
-  awaitedUserEntries,
-  awaitedUserTrees,
-  linkedFoldersAwaitingSkill,
-  linkedUserSkillFolders,
+  linkedFolderWatches,
+  readUserSkillFolders,
   realUserTreesToWatch,
   userTreeLinkTargets,
+  userTreeWays,
 } from './userTreeWatches';
 
 /** What Eva reads of a user skill folder (files.ts `scanUserSkills`): its `SKILL.md`'s front matter. */
@@ -73,19 +72,20 @@ export class EvaIndex implements SystemIndex {
   private watchedRealUserTrees: string[] = [];
   /**
    * The skill folders in the user skill folders that are links out of them (`~/.codex/skills/x -> /data/x`),
-   * by real path, as at their last read: only their `SKILL.md` is read (userTreeWatches.ts `linkedUserSkillFolders`);
-   * and such links that hold no `SKILL.md` yet, where one written would be read (`linkedFoldersAwaitingSkill`).
+   * by real path, as at their last read: only their `SKILL.md` is read, or, for those Eva does not read (none
+   * there yet, or past the cap), made or removed (userTreeWatches.ts `linkedFolderWatches`).
    */
   private linkedSkillFolders: string[] = [];
   /**
-   * Where a user skill folder, or a user tree, reached through a link that leads nowhere yet would come
-   * into being (userTreeWatches.ts `awaitedUserEntries`, `awaitedUserTrees`), as at their last read.
+   * The entries the ways to the user trees and to those linked skill folders hang on: links on them, and
+   * where one that leads nowhere yet would come into being (userTreeWatches.ts `userTreeWays`,
+   * `linkedFolderWatches`), as at their last read.
    */
-  private awaitedUser: string[] = [];
+  private userWays: string[] = [];
   /**
    * The real folders links on the way to the user skills lead to (userTreeWatches.ts `userTreeLinkTargets`),
-   * and the linked skill folders that hold no `SKILL.md` yet, each watched by its own name: one that holds
-   * nothing read yet, removed and made again, changes nothing the watchers based in it name.
+   * and the linked skill folders Eva does not read, each watched by its own name: one that holds nothing
+   * read yet, removed and made again, changes nothing the watchers based in it name.
    */
   private userLinkTargets: string[] = [];
 
@@ -112,7 +112,7 @@ export class EvaIndex implements SystemIndex {
     const touchesUser = (p: string) =>
       userTrees.some((t) => isInside(t, p) || isAncestor(p, t)) ||
       this.linkedSkillFolders.some((f) => p === path.join(f, SKILL_FILE) || isInside(p, f)) ||
-      this.awaitedUser.some((a) => reachesAwaited(a, p));
+      this.userWays.some((entry) => reachesWayEntry(entry, p));
     if (reload.length > 0 || changed.some(touchesUser)) this.loadUser();
   }
 
@@ -130,8 +130,8 @@ export class EvaIndex implements SystemIndex {
 
   /**
    * Covered files outside the watched trees (a lone `skill.path` file, a schema file at the project root),
-   * the entries links to the user skill folders that lead nowhere yet await (`awaitedUser`), and where such
-   * links lead (`userLinkTargets`), each by its name.
+   * the entries the ways to the user skill folders hang on (`userWays`), and where links on them lead
+   * (`userLinkTargets`), each by its name.
    */
   watchedPaths(): string[] {
     const out = new Set<string>();
@@ -140,7 +140,7 @@ export class EvaIndex implements SystemIndex {
       for (const f of folder.reads) out.add(f);
     }
     if (this.userSkills && this.home !== null && this.projects().length > 0)
-      for (const entry of [...this.awaitedUser, ...this.userLinkTargets]) out.add(entry);
+      for (const entry of [...this.userWays, ...this.userLinkTargets]) out.add(entry);
     return [...out];
   }
 
@@ -207,27 +207,16 @@ export class EvaIndex implements SystemIndex {
     this.realUserTrees = realTrees;
     this.watchedRealUserTrees =
       this.home === null ? [] : realUserTreesToWatch(realTrees, this.home, this.options.workspaces);
-    const awaiting =
-      this.home === null
-        ? []
-        : linkedFoldersAwaitingSkill(this.user.linkedWithoutSkill ?? [], [...trees, ...realTrees]);
-    this.linkedSkillFolders = [
-      ...new Set([...linkedUserSkillFolders(this.user.items, [...trees, ...realTrees]), ...awaiting]),
-    ];
+    const userTrees = [...trees, ...realTrees];
+    const read = linkedFolderWatches(readUserSkillFolders(this.user.items), userTrees);
+    const unread = linkedFolderWatches(this.user.linkedUnread ?? [], userTrees);
+    this.linkedSkillFolders = [...new Set([...read.folders, ...unread.folders])];
     // Each by its own name in its folder (workspaceWatcher.ts): a filesystem root has none to be watched in
     // (`~/.codex/skills/x -> /`), as `userTreeLinkTargets` leaves out; its `SKILL.md` is still watched above.
-    const awaitingByName = awaiting.filter((dir) => path.dirname(dir) !== dir);
-    this.userLinkTargets =
-      this.home === null ? [] : [...new Set([...userTreeLinkTargets(this.home), ...awaitingByName])];
-    this.awaitedUser =
-      this.home === null
-        ? []
-        : [
-            ...new Set([
-              ...awaitedUserTrees(trees, this.home),
-              ...awaitedUserEntries(this.user.linkedWithoutSkill ?? [], [...trees, ...realTrees]),
-            ]),
-          ];
+    const unreadByName = unread.folders.filter((dir) => path.dirname(dir) !== dir);
+    this.userLinkTargets = this.home === null ? [] : [...new Set([...userTreeLinkTargets(this.home), ...unreadByName])];
+    this.userWays =
+      this.home === null ? [] : [...new Set([...userTreeWays(trees, this.home), ...read.way, ...unread.way])];
   }
 
   private userTrees(): string[] {

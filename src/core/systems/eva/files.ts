@@ -231,16 +231,17 @@ export interface RefusedDir {
 /**
  * User-level skill folders (eva.md §1.3): each direct, non-hidden child directory of
  * the root (a directory link is followed) holding a `SKILL.md`, in raw-byte order.
- * `awaitingSkill` receives the child entries that are links where a `SKILL.md` may yet be read: to a
- * directory that holds none yet (userTreeWatches.ts `linkedFoldersAwaitingSkill`), or leading to no
- * directory yet (`awaitedUserEntries`).
+ * `linkedUnread` receives the child entries that are links to a folder Eva does not read, where a
+ * `SKILL.md` made or removed changes what it lists (userTreeWatches.ts `linkedFolderWatches`): a
+ * directory that holds none yet, no directory yet, or a skill folder past the cap (listed, its
+ * `SKILL.md` never opened, §4.2 C0); at most `maxPerRoot` of them, the first in byte order.
  */
 export function scanUserSkills(
   root: string,
   which: 'codex' | 'agents',
   maxPerRoot: number,
   refused: RefusedDir[] = [],
-  awaitingSkill: string[] = [],
+  linkedUnread: string[] = [],
 ): UserSkillDir[] {
   // [Skillgate] A folder this user may not search or list is said (`refused`), never simply absent: a user
   // who may read it sees its skills (the discovery design records PermissionDenied; shipped Eva-CLI reads none).
@@ -260,19 +261,24 @@ export function scanUserSkills(
   }
   const out: UserSkillDir[] = [];
   let count = 0;
-  let awaiting = 0;
+  let unread = 0;
+  // [Skillgate] A folder behind a link, where no watcher of the user trees sees: the change of its `SKILL.md` (or
+  // of its target, made) is watched for there, for no more than `maxPerRoot` such folders per root.
+  const watchUnread = (dir: string) => {
+    if (unread < maxPerRoot && lstatEntry(dir).type === 'symlink') {
+      unread++;
+      linkedUnread.push(dir);
+    }
+  };
   for (const name of listed.names.map(decodeRawName).sort(byteOrder)) {
     if (name.startsWith('.')) continue;
     const dir = path.join(root, name);
     const dirEntry = statEntry(dir);
     if (dirEntry.type !== 'directory') {
       refuse(dir, dirEntry);
-      // [Skillgate] A link that leads to no directory yet (`x -> /data/x`, no `/data/x`): Eva reads the folder
-      // once its target is made, but the link does not change then. Bounded as a folder awaiting its SKILL.md is.
-      if (count < maxPerRoot && awaiting < maxPerRoot && lstatEntry(dir).type === 'symlink') {
-        awaiting++;
-        awaitingSkill.push(dir);
-      }
+      // [Skillgate] A link that leads to no directory yet (`x -> /data/x`, no `/data/x`): Eva reads the folder, or
+      // lists it past the cap, once its target is made with a SKILL.md, but the link does not change then.
+      watchUnread(dir);
       continue;
     }
     const skillFile = path.join(dir, 'SKILL.md');
@@ -282,15 +288,13 @@ export function scanUserSkills(
     const isLink = own.type === 'symlink';
     if (own.type !== 'file' && !(isLink && statEntry(skillFile).type === 'file')) {
       // [Skillgate] A folder behind a link with no SKILL.md yet: one written there is listed, and read while
-      // under the cap, but no watcher of the user trees sees behind the link. Only where Eva would still read
-      // it (fewer than `maxPerRoot` skill folders before it), and no more than `maxPerRoot` such folders per root.
-      if (count < maxPerRoot && awaiting < maxPerRoot && lstatEntry(dir).type === 'symlink') {
-        awaiting++;
-        awaitingSkill.push(dir);
-      }
+      // under the cap, but no watcher of the user trees sees behind the link.
+      watchUnread(dir);
       continue;
     }
     count++;
+    // [Skillgate] Past the cap a folder behind a link is listed, never opened: its SKILL.md removed drops it.
+    if (count > maxPerRoot) watchUnread(dir);
     let real: string | undefined;
     try {
       real = decodeRawName(fs.realpathSync.native(osPath(skillFile), { encoding: 'buffer' }));

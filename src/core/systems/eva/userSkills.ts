@@ -39,12 +39,12 @@ export interface UserSkillsRead {
   items: EvaItem[];
   diagnostics: Diagnostic[];
   /**
-   * The child entries, as spelled under the home, that are links to a directory holding no `SKILL.md` yet
-   * or leading to no directory yet, where a `SKILL.md` would still be read (files.ts `scanUserSkills`): no
-   * item names them, and no watcher of the user trees sees one written behind the link, nor the target
-   * made (userTreeWatches.ts `linkedFoldersAwaitingSkill`, `awaitedUserEntries`).
+   * The child entries, as spelled under the home, that are links to a folder Eva does not read (files.ts
+   * `scanUserSkills`): a directory holding no `SKILL.md` yet, no directory yet, or a skill folder past the
+   * cap. No read item names them, and no watcher of the user trees sees a `SKILL.md` written or removed
+   * behind the link, nor the target made (userTreeWatches.ts `linkedFolderWatches`).
    */
-  linkedWithoutSkill?: readonly string[];
+  linkedUnread?: readonly string[];
 }
 
 export function indexUserSkills(
@@ -55,11 +55,11 @@ export function indexUserSkills(
 ): UserSkillsRead {
   const realHome = canonicalPath(home) ?? path.resolve(home);
   const refused: RefusedDir[] = [];
-  const linkedWithoutSkill: string[] = [];
+  const linkedUnread: string[] = [];
   const dirs = [
     // Appended, as Eva joins `~`: a home that reaches nothing (`missing/..`) is not folded onto another folder.
-    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR, refused, linkedWithoutSkill),
-    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR, refused, linkedWithoutSkill),
+    ...scanUserSkills(joinAsSpelled(home, '.codex/skills'), 'codex', MAX_FILES_PER_DIR, refused, linkedUnread),
+    ...scanUserSkills(joinAsSpelled(home, '.agents/skills'), 'agents', MAX_FILES_PER_DIR, refused, linkedUnread),
   ];
   const names = new Map<string, number>();
   for (const d of dirs) if (!d.overCap) names.set(d.name, (names.get(d.name) ?? 0) + 1);
@@ -71,7 +71,7 @@ export function indexUserSkills(
     items.push(item);
     for (const d of own) diagnostics.push(d);
   }
-  return { items, diagnostics, linkedWithoutSkill };
+  return { items, diagnostics, linkedUnread };
 }
 
 function userItem(

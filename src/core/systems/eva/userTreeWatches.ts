@@ -1,32 +1,59 @@
 import * as path from 'node:path';
 import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
-import { awaitedEntry } from '../../fs/awaitedEntry';
+import { linkWay, wayEntries } from '../../fs/linkWay';
 import { isAncestor } from '../../fs/portablePath';
 import type { EvaItem } from './item';
 
+/** What is watched for user skill folders that are links leading out of the user trees. */
+export interface LinkedFolderWatches {
+  /** Their real folders, each watched for its `SKILL.md` alone (evaIndex.ts `watchedTrees`). */
+  readonly folders: string[];
+  /**
+   * The entries their ways hang on outside the user trees (linkWay.ts `wayEntries`): a link on the way
+   * (`~/.codex/skills/x -> /data/x`, `/data/x -> /data/y`), a directory a `..` in a link's text leaves,
+   * and the first missing entry of a way that leads nowhere yet. Each watched by its name (evaIndex.ts
+   * `watchedPaths`): changed, the folder leads elsewhere, while nothing a watcher of the trees or of
+   * the folder names changes.
+   */
+  readonly way: string[];
+}
+
 /**
- * The real folders of the user skills whose own folder is a link leading out of the user trees
- * (`~/.codex/skills/x -> /data/x`): eva.md §1.3 "A child directory that is a symlink is followed",
- * and files.ts `scanUserSkills` reads `SKILL.md` through it. `userTrees`: the user skill folders as
- * spelled under the home and their real paths; a folder inside one is reached through them already.
- *
- * Only the skills Eva reads: one past the 500 per root (`max_files_per_dir`, reason
- * `scan_limit_exceeded`) never has its `SKILL.md` opened, so an edit behind it changes nothing;
- * its `SKILL.md` made or removed does add or drop that listed-but-unloaded item, which waits for
- * the re-check (the safe side: Eva loads none of it). That bounds the folders by the cap: at most 500 per root, 1000 in all. Only their `SKILL.md` is
- * read, so each is watched for that one file (evaIndex.ts `watchedTrees`), not recursively: cheap
- * wherever the link leads, the home, a workspace folder or `/` included, so no guard is needed.
+ * The user skills Eva reads (eva.md §1.3, the first 500 skill folders of a root): their folders as
+ * spelled under the home. Eva reads a `SKILL.md` through a folder that is a link ("A child directory
+ * that is a symlink is followed", files.ts `scanUserSkills`), so one that leads out of the user trees
+ * is watched for that file (`linkedFolderWatches`). One past the cap is listed but never opened:
+ * files.ts `scanUserSkills` hands it among the folders Eva does not read, for its `SKILL.md` made or
+ * removed only.
  */
-export function linkedUserSkillFolders(items: readonly EvaItem[], userTrees: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const item of items) {
-    if (item.scope !== 'user' || item.reasons.includes('scan_limit_exceeded')) continue;
-    // A folder that is no link is its tree's real path joined with its name, so inside a user tree.
-    const real = canonicalPath(item.path);
-    if (real === undefined || userTrees.some((t) => isInside(t, real)) || out.includes(real)) continue;
-    out.push(real);
+export function readUserSkillFolders(items: readonly EvaItem[]): string[] {
+  return items.filter((i) => i.scope === 'user' && !i.reasons.includes('scan_limit_exceeded')).map((i) => i.path);
+}
+
+/**
+ * What is watched for each of `folders` (user skill folders as spelled under the home) that leads out of
+ * the user trees, one way walked each: its real folder, for its `SKILL.md` alone, when it leads to one,
+ * and the entries its way hangs on. `userTrees`: the user skill folders as spelled under the home and
+ * their real paths; what lies inside one is seen by their watchers already.
+ *
+ * Bounded as Eva reads: `readUserSkillFolders` (at most 500 per root) and files.ts `scanUserSkills`'s
+ * linked folders Eva does not read (at most 500 per root). Only a `SKILL.md` is read there, so each
+ * folder is watched for that one file, not recursively: cheap wherever the link leads, the home, a
+ * workspace folder, a folder above one or `/` included, so no guard is needed (`realUserTreesToWatch`'s
+ * is for trees watched recursively). A folder with no `SKILL.md` yet is watched too: Eva lists the
+ * skill once one is written there (`~/.agents/skills/x -> ~/project`, then `SKILL.md` written there).
+ */
+export function linkedFolderWatches(folders: readonly string[], userTrees: readonly string[]): LinkedFolderWatches {
+  // Up to 1000 folders (two roots): sets, not lists searched for each.
+  const real = new Set<string>();
+  const way = new Set<string>();
+  const outside = (p: string) => !userTrees.some((t) => isInside(t, p));
+  for (const dir of folders) {
+    const walked = linkWay(path.dirname(dir), path.basename(dir));
+    if (walked.resolved !== undefined && outside(walked.resolved)) real.add(walked.resolved);
+    for (const entry of wayEntries(walked)) if (outside(entry)) way.add(entry);
   }
-  return out;
+  return { folders: [...real], way: [...way] };
 }
 
 /**
@@ -34,7 +61,7 @@ export function linkedUserSkillFolders(items: readonly EvaItem[], userTrees: rea
  * that get a watcher of their own, `{ base: tree, pattern: '**' }` (evaIndex.ts `watchedTrees`).
  *
  * Why: Eva reads the folders through links (`~/.codex -> /data/codex`, a dotfiles setup; a
- * skill folder in them that is a link is `linkedUserSkillFolders`'), but the editor's watcher of
+ * skill folder in them that is a link is `linkedFolderWatches`'), but the editor's watcher of
  * `{.codex,.agents}/skills/**` under the home follows no link below its base: VS Code watches the
  * base's real path (parcelWatcher.ts `normalizePath`) and inotify reaches nothing through a link
  * inside it. An edit behind the link reached no watcher, and the tree showed the old name and
@@ -73,63 +100,18 @@ export function realUserTreesToWatch(
 }
 
 /**
- * The real folders of the user skill folders that are links and hold no `SKILL.md` yet
- * (`~/.codex/skills/x -> /data/x`, `/data/x` empty): `linked`, as spelled under the home, from
- * files.ts `scanUserSkills`, which keeps only those where Eva would still read a `SKILL.md` (fewer
- * than its 500 skill folders before them in byte order) and no more than 500 per root. No item names
- * them, so `linkedUserSkillFolders` has none of them; a `SKILL.md` written there made the skill appear
- * only at the next re-check, as no watcher of the user trees sees behind the link. Each is watched
- * for that one file, as a linked skill folder is (evaIndex.ts `watchedTrees`), not recursively: so,
- * as `linkedUserSkillFolders`, wherever it leads, a filesystem root, the home, a workspace folder or
- * a folder above one included (`~/.agents/skills/x -> ~/project`, then `SKILL.md` written there: Eva
- * reads it at once). `realUserTreesToWatch`'s guard is for trees watched recursively, not one file.
- *
- * Left out: one reached through the user trees (their watchers see it).
+ * The entries the ways to the user skill folders themselves (`~/.codex/skills`, `~/.agents/skills`)
+ * hang on (linkWay.ts `wayEntries`): the links on them (`~/.codex -> /data/a`, `/data/a -> /data/b`),
+ * the directories a `..` in a link's text leaves, and, when one does not resolve, where it would come
+ * into being: `~/.codex` a link that leads nowhere yet (`~/.codex -> /data/codex`, no `/data/codex`),
+ * or to a folder with no `skills` in it yet. Eva reads them through the links (eva.md §1.3), but
+ * `~/.codex` does not change when a link further on is led elsewhere, or its target or `skills` is
+ * made, and no watcher sees it: the home's watchers (`{.codex,.agents}/skills/**`, `{.codex,.agents}`)
+ * follow no link, and a real tree is watched from where it led when it was read
+ * (`realUserTreesToWatch`). An entry those watchers of the home see already (`~/.codex` itself, or its
+ * `skills`) is left out.
  */
-export function linkedFoldersAwaitingSkill(linked: readonly string[], userTrees: readonly string[]): string[] {
-  // Up to 1000 folders (two roots): a set, not a list searched for each.
-  const out = new Set<string>();
-  for (const dir of linked) {
-    const real = canonicalPath(dir);
-    if (real === undefined || out.has(real) || userTrees.some((t) => isInside(t, real))) continue;
-    // A link that leads to no directory yet is `awaitedUserEntries`'.
-    if (statEntry(real).type !== 'directory') continue;
-    out.add(real);
-  }
-  return [...out];
-}
-
-/**
- * Where each user skill folder that is a link leading to no directory yet would come into being
- * (`~/.codex/skills/x -> /data/x`, no `/data/x`): the first missing entry on its way (awaitedEntry.ts).
- * `linked`: as `linkedFoldersAwaitingSkill`'s, from files.ts `scanUserSkills`, bounded as Eva reads
- * (fewer than 500 skill folders before it, at most 500 per root). Eva reads the folder once its target
- * is made (eva.md §1.3: a child directory that is a symlink is followed), but the link does not change
- * then, and no watcher of the user trees sees the target made. Each entry is watched by its own name in
- * its folder (evaIndex.ts `watchedPaths`), cheap wherever it is. One inside the user trees is left
- * out: their watchers see it.
- */
-export function awaitedUserEntries(linked: readonly string[], userTrees: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const dir of linked) {
-    if (statEntry(dir).type === 'directory') continue;
-    const entry = awaitedEntry(dir);
-    if (entry === undefined || userTrees.some((t) => isInside(t, entry))) continue;
-    out.add(entry);
-  }
-  return [...out];
-}
-
-/**
- * Where the user skill folders themselves (`~/.codex/skills`, `~/.agents/skills`) would come into
- * being when they do not resolve: `~/.codex` a link that leads nowhere yet (`~/.codex -> /data/codex`,
- * no `/data/codex`), or to a folder with no `skills` in it yet. Eva reads them through the link
- * (eva.md §1.3), but the link does not change when its target or `skills` is made there, and no
- * watcher sees it: the home's watchers (`{.codex,.agents}/skills/**`, `{.codex,.agents}`) follow no
- * link, and a real tree is watched only once it resolves (`realUserTreesToWatch`). An entry those
- * watchers of the home see already (`~/.codex` itself missing, or its `skills`) is left out.
- */
-export function awaitedUserTrees(trees: readonly string[], home: string): string[] {
+export function userTreeWays(trees: readonly string[], home: string): string[] {
   const realHome = canonicalPath(home);
   const homes = realHome === undefined || realHome === home ? [home] : [home, realHome];
   const seenByHomeWatchers = (entry: string) =>
@@ -140,10 +122,9 @@ export function awaitedUserTrees(trees: readonly string[], home: string): string
       }),
     );
   const out = new Set<string>();
-  for (const tree of trees) {
-    const entry = awaitedEntry(tree);
-    if (entry !== undefined && !seenByHomeWatchers(entry)) out.add(entry);
-  }
+  for (const tree of trees)
+    for (const entry of wayEntries(linkWay(home, path.relative(home, tree))))
+      if (!seenByHomeWatchers(entry)) out.add(entry);
   return [...out];
 }
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { canonicalPath, lstatEntry } from '../../fs/safeFs';
 import { isAncestor } from '../../fs/portablePath';
-import { awaitedEntry } from '../../fs/awaitedEntry';
+import { linkWay, wayEntries } from '../../fs/linkWay';
 
 /**
  * Where a workspace's `.rivumi` leads when it is a symbolic link, which Rivumi follows
@@ -63,14 +63,15 @@ export function changesLinkedRivumi(linked: LinkedRivumi, p: string): boolean {
 }
 
 /**
- * Where a workspace's `.rivumi` would come into being when it is a link that leads nowhere yet
- * (`.rivumi -> ../data/rv`, no `data`): the first missing entry on its way (awaitedEntry.ts).
- * Rivumi follows the link (rivumi.md §2 "Links"), so skills made behind it load at once, but the
- * link does not change when its target is made, and no watch above names the target
- * (`linkedRivumi` has none to give). A `.rivumi` that is missing awaits nothing: the folder's own
- * watcher (`.rivumi/**`, which matches `.rivumi` itself) reports it made.
+ * The entries the way of a workspace's `.rivumi` hangs on when it is a link (linkWay.ts `wayEntries`):
+ * the links on it (`.rivumi -> ../links/a`, `links/a -> b`), the directories a `..` in a link's text
+ * leaves, and, when it leads nowhere yet (`.rivumi -> ../data/rv`, no `data`), the first missing entry.
+ * Rivumi follows the link (rivumi.md §2 "Links"), so a link on the way led elsewhere, or skills made
+ * where it led nowhere, load at once; but `.rivumi` itself does not change then, and no watch above
+ * (`linkedRivumiWatches`, based where the way led) names those entries. A `.rivumi` that is no link
+ * has none: the folder's own watcher (`.rivumi/**`, which matches `.rivumi` itself) reports it made.
  */
-export function awaitedRivumi(workspace: string): string | undefined {
+export function rivumiWay(workspace: string): string[] {
   const link = path.join(workspace, '.rivumi');
-  return lstatEntry(link).type === 'symlink' ? awaitedEntry(link) : undefined;
+  return lstatEntry(link).type === 'symlink' ? wayEntries(linkWay(workspace, '.rivumi')) : [];
 }

@@ -3,8 +3,8 @@ import { loadRivumiProject } from './load';
 import { faultedRivumiItems, faultedRivumiProject, rivumiFault } from './faults';
 import { rivumiItems, type RivumiContext } from './items';
 import { rivumiHooksOptIn } from './hooksOptIn';
-import { awaitedRivumi, changesLinkedRivumi, linkedRivumi, linkedRivumiWatches, type LinkedRivumi } from './linkedRoot';
-import { reachesAwaited } from '../../fs/awaitedEntry';
+import { changesLinkedRivumi, linkedRivumi, linkedRivumiWatches, rivumiWay, type LinkedRivumi } from './linkedRoot';
+import { reachesWayEntry } from '../../fs/linkWay';
 import type { RivumiProject } from './model';
 import { isAncestor } from '../../fs/portablePath';
 import { bothSpellings } from '../../fs/folderSpellings';
@@ -29,8 +29,8 @@ export class RivumiIndex implements SystemIndex {
   private readonly linked = new Map<string, LinkedRivumi>();
   /** Each workspace folder's real path where it differs from the folder as given (opened through a link), as at its last read. */
   private readonly real = new Map<string, string>();
-  /** Where each workspace's `.rivumi` that leads nowhere yet would come into being, as at its last read (linkedRoot.ts `awaitedRivumi`). */
-  private readonly awaited = new Map<string, string>();
+  /** The entries the way of each workspace's linked `.rivumi` hangs on, as at its last read (linkedRoot.ts `rivumiWay`). */
+  private readonly ways = new Map<string, string[]>();
 
   constructor(private readonly options: SharedIndexOptions & RivumiOptions) {}
 
@@ -38,7 +38,7 @@ export class RivumiIndex implements SystemIndex {
     this.projects.clear();
     this.linked.clear();
     this.real.clear();
-    this.awaited.clear();
+    this.ways.clear();
     for (const ws of this.options.workspaces) this.projects.set(ws, this.load(ws));
     return [];
   }
@@ -66,8 +66,8 @@ export class RivumiIndex implements SystemIndex {
             (project && reachOf(ws, project).has(p)) ||
             // Behind a linked `.rivumi`, its target's watchers report by the target's spelling.
             this.behindLink(ws, p) ||
-            // The entry a `.rivumi` that leads nowhere awaits, made: the link may lead somewhere now.
-            this.reachesAwaited(ws, p)
+            // An entry the way of a linked `.rivumi` hangs on, changed: it may lead elsewhere now.
+            this.reachesWay(ws, p)
           )
             reload.add(ws);
       }
@@ -92,14 +92,14 @@ export class RivumiIndex implements SystemIndex {
   /**
    * The scripts hooks run; where each linked `.rivumi` leads, itself (a target with none of what Rivumi
    * reads yet, removed and made again, changes nothing its watchers name: VS Code reports a removed base
-   * only as itself, which no pattern matches); and the entry each `.rivumi` that leads nowhere yet awaits.
+   * only as itself, which no pattern matches); and the entries the way of each linked `.rivumi` hangs on.
    * Each watched by its own name in its folder (workspaceWatcher.ts `watch`), so cheap wherever the link leads.
    */
   watchedPaths(): string[] {
     const out = new Set<string>();
     for (const project of this.projects.values()) for (const s of hookScripts(project)) out.add(s);
     for (const { target } of this.linked.values()) if (path.dirname(target) !== target) out.add(target);
-    for (const entry of this.awaited.values()) out.add(entry);
+    for (const way of this.ways.values()) for (const entry of way) out.add(entry);
     return [...out];
   }
 
@@ -114,9 +114,8 @@ export class RivumiIndex implements SystemIndex {
     return [...trees.values()];
   }
 
-  private reachesAwaited(workspace: string, p: string): boolean {
-    const awaited = this.awaited.get(workspace);
-    return awaited !== undefined && reachesAwaited(awaited, p);
+  private reachesWay(workspace: string, p: string): boolean {
+    return (this.ways.get(workspace) ?? []).some((entry) => reachesWayEntry(entry, p));
   }
 
   private behindLink(workspace: string, p: string): boolean {
@@ -133,9 +132,9 @@ export class RivumiIndex implements SystemIndex {
       const linked = linkedRivumi(workspace);
       if (linked) this.linked.set(workspace, linked);
       else this.linked.delete(workspace);
-      const awaited = awaitedRivumi(workspace);
-      if (awaited !== undefined) this.awaited.set(workspace, awaited);
-      else this.awaited.delete(workspace);
+      const way = rivumiWay(workspace);
+      if (way.length > 0) this.ways.set(workspace, way);
+      else this.ways.delete(workspace);
       return (this.options.readers?.rivumiProject ?? loadRivumiProject)(workspace);
     } catch (e) {
       return faultedRivumiProject(workspace, e);
