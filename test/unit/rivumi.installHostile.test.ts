@@ -40,14 +40,15 @@ describe('Rivumi plugin install against a hostile package or a racing install', 
   describe('what the package can make it read', () => {
     it('reads a skill file once, however many spellings of its path the manifest lists', () => {
       // `s.md`, `./s.md`, `.//s.md`, ...: sixteen paths, one file. Held once per spelling,
-      // one 2 GiB (sparse) file was 32 GiB of memory.
+      // one 2 GiB (sparse) file was 32 GiB of memory. With --overwrite, as Rivumi refuses the
+      // second copy of one file without it (rivumi.md §5.6 step 6).
       const spellings = Array.from({ length: 16 }, (_, i) => `.${'/'.repeat(i + 1)}s.md`);
       f.write('package/plugin.json', JSON.stringify({ name: 'p', skills: spellings.map((p) => ({ path: p })) }));
       let opened = 0;
       spy('openSync', (a) => {
         if (String(a[0]) === f.path('package/s.md')) opened++;
       });
-      const r = installPlugin(f.path('package/plugin.json'), f.path('repo'));
+      const r = installPlugin(f.path('package/plugin.json'), f.path('repo'), { overwrite: true });
       assert.ok(r.ok, r.ok ? '' : r.message);
       assert.equal(opened, 1);
       assert.equal(fs.readFileSync(f.path('repo/.rivumi/plugins/s.md'), 'utf8'), '---\nname: s\n---\nBody.');

@@ -118,6 +118,14 @@ describe('Rivumi plugin install: each step of §5.6', () => {
           'project plugin manifest is invalid: plugin.json: name: invalid plugin name; extra: Extra inputs are not permitted',
       });
     });
+    it("reports extra keys in the manifest's order, as Python's dict keeps them, also a key that is a number", () => {
+      f.write('package/plugin.json', '{"name": "p", "zz": 1, "7": 2}');
+      assert.deepEqual(install(), {
+        ok: false,
+        message:
+          'project plugin manifest is invalid: plugin.json: zz: Extra inputs are not permitted; 7: Extra inputs are not permitted',
+      });
+    });
     it('refuses a skill missing from the package, by its stored path', () => {
       manifest({ name: 'p', skills: [{ path: ' sub\\missing.md ' }] });
       assert.deepEqual(install(), { ok: false, message: 'plugin skill file is missing: sub/missing.md' });
@@ -189,6 +197,15 @@ describe('Rivumi plugin install: each step of §5.6', () => {
         message: 'plugin skill destination s.md is a directory; nothing was installed',
       });
       assert.deepEqual(tree(f.path('repo/.rivumi/plugins')), ['s.md']);
+    });
+    it('refuses a skill listed twice without --overwrite: Rivumi finds its own first copy there (step 6)', () => {
+      // Rivumi copies skills one by one, so the second `s.md` (however spelled) meets the first.
+      manifest({ name: 'p', skills: [{ path: 's.md' }, { path: './/s.md' }] });
+      assert.deepEqual(install(), { ok: false, message: 'plugin skill already exists: .//s.md' });
+      assert.deepEqual(tree(f.path('repo/.rivumi')), []);
+      const r = install({ overwrite: true });
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.deepEqual(tree(f.path('repo/.rivumi/plugins')), ['p.json', 's.md']);
     });
     it('refuses a skill destination whose directory is a file', () => {
       f.write('package/d/s.md', 'Skill.');

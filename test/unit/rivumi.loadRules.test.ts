@@ -290,6 +290,26 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
         [f.path('ws/.rivumi/plugins/a.json'), f.path('ws/.rivumi/plugins/a.json')],
       );
     });
+    it("names extra keys in the file's order, as Python's dict keeps them, also a key that is a number", () => {
+      // A JavaScript object lists "7" before "zz"; Python's json keeps the text's order, and pydantic reports it.
+      f.write(
+        'ws/.rivumi/plugins/pk.json',
+        '{"name": "pk", "skills": [{"path": "a.md", "q": 1, "2": 2}], "discovery": {"b": 1, "0": 1}, "zz": 1, "7": 2, "zz": 3}',
+      );
+      const p = loadRivumiProject(f.path('ws'));
+      assert.deepEqual(
+        p.diagnostics.map((d) => d.message),
+        [
+          'skills.0.q: Extra inputs are not permitted',
+          'skills.0.2: Extra inputs are not permitted',
+          'discovery.b: Extra inputs are not permitted',
+          'discovery.0: Extra inputs are not permitted',
+          'zz: Extra inputs are not permitted',
+          '7: Extra inputs are not permitted',
+        ].map((m) => `project plugin manifest is invalid: pk.json: ${m}`),
+      );
+      assert.equal(p.skillLoad?.message, p.diagnostics[0]?.message);
+    });
     it('warns that two manifests share a plugin name; both load', () => {
       f.write('ws/.rivumi/plugins/a.json', json({ name: 'same' }));
       f.write('ws/.rivumi/plugins/b.json', json({ name: 'same' }));
@@ -344,6 +364,30 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       assert.deepEqual(
         [p.hookLoad?.message, p.skillLoad?.message],
         ['project hook config must be a JSON object', 'project plugin manifest must be an object: a.json'],
+      );
+    });
+    it("names extra keys in the file's order, as Python's dict keeps them, also a key that is a number", () => {
+      f.write('ws/.rivumi/hooks.json', '{"zz": [], "1": [], "pre_compact": [{"command": ["a"], "x": 1, "0": 2}]}');
+      f.write(
+        'ws/.rivumi/plugins/pk.json',
+        '{"name": "pk", "hooks": {"pre_compact": [{"command": ["b"], "y": 1, "5": 2}]}}',
+      );
+      const p = loadRivumiProject(f.path('ws'));
+      assert.deepEqual(
+        p.diagnostics.map((d) => d.message),
+        [
+          'pre_compact.0.x: Extra inputs are not permitted',
+          'pre_compact.0.0: Extra inputs are not permitted',
+          'pre_compact.1.y: Extra inputs are not permitted',
+          'pre_compact.1.5: Extra inputs are not permitted',
+          'zz: Extra inputs are not permitted',
+          '1: Extra inputs are not permitted',
+        ].map((m) => `project hook config is invalid: ${m}`),
+      );
+      f.write('ws/.rivumi/hooks.json', '{"zz": [], "1": []}');
+      assert.equal(
+        loadRivumiProject(f.path('ws')).hooksFile?.error?.message,
+        'project hook config is invalid: zz: Extra inputs are not permitted',
       );
     });
     it('refuses hooks.json that is a directory, and invalid UTF-8 JSON', () => {
@@ -441,6 +485,27 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       assert.deepEqual(
         p.hooksFile?.hooks.map((h) => h.valid),
         Array(17).fill(true),
+      );
+    });
+    it("names the overflow once more than 16 entries of an event validate, as pydantic's tuple drops that event's entry errors", () => {
+      const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ command: i === 3 ? [] : [`c${i}`] }));
+      const tooLong = (n: number) =>
+        `project hook config is invalid: pre_compact: Tuple should have at most 16 items after validation, not ${n} (after plugin hooks are merged)`;
+      const entryError =
+        'project hook config is invalid: pre_compact.3.command: Tuple should have at least 1 item after validation, not 0';
+      // 17 entries, one invalid: 16 validate, so pydantic names only the invalid entry.
+      f.write('ws/.rivumi/hooks.json', json({ pre_compact: entries(17) }));
+      assert.equal(loadRivumiProject(f.path('ws')).hookLoad?.message, entryError);
+      // 18 entries, one invalid: the 17th that validates is one too many, and that is all pydantic says of the event.
+      f.write('ws/.rivumi/hooks.json', json({ pre_compact: entries(18) }));
+      const p = loadRivumiProject(f.path('ws'));
+      assert.equal(p.hookLoad?.message, tooLong(18));
+      assert.equal(p.hooksFile?.error?.message, tooLong(18));
+      // An earlier event's own error still comes first.
+      f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: [] }], pre_compact: entries(18) }));
+      assert.equal(
+        loadRivumiProject(f.path('ws')).hookLoad?.message,
+        'project hook config is invalid: pre_tool_use.0.command: Tuple should have at least 1 item after validation, not 0',
       );
     });
     it('names the plugin whose entries overflow an event', () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { hookCommand, pluginManifest, pydanticDetails } from '../../src/core/systems/rivumi/schemas';
+import { REPORT_INPUT } from '../../src/core/documents/parseContext';
 
 /**
  * Rivumi's pydantic models, rule by rule (rivumi.md §4.3, §5.2): each limit at its
@@ -8,8 +9,9 @@ import { hookCommand, pluginManifest, pydanticDetails } from '../../src/core/sys
  */
 type Case = [string, unknown, string[] | { ok: unknown }];
 
+// With the input reported, as every loader validates: without it, a value of the wrong type reads as "Field required".
 function outcome(schema: typeof hookCommand | typeof pluginManifest, value: unknown): string[] | { ok: unknown } {
-  const r = schema.safeParse(value);
+  const r = schema.safeParse(value, REPORT_INPUT);
   return r.success ? { ok: r.data } : pydanticDetails(r.error).map((d) => d.text);
 }
 
@@ -136,8 +138,8 @@ describe('Rivumi hook commands (hooks.json entries, pydantic HookCommand)', () =
     ],
     ['empty arg', { command: [''] }, ['command: hook command argv entries must be non-empty and NUL-free']],
     ['nul arg', { command: ['a\x00'] }, ['command: hook command argv entries must be non-empty and NUL-free']],
-    ['string command', { command: 'x' }, ['command: Field required']],
-    ['number arg', { command: [1] }, ['command.0: Field required']],
+    ['string command', { command: 'x' }, ['command: Input should be a valid tuple']],
+    ['number arg', { command: [1] }, ['command.0: Input should be a valid string']],
     ['timeout 0', { command: ['a'], timeout_seconds: 0 }, ['timeout_seconds: Input should be greater than 0']],
     ['timeout 30', { command: ['a'], timeout_seconds: 30 }, { ok: { command: ['a'], timeout_seconds: 30 } }],
     [
@@ -169,9 +171,9 @@ describe('Rivumi hook commands (hooks.json entries, pydantic HookCommand)', () =
     ['tools dedupe', { command: ['a'], tools: [' a ', 'a', 'b'] }, { ok: { command: ['a'], tools: ['a', 'b'] } }],
     ['tools blank', { command: ['a'], tools: ['  '] }, ['tools: hook tools must be non-empty and NUL-free']],
     ['tools nul', { command: ['a'], tools: ['a\x00'] }, ['tools: hook tools must be non-empty and NUL-free']],
-    ['tools string', { command: ['a'], tools: 'x' }, ['tools: Field required']],
+    ['tools string', { command: ['a'], tools: 'x' }, ['tools: Input should be a valid tuple']],
     ['extra', { command: ['a'], extra: 1 }, ['extra: Extra inputs are not permitted']],
-    ['not object', 5, [': Field required']],
+    ['not object', 5, ['Input should be a valid dictionary']],
     ['missing command', {}, ['command: Field required']],
   ];
   for (const [name, value, expected] of cases) it(name, () => assert.deepEqual(outcome(hookCommand, value), expected));
@@ -193,7 +195,7 @@ describe('Rivumi plugin manifests (pydantic PluginManifest)', () => {
     ],
     ['name bad', { name: 'bad name!' }, ['name: invalid plugin name']],
     ['name padded', { name: ' ok ' }, { ok: { name: ' ok ' } }],
-    ['name number', { name: 5 }, ['name: Field required']],
+    ['name number', { name: 5 }, ['name: Input should be a valid string']],
     ['name missing', {}, ['name: Field required']],
     [
       'desc 401',
@@ -372,10 +374,10 @@ describe('Rivumi plugin manifests (pydantic PluginManifest)', () => {
         },
       },
     ],
-    ['skills obj', { name: 'p', skills: {} }, ['skills: Field required']],
-    ['skill item num', { name: 'p', skills: [5] }, ['skills.0: Field required']],
+    ['skills obj', { name: 'p', skills: {} }, ['skills: Input should be a valid tuple']],
+    ['skill item num', { name: 'p', skills: [5] }, ['skills.0: Input should be a valid dictionary']],
     ['skill extra', { name: 'p', skills: [{ path: 'x.md', x: 1 }] }, ['skills.0.x: Extra inputs are not permitted']],
-    ['hooks num', { name: 'p', hooks: 5 }, ['hooks: Field required']],
+    ['hooks num', { name: 'p', hooks: 5 }, ['hooks: Input should be a valid dictionary']],
     [
       'kw 17',
       {
@@ -508,10 +510,10 @@ describe('Rivumi plugin manifests (pydantic PluginManifest)', () => {
       ['discovery.author: plugin discovery text cannot be blank or contain NUL'],
     ],
     ['disc extra', { name: 'p', discovery: { x: 1 } }, ['discovery.x: Extra inputs are not permitted']],
-    ['disc num', { name: 'p', discovery: 5 }, ['discovery: Field required']],
+    ['disc num', { name: 'p', discovery: 5 }, ['discovery: Input should be a valid dictionary']],
     ['source/directory', { name: 'p', source: 5, directory: [] }, { ok: { name: 'p', source: 5, directory: [] } }],
     ['top extra', { name: 'p', zzz: 1 }, ['zzz: Extra inputs are not permitted']],
-    ['not object', [], [': Field required']],
+    ['not object', [], ['Input should be a valid dictionary']],
   ];
   for (const [name, value, expected] of cases)
     it(name, () => assert.deepEqual(outcome(pluginManifest, value), expected));

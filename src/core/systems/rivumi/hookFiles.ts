@@ -105,6 +105,8 @@ export interface ProjectHooksRead {
   readonly project: Record<string, unknown>;
   readonly bytes?: Buffer;
   readonly executable?: boolean;
+  /** The JSON text of a hooks.json read as an object, where its keys' order is (pythonDictOrder.ts). */
+  readonly text?: string;
   readonly error?: Diagnostic;
 }
 
@@ -177,5 +179,5 @@ export function readProjectHooks(hooksPath: string, findings: Findings): Project
   const v = doc.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     return refused('project hook config must be a JSON object', doc.valueRange([]));
-  return { exists: true, project: v as Record<string, unknown>, bytes, executable: read.executable };
+  return { exists: true, project: v as Record<string, unknown>, bytes, executable: read.executable, text: doc.text };
 }

@@ -10,6 +10,7 @@ import { reportCoverage } from './coverageFindings';
 import { readProjectHooks, type ProjectHooksRead } from './hookFiles';
 import type { PluginDraft } from './pluginManifest';
 import { MAX_HOOKS_PER_EVENT } from './limits';
+import { pythonKeyOrder } from './pythonDictOrder';
 
 /**
  * Rivumi's hook load (hooks.py `load_project_hook_config`, rivumi.md §4.4; §6 H1-H4):
@@ -37,6 +38,8 @@ interface TaggedHook {
   file: string;
   path: (string | number)[];
   index: number;
+  /** The JSON text of its file, for the order of its keys (pythonDictOrder.ts). */
+  text: string;
 }
 
 /**
@@ -58,7 +61,9 @@ function mergeHooks(
     const v = project[event];
     if (!Array.isArray(v)) continue;
     v.forEach((raw, index) =>
-      merged.get(event)?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index }),
+      merged
+        .get(event)
+        ?.push({ raw, origin: 'project', file: hooksPath, path: [event, index], index, text: read.text ?? '' }),
     );
   }
   // An invalid manifest's draft has no hooks (rawHooks {}): only valid plugins' entries merge.
@@ -86,9 +91,14 @@ function mergeHooks(
         // its hooks (in its capabilities and hash, shown with the merged configuration's fate, rivumi.md §6).
       }
       v.forEach((raw, index) =>
-        merged
-          .get(event)
-          ?.push({ raw, origin: d.plugin.name, file: d.plugin.file, path: ['hooks', event, index], index }),
+        merged.get(event)?.push({
+          raw,
+          origin: d.plugin.name,
+          file: d.plugin.file,
+          path: ['hooks', event, index],
+          index,
+          text: d.doc?.text ?? '',
+        }),
       );
     }
   }
@@ -116,18 +126,21 @@ function validateHooks(
       );
     }
     const list = merged.get(event) ?? [];
+    const entryProblems: { diag: Diagnostic; from: TaggedHook }[] = [];
+    let overflow: { diag: Diagnostic; from: TaggedHook } | undefined;
+    let validated = 0;
     list.forEach((t, position) => {
       const r = hookCommand.safeParse(t.raw, REPORT_INPUT);
       const valid = r.success;
+      if (valid) validated++;
       if (!r.success) {
-        for (const d of pydanticDetails(r.error)) {
+        for (const d of pydanticDetails(r.error, (at, keys) => pythonKeyOrder(t.text, [...t.path, ...at], keys))) {
           const diag = findings.at(
             'rivumi.hooks.invalid',
             `project hook config is invalid: ${[event, position, ...d.path].join('.')}: ${d.message}`,
             { file: t.file, path: [...t.path, ...d.path], key: d.text.includes('Extra inputs') },
           );
-          problems.push(diag);
-          if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
+          entryProblems.push({ diag, from: t });
         }
       }
       if (position === MAX_HOOKS_PER_EVENT) {
@@ -139,9 +152,8 @@ function validateHooks(
           // the event of the merged project hook config, as Rivumi words it: hooks.json names that config.
           { place: hooksPath },
         );
-        problems.push(diag);
+        overflow = { diag, from: t };
         out.overflowFile ??= t.file;
-        if (t.origin !== 'project') out.pluginErrors.set(t.file, out.pluginErrors.get(t.file) ?? diag);
         // The entry itself validates: the overflow is its file's (decisions.md: the entries of the file
         // or plugin that overflows the merge carry `manifest_invalid`, not `component_invalid`).
       }
@@ -170,6 +182,15 @@ function validateHooks(
         else out.byOrigin.set(t.file, [hook]);
       }
     });
+    // pydantic-core's tuple counts the entries that validate: the one that makes them 17 ends the event
+    // with `too_long` alone, its entry errors dropped. With 16 or fewer only the entry errors are
+    // pydantic's, and the overflow Skillgate still reports follows them.
+    const ordered = validated > MAX_HOOKS_PER_EVENT ? [overflow, ...entryProblems] : [...entryProblems, overflow];
+    for (const p of ordered) {
+      if (!p) continue;
+      problems.push(p.diag);
+      if (p.from.origin !== 'project') out.pluginErrors.set(p.from.file, out.pluginErrors.get(p.from.file) ?? p.diag);
+    }
   }
   return projectHooks;
 }
@@ -192,7 +213,7 @@ export function loadHooks(workspace: string, rivumiDir: string, drafts: PluginDr
   const merged = mergeHooks(hooksPath, read, drafts, findings, out, mergeErrors);
   const projectHooks = validateHooks(merged, hooksPath, read.project, findings, out, problems);
   // pydantic reports the fields in their order, then each extra key in the file's order (model_fields.rs).
-  for (const key of Object.keys(read.project)) {
+  for (const key of pythonKeyOrder(read.text ?? '', [], Object.keys(read.project))) {
     if (!(HOOK_EVENTS as readonly string[]).includes(key)) {
       problems.push(
         findings.at('rivumi.hooks.invalid', `project hook config is invalid: ${key}: Extra inputs are not permitted`, {

@@ -13,6 +13,7 @@ import type { RivumiPlugin } from './model';
 import { PYTHON_JSON_MAX_DEPTH, pythonRecursionError } from './pythonJsonDepth';
 import { pythonIntLimitError } from './pythonJsonInts';
 import { pythonJsonDumps } from './pythonJsonDumps';
+import { pythonKeyOrder } from './pythonDictOrder';
 import { portableRelative } from '../../fs/portablePath';
 import { REPORT_INPUT } from '../../documents/parseContext';
 import { pathlibRaises, pythonErrorText, pythonOsErrorText } from './pythonOsError';
@@ -72,7 +73,9 @@ export function installPlugin(
   const result = pluginManifest.safeParse(data, REPORT_INPUT);
   if (!result.success)
     return fail(
-      `project plugin manifest is invalid: ${fileName}: ${pydanticDetails(result.error)
+      `project plugin manifest is invalid: ${fileName}: ${pydanticDetails(result.error, (at, keys) =>
+        pythonKeyOrder(parsed.document.text, at, keys),
+      )
         .map((d) => d.text)
         .join('; ')}`,
     );
@@ -135,6 +138,9 @@ export function installPlugin(
     return refuse(`plugin manifest destination ${name}.json ${manifestProblem}; nothing was installed`);
   const targets = skills.map((rel) => ({ rel, bytes: sources.get(rel) as Buffer, dest: path.join(pluginsDir, rel) }));
   const toCreate: string[] = [];
+  // Rivumi copies the skills one by one: without --overwrite, a skill whose destination an
+  // earlier one of the list already copied (`s.md` twice, or `./s.md`) is refused as existing.
+  const copied = new Set<string>();
   for (const t of targets) {
     if (!isInside(pluginsDir, t.dest)) return refuse('plugin skill path must stay inside repository');
     const parents = planDirectories(pluginsDir, path.relative(pluginsDir, path.dirname(t.dest)));
@@ -142,8 +148,9 @@ export function installPlugin(
       return refuse(
         `plugin skill destination ${t.rel}: ${portableRelative(repo, parents.component)} ${parents.what}; nothing was installed`,
       );
-    if (!options.overwrite && lstatEntry(t.dest).type !== 'missing')
+    if (!options.overwrite && (copied.has(t.dest) || lstatEntry(t.dest).type !== 'missing'))
       return refuse(`plugin skill already exists: ${t.rel}`);
+    copied.add(t.dest);
     const skillProblem = unreplaceable(t.dest);
     if (skillProblem) return refuse(`plugin skill destination ${t.rel} ${skillProblem}; nothing was installed`);
     toCreate.push(...parents.missing);

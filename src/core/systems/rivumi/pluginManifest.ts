@@ -17,6 +17,7 @@ import { pathlibRaises, pythonOsErrorText } from './pythonOsError';
 import { rivumiReadFailure } from './readFailure';
 import { REPORT_INPUT } from '../../documents/parseContext';
 import { canonicalFile } from './canonicalFile';
+import { pythonKeyOrder } from './pythonDictOrder';
 import { deniedToRivumi } from './deniedLoad';
 import { MAX_PLUGIN_MANIFEST_BYTES } from './limits';
 
@@ -121,7 +122,7 @@ export function readPluginManifest(
   const drafted = { doc, manifestBytes: read.bytes, manifestExecutable: read.executable };
   if (!result.success) {
     // Every error pydantic reports, in its order; the first is the plugin's own error.
-    const details = pydanticDetails(result.error);
+    const details = pydanticDetails(result.error, (at, keys) => pythonKeyOrder(doc.text, at, keys));
     const first = details[0] as (typeof details)[number];
     const failed = fail(
       'rivumi.plugin.invalid',

@@ -195,14 +195,19 @@ export type PluginManifest = z.infer<typeof pluginManifest>;
 /**
  * `loc: message` in pydantic's dotted-location form, one per problem; `message` is the
  * text after the location (a key may itself hold `: `, so the text is not split again).
+ * `keyOrder` puts the extra keys of the object at a path in the order Python's dict holds
+ * them (pythonDictOrder.ts), when the validated value came from a JSON text.
  */
-export function pydanticDetails(error: z.ZodError): { path: (string | number)[]; text: string; message: string }[] {
+export function pydanticDetails(
+  error: z.ZodError,
+  keyOrder: (path: (string | number)[], keys: readonly string[]) => readonly string[] = (_path, keys) => keys,
+): { path: (string | number)[]; text: string; message: string }[] {
   const out: { path: (string | number)[]; text: string; message: string }[] = [];
   for (const issue of error.issues) {
     const base = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
       // One issue names every extra key; pydantic reports each key on its own, with the text the schema gives.
-      for (const k of issue.keys)
+      for (const k of keyOrder(base, issue.keys))
         out.push({ path: [...base, k], text: `${[...base, k].join('.')}: ${issue.message}`, message: issue.message });
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
       out.push({ path: base, text: `${base.join('.')}: Field required`, message: 'Field required' });
