@@ -5,7 +5,8 @@ import {
   runBundleJob,
   type BundleLoader,
 } from '../../src/core/systems/codewhale/bundleJob';
-import { loadCodewhaleBundle, manifestOfRead, resolveManifest } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { manifestOfRead, resolveManifest } from '../../src/core/systems/codewhale/bundleManifest';
 import { readBundleTree, type TreeFailureKind } from '../../src/core/hashing/treeRead';
 import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
 import { fsPatcher } from './helpers/fsPatch';

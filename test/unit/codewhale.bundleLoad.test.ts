@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { loadCodewhaleBundle, resolveManifest } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { resolveManifest } from '../../src/core/systems/codewhale/bundleManifest';
 import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { faultedBundle, runBundleJob } from '../../src/core/systems/codewhale/bundleJob';
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';

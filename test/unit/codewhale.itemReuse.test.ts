@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
-import { loadCodewhaleBundle, resolveManifest } from '../../src/core/systems/codewhale/bundle';
+import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
+import { resolveManifest } from '../../src/core/systems/codewhale/bundleManifest';
 import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { faultedBundle } from '../../src/core/systems/codewhale/bundleJob';
 import { codewhaleItems, type CodewhaleItems, type CodewhaleScan } from '../../src/core/systems/codewhale/items';

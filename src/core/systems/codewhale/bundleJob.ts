@@ -1,4 +1,5 @@
-import { loadCodewhaleBundle, manifestOfRead, resolveManifest } from './bundle';
+import { loadCodewhaleBundle } from './bundle';
+import { manifestOfRead, resolveManifest } from './bundleManifest';
 import type { CodewhaleBundle } from './codewhaleBundle';
 import type { HostFacts } from '../../host';
 import type { ManifestLabel } from './manifest';

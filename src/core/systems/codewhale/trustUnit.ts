@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { announcedRoot, runBundleJob } from './bundleJob';
-import { manifestOfBundleRead, resolveManifest } from './bundle';
+import { manifestOfBundleRead, resolveManifest } from './bundleManifest';
 import type { CodewhaleBundle } from './codewhaleBundle';
 import type { ManifestLabel } from './manifest';
 import { codewhaleCapabilities } from './capabilities';

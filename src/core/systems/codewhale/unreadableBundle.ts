@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { statEntry } from '../../fs/safeFs';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { Findings } from '../../diagnostics/findings';
-import { MANIFEST_ORDER } from './bundle';
+import { MANIFEST_ORDER } from './bundleManifest';
 import { rustFaultText } from '../../fs/rustIoErrorText';
 import type { Diagnostic } from '../../model';
 
