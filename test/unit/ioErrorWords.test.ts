@@ -23,6 +23,7 @@ describe('io error words: glibc strerror, in Rust’s and Python’s frames', ()
     ENOMEM: 'Cannot allocate memory',
     EACCES: 'Permission denied',
     EBUSY: 'Device or resource busy',
+    EEXIST: 'File exists',
     ENOTDIR: 'Not a directory',
     EISDIR: 'Is a directory',
     EINVAL: 'Invalid argument',

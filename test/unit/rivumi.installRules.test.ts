@@ -163,16 +163,26 @@ describe('Rivumi plugin install: each step of §5.6', () => {
   });
 
   describe('destinations (steps 4-6)', () => {
-    it('refuses a plugins path that is a file, and a .rivumi that is a file', () => {
+    it("refuses a plugins path that is a file, and a .rivumi that is a file, with the OSError Rivumi's mkdir raises", () => {
+      // Changed on purpose (rivumi.md §5.6 step 4: "a regular file at that path makes the creation
+      // itself fail with an operating-system error"): `mkdir(parents=True, exist_ok=True)` raises
+      // FileExistsError, or NotADirectoryError when .rivumi is a file. These said "project plugins
+      // path must be a directory" and ".rivumi is not a directory; nothing was installed".
       manifest({ name: 'p', skills: [{ path: 's.md' }] });
-      f.write('repo/.rivumi/plugins', 'x');
-      assert.deepEqual(install(), { ok: false, message: 'project plugins path must be a directory' });
+      const plugins = f.write('repo/.rivumi/plugins', 'x');
+      assert.deepEqual(install(), {
+        ok: false,
+        message: `could not create ${plugins}: [Errno 17] File exists: '${plugins}'`,
+      });
+      assert.equal(fs.readFileSync(plugins, 'utf8'), 'x');
       f.mkdir('repo2');
-      f.write('repo2/.rivumi', 'x');
+      const rivumi = f.write('repo2/.rivumi', 'x');
+      const plugins2 = f.path('repo2/.rivumi/plugins');
       assert.deepEqual(installPlugin(f.path('package/plugin.json'), f.path('repo2')), {
         ok: false,
-        message: '.rivumi is not a directory; nothing was installed',
+        message: `could not create ${plugins2}: [Errno 20] Not a directory: '${plugins2}'`,
       });
+      assert.equal(fs.readFileSync(rivumi, 'utf8'), 'x');
     });
     it('refuses a symbolic link as the plugins path', () => {
       manifest({ name: 'p' });

@@ -159,6 +159,10 @@ export const DIAGNOSTIC_CODES = {
     "The hook configuration breaks its schema. In a plugin, only the opted-in hook load fails (the plugin's skills still load); a warning while RIVUMI_ENABLE_PROJECT_HOOKS is off.",
   ],
   'rivumi.hooks.too-many': ['error', 'More than 16 hooks for one event after plugin hooks are merged.'],
+  'rivumi.hooks.label-too-long': [
+    'warning',
+    "A hook's label (its argv joined by single spaces) is longer than 512 characters: Rivumi runs the hook, then fails closed (deny) on every event it matches.",
+  ],
   'rivumi.hooks.opted-in-untrusted': [
     'warning',
     'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set, so Rivumi runs hooks that are not trusted.',

@@ -203,6 +203,9 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'rivumi.hooks.json': { fix: 'Save `hooks.json` as JSON with an object at the top.' },
   'rivumi.hooks.invalid': { fix: 'Fix the field the message names (rivumi.md §4).' },
   'rivumi.hooks.too-many': { fix: 'Keep at most 16 hooks per event, counting plugin hooks.' },
+  'rivumi.hooks.label-too-long': {
+    fix: "Keep the hook's argv, joined by single spaces, within 512 characters: move a long inline script into a script file and run that.",
+  },
   'rivumi.hooks.opted-in-untrusted': {
     fix: 'Review and trust the hooks in Skillgate, or unset `RIVUMI_ENABLE_PROJECT_HOOKS`.',
   },

@@ -15,6 +15,8 @@ const STRERROR: Readonly<Record<string, string>> = {
   ENOMEM: 'Cannot allocate memory',
   EACCES: 'Permission denied',
   EBUSY: 'Device or resource busy',
+  // Creating a directory where a file stands: an agent's installer fails with it.
+  EEXIST: 'File exists',
   ENOTDIR: 'Not a directory',
   EISDIR: 'Is a directory',
   EINVAL: 'Invalid argument',

@@ -155,12 +155,14 @@ function capabilityLines(
   for (const b of bound) out.push(...boundSkillLines(r, b));
   if (caps.hooks) {
     const hooks = Object.values(caps.hooks);
-    if (hooks.length === 0) out.push('hooks: none');
-    for (const h of hooks)
-      out.push(
-        `hook ${h.event}: argv=${v(JSON.stringify(h.argv))} timeout=${h.timeoutSeconds}s tools=[${h.tools.join(', ')}]  runs a host command for up to ${h.timeoutSeconds}s`,
-      );
     const agent = systemOf(r.item.system);
+    if (hooks.length === 0) out.push('hooks: none');
+    for (const h of hooks) {
+      const after = agent.hooks?.afterRun(h.argv);
+      out.push(
+        `hook ${h.event}: argv=${v(JSON.stringify(h.argv))} timeout=${h.timeoutSeconds}s tools=[${h.tools.join(', ')}]  runs a host command for up to ${h.timeoutSeconds}s${after ? `, ${after}` : ''}`,
+      );
+    }
     if (hooks.length && agent.hooks)
       out.push(
         `${agent.hooks.optIn}: ${!hooksOptIn ? `no — ${agent.label} runs no project hooks` : hookLoadFails ? `yes — but the hook load fails: ${agent.label} runs none of these hooks now` : `yes — ${agent.label} runs these hooks now`}`,

@@ -199,6 +199,12 @@ export interface AgentHooks {
   optedIn(env: Readonly<Record<string, string | undefined>>): boolean;
   /** Where a hook's command runs, in words. */
   readonly cwd: string;
+  /**
+   * What the agent does after running a hook that its argv alone decides (Rivumi: a label
+   * too long denies every event), worded to follow "runs a host command for up to Ns"; null
+   * when nothing beyond the command's own answer.
+   */
+  afterRun(argv: readonly string[]): string | null;
   /** The repository files a hook's argv names (raw paths) and the arguments trust cannot cover, run from `workspace`. */
   argvFiles(
     workspace: string,

@@ -11,6 +11,7 @@ import { readProjectHooks, type ProjectHooksRead } from './hookFiles';
 import type { PluginDraft } from './pluginManifest';
 import { MAX_HOOKS_PER_EVENT } from './limits';
 import { pythonKeyOrder } from './pythonDictOrder';
+import { overlongLabelMessage } from './hookLabel';
 
 /**
  * Rivumi's hook load (hooks.py `load_project_hook_config`, rivumi.md §4.4; §6 H1-H4):
@@ -133,6 +134,10 @@ function validateHooks(
       const r = hookCommand.safeParse(t.raw, REPORT_INPUT);
       const valid = r.success;
       if (valid) validated++;
+      // The schema passes it and the runner denies it, after it ran: a warning, its fate unchanged.
+      const overlong = r.success ? overlongLabelMessage(r.data.command) : undefined;
+      if (overlong)
+        findings.at('rivumi.hooks.label-too-long', overlong, { file: t.file, path: [...t.path, 'command'] });
       if (!r.success) {
         for (const d of pydanticDetails(r.error, (at, keys) => pythonKeyOrder(t.text, [...t.path, ...at], keys))) {
           const diag = findings.at(

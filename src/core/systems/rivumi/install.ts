@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import * as path from 'node:path';
 import { decodeUtf8, isInside, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
 import { parseJsonDocument } from '../../documents/jsonDocument';
@@ -111,14 +112,18 @@ export function installPlugin(
   // must be a real directory (or missing, then created by us), before anything is written.
   const pluginsDir = path.join(repo, '.rivumi', 'plugins');
   const base = planDirectories(repo, path.join('.rivumi', 'plugins'));
-  if (!base.ok)
+  if (!base.ok) {
+    const atPlugins = base.component === pluginsDir;
+    // `destination.mkdir(parents=True, exist_ok=True)` raises on a path this user may not inspect,
+    // and where a file stands at the plugins path or at `.rivumi`.
+    if (atPlugins && base.raised) return fail(base.raised);
+    if (base.notDirectory) return fail(pluginsMkdirRaises(pluginsDir, atPlugins ? 'EEXIST' : 'ENOTDIR'));
     return fail(
-      // `destination.mkdir(parents=True, exist_ok=True)` raises on a path this user may not inspect.
-      (base.component === pluginsDir ? base.raised : undefined) ??
-        (base.component === pluginsDir
-          ? 'project plugins path must be a directory'
-          : `${portableRelative(repo, base.component)} ${base.what}; nothing was installed`),
+      atPlugins
+        ? 'project plugins path must be a directory'
+        : `${portableRelative(repo, base.component)} ${base.what}; nothing was installed`,
     );
+  }
   const createdDirs: string[] = [];
   // From here on a refusal also takes away the directories this install created.
   const refuse = (message: string): InstallResult => {
@@ -408,6 +413,8 @@ type DirectoryPlan =
       readonly what: string;
       /** The OSError that inspecting the component raises, in Python's words. */
       readonly raised?: string;
+      /** The component is there, neither a directory nor a symbolic link: creating it or below it fails. */
+      readonly notDirectory?: true;
     };
 
 /**
@@ -431,9 +438,25 @@ function planDirectories(base: string, rel: string): DirectoryPlan {
     }
     if (entry.type === 'missing') missing.push(at);
     else if (entry.type === 'symlink') return { ok: false, component: at, what: 'is a symbolic link' };
-    else if (entry.type !== 'directory') return { ok: false, component: at, what: 'is not a directory' };
+    else if (entry.type !== 'directory')
+      return { ok: false, component: at, what: 'is not a directory', notDirectory: true };
   }
   return { ok: true, missing };
+}
+
+/** Node's words for the errors of `pluginsMkdirRaises`, where Python's are not known (pythonOsError.ts). */
+const NODE_MKDIR_WORDS = { EEXIST: 'EEXIST: file already exists', ENOTDIR: 'ENOTDIR: not a directory' } as const;
+
+/**
+ * The OSError Rivumi's `mkdir(parents=True, exist_ok=True)` of the plugins directory raises
+ * where something other than a directory stands in its way (rivumi.md §5.6 step 4): os.mkdir
+ * fails, `is_dir()` is false, so the error propagates: FileExistsError at the plugins path
+ * itself, NotADirectoryError at `.rivumi`, each naming the plugins path. Worded, never
+ * attempted: the install is refused before it creates anything.
+ */
+function pluginsMkdirRaises(pluginsDir: string, code: keyof typeof NODE_MKDIR_WORDS): string {
+  const fault = { code, errno: -osConstants.errno[code] };
+  return `could not create ${pluginsDir}: ${pythonOsErrorText(fault, NODE_MKDIR_WORDS[code], pluginsDir)}`;
 }
 
 /** Creates one directory (never its parents, never through a link); false when it was already there. */

@@ -16,3 +16,5 @@ export const MAX_PLUGIN_MANIFEST_BYTES = 65536;
 export const MAX_HOOK_CONFIG_BYTES = 65536;
 /** hooks.py `MAX_HOOKS_PER_EVENT`, counted after the plugins' entries are merged (§4.3). */
 export const MAX_HOOKS_PER_EVENT = 16;
+/** hooks.py: a hook's label (its argv joined by single spaces) is at most 512 characters (§4.1, §4.7). */
+export const MAX_HOOK_LABEL_CHARS = 512;

@@ -18,6 +18,17 @@ export function pythonStrip(text: string): string {
   return text.slice(start, end);
 }
 
+/** A surrogate pair: one code point in two UTF-16 units. */
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/**
+ * Python `len()` of a str: its code points, where JavaScript's `length` counts UTF-16 units.
+ * An astral character is one (JS: two); a lone surrogate is one in both.
+ */
+export function pythonLen(text: string): number {
+  return text.length - (text.match(SURROGATE_PAIR)?.length ?? 0);
+}
+
 /**
  * Whether a Python str has no UTF-8 form: it holds a lone surrogate (json's `"\ud800"`
  * escape, or a file name byte that is not UTF-8, which Python lists as U+DC80-U+DCFF).

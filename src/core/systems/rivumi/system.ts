@@ -3,6 +3,7 @@ import { hashRivumiTarget, readRivumiInvalid, readRivumiSource } from './trustUn
 import { installPlugin } from './install';
 import { rivumiHooksOptIn } from './hooksOptIn';
 import { hookArgvCoverage } from './hookArgvFiles';
+import { afterOverlongLabel } from './hookLabel';
 import type { AgentSystem } from '../agentSystem';
 
 /**
@@ -45,6 +46,7 @@ export const rivumi: AgentSystem<RivumiOptions> = {
           : 'RIVUMI_ENABLE_PROJECT_HOOKS=1 is set here: Rivumi runs these hooks now.',
     // Rivumi spawns a hook's argv with no shell, in the workspace folder (hookArgvFiles.ts).
     cwd: 'workspace folder',
+    afterRun: afterOverlongLabel,
     argvFiles: hookArgvCoverage,
   },
   reasonText: {
