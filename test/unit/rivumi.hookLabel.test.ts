@@ -4,6 +4,8 @@ import { runCli } from './helpers/runCli';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import { problemBatches } from '../../src/extension/problems/problemBatches';
 import type { Diagnostic } from '../../src/core/model';
+import { review } from '../../src/core/trust/reviewBundle';
+import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 
 const CODE = 'rivumi.hooks.label-too-long';
 const FAILS_CLOSED = 'Rivumi runs this hook, then fails closed (deny) on every event it matches';
@@ -141,6 +143,17 @@ describe('Rivumi hook label longer than 512 characters: runs, then fails closed 
         / runs a host command for up to 5s, then fails closed \(deny\) on every event it matches: its label is longer than 512 characters$/,
       );
       assert.match(r.out, new RegExp(`warning {5}${CODE.replace(/\./g, '\\.')} .*hook label is 513 characters`));
+    });
+
+    it('the review panel says it under the hook, and nothing under a hook whose label fits', () => {
+      hooksJson(argvOfLabel(513), argvOfLabel(512));
+      const s = snap();
+      const r = review(byName(s, 'hooks.json'), { store: w.store });
+      assert.ok(r.ok);
+      assert.deepEqual(
+        reviewViewModel(r.value, s, true).capabilities.hooks.map((h) => h.afterRun),
+        ['then fails closed (deny) on every event it matches: its label is longer than 512 characters', null],
+      );
     });
   });
 });

@@ -164,6 +164,8 @@ export interface HookView {
   readonly cwd: string;
   /** The repository files the argv names: covered by trust (hashed), or not (and then trust is refused). */
   readonly files: readonly { readonly path: Shown; readonly covered: boolean; readonly note: string }[];
+  /** What the agent does after running it that its argv alone decides (AgentHooks `afterRun`); null: nothing. */
+  readonly afterRun: string | null;
 }
 
 export interface McpView {

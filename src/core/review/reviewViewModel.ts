@@ -175,6 +175,7 @@ export function reviewViewModel(
           note: `not covered: ${p.message}`,
         })),
       ],
+      afterRun: agent.hooks?.afterRun(h.argv) ?? null,
     };
   });
   // The skills as this review read them, each with the text the agent reads; then those the unit

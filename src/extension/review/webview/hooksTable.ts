@@ -42,6 +42,12 @@ export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTM
       ul.append(li);
     }
     if (h.files.length) td.append(ul);
+    // Runs, then denies whatever it answered (a Rivumi label past 512 characters): its effects happen, its answer does not count.
+    if (h.afterRun) {
+      const after = el('div', 'hook-after');
+      after.append(icon('warning'), el('span', undefined, `Runs, ${h.afterRun}.`));
+      td.append(after);
+    }
     files.append(td);
     body.append(files);
   }
