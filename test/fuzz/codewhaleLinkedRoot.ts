@@ -61,3 +61,27 @@ export function generateCodewhaleLinkedRoot(rng: Rng): Shape {
     codewhaleHome: 'cw',
   };
 }
+
+const SECOND_FOLDER = 'ws2';
+
+/**
+ * The shape with a second workspace folder, `ws2`, whose `.codewhale` is a link to `ws`'s: both
+ * folders' roots canonicalize to one directory, so each bundle there is one bundle of one plugin
+ * id (codewhale.md §7.6: scope, canonical root, name), listed in `ws`, and `ws2`'s discovery of it
+ * is a duplicate (§2.6 `duplicate-root`), valid or not. Only two folders give two workspace
+ * discoveries of one id: `ws` given twice is one folder (the index folds spellings of a folder),
+ * and the home's discovery is the user scope's. Two items of one id (an invalid bundle listed in
+ * both folders) were `ids-unique`'s to find; the fates stay `ws`'s and the home's.
+ */
+export function withSecondFolder(shape: Shape): Shape {
+  return {
+    ...shape,
+    entries: [
+      ...shape.entries,
+      { kind: 'dir', path: SECOND_FOLDER },
+      { kind: 'link', path: `${SECOND_FOLDER}/.codewhale`, target: '../ws/.codewhale' },
+    ],
+    owns: [...shape.owns, SECOND_FOLDER],
+    workspaces: [SECOND_FOLDER],
+  };
+}

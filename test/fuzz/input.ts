@@ -29,7 +29,7 @@ import { generateCodewhaleShadowing } from './codewhaleShadowing';
 import { generateCodewhaleEnabled } from './codewhaleEnabled';
 import { generateRivumiHooks } from './rivumiHooks';
 import { generateCodewhaleDuplicateRoot } from './codewhaleDuplicateRoot';
-import { generateCodewhaleLinkedRoot } from './codewhaleLinkedRoot';
+import { generateCodewhaleLinkedRoot, withSecondFolder } from './codewhaleLinkedRoot';
 import { generateCodewhaleKimi } from './codewhaleKimi';
 import { generateEvaDuplicateIds } from './evaDuplicateIds';
 import { generateEvaUserCap } from './evaUserCap';
@@ -460,8 +460,11 @@ export function generateInput(seed: string, index: number, root: string): FuzzIn
   // (`cw/plugins/d0/plugin.toml`) is re-read in the workspace's discovery of the same directory
   // too (codewhale/rootAliases.ts; `home-link` was held back until it was, having failed inputs
   // 75, 104 and 210 of seed skillgate-ci).
-  if (!shapes.some((s) => s.shape.startsWith('codewhale-')) && shapeRng.bool(0.05))
-    shapes.push(generateCodewhaleLinkedRoot(shapeRng));
+  if (!shapes.some((s) => s.shape.startsWith('codewhale-')) && shapeRng.bool(0.05)) {
+    const linked = generateCodewhaleLinkedRoot(shapeRng);
+    // Half of them with a second workspace folder sharing the workspace's `.codewhale`, from a stream of its own.
+    shapes.push(new Rng(`${seed}:${index}:second-folder`).bool(0.5) ? withSecondFolder(linked) : linked);
+  }
   // Kimi bundles of their own names, in `home/plugins` too: never with a home moved elsewhere.
   if (!shapes.some((s) => s.codewhaleHome !== undefined) && shapeRng.bool(0.08))
     shapes.push(generateCodewhaleKimi(shapeRng));

@@ -184,12 +184,19 @@ export async function checkInput(input: FuzzInput, root: string, options: CheckO
   const codewhaleHome = input.shapes
     ?.map((s) => s.codewhaleHome)
     .find((h) => h !== undefined && isDirectory(path.join(root, h)));
+  // A shape may add workspace folders (codewhaleLinkedRoot.ts `withSecondFolder`); one an op removed or
+  // replaced is not given, as the home above (the CLI refuses a folder that is no directory).
+  const folders = (input.shapes ?? [])
+    .flatMap((s) => s.workspaces ?? [])
+    .map((w) => path.join(root, w))
+    .filter(isDirectory);
   const common = [
     '--state-dir',
     l.state,
     '--workspace',
     l.ws,
     ...(input.workspaceTwice ? ['--workspace', l.wsLink] : []),
+    ...folders.flatMap((w) => ['--workspace', w]),
     ...(codewhaleHome
       ? ['--codewhale-home', path.join(root, codewhaleHome), '--eva-home', l.home]
       : input.home.length || input.evaDemo || input.shapes?.some((s) => s.userBundles)

@@ -41,6 +41,8 @@ export interface Shape {
   readonly userBundles?: boolean;
   /** Codewhale's home, root-relative, when it is not `home` (the workspace opened at the home: `ws/.codewhale`; `cw`). */
   readonly codewhaleHome?: string;
+  /** Workspace folders besides `ws`, root-relative, given after it (`withSecondFolder`, codewhaleLinkedRoot.ts). */
+  readonly workspaces?: readonly string[];
 }
 
 /** One entry, root-relative, in `bytesText` form so that a name that is not UTF-8 survives JSON. */

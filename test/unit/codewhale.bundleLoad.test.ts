@@ -129,6 +129,28 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
       ]);
     });
 
+    it('checks the root after the manifest validated (§2.5 steps 1, 2): an invalid manifest outside is refused for its manifest alone', () => {
+      f.write('other/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "B"\nversion = "1.0.0"\n');
+      const invalid = load('plugin.toml', LINUX_HOST, 'other/b');
+      assert.equal(invalid.valid, false);
+      // Codewhale's load fails at step 1 and never reaches step 2: the refusal names the manifest's error.
+      assert.deepEqual(found(invalid), [
+        [
+          'codewhale.manifest.name',
+          'error',
+          'plugin name `B` must be 1-64 lowercase ASCII letters, digits, or internal hyphens',
+        ],
+      ]);
+      // So does a content walk that stops (§4.8 step 2 is within step 1's validation).
+      f.write('other/b/plugin.toml', TOML);
+      f.write('target', 'x');
+      const link = f.symlink(f.path('target'), 'other/b/link');
+      assert.deepEqual(
+        load('plugin.toml', LINUX_HOST, 'other/b').diagnostics.map((d) => [d.code, d.file]),
+        [['codewhale.content.symlink', link]],
+      );
+    });
+
     it('keeps what the manifest declares and its name anchor when validation fails after parsing', () => {
       f.write('plugins/b/plugin.toml', 'schema_version = 1\n[plugin]\nname = "b"\nversion = "latest"\n');
       const b = load();

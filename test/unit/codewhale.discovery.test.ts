@@ -166,6 +166,27 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
     );
   });
 
+  it('lists an invalid bundle two workspaces reach through one linked .codewhale once, as a valid one: one id, one error', () => {
+    // The same plugin id for both discoveries (§7.6: scope, canonical root, name): a second item of it
+    // made a selector by that id "ambiguous; use one of these ids: X, X".
+    f.write('shared/plugins/bad/plugin.toml', 'schema_version = 1\n[plugin]\nname = "Bad_Name"\nversion = "1.0.0"\n');
+    f.symlink(f.path('shared'), 'one/.codewhale');
+    f.symlink(f.path('shared'), 'two/.codewhale');
+    const s = index([f.path('one'), f.path('two')]);
+    assert.deepEqual(
+      top(s).map((i) => [i.name, i.workspace, i.decision]),
+      [['Bad_Name', f.path('one'), 'rejected']],
+    );
+    const id = top(s)[0]?.id;
+    assert.deepEqual(
+      s.diagnostics.map((d) => [d.code, d.file, d.itemId]),
+      [
+        ['codewhale.manifest.name', f.path('one/.codewhale/plugins/bad/plugin.toml'), id],
+        ['codewhale.duplicate-root', f.path('two/.codewhale/plugins/bad/plugin.toml'), id],
+      ],
+    );
+  });
+
   it('skips a bundle directory without a manifest silently, and reports a Claude bundle', () => {
     f.write('ws/.codewhale/plugins/empty/readme.txt', 'hi');
     f.write(

@@ -272,6 +272,19 @@ describe('Codewhale item cache: a patched snapshot equals one placed afresh', ()
       assert.equal(reread(cache, scans, [link], trusted('r')), undefined);
     });
 
+    it('an invalid bundle whose canonical root another invalid one shares (two folders reaching one directory)', () => {
+      // The later discovery is a duplicate (no item of its own), invalid or not: patched alone, it made a second item of the holder's id.
+      f.symlink(f.path('ws'), 'link');
+      const base = write('a', 'alpha', { invalid: true });
+      const link = 'link/.codewhale/plugins/a';
+      const scans = [load(base), load(link)];
+      const cache = new CodewhaleItemCache();
+      cache.compute(scans, trusted('r'));
+      write('a', 'alpha', { invalid: true, skills: ['s', 't'] });
+      assert.equal(reread(cache, scans, [link], trusted('r')), undefined);
+      assert.equal(reread(cache, scans, [base], trusted('r')), undefined);
+    });
+
     it('two re-read bundles of the same name, neither of them taking part before', () => {
       // A workspace and a user bundle, both broken under one name: fixed together, one shadows the other.
       const bases = [write('a', 'alpha', { invalid: true }), write('u', 'alpha', { user: true, invalid: true })];

@@ -173,12 +173,13 @@ describe('Codewhale items: reuse across snapshots, layout and fallback anchors',
     assert.deepEqual(layout.itemCounts, [2, 1, 0, 1]);
     assert.deepEqual(layout.diagnosticCounts, [0, bad.diagnostics.length, 1, 1]);
     assert.equal(r.diagnostics.length, bad.diagnostics.length + 2);
-    // Only valid bundles with a root are counted; the duplicate discovery is.
+    // Names count the valid bundles, roots every bundle (an invalid one too); the duplicate discovery counts.
     assert.deepEqual([...layout.names], [['a', 3]]);
     assert.deepEqual(
       [...layout.roots],
       [
         [userA.canonicalRoot, 2],
+        [bad.canonicalRoot, 1],
         [wsA.canonicalRoot, 1],
       ],
     );

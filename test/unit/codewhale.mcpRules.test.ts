@@ -88,8 +88,13 @@ describe('Codewhale MCP rules, each refused and each limit at its boundary (code
       accepted(stdio('..bin/run.sh', 'cwd = "..work"\n'));
     });
 
-    it('counts the name limit in bytes, not characters', () => {
-      refused(stdio('é'.repeat(64) + 'a'), 'codewhale.mcp.command');
+    // The bare name's limit is 128 bytes (§4.7 stdio branch), but of [A-Za-z0-9_.+-] only: every
+    // character a name may hold is one byte, so no name tells bytes from characters, and a
+    // multi-byte one is refused by the character rule whatever its length (the 128/129 cases
+    // above are the limit). What multi-byte text does tell apart is the command's text rule.
+    it('counts the command text limit in characters: 300 two-byte characters pass it and fail the bare-name rule', () => {
+      const r = refused(stdio('é'.repeat(300)), 'codewhale.mcp.command');
+      assert.deepEqual(r.messages, ['MCP command must be a bare executable name or a contained plugin path']);
     });
   });
 

@@ -11,7 +11,7 @@ import { generateCodewhaleShadowing } from '../fuzz/codewhaleShadowing';
 import { generateCodewhaleEnabled } from '../fuzz/codewhaleEnabled';
 import { generateRivumiHooks } from '../fuzz/rivumiHooks';
 import { generateCodewhaleDuplicateRoot } from '../fuzz/codewhaleDuplicateRoot';
-import { generateCodewhaleLinkedRoot } from '../fuzz/codewhaleLinkedRoot';
+import { generateCodewhaleLinkedRoot, withSecondFolder } from '../fuzz/codewhaleLinkedRoot';
 import { generateCodewhaleKimi } from '../fuzz/codewhaleKimi';
 import { evaPathOrder, generateEvaDuplicateIds } from '../fuzz/evaDuplicateIds';
 import { generateEvaUserCap } from '../fuzz/evaUserCap';
@@ -43,14 +43,15 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, riv
     return root;
   };
 
-  /** The CLI over the input's workspace and home, with the trust store `state`. */
+  /** The CLI over the input's workspace (and a shape's further folders) and home, with the trust store `state`. */
   const cli =
-    (root: string, state = layout(root).state, hooksOptIn = false, home = layout(root).home) =>
+    (root: string, state = layout(root).state, hooksOptIn = false, home = layout(root).home, folders: string[] = []) =>
     async (...args: string[]): Promise<LifecycleRun> => {
       const l = layout(root);
       let out = '';
       let err = '';
-      const code = await run([...args, '--state-dir', state, '--workspace', l.ws, '--codewhale-home', home], {
+      const workspaces = [l.ws, ...folders].flatMap((w) => ['--workspace', w]);
+      const code = await run([...args, '--state-dir', state, ...workspaces, '--codewhale-home', home], {
         out: (t) => (out += t),
         err: (t) => (err += t),
         env: { PATH: process.env.PATH, ...(hooksOptIn ? { RIVUMI_ENABLE_PROJECT_HOOKS: '1' } : {}) },
@@ -59,8 +60,13 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, riv
       return { code, out, err };
     };
 
-  const listed = async (root: string, hooksOptIn = false, home?: string): Promise<ContractEnvelope> => {
-    const r = await cli(root, layout(root).state, hooksOptIn, home)('list', '--json');
+  const listed = async (
+    root: string,
+    hooksOptIn = false,
+    home?: string,
+    folders?: string[],
+  ): Promise<ContractEnvelope> => {
+    const r = await cli(root, layout(root).state, hooksOptIn, home, folders)('list', '--json');
     assert.equal(r.code, 0, r.err);
     return JSON.parse(r.out) as ContractEnvelope;
   };
@@ -367,6 +373,27 @@ describe('fuzz generator: shapes with a known fate (test/fuzz/rivumiCaps.ts, riv
       'workspace rejected',
       'workspace shadowed',
     ]);
+  });
+
+  it(`lists each bundle of ${SHAPES} linked-root shapes once with a second folder sharing the workspace's .codewhale: ids unique, valid or not`, async () => {
+    const failed: string[] = [];
+    let invalid = 0;
+    for (let i = 0; i < SHAPES; i++) {
+      const shape = withSecondFolder(generateCodewhaleLinkedRoot(new Rng(`fuzz-shape-linked-root:${i}`)));
+      const root = written(shape, `w${i}`);
+      const second = (shape.workspaces ?? []).map((w) => path.join(root, w));
+      const doc = await listed(root, false, path.join(root, shape.codewhaleHome as string), second);
+      checkShapeFates([shape], [], { root, ws: layout(root).ws }, doc.items, (s, d) => failed.push(`${i}: ${s}: ${d}`));
+      const ids = doc.items.map((x) => x.id);
+      const repeated = ids.filter((id, n) => ids.indexOf(id) !== n);
+      if (repeated.length) failed.push(`${i}: ids listed twice: ${repeated.join(', ')}`);
+      // The second folder's discovery of each bundle is a duplicate of the first's: no item of its own.
+      for (const x of doc.items.filter((x) => second.includes(x.workspace ?? '')))
+        failed.push(`${i}: ${x.id} listed in the second folder, ${x.decision}`);
+      if (shape.fates.some((x) => x.system === 'codewhale' && x.fate === 'rejected')) invalid++;
+    }
+    assert.deepEqual(failed, []);
+    assert.ok(invalid > 0, 'some shapes hold an invalid bundle, the case that listed one id twice');
   });
 
   it(`holds every fate of ${SHAPES} Kimi-format Codewhale shapes with MCP servers after trust and enable, and reaches each fate`, async () => {

@@ -269,6 +269,21 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     oneUserBundleWarnedTwice(snap([f.path('ws')], f.path('home')));
   });
 
+  it('drops the workspace discovery of an invalid bundle in a workspace opened at the home, as of a valid one: its error once', () => {
+    f.write(
+      'ws/.codewhale/plugins/bad/plugin.toml',
+      'schema_version = 1\n[plugin]\nname = "Bad_Name"\nversion = "1.0.0"\n',
+    );
+    f.symlink(f.path('ws/.codewhale'), 'home');
+    const s = snap([f.path('ws')], f.path('home'));
+    const item = oneUserBundleWarnedTwice(s);
+    assert.equal(item?.decision, 'rejected');
+    assert.deepEqual(
+      s.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.itemId]),
+      [['codewhale.manifest.name', item?.id]],
+    );
+  });
+
   it('warns of the duplicate discovery when the workspace is the home directory itself, spelled alike (codewhale.md §2.6)', () => {
     // The default home under a workspace opened at the home: both roots are `<home>/.codewhale/plugins`, as strings too.
     writeD(f, '', 'home/.codewhale/plugins/demo');

@@ -29,7 +29,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Give the user who runs Skillgate read and search permission on the bundle directory (and on `.claude-plugin` inside it), so that the bundle Codewhale would load there can be shown and gated; or remove the directory.',
   },
   'codewhale.duplicate-root': {
-    fix: 'Nothing to fix in the bundle: the workspace and your Codewhale home are the same directory, so the bundle is loaded once, as a user bundle.',
+    fix: 'Nothing to fix in the bundle: the same bundle directory is reached twice (the workspace and your Codewhale home are the same directory, so it is loaded once, as a user bundle; or two folders of this window reach the same `.codewhale` through links), so it is listed once, where it was reached first.',
   },
   'codewhale.name-conflict': {
     fix: 'Codewhale loads the bundle that wins (built-in, then user, then workspace) and drops this one. Rename one of the two bundles (`name` in the manifest) to load both, or remove the one you do not need.',

@@ -64,14 +64,13 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     anchors: {},
   };
   const opened = checkFileAndRoot(bundleRoot, label, manifestFile, ctx.taken, findings);
-  const canonicalRoot = opened.canonicalRoot;
   // Copied with Object.assign, not spread: see the valid bundle's return below.
   const invalid = (name = dirName, extra: Partial<CodewhaleBundle> = {}): CodewhaleBundle =>
     Object.assign(
       {},
       base,
       {
-        canonicalRoot: canonicalRoot ?? canonicalPath(dir),
+        canonicalRoot: opened.canonicalRoot ?? canonicalPath(dir),
         name,
         valid: false,
         when: { applicable: true, reasons: [] },
@@ -81,15 +80,13 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
     );
 
   if (!opened.ok) return invalid();
+  const canonicalRoot = opened.canonicalRoot;
   // §7.2 first: one walk reads and hashes every file and keeps the bytes parsed next,
   // and its tree answers the loader's questions about the bundle without the disk.
-  const walk =
-    canonicalRoot === undefined
-      ? undefined
-      : hashBundleContent(canonicalRoot, label, opened.bytes, parsedNext, opened.bundleRead);
+  const walk = hashBundleContent(canonicalRoot, label, opened.bytes, parsedNext, opened.bundleRead);
   // Everything after a complete walk derives from its bytes and the bundle's place (bundleCache.ts).
   const cache =
-    walk?.ok && ctx.cache && canonicalRoot !== undefined
+    walk.ok && ctx.cache
       ? bundleCacheEntry(ctx.cache, walk, {
           dir,
           label,
@@ -100,7 +97,7 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       : undefined;
   const recalled = cache?.recall((declared) => applicability(declared, ctx.host));
   if (recalled) return recalled;
-  const tree = walk?.ok ? walkedTree(walk) : undefined;
+  const tree = walk.ok ? walkedTree(walk) : undefined;
   const remembered = (bundle: CodewhaleBundle): CodewhaleBundle => {
     // Not when the disk showed the loader what the walk did not hold: the key would not cover it.
     if (!tree?.beyondWalk) cache?.remember(bundle);
@@ -114,26 +111,8 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
         : readKimiJson(manifestFile, opened.source, bundleRoot, findings, label, tree);
   const bundleFiles =
     label === 'plugin.json' ? [manifestFile, detached(path.join(bundleRoot, 'mcp.json'))] : [manifestFile];
-  if (!manifest || canonicalRoot === undefined || walk === undefined)
-    return remembered(
-      invalid(dirName, {
-        bundleFiles,
-        ...(manifest
-          ? {
-              ...declared(manifest, undefined, undefined),
-              anchors: { name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) } },
-            }
-          : {}),
-      }),
-    );
+  if (!manifest) return remembered(invalid(dirName, { bundleFiles }));
 
-  if (path.dirname(canonicalRoot) !== ctx.canonicalDiscoveryRoot) {
-    findings.inFile(
-      'codewhale.manifest.root',
-      `plugin bundle resolved outside its Codewhale-owned discovery root: ${bundleRoot}`,
-      manifestFile,
-    );
-  }
   const checked = validateManifest(canonicalRoot, manifest, findings, tree);
   const anchors: Record<string, { file: string; range: Range }> = {
     name: { file: manifestFile, range: findings.rangeOf(manifest.name.at) },
@@ -161,6 +140,15 @@ export function loadCodewhaleBundle(dir: string, label: ManifestLabel, ctx: Load
       bundleFiles,
       anchors,
     });
+  }
+  // §2.5 step 2 follows step 1, the whole of §4: Codewhale's load stops at step 1's first error,
+  // so the root of a bundle whose manifest it refuses is never checked, and that error stays the first.
+  if (findings.errorCount === 0 && path.dirname(canonicalRoot) !== ctx.canonicalDiscoveryRoot) {
+    findings.inFile(
+      'codewhale.manifest.root',
+      `plugin bundle resolved outside its Codewhale-owned discovery root: ${bundleRoot}`,
+      manifestFile,
+    );
   }
   // Skill files are spelled under the bundle directory as it was reached, as the bundle and its manifest
   // are: under a workspace folder given through a link, the canonical root lies outside the folder given.

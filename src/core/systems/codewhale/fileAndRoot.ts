@@ -11,14 +11,16 @@ import type { Findings } from '../../diagnostics/findings';
 
 /**
  * What the checks of a bundle's manifest file and root (codewhale.md §4.1) leave to the
- * rest of the load: the manifest's bytes and text, or, once a check has said why the
- * bundle is rejected, nothing but where the root resolved (an invalid bundle names it).
+ * rest of the load: the canonical root, the manifest's bytes and text, or, once a check has
+ * said why the bundle is rejected, nothing but where the root resolved, if it did (an
+ * invalid bundle names it).
  */
 export type FileAndRoot =
   | { readonly ok: false; readonly canonicalRoot: string | undefined }
   | {
       readonly ok: true;
-      readonly canonicalRoot: string | undefined;
+      /** A root that passed its checks was canonicalized: its real path. */
+      readonly canonicalRoot: string;
       /** The job's read, when its walk found the root a directory: the content walk hashes it. */
       readonly bundleRead: TreeRead | undefined;
       readonly bytes: Buffer;
@@ -44,10 +46,13 @@ export function checkFileAndRoot(
   // where it leads.
   const taken = jobRead && rootWasDirectory(jobRead.read) ? jobRead : undefined;
   const rootEntry = taken ? undefined : lstatEntry(bundleRoot);
-  const rootIsDirectory = taken !== undefined || rootEntry?.type === 'directory';
-  const resolved = taken || !rootIsDirectory ? undefined : canonicalize(bundleRoot);
-  const canonicalRoot = taken ? taken.root : resolved?.ok ? resolved.path : undefined;
-  const rejected = { ok: false, canonicalRoot } as const;
+  // Undefined: the root is no directory (or its lstat failed), so it is not canonicalized.
+  const resolved: ReturnType<typeof canonicalize> | undefined = taken
+    ? { ok: true, path: taken.root }
+    : rootEntry?.type === 'directory'
+      ? canonicalize(bundleRoot)
+      : undefined;
+  const rejected = { ok: false, canonicalRoot: resolved?.ok ? resolved.path : undefined } as const;
 
   if (
     label === '.claude-plugin/plugin.json' &&
@@ -75,17 +80,17 @@ export function checkFileAndRoot(
   // `validate_from_path`: `symlink_metadata(root)`, then `root.canonicalize()`): a root that changed since it
   // was listed, or that this user may not reach. An io failure at the bundle folder, as the content walk's
   // are: not a root that is no directory, and never a rejection without a reason.
-  const rootFault =
-    rootEntry?.error !== undefined
-      ? `failed to inspect plugin root: ${rustFaultText(rootEntry.fault, rootEntry.error)}`
-      : resolved && !resolved.ok
-        ? `failed to canonicalize plugin root: ${rustFaultText(resolved.fault, resolved.error)}`
-        : undefined;
-  if (rootFault !== undefined) {
-    findings.inFile('codewhale.content.unreadable', rootFault, manifestFile);
+  if (rootEntry?.error !== undefined) {
+    const fault = `failed to inspect plugin root: ${rustFaultText(rootEntry.fault, rootEntry.error)}`;
+    findings.inFile('codewhale.content.unreadable', fault, manifestFile);
     return rejected;
   }
-  if (!rootIsDirectory) {
+  if (resolved?.ok === false) {
+    const fault = `failed to canonicalize plugin root: ${rustFaultText(resolved.fault, resolved.error)}`;
+    findings.inFile('codewhale.content.unreadable', fault, manifestFile);
+    return rejected;
+  }
+  if (resolved === undefined) {
     findings.inFile('codewhale.manifest.root', 'plugin root must be a directory, not a symbolic link', manifestFile);
     return rejected;
   }
@@ -94,5 +99,5 @@ export function checkFileAndRoot(
     findings.inFile('codewhale.manifest.file', `${label} must be valid UTF-8`, manifestFile);
     return rejected;
   }
-  return { ok: true, canonicalRoot, bundleRead, bytes: read.bytes, source };
+  return { ok: true, canonicalRoot: resolved.path, bundleRead, bytes: read.bytes, source };
 }

@@ -1,4 +1,4 @@
-import { codewhaleItems, placedAlone, takesPart, type CodewhaleLayout, type CodewhaleScan } from './items';
+import { codewhaleItems, placedAlone, shadowsByName, type CodewhaleLayout, type CodewhaleScan } from './items';
 import type { GateContext } from '../../decisions/gates';
 import type { CodewhaleBundle } from './codewhaleBundle';
 import type { Diagnostic, Item } from '../../model';
@@ -71,11 +71,9 @@ export class CodewhaleItemCache {
       last.diagnostics[i] = fresh.diagnostics;
       positions.delete(before);
       positions.set(after, i);
-      const change = (takesPart(after) ? 1 : 0) - (takesPart(before) ? 1 : 0);
-      if (change !== 0) {
-        bump(layout.names, after.name, change);
-        bump(layout.roots, after.canonicalRoot as string, change);
-      }
+      // Roots count every bundle, and the re-read one keeps its root (`samePlace`): only names can change.
+      const change = (shadowsByName(after) ? 1 : 0) - (shadowsByName(before) ? 1 : 0);
+      if (change !== 0) bump(layout.names, after.name, change);
     }
     return outputOf(last);
   }
@@ -111,14 +109,13 @@ function samePlace(a: CodewhaleBundle, b: CodewhaleBundle): boolean {
 }
 
 /**
- * Whether another bundle that takes part in shadowing has this bundle's name or
- * canonical root (the key is unchanged, so this holds before and after the re-read).
+ * Whether another bundle that shadows by name has this bundle's name, or another bundle
+ * its canonical root (the key is unchanged, so this holds before and after the re-read).
  */
 function contested(layout: CodewhaleLayout, b: CodewhaleBundle): boolean {
-  const own = takesPart(b) ? 1 : 0;
   return (
-    (layout.names.get(b.name) ?? 0) - own > 0 ||
-    (b.canonicalRoot !== undefined && (layout.roots.get(b.canonicalRoot) ?? 0) - own > 0)
+    (layout.names.get(b.name) ?? 0) - (shadowsByName(b) ? 1 : 0) > 0 ||
+    (b.canonicalRoot !== undefined && (layout.roots.get(b.canonicalRoot) ?? 0) - 1 > 0)
   );
 }
 

@@ -12,8 +12,8 @@ export interface CodewhaleScan {
 
 /**
  * Items for every Codewhale bundle, with shadowing across scopes (codewhale.md §2.6):
- * user beats workspace; only valid bundles take part; a canonical root seen twice is
- * a duplicate discovery.
+ * user beats workspace; only valid bundles shadow by name; a canonical root seen twice,
+ * valid or not, is a duplicate discovery.
  */
 export interface CodewhaleItems {
   readonly items: readonly Item[];
@@ -32,8 +32,9 @@ export interface CodewhaleLayout {
    */
   readonly itemCounts: number[];
   readonly diagnosticCounts: number[];
-  /** How many bundles taking part in shadowing (valid, with a root) have each name and each canonical root. */
+  /** How many bundles that shadow by name (valid ones) have each name. */
   readonly names: Map<string, number>;
+  /** How many bundles, valid or not, have each canonical root. */
   readonly roots: Map<string, number>;
 }
 
@@ -58,10 +59,9 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
     layout.workspaces.push(workspace);
     layout.itemCounts.push(items.length - itemsBefore);
     layout.diagnosticCounts.push(diagnostics.length - diagnosticsBefore);
-    if (takesPart(bundle)) {
-      layout.names.set(bundle.name, (layout.names.get(bundle.name) ?? 0) + 1);
+    if (shadowsByName(bundle)) layout.names.set(bundle.name, (layout.names.get(bundle.name) ?? 0) + 1);
+    if (bundle.canonicalRoot !== undefined)
       layout.roots.set(bundle.canonicalRoot, (layout.roots.get(bundle.canonicalRoot) ?? 0) + 1);
-    }
   };
   // Codewhale runs in one workspace at a time: each workspace folder sees the user
   // bundles and its own, never another folder's.
@@ -75,17 +75,21 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
       const diagnosticsBefore = diagnostics.length;
       let own = ownDiagnostics(bundle, memo);
       let shadowedBy: string | null = null;
-      if (takesPart(bundle)) {
+      if (bundle.canonicalRoot !== undefined) {
         const holder = roots.get(bundle.canonicalRoot);
         if (holder !== undefined) {
           // The same directory, loaded again (a workspace opened at the home directory):
           // it has no item of its own and its findings repeat the holder's, so the one
-          // warning names the item that holds the root (every itemId names an item).
+          // warning names the item that holds the root (every itemId names an item). An
+          // invalid bundle too: Codewhale discovers it nowhere, and a second item of it
+          // would, in one scope, repeat the holder's id (§7.6: scope, root and name).
           diagnostics.push(duplicateRoot(bundle, holder));
           laidOut(bundle, workspace, itemsBefore, diagnosticsBefore);
           continue;
         }
         roots.set(bundle.canonicalRoot, id);
+      }
+      if (shadowsByName(bundle)) {
         const winner = winners.get(bundle.name);
         if (winner) {
           shadowedBy = winner;
@@ -122,9 +126,12 @@ export function codewhaleItems(scans: readonly CodewhaleScan[], ctx: GateContext
   return { items, diagnostics, layout };
 }
 
-/** Whether a bundle takes part in shadowing and duplicate detection (codewhale.md §2.6). */
-export function takesPart(b: CodewhaleBundle): b is CodewhaleBundle & { readonly canonicalRoot: string } {
-  return b.valid && !!b.canonicalRoot;
+/**
+ * Whether a bundle shadows same-named ones (codewhale.md §2.6: only bundles that validated;
+ * an invalid user bundle `demo` does not shadow a valid workspace bundle `demo`).
+ */
+export function shadowsByName(b: CodewhaleBundle): boolean {
+  return b.valid;
 }
 
 /** A bundle's output when no other bundle shares its name or root: its own diagnostics and items. */
