@@ -21,7 +21,9 @@ export default {
     // The runner reads only these; .mocharc.json stays the plain `npx mocha` setup.
     'no-config': true,
     'no-package': true,
-    require: ['tsx/cjs'],
+    // assertMessages.ts as every mocha configuration loads it: a bare failing `assert.ok` under a mutant
+    // fails at once instead of hanging the run while Node searches the source for a message.
+    require: ['tsx/cjs', './test/support/assertMessages.ts'],
     extension: ['ts'],
     spec,
     // The fuzz slice runs the code in worker processes, where no mutant is active: it can
