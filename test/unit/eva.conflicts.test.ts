@@ -233,6 +233,25 @@ describe('Eva ids across manifests (eva.md §4.3 rules 1–3, §2.4)', () => {
     );
   });
 
+  it('rejects a lua_skill naming a provider no adapter has: schema_invalid, at the provider (eva.md §2.5, §4.1)', () => {
+    f.adapter(A0);
+    const providers = (list: string) =>
+      L0.replace('network: false', `adapters: {providers: [${list}]}, network: false`);
+    f.l0(providers('review-skill'));
+    assert.deepEqual(f.index().item('capabilities/lint.yaml').detail.eva.evaReasons, ['registered']);
+    f.l0(providers('review-skill, nobody'));
+    const r = f.index();
+    const item = r.item('capabilities/lint.yaml');
+    assert.deepEqual(
+      [item.decision, item.reasons, item.detail.eva.evaReasons],
+      ['rejected', ['schema_invalid', 'not_reviewed'], ['schema_invalid']],
+    );
+    assert.deepEqual(
+      r.diagnostics('eva.capability.provider-missing').map((d) => [d.itemId, d.range.start.line]),
+      [[item.id, 8]],
+    );
+  });
+
   it('does not check the providers of a manifest that is already invalid', () => {
     f.write(
       'ws/config/capabilities/c.yaml',

@@ -236,6 +236,9 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
       '{allowed_modes: [normal, 1]}',
       '{allowed_modes: [normal], disallow_team_worker: "yes"}',
       '{allowed_modes: [normal], requires_interactive_user: 1}',
+      // A null flag is no boolean, not its default (which would admit more runtimes): fail closed.
+      '{allowed_modes: [normal], disallow_team_worker: ~}',
+      '{allowed_modes: [normal], requires_interactive_user: null}',
     ]) {
       const r = adapter(edit(A0, 'runtime_gate: normal', `runtime_gate: ${gate}`));
       assert.deepEqual(
@@ -657,9 +660,21 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
     assert.deepEqual([none.invalid, none.contract?.permissions.fsWrite], [false, []]);
   });
 
-  it('records allow_unknown_capability', () => {
-    assert.equal(lua(L0 + 'allow_unknown_capability: true\n').contract?.allowUnknownCapability, true);
+  it('records allow_unknown_capability, and notes it as not honoured at its key (eva.md §4.4)', () => {
+    const flagged = lua(L0 + 'allow_unknown_capability: true\n');
+    assert.equal(flagged.contract?.allowUnknownCapability, true);
+    assert.deepEqual(
+      flagged.diagnostics
+        .filter((d) => d.code === 'eva.capability.allow-unknown-ignored')
+        .map((d) => [d.severity, d.range.start.line + 1, d.message]),
+      [['information', 11, 'allow_unknown_capability is not honoured without a policy that allows it']],
+    );
+    assert.equal(flagged.invalid, false);
     assert.equal(lua(L0).contract?.allowUnknownCapability, false);
+    assert.deepEqual(
+      lua(L0).diagnostics.filter((d) => d.code === 'eva.capability.allow-unknown-ignored'),
+      [],
+    );
   });
 });
 

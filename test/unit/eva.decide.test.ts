@@ -156,6 +156,11 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
     assert.deepEqual(messages(missing, 'eva.lua.script-missing'), ['Lua script does not exist']);
   });
 
+  it('C5/C6: a script named through a regular file is script_missing, not outside the roots', () => {
+    const d = decide(L0.replace('config/skills/lint.lua', 'config/skills/lint.lua/x.lua'), { lua: true });
+    assert.deepEqual([d.reasons, codes(d)], [['script_missing'], ['eva.lua.script-missing @5']]);
+  });
+
   it('C6: a script that is a directory is script_missing', () => {
     f.mkdir('ws/config/skills/dir.lua');
     const d = decide(L0.replace('config/skills/lint.lua', 'config/skills/dir.lua'), { lua: true });
@@ -465,9 +470,14 @@ describe('Eva decision procedure (eva.md §4.2)', () => {
       policy: { failClosed: true, defaults: { readWorkspace: true, writeWorkspace: true, network: true, shell: true } },
     }).effectivePermissions;
     assert.deepEqual(
-      [closed['write_workspace']?.effective, closed['network']?.effective, closed['shell']?.effective],
-      [false, false, false],
-      'a policy that fails closed grants nothing',
+      [
+        closed['read_workspace']?.effective,
+        closed['write_workspace']?.effective,
+        closed['network']?.effective,
+        closed['shell']?.effective,
+      ],
+      [false, false, false, false],
+      'a policy that fails closed grants nothing, read included',
     );
     assert.equal(closed['write_workspace']?.decidedBy.key, 'adapter_policy.defaults.write_workspace');
     const notRequested = decide(A0.replace('read_workspace: true', 'read_workspace: false'), {

@@ -80,6 +80,20 @@ describe('Eva keys, precedence and shadowing (eva.md §4.3)', () => {
     );
   });
 
+  it('a lua_skill shadowed by an earlier kind: skill binding names that binding, an item, as its winner', () => {
+    f.adapter(A0);
+    f.write(
+      'ws/config/capabilities/a.yaml',
+      `${SKILL_BINDING.replace('id: rs', 'id: lint-skill')}default_provider: review-skill\n`,
+    );
+    f.l0();
+    const r = f.index();
+    const winner = r.item('capabilities/a.yaml');
+    assert.equal(winner.kind, 'skill-binding');
+    const lua = r.item('capabilities/lint.yaml');
+    assert.deepEqual([lua.decision, lua.shadowedBy], ['shadowed', winner.id]);
+  });
+
   it('a shadowed skill whose winner is a context file has shadowedBy null', () => {
     f.adapter(A0.replace('transport: skill', 'transport: stdio'), 'a.yaml');
     f.adapter(A0, 'b.yaml');
@@ -224,6 +238,18 @@ describe('Eva capability providers and kind: skill bindings (eva.md §2.4, §2.6
     assert.deepEqual(
       r.diagnostics('eva.project.load-aborted').map((x) => r.rel(x.file)),
       ['config/capabilities/rs.yaml'],
+    );
+  });
+
+  it('a binding whose permissions.adapters.providers names a missing adapter is rejected too (eva.md §4.1)', () => {
+    f.adapter(A0);
+    binding(`${SKILL_BINDING}default_provider: review-skill\npermissions: {adapters: {providers: [ghost]}}\n`);
+    const r = f.index();
+    const b = r.item('capabilities/rs.yaml');
+    assert.deepEqual([b.decision, b.reasons], ['rejected', ['schema_invalid']]);
+    assert.deepEqual(
+      r.diagnostics('eva.capability.provider-missing').map((d) => [d.itemId, d.range.start.line]),
+      [[b.id, 7]],
     );
   });
 

@@ -411,6 +411,14 @@ describe('Eva named paths (eva.md §3.5)', () => {
     assert.equal(resolveNamedPath('.', project, home, roots()).display, '.');
   });
 
+  it('takes a path through a regular file (ENOTDIR) as missing: nothing is there, nothing escapes', () => {
+    f.write('ws/config/eva.yaml', 'x');
+    const p = resolveNamedPath('config/eva.yaml/SKILL.md', project, home, roots());
+    assert.deepEqual([p.exists, p.allowed, p.viaSymlink, p.real], [false, true, false, null]);
+    const outside = resolveNamedPath('../ws/config/eva.yaml/../../../x', project, home, roots());
+    assert.deepEqual([outside.allowed, outside.viaSymlink], [false, false]);
+  });
+
   it('refuses a lexical escape with `..`, showing the absolute path', () => {
     f.write('outside/x.md', 'x');
     const p = resolveNamedPath('../outside/x.md', project, home, roots());

@@ -55,7 +55,7 @@ export function bindingItem(
   const capability = (entry.doc && value ? manifestString(entry.doc, value, 'capability') : undefined) ?? '';
   let decision: Decision;
   let reasons: EvaItemReason[];
-  const invalid = entry.check?.invalid === true || !provider;
+  const invalid = entry.check?.invalid === true || !provider || entry.providerMissing;
   if (entry.unreadable) [decision, reasons] = ['rejected', [entry.unreadable]];
   // A shadowed manifest is never loaded, whatever else is true of it: that reason leads (eva.md §4.1).
   else if (entry.shadow)

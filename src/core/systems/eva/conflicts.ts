@@ -103,6 +103,7 @@ export function providersExist(capabilities: ManifestEntry[], adapters: Manifest
         ),
       );
       e.shipped = true;
+      e.providerMissing = true;
       break;
     }
   }

@@ -23,7 +23,7 @@ import type { YamlDocument } from './yamlDocument';
 export interface ProjectSkillInput {
   readonly doc: YamlDocument;
   readonly contract: SkillContract;
-  /** C2 failed: only C3 still runs. */
+  /** C2 failed, or a provider it names is missing (a cross-file rule): only C3 still runs. */
   readonly invalid: boolean;
   readonly shadowed: boolean;
 }
@@ -387,7 +387,8 @@ function effective(k: SkillContract, p: EvaPolicy): Record<string, EffectivePerm
   return {
     read_workspace: {
       requested: k.permissions.readWorkspace || k.permissions.fsRead.length > 0,
-      effective: (k.permissions.readWorkspace || k.permissions.fsRead.length > 0) && p.defaults.readWorkspace,
+      effective:
+        (k.permissions.readWorkspace || k.permissions.fsRead.length > 0) && p.defaults.readWorkspace && !p.failClosed,
       decidedBy: def('read_workspace'),
     },
     write_workspace: {

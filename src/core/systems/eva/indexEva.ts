@@ -271,6 +271,10 @@ function indexProject(project: EvaProject, home: string | null, runtime: EvaRunt
     items.push(binding);
     byEntry.set(entry, binding);
   }
+  // §4.3 rules 1–2: a shadowed skill names its winner's item, which may be a binding decided after
+  // it; a winner that is no item (a context manifest) is none.
+  for (const [entry, item] of byEntry)
+    if (entry.shadow && item.kind !== 'skill-binding') item.shadowedBy = byEntry.get(entry.shadow.by)?.id ?? null;
 
   // §4.5: the first file at which the shipped Eva-CLI stops, in its load order. Upstream lists every
   // root (adapters, capabilities, policies) before it reads any manifest: a directory it cannot list
@@ -376,7 +380,7 @@ function skillItem(
       {
         doc: entry.doc as YamlDocument,
         contract,
-        invalid: entry.check?.invalid ?? false,
+        invalid: (entry.check?.invalid ?? false) || entry.providerMissing,
         shadowed: entry.shadow !== undefined,
       },
       ctx,
@@ -454,11 +458,8 @@ function skillItem(
     parent: null,
     decision,
     reasons,
-    shadowedBy: entry.shadow
-      ? entry.shadow.by.role === 'skill-adapter' || entry.shadow.by.role === 'lua-skill'
-        ? entry.shadow.by.itemId
-        : null
-      : null,
+    // The winner's item is named once every item exists (indexProject): it may be a binding.
+    shadowedBy: null,
     trust: trustStatus,
     // Skillgate's enable bit, which Eva does not have (model.ts: null for a system without one); the manifest's own `enabled` decides `disabled_by_manifest`.
     enabled: null,

@@ -96,6 +96,12 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   const inputSchema = schemaRef(c, value, 'input_schema');
   const outputSchema = schemaRef(c, value, 'output_schema');
   const permissions = luaPermissions(c, value);
+  if (value['allow_unknown_capability'] !== undefined)
+    c.note(
+      'eva.capability.allow-unknown-ignored',
+      'allow_unknown_capability is not honoured without a policy that allows it',
+      ['allow_unknown_capability'],
+    );
   const contract: SkillContract | null =
     id !== undefined
       ? {

@@ -39,6 +39,8 @@ export interface ManifestEntry {
   readonly itemId: string | null;
   readonly diagnostics: Diagnostic[];
   shipped: boolean;
+  /** Set when a provider it names is no adapter of the project: a cross-file error, `schema_invalid` (eva.md §4.1). */
+  providerMissing: boolean;
   /** Set when a same-key manifest earlier in path order wins. */
   shadow: { readonly by: ManifestEntry } | undefined;
 }
@@ -184,6 +186,7 @@ export function readEntry(
       itemId,
       diagnostics: [read.diagnostic],
       shipped: read.unreadable !== 'manifest_too_large',
+      providerMissing: false,
       shadow: undefined,
     };
   }
@@ -243,6 +246,7 @@ export function readEntry(
     itemId,
     diagnostics: [...check.diagnostics],
     shipped: check.shippedError,
+    providerMissing: false,
     shadow: undefined,
   };
 }

@@ -74,10 +74,13 @@ export function resolveNamedPath(
       viaSymlink: false,
       unreadable: rustFaultText(entry.fault, entry.error),
     };
-  const real = entry.type === 'missing' ? null : (canonicalPath(resolved) ?? null);
+  // A regular file on the way (ENOTDIR) leaves nothing at the path, as ENOENT does: it is missing,
+  // and has no real path that could escape.
+  const missing = entry.type === 'missing' || entry.fault?.code === 'ENOTDIR';
+  const real = missing ? null : (canonicalPath(resolved) ?? null);
   // A path that exists but whose real path cannot be found (a dangling link) is refused: fail closed.
-  const exists = entry.type !== 'missing' && real !== null;
-  const realOk = entry.type === 'missing' ? true : real !== null && roots.some((r) => isInside(r.real, real));
+  const exists = !missing && real !== null;
+  const realOk = missing ? true : real !== null && roots.some((r) => isInside(r.real, real));
   return { declared, resolved, real, display, exists, allowed: lexicalOk && realOk, viaSymlink: lexicalOk && !realOk };
 }
 

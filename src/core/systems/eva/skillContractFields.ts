@@ -39,8 +39,10 @@ export function readGate(
     gate = { allowedModes: [v], disallowTeamWorker: false, requiresInteractiveUser: false, form: 'string' };
   } else if (isMapping(v)) {
     const modes = v['allowed_modes'];
-    const dtw = v['disallow_team_worker'] ?? false;
-    const riu = v['requires_interactive_user'] ?? false;
+    // Only an absent flag takes its default: `~` is no boolean, as for every other flag of the
+    // contract (`enabled`, `permissions.*`), and reading it as false would admit more runtimes.
+    const dtw = v['disallow_team_worker'] === undefined ? false : v['disallow_team_worker'];
+    const riu = v['requires_interactive_user'] === undefined ? false : v['requires_interactive_user'];
     if (
       !Array.isArray(modes) ||
       modes.length === 0 ||
