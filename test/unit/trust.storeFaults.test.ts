@@ -323,6 +323,28 @@ describe('the trust store under injected file-system and lock failures (trust.md
       assert.deepEqual(listing(), ['state.json'], 'no temporary file, the lock released');
     });
 
+    // The rename is the commit: from then on every reader finds the update in state.json. A
+    // directory flush that fails after it leaves the update in place, not yet durable; the
+    // report said "nothing was changed" while the receipt was there.
+    it('says an update is in place when only the directory flush after the rename failed, never that nothing changed', async () => {
+      const { store } = await seeded();
+      let calls = 0;
+      replace<(fd: number) => void>(nodeFs, 'fsyncSync', (real) => (fd) => {
+        calls += 1;
+        // The first flush is the temporary file's, the second the directory's.
+        if (calls === 2) throw Object.assign(new Error('EIO: injected'), { code: 'EIO' });
+        real(fd);
+      });
+      assert.deepEqual(await store.mutate(add), {
+        ok: false,
+        message: `the trust store ${store.file} was updated, but its directory could not be flushed to disk (EIO: injected): the update is in place, and may not survive a crash until the next change to the store flushes it`,
+      });
+      assert.equal(calls, 2);
+      const r = store.read();
+      assert.ok(r.ok && r.state.bundles[KEY] !== undefined, 'the update is in state.json');
+      assert.deepEqual(listing(), ['state.json'], 'no temporary file, the lock released');
+    });
+
     it('continues a short write that the disk then completes', async () => {
       const { store } = await seeded();
       replace<(...a: unknown[]) => number>(nodeFs, 'writeSync', (real) => (fd, data, offset, length) => {

@@ -42,11 +42,26 @@ export function writeAtomically(dir: string, file: string, state: TrustState, ma
     fs.rmSync(tmp, { force: true });
     throw e;
   }
-  const dirFd = fs.openSync(dir, 'r');
   try {
-    fs.fsyncSync(dirFd);
-  } finally {
-    fs.closeSync(dirFd);
+    const dirFd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(dirFd);
+    } finally {
+      fs.closeSync(dirFd);
+    }
+  } catch (e) {
+    throw new UpdateNotFlushed(e);
   }
   return true;
+}
+
+/**
+ * The rename replaced `state.json`, so every reader has the update, but the directory could
+ * not be flushed: the update is in place, and a crash before a later flush may undo it. Not
+ * "nothing was changed", which a failure before the rename is.
+ */
+export class UpdateNotFlushed extends Error {
+  constructor(readonly reason: unknown) {
+    super('the trust store was updated, but its directory could not be flushed');
+  }
 }

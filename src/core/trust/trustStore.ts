@@ -15,7 +15,7 @@ import {
   takeLockWithoutWaiting,
   takeWriterLock,
 } from './storeLock';
-import { removeAbandonedTemporaries, writeAtomically } from './stateFileWrite';
+import { removeAbandonedTemporaries, UpdateNotFlushed, writeAtomically } from './stateFileWrite';
 import { unreferencedCopies } from './unreferencedCopies';
 
 export type StoreRead =
@@ -201,6 +201,11 @@ export class TrustStore {
       });
       return written ? result : lost();
     } catch (e) {
+      if (e instanceof UpdateNotFlushed)
+        return {
+          ok: false,
+          message: `the trust store ${this.file} was updated, but its directory could not be flushed to disk (${errorText(e.reason)}): the update is in place, and may not survive a crash until the next change to the store flushes it`,
+        };
       return {
         ok: false,
         message: `failed to write the trust store ${this.file}: ${errorText(e)}; nothing was changed`,
