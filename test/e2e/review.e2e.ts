@@ -83,6 +83,34 @@ describe('the review panel in words (packaged VSIX, code-server + Chromium)', fu
     );
   });
 
+  it('says under a hook whose label passes 512 characters that Rivumi runs it and then denies, and wraps its long arguments in the page', async () => {
+    const hooksFile = path.join(demo, '.rivumi/hooks.json');
+    const before = fs.readFileSync(hooksFile, 'utf8');
+    try {
+      const hooks = JSON.parse(before) as { pre_compact: { command: string[] }[] };
+      hooks.pre_compact.push({ command: ['echo', 'x'.repeat(200), 'y'.repeat(200), 'z'.repeat(150)] });
+      fs.writeFileSync(hooksFile, JSON.stringify(hooks, null, 2));
+      await openReview('hooks.json');
+      const frame = await until(
+        'hooks.json',
+        'the long hook',
+        async (f) => (await f.locator('.hook-after').count()) === 1,
+      );
+      assert.equal(
+        await text(frame, '.hook-after'),
+        'Runs, then fails closed (deny) on every event it matches: its label is longer than 512 characters.',
+      );
+      // One word of 200 characters wraps in its cell: the page never scrolls sideways.
+      const overflow = await frame.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      assert.ok(overflow <= 0, `the page is ${overflow}px wider than the panel`);
+      await page.screenshot({ path: path.join(RESULTS, 'review-long-hook.png') });
+    } finally {
+      fs.writeFileSync(hooksFile, before);
+    }
+  });
+
   it('shows no "configured on" pill on a rejected bundle: its servers say they will not start', async () => {
     const frame = await openReview('broken-upload');
     assert.match(await text(frame, '.decision'), /rejected|Rejected/);

@@ -22,7 +22,7 @@ export function filesSection(files: ReviewViewModel['files']): HTMLElement {
   const table = el('table', 'files');
   for (const f of files) {
     const tr = el('tr');
-    const name = el('td');
+    const name = el('td', 'wraps');
     if ('unhashed' in f) {
       name.append(shownText(f.path));
       const why = el('td', 'warn', 'not hashed: ');

@@ -16,7 +16,7 @@ export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTM
   const body = el('tbody');
   for (const h of hooks) {
     const tr = el('tr');
-    const argv = el('td', 'mono');
+    const argv = el('td', 'mono wraps');
     h.argv.forEach((a, i) => {
       if (i) argv.append(el('span', 'sep', ' '));
       argv.append(shownText(a, 'token'));
@@ -25,7 +25,7 @@ export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTM
       el('td', undefined, h.event),
       argv,
       el('td', undefined, `${h.timeoutSeconds}s`),
-      el('td', 'mono', h.tools.length ? h.tools.join(', ') : 'all tools'),
+      el('td', 'mono wraps tools', h.tools.length ? h.tools.join(', ') : 'all tools'),
       el('td', undefined, h.cwd),
     );
     body.append(tr);
