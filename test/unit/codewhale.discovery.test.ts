@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { Fixture, index, writeW, writeD, byName, codes, top, LINUX_HOST } from './helpers/fixture';
+import { Fixture, index, writeW, writeD, byName, codes, top } from './helpers/fixture';
 import { Indexer } from '../../src/core/index/indexer';
 
 describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
@@ -215,6 +215,5 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
       host: { os: 'linux', hasBinary: (b) => b !== 'definitely-missing-binary' },
     }).indexAll();
     for (const i of top(s)) assert.ok(i.reasons.includes('not_applicable'), `${i.path}: ${i.reasons.join(',')}`);
-    void LINUX_HOST;
   });
 });

@@ -289,6 +289,35 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
         ),
       );
     });
+
+    it('holds the hosts a Kimi manifest derives from its MCP URLs to the network host list rule, at the URL (§3.5)', () => {
+      // A URL host may be longer than a DNS name (WHATWG and the url crate do not check lengths);
+      // Codewhale derives network_hosts from it and refuses it as a network host of 254 characters.
+      const host = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`;
+      const kimi = (url: string) => {
+        const source = JSON.stringify({ name: 'k', version: '1.0.0', mcpServers: { s: { url } } });
+        const file = f.write('k/kimi.plugin.json', source);
+        const findings = new Findings();
+        const m = readKimiJson(file, source, f.path('k'), findings);
+        assert.ok(m, messages(findings).join(' | '));
+        return { findings, result: validateManifest(f.path('k'), m, findings) };
+      };
+      const long = kimi(`https://${host}/mcp`).findings;
+      assert.deepEqual(
+        long.diagnostics.map((d) => [d.code, d.message]),
+        [['codewhale.manifest.text', 'network host must contain 1-253 non-whitespace characters']],
+      );
+      const text = long.document(f.path('k/kimi.plugin.json'))?.text ?? '';
+      const at = long.diagnostics[0]?.range;
+      assert.equal(
+        text.slice(at?.start.character, at?.end.character),
+        JSON.stringify(`https://${host}/mcp`),
+        'at the URL',
+      );
+      const fine = kimi(`https://${host.slice(1)}/mcp`);
+      assert.deepEqual(messages(fine.findings), [], 'a host of 253 characters is a network host');
+      assert.deepEqual(fine.result.networkHosts, [host.slice(1)]);
+    });
   });
 
   describe('[when] (§4.4 step 8)', () => {

@@ -2,6 +2,8 @@
 
 import { domainToUnicode } from 'node:url';
 import { SPECIAL_SCHEMES, urlParseErrorText } from './urlParseError';
+import type { Located, Manifest } from './manifest';
+import { byteOrder } from '../../fs/rawNames';
 
 /**
  * `Url::parse` as Codewhale's url crate has it (url 2.5 with idna 1.x, its Cargo.lock): a
@@ -70,4 +72,20 @@ export function urlHost(raw: string): HostResult {
   const url = parsed.url;
   if (url.hostname === '') return { ok: false, message: 'remote MCP URL is missing a host' };
   return { ok: true, host: url.hostname.toLowerCase() };
+}
+
+/**
+ * The `network_hosts` a Kimi or Claude manifest derives from its MCP URLs (codewhale.md
+ * §3.5): the host of each URL that parses, ASCII-lowercased, sorted and deduplicated, each
+ * placed at the first URL that names it. Codewhale then holds them to the rules of declared
+ * hosts (§4.4 steps 6-7), so a URL host longer than a network host refuses the bundle.
+ */
+export function derivedNetworkHosts(m: Manifest): Located<string>[] {
+  const first = new Map<string, Located<string>>();
+  for (const s of m.mcpServers) {
+    if (!s.url) continue;
+    const r = urlHost(s.url.value);
+    if (r.ok && !first.has(r.host)) first.set(r.host, { value: r.host, at: s.url.at });
+  }
+  return [...first.values()].sort((a, b) => byteOrder(a.value, b.value));
 }

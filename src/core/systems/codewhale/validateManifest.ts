@@ -2,7 +2,7 @@ import { resolveContainedPath } from './containedPath';
 import type { BundleTree } from './bundleTree';
 import { validateMcpServer } from './mcpRules';
 import { NAME_RULE_MESSAGES, NAME_RULES, slugForName } from './names';
-import { normalizeDeclaredHost, urlHost } from './networkHosts';
+import { derivedNetworkHosts, normalizeDeclaredHost, urlHost } from './networkHosts';
 import { networkHostsFix } from './networkHostsFix';
 import { iconProblem, looksAbsolute, semverProblem, textProblem } from './textRules';
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
@@ -108,11 +108,13 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
   }
   uniqueTexts('keyword', m.keywords, 128, findings);
   uniqueTexts('filesystem root', m.filesystemRoots, 512, findings);
-  uniqueTexts('network host', m.networkHosts, 253, findings);
+  // A Kimi or Claude manifest declares no hosts: Codewhale derives them and checks them as declared ones (§3.5).
+  const hosts = m.networkHostsDerived ? derivedNetworkHosts(m) : m.networkHosts;
+  uniqueTexts('network host', hosts, 253, findings);
 
   // network_hosts must equal the host set of every MCP URL (§4.4 step 7).
   const declared = new Set<string>();
-  for (const h of m.networkHosts) {
+  for (const h of hosts) {
     const r = normalizeDeclaredHost(h.value);
     if (r.ok) declared.add(r.host);
     else findings.at('codewhale.capabilities.network-host', r.message, h.at);
