@@ -467,7 +467,8 @@ describe('Rivumi loads: order, records of refused files, nesting and where findi
     });
     it('checks the combined name only of a skill whose own checks pass: a blank body is the one error', () => {
       f.write('ws/.rivumi/plugins/s.md', '   ');
-      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'p'.repeat(60), skills: [{ path: 's.md' }] }));
+      // p × 64 + ".s" is 66 characters: over the limit, yet the blank body is the one error.
+      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'p'.repeat(64), skills: [{ path: 's.md' }] }));
       assert.deepEqual(
         loadRivumiProject(f.path('ws')).diagnostics.map((d) => d.code),
         ['rivumi.skill.body'],

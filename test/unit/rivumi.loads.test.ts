@@ -177,8 +177,8 @@ describe('Rivumi: the skill load and the hook load, as upstream runs them (issue
       f.write('ws/.rivumi/plugins/p.json', json({ name: 'p'.repeat(40), skills: [{ path: 'a.md' }] }));
       const own = messages(index([f.path('ws')])).filter((m) => !m.startsWith('Rivumi aborts'));
       assert.deepEqual(own, [
-        'project skill description exceeds 400 characters: a.md',
         `plugin skill name exceeds 64 characters: ${'p'.repeat(40)}.${'s'.repeat(30)}`,
+        'project skill description exceeds 400 characters: a.md',
       ]);
     });
 

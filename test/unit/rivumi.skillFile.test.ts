@@ -155,9 +155,19 @@ describe('Rivumi skill files: the name rule, the front-matter lines and the reco
       assert.equal(s?.error?.code, 'rivumi.skill.qualified-name-length');
       assert.deepEqual(s?.error?.range.start, { line: 0, character: 0 });
     });
-    it('counts code points, as Python does', () => {
-      const s = combined('p'.repeat(31), 'a.md', `---\nname: ${'s'.repeat(32)}\n---\nbody`);
-      assert.equal(s?.state, 'valid');
+    it("names the combined name before a too-long description, as pydantic orders the record's fields", () => {
+      // The record's fields are name, description, body, source (§3.1): pydantic reports its errors in that order.
+      const long = `${'p'.repeat(40)}.${'s'.repeat(30)}`;
+      combined('p'.repeat(40), 'a.md', `---\nname: ${'s'.repeat(30)}\ndescription: ${'d'.repeat(401)}\n---\nbody`);
+      const p = loadRivumiProject(f.path('ws'));
+      assert.deepEqual(
+        [p.plugins[0]?.skills[0]?.error?.code, p.skillLoad?.message],
+        ['rivumi.skill.qualified-name-length', `plugin skill name exceeds 64 characters: ${long}`],
+      );
+      assert.deepEqual(
+        p.diagnostics.map((d) => d.code),
+        ['rivumi.skill.qualified-name-length', 'rivumi.skill.description-length'],
+      );
     });
     it('never applies to a project skill', () => {
       f.write(`ws/.rivumi/skills/${'s'.repeat(64)}.md`, 'body');

@@ -106,6 +106,14 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
     it('refuses a blank body', () =>
       fails('---\nname: x\n---\n   \n', 'project skill body cannot be blank or contain NUL: a.md'));
     it('keeps colons in values', () => assert.equal(ok('---\ndescription: a: b\n---\nbody').description, 'a: b'));
+    it('reads no YAML types: a number, null or true is the literal text, a quoted name keeps its quotes', () => {
+      assert.deepEqual(
+        ['123', 'null', 'true'].map((v) => ok(`---\nname: ${v}\ndescription: ${v}\n---\nb`)).map((r) => r.name),
+        ['123', 'null', 'true'],
+      );
+      fails("---\nname: 'x'\n---\nb", `invalid project skill name: "'x'"`);
+      fails('---\n- name: x\n---\nb', "unsupported project skill frontmatter in 'a.md'");
+    });
     it('refuses a # comment line', () =>
       fails('---\n# comment\nname: x\n---\nb', "unsupported project skill frontmatter in 'a.md'"));
     it('refuses a stem with a space', () => fails('body', "invalid project skill name: 'two words'", 'two words.md'));
@@ -124,6 +132,11 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
     it('does not list A.MD on Linux', () => {
       f.write('ws/.rivumi/skills/A.MD', 'body');
       assert.deepEqual(index([f.path('ws')]).items, []);
+    });
+    it('keeps a BOM read from disk: the front matter after it is body, the name the stem', () => {
+      f.write('ws/.rivumi/skills/a.md', '\ufeff---\nname: x\n---\nbody\n');
+      const s = loadRivumiProject(f.path('ws')).skills[0];
+      assert.deepEqual([s?.state, s?.name, s?.body], ['valid', 'a', '\ufeff---\nname: x\n---\nbody']);
     });
     it('rejects bytes FF FE as not UTF-8', () => {
       f.write('ws/.rivumi/skills/a.md', Buffer.from([0xff, 0xfe, 0x41]));
@@ -196,15 +209,17 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
   });
 
   describe('prompt section and selection', () => {
-    it('truncates four bodies of 3000 é to 16000 bytes with the spec marker', () => {
-      // The spec leaves the names open; four-character names reproduce its 24240 bytes.
-      const skills = [0, 1, 2, 3].map((i) => ({ qualifiedName: `sk-${i}`, description: '', body: 'é'.repeat(3000) }));
+    it('truncates four bodies of 3000 é to 16000 bytes (8139 characters) with the spec marker', () => {
+      // The spec leaves the names open: these reproduce its 24240 bytes, and where its cuts fall, its 8139 characters.
+      const skills = ['qa', 'lint', 'ci', 'security'].map((qualifiedName) => ({
+        qualifiedName,
+        description: '',
+        body: 'é'.repeat(3000),
+      }));
       const full = renderSkillSection(skills, Number.MAX_SAFE_INTEGER);
       assert.equal(Buffer.byteLength(full), 24240);
       const bounded = renderSkillSection(skills);
-      assert.equal(Buffer.byteLength(bounded), 16000);
-      // No partial character survives at either cut.
-      assert.ok(!bounded.includes('\ufffd'));
+      assert.deepEqual([Buffer.byteLength(bounded), [...bounded].length], [16000, 8139]);
       assert.ok(bounded.includes('\n... output truncated (8240 bytes omitted) ...\n'));
     });
     it('returns short text unchanged', () => assert.equal(boundedText('abc', 10), 'abc'));

@@ -77,19 +77,20 @@ export function readSkill(
   // file name that is not UTF-8 (Python lists byte 0xFF as U+DCFF) has none (schemas.ts, constrainedText).
   const sourceError = hasNoUtf8(source) ? `project skill file name is not valid UTF-8: ${fileName}` : undefined;
   if (!parsed.ok) {
-    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
-    // Only the description-length failure carries a name: the record's other limit is checked with it.
+    // Only the description-length failure carries a name: the record's other limit is checked with it. pydantic
+    // reports the record's fields in their order (name, description, body, source, §3.1), so the name comes first.
     const longName = nameTooLong(parsed.name);
-    if (longName)
-      findings.inFile(
-        'rivumi.skill.qualified-name-length',
-        `plugin skill name exceeds 64 characters: ${longName}`,
-        abs,
-        parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
-      );
+    const nameFailure = longName
+      ? invalid(
+          'rivumi.skill.qualified-name-length',
+          `plugin skill name exceeds 64 characters: ${longName}`,
+          parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
+        )
+      : undefined;
+    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
     if (sourceError && parsed.code === 'rivumi.skill.description-length')
       findings.inFile('rivumi.skill.source-utf8', sourceError, abs);
-    return failed;
+    return nameFailure ?? failed;
   }
   const qualifiedName = plugin ? `${plugin}.${parsed.name}` : parsed.name;
   if (nameTooLong(parsed.name)) {
