@@ -308,9 +308,9 @@ Commands:
   list                        every item with its decision and reasons
   validate [--format text|json|sarif]
                               every diagnostic; exit 1 if any has severity error
-  show <selector>             one item in full: inventory, files, hashes, decision, diagnostics
+  show <selector>             one item in full: inventory, files, hashes, trust, decision, diagnostics
   explain <selector>          decision first, then source, schema, gates, capabilities, conflicts, diagnostics
-  hash <bundle-dir>           content hash, capability hash and review token of one bundle
+  hash <bundle-dir>           content hash, capability hash and review token of one bundle directory or manifest file
   review <selector>           what a reviewer needs, the diff since the last review, and the review token
   trust <selector> <token>    trust exactly what was reviewed (the full review token); leaves it disabled
   enable <selector>           enable a bundle trusted at its current hashes

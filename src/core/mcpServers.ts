@@ -1,4 +1,5 @@
 import type { Capabilities, McpServer } from './capabilities';
+import { byteOrder } from './fs/rawNames';
 
 /**
  * How every face reads an MCP server (the review panel, the text review, the trust
@@ -6,9 +7,12 @@ import type { Capabilities, McpServer } from './capabilities';
  * timeouts and the credentials taken from the environment.
  */
 
-/** A unit's MCP servers in id order (ids a bundle chooses, compared by code unit). */
+/**
+ * A unit's MCP servers in id order: the byte order of the ids, as Codewhale sorts its review's
+ * entries (codewhale.md §9.1) and the index its server items, not UTF-16 order (U+FF21 before U+1F600).
+ */
 export function serversById(caps: Pick<Capabilities, 'mcpServers'> | null): [string, McpServer][] {
-  return Object.entries(caps?.mcpServers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+  return Object.entries(caps?.mcpServers ?? {}).sort(([a], [b]) => byteOrder(a, b));
 }
 
 /** A server started as a local process (stdio), rather than reached over the network. */

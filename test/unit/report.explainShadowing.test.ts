@@ -46,6 +46,14 @@ describe('explain and the JSON contract on a shadowed bundle', () => {
     assert.deepEqual(section(winner, 'Conflicts'), [`shadows ${loser.id} at .codewhale/plugins/demo`]);
   });
 
+  it('says in the source whom the winner shadows, as it says on the loser who shadows it', () => {
+    const loser = find('workspace', 'demo');
+    assert.ok(
+      section(find('user', 'demo'), 'Source').includes(`shadows: ${loser.id} at .codewhale/plugins/demo`),
+      section(find('user', 'demo'), 'Source').join('\n'),
+    );
+  });
+
   it("says a child's bundle and its decision", () => {
     const child = find('workspace', 'demo:example');
     assert.ok(section(child, 'Source').includes('part of: demo (shadowed)'), section(child, 'Source').join('\n'));

@@ -29,6 +29,8 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   for (const s of systemOf(item.system).explain?.(item) ?? []) sections.push(s);
   const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
   const winner = item.shadowedBy ? itemById(snapshot, item.shadowedBy) : undefined;
+  const losers = snapshot.items.filter((i) => i.shadowedBy === item.id);
+  const at = (i: Item) => `${i.id} at ${scopedPath(i, i.path, snapshot.workspaces)}`;
   sections.push({
     title: 'Source',
     lines: [
@@ -36,15 +38,15 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
       `path: ${where(item.path)}`,
       `id: ${item.id}`,
       ...(parent ? [`part of: ${parent.qualifiedName} (${parent.decision})`] : []),
-      ...(winner ? [`shadowed by: ${winner.id} at ${scopedPath(winner, winner.path, snapshot.workspaces)}`] : []),
+      // Who shadows whom, from either side (decisions.md "Explain": the source).
+      ...(winner ? [`shadowed by: ${at(winner)}`] : []),
+      ...losers.map((i) => `shadows: ${at(i)}`),
     ],
   });
   const schema: string[] = [];
   if (item.detail.manifest) schema.push(`manifest: ${item.detail.manifest}`);
   if (item.detail.version) schema.push(`version: ${item.detail.version}`);
   if (item.detail.description) schema.push(`description: ${item.detail.description}`);
-  if (item.compatibility)
-    schema.push(`compatibility: ${item.compatibility} (activation policy v${activation?.policy ?? 3})`);
   if (schema.length) sections.push({ title: 'Schema', lines: schema });
   if (item.trust !== null) {
     const gates = [
@@ -57,6 +59,9 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
       gates.push(
         `applies to this host: ${activation.applicable ? 'yes' : `no (${activation.whenReasons.join('; ')})`}`,
       );
+    // The activation policy is a gate (decisions.md "Explain"): an unsupported bundle is never active.
+    if (item.compatibility)
+      gates.push(`compatibility: ${item.compatibility} (activation policy v${activation?.policy ?? 3})`);
     // The agent's loads, each as it touches this bundle (decisions.md).
     const loads = item.detail.loads;
     if (loads)
@@ -73,7 +78,10 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   }
   const caps: string[] = [];
   if (item.detail.inventory?.summary) caps.push(item.detail.inventory.summary);
+  // Every permission the unit declares (decisions.md "Explain": the declared capabilities and permissions).
   if (capabilities?.networkHosts?.length) caps.push(`network hosts: ${capabilities.networkHosts.join(', ')}`);
+  if (capabilities?.filesystemRoots?.length) caps.push(`filesystem roots: ${capabilities.filesystemRoots.join(', ')}`);
+  if (capabilities?.lifecycleMutation) caps.push('lifecycle mutation: true');
   if (activation?.inactiveComponents.length)
     caps.push(`inactive components: ${activation.inactiveComponents.join(', ')}`);
   // The pairs the agent hashes, as it states them (one line each; a multi-line value on one line).
@@ -81,9 +89,7 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   for (const c of childrenOf(snapshot, item.id))
     caps.push(`${c.kind} ${c.qualifiedName}: ${c.decision} (${c.reasons.join(', ')})`);
   if (caps.length) sections.push({ title: 'Capabilities', lines: caps });
-  const conflicts = snapshot.items
-    .filter((i) => i.shadowedBy === item.id)
-    .map((i) => `shadows ${i.id} at ${scopedPath(i, i.path, snapshot.workspaces)}`);
+  const conflicts = losers.map((i) => `shadows ${at(i)}`);
   if (winner) conflicts.unshift(`loses to ${winner.id}`);
   if (conflicts.length) sections.push({ title: 'Conflicts', lines: conflicts });
   const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);

@@ -110,7 +110,9 @@ export function review(item: Item, ctx: LifecycleContext): Mutation<ReviewReport
       enabled: hasEnableSwitch(item) && (entry?.enabled ?? false),
       receipt,
       diff,
-      codewhaleTrustLine: refusal === null ? systemOf(s.item.system).agentTrustCommand(s.item) : null,
+      // The agent drops a shadowed bundle (codewhale.md §2.6): its command, given the name, would name the winner.
+      codewhaleTrustLine:
+        refusal === null && item.decision !== 'shadowed' ? systemOf(s.item.system).agentTrustCommand(s.item) : null,
       notCovered: s.notCovered,
       trustable: refusal === null,
       trustRefusal: refusal,
