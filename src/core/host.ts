@@ -16,7 +16,10 @@ export interface HostFacts {
 const OS_OF_PLATFORM: Record<string, string> = { darwin: 'macos', win32: 'windows' };
 
 export function currentHost(env: NodeJS.ProcessEnv = process.env): HostFacts {
-  const dirs = (env.PATH ?? '').split(path.delimiter).filter((d) => d !== '');
+  // An empty entry is kept, as Rust's `split_paths` keeps it: Codewhale joins the name to it and
+  // finds a file in its working directory (one unset or empty PATH is one such entry). Relative
+  // entries resolve against this process's working directory, the agent's when both start in the workspace.
+  const dirs = (env.PATH ?? '').split(path.delimiter);
   // Answers of this reading only: Codewhale probes PATH at every discovery, and one host serves
   // an editor session's every re-read, so an answer kept longer would keep a bundle applicable
   // (shown active) after its binary was removed, or inapplicable after it was installed.

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import { resolveManifest } from '../../src/core/systems/codewhale/bundleManifest';
 import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
@@ -397,6 +398,19 @@ describe('Codewhale bundle loading (codewhale.md §2.5, §4.1, §5)', () => {
     it('never applies with os = []', () => {
       f.write('plugins/b/plugin.toml', `${TOML}[when]\nos = []\n`);
       assert.deepEqual(load().when, { applicable: false, reasons: ['os = [] never applies'] });
+    });
+    it('looks in the working directory for an empty PATH entry, as Rust splits PATH (codewhale.md §4.9)', () => {
+      // `split_paths` gives '' for an empty entry, and `Path::new("").join(name)` is the relative `name`.
+      f.write('plugins/b/plugin.toml', `${TOML}[when]\nbinaries = ["here-tool"]\n`);
+      f.write('cwd/here-tool', '');
+      const cwd = process.cwd();
+      process.chdir(f.path('cwd'));
+      try {
+        for (const PATH of ['', `${f.mkdir('bin')}${path.delimiter}`])
+          assert.equal(load('plugin.toml', currentHost({ PATH })).when.applicable, true, JSON.stringify(PATH));
+      } finally {
+        process.chdir(cwd);
+      }
     });
     it('follows a binary that appears on or leaves PATH, as every discovery of the agent does', () => {
       // One host serves an editor session's every re-read (Refresh included): it may not keep an old answer.

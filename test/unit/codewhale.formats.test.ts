@@ -553,6 +553,26 @@ oauth_resource = "r"
       assert.equal(findings.diagnostics[1]?.fix?.edits[0]?.newText, '"bad-name"');
     });
 
+    it('reports its problems in upstream order: $schema, name, mcp.json, the net.codewhale extension, author.name', () => {
+      // parse_plugin_json, then the sibling mcp.json, then standard_to_manifest (extension, then compose_author):
+      // the first of them is the one a refusal names.
+      f.write('b/mcp.json', '{}');
+      const { m, findings } = read({
+        $schema: ' ',
+        name: 'Bad Name',
+        author: { name: ' ' },
+        extensions: { 'net.codewhale': { surprise: 1 } },
+      });
+      assert.equal(m, undefined);
+      assert.deepEqual(messagesOf(findings), [
+        'plugin.json `$schema` must be a non-empty string',
+        'plugin.json name `Bad Name` is invalid under the Agent Plugins standard (1-64 lowercase ASCII letters, digits, or internal single `-`/`.`; never `--` or `..`)',
+        'failed to parse mcp.json: missing field `mcpServers`',
+        'plugin.json extensions["net.codewhale"] is invalid: unknown field `surprise`',
+        'plugin.json author.name must be a non-empty string',
+      ]);
+    });
+
     it('refuses each of: a missing $schema, an unknown root key, a duplicate key, broken JSON', () => {
       assert.deepEqual(messagesOf(read({ name: 'p' }).findings), [
         'failed to parse plugin.json: missing field `$schema`',

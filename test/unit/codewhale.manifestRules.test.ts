@@ -280,6 +280,20 @@ describe('Codewhale manifest rules (codewhale.md §4.3-§4.5)', () => {
       );
     });
 
+    it('compares no sets after a declared host that does not normalize: upstream stops at that host', () => {
+      for (const [declared, message] of [
+        ['https://api.example.com', 'network host `https://api.example.com` must be a host name, not a URL or path'],
+        ['api.example.com:8443', 'network host `api.example.com:8443` must contain only a normalized host name'],
+      ]) {
+        const { findings } = remote(JSON.stringify([declared]));
+        assert.deepEqual(errors(findings), [message], declared);
+      }
+      // A host that normalizes beside one that does not: still no comparison, the declared set is incomplete.
+      const mixed = remote('["other.example", "exa mple"]');
+      assert.equal(errors(mixed.findings).length, 1);
+      assert.ok(errors(mixed.findings)[0]?.startsWith('network host `exa mple` is invalid: '));
+    });
+
     it('checks a network host as a list too (253 characters, 64 values)', () => {
       const long = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`;
       assert.equal(long.length, 254);

@@ -114,13 +114,19 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
 
   // network_hosts must equal the host set of every MCP URL (§4.4 step 7).
   const declared = new Set<string>();
+  let malformedHost = false;
   for (const h of hosts) {
     const r = normalizeDeclaredHost(h.value);
     if (r.ok) declared.add(r.host);
-    else findings.at('codewhale.capabilities.network-host', r.message, h.at);
+    else {
+      findings.at('codewhale.capabilities.network-host', r.message, h.at);
+      malformedHost = true;
+    }
   }
   // Every format parses each MCP URL here, before the per-server rules: an unparseable one
   // is upstream's first error, "remote MCP URL is invalid", and the host sets are not compared.
+  // Nor are they after a declared host that does not normalize: upstream stops at that host, and
+  // a set without it would report a mismatch (and offer a fix) the author did not write.
   const endpoints = new Set<string>();
   const badUrls = new Set<string>();
   for (const s of m.mcpServers) {
@@ -132,7 +138,7 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
       badUrls.add(s.id);
     }
   }
-  if (!m.networkHostsDerived && badUrls.size === 0 && !sameSet(declared, endpoints)) {
+  if (!m.networkHostsDerived && !malformedHost && badUrls.size === 0 && !sameSet(declared, endpoints)) {
     const at = m.networkHosts[0]?.at ?? m.mcpServers.find((s) => s.url)?.url?.at ?? { file: m.file, path: [] };
     const hosts = [...endpoints].sort(byteOrder);
     const fix = networkHostsFix(m, findings.document(m.file), hosts);

@@ -129,13 +129,9 @@ export function readPluginJson(
     );
     ok = false;
   }
-  if (d.author && rustTrim(d.author.name) === '') {
-    findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', {
-      file,
-      path: docPath(['author', 'name']),
-    });
-    ok = false;
-  }
+  // Upstream's order, which decides the first error: parse_plugin_json ($schema, name), the sibling
+  // mcp.json, then standard_to_manifest (the extension, then compose_author's author.name).
+  const mcp = readMcpJson(path.join(bundleRoot, 'mcp.json'), findings, tree);
   const extRaw = d.extensions?.[EXT];
   let ext: z.infer<typeof codewhaleExtension> = {};
   if (extRaw !== undefined) {
@@ -151,7 +147,13 @@ export function readPluginJson(
       ok = false;
     } else ext = e.data;
   }
-  const mcp = readMcpJson(path.join(bundleRoot, 'mcp.json'), findings, tree);
+  if (d.author && rustTrim(d.author.name) === '') {
+    findings.at('codewhale.manifest.text', 'plugin.json author.name must be a non-empty string', {
+      file,
+      path: docPath(['author', 'name']),
+    });
+    ok = false;
+  }
   if (!ok || mcp === undefined) return undefined;
 
   // Paths by `concat`: exact-length arrays, where a spread leaves the slack of an array grown by push (docs/memory.md).
