@@ -1,14 +1,6 @@
 import { displayPath, owningWorkspace } from '../report/contract';
 import { fingerprintFile, fingerprintPlace, runFingerprints } from '../report/sarifFingerprint';
-import {
-  sarifLocation,
-  sarifRegion,
-  sarifRule,
-  workspaceBaseId,
-  workspaceBaseIds,
-  type SarifRegion,
-} from '../report/sarif';
-import { withinCodeScanningLimits } from '../report/sarifLimits';
+import { sarifLocation, sarifLog, sarifRegion, workspaceBaseId, type SarifRegion } from '../report/sarif';
 import { unreadPlaceProblem } from '../trust/checkGate';
 import type { Diagnostic } from '../model';
 import type { LockFinding } from './lockCheck';
@@ -51,7 +43,6 @@ export function lockSarif(reports: readonly LockReport[], version: string, unrea
   const used = [
     ...new Set([...failing.map(({ f }) => `skillgate.lock.${f.status}`), ...(unread.length ? [UNREAD_RULE] : [])]),
   ].sort();
-  const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
   const workspaces = reports.map((r) => r.workspace);
   // Relative to the finding's own workspace folder, as in `validate`'s SARIF; a file outside it (a --lock elsewhere) is absolute.
@@ -64,69 +55,62 @@ export function lockSarif(reports: readonly LockReport[], version: string, unrea
       endLine: at.line,
       endColumn: at.endColumn,
     });
-  const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: 'Skillgate', version, rules } },
-        // UTF-16 code units, as `validate`'s SARIF: item ranges are the editor's, lock columns JavaScript string indices.
-        columnKind: 'utf16CodeUnits',
-        originalUriBaseIds: workspaceBaseIds(reports.map((r) => r.workspace)),
-        results: [
-          ...failing.map(({ r, f }) => {
-            const ruleId = `skillgate.lock.${f.status}`;
-            const base = reports.indexOf(r);
-            const where = f.item
-              ? location(f.item.location.file, base, sarifRegion(f.item.location.range))
-              : lockLocation(r, base, r.placeInLock(f));
-            return {
-              ruleId,
-              ruleIndex: used.indexOf(ruleId),
-              level: 'error' as const,
-              message: { text: f.message },
-              locations: [where],
-              partialFingerprints: fingerprint(
-                ruleId,
-                fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(base)),
-                `${f.system}\u0000${f.path}`,
-              ),
-              properties: {
-                system: f.system,
-                name: f.name,
-                path: f.path,
-                reviewToken: f.reviewToken,
-                lockedReviewToken: f.lockedReviewToken,
-                contentChanged: f.contentChanged,
-                capabilitiesChanged: f.capabilitiesChanged,
-              },
-            };
-          }),
-          ...unread.map((d) => {
-            const workspace = owningWorkspace(d.file, workspaces);
-            const base = workspace === undefined ? -1 : workspaces.indexOf(workspace);
-            const within = workspace === undefined ? [] : [workspace];
-            const uri = displayPath(d.file, within);
-            return {
-              ruleId: UNREAD_RULE,
-              ruleIndex: used.indexOf(UNREAD_RULE),
-              level: 'error' as const,
-              message: { text: unreadPlaceProblem(d) },
-              locations: [sarifLocation(uri, base, sarifRegion(d.range))],
-              partialFingerprints: fingerprint(
-                UNREAD_RULE,
-                fingerprintFile(
-                  displayPath(fingerprintPlace(d), within),
-                  workspace === undefined ? null : workspaceBaseId(base),
-                ),
-                d.code,
-              ),
-              properties: { workspace: workspace ?? null, code: d.code },
-            };
-          }),
-        ],
-      },
+  return sarifLog(
+    version,
+    used,
+    workspaces,
+    [
+      ...failing.map(({ r, f }) => {
+        const ruleId = `skillgate.lock.${f.status}`;
+        const base = reports.indexOf(r);
+        const where = f.item
+          ? location(f.item.location.file, base, sarifRegion(f.item.location.range))
+          : lockLocation(r, base, r.placeInLock(f));
+        return {
+          ruleId,
+          ruleIndex: used.indexOf(ruleId),
+          level: 'error' as const,
+          message: { text: f.message },
+          locations: [where],
+          partialFingerprints: fingerprint(
+            ruleId,
+            fingerprintFile(displayPath(r.lockFile, [r.workspace]), workspaceBaseId(base)),
+            `${f.system}\u0000${f.path}`,
+          ),
+          properties: {
+            system: f.system,
+            name: f.name,
+            path: f.path,
+            reviewToken: f.reviewToken,
+            lockedReviewToken: f.lockedReviewToken,
+            contentChanged: f.contentChanged,
+            capabilitiesChanged: f.capabilitiesChanged,
+          },
+        };
+      }),
+      ...unread.map((d) => {
+        const workspace = owningWorkspace(d.file, workspaces);
+        const base = workspace === undefined ? -1 : workspaces.indexOf(workspace);
+        const within = workspace === undefined ? [] : [workspace];
+        const uri = displayPath(d.file, within);
+        return {
+          ruleId: UNREAD_RULE,
+          ruleIndex: used.indexOf(UNREAD_RULE),
+          level: 'error' as const,
+          message: { text: unreadPlaceProblem(d) },
+          locations: [sarifLocation(uri, base, sarifRegion(d.range))],
+          partialFingerprints: fingerprint(
+            UNREAD_RULE,
+            fingerprintFile(
+              displayPath(fingerprintPlace(d), within),
+              workspace === undefined ? null : workspaceBaseId(base),
+            ),
+            d.code,
+          ),
+          properties: { workspace: workspace ?? null, code: d.code },
+        };
+      }),
     ],
-  };
-  return withinCodeScanningLimits(log, '`skillgate check --lock` (text or `--json`) lists them all', sarifRule);
+    '`skillgate check --lock` (text or `--json`) lists them all',
+  );
 }

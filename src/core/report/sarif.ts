@@ -3,7 +3,7 @@ import { DIAGNOSTIC_HELP } from '../diagnostics/diagnosticHelp';
 import { diagnosticWorkspace, displayPath, itemsById } from './contract';
 import { artifactUri } from './artifactUri';
 import { fingerprintFile, fingerprintPlace, runFingerprints } from './sarifFingerprint';
-import { withinCodeScanningLimits } from './sarifLimits';
+import { withinCodeScanningLimits, type LimitedResult } from './sarifLimits';
 import type { Snapshot } from '../index/snapshot';
 import type { Range } from '../model';
 
@@ -80,47 +80,67 @@ function isRelative(uri: string, base: number): boolean {
 export function toSarif(snapshot: Snapshot, version: string): object {
   const byId = itemsById(snapshot);
   const used = [...new Set(snapshot.diagnostics.map((d) => d.code))].sort();
-  const rules = used.map(sarifRule);
   const fingerprint = runFingerprints();
+  return sarifLog(
+    version,
+    used,
+    snapshot.workspaces,
+    snapshot.diagnostics.map((d) => {
+      const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
+      const within = workspace === null ? [] : [workspace];
+      const uri = displayPath(d.file, within);
+      const base = workspace === null ? -1 : snapshot.workspaces.indexOf(workspace);
+      // The place the finding is about, which is its file unless a listing's position chose the file.
+      const place = displayPath(fingerprintPlace(d), within);
+      return {
+        ruleId: d.code,
+        ruleIndex: used.indexOf(d.code),
+        level: LEVEL[d.severity],
+        message: { text: d.message },
+        locations: [sarifLocation(uri, base, sarifRegion(d.range))],
+        // Without the line, and with the numbers in the message (upstream wording names byte
+        // offsets and lines, a cap's message counts files) left out: an edit above a finding must
+        // not make a new alert. The place, not the file: a new file sorting first moves the first
+        // file past a cap, not the directory whose cap it is (`Diagnostic.place`).
+        partialFingerprints: fingerprint(
+          d.code,
+          fingerprintFile(place, isRelative(place, base) ? workspaceBaseId(base) : null),
+          d.message.replace(/\d+/g, '#'),
+        ),
+        properties: { workspace, ...(d.itemId ? { itemId: d.itemId } : {}) },
+      };
+    }),
+    '`skillgate validate` (text or `--json`) lists them all',
+  );
+}
+
+/**
+ * A SARIF 2.1.0 log of one Skillgate run over `workspaces` (one `originalUriBaseIds` entry
+ * each), with the rules `ruleIds` (each result's `ruleIndex` is its rule's index there),
+ * within what code scanning takes (sarifLimits.ts): past it, `listedBy` is named as what lists the rest.
+ */
+export function sarifLog(
+  version: string,
+  ruleIds: readonly string[],
+  workspaces: readonly string[],
+  results: readonly LimitedResult[],
+  listedBy: string,
+): object {
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'Skillgate', version, rules } },
-        // Columns are UTF-16 code units, as in the editor (model.ts `Position`): said, not left to a
-        // consumer's guess, since a name or message with a character outside the BMP counts two.
+        tool: { driver: { name: 'Skillgate', version, rules: ruleIds.map(sarifRule) } },
+        // Columns are UTF-16 code units, as in the editor (model.ts `Position`) and in a lock (JavaScript
+        // string indices): said, not left to a consumer's guess, since a character outside the BMP counts two.
         columnKind: 'utf16CodeUnits',
-        originalUriBaseIds: workspaceBaseIds(snapshot.workspaces),
-        results: snapshot.diagnostics.map((d) => {
-          const workspace = diagnosticWorkspace(d, snapshot.workspaces, byId);
-          const within = workspace === null ? [] : [workspace];
-          const uri = displayPath(d.file, within);
-          const base = workspace === null ? -1 : snapshot.workspaces.indexOf(workspace);
-          // The place the finding is about, which is its file unless a listing's position chose the file.
-          const place = displayPath(fingerprintPlace(d), within);
-          return {
-            ruleId: d.code,
-            ruleIndex: used.indexOf(d.code),
-            level: LEVEL[d.severity],
-            message: { text: d.message },
-            locations: [sarifLocation(uri, base, sarifRegion(d.range))],
-            // Without the line, and with the numbers in the message (upstream wording names byte
-            // offsets and lines, a cap's message counts files) left out: an edit above a finding must
-            // not make a new alert. The place, not the file: a new file sorting first moves the first
-            // file past a cap, not the directory whose cap it is (`Diagnostic.place`).
-            partialFingerprints: fingerprint(
-              d.code,
-              fingerprintFile(place, isRelative(place, base) ? workspaceBaseId(base) : null),
-              d.message.replace(/\d+/g, '#'),
-            ),
-            properties: { workspace, ...(d.itemId ? { itemId: d.itemId } : {}) },
-          };
-        }),
+        originalUriBaseIds: workspaceBaseIds(workspaces),
+        results,
       },
     ],
   };
-  return withinCodeScanningLimits(log, '`skillgate validate` (text or `--json`) lists them all', sarifRule);
+  return withinCodeScanningLimits(log, listedBy, sarifRule);
 }
 
 /**

@@ -27,7 +27,7 @@ export const TRUNCATED_RULE = 'skillgate.sarif.truncated';
 type Level = 'error' | 'warning' | 'note';
 const LEVELS: readonly Level[] = ['error', 'warning', 'note'];
 
-interface LimitedResult {
+export interface LimitedResult {
   readonly ruleId: string;
   readonly level: Level;
   readonly locations: readonly unknown[];
