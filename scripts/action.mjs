@@ -90,12 +90,12 @@ function escapeData(s) {
   return String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 // What a repository wrote (a name, a path) must be seen in the job log, not act on it: control
-// characters, bidi and invisible marks and lone surrogates as ⟦U+XXXX⟧, the CLI's own mark
+// characters, bidi and invisible marks and lone surrogates as \u{hex}, the CLI's own mark
 // (src/core/text/displayText.ts; this script runs without the package's code).
 function visible(s) {
   return String(s).replace(
     /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|[\ud800-\udfff]/gu,
-    (ch) => `⟦U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟧`,
+    (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`,
   );
 }
 function escapeProperty(s) {

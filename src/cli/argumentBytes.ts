@@ -58,5 +58,5 @@ export function lostArgumentProblem(
   // Not the argument itself: it is the one thing here that cannot be shown as it is.
   return lost === undefined
     ? undefined
-    : `argument ${lost + 1} is not valid UTF-8, and Node reads it with U+FFFD in place of those bytes, so it could name another file or item; give a path that is UTF-8, or an item as \`skillgate list\` prints it (⟦U+DCFF⟧ for the byte 0xFF)`;
+    : `argument ${lost + 1} is not valid UTF-8, and Node reads it with U+FFFD in place of those bytes, so it could name another file or item; give a path that is UTF-8, or an item as \`skillgate list\` prints it, in single quotes (\`'…\\u{dcff}…'\` for the byte 0xFF)`;
 }

@@ -8,7 +8,8 @@ export type Selection = { readonly ok: true; readonly item: Item } | { readonly 
  * An item id, else a bundle or skill name (spec/cli.md); ambiguity lists the candidates.
  * Each is also taken as the CLI prints it: a Rivumi name or path that is not UTF-8 carries
  * its bytes as lone surrogates, which no terminal can type and Node's argv cannot carry
- * (it decodes them as U+FFFD), so `⟦U+DCFF⟧` as printed is how such an item is named.
+ * (it decodes them as U+FFFD), so `\u{dcff}` as printed is how such an item is named (in
+ * quotes: a shell reads an unquoted `\u` as `u`).
  */
 export function selectItem(snapshot: Snapshot, selector: string): Selection {
   const byId = snapshot.items.find((i) => i.id === selector);

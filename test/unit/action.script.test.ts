@@ -111,7 +111,7 @@ esac
     const r = runAction({ workspaces: '.', 'fail-on': 'none' });
     assert.equal(r.code, 0, r.out + r.err);
     const annotation = r.out.split('\n').find((l) => l.startsWith('::error ')) ?? '';
-    assert.match(annotation, /::Rivumi bundle x \(\.rivumi\/plugins\/e⟦U\+001B⟧\[31mred⟦U\+009B⟧\.json\)/);
+    assert.match(annotation, /::Rivumi bundle x \(\.rivumi\/plugins\/e\\u\{1b\}\[31mred\\u\{9b\}\.json\)/);
     assert.doesNotMatch(r.out, /[\u001b\u009b]/);
   });
 

@@ -16,7 +16,7 @@ describe('an argv shown as one line (argvText)', () => {
   });
 
   it('escapes control and bidi characters before quoting, so none reaches the line', () => {
-    assert.equal(argvText(['x\u202e', 'a\nb']), "'x⟦U+202E⟧' 'a⟦U+000A⟧b'");
+    assert.equal(argvText(['x\u202e', 'a\nb']), "'x\\u{202e}' 'a\\u{a}b'");
   });
 
   it("shows each of a hook's arguments apart in the trust confirmation", () => {

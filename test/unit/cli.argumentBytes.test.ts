@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lostArgument } from '../../src/cli/argumentBytes';
+import { lostArgument, lostArgumentProblem } from '../../src/cli/argumentBytes';
 import { Fixture } from './helpers/fixture';
 
 /**
@@ -39,6 +39,12 @@ describe('CLI arguments whose bytes are not UTF-8', () => {
       lostArgument(['hash', 'p\ufffd'], () => undefined),
       undefined,
     );
+  });
+
+  it('says to give such an item as `list` prints it, quoted for the shell, in the \\u{hex} form', () => {
+    const problem = lostArgumentProblem(['show', 'p\ufffd'], cmdline('node', 'cli.js', 'show', ff)) ?? '';
+    // Unquoted, a shell reads `\u` as `u`: the id must reach the CLI with its backslash.
+    assert.match(problem, /in single quotes \(`'…\\u\{dcff\}…'` for the byte 0xFF\)$/);
   });
 
   it('refuses when the arguments cannot be matched with their bytes', () => {

@@ -9,14 +9,14 @@ import { assertDisplaySafe } from './helpers/displaySafe';
  * Issue 10: a repository names files, bundles, skills, hooks and tools; none of it may
  * reach the terminal raw. Every command's text output, on stdout and on stderr, holds no
  * control character but `\n`, no C1, no bidi override and no lone surrogate, while still
- * showing the hostile names (as ⟦U+…⟧). JSON and SARIF keep the raw values, safely escaped.
+ * showing the hostile names (as `\u{hex}`). JSON and SARIF keep the raw values, safely escaped.
  */
 
 /** What a file name can hold (anything but `/` and NUL): cursor up, erase line, an OSC title, a C1 CSI, a right-to-left override, a tab and a newline. */
 const NAME = '\x1b[1A\x1b[2K\x1b]0;pwned\x07\u009b\u202e\t\n';
 /** The same as JSON escapes, plus a lone surrogate (what surrogateescape makes of a byte that is not UTF-8). */
 const JSON_TEXT = `${[...NAME].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}\\udcff`;
-const MARKED = '⟦U+001B⟧[1A⟦U+001B⟧[2K⟦U+001B⟧]0;pwned⟦U+0007⟧⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧';
+const MARKED = '\\u{1b}[1A\\u{1b}[2K\\u{1b}]0;pwned\\u{7}\\u{9b}\\u{202e}\\u{9}\\u{a}';
 
 describe('terminal output of every CLI command (issue 10)', function () {
   this.timeout(60000);
@@ -95,14 +95,14 @@ describe('terminal output of every CLI command (issue 10)', function () {
     // Every diagnostic is one compiler-style line.
     for (const line of validate.out.split('\n').slice(0, -2))
       assert.match(line, /^\.\S.*:\d+:\d+: (error|warning|information) [a-z.-]+: /, line);
-    assert.ok(validate.out.includes('⟦U+001B⟧[2K⟦U+202E⟧'), validate.out);
+    assert.ok(validate.out.includes('\\u{1b}[2K\\u{202e}'), validate.out);
     const doc = await json(['list']);
     for (const item of doc.items as { id: string }[]) {
       await cli(['show', item.id, '--no-user']);
       await cli(['explain', item.id, '--no-user']);
     }
     assert.ok(
-      outputs.some((o) => o.includes('raw\ufffd\ufffd.txt') || o.includes('raw⟦U+DCFF⟧⟦U+DC9B⟧.txt')),
+      outputs.some((o) => o.includes('raw\ufffd\ufffd.txt') || o.includes('raw\\u{dcff}\\u{dc9b}.txt')),
       'the file whose name is not UTF-8 is shown',
     );
     assert.ok(outputs.some((o) => o.includes(`f${MARKED}.txt`)));
@@ -111,7 +111,7 @@ describe('terminal output of every CLI command (issue 10)', function () {
       'the description is shown',
     );
     assert.ok(
-      outputs.some((o) => /tools: t⟦U\+001B⟧.*⟦U\+DCFF⟧/.test(o)),
+      outputs.some((o) => /tools: t\\u\{1b\}.*\\u\{dcff\}/.test(o)),
       'the lone surrogate (a hook tool) is shown',
     );
   });
@@ -130,7 +130,7 @@ describe('terminal output of every CLI command (issue 10)', function () {
     f.write(`ws${NAME}/.codewhale/plugins/ok${NAME}/f${NAME}.txt`, `line\n\x1b[1A\x1b[2Kfake ok\r\u202eevil\u009b\n`);
     const review = await cli(['review', ok.id, '--no-user']);
     assert.ok(review.out.includes(`M f${MARKED}.txt`), review.out);
-    assert.ok(review.out.includes('+⟦U+001B⟧[1A⟦U+001B⟧[2Kfake ok⟦U+000D⟧⟦U+202E⟧evil⟦U+009B⟧'), review.out);
+    assert.ok(review.out.includes('+\\u{1b}[1A\\u{1b}[2Kfake ok\\u{d}\\u{202e}evil\\u{9b}'), review.out);
     const check = await cli(['check', '--no-user'], { RIVUMI_ENABLE_PROJECT_HOOKS: '1' });
     assert.equal(check.code, 1);
     assert.ok(check.err.includes(`.codewhale/plugins/ok${MARKED}`), check.err);

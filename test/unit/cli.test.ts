@@ -63,7 +63,7 @@ describe('the skillgate CLI (spec/cli.md)', () => {
     const dangling = await cli(['list', '--workspace', '--no-user'], f.root);
     assert.equal(dangling.code, 2);
     assert.match(dangling.err, /^skillgate: Option '--workspace' argument is ambiguous\. Did you forget .*\n/);
-    assert.doesNotMatch(dangling.err, /U\+000A/);
+    assert.doesNotMatch(dangling.err, /\\u\{a\}/);
   });
 
   it('refuses, never ignores, a repeated option with a value and --json beside another --format', async () => {

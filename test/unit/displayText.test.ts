@@ -20,36 +20,41 @@ import { HOSTILE, assertDisplaySafe } from './helpers/displaySafe';
 import { itemOf } from './helpers/item';
 
 describe('displayText: what Skillgate shows never acts (issue 10)', () => {
-  it('marks every C0 and C1 control character as ⟦U+XXXX⟧', () => {
+  it("shows a control, a bidi and a lone surrogate character in codewhale.md §9's `\\u{hex}` form, as Codewhale prints them", () => {
+    // Rust's char::escape_unicode: lowercase hex, no leading zeros.
+    const shown = displayText('a\x1bb\u202ec\udcffd\0e\u{e0041}');
+    assert.equal(shown, 'a\\u{1b}b\\u{202e}c\\u{dcff}d\\u{0}e\\u{e0041}');
+    assert.equal(displayText(shown), shown);
+    assert.equal(displayText(shown, 'multi-line'), shown);
+  });
+
+  it('marks every C0 and C1 control character as \\u{hex}', () => {
     for (let cp = 0; cp <= 0x9f; cp++) {
       if (cp >= 0x20 && cp < 0x7f) continue;
-      assert.equal(
-        displayText(`a${String.fromCharCode(cp)}b`),
-        `a⟦U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟧b`,
-      );
+      assert.equal(displayText(`a${String.fromCharCode(cp)}b`), `a\\u{${cp.toString(16)}}b`);
     }
   });
 
   it('marks an escape sequence, an OSC title and a C1 CSI visibly', () => {
-    assert.equal(displayText('\x1b[1A\x1b[2K'), '⟦U+001B⟧[1A⟦U+001B⟧[2K');
-    assert.equal(displayText('\x1b]0;pwned\x07'), '⟦U+001B⟧]0;pwned⟦U+0007⟧');
-    assert.equal(displayText('\u009b2J'), '⟦U+009B⟧2J');
+    assert.equal(displayText('\x1b[1A\x1b[2K'), '\\u{1b}[1A\\u{1b}[2K');
+    assert.equal(displayText('\x1b]0;pwned\x07'), '\\u{1b}]0;pwned\\u{7}');
+    assert.equal(displayText('\u009b2J'), '\\u{9b}2J');
   });
 
   it('marks the bidi and invisible characters the review marks, and line separators', () => {
-    assert.equal(displayText('a\u202eb\u200bc\u2066d\u{E0041}'), 'a⟦U+202E⟧b⟦U+200B⟧c⟦U+2066⟧d⟦U+E0041⟧');
-    assert.equal(displayText('a\u2028b\u2029c'), 'a⟦U+2028⟧b⟦U+2029⟧c');
+    assert.equal(displayText('a\u202eb\u200bc\u2066d\u{E0041}'), 'a\\u{202e}b\\u{200b}c\\u{2066}d\\u{e0041}');
+    assert.equal(displayText('a\u2028b\u2029c'), 'a\\u{2028}b\\u{2029}c');
   });
 
   it('marks a lone surrogate by its code unit (U+DCFF is the byte 0xFF under surrogateescape) and keeps pairs', () => {
-    assert.equal(displayText('r\udcff.sh'), 'r⟦U+DCFF⟧.sh');
-    assert.equal(displayText('\ud800x'), '⟦U+D800⟧x');
+    assert.equal(displayText('r\udcff.sh'), 'r\\u{dcff}.sh');
+    assert.equal(displayText('\ud800x'), '\\u{d800}x');
     assert.equal(displayText('😀 ü ！'), '😀 ü ！');
   });
 
   it('escapes newline and tab in a one-line field; a multi-line body keeps only its newlines', () => {
-    assert.equal(displayText('a\nb\tc\rd'), 'a⟦U+000A⟧b⟦U+0009⟧c⟦U+000D⟧d');
-    assert.equal(displayText('a\nb\tc\rd', 'multi-line'), 'a\nb⟦U+0009⟧c⟦U+000D⟧d');
+    assert.equal(displayText('a\nb\tc\rd'), 'a\\u{a}b\\u{9}c\\u{d}d');
+    assert.equal(displayText('a\nb\tc\rd', 'multi-line'), 'a\nb\\u{9}c\\u{d}d');
   });
 
   it('is idempotent, so a field, its line and the whole output can each be escaped', () => {
@@ -60,7 +65,8 @@ describe('displayText: what Skillgate shows never acts (issue 10)', () => {
   });
 
   it('leaves plain text alone and says when it would not', () => {
-    assert.equal(displayText('plain name-1.2 (ok) ⟦x⟧'), 'plain name-1.2 (ok) ⟦x⟧');
+    // The mark's own characters, written by a repository, are plain text: shown as they are.
+    assert.equal(displayText('plain name-1.2 (ok) C:\\dir \\u{202e}'), 'plain name-1.2 (ok) C:\\dir \\u{202e}');
     assert.equal(hasUnsafeForDisplay('plain'), false);
     assert.equal(hasUnsafeForDisplay('a\tb'), true);
     assert.equal(hasUnsafeForDisplay('a\udcffb'), true);
@@ -125,11 +131,11 @@ describe('the editor shows repository text escaped (issue 10)', () => {
       reviewPanelTitle(item()),
     ]) {
       assertDisplaySafe(text, 'label', false);
-      assert.match(text, /⟦U\+001B⟧\[1A⟦U\+001B⟧\[2K⟦U\+001B⟧\]0;pwned⟦U\+0007⟧⟦U\+009B⟧⟦U\+202E⟧⟦U\+DCFF⟧$/);
+      assert.match(text, /\\u\{1b\}\[1A\\u\{1b\}\[2K\\u\{1b\}\]0;pwned\\u\{7\}\\u\{9b\}\\u\{202e\}\\u\{dcff\}$/);
     }
     assert.equal(itemDescription(item()), 'needs review');
-    assert.equal(itemLabel(item({ qualifiedName: 'a\nb' })), 'a⟦U+000A⟧b');
-    assert.equal(reviewPanelTitle(item({ name: 'x\u202ey' })), 'Review: x⟦U+202E⟧y');
+    assert.equal(itemLabel(item({ qualifiedName: 'a\nb' })), 'a\\u{a}b');
+    assert.equal(reviewPanelTitle(item({ name: 'x\u202ey' })), 'Review: x\\u{202e}y');
   });
 
   it('tooltips: no raw control, no markup, no link, no entity and no theme icon from a name or path', () => {
@@ -143,11 +149,11 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assertDisplaySafe(md, 'tooltip');
     // `$(zap)` is written `\\\$\(zap\)`: Markdown yields `\$(zap)`, which the icon pass shows as the text `$(zap)`.
     assert.ok(
-      md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\\\\\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*⟦U\\+001B⟧'),
+      md.includes('\\[x\\]\\(command\\:skillgate\\.enable\\) \\\\\\$\\(zap\\) \\&\\#x202E\\; \\<b\\>\\*\\\\u\\{1b\\}'),
       md,
     );
-    assert.ok(md.includes('https\\:\\/evil\\.example\\/\\`code\\`⟦U\\+000A⟧\\# h'), md);
-    assert.equal(escapeMarkdown('a\u202eb'), 'a⟦U\\+202E⟧b');
+    assert.ok(md.includes('https\\:\\/evil\\.example\\/\\`code\\`\\\\u\\{a\\}\\# h'), md);
+    assert.equal(escapeMarkdown('a\u202eb'), 'a\\\\u\\{202e\\}b');
     assert.equal(escapeMarkdown('$(zap)'), '\\$\\(zap\\)');
     assert.equal(escapeMarkdown('$(zap) $(not an icon)', true), '\\\\\\$\\(zap\\) \\$\\(not an icon\\)');
   });
@@ -155,8 +161,8 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   it('QuickPick items: escaped, and `$(icon)` shown as text', () => {
     const pick = itemPick(item({ qualifiedName: `$(zap) x${HOSTILE}` }));
     for (const text of Object.values(pick)) assertDisplaySafe(text, 'quick pick', false);
-    assert.ok(pick.label.startsWith('\\$(zap) x⟦U+001B⟧'), pick.label);
-    assert.equal(quickPickText('a\tb'), 'a⟦U+0009⟧b');
+    assert.ok(pick.label.startsWith('\\$(zap) x\\u{1b}'), pick.label);
+    assert.equal(quickPickText('a\tb'), 'a\\u{9}b');
     assert.equal(quickPickText('$(spin~spin) $(not icon)'), '\\$(spin~spin) $(not icon)');
   });
 
@@ -172,7 +178,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     };
     const { description } = itemPick(shadowed, snapshot.workspaces, snapshot);
     assertDisplaySafe(description, 'quick pick', false);
-    assert.ok(description.startsWith('Codewhale plugin · shadowed by \\$(zap)x⟦U+001B⟧'), description);
+    assert.ok(description.startsWith('Codewhale plugin · shadowed by \\$(zap)x\\u{1b}'), description);
   });
 
   it('QuickPick items: a bundle of one of several workspace folders shows its whole path, so two worktrees differ', () => {
@@ -188,9 +194,9 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   it('notifications: one line, escaped, and a link-shaped name never becomes a link', () => {
     assert.equal(
       notificationText('Trusted [ok](command:skillgate.enable?x).'),
-      'Trusted [ok]⟦U+0028⟧command:skillgate.enable?x).',
+      'Trusted [ok]\\u{28}command:skillgate.enable?x).',
     );
-    assert.equal(notificationText('[a](HTTPS://evil.example)'), '[a]⟦U+0028⟧HTTPS://evil.example)');
+    assert.equal(notificationText('[a](HTTPS://evil.example)'), '[a]\\u{28}HTTPS://evil.example)');
     assert.equal(notificationText('a (b) [c]'), 'a (b) [c]');
     assertDisplaySafe(notificationText(`x\n${HOSTILE}`), 'notification', false);
   });
@@ -198,8 +204,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
   it("notifications: escape the links VS Code's own pattern finds, and only those", () => {
     // vs/base/common/linkedText.ts, matched as before from each `[`.
     const pattern = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)/gi;
-    const expected = (t: string) =>
-      t.replace(pattern, (_m, label: string, href: string) => `[${label}]⟦U+0028⟧${href}`);
+    const expected = (t: string) => t.replace(pattern, (_m, label: string, href: string) => `[${label}]\\u{28}${href}`);
     const parts = ['[', ']', '(', ')', ' ', 'a', '[a](', 'command:x', 'HTTP://', 'https:/', 'file:', '](', '[]'];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
@@ -215,7 +220,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     const line = `  • node ${Array.from({ length: 64 }, () => `'${'['.repeat(4096)}'`).join(' ')}  (MCP server s)`;
     assert.equal(notificationText(line), line);
     const linked = `${'['.repeat(200_000)}a](command:x) [b](file:y)`;
-    assert.equal(notificationText(linked), `${'['.repeat(200_000)}a]⟦U+0028⟧command:x) [b]⟦U+0028⟧file:y)`);
+    assert.equal(notificationText(linked), `${'['.repeat(200_000)}a]\\u{28}command:x) [b]\\u{28}file:y)`);
   });
 
   it('every message a flow gives the UI port is escaped (trust flow through the safe port)', async () => {
@@ -249,8 +254,20 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assert.equal(outcome, 'trusted');
     assert.equal(calls.length, 3);
     for (const c of calls) assertDisplaySafe(c, 'flow message');
-    assert.ok(calls[0]?.startsWith('Trust [x]⟦U+0028⟧command:workbench.action.terminal.new)⟦U+001B⟧[1A'), calls[0]);
-    assert.ok(calls[2]?.includes('⟦U+202E⟧⟦U+DCFF⟧'), calls[2]);
+    assert.ok(calls[0]?.startsWith('Trust [x]\\u{28}command:workbench.action.terminal.new)\\u{1b}[1A'), calls[0]);
+    assert.ok(calls[2]?.includes('\\u{202e}\\u{dcff}'), calls[2]);
+  });
+
+  it("names the mark in codewhale.md §9's `\\u{hex}` form wherever it says how hidden characters are shown", () => {
+    // The review webview's flag and banner, the note for an unopenable file, the CLI's words, the GitHub Action.
+    const root = path.resolve(__dirname, '../..');
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(path.join(root, dir), { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+        .filter((f) => /\.(ts|mjs)$/.test(f));
+    for (const file of [...files('src'), ...files('scripts')])
+      assert.doesNotMatch(fs.readFileSync(path.join(root, file), 'utf8'), /⟦/, file);
   });
 
   it('the review webview builds its DOM with textContent only', () => {

@@ -264,7 +264,7 @@ describe('skillgate check over Eva: what Skillgate left unread by its own caps f
     );
     assert.match(
       r.err,
-      /^ {2}config\/adapters\/e⟦U\+001B⟧\[31m⟦U\+202E⟧\.yaml: more than 0 files in this directory; Eva's discovery limit stops here \(2 skipped\)$/m,
+      /^ {2}config\/adapters\/e\\u\{1b\}\[31m\\u\{202e\}\.yaml: more than 0 files in this directory; Eva's discovery limit stops here \(2 skipped\)$/m,
     );
     assert.match(r.err, /^ {2}config\/policies\/adapter\.yaml: more than 0 files in this directory/m);
     assert.doesNotMatch(r.err, /[\u001b\u202e]/);

@@ -133,8 +133,8 @@ describe('the review of an Eva unit shows the skill it binds (text review and pa
       const text = textOf(NAME);
       assertDisplaySafe(text, 'the text review');
       const caps = capabilitiesOf(text);
-      assert.ok(caps.includes('    | fine</script><script>alert(1)</script>⟦U+000D⟧⟦U+001B⟧[1A'), caps);
-      assert.ok(caps.includes('⟦U+0007⟧⟦U+009B⟧⟦U+202E⟧'), caps);
+      assert.ok(caps.includes('    | fine</script><script>alert(1)</script>\\u{d}\\u{1b}[1A'), caps);
+      assert.ok(caps.includes('\\u{7}\\u{9b}\\u{202e}'), caps);
       // The body's line that reads like the review's own stays quoted; the review's own line is still the last of its kind.
       assert.ok(caps.includes('\n    | Content hash:    forged\n'), caps);
       assert.equal(text.match(/^Content hash: /gm)?.length, 1);
@@ -145,7 +145,7 @@ describe('the review of an Eva unit shows the skill it binds (text review and pa
       const body = m.capabilities.skills[0]?.body;
       assert.ok(body, 'no body');
       assertDisplaySafe(body.text, 'the body');
-      assert.ok(body.text.includes('fine</script><script>alert(1)</script>⟦U+000D⟧⟦U+001B⟧[1A'), body.text);
+      assert.ok(body.text.includes('fine</script><script>alert(1)</script>\\u{d}\\u{1b}[1A'), body.text);
       assert.equal(body.hidden, true);
       assert.ok(m.hiddenCount >= 1);
     });

@@ -198,9 +198,9 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
       w.f.symlink(w.f.path('outside.txt'), `ws/${SKILL_DIR}/leak\x1b[2J\u202e.md`);
       const text = reviewText(reviewOf(), [w.f.path('ws')], false, false, itemOf());
       assertDisplaySafe(text, 'the text review');
-      assert.ok(text.includes(`  not hashed    ${SKILL_DIR}/leak⟦U+001B⟧[2J⟦U+202E⟧.md  (${LINK})\n`), text);
+      assert.ok(text.includes(`  not hashed    ${SKILL_DIR}/leak\\u{1b}[2J\\u{202e}.md  (${LINK})\n`), text);
       const cause = reviewViewModel(reviewOf(), snapshot(), false).files.find((f) => 'unhashed' in f);
-      assert.deepEqual([cause?.path.text, cause?.path.hidden], [`${SKILL_DIR}/leak⟦U+001B⟧[2J⟦U+202E⟧.md`, true]);
+      assert.deepEqual([cause?.path.text, cause?.path.hidden], [`${SKILL_DIR}/leak\\u{1b}[2J\\u{202e}.md`, true]);
     });
 
     it('a link beside another in a subfolder: the walk goes on past the first, and lists both, never what they lead to', () => {

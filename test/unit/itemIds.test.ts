@@ -118,7 +118,7 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     const printed = ambiguous.err.match(/use one of these ids: (.*)$/m)?.[1]?.split(', ') ?? [];
     assert.deepEqual(
       printed.map((id) => id.replace(/^.*\/p/, 'p')),
-      ['p⟦U+DCFE⟧.json', 'p⟦U+DCFF⟧.json'],
+      ['p\\u{dcfe}.json', 'p\\u{dcff}.json'],
       ambiguous.err,
     );
     for (const id of printed) {

@@ -128,7 +128,7 @@ describe("the review panel states Codewhale's own review facts, in the text revi
     w.f.write('ws/.codewhale/plugins/tools/plugin.toml', toml);
     const { m, text } = both();
     const root = m.contract?.rows.find((r) => r.label === 'filesystem_roots')?.value;
-    assert.deepEqual(root, { text: '[/srv⟦U+001B⟧[2J⟦U+202E⟧atad]', hidden: true });
+    assert.deepEqual(root, { text: '[/srv\\u{1b}[2J\\u{202e}atad]', hidden: true });
     assert.ok(m.hiddenCount >= 1);
     assert.ok(line(text, 'permissions: ').startsWith(`permissions: filesystem_roots=${root?.text} `));
   });

@@ -26,7 +26,7 @@ describe('the review panel: why Trust and Enable are refused', () => {
     assert.ok(r.ok, r.ok ? '' : r.message);
     assert.equal(r.value.trustable, false);
     const { actions } = reviewViewModel(r.value, s, false);
-    assert.match(actions.trust.why ?? '', /^Rivumi plugin `p⟦U\+001B⟧\[1A/);
+    assert.match(actions.trust.why ?? '', /^Rivumi plugin `p\\u\{1b\}\[1A/);
     assert.ok(actions.notices.length > 0);
     for (const [where, text] of [
       ['trust.why', actions.trust.why ?? ''],

@@ -80,14 +80,14 @@ describe('the review panel view model', () => {
 
   it('makes hidden characters visible and flags them; markup stays text', () => {
     const m = model();
-    assert.equal(m.header.description?.text, 'Safe⟦U+200B⟧tools <script>alert(1)</script>');
+    assert.equal(m.header.description?.text, 'Safe\\u{200b}tools <script>alert(1)</script>');
     assert.equal(m.header.description?.hidden, true);
-    assert.equal(m.capabilities.skills[0]?.description.text, 'Does⟦U+200B⟧ things');
+    assert.equal(m.capabilities.skills[0]?.description.text, 'Does\\u{200b} things');
     assert.ok(m.hiddenCount >= 2);
     assert.deepEqual(shown('plain'), { text: 'plain', hidden: false });
-    assert.equal(shown('tag\u{E0041}').text, 'tag⟦U+E0041⟧');
-    assert.deepEqual(shown('\tindented'), { text: '⟦U+0009⟧indented', hidden: false });
-    assert.deepEqual(shown('a\x1bb'), { text: 'a⟦U+001B⟧b', hidden: true });
+    assert.equal(shown('tag\u{E0041}').text, 'tag\\u{e0041}');
+    assert.deepEqual(shown('\tindented'), { text: '\\u{9}indented', hidden: false });
+    assert.deepEqual(shown('a\x1bb'), { text: 'a\\u{1b}b', hidden: true });
   });
 
   it('shows capability changes first, then file diffs, after a change', async () => {
@@ -129,9 +129,7 @@ describe('the review panel view model', () => {
     };
     const first = model();
     walk(first, 'model');
-    assert.ok(
-      first.files.some((x) => x.path.text === 'f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt' && x.path.hidden),
-    );
+    assert.ok(first.files.some((x) => x.path.text === 'f\\u{1b}[2K\\u{9b}\\u{202e}\\u{9}\\u{a}.txt' && x.path.hidden));
     assert.ok((await trust(byName(w.snapshot(), 'tools'), first.hashes.token ?? '', { store: w.store })).ok);
     fs.writeFileSync(w.f.path(`ws/.codewhale/plugins/tools/f${NAME}.txt`), `a\n\x1b[1Aok\r\u202eb\n`);
     const changed = model();
@@ -139,7 +137,7 @@ describe('the review panel view model', () => {
     // The diff headers name the file; a newline in its name started a line the panel showed as context.
     assert.deepEqual(
       changed.changes?.files[0]?.diff.map((l) => `${l.kind} ${l.text.text}`),
-      ['hunk @@ -1,1 +1,2 @@', 'ctx  a', 'add +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b'],
+      ['hunk @@ -1,1 +1,2 @@', 'ctx  a', 'add +\\u{1b}[1Aok\\u{d}\\u{202e}b'],
     );
     // The text review shows the same diff, each line its own (`review`, the editor's plain-text review).
     const text = review(byName(w.snapshot(), 'tools'), { store: w.store });
@@ -148,11 +146,11 @@ describe('the review panel view model', () => {
       .split('\n')
       .filter((l) => l.startsWith('      '));
     assert.deepEqual(diffLines, [
-      '      --- a/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt',
-      '      +++ b/f⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧.txt',
+      '      --- a/f\\u{1b}[2K\\u{9b}\\u{202e}\\u{9}\\u{a}.txt',
+      '      +++ b/f\\u{1b}[2K\\u{9b}\\u{202e}\\u{9}\\u{a}.txt',
       '      @@ -1,1 +1,2 @@',
       '       a',
-      '      +⟦U+001B⟧[1Aok⟦U+000D⟧⟦U+202E⟧b',
+      '      +\\u{1b}[1Aok\\u{d}\\u{202e}b',
     ]);
     const s = w.snapshot();
     const hooks = review(byName(s, 'hooks.json'), { store: w.store });
@@ -160,11 +158,8 @@ describe('the review panel view model', () => {
     const rivumi = reviewViewModel(hooks.value, s, true);
     walk(rivumi, 'hooks model');
     // Rivumi strips the tool filter's surrounding whitespace.
-    assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, ['t⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧']);
-    assert.equal(
-      rivumi.capabilities.hooks[0]?.argv[1]?.text,
-      'h⟦U+001B⟧[2K⟦U+009B⟧⟦U+202E⟧⟦U+0009⟧⟦U+000A⟧⟦U+DCFF⟧.sh',
-    );
+    assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, ['t\\u{1b}[2K\\u{9b}\\u{202e}']);
+    assert.equal(rivumi.capabilities.hooks[0]?.argv[1]?.text, 'h\\u{1b}[2K\\u{9b}\\u{202e}\\u{9}\\u{a}\\u{dcff}.sh');
   });
 
   it('shows a removed `-- x` and an added `++ y` line, which read like the diff header (`--- `, `+++ `)', async () => {
@@ -445,7 +440,7 @@ describe('the review panel view model', () => {
       );
       const m = model();
       const body = m.capabilities.skills[0]?.body;
-      assert.equal(body?.text, '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>⟦U+202E⟧ now.\n');
+      assert.equal(body?.text, '---\nname: a\ndescription: Does things\n---\nRun <b>this</b>\\u{202e} now.\n');
       assert.equal(body?.hidden, true);
       assert.deepEqual(
         m.capabilities.commands.map((c) => [c.name.text, c.body?.text]),

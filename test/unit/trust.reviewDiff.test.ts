@@ -418,8 +418,8 @@ describe('the review diff against the receipt (trust.md "Operations")', () => {
       assert.equal(d.files[0]?.path, name, 'the path itself stays what the bundle holds');
       assert.deepEqual(d.files[0]?.unifiedDiff?.split('\n'), [
         '='.repeat(67),
-        '--- a/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred',
-        '+++ b/nl⟦U+000A⟧Files (0):⟦U+001B⟧[31mred',
+        '--- a/nl\\u{a}Files (0):\\u{1b}[31mred',
+        '+++ b/nl\\u{a}Files (0):\\u{1b}[31mred',
         '@@ -1,1 +1,1 @@',
         '-old',
         '+new',

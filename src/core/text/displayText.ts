@@ -1,4 +1,4 @@
-import { HIDDEN_CHARACTER_SOURCE, codePointLabel } from './hiddenUnicode';
+import { HIDDEN_CHARACTER_SOURCE } from './hiddenUnicode';
 
 /**
  * The default-ignorable code points hiddenUnicode.ts leaves out, by range: the property
@@ -11,8 +11,9 @@ const OTHER_IGNORABLE =
 /**
  * Text Skillgate shows (a terminal, the editor's labels, notifications and review) must
  * never carry a character that acts instead of being seen. A repository controls file
- * names, names, descriptions and argv, so every such character is escaped as
- * `⟦U+XXXX⟧`, the mark the review already uses for hidden Unicode:
+ * names, names, descriptions and argv, so every such character is escaped as `\u{hex}`,
+ * the form codewhale.md §9 asks of the review and Codewhale prints (Rust's
+ * `char::escape_unicode`: lowercase hex, no leading zeros; ESC is `\u{1b}`):
  *
  * - C0 and C1 control characters (U+0000–U+001F, U+007F–U+009F): ESC starts a terminal
  *   sequence (`\x1b[2K` erases a line, OSC `\x1b]0;…\x07` sets the window title or
@@ -32,6 +33,14 @@ const OTHER_IGNORABLE =
  * as a whole) keeps its newlines, as line separators. The function is idempotent: its
  * marks are printable, so escaping twice changes nothing (a field escaped, then its
  * line, then the output).
+ *
+ * A repository can write the mark's own text, a name holding `\u{202e}` literally; it is
+ * left as it is. That can only make a name look more suspicious, never hide a character:
+ * every character that acts is still marked, the text shown holds none, and the review
+ * flags only the real ones (hasUnsafeForDisplay reads the raw text). Escaping the
+ * backslash instead would give up idempotence (`\u{5c}` holds one again). Names are
+ * compared as raw bytes, never as shown; the CLI's selector takes the shown form of an
+ * id only after no id matched exactly (selector.ts).
  */
 const unsafeSource = (c0: string) =>
   `[${c0}\\u007f-\\u009f\\u2028\\u2029\\ud800-\\udfff${OTHER_IGNORABLE}]|${HIDDEN_CHARACTER_SOURCE}`;
@@ -51,7 +60,7 @@ export type DisplayLines = 'one-line' | 'multi-line';
 export function displayText(text: string, lines: DisplayLines = 'one-line'): string {
   return text.replace(
     lines === 'multi-line' ? UNSAFE_BUT_NEWLINE : UNSAFE_FOR_DISPLAY,
-    (ch) => `⟦${codePointLabel(ch.codePointAt(0) ?? 0)}⟧`,
+    (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`,
   );
 }
 

@@ -281,7 +281,7 @@ function fileChanges(
       const allowed = Math.min(editsLeft, fileEdits);
       // The headers are lines of their own: a newline in a name must not start another (displayText.ts).
       // As git writes them, a/ the reviewed side and b/ the current one, with no tab-separated label
-      // after the name (a terminal line escapes a tab, and the header would read `…⟦U+0009⟧reviewed`).
+      // after the name (a terminal line escapes a tab, and the header would read `…\u{9}reviewed`).
       const patch =
         allowed > 0
           ? structuredPatch(

@@ -8,7 +8,7 @@ import { displayText } from '../../core/text/displayText';
  * put beside it (README "Names are bytes"): a URI made from it opened that other file in
  * its place, from the tree, Open Manifest and the review, and showed its Problems there.
  * Such a path is shown as a read-only note instead (readonlyDocuments.ts), which opens no
- * file: the note's path shows the name (`⟦U+DCFF⟧` is the byte 0xFF, and the tab title is
+ * file: the note's path shows the name (`\u{dcff}` is the byte 0xFF, and the tab title is
  * its last segment), its query is the exact path as JSON (a lone surrogate as the escape
  * `\udcff`), so two such files never share a note.
  */
@@ -33,7 +33,7 @@ export function unopenableText(query: string): string {
     'The editor cannot open this file: its name is not UTF-8, and the editor names files by Unicode text.',
     'The same name with U+FFFD in place of those bytes can be another file, so no file is opened for it.',
     '',
-    `Path (⟦U+DCFF⟧ is the byte 0xFF): ${displayText(p)}`,
+    `Path (\\u{dcff} is the byte 0xFF): ${displayText(p)}`,
     '',
     'Skillgate reads, hashes and reviews the file under its exact bytes; open it in a terminal to read it.',
     '',

@@ -16,7 +16,10 @@ import type { UiPort } from '../flows/ports';
  */
 const LINK_TARGET = /\((?:https?:\/\/|command:|file:)[^)\s]+/iy;
 
-/** A notification or modal message: one line, and a link-shaped `](` shown with its `(` escaped. */
+/**
+ * A notification or modal message: one line, and a link-shaped `](` shown with its `(` as
+ * displayText's mark, `\u{28}`, which holds no bracket or parenthesis to start another link.
+ */
 export function notificationText(text: string): string {
   return escapeLinks(displayText(text));
 }
@@ -42,7 +45,7 @@ function escapeLinks(text: string): string {
     if (close === open + 1) continue;
     LINK_TARGET.lastIndex = close + 1;
     if (!LINK_TARGET.test(text)) continue;
-    out += `${text.slice(done, close + 1)}⟦U+0028⟧`;
+    out += `${text.slice(done, close + 1)}\\u{28}`;
     done = close + 2;
     from = LINK_TARGET.lastIndex;
   }

@@ -24,7 +24,7 @@ export function icon(name: string): HTMLElement {
 export function shownText(s: Shown, cls = ''): HTMLElement {
   const span = el('span', `${cls}${s.hidden ? ' hidden-chars' : ''}`.trim(), s.text);
   if (s.hidden) {
-    span.title = 'Contains invisible or bidirectional characters, shown as ⟦U+…⟧';
+    span.title = 'Contains invisible or bidirectional characters, shown as \\u{…}';
     const flag = el('span', 'flag', 'hidden characters');
     const wrap = el('span');
     wrap.append(span, flag);

@@ -44,7 +44,7 @@ function banners(m: ReviewViewModel, changed: boolean): HTMLElement[] {
       el(
         'span',
         undefined,
-        `${m.hiddenCount} string(s) in this bundle contain invisible or bidirectional characters; they are shown as ⟦U+…⟧ and flagged.`,
+        `${m.hiddenCount} string(s) in this bundle contain invisible or bidirectional characters; they are shown as \\u{…} and flagged.`,
       ),
     );
     out.push(banner);
