@@ -33,6 +33,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { visible } from './actionText.mjs';
 
 // GitHub code scanning's limits on one run (src/core/report/sarifLimits.ts cites them).
 const RESULTS_PER_RUN = 25_000;
@@ -88,15 +89,6 @@ const fail = (message, code = 2) => {
 // Workflow command escaping (the runner's own rules for data and properties).
 function escapeData(s) {
   return String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-// What a repository wrote (a name, a path) must be seen in the job log, not act on it: control
-// characters, bidi and invisible marks and lone surrogates as \u{hex}, the CLI's own mark
-// (src/core/text/displayText.ts; this script runs without the package's code).
-function visible(s) {
-  return String(s).replace(
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|[\ud800-\udfff]/gu,
-    (ch) => `\\u{${(ch.codePointAt(0) ?? 0).toString(16)}}`,
-  );
 }
 function escapeProperty(s) {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
