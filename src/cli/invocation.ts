@@ -86,7 +86,9 @@ export function invocation(cmd: ParsedCommand, io: Io): Invocation {
     outcome: (ok, message, facts = {}) => {
       if (options.json) json({ ok, message, ...facts });
       else if (ok) io.out(`${displayText(message)}\n`);
-      else io.err(`skillgate: ${displayText(message)}\n`);
+      // A refusal is an error (cli.md: one sentence on stderr), with `--json` too: the object is for a
+      // script, the sentence for the person reading the log the script's output does not reach.
+      if (!ok) io.err(`skillgate: ${displayText(message)}\n`);
       return ok ? 0 : 1;
     },
   };
