@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { DECISION_TEXT } from '../decisions/reasonText';
 import { scopedPath } from './contract';
 import { displayText } from '../text/displayText';
@@ -44,7 +45,9 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
     ],
   });
   const schema: string[] = [];
-  if (item.detail.manifest) schema.push(`manifest: ${item.detail.manifest}`);
+  // A manifest is a bundle's file name (Codewhale) or a path, stated as `path:` is (Eva).
+  const manifest = item.detail.manifest;
+  if (manifest) schema.push(`manifest: ${path.isAbsolute(manifest) ? where(manifest) : manifest}`);
   if (item.detail.version) schema.push(`version: ${item.detail.version}`);
   if (item.detail.description) schema.push(`description: ${item.detail.description}`);
   if (schema.length) sections.push({ title: 'Schema', lines: schema });
