@@ -1,5 +1,5 @@
 import { displayPath, scopedPath } from '../core/report/contract';
-import { agentSystems, ofSystem } from '../core/systems/registry';
+import { agentSystems, ofSystem, systemOf } from '../core/systems/registry';
 import { displayText } from '../core/text/displayText';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
@@ -72,7 +72,11 @@ export function showText(snapshot: Snapshot, item: Item): string {
     `  path: ${where(item.path)}`,
     `  decision: ${item.decision} (${item.reasons.join(', ')})`,
   ];
-  if (item.trust !== null) lines.push(`  trust: ${item.trust}, enabled: ${String(item.enabled)}`);
+  // As explain and review say it: a bundle of an agent without an enable switch has no enable bit.
+  if (item.trust !== null)
+    lines.push(
+      `  trust: ${item.trust}, ${item.enabled === null ? `no enable switch (${systemOf(item.system).label} has none)` : `enabled: ${String(item.enabled)}`}`,
+    );
   if (item.compatibility) lines.push(`  compatibility: ${item.compatibility}`);
   if (item.contentHash)
     lines.push(
