@@ -1,5 +1,4 @@
 import type { Capabilities, McpServer } from './capabilities';
-import { byteOrder } from './fs/rawNames';
 
 /**
  * How every face reads an MCP server (the review panel, the text review, the trust
@@ -12,7 +11,10 @@ import { byteOrder } from './fs/rawNames';
  * entries (codewhale.md §9.1) and the index its server items, not UTF-16 order (U+FF21 before U+1F600).
  */
 export function serversById(caps: Pick<Capabilities, 'mcpServers'> | null): [string, McpServer][] {
-  return Object.entries(caps?.mcpServers ?? {}).sort(([a], [b]) => byteOrder(a, b));
+  // UTF-8 byte order: a valid bundle's ids are well-formed text (serde_json refuses a lone
+  // surrogate), whose UTF-8 bytes order as fs/rawNames.ts `byteOrder` does (not imported: the
+  // core's root files import none of its folders, which import the root's model).
+  return Object.entries(caps?.mcpServers ?? {}).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
 /** A server started as a local process (stdio), rather than reached over the network. */
