@@ -556,6 +556,20 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
     });
   });
 
+  it('refuses a schema file that gives a key twice: upstream reads it with serde_yaml, which refuses it, not as JSON.parse (last one wins)', () => {
+    // read_schema (schema.rs) is serde_yaml::from_str into a Value: "duplicate entry with key", so
+    // "failed to parse JSON Schema" and Eva loads nothing; a project schema is then not used.
+    assert.deepEqual(readSchemaObject(f.write('dup.json', '{"type":"object","required":["id"],"required":[]}')), {
+      ok: false,
+      missing: false,
+      message: 'failed to parse JSON Schema',
+    });
+    f.write('s/adapter.schema.json', '{"type":"object","properties":{"id":{"type":"number","type":"string"}}}');
+    const loaded = loadSchemas(f.path('s'), '/p/config/eva.yaml', undefined);
+    assert.equal(loaded.schemas.adapter, EMBEDDED_SCHEMAS.adapter);
+    assert.match(loaded.diagnostics[0]?.message ?? '', /^failed to parse JSON Schema adapter\.schema\.json/);
+  });
+
   it("uses the project's schemas when they read, else the embedded copy with a warning per file at schema_dir", () => {
     f.write('s/adapter.schema.json', '{"type":"object","required":["x"]}');
     f.write('s/eva.schema.json', '[1]');

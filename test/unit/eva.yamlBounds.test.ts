@@ -176,13 +176,30 @@ describe('Eva YAML recursion limit, counted the same everywhere (eva.md §2.1)',
     assert.match(fails(keyOnly).message, /^failed to parse YAML: recursion limit exceeded/);
   });
 
-  it('counts the levels an alias stands for, and the alias itself, toward the limit', () => {
-    // `b` nests k sequences around an alias to `a`, which nests j around a scalar:
-    // the scalar sits at depth k + 1 (alias) + 1 + j.
+  it('counts the levels an alias stands for, not the alias itself, toward the limit', () => {
+    // serde_yaml's `jump` keeps `remaining_depth`; only a sequence or mapping spends one of its 128.
+    // `b` nests k sequences around an alias to `a`, which nests j: 1 (the root) + k + j collections.
     const through = (k: number, j: number) =>
       `a: &a ${'['.repeat(j)}1${']'.repeat(j)}\nb: ${'['.repeat(k)}*a${']'.repeat(k)}\n`;
-    assert.doesNotThrow(() => ok(through(63, MAX_YAML_DEPTH - 65)));
-    assert.match(fails(through(63, MAX_YAML_DEPTH - 64)).message, /recursion limit exceeded/);
+    assert.doesNotThrow(() => ok(through(63, MAX_YAML_DEPTH - 64)));
+    assert.match(fails(through(63, MAX_YAML_DEPTH - 63)).message, /recursion limit exceeded/);
+    // A chain of anchors, each a sequence around the alias of the one before: 71 collections deep.
+    const chain = ['a0: &a0 [1]'];
+    for (let i = 1; i < 70; i++) chain.push(`a${i}: &a${i} [*a${i - 1}]`);
+    assert.doesNotThrow(() => ok(`${chain.join('\n')}\n`));
+  });
+
+  it('counts collections, not scalars: 128 in all are read, a 129th is refused where it starts', () => {
+    // The root mapping is one of them: under `a:` 127 flow sequences read, 128 do not (serde_yaml
+    // refuses the 129th collection, here the 128th bracket), though the bracket pre-scan, which
+    // counts brackets alone, lets them through.
+    const at = (n: number) => `a: ${'['.repeat(n)}${']'.repeat(n)}\n`;
+    assert.doesNotThrow(() => ok(at(MAX_YAML_DEPTH - 1)));
+    const e = fails(at(MAX_YAML_DEPTH));
+    assert.deepEqual(
+      [e.message, e.line, e.column],
+      [`failed to parse YAML: recursion limit exceeded at line 1 column ${3 + MAX_YAML_DEPTH}`, 1, 3 + MAX_YAML_DEPTH],
+    );
   });
 
   it("stops at the parser's own limit on nesting far past 128, in serde_yaml's words", () => {

@@ -84,3 +84,38 @@ describe('Eva YAML duplicate keys', () => {
     assert.equal(r.line, 4);
   });
 });
+
+/**
+ * A sequence or mapping as a key (`? [a]`): serde_yaml reads it into a `Value` as deep as any
+ * value (de.rs `next_key_seed`), with its refusals and limits, and two keys are one when their
+ * values are equal (`Value`'s equality: a mapping's order does not count, a string is not a number).
+ */
+describe('Eva YAML collection keys as serde_yaml reads them', () => {
+  const refusal = (text: string) => {
+    const r = parseEvaYaml('/x.yaml', text);
+    return r.ok ? undefined : r.message;
+  };
+
+  it("refuses what serde_yaml refuses inside a key: a repeated key, a number too wide, a core tag's misfit, an unknown anchor", () => {
+    assert.match(refusal('? {a: 1, a: 2}\n: x\n') ?? '', /^failed to parse YAML: duplicate entry with key "a"/);
+    assert.match(
+      refusal('? [18446744073709551616]\n: x\n') ?? '',
+      /invalid type: integer `18446744073709551616` as u128/,
+    );
+    assert.match(refusal('? [!!int x]\n: x\n') ?? '', /invalid value: string "x", expected an integer/);
+    assert.match(refusal('? [*y]\n: x\n') ?? '', /unknown anchor/);
+  });
+
+  it('refuses a key that holds the alias of a node around it: serde_yaml reads it until its recursion limit', () => {
+    assert.match(refusal('&x [{*x: 1}]\n') ?? '', /recursion limit exceeded/);
+    assert.match(refusal('a: &x {b: {*x : 1}}\n') ?? '', /recursion limit exceeded/);
+  });
+
+  it("tells collection keys apart by serde_yaml's Value equality", () => {
+    assert.equal(refusal('? [1]\n: 1\n? [1.0]\n: 2\n'), undefined, 'an integer is not a float');
+    assert.match(refusal('? [a]\n: 1\n? ["a"]\n: 2\n') ?? '', /duplicate entry in YAML map/);
+    assert.match(refusal('? {a: 1, b: 2}\n: 1\n? {b: 2, a: 1}\n: 2\n') ?? '', /duplicate entry in YAML map/);
+    assert.match(refusal('a: &k [1]\n? *k\n: 2\n? [1]\n: 3\n') ?? '', /duplicate entry in YAML map/);
+    assert.equal(refusal('? !t [a]\n: 1\n? [a]\n: 2\n'), undefined, 'a tagged value is not the value under it');
+  });
+});

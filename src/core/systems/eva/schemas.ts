@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Range } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest } from './files';
-import { jsonSurrogateEscape } from './yamlEscapes';
+import { parseEvaYaml } from './yamlDocument';
 import adapterSchema from './schemas/adapter.schema.json';
 import capabilitySchema from './schemas/capability.schema.json';
 import evaSchema from './schemas/eva.schema.json';
@@ -89,8 +89,9 @@ export function readSchemaObject(
   } catch {
     return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
   }
-  // JSON.parse takes `"\udcff"` as a lone surrogate; the YAML parser upstream reads it with refuses it.
-  if (jsonSurrogateEscape(read.text)) return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
+  // Upstream's `read_schema` parses the file with serde_yaml, which refuses JSON that JSON.parse takes: a key
+  // given twice (JSON.parse keeps the last, as serde_json's Value would), a `"\udcff"` escape.
+  if (!parseEvaYaml(file, read.text).ok) return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { ok: false, missing: false, message: 'schema file must contain a JSON object' };
   return { ok: true, value: value as Record<string, unknown> };

@@ -1,47 +1,60 @@
 import type { Alias, Node as YamlNode } from 'yaml';
 
 /**
- * Which node an alias names (eva.md §2.1): the anchored node of that name defined last
- * before it, as serde_yaml keeps the latest anchor of each name while it reads the
- * events. Of nodes that start at the same offset (a block mapping and its anchored first
- * key), the inner one: its event comes later.
+ * Which node an alias names (eva.md §2.1), as serde_yaml 0.9's loader (loader.rs) numbers anchors
+ * while it reads the events: each anchor gets `id = anchors.len()`, the count of names seen so far,
+ * its name now maps to that id, and `aliases[id]` is set to its node; an alias keeps the id its name
+ * maps to then, and is looked up in `aliases` once the whole document is read. So an alias names the
+ * last node numbered like the anchor of its name defined last before it: after a name is given again,
+ * the number it took is the next anchor's too (`&x 1, &x 2, &y 3, *x` is 3), where the latest
+ * anchor of the name would be 2. Of nodes that start at the same offset (a block mapping and its
+ * anchored first key), the inner one's event comes later.
  *
- * One index per document, for its value and for the ranges of its fields: a binary search
- * over a name's nodes by offset. Scanning them all for each alias (the converter did), or
- * visiting the whole document for each (the yaml library's `Alias.resolve`, which the
- * ranges used), is quadratic in a document that names one anchor 20,000 times with as
- * many aliases, or that keys a mapping by 6,000 aliases (20 s of CPU for one command).
+ * One index per document, for its value and for the ranges of its fields, built once: a binary
+ * search over a name's anchors by offset. Scanning them all for each alias (the converter did), or
+ * visiting the whole document for each (the yaml library's `Alias.resolve`, which the ranges used),
+ * is quadratic in a document that names one anchor 20,000 times with as many aliases, or that keys
+ * a mapping by 6,000 aliases (20 s of CPU for one command).
  */
 export class YamlAnchors {
-  /** Anchored nodes by name, in the order they were added. */
-  private readonly added = new Map<string, YamlNode[]>();
-  /** The same, sorted by offset, made for a name when an alias first names it. */
-  private readonly byOffset = new Map<string, { readonly nodes: YamlNode[]; readonly offsets: number[] }>();
+  /** Anchored nodes in the order they were added. */
+  private readonly added: { readonly name: string; readonly node: YamlNode }[] = [];
+  /** Per name, its anchors' offsets and ids in event order, and each id's last node; made on the first alias. */
+  private numbered:
+    { readonly byName: Map<string, { offsets: number[]; ids: number[] }>; readonly nodes: YamlNode[] } | undefined;
 
   /** Records an anchored node; a node must be added before the nodes inside it. */
   add(name: string, node: YamlNode): void {
-    // Appended in place: a copy per node is quadratic in a document that repeats one anchor.
-    const named = this.added.get(name);
-    if (named) named.push(node);
-    else this.added.set(name, [node]);
-    this.byOffset.delete(name);
+    this.added.push({ name, node });
+    this.numbered = undefined;
   }
 
   resolve(alias: Alias): YamlNode | undefined {
-    const named = this.sorted(alias.source);
-    return named.nodes[firstAtLeast(named.offsets, offsetOf(alias)) - 1];
+    const { byName, nodes } = this.number();
+    const named = byName.get(alias.source);
+    if (!named) return undefined;
+    const id = named.ids[firstAtLeast(named.offsets, offsetOf(alias)) - 1];
+    return id === undefined ? undefined : nodes[id];
   }
 
-  private sorted(name: string): { readonly nodes: YamlNode[]; readonly offsets: number[] } {
-    let named = this.byOffset.get(name);
-    if (!named) {
-      // Array.prototype.sort is stable: nodes that start together keep the order they were
-      // added in, a node before the nodes inside it.
-      const nodes = (this.added.get(name) ?? []).slice().sort((a, b) => offsetOf(a) - offsetOf(b));
-      named = { nodes, offsets: nodes.map(offsetOf) };
-      this.byOffset.set(name, named);
+  /** The loader's numbering, over the anchors in event order (offset; at one offset, the order added). */
+  private number(): NonNullable<YamlAnchors['numbered']> {
+    if (this.numbered) return this.numbered;
+    // Array.prototype.sort is stable: nodes that start together keep the order they were added in.
+    const events = this.added.slice().sort((a, b) => offsetOf(a.node) - offsetOf(b.node));
+    const ids = new Map<string, number>();
+    const byName = new Map<string, { offsets: number[]; ids: number[] }>();
+    const nodes: YamlNode[] = [];
+    for (const { name, node } of events) {
+      const id = ids.size;
+      ids.set(name, id);
+      nodes[id] = node;
+      let named = byName.get(name);
+      if (!named) byName.set(name, (named = { offsets: [], ids: [] }));
+      named.offsets.push(offsetOf(node));
+      named.ids.push(id);
     }
-    return named;
+    return (this.numbered = { byName, nodes });
   }
 }
 

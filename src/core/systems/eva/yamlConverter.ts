@@ -47,18 +47,26 @@ export class Converter {
     this.maxJumps = ALIAS_JUMPS_PER_NODE * Math.max(1, countNodes(doc.contents, anchors));
   }
 
-  /** `path`: serde_yaml's path to the node, for the words of a duplicate key inside it. */
+  /**
+   * `depth`: the sequences and mappings around the node, the alias's own place for a node an alias
+   * names (serde_yaml's `jump` keeps its `remaining_depth`: only a collection spends one of its 128).
+   * `path`: serde_yaml's path to the node, for the words of a duplicate key inside it.
+   */
   toValue(node: unknown, depth: number, path: SerdePath): unknown {
-    if (depth > MAX_YAML_DEPTH) throw new YamlRefusal('recursion limit exceeded', offsetOf(node));
     if (++this.expanded > MAX_EXPANDED_NODES) throw new YamlRefusal('repetition limit exceeded', offsetOf(node));
     if (node === null || node === undefined) return null;
-    if (isAlias(node)) {
-      if (++this.jumps > this.maxJumps) throw new YamlRefusal('repetition limit exceeded', offsetOf(node));
-      return this.toValue(this.target(node), depth + 1, path);
-    }
+    if (isAlias(node)) return this.toValue(this.jump(node), depth, path);
+    if ((isSeq(node) || isMap(node)) && depth >= MAX_YAML_DEPTH)
+      throw new YamlRefusal('recursion limit exceeded', offsetOf(node));
     const plain = this.untagged(node as YamlNode, depth, path);
     const tag = localTag(node as YamlNode);
     return tag ? new YamlTagged(tag, plain) : plain;
+  }
+
+  /** The node an alias names, one jump counted toward serde_yaml's repetition limit. */
+  private jump(alias: Alias): YamlNode {
+    if (++this.jumps > this.maxJumps) throw new YamlRefusal('repetition limit exceeded', offsetOf(alias));
+    return this.target(alias);
   }
 
   private target(alias: Alias): YamlNode {
@@ -83,7 +91,7 @@ export class Converter {
     const values: unknown[] = [];
     for (const pair of (node as YAMLMap<unknown, unknown>).items) {
       // serde_yaml replays an alias key as the key it names, so `*k : v` may repeat a key.
-      const key = this.key(isAlias(pair.key) ? this.target(pair.key) : pair.key);
+      const key = this.key(pair.key, depth + 1, path);
       // Keys repeat when serde_yaml's values are equal (`012` and "012" are one string; `12` and "12"
       // are a number and a string). The parser's own check of unique keys is off: it compares each key
       // with every key before it, quadratic in a mapping of 40,000 keys (9 s); this one is a lookup,
@@ -133,7 +141,7 @@ export class Converter {
     const node = isAlias(written) ? this.target(written) : written;
     const range = (written as { range?: [number, number, number] } | null)?.range;
     const span: readonly [number, number] = range ? [range[0], range[1]] : [0, 0];
-    const name = this.key(node).text;
+    const name = keyText(node);
     if (isSeq(node) || isMap(node))
       return {
         name,
@@ -167,8 +175,16 @@ export class Converter {
     return r;
   }
 
-  /** A mapping key: its name in the record, and what makes two keys equal for serde_yaml. */
-  private key(node: unknown): {
+  /**
+   * A mapping key (`written` may be an alias): its name in the record, and what makes two keys
+   * equal for serde_yaml. A sequence or mapping key is read as deep as a value (`next_key_seed`, at
+   * the mapping's path), with its refusals and limits.
+   */
+  private key(
+    written: unknown,
+    depth: number,
+    path: SerdePath,
+  ): {
     text: string;
     identity: string;
     isString: boolean;
@@ -176,6 +192,7 @@ export class Converter {
     scalar: YamlScalar | undefined;
     tagged: boolean;
   } {
+    const node = isAlias(written) ? this.jump(written) : written;
     if (isScalar(node)) {
       // Under a tag that is not local (`!!js/x id:`) the key is the string of its text (resolveScalar).
       const s = this.scalar(node);
@@ -187,8 +204,33 @@ export class Converter {
     // No node (an empty key) is null; a collection key is named by its text.
     if (node === null || node === undefined)
       return { text: 'null', identity: 'n', isString: false, scalar: { kind: 'null' }, tagged: false };
-    const text = String(node);
-    return { text, identity: `c${text}`, isString: false, scalar: undefined, tagged: false };
+    this.toValue(node, depth, path);
+    return {
+      text: String(node),
+      identity: `c${this.identity(node)}`,
+      isString: false,
+      scalar: undefined,
+      tagged: false,
+    };
+  }
+
+  /**
+   * serde_yaml's `Value` equality as a string, for a node already read without refusal (so its
+   * aliases resolve and its depth is bounded): a mapping's pairs in no order, tags without their `!`.
+   */
+  private identity(node: unknown): string {
+    const target = isAlias(node) ? this.target(node) : node;
+    if (target === null || target === undefined) return 'n';
+    const tag = localTag(target as YamlNode);
+    let inner: string;
+    if (isScalar(target)) inner = scalarIdentity(this.scalar(target));
+    else if (isSeq(target)) inner = `[${target.items.map((item) => framed(this.identity(item))).join('')}]`;
+    else
+      inner = `{${(target as YAMLMap<unknown, unknown>).items
+        .map((p) => framed(this.identity(p.key)) + framed(this.identity(p.value)))
+        .sort()
+        .join('')}}`;
+    return tag ? `t${framed(tag.replace(/^!/, ''))}${inner}` : inner;
   }
 }
 
@@ -234,6 +276,11 @@ function countNodes(node: unknown, anchors: YamlAnchors): number {
     else if (isMap(cur)) for (const p of cur.items) stack.push(p.key, p.value);
   }
   return n;
+}
+
+/** A part of an identity, length first: unambiguous, and no longer for being nested (quoting would double each level). */
+function framed(part: string): string {
+  return `${part.length}:${part}`;
 }
 
 /** libyaml's text of a scalar (the parser's `source`), as serde_yaml's path names a key by it. */

@@ -27,19 +27,11 @@ export interface Escape {
   readonly length: number;
 }
 
-/**
- * The first surrogate escape in a JSON text. Upstream reads a JSON schema file with the
- * same YAML parser (eva.md §2.5), and in JSON a backslash stands only inside a string.
- */
-export function jsonSurrogateEscape(text: string): Escape | undefined {
-  return /\\[uU]/.test(text) ? surrogateEscapeIn(text, -1, false) : undefined;
-}
-
-/** The first surrogate escape in the double-quoted scalar opening at `start` (or in the whole text). */
-function surrogateEscapeIn(text: string, start: number, scalar = true): Escape | undefined {
+/** The first surrogate escape in the double-quoted scalar opening at `start`. */
+function surrogateEscapeIn(text: string, start: number): Escape | undefined {
   for (let i = start + 1; i < text.length; i++) {
     const c = text[i];
-    if (c === '"' && scalar) return undefined;
+    if (c === '"') return undefined;
     if (c !== '\\') continue;
     const kind = text[i + 1];
     const digits = kind === 'u' ? 4 : kind === 'U' ? 8 : kind === 'x' ? 2 : 0;
