@@ -184,7 +184,7 @@ describe('Codewhale children: each fate under a registered, disabled, shadowed a
     fs.symlinkSync('../c', f.path(`${dir}/l/link`));
     const s = index([f.path('ws')]);
     const b = byName(s, 'b');
-    assert.deepEqual([b.decision, b.reasons], ['rejected', ['manifest_invalid']]);
+    assert.deepEqual([b.decision, b.reasons], ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']]);
     assert.deepEqual(
       fates(s, b).filter(([kind]) => kind === 'component'),
       [

@@ -29,7 +29,7 @@ describe('Codewhale discovery and shadowing (codewhale.md §2, §10.6)', () => {
     assert.equal(user?.scope, 'user');
     assert.equal(user?.decision, 'disabled');
     assert.equal(ws?.decision, 'shadowed');
-    assert.deepEqual(ws?.reasons, ['name_conflict']);
+    assert.deepEqual(ws?.reasons, ['name_conflict', 'not_reviewed', 'not_enabled']);
     assert.equal(ws?.shadowedBy, user?.id);
     assert.deepEqual(codes(s), ['codewhale.name-conflict']);
     assert.equal(s.diagnostics[0]?.related?.[0]?.file, user?.location.file);

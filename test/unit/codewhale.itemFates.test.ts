@@ -87,7 +87,10 @@ describe('Codewhale items: the bundle record, each child fate and the shadowing 
     f.write(`${dir}/skills/b/SKILL.md`, '---\nname: same\n---\nbody\n');
     const s = index([f.path('ws')]);
     const bundle = byName(s, 'b');
-    assert.deepEqual([bundle.decision, bundle.reasons], ['rejected', ['manifest_invalid']]);
+    assert.deepEqual(
+      [bundle.decision, bundle.reasons],
+      ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']],
+    );
     assert.deepEqual(
       s.items
         .filter((i) => i.kind === 'skill')

@@ -219,7 +219,7 @@ describe('Codewhale items: reuse across snapshots, layout and fallback anchors',
     const alone = codewhaleItems([{ bundle: faulted, workspace: f.path('ws') }], store(new Map()));
     assert.deepEqual(
       alone.items.map((i) => [i.location, i.decision, i.reasons]),
-      [[{ file: f.path(dir), range: FILE_START }, 'rejected', ['manifest_invalid']]],
+      [[{ file: f.path(dir), range: FILE_START }, 'rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']]],
     );
     assert.deepEqual(
       alone.diagnostics.map((d) => [d.file, d.itemId]),

@@ -291,7 +291,10 @@ describe('Codewhale MCP servers (codewhale.md §4.7, §10.2)', () => {
     for (const [name, servers, message, root] of bad) {
       it(`rejects ${name} with its message`, () => {
         const s = bundle(servers, root);
-        assert.deepEqual([byName(s, 'm').decision, byName(s, 'm').reasons], ['rejected', ['manifest_invalid']]);
+        assert.deepEqual(
+          [byName(s, 'm').decision, byName(s, 'm').reasons],
+          ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']],
+        );
         assert.ok(messages(s).includes(message), messages(s).join('\n'));
       });
     }

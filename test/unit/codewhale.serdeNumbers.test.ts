@@ -72,7 +72,10 @@ describe('Codewhale JSON numbers as serde_json reads them', () => {
       );
       const s = index([f.path('ws')]);
       const item = byName(s, 'a');
-      assert.deepEqual([item.decision, item.reasons], ['rejected', ['manifest_invalid']]);
+      assert.deepEqual(
+        [item.decision, item.reasons],
+        ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']],
+      );
       assert.deepEqual(
         s.diagnostics.filter((d) => d.itemId === item.id && d.severity === 'error').map((d) => d.message),
         ['mcp.json server extensions["net.codewhale"] is invalid: expected an unsigned integer at `connect_timeout`'],
@@ -95,7 +98,11 @@ describe('Codewhale JSON numbers as serde_json reads them', () => {
         ['b', 'failed to parse mcp.json: number out of range at line 1 column 76'],
       ] as const) {
         const item = byName(s, name);
-        assert.deepEqual([item.decision, item.reasons], ['rejected', ['manifest_invalid']], name);
+        assert.deepEqual(
+          [item.decision, item.reasons],
+          ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']],
+          name,
+        );
         assert.ok(
           s.diagnostics.some((d) => d.itemId === item.id && d.message === message),
           s.diagnostics.map((d) => d.message).join(' | '),

@@ -61,7 +61,11 @@ describe('Codewhale JSON strings as serde_json reads them', () => {
         ['b', 'mcp.json'],
       ] as const) {
         const item = byName(s, name);
-        assert.deepEqual([item.decision, item.reasons], ['rejected', ['manifest_invalid']], name);
+        assert.deepEqual(
+          [item.decision, item.reasons],
+          ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled']],
+          name,
+        );
         assert.ok(
           s.diagnostics.some(
             (d) =>

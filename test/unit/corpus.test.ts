@@ -36,7 +36,7 @@ const EXPECTED: Record<
   },
   'computer-use-builtin': {
     decision: 'rejected',
-    reasons: ['manifest_invalid'],
+    reasons: ['manifest_invalid', 'not_reviewed', 'not_enabled'],
     errors: [/^failed to inspect skills path skills: No such file or directory \(os error 2\)$/],
   },
   'design-review': { decision: 'disabled' },

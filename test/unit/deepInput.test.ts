@@ -7,16 +7,23 @@ import { installPlugin } from '../../src/core/systems/rivumi/install';
 import { cpuTime } from './helpers/cpuTime';
 import { Fixture, index, byName, writeW, top } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
+import type { ReasonCode, System } from '../../src/core/model';
 
 const arrays = (n: number, inner = '') => '['.repeat(n) + inner + ']'.repeat(n);
 const objects = (n: number, inner = '1') => '{"a":'.repeat(n) + inner + '}'.repeat(n);
 const GOOD_TOML = 'schema_version = 1\n[plugin]\nname = "good"\nversion = "1.0.0"\n';
+/** The gate of a bundle with no receipt: only Codewhale's has an enable switch. */
+const NOT_REVIEWED: Record<System, readonly ReasonCode[]> = {
+  codewhale: ['not_reviewed', 'not_enabled'],
+  rivumi: ['not_reviewed'],
+  eva: ['not_reviewed'],
+};
 
-/** The bundle in `dir` is rejected as `manifest_invalid` with one error at `file`. */
+/** The bundle in `dir` is rejected as `manifest_invalid` (its gate reasons after it) with one error at `file`. */
 function rejectedAt(s: Snapshot, name: string, file: string): string {
   const item = byName(s, name);
   assert.equal(item.decision, 'rejected');
-  assert.deepEqual(item.reasons, ['manifest_invalid']);
+  assert.deepEqual(item.reasons, ['manifest_invalid', ...NOT_REVIEWED[item.system]]);
   const d = s.diagnostics.find((x) => x.itemId === item.id && x.severity === 'error' && x.file.endsWith(file));
   assert.ok(d, `no error at ${file}: ${s.diagnostics.map((x) => `${x.file}: ${x.message}`).join('\n')}`);
   return d.message;

@@ -263,7 +263,7 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
     w.f.write('ws/outside.txt', 'x\n');
     w.f.symlink(w.f.path('ws/outside.txt'), 'ws/.codewhale/plugins/tools/leak');
     const item = snapshot().items.find((i) => i.name === 'tools') ?? assert.fail('no tools');
-    assert.deepEqual(item.reasons, ['manifest_invalid']);
+    assert.deepEqual(item.reasons, ['manifest_invalid', 'not_reviewed', 'not_enabled']);
     const r = review(item, w.ctx);
     assert.ok(r.ok, r.ok ? '' : r.message);
     assert.match(

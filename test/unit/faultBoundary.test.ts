@@ -44,7 +44,7 @@ describe('fault boundaries of the index', () => {
   const assertBoomRejected = (s: Snapshot) => {
     const boom = byName(s, 'boom');
     assert.equal(boom.decision, 'rejected');
-    assert.deepEqual(boom.reasons, ['manifest_invalid']);
+    assert.deepEqual(boom.reasons, ['manifest_invalid', 'not_reviewed', 'not_enabled']);
     const d = s.diagnostics.find((x) => x.itemId === boom.id && x.code === 'skillgate.internal');
     assert.ok(d, JSON.stringify(s.diagnostics));
     assert.equal(d.severity, 'error');
@@ -101,8 +101,9 @@ describe('fault boundaries of the index', () => {
     const assertRivumiFaulted = (s: Snapshot, message: RegExp) => {
       const rivumi = s.items.filter((i) => i.system === 'rivumi');
       assert.deepEqual(
-        rivumi.map((i) => [i.name, i.decision, i.reasons]),
-        [['.rivumi', 'rejected', ['manifest_invalid']]],
+        rivumi.map((i) => [i.name, i.decision, i.reasons, i.enabled]),
+        // Rivumi has no enable switch: no enable bit, as on its other units.
+        [['.rivumi', 'rejected', ['manifest_invalid', 'not_reviewed'], null]],
       );
       const d = s.diagnostics.find((x) => x.code === 'skillgate.internal');
       assert.ok(d);

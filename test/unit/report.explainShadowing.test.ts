@@ -37,7 +37,10 @@ describe('explain and the JSON contract on a shadowed bundle', () => {
   it('names the winner on the loser and the loser on the winner', () => {
     const winner = find('user', 'demo');
     const loser = find('workspace', 'demo');
-    assert.deepEqual([loser.decision, loser.reasons, loser.shadowedBy], ['shadowed', ['name_conflict'], winner.id]);
+    assert.deepEqual(
+      [loser.decision, loser.reasons, loser.shadowedBy],
+      ['shadowed', ['name_conflict', 'not_reviewed', 'not_enabled'], winner.id],
+    );
     assert.ok(
       section(loser, 'Source').includes(`shadowed by: ${winner.id} at ${f.path('home/plugins/demo')}`),
       section(loser, 'Source').join('\n'),

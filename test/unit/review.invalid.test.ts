@@ -64,7 +64,7 @@ describe('the review of a bundle that became invalid', () => {
     await trustAndEnable('tools');
     const before = w.store.read();
     addInvalidServer();
-    assert.deepEqual(byName(w.snapshot(), 'tools').reasons, ['manifest_invalid']);
+    assert.deepEqual(byName(w.snapshot(), 'tools').reasons, ['manifest_invalid', 'capabilities_changed']);
     const r = reviewOf('tools');
     assert.equal(r.trustable, false);
     assert.match(

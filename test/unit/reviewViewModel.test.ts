@@ -192,7 +192,7 @@ describe('the review panel view model', () => {
     assert.equal(m.header.decision, 'rejected');
     assert.deepEqual(
       m.header.reasons.map((r) => r.code),
-      ['manifest_invalid'],
+      ['manifest_invalid', 'capabilities_changed'],
     );
     assert.deepEqual([m.header.trust, m.header.enabled], ['capabilities-changed', true]);
     const refusal =
@@ -383,7 +383,7 @@ describe('the review panel view model', () => {
       w.f.write('ws/.rivumi/plugins/bad.json', '{"name":"bad","hooks":{"pre_tool_use":[{"command":[]}]}}');
       const s = w.snapshot({ rivumiHooksEnv: '1' });
       const hooks = byName(s, 'hooks.json');
-      assert.deepEqual([hooks.decision, hooks.reasons], ['rejected', ['load_aborted']]);
+      assert.deepEqual([hooks.decision, hooks.reasons], ['rejected', ['load_aborted', 'not_reviewed']]);
       const r = review(hooks, { store: w.store });
       assert.ok(r.ok);
       const m = reviewViewModel(r.value, s, true);

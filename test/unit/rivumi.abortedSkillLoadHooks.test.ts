@@ -35,7 +35,7 @@ describe('Rivumi: a failed skill load beside a hook load that runs', () => {
     // The hooks file runs: Rivumi loads it.
     assert.deepEqual(fate(items, 'hooks.json'), ['registered', ['loaded_unreviewed', 'not_reviewed']]);
     // The plugin has only skills, and the skill load fails: Rivumi loads nothing of it.
-    assert.deepEqual(fate(items, 'pk'), ['rejected', ['load_aborted']]);
+    assert.deepEqual(fate(items, 'pk'), ['rejected', ['load_aborted', 'not_reviewed']]);
     assert.deepEqual(fate(items, 'pk.a'), ['rejected', ['load_aborted']]);
   });
 });

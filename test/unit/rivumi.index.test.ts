@@ -213,7 +213,7 @@ describe('Rivumi index: re-reads, watches, the opt-in and the fault boundary', (
       return { id, dir: `${ws}/.rivumi` };
     };
 
-    it('stands a thrown load for one rejected, unreviewed, not enabled .rivumi item; other workspaces are unaffected', () => {
+    it('stands a thrown load for one rejected, unreviewed .rivumi item without an enable bit; other workspaces are unaffected', () => {
       f.write('good/.rivumi/skills/a.md', 'body');
       f.mkdir('bad');
       const idx = new RivumiIndex({
@@ -231,7 +231,7 @@ describe('Rivumi index: re-reads, watches, the opt-in and the fault boundary', (
       const item = items.find((i) => i.workspace === f.path('bad'));
       assert.deepEqual(
         [item?.id, item?.name, item?.kind, item?.path, item?.decision, item?.reasons, item?.trust, item?.enabled],
-        [id, '.rivumi', 'plugin', dir, 'rejected', ['manifest_invalid'], 'not-reviewed', false],
+        [id, '.rivumi', 'plugin', dir, 'rejected', ['manifest_invalid', 'not_reviewed'], 'not-reviewed', null],
       );
       assert.deepEqual(
         diagnostics.map((d) => [d.code, d.severity, d.file, d.itemId]),
@@ -264,7 +264,7 @@ describe('Rivumi index: re-reads, watches, the opt-in and the fault boundary', (
         [[], [], null, null, []],
       );
       assert.match(project.fault?.message ?? '', /^internal error while reading this workspace's \.rivumi: .*boom/);
-      const out = faultedRivumiItems(f.path('ws'), project.fault as NonNullable<RivumiProject['fault']>);
+      const out = faultedRivumiItems(f.path('ws'), project.fault as NonNullable<RivumiProject['fault']>, CTX);
       assert.deepEqual(out.diagnostics, [{ ...project.fault, itemId: faulted(f.path('ws')).id }]);
       assert.deepEqual(
         [out.items[0]?.system, out.items[0]?.scope, out.items[0]?.parent, out.items[0]?.qualifiedName],

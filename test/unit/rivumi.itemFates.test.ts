@@ -171,7 +171,10 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
     it('is manifest_invalid when invalid, with the opt-in or without; its valid hooks are manifest_invalid too', () => {
       f.write('ws/.rivumi/hooks.json', json({ pre_tool_use: [{ command: ['ok'] }, { command: ['bad'], env: {} }] }));
       for (const optIn of [false, true])
-        assert.deepEqual(fate(decide(view(), optIn).items, 'hooks.json'), ['rejected', ['manifest_invalid']]);
+        assert.deepEqual(fate(decide(view(), optIn).items, 'hooks.json'), [
+          'rejected',
+          ['manifest_invalid', 'not_reviewed'],
+        ]);
       const { items } = decide(view(), true);
       assert.deepEqual(fate(items, 'project.pre_tool_use.0'), ['rejected', ['manifest_invalid']]);
       assert.deepEqual(fate(items, 'project.pre_tool_use.1'), ['rejected', ['component_invalid']]);
@@ -193,7 +196,7 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       f.write('ws/.rivumi/plugins/a.md', 'body');
       f.write('ws/.rivumi/plugins/pk.json', json({ skills: [{ path: 'a.md' }] }));
       const { items, diagnostics } = decide(view());
-      assert.deepEqual(fate(items, 'pk'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(items, 'pk'), ['rejected', ['load_aborted', 'not_reviewed']]);
       assert.deepEqual(fate(items, 'pk.a'), ['rejected', ['load_aborted']]);
       const aborted = diagnostics.filter((d) => d.code === 'rivumi.load-aborted' && d.itemId === named(items, 'pk').id);
       assert.deepEqual(
@@ -216,20 +219,20 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       f.write('ws/.rivumi/skills/bad.md', '   ');
       writePlugin();
       assert.deepEqual(fate(decide(view(), true).items, 'pk'), ['registered', ['loaded_unreviewed', 'not_reviewed']]);
-      assert.deepEqual(fate(decide(view(), false).items, 'pk'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(decide(view(), false).items, 'pk'), ['rejected', ['load_aborted', 'not_reviewed']]);
     });
 
     it('marks a plugin that fails the skill load by itself invalid, not aborted', () => {
       f.write('ws/.rivumi/plugins/pk.json', json({ name: 'bad name' }));
       const { items } = decide(view());
-      assert.deepEqual(fate(items, 'pk'), ['rejected', ['manifest_invalid']]);
+      assert.deepEqual(fate(items, 'pk'), ['rejected', ['manifest_invalid', 'not_reviewed']]);
     });
 
     it('aborts project hooks when a plugin fails the hook load, naming the plugin', () => {
       f.write('ws/.rivumi/hooks.json', json({ pre_compact: [{ command: ['ok'] }] }));
       f.write('ws/.rivumi/plugins/pk.json', json({ hooks: { pre_compact: [{ command: [] }] } }));
       const { items, diagnostics } = decide(view(), true);
-      assert.deepEqual(fate(items, 'hooks.json'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(items, 'hooks.json'), ['rejected', ['load_aborted', 'not_reviewed']]);
       assert.deepEqual(fate(items, 'project.pre_compact.0'), ['rejected', ['load_aborted']]);
       assert.deepEqual(fate(items, 'pk.pre_compact.0'), ['rejected', ['component_invalid']]);
       const d = diagnostics.find((x) => x.code === 'rivumi.load-aborted' && x.itemId === named(items, 'hooks.json').id);
@@ -384,7 +387,7 @@ describe('Rivumi items: decisions under each trust state (decisions.md)', () => 
       const { items, diagnostics } = decide(view());
       assert.deepEqual(fate(items, 's16'), ['display_only', ['skill_limit_exceeded']]);
       assert.deepEqual(fate(items, 's00'), ['registered', ['guidance']]);
-      assert.deepEqual(fate(items, 'p16'), ['display_only', ['plugin_limit_exceeded']]);
+      assert.deepEqual(fate(items, 'p16'), ['display_only', ['plugin_limit_exceeded', 'not_reviewed']]);
       assert.deepEqual(
         diagnostics.map((d) => [d.code, d.itemId]),
         [

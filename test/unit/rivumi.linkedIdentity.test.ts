@@ -57,7 +57,10 @@ describe('Rivumi trust units of a workspace folder given through a symbolic link
     const last = '.rivumi/plugins/zz-last.json';
     assert.deepEqual(
       [repo, link].map((w) => unit(w, last).reasons),
-      [['plugin_limit_exceeded'], ['plugin_limit_exceeded']],
+      [
+        ['plugin_limit_exceeded', 'not_reviewed'],
+        ['plugin_limit_exceeded', 'not_reviewed'],
+      ],
     );
     const expected = bundleKey('rivumi', 'workspace', path.join(repo, last), 'zz-last');
     assert.deepEqual(keys(last), [expected, expected]);

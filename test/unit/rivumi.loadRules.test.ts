@@ -158,7 +158,7 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       );
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(fate(s, 's'), ['rejected', ['load_aborted']]);
-      assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted', 'not_reviewed']]);
       f.remove();
       f = new Fixture();
       f.mkdir('ws/real');
@@ -181,7 +181,7 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
       f.symlink('../../real.json', 'ws/.rivumi/plugins/link.json');
       const s = index([f.path('ws')]);
       assert.deepEqual(own(s), ['project plugin manifest must be a regular file: link.json']);
-      assert.deepEqual(fate(s, 'link'), ['rejected', ['manifest_invalid']]);
+      assert.deepEqual(fate(s, 'link'), ['rejected', ['manifest_invalid', 'not_reviewed']]);
     });
     it('accepts a manifest of exactly 65536 bytes and refuses 65537', () => {
       const body = '{"name": "pk"}';

@@ -45,7 +45,7 @@ describe('Rivumi: the skill load and the hook load, as upstream runs them (issue
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(fate(s, 'pk'), LOADED_UNREVIEWED);
       assert.deepEqual(fate(s, 'pk.a'), LOADED_UNREVIEWED);
-      assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted', 'not_reviewed']]);
       assert.deepEqual(fate(s, 'project.pre_compact.0'), ['rejected', ['load_aborted']]);
       const error = s.diagnostics.find((d) => d.severity === 'error');
       assert.deepEqual(
@@ -98,7 +98,7 @@ describe('Rivumi: the skill load and the hook load, as upstream runs them (issue
       assert.deepEqual(fate(s, 'pk.a'), LOADED_UNREVIEWED);
       // decisions.md: the hook entries of the plugin that overflows the merge carry manifest_invalid.
       assert.deepEqual(fate(s, 'pk.pre_tool_use.0'), ['rejected', ['manifest_invalid']]);
-      assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted']]);
+      assert.deepEqual(fate(s, 'hooks.json'), ['rejected', ['load_aborted', 'not_reviewed']]);
       assert.ok(
         messages(s).includes(
           'project hook config is invalid: pre_tool_use: Tuple should have at most 16 items after validation, not 17 (after plugin hooks are merged)',

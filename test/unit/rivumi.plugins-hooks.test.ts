@@ -212,7 +212,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       f.write('ws/.rivumi/plugins/bad.json', '{"name":"bad","skills":[{"path":"../outside.md"}]}');
       const s = index([f.path('ws')]);
       assert.ok(messages(s).some((m) => m.includes('manifest-relative')));
-      assert.deepEqual(byName(s, 'bad').reasons, ['manifest_invalid']);
+      assert.deepEqual(byName(s, 'bad').reasons, ['manifest_invalid', 'not_reviewed']);
     });
 
     it('refuses duplicate keywords and a file: homepage (upstream test 10)', () => {
@@ -246,9 +246,9 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.equal(byName(index([f.path('ws')]), 'stem').decision, 'registered');
       f.write('ws/.rivumi/plugins/nul.json', '{"name": null}');
       const s = index([f.path('ws')]);
-      assert.deepEqual(byName(s, 'nul').reasons, ['manifest_invalid']);
+      assert.deepEqual(byName(s, 'nul').reasons, ['manifest_invalid', 'not_reviewed']);
       // Fail-fast: the bad manifest aborts the load that the valid one is part of.
-      assert.deepEqual(byName(s, 'stem').reasons, ['load_aborted']);
+      assert.deepEqual(byName(s, 'stem').reasons, ['load_aborted', 'not_reviewed']);
     });
 
     it('fails the whole load on a combined name over 64 characters', () => {
@@ -280,7 +280,10 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       const s = index([f.path('ws')]);
       assert.ok(messages(s).includes('project skill must be a regular markdown file: link.md'));
       // Its own skill file fails the skill load, so Rivumi loads nothing of pk.
-      assert.deepEqual([byName(s, 'pk').decision, byName(s, 'pk').reasons], ['rejected', ['load_aborted']]);
+      assert.deepEqual(
+        [byName(s, 'pk').decision, byName(s, 'pk').reasons],
+        ['rejected', ['load_aborted', 'not_reviewed']],
+      );
     });
 
     it('refuses a plugin skill symlink that leaves the repository', () => {
@@ -317,8 +320,8 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       f.write('ws/.rivumi/plugins/bad.json', '{"name": "bad", "surprise": 1}');
       const s = index([f.path('ws')], { rivumiHooksEnv: '1' });
       assert.deepEqual(byName(s, 's').reasons, ['load_aborted']);
-      assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted']);
-      assert.deepEqual(byName(s, 'bad').reasons, ['manifest_invalid']);
+      assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted', 'not_reviewed']);
+      assert.deepEqual(byName(s, 'bad').reasons, ['manifest_invalid', 'not_reviewed']);
     });
 
     it('merges hooks in that order itself: an entry of b.json (plugin aa) validates after a.json (plugin zz)', () => {
@@ -359,7 +362,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
       assert.deepEqual(byName(s, 'pk.pre_tool_use.0').reasons, ['manifest_invalid']);
       assert.deepEqual(byName(s, 'pk.pre_tool_use.1').reasons, ['manifest_invalid']);
       assert.deepEqual(byName(s, 'project.pre_tool_use.0').reasons, ['load_aborted']);
-      assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted']);
+      assert.deepEqual(byName(s, 'hooks.json').reasons, ['load_aborted', 'not_reviewed']);
       assert.ok(codes(s).includes('rivumi.hooks.too-many'));
       assert.ok(
         messages(s).includes(
@@ -401,7 +404,7 @@ describe('Rivumi hooks and plugins (rivumi.md §4, §5, §6, §9)', () => {
           i === 16 ? '{broken' : json({ name: `p${i}` }),
         );
       const s = index([f.path('ws')]);
-      assert.deepEqual(byName(s, 'p16').reasons, ['plugin_limit_exceeded']);
+      assert.deepEqual(byName(s, 'p16').reasons, ['plugin_limit_exceeded', 'not_reviewed']);
       assert.deepEqual(codes(s), ['rivumi.plugin.not-loaded']);
     });
 

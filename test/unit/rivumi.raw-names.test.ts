@@ -84,7 +84,7 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
         'its hook is shown',
       );
       const benign = byName(s, '！');
-      assert.deepEqual([benign.decision, benign.reasons], ['display_only', ['plugin_limit_exceeded']]);
+      assert.deepEqual([benign.decision, benign.reasons], ['display_only', ['plugin_limit_exceeded', 'not_reviewed']]);
       assert.ok(
         s.diagnostics.some(
           (d) => d.code === 'rivumi.plugin.not-loaded' && d.file === w.f.path('ws/.rivumi/plugins/！.json'),
@@ -136,7 +136,10 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
       const s = w.snapshot();
       // `path` is a str with a length limit: pydantic-core reads it as UTF-8 first, and `\udcff` has
       // none (string_unicode; its test_string.py, test_unicode_error), whatever byte Python would make of it.
-      assert.deepEqual([byName(s, 'pk').decision, byName(s, 'pk').reasons], ['rejected', ['manifest_invalid']]);
+      assert.deepEqual(
+        [byName(s, 'pk').decision, byName(s, 'pk').reasons],
+        ['rejected', ['manifest_invalid', 'not_reviewed']],
+      );
       assert.ok(
         s.diagnostics.some(
           (d) =>
@@ -149,7 +152,10 @@ describe('Rivumi raw names: listed, sorted and opened by bytes, as Rivumi does (
     it('fails closed on a plugin skill path Rivumi cannot encode: the plugin is invalid and check fails', () => {
       w.f.write('ws/.rivumi/plugins/pk.json', '{"name":"pk","skills":[{"path":"r\\ud800.md"}]}');
       const s = w.snapshot();
-      assert.deepEqual([byName(s, 'pk').decision, byName(s, 'pk').reasons], ['rejected', ['manifest_invalid']]);
+      assert.deepEqual(
+        [byName(s, 'pk').decision, byName(s, 'pk').reasons],
+        ['rejected', ['manifest_invalid', 'not_reviewed']],
+      );
       assert.ok(s.diagnostics.some((d) => d.code === 'rivumi.plugin.invalid' && d.severity === 'error'));
       assert.deepEqual(
         check(s).map((x) => x.item.name),

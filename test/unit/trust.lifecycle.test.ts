@@ -154,7 +154,10 @@ describe('the bundle lifecycle (trust.md, codewhale.md §8, §10.7)', () => {
       'schema_version = 1\nunknown = 1\n[plugin]\nname = "bad"\nversion = "1.0.0"\n',
     );
     const bad = item('bad');
-    assert.deepEqual([bad.decision, bad.reasons, bad.reviewToken], ['rejected', ['manifest_invalid'], null]);
+    assert.deepEqual(
+      [bad.decision, bad.reasons, bad.reviewToken],
+      ['rejected', ['manifest_invalid', 'not_reviewed', 'not_enabled'], null],
+    );
     const refusal =
       /^Plugin bundle `bad` is invalid: failed to parse plugin\.toml .*unknown field `unknown`.*cannot be trusted or enabled/;
     for (const token of ['x', `${bad.contentHash}.${bad.capabilityHash}`]) {

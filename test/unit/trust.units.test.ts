@@ -244,7 +244,7 @@ describe('Rivumi trust units read from disk (rivumi/trustUnit.ts)', () => {
     for (let i = 1; i <= 17; i++) f.write(`ws/.rivumi/plugins/p${String(i).padStart(2, '0')}.json`, `{"name":"p${i}"}`);
     const s = index([f.path('ws')]);
     const p17 = byName(s, 'p17');
-    assert.deepEqual([p17.decision, p17.reasons], ['display_only', ['plugin_limit_exceeded']]);
+    assert.deepEqual([p17.decision, p17.reasons], ['display_only', ['plugin_limit_exceeded', 'not_reviewed']]);
     assert.deepEqual(readBundleSource(p17, LINUX_HOST), {
       ok: false,
       message: "p17 is past Rivumi's 16-plugin cap: Rivumi never reads it, so Skillgate does not hash it",

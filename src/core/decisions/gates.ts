@@ -10,7 +10,8 @@ export interface Gate {
 }
 
 export interface GateInput {
-  readonly bundleKey: string;
+  /** Null for a unit with no identity (a `.rivumi` Skillgate failed to read): no receipt can be its. */
+  readonly bundleKey: string | null;
   readonly contentHash: string | null;
   readonly capabilityHash: string | null;
   /** False for a system without an enable switch (enableSwitch.ts): no `not_enabled` reason. Default true. */
@@ -45,7 +46,7 @@ export function trustGate(input: GateInput, ctx: GateContext): Gate {
   if (!ctx.workspaceTrusted) reasons.push('workspace_untrusted');
   if (!ctx.trust.available)
     return { trust: 'not-reviewed', enabled: false, reasons: [...reasons, 'trust_store_unavailable'] };
-  const state = ctx.trust.lookup(input.bundleKey);
+  const state = input.bundleKey === null ? undefined : ctx.trust.lookup(input.bundleKey);
   const trust = statusOf(state?.trust ?? null, input.contentHash, input.capabilityHash);
   const enabled = state?.enabled ?? false;
   if (trust === 'not-reviewed') reasons.push('not_reviewed');

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { rivumiIdPrefix } from './itemIds';
 import { internalDiagnostic } from '../../diagnostics/faults';
+import { trustGate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
 import type { RivumiProject } from './model';
 
@@ -27,10 +28,19 @@ export function rivumiFault(workspace: string, error: unknown): Diagnostic {
   return internalDiagnostic(path.join(workspace, '.rivumi'), `this workspace's .rivumi`, error);
 }
 
-/** The item and diagnostic that stand for a faulted `.rivumi/`. */
-export function faultedRivumiItems(workspace: string, fault: Diagnostic): { items: Item[]; diagnostics: Diagnostic[] } {
+/**
+ * The item and diagnostic that stand for a faulted `.rivumi/`. It has no identity a receipt
+ * could name, so it is never trusted; its gate reasons follow `manifest_invalid` as on any
+ * rejected unit (decisions.md "Reason codes").
+ */
+export function faultedRivumiItems(
+  workspace: string,
+  fault: Diagnostic,
+  ctx: GateContext,
+): { items: Item[]; diagnostics: Diagnostic[] } {
   const id = `${rivumiIdPrefix(workspace)}.rivumi`;
   const dir = path.join(workspace, '.rivumi');
+  const gate = trustGate({ bundleKey: null, contentHash: null, capabilityHash: null, enableSwitch: false }, ctx);
   const item: Item = {
     id,
     system: 'rivumi',
@@ -43,10 +53,11 @@ export function faultedRivumiItems(workspace: string, fault: Diagnostic): { item
     location: { file: dir, range: FILE_START },
     parent: null,
     decision: 'rejected',
-    reasons: ['manifest_invalid'],
+    reasons: ['manifest_invalid', ...gate.reasons],
     shadowedBy: null,
-    trust: 'not-reviewed',
-    enabled: false,
+    trust: gate.trust,
+    // Rivumi has no enable switch (system.ts): no enable bit, as on its other units.
+    enabled: null,
     compatibility: null,
     contentHash: null,
     capabilityHash: null,

@@ -80,11 +80,11 @@ class RivumiItemBuilder {
     );
     let decision: Decision;
     let reasons: ReasonCode[];
-    if (!hf.valid) [decision, reasons] = ['rejected', ['manifest_invalid']];
-    else if (!ctx.hooksOptIn) [decision, reasons] = ['disabled', ['hooks_not_opted_in', ...gate.reasons]];
+    if (!hf.valid) [decision, reasons] = notLoadedFate('rejected', 'manifest_invalid', gate);
+    else if (!ctx.hooksOptIn) [decision, reasons] = notLoadedFate('disabled', 'hooks_not_opted_in', gate);
     else if (project.hookLoad) {
       this.aborted(id, hf.file, project.hookLoad, 'hook');
-      [decision, reasons] = ['rejected', ['load_aborted']];
+      [decision, reasons] = notLoadedFate('rejected', 'load_aborted', gate);
     } else [decision, reasons] = loadedFate(gate);
     this.runsUnreviewed(id, hf.file, hf.hooks, gate, 'these');
     this.items.push({
@@ -122,11 +122,11 @@ class RivumiItemBuilder {
     let reasons: ReasonCode[];
     // The plugin is the skill load's; it still loads something when its hooks run although that load fails.
     const skillAborted = project.skillLoad !== null && project.skillLoad.file !== p.file;
-    if (p.state === 'beyond_cap') [decision, reasons] = ['display_only', ['plugin_limit_exceeded']];
-    else if (p.state === 'invalid') [decision, reasons] = ['rejected', ['manifest_invalid']];
+    if (p.state === 'beyond_cap') [decision, reasons] = notLoadedFate('display_only', 'plugin_limit_exceeded', gate);
+    else if (p.state === 'invalid') [decision, reasons] = notLoadedFate('rejected', 'manifest_invalid', gate);
     else if (skillAborted && !(this.hooksRun && p.hooks.length > 0)) {
       this.aborted(id, p.file, project.skillLoad as LoadFailure, 'skill');
-      [decision, reasons] = ['rejected', ['load_aborted']];
+      [decision, reasons] = notLoadedFate('rejected', 'load_aborted', gate);
     } else [decision, reasons] = loadedFate(gate);
     if (p.state === 'valid') this.runsUnreviewed(id, p.file, p.hooks, gate, "this plugin's");
     this.items.push({
@@ -326,6 +326,16 @@ function loadedFate(gate: Gate): [Decision, ReasonCode[]] {
     'registered',
     ['loaded_unreviewed', ...trustReasons, ...gate.reasons.filter((r) => r === 'workspace_untrusted')],
   ];
+}
+
+/**
+ * A bundle Rivumi does not load (rejected, past its cap, hooks without the opt-in): why first,
+ * then every gate that holds (decisions.md "Reason codes"), so that fixing the first alone is
+ * not read as making it trusted. Nothing of it runs, so no `loaded_unreviewed`; Rivumi has no
+ * enable switch, so no `not_enabled` (the gate is asked without one).
+ */
+function notLoadedFate(decision: Decision, primary: ReasonCode, gate: Gate): [Decision, ReasonCode[]] {
+  return [decision, [primary, ...gate.reasons]];
 }
 
 /** A loaded bundle's skills and hooks carry its risk: `component_active` when it is trusted. */

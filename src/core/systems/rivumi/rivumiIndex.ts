@@ -144,11 +144,11 @@ export class RivumiIndex implements SystemIndex {
 
 /** One workspace's Rivumi items; a fault while reading or deciding stays with that workspace. */
 function itemsWithin(project: RivumiProject, ctx: RivumiContext): { items: Item[]; diagnostics: Diagnostic[] } {
-  if (project.fault) return faultedRivumiItems(project.workspace, project.fault);
+  if (project.fault) return faultedRivumiItems(project.workspace, project.fault, ctx);
   try {
     return rivumiItems(project, ctx);
   } catch (e) {
-    return faultedRivumiItems(project.workspace, rivumiFault(project.workspace, e));
+    return faultedRivumiItems(project.workspace, rivumiFault(project.workspace, e), ctx);
   }
 }
 
