@@ -199,6 +199,13 @@ export interface ItemDetail {
   readonly loads?: Readonly<Record<string, string>>;
   /** A hook item: what it runs. */
   readonly hook?: Hook;
+  /**
+   * The ids of every item of the agent's load that carries this item's name, this one among
+   * them, in load order, when there is more than one: the agent loads them all and a selection
+   * by name picks one (Rivumi's skills and plugins, decisions.md "Precedence and shadowing").
+   * What `explain` states as conflicts (`AgentSystem.conflicts`), not part of the JSON contract.
+   */
+  readonly sameName?: readonly string[];
 }
 
 export interface Activation {

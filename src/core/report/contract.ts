@@ -183,7 +183,18 @@ export function contractDetail(
   item: Item,
   parts: readonly Item[],
 ): Record<string, unknown> & { readonly facts?: Record<string, unknown> } {
-  const { capabilities, activation, agentIdentity, discovery, hooksOptIn, loads, hook, ...plain } = item.detail;
+  // `sameName` is what explain states as conflicts; cli.md's detail has no place for it.
+  const {
+    capabilities,
+    activation,
+    agentIdentity,
+    discovery,
+    hooksOptIn,
+    loads,
+    hook,
+    sameName: _,
+    ...plain
+  } = item.detail;
   const facts: Record<string, unknown> = {};
   if (agentIdentity)
     Object.assign(facts, { pluginId: agentIdentity.pluginId, canonicalRoot: agentIdentity.canonicalRoot });

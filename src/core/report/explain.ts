@@ -94,6 +94,12 @@ export function explainItem(snapshot: Snapshot, item: Item): ExplainSection[] {
   if (caps.length) sections.push({ title: 'Capabilities', lines: caps });
   const conflicts = losers.map((i) => `shadows ${at(i)}`);
   if (winner) conflicts.unshift(`loses to ${winner.id}`);
+  // The agent's own conflicts, where no item is shadowed (Rivumi's same-named skills all load; a selection picks one).
+  const named = (id: string) => {
+    const other = itemById(snapshot, id);
+    return other ? at(other) : id;
+  };
+  conflicts.push(...(agent.conflicts?.(item, named) ?? []));
   if (conflicts.length) sections.push({ title: 'Conflicts', lines: conflicts });
   const diags = snapshot.diagnostics.filter((d) => d.itemId === item.id);
   sections.push({

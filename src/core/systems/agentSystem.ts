@@ -83,6 +83,12 @@ export interface AgentSystem<Options = unknown> {
   readonly reviewLines?: AgentReviewLines;
   /** The agent's own sections of `explain`, after the decision (what the agent itself decides, in its design's words); absent: none. */
   readonly explain?: (item: Item) => readonly AgentSection[];
+  /**
+   * `explain`'s conflicts of the item beyond who shadows whom, in the agent's words (Rivumi's
+   * same-named skills and plugins, which all load). `at` names another item and where it is;
+   * absent: none.
+   */
+  readonly conflicts?: (item: Item, at: (id: string) => string) => readonly string[];
   /** `install <manifest>` into a workspace, as the agent's own installer does; absent when the agent has none. */
   readonly installPlugin?: (
     manifest: string,

@@ -1,18 +1,60 @@
 import type { Findings } from '../../diagnostics/findings';
 import { FILE_START } from '../../model';
-import type { RivumiPlugin, RivumiSkill } from './model';
+import type { RivumiFileState, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 
 /**
  * Names more than one loaded skill or plugin carries. Rivumi rejects no duplicate at load time
  * (rivumi.md §3.5): both load, and a selection by name picks the later skill (§3.6), so a
- * skill can stand in for a same-named one; said as a warning at the later file.
+ * skill can stand in for a same-named one; said as a warning at the later file, and by
+ * `explain` on each of them (sameNameConflicts.ts).
  */
 
+/** Each loaded skill or plugin whose name another carries, to every carrier of that name in load order. */
+export type SameNamed<T> = ReadonlyMap<T, readonly T[]>;
+
+/** Skills in Rivumi's load order (§3.5): project skills by file name, then each plugin's in manifest order. */
+export function skillsInLoadOrder(
+  skills: readonly RivumiSkill[],
+  plugins: readonly Pick<RivumiPlugin, 'skills'>[],
+): RivumiSkill[] {
+  return [...skills, ...plugins.flatMap((p) => p.skills)];
+}
+
+/**
+ * The carriers of each name more than one carries. Only a file Rivumi reads and accepts carries
+ * a name it loads: one past a cap, or invalid, carries none.
+ */
+export function sameNamed<T extends { readonly state: RivumiFileState }>(
+  inLoadOrder: readonly T[],
+  nameOf: (t: T) => string,
+): SameNamed<T> {
+  const byName = new Map<string, T[]>();
+  for (const t of inLoadOrder) {
+    if (t.state !== 'valid') continue;
+    const carriers = byName.get(nameOf(t));
+    if (carriers) carriers.push(t);
+    else byName.set(nameOf(t), [t]);
+  }
+  const out = new Map<T, readonly T[]>();
+  for (const carriers of byName.values()) if (carriers.length > 1) for (const t of carriers) out.set(t, carriers);
+  return out;
+}
+
+/** The same-named skills and plugins of one load (`plugins` in manifest order). */
+export function sameNames(project: Pick<RivumiProject, 'skills' | 'plugins'>): {
+  readonly skills: SameNamed<RivumiSkill>;
+  readonly plugins: SameNamed<RivumiPlugin>;
+} {
+  return {
+    skills: sameNamed(skillsInLoadOrder(project.skills, project.plugins), (s) => s.qualifiedName),
+    plugins: sameNamed(project.plugins, (p) => p.name),
+  };
+}
+
 export function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings: Findings): void {
-  const seen = new Map<string, RivumiSkill>();
-  for (const s of [...skills, ...plugins.flatMap((p) => p.skills)]) {
-    if (s.state !== 'valid') continue;
-    const earlier = seen.get(s.qualifiedName);
+  const same = sameNames({ skills, plugins });
+  for (const s of skillsInLoadOrder(skills, plugins)) {
+    const earlier = previous(same.skills, s);
     if (earlier) {
       findings.inFile(
         'rivumi.skill.duplicate-name',
@@ -24,18 +66,21 @@ export function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], f
         },
       );
     }
-    seen.set(s.qualifiedName, s);
   }
-  const names = new Map<string, RivumiPlugin>();
   for (const p of plugins) {
-    if (p.state !== 'valid') continue;
-    const earlier = names.get(p.name);
+    const earlier = previous(same.plugins, p);
     if (earlier)
       findings.inFile(
         'rivumi.plugin.duplicate-name',
         `plugin name ${p.name} is also used by ${earlier.source}; Rivumi loads both`,
         p.file,
       );
-    names.set(p.name, p);
   }
+}
+
+/** The carrier of the same name loaded just before `t`, if any. */
+function previous<T>(same: SameNamed<T>, t: T): T | undefined {
+  const carriers = same.get(t);
+  const at = carriers?.indexOf(t) ?? -1;
+  return at > 0 ? carriers?.[at - 1] : undefined;
 }

@@ -6,6 +6,7 @@ import { portableRelative } from '../../fs/portablePath';
 import { rivumiIdPrefix } from './itemIds';
 import { MAX_SKILLS } from './limits';
 import { hookOf, hooksFileCapabilities, pluginCapabilities } from './capabilities';
+import { sameNames, type SameNamed } from './duplicateNames';
 
 export interface RivumiContext extends GateContext {
   /** `RIVUMI_ENABLE_PROJECT_HOOKS` is exactly `1` (rivumi.md §4.5). */
@@ -47,6 +48,9 @@ class RivumiItemBuilder {
   private readonly prefix: string;
   /** The hook load happens only with the opt-in (rivumi.md §4.5); its hooks run only when it succeeds. */
   private readonly hooksRun: boolean;
+  /** Each skill's and plugin's id, known before any is built: an item names the same-named ones after it too. */
+  private readonly ids = new Map<RivumiSkill | RivumiPlugin, string>();
+  private readonly same: { readonly skills: SameNamed<RivumiSkill>; readonly plugins: SameNamed<RivumiPlugin> };
 
   constructor(
     private readonly project: RivumiProject,
@@ -54,14 +58,22 @@ class RivumiItemBuilder {
   ) {
     this.prefix = rivumiIdPrefix(project.workspace);
     this.hooksRun = ctx.hooksOptIn && project.hookLoad === null;
+    for (const s of project.skills) this.ids.set(s, `${this.prefix}${s.source}`);
+    for (const p of project.plugins) {
+      const id = `${this.prefix}${p.source}`;
+      this.ids.set(p, id);
+      // A plugin's skill by its entry: one file listed twice is two skills (rivumi.md §3.5).
+      p.skills.forEach((s, i) => this.ids.set(s, `${id}#skills/${i}`));
+    }
+    this.same = sameNames(project);
   }
 
   projectSkill(s: RivumiSkill): void {
-    const id = `${this.prefix}${s.source}`;
+    const id = this.idOf(s);
     const [decision, reasons] = this.skillFate(s, id) ?? ['registered', ['guidance']];
     this.items.push({
       ...this.base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons),
-      detail: { description: s.description },
+      detail: { description: s.description, ...this.sameName(this.same.skills, s) },
     });
   }
 
@@ -107,7 +119,7 @@ class RivumiItemBuilder {
 
   plugin(p: RivumiPlugin): void {
     const { project, ctx } = this;
-    const id = `${this.prefix}${p.source}`;
+    const id = this.idOf(p);
     const key = bundleKey('rivumi', 'workspace', p.canonicalFile, p.name);
     const gate = trustGate(
       {
@@ -142,13 +154,14 @@ class RivumiItemBuilder {
         capabilities: pluginCapabilities(p),
         notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [],
         discovery: p.discovery,
+        ...this.sameName(this.same.plugins, p),
         ...(p.state === 'valid'
           ? { loads: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) }
           : {}),
       },
     });
     p.skills.forEach((s, i) => {
-      const sid = `${id}#skills/${i}`;
+      const sid = this.idOf(s);
       const [d, r] = this.skillFate(s, sid) ?? childFate(gate);
       // Rivumi's cap is silent (rivumi.md §7.1); an entry only shown says why, as a project skill past
       // it does (load.ts). Named by its entry: an earlier entry of the same file may be the one that loads.
@@ -163,10 +176,23 @@ class RivumiItemBuilder {
         });
       this.items.push({
         ...this.base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r),
-        detail: { description: s.description },
+        detail: { description: s.description, ...this.sameName(this.same.skills, s) },
       });
     });
     this.hookChildren(id, p.hooks, childFate(gate), p.hookError !== undefined);
+  }
+
+  private idOf(unit: RivumiSkill | RivumiPlugin): string {
+    const id = this.ids.get(unit);
+    // The constructor lists every skill and plugin of the project.
+    if (id === undefined) throw new Error(`no id for the Rivumi unit ${unit.source}`);
+    return id;
+  }
+
+  /** `detail.sameName` of a skill or plugin whose name others carry (duplicateNames.ts), else nothing. */
+  private sameName<T extends RivumiSkill | RivumiPlugin>(same: SameNamed<T>, unit: T): { sameName?: string[] } {
+    const carriers = same.get(unit);
+    return carriers ? { sameName: carriers.map((c) => this.idOf(c)) } : {};
   }
 
   private skillFate(s: RivumiSkill, id: string): [Decision, ReasonCode[]] | null {

@@ -4,6 +4,7 @@ import { installPlugin } from './install';
 import { rivumiHooksOptIn } from './hooksOptIn';
 import { hookArgvCoverage } from './hookArgvFiles';
 import { afterOverlongLabel } from './hookLabel';
+import { sameNameConflicts } from './sameNameConflicts';
 import type { AgentSystem } from '../agentSystem';
 
 /**
@@ -53,6 +54,7 @@ export const rivumi: AgentSystem<RivumiOptions> = {
     loaded_unreviewed:
       'Rivumi loads it whatever Skillgate says (its skills enter the prompt; with the opt-in, its hooks run), and it is not trusted at its current hashes: review it, then trust it.',
   },
+  conflicts: sameNameConflicts,
   unitLabel: (item) => (item.kind === 'hooks' ? 'Rivumi hooks file' : 'Rivumi plugin'),
   trustUnitsInWords: 'Rivumi plugins and the Rivumi hooks file',
   createIndex: (options) => new RivumiIndex(options),
