@@ -343,6 +343,22 @@ describe('Rivumi loads: each check of §3.2, §4.4 and §5.4, and the load it en
         ],
       );
     });
+    it('says a plugin lists one skill file twice, rather than that the file shares a name with itself', () => {
+      f.write('ws/.rivumi/plugins/x.md', 'body');
+      f.write('ws/.rivumi/plugins/pk.json', json({ name: 'pk', skills: [{ path: 'x.md' }, { path: 'x.md' }] }));
+      const p = loadRivumiProject(f.path('ws'));
+      const d = p.diagnostics.filter((x) => x.code === 'rivumi.skill.duplicate-name');
+      assert.deepEqual(
+        d.map((x) => [x.message, x.file, x.related]),
+        [
+          [
+            'skill name pk.x is listed twice by .rivumi/plugins/pk.json (.rivumi/plugins/x.md); both load, the same file twice',
+            f.path('ws/.rivumi/plugins/pk.json'),
+            undefined,
+          ],
+        ],
+      );
+    });
     it('gives a plugin skill past the 16-skill cap its qualified name, unread', () => {
       for (let i = 0; i < 16; i++) f.write(`ws/.rivumi/skills/s${String(i).padStart(2, '0')}.md`, 'body');
       f.write('ws/.rivumi/plugins/late.md', '---\nbroken: yes\n---\n');

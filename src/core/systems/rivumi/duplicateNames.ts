@@ -53,9 +53,19 @@ export function sameNames(project: Pick<RivumiProject, 'skills' | 'plugins'>): {
 
 export function warnDuplicates(skills: RivumiSkill[], plugins: RivumiPlugin[], findings: Findings): void {
   const same = sameNames({ skills, plugins });
+  const listedBy = new Map<RivumiSkill, { plugin: RivumiPlugin; index: number }>();
+  for (const plugin of plugins) plugin.skills.forEach((s, index) => listedBy.set(s, { plugin, index }));
   for (const s of skillsInLoadOrder(skills, plugins)) {
     const earlier = previous(same.skills, s);
-    if (earlier) {
+    const listing = listedBy.get(s);
+    // One manifest listing one file twice: the file shares no name with another, the listing repeats it.
+    if (earlier && listing && earlier.file === s.file && listedBy.get(earlier)?.plugin === listing.plugin) {
+      findings.at(
+        'rivumi.skill.duplicate-name',
+        `skill name ${s.qualifiedName} is listed twice by ${listing.plugin.source} (${s.source}); both load, the same file twice`,
+        { file: listing.plugin.file, path: ['skills', listing.index, 'path'] },
+      );
+    } else if (earlier) {
       findings.inFile(
         'rivumi.skill.duplicate-name',
         `skill name ${s.qualifiedName} is also used by ${earlier.source}; both load, and a selection by name picks this later one`,
