@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { A0, EvaFixture, L0, SKILL_BINDING } from './helpers/evaFixture';
 import type { TrustView } from '../../src/core/decisions/trustView';
+import type { Gate } from '../../src/core/decisions/gates';
+import type { ReasonCode } from '../../src/core/model';
 import type { EvaItem } from '../../src/core/systems/eva/item';
 import { indexEva } from '../../src/core/systems/eva/indexEva';
 import { gateItems, withTrust } from '../../src/core/systems/eva/bundleTrust';
@@ -667,37 +669,43 @@ describe("Skillgate's trust gate on Eva bundles (eva.md §4.6, §6)", () => {
   });
   afterEach(() => f.remove());
 
-  it('maps each trust status after Eva decides: loaded_unreviewed first for what Eva registers, appended otherwise', () => {
-    assert.deepEqual(withTrust('registered', ['registered'], null, true), {
+  it('maps each gate after Eva decides: loaded_unreviewed first for what Eva registers, appended otherwise', () => {
+    const gate = (...reasons: ReasonCode[]): Gate => ({ trust: 'not-reviewed', enabled: false, reasons });
+    assert.deepEqual(withTrust('registered', ['registered'], gate()), {
       decision: 'registered',
       reasons: ['registered'],
     });
-    assert.deepEqual(withTrust('registered', ['registered'], 'trusted', true), {
-      decision: 'registered',
-      reasons: ['registered'],
-    });
-    for (const [status, reason] of [
-      ['not-reviewed', 'not_reviewed'],
-      ['content-changed', 'content_changed'],
-      ['capabilities-changed', 'capabilities_changed'],
+    for (const reason of [
+      'not_reviewed',
+      'content_changed',
+      'capabilities_changed',
+      'trust_store_unavailable',
     ] as const) {
-      assert.deepEqual(withTrust('registered', ['registered'], status, true), {
+      assert.deepEqual(withTrust('registered', ['registered'], gate(reason)), {
         decision: 'registered',
         reasons: ['loaded_unreviewed', reason],
       });
-      assert.deepEqual(withTrust('rejected', ['policy_denied'], status, true), {
+      assert.deepEqual(withTrust('rejected', ['policy_denied'], gate(reason)), {
         decision: 'rejected',
         reasons: ['policy_denied', reason],
       });
     }
-    assert.deepEqual(withTrust('registered', ['registered'], 'trusted', false), {
-      decision: 'registered',
-      reasons: ['loaded_unreviewed', 'trust_store_unavailable'],
-    });
-    assert.deepEqual(withTrust('disabled', ['disabled_by_manifest'], 'trusted', false), {
+    assert.deepEqual(withTrust('disabled', ['disabled_by_manifest'], gate('trust_store_unavailable')), {
       decision: 'disabled',
       reasons: ['disabled_by_manifest', 'trust_store_unavailable'],
     });
+    // Restricted Mode changes nothing Eva registers; on what it does not, it holds as every gate reason does.
+    assert.deepEqual(withTrust('registered', ['registered'], gate('workspace_untrusted')).reasons, ['registered']);
+    assert.deepEqual(withTrust('registered', ['registered'], gate('workspace_untrusted', 'not_reviewed')).reasons, [
+      'loaded_unreviewed',
+      'not_reviewed',
+      'workspace_untrusted',
+    ]);
+    assert.deepEqual(withTrust('rejected', ['policy_denied'], gate('workspace_untrusted', 'not_reviewed')).reasons, [
+      'policy_denied',
+      'workspace_untrusted',
+      'not_reviewed',
+    ]);
   });
 
   it('an unavailable store leaves every bundle registered but unreviewed, enabled untouched, never trusted', () => {

@@ -12,6 +12,7 @@ import {
   scanYamlFiles,
 } from '../../src/core/systems/eva/files';
 import { EMBEDDED_SCHEMAS, loadSchemas, readSchemaObject } from '../../src/core/systems/eva/schemas';
+import { ownRecordOf } from '../../src/core/documents/ownRecord';
 import { readAndParse, readEntry, scanRoot, sniff, sniffRole } from '../../src/core/systems/eva/manifestEntry';
 import * as fs from 'node:fs';
 
@@ -524,9 +525,10 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
   afterEach(() => f.remove());
 
   it('reads a schema file as a JSON object (BOM allowed); refuses other JSON, bad JSON, a missing or oversized file', () => {
+    // The value serde_yaml reads (eva.md §2.1), a mapping with no prototype.
     assert.deepEqual(readSchemaObject(f.write('a.json', '\ufeff{"type":"object"}')), {
       ok: true,
-      value: { type: 'object' },
+      value: ownRecordOf(Object.entries({ type: 'object' })),
     });
     for (const text of ['[1]', 'null', '"s"'])
       assert.deepEqual(readSchemaObject(f.write('b.json', text)), {
@@ -575,7 +577,7 @@ describe('Eva schema files (eva.md §2.1, §2.5)', () => {
     f.write('s/eva.schema.json', '[1]');
     const range = { start: { line: 7, character: 2 }, end: { line: 7, character: 12 } };
     const loaded = loadSchemas(f.path('s'), '/p/config/eva.yaml', range);
-    assert.deepEqual(loaded.schemas.adapter, { type: 'object', required: ['x'] });
+    assert.deepEqual(loaded.schemas.adapter, ownRecordOf(Object.entries({ type: 'object', required: ['x'] })));
     assert.equal(loaded.schemas.eva, EMBEDDED_SCHEMAS.eva);
     assert.equal(loaded.schemas.capability, EMBEDDED_SCHEMAS.capability);
     assert.deepEqual(

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import { statusOf } from '../../decisions/gates';
+import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
 import { joinSet } from '../../hashing/capabilityPairs';
 import { canonicalPath, isInside, lstatEntry, statEntry } from '../../fs/safeFs';
-import type { Decision, TrustStatus } from '../../model';
+import type { Decision, ReasonCode } from '../../model';
 import type { TrustView } from '../../decisions/trustView';
 import type { SkillContract } from './contracts';
 import type { ProjectSkillDecision } from './decide';
@@ -12,52 +12,68 @@ import type { EvaItem } from './item';
 import type { AllowedRoot, ResolvedPath } from './paths';
 import { coveredRunnerPath, type EvaRunner } from './runner';
 import { LINK_MESSAGE, type NoteUncovered, type Uncovered } from './uncovered';
-import type { EvaItemReason, EvaReason, EvaTrustReason } from './vocabulary';
+import type { EvaReason } from './vocabulary';
 
 /** Skillgate's trust gate on Eva bundles (eva.md §4.6, §6): covered files, capability pairs, trust status. */
 
-/** Skillgate's trust gate after Eva's own decision (§4.6). */
+/**
+ * Skillgate's trust gate on an Eva bundle (decisions/gates.ts, the one every agent's bundle asks):
+ * Eva has no Skillgate enable switch (§4.6), so never `not_enabled`. `key` is null for a unit with no
+ * identity (a manifest that does not read, a project Skillgate failed to read): no receipt can be its.
+ */
+export function evaGate(
+  key: string | null,
+  contentHash: string | null,
+  capabilityHash: string | null,
+  ctx: GateContext,
+): Gate {
+  return trustGate({ bundleKey: key, contentHash, capabilityHash, enableSwitch: false }, ctx);
+}
+
+/**
+ * The gate at index time (indexEva.ts, faults.ts): Restricted Mode is the editor's, applied on every
+ * compose (`gateItems`), as the store is applied again there.
+ */
+export function indexGateContext(trust: TrustView): GateContext {
+  return { trust, workspaceTrusted: true };
+}
+
+/**
+ * Skillgate's trust gate after Eva's own decision (§4.6), as for Rivumi, which enforces no trust
+ * either (rivumi/items.ts). What Eva registers stays `registered`: untrusted, `loaded_unreviewed`
+ * first, then the trust reasons, Restricted Mode last (it changes nothing Eva does); trusted, as Eva
+ * decided, whatever the mode. What Eva does not register keeps Eva's reasons, then every gate reason
+ * that holds, trusted or not (decisions.md "Reason codes"): fixing Eva's alone would not make it trusted.
+ */
 export function withTrust(
   evaDecision: Decision,
   evaReasons: readonly EvaReason[],
-  status: TrustStatus | null,
-  available: boolean,
-): { decision: Decision; reasons: EvaItemReason[] } {
-  if (status === null) return { decision: evaDecision, reasons: [...evaReasons] };
-  const gate: EvaTrustReason | null = !available
-    ? 'trust_store_unavailable'
-    : status === 'trusted'
-      ? null
-      : status === 'content-changed'
-        ? 'content_changed'
-        : status === 'capabilities-changed'
-          ? 'capabilities_changed'
-          : 'not_reviewed';
-  if (gate === null) return { decision: evaDecision, reasons: [...evaReasons] };
-  if (evaDecision === 'registered') return { decision: 'registered', reasons: ['loaded_unreviewed', gate] };
-  return { decision: evaDecision, reasons: [...evaReasons, gate] };
+  gate: Gate,
+): { decision: Decision; reasons: ReasonCode[] } {
+  if (evaDecision !== 'registered') return { decision: evaDecision, reasons: [...evaReasons, ...gate.reasons] };
+  const trustReasons = gate.reasons.filter((r) => r !== 'workspace_untrusted');
+  if (trustReasons.length === 0) return { decision: 'registered', reasons: [...evaReasons] };
+  return {
+    decision: 'registered',
+    reasons: ['loaded_unreviewed', ...trustReasons, ...gate.reasons.filter((r) => r === 'workspace_untrusted')],
+  };
 }
 
 /**
  * Skillgate's trust gate applied again to items Eva decided (after a trust store change,
- * without reading anything): each bundle from its Eva decision and hashes, then each
- * `skill-binding` from its provider (eva.md §2.6). Restricted Mode changes nothing Eva
- * does; on a bundle that is not trusted it is listed last, as for Rivumi.
+ * without reading anything): each bundle from its Eva decision and hashes, a unit with no
+ * identity too, then each `skill-binding` from its provider (eva.md §2.6).
  */
 export function gateItems(items: readonly EvaItem[], trust: TrustView, workspaceTrusted = true): EvaItem[] {
   const gated = new Map<string, EvaItem>();
   const out = items.map((item) => {
-    const key = item.detail.bundleKey;
-    if (item.trust === null || key === undefined) return item;
-    const status = evaTrustStatus(trust, key, item.contentHash, item.capabilityHash);
-    const { decision, reasons } = withTrust(
-      item.detail.eva.evaDecision,
-      item.detail.eva.evaReasons,
-      status,
-      trust.available,
-    );
-    if (!workspaceTrusted && (status !== 'trusted' || !trust.available)) reasons.push('workspace_untrusted');
-    const next = { ...item, decision, reasons, trust: status };
+    if (item.trust === null) return item;
+    const gate = evaGate(item.detail.bundleKey ?? null, item.contentHash, item.capabilityHash, {
+      trust,
+      workspaceTrusted,
+    });
+    const { decision, reasons } = withTrust(item.detail.eva.evaDecision, item.detail.eva.evaReasons, gate);
+    const next = { ...item, decision, reasons, trust: gate.trust };
     gated.set(item.id, next);
     return next;
   });
@@ -66,21 +82,6 @@ export function gateItems(items: readonly EvaItem[], trust: TrustView, workspace
     if (!provider || item.detail.eva.evaDecision !== 'registered' || provider.decision !== 'registered') return item;
     return { ...item, reasons: [provider.reasons[0] === 'registered' ? 'registered' : 'loaded_unreviewed'] };
   });
-}
-
-/**
- * An Eva unit's trust status: the shared derivation (decisions/gates.ts), never a copy of it.
- * A unit that cannot be hashed now is never trusted; with a receipt it was reviewed, so it
- * reads as changed since that review (as Rivumi's and Codewhale's do), not "not reviewed".
- */
-export function evaTrustStatus(
-  trust: TrustView,
-  key: string,
-  contentHash: string | null,
-  capabilityHash: string | null,
-): TrustStatus {
-  if (!trust.available) return 'not-reviewed';
-  return statusOf(trust.lookup(key)?.trust ?? null, contentHash, capabilityHash);
 }
 
 /**

@@ -181,7 +181,7 @@ export class EvaIndex implements SystemIndex {
     try {
       folder = (this.options.readers?.evaProject ?? indexEvaFolder)(workspace, this.home, this.runtime, EMPTY_TRUST);
     } catch (e) {
-      folder = faultedEvaFolder(workspace, this.runtime, e);
+      folder = faultedEvaFolder(workspace, this.runtime, EMPTY_TRUST, e);
     }
     this.folders.set(workspace, folder);
     if (folder) rememberReadContext(folder.root, { home: this.home, runtime: this.runtime });

@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import { sha256Hex } from '../../hashing/framing';
 import { faultText, internalDiagnostic } from '../../diagnostics/faults';
 import { FILE_START, type Diagnostic } from '../../model';
+import type { TrustView } from '../../decisions/trustView';
+import { evaGate, indexGateContext, withTrust } from './bundleTrust';
 import { evaDetail, type EvaFolderIndex } from './indexEva';
 import type { EvaItem } from './item';
 import { DEFAULT_POLICY } from './policy';
@@ -15,18 +17,25 @@ import { EVA_SYSTEM } from './vocabulary';
  * its `config/eva.yaml`, with the `skillgate.internal` error on it. Eva registers what its
  * own rules admit, whatever Skillgate's trust says, so "no items" would let `check` pass
  * over manifests Eva may load: the entry fails `check` until the fault is gone, as a
- * faulted `.rivumi/` does. Its reasons are those of an Eva bundle that does not read
- * (`schema_invalid`, then the trust reason, eva.md §4.6); the error says that it is
- * Skillgate that could not read it.
+ * faulted `.rivumi/` does. Its reasons are those of an Eva manifest that does not read
+ * (`schema_invalid`, then every gate reason that holds: it has no identity a receipt could
+ * name, so it is never trusted); the error says that it is Skillgate that could not read it.
  *
  * The project's user-skill switch and its adapters are unknown, and a user skill's decision
  * depends on both (a project adapter may wrap it), so beside a faulted project no user
  * skill is listed: showing them as `manifest_required` could state the wrong decision.
  */
-export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: unknown): EvaFolderIndex {
+export function faultedEvaFolder(
+  workspace: string,
+  runtime: EvaRuntime,
+  trust: TrustView,
+  error: unknown,
+): EvaFolderIndex {
   const configFile = path.join(workspace, 'config', 'eva.yaml');
   const id = `eva:${sha256Hex(workspace).slice(0, 12)}:config`;
   const fault = internalDiagnostic(configFile, "this folder's Eva project", error);
+  const gate = evaGate(null, null, null, indexGateContext(trust));
+  const { decision, reasons } = withTrust('rejected', ['schema_invalid'], gate);
   const item: EvaItem = {
     id,
     system: EVA_SYSTEM,
@@ -38,10 +47,10 @@ export function faultedEvaFolder(workspace: string, runtime: EvaRuntime, error: 
     path: configFile,
     location: { file: configFile, range: FILE_START },
     parent: null,
-    decision: 'rejected',
-    reasons: ['schema_invalid', 'not_reviewed'],
+    decision,
+    reasons,
     shadowedBy: null,
-    trust: 'not-reviewed',
+    trust: gate.trust,
     enabled: null,
     compatibility: null,
     contentHash: null,

@@ -3,9 +3,9 @@ import { isInside } from '../../fs/safeFs';
 import { sha256Hex } from '../../hashing/framing';
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST, type TrustView } from '../../decisions/trustView';
-import { FILE_START, type Decision, type Diagnostic, type TrustStatus } from '../../model';
+import { FILE_START, type Decision, type Diagnostic } from '../../model';
 import { bindingItem } from './binding';
-import { capabilityPairs, coveredFiles, evaTrustStatus, withTrust } from './bundleTrust';
+import { capabilityPairs, coveredFiles, evaGate, indexGateContext, withTrust } from './bundleTrust';
 import { crossNamespace, multipleProviders, providersExist, resolveIds, withConflicts } from './conflicts';
 import type { SkillContract } from './contracts';
 import { decideProjectSkill, type DecideContext, type ProjectSkillDecision } from './decide';
@@ -395,13 +395,12 @@ function skillItem(
   if (decided?.skillPath?.resolved)
     resolvedSkillPaths.set(entry.itemId as string, decided.skillPath.real ?? decided.skillPath.resolved);
 
-  // C13 for bundles whose C1 succeeded (§4.6).
+  // Hashes and key for bundles whose C1 succeeded (§4.6, §6): a manifest that does not read has neither.
   let contentHash: string | null = null;
   let capabilityHash: string | null = null;
   let files: EvaItem['detail']['files'];
   const notCovered: string[] = [];
   let key: string | null = null;
-  let trustStatus: TrustStatus | null = null;
   const runner = contract && decided ? evaRunner(contract, project.root, home) : null;
   if (!entry.unreadable && entry.bytes) {
     const covered = coveredFiles(kind, contract, decided, project.root, home, ctx.skillPathRoots, runner);
@@ -438,9 +437,13 @@ function skillItem(
     }
     // The key's framing is the shared one (trust.md "Bundle identity").
     key = bundleKey(EVA_SYSTEM, 'workspace', entry.abs, contract?.id ?? entry.id ?? entry.rel);
-    trustStatus = evaTrustStatus(trust, key, contentHash, capabilityHash);
   }
-  const { decision, reasons } = withTrust(evaDecision, evaReasons, trustStatus, trust.available);
+  // C13 for bundles whose C1 succeeded (§4.6): one whose manifest does not read keeps Eva's reasons
+  // alone and no trust status (§7.2 cases 52-54, 57, 58: "same" in Skillgate).
+  const gate = key === null ? null : evaGate(key, contentHash, capabilityHash, indexGateContext(trust));
+  const { decision, reasons } = gate
+    ? withTrust(evaDecision, evaReasons, gate)
+    : { decision: evaDecision, reasons: [...evaReasons] };
   const doc = entry.doc;
   const location = { file: entry.abs, range: doc && doc.has(['id']) ? doc.fieldRange(['id']) : FILE_START };
   const id = contract?.id ?? entry.id ?? entry.rel;
@@ -460,7 +463,7 @@ function skillItem(
     reasons,
     // The winner's item is named once every item exists (indexProject): it may be a binding.
     shadowedBy: null,
-    trust: trustStatus,
+    trust: gate?.trust ?? null,
     // Skillgate's enable bit, which Eva does not have (model.ts: null for a system without one); the manifest's own `enabled` decides `disabled_by_manifest`.
     enabled: null,
     // Eva-as-shipped differences are diagnostics (eva.compat.*), not a compatibility verdict (eva.md §8 Q2).

@@ -3,7 +3,6 @@ import { YamlFloat } from './yamlScalars';
 import { YamlTagged, isMapping, isYamlInteger, untag, yamlTypeName } from './yamlValue';
 import { nonStringKeys } from './yamlMappingKeys';
 import type { EvaDiagnosticCode } from './vocabulary';
-import { isJsonObject } from '../../documents/jsonObject';
 
 /**
  * Eva-CLI's JSON-schema evaluator (`eva-config` schema.rs, eva.md §2.1): only `type` (a
@@ -132,8 +131,9 @@ export function firstSchemaError(schema: unknown, value: unknown, path: DocPath 
   return undefined;
 }
 
+/** A mapping: a schema file's float (YamlFloat) is an object to JavaScript, never a schema node to upstream. */
 function isPlainSchema(s: unknown): s is Schema {
-  return isJsonObject(s);
+  return isMapping(s);
 }
 
 /**

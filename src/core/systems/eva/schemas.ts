@@ -3,6 +3,7 @@ import type { Diagnostic, Range } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest } from './files';
 import { parseEvaYaml } from './yamlDocument';
+import { isMapping } from './yamlValue';
 import adapterSchema from './schemas/adapter.schema.json';
 import capabilitySchema from './schemas/capability.schema.json';
 import evaSchema from './schemas/eva.schema.json';
@@ -83,16 +84,19 @@ export function readSchemaObject(
           ? 'schema file is larger than 1048576 bytes'
           : `failed to read JSON Schema: ${read.detail}`,
     };
-  let value: unknown;
+  // The text must be JSON (`<name>.schema.json`); the value used is serde_yaml's, below.
   try {
-    value = JSON.parse(read.text.replace(/^\ufeff/, ''));
+    JSON.parse(read.text.replace(/^\ufeff/, ''));
   } catch {
     return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
   }
   // Upstream's `read_schema` parses the file with serde_yaml, which refuses JSON that JSON.parse takes: a key
-  // given twice (JSON.parse keeps the last, as serde_json's Value would), a `"\udcff"` escape.
-  if (!parseEvaYaml(file, read.text).ok) return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, missing: false, message: 'schema file must contain a JSON object' };
-  return { ok: true, value: value as Record<string, unknown> };
+  // given twice (JSON.parse keeps the last, as serde_json's Value would), a `"\udcff"` escape. Its value is
+  // the schema, not JSON.parse's: `1.0` and `1e2` are floats to serde_yaml, so a `minProperties` read with
+  // `as_u64` is no bound and an `enum` entry equals no integer (schemaSubset.ts).
+  const parsed = parseEvaYaml(file, read.text);
+  if (!parsed.ok) return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
+  const value = parsed.document.value;
+  if (!isMapping(value)) return { ok: false, missing: false, message: 'schema file must contain a JSON object' };
+  return { ok: true, value };
 }

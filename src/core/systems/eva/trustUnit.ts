@@ -23,7 +23,7 @@ function projectNow(dir: string): EvaFolderIndex | undefined {
   try {
     return indexEvaFolder(dir, context.home, context.runtime, EMPTY_TRUST);
   } catch (e) {
-    return faultedEvaFolder(dir, context.runtime, e);
+    return faultedEvaFolder(dir, context.runtime, EMPTY_TRUST, e);
   }
 }
 
