@@ -5,6 +5,7 @@ import { flatJoin } from '../../text/detached';
 import { summarizedInventory } from './inventory';
 import { codewhaleCapabilities } from './capabilities';
 import { FILE_START, type Diagnostic, type Item, type ReasonCode, type Decision } from '../../model';
+import { agentItem } from '../../agentItem';
 import type { CodewhaleBundle } from './codewhaleBundle';
 import { osBytes } from '../../fs/rawNames';
 import { manifestStart, nameAnchor } from './bundleLocation';
@@ -34,45 +35,49 @@ export function bundleItems(
   );
   const { decision, reasons } = bundleDecision(b, shadowedBy, diagnostics, gate);
   const active = decision === 'registered';
-  const bundle: Item = {
-    id,
-    system: 'codewhale',
-    kind: 'plugin',
-    name: b.name,
-    qualifiedName: b.name,
-    scope: b.scope,
-    workspace,
-    path: b.dir,
-    location: nameAnchor(b),
-    parent: null,
-    decision,
-    reasons,
-    shadowedBy,
-    trust: gate.trust,
-    enabled: gate.enabled,
-    compatibility: b.compatibility?.compatibility ?? null,
-    contentHash: b.contentHash ?? null,
-    capabilityHash: b.capabilityHash ?? null,
-    reviewToken: b.reviewToken ?? null,
-    detail: {
-      bundleKey: key,
-      ...(typeof b.description === 'string' ? { description: b.description } : {}),
-      ...(b.version ? { version: b.version } : {}),
-      ...(b.label ? { manifest: b.label } : {}),
-      ...(b.inventory ? { inventory: summarizedInventory(b.inventory) } : {}),
-      // The walk's own list, shared: nobody changes it, and a copy per snapshot cost 95,000 objects at 10,000 bundles.
-      files: b.files,
-      capabilities: codewhaleCapabilities(b),
-      activation: {
-        policy: POLICY_V3.version,
-        applicable: b.when.applicable,
-        whenReasons: b.when.reasons,
-        supportedComponents: b.compatibility?.supportedLabels ?? [],
-        inactiveComponents: b.compatibility?.unsupportedLabels ?? [],
+  const bundle = agentItem(
+    {
+      id,
+      system: 'codewhale',
+      kind: 'plugin',
+      name: b.name,
+      qualifiedName: b.name,
+      scope: b.scope,
+      workspace,
+      path: b.dir,
+      location: nameAnchor(b),
+      parent: null,
+      decision,
+      reasons,
+      detail: {
+        bundleKey: key,
+        ...(typeof b.description === 'string' ? { description: b.description } : {}),
+        ...(b.version ? { version: b.version } : {}),
+        ...(b.label ? { manifest: b.label } : {}),
+        ...(b.inventory ? { inventory: summarizedInventory(b.inventory) } : {}),
+        // The walk's own list, shared: nobody changes it, and a copy per snapshot cost 95,000 objects at 10,000 bundles.
+        files: b.files,
+        capabilities: codewhaleCapabilities(b),
+        activation: {
+          policy: POLICY_V3.version,
+          applicable: b.when.applicable,
+          whenReasons: b.when.reasons,
+          supportedComponents: b.compatibility?.supportedLabels ?? [],
+          inactiveComponents: b.compatibility?.unsupportedLabels ?? [],
+        },
+        agentIdentity: { pluginId: b.pluginId ?? null, canonicalRoot: b.canonicalRoot ?? null },
       },
-      agentIdentity: { pluginId: b.pluginId ?? null, canonicalRoot: b.canonicalRoot ?? null },
     },
-  };
+    {
+      shadowedBy,
+      trust: gate.trust,
+      enabled: gate.enabled,
+      compatibility: b.compatibility?.compatibility,
+      contentHash: b.contentHash,
+      capabilityHash: b.capabilityHash,
+      reviewToken: b.reviewToken,
+    },
+  );
   const items: Item[] = [bundle];
   const child = (
     kind: Item['kind'],
@@ -84,7 +89,7 @@ export function bundleItems(
     detail: Item['detail'] = NO_DETAIL,
   ): Item => {
     const [d, r] = decisionOf();
-    return {
+    return agentItem({
       id: flatJoin(id, '#', suffix),
       system: 'codewhale',
       kind,
@@ -97,15 +102,8 @@ export function bundleItems(
       parent: id,
       decision: d,
       reasons: r,
-      shadowedBy: null,
-      trust: null,
-      enabled: null,
-      compatibility: null,
-      contentHash: null,
-      capabilityHash: null,
-      reviewToken: null,
       detail,
-    };
+    });
   };
   const inherited = (): [Decision, readonly ReasonCode[]] =>
     active ? ['registered', onlyReason('component_active')] : ['disabled', onlyReason('bundle_inactive')];

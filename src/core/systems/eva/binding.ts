@@ -1,4 +1,5 @@
 import { FILE_START, type Decision } from '../../model';
+import { agentItem } from '../../agentItem';
 import { isWorkflowCapability } from './decide';
 import { evaDiagnostic } from './diagnostics';
 import type { EvaItem } from './item';
@@ -96,54 +97,50 @@ export function bindingItem(
     );
   const id = entry.id ?? entry.rel;
   const evaReasons = reasons.filter((r): r is EvaReason => r !== 'loaded_unreviewed');
-  return {
-    id: entry.itemId as string,
-    system: EVA_SYSTEM,
-    kind: 'skill-binding',
-    name: typeof value?.['name'] === 'string' ? (value['name'] as string) : id,
-    qualifiedName: id,
-    scope: 'workspace',
-    workspace: project.root,
-    path: entry.abs,
-    location: { file: entry.abs, range: entry.doc?.has(['id']) ? entry.doc.fieldRange(['id']) : FILE_START },
-    parent: providerItem?.id ?? null,
-    decision,
-    reasons,
-    // The winner only when it is an item (an earlier binding, a lua skill): a context manifest, or a
-    // binding whose provider is no skill adapter, is none, as for skill items (indexEva.ts, eva.md case 35).
-    shadowedBy: (entry.shadow && byEntry.get(entry.shadow.by)?.id) ?? null,
-    trust: null,
-    enabled: null,
-    compatibility: null,
-    contentHash: null,
-    capabilityHash: null,
-    reviewToken: null,
-    detail: {
-      manifest: entry.abs,
-      eva: {
-        evaDecision: decision,
-        evaReasons: evaReasons.length ? evaReasons : ['registered'],
-        target: decision === 'registered' ? (providerItem?.detail.eva.target ?? null) : null,
-        evaKind: providerItem?.detail.eva.evaKind ?? 'workflow_skill',
-        source: 'project_capability',
-        trustLevel: 'Project',
-        id,
-        skillId: providerItem?.detail.eva.skillId ?? null,
-        skillPath: null,
-        script: null,
-        runner: null,
-        runtimeGate: providerItem?.detail.eva.runtimeGate ?? null,
-        assumedRuntime: runtime,
-        schemas: {
-          input: value?.['input_schema'] ? 'inline' : 'absent',
-          output: value?.['output_schema'] ? 'inline' : 'absent',
+  return agentItem(
+    {
+      id: entry.itemId as string,
+      system: EVA_SYSTEM,
+      kind: 'skill-binding',
+      name: typeof value?.['name'] === 'string' ? (value['name'] as string) : id,
+      qualifiedName: id,
+      scope: 'workspace',
+      workspace: project.root,
+      path: entry.abs,
+      location: { file: entry.abs, range: entry.doc?.has(['id']) ? entry.doc.fieldRange(['id']) : FILE_START },
+      parent: providerItem?.id ?? null,
+      decision,
+      reasons,
+      detail: {
+        manifest: entry.abs,
+        eva: {
+          evaDecision: decision,
+          evaReasons: evaReasons.length ? evaReasons : ['registered'],
+          target: decision === 'registered' ? (providerItem?.detail.eva.target ?? null) : null,
+          evaKind: providerItem?.detail.eva.evaKind ?? 'workflow_skill',
+          source: 'project_capability',
+          trustLevel: 'Project',
+          id,
+          skillId: providerItem?.detail.eva.skillId ?? null,
+          skillPath: null,
+          script: null,
+          runner: null,
+          runtimeGate: providerItem?.detail.eva.runtimeGate ?? null,
+          assumedRuntime: runtime,
+          schemas: {
+            input: value?.['input_schema'] ? 'inline' : 'absent',
+            output: value?.['output_schema'] ? 'inline' : 'absent',
+          },
+          requestedPermissions: {},
+          effectivePermissions: {},
+          capabilities: capability ? [capability] : [],
+          conflicts: [],
+          effectiveTimeoutMs: null,
         },
-        requestedPermissions: {},
-        effectivePermissions: {},
-        capabilities: capability ? [capability] : [],
-        conflicts: [],
-        effectiveTimeoutMs: null,
       },
     },
-  };
+    // The winner only when it is an item (an earlier binding, a lua skill): a context manifest, or a
+    // binding whose provider is no skill adapter, is none, as for skill items (indexEva.ts, eva.md case 35).
+    { shadowedBy: entry.shadow && byEntry.get(entry.shadow.by)?.id },
+  );
 }

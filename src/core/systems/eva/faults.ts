@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { sha256Hex } from '../../hashing/framing';
 import { faultText, internalDiagnostic } from '../../diagnostics/faults';
 import { FILE_START, type Diagnostic } from '../../model';
+import { agentItem } from '../../agentItem';
 import type { TrustView } from '../../decisions/trustView';
 import { evaGate, indexGateContext, withTrust } from './bundleTrust';
 import { evaDetail, type EvaFolderIndex } from './indexEva';
@@ -36,42 +37,38 @@ export function faultedEvaFolder(
   const fault = internalDiagnostic(configFile, "this folder's Eva project", error);
   const gate = evaGate(null, null, null, indexGateContext(trust));
   const { decision, reasons } = withTrust('rejected', ['schema_invalid'], gate);
-  const item: EvaItem = {
-    id,
-    system: EVA_SYSTEM,
-    kind: 'skill-adapter',
-    name: 'config',
-    qualifiedName: 'config',
-    scope: 'workspace',
-    workspace,
-    path: configFile,
-    location: { file: configFile, range: FILE_START },
-    parent: null,
-    decision,
-    reasons,
-    shadowedBy: null,
-    trust: gate.trust,
-    enabled: null,
-    compatibility: null,
-    contentHash: null,
-    capabilityHash: null,
-    reviewToken: null,
-    detail: {
-      manifest: configFile,
-      notCovered: [`Skillgate could not read this Eva project: ${faultText(error)}`],
-      // No contract could be read: the detail of a manifest that does not parse.
-      eva: evaDetail(
-        'skill-adapter',
-        null,
-        undefined,
-        'rejected',
-        ['schema_invalid'],
-        { runtime, policy: DEFAULT_POLICY },
-        'config',
-        null,
-      ),
+  const item: EvaItem = agentItem(
+    {
+      id,
+      system: EVA_SYSTEM,
+      kind: 'skill-adapter',
+      name: 'config',
+      qualifiedName: 'config',
+      scope: 'workspace',
+      workspace,
+      path: configFile,
+      location: { file: configFile, range: FILE_START },
+      parent: null,
+      decision,
+      reasons,
+      detail: {
+        manifest: configFile,
+        notCovered: [`Skillgate could not read this Eva project: ${faultText(error)}`],
+        // No contract could be read: the detail of a manifest that does not parse.
+        eva: evaDetail(
+          'skill-adapter',
+          null,
+          undefined,
+          'rejected',
+          ['schema_invalid'],
+          { runtime, policy: DEFAULT_POLICY },
+          'config',
+          null,
+        ),
+      },
     },
-  };
+    { trust: gate.trust },
+  );
   return {
     root: workspace,
     folder: workspace,

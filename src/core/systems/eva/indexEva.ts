@@ -4,6 +4,7 @@ import { sha256Hex } from '../../hashing/framing';
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { EMPTY_TRUST, type TrustView } from '../../decisions/trustView';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
+import { agentItem } from '../../agentItem';
 import { bindingItem } from './binding';
 import { capabilityPairs, coveredFiles, evaGate, indexGateContext, withTrust } from './bundleTrust';
 import { crossNamespace, multipleProviders, providersExist, resolveIds, withConflicts } from './conflicts';
@@ -447,38 +448,39 @@ function skillItem(
   const doc = entry.doc;
   const location = { file: entry.abs, range: doc && doc.has(['id']) ? doc.fieldRange(['id']) : FILE_START };
   const id = contract?.id ?? entry.id ?? entry.rel;
-  return {
-    id: entry.itemId as string,
-    system: EVA_SYSTEM,
-    kind,
-    // The Eva id: what a selector and the trust key name (the manifest's display name is not unique).
-    name: id,
-    qualifiedName: contract?.skillId && kind === 'skill-adapter' ? `${id} (skill ${contract.skillId})` : id,
-    scope: 'workspace',
-    workspace: project.root,
-    path: entry.abs,
-    location,
-    parent: null,
-    decision,
-    reasons,
-    // The winner's item is named once every item exists (indexProject): it may be a binding.
-    shadowedBy: null,
-    trust: gate?.trust ?? null,
-    // Skillgate's enable bit, which Eva does not have (model.ts: null for a system without one); the manifest's own `enabled` decides `disabled_by_manifest`.
-    enabled: null,
-    // Eva-as-shipped differences are diagnostics (eva.compat.*), not a compatibility verdict (eva.md §8 Q2).
-    compatibility: null,
-    contentHash,
-    capabilityHash,
-    reviewToken: contentHash && capabilityHash ? reviewToken(contentHash, capabilityHash) : null,
-    detail: {
-      manifest: entry.abs,
-      files,
-      ...(key ? { bundleKey: key } : {}),
-      ...(notCovered.length ? { notCovered } : {}),
-      eva: evaDetail(kind, contract, decided, evaDecision, evaReasons, ctx, id, runner),
+  return agentItem(
+    {
+      id: entry.itemId as string,
+      system: EVA_SYSTEM,
+      kind,
+      // The Eva id: what a selector and the trust key name (the manifest's display name is not unique).
+      name: id,
+      qualifiedName: contract?.skillId && kind === 'skill-adapter' ? `${id} (skill ${contract.skillId})` : id,
+      scope: 'workspace',
+      workspace: project.root,
+      path: entry.abs,
+      location,
+      parent: null,
+      decision,
+      reasons,
+      detail: {
+        manifest: entry.abs,
+        files,
+        ...(key ? { bundleKey: key } : {}),
+        ...(notCovered.length ? { notCovered } : {}),
+        eva: evaDetail(kind, contract, decided, evaDecision, evaReasons, ctx, id, runner),
+      },
     },
-  };
+    // Left null: the shadower, named once every item exists (indexProject: it may be a binding); the
+    // enable bit, which Eva does not have (the manifest's own `enabled` decides `disabled_by_manifest`);
+    // a compatibility verdict (Eva-as-shipped differences are diagnostics, eva.compat.*, eva.md §8 Q2).
+    {
+      trust: gate?.trust,
+      contentHash,
+      capabilityHash,
+      reviewToken: contentHash && capabilityHash ? reviewToken(contentHash, capabilityHash) : null,
+    },
+  );
 }
 
 /** A project bundle's `detail.eva`: what its contract declares and Eva decided; empty where there is no contract. */

@@ -4,6 +4,7 @@ import { readFailureText, rustFaultText } from '../../fs/rustIoErrorText';
 import { decodeUtf8 } from '../../fs/rawNames';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
+import { agentItem } from '../../agentItem';
 import { decisionOf, primaryFirst } from './decide';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, scanUserSkills, type RefusedDir, type UserSkillDir } from './files';
@@ -142,55 +143,51 @@ function userItem(
   const ordered = primaryFirst(reasons);
   const decision: Decision = decisionOf(ordered, true);
   const home = `~/${d.root === 'codex' ? '.codex' : '.agents'}/skills/${d.name}/SKILL.md`;
-  const item: EvaItem = {
-    id,
-    system: EVA_SYSTEM,
-    kind: 'skill',
-    name: frontName ?? d.name,
-    qualifiedName: d.name,
-    scope: 'user',
-    workspace: null,
-    path: d.dir,
-    location: { file: d.skillFile, range: FILE_START },
-    parent: null,
-    decision,
-    reasons: ordered,
-    shadowedBy,
-    trust: null,
-    enabled: null,
-    compatibility: null,
-    contentHash: null,
-    capabilityHash: null,
-    reviewToken: null,
-    detail: {
-      ...(description !== undefined ? { description } : {}),
-      eva: {
-        evaDecision: decision,
-        evaReasons: ordered,
-        target: decision === 'display_only' ? 'DisplayOnly' : null,
-        evaKind: kind,
-        source: d.root === 'codex' ? 'user_codex' : 'user_agents',
-        trustLevel,
-        id: d.name,
-        skillId: d.name,
-        skillPath: home,
-        script: null,
-        runner: null,
-        runtimeGate: null,
-        assumedRuntime: runtime,
-        schemas: { input: 'absent', output: 'absent' },
-        requestedPermissions: {},
-        effectivePermissions: {},
-        capabilities: [],
-        conflicts: shadowedBy
-          ? ['manifest_overrides_auto_discovery']
-          : inBothRoots
-            ? ['same_skill_multiple_directory']
-            : [],
-        effectiveTimeoutMs: null,
+  const item: EvaItem = agentItem(
+    {
+      id,
+      system: EVA_SYSTEM,
+      kind: 'skill',
+      name: frontName ?? d.name,
+      qualifiedName: d.name,
+      scope: 'user',
+      workspace: null,
+      path: d.dir,
+      location: { file: d.skillFile, range: FILE_START },
+      parent: null,
+      decision,
+      reasons: ordered,
+      detail: {
+        ...(description !== undefined ? { description } : {}),
+        eva: {
+          evaDecision: decision,
+          evaReasons: ordered,
+          target: decision === 'display_only' ? 'DisplayOnly' : null,
+          evaKind: kind,
+          source: d.root === 'codex' ? 'user_codex' : 'user_agents',
+          trustLevel,
+          id: d.name,
+          skillId: d.name,
+          skillPath: home,
+          script: null,
+          runner: null,
+          runtimeGate: null,
+          assumedRuntime: runtime,
+          schemas: { input: 'absent', output: 'absent' },
+          requestedPermissions: {},
+          effectivePermissions: {},
+          capabilities: [],
+          conflicts: shadowedBy
+            ? ['manifest_overrides_auto_discovery']
+            : inBothRoots
+              ? ['same_skill_multiple_directory']
+              : [],
+          effectiveTimeoutMs: null,
+        },
       },
     },
-  };
+    { shadowedBy },
+  );
   return { item, diagnostics };
 }
 

@@ -3,6 +3,7 @@ import { rivumiIdPrefix } from './itemIds';
 import { internalDiagnostic } from '../../diagnostics/faults';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
+import { agentItem } from '../../agentItem';
 import type { RivumiProject } from './model';
 
 /**
@@ -41,28 +42,24 @@ export function faultedRivumiItems(
   const id = `${rivumiIdPrefix(workspace)}.rivumi`;
   const dir = path.join(workspace, '.rivumi');
   const gate = trustGate({ bundleKey: null, contentHash: null, capabilityHash: null, enableSwitch: false }, ctx);
-  const item: Item = {
-    id,
-    system: 'rivumi',
-    kind: 'plugin',
-    name: '.rivumi',
-    qualifiedName: '.rivumi',
-    scope: 'workspace',
-    workspace,
-    path: dir,
-    location: { file: dir, range: FILE_START },
-    parent: null,
-    decision: 'rejected',
-    reasons: ['manifest_invalid', ...gate.reasons],
-    shadowedBy: null,
-    trust: gate.trust,
+  const item = agentItem(
+    {
+      id,
+      system: 'rivumi',
+      kind: 'plugin',
+      name: '.rivumi',
+      qualifiedName: '.rivumi',
+      scope: 'workspace',
+      workspace,
+      path: dir,
+      location: { file: dir, range: FILE_START },
+      parent: null,
+      decision: 'rejected',
+      reasons: ['manifest_invalid', ...gate.reasons],
+      detail: {},
+    },
     // Rivumi has no enable switch (system.ts): no enable bit, as on its other units.
-    enabled: null,
-    compatibility: null,
-    contentHash: null,
-    capabilityHash: null,
-    reviewToken: null,
-    detail: {},
-  };
+    { trust: gate.trust },
+  );
   return { items: [item], diagnostics: [{ ...fault, itemId: id }] };
 }

@@ -1,6 +1,7 @@
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
+import { agentItem, type AgentItemFields, type UnitFields } from '../../agentItem';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
 import { rivumiIdPrefix } from './itemIds';
@@ -71,7 +72,7 @@ class RivumiItemBuilder {
   projectSkill(s: RivumiSkill): void {
     const id = this.idOf(s);
     const [decision, reasons] = this.skillFate(s, id) ?? ['registered', ['guidance']];
-    this.items.push({
+    this.add({
       ...this.base(id, 'skill', s.name, s.qualifiedName, s.file, null, decision, reasons),
       detail: { description: s.description, ...this.sameName(this.same.skills, s) },
     });
@@ -99,21 +100,20 @@ class RivumiItemBuilder {
       [decision, reasons] = notLoadedFate('rejected', 'load_aborted', gate);
     } else [decision, reasons] = loadedFate(gate);
     this.runsUnreviewed(id, hf.file, hf.hooks, gate, 'these');
-    this.items.push({
-      ...this.base(id, 'hooks', 'hooks.json', 'hooks.json', hf.file, null, decision, reasons),
-      trust: gate.trust,
-      contentHash: hf.hashes?.contentHash ?? null,
-      capabilityHash: hf.hashes?.capabilityHash ?? null,
-      reviewToken: hf.hashes ? reviewToken(hf.hashes.contentHash, hf.hashes.capabilityHash) : null,
-      detail: {
-        bundleKey: key,
-        files: hf.hashes?.files ?? [],
-        capabilities: hooksFileCapabilities(hf),
-        notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [],
-        hooksOptIn: ctx.hooksOptIn,
-        loads: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0),
+    this.add(
+      {
+        ...this.base(id, 'hooks', 'hooks.json', 'hooks.json', hf.file, null, decision, reasons),
+        detail: {
+          bundleKey: key,
+          files: hf.hashes?.files ?? [],
+          capabilities: hooksFileCapabilities(hf),
+          notCovered: hf.hashes?.notCovered.map((n) => n.message) ?? [],
+          hooksOptIn: ctx.hooksOptIn,
+          loads: loadFacts(project, ctx, 'hooks', hf.hooks.length > 0),
+        },
       },
-    });
+      unitFields(gate, hf.hashes),
+    );
     this.hookChildren(id, hf.hooks, childFate(gate), !hf.valid);
   }
 
@@ -141,25 +141,24 @@ class RivumiItemBuilder {
       [decision, reasons] = notLoadedFate('rejected', 'load_aborted', gate);
     } else [decision, reasons] = loadedFate(gate);
     if (p.state === 'valid') this.runsUnreviewed(id, p.file, p.hooks, gate, "this plugin's");
-    this.items.push({
-      ...this.base(id, 'plugin', p.name, p.name, p.file, null, decision, reasons),
-      trust: gate.trust,
-      contentHash: p.hashes?.contentHash ?? null,
-      capabilityHash: p.hashes?.capabilityHash ?? null,
-      reviewToken: p.hashes ? reviewToken(p.hashes.contentHash, p.hashes.capabilityHash) : null,
-      detail: {
-        bundleKey: key,
-        description: p.description,
-        files: p.hashes?.files ?? [],
-        capabilities: pluginCapabilities(p),
-        notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [],
-        discovery: p.discovery,
-        ...this.sameName(this.same.plugins, p),
-        ...(p.state === 'valid'
-          ? { loads: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) }
-          : {}),
+    this.add(
+      {
+        ...this.base(id, 'plugin', p.name, p.name, p.file, null, decision, reasons),
+        detail: {
+          bundleKey: key,
+          description: p.description,
+          files: p.hashes?.files ?? [],
+          capabilities: pluginCapabilities(p),
+          notCovered: p.hashes?.notCovered.map((n) => n.message) ?? [],
+          discovery: p.discovery,
+          ...this.sameName(this.same.plugins, p),
+          ...(p.state === 'valid'
+            ? { loads: loadFacts(project, ctx, 'plugin', p.hooks.length > 0 || p.hookError !== undefined, p.file) }
+            : {}),
+        },
       },
-    });
+      unitFields(gate, p.hashes),
+    );
     p.skills.forEach((s, i) => {
       const sid = this.idOf(s);
       const [d, r] = this.skillFate(s, sid) ?? childFate(gate);
@@ -174,7 +173,7 @@ class RivumiItemBuilder {
           message: `Rivumi loads at most ${MAX_SKILLS} skills; skills[${i}] of plugin ${p.name} (${s.source}) is past them and never loaded`,
           itemId: sid,
         });
-      this.items.push({
+      this.add({
         ...this.base(sid, 'skill', s.name, s.qualifiedName, s.file, id, d, r),
         detail: { description: s.description, ...this.sameName(this.same.skills, s) },
       });
@@ -229,7 +228,7 @@ class RivumiItemBuilder {
         [decision, reasons] = ['rejected', ['load_aborted']];
       } else [decision, reasons] = loaded;
       const label = h.argv.join(' ');
-      this.items.push({
+      this.add({
         ...this.base(
           id,
           'hook',
@@ -289,6 +288,11 @@ class RivumiItemBuilder {
     });
   }
 
+  private add(fields: AgentItemFields, unit?: Partial<UnitFields>): void {
+    this.items.push(agentItem(fields, unit));
+  }
+
+  /** All a Rivumi item states but its detail: each is a file of the workspace's `.rivumi/`, opened at its start. */
   private base(
     id: string,
     kind: Item['kind'],
@@ -298,7 +302,7 @@ class RivumiItemBuilder {
     parent: string | null,
     decision: Decision,
     reasons: ReasonCode[],
-  ): Item {
+  ): Omit<AgentItemFields, 'detail'> {
     return {
       id,
       system: 'rivumi',
@@ -312,17 +316,18 @@ class RivumiItemBuilder {
       parent,
       decision,
       reasons,
-      shadowedBy: null,
-      trust: null,
-      // Rivumi has no enable switch (system.ts): `enabled` stays null on its bundles too.
-      enabled: null,
-      compatibility: null,
-      contentHash: null,
-      capabilityHash: null,
-      reviewToken: null,
-      detail: {},
     };
   }
+}
+
+/** A Rivumi bundle's trust and hashes. Rivumi has no enable switch (system.ts): `enabled` stays null on its bundles too. */
+function unitFields(gate: Gate, hashes: RivumiPlugin['hashes']): Partial<UnitFields> {
+  return {
+    trust: gate.trust,
+    contentHash: hashes?.contentHash,
+    capabilityHash: hashes?.capabilityHash,
+    reviewToken: hashes ? reviewToken(hashes.contentHash, hashes.capabilityHash) : null,
+  };
 }
 
 /**
