@@ -102,6 +102,30 @@ describe('Eva quick fixes', () => {
     });
   }
 
+  for (const written of [
+    '{type: array, items: {type: string}}',
+    '{type: "string"}',
+    '\n    type: array\n    items: {type: string}',
+  ]) {
+    it(`writes type: object for an input schema of another type (${JSON.stringify(written)})`, () => {
+      // Eva invokes a skill only with an object input: object is the one type it accepts.
+      f.adapter(A0.replace(/ {2}input_schema:.*\n/, `  input_schema: ${written}\n`.replace(': \n', ':\n')));
+      applyFix(f.index().diagnostics('eva.skill.schema-type')[0]);
+      const r = f.index();
+      assert.deepEqual([r.item('adapters/review.yaml').detail.eva.evaDecision, r.codes(false)], ['registered', []]);
+      assert.match(fs.readFileSync(f.path('ws/config/adapters/review.yaml'), 'utf8'), /type: object/);
+    });
+  }
+
+  it('offers no type fix where the input schema has no type to replace, or a tagged one', () => {
+    for (const written of ['{properties: {scope: {type: string}}}', '{type: !!str array}']) {
+      f.adapter(A0.replace(/ {2}input_schema:.*\n/, `  input_schema: ${written}\n`));
+      const d = f.index().diagnostics('eva.skill.schema-type')[0];
+      assert.ok(d, written);
+      assert.equal(d.fix, undefined, written);
+    }
+  });
+
   it('offers no stub for a flow-style skill mapping', () => {
     f.adapter(
       A0.replace(

@@ -123,6 +123,18 @@ describe('quick fixes computed by the core', () => {
     }
   });
 
+  it('sets a schema_version newer than 1 to 1, the only one this Codewhale knows', () => {
+    f.write(
+      'ws/.codewhale/plugins/next/plugin.toml',
+      'schema_version = 2\n[plugin]\nname = "next"\nversion = "1.0.0"\n',
+    );
+    assert.deepEqual(fixAndRevalidate('codewhale.manifest.schema-version').diagnostics, []);
+    assert.equal(
+      fs.readFileSync(f.path('ws/.codewhale/plugins/next/plugin.toml'), 'utf8'),
+      'schema_version = 1\n[plugin]\nname = "next"\nversion = "1.0.0"\n',
+    );
+  });
+
   it('removes a repeated TOML list value without the comment after the value before it', () => {
     const file = f.write(
       'ws/.codewhale/plugins/example-plugin/plugin.toml',

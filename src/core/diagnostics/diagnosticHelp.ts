@@ -56,6 +56,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'codewhale.manifest.schema-version': {
     fix: 'Set `schema_version = 1`; this Codewhale version knows no later schema.',
+    quickFix: 'Set schema_version = 1',
   },
   'codewhale.manifest.name': {
     fix: 'Use 1-64 lowercase letters and digits joined by hyphens (`plugin.json` also allows single dots, the Kimi rule `_`); the message states the exact rule.',
@@ -83,6 +84,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.when.binary': { fix: 'Name the executable only (`git`), not a path to it.' },
   'codewhale.component.path': {
     fix: 'Give each component a relative path, once, to an existing file or directory inside the bundle, without `..` or symbolic links.',
+    quickFix:
+      'Remove a path declared twice in one list (a repeat of `path` in `paths`, and every other path problem, needs your choice)',
   },
   'codewhale.mcp-json.file': {
     fix: 'Make `mcp.json` a regular UTF-8 file of at most 1 MiB, not a symbolic link, readable by the user Codewhale runs as.',
@@ -95,6 +98,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'codewhale.mcp-json.reserved-env': {
     fix: 'Remove `PLUGIN_ROOT` and `PLUGIN_DATA` from `env`: Codewhale sets them itself.',
+    quickFix: 'Remove PLUGIN_ROOT or PLUGIN_DATA from env',
   },
   'codewhale.mcp.server-name': {
     fix: 'Rename the server to 1-64 letters, digits, `-` and `_`, not starting or ending with `-` or `_`.',
@@ -107,7 +111,11 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Either enable the server or stop requiring it; which one depends on what the bundle needs.',
   },
   'codewhale.mcp.argument': { fix: 'Remove blank arguments and control characters from `args`.' },
-  'codewhale.mcp.tool-filter': { fix: 'Name each tool once, in either `enabled_tools` or `disabled_tools`, not both.' },
+  'codewhale.mcp.tool-filter': {
+    fix: 'Name each tool once, in either `enabled_tools` or `disabled_tools`, not both.',
+    quickFix:
+      'Remove a tool named twice, exactly, in one list (a tool in both lists, or repeated in another case, needs your choice: removing it from `disabled_tools` could enable it)',
+  },
   'codewhale.mcp.command-or-url': {
     fix: 'Declare `command` for a local server or `url` for a remote one, not both and not neither.',
   },
@@ -135,11 +143,18 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Remove `oauth` and `oauth_resource`: Codewhale does not run OAuth for plugin servers.',
   },
   'codewhale.mcp.url-invalid': { fix: 'Write an absolute URL with a host, such as `https://api.example.com/mcp`.' },
-  'codewhale.mcp.url-https': { fix: 'Use `https://` (plain `http://` is only for loopback hosts).' },
+  'codewhale.mcp.url-https': {
+    fix: 'Use `https://` (plain `http://` is only for loopback hosts).',
+    quickFix: 'Use https:// (when the URL names no port: TLS on a port chosen for plain HTTP would be a guess)',
+  },
   'codewhale.mcp.url-credentials': {
     fix: 'Remove `user:password@` from the URL; use `env_headers` or `bearer_token_env_var`.',
+    quickFix: 'Remove `user:password@` from the URL (host, port and path stay)',
   },
-  'codewhale.mcp.url-query': { fix: 'Remove the query (`?…`) and fragment (`#…`) from the URL.' },
+  'codewhale.mcp.url-query': {
+    fix: 'Remove the query (`?…`) and fragment (`#…`) from the URL.',
+    quickFix: 'Remove the query and fragment from the URL (host, port and path stay)',
+  },
   'codewhale.mcp.remote-stdio-fields': { fix: 'Remove `cwd`, `args` and `env` from the remote server.' },
   'codewhale.mcp.literal-headers': {
     fix: 'Replace literal `headers` by `env_headers` (header → environment variable name), so no secret sits in the file.',
@@ -161,6 +176,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'codewhale.skill.duplicate-name': { fix: 'Give each skill of the bundle its own `name`.' },
   'codewhale.skill-invalid': {
     fix: 'Fix the SKILL.md front matter the message names; a normalized name is loaded under the name shown.',
+    quickFix:
+      'Write the normalized name the warning names in place of a one-line front-matter `name` (not a heading name, and not a `plugin:skill` name, which stays unsafe)',
   },
   'rivumi.path-unreadable': {
     fix: 'Give the user who runs Skillgate read and search permission on `.rivumi` and the directory named, and read permission on the file named, so that what Rivumi would load there can be shown and gated; or remove it.',
@@ -173,6 +190,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'rivumi.skill.frontmatter-nul': { fix: 'Remove the NUL character from the front matter.' },
   'rivumi.skill.name': {
     fix: 'Use 1-64 characters of letters, digits, `_`, `.` and `-`, starting with a letter or digit.',
+    quickFix:
+      'Write a quoted name without its quotes (Rivumi keeps them: `name: "review"` names the skill `"review"`), when the name inside passes the rule',
   },
   'rivumi.skill.body': { fix: 'Write a body after the front matter, without NUL characters.' },
   'rivumi.skill.description-length': { fix: 'Shorten the description to at most 400 characters.' },
@@ -303,6 +322,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'eva.skill.schema-type': {
     fix: 'Give the input schema `type: object`; Eva invokes skills only with an object input.',
+    quickFix: 'Write type: object in place of the type written (not where the schema writes no type)',
   },
   'eva.skill.schema-file-missing': { fix: 'Create the schema file, or fix the path (relative to the project root).' },
   'eva.skill.schema-file-invalid': { fix: 'Make the schema file well-formed JSON with an object at the top.' },

@@ -1,6 +1,6 @@
 import { severityOf, type DiagnosticCode } from './diagnosticCodes';
 import { FILE_START, type Diagnostic, type Range, type RelatedLocation, type Severity } from '../model';
-import { boundFix, type FixDraft } from './fixBasis';
+import { boundFix, type FixDraft, type RangedText } from './fixBasis';
 import type { ParsedDocument } from '../documents/document';
 import type { Where } from '../documents/located';
 
@@ -11,9 +11,15 @@ import type { Where } from '../documents/located';
 export class Findings {
   readonly diagnostics: Diagnostic[] = [];
   private readonly documents = new Map<string, ParsedDocument>();
+  private readonly texts = new Map<string, RangedText>();
 
   addDocument(doc: ParsedDocument): void {
     this.documents.set(doc.file, doc);
+  }
+
+  /** The text of a file a fix edits that no document parser read (a SKILL.md), which the fix's ranges index. */
+  addText(file: string, text: RangedText): void {
+    this.texts.set(file, text);
   }
 
   /** The parsed document of `file`, when this unit of work parsed it. */
@@ -46,7 +52,7 @@ export class Findings {
     extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft; place?: string },
   ): Diagnostic {
     // Bound here, to the documents the rules read: the ranges of a fix name places in that text only.
-    const fix = extra?.fix && boundFix(extra.fix, (f) => this.documents.get(f));
+    const fix = extra?.fix && boundFix(extra.fix, (f) => this.documents.get(f) ?? this.texts.get(f));
     const diagnostic: Diagnostic = {
       file,
       range,
@@ -62,8 +68,12 @@ export class Findings {
     return diagnostic;
   }
 
-  /** A fix that replaces the value at `where` with `newText`. */
-  replaceFix(title: string, where: Where, newText: string): FixDraft {
+  /**
+   * A fix that replaces the value exactly at `where` with `newText`; none when the parsed document
+   * holds no value there: its ranges fall back to the nearest ancestor, which the fix would replace whole.
+   */
+  replaceFix(title: string, where: Where, newText: string): FixDraft | undefined {
+    if (this.documents.get(where.file)?.literalAt(where.path) === undefined) return undefined;
     return { title, edits: [{ file: where.file, range: this.rangeOf({ ...where, key: false }), newText }] };
   }
 

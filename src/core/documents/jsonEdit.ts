@@ -59,3 +59,14 @@ function isEol(text: string, offset: number): boolean {
   const c = text.charCodeAt(offset);
   return c === 0x0a || c === 0x0d;
 }
+
+/**
+ * The indentation the file already uses, by its first indented key: tabs, or spaces of that
+ * width (two if it does not say). The formatter re-indents the lines the edit touches, so
+ * spaces in a file indented with tabs would mix the two.
+ */
+export function indentationOf(text: string): { insertSpaces: boolean; tabSize: number } {
+  const m = /\n([ \t]+)"/.exec(text);
+  const indent = m?.[1] ?? '  ';
+  return indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: indent.length };
+}

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { isSafeCommandName, normalizeSkillName, parseCodewhaleSkill } from './skillFile';
+import { skillNameFix } from './skillNameFix';
 import type { BundleSkill } from './codewhaleBundle';
 import type { HashedFile } from '../../hashing/bundleContent';
 import { decodeUtf8 } from '../../fs/safeFs';
@@ -136,11 +137,14 @@ function readSkill(
   let name = parsed.name;
   const normalized = normalizeSkillName(name);
   if (normalized !== name || !isSafeCommandName(name)) {
+    const fix = skillNameFix(text, parsed, normalized, abs);
+    if (fix) findings.addText(abs, { text });
     findings.inFile(
       'codewhale.skill-invalid',
       `Skill name \`${name}\` in ${f.path} is not a safe command name; using \`${normalized}\` instead.`,
       abs,
       new LineMap(text).lineRange(lineOf(text, 'name')),
+      fix ? { fix } : undefined,
     );
     name = normalized;
   }

@@ -7,6 +7,9 @@ import type { Located, McpServerDecl } from './manifest';
 import { asciiLower, rustTrim } from '../../text/rustText';
 import { keyOf } from '../../documents/located';
 import { parseUrl } from './networkHosts';
+import { urlCredentialsFix, urlHttpsFix, urlQueryFix } from './mcpUrlFixes';
+import { removeRepeatFix } from './removeRepeatFix';
+import type { FixDraft } from '../../diagnostics/fixBasis';
 
 const SENSITIVE_KEYS = [
   'token',
@@ -97,11 +100,18 @@ function toolList(field: string, tools: readonly Located<string>[], findings: Fi
   if (tools.length > 64)
     findings.at('codewhale.mcp.too-many', `too many ${field} values; maximum is 64`, (tools[64] as Located<string>).at);
   const seen = new Set<string>();
-  for (const t of tools) {
+  for (const [i, t] of tools.entries()) {
     const p = textProblem(field, t.value, 256);
     if (p) findings.at('codewhale.mcp.tool-filter', p, t.at);
     const key = asciiLower(t.value);
-    if (seen.has(key)) findings.at('codewhale.mcp.tool-filter', `duplicate ${field} value \`${t.value}\``, t.at);
+    if (seen.has(key)) {
+      // Only an exact repeat goes: a tool filter may match names by case, and one that differs
+      // only in case, removed from disabled_tools, could enable a tool.
+      const fix = tools.slice(0, i).some((x) => x.value === t.value)
+        ? removeRepeatFix(findings, tools[i - 1], t)
+        : undefined;
+      findings.at('codewhale.mcp.tool-filter', `duplicate ${field} value \`${t.value}\``, t.at, withFix(fix));
+    }
     seen.add(key);
   }
 }
@@ -280,6 +290,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
         'codewhale.mcp.url-https',
         `MCP server \`${n}\` URL must use HTTPS unless it targets loopback`,
         url.at,
+        withFix(urlHttpsFix(findings, url)),
       );
     }
     if (parsed.username !== '' || parsed.password !== '') {
@@ -287,11 +298,17 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
         'codewhale.mcp.url-credentials',
         `MCP server \`${n}\` URL must not embed credentials; use environment-backed authentication`,
         url.at,
+        withFix(urlCredentialsFix(findings, url)),
       );
     }
     // The raw text decides: WHATWG drops an empty `?` or `#` (codewhale.md §4.7 notes).
     if (url.value.includes('?') || url.value.includes('#')) {
-      findings.at('codewhale.mcp.url-query', `MCP server \`${n}\` URL may not contain a query or fragment`, url.at);
+      findings.at(
+        'codewhale.mcp.url-query',
+        `MCP server \`${n}\` URL may not contain a query or fragment`,
+        url.at,
+        withFix(urlQueryFix(findings, url)),
+      );
     }
   }
   const stdioField = s.cwd ?? s.args[0] ?? s.env[0];
@@ -335,4 +352,8 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
 function isLoopbackHost(host: string): boolean {
   if (asciiLower(host) === 'localhost') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function withFix(fix: FixDraft | undefined): { fix: FixDraft } | undefined {
+  return fix ? { fix } : undefined;
 }

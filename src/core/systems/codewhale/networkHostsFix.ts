@@ -1,5 +1,5 @@
 import type { ParsedDocument } from '../../documents/document';
-import { modifyFormatted } from '../../documents/jsonEdit';
+import { indentationOf, modifyFormatted } from '../../documents/jsonEdit';
 import { jsonDuplicateKeys } from '../../documents/jsonDocument';
 import type { Range } from '../../model';
 import type { FixDraft } from '../../diagnostics/fixBasis';
@@ -45,7 +45,7 @@ export function networkHostsFix(
     if (Array.isArray(node)) return undefined;
     const value = path.slice(at).reduceRight<unknown>((v, key) => ({ [key]: v }), [...hosts]);
     // Line ends: jsonc-parser keeps the document's own (its first), '\n' in a file of one line.
-    const edits = modifyFormatted(doc.text, path.slice(0, at), value, indentOf(doc.text));
+    const edits = modifyFormatted(doc.text, path.slice(0, at), value, indentationOf(doc.text));
     if (edits.length === 0) return undefined;
     return {
       title,
@@ -76,15 +76,4 @@ export function networkHostsFix(
   const end = doc.spanRange(doc.text.length, doc.text.length).start;
   const lead = doc.text === '' || doc.text.endsWith('\n') ? '\n' : '\n\n';
   return edit({ start: end, end }, `${lead}[capabilities]\nnetwork_hosts = ${list}\n`);
-}
-
-/**
- * The indentation the file already uses, by its first indented key: tabs, or spaces of that
- * width (two if it does not say). The formatter re-indents the lines the edit touches, so
- * spaces in a file indented with tabs would mix the two.
- */
-function indentOf(text: string): { insertSpaces: boolean; tabSize: number } {
-  const m = /\n([ \t]+)"/.exec(text);
-  const indent = m?.[1] ?? '  ';
-  return indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: indent.length };
 }

@@ -1,4 +1,4 @@
-import { asciiLower, isRustWhitespace, rustTrim, rustTrimStart } from '../../text/rustText';
+import { asciiLower, isRustWhitespace, rustTrim, rustTrimEnd, rustTrimStart } from '../../text/rustText';
 
 /**
  * Codewhale's general SKILL.md parser (codewhale.md §5.2), reproduced step by step:
@@ -16,6 +16,8 @@ export type ParsedSkill =
       readonly description: string;
       readonly body: string;
       readonly bodyOffset: number;
+      /** UTF-16 offsets [start, end) of the front-matter `name` value as written, quotes included; none for a block scalar or a heading. */
+      readonly nameSpan?: readonly [number, number];
     }
   | {
       readonly ok: false;
@@ -32,23 +34,24 @@ export function parseCodewhaleSkill(text: string): ParsedSkill {
   const start = text.indexOf('---') + 3;
   const end = text.indexOf('---', start);
   if (end < 0) return { ok: false, reason: 'missing frontmatter closing delimiter' };
-  let fields: Map<string, string>;
+  let fields: Map<string, Field>;
   try {
-    fields = parseBlock(text.slice(start, end));
+    fields = parseBlock(text.slice(start, end), start);
   } catch (e) {
     if (!(e instanceof UpstreamPanic)) throw e;
     return { ok: false, reason: e.message, panics: true };
   }
-  const name = fields.get('name') ?? '';
-  if (name === '') return { ok: false, reason: 'missing required frontmatter field: name' };
+  const name = fields.get('name');
+  if (name === undefined || name.value === '') return { ok: false, reason: 'missing required frontmatter field: name' };
   const rawBody = text.slice(end + 3);
   const body = rustTrim(rawBody);
   return {
     ok: true,
-    name,
-    description: fields.get('description') ?? '',
+    name: name.value,
+    description: fields.get('description')?.value ?? '',
     body,
     bodyOffset: end + 3 + (rawBody.length - rustTrimStart(rawBody).length),
+    ...(name.span ? { nameSpan: name.span } : {}),
   };
 }
 
@@ -82,12 +85,24 @@ function firstHeading(text: string): string | undefined {
 
 const BLOCK_SCALARS = new Set(['>', '|', '>-', '>+', '|-', '|+']);
 
-/** `key: value` lines (codewhale.md §5.2): keys trimmed and ASCII-lowercased; one pair of quotes removed; YAML block scalars. */
-function parseBlock(block: string): Map<string, string> {
-  const out = new Map<string, string>();
+/** A front-matter value, and where a one-line value is written (for a quick fix that rewrites it). */
+interface Field {
+  readonly value: string;
+  readonly span?: readonly [number, number];
+}
+
+/**
+ * `key: value` lines (codewhale.md §5.2): keys trimmed and ASCII-lowercased; one pair of quotes
+ * removed; YAML block scalars. `offset`: where the block starts in the file's text.
+ */
+function parseBlock(block: string, offset: number): Map<string, Field> {
+  const out = new Map<string, Field>();
   // Rust `str::lines`: split at `\n`, drop one `\r` before it, no empty last line. A `\r`
   // ending the last line has no `\n` after it and stays (Rust 1.77+, rust-lang/rust#94435).
-  const lines = block.split('\n').map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
+  const pieces = block.split('\n');
+  const starts: number[] = [];
+  pieces.reduce((at, piece) => (starts.push(at), at + piece.length + 1), offset);
+  const lines = pieces.map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
   if (block.endsWith('\n') || block === '') lines.pop();
   let i = 0;
   while (i < lines.length) {
@@ -104,7 +119,9 @@ function parseBlock(block: string): Map<string, string> {
       const quoted =
         value.length >= 2 &&
         ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")));
-      out.set(key, quoted ? value.slice(1, -1) : value);
+      // The trimmed value ends where the trimmed line ends: its start is that end less its length.
+      const end = (starts[i] as number) + rustTrimEnd(raw).length;
+      out.set(key, { value: quoted ? value.slice(1, -1) : value, span: [end - value.length, end] });
       i++;
       continue;
     }
@@ -126,7 +143,7 @@ function parseBlock(block: string): Map<string, string> {
     if (value.endsWith('-')) while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
     else if (!value.endsWith('+'))
       while (kept.length >= 2 && kept[kept.length - 1] === '' && kept[kept.length - 2] === '') kept.pop();
-    out.set(key, value.startsWith('>') ? fold(kept) : kept.join('\n'));
+    out.set(key, { value: value.startsWith('>') ? fold(kept) : kept.join('\n') });
   }
   return out;
 }

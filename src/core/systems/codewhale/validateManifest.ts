@@ -8,7 +8,7 @@ import { iconProblem, looksAbsolute, semverProblem, textProblem } from './textRu
 import { COMPONENT_KINDS, type ComponentKind, type Located, type Manifest } from './manifest';
 import type { Findings } from '../../diagnostics/findings';
 import type { RelatedLocation } from '../../model';
-import type { FixDraft } from '../../diagnostics/fixBasis';
+import { removeRepeatFix } from './removeRepeatFix';
 import { byteOrder } from '../../fs/rawNames';
 import { asciiLower, rustTrim } from '../../text/rustText';
 
@@ -67,10 +67,13 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
     }
   }
   if (m.schemaVersion.value > 1) {
+    // 1 is the one value that is neither unknown nor legacy (§4.3).
+    const written = findings.document(m.file)?.literalAt(m.schemaVersion.at.path) !== undefined;
     findings.at(
       'codewhale.manifest.schema-version',
       `unsupported schema_version ${m.schemaVersion.value}; maximum is 1`,
       m.schemaVersion.at,
+      written ? { fix: findings.replaceFix('Set schema_version = 1', m.schemaVersion.at, '1') } : undefined,
     );
   }
   if (!NAME_RULES[m.nameRule](m.name.value)) {
@@ -204,9 +207,16 @@ export function validateManifest(root: string, m: Manifest, findings: Findings, 
       findings.at('codewhale.component.path', `component declares ${spec.paths.length} paths; maximum is 64`, spec.at);
     const seen = new Set<string>();
     const targets: string[] = [];
-    for (const p of spec.paths) {
-      if (seen.has(p.value))
-        findings.at('codewhale.component.path', `component path \`${p.value}\` is declared more than once`, p.at);
+    for (const [i, p] of spec.paths.entries()) {
+      if (seen.has(p.value)) {
+        const fix = removeRepeatFix(findings, spec.paths[i - 1], p);
+        findings.at(
+          'codewhale.component.path',
+          `component path \`${p.value}\` is declared more than once`,
+          p.at,
+          fix ? { fix } : undefined,
+        );
+      }
       seen.add(p.value);
       const r = resolveContainedPath(root, p.value, kind, tree);
       if (r.ok) targets.push(r.absolute);
@@ -245,7 +255,7 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
     if (p) findings.at('codewhale.manifest.text', p, v.at);
     const key = asciiLower(v.value);
     if (seen.has(key)) {
-      const fix = removeDuplicateFix(findings, values[i - 1], v);
+      const fix = removeRepeatFix(findings, values[i - 1], v);
       findings.at(
         'codewhale.manifest.list',
         `duplicate ${field} value \`${v.value}\``,
@@ -255,43 +265,6 @@ function uniqueTexts(field: string, values: readonly Located<string>[], max: num
     }
     seen.add(key);
   }
-}
-
-/**
- * Removing a repeated list value is unambiguous: the list means the same without it.
- * The edit runs from the end of the value before it to the end of the repeat, so the
- * separating comma goes too and the list stays well-formed in TOML and JSON alike.
- * Between two values there are only blanks, line breaks, the comma and, in TOML, comments:
- * a comment there is the previous value's and stays (the repeat goes with the comma after
- * it, or else the comma before it goes on its own).
- */
-function removeDuplicateFix(
-  findings: Findings,
-  previous: Located<string> | undefined,
-  repeat: Located<string>,
-): FixDraft | undefined {
-  const doc = findings.document(repeat.at.file);
-  if (!doc || !previous || previous.at.file !== repeat.at.file) return undefined;
-  const end = doc.valueSpan(previous.at.path)[1];
-  const [start, until] = doc.valueSpan(repeat.at.path);
-  if (until <= end || start < end) return undefined;
-  const cut = (from: number, to: number) => ({ file: repeat.at.file, range: doc.spanRange(from, to), newText: '' });
-  const title = `Remove the repeated value \`${repeat.value}\``;
-  if (!doc.text.slice(end, start).includes('#')) return { title, edits: [cut(end, until)] };
-  const after = /[ \t]*,[ \t]*/y;
-  after.lastIndex = until;
-  if (after.exec(doc.text)) return { title, edits: [cut(start, after.lastIndex)] };
-  const comma = separatorIn(doc.text, end, start);
-  return comma === undefined ? undefined : { title, edits: [cut(comma, comma + 1), cut(start, until)] };
-}
-
-/** The offset of the comma between two TOML array values, passing over comments (which may hold commas). */
-function separatorIn(text: string, from: number, to: number): number | undefined {
-  for (let i = from; i < to; i++) {
-    if (text[i] === '#') while (i < to && text[i] !== '\n' && text[i] !== '\r') i++;
-    else if (text[i] === ',') return i;
-  }
-  return undefined;
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

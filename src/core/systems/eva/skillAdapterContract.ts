@@ -7,6 +7,8 @@ import { adapterPermissions } from './skillPermissions';
 import type { EvaSkillKind } from './vocabulary';
 import type { YamlDocument } from './yamlDocument';
 import { isMapping, manifestRoot, yamlTypeName } from './yamlValue';
+import { fixLast } from './diagnostics';
+import { objectTypeFix } from './objectTypeFix';
 
 /**
  * The contract of a `transport: skill` adapter (eva.md §2.3): the adapter's schema and loader
@@ -117,7 +119,9 @@ function inlineSchema(
       ),
       null
     );
-  if (input && v['type'] !== 'object')
+  if (input && v['type'] !== 'object') {
     c.error('eva.skill.schema-type', 'Skill input schema type is unsupported', ['skill', key, 'type'], false);
+    fixLast(c.diagnostics, objectTypeFix(c.doc, ['skill', key, 'type']), c.doc);
+  }
   return { inline: v };
 }

@@ -10,6 +10,8 @@ import type { RivumiSkill } from './model';
 import { rivumiReadFailure } from './readFailure';
 import { deniedToRivumi } from './deniedLoad';
 import { MAX_SKILL_BYTES } from './limits';
+import { quotedNameFix } from './quotedNameFix';
+import type { FixDraft } from '../../diagnostics/fixBasis';
 
 /**
  * One skill file as Rivumi loads it (skills.py `_load_skill_file`, rivumi.md §3.3-§3.4): the
@@ -51,8 +53,13 @@ export function readSkill(
     description: '',
     body: '',
   };
-  const invalid = (code: Parameters<Findings['inFile']>[0], message: string, range = FILE_START): RivumiSkill => {
-    return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range) };
+  const invalid = (
+    code: Parameters<Findings['inFile']>[0],
+    message: string,
+    range = FILE_START,
+    fix?: FixDraft,
+  ): RivumiSkill => {
+    return { ...base, state: 'invalid', error: findings.inFile(code, message, abs, range, fix ? { fix } : undefined) };
   };
   // readRegularFile checks the last component (no link), the type and the size (from fstat) before reading.
   const read = readRegularFile(osPath(abs), MAX_SKILL_BYTES);
@@ -87,7 +94,9 @@ export function readSkill(
           parsed.nameFromFrontmatter ? lines.lineRange(parsed.nameLine ?? 0) : FILE_START,
         )
       : undefined;
-    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line));
+    const fix = parsed.code === 'rivumi.skill.name' ? quotedNameFix(text, parsed.line, fileName, stem, abs) : undefined;
+    if (fix) findings.addText(abs, { text });
+    const failed = invalid(parsed.code, parsed.message, lines.lineRange(parsed.line), fix);
     if (sourceError && parsed.code === 'rivumi.skill.description-length')
       findings.inFile('rivumi.skill.source-utf8', sourceError, abs);
     return nameFailure ?? failed;

@@ -16,6 +16,8 @@ import { byteOrder } from '../../../fs/rawNames';
 import { asciiLower } from '../../../text/rustText';
 import { REPORT_INPUT } from '../../../documents/parseContext';
 import { keyOf } from '../../../documents/located';
+import { jsonKeyRemoval } from '../../../documents/jsonKeyRemoval';
+import type { FixDraft } from '../../../diagnostics/fixBasis';
 import {
   documentPath,
   MCP_EXTENSION_FIELDS,
@@ -178,8 +180,9 @@ export function standardServerToFields(
     code: 'codewhale.mcp-json.transport' | 'codewhale.mcp-json.reserved-env' | 'codewhale.mcp-json.parse',
     message: string,
     where: Where = at('type'),
+    fix?: FixDraft,
   ) => {
-    findings.at(code, message, where);
+    findings.at(code, message, where, fix ? { fix } : undefined);
     ok = false;
   };
   let ext: z.infer<typeof serverExtension> = {};
@@ -243,12 +246,16 @@ export function standardServerToFields(
         at(s.url !== undefined ? 'url' : 'headers'),
       );
     for (const key of Object.keys(s.env ?? {})) {
-      if (RESERVED_ENV.has(key))
+      if (RESERVED_ENV.has(key)) {
+        // Codewhale sets the name itself: without the mapping the server gets Codewhale's value.
+        const removal = jsonKeyRemoval(doc, inServer(['env', key]));
         fail(
           'codewhale.mcp-json.reserved-env',
           `mcp.json server \`${id}\` env may not define reserved name \`${key}\``,
           { ...at('env', key), key: true },
+          removal && { title: `Remove ${key} from env`, edits: removal.map((e) => ({ file, ...e })) },
         );
+      }
     }
   } else {
     if (s.url === undefined)
