@@ -2,12 +2,8 @@ import type { DocPath } from '../../documents/document';
 import { Checker, loaderIdentity, rootLoader, schemaStage, type ContractResult } from './contracts';
 import { capabilityNameError } from './ids';
 import { providerRuleError, providerSerdeError } from './providerRules';
-import {
-  adapterCapabilityList,
-  adapterEntriesSerdeError,
-  adapterStructSerdeError,
-  manifestString,
-} from './rawManifestSerde';
+import { adapterCapabilityList, adapterEntriesSerdeError, adapterStructSerdeError } from './rawAdapterManifest';
+import { manifestString } from './rawManifestSerde';
 import type { YamlDocument } from './yamlDocument';
 import { isMapping, manifestRoot } from './yamlValue';
 

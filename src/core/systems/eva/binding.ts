@@ -8,7 +8,8 @@ import type { EvaProject } from './project';
 import type { EvaRuntime } from './runtime';
 import { EVA_SYSTEM, type EvaItemReason, type EvaReason } from './vocabulary';
 import { isMapping, manifestRoot } from './yamlValue';
-import { capabilityProviderRefs, manifestEnabled, manifestString } from './rawManifestSerde';
+import { capabilityProviderRefs } from './capabilityProviderRefs';
+import { manifestEnabled, manifestString } from './rawManifestSerde';
 
 /** `kind: skill` capability manifests as children of their provider adapter (eva.md §2.6). */
 

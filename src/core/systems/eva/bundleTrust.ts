@@ -31,7 +31,7 @@ export function evaGate(
 }
 
 /**
- * The gate at index time (indexEva.ts, faults.ts): Restricted Mode is the editor's, applied on every
+ * The gate at index time (skillItem.ts, faults.ts): Restricted Mode is the editor's, applied on every
  * compose (`gateItems`), as the store is applied again there.
  */
 export function indexGateContext(trust: TrustView): GateContext {

@@ -1,6 +1,9 @@
 import { Checker, loaderIdentity, rootLoader, schemaStage, type ContractResult } from './contracts';
 import { capabilityNameError, identifierError } from './ids';
-import { adapterPermissionList, capabilitySerdeError, manifestString, serdeString } from './rawManifestSerde';
+import { adapterPermissionList } from './capabilityProviderRefs';
+import { capabilitySerdeError } from './rawCapabilityManifest';
+import { manifestString } from './rawManifestSerde';
+import { serdeString } from './serdeRead';
 import type { YamlDocument } from './yamlDocument';
 import { isMapping, manifestRoot } from './yamlValue';
 

@@ -6,7 +6,7 @@ import { evaDiagnostic } from './diagnostics';
 import type { EvaItem } from './item';
 import type { ManifestEntry } from './manifestEntry';
 import { isMapping, manifestRoot } from './yamlValue';
-import { capabilityProviderRefs } from './rawManifestSerde';
+import { capabilityProviderRefs } from './capabilityProviderRefs';
 
 /** Keys, precedence and shadowing across manifests (eva.md §4.3), and the cross-file provider check (§2.4). */
 
@@ -91,7 +91,7 @@ export function providersExist(capabilities: ManifestEntry[], adapters: Manifest
   for (const e of capabilities) {
     const root = e.doc && manifestRoot(e.doc);
     if (!e.doc || e.check?.invalid || !isMapping(root)) continue;
-    // As serde read them: `default_provider: 5` names the adapter "5" (rawManifestSerde.ts).
+    // As serde read them: `default_provider: 5` names the adapter "5" (capabilityProviderRefs.ts).
     for (const { name, field } of capabilityProviderRefs(e.doc, root)) {
       if (ids.has(name)) continue;
       e.diagnostics.push(

@@ -6,7 +6,7 @@ import { byteOrder } from '../../fs/rawNames';
 import { isInside } from '../../fs/safeFs';
 import type { BundleFile, ListedFile } from '../../model';
 import { hashOrder, readCovered, unreadCovered } from './hashes';
-import type { CoverNoting } from './indexEva';
+import type { CoverNoting } from './indexedTrustUnit';
 
 /** A covered file that is not there, in the review's list: its hash would record only that it is absent (eva.md §6.2). */
 export const MISSING_COVERED = 'not there: the hash records it as missing';

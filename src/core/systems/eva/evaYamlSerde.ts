@@ -1,6 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { rustTrim } from '../../text/rustText';
-import { readString, structField } from './rawManifestSerde';
+import { readString } from './serdeRead';
+import { structField } from './serdeStruct';
 import { unexpected } from './serdeWords';
 import { isMapping, untag } from './yamlValue';
 import type { YamlDocument } from './yamlDocument';

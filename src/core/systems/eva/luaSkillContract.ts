@@ -1,7 +1,8 @@
 import type { DocPath } from '../../documents/document';
 import { Checker, loaderIdentity, type ContractResult, type SchemaRef, type SkillContract } from './contracts';
 import { capabilityNameError } from './ids';
-import { capabilityBufferedTagError, manifestEnabled, manifestString } from './rawManifestSerde';
+import { capabilityBufferedTagError } from './rawCapabilityManifest';
+import { manifestEnabled, manifestString } from './rawManifestSerde';
 import { numbers, pathField, readGate, stringList } from './skillContractFields';
 import { luaPermissions } from './skillPermissions';
 import type { YamlDocument } from './yamlDocument';

@@ -12,7 +12,7 @@ import type { EvaDiagnosticCode } from './vocabulary';
  */
 export const EVA_UNREAD_BY_OWN_LIMITS: UnreadByOwnLimits = {
   // A project manifest over the size cap is `rejected manifest_too_large` by the design, with no
-  // hashes (indexEva.ts `skillItem`): the decision Skillgate shows is not what Eva-CLI does.
+  // hashes (skillItem.ts `skillItem`): the decision Skillgate shows is not what Eva-CLI does.
   unit: (item: Item) =>
     item.scope === 'workspace' &&
     (item.kind === 'skill-adapter' || item.kind === 'lua-skill') &&

@@ -7,7 +7,7 @@ import { FILE_START, type Diagnostic } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, readManifest } from './files';
 import { basePathField, baseEnv, evaStruct, layeredEnv, layeredPathField } from './evaYamlSerde';
-import { structField } from './rawManifestSerde';
+import { structField } from './serdeStruct';
 import { isMapping, manifestRoot, yamlTypeName } from './yamlValue';
 import { parseEvaYaml, type YamlDocument } from './yamlDocument';
 

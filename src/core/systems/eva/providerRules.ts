@@ -3,17 +3,10 @@ import { rustTrim } from '../../text/rustText';
 import { isMapping } from './yamlValue';
 import { nonStringKeys, serdeKeys } from './yamlMappingKeys';
 import type { YamlDocument } from './yamlDocument';
-import {
-  entryValuesSerdeError,
-  keysInDocumentOrder,
-  manifestString,
-  readOptionString,
-  readOptionU64,
-  readSeq,
-  readStruct,
-  structField,
-  structSerdeError,
-} from './rawManifestSerde';
+import { manifestString } from './rawManifestSerde';
+import { readOptionString, readOptionU64, readSeq, readStruct } from './serdeRead';
+import { entryValuesSerdeError, structField, structSerdeError } from './serdeStruct';
+import { keysInDocumentOrder } from './serdeKeyOrder';
 import type { ProviderRuleError } from './serdeWords';
 
 /**

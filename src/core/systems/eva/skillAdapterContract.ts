@@ -1,7 +1,8 @@
 import { rustTrim } from '../../text/rustText';
 import { adapterLoader } from './adapterContract';
 import { Checker, schemaStage, type ContractResult, type SchemaRef, type SkillContract } from './contracts';
-import { adapterCapabilityList, manifestEnabled, manifestString } from './rawManifestSerde';
+import { adapterCapabilityList } from './rawAdapterManifest';
+import { manifestEnabled, manifestString } from './rawManifestSerde';
 import { numbers, pathField, readGate, stringList } from './skillContractFields';
 import { adapterPermissions } from './skillPermissions';
 import type { EvaSkillKind } from './vocabulary';

@@ -1,6 +1,6 @@
 import type { DocPath } from '../../documents/document';
 import type { Checker, EvaPermissions } from './contracts';
-import { structField } from './rawManifestSerde';
+import { structField } from './serdeStruct';
 import { isMapping, untag, yamlTypeName } from './yamlValue';
 
 /**
