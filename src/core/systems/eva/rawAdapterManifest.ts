@@ -5,7 +5,7 @@ import { entryValuesSerdeError, structField, structSerdeError } from './serdeStr
 import { readBool, readSeq, readString, refusal, stringListError } from './serdeRead';
 
 /** `RawAdapterManifest`'s own fields (supervision and credentials: providerRules.ts). */
-export const ADAPTER_FIELDS: readonly string[] = [
+const ADAPTER_FIELDS: readonly string[] = [
   'id',
   'name',
   'version',
