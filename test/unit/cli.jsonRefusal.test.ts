@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { run } from '../../src/cli/main';
+import { runCli } from './helpers/runCli';
 import { Fixture, writeW } from './helpers/fixture';
 
 /**
@@ -15,17 +15,8 @@ describe('cli: a refused operation with --json', () => {
   });
   afterEach(() => f.remove());
 
-  const cli = async (...args: string[]) => {
-    let out = '';
-    let err = '';
-    const code = await run([...args, '--no-user'], {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-      env: { SKILLGATE_STATE_DIR: f.path('state') },
-      cwd: f.path('ws'),
-    });
-    return { code, out, err };
-  };
+  const cli = (...args: string[]) =>
+    runCli([...args, '--no-user'], { SKILLGATE_STATE_DIR: f.path('state') }, f.path('ws'));
 
   it('prints the object on stdout and the sentence on stderr', async () => {
     const r = await cli('enable', 'example-plugin', '--json');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { run } from '../../src/cli/main';
+import { runCli } from './helpers/runCli';
 import { Fixture } from './helpers/fixture';
 
 /**
@@ -13,13 +13,11 @@ describe('cli: show and the enable switch', () => {
 
   it('says a Rivumi plugin has no enable switch', async () => {
     f.write('ws/.rivumi/plugins/pack.json', JSON.stringify({ name: 'pack', skills: [] }));
-    let out = '';
-    const code = await run(['show', 'pack', '--no-user'], {
-      out: (t) => (out += t),
-      err: (t) => (out += t),
-      env: { SKILLGATE_STATE_DIR: f.path('state') },
-      cwd: f.path('ws'),
-    });
+    const { code, out } = await runCli(
+      ['show', 'pack', '--no-user'],
+      { SKILLGATE_STATE_DIR: f.path('state') },
+      f.path('ws'),
+    );
     assert.equal(code, 0, out);
     assert.match(out, /^ {2}trust: not-reviewed, no enable switch \(Rivumi has none\)$/m);
     assert.doesNotMatch(out, /enabled: null/);
