@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Diagnostic } from '../../src/core/model';
 import type { FixDraft } from '../../src/core/diagnostics/fixBasis';
-import { editorTextBasis } from '../../src/core/text/editorTextBasis';
-import { EditorModel } from './helpers/editorApply';
+import { assertFixBoundToEditorText } from './helpers/editorApply';
 import { cpuTime } from './helpers/cpuTime';
 import { Fixture, index, writeW } from './helpers/fixture';
 
@@ -36,7 +35,7 @@ describe('Codewhale network_hosts quick fix: where the host list goes', () => {
     const fix = mismatch().fix;
     assert.ok(fix);
     assert.equal(fix.edits.length > 0, true);
-    for (const e of fix.edits) assert.equal(e.basis, editorTextBasis(EditorModel.read(e.file).text), e.file);
+    assertFixBoundToEditorText(fix);
     return { title: fix.title, edits: fix.edits.map(({ basis: _basis, ...e }) => e) };
   };
   const tomlFile = () => f.path('ws/.codewhale/plugins/example-plugin/plugin.toml');

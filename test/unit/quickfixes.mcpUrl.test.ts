@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import type { Diagnostic } from '../../src/core/model';
-import { editorTextBasis } from '../../src/core/text/editorTextBasis';
-import { EditorModel, applyFixAsEditor } from './helpers/editorApply';
+import { applyFixAsEditor, assertFixBoundToEditorText } from './helpers/editorApply';
 import { Fixture, index, writeW } from './helpers/fixture';
 
 const TOML = 'ws/.codewhale/plugins/example-plugin/plugin.toml';
@@ -27,7 +26,7 @@ describe('quick fixes for a remote MCP URL', () => {
   const fixAndRevalidate = (code: string): string[] => {
     const d = finding(code);
     assert.ok(d?.fix, `${code} has a fix`);
-    for (const e of d.fix.edits) assert.equal(e.basis, editorTextBasis(EditorModel.read(e.file).text));
+    assertFixBoundToEditorText(d.fix);
     applyFixAsEditor(d);
     return index([f.path('ws')]).diagnostics.map((x) => x.code);
   };

@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import type { Diagnostic } from '../../src/core/model';
-import { editorTextBasis } from '../../src/core/text/editorTextBasis';
-import { EditorModel, applyFixAsEditor } from './helpers/editorApply';
+import { applyFixAsEditor, assertFixBoundToEditorText } from './helpers/editorApply';
 import { Fixture, index } from './helpers/fixture';
 
 const SKILL = 'ws/.rivumi/skills/review.md';
@@ -30,7 +29,7 @@ describe('quick fix for a quoted Rivumi skill name', () => {
       f.write(SKILL, written);
       const d = finding();
       assert.ok(d?.fix, 'a fix');
-      for (const e of d.fix.edits) assert.equal(e.basis, editorTextBasis(EditorModel.read(e.file).text));
+      assertFixBoundToEditorText(d.fix);
       applyFixAsEditor(d);
       assert.equal(fs.readFileSync(f.path(SKILL), 'utf8'), fixed);
       assert.deepEqual(

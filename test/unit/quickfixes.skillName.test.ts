@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import type { Diagnostic } from '../../src/core/model';
-import { editorTextBasis } from '../../src/core/text/editorTextBasis';
-import { EditorModel, applyFixAsEditor } from './helpers/editorApply';
+import { applyFixAsEditor, assertFixBoundToEditorText } from './helpers/editorApply';
 import { Fixture, index, writeW } from './helpers/fixture';
 
 const SKILL = 'ws/.codewhale/plugins/example-plugin/skills/example/SKILL.md';
@@ -45,7 +44,7 @@ describe('quick fix for a Codewhale skill name Codewhale normalizes', () => {
       f.write(SKILL, written);
       const d = warning();
       assert.ok(d.fix, 'a fix');
-      for (const e of d.fix.edits) assert.equal(e.basis, editorTextBasis(EditorModel.read(e.file).text));
+      assertFixBoundToEditorText(d.fix);
       applyFixAsEditor(d);
       assert.equal(fs.readFileSync(f.path(SKILL), 'utf8'), fixed);
       assert.deepEqual(

@@ -1,5 +1,7 @@
+import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import type { Diagnostic, Position, Range } from '../../../src/core/model';
+import { editorTextBasis } from '../../../src/core/text/editorTextBasis';
+import type { Diagnostic, Fix, Position, Range } from '../../../src/core/model';
 
 /**
  * A file as VS Code's text model holds it, for tests that check a range or apply a quick
@@ -77,4 +79,9 @@ export function applyFixAsEditor(d: Diagnostic | undefined): void {
     model.apply(d.fix.edits.filter((e) => e.file === file));
     fs.writeFileSync(file, model.bytes());
   }
+}
+
+/** Each edit of a fix is bound to the text the editor holds for its file now, so the editor offers it. */
+export function assertFixBoundToEditorText(fix: Fix): void {
+  for (const e of fix.edits) assert.equal(e.basis, editorTextBasis(EditorModel.read(e.file).text), e.file);
 }
