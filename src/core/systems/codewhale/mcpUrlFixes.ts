@@ -71,11 +71,10 @@ function urlFix(
   const after = parseUrl(fixed);
   if (!before.ok || !after.ok || fixed === url.value) return undefined;
   if (PARTS.some((p) => after.url[p] !== (changed[p] ?? before.url[p]))) return undefined;
-  // The edit replaces the string the value was read from: only where that string is exactly
-  // the value, not an ancestor standing in for a missing place.
+  // The edit replaces the string the value was read from, which must be exactly the value
+  // (replaceFix refuses a place the document does not hold, where an ancestor would stand in).
   const doc = findings.document(url.at.file);
-  if (!doc || doc.literalAt(url.at.path) === undefined || valueAt(doc.value, url.at.path) !== url.value)
-    return undefined;
+  if (!doc || valueAt(doc.value, url.at.path) !== url.value) return undefined;
   return findings.replaceFix(title, url.at, quotedString(fixed));
 }
 
