@@ -16,7 +16,8 @@ export function quotedNameFix(
   stem: string,
   file: string,
 ): FixDraft | undefined {
-  const written = universalNewlines(text).split('\n')[line];
+  const lines = universalNewlines(text).split('\n');
+  const written = lines[line];
   // A line Python splits again (at U+2028, \v, …) holds more than this key.
   if (written === undefined || pythonSplitLines(written).length !== 1) return undefined;
   const entry = pythonStrip(written);
@@ -26,7 +27,6 @@ export function quotedNameFix(
   const quoted = value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0]);
   if (!quoted || !SAFE_NAME.test(inner)) return undefined;
   const at = written.indexOf(value, written.indexOf(':') + 1);
-  const lines = text.split(/\r\n|\r|\n/);
   lines[line] = written.slice(0, at) + inner + written.slice(at + value.length);
   const again = parseRivumiSkill(lines.join('\n'), fileName, stem);
   if (
