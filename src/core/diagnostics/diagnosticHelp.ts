@@ -121,6 +121,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'codewhale.mcp.stdio-remote-fields': {
     fix: 'Remove the HTTP fields (headers, URL, OAuth, bearer token) from the local server, or make it a remote one.',
+    quickFix:
+      'Remove the remote fields from the local server (where each is a key of its own: not spread over dotted keys, inside an inline table, or in an extension written as an array)',
   },
   'codewhale.mcp.command': {
     fix: 'Use a bare executable name found on `PATH` (`node`), or a relative path to a regular file inside the bundle.',
@@ -155,7 +157,11 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Remove the query (`?…`) and fragment (`#…`) from the URL.',
     quickFix: 'Remove the query and fragment from the URL (host, port and path stay)',
   },
-  'codewhale.mcp.remote-stdio-fields': { fix: 'Remove `cwd`, `args` and `env` from the remote server.' },
+  'codewhale.mcp.remote-stdio-fields': {
+    fix: 'Remove `cwd`, `args` and `env` from the remote server.',
+    quickFix:
+      'Remove the stdio fields from the remote server (where each is a key of its own: not spread over dotted keys or inside an inline table)',
+  },
   'codewhale.mcp.literal-headers': {
     fix: 'Replace literal `headers` by `env_headers` (header → environment variable name), so no secret sits in the file.',
   },
@@ -387,6 +393,8 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'eva.capability.allow-unknown-ignored': {
     fix: 'Remove `allow_unknown_capability`: no policy knob allows it, so it has no effect.',
+    quickFix:
+      'Remove allow_unknown_capability (where it is a top-level key on a line of its own, not in a flow mapping nor anchored)',
   },
   'eva.conflict.duplicate-adapter-id': {
     fix: 'Give each adapter manifest its own id; the first in path order wins and the shipped Eva-CLI refuses the project.',

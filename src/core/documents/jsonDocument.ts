@@ -277,7 +277,12 @@ class JsonDocument implements ParsedDocument {
 }
 
 export function jsonDuplicateKeys(doc: ParsedDocument): DocPath[] {
-  return doc instanceof JsonDocument || doc instanceof PlainJsonDocument ? doc.duplicateKeys() : [];
+  return isJsonDocument(doc) ? doc.duplicateKeys() : [];
+}
+
+/** Whether `doc` was parsed from JSON text, the text a JSON edit may be made on. */
+export function isJsonDocument(doc: ParsedDocument): doc is JsonDocument | PlainJsonDocument {
+  return doc instanceof JsonDocument || doc instanceof PlainJsonDocument;
 }
 
 function describeJsonError(code: string): string {

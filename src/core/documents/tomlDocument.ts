@@ -7,6 +7,14 @@ import type { Range } from '../model';
 interface Spot {
   readonly key: readonly [number, number];
   readonly value: readonly [number, number];
+  /**
+   * How the key is written when one entry alone writes it, on lines of its own: a key/value
+   * pair of a table's body (or of the top), or a table's own header with its body (`value`).
+   * Undefined for a key written otherwise: inside an inline table or an array, by the dotted
+   * keys of pairs, by the header of a table beneath it, or a table with a table of its own
+   * written elsewhere (`[a.b]` beside `[a]`).
+   */
+  readonly entry: 'pair' | 'table' | undefined;
 }
 
 /**
@@ -42,6 +50,7 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
     return { ok: false, message: err.message ?? 'invalid TOML', range: lines.range(index, atBreak ? 0 : 1) };
   }
   const spots = new Map<string, Spot>();
+  const withTables = new Set<string>();
   const top = ast.body[0];
   for (const node of top.body) {
     if (node.type === 'TOMLTable') {
@@ -49,11 +58,17 @@ export function parseTomlDocument(file: string, text: string, maxDepth: number):
       // its first header, so a diagnostic on the array (`mcp_servers must be a table`) has a place.
       for (let i = 1; i < node.resolvedKey.length; i++) {
         const parent = keyOf(node.resolvedKey.slice(0, i));
-        if (!spots.has(parent)) spots.set(parent, { key: node.key.range, value: node.range });
+        withTables.add(parent);
+        if (!spots.has(parent)) spots.set(parent, { key: node.key.range, value: node.range, entry: undefined });
       }
-      spots.set(keyOf(node.resolvedKey), { key: node.key.range, value: node.range });
-      for (const kv of node.body) collectKeyValue(kv, node.resolvedKey, spots);
-    } else collectKeyValue(node, [], spots);
+      const entry = node.kind === 'standard' ? 'table' : undefined;
+      spots.set(keyOf(node.resolvedKey), { key: node.key.range, value: node.range, entry });
+      for (const kv of node.body) collectKeyValue(kv, node.resolvedKey, spots, 'pair');
+    } else collectKeyValue(node, [], spots, 'pair');
+  }
+  for (const at of withTables) {
+    const spot = spots.get(at);
+    if (spot?.entry) spots.set(at, { key: spot.key, value: spot.value, entry: undefined });
   }
   // toml-eslint-parser builds tables by assignment: a `__proto__` key reaches
   // Object.prototype (`[a.__proto__]` then writes into every object of the process) or
@@ -108,25 +123,31 @@ function outOfRangeInteger(ast: AST.TOMLProgram): AST.Range | undefined {
   return found;
 }
 
-function collectKeyValue(kv: AST.TOMLKeyValue, prefix: readonly (string | number)[], spots: Map<string, Spot>): void {
+/** `entry`: 'pair' for a pair of a table's body or of the top, which has its own lines. */
+function collectKeyValue(
+  kv: AST.TOMLKeyValue,
+  prefix: readonly (string | number)[],
+  spots: Map<string, Spot>,
+  entry: 'pair' | undefined,
+): void {
   const path = [...prefix, ...kv.key.keys.map((k) => (k.type === 'TOMLBare' ? k.name : k.value))];
   // Dotted keys (`a.b = 1`) also define their parent tables.
   for (let i = prefix.length + 1; i < path.length; i++) {
     const parent = keyOf(path.slice(0, i));
-    if (!spots.has(parent)) spots.set(parent, { key: kv.key.range, value: kv.range });
+    if (!spots.has(parent)) spots.set(parent, { key: kv.key.range, value: kv.range, entry: undefined });
   }
-  spots.set(keyOf(path), { key: kv.key.range, value: kv.value.range });
+  spots.set(keyOf(path), { key: kv.key.range, value: kv.value.range, entry });
   collectContent(kv.value, path, spots);
 }
 
 function collectContent(node: AST.TOMLContentNode, path: readonly (string | number)[], spots: Map<string, Spot>): void {
   if (node.type === 'TOMLArray') {
     node.elements.forEach((el, i) => {
-      spots.set(keyOf([...path, i]), { key: el.range, value: el.range });
+      spots.set(keyOf([...path, i]), { key: el.range, value: el.range, entry: undefined });
       collectContent(el, [...path, i], spots);
     });
   } else if (node.type === 'TOMLInlineTable') {
-    for (const kv of node.body) collectKeyValue(kv, path, spots);
+    for (const kv of node.body) collectKeyValue(kv, path, spots, undefined);
   }
 }
 
@@ -174,4 +195,19 @@ class TomlDocument implements ParsedDocument {
     const spot = this.spots.get(keyOf(path));
     return spot ? this.text.slice(spot.value[0], spot.value[1]) : undefined;
   }
+
+  entrySpan(path: DocPath): readonly [number, number] | undefined {
+    const spot = this.spots.get(keyOf(path));
+    if (spot?.entry === 'pair') return [spot.key[0], spot.value[1]];
+    return spot?.entry === 'table' ? spot.value : undefined;
+  }
+}
+
+/**
+ * UTF-16 offsets [start, end) of the one entry that writes the key at `path` and all it holds:
+ * its key/value pair, or its table's header with the table's body. Undefined when no single
+ * entry on lines of its own writes it (see Spot `entry`), or when `doc` is not TOML.
+ */
+export function tomlEntrySpan(doc: ParsedDocument, path: DocPath): readonly [number, number] | undefined {
+  return doc instanceof TomlDocument ? doc.entrySpan(path) : undefined;
 }

@@ -10,6 +10,7 @@ import { parseUrl } from './networkHosts';
 import { urlCredentialsFix, urlHttpsFix, urlQueryFix } from './mcpUrlFixes';
 import { removeRepeatFix } from './removeRepeatFix';
 import type { FixDraft } from '../../diagnostics/fixBasis';
+import { transportFieldsFix } from './transportFieldsFix';
 
 const SENSITIVE_KEYS = [
   'token',
@@ -139,6 +140,7 @@ function validateStdio(
       'codewhale.mcp.stdio-remote-fields',
       `stdio MCP server \`${n}\` may not declare remote transport or authentication fields`,
       keyOf(remoteField.at),
+      withFix(transportFieldsFix(findings, s, 'remote')),
     );
   }
   const cmd = command.value;
@@ -317,6 +319,7 @@ function validateRemote(s: McpServerDecl, url: Located<string>, findings: Findin
       'codewhale.mcp.remote-stdio-fields',
       `remote MCP server \`${n}\` may not declare stdio cwd, args, or env`,
       stdioField.at,
+      withFix(transportFieldsFix(findings, s, 'stdio')),
     );
   if (s.headers.length > 0) {
     findings.at(

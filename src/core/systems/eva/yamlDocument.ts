@@ -329,6 +329,50 @@ export class YamlDocument implements ParsedDocument {
     return this.walk(path).depth === 0 ? this.lines.lineRange(0) : this.keyRange(path);
   }
 
+  /**
+   * UTF-16 offsets [start, end) of the whole lines that write the entry at `path` and nothing
+   * else, through the line break that ends them: a key of a block mapping alone at the start of
+   * its line, `:`, a one-line scalar (or none), at most a comment. Undefined for any other
+   * writing: a flow mapping, an explicit `?` key, a tag or an anchor (written outside the node's
+   * range, they break the line's shape), a block scalar or a collection as value; where the
+   * mapping is reached through an alias or has an anchor (its aliases would lose the entry too);
+   * where the entry is the mapping's only one (its removal would leave no mapping).
+   */
+  lineEntrySpan(path: DocPath): readonly [number, number] | undefined {
+    const name = path[path.length - 1];
+    let node: unknown = this.doc.contents;
+    for (const segment of path.slice(0, -1)) {
+      if (!isMap(node) || node.anchor !== undefined) return undefined;
+      node = node.items.find((p) => isScalar(p.key) && keyText(p.key) === segment)?.value;
+    }
+    if (!isMap(node) || node.flow || node.anchor !== undefined || node.items.length < 2) return undefined;
+    const named = node.items.filter(
+      (p) => keyText(p.key instanceof Alias ? this.anchors.resolve(p.key) : p.key) === name,
+    );
+    const pair = named.length === 1 ? named[0] : undefined;
+    const key = pair?.key;
+    const value = pair?.value;
+    if (!isScalar(key) || !key.range || !(value === null || isScalar(value))) return undefined;
+    if (value && (value.type === Scalar.BLOCK_LITERAL || value.type === Scalar.BLOCK_FOLDED)) return undefined;
+    const text = this.text;
+    let start = key.range[0];
+    while (start > 0 && text[start - 1] === ' ') start--;
+    if (start > 0 && text[start - 1] !== '\n' && text[start - 1] !== '\r') return undefined;
+    // libyaml also breaks lines at NEL, LS and PS (yamlReader.ts), which the editor does not:
+    // text with one of them is not taken for one line.
+    const between = /[ \t]*:[ \t]*/y;
+    between.lastIndex = key.range[1];
+    if (!between.test(text)) return undefined;
+    let end = between.lastIndex;
+    if (value?.range) {
+      if (value.range[0] !== end || /[\r\n\u0085\u2028\u2029]/.test(text.slice(end, value.range[1]))) return undefined;
+      end = value.range[1];
+    }
+    const rest = /[ \t]*(?:#[^\r\n\u0085\u2028\u2029]*)?(?:\r\n|\r|\n|$)/y;
+    rest.lastIndex = end;
+    return rest.test(text) ? [start, rest.lastIndex] : undefined;
+  }
+
   /** True when the exact path exists. */
   has(path: DocPath): boolean {
     return this.walk(path).depth === path.length;
