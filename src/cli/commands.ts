@@ -19,7 +19,7 @@ import { hookLoadFails } from '../core/review/hookLoad';
 import { shortToken } from '../core/report/shortToken';
 import { review } from '../core/trust/reviewBundle';
 import { trust } from '../core/trust/grantTrust';
-import { disable, enable, revoke } from '../core/trust/switches';
+import { disable, enable, revoke, withdrawalText } from '../core/trust/switches';
 import { check, checkPasses, unreadPlaces, unreadPlacesProblem } from '../core/trust/checkGate';
 import { doctor } from '../core/trust/doctor';
 import { hooksOptedIn, pluginInstaller } from '../core/systems/registry';
@@ -167,14 +167,10 @@ function withdraw(operation: 'disable' | 'revoke'): CliCommand {
     const item = c.select(c.index());
     const r = operation === 'disable' ? await disable(item, c.lifecycle) : await revoke(item, c.lifecycle);
     if (!r.ok) return c.outcome(false, r.message, { id: item.id });
-    const did = operation === 'disable' ? 'Disabled' : 'Revoked trust in';
-    return c.outcome(
-      true,
-      r.value.changed
-        ? `${did} ${item.name}.`
-        : `${item.name} ${operation === 'disable' ? 'is not enabled' : 'has no trust record'}; nothing to ${operation}.`,
-      { id: item.id, changed: r.value.changed },
-    );
+    return c.outcome(true, withdrawalText(operation, item.name, r.value.changed), {
+      id: item.id,
+      changed: r.value.changed,
+    });
   };
 }
 

@@ -18,8 +18,9 @@ type Panels = typeof import('../../src/extension/review/reviewPanel');
  * The review panel's host side, on the vscode stand-in: a webview message whose action
  * fails (a file listed by the review, removed before the click, which the editor refuses
  * to open) is said in the panel's status line, never left as an unhandled rejection in
- * the extension host with nothing shown; and granting workspace trust renders the panel
- * again, even where the bundle's own state reads the same.
+ * the extension host with nothing shown; Revoke and Disable say what the store did, in the
+ * palette's words; and granting workspace trust renders the panel again, even where the
+ * bundle's own state reads the same.
  */
 describe('the review panel host: failures said, Restricted Mode left behind', () => {
   const { ReviewPanels } = loadWithVscode(() => require('../../src/extension/review/reviewPanel') as Panels);
@@ -110,6 +111,35 @@ describe('the review panel host: failures said, Restricted Mode left behind', ()
     assert.equal(status.length, 1, JSON.stringify(posted.map((m) => m.type)));
     assert.equal(status[0]?.error, true);
     assert.match(status[0]?.text ?? '', /nonexistent file/);
+  });
+
+  it("says what Revoke and Disable did, in the palette's words: nothing, on a stale panel", async () => {
+    writeW(f);
+    const store = new TrustStore(f.path('state'));
+    const snapshot = index([f.path('ws')], { trust: () => store.view() });
+    const item = snapshot.items.find((i) => i.kind === 'plugin') as Item;
+    let changed = false;
+    const service = {
+      snapshot,
+      published: async () => snapshot,
+      review: (i: Item) => review(i, { store }),
+      revoke: async () => ({ ok: true, value: { changed } }),
+      disable: async () => ({ ok: true, value: { changed } }),
+    } as unknown as SkillgateService;
+    const ui: UiPort = { confirm: async () => false, offer: async () => false, info: () => {}, error: () => {} };
+    new ReviewPanels({ scheme: 'file', fsPath: '/ext' } as never, service, ui).open(item);
+    await deliver({ type: 'ready' });
+    const said = async (type: 'revoke' | 'disable') => {
+      posted.length = 0;
+      await deliver({ type });
+      return posted.filter((m) => m.type === 'status').map((m) => [m.text, m.error]);
+    };
+    // Another window revoked and disabled it first: the store changed nothing.
+    assert.deepEqual(await said('revoke'), [[`${item.name} has no trust record; nothing to revoke.`, false]]);
+    assert.deepEqual(await said('disable'), [[`${item.name} is not enabled; nothing to disable.`, false]]);
+    changed = true;
+    assert.deepEqual(await said('revoke'), [[`Revoked trust in ${item.name}.`, false]]);
+    assert.deepEqual(await said('disable'), [[`Disabled ${item.name}.`, false]]);
   });
 
   it('renders again once the workspace is trusted, though the bundle’s own state did not change (a trusted Eva skill)', async () => {

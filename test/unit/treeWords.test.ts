@@ -6,11 +6,20 @@ import {
   itemDescription,
   itemLabel,
   itemPick,
+  itemTooltipMarkdown,
   kindIcon,
   kindText,
+  reviewPanelTitle,
 } from '../../src/extension/tree/itemText';
 import { treeRowOf } from '../../src/extension/tree/treeRow';
-import { childNodes, readTreeMode, ROWS_PER_RANGE, type TreeNode } from '../../src/extension/tree/treeNodes';
+import {
+  childNodes,
+  readTreeMode,
+  ROWS_PER_RANGE,
+  visibleTops,
+  type TreeNode,
+} from '../../src/extension/tree/treeNodes';
+import { needsReview } from '../../src/extension/flows/driftNotice';
 import { statusSummary } from '../../src/extension/statusBar/statusText';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, LINUX_HOST, writeW } from './helpers/fixture';
@@ -113,6 +122,37 @@ describe('the tree in words (issue 14 items 1-4)', () => {
         'shadowed by other',
       );
       assert.equal(itemDescription(shadowed), 'shadowed by another bundle');
+    });
+
+    it('names two workspace folders of one name by their whole paths, on every surface that names a folder', () => {
+      const apps = ['/a/app', '/b/app'];
+      const winner = item({ id: 'winner', workspace: '/a/app', path: '/a/app/.codewhale/plugins/demo' });
+      const shadowed = item({
+        id: 'loser',
+        workspace: '/b/app',
+        path: '/b/app/.codewhale/plugins/demo',
+        decision: 'shadowed',
+        reasons: ['name_conflict'],
+        shadowedBy: winner.id,
+      });
+      const s: Snapshot = { ...snap([winner, shadowed]), workspaces: apps };
+      assert.deepEqual(labels(s, childNodes(s)), ['/a/app', '/b/app']);
+      assert.equal(itemDescription(shadowed, s), 'shadowed by /a/app');
+      assert.equal(itemPick(shadowed, apps, s).description, 'Codewhale plugin · shadowed by /a/app');
+      // The tooltip (Markdown-escaped) and the panel's title already named them so (core/report/folderPlace.ts).
+      const tooltip = itemTooltipMarkdown(shadowed, { diagnostics: [], winner, workspaces: apps });
+      assert.ok(tooltip.includes('from \\/a\\/app • '), tooltip);
+      assert.equal(reviewPanelTitle(shadowed, apps), 'Review: demo (/b/app)');
+      // Folders of distinct names read by their last segment, as before.
+      const distinct: Snapshot = {
+        ...snap([
+          { ...winner, workspace: '/a/web' },
+          { ...shadowed, workspace: '/b/app' },
+        ]),
+        workspaces: ['/a/web', '/b/app'],
+      };
+      assert.deepEqual(labels(distinct, childNodes(distinct)), ['web', 'app']);
+      assert.equal(itemDescription({ ...shadowed, workspace: '/b/app' }, distinct), 'shadowed by web');
     });
 
     it('shows what an MCP server runs beside its decision: command and args, or its URL', () => {
@@ -428,6 +468,44 @@ describe('the tree in words (issue 14 items 1-4)', () => {
         loaded.tooltip,
         'Skillgate\n1 active\n1 loaded although not reviewed\n1 needs review\n0 rejected\n\nClick to show the bundles that need review.',
       );
+    });
+    it('points the badge, the filter and a click at a loaded unit Skillgate cannot hash, as its colour does', () => {
+      // Eva registers an adapter past Skillgate's hashing limits (eva.md §6.1): loaded, covered by no review, never trustable.
+      const unhashable = item({
+        id: 'u',
+        system: 'eva',
+        kind: 'skill-adapter',
+        name: 'big-adapter',
+        decision: 'registered',
+        reasons: ['loaded_unreviewed', 'not_reviewed'],
+        enabled: null,
+        contentHash: null,
+        capabilityHash: null,
+        reviewToken: null,
+      });
+      // Trusted once, unhashable since: the receipt's hashes are not its (null) ones.
+      const drifted = {
+        ...unhashable,
+        reasons: ['loaded_unreviewed', 'capabilities_changed'],
+        trust: 'capabilities-changed',
+      } as const;
+      for (const u of [unhashable, drifted]) {
+        const s = snap([active, u]);
+        const summary = statusSummary(s);
+        assert.equal(summary.level, 'warning');
+        assert.equal(summary.filter, 'needsReview', String(u.trust));
+        assert.match(summary.tooltip, /\n1 needs review\n/);
+        assert.deepEqual(
+          needsReview(s).map((i) => i.id),
+          ['u'],
+          'the badge counts it',
+        );
+        assert.deepEqual(
+          visibleTops(s, 'needsReview').map((i) => i.id),
+          ['u'],
+          'the filter keeps it',
+        );
+      }
     });
     it('is error-coloured when a bundle is rejected or the trust store fails closed', () => {
       const s = statusSummary(

@@ -80,6 +80,15 @@ export async function disable(item: Item, ctx: LifecycleContext): Promise<Mutati
   return setBit(item, ctx, (entry) => ({ ...entry, enabled: false }));
 }
 
+/**
+ * What `disable` or `revoke` did, as the CLI, the palette and the review panel say it: a
+ * stale view can ask for what is already so, and then nothing changed and nothing is said to.
+ */
+export function withdrawalText(operation: 'disable' | 'revoke', name: string, changed: boolean): string {
+  if (operation === 'disable') return changed ? `Disabled ${name}.` : `${name} is not enabled; nothing to disable.`;
+  return changed ? `Revoked trust in ${name}.` : `${name} has no trust record; nothing to revoke.`;
+}
+
 /** Drops the receipt; the history and the enable bit stay (codewhale.md §8.4). */
 export async function revoke(item: Item, ctx: LifecycleContext): Promise<Mutation<{ changed: boolean }>> {
   return setBit(item, ctx, (entry) => ({ ...entry, trust: null }));

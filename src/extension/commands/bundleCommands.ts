@@ -7,6 +7,7 @@ import { isBundle, pickBundle } from './bundlePick';
 import { windowUi } from '../windowUi';
 import { RESTRICTED_ENABLE, RESTRICTED_TRUST, enableFlow, revokeMeaning, trustFlow } from '../flows/trustFlow';
 import { shortToken } from '../../core/report/shortToken';
+import { withdrawalText } from '../../core/trust/switches';
 import { hooksOptIn } from '../../core/systems/registry';
 import type { CommandHandlers } from './commands';
 import type { ReviewPanels } from '../review/reviewPanel';
@@ -65,8 +66,7 @@ export function bundleCommands(
       if (!item) return;
       const r = await service.disable(item);
       // A stale row may name one already off: said as it is, as the CLI says it.
-      if (r.ok)
-        windowUi.info(r.value.changed ? `Disabled ${item.name}.` : `${item.name} is not enabled; nothing to disable.`);
+      if (r.ok) windowUi.info(withdrawalText('disable', item.name, r.value.changed));
       else windowUi.error(r.message);
     },
     'skillgate.revoke': async (arg) => {
@@ -76,10 +76,7 @@ export function bundleCommands(
       if (!(await windowUi.confirm(`Revoke trust in ${item.name}?`, `The receipt is removed; ${after}`, 'Revoke')))
         return;
       const r = await service.revoke(item);
-      if (r.ok)
-        windowUi.info(
-          r.value.changed ? `Revoked trust in ${item.name}.` : `${item.name} has no trust record; nothing to revoke.`,
-        );
+      if (r.ok) windowUi.info(withdrawalText('revoke', item.name, r.value.changed));
       else windowUi.error(r.message);
     },
     'skillgate.explain': async (arg) => {

@@ -41,16 +41,25 @@ export function driftMessage(items: readonly Item[]): string {
   return `Skillgate: ${items.length} bundles are no longer trusted: ${listed} changed since your review${what}.`;
 }
 
-/** Bundles that need the user's review: not trusted at their current hashes, and reviewable. */
+/**
+ * Bundles that need the user's attention, the one list behind the view's badge, its "needs
+ * review" filter and the status bar's colour and click: not trusted at their current hashes,
+ * and either reviewable (hashed, neither rejected nor shadowed) or loaded by their agent all
+ * the same. A loaded unit Skillgate cannot hash is the second kind (eva.md §6.1: `registered`,
+ * `loaded_unreviewed`, its receipt if any never matching): no review covers what the agent runs.
+ */
 export function needsReview(snapshot: Snapshot): Item[] {
   return snapshot.items.filter(
     (i) =>
       i.trust !== null &&
       i.trust !== 'trusted' &&
-      i.decision !== 'rejected' &&
-      i.decision !== 'shadowed' &&
-      i.contentHash !== null,
+      (isLoadedUnreviewed(i) || (i.decision !== 'rejected' && i.decision !== 'shadowed' && i.contentHash !== null)),
   );
+}
+
+/** `registered` with `loaded_unreviewed` first: the agent loads it, unreviewed (a risk, shown in the warning colour). */
+export function isLoadedUnreviewed(item: Item): boolean {
+  return item.decision === 'registered' && item.reasons[0] === 'loaded_unreviewed';
 }
 
 /** Counts for the status bar: active, loaded although not reviewed, needs review, rejected (top-level items). */
@@ -61,9 +70,7 @@ export function statusCounts(snapshot: Snapshot): {
   rejected: number;
 } {
   const top = snapshot.items.filter((i) => i.parent === null);
-  const loadedUnreviewed = top.filter(
-    (i) => i.decision === 'registered' && i.reasons[0] === 'loaded_unreviewed',
-  ).length;
+  const loadedUnreviewed = top.filter(isLoadedUnreviewed).length;
   return {
     active: top.filter((i) => i.decision === 'registered').length - loadedUnreviewed,
     loadedUnreviewed,

@@ -6,6 +6,7 @@ import { reviewViewModel, type ReviewViewModel } from '../../core/review/reviewV
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
 import { enableFlow, trustFlow } from '../flows/trustFlow';
 import { displayText } from '../../core/text/displayText';
+import { withdrawalText } from '../../core/trust/switches';
 import { reviewPanelTitle } from '../tree/itemText';
 import type { SkillgateService } from '../skillgateService';
 import type { GatePort, LifecyclePort, UiPort } from '../flows/ports';
@@ -235,12 +236,12 @@ class ReviewPanel {
         break;
       case 'disable': {
         const r = await this.service.disable(item);
-        status(r.ok ? `Disabled ${item.name}.` : r.message, !r.ok);
+        status(r.ok ? withdrawalText('disable', item.name, r.value.changed) : r.message, !r.ok);
         break;
       }
       case 'revoke': {
         const r = await this.service.revoke(item);
-        status(r.ok ? `Revoked trust in ${item.name}.` : r.message, !r.ok);
+        status(r.ok ? withdrawalText('revoke', item.name, r.value.changed) : r.message, !r.ok);
         break;
       }
       // Copies what the panel shows, as the palette's Copy Review Token does for any bundle with

@@ -18,8 +18,8 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /**
  * The status bar's text, tooltip and colour: error when anything is rejected (or the
- * trust store fails closed), warning when something needs review or Rivumi loads it
- * unreviewed, plain when everything is trusted.
+ * trust store fails closed), warning when something needs review (`needsReview`: what an
+ * agent loads unreviewed is among it), plain when everything is trusted.
  */
 export function statusSummary(snapshot: Snapshot): StatusSummary {
   const c = statusCounts(snapshot);
@@ -29,11 +29,7 @@ export function statusSummary(snapshot: Snapshot): StatusSummary {
   lines.push(`${plural(c.needsReview, 'needs', 'need')} review`, `${c.rejected} rejected`);
   if (snapshot.trustProblem) lines.push('the trust store is unreadable: everything fails closed');
   const level: StatusLevel =
-    c.rejected > 0 || snapshot.trustProblem
-      ? 'error'
-      : c.needsReview > 0 || c.loadedUnreviewed > 0
-        ? 'warning'
-        : 'plain';
+    c.rejected > 0 || snapshot.trustProblem ? 'error' : c.needsReview > 0 ? 'warning' : 'plain';
   const filter: TreeFilter = c.rejected > 0 ? 'rejected' : c.needsReview > 0 ? 'needsReview' : 'all';
   const click =
     filter === 'rejected'

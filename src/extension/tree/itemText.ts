@@ -9,7 +9,8 @@ import { DECISION_WORD, KIND_WORD, REASON_PHRASE } from './reasonPhrases';
 import { itemById, type Snapshot } from '../../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../../core/model';
 import { reasonTextOf, systemOf } from '../../core/systems/registry';
-import { itemFolderName, placedPath } from '../../core/report/folderPlace';
+import { folderName, itemFolderName, placedPath } from '../../core/report/folderPlace';
+import { isLoadedUnreviewed } from '../flows/driftNotice';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 
@@ -44,7 +45,7 @@ export function reasonPhrase(item: Item, snapshot?: Snapshot): string {
   if (first === 'name_conflict' && item.shadowedBy && snapshot) {
     const winner = itemById(snapshot, item.shadowedBy);
     if (winner?.scope === 'user') return 'shadowed by your user bundle';
-    if (winner?.workspace) return `shadowed by ${path.basename(winner.workspace)}`;
+    if (winner?.workspace) return `shadowed by ${folderName(winner.workspace, snapshot.workspaces)}`;
   }
   return REASON_PHRASE[first];
 }
@@ -124,11 +125,6 @@ function decisionAndReason(item: Item, snapshot: Snapshot | undefined): string[]
 /** The decision in a word or two; what the agent loads unreviewed is loaded (decisions.md `loaded_unreviewed`). */
 export function decisionWord(item: Item): string {
   return isLoadedUnreviewed(item) ? 'loaded' : DECISION_WORD[item.decision];
-}
-
-/** `registered` with `loaded_unreviewed` first: the agent loads it, unreviewed (a risk, shown in the warning colour). */
-export function isLoadedUnreviewed(item: Item): boolean {
-  return item.decision === 'registered' && item.reasons[0] === 'loaded_unreviewed';
 }
 
 /**

@@ -1,10 +1,9 @@
-import * as path from 'node:path';
 import { childrenOf, type Snapshot } from '../../core/index/snapshot';
 import type { Item, System } from '../../core/model';
 import { displayText } from '../../core/text/displayText';
+import { folderName } from '../../core/report/folderPlace';
 import { agentSystems, ofSystem } from '../../core/systems/registry';
-import { needsReview } from '../flows/driftNotice';
-import { isLoadedUnreviewed } from './itemText';
+import { isLoadedUnreviewed, needsReview } from '../flows/driftNotice';
 
 /** Which top-level bundles the tree shows (remembered per workspace). */
 export type TreeFilter = 'all' | 'needsReview' | 'rejected';
@@ -90,7 +89,7 @@ export function decisionGroup(item: Item, pending: ReadonlySet<string>): Decisio
   return 'disabled';
 }
 
-/** The top-level items the filter keeps: "needs review" is the badge's list (and what Rivumi loads unreviewed), "rejected" the rejected ones. */
+/** The top-level items the filter keeps: "needs review" is the badge's list (what an agent loads unreviewed too), "rejected" the rejected ones. */
 export function visibleTops(s: Snapshot, filter: TreeFilter): Item[] {
   const tops = s.items.filter((i) => i.parent === null);
   if (filter === 'rejected') return tops.filter((i) => i.decision === 'rejected');
@@ -126,7 +125,13 @@ export function childNodes(s: Snapshot, node?: TreeNode, mode: TreeMode = DEFAUL
   if (!node) {
     const folders: TreeNode[] = s.workspaces
       .filter((ws) => tops.some((i) => i.workspace === ws))
-      .map((ws) => ({ kind: 'folder', id: `folder:${ws}`, label: displayText(path.basename(ws)), workspace: ws }));
+      // Named among all the snapshot's folders, not only those shown: a filter must not rename a folder.
+      .map((ws) => ({
+        kind: 'folder',
+        id: `folder:${ws}`,
+        label: displayText(folderName(ws, s.workspaces)),
+        workspace: ws,
+      }));
     if (tops.some((i) => i.workspace === null))
       folders.push({ kind: 'folder', id: 'folder:user', label: 'User bundles', workspace: null });
     return folders;

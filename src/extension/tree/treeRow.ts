@@ -1,7 +1,7 @@
 import { childrenOf, type Snapshot } from '../../core/index/snapshot';
 import type { Decision, Item } from '../../core/model';
-import { contextValueOf } from '../flows/driftNotice';
-import { isLoadedUnreviewed, itemAriaLabel, itemDescription, itemLabel, kindIcon } from './itemText';
+import { contextValueOf, isLoadedUnreviewed } from '../flows/driftNotice';
+import { itemAriaLabel, itemDescription, itemLabel, kindIcon } from './itemText';
 
 /** The decision is the icon's colour; its shape is the kind (itemText.ts `kindIcon`). */
 const DECISION_COLOR: Record<Decision, string> = {
