@@ -16,7 +16,7 @@ import { Fixture } from './helpers/fixture';
  * A directory on the way to a covered file swapped for a symbolic link while Skillgate
  * reads it (a process in the repository racing the read). The walk checks every component
  * of a hook's argv file from the workspace, and of a plugin skill file from
- * `.rivumi/plugins`, with `lstat` (hookArgvFiles.ts `walkInside`, trust.md "Hashing": a link
+ * `.rivumi/plugins`, with `lstat` (walkInside.ts, trust.md "Hashing": a link
  * anywhere is never followed), but a read by the whole path later follows a directory that
  * became a link, and the content hash, and trust, bind to bytes from outside the workspace.
  * The read names each component against the one before it (src/core/fs/openBeneath.ts):

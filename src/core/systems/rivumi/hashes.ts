@@ -6,7 +6,9 @@ import { readRegularFile, type ReadResult } from '../../fs/safeFs';
 import { readBeneath } from '../../fs/openBeneath';
 import { pythonOsErrorText } from './pythonOsError';
 import { decodeRawName, osBytes } from '../../fs/rawNames';
-import { hookArgvCoverage, unreadableCovered, walkInside, type ArgvProblem } from './hookArgvFiles';
+import { hookArgvCoverage, type ArgvProblem } from './hookArgvFiles';
+import { unreadableCovered } from './unreadableCovered';
+import { walkInside } from './walkInside';
 import { pythonRepr } from './pythonText';
 import type { BundleFile } from '../../model';
 import type { NotCovered, RivumiBundleHashes, RivumiHook } from './model';
@@ -76,7 +78,7 @@ export function rivumiContentHash(
  * time and never through a link (openBeneath.ts), as the walk checked them: a directory on
  * the way swapped for a link since is `symlink`, hashed as absent as a linked file is, and no
  * byte from outside is hashed. A hook's argv file was walked from the workspace
- * (hookArgvFiles.ts `walkInside`); a plugin skill file from `.rivumi/plugins`, which Rivumi
+ * (walkInside.ts); a plugin skill file from `.rivumi/plugins`, which Rivumi
  * reaches through a linked `.rivumi` (`skillsCoverage`). A skill path no walk checked is
  * read by its path, as before.
  */
@@ -95,7 +97,7 @@ function readCovered(root: Buffer, rel: Buffer, skill: boolean): ReadResult {
  * A covered file Skillgate failed to read, in Python's words (pythonOsError.ts): an open
  * that fails names the file (`[Errno 13] Permission denied: '<path>'`), a read of a file
  * already open does not (`[Errno 5] Input/output error`), as Rivumi's own read raises them
- * (readFailure.ts); worded as an argv element's (hookArgvFiles.ts).
+ * (readFailure.ts); worded as an argv element's (unreadableCovered.ts).
  */
 function unreadableFile(
   rel: Buffer,
