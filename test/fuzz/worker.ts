@@ -34,8 +34,10 @@ function fresh(index: number, attempt: number): string {
   return root;
 }
 
+// Removal failed once under load with ENOTEMPTY (something of the last input's run still writing as
+// the worker exited): rmSync lists the directory again and retries on it.
 function remove(root: string): void {
-  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
 }
 
 /** Smaller inputs to try, largest cut first: whole parts, then single ops, files and flags. */
