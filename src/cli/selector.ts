@@ -13,11 +13,18 @@ export type Selection = { readonly ok: true; readonly item: Item } | { readonly 
  */
 export function selectItem(snapshot: Snapshot, selector: string): Selection {
   const byId = snapshot.items.find((i) => i.id === selector);
-  if (byId) return { ok: true, item: byId };
   const shownIds = snapshot.items.filter((i) => {
     const shown = displayText(i.id);
     return shown !== i.id && shown === selector;
   });
+  // A repository can name a file as another item's id prints (`p\u{dcff}.json` beside `p<FF>.json`):
+  // then the text names both, and taking either would let the planted one answer for the other.
+  if (byId && shownIds.length > 0)
+    return {
+      ok: false,
+      message: `\`${selector}\` is ambiguous: it is the id of ${byId.name} and how the id of ${shownIds.map((i) => i.name).join(', ')} prints (a path that is not UTF-8); select one by its name`,
+    };
+  if (byId) return { ok: true, item: byId };
   if (shownIds.length === 1) return { ok: true, item: shownIds[0] as Item };
   const named = (name: string) => name === selector || displayText(name) === selector;
   const matches =

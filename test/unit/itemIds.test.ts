@@ -129,6 +129,26 @@ describe('item ids: unique and stable (spec/cli.md "id": stable unique id)', () 
     }
   });
 
+  it("refuses an id that is both one item's own and another's as printed: a planted name does not take the selection", async () => {
+    f.mkdir('ws/.rivumi/plugins');
+    const odd = Buffer.concat([Buffer.from(f.path('ws/.rivumi/plugins/p')), Buffer.from([0xff]), Buffer.from('.json')]);
+    fs.writeFileSync(odd, json({ name: 'odd' }));
+    // Named as the CLI prints the other: a backslash, `u`, braces and hex digits, all UTF-8.
+    f.write('ws/.rivumi/plugins/p\\u{dcff}.json', json({ name: 'planted' }));
+    const s = snap();
+    const odd1 = s.items.find((i) => i.name === 'odd');
+    const planted = s.items.find((i) => i.name === 'planted');
+    assert.ok(odd1 && planted);
+    assert.equal(displayText(odd1.id), planted.id, 'the planted id reads as the other one printed');
+    const selected = selectItem(s, planted.id);
+    assert.equal(selected.ok, false, 'neither is taken');
+    if (!selected.ok) {
+      assert.match(selected.message, /ambiguous/);
+      assert.ok(selected.message.includes('id of planted and how the id of odd prints'), selected.message);
+    }
+    assert.equal(selectItem(s, 'planted').ok, true, 'each is still selected by its name');
+  });
+
   it('indexes a workspace folder passed twice, directly and through a symbolic link, once, under the first spelling', () => {
     writeW(f);
     f.write('ws/.rivumi/skills/review.md', '---\nname: reviewer\n---\nReview.\n');
