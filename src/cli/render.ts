@@ -1,4 +1,5 @@
 import { displayPath, scopedPath } from '../core/report/contract';
+import { isLoadedUnreviewed } from '../core/decisions/loadedUnreviewed';
 import { agentSystems, ofSystem, systemOf } from '../core/systems/registry';
 import { displayText } from '../core/text/displayText';
 import { childrenOf, type Snapshot } from '../core/index/snapshot';
@@ -46,7 +47,7 @@ function row(item: Item): string {
 function count(items: readonly Item[]): string {
   const by = (d: Item['decision']) => items.filter((i) => i.decision === d).length;
   // What Rivumi loads unreviewed is registered, and said so: it is the risk `check` fails on.
-  const unreviewed = items.filter((i) => i.decision === 'registered' && i.reasons[0] === 'loaded_unreviewed').length;
+  const unreviewed = items.filter(isLoadedUnreviewed).length;
   return `${items.length} top-level item(s): ${by('registered')} registered${unreviewed ? ` (${unreviewed} loaded although not reviewed)` : ''}, ${by('disabled')} disabled, ${by('rejected')} rejected, ${by('display_only')} display only, ${by('shadowed')} shadowed`;
 }
 

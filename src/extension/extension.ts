@@ -16,9 +16,11 @@ import { safeLog } from './text/logText';
 import { notifyDrift } from './review/notifyDrift';
 import { doctorText } from './documents/doctorText';
 import { READONLY_SCHEME, ReadonlyDocuments } from './documents/readonlyDocuments';
-import { needsReview, newlyDrifted } from './flows/driftNotice';
+import { newlyDrifted } from './flows/driftNotice';
+import { needsReview } from './tree/needsReview';
 import { figuresLine, writeFigures } from './flows/hostPerf';
 import { nextTurn } from './flows/turns';
+import { isLoadedUnreviewed } from '../core/decisions/loadedUnreviewed';
 import type { Snapshot } from '../core/index/snapshot';
 import type { Item } from '../core/model';
 
@@ -181,7 +183,7 @@ export function activate(context: vscode.ExtensionContext): SkillgateApi {
     // Active means loaded and vouched for: what Rivumi loads unreviewed is registered, but never "active" to a caller (fail closed).
     isActive: (key) => {
       const item = find(key);
-      return item?.decision === 'registered' && item.reasons[0] !== 'loaded_unreviewed';
+      return item?.decision === 'registered' && !isLoadedUnreviewed(item);
     },
     // Rows as the view shows them once hovered, tooltips included (the view gets those on demand).
     tree: {

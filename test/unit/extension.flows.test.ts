@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { enableFlow, trustFlow, trustMeaning } from '../../src/extension/flows/trustFlow';
-import { contextValueOf, needsReview, newlyDrifted, statusCounts } from '../../src/extension/flows/driftNotice';
+import { newlyDrifted } from '../../src/extension/flows/driftNotice';
+import { needsReview } from '../../src/extension/tree/needsReview';
+import { contextValueOf } from '../../src/extension/tree/contextValue';
+import { statusCounts } from '../../src/extension/statusBar/statusCounts';
 import { parseWebviewMessage } from '../../src/extension/review/reviewProtocol';
 import { FullIndexRuns } from '../../src/extension/flows/fullIndexRuns';
 import { loggedIndexRunAsync } from '../../src/extension/flows/indexRunLog';

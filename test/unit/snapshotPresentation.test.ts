@@ -5,7 +5,7 @@ import { inTurns, nextTurn, stepsInTurns } from '../../src/extension/flows/turns
 import { problemBatches, type ProblemEntry } from '../../src/extension/problems/problemBatches';
 import { treeRowOf } from '../../src/extension/tree/treeRow';
 import { itemAriaLabel, itemDescription, itemLabel, kindIcon } from '../../src/extension/tree/itemText';
-import { contextValueOf } from '../../src/extension/flows/driftNotice';
+import { contextValueOf } from '../../src/extension/tree/contextValue';
 import { Fixture, LINUX_HOST, writeD, writeW } from './helpers/fixture';
 import { itemOf } from './helpers/item';
 

@@ -19,7 +19,7 @@ import {
   visibleTops,
   type TreeNode,
 } from '../../src/extension/tree/treeNodes';
-import { needsReview } from '../../src/extension/flows/driftNotice';
+import { needsReview } from '../../src/extension/tree/needsReview';
 import { statusSummary } from '../../src/extension/statusBar/statusText';
 import { Indexer } from '../../src/core/index/indexer';
 import { Fixture, LINUX_HOST, writeW } from './helpers/fixture';

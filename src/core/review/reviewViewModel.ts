@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { DECISION_TEXT } from '../decisions/reasonText';
+import { isLoadedUnreviewed } from '../decisions/loadedUnreviewed';
 import { enableBlockedBy, hasEnableSwitch, noEnableSwitchNotice } from '../trust/enableSwitch';
 import { displayText, hasUnsafeForDisplay } from '../text/displayText';
 import { displayPath } from '../report/contract';
@@ -266,7 +267,7 @@ export function reviewViewModel(
       reasons: current.reasons.map((code) => ({ code, text: reasonTextOf(current, code) })),
       trust: r.status,
       enabled: hasEnableSwitch(item) ? r.enabled : null,
-      loadedUnreviewed: current.reasons[0] === 'loaded_unreviewed',
+      loadedUnreviewed: isLoadedUnreviewed(current),
       compatibility: item.compatibility,
       description: item.detail.description ? S(item.detail.description) : null,
     },

@@ -1,4 +1,4 @@
-import { statusCounts } from '../flows/driftNotice';
+import { statusCounts } from './statusCounts';
 import type { TreeFilter } from '../tree/treeNodes';
 import type { Snapshot } from '../../core/index/snapshot';
 

@@ -10,7 +10,7 @@ import { itemById, type Snapshot } from '../../core/index/snapshot';
 import type { Diagnostic, Item, Severity } from '../../core/model';
 import { reasonTextOf, systemOf } from '../../core/systems/registry';
 import { folderName, itemFolderName, placedPath } from '../../core/report/folderPlace';
-import { isLoadedUnreviewed } from '../flows/driftNotice';
+import { isLoadedUnreviewed } from '../../core/decisions/loadedUnreviewed';
 
 /** How an item reads in the tree and the QuickPick; every repository string is escaped for its surface. */
 

@@ -3,7 +3,8 @@ import type { Item, System } from '../../core/model';
 import { displayText } from '../../core/text/displayText';
 import { folderName } from '../../core/report/folderPlace';
 import { agentSystems, ofSystem } from '../../core/systems/registry';
-import { isLoadedUnreviewed, needsReview } from '../flows/driftNotice';
+import { isLoadedUnreviewed } from '../../core/decisions/loadedUnreviewed';
+import { needsReview } from './needsReview';
 
 /** Which top-level bundles the tree shows (remembered per workspace). */
 export type TreeFilter = 'all' | 'needsReview' | 'rejected';

@@ -1,6 +1,7 @@
 import { childrenOf, type Snapshot } from '../../core/index/snapshot';
 import type { Decision, Item } from '../../core/model';
-import { contextValueOf, isLoadedUnreviewed } from '../flows/driftNotice';
+import { contextValueOf } from './contextValue';
+import { isLoadedUnreviewed } from '../../core/decisions/loadedUnreviewed';
 import { itemAriaLabel, itemDescription, itemLabel, kindIcon } from './itemText';
 
 /** The decision is the icon's colour; its shape is the kind (itemText.ts `kindIcon`). */
