@@ -329,8 +329,8 @@ Commands:
 Options (all commands):
   --workspace <dir>           a workspace folder to index (an existing directory); repeatable; default: the current directory
   --state-dir <dir>           the trust store directory (default: $SKILLGATE_STATE_DIR, else the per-user state dir)
-  --cache-dir <dir>           the parse cache directory (default: $SKILLGATE_CACHE_DIR, else the per-user cache dir)
-  --no-cache                  derive every bundle afresh, reading and writing no parse cache
+  --cache-dir <dir>           where the parse cache and the CLI's code cache live (default: $SKILLGATE_CACHE_DIR, else the per-user cache dir)
+  --no-cache                  derive every bundle and compile the core afresh: no parse cache and no code cache
   --codewhale-home <dir>      Codewhale's home for user bundles, an existing directory ($CODEWHALE_HOME, default ~/.codewhale)
   --eva-home <dir>            the home whose ~/.codex/skills and ~/.agents/skills Eva-CLI lists, an existing directory (default ~)
   --eva-runtime <mode>        the Eva runtime Skillgate assumes: normal (default), team, swarm or ralph

@@ -40,4 +40,12 @@ describe('skillgate --help as cli.md states the commands', () => {
   it('says `hash` takes a bundle directory or a manifest file', () => {
     assert.match(entry('hash <bundle-dir>'), /bundle directory or manifest file/);
   });
+
+  // The CLI's code cache of its own core lives in the cache directory too, and --no-cache turns it
+  // off as well (docs/code-cache.md, the README's option table): a help naming only the parse cache
+  // leaves a user who wants no bytecode written believing --no-cache is not enough, or not needed.
+  it('says --cache-dir holds the parse and the code cache, and --no-cache turns both off', () => {
+    assert.match(entry('--cache-dir <dir>'), /parse cache and the CLI's code cache/);
+    assert.match(entry('--no-cache'), /no parse cache and no code cache/);
+  });
 });
