@@ -6,7 +6,7 @@ import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhale
 import { bundleCacheEntry, type BundlePlace } from '../../src/core/systems/codewhale/bundleCache';
 import { POLICY_V3 } from '../../src/core/systems/codewhale/activationPolicy';
 import { hashBundleContent } from '../../src/core/hashing/bundleContent';
-import type { CacheSegment } from '../../src/core/cache/parseCache';
+import type { CacheSegment } from '../../src/core/cache/parseCacheSegment';
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';
 import type { HostFacts } from '../../src/core/host';
 import { Fixture, LINUX_HOST } from './helpers/fixture';

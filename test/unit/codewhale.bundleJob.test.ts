@@ -10,7 +10,7 @@ import { manifestOfRead, resolveManifest } from '../../src/core/systems/codewhal
 import { readBundleTree, type TreeFailureKind } from '../../src/core/hashing/treeRead';
 import type { TreeReadAhead } from '../../src/core/hashing/readAhead';
 import { fsPatcher } from './helpers/fsPatch';
-import type { CacheSegment } from '../../src/core/cache/parseCache';
+import type { CacheSegment } from '../../src/core/cache/parseCacheSegment';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 
 /**

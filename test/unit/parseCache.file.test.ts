@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MAX_SEGMENT_FILES, NODE_CACHE_IO, ParseCache, type CacheIo } from '../../src/core/cache/parseCache';
+import { MAX_SEGMENT_FILES, ParseCache } from '../../src/core/cache/parseCache';
+import { NODE_CACHE_IO, type CacheIo } from '../../src/core/cache/parseCacheIo';
 import { defaultCacheDirectory } from '../../src/core/cache/cacheDirectory';
 import { Fixture } from './helpers/fixture';
 

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import { loadCodewhaleBundle } from '../../src/core/systems/codewhale/bundle';
 import type { CodewhaleBundle } from '../../src/core/systems/codewhale/codewhaleBundle';
 import { readBundleTree, type TreeRead } from '../../src/core/hashing/treeRead';
-import { NODE_CACHE_IO, ParseCache, readCacheFile } from '../../src/core/cache/parseCache';
+import { ParseCache } from '../../src/core/cache/parseCache';
+import { NODE_CACHE_IO } from '../../src/core/cache/parseCacheIo';
+import { readCacheFile } from '../../src/core/cache/parseCacheReader';
 import type { ManifestLabel } from '../../src/core/systems/codewhale/manifest';
 import { Fixture, LINUX_HOST } from './helpers/fixture';
 

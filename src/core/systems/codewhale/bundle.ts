@@ -20,7 +20,7 @@ import type { BundleSkill, CodewhaleBundle } from './codewhaleBundle';
 import { osBytes, wellFormed } from '../../fs/rawNames';
 import type { Range, Scope } from '../../model';
 import { portableRelative } from '../../fs/portablePath';
-import type { CacheSegment } from '../../cache/parseCache';
+import type { CacheSegment } from '../../cache/parseCacheSegment';
 import { bundleCacheEntry } from './bundleCache';
 import { detached } from '../../text/detached';
 import { keyOf } from '../../documents/located';

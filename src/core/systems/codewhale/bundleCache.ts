@@ -1,4 +1,4 @@
-import type { CacheSegment } from '../../cache/parseCache';
+import type { CacheSegment } from '../../cache/parseCacheSegment';
 import { POLICY_V3 } from './activationPolicy';
 import type { CodewhaleBundle, WhenFacts } from './codewhaleBundle';
 import type { ContentWalk } from '../../hashing/bundleContent';

@@ -7,7 +7,7 @@ import type { Scope } from '../../model';
 import * as path from 'node:path';
 import { canonicalPath } from '../../fs/safeFs';
 import { internalDiagnostic } from '../../diagnostics/faults';
-import type { CacheSegment } from '../../cache/parseCache';
+import type { CacheSegment } from '../../cache/parseCacheSegment';
 import type { TakenRead, TreeReadAhead } from '../../hashing/readAhead';
 import { readBundleTree, type TreeRead } from '../../hashing/treeRead';
 

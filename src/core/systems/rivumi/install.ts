@@ -1,6 +1,4 @@
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import { constants as osConstants } from 'node:os';
 import * as path from 'node:path';
 import { decodeUtf8, isInside, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
 import { parseJsonDocument } from '../../documents/jsonDocument';
@@ -19,6 +17,10 @@ import { portableRelative } from '../../fs/portablePath';
 import { REPORT_INPUT } from '../../documents/parseContext';
 import { pathlibRaises, pythonErrorText, pythonOsErrorText } from './pythonOsError';
 import { rivumiReadFailure } from './readFailure';
+import { pythonTruthy } from './pythonTruthy';
+import { mkdirIfMissing, planDirectories, removeDirectories } from './installDirectories';
+import { pluginsMkdirRaises } from './pluginsMkdirError';
+import { land, removeQuietly, Taken, undoLandings, type Landing } from './installLanding';
 
 export type InstallResult =
   | { readonly ok: true; readonly plugin: RivumiPlugin; readonly written: string[] }
@@ -225,9 +227,6 @@ export function installPlugin(
   }
 }
 
-/** A destination that another writer took after it was checked, refused in Rivumi's words for it (§5.6 steps 5-6). */
-class Taken extends Error {}
-
 /**
  * The largest skill file copied. Every skill is held in memory until all of them have been
  * read, so this bounds an install to 16 x 4 MiB whatever the package holds (a sparse file
@@ -269,205 +268,6 @@ function unreplaceable(dest: string): string | undefined {
   if (entry.type === 'directory') return 'is a directory';
   if (entry.type === 'other') return 'is not a regular file';
   return undefined;
-}
-
-/**
- * One file on its way in. Each step is recorded the moment it has happened, so that a
- * failure at any point can be undone exactly: the temporary file we made, the old file
- * moved aside, the new file in place.
- */
-interface Landing {
-  readonly dest: string;
-  readonly tmp: string;
-  tmpMade: boolean;
-  backup: string | null;
-  landed: boolean;
-}
-
-/**
- * Writes `bytes` under a temporary name beside `dest`, moves an existing `dest` aside and
- * renames the new file into place. The landing is recorded before the first step, so a
- * throw at any step leaves the caller's rollback knowing what was done.
- */
-function land(dest: string, bytes: Buffer, landings: Landing[], repo: string, taken?: string): void {
-  const l: Landing = {
-    dest,
-    tmp: `${dest}.skillgate-${crypto.randomBytes(6).toString('hex')}`,
-    tmpMade: false,
-    backup: null,
-    landed: false,
-  };
-  landings.push(l);
-  // Opened apart from the write: a name already taken ('wx' fails) is not ours to delete.
-  const fd = fs.openSync(l.tmp, 'wx');
-  l.tmpMade = true;
-  try {
-    fs.writeFileSync(fd, bytes);
-  } finally {
-    fs.closeSync(fd);
-  }
-  // Checked before anything was written, checked again now: a directory is never moved aside.
-  const present = lstatEntry(dest);
-  if (present.type === 'directory') throw new Error(`${portableRelative(repo, dest)} is a directory`);
-  // Without --overwrite, a file that appeared since the checks (a second install of the
-  // same name) is someone else's: refused, never moved aside and deleted on success.
-  if (taken !== undefined) {
-    if (present.type !== 'missing') throw new Taken(taken);
-    // link() never replaces what is there, so not even one landing between this check and
-    // the write is lost; where the file system has no hard links, the rename below does it.
-    if (linkedInPlace(l.tmp, dest, taken)) {
-      l.landed = true;
-      fs.rmSync(l.tmp);
-      l.tmpMade = false;
-      return;
-    }
-  }
-  if (present.type !== 'missing') {
-    const backup = `${dest}.skillgate-backup-${crypto.randomBytes(6).toString('hex')}`;
-    fs.renameSync(dest, backup);
-    l.backup = backup;
-  }
-  fs.renameSync(l.tmp, dest);
-  l.tmpMade = false;
-  l.landed = true;
-}
-
-/** Gives `tmp` the name `dest` only if that name is free: true when done, false when this file system cannot link. */
-function linkedInPlace(tmp: string, dest: string, taken: string): boolean {
-  try {
-    fs.linkSync(tmp, dest);
-    return true;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new Taken(taken);
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return false;
-    throw e;
-  }
-}
-
-/**
- * Undoes landings, last first, and never throws: each file is restored on its own, so
- * one that cannot be does not keep the others from it. Returns what could not be undone,
- * in words that tell the user where their old file is.
- */
-function undoLandings(landings: readonly Landing[], repo: string): string[] {
-  const problems: string[] = [];
-  for (const l of [...landings].reverse()) {
-    const shown = portableRelative(repo, l.dest);
-    try {
-      // A rename puts the old file back over the new one in one step; without a backup
-      // there was nothing before, and the new file goes.
-      if (l.backup) fs.renameSync(l.backup, l.dest);
-      else if (l.landed) fs.rmSync(l.dest, { force: true });
-    } catch (e) {
-      problems.push(
-        l.backup
-          ? `the previous ${shown} is kept at ${portableRelative(repo, l.backup)} (${pythonErrorText(e)})`
-          : `the new ${shown} could not be removed (${pythonErrorText(e)})`,
-      );
-    }
-    if (l.tmpMade && !removeQuietly(l.tmp)) problems.push(`${portableRelative(repo, l.tmp)} could not be removed`);
-  }
-  return problems;
-}
-
-/** Removes directories this install created, deepest first; one that is not empty (someone else wrote there) stays. */
-function removeDirectories(created: readonly string[]): void {
-  for (const dir of [...created].reverse()) {
-    try {
-      fs.rmdirSync(dir);
-    } catch {
-      // not empty or already gone: leave it
-    }
-  }
-}
-
-function removeQuietly(file: string): boolean {
-  try {
-    fs.rmSync(file, { force: true });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Python's truth value of a JSON value, as Rivumi's `data.get("name") or stem` tests it
- * (rivumi.md §5.6 step 2): null, false, 0, "", [] and {} are false; NaN is true, unlike
- * in JavaScript.
- */
-function pythonTruthy(value: unknown): boolean {
-  if (value === undefined || value === null || value === false) return false;
-  if (typeof value === 'number') return value !== 0;
-  if (typeof value === 'string') return value !== '';
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
-}
-
-type DirectoryPlan =
-  | { readonly ok: true; readonly missing: string[] }
-  | {
-      readonly ok: false;
-      readonly component: string;
-      readonly what: string;
-      /** The OSError that inspecting the component raises, in Python's words. */
-      readonly raised?: string;
-      /** The component is there, neither a directory nor a symbolic link: creating it or below it fails. */
-      readonly notDirectory?: true;
-    };
-
-/**
- * Walks `rel` below `base` one component at a time with lstat: each component that
- * exists must be a directory, never a symbolic link; from the first missing one on,
- * the rest are listed to be created, in order.
- */
-function planDirectories(base: string, rel: string): DirectoryPlan {
-  const missing: string[] = [];
-  let at = base;
-  for (const part of rel.split(path.sep).filter((p) => p !== '' && p !== '.')) {
-    at = path.join(at, part);
-    if (missing.length) {
-      missing.push(at);
-      continue;
-    }
-    const entry = lstatEntry(at);
-    if (entry.fault) {
-      const raised = pythonOsErrorText(entry.fault, entry.error ?? 'lstat error', at);
-      return { ok: false, component: at, what: `cannot be inspected (${raised})`, raised };
-    }
-    if (entry.type === 'missing') missing.push(at);
-    else if (entry.type === 'symlink') return { ok: false, component: at, what: 'is a symbolic link' };
-    else if (entry.type !== 'directory')
-      return { ok: false, component: at, what: 'is not a directory', notDirectory: true };
-  }
-  return { ok: true, missing };
-}
-
-/** Node's words for the errors of `pluginsMkdirRaises`, where Python's are not known (pythonOsError.ts). */
-const NODE_MKDIR_WORDS = { EEXIST: 'EEXIST: file already exists', ENOTDIR: 'ENOTDIR: not a directory' } as const;
-
-/**
- * The OSError Rivumi's `mkdir(parents=True, exist_ok=True)` of the plugins directory raises
- * where something other than a directory stands in its way (rivumi.md §5.6 step 4): os.mkdir
- * fails, `is_dir()` is false, so the error propagates: FileExistsError at the plugins path
- * itself, NotADirectoryError at `.rivumi`, each naming the plugins path. Worded, never
- * attempted: the install is refused before it creates anything.
- */
-function pluginsMkdirRaises(pluginsDir: string, code: keyof typeof NODE_MKDIR_WORDS): string {
-  const fault = { code, errno: -osConstants.errno[code] };
-  return `could not create ${pluginsDir}: ${pythonOsErrorText(fault, NODE_MKDIR_WORDS[code], pluginsDir)}`;
-}
-
-/** Creates one directory (never its parents, never through a link); false when it was already there. */
-function mkdirIfMissing(dir: string): boolean {
-  try {
-    fs.mkdirSync(dir);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST' && lstatEntry(dir).type === 'directory') return false;
-    throw e;
-  }
 }
 
 /** Python's `json.dumps(sort_keys=True, indent=2, ensure_ascii=False)` (pythonJsonDumps.ts). */
