@@ -1,9 +1,9 @@
 // Writes the README the VSIX ships (out/package/README.md): README.md up to the line
 // END_OF_PAGE, then a pointer to the rest. VS Code shows it as the extension's page, and
-// every document it links is packaged with it. What follows the line — performance
-// figures, the code's layout, the tests, with the documents only they link — is for the
-// people who build Skillgate: on the page it is noise, and in the package it weighs on
-// every install (issue 15: the VSIX ≤ 400 KB). README.md stays the one source.
+// every document it links is packaged with it. What follows the line — the choices made where
+// the specs are silent, performance figures, the code's layout, the tests, with the documents
+// only they link — is for the people who build Skillgate: on the page it is noise, and in the
+// package it weighs on every install (issue 15: the VSIX ≤ 400 KB). README.md stays the one source.
 // `node scripts/extension-readme.mjs [out-file]`; the package script runs it before `vsce package`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -13,8 +13,8 @@ export const END_OF_PAGE = '<!-- The extension page ends here: what follows is f
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const POINTER =
-  'How fast Skillgate is, how its code is laid out and how it is tested: the README in ' +
-  "Skillgate's source repository, which continues where this page ends.\n";
+  "The choices made where the agents' specs are silent, how fast Skillgate is, how its code is laid out " +
+  "and how it is tested: the README in Skillgate's source repository, which continues where this page ends.\n";
 
 /** The extension page's Markdown, from the repository README's text. */
 export function extensionReadme(readme) {
