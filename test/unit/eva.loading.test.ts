@@ -755,7 +755,7 @@ describe('Eva manifest classification (eva.md §4.2)', () => {
         [
           'eva.scan.limit',
           'b.yaml',
-          "more than 1 files in this directory; Eva's discovery limit stops here (2 skipped)",
+          "more than 1 file in this directory; Eva's discovery limit stops here (2 skipped)",
         ],
       ],
     );

@@ -83,7 +83,7 @@ export function scanRoot(
         o.first,
         FILE_START,
         'eva.scan.limit',
-        `more than ${project.maxFilesPerDir} files in this directory; Eva's discovery limit stops here (${o.skipped} skipped)`,
+        `more than ${project.maxFilesPerDir} ${project.maxFilesPerDir === 1 ? 'file' : 'files'} in this directory; Eva's discovery limit stops here (${o.skipped} skipped)`,
       ),
       place: path.dirname(o.first),
     });
