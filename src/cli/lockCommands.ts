@@ -110,7 +110,7 @@ export function checkLocks(
   for (const ws of snapshot.workspaces) {
     const lockFile = lockFileOf(ws, given, io.cwd);
     const name = path.relative(ws, lockFile).split(path.sep).join('/') || lockFile;
-    const text = readLock(lockFile, given);
+    const text = readLock(lockFile, given, ws);
     const parsed = text === null ? { ok: true as const, entries: [] } : parseLock(text);
     if (!parsed.ok)
       throw new UsageError(
@@ -205,9 +205,17 @@ export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
  * secret prints its first bytes into the CI log in the parse error. A file named with
  * `--lock <file>` is refused as a link too: CI scripts name the repository's own file
  * (`--lock skillgate.lock`), and the user chose that name, not what a pull request
- * plants at it; a lock kept elsewhere is named by its real path.
+ * plants at it; a lock kept elsewhere is named by its real path. The folders on the way
+ * from the workspace to a lock inside it are the repository's too, so a link among them
+ * is refused as `writeAtomically` refuses one: a committed `ci -> /elsewhere` would
+ * otherwise print the first bytes of what it leads to in the parse error.
  */
-function readLock(lockFile: string, given: string): string | null {
+function readLock(lockFile: string, given: string, workspace: string): string | null {
+  const link = isInside(workspace, lockFile) ? linkedFolderInWorkspace(workspace, lockFile) : undefined;
+  if (link !== undefined)
+    throw new UsageError(
+      `cannot read ${lockFile}: ${link} is a symbolic link in the workspace; a lock is never read through one`,
+    );
   const read = readRegularFile(lockFile, MAX_LOCK_BYTES);
   if (read.ok) {
     const text = decodeUtf8(read.bytes);
@@ -246,13 +254,11 @@ function readLock(lockFile: string, given: string): string | null {
  * is the user's own place, reached as they named it.
  */
 function writeAtomically(file: string, text: string, workspace: string): void {
-  if (isInside(workspace, file)) {
-    const stop = firstNonDirectory(workspace, path.dirname(file));
-    if (stop?.type === 'symlink')
-      throw new UsageError(
-        `cannot write ${file}: ${portableRelative(workspace, stop.at)} is a symbolic link in the workspace; a lock is never written through one`,
-      );
-  }
+  const link = isInside(workspace, file) ? linkedFolderInWorkspace(workspace, file) : undefined;
+  if (link !== undefined)
+    throw new UsageError(
+      `cannot write ${file}: ${link} is a symbolic link in the workspace; a lock is never written through one`,
+    );
   // rename(2) replaces any non-directory at the name: a FIFO, a socket or a device the user
   // named (`--lock /dev/null`, as root) would be destroyed rather than written to. A lock is
   // a regular file; a symbolic link there is replaced, never followed (above).
@@ -278,4 +284,10 @@ function writeAtomically(file: string, text: string, workspace: string): void {
     if (created) fs.rmSync(tmp, { force: true });
     throw new UsageError(`cannot write ${file}: ${(e as Error).message}`);
   }
+}
+
+/** The first folder on the way from the workspace to `file` inside it that is a symbolic link, workspace-relative. */
+function linkedFolderInWorkspace(workspace: string, file: string): string | undefined {
+  const stop = firstNonDirectory(workspace, path.dirname(file));
+  return stop?.type === 'symlink' ? portableRelative(workspace, stop.at) : undefined;
 }

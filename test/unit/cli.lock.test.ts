@@ -506,6 +506,24 @@ describe('the repository lock: skillgate lock and check --lock (spec/cli.md)', (
         assert.doesNotMatch(named.err, /SECRET/);
       });
 
+      it('refuses a --lock whose folder in the workspace is a link the repository placed, and prints none of what it leads to', async () => {
+        writePack(f);
+        f.write('elsewhere/skillgate.lock', 'TOP-SECRET-value\n');
+        f.mkdir('ws/ci');
+        f.symlink('../../elsewhere', 'ws/ci/pins');
+        const r = await cli(['check', '--lock', 'ci/pins/skillgate.lock', '--no-user']);
+        assert.equal(r.code, 2, r.err);
+        assert.equal(
+          r.err,
+          `skillgate: cannot read ${f.path('ws/ci/pins/skillgate.lock')}: ci/pins is a symbolic link in the workspace; a lock is never read through one\n`,
+        );
+        // A lock outside the workspace is the user's own place, reached as they named it.
+        await cli(['lock', '--lock', '../elsewhere/skillgate.lock', '--no-user']);
+        f.symlink('elsewhere', 'pins-link');
+        const outside = await cli(['check', '--lock', '../pins-link/skillgate.lock', '--no-user']);
+        assert.equal(outside.code, 0, outside.err);
+      });
+
       it('refuses a skillgate.lock that links to /dev/zero, at once', function () {
         if (process.platform === 'win32') this.skip();
         writePack(f);
