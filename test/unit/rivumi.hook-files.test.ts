@@ -66,7 +66,7 @@ describe("Rivumi hook argv files: covered by the hook's trust, or trust refused 
     assert.ok(!t.ok);
     assert.match(
       t.message,
-      new RegExp(`^Cannot trust ${name.replace('.', '\\.')}: it runs or loads a file this trust cannot cover`),
+      new RegExp(`^Cannot trust ${name.replace('.', '\\.')}: it runs or loads what this trust cannot cover`),
     );
     assert.ok(!fs.existsSync(w.store.file), 'nothing was written');
     assert.match(check(snap()).find((x) => x.item.name === name)?.problem ?? '', /^it cannot be trusted: /);

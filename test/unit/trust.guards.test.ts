@@ -274,7 +274,7 @@ describe('lifecycle guards: each refusal, and that nothing was written (trust.md
       assert.ok(!r.ok);
       assert.ok(
         r.message.startsWith(
-          `Cannot trust hooks.json: it runs or loads 2 files this trust cannot cover (${rv.value.notCovered.join('; ')}). Nothing was changed;`,
+          `Cannot trust hooks.json: it runs or loads what this trust cannot cover (${rv.value.notCovered.join('; ')}). Nothing was changed;`,
         ),
         r.message,
       );

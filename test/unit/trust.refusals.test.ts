@@ -15,7 +15,7 @@ describe('trust refusals and the current token', () => {
     ]);
     assert.match(
       said,
-      /^Cannot trust pack: it runs or loads a file this trust cannot cover \(plugin skill file 'x\.md'/,
+      /^Cannot trust pack: it runs or loads what this trust cannot cover \(plugin skill file 'x\.md'/,
     );
     assert.match(
       said,

@@ -178,5 +178,6 @@ function entryFor(state: TrustState, s: BundleSource): BundleState {
 export function notCoveredRefusal(name: string, notCovered: readonly string[]): string {
   // Hook scripts and, for a Rivumi plugin, skill files reached through a link or that this user
   // may not read: what the agent runs or loads. Each entry says which; the way out names both.
-  return `Cannot trust ${name}: it runs or loads ${notCovered.length === 1 ? 'a file' : `${notCovered.length} files`} this trust cannot cover (${notCovered.join('; ')}). Nothing was changed; make each one a regular file inside the workspace that you may read, reached without a symbolic link, or stop using it, then review again.`;
+  // Not counted as files: an entry is one argv element's problem, which may name several.
+  return `Cannot trust ${name}: it runs or loads what this trust cannot cover (${notCovered.join('; ')}). Nothing was changed; make each one a regular file inside the workspace that you may read, reached without a symbolic link, or stop using it, then review again.`;
 }
