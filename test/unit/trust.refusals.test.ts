@@ -13,10 +13,7 @@ describe('trust refusals and the current token', () => {
     const said = notCoveredRefusal('pack', [
       "plugin skill file 'x.md' cannot be read ([Errno 13] Permission denied: '/w/x.md')",
     ]);
-    assert.match(
-      said,
-      /^Cannot trust pack: it runs or loads what this trust cannot cover \(plugin skill file 'x\.md'/,
-    );
+    assert.match(said, /^Cannot trust pack: it runs or loads what this trust cannot cover \(plugin skill file 'x\.md'/);
     assert.match(
       said,
       /make each one a regular file inside the workspace that you may read, reached without a symbolic link/,
