@@ -1,8 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { Checker, loaderIdentity, type ContractResult, type SchemaRef, type SkillContract } from './contracts';
 import { capabilityNameError } from './ids';
-import { fixLast } from './diagnostics';
-import { allowUnknownFix } from './allowUnknownFix';
+import { noteAllowUnknownIgnored } from './allowUnknownFix';
 import { capabilityBufferedTagError } from './rawCapabilityManifest';
 import { manifestEnabled, manifestString } from './rawManifestSerde';
 import { numbers, pathField, readGate, stringList } from './skillContractFields';
@@ -99,14 +98,7 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   const inputSchema = schemaRef(c, value, 'input_schema');
   const outputSchema = schemaRef(c, value, 'output_schema');
   const permissions = luaPermissions(c, value);
-  if (value['allow_unknown_capability'] !== undefined) {
-    c.note(
-      'eva.capability.allow-unknown-ignored',
-      'allow_unknown_capability is not honoured without a policy that allows it',
-      ['allow_unknown_capability'],
-    );
-    fixLast(c.diagnostics, allowUnknownFix(c.doc), c.doc);
-  }
+  noteAllowUnknownIgnored(c, value);
   const contract: SkillContract | null =
     id !== undefined
       ? {

@@ -10,7 +10,7 @@ import type { YamlDocument } from './yamlDocument';
 import { isMapping, manifestRoot, yamlTypeName } from './yamlValue';
 import { fixLast } from './diagnostics';
 import { objectTypeFix } from './objectTypeFix';
-import { allowUnknownFix } from './allowUnknownFix';
+import { noteAllowUnknownIgnored } from './allowUnknownFix';
 
 /**
  * The contract of a `transport: skill` adapter (eva.md §2.3): the adapter's schema and loader
@@ -93,14 +93,7 @@ export function checkSkillAdapter(doc: YamlDocument, schema: unknown): ContractR
     limits: numbers(value['limits']),
     allowUnknownCapability: value['allow_unknown_capability'] === true || skill['allow_unknown_capability'] === true,
   };
-  if (value['allow_unknown_capability'] !== undefined) {
-    c.note(
-      'eva.capability.allow-unknown-ignored',
-      'allow_unknown_capability is not honoured without a policy that allows it',
-      ['allow_unknown_capability'],
-    );
-    fixLast(c.diagnostics, allowUnknownFix(c.doc), c.doc);
-  }
+  noteAllowUnknownIgnored(c, value);
   return { invalid: c.invalid, shippedError: c.shipped, contract, diagnostics: c.diagnostics };
 }
 
