@@ -1,13 +1,11 @@
 import * as fs from 'node:fs';
-import { rawPathParts } from './rawPathParts';
+import { rawPathParts, SLASH } from './rawPathParts';
 
 /*
  * An absolute argv candidate names a host file (`/bin/sh`) unless it lies inside the workspace
  * folder, as spelled or with its links resolved (then it is followed as a relative one), or can
  * lead there (hookArgvFiles.ts).
  */
-
-const SLASH = 0x2f;
 
 /** `abs` relative to `root` when it lies strictly inside it, lexically. */
 export function under(abs: Buffer, root: Buffer): Buffer | undefined {

@@ -10,6 +10,7 @@ import { canonical, reachesWorkspace, under } from './absoluteCandidates';
 import { interpreterCandidates, MAX_INTERPRETER_DEPTH, openScript, readHead, type ScriptHead } from './interpreterLine';
 import { unhashable, unreadableCovered } from './unreadableCovered';
 import { walkInside } from './walkInside';
+import { SLASH } from './rawPathParts';
 
 /**
  * Which workspace files a hook's argv names, exactly (trust.md "Hook argv files,
@@ -59,8 +60,6 @@ export interface ArgvProblem {
   /** The element as raw bytes (or its UTF-16 units when it cannot be encoded), for the content hash. */
   readonly marker: Buffer;
 }
-
-const SLASH = 0x2f;
 
 export function hookArgvCoverage(workspace: string, argv: readonly string[]): ArgvCoverage {
   const out: ArgvCoverage = { files: [], problems: [], watch: [] };

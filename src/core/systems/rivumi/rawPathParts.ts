@@ -1,4 +1,5 @@
-const SLASH = 0x2f;
+/** The byte of `/`, where a raw path's parts end. */
+export const SLASH = 0x2f;
 
 /** The parts of a raw path between its slashes, empty ones included (`/a//b`: ``, `a`, ``, `b`). */
 export function rawPathParts(b: Buffer): Buffer[] {
