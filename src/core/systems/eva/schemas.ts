@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Range } from '../../model';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_MANIFEST_BYTES, readManifest } from './files';
+import { plainJsonValue } from './plainJsonValue';
 import { parseEvaYaml } from './yamlDocument';
 import { isMapping } from './yamlValue';
 import adapterSchema from './schemas/adapter.schema.json';
@@ -94,9 +95,15 @@ export function readSchemaObject(
   // given twice (JSON.parse keeps the last, as serde_json's Value would), a `"\udcff"` escape. Its value is
   // the schema, not JSON.parse's: `1.0` and `1e2` are floats to serde_yaml, so a `minProperties` read with
   // `as_u64` is no bound and an `enum` entry equals no integer (schemaSubset.ts).
-  const parsed = parseEvaYaml(file, read.text);
-  if (!parsed.ok) return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
-  const value = parsed.document.value;
+  // Most schema files are JSON that reads the same in both languages: their value without the YAML reader.
+  const value = plainJsonValue(read.text) ?? yamlValueOf(file, read.text);
+  if (value === undefined) return { ok: false, missing: false, message: 'failed to parse JSON Schema' };
   if (!isMapping(value)) return { ok: false, missing: false, message: 'schema file must contain a JSON object' };
   return { ok: true, value };
+}
+
+/** The file's value as serde_yaml reads it, or `undefined` where it fails to parse. */
+function yamlValueOf(file: string, text: string): unknown {
+  const parsed = parseEvaYaml(file, text);
+  return parsed.ok ? parsed.document.value : undefined;
 }
