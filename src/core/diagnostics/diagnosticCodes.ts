@@ -97,7 +97,10 @@ export const DIAGNOSTIC_CODES = {
   // Content (§4.8, §7.2).
   'codewhale.content.symlink': ['error', 'The bundle contains a symbolic link.'],
   'codewhale.content.special-file': ['error', 'The bundle contains something that is neither a file nor a directory.'],
-  'codewhale.content.limit': ['error', 'The bundle exceeds 4096 files or 64 MiB.'],
+  'codewhale.content.limit': [
+    'error',
+    "The bundle exceeds 4096 files or 64 MiB, or Skillgate's walk limit of 65,536 directory entries.",
+  ],
   'codewhale.content.changed': ['error', 'A file changed while it was being hashed.'],
   'codewhale.content.unreadable': ['error', 'A bundle file or folder cannot be inspected, listed or read.'],
   // Skills (§5).
@@ -133,7 +136,7 @@ export const DIAGNOSTIC_CODES = {
     'warning',
     'The rendered skill section exceeds 16000 bytes and is cut in the middle.',
   ],
-  'rivumi.load-aborted': ['error', 'Another file makes Rivumi abort this load.'],
+  'rivumi.load-aborted': ['warning', 'Another file makes Rivumi abort this load.'],
   // Rivumi plugins (§5).
   'rivumi.plugins.path': ['error', '.rivumi/plugins is a symbolic link or not a directory.'],
   'rivumi.plugin.file': [

@@ -120,7 +120,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Declare `command` for a local server or `url` for a remote one, not both and not neither.',
   },
   'codewhale.mcp.stdio-remote-fields': {
-    fix: 'Remove the HTTP fields (headers, URL, OAuth, bearer token) from the local server, or make it a remote one.',
+    fix: 'Remove the remote fields (`transport`, `headers`, `env_headers`, `bearer_token_env_var`, OAuth) from the local server, or make it a remote one.',
     quickFix:
       'Remove the remote fields from the local server (where each is a key of its own: not spread over dotted keys, inside an inline table, or in an extension written as an array)',
   },
@@ -142,7 +142,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   },
   'codewhale.mcp.env-name': { fix: 'Use ASCII identifiers (`A-Z`, `a-z`, digits, `_`, not starting with a digit).' },
   'codewhale.mcp.oauth-disabled': {
-    fix: 'Remove `oauth` and `oauth_resource`: Codewhale does not run OAuth for plugin servers.',
+    fix: 'Remove `scopes`, `oauth` and `oauth_resource`: Codewhale does not run OAuth for plugin servers.',
   },
   'codewhale.mcp.url-invalid': { fix: 'Write an absolute URL with a host, such as `https://api.example.com/mcp`.' },
   'codewhale.mcp.url-https': {
@@ -166,10 +166,14 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
     fix: 'Replace literal `headers` by `env_headers` (header → environment variable name), so no secret sits in the file.',
   },
   'codewhale.mcp.transport': { fix: 'Remove `transport`, or set it to `sse`.' },
-  'codewhale.mcp.header-name': { fix: 'Use a valid HTTP header name (letters, digits and `-`).' },
+  'codewhale.mcp.header-name': {
+    fix: "Use an HTTP token of at most 128 characters: letters, digits, a backquote and `!#$%&'*+-.^_|~`.",
+  },
   'codewhale.content.symlink': { fix: `Codewhale refuses a bundle that contains a symbolic link. ${MOVE_OUT}` },
   'codewhale.content.special-file': { fix: 'Remove the socket, pipe or device from the bundle.' },
-  'codewhale.content.limit': { fix: 'Keep the bundle under 4096 files and 64 MiB.' },
+  'codewhale.content.limit': {
+    fix: "Keep the bundle within 4096 files and 64 MiB, and 65,536 directory entries in all (Skillgate's own walk limit).",
+  },
   'codewhale.content.changed': {
     fix: 'A file changed while Skillgate read it; wait for the writer to finish and refresh.',
   },
@@ -202,7 +206,7 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'rivumi.skill.body': { fix: 'Write a body after the front matter, without NUL characters.' },
   'rivumi.skill.description-length': { fix: 'Shorten the description to at most 400 characters.' },
   'rivumi.skill.qualified-name-length': {
-    fix: 'Shorten the plugin or skill name so `plugin:skill` stays within 64 characters.',
+    fix: 'Shorten the plugin or skill name so `plugin.skill` stays within 64 characters.',
   },
   'rivumi.skill.source-utf8': { fix: 'Rename the skill file to a UTF-8 name.' },
   'rivumi.skill.duplicate-name': {
