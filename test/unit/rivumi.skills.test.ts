@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Fixture, index, byName, messages, codes, top } from './helpers/fixture';
 import { parseRivumiSkill } from '../../src/core/systems/rivumi/skillFile';
 import { loadRivumiProject } from '../../src/core/systems/rivumi/load';
+import { severityOf } from '../../src/core/diagnostics/diagnosticCodes';
 import { boundedText, renderSkillSection, selectSkills } from '../../src/core/systems/rivumi/promptSection';
 
 const parse = (text: string, file = 'a.md') => parseRivumiSkill(text, file, file.replace(/\.md$/, ''));
@@ -190,6 +191,9 @@ describe('Rivumi skills (rivumi.md §3, §9)', () => {
       const d = s.diagnostics.find((x) => x.code === 'rivumi.load-aborted');
       assert.match(d?.message ?? '', /because of \.rivumi\/skills\/bad\.md/);
       assert.equal(d?.related?.[0]?.file, f.path('ws/.rivumi/skills/bad.md'));
+      // A warning, as the code's table (diagnostics.md, SARIF's default level) says it is.
+      assert.equal(d?.severity, 'warning');
+      assert.equal(severityOf('rivumi.load-aborted'), 'warning');
     });
     it('warns on duplicate names: both stay registered', () => {
       f.write('ws/.rivumi/skills/a.md', '---\nname: same\n---\nA');

@@ -1,6 +1,7 @@
 import { bundleKey, reviewToken } from '../../hashing/identity';
 import { trustGate, type Gate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Decision, type Diagnostic, type Item, type ReasonCode } from '../../model';
+import { severityOf } from '../../diagnostics/diagnosticCodes';
 import { agentItem, type AgentItemFields, type UnitFields } from '../../agentItem';
 import type { LoadFailure, RivumiHook, RivumiHooksFile, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
@@ -280,7 +281,7 @@ class RivumiItemBuilder {
     this.extra.push({
       file,
       range: FILE_START,
-      severity: 'warning',
+      severity: severityOf('rivumi.load-aborted'),
       code: 'rivumi.load-aborted',
       message: `Rivumi aborts the whole ${which} load because of ${portableRelative(this.project.workspace, load.file)}: ${load.message}`,
       itemId,
