@@ -46,6 +46,17 @@ export class Rng {
     return items[this.int(items.length)] as T;
   }
 
+  /** At most `n` of the items, each as likely as another, in the order the list has them. */
+  sample<T>(items: readonly T[], n: number): T[] {
+    const chosen = new Set<number>();
+    // Floyd's method: n draws, whatever the list's length.
+    for (let j = items.length - Math.min(n, items.length); j < items.length; j++) {
+      const t = this.int(j + 1);
+      chosen.add(chosen.has(t) ? j : t);
+    }
+    return items.filter((_, i) => chosen.has(i));
+  }
+
   /** Picks by weight: `[[weight, value], ...]`. */
   weighted<T>(choices: readonly (readonly [number, T])[]): T {
     const total = choices.reduce((a, [w]) => a + w, 0);
