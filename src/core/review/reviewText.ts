@@ -1,7 +1,7 @@
 import { argvText } from '../text/argvText';
 import { displayText } from '../text/displayText';
 import { displayPath, scopedPath } from '../report/contract';
-import { FILES_REVIEWED_ONLY } from './reviewViewModel';
+import { FILES_REVIEWED_ONLY } from './changesView';
 import { capabilitiesUnknown, hashesNotComputable } from './missingHashes';
 import { serversById } from '../mcpServers';
 import { systemOf } from '../systems/registry';

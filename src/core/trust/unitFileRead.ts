@@ -24,7 +24,7 @@ export interface HashedUnit {
  * follows when it is a link: eva.md §8 Q7, eva/trustUnit.ts `readAsHashed`), else beneath
  * the unit's root or its manifest's directory (`readUnitFile`). The one way trusting
  * (reviewedCopy.ts), the diff's current side (reviewDiff.ts) and the panel's texts
- * (reviewViewModel.ts) read a unit's file: read beneath the root alone, an Eva folder that is
+ * (review/skillAndCommandViews.ts) read a unit's file: read beneath the root alone, an Eva folder that is
  * a link was refused, and the review showed nothing of the files Eva loads from it.
  */
 export function readFromUnit(unit: HashedUnit, f: BundleFile, limit: number): ReadResult {
