@@ -6,12 +6,11 @@ import { checkLuaSkill } from '../../src/core/systems/eva/luaSkillContract';
 import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContract';
 import {
   decideProjectSkill,
-  decisionOf,
   isWorkflowCapability,
-  primaryFirst,
   type DecideContext,
   type ProjectSkillDecision,
 } from '../../src/core/systems/eva/decide';
+import { decisionOf, primaryFirst } from '../../src/core/systems/eva/reasonOrder';
 import { allowedRoot } from '../../src/core/systems/eva/paths';
 import { DEFAULT_POLICY, type EvaPolicy } from '../../src/core/systems/eva/policy';
 import { DEFAULT_EVA_RUNTIME, type EvaRuntime } from '../../src/core/systems/eva/runtime';

@@ -5,7 +5,7 @@ import { decodeUtf8 } from '../../fs/rawNames';
 import { joinAsSpelled } from '../../fs/spelledPath';
 import { FILE_START, type Decision, type Diagnostic } from '../../model';
 import { agentItem } from '../../agentItem';
-import { decisionOf, primaryFirst } from './decide';
+import { decisionOf, primaryFirst } from './reasonOrder';
 import { evaDiagnostic } from './diagnostics';
 import { MAX_FILES_PER_DIR, MAX_MANIFEST_BYTES, scanUserSkills, type RefusedDir, type UserSkillDir } from './files';
 import type { EvaItem } from './item';
