@@ -187,6 +187,19 @@ describe('Eva schema files: plain JSON read without the YAML reader, to the valu
     assert.deepEqual(shape(fast), shape(yamlValue(text)));
   });
 
+  it('takes a schema after a byte-order mark, and the limits up to their bounds', () => {
+    const schema = '{"type": "object", "properties": {"a": {"type": ["string", "null"], "minLength": 1}}}';
+    const fast = plainJsonValue(`\ufeff${schema}`);
+    assert.ok(fast);
+    assert.deepEqual(shape(fast), shape(yamlValue(`\ufeff${schema}`)));
+    // From a key's opening quote to its `:`, 1000 characters; the root and 99 collections inside it.
+    const longKey = `{"${'k'.repeat(998)}": 1}`;
+    assert.deepEqual(shape(plainJsonValue(longKey)), shape(yamlValue(longKey)));
+    assert.equal(plainJsonValue(`{"${'k'.repeat(999)}": 1}`), undefined);
+    const deep = `{"a": ${'['.repeat(99)}${']'.repeat(99)}}`;
+    assert.deepEqual(shape(plainJsonValue(deep)), shape(yamlValue(deep)));
+  });
+
   it('keeps `__proto__` and `constructor` as ordinary keys of a prototype-free mapping', () => {
     const fast = plainJsonValue('{"__proto__": {"polluted": true}, "constructor": 1}');
     assert.ok(fast);

@@ -15,8 +15,6 @@ const SyntaxKind = {
   FalseKeyword: 9,
   StringLiteral: 10,
   NumericLiteral: 11,
-  LineBreakTrivia: 14,
-  Trivia: 15,
   EOF: 17,
 } as const;
 
@@ -46,47 +44,53 @@ export function plainJsonValue(text: string): Record<string, unknown> | undefine
   if (body.charCodeAt(0) !== 0x7b || OUTSIDE_PLAIN_JSON.test(body) || ESCAPE_OTHER_THAN_JSON_SHORT.test(body))
     return undefined;
   const scanner = createScanner(body, true);
-  const open: Array<unknown[] | Record<string, unknown>> = [];
-  let root: Record<string, unknown> | undefined;
-  // The key read last in the innermost mapping, and where it starts, until its value is read.
-  let key: { name: string; offset: number } | undefined;
-  const add = (value: unknown): boolean => {
-    const container = open[open.length - 1];
-    if (container === undefined) return value === root;
+  scanner.scan(); // the root's `{`
+  const root = emptyOwnRecord<unknown>();
+  // The collections open around the scanner, innermost last: the root until its `}`.
+  const open: Array<unknown[] | Record<string, unknown>> = [root];
+  // In a mapping, whether the next string is a key (after its `{` or a `,`) or a value (after a `:`).
+  let awaitingKey = true;
+  // The key read last in the innermost mapping, and where it starts (its `:` must be near).
+  let key = '';
+  let keyStart = 0;
+  const innermost = () => open[open.length - 1] as unknown[] | Record<string, unknown>;
+  const add = (value: unknown): void => {
+    const container = innermost();
     if (Array.isArray(container)) container.push(value);
-    else if (key === undefined) return false;
-    else {
-      container[key.name] = value;
-      key = undefined;
-    }
-    return true;
+    else container[key] = value;
   };
+  // JSON.parse took the text, so every token stands where JSON's grammar puts it.
   for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
     switch (kind) {
       case SyntaxKind.OpenBraceToken:
       case SyntaxKind.OpenBracketToken: {
         const container = kind === SyntaxKind.OpenBraceToken ? emptyOwnRecord<unknown>() : [];
-        if (open.length === 0) root = container as Record<string, unknown>;
-        if (!add(container) || open.push(container) > MAX_DEPTH) return undefined;
+        add(container);
+        if (open.push(container) > MAX_DEPTH) return undefined;
+        awaitingKey = true;
         break;
       }
       case SyntaxKind.CloseBraceToken:
       case SyntaxKind.CloseBracketToken:
         open.pop();
         break;
+      case SyntaxKind.CommaToken:
+        awaitingKey = true;
+        break;
       case SyntaxKind.StringLiteral: {
-        const container = open[open.length - 1];
-        if (container !== undefined && !Array.isArray(container) && key === undefined) {
-          const name = scanner.getTokenValue();
+        const container = innermost();
+        if (Array.isArray(container) || !awaitingKey) add(scanner.getTokenValue());
+        else {
+          key = scanner.getTokenValue();
           // serde_yaml refuses a mapping that repeats a key; the YAML reader words the refusal.
-          if (Object.hasOwn(container, name)) return undefined;
-          key = { name, offset: scanner.getTokenOffset() };
-        } else if (!add(scanner.getTokenValue())) return undefined;
+          if (Object.hasOwn(container, key)) return undefined;
+          keyStart = scanner.getTokenOffset();
+          awaitingKey = false;
+        }
         break;
       }
       case SyntaxKind.ColonToken: {
-        if (key === undefined) return undefined;
-        const span = body.slice(key.offset, scanner.getTokenOffset());
+        const span = body.slice(keyStart, scanner.getTokenOffset());
         if (span.length > MAX_KEY_SPAN || LINE_BREAK.test(span)) return undefined;
         break;
       }
@@ -95,18 +99,16 @@ export function plainJsonValue(text: string): Record<string, unknown> | undefine
       case SyntaxKind.FalseKeyword:
       case SyntaxKind.NullKeyword: {
         const scalar = resolveUntagged(scanner.getTokenValue(), true);
-        if (scalar.kind === 'error' || !add(scalarValue(scalar))) return undefined;
+        if (scalar.kind === 'error') return undefined;
+        add(scalarValue(scalar));
         break;
       }
-      case SyntaxKind.CommaToken:
-      case SyntaxKind.LineBreakTrivia:
-      case SyntaxKind.Trivia:
-        break;
       default:
+        // No other token is JSON (jsonc-parser's Unknown): not plain.
         return undefined;
     }
   }
-  return open.length === 0 ? root : undefined;
+  return root;
 }
 
 /**
