@@ -110,10 +110,10 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
 
       it('the panel says the same (reviewViewModel.ts)', () => {
         const m = reviewViewModel(reviewOf(), snapshot(), false);
-        assert.equal(m.capabilitiesUnknown, capabilities(why));
+        assert.equal(m.capabilitiesUnknown?.text, capabilities(why));
         assert.equal(m.hashes.notComputable, 'Skillgate cannot hash this unit');
-        assert.equal(m.actions.trust.why, refusal(why));
-        assert.equal(m.actions.notices[0], refusal(why));
+        assert.equal(m.actions.trust.why?.text, refusal(why));
+        assert.equal(m.actions.notices[0]?.text, refusal(why));
       });
     });
 
@@ -252,7 +252,7 @@ describe('the review of an Eva unit Skillgate cannot hash says so, never that it
     assert.ok(text.includes(`\n  Capabilities:\n    (${capabilities(LINK)})\n`), text);
     const m = reviewViewModel(r, snapshot(), false);
     assert.ok(m.changes, 'the panel shows what changed');
-    assert.equal(m.capabilitiesUnknown, capabilities(LINK));
+    assert.equal(m.capabilitiesUnknown?.text, capabilities(LINK));
   });
 
   it('a Codewhale bundle with a link keeps "the manifest does not load": Codewhale itself rejects it (codewhale.md §4.8)', () => {

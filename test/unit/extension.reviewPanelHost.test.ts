@@ -26,7 +26,12 @@ describe('the review panel host: failures said, Restricted Mode left behind', ()
   const { ReviewPanels } = loadWithVscode(() => require('../../src/extension/review/reviewPanel') as Panels);
   const api = vscodeStandIn.api as unknown as Record<string, Record<string, unknown>>;
   let f: Fixture;
-  let posted: { type: string; text?: string; error?: boolean; model?: { actions: { notices: string[] } } }[];
+  let posted: {
+    type: string;
+    text?: string;
+    error?: boolean;
+    model?: { actions: { notices: { text: string }[] } };
+  }[];
   let deliver: (raw: unknown) => unknown;
   const added: [Record<string, unknown>, string][] = [];
   const add = (on: Record<string, unknown>, key: string, value: unknown) => {
@@ -172,7 +177,8 @@ describe('the review panel host: failures said, Restricted Mode left behind', ()
       vscodeStandIn.api.workspace.isTrusted = false;
       panels.open(first);
       await deliver({ type: 'ready' });
-      const notices = () => posted.filter((m) => m.type === 'render').at(-1)?.model?.actions.notices ?? [];
+      const notices = () =>
+        (posted.filter((m) => m.type === 'render').at(-1)?.model?.actions.notices ?? []).map((n) => n.text);
       // Eva-CLI has no Skillgate enable switch: the notice names Trust and Revoke, the buttons the panel has.
       assert.ok(notices().includes(RESTRICTED_NOTICE_TRUST_ONLY), JSON.stringify(notices()));
 

@@ -78,7 +78,7 @@ describe('same-named bundles in two workspace folders read apart', () => {
         .map((i) => {
           const r = review(i, { store: w.store });
           assert.ok(r.ok);
-          return reviewViewModel(r.value, s, false, true).header.path;
+          return reviewViewModel(r.value, s, false, true).header.path.text;
         })
         .sort();
       assert.deepEqual(headers, ['app • .codewhale/plugins/tools', 'lib • .codewhale/plugins/tools']);
@@ -87,7 +87,7 @@ describe('same-named bundles in two workspace folders read apart', () => {
       assert.ok(plugin);
       const r = review(plugin, { store: w.store });
       assert.ok(r.ok);
-      assert.equal(reviewViewModel(r.value, one, false, true).header.path, '.codewhale/plugins/tools');
+      assert.equal(reviewViewModel(r.value, one, false, true).header.path.text, '.codewhale/plugins/tools');
     });
   });
 });

@@ -26,11 +26,11 @@ describe('the review panel: why Trust and Enable are refused', () => {
     assert.ok(r.ok, r.ok ? '' : r.message);
     assert.equal(r.value.trustable, false);
     const { actions } = reviewViewModel(r.value, s, false);
-    assert.match(actions.trust.why ?? '', /^Rivumi plugin `p\\u\{1b\}\[1A/);
+    assert.match(actions.trust.why?.text ?? '', /^Rivumi plugin `p\\u\{1b\}\[1A/);
     assert.ok(actions.notices.length > 0);
     for (const [where, text] of [
-      ['trust.why', actions.trust.why ?? ''],
-      ...actions.notices.map((n, i) => [`notices[${i}]`, n] as const),
+      ['trust.why', actions.trust.why?.text ?? ''],
+      ...actions.notices.map((n, i) => [`notices[${i}]`, n.text] as const),
     ] as const)
       assertDisplaySafe(text, where, false);
   });

@@ -11,6 +11,8 @@ import {
   RESTRICTED_NOTICE_TRUST_ONLY_NOTHING_TO_REDUCE,
   reviewViewModel,
   shown,
+  type ReviewViewModel,
+  type Shown,
 } from '../../src/core/review/reviewViewModel';
 import { relativeTime } from '../../src/core/review/relativeTime';
 import { reviewText } from '../../src/core/review/reviewText';
@@ -19,6 +21,7 @@ import { trustEssentials } from '../../src/core/review/trustEssentials';
 import { byName } from './helpers/fixture';
 import { trustWorkspace } from './helpers/trustWorkspace';
 import { assertDisplaySafe } from './helpers/displaySafe';
+import { renderReview } from './helpers/reviewWebview';
 
 describe('the review panel view model', () => {
   const w = trustWorkspace();
@@ -54,7 +57,7 @@ describe('the review panel view model', () => {
     );
     assert.equal(m.changes, null);
     const [local, remote] = m.capabilities.mcp;
-    assert.equal(local?.transport, 'stdio');
+    assert.equal(local?.transport.text, 'stdio');
     assert.deepEqual(
       local?.argv.map((a) => [a.index, a.kind, a.value.text]),
       [
@@ -62,10 +65,19 @@ describe('the review panel view model', () => {
         [2, 'value', '--mode=worker'],
       ],
     );
-    assert.deepEqual(local?.env, [{ destination: 'KEY', source: 'SECRET' }]);
-    assert.equal(remote?.host, 'api.example.com');
-    assert.deepEqual(remote?.authEnv, ['Authorization: Bearer ${API_TOKEN}']);
-    assert.deepEqual(m.capabilities.networkHosts, ['api.example.com']);
+    assert.deepEqual(
+      local?.env.map((e) => [e.destination.text, e.source.text]),
+      [['KEY', 'SECRET']],
+    );
+    assert.equal(remote?.host?.text, 'api.example.com');
+    assert.deepEqual(
+      remote?.authEnv.map((a) => a.text),
+      ['Authorization: Bearer ${API_TOKEN}'],
+    );
+    assert.deepEqual(
+      m.capabilities.networkHosts.map((h) => h.text),
+      ['api.example.com'],
+    );
     assert.deepEqual(
       m.capabilities.skills.map((s) => s.name.text),
       ['tools:a'],
@@ -75,7 +87,7 @@ describe('the review panel view model', () => {
       ['plugin.toml', 'server.js', 'skills/a/SKILL.md'],
     );
     assert.equal(m.hashes.token, `${m.hashes.content}.${m.hashes.capability}`);
-    assert.equal(m.hashes.codewhaleCommand, `/plugin trust tools ${m.hashes.token}`);
+    assert.equal(m.hashes.codewhaleCommand?.text, `/plugin trust tools ${m.hashes.token}`);
   });
 
   it('makes hidden characters visible and flags them; markup stays text', () => {
@@ -158,8 +170,140 @@ describe('the review panel view model', () => {
     const rivumi = reviewViewModel(hooks.value, s, true);
     walk(rivumi, 'hooks model');
     // Rivumi strips the tool filter's surrounding whitespace.
-    assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, ['t\\u{1b}[2K\\u{9b}\\u{202e}']);
+    assert.deepEqual(rivumi.capabilities.hooks[0]?.tools, [{ text: 't\\u{1b}[2K\\u{9b}\\u{202e}', hidden: true }]);
     assert.equal(rivumi.capabilities.hooks[0]?.argv[1]?.text, 'h\\u{1b}[2K\\u{9b}\\u{202e}\\u{9}\\u{a}\\u{dcff}.sh');
+  });
+
+  describe('every string the repository writes, flagged and counted when it holds invisible characters', () => {
+    const RLO = '\u202e';
+    const ZWSP = '\u200b';
+    // A Hangul filler: printable to Python, so a Rivumi message quoting it (pythonRepr) keeps it raw.
+    const FILLER = '\u3164';
+    /** The marks of those three, and the raw characters: no string of the model may show one unflagged. */
+    const HIDDEN = /\\u\{(202e|200b|3164)\}|[\u202e\u200b\u3164]/;
+    const isShown = (v: unknown): v is Shown =>
+      typeof v === 'object' &&
+      v !== null &&
+      typeof (v as Shown).text === 'string' &&
+      typeof (v as Shown).hidden === 'boolean';
+
+    /** A Codewhale plugin in a folder whose name holds RLO, a Rivumi hooks file and an invalid Rivumi plugin, each field written with one. */
+    const writeHostile = () => {
+      const whale = `ws/.codewhale/plugins/wh${RLO}ale`;
+      w.f.write(
+        `${whale}/plugin.toml`,
+        [
+          'schema_version = 1',
+          '[plugin]',
+          'name = "whale"',
+          'version = "1.0.0"',
+          'description = "d"',
+          '[commands]',
+          `path = "com${ZWSP}mands"`,
+          '[capabilities]',
+          `network_hosts = ["api${RLO}.example.com"]`,
+          '[mcp_servers.remote]',
+          'url = "https://api.example.com/mcp"',
+          `transport = "s${ZWSP}se"`,
+          `bearer_token_env_var = "API${ZWSP}TOKEN"`,
+          `env_headers = { "X-K${ZWSP}ey" = "K${RLO}EY" }`,
+          `enabled_tools = ["t${ZWSP}1"]`,
+          '[mcp_servers.local]',
+          'command = "node"',
+          `env = { "K${ZWSP}EY" = "\${SEC${RLO}RET}" }`,
+          '',
+        ].join('\n'),
+      );
+      w.f.write(`${whale}/com${ZWSP}mands/c.md`, 'c\n');
+      w.f.write('ws/a.sh', 'echo\n');
+      // An absolute path that may lead into the workspace: not covered, and its note quotes it.
+      const viaLink = `/tmp/x${FILLER}y/../..${w.f.path('ws/a.sh')}`;
+      w.f.write(
+        'ws/.rivumi/hooks.json',
+        JSON.stringify({ pre_tool_use: [{ command: ['bash', viaLink], tools: [`t${RLO}x`] }] }),
+      );
+      w.f.write(`ws/.rivumi/plugins/p${RLO}.json`, '{"skills": 5');
+    };
+    const models = () => {
+      writeHostile();
+      const s = w.snapshot();
+      return Object.fromEntries(
+        ['whale', 'hooks.json', `p${RLO}`].map((name) => {
+          const r = review(byName(s, name), { store: w.store });
+          assert.ok(r.ok, r.ok ? '' : r.message);
+          return [name, reviewViewModel(r.value, s, true)];
+        }),
+      );
+    };
+
+    it('makes each a Shown, flagged, and counts each once: paths, hosts, env names, auth lines, transports, hook tools and notes, refusals', () => {
+      const all = models();
+      const whale = all.whale as ReviewViewModel;
+      const hooks = all['hooks.json'] as ReviewViewModel;
+      const plugin = all[`p${RLO}`] as ReviewViewModel;
+      assert.deepEqual(whale.header.path, { text: '.codewhale/plugins/wh\\u{202e}ale', hidden: true });
+      assert.deepEqual(whale.capabilities.networkHosts[1], { text: 'api\\u{202e}.example.com', hidden: true });
+      const [local, remote] = whale.capabilities.mcp;
+      assert.deepEqual(local?.env, [
+        { destination: { text: 'K\\u{200b}EY', hidden: true }, source: { text: 'SEC\\u{202e}RET', hidden: true } },
+      ]);
+      assert.deepEqual(remote?.transport, { text: 's\\u{200b}se', hidden: true });
+      assert.deepEqual(remote?.host, { text: 'api.example.com', hidden: false });
+      assert.deepEqual(remote?.authEnv, [
+        { text: 'X-K\\u{200b}ey ← ${K\\u{202e}EY}', hidden: true },
+        { text: 'Authorization: Bearer ${API\\u{200b}TOKEN}', hidden: true },
+      ]);
+      assert.ok(whale.diagnostics.length > 0);
+      for (const d of whale.diagnostics)
+        assert.match(d.where.text, /^\.codewhale\/plugins\/wh\\u\{202e\}ale\/plugin\.toml:\d+$/);
+      assert.ok(whale.diagnostics.every((d) => d.where.hidden));
+      assert.deepEqual(hooks.capabilities.hooks[0]?.tools, [{ text: 't\\u{202e}x', hidden: true }]);
+      const note = hooks.capabilities.hooks[0]?.files[0]?.note;
+      assert.match(note?.text ?? '', /^not covered: hook argument '\/tmp\/x\\u\{3164\}y\//);
+      assert.equal(note?.hidden, true);
+      // The refusal names the plugin: one string, under the buttons and in their tooltips, counted once.
+      assert.match(plugin.actions.notices[0]?.text ?? '', /^Rivumi plugin `p\\u\{202e\}` is invalid/);
+      assert.equal(plugin.actions.notices[0]?.hidden, true);
+      assert.deepEqual(plugin.actions.trust.why, plugin.actions.notices[0]);
+      for (const [name, m] of Object.entries(all)) {
+        const unflagged: string[] = [];
+        const flagged = new Set<Shown>();
+        const walk = (v: unknown, where: string): void => {
+          if (typeof v === 'string') {
+            if (HIDDEN.test(v)) unflagged.push(`${where} = ${JSON.stringify(v)}`);
+          } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${where}[${i}]`));
+          else if (isShown(v)) {
+            if (v.hidden) flagged.add(v);
+            else if (HIDDEN.test(v.text)) unflagged.push(`${where}.text = ${JSON.stringify(v.text)}`);
+          } else if (v && typeof v === 'object')
+            // `file` is the path the host opens and `id` the unit's: never shown, compared as they are.
+            for (const [k, x] of Object.entries(v))
+              if (k !== 'file' && `${where}.${k}` !== 'model.id') walk(x, `${where}.${k}`);
+        };
+        walk(m, 'model');
+        assert.deepEqual(unflagged, [], name);
+        assert.equal(m.hiddenCount, flagged.size, `${name}: the banner counts every flagged string, each once`);
+      }
+    });
+
+    it('the panel flags each where it shows it, and its banner counts them', () => {
+      for (const [name, m] of Object.entries(models())) {
+        const panel = renderReview(m);
+        const unflagged = [...panel.all()]
+          .filter(
+            (e) =>
+              (HIDDEN.test(e.text) && !/\bhidden-chars\b/.test(e.className)) ||
+              (HIDDEN.test(e.title) && !/invisible or bidirectional/.test(e.title)),
+          )
+          .map((e) => `<${e.tagName} class="${e.className}"> ${JSON.stringify(e.text || e.title)}`);
+        assert.deepEqual(unflagged, [], name);
+        assert.match(
+          panel.textContent,
+          new RegExp(`${m.hiddenCount} string\\(s\\) in this bundle contain invisible`),
+          name,
+        );
+      }
+    });
   });
 
   it('shows a removed `-- x` and an added `++ y` line, which read like the diff header (`--- `, `+++ `)', async () => {
@@ -198,10 +342,10 @@ describe('the review panel view model', () => {
     const refusal =
       /^Plugin bundle `tools` is invalid: .+ \(plugin\.toml:\d+\)\. Codewhale does not load it, so it cannot be trusted or enabled/;
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled], [false, false]);
-    assert.match(m.actions.trust.why ?? '', refusal);
-    assert.match(m.actions.enable?.why ?? '', refusal);
+    assert.match(m.actions.trust.why?.text ?? '', refusal);
+    assert.match(m.actions.enable?.why?.text ?? '', refusal);
     assert.equal(m.actions.notices.length, 1);
-    assert.match(m.actions.notices[0] ?? '', refusal);
+    assert.match(m.actions.notices[0]?.text ?? '', refusal);
     assert.deepEqual(
       [m.actions.disable?.enabled, m.actions.revoke.enabled],
       [true, true],
@@ -210,7 +354,7 @@ describe('the review panel view model', () => {
     assert.equal(m.hashes.codewhaleCommand, null);
     assert.ok(
       m.diagnostics.some(
-        (d) => d.severity === 'error' && d.code === 'codewhale.mcp.url-query' && /plugin\.toml:\d+$/.test(d.where),
+        (d) => d.severity === 'error' && d.code === 'codewhale.mcp.url-query' && /plugin\.toml:\d+$/.test(d.where.text),
       ),
     );
     assert.deepEqual(
@@ -227,7 +371,7 @@ describe('the review panel view model', () => {
       'schema_version = 1\n[plugin\nname = "tools"\n',
     );
     const m = model();
-    assert.equal(m.capabilitiesUnknown, CAPABILITIES_UNKNOWN);
+    assert.equal(m.capabilitiesUnknown?.text, CAPABILITIES_UNKNOWN);
     assert.deepEqual([m.hashes.capability, m.hashes.token], [null, null]);
     assert.match(m.hashes.content ?? '', /^[0-9a-f]{64}$/);
     assert.deepEqual(
@@ -238,7 +382,7 @@ describe('the review panel view model', () => {
       [m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled],
       [false, false, true, true],
     );
-    assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.where.endsWith('plugin.toml:2')));
+    assert.ok(m.diagnostics.some((d) => d.severity === 'error' && d.where.text.endsWith('plugin.toml:2')));
   });
 
   it('in Restricted Mode: Disable and Revoke available, Trust and Enable disabled with a visible notice (issue 10 #20)', async () => {
@@ -246,8 +390,11 @@ describe('the review panel view model', () => {
     const m = model(false);
     assert.deepEqual([m.actions.disable?.enabled, m.actions.revoke.enabled], [true, true]);
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable?.enabled], [false, false]);
-    assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE]);
-    assert.match(m.actions.enable?.why ?? '', /Restricted Mode/);
+    assert.deepEqual(
+      m.actions.notices.map((n) => n.text),
+      [RESTRICTED_NOTICE],
+    );
+    assert.match(m.actions.enable?.why?.text ?? '', /Restricted Mode/);
     assert.deepEqual(model(true).actions.notices, [], 'no notice once the workspace is trusted');
   });
 
@@ -263,9 +410,12 @@ describe('the review panel view model', () => {
       ['registered', ['loaded_unreviewed', 'not_reviewed'], null, true],
     );
     assert.deepEqual([m.actions.trust.enabled, m.actions.enable, m.actions.disable], [true, null, null]);
-    assert.deepEqual(m.actions.notices, [
-      'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
-    ]);
+    assert.deepEqual(
+      m.actions.notices.map((n) => n.text),
+      [
+        'Rivumi has no enable switch: it loads this plugin whether or not you trust it. Trust records that you reviewed exactly these bytes; to switch it off, remove or rename its manifest in .rivumi/plugins/.',
+      ],
+    );
   });
 
   it('in Restricted Mode, a Rivumi plugin: the notice speaks of Trust and Revoke only, the buttons it has (no enable switch)', async () => {
@@ -279,13 +429,14 @@ describe('the review panel view model', () => {
     };
     const before = restricted();
     assert.deepEqual(
-      [before.enable, before.disable, before.notices[0]],
+      [before.enable, before.disable, before.notices[0]?.text],
       [null, null, RESTRICTED_NOTICE_TRUST_ONLY_NOTHING_TO_REDUCE],
     );
     await w.trustNow('pk');
     const after = restricted();
-    assert.deepEqual([after.revoke.enabled, after.notices[0]], [true, RESTRICTED_NOTICE_TRUST_ONLY]);
-    for (const notice of [...before.notices, ...after.notices]) assert.doesNotMatch(notice, /\b(Enable|Disable)\b/);
+    assert.deepEqual([after.revoke.enabled, after.notices[0]?.text], [true, RESTRICTED_NOTICE_TRUST_ONLY]);
+    for (const notice of [...before.notices, ...after.notices])
+      assert.doesNotMatch(notice.text, /\b(Enable|Disable)\b/);
   });
 
   it('in Restricted Mode with nothing to disable or revoke, the notice does not offer them', () => {
@@ -294,7 +445,10 @@ describe('the review panel view model', () => {
       [m.actions.trust.enabled, m.actions.enable?.enabled, m.actions.disable?.enabled, m.actions.revoke.enabled],
       [false, false, false, false],
     );
-    assert.deepEqual(m.actions.notices, [RESTRICTED_NOTICE_NOTHING_TO_REDUCE]);
+    assert.deepEqual(
+      m.actions.notices.map((n) => n.text),
+      [RESTRICTED_NOTICE_NOTHING_TO_REDUCE],
+    );
   });
 
   describe('words, not codes (issue 14 #9-#13)', () => {
@@ -370,7 +524,7 @@ describe('the review panel view model', () => {
         h?.files.map((x) => [x.path.text, x.covered]),
         [['scripts/guard.py', true]],
       );
-      assert.match(h?.files[0]?.note ?? '', /^covered/);
+      assert.match(h?.files[0]?.note.text ?? '', /^covered/);
       assert.equal(
         m.capabilities.hooksWhen,
         'Rivumi runs these whenever RIVUMI_ENABLE_PROJECT_HOOKS=1 is set in its environment, whether or not you trust them.',
@@ -422,7 +576,7 @@ describe('the review panel view model', () => {
         h?.files.map((x) => [x.path.text, x.covered]),
         [['link.sh', false]],
       );
-      assert.match(h?.files[0]?.note ?? '', /^not covered: /);
+      assert.match(h?.files[0]?.note.text ?? '', /^not covered: /);
     });
 
     it("carries each skill's and command's body, lines kept and hidden characters marked", () => {
@@ -527,11 +681,15 @@ describe('the review panel view model', () => {
       const r2 = review(byName(s, 'tools'), { store: w.store });
       assert.ok(r2.ok);
       const actions = reviewViewModel(r2.value, s, false).actions;
-      assert.deepEqual(actions.enable, { enabled: false, why: 'Its [when] conditions do not match this host' });
+      assert.deepEqual(actions.enable, {
+        enabled: false,
+        why: { text: 'Its [when] conditions do not match this host', hidden: false },
+      });
       // In words beside the buttons too: a disabled button's tooltip is out of reach of the keyboard.
-      assert.deepEqual(actions.notices, [
-        'Trusted, but it cannot be enabled. Its [when] conditions do not match this host.',
-      ]);
+      assert.deepEqual(
+        actions.notices.map((n) => n.text),
+        ['Trusted, but it cannot be enabled. Its [when] conditions do not match this host.'],
+      );
     });
 
     it('never lists a server the manifest configures off among the commands trust lets run', () => {

@@ -1,4 +1,3 @@
-import { displayText } from '../text/displayText';
 import type { Snapshot } from '../index/snapshot';
 import type { Item } from '../model';
 import type { ReviewReport } from '../trust/reviewBundle';
@@ -28,7 +27,7 @@ export function capabilitiesView(
   const agentHooks = hooks.length > 0 ? agent.hooks : undefined;
   return {
     mcp: mcpServerViews(r, current, bundleActive, strings.show),
-    networkHosts: (r.capabilities?.networkHosts ?? []).map((h) => displayText(h)),
+    networkHosts: (r.capabilities?.networkHosts ?? []).map(strings.show),
     hooks,
     hooksOptIn: agentHooks ? hooksOptIn : null,
     hooksOptInText: agentHooks ? agentHooks.optInNow(hooksOptIn, hookLoadFails(snapshot, current.id)) : null,

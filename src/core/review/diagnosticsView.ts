@@ -1,4 +1,3 @@
-import { displayText } from '../text/displayText';
 import { displayPath } from '../report/contract';
 import type { Snapshot } from '../index/snapshot';
 import type { Severity } from '../model';
@@ -21,8 +20,9 @@ export function diagnosticsView(
   S: ShowText,
 ): Pick<ReviewViewModel, 'diagnostics' | 'diagnosticsNotShown'> {
   const item = r.item;
+  // As the repository wrote it: shown through S below, and two files whose names escape alike are still two.
   const where = (d: { file: string; range: { start: { line: number } } }) =>
-    displayText(`${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`);
+    `${displayPath(d.file, snapshot.workspaces)}:${d.range.start.line + 1}`;
   // The index's diagnostics for the item and its children, and any the review's own read found that the index has not caught up with.
   const own = new Set([item.id, ...snapshot.items.filter((i) => i.parent === item.id).map((i) => i.id)]);
   const indexed = snapshot.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
@@ -38,7 +38,7 @@ export function diagnosticsView(
       code: d.code,
       message: S(d.message),
       file: d.file,
-      where: where(d),
+      where: S(where(d)),
       line: d.range.start.line,
       character: d.range.start.character,
     })),

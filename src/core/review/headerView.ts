@@ -1,7 +1,6 @@
 import { DECISION_TEXT } from '../decisions/reasonText';
 import { isLoadedUnreviewed } from '../decisions/loadedUnreviewed';
 import { hasEnableSwitch } from '../trust/enableSwitch';
-import { displayText } from '../text/displayText';
 import { placedPath } from '../report/folderPlace';
 import type { Snapshot } from '../index/snapshot';
 import type { Item } from '../model';
@@ -20,7 +19,7 @@ export function headerView(r: ReviewReport, current: Item, snapshot: Snapshot, S
     kind: item.kind,
     scope: item.scope,
     // With several workspace folders, after the folder's name: two folders can hold the same relative path.
-    path: displayText(placedPath(item, item.path, snapshot.workspaces)),
+    path: S(placedPath(item, item.path, snapshot.workspaces)),
     decision: current.decision,
     decisionText: DECISION_TEXT[current.decision],
     reasons: current.reasons.map((code) => ({ code, text: reasonTextOf(current, code) })),

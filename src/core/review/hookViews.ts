@@ -4,7 +4,7 @@ import { decodeRawName } from '../fs/rawNames';
 import type { ReviewReport } from '../trust/reviewBundle';
 import { systemOf } from '../systems/registry';
 import type { HookView } from './reviewModel';
-import type { ShowText } from './shown';
+import { ownWords, type ShowText } from './shown';
 
 /** The unit's hooks, each with the repository files its argv names, covered by the review token or not. */
 export function hookViews(r: ReviewReport, S: ShowText): HookView[] {
@@ -17,18 +17,19 @@ export function hookViews(r: ReviewReport, S: ShowText): HookView[] {
       event: displayText(h.event),
       argv: h.argv.map(S),
       timeoutSeconds: h.timeoutSeconds,
-      tools: h.tools.map((t) => displayText(t)),
+      tools: h.tools.map(S),
       cwd: agent.hooks?.cwd ?? '',
       files: [
         ...coverage.files.map((f) => ({
           path: S(decodeRawName(f)),
           covered: true,
-          note: 'covered: its bytes are part of the review token',
+          note: ownWords('covered: its bytes are part of the review token'),
         })),
         ...coverage.problems.map((p) => ({
           path: S(h.argv[p.argIndex] ?? ''),
           covered: false,
-          note: `not covered: ${p.message}`,
+          // The problem quotes the argument (Python's repr, which keeps a Hangul filler as it is).
+          note: S(`not covered: ${p.message}`),
         })),
       ],
       afterRun: agent.hooks?.afterRun(h.argv) ?? null,

@@ -24,22 +24,24 @@ export function mcpServerViews(
   return serversById(r.capabilities).map(([id, s]) => {
     const local = startsProcess(s);
     const card = agentReview?.serverCard(s);
+    const host = mcpHost(s);
     return {
       id: S(id),
-      transport: local ? 'stdio' : s.transport,
+      // A remote server's is the manifest's `transport`, as written even when Codewhale refuses it.
+      transport: S(local ? 'stdio' : s.transport),
       command: local ? S(s.command) : null,
       argv: s.args.map((a, i) => ({ index: i + 1, kind: argumentKind(a, fileSet), value: S(a) })),
       cwd: local ? S(s.cwd ?? 'plugin root') : null,
       env: Object.entries(s.env).map(([destination, source]) => ({
-        destination: displayText(destination),
-        source: displayText(source ?? '?'),
+        destination: S(destination),
+        source: S(source ?? '?'),
       })),
       endpoint: s.url ? S(s.url) : null,
-      host: mcpHost(s),
+      host: host === null ? null : S(host),
       authEnv: [
         ...Object.entries(s.envHeaders).map(([h, src]) => `${h} ← \${${src}}`),
         ...(s.bearerTokenEnvVar ? [`Authorization: Bearer \${${s.bearerTokenEnvVar}}`] : []),
-      ].map((t) => displayText(t)),
+      ].map(S),
       timeouts: card ? [displayText(card.timeouts)] : timeoutsOf(s).map((t) => displayText(`${t.name} ${t.seconds}s`)),
       // Said plainly first; the agent's own word for it after, as its review prints it.
       authority: card?.authority

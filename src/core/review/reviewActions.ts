@@ -1,8 +1,8 @@
 import { enableBlockedBy, noEnableSwitchNotice } from '../trust/enableSwitch';
-import { displayText } from '../text/displayText';
 import type { Item } from '../model';
 import type { ReviewReport } from '../trust/reviewBundle';
 import type { ReviewViewModel } from './reviewModel';
+import { ownWords, type ShowText } from './shown';
 
 /** Shown under the buttons in Restricted Mode: what stays available and why (README "Restricted Mode"). */
 export const RESTRICTED_NOTICE =
@@ -28,20 +28,25 @@ export function reviewActions(
   current: Pick<Item, 'decision' | 'reasons'>,
   workspaceTrusted: boolean,
   enableSwitch: boolean,
+  S: ShowText,
 ): ReviewViewModel['actions'] {
-  const restricted = workspaceTrusted ? null : 'Restricted Mode: trust this workspace first';
-  // The refusal names the bundle and quotes its first error: repository text, shown as a notice and a tooltip.
-  const refused = r.trustable ? null : displayText(r.trustRefusal ?? 'This bundle cannot be trusted.');
+  const restricted = workspaceTrusted ? null : ownWords('Restricted Mode: trust this workspace first');
+  // The refusal names the bundle and quotes its first error: repository text, shown as a notice and
+  // as the tooltips, one string counted once.
+  const refused = r.trustable ? null : S(r.trustRefusal ?? 'This bundle cannot be trusted.');
   const blocked = restricted ?? refused;
+  const said = (text: string | null) => (text === null ? null : ownWords(text));
   const trustWhy =
     blocked ??
-    (r.status === 'trusted'
-      ? 'Already trusted at these hashes'
-      : r.reviewToken === null
-        ? 'No review token: the bundle cannot be hashed'
-        : current.decision === 'rejected'
-          ? `Rejected (${current.reasons.join(', ')}): see Diagnostics`
-          : null);
+    said(
+      r.status === 'trusted'
+        ? 'Already trusted at these hashes'
+        : r.reviewToken === null
+          ? 'No review token: the bundle cannot be hashed'
+          : current.decision === 'rejected'
+            ? `Rejected (${current.reasons.join(', ')}): see Diagnostics`
+            : null,
+    );
   // A trusted bundle that enable would refuse: said in a notice too, since a disabled button's tooltip is not read by keyboard or touch.
   const stateBlock =
     blocked === null && enableSwitch && !r.enabled && r.status === 'trusted'
@@ -49,23 +54,27 @@ export function reviewActions(
       : null;
   const enableWhy =
     blocked ??
-    (r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : stateBlock);
+    said(r.enabled ? 'Already enabled' : r.status !== 'trusted' ? 'Trust exactly this review first' : stateBlock);
   return {
     trust: { enabled: trustWhy === null, why: trustWhy },
     // Rivumi has no enable switch (decisions/enableSwitch.ts): Trust only, and a sentence on how it is switched off.
     enable: enableSwitch ? { enabled: enableWhy === null, why: enableWhy } : null,
-    disable: enableSwitch ? { enabled: r.enabled, why: r.enabled ? null : 'Not enabled' } : null,
+    disable: enableSwitch ? { enabled: r.enabled, why: r.enabled ? null : ownWords('Not enabled') } : null,
     revoke: {
       enabled: r.receipt !== null,
-      why: r.receipt !== null ? null : 'Not reviewed: there is no trust to revoke',
+      why: r.receipt !== null ? null : ownWords('Not reviewed: there is no trust to revoke'),
     },
     notices: [
-      refused,
-      restricted ? restrictedNotice(enableSwitch, r.enabled || r.receipt !== null) : null,
-      stateBlock === null ? null : `Trusted, but it cannot be enabled. ${stateBlock}.`,
-      // Said of the unit as the index sees it now: whether the agent loads it is its current decision.
-      enableSwitch ? null : noEnableSwitchNotice({ ...r.item, decision: current.decision }),
-    ].filter((n): n is string => n !== null),
+      ...(refused ? [refused] : []),
+      ...[
+        restricted ? restrictedNotice(enableSwitch, r.enabled || r.receipt !== null) : null,
+        stateBlock === null ? null : `Trusted, but it cannot be enabled. ${stateBlock}.`,
+        // Said of the unit as the index sees it now: whether the agent loads it is its current decision.
+        enableSwitch ? null : noEnableSwitchNotice({ ...r.item, decision: current.decision }),
+      ]
+        .filter((n): n is string => n !== null)
+        .map(ownWords),
+    ],
   };
 }
 

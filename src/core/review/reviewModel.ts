@@ -4,7 +4,10 @@
  * What the review panel shows for one bundle, in its order: header, what changed since
  * the last review, capabilities, files, diagnostics, hashes. Plain data, built by the
  * host and rendered by the webview with textContent only; every string that comes
- * from the bundle is a `Shown` with its invisible characters made visible.
+ * from the bundle (a file or folder name, a manifest value, a message quoting one) is a
+ * `Shown` with its invisible characters made visible, flagged and counted in `hiddenCount`.
+ * The plain strings are Skillgate's or the agent's own words, codes and kinds, and the
+ * paths the host opens (`file`), which are never shown.
  */
 export interface Shown {
   readonly text: string;
@@ -26,7 +29,7 @@ export interface ReviewViewModel {
     readonly icon: string;
     readonly kind: string;
     readonly scope: string;
-    readonly path: string;
+    readonly path: Shown;
     readonly decision: string;
     readonly decisionText: string;
     readonly reasons: readonly { readonly code: string; readonly text: string }[];
@@ -60,7 +63,7 @@ export interface ReviewViewModel {
   };
   readonly capabilities: {
     readonly mcp: readonly McpView[];
-    readonly networkHosts: readonly string[];
+    readonly networkHosts: readonly Shown[];
     readonly hooks: readonly HookView[];
     readonly hooksOptIn: boolean | null;
     /** The opt-in as it is set here, in the agent's words; null without hooks. */
@@ -102,7 +105,7 @@ export interface ReviewViewModel {
     readonly code: string;
     readonly message: Shown;
     readonly file: string;
-    readonly where: string;
+    readonly where: Shown;
     readonly line: number;
     readonly character: number;
   }[];
@@ -113,7 +116,7 @@ export interface ReviewViewModel {
     readonly content: string | null;
     readonly capability: string | null;
     readonly token: string | null;
-    readonly codewhaleCommand: string | null;
+    readonly codewhaleCommand: Shown | null;
     /** Why a null one is null, after "not computable": the manifest does not load, or Skillgate cannot hash the unit. */
     readonly notComputable: string;
   };
@@ -121,7 +124,7 @@ export interface ReviewViewModel {
    * Set when the unit has no capabilities to show (its manifest does not load, or Skillgate
    * cannot hash it), so what it can do is not shown or compared with your review; says which.
    */
-  readonly capabilitiesUnknown: string | null;
+  readonly capabilitiesUnknown: Shown | null;
   /** Which buttons work, decided on the host; `notices` are the visible sentences saying why Trust or Enable do not. */
   readonly actions: {
     readonly trust: ActionState;
@@ -129,7 +132,7 @@ export interface ReviewViewModel {
     readonly enable: ActionState | null;
     readonly disable: ActionState | null;
     readonly revoke: ActionState;
-    readonly notices: readonly string[];
+    readonly notices: readonly Shown[];
   };
   /** Strings in this review that held invisible characters. */
   readonly hiddenCount: number;
@@ -152,32 +155,32 @@ export type FileView =
 export interface ActionState {
   readonly enabled: boolean;
   /** Why the action is unavailable (a tooltip); null when it is available. */
-  readonly why: string | null;
+  readonly why: Shown | null;
 }
 
 export interface HookView {
   readonly event: string;
   readonly argv: readonly Shown[];
   readonly timeoutSeconds: number;
-  readonly tools: readonly string[];
+  readonly tools: readonly Shown[];
   /** Where the command runs, in the agent's words (Rivumi: the workspace folder). */
   readonly cwd: string;
   /** The repository files the argv names: covered by trust (hashed), or not (and then trust is refused). */
-  readonly files: readonly { readonly path: Shown; readonly covered: boolean; readonly note: string }[];
+  readonly files: readonly { readonly path: Shown; readonly covered: boolean; readonly note: Shown }[];
   /** What the agent does after running it that its argv alone decides (AgentHooks `afterRun`); null: nothing. */
   readonly afterRun: string | null;
 }
 
 export interface McpView {
   readonly id: Shown;
-  readonly transport: string;
+  readonly transport: Shown;
   readonly command: Shown | null;
   readonly argv: readonly { readonly index: number; readonly kind: 'plugin-path' | 'value'; readonly value: Shown }[];
   readonly cwd: Shown | null;
-  readonly env: readonly { readonly destination: string; readonly source: string }[];
+  readonly env: readonly { readonly destination: Shown; readonly source: Shown }[];
   readonly endpoint: Shown | null;
-  readonly host: string | null;
-  readonly authEnv: readonly string[];
+  readonly host: Shown | null;
+  readonly authEnv: readonly Shown[];
   /** The timeouts set, or, where the agent's own review states the server (AgentServerCard), every one in its words. */
   readonly timeouts: readonly string[];
   /** What a local server's process may reach, in the agent's words where it states them; null for a remote server. */

@@ -1,5 +1,4 @@
 import { hasEnableSwitch } from '../trust/enableSwitch';
-import { displayText } from '../text/displayText';
 import type { Snapshot } from '../index/snapshot';
 import type { ReviewReport } from '../trust/reviewBundle';
 import { capabilitiesUnknown, hashesNotComputable } from './missingHashes';
@@ -53,12 +52,13 @@ export function reviewViewModel(
       content: r.contentHash,
       capability: r.capabilityHash,
       token: r.reviewToken,
-      codewhaleCommand: r.codewhaleTrustLine === null ? null : displayText(r.codewhaleTrustLine),
+      // It names the plugin (a manifest value), though only a valid, ASCII name gets one.
+      codewhaleCommand: r.codewhaleTrustLine === null ? null : S(r.codewhaleTrustLine),
       notComputable: hashesNotComputable(r.item),
     },
     // It may name a covered file (`failed to read covered file …`): repository text, escaped.
-    capabilitiesUnknown: r.capabilities === null ? displayText(capabilitiesUnknown(r.item)) : null,
-    actions: reviewActions(r, current, workspaceTrusted, hasEnableSwitch(item)),
+    capabilitiesUnknown: r.capabilities === null ? S(capabilitiesUnknown(r.item)) : null,
+    actions: reviewActions(r, current, workspaceTrusted, hasEnableSwitch(item), S),
     get hiddenCount() {
       return strings.hidden;
     },

@@ -10,6 +10,11 @@ export function shown(text: unknown): Shown {
   return { text: displayText(s), hidden: hasUnsafeForDisplay(s.replace(/\t/g, ' ')) };
 }
 
+/** Skillgate's own words in a field that may hold bundle text instead: nothing in them to escape, flag or count. */
+export function ownWords(text: string): Shown {
+  return { text, hidden: false };
+}
+
 /**
  * The strings of one review, shown and counted as they are made: the panel says how many
  * held invisible characters (ReviewViewModel `hiddenCount`), wherever in the review they are.

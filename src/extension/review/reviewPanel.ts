@@ -251,7 +251,7 @@ class ReviewPanel {
         break;
       case 'copyCodewhaleCommand':
         await copy(
-          this.model?.hashes.codewhaleCommand,
+          this.model?.hashes.codewhaleCommand?.text,
           'Codewhale /plugin trust command copied.',
           'No Codewhale /plugin trust command for this bundle.',
         );

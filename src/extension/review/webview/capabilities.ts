@@ -1,13 +1,17 @@
 // The capabilities section: MCP servers, network hosts, hooks, skills, commands, components.
 import type { ReviewViewModel, Shown } from '../../../core/review/reviewModel';
-import { el, section, shownText } from './dom';
+import { el, section, shownList, shownText } from './dom';
 import { hooksTable } from './hooksTable';
 import { mcpCard } from './mcpCard';
 
 export function capabilitiesSection(m: ReviewViewModel): HTMLElement {
   const caps = section('Capabilities', 'plug', 'capabilities');
   const c = m.capabilities;
-  if (m.capabilitiesUnknown) caps.append(el('p', 'warn', m.capabilitiesUnknown));
+  if (m.capabilitiesUnknown) {
+    const p = el('p', 'warn');
+    p.append(shownText(m.capabilitiesUnknown));
+    caps.append(p);
+  }
   if (c.mcp.length) {
     caps.append(el('h3', undefined, 'MCP servers'));
     for (const srv of c.mcp) caps.append(mcpCard(srv));
@@ -15,7 +19,11 @@ export function capabilitiesSection(m: ReviewViewModel): HTMLElement {
   if (c.networkHosts.length) {
     caps.append(el('h3', undefined, 'Network hosts'));
     const ul = el('ul', 'chips');
-    for (const h of c.networkHosts) ul.append(el('li', 'mono', h));
+    for (const h of c.networkHosts) {
+      const li = el('li', 'mono');
+      li.append(shownText(h));
+      ul.append(li);
+    }
     caps.append(ul);
   }
   if (c.hooks.length) {
@@ -58,9 +66,11 @@ function componentList(components: ReviewViewModel['capabilities']['components']
   for (const c of components) {
     const li = el('li', `component ${c.active ? 'active' : 'not-active'}${c.inactive ? ' inactive' : ''}`);
     // "skills from skills/ — not active: the bundle is not trusted and enabled", never "skills skills".
+    const from = el('span', 'muted');
+    if (c.paths.length) from.append(el('span', undefined, ' from '), shownList(c.paths));
     li.append(
       el('span', 'mono', c.kind),
-      el('span', 'muted', c.paths.length ? ` from ${c.paths.map((p) => p.text).join(', ')}` : ''),
+      from,
       el('span', undefined, ' — '),
       el('span', `activity ${c.active ? 'on' : 'off'}`, c.activity),
     );

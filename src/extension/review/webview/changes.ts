@@ -17,8 +17,11 @@ export function changesSection(
   when.title = changes.reviewedAt;
   s.querySelector('h2')?.append(when);
   const caps = el('ul', 'changes');
-  if (capabilitiesUnknown) caps.append(el('li', 'warn', capabilitiesUnknown));
-  else if (changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
+  if (capabilitiesUnknown) {
+    const li = el('li', 'warn');
+    li.append(shownText(capabilitiesUnknown));
+    caps.append(li);
+  } else if (changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
   for (const c of changes.capabilities) {
     const li = el('li', `change-${c.change}`);
     li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));

@@ -81,7 +81,11 @@ export function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
       el('dt', undefined, k),
       v === null ? el('dd', 'muted', `not computable: ${h.notComputable}`) : el('dd', 'mono', v),
     );
-  if (h.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), el('dd', 'mono', h.codewhaleCommand));
+  if (h.codewhaleCommand) {
+    const dd = el('dd', 'mono');
+    dd.append(shownText(h.codewhaleCommand));
+    dl.append(el('dt', undefined, 'Codewhale'), dd);
+  }
   s.append(dl);
   return s;
 }

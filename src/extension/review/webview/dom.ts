@@ -20,17 +20,39 @@ export function icon(name: string): HTMLElement {
   return i;
 }
 
+const HIDDEN_NOTE = 'Contains invisible or bidirectional characters, shown as \\u{…}';
+
 /** Bundle text, with a visible flag when it held invisible characters. */
 export function shownText(s: Shown, cls = ''): HTMLElement {
   const span = el('span', `${cls}${s.hidden ? ' hidden-chars' : ''}`.trim(), s.text);
   if (s.hidden) {
-    span.title = 'Contains invisible or bidirectional characters, shown as \\u{…}';
+    span.title = HIDDEN_NOTE;
     const flag = el('span', 'flag', 'hidden characters');
     const wrap = el('span');
     wrap.append(span, flag);
     return wrap;
   }
   return span;
+}
+
+/** Bundle text among the panel's own words (`KEY ← ${SOURCE}`): each bundle string flagged on its own. */
+export function shownParts(parts: readonly (Shown | string)[], cls?: string): HTMLElement {
+  const span = el('span', cls);
+  for (const p of parts) span.append(typeof p === 'string' ? el('span', undefined, p) : shownText(p));
+  return span;
+}
+
+/** Bundle strings in a row, `a, b`: each flagged on its own. */
+export function shownList(items: readonly Shown[], cls?: string): HTMLElement {
+  return shownParts(
+    items.flatMap((s, i) => (i ? [', ', s] : [s])),
+    cls,
+  );
+}
+
+/** Bundle text as a tooltip, which cannot hold the flag: said in words after it. */
+export function shownTitle(s: Shown): string {
+  return s.hidden ? `${s.text} (${HIDDEN_NOTE})` : s.text;
 }
 
 export function button(

@@ -1,6 +1,6 @@
 // The review's header: what the bundle is, the decision, its trust, and the actions on it.
 import type { ReviewViewModel } from '../../../core/review/reviewModel';
-import { button, el, icon, shownText } from './dom';
+import { button, el, icon, shownText, shownTitle } from './dom';
 import { vscode } from './panel';
 
 /** Header: name, system, scope, path, decision with every reason, trust, enabled; then the actions and their status line. */
@@ -13,7 +13,7 @@ export function header(m: ReviewViewModel): HTMLElement {
   meta.append(
     el('span', 'pill', `${m.header.system} ${m.header.kind}`),
     el('span', 'pill', m.header.scope),
-    el('span', 'pill mono', m.header.path),
+    shownText(m.header.path, 'pill mono'),
   );
   if (m.header.compatibility) meta.append(el('span', 'pill', `compatibility ${m.header.compatibility}`));
   header.append(meta);
@@ -26,7 +26,7 @@ export function header(m: ReviewViewModel): HTMLElement {
   for (const notice of m.actions.notices) {
     const p = el('p', 'notice');
     p.setAttribute('role', 'note');
-    p.append(icon('lock'), el('span', undefined, notice));
+    p.append(icon('lock'), shownText(notice));
     header.append(p);
   }
   const status = el('div', 'status');
@@ -73,13 +73,13 @@ function actionButtons(m: ReviewViewModel): HTMLElement {
     button('Trust…', 'verified', () => token && vscode.postMessage({ type: 'trust', token }), {
       primary: a.trust.enabled,
       disabled: !a.trust.enabled,
-      title: a.trust.why ?? 'Trust exactly what this review shows',
+      title: a.trust.why ? shownTitle(a.trust.why) : 'Trust exactly what this review shows',
     }),
     ...(a.enable
       ? [
           button('Enable', 'debug-start', () => vscode.postMessage({ type: 'enable' }), {
             disabled: !a.enable.enabled,
-            title: a.enable.why ?? 'Activate this bundle',
+            title: a.enable.why ? shownTitle(a.enable.why) : 'Activate this bundle',
           }),
         ]
       : []),
@@ -87,13 +87,13 @@ function actionButtons(m: ReviewViewModel): HTMLElement {
       ? [
           button('Disable', 'debug-stop', () => vscode.postMessage({ type: 'disable' }), {
             disabled: !a.disable.enabled,
-            title: a.disable.why ?? 'Deactivate this bundle; its trust is kept',
+            title: a.disable.why ? shownTitle(a.disable.why) : 'Deactivate this bundle; its trust is kept',
           }),
         ]
       : []),
     button('Revoke', 'circle-slash', () => vscode.postMessage({ type: 'revoke' }), {
       disabled: !a.revoke.enabled,
-      title: a.revoke.why ?? 'Remove the trust receipt',
+      title: a.revoke.why ? shownTitle(a.revoke.why) : 'Remove the trust receipt',
     }),
     button('Copy review token', 'copy', () => vscode.postMessage({ type: 'copyToken' }), {
       disabled: token === null,

@@ -1,5 +1,5 @@
 import type { ReviewViewModel } from '../../../core/review/reviewModel';
-import { el, icon, shownText } from './dom';
+import { el, icon, shownList, shownText } from './dom';
 
 /** Hooks with column headers; under each, the repository files its command runs and whether trust covers them. */
 export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTMLElement {
@@ -21,11 +21,13 @@ export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTM
       if (i) argv.append(el('span', 'sep', ' '));
       argv.append(shownText(a, 'token'));
     });
+    const tools = el('td', 'mono wraps tools');
+    tools.append(h.tools.length ? shownList(h.tools) : el('span', undefined, 'all tools'));
     tr.append(
       el('td', undefined, h.event),
       argv,
       el('td', undefined, `${h.timeoutSeconds}s`),
-      el('td', 'mono wraps tools', h.tools.length ? h.tools.join(', ') : 'all tools'),
+      tools,
       el('td', undefined, h.cwd),
     );
     body.append(tr);
@@ -38,7 +40,12 @@ export function hooksTable(hooks: ReviewViewModel['capabilities']['hooks']): HTM
     const ul = el('ul', 'hook-file-list');
     for (const f of h.files) {
       const li = el('li', f.covered ? 'covered' : 'not-covered');
-      li.append(icon(f.covered ? 'pass' : 'error'), shownText(f.path, 'mono'), el('span', 'muted', ` ${f.note}`));
+      li.append(
+        icon(f.covered ? 'pass' : 'error'),
+        shownText(f.path, 'mono'),
+        el('span', 'muted', ' '),
+        shownText(f.note, 'muted'),
+      );
       ul.append(li);
     }
     if (h.files.length) td.append(ul);
