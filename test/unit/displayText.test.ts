@@ -131,7 +131,10 @@ describe('the editor shows repository text escaped (issue 10)', () => {
       reviewPanelTitle(item()),
     ]) {
       assertDisplaySafe(text, 'label', false);
-      assert.match(text, /\\u\{1b\}\[1A\\u\{1b\}\[2K\\u\{1b\}\]0;pwned\\u\{7\}\\u\{9b\}\\u\{202e\}\\u\{dcff\}$/);
+      assert.match(
+        text,
+        /\\u\{1b\}\[1A\\u\{1b\}\[2K\\u\{1b\}\]0;pwned\\u\{7\}\\u\{9b\}\\u\{202e\}\\u\{200b\}\\u\{3164\}\\u\{dcff\}$/,
+      );
     }
     assert.equal(itemDescription(item()), 'needs review');
     assert.equal(itemLabel(item({ qualifiedName: 'a\nb' })), 'a\\u{a}b');
@@ -255,7 +258,7 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assert.equal(calls.length, 3);
     for (const c of calls) assertDisplaySafe(c, 'flow message');
     assert.ok(calls[0]?.startsWith('Trust [x]\\u{28}command:workbench.action.terminal.new)\\u{1b}[1A'), calls[0]);
-    assert.ok(calls[2]?.includes('\\u{202e}\\u{dcff}'), calls[2]);
+    assert.ok(calls[2]?.includes('\\u{202e}\\u{200b}\\u{3164}\\u{dcff}'), calls[2]);
   });
 
   it("names the mark in codewhale.md §9's `\\u{hex}` form wherever it says how hidden characters are shown", () => {
