@@ -4,7 +4,7 @@ import type { YamlDocument } from './yamlDocument';
 import { entryValuesSerdeError, structField, structSerdeError } from './serdeStruct';
 import { readBool, readSeq, readString, refusal, stringListError } from './serdeRead';
 
-/** `RawAdapterManifest`'s own fields (supervision and credentials: providerRules.ts). */
+/** `RawAdapterManifest`'s own fields (supervision and credentials: rawProviderConfig.ts). */
 const ADAPTER_FIELDS: readonly string[] = [
   'id',
   'name',
@@ -23,7 +23,7 @@ export const ADAPTER_REQUIRED: readonly string[] = ['id', 'name', 'version', 'en
  * serde's reading of an adapter manifest's own entries past the schema, in document order:
  * its `String` fields (readString), `enabled` (readBool), `capabilities` (a
  * `#[serde(default)] Vec<String>`) and the tags in what it buffers. `supervision` and
- * `credentials` are providerRules.ts's (`providerSerdeError`).
+ * `credentials` are rawProviderConfig.ts's (`providerSerdeError`).
  */
 export function adapterEntriesSerdeError(
   doc: YamlDocument,

@@ -1,8 +1,10 @@
+import type { DocPath } from '../../documents/document';
 import type { ProviderRuleError } from './serdeWords';
 import { isMapping, untag } from './yamlValue';
+import { nonStringKeys } from './yamlMappingKeys';
 import type { YamlDocument } from './yamlDocument';
 import { missingField, structField } from './serdeStruct';
-import { readBool, readString, readStruct } from './serdeRead';
+import { readBool, readOptionString, readOptionU64, readString, readStruct } from './serdeRead';
 import { ADAPTER_REQUIRED } from './rawAdapterManifest';
 import { CAPABILITY_REQUIRED } from './rawCapabilityManifest';
 
@@ -18,7 +20,7 @@ import { CAPABILITY_REQUIRED } from './rawCapabilityManifest';
  * A field with neither `Option` nor a default is `missing field` when absent. How serde_yaml hands
  * one value to a field's type is serdeRead.ts; a struct level, serdeStruct.ts; each raw struct,
  * rawAdapterManifest.ts and rawCapabilityManifest.ts. Here: the manifest's root, and the fields
- * the loader's rules read.
+ * the loader's rules read (at the top level, in a raw struct, in a mapping kept as a value).
  */
 
 /**
@@ -63,4 +65,48 @@ export function manifestRootSerdeError(
   const read = empty ? { ok: null } : readStruct(doc, [], doc.value, name, false);
   if (!('ok' in read)) return read;
   return missingField([], [], area === 'adapter' ? ADAPTER_REQUIRED : CAPABILITY_REQUIRED);
+}
+
+/**
+ * A raw struct as serde read it (its errors came first): the mapping under any tag, an empty
+ * one for an empty plain scalar; undefined for absent or `None`.
+ */
+export function rawStruct(doc: YamlDocument, path: DocPath, v: unknown): Record<string, unknown> | undefined {
+  if (v === undefined) return undefined;
+  const read = readStruct(doc, path, v, '', true);
+  return 'ok' in read ? (read.ok ?? undefined) : undefined;
+}
+
+/** An `Option<String>` field of a raw struct as serde read it: absent or `None` is undefined. */
+export function stringField(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  key: string,
+): string | undefined {
+  const read = readOptionString(doc, [...at, key], structField(record, key));
+  return 'ok' in read ? (read.ok ?? undefined) : undefined;
+}
+
+/** An `Option<u64>` field of a raw struct as serde read it: absent or `None` is undefined. */
+export function u64Field(
+  doc: YamlDocument,
+  at: DocPath,
+  record: Record<string, unknown>,
+  key: string,
+): bigint | undefined {
+  const read = readOptionU64(doc, [...at, key], structField(record, key));
+  return 'ok' in read ? (read.ok ?? undefined) : undefined;
+}
+
+/** The largest `u32`, which the loader's rules hold some `u64` fields to (`u32::try_from`). */
+export const U32_MAX = 4_294_967_295n;
+
+/**
+ * `mapping.get(Value::String(key))` on a mapping serde kept as a value (inside an entry of a
+ * flattened `Mapping`): a key written as a non-string (`1`, `!!binary env`) is not that key.
+ */
+export function valueField(record: Record<string, unknown>, key: string): unknown {
+  if (!Object.hasOwn(record, key) || nonStringKeys(record).names.has(key)) return undefined;
+  return record[key];
 }
