@@ -1,6 +1,6 @@
 import { displayPath } from '../report/contract';
 import type { Snapshot } from '../index/snapshot';
-import type { Severity } from '../model';
+import type { Diagnostic, Severity } from '../model';
 import type { ReviewReport } from '../trust/reviewBundle';
 import type { ReviewViewModel } from './reviewModel';
 import type { ShowText } from './shown';
@@ -26,8 +26,9 @@ export function diagnosticsView(
   // The index's diagnostics for the item and its children, and any the review's own read found that the index has not caught up with.
   const own = new Set([item.id, ...snapshot.items.filter((i) => i.parent === item.id).map((i) => i.id)]);
   const indexed = snapshot.diagnostics.filter((d) => d.itemId !== null && own.has(d.itemId));
-  const seen = new Set(indexed.map((d) => `${d.code}\0${where(d)}\0${d.message}`));
-  const every = [...indexed, ...r.diagnostics.filter((d) => !seen.has(`${d.code}\0${where(d)}\0${d.message}`))];
+  const key = (d: Diagnostic) => `${d.code}\0${where(d)}\0${d.message}`;
+  const seen = new Set(indexed.map(key));
+  const every = [...indexed, ...r.diagnostics.filter((d) => !seen.has(key(d)))];
   // Errors first, then the first of the rest: a manifest can declare 200,000 bad values, each its own finding.
   const diagnostics = [...every]
     .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity])
