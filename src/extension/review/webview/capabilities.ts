@@ -1,17 +1,13 @@
 // The capabilities section: MCP servers, network hosts, hooks, skills, commands, components.
 import type { ReviewViewModel, Shown } from '../../../core/review/reviewModel';
-import { el, section, shownList, shownText } from './dom';
+import { el, section, shownList, shownIn, shownText } from './dom';
 import { hooksTable } from './hooksTable';
 import { mcpCard } from './mcpCard';
 
 export function capabilitiesSection(m: ReviewViewModel): HTMLElement {
   const caps = section('Capabilities', 'plug', 'capabilities');
   const c = m.capabilities;
-  if (m.capabilitiesUnknown) {
-    const p = el('p', 'warn');
-    p.append(shownText(m.capabilitiesUnknown));
-    caps.append(p);
-  }
+  if (m.capabilitiesUnknown) caps.append(shownIn('p', 'warn', m.capabilitiesUnknown));
   if (c.mcp.length) {
     caps.append(el('h3', undefined, 'MCP servers'));
     for (const srv of c.mcp) caps.append(mcpCard(srv));
@@ -19,11 +15,7 @@ export function capabilitiesSection(m: ReviewViewModel): HTMLElement {
   if (c.networkHosts.length) {
     caps.append(el('h3', undefined, 'Network hosts'));
     const ul = el('ul', 'chips');
-    for (const h of c.networkHosts) {
-      const li = el('li', 'mono');
-      li.append(shownText(h));
-      ul.append(li);
-    }
+    for (const h of c.networkHosts) ul.append(shownIn('li', 'mono', h));
     caps.append(ul);
   }
   if (c.hooks.length) {

@@ -1,6 +1,6 @@
 // What changed since the last review: capabilities, argv before → after, and the changed files with their diffs.
 import type { ReviewViewModel, Shown } from '../../../core/review/reviewModel';
-import { el, icon, openLink, section, shownText } from './dom';
+import { el, icon, openLink, section, shownIn, shownText } from './dom';
 
 /** The changed files whose diff the user has open: kept across renders, and in the webview's saved state. */
 export const openDiffs = new Set<string>();
@@ -17,11 +17,8 @@ export function changesSection(
   when.title = changes.reviewedAt;
   s.querySelector('h2')?.append(when);
   const caps = el('ul', 'changes');
-  if (capabilitiesUnknown) {
-    const li = el('li', 'warn');
-    li.append(shownText(capabilitiesUnknown));
-    caps.append(li);
-  } else if (changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
+  if (capabilitiesUnknown) caps.append(shownIn('li', 'warn', capabilitiesUnknown));
+  else if (changes.capabilities.length === 0) caps.append(el('li', 'muted', 'No capability changes.'));
   for (const c of changes.capabilities) {
     const li = el('li', `change-${c.change}`);
     li.append(icon(c.change === 'added' ? 'add' : c.change === 'removed' ? 'remove' : 'edit'), shownText(c.summary));
@@ -48,11 +45,7 @@ function fileChange(f: NonNullable<ReviewViewModel['changes']>['files'][number])
   d.append(sum);
   if (f.diff.length) {
     const pre = el('pre', 'diff');
-    for (const line of f.diff) {
-      const row = el('div', `diff-${line.kind}`);
-      row.append(shownText(line.text));
-      pre.append(row);
-    }
+    for (const line of f.diff) pre.append(shownIn('div', `diff-${line.kind}`, line.text));
     d.append(pre);
   }
   return d;
@@ -65,11 +58,7 @@ function argvChange(before: readonly Shown[], after: readonly Shown[]): HTMLElem
     const row = el('div', `argv-line ${cls}`);
     row.append(el('span', 'argv-label', label));
     const argv = el('span', 'argv');
-    for (const a of list) {
-      const t = el('span', 'argtoken');
-      t.append(shownText(a));
-      argv.append(t);
-    }
+    for (const a of list) argv.append(shownIn('span', 'argtoken', a));
     if (list.length === 0) argv.append(el('span', 'muted', '(none)'));
     row.append(argv);
     return row;

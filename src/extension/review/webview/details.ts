@@ -1,15 +1,13 @@
 // The sections below the capabilities, one row per fact: the contract, the files, the diagnostics, the hashes.
 import type { ReviewViewModel } from '../../../core/review/reviewModel';
-import { el, icon, openLink, section, shownText } from './dom';
+import { el, icon, openLink, section, shownIn, shownText } from './dom';
 
 /** The unit's contract in its agent's terms: one row per fact. */
 export function contractSection(contract: NonNullable<ReviewViewModel['contract']>): HTMLElement {
   const s = section(contract.title, 'symbol-interface', 'contract');
   const dl = el('dl');
   for (const row of contract.rows) {
-    const dd = el('dd');
-    dd.append(shownText(row.value));
-    dl.append(el('dt', undefined, row.label), dd);
+    dl.append(el('dt', undefined, row.label), shownIn('dd', undefined, row.value));
   }
   s.append(dl);
   return s;
@@ -81,11 +79,7 @@ export function hashesSection(h: ReviewViewModel['hashes']): HTMLElement {
       el('dt', undefined, k),
       v === null ? el('dd', 'muted', `not computable: ${h.notComputable}`) : el('dd', 'mono', v),
     );
-  if (h.codewhaleCommand) {
-    const dd = el('dd', 'mono');
-    dd.append(shownText(h.codewhaleCommand));
-    dl.append(el('dt', undefined, 'Codewhale'), dd);
-  }
+  if (h.codewhaleCommand) dl.append(el('dt', undefined, 'Codewhale'), shownIn('dd', 'mono', h.codewhaleCommand));
   s.append(dl);
   return s;
 }

@@ -35,6 +35,17 @@ export function shownText(s: Shown, cls = ''): HTMLElement {
   return span;
 }
 
+/** An element holding one bundle string, flagged as `shownText` flags it. */
+export function shownIn<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls: string | undefined,
+  s: Shown,
+): HTMLElementTagNameMap[K] {
+  const e = el(tag, cls);
+  e.append(shownText(s));
+  return e;
+}
+
 /** Bundle text among the panel's own words (`KEY ← ${SOURCE}`): each bundle string flagged on its own. */
 export function shownParts(parts: readonly (Shown | string)[], cls?: string): HTMLElement {
   const span = el('span', cls);

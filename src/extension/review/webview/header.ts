@@ -1,6 +1,6 @@
 // The review's header: what the bundle is, the decision, its trust, and the actions on it.
 import type { ReviewViewModel } from '../../../core/review/reviewModel';
-import { button, el, icon, shownText, shownTitle } from './dom';
+import { button, el, icon, shownIn, shownText, shownTitle } from './dom';
 import { vscode } from './panel';
 
 /** Header: name, system, scope, path, decision with every reason, trust, enabled; then the actions and their status line. */
@@ -17,11 +17,7 @@ export function header(m: ReviewViewModel): HTMLElement {
   );
   if (m.header.compatibility) meta.append(el('span', 'pill', `compatibility ${m.header.compatibility}`));
   header.append(meta);
-  if (m.header.description) {
-    const p = el('p', 'description');
-    p.append(shownText(m.header.description));
-    header.append(p);
-  }
+  if (m.header.description) header.append(shownIn('p', 'description', m.header.description));
   header.append(decisionBox(m.header), trustState(m.header), actionButtons(m));
   for (const notice of m.actions.notices) {
     const p = el('p', 'notice');
