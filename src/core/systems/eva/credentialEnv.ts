@@ -1,7 +1,7 @@
 import type { DocPath } from '../../documents/document';
 import { isMapping } from './yamlValue';
 import { structField } from './serdeStruct';
-import { valueField } from './rawManifestSerde';
+import { mappingGet } from './yamlMappingKeys';
 import type { ProviderRuleError } from './serdeWords';
 
 /** `validated_credential_env`: the names `permissions.env` lets the provider receive. */
@@ -10,7 +10,7 @@ export function credentialEnv(manifest: Record<string, unknown>): { names: reado
   const permissions = structField(manifest, 'permissions');
   if (permissions === undefined) return { names: [] };
   if (!isMapping(permissions)) return { message: 'permissions must be an object', path: ['permissions'] };
-  const env = valueField(permissions, 'env');
+  const env = mappingGet(permissions, 'env');
   if (env === undefined) return { names: [] };
   if (!Array.isArray(env)) return { message: 'permissions.env must be a string list', path: ['permissions', 'env'] };
   const seen = new Set<string>();

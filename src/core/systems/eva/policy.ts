@@ -5,7 +5,7 @@ import { evaDiagnostic } from './diagnostics';
 import { capabilityNameError, identifierError } from './ids';
 import { firstSchemaError } from './schemaSubset';
 import { isMapping, untag, yamlTypeName } from './yamlValue';
-import { nonStringKeys, serdeKeys } from './yamlMappingKeys';
+import { mappingGet, nonStringKeys, serdeKeys } from './yamlMappingKeys';
 import type { YamlDocument } from './yamlDocument';
 
 /**
@@ -121,14 +121,6 @@ function domainKeysError(value: unknown): string | undefined {
 
 type Problem = { path: (string | number)[]; message: string };
 
-/**
- * domains.rs `get`: `mapping.get(Value::String(key))`. A key that is no string (`!t network`,
- * `1`) is another key, though the record names it by its text.
- */
-function field(mapping: Record<string, unknown>, key: string): unknown {
-  return nonStringKeys(mapping).names.has(key) ? undefined : mapping[key];
-}
-
 /** `Value::as_u64` through the tag: a serde_yaml integer from 0 (a float, `-5`, `"5"`, `1_000` are none). */
 function isU64(v: unknown): v is number {
   const n = untag(v);
@@ -184,11 +176,11 @@ function adapterPolicy(value: unknown, file: string, problems: Problem[]): EvaPo
     });
     return out;
   };
-  const defaults = mapping(field(root, 'defaults'), ['defaults']);
-  const skill = mapping(field(root, 'skill'), ['skill']);
-  const maxTimeoutMs = defaults ? u64(field(defaults, 'max_timeout_ms'), ['defaults', 'max_timeout_ms']) : null;
-  const knob = (m: Record<string, unknown> | undefined, key: string): unknown => (m ? field(m, key) : undefined);
-  const retry = field(root, 'retry');
+  const defaults = mapping(mappingGet(root, 'defaults'), ['defaults']);
+  const skill = mapping(mappingGet(root, 'skill'), ['skill']);
+  const maxTimeoutMs = defaults ? u64(mappingGet(defaults, 'max_timeout_ms'), ['defaults', 'max_timeout_ms']) : null;
+  const knob = (m: Record<string, unknown> | undefined, key: string): unknown => (m ? mappingGet(m, key) : undefined);
+  const retry = mappingGet(root, 'retry');
   if (retry !== undefined) retryPolicy(retry, mapping, u64, problems);
   return {
     failClosed: false,
@@ -199,15 +191,15 @@ function adapterPolicy(value: unknown, file: string, problems: Problem[]): EvaPo
       shell: bool(knob(defaults, 'shell'), ['defaults', 'shell'], false),
       maxTimeoutMs,
     },
-    allowWriteWorkspace: list(field(root, 'allow_write_workspace'), ['allow_write_workspace'], identifierError),
-    denyCapabilities: list(field(root, 'deny_capabilities'), ['deny_capabilities'], capabilityNameError),
+    allowWriteWorkspace: list(mappingGet(root, 'allow_write_workspace'), ['allow_write_workspace'], identifierError),
+    denyCapabilities: list(mappingGet(root, 'deny_capabilities'), ['deny_capabilities'], capabilityNameError),
     requireSchema: bool(knob(skill, 'require_schema'), ['skill', 'require_schema'], true),
     allowUserLocalSkills: bool(knob(skill, 'allow_user_local_skills'), ['skill', 'allow_user_local_skills'], false),
     // No `skill` section: {normal}; a `skill` section without the key: the empty set (eva.md §3.3).
     allowedRuntimeGates: skill
-      ? list(field(skill, 'allowed_runtime_gates'), ['skill', 'allowed_runtime_gates'], () => undefined)
+      ? list(mappingGet(skill, 'allowed_runtime_gates'), ['skill', 'allowed_runtime_gates'], () => undefined)
       : ['normal'],
-    denyKinds: skill ? list(field(skill, 'deny_kinds'), ['skill', 'deny_kinds'], () => undefined) : [],
+    denyKinds: skill ? list(mappingGet(skill, 'deny_kinds'), ['skill', 'deny_kinds'], () => undefined) : [],
     source: path.resolve(file),
   };
 }
@@ -226,13 +218,13 @@ function retryPolicy(
   if (!retry) return;
   // `max_attempts` is read as a u64, then narrowed to a u32.
   const attempts = (m: Record<string, unknown>, at: (string | number)[]): void => {
-    const n = u64(field(m, 'max_attempts'), [...at, 'max_attempts']);
+    const n = u64(mappingGet(m, 'max_attempts'), [...at, 'max_attempts']);
     if (n !== null && n > U32_MAX)
       problems.push({ path: [...at, 'max_attempts'], message: 'retry max_attempts is too large' });
   };
-  const fallback = mapping(field(retry, 'default'), ['retry', 'default']);
+  const fallback = mapping(mappingGet(retry, 'default'), ['retry', 'default']);
   if (fallback) attempts(fallback, ['retry', 'default']);
-  const capabilities = mapping(field(retry, 'capabilities'), ['retry', 'capabilities']);
+  const capabilities = mapping(mappingGet(retry, 'capabilities'), ['retry', 'capabilities']);
   if (!capabilities) return;
   // Every pair, keys that are no string included (`capability_key` reads each through `as_str`).
   const odd = nonStringKeys(capabilities);
@@ -249,7 +241,7 @@ function retryPolicy(
     const m = mapping(config, at);
     if (m) {
       attempts(m, at);
-      u64(field(m, 'backoff_ms'), [...at, 'backoff_ms']);
+      u64(mappingGet(m, 'backoff_ms'), [...at, 'backoff_ms']);
     }
   }
   if (odd.shadowedNonStrings)

@@ -1,7 +1,8 @@
 import { isMapping } from './yamlValue';
 import type { YamlDocument } from './yamlDocument';
 import { structField } from './serdeStruct';
-import { manifestString, valueField } from './rawManifestSerde';
+import { manifestString } from './rawManifestSerde';
+import { mappingGet } from './yamlMappingKeys';
 
 /** `provider_transport_supports_process`: stdio, a skill with a command, an MCP stdio server. */
 export function transportSupportsProcess(doc: YamlDocument, manifest: Record<string, unknown>): boolean {
@@ -12,11 +13,11 @@ export function transportSupportsProcess(doc: YamlDocument, manifest: Record<str
     case 'stdio':
       return true;
     case 'skill': {
-      const runner = recordOf(valueField(recordOf(structField(manifest, 'skill')), 'runner'));
-      return typeof structField(manifest, 'command') === 'string' || typeof valueField(runner, 'command') === 'string';
+      const runner = recordOf(mappingGet(recordOf(structField(manifest, 'skill')), 'runner'));
+      return typeof structField(manifest, 'command') === 'string' || typeof mappingGet(runner, 'command') === 'string';
     }
     case 'mcp': {
-      const serverTransport = valueField(recordOf(structField(manifest, 'mcp')), 'server_transport');
+      const serverTransport = mappingGet(recordOf(structField(manifest, 'mcp')), 'server_transport');
       return typeof serverTransport !== 'string' || serverTransport === 'stdio';
     }
     default:

@@ -1,7 +1,6 @@
 import type { DocPath } from '../../documents/document';
 import type { ProviderRuleError } from './serdeWords';
 import { isMapping, untag } from './yamlValue';
-import { nonStringKeys } from './yamlMappingKeys';
 import type { YamlDocument } from './yamlDocument';
 import { missingField, structField } from './serdeStruct';
 import { readBool, readOptionString, readOptionU64, readString, readStruct } from './serdeRead';
@@ -101,12 +100,3 @@ export function u64Field(
 
 /** The largest `u32`, which the loader's rules hold some `u64` fields to (`u32::try_from`). */
 export const U32_MAX = 4_294_967_295n;
-
-/**
- * `mapping.get(Value::String(key))` on a mapping serde kept as a value (inside an entry of a
- * flattened `Mapping`): a key written as a non-string (`1`, `!!binary env`) is not that key.
- */
-export function valueField(record: Record<string, unknown>, key: string): unknown {
-  if (!Object.hasOwn(record, key) || nonStringKeys(record).names.has(key)) return undefined;
-  return record[key];
-}
