@@ -35,12 +35,19 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
   let wb: DemoWorkbench;
   let page: Page;
   let demo: string;
+  /** The profile's user settings, where Serve Agent Plugins Schemas Offline writes its entries. */
+  let userSettings: string;
 
   before(async () => {
     wb = await startDemoWorkbench({
       name: 'problems',
       vsix: VSIX,
-      prepare: (copy: string) => {
+      // VS Code for the Web (code-server) saves a file a second after each edit by default; the
+      // desktop does not. The quick fix test types a line that must stay unsaved until it is
+      // reverted: saved by then (a loaded machine, a slow menu), the revert found the typed line on disk.
+      settings: { 'files.autoSave': 'off' },
+      prepare: (copy: string, _stateDir: string, root: string) => {
+        userSettings = path.join(root, 'data', 'User', 'settings.json');
         fs.mkdirSync(path.join(copy, '.codewhale/plugins/weather'), { recursive: true });
         fs.writeFileSync(path.join(copy, '.codewhale/plugins/weather/plugin.toml'), WEATHER);
       },
@@ -139,7 +146,10 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await entry('Review weather in Skillgate').waitFor({ timeout: 5000 });
     assert.equal(await fix.count(), 0, 'no fix offered while the line differs from the disk');
     await page.keyboard.press('Escape');
+    const dirtyTab = page.locator('.tabs-container .tab.active.dirty', { hasText: 'plugin.toml' });
+    await dirtyTab.waitFor({ timeout: 10000 });
     await runCommand(page, 'File: Revert File');
+    await dirtyTab.waitFor({ state: 'detached', timeout: 10000 });
     await page
       .locator('.monaco-editor .view-line', { hasText: 'typed, not' })
       .waitFor({ state: 'detached', timeout: 10000 });
@@ -172,7 +182,17 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     ['mcp.json', '"mcpServers"', 'Server id → server'],
   ] as const) {
     it(`serves the demo's ${file} $schema URL offline: its hover describes the field, and no "Unable to load schema" warning`, async () => {
-      if (file === 'plugin.json') await runCommand(page, 'Skillgate: Serve Agent Plugins Schemas Offline');
+      if (file === 'plugin.json') {
+        await runCommand(page, 'Skillgate: Serve Agent Plugins Schemas Offline');
+        // The palette returns before the command has written the setting. Opened sooner, the
+        // file would start the JSON language server without it, and the server would ask the
+        // network for the URL: a run on a loaded machine saw no hover for 60 s.
+        const deadline = Date.now() + 30000;
+        while (!fs.readFileSync(userSettings, 'utf8').includes('agent-plugins.org/schemas/plugin.json')) {
+          if (Date.now() > deadline) throw new Error(`the command wrote no json.schemas entry to ${userSettings}`);
+          await page.waitForTimeout(200);
+        }
+      }
       await page.keyboard.press('Control+P');
       await page.locator('.quick-input-widget .quick-input-box input').fill(`repo-tools/${file}`);
       await acceptRow(page, file);
