@@ -13,7 +13,7 @@ export type Compatibility = 'full' | 'partial' | 'unsupported';
  * A section is present when the agent has that concept for the unit (a Codewhale bundle
  * declares MCP servers, a Rivumi hooks file hooks) and absent otherwise, so a receipt
  * holds exactly what the unit declared and compares section by section with the next
- * review (reviewDiff.ts). That is the very record receipts held before the model was
+ * review (capabilityChanges.ts). That is the very record receipts held before the model was
  * typed, so every receipt written since reads unchanged (docs/hashes.md "Receipts").
  * Hashes are never computed from this model: the content hash, the capability hash and
  * the review token come from each agent's own pairs (a contract).

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { review } from '../../src/core/trust/reviewBundle';
 import { trust } from '../../src/core/trust/grantTrust';
-import { capabilityChanges } from '../../src/core/trust/reviewDiff';
+import { capabilityChanges } from '../../src/core/trust/capabilityChanges';
 import { reviewText } from '../../src/core/review/reviewText';
 import { reviewViewModel } from '../../src/core/review/reviewViewModel';
 import { byName } from './helpers/fixture';

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
-import { capabilityChanges, diffAgainstReceipt } from '../../src/core/trust/reviewDiff';
+import { capabilityChanges } from '../../src/core/trust/capabilityChanges';
+import { diffAgainstReceipt } from '../../src/core/trust/reviewDiff';
 import type { Receipt } from '../../src/core/trust/stateSchema';
 import type { BundleFile } from '../../src/core/model';
 import { Fixture } from './helpers/fixture';

@@ -1,6 +1,6 @@
 import { review } from '../trust/reviewBundle';
 import type { LifecycleContext } from '../trust/lifecycle';
-import { capabilityChanges } from '../trust/reviewDiff';
+import { capabilityChanges } from '../trust/capabilityChanges';
 import type { Item } from '../model';
 
 /**

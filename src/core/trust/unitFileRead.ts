@@ -23,7 +23,7 @@ export interface HashedUnit {
  * reader when it has one (Eva's reads a skill folder's files beneath that folder, which Eva
  * follows when it is a link: eva.md §8 Q7, eva/trustUnit.ts `readAsHashed`), else beneath
  * the unit's root or its manifest's directory (`readUnitFile`). The one way trusting
- * (reviewedCopy.ts), the diff's current side (reviewDiff.ts) and the panel's texts
+ * (reviewedCopy.ts), the diff's current side (fileChanges.ts) and the panel's texts
  * (review/skillAndCommandViews.ts) read a unit's file: read beneath the root alone, an Eva folder that is
  * a link was refused, and the review showed nothing of the files Eva loads from it.
  */
