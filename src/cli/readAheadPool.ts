@@ -9,7 +9,7 @@ import { WorkerReadAhead } from './workerReadAhead';
  * Node 10–20 µs, and one reader kept a warm run's walk waiting for about a third of it;
  * two, dealt the bundles in turn, keep ahead of the walk on two cores (docs/read-ahead.md).
  */
-export const READERS = 2;
+const READERS = 2;
 
 /**
  * The CLI's read-ahead (docs/read-ahead.md): READERS tree reader threads, each dealt

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
  * user's consent, Skillgate adds one entry per URL to the user settings whose inline
  * schema is a `$ref` to the copy it ships, and keeps only those entries current.
  */
-export const SCHEMA_URLS: Readonly<Record<string, string>> = {
+const SCHEMA_URLS: Readonly<Record<string, string>> = {
   'https://agent-plugins.org/schemas/plugin.json': 'plugin.json',
   'https://agent-plugins.org/schemas/mcp.json': 'mcp.json',
 };
@@ -20,7 +20,7 @@ interface SchemaSetting {
 }
 
 /** The user's `json.schemas` with Skillgate's entries set to the shipped copies; others untouched. */
-export function withOfflineSchemas(current: readonly SchemaSetting[], extensionUri: vscode.Uri): SchemaSetting[] {
+function withOfflineSchemas(current: readonly SchemaSetting[], extensionUri: vscode.Uri): SchemaSetting[] {
   const ours = Object.entries(SCHEMA_URLS).map(([url, file]) => ({
     url,
     schema: { $ref: vscode.Uri.joinPath(extensionUri, 'media', 'schemas', file).toString() },

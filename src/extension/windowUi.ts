@@ -3,7 +3,7 @@ import { safeUi } from './text/uiText';
 import type { UiPort } from './flows/ports';
 
 /** The modal's default button where Enter must not add trust: it closes the modal and leaves the review open. */
-export const KEEP_REVIEWING = 'Keep Reviewing';
+const KEEP_REVIEWING = 'Keep Reviewing';
 
 /** The editor's side of the flows' UI port: modal confirmations and notifications, every message escaped (text/uiText.ts). */
 export const windowUi: UiPort = safeUi({

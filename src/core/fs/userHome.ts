@@ -7,7 +7,7 @@ import { expandLeadingTilde } from './leadingTilde';
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The account's home from the passwd database (or the profile folder on Windows); undefined when there is none. */
-export function accountHome(): string | undefined {
+function accountHome(): string | undefined {
   try {
     return os.userInfo().homedir;
   } catch {

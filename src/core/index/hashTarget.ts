@@ -4,8 +4,6 @@ import { currentHost } from '../host';
 import { agentSystems } from '../systems/registry';
 import type { HashOutcome } from '../systems/agentSystem';
 
-export type { HashOutcome } from '../systems/agentSystem';
-
 /** `skillgate hash <target>`: the trust unit of whichever agent recognises the target. */
 export function hashTarget(target: string): HashOutcome {
   const abs = path.resolve(target);

@@ -15,7 +15,7 @@ import type { Item, System } from '../model';
  * grant itself trust).
  */
 export const LOCK_FILE_NAME = 'skillgate.lock';
-export const LOCK_VERSION = 1;
+const LOCK_VERSION = 1;
 const NOTE =
   'Written by `skillgate lock`. It pins the review token of every agent bundle in this repository so that CI (`skillgate check --lock`) fails when one changes; it grants no trust on any machine.';
 

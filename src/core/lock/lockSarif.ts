@@ -6,7 +6,7 @@ import type { Diagnostic } from '../model';
 import type { LockFinding } from './lockCheck';
 
 /** The rule of a place Skillgate's own limits left unread, which no lock entry can name. */
-export const UNREAD_RULE = 'skillgate.lock.unread';
+const UNREAD_RULE = 'skillgate.lock.unread';
 
 /** What `check --lock` found in one workspace folder, and where its lock file is. */
 export interface LockReport {

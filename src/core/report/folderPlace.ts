@@ -12,7 +12,7 @@ import type { Item } from '../model';
  */
 
 /** VS Code's separator between a workspace folder's name and a path in it (its label service). */
-export const FOLDER_SEPARATOR = ' • ';
+const FOLDER_SEPARATOR = ' • ';
 
 /**
  * A workspace folder's name: its last segment, or its whole path when another of the

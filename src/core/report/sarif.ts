@@ -18,7 +18,7 @@ export function workspaceBaseId(index: number): string {
 }
 
 /** One `originalUriBaseIds` entry per workspace folder, named by `workspaceBaseId`. */
-export function workspaceBaseIds(workspaces: readonly string[]): Record<string, object> {
+function workspaceBaseIds(workspaces: readonly string[]): Record<string, object> {
   return Object.fromEntries(
     workspaces.map((ws, i) => [
       workspaceBaseId(i),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../model';
 
 /** The `partialFingerprints` key Skillgate writes (GitHub reserves `primaryLocationLineHash` and recomputes it). */
-export const FINGERPRINT_KEY = 'skillgate/v1';
+const FINGERPRINT_KEY = 'skillgate/v1';
 
 /**
  * SARIF `partialFingerprints` for one result: the rule, the workspace-relative file and

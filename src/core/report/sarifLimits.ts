@@ -7,7 +7,7 @@ import { sarifFingerprint } from './sarifFingerprint';
  * docs.github.com, code-security/code-scanning/troubleshooting-sarif-uploads/results-exceed-limit
  * ("Results per run | 25,000"; and sarif-support-for-code-scanning, "Validating your SARIF file").
  */
-export const CODE_SCANNING_RESULTS_PER_RUN = 25_000;
+const CODE_SCANNING_RESULTS_PER_RUN = 25_000;
 
 /**
  * The largest gzip-compressed SARIF file code scanning takes (…/troubleshooting-sarif-uploads/file-too-large:
@@ -17,12 +17,12 @@ export const CODE_SCANNING_RESULTS_PER_RUN = 25_000;
  * `addFingerprints`), about 60 bytes each: the log is kept 1,000,000 bytes below, room for
  * 25,000 of them even where they do not compress.
  */
-export const CODE_SCANNING_GZIP_BYTES = 10_000_000;
+const CODE_SCANNING_GZIP_BYTES = 10_000_000;
 const UPLOADER_HEADROOM_BYTES = 1_000_000;
 const BUDGET = CODE_SCANNING_GZIP_BYTES - UPLOADER_HEADROOM_BYTES;
 
 /** The rule of the one result that says what a run left out. */
-export const TRUNCATED_RULE = 'skillgate.sarif.truncated';
+const TRUNCATED_RULE = 'skillgate.sarif.truncated';
 
 type Level = 'error' | 'warning' | 'note';
 const LEVELS: readonly Level[] = ['error', 'warning', 'note'];

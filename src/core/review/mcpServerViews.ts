@@ -8,7 +8,7 @@ import type { McpView } from './reviewModel';
 import type { ShowText } from './shown';
 
 /** What a local MCP server's process may reach, where its agent's own review does not word it. */
-export const LOCAL_PROCESS_AUTHORITY = "Starts a local process with your user's filesystem and network access.";
+const LOCAL_PROCESS_AUTHORITY = "Starts a local process with your user's filesystem and network access.";
 
 /** The bundle's MCP servers, one card each; `current` is the bundle as the index sees it now. */
 export function mcpServerViews(

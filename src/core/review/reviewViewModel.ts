@@ -12,7 +12,7 @@ import { diagnosticsView } from './diagnosticsView';
 import { reviewActions } from './reviewActions';
 import type { ReviewViewModel } from './reviewModel';
 
-export type { FileView, HookView, McpView, ReviewViewModel, Shown, DiffLine } from './reviewModel';
+export type { ReviewViewModel, Shown } from './reviewModel';
 /** The sentence when the manifest does not load, in the capabilities and in what changed (missingHashes.ts). */
 export { CAPABILITIES_UNKNOWN } from './missingHashes';
 // The view model's words and limits, for those that import them with it (its tests).

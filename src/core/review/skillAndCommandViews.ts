@@ -7,7 +7,7 @@ import type { ReviewViewModel, Shown } from './reviewModel';
 import type { ShownStrings } from './shown';
 
 /** What the panel's button that shows a skill part's text says (the webview says the same of a command's). */
-export const AGENT_TEXT_LABEL = 'Show the text the agent reads';
+const AGENT_TEXT_LABEL = 'Show the text the agent reads';
 
 /**
  * The text the agent reads, lines kept; bundle text, so shown with its invisible characters marked.

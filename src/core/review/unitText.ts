@@ -6,7 +6,7 @@ import type { ReviewReport } from '../trust/reviewBundle';
 import type { BundleFile } from '../model';
 
 /** A body larger than this is not shown, with a note: the file itself opens from Files. */
-export const MAX_BODY_BYTES = 65536;
+const MAX_BODY_BYTES = 65536;
 
 /**
  * A text of the unit as the review shows it (a skill's, a command's, a script's): the decoded

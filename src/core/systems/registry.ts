@@ -28,7 +28,7 @@ export function systemOf(id: System): AgentSystem<IndexOptions> {
   return system;
 }
 
-export function isSystemId(id: string): id is System {
+function isSystemId(id: string): id is System {
   return SYSTEMS.some((s) => s.id === id);
 }
 

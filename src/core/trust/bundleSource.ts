@@ -3,7 +3,7 @@ import { currentHost, type HostFacts } from '../host';
 import { agentSystems, systemOf } from '../systems/registry';
 import type { Item } from '../model';
 
-export type { BundleSource, SourceRead } from '../systems/agentSystem';
+export type { BundleSource } from '../systems/agentSystem';
 import type { SourceRead } from '../systems/agentSystem';
 
 /** A trust unit read from disk now, by its agent (review and trust never rely on an older index). */

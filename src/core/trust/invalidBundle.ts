@@ -9,8 +9,6 @@ import type { BundleFile, Diagnostic, Item } from '../model';
 import type { InvalidBundle } from '../systems/agentSystem';
 import type { LifecycleContext } from './lifecycle';
 
-export type { InvalidBundle } from '../systems/agentSystem';
-
 /**
  * Reads an invalid unit from disk, by its agent. `reviewed` are the paths its receipt
  * covers, so that the files the reviewer approved are hashed now even when the loader

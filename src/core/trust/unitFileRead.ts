@@ -52,7 +52,7 @@ export function readFromUnit(unit: HashedUnit, f: BundleFile, limit: number): Re
  * root (eva/trustUnit.ts). Where the platform cannot read beneath (`beneathWorks`), the
  * whole path is opened, as before.
  */
-export function readUnitFile(root: string, manifest: string | undefined, rel: Buffer, limit: number): ReadResult {
+function readUnitFile(root: string, manifest: string | undefined, rel: Buffer, limit: number): ReadResult {
   const shared = manifest === undefined ? 0 : sharedDirectoryLength(rel, manifestDirectory(root, manifest));
   if (shared === 0) return readBeneath(root, rel, limit);
   const base = Buffer.concat([Buffer.from(osPath(root)), SLASH, rel.subarray(0, shared)]);

@@ -9,7 +9,7 @@ import { lstatOrUndefined } from '../fs/lstatOrUndefined';
  * holding the lock cannot tell its copy from an abandoned one; age can. An abandoned
  * copy merely waits this long longer to be pruned.
  */
-export const FRESH_COPY_MS = 60 * 60 * 1000;
+const FRESH_COPY_MS = 60 * 60 * 1000;
 
 /**
  * The entries of the reviewed copies' directory that `doctor` lists and `doctor --prune`

@@ -40,7 +40,7 @@ export function revokeMeaning(item: Item): string {
     : `${label} does not load it now, and revoking does not change that; Skillgate shows it as not reviewed until you review and trust it again.`;
 }
 
-export const ENABLE_AGAIN = 'Enable again';
+const ENABLE_AGAIN = 'Enable again';
 
 /**
  * Trust happens only after the review was shown, for exactly the token shown: the

@@ -33,7 +33,7 @@ export function itemDescription(item: Item, snapshot?: Snapshot): string {
 }
 
 /** The primary reason in words; what the agent loads unreviewed reads as loaded, never as disabled (decisions.md). */
-export function reasonPhrase(item: Item, snapshot?: Snapshot): string {
+function reasonPhrase(item: Item, snapshot?: Snapshot): string {
   const first = item.reasons[0];
   if (first === undefined) return DECISION_WORD[item.decision];
   if (isLoadedUnreviewed(item)) {
@@ -93,7 +93,7 @@ const COMPONENT_ICON: Readonly<Record<string, string>> = {
 };
 
 /** An MCP server's command and args, or its URL, as its bundle declares them. */
-export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
+function mcpServerRuns(item: Item, snapshot: Snapshot): string {
   const parent = item.parent ? itemById(snapshot, item.parent) : undefined;
   const servers = parent?.detail.capabilities?.mcpServers;
   const server = servers && Object.hasOwn(servers, item.name) ? servers[item.name] : undefined;
@@ -103,7 +103,7 @@ export function mcpServerRuns(item: Item, snapshot: Snapshot): string {
 }
 
 /** A hook's argv, as its agent runs it. */
-export function hookRuns(item: Item): string {
+function hookRuns(item: Item): string {
   return item.detail.hook ? argvText(item.detail.hook.argv) : '';
 }
 
@@ -123,7 +123,7 @@ function decisionAndReason(item: Item, snapshot: Snapshot | undefined): string[]
 }
 
 /** The decision in a word or two; what the agent loads unreviewed is loaded (decisions.md `loaded_unreviewed`). */
-export function decisionWord(item: Item): string {
+function decisionWord(item: Item): string {
   return isLoadedUnreviewed(item) ? 'loaded' : DECISION_WORD[item.decision];
 }
 

@@ -21,7 +21,7 @@ export const DEFAULT_TREE_MODE: TreeMode = { filter: 'all', groupByDecision: fal
 export type DecisionGroup =
   'rejected' | 'loadedUnreviewed' | 'needsReview' | 'disabled' | 'active' | 'displayOnly' | 'shadowed';
 
-export const DECISION_GROUPS: readonly DecisionGroup[] = [
+const DECISION_GROUPS: readonly DecisionGroup[] = [
   'rejected',
   'loadedUnreviewed',
   'needsReview',
@@ -80,7 +80,7 @@ export type TreeNode =
   | { readonly kind: 'item'; readonly id: string; readonly item: Item };
 
 /** The decision group of a top-level item. */
-export function decisionGroup(item: Item, pending: ReadonlySet<string>): DecisionGroup {
+function decisionGroup(item: Item, pending: ReadonlySet<string>): DecisionGroup {
   if (item.decision === 'rejected') return 'rejected';
   if (isLoadedUnreviewed(item)) return 'loadedUnreviewed';
   if (pending.has(item.id)) return 'needsReview';

@@ -236,7 +236,7 @@ function validateStdio(
 }
 
 /** The key/value credential heuristic (codewhale.md §4.7). */
-export function embedsCredential(arg: string, followed: boolean): boolean {
+function embedsCredential(arg: string, followed: boolean): boolean {
   const eq = arg.indexOf('=');
   const rawKey = eq >= 0 ? arg.slice(0, eq) : arg;
   const key = asciiLower(rawKey.replace(/^-+/, '').replace(/_/g, '-'));

@@ -174,7 +174,7 @@ export function coveredFiles(
  * it, so it has no name in the hash: a caller that must cover it fails closed (`OUTSIDE`) rather
  * than hash without it, which would keep the trust when it changed.
  */
-export function addName(files: CoveredFile[], abs: string, root: string, home: string | null): boolean {
+function addName(files: CoveredFile[], abs: string, root: string, home: string | null): boolean {
   const name = coveredName(abs, root, home);
   if (name) files.push({ abs, ...name });
   return name !== undefined;

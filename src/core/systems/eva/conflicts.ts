@@ -11,7 +11,7 @@ import { capabilityProviderRefs } from './capabilityProviderRefs';
 /** Keys, precedence and shadowing across manifests (eva.md §4.3), and the cross-file provider check (§2.4). */
 
 /** The conflict types an item takes part in (eva.md §4.3), from its conflict diagnostics, for `detail.eva.conflicts`. */
-export const CONFLICT_TYPES: Record<string, string> = {
+const CONFLICT_TYPES: Record<string, string> = {
   'eva.conflict.duplicate-adapter-id': 'duplicate_adapter_id',
   'eva.conflict.duplicate-capability-id': 'duplicate_capability_id',
   'eva.conflict.cross-namespace-id': 'cross_namespace_id',

@@ -148,8 +148,8 @@ export function sniff(abs: string): string | undefined {
   return decodeUtf8(bytes) ?? new TextDecoder('utf-8').decode(bytes);
 }
 
-export const SNIFF_ADAPTER = /^transport:[ \t]*["']?skill["']?[ \t]*(#.*)?$/m;
-export const SNIFF_CAPABILITY = /^kind:[ \t]*["']?(lua_skill|skill)["']?[ \t]*(#.*)?$/m;
+const SNIFF_ADAPTER = /^transport:[ \t]*["']?skill["']?[ \t]*(#.*)?$/m;
+const SNIFF_CAPABILITY = /^kind:[ \t]*["']?(lua_skill|skill)["']?[ \t]*(#.*)?$/m;
 
 export function sniffRole(text: string | undefined, area: 'adapter' | 'capability'): Role {
   if (text === undefined) return 'context';

@@ -14,12 +14,6 @@ import type { YamlDocument } from './yamlDocument';
  * malformed `adapter_policy` fails closed: every skill of the project is denied.
  */
 
-export interface PolicySource {
-  readonly file: string;
-  /** The dotted key that decided the value, e.g. `adapter_policy.defaults.network`; null for a default. */
-  readonly key: string | null;
-}
-
 export interface EvaPolicy {
   readonly failClosed: boolean;
   readonly defaults: {

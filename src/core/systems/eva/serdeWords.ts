@@ -43,7 +43,7 @@ export function unexpected(v: unknown): string {
   return 'map';
 }
 
-export function integerText(v: unknown): string {
+function integerText(v: unknown): string {
   return typeof v === 'bigint' ? v.toString() : BigInt(v as number).toString();
 }
 

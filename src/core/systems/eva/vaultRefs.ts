@@ -34,7 +34,7 @@ export function vaultError(doc: YamlDocument, raw: unknown, allowed: readonly st
 }
 
 /** `validate_vault_secret_ref`: `vault://<segments>[#key]`, path ≤ 384 bytes, key ≤ 128, all ≤ 512. */
-export function vaultRefError(ref: string): string | undefined {
+function vaultRefError(ref: string): string | undefined {
   if (!ref.startsWith('vault://')) return 'vault reference must start with vault://';
   const [path = '', key, ...more] = ref.slice('vault://'.length).split('#');
   const pathValid = path !== '' && bytes(path) <= 384 && path.split('/').every(vaultSegmentValid);

@@ -1,16 +1,13 @@
 import type { DiagnosticCode } from '../../diagnostics/diagnosticCodes';
-import type { Decision, ItemKind, ReasonCode, System } from '../../model';
+import type { Decision, ReasonCode, System } from '../../model';
 
 /**
- * Eva-CLI's words: its item kinds and reasons (members of the shared unions in model.ts),
- * and what each reason implies.
+ * Eva-CLI's words: its descriptor's kinds and its reasons (members of the shared union in
+ * model.ts), and what each reason implies.
  */
 
 /** The system id Eva items carry. */
 export const EVA_SYSTEM = 'eva' satisfies System;
-
-/** Item kinds of eva.md §3.2 / §4.8. */
-export type EvaItemKind = Extract<ItemKind, 'skill-adapter' | 'lua-skill' | 'skill' | 'skill-binding'>;
 
 /** The skill kinds of Eva's descriptor (§3.1). */
 export type EvaSkillKind = 'workflow_skill' | 'runtime_worker' | 'lua_skill';

@@ -50,7 +50,7 @@ function duplicateKeyWords(key: YamlScalar | undefined, tagged: boolean): string
 }
 
 /** serde_yaml's `Number` display of a float: `.nan`, `.inf`, `-.inf`, else ryu's `format_finite`. */
-export function yamlFloatText(f: number): string {
+function yamlFloatText(f: number): string {
   if (Number.isNaN(f)) return '.nan';
   if (!Number.isFinite(f)) return f < 0 ? '-.inf' : '.inf';
   const sign = f < 0 || Object.is(f, -0) ? '-' : '';

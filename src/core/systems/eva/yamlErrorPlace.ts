@@ -30,7 +30,7 @@ const UNMARKED = new Set([
 ]);
 
 /** libyaml's mark at `offset` (UTF-16) in `text`: 0-based line and column, in characters. */
-export function libyamlMark(text: string, offset: number): { line: number; column: number } {
+function libyamlMark(text: string, offset: number): { line: number; column: number } {
   let line = 0;
   let column = 0;
   const end = Math.min(offset, text.length);

@@ -50,7 +50,7 @@ const LS_PS = /[\u2028\u2029]/;
  * escaped one) kept as line feeds. CR LF, CR, LF and NEL read as `\n`, LS and PS as
  * themselves. A single-quoted scalar's `''` is a quote; only a double-quoted one has escapes.
  */
-export function libyamlFlowScalar(raw: string, style: FlowStyle): string {
+function libyamlFlowScalar(raw: string, style: FlowStyle): string {
   let out = '';
   const quoted = style !== 'plain';
   let i = quoted ? 1 : 0;

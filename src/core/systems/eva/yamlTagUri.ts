@@ -4,13 +4,13 @@
  */
 
 /** The characters of a URI in a `%TAG` prefix or a verbatim tag (a suffix's exclude `,[]`). */
-export const URI_CHARACTER = /[0-9A-Za-z_\-;/?:@&=+$.%!~*'()[\],]/;
+const URI_CHARACTER = /[0-9A-Za-z_\-;/?:@&=+$.%!~*'()[\],]/;
 
 /**
  * libyaml's yaml_parser_scan_uri_escapes: `%XX` octets forming one UTF-8 character. Where the
  * escapes end, or the problem at the `%` of the first wrong octet.
  */
-export function uriEscapes(line: string, at: number): number | { problem: string; at: number } {
+function uriEscapes(line: string, at: number): number | { problem: string; at: number } {
   let width = 0;
   do {
     if (!/^%[0-9A-Fa-f]{2}/.test(line.slice(at, at + 3))) return { problem: 'did not find URI escaped octet', at };

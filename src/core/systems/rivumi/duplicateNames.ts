@@ -13,7 +13,7 @@ import type { RivumiFileState, RivumiPlugin, RivumiProject, RivumiSkill } from '
 export type SameNamed<T> = ReadonlyMap<T, readonly T[]>;
 
 /** Skills in Rivumi's load order (§3.5): project skills by file name, then each plugin's in manifest order. */
-export function skillsInLoadOrder(
+function skillsInLoadOrder(
   skills: readonly RivumiSkill[],
   plugins: readonly Pick<RivumiPlugin, 'skills'>[],
 ): RivumiSkill[] {
@@ -24,7 +24,7 @@ export function skillsInLoadOrder(
  * The carriers of each name more than one carries. Only a file Rivumi reads and accepts carries
  * a name it loads: one past a cap, or invalid, carries none.
  */
-export function sameNamed<T extends { readonly state: RivumiFileState }>(
+function sameNamed<T extends { readonly state: RivumiFileState }>(
   inLoadOrder: readonly T[],
   nameOf: (t: T) => string,
 ): SameNamed<T> {

@@ -6,7 +6,7 @@
  * fails and yields nothing (rivumi.md §6), wherever the number sits: a key Rivumi ignores
  * (an unknown event of a plugin's `hooks`) included. A float of any length parses.
  */
-export const PYTHON_INT_MAX_STR_DIGITS = 4300;
+const PYTHON_INT_MAX_STR_DIGITS = 4300;
 
 /** The first integer literal of JSON text (already parsed) that Python's json refuses, with Python's words. */
 export function pythonIntLimitError(text: string): { offset: number; message: string } | undefined {

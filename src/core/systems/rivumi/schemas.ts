@@ -94,8 +94,6 @@ export const hookCommand = z.strictObject(
   },
 );
 
-export type HookCommand = z.infer<typeof hookCommand>;
-
 const httpUrl = constrainedText()
   .max(2048, { error: 'String should have at most 2048 characters', abort: true })
   .refine((raw) => {
@@ -189,8 +187,6 @@ export const pluginManifest = z.strictObject(
       iss.code === 'unrecognized_keys' ? 'Extra inputs are not permitted' : 'Input should be a valid dictionary',
   },
 );
-
-export type PluginManifest = z.infer<typeof pluginManifest>;
 
 /**
  * `loc: message` in pydantic's dotted-location form, one per problem; `message` is the

@@ -155,7 +155,6 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
 }
 
 export type StandardServer = z.infer<typeof server>;
-export const standardServer = server;
 
 /**
  * `standard_server_to_config` (codewhale.md §3.3): the server's `extensions["net.codewhale"]`,

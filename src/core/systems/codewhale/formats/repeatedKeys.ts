@@ -36,7 +36,7 @@ export const ANY: SerdeShape = { kind: 'any' };
  * reads it; otherwise the refusal (a repeated field, or a replaced map value that is
  * not of the map's type), paths absolute.
  */
-export function repeatedKeyProblems(
+function repeatedKeyProblems(
   doc: ParsedDocument,
   shapeAt: (path: DocPath) => SerdeShape,
   layout?: SerdeLayout,

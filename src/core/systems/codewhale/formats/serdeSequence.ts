@@ -15,7 +15,7 @@ export function sequenceAsStruct<T extends z.ZodType>(fields: readonly string[],
   return z.preprocess((v) => structOfSequence(v, fields), schema);
 }
 
-export function structOfSequence(value: unknown, fields: readonly string[]): unknown {
+function structOfSequence(value: unknown, fields: readonly string[]): unknown {
   if (!Array.isArray(value) || value.length > fields.length) return value;
   const out: Record<string, unknown> = {};
   value.forEach((v, i) => (out[fields[i] as string] = v));
@@ -90,7 +90,7 @@ export const WHEN_FIELDS = ['os', 'binaries'] as const;
  * `plugin.toml` (manifest.rs `PluginManifest`, `PluginMeta`): the root is always a table; its
  * `[plugin]` may be an array, `icon` after `display_name` as the v3-era builds declare it.
  */
-export const TOML_ROOT_FIELDS = [
+const TOML_ROOT_FIELDS = [
   'schema_version',
   'plugin',
   'skills',
