@@ -37,7 +37,7 @@ const snap = (items: Item[], trustProblem: string | null = null): Snapshot => ({
   trustProblem,
 });
 
-const labels = (s: Snapshot, nodes: TreeNode[]) =>
+const labels = (nodes: TreeNode[]) =>
   nodes.map((n) =>
     n.kind === 'item'
       ? n.item.name
@@ -136,7 +136,7 @@ describe('the tree in words (issue 14 items 1-4)', () => {
         shadowedBy: winner.id,
       });
       const s: Snapshot = { ...snap([winner, shadowed]), workspaces: apps };
-      assert.deepEqual(labels(s, childNodes(s)), ['/a/app', '/b/app']);
+      assert.deepEqual(labels(childNodes(s)), ['/a/app', '/b/app']);
       assert.equal(itemDescription(shadowed, s), 'shadowed by /a/app');
       assert.equal(itemPick(shadowed, apps, s).description, 'Codewhale plugin · shadowed by /a/app');
       // The tooltip (Markdown-escaped) and the panel's title already named them so (core/report/folderPlace.ts).
@@ -151,7 +151,7 @@ describe('the tree in words (issue 14 items 1-4)', () => {
         ]),
         workspaces: ['/a/web', '/b/app'],
       };
-      assert.deepEqual(labels(distinct, childNodes(distinct)), ['web', 'app']);
+      assert.deepEqual(labels(childNodes(distinct)), ['web', 'app']);
       assert.equal(itemDescription({ ...shadowed, workspace: '/b/app' }, distinct), 'shadowed by web');
     });
 
@@ -367,7 +367,7 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       const [folder] = childNodes(s, undefined, { filter, groupByDecision: false });
       return folder
         ? childNodes(s, folder, { filter, groupByDecision: false }).flatMap((sys) =>
-            labels(s, childNodes(s, sys, { filter, groupByDecision: false })),
+            labels(childNodes(s, sys, { filter, groupByDecision: false })),
           )
         : [];
     };
@@ -381,10 +381,10 @@ describe('the tree in words (issue 14 items 1-4)', () => {
     it("groups the top level by decision, worst first, with counts, and keeps a bundle's parts under it", () => {
       const mode = { filter: 'all', groupByDecision: true } as const;
       const groups = childNodes(s, undefined, mode);
-      assert.deepEqual(labels(s, groups), ['rejected:1', 'loadedUnreviewed:1', 'needsReview:1', 'active:1']);
+      assert.deepEqual(labels(groups), ['rejected:1', 'loadedUnreviewed:1', 'needsReview:1', 'active:1']);
       const activeGroup = groups[3] as TreeNode;
       const [ok] = childNodes(s, activeGroup, mode);
-      assert.deepEqual(labels(s, childNodes(s, ok, mode)), ['s']);
+      assert.deepEqual(labels(childNodes(s, ok, mode)), ['s']);
       assert.equal(new Set(groups.map((g) => g.id)).size, groups.length);
     });
 
@@ -398,14 +398,14 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       };
       assert.equal(ROWS_PER_RANGE, 250);
       assert.deepEqual(
-        labels(snap(many(250)), under(snap(many(250)))),
+        labels(under(snap(many(250)))),
         many(250).map((i) => i.name),
       );
       const s = snap(many(601));
       const ranges = under(s);
-      assert.deepEqual(labels(s, ranges), ['range:0+250/601', 'range:250+250/601', 'range:500+101/601']);
+      assert.deepEqual(labels(ranges), ['range:0+250/601', 'range:250+250/601', 'range:500+101/601']);
       assert.deepEqual(
-        ranges.flatMap((r) => labels(s, childNodes(s, r))),
+        ranges.flatMap((r) => labels(childNodes(s, r))),
         many(601).map((i) => i.name),
       );
       // Ids are unique, and the same for the same place in the next snapshot (an opened range stays open).
@@ -419,13 +419,13 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       // Grouped by decision, and a bundle's own parts, the same way.
       const grouped = { filter: 'all', groupByDecision: true } as const;
       const [group] = childNodes(s, undefined, grouped);
-      assert.deepEqual(labels(s, childNodes(s, group, grouped)), labels(s, ranges));
+      assert.deepEqual(labels(childNodes(s, group, grouped)), labels(ranges));
       const parts = Array.from({ length: 251 }, (_, i) =>
         item({ id: `big#skill/${i}`, name: `s${i}`, kind: 'skill', parent: 'big', trust: null }),
       );
       const withParts = snap([item({ id: 'big', name: 'big' }), ...parts]);
       const [big] = under(withParts);
-      assert.deepEqual(labels(withParts, childNodes(withParts, big)), ['range:0+250/251', 'range:250+1/251']);
+      assert.deepEqual(labels(childNodes(withParts, big)), ['range:0+250/251', 'range:250+1/251']);
     });
 
     it('reads a remembered mode back, and falls back to all, by folder, for anything it did not write', () => {
