@@ -38,8 +38,9 @@ export function nonStringKeys(record: object): NonStringKeys {
 
 /**
  * serde_yaml 0.9's `mapping.get(Value::String(key))` on a mapping kept as a value (a policy
- * document, read by domains.rs `get`; an entry of a flattened `Mapping`): a key written as a non-string (`1`,
- * `!!binary env`, `!t network`) is another key, though the record names it by its text.
+ * document, read by domains.rs `get`; an entry of a flattened `Mapping`): a key written as a
+ * non-string (`1`, `!!binary env`, `!t network`) is another key, though the record names it
+ * by its text.
  */
 export function mappingGet(record: Record<string, unknown>, key: string): unknown {
   if (!Object.hasOwn(record, key) || nonStringKeys(record).names.has(key)) return undefined;
