@@ -406,7 +406,14 @@ export function mutateFrontMatter(text: string, how: FrontMatterMutation, at: nu
       return `${e.fence}\n${e.block}\n---\n${hasFence ? rest.slice(rest.indexOf('\n---') + 4) : text}`;
     }
     case 'deep-yaml': {
-      const nested = Array.from({ length: size }, (_, i) => `${'  '.repeat(i)}a:`).join('\n');
+      // Block nesting indents each level, so a nest of mappings costs the square of its depth in
+      // bytes: 12,000 levels made a 144 MB file, refused by every agent's size limit before any
+      // parser saw it. Compact nested sequences (`- - - a`) nest as deep at two bytes a level;
+      // mappings nest to 100 levels (10 KB).
+      const nested =
+        Math.floor(at / 2) % 2
+          ? `deep:\n${'- '.repeat(size)}a`
+          : Array.from({ length: Math.min(size, 100) }, (_, i) => `${'  '.repeat(i)}a:`).join('\n');
       return hasFence
         ? `---\n${at % 2 ? `x: ${deepArray(size)}` : nested}\n${rest}`
         : `---\nname: deep\n${nested}\n---\n${text}`;
