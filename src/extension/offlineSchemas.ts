@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 /**
  * Codewhale's `plugin.json` must name its schema by URL (`$schema`, codewhale.md §3.2), and
  * VS Code's JSON service fetches a document's own `$schema` in preference to any
- * `jsonValidation` association, so offline it warns "Unable to load schema". The JSON
+ * `jsonValidation` association, so offline it warns "Unable to load schema" (or, where the
+ * network drops the request, waits on it: no hover, no warning, for a minute and more). The JSON
  * service reads a `json.schemas` entry's inline `schema` instead of the URL; it reads only
  * user and workspace values of that setting (not `configurationDefaults`). So, with the
  * user's consent, Skillgate adds one entry per URL to the user settings whose inline
