@@ -77,6 +77,14 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await input.fill(filter);
   };
   const hover = () => page.locator('.monaco-hover:visible, .workbench-hover:visible').last();
+  /** Waits until `file` on disk holds `text`; past `ms`, fails with `failure` of what it holds. */
+  const untilFileHolds = async (file: string, text: string, ms: number, failure: (held: string) => string) => {
+    const deadline = Date.now() + ms;
+    for (let held = fs.readFileSync(file, 'utf8'); !held.includes(text); held = fs.readFileSync(file, 'utf8')) {
+      if (Date.now() > deadline) throw new Error(failure(held));
+      await page.waitForTimeout(200);
+    }
+  };
 
   it("shows a rejected bundle's diagnostics in its tooltip, with a Show in Problems link that opens the panel", async () => {
     await skillgateActivity(page).click();
@@ -167,11 +175,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await page.locator('.monaco-editor .view-line', { hasText: '[plugin]' }).first().click();
     await page.keyboard.press('Control+S');
     const file = path.join(demo, '.codewhale/plugins/weather/plugin.toml');
-    const deadline = Date.now() + 15000;
-    while (!fs.readFileSync(file, 'utf8').includes('network_hosts = ["api.weather.example"]')) {
-      if (Date.now() > deadline) throw new Error(`not fixed: ${fs.readFileSync(file, 'utf8')}`);
-      await page.waitForTimeout(200);
-    }
+    await untilFileHolds(file, 'network_hosts = ["api.weather.example"]', 15000, (text) => `not fixed: ${text}`);
     await problemRow('capabilities.network_hosts must exactly match')
       .first()
       .waitFor({ state: 'detached', timeout: 20000 });
@@ -187,11 +191,12 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
         // The palette returns before the command has written the setting. Opened sooner, the
         // file would start the JSON language server without it, and the server would ask the
         // network for the URL: a run on a loaded machine saw no hover for 60 s.
-        const deadline = Date.now() + 30000;
-        while (!fs.readFileSync(userSettings, 'utf8').includes('agent-plugins.org/schemas/plugin.json')) {
-          if (Date.now() > deadline) throw new Error(`the command wrote no json.schemas entry to ${userSettings}`);
-          await page.waitForTimeout(200);
-        }
+        await untilFileHolds(
+          userSettings,
+          'agent-plugins.org/schemas/plugin.json',
+          30000,
+          () => `the command wrote no json.schemas entry to ${userSettings}`,
+        );
       }
       await page.keyboard.press('Control+P');
       await page.locator('.quick-input-widget .quick-input-box input').fill(`repo-tools/${file}`);
