@@ -76,14 +76,7 @@ export class CodewhaleIndex implements SystemIndex {
     const list = (root: string, workspace: string | null) => {
       const { scan, jobs } = this.rootJobs(root, workspace);
       const slots: BundleSlots = { bundles: new Map(), unreadable: new Map() };
-      this.roots.set(rootKey(root, workspace), {
-        scan,
-        workspace,
-        ...slots,
-        linkedDirectory: linkedDirectory(root, workspace),
-        aliases: rootAliases(root, scan.canonicalRoot),
-        way: wayAbove(root, workspace),
-      });
+      this.keepRoot(root, workspace, scan, slots);
       // Where the walks will go: a bundle directory listed as a directory resolves beside its root's real path.
       this.options.readAhead?.announce(jobs.map(announcedRoot));
       for (const job of jobs) loads.push(() => void this.readInto(slots, job));
@@ -284,6 +277,11 @@ export class CodewhaleIndex implements SystemIndex {
       if (kept) slots.bundles.set(job.dir, kept);
       else this.readInto(slots, job);
     }
+    this.keepRoot(root, workspace, scan, slots);
+  }
+
+  /** Records a listed root: its slots (filled already, or by the loads to come) and where its links lead now. */
+  private keepRoot(root: string, workspace: string | null, scan: RootScan, slots: BundleSlots): void {
     this.roots.set(rootKey(root, workspace), {
       scan,
       workspace,

@@ -4,7 +4,7 @@ import { internalDiagnostic } from '../../diagnostics/faults';
 import { trustGate, type GateContext } from '../../decisions/gates';
 import { FILE_START, type Diagnostic, type Item } from '../../model';
 import { agentItem } from '../../agentItem';
-import type { RivumiProject } from './model';
+import { emptyRivumiProject, type RivumiProject } from './model';
 
 /**
  * A workspace whose `.rivumi/` load threw. Rivumi loads its plugins and (opted in)
@@ -13,16 +13,7 @@ import type { RivumiProject } from './model';
  * fails `check` until the fault is gone.
  */
 export function faultedRivumiProject(workspace: string, error: unknown): RivumiProject {
-  return {
-    workspace,
-    skills: [],
-    plugins: [],
-    skillLoad: null,
-    hookLoad: null,
-    hookOverflowFile: null,
-    diagnostics: [],
-    fault: rivumiFault(workspace, error),
-  };
+  return { ...emptyRivumiProject(workspace, []), fault: rivumiFault(workspace, error) };
 }
 
 export function rivumiFault(workspace: string, error: unknown): Diagnostic {

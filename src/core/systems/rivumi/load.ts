@@ -6,7 +6,7 @@ import { listingOrder, listMatching } from './listing';
 import { fileStem } from './skillFile';
 import { hooksCoverage, rivumiPluginHashes, skillsCoverage } from './hashes';
 import { warnTruncation } from './promptSection';
-import type { LoadFailure, RivumiPlugin, RivumiProject, RivumiSkill } from './model';
+import { emptyRivumiProject, type LoadFailure, type RivumiPlugin, type RivumiProject, type RivumiSkill } from './model';
 import { portableRelative } from '../../fs/portablePath';
 import { deniedByPermissions } from '../../fs/permissionDenied';
 import { MAX_PLUGINS, MAX_SKILLS } from './limits';
@@ -26,15 +26,6 @@ import { warnDuplicates } from './duplicateNames';
 export function loadRivumiProject(workspace: string): RivumiProject {
   const findings = new Findings();
   const rivumiDir = path.join(workspace, '.rivumi');
-  const empty = (): RivumiProject => ({
-    workspace,
-    skills: [],
-    plugins: [],
-    skillLoad: null,
-    hookLoad: null,
-    hookOverflowFile: null,
-    diagnostics: findings.diagnostics,
-  });
   if (lstatEntry(rivumiDir).type === 'symlink') {
     findings.inFile(
       'rivumi.root-symlink',
@@ -42,7 +33,7 @@ export function loadRivumiProject(workspace: string): RivumiProject {
       rivumiDir,
     );
   }
-  if (statEntry(rivumiDir).type !== 'directory') return empty();
+  if (statEntry(rivumiDir).type !== 'directory') return emptyRivumiProject(workspace, findings.diagnostics);
 
   let skillLoad: LoadFailure | null = null;
   const failure = (d: Diagnostic | undefined): LoadFailure | null =>

@@ -101,3 +101,16 @@ export interface RivumiProject {
   /** Set when reading the workspace's `.rivumi/` failed inside Skillgate (index/faults.ts). */
   readonly fault?: Diagnostic;
 }
+
+/** A workspace in which Rivumi loads nothing: no skills, plugins or hooks, and so no load that failed. */
+export function emptyRivumiProject(workspace: string, diagnostics: readonly Diagnostic[]): RivumiProject {
+  return {
+    workspace,
+    skills: [],
+    plugins: [],
+    skillLoad: null,
+    hookLoad: null,
+    hookOverflowFile: null,
+    diagnostics,
+  };
+}

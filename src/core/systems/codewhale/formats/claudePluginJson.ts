@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as z from 'zod';
-import { schemaProblems } from './zodIssues';
+import { deserialized } from './deserialized';
 import { MAX_MANIFEST_BYTES } from './mcpJson';
 import type { McpFields } from './mcpFields';
 import { kimiServer, type KimiServerSource } from './kimiJsonSchema';
@@ -12,9 +12,8 @@ import { located, type ComponentKind, type PathSpecDecl, type Where } from '../m
 import { asciiLower } from '../../../text/rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { ownRecord } from '../../../documents/ownRecord';
-import { REPORT_INPUT } from '../../../documents/parseContext';
 import { typeInBundle, type BundleTree } from '../bundleTree';
-import { CLAUDE_MCP_LAYOUT, CLAUDE_WRAPPED_MCP_LAYOUT, documentPath } from './serdeSequence';
+import { CLAUDE_MCP_LAYOUT, CLAUDE_WRAPPED_MCP_LAYOUT } from './serdeSequence';
 
 /*
  * The Claude form of a plugin, `.claude-plugin/plugin.json` (codewhale.md §3.6): what
@@ -101,27 +100,22 @@ export function readClaudeMcpJson(file: string, findings: Findings, tree?: Bundl
     return undefined;
   }
   findings.addDocument(parsed.document);
-  const root = parsed.document.value as Record<string, unknown>;
-  const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
-  // A wrapper's `$schema` is removed unread, whatever its value (`parse_claude_plugin_json`).
-  const servers = wrapped
-    ? z
-        .strictObject({ $schema: z.unknown().optional(), mcpServers: ownRecord(z.string(), kimiServer) })
-        .safeParse(root, REPORT_INPUT)
-    : ownRecord(z.string(), kimiServer).safeParse(root, REPORT_INPUT);
-  if (!servers.success) {
-    for (const p of schemaProblems(servers.error))
-      findings.at('codewhale.mcp-json.parse', `failed to parse .mcp.json: ${p.detail}`, {
-        file,
-        path: documentPath(root, p.path, wrapped ? CLAUDE_WRAPPED_MCP_LAYOUT : CLAUDE_MCP_LAYOUT),
-        key: p.key,
-      });
-    return undefined;
-  }
-  const map = (
-    wrapped ? (servers.data as { mcpServers: Record<string, z.infer<typeof kimiServer>> }).mcpServers : servers.data
-  ) as Record<string, z.infer<typeof kimiServer>>;
   const doc = parsed.document;
+  const root = doc.value as Record<string, unknown>;
+  const wrapped = typeof root === 'object' && root !== null && 'mcpServers' in root;
+  const servers = ownRecord(z.string(), kimiServer);
+  const map = wrapped
+    ? deserialized(
+        doc,
+        // A wrapper's `$schema` is removed unread, whatever its value (`parse_claude_plugin_json`).
+        z.strictObject({ $schema: z.unknown().optional(), mcpServers: servers }),
+        findings,
+        'codewhale.mcp-json.parse',
+        '.mcp.json',
+        CLAUDE_WRAPPED_MCP_LAYOUT,
+      )?.mcpServers
+    : deserialized(doc, servers, findings, 'codewhale.mcp-json.parse', '.mcp.json', CLAUDE_MCP_LAYOUT);
+  if (map === undefined) return undefined;
   return Object.entries(map).map(([id, s]) => ({ id, s, doc, base: wrapped ? ['mcpServers', id] : [id] }));
 }
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { schemaProblems } from './zodIssues';
+import { deserialized } from './deserialized';
 import { mcpServerFromFields } from './mcpFields';
 import { standardServerToFields } from './mcpJson';
 import { composeAuthor } from './pluginJson';
@@ -22,7 +22,6 @@ import type { DiagnosticCode } from '../../../diagnostics/diagnosticCodes';
 import { asciiLower, rustTrim } from '../../../text/rustText';
 import { SERDE_JSON_MAX_DEPTH } from './nestingLimits';
 import { byteOrder } from '../../../fs/rawNames';
-import { REPORT_INPUT } from '../../../documents/parseContext';
 import { typeInBundle, type BundleTree } from '../bundleTree';
 import { documentPath, KIMI_JSON_LAYOUT, KIMI_SERVER_LAYOUT } from './serdeSequence';
 import { kimiJsonShape, kimiManifest, type KimiServer, type KimiServerSource } from './kimiJsonSchema';
@@ -67,17 +66,8 @@ export function readKimiJson(
   // Paths by field names; where a struct is written as an array, the document's path holds its index.
   const docPath = (p: readonly (string | number)[]) => documentPath(doc.value, p, KIMI_JSON_LAYOUT);
   if (claude && claudeFormRefused(doc.value, file, bundleRoot, findings, tree)) return undefined;
-  const result = kimiManifest.safeParse(doc.value, REPORT_INPUT);
-  if (!result.success) {
-    for (const p of schemaProblems(result.error))
-      findings.at('codewhale.manifest.parse', `failed to parse ${what}: ${p.detail}`, {
-        file,
-        path: docPath(p.path),
-        key: p.key,
-      });
-    return undefined;
-  }
-  const d = result.data;
+  const d = deserialized(doc, kimiManifest, findings, 'codewhale.manifest.parse', what, KIMI_JSON_LAYOUT);
+  if (d === undefined) return undefined;
   let ok = true;
   // Upstream's own words at parse time; the Claude form says "Claude plugin.json" instead (codewhale.md §3.5, §3.6).
   const fail = (code: DiagnosticCode, message: string, where: Where) => {

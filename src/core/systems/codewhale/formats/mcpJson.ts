@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isIntegerLiteral, option, stringMap, text, textList, TIMEOUT_FIELDS, u64 } from './schemas';
 import { schemaProblems } from './zodIssues';
+import { deserialized } from './deserialized';
 import { mcpServerFromFields, type McpFields } from './mcpFields';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
 import { ANY, refusedRepeatedKeys, STRUCT, type SerdeShape } from './repeatedKeys';
@@ -129,20 +130,12 @@ export function readMcpJson(file: string, findings: Findings, tree?: BundleTree)
   findings.addDocument(doc);
   if (refusedRepeatedKeys(doc, mcpJsonShape, findings, 'codewhale.mcp-json.parse', 'mcp.json', MCP_JSON_LAYOUT))
     return undefined;
-  const result = root.safeParse(doc.value, REPORT_INPUT);
-  if (!result.success) {
-    for (const p of schemaProblems(result.error))
-      findings.at('codewhale.mcp-json.parse', `failed to parse mcp.json: ${p.detail}`, {
-        file,
-        path: documentPath(doc.value, p.path, MCP_JSON_LAYOUT),
-        key: p.key,
-      });
-    return undefined;
-  }
+  const data = deserialized(doc, root, findings, 'codewhale.mcp-json.parse', 'mcp.json', MCP_JSON_LAYOUT);
+  if (data === undefined) return undefined;
   const servers: McpServerDecl[] = [];
   let ok = true;
-  for (const id of Object.keys(result.data.mcpServers).sort(byteOrder)) {
-    const s = result.data.mcpServers[id] as StandardServer;
+  for (const id of Object.keys(data.mcpServers).sort(byteOrder)) {
+    const s = data.mcpServers[id] as StandardServer;
     const base = documentPath(doc.value, ['mcpServers', id], MCP_JSON_LAYOUT);
     const mapped = standardServerToFields(id, s, doc, base, findings);
     if (!mapped) {

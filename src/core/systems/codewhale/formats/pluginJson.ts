@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { capabilities, option, pathSpec, text, textList, when } from './schemas';
 import { schemaProblems } from './zodIssues';
+import { deserialized } from './deserialized';
 import { readMcpJson } from './mcpJson';
 import { parseJsonDocument } from '../../../documents/jsonDocument';
 import { ANY, refusedRepeatedKeys, STRUCT, type SerdeShape } from './repeatedKeys';
@@ -96,18 +97,8 @@ export function readPluginJson(
     return undefined;
   // Paths by field names; where a struct is written as an array, the document's path holds its index.
   const docPath = (p: readonly (string | number)[]) => documentPath(doc.value, p, PLUGIN_JSON_LAYOUT);
-  const result = root.safeParse(doc.value, REPORT_INPUT);
-  if (!result.success) {
-    for (const p of schemaProblems(result.error)) {
-      findings.at('codewhale.manifest.parse', `failed to parse plugin.json: ${p.detail}`, {
-        file,
-        path: docPath(p.path),
-        key: p.key,
-      });
-    }
-    return undefined;
-  }
-  const d = result.data;
+  const d = deserialized(doc, root, findings, 'codewhale.manifest.parse', 'plugin.json', PLUGIN_JSON_LAYOUT);
+  if (d === undefined) return undefined;
   let ok = true;
   if (rustTrim(d.$schema) === '') {
     findings.at('codewhale.manifest.parse', 'plugin.json `$schema` must be a non-empty string', {
