@@ -147,81 +147,92 @@ export class SkillgateService implements vscode.Disposable {
     return vscode.window.withProgress({ location: { viewId: 'skillgate.items' } }, async () => {
       // Yield first so activation and the first paint are never held up by indexing.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const stalls = new FullIndexStalls(this.progress.event, this.log, (run) => this.fullRuns.fire(run));
-      const folders = fileFolders();
-      const cacheDir = this.cacheDirectory.usableWith(folders);
-      // Watch before reading: a change made while bundles load is replayed on the result.
-      const run = this.fullIndexRuns.begin();
-      // What older full runs still read is moot (a refresh, a settings change or a folder added meanwhile):
-      // they end now, a worker's thread with them, rather than read everything on the cores this run needs.
-      for (const older of [...this.reading]) older.dispose();
-      /** A run a newer one overtook publishes nothing, not even an empty first snapshot: it resolves to the newest's. */
-      const overtaken = (): Promise<Snapshot> | undefined =>
-        this.fullIndexRuns.overtaken(run) && !this.disposed ? this.newestRun : undefined;
-      /** `error`: why the run failed (none: it was ended, not failed). */
-      const fallback = (error?: unknown): Snapshot | Promise<Snapshot> => {
-        // A failed run ends here, so later changes are not held for a result that never comes.
-        this.fullIndexRuns.finish(run);
-        stalls.end();
-        const newest = overtaken();
-        if (newest) return newest;
-        const none: Snapshot = { generation: 0, workspaces: folders, items: [], diagnostics: [], trustProblem: null };
-        // No complete index to keep showing: the view says that indexing failed, and why, not that nothing was found.
-        if (error !== undefined && !this.shown.showsIndex()) return this.shown.publish(none, indexFailureReason(error));
-        return this.shown.current ?? this.shown.publish(none);
-      };
+      const run = this.beginFullRun();
       const result = guardIndexAsync<Snapshot | Promise<Snapshot>>(
-        async () => {
-          // Inside the guard: a store location that cannot be resolved (no home, no
-          // SKILLGATE_STATE_DIR) throws here, and must end in the fallback's published
-          // snapshot and a message, not a first index that never publishes.
-          const options = fullIndexOptions(folders, () => this.store.dir, cacheDir);
-          const started = performance.now();
-          let index = this.indexStarter.start(options);
-          let loaded = await this.indexAllIn(index, folders);
-          if (!loaded && !this.disposed && !this.fullIndexRuns.overtaken(run)) {
-            // The worker failed: the same run, in the extension host (which never fails that way).
-            index = new InHostIndex(options);
-            loaded = await this.indexAllIn(index, folders);
-          }
-          if (!loaded || this.disposed) {
-            // Disposed while it read (the window closed or reloaded, the extension deactivated).
-            index.dispose();
-            return fallback();
-          }
-          const indexMs = performance.now() - started;
-          stalls.loaded();
-          const changed = this.fullIndexRuns.finish(run);
-          if (!changed) {
-            index.dispose();
-            stalls.end();
-            return overtaken() ?? this.shown.current ?? loaded.snapshot;
-          }
-          this.index?.dispose();
-          this.index = index;
-          const indexed = await workerFailureAside(this.replayed(index, changed, loaded));
-          if (!indexed) {
-            // The worker failed while the changes seen meanwhile were replayed (or a newer full index
-            // replaced it): the index that replaced it publishes. Neither an error nor an empty snapshot.
-            stalls.end();
-            return this.disposed ? fallback() : this.published();
-          }
-          const snapshot = this.shown.publish(indexed.snapshot);
-          // The view, Problems and the status bar take their turns first; the full index's figures include them.
-          await this.shown.presented;
-          await nextTurn();
-          this.watcher.watch(folders, indexed.watched);
-          this.startRechecks(index);
-          stalls.reportOnceShown(snapshot, indexMs, index);
-          return snapshot;
-        },
-        fallback,
+        () => this.fullRun(run),
+        (error) => this.endFullRunUnread(run, error),
         this.failureUi,
       ).then((snapshot) => snapshot);
       // (`then`: an overtaken run's result is the newest run's promise, which it adopts.)
       this.newestRun = result;
       return result;
     });
+  }
+
+  private beginFullRun(): FullRun {
+    const stalls = new FullIndexStalls(this.progress.event, this.log, (timings) => this.fullRuns.fire(timings));
+    const folders = fileFolders();
+    const cacheDir = this.cacheDirectory.usableWith(folders);
+    // Watch before reading: a change made while bundles load is replayed on the result.
+    const number = this.fullIndexRuns.begin();
+    // What older full runs still read is moot (a refresh, a settings change or a folder added meanwhile):
+    // they end now, a worker's thread with them, rather than read everything on the cores this run needs.
+    for (const older of [...this.reading]) older.dispose();
+    return { number, folders, cacheDir, stalls };
+  }
+
+  /** Reads everything, then publishes it with the changes seen meanwhile replayed; runs inside `refreshAll`'s guard. */
+  private async fullRun(run: FullRun): Promise<Snapshot> {
+    // Inside the guard: a store location that cannot be resolved (no home, no
+    // SKILLGATE_STATE_DIR) throws here, and must end in the fallback's published
+    // snapshot and a message, not a first index that never publishes.
+    const options = fullIndexOptions(run.folders, () => this.store.dir, run.cacheDir);
+    const started = performance.now();
+    let index = this.indexStarter.start(options);
+    let loaded = await this.indexAllIn(index, run.folders);
+    if (!loaded && !this.disposed && !this.fullIndexRuns.overtaken(run.number)) {
+      // The worker failed: the same run, in the extension host (which never fails that way).
+      index = new InHostIndex(options);
+      loaded = await this.indexAllIn(index, run.folders);
+    }
+    if (!loaded || this.disposed) {
+      // Disposed while it read (the window closed or reloaded, the extension deactivated).
+      index.dispose();
+      return this.endFullRunUnread(run);
+    }
+    const indexMs = performance.now() - started;
+    run.stalls.loaded();
+    const changed = this.fullIndexRuns.finish(run.number);
+    if (!changed) {
+      index.dispose();
+      run.stalls.end();
+      return this.overtaken(run) ?? this.shown.current ?? loaded.snapshot;
+    }
+    this.index?.dispose();
+    this.index = index;
+    const indexed = await workerFailureAside(this.replayed(index, changed, loaded));
+    if (!indexed) {
+      // The worker failed while the changes seen meanwhile were replayed (or a newer full index
+      // replaced it): the index that replaced it publishes. Neither an error nor an empty snapshot.
+      run.stalls.end();
+      return this.disposed ? this.endFullRunUnread(run) : this.published();
+    }
+    const snapshot = this.shown.publish(indexed.snapshot);
+    // The view, Problems and the status bar take their turns first; the full index's figures include them.
+    await this.shown.presented;
+    await nextTurn();
+    this.watcher.watch(run.folders, indexed.watched);
+    this.startRechecks(index);
+    run.stalls.reportOnceShown(snapshot, indexMs, index);
+    return snapshot;
+  }
+
+  /** A run a newer one overtook publishes nothing, not even an empty first snapshot: it resolves to the newest's. */
+  private overtaken(run: FullRun): Promise<Snapshot> | undefined {
+    return this.fullIndexRuns.overtaken(run.number) && !this.disposed ? this.newestRun : undefined;
+  }
+
+  /** A full run that ends with nothing read to show; `error`: why it failed (none: it was ended, not failed). */
+  private endFullRunUnread(run: FullRun, error?: unknown): Snapshot | Promise<Snapshot> {
+    // A failed run ends here, so later changes are not held for a result that never comes.
+    this.fullIndexRuns.finish(run.number);
+    run.stalls.end();
+    const newest = this.overtaken(run);
+    if (newest) return newest;
+    const none: Snapshot = { generation: 0, workspaces: run.folders, items: [], diagnostics: [], trustProblem: null };
+    // No complete index to keep showing: the view says that indexing failed, and why, not that nothing was found.
+    if (error !== undefined && !this.shown.showsIndex()) return this.shown.publish(none, indexFailureReason(error));
+    return this.shown.current ?? this.shown.publish(none);
   }
 
   /**
@@ -449,6 +460,17 @@ export class SkillgateService implements vscode.Disposable {
     this.progress.dispose();
     this.fullRuns.dispose();
   }
+}
+
+/** One full run's own state, which its steps share. */
+interface FullRun {
+  /** Its number in `FullIndexRuns`: a newer run overtakes it. */
+  readonly number: number;
+  readonly folders: string[];
+  /** The parse cache's directory for these folders (none: a folder holds it). */
+  readonly cacheDir: string | undefined;
+  /** The extension host's stalls while it reads, and its timings once shown. */
+  readonly stalls: FullIndexStalls;
 }
 
 /** A step on the worker that failed gives nothing: the failure is logged once, and a full in-host index replaces the worker's. */

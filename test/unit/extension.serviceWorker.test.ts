@@ -275,6 +275,37 @@ describe('the extension service over its index worker', function () {
     }
   });
 
+  it('after a full index fails, shows what the watchers report on the last complete index: nothing is held for a run that never ends', async () => {
+    const service = new SkillgateService(log);
+    const indexAll = InHostIndex.prototype.indexAll;
+    const manifest = path.join(root, '.codewhale/plugins/plugin-00002/plugin.json');
+    const before = fs.readFileSync(manifest);
+    try {
+      const first = await service.refreshAll();
+      const id = first.items.find((i) => i.kind === 'plugin' && i.location.file === manifest)?.id;
+      assert.ok(id, 'the plugin is indexed');
+      assert.notEqual(first.items.find((i) => i.id === id)?.decision, 'rejected');
+      // "Skillgate: Refresh" fails: its worker dies, and the in-host run that replaces it throws.
+      dieFromStart = 'indexAll';
+      InHostIndex.prototype.indexAll = async () => {
+        throw new Error('EIO: i/o error');
+      };
+      assert.equal(await service.refreshAll(), first, 'the last complete index stays on screen');
+      InHostIndex.prototype.indexAll = indexAll;
+      // Then a manifest breaks, and a watcher says so.
+      fs.writeFileSync(manifest, '{ not json');
+      for (const w of watchers) w.changed({ fsPath: manifest });
+      const shown = () => service.snapshot?.items.find((i) => i.id === id)?.decision;
+      const deadline = Date.now() + 5000;
+      while (shown() !== 'rejected' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(shown(), 'rejected', 'the broken manifest is shown, not held for the failed run');
+    } finally {
+      InHostIndex.prototype.indexAll = indexAll;
+      fs.writeFileSync(manifest, before);
+      service.dispose();
+    }
+  });
+
   it("ends a full index that a newer one overtook, and publishes only the newest run's snapshot", async () => {
     const service = new SkillgateService(log);
     const published: Snapshot[] = [];
