@@ -2,6 +2,15 @@
 // core and the CLI never import `vscode` (style.md: "The core knows nothing of VS Code").
 import tseslint from 'typescript-eslint';
 
+// Node's JavaScript realpath folds a link's `..` into the link's text before it resolves the
+// links before it, so `a -> b/../c` with `b` a link names another folder than the kernel
+// opens: a containment check made with it can pass for a path that leads elsewhere.
+const KERNEL_REALPATH = {
+  selector: "CallExpression > MemberExpression.callee[object.name='fs'][property.name=/^realpath(Sync)?$/]",
+  message:
+    'Use fs.realpathSync.native (or safeFs.canonicalize): the kernel resolves `..` after a link from its target.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -31,6 +40,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        KERNEL_REALPATH,
         {
           selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
           message:
@@ -49,6 +59,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Also the stand-ins for VS Code's watchers and the fuzz's view of the disk: where the kernel delivers events.
+    files: ['src/extension/**/*.ts', 'test/fuzz/**/*.ts', 'test/unit/helpers/vscodeStandIn.ts'],
+    rules: { 'no-restricted-syntax': ['error', KERNEL_REALPATH] },
   },
   {
     files: ['src/extension/review/webview/**/*.ts'],

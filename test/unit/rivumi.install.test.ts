@@ -231,6 +231,20 @@ describe('Rivumi plugin install, atomic (rivumi.md §5.6, §9.1 cases 11-12)', (
         assert.ok(fs.lstatSync(f.path('repo/.rivumi/plugins', dest)).isFile(), `${dest} is a regular file`);
     });
 
+    it('installs into a workspace reached through a link whose text has ".." after another link, as the kernel resolves it', () => {
+      // wslink -> via/../ws, via -> d/e: the kernel reads "via/.." as d, so the workspace is d/ws.
+      // A resolver that folds ".." in the text first would look for ./ws, which is not there.
+      withSkillIn('sk');
+      f.mkdir('d/e');
+      f.mkdir('d/ws');
+      f.symlink('d/e', 'via');
+      f.symlink('via/../ws', 'wslink');
+      const r = installPlugin(f.path('package/plugin.json'), f.path('wslink'));
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      assert.deepEqual(tree(f.path('d/ws/.rivumi/plugins')), ['linked.json', 'sk', 'sk/s.md']);
+      assert.equal(fs.existsSync(f.path('ws')), false);
+    });
+
     it('creates missing skill directories itself and removes them again on rollback', () => {
       withSkillIn('x/y');
       f.write('repo/.rivumi/plugins/aaa-broken.json', '{"name": "broken", "surprise": true}');
