@@ -105,7 +105,7 @@ function within(root: string, p: string): boolean {
 
 function realOf(p: string): string | undefined {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync.native(p);
   } catch {
     return undefined;
   }

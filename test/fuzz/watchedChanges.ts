@@ -148,7 +148,7 @@ export function checkChangesSeen(r: ChangesSeen): void {
 /** An entry's path with no link in it: its folder's real path and its own name (the entry itself, a link or gone, not followed). */
 function realEntry(p: string): string | undefined {
   try {
-    return path.join(fs.realpathSync(path.dirname(p)), path.basename(p));
+    return path.join(fs.realpathSync.native(path.dirname(p)), path.basename(p));
   } catch {
     return undefined;
   }

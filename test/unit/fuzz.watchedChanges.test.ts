@@ -440,6 +440,18 @@ describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', fun
     );
   });
 
+  it('drops a user skill folder led elsewhere inside a ~/.codex with `..` after a link in its text (seed 6801, input 386)', () => {
+    // ~/.codex -> ../links/x/../b, links/x -> ../d/a0: ~/.codex is d/b, where the change is made and reported.
+    writeEvaProject(f, 'ws');
+    f.mkdir('d/a0');
+    f.symlink('../d/a0', 'links/x');
+    f.symlink('../links/x/../b', 'home/.codex');
+    f.write('d/b/skills/.store/s/SKILL.md', USER_SKILL);
+    f.symlink('.store/s', 'd/b/skills/s');
+    const place: Place = { kind: 'skill-folder', role: 'Eva user skill folder', at: f.path('home/.codex/skills/s') };
+    assert.deepEqual(failures([{ how: 'repoint', place, to: '../../../nowhere' }]), []);
+  });
+
   /**
    * A user skill folder past Eva's 500 per root that is a link (eva.md §1.3, §4.2 C0): Eva lists it,
    * `scan_limit_exceeded`, exactly when a regular `SKILL.md` is there, and never opens it; so a

@@ -195,7 +195,7 @@ export function standInFileSystemWatchers(made: (w: StandInWatcher) => void): vo
     const base = (pattern as { base?: { fsPath?: string } }).base?.fsPath;
     let realBase: string | undefined;
     try {
-      realBase = base === undefined ? undefined : fs.realpathSync(base);
+      realBase = base === undefined ? undefined : fs.realpathSync.native(base);
     } catch {
       realBase = undefined; // not there yet: resolved when it is (`reportAsWorkbench`)
     }
@@ -248,7 +248,7 @@ export function reportAsWorkbench(watchers: readonly StandInWatcher[], real: str
     let realBase: string;
     try {
       // One whose directory went away was suspended by VS Code, and resumed where its base leads now.
-      realBase = w.realBase !== undefined && fs.existsSync(w.realBase) ? w.realBase : fs.realpathSync(base);
+      realBase = w.realBase !== undefined && fs.existsSync(w.realBase) ? w.realBase : fs.realpathSync.native(base);
     } catch {
       continue; // a base that does not exist watches nothing yet
     }
