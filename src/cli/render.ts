@@ -7,7 +7,7 @@ import type { Item } from '../core/model';
 
 /** Text for `list`: per workspace and system, each item with its decision and reasons. */
 export function listText(snapshot: Snapshot): string {
-  const out: string[] = [];
+  const lines: (string | ListRow)[] = [];
   const groups = new Map<string, Item[]>();
   for (const item of snapshot.items.filter((i) => i.parent === null)) {
     const key = item.workspace ?? 'User bundles';
@@ -17,17 +17,18 @@ export function listText(snapshot: Snapshot): string {
     else groups.set(key, [item]);
   }
   for (const [group, items] of groups) {
-    out.push(group === 'User bundles' ? 'User bundles' : `Workspace ${group}`);
+    lines.push(group === 'User bundles' ? 'User bundles' : `Workspace ${group}`);
     for (const system of agentSystems()) {
       const mine = ofSystem(items, system.id);
       if (!mine.length) continue;
-      out.push(`  ${system.label}`);
+      lines.push(`  ${system.label}`);
       for (const item of mine) {
-        out.push(`    ${row(item)}`);
-        for (const c of childrenOf(snapshot, item.id)) out.push(`      ${row(c)}`);
+        lines.push({ item, child: false });
+        for (const c of childrenOf(snapshot, item.id)) lines.push({ item: c, child: true });
       }
     }
   }
+  const out = withColumns(lines);
   if (out.length === 0)
     out.push(
       `No agent extensions found (${agentSystems()
@@ -39,9 +40,39 @@ export function listText(snapshot: Snapshot): string {
   return screenLines(out);
 }
 
-function row(item: Item): string {
-  const trust = item.trust ? `  [${item.trust}${item.enabled ? ', enabled' : ''}]` : '';
-  return `${item.kind.padEnd(10)} ${displayText(item.qualifiedName).padEnd(28)} ${item.decision.padEnd(12)} ${item.reasons.join(', ')}${trust}`;
+/** An item's row; a child is indented under its bundle. */
+interface ListRow {
+  readonly item: Item;
+  readonly child: boolean;
+}
+
+/** Past this, a name overflows its column instead of widening every row. */
+const NAME_COLUMN_CAP = 40;
+const CHILD_INDENT = '  ';
+
+/**
+ * The listing's rows in columns as wide as its cells (Eva's `skill-adapter` and
+ * `review-skill (skill review)` fit), the same for every agent and workspace; a child's indent
+ * is taken from its kind's column, so its name and decision line up with its bundle's.
+ */
+function withColumns(lines: readonly (string | ListRow)[]): string[] {
+  const kindOf = (r: ListRow) => (r.child ? CHILD_INDENT : '') + r.item.kind;
+  // A loop, not `Math.max(...widths)`: a listing can hold more rows than a call takes arguments.
+  let kindWidth = 0;
+  let nameWidth = 0;
+  let decisionWidth = 0;
+  for (const l of lines) {
+    if (typeof l === 'string') continue;
+    kindWidth = Math.max(kindWidth, kindOf(l).length);
+    nameWidth = Math.max(nameWidth, Math.min(NAME_COLUMN_CAP, displayText(l.item.qualifiedName).length));
+    decisionWidth = Math.max(decisionWidth, l.item.decision.length);
+  }
+  return lines.map((l) => {
+    if (typeof l === 'string') return l;
+    const { item } = l;
+    const trust = item.trust ? `  [${item.trust}${item.enabled ? ', enabled' : ''}]` : '';
+    return `    ${kindOf(l).padEnd(kindWidth)} ${displayText(item.qualifiedName).padEnd(nameWidth)} ${item.decision.padEnd(decisionWidth)} ${item.reasons.join(', ')}${trust}`.trimEnd();
+  });
 }
 
 function count(items: readonly Item[]): string {

@@ -25,6 +25,43 @@ describe('`list` text', () => {
     assert.match(text, /^Workspace \/ws\n {2}Codewhale\n/);
   });
 
+  it("lines up every row's columns across agents: Eva's longer kinds and names fit, a child's under its bundle's, a very long name overflows", () => {
+    const long = `x${'y'.repeat(59)}`;
+    const items = [
+      itemOf({ id: 'cw', qualifiedName: 'docs' }),
+      itemOf({
+        id: 'cw/s',
+        qualifiedName: 'docs:search',
+        kind: 'skill',
+        parent: 'cw',
+        decision: 'disabled',
+        trust: null,
+        reasons: ['bundle_inactive'],
+      }),
+      itemOf({
+        id: 'eva',
+        system: 'eva',
+        kind: 'skill-adapter',
+        qualifiedName: 'review-skill (skill review)',
+        decision: 'display_only',
+        trust: null,
+        reasons: ['runtime_gate_mismatch'],
+      }),
+      itemOf({ id: 'long', qualifiedName: long, decision: 'registered', trust: null, reasons: [] }),
+    ];
+    const snapshot: Snapshot = { generation: 1, workspaces: ['/ws'], items, diagnostics: [], trustProblem: null };
+    const rows = listText(snapshot)
+      .split('\n')
+      .filter((l) => l.startsWith('    '));
+    const name = ' '.repeat(40 - 'review-skill (skill review)'.length);
+    assert.deepEqual(rows, [
+      `    plugin        docs${' '.repeat(36)} disabled     not_reviewed  [not-reviewed]`,
+      `      skill       docs:search${' '.repeat(29)} disabled     bundle_inactive`,
+      `    plugin        ${long} registered`,
+      `    skill-adapter review-skill (skill review)${name} display_only runtime_gate_mismatch`,
+    ]);
+  });
+
   it('says where each agent looks when nothing is found, Eva-CLI config/eva.yaml included', () => {
     const snapshot: Snapshot = { generation: 1, workspaces: ['/ws'], items: [], diagnostics: [], trustProblem: null };
     assert.match(listText(snapshot), /^No agent extensions found \(\.rivumi, \.codewhale, config\/eva\.yaml\)\.\n/);
