@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { watchedUri } from './documents/fileUri';
 import { literalGlob } from './literalGlob';
+import { treeGlob } from './treeGlob';
 import type { TrustStore } from '../core/trust/trustStore';
 import { agentSystems } from '../core/systems/registry';
 import { ChangeBatcher } from './flows/changeBatcher';
@@ -64,7 +65,8 @@ export class WorkspaceWatcher implements vscode.Disposable {
     const roots = agentSystems().flatMap((s) => s.workspaceRoots);
     for (const folder of folders)
       for (const root of roots) add(new vscode.RelativePattern(watchedUri(folder), `${root}/**`), onPath);
-    for (const tree of watched.trees) add(new vscode.RelativePattern(watchedUri(tree.base), tree.pattern), onPath);
+    for (const tree of watched.trees)
+      add(new vscode.RelativePattern(watchedUri(tree.base), treeGlob(tree.pattern)), onPath);
     const store = this.openStore();
     try {
       // A watcher on a directory that does not exist yet never fires; the store's own directory is safe to create.

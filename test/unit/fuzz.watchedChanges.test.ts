@@ -440,6 +440,24 @@ describe('fuzz invariant watched-change-seen (test/fuzz/watchedChanges.ts)', fun
     );
   });
 
+  const lineBreaks: [label: string, name: string][] = [
+    ['\\n', 'nl\nname'],
+    ['\\r', 'cr\rname'],
+    ['U+2028', 'ls\u2028name'],
+    ['U+2029', 'ps\u2029name'],
+  ];
+  for (const [label, name] of lineBreaks)
+    it(`lists an edit to a file whose name holds ${label}, in a bundle behind a linked .codewhale (seed 6803, input 383)`, () => {
+      // The bundle's real root is watched as a tree of its own; VS Code compiles a pattern of only `**` to
+      // `^.*$`, whose `.` matches no line break, so the tree's pattern must not be that one.
+      f.mkdir('ws');
+      unit('codewhale', 'links/cw', 'p');
+      const file = f.write(`links/cw/plugins/p/commands/${name}`, 'Run.\n');
+      f.symlink('../links/cw', 'ws/.codewhale');
+      const place: Place = { kind: 'codewhale', role: 'workspace .codewhale', at: f.path('ws/.codewhale') };
+      assert.deepEqual(failures([{ how: 'edit', place, file, append: '\nEdited.\n' }]), []);
+    });
+
   it('drops a user skill folder led elsewhere inside a ~/.codex with `..` after a link in its text (seed 6801, input 386)', () => {
     // ~/.codex -> ../links/x/../b, links/x -> ../d/a0: ~/.codex is d/b, where the change is made and reported.
     writeEvaProject(f, 'ws');
