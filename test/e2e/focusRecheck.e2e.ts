@@ -11,7 +11,8 @@ import { treeView } from '../support/treeView';
  * bundle changed while the user was in another window, in a directory no watcher reports
  * (`files.watcherExclude`, standing in for inotify's watch limit), shows as soon as they
  * come back, not at the next steady re-check. The steady interval is an hour here, so
- * nothing but the focus can show it within the test.
+ * nothing but the focus can show it within the test; and so the suite also shows what a
+ * watcher alone reports.
  */
 describe('the re-check when the window regains focus (packaged VSIX, code-server + Chromium)', function () {
   this.timeout(RECHECK_WINDOW_MS + 180_000);
@@ -115,5 +116,19 @@ describe('the re-check when the window regains focus (packaged VSIX, code-server
     await page.waitForTimeout(RECHECK_MIN_INTERVAL_MS);
     await leaveAndComeBack();
     await unwatched().first().waitFor({ timeout: 15_000 });
+  });
+
+  it("shows at once an Eva adapter whose file's name holds a line break, which only a watcher reports here", async () => {
+    // The adapters folder is a tree watched whole. VS Code reads a pattern of only `**` as `^.*$`, which
+    // matches no line break (treeGlob.ts); with re-checks an hour apart and no focus, a watcher or nothing.
+    const label = 'line-break-skill (skill review)';
+    assert.equal(await row(label).count(), 0);
+    const adapters = path.join(wb.demo, 'config/adapters');
+    const manifest = fs.readFileSync(path.join(adapters, 'review-skill.yaml'), 'utf8');
+    fs.writeFileSync(
+      path.join(adapters, 'line\nbreak.yaml'),
+      manifest.replace('id: review-skill', 'id: line-break-skill'),
+    );
+    await row(label).first().waitFor({ timeout: 15_000 });
   });
 });
