@@ -35,6 +35,22 @@ describe("the editor's index guard", () => {
     assert.match(errors[0] as string, /^Skillgate could not index the workspace: boom\./);
   });
 
+  it('says what the view shows after a failure: the last complete index, or no bundles before any index was read', async () => {
+    const fail = async (): Promise<number> => {
+      throw new Error('boom');
+    };
+    await guardIndexAsync(fail, () => 0, { ...ui, showsIndex: () => true });
+    await guardIndexAsync(fail, () => 0, { ...ui, showsIndex: () => false });
+    // A UI that does not say falls back on the index it shows.
+    await guardIndexAsync(fail, () => 0, ui);
+    const last = 'The view shows the last complete index; run "Skillgate: Refresh" to try again.';
+    assert.deepEqual(errors, [
+      `Skillgate could not index the workspace: boom. ${last}`,
+      'Skillgate could not index the workspace: boom. No index could be read, so the view shows no bundles; run "Skillgate: Refresh" to try again.',
+      `Skillgate could not index the workspace: boom. ${last}`,
+    ]);
+  });
+
   it('reports a failed full index on the asynchronous path and returns the last snapshot', async () => {
     const f = new Fixture();
     try {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CacheDirectory } from '../../src/extension/flows/cacheDirectory';
 import { vscodeStandIn } from './helpers/vscodeStandIn';
 import { watchedWorkspace } from './helpers/watchedWorkspace';
 
@@ -24,6 +25,17 @@ describe('the editor: no trust store and no cache inside a folder of the window'
       path.join(env.ws, '.codewhale/plugins/cw/plugin.toml'),
       'schema_version = 1\n[plugin]\nname = "cw"\nversion = "1.0.0"\n',
     );
+  });
+
+  it('says once that a cache inside a folder is not used, and again when a folder holds it in other words', () => {
+    const warned: string[] = [];
+    const cache = new CacheDirectory(path.join(env.ws, '.cache'), { ...log, warn: (m) => void warned.push(m) });
+    for (let i = 0; i < 3; i++) assert.equal(cache.usableWith([env.ws]), undefined);
+    assert.equal(cache.usableWith([env.dir]), undefined);
+    assert.deepEqual(warned, [
+      `the cache directory ${path.join(env.ws, '.cache')} is inside the workspace folder ${env.ws}, where the repository could plant entries; indexing without a cache`,
+      `the cache directory ${path.join(env.ws, '.cache')} is inside the workspace folder ${env.dir}, where the repository could plant entries; indexing without a cache`,
+    ]);
   });
 
   it('refuses a state directory setting inside the folder: every bundle fails closed, nothing is created there', async () => {

@@ -42,6 +42,21 @@ describe('a trust-store change from the editor', () => {
     );
   });
 
+  it('logs the time the change took: no less than its wait, no more than the whole call', async () => {
+    const { lines, log } = logged();
+    const before = performance.now();
+    await storeChange(
+      log,
+      'trust',
+      named('pk'),
+      () => new Promise<{ ok: true }>((resolve) => setTimeout(() => resolve({ ok: true }), 30)),
+      shownAtOnce,
+    );
+    const whole = performance.now() - before;
+    const ms = Number(/ in (\d+) ms$/.exec(lines[0] as string)?.[1]);
+    assert.ok(ms >= 29 && ms <= Math.ceil(whole), `logged ${ms} ms for a call of ${whole} ms: ${lines[0]}`);
+  });
+
   it('settles only once the change is shown, and shows it after the store changed', async () => {
     const { log } = logged();
     const order: string[] = [];

@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { SubtreeWatchers } from '../../src/extension/flows/subtreeWatchers';
 import { bundleHash, watchedWorkspace, writeBundle } from './helpers/watchedWorkspace';
 
 /**
@@ -102,5 +105,123 @@ describe('the watchers of directories created while the window is open', functio
     } finally {
       service.dispose();
     }
+  });
+});
+
+/**
+ * The same watchers on their own (flows/subtreeWatchers.ts), over Node watchers the test
+ * stands in for: which directories get one, and when one ends.
+ */
+describe('the watchers of created directories, one by one', () => {
+  const nodeFs = require('node:fs') as typeof fs;
+  const realWatch = nodeFs.watch;
+  /** A Node watcher the test drives: `change` reports a name below its directory. */
+  class StandInWatch extends EventEmitter {
+    closed = false;
+    constructor(
+      readonly dir: string,
+      readonly change: (event: string, name: string | null) => void,
+    ) {
+      super();
+    }
+    close(): void {
+      this.closed = true;
+    }
+  }
+  let dir: string;
+  let watches: StandInWatch[];
+  let reported: string[];
+  let logged: string[];
+  let watchers: SubtreeWatchers;
+  const log = {
+    debug: () => undefined,
+    info: (m: string) => void logged.push(m),
+    warn: (m: string) => void logged.push(m),
+    error: (m: string) => void logged.push(m),
+  };
+  const made = (...names: string[]) =>
+    names.map((n) => {
+      fs.mkdirSync(path.join(dir, n), { recursive: true });
+      return path.join(dir, n);
+    });
+  const watched = () => watches.filter((w) => !w.closed).map((w) => path.relative(dir, w.dir));
+
+  before(() => {
+    nodeFs.watch = ((p: string, _options: unknown, change: StandInWatch['change']) => {
+      const w = new StandInWatch(p, change);
+      watches.push(w);
+      return w;
+    }) as unknown as typeof fs.watch;
+  });
+  after(() => {
+    nodeFs.watch = realWatch;
+  });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-subtree-unit-'));
+    watches = [];
+    reported = [];
+    logged = [];
+    watchers = new SubtreeWatchers(log, (changed) => void reported.push(changed));
+  });
+  afterEach(() => {
+    watchers.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('watches at most 256 created directories', () => {
+    const dirs = made(...Array.from({ length: 257 }, (_, i) => `d${i}`));
+    watchers.watchNewDirectories(dirs);
+    assert.equal(watched().length, 256);
+    assert.ok(!watched().includes('d256'), 'the 257th directory was watched');
+  });
+
+  it('gives a directory below a watched one no watcher of its own, a sibling its own, and a file or a path gone none', () => {
+    const [a, below, sibling] = made('a', 'a/b', 'c');
+    fs.writeFileSync(path.join(dir, 'f'), '');
+    watchers.watchNewDirectories([
+      a as string,
+      below as string,
+      sibling as string,
+      path.join(dir, 'f'),
+      path.join(dir, 'gone'),
+    ]);
+    assert.deepEqual(watched(), ['a', 'c']);
+  });
+
+  it('reports up to 4096 names below a tree, then ends its watcher and reports nothing more, not even an event on its way', () => {
+    const [tree] = made('t') as [string];
+    watchers.watchNewDirectories([tree]);
+    const w = watches[0] as StandInWatch;
+    for (let i = 0; i < 4096; i++) w.change('rename', `f${i}`);
+    assert.equal(w.closed, false, 'ended at 4096 names');
+    assert.equal(reported.length, 4096);
+    w.change('rename', 'one-more');
+    w.change('change', 'late');
+    assert.equal(w.closed, true);
+    assert.equal(reported.length, 4096);
+    assert.deepEqual(logged, [
+      `not watching below ${tree}: it holds more than 4096 entries (the workbench's watcher and the re-checks cover it)`,
+    ]);
+  });
+
+  it("ends a watcher that fails, so that the tree can be watched again; an older watcher's failure leaves the newer one", () => {
+    const [a, below] = made('a', 'a/b') as [string, string];
+    watchers.watchNewDirectories([a]);
+    // `a` replaced (reported as itself): its first watcher went, a second one watches it.
+    watchers.watchNewDirectories([a]);
+    const [first, second] = watches as [StandInWatch, StandInWatch];
+    first.emit('error', new Error('EMFILE'));
+    watchers.watchNewDirectories([below]);
+    assert.deepEqual(watched(), ['a'], 'the failure of the replaced watcher ended the newer one');
+    second.emit('error', new Error('ENOSPC'));
+    assert.equal(second.closed, true);
+    watchers.watchNewDirectories([below]);
+    assert.deepEqual(watched(), ['a/b']);
+  });
+
+  it('ends every watcher with the service', () => {
+    watchers.watchNewDirectories(made('a', 'c'));
+    watchers.dispose();
+    assert.deepEqual(watched(), []);
   });
 });

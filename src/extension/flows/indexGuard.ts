@@ -15,7 +15,7 @@ export function indexFailureReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function indexFailureMessage(error: unknown, showsIndex = true): string {
+function indexFailureMessage(error: unknown, showsIndex: boolean): string {
   const shown = showsIndex
     ? 'The view shows the last complete index'
     : 'No index could be read, so the view shows no bundles';
