@@ -159,6 +159,7 @@ export class SkillgateService implements vscode.Disposable {
     });
   }
 
+  /** A new full run's own state; the full runs still reading end now. */
   private beginFullRun(): FullRun {
     const stalls = new FullIndexStalls(this.progress.event, this.log, (timings) => this.fullRuns.fire(timings));
     const folders = fileFolders();
