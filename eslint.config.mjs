@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const KERNEL_REALPATH = {
   selector: "CallExpression > MemberExpression.callee[object.name='fs'][property.name=/^realpath(Sync)?$/]",
   message:
-    'Use fs.realpathSync.native (or safeFs.canonicalize): the kernel resolves `..` after a link from its target.',
+    'Use realPath or canonicalize (src/core/fs/safeFs.ts), or fs.realpathSync.native: the kernel resolves `..` after a link from its target.',
 };
 
 export default tseslint.config(

@@ -23,8 +23,8 @@ export function listText(snapshot: Snapshot): string {
       if (!mine.length) continue;
       lines.push(`  ${system.label}`);
       for (const item of mine) {
-        lines.push({ item, child: false });
-        for (const c of childrenOf(snapshot, item.id)) lines.push({ item: c, child: true });
+        lines.push(listRow(item, false));
+        for (const c of childrenOf(snapshot, item.id)) lines.push(listRow(c, true));
       }
     }
   }
@@ -44,6 +44,12 @@ export function listText(snapshot: Snapshot): string {
 interface ListRow {
   readonly item: Item;
   readonly child: boolean;
+  /** Its name as the terminal may show it (displayText.ts). */
+  readonly name: string;
+}
+
+function listRow(item: Item, child: boolean): ListRow {
+  return { item, child, name: displayText(item.qualifiedName) };
 }
 
 /** Past this, a name overflows its column instead of widening every row. */
@@ -64,14 +70,14 @@ function withColumns(lines: readonly (string | ListRow)[]): string[] {
   for (const l of lines) {
     if (typeof l === 'string') continue;
     kindWidth = Math.max(kindWidth, kindOf(l).length);
-    nameWidth = Math.max(nameWidth, Math.min(NAME_COLUMN_CAP, displayText(l.item.qualifiedName).length));
+    nameWidth = Math.max(nameWidth, Math.min(NAME_COLUMN_CAP, l.name.length));
     decisionWidth = Math.max(decisionWidth, l.item.decision.length);
   }
   return lines.map((l) => {
     if (typeof l === 'string') return l;
     const { item } = l;
     const trust = item.trust ? `  [${item.trust}${item.enabled ? ', enabled' : ''}]` : '';
-    return `    ${kindOf(l).padEnd(kindWidth)} ${displayText(item.qualifiedName).padEnd(nameWidth)} ${item.decision.padEnd(decisionWidth)} ${item.reasons.join(', ')}${trust}`.trimEnd();
+    return `    ${kindOf(l).padEnd(kindWidth)} ${l.name.padEnd(nameWidth)} ${item.decision.padEnd(decisionWidth)} ${item.reasons.join(', ')}${trust}`.trimEnd();
   });
 }
 

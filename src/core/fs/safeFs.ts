@@ -194,6 +194,15 @@ export function listTypedDirectory(p: string | Buffer): { name: Buffer; type: Li
   }
 }
 
+/**
+ * Where `p` is, as the kernel resolves it: a `..` after a link goes up from the link's target
+ * (Node's JavaScript `fs.realpathSync` folds it into the link's text first, and so names another
+ * folder, or none), its bytes kept exactly. Throws the system's error.
+ */
+export function realPath(p: string): string {
+  return decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' }));
+}
+
 /** The canonical path, its bytes kept exactly (a name that is not UTF-8 stays escaped, never U+FFFD). */
 export function canonicalPath(p: string): string | undefined {
   const resolved = canonicalize(p);
@@ -206,7 +215,7 @@ export function canonicalPath(p: string): string | undefined {
  */
 export function canonicalize(p: string): { ok: true; path: string } | { ok: false; error: string; fault: IoFault } {
   try {
-    return { ok: true, path: decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' })) };
+    return { ok: true, path: realPath(p) };
   } catch (e) {
     return { ok: false, error: errorText(e), fault: faultOf(e) };
   }

@@ -1,6 +1,13 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeUtf8, isInside, lstatEntry, readRegularFile, statEntry, type ReadResult } from '../../fs/safeFs';
+import {
+  decodeUtf8,
+  isInside,
+  lstatEntry,
+  readRegularFile,
+  realPath,
+  statEntry,
+  type ReadResult,
+} from '../../fs/safeFs';
 import { parseJsonDocument } from '../../documents/jsonDocument';
 import { pythonStrip } from './pythonText';
 import { pythonRealpath } from './pythonRealpath';
@@ -14,7 +21,6 @@ import { pythonIntLimitError } from './pythonJsonInts';
 import { pythonJsonDumps } from './pythonJsonDumps';
 import { pythonKeyOrder } from './pythonDictOrder';
 import { portableRelative } from '../../fs/portablePath';
-import { decodeRawName, osPath } from '../../fs/rawNames';
 import { REPORT_INPUT } from '../../documents/parseContext';
 import { pathlibRaises, pythonErrorText, pythonOsErrorText } from './pythonOsError';
 import { rivumiReadFailure } from './readFailure';
@@ -197,10 +203,10 @@ export function installPlugin(
     );
   try {
     for (const d of new Set(toCreate)) if (mkdirIfMissing(d)) createdDirs.push(d);
-    const realPlugins = onDisk(pluginsDir);
+    const realPlugins = realPath(pluginsDir);
     for (const f of unique.values()) {
       // Checked again where it is written: the parent resolves inside the plugins directory.
-      if (!isInside(realPlugins, onDisk(path.dirname(f.dest))))
+      if (!isInside(realPlugins, realPath(path.dirname(f.dest))))
         throw new Error(`${portableRelative(repo, path.dirname(f.dest))} resolves outside .rivumi/plugins`);
       land(f.dest, f.bytes, landings, repo, options.overwrite ? undefined : f.taken);
     }
@@ -236,15 +242,6 @@ export function installPlugin(
  * and that refusal fails the whole skill load (rivumi.md §3, §6).
  */
 export const MAX_SKILL_COPY_BYTES = 4 * 2 ** 20;
-
-/**
- * Where `p` is, as the kernel resolves it for the write: a `..` after a link goes up from the
- * link's target. (Node's `fs.realpathSync` folds a link's `..` into its text first, and so
- * names another folder, or none.)
- */
-function onDisk(p: string): string {
-  return decodeRawName(fs.realpathSync.native(osPath(p), { encoding: 'buffer' }));
-}
 
 /**
  * The OSError that `is_symlink()` or `is_file()` raises on a path this user may not inspect
