@@ -161,12 +161,26 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assert.equal(escapeMarkdown('$(zap) $(not an icon)', true), '\\\\\\$\\(zap\\) \\$\\(not an icon\\)');
   });
 
+  it('tooltips: every ASCII punctuation character is backslash-escaped, and only those', () => {
+    // CommonMark lets a backslash escape any of them; one left out (`!`, `_`, `|`, `~`…) is markup again.
+    for (let cp = 0x20; cp < 0x7f; cp++) {
+      const ch = String.fromCharCode(cp);
+      const punctuation = /[^A-Za-z0-9 ]/.test(ch);
+      assert.equal(escapeMarkdown(ch), punctuation ? `\\${ch}` : ch, JSON.stringify(ch));
+    }
+  });
+
   it('QuickPick items: escaped, and `$(icon)` shown as text', () => {
     const pick = itemPick(item({ qualifiedName: `$(zap) x${HOSTILE}` }));
     for (const text of Object.values(pick)) assertDisplaySafe(text, 'quick pick', false);
     assert.ok(pick.label.startsWith('\\$(zap) x\\u{1b}'), pick.label);
     assert.equal(quickPickText('a\tb'), 'a\\u{9}b');
     assert.equal(quickPickText('$(spin~spin) $(not icon)'), '\\$(spin~spin) $(not icon)');
+  });
+
+  it('QuickPick items: an icon name of capitals, digits and hyphens is shown as text too', () => {
+    // `$(pass-filled)` or `$(Verified2)` beside a name would read as the editor's own badge.
+    assert.equal(quickPickText('$(pass-filled) $(Verified2)'), '\\$(pass-filled) \\$(Verified2)');
   });
 
   it("QuickPick items: the folder a shadowed bundle's winner lives in, named in the description, is escaped too", () => {
@@ -202,6 +216,41 @@ describe('the editor shows repository text escaped (issue 10)', () => {
     assert.equal(notificationText('[a](HTTPS://evil.example)'), '[a]\\u{28}HTTPS://evil.example)');
     assert.equal(notificationText('a (b) [c]'), 'a (b) [c]');
     assertDisplaySafe(notificationText(`x\n${HOSTILE}`), 'notification', false);
+  });
+
+  it("a modal's detail keeps its lines, each escaped as a notification is", async () => {
+    const calls: unknown[][] = [];
+    const raw: UiPort = {
+      confirm: async (...args) => (calls.push(args), true),
+      offer: async () => false,
+      info: () => undefined,
+      error: () => undefined,
+    };
+    const answer = await safeUi(raw).confirm('Trust x?', `args:\n  [a](command:y)\x1b\n  b`, 'Trust', {
+      safeDefault: true,
+    });
+    assert.equal(answer, true);
+    assert.deepEqual(calls, [
+      ['Trust x?', 'args:\n  [a]\\u{28}command:y)\\u{1b}\n  b', 'Trust', { safeDefault: true }],
+    ]);
+  });
+
+  it('an offer and an error: the message escaped, the action and the answer passed through', async () => {
+    const calls: string[] = [];
+    const raw: UiPort = {
+      confirm: async () => false,
+      offer: async (m, a) => (calls.push(m, a), true),
+      info: () => undefined,
+      error: (m) => calls.push(m),
+    };
+    const ui = safeUi(raw);
+    assert.equal(await ui.offer(`Enable [x](command:y)${HOSTILE}?`, 'Enable'), true);
+    ui.error(`Cannot enable [x](command:y)${HOSTILE}`);
+    assert.equal(calls.length, 3);
+    for (const c of calls) assertDisplaySafe(c, 'offer or error', false);
+    assert.ok(calls[0]?.startsWith('Enable [x]\\u{28}command:y)\\u{1b}'), calls[0]);
+    assert.equal(calls[1], 'Enable');
+    assert.ok(calls[2]?.startsWith('Cannot enable [x]\\u{28}command:y)\\u{1b}'), calls[2]);
   });
 
   it("notifications: escape the links VS Code's own pattern finds, and only those", () => {

@@ -583,6 +583,13 @@ describe('the log of index runs (the "Skillgate" output channel)', () => {
     assert.deepEqual(lines, ['info full index: 2 item(s), 0 diagnostic(s) in 1500 ms']);
   });
 
+  it("times a run on the process's monotonic clock unless given one", async () => {
+    const { lines, log } = recorder();
+    await loggedIndexRunAsync(log, 'full index', async () => snapshot);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0] as string, /^info full index: 2 item\(s\), 0 diagnostic\(s\) in \d+ ms$/);
+  });
+
   it('logs nothing for a run that throws (the index guard reports it)', async () => {
     const { lines, log } = recorder();
     await assert.rejects(

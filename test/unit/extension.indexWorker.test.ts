@@ -19,13 +19,15 @@ import { TrustStore } from '../../src/core/trust/trustStore';
 import { review } from '../../src/core/trust/reviewBundle';
 import { trust } from '../../src/core/trust/grantTrust';
 import { Indexer } from '../../src/core/index/indexer';
-import { StallSampler } from '../../src/extension/flows/hostPerf';
+import { StallSampler, figuresLine, writeFigures, type EditorFigures } from '../../src/extension/flows/hostPerf';
 import { composedSnapshot, type Snapshot } from '../../src/core/index/snapshot';
 import type { Diagnostic, Item } from '../../src/core/model';
 import { itemOf } from './helpers/item';
 import { CODE_DIR } from '../../src/core/cache/codeCache';
 import { NODE_BUNDLE, sameSnapshot } from './helpers/nodeBundle';
 import { EvaFixture } from './helpers/evaFixture';
+import { fsPatcher } from './helpers/fsPatch';
+import { threadCpuUnreadable } from './helpers/threadCpuUnreadable';
 
 const isRun = (e: unknown): e is readonly [number, number] => Array.isArray(e);
 const same = (a: Snapshot, b: Snapshot, message = 'worker and in-host snapshots differ') => sameSnapshot(a, b, message);
@@ -1017,5 +1019,82 @@ describe("the editor's stall sampler", () => {
     await new Promise((r) => setTimeout(r, 20));
     sampler.stop();
     assert.equal(sampler.sinceMark, undefined);
+  });
+
+  it('counts the part after mark() from the first call: a later one starts nothing new', async () => {
+    // The full index marks on its last progress and again once loaded (flows/fullIndexStalls.ts).
+    const sampler = new StallSampler();
+    sampler.mark();
+    await new Promise((r) => setTimeout(r, 30));
+    const until = performance.now() + 120;
+    while (performance.now() < until);
+    sampler.mark();
+    await new Promise((r) => setTimeout(r, 30));
+    sampler.stop();
+    assert.ok((sampler.sinceMark?.stallMs ?? 0) >= 100, JSON.stringify(sampler.sinceMark));
+  });
+
+  it('sees no stall in a span without a turn: 0, not the sampling interval', () => {
+    const sampler = new StallSampler();
+    assert.equal(sampler.stop(), 0);
+  });
+
+  it('reports a quiet event loop as no long stall: its own timer ticks all along', async () => {
+    const sampler = new StallSampler();
+    await new Promise((r) => setTimeout(r, 400));
+    const stall = sampler.stop();
+    assert.ok(stall < 300, `${stall} ms in a quiet 400 ms`);
+  });
+
+  describe('where the thread’s CPU time cannot be read', () => {
+    const fsPatch = fsPatcher();
+
+    it('gives the stalls and no CPU figure', async () => {
+      threadCpuUnreadable(fsPatch);
+      const sampler = new StallSampler();
+      sampler.mark();
+      await new Promise((r) => setTimeout(r, 20));
+      assert.ok(sampler.stop() >= 0);
+      assert.equal(sampler.busiestTurnCpuMs, undefined);
+      assert.deepEqual(Object.keys(sampler.sinceMark ?? {}), ['stallMs']);
+    });
+  });
+});
+
+describe("the editor's figures (issue 15)", () => {
+  const figures: EditorFigures = {
+    activatedAt: 1_765_000_000_000,
+    activationMs: 12.345,
+    activationCpuMs: 8.04,
+    firstTreeMs: 1500,
+    fullIndexMs: 950.06,
+    longestStallMs: 41.25,
+    busiestTurnCpuMs: 30.96,
+    indexedIn: 'worker',
+    items: 2000,
+  };
+
+  it('logs them in one line, to a tenth of a millisecond', () => {
+    assert.equal(
+      figuresLine(figures),
+      'editor figures: activate() 12.3 ms (CPU 8 ms); first complete tree 1500 ms after activation (2000 item(s), full index in the worker 950.1 ms); longest extension-host stall while indexing 41.3 ms (busiest turn 31 ms of CPU)',
+    );
+    const { busiestTurnCpuMs: _, ...withoutCpu } = figures;
+    assert.match(figuresLine(withoutCpu), /longest extension-host stall while indexing 41\.3 ms$/);
+  });
+
+  it('writes them as JSON where SKILLGATE_PERF_FILE names, whole, and nowhere without it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-figures-'));
+    try {
+      const file = path.join(dir, 'figures.json');
+      await writeFigures(file, figures);
+      assert.deepEqual(fs.readdirSync(dir), ['figures.json'], 'no partial file left behind');
+      assert.equal(fs.readFileSync(file, 'utf8'), `${JSON.stringify(figures)}\n`);
+      await writeFigures(undefined, figures);
+      await writeFigures('', figures);
+      assert.deepEqual(fs.readdirSync(dir), ['figures.json']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

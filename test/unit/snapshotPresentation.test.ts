@@ -79,8 +79,29 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
 
     it('has nothing to wait for with nothing to do', async () => {
       let called = false;
+      const order: string[] = [];
+      setImmediate(() => order.push('a later turn'));
       assert.equal(await inTurns([], 5, () => (called = true)), true);
+      order.push('done');
       assert.equal(called, false);
+      assert.deepEqual(order, ['done'], 'done in the caller’s turn');
+    });
+
+    it('is done with the last slice, even when no longer wanted after it', async () => {
+      // Four elements, two a turn: the second slice ends the list, and no third turn asks.
+      let wanted = true;
+      const seen: number[] = [];
+      const done = inTurns(
+        [0, 1, 2, 3],
+        2,
+        (x) => {
+          seen.push(x);
+          if (x === 3) wanted = false;
+        },
+        () => wanted,
+      );
+      assert.equal(await done, true);
+      assert.deepEqual(seen, [0, 1, 2, 3]);
     });
 
     it('stepsInTurns takes one step per turn until a step says it is done, or it is no longer wanted', async () => {
@@ -184,6 +205,8 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
         ['code', (d) => ({ ...d, code: 'other' })],
         ['severity', (d) => ({ ...d, severity: 'warning' })],
         ['start line', (d) => ({ ...d, range: { ...d.range, start: { line: 1, character: 0 } } })],
+        ['start character', (d) => ({ ...d, range: { ...d.range, start: { line: 0, character: 1 } } })],
+        ['end line', (d) => ({ ...d, range: { ...d.range, end: { line: 1, character: 1 } } })],
         ['end character', (d) => ({ ...d, range: { ...d.range, end: { line: 0, character: 2 } } })],
         ['related added', (d) => ({ ...d, related: [related] })],
       ];
@@ -196,8 +219,8 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
           `${what} changed: only /c is set again`,
         );
       }
-      const withRelated = (message: string) =>
-        diagnostics.map((d) => (d.file === '/c' ? { ...d, related: [{ ...related, message }] } : d));
+      const withRelated = (message: string, file = related.file) =>
+        diagnostics.map((d) => (d.file === '/c' ? { ...d, related: [{ ...related, file, message }] } : d));
       const shownRelated = new Map(panel);
       shownRelated.set(
         '/c',
@@ -208,6 +231,18 @@ describe('a snapshot shown over several event-loop turns (docs/editor-performanc
         problemBatches(withRelated('another cause'), shownRelated, 2).map((b) => b.map(([file]) => file)),
         [['/c']],
         'a related message changed',
+      );
+      assert.deepEqual(
+        problemBatches(withRelated('why', '/elsewhere'), shownRelated, 2).map((b) => b.map(([file]) => file)),
+        [['/c']],
+        'a related location moved to another file',
+      );
+      assert.deepEqual(
+        problemBatches([...copies(), diagnostic('/c', 'c4')], panel, 2).map((b) =>
+          b.map(([file, ds]) => `${file}:${ds?.length ?? 0}`),
+        ),
+        [['/c:4']],
+        'one diagnostic more, after those shown',
       );
       const fewer = copies().filter((d) => d.code !== 'c3');
       assert.deepEqual(

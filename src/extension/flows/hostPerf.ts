@@ -1,5 +1,4 @@
 import { readFileSync, promises as fsp } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
  * The editor's own figures (issue 15): how long `activate()` took, when the first
@@ -44,13 +43,16 @@ export interface EditorFigures {
 const SAMPLE_MS = 5;
 
 /**
- * Samples the event loop's delay (perf_hooks) until `stop`, which gives the longest stall
- * seen. A timer of its own ticks at the same interval; on Linux it also reads the thread's CPU time at each tick (its schedstat, a read
- * from memory): on a loaded machine a stall is mostly the wait for a core, and only the CPU
- * time says how much work one turn of the extension host did.
+ * Samples the event loop's delay until `stop`, which gives the longest stall seen: the
+ * longest gap between two ticks of a timer of its own. Not perf_hooks' event-loop-delay
+ * histogram: it does not see a worker's messages taken one after another without a return
+ * to the event loop (a port drains up to 1,000 at once, and timers wait meanwhile), and
+ * every stall it sees delays the timer as much. On Linux the sampler also reads the
+ * thread's CPU time at each tick (its schedstat, a read from memory): on a loaded machine a
+ * stall is mostly the wait for a core, and only the CPU time says how much work one turn of
+ * the extension host did.
  */
 export class StallSampler {
-  private readonly histogram = monitorEventLoopDelay({ resolution: SAMPLE_MS });
   private lastCpuNs = threadCpuNs();
   private busiestNs = 0;
   private lastTickAt = performance.now();
@@ -60,10 +62,6 @@ export class StallSampler {
   /** The figures until `mark()` was called, once it was. */
   private beforeMark: { stallMs: number; busiestNs: number } | undefined;
 
-  constructor() {
-    this.histogram.enable();
-  }
-
   /**
    * Starts the second part of the span (every unit is loaded; the first call counts): `stop()`
    * still gives the whole span's figures, `sinceMark` this part's alone.
@@ -72,19 +70,12 @@ export class StallSampler {
     if (this.beforeMark) return;
     this.tick();
     this.beforeMark = { stallMs: this.longestStall(), busiestNs: this.busiestNs };
-    this.histogram.reset();
     this.longestGapMs = 0;
     this.busiestNs = 0;
   }
 
-  /**
-   * The longest stall in ms (0 when no tick came late): the histogram's, or the longest gap
-   * between two ticks of a timer of our own when that is longer. The histogram does not see
-   * a worker's messages taken one after another without a return to the event loop (a port
-   * drains up to 1,000 at once, and timers wait meanwhile); the timer's gap does.
-   */
+  /** The longest stall in ms (0 when no tick came late). */
   stop(): number {
-    this.histogram.disable();
     clearInterval(this.ticks);
     this.tick();
     this.sinceMark = this.beforeMark && {
@@ -103,7 +94,7 @@ export class StallSampler {
   }
 
   private longestStall(): number {
-    return Math.max(0, this.histogram.max / 1e6 - SAMPLE_MS, this.longestGapMs - SAMPLE_MS);
+    return Math.max(0, this.longestGapMs - SAMPLE_MS);
   }
 
   private tick(): void {
