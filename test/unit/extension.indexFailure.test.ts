@@ -76,6 +76,38 @@ describe('the view and the status bar when no index could be read', () => {
     assert.equal(item.visible, false);
   });
 
+  it('says so in rows of their own: the reason as an error, Retry that refreshes, Show Log that opens the log', () => {
+    assert.deepEqual(failureRows('EACCES'), [
+      {
+        id: 'failure:reason',
+        label: 'Indexing failed',
+        description: 'EACCES',
+        tooltip: 'Skillgate could not index this workspace, so it cannot tell what the agents would load.\n\nEACCES',
+        ariaLabel: 'Indexing failed: EACCES',
+        icon: 'error',
+        color: 'errorForeground',
+      },
+      {
+        id: 'failure:retry',
+        label: 'Retry',
+        tooltip: 'Index the workspace again (Skillgate: Refresh)',
+        ariaLabel: 'Retry indexing the workspace',
+        icon: 'refresh',
+        command: { id: 'skillgate.refresh', title: 'Retry' },
+      },
+      {
+        id: 'failure:log',
+        label: 'Show Log',
+        tooltip: "Skillgate's log: every index run, and this failure (Skillgate: Show Log)",
+        ariaLabel: "Show Skillgate's log",
+        icon: 'output',
+        command: { id: 'skillgate.showLog', title: 'Show Log' },
+      },
+    ]);
+    // No counts in the status bar: there are none to give, and a zero would read as nothing found.
+    assert.equal(failureStatus('EACCES').text, '$(shield) $(error) not indexed');
+  });
+
   it('names only registered commands', () => {
     const ids = new Set<string>(COMMANDS.map((c) => c.id));
     for (const row of failureRows(REASON)) if (row.command) assert.ok(ids.has(row.command.id), row.command.id);

@@ -80,6 +80,18 @@ describe('the bundle tooltip', () => {
       ),
       md,
     );
+    // The winner's name and path are the repository's: `$(zap)` in them is text, never the icon.
+    const hostile = itemTooltipMarkdown(
+      item({ decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'workspace/zap' }),
+      {
+        diagnostics: [],
+        winner: item({ id: 'workspace/zap', qualifiedName: '$(zap)', path: '/ws/.codewhale/plugins/$(zap)' }),
+      },
+    );
+    assert.ok(
+      hostile.includes('**\\\\\\$\\(zap\\)** from \\.codewhale\\/plugins\\/\\\\\\$\\(zap\\) in its place.'),
+      hostile,
+    );
   });
 
   it('names the agent of a shadowed Eva item, never Codewhale', () => {
@@ -139,6 +151,101 @@ describe('the bundle tooltip', () => {
     assert.ok(!md.includes('/ws'), md);
     assert.equal(md.split('aaaaaaaaaaaa…').length, 2, md);
     assert.ok(!md.includes('a'.repeat(13)), md);
+  });
+
+  it('reads whole for a trusted bundle: each reason, trust and switch, both hashes, path, diagnostics by severity, no icon from the repository', () => {
+    // `$(zap)` in a name, a path, a message and a file name is shown as text, never as the icon.
+    const at = (message: string, line: number, severity: Diagnostic['severity']): Diagnostic => ({
+      ...diagnostic(message, line, severity),
+      file: '/ws/.codewhale/plugins/$(zap)/$(zap).toml',
+    });
+    const trusted = item({
+      qualifiedName: '$(zap)demo',
+      decision: 'registered',
+      reasons: ['active'],
+      trust: 'trusted',
+      enabled: true,
+      path: '/ws/.codewhale/plugins/$(zap)',
+    });
+    const zap = '\\\\\\$\\(zap\\)';
+    assert.equal(
+      itemTooltipMarkdown(trusted, {
+        diagnostics: [
+          at('$(zap) info', 3, 'information'),
+          at('$(zap) warn', 2, 'warning'),
+          at('$(zap) err', 1, 'error'),
+        ],
+      }),
+      `**${zap}demo** — Codewhale plugin — registered: the agent loads it\n\n` +
+        '- `active`: Valid, trusted at its current hashes and, where its agent has an enable switch (Codewhale), enabled: the agent loads it.\n\n' +
+        '$(shield) Trust: `trusted` · enabled: `true`\n\n' +
+        'Content `aaaaaaaaaaaa…` · capabilities `bbbbbbbbbbbb…` (Copy Review Token copies them in full)\n\n' +
+        `$(file) \\.codewhale\\/plugins\\/${zap}\n\n` +
+        '$(warning) 3 diagnostics:\n\n' +
+        `- $(error) ${zap} err (${zap}\\.toml:2)\n` +
+        `- $(warning) ${zap} warn (${zap}\\.toml:3)\n` +
+        `- $(info) ${zap} info (${zap}\\.toml:4)\n\n` +
+        '[Show in Problems](command:workbench.actions.view.problems)',
+    );
+  });
+
+  it('has no trust line for a part, no hash line for a bundle without hashes, and says one diagnostic', () => {
+    const part = item({
+      kind: 'component',
+      name: '$(zap)',
+      parent: 'workspace/abc/demo',
+      trust: null,
+      enabled: null,
+      decision: 'registered',
+      reasons: ['component_active'],
+    });
+    const md = itemTooltipMarkdown(part, { diagnostics: [diagnostic('one', 0)] });
+    assert.ok(md.startsWith('**demo** — \\\\\\$\\(zap\\) component — '), md);
+    assert.ok(!md.includes('Trust:'), md);
+    assert.ok(md.includes('$(warning) 1 diagnostic:\n'), md);
+    const unhashed = itemTooltipMarkdown(item({ contentHash: null, capabilityHash: null, reviewToken: null }), {
+      diagnostics: [],
+    });
+    assert.ok(unhashed.includes('Trust: `not-reviewed` · enabled: `false`'), unhashed);
+    assert.ok(!unhashed.includes('Content'), unhashed);
+    const noCapabilities = itemTooltipMarkdown(item({ capabilityHash: null }), { diagnostics: [] });
+    assert.ok(noCapabilities.includes('Content `aaaaaaaaaaaa…` · capabilities `…`'), noCapabilities);
+    const three = [diagnostic('a', 1), diagnostic('b', 2), diagnostic('c', 3)];
+    assert.ok(!itemTooltipMarkdown(item(), { diagnostics: three }).includes('more'), 'three are all shown');
+  });
+
+  it('keeps the path apart from the last reason and from the winner, with no trust line between them', () => {
+    // In Markdown a line right after a bullet joins it: the path would read as part of the reason.
+    const blankBefore = (md: string, prefix: string) => {
+      const lines = md.split('\n');
+      const at = lines.findIndex((l) => l.startsWith(prefix));
+      assert.ok(at > 0 && lines[at - 1] === '', `${prefix} follows a blank line:\n${md}`);
+    };
+    const part = item({
+      kind: 'component',
+      trust: null,
+      enabled: null,
+      decision: 'registered',
+      reasons: ['component_active'],
+    });
+    blankBefore(itemTooltipMarkdown(part, { diagnostics: [] }), '$(file)');
+    const shadowed = item({ trust: null, enabled: null, decision: 'shadowed', reasons: ['name_conflict'] });
+    const winner = item({ name: 'winner', scope: 'user', workspace: null, path: '/home/u/.codewhale/plugins/demo' });
+    const md = itemTooltipMarkdown(shadowed, { diagnostics: [], winner });
+    blankBefore(md, '$(arrow-right)');
+    blankBefore(md, '$(file)');
+  });
+
+  it("shows a user bundle's path under the home as ~, and a path that only begins with the home's name whole", () => {
+    const home = os.homedir();
+    const shown = (p: string, over: Partial<Item> = { scope: 'user', workspace: null }) =>
+      itemTooltipMarkdown(item({ ...over, path: p }), { diagnostics: [] })
+        .split('\n')
+        .find((l) => l.startsWith('$(file)'));
+    assert.equal(shown(home), '$(file) \\~');
+    assert.equal(shown(path.join(home, 'u')), `$(file) \\~${escapeSep(path.sep)}u`);
+    assert.ok(!shown(`${home}x${path.sep}u`)?.includes('~'));
+    assert.equal(shown('/ws', { workspace: '/ws' }), '$(file) \\.', 'the folder itself');
   });
 });
 

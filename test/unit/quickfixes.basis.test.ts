@@ -214,10 +214,25 @@ describe('quick fixes are bound to the text they were computed on', () => {
         false,
       );
       assert.equal(
+        fixIsCurrent(unbound, () => undefined),
+        false,
+        'an edit without a basis on a file whose text is unknown',
+      );
+      assert.equal(
         fixIsCurrent({ ...fix, edits: [] }, () => editorText(file)),
         false,
         'a fix of no edit',
       );
+    });
+
+    it("reads each file's text from the editor once, however many of the fix's edits name it", () => {
+      const { fix, file } = envFix();
+      const edit = fix.edits[0];
+      assert.ok(edit);
+      const asked: string[] = [];
+      const text = (x: string) => (asked.push(x), editorText(x));
+      assert.equal(fixIsCurrent({ ...fix, edits: [edit, edit, edit] }, text), true);
+      assert.deepEqual(asked, [file]);
     });
 
     it("offers the Eva fix on a file with a second leading U+FEFF, where its ranges name the editor's characters", () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { McpServer } from '../../src/core/capabilities';
-import { REASON_PHRASE, KIND_WORD } from '../../src/extension/tree/reasonPhrases';
+import { REASON_PHRASE } from '../../src/extension/tree/reasonPhrases';
 import {
   itemAriaLabel,
   itemDescription,
@@ -14,6 +14,8 @@ import {
 import { treeRowOf } from '../../src/extension/tree/treeRow';
 import {
   childNodes,
+  FILTER_LABEL,
+  GROUP_LABEL,
   readTreeMode,
   ROWS_PER_RANGE,
   visibleTops,
@@ -105,6 +107,31 @@ describe('the tree in words (issue 14 items 1-4)', () => {
         assert.equal(itemDescription(item(over)), phrase);
       });
     }
+
+    it('reads as its decision with no reason, and as loaded · not reviewed with no reason after loaded_unreviewed', () => {
+      const bare = item({ decision: 'shadowed', reasons: [] });
+      assert.equal(itemDescription(bare), 'shadowed');
+      assert.equal(itemAriaLabel(bare), 'demo, Codewhale plugin, shadowed', 'the decision said once');
+      const loaded = item({ system: 'rivumi', decision: 'registered', reasons: ['loaded_unreviewed'], enabled: null });
+      assert.equal(itemDescription(loaded), 'loaded · not reviewed');
+    });
+
+    it('says only the reason for a shadowed bundle whose winner is not in the snapshot, or an MCP server whose bundle declares it no more', () => {
+      const shadowed = item({ decision: 'shadowed', reasons: ['name_conflict'], shadowedBy: 'workspace/gone/demo' });
+      assert.equal(itemDescription(shadowed, snap([shadowed])), 'shadowed by another bundle');
+      const server = item({
+        id: 'workspace/abc/demo#mcp/issues',
+        kind: 'mcp-server',
+        name: 'issues',
+        parent: 'workspace/abc/demo',
+        decision: 'registered',
+        reasons: ['component_active'],
+        trust: null,
+      });
+      assert.equal(itemDescription(server, snap([server])), 'active', 'its bundle not in the snapshot');
+      const bare = item({ decision: 'registered', reasons: ['active'] });
+      assert.equal(itemDescription(server, snap([bare, server])), 'active', 'a bundle without capabilities');
+    });
 
     it('names where the winner of a name conflict lives: your user bundle, or its workspace folder', () => {
       const user = item({
@@ -200,6 +227,11 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       });
       assert.equal(itemLabel(hook), 'pre_tool_use');
       assert.equal(itemDescription(hook), 'hooks off (opt-in not set) · python3 scripts/deny.py');
+      assert.equal(
+        itemDescription(hook, snap([hook])),
+        'hooks off (opt-in not set) · python3 scripts/deny.py',
+        'with the snapshot, as the tree asks',
+      );
     });
   });
 
@@ -242,7 +274,46 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       const icons = kinds.map(kindIcon);
       assert.equal(new Set(icons).size, icons.length, icons.join(', '));
       assert.equal(kindText(kinds[8] as Item), 'inactive lsp component');
-      assert.equal(kindText(kinds[5] as Item), KIND_WORD['mcp-server']);
+      assert.equal(kindText(kinds[5] as Item), 'MCP server');
+    });
+
+    it('gives each kind its codicon, a component the one of what it declares', () => {
+      const component = (name: string) =>
+        item({ kind: 'component', name, decision: 'registered', reasons: ['component_active'] });
+      const icons: [Item, string][] = [
+        [item({ kind: 'skill' }), 'book'],
+        [item({ kind: 'hooks', system: 'rivumi' }), 'json'],
+        [item({ kind: 'hook', system: 'rivumi' }), 'zap'],
+        [item({ kind: 'mcp-server' }), 'server'],
+        [component('commands'), 'terminal'],
+        [component('agents'), 'hubot'],
+        [component('lsp'), 'symbol-interface'],
+        [component('filesystem-roots'), 'folder-opened'],
+        [component('lifecycle-mutation'), 'history'],
+        [component('themes'), 'symbol-misc'],
+        [{ ...component('lsp'), decision: 'display_only' }, 'circle-slash'],
+        [item({ kind: 'skill-adapter', system: 'eva' }), kindIcon(item({ kind: 'plugin', system: 'eva' }))],
+        [item({ kind: 'lua-skill', system: 'eva' }), kindIcon(item({ kind: 'plugin', system: 'eva' }))],
+        [item({ kind: 'skill-binding', system: 'eva' }), 'link'],
+      ];
+      for (const [unit, icon] of icons) assert.equal(kindIcon(unit), icon, `${unit.kind} ${unit.name}`);
+      assert.notEqual(kindIcon(item({ kind: 'plugin', system: 'eva' })), '');
+    });
+
+    it('names each kind in words, a bundle with its agent', () => {
+      const kinds: [Partial<Item>, string][] = [
+        [{ kind: 'plugin' }, 'Codewhale plugin'],
+        [{ kind: 'plugin', system: 'rivumi' }, 'Rivumi plugin'],
+        [{ kind: 'skill' }, 'skill'],
+        [{ kind: 'hooks', system: 'rivumi' }, 'Rivumi hooks file'],
+        [{ kind: 'hook', system: 'rivumi' }, 'hook'],
+        [{ kind: 'mcp-server' }, 'MCP server'],
+        [{ kind: 'component', name: 'commands', decision: 'registered' }, 'commands component'],
+        [{ kind: 'skill-adapter', system: 'eva' }, 'skill adapter'],
+        [{ kind: 'lua-skill', system: 'eva' }, 'Lua skill'],
+        [{ kind: 'skill-binding', system: 'eva' }, 'skill binding'],
+      ];
+      for (const [over, words] of kinds) assert.equal(kindText(item(over)), words, over.kind);
     });
   });
 
@@ -428,6 +499,65 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       assert.deepEqual(labels(childNodes(withParts, big)), ['range:0+250/251', 'range:250+1/251']);
     });
 
+    it('groups what is disabled, shown only and shadowed apart, after what is active', () => {
+      const others = snap([
+        item({ id: 'sh', name: 'hidden', decision: 'shadowed', reasons: ['name_conflict'] }),
+        item({ id: 'do', name: 'elsewhere', decision: 'display_only', reasons: ['not_applicable'], trust: 'trusted' }),
+        item({ id: 'd', name: 'off', trust: 'trusted', reasons: ['not_enabled'] }),
+        active,
+      ]);
+      const mode = { filter: 'all', groupByDecision: true } as const;
+      const groups = childNodes(others, undefined, mode);
+      assert.deepEqual(labels(groups), ['disabled:1', 'active:1', 'displayOnly:1', 'shadowed:1']);
+      assert.deepEqual(
+        groups.map((g) => labels(childNodes(others, g, mode))),
+        [['off'], ['ok'], ['elsewhere'], ['hidden']],
+      );
+      assert.deepEqual(GROUP_LABEL, {
+        rejected: 'Rejected',
+        loadedUnreviewed: 'Loaded · not reviewed',
+        needsReview: 'Needs review',
+        disabled: 'Disabled',
+        active: 'Active',
+        displayOnly: 'Shown only',
+        shadowed: 'Shadowed',
+      });
+    });
+
+    it('shows a folder only with bundles of its own, each agent only where it has bundles, and user bundles apart', () => {
+      const user = item({
+        id: 'u',
+        name: 'mine',
+        scope: 'user',
+        workspace: null,
+        path: '/home/u/.codewhale/plugins/mine',
+      });
+      const rivumi = item({ id: 'rv', name: 'pack', system: 'rivumi', workspace: '/ws/other' });
+      const three: Snapshot = { ...snap([rejected, rivumi, user]), workspaces: ['/ws/proj', '/ws/other', '/ws/empty'] };
+      const mode = { filter: 'all', groupByDecision: false } as const;
+      const folders = childNodes(three, undefined, mode);
+      assert.deepEqual(
+        folders.map((n) => [n.id, labels([n])[0]]),
+        [
+          ['folder:/ws/proj', 'proj'],
+          ['folder:/ws/other', 'other'],
+          ['folder:user', 'User bundles'],
+        ],
+      );
+      assert.deepEqual(
+        folders.map((n) => labels(childNodes(three, n, mode))),
+        [['codewhale'], ['rivumi'], ['codewhale']],
+      );
+      assert.deepEqual(labels(childNodes(three, folders[2], mode).flatMap((n) => childNodes(three, n, mode))), [
+        'mine',
+      ]);
+      // The rejected filter keeps only the folder that holds a rejected bundle.
+      assert.deepEqual(
+        childNodes(three, undefined, { filter: 'rejected', groupByDecision: false }).map((n) => n.id),
+        ['folder:/ws/proj'],
+      );
+    });
+
     it('reads a remembered mode back, and falls back to all, by folder, for anything it did not write', () => {
       assert.deepEqual(readTreeMode({ filter: 'rejected', groupByDecision: true }), {
         filter: 'rejected',
@@ -438,6 +568,10 @@ describe('the tree in words (issue 14 items 1-4)', () => {
         groupByDecision: false,
       });
       assert.deepEqual(readTreeMode(undefined), { filter: 'all', groupByDecision: false });
+      assert.deepEqual(readTreeMode(null), { filter: 'all', groupByDecision: false });
+      for (const filter of ['all', 'needsReview', 'rejected'] as const)
+        assert.deepEqual(readTreeMode({ filter, groupByDecision: false }), { filter, groupByDecision: false });
+      assert.deepEqual(FILTER_LABEL, { all: '', needsReview: 'needs review', rejected: 'rejected' });
     });
   });
 
@@ -447,6 +581,8 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       const s = statusSummary(snap([active]));
       assert.equal(s.level, 'plain');
       assert.equal(s.filter, 'all');
+      assert.equal(s.text, '$(shield) 1 $(eye) 0 $(error) 0');
+      assert.equal(s.tooltip, 'Skillgate\n1 active\n0 need review\n0 rejected\n\nClick to show Skillgate.');
     });
     it('is warning-coloured when a bundle needs review or Rivumi loads one unreviewed, and a click shows those', () => {
       assert.equal(statusSummary(snap([active, item({ id: 'p' })])).level, 'warning');
@@ -464,6 +600,8 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       );
       assert.equal(loaded.level, 'warning');
       assert.equal(loaded.filter, 'needsReview');
+      // What the agent loads unreviewed has its own warning count beside the active ones.
+      assert.equal(loaded.text, '$(shield) 1 $(warning) 1 $(eye) 1 $(error) 0');
       assert.equal(
         loaded.tooltip,
         'Skillgate\n1 active\n1 loaded although not reviewed\n1 needs review\n0 rejected\n\nClick to show the bundles that need review.',
@@ -518,8 +656,14 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       );
       assert.equal(s.level, 'error');
       assert.equal(s.filter, 'rejected');
-      assert.match(s.tooltip, /^Skillgate\n1 active\n2 need review\n1 rejected\n/);
-      assert.equal(statusSummary(snap([active], 'malformed')).level, 'error');
+      assert.equal(s.tooltip, 'Skillgate\n1 active\n2 need review\n1 rejected\n\nClick to show the rejected bundles.');
+      assert.equal(s.text, '$(shield) 1 $(eye) 2 $(error) 1');
+      const failsClosed = statusSummary(snap([active], 'malformed'));
+      assert.equal(failsClosed.level, 'error');
+      assert.equal(
+        failsClosed.tooltip,
+        'Skillgate\n1 active\n0 need review\n0 rejected\nthe trust store is unreadable: everything fails closed\n\nClick to show Skillgate.',
+      );
     });
   });
 

@@ -156,28 +156,41 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, informa
  * workspace-relative path, and the first diagnostics' messages with a link to the Problems panel.
  */
 export function itemTooltipMarkdown(item: Item, context: TooltipContext): string {
-  let md = `**${escapeMarkdown(item.qualifiedName, true)}** — ${escapeMarkdown(kindText(item), true)} — ${DECISION_TEXT[item.decision]}\n\n`;
-  for (const r of item.reasons) md += `- \`${r}\`: ${reasonTextOf(item, r)}\n`;
+  // Blocks apart by a blank line: a line right after a bullet would join it (a lazy continuation).
+  const blocks = [
+    `**${escapeMarkdown(item.qualifiedName, true)}** — ${escapeMarkdown(kindText(item), true)} — ${DECISION_TEXT[item.decision]}`,
+  ];
+  if (item.reasons.length > 0) blocks.push(item.reasons.map((r) => `- \`${r}\`: ${reasonTextOf(item, r)}`).join('\n'));
   if (context.winner) {
     const w = context.winner;
     // The shadowed item's own agent (Codewhale by name precedence, Eva by manifest order), in its
     // reason text's terms: the other one wins, whatever that one's own decision.
-    md += `\n$(arrow-right) ${systemOf(item.system).label} takes the ${w.scope} ${KIND_WORD[w.kind]} **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w, context.workspaces), true)} in its place.\n`;
+    blocks.push(
+      `$(arrow-right) ${systemOf(item.system).label} takes the ${w.scope} ${KIND_WORD[w.kind]} **${escapeMarkdown(w.qualifiedName, true)}** from ${escapeMarkdown(shownPath(w, context.workspaces), true)} in its place.`,
+    );
   }
   if (item.trust) {
-    md += `\n$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? noSwitchText(item) : `enabled: \`${String(item.enabled)}\``}\n\n`;
+    blocks.push(
+      `$(shield) Trust: \`${item.trust}\` · ${item.enabled === null ? noSwitchText(item) : `enabled: \`${String(item.enabled)}\``}`,
+    );
     if (item.contentHash)
-      md += `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)\n\n`;
+      blocks.push(
+        `Content \`${item.contentHash.slice(0, 12)}…\` · capabilities \`${(item.capabilityHash ?? '').slice(0, 12)}…\` (Copy Review Token copies them in full)`,
+      );
   }
-  md += `$(file) ${escapeMarkdown(shownPath(item, context.workspaces), true)}\n\n`;
+  blocks.push(`$(file) ${escapeMarkdown(shownPath(item, context.workspaces), true)}`);
   const diagnostics = [...context.diagnostics].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-  if (diagnostics.length === 0) return md + '$(pass) no diagnostics';
-  md += `$(warning) ${diagnostics.length} diagnostic${diagnostics.length === 1 ? '' : 's'}:\n\n`;
-  for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) {
-    md += `- ${SEVERITY_ICON[d.severity]} ${escapeMarkdown(d.message, true)} (${escapeMarkdown(path.basename(d.file), true)}:${d.range.start.line + 1})\n`;
-  }
-  if (diagnostics.length > SHOWN_DIAGNOSTICS) md += `- and ${diagnostics.length - SHOWN_DIAGNOSTICS} more\n`;
-  return md + `\n[Show in Problems](command:${TOOLTIP_COMMANDS[0]})`;
+  if (diagnostics.length === 0) return [...blocks, '$(pass) no diagnostics'].join('\n\n');
+  blocks.push(`$(warning) ${diagnostics.length} diagnostic${diagnostics.length === 1 ? '' : 's'}:`);
+  const shown = diagnostics
+    .slice(0, SHOWN_DIAGNOSTICS)
+    .map(
+      (d) =>
+        `- ${SEVERITY_ICON[d.severity]} ${escapeMarkdown(d.message, true)} (${escapeMarkdown(path.basename(d.file), true)}:${d.range.start.line + 1})`,
+    );
+  if (diagnostics.length > SHOWN_DIAGNOSTICS) shown.push(`- and ${diagnostics.length - SHOWN_DIAGNOSTICS} more`);
+  blocks.push(shown.join('\n'), `[Show in Problems](command:${TOOLTIP_COMMANDS[0]})`);
+  return blocks.join('\n\n');
 }
 
 /**
