@@ -2,10 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { run } from '../../src/cli/main';
 import { doctorText } from '../../src/extension/documents/doctorText';
-import { doctor } from '../../src/core/trust/doctor';
-import { TrustStore } from '../../src/core/trust/trustStore';
+import { doctor, type DoctorReport } from '../../src/core/trust/doctor';
+import { TrustStore, UNAVAILABLE_EFFECT } from '../../src/core/trust/trustStore';
 import type { SkillgateService } from '../../src/extension/skillgateService';
 import { Fixture } from './helpers/fixture';
+import { HOSTILE } from './helpers/displaySafe';
 
 /**
  * Which reviewed copies a receipt still references is written in the store. While the
@@ -48,5 +49,57 @@ describe('doctor with an unavailable trust store: what it cannot know it does no
     const store = new TrustStore(f.path('state'));
     const text = doctorText({ doctor: () => doctor(store) } as unknown as SkillgateService);
     assert.match(text, /\nUnreferenced snapshots: not counted while the trust store is unavailable\.\n$/);
+  });
+});
+
+/** The editor's Doctor report (doctorText.ts): every line of the report, escaped, as the document shows it. */
+describe("the editor's Doctor report", () => {
+  const healthy: DoctorReport = {
+    store: '/state/state.json',
+    problem: null,
+    repairable: false,
+    bundles: 2,
+    staleReceipts: [],
+    unreferencedSnapshots: ['aaaa', 'bbbb'],
+    pruned: [],
+    notPruned: null,
+    movedAside: null,
+    setAside: [],
+  };
+  const textOf = (report: DoctorReport) => doctorText({ doctor: () => report } as unknown as SkillgateService);
+
+  it('a healthy store: its records, each file moved aside, each stale receipt escaped and the unreferenced snapshots', () => {
+    const text = textOf({
+      ...healthy,
+      setAside: ['/state/state.json.bad-1'],
+      staleReceipts: [{ key: 'k', name: `evil\n${HOSTILE}`, path: '/ws/gone\nhere' }],
+    });
+    assert.equal(
+      text,
+      [
+        'Trust store: /state/state.json',
+        'Healthy: 2 bundle record(s).',
+        'Moved aside by `skillgate doctor --repair` (never read; delete it once you no longer need it): /state/state.json.bad-1',
+        'Stale receipt: evil\\u{a}\\u{1b}[1A\\u{1b}[2K\\u{1b}]0;pwned\\u{7}\\u{9b}\\u{202e}\\u{200b}\\u{3164}\\u{dcff} (/ws/gone\\u{a}here no longer exists)',
+        'Unreferenced snapshots: 2',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('an unavailable store: the problem, its effect and how to fix it, whether --repair may move the file aside or not', () => {
+    const broken = { ...healthy, problem: 'state.json is not JSON\x1b[2K' };
+    const lines = (repairable: boolean) => textOf({ ...broken, repairable }).split('\n');
+    assert.deepEqual(lines(true), [
+      'Trust store: /state/state.json',
+      'UNAVAILABLE: state.json is not JSON\\u{1b}[2K',
+      `${UNAVAILABLE_EFFECT} \`skillgate doctor --repair\` moves the file aside.`,
+      'Unreferenced snapshots: not counted while the trust store is unavailable.',
+      '',
+    ]);
+    assert.equal(
+      lines(false)[2],
+      `${UNAVAILABLE_EFFECT} Fix it as it says (the file may hold sound trust records, so \`skillgate doctor --repair\` leaves it where it is).`,
+    );
   });
 });

@@ -19,6 +19,7 @@ describe('literalGlob: a name as VS Code matches it, literally', () => {
     '}',
     '*',
     '**',
+    '?',
     '?.sh',
     '[!a]',
     '[^a]',

@@ -193,4 +193,188 @@ describe('a quick fix is checked again when it is applied', () => {
     );
     assert.deepEqual(warned, []);
   });
+
+  /**
+   * What the light bulb offers on a diagnostic: only on one of Skillgate's own, for each
+   * bundle once its review, for each code its documentation, and a fix only on the very
+   * diagnostic it was computed with (its file, line, code and start character).
+   */
+  describe('what is offered on a diagnostic', () => {
+    /** An action as the menu shows it: its title, the diagnostics it names and what it runs. */
+    interface OfferedAction extends StandInAction {
+      readonly kind?: unknown;
+      readonly diagnostics?: unknown[];
+      readonly command?: { command: string; title: string; arguments: unknown[] };
+    }
+    /** The editor's diagnostic of `d`, its code as the Problems panel sets it (`{ value, target }`). */
+    const shownOf = (d: Diagnostic, at: Partial<Diagnostic['range']['start']> = {}) => ({
+      source: 'skillgate',
+      code: { value: d.code, target: 'doc' },
+      range: { ...d.range, start: { ...d.range.start, ...at } },
+    });
+    const offer = (s: Snapshot | undefined, file: string, shown: unknown[]) =>
+      new QuickFixes(() => s).provideCodeActions(
+        { uri: { fsPath: file } } as never,
+        {} as never,
+        {
+          diagnostics: shown,
+        } as never,
+      );
+    const offered = async (s: Snapshot | undefined, file: string, shown: unknown[]) =>
+      (await offer(s, file, shown)) as unknown as OfferedAction[];
+    const titles = (actions: OfferedAction[]) => actions.map((a) => a.title);
+    /** The snapshot with `diagnostics` in place of its own. */
+    const withDiagnostics = (s: Snapshot, diagnostics: Diagnostic[]): Snapshot => ({ ...s, diagnostics });
+
+    it('is a quick fix', () => {
+      assert.deepEqual(QuickFixes.kinds, [vscodeStandIn.api.CodeActionKind.QuickFix]);
+    });
+
+    it("offers nothing before any snapshot, nor on another tool's diagnostic at the same place", async () => {
+      const { s, d, file } = envFix();
+      openInEditor(file);
+      assert.deepEqual(await offered(undefined, file, [shownOf(d)]), []);
+      assert.deepEqual(await offered(s, file, [{ ...shownOf(d), source: 'other-linter' }]), []);
+    });
+
+    it("offers on a bundle's diagnostic its review, its documentation and its fix, each naming that diagnostic", async () => {
+      const { s, d, fix, file } = envFix();
+      openInEditor(file);
+      const bundle = s.items.find((i) => i.id === d.itemId);
+      assert.ok(bundle && bundle.trust !== null);
+      // The code as the Problems panel sets it, and as a plain value.
+      for (const shown of [shownOf(d), { ...shownOf(d), code: d.code }]) {
+        const actions = await offered(s, file, [shown]);
+        assert.deepEqual(
+          actions.map((a) => [a.title, a.kind, a.diagnostics, a.command, a.isPreferred]),
+          [
+            [
+              'Review example-plugin in Skillgate',
+              vscodeStandIn.api.CodeActionKind.QuickFix,
+              [shown],
+              { command: 'skillgate.review', title: 'Review Bundle', arguments: [bundle.id] },
+              undefined,
+            ],
+            [
+              'Show the documentation for codewhale.mcp.env-value',
+              vscodeStandIn.api.CodeActionKind.QuickFix,
+              [shown],
+              {
+                command: 'skillgate.showDiagnosticDocumentation',
+                title: 'Show the documentation',
+                arguments: ['codewhale.mcp.env-value'],
+              },
+              undefined,
+            ],
+            [fix.title, vscodeStandIn.api.CodeActionKind.QuickFix, [shown], undefined, true],
+          ],
+        );
+      }
+    });
+
+    it("shows the bundle's name and the fix's title escaped, in the menu and in the refusal", async () => {
+      const { s, d, fix, file } = envFix();
+      const doc = openInEditor(file);
+      const hostile = withDiagnostics(
+        { ...s, items: s.items.map((i) => (i.id === d.itemId ? { ...i, name: 'evil\x1b[2K' } : i)) },
+        [{ ...d, fix: { ...fix, title: 'Fix it\u202e' } }],
+      );
+      const actions = await offered(hostile, file, [shownOf(d)]);
+      assert.deepEqual(titles(actions), [
+        'Review evil\\u{1b}[2K in Skillgate',
+        'Show the documentation for codewhale.mcp.env-value',
+        'Fix it\\u{202e}',
+      ]);
+      doc.text = `# a line above\n${doc.text}`;
+      await new QuickFixes(() => hostile).resolveCodeAction(actions[2] as never, notCancelled as never);
+      assert.ok(warned[0]?.startsWith('Not applied: Fix it\\u{202e}. '), warned[0]);
+    });
+
+    it('offers a bundle its review once, however many of its diagnostics are selected', async () => {
+      const { s, d, fix, file } = envFix();
+      openInEditor(file);
+      const actions = await offered(s, file, [shownOf(d), shownOf(d)]);
+      assert.deepEqual(titles(actions), [
+        'Review example-plugin in Skillgate',
+        'Show the documentation for codewhale.mcp.env-value',
+        fix.title,
+        'Show the documentation for codewhale.mcp.env-value',
+        fix.title,
+      ]);
+    });
+
+    it('offers no review on the diagnostic of a part of a bundle, nor on one no item owns', async () => {
+      const { s, d, file } = envFix();
+      openInEditor(file);
+      const part = s.items.find((i) => i.kind === 'mcp-server');
+      assert.ok(part && part.trust === null);
+      for (const itemId of [part.id, null]) {
+        const actions = await offered(withDiagnostics(s, [{ ...d, itemId, fix: undefined }]), file, [shownOf(d)]);
+        assert.deepEqual(titles(actions), ['Show the documentation for codewhale.mcp.env-value'], String(itemId));
+      }
+    });
+
+    it('offers no documentation for a diagnostic without a code, and documents a numeric one', async () => {
+      const { s, d, file } = envFix();
+      openInEditor(file);
+      assert.deepEqual(await offered(s, file, [{ ...shownOf(d), code: undefined }]), []);
+      assert.deepEqual(titles(await offered(s, file, [{ ...shownOf(d), code: 7 }])), ['Show the documentation for 7']);
+    });
+
+    it('offers a fix only on the diagnostic it was computed with: its file, its line and its start character', async () => {
+      const { s, d, fix, file } = envFix();
+      openInEditor(file);
+      const docsOnly = ['Show the documentation for codewhale.mcp.env-value'];
+      // The same code and place without a fix, listed before and after the one with it.
+      const sameWithoutFix = { ...d, fix: undefined };
+      const around = withDiagnostics(s, [sameWithoutFix, d, sameWithoutFix]);
+      assert.ok((await offered(around, file, [shownOf(d)])).some((a) => a.title === fix.title));
+      // The same code further along the line: the fix is not its own.
+      const further = { ...d, fix: undefined, range: { ...d.range, start: { ...d.range.start, character: 20 } } };
+      const beside = withDiagnostics(s, [d, further]);
+      assert.deepEqual(titles(await offered(beside, file, [shownOf(further)])), [
+        'Review example-plugin in Skillgate',
+        ...docsOnly,
+      ]);
+      // The same code on another line, where the snapshot has none (an editor ahead of the index).
+      assert.deepEqual(titles(await offered(s, file, [shownOf(d, { line: d.range.start.line + 1 })])), docsOnly);
+      // The same line and code in another file.
+      const other = f.write('other/plugin.toml', EditorModel.read(file).text);
+      openInEditor(other);
+      assert.deepEqual(titles(await offered(s, other, [shownOf(d)])), docsOnly);
+    });
+
+    it('offers the menu at once, not as a promise, when every file a fix edits is open', async () => {
+      const { s, d, fix, file } = envFix();
+      openInEditor(file);
+      const actions = offer(s, file, [shownOf(d)]);
+      assert.ok(Array.isArray(actions), 'no wait for a document');
+      assert.ok((actions as unknown as OfferedAction[]).some((a) => a.title === fix.title));
+    });
+
+    it('offers no fix whose edits a snapshot of another version did not record', async () => {
+      const { s, d, fix, file } = envFix();
+      openInEditor(file);
+      const other = withDiagnostics(s, [{ ...d, fix: { title: fix.title } as Fix }]);
+      assert.equal(
+        (await offered(other, file, [shownOf(d)])).some((a) => a.title === fix.title),
+        false,
+      );
+    });
+
+    it('says why a stale fix is not applied when VS Code resolves it without a token', async () => {
+      const { s, d, fix, file } = envFix();
+      const doc = openInEditor(file);
+      const fixAction = (await actionsOn(s, d)).find((a) => a.isPreferred);
+      assert.ok(fixAction);
+      doc.text = `# a line above\n${doc.text}`;
+      const resolved = (await new QuickFixes(() => s).resolveCodeAction(
+        fixAction as never,
+      )) as unknown as StandInAction;
+      assert.equal(resolved.edit, undefined);
+      assert.deepEqual(warned, [
+        `Not applied: ${fix.title}. ${file} changed since this fix was computed; Skillgate re-checks it.`,
+      ]);
+    });
+  });
 });

@@ -74,6 +74,8 @@ export const vscodeStandIn = {
       ) {}
     },
     ViewColumn: { Active: -1, Beside: -2 },
+    // The diagnostics page opened at a code's heading (diagnosticsDoc.ts `show`).
+    TextEditorRevealType: { AtTop: 3 },
     // Quick fixes (quickFixes.ts): an action and the replacements its workspace edit holds.
     CodeActionKind: { QuickFix: { value: 'quickfix' } },
     CodeAction: class {

@@ -1,0 +1,162 @@
+import { strict as assert } from 'node:assert';
+import type { Snapshot } from '../../src/core/index/snapshot';
+import type { Diagnostic } from '../../src/core/model';
+import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
+
+type ProblemsModule = typeof import('../../src/extension/problems/problems');
+
+/** One `set` of the collection: per file, the editor diagnostics given (undefined clears the file). */
+type SetCall = [string, unknown[] | undefined][];
+
+/**
+ * The Problems panel (problems.ts): one collection named after Skillgate, each diagnostic of
+ * the snapshot shown at its place with its severity, its escaped message, Skillgate as its
+ * source, its code linked to its documentation and its related places; a file set again only
+ * when what it shows changes, cleared when it has none left.
+ */
+describe('the Problems panel shows the snapshot’s diagnostics', () => {
+  let sets: SetCall[];
+  let names: string[];
+  let disposed: number;
+  // The little of VS Code's diagnostics API problems.ts uses, added to the shared stand-in before
+  // the module is first loaded (its `import * as vscode` copies the names present then), as
+  // eva.trustDiagnostics does: the same values, whichever test file loads the module first.
+  Object.assign(vscodeStandIn.api, {
+    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+    Diagnostic: class {
+      source?: string;
+      code?: unknown;
+      relatedInformation?: unknown[];
+      constructor(
+        readonly range: unknown,
+        readonly message: string,
+        readonly severity: number,
+      ) {}
+    },
+    DiagnosticRelatedInformation: class {
+      constructor(
+        readonly location: unknown,
+        readonly message: string,
+      ) {}
+    },
+    Location: class {
+      constructor(
+        readonly uri: unknown,
+        readonly range: unknown,
+      ) {}
+    },
+    languages: {},
+  });
+  const { Problems } = loadWithVscode(() => require('../../src/extension/problems/problems') as ProblemsModule);
+  const docs = { link: (code: string) => `doc#${code}` } as unknown as ConstructorParameters<typeof Problems>[0];
+
+  beforeEach(() => {
+    sets = [];
+    names = [];
+    disposed = 0;
+    // Set again for each test: another test file may have put its own collection there since.
+    Object.assign(vscodeStandIn.api, {
+      languages: {
+        createDiagnosticCollection: (name: string) => {
+          names.push(name);
+          return {
+            set: (entries: [{ fsPath: string }, unknown[] | undefined][]) =>
+              void sets.push(entries.map(([uri, list]) => [uri.fsPath, list])),
+            dispose: () => void disposed++,
+          };
+        },
+      },
+    });
+  });
+
+  const range = (line: number, character = 0) => ({ start: { line, character }, end: { line, character: 9 } });
+  const diagnostic = (file: string, line: number, more: Partial<Diagnostic> = {}): Diagnostic => ({
+    file,
+    range: range(line),
+    severity: 'warning',
+    code: 'codewhale.mcp.env-value',
+    message: `line ${line}`,
+    itemId: null,
+    ...more,
+  });
+  const snapshotOf = (...diagnostics: Diagnostic[]) => ({ diagnostics }) as unknown as Snapshot;
+  const editorRange = (line: number, character = 0) => ({
+    startLine: line,
+    startCharacter: character,
+    endLine: line,
+    endCharacter: 9,
+  });
+
+  it('shows each diagnostic with its severity, escaped message, source, linked code and related places', async () => {
+    const problems = new Problems(docs);
+    assert.deepEqual(names, ['skillgate']);
+    await problems.update(
+      snapshotOf(
+        diagnostic('/ws/a.toml', 1, { severity: 'error', message: 'bad \x1b[2K' }),
+        diagnostic('/ws/a.toml', 2, {
+          severity: 'information',
+          related: [{ file: '/ws/b.json', range: range(3, 4), message: 'declared here \u202e' }],
+        }),
+        diagnostic('/ws/a.toml', 4),
+      ),
+    );
+    assert.deepEqual(JSON.parse(JSON.stringify(sets)), [
+      [
+        [
+          '/ws/a.toml',
+          [
+            {
+              range: editorRange(1),
+              message: 'bad \\u{1b}[2K',
+              severity: 0,
+              source: 'skillgate',
+              code: { value: 'codewhale.mcp.env-value', target: 'doc#codewhale.mcp.env-value' },
+            },
+            {
+              range: editorRange(2),
+              message: 'line 2',
+              severity: 2,
+              source: 'skillgate',
+              code: { value: 'codewhale.mcp.env-value', target: 'doc#codewhale.mcp.env-value' },
+              relatedInformation: [
+                {
+                  location: { uri: { scheme: 'file', fsPath: '/ws/b.json' }, range: editorRange(3, 4) },
+                  message: 'declared here \\u{202e}',
+                },
+              ],
+            },
+            {
+              range: editorRange(4),
+              message: 'line 4',
+              severity: 1,
+              source: 'skillgate',
+              code: { value: 'codewhale.mcp.env-value', target: 'doc#codewhale.mcp.env-value' },
+            },
+          ],
+        ],
+      ],
+    ]);
+    problems.dispose();
+    assert.equal(disposed, 1, 'the collection goes with the panel');
+  });
+
+  it('sets a file again only when what it shows changes, and clears a file left without diagnostics', async () => {
+    const problems = new Problems(docs);
+    const a = diagnostic('/ws/a.toml', 1);
+    const b = diagnostic('/ws/b.toml', 1);
+    await problems.update(snapshotOf(a, b));
+    assert.deepEqual(
+      sets.map((s) => s.map(([file]) => file)),
+      [['/ws/a.toml', '/ws/b.toml']],
+    );
+    sets.length = 0;
+    await problems.update(snapshotOf(a, b));
+    assert.deepEqual(sets, [], 'the same diagnostics are not set again');
+    await problems.update(snapshotOf(a));
+    assert.deepEqual(sets, [[['/ws/b.toml', undefined]]], 'b.toml has none left');
+    sets.length = 0;
+    await problems.update(snapshotOf(a));
+    assert.deepEqual(sets, [], 'a file cleared once is not cleared again');
+    problems.dispose();
+  });
+});
