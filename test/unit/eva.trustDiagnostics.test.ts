@@ -243,31 +243,8 @@ interface ShownDiagnostic {
 }
 async function problemsOf(snapshot: Snapshot): Promise<Map<string, ShownDiagnostic[]>> {
   const shown = new Map<string, ShownDiagnostic[]>();
-  // The little of VS Code's diagnostics API problems.ts uses, added to the shared stand-in before
-  // the module is first loaded (its `import * as vscode` copies the names present then).
+  // The diagnostic collection problems.ts creates, read back as the Problems panel would show it.
   Object.assign(vscodeStandIn.api, {
-    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
-    Diagnostic: class {
-      source?: string;
-      code?: unknown;
-      constructor(
-        readonly range: { startLine: number; startCharacter: number; endLine: number; endCharacter: number },
-        readonly message: string,
-        readonly severity: number,
-      ) {}
-    },
-    DiagnosticRelatedInformation: class {
-      constructor(
-        readonly location: unknown,
-        readonly message: string,
-      ) {}
-    },
-    Location: class {
-      constructor(
-        readonly uri: unknown,
-        readonly range: unknown,
-      ) {}
-    },
     languages: {
       createDiagnosticCollection: () => ({
         set: (entries: [{ fsPath: string }, ShownRaw[] | undefined][]) => {

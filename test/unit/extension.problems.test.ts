@@ -18,35 +18,6 @@ describe('the Problems panel shows the snapshot’s diagnostics', () => {
   let sets: SetCall[];
   let names: string[];
   let disposed: number;
-  // The little of VS Code's diagnostics API problems.ts uses, added to the shared stand-in before
-  // the module is first loaded (its `import * as vscode` copies the names present then), as
-  // eva.trustDiagnostics does: the same values, whichever test file loads the module first.
-  Object.assign(vscodeStandIn.api, {
-    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
-    Diagnostic: class {
-      source?: string;
-      code?: unknown;
-      relatedInformation?: unknown[];
-      constructor(
-        readonly range: unknown,
-        readonly message: string,
-        readonly severity: number,
-      ) {}
-    },
-    DiagnosticRelatedInformation: class {
-      constructor(
-        readonly location: unknown,
-        readonly message: string,
-      ) {}
-    },
-    Location: class {
-      constructor(
-        readonly uri: unknown,
-        readonly range: unknown,
-      ) {}
-    },
-    languages: {},
-  });
   const { Problems } = loadWithVscode(() => require('../../src/extension/problems/problems') as ProblemsModule);
   const docs = { link: (code: string) => `doc#${code}` } as unknown as ConstructorParameters<typeof Problems>[0];
 

@@ -76,6 +76,33 @@ export const vscodeStandIn = {
     ViewColumn: { Active: -1, Beside: -2 },
     // The diagnostics page opened at a code's heading (diagnosticsDoc.ts `show`).
     TextEditorRevealType: { AtTop: 3 },
+    // The Problems panel (problems.ts): a diagnostic, its severity and its related places.
+    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+    Diagnostic: class {
+      source?: string;
+      code?: unknown;
+      relatedInformation?: unknown[];
+      constructor(
+        readonly range: unknown,
+        readonly message: string,
+        readonly severity: number,
+      ) {}
+    },
+    DiagnosticRelatedInformation: class {
+      constructor(
+        readonly location: unknown,
+        readonly message: string,
+      ) {}
+    },
+    Location: class {
+      constructor(
+        readonly uri: unknown,
+        readonly range: unknown,
+      ) {}
+    },
+    // Each test gives its own diagnostic collection (Object.assign of `languages`): the name must
+    // exist when problems.ts loads, for its `import * as vscode` reads only names present then.
+    languages: {},
     // Quick fixes (quickFixes.ts): an action and the replacements its workspace edit holds.
     CodeActionKind: { QuickFix: { value: 'quickfix' } },
     CodeAction: class {
