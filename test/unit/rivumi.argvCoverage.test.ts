@@ -280,6 +280,32 @@ describe('Rivumi hook argv: the files an argv names, and what trust cannot cover
       assert.deepEqual(covered(['./s0']), ['s0', 's1', 's2', 's3', 's4', 's5']);
       assert.deepEqual(problems(['./s0']), []);
     });
+    // fs/binfmt_script.c `load_script`: the interpreter and its argument are C strings, so a NUL
+    // ends each; a NUL right after the interpreter leaves no argument at all.
+    it('reads the interpreter and its argument up to a NUL, as the kernel does', () => {
+      script('bin/runner', '#!/bin/sh\necho "runner $*"\n');
+      script('lib/in', '#!/bin/sh\necho in\n');
+      script('nul.sh', '#!\0bin/runner\n');
+      assert.deepEqual(covered(['./nul.sh']), ['nul.sh']);
+      assert.deepEqual(problems(['./nul.sh']), []);
+      script('noarg.sh', '#!bin/runner\0./lib/in\n');
+      assert.deepEqual(covered(['./noarg.sh']), ['noarg.sh', 'bin/runner']);
+      assert.equal(execFileSync('./noarg.sh', { cwd: ws, encoding: 'utf8' }), 'runner ./noarg.sh\n');
+      script('cut.sh', '#!/usr/bin/env ./lib/in\0ner\n');
+      assert.deepEqual(covered(['./cut.sh']), ['cut.sh', 'lib/in']);
+      assert.equal(execFileSync('./cut.sh', { cwd: ws, encoding: 'utf8' }), 'in\n');
+    });
+    it('reads a line with no newline in its first 256 bytes as the kernel does: its last byte is not in it', () => {
+      // Bytes 15..254 are the argument: `./` and 238 a's; the 239th a, byte 255, is cut.
+      const name = 'a'.repeat(238);
+      script(name, '#!/bin/sh\necho kernel\n');
+      script('long.sh', `#!/usr/bin/env ./${name}a\n`);
+      assert.deepEqual(covered(['./long.sh']), ['long.sh', name]);
+      assert.equal(execFileSync('./long.sh', { cwd: ws, encoding: 'utf8' }), 'kernel\n');
+      // An interpreter that does not end within them is taken as cut short: the kernel runs nothing.
+      script('truncated.sh', `#!${'b'.repeat(300)}\n`);
+      assert.deepEqual(covered(['./truncated.sh']), ['truncated.sh']);
+    });
     it('reads no interpreter line of a file that is not executable, and stops at a loop', () => {
       script('data.sh', '#!bin/runner\n', 0o644);
       script('bin/runner', '#!x\n', 0o644);

@@ -59,27 +59,47 @@ export function readHead(fd: number): ScriptHead | { fault: IoFault; error: stri
 }
 
 /**
- * The candidates of an executable file's `#!` line, as the kernel splits it: the
- * interpreter, then the rest of the line as one argument (`/usr/bin/env ./runner`).
- * A relative interpreter is resolved from the working directory, the workspace, so it
- * is what runs the hook: changing it must change the hash.
+ * The candidates of an executable file's `#!` line, as the kernel splits it
+ * (fs/binfmt_script.c `load_script`): the interpreter, then the rest of the line as one
+ * argument (`/usr/bin/env ./runner`). A relative interpreter is resolved from the working
+ * directory, the workspace, so it is what runs the hook: changing it must change the hash.
+ * Both are C strings there: a NUL ends each, and a NUL right after the interpreter leaves no
+ * argument. A line with no newline in the kernel's 256 bytes ends before the last of them,
+ * and one whose interpreter does not end within them runs nothing (ENOEXEC).
  */
 export function interpreterCandidates(script: ScriptHead): Buffer[] {
-  const head = script.bytes;
-  const n = head.length;
-  if (!script.executable || n < 2 || head[0] !== 0x23 || head[1] !== 0x21) return [];
-  const nl = head.indexOf(0x0a);
-  const line = head.subarray(2, nl < 0 ? n : nl);
-  const blank = (b: number) => b === 0x20 || b === 0x09;
-  let i = 0;
-  while (i < line.length && blank(line[i] as number)) i++;
-  let j = i;
-  while (j < line.length && !blank(line[j] as number) && line[j] !== 0) j++;
-  const interpreter = line.subarray(i, j);
-  let k = j;
-  while (k < line.length && blank(line[k] as number)) k++;
-  let end = line.length;
-  while (end > k && blank(line[end - 1] as number)) end--;
-  const argument = line.subarray(k, end);
+  if (!script.executable || script.bytes.length < 2 || script.bytes[0] !== 0x23 || script.bytes[1] !== 0x21) return [];
+  // The kernel's buffer: the file's first bytes, zero past its end.
+  const buf = Buffer.alloc(INTERPRETER_LINE_BYTES);
+  script.bytes.copy(buf);
+  const last = buf.length - 1;
+  const blank = (at: number) => buf[at] === 0x20 || buf[at] === 0x09;
+  const terminator = (at: number) => blank(at) || buf[at] === 0;
+  /** The first index in [from, to] that `is`, or -1 (the kernel's `next_non_spacetab`, `next_terminator`). */
+  const next = (from: number, to: number, is: (at: number) => boolean) => {
+    for (let at = from; at <= to; at++) if (is(at)) return at;
+    return -1;
+  };
+  const nonBlank = (at: number) => !blank(at);
+  // strnchr: the newline is looked for up to the first NUL.
+  const firstNul = buf.indexOf(0);
+  let end = buf.subarray(0, firstNul < 0 ? buf.length : firstNul).indexOf(0x0a);
+  if (end < 0) {
+    const first = next(2, last, nonBlank);
+    if (first < 0 || next(first, last, terminator) < 0) return [];
+    end = last;
+  }
+  while (blank(end - 1)) end--;
+  const name = next(2, end, nonBlank);
+  if (name < 0 || name === end) return [];
+  const sep = next(name, end, terminator);
+  const arg = sep >= 0 && buf[sep] !== 0 ? next(sep, end, nonBlank) : -1;
+  /** The C string at `from`, ended by a NUL or by `to` (where the kernel writes one). */
+  const cString = (from: number, to: number) => {
+    const nul = buf.indexOf(0, from);
+    return Buffer.from(buf.subarray(from, nul >= 0 && nul < to ? nul : to));
+  };
+  const interpreter = cString(name, arg >= 0 ? sep : end);
+  const argument = arg >= 0 ? cString(arg, end) : Buffer.alloc(0);
   return [...(interpreter.length ? [interpreter] : []), ...(argument.length ? candidates(argument) : [])];
 }
