@@ -151,6 +151,37 @@ describe('the tree in words (issue 14 items 1-4)', () => {
       assert.equal(itemDescription(shadowed), 'shadowed by another bundle');
     });
 
+    it('names the file of the Eva unit that wins by the same id, in the folder and across folders', () => {
+      const eva = (over: Partial<Item>) =>
+        item({ system: 'eva', kind: 'skill-adapter', name: 'review-skill', qualifiedName: 'review-skill', ...over });
+      const winner = eva({ id: 'a', decision: 'registered', path: '/ws/proj/config/adapters/a.yaml' });
+      const shadowed = eva({
+        id: 'b',
+        decision: 'shadowed',
+        reasons: ['duplicate_id_shadowed', 'not_reviewed'],
+        shadowedBy: 'a',
+        path: '/ws/proj/config/adapters/b.yaml',
+      });
+      assert.equal(itemDescription(shadowed, snap([winner, shadowed])), 'shadowed by config/adapters/a.yaml (same id)');
+      // A user skill folder loses to a project adapter: with two folders, the winner's folder is named.
+      const user = eva({
+        id: 'u',
+        kind: 'skill',
+        scope: 'user',
+        workspace: null,
+        decision: 'shadowed',
+        reasons: ['duplicate_id_shadowed'],
+        shadowedBy: 'a',
+        path: '/home/me/.agents/skills/review-skill',
+      });
+      const two = { ...snap([winner, user]), workspaces: ['/ws/proj', '/ws/other'] };
+      assert.equal(itemDescription(user, two), 'shadowed by proj • config/adapters/a.yaml (same id)');
+      // No winner to name (shadowedBy null, eva.md case 35; or gone from the snapshot): the reason alone.
+      assert.equal(itemDescription({ ...shadowed, shadowedBy: null }, snap([winner, shadowed])), 'shadowed (same id)');
+      assert.equal(itemDescription(shadowed, snap([shadowed])), 'shadowed (same id)');
+      assert.equal(itemDescription(shadowed), 'shadowed (same id)');
+    });
+
     it('names two workspace folders of one name by their whole paths, on every surface that names a folder', () => {
       const apps = ['/a/app', '/b/app'];
       const winner = item({ id: 'winner', workspace: '/a/app', path: '/a/app/.codewhale/plugins/demo' });

@@ -24,7 +24,7 @@ export function itemLabel(item: Item): string {
 /**
  * The tree's description: the reason in words (reasonPhrases.ts), then what an MCP
  * server or a hook runs. With the snapshot, a shadowed
- * bundle names where the winner lives.
+ * bundle names where the winner lives: its folder (Codewhale) or its file (Eva).
  */
 export function itemDescription(item: Item, snapshot?: Snapshot): string {
   const runs =
@@ -42,10 +42,15 @@ function reasonPhrase(item: Item, snapshot?: Snapshot): string {
       ? REASON_PHRASE.loaded_unreviewed
       : `loaded · ${REASON_PHRASE[why]}`;
   }
-  if (first === 'name_conflict' && item.shadowedBy && snapshot) {
-    const winner = itemById(snapshot, item.shadowedBy);
-    if (winner?.scope === 'user') return 'shadowed by your user bundle';
-    if (winner?.workspace) return `shadowed by ${folderName(winner.workspace, snapshot.workspaces)}`;
+  const winner = item.shadowedBy && snapshot ? itemById(snapshot, item.shadowedBy) : undefined;
+  if (first === 'name_conflict' && winner && snapshot) {
+    // Codewhale bundles of one name differ by where they live: the winner's folder, or the user's.
+    if (winner.scope === 'user') return 'shadowed by your user bundle';
+    if (winner.workspace) return `shadowed by ${folderName(winner.workspace, snapshot.workspaces)}`;
+  }
+  if (first === 'duplicate_id_shadowed' && winner && snapshot) {
+    // Eva units of one id mostly share a folder: the winner's file tells the two rows apart.
+    return `shadowed by ${shownPath(winner, snapshot.workspaces)} (same id)`;
   }
   return REASON_PHRASE[first];
 }
