@@ -19,14 +19,14 @@ describe('the Filter and Group commands: their change is seen', () => {
   let focused: number;
   let modes: TreeMode[];
 
-  const commandsFor = (visible: boolean) => {
-    const state = new Map<string, unknown>();
+  const modesWith = (visible: boolean, state = new Map<string, unknown>()) => {
     const memento = { get: (k: string) => state.get(k), update: async (k: string, v: unknown) => void state.set(k, v) };
     const tree = { setMode: (m: TreeMode) => void modes.push(m) } as unknown as ItemTreeProvider;
     const view = { visible, description: undefined as string | undefined };
     const treeModes = new TreeModes(memento as never, tree, view as never);
-    return treeModes.commands(async () => void focused++);
+    return { treeModes, view, state, commands: treeModes.commands(async () => void focused++) };
   };
+  const commandsFor = (visible: boolean) => modesWith(visible).commands;
 
   // The stand-in has no `commands` (the menus' context keys): given here only, before the module
   // loads (its `import * as vscode` takes the names there are then), and taken away after.
@@ -72,5 +72,54 @@ describe('the Filter and Group commands: their change is seen', () => {
     await commands['skillgate.groupByDecision']();
     assert.equal(focused, 0);
     assert.deepEqual(modes.at(-1), { filter: 'rejected', groupByDecision: true });
+  });
+
+  it('sets each its own filter or grouping, and remembers it for the workspace', async () => {
+    const { commands, state, treeModes } = modesWith(true);
+    const expected: [(typeof MODE_COMMANDS)[number], TreeMode][] = [
+      ['skillgate.showNeedsReview', { filter: 'needsReview', groupByDecision: false }],
+      ['skillgate.groupByDecision', { filter: 'needsReview', groupByDecision: true }],
+      ['skillgate.showRejected', { filter: 'rejected', groupByDecision: true }],
+      ['skillgate.showAll', { filter: 'all', groupByDecision: true }],
+      ['skillgate.groupByFolder', { filter: 'all', groupByDecision: false }],
+    ];
+    for (const [id, mode] of expected) {
+      await commands[id]();
+      assert.deepEqual([modes.at(-1), treeModes.current, state.get('skillgate.treeMode')], [mode, mode, mode], id);
+    }
+  });
+
+  it('starts in the mode remembered for the workspace', () => {
+    const remembered = { filter: 'rejected', groupByDecision: true };
+    const { treeModes } = modesWith(true, new Map([['skillgate.treeMode', remembered]]));
+    assert.deepEqual(treeModes.current, remembered);
+    assert.deepEqual(modes, [remembered], 'the tree is told before it is first shown');
+  });
+
+  it("shows the filter and the grouping as the view's description and the menus' keys", async () => {
+    const { treeModes, view } = modesWith(true);
+    const described: (string | undefined)[] = [];
+    for (const change of [
+      { filter: 'needsReview', groupByDecision: true },
+      { filter: 'rejected', groupByDecision: false },
+      { filter: 'all', groupByDecision: true },
+      { filter: 'all', groupByDecision: false },
+    ] as const) {
+      await treeModes.set(change);
+      described.push(view.description);
+    }
+    assert.deepEqual(described, ['needs review · by decision', 'rejected', 'by decision', undefined]);
+    assert.deepEqual(contexts.slice(0, 2), [
+      ['skillgate.filter', 'needsReview'],
+      ['skillgate.groupByDecision', true],
+    ]);
+  });
+
+  it("the status bar's click: the filter it names, needs review for anything else, and the view brought into sight", async () => {
+    const { commands, treeModes } = modesWith(true);
+    await commands['skillgate.showFiltered']('rejected');
+    assert.deepEqual([treeModes.current.filter, focused], ['rejected', 1]);
+    await commands['skillgate.showFiltered']('everything');
+    assert.deepEqual([treeModes.current.filter, focused], ['needsReview', 2]);
   });
 });

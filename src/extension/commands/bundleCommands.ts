@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LifecyclePort } from '../flows/ports';
-import { fileUri } from '../documents/fileUri';
+import { openableUri } from '../documents/fileUri';
 import { editorRange } from '../documents/editorRange';
 import { ReadonlyDocuments } from '../documents/readonlyDocuments';
 import { isBundle, pickBundle } from './bundlePick';
@@ -99,7 +99,7 @@ export function bundleCommands(
     'skillgate.openManifest': async (arg) => {
       const item = await pick(arg, 'open', () => true);
       if (!item) return;
-      await vscode.window.showTextDocument(fileUri(item.location.file), {
+      await vscode.window.showTextDocument(await openableUri(item.location.file), {
         selection: editorRange(item.location.range),
       });
     },

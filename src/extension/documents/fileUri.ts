@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { wellFormed } from '../../core/fs/rawNames';
 import { READONLY_SCHEME } from './readonlyDocuments';
 import { unopenableNote } from './unopenableFile';
+import { notOpenedNote } from './notOpenedFile';
 
 /**
  * The editor URI of a core path: what the tree, the Problems panel, quick fixes and the
@@ -11,6 +12,18 @@ import { unopenableNote } from './unopenableFile';
  */
 export function fileUri(p: string): vscode.Uri {
   const note = unopenableNote(p);
+  return note ? vscode.Uri.from({ scheme: READONLY_SCHEME, ...note }) : vscode.Uri.file(p);
+}
+
+/**
+ * The URI to open a core path by, in an editor Skillgate opens itself (a tree row, Open
+ * Manifest, the review's list): `fileUri`, but a note for a symbolic link or what is no
+ * regular file (notOpenedFile.ts), looked at when it is opened, since a file can become a
+ * link after the snapshot that listed it.
+ */
+export async function openableUri(p: string): Promise<vscode.Uri> {
+  if (unopenableNote(p)) return fileUri(p);
+  const note = await notOpenedNote(p);
   return note ? vscode.Uri.from({ scheme: READONLY_SCHEME, ...note }) : vscode.Uri.file(p);
 }
 

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { explainItemId, explainMarkdown, explainQuery } from './explainDocument';
 import { UNOPENABLE_PREFIX, unopenableText } from './unopenableFile';
+import { NOT_OPENED_PREFIX, notOpenedText } from './notOpenedFile';
 import { itemFolderName } from '../../core/report/folderPlace';
 import type { Snapshot } from '../../core/index/snapshot';
 import type { Item } from '../../core/model';
 
-/** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor, the note for a file the editor cannot name). */
+/** The scheme of Skillgate's generated, read-only documents (Explain Decision, Doctor, the notes for a file the editor cannot name or Skillgate does not open). */
 export const READONLY_SCHEME = 'skillgate';
 
 /**
@@ -41,6 +42,7 @@ export class ReadonlyDocuments implements vscode.TextDocumentContentProvider, vs
   provideTextDocumentContent(uri: vscode.Uri): string {
     if (uri.path.startsWith('/doctor/')) return this.doctor();
     if (uri.path.startsWith(UNOPENABLE_PREFIX)) return unopenableText(uri.query);
+    if (uri.path.startsWith(NOT_OPENED_PREFIX)) return notOpenedText(uri.query);
     const id = explainItemId(uri.query);
     const snapshot = this.snapshot();
     const item = snapshot?.items.find((i) => i.id === id);

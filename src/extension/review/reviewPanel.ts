@@ -1,7 +1,7 @@
 import { hooksOptIn, hooksOptedIn } from '../../core/systems/registry';
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
-import { fileUri } from '../documents/fileUri';
+import { openableUri } from '../documents/fileUri';
 import { reviewViewModel, type ReviewViewModel } from '../../core/review/reviewViewModel';
 import { parseWebviewMessage, type HostMessage } from './reviewProtocol';
 import { enableFlow, trustFlow } from '../flows/trustFlow';
@@ -257,14 +257,15 @@ class ReviewPanel {
         );
         break;
       case 'open': {
-        // Only files this review shows may be opened; not one it could not hash (a link, which is never followed).
+        // Only files this review shows may be opened. A diagnostic can sit on what the review could not
+        // hash (a link, which is never followed; a FIFO): that opens as a note saying so (openableUri).
         const allowed = new Set([
           ...(this.model?.files.flatMap((f) => ('file' in f ? [f.file] : [])) ?? []),
           ...(this.model?.diagnostics.map((d) => d.file) ?? []),
           ...(this.model?.changes?.files.map((f) => f.file) ?? []),
         ]);
         if (!allowed.has(msg.file)) return;
-        await vscode.window.showTextDocument(fileUri(msg.file), {
+        await vscode.window.showTextDocument(await openableUri(msg.file), {
           selection: new vscode.Range(msg.line, 0, msg.line, 0),
           preview: true,
           viewColumn: vscode.ViewColumn.Beside,

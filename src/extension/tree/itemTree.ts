@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import { fileUri } from '../documents/fileUri';
-import { editorRange } from '../documents/editorRange';
 import { diagnosticsOf, itemById, lookupsInSteps, type Snapshot } from '../../core/index/snapshot';
 import { systemOf } from '../../core/systems/registry';
 import {
@@ -170,11 +168,9 @@ export class ItemTreeProvider implements vscode.TreeDataProvider<TreeNode> {
   resolveTreeItem(t: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
     if (node.kind !== 'item') return t;
     const item = node.item;
-    t.command = {
-      command: 'vscode.open',
-      title: 'Open',
-      arguments: [fileUri(item.location.file), { selection: editorRange(item.location.range), preview: true }],
-    };
+    // Open Manifest rather than `vscode.open` of a URI made now: it looks at the file when it opens
+    // it, and a link (which the editor would show as its target's text) opens as a note (openableUri).
+    t.command = { command: 'skillgate.openManifest', title: 'Open', arguments: [item.id] };
     const winner = item.shadowedBy && this.snapshot ? itemById(this.snapshot, item.shadowedBy) : undefined;
     t.tooltip = tooltip(item, {
       diagnostics: this.snapshot ? diagnosticsOf(this.snapshot, item.id) : [],

@@ -1,7 +1,11 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { skillgate } from './api';
 import { REASON_PHRASE } from '../../../src/extension/tree/reasonPhrases';
+import { openableUri } from '../../../src/extension/documents/fileUri';
 import type { TreeNode } from '../../../src/extension/tree/itemTree';
 
 async function row(node: TreeNode): Promise<{ label: string; description: string }> {
@@ -39,12 +43,35 @@ describe('the Skillgate tree (in the extension host)', () => {
     );
     assert.ok(good);
     const t = await api.tree.getTreeItem(good);
-    assert.equal(t.command?.command, 'vscode.open');
+    assert.equal(t.command?.command, 'skillgate.openManifest');
     await vscode.commands.executeCommand(t.command.command, ...(t.command.arguments ?? []));
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor, 'an editor opened');
     assert.ok(editor.document.uri.fsPath.endsWith('.codewhale/plugins/good/plugin.toml'));
     assert.equal(editor.selection.start.line, 2);
+  });
+
+  it('opens a symbolic link as a read-only note that names its target, never the text it leads to', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-link-'));
+    try {
+      const target = path.join(dir, 'secret.txt');
+      fs.writeFileSync(target, 'text behind the link\n');
+      const link = path.join(dir, 'notes.md');
+      fs.symlinkSync(target, link);
+      const editor = await vscode.window.showTextDocument(await openableUri(link));
+      assert.equal(editor.document.uri.scheme, 'skillgate');
+      assert.ok(editor.document.uri.path.endsWith('/notes.md (symbolic link)'), editor.document.uri.path);
+      const text = editor.document.getText();
+      assert.match(text, /^Skillgate did not open this path: it is a symbolic link\./);
+      assert.ok(text.includes(`Link target: ${target}`), text);
+      assert.ok(!text.includes('text behind the link'), text);
+      // The regular file beside it opens as itself.
+      const file = await vscode.window.showTextDocument(await openableUri(target));
+      assert.equal(file.document.getText(), 'text behind the link\n');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('labels every row in words for screen readers, and gives each kind its own icon', async () => {

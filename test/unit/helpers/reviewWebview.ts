@@ -56,7 +56,29 @@ export class StandInElement {
     return this.attributes.get(name) ?? null;
   }
 
-  addEventListener(): void {}
+  private readonly listeners = new Map<string, ((e: { preventDefault(): void }) => void)[]>();
+
+  addEventListener(type: string, listener: (e: { preventDefault(): void }) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  /** The person's click (or a `<details>` toggled): the listeners the script added, in order. */
+  dispatch(type: string): void {
+    for (const l of this.listeners.get(type) ?? []) l({ preventDefault: () => undefined });
+  }
+
+  // The script builds with createElement and textContent only: markup from it would be parsed by the page.
+  set innerHTML(_html: string) {
+    throw new Error('the review script set innerHTML');
+  }
+
+  set outerHTML(_html: string) {
+    throw new Error('the review script set outerHTML');
+  }
+
+  insertAdjacentHTML(): void {
+    throw new Error('the review script called insertAdjacentHTML');
+  }
 
   querySelector(tag: string): StandInElement | null {
     for (const c of this.children) {
@@ -76,8 +98,19 @@ export class StandInElement {
 
 let script: string | undefined;
 
-/** The panel as its script renders this model: the root element, with everything under it. */
-export function renderReview(model: ReviewViewModel): StandInElement {
+/** The panel's page with its script loaded: what it posts and saves, and the host's messages to it. */
+export interface ReviewPage {
+  readonly root: StandInElement;
+  /** What the script posted to the host (`vscode.postMessage`), in order. */
+  readonly posted: unknown[];
+  /** Each state the script saved (`vscode.setState`), in order. */
+  readonly saved: unknown[];
+  /** A message from the host, as the webview receives it: JSON, so nothing but its data reaches the page. */
+  receive(message: unknown): void;
+}
+
+/** The page as VS Code opens it, with `state` the webview's saved state (a panel restored or shown again). */
+export function openReviewPage(state?: unknown): ReviewPage {
   script ??= buildSync({
     entryPoints: [path.resolve(__dirname, '../../../src/extension/review/webview/review.ts')],
     bundle: true,
@@ -88,17 +121,40 @@ export function renderReview(model: ReviewViewModel): StandInElement {
     logLevel: 'error',
   }).outputFiles[0]?.text;
   const root = new StandInElement('main');
+  const posted: unknown[] = [];
+  const saved: unknown[] = [];
   let onMessage: ((e: { data: unknown }) => void) | undefined;
   const page = {
     document: {
       createElement: (tag: string) => new StandInElement(tag),
       getElementById: (id: string) => [...root.all()].find((e) => e.id === id) ?? (id === 'root' ? root : null),
     },
-    window: { addEventListener: (_type: string, listener: (e: { data: unknown }) => void) => (onMessage = listener) },
-    acquireVsCodeApi: () => ({ postMessage: () => undefined, setState: () => undefined, getState: () => undefined }),
+    window: {
+      addEventListener: (type: string, listener: (e: { data: unknown }) => void) =>
+        void (type === 'message' && (onMessage = listener)),
+    },
+    acquireVsCodeApi: () => ({
+      // Serialized, as VS Code passes them on: plain data of this realm.
+      postMessage: (m: unknown) => void posted.push(JSON.parse(JSON.stringify(m))),
+      setState: (s: unknown) => void saved.push(JSON.parse(JSON.stringify(s))),
+      getState: () => state,
+    }),
+    // StrykerJS's mutant switch lives on this process's global, which the page's realm does not see:
+    // passed in, a mutation run of the script counts and switches its mutants as it does the host's.
+    __stryker__: (globalThis as { __stryker__?: unknown }).__stryker__,
   };
   vm.runInNewContext(script ?? '', page);
-  // As the host posts it: JSON, so nothing but the model's data reaches the page.
-  onMessage?.({ data: { type: 'render', model: JSON.parse(JSON.stringify(model)) as unknown, changed: false } });
-  return root;
+  return {
+    root,
+    posted,
+    saved,
+    receive: (message) => onMessage?.({ data: JSON.parse(JSON.stringify(message)) as unknown }),
+  };
+}
+
+/** The panel as its script renders this model: the root element, with everything under it. */
+export function renderReview(model: ReviewViewModel, changed = false): StandInElement {
+  const page = openReviewPage();
+  page.receive({ type: 'render', model, changed });
+  return page.root;
 }

@@ -63,7 +63,11 @@ export const vscodeStandIn = {
         readonly pattern: string,
       ) {}
     },
-    Uri: { file: fileUri },
+    Uri: {
+      file: fileUri,
+      from: (c: { scheme: string; path: string; query?: string }) =>
+        Object.defineProperty({ ...c }, 'toString', { value: () => `${c.scheme}:${c.path}?${c.query ?? ''}` }),
+    },
     // Read when a module loads (its `import * as vscode` copies the top-level names then): present from the start.
     Range: class {
       constructor(

@@ -89,10 +89,10 @@ export function section(title: string, codicon: string, id: string): HTMLElement
   return s;
 }
 
-export function openLink(label: Shown | string, file: string, line: number): HTMLElement {
+export function openLink(label: Shown, file: string, line: number): HTMLElement {
   const a = el('a', 'open-link');
   a.href = '#';
-  a.append(typeof label === 'string' ? el('span', undefined, label) : shownText(label));
+  a.append(shownText(label));
   a.addEventListener('click', (e) => {
     e.preventDefault();
     vscode.postMessage({ type: 'open', file, line });
