@@ -38,7 +38,8 @@ describe('a path that is no regular file opens as a note that says what it is', 
     assert.equal(
       notOpenedText(note.query),
       [
-        'Skillgate did not open this path: it is a symbolic link. Skillgate never follows a link out of a bundle, and the editor would show the text of its target, which can be any file on this machine.',
+        'Skillgate did not open this path: it is a symbolic link.',
+        'Skillgate never follows a link out of a bundle: the editor would show its target, which can be any file on this machine.',
         '',
         `Path: ${link}`,
         `Link target: ${target}`,
@@ -62,7 +63,7 @@ describe('a path that is no regular file opens as a note that says what it is', 
     try {
       const cases: [string, string, RegExp][] = [
         [dir, 'directory', /it is a directory, not a file\./],
-        [fifo, 'FIFO', /it is a FIFO \(a named pipe\): the editor would wait for something to write to it\./],
+        [fifo, 'FIFO', /it is a FIFO \(a named pipe\)\.\nThe editor would wait for something to write to it\./],
         [socket, 'socket', /it is a socket, not a file\./],
         ['/dev/null', 'device', /it is a device, not a file\./],
       ];

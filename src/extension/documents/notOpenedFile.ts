@@ -50,9 +50,9 @@ export async function notOpenedNote(p: string): Promise<{ readonly path: string;
 
 const WHY: Record<NotOpenedKind, string> = {
   'symbolic link':
-    'it is a symbolic link. Skillgate never follows a link out of a bundle, and the editor would show the text of its target, which can be any file on this machine.',
+    'it is a symbolic link.\nSkillgate never follows a link out of a bundle: the editor would show its target, which can be any file on this machine.',
   directory: 'it is a directory, not a file.',
-  FIFO: 'it is a FIFO (a named pipe): the editor would wait for something to write to it.',
+  FIFO: 'it is a FIFO (a named pipe).\nThe editor would wait for something to write to it.',
   socket: 'it is a socket, not a file.',
   device: 'it is a device, not a file.',
 };
