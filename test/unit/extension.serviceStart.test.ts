@@ -18,8 +18,15 @@ describe('the extension service: the first index publishes whatever fails', () =
     vscodeStandIn.settingsFault = new Error('no trust store location');
     const service = new SkillgateService(log);
     try {
+      vscodeStandIn.api.workspace.workspaceFolders = [{ uri: { scheme: 'file', fsPath: '/ws' } }];
       const snapshot = await service.refreshAll();
-      assert.deepEqual(snapshot.items, []);
+      assert.deepEqual(snapshot, {
+        generation: 0,
+        workspaces: ['/ws'],
+        items: [],
+        diagnostics: [],
+        trustProblem: null,
+      });
       assert.equal(await service.published(), snapshot);
       assert.equal(vscodeStandIn.shown.length, 1);
       assert.match(vscodeStandIn.shown[0] as string, /could not index the workspace: no trust store location/);

@@ -62,6 +62,95 @@ describe('extension settings (user values only)', () => {
   });
 });
 
+/** What each setting turns on or off, and what it reads when nothing is set. */
+describe('extension settings: what each user value does', () => {
+  const settings = loadWithVscode(() => require('../../src/extension/settings') as Settings);
+  const saved = {
+    SKILLGATE_STATE_DIR: process.env.SKILLGATE_STATE_DIR,
+    CODEWHALE_HOME: process.env.CODEWHALE_HOME,
+    HOME: process.env.HOME,
+    USERPROFILE: process.env.USERPROFILE,
+  };
+  const set = (key: string, globalValue: unknown) => vscodeStandIn.settings.set(`skillgate.${key}`, { globalValue });
+  beforeEach(() => vscodeStandIn.reset());
+  afterEach(() => {
+    vscodeStandIn.reset();
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  });
+
+  it('reads a blank path setting as unset: the store does not move to the current directory', () => {
+    process.env.SKILLGATE_STATE_DIR = '/state/from-env';
+    process.env.CODEWHALE_HOME = '/codewhale/from-env';
+    for (const blank of ['', '   ', '\t\n']) {
+      set('stateDirectory', blank);
+      set('codewhaleHome', blank);
+      assert.equal(settings.stateDirectory(), '/state/from-env', JSON.stringify(blank));
+      assert.equal(settings.codewhaleHome(), '/codewhale/from-env', JSON.stringify(blank));
+    }
+  });
+
+  it('indexes no user bundles when includeUserBundles is false, and keeps the Eva home', () => {
+    process.env.CODEWHALE_HOME = '/codewhale/from-env';
+    set('eva.home', '/mine/home');
+    assert.equal(settings.codewhaleHome(), '/codewhale/from-env');
+    assert.equal(settings.evaUserSkills(), true);
+    set('includeUserBundles', false);
+    assert.equal(settings.codewhaleHome(), null);
+    assert.equal(settings.evaUserSkills(), false);
+    assert.equal(settings.evaHome(), '/mine/home');
+    set('includeUserBundles', true);
+    assert.equal(settings.codewhaleHome(), '/codewhale/from-env');
+    assert.equal(settings.evaUserSkills(), true);
+  });
+
+  it('has no Codewhale home without CODEWHALE_HOME and a home directory', () => {
+    delete process.env.CODEWHALE_HOME;
+    process.env.HOME = 'relative/home';
+    process.env.USERPROFILE = 'relative/profile';
+    assert.equal(settings.codewhaleHome(), null);
+  });
+
+  it('takes the Eva runtime from the user values: each known mode, the team worker and the interactive user', () => {
+    assert.deepEqual(settings.evaRuntime(), { mode: 'normal', teamWorker: false, interactiveUser: false });
+    for (const mode of ['normal', 'team', 'swarm', 'ralph']) {
+      set('eva.runtimeMode', mode);
+      assert.equal(settings.evaRuntime().mode, mode);
+    }
+    for (const unknown of ['', 'Team', 'solo', 3]) {
+      set('eva.runtimeMode', unknown);
+      assert.equal(settings.evaRuntime().mode, 'normal', JSON.stringify(unknown));
+    }
+    set('eva.teamWorker', true);
+    assert.deepEqual(settings.evaRuntime(), { mode: 'normal', teamWorker: true, interactiveUser: false });
+    set('eva.interactiveUser', true);
+    assert.deepEqual(settings.evaRuntime(), { mode: 'normal', teamWorker: true, interactiveUser: true });
+    set('eva.teamWorker', 'true');
+    set('eva.interactiveUser', 1);
+    assert.deepEqual(settings.evaRuntime(), { mode: 'normal', teamWorker: false, interactiveUser: false });
+  });
+
+  it("takes the steady re-checks' interval from the user value", () => {
+    set('recheckIntervalSeconds', 120);
+    assert.equal(settings.steadyRecheckInterval(), 120_000);
+  });
+
+  it('reads every setting as unset when VS Code has nothing to say of it', () => {
+    const workspace = vscodeStandIn.api.workspace as unknown as Record<string, unknown>;
+    const getConfiguration = workspace.getConfiguration;
+    workspace.getConfiguration = () => ({ inspect: () => undefined });
+    process.env.SKILLGATE_STATE_DIR = '/state/from-env';
+    try {
+      assert.equal(settings.stateDirectory(), '/state/from-env');
+      assert.equal(settings.evaUserSkills(), true);
+      assert.deepEqual(settings.evaRuntime(), { mode: 'normal', teamWorker: false, interactiveUser: false });
+    } finally {
+      workspace.getConfiguration = getConfiguration;
+    }
+  });
+});
+
 /** The homes the extension indexes reach the file system as the agents spell them: `..` after a link is the target's parent. */
 describe('extension settings: homes kept as spelled', () => {
   const settings = loadWithVscode(() => require('../../src/extension/settings') as Settings);
