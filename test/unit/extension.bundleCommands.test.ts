@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
-import { itemOf as item, ITEM_TOKEN } from './helpers/item';
+import { itemOf as item, ITEM_TOKEN, snapshotOf } from './helpers/item';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { SkillgateService } from '../../src/extension/skillgateService';
@@ -36,13 +36,7 @@ describe('the bundle commands: stale rows and what they say', () => {
   let acted: string[];
   let clipboard: string[];
 
-  const snapshot = (items: Item[]): Snapshot => ({
-    generation: 1,
-    workspaces: ['/ws'],
-    items,
-    diagnostics: [],
-    trustProblem: null,
-  });
+  const snapshot = (items: Item[]): Snapshot => snapshotOf(items);
   const commands = (items: Item[], changed = true) => {
     const s = snapshot(items);
     const service = {

@@ -12,7 +12,7 @@ import type { GatePort, LifecyclePort, LogPort, UiPort } from '../../src/extensi
 import type { Item } from '../../src/core/model';
 import type { TrustPreview, TrustRefusal } from '../../src/core/trust/grantTrust';
 import type { Snapshot } from '../../src/core/index/snapshot';
-import { ITEM_TOKEN as TOKEN, itemOf } from './helpers/item';
+import { ITEM_TOKEN as TOKEN, itemOf, snapshotOf } from './helpers/item';
 
 const item = itemOf;
 
@@ -327,13 +327,7 @@ describe('extension flows (ports)', () => {
     assert.match(contextValueOf(item({ ...trustedOff, reasons: ['not_enabled'] })), /\bcanEnable\b/);
   });
 
-  const snap = (items: Item[]): Snapshot => ({
-    generation: 1,
-    workspaces: ['/ws'],
-    items,
-    diagnostics: [],
-    trustProblem: null,
-  });
+  const snap = (items: Item[]): Snapshot => snapshotOf(items);
 
   it('notices drift only for bundles that were trusted, and counts what needs review', () => {
     const before = snap([

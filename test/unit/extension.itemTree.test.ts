@@ -1,23 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode } from './helpers/vscodeStandIn';
-import { itemOf } from './helpers/item';
+import { itemOf, snapshotOf } from './helpers/item';
 import { TOOLTIP_COMMANDS } from '../../src/extension/tree/itemText';
 import type { DecisionGroup } from '../../src/extension/tree/treeNodes';
-import type { Diagnostic, Item } from '../../src/core/model';
+import type { Diagnostic } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 type Tree = typeof import('../../src/extension/tree/itemTree');
 type Provider = InstanceType<Tree['ItemTreeProvider']>;
 type Node = Parameters<Provider['getTreeItem']>[0];
 
-const snapshot = (items: Item[], more: Partial<Snapshot> = {}): Snapshot => ({
-  generation: 1,
-  workspaces: ['/ws'],
-  items,
-  diagnostics: [],
-  trustProblem: null,
-  ...more,
-});
+const snapshot = snapshotOf;
 const bundle = itemOf({ workspace: '/ws', path: '/ws/.codewhale/plugins/demo' });
 const userBundle = itemOf({ id: 'user/demo', scope: 'user', workspace: null, path: '/home/u/.codewhale/plugins/demo' });
 /** What VS Code reads of a row: its words, icon, collapsible state and what it runs, without the stand-in's classes. */

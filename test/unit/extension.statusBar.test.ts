@@ -1,18 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
-import { itemOf } from './helpers/item';
+import { itemOf, snapshotOf } from './helpers/item';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
 type Status = typeof import('../../src/extension/statusBar/statusBar');
 
-const snapshot = (items: Item[]): Snapshot => ({
-  generation: 1,
-  workspaces: ['/ws'],
-  items,
-  diagnostics: [],
-  trustProblem: null,
-});
+const snapshot = (items: Item[]): Snapshot => snapshotOf(items);
 const active = itemOf({ decision: 'registered', reasons: ['active'], trust: 'trusted', enabled: true });
 const unreviewed = itemOf();
 const rejected = itemOf({ decision: 'rejected', reasons: ['manifest_invalid'] });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadWithVscode } from './helpers/vscodeStandIn';
-import { itemOf } from './helpers/item';
+import { itemOf, snapshotOf } from './helpers/item';
 import type { Item } from '../../src/core/model';
 import type { Snapshot } from '../../src/core/index/snapshot';
 
@@ -21,13 +21,7 @@ describe('the tree: the counts of a large node', () => {
       const name = `p${String(i).padStart(4, '0')}`;
       return itemOf({ id: `workspace/abc/${name}`, name, qualifiedName: name, path: `/ws/.codewhale/plugins/${name}` });
     });
-  const snapshot = (items: Item[]): Snapshot => ({
-    generation: 1,
-    workspaces: ['/ws'],
-    items,
-    diagnostics: [],
-    trustProblem: null,
-  });
+  const snapshot = (items: Item[]): Snapshot => snapshotOf(items);
 
   it('names its first and last item and says "1–250 of 2,000", for the eye and the screen reader', async () => {
     const tree = new ItemTreeProvider();

@@ -1,4 +1,5 @@
 import type { Item } from '../../../src/core/model';
+import type { Snapshot } from '../../../src/core/index/snapshot';
 
 /** A review token of the two hashes `itemOf` gives by default. */
 export const ITEM_TOKEN = `${'a'.repeat(64)}.${'b'.repeat(64)}`;
@@ -31,3 +32,13 @@ export const itemOf = (over: Partial<Item> = {}): Item =>
     detail: {},
     ...over,
   }) as Item;
+
+/** A snapshot of `items` in the one folder `/ws`, with no diagnostics and the trust store readable; `more` sets the rest. */
+export const snapshotOf = (items: Item[], more: Partial<Snapshot> = {}): Snapshot => ({
+  generation: 1,
+  workspaces: ['/ws'],
+  items,
+  diagnostics: [],
+  trustProblem: null,
+  ...more,
+});
