@@ -22,8 +22,7 @@ export function fileUri(p: string): vscode.Uri {
  * link after the snapshot that listed it.
  */
 export async function openableUri(p: string): Promise<vscode.Uri> {
-  if (unopenableNote(p)) return fileUri(p);
-  const note = await notOpenedNote(p);
+  const note = unopenableNote(p) ?? (await notOpenedNote(p));
   return note ? vscode.Uri.from({ scheme: READONLY_SCHEME, ...note }) : vscode.Uri.file(p);
 }
 
