@@ -46,7 +46,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     await wb?.stop();
   });
 
-  const { row: treeRow, rowMenu, rowMenuEntries } = treeView(() => page);
+  const { row: treeRow, rowMenu, rowMenuEntries, clickRow } = treeView(() => page);
 
   it('indexes read-only and marks every bundle workspace_untrusted', async () => {
     await skillgateActivity(page).click();
@@ -68,7 +68,7 @@ describe('Skillgate in Restricted Mode (packaged VSIX, code-server + Chromium)',
     const frame = await reviewFrame(page, 'repo-tools');
     assert.equal(await frame.locator('button', { hasText: 'Trust…' }).isDisabled(), true);
     assert.equal(await frame.locator('button', { hasText: 'Enable' }).isDisabled(), true);
-    await treeRow('repo-tools').first().click();
+    await clickRow('repo-tools', 'plugin.json');
     const input = await openCommandPalette(page);
     await input.fill('>Skillgate: Trust');
     await page.waitForTimeout(800);

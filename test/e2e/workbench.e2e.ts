@@ -39,7 +39,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
     await wb?.stop();
   });
 
-  const { row: treeRow, waitDescription, rowMenu, rowMenuEntries } = treeView(() => page);
+  const { row: treeRow, waitDescription, rowMenu, rowMenuEntries, clickRow } = treeView(() => page);
 
   it('shows the Skillgate view with every item and its decision', async () => {
     await skillgateActivity(page).click();
@@ -189,7 +189,7 @@ describe('Skillgate in the workbench (packaged VSIX, code-server + Chromium)', f
   });
 
   it('renders markup in bundle text as inert text (XSS fixture)', async () => {
-    await treeRow('xss-demo').first().click();
+    await clickRow('xss-demo', 'plugin.toml');
     await runCommand(page, 'Skillgate: Review Bundle');
     await choose(page, 'choose a bundle to review', 'xss-demo');
     const frame = await reviewFrame(page, 'xss-demo');

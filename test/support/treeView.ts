@@ -94,6 +94,7 @@ export function treeView(page: () => Page): {
   waitDescription: (label: string, expected: string) => Promise<void>;
   rowMenu: (label: string, entry: string) => Promise<void>;
   rowMenuEntries: (label: string, entry: string) => Promise<string[]>;
+  clickRow: (label: string, file: string) => Promise<void>;
 } {
   const rows = () => page().locator('.pane-body .monaco-list-row');
   /**
@@ -166,5 +167,15 @@ export function treeView(page: () => Page): {
     await page().keyboard.press('Escape');
     return entries;
   };
-  return { open, rows, row, description, waitDescription, rowMenu, rowMenuEntries };
+  /**
+   * Clicks the first row labelled `label` and waits until `file`, the file the row stands
+   * for, is the active editor tab. The click opens it through the extension host (Open
+   * Manifest), a while later on a busy host: a palette or pick opened before then is closed
+   * by the editor taking the focus (a clean-clone run lost "choose a bundle to review" so).
+   */
+  const clickRow = async (label: string, file: string) => {
+    await row(label).first().click();
+    await page().locator('.part.editor .tab.active', { hasText: file }).waitFor({ timeout: 30000 });
+  };
+  return { open, rows, row, description, waitDescription, rowMenu, rowMenuEntries, clickRow };
 }
