@@ -25,6 +25,8 @@ network_hosts = ["old.weather.example"]
 url = "https://api.weather.example/mcp"
 `;
 
+const LINKED = 'schema_version = 1\n[plugin]\nname = "linked"\nversion = "1.0.0"\n';
+
 /**
  * Issue 14 items 5-8 as a user meets them (packaged VSIX, code-server + Chromium, no
  * network): a rejected bundle's tooltip, a network_hosts mismatch that names its hosts,
@@ -50,6 +52,12 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
         userSettings = path.join(root, 'data', 'User', 'settings.json');
         fs.mkdirSync(path.join(copy, '.codewhale/plugins/weather'), { recursive: true });
         fs.writeFileSync(path.join(copy, '.codewhale/plugins/weather/plugin.toml'), WEATHER);
+        // A bundle with a link to a file outside it, where Codewhale's diagnostic sits.
+        const linked = path.join(copy, '.codewhale/plugins/linked');
+        fs.mkdirSync(linked);
+        fs.writeFileSync(path.join(linked, 'plugin.toml'), LINKED);
+        fs.writeFileSync(path.join(root, 'secret.txt'), 'text behind the link\n');
+        fs.symlinkSync(path.join(root, 'secret.txt'), path.join(linked, 'notes.md'));
       },
     });
     page = wb.page;
@@ -90,11 +98,22 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await skillgateActivity(page).click();
     const row = treeRow('broken-upload').first();
     await row.waitFor({ timeout: 60000 });
-    await row.hover();
-    await hover().waitFor({ timeout: 15000 });
-    await page.waitForTimeout(1500);
-    await shot('tooltip');
-    const text = (await hover().textContent()) ?? '';
+    // The tooltip closed before it was read once, the pointer still on the row: it leaves and comes back, up to three times.
+    let text = '';
+    for (let attempt = 1; !text; attempt++) {
+      await page.mouse.move(900, 120);
+      await row.hover();
+      text = await hover()
+        .waitFor({ timeout: 15000 })
+        .then(() => page.waitForTimeout(1500))
+        .then(() => shot('tooltip'))
+        .then(() => hover().textContent({ timeout: 3000 }))
+        .then((t) => t ?? '')
+        .catch((e: unknown) => {
+          if (attempt >= 3) throw e;
+          return '';
+        });
+    }
     assert.match(text, /MCP server `upload` URL may not contain a query or fragment \(plugin\.toml:12\)/);
     assert.match(text, /\.codewhale\/plugins\/broken-upload/);
     assert.doesNotMatch(
@@ -179,6 +198,20 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await problemRow('capabilities.network_hosts must exactly match')
       .first()
       .waitFor({ state: 'detached', timeout: 20000 });
+  });
+
+  it("opens a symbolic link's diagnostic from the panel as Skillgate's note, never as the text of the link's target", async () => {
+    await showProblems('symbolic link');
+    const marker = problemRow('component trees may not contain symbolic link notes.md').first();
+    await marker.waitFor({ timeout: 30000 });
+    await problemRow('notes.md (symbolic link)').first().waitFor({ timeout: 10000 });
+    // On its message: the row's middle can be the code's link, which opens the documentation.
+    await marker.click({ position: { x: 80, y: 10 } });
+    await page.locator('.part.editor .tab.active', { hasText: 'notes.md (symbolic link)' }).waitFor({ timeout: 15000 });
+    const text = page.locator('.part.editor .monaco-editor .view-lines').first();
+    await text.filter({ hasText: /it\sis\sa\ssymbolic\slink/ }).waitFor({ timeout: 10000 });
+    await shot('problems-link');
+    assert.doesNotMatch((await text.textContent()) ?? '', /text\sbehind\sthe\slink/);
   });
 
   for (const [file, key, described] of [

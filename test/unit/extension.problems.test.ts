@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Snapshot } from '../../src/core/index/snapshot';
 import type { Diagnostic } from '../../src/core/model';
 import { loadWithVscode, vscodeStandIn } from './helpers/vscodeStandIn';
@@ -31,8 +34,14 @@ describe('the Problems panel shows the snapshot’s diagnostics', () => {
         createDiagnosticCollection: (name: string) => {
           names.push(name);
           return {
-            set: (entries: [{ fsPath: string }, unknown[] | undefined][]) =>
-              void sets.push(entries.map(([uri, list]) => [uri.fsPath, list])),
+            // A file by its path; a note (what Skillgate opens for a link) by its scheme and path.
+            set: (entries: [{ scheme: string; fsPath?: string; path?: string }, unknown[] | undefined][]) =>
+              void sets.push(
+                entries.map(([uri, list]) => [
+                  uri.scheme === 'file' ? String(uri.fsPath) : `${uri.scheme}:${uri.path}`,
+                  list,
+                ]),
+              ),
             dispose: () => void disposed++,
           };
         },
@@ -129,5 +138,86 @@ describe('the Problems panel shows the snapshot’s diagnostics', () => {
     await problems.update(snapshotOf(a));
     assert.deepEqual(sets, [], 'a file cleared once is not cleared again');
     problems.dispose();
+  });
+
+  describe('a file that is a symbolic link or no regular file', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-problems-')));
+      fs.writeFileSync(path.join(dir, 'secret.txt'), 'text behind the link\n');
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const note = (file: string, kind: string) => `skillgate:/not-opened/${file.slice(1)} (${kind})`;
+    const files = () => sets.map((s) => s.map(([file, list]) => [file, list?.length]));
+
+    it('sets the diagnostics of a link under the note that says so, never under the file the editor would follow', async () => {
+      const link = path.join(dir, 'notes.md');
+      fs.symlinkSync(path.join(dir, 'secret.txt'), link);
+      const folder = path.join(dir, 'skills');
+      fs.mkdirSync(folder);
+      const problems = new Problems(docs);
+      await problems.update(
+        snapshotOf(
+          diagnostic(link, 0, { related: [{ file: link, range: range(0), message: 'the link' }] }),
+          diagnostic(folder, 0),
+        ),
+      );
+      assert.deepEqual(files(), [
+        [
+          [note(link, 'symbolic link'), 1],
+          [note(folder, 'directory'), 1],
+        ],
+      ]);
+      const related = JSON.parse(JSON.stringify(sets[0]?.[0]?.[1]))[0].relatedInformation[0].location.uri;
+      assert.equal(`${related.scheme}:${related.path}`, note(link, 'symbolic link'), 'a related place on a link too');
+      problems.dispose();
+    });
+
+    it('moves a file between its note and itself when it changes kind, clearing where it was in the same change', async () => {
+      const file = path.join(dir, 'notes.md');
+      fs.symlinkSync(path.join(dir, 'secret.txt'), file);
+      const problems = new Problems(docs);
+      const d = diagnostic(file, 0);
+      await problems.update(snapshotOf(d));
+      sets.length = 0;
+      await problems.update(snapshotOf(d));
+      assert.deepEqual(sets, [], 'a link still a link is not set again');
+
+      // The same diagnostics, and the link is now a regular file: they move to the file.
+      fs.rmSync(file);
+      fs.writeFileSync(file, 'a file now\n');
+      await problems.update(snapshotOf(d));
+      assert.deepEqual(files(), [
+        [
+          [note(file, 'symbolic link'), undefined],
+          [file, 1],
+        ],
+      ]);
+      sets.length = 0;
+      await problems.update(snapshotOf(d));
+      assert.deepEqual(sets, [], 'a regular file is looked at again only when its diagnostics change');
+
+      // A link again, with other diagnostics: they move to the note.
+      fs.rmSync(file);
+      fs.symlinkSync(path.join(dir, 'secret.txt'), file);
+      await problems.update(snapshotOf(diagnostic(file, 1)));
+      assert.deepEqual(files(), [
+        [
+          [file, undefined],
+          [note(file, 'symbolic link'), 1],
+        ],
+      ]);
+
+      // A regular file again, with no diagnostics left: the note's are cleared, nothing else set.
+      sets.length = 0;
+      fs.rmSync(file);
+      fs.writeFileSync(file, 'a file again\n');
+      await problems.update(snapshotOf());
+      assert.deepEqual(files(), [[[note(file, 'symbolic link'), undefined]]]);
+      sets.length = 0;
+      await problems.update(snapshotOf());
+      assert.deepEqual(sets, [], 'cleared once');
+      problems.dispose();
+    });
   });
 });

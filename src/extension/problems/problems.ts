@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { fileUri } from '../documents/fileUri';
+import { fileUri, openableUri } from '../documents/fileUri';
+import { READONLY_SCHEME } from '../documents/readonlyDocuments';
 import { editorRange } from '../documents/editorRange';
 import type { Snapshot } from '../../core/index/snapshot';
 import type { Diagnostic } from '../../core/model';
@@ -21,31 +22,65 @@ const DIAGNOSTICS_PER_TURN = 100;
  * The Problems panel: one collection, changed from each snapshot in batches of whole
  * files, one batch per event-loop turn (problemBatches.ts): no file is cleared before its
  * new diagnostics arrive, and a file whose diagnostics read the same is not set again.
+ *
+ * A file's diagnostics are set under the URI Skillgate's own opens use (`openableUri`),
+ * looked at when they are set: VS Code opens a diagnostic's resource when it is clicked,
+ * and a symbolic link (`notes.md -> /etc/hostname`, where Codewhale's diagnostic sits)
+ * would open as its target's text, a FIFO would hold the editor. Such a file's diagnostics
+ * sit under the read-only note that says what it is (notOpenedFile.ts). One `lstat` per
+ * file set, and per file set under a note (which can be a regular file again).
  */
 export class Problems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('skillgate');
   /** The files that have diagnostics in the collection now, with the diagnostics set for each. */
   private readonly shown = new Map<string, readonly Diagnostic[]>();
+  /** The URI each file in `shown` was set under: its file URI, or a note's. */
+  private readonly published = new Map<string, vscode.Uri>();
 
   constructor(private readonly docs: DiagnosticsDoc) {}
 
   /** Resolves once the panel shows the snapshot's diagnostics (extension.ts shows one snapshot at a time). */
   async update(snapshot: Snapshot): Promise<void> {
+    // A file shown under a note that now opens as itself (or as another note) is set again, under its new URI:
+    // as shown with no diagnostics, it differs from any it has, and is cleared if it has none.
+    const underNotes = [...this.published].filter(([, uri]) => uri.scheme === READONLY_SCHEME);
+    const now = await Promise.all(underNotes.map(([file]) => openableUri(file)));
+    underNotes.forEach(([file, uri], i) => {
+      if (now[i]?.toString() !== uri.toString()) this.shown.set(file, []);
+    });
     const batches = problemBatches(snapshot.diagnostics, this.shown, DIAGNOSTICS_PER_TURN);
-    await inTurns(batches, 1, (batch) => this.set(batch));
+    const files = new Set<string>();
+    for (const batch of batches)
+      for (const [file, diagnostics] of batch) {
+        if (!diagnostics) continue;
+        files.add(file);
+        for (const d of diagnostics) for (const r of d.related ?? []) files.add(r.file);
+      }
+    const uris = new Map<string, vscode.Uri>();
+    await Promise.all([...files].map(async (file) => uris.set(file, await openableUri(file))));
+    await inTurns(batches, 1, (batch) => this.set(batch, uris));
   }
 
-  private set(batch: readonly ProblemEntry[]): void {
-    this.collection.set(
-      batch.map(([file, diagnostics]) => [fileUri(file), diagnostics?.map((d) => this.converted(d))]),
-    );
+  private set(batch: readonly ProblemEntry[], uris: ReadonlyMap<string, vscode.Uri>): void {
+    const entries: [vscode.Uri, vscode.Diagnostic[] | undefined][] = [];
     for (const [file, diagnostics] of batch) {
-      if (diagnostics) this.shown.set(file, diagnostics);
-      else this.shown.delete(file);
+      const before = this.published.get(file);
+      const uri = diagnostics ? (uris.get(file) ?? fileUri(file)) : undefined;
+      // Cleared where it was, in the same change that sets it where it is now.
+      if (before && before.toString() !== uri?.toString()) entries.push([before, undefined]);
+      if (diagnostics && uri) {
+        entries.push([uri, diagnostics.map((d) => this.converted(d, uris))]);
+        this.shown.set(file, diagnostics);
+        this.published.set(file, uri);
+      } else {
+        this.shown.delete(file);
+        this.published.delete(file);
+      }
     }
+    this.collection.set(entries);
   }
 
-  private converted(d: Diagnostic): vscode.Diagnostic {
+  private converted(d: Diagnostic, uris: ReadonlyMap<string, vscode.Uri>): vscode.Diagnostic {
     const diag = new vscode.Diagnostic(editorRange(d.range), displayText(d.message), SEVERITY[d.severity]);
     diag.source = 'skillgate';
     // The code links to its section of the bundled docs/diagnostics.md.
@@ -54,7 +89,7 @@ export class Problems implements vscode.Disposable {
       diag.relatedInformation = d.related.map(
         (r) =>
           new vscode.DiagnosticRelatedInformation(
-            new vscode.Location(fileUri(r.file), editorRange(r.range)),
+            new vscode.Location(uris.get(r.file) ?? fileUri(r.file), editorRange(r.range)),
             displayText(r.message),
           ),
       );
