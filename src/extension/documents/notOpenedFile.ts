@@ -6,11 +6,11 @@ import { displayText } from '../../core/text/displayText';
  * Skillgate never follows a link out of a bundle, and the editor opens a link as the text
  * of its target: a repository's `notes.md -> /etc/hostname`, with a diagnostic on it,
  * showed that file from the review's list, the tree, Open Manifest and the Problems panel
- * as if it were the bundle's. A FIFO would hold the editor until something writes to it. Such a path is
- * shown as a read-only note that says what it is (readonlyDocuments.ts), as a name the
- * editor cannot spell is (unopenableFile.ts). Its query is the path, what it is and a
- * link's target as JSON; the note's path ends with the name and what it is, so its tab
- * reads "notes.md (symbolic link)" and is never taken for the file.
+ * as if it were the bundle's. A FIFO would hold the editor until something writes to it.
+ * Such a path is shown as a read-only note that says what it is (readonlyDocuments.ts), as
+ * a name the editor cannot spell is (unopenableFile.ts). Its query is the path, what it is
+ * and a link's target as JSON; the note's path ends with the name and what it is, so its
+ * tab reads "notes.md (symbolic link)" and is never taken for the file.
  */
 export const NOT_OPENED_PREFIX = '/not-opened/';
 
