@@ -43,11 +43,11 @@ export class Problems implements vscode.Disposable {
   async update(snapshot: Snapshot): Promise<void> {
     // A file shown under a note that now opens as itself (or as another note) is set again, under its new URI:
     // as shown with no diagnostics, it differs from any it has, and is cleared if it has none.
+    // Each file is looked at once per snapshot: what was looked at here is kept for the set.
+    const uris = new Map<string, vscode.Uri>();
     const underNotes = [...this.published].filter(([, uri]) => uri.scheme === READONLY_SCHEME);
-    const now = await Promise.all(underNotes.map(([file]) => openableUri(file)));
-    underNotes.forEach(([file, uri], i) => {
-      if (now[i]?.toString() !== uri.toString()) this.shown.set(file, []);
-    });
+    await Promise.all(underNotes.map(async ([file]) => uris.set(file, await openableUri(file))));
+    for (const [file, uri] of underNotes) if (uris.get(file)?.toString() !== uri.toString()) this.shown.set(file, []);
     const batches = problemBatches(snapshot.diagnostics, this.shown, DIAGNOSTICS_PER_TURN);
     const files = new Set<string>();
     for (const batch of batches)
@@ -56,8 +56,8 @@ export class Problems implements vscode.Disposable {
         files.add(file);
         for (const d of diagnostics) for (const r of d.related ?? []) files.add(r.file);
       }
-    const uris = new Map<string, vscode.Uri>();
-    await Promise.all([...files].map(async (file) => uris.set(file, await openableUri(file))));
+    const unseen = [...files].filter((file) => !uris.has(file));
+    await Promise.all(unseen.map(async (file) => uris.set(file, await openableUri(file))));
     await inTurns(batches, 1, (batch) => this.set(batch, uris));
   }
 
