@@ -49,9 +49,9 @@ const TRUNCATED_SARIF_RULE = {
     text: 'More findings than GitHub code scanning takes in one upload: the SARIF keeps the most severe and counts the rest.',
   },
   help: {
-    text: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
+    text: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see the findings (the first 100 of each file, and a count of the rest), and fix the errors first; the exit code counts them all.',
     markdown:
-      'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
+      'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see the findings (the first 100 of each file, and a count of the rest), and fix the errors first; the exit code counts them all.',
   },
   defaultConfiguration: { level: 'warning' },
 };

@@ -27,6 +27,9 @@ url = "https://api.weather.example/mcp"
 
 const LINKED = 'schema_version = 1\n[plugin]\nname = "linked"\nversion = "1.0.0"\n';
 
+/** 2,000 OS selectors Codewhale does not know, each repeated: 4,000 problems in one file. */
+const MANY_OS = `schema_version = 1\n[plugin]\nname = "many-os"\nversion = "1.0.0"\n[when]\nos = [${Array(2000).fill('"x"').join(', ')}]\n`;
+
 /**
  * Issue 14 items 5-8 as a user meets them (packaged VSIX, code-server + Chromium, no
  * network): a rejected bundle's tooltip, a network_hosts mismatch that names its hosts,
@@ -56,6 +59,8 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
         const linked = path.join(copy, '.codewhale/plugins/linked');
         fs.mkdirSync(linked);
         fs.writeFileSync(path.join(linked, 'plugin.toml'), LINKED);
+        fs.mkdirSync(path.join(copy, '.codewhale/plugins/many-os'));
+        fs.writeFileSync(path.join(copy, '.codewhale/plugins/many-os/plugin.toml'), MANY_OS);
         fs.writeFileSync(path.join(root, 'secret.txt'), 'text behind the link\n');
         fs.symlinkSync(path.join(root, 'secret.txt'), path.join(linked, 'notes.md'));
       },
@@ -212,6 +217,23 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     await text.filter({ hasText: /it\sis\sa\ssymbolic\slink/ }).waitFor({ timeout: 10000 });
     await shot('problems-link');
     assert.doesNotMatch((await text.textContent()) ?? '', /text\sbehind\sthe\slink/);
+  });
+
+  it("lists a file's first 100 problems and one that counts the rest, as severe as they are", async () => {
+    await showProblems('not listed');
+    const summary = problemRow('3,900 more problems in this file not listed').first();
+    await summary.waitFor({ timeout: 30000 });
+    await page.waitForTimeout(500);
+    await shot('problems-cap');
+    assert.match((await summary.textContent()) ?? '', /the first of the most severe: duplicate OS value `x`/);
+    assert.equal(await summary.locator('.codicon-error').count(), 1, 'an error, as the problems it counts');
+    // The file's entry counts what the panel holds for it: its 100 and the one that counts the rest.
+    await showProblems('OS');
+    await page
+      .locator('.markers-panel .monaco-list-row', { hasText: 'plugin.toml' })
+      .filter({ hasText: '101' })
+      .first()
+      .waitFor({ timeout: 15000 });
   });
 
   for (const [file, key, described] of [

@@ -7,6 +7,7 @@ import { checkSkillAdapter } from '../../src/core/systems/eva/skillAdapterContra
 import type { ContractResult } from '../../src/core/systems/eva/contracts';
 import { EMBEDDED_SCHEMAS } from '../../src/core/systems/eva/schemas';
 import { parseEvaYaml, type YamlDocument } from '../../src/core/systems/eva/yamlDocument';
+import { MAX_DIAGNOSTICS_PER_FILE } from '../../src/core/diagnostics/fileCap';
 
 /**
  * The manifest contracts (eva.md §2.2–§2.7), checked file by file without an index: the
@@ -285,6 +286,18 @@ describe('Eva transport: skill contract (eva.md §2.3)', () => {
       ],
     );
     assert.equal(r.invalid, false);
+    // A mode repeated is one warning; 300 modes are the file's first 100 diagnostics and one that counts the rest.
+    const repeated = adapter(
+      edit(A0, 'runtime_gate: normal', `runtime_gate: {allowed_modes: [${Array(300).fill('x')}]}`),
+    );
+    assert.equal(repeated.diagnostics.filter((d) => d.code === 'eva.gate.unknown-mode').length, 1);
+    const modes = Array.from({ length: 300 }, (_, i) => `m${i}`).join(', ');
+    const many = adapter(edit(A0, 'runtime_gate: normal', `runtime_gate: {allowed_modes: [${modes}]}`));
+    assert.equal(many.diagnostics.length, MAX_DIAGNOSTICS_PER_FILE + 1);
+    assert.deepEqual(
+      [many.diagnostics.at(-1)?.code, many.diagnostics.at(-1)?.severity, many.invalid],
+      ['skillgate.diagnostics.truncated', 'warning', false],
+    );
   });
 
   it('refuses a schema that is not a mapping, and an input schema whose type is not object', () => {
@@ -592,6 +605,29 @@ describe('Eva kind: lua_skill contract (eva.md §2.5)', () => {
       only(lua(edit(L0, 'capabilities: [workflow.lint]', 'capability: [workflow.lint]')), 'eva.schema.type').message,
       'schema type mismatch: expected string, got array',
     );
+  });
+
+  it('reports the first bad element of capabilities, as the schema reports a list: one diagnostic, not one per element', () => {
+    // Fuzz seed 7005: 20,000 aliases of `[x, y]` gave 20,001 errors for one file.
+    const many = lua(
+      edit(
+        L0,
+        'capabilities: [workflow.lint]',
+        `capabilities: [workflow.lint, &a [x], ${Array(500).fill('*a').join(', ')}]`,
+      ),
+    );
+    assert.deepEqual(only(many, 'eva.schema.type'), {
+      message: 'schema type mismatch: expected string, got array',
+      line: 4,
+    });
+    assert.deepEqual(
+      many.contract?.capabilities.map((c) => c.name),
+      ['workflow.lint'],
+      'the strings are still read',
+    );
+    const names = lua(edit(L0, 'capabilities: [workflow.lint]', 'capabilities: [workflow.lint, a..b, c..d, e..f]'));
+    assert.equal(only(names, 'eva.capability.name-invalid').message, 'capability name cannot contain empty segments');
+    assert.equal(names.invalid, true);
   });
 
   it('requires lua.script and refuses one that is not a string', () => {

@@ -168,6 +168,12 @@ describe('Eva adapter_policy (eva.md §3.3)', () => {
     assert.deepEqual(multi.failing, ['/p/config/policies/0.yaml'], 'the file is listed once');
   });
 
+  it('reports the first bad entry of a list, not each one (a list of aliases is one diagnostic)', () => {
+    const r = read(`adapter_policy:\n  deny_capabilities: [a.b, &x [1], ${Array(300).fill('*x').join(', ')}, c..d]\n`);
+    assert.deepEqual(problems(r), ['eva.policy.invalid policy field must be a list of strings (got array) @2']);
+    assert.deepEqual([r.policy.failClosed, r.policy.denyCapabilities], [true, ['a.b']]);
+  });
+
   it('a valid later policy after a malformed one: the malformed domain is the one read when it is last', () => {
     const r = read('adapter_policy: {defaults: {network: true}}\n', 'adapter_policy: {defaults: {network: 1}}\n');
     assert.equal(r.policy.failClosed, true);

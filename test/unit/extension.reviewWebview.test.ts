@@ -845,7 +845,7 @@ describe('the review panel script', () => {
       '    span.muted " "',
       '    a.open-link href=#',
       '      span "bin/run:1"',
-      '  p.muted "… and 4 more, not listed here: the Problems panel and `skillgate validate` list every one."',
+      '  p.muted "… and 4 more, not listed here: the Problems panel and `skillgate validate` list them, up to 100 a file."',
     ]);
     assert.deepEqual(outline(sectionOf(model(), 'diagnostics')), [
       'section#diagnostics',

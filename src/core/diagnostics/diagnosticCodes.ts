@@ -344,6 +344,11 @@ export const DIAGNOSTIC_CODES = {
     'error',
     "Files the agent reads that Skillgate's own limits left unread (limits the agent does not have), so no lock can vouch for them.",
   ],
+  // A file's diagnostics past the per-file cap of one bundle or load (fileCap.ts), counted in one; its severity is theirs.
+  'skillgate.diagnostics.truncated': [
+    'warning',
+    'More problems in one file than Skillgate lists for it: it lists the first 100 and counts the rest in this one, as severe as the worst of them.',
+  ],
   // Only in SARIF (sarifLimits.ts): the one result that stands for those a run left out to stay within code scanning's limits.
   'skillgate.sarif.truncated': [
     'warning',

@@ -452,7 +452,10 @@ export const DIAGNOSTIC_HELP: Record<DiagnosticCode, DiagnosticHelp> = {
   'skillgate.lock.unread': {
     fix: "Bring the files within Skillgate's Eva limits so that it reads them: at most `max_files_per_dir` manifests in each directory (move some into subdirectories, or remove those you do not need), each manifest within `max_manifest_bytes`, and no lower `discovery.limits` in the project's `config/eva.yaml`; then review what it reads and run `skillgate lock`. `skillgate validate` names each place.",
   },
+  'skillgate.diagnostics.truncated': {
+    fix: 'Fix the problems listed for the file, starting with the one this diagnostic names; the rest are listed as the count falls below the cap. The file is usually generated or hostile: a list of thousands of values no agent accepts.',
+  },
   'skillgate.sarif.truncated': {
-    fix: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see every finding, and fix the errors first; the exit code counts them all.',
+    fix: 'Run `skillgate validate` (or `skillgate check --lock`), as text or with `--json`, to see the findings (the first 100 of each file, and a count of the rest), and fix the errors first; the exit code counts them all.',
   },
 };

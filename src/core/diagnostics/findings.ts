@@ -3,13 +3,18 @@ import { FILE_START, type Diagnostic, type Range, type RelatedLocation, type Sev
 import { boundFix, type FixDraft, type RangedText } from './fixBasis';
 import type { ParsedDocument } from '../documents/document';
 import type { Where } from '../documents/located';
+import { FileCap } from './fileCap';
 
 /**
  * Collects the diagnostics of one unit of work (a bundle, a Rivumi load) and turns
  * "where in the document" into an exact range, using the parsed documents it knows.
+ * A file's diagnostics past the per-file cap are counted in one (fileCap.ts); each is
+ * still returned to the rule that reports it, and counted in `errorCount`.
  */
 export class Findings {
   readonly diagnostics: Diagnostic[] = [];
+  private readonly cap = new FileCap();
+  private errors = 0;
   private readonly documents = new Map<string, ParsedDocument>();
   private readonly texts = new Map<string, RangedText>();
 
@@ -64,7 +69,8 @@ export class Findings {
       ...(fix ? { fix } : {}),
       ...(extra?.place !== undefined ? { place: extra.place } : {}),
     };
-    this.diagnostics.push(diagnostic);
+    if (diagnostic.severity === 'error') this.errors++;
+    this.cap.add(this.diagnostics, diagnostic);
     return diagnostic;
   }
 
@@ -77,7 +83,8 @@ export class Findings {
     return { title, edits: [{ file: where.file, range: this.rangeOf({ ...where, key: false }), newText }] };
   }
 
+  /** Every error reported, those the per-file cap left out of `diagnostics` included. */
   get errorCount(): number {
-    return this.diagnostics.filter((d) => d.severity === 'error').length;
+    return this.errors;
   }
 }

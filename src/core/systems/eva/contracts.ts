@@ -9,6 +9,7 @@ import { firstSchemaError } from './schemaSubset';
 import type { EvaDiagnosticCode, EvaSkillKind } from './vocabulary';
 import type { YamlDocument } from './yamlDocument';
 import { isMapping, manifestRoot } from './yamlValue';
+import { FileCap } from '../../diagnostics/fileCap';
 
 /**
  * The manifest contracts (eva.md §2.2–§2.7): upstream's schema first, then the typed
@@ -84,6 +85,8 @@ export class Checker {
   readonly diagnostics: Diagnostic[] = [];
   invalid = false;
   shipped = false;
+  /** Skillgate's own contract checks report each problem; the cap bounds a hostile list's (fileCap.ts). */
+  private readonly cap = new FileCap();
   constructor(readonly doc: YamlDocument) {}
 
   /** An error at `path` (the key when it exists, else the mapping that lacks it). */
@@ -95,13 +98,13 @@ export class Checker {
     span?: readonly [number, number],
   ): void {
     const range = span ? this.doc.spanRange(span[0], span[1]) : this.doc.fieldRange(path);
-    this.diagnostics.push(evaDiagnostic(this.doc.file, range, code, message));
+    this.cap.add(this.diagnostics, evaDiagnostic(this.doc.file, range, code, message));
     this.invalid = true;
     if (shipped) this.shipped = true;
   }
 
   note(code: EvaDiagnosticCode, message: string, path: DocPath): void {
-    this.diagnostics.push(evaDiagnostic(this.doc.file, this.doc.fieldRange(path), code, message));
+    this.cap.add(this.diagnostics, evaDiagnostic(this.doc.file, this.doc.fieldRange(path), code, message));
   }
 
   range(path: DocPath): Range {

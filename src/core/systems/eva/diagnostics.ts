@@ -17,6 +17,7 @@ export function evaDiagnostic(
 /**
  * Gives the last diagnostic of `diagnostics` the fix `draft`, bound to the text its range
  * indexes (fixBasis.ts): the Eva file `doc` the check read, the only file its fixes edit.
+ * Past a file's cap the last is the count of those left out (fileCap.ts), which no fix fits.
  */
 export function fixLast(
   diagnostics: Diagnostic[],
@@ -25,5 +26,6 @@ export function fixLast(
 ): void {
   const fix = draft && boundFix(draft, (file) => (file === doc.file ? doc : undefined));
   const last = diagnostics[diagnostics.length - 1];
-  if (fix && last) diagnostics[diagnostics.length - 1] = { ...last, fix };
+  if (fix && last && last.code !== 'skillgate.diagnostics.truncated')
+    diagnostics[diagnostics.length - 1] = { ...last, fix };
 }

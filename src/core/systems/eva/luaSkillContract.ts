@@ -82,9 +82,13 @@ export function checkLuaSkill(doc: YamlDocument): ContractResult {
   }
   const seen = new Set<string>();
   const capabilities = declared.filter((d) => !seen.has(d.name) && seen.add(d.name));
+  // The first name the loader would refuse, as for an adapter's list (adapterContract.ts).
   for (const cap of capabilities) {
     const e = capabilityNameError(cap.name);
-    if (e) c.error('eva.capability.name-invalid', e, cap.field, true);
+    if (e) {
+      c.error('eva.capability.name-invalid', e, cap.field, true);
+      break;
+    }
   }
 
   const lua = hasLua ? (value['lua'] as Record<string, unknown>) : undefined;

@@ -160,13 +160,19 @@ function adapterPolicy(value: unknown, file: string, problems: Problem[]): EvaPo
       problems.push({ path: at, message: 'policy field must be a list of strings' });
       return [];
     }
+    // Upstream stops at a list's first bad entry: that one is reported, once per list, not
+    // once per entry (a list of 20,000 aliases would be 20,000 diagnostics).
     const out: string[] = [];
+    let refused = false;
     items.forEach((item, i) => {
       const s = untag(item);
       const error =
         typeof s === 'string' ? check(s) : `policy field must be a list of strings (got ${yamlTypeName(s)})`;
-      if (error) problems.push({ path: [...at, i], message: error });
-      else out.push(s as string);
+      if (!error) out.push(s as string);
+      else if (!refused) {
+        refused = true;
+        problems.push({ path: [...at, i], message: error });
+      }
     });
     return out;
   };

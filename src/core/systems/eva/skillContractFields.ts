@@ -53,7 +53,8 @@ export function readGate(
       return invalid();
     gate = { allowedModes: modes as string[], disallowTeamWorker: dtw, requiresInteractiveUser: riu, form: 'mapping' };
   } else return invalid();
-  for (const mode of gate.allowedModes)
+  // Once per mode: a list that repeats one is one note (the Checker bounds the rest per file).
+  for (const mode of new Set(gate.allowedModes))
     if (!KNOWN_MODES.includes(mode)) c.note('eva.gate.unknown-mode', `unknown runtime mode ${mode}`, field);
   return gate;
 }
@@ -70,13 +71,21 @@ export function pathField(c: Checker, v: unknown, field: DocPath): { declared: s
   return { declared: v, field };
 }
 
+/**
+ * The strings of a list, each with its path. The first element that is no string is the
+ * error, as upstream's schema `items` reports one (it stops at a list's first bad element):
+ * a list of 20,000 aliases of `[x, y]` is one diagnostic, not 20,000 (fuzz seed 7005).
+ */
 export function stringList(v: unknown, field: DocPath, c?: Checker): { name: string; field: DocPath }[] {
   if (!Array.isArray(v)) return [];
   const out: { name: string; field: DocPath }[] = [];
+  let refused = false;
   v.forEach((s, i) => {
     if (typeof s === 'string') out.push({ name: s, field: [...field, i] });
-    else
+    else if (!refused) {
+      refused = true;
       c?.error('eva.schema.type', `schema type mismatch: expected string, got ${yamlTypeName(s)}`, [...field, i], true);
+    }
   });
   return out;
 }

@@ -60,7 +60,7 @@ export function diagnosticsSection(diagnostics: ReviewViewModel['diagnostics'], 
       el(
         'p',
         'muted',
-        `… and ${notShown} more, not listed here: the Problems panel and \`skillgate validate\` list every one.`,
+        `… and ${notShown} more, not listed here: the Problems panel and \`skillgate validate\` list them, up to 100 a file.`,
       ),
     );
   return s;
