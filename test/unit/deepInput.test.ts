@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
 import { run } from '../../src/cli/main';
 import { nestingExcess } from '../../src/core/documents/nesting';
 import { parseJsonDocument } from '../../src/core/documents/jsonDocument';
 import { parseTomlDocument } from '../../src/core/documents/tomlDocument';
 import { installPlugin } from '../../src/core/systems/rivumi/install';
 import { cpuTime } from './helpers/cpuTime';
+import { fsPatcher } from './helpers/fsPatch';
 import { MAX_DIAGNOSTICS_PER_FILE } from '../../src/core/diagnostics/fileCap';
 import { Fixture, index, byName, writeW, top } from './helpers/fixture';
 import type { Snapshot } from '../../src/core/index/snapshot';
@@ -271,6 +273,7 @@ describe('deep input', function () {
 });
 
 describe('wide input', function () {
+  const fsPatch = fsPatcher();
   this.timeout(60000);
   let f: Fixture;
   beforeEach(() => (f = new Fixture()));
@@ -315,6 +318,22 @@ describe('wide input', function () {
     assert.equal(
       own.at(-1)?.message,
       `${rest.toLocaleString('en-US')} more problems in this file not listed (Skillgate lists the first 100 of a file); the first of the most severe: duplicate keyword value \`a\``,
+    );
+  });
+
+  it('looks on disk once for a component path declared 16,000 times (fuzz seed 7006)', () => {
+    const text = JSON.stringify({ name: 'wide', version: '1.0.0', skills: Array(16000).fill('a') });
+    const dir = path.dirname(f.write('ws/.codewhale/plugins/wide/kimi.plugin.json', text));
+    const looks = fsPatch.calls('lstatSync', (p) => p === `${dir}/a`);
+    const s = index([f.path('ws')]);
+    assert.equal(looks.length, 1);
+    assert.equal(byName(s, 'wide').decision, 'rejected');
+    assert.match(
+      s.diagnostics
+        .filter((d) => d.code === 'codewhale.component.path')
+        .map((d) => d.message)
+        .join('\n'),
+      /^failed to inspect skills path a: /m,
     );
   });
 

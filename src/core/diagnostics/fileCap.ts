@@ -23,6 +23,11 @@ export class FileCap {
   private readonly kept = new Map<string, number>();
   private readonly left = new Map<string, { at: number; count: number; worst: Diagnostic }>();
 
+  /** Whether a diagnostic of `file` would only be counted now: what only a listed one shows (a fix) need not be built. */
+  full(file: string): boolean {
+    return (this.kept.get(file) ?? 0) >= MAX_DIAGNOSTICS_PER_FILE;
+  }
+
   /** Appends `d` to `list`, or counts it in its file's summary there. `list` is only appended to. */
   add(list: Diagnostic[], d: Diagnostic): void {
     const n = this.kept.get(d.file) ?? 0;
@@ -44,7 +49,8 @@ export class FileCap {
 }
 
 function summary(worst: Diagnostic, count: number): Diagnostic {
-  const more = count === 1 ? '1 more problem' : `${count.toLocaleString('en-US')} more problems`;
+  // Rebuilt for each one counted: digits grouped by hand, `toLocaleString` is ICU's and slow.
+  const more = count === 1 ? '1 more problem' : `${String(count).replace(/\B(?=(\d{3})+$)/g, ',')} more problems`;
   return {
     file: worst.file,
     range: worst.range,

@@ -57,7 +57,9 @@ export class Findings {
     extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft; place?: string },
   ): Diagnostic {
     // Bound here, to the documents the rules read: the ranges of a fix name places in that text only.
-    const fix = extra?.fix && boundFix(extra.fix, (f) => this.documents.get(f) ?? this.texts.get(f));
+    // A diagnostic past the file's cap is only counted: its fix would never be offered.
+    const fix =
+      extra?.fix && !this.cap.full(file) && boundFix(extra.fix, (f) => this.documents.get(f) ?? this.texts.get(f));
     const diagnostic: Diagnostic = {
       file,
       range,
