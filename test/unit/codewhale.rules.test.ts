@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { POLICY_V3, POLICY_V5, policyDigest, policyMaterial } from '../../src/core/systems/codewhale/activationPolicy';
 import { bundleRelative, resolveContainedPath } from '../../src/core/systems/codewhale/containedPath';
 import type { BundleTree } from '../../src/core/systems/codewhale/bundleTree';
-import { MAX_SCHEMA_PROBLEMS, schemaProblems } from '../../src/core/systems/codewhale/formats/zodIssues';
+import { schemaProblems } from '../../src/core/systems/codewhale/formats/zodIssues';
+import { MAX_DIAGNOSTICS_PER_FILE } from '../../src/core/diagnostics/fileCap';
 import { semverError } from '../../src/core/systems/codewhale/semver';
 import { normalizeDeclaredHost } from '../../src/core/systems/codewhale/networkHosts';
 import { iconProblem, looksAbsolute } from '../../src/core/systems/codewhale/textRules';
-import { Fixture } from './helpers/fixture';
+import { Fixture, index } from './helpers/fixture';
 
 /**
  * The shared rules under every Codewhale format, beyond codewhale.textRules.test.ts:
@@ -284,23 +285,38 @@ describe('Codewhale shared rules (codewhale.md §4.4, §4.6, §7.4)', () => {
       assert.deepEqual(schemaProblems(r.error), [{ path: [], key: false, detail: 'Too small' }]);
     });
 
-    it(`stops at ${MAX_SCHEMA_PROBLEMS} problems, counting unknown keys`, () => {
+    it('reports every problem, unknown keys each; the per-file cap lists the first 100 and counts the rest', () => {
       const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i]));
       const keys = problems({ a: 0, b: 's', c: [], ...many });
-      assert.equal(keys.length, MAX_SCHEMA_PROBLEMS);
-      assert.deepEqual(keys[99], { path: ['k99'], key: true, detail: 'unknown field `k99`' });
+      assert.equal(keys.length, 150);
+      assert.deepEqual(keys[149], { path: ['k149'], key: true, detail: 'unknown field `k149`' });
       const list = z.strictObject({ l: z.array(z.string()) });
-      const r = list.safeParse({ l: Array.from({ length: 98 }, () => 1), x: 1, y: 2, z: 3 }, { reportInput: true });
+      const r = list.safeParse({ l: Array.from({ length: 120 }, () => 1), x: 1 }, { reportInput: true });
       assert.ok(!r.success);
-      const mixed = schemaProblems(r.error);
-      assert.equal(mixed.length, MAX_SCHEMA_PROBLEMS);
       assert.deepEqual(
-        mixed.slice(97).map((p) => p.detail),
-        ['expected string at `l.97`', 'unknown field `x`', 'unknown field `y`'],
+        schemaProblems(r.error)
+          .slice(119)
+          .map((p) => p.detail),
+        ['expected string at `l.119`', 'unknown field `x`'],
       );
-      const r2 = list.safeParse({ l: Array.from({ length: 120 }, () => 1), x: 1 }, { reportInput: true });
-      assert.ok(!r2.success);
-      assert.equal(schemaProblems(r2.error).length, MAX_SCHEMA_PROBLEMS);
+    });
+
+    it('counts every schema problem of a manifest past the cap: none is left out in silence', () => {
+      const f = new Fixture();
+      try {
+        const text = JSON.stringify({ name: 'wide', version: '1.0.0', keywords: Array(20_000).fill(1) });
+        const file = f.write('ws/.codewhale/plugins/wide/plugin.json', text);
+        const own = index([f.path('ws')]).diagnostics.filter((d) => d.file === file);
+        assert.equal(own.length, MAX_DIAGNOSTICS_PER_FILE + 1);
+        assert.match(
+          own.at(-1)?.message ?? '',
+          /^19,901 more problems in this file not listed .*: failed to parse plugin\.json: expected string at `keywords\.99`$/,
+        );
+        // Another problem comes first: the 100th value is the first left out, and the count is at it.
+        assert.equal(own.at(-1)?.range.start.character, text.indexOf('[') + 1 + 2 * 99);
+      } finally {
+        f.remove();
+      }
     });
   });
 

@@ -28,6 +28,16 @@ export class FileCap {
     return (this.kept.get(file) ?? 0) >= MAX_DIAGNOSTICS_PER_FILE;
   }
 
+  /**
+   * Whether a diagnostic of `file` with `severity` would change no more than its summary's count:
+   * its range and its fix would never be shown, so they need not be looked up (a hostile list
+   * of 200,000 values is 200,000 range lookups otherwise).
+   */
+  onlyCounts(file: string, severity: Severity): boolean {
+    const s = this.left.get(file);
+    return s !== undefined && RANK[severity] <= RANK[s.worst.severity];
+  }
+
   /** Appends `d` to `list`, or counts it in its file's summary there. `list` is only appended to. */
   add(list: Diagnostic[], d: Diagnostic): void {
     const n = this.kept.get(d.file) ?? 0;

@@ -45,7 +45,9 @@ export class Findings {
     where: Where,
     extra?: { severity?: Severity; related?: RelatedLocation[]; fix?: FixDraft; place?: string },
   ): Diagnostic {
-    return this.inFile(code, message, where.file, this.rangeOf(where), extra);
+    // Past the file's cap, one that is only counted is never shown: its place is not looked up (fileCap.ts).
+    const counted = this.cap.onlyCounts(where.file, extra?.severity ?? severityOf(code));
+    return this.inFile(code, message, where.file, counted ? FILE_START : this.rangeOf(where), extra);
   }
 
   /** Report at a known range of a file (or its first line when the file did not parse). */

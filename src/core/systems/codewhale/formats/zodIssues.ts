@@ -10,22 +10,17 @@ export interface SchemaProblem {
 }
 
 /**
- * Problems reported per file. Codewhale (serde) stops at the first; Skillgate shows
- * more so one pass fixes a file, but a hostile file with hundreds of thousands of
- * wrong values must not cost as many diagnostics (each one a range lookup): that is
- * minutes of a frozen editor for one 1 MiB file.
+ * `error` is a zod error, or its issues with their paths moved (a value checked apart from its document).
+ * Codewhale (serde) stops at the first; Skillgate reports each, so one pass fixes a file, and
+ * the per-file cap lists the first 100 and counts the rest (fileCap.ts): a hostile file's
+ * 200,000 wrong values are one count, not 199,900 problems left out in silence.
  */
-export const MAX_SCHEMA_PROBLEMS = 100;
-
-/** `error` is a zod error, or its issues with their paths moved (a value checked apart from its document). */
 export function schemaProblems(error: Pick<z.ZodError, 'issues'>): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   for (const issue of error.issues) {
-    if (out.length >= MAX_SCHEMA_PROBLEMS) break;
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys.slice(0, MAX_SCHEMA_PROBLEMS - out.length))
-        out.push({ path: [...path, k], key: true, detail: `unknown field \`${k}\`` });
+      for (const k of issue.keys) out.push({ path: [...path, k], key: true, detail: `unknown field \`${k}\`` });
     } else if (issue.code === 'invalid_type') {
       const where = path.length ? ` at \`${path.join('.')}\`` : '';
       out.push({
