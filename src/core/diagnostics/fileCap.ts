@@ -6,7 +6,8 @@ import type { Diagnostic, Severity } from '../model';
  * problem so that one pass fixes a file, and a hostile file makes that unbounded: a
  * 600 KB `plugin.json` whose `when.os` holds 150,000 unknown names was 300,000 diagnostics,
  * 136 MB of `list --json` and as many markers in the Problems panel. Codewhale's schema
- * problems had their own cap of 100 already (zodIssues.ts); this one bounds every rule.
+ * problems had a cap of 100 of their own, which left the rest out in silence; this one
+ * bounds every rule, and counts what it leaves out.
  */
 export const MAX_DIAGNOSTICS_PER_FILE = 100;
 
