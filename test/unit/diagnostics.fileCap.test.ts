@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { FileCap, MAX_DIAGNOSTICS_PER_FILE } from '../../src/core/diagnostics/fileCap';
 import { Findings } from '../../src/core/diagnostics/findings';
+import { thousands } from '../../src/core/text/thousands';
 import type { Diagnostic, Severity } from '../../src/core/model';
 import { Fixture, index, writeW } from './helpers/fixture';
 
@@ -63,6 +64,48 @@ describe('the per-file cap on diagnostics', () => {
       ['error', 120, true],
     );
     assert.ok(summary?.message.startsWith('30 more problems'));
+  });
+
+  it('says one left out as one, and groups the digits of a count', () => {
+    const cap = new FileCap();
+    const list: Diagnostic[] = [];
+    for (let n = 0; n <= MAX_DIAGNOSTICS_PER_FILE; n++) cap.add(list, d('/a', n));
+    assert.match(list.at(-1)?.message ?? '', /^1 more problem in this file not listed/);
+    cap.add(list, d('/a', 101));
+    assert.match(list.at(-1)?.message ?? '', /^2 more problems in this file not listed/);
+    assert.deepEqual([0, 7, 999, 1_000, 25_000, 199_901, 1_234_567, 1_000_000_000].map(thousands), [
+      '0',
+      '7',
+      '999',
+      '1,000',
+      '25,000',
+      '199,901',
+      '1,234,567',
+      '1,000,000,000',
+    ]);
+  });
+
+  it('answers whether a diagnostic would only be counted, so its fix and its range need not be built', () => {
+    const cap = new FileCap();
+    const list: Diagnostic[] = [];
+    for (let n = 0; n < MAX_DIAGNOSTICS_PER_FILE - 1; n++) cap.add(list, d('/a', n));
+    assert.equal(cap.full('/a'), false, 'one more is still listed');
+    assert.equal(cap.onlyCounts('/a', 'information'), false);
+    cap.add(list, d('/a', 99));
+    assert.equal(cap.full('/a'), true, 'the next one is not listed: no fix for it');
+    assert.equal(cap.full('/b'), false, 'another file has its own');
+    // Full, but nothing left out yet: the first one left out gives the summary its place.
+    assert.equal(cap.onlyCounts('/a', 'information'), false);
+    cap.add(list, d('/a', 100, 'warning'));
+    assert.deepEqual(
+      (['information', 'warning', 'error'] as const).map((s) => cap.onlyCounts('/a', s)),
+      [true, true, false],
+      'one more severe than the worst left out moves the summary to its own range',
+    );
+    assert.equal(cap.onlyCounts('/b', 'information'), false);
+    cap.add(list, d('/a', 101, 'error'));
+    assert.equal(cap.onlyCounts('/a', 'error'), true);
+    assert.equal(list.at(-1)?.range.start.line, 101);
   });
 
   it('Findings counts every error, those left out too, and returns each diagnostic to its rule', () => {

@@ -78,6 +78,28 @@ describe('a path that is no regular file opens as a note that says what it is', 
     } finally {
       server.close();
     }
+    const note = await notOpenedNote(dir);
+    assert.ok(note);
+    assert.equal(
+      notOpenedText(note.query),
+      [
+        'Skillgate did not open this path: it is a directory, not a file.',
+        '',
+        `Path: ${dir}`,
+        '',
+        'Its diagnostics are in the Problems panel; Explain Decision says what the agent does with it.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("names the note's path after the path's leading slashes, and only those", async () => {
+    // POSIX reads `//tmp/x` as `/tmp/x`; the note's path has one slash after its prefix.
+    assert.equal((await notOpenedNote(`//${dir.slice(1)}`))?.path, `${NOT_OPENED_PREFIX}${dir.slice(1)} (directory)`);
+    // A relative path (as a test or a tool may name one) keeps every slash it has.
+    const relative = path.relative(process.cwd(), dir);
+    assert.ok(!relative.startsWith('/') && relative.includes('/'), relative);
+    assert.equal((await notOpenedNote(relative))?.path, `${NOT_OPENED_PREFIX}${relative} (directory)`);
   });
 
   it("escapes a hostile name and target in the note's path and text", async () => {

@@ -195,12 +195,38 @@ describe('the Problems panel shows the snapshot’s diagnostics', () => {
       ]);
       sets.length = 0;
       await problems.update(snapshotOf(d));
-      assert.deepEqual(sets, [], 'a regular file is looked at again only when its diagnostics change');
+      assert.deepEqual(sets, [], 'a regular file still a regular file is not set again');
 
-      // A link again, with other diagnostics: they move to the note.
+      // A link again, with the same diagnostics: they move to the note all the same (the
+      // file URI would open the link's target, and offer its quick fixes there).
       fs.rmSync(file);
       fs.symlinkSync(path.join(dir, 'secret.txt'), file);
+      sets.length = 0;
+      await problems.update(snapshotOf(d));
+      assert.deepEqual(files(), [
+        [
+          [file, undefined],
+          [note(file, 'symbolic link'), 1],
+        ],
+      ]);
+
+      // A regular file again, with other diagnostics: they move to the file.
+      fs.rmSync(file);
+      fs.writeFileSync(file, 'a file again\n');
+      sets.length = 0;
       await problems.update(snapshotOf(diagnostic(file, 1)));
+      assert.deepEqual(files(), [
+        [
+          [note(file, 'symbolic link'), undefined],
+          [file, 1],
+        ],
+      ]);
+
+      // And a link again, with other diagnostics.
+      fs.rmSync(file);
+      fs.symlinkSync(path.join(dir, 'secret.txt'), file);
+      sets.length = 0;
+      await problems.update(snapshotOf(diagnostic(file, 2)));
       assert.deepEqual(files(), [
         [
           [file, undefined],
@@ -217,6 +243,31 @@ describe('the Problems panel shows the snapshot’s diagnostics', () => {
       sets.length = 0;
       await problems.update(snapshotOf());
       assert.deepEqual(sets, [], 'cleared once');
+      problems.dispose();
+    });
+
+    it('sets a file again when a file its related places name becomes a link, its diagnostics the same', async () => {
+      const file = path.join(dir, 'plugin.json');
+      const other = path.join(dir, 'mcp.json');
+      fs.writeFileSync(file, '{}\n');
+      fs.writeFileSync(other, '{}\n');
+      const problems = new Problems(docs);
+      const d = diagnostic(file, 0, { related: [{ file: other, range: range(0), message: 'declared here' }] });
+      const relatedUri = () => {
+        const uri = JSON.parse(JSON.stringify(sets.at(-1)?.at(-1)?.[1]))[0].relatedInformation[0].location.uri;
+        return uri.scheme === 'file' ? uri.fsPath : `${uri.scheme}:${uri.path}`;
+      };
+      await problems.update(snapshotOf(d));
+      assert.equal(relatedUri(), other);
+      sets.length = 0;
+      await problems.update(snapshotOf(d));
+      assert.deepEqual(sets, [], 'nothing changed: not set again');
+
+      fs.rmSync(other);
+      fs.symlinkSync(path.join(dir, 'secret.txt'), other);
+      await problems.update(snapshotOf(d));
+      assert.deepEqual(files(), [[[file, 1]]], 'the file stays where it is, set again');
+      assert.equal(relatedUri(), note(other, 'symbolic link'), 'its related place now opens the note');
       problems.dispose();
     });
   });

@@ -167,6 +167,44 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.deepEqual(warned, []);
   });
 
+  it('edits no file that became a symbolic link or other than a regular file after the offer, whatever text it shows', async () => {
+    const { s, d, fix, file } = envFix();
+    openInEditor(file);
+    const fixAction = (await actionsOn(s, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction);
+    // The file is now a link to a file outside the bundle with the very same text: the editor
+    // holds the same text, and the edit would be written to the link's target.
+    const text = fs.readFileSync(file, 'utf8');
+    const target = f.write('elsewhere/plugin.toml', text);
+    fs.rmSync(file);
+    fs.symlinkSync(target, file);
+    const resolved = await resolve(s, fixAction);
+    assert.equal(resolved.edit, undefined, 'no edit through the link');
+    assert.deepEqual(warned, [
+      `Not applied: ${fix.title}. ${file} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`,
+    ]);
+    assert.equal(fs.readFileSync(target, 'utf8'), text, 'the target is as it was');
+    // A directory in its place is refused too, and a cancelled resolve says nothing.
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    warned.length = 0;
+    assert.equal((await resolve(s, fixAction)).edit, undefined);
+    assert.deepEqual(warned, [`Not applied: ${fix.title}. ${file} is a directory now, not a regular file.`]);
+    warned.length = 0;
+    assert.equal((await resolve(s, fixAction, { isCancellationRequested: true })).edit, undefined);
+    assert.deepEqual(warned, []);
+    // Resolved without a token: refused, and said.
+    const untokened = (await new QuickFixes(() => s).resolveCodeAction(fixAction as never)) as unknown as StandInAction;
+    assert.equal(untokened.edit, undefined);
+    assert.equal(warned.length, 1);
+    warned.length = 0;
+    // A regular file with that text again: the same action applies.
+    fs.rmdirSync(file);
+    fs.writeFileSync(file, text);
+    assert.deepEqual(replaced(await resolve(s, fixAction)), edits(fix));
+    assert.deepEqual(warned, []);
+  });
+
   it('resolves the review and the documentation actions as they are (VS Code resolves every action without an edit)', async () => {
     const { s, d, file } = envFix();
     const doc = openInEditor(file);

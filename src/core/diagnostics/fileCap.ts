@@ -1,4 +1,5 @@
 import type { Diagnostic, Severity } from '../model';
+import { thousands } from '../text/thousands';
 
 /**
  * The most diagnostics one unit of work (a Codewhale bundle, a Rivumi load) lists for one
@@ -60,8 +61,7 @@ export class FileCap {
 }
 
 function summary(worst: Diagnostic, count: number): Diagnostic {
-  // Rebuilt for each one counted: digits grouped by hand, `toLocaleString` is ICU's and slow.
-  const more = count === 1 ? '1 more problem' : `${String(count).replace(/\B(?=(\d{3})+$)/g, ',')} more problems`;
+  const more = count === 1 ? '1 more problem' : `${thousands(count)} more problems`;
   return {
     file: worst.file,
     range: worst.range,

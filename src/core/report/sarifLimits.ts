@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { sarifFingerprint } from './sarifFingerprint';
+import { thousands } from '../text/thousands';
 
 /**
  * The most results GitHub code scanning takes in one run: an upload with more is rejected
@@ -114,9 +115,4 @@ function truncation(omitted: readonly LimitedResult[], listedBy: string, ruleInd
     partialFingerprints: sarifFingerprint(TRUNCATED_RULE, '', 'truncated'),
     properties: { omitted: by, omittedByRule: Object.fromEntries(byRule) },
   };
-}
-
-/** 25000 as 25,000, whatever the locale and ICU data of the Node that runs. */
-function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

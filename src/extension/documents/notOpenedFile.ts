@@ -14,7 +14,7 @@ import { displayText } from '../../core/text/displayText';
  */
 export const NOT_OPENED_PREFIX = '/not-opened/';
 
-type NotOpenedKind = 'symbolic link' | 'directory' | 'FIFO' | 'socket' | 'device';
+export type NotOpenedKind = 'symbolic link' | 'directory' | 'FIFO' | 'socket' | 'device';
 
 interface NotOpened {
   readonly path: string;
@@ -29,9 +29,24 @@ interface NotOpened {
  * cannot be looked at (the editor says so itself, and opens nothing).
  */
 export async function notOpenedNote(p: string): Promise<{ readonly path: string; readonly query: string } | undefined> {
+  const kind = await notOpenedKind(p);
+  if (!kind) return undefined;
+  const target = kind === 'symbolic link' ? await fsp.readlink(p).catch(() => undefined) : undefined;
+  const what: NotOpened = { path: p, kind, ...(target === undefined ? {} : { target }) };
+  return {
+    path: `${NOT_OPENED_PREFIX}${displayText(p).replace(/^[/\\]+/, '')} (${kind})`,
+    query: JSON.stringify(what),
+  };
+}
+
+/**
+ * What the path is when it is no regular file, looked at now (never through a link: lstat);
+ * undefined for a regular file, and for a path that is gone or cannot be looked at.
+ */
+export async function notOpenedKind(p: string): Promise<NotOpenedKind | undefined> {
   const stats = await fsp.lstat(p).catch(() => undefined);
   if (!stats || stats.isFile()) return undefined;
-  const kind: NotOpenedKind = stats.isSymbolicLink()
+  return stats.isSymbolicLink()
     ? 'symbolic link'
     : stats.isDirectory()
       ? 'directory'
@@ -40,12 +55,6 @@ export async function notOpenedNote(p: string): Promise<{ readonly path: string;
         : stats.isSocket()
           ? 'socket'
           : 'device';
-  const target = kind === 'symbolic link' ? await fsp.readlink(p).catch(() => undefined) : undefined;
-  const what: NotOpened = { path: p, kind, ...(target === undefined ? {} : { target }) };
-  return {
-    path: `${NOT_OPENED_PREFIX}${displayText(p).replace(/^[/\\]+/, '')} (${kind})`,
-    query: JSON.stringify(what),
-  };
 }
 
 const WHY: Record<NotOpenedKind, string> = {

@@ -7,6 +7,7 @@ import type { Diagnostic, Fix } from '../../core/model';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 import { fixIsCurrent, staleFileOf } from './fixIsCurrent';
 import { notificationText } from '../text/uiText';
+import { notOpenedKind } from '../documents/notOpenedFile';
 
 /**
  * Quick fixes where the fix is unambiguous. The core computes each fix with its
@@ -83,6 +84,16 @@ export class QuickFixes implements vscode.CodeActionProvider<vscode.CodeAction> 
    */
   async resolveCodeAction(action: vscode.CodeAction, token?: vscode.CancellationToken): Promise<vscode.CodeAction> {
     if (!(action instanceof FixAction)) return action;
+    // The editor writes a link's target: a file that became a link since the index (its
+    // diagnostics still under its own URI until the next snapshot moves them to a note,
+    // problems.ts), or opened from the Explorer by a path through a link, is never edited.
+    const unedited = await notEdited(action.fix);
+    if (unedited) {
+      action.edit = undefined;
+      if (!token?.isCancellationRequested)
+        void vscode.window.showWarningMessage(notificationText(`Not applied: ${action.fix.title}. ${unedited}`));
+      return action;
+    }
     const texts = await textsNow(action.fix);
     const now = (file: string) => texts.get(file);
     if (fixIsCurrent(action.fix, now)) {
@@ -174,6 +185,21 @@ async function openedText(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why the fix may not edit a file it names, looked at now: the first one that is no regular
+ * file (a symbolic link, whose target the edit would change, or a directory, a FIFO, ...);
+ * undefined when each is a regular file or is gone (a gone file is refused as changed).
+ */
+async function notEdited(fix: Fix): Promise<string | undefined> {
+  for (const file of new Set(fix.edits.map((e) => e.file))) {
+    const kind = await notOpenedKind(file);
+    if (kind === 'symbolic link')
+      return `${file} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`;
+    if (kind) return `${file} is a ${kind} now, not a regular file.`;
+  }
+  return undefined;
 }
 
 /** The diagnostics of one file, by line and code. */
