@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../support/codeServer';
@@ -234,6 +235,63 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       .filter({ hasText: '101' })
       .first()
       .waitFor({ timeout: 15000 });
+  });
+
+  it('applies no quick fix to a file that became a symbolic link after the menu opened, and moves its problems to the note', async () => {
+    await showProblems('query or fragment');
+    const marker = problemRow('URL may not contain a query or fragment').first();
+    await marker.waitFor({ timeout: 30000 });
+    await marker.click({ position: { x: 80, y: 10 } });
+    const urlLine = page.locator('.monaco-editor .view-line', { hasText: 'token=' }).first();
+    await urlLine.waitFor({ timeout: 15000 });
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Remove the query and fragment' }).first();
+    const menuDeadline = Date.now() + 20000;
+    for (;;) {
+      await urlLine.locator('span', { hasText: 'https' }).last().click();
+      await page.keyboard.press('Control+.');
+      if (
+        await fix
+          .and(page.locator('.focused'))
+          .waitFor({ timeout: 3000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        break;
+      if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the URL');
+      await page.keyboard.press('Escape');
+    }
+    // Between the menu and the pick, the file becomes a link to a file outside the bundle with
+    // the very same text: the editor's text still matches the fix's, and VS Code would write
+    // the edit to the link's target.
+    const file = path.join(demo, '.codewhale/plugins/broken-upload/plugin.toml');
+    const text = fs.readFileSync(file, 'utf8');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-e2e-outside-'));
+    const target = path.join(outside, 'plugin.toml');
+    fs.writeFileSync(target, text);
+    fs.rmSync(file);
+    fs.symlinkSync(target, file);
+    try {
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.notifications-toasts .notification-toast', {
+          hasText: 'Not applied: Remove the query and fragment from the URL.',
+        })
+        .first()
+        .waitFor({ timeout: 15000 });
+      await showProblems('symbolic link');
+      await problemRow('plugin.toml must be a regular file, not a symbolic link').first().waitFor({ timeout: 30000 });
+      await problemRow('plugin.toml (symbolic link)').first().waitFor({ timeout: 10000 });
+      await page.waitForTimeout(500);
+      await shot('problems-link-fix');
+      assert.equal(fs.readFileSync(target, 'utf8'), text, "the link's target is as it was");
+    } finally {
+      fs.rmSync(file);
+      fs.writeFileSync(file, text);
+      fs.rmSync(outside, { recursive: true, force: true });
+      await runCommand(page, 'Notifications: Clear All Notifications');
+    }
   });
 
   for (const [file, key, described] of [
