@@ -237,7 +237,8 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       .waitFor({ timeout: 15000 });
   });
 
-  it('applies no quick fix to a file that became a symbolic link after the menu opened, and moves its problems to the note', async () => {
+  /** Opens the light bulb's menu on broken-upload's URL, with its "Remove the query and fragment" fix focused. */
+  async function openUrlFixMenu(): Promise<void> {
     await showProblems('query or fragment');
     const marker = problemRow('URL may not contain a query or fragment').first();
     await marker.waitFor({ timeout: 30000 });
@@ -262,6 +263,10 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
       if (Date.now() > menuDeadline) throw new Error('no quick fix menu for the URL');
       await page.keyboard.press('Escape');
     }
+  }
+
+  it('applies no quick fix to a file that became a symbolic link after the menu opened, and moves its problems to the note', async () => {
+    await openUrlFixMenu();
     // Between the menu and the pick, the file becomes a link to a file outside the bundle with
     // the very same text: the editor's text still matches the fix's, and VS Code would write
     // the edit to the link's target.
@@ -289,6 +294,41 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     } finally {
       fs.rmSync(file);
       fs.writeFileSync(file, text);
+      fs.rmSync(outside, { recursive: true, force: true });
+      await runCommand(page, 'Notifications: Clear All Notifications');
+    }
+  });
+
+  it('applies no quick fix through a bundle directory that became a link out of the folder after the menu opened', async () => {
+    await openUrlFixMenu();
+    // Between the menu and the pick, a checkout swaps the bundle's directory for a link to a
+    // copy outside the workspace folder: plugin.toml is still a regular file with the very same
+    // text, and VS Code would write the edit to the copy.
+    const bundle = path.join(demo, '.codewhale/plugins/broken-upload');
+    const text = fs.readFileSync(path.join(bundle, 'plugin.toml'), 'utf8');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'skillgate-e2e-outside-'));
+    const copy = path.join(outside, 'broken-upload');
+    fs.renameSync(bundle, copy);
+    fs.symlinkSync(copy, bundle);
+    try {
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.notifications-toasts .notification-toast', {
+          hasText: 'is reached through a symbolic link out of its workspace folder',
+        })
+        .first()
+        .waitFor({ timeout: 15000 });
+      // The agent's own verdict on the swapped bundle reaches the panel with the next index.
+      await showProblems('reparse point');
+      await problemRow('Plugin bundle directory may not be a symbolic link or reparse point')
+        .first()
+        .waitFor({ timeout: 30000 });
+      await page.waitForTimeout(500);
+      await shot('problems-dir-link-fix');
+      assert.equal(fs.readFileSync(path.join(copy, 'plugin.toml'), 'utf8'), text, 'the outside copy is as it was');
+    } finally {
+      fs.rmSync(bundle);
+      fs.renameSync(copy, bundle);
       fs.rmSync(outside, { recursive: true, force: true });
       await runCommand(page, 'Notifications: Clear All Notifications');
     }

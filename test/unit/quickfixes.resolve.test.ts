@@ -205,6 +205,87 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.deepEqual(warned, []);
   });
 
+  it('edits no file reached through a directory that became a link out of its workspace folder, whatever text it shows', async () => {
+    const { s, d, fix, file } = envFix();
+    openInEditor(file);
+    const fixAction = (await actionsOn(s, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction);
+    // A checkout swapped the bundle's directory for a link to a copy outside the folder: the
+    // file itself is a regular file with the very same text, and the edit would be written there.
+    const bundle = f.path('ws/.codewhale/plugins/example-plugin');
+    const outside = f.path('elsewhere/example-plugin');
+    fs.mkdirSync(f.path('elsewhere'));
+    fs.renameSync(bundle, outside);
+    fs.symlinkSync(outside, bundle);
+    const text = fs.readFileSync(file, 'utf8');
+    const resolved = await resolve(s, fixAction);
+    assert.equal(resolved.edit, undefined, 'no edit through the directory link');
+    assert.deepEqual(warned, [
+      `Not applied: ${fix.title}. ${file} is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(outside)}/plugin.toml): Skillgate never edits a file outside the folder it was found in.`,
+    ]);
+    assert.equal(fs.readFileSync(`${outside}/plugin.toml`, 'utf8'), text, 'the outside copy is as it was');
+    // A link that stays inside the folder is the folder's own file: the fix applies.
+    warned.length = 0;
+    fs.rmSync(bundle);
+    const inside = f.path('ws/vendored/example-plugin');
+    fs.mkdirSync(f.path('ws/vendored'));
+    fs.renameSync(outside, inside);
+    fs.symlinkSync('../../vendored/example-plugin', bundle);
+    assert.deepEqual(replaced(await resolve(s, fixAction)), edits(fix));
+    assert.deepEqual(warned, []);
+  });
+
+  it("edits a file in no workspace folder (a user bundle) through a linked directory: the user's own choice of links", async () => {
+    const { s, d, fix, file } = envFix();
+    const user = { ...s, workspaces: [] };
+    openInEditor(file);
+    const fixAction = (await actionsOn(user, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction);
+    // `~/.codewhale/plugins/x -> ~/dotfiles/x`: only the file itself must be a regular file.
+    const bundle = f.path('ws/.codewhale/plugins/example-plugin');
+    const dotfiles = f.path('dotfiles/example-plugin');
+    fs.mkdirSync(f.path('dotfiles'));
+    fs.renameSync(bundle, dotfiles);
+    fs.symlinkSync(dotfiles, bundle);
+    assert.deepEqual(replaced(await resolve(user, fixAction)), edits(fix));
+    assert.deepEqual(warned, []);
+  });
+
+  it('edits a file of a folder opened by a path through a link, and never one the agent reaches through a link out of it', async () => {
+    // The folder itself is opened through a link (a home directory's `~/src -> /data/src`).
+    fs.mkdirSync(f.path('real'));
+    fs.symlinkSync(f.path('real'), f.path('linked'));
+    const written = '---\nname: "review"\ndescription: d\n---\nbody\n';
+    f.write('real/ws/.rivumi/skills/review.md', written);
+    const linkedWs = f.path('linked/ws');
+    const inFolder = index([linkedWs]);
+    const d = inFolder.diagnostics.find((x) => x.code === 'rivumi.skill.name');
+    assert.ok(d?.fix && d.file.startsWith(linkedWs), d?.file);
+    openInEditor(d.file);
+    const fixAction = (await actionsOn(inFolder, d)).find((a) => a.isPreferred);
+    assert.ok(fixAction);
+    assert.deepEqual(replaced(await resolve(inFolder, fixAction)), edits(d.fix));
+    assert.deepEqual(warned, []);
+    // Rivumi follows a linked `.rivumi` (rivumi.md §2), here to a directory outside the folder:
+    // the skill is the agent's to load, and Skillgate's to show, but never to edit.
+    fs.renameSync(f.path('real/ws/.rivumi'), f.path('real/shared-rivumi'));
+    fs.symlinkSync('../shared-rivumi', f.path('real/ws/.rivumi'));
+    const throughLink = index([linkedWs]);
+    const followed = throughLink.diagnostics.find((x) => x.code === 'rivumi.skill.name');
+    assert.ok(followed?.fix, 'the agent loads the skill through the link, and the index says so');
+    const offered = (await actionsOn(throughLink, followed)).find((a) => a.isPreferred);
+    assert.ok(offered);
+    assert.equal((await resolve(throughLink, offered)).edit, undefined);
+    assert.deepEqual(warned, [
+      `Not applied: ${followed.fix.title}. ${followed.file} is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(f.path('real/shared-rivumi/skills/review.md'))}): Skillgate never edits a file outside the folder it was found in.`,
+    ]);
+    assert.equal(
+      fs.readFileSync(f.path('real/shared-rivumi/skills/review.md'), 'utf8'),
+      written,
+      'the shared skill is as it was',
+    );
+  });
+
   it('resolves the review and the documentation actions as they are (VS Code resolves every action without an edit)', async () => {
     const { s, d, file } = envFix();
     const doc = openInEditor(file);

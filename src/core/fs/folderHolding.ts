@@ -49,7 +49,7 @@ export function realPlace(p: string): string {
  * ignores it (macOS, Windows): two spellings of one folder must not pass as two, and
  * refusing a directory that only differs in case is the safe side.
  */
-function within(child: string, parent: string, platform: NodeJS.Platform): boolean {
+export function within(child: string, parent: string, platform: NodeJS.Platform = process.platform): boolean {
   const fold = platform === 'darwin' || platform === 'win32' ? (s: string) => s.toLowerCase() : (s: string) => s;
   const rel = path.relative(fold(parent), fold(child));
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));

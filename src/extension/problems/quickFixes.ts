@@ -7,7 +7,7 @@ import type { Diagnostic, Fix } from '../../core/model';
 import { DiagnosticsDoc } from './diagnosticsDoc';
 import { fixIsCurrent, staleFileOf } from './fixIsCurrent';
 import { notificationText } from '../text/uiText';
-import { notOpenedKind } from '../documents/notOpenedFile';
+import { notEdited } from './notEdited';
 
 /**
  * Quick fixes where the fix is unambiguous. The core computes each fix with its
@@ -62,7 +62,7 @@ export class QuickFixes implements vscode.CodeActionProvider<vscode.CodeAction> 
         actions.push(docs);
       }
       const d = same.find((x) => x.fix && x.range.start.character === shown.range.start.character);
-      if (d?.fix) actions.push(fixAction(d.fix, shown));
+      if (d?.fix) actions.push(fixAction(d.fix, s.workspaces, shown));
     }
     // Only a fix that edits a file no editor holds waits, for that file's document.
     if (!actions.some((a) => a instanceof Promise)) return offered(actions as (vscode.CodeAction | undefined)[]);
@@ -86,8 +86,9 @@ export class QuickFixes implements vscode.CodeActionProvider<vscode.CodeAction> 
     if (!(action instanceof FixAction)) return action;
     // The editor writes a link's target: a file that became a link since the index (its
     // diagnostics still under its own URI until the next snapshot moves them to a note,
-    // problems.ts), or opened from the Explorer by a path through a link, is never edited.
-    const unedited = await notEdited(action.fix);
+    // problems.ts), opened from the Explorer by a path through a link, or reached through a
+    // directory that leads out of its workspace folder, is never edited.
+    const unedited = await notEdited(action.fix, action.workspaces);
     if (unedited) {
       action.edit = undefined;
       if (!token?.isCancellationRequested)
@@ -117,6 +118,8 @@ export class QuickFixes implements vscode.CodeActionProvider<vscode.CodeAction> 
 class FixAction extends vscode.CodeAction {
   constructor(
     readonly fix: Fix,
+    /** The workspace folders of the snapshot the fix was offered from: each edited file must stay in its own (notEdited.ts). */
+    readonly workspaces: readonly string[],
     shown: vscode.Diagnostic,
   ) {
     super(displayText(fix.title), vscode.CodeActionKind.QuickFix);
@@ -145,10 +148,10 @@ function offered(actions: readonly (vscode.CodeAction | undefined)[]): vscode.Co
  * disabled quick fixes out.) The action carries no edit: it is built, on the same check,
  * when the fix is applied (QuickFixes.resolveCodeAction).
  */
-function fixAction(fix: Fix, shown: vscode.Diagnostic): Offer {
+function fixAction(fix: Fix, workspaces: readonly string[], shown: vscode.Diagnostic): Offer {
   if (!Array.isArray(fix.edits)) return undefined;
   const offer = (texts: ReadonlyMap<string, string | undefined>) =>
-    fixIsCurrent(fix, (file) => texts.get(file)) ? new FixAction(fix, shown) : undefined;
+    fixIsCurrent(fix, (file) => texts.get(file)) ? new FixAction(fix, workspaces, shown) : undefined;
   const texts = textsNow(fix);
   return texts instanceof Promise ? texts.then(offer) : offer(texts);
 }
@@ -185,21 +188,6 @@ async function openedText(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Why the fix may not edit a file it names, looked at now: the first one that is no regular
- * file (a symbolic link, whose target the edit would change, or a directory, a FIFO, ...);
- * undefined when each is a regular file or is gone (a gone file is refused as changed).
- */
-async function notEdited(fix: Fix): Promise<string | undefined> {
-  for (const file of new Set(fix.edits.map((e) => e.file))) {
-    const kind = await notOpenedKind(file);
-    if (kind === 'symbolic link')
-      return `${file} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`;
-    if (kind) return `${file} is a ${kind} now, not a regular file.`;
-  }
-  return undefined;
 }
 
 /** The diagnostics of one file, by line and code. */
