@@ -318,6 +318,7 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
         })
         .first()
         .waitFor({ timeout: 15000 });
+      if (SHOTS) await page.waitForTimeout(700);
       await shot('problems-dir-link-toast');
       // The agent's own verdict on the swapped bundle reaches the panel with the next index.
       await showProblems('reparse point');
