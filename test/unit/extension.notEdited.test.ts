@@ -27,18 +27,18 @@ describe('a quick fix edits only a file that stays where the index found it', ()
     `${file} is reached through a symbolic link out of its workspace folder (it is ${real}): Skillgate never edits a file outside the folder it was found in.`;
 
   it('judges a file by the innermost folder that holds it, whatever order the folders come in', async () => {
-    // outer/inner/.rivumi -> ../shared: inside `outer`, outside `inner`, the folder the file is in.
+    // outer/inner/.rivumi -> ../common: inside `outer`, outside `inner`, the folder the file is in.
     const outer = f.mkdir('outer');
     const inner = f.mkdir('outer/inner');
-    const real = f.write('outer/shared/skills/x.md', 'x');
-    fs.symlinkSync('../shared', `${inner}/.rivumi`);
+    const real = f.write('outer/common/skills/x.md', 'x');
+    fs.symlinkSync('../common', `${inner}/.rivumi`);
     const file = `${inner}/.rivumi/skills/x.md`;
     for (const workspaces of [
       [inner, outer],
       [outer, inner],
     ])
       assert.equal(await notEdited(fixOf(file), workspaces), outOfFolder(file, real), workspaces.join(' '));
-    // Only `outer` open: the shared directory is its own.
+    // Only `outer` open: the common directory is its own.
     assert.equal(await notEdited(fixOf(file), [outer]), undefined);
   });
 

@@ -268,8 +268,8 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.deepEqual(warned, []);
     // Rivumi follows a linked `.rivumi` (rivumi.md §2), here to a directory outside the folder:
     // the skill is the agent's to load, and Skillgate's to show, but never to edit.
-    fs.renameSync(f.path('real/ws/.rivumi'), f.path('real/shared-rivumi'));
-    fs.symlinkSync('../shared-rivumi', f.path('real/ws/.rivumi'));
+    fs.renameSync(f.path('real/ws/.rivumi'), f.path('real/common-rivumi'));
+    fs.symlinkSync('../common-rivumi', f.path('real/ws/.rivumi'));
     const throughLink = index([linkedWs]);
     const followed = throughLink.diagnostics.find((x) => x.code === 'rivumi.skill.name');
     assert.ok(followed?.fix, 'the agent loads the skill through the link, and the index says so');
@@ -277,12 +277,12 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.ok(offered);
     assert.equal((await resolve(throughLink, offered)).edit, undefined);
     assert.deepEqual(warned, [
-      `Not applied: ${followed.fix.title}. ${followed.file} is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(f.path('real/shared-rivumi/skills/review.md'))}): Skillgate never edits a file outside the folder it was found in.`,
+      `Not applied: ${followed.fix.title}. ${followed.file} is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(f.path('real/common-rivumi/skills/review.md'))}): Skillgate never edits a file outside the folder it was found in.`,
     ]);
     assert.equal(
-      fs.readFileSync(f.path('real/shared-rivumi/skills/review.md'), 'utf8'),
+      fs.readFileSync(f.path('real/common-rivumi/skills/review.md'), 'utf8'),
       written,
-      'the shared skill is as it was',
+      'the common skill is as it was',
     );
   });
 
