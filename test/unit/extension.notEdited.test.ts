@@ -23,8 +23,8 @@ describe('a quick fix edits only a file that stays where the index found it', ()
       basis: '',
     })),
   });
-  const outOfFolder = (file: string, real: string) =>
-    `${file} is reached through a symbolic link out of its workspace folder (it is ${real}): Skillgate never edits a file outside the folder it was found in.`;
+  const outOfFolder = (shown: string, real: string) =>
+    `${shown} is reached through a symbolic link out of its workspace folder (it is ${real}): Skillgate never edits a file outside the folder it was found in.`;
 
   it('judges a file by the innermost folder that holds it, whatever order the folders come in', async () => {
     // outer/inner/.rivumi -> ../common: inside `outer`, outside `inner`, the folder the file is in.
@@ -37,7 +37,12 @@ describe('a quick fix edits only a file that stays where the index found it', ()
       [inner, outer],
       [outer, inner],
     ])
-      assert.equal(await notEdited(fixOf(file), workspaces), outOfFolder(file, real), workspaces.join(' '));
+      assert.equal(
+        await notEdited(fixOf(file), workspaces),
+        // Named in its folder, after the folder's name when more than one is open, as VS Code names it.
+        outOfFolder('inner • .rivumi/skills/x.md', real),
+        workspaces.join(' '),
+      );
     // Only `outer` open: the common directory is its own.
     assert.equal(await notEdited(fixOf(file), [outer]), undefined);
   });
@@ -51,8 +56,14 @@ describe('a quick fix edits only a file that stays where the index found it', ()
       [other, ws],
     ])
       assert.equal(await notEdited(fixOf(file), workspaces), undefined, workspaces.join(' '));
-    // In no folder at all (a user bundle): only the file itself is looked at.
+    // In no folder at all (a user bundle): only the file itself is looked at, and named whole.
     assert.equal(await notEdited(fixOf(file), [other]), undefined);
+    fs.rmSync(file);
+    fs.symlinkSync(f.write('elsewhere/x.md', 'x'), file);
+    assert.equal(
+      await notEdited(fixOf(file), [other]),
+      `${file} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`,
+    );
   });
 
   it('leaves a file that is gone to the text check (refused there as changed), and looks at each file a fix edits', async () => {
@@ -66,7 +77,7 @@ describe('a quick fix edits only a file that stays where the index found it', ()
     const linked = f.path('ws/linked/mcp.json');
     assert.equal(
       await notEdited(fixOf(kept, gone, linked), [ws]),
-      `${linked} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`,
+      `linked/mcp.json is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`,
     );
   });
 });

@@ -135,7 +135,7 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.equal(warned.length, 1, warned.join('\n'));
     assert.equal(
       warned[0],
-      `Not applied: ${fix.title}. ${file} changed since this fix was computed; Skillgate re-checks it.`,
+      `Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml changed since this fix was computed; Skillgate re-checks it.`,
     );
     // A resolve that VS Code cancelled says nothing.
     warned.length = 0;
@@ -159,7 +159,7 @@ describe('a quick fix is checked again when it is applied', () => {
     const resolved = await resolve(s, fixAction);
     assert.equal(resolved.edit, undefined, 'no stale edit to plugin.json');
     assert.deepEqual(warned, [
-      `Not applied: ${fix.title}. ${manifest} changed since this fix was computed; Skillgate re-checks it.`,
+      `Not applied: ${fix.title}. .codewhale/plugins/weather/plugin.json changed since this fix was computed; Skillgate re-checks it.`,
     ]);
     fs.writeFileSync(manifest, text);
     warned.length = 0;
@@ -181,7 +181,7 @@ describe('a quick fix is checked again when it is applied', () => {
     const resolved = await resolve(s, fixAction);
     assert.equal(resolved.edit, undefined, 'no edit through the link');
     assert.deepEqual(warned, [
-      `Not applied: ${fix.title}. ${file} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`,
+      `Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`,
     ]);
     assert.equal(fs.readFileSync(target, 'utf8'), text, 'the target is as it was');
     // A directory in its place is refused too, and a cancelled resolve says nothing.
@@ -189,7 +189,7 @@ describe('a quick fix is checked again when it is applied', () => {
     fs.mkdirSync(file);
     warned.length = 0;
     assert.equal((await resolve(s, fixAction)).edit, undefined);
-    assert.deepEqual(warned, [`Not applied: ${fix.title}. ${file} is a directory now, not a regular file.`]);
+    assert.deepEqual(warned, [`Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml is a directory now, not a regular file.`]);
     warned.length = 0;
     assert.equal((await resolve(s, fixAction, { isCancellationRequested: true })).edit, undefined);
     assert.deepEqual(warned, []);
@@ -221,7 +221,7 @@ describe('a quick fix is checked again when it is applied', () => {
     const resolved = await resolve(s, fixAction);
     assert.equal(resolved.edit, undefined, 'no edit through the directory link');
     assert.deepEqual(warned, [
-      `Not applied: ${fix.title}. ${file} is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(outside)}/plugin.toml): Skillgate never edits a file outside the folder it was found in.`,
+      `Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(outside)}/plugin.toml): Skillgate never edits a file outside the folder it was found in.`,
     ]);
     assert.equal(fs.readFileSync(`${outside}/plugin.toml`, 'utf8'), text, 'the outside copy is as it was');
     // A link that stays inside the folder is the folder's own file: the fix applies.
@@ -277,7 +277,7 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.ok(offered);
     assert.equal((await resolve(throughLink, offered)).edit, undefined);
     assert.deepEqual(warned, [
-      `Not applied: ${followed.fix.title}. ${followed.file} is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(f.path('real/common-rivumi/skills/review.md'))}): Skillgate never edits a file outside the folder it was found in.`,
+      `Not applied: ${followed.fix.title}. .rivumi/skills/review.md is reached through a symbolic link out of its workspace folder (it is ${fs.realpathSync(f.path('real/common-rivumi/skills/review.md'))}): Skillgate never edits a file outside the folder it was found in.`,
     ]);
     assert.equal(
       fs.readFileSync(f.path('real/common-rivumi/skills/review.md'), 'utf8'),
@@ -492,7 +492,7 @@ describe('a quick fix is checked again when it is applied', () => {
       )) as unknown as StandInAction;
       assert.equal(resolved.edit, undefined);
       assert.deepEqual(warned, [
-        `Not applied: ${fix.title}. ${file} changed since this fix was computed; Skillgate re-checks it.`,
+        `Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml changed since this fix was computed; Skillgate re-checks it.`,
       ]);
     });
   });

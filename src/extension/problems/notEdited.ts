@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import type { Fix } from '../../core/model';
 import { within } from '../../core/fs/folderHolding';
 import { notOpenedKind } from '../documents/notOpenedFile';
+import { fixedFileName } from './fixedFileName';
 
 /**
  * Why a quick fix may not edit a file it names, looked at when it is applied: the first
@@ -21,10 +22,11 @@ import { notOpenedKind } from '../documents/notOpenedFile';
  */
 export async function notEdited(fix: Fix, workspaces: readonly string[]): Promise<string | undefined> {
   for (const file of new Set(fix.edits.map((e) => e.file))) {
+    const shown = fixedFileName(file, workspaces);
     const kind = await notOpenedKind(file);
     if (kind === 'symbolic link')
-      return `${file} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`;
-    if (kind) return `${file} is a ${kind} now, not a regular file.`;
+      return `${shown} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`;
+    if (kind) return `${shown} is a ${kind} now, not a regular file.`;
     const folder = folderOf(file, workspaces);
     if (folder === undefined) continue;
     const real = await fsp.realpath(file).catch(() => undefined);
@@ -32,7 +34,7 @@ export async function notEdited(fix: Fix, workspaces: readonly string[]): Promis
     // A folder that cannot be resolved now holds nothing for sure: refused, as outside.
     const realFolder = await fsp.realpath(folder).catch(() => undefined);
     if (realFolder === undefined || !within(real, realFolder))
-      return `${file} is reached through a symbolic link out of its workspace folder (it is ${real}): Skillgate never edits a file outside the folder it was found in.`;
+      return `${shown} is reached through a symbolic link out of its workspace folder (it is ${real}): Skillgate never edits a file outside the folder it was found in.`;
   }
   return undefined;
 }

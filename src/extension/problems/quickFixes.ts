@@ -8,6 +8,7 @@ import { DiagnosticsDoc } from './diagnosticsDoc';
 import { fixIsCurrent, staleFileOf } from './fixIsCurrent';
 import { notificationText } from '../text/uiText';
 import { notEdited } from './notEdited';
+import { fixedFileName } from './fixedFileName';
 
 /**
  * Quick fixes where the fix is unambiguous. The core computes each fix with its
@@ -103,7 +104,8 @@ export class QuickFixes implements vscode.CodeActionProvider<vscode.CodeAction> 
     }
     action.edit = undefined;
     if (!token?.isCancellationRequested) {
-      const file = staleFileOf(action.fix, now) ?? 'A file it edits';
+      const stale = staleFileOf(action.fix, now);
+      const file = stale === undefined ? 'A file it edits' : fixedFileName(stale, action.workspaces);
       void vscode.window.showWarningMessage(
         notificationText(
           `Not applied: ${action.fix.title}. ${file} changed since this fix was computed; Skillgate re-checks it.`,
