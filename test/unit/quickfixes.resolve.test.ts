@@ -189,7 +189,9 @@ describe('a quick fix is checked again when it is applied', () => {
     fs.mkdirSync(file);
     warned.length = 0;
     assert.equal((await resolve(s, fixAction)).edit, undefined);
-    assert.deepEqual(warned, [`Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml is a directory now, not a regular file.`]);
+    assert.deepEqual(warned, [
+      `Not applied: ${fix.title}. .codewhale/plugins/example-plugin/plugin.toml is a directory now, not a regular file.`,
+    ]);
     warned.length = 0;
     assert.equal((await resolve(s, fixAction, { isCancellationRequested: true })).edit, undefined);
     assert.deepEqual(warned, []);
