@@ -312,13 +312,22 @@ describe('Problems, quick fixes, tooltips and schemas in the workbench (packaged
     fs.symlinkSync(copy, bundle);
     try {
       await page.keyboard.press('Enter');
-      await page
+      const toast = page
         .locator('.notifications-toasts .notification-toast', {
-          hasText: 'is reached through a symbolic link out of its workspace folder',
+          hasText:
+            '.codewhale/plugins/broken-upload/plugin.toml is reached through a symbolic link out of its workspace folder',
         })
-        .first()
-        .waitFor({ timeout: 15000 });
-      if (SHOTS) await page.waitForTimeout(700);
+        .first();
+      await toast.waitFor({ timeout: 15000 });
+      if (SHOTS) {
+        // Expanded, the notification shows the whole reason its one collapsed line cuts.
+        await toast.hover();
+        await toast
+          .locator('.codicon-notifications-expand')
+          .click({ timeout: 3000 })
+          .catch(() => undefined);
+        await page.waitForTimeout(700);
+      }
       await shot('problems-dir-link-toast');
       // The agent's own verdict on the swapped bundle reaches the panel with the next index.
       await showProblems('reparse point');
