@@ -207,6 +207,16 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.deepEqual(warned, []);
   });
 
+  /** The env-value fix's bundle directory moved into `dir` (beside `ws`) and left behind a link to where it went. */
+  const bundleBehindLink = (dir: string) => {
+    const bundle = f.path('ws/.codewhale/plugins/example-plugin');
+    const moved = f.path(dir, 'example-plugin');
+    fs.mkdirSync(f.path(dir));
+    fs.renameSync(bundle, moved);
+    fs.symlinkSync(moved, bundle);
+    return { bundle, moved };
+  };
+
   it('edits no file reached through a directory that became a link out of its workspace folder, whatever text it shows', async () => {
     const { s, d, fix, file } = envFix();
     openInEditor(file);
@@ -214,11 +224,7 @@ describe('a quick fix is checked again when it is applied', () => {
     assert.ok(fixAction);
     // A checkout swapped the bundle's directory for a link to a copy outside the folder: the
     // file itself is a regular file with the very same text, and the edit would be written there.
-    const bundle = f.path('ws/.codewhale/plugins/example-plugin');
-    const outside = f.path('elsewhere/example-plugin');
-    fs.mkdirSync(f.path('elsewhere'));
-    fs.renameSync(bundle, outside);
-    fs.symlinkSync(outside, bundle);
+    const { bundle, moved: outside } = bundleBehindLink('elsewhere');
     const text = fs.readFileSync(file, 'utf8');
     const resolved = await resolve(s, fixAction);
     assert.equal(resolved.edit, undefined, 'no edit through the directory link');
@@ -244,11 +250,7 @@ describe('a quick fix is checked again when it is applied', () => {
     const fixAction = (await actionsOn(user, d)).find((a) => a.isPreferred);
     assert.ok(fixAction);
     // `~/.codewhale/plugins/x -> ~/dotfiles/x`: only the file itself must be a regular file.
-    const bundle = f.path('ws/.codewhale/plugins/example-plugin');
-    const dotfiles = f.path('dotfiles/example-plugin');
-    fs.mkdirSync(f.path('dotfiles'));
-    fs.renameSync(bundle, dotfiles);
-    fs.symlinkSync(dotfiles, bundle);
+    bundleBehindLink('dotfiles');
     assert.deepEqual(replaced(await resolve(user, fixAction)), edits(fix));
     assert.deepEqual(warned, []);
   });
