@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import type { Fix } from '../../core/model';
 import { within } from '../../core/fs/folderHolding';
+import { owningWorkspace } from '../../core/report/contract';
 import { notOpenedKind } from '../documents/notOpenedFile';
 import { fixedFileName } from './fixedFileName';
 
@@ -27,7 +28,7 @@ export async function notEdited(fix: Fix, workspaces: readonly string[]): Promis
     if (kind === 'symbolic link')
       return `${shown} is a symbolic link now: Skillgate never edits a file through a link, which would change its target.`;
     if (kind) return `${shown} is a ${kind} now, not a regular file.`;
-    const folder = folderOf(file, workspaces);
+    const folder = owningWorkspace(file, workspaces);
     if (folder === undefined) continue;
     const real = await fsp.realpath(file).catch(() => undefined);
     if (real === undefined) continue;
@@ -39,9 +40,3 @@ export async function notEdited(fix: Fix, workspaces: readonly string[]): Promis
   return undefined;
 }
 
-/** The innermost workspace folder that holds `file` as spelled, if any. */
-function folderOf(file: string, workspaces: readonly string[]): string | undefined {
-  let best: string | undefined;
-  for (const ws of workspaces) if (within(file, ws) && (best === undefined || ws.length > best.length)) best = ws;
-  return best;
-}
