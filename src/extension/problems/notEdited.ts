@@ -39,4 +39,3 @@ export async function notEdited(fix: Fix, workspaces: readonly string[]): Promis
   }
   return undefined;
 }
-
